@@ -1,0 +1,6 @@
+// Package interp is codemode's JavaScript interpreter: a strict-mode subset of ECMAScript
+// compiled to bytecode and run on a VM whose whole state is plain data, so that a running
+// program can be encoded into a snapshot at any safe point and continued in another process.
+//
+// interp performs no I/O. Host functions (tools, console, clocks) are injected by the embedder.
+package interp
