@@ -1,0 +1,23 @@
+package main
+
+import "errors"
+
+var (
+	// ErrNoFrontmatter means a test file has no "/*--- ... ---*/" metadata block.
+	ErrNoFrontmatter = errors.New("no test262 frontmatter")
+	// ErrBadNegativePhase means a negative test names an unknown phase or no error type.
+	ErrBadNegativePhase = errors.New("invalid negative test metadata")
+	// ErrUnexpectedFailures means tests failed that the expectations file does not list.
+	ErrUnexpectedFailures = errors.New("unexpected test failures")
+	// ErrNoEngine means the runner was built without an interpreter to run tests on.
+	ErrNoEngine = errors.New("no JavaScript engine built into the runner")
+)
+
+var (
+	// ErrEnginePanic means the engine panicked while running a test.
+	ErrEnginePanic = errors.New("engine panic")
+	// ErrTestTimeout means a test ran past its wall-clock limit.
+	ErrTestTimeout = errors.New("test timed out")
+	// ErrStepBudget means a test used up its interpreter step budget.
+	ErrStepBudget = errors.New("step budget exhausted")
+)

@@ -1,0 +1,139 @@
+// Command test262 runs tc39/test262 conformance tests against codemode's interpreter.
+//
+//	go run ./cmd/test262 -root DIR [-list FILE] [-json OUT] [-expect FILE [-update-expect]] [-j N] [-filter SUBSTR]
+//
+// It honours each file's metadata (includes, flags async/onlyStrict/noStrict/raw/module,
+// negative tests by phase and error type, features), runs every test in a fresh VM under a
+// step budget and a wall-clock timeout, in parallel, and prints pass/fail/skip counts per
+// directory (the first two path levels under test/) and in total. Tests of what the
+// language leaves out on purpose (eval, with, modules, Proxy, Reflect, typed arrays,
+// Atomics, BigInt, Temporal, Intl, WeakRef, ...) are skipped by feature tag, flag or
+// directory, with the reason in the JSON summary. With -expect it reports tests whose
+// outcome differs from the expectations file and exits non-zero on unexpected failures.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// options are the command-line settings.
+type options struct {
+	root         string
+	list         string
+	jsonOut      string
+	expect       string
+	updateExpect bool
+	jobs         int
+	filter       string
+	timeout      time.Duration
+	maxSteps     int64
+	quiet        bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("test262", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	fs.StringVar(&o.root, "root", "", "test262 checkout (required)")
+	fs.StringVar(&o.list, "list", "", "file of test paths relative to -root, one per line (default: the built-in selection)")
+	fs.StringVar(&o.jsonOut, "json", "", "write the JSON summary to this file")
+	fs.StringVar(&o.expect, "expect", "", "expectations file of known failures; exit non-zero only on unexpected failures")
+	fs.BoolVar(&o.updateExpect, "update-expect", false, "rewrite the -expect file from this run's failures")
+	fs.IntVar(&o.jobs, "j", 0, "tests run in parallel (default GOMAXPROCS)")
+	fs.StringVar(&o.filter, "filter", "", "run only tests whose path contains this substring")
+	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "wall-clock limit of one test")
+	fs.Int64Var(&o.maxSteps, "steps", defaultMaxSteps, "interpreter step budget of one test")
+	fs.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if o.root == "" {
+		return nil, errors.New("-root is required")
+	}
+	if o.updateExpect && o.expect == "" {
+		return nil, errors.New("-update-expect needs -expect FILE")
+	}
+	return &o, nil
+}
+
+// run is the command; it returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "test262:", err)
+		}
+		return 2
+	}
+	eng, err := newEngine()
+	if err != nil {
+		fmt.Fprintln(stderr, "test262:", err)
+		return 1
+	}
+	code, err := runSuite(ctx, o, eng, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "test262:", err)
+	}
+	return code
+}
+
+// runSuite selects, runs and reports the tests on eng.
+func runSuite(ctx context.Context, o *options, eng engine, stdout, stderr io.Writer) (int, error) {
+	var paths []string
+	var err error
+	if o.list != "" {
+		paths, err = readList(o.list, o.filter)
+	} else {
+		paths, err = selectTests(o.root, o.filter)
+	}
+	if err != nil {
+		return 1, err
+	}
+	r := newRunner(o.root, eng)
+	if o.jobs > 0 {
+		r.jobs = o.jobs
+	}
+	r.timeout = o.timeout
+	r.maxSteps = o.maxSteps
+	if !o.quiet {
+		r.progress = stderr
+	}
+	results := r.runAll(ctx, paths)
+	if err := writeTable(stdout, results); err != nil {
+		return 1, err
+	}
+	if o.jsonOut != "" {
+		if err := writeJSON(o.jsonOut, results); err != nil {
+			return 1, err
+		}
+	}
+	if o.expect == "" {
+		return 0, nil
+	}
+	known, err := readExpectations(o.expect)
+	if err != nil {
+		return 1, err
+	}
+	diff := compareExpectations(results, known)
+	writeDiff(stdout, diff)
+	if o.updateExpect {
+		if err := updateExpectations(o.expect, results, known); err != nil {
+			return 1, err
+		}
+		return 0, nil
+	}
+	if len(diff.UnexpectedFailures) > 0 {
+		return 1, fmt.Errorf("%w: %d", ErrUnexpectedFailures, len(diff.UnexpectedFailures))
+	}
+	return 0, nil
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// selectedBuiltins are the directories under test/built-ins whose tests are run: the
+// built-ins the language provides.
+var selectedBuiltins = []string{
+	"Object", "Array", "ArrayIteratorPrototype", "String", "StringIteratorPrototype",
+	"Number", "Math", "JSON", "Promise", "Map", "MapIteratorPrototype", "Set",
+	"SetIteratorPrototype", "WeakMap", "WeakSet", "Date", "RegExp",
+	"RegExpStringIteratorPrototype", "Error", "NativeErrors", "AggregateError", "Function",
+	"Boolean", "Symbol", "Iterator", "GeneratorPrototype", "AsyncGeneratorPrototype",
+	"AsyncFromSyncIteratorPrototype", "GeneratorFunction", "AsyncFunction",
+	"AsyncGeneratorFunction", "parseInt", "parseFloat", "isNaN", "isFinite",
+	"encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI", "global",
+	"undefined", "NaN", "Infinity", "structuredClone",
+}
+
+// excludedDirs are test directories (relative to the test262 root) of things the
+// language leaves out on purpose; their files are reported as skipped without being read.
+var excludedDirs = map[string]string{
+	"test/language/eval-code":       "eval is not in the language",
+	"test/language/statements/with": "with is not in the language",
+	"test/language/module-code":     "modules are not in the language",
+	"test/language/import":          "modules are not in the language",
+	"test/language/export":          "modules are not in the language",
+	"test/annexB":                   "Annex B is not in the language",
+	"test/intl402":                  "Intl is not in the language",
+}
+
+// excludedFeatures maps feature tags of the frontmatter to the reason a test using the
+// feature is skipped. Tags are matched exactly; excludedFeaturePrefixes covers families.
+var excludedFeatures = map[string]string{
+	"Proxy":                  "Proxy is not in the language",
+	"proxy-missing-checks":   "Proxy is not in the language",
+	"TypedArray":             "typed arrays are not in the language",
+	"Float16Array":           "typed arrays are not in the language",
+	"Float32Array":           "typed arrays are not in the language",
+	"Float64Array":           "typed arrays are not in the language",
+	"Int8Array":              "typed arrays are not in the language",
+	"Int16Array":             "typed arrays are not in the language",
+	"Int32Array":             "typed arrays are not in the language",
+	"Uint8Array":             "typed arrays are not in the language",
+	"Uint8ClampedArray":      "typed arrays are not in the language",
+	"Uint16Array":            "typed arrays are not in the language",
+	"Uint32Array":            "typed arrays are not in the language",
+	"uint8array-base64":      "typed arrays are not in the language",
+	"stable-typedarray-sort": "typed arrays are not in the language",
+	"ArrayBuffer":            "ArrayBuffer is not in the language",
+	"resizable-arraybuffer":  "ArrayBuffer is not in the language",
+	"arraybuffer-transfer":   "ArrayBuffer is not in the language",
+	"immutable-arraybuffer":  "ArrayBuffer is not in the language",
+	"align-detached-buffer-semantics-with-web-reality": "ArrayBuffer is not in the language",
+	"SharedArrayBuffer":                    "SharedArrayBuffer is not in the language",
+	"BigInt":                               "BigInt is not in the language",
+	"WeakRef":                              "WeakRef is not in the language",
+	"FinalizationRegistry":                 "FinalizationRegistry is not in the language",
+	"host-gc-required":                     "needs a host garbage-collection hook",
+	"dynamic-import":                       "modules are not in the language",
+	"import.meta":                          "modules are not in the language",
+	"import-attributes":                    "modules are not in the language",
+	"import-defer":                         "modules are not in the language",
+	"export-defer":                         "modules are not in the language",
+	"import-text":                          "modules are not in the language",
+	"import-bytes":                         "modules are not in the language",
+	"json-modules":                         "modules are not in the language",
+	"arbitrary-module-namespace-names":     "modules are not in the language",
+	"export-star-as-namespace-from-module": "modules are not in the language",
+	"top-level-await":                      "modules are not in the language",
+	"cross-realm":                          "needs $262.createRealm (one realm only)",
+	"tail-call-optimization":               "tail calls are not optimised",
+	"decorators":                           "decorators are not in the language",
+	"explicit-resource-management":         "explicit resource management is not in the language",
+	"ShadowRealm":                          "ShadowRealm is not in the language",
+	"IsHTMLDDA":                            "needs the host object $262.IsHTMLDDA",
+}
+
+// excludedFeaturePrefixes maps prefixes of feature tags to skip reasons, for tag families.
+var excludedFeaturePrefixes = []struct{ prefix, reason string }{
+	{"Reflect", "Reflect is not in the language"},
+	{"DataView", "DataView is not in the language"},
+	{"Atomics", "Atomics is not in the language"},
+	{"Temporal", "Temporal is not in the language"},
+	{"Intl", "Intl is not in the language"},
+	{"intl-", "Intl is not in the language"},
+	{"source-phase-imports", "modules are not in the language"},
+}
+
+// dirSkipReason returns why a test path lies in an excluded directory, or "".
+func dirSkipReason(p string) string {
+	for dir, reason := range excludedDirs {
+		if p == dir || strings.HasPrefix(p, dir+"/") {
+			return reason
+		}
+	}
+	return ""
+}
+
+// featureSkipReason returns why a feature tag excludes a test, or "".
+func featureSkipReason(feature string) string {
+	if reason, ok := excludedFeatures[feature]; ok {
+		return reason
+	}
+	for _, fp := range excludedFeaturePrefixes {
+		if strings.HasPrefix(feature, fp.prefix) {
+			return fp.reason
+		}
+	}
+	return ""
+}
+
+// skipReason decides whether a test is skipped: by directory, by the flags the language
+// cannot honour (sloppy mode, modules, blocking agents) and by feature tag. It returns the
+// reason, or "" when the test runs.
+func skipReason(p string, md *metadata) string {
+	if reason := dirSkipReason(p); reason != "" {
+		return "directory excluded: " + reason
+	}
+	switch {
+	case md.hasFlag(flagModule):
+		return "flag module: modules are not in the language"
+	case md.hasFlag(flagNoStrict):
+		return "flag noStrict: the language is strict only"
+	case md.hasFlag(flagCanBlockIsTrue):
+		return "flag CanBlockIsTrue: the host cannot block"
+	}
+	if md.Negative != nil && md.Negative.Phase == phaseResolution {
+		return "negative resolution phase: modules are not in the language"
+	}
+	for _, f := range md.Features {
+		if reason := featureSkipReason(f); reason != "" {
+			return fmt.Sprintf("feature %s: %s", f, reason)
+		}
+	}
+	return ""
+}
+
+// isTestFile reports whether a path names a test (fixtures of module tests are not tests).
+func isTestFile(p string) bool {
+	return strings.HasSuffix(p, ".js") && !strings.Contains(path.Base(p), "_FIXTURE")
+}
+
+// selectTests lists the default selection under root: test/language and the selected
+// built-ins directories, as slash-separated paths relative to root, sorted. Paths not
+// containing filter (when non-empty) are left out.
+func selectTests(root, filter string) ([]string, error) {
+	dirs := []string{"test/language"}
+	for _, b := range selectedBuiltins {
+		dirs = append(dirs, "test/built-ins/"+b)
+	}
+	var paths []string
+	for _, dir := range dirs {
+		full := filepath.Join(root, filepath.FromSlash(dir))
+		if _, err := os.Stat(full); err != nil {
+			if os.IsNotExist(err) {
+				continue // an optional directory (for example structuredClone) is absent
+			}
+			return nil, fmt.Errorf("select %s: %w", dir, err)
+		}
+		err := filepath.WalkDir(full, func(fp string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			rel, err := filepath.Rel(root, fp)
+			if err != nil {
+				return err
+			}
+			rel = filepath.ToSlash(rel)
+			if isTestFile(rel) && strings.Contains(rel, filter) {
+				paths = append(paths, rel)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("select %s: %w", dir, err)
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// readList reads an explicit list of test paths: one per line, relative to the root;
+// blank lines and lines starting with '#' are ignored. Paths are kept as given.
+func readList(file, filter string) ([]string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("read test list: %w", err)
+	}
+	var paths []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || !strings.Contains(line, filter) {
+			continue
+		}
+		paths = append(paths, line)
+	}
+	return paths, nil
+}
