@@ -109,9 +109,7 @@ func runSuite(ctx context.Context, o *options, eng engine, stdout, stderr io.Wri
 		r.progress = stderr
 	}
 	results := r.runAll(ctx, paths)
-	if err := writeTable(stdout, results); err != nil {
-		return 1, err
-	}
+	writeTable(stdout, results)
 	if o.jsonOut != "" {
 		if err := writeJSON(o.jsonOut, results); err != nil {
 			return 1, err

@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 )
 
 // summaryJSON is the machine-readable summary written by -json.
@@ -80,24 +80,26 @@ func formatRate(c counts) string {
 
 // writeTable prints the per-directory table: counts of passed, failed and skipped tests,
 // the pass rate among tests that ran, and the total.
-func writeTable(w io.Writer, results []result) error {
+func writeTable(w io.Writer, results []result) {
 	groups, total := tally(results)
 	keys := make([]string, 0, len(groups))
 	for k := range groups {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "directory\tpass\tfail\tskip\tpass%\t")
+	width := len("directory")
+	for _, k := range keys {
+		width = max(width, len(k))
+	}
+	row := func(name, pass, fail, skip, rate string) {
+		fmt.Fprintf(w, "%-*s %7s %7s %7s %7s\n", width, name, pass, fail, skip, rate)
+	}
+	row("directory", "pass", "fail", "skip", "pass%")
 	for _, k := range keys {
 		c := groups[k]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", k, c.Pass, c.Fail, c.Skip, formatRate(*c))
+		row(k, strconv.Itoa(c.Pass), strconv.Itoa(c.Fail), strconv.Itoa(c.Skip), formatRate(*c))
 	}
-	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%s\t\n", total.Pass, total.Fail, total.Skip, formatRate(total))
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write table: %w", err)
-	}
-	return nil
+	row("total", strconv.Itoa(total.Pass), strconv.Itoa(total.Fail), strconv.Itoa(total.Skip), formatRate(total))
 }
 
 // writeJSON writes the summary document to file.

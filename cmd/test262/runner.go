@@ -44,6 +44,7 @@ type runner struct {
 	eng      engine
 	harness  *harness
 	timeout  time.Duration
+	grace    time.Duration // how long past the deadline to wait before abandoning a run
 	maxSteps int64
 	jobs     int
 	progress io.Writer // optional: a line every progressEvery tests
@@ -57,6 +58,7 @@ func newRunner(root string, eng engine) *runner {
 		eng:      eng,
 		harness:  newHarness(root),
 		timeout:  defaultTimeout,
+		grace:    abandonGrace,
 		maxSteps: defaultMaxSteps,
 		jobs:     runtime.GOMAXPROCS(0),
 	}
@@ -138,7 +140,7 @@ func (r *runner) execute(ctx context.Context, job engineJob) engineResult {
 		}()
 		done <- r.eng.Run(ctx, job)
 	}()
-	timer := time.NewTimer(r.timeout + abandonGrace)
+	timer := time.NewTimer(r.timeout + r.grace)
 	defer timer.Stop()
 	select {
 	case res := <-done:

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSkipReason(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		path string
+		md   metadata
+		want string // substring of the reason; "" means the test runs
+	}{
+		{name: "plain test runs", path: "test/built-ins/Array/from/a.js", md: metadata{Features: []string{"Symbol.iterator"}}},
+		{name: "onlyStrict runs", path: "test/language/a.js", md: metadata{Flags: []string{"onlyStrict"}}},
+		{name: "raw runs", path: "test/language/a.js", md: metadata{Flags: []string{"raw"}}},
+		{name: "CanBlockIsFalse runs", path: "test/language/a.js", md: metadata{Flags: []string{"CanBlockIsFalse"}}},
+		{name: "noStrict skipped", path: "test/language/a.js", md: metadata{Flags: []string{"noStrict"}}, want: "noStrict"},
+		{name: "module skipped", path: "test/language/a.js", md: metadata{Flags: []string{"module"}}, want: "module"},
+		{name: "CanBlockIsTrue skipped", path: "test/language/a.js", md: metadata{Flags: []string{"CanBlockIsTrue"}}, want: "CanBlockIsTrue"},
+		{name: "Proxy feature", path: "test/built-ins/Object/a.js", md: metadata{Features: []string{"Symbol", "Proxy"}}, want: "feature Proxy"},
+		{name: "Reflect.construct prefix", path: "test/built-ins/Object/a.js", md: metadata{Features: []string{"Reflect.construct"}}, want: "Reflect is not"},
+		{name: "typed array", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"TypedArray"}}, want: "typed arrays"},
+		{name: "Int8Array", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"Int8Array"}}, want: "typed arrays"},
+		{name: "DataView family", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"DataView.prototype.getInt8"}}, want: "DataView"},
+		{name: "Atomics family", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"Atomics.waitAsync"}}, want: "Atomics"},
+		{name: "BigInt", path: "test/language/a.js", md: metadata{Features: []string{"BigInt"}}, want: "BigInt"},
+		{name: "Temporal", path: "test/built-ins/Date/a.js", md: metadata{Features: []string{"Temporal"}}, want: "Temporal"},
+		{name: "Intl family", path: "test/built-ins/Date/a.js", md: metadata{Features: []string{"Intl.DateTimeFormat-dayPeriod"}}, want: "Intl"},
+		{name: "dynamic import", path: "test/language/expressions/a.js", md: metadata{Features: []string{"dynamic-import"}}, want: "modules"},
+		{name: "cross-realm", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"cross-realm"}}, want: "createRealm"},
+		{name: "WeakRef", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"WeakRef"}}, want: "WeakRef"},
+		{name: "eval-code dir", path: "test/language/eval-code/direct/a.js", want: "directory excluded: eval"},
+		{name: "with dir", path: "test/language/statements/with/a.js", want: "with"},
+		{name: "similar dir name not excluded", path: "test/language/statements/without/a.js"},
+		{name: "annexB dir", path: "test/annexB/built-ins/a.js", want: "Annex B"},
+		{name: "resolution phase", path: "test/language/a.js", md: metadata{Negative: &negative{Phase: "resolution", Type: "SyntaxError"}}, want: "resolution"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := skipReason(tt.path, &tt.md)
+			if tt.want == "" {
+				require.Empty(t, got)
+				return
+			}
+			require.Contains(t, got, tt.want)
+		})
+	}
+}
+
+func TestIsTestFile(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		path string
+		want bool
+	}{
+		{name: "test", path: "test/language/a.js", want: true},
+		{name: "fixture", path: "test/language/module-code/x_FIXTURE.js", want: false},
+		{name: "not js", path: "test/language/README.md", want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, isTestFile(tt.path))
+		})
+	}
+}
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		full := filepath.Join(root, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		require.NoError(t, os.WriteFile(full, []byte(content), 0o644))
+	}
+	return root
+}
+
+func TestSelectTests(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{
+		"test/language/expressions/a.js":         "",
+		"test/language/statements/with/b.js":     "",
+		"test/language/module-code/c_FIXTURE.js": "",
+		"test/built-ins/Array/from/d.js":         "",
+		"test/built-ins/Proxy/e.js":              "",
+		"test/built-ins/ArrayBuffer/f.js":        "",
+		"test/built-ins/parseInt/g.js":           "",
+		"test/intl402/h.js":                      "",
+		"harness/assert.js":                      "",
+	})
+	tests := []struct {
+		name   string
+		filter string
+		want   []string
+	}{
+		{
+			name: "default selection",
+			want: []string{
+				"test/built-ins/Array/from/d.js",
+				"test/built-ins/parseInt/g.js",
+				"test/language/expressions/a.js",
+				"test/language/statements/with/b.js",
+			},
+		},
+		{name: "filter", filter: "Array/", want: []string{"test/built-ins/Array/from/d.js"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := selectTests(root, tt.filter)
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestReadList(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "list.txt")
+	content := strings.Join([]string{
+		"# comment",
+		"test/language/a.js",
+		"",
+		"  test/built-ins/Array/b.js  ",
+		"test/language/c.js",
+	}, "\n")
+	require.NoError(t, os.WriteFile(file, []byte(content), 0o644))
+
+	got, err := readList(file, "")
+	require.NoError(t, err)
+	require.Equal(t, []string{"test/language/a.js", "test/built-ins/Array/b.js", "test/language/c.js"}, got)
+
+	got, err = readList(file, "language")
+	require.NoError(t, err)
+	require.Equal(t, []string{"test/language/a.js", "test/language/c.js"}, got)
+
+	_, err = readList(filepath.Join(t.TempDir(), "missing"), "")
+	require.ErrorIs(t, err, os.ErrNotExist)
+}

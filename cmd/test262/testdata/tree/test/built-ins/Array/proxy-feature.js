@@ -1,0 +1,5 @@
+/*---
+description: Uses an excluded feature (skipped).
+features: [Proxy]
+---*/
+new Proxy({}, {});

@@ -1,0 +1,5 @@
+/*---
+description: A sloppy-mode test (skipped).
+flags: [noStrict]
+---*/
+with ({}) {}
