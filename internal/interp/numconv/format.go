@@ -1,0 +1,209 @@
+package numconv
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// shortest returns the shortest decimal digits that round-trip to f (f finite and > 0) and the
+// decimal exponent n such that f ≈ 0.digits × 10^n (the "n" of Number::toString).
+func shortest(f float64) (digits string, n int) {
+	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddddde±xx
+	mant, exp, _ := strings.Cut(s, "e")
+	e, _ := strconv.Atoi(exp)
+	digits = strings.Replace(mant, ".", "", 1)
+	return digits, e + 1
+}
+
+// FormatNumber returns Number::toString(f) in radix 10: the shortest digits that round-trip,
+// plain notation for 1e-7 <= |f| < 1e21 and exponent notation ("1e+21", "1.5e-7") outside it.
+// NaN gives "NaN", infinities "Infinity"/"-Infinity", and both zeros "0".
+func FormatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case f == 0:
+		return "0"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f < 0:
+		return "-" + FormatNumber(-f)
+	}
+	if f < 1e21 && f == math.Trunc(f) && f < 1<<53 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	s, n := shortest(f)
+	k := len(s)
+	var b strings.Builder
+	switch {
+	case k <= n && n <= 21:
+		b.WriteString(s)
+		b.WriteString(strings.Repeat("0", n-k))
+	case 0 < n && n <= 21:
+		b.WriteString(s[:n])
+		b.WriteByte('.')
+		b.WriteString(s[n:])
+	case -6 < n && n <= 0:
+		b.WriteString("0.")
+		b.WriteString(strings.Repeat("0", -n))
+		b.WriteString(s)
+	default:
+		b.WriteByte(s[0])
+		if k > 1 {
+			b.WriteByte('.')
+			b.WriteString(s[1:])
+		}
+		writeExponent(&b, n-1)
+	}
+	return b.String()
+}
+
+// writeExponent appends "e+E" or "e-E".
+func writeExponent(b *strings.Builder, e int) {
+	b.WriteByte('e')
+	if e < 0 {
+		b.WriteByte('-')
+		e = -e
+	} else {
+		b.WriteByte('+')
+	}
+	b.WriteString(strconv.Itoa(e))
+}
+
+// nonFinite returns the spelling of NaN and the infinities, and false for finite f.
+func nonFinite(f float64) (string, bool) {
+	switch {
+	case math.IsNaN(f):
+		return "NaN", true
+	case math.IsInf(f, 1):
+		return "Infinity", true
+	case math.IsInf(f, -1):
+		return "-Infinity", true
+	}
+	return "", false
+}
+
+// ToFixed returns Number.prototype.toFixed(digits) of f.
+//
+// Precondition: 0 <= digits <= 100; digits outside that range are clamped. The result is the
+// exactly rounded value (ties away from zero on the exact binary value, so 1.005 gives "1.00"),
+// and |f| >= 1e21 falls back to FormatNumber as the specification says.
+func ToFixed(f float64, digits int) string {
+	digits = clamp(digits, 0, 100)
+	if s, ok := nonFinite(f); ok {
+		return s
+	}
+	if math.Abs(f) >= 1e21 {
+		return FormatNumber(f)
+	}
+	sign := ""
+	if f < 0 {
+		sign = "-"
+		f = -f
+	}
+	m := "0"
+	if f != 0 {
+		m = roundScaled(f, digits).String()
+	}
+	if digits == 0 {
+		return sign + m
+	}
+	if len(m) <= digits {
+		m = strings.Repeat("0", digits+1-len(m)) + m
+	}
+	cut := len(m) - digits
+	return sign + m[:cut] + "." + m[cut:]
+}
+
+// ToExponential returns Number.prototype.toExponential(digits) of f.
+//
+// digits is the number of digits after the point, 0..100; -1 means "as many as needed to
+// represent f uniquely" (the argument was undefined). Values below -1 are treated as -1 and
+// values above 100 as 100.
+func ToExponential(f float64, digits int) string {
+	digits = clamp(digits, -1, 100)
+	if s, ok := nonFinite(f); ok {
+		return s
+	}
+	sign := ""
+	if f < 0 {
+		sign = "-"
+		f = -f
+	}
+	var m string
+	var e int
+	switch {
+	case f == 0:
+		if digits < 0 {
+			digits = 0
+		}
+		m = strings.Repeat("0", digits+1)
+	case digits < 0:
+		var n int
+		m, n = shortest(f)
+		e = n - 1
+	default:
+		m, e = precisionDigits(f, digits+1)
+	}
+	var b strings.Builder
+	b.WriteString(sign)
+	b.WriteByte(m[0])
+	if len(m) > 1 {
+		b.WriteByte('.')
+		b.WriteString(m[1:])
+	}
+	writeExponent(&b, e)
+	return b.String()
+}
+
+// ToPrecision returns Number.prototype.toPrecision(p) of f.
+//
+// Precondition: 1 <= p <= 100; p outside that range is clamped. Exponent notation is used when
+// the decimal exponent is below -6 or at least p, as the specification says.
+func ToPrecision(f float64, p int) string {
+	p = clamp(p, 1, 100)
+	if s, ok := nonFinite(f); ok {
+		return s
+	}
+	sign := ""
+	if f < 0 {
+		sign = "-"
+		f = -f
+	}
+	var m string
+	var e int
+	if f == 0 {
+		m = strings.Repeat("0", p)
+	} else {
+		m, e = precisionDigits(f, p)
+	}
+	var b strings.Builder
+	b.WriteString(sign)
+	switch {
+	case e < -6 || e >= p:
+		b.WriteByte(m[0])
+		if p > 1 {
+			b.WriteByte('.')
+			b.WriteString(m[1:])
+		}
+		writeExponent(&b, e)
+	case e == p-1:
+		b.WriteString(m)
+	case e >= 0:
+		b.WriteString(m[:e+1])
+		b.WriteByte('.')
+		b.WriteString(m[e+1:])
+	default:
+		b.WriteString("0.")
+		b.WriteString(strings.Repeat("0", -(e + 1)))
+		b.WriteString(m)
+	}
+	return b.String()
+}
+
+func clamp(v, lo, hi int) int {
+	return max(lo, min(v, hi))
+}
