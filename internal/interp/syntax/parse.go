@@ -21,14 +21,17 @@ const (
 )
 
 // Position is a 1-based line and column in the source; the zero value means
-// unknown. Column counts UTF-16 code units, as V8 reports it.
+// unknown. Column counts UTF-16 code units from the start of the line (as V8
+// and node report it; for text in the Basic Multilingual Plane this is the
+// character count).
 type Position struct {
 	Line, Column int
 }
 
 // Program is a parsed, checked program.
 type Program struct {
-	// AST is the tree produced by tdewolff/parse; its byte slices point into Source.
+	// AST is the tree produced by tdewolff/parse; its byte slices point into
+	// a private copy of Source.
 	AST *js.AST
 	// Source is the program text as given to Parse.
 	Source string
@@ -36,28 +39,88 @@ type Program struct {
 	// ModeScript, true when the script starts with a "use strict" directive.
 	Strict bool
 
-	pos map[js.INode]int // node -> byte offset in Source
+	lines *lineTable
+	pos   positions
 }
 
-// Parse parses source in the given mode and runs the early-error checks.
-// Every failure is an *Error.
+// Parse parses source in the given mode, recovers node positions and runs
+// the early-error and supported-language checks. Every failure is an *Error
+// (Kind KindParseError or KindUnsupportedSyntax).
 func Parse(source string, mode Mode) (*Program, error) {
-	ast, err := js.Parse(parse.NewInputString(source), js.Options{Inline: mode == ModeAsyncBody})
+	buf := newBuffer(source)
+	lines := newLineTable(source)
+	ast, err := js.Parse(parse.NewInputBytes(buf.b), js.Options{Inline: true})
 	if err != nil {
-		return nil, convertParseError(err)
+		return nil, convertParseError(err, lines)
 	}
-	return &Program{AST: ast, Source: source, Strict: mode == ModeAsyncBody}, nil
+	p := &Program{
+		AST:    ast,
+		Source: source,
+		Strict: mode == ModeAsyncBody || hasUseStrict(ast.List),
+		lines:  lines,
+		pos:    computePositions(ast, source, buf),
+	}
+	return p, nil
 }
 
-// Pos returns where node starts, or the zero Position when unknown.
+// Pos returns where node starts, or the zero Position when unknown. Nodes
+// are keyed by pointer: statements, expressions (*js.CallExpr, *js.DotExpr,
+// *js.BinaryExpr, ...), bindings, functions and classes. Identifier uses
+// (*js.Var) have no position of their own, since all uses of a variable
+// share one *js.Var; use the enclosing expression instead.
 func (p *Program) Pos(node js.INode) Position {
-	return Position{}
+	if !isPointer(node) {
+		return Position{}
+	}
+	off, ok := p.pos.start[node]
+	if !ok {
+		return Position{}
+	}
+	return p.lines.position(off)
 }
 
-func convertParseError(err error) error {
+// ErrorPos returns where V8 reports a run-time error raised by node: the
+// property name of a dot access, the '[' of an index access, the property
+// name of a method call's callee, the operator of a unary, binary or
+// assignment expression, and otherwise the start of the node (as Pos).
+func (p *Program) ErrorPos(node js.INode) Position {
+	if !isPointer(node) {
+		return Position{}
+	}
+	if off, ok := p.pos.op[node]; ok {
+		return p.lines.position(off)
+	}
+	return p.Pos(node)
+}
+
+// hasUseStrict reports whether the directive prologue of list contains an
+// exact "use strict" directive.
+func hasUseStrict(list []js.IStmt) bool {
+	for _, s := range list {
+		switch n := s.(type) {
+		case *js.DirectivePrologueStmt:
+			return true
+		case *js.ExprStmt:
+			lit, ok := n.Value.(*js.LiteralExpr)
+			if !ok || lit.TokenType != js.StringToken {
+				return false
+			}
+			if d := string(lit.Data); d == `"use strict"` || d == `'use strict'` {
+				return true
+			}
+		case *js.Comment:
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func convertParseError(err error, lines *lineTable) error {
 	var pe *parse.Error
 	if errors.As(err, &pe) {
-		return &Error{Kind: KindParseError, Message: pe.Message, Line: pe.Line, Column: pe.Column}
+		pos := lines.position(lines.offsetOf(pe.Line, pe.Column))
+		return &Error{Kind: KindParseError, Message: pe.Message, Line: pos.Line, Column: pos.Column}
 	}
 	return &Error{Kind: KindParseError, Message: fmt.Sprintf("parse: %v", err)}
 }

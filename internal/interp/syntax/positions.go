@@ -1,0 +1,738 @@
+package syntax
+
+import (
+	"bytes"
+	"reflect"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// The AST carries no positions. They are recovered by walking the tree in
+// source order while a cursor moves over the lexer's tokens: every node
+// consumes the tokens it is made of, literals and names resynchronise the
+// cursor through their byte slices (which point into the parsed buffer), and
+// keywords and punctuators are found by searching forward for the expected
+// token. A node's start is the first token it consumed.
+
+// positions holds the recovered byte offsets of nodes, keyed by node pointer.
+type positions struct {
+	start map[js.INode]int // where the node starts
+	op    map[js.INode]int // where V8 reports a run-time error in the node
+}
+
+// posWalker aligns the source-order AST walk with the token stream.
+type posWalker struct {
+	buf  *buffer
+	toks []token
+	i    int // index of the next unconsumed token
+	pos  positions
+}
+
+// regexpOffsets returns the source offsets of every regular expression literal.
+func regexpOffsets(ast *js.AST, buf *buffer) map[int]bool {
+	set := map[int]bool{}
+	js.Walk(visitFunc(func(n js.INode) {
+		if lit, ok := n.(*js.LiteralExpr); ok && lit.TokenType == js.RegExpToken {
+			if off := buf.offset(lit.Data); off >= 0 {
+				set[off] = true
+			}
+		}
+	}), ast)
+	return set
+}
+
+type visitFunc func(n js.INode)
+
+func (f visitFunc) Enter(n js.INode) js.IVisitor { f(n); return f }
+func (f visitFunc) Exit(js.INode)                {}
+
+// computePositions recovers node positions for a parsed program.
+func computePositions(ast *js.AST, src string, buf *buffer) positions {
+	w := &posWalker{
+		buf:  buf,
+		toks: lexTokens(src, regexpOffsets(ast, buf)),
+		pos:  positions{start: map[js.INode]int{}, op: map[js.INode]int{}},
+	}
+	w.stmts(ast.List)
+	return w.pos
+}
+
+func isPointer(n js.INode) bool {
+	return n != nil && reflect.TypeOf(n).Kind() == reflect.Pointer
+}
+
+func (w *posWalker) record(n js.INode, off int) {
+	if off >= 0 && isPointer(n) {
+		w.pos.start[n] = off
+	}
+}
+
+func (w *posWalker) recordOp(n js.INode, off int) {
+	if off >= 0 && isPointer(n) {
+		w.pos.op[n] = off
+	}
+}
+
+// peek returns the next unconsumed token type, or ErrorToken at the end.
+func (w *posWalker) peek() js.TokenType {
+	if w.i < len(w.toks) {
+		return w.toks[w.i].tt
+	}
+	return js.ErrorToken
+}
+
+// accept consumes the next token when it has type tt and returns its
+// offset, or -1.
+func (w *posWalker) accept(tt js.TokenType) int {
+	if w.peek() == tt {
+		w.i++
+		return w.toks[w.i-1].off
+	}
+	return -1
+}
+
+// seek consumes tokens up to and including the next one matching ok and
+// returns its offset; it returns -1 and consumes nothing when none matches.
+func (w *posWalker) seekFunc(ok func(token) bool) int {
+	for j := w.i; j < len(w.toks); j++ {
+		if ok(w.toks[j]) {
+			w.i = j + 1
+			return w.toks[j].off
+		}
+	}
+	return -1
+}
+
+func (w *posWalker) seek(tts ...js.TokenType) int {
+	return w.seekFunc(func(t token) bool {
+		for _, tt := range tts {
+			if t.tt == tt {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// anchor moves the cursor past the token that starts where data starts and
+// returns its offset. When data is not a slice of the source it falls back to
+// the next token matching fallback.
+func (w *posWalker) anchor(data []byte, fallback func(token) bool) int {
+	if off := w.buf.offset(data); off >= 0 {
+		lo, hi := 0, len(w.toks)
+		for lo < hi {
+			m := (lo + hi) / 2
+			if w.toks[m].off < off {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		if lo < len(w.toks) && w.toks[lo].off == off {
+			w.i = lo + 1
+			return off
+		}
+	}
+	return w.seekFunc(fallback)
+}
+
+func isNameToken(t token) bool {
+	return js.IsIdentifierName(t.tt) || t.tt == js.PrivateIdentifierToken
+}
+
+// name consumes an identifier use or binding name.
+func (w *posWalker) name(v *js.Var) int {
+	return w.seekFunc(func(t token) bool {
+		return isNameToken(t) && (v == nil || bytes.Equal(t.data, v.Data) || t.data[0] == '\\' || bytes.IndexByte(t.data, '\\') >= 0)
+	})
+}
+
+func first(offs ...int) int {
+	for _, o := range offs {
+		if o >= 0 {
+			return o
+		}
+	}
+	return -1
+}
+
+func (w *posWalker) stmts(list []js.IStmt) {
+	for _, s := range list {
+		w.stmt(s)
+	}
+}
+
+// block walks a braced statement list and returns the offset of '{'.
+func (w *posWalker) block(b *js.BlockStmt) int {
+	start := w.seek(js.OpenBraceToken)
+	w.stmts(b.List)
+	w.seek(js.CloseBraceToken)
+	w.record(b, start)
+	return start
+}
+
+// bodyList walks a statement list that is a block in the source when it
+// starts with '{' (for-loop and catch bodies share their scope block with
+// the loop or clause, so the braces belong to the list).
+func (w *posWalker) forBody(b *js.BlockStmt) {
+	if w.peek() == js.OpenBraceToken {
+		if len(b.List) == 1 {
+			if inner, ok := b.List[0].(*js.BlockStmt); ok {
+				w.stmt(inner)
+				return
+			}
+		}
+		w.block(b)
+		return
+	}
+	start := -1
+	if len(b.List) > 0 {
+		w.stmts(b.List)
+		start = w.pos.start[b.List[0]]
+	} else {
+		start = w.accept(js.SemicolonToken)
+	}
+	w.record(b, start)
+}
+
+func (w *posWalker) semicolon() {
+	w.accept(js.SemicolonToken)
+}
+
+func (w *posWalker) stmt(s js.IStmt) {
+	if s == nil {
+		return
+	}
+	start := -1
+	switch n := s.(type) {
+	case *js.BlockStmt:
+		start = w.block(n)
+	case *js.EmptyStmt:
+		start = w.accept(js.SemicolonToken)
+	case *js.ExprStmt:
+		start = w.expr(n.Value)
+		w.semicolon()
+	case *js.VarDecl:
+		start = w.varDecl(n)
+		w.semicolon()
+	case *js.IfStmt:
+		start = w.seek(js.IfToken)
+		w.seek(js.OpenParenToken)
+		w.expr(n.Cond)
+		w.seek(js.CloseParenToken)
+		w.stmt(n.Body)
+		if n.Else != nil {
+			w.seek(js.ElseToken)
+			w.stmt(n.Else)
+		}
+	case *js.DoWhileStmt:
+		start = w.seek(js.DoToken)
+		w.stmt(n.Body)
+		w.seek(js.WhileToken)
+		w.seek(js.OpenParenToken)
+		w.expr(n.Cond)
+		w.seek(js.CloseParenToken)
+		w.semicolon()
+	case *js.WhileStmt:
+		start = w.seek(js.WhileToken)
+		w.seek(js.OpenParenToken)
+		w.expr(n.Cond)
+		w.seek(js.CloseParenToken)
+		w.stmt(n.Body)
+	case *js.ForStmt:
+		start = w.seek(js.ForToken)
+		w.seek(js.OpenParenToken)
+		if vd, ok := n.Init.(*js.VarDecl); !ok || len(vd.List) > 0 {
+			w.expr(n.Init)
+		}
+		w.seek(js.SemicolonToken)
+		w.expr(n.Cond)
+		w.seek(js.SemicolonToken)
+		w.expr(n.Post)
+		w.seek(js.CloseParenToken)
+		w.forBody(n.Body)
+	case *js.ForInStmt:
+		start = w.seek(js.ForToken)
+		w.seek(js.OpenParenToken)
+		w.expr(n.Init)
+		w.seek(js.InToken)
+		w.expr(n.Value)
+		w.seek(js.CloseParenToken)
+		w.forBody(n.Body)
+	case *js.ForOfStmt:
+		start = w.seek(js.ForToken)
+		if n.Await {
+			w.seek(js.AwaitToken)
+		}
+		w.seek(js.OpenParenToken)
+		w.expr(n.Init)
+		w.seek(js.OfToken)
+		w.expr(n.Value)
+		w.seek(js.CloseParenToken)
+		w.forBody(n.Body)
+	case *js.SwitchStmt:
+		start = w.seek(js.SwitchToken)
+		w.seek(js.OpenParenToken)
+		w.expr(n.Init)
+		w.seek(js.CloseParenToken)
+		w.seek(js.OpenBraceToken)
+		for i := range n.List {
+			c := &n.List[i]
+			w.seek(c.TokenType)
+			w.expr(c.Cond)
+			w.seek(js.ColonToken)
+			w.stmts(c.List)
+		}
+		w.seek(js.CloseBraceToken)
+	case *js.BranchStmt:
+		start = w.seek(n.Type)
+		if n.Label != nil {
+			w.anchor(n.Label, isNameToken)
+		}
+		w.semicolon()
+	case *js.ReturnStmt:
+		start = w.seek(js.ReturnToken)
+		w.expr(n.Value)
+		w.semicolon()
+	case *js.WithStmt:
+		start = w.seek(js.WithToken)
+		w.seek(js.OpenParenToken)
+		w.expr(n.Cond)
+		w.seek(js.CloseParenToken)
+		w.stmt(n.Body)
+	case *js.LabelledStmt:
+		start = w.anchor(n.Label, isNameToken)
+		w.seek(js.ColonToken)
+		w.stmt(n.Value)
+	case *js.ThrowStmt:
+		start = w.seek(js.ThrowToken)
+		w.expr(n.Value)
+		w.semicolon()
+	case *js.TryStmt:
+		start = w.seek(js.TryToken)
+		w.block(n.Body)
+		if n.Catch != nil {
+			w.seek(js.CatchToken)
+			if n.Binding != nil {
+				w.seek(js.OpenParenToken)
+				w.binding(n.Binding)
+				w.seek(js.CloseParenToken)
+			}
+			w.block(n.Catch)
+		}
+		if n.Finally != nil {
+			w.seek(js.FinallyToken)
+			w.block(n.Finally)
+		}
+	case *js.DebuggerStmt:
+		start = w.seek(js.DebuggerToken)
+		w.semicolon()
+	case *js.DirectivePrologueStmt:
+		start = w.anchor(n.Value, func(t token) bool { return t.tt == js.StringToken })
+		w.semicolon()
+	case *js.FuncDecl:
+		start = w.funcDecl(n)
+	case *js.ClassDecl:
+		start = w.classDecl(n)
+	case *js.ImportStmt:
+		start = w.seek(js.ImportToken)
+		if n.Module != nil {
+			w.anchor(n.Module, func(t token) bool { return t.tt == js.StringToken })
+		}
+		w.semicolon()
+	case *js.ExportStmt:
+		start = w.seek(js.ExportToken)
+		if n.Decl != nil {
+			w.expr(n.Decl)
+		}
+		if n.Module != nil {
+			w.anchor(n.Module, func(t token) bool { return t.tt == js.StringToken })
+		}
+		w.semicolon()
+	case *js.Comment:
+		return
+	}
+	w.record(s, start)
+}
+
+func (w *posWalker) varDecl(n *js.VarDecl) int {
+	start := w.seek(n.TokenType)
+	for i := range n.List {
+		w.bindingElement(&n.List[i])
+	}
+	w.record(n, start)
+	return start
+}
+
+func (w *posWalker) bindingElement(b *js.BindingElement) int {
+	start := w.binding(b.Binding)
+	if b.Default != nil {
+		w.seek(js.EqToken)
+		start = first(start, w.expr(b.Default))
+	}
+	return start
+}
+
+func (w *posWalker) binding(b js.IBinding) int {
+	start := -1
+	switch n := b.(type) {
+	case nil:
+		return -1
+	case *js.Var:
+		return w.name(n)
+	case *js.BindingArray:
+		start = w.seek(js.OpenBracketToken)
+		for i := range n.List {
+			w.bindingElement(&n.List[i])
+		}
+		if n.Rest != nil {
+			w.seek(js.EllipsisToken)
+			w.binding(n.Rest)
+		}
+		w.seek(js.CloseBracketToken)
+	case *js.BindingObject:
+		start = w.seek(js.OpenBraceToken)
+		for i := range n.List {
+			item := &n.List[i]
+			if item.Key != nil {
+				w.propertyName(item.Key)
+				if w.accept(js.ColonToken) < 0 {
+					// shorthand: the key is the binding name
+					if item.Value.Default != nil {
+						w.seek(js.EqToken)
+						w.expr(item.Value.Default)
+					}
+					continue
+				}
+			}
+			w.bindingElement(&item.Value)
+		}
+		if n.Rest != nil {
+			w.seek(js.EllipsisToken)
+			w.name(n.Rest)
+		}
+		w.seek(js.CloseBraceToken)
+	}
+	w.record(b, start)
+	return start
+}
+
+func (w *posWalker) propertyName(n *js.PropertyName) int {
+	if n.Computed != nil {
+		start := w.seek(js.OpenBracketToken)
+		w.expr(n.Computed)
+		w.seek(js.CloseBracketToken)
+		return start
+	}
+	return w.anchor(n.Literal.Data, func(t token) bool {
+		return isNameToken(t) || t.tt == js.StringToken || js.IsNumeric(t.tt)
+	})
+}
+
+func (w *posWalker) params(p *js.Params) {
+	for i := range p.List {
+		w.bindingElement(&p.List[i])
+	}
+	if p.Rest != nil {
+		w.seek(js.EllipsisToken)
+		w.binding(p.Rest)
+	}
+}
+
+func (w *posWalker) funcDecl(n *js.FuncDecl) int {
+	start := -1
+	if n.Async {
+		start = w.seek(js.AsyncToken)
+	}
+	start = first(start, w.seek(js.FunctionToken))
+	if n.Generator {
+		w.seek(js.MulToken)
+	}
+	if n.Name != nil && w.peek() != js.OpenParenToken {
+		w.name(n.Name)
+	}
+	w.seek(js.OpenParenToken)
+	w.params(&n.Params)
+	w.seek(js.CloseParenToken)
+	w.block(&n.Body)
+	w.record(n, start)
+	return start
+}
+
+func (w *posWalker) methodDecl(n *js.MethodDecl) int {
+	start := -1
+	if n.Static {
+		start = w.seek(js.StaticToken)
+	}
+	if n.Async {
+		start = first(start, w.seek(js.AsyncToken))
+	}
+	if n.Generator {
+		start = first(start, w.seek(js.MulToken))
+	}
+	if n.Get {
+		start = first(start, w.seek(js.GetToken))
+	}
+	if n.Set {
+		start = first(start, w.seek(js.SetToken))
+	}
+	start = first(start, w.elementName(&n.Name))
+	w.seek(js.OpenParenToken)
+	w.params(&n.Params)
+	w.seek(js.CloseParenToken)
+	w.block(&n.Body)
+	w.record(n, start)
+	return start
+}
+
+func (w *posWalker) elementName(n *js.ClassElementName) int {
+	if n.Private != nil {
+		return w.seek(js.PrivateIdentifierToken)
+	}
+	return w.propertyName(&n.PropertyName)
+}
+
+func (w *posWalker) classDecl(n *js.ClassDecl) int {
+	start := w.seek(js.ClassToken)
+	if n.Name != nil {
+		w.name(n.Name)
+	}
+	if n.Extends != nil {
+		w.seek(js.ExtendsToken)
+		w.expr(n.Extends)
+	}
+	w.seek(js.OpenBraceToken)
+	for i := range n.List {
+		el := &n.List[i]
+		switch {
+		case el.StaticBlock != nil:
+			w.seek(js.StaticToken)
+			w.block(el.StaticBlock)
+		case el.Method != nil:
+			w.methodDecl(el.Method)
+		default:
+			if el.Field.Static {
+				w.seek(js.StaticToken)
+			}
+			w.elementName(&el.Field.Name)
+			if el.Field.Init != nil {
+				w.seek(js.EqToken)
+				w.expr(el.Field.Init)
+			}
+		}
+		for w.accept(js.SemicolonToken) >= 0 {
+		}
+	}
+	w.seek(js.CloseBraceToken)
+	w.record(n, start)
+	return start
+}
+
+func (w *posWalker) args(a *js.Args) {
+	w.seek(js.OpenParenToken)
+	for i := range a.List {
+		if a.List[i].Rest {
+			w.seek(js.EllipsisToken)
+		}
+		w.expr(a.List[i].Value)
+	}
+	w.seek(js.CloseParenToken)
+}
+
+// unaryToken maps a UnaryExpr operator to the token the lexer produces.
+func unaryToken(op js.TokenType) js.TokenType {
+	switch op {
+	case js.PosToken:
+		return js.AddToken
+	case js.NegToken:
+		return js.SubToken
+	case js.PreIncrToken, js.PostIncrToken:
+		return js.IncrToken
+	case js.PreDecrToken, js.PostDecrToken:
+		return js.DecrToken
+	}
+	return op
+}
+
+// expr walks an expression and returns its start offset (or -1).
+func (w *posWalker) expr(e js.IExpr) int {
+	if e == nil || (isPointer(e) && reflect.ValueOf(e).IsNil()) {
+		return -1
+	}
+	start, op := -1, -1
+	switch n := e.(type) {
+	case *js.Var:
+		return w.name(n)
+	case *js.LiteralExpr:
+		start = w.anchor(n.Data, func(t token) bool { return t.tt == n.TokenType || isNameToken(t) })
+	case *js.GroupExpr:
+		start = w.seek(js.OpenParenToken)
+		w.expr(n.X)
+		w.seek(js.CloseParenToken)
+	case *js.ArrayExpr:
+		start = w.seek(js.OpenBracketToken)
+		for i := range n.List {
+			if n.List[i].Spread {
+				w.seek(js.EllipsisToken)
+			}
+			w.expr(n.List[i].Value)
+		}
+		w.seek(js.CloseBracketToken)
+	case *js.ObjectExpr:
+		start = w.seek(js.OpenBraceToken)
+		for i := range n.List {
+			w.property(&n.List[i])
+		}
+		w.seek(js.CloseBraceToken)
+	case *js.TemplateExpr:
+		if n.Tag != nil {
+			start = w.expr(n.Tag)
+			if n.Optional {
+				w.seek(js.OptChainToken)
+			}
+		}
+		isTpl := func(t token) bool { return t.tt >= js.TemplateToken && t.tt <= js.TemplateEndToken }
+		for i := range n.List {
+			start = first(start, w.anchor(n.List[i].Value, isTpl))
+			w.expr(n.List[i].Expr)
+		}
+		start = first(start, w.anchor(n.Tail, isTpl))
+	case *js.DotExpr:
+		start = w.expr(n.X)
+		w.seek(js.DotToken, js.OptChainToken)
+		switch y := n.Y.(type) {
+		case *js.Var:
+			op = w.name(y)
+		case *js.LiteralExpr:
+			op = w.anchor(y.Data, isNameToken)
+		case js.LiteralExpr:
+			op = w.anchor(y.Data, isNameToken)
+		}
+	case *js.IndexExpr:
+		start = w.expr(n.X)
+		if n.Optional {
+			w.seek(js.OptChainToken)
+		}
+		op = w.seek(js.OpenBracketToken)
+		w.expr(n.Y)
+		w.seek(js.CloseBracketToken)
+	case *js.CallExpr:
+		start = w.expr(n.X)
+		if n.Optional {
+			w.seek(js.OptChainToken)
+		}
+		w.args(&n.Args)
+		op = first(w.pos.op[n.X], start)
+		if _, ok := n.X.(*js.DotExpr); !ok {
+			if _, ok := n.X.(*js.IndexExpr); !ok {
+				op = start
+			}
+		}
+	case *js.NewExpr:
+		start = w.seek(js.NewToken)
+		w.expr(n.X)
+		if n.Args != nil {
+			w.args(n.Args)
+		} else if w.peek() == js.OpenParenToken && w.i+1 < len(w.toks) && w.toks[w.i+1].tt == js.CloseParenToken {
+			w.i += 2
+		}
+	case *js.NewTargetExpr:
+		start = w.seek(js.NewToken)
+		w.seek(js.TargetToken)
+	case *js.ImportMetaExpr:
+		start = w.seek(js.ImportToken)
+		w.seek(js.MetaToken)
+	case *js.UnaryExpr:
+		tt := unaryToken(n.Op)
+		if n.Op == js.PostIncrToken || n.Op == js.PostDecrToken {
+			start = w.expr(n.X)
+			op = w.seek(tt)
+		} else {
+			start = w.seek(tt)
+			op = start
+			w.expr(n.X)
+		}
+	case *js.BinaryExpr:
+		start = w.expr(n.X)
+		op = w.seek(n.Op)
+		start = first(start, op)
+		w.expr(n.Y)
+	case *js.CondExpr:
+		start = w.expr(n.Cond)
+		w.seek(js.QuestionToken)
+		w.expr(n.X)
+		w.seek(js.ColonToken)
+		w.expr(n.Y)
+	case *js.YieldExpr:
+		start = w.seek(js.YieldToken)
+		if n.Generator {
+			w.seek(js.MulToken)
+		}
+		w.expr(n.X)
+	case *js.CommaExpr:
+		for _, x := range n.List {
+			start = first(start, w.expr(x))
+		}
+	case *js.ArrowFunc:
+		start = w.arrow(n)
+	case *js.FuncDecl:
+		start = w.funcDecl(n)
+	case *js.ClassDecl:
+		start = w.classDecl(n)
+	case *js.VarDecl:
+		start = w.varDecl(n)
+	case *js.MethodDecl:
+		start = w.methodDecl(n)
+	}
+	w.record(e, start)
+	w.recordOp(e, first(op, start))
+	return start
+}
+
+func (w *posWalker) property(p *js.Property) {
+	if p.Spread {
+		w.seek(js.EllipsisToken)
+		w.expr(p.Value)
+		return
+	}
+	if p.Name == nil {
+		w.expr(p.Value) // method definition
+		return
+	}
+	start := w.propertyName(p.Name)
+	if w.accept(js.ColonToken) >= 0 {
+		w.expr(p.Value)
+		return
+	}
+	// shorthand property, possibly with a cover-grammar initializer
+	if _, isVar := p.Value.(*js.Var); !isVar {
+		w.record(p.Value, start)
+	}
+	if p.Init != nil {
+		w.seek(js.EqToken)
+		w.expr(p.Init)
+	}
+}
+
+func (w *posWalker) arrow(n *js.ArrowFunc) int {
+	start := -1
+	if n.Async {
+		start = w.seek(js.AsyncToken)
+	}
+	if w.peek() == js.OpenParenToken {
+		start = first(start, w.seek(js.OpenParenToken))
+		w.params(&n.Params)
+		w.seek(js.CloseParenToken)
+	} else {
+		start = first(start, w.name(nil))
+	}
+	w.seek(js.ArrowToken)
+	if w.peek() == js.OpenBraceToken {
+		w.block(&n.Body)
+	} else if len(n.Body.List) == 1 {
+		if ret, ok := n.Body.List[0].(*js.ReturnStmt); ok {
+			w.record(ret, w.expr(ret.Value))
+		}
+	}
+	return start
+}

@@ -1,0 +1,98 @@
+package syntax
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// nthNode returns the n-th (0-based, in js.Walk order) node whose Go type
+// name is typ, e.g. "*js.CallExpr".
+func nthNode(t *testing.T, ast *js.AST, typ string, n int) js.INode {
+	t.Helper()
+	var found js.INode
+	count := 0
+	js.Walk(visitFunc(func(node js.INode) {
+		if found == nil && reflect.TypeOf(node).String() == typ {
+			if count == n {
+				found = node
+			}
+			count++
+		}
+	}), ast)
+	require.NotNil(t, found, "no %s #%d", typ, n)
+	return found
+}
+
+func TestPos(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		src    string
+		typ    string
+		nth    int
+		want   string // "line:column" of Pos
+		wantOp string // "line:column" of ErrorPos
+	}{
+		{name: "call", src: "let a = 1;\n  f(a)", typ: "*js.CallExpr", want: "2:3", wantOp: "2:3"},
+		{name: "method call reports property", src: "x;\n  a . b . c (1)", typ: "*js.CallExpr", want: "2:3", wantOp: "2:11"},
+		{name: "dot access reports property", src: "let q =   a.b.c;", typ: "*js.DotExpr", want: "1:11", wantOp: "1:15"},
+		{name: "inner dot", src: "let q =   a.b.c;", typ: "*js.DotExpr", nth: 1, want: "1:11", wantOp: "1:13"},
+		{name: "index access reports bracket", src: "q =   a [ 0 ] [ 1 ];", typ: "*js.IndexExpr", want: "1:7", wantOp: "1:15"},
+		{name: "new", src: "\n\n   new   a.b()", typ: "*js.NewExpr", want: "3:4", wantOp: "3:4"},
+		{name: "binary operator", src: "let n = 1;  n   + 1", typ: "*js.BinaryExpr", want: "1:13", wantOp: "1:17"},
+		{name: "assignment operator", src: "c   = 2", typ: "*js.BinaryExpr", want: "1:1", wantOp: "1:5"},
+		{name: "in operator", src: "'x'  in  o", typ: "*js.BinaryExpr", want: "1:1", wantOp: "1:6"},
+		{name: "throw statement", src: "if (x) {\n\tthrow new Error('e')\n}", typ: "*js.ThrowStmt", want: "2:2", wantOp: "2:2"},
+		{name: "prefix unary", src: "x = typeof y", typ: "*js.UnaryExpr", want: "1:5", wantOp: "1:5"},
+		{name: "postfix update", src: "a . x ++", typ: "*js.UnaryExpr", want: "1:1", wantOp: "1:7"},
+		{name: "await", src: "const v = await tools.a.b({})", typ: "*js.UnaryExpr", want: "1:11", wantOp: "1:11"},
+		{name: "call under await", src: "const v = await tools.a.b({})", typ: "*js.CallExpr", want: "1:17", wantOp: "1:25"},
+		{name: "regexp then division", src: "x = /a/g.test('a') / 2; y(1)", typ: "*js.CallExpr", nth: 1, want: "1:25", wantOp: "1:25"},
+		{name: "division then regexp", src: "x = a / 2 / b; y = /=/.source; z()", typ: "*js.CallExpr", want: "1:32", wantOp: "1:32"},
+		{name: "template literal", src: "s = `a${b}c${ d() }e`", typ: "*js.CallExpr", want: "1:15", wantOp: "1:15"},
+		{name: "tagged template", src: "  tag`x`", typ: "*js.TemplateExpr", want: "1:3", wantOp: "1:3"},
+		{name: "optional chain", src: "r = o ?. x . y", typ: "*js.DotExpr", want: "1:5", wantOp: "1:14"},
+		{name: "arrow expression body", src: "f = x => x.y\ng()", typ: "*js.CallExpr", want: "2:1", wantOp: "2:1"},
+		{name: "arrow expression body return", src: "f = (x) =>  x.y", typ: "*js.ReturnStmt", want: "1:13", wantOp: "1:13"},
+		{name: "for loop body", src: "for (let i = 0; i < 3; i++) f(i)", typ: "*js.CallExpr", want: "1:29", wantOp: "1:29"},
+		{name: "for of braces", src: "for (const x of xs) {\n  g(x)\n}", typ: "*js.CallExpr", want: "2:3", wantOp: "2:3"},
+		{name: "class method", src: "class A extends B { static async *m() { yield 1 } #p = 1; get q() { return this.#p } }\nh()", typ: "*js.CallExpr", want: "2:1", wantOp: "2:1"},
+		{name: "private member", src: "class A { #p = 1; m(o) { return o.#p } }", typ: "*js.DotExpr", want: "1:33", wantOp: "1:35"},
+		{name: "object methods and shorthand", src: "o = {a, b: 1, c() {}, get d() { return 1 }, [e]: 2, ...f}; k()", typ: "*js.CallExpr", want: "1:60", wantOp: "1:60"},
+		{name: "destructuring defaults", src: "const {a = f(), b: [c = g()] = []} = o", typ: "*js.CallExpr", nth: 1, want: "1:25", wantOp: "1:25"},
+		{name: "switch case", src: "switch (x) {\ncase 1: f(); break\ndefault: g()\n}", typ: "*js.CallExpr", nth: 1, want: "3:10", wantOp: "3:10"},
+		{name: "try catch finally", src: "try { a() } catch ({ m }) { b() } finally { c() }", typ: "*js.CallExpr", nth: 2, want: "1:45", wantOp: "1:45"},
+		{name: "labelled break", src: "out: for (;;) { break out }", typ: "*js.BranchStmt", want: "1:17", wantOp: "1:17"},
+		{name: "comments skipped", src: "/* a() */ // b()\n  /* x */ c()", typ: "*js.CallExpr", want: "2:11", wantOp: "2:11"},
+		{name: "astral characters count as two columns", src: "s = '😀'; f()", typ: "*js.CallExpr", want: "1:11", wantOp: "1:11"},
+		{name: "CRLF and U+2028 line breaks", src: "a\r\nb\u2028 f()", typ: "*js.CallExpr", want: "3:2", wantOp: "3:2"},
+		{name: "new without arguments", src: "x = new A() + g()", typ: "*js.CallExpr", want: "1:15", wantOp: "1:15"},
+		{name: "async arrow with default params", src: "h = async ({a} = {}, ...r) => { await a(r) }", typ: "*js.CallExpr", want: "1:39", wantOp: "1:39"},
+		{name: "return statement", src: "if (a) {\n  return f()\n}", typ: "*js.ReturnStmt", want: "2:3", wantOp: "2:3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse(tt.src, ModeAsyncBody)
+			require.NoError(t, err)
+			node := nthNode(t, p.AST, tt.typ, tt.nth)
+			pos := p.Pos(node)
+			require.Equal(t, tt.want, fmt.Sprintf("%d:%d", pos.Line, pos.Column), "Pos")
+			op := p.ErrorPos(node)
+			require.Equal(t, tt.wantOp, fmt.Sprintf("%d:%d", op.Line, op.Column), "ErrorPos")
+		})
+	}
+}
+
+func TestPosUnknownNode(t *testing.T) {
+	t.Parallel()
+	p, err := Parse("f()", ModeAsyncBody)
+	require.NoError(t, err)
+	require.Equal(t, Position{}, p.Pos(js.LiteralExpr{}))
+	require.Equal(t, Position{}, p.Pos(&js.CallExpr{}))
+	require.Equal(t, Position{}, p.Pos(nil))
+}

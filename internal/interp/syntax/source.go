@@ -1,0 +1,147 @@
+package syntax
+
+import (
+	"sort"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// lineTable maps byte offsets in a source text to 1-based line and UTF-16
+// column numbers. Line terminators are \n, \r, \r\n, U+2028 and U+2029, as in
+// ECMAScript.
+type lineTable struct {
+	src    string
+	starts []int // byte offset of the first byte of each line
+}
+
+func newLineTable(src string) *lineTable {
+	t := &lineTable{src: src, starts: []int{0}}
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\n':
+			i++
+			t.starts = append(t.starts, i)
+		case c == '\r':
+			i++
+			if i < len(src) && src[i] == '\n' {
+				i++
+			}
+			t.starts = append(t.starts, i)
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, n := utf8.DecodeRuneInString(src[i:])
+			i += n
+			if r == '\u2028' || r == '\u2029' {
+				t.starts = append(t.starts, i)
+			}
+		}
+	}
+	return t
+}
+
+// position converts a byte offset to a Position; a negative offset gives the
+// zero Position.
+func (t *lineTable) position(off int) Position {
+	if off < 0 || off > len(t.src) {
+		return Position{}
+	}
+	line := sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > off }) - 1
+	col := 1
+	for _, r := range t.src[t.starts[line]:off] {
+		col++
+		if r > 0xFFFF {
+			col++
+		}
+	}
+	return Position{Line: line + 1, Column: col}
+}
+
+// offsetOf converts a 1-based line and rune column (as tdewolff reports
+// them) to a byte offset, or -1.
+func (t *lineTable) offsetOf(line, runeCol int) int {
+	if line < 1 || line > len(t.starts) {
+		return -1
+	}
+	off := t.starts[line-1]
+	for i := 1; i < runeCol && off < len(t.src); i++ {
+		_, n := utf8.DecodeRuneInString(t.src[off:])
+		off += n
+	}
+	return off
+}
+
+// buffer is the byte buffer the parser ran over; the AST's byte slices point
+// into it, which gives their source offsets.
+type buffer struct {
+	b    []byte
+	base uintptr
+}
+
+func newBuffer(src string) *buffer {
+	b := make([]byte, len(src), len(src)+1) // room for the parser's NUL sentinel
+	copy(b, src)
+	return &buffer{b: b, base: uintptr(unsafe.Pointer(unsafe.SliceData(b)))}
+}
+
+// offset returns where s starts in the buffer, or -1 when s is empty or was
+// not sliced from the buffer (the parser copies a few names).
+func (b *buffer) offset(s []byte) int {
+	if len(s) == 0 {
+		return -1
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	if p < b.base || p >= b.base+uintptr(len(b.b)) {
+		return -1
+	}
+	return int(p - b.base)
+}
+
+// token is one significant (non-whitespace, non-comment) lexer token.
+type token struct {
+	tt   js.TokenType
+	off  int
+	data []byte
+	nl   bool // a line terminator precedes the token
+}
+
+// lexTokens splits src into significant tokens. regexps holds the offsets
+// where the parser found regular expression literals, which the lexer cannot
+// tell from division by itself.
+func lexTokens(src string, regexps map[int]bool) []token {
+	l := js.NewLexer(parse.NewInputString(src))
+	var toks []token
+	off := 0
+	nl := false
+	for {
+		tt, data := l.Next()
+		if tt == js.ErrorToken {
+			if len(data) == 0 {
+				return toks
+			}
+			off += len(data)
+			continue
+		}
+		start := off
+		if (tt == js.DivToken || tt == js.DivEqToken) && regexps[start] {
+			tt, data = l.RegExp()
+			if tt == js.ErrorToken {
+				return toks
+			}
+		}
+		off = start + len(data)
+		switch tt {
+		case js.WhitespaceToken, js.CommentToken:
+			continue
+		case js.LineTerminatorToken, js.CommentLineTerminatorToken:
+			nl = true
+			continue
+		}
+		toks = append(toks, token{tt: tt, off: start, data: data, nl: nl})
+		nl = false
+	}
+}
