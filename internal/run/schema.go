@@ -1,0 +1,246 @@
+package run
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// ErrInvalidSchema is wrapped by errors about a JSON Schema that cannot be
+// compiled (malformed JSON, unknown draft, an unresolvable $ref, a remote
+// $ref).
+var ErrInvalidSchema = errors.New("invalid JSON Schema")
+
+// ErrInvalidJSON is wrapped when a value to validate is not JSON.
+var ErrInvalidJSON = errors.New("invalid JSON value")
+
+// schemaURL is the location every compiled schema is registered under; only
+// refs inside the document itself resolve.
+const schemaURL = "urn:codemode:schema.json"
+
+var printer = message.NewPrinter(language.English)
+
+// Schema is a compiled JSON Schema. Drafts 2020-12 (the default) and 7 are
+// understood ($schema selects), with $ref into $defs or definitions of the
+// same document; references to other documents are refused. "format" is an
+// annotation and not asserted. A nil *Schema accepts every value.
+type Schema struct {
+	raw      json.RawMessage
+	compiled *jsonschema.Schema
+}
+
+// refuseLoader keeps schemas from reading files or URLs.
+type refuseLoader struct{}
+
+func (refuseLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("%w: reference to external document %s", ErrInvalidSchema, url)
+}
+
+// CompileSchema compiles raw. Empty raw or JSON null gives a nil *Schema
+// (anything accepted). A schema must be a JSON object or boolean.
+func CompileSchema(raw json.RawMessage) (*Schema, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return nil, nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(trimmed))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
+	}
+	switch doc.(type) {
+	case map[string]any, bool:
+	default:
+		return nil, fmt.Errorf("%w: a schema is an object or a boolean, not %s", ErrInvalidSchema, jsonType(doc))
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refuseLoader{})
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
+	}
+	compiled, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
+	}
+	return &Schema{raw: append(json.RawMessage(nil), trimmed...), compiled: compiled}, nil
+}
+
+// Raw returns the schema's JSON text (nil for a nil *Schema).
+func (s *Schema) Raw() json.RawMessage {
+	if s == nil {
+		return nil
+	}
+	return s.raw
+}
+
+// Violation is one reason a value fails a schema.
+type Violation struct {
+	// Location is where in the value the failure is, written as a
+	// JavaScript access path from the root name ("input.items[0].name").
+	Location string
+	// Message says what is wrong ("expected number, got string").
+	Message string
+}
+
+// SchemaError reports a value that fails its schema.
+type SchemaError struct {
+	// Root is the name of the validated value ("input" or "output").
+	Root string
+	// Violations lists each failure, most specific first as found.
+	Violations []Violation
+}
+
+// Error reads "input.a: expected number, got string; input: missing
+// required property \"b\"".
+func (e *SchemaError) Error() string {
+	parts := make([]string, len(e.Violations))
+	for i, v := range e.Violations {
+		parts[i] = v.Location + ": " + v.Message
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Validate checks the JSON value against the schema; root names the value in
+// messages ("input"). A failure is a *SchemaError; a value that is not JSON
+// wraps ErrInvalidJSON. A nil *Schema accepts everything but still requires
+// valid JSON when value is non-empty. Empty value means JSON null.
+func (s *Schema) Validate(root string, value json.RawMessage) error {
+	trimmed := bytes.TrimSpace(value)
+	if len(trimmed) == 0 {
+		trimmed = []byte("null")
+	}
+	if s == nil {
+		if !json.Valid(trimmed) {
+			return fmt.Errorf("%s: %w", root, ErrInvalidJSON)
+		}
+		return nil
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(trimmed))
+	if err != nil {
+		return fmt.Errorf("%s: %w: %w", root, ErrInvalidJSON, err)
+	}
+	err = s.compiled.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return fmt.Errorf("validate %s: %w", root, err)
+	}
+	se := &SchemaError{Root: root}
+	seen := make(map[Violation]bool)
+	collect(ve, root, inst, se, seen)
+	if len(se.Violations) == 0 {
+		se.Violations = append(se.Violations, Violation{Location: root, Message: "does not match its schema"})
+	}
+	return se
+}
+
+// collect flattens a validation error tree into violations.
+func collect(ve *jsonschema.ValidationError, root string, inst any, se *SchemaError, seen map[Violation]bool) {
+	add := func(v Violation) {
+		if !seen[v] {
+			seen[v] = true
+			se.Violations = append(se.Violations, v)
+		}
+	}
+	loc := location(root, inst, ve.InstanceLocation)
+	switch k := ve.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		for _, c := range ve.Causes {
+			collect(c, root, inst, se, seen)
+		}
+		return
+	case *kind.AnyOf, *kind.OneOf:
+		if len(ve.Causes) == 0 {
+			add(Violation{Location: loc, Message: ve.ErrorKind.LocalizedString(printer)})
+			return
+		}
+		sub := &SchemaError{Root: root}
+		subSeen := make(map[Violation]bool)
+		for _, c := range ve.Causes {
+			collect(c, root, inst, sub, subSeen)
+		}
+		alts := make([]string, len(sub.Violations))
+		for i, v := range sub.Violations {
+			alts[i] = v.Location + ": " + v.Message
+		}
+		add(Violation{Location: loc, Message: "matches none of the allowed alternatives (" + strings.Join(alts, " | ") + ")"})
+		return
+	case *kind.Type:
+		add(Violation{Location: loc, Message: "expected " + strings.Join(k.Want, " or ") + ", got " + k.Got})
+	case *kind.Required:
+		for _, m := range k.Missing {
+			add(Violation{Location: loc, Message: "missing required property " + strconv.Quote(m)})
+		}
+	case *kind.AdditionalProperties:
+		for _, p := range k.Properties {
+			add(Violation{Location: loc, Message: "unexpected property " + strconv.Quote(p)})
+		}
+	case *kind.FalseSchema:
+		add(Violation{Location: loc, Message: "no value is allowed here"})
+	default:
+		add(Violation{Location: loc, Message: ve.ErrorKind.LocalizedString(printer)})
+	}
+	for _, c := range ve.Causes {
+		collect(c, root, inst, se, seen)
+	}
+}
+
+// location renders an instance location as a JavaScript access path, using
+// the instance to tell array indices from object keys.
+func location(root string, inst any, path []string) string {
+	var b strings.Builder
+	b.WriteString(root)
+	cur := inst
+	for _, seg := range path {
+		switch c := cur.(type) {
+		case []any:
+			b.WriteString("[" + seg + "]")
+			if i, err := strconv.Atoi(seg); err == nil && i >= 0 && i < len(c) {
+				cur = c[i]
+			} else {
+				cur = nil
+			}
+			continue
+		case map[string]any:
+			cur = c[seg]
+		default:
+			cur = nil
+		}
+		if IsIdentifier(seg) {
+			b.WriteString("." + seg)
+		} else {
+			q, _ := json.Marshal(seg)
+			b.WriteString("[" + string(q) + "]")
+		}
+	}
+	return b.String()
+}
+
+// jsonType names the JSON type of a decoded value.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number, float64, int, int64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
