@@ -1,0 +1,94 @@
+package interp
+
+// The Error constructor, the native errors (TypeError, RangeError, SyntaxError,
+// ReferenceError, EvalError, URIError) and AggregateError.
+
+func init() { registerBuiltin("Error", 1, setupError) }
+
+// nativeErrorNames lists the NativeError constructors in a fixed order.
+var nativeErrorNames = []string{"EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError"}
+
+// setupError installs Error, the native errors and AggregateError.
+func setupError(r *Realm) {
+	errorCtor := r.newConstructor("Error", 1, errorConstructor, r.ErrorPrototype)
+	r.value(r.ErrorPrototype, keyName, asciiValue("Error"), propHidden)
+	r.value(r.ErrorPrototype, keyMessage, stringValue(strEmpty), propHidden)
+	r.method(r.ErrorPrototype, "toString", 0, errorToString)
+	r.defineGlobal("Error", objectValue(errorCtor))
+	for _, name := range nativeErrorNames {
+		proto := r.vm.newObject(r.ErrorPrototype, ClassObject)
+		r.addIntrinsic(name+".prototype", proto)
+		ctor := r.newConstructor(name, 1, errorConstructor, proto)
+		ctor.proto = errorCtor
+		r.value(proto, keyName, asciiValue(name), propHidden)
+		r.value(proto, keyMessage, stringValue(strEmpty), propHidden)
+		r.defineGlobal(name, objectValue(ctor))
+	}
+	aggProto := r.vm.newObject(r.ErrorPrototype, ClassObject)
+	r.addIntrinsic("AggregateError.prototype", aggProto)
+	agg := r.newConstructor("AggregateError", 2, aggregateErrorConstructor, aggProto)
+	agg.proto = errorCtor
+	r.value(aggProto, keyName, asciiValue("AggregateError"), propHidden)
+	r.value(aggProto, keyMessage, stringValue(strEmpty), propHidden)
+	r.defineGlobal("AggregateError", objectValue(agg))
+}
+
+// errorConstructor is Error(message, options) and every NativeError: callable without new.
+func errorConstructor(vm *VM, c NativeCall) Value {
+	return objectValue(vm.makeError(c, c.Arg(0), c.Arg(1)))
+}
+
+// makeError is the shared body of the error constructors: OrdinaryCreateFromConstructor,
+// message, cause (InstallErrorCause), stack.
+func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
+	nt := c.NewTarget
+	if nt == nil {
+		nt = c.Callee
+	}
+	name := vm.realm.nameOf(c.Callee)
+	o := vm.OrdinaryCreateFromConstructor(nt, name+".prototype", ClassError)
+	o.slots = &errorData{}
+	if !message.IsUndefined() {
+		msg := vm.ToString(message)
+		o.props.add(keyMessage, Property{value: stringValue(msg), flags: propHidden})
+	}
+	if opts := options.asObject(); opts != nil && vm.HasProperty(opts, keyCause) {
+		cause := vm.GetProp(opts, keyCause)
+		o.props.add(keyCause, Property{value: cause, flags: propHidden})
+	}
+	vm.captureStack(o)
+	return o
+}
+
+// aggregateErrorConstructor is AggregateError(errors, message, options).
+func aggregateErrorConstructor(vm *VM, c NativeCall) Value {
+	o := vm.makeError(c, c.Arg(1), c.Arg(2))
+	errs := vm.IterableToList(c.Arg(0))
+	o.props.add(keyErrors, Property{value: vm.CreateArrayFromList(errs), flags: propHidden})
+	return objectValue(o)
+}
+
+// errorToString is Error.prototype.toString.
+func errorToString(vm *VM, c NativeCall) Value {
+	o := c.This.asObject()
+	if o == nil {
+		vm.throwTypeError("Error.prototype.toString called on non-object")
+	}
+	name := vm.GetProp(o, keyName)
+	msg := vm.GetProp(o, keyMessage)
+	ns := newASCII("Error")
+	if !name.IsUndefined() {
+		ns = vm.ToString(name)
+	}
+	ms := strEmpty
+	if !msg.IsUndefined() {
+		ms = vm.ToString(msg)
+	}
+	switch {
+	case ns.Len() == 0:
+		return stringValue(ms)
+	case ms.Len() == 0:
+		return stringValue(ns)
+	}
+	return stringValue(concatStrings(concatStrings(ns, newASCII(": ")), ms))
+}

@@ -1,0 +1,390 @@
+package interp
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ToBoolean is the ECMAScript ToBoolean (truthiness).
+func ToBoolean(v Value) bool {
+	switch v.kind {
+	case KindBool:
+		return v.num != 0
+	case KindNumber:
+		return v.num != 0 && v.num == v.num
+	case KindString:
+		return v.str().Len() > 0
+	case KindSymbol, KindObject:
+		return true
+	}
+	return false
+}
+
+// toPrimitive hints.
+const (
+	hintDefault = "default"
+	hintNumber  = "number"
+	hintString  = "string"
+)
+
+// ToPrimitive converts an object to a primitive (Symbol.toPrimitive, then valueOf/toString in
+// hint order); primitives are returned unchanged.
+func (vm *VM) ToPrimitive(v Value, hint string) Value {
+	if v.kind != KindObject {
+		return v
+	}
+	o := v.obj()
+	exotic := vm.GetMethod(v, symKey(symToPrimitive))
+	if !exotic.IsUndefined() {
+		r := vm.Call(exotic, v, asciiValue(hint))
+		if r.kind == KindObject {
+			vm.throwTypeError("Cannot convert object to primitive value")
+		}
+		return r
+	}
+	if hint == hintDefault {
+		hint = hintNumber
+	}
+	first, second := keyValueOf, keyToString
+	if hint == hintString {
+		first, second = keyToString, keyValueOf
+	}
+	for _, k := range [2]PropertyKey{first, second} {
+		m := vm.getFrom(o, k, v)
+		if m.kind == KindObject && m.obj().isCallable() {
+			r := vm.Call(m, v)
+			if r.kind != KindObject {
+				return r
+			}
+		}
+	}
+	vm.throwTypeError("Cannot convert object to primitive value")
+	return undefinedValue
+}
+
+// ToNumber is the ECMAScript ToNumber.
+func (vm *VM) ToNumber(v Value) float64 {
+	switch v.kind {
+	case KindNumber:
+		return v.num
+	case KindUndefined:
+		return math.NaN()
+	case KindNull:
+		return 0
+	case KindBool:
+		return v.num
+	case KindString:
+		return stringToNumber(v.str())
+	case KindSymbol:
+		vm.throwTypeError("Cannot convert a Symbol value to a number")
+	case KindObject:
+		return vm.ToNumber(vm.ToPrimitive(v, hintNumber))
+	}
+	return math.NaN()
+}
+
+// ToString is the ECMAScript ToString.
+func (vm *VM) ToString(v Value) *jsString {
+	switch v.kind {
+	case KindString:
+		return v.str()
+	case KindNumber:
+		return numberToJSString(v.num)
+	case KindUndefined:
+		return strUndefined
+	case KindNull:
+		return strNull
+	case KindBool:
+		if v.num != 0 {
+			return strTrue
+		}
+		return strFalse
+	case KindSymbol:
+		vm.throwTypeError("Cannot convert a Symbol value to a string")
+	case KindObject:
+		return vm.ToString(vm.ToPrimitive(v, hintString))
+	}
+	return strEmpty
+}
+
+// ToStringValue is ToString wrapped as a Value.
+func (vm *VM) ToStringValue(v Value) Value {
+	if v.kind == KindString {
+		return v
+	}
+	return stringValue(vm.ToString(v))
+}
+
+// ToGoString is ToString as UTF-8 Go text (lone surrogates become U+FFFD).
+func (vm *VM) ToGoString(v Value) string { return vm.ToString(v).String() }
+
+// String makes a string value from UTF-8 Go text.
+func (vm *VM) String(s string) Value {
+	vm.allocated += int64(len(s))
+	return stringValue(newStringFromGo(s))
+}
+
+// ToPropertyKey is the ECMAScript ToPropertyKey.
+func (vm *VM) ToPropertyKey(v Value) PropertyKey {
+	switch v.kind {
+	case KindString:
+		return jsStringKey(v.str())
+	case KindSymbol:
+		return symKey(v.sym())
+	case KindNumber:
+		if v.num >= 0 && v.num < math.MaxUint32 && v.num == math.Trunc(v.num) {
+			return indexKey(uint32(v.num))
+		}
+		return strKey(numberToString(v.num))
+	}
+	p := vm.ToPrimitive(v, hintString)
+	if p.kind == KindSymbol {
+		return symKey(p.sym())
+	}
+	return jsStringKey(vm.ToString(p))
+}
+
+// ToObject is the ECMAScript ToObject: primitives are wrapped; null and undefined throw.
+func (vm *VM) ToObject(v Value) *Object {
+	switch v.kind {
+	case KindObject:
+		return v.obj()
+	case KindUndefined, KindNull:
+		vm.throwTypeError("Cannot convert undefined or null to object")
+	}
+	return vm.wrapPrimitive(v)
+}
+
+// wrapPrimitive makes the wrapper object of a boolean, number, string or symbol.
+func (vm *VM) wrapPrimitive(v Value) *Object {
+	var o *Object
+	switch v.kind {
+	case KindBool:
+		o = vm.newObject(vm.realm.Intrinsic("Boolean.prototype"), ClassBoolean)
+	case KindNumber:
+		o = vm.newObject(vm.realm.Intrinsic("Number.prototype"), ClassNumber)
+	case KindString:
+		o = vm.newObject(vm.realm.Intrinsic("String.prototype"), ClassString)
+	case KindSymbol:
+		o = vm.newObject(vm.realm.Intrinsic("Symbol.prototype"), ClassSymbol)
+	default:
+		panic("interp: wrapPrimitive of " + v.kind.String())
+	}
+	if o.proto == nil {
+		o.proto = vm.realm.ObjectPrototype
+	}
+	o.slots = v
+	return o
+}
+
+// ToIntegerOrInfinity is the ECMAScript ToIntegerOrInfinity (NaN → 0, truncation).
+func (vm *VM) ToIntegerOrInfinity(v Value) float64 {
+	f := vm.ToNumber(v)
+	if f != f {
+		return 0
+	}
+	if math.IsInf(f, 0) {
+		return f
+	}
+	return math.Trunc(f) + 0 // +0 turns -0 into +0
+}
+
+// ToLength is the ECMAScript ToLength: an integer in [0, 2^53-1].
+func (vm *VM) ToLength(v Value) int64 {
+	f := vm.ToIntegerOrInfinity(v)
+	if f <= 0 {
+		return 0
+	}
+	if f > maxSafeInteger {
+		return maxSafeInteger
+	}
+	return int64(f)
+}
+
+// maxSafeInteger is 2^53-1.
+const maxSafeInteger = 1<<53 - 1
+
+// ToIndex is the ECMAScript ToIndex: RangeError outside [0, 2^53-1].
+func (vm *VM) ToIndex(v Value) int64 {
+	if v.IsUndefined() {
+		return 0
+	}
+	f := vm.ToIntegerOrInfinity(v)
+	if f < 0 || f > maxSafeInteger {
+		vm.throwRangeError("Invalid index")
+	}
+	return int64(f)
+}
+
+// ToInt32 is the ECMAScript ToInt32.
+func (vm *VM) ToInt32(v Value) int32 {
+	if v.kind == KindNumber {
+		return toInt32(v.num)
+	}
+	return toInt32(vm.ToNumber(v))
+}
+
+// ToUint32 is the ECMAScript ToUint32.
+func (vm *VM) ToUint32(v Value) uint32 { return uint32(vm.ToInt32(v)) }
+
+// toInt32 converts a float64 with wrap-around modulo 2^32.
+func toInt32(f float64) int32 {
+	if f >= math.MinInt32 && f <= math.MaxInt32 {
+		return int32(f) // truncates toward zero; NaN handled below
+	}
+	if f != f || math.IsInf(f, 0) {
+		return 0
+	}
+	f = math.Mod(math.Trunc(f), 4294967296)
+	if f < 0 {
+		f += 4294967296
+	}
+	return int32(uint32(f))
+}
+
+// numberToJSString is Number::toString(10) as a JS string.
+func numberToJSString(f float64) *jsString {
+	if f >= 0 && f < 10 && f == math.Trunc(f) {
+		return smallIntStrings[int(f)]
+	}
+	return newASCII(numberToString(f))
+}
+
+var smallIntStrings = func() [10]*jsString {
+	var a [10]*jsString
+	for i := range a {
+		a[i] = newASCII(strconv.Itoa(i))
+	}
+	return a
+}()
+
+// numberToString is Number::toString(10): shortest round-trip digits, decimal notation for
+// exponents in [-7, 21), exponential notation ("1e+21", "1.5e-7") otherwise.
+func numberToString(f float64) string {
+	switch {
+	case f != f:
+		return "NaN"
+	case f == 0:
+		return "0"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		if math.Abs(f) < 1<<63 {
+			return strconv.FormatInt(int64(f), 10)
+		}
+	}
+	sign := ""
+	if f < 0 {
+		sign = "-"
+		f = -f
+	}
+	// shortest digits and exponent: d.ddde±x
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, expStr, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expStr)
+	k := len(digits)
+	n := exp + 1 // position of the decimal point relative to the digits
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	es := "+"
+	if n-1 < 0 {
+		es = "-"
+	}
+	ex := strconv.Itoa(abs(n - 1))
+	if k == 1 {
+		return sign + digits + "e" + es + ex
+	}
+	return sign + digits[:1] + "." + digits[1:] + "e" + es + ex
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
+
+// stringToNumber is StringToNumber: trims whitespace; accepts decimal literals, Infinity,
+// 0x/0o/0b integers; the empty string is 0; anything else is NaN.
+func stringToNumber(s *jsString) float64 {
+	t := trimJSSpace(s.String())
+	if t == "" {
+		return 0
+	}
+	if len(t) > 2 && t[0] == '0' {
+		base := 0
+		switch t[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
+		if base != 0 {
+			v := 0.0
+			for _, c := range t[2:] {
+				d := digitVal(c)
+				if d < 0 || d >= base {
+					return math.NaN()
+				}
+				v = v*float64(base) + float64(d)
+			}
+			return v
+		}
+	}
+	switch t {
+	case "Infinity", "+Infinity":
+		return math.Inf(1)
+	case "-Infinity":
+		return math.Inf(-1)
+	}
+	for _, c := range t {
+		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+			return math.NaN()
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return f
+		}
+		return math.NaN()
+	}
+	return f
+}
+
+func digitVal(c rune) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// isJSSpace reports whether r is WhiteSpace or LineTerminator.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// trimJSSpace trims JS whitespace from both ends of Go text.
+func trimJSSpace(s string) string { return strings.TrimFunc(s, isJSSpace) }

@@ -1,0 +1,245 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotReady is returned (wrapped) when an operation needs a part of the VM that is not
+// available, for example calling a JavaScript function before the execution engine exists.
+var ErrNotReady = errors.New("interp: not ready")
+
+// Exception is a JavaScript exception travelling through Go code: natives throw by panicking
+// with *Exception and the VM catches it at the native call boundary; as an error (vm.Throw)
+// it lets host functions throw a value.
+type Exception struct {
+	Value Value
+}
+
+// Error describes the thrown value.
+func (e *Exception) Error() string { return "uncaught " + e.Value.String() }
+
+// Throw returns an error that, returned by a host function, throws v in JavaScript.
+func (vm *VM) Throw(v Value) error { return &Exception{Value: v} }
+
+// throw throws v (panics with *Exception).
+func (vm *VM) throw(v Value) { panic(&Exception{Value: v}) }
+
+// throwError throws a new error of the given constructor name ("TypeError").
+func (vm *VM) throwError(kind, format string, args ...any) {
+	vm.throw(vm.NewError(kind, fmt.Sprintf(format, args...)))
+}
+
+// throwTypeError throws a TypeError with a formatted message.
+func (vm *VM) throwTypeError(format string, args ...any) {
+	vm.throwError("TypeError", format, args...)
+}
+
+// throwRangeError throws a RangeError with a formatted message.
+func (vm *VM) throwRangeError(format string, args ...any) {
+	vm.throwError("RangeError", format, args...)
+}
+
+// throwReferenceError throws a ReferenceError with a formatted message.
+func (vm *VM) throwReferenceError(format string, args ...any) {
+	vm.throwError("ReferenceError", format, args...)
+}
+
+// throwSyntaxError throws a SyntaxError with a formatted message.
+func (vm *VM) throwSyntaxError(format string, args ...any) {
+	vm.throwError("SyntaxError", format, args...)
+}
+
+// newTypeError creates (without throwing) a TypeError.
+func (vm *VM) newTypeError(format string, args ...any) Value {
+	return vm.NewError("TypeError", fmt.Sprintf(format, args...))
+}
+
+// newRangeError creates (without throwing) a RangeError.
+func (vm *VM) newRangeError(format string, args ...any) Value {
+	return vm.NewError("RangeError", fmt.Sprintf(format, args...))
+}
+
+// NewError creates an error object of the given kind ("Error", "TypeError", "RangeError",
+// "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError") with a message.
+// An unknown kind gives a plain Error.
+func (vm *VM) NewError(kind, message string) Value {
+	proto := vm.realm.Intrinsic(kind + ".prototype")
+	if proto == nil {
+		proto = vm.realm.ErrorPrototype
+	}
+	o := vm.newObject(proto, ClassError)
+	o.slots = &errorData{}
+	o.props.add(keyMessage, Property{value: asciiValue(message), flags: propHidden})
+	vm.captureStack(o)
+	return objectValue(o)
+}
+
+// errorData is the [[ErrorData]] slot: where the error was created.
+type errorData struct {
+	line, column int // 1-based; 0 when unknown
+}
+
+// captureStack records the position of the running code on a new error and installs its
+// "stack" own property ("Name: message\n    at line:column").
+func (vm *VM) captureStack(o *Object) {
+	ed, _ := o.slots.(*errorData)
+	if ed == nil {
+		return
+	}
+	if vm.positionHook != nil {
+		ed.line, ed.column = vm.positionHook()
+	}
+	o.props.remove(keyStack)
+	o.props.add(keyStack, Property{value: stringValue(vm.errorStackString(o)), flags: propHidden})
+}
+
+// errorStackString formats the stack text of an error object without calling JavaScript
+// (getters are not run; missing parts are left out).
+func (vm *VM) errorStackString(o *Object) *jsString {
+	name, msg := "Error", ""
+	if p := lookupDataProperty(o, keyName); p.kind == KindString {
+		name = p.str().String()
+	}
+	if p := lookupDataProperty(o, keyMessage); p.kind == KindString {
+		msg = p.str().String()
+	}
+	head := name
+	if msg != "" {
+		head = name + ": " + msg
+	}
+	if ed, _ := o.slots.(*errorData); ed != nil && ed.line > 0 {
+		head += fmt.Sprintf("\n    at %d:%d", ed.line, ed.column)
+	}
+	return newStringFromGo(head)
+}
+
+// lookupDataProperty finds a data property along the prototype chain without running
+// getters; it returns undefined when absent or an accessor.
+func lookupDataProperty(o *Object, key PropertyKey) Value {
+	for ; o != nil; o = o.proto {
+		if p, ok := o.getOwn(key); ok {
+			if p.isAccessor() {
+				return undefinedValue
+			}
+			return p.value
+		}
+	}
+	return undefinedValue
+}
+
+// newObject allocates an object with the given prototype and class (extensible, no
+// properties) and counts it against the heap budget.
+func (vm *VM) newObject(proto *Object, class Class) *Object {
+	vm.allocated += objectBaseSize
+	return &Object{proto: proto, class: class, flags: objExtensible}
+}
+
+// objectBaseSize is the accounted size of an object without properties (bytes).
+const objectBaseSize = 96
+
+// NewObject creates an empty ordinary object whose prototype is Object.prototype.
+func (vm *VM) NewObject() Value {
+	return objectValue(vm.newObject(vm.realm.ObjectPrototype, ClassObject))
+}
+
+// newPlainObject creates an empty ordinary object (Object.prototype).
+func (vm *VM) newPlainObject() *Object {
+	return vm.newObject(vm.realm.ObjectPrototype, ClassObject)
+}
+
+// newArray creates an array holding the given elements (taking ownership of the slice).
+func (vm *VM) newArray(elems []Value) *Object {
+	o := vm.newObject(vm.realm.ArrayPrototype, ClassArray)
+	o.elems = elems
+	o.length = uint32(len(elems))
+	vm.allocated += int64(len(elems)) * valueSize
+	return o
+}
+
+// newArrayValue is newArray wrapped as a Value.
+func (vm *VM) newArrayValue(elems []Value) Value { return objectValue(vm.newArray(elems)) }
+
+// valueSize is the accounted size of one Value slot (bytes).
+const valueSize = 24
+
+// newNativeFunction creates a function object for native, with "length" and "name" own
+// properties (non-writable, non-enumerable, configurable).
+func (vm *VM) newNativeFunction(native *nativeFunction, name string, length int) *Object {
+	f := vm.newObject(vm.realm.FunctionPrototype, ClassFunction)
+	f.flags |= objCallable
+	f.slots = native
+	f.props.add(keyLength, Property{value: intValue(length), flags: propConfigurable})
+	f.props.add(keyName, Property{value: asciiValue(name), flags: propConfigurable})
+	return f
+}
+
+// functionSlots is implemented by the internal slots of callable objects other than natives
+// (closures, bound functions, class constructors: defined by the execution engine).
+type functionSlots interface {
+	// callFunction runs the function to completion and returns its result, or throws
+	// (panics with *Exception). newTarget is nil for [[Call]].
+	callFunction(vm *VM, this Value, args []Value, newTarget *Object) Value
+}
+
+// maxNativeDepth caps nested native→JS→native re-entry (Go stack protection).
+const maxNativeDepth = 400
+
+// Call calls fn with this and args ([[Call]]); it throws a TypeError when fn is not
+// callable. Natives use it to call back into JavaScript; a JavaScript exception propagates
+// as a panic with *Exception.
+func (vm *VM) Call(fn Value, this Value, args ...Value) Value {
+	o := fn.asObject()
+	if o == nil || !o.isCallable() {
+		vm.throwTypeError("%s is not a function", vm.describeForError(fn))
+	}
+	return vm.callObject(o, this, args, nil)
+}
+
+// callObject dispatches [[Call]] / [[Construct]] on a callable object.
+func (vm *VM) callObject(o *Object, this Value, args []Value, newTarget *Object) Value {
+	switch s := o.slots.(type) {
+	case *nativeFunction:
+		return s.fn(vm, NativeCall{This: this, Args: args, NewTarget: newTarget, Callee: o})
+	case functionSlots:
+		vm.nativeDepth++
+		defer func() { vm.nativeDepth-- }()
+		if vm.nativeDepth > maxNativeDepth {
+			vm.throwRangeError("Maximum call stack size exceeded")
+		}
+		return s.callFunction(vm, this, args, newTarget)
+	}
+	panic(fmt.Errorf("call of %T: %w", o.slots, ErrNotReady))
+}
+
+// Construct is [[Construct]]: new fn(...args) with the given newTarget (fn itself when nil).
+func (vm *VM) Construct(fn Value, newTarget *Object, args ...Value) Value {
+	o := fn.asObject()
+	if o == nil || !o.isConstructor() {
+		vm.throwTypeError("%s is not a constructor", vm.describeForError(fn))
+	}
+	if newTarget == nil {
+		newTarget = o
+	}
+	return vm.callObject(o, undefinedValue, args, newTarget)
+}
+
+// describeForError renders a value for an error message without calling JavaScript.
+func (vm *VM) describeForError(v Value) string {
+	switch v.kind {
+	case KindString:
+		return "\"" + v.str().String() + "\""
+	case KindObject:
+		if v.obj().isCallable() {
+			if n := lookupDataProperty(v.obj(), keyName); n.kind == KindString && n.str().Len() > 0 {
+				return "function " + n.str().String()
+			}
+			return "function"
+		}
+		if v.obj().class == ClassArray {
+			return "array"
+		}
+		return "object"
+	}
+	return v.String()
+}

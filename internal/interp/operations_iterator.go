@@ -1,0 +1,133 @@
+package interp
+
+// Iterator records and the iteration abstract operations (GetIterator, IteratorStep,
+// IteratorClose, ...), used by built-ins that consume iterables.
+
+// Iterator is an Iterator Record: the iterator object, its next method, and whether it is
+// exhausted.
+type Iterator struct {
+	Obj  Value
+	Next Value
+	Done bool
+}
+
+// GetIterator is GetIterator(v, sync): calls v[Symbol.iterator]().
+func (vm *VM) GetIterator(v Value) *Iterator {
+	m := vm.GetMethod(v, symKey(symIterator))
+	if m.IsUndefined() {
+		vm.throwTypeError("%s is not iterable", vm.describeForError(v))
+	}
+	return vm.GetIteratorFromMethod(v, m)
+}
+
+// GetIteratorFromMethod calls method on v and checks that the result is an object.
+func (vm *VM) GetIteratorFromMethod(v, method Value) *Iterator {
+	it := vm.Call(method, v)
+	if it.kind != KindObject {
+		vm.throwTypeError("Result of the Symbol.iterator method is not an object")
+	}
+	return &Iterator{Obj: it, Next: vm.GetV(it, keyNext)}
+}
+
+// GetIteratorDirect makes an iterator record from an iterator object (iterator helpers).
+func (vm *VM) GetIteratorDirect(o *Object) *Iterator {
+	return &Iterator{Obj: objectValue(o), Next: vm.GetProp(o, keyNext)}
+}
+
+// IteratorNext calls next() and checks that the result is an object.
+func (vm *VM) IteratorNext(it *Iterator, args ...Value) *Object {
+	r := vm.Call(it.Next, it.Obj, args...)
+	if r.kind != KindObject {
+		it.Done = true
+		vm.throwTypeError("Iterator result %s is not an object", r.String())
+	}
+	return r.obj()
+}
+
+// IteratorStep advances: it returns (value, true) or (undefined, false) when done.
+func (vm *VM) IteratorStep(it *Iterator) (Value, bool) {
+	if it.Done {
+		return undefinedValue, false
+	}
+	r := vm.IteratorNext(it)
+	if ToBoolean(vm.GetProp(r, keyDone)) {
+		it.Done = true
+		return undefinedValue, false
+	}
+	return vm.GetProp(r, keyValue), true
+}
+
+// IteratorClose calls return() on an abrupt exit. Errors from return() are ignored when the
+// exit is already a throw (pass thrown=true), as the spec says.
+func (vm *VM) IteratorClose(it *Iterator, thrown bool) {
+	if it.Done {
+		return
+	}
+	it.Done = true
+	if thrown {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(*Exception); !ok {
+					panic(r)
+				}
+			}
+		}()
+	}
+	ret := vm.GetMethod(it.Obj, keyReturn)
+	if ret.IsUndefined() {
+		return
+	}
+	r := vm.Call(ret, it.Obj)
+	if !thrown && r.kind != KindObject {
+		vm.throwTypeError("iterator.return() did not return an object")
+	}
+}
+
+// ForOf iterates an iterable calling fn for each value; fn returns false to stop early (the
+// iterator is then closed). If fn throws, the iterator is closed and the exception goes on.
+func (vm *VM) ForOf(iterable Value, fn func(v Value) bool) {
+	// fast path: unmodified arrays with the built-in iterator
+	it := vm.GetIterator(iterable)
+	vm.iterate(it, fn)
+}
+
+// iterate drives an iterator record with fn (see ForOf).
+func (vm *VM) iterate(it *Iterator, fn func(v Value) bool) {
+	for {
+		v, ok := vm.IteratorStep(it)
+		if !ok {
+			return
+		}
+		cont := func() (cont bool) {
+			defer func() {
+				if r := recover(); r != nil {
+					vm.IteratorClose(it, true)
+					panic(r)
+				}
+			}()
+			return fn(v)
+		}()
+		if !cont {
+			vm.IteratorClose(it, false)
+			return
+		}
+	}
+}
+
+// IterableToList collects the values of an iterable.
+func (vm *VM) IterableToList(iterable Value) []Value {
+	var out []Value
+	vm.ForOf(iterable, func(v Value) bool {
+		out = append(out, v)
+		return true
+	})
+	return out
+}
+
+// CreateIterResultObject makes {value, done}.
+func (vm *VM) CreateIterResultObject(v Value, done bool) Value {
+	o := vm.newPlainObject()
+	o.props.add(keyValue, Property{value: v, flags: propDefault})
+	o.props.add(keyDone, Property{value: Bool(done), flags: propDefault})
+	return objectValue(o)
+}

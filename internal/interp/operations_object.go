@@ -1,0 +1,441 @@
+package interp
+
+import "math"
+
+// getFrom is [[Get]] on o with the given receiver: walks the prototype chain and runs getters.
+func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
+	for ; o != nil; o = o.proto {
+		if o.class == ClassObject || o.class == ClassFunction {
+			if p := o.props.get(key); p != nil {
+				if p.flags&propAccessor == 0 {
+					return p.value
+				}
+				if p.getter == nil {
+					return undefinedValue
+				}
+				return vm.callObject(p.getter, receiver, nil, nil)
+			}
+			continue
+		}
+		if p, ok := o.getOwn(key); ok {
+			if !p.isAccessor() {
+				return p.value
+			}
+			if p.getter == nil {
+				return undefinedValue
+			}
+			return vm.callObject(p.getter, receiver, nil, nil)
+		}
+	}
+	return undefinedValue
+}
+
+// GetV is the ECMAScript GetV: [[Get]] on any value (primitives use their prototype).
+func (vm *VM) GetV(v Value, key PropertyKey) Value {
+	switch v.kind {
+	case KindObject:
+		return vm.getFrom(v.obj(), key, v)
+	case KindString:
+		s := v.str()
+		if key == keyLength {
+			return intValue(s.Len())
+		}
+		if idx, ok := key.arrayIndex(); ok && int64(idx) < int64(s.Len()) {
+			return stringValue(s.substring(int(idx), int(idx)+1))
+		}
+		return vm.getFrom(vm.realm.Intrinsic("String.prototype"), key, v)
+	case KindNumber:
+		return vm.getFrom(vm.realm.Intrinsic("Number.prototype"), key, v)
+	case KindBool:
+		return vm.getFrom(vm.realm.Intrinsic("Boolean.prototype"), key, v)
+	case KindSymbol:
+		return vm.getFrom(vm.realm.Intrinsic("Symbol.prototype"), key, v)
+	}
+	vm.throwTypeError("Cannot read properties of %s (reading '%s')", v.kind, key)
+	return undefinedValue
+}
+
+// GetProp is [[Get]] on an object value by key.
+func (vm *VM) GetProp(o *Object, key PropertyKey) Value { return vm.getFrom(o, key, objectValue(o)) }
+
+// Get reads property key (UTF-8 name) of an object or primitive (embedding API).
+func (vm *VM) Get(obj Value, key string) (v Value, err error) {
+	defer vm.catchException(&err)
+	return vm.GetV(obj, strKey(string(newStringFromGo(key).wtf8()))), nil
+}
+
+// Set creates or overwrites an own data property (CreateDataProperty semantics; embedding API).
+func (vm *VM) Set(obj Value, key string, v Value) (err error) {
+	defer vm.catchException(&err)
+	o := obj.asObject()
+	if o == nil {
+		vm.throwTypeError("Set on a non-object")
+	}
+	vm.CreateDataPropertyOrThrow(o, strKey(newStringFromGo(key).wtf8()), v)
+	return nil
+}
+
+// catchException turns a JavaScript exception panic into an error (for API entry points).
+func (vm *VM) catchException(err *error) {
+	if r := recover(); r != nil {
+		if e, ok := r.(*Exception); ok {
+			*err = e
+			return
+		}
+		panic(r)
+	}
+}
+
+// GetMethod is the ECMAScript GetMethod: undefined when absent; TypeError when not callable.
+func (vm *VM) GetMethod(v Value, key PropertyKey) Value {
+	f := vm.GetV(v, key)
+	if f.IsNullish() {
+		return undefinedValue
+	}
+	if f.kind != KindObject || !f.obj().isCallable() {
+		vm.throwTypeError("%s is not a function", key)
+	}
+	return f
+}
+
+// Invoke calls the method key of v with args.
+func (vm *VM) Invoke(v Value, key PropertyKey, args ...Value) Value {
+	return vm.Call(vm.GetV(v, key), v, args...)
+}
+
+// setOn is OrdinarySet: [[Set]] of key on o with receiver; returns false when refused
+// (callers in strict code throw a TypeError).
+func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
+	// fast path: own writable data property on an ordinary receiver
+	if receiver.kind == KindObject && receiver.obj() == o && (o.class == ClassObject || o.class == ClassFunction) {
+		if p := o.props.get(key); p != nil && p.flags&(propAccessor|propWritable) == propWritable {
+			p.value = v
+			return true
+		}
+	}
+	for q := o; q != nil; q = q.proto {
+		p, ok := q.getOwn(key)
+		if !ok {
+			continue
+		}
+		if p.isAccessor() {
+			if p.setter == nil {
+				return false
+			}
+			vm.callObject(p.setter, receiver, []Value{v}, nil)
+			return true
+		}
+		if !p.writable() {
+			return false
+		}
+		break
+	}
+	r := receiver.asObject()
+	if r == nil {
+		return false
+	}
+	if existing, ok := r.getOwn(key); ok {
+		if existing.isAccessor() || !existing.writable() {
+			return false
+		}
+		if r.class == ClassArray && key == keyLength {
+			return vm.arraySetLength(r, v)
+		}
+		return r.defineOwn(key, PropertyDescriptor{Value: v, HasValue: true})
+	}
+	return r.defineOwn(key, dataDescriptor(v, propDefault))
+}
+
+// SetProp is [[Set]] with Throw=true (strict mode assignment).
+func (vm *VM) SetProp(o *Object, key PropertyKey, v Value) {
+	if !vm.setOn(o, key, v, objectValue(o)) {
+		vm.throwTypeError("Cannot assign to read only property '%s' of object", key)
+	}
+}
+
+// PutValue assigns to a property of any value (strict: primitives' setters run, otherwise a
+// TypeError).
+func (vm *VM) PutValue(base Value, key PropertyKey, v Value) {
+	switch base.kind {
+	case KindObject:
+		vm.SetProp(base.obj(), key, v)
+		return
+	case KindUndefined, KindNull:
+		vm.throwTypeError("Cannot set properties of %s (setting '%s')", base.kind, key)
+	}
+	proto := vm.ToObject(base)
+	if !vm.setOn(proto, key, v, base) {
+		vm.throwTypeError("Cannot create property '%s' on %s", key, base.typeOf())
+	}
+}
+
+// arraySetLength assigns to an array's length (ArraySetLength with a value).
+func (vm *VM) arraySetLength(a *Object, v Value) bool {
+	n := vm.ToNumber(v)
+	u := vm.ToUint32(v)
+	if float64(u) != n {
+		vm.throwRangeError("Invalid array length")
+	}
+	if a.flags&objLengthReadOnly != 0 {
+		return u == a.length
+	}
+	return a.setArrayLength(u)
+}
+
+// DefineOwnProperty is [[DefineOwnProperty]]; it returns false when refused. For arrays a
+// length value is validated (RangeError) first.
+func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor) bool {
+	if o.class == ClassArray && key == keyLength && d.HasValue {
+		n := vm.ToNumber(d.Value)
+		u := vm.ToUint32(d.Value)
+		if float64(u) != n {
+			vm.throwRangeError("Invalid array length")
+		}
+		d.Value = Number(float64(u))
+	}
+	return o.defineOwn(key, d)
+}
+
+// DefinePropertyOrThrow is [[DefineOwnProperty]] that throws a TypeError when refused.
+func (vm *VM) DefinePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescriptor) {
+	if !vm.DefineOwnProperty(o, key, d) {
+		vm.throwTypeError("Cannot redefine property: %s", key)
+	}
+}
+
+// CreateDataProperty defines a default data property; false when refused.
+func (vm *VM) CreateDataProperty(o *Object, key PropertyKey, v Value) bool {
+	return o.defineOwn(key, dataDescriptor(v, propDefault))
+}
+
+// CreateDataPropertyOrThrow is CreateDataProperty that throws a TypeError when refused.
+func (vm *VM) CreateDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
+	if !o.defineOwn(key, dataDescriptor(v, propDefault)) {
+		vm.throwTypeError("Cannot define property %s, object is not extensible", key)
+	}
+}
+
+// HasProperty is [[HasProperty]] along the prototype chain.
+func (vm *VM) HasProperty(o *Object, key PropertyKey) bool {
+	for ; o != nil; o = o.proto {
+		if o.hasOwn(key) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasOwnProperty reports whether o has own property key.
+func (vm *VM) HasOwnProperty(o *Object, key PropertyKey) bool { return o.hasOwn(key) }
+
+// DeletePropertyOrThrow deletes key; strict mode: TypeError when non-configurable.
+func (vm *VM) DeletePropertyOrThrow(o *Object, key PropertyKey) {
+	if !o.deleteOwn(key) {
+		vm.throwTypeError("Cannot delete property '%s' of %s", key, vm.describeForError(objectValue(o)))
+	}
+}
+
+// OwnPropertyKeys is [[OwnPropertyKeys]] (integer keys ascending, strings, symbols).
+func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey { return o.ownKeys() }
+
+// GetOwnProperty is [[GetOwnProperty]] as a descriptor; ok is false when absent.
+func (vm *VM) GetOwnProperty(o *Object, key PropertyKey) (PropertyDescriptor, bool) {
+	p, ok := o.getOwn(key)
+	if !ok {
+		return PropertyDescriptor{}, false
+	}
+	return descriptorOf(&p), true
+}
+
+// LengthOfArrayLike is ToLength(Get(o, "length")).
+func (vm *VM) LengthOfArrayLike(o *Object) int64 {
+	if o.class == ClassArray {
+		return int64(o.length)
+	}
+	return vm.ToLength(vm.GetProp(o, keyLength))
+}
+
+// IsCallable reports whether v is a callable object.
+func IsCallable(v Value) bool { return v.kind == KindObject && v.obj().isCallable() }
+
+// IsConstructor reports whether v is an object with [[Construct]].
+func IsConstructor(v Value) bool { return v.kind == KindObject && v.obj().isConstructor() }
+
+// IsArray is the ECMAScript IsArray (no proxies in this language).
+func IsArray(v Value) bool { return v.kind == KindObject && v.obj().class == ClassArray }
+
+// CreateArrayFromList makes an array of the values (copied).
+func (vm *VM) CreateArrayFromList(vals []Value) Value {
+	return vm.newArrayValue(append([]Value(nil), vals...))
+}
+
+// CreateListFromArrayLike reads elements 0..length-1 of an array-like object.
+func (vm *VM) CreateListFromArrayLike(v Value) []Value {
+	o := v.asObject()
+	if o == nil {
+		vm.throwTypeError("CreateListFromArrayLike called on non-object")
+	}
+	n := vm.LengthOfArrayLike(o)
+	if n > maxDenseLength {
+		vm.throwRangeError("Too many arguments in function call")
+	}
+	out := make([]Value, n)
+	for i := int64(0); i < n; i++ {
+		out[i] = vm.GetProp(o, indexKey(uint32(i)))
+	}
+	return out
+}
+
+// getIndex reads element i of any object (fast for dense arrays).
+func (vm *VM) getIndex(o *Object, i int64) Value {
+	if o.class == ClassArray && i >= 0 && i < int64(len(o.elems)) && !o.elems[i].isHole() {
+		return o.elems[i]
+	}
+	return vm.GetProp(o, vm.indexToKey(i))
+}
+
+// indexToKey converts a non-negative integer index (possibly >= 2^32-1) to a key.
+func (vm *VM) indexToKey(i int64) PropertyKey {
+	if i >= 0 && i < math.MaxUint32 {
+		return indexKey(uint32(i))
+	}
+	return strKey(numberToString(float64(i)))
+}
+
+// OrdinaryHasInstance is the default instanceof: walks o's prototype chain for C.prototype.
+func (vm *VM) OrdinaryHasInstance(c Value, o Value) bool {
+	if !IsCallable(c) {
+		return false
+	}
+	// bound functions delegate to their target (resolved by the execution engine's slots)
+	if b, ok := c.obj().slots.(interface{ boundTarget() *Object }); ok {
+		return vm.InstanceOf(o, objectValue(b.boundTarget()))
+	}
+	obj := o.asObject()
+	if obj == nil {
+		return false
+	}
+	p := vm.GetProp(c.obj(), keyPrototype)
+	if p.kind != KindObject {
+		vm.throwTypeError("Function has non-object prototype '%s' in instanceof check", p.String())
+	}
+	for q := obj.proto; q != nil; q = q.proto {
+		if q == p.obj() {
+			return true
+		}
+	}
+	return false
+}
+
+// InstanceOf is the instanceof operator (Symbol.hasInstance, then OrdinaryHasInstance).
+func (vm *VM) InstanceOf(o Value, c Value) bool {
+	if c.kind != KindObject {
+		vm.throwTypeError("Right-hand side of 'instanceof' is not an object")
+	}
+	h := vm.GetMethod(c, symKey(symHasInstance))
+	if !h.IsUndefined() {
+		return ToBoolean(vm.Call(h, c, o))
+	}
+	if !IsCallable(c) {
+		vm.throwTypeError("Right-hand side of 'instanceof' is not callable")
+	}
+	return vm.OrdinaryHasInstance(c, o)
+}
+
+// SpeciesConstructor returns o.constructor[Symbol.species], or def when undefined.
+func (vm *VM) SpeciesConstructor(o *Object, def Value) Value {
+	c := vm.GetProp(o, keyConstructor)
+	if c.IsUndefined() {
+		return def
+	}
+	if c.kind != KindObject {
+		vm.throwTypeError("object.constructor is not an object")
+	}
+	s := vm.GetProp(c.obj(), symKey(symSpecies))
+	if s.IsNullish() {
+		return def
+	}
+	if IsConstructor(s) {
+		return s
+	}
+	vm.throwTypeError("object.constructor[Symbol.species] is not a constructor")
+	return undefinedValue
+}
+
+// GetPrototypeFromConstructor returns newTarget.prototype when it is an object, else the
+// named intrinsic default ("Map.prototype").
+func (vm *VM) GetPrototypeFromConstructor(newTarget *Object, defaultProto string) *Object {
+	if newTarget != nil {
+		if p := vm.GetProp(newTarget, keyPrototype); p.kind == KindObject {
+			return p.obj()
+		}
+	}
+	return vm.realm.Intrinsic(defaultProto)
+}
+
+// OrdinaryCreateFromConstructor creates an object of class whose prototype comes from
+// newTarget (for subclassing), falling back to the named intrinsic.
+func (vm *VM) OrdinaryCreateFromConstructor(newTarget *Object, defaultProto string, class Class) *Object {
+	return vm.newObject(vm.GetPrototypeFromConstructor(newTarget, defaultProto), class)
+}
+
+// ToPropertyDescriptor converts a descriptor object (Object.defineProperty's argument).
+func (vm *VM) ToPropertyDescriptor(v Value) PropertyDescriptor {
+	o := v.asObject()
+	if o == nil {
+		vm.throwTypeError("Property description must be an object: %s", v.String())
+	}
+	var d PropertyDescriptor
+	if vm.HasProperty(o, keyEnumerable) {
+		d.HasEnumerable, d.Enumerable = true, ToBoolean(vm.GetProp(o, keyEnumerable))
+	}
+	if vm.HasProperty(o, keyConfigurable) {
+		d.HasConfigurable, d.Configurable = true, ToBoolean(vm.GetProp(o, keyConfigurable))
+	}
+	if vm.HasProperty(o, keyValue) {
+		d.HasValue, d.Value = true, vm.GetProp(o, keyValue)
+	}
+	if vm.HasProperty(o, keyWritable) {
+		d.HasWritable, d.Writable = true, ToBoolean(vm.GetProp(o, keyWritable))
+	}
+	if vm.HasProperty(o, keyGet) {
+		d.HasGet, d.Get = true, vm.GetProp(o, keyGet)
+		if !d.Get.IsUndefined() && !IsCallable(d.Get) {
+			vm.throwTypeError("Getter must be a function: %s", vm.describeForError(d.Get))
+		}
+	}
+	if vm.HasProperty(o, keySet) {
+		d.HasSet, d.Set = true, vm.GetProp(o, keySet)
+		if !d.Set.IsUndefined() && !IsCallable(d.Set) {
+			vm.throwTypeError("Setter must be a function: %s", vm.describeForError(d.Set))
+		}
+	}
+	if d.isAccessor() && d.isData() {
+		vm.throwTypeError("Invalid property descriptor. Cannot both specify accessors and a value or writable attribute")
+	}
+	return d
+}
+
+// FromPropertyDescriptor converts a descriptor to an object (getOwnPropertyDescriptor).
+func (vm *VM) FromPropertyDescriptor(d PropertyDescriptor) Value {
+	o := vm.newPlainObject()
+	if d.HasValue {
+		vm.CreateDataProperty(o, keyValue, d.Value)
+	}
+	if d.HasWritable {
+		vm.CreateDataProperty(o, keyWritable, Bool(d.Writable))
+	}
+	if d.HasGet {
+		vm.CreateDataProperty(o, keyGet, d.Get)
+	}
+	if d.HasSet {
+		vm.CreateDataProperty(o, keySet, d.Set)
+	}
+	if d.HasEnumerable {
+		vm.CreateDataProperty(o, keyEnumerable, Bool(d.Enumerable))
+	}
+	if d.HasConfigurable {
+		vm.CreateDataProperty(o, keyConfigurable, Bool(d.Configurable))
+	}
+	return objectValue(o)
+}

@@ -1,0 +1,226 @@
+package interp
+
+import (
+	"math"
+	"strconv"
+)
+
+// PropertyKey is a property name: a string (held as WTF-8 text, which is lossless for UTF-16
+// including lone surrogates, and is the plain Go string for ASCII names) or a symbol. It is
+// comparable and usable as a map key.
+type PropertyKey struct {
+	name string  // WTF-8 of the string key when sym == nil
+	sym  *Symbol // the symbol key, or nil
+}
+
+// strKey makes a string property key from Go text (ASCII or WTF-8).
+func strKey(name string) PropertyKey { return PropertyKey{name: name} }
+
+// symKey makes a symbol property key.
+func symKey(s *Symbol) PropertyKey { return PropertyKey{sym: s} }
+
+// jsStringKey makes a property key from a JS string.
+func jsStringKey(s *jsString) PropertyKey { return PropertyKey{name: s.wtf8()} }
+
+// indexKey makes the property key of an array index.
+func indexKey(i uint32) PropertyKey { return PropertyKey{name: strconv.FormatUint(uint64(i), 10)} }
+
+// isSymbol reports whether the key is a symbol.
+func (k PropertyKey) isSymbol() bool { return k.sym != nil }
+
+// toValue returns the key as a JS value (string or symbol).
+func (k PropertyKey) toValue() Value {
+	if k.sym != nil {
+		return symbolValue(k.sym)
+	}
+	return stringValue(newStringFromGo(k.name))
+}
+
+// String returns the key for messages: the name, or "Symbol(desc)".
+func (k PropertyKey) String() string {
+	if k.sym != nil {
+		return k.sym.descriptiveString()
+	}
+	return newStringFromGo(k.name).String()
+}
+
+// arrayIndex returns the key's value as an array index (a canonical decimal integer below
+// 2^32-1), and whether it is one.
+func (k PropertyKey) arrayIndex() (uint32, bool) {
+	if k.sym != nil {
+		return 0, false
+	}
+	return parseArrayIndex(k.name)
+}
+
+// parseArrayIndex parses a canonical array index: "0" or digits without a leading zero, value
+// below 2^32-1.
+func parseArrayIndex(s string) (uint32, bool) {
+	n := len(s)
+	if n == 0 || n > 10 || (n > 1 && s[0] == '0') {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < n; i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	if v >= math.MaxUint32 {
+		return 0, false
+	}
+	return uint32(v), true
+}
+
+// propFlags are the attributes of a property.
+type propFlags uint8
+
+const (
+	propWritable     propFlags = 1 << iota // [[Writable]] (data properties)
+	propEnumerable                         // [[Enumerable]]
+	propConfigurable                       // [[Configurable]]
+	propAccessor                           // an accessor property (getter/setter) instead of data
+
+	// propDefault are the attributes of a property created by assignment or CreateDataProperty.
+	propDefault = propWritable | propEnumerable | propConfigurable
+	// propHidden are the attributes of built-in methods: writable, configurable, not enumerable.
+	propHidden = propWritable | propConfigurable
+)
+
+// Property is an own property: a data value or a getter/setter pair, with attributes.
+type Property struct {
+	value  Value   // data properties
+	getter *Object // accessor properties; nil = undefined
+	setter *Object // accessor properties; nil = undefined
+	flags  propFlags
+}
+
+func (p *Property) writable() bool     { return p.flags&propWritable != 0 }
+func (p *Property) enumerable() bool   { return p.flags&propEnumerable != 0 }
+func (p *Property) configurable() bool { return p.flags&propConfigurable != 0 }
+func (p *Property) isAccessor() bool   { return p.flags&propAccessor != 0 }
+
+// PropertyDescriptor is a (possibly partial) property descriptor as used by
+// [[DefineOwnProperty]] and Object.defineProperty: each field has a has-flag.
+type PropertyDescriptor struct {
+	Value                                       Value
+	Get, Set                                    Value // undefined or a callable
+	Writable, Enumerable, Configurable          bool
+	HasValue, HasGet, HasSet                    bool
+	HasWritable, HasEnumerable, HasConfigurable bool
+}
+
+// isAccessor reports whether the descriptor has [[Get]] or [[Set]].
+func (d *PropertyDescriptor) isAccessor() bool { return d.HasGet || d.HasSet }
+
+// isData reports whether the descriptor has [[Value]] or [[Writable]].
+func (d *PropertyDescriptor) isData() bool { return d.HasValue || d.HasWritable }
+
+// dataDescriptor returns a complete data descriptor.
+func dataDescriptor(v Value, flags propFlags) PropertyDescriptor {
+	return PropertyDescriptor{
+		Value: v, HasValue: true,
+		Writable: flags&propWritable != 0, HasWritable: true,
+		Enumerable: flags&propEnumerable != 0, HasEnumerable: true,
+		Configurable: flags&propConfigurable != 0, HasConfigurable: true,
+	}
+}
+
+// descriptorOf returns the complete descriptor of an own property.
+func descriptorOf(p *Property) PropertyDescriptor {
+	if p.isAccessor() {
+		return PropertyDescriptor{
+			Get: objectOrUndefined(p.getter), HasGet: true,
+			Set: objectOrUndefined(p.setter), HasSet: true,
+			Enumerable: p.enumerable(), HasEnumerable: true,
+			Configurable: p.configurable(), HasConfigurable: true,
+		}
+	}
+	return dataDescriptor(p.value, p.flags)
+}
+
+// objectOrUndefined wraps o, or gives undefined when o is nil.
+func objectOrUndefined(o *Object) Value {
+	if o == nil {
+		return undefinedValue
+	}
+	return objectValue(o)
+}
+
+// propertyMap is the ordered own-property storage of an object: entries in insertion order
+// and, from mapIndexThreshold entries on, a hash index from key to position. Deleting an
+// entry compacts the slice (order is preserved).
+type propertyMap struct {
+	keys  []PropertyKey
+	props []Property
+	index map[PropertyKey]int32
+}
+
+// mapIndexThreshold is the entry count from which a propertyMap keeps a hash index; below it a
+// linear scan is faster.
+const mapIndexThreshold = 8
+
+// find returns the position of key, or -1.
+func (m *propertyMap) find(key PropertyKey) int {
+	if m.index != nil {
+		if i, ok := m.index[key]; ok {
+			return int(i)
+		}
+		return -1
+	}
+	for i := range m.keys {
+		if m.keys[i] == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the property for key, or nil.
+func (m *propertyMap) get(key PropertyKey) *Property {
+	if i := m.find(key); i >= 0 {
+		return &m.props[i]
+	}
+	return nil
+}
+
+// add appends a new property (key must not be present) and returns it.
+func (m *propertyMap) add(key PropertyKey, p Property) *Property {
+	m.keys = append(m.keys, key)
+	m.props = append(m.props, p)
+	n := len(m.keys)
+	if m.index != nil {
+		m.index[key] = int32(n - 1)
+	} else if n > mapIndexThreshold {
+		m.index = make(map[PropertyKey]int32, n*2)
+		for i, k := range m.keys {
+			m.index[k] = int32(i)
+		}
+	}
+	return &m.props[n-1]
+}
+
+// remove deletes key if present.
+func (m *propertyMap) remove(key PropertyKey) {
+	i := m.find(key)
+	if i < 0 {
+		return
+	}
+	copy(m.keys[i:], m.keys[i+1:])
+	copy(m.props[i:], m.props[i+1:])
+	m.keys[len(m.keys)-1] = PropertyKey{}
+	m.props[len(m.props)-1] = Property{}
+	m.keys = m.keys[:len(m.keys)-1]
+	m.props = m.props[:len(m.props)-1]
+	if m.index != nil {
+		delete(m.index, key)
+		for j := i; j < len(m.keys); j++ {
+			m.index[m.keys[j]] = int32(j)
+		}
+	}
+}
+
+// len returns the number of properties.
+func (m *propertyMap) len() int { return len(m.keys) }

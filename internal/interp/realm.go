@@ -1,0 +1,298 @@
+package interp
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// How to add a built-in
+//
+// Every global of the language is installed by one setup function registered in the builtins
+// table below. A file builtin_<global>.go does three things:
+//
+//  1. an init function registers the global: registerBuiltin("Boolean", 20, setupBoolean);
+//     setups run in ascending order, then by name (core prototypes such as Object.prototype,
+//     Function.prototype, Array.prototype, Error.prototype and %IteratorPrototype% already
+//     exist as empty objects on the Realm before any setup runs, so order rarely matters);
+//  2. the setup function builds the constructor and prototype with the Realm helpers:
+//     r.newConstructor(name, length, fn, proto) for a constructor (it links
+//     constructor.prototype and prototype.constructor), r.method(holder, "name", length, fn)
+//     for each method, r.getter(holder, key, fn) for accessors, r.value(holder, key, v, flags)
+//     for data properties, and r.defineGlobal(name, v) for the global binding;
+//  3. natives have the signature NativeFunc: func(vm *VM, c NativeCall) Value. They read
+//     arguments with c.Arg(i), convert with vm.ToString/vm.ToNumber/..., throw with
+//     vm.throwTypeError(...) (which panics with *Exception and unwinds to the VM), and call
+//     back into JavaScript with vm.Call(fn, this, args...). They must not keep c.Args.
+//
+// Every native function object gets a stable name made from where it is installed:
+// "Boolean", "Boolean.prototype.toString", "get Map.prototype.size",
+// "Array.prototype[Symbol.iterator]". Snapshots refer to built-in objects by these names, so
+// never rename an installed built-in. Objects that are not reachable by a property path but
+// are intrinsics (%ArrayIteratorPrototype%, ...) are named with r.addIntrinsic(name, obj).
+// Native functions created at run time (promise resolving functions, ...) are declared at
+// package level with registerNative(name, length, fn) and instantiated with
+// vm.newNativeFunction(native, name); their internal state lives in the function object's
+// slots, never in a Go closure. See builtin_boolean.go for a small complete example.
+
+// NativeFunc is the Go implementation of a built-in function. It returns the result; it
+// throws by panicking with *Exception (vm.throw, vm.throwTypeError, ...).
+type NativeFunc func(vm *VM, c NativeCall) Value
+
+// NativeCall carries the arguments of one call of a native function.
+type NativeCall struct {
+	This      Value   // the this value (undefined for plain calls)
+	Args      []Value // the arguments; borrowed from the VM: do not keep
+	NewTarget *Object // new.target when called as a constructor, nil for [[Call]]
+	Callee    *Object // the function object being called (its slots hold any state)
+}
+
+// Arg returns argument i, or undefined when absent.
+func (c *NativeCall) Arg(i int) Value {
+	if i < len(c.Args) {
+		return c.Args[i]
+	}
+	return undefinedValue
+}
+
+// nativeFunction is the internal slot data of a native function object.
+type nativeFunction struct {
+	name string // stable name, unique in the process (registry key / intrinsic name)
+	fn   NativeFunc
+	data any // per-instance state of run-time natives (encoded by the snapshot codec)
+}
+
+// builtinDef is one entry of the builtins table.
+type builtinDef struct {
+	name  string
+	order int
+	setup func(r *Realm)
+}
+
+var (
+	builtinsMu sync.Mutex
+	builtins   []builtinDef
+	natives    = map[string]*nativeFunction{}
+)
+
+// registerBuiltin adds a global's setup function to the builtins table. order sorts setups
+// (lower first; 0-9 core, 10-49 language built-ins, 50+ host-facing globals); call it from
+// an init function.
+func registerBuiltin(name string, order int, setup func(r *Realm)) {
+	builtinsMu.Lock()
+	defer builtinsMu.Unlock()
+	builtins = append(builtins, builtinDef{name: name, order: order, setup: setup})
+	sort.SliceStable(builtins, func(i, j int) bool {
+		if builtins[i].order != builtins[j].order {
+			return builtins[i].order < builtins[j].order
+		}
+		return builtins[i].name < builtins[j].name
+	})
+}
+
+// registerNative declares a native function created at run time (not installed on a
+// built-in object) under a stable name, so that snapshots can restore it; call it in a
+// package-level var declaration.
+func registerNative(name string, fn NativeFunc) *nativeFunction {
+	builtinsMu.Lock()
+	defer builtinsMu.Unlock()
+	if _, dup := natives[name]; dup {
+		panic("interp: duplicate native " + name)
+	}
+	n := &nativeFunction{name: name, fn: fn}
+	natives[name] = n
+	return n
+}
+
+// lookupNative finds a run-time native by its stable name.
+func lookupNative(name string) *nativeFunction {
+	builtinsMu.Lock()
+	defer builtinsMu.Unlock()
+	return natives[name]
+}
+
+// Realm holds the intrinsic objects of one VM: the core prototypes as fields, every named
+// intrinsic in a name table (both directions) for the snapshot codec, and the global object.
+type Realm struct {
+	vm     *VM
+	Global *Object
+
+	ObjectPrototype        *Object
+	FunctionPrototype      *Object
+	ArrayPrototype         *Object
+	ErrorPrototype         *Object
+	IteratorPrototype      *Object // %IteratorPrototype%
+	AsyncIteratorPrototype *Object // %AsyncIteratorPrototype%
+	ArrayIteratorPrototype *Object // %ArrayIteratorPrototype%
+	ObjectConstructor      *Object
+	ArrayConstructor       *Object
+
+	intrinsics     map[string]*Object
+	intrinsicNames map[*Object]string
+	symbolRegistry map[string]*Symbol // Symbol.for, by key (WTF-8)
+}
+
+// newRealm creates the intrinsics and runs every registered setup.
+func newRealm(vm *VM) *Realm {
+	r := &Realm{vm: vm, intrinsics: map[string]*Object{}, intrinsicNames: map[*Object]string{},
+		symbolRegistry: map[string]*Symbol{}}
+	vm.realm = r
+	r.ObjectPrototype = r.namedObject("Object.prototype", nil)
+	r.FunctionPrototype = r.namedObject("Function.prototype", r.ObjectPrototype)
+	r.FunctionPrototype.class = ClassFunction
+	r.FunctionPrototype.flags |= objCallable
+	r.FunctionPrototype.slots = &nativeFunction{name: "Function.prototype", fn: func(*VM, NativeCall) Value { return undefinedValue }}
+	r.ArrayPrototype = r.namedObject("Array.prototype", r.ObjectPrototype)
+	r.ArrayPrototype.class = ClassArray
+	r.ErrorPrototype = r.namedObject("Error.prototype", r.ObjectPrototype)
+	r.IteratorPrototype = r.namedObject("%IteratorPrototype%", r.ObjectPrototype)
+	r.AsyncIteratorPrototype = r.namedObject("%AsyncIteratorPrototype%", r.ObjectPrototype)
+	r.ArrayIteratorPrototype = r.namedObject("%ArrayIteratorPrototype%", r.IteratorPrototype)
+	r.Global = r.namedObject("globalThis", r.ObjectPrototype)
+	r.value(r.Global, strKey("globalThis"), objectValue(r.Global), propHidden)
+	builtinsMu.Lock()
+	defs := append([]builtinDef(nil), builtins...)
+	builtinsMu.Unlock()
+	for _, d := range defs {
+		d.setup(r)
+	}
+	return r
+}
+
+// namedObject creates an ordinary intrinsic object and names it.
+func (r *Realm) namedObject(name string, proto *Object) *Object {
+	o := r.vm.newObject(proto, ClassObject)
+	r.addIntrinsic(name, o)
+	return o
+}
+
+// addIntrinsic names an intrinsic object for snapshots. Names must be unique.
+func (r *Realm) addIntrinsic(name string, o *Object) {
+	if _, dup := r.intrinsics[name]; dup {
+		panic("interp: duplicate intrinsic " + name)
+	}
+	r.intrinsics[name] = o
+	if _, named := r.intrinsicNames[o]; !named {
+		r.intrinsicNames[o] = name
+	}
+}
+
+// Intrinsic returns the intrinsic object with the given name ("Map.prototype",
+// "%ArrayIteratorPrototype%"), or nil.
+func (r *Realm) Intrinsic(name string) *Object { return r.intrinsics[name] }
+
+// nameOf returns the intrinsic name of o, or "".
+func (r *Realm) nameOf(o *Object) string { return r.intrinsicNames[o] }
+
+// memberName builds the stable name of a member of holder: "Map.prototype.get",
+// "Array.prototype[Symbol.iterator]".
+func (r *Realm) memberName(holder *Object, key PropertyKey) string {
+	base := r.nameOf(holder)
+	if base == "" {
+		panic(fmt.Sprintf("interp: built-in member %s installed on an unnamed object", key))
+	}
+	if key.sym != nil {
+		return base + "[" + key.sym.description.String() + "]"
+	}
+	if base == "globalThis" {
+		return key.name
+	}
+	return base + "." + key.name
+}
+
+// newFunction creates a native function object named name (its "name" property) with the
+// given length and stable name stable, and records it as an intrinsic.
+func (r *Realm) newFunction(stable, name string, length int, fn NativeFunc) *Object {
+	f := r.vm.newNativeFunction(&nativeFunction{name: stable, fn: fn}, name, length)
+	r.addIntrinsic(stable, f)
+	return f
+}
+
+// method installs a built-in method (writable, configurable, not enumerable) on holder.
+func (r *Realm) method(holder *Object, name string, length int, fn NativeFunc) *Object {
+	key := strKey(name)
+	f := r.newFunction(r.memberName(holder, key), name, length, fn)
+	holder.props.add(key, Property{value: objectValue(f), flags: propHidden})
+	return f
+}
+
+// symbolMethod installs a built-in method under a well-known symbol key; its name property
+// is "[Symbol.xxx]".
+func (r *Realm) symbolMethod(holder *Object, sym *Symbol, length int, fn NativeFunc, flags propFlags) *Object {
+	key := symKey(sym)
+	f := r.newFunction(r.memberName(holder, key), "["+sym.description.String()+"]", length, fn)
+	holder.props.add(key, Property{value: objectValue(f), flags: flags})
+	return f
+}
+
+// getter installs a built-in accessor with only a getter (configurable, not enumerable).
+func (r *Realm) getter(holder *Object, key PropertyKey, fn NativeFunc) *Object {
+	fname := key.name
+	if key.sym != nil {
+		fname = "[" + key.sym.description.String() + "]"
+	}
+	f := r.newFunction("get "+r.memberName(holder, key), "get "+fname, 0, fn)
+	holder.props.add(key, Property{getter: f, flags: propAccessor | propConfigurable})
+	return f
+}
+
+// value installs a data property on a built-in object.
+func (r *Realm) value(holder *Object, key PropertyKey, v Value, flags propFlags) {
+	if p := holder.props.get(key); p != nil {
+		*p = Property{value: v, flags: flags}
+		return
+	}
+	holder.props.add(key, Property{value: v, flags: flags})
+}
+
+// newConstructor creates a built-in constructor named name with the given length and links
+// it with proto (constructor.prototype non-writable, proto.constructor hidden). proto is
+// named "<name>.prototype" unless it already has a name.
+func (r *Realm) newConstructor(name string, length int, fn NativeFunc, proto *Object) *Object {
+	c := r.newFunction(name, name, length, fn)
+	c.flags |= objConstructor
+	if proto != nil {
+		if r.nameOf(proto) == "" {
+			r.addIntrinsic(name+".prototype", proto)
+		}
+		c.props.add(keyPrototype, Property{value: objectValue(proto)})
+		r.value(proto, keyConstructor, objectValue(c), propHidden)
+	}
+	return c
+}
+
+// defineGlobal installs a global binding (writable, configurable, not enumerable).
+func (r *Realm) defineGlobal(name string, v Value) {
+	r.value(r.Global, strKey(name), v, propHidden)
+}
+
+// VM is one JavaScript virtual machine: a realm of built-ins, a heap, and (in vm.go) the
+// execution state. A VM is not safe for concurrent use.
+//
+// The runtime half of its fields is declared here; the execution half is added by the
+// execution files.
+type VM struct {
+	realm *Realm
+
+	// heap accounting (bytes; see memory accounting in object allocation helpers)
+	allocated int64 // bytes allocated since the last live-size measurement
+	maxMemory int64 // Config.MaxMemoryBytes; 0 = no limit
+
+	// logf receives console output lines (Config.Log); nil drops them.
+	logf func(level, text string)
+
+	// nativeDepth counts nested native→JS re-entries (vm.Call from natives).
+	nativeDepth int
+
+	// positionHook reports the line and column (1-based) of the code running now, for error
+	// stacks; set by the execution engine; nil = unknown.
+	positionHook func() (line, column int)
+}
+
+// initRuntime creates the realm. The VM constructor calls it once.
+func (vm *VM) initRuntime() {
+	vm.realm = newRealm(vm)
+}
+
+// Global returns the global object (globalThis).
+func (vm *VM) Global() Value { return objectValue(vm.realm.Global) }

@@ -1,0 +1,466 @@
+package interp
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jsString is an immutable JavaScript string: a sequence of UTF-16 code units, lone surrogates
+// allowed. It has three forms:
+//
+//   - flat ASCII: every code unit is below 0x80 and ascii holds them as bytes (the common case:
+//     indexing is a byte load and conversion to Go text is free);
+//   - flat UTF-16: utf16 holds the code units;
+//   - rope: left+right, built by concatenation of long strings so that `s += x` in a loop is
+//     linear; the rope is flattened (iteratively, never by Go recursion) the first time its
+//     code units are needed, and the flat result replaces the rope in place.
+//
+// The length in code units is always known without flattening.
+type jsString struct {
+	ascii       string
+	utf16       []uint16
+	left, right *jsString
+	length      int
+	isASCII     bool // the flat form is ascii (or, for a rope, both halves are ASCII)
+}
+
+// ropeMinLength is the combined length from which a concatenation builds a rope node instead
+// of copying both halves (code units).
+const ropeMinLength = 64
+
+// maxStringLength is the cap on string length in code units (2^24, as language.md fixes);
+// building a longer string throws RangeError "Invalid string length".
+const maxStringLength = 1 << 24
+
+var emptyString = &jsString{isASCII: true}
+
+// commonly used strings
+var (
+	strUndefined = newASCII("undefined")
+	strNull      = newASCII("null")
+	strTrue      = newASCII("true")
+	strFalse     = newASCII("false")
+	strEmpty     = emptyString
+)
+
+// newASCII makes a string from Go text known to be ASCII.
+func newASCII(s string) *jsString {
+	return &jsString{ascii: s, length: len(s), isASCII: true}
+}
+
+// newStringFromGo makes a string from UTF-8 Go text. Invalid UTF-8 bytes become U+FFFD, except
+// that WTF-8 encoded surrogates (ED A0..BF xx) decode to the lone surrogate code unit, so that
+// keys made by propertyKeyString round-trip.
+func newStringFromGo(s string) *jsString {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return newUTF16(decodeWTF8(s))
+		}
+	}
+	return &jsString{ascii: s, length: len(s), isASCII: true}
+}
+
+// newUTF16 makes a string from code units; it takes ownership of u. An all-ASCII slice is
+// stored in the ASCII form.
+func newUTF16(u []uint16) *jsString {
+	for _, c := range u {
+		if c >= 0x80 {
+			return &jsString{utf16: u, length: len(u)}
+		}
+	}
+	b := make([]byte, len(u))
+	for i, c := range u {
+		b[i] = byte(c)
+	}
+	return &jsString{ascii: string(b), length: len(u), isASCII: true}
+}
+
+// decodeWTF8 converts UTF-8 (with WTF-8 surrogates allowed) to UTF-16 code units.
+func decodeWTF8(s string) []uint16 {
+	out := make([]uint16, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			out = append(out, uint16(c))
+			i++
+			continue
+		}
+		// WTF-8 surrogate: ED A0..BF 80..BF
+		if c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+			out = append(out, uint16(0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F)))
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x10000 {
+			r1, r2 := utf16.EncodeRune(r)
+			out = append(out, uint16(r1), uint16(r2))
+		} else {
+			out = append(out, uint16(r))
+		}
+		i += size
+	}
+	return out
+}
+
+// Len returns the length in UTF-16 code units.
+func (s *jsString) Len() int { return s.length }
+
+// flat makes sure s is in a flat form and returns it.
+func (s *jsString) flat() *jsString {
+	if s.left == nil {
+		return s
+	}
+	if s.isASCII {
+		var b strings.Builder
+		b.Grow(s.length)
+		s.walkLeaves(func(leaf *jsString) { b.WriteString(leaf.ascii) })
+		s.ascii = b.String()
+	} else {
+		u := make([]uint16, 0, s.length)
+		s.walkLeaves(func(leaf *jsString) {
+			if leaf.isASCII {
+				for i := 0; i < len(leaf.ascii); i++ {
+					u = append(u, uint16(leaf.ascii[i]))
+				}
+			} else {
+				u = append(u, leaf.utf16...)
+			}
+		})
+		s.utf16 = u
+	}
+	s.left, s.right = nil, nil
+	return s
+}
+
+// walkLeaves visits the flat leaves of a rope left to right with an explicit stack.
+func (s *jsString) walkLeaves(fn func(*jsString)) {
+	stack := []*jsString{s}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.left != nil {
+			stack = append(stack, n.right, n.left)
+			continue
+		}
+		fn(n)
+	}
+}
+
+// At returns the code unit at index i (0 <= i < Len()).
+func (s *jsString) At(i int) uint16 {
+	s = s.flat()
+	if s.isASCII {
+		return uint16(s.ascii[i])
+	}
+	return s.utf16[i]
+}
+
+// units returns the code units as a fresh or shared slice; callers must not modify it.
+func (s *jsString) units() []uint16 {
+	s = s.flat()
+	if !s.isASCII {
+		return s.utf16
+	}
+	u := make([]uint16, len(s.ascii))
+	for i := 0; i < len(s.ascii); i++ {
+		u[i] = uint16(s.ascii[i])
+	}
+	return u
+}
+
+// String converts to UTF-8 Go text; lone surrogates become U+FFFD.
+func (s *jsString) String() string {
+	s = s.flat()
+	if s.isASCII {
+		return s.ascii
+	}
+	var b strings.Builder
+	b.Grow(len(s.utf16))
+	u := s.utf16
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		switch {
+		case c < 0x80:
+			b.WriteByte(byte(c))
+		case c >= 0xD800 && c <= 0xDBFF && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF:
+			b.WriteRune(utf16.DecodeRune(rune(c), rune(u[i+1])))
+			i++
+		case c >= 0xD800 && c <= 0xDFFF:
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteRune(rune(c))
+		}
+	}
+	return b.String()
+}
+
+// wtf8 converts to WTF-8: UTF-8 where lone surrogates are encoded as 3-byte sequences. It is a
+// lossless encoding of any UTF-16 string and is the form property keys use.
+func (s *jsString) wtf8() string {
+	s = s.flat()
+	if s.isASCII {
+		return s.ascii
+	}
+	var b strings.Builder
+	b.Grow(len(s.utf16) + 8)
+	u := s.utf16
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		switch {
+		case c < 0x80:
+			b.WriteByte(byte(c))
+		case c >= 0xD800 && c <= 0xDBFF && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF:
+			b.WriteRune(utf16.DecodeRune(rune(c), rune(u[i+1])))
+			i++
+		case c >= 0xD800 && c <= 0xDFFF:
+			b.WriteByte(0xED)
+			b.WriteByte(byte(0x80 | (c>>6)&0x3F))
+			b.WriteByte(byte(0x80 | c&0x3F))
+		default:
+			b.WriteRune(rune(c))
+		}
+	}
+	return b.String()
+}
+
+// Equals compares code units.
+func (s *jsString) Equals(t *jsString) bool {
+	if s == t {
+		return true
+	}
+	if s.length != t.length {
+		return false
+	}
+	s, t = s.flat(), t.flat()
+	if s.isASCII && t.isASCII {
+		return s.ascii == t.ascii
+	}
+	if s.isASCII != t.isASCII {
+		return false // a non-ASCII flat string always has a unit >= 0x80
+	}
+	for i, c := range s.utf16 {
+		if t.utf16[i] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// Compare orders by code units (the < operator on strings): -1, 0 or 1.
+func (s *jsString) Compare(t *jsString) int {
+	s, t = s.flat(), t.flat()
+	if s.isASCII && t.isASCII {
+		return strings.Compare(s.ascii, t.ascii)
+	}
+	n := min(s.length, t.length)
+	for i := 0; i < n; i++ {
+		a, b := s.At(i), t.At(i)
+		if a != b {
+			if a < b {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case s.length < t.length:
+		return -1
+	case s.length > t.length:
+		return 1
+	}
+	return 0
+}
+
+// concatStrings returns a+b, as a rope when long. The caller checks the length cap.
+func concatStrings(a, b *jsString) *jsString {
+	if a.length == 0 {
+		return b
+	}
+	if b.length == 0 {
+		return a
+	}
+	n := a.length + b.length
+	if n >= ropeMinLength {
+		return &jsString{left: a, right: b, length: n, isASCII: a.isASCII && b.isASCII}
+	}
+	a, b = a.flat(), b.flat()
+	if a.isASCII && b.isASCII {
+		return &jsString{ascii: a.ascii + b.ascii, length: n, isASCII: true}
+	}
+	u := make([]uint16, 0, n)
+	u = append(u, a.units()...)
+	u = append(u, b.units()...)
+	return &jsString{utf16: u, length: n}
+}
+
+// substring returns code units [from, to).
+func (s *jsString) substring(from, to int) *jsString {
+	if from == 0 && to == s.length {
+		return s
+	}
+	if from >= to {
+		return emptyString
+	}
+	s = s.flat()
+	if s.isASCII {
+		return newASCII(s.ascii[from:to])
+	}
+	u := make([]uint16, to-from)
+	copy(u, s.utf16[from:to])
+	return newUTF16(u)
+}
+
+// indexOf returns the first index >= from where t occurs in s, or -1.
+func (s *jsString) indexOf(t *jsString, from int) int {
+	if from < 0 {
+		from = 0
+	}
+	if t.length == 0 {
+		if from > s.length {
+			return s.length
+		}
+		return from
+	}
+	if from+t.length > s.length {
+		return -1
+	}
+	s, t = s.flat(), t.flat()
+	if s.isASCII && t.isASCII {
+		i := strings.Index(s.ascii[from:], t.ascii)
+		if i < 0 {
+			return -1
+		}
+		return i + from
+	}
+	first := t.At(0)
+outer:
+	for i := from; i+t.length <= s.length; i++ {
+		if s.At(i) != first {
+			continue
+		}
+		for j := 1; j < t.length; j++ {
+			if s.At(i+j) != t.At(j) {
+				continue outer
+			}
+		}
+		return i
+	}
+	return -1
+}
+
+// lastIndexOf returns the last index <= from where t occurs in s, or -1.
+func (s *jsString) lastIndexOf(t *jsString, from int) int {
+	if from > s.length-t.length {
+		from = s.length - t.length
+	}
+outer:
+	for i := from; i >= 0; i-- {
+		for j := 0; j < t.length; j++ {
+			if s.At(i+j) != t.At(j) {
+				continue outer
+			}
+		}
+		return i
+	}
+	return -1
+}
+
+// codePointAt returns the code point starting at index i and the number of code units it uses.
+func (s *jsString) codePointAt(i int) (rune, int) {
+	c := s.At(i)
+	if c >= 0xD800 && c <= 0xDBFF && i+1 < s.length {
+		d := s.At(i + 1)
+		if d >= 0xDC00 && d <= 0xDFFF {
+			return utf16.DecodeRune(rune(c), rune(d)), 2
+		}
+	}
+	return rune(c), 1
+}
+
+// stringBuilder accumulates code units, staying in the ASCII form while it can.
+type stringBuilder struct {
+	ascii  []byte
+	utf16  []uint16
+	isWide bool
+}
+
+// writeUnit appends one code unit.
+func (b *stringBuilder) writeUnit(c uint16) {
+	if !b.isWide && c < 0x80 {
+		b.ascii = append(b.ascii, byte(c))
+		return
+	}
+	b.widen()
+	b.utf16 = append(b.utf16, c)
+}
+
+// writeRune appends a code point (two units when astral).
+func (b *stringBuilder) writeRune(r rune) {
+	if r >= 0x10000 {
+		r1, r2 := utf16.EncodeRune(r)
+		b.writeUnit(uint16(r1))
+		b.writeUnit(uint16(r2))
+		return
+	}
+	b.writeUnit(uint16(r))
+}
+
+// writeGo appends UTF-8 Go text.
+func (b *stringBuilder) writeGo(s string) {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			for _, c := range decodeWTF8(s[i:]) {
+				b.writeUnit(c)
+			}
+			return
+		}
+		b.writeUnit(uint16(s[i]))
+	}
+}
+
+// writeString appends a JS string.
+func (b *stringBuilder) writeString(s *jsString) {
+	s = s.flat()
+	if s.isASCII && !b.isWide {
+		b.ascii = append(b.ascii, s.ascii...)
+		return
+	}
+	b.widen()
+	if s.isASCII {
+		for i := 0; i < len(s.ascii); i++ {
+			b.utf16 = append(b.utf16, uint16(s.ascii[i]))
+		}
+		return
+	}
+	b.utf16 = append(b.utf16, s.utf16...)
+}
+
+func (b *stringBuilder) widen() {
+	if b.isWide {
+		return
+	}
+	b.isWide = true
+	b.utf16 = make([]uint16, len(b.ascii), len(b.ascii)+16)
+	for i, c := range b.ascii {
+		b.utf16[i] = uint16(c)
+	}
+	b.ascii = nil
+}
+
+// len returns the number of code units written.
+func (b *stringBuilder) len() int {
+	if b.isWide {
+		return len(b.utf16)
+	}
+	return len(b.ascii)
+}
+
+// string returns the built string.
+func (b *stringBuilder) string() *jsString {
+	if b.isWide {
+		return newUTF16(b.utf16)
+	}
+	return newASCII(string(b.ascii))
+}
