@@ -79,7 +79,7 @@ func TypeScript(schema json.RawMessage, pretty bool) string {
 	if err != nil {
 		return "unknown"
 	}
-	r := &tsRenderer{root: doc, pretty: pretty, expanding: make(map[string]bool)}
+	r := &tsRenderer{root: doc, pretty: pretty, expanding: map[string]bool{"#": true}}
 	return r.render(doc, 0, 0)
 }
 
@@ -752,10 +752,14 @@ func RenderPrompt(descriptors []Descriptor, budgetTokens int) string {
 	}
 	omitted := len(ds) - i
 	b.WriteString("\n")
-	if bare > 0 {
+	if bare == 1 {
+		b.WriteString("1 tool is listed without its signature. ")
+	} else if bare > 1 {
 		fmt.Fprintf(&b, "%d tools are listed without signatures. ", bare)
 	}
-	if omitted > 0 {
+	if omitted == 1 {
+		b.WriteString("1 more tool is not listed. ")
+	} else if omitted > 1 {
 		fmt.Fprintf(&b, "%d more tools are not listed. ", omitted)
 	}
 	b.WriteString("Use search({ query }) to find tools and read their signatures before calling them.\n")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -187,6 +188,30 @@ func collect(ve *jsonschema.ValidationError, root string, inst any, se *SchemaEr
 		}
 	case *kind.FalseSchema:
 		add(Violation{Location: loc, Message: "no value is allowed here"})
+	case *kind.Enum:
+		add(Violation{Location: loc, Message: "expected one of " + joinLiterals(k.Want) + ", got " + literalOf(k.Got)})
+	case *kind.Const:
+		add(Violation{Location: loc, Message: "expected " + literalOf(k.Want) + ", got " + literalOf(k.Got)})
+	case *kind.Minimum:
+		add(Violation{Location: loc, Message: "expected at least " + ratString(k.Want) + ", got " + ratString(k.Got)})
+	case *kind.Maximum:
+		add(Violation{Location: loc, Message: "expected at most " + ratString(k.Want) + ", got " + ratString(k.Got)})
+	case *kind.ExclusiveMinimum:
+		add(Violation{Location: loc, Message: "expected more than " + ratString(k.Want) + ", got " + ratString(k.Got)})
+	case *kind.ExclusiveMaximum:
+		add(Violation{Location: loc, Message: "expected less than " + ratString(k.Want) + ", got " + ratString(k.Got)})
+	case *kind.MultipleOf:
+		add(Violation{Location: loc, Message: "expected a multiple of " + ratString(k.Want) + ", got " + ratString(k.Got)})
+	case *kind.MinLength:
+		add(Violation{Location: loc, Message: fmt.Sprintf("expected at least %d characters, got %d", k.Want, k.Got)})
+	case *kind.MaxLength:
+		add(Violation{Location: loc, Message: fmt.Sprintf("expected at most %d characters, got %d", k.Want, k.Got)})
+	case *kind.MinItems:
+		add(Violation{Location: loc, Message: fmt.Sprintf("expected at least %d items, got %d", k.Want, k.Got)})
+	case *kind.MaxItems:
+		add(Violation{Location: loc, Message: fmt.Sprintf("expected at most %d items, got %d", k.Want, k.Got)})
+	case *kind.Pattern:
+		add(Violation{Location: loc, Message: "expected a string matching " + strconv.Quote(k.Want) + ", got " + strconv.Quote(k.Got)})
 	default:
 		add(Violation{Location: loc, Message: ve.ErrorKind.LocalizedString(printer)})
 	}
@@ -224,6 +249,35 @@ func location(root string, inst any, path []string) string {
 		}
 	}
 	return b.String()
+}
+
+// literalOf renders a decoded JSON value as JSON text.
+func literalOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func joinLiterals(vs []any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = literalOf(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ratString renders a number the way JSON would.
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // jsonType names the JSON type of a decoded value.

@@ -66,13 +66,15 @@ type Page struct {
 
 // Match strengths and field weights of the ranking. A query word scores
 // 10×strength+weight for its best match among a tool's words, so an exact
-// match anywhere beats a prefix match anywhere, which beats a substring
-// match; between equal strengths path words beat parameter names, which beat
+// match anywhere beats a match of singular and plural ("issue", "issues"),
+// which beats a prefix match anywhere, which beats a substring match;
+// between equal strengths path words beat parameter names, which beat
 // description words.
 const (
 	strengthSubstring = 1
 	strengthPrefix    = 2
-	strengthExact     = 3
+	strengthStem      = 3
+	strengthExact     = 4
 
 	weightDescription = 1
 	weightParameter   = 2
@@ -199,18 +201,30 @@ func scoreTool(d *Descriptor, terms []string) scored {
 	return s
 }
 
-// matchStrength grades how term matches word: exact, prefix (terms of two
-// or more characters) or substring (three or more).
+// matchStrength grades how term matches word: exact, equal but for a
+// plural "s", prefix (terms of two or more characters) or substring (three
+// or more).
 func matchStrength(term, word string) int {
 	switch {
 	case term == word:
 		return strengthExact
+	case stem(term) == stem(word):
+		return strengthStem
 	case len(term) >= 2 && strings.HasPrefix(word, term):
 		return strengthPrefix
 	case len(term) >= 3 && strings.Contains(word, term):
 		return strengthSubstring
 	}
 	return 0
+}
+
+// stem drops a plural "s" from words of four or more letters ("issues" →
+// "issue", but not "class" or "bus").
+func stem(w string) string {
+	if len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		return w[:len(w)-1]
+	}
+	return w
 }
 
 // parameterWords returns the words of the top-level input property names,

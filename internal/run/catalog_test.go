@@ -1,0 +1,282 @@
+package run
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestTypeScriptCompact(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		schema string
+		want   string
+	}{
+		{name: "nil", schema: ``, want: "unknown"},
+		{name: "true", schema: `true`, want: "unknown"},
+		{name: "false", schema: `false`, want: "never"},
+		{name: "malformed", schema: `{"type":`, want: "unknown"},
+		{name: "primitives", schema: `{"type":"object","properties":{"s":{"type":"string"},"n":{"type":"number"},"i":{"type":"integer"},"b":{"type":"boolean"},"z":{"type":"null"}},"required":["s","n","i","b","z"]}`,
+			want: "{ s: string; n: number; i: number; b: boolean; z: null }"},
+		{name: "property order kept and optional marked", schema: `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"number"}},"required":["alpha"]}`,
+			want: "{ zeta?: string; alpha: number }"},
+		{name: "enum literal union", schema: `{"enum":["open","closed",3,null,true]}`, want: `"open" | "closed" | 3 | null | true`},
+		{name: "const", schema: `{"const":{"b":1,"a":[2]}}`, want: `{"b":1,"a":[2]}`},
+		{name: "array", schema: `{"type":"array","items":{"type":"string"}}`, want: "Array<string>"},
+		{name: "array without items", schema: `{"type":"array"}`, want: "Array<unknown>"},
+		{name: "tuple 2020", schema: `{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false}`, want: "[string, number]"},
+		{name: "tuple draft 7 open", schema: `{"type":"array","items":[{"type":"string"}],"additionalItems":{"type":"boolean"}}`, want: "[string, ...Array<boolean>]"},
+		{name: "type list", schema: `{"type":["string","null"]}`, want: "string | null"},
+		{name: "nullable", schema: `{"type":"string","nullable":true}`, want: "string | null"},
+		{name: "any of", schema: `{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"number"}}]}`, want: "string | Array<number>"},
+		{name: "one of objects", schema: `{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"type":"object","properties":{"b":{"type":"number"}},"required":["b"]}]}`,
+			want: "{ a: string } | { b: number }"},
+		{name: "all of", schema: `{"allOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"number"}}}]}`,
+			want: "{ a?: string } & { b?: number }"},
+		{name: "intersection parenthesises unions", schema: `{"allOf":[{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}}]},{"type":"object","properties":{"c":{"type":"string"}}}]}`,
+			want: "({ a?: string } | { b?: string }) & { c?: string }"},
+		{name: "index signature", schema: `{"type":"object","additionalProperties":{"type":"number"}}`, want: "{ [key: string]: number }"},
+		{name: "properties and index signature", schema: `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":{"type":"string"}}`,
+			want: "{ id: string; [key: string]: string }"},
+		{name: "open empty object", schema: `{"type":"object"}`, want: "{ [key: string]: unknown }"},
+		{name: "closed empty object", schema: `{"type":"object","additionalProperties":false}`, want: "{}"},
+		{name: "pattern properties", schema: `{"type":"object","patternProperties":{"^x":{"type":"integer"}}}`, want: "{ [key: string]: number }"},
+		{name: "implicit object", schema: `{"properties":{"a":{"type":"string"}}}`, want: "{ a?: string }"},
+		{name: "non-identifier keys quoted", schema: `{"type":"object","properties":{"x-y":{"type":"string"},"2fa":{"type":"boolean"},"ok_$":{"type":"null"}}}`,
+			want: `{ "x-y"?: string; "2fa"?: boolean; ok_$?: null }`},
+		{name: "ref resolved", schema: `{"type":"object","properties":{"user":{"$ref":"#/$defs/User"}},"$defs":{"User":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}`,
+			want: "{ user?: { name: string } }"},
+		{name: "draft 7 definitions ref", schema: `{"definitions":{"Id":{"type":"integer"}},"type":"array","items":{"$ref":"#/definitions/Id"}}`, want: "Array<number>"},
+		{name: "recursive ref by name", schema: `{"$ref":"#/$defs/Node","$defs":{"Node":{"type":"object","properties":{"child":{"$ref":"#/$defs/Node"},"name":{"type":"string"}}}}}`,
+			want: "{ child?: Node; name?: string }"},
+		{name: "root recursion uses title", schema: `{"title":"Tree","type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#"}}}}`,
+			want: "{ kids?: Array<Tree> }"},
+		{name: "dangling ref", schema: `{"$ref":"#/$defs/Missing"}`, want: "unknown"},
+		{name: "remote ref", schema: `{"$ref":"https://example.com/x.json"}`, want: "unknown"},
+		{name: "unknown member poisons union", schema: `{"anyOf":[{"type":"string"},{}]}`, want: "unknown"},
+		{name: "literal string escaping", schema: `{"enum":["a\"b"]}`, want: `"a\"b"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, TypeScript(json.RawMessage(tt.schema), false))
+		})
+	}
+}
+
+func TestTypeScriptDepthCap(t *testing.T) {
+	t.Parallel()
+	schema := `{"type":"string"}`
+	for range 12 {
+		schema = `{"type":"object","properties":{"next":` + schema + `}}`
+	}
+	for _, pretty := range []bool{false, true} {
+		got := TypeScript(json.RawMessage(schema), pretty)
+		require.Contains(t, got, "next?: unknown")
+		require.NotContains(t, got, "string")
+	}
+}
+
+func TestTypeScriptPretty(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		schema string
+		want   []string
+	}{
+		{
+			name: "descriptions and constraints become JSDoc",
+			schema: `{"type":"object","properties":{
+				"owner":{"type":"string","description":"Repository owner"},
+				"perPage":{"type":"integer","description":"Results per page","default":30,"minimum":1,"maximum":100},
+				"labels":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":10,"uniqueItems":true},
+				"state":{"type":"string","enum":["open","closed"]},
+				"homepage":{"type":"string","format":"uri","maxLength":200,"pattern":"^https://"},
+				"legacy":{"type":"string","deprecated":true},
+				"query":{"type":"string","description":"\nFirst line\n\nSecond line\n","examples":["is:open"]}
+			},"required":["owner"]}`,
+			want: []string{
+				"{",
+				"  /** Repository owner */",
+				"  owner: string",
+				"  /**",
+				"   * Results per page",
+				"   * @default 30",
+				"   * @integer",
+				"   * @minimum 1",
+				"   * @maximum 100",
+				"   */",
+				"  perPage?: number",
+				"  /**",
+				"   * @minItems 1",
+				"   * @maxItems 10",
+				"   * @uniqueItems",
+				"   */",
+				"  labels?: Array<string>",
+				`  state?: "open" | "closed"`,
+				"  /**",
+				"   * @format uri",
+				"   * @maxLength 200",
+				"   * @pattern ^https://",
+				"   */",
+				"  homepage?: string",
+				"  /** @deprecated */",
+				"  legacy?: string",
+				"  /**",
+				"   * First line",
+				"   *",
+				"   * Second line",
+				`   * @example "is:open"`,
+				"   */",
+				"  query?: string",
+				"}",
+			},
+		},
+		{
+			name:   "nested objects indent",
+			schema: `{"type":"object","properties":{"filter":{"type":"object","description":"Search filter","properties":{"state":{"type":"string","description":"Issue state"}}}}}`,
+			want: []string{
+				"{",
+				"  /** Search filter */",
+				"  filter?: {",
+				"    /** Issue state */",
+				"    state?: string",
+				"  }",
+				"}",
+			},
+		},
+		{
+			name:   "comment terminator neutralised",
+			schema: `{"type":"object","properties":{"note":{"type":"string","description":"Ends */ early"}}}`,
+			want:   []string{"{", "  /** Ends * / early */", "  note?: string", "}"},
+		},
+		{
+			name:   "ref description used",
+			schema: `{"type":"object","properties":{"id":{"$ref":"#/$defs/Id"}},"$defs":{"Id":{"type":"string","description":"Opaque id"}}}`,
+			want:   []string{"{", "  /** Opaque id */", "  id?: string", "}"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, strings.Join(tt.want, "\n"), TypeScript(json.RawMessage(tt.schema), true))
+		})
+	}
+}
+
+func TestSignature(t *testing.T) {
+	t.Parallel()
+	add := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)
+	sum := json.RawMessage(`{"type":"object","properties":{"sum":{"type":"number","description":"The sum"}},"required":["sum"]}`)
+	tests := []struct {
+		name   string
+		path   string
+		in     json.RawMessage
+		out    json.RawMessage
+		pretty bool
+		want   string
+	}{
+		{name: "compact", path: "math.add", in: add, out: sum, want: "tools.math.add(input: { a: number; b: number }): Promise<{ sum: number }>"},
+		{name: "pretty", path: "math.add", in: add, out: sum, pretty: true,
+			want: "tools.math.add(input: {\n  a: number\n  b: number\n}): Promise<{\n  /** The sum */\n  sum: number\n}>"},
+		{name: "bracket path, no schemas", path: "context7.resolve-library-id", want: `tools.context7["resolve-library-id"](input?: unknown): Promise<unknown>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, Signature(tt.path, tt.in, tt.out, tt.pretty))
+		})
+	}
+}
+
+func catalogToolbox(t *testing.T) *Toolbox {
+	t.Helper()
+	add := plain("math.add")
+	add.Description = "Add two numbers"
+	add.Input = json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)
+	add.Output = json.RawMessage(`{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}`)
+	upper := plain("strings.upper")
+	upper.Description = "Upper-case a string\nMore detail on a second line."
+	upper.Input = json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)
+	approve := Tool{Path: "approvals.request", Description: "Ask a human", Durable: fakeDurable{},
+		Input: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string"}},"required":["reason"]}`)}
+	b, err := NewToolbox([]Tool{upper, add, approve, plain("context7.resolve-library-id")}, nil)
+	require.NoError(t, err)
+	return b
+}
+
+func TestCatalog(t *testing.T) {
+	t.Parallel()
+	cat := catalogToolbox(t).Catalog()
+	var paths []string
+	for _, d := range cat {
+		paths = append(paths, d.Path)
+	}
+	require.Equal(t, []string{"approvals.request", "context7.resolve-library-id", "math.add", "strings.upper"}, paths)
+	require.True(t, cat[0].Durable)
+	require.False(t, cat[2].Durable)
+	require.Equal(t, "tools.approvals.request(input: {\n  reason: string\n}): Promise<unknown>", cat[0].Signature)
+	require.Equal(t, "Add two numbers", cat[2].Description)
+
+	b, err := json.Marshal(cat[2])
+	require.NoError(t, err)
+	require.JSONEq(t, `{"path":"math.add","description":"Add two numbers","durable":false,
+		"signature":"tools.math.add(input: {\n  a: number\n  b: number\n}): Promise<{\n  sum: number\n}>",
+		"input":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]},
+		"output":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}}`, string(b))
+}
+
+func TestRenderPrompt(t *testing.T) {
+	t.Parallel()
+	cat := catalogToolbox(t).Catalog()
+	lines := []string{
+		"- tools.approvals.request(input: { reason: string }): Promise<unknown> // Ask a human\n",
+		"- tools.context7[\"resolve-library-id\"](input?: unknown): Promise<unknown>\n",
+		"- tools.math.add(input: { a: number; b: number }): Promise<{ sum: number }> // Add two numbers\n",
+		"- tools.strings.upper(input: { text: string }): Promise<unknown> // Upper-case a string\n",
+	}
+
+	t.Run("unlimited", func(t *testing.T) {
+		t.Parallel()
+		// Reverse the input: the prompt sorts by path itself.
+		rev := []Descriptor{cat[3], cat[2], cat[1], cat[0]}
+		got := RenderPrompt(rev, 0)
+		require.True(t, strings.HasPrefix(got, promptHeader))
+		require.True(t, strings.HasSuffix(got, "\nTools:\n"+strings.Join(lines, "")))
+		require.Contains(t, got, "search({ query, namespace?, limit?, offset? })")
+		require.NotContains(t, got, "/**")
+	})
+	t.Run("generous budget changes nothing", func(t *testing.T) {
+		t.Parallel()
+		require.Equal(t, RenderPrompt(cat, 0), RenderPrompt(cat, 100_000))
+	})
+	t.Run("tight budget drops signatures then tools", func(t *testing.T) {
+		t.Parallel()
+		// Room for the header, two full lines and the closing note only.
+		budget := (len(promptHeader) + len("\nTools:\n") + len(lines[0]) + len(lines[1]) + 160 + 3) / 4
+		got := RenderPrompt(cat, budget)
+		require.LessOrEqual(t, len(got), budget*4)
+		require.Contains(t, got, lines[0])
+		require.Contains(t, got, lines[1])
+		require.NotContains(t, got, "tools.math.add(")
+		require.Contains(t, got, "\n2 more tools are not listed. ")
+		require.Contains(t, got, "Use search({ query })")
+	})
+	t.Run("short lines when signatures do not fit", func(t *testing.T) {
+		t.Parallel()
+		budget := (len(promptHeader) + len("\nTools:\n") + len(lines[0]) + 160 + 48) / 4
+		got := RenderPrompt(cat, budget)
+		require.LessOrEqual(t, len(got), budget*4)
+		require.Contains(t, got, lines[0])
+		require.Contains(t, got, "- tools.context7[\"resolve-library-id\"]\n")
+		require.NotContains(t, got, "tools.math.add")
+		require.Contains(t, got, "\n1 tool is listed without its signature. 2 more tools are not listed. Use search({ query })")
+	})
+	t.Run("no tools", func(t *testing.T) {
+		t.Parallel()
+		require.Contains(t, RenderPrompt(nil, 0), "No tools are available.")
+	})
+}
