@@ -10,7 +10,7 @@ CREATE TABLE runs (
     webhook_secret   text,
     idempotency_key  text UNIQUE,
     request_hash     bytea,
-    lease_owner      text,                       -- River job id of the current driver
+    lease_owner      bigint,                     -- River job id of the current driver
     lease_expires_at timestamptz,
     fence            bigint NOT NULL DEFAULT 0,  -- bumped at each lease; stale drivers' writes fail
     snapshot_seq     integer NOT NULL DEFAULT 0, -- latest snapshot; 0: none
@@ -42,6 +42,7 @@ CREATE TABLE calls (
     status     text NOT NULL DEFAULT 'running'
         CHECK (status IN ('running', 'pending', 'succeeded', 'failed', 'cancelled')),
     handle     jsonb,
+    applied    boolean NOT NULL DEFAULT true,  -- false: outcome posted, not yet given to the program
     outcome    jsonb,                            -- {"ok":true,"value":X} | {"ok":false,"error":{...}}
     started_at timestamptz NOT NULL DEFAULT now(),
     settled_at timestamptz,

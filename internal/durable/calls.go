@@ -1,0 +1,165 @@
+package durable
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Call statuses.
+const (
+	CallRunning   = "running"
+	CallPending   = "pending"
+	CallSucceeded = "succeeded"
+	CallFailed    = "failed"
+	CallCancelled = "cancelled"
+)
+
+// Call is one tool call of a run.
+type Call struct {
+	CallID    int
+	Key       string // "<runId>:<callId>"
+	Toolset   string
+	Path      string
+	Args      json.RawMessage
+	Durable   bool
+	Status    string
+	Handle    json.RawMessage // durable calls once started
+	Outcome   *CallOutcome    // once settled
+	StartedAt time.Time
+	SettledAt *time.Time
+}
+
+// CallKey returns the idempotency key of a run's call.
+func CallKey(runID string, callID int) string { return runID + ":" + strconv.Itoa(callID) }
+
+func scanCall(r pgx.Row) (Call, error) {
+	var (
+		c       Call
+		outcome []byte
+	)
+	err := r.Scan(&c.CallID, &c.Key, &c.Toolset, &c.Path, &c.Args, &c.Durable, &c.Status, &c.Handle,
+		&outcome, &c.StartedAt, &c.SettledAt)
+	if err != nil {
+		return Call{}, err
+	}
+	if outcome != nil {
+		c.Outcome = &CallOutcome{CallID: c.CallID}
+		if err := json.Unmarshal(outcome, c.Outcome); err != nil {
+			return Call{}, fmt.Errorf("decode outcome of call %s: %w", c.Key, err)
+		}
+	}
+	return c, nil
+}
+
+// ListCalls returns every call of a run in call order, or ErrRunNotFound.
+func (s *Store) ListCalls(ctx context.Context, runID string) ([]Call, error) {
+	if err := s.runExists(ctx, runID); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, q("CallList"), runID)
+	if err != nil {
+		return nil, fmt.Errorf("list calls of run %s: %w", runID, err)
+	}
+	calls, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Call, error) { return scanCall(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list calls of run %s: %w", runID, err)
+	}
+	return calls, nil
+}
+
+// Recorded says what RecordOutcome did.
+type Recorded int
+
+const (
+	// OutcomeRecorded: the outcome was stored (and the resume scheduled if the run waits).
+	OutcomeRecorded Recorded = iota + 1
+	// OutcomeDuplicate: the same outcome was already stored; nothing changed.
+	OutcomeDuplicate
+)
+
+// RecordOutcome stores the outcome of a pending durable call and, when the run is suspended,
+// enqueues its run.resume job in the same transaction (unique per run and snapshot sequence,
+// so duplicate or concurrent posts never resume twice). A run still running picks the outcome
+// up when it suspends. Errors: ErrRunNotFound, ErrCallNotFound, ErrOutcomeConflict.
+func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o CallOutcome) (Recorded, error) {
+	if err := s.runExists(ctx, runID); err != nil {
+		return 0, err
+	}
+	encoded, err := json.Marshal(o)
+	if err != nil {
+		return 0, fmt.Errorf("encode outcome: %w", err)
+	}
+	var result Recorded
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var (
+			runStatus string
+			seq       int
+			fence     int64
+		)
+		if err := tx.QueryRow(ctx, q("RunLockForUpdate"), runID).Scan(&runStatus, &seq, &fence); err != nil {
+			if isNoRows(err) {
+				return fmt.Errorf("%w: %s", ErrRunNotFound, runID)
+			}
+			return fmt.Errorf("lock run: %w", err)
+		}
+		var (
+			status  string
+			handle  []byte
+			current []byte
+		)
+		if err := tx.QueryRow(ctx, q("CallGetForUpdate"), runID, callID).Scan(&status, &handle, &current); err != nil {
+			if isNoRows(err) {
+				return fmt.Errorf("%w: %s", ErrCallNotFound, CallKey(runID, callID))
+			}
+			return fmt.Errorf("lock call: %w", err)
+		}
+		if current != nil {
+			if sameOutcome(current, encoded) {
+				result = OutcomeDuplicate
+				return nil
+			}
+			return fmt.Errorf("%w: %s", ErrOutcomeConflict, CallKey(runID, callID))
+		}
+		if status != CallPending {
+			return fmt.Errorf("%w: call %s is %s", ErrOutcomeConflict, CallKey(runID, callID), status)
+		}
+		callStatus := CallSucceeded
+		if !o.OK {
+			callStatus = CallFailed
+		}
+		if _, err := tx.Exec(ctx, q("CallSettle"), runID, callID, callStatus, encoded, false); err != nil {
+			return fmt.Errorf("settle call: %w", err)
+		}
+		if err := addEvent(ctx, tx, runID, EventCallSettled, map[string]any{"callId": callID, "ok": o.OK, "posted": true}); err != nil {
+			return err
+		}
+		if runStatus == StatusSuspended {
+			if _, err := s.river.InsertTx(ctx, tx, ResumeArgs{RunID: runID, Seq: seq}, nil); err != nil {
+				return fmt.Errorf("enqueue run.resume: %w", err)
+			}
+		}
+		result = OutcomeRecorded
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("record outcome: %w", err)
+	}
+	return result, nil
+}
+
+// sameOutcome compares two encoded outcomes as JSON values (key order and spacing ignored).
+func sameOutcome(a, b []byte) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return bytes.Equal(a, b)
+	}
+	ea, _ := json.Marshal(va)
+	eb, _ := json.Marshal(vb)
+	return bytes.Equal(ea, eb)
+}

@@ -1,0 +1,81 @@
+package durable
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// CancelRun ends a queued, running or suspended run as cancelled: its lease's fencing sequence
+// is bumped (a driver still running it fails its next write and stops), its open calls are
+// marked cancelled, and a call.cancel job is enqueued for each durable call that had started,
+// all in one transaction. Cancelling a cancelled run is a no-op; a run that succeeded or failed
+// gives ErrRunFinished.
+func (s *Store) CancelRun(ctx context.Context, runID string) (Run, error) {
+	if err := s.runExists(ctx, runID); err != nil {
+		return Run{}, err
+	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var (
+			status string
+			seq    int
+			fence  int64
+		)
+		if err := tx.QueryRow(ctx, q("RunLockForUpdate"), runID).Scan(&status, &seq, &fence); err != nil {
+			return fmt.Errorf("lock run: %w", err)
+		}
+		switch status {
+		case StatusCancelled:
+			return nil
+		case StatusSucceeded, StatusFailed:
+			return fmt.Errorf("%w: run %s %s", ErrRunFinished, runID, status)
+		}
+		if err := s.cancelPendingCalls(ctx, tx, runID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, q("RunCancel"), runID); err != nil {
+			return fmt.Errorf("cancel run: %w", err)
+		}
+		if err := addEvent(ctx, tx, runID, EventCancelled, map[string]any{"from": status}); err != nil {
+			return err
+		}
+		return s.enqueueWebhooks(ctx, tx, runID, WebhookRunCancelled, map[string]any{
+			"runId": runID, "status": StatusCancelled,
+		})
+	})
+	if err != nil {
+		return Run{}, fmt.Errorf("cancel run %s: %w", runID, err)
+	}
+	return s.GetRun(ctx, runID)
+}
+
+// cancelPendingCalls marks the run's open calls cancelled and enqueues call.cancel for those
+// with a durable handle.
+func (s *Store) cancelPendingCalls(ctx context.Context, tx pgx.Tx, runID string) error {
+	rows, err := tx.Query(ctx, q("CallCancelPending"), runID)
+	if err != nil {
+		return fmt.Errorf("cancel calls: %w", err)
+	}
+	type cancelled struct {
+		id        int
+		hasHandle bool
+	}
+	calls, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (cancelled, error) {
+		var c cancelled
+		err := r.Scan(&c.id, &c.hasHandle)
+		return c, err
+	})
+	if err != nil {
+		return fmt.Errorf("cancel calls: %w", err)
+	}
+	for _, c := range calls {
+		if !c.hasHandle {
+			continue
+		}
+		if _, err := s.river.InsertTx(ctx, tx, CancelCallArgs{RunID: runID, CallID: c.id}, nil); err != nil {
+			return fmt.Errorf("enqueue call.cancel: %w", err)
+		}
+	}
+	return nil
+}

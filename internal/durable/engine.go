@@ -1,0 +1,121 @@
+package durable
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Engine runs code-mode programs for the worker. It is the seam between the durable service and
+// the runtime (internal/run): the worker owns leases, storage and jobs; the engine owns the
+// interpreter and the tool calls. An implementation must be safe for concurrent use by several
+// runs at once.
+//
+// Both methods drive the program until it finishes, suspends (every promise it waits on is a
+// pending durable call) or, when ctx is cancelled (the worker is draining), yields at the next
+// safe point with a snapshot. Every tool call goes through the Host so it is recorded; a Host
+// method returning ErrLeaseLost means another driver owns the run now: the engine must stop at
+// once and return that error.
+type Engine interface {
+	// Start runs spec.Code from the beginning.
+	Start(ctx context.Context, spec RunSpec, host Host) (Outcome, error)
+	// Resume continues from snapshot (bytes earlier returned in an Outcome or given to
+	// Host.Checkpoint). settled holds the outcomes posted for durable calls since the program
+	// last saw them; the engine applies those its snapshot still waits on and ignores others.
+	Resume(ctx context.Context, spec RunSpec, snapshot []byte, settled []CallOutcome, host Host) (Outcome, error)
+}
+
+// RunSpec is what the engine needs to run one program.
+type RunSpec struct {
+	// RunID is the run's id; call keys are "<RunID>:<callId>".
+	RunID string
+	// Code is the program's source.
+	Code string
+	// Limits is the run's limits object as posted ({"timeoutMs", "maxToolCalls",
+	// "maxOutputBytes", "maxMemoryBytes"}; absent fields take the runtime's defaults).
+	Limits json.RawMessage
+	// Toolsets are the toolsets the program may call, mounted under their names.
+	Toolsets []Toolset
+}
+
+// Host is the engine's view of the store for one leased run. Every method writes under the
+// run's lease and fails with ErrLeaseLost when a newer driver holds it.
+type Host interface {
+	// CallStarted records that the program is about to make tool call c. It returns the call's
+	// stored record when the key is already known (a re-drive after a crash): a settled call's
+	// outcome must be used instead of calling the tool again, and a pending call must not be
+	// started again. For a new call it returns a zero CallRecord and the engine makes the call.
+	CallStarted(ctx context.Context, c CallStart) (CallRecord, error)
+	// CallSettled records the outcome of a call the engine made inline.
+	CallSettled(ctx context.Context, callID int, o CallOutcome) error
+	// CallPending records that a durable call was started and answered with handle; its outcome
+	// will be posted later and handed to Resume.
+	CallPending(ctx context.Context, callID int, handle json.RawMessage) error
+	// Checkpoint stores a snapshot of the running program, taken at a safe point after settled
+	// calls; a re-drive after a crash continues from the latest one.
+	Checkpoint(ctx context.Context, snapshot []byte) error
+}
+
+// CallStart describes a tool call as the program starts it.
+type CallStart struct {
+	// CallID numbers the run's calls from 1 in the order the program makes them.
+	CallID int
+	// Toolset is the name of the toolset serving the call.
+	Toolset string
+	// Path is the tool's full path as the program sees it (e.g. "ops.math.add").
+	Path string
+	// Args is the tool's input.
+	Args json.RawMessage
+	// Durable reports whether the tool is declared durable.
+	Durable bool
+}
+
+// CallRecord is what the store already knows about a call; the zero value means nothing.
+type CallRecord struct {
+	// Outcome is the stored outcome of a settled call, or nil.
+	Outcome *CallOutcome
+	// Handle is the handle of a durable call still pending, or nil.
+	Handle json.RawMessage
+}
+
+// CallOutcome is the outcome of a tool call: a value, or an error.
+type CallOutcome struct {
+	// CallID is the call it belongs to (set when handed to Resume).
+	CallID int `json:"-"`
+	// OK reports success.
+	OK bool `json:"ok"`
+	// Value is the tool's output when OK.
+	Value json.RawMessage `json:"value,omitempty"`
+	// Error describes the failure when not OK.
+	Error *CallError `json:"error,omitempty"`
+}
+
+// CallError is a tool failure as the program sees it (a thrown Error with this message).
+type CallError struct {
+	// Message is the error's message.
+	Message string `json:"message"`
+}
+
+// OutcomeKind says how a drive of the program ended.
+type OutcomeKind int
+
+const (
+	// Finished: the program ended; Result and OK are set.
+	Finished OutcomeKind = iota + 1
+	// Suspended: the program waits only on pending durable calls; Snapshot is set.
+	Suspended
+	// Yielded: the drive stopped at a safe point because ctx was cancelled (a draining worker);
+	// Snapshot is set and the run goes back to the queue.
+	Yielded
+)
+
+// Outcome is the result of Engine.Start or Engine.Resume.
+type Outcome struct {
+	// Kind says which of the fields below are set.
+	Kind OutcomeKind
+	// OK reports, for Finished, whether the program succeeded (run status succeeded or failed).
+	OK bool
+	// Result is, for Finished, the program's Result as JSON (stored and returned verbatim).
+	Result json.RawMessage
+	// Snapshot is, for Suspended and Yielded, the encoded program state.
+	Snapshot []byte
+}

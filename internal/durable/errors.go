@@ -1,0 +1,26 @@
+package durable
+
+import "errors"
+
+var (
+	// ErrRunNotFound: no run has the given id.
+	ErrRunNotFound = errors.New("run not found")
+	// ErrCallNotFound: the run has no call with the given id.
+	ErrCallNotFound = errors.New("call not found")
+	// ErrToolsetNotFound: no toolset has the given name.
+	ErrToolsetNotFound = errors.New("toolset not found")
+	// ErrToolsetExists: a toolset with that name is already registered.
+	ErrToolsetExists = errors.New("toolset already exists")
+	// ErrIdempotencyConflict: the idempotency key was used before with a different request.
+	ErrIdempotencyConflict = errors.New("idempotency key reused with a different request")
+	// ErrOutcomeConflict: the call already has a different outcome, or it is not (or no longer)
+	// waiting for one (a plain call, or a cancelled one).
+	ErrOutcomeConflict = errors.New("call already settled with a different outcome or not pending")
+	// ErrRunFinished: the run has already ended, so it cannot be cancelled.
+	ErrRunFinished = errors.New("run already finished")
+	// ErrLeaseLost: the driver's lease was taken over (a newer driver, or the run was cancelled);
+	// the write was refused and the driver must stop.
+	ErrLeaseLost = errors.New("run lease lost")
+	// ErrInvalidCursor: a list cursor could not be decoded.
+	ErrInvalidCursor = errors.New("invalid cursor")
+)

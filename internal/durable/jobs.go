@@ -1,0 +1,69 @@
+package durable
+
+import (
+	"github.com/riverqueue/river"
+)
+
+// ExecuteArgs is the run.execute job: drive a new run from its source. Unique per run.
+type ExecuteArgs struct {
+	// RunID is the run to drive.
+	RunID string `json:"run_id" river:"unique"`
+}
+
+// Kind implements river.JobArgs.
+func (ExecuteArgs) Kind() string { return "run.execute" }
+
+// InsertOpts makes the job unique per run.
+func (ExecuteArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueRuns, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// ResumeArgs is the run.resume job: continue a run from snapshot Seq with the outcomes that
+// have arrived. Unique per (run, snapshot sequence): however many outcomes are posted for one
+// suspension, the run resumes once from it; the next suspension has a new sequence.
+type ResumeArgs struct {
+	// RunID is the run to resume.
+	RunID string `json:"run_id" river:"unique"`
+	// Seq is the snapshot sequence the run was suspended (or yielded) at.
+	Seq int `json:"seq" river:"unique"`
+}
+
+// Kind implements river.JobArgs.
+func (ResumeArgs) Kind() string { return "run.resume" }
+
+// InsertOpts makes the job unique per run and snapshot sequence.
+func (ResumeArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueRuns, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// WebhookArgs is the webhook.deliver job: POST one stored delivery, retried with River's
+// exponential backoff until it is accepted (2xx) or attempts run out.
+type WebhookArgs struct {
+	// DeliveryID is the delivery, also its webhook-id header.
+	DeliveryID string `json:"delivery_id" river:"unique"`
+}
+
+// Kind implements river.JobArgs.
+func (WebhookArgs) Kind() string { return "webhook.deliver" }
+
+// InsertOpts makes the job unique per delivery.
+func (WebhookArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueDelivery, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// CancelCallArgs is the call.cancel job: tell a toolset to cancel the durable work of a call
+// whose run ended or was cancelled while it was pending.
+type CancelCallArgs struct {
+	// RunID is the call's run.
+	RunID string `json:"run_id" river:"unique"`
+	// CallID is the call.
+	CallID int `json:"call_id" river:"unique"`
+}
+
+// Kind implements river.JobArgs.
+func (CancelCallArgs) Kind() string { return "call.cancel" }
+
+// InsertOpts makes the job unique per call.
+func (CancelCallArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueDelivery, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}

@@ -1,0 +1,286 @@
+package durable
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Lease is a driver's hold on one run: the fencing sequence it got when taking the run. Every
+// write made through it checks the sequence under the run's row lock, so once another driver
+// (or a cancel) has bumped it, the stale driver's writes fail with ErrLeaseLost. Lease
+// implements Host.
+type Lease struct {
+	store *Store
+	runID string
+	fence int64
+	// unapplied are posted outcomes handed to Engine.Resume, marked applied by the next state
+	// write (checkpoint, suspend, yield, finish).
+	unapplied []int
+}
+
+var _ Host = (*Lease)(nil)
+
+// errNoLease: the run is not in a state this job may drive (already finished, cancelled, or
+// driven by a live driver); the job ends without doing anything.
+var errNoLease = errors.New("run not available for this job")
+
+// acquire takes the run's lease for job jobID. resumeSeq is 0 for run.execute, else the
+// snapshot sequence a run.resume job was enqueued for.
+func (s *Store) acquire(ctx context.Context, runID string, jobID int64, resumeSeq int) (*Lease, int, error) {
+	ttl := s.cfg.LeaseTTL.String()
+	var (
+		fence int64
+		seq   int
+		err   error
+	)
+	if resumeSeq == 0 {
+		err = s.pool.QueryRow(ctx, q("RunLeaseExecute"), runID, jobID, ttl).Scan(&fence, &seq)
+	} else {
+		err = s.pool.QueryRow(ctx, q("RunLeaseResume"), runID, jobID, ttl, resumeSeq).Scan(&fence, &seq)
+	}
+	if isNoRows(err) {
+		return nil, 0, errNoLease
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("lease run %s: %w", runID, err)
+	}
+	return &Lease{store: s, runID: runID, fence: fence}, seq, nil
+}
+
+// Fence returns the lease's fencing sequence.
+func (l *Lease) Fence() int64 { return l.fence }
+
+// fenced runs fn in a transaction holding the run's row lock, after checking the lease is still
+// ours; it extends the lease.
+func (l *Lease) fenced(ctx context.Context, fn func(tx pgx.Tx, status string, seq int) error) error {
+	return l.store.inTx(ctx, func(tx pgx.Tx) error {
+		var (
+			status string
+			seq    int
+		)
+		err := tx.QueryRow(ctx, q("RunLockFenced"), l.runID, l.fence).Scan(&status, &seq)
+		if isNoRows(err) || (err == nil && status != StatusRunning) {
+			return fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
+		}
+		if err != nil {
+			return fmt.Errorf("lock run %s: %w", l.runID, err)
+		}
+		if _, err := tx.Exec(ctx, q("RunExtendLease"), l.runID, l.store.cfg.LeaseTTL.String()); err != nil {
+			return fmt.Errorf("extend lease: %w", err)
+		}
+		return fn(tx, status, seq)
+	})
+}
+
+// CallStarted implements Host.
+func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error) {
+	var rec CallRecord
+	args := c.Args
+	if len(args) == 0 {
+		args = json.RawMessage("null")
+	}
+	err := l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error {
+		var (
+			status          string
+			handle, outcome []byte
+		)
+		err := tx.QueryRow(ctx, q("CallGetForUpdate"), l.runID, c.CallID).Scan(&status, &handle, &outcome)
+		if err == nil { // known key: a re-drive
+			if outcome != nil {
+				rec.Outcome = &CallOutcome{CallID: c.CallID}
+				if err := json.Unmarshal(outcome, rec.Outcome); err != nil {
+					return fmt.Errorf("decode stored outcome: %w", err)
+				}
+			} else if status == CallPending {
+				rec.Handle = handle
+			}
+			return nil
+		}
+		if !isNoRows(err) {
+			return fmt.Errorf("look up call: %w", err)
+		}
+		if _, err := tx.Exec(ctx, q("CallInsert"), l.runID, c.CallID, CallKey(l.runID, c.CallID), c.Toolset,
+			c.Path, args, c.Durable); err != nil {
+			return fmt.Errorf("insert call: %w", err)
+		}
+		return addEvent(ctx, tx, l.runID, EventCallStarted, map[string]any{"callId": c.CallID, "path": c.Path})
+	})
+	if err != nil {
+		return CallRecord{}, fmt.Errorf("call %s started: %w", CallKey(l.runID, c.CallID), err)
+	}
+	return rec, nil
+}
+
+// CallSettled implements Host.
+func (l *Lease) CallSettled(ctx context.Context, callID int, o CallOutcome) error {
+	encoded, err := json.Marshal(o)
+	if err != nil {
+		return fmt.Errorf("encode outcome: %w", err)
+	}
+	status := CallSucceeded
+	if !o.OK {
+		status = CallFailed
+	}
+	err = l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error {
+		if _, err := tx.Exec(ctx, q("CallSettle"), l.runID, callID, status, encoded, true); err != nil {
+			return fmt.Errorf("settle call: %w", err)
+		}
+		return addEvent(ctx, tx, l.runID, EventCallSettled, map[string]any{"callId": callID, "ok": o.OK})
+	})
+	if err != nil {
+		return fmt.Errorf("call %s settled: %w", CallKey(l.runID, callID), err)
+	}
+	return nil
+}
+
+// CallPending implements Host.
+func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMessage) error {
+	if len(handle) == 0 {
+		handle = json.RawMessage("null")
+	}
+	err := l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error {
+		if _, err := tx.Exec(ctx, q("CallSetPending"), l.runID, callID, handle); err != nil {
+			return fmt.Errorf("mark call pending: %w", err)
+		}
+		if err := addEvent(ctx, tx, l.runID, EventCallPending, map[string]any{"callId": callID}); err != nil {
+			return err
+		}
+		return l.store.enqueueWebhooks(ctx, tx, l.runID, WebhookCallPending, map[string]any{
+			"runId": l.runID, "callId": callID, "key": CallKey(l.runID, callID), "handle": handle,
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("call %s pending: %w", CallKey(l.runID, callID), err)
+	}
+	return nil
+}
+
+// Checkpoint implements Host.
+func (l *Lease) Checkpoint(ctx context.Context, snapshot []byte) error {
+	err := l.fenced(ctx, func(tx pgx.Tx, _ string, seq int) error {
+		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
+		if err != nil {
+			return err
+		}
+		return addEvent(ctx, tx, l.runID, EventCheckpointed, map[string]any{"seq": next})
+	})
+	if err != nil {
+		return fmt.Errorf("checkpoint run %s: %w", l.runID, err)
+	}
+	return nil
+}
+
+func (l *Lease) writeSnapshot(ctx context.Context, tx pgx.Tx, seq int, snapshot []byte) (int, error) {
+	next := seq + 1
+	if _, err := tx.Exec(ctx, q("SnapshotInsert"), l.runID, next, snapshot); err != nil {
+		return 0, fmt.Errorf("insert snapshot %d: %w", next, err)
+	}
+	if _, err := tx.Exec(ctx, q("RunSetSnapshotSeq"), l.runID, next); err != nil {
+		return 0, fmt.Errorf("set snapshot seq: %w", err)
+	}
+	if err := l.markApplied(ctx, tx); err != nil {
+		return 0, err
+	}
+	return next, nil
+}
+
+func (l *Lease) markApplied(ctx context.Context, tx pgx.Tx) error {
+	if len(l.unapplied) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, q("CallMarkApplied"), l.runID, l.unapplied); err != nil {
+		return fmt.Errorf("mark outcomes applied: %w", err)
+	}
+	l.unapplied = nil
+	return nil
+}
+
+// suspend stores the snapshot and parks the run until an outcome arrives. When outcomes were
+// posted while the program ran (not yet given to it), the resume is enqueued at once.
+func (l *Lease) suspend(ctx context.Context, snapshot []byte, yielded bool) error {
+	return l.fenced(ctx, func(tx pgx.Tx, _ string, seq int) error {
+		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, q("CallListPending"), l.runID)
+		if err != nil {
+			return fmt.Errorf("pending calls: %w", err)
+		}
+		pending, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Call, error) { return scanCall(r) })
+		if err != nil {
+			return fmt.Errorf("pending calls: %w", err)
+		}
+		var hasUnapplied bool
+		if err := tx.QueryRow(ctx, "SELECT EXISTS ("+q("CallListUnapplied")+")", l.runID).Scan(&hasUnapplied); err != nil {
+			return fmt.Errorf("unapplied outcomes: %w", err)
+		}
+		status, event := StatusSuspended, EventSuspended
+		if yielded {
+			status, event = StatusQueued, EventYielded
+		}
+		if _, err := tx.Exec(ctx, q("RunRelease"), l.runID, status); err != nil {
+			return fmt.Errorf("release run: %w", err)
+		}
+		ids := make([]int, len(pending))
+		for i, c := range pending {
+			ids[i] = c.CallID
+		}
+		if err := addEvent(ctx, tx, l.runID, event, map[string]any{"seq": next, "pending": ids}); err != nil {
+			return err
+		}
+		if yielded || hasUnapplied {
+			if _, err := l.store.river.InsertTx(ctx, tx, ResumeArgs{RunID: l.runID, Seq: next}, nil); err != nil {
+				return fmt.Errorf("enqueue run.resume: %w", err)
+			}
+		}
+		if yielded {
+			return nil
+		}
+		return l.store.enqueueWebhooks(ctx, tx, l.runID, WebhookRunSuspended, map[string]any{
+			"runId": l.runID, "status": StatusSuspended, "pending": pendingPayload(pending),
+		})
+	})
+}
+
+// finish stores the program's result and ends the run; calls still pending are cancelled.
+func (l *Lease) finish(ctx context.Context, out Outcome) error {
+	status, hook := StatusSucceeded, WebhookRunCompleted
+	if !out.OK {
+		status, hook = StatusFailed, WebhookRunFailed
+	}
+	result := out.Result
+	if len(result) == 0 {
+		result = json.RawMessage("null")
+	}
+	return l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error {
+		if err := l.markApplied(ctx, tx); err != nil {
+			return err
+		}
+		if err := l.store.cancelPendingCalls(ctx, tx, l.runID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result); err != nil {
+			return fmt.Errorf("finish run: %w", err)
+		}
+		if err := addEvent(ctx, tx, l.runID, EventFinished, map[string]any{"status": status}); err != nil {
+			return err
+		}
+		return l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{
+			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),
+		})
+	})
+}
+
+func pendingPayload(calls []Call) []map[string]any {
+	out := make([]map[string]any, len(calls))
+	for i, c := range calls {
+		out[i] = map[string]any{"callId": c.CallID, "key": c.Key, "path": c.Path, "args": c.Args, "handle": c.Handle}
+	}
+	return out
+}

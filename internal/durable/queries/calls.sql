@@ -1,0 +1,40 @@
+-- name: CallGetForUpdate
+SELECT status, handle, outcome FROM calls WHERE run_id = $1 AND call_id = $2 FOR UPDATE;
+
+-- name: CallInsert
+INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable)
+VALUES ($1, $2, $3, $4, $5, $6, $7);
+
+-- name: CallSettle
+UPDATE calls
+SET status = $3, outcome = $4, settled_at = now(), applied = $5
+WHERE run_id = $1 AND call_id = $2 AND status IN ('running', 'pending');
+
+-- name: CallSetPending
+UPDATE calls SET status = 'pending', durable = true, handle = $3
+WHERE run_id = $1 AND call_id = $2 AND status IN ('running', 'pending');
+
+-- name: CallList
+SELECT call_id, key, toolset, path, args, durable, status, handle, outcome, started_at, settled_at
+FROM calls WHERE run_id = $1 ORDER BY call_id;
+
+-- name: CallListPending
+SELECT call_id, key, toolset, path, args, durable, status, handle, outcome, started_at, settled_at
+FROM calls WHERE run_id = $1 AND status = 'pending' ORDER BY call_id;
+
+-- name: CallListUnapplied
+SELECT call_id, outcome FROM calls
+WHERE run_id = $1 AND outcome IS NOT NULL AND NOT applied ORDER BY call_id;
+
+-- name: CallMarkApplied
+UPDATE calls SET applied = true WHERE run_id = $1 AND call_id = ANY ($2::integer[]);
+
+-- name: CallCancelPending
+UPDATE calls SET status = 'cancelled', settled_at = now()
+WHERE run_id = $1 AND status IN ('running', 'pending')
+RETURNING call_id, handle IS NOT NULL;
+
+-- name: CallGetForCancel
+SELECT c.key, c.toolset, c.path, c.handle, t.url, t.secret
+FROM calls c JOIN toolsets t ON t.name = c.toolset
+WHERE c.run_id = $1 AND c.call_id = $2;

@@ -1,0 +1,86 @@
+-- name: RunInsert
+INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret, idempotency_key, request_hash)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+ON CONFLICT (idempotency_key) DO NOTHING
+RETURNING id;
+
+-- name: RunByIdempotencyKey
+SELECT id, request_hash FROM runs WHERE idempotency_key = $1;
+
+-- name: RunGet
+SELECT id, status, code, limits, toolsets, webhook_url, webhook_secret, result, snapshot_seq,
+       created_at, updated_at, finished_at
+FROM runs WHERE id = $1;
+
+-- name: RunList
+SELECT id, status, code, limits, toolsets, webhook_url, webhook_secret, result, snapshot_seq,
+       created_at, updated_at, finished_at
+FROM runs
+WHERE ($1::text IS NULL OR status = $1)
+  AND ($2::text IS NULL OR toolsets IS NULL OR $2 = ANY (toolsets))
+  AND ($3::timestamptz IS NULL OR created_at > $3)
+  AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5::uuid))
+ORDER BY created_at DESC, id DESC
+LIMIT $6;
+
+-- name: RunLockForUpdate
+SELECT status, snapshot_seq, fence FROM runs WHERE id = $1 FOR UPDATE;
+
+-- name: RunLockFenced
+SELECT status, snapshot_seq FROM runs WHERE id = $1 AND fence = $2 FOR UPDATE;
+
+-- name: RunLeaseExecute
+UPDATE runs
+SET status = 'running', fence = fence + 1, lease_owner = $2,
+    lease_expires_at = now() + $3::interval, updated_at = now()
+WHERE id = $1
+  AND (status = 'queued'
+       OR (status = 'running' AND (lease_owner = $2 OR lease_expires_at < now())))
+RETURNING fence, snapshot_seq;
+
+-- name: RunLeaseResume
+UPDATE runs
+SET status = 'running', fence = fence + 1, lease_owner = $2,
+    lease_expires_at = now() + $3::interval, updated_at = now()
+WHERE id = $1
+  AND ((status IN ('suspended', 'queued') AND snapshot_seq = $4)
+       OR (status = 'running' AND (lease_owner = $2 OR lease_expires_at < now())))
+RETURNING fence, snapshot_seq;
+
+-- name: RunExtendLease
+UPDATE runs SET lease_expires_at = now() + $2::interval, updated_at = now() WHERE id = $1;
+
+-- name: RunNextEventSeq
+UPDATE runs SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq;
+
+-- name: RunSetSnapshotSeq
+UPDATE runs SET snapshot_seq = $2, updated_at = now() WHERE id = $1;
+
+-- name: RunFinish
+UPDATE runs
+SET status = $2, result = $3, finished_at = now(), updated_at = now(),
+    lease_owner = NULL, lease_expires_at = NULL
+WHERE id = $1;
+
+-- name: RunRelease
+UPDATE runs
+SET status = $2, updated_at = now(), lease_owner = NULL, lease_expires_at = NULL
+WHERE id = $1;
+
+-- name: RunCancel
+UPDATE runs
+SET status = 'cancelled', fence = fence + 1, finished_at = now(), updated_at = now(),
+    lease_owner = NULL, lease_expires_at = NULL
+WHERE id = $1;
+
+-- name: SnapshotInsert
+INSERT INTO snapshots (run_id, seq, state) VALUES ($1, $2, $3);
+
+-- name: SnapshotGet
+SELECT state FROM snapshots WHERE run_id = $1 AND seq = $2;
+
+-- name: EventInsert
+INSERT INTO run_events (run_id, seq, type, data) VALUES ($1, $2, $3, $4);
+
+-- name: EventList
+SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;

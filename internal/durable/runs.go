@@ -1,0 +1,348 @@
+package durable
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+)
+
+// Run statuses.
+const (
+	StatusQueued    = "queued"
+	StatusRunning   = "running"
+	StatusSuspended = "suspended"
+	StatusSucceeded = "succeeded"
+	StatusFailed    = "failed"
+	StatusCancelled = "cancelled"
+)
+
+// IsFinal reports whether a run status is final (succeeded, failed or cancelled).
+func IsFinal(status string) bool {
+	return status == StatusSucceeded || status == StatusFailed || status == StatusCancelled
+}
+
+// Webhook is where a run's events are delivered.
+type Webhook struct {
+	// URL receives the POSTs.
+	URL string `json:"url"`
+	// Secret signs them (Standard Webhooks; "whsec_<base64>" or raw text).
+	Secret string `json:"secret,omitempty"`
+}
+
+// NewRun is a run to create.
+type NewRun struct {
+	// Code is the program (required).
+	Code string
+	// Toolsets names the toolsets the program may use; nil means every registered toolset.
+	Toolsets []string
+	// Limits is the limits object as posted; nil means {}.
+	Limits json.RawMessage
+	// Webhook receives the run's events; nil for none.
+	Webhook *Webhook
+	// IdempotencyKey makes creation idempotent: the same key with the same request returns the
+	// first run; with another request ErrIdempotencyConflict. Empty: no key.
+	IdempotencyKey string
+}
+
+// Run is a stored run.
+type Run struct {
+	ID         string
+	Status     string
+	Code       string
+	Limits     json.RawMessage
+	Toolsets   []string // nil: all
+	Webhook    *Webhook
+	Result     json.RawMessage // set once finished (succeeded or failed)
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FinishedAt *time.Time
+	// SnapshotSeq is the sequence number of the latest snapshot (0: none).
+	SnapshotSeq int
+	// Pending lists the calls waiting for an outcome (filled by GetRun).
+	Pending []Call
+}
+
+func (n NewRun) hash() []byte {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	_ = enc.Encode(n.Code)
+	_ = enc.Encode(n.Toolsets)
+	_ = enc.Encode(canonicalJSON(n.Limits))
+	_ = enc.Encode(n.Webhook)
+	return h.Sum(nil)
+}
+
+func canonicalJSON(raw json.RawMessage) any {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	return v // re-encoding sorts object keys
+}
+
+// CreateRun stores a queued run and its run.execute job in one transaction. created is false
+// when an earlier run with the same idempotency key and request is returned instead.
+func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool, err error) {
+	if len(n.Limits) == 0 {
+		n.Limits = json.RawMessage("{}")
+	}
+	var key *string
+	if n.IdempotencyKey != "" {
+		key = &n.IdempotencyKey
+	}
+	var whURL, whSecret *string
+	if n.Webhook != nil {
+		whURL, whSecret = &n.Webhook.URL, &n.Webhook.Secret
+	}
+	hash := n.hash()
+	var id string
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		if n.Toolsets != nil {
+			if err := checkToolsets(ctx, tx, n.Toolsets); err != nil {
+				return err
+			}
+		}
+		var uid uuid.UUID
+		err := tx.QueryRow(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash).Scan(&uid)
+		if isNoRows(err) { // the idempotency key exists
+			var prevHash []byte
+			if err := tx.QueryRow(ctx, q("RunByIdempotencyKey"), key).Scan(&uid, &prevHash); err != nil {
+				return fmt.Errorf("look up idempotency key: %w", err)
+			}
+			if !bytes.Equal(prevHash, hash) {
+				return ErrIdempotencyConflict
+			}
+			id = uid.String()
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("insert run: %w", err)
+		}
+		id, created = uid.String(), true
+		if err := addEvent(ctx, tx, id, EventCreated, nil); err != nil {
+			return err
+		}
+		if _, err := s.river.InsertTx(ctx, tx, ExecuteArgs{RunID: id}, nil); err != nil {
+			return fmt.Errorf("enqueue run.execute: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return Run{}, false, fmt.Errorf("create run: %w", err)
+	}
+	run, err = s.GetRun(ctx, id)
+	return run, created, err
+}
+
+func checkToolsets(ctx context.Context, tx pgx.Tx, names []string) error {
+	rows, err := tx.Query(ctx, q("ToolsetListNamed"), names)
+	if err != nil {
+		return fmt.Errorf("check toolsets: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, scanToolset)
+	if err != nil {
+		return fmt.Errorf("check toolsets: %w", err)
+	}
+	have := map[string]bool{}
+	for _, t := range found {
+		have[t.Name] = true
+	}
+	for _, name := range names {
+		if !have[name] {
+			return fmt.Errorf("%w: %s", ErrToolsetNotFound, name)
+		}
+	}
+	return nil
+}
+
+func scanRun(r pgx.Row) (Run, error) {
+	var (
+		run             Run
+		uid             uuid.UUID
+		whURL, whSecret *string
+		limits, result  []byte
+	)
+	err := r.Scan(&uid, &run.Status, &run.Code, &limits, &run.Toolsets, &whURL, &whSecret, &result,
+		&run.SnapshotSeq, &run.CreatedAt, &run.UpdatedAt, &run.FinishedAt)
+	if err != nil {
+		return Run{}, err
+	}
+	run.ID = uid.String()
+	run.Limits = limits
+	if result != nil {
+		run.Result = result
+	}
+	if whURL != nil {
+		run.Webhook = &Webhook{URL: *whURL}
+		if whSecret != nil {
+			run.Webhook.Secret = *whSecret
+		}
+	}
+	return run, nil
+}
+
+// GetRun returns a run with its pending calls, or ErrRunNotFound.
+func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
+	if _, err := uuid.Parse(id); err != nil {
+		return Run{}, fmt.Errorf("%w: %s", ErrRunNotFound, id)
+	}
+	run, err := scanRun(s.pool.QueryRow(ctx, q("RunGet"), id))
+	if isNoRows(err) {
+		return Run{}, fmt.Errorf("%w: %s", ErrRunNotFound, id)
+	}
+	if err != nil {
+		return Run{}, fmt.Errorf("get run %s: %w", id, err)
+	}
+	rows, err := s.pool.Query(ctx, q("CallListPending"), id)
+	if err != nil {
+		return Run{}, fmt.Errorf("pending calls of run %s: %w", id, err)
+	}
+	run.Pending, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Call, error) { return scanCall(r) })
+	if err != nil {
+		return Run{}, fmt.Errorf("pending calls of run %s: %w", id, err)
+	}
+	return run, nil
+}
+
+// WaitRun returns the run once done(run) is true or the wait is over (returning the run as it
+// is then). It polls the database every interval (100 ms at first, up to 1 s).
+func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done func(Run) bool) (Run, error) {
+	deadline := time.Now().Add(wait)
+	interval := 50 * time.Millisecond
+	for {
+		run, err := s.GetRun(ctx, id)
+		if err != nil || done(run) || !time.Now().Before(deadline) {
+			return run, err
+		}
+		interval = min(interval*2, time.Second, time.Until(deadline))
+		select {
+		case <-ctx.Done():
+			return run, nil
+		case <-time.After(interval):
+		}
+	}
+}
+
+// ListFilter selects runs for ListRuns.
+type ListFilter struct {
+	// Status keeps runs with this status; empty: any.
+	Status string
+	// Toolset keeps runs that may use this toolset; empty: any.
+	Toolset string
+	// CreatedAfter keeps runs created after this time; nil: any.
+	CreatedAfter *time.Time
+	// Limit is the page size; default 50, at most 500.
+	Limit int
+	// Cursor continues a previous listing (its next cursor); empty: from the newest.
+	Cursor string
+}
+
+// ListRuns returns runs newest first, and the cursor of the next page ("" when none).
+func (s *Store) ListRuns(ctx context.Context, f ListFilter) ([]Run, string, error) {
+	if f.Limit <= 0 {
+		f.Limit = 50
+	}
+	f.Limit = min(f.Limit, 500)
+	var curAt *time.Time
+	var curID *string
+	if f.Cursor != "" {
+		at, id, err := decodeCursor(f.Cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		curAt, curID = &at, &id
+	}
+	var status, toolset *string
+	if f.Status != "" {
+		status = &f.Status
+	}
+	if f.Toolset != "" {
+		toolset = &f.Toolset
+	}
+	rows, err := s.pool.Query(ctx, q("RunList"), status, toolset, f.CreatedAfter, curAt, curID, f.Limit+1)
+	if err != nil {
+		return nil, "", fmt.Errorf("list runs: %w", err)
+	}
+	runs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Run, error) { return scanRun(r) })
+	if err != nil {
+		return nil, "", fmt.Errorf("list runs: %w", err)
+	}
+	next := ""
+	if len(runs) > f.Limit {
+		runs = runs[:f.Limit]
+		last := runs[len(runs)-1]
+		next = encodeCursor(last.CreatedAt, last.ID)
+	}
+	return runs, next, nil
+}
+
+func encodeCursor(at time.Time, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id))
+}
+
+func decodeCursor(c string) (time.Time, string, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return time.Time{}, "", fmt.Errorf("%w: %w", ErrInvalidCursor, err)
+	}
+	atStr, id, ok := strings.Cut(string(raw), "|")
+	if !ok {
+		return time.Time{}, "", ErrInvalidCursor
+	}
+	at, err := time.Parse(time.RFC3339Nano, atStr)
+	if err != nil {
+		return time.Time{}, "", fmt.Errorf("%w: %w", ErrInvalidCursor, err)
+	}
+	if _, err := uuid.Parse(id); err != nil {
+		return time.Time{}, "", fmt.Errorf("%w: %w", ErrInvalidCursor, err)
+	}
+	return at, id, nil
+}
+
+// runSpec loads what the engine needs to run a run.
+func (s *Store) runSpec(ctx context.Context, runID string) (RunSpec, error) {
+	run, err := s.GetRun(ctx, runID)
+	if err != nil {
+		return RunSpec{}, err
+	}
+	toolsets, err := s.ListToolsets(ctx, run.Toolsets)
+	if err != nil {
+		return RunSpec{}, err
+	}
+	return RunSpec{RunID: run.ID, Code: run.Code, Limits: run.Limits, Toolsets: toolsets}, nil
+}
+
+// resumeInput loads snapshot seq and the posted outcomes not yet given to the program.
+func (s *Store) resumeInput(ctx context.Context, runID string, seq int) ([]byte, []CallOutcome, error) {
+	var snapshot []byte
+	if err := s.pool.QueryRow(ctx, q("SnapshotGet"), runID, seq).Scan(&snapshot); err != nil {
+		return nil, nil, fmt.Errorf("load snapshot %d of run %s: %w", seq, runID, err)
+	}
+	rows, err := s.pool.Query(ctx, q("CallListUnapplied"), runID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
+	}
+	settled, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (CallOutcome, error) {
+		var (
+			o   CallOutcome
+			raw []byte
+		)
+		if err := r.Scan(&o.CallID, &raw); err != nil {
+			return o, err
+		}
+		err := json.Unmarshal(raw, &o)
+		return o, err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
+	}
+	return snapshot, settled, nil
+}

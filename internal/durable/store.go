@@ -1,0 +1,154 @@
+package durable
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+)
+
+// Config configures a Store.
+type Config struct {
+	// Logger receives the store's and workers' logs. Default: discard.
+	Logger *slog.Logger
+	// LeaseTTL is how long a driver's lease on a run lasts without a write; a run whose lease
+	// expired may be taken over by another job. Every write through the Host extends it.
+	// Default 5 minutes.
+	LeaseTTL time.Duration
+	// HTTPClient makes webhook deliveries and durable-call cancellations. Default: a client
+	// with a 30-second timeout.
+	HTTPClient HTTPDoer
+}
+
+// WithDefaults returns a copy of the config with defaults filled in.
+func (c Config) WithDefaults() Config {
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.LeaseTTL == 0 {
+		c.LeaseTTL = 5 * time.Minute
+	}
+	if c.HTTPClient == nil {
+		c.HTTPClient = defaultHTTPClient()
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	if c.LeaseTTL < time.Second {
+		return fmt.Errorf("durable: LeaseTTL %s is below one second", c.LeaseTTL)
+	}
+	return nil
+}
+
+// Store is the PostgreSQL store. It is safe for concurrent use.
+type Store struct {
+	pool  *pgxpool.Pool
+	river *river.Client[pgx.Tx] // insert-only
+	cfg   Config
+}
+
+// New returns a store on pool, whose database must be migrated (package migrate).
+func New(pool *pgxpool.Pool, cfg Config) (*Store, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: cfg.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("durable: river insert client: %w", err)
+	}
+	return &Store{pool: pool, river: client, cfg: cfg}, nil
+}
+
+// Pool returns the store's connection pool.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+
+// inTx runs fn in a transaction, committing when it returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, fn)
+}
+
+// addEvent appends an event to the run's timeline; the caller holds the run's row lock or owns
+// the transaction that created the run.
+func addEvent(ctx context.Context, tx pgx.Tx, runID, typ string, data any) error {
+	var seq int64
+	if err := tx.QueryRow(ctx, q("RunNextEventSeq"), runID).Scan(&seq); err != nil {
+		return fmt.Errorf("next event seq of run %s: %w", runID, err)
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("encode %s event: %w", typ, err)
+	}
+	if data == nil {
+		raw = []byte("{}")
+	}
+	if _, err := tx.Exec(ctx, q("EventInsert"), runID, seq, typ, raw); err != nil {
+		return fmt.Errorf("insert %s event: %w", typ, err)
+	}
+	return nil
+}
+
+// Event types recorded in a run's timeline.
+const (
+	EventCreated      = "created"
+	EventStarted      = "started"
+	EventResumed      = "resumed"
+	EventCallStarted  = "call.started"
+	EventCallPending  = "call.pending"
+	EventCallSettled  = "call.settled"
+	EventCheckpointed = "checkpointed"
+	EventSuspended    = "suspended"
+	EventYielded      = "yielded"
+	EventFinished     = "finished"
+	EventCancelled    = "cancelled"
+)
+
+// Event is one entry of a run's timeline.
+type Event struct {
+	// Seq numbers the run's events from 1.
+	Seq int64
+	// Type is one of the Event* constants.
+	Type string
+	// Data holds the event's details (JSON object).
+	Data json.RawMessage
+	// At is when it happened.
+	At time.Time
+}
+
+// ListEvents returns up to limit events of a run with a sequence number above after, in order.
+func (s *Store) ListEvents(ctx context.Context, runID string, after int64, limit int) ([]Event, error) {
+	if err := s.runExists(ctx, runID); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, q("EventList"), runID, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list events of run %s: %w", runID, err)
+	}
+	events, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Event, error) {
+		var e Event
+		err := r.Scan(&e.Seq, &e.Type, &e.Data, &e.At)
+		return e, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list events of run %s: %w", runID, err)
+	}
+	return events, nil
+}
+
+func (s *Store) runExists(ctx context.Context, runID string) error {
+	_, err := s.GetRun(ctx, runID)
+	return err
+}
+
+func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }

@@ -1,0 +1,217 @@
+package durable
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+type testBundle struct {
+	store *Store
+	ctx   context.Context
+}
+
+func setup(t *testing.T) *testBundle {
+	t.Helper()
+	pool, _ := pgtest.NewDB(t)
+	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	require.NoError(t, err)
+	return &testBundle{store: store, ctx: context.Background()}
+}
+
+// tWriter sends logs to t.Log.
+type tWriter struct{ t *testing.T }
+
+func (w tWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(p))
+	return len(p), nil
+}
+
+func (b *testBundle) jobCount(t *testing.T, kind string) int {
+	t.Helper()
+	var n int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT count(*) FROM river_job WHERE kind = $1", kind).Scan(&n))
+	return n
+}
+
+func TestCreateRunEnqueuesExecuteAndIsIdempotent(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+
+	run, created, err := b.store.CreateRun(b.ctx, NewRun{Code: "1", Limits: json.RawMessage(`{"timeoutMs": 5, "maxToolCalls": 2}`), IdempotencyKey: "k1"})
+	require.NoError(t, err)
+	require.True(t, created)
+	require.Equal(t, StatusQueued, run.Status)
+	require.JSONEq(t, `{"timeoutMs": 5, "maxToolCalls": 2}`, string(run.Limits))
+	require.Equal(t, 1, b.jobCount(t, "run.execute"))
+
+	tests := []struct {
+		name    string
+		run     NewRun
+		same    bool
+		wantErr error
+	}{
+		{name: "same key same body, keys reordered", run: NewRun{Code: "1", Limits: json.RawMessage(`{"maxToolCalls":2,"timeoutMs":5}`), IdempotencyKey: "k1"}, same: true},
+		{name: "same key other code", run: NewRun{Code: "2", IdempotencyKey: "k1"}, wantErr: ErrIdempotencyConflict},
+		{name: "no key", run: NewRun{Code: "1"}},
+		{name: "unknown toolset", run: NewRun{Code: "1", Toolsets: []string{"nope"}}, wantErr: ErrToolsetNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, created, err := b.store.CreateRun(b.ctx, tt.run)
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, !tt.same, created)
+			require.Equal(t, tt.same, got.ID == run.ID)
+		})
+	}
+	require.Equal(t, 2, b.jobCount(t, "run.execute"), "one job per created run")
+}
+
+func TestCreateRunConcurrentSameKey(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	var wg sync.WaitGroup
+	ids := make([]string, 8)
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x", IdempotencyKey: "same"})
+			require.NoError(t, err)
+			ids[i] = run.ID
+		}()
+	}
+	wg.Wait()
+	for _, id := range ids {
+		require.Equal(t, ids[0], id)
+	}
+	require.Equal(t, 1, b.jobCount(t, "run.execute"))
+}
+
+func TestListRunsPaginatesNewestFirst(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	var ids []string
+	for range 5 {
+		run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+		require.NoError(t, err)
+		ids = append(ids, run.ID)
+	}
+	_, err := b.store.pool.Exec(b.ctx, "UPDATE runs SET status = 'failed' WHERE id = $1", ids[0])
+	require.NoError(t, err)
+
+	var got []string
+	cursor := ""
+	for pages := 0; ; pages++ {
+		require.Less(t, pages, 5)
+		runs, next, err := b.store.ListRuns(b.ctx, ListFilter{Limit: 2, Cursor: cursor})
+		require.NoError(t, err)
+		for _, r := range runs {
+			got = append(got, r.ID)
+		}
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	want := []string{ids[4], ids[3], ids[2], ids[1], ids[0]}
+	require.Equal(t, want, got)
+
+	failed, next, err := b.store.ListRuns(b.ctx, ListFilter{Status: StatusFailed})
+	require.NoError(t, err)
+	require.Empty(t, next)
+	require.Len(t, failed, 1)
+	require.Equal(t, ids[0], failed[0].ID)
+
+	_, _, err = b.store.ListRuns(b.ctx, ListFilter{Cursor: "!!"})
+	require.ErrorIs(t, err, ErrInvalidCursor)
+}
+
+func TestGetRunUnknown(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	tests := []struct{ name, id string }{
+		{name: "not a uuid", id: "nope"},
+		{name: "unknown uuid", id: "8a4b1f2e-4b7b-4a57-9bb4-6f0b7a9f3c11"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := b.store.GetRun(b.ctx, tt.id)
+			require.ErrorIs(t, err, ErrRunNotFound)
+			_, err = b.store.ListCalls(b.ctx, tt.id)
+			require.ErrorIs(t, err, ErrRunNotFound)
+			_, err = b.store.RecordOutcome(b.ctx, tt.id, 1, CallOutcome{OK: true})
+			require.ErrorIs(t, err, ErrRunNotFound)
+			_, err = b.store.CancelRun(b.ctx, tt.id)
+			require.ErrorIs(t, err, ErrRunNotFound)
+		})
+	}
+}
+
+func TestToolsets(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ts, err := b.store.CreateToolset(b.ctx, Toolset{Name: "ops", URL: "http://127.0.0.1:1/", Secret: "s", Manifest: json.RawMessage(`{"tools":[{"path":"a"}]}`)})
+	require.NoError(t, err)
+	require.Equal(t, "ops", ts.Name)
+	require.Equal(t, "s", ts.Secret)
+	_, err = b.store.CreateToolset(b.ctx, Toolset{Name: "ops", URL: "http://x"})
+	require.ErrorIs(t, err, ErrToolsetExists)
+	_, err = b.store.CreateToolset(b.ctx, Toolset{Name: "two", URL: "http://y"})
+	require.NoError(t, err)
+
+	all, err := b.store.ListToolsets(b.ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, all, 2)
+	named, err := b.store.ListToolsets(b.ctx, []string{"two"})
+	require.NoError(t, err)
+	require.Len(t, named, 1)
+
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x", Toolsets: []string{"ops"}})
+	require.NoError(t, err)
+	require.Equal(t, []string{"ops"}, run.Toolsets)
+
+	require.NoError(t, b.store.DeleteToolset(b.ctx, "two"))
+	require.ErrorIs(t, b.store.DeleteToolset(b.ctx, "two"), ErrToolsetNotFound)
+	_, err = b.store.GetToolset(b.ctx, "two")
+	require.ErrorIs(t, err, ErrToolsetNotFound)
+}
+
+func TestWaitRunReturnsOnChangeOrTimeout(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+
+	got, err := b.store.WaitRun(b.ctx, run.ID, 200*time.Millisecond, func(r Run) bool { return r.Status != StatusQueued })
+	require.NoError(t, err)
+	require.Equal(t, StatusQueued, got.Status, "nothing changed: returned after the wait")
+
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		_, _ = b.store.CancelRun(context.Background(), run.ID)
+	}()
+	got, err = b.store.WaitRun(b.ctx, run.ID, 20*time.Second, func(r Run) bool { return r.Status != StatusQueued })
+	require.NoError(t, err)
+	require.Equal(t, StatusCancelled, got.Status)
+}
+
+func TestQueryLookup(t *testing.T) {
+	t.Parallel()
+	require.NotEmpty(t, q("RunGet"))
+	require.Panics(t, func() { q("NoSuchQuery") })
+}

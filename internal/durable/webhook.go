@@ -1,0 +1,211 @@
+package durable
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+)
+
+// Webhook event types delivered to a run's webhook and to subscriptions.
+const (
+	WebhookRunSuspended = "run.suspended"
+	WebhookRunCompleted = "run.completed"
+	WebhookRunFailed    = "run.failed"
+	WebhookRunCancelled = "run.cancelled"
+	WebhookCallPending  = "call.pending"
+)
+
+// HTTPDoer sends HTTP requests; *http.Client implements it.
+type HTTPDoer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+func defaultHTTPClient() *http.Client { return &http.Client{Timeout: 30 * time.Second} }
+
+// Subscription is a webhook subscription: events of every run go to URL.
+type Subscription struct {
+	ID        string
+	URL       string
+	Secret    string
+	Events    []string
+	CreatedAt time.Time
+}
+
+// CreateSubscription stores a webhook subscription.
+func (s *Store) CreateSubscription(ctx context.Context, sub Subscription) (Subscription, error) {
+	var id uuid.UUID
+	if err := s.pool.QueryRow(ctx, q("WebhookSubscriptionInsert"), sub.URL, sub.Secret, sub.Events).
+		Scan(&id, &sub.CreatedAt); err != nil {
+		return Subscription{}, fmt.Errorf("create webhook subscription: %w", err)
+	}
+	sub.ID = id.String()
+	return sub, nil
+}
+
+// enqueueWebhooks stores one delivery of event per receiver (the run's webhook, and each
+// subscription to the event) and enqueues its webhook.deliver job in tx.
+func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event string, data map[string]any) error {
+	payload, err := json.Marshal(map[string]any{"type": event, "timestamp": time.Now().UTC(), "data": data})
+	if err != nil {
+		return fmt.Errorf("encode webhook: %w", err)
+	}
+	type receiver struct {
+		subID       *uuid.UUID
+		url, secret string
+	}
+	var receivers []receiver
+	var whURL, whSecret *string
+	if err := tx.QueryRow(ctx, "SELECT webhook_url, webhook_secret FROM runs WHERE id = $1", runID).
+		Scan(&whURL, &whSecret); err != nil {
+		return fmt.Errorf("run webhook: %w", err)
+	}
+	if whURL != nil && *whURL != "" {
+		r := receiver{url: *whURL}
+		if whSecret != nil {
+			r.secret = *whSecret
+		}
+		receivers = append(receivers, r)
+	}
+	rows, err := tx.Query(ctx, q("WebhookSubscriptionsFor"), event)
+	if err != nil {
+		return fmt.Errorf("webhook subscriptions: %w", err)
+	}
+	subs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (receiver, error) {
+		var (
+			rc receiver
+			id uuid.UUID
+		)
+		err := r.Scan(&id, &rc.url, &rc.secret)
+		rc.subID = &id
+		return rc, err
+	})
+	if err != nil {
+		return fmt.Errorf("webhook subscriptions: %w", err)
+	}
+	receivers = append(receivers, subs...)
+	for _, r := range receivers {
+		id := "msg_" + randomHex(12)
+		if _, err := tx.Exec(ctx, q("WebhookDeliveryInsert"), id, r.subID, runID, event, r.url, r.secret, payload); err != nil {
+			return fmt.Errorf("insert webhook delivery: %w", err)
+		}
+		if _, err := s.river.InsertTx(ctx, tx, WebhookArgs{DeliveryID: id}, nil); err != nil {
+			return fmt.Errorf("enqueue webhook.deliver: %w", err)
+		}
+	}
+	return nil
+}
+
+// deliverWebhook POSTs a stored delivery; an error (non-2xx, network) makes River retry it.
+func (s *Store) deliverWebhook(ctx context.Context, id string) error {
+	var (
+		url, secret, status string
+		payload             []byte
+	)
+	err := s.pool.QueryRow(ctx, q("WebhookDeliveryGet"), id).Scan(&url, &secret, &payload, &status)
+	if isNoRows(err) || status == "delivered" {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("load webhook delivery %s: %w", id, err)
+	}
+	sendErr := s.postSigned(ctx, url, secret, id, payload, nil)
+	var lastErr *string
+	if sendErr != nil {
+		msg := sendErr.Error()
+		lastErr = &msg
+	}
+	if _, err := s.pool.Exec(ctx, q("WebhookDeliveryAttempt"), id, lastErr); err != nil {
+		return fmt.Errorf("record webhook attempt %s: %w", id, err)
+	}
+	return sendErr
+}
+
+// postSigned POSTs body as JSON to url with Standard Webhooks headers (signed when secret is
+// set) and extra headers; any status outside 2xx is an error.
+func (s *Store) postSigned(ctx context.Context, url, secret, msgID string, body []byte, extra http.Header) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("build request to %s: %w", url, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range extra {
+		req.Header[k] = v
+	}
+	if err := SignRequest(req.Header, secret, msgID, time.Now(), body); err != nil {
+		return err
+	}
+	resp, err := s.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("POST %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return fmt.Errorf("POST %s: status %d", url, resp.StatusCode)
+	}
+	return nil
+}
+
+// SignRequest sets the Standard Webhooks headers (webhook-id, webhook-timestamp and, when
+// secret is not empty, webhook-signature) on h for body. A secret of the form "whsec_<base64>"
+// is decoded; any other secret is used as raw bytes.
+func SignRequest(h http.Header, secret, msgID string, at time.Time, body []byte) error {
+	h.Set(standardwebhooks.HeaderWebhookID, msgID)
+	h.Set(standardwebhooks.HeaderWebhookTimestamp, fmt.Sprint(at.Unix()))
+	if secret == "" {
+		return nil
+	}
+	wh, err := standardwebhooks.NewWebhook(secret)
+	if err != nil {
+		wh, _ = standardwebhooks.NewWebhookRaw([]byte(secret))
+	}
+	sig, err := wh.Sign(msgID, at, body)
+	if err != nil {
+		return fmt.Errorf("sign webhook %s: %w", msgID, err)
+	}
+	h.Set(standardwebhooks.HeaderWebhookSignature, sig)
+	return nil
+}
+
+// cancelCall asks the call's toolset to cancel its durable work.
+func (s *Store) cancelCall(ctx context.Context, runID string, callID int) error {
+	var (
+		key, toolset, path, url string
+		handle                  []byte
+		secret                  *string
+	)
+	err := s.pool.QueryRow(ctx, q("CallGetForCancel"), runID, callID).Scan(&key, &toolset, &path, &handle, &url, &secret)
+	if isNoRows(err) { // toolset gone: nothing to tell
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("load call %s: %w", CallKey(runID, callID), err)
+	}
+	path = strings.TrimPrefix(path, toolset+".") // the toolset's own name for the tool
+	body, err := json.Marshal(map[string]any{"cancel": map[string]any{"tool": path, "key": key, "handle": json.RawMessage(handle)}})
+	if err != nil {
+		return fmt.Errorf("encode cancel: %w", err)
+	}
+	sec := ""
+	if secret != nil {
+		sec = *secret
+	}
+	return s.postSigned(ctx, url, sec, "cancel_"+key, body, http.Header{"Idempotency-Key": {key}})
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,203 @@
+package durable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+)
+
+// WorkerConfig configures a Worker.
+type WorkerConfig struct {
+	// MaxRuns is how many runs this worker drives at once. Default 10.
+	MaxRuns int
+	// MaxDeliveries is how many webhook deliveries and call cancellations it sends at once.
+	// Default 10.
+	MaxDeliveries int
+	// FetchPollInterval is how often it polls for jobs when no notification arrives. Default
+	// 500 ms.
+	FetchPollInterval time.Duration
+	// RescueStuckJobsAfter is how long a running job may go without finishing before River
+	// hands it to another worker (after a worker crash). Default 1 hour; keep it above the
+	// longest run timeout.
+	RescueStuckJobsAfter time.Duration
+	// ID names this worker in River's tables and logs. Default: chosen by River.
+	ID string
+}
+
+// WithDefaults returns a copy of the config with defaults filled in.
+func (c WorkerConfig) WithDefaults() WorkerConfig {
+	if c.MaxRuns == 0 {
+		c.MaxRuns = 10
+	}
+	if c.MaxDeliveries == 0 {
+		c.MaxDeliveries = 10
+	}
+	if c.FetchPollInterval == 0 {
+		c.FetchPollInterval = 500 * time.Millisecond
+	}
+	if c.RescueStuckJobsAfter == 0 {
+		c.RescueStuckJobsAfter = time.Hour
+	}
+	return c
+}
+
+func (c WorkerConfig) validate() error {
+	if c.MaxRuns < 1 || c.MaxDeliveries < 1 {
+		return fmt.Errorf("durable: MaxRuns and MaxDeliveries must be positive")
+	}
+	return nil
+}
+
+// Queue names.
+const (
+	QueueRuns     = "runs"     // run.execute, run.resume
+	QueueDelivery = "delivery" // webhook.deliver, call.cancel
+)
+
+// Worker drives runs with an Engine and delivers webhooks, as River workers. Any number of
+// workers may run against one database.
+type Worker struct {
+	store  *Store
+	engine Engine
+	river  *river.Client[pgx.Tx]
+	log    *slog.Logger
+}
+
+// NewWorker returns a worker; Start begins taking jobs.
+func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if engine == nil {
+		return nil, errors.New("durable: NewWorker needs an Engine")
+	}
+	w := &Worker{store: store, engine: engine, log: store.cfg.Logger}
+	workers := river.NewWorkers()
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ExecuteArgs]) error {
+		return w.drive(ctx, job.Args.RunID, job.ID, 0)
+	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ResumeArgs]) error {
+		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq)
+	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[WebhookArgs]) error {
+		return store.deliverWebhook(ctx, job.Args.DeliveryID)
+	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[CancelCallArgs]) error {
+		return store.cancelCall(ctx, job.Args.RunID, job.Args.CallID)
+	}))
+	client, err := river.NewClient(riverpgxv5.New(store.pool), &river.Config{
+		ID:     cfg.ID,
+		Logger: store.cfg.Logger,
+		Queues: map[string]river.QueueConfig{
+			QueueRuns:     {MaxWorkers: cfg.MaxRuns},
+			QueueDelivery: {MaxWorkers: cfg.MaxDeliveries},
+		},
+		Workers:              workers,
+		FetchPollInterval:    cfg.FetchPollInterval,
+		RescueStuckJobsAfter: cfg.RescueStuckJobsAfter,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("durable: river client: %w", err)
+	}
+	w.river = client
+	return w, nil
+}
+
+// Start begins taking jobs; it returns at once.
+func (w *Worker) Start(ctx context.Context) error {
+	if err := w.river.Start(ctx); err != nil {
+		return fmt.Errorf("durable: start worker: %w", err)
+	}
+	return nil
+}
+
+// Stop drains the worker: it stops taking jobs and cancels the running ones' contexts, so the
+// engine yields each run at its next safe point with a snapshot, which is stored and the run
+// put back on the queue for another worker; then it waits for them (until ctx ends).
+func (w *Worker) Stop(ctx context.Context) error {
+	if err := w.river.StopAndCancel(ctx); err != nil {
+		return fmt.Errorf("durable: stop worker: %w", err)
+	}
+	return nil
+}
+
+// drive takes the run's lease and runs the program until it finishes, suspends or yields.
+// resumeSeq is 0 for run.execute, else the snapshot sequence of a run.resume job.
+func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq int) error {
+	log := w.log.With("run_id", runID, "job_id", jobID)
+	lease, seq, err := w.store.acquire(ctx, runID, jobID, resumeSeq)
+	if errors.Is(err, errNoLease) {
+		log.DebugContext(ctx, "run not available to this job")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	spec, err := w.store.runSpec(ctx, runID)
+	if err != nil {
+		return err
+	}
+	var out Outcome
+	if seq == 0 {
+		if err := w.event(ctx, lease, EventStarted, nil); err != nil {
+			return err
+		}
+		out, err = w.engine.Start(ctx, spec, lease)
+	} else {
+		var (
+			snapshot []byte
+			settled  []CallOutcome
+		)
+		snapshot, settled, err = w.store.resumeInput(ctx, runID, seq)
+		if err != nil {
+			return err
+		}
+		for _, o := range settled {
+			lease.unapplied = append(lease.unapplied, o.CallID)
+		}
+		if err := w.event(ctx, lease, EventResumed, map[string]any{"seq": seq, "outcomes": len(settled)}); err != nil {
+			return err
+		}
+		out, err = w.engine.Resume(ctx, spec, snapshot, settled, lease)
+	}
+	if errors.Is(err, ErrLeaseLost) {
+		log.InfoContext(ctx, "lease lost; another driver or a cancel took the run")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("drive run %s: %w", runID, err)
+	}
+	// The outcome is stored even when ctx was cancelled by a drain.
+	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	switch out.Kind {
+	case Finished:
+		err = lease.finish(storeCtx, out)
+	case Suspended:
+		err = lease.suspend(storeCtx, out.Snapshot, false)
+	case Yielded:
+		err = lease.suspend(storeCtx, out.Snapshot, true)
+	default:
+		err = fmt.Errorf("engine returned an outcome of unknown kind %d", out.Kind)
+	}
+	if errors.Is(err, ErrLeaseLost) {
+		log.InfoContext(ctx, "lease lost before storing the outcome")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store outcome of run %s: %w", runID, err)
+	}
+	log.InfoContext(ctx, "run driven", "outcome", out.Kind)
+	return nil
+}
+
+func (w *Worker) event(ctx context.Context, l *Lease, typ string, data map[string]any) error {
+	return l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error { return addEvent(ctx, tx, l.runID, typ, data) })
+}
