@@ -26,6 +26,12 @@ func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// Engines selectable with -engine.
+const (
+	engineInterp = "interp"
+	engineNode   = "node"
+)
+
 // options are the command-line settings.
 type options struct {
 	root         string
@@ -38,6 +44,7 @@ type options struct {
 	timeout      time.Duration
 	maxSteps     int64
 	quiet        bool
+	engine       string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -54,11 +61,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "wall-clock limit of one test")
 	fs.Int64Var(&o.maxSteps, "steps", defaultMaxSteps, "interpreter step budget of one test")
 	fs.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
+	fs.StringVar(&o.engine, "engine", engineInterp, "engine: interp (codemode's interpreter) or node (a reference, to check the runner)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if o.root == "" {
 		return nil, errors.New("-root is required")
+	}
+	if o.engine != engineInterp && o.engine != engineNode {
+		return nil, fmt.Errorf("-engine: unknown engine %q", o.engine)
 	}
 	if o.updateExpect && o.expect == "" {
 		return nil, errors.New("-update-expect needs -expect FILE")
@@ -75,8 +86,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	eng, err := newEngine()
-	if err != nil {
+	var eng engine
+	if o.engine == engineNode {
+		ne := newNodeEngine("node")
+		defer ne.Close()
+		eng = ne
+	} else if eng, err = newEngine(); err != nil {
 		fmt.Fprintln(stderr, "test262:", err)
 		return 1
 	}

@@ -130,16 +130,18 @@ func TestParseFlags(t *testing.T) {
 		check   func(t *testing.T, o *options)
 	}{
 		{name: "root required", args: nil, wantErr: "-root is required"},
+		{name: "unknown engine", args: []string{"-root", "x", "-engine", "v8"}, wantErr: "unknown engine"},
 		{name: "update needs expect", args: []string{"-root", "x", "-update-expect"}, wantErr: "needs -expect"},
 		{name: "defaults", args: []string{"-root", "x"}, check: func(t *testing.T, o *options) {
 			require.Equal(t, defaultTimeout, o.timeout)
 			require.Equal(t, int64(defaultMaxSteps), o.maxSteps)
 			require.Zero(t, o.jobs)
+			require.Equal(t, engineInterp, o.engine)
 		}},
 		{name: "all flags", args: []string{"-root", "r", "-list", "l", "-json", "j", "-expect", "e", "-update-expect", "-j", "3", "-filter", "Array"},
 			check: func(t *testing.T, o *options) {
 				require.Equal(t, options{root: "r", list: "l", jsonOut: "j", expect: "e", updateExpect: true, jobs: 3, filter: "Array",
-					timeout: defaultTimeout, maxSteps: defaultMaxSteps}, *o)
+					timeout: defaultTimeout, maxSteps: defaultMaxSteps, engine: engineInterp}, *o)
 			}},
 	}
 	for _, tt := range tests {
