@@ -1,0 +1,582 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/codemode/codemode/internal/interp/syntax"
+)
+
+// The compiler turns the tdewolff AST into bytecode (see opcode.go). It runs in
+// two passes: scope analysis (compile_scope.go) then code generation, one
+// compileXxx per node type (compile_stmt.go, compile_expr.go, compile_pattern.go,
+// compile_class.go). Functions are numbered in the order the analysis meets
+// them, which depends only on the source: the same source always gives the same
+// function indices.
+
+// Compile parses and compiles a program: the body of an async function in strict
+// mode (top-level await and return allowed; the value of the last top-level
+// expression statement is the completion value). Errors are *Diagnostic with
+// Kind "ParseError" or "UnsupportedSyntax".
+func Compile(source string) (*Program, error) {
+	return compileSource(source, false)
+}
+
+// CompileScript compiles a classic script (test262): not wrapped in an async
+// function, no top-level await or return, strict when it starts with a
+// "use strict" directive. Top-level var and function declarations become
+// properties of the global object.
+func CompileScript(source string) (*Program, error) {
+	return compileSource(source, true)
+}
+
+func compileSource(source string, script bool) (prog *Program, err error) {
+	mode := syntax.ModeAsyncBody
+	if script {
+		mode = syntax.ModeScript
+	}
+	sp, err := syntax.Parse(source, mode)
+	if err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			return nil, &Diagnostic{Kind: se.Kind, Message: se.Message, Line: se.Line, Column: se.Column}
+		}
+		return nil, &Diagnostic{Kind: "ParseError", Message: err.Error()}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ce, ok := r.(*compileError)
+			if !ok {
+				panic(r)
+			}
+			prog, err = nil, &Diagnostic{Kind: ce.kind, Message: ce.msg, Line: ce.pos.Line, Column: ce.pos.Column}
+		}
+	}()
+	c := &compiler{src: sp, script: script}
+	c.prog = &Program{source: source, hash: hashSource(source), script: script, strict: sp.Strict}
+	c.compileProgram(sp.AST)
+	return c.prog, nil
+}
+
+// compileError aborts compilation (recovered in compileSource).
+type compileError struct {
+	kind string
+	msg  string
+	pos  syntax.Position
+}
+
+// compiler is the state of one compilation.
+type compiler struct {
+	src    *syntax.Program
+	prog   *Program
+	an     *analyzer
+	fs     *funcState
+	script bool
+	lastPos syntax.Position
+}
+
+// funcState is the code generation state of one function.
+type funcState struct {
+	info     *funcInfo
+	code     *FuncCode
+	cur      *scope
+	ctrl     []*ctrlEntry
+	strs     map[string]int
+	nums     map[uint64]int
+	parent   *funcState
+	complReg int // program: register holding the completion value (-1 otherwise)
+	pending  syntax.Position
+}
+
+func (c *compiler) fail(kind string, node js.INode, format string, args ...any) {
+	var pos syntax.Position
+	if node != nil {
+		pos = c.src.Pos(node)
+	}
+	panic(&compileError{kind: kind, msg: fmt.Sprintf(format, args...), pos: pos})
+}
+
+func (c *compiler) unsupported(node js.INode, what string) {
+	c.fail("UnsupportedSyntax", node, "%s is not supported", what)
+}
+
+// mark records node's position for the next emitted instruction.
+func (c *compiler) mark(node js.INode) {
+	if node == nil {
+		return
+	}
+	p := c.src.Pos(node)
+	if p.Line != 0 {
+		c.fs.pending = p
+	}
+}
+
+func (c *compiler) emit(op Op, a, b int) int {
+	f := c.fs
+	pc := len(f.code.Code)
+	if p := f.pending; p.Line != 0 {
+		n := len(f.code.Pos)
+		if n == 0 || f.code.Pos[n-1].Line != int32(p.Line) || f.code.Pos[n-1].Column != int32(p.Column) {
+			f.code.Pos = append(f.code.Pos, posEntry{PC: int32(pc), Line: int32(p.Line), Column: int32(p.Column)})
+		}
+		f.pending = syntax.Position{}
+	}
+	f.code.Code = append(f.code.Code, Instr{Op: op, A: int32(a), B: int32(b)})
+	return pc
+}
+
+func (c *compiler) op(op Op) int { return c.emit(op, 0, 0) }
+
+func (c *compiler) pc() int { return len(c.fs.code.Code) }
+
+// patch sets the jump target of the instruction at pc to the current pc.
+func (c *compiler) patch(pc int) { c.fs.code.Code[pc].A = int32(c.pc()) }
+
+func (c *compiler) patchTo(pc, target int) { c.fs.code.Code[pc].A = int32(target) }
+
+// strConst returns the constant-pool index of a string given as UTF-16.
+func (c *compiler) strConst16(u []uint16) int {
+	key := string(utf16Bytes(u))
+	if i, ok := c.fs.strs[key]; ok {
+		return i
+	}
+	i := len(c.fs.code.Consts)
+	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constString, Str: u})
+	c.fs.strs[key] = i
+	return i
+}
+
+func utf16Bytes(u []uint16) []byte {
+	b := make([]byte, 2*len(u))
+	for i, x := range u {
+		b[2*i] = byte(x)
+		b[2*i+1] = byte(x >> 8)
+	}
+	return b
+}
+
+// strConst returns the constant-pool index of a Go string.
+func (c *compiler) strConst(s string) int { return c.strConst16(goToUTF16(s)) }
+
+func goToUTF16(s string) []uint16 {
+	u := make([]uint16, 0, len(s))
+	for _, r := range s {
+		if r >= 0x10000 {
+			r -= 0x10000
+			u = append(u, uint16(0xD800+(r>>10)), uint16(0xDC00+(r&0x3FF)))
+		} else {
+			u = append(u, uint16(r))
+		}
+	}
+	return u
+}
+
+func (c *compiler) numConst(f float64) int {
+	key := math.Float64bits(f)
+	if i, ok := c.fs.nums[key]; ok {
+		return i
+	}
+	i := len(c.fs.code.Consts)
+	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constNumber, Num: f})
+	c.fs.nums[key] = i
+	return i
+}
+
+// emitNumber pushes a number constant.
+func (c *compiler) emitNumber(f float64) {
+	if f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32 && !(f == 0 && math.Signbit(f)) {
+		c.emit(OpInt, int(f), 0)
+		return
+	}
+	c.emit(OpConst, c.numConst(f), 0)
+}
+
+func (c *compiler) emitString(s string) { c.emit(OpConst, c.strConst(s), 0) }
+
+// newReg allocates a temporary register in the current function.
+func (c *compiler) newReg() int {
+	r := c.fs.info.numRegs
+	c.fs.info.numRegs++
+	return r
+}
+
+// compileProgram compiles the whole program.
+func (c *compiler) compileProgram(ast *js.AST) {
+	a := &analyzer{c: c, scopes: map[any]*scope{}, funcs: map[any]*funcInfo{}}
+	c.an = a
+	body := &ast.BlockStmt
+	f := &funcInfo{node: ast, kind: funcProgram, index: 0, simple: true}
+	a.order = append(a.order, f)
+	a.funcs[ast] = f
+	a.fn = f
+	f.scope = a.pushScope(ast, true)
+	if !c.script {
+		for _, n := range varNames(body.List, nil) {
+			a.declare(f.scope, n, bindVar)
+		}
+		a.hoistLexical(f.scope, body.List, true)
+	} else {
+		a.hoistLexical(f.scope, body.List, true)
+		// Script mode: top-level var and function declarations are global object properties.
+		for _, b := range f.scope.list {
+			if b.kind == bindFunc || b.kind == bindVar {
+				delete(f.scope.names, b.name)
+			}
+		}
+		f.scope.list = filterBindings(f.scope.list, f.scope.names)
+	}
+	a.stmts(body.List)
+	a.cur = nil
+	a.assignSlots()
+	c.prog.Funcs = make([]*FuncCode, len(a.order))
+
+	fs := c.beginFunction(f, nil)
+	fs.code.Name = ""
+	fs.code.Async = !c.script
+	fs.complReg = c.newReg()
+	c.prologue(f, nil)
+	if c.script {
+		// Global var/function declarations.
+		for _, name := range varNames(body.List, nil) {
+			c.emit(OpUndef, 0, 0)
+			c.emit(OpDeclareGlobal, c.strConst(name), 0)
+		}
+	}
+	c.hoistFunctions(body.List)
+	n := len(body.List)
+	for i, st := range body.List {
+		if es, ok := st.(*js.ExprStmt); ok && i == n-1 {
+			c.expr(es.Value)
+			c.emit(OpPutReg, fs.complReg, 0)
+			continue
+		}
+		c.stmt(st)
+	}
+	c.emit(OpGetReg, fs.complReg, 0)
+	c.op(OpReturn)
+	c.endFunction()
+}
+
+func filterBindings(list []*binding, names map[string]*binding) []*binding {
+	out := list[:0]
+	for _, b := range list {
+		if names[b.name] == b {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// beginFunction starts code generation for f.
+func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
+	code := &FuncCode{Index: f.index, Kind: f.kind, Strict: true, ThisReg: -1, Parent: -1}
+	if f.parent != nil {
+		code.Parent = f.parent.index
+	}
+	fs := &funcState{info: f, code: code, strs: map[string]int{}, nums: map[uint64]int{}, parent: c.fs, complReg: -1}
+	c.prog.Funcs[f.index] = code
+	c.fs = fs
+	return fs
+}
+
+func (c *compiler) endFunction() {
+	fs := c.fs
+	fs.code.NumRegs = fs.info.numRegs
+	c.fs = fs.parent
+}
+
+// prologue emits the start of a function body: its environment record, the
+// internal bindings (this, arguments, ...), and parameter initialisation.
+func (c *compiler) prologue(f *funcInfo, params *js.Params) {
+	fs := c.fs
+	fs.cur = f.scope
+	if f.scope.needsEnv() {
+		c.emit(OpPushEnv, f.scope.envSize, 0)
+	}
+	c.initLexical(f.scope)
+	for _, b := range f.scope.list {
+		switch {
+		case b.kind == bindInternal:
+			switch b.name {
+			case "this":
+				if f.kind == funcDerivedCtor {
+					c.op(OpHole) // uninitialised until super() returns
+				} else {
+					c.op(OpLoadThis)
+				}
+			case "new.target":
+				c.op(OpLoadNewTarget)
+			case "arguments":
+				c.op(OpArguments)
+			case "%callee":
+				c.op(OpLoadCallee)
+			}
+			c.storeBinding(b, 0)
+		case b.kind == bindFuncName:
+			c.op(OpLoadCallee)
+			c.storeBinding(b, 0)
+		case b.kind == bindParam && b.captured && b.param < 0 && f.simple:
+			// captured simple parameter: copy from its argument register
+		}
+	}
+	// Parameters.
+	if params != nil {
+		for i, p := range params.List {
+			if v, ok := p.Binding.(*js.Var); ok && p.Default == nil {
+				b := f.scope.names[string(v.Name())]
+				if b.param == i && !b.captured {
+					continue
+				}
+			}
+			c.emit(OpGetReg, i, 0)
+			if p.Default != nil {
+				j := c.emit(OpJumpIfNotUndef, 0, 0)
+				c.namedExpr(p.Default, p.Binding)
+				c.patch(j)
+			}
+			c.bindPattern(p.Binding, true)
+		}
+		if params.Rest != nil {
+			c.emit(OpRestArgs, len(params.List), 0)
+			c.bindPattern(params.Rest, true)
+		}
+	}
+	// var bindings that are not parameters start as undefined (registers
+	// already are; captured ones live in a fresh environment record).
+	for _, b := range f.scope.list {
+		if b.kind == bindVar && b.captured {
+			c.op(OpUndef)
+			c.storeBinding(b, 0)
+		}
+	}
+}
+
+// initLexical puts the let/const/class bindings of a scope into their TDZ.
+func (c *compiler) initLexical(s *scope) {
+	for _, b := range s.list {
+		if b.kind.lexical() && b.kind != bindClassInner {
+			if b.captured {
+				continue // a fresh environment record starts uninitialised
+			}
+			c.op(OpHole)
+			c.emit(OpPutReg, b.reg, 0)
+		}
+	}
+}
+
+// lookup resolves name from the current scope: the binding (nil for a global)
+// and the number of environment records to walk up.
+func (c *compiler) lookup(name string) (*binding, int) {
+	hops := 0
+	for s := c.fs.cur; s != nil; s = s.parent {
+		if b, ok := s.names[name]; ok {
+			return b, hops
+		}
+		if s.needsEnv() {
+			hops++
+		}
+	}
+	return nil, 0
+}
+
+// loadName pushes the value of a name.
+func (c *compiler) loadName(name string) {
+	b, hops := c.lookup(name)
+	if b == nil {
+		c.emit(OpGetGlobal, c.strConst(name), 0)
+		return
+	}
+	c.loadBinding(b, hops)
+}
+
+func (c *compiler) loadBinding(b *binding, hops int) {
+	if b.captured {
+		if b.tdz() {
+			c.emit(OpGetEnvChecked, hops, b.slot)
+			c.emit(OpNop, c.nameConst(b), 0)
+			return
+		}
+		c.emit(OpGetEnv, hops, b.slot)
+		return
+	}
+	if b.tdz() {
+		c.emit(OpGetRegChecked, b.reg, c.nameConst(b))
+		return
+	}
+	c.emit(OpGetReg, b.reg, 0)
+}
+
+func (c *compiler) nameConst(b *binding) int {
+	if b.name == "this" {
+		return c.strConst("%this")
+	}
+	return c.strConst(b.name)
+}
+
+// storeBinding stores the value on top of the stack into a binding without any
+// checks (initialisation). keep=1 leaves the value on the stack.
+func (c *compiler) storeBinding(b *binding, keep int) {
+	hops := 0
+	for s := c.fs.cur; s != nil && s != b.scope; s = s.parent {
+		if s.needsEnv() {
+			hops++
+		}
+	}
+	if b.captured {
+		if keep == 1 {
+			c.emit(OpSetEnv, hops, b.slot)
+		} else {
+			c.emit(OpPutEnv, hops, b.slot)
+		}
+		return
+	}
+	if keep == 1 {
+		c.emit(OpSetReg, b.reg, 0)
+	} else {
+		c.emit(OpPutReg, b.reg, 0)
+	}
+}
+
+// initName initialises a declared name (var/let/const/param binding) with the value on top of the stack (popped).
+func (c *compiler) initName(name string) {
+	b, _ := c.lookup(name)
+	if b == nil {
+		c.emit(OpDeclareGlobal, c.strConst(name), 0)
+		return
+	}
+	c.storeBinding(b, 0)
+}
+
+// assignName assigns the value on top of the stack to a name (kept on the stack).
+func (c *compiler) assignName(name string) {
+	b, hops := c.lookup(name)
+	if b == nil {
+		c.emit(OpSetGlobal, c.strConst(name), 0)
+		return
+	}
+	if b.tdz() {
+		if b.captured {
+			c.emit(OpCheckEnv, hops, b.slot)
+			c.emit(OpNop, c.nameConst(b), 0)
+		} else {
+			c.emit(OpCheckReg, b.reg, c.nameConst(b))
+		}
+	}
+	switch b.kind {
+	case bindConst, bindFuncName, bindClassInner:
+		c.op(OpThrowConst)
+		return
+	}
+	c.storeBinding(b, 1)
+}
+
+// Control stack: what break, continue and return must undo on their way out.
+type ctrlKind uint8
+
+const (
+	ctrlLoop    ctrlKind = iota // a loop (break and continue targets)
+	ctrlSwitch                  // a switch (break target)
+	ctrlLabel                   // a labelled non-loop statement (break target)
+	ctrlEnv                     // an environment record pushed by a block
+	ctrlTry                     // an active exception handler without finally
+	ctrlFinally                 // a try with finally
+	ctrlIter                    // an open iterator (for-of): closed on break/return
+)
+
+type ctrlEntry struct {
+	kind      ctrlKind
+	labels    []string
+	breaks    []int
+	continues []int
+	iterReg   int  // ctrlIter / for-of loop: the iterator record register
+	async     bool // ctrlIter: async iterator
+	handler   bool // ctrlFinally: its handler is active
+	finally   *js.BlockStmt
+	scope     *scope
+}
+
+func (c *compiler) pushCtrl(e *ctrlEntry) *ctrlEntry {
+	e.scope = c.fs.cur
+	c.fs.ctrl = append(c.fs.ctrl, e)
+	return e
+}
+
+func (c *compiler) popCtrl() { c.fs.ctrl = c.fs.ctrl[:len(c.fs.ctrl)-1] }
+
+// unwind emits the cleanup of every control entry above index target (exclusive).
+func (c *compiler) unwind(target int) {
+	fs := c.fs
+	saveCtrl, saveCur := fs.ctrl, fs.cur
+	for i := len(saveCtrl) - 1; i > target; i-- {
+		e := saveCtrl[i]
+		switch e.kind {
+		case ctrlEnv:
+			c.op(OpPopEnv)
+			fs.cur = e.scope
+		case ctrlTry:
+			c.op(OpTryPop)
+		case ctrlIter:
+			c.emit(OpGetReg, e.iterReg, 0)
+			if e.async {
+				c.emitAsyncIterClose()
+			} else {
+				c.op(OpIterClose)
+			}
+		case ctrlFinally:
+			if e.handler {
+				c.op(OpTryPop)
+			}
+			fs.ctrl = saveCtrl[:i]
+			fs.cur = e.scope
+			c.block(e.finally)
+		}
+	}
+	fs.ctrl, fs.cur = saveCtrl, saveCur
+}
+
+func (c *compiler) emitAsyncIterClose() {
+	c.emit(OpIterClose, 0, 1) // B=1: async: pushes the result of return() (or undefined)
+	c.op(OpAwait)
+	c.op(OpPop)
+}
+
+// emitReturn returns the value on top of the stack through every finally block.
+func (c *compiler) emitReturn() {
+	if c.needsUnwind(-1) {
+		r := c.newReg()
+		c.emit(OpPutReg, r, 0)
+		c.unwind(-1)
+		c.emit(OpGetReg, r, 0)
+	}
+	if c.fs.info.kind == funcDerivedCtor {
+		b, hops := c.lookup("this")
+		if b != nil {
+			c.loadBindingUnchecked(b, hops)
+		} else {
+			c.op(OpUndef)
+		}
+		c.op(OpCheckReturn)
+	}
+	c.op(OpReturn)
+}
+
+func (c *compiler) loadBindingUnchecked(b *binding, hops int) {
+	if b.captured {
+		c.emit(OpGetEnv, hops, b.slot)
+	} else {
+		c.emit(OpGetReg, b.reg, 0)
+	}
+}
+
+func (c *compiler) needsUnwind(target int) bool {
+	for i := len(c.fs.ctrl) - 1; i > target; i-- {
+		switch c.fs.ctrl[i].kind {
+		case ctrlIter, ctrlFinally:
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,1020 @@
+package interp
+
+import (
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Expressions. Every compileXxx leaves exactly one value on the operand stack.
+
+func (c *compiler) expr(e js.IExpr) {
+	switch n := e.(type) {
+	case *js.Var:
+		name := string(n.Name())
+		if name == "undefined" {
+			if b, _ := c.lookup(name); b == nil {
+				c.op(OpUndef)
+				return
+			}
+		}
+		c.mark(n)
+		c.loadName(name)
+	case *js.LiteralExpr:
+		c.literal(n)
+	case *js.GroupExpr:
+		c.expr(n.X)
+	case *js.ArrayExpr:
+		c.arrayLit(n)
+	case *js.ObjectExpr:
+		c.objectLit(n)
+	case *js.TemplateExpr:
+		if n.Tag != nil {
+			c.chain(n)
+		} else {
+			c.template(n)
+		}
+	case *js.DotExpr, *js.IndexExpr, *js.CallExpr:
+		c.chain(n)
+	case *js.NewExpr:
+		c.newExpr(n)
+	case *js.NewTargetExpr:
+		c.loadName("new.target")
+	case *js.UnaryExpr:
+		c.unary(n)
+	case *js.BinaryExpr:
+		c.binary(n)
+	case *js.CondExpr:
+		c.expr(n.Cond)
+		j := c.emit(OpJumpIfFalse, 0, 0)
+		c.expr(n.X)
+		e := c.emit(OpJump, 0, 0)
+		c.patch(j)
+		c.expr(n.Y)
+		c.patch(e)
+	case *js.CommaExpr:
+		for i, x := range n.List {
+			c.expr(x)
+			if i < len(n.List)-1 {
+				c.op(OpPop)
+			}
+		}
+	case *js.YieldExpr:
+		c.yield(n)
+	case *js.ArrowFunc:
+		c.closureNamed(n, "")
+	case *js.FuncDecl:
+		c.closureNamed(n, "")
+	case *js.ClassDecl:
+		c.classNamed(n, "")
+	case *js.ImportMetaExpr:
+		c.unsupported(n, "import.meta")
+	default:
+		c.fail("UnsupportedSyntax", nil, "expression %T is not supported", e)
+	}
+}
+
+// namedExpr compiles an initialiser; anonymous functions and classes take the
+// name of the binding they are assigned to.
+func (c *compiler) namedExpr(e js.IExpr, target any) {
+	name := ""
+	if v, ok := target.(*js.Var); ok {
+		name = string(v.Name())
+	}
+	c.namedExprS(e, name)
+}
+
+func (c *compiler) namedExprS(e js.IExpr, name string) {
+	if name != "" {
+		switch n := e.(type) {
+		case *js.ArrowFunc:
+			c.closureNamed(n, name)
+			return
+		case *js.FuncDecl:
+			if n.Name == nil {
+				c.closureNamed(n, name)
+				return
+			}
+		case *js.ClassDecl:
+			if n.Name == nil {
+				c.classNamed(n, name)
+				return
+			}
+		}
+	}
+	c.expr(e)
+}
+
+func isAnonymousFn(e js.IExpr) bool {
+	switch n := e.(type) {
+	case *js.ArrowFunc:
+		return true
+	case *js.FuncDecl:
+		return n.Name == nil
+	case *js.ClassDecl:
+		return n.Name == nil
+	}
+	return false
+}
+
+func (c *compiler) literal(n *js.LiteralExpr) {
+	switch n.TokenType {
+	case js.TrueToken:
+		c.op(OpTrue)
+	case js.FalseToken:
+		c.op(OpFalse)
+	case js.NullToken:
+		c.op(OpNull)
+	case js.ThisToken:
+		if b, hops := c.lookup("this"); b != nil {
+			c.mark(n)
+			c.loadBinding(b, hops)
+		} else {
+			c.op(OpLoadThis)
+		}
+	case js.StringToken:
+		u, ok := decodeStringLiteral(n.Data)
+		if !ok {
+			c.fail("ParseError", n, "Invalid escape sequence in string literal")
+		}
+		c.emit(OpConst, c.strConst16(u), 0)
+	case js.RegExpToken:
+		body, flags := splitRegExp(n.Data)
+		c.mark(n)
+		c.emit(OpRegExp, c.strConst16(goToUTF16(body)), c.strConst(flags))
+	case js.SuperToken:
+		c.fail("ParseError", n, "'super' keyword unexpected here")
+	default:
+		if js.IsNumeric(n.TokenType) {
+			f, ok := parseNumericLiteral(n.Data)
+			if !ok {
+				c.unsupported(n, "BigInt literals")
+			}
+			c.emitNumber(f)
+			return
+		}
+		c.fail("UnsupportedSyntax", n, "literal %s is not supported", n.TokenType)
+	}
+}
+
+func (c *compiler) arrayLit(n *js.ArrayExpr) {
+	c.emit(OpNewArray, len(n.List), 0)
+	for _, el := range n.List {
+		switch {
+		case el.Value == nil:
+			c.op(OpArrayHole)
+		case el.Spread:
+			c.expr(el.Value)
+			c.op(OpArraySpread)
+		default:
+			c.expr(el.Value)
+			c.op(OpArrayPush)
+		}
+	}
+}
+
+// propertyKeyName returns the static name of a property key, and false for computed keys.
+func (c *compiler) propertyKeyName(p *js.PropertyName) (string, bool) {
+	if p.Computed != nil {
+		return "", false
+	}
+	lit := p.Literal
+	switch {
+	case lit.TokenType == js.StringToken:
+		u, ok := decodeStringLiteral(lit.Data)
+		if !ok {
+			c.fail("ParseError", &lit, "Invalid escape sequence in string literal")
+		}
+		return wtf8FromUTF16(u), true
+	case js.IsNumeric(lit.TokenType):
+		f, ok := parseNumericLiteral(lit.Data)
+		if !ok {
+			c.unsupported(&lit, "BigInt literals")
+		}
+		return numberToString(f), true
+	}
+	return string(lit.Data), true
+}
+
+// pushKey pushes a property key (computed keys converted with ToPropertyKey).
+func (c *compiler) pushKey(p *js.PropertyName) string {
+	if name, ok := c.propertyKeyName(p); ok {
+		c.emit(OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
+		return name
+	}
+	c.expr(p.Computed)
+	c.op(OpToPropertyKey)
+	return ""
+}
+
+func (c *compiler) objectLit(n *js.ObjectExpr) {
+	c.op(OpNewObject)
+	for _, p := range n.List {
+		if p.Spread {
+			c.expr(p.Value)
+			c.op(OpCopyData)
+			continue
+		}
+		if m, ok := p.Value.(*js.MethodDecl); ok {
+			name := c.pushKey(&m.Name.PropertyName)
+			prefix := ""
+			op := OpDefineMethod
+			if m.Get {
+				prefix, op = "get ", OpDefineGetter
+			} else if m.Set {
+				prefix, op = "set ", OpDefineSetter
+			}
+			c.method(m, prefix+name, m.Name.Computed != nil)
+			c.emit(op, 0, 1)
+			continue
+		}
+		if p.Name == nil {
+			// shorthand {a}
+			v := p.Value.(*js.Var)
+			c.expr(v)
+			c.emit(OpDefineName, c.strConst(string(v.Name())), 0)
+			continue
+		}
+		if p.Init != nil {
+			c.fail("ParseError", p.Value, "Invalid shorthand property initializer")
+		}
+		name, static := c.propertyKeyName(p.Name)
+		if static && name == "__proto__" && p.Name.Literal.TokenType != 0 {
+			c.expr(p.Value)
+			c.op(OpSetProto)
+			continue
+		}
+		if static {
+			c.namedExprS(p.Value, name)
+			c.emit(OpDefineName, c.strConst16(wtf8ToUTF16(name)), 0)
+			continue
+		}
+		c.expr(p.Name.Computed)
+		c.op(OpToPropertyKey)
+		c.expr(p.Value)
+		if isAnonymousFn(p.Value) {
+			c.emit(OpSetFnName, 0, 0)
+		}
+		c.op(OpDefineField)
+	}
+}
+
+// template compiles an untagged template literal.
+func (c *compiler) template(n *js.TemplateExpr) {
+	count := 0
+	for i, p := range n.List {
+		u, ok := cookTemplate(p.Value, i == 0)
+		if !ok {
+			c.fail("ParseError", n, "Invalid escape sequence in template")
+		}
+		if len(u) > 0 {
+			c.emit(OpConst, c.strConst16(u), 0)
+			count++
+		}
+		c.expr(p.Expr)
+		c.op(OpToString)
+		count++
+	}
+	u, ok := cookTemplate(n.Tail, len(n.List) == 0)
+	if !ok {
+		c.fail("ParseError", n, "Invalid escape sequence in template")
+	}
+	if len(u) > 0 || count == 0 {
+		c.emit(OpConst, c.strConst16(u), 0)
+		count++
+	}
+	if count > 1 {
+		c.emit(OpConcatN, count, 0)
+	}
+}
+
+// templateSite registers the strings of a tagged template and returns its index.
+func (c *compiler) templateSite(n *js.TemplateExpr) int {
+	var site templateSite
+	add := func(raw []byte, first bool) {
+		u, ok := cookTemplate(raw, first)
+		site.Cooked = append(site.Cooked, u)
+		site.Valid = append(site.Valid, ok)
+		site.Raw = append(site.Raw, rawTemplate(raw, first))
+	}
+	for i, p := range n.List {
+		add(p.Value, i == 0)
+	}
+	add(n.Tail, len(n.List) == 0)
+	c.prog.Templates = append(c.prog.Templates, site)
+	return len(c.prog.Templates) - 1
+}
+
+// optChain collects the short-circuit jumps of one optional chain.
+type optChain struct {
+	jumps  []int
+	depths []int
+}
+
+// chain compiles a member/call/tagged-template expression that may contain optional links.
+func (c *compiler) chain(e js.IExpr) {
+	oc := &optChain{}
+	c.chainPart(e, oc, false)
+	if len(oc.jumps) == 0 {
+		return
+	}
+	end := c.emit(OpJump, 0, 0)
+	var toUndef []int
+	for i, j := range oc.jumps {
+		c.patch(j)
+		for k := 0; k < oc.depths[i]; k++ {
+			c.op(OpPop)
+		}
+		toUndef = append(toUndef, c.emit(OpJump, 0, 0))
+	}
+	for _, j := range toUndef {
+		c.patch(j)
+	}
+	c.op(OpUndef)
+	c.patch(end)
+}
+
+func (c *compiler) optional(oc *optChain, depth int) {
+	oc.jumps = append(oc.jumps, c.emit(OpJumpIfNullish, 0, 0))
+	oc.depths = append(oc.depths, depth)
+}
+
+// chainPart compiles e inside an optional chain. With method=true it leaves
+// [fn this] (for a call) instead of the value.
+func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
+	switch n := e.(type) {
+	case *js.DotExpr:
+		if isSuper(n.X) {
+			c.superBase()
+			if method {
+				c.loadName("this")
+				c.op(OpSwap)
+				c.emit(OpConst, c.strConst(dotName(n)), 0)
+				c.superGetFromBase()
+				c.op(OpSwap)
+				return
+			}
+			c.emit(OpConst, c.strConst(dotName(n)), 0)
+			c.superGetFromBase()
+			return
+		}
+		c.chainPart(n.X, oc, false)
+		if n.Optional {
+			c.optional(oc, 1)
+		}
+		c.mark(n)
+		if pv, ok := n.Y.(*js.Var); ok && isPrivateName(pv) {
+			if method {
+				c.op(OpDup)
+				c.loadName(string(pv.Name()))
+				c.op(OpGetPrivate)
+				c.op(OpSwap)
+				return
+			}
+			c.loadName(string(pv.Name()))
+			c.op(OpGetPrivate)
+			return
+		}
+		if method {
+			c.emit(OpGetPropKeep, c.strConst(dotName(n)), 0)
+			return
+		}
+		c.emit(OpGetProp, c.strConst(dotName(n)), 0)
+	case *js.IndexExpr:
+		if isSuper(n.X) {
+			c.superBase()
+			if method {
+				c.loadName("this")
+				c.op(OpSwap)
+				c.expr(n.Y)
+				c.op(OpToPropertyKey)
+				c.superGetFromBase()
+				c.op(OpSwap)
+				return
+			}
+			c.expr(n.Y)
+			c.op(OpToPropertyKey)
+			c.superGetFromBase()
+			return
+		}
+		c.chainPart(n.X, oc, false)
+		if n.Optional {
+			c.optional(oc, 1)
+		}
+		c.expr(n.Y)
+		c.mark(n)
+		if method {
+			c.op(OpGetElemKeep)
+			return
+		}
+		c.op(OpGetElem)
+	case *js.CallExpr:
+		if isSuper(n.X) {
+			c.superCall(n)
+			return
+		}
+		c.callee(n.X, oc)
+		if n.Optional {
+			c.optional(oc, 2)
+		}
+		c.mark(n)
+		c.args(n.Args.List, OpCall, OpCallSpread)
+	case *js.TemplateExpr:
+		if n.Tag == nil {
+			c.template(n)
+			return
+		}
+		c.callee(n.Tag, oc)
+		c.emit(OpTemplate, c.templateSite(n), 0)
+		for _, p := range n.List {
+			c.expr(p.Expr)
+		}
+		c.mark(n)
+		c.emit(OpCall, len(n.List)+1, 0)
+	case *js.GroupExpr:
+		if method {
+			switch n.X.(type) {
+			case *js.DotExpr, *js.IndexExpr:
+				c.chainPart(n.X, &optChain{}, true)
+				return
+			}
+		}
+		c.expr(n.X)
+		if method {
+			c.op(OpUndef)
+		}
+	default:
+		c.expr(e)
+		if method {
+			c.op(OpUndef)
+		}
+	}
+}
+
+// callee pushes [fn this] for a call.
+func (c *compiler) callee(x js.IExpr, oc *optChain) {
+	switch x.(type) {
+	case *js.DotExpr, *js.IndexExpr, *js.GroupExpr:
+		c.chainPart(x, oc, true)
+	case *js.CallExpr, *js.TemplateExpr:
+		c.chainPart(x, oc, false)
+		c.op(OpUndef)
+	default:
+		c.expr(x)
+		c.op(OpUndef)
+	}
+}
+
+// args pushes call arguments and emits the call.
+func (c *compiler) args(list []js.Arg, plain, spread Op) {
+	hasSpread := false
+	for _, a := range list {
+		if a.Rest {
+			hasSpread = true
+		}
+	}
+	if !hasSpread {
+		for _, a := range list {
+			c.expr(a.Value)
+		}
+		c.emit(plain, len(list), 0)
+		return
+	}
+	c.emit(OpNewArray, len(list), 0)
+	for _, a := range list {
+		c.expr(a.Value)
+		if a.Rest {
+			c.op(OpArraySpread)
+		} else {
+			c.op(OpArrayPush)
+		}
+	}
+	c.emit(spread, 0, 0)
+}
+
+func isSuper(e js.IExpr) bool {
+	lit, ok := e.(*js.LiteralExpr)
+	return ok && lit.TokenType == js.SuperToken
+}
+
+func isPrivateName(v *js.Var) bool {
+	n := v.Name()
+	return len(n) > 0 && n[0] == '#'
+}
+
+func dotName(n *js.DotExpr) string {
+	switch y := n.Y.(type) {
+	case *js.Var:
+		return string(y.Name())
+	case *js.LiteralExpr:
+		return string(y.Data)
+	}
+	return ""
+}
+
+// superBase pushes the [[HomeObject]].[[Prototype]] of the running method.
+func (c *compiler) superBase() {
+	b, hops := c.lookup("%callee")
+	if b == nil {
+		c.fail("ParseError", nil, "'super' keyword unexpected here")
+	}
+	c.loadBinding(b, hops)
+	c.op(OpSuperBase)
+}
+
+// superGetFromBase: [base key] -> [base[key] with this as receiver].
+func (c *compiler) superGetFromBase() {
+	c.loadName("this")
+	c.emit(OpGetElem, 0, 1) // B=1: receiver on top: [base key this]
+}
+
+func (c *compiler) superCall(n *js.CallExpr) {
+	cb, chops := c.lookup("%callee")
+	nb, nhops := c.lookup("new.target")
+	if cb == nil || nb == nil {
+		c.fail("ParseError", n, "'super' keyword unexpected here")
+	}
+	c.loadBinding(cb, chops)
+	c.loadBinding(nb, nhops)
+	c.mark(n)
+	c.args(n.Args.List, OpSuperCall, OpSuperCallSpread)
+	// Bind this (a second super() call throws) and run the field initialisers.
+	tb, thops := c.lookup("this")
+	if tb.captured {
+		c.emit(OpGetEnv, thops, tb.slot)
+	} else {
+		c.emit(OpGetReg, tb.reg, 0)
+	}
+	c.emit(OpThrowTyp, c.strConst("Super constructor may only be called once"), 1) // B=1: only when initialised
+	c.storeBindingKeep(tb)
+	c.loadBinding(cb, chops)
+	c.op(OpSwap)
+	c.op(OpInitFields) // [callee this] -> [this]
+}
+
+func (c *compiler) storeBindingKeep(b *binding) { c.storeBinding(b, 1) }
+
+func (c *compiler) newExpr(n *js.NewExpr) {
+	c.expr(n.X)
+	c.mark(n)
+	if n.Args == nil {
+		c.emit(OpNew, 0, 0)
+		return
+	}
+	c.args(n.Args.List, OpNew, OpNewSpread)
+}
+
+func (c *compiler) unary(n *js.UnaryExpr) {
+	switch n.Op {
+	case js.NegToken:
+		c.expr(n.X)
+		c.op(OpNeg)
+	case js.PosToken:
+		c.expr(n.X)
+		c.mark(n)
+		c.op(OpPlus)
+	case js.NotToken:
+		c.expr(n.X)
+		c.op(OpNot)
+	case js.BitNotToken:
+		c.expr(n.X)
+		c.op(OpBitNot)
+	case js.VoidToken:
+		c.expr(n.X)
+		c.op(OpPop)
+		c.op(OpUndef)
+	case js.TypeofToken:
+		if v, ok := n.X.(*js.Var); ok {
+			if b, _ := c.lookup(string(v.Name())); b == nil {
+				c.emit(OpTypeofGlobal, c.strConst(string(v.Name())), 0)
+				return
+			}
+		}
+		c.expr(n.X)
+		c.op(OpTypeof)
+	case js.DeleteToken:
+		c.deleteExpr(n)
+	case js.AwaitToken:
+		c.expr(n.X)
+		c.mark(n)
+		c.op(OpAwait)
+	case js.PreIncrToken, js.PreDecrToken, js.PostIncrToken, js.PostDecrToken:
+		c.update(n)
+	default:
+		c.fail("UnsupportedSyntax", n, "operator %s is not supported", n.Op)
+	}
+}
+
+func (c *compiler) deleteExpr(n *js.UnaryExpr) {
+	x := n.X
+	for {
+		g, ok := x.(*js.GroupExpr)
+		if !ok {
+			break
+		}
+		x = g.X
+	}
+	switch t := x.(type) {
+	case *js.DotExpr:
+		if t.Optional || hasOptional(t.X) {
+			c.chainDelete(t)
+			return
+		}
+		c.expr(t.X)
+		c.mark(n)
+		c.emit(OpDeleteProp, c.strConst(dotName(t)), 0)
+	case *js.IndexExpr:
+		c.expr(t.X)
+		c.expr(t.Y)
+		c.mark(n)
+		c.op(OpDeleteElem)
+	case *js.Var:
+		c.fail("ParseError", n, "Delete of an unqualified identifier in strict mode.")
+	default:
+		c.expr(x)
+		c.op(OpPop)
+		c.op(OpTrue)
+	}
+}
+
+func (c *compiler) chainDelete(t *js.DotExpr) {
+	oc := &optChain{}
+	c.chainPart(t.X, oc, false)
+	if t.Optional {
+		c.optional(oc, 1)
+	}
+	c.emit(OpDeleteProp, c.strConst(dotName(t)), 0)
+	end := c.emit(OpJump, 0, 0)
+	for _, j := range oc.jumps {
+		c.patch(j)
+	}
+	c.op(OpPop)
+	c.op(OpTrue)
+	c.patch(end)
+}
+
+func hasOptional(e js.IExpr) bool {
+	switch n := e.(type) {
+	case *js.DotExpr:
+		return n.Optional || hasOptional(n.X)
+	case *js.IndexExpr:
+		return n.Optional || hasOptional(n.X)
+	case *js.CallExpr:
+		return n.Optional || hasOptional(n.X)
+	}
+	return false
+}
+
+// update compiles ++ and -- (prefix and postfix).
+func (c *compiler) update(n *js.UnaryExpr) {
+	inc := OpInc
+	if n.Op == js.PreDecrToken || n.Op == js.PostDecrToken {
+		inc = OpDec
+	}
+	post := n.Op == js.PostIncrToken || n.Op == js.PostDecrToken
+	switch t := unparen(n.X).(type) {
+	case *js.Var:
+		c.loadName(string(t.Name()))
+		if post {
+			c.op(OpNumeric)
+			c.op(OpDup)
+			c.op(inc)
+			c.assignName(string(t.Name()))
+			c.op(OpPop)
+			return
+		}
+		c.op(inc)
+		c.assignName(string(t.Name()))
+	case *js.DotExpr:
+		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
+			c.expr(t.X)
+			c.loadName(string(pv.Name()))
+			c.op(OpDup2)
+			c.op(OpGetPrivate)
+			c.updateTail(inc, post, OpSetPrivate)
+			return
+		}
+		c.expr(t.X)
+		c.op(OpDup)
+		c.mark(n)
+		c.emit(OpGetProp, c.strConst(dotName(t)), 0)
+		if post {
+			c.op(OpNumeric)
+			c.op(OpDup)
+			c.op(OpRot3)
+			c.op(inc)
+			c.emit(OpSetProp, c.strConst(dotName(t)), 0)
+			c.op(OpPop)
+			return
+		}
+		c.op(inc)
+		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
+	case *js.IndexExpr:
+		c.expr(t.X)
+		c.expr(t.Y)
+		c.op(OpToPropertyKey)
+		c.op(OpDup2)
+		c.mark(n)
+		c.op(OpGetElem)
+		c.updateTail(inc, post, OpSetElem)
+	default:
+		c.fail("ParseError", n, "Invalid left-hand side expression in %s operation", map[bool]string{true: "postfix", false: "prefix"}[post])
+	}
+}
+
+// updateTail: [obj key old] -> [result] storing with set ([obj key v] -> [v]).
+func (c *compiler) updateTail(inc Op, post bool, set Op) {
+	if post {
+		c.op(OpNumeric)
+		c.op(OpDup)
+		c.op(OpRot4)
+		c.op(inc)
+		c.op(set)
+		c.op(OpPop)
+		return
+	}
+	c.op(inc)
+	c.op(set)
+}
+
+func unparen(e js.IExpr) js.IExpr {
+	for {
+		g, ok := e.(*js.GroupExpr)
+		if !ok {
+			return e
+		}
+		e = g.X
+	}
+}
+
+var binaryOps = map[js.TokenType]Op{
+	js.AddToken: OpAdd, js.SubToken: OpSub, js.MulToken: OpMul, js.DivToken: OpDiv, js.ModToken: OpMod,
+	js.ExpToken: OpExp, js.BitAndToken: OpBitAnd, js.BitOrToken: OpBitOr, js.BitXorToken: OpBitXor,
+	js.LtLtToken: OpShl, js.GtGtToken: OpShr, js.GtGtGtToken: OpUShr, js.EqEqToken: OpEq, js.NotEqToken: OpNe,
+	js.EqEqEqToken: OpStrictEq, js.NotEqEqToken: OpStrictNe, js.LtToken: OpLt, js.LtEqToken: OpLe,
+	js.GtToken: OpGt, js.GtEqToken: OpGe, js.InToken: OpIn, js.InstanceofToken: OpInstanceOf,
+}
+
+var compoundOps = map[js.TokenType]Op{
+	js.AddEqToken: OpAdd, js.SubEqToken: OpSub, js.MulEqToken: OpMul, js.DivEqToken: OpDiv, js.ModEqToken: OpMod,
+	js.ExpEqToken: OpExp, js.BitAndEqToken: OpBitAnd, js.BitOrEqToken: OpBitOr, js.BitXorEqToken: OpBitXor,
+	js.LtLtEqToken: OpShl, js.GtGtEqToken: OpShr, js.GtGtGtEqToken: OpUShr,
+}
+
+func (c *compiler) binary(n *js.BinaryExpr) {
+	switch n.Op {
+	case js.AndToken, js.OrToken, js.NullishToken:
+		c.expr(n.X)
+		op := OpJumpIfFalseKeep
+		if n.Op == js.OrToken {
+			op = OpJumpIfTrueKeep
+		} else if n.Op == js.NullishToken {
+			op = OpJumpIfNotNullishKeep
+		}
+		j := c.emit(op, 0, 0)
+		c.expr(n.Y)
+		c.patch(j)
+		return
+	case js.EqToken:
+		c.assign(n)
+		return
+	case js.AndEqToken, js.OrEqToken, js.NullishEqToken:
+		c.logicalAssign(n)
+		return
+	case js.InToken:
+		if pv, ok := n.X.(*js.Var); ok && isPrivateName(pv) {
+			c.loadName(string(pv.Name()))
+			c.expr(n.Y)
+			c.mark(n)
+			c.op(OpHasPrivate)
+			return
+		}
+	}
+	if op, ok := compoundOps[n.Op]; ok {
+		c.compoundAssign(n, op)
+		return
+	}
+	op, ok := binaryOps[n.Op]
+	if !ok {
+		c.fail("UnsupportedSyntax", n, "operator %s is not supported", n.Op)
+	}
+	c.expr(n.X)
+	c.expr(n.Y)
+	c.mark(n)
+	c.op(op)
+}
+
+// assign compiles a = b (including destructuring assignment).
+func (c *compiler) assign(n *js.BinaryExpr) {
+	switch t := unparen(n.X).(type) {
+	case *js.Var:
+		c.namedExprS(n.Y, string(t.Name()))
+		c.mark(n)
+		c.assignName(string(t.Name()))
+	case *js.DotExpr:
+		if isSuper(t.X) {
+			c.superSet(func() { c.emit(OpConst, c.strConst(dotName(t)), 0) }, n.Y)
+			return
+		}
+		c.expr(t.X)
+		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
+			c.loadName(string(pv.Name()))
+			c.expr(n.Y)
+			c.mark(n)
+			c.op(OpSetPrivate)
+			return
+		}
+		c.expr(n.Y)
+		c.mark(n)
+		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
+	case *js.IndexExpr:
+		if isSuper(t.X) {
+			c.superSet(func() { c.expr(t.Y); c.op(OpToPropertyKey) }, n.Y)
+			return
+		}
+		c.expr(t.X)
+		c.expr(t.Y)
+		c.expr(n.Y)
+		c.mark(n)
+		c.op(OpSetElem)
+	case *js.ArrayExpr, *js.ObjectExpr:
+		c.expr(n.Y)
+		c.op(OpDup)
+		c.assignPattern(t)
+	default:
+		c.fail("ParseError", n, "Invalid left-hand side in assignment")
+	}
+}
+
+// superSet compiles super[key] = value: [this key value] SetElem with B=1 (super receiver semantics).
+func (c *compiler) superSet(key func(), value js.IExpr) {
+	c.superBase()
+	key()
+	c.expr(value)
+	c.loadName("this")
+	c.emit(OpSetElem, 0, 1) // B=1: [base key value this]
+}
+
+// compoundAssign compiles a op= b.
+func (c *compiler) compoundAssign(n *js.BinaryExpr, op Op) {
+	switch t := unparen(n.X).(type) {
+	case *js.Var:
+		c.loadName(string(t.Name()))
+		c.expr(n.Y)
+		c.mark(n)
+		c.op(op)
+		c.assignName(string(t.Name()))
+	case *js.DotExpr:
+		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
+			c.expr(t.X)
+			c.loadName(string(pv.Name()))
+			c.op(OpDup2)
+			c.op(OpGetPrivate)
+			c.expr(n.Y)
+			c.op(op)
+			c.op(OpSetPrivate)
+			return
+		}
+		c.expr(t.X)
+		c.op(OpDup)
+		c.mark(n)
+		c.emit(OpGetProp, c.strConst(dotName(t)), 0)
+		c.expr(n.Y)
+		c.op(op)
+		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
+	case *js.IndexExpr:
+		c.expr(t.X)
+		c.expr(t.Y)
+		c.op(OpToPropertyKey)
+		c.op(OpDup2)
+		c.mark(n)
+		c.op(OpGetElem)
+		c.expr(n.Y)
+		c.op(op)
+		c.op(OpSetElem)
+	default:
+		c.fail("ParseError", n, "Invalid left-hand side in assignment")
+	}
+}
+
+// logicalAssign compiles a &&= b, a ||= b, a ??= b.
+func (c *compiler) logicalAssign(n *js.BinaryExpr) {
+	jop := OpJumpIfFalseKeep
+	switch n.Op {
+	case js.OrEqToken:
+		jop = OpJumpIfTrueKeep
+	case js.NullishEqToken:
+		jop = OpJumpIfNotNullishKeep
+	}
+	switch t := unparen(n.X).(type) {
+	case *js.Var:
+		c.loadName(string(t.Name()))
+		j := c.emit(jop, 0, 0)
+		c.namedExprS(n.Y, string(t.Name()))
+		c.assignName(string(t.Name()))
+		c.patch(j)
+	case *js.DotExpr:
+		c.expr(t.X)
+		c.op(OpDup)
+		c.emit(OpGetProp, c.strConst(dotName(t)), 0)
+		j := c.emit(jop, 0, 0)
+		c.expr(n.Y)
+		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
+		e := c.emit(OpJump, 0, 0)
+		c.patch(j)
+		c.op(OpSwap)
+		c.op(OpPop)
+		c.patch(e)
+	case *js.IndexExpr:
+		c.expr(t.X)
+		c.expr(t.Y)
+		c.op(OpToPropertyKey)
+		c.op(OpDup2)
+		c.op(OpGetElem)
+		j := c.emit(jop, 0, 0)
+		c.expr(n.Y)
+		c.op(OpSetElem)
+		e := c.emit(OpJump, 0, 0)
+		c.patch(j)
+		c.op(OpRot3)
+		c.op(OpPop)
+		c.op(OpPop)
+		c.patch(e)
+	default:
+		c.fail("ParseError", n, "Invalid left-hand side in assignment")
+	}
+}
+
+// assignTarget assigns the value on top of the stack (popped) to an assignment target.
+func (c *compiler) assignTarget(e js.IExpr) {
+	switch t := unparen(e).(type) {
+	case *js.Var:
+		c.assignName(string(t.Name()))
+		c.op(OpPop)
+	case *js.DotExpr:
+		c.expr(t.X)
+		c.op(OpSwap)
+		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
+			c.loadName(string(pv.Name()))
+			c.op(OpSwap)
+			c.op(OpSetPrivate)
+			c.op(OpPop)
+			return
+		}
+		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
+		c.op(OpPop)
+	case *js.IndexExpr:
+		c.expr(t.X)
+		c.expr(t.Y)
+		c.op(OpRot3)
+		c.op(OpSetElem)
+		c.op(OpPop)
+	case *js.ArrayExpr, *js.ObjectExpr:
+		c.assignPattern(t)
+	case *js.BinaryExpr:
+		if t.Op == js.EqToken {
+			// target = default (inside a pattern)
+			j := c.emit(OpJumpIfNotUndef, 0, 0)
+			if v, ok := t.X.(*js.Var); ok {
+				c.namedExprS(t.Y, string(v.Name()))
+			} else {
+				c.expr(t.Y)
+			}
+			c.patch(j)
+			c.assignTarget(t.X)
+			return
+		}
+		c.fail("ParseError", e, "Invalid destructuring assignment target")
+	default:
+		c.fail("ParseError", e, "Invalid destructuring assignment target")
+	}
+}
+
+func (c *compiler) yield(n *js.YieldExpr) {
+	if n.Generator {
+		c.expr(n.X)
+		async := 0
+		if c.fs.code.Async {
+			async = 1
+		}
+		c.emit(OpGetIter, 0, async)
+		c.op(OpUndef)
+		c.mark(n)
+		loop := c.emit(OpYieldDelegate, 0, 0)
+		_ = loop
+		c.emitReturn()
+		c.patch(loop)
+		return
+	}
+	if n.X != nil {
+		c.expr(n.X)
+	} else {
+		c.op(OpUndef)
+	}
+	if c.fs.code.Async {
+		c.op(OpAwait)
+	}
+	c.op(OpYield)
+	j := c.emit(OpResumeMode, 0, 0)
+	c.emitAwaitReturnValue()
+	c.emitReturn()
+	c.patch(j)
+}

@@ -1,0 +1,522 @@
+package interp
+
+import (
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Functions, methods, classes and binding patterns.
+
+// closureNamed compiles a function node (declaration, expression or arrow) and
+// emits the creation of its closure. name is the contextual name for anonymous
+// functions.
+func (c *compiler) closureNamed(node js.IExpr, name string) {
+	f := c.an.funcs[node]
+	switch n := node.(type) {
+	case *js.FuncDecl:
+		if n.Name != nil {
+			name = string(n.Name.Name())
+		}
+		c.compileFunction(f, &n.Params, &n.Body, name, n.Async, n.Generator)
+	case *js.ArrowFunc:
+		c.compileFunction(f, &n.Params, &n.Body, name, n.Async, false)
+	}
+	c.emit(OpClosure, f.index, 0)
+}
+
+// closure compiles a function declaration and emits its closure.
+func (c *compiler) closure(fd *js.FuncDecl) { c.closureNamed(fd, "") }
+
+// method compiles an object or class method and emits its closure. With
+// computed=true its name comes from the key below it on the stack at run time.
+func (c *compiler) method(m *js.MethodDecl, name string, computed bool) {
+	f := c.an.funcs[m]
+	c.compileFunction(f, &m.Params, &m.Body, name, m.Async, m.Generator)
+	c.emit(OpClosure, f.index, 0)
+	if computed {
+		prefix := 0
+		if m.Get {
+			prefix = 1
+		} else if m.Set {
+			prefix = 2
+		}
+		c.emit(OpSetFnName, 0, prefix)
+	}
+}
+
+// compileFunction generates the code of one function.
+func (c *compiler) compileFunction(f *funcInfo, params *js.Params, body *js.BlockStmt, name string, async, gen bool) {
+	saveLast := c.lastPos
+	c.beginFunction(f, nil)
+	code := c.fs.code
+	code.Name = name
+	code.Async = async
+	code.Generator = gen
+	code.Length = paramLength(params)
+	code.HasFields = f.hasField
+	if node, ok := f.node.(js.INode); ok {
+		p := c.src.Pos(node)
+		_ = p
+	}
+	c.prologue(f, params)
+	if f.kind == funcClassCtor && f.hasField {
+		c.op(OpLoadCallee)
+		c.op(OpLoadThis)
+		c.emitInitFields()
+	}
+	if gen {
+		c.op(OpInitialYield)
+	}
+	c.hoistFunctions(body.List)
+	c.stmts(body.List)
+	c.op(OpUndef)
+	c.emitReturn()
+	c.endFunction()
+	c.lastPos = saveLast
+}
+
+// emitInitFields: [ctor this] -> []: runs the class's instance field initialiser on this.
+func (c *compiler) emitInitFields() {
+	j := c.emit(OpInitFields, 0, 0) // jumps (popping both) when the class has no initialiser
+	c.emit(OpCall, 0, 0)
+	c.op(OpPop)
+	c.patch(j)
+}
+
+func paramLength(p *js.Params) int {
+	if p == nil {
+		return 0
+	}
+	n := 0
+	for _, e := range p.List {
+		if e.Default != nil {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// classNamed compiles a class expression or declaration, leaving the constructor on the stack.
+func (c *compiler) classNamed(n *js.ClassDecl, name string) {
+	if n.Name != nil {
+		name = string(n.Name.Name())
+	}
+	if n.Extends != nil {
+		c.expr(n.Extends)
+	}
+	s := c.enterScope(n)
+	// Private names.
+	for _, el := range n.List {
+		var pv *js.Var
+		kind := 0
+		if el.Method != nil {
+			pv = el.Method.Name.Private
+			kind = 1
+			if el.Method.Get || el.Method.Set {
+				kind = 2
+			}
+		} else if el.StaticBlock == nil {
+			pv = el.Name.Private
+		}
+		if pv == nil {
+			continue
+		}
+		pname := string(pv.Name())
+		b := s.names[pname]
+		if b.kind != bindPrivate {
+			continue
+		}
+		if kind == 2 {
+			// getter and setter share one private name: create it once
+			if b.param == -2 {
+				continue
+			}
+			b.param = -2
+		}
+		c.emit(OpNewPrivate, c.strConst(pname), kind)
+		c.storeBinding(b, 0)
+	}
+	// Constructor.
+	var ctor *js.MethodDecl
+	for _, el := range n.List {
+		if el.Method != nil && !el.Method.Static && isConstructorName(&el.Method.Name) {
+			ctor = el.Method
+		}
+	}
+	if ctor != nil {
+		f := c.an.funcs[ctor]
+		c.compileFunction(f, &ctor.Params, &ctor.Body, name, false, false)
+		c.emit(OpClosure, f.index, 0)
+	} else {
+		f := c.an.funcs[implicitCtorKey{n}]
+		c.implicitCtor(f, name)
+		c.emit(OpClosure, f.index, 0)
+	}
+	ext := 0
+	if n.Extends != nil {
+		ext = 1
+	}
+	c.emit(OpClass, ext, 0)
+	pr := c.newReg()
+	cr := c.newReg()
+	c.emit(OpPutReg, pr, 0)
+	c.emit(OpSetReg, cr, 0)
+	if n.Name != nil {
+		if b, ok := s.names[name]; ok && b.kind == bindClassInner {
+			c.storeBinding(b, 1)
+		}
+	}
+	c.op(OpPop)
+	// Methods and computed field keys, in order.
+	fieldKeys := 0
+	for i := range n.List {
+		el := &n.List[i]
+		switch {
+		case el.Method != nil && el.Method == ctor:
+		case el.Method != nil:
+			m := el.Method
+			target := pr
+			if m.Static {
+				target = cr
+			}
+			if m.Name.Private != nil {
+				b, _ := c.lookup(string(m.Name.Private.Name()))
+				c.emit(OpGetReg, target, 0)
+				c.loadBinding(b, 0)
+				c.method(m, string(m.Name.Private.Name()), false)
+				c.emit(OpGetReg, target, 0)
+				c.op(OpSetHome)
+				kind := 0
+				if m.Get {
+					kind = 1
+				} else if m.Set {
+					kind = 2
+				}
+				static := 0
+				if m.Static {
+					static = 1
+				}
+				c.emit(OpDefPrivMeth, static, kind) // [obj pname fn] -> [obj]; A=1: also brand obj
+				c.op(OpPop)
+				continue
+			}
+			c.emit(OpGetReg, target, 0)
+			name := c.pushKey(&m.Name.PropertyName)
+			prefix := ""
+			op := OpDefineMethod
+			if m.Get {
+				prefix, op = "get ", OpDefineGetter
+			} else if m.Set {
+				prefix, op = "set ", OpDefineSetter
+			}
+			c.method(m, prefix+name, m.Name.Computed != nil)
+			c.emit(op, 0, 0)
+			c.op(OpPop)
+		case el.StaticBlock == nil && el.Name.Computed != nil:
+			c.expr(el.Name.Computed)
+			c.op(OpToPropertyKey)
+			b := s.names[fieldKeyName(fieldKeys)]
+			c.storeBinding(b, 0)
+			fieldKeys++
+		}
+	}
+	// Instance field initialiser.
+	if fi := c.an.funcs[fieldInitKey{class: n, static: false}]; fi != nil && classHasInstanceInit(n) {
+		c.emit(OpGetReg, cr, 0)
+		c.fieldInitFunction(fi, n, false)
+		c.emit(OpClosure, fi.index, 0)
+		c.emit(OpGetReg, pr, 0)
+		c.op(OpSetHome)
+		c.op(OpSetFields)
+		c.op(OpPop)
+	}
+	// Static fields and blocks run now, with this = the constructor.
+	if fi := c.an.funcs[fieldInitKey{class: n, static: true}]; fi != nil && classHasStaticInit(n) {
+		c.fieldInitFunction(fi, n, true)
+		c.emit(OpClosure, fi.index, 0)
+		c.emit(OpGetReg, cr, 0)
+		c.op(OpSetHome)
+		c.emit(OpGetReg, cr, 0)
+		c.emit(OpCall, 0, 0)
+		c.op(OpPop)
+	}
+	c.leaveScope(s)
+	c.emit(OpGetReg, cr, 0)
+}
+
+// class compiles a class declaration (the constructor is left on the stack).
+func (c *compiler) class(n *js.ClassDecl) { c.classNamed(n, "") }
+
+func fieldKeyName(i int) string { return "%fieldkey" + itoa(i) }
+
+func classHasInstanceInit(n *js.ClassDecl) bool {
+	for _, el := range n.List {
+		if el.Method != nil && !el.Method.Static && el.Method.Name.Private != nil {
+			return true
+		}
+		if el.Method == nil && el.StaticBlock == nil && !el.Static {
+			return true
+		}
+	}
+	return false
+}
+
+func classHasStaticInit(n *js.ClassDecl) bool {
+	for _, el := range n.List {
+		if el.StaticBlock != nil || (el.Method == nil && el.Static) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldInitFunction generates the instance or static initialiser of a class.
+func (c *compiler) fieldInitFunction(f *funcInfo, n *js.ClassDecl, static bool) {
+	c.beginFunction(f, nil)
+	c.fs.code.Name = "<init>"
+	c.prologue(f, nil)
+	fieldKeys := 0
+	if !static {
+		// Private methods and accessors are installed before any field.
+		for _, el := range n.List {
+			if el.Method != nil && !el.Method.Static && el.Method.Name.Private != nil {
+				c.loadName("this")
+				c.loadName(string(el.Method.Name.Private.Name()))
+				c.op(OpUndef)
+				c.emit(OpDefPrivate, 0, 1) // B=1: a method brand (ignored when already present)
+				c.op(OpPop)
+			}
+		}
+	}
+	for i := range n.List {
+		el := &n.List[i]
+		if el.Method != nil {
+			continue
+		}
+		if el.StaticBlock != nil {
+			if static {
+				c.block(el.StaticBlock)
+			}
+			continue
+		}
+		computed := el.Name.Computed != nil
+		if el.Static != static {
+			if computed {
+				fieldKeys++
+			}
+			continue
+		}
+		c.loadName("this")
+		name := ""
+		switch {
+		case el.Name.Private != nil:
+			c.loadName(string(el.Name.Private.Name()))
+			name = string(el.Name.Private.Name())
+		case computed:
+			c.loadName(fieldKeyName(fieldKeys))
+			fieldKeys++
+		default:
+			name, _ = c.propertyKeyName(&el.Name.PropertyName)
+			c.emit(OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
+		}
+		if el.Init != nil {
+			c.namedExprS(el.Init, name)
+			if computed && isAnonymousFn(el.Init) {
+				c.emit(OpSetFnName, 0, 0)
+			}
+		} else {
+			c.op(OpUndef)
+		}
+		if el.Name.Private != nil {
+			c.emit(OpDefPrivate, 0, 0)
+		} else {
+			c.op(OpDefineField)
+		}
+		c.op(OpPop)
+	}
+	c.op(OpUndef)
+	c.op(OpReturn)
+	c.endFunction()
+}
+
+// implicitCtor generates the constructor of a class that declares none.
+func (c *compiler) implicitCtor(f *funcInfo, name string) {
+	c.beginFunction(f, nil)
+	c.fs.code.Name = name
+	c.fs.code.HasFields = f.hasField
+	c.prologue(f, nil)
+	if f.derived {
+		cb, chops := c.lookup("%callee")
+		nb, nhops := c.lookup("new.target")
+		c.loadBinding(cb, chops)
+		c.loadBinding(nb, nhops)
+		c.emit(OpRestArgs, 0, 0)
+		c.emit(OpSuperCallSpread, 0, 0)
+		tb, _ := c.lookup("this")
+		c.storeBinding(tb, 1)
+		c.loadBinding(cb, chops)
+		c.op(OpSwap)
+		c.emitInitFields()
+	} else if f.hasField {
+		c.op(OpLoadCallee)
+		c.op(OpLoadThis)
+		c.emitInitFields()
+	}
+	c.op(OpUndef)
+	c.emitReturn()
+	c.endFunction()
+}
+
+// bindPattern initialises the bindings of a declaration pattern from the value
+// on top of the stack (popped).
+func (c *compiler) bindPattern(b js.IBinding, init bool) {
+	switch n := b.(type) {
+	case *js.Var:
+		c.initName(string(n.Name()))
+	case *js.BindingArray:
+		c.op(OpGetIter)
+		it := c.newReg()
+		c.emit(OpPutReg, it, 0)
+		for _, e := range n.List {
+			c.emit(OpGetReg, it, 0)
+			c.op(OpIterStep)
+			if e.Binding == nil {
+				c.op(OpPop)
+				continue
+			}
+			if e.Default != nil {
+				j := c.emit(OpJumpIfNotUndef, 0, 0)
+				c.namedExpr(e.Default, e.Binding)
+				c.patch(j)
+			}
+			c.bindPattern(e.Binding, init)
+		}
+		if n.Rest != nil {
+			c.emit(OpGetReg, it, 0)
+			c.op(OpIterRest)
+			c.bindPattern(n.Rest, init)
+			return
+		}
+		c.emit(OpGetReg, it, 0)
+		c.emit(OpIterClose, 0, 2) // B=2: only when not exhausted
+	case *js.BindingObject:
+		c.op(OpCheckCoercible)
+		src := c.newReg()
+		c.emit(OpPutReg, src, 0)
+		var keyRegs []int
+		for _, it := range n.List {
+			c.emit(OpGetReg, src, 0)
+			if name, ok := c.propertyKeyName(it.Key); ok {
+				if n.Rest != nil {
+					r := c.newReg()
+					c.emit(OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
+					c.emit(OpPutReg, r, 0)
+					keyRegs = append(keyRegs, r)
+				}
+				c.emit(OpGetProp, c.strConst16(wtf8ToUTF16(name)), 0)
+			} else {
+				c.expr(it.Key.Computed)
+				c.op(OpToPropertyKey)
+				if n.Rest != nil {
+					r := c.newReg()
+					c.emit(OpSetReg, r, 0)
+					keyRegs = append(keyRegs, r)
+				}
+				c.op(OpGetElem)
+			}
+			if it.Value.Default != nil {
+				j := c.emit(OpJumpIfNotUndef, 0, 0)
+				c.namedExpr(it.Value.Default, it.Value.Binding)
+				c.patch(j)
+			}
+			c.bindPattern(it.Value.Binding, init)
+		}
+		if n.Rest != nil {
+			c.op(OpNewObject)
+			c.emit(OpGetReg, src, 0)
+			for _, r := range keyRegs {
+				c.emit(OpGetReg, r, 0)
+			}
+			c.emit(OpCopyDataExcl, len(keyRegs), 0)
+			c.initName(string(n.Rest.Name()))
+		}
+	default:
+		c.fail("ParseError", nil, "invalid binding pattern %T", b)
+	}
+}
+
+// assignPattern destructures the value on top of the stack (popped) into assignment targets.
+func (c *compiler) assignPattern(e js.IExpr) {
+	switch n := e.(type) {
+	case *js.ArrayExpr:
+		c.op(OpGetIter)
+		it := c.newReg()
+		c.emit(OpPutReg, it, 0)
+		for _, el := range n.List {
+			c.emit(OpGetReg, it, 0)
+			if el.Spread {
+				c.op(OpIterRest)
+				c.assignTarget(el.Value)
+				return
+			}
+			c.op(OpIterStep)
+			if el.Value == nil {
+				c.op(OpPop)
+				continue
+			}
+			c.assignTarget(el.Value)
+		}
+		c.emit(OpGetReg, it, 0)
+		c.emit(OpIterClose, 0, 2)
+	case *js.ObjectExpr:
+		c.op(OpCheckCoercible)
+		src := c.newReg()
+		c.emit(OpPutReg, src, 0)
+		var keyRegs []int
+		for _, p := range n.List {
+			if p.Spread {
+				c.op(OpNewObject)
+				c.emit(OpGetReg, src, 0)
+				for _, r := range keyRegs {
+					c.emit(OpGetReg, r, 0)
+				}
+				c.emit(OpCopyDataExcl, len(keyRegs), 0)
+				c.assignTarget(p.Value)
+				continue
+			}
+			c.emit(OpGetReg, src, 0)
+			var target js.IExpr = p.Value
+			if p.Name == nil {
+				v := p.Value.(*js.Var)
+				r := c.newReg()
+				c.emitString(string(v.Name()))
+				c.emit(OpPutReg, r, 0)
+				keyRegs = append(keyRegs, r)
+				c.emit(OpGetProp, c.strConst(string(v.Name())), 0)
+			} else if name, ok := c.propertyKeyName(p.Name); ok {
+				r := c.newReg()
+				c.emit(OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
+				c.emit(OpPutReg, r, 0)
+				keyRegs = append(keyRegs, r)
+				c.emit(OpGetProp, c.strConst16(wtf8ToUTF16(name)), 0)
+			} else {
+				c.expr(p.Name.Computed)
+				c.op(OpToPropertyKey)
+				r := c.newReg()
+				c.emit(OpSetReg, r, 0)
+				keyRegs = append(keyRegs, r)
+				c.op(OpGetElem)
+			}
+			if p.Init != nil {
+				j := c.emit(OpJumpIfNotUndef, 0, 0)
+				if v, ok := target.(*js.Var); ok {
+					c.namedExprS(p.Init, string(v.Name()))
+				} else {
+					c.expr(p.Init)
+				}
+				c.patch(j)
+			}
+			c.assignTarget(target)
+		}
+	}
+}

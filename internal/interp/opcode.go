@@ -1,0 +1,262 @@
+package interp
+
+// Op is a bytecode operation. Instructions are fixed-size (Instr: an Op and two
+// int32 operands) so that a frame's position is a plain integer pc, which makes
+// execution state serialisable: a snapshot stores (function index, pc).
+//
+// Stack effects are written [before] -> [after], top of stack on the right.
+type Op uint8
+
+// The operations. Operands A and B are integers: constant-pool indices, register
+// numbers, jump targets (absolute pcs), counts, or function indices.
+const (
+	OpNop Op = iota
+
+	// Constants.
+	OpUndef    // [] -> [undefined]
+	OpNull     // [] -> [null]
+	OpTrue     // [] -> [true]
+	OpFalse    // [] -> [false]
+	OpInt      // [] -> [A as a number]
+	OpConst    // [] -> [constant A]
+	OpHole     // [] -> [the uninitialised marker] (TDZ initialisation)
+	OpRegExp   // [] -> [new RegExp(constant A, constant B)]
+	OpTemplate // [] -> [cached template object A of the program]
+
+	// Operand stack.
+	OpPop  // [a] -> []
+	OpDup  // [a] -> [a a]
+	OpDup2 // [a b] -> [a b a b]
+	OpSwap // [a b] -> [b a]
+	OpRot3 // [a b c] -> [c a b] (moves the top below two)
+	OpRot4 // [a b c d] -> [d a b c]
+	OpOver // [a b] -> [a b a]
+
+	// Registers (frame locals) and environment records (captured bindings).
+	OpGetReg        // [] -> [reg A]
+	OpSetReg        // [v] -> [v], reg A = v
+	OpPutReg        // [v] -> [], reg A = v
+	OpGetRegChecked // [] -> [reg A]; ReferenceError naming constant B when uninitialised
+	OpCheckReg      // [] -> []; ReferenceError naming constant B when reg A is uninitialised
+	OpGetEnv        // [] -> [env(A hops).slot B]
+	OpSetEnv        // [v] -> [v]; env(A hops).slot B = v
+	OpPutEnv        // [v] -> []; env(A hops).slot B = v
+	OpGetEnvChecked // like OpGetEnv, ReferenceError when uninitialised (name: constant of next OpNop's A)
+	OpCheckEnv      // [] -> []; ReferenceError when env(A).slot B is uninitialised (name in next OpNop)
+	OpPushEnv       // [] -> []; new environment record with A slots (all uninitialised)
+	OpPopEnv        // [] -> []; back to the parent environment record
+	OpCopyEnv       // [] -> []; replace the current record by a copy (per-iteration let bindings)
+	OpGetGlobal     // [] -> [global named constant A]; ReferenceError when absent
+	OpSetGlobal     // [v] -> [v]; assignment to global named constant A (ReferenceError when absent)
+	OpTypeofGlobal  // [] -> [typeof global A] (no ReferenceError)
+	OpDeclareGlobal // [v] -> []; define global var/function named constant A (script mode)
+	OpThrowConst    // [] -> never; TypeError "Assignment to constant variable."
+	OpThrowRef      // [] -> never; ReferenceError "constant A is not defined"
+
+	// Properties.
+	OpGetProp      // [obj] -> [obj.name], name = constant A
+	OpGetPropKeep  // [obj] -> [obj obj.name]
+	OpSetProp      // [obj v] -> [v]; obj.name = v
+	OpGetElem      // [obj key] -> [obj[key]]
+	OpGetElemKeep  // [obj key] -> [obj obj[key]]
+	OpSetElem      // [obj key v] -> [v]
+	OpDeleteProp   // [obj] -> [bool]
+	OpDeleteElem   // [obj key] -> [bool]
+	OpIn           // [key obj] -> [bool]
+	OpInstanceOf   // [v ctor] -> [bool]
+	OpToPropertyKey // [v] -> [key]
+	OpCheckCoercible // [v] -> [v]; TypeError when v is null or undefined (destructuring)
+
+	// Private names (class #x): A = private-name register/env via preceding load.
+	OpGetPrivate  // [obj pname] -> [value]
+	OpSetPrivate  // [obj pname v] -> [v]
+	OpHasPrivate  // [pname obj] -> [bool] (#x in obj)
+	OpDefPrivate  // [obj pname v] -> [obj]; define a private field
+	OpNewPrivate  // [] -> [a fresh private name with description constant A]; B=kind (0 field, 1 method, 2 accessor)
+	OpDefPrivMeth // [obj pname fn] -> [obj]; add a private method/accessor (B: 0 method, 1 getter, 2 setter)
+
+	// Calls. Layout: [fn this arg1..argA].
+	OpCall        // [fn this args...] -> [result]
+	OpCallSpread  // [fn this argsArray] -> [result]
+	OpNew         // [ctor args...] -> [object]
+	OpNewSpread   // [ctor argsArray] -> [object]
+	OpSuperCall   // [args...] -> [this]; A = argc (uses the frame's callee and new.target)
+	OpSuperCallSpread
+	OpSuperBase   // [] -> [home object's prototype]
+	OpReturn      // [v] -> returns v
+	OpCheckReturn // [v] -> [v']: derived-constructor return rules (B register of this)
+
+	// Arithmetic and logic.
+	OpAdd
+	OpSub
+	OpMul
+	OpDiv
+	OpMod
+	OpExp
+	OpBitAnd
+	OpBitOr
+	OpBitXor
+	OpShl
+	OpShr
+	OpUShr
+	OpEq
+	OpNe
+	OpStrictEq
+	OpStrictNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpNeg
+	OpPlus   // ToNumber
+	OpNumeric // ToNumeric (postfix operators)
+	OpNot
+	OpBitNot
+	OpTypeof
+	OpInc
+	OpDec
+	OpToString // [v] -> [ToString(v)] (template literals)
+	OpConcatN  // [s1..sA] -> [s1+...+sA] of strings
+
+	// Jumps (A = absolute target pc).
+	OpJump
+	OpJumpIfFalse     // [v] -> []
+	OpJumpIfTrue      // [v] -> []
+	OpJumpIfFalseKeep // [v] -> [v] when jumping, [] otherwise
+	OpJumpIfTrueKeep
+	OpJumpIfNotNullishKeep // [v] -> [v] when jumping, [] otherwise (??)
+	OpJumpIfNullish        // [v] -> [v]; jumps when null/undefined (optional chain)
+	OpJumpIfNotUndef       // [v] -> [v] when jumping, [] otherwise (default values)
+
+	// Object and array literals.
+	OpNewObject    // [] -> [{}]
+	OpNewArray     // [] -> [[]] with capacity A
+	OpArrayPush    // [arr v] -> [arr]
+	OpArrayHole    // [arr] -> [arr] (elision)
+	OpArraySpread  // [arr iterable] -> [arr]
+	OpDefineField  // [obj key v] -> [obj]; CreateDataProperty (computed key)
+	OpDefineName   // [obj v] -> [obj]; CreateDataProperty of constant A
+	OpDefineGetter // [obj key fn] -> [obj]; B=1 enumerable
+	OpDefineSetter // [obj key fn] -> [obj]
+	OpDefineMethod // [obj key fn] -> [obj]; B=1 enumerable; sets fn's home object
+	OpCopyData     // [obj src] -> [obj]; object spread / rest (excluded keys: none)
+	OpCopyDataExcl // [obj src k1..kA] -> [obj]; rest with excluded keys
+	OpSetProto     // [obj v] -> [obj]; __proto__: v in a literal
+	OpSetFnName    // [fn key] -> [fn]; SetFunctionName from a computed key (B prefix: 0 none, 1 get, 2 set)
+
+	// Functions and classes.
+	OpClosure      // [] -> [function object of function index A]
+	OpLoadThis     // [] -> [this]
+	OpLoadCallee   // [] -> [the running function object]
+	OpLoadNewTarget // [] -> [new.target]
+	OpArguments    // [] -> [arguments object]
+	OpRestArgs     // [] -> [array of arguments from index A]
+	OpGetArg       // [] -> [argument A or undefined]
+	OpClass        // [parent ctorFn] -> [ctor proto]; A=1 when there is an extends clause
+	OpInitFields   // [] -> []; run the field initialiser of the callee's class on this
+	OpSetHome      // [fn home] -> [fn]
+	OpSetFields    // [ctor initFn] -> [ctor]; attach the instance field initialiser
+	OpRunStaticInit // [ctor fn] -> [ctor]; call fn with this = ctor
+
+	// Exceptions.
+	OpThrow    // [v] -> never
+	OpTryPush  // [] -> []; handler at pc A
+	OpTryPop   // [] -> []
+	OpThrowTyp // [] -> never: TypeError with message constant A
+
+	// Iteration.
+	OpGetIter      // [iterable] -> [iterRecord]; B=1 async
+	OpIterNext     // [iterRecord] -> [value]; jumps to A when done (pops nothing else)
+	OpIterClose    // [iterRecord] -> []
+	OpIterCloseThrow // [iterRecord] -> []: close, ignoring errors (throw completion)
+	OpIterStep     // [iterRecord] -> [value] for destructuring (undefined after done)
+	OpIterRest     // [iterRecord] -> [array of the remaining values]
+	OpForInPrep    // [obj] -> [forInState]
+	OpForInNext    // [state] -> [key]; jumps to A when done
+	OpIterNextRaw  // [iterRecord] -> [result] (for-await: the raw next() result, awaited by the code)
+	OpIterResult   // [result] -> [value]; jumps to A when result.done (for-await)
+
+	// Generators and async.
+	OpAwait          // [v] -> [resolved value] (suspends)
+	OpYield          // [v] -> [sent value] (suspends; resume mode into the frame's resume register)
+	OpResumeMode     // [] -> [] jumps: A = target when mode is return; throw mode rethrows
+	OpYieldDelegate  // [iterable] -> [result value]; yield*
+	OpAsyncGenYield  // async generator yield
+	OpInitialYield   // generator start: suspend before the body runs
+
+	// Misc.
+	OpDebugger
+	OpPosMark // no-op marking a position (unused at run time)
+
+	opCount
+)
+
+var opNames = [...]string{
+	OpNop: "Nop", OpUndef: "Undef", OpNull: "Null", OpTrue: "True", OpFalse: "False", OpInt: "Int",
+	OpConst: "Const", OpHole: "Hole", OpRegExp: "RegExp", OpTemplate: "Template",
+	OpPop: "Pop", OpDup: "Dup", OpDup2: "Dup2", OpSwap: "Swap", OpRot3: "Rot3", OpRot4: "Rot4", OpOver: "Over",
+	OpGetReg: "GetReg", OpSetReg: "SetReg", OpPutReg: "PutReg", OpGetRegChecked: "GetRegChecked",
+	OpCheckReg: "CheckReg", OpGetEnv: "GetEnv", OpSetEnv: "SetEnv", OpPutEnv: "PutEnv",
+	OpGetEnvChecked: "GetEnvChecked", OpCheckEnv: "CheckEnv", OpPushEnv: "PushEnv", OpPopEnv: "PopEnv",
+	OpCopyEnv: "CopyEnv", OpGetGlobal: "GetGlobal", OpSetGlobal: "SetGlobal", OpTypeofGlobal: "TypeofGlobal",
+	OpDeclareGlobal: "DeclareGlobal", OpThrowConst: "ThrowConst", OpThrowRef: "ThrowRef",
+	OpGetProp: "GetProp", OpGetPropKeep: "GetPropKeep", OpSetProp: "SetProp", OpGetElem: "GetElem",
+	OpGetElemKeep: "GetElemKeep", OpSetElem: "SetElem", OpDeleteProp: "DeleteProp", OpDeleteElem: "DeleteElem",
+	OpIn: "In", OpInstanceOf: "InstanceOf", OpToPropertyKey: "ToPropertyKey", OpCheckCoercible: "CheckCoercible",
+	OpGetPrivate: "GetPrivate", OpSetPrivate: "SetPrivate", OpHasPrivate: "HasPrivate", OpDefPrivate: "DefPrivate",
+	OpNewPrivate: "NewPrivate", OpDefPrivMeth: "DefPrivMeth",
+	OpCall: "Call", OpCallSpread: "CallSpread", OpNew: "New", OpNewSpread: "NewSpread", OpSuperCall: "SuperCall",
+	OpSuperCallSpread: "SuperCallSpread", OpSuperBase: "SuperBase", OpReturn: "Return", OpCheckReturn: "CheckReturn",
+	OpAdd: "Add", OpSub: "Sub", OpMul: "Mul", OpDiv: "Div", OpMod: "Mod", OpExp: "Exp", OpBitAnd: "BitAnd",
+	OpBitOr: "BitOr", OpBitXor: "BitXor", OpShl: "Shl", OpShr: "Shr", OpUShr: "UShr", OpEq: "Eq", OpNe: "Ne",
+	OpStrictEq: "StrictEq", OpStrictNe: "StrictNe", OpLt: "Lt", OpLe: "Le", OpGt: "Gt", OpGe: "Ge",
+	OpNeg: "Neg", OpPlus: "Plus", OpNumeric: "Numeric", OpNot: "Not", OpBitNot: "BitNot", OpTypeof: "Typeof",
+	OpInc: "Inc", OpDec: "Dec", OpToString: "ToString", OpConcatN: "ConcatN",
+	OpJump: "Jump", OpJumpIfFalse: "JumpIfFalse", OpJumpIfTrue: "JumpIfTrue", OpJumpIfFalseKeep: "JumpIfFalseKeep",
+	OpJumpIfTrueKeep: "JumpIfTrueKeep", OpJumpIfNotNullishKeep: "JumpIfNotNullishKeep",
+	OpJumpIfNullish: "JumpIfNullish", OpJumpIfNotUndef: "JumpIfNotUndef",
+	OpNewObject: "NewObject", OpNewArray: "NewArray", OpArrayPush: "ArrayPush", OpArrayHole: "ArrayHole",
+	OpArraySpread: "ArraySpread", OpDefineField: "DefineField", OpDefineName: "DefineName",
+	OpDefineGetter: "DefineGetter", OpDefineSetter: "DefineSetter", OpDefineMethod: "DefineMethod",
+	OpCopyData: "CopyData", OpCopyDataExcl: "CopyDataExcl", OpSetProto: "SetProto", OpSetFnName: "SetFnName",
+	OpClosure: "Closure", OpLoadThis: "LoadThis", OpLoadCallee: "LoadCallee", OpLoadNewTarget: "LoadNewTarget",
+	OpArguments: "Arguments", OpRestArgs: "RestArgs", OpGetArg: "GetArg", OpClass: "Class",
+	OpInitFields: "InitFields", OpSetHome: "SetHome", OpSetFields: "SetFields", OpRunStaticInit: "RunStaticInit",
+	OpThrow: "Throw", OpTryPush: "TryPush", OpTryPop: "TryPop", OpThrowTyp: "ThrowTyp",
+	OpGetIter: "GetIter", OpIterNext: "IterNext", OpIterClose: "IterClose", OpIterCloseThrow: "IterCloseThrow",
+	OpIterStep: "IterStep", OpIterRest: "IterRest", OpForInPrep: "ForInPrep", OpForInNext: "ForInNext",
+	OpIterNextRaw: "IterNextRaw", OpIterResult: "IterResult",
+	OpAwait: "Await", OpYield: "Yield", OpResumeMode: "ResumeMode", OpYieldDelegate: "YieldDelegate",
+	OpAsyncGenYield: "AsyncGenYield", OpInitialYield: "InitialYield",
+	OpDebugger: "Debugger", OpPosMark: "PosMark",
+}
+
+// String returns the operation's name, e.g. "GetProp".
+func (op Op) String() string {
+	if int(op) < len(opNames) && opNames[op] != "" {
+		return opNames[op]
+	}
+	return "Op(" + itoa(int(op)) + ")"
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
