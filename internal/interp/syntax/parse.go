@@ -60,6 +60,9 @@ func Parse(source string, mode Mode) (*Program, error) {
 		lines:  lines,
 		pos:    computePositions(ast, source, buf),
 	}
+	if err := check(ast, mode, p.Strict, buf, p.pos, lines); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -1,0 +1,144 @@
+package syntax
+
+import (
+	"strings"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+func (c *checker) literal(n *js.LiteralExpr) {
+	switch n.TokenType {
+	case js.SuperToken:
+		c.syntaxError(n, "'super' keyword unexpected here")
+	case js.ImportToken:
+		c.unsupported(n, "import() is not supported: a program is a single script without modules")
+	case js.StringToken:
+		if c.fn.strict && hasLegacyOctalEscape(string(n.Data)) {
+			c.syntaxError(n, "Octal escape sequences are not allowed in strict mode.")
+		}
+	case js.RegExpToken:
+		c.regexpLiteral(n)
+	case js.DecimalToken, js.IntegerToken, js.BinaryToken, js.OctalToken, js.HexadecimalToken:
+		data := string(n.Data)
+		if strings.HasSuffix(data, "n") {
+			c.unsupported(n, "BigInt literals are not supported: numbers are IEEE-754 doubles")
+			return
+		}
+		if c.fn.strict && len(data) > 1 && data[0] == '0' && data[1] >= '0' && data[1] <= '9' {
+			c.syntaxError(n, "Decimals with leading zeros are not allowed in strict mode.")
+		}
+	}
+}
+
+// hasLegacyOctalEscape reports \1-\7, \0 followed by a digit, \8 and \9 in
+// a string literal's source text.
+func hasLegacyOctalEscape(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		d := s[i+1]
+		switch {
+		case d >= '1' && d <= '9':
+			return true
+		case d == '0' && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9':
+			return true
+		}
+		i++ // skip the escaped character
+	}
+	return false
+}
+
+// invalidTemplateEscape reports an escape sequence that is invalid in an
+// untagged template (octal, malformed \x or \u).
+func invalidTemplateEscape(s string) bool {
+	isHex := func(b byte) bool {
+		return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
+	}
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		d := s[i+1]
+		switch {
+		case d >= '1' && d <= '9':
+			return true
+		case d == '0' && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9':
+			return true
+		case d == 'x':
+			if i+3 >= len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) {
+				return true
+			}
+		case d == 'u':
+			if i+2 < len(s) && s[i+2] == '{' {
+				j := i + 3
+				v := 0
+				for j < len(s) && isHex(s[j]) {
+					v = v*16 + hexVal(s[j])
+					if v > 0x10FFFF {
+						return true
+					}
+					j++
+				}
+				if j == i+3 || j >= len(s) || s[j] != '}' {
+					return true
+				}
+			} else if i+5 >= len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+				return true
+			}
+		}
+		i++
+	}
+	return false
+}
+
+func hexVal(b byte) int {
+	switch {
+	case b >= '0' && b <= '9':
+		return int(b - '0')
+	case b >= 'a' && b <= 'f':
+		return int(b-'a') + 10
+	}
+	return int(b-'A') + 10
+}
+
+func (c *checker) template(n *js.TemplateExpr) {
+	if n.Tag != nil {
+		if n.Optional || isOptionalChain(n.Tag) {
+			c.syntaxError(n, "Invalid tagged template on optional chain")
+			return
+		}
+		c.expr(n.Tag)
+	}
+	for i := range n.List {
+		if n.Tag == nil && invalidTemplateEscape(string(n.List[i].Value)) {
+			c.syntaxError(n, "Invalid escape sequence in template")
+			return
+		}
+		c.expr(n.List[i].Expr)
+	}
+	if n.Tag == nil && invalidTemplateEscape(string(n.Tail)) {
+		c.syntaxError(n, "Invalid escape sequence in template")
+	}
+}
+
+// regexpLiteral checks a regular expression literal's flags.
+func (c *checker) regexpLiteral(n *js.LiteralExpr) {
+	s := string(n.Data)
+	end := strings.LastIndexByte(s, '/')
+	if end <= 0 {
+		return
+	}
+	flags := s[end+1:]
+	seen := map[rune]bool{}
+	for _, f := range flags {
+		if !strings.ContainsRune("dgimsuyv", f) || seen[f] {
+			c.syntaxError(n, "Invalid regular expression flags")
+			return
+		}
+		seen[f] = true
+	}
+	if seen['u'] && seen['v'] {
+		c.syntaxError(n, "Invalid regular expression flags")
+	}
+}
