@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/codemode/codemode/internal/interp/numconv"
 )
 
 // ToBoolean is the ECMAScript ToBoolean (truthiness).
@@ -259,122 +261,24 @@ var smallIntStrings = func() [10]*jsString {
 	return a
 }()
 
-// numberToString is Number::toString(10): shortest round-trip digits, decimal notation for
-// exponents in [-7, 21), exponential notation ("1e+21", "1.5e-7") otherwise.
+// numberToString is Number::toString(10) (numconv.FormatNumber, with a fast path for
+// integers).
 func numberToString(f float64) string {
-	switch {
-	case f != f:
-		return "NaN"
-	case f == 0:
-		return "0"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
-		if math.Abs(f) < 1<<63 {
-			return strconv.FormatInt(int64(f), 10)
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		if f == 0 {
+			return "0"
 		}
+		return strconv.FormatInt(int64(f), 10)
 	}
-	sign := ""
-	if f < 0 {
-		sign = "-"
-		f = -f
-	}
-	// shortest digits and exponent: d.ddde±x
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
-	k := len(digits)
-	n := exp + 1 // position of the decimal point relative to the digits
-	switch {
-	case k <= n && n <= 21:
-		return sign + digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		return sign + digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		return sign + "0." + strings.Repeat("0", -n) + digits
-	}
-	es := "+"
-	if n-1 < 0 {
-		es = "-"
-	}
-	ex := strconv.Itoa(abs(n - 1))
-	if k == 1 {
-		return sign + digits + "e" + es + ex
-	}
-	return sign + digits[:1] + "." + digits[1:] + "e" + es + ex
+	return numconv.FormatNumber(f)
 }
 
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
-}
-
-// stringToNumber is StringToNumber: trims whitespace; accepts decimal literals, Infinity,
-// 0x/0o/0b integers; the empty string is 0; anything else is NaN.
+// stringToNumber is StringToNumber (numconv.ParseNumber).
 func stringToNumber(s *jsString) float64 {
-	t := trimJSSpace(s.String())
-	if t == "" {
+	if s.Len() == 0 {
 		return 0
 	}
-	if len(t) > 2 && t[0] == '0' {
-		base := 0
-		switch t[1] {
-		case 'x', 'X':
-			base = 16
-		case 'o', 'O':
-			base = 8
-		case 'b', 'B':
-			base = 2
-		}
-		if base != 0 {
-			v := 0.0
-			for _, c := range t[2:] {
-				d := digitVal(c)
-				if d < 0 || d >= base {
-					return math.NaN()
-				}
-				v = v*float64(base) + float64(d)
-			}
-			return v
-		}
-	}
-	switch t {
-	case "Infinity", "+Infinity":
-		return math.Inf(1)
-	case "-Infinity":
-		return math.Inf(-1)
-	}
-	for _, c := range t {
-		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-			return math.NaN()
-		}
-	}
-	f, err := strconv.ParseFloat(t, 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return f
-		}
-		return math.NaN()
-	}
-	return f
-}
-
-func digitVal(c rune) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'z':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'Z':
-		return int(c-'A') + 10
-	}
-	return -1
+	return numconv.ParseNumber(s.String())
 }
 
 // isJSSpace reports whether r is WhiteSpace or LineTerminator.

@@ -12,7 +12,21 @@ func newTestVM(t *testing.T) *VM {
 	t.Helper()
 	vm := &VM{}
 	vm.initRuntime()
+	installTestArrayIterator(vm)
 	return vm
+}
+
+// installTestArrayIterator makes arrays iterable in runtime-only tests when the Array
+// built-ins are not compiled in (they define Array.prototype[Symbol.iterator] themselves).
+func installTestArrayIterator(vm *VM) {
+	key := symKey(symIterator)
+	if vm.realm.ArrayPrototype.hasOwn(key) {
+		return
+	}
+	values := vm.newNativeFunction(&nativeFunction{name: "test Array.prototype.values", fn: func(vm *VM, c NativeCall) Value {
+		return vm.newArrayIterator(objectValue(vm.ToObject(c.This)), iterValues)
+	}}, "values", 0)
+	vm.realm.ArrayPrototype.props.add(key, Property{value: objectValue(values), flags: propHidden})
 }
 
 func TestOwnKeysOrder(t *testing.T) {

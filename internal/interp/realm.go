@@ -121,7 +121,7 @@ type Realm struct {
 	FunctionPrototype      *Object
 	ArrayPrototype         *Object
 	ErrorPrototype         *Object
-	IteratorPrototype      *Object // %IteratorPrototype%
+	IteratorPrototype      *Object // %IteratorPrototype%, named "Iterator.prototype"
 	AsyncIteratorPrototype *Object // %AsyncIteratorPrototype%
 	ArrayIteratorPrototype *Object // %ArrayIteratorPrototype%
 	ObjectConstructor      *Object
@@ -145,7 +145,7 @@ func newRealm(vm *VM) *Realm {
 	r.ArrayPrototype = r.namedObject("Array.prototype", r.ObjectPrototype)
 	r.ArrayPrototype.class = ClassArray
 	r.ErrorPrototype = r.namedObject("Error.prototype", r.ObjectPrototype)
-	r.IteratorPrototype = r.namedObject("%IteratorPrototype%", r.ObjectPrototype)
+	r.IteratorPrototype = r.namedObject("Iterator.prototype", r.ObjectPrototype)
 	r.AsyncIteratorPrototype = r.namedObject("%AsyncIteratorPrototype%", r.ObjectPrototype)
 	r.ArrayIteratorPrototype = r.namedObject("%ArrayIteratorPrototype%", r.IteratorPrototype)
 	r.Global = r.namedObject("globalThis", r.ObjectPrototype)
@@ -156,7 +156,64 @@ func newRealm(vm *VM) *Realm {
 	for _, d := range defs {
 		d.setup(r)
 	}
+	r.nameReachable()
 	return r
+}
+
+// nameReachable names every object reachable from the global object that setups left
+// unnamed, by its first property path in breadth-first, ownKeys order ("Math",
+// "get Map.prototype.size"), so that snapshots can refer to every built-in object.
+func (r *Realm) nameReachable() {
+	queue := []*Object{r.Global}
+	for _, o := range r.intrinsicList() {
+		if o != r.Global {
+			queue = append(queue, o)
+		}
+	}
+	seen := map[*Object]bool{}
+	for len(queue) > 0 {
+		o := queue[0]
+		queue = queue[1:]
+		if seen[o] {
+			continue
+		}
+		seen[o] = true
+		base := r.nameOf(o)
+		visit := func(child *Object, name string) {
+			if child == nil || seen[child] {
+				return
+			}
+			if r.nameOf(child) == "" {
+				r.addIntrinsic(name, child)
+			}
+			queue = append(queue, child)
+		}
+		visit(o.proto, base+".[[Prototype]]")
+		for i, k := range o.props.keys {
+			p := &o.props.props[i]
+			member := r.memberName(o, k)
+			if p.isAccessor() {
+				visit(p.getter, "get "+member)
+				visit(p.setter, "set "+member)
+				continue
+			}
+			visit(p.value.asObject(), member)
+		}
+	}
+}
+
+// intrinsicList returns the named intrinsics sorted by name (a deterministic order).
+func (r *Realm) intrinsicList() []*Object {
+	names := make([]string, 0, len(r.intrinsics))
+	for n := range r.intrinsics {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]*Object, len(names))
+	for i, n := range names {
+		out[i] = r.intrinsics[n]
+	}
+	return out
 }
 
 // namedObject creates an ordinary intrinsic object and names it.

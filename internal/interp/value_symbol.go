@@ -55,3 +55,11 @@ func wellKnownSymbolByName(name string) *Symbol {
 	}
 	return nil
 }
+
+// descriptiveStringWTF8 is SymbolDescriptiveString in WTF-8 (lossless).
+func (s *Symbol) descriptiveStringWTF8() string {
+	if s.description == nil {
+		return "Symbol()"
+	}
+	return "Symbol(" + s.description.wtf8() + ")"
+}
