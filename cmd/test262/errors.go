@@ -21,3 +21,7 @@ var (
 	// ErrStepBudget means a test used up its interpreter step budget.
 	ErrStepBudget = errors.New("step budget exhausted")
 )
+
+// ErrWorkerCrashed means a worker process died while running a test (for example of a Go
+// fatal error such as a stack overflow).
+var ErrWorkerCrashed = errors.New("worker process crashed")

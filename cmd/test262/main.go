@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"strconv"
 	"time"
 )
 
@@ -45,6 +47,8 @@ type options struct {
 	maxSteps     int64
 	quiet        bool
 	engine       string
+	isolate      bool
+	worker       bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -61,6 +65,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "wall-clock limit of one test")
 	fs.Int64Var(&o.maxSteps, "steps", defaultMaxSteps, "interpreter step budget of one test")
 	fs.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
+	fs.BoolVar(&o.isolate, "isolate", true, "run tests in -j worker processes that are replaced when one crashes or hangs")
+	fs.BoolVar(&o.worker, "worker", false, "internal: serve test paths from stdin as a worker process")
 	fs.StringVar(&o.engine, "engine", engineInterp, "engine: interp (codemode's interpreter) or node (a reference, to check the runner)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -95,15 +101,55 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "test262:", err)
 		return 1
 	}
-	code, err := runSuite(ctx, o, eng, stdout, stderr)
+	r := o.newRunner(eng)
+	if !o.quiet && !o.worker {
+		r.progress = stderr
+	}
+	if o.worker {
+		if err := serveWorker(ctx, r, os.Stdin, stdout); err != nil {
+			fmt.Fprintln(stderr, "test262 worker:", err)
+			return 1
+		}
+		return 0
+	}
+	runTests := func(ctx context.Context, paths []string) []result { return r.runAll(ctx, paths) }
+	if o.isolate {
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintln(stderr, "test262:", err)
+			return 1
+		}
+		runTests = func(ctx context.Context, paths []string) []result {
+			command := func() *exec.Cmd { return exec.Command(exe, o.workerArgs()...) }
+			return isolatedRun(ctx, paths, r.jobs, r.timeout+r.grace+workerSlack, command, r.progress)
+		}
+	}
+	code, err := runSuite(ctx, o, runTests, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "test262:", err)
 	}
 	return code
 }
 
-// runSuite selects, runs and reports the tests on eng.
-func runSuite(ctx context.Context, o *options, eng engine, stdout, stderr io.Writer) (int, error) {
+// newRunner makes the in-process runner the options describe.
+func (o *options) newRunner(eng engine) *runner {
+	r := newRunner(o.root, eng)
+	if o.jobs > 0 {
+		r.jobs = o.jobs
+	}
+	r.timeout = o.timeout
+	r.maxSteps = o.maxSteps
+	return r
+}
+
+// workerArgs are the arguments of a worker process for these options.
+func (o *options) workerArgs() []string {
+	return []string{"-worker", "-root", o.root, "-engine", o.engine,
+		"-timeout", o.timeout.String(), "-steps", strconv.FormatInt(o.maxSteps, 10)}
+}
+
+// runSuite selects the tests, runs them with runTests and reports.
+func runSuite(ctx context.Context, o *options, runTests func(context.Context, []string) []result, stdout io.Writer) (int, error) {
 	var paths []string
 	var err error
 	if o.list != "" {
@@ -114,16 +160,7 @@ func runSuite(ctx context.Context, o *options, eng engine, stdout, stderr io.Wri
 	if err != nil {
 		return 1, err
 	}
-	r := newRunner(o.root, eng)
-	if o.jobs > 0 {
-		r.jobs = o.jobs
-	}
-	r.timeout = o.timeout
-	r.maxSteps = o.maxSteps
-	if !o.quiet {
-		r.progress = stderr
-	}
-	results := r.runAll(ctx, paths)
+	results := runTests(ctx, paths)
 	writeTable(stdout, results)
 	if o.jsonOut != "" {
 		if err := writeJSON(o.jsonOut, results); err != nil {

@@ -50,6 +50,11 @@ var scriptedEngine = fakeEngine{fn: func(_ context.Context, job engineJob) engin
 	return engineResult{}
 }}
 
+// inProcess runs tests in this process on eng, as the options describe.
+func inProcess(o *options, eng engine) func(context.Context, []string) []result {
+	return func(ctx context.Context, paths []string) []result { return o.newRunner(eng).runAll(ctx, paths) }
+}
+
 func TestRunSuiteOnTree(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -71,8 +76,8 @@ func TestRunSuiteOnTree(t *testing.T) {
 			if tt.expect {
 				o.expect = treeExpectations
 			}
-			var stdout, stderr strings.Builder
-			code, err := runSuite(context.Background(), o, scriptedEngine, &stdout, &stderr)
+			var stdout strings.Builder
+			code, err := runSuite(context.Background(), o, inProcess(o, scriptedEngine), &stdout)
 			require.NoError(t, err)
 			require.Equal(t, tt.wantCode, code)
 			for _, want := range tt.wantOut {
@@ -104,8 +109,8 @@ func TestRunSuiteUnexpected(t *testing.T) {
 	require.NoError(t, os.WriteFile(list, []byte("test/language/expressions/addition.js\ntest/language/expressions/known-failure.js\n"), 0o644))
 
 	o := &options{root: treeRoot, list: list, expect: expect, jobs: 1, timeout: defaultTimeout}
-	var stdout, stderr strings.Builder
-	code, err := runSuite(context.Background(), o, scriptedEngine, &stdout, &stderr)
+	var stdout strings.Builder
+	code, err := runSuite(context.Background(), o, inProcess(o, scriptedEngine), &stdout)
 	require.ErrorIs(t, err, ErrUnexpectedFailures)
 	require.Equal(t, 1, code)
 	require.Contains(t, stdout.String(), "UNEXPECTED FAIL test/language/expressions/known-failure.js")
@@ -113,7 +118,7 @@ func TestRunSuiteUnexpected(t *testing.T) {
 
 	o.updateExpect = true
 	stdout.Reset()
-	code, err = runSuite(context.Background(), o, scriptedEngine, &stdout, &stderr)
+	code, err = runSuite(context.Background(), o, inProcess(o, scriptedEngine), &stdout)
 	require.NoError(t, err)
 	require.Equal(t, 0, code)
 	known, err := readExpectations(expect)
@@ -141,7 +146,7 @@ func TestParseFlags(t *testing.T) {
 		{name: "all flags", args: []string{"-root", "r", "-list", "l", "-json", "j", "-expect", "e", "-update-expect", "-j", "3", "-filter", "Array"},
 			check: func(t *testing.T, o *options) {
 				require.Equal(t, options{root: "r", list: "l", jsonOut: "j", expect: "e", updateExpect: true, jobs: 3, filter: "Array",
-					timeout: defaultTimeout, maxSteps: defaultMaxSteps, engine: engineInterp}, *o)
+					timeout: defaultTimeout, maxSteps: defaultMaxSteps, engine: engineInterp, isolate: true}, *o)
 			}},
 	}
 	for _, tt := range tests {
