@@ -217,7 +217,7 @@ func (l *Lease) suspend(ctx context.Context, snapshot []byte, yielded bool) erro
 			return fmt.Errorf("pending calls: %w", err)
 		}
 		var hasUnapplied bool
-		if err := tx.QueryRow(ctx, "SELECT EXISTS ("+q("CallListUnapplied")+")", l.runID).Scan(&hasUnapplied); err != nil {
+		if err := tx.QueryRow(ctx, q("CallHasUnapplied"), l.runID).Scan(&hasUnapplied); err != nil {
 			return fmt.Errorf("unapplied outcomes: %w", err)
 		}
 		status, event := StatusSuspended, EventSuspended

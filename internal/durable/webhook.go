@@ -66,7 +66,7 @@ func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event str
 	}
 	var receivers []receiver
 	var whURL, whSecret *string
-	if err := tx.QueryRow(ctx, "SELECT webhook_url, webhook_secret FROM runs WHERE id = $1", runID).
+	if err := tx.QueryRow(ctx, q("RunWebhook"), runID).
 		Scan(&whURL, &whSecret); err != nil {
 		return fmt.Errorf("run webhook: %w", err)
 	}

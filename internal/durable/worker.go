@@ -20,7 +20,7 @@ type WorkerConfig struct {
 	// Default 10.
 	MaxDeliveries int
 	// FetchPollInterval is how often it polls for jobs when no notification arrives. Default
-	// 500 ms.
+	// 500 ms; at least 100 ms.
 	FetchPollInterval time.Duration
 	// RescueStuckJobsAfter is how long a running job may go without finishing before River
 	// hands it to another worker (after a worker crash). Default 1 hour; keep it above the
@@ -50,6 +50,9 @@ func (c WorkerConfig) WithDefaults() WorkerConfig {
 func (c WorkerConfig) validate() error {
 	if c.MaxRuns < 1 || c.MaxDeliveries < 1 {
 		return fmt.Errorf("durable: MaxRuns and MaxDeliveries must be positive")
+	}
+	if c.FetchPollInterval < 100*time.Millisecond {
+		return fmt.Errorf("durable: FetchPollInterval %s is below 100ms", c.FetchPollInterval)
 	}
 	return nil
 }

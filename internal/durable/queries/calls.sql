@@ -38,3 +38,6 @@ RETURNING call_id, handle IS NOT NULL;
 SELECT c.key, c.toolset, c.path, c.handle, t.url, t.secret
 FROM calls c JOIN toolsets t ON t.name = c.toolset
 WHERE c.run_id = $1 AND c.call_id = $2;
+
+-- name: CallHasUnapplied
+SELECT EXISTS (SELECT 1 FROM calls WHERE run_id = $1 AND outcome IS NOT NULL AND NOT applied);

@@ -84,3 +84,6 @@ INSERT INTO run_events (run_id, seq, type, data) VALUES ($1, $2, $3, $4);
 
 -- name: EventList
 SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;
+
+-- name: RunWebhook
+SELECT webhook_url, webhook_secret FROM runs WHERE id = $1;

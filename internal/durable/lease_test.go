@@ -1,0 +1,235 @@
+package durable
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// leasedRun creates a run and takes its lease as job 1.
+func (b *testBundle) leasedRun(t *testing.T) (Run, *Lease) {
+	t.Helper()
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	lease, seq, err := b.store.acquire(b.ctx, run.ID, 1, 0)
+	require.NoError(t, err)
+	require.Zero(t, seq)
+	return run, lease
+}
+
+// suspendedRun returns a run suspended on durable call 2 after a settled plain call 1.
+func (b *testBundle) suspendedRun(t *testing.T) Run {
+	t.Helper()
+	run, lease := b.leasedRun(t)
+	_, err := lease.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.add", Args: json.RawMessage(`[1,2]`)})
+	require.NoError(t, err)
+	require.NoError(t, lease.CallSettled(b.ctx, 1, CallOutcome{OK: true, Value: json.RawMessage(`3`)}))
+	_, err = lease.CallStarted(b.ctx, CallStart{CallID: 2, Toolset: "t", Path: "t.wait", Durable: true})
+	require.NoError(t, err)
+	require.NoError(t, lease.CallPending(b.ctx, 2, json.RawMessage(`{"job":7}`)))
+	require.NoError(t, lease.suspend(b.ctx, []byte("snap-1"), false))
+	run, err = b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusSuspended, run.Status)
+	return run
+}
+
+func TestStaleDriverWritesAreRefused(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, stale := b.leasedRun(t)
+
+	_, _, err := b.store.acquire(b.ctx, run.ID, 2, 0)
+	require.ErrorIs(t, err, errNoLease, "a live lease of another job is not taken over")
+
+	// The first driver's lease expires (it hung or crashed); job 2 takes over.
+	_, err = b.store.pool.Exec(b.ctx, "UPDATE runs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", run.ID)
+	require.NoError(t, err)
+	fresh, _, err := b.store.acquire(b.ctx, run.ID, 2, 0)
+	require.NoError(t, err)
+	require.Greater(t, fresh.Fence(), stale.Fence())
+
+	tests := []struct {
+		name  string
+		write func() error
+	}{
+		{name: "call started", write: func() error {
+			_, err := stale.CallStarted(b.ctx, CallStart{CallID: 1, Path: "t.a"})
+			return err
+		}},
+		{name: "call settled", write: func() error { return stale.CallSettled(b.ctx, 1, CallOutcome{OK: true}) }},
+		{name: "call pending", write: func() error { return stale.CallPending(b.ctx, 1, nil) }},
+		{name: "checkpoint", write: func() error { return stale.Checkpoint(b.ctx, []byte("s")) }},
+		{name: "suspend", write: func() error { return stale.suspend(b.ctx, []byte("s"), false) }},
+		{name: "finish", write: func() error { return stale.finish(b.ctx, Outcome{Kind: Finished, OK: true}) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.ErrorIs(t, tt.write(), ErrLeaseLost)
+		})
+	}
+	_, err = fresh.CallStarted(b.ctx, CallStart{CallID: 1, Path: "t.a"})
+	require.NoError(t, err, "the current driver writes")
+	calls, err := b.store.ListCalls(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Len(t, calls, 1)
+}
+
+func TestRedriveAnswersSettledCallsFromTheStore(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, first := b.leasedRun(t)
+	rec, err := first.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.add"})
+	require.NoError(t, err)
+	require.Equal(t, CallRecord{}, rec, "a new call is made")
+	require.NoError(t, first.CallSettled(b.ctx, 1, CallOutcome{OK: true, Value: json.RawMessage(`42`)}))
+	_, err = first.CallStarted(b.ctx, CallStart{CallID: 2, Toolset: "t", Path: "t.wait", Durable: true})
+	require.NoError(t, err)
+	require.NoError(t, first.CallPending(b.ctx, 2, json.RawMessage(`"h"`)))
+	_, err = first.CallStarted(b.ctx, CallStart{CallID: 3, Toolset: "t", Path: "t.slow"})
+	require.NoError(t, err)
+
+	// The worker crashed; River runs the same job again.
+	second, _, err := b.store.acquire(b.ctx, run.ID, 1, 0)
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		id   int
+		want CallRecord
+	}{
+		{name: "settled call answered from the store", id: 1, want: CallRecord{Outcome: &CallOutcome{CallID: 1, OK: true, Value: json.RawMessage(`42`)}}},
+		{name: "pending call not started again", id: 2, want: CallRecord{Handle: json.RawMessage(`"h"`)}},
+		{name: "call in flight at the crash is made again", id: 3, want: CallRecord{}},
+		{name: "new call", id: 4, want: CallRecord{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := second.CallStarted(b.ctx, CallStart{CallID: tt.id, Toolset: "t", Path: "t.x"})
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestRecordOutcome(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run := b.suspendedRun(t)
+	require.Len(t, run.Pending, 1)
+	require.Equal(t, 2, run.Pending[0].CallID)
+	require.JSONEq(t, `{"job":7}`, string(run.Pending[0].Handle))
+
+	ok := CallOutcome{OK: true, Value: json.RawMessage(`{"a": 1, "b": 2}`)}
+	tests := []struct {
+		name    string
+		callID  int
+		outcome CallOutcome
+		want    Recorded
+		wantErr error
+	}{
+		{name: "first outcome", callID: 2, outcome: ok, want: OutcomeRecorded},
+		{name: "same outcome again", callID: 2, outcome: CallOutcome{OK: true, Value: json.RawMessage(`{"b":2,"a":1}`)}, want: OutcomeDuplicate},
+		{name: "different outcome", callID: 2, outcome: CallOutcome{OK: false, Error: &CallError{Message: "no"}}, wantErr: ErrOutcomeConflict},
+		{name: "plain call settled inline", callID: 1, outcome: CallOutcome{OK: true, Value: json.RawMessage(`4`)}, wantErr: ErrOutcomeConflict},
+		{name: "unknown call", callID: 99, outcome: ok, wantErr: ErrCallNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := b.store.RecordOutcome(b.ctx, run.ID, tt.callID, tt.outcome)
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+	require.Equal(t, 1, b.jobCount(t, "run.resume"))
+	snapshot, settled, err := b.store.resumeInput(b.ctx, run.ID, run.SnapshotSeq)
+	require.NoError(t, err)
+	require.Equal(t, "snap-1", string(snapshot))
+	require.Len(t, settled, 1)
+	require.Equal(t, 2, settled[0].CallID)
+	require.JSONEq(t, `{"a":1,"b":2}`, string(settled[0].Value))
+}
+
+func TestConcurrentOutcomesResumeOnce(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run := b.suspendedRun(t)
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		results = map[Recorded]int{}
+	)
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, err := b.store.RecordOutcome(b.ctx, run.ID, 2, CallOutcome{OK: true, Value: json.RawMessage(`1`)})
+			require.NoError(t, err)
+			mu.Lock()
+			results[got]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, map[Recorded]int{OutcomeRecorded: 1, OutcomeDuplicate: 9}, results)
+	require.Equal(t, 1, b.jobCount(t, "run.resume"))
+}
+
+func TestOutcomeWhileRunningResumesAfterSuspend(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, lease := b.leasedRun(t)
+	_, err := lease.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.wait", Durable: true})
+	require.NoError(t, err)
+	require.NoError(t, lease.CallPending(b.ctx, 1, json.RawMessage(`1`)))
+
+	got, err := b.store.RecordOutcome(b.ctx, run.ID, 1, CallOutcome{OK: true})
+	require.NoError(t, err)
+	require.Equal(t, OutcomeRecorded, got)
+	require.Zero(t, b.jobCount(t, "run.resume"), "the run is running: no resume yet")
+
+	require.NoError(t, lease.suspend(b.ctx, []byte("s"), false))
+	require.Equal(t, 1, b.jobCount(t, "run.resume"), "the suspend saw the posted outcome and scheduled the resume")
+}
+
+func TestCancelRun(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+
+	t.Run("suspended run", func(t *testing.T) {
+		run := b.suspendedRun(t)
+		got, err := b.store.CancelRun(b.ctx, run.ID)
+		require.NoError(t, err)
+		require.Equal(t, StatusCancelled, got.Status)
+		require.NotNil(t, got.FinishedAt)
+		require.Empty(t, got.Pending)
+		calls, err := b.store.ListCalls(b.ctx, run.ID)
+		require.NoError(t, err)
+		require.Equal(t, CallCancelled, calls[1].Status)
+		require.Equal(t, 1, b.jobCount(t, "call.cancel"))
+
+		_, err = b.store.CancelRun(b.ctx, run.ID)
+		require.NoError(t, err, "cancelling twice is harmless")
+		_, err = b.store.RecordOutcome(b.ctx, run.ID, 2, CallOutcome{OK: true})
+		require.ErrorIs(t, err, ErrOutcomeConflict, "a cancelled call takes no outcome")
+	})
+	t.Run("running run fences out its driver", func(t *testing.T) {
+		run, lease := b.leasedRun(t)
+		_, err := b.store.CancelRun(b.ctx, run.ID)
+		require.NoError(t, err)
+		require.ErrorIs(t, lease.finish(b.ctx, Outcome{Kind: Finished, OK: true}), ErrLeaseLost)
+		_, _, err = b.store.acquire(b.ctx, run.ID, 1, 0)
+		require.ErrorIs(t, err, errNoLease)
+	})
+	t.Run("finished run", func(t *testing.T) {
+		run, lease := b.leasedRun(t)
+		require.NoError(t, lease.finish(b.ctx, Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true}`)}))
+		_, err := b.store.CancelRun(b.ctx, run.ID)
+		require.ErrorIs(t, err, ErrRunFinished)
+	})
+}

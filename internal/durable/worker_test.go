@@ -1,0 +1,321 @@
+package durable
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+	"github.com/stretchr/testify/require"
+)
+
+// scriptEngine stands in for the code-mode runtime in these tests of the worker's job logic
+// (leases, storage, resume, drain); it is not an implementation of the language. A program is
+// JSON {"steps": [...]}: a step {"tool": P, "args": X} is a plain call answering X, with
+// "durable": true it is a durable call left pending, and {"block": true} waits until the drive
+// is cancelled (a drain) and yields. Plain executions are counted per call key.
+type scriptEngine struct {
+	mu        sync.Mutex
+	executed  map[string]int
+	crashOnce map[string]bool // call keys after whose settle the engine fails once
+	blocked   chan string     // receives the run id when a block step is reached
+}
+
+type scriptStep struct {
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args"`
+	Durable bool            `json:"durable"`
+	Block   bool            `json:"block"`
+}
+
+type scriptState struct {
+	Next    int                     `json:"next"`
+	Values  map[int]json.RawMessage `json:"values"`
+	Pending []int                   `json:"pending"`
+}
+
+var errCrash = errors.New("simulated crash")
+
+func newScriptEngine() *scriptEngine {
+	return &scriptEngine{executed: map[string]int{}, crashOnce: map[string]bool{}, blocked: make(chan string, 10)}
+}
+
+func (e *scriptEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outcome, error) {
+	return e.run(ctx, spec, host, scriptState{Values: map[int]json.RawMessage{}})
+}
+
+func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot []byte, settled []CallOutcome, host Host) (Outcome, error) {
+	var st scriptState
+	if err := json.Unmarshal(snapshot, &st); err != nil {
+		return Outcome{}, fmt.Errorf("decode snapshot: %w", err)
+	}
+	for _, o := range settled {
+		if i := slices.Index(st.Pending, o.CallID); i >= 0 {
+			st.Pending = slices.Delete(st.Pending, i, i+1)
+			st.Values[o.CallID] = o.Value
+		}
+	}
+	return e.run(ctx, spec, host, st)
+}
+
+func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scriptState) (Outcome, error) {
+	var prog struct {
+		Steps []scriptStep `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(spec.Code), &prog); err != nil {
+		return Outcome{Kind: Finished, OK: false, Result: json.RawMessage(`{"ok":false}`)}, nil
+	}
+	for st.Next < len(prog.Steps) {
+		step, id := prog.Steps[st.Next], st.Next+1
+		if step.Block {
+			e.blocked <- spec.RunID
+			<-ctx.Done()
+			st.Next++
+			snap, _ := json.Marshal(st)
+			return Outcome{Kind: Yielded, Snapshot: snap}, nil
+		}
+		rec, err := host.CallStarted(ctx, CallStart{CallID: id, Toolset: "t", Path: step.Tool, Args: step.Args, Durable: step.Durable})
+		if err != nil {
+			return Outcome{}, err
+		}
+		key := CallKey(spec.RunID, id)
+		switch {
+		case rec.Outcome != nil:
+			st.Values[id] = rec.Outcome.Value
+		case rec.Handle != nil:
+			st.Pending = append(st.Pending, id)
+		case step.Durable:
+			if err := host.CallPending(ctx, id, json.RawMessage(fmt.Sprintf(`{"n":%d}`, id))); err != nil {
+				return Outcome{}, err
+			}
+			st.Pending = append(st.Pending, id)
+		default:
+			e.mu.Lock()
+			e.executed[key]++
+			crash := e.crashOnce[key]
+			delete(e.crashOnce, key)
+			e.mu.Unlock()
+			if err := host.CallSettled(ctx, id, CallOutcome{OK: true, Value: step.Args}); err != nil {
+				return Outcome{}, err
+			}
+			if crash {
+				return Outcome{}, errCrash
+			}
+			st.Values[id] = step.Args
+		}
+		st.Next++
+	}
+	snap, _ := json.Marshal(st)
+	if len(st.Pending) > 0 {
+		return Outcome{Kind: Suspended, Snapshot: snap}, nil
+	}
+	values := make([]json.RawMessage, len(prog.Steps))
+	for i := range values {
+		values[i] = st.Values[i+1]
+	}
+	result, _ := json.Marshal(map[string]any{"ok": true, "value": values})
+	return Outcome{Kind: Finished, OK: true, Result: result}, nil
+}
+
+func (e *scriptEngine) count(key string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.executed[key]
+}
+
+func (b *testBundle) startWorker(t *testing.T, engine Engine) *Worker {
+	t.Helper()
+	w, err := NewWorker(b.store, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, w.Start(b.ctx))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = w.Stop(ctx)
+	})
+	return w
+}
+
+func (b *testBundle) waitStatus(t *testing.T, id string, want string) Run {
+	t.Helper()
+	run, err := b.store.WaitRun(b.ctx, id, 30*time.Second, func(r Run) bool { return r.Status == want })
+	require.NoError(t, err)
+	require.Equal(t, want, run.Status)
+	return run
+}
+
+// hookReceiver collects signed webhook deliveries.
+type hookReceiver struct {
+	mu     sync.Mutex
+	events []string
+	bodies map[string]json.RawMessage
+}
+
+func newHookReceiver(t *testing.T, secret string) (*hookReceiver, *httptest.Server) {
+	h := &hookReceiver{bodies: map[string]json.RawMessage{}}
+	wh, err := standardwebhooks.NewWebhook(secret)
+	require.NoError(t, err)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if err := wh.Verify(body, r.Header); err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
+		var msg struct {
+			Type string `json:"type"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		h.mu.Lock()
+		h.events = append(h.events, msg.Type)
+		h.bodies[msg.Type] = body
+		h.mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	return h, srv
+}
+
+func (h *hookReceiver) waitFor(t *testing.T, event string) json.RawMessage {
+	t.Helper()
+	var body json.RawMessage
+	require.Eventually(t, func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		body = h.bodies[event]
+		return body != nil
+	}, 30*time.Second, 20*time.Millisecond, "webhook %s", event)
+	return body
+}
+
+func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := newScriptEngine()
+	b.startWorker(t, engine)
+	const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	hooks, hookSrv := newHookReceiver(t, secret)
+
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{
+		Code:    `{"steps":[{"tool":"t.a","args":1},{"tool":"t.b","args":2},{"tool":"t.wait","durable":true}]}`,
+		Webhook: &Webhook{URL: hookSrv.URL, Secret: secret},
+	})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, StatusSuspended)
+	require.Len(t, run.Pending, 1)
+	require.Equal(t, 3, run.Pending[0].CallID)
+	suspended := hooks.waitFor(t, WebhookRunSuspended)
+	require.Contains(t, string(suspended), CallKey(run.ID, 3))
+
+	got, err := b.store.RecordOutcome(b.ctx, run.ID, 3, CallOutcome{OK: true, Value: json.RawMessage(`"approved"`)})
+	require.NoError(t, err)
+	require.Equal(t, OutcomeRecorded, got)
+	run = b.waitStatus(t, run.ID, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":[1,2,"approved"]}`, string(run.Result))
+	hooks.waitFor(t, WebhookRunCompleted)
+
+	for id := 1; id <= 2; id++ {
+		require.Equal(t, 1, engine.count(CallKey(run.ID, id)))
+	}
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	var types []string
+	for i, e := range events {
+		require.Equal(t, int64(i+1), e.Seq)
+		types = append(types, e.Type)
+	}
+	require.Equal(t, EventCreated, types[0])
+	require.Contains(t, types, EventSuspended)
+	require.Contains(t, types, EventResumed)
+	require.Equal(t, EventFinished, types[len(types)-1])
+
+	// A late duplicate post neither changes nor resumes anything.
+	got, err = b.store.RecordOutcome(b.ctx, run.ID, 3, CallOutcome{OK: true, Value: json.RawMessage(`"approved"`)})
+	require.NoError(t, err)
+	require.Equal(t, OutcomeDuplicate, got)
+	require.Equal(t, 1, b.jobCount(t, "run.resume"))
+}
+
+func TestWorkerRedriveAfterCrashDoesNotRepeatCalls(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := newScriptEngine()
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"tool":"t.b","args":2},{"tool":"t.c","args":3}]}`})
+	require.NoError(t, err)
+	engine.crashOnce[CallKey(run.ID, 2)] = true
+	b.startWorker(t, engine)
+
+	run = b.waitStatus(t, run.ID, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":[1,2,3]}`, string(run.Result))
+	for id := 1; id <= 3; id++ {
+		require.Equal(t, 1, engine.count(CallKey(run.ID, id)), "call %d executed once", id)
+	}
+}
+
+func TestWorkerDrainYieldsAndAnotherWorkerContinues(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	first := newScriptEngine()
+	w1, err := NewWorker(b.store, first, WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, w1.Start(b.ctx))
+
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"block":true},{"tool":"t.b","args":2}]}`})
+	require.NoError(t, err)
+	select {
+	case id := <-first.blocked:
+		require.Equal(t, run.ID, id)
+	case <-time.After(30 * time.Second):
+		t.Fatal("run never reached its block step")
+	}
+	stopCtx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	require.NoError(t, w1.Stop(stopCtx))
+	yielded, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusQueued, yielded.Status)
+	require.Positive(t, yielded.SnapshotSeq)
+
+	second := newScriptEngine()
+	b.startWorker(t, second)
+	run = b.waitStatus(t, run.ID, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
+	require.Equal(t, 1, first.count(CallKey(run.ID, 1)))
+	require.Zero(t, second.count(CallKey(run.ID, 1)), "continued from the checkpoint, not from the start")
+	require.Equal(t, 1, second.count(CallKey(run.ID, 3)))
+}
+
+func TestCancelTellsTheToolset(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	cancels := make(chan json.RawMessage, 1)
+	keys := make(chan string, 1)
+	toolset := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		keys <- r.Header.Get("Idempotency-Key")
+		cancels <- body
+	}))
+	t.Cleanup(toolset.Close)
+	_, err := b.store.CreateToolset(b.ctx, Toolset{Name: "t", URL: toolset.URL})
+	require.NoError(t, err)
+	b.startWorker(t, newScriptEngine())
+
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`})
+	require.NoError(t, err)
+	b.waitStatus(t, run.ID, StatusSuspended)
+	_, err = b.store.CancelRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	select {
+	case body := <-cancels:
+		require.JSONEq(t, fmt.Sprintf(`{"cancel":{"tool":"wait","key":%q,"handle":{"n":1}}}`, CallKey(run.ID, 1)), string(body))
+		require.Equal(t, CallKey(run.ID, 1), <-keys)
+	case <-time.After(30 * time.Second):
+		t.Fatal("toolset never told to cancel")
+	}
+}
