@@ -1,0 +1,73 @@
+package jsregexp
+
+import "unicode/utf16"
+
+// Input is a UTF-16 string prepared for matching: its characters as regexp2 runes and, in
+// unicode mode, the map between rune and code unit positions. It is immutable once made.
+type Input struct {
+	units   []uint16
+	runes   []rune
+	offsets []int // unicode mode: UTF-16 index of each rune, plus len(units) at the end
+	unicode bool
+}
+
+// NewInput prepares s for matching by expressions with (unicode true: u or v flag) or without
+// code point semantics. s is retained, not copied: do not modify it while the Input is in use.
+// Inputs longer than MaxInput fail with ErrInputTooLarge.
+func NewInput(s []uint16, unicode bool) (*Input, error) {
+	if len(s) > MaxInput {
+		return nil, ErrInputTooLarge
+	}
+	in := &Input{units: s, unicode: unicode, runes: make([]rune, 0, len(s))}
+	if !unicode {
+		for _, c := range s {
+			in.runes = append(in.runes, surrogateStandIn(c))
+		}
+		return in, nil
+	}
+	in.offsets = make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); i++ {
+		in.offsets = append(in.offsets, i)
+		c := s[i]
+		if isHigh(c) && i+1 < len(s) && isLow(s[i+1]) {
+			in.runes = append(in.runes, utf16.DecodeRune(rune(c), rune(s[i+1])))
+			i++
+			continue
+		}
+		in.runes = append(in.runes, rune(c))
+	}
+	in.offsets = append(in.offsets, len(s))
+	return in, nil
+}
+
+// Len returns the input's length in UTF-16 code units.
+func (in *Input) Len() int { return len(in.units) }
+
+// unitIndex maps a rune index to a UTF-16 index.
+func (in *Input) unitIndex(r int) int {
+	if !in.unicode {
+		return r
+	}
+	return in.offsets[r]
+}
+
+// runeIndex maps a UTF-16 index (0..len) to a rune index. An index inside a surrogate pair maps
+// to the pair, as V8 does for lastIndex.
+func (in *Input) runeIndex(u int) int {
+	if !in.unicode {
+		return u
+	}
+	lo, hi := 0, len(in.offsets)-1
+	for lo < hi { // first rune whose offset >= u
+		mid := (lo + hi) / 2
+		if in.offsets[mid] < u {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if in.offsets[lo] > u {
+		lo-- // u is the second unit of a pair
+	}
+	return lo
+}

@@ -1,0 +1,215 @@
+package jsregexp
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+const (
+	// MaxInput is the longest input Exec accepts, in UTF-16 code units (16 Mi units, 32 MiB).
+	MaxInput = 1 << 24
+	// MaxBacktrackSlots bounds the backtracking stack of one match (integer slots, 8 bytes each:
+	// 32 MiB); a match needing more fails with ErrBacktrackLimit.
+	MaxBacktrackSlots = 1 << 22
+	// TimeoutCheckPeriod is how often regexp2's shared clock ticks while any match with a
+	// deadline runs; a match overruns its deadline by at most about this much.
+	TimeoutCheckPeriod = 10 * time.Millisecond
+)
+
+func init() {
+	// regexp2 reads its clock period when a deadline is first used; set it before any match.
+	regexp2.SetTimeoutCheckPeriod(TimeoutCheckPeriod)
+}
+
+// Regexp is a compiled JavaScript regular expression. It is immutable and safe for concurrent
+// use; lastIndex and other per-object state belong to the caller.
+type Regexp struct {
+	re     *regexp2.Regexp
+	flags  Flags
+	names  []string
+	source string
+}
+
+// Match is the result of one successful Exec. All positions are UTF-16 code unit indices.
+type Match struct {
+	Start, End int      // the whole match: input[Start:End]
+	Groups     [][2]int // per capture group 1..n: [start, end], {-1, -1} when it did not participate
+	Names      []string // group names by index ("" = unnamed), same length as Groups
+}
+
+// Compile compiles source (the pattern's UTF-16 code units, as between the slashes of a
+// literal) under flags. A pattern that is not valid JavaScript is a *SyntaxError whose message
+// follows V8's.
+func Compile(source []uint16, flags Flags) (*Regexp, error) {
+	tr, err := translate(source, flags)
+	if err != nil {
+		return nil, newSyntaxError(source, flags, err)
+	}
+	opts := regexp2.ECMAScript
+	if flags.IgnoreCase {
+		opts |= regexp2.IgnoreCase
+	}
+	if flags.Multiline {
+		opts |= regexp2.Multiline
+	}
+	if flags.DotAll {
+		opts |= regexp2.Singleline
+	}
+	if flags.unicodeMode() {
+		opts |= regexp2.Unicode
+	}
+	re, err := regexp2.Compile(tr.pattern, opts, regexp2.OptionMaxBacktrackingStackSize(MaxBacktrackSlots))
+	if err != nil {
+		return nil, newSyntaxError(source, flags, err)
+	}
+	if got := len(re.GetGroupNumbers()) - 1; got != len(tr.names) {
+		return nil, fmt.Errorf("compile /%s/: engine counted %d groups, pattern has %d: %w",
+			sourceString(source), got, len(tr.names), newSyntaxError(source, flags, errMessage("Invalid group")))
+	}
+	return &Regexp{re: re, flags: flags, names: tr.names, source: sourceString(source)}, nil
+}
+
+// Flags returns the flags the expression was compiled with.
+func (r *Regexp) Flags() Flags { return r.flags }
+
+// NumGroups returns the number of capture groups (not counting the whole match).
+func (r *Regexp) NumGroups() int { return len(r.names) }
+
+// GroupNames returns the name of each capture group 1..n ("" when unnamed). The slice is
+// shared: do not modify it.
+func (r *Regexp) GroupNames() []string { return r.names }
+
+// Exec finds the first match starting at or after lastIndex (a UTF-16 index; with the sticky
+// flag the match must start exactly there). It returns nil, nil when there is none, including
+// when lastIndex is beyond the input. A zero deadline means no time limit; once the deadline
+// passes the match stops with ErrTimeout. Inputs longer than MaxInput fail with
+// ErrInputTooLarge. The caller applies the g/y lastIndex rules and advances past empty matches.
+func (r *Regexp) Exec(input []uint16, lastIndex int, deadline time.Time) (*Match, error) {
+	in, err := NewInput(input, r.flags.unicodeMode())
+	if err != nil {
+		return nil, err
+	}
+	return r.ExecInput(in, lastIndex, deadline)
+}
+
+// ExecInput is Exec on an Input prepared once, for callers that match the same string many
+// times (global replace, split, matchAll). The Input must have been made with the same
+// unicode mode as the expression (u or v flag); otherwise it is converted again.
+func (r *Regexp) ExecInput(in *Input, lastIndex int, deadline time.Time) (*Match, error) {
+	if in.unicode != r.flags.unicodeMode() {
+		var err error
+		if in, err = NewInput(in.units, r.flags.unicodeMode()); err != nil {
+			return nil, err
+		}
+	}
+	if lastIndex < 0 {
+		lastIndex = 0
+	}
+	if lastIndex > len(in.units) {
+		return nil, nil
+	}
+	start := in.runeIndex(lastIndex)
+	re := r.re
+	if !deadline.IsZero() {
+		remaining := time.Until(deadline)
+		if remaining <= 0 {
+			return nil, ErrTimeout
+		}
+		// MatchTimeout is a field of the shared engine value: set it on a copy, so concurrent
+		// matches keep their own deadlines. The copy shares the compiled program and pools.
+		cp := *r.re
+		cp.MatchTimeout = remaining
+		re = &cp
+	}
+	m, err := re.FindRunesMatchStartingAt(in.runes, start)
+	switch {
+	case errors.Is(err, regexp2.ErrBacktrackingStackLimit):
+		return nil, fmt.Errorf("exec /%s/: %w", r.source, ErrBacktrackLimit)
+	case err != nil && !deadline.IsZero():
+		return nil, ErrTimeout
+	case err != nil:
+		return nil, fmt.Errorf("exec /%s/: %w", r.source, err)
+	case m == nil:
+		return nil, nil
+	}
+	res := &Match{
+		Start:  in.unitIndex(m.RuneIndex),
+		End:    in.unitIndex(m.RuneIndex + m.RuneLength),
+		Groups: make([][2]int, len(r.names)),
+		Names:  r.names,
+	}
+	if r.flags.Sticky && res.Start != in.unitIndex(start) {
+		return nil, nil
+	}
+	for i := range res.Groups {
+		g := m.GroupByNumber(i + 1)
+		if g == nil || len(g.Captures) == 0 {
+			res.Groups[i] = [2]int{-1, -1}
+			continue
+		}
+		res.Groups[i] = [2]int{in.unitIndex(g.RuneIndex), in.unitIndex(g.RuneIndex + g.RuneLength)}
+	}
+	return res, nil
+}
+
+// newSyntaxError turns a translation or regexp2 error into a SyntaxError with V8's wording.
+func newSyntaxError(source []uint16, flags Flags, err error) *SyntaxError {
+	msg := err.Error()
+	var me messageError
+	var pe *syntax.Error
+	switch {
+	case errors.As(err, &me):
+		msg = string(me)
+	case errors.As(err, &pe):
+		msg = v8Message(pe.Code)
+	}
+	return &SyntaxError{Source: sourceString(source), Flags: flags.String(), Message: msg}
+}
+
+// v8Message maps a regexp2 parse error to the message V8 gives for the same mistake.
+func v8Message(code syntax.ErrorCode) string {
+	switch code {
+	case syntax.ErrMissingParen:
+		return "Unterminated group"
+	case syntax.ErrUnexpectedParen:
+		return "Unmatched ')'"
+	case syntax.ErrInvalidRepeatOp, syntax.ErrMissingRepeatArgument:
+		return "Nothing to repeat"
+	case syntax.ErrQuantifiedAssertion:
+		return "Invalid quantifier"
+	case syntax.ErrInvalidRepeatSize:
+		return "numbers out of order in {} quantifier"
+	case syntax.ErrReversedCharRange, syntax.ErrInvalidCharRange:
+		return "Range out of order in character class"
+	case syntax.ErrBadClassInCharRange, syntax.ErrShorthandClassInCharRange:
+		return "Invalid character class"
+	case syntax.ErrUnterminatedBracket:
+		return "Unterminated character class"
+	case syntax.ErrIllegalEndEscape:
+		return `\ at end of pattern`
+	case syntax.ErrMalformedSlashP, syntax.ErrIncompleteSlashP, syntax.ErrUnknownSlashP:
+		return "Invalid property name"
+	case syntax.ErrTooFewHex, syntax.ErrInvalidHex:
+		return "Invalid Unicode escape"
+	case syntax.ErrInvalidECMAGroupName, syntax.ErrInvalidGroupName:
+		return "Invalid capture group name"
+	case syntax.ErrDuplicateGroupName:
+		return "Duplicate capture group name"
+	case syntax.ErrUndefinedNameRef:
+		return "Invalid named capture referenced"
+	case syntax.ErrMalformedNameRef:
+		return "Invalid named reference"
+	case syntax.ErrUnrecognizedGrouping:
+		return "Invalid group"
+	case syntax.ErrMissingBrace:
+		return "Incomplete quantifier"
+	case syntax.ErrUnrecognizedEscape, syntax.ErrUndefinedBackRef, syntax.ErrCaptureGroupOutOfRange,
+		syntax.ErrMissingControl, syntax.ErrUnrecognizedControl:
+		return "Invalid escape"
+	}
+	return string(code)
+}

@@ -1,0 +1,86 @@
+// Regenerates corpus.json with node 20: node testdata/gen_corpus.js > testdata/corpus.json
+// Each case is [pattern, flags, input, lastIndex]; the expectation is V8's exec result with
+// indices (d flag), or the SyntaxError message.
+const cases = [
+  // basics, empty matches, alternation
+  ["abc", "", "xxabcxx", 0], ["a|ab", "", "ab", 0], ["", "", "abc", 1], ["x*", "", "aaa", 0],
+  ["a*?", "", "aaa", 0], ["(a)|b", "", "b", 0], ["(a)?b", "", "b", 0], ["()", "", "z", 0],
+  ["(?:)", "", "", 0], ["a{2,3}", "", "aaaa", 0], ["a{2,}", "", "aaaaa", 0], ["a{,2}", "", "a{,2}", 0],
+  ["a{", "", "a{", 0], ["]", "", "]", 0], ["}", "", "}", 0], ["x{1}{2}", "", "x", 0],
+  // [^] and dot
+  ["[^]", "", "\n", 0], ["[]", "", "a", 0], [".", "", "\n\r\u2028\u2029a", 0], [".", "s", "\n", 0],
+  ["^.$", "", "\ud83d\ude00", 0], ["^.$", "u", "\ud83d\ude00", 0], ["^..$", "", "\ud83d\ude00", 0],
+  [".", "u", "\ud83d\ude00x", 1], [".", "", "\ud83d\ude00x", 1], ["\ud83d", "", "\ud83d\ude00", 0],
+  ["\\ud83d", "u", "\ud83d\ude00", 0], ["\\udc00", "", "\ud800\udc00", 0], ["\\udc00", "u", "\ud800\udc00", 0],
+  ["[\ud83d\ude00]", "", "\ude00", 0], ["[\ud83d\ude00]", "u", "\ude00", 0], ["[\ud83d\ude00]", "u", "a\ud83d\ude00", 0],
+  ["\ud83d\ude00+", "", "\ud83d\ude00\ude00", 0], ["\ud83d\ude00+", "u", "\ud83d\ude00\ud83d\ude00", 0],
+  ["\\u{1F600}", "u", "x\ud83d\ude00", 0], ["\\u{61}", "", "u{61}", 0], ["\\u{61}", "", "uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu", 0],
+  ["\\uD83D\\uDE00", "u", "\ud83d\ude00", 0], ["a", "u", "\ud800a", 0], ["\\ud800", "u", "x\ud800", 0],
+  // anchors and $ semantics
+  ["a$", "", "a\n", 0], ["a$", "m", "a\n", 0], ["^b", "", "a\nb", 0], ["^b", "m", "a\nb", 0],
+  ["^b", "m", "a\u2028b", 0], ["a$", "m", "a\rb", 0], ["$", "", "abc", 0], ["^", "", "abc", 2],
+  ["\\bfoo\\b", "", "a foo b", 0], ["\\Bo", "", "foo", 0], ["\\b", "", "é", 0], ["\\w+", "", "héllo", 0],
+  // classes
+  ["\\d+", "", "a\u0663123", 0], ["\\s", "", "\ufeff", 0], ["\\s", "", "\u3000", 0], ["\\s", "", "\u0085", 0],
+  ["\\s+", "", "\t\v\f \u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f", 0], ["\\S", "", "\u180e", 0],
+  ["\\W", "", "a_b-", 0], ["[\\b]", "", "a\bb", 0], ["[a-\\d]", "", "-", 0], ["[\\d-z]", "", "-", 0],
+  ["[\\d-z]", "u", "-", 0], ["[z-a]", "", "a", 0], ["[-a]", "", "-", 0], ["[^abc]", "", "abcd", 0],
+  ["\\cJ", "", "\n", 0], ["\\c1", "", "\\c1", 0], ["[\\c1]", "", "\u0011", 0], ["\\x41", "", "A", 0],
+  ["\\x4", "", "x4", 0], ["\\u12", "", "u12", 0], ["\\0", "", "\u0000", 0], ["[\\0]", "", "\u0000", 0],
+  // legacy octal and backreferences
+  ["\\1", "", "\u0001", 0], ["\\8", "", "8", 0], ["[\\1]", "", "\u0001", 0], ["\\01", "", "\u0001", 0],
+  ["\\1(a)", "", "a", 0], ["(a)\\1", "", "aa", 0], ["(a)?\\1b", "", "b", 0], ["(a)|\\1b", "", "b", 0],
+  ["\\2(a)", "u", "a", 0], ["(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\10", "", "abcdefghijj", 0],
+  ["(?:(a)|b)+", "", "ab", 0], ["(a*)+", "", "b", 0], ["(z)((a+)?(b+)?(c))*", "", "zaacbbbcac", 0],
+  // named groups
+  ["(?<year>\\d{4})-(?<month>\\d{2})", "", "on 2024-05!", 0], ["(?<n>a)\\k<n>", "", "aa", 0],
+  ["\\k<n>(?<n>a)", "", "a", 0], ["\\k", "", "k", 0], ["\\k<n>", "", "k<n>", 0], ["(?<a>.)\\k", "", "aa", 0],
+  ["\\k<x>(?<n>a)", "", "a", 0], ["(?<a>x)|(?<a>y)", "", "y", 0], ["(?<a>x)(?<a>y)", "", "xy", 0],
+  ["(?<\ud835\udc9c>.)", "", "x", 0], ["(?<\\u0061b>.)\\k<ab>", "", "xx", 0], ["(?<1a>x)", "", "x", 0],
+  ["(a)(?<n>b)(c)", "", "abc", 0], ["\\k<a>", "u", "k<a>", 0],
+  // lookaround
+  ["(?<=a)b", "", "ab", 0], ["(?<!a)b", "", "abcb", 0], ["(?<=(\\d+)(\\d+))$", "", "1053", 0],
+  ["(?<=\\$)\\d+", "", "cost $42", 0], ["(?=(a+))a*b\\1", "", "baaabac", 0], ["(?!a)\\w", "", "ab", 0],
+  ["(?=a)*", "", "a", 0], ["(?<=a)*", "", "a", 0], ["(?=(a))", "", "a", 0],
+  // unsupported or invalid groups
+  ["(?i)a", "", "A", 0], ["(?i:a)", "", "A", 0], ["(?>a)", "", "a", 0], ["(?#x)a", "", "a", 0],
+  ["(?'n'a)", "", "a", 0], ["(?(a)b)", "", "b", 0], ["(?", "", "", 0], ["(?P<n>a)", "", "a", 0],
+  // syntax errors
+  ["(", "", "", 0], ["a)", "", "", 0], ["[", "", "", 0], ["a**", "", "", 0], ["*", "", "", 0],
+  ["a{2,1}", "", "", 0], ["\\", "", "", 0], ["{", "u", "", 0], ["\\-", "u", "-", 0], ["\\a", "u", "a", 0],
+  ["\\p{Foo}", "u", "", 0], ["\\u{110000}", "u", "", 0], ["+a", "", "", 0],
+  // unicode properties
+  ["\\p{L}+", "u", "héllo1", 0], ["\\p{L}", "", "p{L}", 0], ["\\P{Lu}", "u", "Aa", 0],
+  ["\\p{Script=Greek}+", "u", "abc\u03b1\u03b2", 0], ["\\p{Lu}", "iu", "a", 0], ["[\\p{N}]+", "u", "x\u0663\u0664", 0],
+  ["\\p{Emoji_Presentation}", "u", "a\ud83d\ude00", 0], ["\\p{sc=Hira}", "u", "\u3042", 0],
+  // case-insensitive
+  ["abc", "i", "xABC", 0], ["[a-z]+", "i", "HeLLo", 0], ["\\u212a", "i", "k", 0], ["\\u212a", "iu", "k", 0],
+  ["\\w", "iu", "\u017f", 0], ["[^\\W]", "iu", "\u017f", 0], ["\u00df", "iu", "\u1e9e", 0], ["\u03c3", "i", "\u03a3", 0],
+  ["\\b", "iu", "\u017f", 0], ["[\\u00e0-\\u00e5]", "i", "\u00c5", 0],
+  // sticky and lastIndex
+  ["a", "y", "ba", 0], ["a", "y", "ba", 1], ["a", "g", "ba", 0], ["a", "g", "ba", 5], ["b", "y", "abab", 2],
+  ["\\d", "y", "12a", 2], ["^a", "y", "aa", 1], ["^a", "my", "a\na", 2], [".", "uy", "\ud83d\ude00x", 1],
+  // v flag subset
+  ["[a-c]+", "v", "xabc", 0], ["\\p{L}", "v", "1a", 0], ["[\\w\\-]+", "v", "a-b", 0],
+  // s and m together, misc
+  ["a.c", "s", "a\nc", 0], ["^$", "m", "a\n\nb", 0], ["(a|ab)(c|bcd)(d*)", "", "abcd", 0],
+  ["((a)|b)+", "", "ab", 0], ["(.*?)a(?!(a+)b\\2c)\\2(.*)", "", "baaabaac", 0], ["[/]", "", "/", 0],
+];
+function q(s) { return JSON.stringify(s); }
+const out = [];
+for (const [p, f, input, li] of cases) {
+  const c = { p, f, in: input, li };
+  try {
+    const r = new RegExp(p, f + "d");
+    r.lastIndex = li;
+    const m = r.exec(input);
+    if (m) {
+      c.match = { start: m.indices[0][0], end: m.indices[0][1], groups: m.indices.slice(1).map(g => g ? g : [-1, -1]) };
+      c.names = m.indices.groups ? Object.keys(m.indices.groups) : [];
+    } else c.match = null;
+  } catch (e) {
+    try { new RegExp(p, f); } catch (e2) { c.error = e2.message; }
+  }
+  out.push(c);
+}
+console.log("[\n" + out.map(c => JSON.stringify(c)).join(",\n") + "\n]");
