@@ -19,6 +19,12 @@ func newTestVM(t *testing.T) *VM {
 // installTestArrayIterator makes arrays iterable in runtime-only tests when the Array
 // built-ins are not compiled in (they define Array.prototype[Symbol.iterator] themselves).
 func installTestArrayIterator(vm *VM) {
+	if !vm.realm.ArrayPrototype.hasOwn(keyConstructor) {
+		ctor := vm.newNativeFunction(&nativeFunction{name: "test Array", fn: func(vm *VM, c NativeCall) Value {
+			return vm.newArrayValue(nil)
+		}}, "Array", 1)
+		vm.realm.ArrayPrototype.props.add(keyConstructor, Property{value: objectValue(ctor), flags: propHidden})
+	}
 	key := symKey(symIterator)
 	if vm.realm.ArrayPrototype.hasOwn(key) {
 		return

@@ -29,10 +29,6 @@ type jsString struct {
 // of copying both halves (code units).
 const ropeMinLength = 64
 
-// maxStringLength is the cap on string length in code units (2^24, as language.md fixes);
-// building a longer string throws RangeError "Invalid string length".
-const maxStringLength = 1 << 24
-
 var emptyString = &jsString{isASCII: true}
 
 // commonly used strings

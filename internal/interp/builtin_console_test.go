@@ -1,0 +1,102 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// numbers makes an array of the given numbers.
+func numbers(vm *VM, ns ...float64) Value {
+	vals := make([]Value, len(ns))
+	for i, n := range ns {
+		vals[i] = Number(n)
+	}
+	return vm.newArrayValue(vals)
+}
+
+func TestConsoleFormat(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args func(vm *VM) []Value
+		want string // from node 20
+	}{
+		{"seven numbers grouped", func(vm *VM) []Value { return []Value{numbers(vm, 1, 2, 3, 4, 5, 6, 7)} }, "[\n  1, 2, 3, 4,\n  5, 6, 7\n]"},
+		{"nested object", func(vm *VM) []Value {
+			g := objectFrom(vm, "g", 1)
+			f := objectFrom(vm, "f", objectValue(g))
+			e := objectFrom(vm, "e", objectValue(f))
+			d := objectFrom(vm, "d", objectValue(e))
+			o := objectFrom(vm, "a", 1, "b", numbers(vm, 1, 2), "c", "x", "d", objectValue(d))
+			// d: { e: { f: { g: 1 } } } — rebuild to match node's {a,b,c,d:{e:{f:{g:1}}}}
+			o = objectFrom(vm, "a", 1, "b", numbers(vm, 1, 2), "c", "x", "d", objectValue(e))
+			return []Value{objectValue(o)}
+		}, "{ a: 1, b: [ 1, 2 ], c: 'x', d: { e: { f: [Object] } } }"},
+		{"strings and zeros", func(vm *VM) []Value {
+			return []Value{asciiValue("top"), asciiValue("str"), Number(1), Number(negZero()), numbers(vm, negZero()),
+				vm.newArrayValue([]Value{asciiValue("it's")}), vm.newArrayValue([]Value{asciiValue("a\"b'c")})}
+		}, "top str 1 -0 [ -0 ] [ \"it's\" ] [ `a\"b'c` ]"},
+		{"null prototype", func(vm *VM) []Value { return []Value{objectValue(vm.newObject(nil, ClassObject))} }, "[Object: null prototype] {}"},
+		{"holes", func(vm *VM) []Value {
+			return []Value{vm.newArrayValue([]Value{undefinedValue, nullValue, holeValue, Number(3)})}
+		}, "[ undefined, null, <1 empty item>, 3 ]"},
+		{"keys", func(vm *VM) []Value {
+			o := objectFrom(vm, "a-b", 1)
+			o.props.add(strKey("g"), Property{getter: vm.realm.Intrinsic("Object.keys"), flags: propAccessor | propEnumerable | propConfigurable})
+			o.props.add(strKey("s"), Property{setter: vm.realm.Intrinsic("Object.keys"), flags: propAccessor | propEnumerable | propConfigurable})
+			vm.CreateDataProperty(o, symKey(newSymbol(newASCII("s"))), Number(2))
+			return []Value{objectValue(o)}
+		}, "{ 'a-b': 1, g: [Getter], s: [Setter], [Symbol(s)]: 2 }"},
+		{"circular", func(vm *VM) []Value {
+			o := objectFrom(vm, "name", "o")
+			vm.CreateDataProperty(o, strKey("self"), objectValue(o))
+			return []Value{objectValue(o)}
+		}, "<ref *1> { name: 'o', self: [Circular *1] }"},
+		{"deep arrays and escapes", func(vm *VM) []Value {
+			inner := vm.newArrayValue([]Value{Number(3), numbers(vm, 4)})
+			mid := vm.newArrayValue([]Value{Number(2), inner})
+			outer := vm.newArrayValue([]Value{vm.newArrayValue([]Value{Number(1), mid})})
+			return []Value{outer, objectValue(objectFrom(vm, "x", "a\nb"))}
+		}, "[ [ 1, [ 2, [Array] ] ] ] { x: 'a\\nb' }"},
+		{"format verbs", func(vm *VM) []Value {
+			return []Value{asciiValue("%s is %d years, %i%% %o"), asciiValue("Bob"), Number(42.5), Number(7.9), numbers(vm, 1)}
+		}, "Bob is 42.5 years, 7% [ 1 ]"},
+		{"verbs not first", func(vm *VM) []Value {
+			return []Value{Number(1), asciiValue("%s"), asciiValue("x")}
+		}, "1 %s x"},
+		{"thirty numbers", func(vm *VM) []Value {
+			ns := make([]float64, 30)
+			for i := range ns {
+				ns[i] = float64(i * 100)
+			}
+			return []Value{numbers(vm, ns...)}
+		}, "[\n     0,  100,  200,  300,  400,  500,\n   600,  700,  800,  900, 1000, 1100,\n  1200, 1300, 1400, 1500, 1600, 1700,\n  1800, 1900, 2000, 2100, 2200, 2300,\n  2400, 2500, 2600, 2700, 2800, 2900\n]"},
+		{"long object breaks", func(vm *VM) []Value {
+			return []Value{objectValue(objectFrom(vm, "longkeyname1", "some long value here", "longkeyname2", "some long value here", "k3", "more"))}
+		}, "{\n  longkeyname1: 'some long value here',\n  longkeyname2: 'some long value here',\n  k3: 'more'\n}"},
+		{"functions", func(vm *VM) []Value {
+			return []Value{vm.newArrayValue([]Value{objectValue(vm.realm.Intrinsic("Object.keys"))}), objectValue(vm.realm.Intrinsic("Boolean"))}
+		}, "[ [Function: keys] ] [Function: Boolean]"},
+		{"error", func(vm *VM) []Value {
+			return []Value{vm.NewError("TypeError", "bad")}
+		}, "TypeError: bad"},
+		{"boxed", func(vm *VM) []Value {
+			return []Value{objectValue(vm.ToObject(trueValue)), vm.newArrayValue([]Value{symbolValue(newSymbol(nil))})}
+		}, "[Boolean: true] [ Symbol() ]"},
+		{"hundred and one", func(vm *VM) []Value {
+			ns := make([]float64, 101)
+			return []Value{objectValue(objectFrom(vm, "n", numbers(vm, ns...)))}
+		}, "{\n  n: [\n    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,\n    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,\n    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,\n    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,\n    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,\n    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,\n    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,\n    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,\n    0, 0, 0, 0,\n    ... 1 more item\n  ]\n}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			vm := newTestVM(t)
+			var lines []string
+			vm.logf = func(level, text string) { lines = append(lines, level+"|"+text) }
+			mustCall(t, vm, "console.log", undefinedValue, tt.args(vm)...)
+			require.Equal(t, []string{"log|" + tt.want}, lines)
+		})
+	}
+}
