@@ -183,12 +183,12 @@ func (c *checker) stmt(s js.IStmt) {
 	case *js.ForStmt:
 		c.forStmt(n)
 	case *js.ForInStmt:
-		c.forInOf(n, n.Init, n.Value, n.Body, false)
+		c.forInOf(n, n.Init, n.Value, n.Body, false, false)
 	case *js.ForOfStmt:
 		if n.Await && !c.fn.async {
 			c.syntaxError(n, "for await is only valid in async functions")
 		}
-		c.forInOf(n, n.Init, n.Value, n.Body, true)
+		c.forInOf(n, n.Init, n.Value, n.Body, true, n.Await)
 	case *js.SwitchStmt:
 		c.expr(n.Init)
 		c.pushScope(scopeBlock)
@@ -389,7 +389,7 @@ func (c *checker) loopBlock(b *js.BlockStmt) {
 	c.fn.breakable--
 }
 
-func (c *checker) forInOf(node js.IStmt, init, value js.IExpr, body *js.BlockStmt, of bool) {
+func (c *checker) forInOf(node js.IStmt, init, value js.IExpr, body *js.BlockStmt, of, await bool) {
 	c.pushScope(scopeBlock)
 	defer c.popScope()
 	if vd, ok := init.(*js.VarDecl); ok {
@@ -403,7 +403,7 @@ func (c *checker) forInOf(node js.IStmt, init, value js.IExpr, body *js.BlockStm
 		}
 		c.varDecl(vd)
 	} else {
-		if of {
+		if of && !await {
 			if v, ok := init.(*js.Var); ok && string(v.Data) == "async" {
 				c.syntaxError(node, "The left-hand side of a for-of loop may not be 'async'")
 			}

@@ -25,14 +25,30 @@ func (c *checker) expr(e js.IExpr) {
 	case *js.TemplateExpr:
 		c.template(n)
 	case *js.DotExpr:
-		c.memberObject(n.X)
+		if n.Optional && c.isBareNew(n.X) {
+			c.syntaxError(n, "Invalid optional chain from new expression")
+			return
+		}
 		if v, ok := n.Y.(*js.Var); ok {
+			if lit, ok := n.X.(*js.LiteralExpr); ok && lit.TokenType == js.SuperToken {
+				c.syntaxError(n, "Unexpected private field")
+				return
+			}
 			c.privateName(n, v)
 		}
+		c.memberObject(n.X)
 	case *js.IndexExpr:
+		if n.Optional && c.isBareNew(n.X) {
+			c.syntaxError(n, "Invalid optional chain from new expression")
+			return
+		}
 		c.memberObject(n.X)
 		c.expr(n.Y)
 	case *js.CallExpr:
+		if n.Optional && c.isBareNew(n.X) {
+			c.syntaxError(n, "Invalid optional chain from new expression")
+			return
+		}
 		c.call(n)
 	case *js.NewExpr:
 		if v, ok := n.X.(*js.Var); ok && v.Decl == js.NoDecl && string(v.Data) == "Function" {
@@ -94,6 +110,13 @@ func isNilPointer(e js.INode) bool {
 		return n == nil
 	}
 	return false
+}
+
+// isBareNew reports "new C" without arguments, which cannot start an
+// optional chain (tdewolff reads "new a?.b()" as "(new a)?.b()").
+func (c *checker) isBareNew(x js.IExpr) bool {
+	n, ok := x.(*js.NewExpr)
+	return ok && c.pos.bareNew[n]
 }
 
 // memberObject walks the object of a member access, where super is allowed
@@ -341,6 +364,10 @@ func (c *checker) assignTarget(e js.IExpr, pattern bool) {
 			p := &n.List[i]
 			switch {
 			case p.Spread:
+				if i != len(n.List)-1 {
+					c.syntaxError(e, "Rest element must be last element")
+					return
+				}
 				switch stripGroups(p.Value).(type) {
 				case *js.Var, *js.DotExpr, *js.IndexExpr:
 					if _, grouped := p.Value.(*js.GroupExpr); grouped {
@@ -514,11 +541,16 @@ func (c *checker) bindingPattern(b js.IBinding, lexical bool) {
 
 // privateName checks that #name is declared by an enclosing class.
 func (c *checker) privateName(node js.INode, v *js.Var) {
-	name := string(v.Data)
+	name := privateNameString(v)
 	for i := len(c.private) - 1; i >= 0; i-- {
 		if c.private[i][name] {
 			return
 		}
 	}
 	c.syntaxError(node, "Private field '%s' must be declared in an enclosing class", name)
+}
+
+// privateNameString returns a private name ("#x") with escapes decoded.
+func privateNameString(v *js.Var) string {
+	return "#" + identifierName(v.Data[1:])
 }

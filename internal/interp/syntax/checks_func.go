@@ -52,7 +52,7 @@ func (c *checker) function(node js.INode, kind funcKind, name *js.Var, params *j
 		if kind == funcExprKind {
 			// a function expression's name is bound inside it
 			inner := *c.fn
-			inner.async, inner.generator = async, generator
+			inner.async, inner.generator, inner.staticBlk = async, generator, false
 			c.fn = &inner
 			c.checkBindingName(node, name, false)
 			c.fn = outer
@@ -83,7 +83,6 @@ func (c *checker) function(node js.INode, kind funcKind, name *js.Var, params *j
 	}
 	if kind == arrowKind {
 		fn.newTarget, fn.superProp, fn.superCall, fn.noArgs = outer.newTarget, outer.superProp, outer.superCall, outer.noArgs
-		fn.staticBlk = outer.staticBlk && !async
 	} else {
 		fn.newTarget = true
 		fn.superProp = kind >= methodKind
@@ -221,7 +220,7 @@ func (c *checker) class(n *js.ClassDecl) {
 		if name.Private == nil {
 			continue
 		}
-		pn := string(name.Private.Data)
+		pn := privateNameString(name.Private)
 		if pn == "#constructor" {
 			c.syntaxError(n, "Classes may not have a private field named '#constructor'")
 			return

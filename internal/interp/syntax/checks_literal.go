@@ -1,7 +1,10 @@
 package syntax
 
 import (
+	"regexp"
 	"strings"
+
+	"github.com/dlclark/regexp2/v2"
 
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -123,6 +126,9 @@ func (c *checker) template(n *js.TemplateExpr) {
 }
 
 // regexpLiteral checks a regular expression literal's flags.
+// scriptProperty matches a Script or Script_Extensions property escape.
+var scriptProperty = regexp.MustCompile(`\\[pP]\{(Script|sc|Script_Extensions|scx)=`)
+
 func (c *checker) regexpLiteral(n *js.LiteralExpr) {
 	s := string(n.Data)
 	end := strings.LastIndexByte(s, '/')
@@ -140,5 +146,18 @@ func (c *checker) regexpLiteral(n *js.LiteralExpr) {
 	}
 	if seen['u'] && seen['v'] {
 		c.syntaxError(n, "Invalid regular expression flags")
+		return
+	}
+	if seen['v'] || scriptProperty.MatchString(s[1:end]) {
+		// set notation, and scripts newer than the Unicode tables of the
+		// regexp engine, are left to the RegExp constructor
+		return
+	}
+	opts := regexp2.ECMAScript
+	if seen['u'] {
+		opts |= regexp2.Unicode
+	}
+	if _, err := regexp2.Compile(s[1:end], opts); err != nil {
+		c.syntaxError(n, "Invalid regular expression: %s", err.Error())
 	}
 }

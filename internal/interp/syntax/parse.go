@@ -3,6 +3,7 @@ package syntax
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
@@ -51,6 +52,9 @@ func Parse(source string, mode Mode) (*Program, error) {
 	lines := newLineTable(source)
 	ast, err := js.Parse(parse.NewInputBytes(buf.b), js.Options{Inline: true})
 	if err != nil {
+		if uerr := moduleSyntax(source, lines); uerr != nil {
+			return nil, uerr
+		}
 		return nil, convertParseError(err, lines)
 	}
 	p := &Program{
@@ -94,6 +98,30 @@ func (p *Program) ErrorPos(node js.INode) Position {
 		return p.lines.position(off)
 	}
 	return p.Pos(node)
+}
+
+// moduleSyntax explains a parse failure caused by import or export
+// declarations: when the source parses as a module, it returns an
+// UnsupportedSyntax error at the first such declaration, else nil.
+func moduleSyntax(source string, lines *lineTable) error {
+	if !strings.Contains(source, "import") && !strings.Contains(source, "export") {
+		return nil
+	}
+	buf := newBuffer(source)
+	ast, err := js.Parse(parse.NewInputBytes(buf.b), js.Options{})
+	if err != nil {
+		return nil
+	}
+	pos := computePositions(ast, source, buf)
+	for _, s := range ast.List {
+		switch s.(type) {
+		case *js.ImportStmt, *js.ExportStmt:
+			c := &checker{pos: pos, lines: lines}
+			c.stmt(s)
+			return c.err
+		}
+	}
+	return nil
 }
 
 // hasUseStrict reports whether the directive prologue of list contains an

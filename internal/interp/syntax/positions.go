@@ -18,6 +18,9 @@ import (
 type positions struct {
 	start map[js.INode]int // where the node starts
 	op    map[js.INode]int // where V8 reports a run-time error in the node
+	// bareNew holds the new expressions written without an argument list
+	// ("new C"), which tdewolff does not tell from "new C()".
+	bareNew map[*js.NewExpr]bool
 }
 
 // posWalker aligns the source-order AST walk with the token stream.
@@ -51,7 +54,7 @@ func computePositions(ast *js.AST, src string, buf *buffer) positions {
 	w := &posWalker{
 		buf:  buf,
 		toks: lexTokens(src, regexpOffsets(ast, buf)),
-		pos:  positions{start: map[js.INode]int{}, op: map[js.INode]int{}},
+		pos:  positions{start: map[js.INode]int{}, op: map[js.INode]int{}, bareNew: map[*js.NewExpr]bool{}},
 	}
 	w.stmts(ast.List)
 	return w.pos
@@ -635,6 +638,8 @@ func (w *posWalker) expr(e js.IExpr) int {
 			w.args(n.Args)
 		} else if w.peek() == js.OpenParenToken && w.i+1 < len(w.toks) && w.toks[w.i+1].tt == js.CloseParenToken {
 			w.i += 2
+		} else {
+			w.pos.bareNew[n] = true
 		}
 	case *js.NewTargetExpr:
 		start = w.seek(js.NewToken)
