@@ -414,7 +414,7 @@ func (c *checker) hasColonAfterName(p *js.Property) bool {
 	if off < 0 {
 		return false
 	}
-	src := c.lines.src
+	src := c.buf.b
 	i := off + len(p.Name.Literal.Data)
 	if i < len(src) && (src[i] == '"' || src[i] == '\'') {
 		i++

@@ -55,14 +55,18 @@ func Parse(source string, mode Mode) (*Program, error) {
 		if uerr := moduleSyntax(source, lines); uerr != nil {
 			return nil, uerr
 		}
-		return nil, convertParseError(err, lines)
+		fixed, fixedAST := reparseArrowDefaults(source)
+		if fixedAST == nil {
+			return nil, convertParseError(err, lines)
+		}
+		buf, ast = fixed, fixedAST
 	}
 	p := &Program{
 		AST:    ast,
 		Source: source,
 		Strict: mode == ModeAsyncBody || hasUseStrict(ast.List),
 		lines:  lines,
-		pos:    computePositions(ast, source, buf),
+		pos:    computePositions(ast, buf),
 	}
 	if err := check(ast, mode, p.Strict, buf, p.pos, lines); err != nil {
 		return nil, err
@@ -112,7 +116,7 @@ func moduleSyntax(source string, lines *lineTable) error {
 	if err != nil {
 		return nil
 	}
-	pos := computePositions(ast, source, buf)
+	pos := computePositions(ast, buf)
 	for _, s := range ast.List {
 		switch s.(type) {
 		case *js.ImportStmt, *js.ExportStmt:

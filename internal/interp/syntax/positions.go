@@ -49,14 +49,23 @@ type visitFunc func(n js.INode)
 func (f visitFunc) Enter(n js.INode) js.IVisitor { f(n); return f }
 func (f visitFunc) Exit(js.INode)                {}
 
-// computePositions recovers node positions for a parsed program.
-func computePositions(ast *js.AST, src string, buf *buffer) positions {
+// computePositions recovers node positions for a program parsed from buf;
+// offsets are mapped back to the original source.
+func computePositions(ast *js.AST, buf *buffer) positions {
 	w := &posWalker{
 		buf:  buf,
-		toks: lexTokens(src, regexpOffsets(ast, buf)),
+		toks: lexTokens(string(buf.b), regexpOffsets(ast, buf)),
 		pos:  positions{start: map[js.INode]int{}, op: map[js.INode]int{}, bareNew: map[*js.NewExpr]bool{}},
 	}
 	w.stmts(ast.List)
+	if len(buf.inserted) > 0 {
+		for n, off := range w.pos.start {
+			w.pos.start[n] = buf.toOrig(off)
+		}
+		for n, off := range w.pos.op {
+			w.pos.op[n] = buf.toOrig(off)
+		}
+	}
 	return w.pos
 }
 

@@ -80,11 +80,32 @@ func (t *lineTable) offsetOf(line, runeCol int) int {
 type buffer struct {
 	b    []byte
 	base uintptr
+	// inserted holds, in ascending order, the buffer offsets of characters
+	// that are not in the original source (see rewriteArrowDefaults).
+	inserted []int
+}
+
+// toOrig maps a buffer offset to the corresponding offset in the original
+// source.
+func (b *buffer) toOrig(off int) int {
+	if off < 0 || len(b.inserted) == 0 {
+		return off
+	}
+	n := sort.SearchInts(b.inserted, off)
+	return off - n
 }
 
 func newBuffer(src string) *buffer {
 	b := make([]byte, len(src), len(src)+1) // room for the parser's NUL sentinel
 	copy(b, src)
+	return newBufferBytes(b)
+}
+
+// newBufferBytes wraps b, which should have room for one more byte.
+func newBufferBytes(b []byte) *buffer {
+	if cap(b) == len(b) {
+		b = append(b[:len(b):len(b)], 0)[:len(b)]
+	}
 	return &buffer{b: b, base: uintptr(unsafe.Pointer(unsafe.SliceData(b)))}
 }
 
