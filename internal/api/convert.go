@@ -1,0 +1,118 @@
+package api
+
+import (
+	"encoding/json"
+
+	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/durable"
+)
+
+func toRun(r durable.Run) gen.Run {
+	out := gen.Run{
+		Id:         r.ID,
+		Status:     gen.RunStatus(r.Status),
+		Code:       r.Code,
+		CreatedAt:  r.CreatedAt,
+		UpdatedAt:  r.UpdatedAt,
+		FinishedAt: r.FinishedAt,
+		Pending:    make([]gen.Call, 0, len(r.Pending)),
+	}
+	_ = json.Unmarshal(r.Limits, &out.Limits)
+	if r.Toolsets != nil {
+		ts := r.Toolsets
+		out.Toolsets = &ts
+	}
+	if len(r.Result) > 0 {
+		var result map[string]any
+		if json.Unmarshal(r.Result, &result) == nil && result != nil {
+			out.Result = &result
+		}
+	}
+	for _, c := range r.Pending {
+		out.Pending = append(out.Pending, toCall(c))
+	}
+	return out
+}
+
+func toCall(c durable.Call) gen.Call {
+	out := gen.Call{
+		CallId:    c.CallID,
+		Key:       c.Key,
+		Path:      c.Path,
+		Durable:   c.Durable,
+		Status:    gen.CallStatus(c.Status),
+		StartedAt: c.StartedAt,
+		SettledAt: c.SettledAt,
+		Args:      rawToAny(c.Args),
+	}
+	if len(c.Handle) > 0 {
+		out.Handle = rawToAny(c.Handle)
+	}
+	if c.Outcome != nil {
+		o := toOutcome(*c.Outcome)
+		out.Outcome = &o
+	}
+	return out
+}
+
+func toOutcome(o durable.CallOutcome) gen.Outcome {
+	out := gen.Outcome{Ok: o.OK}
+	if len(o.Value) > 0 {
+		out.Value = rawToAny(o.Value)
+	}
+	if o.Error != nil {
+		out.Error = &struct {
+			Message string `json:"message"`
+		}{Message: o.Error.Message}
+	}
+	return out
+}
+
+func fromOutcome(o gen.Outcome) (durable.CallOutcome, error) {
+	out := durable.CallOutcome{OK: o.Ok}
+	if o.Value != nil {
+		raw, err := json.Marshal(*o.Value)
+		if err != nil {
+			return out, err
+		}
+		out.Value = raw
+	} else if o.Ok {
+		out.Value = json.RawMessage("null")
+	}
+	if o.Error != nil {
+		out.Error = &durable.CallError{Message: o.Error.Message}
+	}
+	return out, nil
+}
+
+func rawToAny(raw json.RawMessage) *gen.Any {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	a := gen.Any(v)
+	return &a
+}
+
+// manifest is a toolset manifest (tool protocol, api.md).
+type manifest struct {
+	Tools      []gen.ToolDescriptor `json:"tools"`
+	Namespaces []gen.Namespace      `json:"namespaces,omitempty"`
+}
+
+func toToolset(t durable.Toolset) gen.Toolset {
+	var m manifest
+	_ = json.Unmarshal(t.Manifest, &m)
+	if m.Tools == nil {
+		m.Tools = []gen.ToolDescriptor{}
+	}
+	hasSecret := t.Secret != ""
+	out := gen.Toolset{
+		Name: t.Name, Url: t.URL, Description: t.Description, Tools: m.Tools,
+		CreatedAt: t.CreatedAt, HasSecret: &hasSecret,
+	}
+	if m.Namespaces != nil {
+		out.Namespaces = &m.Namespaces
+	}
+	return out
+}

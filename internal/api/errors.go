@@ -1,0 +1,69 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/codemode/codemode/internal/durable"
+)
+
+var (
+	// ErrInsecureListen: the server would listen on a non-loopback address without a token.
+	ErrInsecureListen = errors.New("refusing to listen on a non-loopback address without CODEMODE_API_TOKEN")
+	// ErrManifest: the toolset's manifest could not be fetched or decoded.
+	ErrManifest = errors.New("toolset manifest unavailable")
+	// ErrNotImplemented: the endpoint needs a part of the runtime not yet available.
+	ErrNotImplemented = errors.New("not implemented")
+	// errBadRequest wraps request errors found by handlers (beyond schema validation).
+	errBadRequest = errors.New("invalid request")
+)
+
+// Error codes in {"error": {"code", "message"}}.
+const (
+	CodeInvalidRequest = "invalid_request"
+	CodeUnauthorized   = "unauthorized"
+	CodeNotFound       = "not_found"
+	CodeConflict       = "conflict"
+	CodeTooLarge       = "request_too_large"
+	CodeBadGateway     = "bad_gateway"
+	CodeUnavailable    = "unavailable"
+	CodeNotImplemented = "not_implemented"
+	CodeInternal       = "internal"
+)
+
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// writeError writes {"error": {"code", "message"}} with status.
+func writeError(w http.ResponseWriter, status int, code, message string) {
+	var body errorBody
+	body.Error.Code, body.Error.Message = code, message
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// statusOf maps an error from a handler to its HTTP status and code.
+func statusOf(err error) (int, string) {
+	switch {
+	case errors.Is(err, durable.ErrRunNotFound), errors.Is(err, durable.ErrCallNotFound),
+		errors.Is(err, durable.ErrToolsetNotFound):
+		return http.StatusNotFound, CodeNotFound
+	case errors.Is(err, durable.ErrIdempotencyConflict), errors.Is(err, durable.ErrOutcomeConflict),
+		errors.Is(err, durable.ErrToolsetExists), errors.Is(err, durable.ErrRunFinished):
+		return http.StatusConflict, CodeConflict
+	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest):
+		return http.StatusBadRequest, CodeInvalidRequest
+	case errors.Is(err, ErrManifest):
+		return http.StatusBadGateway, CodeBadGateway
+	case errors.Is(err, ErrNotImplemented):
+		return http.StatusNotImplemented, CodeNotImplemented
+	default:
+		return http.StatusInternalServerError, CodeInternal
+	}
+}

@@ -1,0 +1,30 @@
+package api
+
+import (
+	"context"
+
+	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/durable/migrate"
+)
+
+// GetHealthz implements gen.StrictServerInterface: the process is up.
+func (h *handlers) GetHealthz(context.Context, gen.GetHealthzRequestObject) (gen.GetHealthzResponseObject, error) {
+	return gen.GetHealthz200JSONResponse{Status: "ok"}, nil
+}
+
+// GetReadyz implements gen.StrictServerInterface: the database answers and its migrations are
+// current.
+func (h *handlers) GetReadyz(ctx context.Context, _ gen.GetReadyzRequestObject) (gen.GetReadyzResponseObject, error) {
+	unavailable := func(msg string) gen.GetReadyzResponseObject {
+		var e gen.Error
+		e.Error.Code, e.Error.Message = CodeUnavailable, msg
+		return gen.GetReadyz503JSONResponse{ErrorJSONResponse: gen.ErrorJSONResponse(e)}
+	}
+	if err := h.store.Ping(ctx); err != nil {
+		return unavailable("database unreachable: " + err.Error()), nil
+	}
+	if err := migrate.Check(ctx, h.store.Pool()); err != nil {
+		return unavailable(err.Error()), nil
+	}
+	return gen.GetReadyz200JSONResponse{Status: "ready"}, nil
+}

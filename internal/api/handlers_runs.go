@@ -1,0 +1,184 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/durable"
+)
+
+func (h *handlers) waitFor(seconds *gen.Wait) time.Duration {
+	if seconds == nil || *seconds <= 0 {
+		return 0
+	}
+	return min(time.Duration(float64(*seconds)*float64(time.Second)), h.cfg.MaxWait)
+}
+
+// CreateRun implements gen.StrictServerInterface.
+func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject) (gen.CreateRunResponseObject, error) {
+	body := req.Body
+	n := durable.NewRun{Code: body.Code}
+	if body.Toolsets != nil {
+		n.Toolsets = *body.Toolsets
+	}
+	if body.Limits != nil {
+		raw, err := json.Marshal(body.Limits)
+		if err != nil {
+			return nil, fmt.Errorf("encode limits: %w", err)
+		}
+		n.Limits = raw
+	}
+	if body.Webhook != nil {
+		n.Webhook = &durable.Webhook{URL: body.Webhook.Url}
+		if body.Webhook.Secret != nil {
+			n.Webhook.Secret = *body.Webhook.Secret
+		}
+	}
+	if req.Params.IdempotencyKey != nil {
+		n.IdempotencyKey = *req.Params.IdempotencyKey
+	}
+	run, created, err := h.store.CreateRun(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	if wait := h.waitFor(req.Params.Wait); wait > 0 {
+		run, err = h.store.WaitRun(ctx, run.ID, wait, func(r durable.Run) bool {
+			return r.Status == durable.StatusSuspended || durable.IsFinal(r.Status)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !created {
+		return gen.CreateRun200JSONResponse(toRun(run)), nil
+	}
+	return gen.CreateRun201JSONResponse(toRun(run)), nil
+}
+
+// GetRun implements gen.StrictServerInterface.
+func (h *handlers) GetRun(ctx context.Context, req gen.GetRunRequestObject) (gen.GetRunResponseObject, error) {
+	run, err := h.store.GetRun(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	if wait := h.waitFor(req.Params.Wait); wait > 0 && !durable.IsFinal(run.Status) {
+		first := run.Status
+		run, err = h.store.WaitRun(ctx, req.Id, wait, func(r durable.Run) bool { return r.Status != first })
+		if err != nil {
+			return nil, err
+		}
+	}
+	return gen.GetRun200JSONResponse(toRun(run)), nil
+}
+
+// ListRuns implements gen.StrictServerInterface.
+func (h *handlers) ListRuns(ctx context.Context, req gen.ListRunsRequestObject) (gen.ListRunsResponseObject, error) {
+	p := req.Params
+	f := durable.ListFilter{CreatedAfter: p.CreatedAfter}
+	if p.Status != nil {
+		f.Status = string(*p.Status)
+	}
+	if p.Toolset != nil {
+		f.Toolset = *p.Toolset
+	}
+	if p.Limit != nil {
+		f.Limit = *p.Limit
+	}
+	if p.Cursor != nil {
+		f.Cursor = *p.Cursor
+	}
+	runs, next, err := h.store.ListRuns(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := gen.RunList{Runs: make([]gen.Run, 0, len(runs))}
+	for _, r := range runs {
+		out.Runs = append(out.Runs, toRun(r))
+	}
+	if next != "" {
+		out.Next = &next
+	}
+	return gen.ListRuns200JSONResponse(out), nil
+}
+
+// ListCalls implements gen.StrictServerInterface.
+func (h *handlers) ListCalls(ctx context.Context, req gen.ListCallsRequestObject) (gen.ListCallsResponseObject, error) {
+	calls, err := h.store.ListCalls(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	out := gen.CallList{Calls: make([]gen.Call, 0, len(calls))}
+	for _, c := range calls {
+		out.Calls = append(out.Calls, toCall(c))
+	}
+	return gen.ListCalls200JSONResponse(out), nil
+}
+
+// PostOutcome implements gen.StrictServerInterface.
+func (h *handlers) PostOutcome(ctx context.Context, req gen.PostOutcomeRequestObject) (gen.PostOutcomeResponseObject, error) {
+	if !req.Body.Ok && req.Body.Error == nil {
+		return nil, fmt.Errorf("%w: error is required when ok is false", errBadRequest)
+	}
+	if req.Body.Ok && req.Body.Error != nil {
+		return nil, fmt.Errorf("%w: error must be absent when ok is true", errBadRequest)
+	}
+	o, err := fromOutcome(*req.Body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: value: %w", errBadRequest, err)
+	}
+	recorded, err := h.store.RecordOutcome(ctx, req.Id, req.CallId, o)
+	if err != nil {
+		return nil, err
+	}
+	if recorded == durable.OutcomeDuplicate {
+		return gen.PostOutcome200JSONResponse{RunId: req.Id, CallId: req.CallId, Status: gen.Duplicate}, nil
+	}
+	return gen.PostOutcome202JSONResponse{RunId: req.Id, CallId: req.CallId, Status: gen.Recorded}, nil
+}
+
+// CancelRun implements gen.StrictServerInterface.
+func (h *handlers) CancelRun(ctx context.Context, req gen.CancelRunRequestObject) (gen.CancelRunResponseObject, error) {
+	run, err := h.store.CancelRun(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	return gen.CancelRun200JSONResponse(toRun(run)), nil
+}
+
+// ListEvents implements gen.StrictServerInterface.
+func (h *handlers) ListEvents(ctx context.Context, req gen.ListEventsRequestObject) (gen.ListEventsResponseObject, error) {
+	after, limit := int64(0), 1000
+	if req.Params.After != nil {
+		after = *req.Params.After
+	}
+	if req.Params.Limit != nil {
+		limit = *req.Params.Limit
+	}
+	events, err := h.store.ListEvents(ctx, req.Id, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := gen.EventList{Events: make([]gen.Event, 0, len(events))}
+	for _, e := range events {
+		data := map[string]any{}
+		_ = json.Unmarshal(e.Data, &data)
+		out.Events = append(out.Events, gen.Event{Seq: e.Seq, Type: e.Type, Data: data, At: e.At})
+	}
+	return gen.ListEvents200JSONResponse(out), nil
+}
+
+// CreateWebhook implements gen.StrictServerInterface.
+func (h *handlers) CreateWebhook(ctx context.Context, req gen.CreateWebhookRequestObject) (gen.CreateWebhookResponseObject, error) {
+	events := make([]string, len(req.Body.Events))
+	for i, e := range req.Body.Events {
+		events[i] = string(e)
+	}
+	sub, err := h.store.CreateSubscription(ctx, durable.Subscription{URL: req.Body.Url, Secret: req.Body.Secret, Events: events})
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateWebhook201JSONResponse{Id: sub.ID, Url: sub.URL, Events: sub.Events, CreatedAt: sub.CreatedAt}, nil
+}

@@ -1,0 +1,407 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+const testToken = "s3cret"
+
+// waitEngine stands in for the code-mode runtime in these API tests (it is not the language):
+// a program starts one durable call "t.wait" and finishes with the value of its outcome.
+type waitEngine struct{}
+
+func (waitEngine) Start(ctx context.Context, spec durable.RunSpec, host durable.Host) (durable.Outcome, error) {
+	if spec.Code == "plain" {
+		return durable.Outcome{Kind: durable.Finished, OK: true, Result: json.RawMessage(`{"ok":true,"value":"plain"}`)}, nil
+	}
+	if _, err := host.CallStarted(ctx, durable.CallStart{CallID: 1, Toolset: "t", Path: "t.wait", Args: json.RawMessage(`{"q":1}`), Durable: true}); err != nil {
+		return durable.Outcome{}, err
+	}
+	if err := host.CallPending(ctx, 1, json.RawMessage(`"h1"`)); err != nil {
+		return durable.Outcome{}, err
+	}
+	return durable.Outcome{Kind: durable.Suspended, Snapshot: []byte("s")}, nil
+}
+
+func (waitEngine) Resume(_ context.Context, _ durable.RunSpec, _ []byte, settled []durable.CallOutcome, _ durable.Host) (durable.Outcome, error) {
+	if len(settled) == 0 {
+		return durable.Outcome{Kind: durable.Suspended, Snapshot: []byte("s")}, nil
+	}
+	result, _ := json.Marshal(map[string]any{"ok": settled[0].OK, "value": settled[0].Value})
+	return durable.Outcome{Kind: durable.Finished, OK: settled[0].OK, Result: result}, nil
+}
+
+type testBundle struct {
+	url    string
+	client *gen.ClientWithResponses
+	store  *durable.Store
+	ctx    context.Context
+}
+
+func setup(t *testing.T, withWorker bool) *testBundle {
+	t.Helper()
+	pool, _ := pgtest.NewDB(t)
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	handler, err := New(store, Config{Token: testToken, MaxBodyBytes: 64 << 10})
+	require.NoError(t, err)
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	if withWorker {
+		w, err := durable.NewWorker(store, waitEngine{}, durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+		require.NoError(t, err)
+		require.NoError(t, w.Start(context.Background()))
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = w.Stop(ctx)
+		})
+	}
+	client, err := gen.NewClientWithResponses(srv.URL, gen.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
+		r.Header.Set("Authorization", "Bearer "+testToken)
+		return nil
+	}))
+	require.NoError(t, err)
+	return &testBundle{url: srv.URL, client: client, store: store, ctx: context.Background()}
+}
+
+// do sends a raw request with the token and returns status and body.
+func (b *testBundle) do(t *testing.T, method, path, body string, header ...string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, b.url+path, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, data
+}
+
+func errorCode(t *testing.T, body []byte) (string, string) {
+	t.Helper()
+	var e gen.Error
+	require.NoError(t, json.Unmarshal(body, &e), "error body %s", body)
+	require.NotEmpty(t, e.Error.Code)
+	return e.Error.Code, e.Error.Message
+}
+
+func TestAuth(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	tests := []struct {
+		name   string
+		path   string
+		header string
+		want   int
+	}{
+		{name: "no token", path: "/v1/runs", want: http.StatusUnauthorized},
+		{name: "wrong token", path: "/v1/runs", header: "Bearer nope", want: http.StatusUnauthorized},
+		{name: "right token", path: "/v1/runs", header: "Bearer " + testToken, want: http.StatusOK},
+		{name: "healthz is open", path: "/healthz", want: http.StatusOK},
+		{name: "readyz is open", path: "/readyz", want: http.StatusOK},
+		{name: "metrics is open", path: "/metrics", want: http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			req, err := http.NewRequest(http.MethodGet, b.url+tt.path, nil)
+			require.NoError(t, err)
+			if tt.header != "" {
+				req.Header.Set("Authorization", tt.header)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			require.Equal(t, tt.want, resp.StatusCode, string(body))
+			if tt.want == http.StatusUnauthorized {
+				code, _ := errorCode(t, body)
+				require.Equal(t, CodeUnauthorized, code)
+			}
+		})
+	}
+}
+
+func TestRequestValidation(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	tests := []struct {
+		name      string
+		method    string
+		path      string
+		body      string
+		want      int
+		wantCode  string
+		wantField string
+	}{
+		{name: "missing code", method: "POST", path: "/v1/runs", body: `{}`, want: 400, wantCode: CodeInvalidRequest, wantField: "code"},
+		{name: "wrong limits type", method: "POST", path: "/v1/runs", body: `{"code":"1","limits":{"timeoutMs":"x"}}`, want: 400, wantCode: CodeInvalidRequest, wantField: "timeoutMs"},
+		{name: "unknown field", method: "POST", path: "/v1/runs", body: `{"code":"1","nope":1}`, want: 400, wantCode: CodeInvalidRequest, wantField: "nope"},
+		{name: "malformed JSON", method: "POST", path: "/v1/runs", body: `{"code":`, want: 400, wantCode: CodeInvalidRequest},
+		{name: "huge body", method: "POST", path: "/v1/runs", body: `{"code":"` + strings.Repeat("x", 70<<10) + `"}`, want: 413, wantCode: CodeTooLarge},
+		{name: "wait out of range", method: "GET", path: "/v1/runs/8a4b1f2e-4b7b-4a57-9bb4-6f0b7a9f3c11?wait=9999", want: 400, wantCode: CodeInvalidRequest, wantField: "wait"},
+		{name: "bad status filter", method: "GET", path: "/v1/runs?status=sleeping", want: 400, wantCode: CodeInvalidRequest, wantField: "status"},
+		{name: "bad cursor", method: "GET", path: "/v1/runs?cursor=!!", want: 400, wantCode: CodeInvalidRequest},
+		{name: "outcome without ok", method: "POST", path: "/v1/runs/x/calls/1", body: `{"value":1}`, want: 400, wantCode: CodeInvalidRequest, wantField: "ok"},
+		{name: "failed outcome without error", method: "POST", path: "/v1/runs/x/calls/1", body: `{"ok":false}`, want: 400, wantCode: CodeInvalidRequest},
+		{name: "call id not a number", method: "POST", path: "/v1/runs/x/calls/abc", body: `{"ok":true}`, want: 400, wantCode: CodeInvalidRequest, wantField: "callId"},
+		{name: "bad toolset name", method: "POST", path: "/v1/toolsets", body: `{"name":"a b","url":"http://127.0.0.1:1"}`, want: 400, wantCode: CodeInvalidRequest, wantField: "name"},
+		{name: "unknown run", method: "GET", path: "/v1/runs/8a4b1f2e-4b7b-4a57-9bb4-6f0b7a9f3c11", want: 404, wantCode: CodeNotFound},
+		{name: "run id not a uuid", method: "GET", path: "/v1/runs/nope", want: 404, wantCode: CodeNotFound},
+		{name: "unknown endpoint", method: "GET", path: "/v1/nothing", want: 404, wantCode: CodeNotFound},
+		{name: "unknown toolset in run", method: "POST", path: "/v1/runs", body: `{"code":"1","toolsets":["ghost"]}`, want: 404, wantCode: CodeNotFound},
+		{name: "prompt needs the runtime catalog", method: "GET", path: "/v1/catalog/prompt", want: 501, wantCode: CodeNotImplemented},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			status, body := b.do(t, tt.method, tt.path, tt.body)
+			require.Equal(t, tt.want, status, string(body))
+			code, msg := errorCode(t, body)
+			require.Equal(t, tt.wantCode, code)
+			if tt.wantField != "" {
+				require.Contains(t, msg, tt.wantField)
+			}
+		})
+	}
+	// Nothing was created by the refused requests.
+	runs, err := b.client.ListRunsWithResponse(b.ctx, &gen.ListRunsParams{})
+	require.NoError(t, err)
+	require.Empty(t, runs.JSON200.Runs)
+}
+
+func TestCreateRunIdempotency(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	key := "abc"
+	params := &gen.CreateRunParams{IdempotencyKey: &key}
+	first, err := b.client.CreateRunWithResponse(b.ctx, params, gen.RunCreate{Code: "1"})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, first.StatusCode(), string(first.Body))
+	require.Equal(t, gen.RunStatusQueued, first.JSON201.Status)
+
+	again, err := b.client.CreateRunWithResponse(b.ctx, params, gen.RunCreate{Code: "1"})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, again.StatusCode())
+	require.Equal(t, first.JSON201.Id, again.JSON200.Id)
+
+	other, err := b.client.CreateRunWithResponse(b.ctx, params, gen.RunCreate{Code: "2"})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusConflict, other.StatusCode())
+}
+
+func TestToolsets(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	toolsetSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		require.Equal(t, http.MethodGet, r.Method)
+		fmt.Fprint(w, `{"tools":[{"path":"math.add","description":"adds","input":{"type":"object"}},{"path":"wait","durable":true}]}`)
+	}))
+	t.Cleanup(toolsetSrv.Close)
+
+	created, err := b.client.CreateToolsetWithResponse(b.ctx, gen.ToolsetCreate{Name: "ops", Url: toolsetSrv.URL})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, created.StatusCode(), string(created.Body))
+	require.Len(t, created.JSON201.Tools, 2)
+	require.Equal(t, "math.add", created.JSON201.Tools[0].Path)
+
+	dup, err := b.client.CreateToolsetWithResponse(b.ctx, gen.ToolsetCreate{Name: "ops", Url: toolsetSrv.URL})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusConflict, dup.StatusCode())
+
+	down, err := b.client.CreateToolsetWithResponse(b.ctx, gen.ToolsetCreate{Name: "down", Url: "http://127.0.0.1:1/"})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusBadGateway, down.StatusCode(), string(down.Body))
+
+	catalog, err := b.client.GetCatalogWithResponse(b.ctx, &gen.GetCatalogParams{})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, catalog.StatusCode())
+	require.Len(t, catalog.JSON200.Tools, 2)
+	require.Equal(t, "ops.math.add", catalog.JSON200.Tools[0].Path)
+	require.True(t, catalog.JSON200.Tools[1].Durable)
+
+	list, err := b.client.ListToolsetsWithResponse(b.ctx)
+	require.NoError(t, err)
+	require.Len(t, list.JSON200.Toolsets, 1)
+
+	del, err := b.client.DeleteToolsetWithResponse(b.ctx, "ops")
+	require.NoError(t, err)
+	require.Equal(t, http.StatusNoContent, del.StatusCode())
+	got, err := b.client.GetToolsetWithResponse(b.ctx, "ops")
+	require.NoError(t, err)
+	require.Equal(t, http.StatusNotFound, got.StatusCode())
+}
+
+func TestOutcomeLifecycle(t *testing.T) {
+	t.Parallel()
+	b := setup(t, true)
+	wait := gen.Wait(30)
+	created, err := b.client.CreateRunWithResponse(b.ctx, &gen.CreateRunParams{Wait: &wait}, gen.RunCreate{Code: "durable"})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, created.StatusCode(), string(created.Body))
+	run := created.JSON201
+	require.Equal(t, gen.RunStatusSuspended, run.Status, "wait returns once suspended")
+	require.Len(t, run.Pending, 1)
+	require.Equal(t, run.Id+":1", run.Pending[0].Key)
+	runID := run.Id
+
+	// Unknown run and call.
+	status, _ := b.do(t, "POST", "/v1/runs/8a4b1f2e-4b7b-4a57-9bb4-6f0b7a9f3c11/calls/1", `{"ok":true}`)
+	require.Equal(t, http.StatusNotFound, status)
+	status, _ = b.do(t, "POST", "/v1/runs/"+runID+"/calls/9", `{"ok":true}`)
+	require.Equal(t, http.StatusNotFound, status)
+
+	// Concurrent posts of the same outcome: one records it, the rest are duplicates.
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		statuses = map[int]int{}
+	)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, body := b.do(t, "POST", "/v1/runs/"+runID+"/calls/1", `{"ok":true,"value":{"approved":true}}`)
+			require.Contains(t, []int{http.StatusAccepted, http.StatusOK}, s, string(body))
+			mu.Lock()
+			statuses[s]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, map[int]int{http.StatusAccepted: 1, http.StatusOK: 7}, statuses)
+
+	status, body := b.do(t, "POST", "/v1/runs/"+runID+"/calls/1", `{"ok":false,"error":{"message":"denied"}}`)
+	require.Equal(t, http.StatusConflict, status)
+	code, _ := errorCode(t, body)
+	require.Equal(t, CodeConflict, code)
+
+	deadline := time.Now().Add(30 * time.Second)
+	var final *gen.Run
+	for time.Now().Before(deadline) {
+		got, err := b.client.GetRunWithResponse(b.ctx, runID, &gen.GetRunParams{Wait: &wait})
+		require.NoError(t, err)
+		final = got.JSON200
+		if final.Status == gen.RunStatusSucceeded {
+			break
+		}
+	}
+	require.Equal(t, gen.RunStatusSucceeded, final.Status)
+	require.Equal(t, map[string]any{"approved": true}, (*final.Result)["value"])
+	require.NotNil(t, final.FinishedAt)
+
+	calls, err := b.client.ListCallsWithResponse(b.ctx, runID)
+	require.NoError(t, err)
+	require.Len(t, calls.JSON200.Calls, 1)
+	require.Equal(t, gen.CallStatusSucceeded, calls.JSON200.Calls[0].Status)
+
+	events, err := b.client.ListEventsWithResponse(b.ctx, runID, &gen.ListEventsParams{})
+	require.NoError(t, err)
+	var types []string
+	for _, e := range events.JSON200.Events {
+		types = append(types, e.Type)
+	}
+	require.Equal(t, "created", types[0])
+	require.Equal(t, "finished", types[len(types)-1])
+
+	cancel, err := b.client.CancelRunWithResponse(b.ctx, runID)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusConflict, cancel.StatusCode(), "a finished run cannot be cancelled")
+}
+
+func TestCancelAndList(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	var ids []string
+	for i := range 3 {
+		r, err := b.client.CreateRunWithResponse(b.ctx, &gen.CreateRunParams{}, gen.RunCreate{Code: fmt.Sprint(i)})
+		require.NoError(t, err)
+		ids = append(ids, r.JSON201.Id)
+	}
+	cancelled, err := b.client.CancelRunWithResponse(b.ctx, ids[1])
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, cancelled.StatusCode())
+	require.Equal(t, gen.RunStatusCancelled, cancelled.JSON200.Status)
+
+	st := gen.RunStatusCancelled
+	onlyCancelled, err := b.client.ListRunsWithResponse(b.ctx, &gen.ListRunsParams{Status: &st})
+	require.NoError(t, err)
+	require.Len(t, onlyCancelled.JSON200.Runs, 1)
+	require.Equal(t, ids[1], onlyCancelled.JSON200.Runs[0].Id)
+
+	limit := 2
+	page1, err := b.client.ListRunsWithResponse(b.ctx, &gen.ListRunsParams{Limit: &limit})
+	require.NoError(t, err)
+	require.Len(t, page1.JSON200.Runs, 2)
+	require.NotNil(t, page1.JSON200.Next)
+	page2, err := b.client.ListRunsWithResponse(b.ctx, &gen.ListRunsParams{Limit: &limit, Cursor: page1.JSON200.Next})
+	require.NoError(t, err)
+	require.Len(t, page2.JSON200.Runs, 1)
+	require.Nil(t, page2.JSON200.Next)
+	require.Equal(t, ids[0], page2.JSON200.Runs[0].Id)
+}
+
+func TestMetricsCountRequests(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	status, _ := b.do(t, "GET", "/v1/toolsets", "")
+	require.Equal(t, http.StatusOK, status)
+	status, body := b.do(t, "GET", "/metrics", "")
+	require.Equal(t, http.StatusOK, status)
+	require.True(t, bytes.Contains(body, []byte(`codemode_http_requests_total{code="200",method="GET",route="/v1/toolsets"} 1`)), string(body))
+}
+
+func TestCheckListen(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		addr    string
+		token   string
+		wantErr error
+	}{
+		{name: "loopback v4", addr: "127.0.0.1:8080"},
+		{name: "loopback v6", addr: "[::1]:8080"},
+		{name: "localhost", addr: "localhost:8080"},
+		{name: "all interfaces without token", addr: ":8080", wantErr: ErrInsecureListen},
+		{name: "public without token", addr: "0.0.0.0:8080", wantErr: ErrInsecureListen},
+		{name: "public with token", addr: "0.0.0.0:8080", token: "t"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			err := CheckListen(tt.addr, tt.token)
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+		})
+	}
+}
