@@ -190,6 +190,16 @@ func (c *checker) stmt(s js.IStmt) {
 		}
 		c.forInOf(n, n.Init, n.Value, n.Body, true, n.Await)
 	case *js.SwitchStmt:
+		defaults := 0
+		for i := range n.List {
+			if n.List[i].TokenType == js.DefaultToken {
+				defaults++
+			}
+		}
+		if defaults > 1 {
+			c.syntaxError(n, "More than one default clause in switch statement")
+			return
+		}
 		c.expr(n.Init)
 		c.pushScope(scopeBlock)
 		for i := range n.List {

@@ -338,6 +338,10 @@ func (c *checker) assignTarget(e js.IExpr, pattern bool) {
 			c.syntaxError(e, "Invalid destructuring assignment target")
 			return
 		}
+		if c.pos.restComma[n] {
+			c.syntaxError(e, "A rest element may not have a trailing comma")
+			return
+		}
 		for i := range n.List {
 			el := &n.List[i]
 			if el.Value == nil {
@@ -358,6 +362,10 @@ func (c *checker) assignTarget(e js.IExpr, pattern bool) {
 	case *js.ObjectExpr:
 		if !pattern {
 			c.syntaxError(e, "Invalid destructuring assignment target")
+			return
+		}
+		if c.pos.restComma[n] {
+			c.syntaxError(e, "A rest element may not have a trailing comma")
 			return
 		}
 		for i := range n.List {

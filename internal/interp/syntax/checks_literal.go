@@ -18,6 +18,8 @@ func (c *checker) literal(n *js.LiteralExpr) {
 	case js.StringToken:
 		if c.fn.strict && hasLegacyOctalEscape(string(n.Data)) {
 			c.syntaxError(n, "Octal escape sequences are not allowed in strict mode.")
+		} else if invalidEscape(string(n.Data), true) {
+			c.syntaxError(n, "Invalid hexadecimal or Unicode escape sequence")
 		}
 	case js.RegExpToken:
 		c.regexpLiteral(n)
@@ -55,6 +57,12 @@ func hasLegacyOctalEscape(s string) bool {
 // invalidTemplateEscape reports an escape sequence that is invalid in an
 // untagged template (octal, malformed \x or \u).
 func invalidTemplateEscape(s string) bool {
+	return invalidEscape(s, false)
+}
+
+// invalidEscape reports a malformed \x or \u escape, and octal escapes
+// unless allowOctal.
+func invalidEscape(s string, allowOctal bool) bool {
 	isHex := func(b byte) bool {
 		return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
 	}
@@ -64,9 +72,9 @@ func invalidTemplateEscape(s string) bool {
 		}
 		d := s[i+1]
 		switch {
-		case d >= '1' && d <= '9':
+		case !allowOctal && d >= '1' && d <= '9':
 			return true
-		case d == '0' && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9':
+		case !allowOctal && d == '0' && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9':
 			return true
 		case d == 'x':
 			if i+3 >= len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) {

@@ -115,6 +115,17 @@ func TestEarlyErrors(t *testing.T) {
 		{name: "tagged template on optional chain", src: "a?.b`x`"},
 		{name: "new on optional chain", src: "new a?.b()"},
 		{name: "let declaration as if body", src: "if (x) let y = 1"},
+		{name: "semicolon between if block and else", src: "if (x) {}; else {}", line: 1, col: 12},
+		{name: "semicolon between do block and while", src: "do {}; while (x)"},
+		{name: "class fields on one line", src: "class A { a b }"},
+		{name: "escaped async is a field name", src: "class A { \\u0061sync m() {} }"},
+		{name: "trailing comma after array rest in pattern", src: "let x; [...x,] = []"},
+		{name: "trailing comma after object rest in pattern", src: "let x; ({...x,} = {})"},
+		{name: "trailing comma after arrow rest parameter", src: "f = (...a,) => a"},
+		{name: "short unicode escape in string", src: "'\\u1'"},
+		{name: "separator in braced unicode escape", src: "'\\u{1F_639}'"},
+		{name: "bad hex escape in string", src: "'\\x4'", mode: ModeScript},
+		{name: "two default clauses", src: "switch (x) { default: break; default: break }"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -177,6 +188,10 @@ func TestValidPrograms(t *testing.T) {
 		{name: "for await async head", src: "for await (async of []) {}"},
 		{name: "user function named Function", src: "function Function2() {} Function2()"},
 		{name: "eval as property", src: "o.eval(1); o.Function(2)"},
+		{name: "hashbang line", src: "#!/usr/bin/env node\nx = 1"},
+		{name: "array literal with comma after spread", src: "x = [...a, ]; y = {...b, }"},
+		{name: "class fields on separate lines", src: "class A { a\n b = 1\n static c }"},
+		{name: "octal escapes in sloppy strings", src: "x = '\\01\\8'", mode: ModeScript},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -68,6 +68,10 @@ func Parse(source string, mode Mode) (*Program, error) {
 		lines:  lines,
 		pos:    computePositions(ast, buf),
 	}
+	if p.pos.errOff >= 0 {
+		pos := lines.position(p.pos.errOff)
+		return nil, &Error{Kind: KindParseError, Message: p.pos.errMsg, Line: pos.Line, Column: pos.Column}
+	}
 	if err := check(ast, mode, p.Strict, buf, p.pos, lines); err != nil {
 		return nil, err
 	}

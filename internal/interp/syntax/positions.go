@@ -21,6 +21,13 @@ type positions struct {
 	// bareNew holds the new expressions written without an argument list
 	// ("new C"), which tdewolff does not tell from "new C()".
 	bareNew map[*js.NewExpr]bool
+	// restComma holds array and object literals with a comma after a spread
+	// element, which is an error once they are used as assignment patterns.
+	restComma map[js.INode]bool
+	// errOff and errMsg describe the first syntax error that only shows in
+	// the tokens (tdewolff accepts it); errOff is -1 when there is none.
+	errOff int
+	errMsg string
 }
 
 // posWalker aligns the source-order AST walk with the token stream.
@@ -55,9 +62,10 @@ func computePositions(ast *js.AST, buf *buffer) positions {
 	w := &posWalker{
 		buf:  buf,
 		toks: lexTokens(string(buf.b), regexpOffsets(ast, buf)),
-		pos:  positions{start: map[js.INode]int{}, op: map[js.INode]int{}, bareNew: map[*js.NewExpr]bool{}},
+		pos:  positions{start: map[js.INode]int{}, op: map[js.INode]int{}, bareNew: map[*js.NewExpr]bool{}, restComma: map[js.INode]bool{}, errOff: -1},
 	}
 	w.stmts(ast.List)
+	w.pos.errOff = buf.toOrig(w.pos.errOff)
 	if len(buf.inserted) > 0 {
 		for n, off := range w.pos.start {
 			w.pos.start[n] = buf.toOrig(off)
@@ -67,6 +75,18 @@ func computePositions(ast *js.AST, buf *buffer) positions {
 		}
 	}
 	return w.pos
+}
+
+// syntaxError records the first token-level syntax error, at the next token.
+func (w *posWalker) syntaxError(msg string) {
+	if w.pos.errOff >= 0 {
+		return
+	}
+	w.pos.errOff = len(w.buf.b)
+	if w.i < len(w.toks) {
+		w.pos.errOff = w.toks[w.i].off
+	}
+	w.pos.errMsg = msg
 }
 
 func isPointer(n js.INode) bool {
@@ -234,12 +254,20 @@ func (w *posWalker) stmt(s js.IStmt) {
 		w.seek(js.CloseParenToken)
 		w.stmt(n.Body)
 		if n.Else != nil {
+			if w.peek() == js.SemicolonToken {
+				w.i++
+				w.syntaxError("Unexpected token 'else'")
+			}
 			w.seek(js.ElseToken)
 			w.stmt(n.Else)
 		}
 	case *js.DoWhileStmt:
 		start = w.seek(js.DoToken)
 		w.stmt(n.Body)
+		if w.peek() == js.SemicolonToken {
+			w.i++
+			w.syntaxError("Unexpected token 'while'")
+		}
 		w.seek(js.WhileToken)
 		w.seek(js.OpenParenToken)
 		w.expr(n.Cond)
@@ -531,6 +559,9 @@ func (w *posWalker) classDecl(n *js.ClassDecl) int {
 				w.seek(js.EqToken)
 				w.expr(el.Field.Init)
 			}
+			if tt := w.peek(); tt != js.SemicolonToken && tt != js.CloseBraceToken && !w.toks[w.i].nl {
+				w.syntaxError("Unexpected identifier: class fields on one line must be separated by ';'")
+			}
 		}
 		for w.accept(js.SemicolonToken) >= 0 {
 		}
@@ -588,12 +619,15 @@ func (w *posWalker) expr(e js.IExpr) int {
 				w.seek(js.EllipsisToken)
 			}
 			w.expr(n.List[i].Value)
+			if n.List[i].Spread && w.peek() == js.CommaToken {
+				w.pos.restComma[n] = true
+			}
 		}
 		w.seek(js.CloseBracketToken)
 	case *js.ObjectExpr:
 		start = w.seek(js.OpenBraceToken)
 		for i := range n.List {
-			w.property(&n.List[i])
+			w.property(n, &n.List[i])
 		}
 		w.seek(js.CloseBraceToken)
 	case *js.TemplateExpr:
@@ -703,10 +737,13 @@ func (w *posWalker) expr(e js.IExpr) int {
 	return start
 }
 
-func (w *posWalker) property(p *js.Property) {
+func (w *posWalker) property(obj *js.ObjectExpr, p *js.Property) {
 	if p.Spread {
 		w.seek(js.EllipsisToken)
 		w.expr(p.Value)
+		if w.peek() == js.CommaToken {
+			w.pos.restComma[obj] = true
+		}
 		return
 	}
 	if p.Name == nil {
@@ -736,6 +773,9 @@ func (w *posWalker) arrow(n *js.ArrowFunc) int {
 	if w.peek() == js.OpenParenToken {
 		start = first(start, w.seek(js.OpenParenToken))
 		w.params(&n.Params)
+		if n.Params.Rest != nil && w.peek() == js.CommaToken {
+			w.syntaxError("A rest parameter or binding pattern may not have a trailing comma")
+		}
 		w.seek(js.CloseParenToken)
 	} else {
 		start = first(start, w.name(nil))

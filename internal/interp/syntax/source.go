@@ -98,6 +98,10 @@ func (b *buffer) toOrig(off int) int {
 func newBuffer(src string) *buffer {
 	b := make([]byte, len(src), len(src)+1) // room for the parser's NUL sentinel
 	copy(b, src)
+	if len(b) >= 2 && b[0] == '#' && b[1] == '!' {
+		// a hashbang line is a comment; "//" keeps every offset in place
+		b[0], b[1] = '/', '/'
+	}
 	return newBufferBytes(b)
 }
 
