@@ -14,11 +14,13 @@ import (
 // nodeWorker is the program each node process runs: it reads one JSON job per line, runs
 // the script in a fresh vm context (with print and $262.global), waits for the job queue to
 // drain and writes one JSON result per line. A SyntaxError from compiling the script is
-// reported as a compile error of kind ParseError, as the interpreter reports it.
+// reported as a compile error of kind ParseError, as the interpreter reports it. Unhandled
+// rejections are ignored, as test262 expects of a host.
 const nodeWorker = `
 const vm = require('vm');
 const readline = require('readline');
 const rl = readline.createInterface({ input: process.stdin, terminal: false });
+process.on('unhandledRejection', () => {});
 function describe(e) {
   if (e !== null && (typeof e === 'object' || typeof e === 'function')) {
     let name = '';

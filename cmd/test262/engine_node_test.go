@@ -52,6 +52,10 @@ func TestNodeEngineResults(t *testing.T) {
 		{name: "strict", src: "\"use strict\"; undeclared = 1;", check: func(t *testing.T, res engineResult) {
 			require.Equal(t, "ReferenceError", res.Thrown.Name)
 		}},
+		{name: "unhandled rejection", src: "Promise.reject(new Error('nobody handles this')); print('ok');", check: func(t *testing.T, res engineResult) {
+			require.NoError(t, res.Err)
+			require.Equal(t, []string{"ok"}, res.Prints)
+		}},
 		{name: "$262.global", src: "if ($262.global !== this) throw new Error('x');", check: func(t *testing.T, res engineResult) {
 			require.Nil(t, res.Thrown)
 			require.NoError(t, res.Err)
