@@ -78,9 +78,29 @@ func (interpEngine) Run(ctx context.Context, job engineJob) engineResult {
 	}
 	if v, thrown := vm.Result(); thrown {
 		name, msg, _, _ := vm.DescribeError(v)
+		if ctor := constructorName(vm, v); ctor != "" {
+			name = ctor
+		}
 		res.Thrown = &jsError{Name: name, Message: msg}
 	}
 	return res
+}
+
+// constructorName returns v.constructor.name (what a negative test's type names), or ""
+// when v is not an object or has no named constructor.
+func constructorName(vm *interp.VM, v interp.Value) string {
+	if !v.IsObject() {
+		return ""
+	}
+	ctor, err := vm.Get(v, "constructor")
+	if err != nil || !ctor.IsObject() {
+		return ""
+	}
+	name, err := vm.Get(ctor, "name")
+	if err != nil || name.Kind() != interp.KindString {
+		return ""
+	}
+	return vm.ToGoString(name)
 }
 
 // installGlobals defines the host's globals: print and $262 (with global only; evalScript,
