@@ -16,22 +16,28 @@ func newTestVM(t *testing.T) *VM {
 	return vm
 }
 
+// Stand-ins for the Array built-ins in runtime-only tests (registered so snapshots work).
+var (
+	testArrayNative = registerNative("test Array", func(vm *VM, c NativeCall) Value {
+		return vm.newArrayValue(nil)
+	})
+	testArrayValuesNative = registerNative("test Array.prototype.values", func(vm *VM, c NativeCall) Value {
+		return vm.newArrayIterator(objectValue(vm.ToObject(c.This)), iterValues)
+	})
+)
+
 // installTestArrayIterator makes arrays iterable in runtime-only tests when the Array
 // built-ins are not compiled in (they define Array.prototype[Symbol.iterator] themselves).
 func installTestArrayIterator(vm *VM) {
 	if !vm.realm.ArrayPrototype.hasOwn(keyConstructor) {
-		ctor := vm.newNativeFunction(&nativeFunction{name: "test Array", fn: func(vm *VM, c NativeCall) Value {
-			return vm.newArrayValue(nil)
-		}}, "Array", 1)
+		ctor := vm.newNativeFunction(testArrayNative, "Array", 1)
 		vm.realm.ArrayPrototype.props.add(keyConstructor, Property{value: objectValue(ctor), flags: propHidden})
 	}
 	key := symKey(symIterator)
 	if vm.realm.ArrayPrototype.hasOwn(key) {
 		return
 	}
-	values := vm.newNativeFunction(&nativeFunction{name: "test Array.prototype.values", fn: func(vm *VM, c NativeCall) Value {
-		return vm.newArrayIterator(objectValue(vm.ToObject(c.This)), iterValues)
-	}}, "values", 0)
+	values := vm.newNativeFunction(testArrayValuesNative, "values", 0)
 	vm.realm.ArrayPrototype.props.add(key, Property{value: objectValue(values), flags: propHidden})
 }
 

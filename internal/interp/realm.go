@@ -130,6 +130,7 @@ type Realm struct {
 	intrinsics     map[string]*Object
 	intrinsicNames map[*Object]string
 	symbolRegistry map[string]*Symbol // Symbol.for, by key (WTF-8)
+	sortedNames    []string           // intrinsic names, sorted (cached for snapshots)
 }
 
 // newRealm creates the intrinsics and runs every registered setup.

@@ -1,0 +1,990 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+)
+
+// The heap half of the snapshot codec.
+//
+// Encoding walks from the values the execution half writes (frames, queues, results): each
+// object gets an id the first time it is written ({"#":id}) and is queued; finish() drains
+// the queue, writing every reachable object once, in id order, so the walk never recurses in
+// Go. Built-in objects (intrinsics) are written by name, with only their changes relative to
+// a fresh realm: an unchanged intrinsic costs one number. Every intrinsic is checked for
+// changes at each snapshot, so a change to a built-in that nothing else references survives.
+//
+// The heap section is one JSON object:
+//
+//	{"syms":  [[description|null, registered], ...],   // symbol ids
+//	 "intr":  [[id, "Array.prototype"], ...],           // ids of intrinsic objects
+//	 "nodes": [{"t": tag, "d": data}, ...],             // shared records (environments, ...)
+//	 "objs":  [entry, ...]}                             // one entry per object id
+//
+// An object entry is {"c": class, "p": proto, "f": flags, "pr": props, "el": elements,
+// "len": array length, "s": {"t": slot tag, "d": slot data}}; an intrinsic's entry is 0 when
+// unchanged, or {"set": [...], "add": [...]} (or a full "pr") with "p"/"f"/"el"/"len" when
+// those changed. A property is [key, value, flags] or, for accessors, [key, getter, setter,
+// flags]; a key is a string or a symbol value.
+//
+// Values are JSON: finite numbers (except -0) as numbers, strings as strings (lone surrogates
+// as \u escapes), booleans, null, and tagged objects for the rest: {"u":1} undefined,
+// {"n":"NaN"|"Infinity"|"-Infinity"|"-0"}, {"#":id} object, {"y":id} symbol, {"w":"iterator"}
+// well-known symbol, {"h":1} array hole, and {"@":id} for a shared record (node).
+//
+// Decoding reads the heap section in two passes: the first allocates every object and node,
+// the second fills them in, so references may point forwards and form cycles. Values that
+// the execution half reads afterwards resolve ids against those tables.
+//
+// Internal slots: every type stored in Object.slots (and every shared record a slot refers
+// to) implements slotCodec and registers a decoder with registerSlotType. Natives are
+// restored by their stable name; primitive wrappers' slots (a Value) are built in.
+
+// Snapshot decoding errors.
+var (
+	// ErrSnapshotCorrupt means the snapshot bytes are not a valid encoding.
+	ErrSnapshotCorrupt = errors.New("interp: corrupt snapshot")
+	// ErrSnapshotUnsupported means the heap holds something that cannot be encoded (an
+	// internal slot type without a codec, a native without a stable name).
+	ErrSnapshotUnsupported = errors.New("interp: heap value cannot be snapshotted")
+)
+
+// slotCodec is implemented by internal slot types (the values of Object.slots) and by shared
+// records referenced from them (environment records, ...).
+type slotCodec interface {
+	// slotTag is the stable name of the type in snapshots ("mapData"). Never change it.
+	slotTag() string
+	// encodeSlot writes exactly one JSON value describing the slot, using the encoder's
+	// writer methods; references go through e.value (JS values) and e.node (records).
+	encodeSlot(e *heapEncoder)
+	// walkSlot reports every value and record the slot refers to (memory accounting), and
+	// may add its own size with w.add.
+	walkSlot(w *heapWalker)
+}
+
+// slotType is the registration of a slotCodec: alloc makes an empty instance, decode fills it
+// from the JSON value encodeSlot wrote. During decode, objects and records that decode
+// returns through d.value/d.node may not be filled in yet: store them, do not read them.
+type slotType struct {
+	alloc  func() slotCodec
+	decode func(d *heapDecoder, r *jsonReader, s slotCodec)
+}
+
+var (
+	slotTypesMu sync.RWMutex
+	slotTypes   = map[string]slotType{}
+)
+
+// registerSlotType registers the decoder of a slot type; call it from an init function.
+func registerSlotType(tag string, alloc func() slotCodec, decode func(d *heapDecoder, r *jsonReader, s slotCodec)) {
+	slotTypesMu.Lock()
+	defer slotTypesMu.Unlock()
+	if _, dup := slotTypes[tag]; dup {
+		panic("interp: duplicate slot type " + tag)
+	}
+	slotTypes[tag] = slotType{alloc: alloc, decode: decode}
+}
+
+func lookupSlotType(tag string) (slotType, bool) {
+	slotTypesMu.RLock()
+	defer slotTypesMu.RUnlock()
+	t, ok := slotTypes[tag]
+	return t, ok
+}
+
+// referenceRealm is a pristine realm, built once per process, that intrinsic diffs compare
+// against. It is only read.
+var referenceRealm = sync.OnceValue(func() *Realm {
+	vm := &VM{}
+	vm.initRuntime()
+	return vm.realm
+})
+
+// heapEncoder writes values and, at finish, the heap section.
+type heapEncoder struct {
+	vm *VM
+	// w is where value() writes; the execution half points it at its own writer.
+	w *jsonWriter
+
+	objIDs    map[*Object]int
+	objQueue  []*Object
+	nodeIDs   map[slotCodec]int
+	nodeQueue []slotCodec
+	symIDs    map[*Symbol]int
+	syms      []*Symbol
+	err       error
+}
+
+// newHeapEncoder starts an encoding of vm's heap.
+func (vm *VM) newHeapEncoder() *heapEncoder {
+	return &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: map[*Object]int{},
+		nodeIDs: map[slotCodec]int{}, symIDs: map[*Symbol]int{}}
+}
+
+// fail records the first encoding error.
+func (e *heapEncoder) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// objectID returns the id of o, queueing it on first sight.
+func (e *heapEncoder) objectID(o *Object) int {
+	if id, ok := e.objIDs[o]; ok {
+		return id
+	}
+	id := len(e.objQueue)
+	e.objIDs[o] = id
+	e.objQueue = append(e.objQueue, o)
+	return id
+}
+
+// symbolRef writes a symbol reference.
+func (e *heapEncoder) symbolRef(s *Symbol) {
+	w := e.w
+	w.beginObject()
+	if s.wellKnown != "" {
+		w.key("w")
+		w.string(s.wellKnown)
+	} else {
+		id, ok := e.symIDs[s]
+		if !ok {
+			id = len(e.syms)
+			e.symIDs[s] = id
+			e.syms = append(e.syms, s)
+		}
+		w.key("y")
+		w.int(int64(id))
+	}
+	w.endObject()
+}
+
+// tagged writes {"k": v} with a string payload.
+func (e *heapEncoder) tagged(k, v string) {
+	e.w.beginObject()
+	e.w.key(k)
+	e.w.string(v)
+	e.w.endObject()
+}
+
+// value writes one JavaScript value.
+func (e *heapEncoder) value(v Value) {
+	w := e.w
+	switch v.kind {
+	case KindUndefined:
+		w.beginObject()
+		w.key("u")
+		w.int(1)
+		w.endObject()
+	case KindNull:
+		w.null()
+	case KindBool:
+		w.bool(v.num != 0)
+	case KindNumber:
+		f := v.num
+		switch {
+		case f != f:
+			e.tagged("n", "NaN")
+		case math.IsInf(f, 1):
+			e.tagged("n", "Infinity")
+		case math.IsInf(f, -1):
+			e.tagged("n", "-Infinity")
+		case f == 0 && math.Signbit(f):
+			e.tagged("n", "-0")
+		default:
+			w.float(f)
+		}
+	case KindString:
+		w.jsString(v.str())
+	case KindSymbol:
+		e.symbolRef(v.sym())
+	case KindObject:
+		id := e.objectID(v.obj())
+		w.beginObject()
+		w.key("#")
+		w.int(int64(id))
+		w.endObject()
+	case kindHole:
+		w.beginObject()
+		w.key("h")
+		w.int(1)
+		w.endObject()
+	}
+}
+
+// object writes an object reference, or null for nil.
+func (e *heapEncoder) object(o *Object) { e.value(objectValue(o)) }
+
+// node writes a reference to a shared record, queueing it on first sight.
+func (e *heapEncoder) node(n slotCodec) {
+	if n == nil {
+		e.w.null()
+		return
+	}
+	id, ok := e.nodeIDs[n]
+	if !ok {
+		id = len(e.nodeQueue)
+		e.nodeIDs[n] = id
+		e.nodeQueue = append(e.nodeQueue, n)
+	}
+	e.w.beginObject()
+	e.w.key("@")
+	e.w.int(int64(id))
+	e.w.endObject()
+}
+
+// key writes a property key (string, or symbol reference).
+func (e *heapEncoder) propKey(k PropertyKey) {
+	if k.sym != nil {
+		e.symbolRef(k.sym)
+		return
+	}
+	e.w.string(k.name)
+}
+
+// property writes one property as [key, value, flags] or [key, getter, setter, flags].
+func (e *heapEncoder) property(k PropertyKey, p *Property) {
+	w := e.w
+	w.beginArray()
+	e.propKey(k)
+	if p.isAccessor() {
+		e.object(p.getter)
+		e.object(p.setter)
+	} else {
+		e.value(p.value)
+	}
+	w.int(int64(p.flags))
+	w.endArray()
+}
+
+// slot writes an internal slot as {"t": tag, "d": data}.
+func (e *heapEncoder) slot(s any) {
+	w := e.w
+	w.beginObject()
+	switch s := s.(type) {
+	case Value:
+		w.key("t")
+		w.string("prim")
+		w.key("d")
+		e.value(s)
+	case *nativeFunction:
+		w.key("t")
+		w.string("native")
+		w.key("d")
+		w.beginArray()
+		w.string(s.name)
+		if s.data != nil {
+			e.slot(s.data)
+		}
+		w.endArray()
+		if lookupNative(s.name) == nil && s.data != nil {
+			e.fail(fmt.Errorf("native %q with data is not registered: %w", s.name, ErrSnapshotUnsupported))
+		}
+	case slotCodec:
+		w.key("t")
+		w.string(s.slotTag())
+		w.key("d")
+		s.encodeSlot(e)
+	default:
+		e.fail(fmt.Errorf("internal slot %T: %w", s, ErrSnapshotUnsupported))
+		w.key("t")
+		w.null()
+	}
+	w.endObject()
+}
+
+// finish drains the queues and returns the heap section. e.w must not be used afterwards.
+func (e *heapEncoder) finish() ([]byte, error) {
+	r := e.vm.realm
+	ref := referenceRealm()
+	// every changed intrinsic is reachable through its name
+	changed := map[*Object]bool{}
+	for _, name := range r.sortedIntrinsicNames() {
+		o := r.intrinsics[name]
+		if r.intrinsicNames[o] != name {
+			continue // an alias
+		}
+		if refObj := ref.intrinsics[name]; refObj == nil || !intrinsicUnchanged(r, o, ref, refObj) {
+			changed[o] = true
+			e.objectID(o)
+		}
+	}
+	objW := &jsonWriter{}
+	nodeW := &jsonWriter{}
+	objW.beginArray()
+	nodeW.beginArray()
+	var intr []int
+	for oi, ni := 0, 0; oi < len(e.objQueue) || ni < len(e.nodeQueue); {
+		for ; oi < len(e.objQueue); oi++ {
+			o := e.objQueue[oi]
+			e.w = objW
+			if name := r.intrinsicNames[o]; name != "" {
+				intr = append(intr, oi)
+				if !changed[o] {
+					objW.int(0)
+					continue
+				}
+				e.intrinsicDiff(o, ref.intrinsics[name])
+				continue
+			}
+			e.objectEntry(o)
+		}
+		for ; ni < len(e.nodeQueue); ni++ {
+			e.w = nodeW
+			n := e.nodeQueue[ni]
+			nodeW.beginObject()
+			nodeW.key("t")
+			nodeW.string(n.slotTag())
+			nodeW.key("d")
+			n.encodeSlot(e)
+			nodeW.endObject()
+		}
+	}
+	objW.endArray()
+	nodeW.endArray()
+	if e.err != nil {
+		return nil, e.err
+	}
+	out := &jsonWriter{buf: make([]byte, 0, len(objW.buf)+len(nodeW.buf)+256)}
+	out.beginObject()
+	out.key("syms")
+	out.beginArray()
+	for _, s := range e.syms {
+		out.beginArray()
+		if s.description == nil {
+			out.null()
+		} else {
+			out.jsString(s.description)
+		}
+		out.bool(s.registered)
+		out.endArray()
+	}
+	out.endArray()
+	out.key("intr")
+	out.beginArray()
+	for _, id := range intr {
+		out.beginArray()
+		out.int(int64(id))
+		out.string(r.intrinsicNames[e.objQueue[id]])
+		out.endArray()
+	}
+	out.endArray()
+	out.key("nodes")
+	out.raw(nodeW.buf)
+	out.key("objs")
+	out.raw(objW.buf)
+	out.endObject()
+	return out.buf, nil
+}
+
+// objectEntry writes the full entry of a non-intrinsic object.
+func (e *heapEncoder) objectEntry(o *Object) {
+	w := e.w
+	w.beginObject()
+	if o.class != ClassObject {
+		w.key("c")
+		w.string(o.class.String())
+	}
+	w.key("p")
+	e.object(o.proto)
+	w.key("f")
+	w.int(int64(o.flags))
+	if o.props.len() > 0 {
+		w.key("pr")
+		w.beginArray()
+		for i, k := range o.props.keys {
+			e.property(k, &o.props.props[i])
+		}
+		w.endArray()
+	}
+	if o.class == ClassArray {
+		e.elements(o)
+	}
+	if o.slots != nil {
+		w.key("s")
+		e.slot(o.slots)
+	}
+	w.endObject()
+}
+
+// elements writes "el" and "len" of an array.
+func (e *heapEncoder) elements(o *Object) {
+	w := e.w
+	w.key("el")
+	w.beginArray()
+	for _, v := range o.elems {
+		e.value(v)
+	}
+	w.endArray()
+	w.key("len")
+	w.int(int64(o.length))
+}
+
+// intrinsicDiff writes the changes of intrinsic o relative to refObj (nil: new intrinsic,
+// written in full).
+func (e *heapEncoder) intrinsicDiff(o, refObj *Object) {
+	w := e.w
+	if refObj == nil {
+		e.objectEntry(o)
+		return
+	}
+	r, ref := e.vm.realm, referenceRealm()
+	w.beginObject()
+	if !sameIntrinsicRef(r, o.proto, ref, refObj.proto) {
+		w.key("p")
+		e.object(o.proto)
+	}
+	if o.flags != refObj.flags {
+		w.key("f")
+		w.int(int64(o.flags))
+	}
+	n := refObj.props.len()
+	prefix := o.props.len() >= n
+	for i := 0; prefix && i < n; i++ {
+		prefix = o.props.keys[i] == refObj.props.keys[i]
+	}
+	if prefix {
+		first := true
+		for i := 0; i < n; i++ {
+			if samePropertyAcross(r, &o.props.props[i], ref, &refObj.props.props[i]) {
+				continue
+			}
+			if first {
+				w.key("set")
+				w.beginArray()
+				first = false
+			}
+			e.property(o.props.keys[i], &o.props.props[i])
+		}
+		if !first {
+			w.endArray()
+		}
+		if o.props.len() > n {
+			w.key("add")
+			w.beginArray()
+			for i := n; i < o.props.len(); i++ {
+				e.property(o.props.keys[i], &o.props.props[i])
+			}
+			w.endArray()
+		}
+	} else {
+		w.key("pr")
+		w.beginArray()
+		for i, k := range o.props.keys {
+			e.property(k, &o.props.props[i])
+		}
+		w.endArray()
+	}
+	if o.class == ClassArray && !sameElements(r, o, ref, refObj) {
+		e.elements(o)
+	}
+	w.endObject()
+}
+
+// sortedIntrinsicNames lists intrinsic names in sorted order.
+func (r *Realm) sortedIntrinsicNames() []string {
+	if len(r.sortedNames) != len(r.intrinsics) {
+		r.sortedNames = r.sortedNames[:0]
+		for n := range r.intrinsics {
+			r.sortedNames = append(r.sortedNames, n)
+		}
+		sort.Strings(r.sortedNames)
+	}
+	return r.sortedNames
+}
+
+// intrinsicUnchanged compares an intrinsic with its pristine counterpart.
+func intrinsicUnchanged(r *Realm, o *Object, ref *Realm, refObj *Object) bool {
+	if o.flags != refObj.flags || o.props.len() != refObj.props.len() {
+		return false
+	}
+	if !sameIntrinsicRef(r, o.proto, ref, refObj.proto) {
+		return false
+	}
+	for i, k := range o.props.keys {
+		if refObj.props.keys[i] != k || !samePropertyAcross(r, &o.props.props[i], ref, &refObj.props.props[i]) {
+			return false
+		}
+	}
+	return o.class != ClassArray || sameElements(r, o, ref, refObj)
+}
+
+func sameElements(r *Realm, o *Object, ref *Realm, refObj *Object) bool {
+	if o.length != refObj.length || len(o.elems) != len(refObj.elems) {
+		return false
+	}
+	for i, v := range o.elems {
+		if !sameValueAcross(r, v, ref, refObj.elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameIntrinsicRef reports whether a (in realm r) and b (in realm ref) are the same
+// intrinsic by name (or both nil).
+func sameIntrinsicRef(r *Realm, a *Object, ref *Realm, b *Object) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	na := r.intrinsicNames[a]
+	return na != "" && na == ref.intrinsicNames[b]
+}
+
+func samePropertyAcross(r *Realm, p *Property, ref *Realm, q *Property) bool {
+	if p.flags != q.flags {
+		return false
+	}
+	if p.isAccessor() {
+		return sameIntrinsicRef(r, p.getter, ref, q.getter) && sameIntrinsicRef(r, p.setter, ref, q.setter)
+	}
+	return sameValueAcross(r, p.value, ref, q.value)
+}
+
+func sameValueAcross(r *Realm, a Value, ref *Realm, b Value) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case KindObject:
+		return sameIntrinsicRef(r, a.obj(), ref, b.obj())
+	case KindNumber:
+		return SameValue(a, b)
+	}
+	return strictEqualNonNumber(a, b)
+}
+
+// heapDecoder rebuilds a heap section into a VM with a fresh realm.
+type heapDecoder struct {
+	vm      *VM
+	objs    []*Object
+	isIntr  []bool
+	objPos  []int
+	nodes   []slotCodec
+	nodePos []int
+	syms    []*Symbol
+}
+
+// newHeapDecoder prepares decoding into vm (whose realm must be fresh).
+func (vm *VM) newHeapDecoder() *heapDecoder { return &heapDecoder{vm: vm} }
+
+// readHeap reads the heap section at r's position.
+func (d *heapDecoder) readHeap(r *jsonReader) error {
+	realm := d.vm.realm
+	r.beginObject()
+	for first := true; r.more(first); first = false {
+		switch k := r.key(); k {
+		case "syms":
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				r.beginArray()
+				var desc *jsString
+				if !r.null() {
+					desc = r.jsString()
+				}
+				r.more(false)
+				registered := r.bool()
+				r.more(false)
+				s := &Symbol{description: desc, registered: registered}
+				if registered && desc != nil {
+					key := desc.wtf8()
+					if existing, ok := realm.symbolRegistry[key]; ok {
+						s = existing
+					} else {
+						realm.symbolRegistry[key] = s
+					}
+				}
+				d.syms = append(d.syms, s)
+			}
+		case "intr":
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				r.beginArray()
+				id := int(r.int())
+				r.more(false)
+				name := r.goString()
+				r.more(false)
+				o := realm.intrinsics[name]
+				if o == nil {
+					r.fail("unknown intrinsic %q", name)
+					break
+				}
+				if id < 0 || id > len(r.data) {
+					r.fail("bad object id %d", id)
+					break
+				}
+				for len(d.objs) <= id {
+					d.objs = append(d.objs, nil)
+					d.isIntr = append(d.isIntr, false)
+				}
+				d.objs[id] = o
+				d.isIntr[id] = true
+			}
+		case "nodes":
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				d.nodePos = append(d.nodePos, r.pos)
+				r.beginObject()
+				r.more(true)
+				if r.key() != "t" {
+					r.fail("node without tag")
+					break
+				}
+				tag := r.goString()
+				st, ok := lookupSlotType(tag)
+				if !ok {
+					r.fail("unknown record type %q", tag)
+					break
+				}
+				d.nodes = append(d.nodes, st.alloc())
+				r.more(false)
+				r.key()
+				r.skip()
+				r.more(false)
+			}
+		case "objs":
+			r.beginArray()
+			var pool []Object
+			for f := true; r.more(f); f = false {
+				id := len(d.objPos)
+				d.objPos = append(d.objPos, r.pos)
+				if id >= len(d.objs) {
+					d.objs = append(d.objs, nil)
+					d.isIntr = append(d.isIntr, false)
+				}
+				if !d.isIntr[id] {
+					if len(pool) == 0 {
+						pool = make([]Object, 64)
+					}
+					d.objs[id] = &pool[0]
+					pool = pool[1:]
+				}
+				r.skip()
+			}
+			if len(d.objs) != len(d.objPos) {
+				r.fail("intrinsic id beyond the object table")
+			}
+		default:
+			r.skip()
+		}
+	}
+	if r.err != nil {
+		return r.err
+	}
+	end := r.pos
+	for i, pos := range d.nodePos {
+		nr := &jsonReader{data: r.data, pos: pos}
+		nr.beginObject()
+		nr.more(true)
+		st, _ := lookupSlotType(nr.key2())
+		nr.more(false)
+		nr.key()
+		st.decode(d, nr, d.nodes[i])
+		if nr.err != nil {
+			return nr.err
+		}
+	}
+	for id, pos := range d.objPos {
+		or := &jsonReader{data: r.data, pos: pos}
+		if d.isIntr[id] {
+			d.readIntrinsicDiff(or, d.objs[id])
+		} else {
+			d.readObject(or, d.objs[id])
+		}
+		if or.err != nil {
+			return or.err
+		}
+	}
+	r.pos = end
+	return nil
+}
+
+// key2 reads the "t" member's string value (the key was already consumed by the caller's
+// structure: {"t": tag, ...}).
+func (r *jsonReader) key2() string {
+	if r.key() != "t" {
+		r.fail("expected tag")
+	}
+	return r.goString()
+}
+
+// classByName maps encoded class names back.
+var classByName = func() map[string]Class {
+	m := map[string]Class{}
+	for c := len(classNames) - 1; c >= 0; c-- {
+		m[classNames[c]] = Class(c)
+	}
+	return m
+}()
+
+// readObject fills a non-intrinsic object from its entry.
+func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
+	o.class = ClassObject
+	r.beginObject()
+	for first := true; r.more(first); first = false {
+		switch r.key() {
+		case "c":
+			name := r.goString()
+			c, ok := classByName[name]
+			if !ok {
+				r.fail("unknown class %q", name)
+			}
+			o.class = c
+		case "p":
+			o.proto = d.object(r)
+		case "f":
+			o.flags = objFlags(r.int())
+		case "pr":
+			d.readProps(r, o, false)
+		case "el":
+			o.elems = d.readElements(r)
+		case "len":
+			o.length = uint32(r.int())
+		case "s":
+			o.slots = d.slot(r)
+		default:
+			r.skip()
+		}
+	}
+	d.vm.allocated += objectBaseSize
+}
+
+// readIntrinsicDiff applies an intrinsic's changes (0 = unchanged).
+func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
+	if r.peek() != '{' {
+		r.int()
+		return
+	}
+	r.beginObject()
+	for first := true; r.more(first); first = false {
+		switch r.key() {
+		case "p":
+			o.proto = d.object(r)
+		case "f":
+			o.flags = objFlags(r.int())
+		case "set", "add":
+			d.readProps(r, o, true)
+		case "pr":
+			o.props = propertyMap{}
+			d.readProps(r, o, false)
+		case "el":
+			o.elems = d.readElements(r)
+		case "len":
+			o.length = uint32(r.int())
+		case "c":
+			r.goString()
+		case "s":
+			o.slots = d.slot(r)
+		default:
+			r.skip()
+		}
+	}
+}
+
+// readProps reads a property list; with overwrite, existing keys are replaced in place.
+func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
+	r.beginArray()
+	for first := true; r.more(first); first = false {
+		r.beginArray()
+		var key PropertyKey
+		if r.peek() == '{' {
+			v := d.value(r)
+			if v.kind != KindSymbol {
+				r.fail("bad property key")
+				return
+			}
+			key = symKey(v.sym())
+		} else {
+			key = strKey(r.goString())
+		}
+		r.more(false)
+		a := d.value(r)
+		r.more(false)
+		var p Property
+		if r.peek() == '{' || r.peek() == 'n' {
+			// accessor: getter, setter, flags
+			b := d.value(r)
+			r.more(false)
+			p.getter, p.setter = a.asObject(), b.asObject()
+			p.flags = propFlags(r.int())
+		} else {
+			p.value = a
+			p.flags = propFlags(r.int())
+		}
+		r.more(false)
+		if overwrite {
+			if cur := o.props.get(key); cur != nil {
+				*cur = p
+				continue
+			}
+		}
+		o.props.add(key, p)
+	}
+}
+
+// readElements reads the dense elements of an array.
+func (d *heapDecoder) readElements(r *jsonReader) []Value {
+	var out []Value
+	r.beginArray()
+	for first := true; r.more(first); first = false {
+		out = append(out, d.value(r))
+	}
+	d.vm.allocated += int64(len(out)) * valueSize
+	return out
+}
+
+// slot reads an internal slot {"t": tag, "d": data}.
+func (d *heapDecoder) slot(r *jsonReader) any {
+	r.beginObject()
+	r.more(true)
+	tag := r.key2()
+	r.more(false)
+	r.key()
+	var out any
+	switch tag {
+	case "prim":
+		out = d.value(r)
+	case "native":
+		r.beginArray()
+		r.more(true)
+		name := r.goString()
+		nf := d.vm.realm.nativeByName(name)
+		if nf == nil {
+			r.fail("unknown native %q", name)
+			return nil
+		}
+		if r.more(false) {
+			cp := *nf
+			cp.data = d.slot(r)
+			nf = &cp
+			r.more(false)
+		}
+		out = nf
+	default:
+		st, ok := lookupSlotType(tag)
+		if !ok {
+			r.fail("unknown slot type %q", tag)
+			return nil
+		}
+		s := st.alloc()
+		st.decode(d, r, s)
+		out = s
+	}
+	r.more(false)
+	return out
+}
+
+// nativeByName finds a native by stable name: a run-time native, or an intrinsic function.
+func (r *Realm) nativeByName(name string) *nativeFunction {
+	if n := lookupNative(name); n != nil {
+		return n
+	}
+	if o := r.intrinsics[name]; o != nil {
+		if n, ok := o.slots.(*nativeFunction); ok {
+			return n
+		}
+	}
+	return nil
+}
+
+// object reads a value that must be an object reference or null.
+func (d *heapDecoder) object(r *jsonReader) *Object {
+	v := d.value(r)
+	if v.kind != KindObject && v.kind != KindNull {
+		r.fail("expected an object reference")
+		return nil
+	}
+	return v.asObject()
+}
+
+// node reads a record reference ({"@":id} or null).
+func (d *heapDecoder) node(r *jsonReader) slotCodec {
+	if r.null() {
+		return nil
+	}
+	r.beginObject()
+	r.more(true)
+	if r.key() != "@" {
+		r.fail("expected a record reference")
+		return nil
+	}
+	id := int(r.int())
+	r.more(false)
+	if id < 0 || id >= len(d.nodes) {
+		r.fail("bad record id %d", id)
+		return nil
+	}
+	return d.nodes[id]
+}
+
+// value reads one JavaScript value.
+func (d *heapDecoder) value(r *jsonReader) Value {
+	switch c := r.peek(); {
+	case c == '"':
+		return stringValue(r.jsString())
+	case c == 't' || c == 'f':
+		return Bool(r.bool())
+	case c == 'n':
+		if r.null() {
+			return nullValue
+		}
+		r.fail("bad literal")
+	case c == '{':
+		r.pos++
+		r.more(true)
+		k := r.key()
+		var v Value
+		switch k {
+		case "u":
+			r.int()
+		case "h":
+			r.int()
+			v = holeValue
+		case "#":
+			id := int(r.int())
+			if id < 0 || id >= len(d.objs) || d.objs[id] == nil {
+				r.fail("bad object id %d", id)
+				return undefinedValue
+			}
+			v = objectValue(d.objs[id])
+		case "y":
+			id := int(r.int())
+			if id < 0 || id >= len(d.syms) {
+				r.fail("bad symbol id %d", id)
+				return undefinedValue
+			}
+			v = symbolValue(d.syms[id])
+		case "w":
+			name := r.goString()
+			s := wellKnownSymbolByName(name)
+			if s == nil {
+				r.fail("unknown well-known symbol %q", name)
+				return undefinedValue
+			}
+			v = symbolValue(s)
+		case "n":
+			switch s := r.goString(); s {
+			case "NaN":
+				v = nanValue
+			case "Infinity":
+				v = Number(math.Inf(1))
+			case "-Infinity":
+				v = Number(math.Inf(-1))
+			case "-0":
+				v = Number(math.Copysign(0, -1))
+			default:
+				r.fail("bad number tag %q", s)
+			}
+		default:
+			r.fail("unknown value tag %q", k)
+		}
+		r.more(false)
+		return v
+	default:
+		return Number(r.float())
+	}
+	return undefinedValue
+}

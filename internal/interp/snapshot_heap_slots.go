@@ -1,0 +1,130 @@
+package interp
+
+// Snapshot codecs of the runtime's own internal slot types: error data, array iterators,
+// iterator helpers and Iterator.from wrappers.
+
+func init() {
+	registerSlotType("error", func() slotCodec { return &errorData{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
+		ed := s.(*errorData)
+		r.beginArray()
+		r.more(true)
+		ed.line = int(r.int())
+		r.more(false)
+		ed.column = int(r.int())
+		r.more(false)
+	})
+	registerSlotType("arrayIterator", func() slotCodec { return &arrayIterator{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
+		it := s.(*arrayIterator)
+		r.beginArray()
+		r.more(true)
+		it.target = d.value(r)
+		r.more(false)
+		it.index = r.int()
+		r.more(false)
+		it.kind = arrayIterKind(r.int())
+		r.more(false)
+	})
+	registerSlotType("iteratorHelper", func() slotCodec { return &iteratorHelper{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
+		h := s.(*iteratorHelper)
+		r.beginArray()
+		r.more(true)
+		h.method = r.goString()
+		r.more(false)
+		h.under = d.iteratorRecord(r)
+		r.more(false)
+		h.fn = d.value(r)
+		r.more(false)
+		h.counter = r.int()
+		r.more(false)
+		h.limit = d.value(r).num
+		r.more(false)
+		h.inner = d.iteratorRecord(r)
+		r.more(false)
+		h.done = r.bool()
+		r.more(false)
+	})
+	registerSlotType("wrapIterator", func() slotCodec { return &wrapForValidIterator{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
+		s.(*wrapForValidIterator).iterated = d.iteratorRecord(r)
+	})
+}
+
+// iteratorRecord writes an Iterator Record as [iterator, next, done] (null for nil).
+func (e *heapEncoder) iteratorRecord(it *Iterator) {
+	if it == nil {
+		e.w.null()
+		return
+	}
+	e.w.beginArray()
+	e.value(it.Obj)
+	e.value(it.Next)
+	e.w.bool(it.Done)
+	e.w.endArray()
+}
+
+// iteratorRecord reads what heapEncoder.iteratorRecord wrote.
+func (d *heapDecoder) iteratorRecord(r *jsonReader) *Iterator {
+	if r.null() {
+		return nil
+	}
+	it := &Iterator{}
+	r.beginArray()
+	r.more(true)
+	it.Obj = d.value(r)
+	r.more(false)
+	it.Next = d.value(r)
+	r.more(false)
+	it.Done = r.bool()
+	r.more(false)
+	return it
+}
+
+// walkIterator reports the values of an iterator record.
+func (w *heapWalker) iteratorRecord(it *Iterator) {
+	if it != nil {
+		w.value(it.Obj)
+		w.value(it.Next)
+	}
+}
+
+func (ed *errorData) slotTag() string { return "error" }
+func (ed *errorData) encodeSlot(e *heapEncoder) {
+	e.w.beginArray()
+	e.w.int(int64(ed.line))
+	e.w.int(int64(ed.column))
+	e.w.endArray()
+}
+func (ed *errorData) walkSlot(w *heapWalker) {}
+
+func (it *arrayIterator) slotTag() string { return "arrayIterator" }
+func (it *arrayIterator) encodeSlot(e *heapEncoder) {
+	e.w.beginArray()
+	e.value(it.target)
+	e.w.int(it.index)
+	e.w.int(int64(it.kind))
+	e.w.endArray()
+}
+func (it *arrayIterator) walkSlot(w *heapWalker) { w.value(it.target) }
+
+func (h *iteratorHelper) slotTag() string { return "iteratorHelper" }
+func (h *iteratorHelper) encodeSlot(e *heapEncoder) {
+	e.w.beginArray()
+	e.w.string(h.method)
+	e.iteratorRecord(h.under)
+	e.value(h.fn)
+	e.w.int(h.counter)
+	e.value(Number(h.limit))
+	e.iteratorRecord(h.inner)
+	e.w.bool(h.done)
+	e.w.endArray()
+}
+func (h *iteratorHelper) walkSlot(w *heapWalker) {
+	w.iteratorRecord(h.under)
+	w.iteratorRecord(h.inner)
+	w.value(h.fn)
+}
+
+func (wr *wrapForValidIterator) slotTag() string { return "wrapIterator" }
+func (wr *wrapForValidIterator) encodeSlot(e *heapEncoder) {
+	e.iteratorRecord(wr.iterated)
+}
+func (wr *wrapForValidIterator) walkSlot(w *heapWalker) { w.iteratorRecord(wr.iterated) }

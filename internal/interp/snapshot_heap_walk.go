@@ -1,0 +1,178 @@
+package interp
+
+// Reachability walk for memory accounting (MaxMemoryBytes).
+//
+// Allocation paths add an estimate to vm.allocated (objects, array storage, properties,
+// strings). When that counter passes the budget, the execution engine measures the live heap
+// with liveHeapSize: a walk from the realm and the execution roots that visits each object,
+// record and string once, without Go recursion, and sums estimated sizes. The walk uses the
+// same slot interface as the snapshot encoder (slotCodec.walkSlot), so every internal slot
+// type that can be snapshotted can also be measured. Built-in objects are traversed but not
+// counted: the budget is for what the program allocates.
+
+// Accounted sizes (bytes).
+const (
+	propertySize    = 72 // one own property: key + Property
+	indexEntrySize  = 40 // one entry of a property map's hash index
+	stringBaseSize  = 56 // a jsString header
+	recordBaseSize  = 48 // a shared record (environment, ...) before its own additions
+	smallStringSize = 32 // strings shorter than this are not de-duplicated by the walk
+)
+
+// heapWalker visits reachable heap data once and sums its estimated size.
+type heapWalker struct {
+	realm *Realm
+	objs  map[*Object]struct{}
+	nodes map[slotCodec]struct{}
+	strs  map[*jsString]struct{}
+	stack []*Object
+	todo  []slotCodec
+	bytes int64
+}
+
+// newHeapWalker prepares a walk over vm's heap.
+func (vm *VM) newHeapWalker() *heapWalker {
+	return &heapWalker{realm: vm.realm, objs: map[*Object]struct{}{}, nodes: map[slotCodec]struct{}{},
+		strs: map[*jsString]struct{}{}}
+}
+
+// add counts n more bytes (slots use it for their own storage).
+func (w *heapWalker) add(n int64) { w.bytes += n }
+
+// value visits a value.
+func (w *heapWalker) value(v Value) {
+	switch v.kind {
+	case KindObject:
+		w.object(v.obj())
+	case KindString:
+		w.string(v.str())
+	case KindSymbol:
+		if d := v.sym().description; d != nil {
+			w.string(d)
+		}
+	}
+}
+
+// object visits an object (nil is ignored).
+func (w *heapWalker) object(o *Object) {
+	if o == nil {
+		return
+	}
+	if _, seen := w.objs[o]; seen {
+		return
+	}
+	w.objs[o] = struct{}{}
+	w.stack = append(w.stack, o)
+}
+
+// node visits a shared record.
+func (w *heapWalker) node(n slotCodec) {
+	if n == nil {
+		return
+	}
+	if _, seen := w.nodes[n]; seen {
+		return
+	}
+	w.nodes[n] = struct{}{}
+	w.bytes += recordBaseSize
+	w.todo = append(w.todo, n)
+}
+
+// string counts a string, following rope structure so that shared parts count once.
+func (w *heapWalker) string(s *jsString) {
+	var stack []*jsString
+	for {
+		if s.length >= smallStringSize || s.left != nil {
+			if _, seen := w.strs[s]; seen {
+				s = nil
+			} else {
+				w.strs[s] = struct{}{}
+			}
+		}
+		if s != nil {
+			w.bytes += stringBaseSize
+			if s.left != nil {
+				stack = append(stack, s.left, s.right)
+			} else if s.isASCII {
+				w.bytes += int64(len(s.ascii))
+			} else {
+				w.bytes += 2 * int64(len(s.utf16))
+			}
+		}
+		if len(stack) == 0 {
+			return
+		}
+		s = stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+	}
+}
+
+// drain processes everything queued.
+func (w *heapWalker) drain() {
+	for len(w.stack) > 0 || len(w.todo) > 0 {
+		for len(w.stack) > 0 {
+			o := w.stack[len(w.stack)-1]
+			w.stack = w.stack[:len(w.stack)-1]
+			w.walkObject(o)
+		}
+		for len(w.todo) > 0 {
+			n := w.todo[len(w.todo)-1]
+			w.todo = w.todo[:len(w.todo)-1]
+			n.walkSlot(w)
+		}
+	}
+}
+
+func (w *heapWalker) walkObject(o *Object) {
+	_, builtin := w.realm.intrinsicNames[o]
+	w.object(o.proto)
+	for i := range o.props.props {
+		p := &o.props.props[i]
+		if k := o.props.keys[i]; k.sym != nil {
+			w.value(symbolValue(k.sym))
+		} else if len(k.name) >= smallStringSize {
+			w.bytes += int64(len(k.name))
+		}
+		if p.isAccessor() {
+			w.object(p.getter)
+			w.object(p.setter)
+		} else {
+			w.value(p.value)
+		}
+	}
+	for _, v := range o.elems {
+		w.value(v)
+	}
+	switch s := o.slots.(type) {
+	case Value:
+		w.value(s)
+	case *nativeFunction:
+		if c, ok := s.data.(slotCodec); ok {
+			c.walkSlot(w)
+		}
+	case slotCodec:
+		s.walkSlot(w)
+	}
+	if builtin {
+		return // values reachable from built-ins count, the built-in itself does not
+	}
+	w.bytes += objectBaseSize + int64(len(o.props.keys))*propertySize + int64(cap(o.elems))*valueSize
+	if o.props.index != nil {
+		w.bytes += int64(len(o.props.index)) * indexEntrySize
+	}
+}
+
+// liveHeapSize measures the bytes reachable from the realm and from the roots that the
+// execution engine reports through its callback (frames, queues, host promises...).
+func (vm *VM) liveHeapSize(roots func(w *heapWalker)) int64 {
+	w := vm.newHeapWalker()
+	w.object(vm.realm.Global)
+	for _, o := range vm.realm.intrinsics {
+		w.object(o)
+	}
+	if roots != nil {
+		roots(w)
+	}
+	w.drain()
+	return w.bytes
+}
