@@ -32,6 +32,9 @@ type Regexp struct {
 	flags  Flags
 	names  []string
 	source string
+	// anchored reports that re is the sticky form "(?:P)|()": it always matches at the
+	// search start, and the extra last group is set exactly when P did not match there.
+	anchored bool
 }
 
 // Match is the result of one successful Exec. All positions are UTF-16 code unit indices.
@@ -66,11 +69,23 @@ func Compile(source []uint16, flags Flags) (*Regexp, error) {
 	if err != nil {
 		return nil, newSyntaxError(source, flags, err)
 	}
-	if got := len(re.GetGroupNumbers()) - 1; got != len(tr.names) {
+	anchored := false
+	if flags.Sticky && tr.maxDecimalEscape <= len(tr.names) {
+		// A sticky match must start at lastIndex. Rather than let regexp2 scan the rest of the
+		// input for a start, give it an empty fallback that always matches there, and mark it
+		// with a trailing group. The pattern is known to be valid, so wrapping cannot change
+		// its syntax; an extra last group cannot capture a \N that meant an octal escape
+		// (maxDecimalEscape says there is none).
+		sticky, err := regexp2.Compile("(?:"+tr.pattern+")|()", opts, regexp2.OptionMaxBacktrackingStackSize(MaxBacktrackSlots))
+		if err == nil && len(sticky.GetGroupNumbers())-1 == len(tr.names)+1 {
+			re, anchored = sticky, true
+		}
+	}
+	if got := len(re.GetGroupNumbers()) - 1; anchored && got != len(tr.names)+1 || !anchored && got != len(tr.names) {
 		return nil, fmt.Errorf("compile /%s/: engine counted %d groups, pattern has %d: %w",
 			sourceString(source), got, len(tr.names), newSyntaxError(source, flags, errMessage("Invalid group")))
 	}
-	return &Regexp{re: re, flags: flags, names: tr.names, source: sourceString(source)}, nil
+	return &Regexp{re: re, flags: flags, names: tr.names, source: sourceString(source), anchored: anchored}, nil
 }
 
 // Flags returns the flags the expression was compiled with.
@@ -125,7 +140,13 @@ func (r *Regexp) ExecInput(in *Input, lastIndex int, deadline time.Time) (*Match
 		cp.MatchTimeout = remaining
 		re = &cp
 	}
-	m, err := re.FindRunesMatchStartingAt(in.runes, start)
+	// FindRunesMatches lends the engine's capture storage to the callback instead of
+	// allocating a regexp2.Match; the first match is all Exec needs.
+	var res *Match
+	err := re.FindRunesMatches(in.runes, start, func(v regexp2.MatchView) bool {
+		res = r.collect(v, in)
+		return false
+	})
 	switch {
 	case errors.Is(err, regexp2.ErrBacktrackingStackLimit):
 		return nil, fmt.Errorf("exec /%s/: %w", r.source, ErrBacktrackLimit)
@@ -133,27 +154,39 @@ func (r *Regexp) ExecInput(in *Input, lastIndex int, deadline time.Time) (*Match
 		return nil, ErrTimeout
 	case err != nil:
 		return nil, fmt.Errorf("exec /%s/: %w", r.source, err)
-	case m == nil:
+	case res == nil:
 		return nil, nil
-	}
-	res := &Match{
-		Start:  in.unitIndex(m.RuneIndex),
-		End:    in.unitIndex(m.RuneIndex + m.RuneLength),
-		Groups: make([][2]int, len(r.names)),
-		Names:  r.names,
 	}
 	if r.flags.Sticky && res.Start != in.unitIndex(start) {
 		return nil, nil
 	}
-	for i := range res.Groups {
-		g := m.GroupByNumber(i + 1)
-		if g == nil || len(g.Captures) == 0 {
-			res.Groups[i] = [2]int{-1, -1}
+	return res, nil
+}
+
+// collect copies a match out of the engine's storage, in UTF-16 indices. It returns nil when
+// only the sticky fallback matched.
+func (r *Regexp) collect(v regexp2.MatchView, in *Input) *Match {
+	if r.anchored {
+		if _, _, ok := v.GroupRange(len(r.names) + 1); ok {
+			return nil // only the fallback matched: no match at lastIndex
+		}
+	}
+	idx, length, _ := v.GroupRange(0)
+	m := &Match{
+		Start:  in.unitIndex(idx),
+		End:    in.unitIndex(idx + length),
+		Groups: make([][2]int, len(r.names)),
+		Names:  r.names,
+	}
+	for i := range m.Groups {
+		gi, gl, ok := v.GroupRange(i + 1)
+		if !ok {
+			m.Groups[i] = [2]int{-1, -1}
 			continue
 		}
-		res.Groups[i] = [2]int{in.unitIndex(g.RuneIndex), in.unitIndex(g.RuneIndex + g.RuneLength)}
+		m.Groups[i] = [2]int{in.unitIndex(gi), in.unitIndex(gi + gl)}
 	}
-	return res, nil
+	return m
 }
 
 // newSyntaxError turns a translation or regexp2 error into a SyntaxError with V8's wording.

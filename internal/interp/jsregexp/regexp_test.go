@@ -283,3 +283,45 @@ func BenchmarkExecInputGlobal(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExecStickyTokenizer runs a sticky tokenizer over a 6,000-unit input; a sticky
+// match that failed would otherwise scan the rest of the input each time.
+func BenchmarkExecStickyTokenizer(b *testing.B) {
+	re := mustCompile(b, `\s*(?:(\d+)|(\w+)|([-+*/()]))`, "y")
+	in, err := NewInput(u16(strings.Repeat("foo + 12 * (bar - 7) / ", 250)), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		last := 0
+		for {
+			m, err := re.ExecInput(in, last, time.Time{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if m == nil {
+				break
+			}
+			last = m.End
+		}
+		if last != in.Len()-1 {
+			b.Fatalf("stopped at %d", last)
+		}
+	}
+}
+
+// BenchmarkExecStickyMiss is a sticky match that fails at lastIndex on a long input whose only
+// match is at the end: the anchored form answers without scanning ahead.
+func BenchmarkExecStickyMiss(b *testing.B) {
+	re := mustCompile(b, `\d+`, "y")
+	in, err := NewInput(u16(strings.Repeat("a", 100000)+"1"), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		m, err := re.ExecInput(in, 0, time.Time{})
+		if err != nil || m != nil {
+			b.Fatal(m, err)
+		}
+	}
+}

@@ -11,6 +11,9 @@ import (
 type translation struct {
 	pattern string   // regexp2 ECMAScript syntax, UTF-8
 	names   []string // per capture group 1..n, "" when unnamed
+	// maxDecimalEscape is the largest \N outside classes (0 if none); when it exceeds the
+	// group count, some \N are legacy octal escapes whose meaning depends on the count.
+	maxDecimalEscape int
 }
 
 // translator walks a pattern once, in the JavaScript grammar's terms: it tracks escapes and
@@ -22,6 +25,7 @@ type translator struct {
 	out     strings.Builder
 	names   []string
 	refs    []string // names used by \k<name>
+	maxDec  int      // largest decimal escape outside classes
 	bareK   bool     // a \k not followed by <name>
 	seen    map[string]bool
 }
@@ -49,7 +53,7 @@ func translate(src []uint16, flags Flags) (*translation, error) {
 			}
 		}
 	}
-	return &translation{pattern: t.out.String(), names: t.names}, nil
+	return &translation{pattern: t.out.String(), names: t.names, maxDecimalEscape: t.maxDec}, nil
 }
 
 func hasNamed(names []string) bool {
@@ -206,6 +210,13 @@ func (t *translator) escape(i int, inClass bool) (int, error) {
 			t.writeUnit(u)
 		}
 		return j, nil
+	case n >= '1' && n <= '9' && !inClass:
+		v, j := 0, i+1
+		for j < len(src) && src[j] >= '0' && src[j] <= '9' && v < 1<<20 {
+			v = v*10 + int(src[j]-'0')
+			j++
+		}
+		t.maxDec = max(t.maxDec, v)
 	case n == 'u' && !t.unicode:
 		if v, size, ok := parseUnicodeEscape(src[i+2:]); ok && size == 4 && v >= 0xD800 && v <= 0xDFFF {
 			t.writeUnit(uint16(v))
