@@ -1,0 +1,262 @@
+package interp
+
+// The Array.prototype methods that call a callback for each element: forEach, map, filter,
+// some, every, find, findIndex, findLast, findLastIndex, reduce, reduceRight, flat and
+// flatMap. Each reads the length once, then visits indices in order; an element deleted by
+// the callback before it is reached is skipped (HasProperty), an element appended is not
+// visited. Dense arrays are read straight from their storage, re-checked at every step
+// because the callback may change the array.
+
+// callbackArg checks that the callback argument is callable (V8: "x is not a function").
+func (vm *VM) callbackArg(c *NativeCall) Value {
+	fn := c.Arg(0)
+	if !IsCallable(fn) {
+		vm.throwTypeError("%s is not a function", vm.describeForError(fn))
+	}
+	return fn
+}
+
+// arrayForEach is Array.prototype.forEach(fn, thisArg).
+func arrayForEach(vm *VM, c NativeCall) Value {
+	o := thisArrayObject(vm, &c, "forEach")
+	n := vm.LengthOfArrayLike(o)
+	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	ov := objectValue(o)
+	for k := int64(0); k < n; k++ {
+		if v, ok := vm.getPresent(o, k); ok {
+			vm.Call(fn, thisArg, v, Number(float64(k)), ov)
+		}
+	}
+	return undefinedValue
+}
+
+// arrayMap is Array.prototype.map(fn, thisArg).
+func arrayMap(vm *VM, c NativeCall) Value {
+	o := thisArrayObject(vm, &c, "map")
+	n := vm.LengthOfArrayLike(o)
+	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	a := vm.arraySpeciesCreate(o, n)
+	ov := objectValue(o)
+	if vm.freshArray(a) && n <= maxDenseLength {
+		// a is not reachable by the callback: fill its dense storage directly (holes stay holes)
+		a.elems = make([]Value, 0, n)
+		vm.chargeElems(int(n))
+		for k := int64(0); k < n; k++ {
+			v, ok := vm.getPresent(o, k)
+			if !ok {
+				a.elems = append(a.elems, holeValue)
+				continue
+			}
+			a.elems = append(a.elems, vm.Call(fn, thisArg, v, Number(float64(k)), ov))
+		}
+		trimTrailingHoles(a)
+		return objectValue(a)
+	}
+	for k := int64(0); k < n; k++ {
+		if v, ok := vm.getPresent(o, k); ok {
+			vm.createIndex(a, k, vm.Call(fn, thisArg, v, Number(float64(k)), ov))
+		}
+	}
+	return objectValue(a)
+}
+
+// trimTrailingHoles drops holes at the end of an array's dense storage (length is kept), so
+// that storage never ends with a hole appended as a placeholder.
+func trimTrailingHoles(a *Object) {
+	n := len(a.elems)
+	for n > 0 && a.elems[n-1].isHole() {
+		n--
+	}
+	a.elems = a.elems[:n]
+}
+
+// arrayFilter is Array.prototype.filter(fn, thisArg).
+func arrayFilter(vm *VM, c NativeCall) Value {
+	o := thisArrayObject(vm, &c, "filter")
+	n := vm.LengthOfArrayLike(o)
+	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	a := vm.arraySpeciesCreate(o, 0)
+	ov := objectValue(o)
+	to := int64(0)
+	for k := int64(0); k < n; k++ {
+		if v, ok := vm.getPresent(o, k); ok {
+			if ToBoolean(vm.Call(fn, thisArg, v, Number(float64(k)), ov)) {
+				vm.createIndex(a, to, v)
+				to++
+			}
+		}
+	}
+	return objectValue(a)
+}
+
+// arraySome is Array.prototype.some(fn, thisArg).
+func arraySome(vm *VM, c NativeCall) Value {
+	o := thisArrayObject(vm, &c, "some")
+	n := vm.LengthOfArrayLike(o)
+	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	ov := objectValue(o)
+	for k := int64(0); k < n; k++ {
+		if v, ok := vm.getPresent(o, k); ok && ToBoolean(vm.Call(fn, thisArg, v, Number(float64(k)), ov)) {
+			return trueValue
+		}
+	}
+	return falseValue
+}
+
+// arrayEvery is Array.prototype.every(fn, thisArg).
+func arrayEvery(vm *VM, c NativeCall) Value {
+	o := thisArrayObject(vm, &c, "every")
+	n := vm.LengthOfArrayLike(o)
+	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	ov := objectValue(o)
+	for k := int64(0); k < n; k++ {
+		if v, ok := vm.getPresent(o, k); ok && !ToBoolean(vm.Call(fn, thisArg, v, Number(float64(k)), ov)) {
+			return falseValue
+		}
+	}
+	return trueValue
+}
+
+// findIn runs the find family: visits every index (holes read as undefined) forwards or
+// backwards and returns the first element and index where the predicate holds.
+func (vm *VM) findIn(c *NativeCall, method string, backwards bool) (Value, int64) {
+	o := thisArrayObject(vm, c, method)
+	n := vm.LengthOfArrayLike(o)
+	fn, thisArg := vm.callbackArg(c), c.Arg(1)
+	ov := objectValue(o)
+	for i := int64(0); i < n; i++ {
+		k := i
+		if backwards {
+			k = n - 1 - i
+		}
+		v := vm.getIndex(o, k)
+		if ToBoolean(vm.Call(fn, thisArg, v, Number(float64(k)), ov)) {
+			return v, k
+		}
+	}
+	return undefinedValue, -1
+}
+
+// arrayFind is Array.prototype.find.
+func arrayFind(vm *VM, c NativeCall) Value {
+	v, _ := vm.findIn(&c, "find", false)
+	return v
+}
+
+// arrayFindIndex is Array.prototype.findIndex.
+func arrayFindIndex(vm *VM, c NativeCall) Value {
+	_, k := vm.findIn(&c, "findIndex", false)
+	return Number(float64(k))
+}
+
+// arrayFindLast is Array.prototype.findLast.
+func arrayFindLast(vm *VM, c NativeCall) Value {
+	v, _ := vm.findIn(&c, "findLast", true)
+	return v
+}
+
+// arrayFindLastIndex is Array.prototype.findLastIndex.
+func arrayFindLastIndex(vm *VM, c NativeCall) Value {
+	_, k := vm.findIn(&c, "findLastIndex", true)
+	return Number(float64(k))
+}
+
+// reduceIn runs reduce (forwards) or reduceRight (backwards).
+func (vm *VM) reduceIn(c *NativeCall, method string, backwards bool) Value {
+	o := thisArrayObject(vm, c, method)
+	n := vm.LengthOfArrayLike(o)
+	fn := vm.callbackArg(c)
+	ov := objectValue(o)
+	k, step, end := int64(0), int64(1), n
+	if backwards {
+		k, step, end = n-1, -1, -1
+	}
+	var acc Value
+	if len(c.Args) >= 2 {
+		acc = c.Args[1]
+	} else {
+		found := false
+		for ; k != end; k += step {
+			if v, ok := vm.getPresent(o, k); ok {
+				acc, found = v, true
+				k += step
+				break
+			}
+		}
+		if !found {
+			vm.throwTypeError("Reduce of empty array with no initial value")
+		}
+	}
+	for ; k != end; k += step {
+		if v, ok := vm.getPresent(o, k); ok {
+			acc = vm.Call(fn, undefinedValue, acc, v, Number(float64(k)), ov)
+		}
+	}
+	return acc
+}
+
+// arrayReduce is Array.prototype.reduce(fn, initial).
+func arrayReduce(vm *VM, c NativeCall) Value { return vm.reduceIn(&c, "reduce", false) }
+
+// arrayReduceRight is Array.prototype.reduceRight(fn, initial).
+func arrayReduceRight(vm *VM, c NativeCall) Value { return vm.reduceIn(&c, "reduceRight", true) }
+
+// maxFlattenDepth bounds the recursion of flat with an infinite depth: nesting deeper than
+// this is a RangeError like a stack overflow.
+const maxFlattenDepth = 1000
+
+// flattenInto is FlattenIntoArray: copies the elements of source (length n) into target from
+// index start, flattening nested arrays down to depth levels, mapping first when fn is
+// callable (flatMap). It returns the next target index.
+func (vm *VM) flattenInto(target, source *Object, n, start int64, depth float64, fn, thisArg Value, level int) int64 {
+	if level > maxFlattenDepth {
+		vm.throwRangeError("Maximum call stack size exceeded")
+	}
+	ov := objectValue(source)
+	for k := int64(0); k < n; k++ {
+		v, ok := vm.getPresent(source, k)
+		if !ok {
+			continue
+		}
+		if !fn.IsUndefined() {
+			v = vm.Call(fn, thisArg, v, Number(float64(k)), ov)
+		}
+		if depth > 0 && IsArray(v) {
+			e := v.obj()
+			start = vm.flattenInto(target, e, vm.LengthOfArrayLike(e), start, depth-1, undefinedValue, undefinedValue, level+1)
+			continue
+		}
+		if start >= maxArrayLikeLength {
+			vm.throwTypeError("Invalid array length")
+		}
+		vm.createIndex(target, start, v)
+		start++
+	}
+	return start
+}
+
+// arrayFlat is Array.prototype.flat(depth = 1).
+func arrayFlat(vm *VM, c NativeCall) Value {
+	o := thisArrayObject(vm, &c, "flat")
+	n := vm.LengthOfArrayLike(o)
+	depth := 1.0
+	if d := c.Arg(0); !d.IsUndefined() {
+		depth = vm.ToIntegerOrInfinity(d)
+		if depth < 0 {
+			depth = 0
+		}
+	}
+	a := vm.arraySpeciesCreate(o, 0)
+	vm.flattenInto(a, o, n, 0, depth, undefinedValue, undefinedValue, 0)
+	return objectValue(a)
+}
+
+// arrayFlatMap is Array.prototype.flatMap(fn, thisArg).
+func arrayFlatMap(vm *VM, c NativeCall) Value {
+	o := thisArrayObject(vm, &c, "flatMap")
+	n := vm.LengthOfArrayLike(o)
+	fn := vm.callbackArg(&c)
+	a := vm.arraySpeciesCreate(o, 0)
+	vm.flattenInto(a, o, n, 0, 1, fn, c.Arg(1), 0)
+	return objectValue(a)
+}
