@@ -17,7 +17,12 @@ import (
 // reparseArrowDefaults rewrites the arrow parameter defaults of source and
 // parses it again; it returns nil when there is nothing to rewrite or the
 // rewritten source does not parse either.
-func reparseArrowDefaults(source string) (*buffer, *js.AST) {
+func reparseArrowDefaults(source string) (fixed *buffer, ast *js.AST) {
+	defer func() {
+		if recover() != nil {
+			fixed, ast = nil, nil // the original parse error stands
+		}
+	}()
 	toks := lexHeuristic(source)
 	opens := map[int]int{}
 	closes := map[int]int{}
@@ -51,7 +56,7 @@ func reparseArrowDefaults(source string) (*buffer, *js.AST) {
 	}
 	buf := newBufferBytes(b)
 	buf.inserted = inserted
-	ast, err := js.Parse(parse.NewInputBytes(buf.b), js.Options{Inline: true})
+	ast, err := parseJS(buf, js.Options{Inline: true})
 	if err != nil {
 		return nil, nil
 	}
@@ -123,11 +128,8 @@ func lexHeuristic(src string) []token {
 	for {
 		tt, data := l.Next()
 		if tt == js.ErrorToken {
-			if len(data) == 0 {
-				return toks
-			}
-			off += len(data)
-			continue
+			// end of input or a lexing error: the lexer cannot go on safely
+			return toks
 		}
 		start := off
 		if (tt == js.DivToken || tt == js.DivEqToken) && regexpAllowedAfter(toks) {

@@ -1,6 +1,13 @@
 package syntax
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// errParserPanic marks a panic inside the tdewolff parser, reported as a
+// ParseError.
+var errParserPanic = errors.New("parser failure")
 
 // Error kinds reported in Error.Kind.
 const (

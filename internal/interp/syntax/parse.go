@@ -50,7 +50,7 @@ type Program struct {
 func Parse(source string, mode Mode) (*Program, error) {
 	buf := newBuffer(source)
 	lines := newLineTable(source)
-	ast, err := js.Parse(parse.NewInputBytes(buf.b), js.Options{Inline: true})
+	ast, err := parseJS(buf, js.Options{Inline: true})
 	if err != nil {
 		if uerr := moduleSyntax(source, lines); uerr != nil {
 			return nil, uerr
@@ -108,6 +108,17 @@ func (p *Program) ErrorPos(node js.INode) Position {
 	return p.Pos(node)
 }
 
+// parseJS runs the tdewolff parser over buf. A panic inside the parser is
+// reported as an error rather than crashing the caller.
+func parseJS(buf *buffer, opts js.Options) (ast *js.AST, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ast, err = nil, fmt.Errorf("%w: %v", errParserPanic, r)
+		}
+	}()
+	return js.Parse(parse.NewInputBytes(buf.b), opts)
+}
+
 // moduleSyntax explains a parse failure caused by import or export
 // declarations: when the source parses as a module, it returns an
 // UnsupportedSyntax error at the first such declaration, else nil.
@@ -116,7 +127,7 @@ func moduleSyntax(source string, lines *lineTable) error {
 		return nil
 	}
 	buf := newBuffer(source)
-	ast, err := js.Parse(parse.NewInputBytes(buf.b), js.Options{})
+	ast, err := parseJS(buf, js.Options{})
 	if err != nil {
 		return nil
 	}

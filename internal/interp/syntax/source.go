@@ -145,11 +145,8 @@ func lexTokens(src string, regexps map[int]bool) []token {
 	for {
 		tt, data := l.Next()
 		if tt == js.ErrorToken {
-			if len(data) == 0 {
-				return toks
-			}
-			off += len(data)
-			continue
+			// end of input or a lexing error: the lexer cannot go on safely
+			return toks
 		}
 		start := off
 		if (tt == js.DivToken || tt == js.DivEqToken) && regexps[start] {

@@ -1,0 +1,29 @@
+package syntax
+
+import (
+	"strings"
+	"testing"
+)
+
+// benchProgram is a typical code-mode program repeated to about 60 KB.
+var benchProgram = strings.Repeat(`
+const { items = [] } = await tools.search.query({ q: "x", limit: 10 });
+const out = [];
+for (const [i, item] of items.entries()) {
+  if (!item?.id) continue;
+  const detail = await tools.store.get({ id: item.id }).catch((e) => ({ error: e.message }));
+  out.push({ i, id: item.id, name: detail.name ?? "unknown", tags: (detail.tags || []).map(t => t.toLowerCase()) });
+}
+class Acc { #n = 0; add(v) { this.#n += v; return this } get n() { return this.#n } }
+const acc = new Acc();
+out.forEach(o => acc.add(o.tags.length));
+`, 100)
+
+func BenchmarkParse(b *testing.B) {
+	b.SetBytes(int64(len(benchProgram)))
+	for b.Loop() {
+		if _, err := Parse(benchProgram, ModeScript); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
