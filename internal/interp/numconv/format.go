@@ -29,36 +29,90 @@ func FormatNumber(f float64) string {
 		return "Infinity"
 	case math.IsInf(f, -1):
 		return "-Infinity"
-	case f < 0:
-		return "-" + FormatNumber(-f)
 	}
-	if f < 1e21 && f == math.Trunc(f) && f < 1<<53 {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 		return strconv.FormatInt(int64(f), 10)
 	}
-	s, n := shortest(f)
-	k := len(s)
-	var b strings.Builder
+	var buf [40]byte
+	return string(AppendNumber(buf[:0], f))
+}
+
+// AppendNumber appends FormatNumber(f) to b and returns the extended slice; it allocates only
+// when b lacks room (at most 25 bytes are appended).
+func AppendNumber(b []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, "NaN"...)
+	case f == 0:
+		return append(b, '0')
+	case math.IsInf(f, 1):
+		return append(b, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(b, "-Infinity"...)
+	case f < 0:
+		b = append(b, '-')
+		f = -f
+	}
+	// Shortest round-trip digits as d.ddde±x, without allocating.
+	var tmp [32]byte
+	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, 64)
+	var digits [17]byte
+	k := 0
+	i := 0
+	for ; e[i] != 'e'; i++ {
+		if e[i] != '.' {
+			digits[k] = e[i]
+			k++
+		}
+	}
+	exp := 0
+	neg := e[i+1] == '-'
+	for _, c := range e[i+2:] {
+		exp = exp*10 + int(c-'0')
+	}
+	if neg {
+		exp = -exp
+	}
+	s := digits[:k]
+	n := exp + 1
 	switch {
 	case k <= n && n <= 21:
-		b.WriteString(s)
-		b.WriteString(strings.Repeat("0", n-k))
-	case 0 < n && n <= 21:
-		b.WriteString(s[:n])
-		b.WriteByte('.')
-		b.WriteString(s[n:])
-	case -6 < n && n <= 0:
-		b.WriteString("0.")
-		b.WriteString(strings.Repeat("0", -n))
-		b.WriteString(s)
-	default:
-		b.WriteByte(s[0])
-		if k > 1 {
-			b.WriteByte('.')
-			b.WriteString(s[1:])
+		b = append(b, s...)
+		for range n - k {
+			b = append(b, '0')
 		}
-		writeExponent(&b, n-1)
+	case 0 < n && n <= 21:
+		b = append(b, s[:n]...)
+		b = append(b, '.')
+		b = append(b, s[n:]...)
+	case -6 < n && n <= 0:
+		b = append(b, "0."...)
+		for range -n {
+			b = append(b, '0')
+		}
+		b = append(b, s...)
+	default:
+		b = append(b, s[0])
+		if k > 1 {
+			b = append(b, '.')
+			b = append(b, s[1:]...)
+		}
+		b = append(b, 'e')
+		if n-1 < 0 {
+			b = append(b, '-')
+		} else {
+			b = append(b, '+')
+		}
+		b = strconv.AppendInt(b, int64(abs(n-1)), 10)
 	}
-	return b.String()
+	return b
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // writeExponent appends "e+E" or "e-E".

@@ -204,3 +204,26 @@ func BenchmarkParseNumber(b *testing.B) {
 		}
 	}
 }
+
+func TestAppendNumber(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		prefix string
+		in     float64
+		want   string
+	}{
+		{name: "keeps prefix", prefix: "x=", in: 1.5, want: "x=1.5"},
+		{name: "negative exponent form", prefix: "", in: -1.5e-7, want: "-1.5e-7"},
+		{name: "integer", prefix: "[", in: 42, want: "[42"},
+		{name: "large", prefix: "", in: 1.7976931348623157e308, want: "1.7976931348623157e+308"},
+		{name: "NaN", prefix: "v:", in: math.NaN(), want: "v:NaN"},
+		{name: "negative infinity", prefix: "", in: math.Inf(-1), want: "-Infinity"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, string(AppendNumber([]byte(tt.prefix), tt.in)))
+		})
+	}
+}

@@ -185,6 +185,9 @@ func radixPrefixLen(s string, radix int) int {
 
 // exactInteger converts radix digits (all valid, non-empty) to the nearest float64, ties to even.
 func exactInteger(digits string, radix int) float64 {
+	if v, err := strconv.ParseUint(digits, radix, 64); err == nil && v <= 1<<53 {
+		return float64(v) // exact: no rounding needed
+	}
 	n, ok := new(big.Int).SetString(digits, radix)
 	if !ok {
 		return math.NaN()
