@@ -7,6 +7,7 @@
 //	CODEMODE_LISTEN     --listen            API address (default 127.0.0.1:8080)
 //	CODEMODE_API_TOKEN                      bearer token for /v1 (required off loopback)
 //	CODEMODE_MIGRATE    --migrate           apply migrations at start (default false)
+//	                    --migrate-only      apply migrations and exit
 //	                    --shutdown-timeout  grace period for requests on SIGTERM (default 30s)
 //	CODEMODE_LOG_LEVEL  --log-level         debug, info, warn or error (default info)
 package main
@@ -49,6 +50,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	dbURL := fs.String("database-url", getenv("DATABASE_URL"), "PostgreSQL connection string (DATABASE_URL)")
 	listen := fs.String("listen", envOr(getenv, "CODEMODE_LISTEN", "127.0.0.1:8080"), "API address (CODEMODE_LISTEN)")
 	doMigrate := fs.Bool("migrate", getenv("CODEMODE_MIGRATE") == "1" || getenv("CODEMODE_MIGRATE") == "true", "apply migrations at start (CODEMODE_MIGRATE)")
+	migrateOnly := fs.Bool("migrate-only", false, "apply migrations (ours and River's) and exit")
 	shutdown := fs.Duration("shutdown-timeout", 30*time.Second, "grace period for requests in flight on SIGTERM")
 	level := fs.String("log-level", envOr(getenv, "CODEMODE_LOG_LEVEL", "info"), "log level (CODEMODE_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
@@ -62,14 +64,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if *dbURL == "" {
 		return errors.New("DATABASE_URL (or --database-url) is required")
 	}
-	if err := api.CheckListen(*listen, token); err != nil {
-		return err
+	if !*migrateOnly {
+		if err := api.CheckListen(*listen, token); err != nil {
+			return err
+		}
 	}
 	pool, err := pgxpool.New(ctx, *dbURL)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
 	defer pool.Close()
+	if *migrateOnly {
+		if err := migrate.Up(ctx, pool); err != nil {
+			return err
+		}
+		logger.Info("migrations applied")
+		return nil
+	}
 	if *doMigrate {
 		if err := migrate.Up(ctx, pool); err != nil {
 			return err

@@ -87,6 +87,20 @@ func TestServeAndShutDown(t *testing.T) {
 	require.Error(t, err, "the listener is closed")
 }
 
+func TestMigrateOnly(t *testing.T) {
+	t.Parallel()
+	pool, dbURL := pgtest.NewDB(t)
+	ctx := context.Background()
+	// Roll the schema's last migration back so there is something to apply.
+	_, err := pool.Exec(ctx, "DROP TABLE webhook_deliveries, webhook_subscriptions, toolsets; DELETE FROM goose_db_version WHERE version_id = 2")
+	require.NoError(t, err)
+	env := map[string]string{"DATABASE_URL": dbURL}
+	require.NoError(t, run(ctx, []string{"--migrate-only", "--listen", "0.0.0.0:1"}, func(k string) string { return env[k] }, io.Discard))
+	var exists bool
+	require.NoError(t, pool.QueryRow(ctx, "SELECT to_regclass('toolsets') IS NOT NULL").Scan(&exists))
+	require.True(t, exists)
+}
+
 func TestRefusesBadConfig(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
