@@ -2,6 +2,7 @@ package durable
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,9 +23,14 @@ type WorkerConfig struct {
 	// FetchPollInterval is how often it polls for jobs when no notification arrives. Default
 	// 500 ms; at least 100 ms.
 	FetchPollInterval time.Duration
-	// RescueStuckJobsAfter is how long a running job may go without finishing before River
-	// hands it to another worker (after a worker crash). Default 1 hour; keep it above the
-	// longest run timeout.
+	// DriveTimeout bounds one drive of a run (one job): when it elapses the engine yields at
+	// its next safe point and the run continues in a new job, from its checkpoint. Default 5
+	// minutes.
+	DriveTimeout time.Duration
+	// RescueStuckJobsAfter is how long a job may stay running before River hands it to another
+	// worker; it is how long runs in flight on a crashed (SIGKILLed) worker wait before they
+	// are re-driven from their latest checkpoint. Default DriveTimeout + 1 minute; at least
+	// DriveTimeout.
 	RescueStuckJobsAfter time.Duration
 	// ID names this worker in River's tables and logs. Default: chosen by River.
 	ID string
@@ -41,8 +47,11 @@ func (c WorkerConfig) WithDefaults() WorkerConfig {
 	if c.FetchPollInterval == 0 {
 		c.FetchPollInterval = 500 * time.Millisecond
 	}
+	if c.DriveTimeout == 0 {
+		c.DriveTimeout = 5 * time.Minute
+	}
 	if c.RescueStuckJobsAfter == 0 {
-		c.RescueStuckJobsAfter = time.Hour
+		c.RescueStuckJobsAfter = c.DriveTimeout + time.Minute
 	}
 	return c
 }
@@ -50,6 +59,9 @@ func (c WorkerConfig) WithDefaults() WorkerConfig {
 func (c WorkerConfig) validate() error {
 	if c.MaxRuns < 1 || c.MaxDeliveries < 1 {
 		return fmt.Errorf("durable: MaxRuns and MaxDeliveries must be positive")
+	}
+	if c.RescueStuckJobsAfter < c.DriveTimeout {
+		return fmt.Errorf("durable: RescueStuckJobsAfter %s is below DriveTimeout %s", c.RescueStuckJobsAfter, c.DriveTimeout)
 	}
 	if c.FetchPollInterval < 100*time.Millisecond {
 		return fmt.Errorf("durable: FetchPollInterval %s is below 100ms", c.FetchPollInterval)
@@ -84,10 +96,10 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	w := &Worker{store: store, engine: engine, log: store.cfg.Logger}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ExecuteArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, 0)
+		return w.drive(ctx, job.Args.RunID, job.ID, 0, job.Attempt >= job.MaxAttempts)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ResumeArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq)
+		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt >= job.MaxAttempts)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[WebhookArgs]) error {
 		return store.deliverWebhook(ctx, job.Args.DeliveryID)
@@ -104,6 +116,7 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 		},
 		Workers:              workers,
 		FetchPollInterval:    cfg.FetchPollInterval,
+		JobTimeout:           cfg.DriveTimeout,
 		RescueStuckJobsAfter: cfg.RescueStuckJobsAfter,
 	})
 	if err != nil {
@@ -132,8 +145,9 @@ func (w *Worker) Stop(ctx context.Context) error {
 }
 
 // drive takes the run's lease and runs the program until it finishes, suspends or yields.
-// resumeSeq is 0 for run.execute, else the snapshot sequence of a run.resume job.
-func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq int) error {
+// resumeSeq is 0 for run.execute, else the snapshot sequence of a run.resume job. On the job's
+// last attempt an engine error fails the run (an internal error) instead of leaving it running.
+func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq int, lastAttempt bool) error {
 	log := w.log.With("run_id", runID, "job_id", jobID)
 	lease, seq, err := w.store.acquire(ctx, runID, jobID, resumeSeq)
 	if errors.Is(err, errNoLease) {
@@ -174,12 +188,15 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 		log.InfoContext(ctx, "lease lost; another driver or a cancel took the run")
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("drive run %s: %w", runID, err)
-	}
 	// The outcome is stored even when ctx was cancelled by a drain.
 	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	if err != nil && lastAttempt {
+		log.ErrorContext(ctx, "engine failed on the last attempt; failing the run", "error", err)
+		out = Outcome{Kind: Finished, OK: false, Result: internalErrorResult(err)}
+	} else if err != nil {
+		return fmt.Errorf("drive run %s: %w", runID, err)
+	}
 	switch out.Kind {
 	case Finished:
 		err = lease.finish(storeCtx, out)
@@ -199,6 +216,16 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 	}
 	log.InfoContext(ctx, "run driven", "outcome", out.Kind)
 	return nil
+}
+
+// internalErrorResult is the Result of a run the engine could not drive.
+func internalErrorResult(err error) json.RawMessage {
+	raw, _ := json.Marshal(map[string]any{
+		"ok":    false,
+		"error": map[string]any{"kind": "InternalError", "message": "the run could not be driven: " + err.Error()},
+		"logs":  []any{},
+	})
+	return raw
 }
 
 func (w *Worker) event(ctx context.Context, l *Lease, typ string, data map[string]any) error {

@@ -319,3 +319,75 @@ func TestCancelTellsTheToolset(t *testing.T) {
 		t.Fatal("toolset never told to cancel")
 	}
 }
+
+// failingEngine always fails, as a runtime bug would.
+type failingEngine struct{}
+
+func (failingEngine) Start(context.Context, RunSpec, Host) (Outcome, error) {
+	return Outcome{}, errors.New("engine exploded")
+}
+
+func (failingEngine) Resume(context.Context, RunSpec, []byte, []CallOutcome, Host) (Outcome, error) {
+	return Outcome{}, errors.New("engine exploded")
+}
+
+func TestWorkerFailsRunOnLastAttempt(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	_, err = b.store.pool.Exec(b.ctx, "UPDATE river_job SET max_attempts = 1 WHERE kind = 'run.execute'")
+	require.NoError(t, err)
+	b.startWorker(t, failingEngine{})
+
+	run = b.waitStatus(t, run.ID, StatusFailed)
+	require.Contains(t, string(run.Result), "InternalError")
+	require.Contains(t, string(run.Result), "engine exploded")
+}
+
+func TestWorkerDriveTimeoutYieldsAndContinues(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := newScriptEngine()
+	w, err := NewWorker(b.store, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond, DriveTimeout: time.Second})
+	require.NoError(t, err)
+	require.NoError(t, w.Start(b.ctx))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = w.Stop(ctx)
+	})
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"block":true},{"tool":"t.b","args":2}]}`})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
+	require.Equal(t, 1, engine.count(CallKey(run.ID, 1)))
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	var yielded bool
+	for _, e := range events {
+		yielded = yielded || e.Type == EventYielded
+	}
+	require.True(t, yielded, "the drive timed out and yielded")
+}
+
+func TestWorkerConfigValidate(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	tests := []struct {
+		name string
+		cfg  WorkerConfig
+	}{
+		{name: "poll too fast", cfg: WorkerConfig{FetchPollInterval: time.Millisecond}},
+		{name: "rescue before timeout", cfg: WorkerConfig{DriveTimeout: time.Hour, RescueStuckJobsAfter: time.Minute}},
+		{name: "negative runs", cfg: WorkerConfig{MaxRuns: -1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewWorker(b.store, newScriptEngine(), tt.cfg)
+			require.Error(t, err)
+		})
+	}
+	_, err := NewWorker(b.store, nil, WorkerConfig{})
+	require.Error(t, err, "an engine is required")
+}
