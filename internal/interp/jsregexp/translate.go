@@ -2,6 +2,7 @@ package jsregexp
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -35,7 +36,8 @@ func isHigh(c uint16) bool { return c >= 0xD800 && c <= 0xDBFF }
 func isLow(c uint16) bool  { return c >= 0xDC00 && c <= 0xDFFF }
 
 // translate checks the parts of the JavaScript grammar regexp2 does not enforce (group syntax,
-// duplicate names, named references, v-mode class syntax) and rewrites code units so regexp2
+// duplicate names, named references, unicode-mode escapes and braces) and the v-flag class
+// syntax (translated by setClass), and rewrites code units so regexp2
 // sees the same characters the JavaScript matcher would: in non-unicode mode every surrogate
 // becomes a \uXXXX escape (one character per code unit), in unicode mode pairs become code points.
 func translate(src []uint16, flags Flags) (*translation, error) {
@@ -85,11 +87,6 @@ func (t *translator) run() error {
 			}
 			i = next
 		case inClass:
-			if t.sets {
-				if err := t.checkSetSyntax(i); err != nil {
-					return err
-				}
-			}
 			if c == ']' {
 				inClass = false
 			}
@@ -97,6 +94,15 @@ func (t *translator) run() error {
 		case c == '[':
 			if !t.unicode {
 				i = t.class(i)
+				continue
+			}
+			if t.sets {
+				expr, _, next, err := t.setClass(i)
+				if err != nil {
+					return err
+				}
+				t.out.WriteString(expr)
+				i = next
 				continue
 			}
 			inClass = true
@@ -119,10 +125,15 @@ func (t *translator) run() error {
 			if n == 0 {
 				return errMessage("Lone quantifier brackets")
 			}
-			for _, u := range src[i : i+n] {
-				t.out.WriteRune(rune(u))
-			}
+			t.writeQuantifier(src[i : i+n])
 			i += n
+		case c == '{':
+			if n := quantifierLen(src[i:]); n > 0 {
+				t.writeQuantifier(src[i : i+n])
+				i += n
+				continue
+			}
+			i = t.writeChar(i)
 		default:
 			i = t.writeChar(i)
 		}
@@ -153,6 +164,30 @@ func quantifierLen(s []uint16) int {
 		return i + 1
 	}
 	return -1
+}
+
+// maxRepeat is the largest repeat count passed to regexp2; JavaScript allows any count, and
+// counts this large can never be met by an input of at most MaxInput units.
+const maxRepeat = 1<<31 - 1
+
+// writeQuantifier writes a {n}, {n,} or {n,m} quantifier with its counts capped at maxRepeat.
+func (t *translator) writeQuantifier(q []uint16) {
+	v, digits := 0, false
+	flush := func() {
+		if digits {
+			t.out.WriteString(strconv.Itoa(v))
+		}
+		v, digits = 0, false
+	}
+	for _, c := range q {
+		if c >= '0' && c <= '9' {
+			v = min(v*10+int(c-'0'), maxRepeat)
+			digits = true
+			continue
+		}
+		flush()
+		t.out.WriteByte(byte(c))
+	}
 }
 
 // unicodeEscapes are the characters that may follow a backslash in unicode mode, outside and
@@ -341,21 +376,6 @@ func hexValue(c uint16) int {
 		return int(c-'A') + 10
 	}
 	return -1
-}
-
-// checkSetSyntax rejects the v-flag class syntax regexp2 cannot run: nested classes, set
-// subtraction and intersection, and string literals.
-func (t *translator) checkSetSyntax(i int) error {
-	src := t.src
-	c := src[i]
-	next := uint16(0)
-	if i+1 < len(src) {
-		next = src[i+1]
-	}
-	if c == '[' || (c == '-' && next == '-') || (c == '&' && next == '&') {
-		return errMessage("Unsupported set notation in character class")
-	}
-	return nil
 }
 
 // writeChar writes the character at src[i] (one code unit, or a pair in unicode mode) and
