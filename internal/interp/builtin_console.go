@@ -336,6 +336,9 @@ func (in *inspector) formatObject(o *Object, level int) string {
 	case o.class == ClassError:
 		base = in.errorBase(o)
 		keys = slicesDeleteKeys(keys, keyStack, keyMessage)
+		if p, ok := o.getOwn(keyCause); ok && !p.enumerable() {
+			keys = append(keys, keyCause)
+		}
 		if len(keys) == 0 {
 			return base
 		}
@@ -507,6 +510,8 @@ func (in *inspector) property(o *Object, k PropertyKey, level int) string {
 	p, _ := o.getOwn(k)
 	var name string
 	switch {
+	case k == keyCause && !p.enumerable() && o.class == ClassError:
+		name = "[cause]"
 	case k.sym != nil:
 		name = "[" + k.sym.descriptiveString() + "]"
 	case identRe.MatchString(k.name):
@@ -549,16 +554,34 @@ func (in *inspector) functionBase(o *Object) string {
 	return "[" + kind + ": " + name + "]"
 }
 
-// errorBase formats an error by its stack (or "Name: message" when there is none).
+// errorBase formats an error by its stack (or "Name: message" when there is none), with
+// node's improvement of the first line when the constructor differs from the name
+// ("MyErr [Error]: x").
 func (in *inspector) errorBase(o *Object) string {
+	text := errorStackString(o).String()
 	if s := lookupDataProperty(o, keyStack); s.kind == KindString {
-		text := s.str().String()
-		if in.indent > 0 {
-			text = strings.ReplaceAll(text, "\n", "\n"+strings.Repeat(" ", in.indent))
-		}
-		return text
+		text = s.str().String()
 	}
-	return in.vm.errorStackString(o).String()
+	name := "Error"
+	if n := lookupDataProperty(o, keyName); n.kind == KindString {
+		name = n.str().String()
+	}
+	ctor := in.constructorName(o)
+	if ctor != "" && strings.HasSuffix(name, "Error") && strings.HasPrefix(text, name) &&
+		(len(text) == len(name) || text[len(name)] == ':' || text[len(name)] == '\n') && ctor != name {
+		if strings.Contains(ctor, name) {
+			text = ctor + text[len(name):]
+		} else {
+			text = ctor + " [" + name + "]" + text[len(name):]
+		}
+	}
+	if !strings.Contains(text, "\n    at") {
+		text = "[" + text + "]"
+	}
+	if in.indent > 0 {
+		text = strings.ReplaceAll(text, "\n", "\n"+strings.Repeat(" ", in.indent))
+	}
+	return text
 }
 
 // reduce joins entries on one line when they fit, or one per line (arrays grouped in

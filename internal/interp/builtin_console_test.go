@@ -80,7 +80,23 @@ func TestConsoleFormat(t *testing.T) {
 		}, "[ [Function: keys] ] [Function: Boolean]"},
 		{"error", func(vm *VM) []Value {
 			return []Value{vm.NewError("TypeError", "bad")}
-		}, "TypeError: bad"},
+		}, "[TypeError: bad]"},
+		{"error with position, props and cause", func(vm *VM) []Value {
+			vm.positionHook = func() (int, int) { return 3, 7 }
+			e := vm.makeError(NativeCall{Callee: vm.realm.Intrinsic("Error")}, asciiValue("m"), objectValue(objectFrom(vm, "cause", 1)))
+			vm.CreateDataProperty(e, strKey("code"), asciiValue("X"))
+			return []Value{objectValue(e)}
+		}, "Error: m\n    at 3:7 {\n  code: 'X',\n  [cause]: 1\n}"},
+		{"subclassed error", func(vm *VM) []Value {
+			proto := vm.newObject(vm.realm.ErrorPrototype, ClassObject)
+			ctor := vm.newNativeFunction(testArrayNative, "MyErr", 0)
+			vm.CreateDataProperty(proto, keyConstructor, objectValue(ctor))
+			e := vm.newObject(proto, ClassError)
+			e.slots = &errorData{}
+			vm.CreateDataProperty(e, keyMessage, asciiValue("x"))
+			vm.captureStack(e)
+			return []Value{objectValue(e), vm.newArrayValue([]Value{vm.NewError("RangeError", "r")})}
+		}, "[MyErr [Error]: x] [ [RangeError: r] ]"},
 		{"boxed", func(vm *VM) []Value {
 			return []Value{objectValue(vm.ToObject(trueValue)), vm.newArrayValue([]Value{symbolValue(newSymbol(nil))})}
 		}, "[Boolean: true] [ Symbol() ]"},

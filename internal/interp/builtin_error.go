@@ -1,5 +1,7 @@
 package interp
 
+import "fmt"
+
 // The Error constructor, the native errors (TypeError, RangeError, SyntaxError,
 // ReferenceError, EvalError, URIError) and AggregateError.
 
@@ -11,6 +13,7 @@ var nativeErrorNames = []string{"EvalError", "RangeError", "ReferenceError", "Sy
 // setupError installs Error, the native errors and AggregateError.
 func setupError(r *Realm) {
 	errorCtor := r.newConstructor("Error", 1, errorConstructor, r.ErrorPrototype)
+	r.method(errorCtor, "captureStackTrace", 2, errorCaptureStackTrace)
 	r.value(r.ErrorPrototype, keyName, asciiValue("Error"), propHidden)
 	r.value(r.ErrorPrototype, keyMessage, stringValue(strEmpty), propHidden)
 	r.method(r.ErrorPrototype, "toString", 0, errorToString)
@@ -91,4 +94,24 @@ func errorToString(vm *VM, c NativeCall) Value {
 		return stringValue(ns)
 	}
 	return stringValue(concatStrings(concatStrings(ns, newASCII(": ")), ms))
+}
+
+// errorCaptureStackTrace is Error.captureStackTrace(object) (a V8 extension that node code
+// uses): it gives object a "stack" own property formatted from its name and message.
+func errorCaptureStackTrace(vm *VM, c NativeCall) Value {
+	o := c.Arg(0).asObject()
+	if o == nil {
+		vm.throwTypeError("Invalid argument")
+	}
+	text := errorStackString(o)
+	if ed, ok := o.slots.(*errorData); ok && vm.positionHook != nil {
+		ed.line, ed.column = vm.positionHook()
+		text = errorStackString(o)
+	} else if vm.positionHook != nil {
+		if line, col := vm.positionHook(); line > 0 {
+			text = concatStrings(text, newASCII(fmt.Sprintf("\n    at %d:%d", line, col)))
+		}
+	}
+	vm.DefinePropertyOrThrow(o, keyStack, dataDescriptor(stringValue(text), propHidden))
+	return undefinedValue
 }

@@ -81,7 +81,8 @@ type errorData struct {
 }
 
 // captureStack records the position of the running code on a new error and installs its
-// "stack" own property ("Name: message\n    at line:column").
+// "stack" own property ("Name: message\n    at line:column"). As in V8 the text is formatted
+// when first read, so a name assigned by a subclass constructor shows in it.
 func (vm *VM) captureStack(o *Object) {
 	ed, _ := o.slots.(*errorData)
 	if ed == nil {
@@ -91,12 +92,17 @@ func (vm *VM) captureStack(o *Object) {
 		ed.line, ed.column = vm.positionHook()
 	}
 	o.props.remove(keyStack)
-	o.props.add(keyStack, Property{value: stringValue(vm.errorStackString(o)), flags: propHidden})
+	o.props.add(keyStack, Property{value: Value{kind: kindLazyStack}, flags: propHidden})
+}
+
+// materializeStack formats a lazy "stack" value in place.
+func materializeStack(o *Object, p *Property) {
+	p.value = stringValue(errorStackString(o))
 }
 
 // errorStackString formats the stack text of an error object without calling JavaScript
 // (getters are not run; missing parts are left out).
-func (vm *VM) errorStackString(o *Object) *jsString {
+func errorStackString(o *Object) *jsString {
 	name, msg := "Error", ""
 	if p := lookupDataProperty(o, keyName); p.kind == KindString {
 		name = p.str().String()

@@ -382,6 +382,7 @@ func (e *heapEncoder) finish() ([]byte, error) {
 
 // objectEntry writes the full entry of a non-intrinsic object.
 func (e *heapEncoder) objectEntry(o *Object) {
+	o.materializeLazy()
 	w := e.w
 	w.beginObject()
 	if o.class != ClassObject {

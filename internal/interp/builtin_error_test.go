@@ -1,0 +1,103 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestErrorConstructors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		ctor    string
+		args    func(vm *VM) []Value
+		asNew   bool
+		str     string
+		stack   string
+		cause   string
+		errors  string
+		wantErr string
+	}{
+		{name: "plain", ctor: "Error", args: func(vm *VM) []Value { return []Value{asciiValue("boom")} }, str: "Error: boom", stack: "Error: boom"},
+		{name: "called without new", ctor: "TypeError", args: func(vm *VM) []Value { return []Value{asciiValue("t")} }, str: "TypeError: t", stack: "TypeError: t"},
+		{name: "no message", ctor: "RangeError", asNew: true, args: func(vm *VM) []Value { return nil }, str: "RangeError", stack: "RangeError"},
+		{name: "cause", ctor: "Error", asNew: true, args: func(vm *VM) []Value {
+			return []Value{asciiValue("m"), objectValue(objectFrom(vm, "cause", "why"))}
+		}, str: "Error: m", stack: "Error: m", cause: "why"},
+		{name: "aggregate", ctor: "AggregateError", asNew: true, args: func(vm *VM) []Value {
+			return []Value{numbers(vm, 1, 2), asciiValue("all failed")}
+		}, str: "AggregateError: all failed", stack: "AggregateError: all failed", errors: "1,2"},
+		{name: "aggregate not iterable", ctor: "AggregateError", asNew: true, args: func(vm *VM) []Value {
+			return []Value{Number(1)}
+		}, wantErr: "TypeError"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			vm := newTestVM(t)
+			ctor := objectValue(vm.realm.Intrinsic(tt.ctor))
+			var e Value
+			err := func() (err error) {
+				defer vm.catchException(&err)
+				if tt.asNew {
+					e = vm.Construct(ctor, nil, tt.args(vm)...)
+				} else {
+					e = vm.Call(ctor, undefinedValue, tt.args(vm)...)
+				}
+				return nil
+			}()
+			if tt.wantErr != "" {
+				require.Equal(t, tt.wantErr, thrownName(vm, err))
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, ClassError, e.obj().class)
+			require.Same(t, vm.realm.Intrinsic(tt.ctor+".prototype"), e.obj().proto)
+			require.Equal(t, tt.str, mustCall(t, vm, "Error.prototype.toString", e).String())
+			stack, _ := vm.Get(e, "stack")
+			require.Equal(t, tt.stack, stack.String())
+			if tt.cause != "" {
+				c, _ := vm.Get(e, "cause")
+				require.Equal(t, tt.cause, c.String())
+				d, ok := vm.GetOwnProperty(e.obj(), keyCause)
+				require.True(t, ok)
+				require.False(t, d.Enumerable)
+			} else {
+				require.False(t, e.obj().hasOwn(keyCause))
+			}
+			if tt.errors != "" {
+				errs, _ := vm.Get(e, "errors")
+				require.Equal(t, tt.errors, listString(vm, errs))
+			}
+		})
+	}
+}
+
+func TestErrorStackIsFormattedLazily(t *testing.T) {
+	t.Parallel()
+	vm := newTestVM(t)
+	vm.positionHook = func() (int, int) { return 12, 5 }
+	e := vm.NewError("Error", "late")
+	// a subclass constructor assigns the name after super() returned
+	vm.CreateDataProperty(e.obj(), keyName, asciiValue("ValidationError"))
+	stack, err := vm.Get(e, "stack")
+	require.NoError(t, err)
+	require.Equal(t, "ValidationError: late\n    at 12:5", stack.String())
+	name, msg, line, col := "", "", 0, 0
+	ed := e.obj().slots.(*errorData)
+	line, col = ed.line, ed.column
+	name, msg = lookupDataProperty(e.obj(), keyName).String(), lookupDataProperty(e.obj(), keyMessage).String()
+	require.Equal(t, []any{"ValidationError", "late", 12, 5}, []any{name, msg, line, col})
+}
+
+func TestErrorCaptureStackTrace(t *testing.T) {
+	t.Parallel()
+	vm := newTestVM(t)
+	o := objectFrom(vm, "message", "custom")
+	mustCall(t, vm, "Error.captureStackTrace", undefinedValue, objectValue(o))
+	stack, _ := vm.Get(objectValue(o), "stack")
+	require.Equal(t, "Error: custom", stack.String())
+	_, err := callIntrinsic(vm, "Error.captureStackTrace", undefinedValue, Number(1))
+	require.Equal(t, "TypeError", thrownName(vm, err))
+}
