@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -404,4 +405,48 @@ func TestCheckListen(t *testing.T) {
 			require.NoError(t, err)
 		})
 	}
+}
+
+func TestEventStream(t *testing.T) {
+	t.Parallel()
+	b := setup(t, true)
+	created, err := b.client.CreateRunWithResponse(b.ctx, &gen.CreateRunParams{}, gen.RunCreate{Code: "durable"})
+	require.NoError(t, err)
+	runID := created.JSON201.Id
+
+	req, err := http.NewRequest(http.MethodGet, b.url+"/v1/runs/"+runID+"/events", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+
+	// Read live until the run suspends, then post the outcome and read to the end.
+	var types []string
+	posted := false
+	scanner := bufio.NewScanner(resp.Body)
+	for scanner.Scan() {
+		line := scanner.Text()
+		typ, ok := strings.CutPrefix(line, "event: ")
+		if !ok {
+			continue
+		}
+		types = append(types, typ)
+		if typ == durable.EventSuspended && !posted {
+			posted = true
+			status, body := b.do(t, "POST", "/v1/runs/"+runID+"/calls/1", `{"ok":true,"value":1}`)
+			require.Equal(t, http.StatusAccepted, status, string(body))
+		}
+	}
+	require.NoError(t, scanner.Err())
+	require.Equal(t, durable.EventCreated, types[0])
+	require.Contains(t, types, durable.EventSuspended)
+	require.Contains(t, types, durable.EventResumed)
+	require.Equal(t, durable.EventFinished, types[len(types)-1], "the stream ends after the run finished")
+
+	status, _ := b.do(t, "GET", "/v1/runs/8a4b1f2e-4b7b-4a57-9bb4-6f0b7a9f3c11/events", "", "Accept", "text/event-stream")
+	require.Equal(t, http.StatusNotFound, status)
 }

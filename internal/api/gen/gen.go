@@ -3368,6 +3368,9 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.JSON404 = &dest
 
+	case rsp.StatusCode == 200:
+		// Content-type (text/event-stream) unsupported
+
 	}
 
 	return response, nil
@@ -4874,6 +4877,49 @@ func (response ListEvents200JSONResponse) VisitListEventsResponse(w http.Respons
 	return err
 }
 
+type ListEvents200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response ListEvents200TexteventStreamResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
 type ListEvents404JSONResponse struct{ ErrorJSONResponse }
 
 func (response ListEvents404JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
@@ -5608,58 +5654,60 @@ func (sh *strictHandler) CreateWebhook(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"1Fttc9s28v8qGP47U+c/tEQ7dpooL25cJ23TJnXG1k1nLvIlELmSUJOAAoByVI+++80C4JME6slRevfK",
-	"EgUu9nl/2IUfglhkU8GBaxX0HoIplTQDDdJ8u875m1f4gfGgF0ypngRhwGkGQS9gSRAGEj7nTEIS9LTM",
-	"IQxUPIGM4ht6PsVVSkvGx8FiEQZ9IVIF+nfzupek+bMXUfUTSzVIXJOAiiWbaiZwg0uRZfRYAcqlISHa",
-	"rie4leoEoWXjcw5yXvHhFqlg/d5/UKZXd7yBWPBEES3IPWWajIQkegJE5hyfxRPKx0COqCaZUJo8jaIn",
-	"bXzg+w0eMvqFZXkW9J5GURhkjNtvUVhwx/NsCDJYIHsS1FRwBcaSr6UURj2x4Bq44ZtOpymLKfLd/VMh",
-	"8w+1vb6TMAp6wf91Kwfp2l9V11IzuzSFv+AE8LeOUZBbjtQu+HxVVRd8Tn69ufqdzGiaA2qB52lKhylY",
-	"0y/C4JKmqfFLKaYgNbPSUDlWm3jEHRdhENM0fZPUDMi4hjHqKAySXNrNyh+HQqRAOf44oTyxv22xyx3M",
-	"PT4SBiLXscg2UrlyyxahjQgfKQVap5BcGNONhMyoDnpBQjUca2biZvUVTaXe+RWdb9QtWuXGrrSeVgTs",
-	"h0LfViVhEeDGYJXCy33qPN6W7IjhnxDrwJn/LVN61QVwH/OBaci2YhjpuQ2olHTuZV21snFTagY4Bt2H",
-	"QOaco9rCYAo8sZ9UHscACaAGRpSl5kNMeQwpfr71qPySapqK8aqIJg3tIKIhgwlxo6SWsl/SisoKQ43o",
-	"9bjo2nhifJrbtJMkDEnQ9H2Nuk31K/yIXO/zWhFFzXzzU56mBH8iVJGpFGNJM0XQ7IRpcmS00hnkUfQ0",
-	"xlXmE5jsvCKqKxH+wlBXtQuAYn2lJJ/2yyzd1Dv4H8ciAU/90UieZDSeMA7HEmhiHuBqcgSdcYdwoT+O",
-	"RM6TkMSCj1IW65AwPqMpSz4i86C0X+wMlKJj2Cy24a1avyrs0norolcnM1eulkrADkktoZru7EIKPjd2",
-	"YFw/O6uo18qIfbJJI0jPrXUchShEq8j+tAezAqltlRSs8jalA0fUx8ovQFMbSk0+qjqxQWq7zkf6LcuY",
-	"FcVvlxFNFYRL+2b0yzvIhJz/ONfuySoKqtkmo1+uTArZfj3mvsuiuqxfjQ4ncv2uufRkdenCIz8CYTWl",
-	"MeyeaFtAgi/1+DR/VaGSHVTfkoW2TgntuSAMxJ2/aBhguBUGW9pM3K2T/CKOYaoh8cOKNrgoc974yYea",
-	"SmwAsZAWBiS5hdngqf5LXNsdwgpErQmf91JkU0+GmJbPN3iHXecjfZ3z9mqzInwsge6IMkeMMzXZ7R3m",
-	"V31aZpF1LuJyzaKCao9DjuZ0lacbgUmzNPcnUMCO7xW5NhTIkbgL7QGICGlPTyFJxViF5J5KBJiqXotr",
-	"BWorqH6d8wKph9XBti79KrZZEjWfJrsZeMnTWFIH/JW71CmHBWJw9qwM1eKgl4bMjims8OGMfnkLfIxJ",
-	"9CQ6e37+wzNzmi6fhY/3s/1UfQ/DibDJcN02f9hlfSrHoP3Yq0VtflTB4Yt52jx+e7Qgc749+MA0sgl6",
-	"GIKhZaCF5dWD1+cccpNaqxOYyhU6jHm6xxkMa/4rF6u+Ive/d/JZ687bAoV+dcpZCqTdc/4mFU6ouoFY",
-	"Ns5UNSVy1zZceY8XMGp7x6yQlycEdzt1LzmOL3vKdHMxdp1PXNvUVMFPPW+usdReWXHJMrXkeBa9eBb6",
-	"Vb608tmZcT0NEgvdvz9cHP+LHv/18dZ9iI5ffLz9/++C8PD2U6UT1dg7PzltO8R/fVOX8ZBLFoR1Nk6j",
-	"s+cNPU20nqp/9LrdjUW05iFr7O9P795atElUjPut+kjQcnR0RWovl/Qcc2tdt0492+N3FCEFXX4vs775",
-	"scz8Flh3VpFFrcHB+Bu748kurrUBPBzSMWzOcKyF687yziA3+bAR74/O7B5jbQQ6LWh+q2Rp8KQV2229",
-	"KTs28dJurrhDPjm0mb1dNAVxLpme32DsWpaHQKUdhpmANpXUPioJ4MZ2gMP4SKx2EV9ZQEPgC8Q5PiNi",
-	"RNRESE1+pTN6Y5ZWPVQ9odo2UidCaTtl65ALEqcMuCYSxkxpkGrAf+n33xdTOBWS91c3fUVoQYlQ/CJz",
-	"HhLKEyKBJoowrYg9br20P5rBGuNjIjhxyIvcC3k34EyRMjc4CirPICH3E+BmDOcmMigOfsXXCFNkKpSG",
-	"pDPgA/56BnJOurMT4lqhhAMkiny6yPVESPaXmZj1yI9GpcT2i7W4A24bxp+qzRTIGUgyMVLZJfzo8urV",
-	"63dXr15/vHj/5mP/6rfXvz/pENP5VYRKIJ8eBrbXMgh65GFg4PwgCMmg6KAMgsXiU2dgwAHTiDrNmswe",
-	"oGYglbVh1DnpRAZKToHTKQt6wdNO1HnqxjLGVboT0+D7Cz+72EDnNyK+SYJe8DPoX9ySpZHiaRR9tYGi",
-	"azP6Joopm0Gn4elB78Mtovwso3Ie9IK3bAYclCLHRulTKWL8ZpSvCDqcfb+L7jRfK+q1XfG3SGr27qC9",
-	"zqOnbWRKvsoZbLtekCCrKSahmg6pAvR3CTSemMDBKMEIy9jY6sJ6YZxLCVw7zc1OunE1pmrTXjHJChvX",
-	"CD74JamWdJeG+IvbA+q/4NFjgP4EiJPSmOEsOtvJDKXiUR6SlFBRFcmmSHvkCDOlzRLFI6YIHSrg+smK",
-	"yrtVS2+D5l1P8LH6Dx+81xGGeTIG3cc01rwasbbzfUhjOnlbbGnVtrMpMf5O9jP8O5FAejyiMRYnxpWW",
-	"eWxDaiQkodyVU+sJRGBtqPtFZfmiz+K1N4L8a9s3WbKzz2rVpH0rldb6hW1+UM0y19yO8b9awLSRNmCk",
-	"en+7tqKfqGnNNaglMKKmO3sehdWlmfPGpRnvlKaF61wqIdfKe0gvL9p2vupIpnRswAx6jHP1aD/nxT0M",
-	"mZBwuEfcM2JS2fhBeOQZNdMMyJsEsqnQwOP58W8wN/VE4Q9Dkcx7xr8NHQPcTOXRueSQkKPTKHrSIYbI",
-	"nXuRcqEnIAfcvnwWveiQP5ieGMSHmFDdA+ZTHkN5qaqB+YQkxXAhJO7mlbmGxZSJNwubmvFkT6jXOW8J",
-	"qAnQxLirc4cliZdvaJVg//w83NSG25iazR0z610Gi/4okvnXdCx3Ol80jxvu8tUhPbotaaNFXZYgQGXK",
-	"QJJ79ACDp9scDt3FOOqpTd2H5NKqLNk52HatQmfRi/0C+UZTqd1JSYyqw1WzvHQfWLJYi4V9AbG9u/4t",
-	"rvM43PYzOLW9tC7XTDoGryFSthXV3eRU3ixjO/G7aM5etV3cLluoW150a8UC9rLCQTGzu4XXCprTVD1O",
-	"9fbQbWCRaSM4xGw6AYy7ZzI5gGq7D3bavli+/rw14dB7mbmc4bdfZ96Em4uq2zT5e6F0cYPjMHWhvI76",
-	"bavC8uWMFm8zRaBo49xTRBT2rgUZwkhIeEkQRCACtxGauMJw+i0ZvXY8vSxhiu1Eqf/esmFZXm6SUeLa",
-	"5WWnzcSiQXnxBJI8LZHY98oJ6Sk0XduF3zvGWqPh0tC1tepbF53LYrLQ+YZmspsSSuwUPCRuCI51qMLB",
-	"6HFFZ8dnQOWzUdXIb601r4uG+5IVm4q54umcWGq2klKiME8hbLf/okDoUMzQc1jrf2HQlUNieayLwtV7",
-	"metu6u1xcjyJovrZ0X39uxod1Y3QlqRolf3ItlUZxnj+ThkHU3u/UtmtDyFb3atf/efNwXRZH5W2aLPZ",
-	"kFk+IrthRvXfRIoM5+Y/ihpnZd8hs1+2Tg5Rt5uXALaq3idfe3N/MSw0tlf1e7FT6+503+pneSSUk/qM",
-	"6qVJoeaL6YtLoAkZSZGZqpdRzkagNKGa5NL1dG0ft0qwhZd0H9BHFjbNpGCH4k0veWWe172kYa0zz6DO",
-	"vLF7BULm2k5+rftH38JbagG4l1R79b7NfyWWucpdw7P3adeEs5srHyicmxcovnE4+y4LeIzlfh/uEdrN",
-	"nkVBh1Dyz+u3RAsDYRyGECP8JOfuiL809KoG3h9usQrbqau1vhnJm2l3r9s9Of2hE3WizknvefQ8QnP/",
-	"JwAA//8=",
+	"1Ft7c9u2sv8qO7ydqXOHlmjHSRPljzuuk7Zukzhj+05nbuQbQ+RKQk0CCgDKVj367mfw4EsC9XKUnvOX",
+	"JQpc7Ht/WKwfg5hnE86QKRn0HoMJESRDhcJ8u8zZ+Vv9gbKgF0yIGgdhwEiGQS+gSRAGAr/mVGAS9JTI",
+	"MQxkPMaM6DfUbKJXSSUoGwXzeRhcc55KVB/N616S5s9OROUvNFUo9JoEZSzoRFGuNzjjWUYOJWq5FCag",
+	"7HrQW8lOEFo2vuYoZhUfbpEMVu/9J6FqeccrjDlLJCgO94QqGHIBaowgcqafxWPCRggHREHGpYLnUfSs",
+	"jQ/9foOHjDzQLM+C3vMoCoOMMvstCgvuWJ4NUARzzZ5AOeFMorHkOyG4UU/MmUJm+CaTSUpjovnu/iU1",
+	"84+1vX4QOAx6wX91Kwfp2l9l11IzuzSFP2WA+reOUZBbrqmdstmyqk7ZDH6/uvgIU5LmqLXA8jQlgxSt",
+	"6edhcEbS1Pil4BMUilppiBjJdTzqHedhEJM0PU9qBqRM4UjrKAySXNjNyh8HnKdImP5xTFhif9tglzuc",
+	"eXwkDHiuYp6tpXLhls1DGxE+UhKVSjE5NaYbcpERFfSChCg8VNTEzfIrigi19SsqX6tbbZUru9J6WhGw",
+	"nwt9W5WERYAbg1UKL/ep83hTssMHf2GsAmf+91SqZRfQ+5gPVGG2EcOantuACEFmXtZlKxtXpWaQ6aD7",
+	"HIicMa22MJggS+wnmccxYoJaA0NCU/MhJizGVH++8aj8jCiS8tGyiCYNbSGiIaMT4lpJLWW/pBWVJYYa",
+	"0etx0ZXxRNkkt2knSagmQdJPNeo21S/xw3O1y2tFFDXzzS95moL+CYiEieAjQTIJ2uxAFRwYrXT6eRQ9",
+	"j/Uq8wlNdl4S1ZUIf2Goq9oFQLG+UpJP+2WWbuod/Y9jnqCn/ihNHjISjynDQ4EkMQ/0ajjAzqgDjKsv",
+	"Q56zJISYs2FKYxUCZVOS0uSLZh6l8oudoZRkhOvFNrxV65eFXVhvRfTqZOrK1UIJ2CKpJUSRrV1I4tfG",
+	"DpSplycV9VoZsU/WaUTTc2sdR6EWolVkf9rDaYHUNkoKVnnr0oEj6mPlNySpDaUmH1WdWCO1Xecj/Z5m",
+	"1Irit8uQpBLDhX0z8vABMy5mP8+Ue7KMgmq2ycjDhUkhm6/Xue+sqC6rV2uH47n60Fx6tLx07pFfA2E5",
+	"ITFun2hbQIIv9fg0f1Ghki1U35KFNk4J7bkgDPidv2gYYLgRBlvYjN+tkvw0jnGiMPHDija4KHLW+MmH",
+	"mkpsgDEXFgYkuYXZ6Kn+C1zbHcIKRK0In0+CZxNPhpiUz9d4h13nI32Zs/ZqsyR8LJBsiTKHlFE53u4d",
+	"6ld9WmaRVS7ics28gmpPQ47mdJWna4FJszRfj7GAHT9KuDQU4IDfhfYABFzY01MIKR/JEO6J0ABT1mtx",
+	"rUBtBNUvc1Yg9bA62NalX8Y2C6Lmk2Q7Ay94Gk3qgL9ylzrlsEAMzp6VoVoc9MyQ2TKFFT6ckYf3yEY6",
+	"iR5FJ69e/PTSnKbLZ+HT/Ww3Vd/jYMxtMly1zZ922TURI1R+7NWiNj+qYPhgnjaP3x4tiJxtDj50GlkH",
+	"PQzB0DLQwvLywetrjrlJrdUJTOZSO4x5usMZTNf8ty5WfUXuP+/ks9KdNwUK19UpZyGQts/561Q4JvIK",
+	"Y9E4U9WUyFzbcOk9VsCozR2zQl6eENzu1L3gOL7sKdL1xdh1PvXapqYKfup5c4WldsqKC5apJceT6PXL",
+	"0K/yhZUvT4zrKRS60P3/59PD/yOHf3+5cR+iw9dfbv77hyDcv/1k6UQ19l4cHbcd4r+9qct4yAUNwjob",
+	"x9HJq4aexkpN5P/0ut21RbTmISvs70/v3lq0TlQd9xv1kbDl6OiK1E4u6Tnm1rpunXq219+1CCmq8nuZ",
+	"9c2PZea3wLqzjCxqDQ7Kzu2OR9u41hrwsE/HsDnDsRauOss7g1zlg0a8Pzmze4y1Fui0oPmNkqXBk1Zs",
+	"t/W67NjES9u54hb5ZN9m9nbRJMa5oGp2pWPXsjxAIuxlmAloU0nto5KA3the4FA25MtdxLcW0AA+YJzr",
+	"Z8CHIMdcKPidTMmVWVr1UNWYKNtIHXOp7C1bB04hTikyBQJHVCoUss9+u77+VNzCyRA+XVxdSyAFJSD6",
+	"i8hZCIQlIJAkEqiSYI9bb+yP5mKNshFwBg55wT0Xd31GJZS5wVGQeYYJ3I+RmWs4dyOjxdFf9WtAJUy4",
+	"VJh0+qzP3k1RzKA7PQLXCgWGmEi4Pc3VmAv6t7kx68HPRqVg+8WK3yGzDePbajOJYooCxkYqu4QdnF28",
+	"fffh4u27L6efzr9cX/zx7uOzDpjOrwQiEG4f+7bX0g968Ng3cL4fhNAvOij9YD6/7fQNOKBKo06zJrMH",
+	"qCkKaW0YdY46kYGSE2RkQoNe8LwTdZ67axnjKt2xafD9rT+72NDOb0Q8T4Je8Cuq39yShSvF4yj6ZheK",
+	"rs3ou1FM6RQ7DU8Pep9vNMrPMiJmQS94T6fIUEo4NEqfCB7rb0b5ErTD2fe72p1mK0W9tCv+EUnN3h1t",
+	"rxfR8zYyJV/lHWy7XjRBWlNMQhQZEIna3wWSeGwCR0eJjrCMjqwurBfGuRDIlNPc9KgbV9dUbdorbrLC",
+	"xhjBZ78k1ZLuwiX+/GaP+i949BjgeozgpDRmOIlOtjJDqXgtDyQlVJRFsinSHhzoTGmzRPGISiADiUw9",
+	"W1J5t2rprdG86wk+Vf/ho3ccYZAnI1TXOo01RyNWdr73aUwnb4strdq2NqWOv6PdDP+BJ5geDkmsixNl",
+	"Uok8tiE15AIIc+XUegJwXRvqflFZvuizeO2tQf6l7Zss2NlnteqmfSOV1vqFbX5Q3WWumI7xv1rAtKEy",
+	"YKR6f7O2op+oac01qCU4JKY7+yIKq6GZF42hGe8tTQvXuZBcrJR3n15etO181REmZGTAjPYY5+rRbs6r",
+	"9zBkQmB4r3HPkApp40fDI89VM8kQzhPMJlwhi2eHf+DM1BOpfxjwZNYz/m3oGOBmKo/KBcMEDo6j6FkH",
+	"DJE79yJhXI1R9Jl9+SR63YE/qRobxKcxobxHnU9ZjOVQVQPzcQHF5UIIbvLKjGFRaeLNwqZmPNkT6mXO",
+	"WgJqjCQx7urcYUHixQmtEuy/eBGua8OtTc1mxsx6l8GiP/Nk9i0dy53O583jhhu+2qdHtyVtbVGXJQCJ",
+	"SCkKuNceYPB0m8NpdzGOemxT9z65tCpLtg62bavQSfR6t0C+UkQod1Liw+pw1Swv3UeazFdiYV9AbO6u",
+	"/4jrPA23/YpObW+syzWTjsFrGinbiuomOaU3y9hO/Daas6O285tFC3XLQbdWLGCHFfaKmd0UXitoTlP5",
+	"NNXbQ7eBRaaN4BCz6QRQ5p6JZA+q7T7a2/b54vjzxoRD7zBzeYffPs68DjcXVbdp8k9cqmKCYz91oRxH",
+	"/b5VYXE4o8XbTBEo2jj3RCMKO2sBAxxygW9AgwiNwG2EJq4wHH9PRi8dT29KmGI7UfLft2xYlhebZARc",
+	"u7zstJlYNCgvHmOSpyUS+1E6IT2Fpmu78DvHWGs0nBm6tlZ976JzVtwsdL6jmeymQMDegofgLsF1Hapw",
+	"sPa4orPjM6D02ahq5LfWmndFw33Bik3FXLB0BpaaraQEpM5TGrbbf1EAMuBT7Tm09b8wyNIhsTzWReHy",
+	"XOaqSb0dTo5HUVQ/O7qv/1Sjo5oINaOE+KCssQ6lEkiyJqHFU4Y3i1rruNPVrU1lPViifKuDe2Y6gvYB",
+	"JpDSKQJxDVZxKJGpPnPWPrilya2GQbb93bB5CLdm1a1teswmGMJtQhSxD4yMmu7vVxcfn/VZzhRNy/Q5",
+	"JrI82b2B2/dEqkPzxuH529siuYLxGXsbsbC5Pvg9qadX5jhFM0wpQwNMvhEmqd/QtsbedfVvSXtztPo9",
+	"covnNLtVi/0Dd9NT/auVhMHM/LtVo5HgO4Ffl32lfYCa5oTERtDm6Ftv7kcKhcZ2ggavt+prHu8KDSyP",
+	"QBjUL/DemPpivpgUIZAkMBQ8M2GbEUaHKBUQBblwDW/b5K6qT+El3UftI3Obg1O0EwNNL3lrnte9pGGt",
+	"E88tpnlj+/KsmWs7FrfuH30Pb6kF4E5S7XQxYP5ls8xVbkbRDhuvCGd36b6ncG5Ol3zncPZNUniM5X4f",
+	"7BDazYZOQQcI/O/le1DclERXcvlQfxIz1/9YuBGspgE+32iIYou2tb6ZVzCjAL1u9+j4p07UiTpHvVfR",
+	"q0ib+18BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
