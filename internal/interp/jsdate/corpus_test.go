@@ -52,7 +52,7 @@ func requireTime(t *testing.T, want *float64, got float64) {
 func TestParseNodeCorpus(t *testing.T) {
 	t.Parallel()
 	c := loadCorpus(t)
-	require.Greater(t, len(c.Parse), 150)
+	require.Greater(t, len(c.Parse), 2000)
 	for _, tt := range c.Parse {
 		t.Run(tt.S, func(t *testing.T) {
 			t.Parallel()

@@ -246,7 +246,11 @@ func ParseIntRadix(s string, radix int) float64 {
 func approxInteger(digits string, radix int) float64 {
 	const maxMultiplier = 0xFFFFFFFF / 36
 	result := 0.0
+	// V8 skips leading zeros before chunking; the chunk boundaries decide the rounding.
 	i := 0
+	for i < len(digits) && digits[i] == '0' {
+		i++
+	}
 	for i < len(digits) {
 		part, multiplier := uint32(0), uint32(1)
 		for i < len(digits) {

@@ -313,6 +313,8 @@ func TestParseIntRadix(t *testing.T) {
 		{name: "\"aaaaaaaaaaaaaaaaaa\"/11", in: "aaaaaaaaaaaaaaaaaa", radix: 11, want: 5559917313492231000},
 		{name: "\"123456701234567012345670\"/8", in: "123456701234567012345670", radix: 8, want: 770996035962450600000},
 		{name: "\"1000000000000000000000001\"/32", in: "1000000000000000000000001", radix: 32, want: 1.329227995784916e+36},
+		{name: "leading zeros do not shift V8's chunks/36", in: "-099999999999999999999a", radix: 36, want: -1.2374480658815343e+32},
+		{name: "leading zeros then word/36", in: "00oz5fInfinity", radix: 36, want: 3287438015607840000},
 		{name: "\"0X10\"/16", in: "0X10", radix: 16, want: 16},
 		{name: "\"-0x10\"/0", in: "-0x10", radix: 0, want: -16},
 	}
