@@ -1,0 +1,421 @@
+package toolset
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/codemode/codemode/internal/run"
+)
+
+// Client speaks the tool protocol to one toolset. It is safe for concurrent
+// use.
+type Client struct {
+	cfg    Config
+	signer *standardwebhooks.Webhook
+}
+
+// New checks cfg (after WithDefaults) and returns a Client.
+func New(cfg Config) (*Client, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	c := &Client{cfg: cfg}
+	if cfg.Secret != "" {
+		s, err := NewSigner(cfg.Secret)
+		if err != nil {
+			return nil, fmt.Errorf("%w: secret: %w", ErrInvalidConfig, err)
+		}
+		c.signer = s
+	}
+	return c, nil
+}
+
+// NewSigner returns the Standard Webhooks signer/verifier for a toolset
+// secret: a "whsec_" secret is base64 after the prefix, anything else is
+// used as raw key bytes.
+func NewSigner(secret string) (*standardwebhooks.Webhook, error) {
+	if strings.HasPrefix(secret, "whsec_") {
+		return standardwebhooks.NewWebhook(secret)
+	}
+	return standardwebhooks.NewWebhookRaw([]byte(secret))
+}
+
+// Config returns the client's configuration with defaults filled in.
+func (c *Client) Config() Config { return c.cfg }
+
+// Manifest reads and validates the manifest with GET <url>, retrying like a
+// call.
+func (c *Client) Manifest(ctx context.Context) (*Manifest, error) {
+	status, body, err := c.do(ctx, http.MethodGet, nil, "")
+	if err != nil {
+		return nil, fmt.Errorf("toolset %s: manifest: %w", c.cfg.URL, err)
+	}
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("toolset %s: manifest: %w: status %d: %s", c.cfg.URL, ErrInvalidManifest, status, snippet(body))
+	}
+	m, err := ParseManifest(body)
+	if err != nil {
+		return nil, fmt.Errorf("toolset %s: %w", c.cfg.URL, err)
+	}
+	return m, nil
+}
+
+// Toolset is a loaded toolset: its tools as run.Tools mounted under the
+// configured Name, its namespaces, and the manifest they came from.
+type Toolset struct {
+	// Tools are ready to register with run.NewToolbox.
+	Tools []run.Tool
+	// Namespaces are the manifest's namespaces (mounted), plus the mount
+	// namespace itself when Config.Name is set.
+	Namespaces []run.Namespace
+	// Manifest is the manifest as read.
+	Manifest *Manifest
+}
+
+// Load reads the manifest and returns the toolset's tools. Plain tools call
+// POST <url> on Execute; durable tools start work with POST <url> and
+// cannot be attached to in process (their outcome is posted to the API).
+func (c *Client) Load(ctx context.Context) (*Toolset, error) {
+	m, err := c.Manifest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ts := &Toolset{Manifest: m}
+	for _, mt := range m.Tools {
+		t := run.Tool{
+			Path:        c.mount(mt.Path),
+			Description: mt.Description,
+			Input:       mt.Input,
+			Output:      mt.Output,
+		}
+		if mt.Durable {
+			t.Durable = &durableTool{client: c, tool: mt.Path}
+		} else {
+			t.Execute = c.executeFunc(mt.Path)
+		}
+		ts.Tools = append(ts.Tools, t)
+	}
+	if c.cfg.Name != "" {
+		ts.Namespaces = append(ts.Namespaces, run.Namespace{Path: c.cfg.Name, Description: c.cfg.Description})
+	}
+	for _, ns := range m.Namespaces {
+		ts.Namespaces = append(ts.Namespaces, run.Namespace{Path: c.mount(ns.Path), Description: ns.Description})
+	}
+	return ts, nil
+}
+
+// Load is New(cfg) followed by Client.Load.
+func Load(ctx context.Context, cfg Config) ([]run.Tool, []run.Namespace, error) {
+	c, err := New(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	ts, err := c.Load(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ts.Tools, ts.Namespaces, nil
+}
+
+func (c *Client) mount(path string) string {
+	if c.cfg.Name == "" {
+		return path
+	}
+	return c.cfg.Name + "." + path
+}
+
+// Response is a toolset's answer to a call.
+type Response struct {
+	// Output is the tool's output when not Pending (JSON null if absent).
+	Output json.RawMessage
+	// Pending is true when the toolset answered 202: durable work started.
+	Pending bool
+	// Handle names the started work when Pending.
+	Handle json.RawMessage
+}
+
+type callBody struct {
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input"`
+	Key   string          `json:"key"`
+	RunID string          `json:"runId"`
+}
+
+type cancelBody struct {
+	Cancel cancelRequest `json:"cancel"`
+}
+
+type cancelRequest struct {
+	Tool   string          `json:"tool"`
+	Key    string          `json:"key"`
+	Handle json.RawMessage `json:"handle"`
+}
+
+type answer struct {
+	Output json.RawMessage `json:"output"`
+	Handle json.RawMessage `json:"handle"`
+	Error  *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// Call calls the toolset's tool (its manifest path, not the mounted one)
+// with POST <url>, under call.Key. A tool failure (200 with "error", or a
+// 4xx) is a *run.ToolError; retryable failures that outlast the retries
+// are an *UnavailableError.
+func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, call run.Call) (Response, error) {
+	if len(input) == 0 {
+		input = json.RawMessage("null")
+	}
+	body, err := json.Marshal(callBody{Tool: tool, Input: input, Key: call.Key, RunID: call.RunID})
+	if err != nil {
+		return Response{}, fmt.Errorf("tool %s: encode call: %w", tool, err)
+	}
+	status, resp, err := c.do(ctx, http.MethodPost, body, call.Key)
+	if err != nil {
+		return Response{}, fmt.Errorf("tool %s: %w", tool, err)
+	}
+	var a answer
+	switch {
+	case status >= 400 && status < 500:
+		msg := http.StatusText(status)
+		if json.Unmarshal(resp, &a) == nil && a.Error != nil && a.Error.Message != "" {
+			msg = a.Error.Message
+		}
+		return Response{}, &run.ToolError{Message: msg}
+	case status == http.StatusAccepted:
+		if err := json.Unmarshal(resp, &a); err != nil {
+			return Response{}, fmt.Errorf("tool %s: %w: 202 body: %w", tool, ErrProtocol, err)
+		}
+		if len(a.Handle) == 0 {
+			return Response{}, fmt.Errorf("tool %s: %w: 202 without a handle", tool, ErrProtocol)
+		}
+		return Response{Pending: true, Handle: a.Handle}, nil
+	case status >= 200 && status < 300:
+		if len(bytes.TrimSpace(resp)) == 0 {
+			return Response{Output: json.RawMessage("null")}, nil
+		}
+		if err := json.Unmarshal(resp, &a); err != nil {
+			return Response{}, fmt.Errorf("tool %s: %w: body: %w", tool, ErrProtocol, err)
+		}
+		if a.Error != nil {
+			return Response{}, &run.ToolError{Message: a.Error.Message}
+		}
+		if len(a.Output) == 0 {
+			a.Output = json.RawMessage("null")
+		}
+		return Response{Output: a.Output}, nil
+	}
+	return Response{}, fmt.Errorf("tool %s: %w: status %d", tool, ErrProtocol, status)
+}
+
+// Cancel asks the toolset to cancel durable work with POST <url>
+// {"cancel": {"tool", "key", "handle"}}; any 2xx is success. Retried like a
+// call.
+func (c *Client) Cancel(ctx context.Context, tool, key string, handle json.RawMessage) error {
+	body, err := json.Marshal(cancelBody{Cancel: cancelRequest{Tool: tool, Key: key, Handle: handle}})
+	if err != nil {
+		return fmt.Errorf("cancel %s %s: encode: %w", tool, key, err)
+	}
+	status, resp, err := c.do(ctx, http.MethodPost, body, key)
+	if err != nil {
+		return fmt.Errorf("cancel %s %s: %w", tool, key, err)
+	}
+	if status < 200 || status >= 300 {
+		return fmt.Errorf("cancel %s %s: %w: status %d: %s", tool, key, ErrProtocol, status, snippet(resp))
+	}
+	return nil
+}
+
+func (c *Client) executeFunc(tool string) func(context.Context, json.RawMessage, run.Call) (json.RawMessage, error) {
+	return func(ctx context.Context, input json.RawMessage, call run.Call) (json.RawMessage, error) {
+		r, err := c.Call(ctx, tool, input, call)
+		if err != nil {
+			return nil, err
+		}
+		if r.Pending {
+			return nil, fmt.Errorf("tool %s: %w: 202 from a tool the manifest does not declare durable", tool, ErrProtocol)
+		}
+		return r.Output, nil
+	}
+}
+
+// durableTool adapts a durable manifest tool to run.Durable.
+type durableTool struct {
+	client *Client
+	tool   string
+}
+
+var _ run.Durable = (*durableTool)(nil)
+
+// Start posts the call: a 200 finishes at once, a 202 returns the handle.
+func (d *durableTool) Start(ctx context.Context, input json.RawMessage, call run.Call) (run.Started, error) {
+	r, err := d.client.Call(ctx, d.tool, input, call)
+	if err != nil {
+		return run.Started{}, err
+	}
+	if r.Pending {
+		return run.Started{Handle: r.Handle}, nil
+	}
+	return run.Started{Done: true, Output: r.Output}, nil
+}
+
+// Attach returns run.ErrNotAttachable: the outcome of HTTP durable work
+// arrives through the API.
+func (d *durableTool) Attach(context.Context, json.RawMessage, run.Call) (run.Outcome, error) {
+	return run.Outcome{}, run.ErrNotAttachable
+}
+
+// Cancel posts a cancel request for the work.
+func (d *durableTool) Cancel(ctx context.Context, handle json.RawMessage, call run.Call) error {
+	return d.client.Cancel(ctx, d.tool, call.Key, handle)
+}
+
+// do sends one request with retries and returns the final status and body.
+// Retryable: connection errors, per-attempt timeouts, 5xx, 408 and 429.
+// key, when set, is sent as Idempotency-Key and used as the webhook-id.
+func (c *Client) do(ctx context.Context, method string, body []byte, key string) (int, []byte, error) {
+	var last error
+	lastRetryAfter := time.Duration(-1)
+	attempts := 0
+	for attempt := 0; attempt <= c.cfg.Retries; attempt++ {
+		if attempt > 0 {
+			wait := c.backoff(attempt, lastRetryAfter)
+			c.cfg.Logger.DebugContext(ctx, "toolset request retry", "url", c.cfg.URL, "key", key, "attempt", attempt+1, "wait", wait, "error", last)
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return 0, nil, fmt.Errorf("%s after %d attempts (last: %v): %w", c.cfg.URL, attempts, last, ctx.Err())
+			case <-t.C:
+			}
+		}
+		attempts++
+		a := c.attempt(ctx, method, body, key)
+		if !a.retry {
+			return a.status, a.body, a.err
+		}
+		if ctx.Err() != nil {
+			return 0, nil, fmt.Errorf("%s after %d attempts (last: %v): %w", c.cfg.URL, attempts, a.err, ctx.Err())
+		}
+		last, lastRetryAfter = a.err, a.retryAfter
+	}
+	return 0, nil, &UnavailableError{URL: c.cfg.URL, Attempts: attempts, Last: last}
+}
+
+// attemptResult is the outcome of one request.
+type attemptResult struct {
+	status     int
+	body       []byte
+	err        error
+	retry      bool          // the failure may be retried
+	retryAfter time.Duration // the server's Retry-After; negative when not given
+}
+
+// attempt makes one request.
+func (c *Client) attempt(ctx context.Context, method string, body []byte, key string) attemptResult {
+	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(actx, method, c.cfg.URL, rd)
+	if err != nil {
+		return attemptResult{err: fmt.Errorf("build request: %w", err)}
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
+	if c.signer != nil && body != nil {
+		id := key
+		if id == "" {
+			id = "msg_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+		}
+		now := time.Now()
+		sig, err := c.signer.Sign(id, now, body)
+		if err != nil {
+			return attemptResult{err: fmt.Errorf("sign request: %w", err)}
+		}
+		req.Header.Set(standardwebhooks.HeaderWebhookID, id)
+		req.Header.Set(standardwebhooks.HeaderWebhookTimestamp, strconv.FormatInt(now.Unix(), 10))
+		req.Header.Set(standardwebhooks.HeaderWebhookSignature, sig)
+	}
+	r, err := c.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return attemptResult{err: err, retry: true, retryAfter: -1}
+	}
+	defer r.Body.Close()
+	resp, err := io.ReadAll(io.LimitReader(r.Body, c.cfg.MaxResponseBytes+1))
+	if err != nil {
+		return attemptResult{err: fmt.Errorf("read response: %w", err), retry: true, retryAfter: -1}
+	}
+	if int64(len(resp)) > c.cfg.MaxResponseBytes {
+		return attemptResult{err: fmt.Errorf("%w: %s answered more than %d bytes", ErrResponseTooLarge, c.cfg.URL, c.cfg.MaxResponseBytes)}
+	}
+	if r.StatusCode >= 500 || r.StatusCode == http.StatusRequestTimeout || r.StatusCode == http.StatusTooManyRequests {
+		ra := parseRetryAfter(r.Header.Get("Retry-After"))
+		if ra > c.cfg.Backoff.Max {
+			ra = -1
+		}
+		return attemptResult{err: &StatusError{Status: r.StatusCode, Body: snippet(resp)}, retry: true, retryAfter: ra}
+	}
+	return attemptResult{status: r.StatusCode, body: resp}
+}
+
+// parseRetryAfter reads a Retry-After header (seconds or an HTTP date);
+// -1 when absent or malformed.
+func parseRetryAfter(h string) time.Duration {
+	if h == "" {
+		return -1
+	}
+	if secs, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		return max(time.Until(t), 0)
+	}
+	return -1
+}
+
+// backoff returns the wait before retry number attempt (1-based).
+func (c *Client) backoff(attempt int, retryAfter time.Duration) time.Duration {
+	if retryAfter >= 0 {
+		return retryAfter
+	}
+	d := c.cfg.Backoff.Initial
+	for i := 1; i < attempt && d < c.cfg.Backoff.Max; i++ {
+		d *= 2
+	}
+	d = min(d, c.cfg.Backoff.Max)
+	if d <= 1 {
+		return d
+	}
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+// snippet returns the start of a body for messages.
+func snippet(b []byte) string {
+	const maxLen = 200
+	s := strings.TrimSpace(string(b))
+	if len(s) > maxLen {
+		s = s[:maxLen] + "…"
+	}
+	return s
+}

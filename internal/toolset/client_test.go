@@ -1,0 +1,389 @@
+package toolset_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/toolsettest"
+)
+
+// fast keeps retries quick in tests.
+var fast = toolset.Backoff{Initial: time.Millisecond, Max: 5 * time.Millisecond}
+
+type testBundle struct {
+	server *toolsettest.Server
+	box    *run.Toolbox
+}
+
+func setup(t *testing.T, cfg toolset.Config) *testBundle {
+	t.Helper()
+	srv := toolsettest.New(t, toolsettest.Options{Secret: cfg.Secret})
+	cfg.URL = srv.URL
+	if cfg.Backoff == (toolset.Backoff{}) {
+		cfg.Backoff = fast
+	}
+	tools, namespaces, err := toolset.Load(context.Background(), cfg)
+	require.NoError(t, err)
+	box, err := run.NewToolbox(tools, namespaces)
+	require.NoError(t, err)
+	return &testBundle{server: srv, box: box}
+}
+
+func call(runID string, id int64, path string) run.Call {
+	return run.Call{RunID: runID, CallID: id, Key: run.CallKey(runID, id), Path: path}
+}
+
+func execute(t *testing.T, b *testBundle, path, input string, c run.Call) (json.RawMessage, error) {
+	t.Helper()
+	tool, ok := b.box.Lookup(path)
+	require.True(t, ok, path)
+	require.NotNil(t, tool.Execute, path)
+	return tool.Execute(context.Background(), json.RawMessage(input), c)
+}
+
+func TestLoadMountsManifest(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		mount     string
+		wantTool  string
+		wantSpace []run.Namespace
+	}{
+		{name: "root", wantTool: "math.add", wantSpace: []run.Namespace{
+			{Path: "approvals", Description: "Human approvals"}, {Path: "math", Description: "Arithmetic"}, {Path: "string", Description: "String utilities"},
+		}},
+		{name: "named", mount: "ops", wantTool: "ops.math.add", wantSpace: []run.Namespace{
+			{Path: "ops", Description: "Operations"}, {Path: "ops.approvals", Description: "Human approvals"},
+			{Path: "ops.math", Description: "Arithmetic"}, {Path: "ops.string", Description: "String utilities"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := setup(t, toolset.Config{Name: tt.mount, Description: "Operations"})
+			tool, ok := b.box.Lookup(tt.wantTool)
+			require.True(t, ok)
+			require.Equal(t, "Add two numbers", tool.Description)
+			require.Contains(t, string(tool.Input), `"required": ["a", "b"]`)
+			require.Equal(t, tt.wantSpace, b.box.Namespaces())
+			require.Equal(t, 10, b.box.Len())
+
+			approvals := strings.TrimPrefix(tt.wantTool, "math.add") + "approvals.request"
+			if tt.mount != "" {
+				approvals = "ops.approvals.request"
+			}
+			d, ok := b.box.Lookup(approvals)
+			require.True(t, ok)
+			require.NotNil(t, d.Durable)
+			require.Nil(t, d.Execute)
+			require.Equal(t, 1, b.server.ManifestReads())
+		})
+	}
+}
+
+func TestCallOutcomes(t *testing.T) {
+	t.Parallel()
+	b := setup(t, toolset.Config{})
+	tests := []struct {
+		name        string
+		path        string
+		input       string
+		want        string
+		wantToolErr string
+	}{
+		{name: "output", path: "math.add", input: `{"a":2,"b":40}`, want: `{"sum":42}`},
+		{name: "string tool", path: "string.upper", input: `{"text":"héllo"}`, want: `{"text":"HÉLLO"}`},
+		{name: "echo keeps JSON", path: "echo", input: `{"x":[1,{"y":null}],"s":"😀"}`, want: `{"x":[1,{"y":null}],"s":"😀"}`},
+		{name: "200 error is a tool error", path: "math.divide", input: `{"a":1,"b":0}`, wantToolErr: "division by zero"},
+		{name: "4xx with message", path: "fail", input: `{"message":"not allowed","status":403}`, wantToolErr: "not allowed"},
+		{name: "200 fail", path: "fail", input: `{"message":"nope"}`, wantToolErr: "nope"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := call("outcomes", int64(i+1), tt.path)
+			out, err := execute(t, b, tt.path, tt.input, c)
+			if tt.wantToolErr != "" {
+				var te *run.ToolError
+				require.ErrorAs(t, err, &te)
+				require.Equal(t, tt.wantToolErr, te.Message)
+				return
+			}
+			require.NoError(t, err)
+			require.JSONEq(t, tt.want, string(out))
+			require.Equal(t, 1, b.server.Attempts(c.Key))
+			require.Equal(t, 1, b.server.Executions(c.Key))
+		})
+	}
+}
+
+func TestRetriesUnderSameKey(t *testing.T) {
+	t.Parallel()
+	b := setup(t, toolset.Config{})
+	c := call("flaky", 1, "flaky")
+	out, err := execute(t, b, "flaky", `{"failures":3,"value":"v"}`, c)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"attempts":4,"value":"v"}`, string(out))
+	require.Equal(t, 4, b.server.Attempts(c.Key))
+	require.Equal(t, 1, b.server.Executions(c.Key))
+
+	// Calling again with the same key replays the stored answer.
+	out, err = execute(t, b, "flaky", `{"failures":3,"value":"v"}`, c)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"attempts":4,"value":"v"}`, string(out))
+	require.Equal(t, 1, b.server.Executions(c.Key))
+}
+
+func TestRetriesExhausted(t *testing.T) {
+	t.Parallel()
+	b := setup(t, toolset.Config{Retries: 2})
+	c := call("flaky", 2, "flaky")
+	_, err := execute(t, b, "flaky", `{"failures":10}`, c)
+	require.ErrorIs(t, err, toolset.ErrUnavailable)
+	var ue *toolset.UnavailableError
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, 3, ue.Attempts)
+	var se *toolset.StatusError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, http.StatusServiceUnavailable, se.Status)
+	require.Equal(t, 3, b.server.Attempts(c.Key))
+	require.Equal(t, 0, b.server.Executions(c.Key))
+}
+
+func TestNoRetries(t *testing.T) {
+	t.Parallel()
+	b := setup(t, toolset.Config{Retries: -1})
+	c := call("flaky", 3, "flaky")
+	_, err := execute(t, b, "flaky", `{"failures":1}`, c)
+	require.ErrorIs(t, err, toolset.ErrUnavailable)
+	require.Equal(t, 1, b.server.Attempts(c.Key))
+}
+
+func TestDurableStartAndCancel(t *testing.T) {
+	t.Parallel()
+	b := setup(t, toolset.Config{Name: "ops"})
+	tool, ok := b.box.Lookup("ops.approvals.request")
+	require.True(t, ok)
+	c := call("dur", 1, "ops.approvals.request")
+	started, err := tool.Durable.Start(context.Background(), json.RawMessage(`{"reason":"deploy"}`), c)
+	require.NoError(t, err)
+	require.False(t, started.Done)
+	require.JSONEq(t, `{"approvalId":"apr_dur:1"}`, string(started.Handle))
+
+	_, err = tool.Durable.Attach(context.Background(), started.Handle, c)
+	require.ErrorIs(t, err, run.ErrNotAttachable)
+
+	require.NoError(t, tool.Durable.Cancel(context.Background(), started.Handle, c))
+	cancels := b.server.Cancels()
+	require.Len(t, cancels, 1)
+	require.Equal(t, "approvals.request", cancels[0].Tool)
+	require.Equal(t, "dur:1", cancels[0].Key)
+	require.JSONEq(t, `{"approvalId":"apr_dur:1"}`, string(cancels[0].Handle))
+}
+
+func TestSignedCalls(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		secret string
+	}{
+		{name: "raw secret", secret: "s3cret"},
+		{name: "whsec secret", secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := setup(t, toolset.Config{Secret: tt.secret})
+			out, err := execute(t, b, "math.add", `{"a":1,"b":2}`, call("sig", 1, "math.add"))
+			require.NoError(t, err)
+			require.JSONEq(t, `{"sum":3}`, string(out))
+		})
+	}
+	t.Run("wrong secret is refused", func(t *testing.T) {
+		t.Parallel()
+		srv := toolsettest.New(t, toolsettest.Options{Secret: "right"})
+		c, err := toolset.New(toolset.Config{URL: srv.URL, Secret: "wrong", Backoff: fast})
+		require.NoError(t, err)
+		_, err = c.Call(context.Background(), "math.add", json.RawMessage(`{"a":1,"b":2}`), call("sig", 2, "math.add"))
+		var te *run.ToolError
+		require.ErrorAs(t, err, &te)
+		require.Contains(t, te.Message, "invalid signature")
+	})
+	t.Run("unsigned is refused", func(t *testing.T) {
+		t.Parallel()
+		srv := toolsettest.New(t, toolsettest.Options{Secret: "right"})
+		c, err := toolset.New(toolset.Config{URL: srv.URL, Backoff: fast})
+		require.NoError(t, err)
+		_, err = c.Call(context.Background(), "math.add", json.RawMessage(`{"a":1,"b":2}`), call("sig", 3, "math.add"))
+		var te *run.ToolError
+		require.ErrorAs(t, err, &te)
+	})
+}
+
+// protocolServer answers every POST with handler and serves a one-tool
+// manifest on GET.
+func protocolServer(t *testing.T, handler http.HandlerFunc) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			_, _ = io.WriteString(w, `{"tools":[{"path":"t"}]}`)
+			return
+		}
+		handler(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestProtocolEdges(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		handler  http.HandlerFunc
+		cfg      toolset.Config
+		wantErr  error
+		wantOut  string
+		wantPend string
+	}{
+		{name: "response too large", cfg: toolset.Config{MaxResponseBytes: 64}, wantErr: toolset.ErrResponseTooLarge,
+			handler: func(w http.ResponseWriter, _ *http.Request) {
+				_, _ = io.WriteString(w, `{"output":"`+strings.Repeat("x", 100)+`"}`)
+			}},
+		{name: "malformed body", wantErr: toolset.ErrProtocol,
+			handler: func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, `{"output":`) }},
+		{name: "202 without handle", wantErr: toolset.ErrProtocol,
+			handler: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusAccepted); _, _ = io.WriteString(w, `{}`) }},
+		{name: "empty 204 is null", wantOut: `null`,
+			handler: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }},
+		{name: "missing output is null", wantOut: `null`,
+			handler: func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, `{}`) }},
+		{name: "202 handle", wantPend: `[1,"two"]`,
+			handler: func(w http.ResponseWriter, _ *http.Request) {
+				w.WriteHeader(http.StatusAccepted)
+				_, _ = io.WriteString(w, `{"handle":[1,"two"]}`)
+			}},
+		{name: "per-attempt timeout is retried then fails", cfg: toolset.Config{Timeout: 20 * time.Millisecond, Retries: 1}, wantErr: toolset.ErrUnavailable,
+			handler: func(_ http.ResponseWriter, r *http.Request) {
+				select {
+				case <-r.Context().Done():
+				case <-time.After(300 * time.Millisecond):
+				}
+			}},
+		{name: "redirect status is a protocol error", wantErr: toolset.ErrProtocol,
+			handler: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNotModified) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := tt.cfg
+			cfg.URL = protocolServer(t, tt.handler)
+			cfg.Backoff = fast
+			c, err := toolset.New(cfg)
+			require.NoError(t, err)
+			resp, err := c.Call(context.Background(), "t", json.RawMessage(`{}`), call("edge", 1, "t"))
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			if tt.wantPend != "" {
+				require.True(t, resp.Pending)
+				require.JSONEq(t, tt.wantPend, string(resp.Handle))
+				return
+			}
+			require.False(t, resp.Pending)
+			require.JSONEq(t, tt.wantOut, string(resp.Output))
+		})
+	}
+}
+
+func TestRequestShape(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		header http.Header
+		body   map[string]any
+	}
+	url := protocolServer(t, func(w http.ResponseWriter, r *http.Request) {
+		got.header = r.Header.Clone()
+		b, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(b, &got.body)
+		_, _ = io.WriteString(w, `{"output":1}`)
+	})
+	c, err := toolset.New(toolset.Config{URL: url, Secret: "k"})
+	require.NoError(t, err)
+	_, err = c.Call(context.Background(), "t", json.RawMessage(`{"q":1}`), call("run_9", 7, "t"))
+	require.NoError(t, err)
+	require.Equal(t, "run_9:7", got.header.Get("Idempotency-Key"))
+	require.Equal(t, "application/json", got.header.Get("Content-Type"))
+	require.Equal(t, "run_9:7", got.header.Get("webhook-id"))
+	require.NotEmpty(t, got.header.Get("webhook-timestamp"))
+	require.True(t, strings.HasPrefix(got.header.Get("webhook-signature"), "v1,"))
+	require.Equal(t, map[string]any{"tool": "t", "input": map[string]any{"q": float64(1)}, "key": "run_9:7", "runId": "run_9"}, got.body)
+}
+
+func TestRetryAfterAndContext(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	url := protocolServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		_, _ = io.WriteString(w, `{"output":"ok"}`)
+	})
+	c, err := toolset.New(toolset.Config{URL: url, Backoff: toolset.Backoff{Initial: time.Hour, Max: time.Hour}})
+	require.NoError(t, err)
+	// Retry-After: 0 replaces the hour-long backoff.
+	resp, err := c.Call(context.Background(), "t", nil, call("ra", 1, "t"))
+	require.NoError(t, err)
+	require.JSONEq(t, `"ok"`, string(resp.Output))
+	require.Equal(t, int32(2), n.Load())
+
+	// A cancelled context stops the retry wait.
+	always := protocolServer(t, func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusBadGateway) })
+	c, err = toolset.New(toolset.Config{URL: always, Backoff: toolset.Backoff{Initial: time.Hour, Max: time.Hour}})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = c.Call(ctx, "t", nil, call("ra", 2, "t"))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+func TestConnectionRefused(t *testing.T) {
+	t.Parallel()
+	srv := toolsettest.New(t, toolsettest.Options{})
+	c, err := toolset.New(toolset.Config{URL: srv.URL, Retries: 2, Backoff: fast})
+	require.NoError(t, err)
+	srv.Close()
+	_, err = c.Call(context.Background(), "math.add", json.RawMessage(`{"a":1,"b":1}`), call("down", 1, "math.add"))
+	var ue *toolset.UnavailableError
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, 3, ue.Attempts)
+	require.False(t, errors.Is(err, toolset.ErrProtocol))
+}
+
+func TestNonDurable202(t *testing.T) {
+	t.Parallel()
+	url := protocolServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = io.WriteString(w, `{"handle":"h"}`)
+	})
+	tools, _, err := toolset.Load(context.Background(), toolset.Config{URL: url, Backoff: fast})
+	require.NoError(t, err)
+	require.Len(t, tools, 1)
+	_, err = tools[0].Execute(context.Background(), nil, call("nd", 1, "t"))
+	require.ErrorIs(t, err, toolset.ErrProtocol)
+}
