@@ -264,7 +264,10 @@ func TestProtocolEdges(t *testing.T) {
 		{name: "malformed body", wantErr: toolset.ErrProtocol,
 			handler: func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, `{"output":`) }},
 		{name: "202 without handle", wantErr: toolset.ErrProtocol,
-			handler: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusAccepted); _, _ = io.WriteString(w, `{}`) }},
+			handler: func(w http.ResponseWriter, _ *http.Request) {
+				w.WriteHeader(http.StatusAccepted)
+				_, _ = io.WriteString(w, `{}`)
+			}},
 		{name: "empty 204 is null", wantOut: `null`,
 			handler: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }},
 		{name: "missing output is null", wantOut: `null`,
