@@ -227,8 +227,12 @@ func (w *posWalker) forBody(b *js.BlockStmt) {
 	w.record(b, start)
 }
 
+// semicolon consumes the ';' ending a statement. Like tdewolff, a ';' on a
+// later line is an empty statement of its own.
 func (w *posWalker) semicolon() {
-	w.accept(js.SemicolonToken)
+	if w.peek() == js.SemicolonToken && !w.toks[w.i].nl {
+		w.i++
+	}
 }
 
 func (w *posWalker) stmt(s js.IStmt) {
@@ -770,15 +774,15 @@ func (w *posWalker) arrow(n *js.ArrowFunc) int {
 	if n.Async {
 		start = w.seek(js.AsyncToken)
 	}
-	if w.peek() == js.OpenParenToken {
-		start = first(start, w.seek(js.OpenParenToken))
+	// the parameters are either a parenthesised list or one identifier
+	off := w.seekFunc(func(t token) bool { return t.tt == js.OpenParenToken || isNameToken(t) })
+	start = first(start, off)
+	if off >= 0 && w.toks[w.i-1].tt == js.OpenParenToken {
 		w.params(&n.Params)
 		if n.Params.Rest != nil && w.peek() == js.CommaToken {
 			w.syntaxError("A rest parameter or binding pattern may not have a trailing comma")
 		}
 		w.seek(js.CloseParenToken)
-	} else {
-		start = first(start, w.name(nil))
 	}
 	w.seek(js.ArrowToken)
 	if w.peek() == js.OpenBraceToken {

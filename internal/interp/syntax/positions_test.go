@@ -72,6 +72,9 @@ func TestPos(t *testing.T) {
 		{name: "CRLF and U+2028 line breaks", src: "a\r\nb\u2028 f()", typ: "*js.CallExpr", want: "3:2", wantOp: "3:2"},
 		{name: "new without arguments", src: "x = new A() + g()", typ: "*js.CallExpr", want: "1:15", wantOp: "1:15"},
 		{name: "async arrow with default params", src: "h = async ({a} = {}, ...r) => { await a(r) }", typ: "*js.CallExpr", want: "1:39", wantOp: "1:39"},
+		{name: "arrow as a later argument", src: "t(TypeError, () => {\n  g(1)\n})", typ: "*js.ArrowFunc", want: "1:14", wantOp: "1:14"},
+		{name: "call in arrow after other arguments", src: "t(TypeError, () => {\n  g(1)\n})", typ: "*js.CallExpr", nth: 1, want: "2:3", wantOp: "2:3"},
+		{name: "semicolon on the next line is an empty statement", src: "a = 1\n;\nf()", typ: "*js.EmptyStmt", want: "2:1", wantOp: "2:1"},
 		{name: "return statement", src: "if (a) {\n  return f()\n}", typ: "*js.ReturnStmt", want: "2:3", wantOp: "2:3"},
 	}
 	for _, tt := range tests {
