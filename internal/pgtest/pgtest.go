@@ -6,6 +6,8 @@
 // that server is used (the role needs CREATEDB). Either way the schema is migrated once into a
 // template database and each NewDB clones it with CREATE DATABASE ... TEMPLATE.
 //
+// Main also fails the run when goroutines are left over after passing tests (goleak).
+//
 // Use it from TestMain:
 //
 //	func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -25,6 +27,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"go.uber.org/goleak"
 
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/pgcluster"
@@ -62,6 +65,17 @@ func run(m *testing.M) int {
 		defer stop()
 	}
 	code := m.Run()
+	if code == 0 {
+		// Every test stopped what it started (pools, River clients, servers).
+		if err := goleak.Find(
+			goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+			goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
+			goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
+		); err != nil {
+			fmt.Fprintln(os.Stderr, "pgtest: goroutines leaked:", err)
+			code = 1
+		}
+	}
 	if template != "" {
 		if err := dropDatabase(ctx, template); err != nil {
 			fmt.Fprintln(os.Stderr, "pgtest:", err)
