@@ -390,3 +390,34 @@ func TestNonDurable202(t *testing.T) {
 	_, err = tools[0].Execute(context.Background(), nil, call("nd", 1, "t"))
 	require.ErrorIs(t, err, toolset.ErrProtocol)
 }
+
+func TestManifestFailures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		status  int
+		body    string
+		wantErr error
+	}{
+		{name: "not found", status: http.StatusNotFound, body: `{"error":{"message":"no"}}`, wantErr: toolset.ErrInvalidManifest},
+		{name: "invalid manifest", status: http.StatusOK, body: `{"tools":[{"path":"a..b"}]}`, wantErr: toolset.ErrInvalidManifest},
+		{name: "server error retried then unavailable", status: http.StatusInternalServerError, body: `oops`, wantErr: toolset.ErrUnavailable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var gets atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				gets.Add(1)
+				w.WriteHeader(tt.status)
+				_, _ = io.WriteString(w, tt.body)
+			}))
+			t.Cleanup(srv.Close)
+			_, _, err := toolset.Load(context.Background(), toolset.Config{URL: srv.URL, Retries: 1, Backoff: fast})
+			require.ErrorIs(t, err, tt.wantErr)
+			if tt.status >= 500 {
+				require.Equal(t, int32(2), gets.Load())
+			}
+		})
+	}
+}

@@ -1,0 +1,44 @@
+package toolset
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/run"
+)
+
+func TestParseManifest(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		data    string
+		wantErr error
+		tools   int
+	}{
+		{name: "minimal", data: `{"tools":[{"path":"a"}]}`, tools: 1},
+		{name: "empty tool list", data: `{"tools":[]}`, tools: 0},
+		{name: "unknown fields ignored", data: `{"version":2,"tools":[{"path":"a.b","durable":true,"extra":1}],"namespaces":[{"path":"a","description":"A"}]}`, tools: 1},
+		{name: "not JSON", data: `<html>`, wantErr: ErrInvalidManifest},
+		{name: "no tools", data: `{"namespaces":[]}`, wantErr: ErrInvalidManifest},
+		{name: "tools not array", data: `{"tools":{}}`, wantErr: ErrInvalidManifest},
+		{name: "empty path", data: `{"tools":[{"path":""}]}`, wantErr: run.ErrInvalidTool},
+		{name: "duplicate", data: `{"tools":[{"path":"a"},{"path":"a"}]}`, wantErr: run.ErrInvalidTool},
+		{name: "tool and namespace", data: `{"tools":[{"path":"a"},{"path":"a.b"}]}`, wantErr: run.ErrInvalidTool},
+		{name: "bad schema", data: `{"tools":[{"path":"a","input":{"type":7}}]}`, wantErr: run.ErrInvalidSchema},
+		{name: "remote ref", data: `{"tools":[{"path":"a","input":{"$ref":"http://evil/x"}}]}`, wantErr: run.ErrInvalidSchema},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			m, err := ParseManifest([]byte(tt.data))
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				require.ErrorIs(t, err, ErrInvalidManifest)
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, m.Tools, tt.tools)
+		})
+	}
+}
