@@ -1,0 +1,81 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestMathRandomSeeded checks that Math.random is a deterministic function of the seed,
+// stays in [0, 1), and that its state is the Math object's slot (so snapshots carry it).
+func TestMathRandomSeeded(t *testing.T) {
+	t.Parallel()
+	draw := func(seed uint64, n int) []float64 {
+		vm := newTestVM(t)
+		vm.seedMathRandom(seed)
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = mustCall(t, vm, "Math.random", undefinedValue).NumberValue()
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		seed uint64
+	}{
+		{"zero", 0},
+		{"one", 1},
+		{"large", 1 << 63},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			a, b := draw(tt.seed, 200), draw(tt.seed, 200)
+			require.Equal(t, a, b)
+			distinct := map[float64]bool{}
+			for _, x := range a {
+				require.GreaterOrEqual(t, x, 0.0)
+				require.Less(t, x, 1.0)
+				distinct[x] = true
+			}
+			require.Greater(t, len(distinct), 190)
+		})
+	}
+	require.NotEqual(t, draw(1, 5), draw(2, 5))
+
+	vm := newTestVM(t)
+	vm.seedMathRandom(42)
+	st, ok := vm.realm.Intrinsic("Math").slots.(*mathRandomState)
+	require.True(t, ok)
+	saved := *st
+	first := mustCall(t, vm, "Math.random", undefinedValue)
+	*st = saved
+	require.Equal(t, first, mustCall(t, vm, "Math.random", undefinedValue))
+}
+
+// TestFormatLocaleNumber checks the en-US format of Number.prototype.toLocaleString
+// against node's output.
+func TestFormatLocaleNumber(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   float64
+		want string
+	}{
+		{"grouping", 1234567.891, "1,234,567.891"},
+		{"small", 0.1234, "0.123"},
+		{"shortest_rounding", 1.0005, "1.001"},
+		{"carry", 999.9999, "1,000"},
+		{"negative", -1234.5, "-1,234.5"},
+		{"huge", 1e23, "100,000,000,000,000,000,000,000"},
+		{"tiny", 1e-7, "0"},
+		{"half", 0.0005, "0.001"},
+		{"three_digits", 123.4565, "123.457"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, formatLocaleNumber(tt.in))
+		})
+	}
+}
