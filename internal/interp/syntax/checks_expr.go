@@ -29,6 +29,10 @@ func (c *checker) expr(e js.IExpr) {
 			c.syntaxError(n, "Invalid optional chain from new expression")
 			return
 		}
+		if lit, ok := n.Y.(js.LiteralExpr); ok && !validIdentifierName(lit.Data) {
+			c.syntaxError(n, "Invalid or unexpected token: '%s' is not a valid property name", lit.Data)
+			return
+		}
 		if v, ok := n.Y.(*js.Var); ok {
 			if lit, ok := n.X.(*js.LiteralExpr); ok && lit.TokenType == js.SuperToken {
 				c.syntaxError(n, "Unexpected private field")
@@ -499,6 +503,8 @@ func (c *checker) identRef(node js.INode, v *js.Var) {
 func (c *checker) checkIdentifier(node js.INode, raw []byte, binding bool) {
 	name := identifierName(raw)
 	switch {
+	case !validIdentifierName(raw):
+		c.syntaxError(node, "Invalid or unexpected token: '%s' is not a valid identifier", raw)
 	case reservedWords[name]:
 		c.syntaxError(node, "Keyword must not contain escaped characters")
 	case c.fn.strict && strictReservedWords[name]:
@@ -549,6 +555,10 @@ func (c *checker) bindingPattern(b js.IBinding, lexical bool) {
 
 // privateName checks that #name is declared by an enclosing class.
 func (c *checker) privateName(node js.INode, v *js.Var) {
+	if !validIdentifierName(v.Data[1:]) {
+		c.syntaxError(node, "Invalid or unexpected token: '%s' is not a valid private name", v.Data)
+		return
+	}
 	name := privateNameString(v)
 	for i := len(c.private) - 1; i >= 0; i-- {
 		if c.private[i][name] {

@@ -218,7 +218,15 @@ func (c *checker) class(n *js.ClassDecl) {
 			}
 		}
 		if name.Private == nil {
+			if !name.IsComputed() && name.Literal.TokenType == js.IdentifierToken && !validIdentifierName(name.Literal.Data) {
+				c.syntaxError(n, "Invalid or unexpected token: '%s' is not a valid property name", name.Literal.Data)
+				return
+			}
 			continue
+		}
+		if !validIdentifierName(name.Private.Data[1:]) {
+			c.syntaxError(n, "Invalid or unexpected token: '%s' is not a valid private name", name.Private.Data)
+			return
 		}
 		pn := privateNameString(name.Private)
 		if pn == "#constructor" {

@@ -135,7 +135,7 @@ func (c *checker) template(n *js.TemplateExpr) {
 
 // regexpLiteral checks a regular expression literal's flags.
 // scriptProperty matches a Script or Script_Extensions property escape.
-var scriptProperty = regexp.MustCompile(`\\[pP]\{(Script|sc|Script_Extensions|scx)=`)
+var scriptProperty = regexp.MustCompile(`\\[pP]\{(Script|sc|Script_Extensions|scx)=[A-Za-z]`)
 
 func (c *checker) regexpLiteral(n *js.LiteralExpr) {
 	s := string(n.Data)

@@ -3,6 +3,7 @@ package syntax
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -66,4 +67,54 @@ func identifierName(raw []byte) string {
 // isEvalOrArguments reports names that strict code cannot bind or assign.
 func isEvalOrArguments(name string) bool {
 	return name == "eval" || name == "arguments"
+}
+
+// isIDStart reports whether r may start an identifier (ID_Start, $ or _).
+func isIDStart(r rune) bool {
+	if r == '$' || r == '_' {
+		return true
+	}
+	if unicode.Is(unicode.Pattern_Syntax, r) || unicode.Is(unicode.Pattern_White_Space, r) {
+		return false
+	}
+	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r)
+}
+
+// isIDContinue reports whether r may continue an identifier (ID_Continue,
+// $, ZWNJ or ZWJ).
+func isIDContinue(r rune) bool {
+	// U+30FB and U+FF65 joined Other_ID_Continue in Unicode 15.1
+	if r == '$' || r == '\u200C' || r == '\u200D' || r == '\u30FB' || r == '\uFF65' || isIDStart(r) {
+		return true
+	}
+	if unicode.Is(unicode.Pattern_Syntax, r) || unicode.Is(unicode.Pattern_White_Space, r) {
+		return false
+	}
+	return unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)
+}
+
+// validIdentifierName reports whether raw, an identifier as written (with
+// escapes), names a valid IdentifierName once its escapes are decoded.
+// Plain ASCII names are valid by construction of the lexer.
+func validIdentifierName(raw []byte) bool {
+	plain := true
+	for _, b := range raw {
+		if b >= utf8.RuneSelf || b == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return true
+	}
+	name := identifierName(raw)
+	if strings.Contains(name, `\`) {
+		return false // an escape that does not decode
+	}
+	for i, r := range name {
+		if i == 0 && !isIDStart(r) || i > 0 && !isIDContinue(r) {
+			return false
+		}
+	}
+	return name != ""
 }

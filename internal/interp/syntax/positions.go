@@ -759,6 +759,13 @@ func (w *posWalker) property(obj *js.ObjectExpr, p *js.Property) {
 		w.expr(p.Value)
 		return
 	}
+	if _, isVar := p.Value.(*js.Var); isVar && start >= 0 {
+		// a shorthand property is a lone name: tdewolff drops a prefix such
+		// as "async" or "*" it could not use
+		if prev := w.i - 2; prev >= 0 && w.toks[prev].tt != js.OpenBraceToken && w.toks[prev].tt != js.CommaToken {
+			w.syntaxError("Unexpected token in object literal: a shorthand property is a single name")
+		}
+	}
 	// shorthand property, possibly with a cover-grammar initializer
 	if _, isVar := p.Value.(*js.Var); !isVar {
 		w.record(p.Value, start)
