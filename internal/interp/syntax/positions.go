@@ -762,7 +762,12 @@ func (w *posWalker) property(obj *js.ObjectExpr, p *js.Property) {
 	if _, isVar := p.Value.(*js.Var); isVar && start >= 0 {
 		// a shorthand property is a lone name: tdewolff drops a prefix such
 		// as "async" or "*" it could not use
-		if prev := w.i - 2; prev >= 0 && w.toks[prev].tt != js.OpenBraceToken && w.toks[prev].tt != js.CommaToken {
+		prev := w.i - 2
+		bad := prev >= 0 && w.toks[prev].tt != js.OpenBraceToken && w.toks[prev].tt != js.CommaToken
+		if next := w.peek(); next != js.CommaToken && next != js.CloseBraceToken && next != js.EqToken {
+			bad = true
+		}
+		if bad {
 			w.syntaxError("Unexpected token in object literal: a shorthand property is a single name")
 		}
 	}
