@@ -143,6 +143,22 @@ func moduleSyntax(source string, lines *lineTable) error {
 	return nil
 }
 
+// IdentPos returns where the identifier v is used as a direct operand of
+// parent (for example the zz of the BinaryExpr 1 + zz, the f of the
+// CallExpr f(), or the x of the ExprStmt x;), or the zero Position when
+// unknown. When parent uses v twice, the first use is returned. This is
+// where V8 reports a ReferenceError for an undeclared name.
+func (p *Program) IdentPos(parent js.INode, v *js.Var) Position {
+	if !isPointer(parent) || v == nil {
+		return Position{}
+	}
+	off, ok := p.pos.ident[identKey{parent, v}]
+	if !ok {
+		return Position{}
+	}
+	return p.lines.position(off)
+}
+
 // hasUseStrict reports whether the directive prologue of list contains an
 // exact "use strict" directive.
 func hasUseStrict(list []js.IStmt) bool {

@@ -21,6 +21,9 @@ type positions struct {
 	// bareNew holds the new expressions written without an argument list
 	// ("new C"), which tdewolff does not tell from "new C()".
 	bareNew map[*js.NewExpr]bool
+	// ident holds where an identifier is used as a direct operand of a
+	// node (first use when the node uses it twice).
+	ident map[identKey]int
 	// restComma holds array and object literals with a comma after a spread
 	// element, which is an error once they are used as assignment patterns.
 	restComma map[js.INode]bool
@@ -30,12 +33,20 @@ type positions struct {
 	errMsg string
 }
 
+// identKey names one identifier use: the variable and the node using it.
+type identKey struct {
+	parent js.INode
+	v      *js.Var
+}
+
 // posWalker aligns the source-order AST walk with the token stream.
 type posWalker struct {
 	buf  *buffer
 	toks []token
 	i    int // index of the next unconsumed token
 	pos  positions
+	// parent is the innermost statement or expression being walked.
+	parent js.INode
 }
 
 // regexpOffsets returns the source offsets of every regular expression literal.
@@ -62,7 +73,7 @@ func computePositions(ast *js.AST, buf *buffer) positions {
 	w := &posWalker{
 		buf:  buf,
 		toks: lexTokens(string(buf.b), regexpOffsets(ast, buf)),
-		pos:  positions{start: map[js.INode]int{}, op: map[js.INode]int{}, bareNew: map[*js.NewExpr]bool{}, restComma: map[js.INode]bool{}, errOff: -1},
+		pos:  positions{start: map[js.INode]int{}, op: map[js.INode]int{}, bareNew: map[*js.NewExpr]bool{}, restComma: map[js.INode]bool{}, ident: map[identKey]int{}, errOff: -1},
 	}
 	w.stmts(ast.List)
 	w.pos.errOff = buf.toOrig(w.pos.errOff)
@@ -72,6 +83,9 @@ func computePositions(ast *js.AST, buf *buffer) positions {
 		}
 		for n, off := range w.pos.op {
 			w.pos.op[n] = buf.toOrig(off)
+		}
+		for k, off := range w.pos.ident {
+			w.pos.ident[k] = buf.toOrig(off)
 		}
 	}
 	return w.pos
@@ -239,6 +253,9 @@ func (w *posWalker) stmt(s js.IStmt) {
 	if s == nil {
 		return
 	}
+	prevParent := w.parent
+	w.parent = s
+	defer func() { w.parent = prevParent }()
 	start := -1
 	switch n := s.(type) {
 	case *js.BlockStmt:
@@ -606,10 +623,19 @@ func (w *posWalker) expr(e js.IExpr) int {
 	if e == nil || (isPointer(e) && reflect.ValueOf(e).IsNil()) {
 		return -1
 	}
+	if v, ok := e.(*js.Var); ok {
+		off := w.name(v)
+		key := identKey{w.parent, v}
+		if _, seen := w.pos.ident[key]; !seen && off >= 0 && isPointer(w.parent) {
+			w.pos.ident[key] = off
+		}
+		return off
+	}
+	prevParent := w.parent
+	w.parent = e
+	defer func() { w.parent = prevParent }()
 	start, op := -1, -1
 	switch n := e.(type) {
-	case *js.Var:
-		return w.name(n)
 	case *js.LiteralExpr:
 		start = w.anchor(n.Data, func(t token) bool { return t.tt == n.TokenType || isNameToken(t) })
 	case *js.GroupExpr:

@@ -99,3 +99,39 @@ func TestPosUnknownNode(t *testing.T) {
 	require.Equal(t, Position{}, p.Pos(&js.CallExpr{}))
 	require.Equal(t, Position{}, p.Pos(nil))
 }
+
+func TestIdentPos(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		src    string
+		parent string // Go type of the parent node (first of its kind)
+		ident  string
+		want   string
+	}{
+		{name: "binary operand", src: "let q =   1 + zz;", parent: "*js.BinaryExpr", ident: "zz", want: "1:15"},
+		{name: "callee", src: "x;\n  f(1)", parent: "*js.CallExpr", ident: "f", want: "2:3"},
+		{name: "argument", src: "f(a,\n   b)", parent: "*js.CallExpr", ident: "b", want: "2:4"},
+		{name: "member object", src: "  foo.bar", parent: "*js.DotExpr", ident: "foo", want: "1:3"},
+		{name: "expression statement", src: "\n  x", parent: "*js.ExprStmt", ident: "x", want: "2:3"},
+		{name: "first of two uses", src: "  a * a", parent: "*js.BinaryExpr", ident: "a", want: "1:3"},
+		{name: "typeof operand", src: "t = typeof  u", parent: "*js.UnaryExpr", ident: "u", want: "1:13"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse(tt.src, ModeAsyncBody)
+			require.NoError(t, err)
+			parent := nthNode(t, p.AST, tt.parent, 0)
+			var v *js.Var
+			js.Walk(visitFunc(func(n js.INode) {
+				if x, ok := n.(*js.Var); ok && v == nil && string(x.Data) == tt.ident {
+					v = x
+				}
+			}), p.AST)
+			require.NotNil(t, v)
+			pos := p.IdentPos(parent, v)
+			require.Equal(t, tt.want, fmt.Sprintf("%d:%d", pos.Line, pos.Column))
+		})
+	}
+}
