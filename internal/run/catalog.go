@@ -26,11 +26,36 @@ type Descriptor struct {
 	Output json.RawMessage `json:"output,omitempty"`
 	// Durable is true for durable tools.
 	Durable bool `json:"durable"`
+
+	// derived caches what Search and RenderPrompt compute from the fields
+	// above; Describe fills it, and a Descriptor built otherwise (decoded
+	// from JSON, say) is derived on use.
+	derived *derived
+}
+
+// derived holds per-descriptor values computed once.
+type derived struct {
+	compact    string   // compact one-line signature
+	pathWords  []string // words of Path
+	paramWords []string // input property names and their words
+	descWords  []string // words of Description
+}
+
+func derive(d *Descriptor) *derived {
+	if d.derived != nil {
+		return d.derived
+	}
+	return &derived{
+		compact:    Signature(d.Path, d.Input, d.Output, false),
+		pathWords:  words(d.Path),
+		paramWords: parameterWords(d),
+		descWords:  words(d.Description),
+	}
 }
 
 // Describe returns the descriptor of one tool.
 func Describe(t Tool) Descriptor {
-	return Descriptor{
+	d := Descriptor{
 		Path:        t.Path,
 		Description: t.Description,
 		Signature:   Signature(t.Path, t.Input, t.Output, true),
@@ -38,15 +63,20 @@ func Describe(t Tool) Descriptor {
 		Output:      t.Output,
 		Durable:     t.Durable != nil,
 	}
+	d.derived = derive(&d)
+	return d
 }
 
-// Catalog returns the descriptors of every tool, sorted by path.
+// Catalog returns the descriptors of every tool, sorted by path. They are
+// computed on the first call and shared after; the slice is a fresh copy.
 func (b *Toolbox) Catalog() []Descriptor {
-	out := make([]Descriptor, len(b.paths))
-	for i, p := range b.paths {
-		out[i] = Describe(b.tools[p].tool)
-	}
-	return out
+	b.catalogOnce.Do(func() {
+		b.catalog = make([]Descriptor, len(b.paths))
+		for i, p := range b.paths {
+			b.catalog[i] = Describe(b.tools[p].tool)
+		}
+	})
+	return append([]Descriptor(nil), b.catalog...)
 }
 
 // Signature renders "tools.<path>(input: In): Promise<Out>" from the tool's
@@ -717,7 +747,7 @@ func RenderPrompt(descriptors []Descriptor, budgetTokens int) string {
 	short := make([]string, len(ds))
 	for i, d := range ds {
 		desc := firstLine(d.Description)
-		sig := Signature(d.Path, d.Input, d.Output, false)
+		sig := derive(&ds[i]).compact
 		short[i] = "- " + AccessPath(d.Path)
 		full[i] = "- " + sig
 		if desc != "" {

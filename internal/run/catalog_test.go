@@ -280,3 +280,20 @@ func TestRenderPrompt(t *testing.T) {
 		require.Contains(t, RenderPrompt(nil, 0), "No tools are available.")
 	})
 }
+
+func BenchmarkSignature(b *testing.B) {
+	in := json.RawMessage(`{"type":"object","properties":{"owner":{"type":"string","description":"Repository owner"},"perPage":{"type":"integer","default":30,"minimum":1},"labels":{"type":"array","items":{"type":"string"}},"tree":{"$ref":"#/$defs/Node"}},"required":["owner"],"$defs":{"Node":{"type":"object","properties":{"child":{"$ref":"#/$defs/Node"},"name":{"type":"string"}}}}}`)
+	out := json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"}}}}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Signature("github.list_issues", in, out, true)
+	}
+}
+
+func BenchmarkRenderPrompt(b *testing.B) {
+	cat := benchCatalog(500)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = RenderPrompt(cat, 4000)
+	}
+}

@@ -138,3 +138,28 @@ func TestSchemaValidateNotJSON(t *testing.T) {
 	require.Nil(t, none.Raw())
 	require.JSONEq(t, `{"type":"object"}`, string(s.Raw()))
 }
+
+func BenchmarkSchemaValidate(b *testing.B) {
+	s, err := CompileSchema(json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"tags":{"type":"array","items":{"type":"string"}},"node":{"$ref":"#/$defs/N"}},"required":["a"],"$defs":{"N":{"type":"object","properties":{"next":{"$ref":"#/$defs/N"},"v":{"type":"number"}}}}}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	value := json.RawMessage(`{"a":1,"tags":["x","y","z"],"node":{"v":1,"next":{"v":2,"next":{"v":3}}}}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(value)))
+	for b.Loop() {
+		if err := s.Validate("input", value); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCompileSchema(b *testing.B) {
+	raw := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"string","pattern":"^x"}},"required":["a"]}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CompileSchema(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

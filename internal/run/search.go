@@ -173,13 +173,14 @@ func Search(tools []Descriptor, q Query) Page {
 
 // scoreTool scores one tool against the query terms.
 func scoreTool(d *Descriptor, terms []string) scored {
-	fields := []struct {
+	dv := derive(d)
+	fields := [...]struct {
 		words  []string
 		weight int
 	}{
-		{words(d.Path), weightPath},
-		{parameterWords(d), weightParameter},
-		{words(d.Description), weightDescription},
+		{dv.pathWords, weightPath},
+		{dv.paramWords, weightParameter},
+		{dv.descWords, weightDescription},
 	}
 	s := scored{d: d}
 	for _, t := range terms {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -169,4 +170,48 @@ func TestWords(t *testing.T) {
 			require.Equal(t, tt.want, words(tt.in))
 		})
 	}
+}
+
+// benchCatalog builds n tools with schemas and descriptions.
+func benchCatalog(n int) []Descriptor {
+	out := make([]Descriptor, n)
+	for i := range n {
+		path := "ns" + string(rune('a'+i%26)) + ".tool_" + strconv.Itoa(i) + "Items"
+		out[i] = Describe(Tool{
+			Path:        path,
+			Description: "List the items of project " + strconv.Itoa(i) + " with paging and filters",
+			Input:       json.RawMessage(`{"type":"object","properties":{"projectId":{"type":"string"},"pageSize":{"type":"integer","minimum":1},"cursor":{"type":"string"},"filter":{"type":"object","properties":{"state":{"enum":["open","closed"]}}}},"required":["projectId"]}`),
+			Output:      json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"}}}},"next":{"type":["string","null"]}}}`),
+			Execute:     plain(path).Execute,
+		})
+	}
+	return out
+}
+
+func BenchmarkSearch(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		cat := benchCatalog(n)
+		b.Run(strconv.Itoa(n)+"_tools", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p := Search(cat, Query{Query: "list project items page size", Limit: 10})
+				if len(p.Items) != 10 {
+					b.Fatal(len(p.Items))
+				}
+			}
+		})
+	}
+}
+
+func TestSearchDecodedDescriptors(t *testing.T) {
+	t.Parallel()
+	cat := searchCatalog()
+	raw, err := json.Marshal(cat)
+	require.NoError(t, err)
+	var decoded []Descriptor
+	require.NoError(t, json.Unmarshal(raw, &decoded))
+	for _, q := range []Query{{Query: "issues"}, {Query: "channel"}, {Query: "subtrahend"}, {Namespace: "math"}} {
+		require.Equal(t, Search(cat, q), Search(decoded, q), q.Query)
+	}
+	require.Equal(t, RenderPrompt(cat, 0), RenderPrompt(decoded, 0))
 }

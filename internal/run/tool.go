@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Call identifies one host call of a run. Every call of a run (tool calls and
@@ -228,6 +229,9 @@ type Toolbox struct {
 	paths      []string             // tool paths, sorted
 	namespaces map[string]Namespace // every prefix of a tool path, described or not
 	children   map[string][]string  // namespace path ("" = root) → sorted child segments
+
+	catalogOnce sync.Once
+	catalog     []Descriptor
 }
 
 // NewToolbox validates tools and namespaces and compiles the tools' schemas.
