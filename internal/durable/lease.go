@@ -57,23 +57,17 @@ func (l *Lease) Fence() int64 { return l.fence }
 
 // fenced runs fn in a transaction holding the run's row lock, after checking the lease is still
 // ours; it extends the lease.
-func (l *Lease) fenced(ctx context.Context, fn func(tx pgx.Tx, status string, seq int) error) error {
+func (l *Lease) fenced(ctx context.Context, fn func(tx pgx.Tx, seq int) error) error {
 	return l.store.inTx(ctx, func(tx pgx.Tx) error {
-		var (
-			status string
-			seq    int
-		)
-		err := tx.QueryRow(ctx, q("RunLockFenced"), l.runID, l.fence).Scan(&status, &seq)
-		if isNoRows(err) || (err == nil && status != StatusRunning) {
+		var seq int
+		err := tx.QueryRow(ctx, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String()).Scan(&seq)
+		if isNoRows(err) {
 			return fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 		}
 		if err != nil {
 			return fmt.Errorf("lock run %s: %w", l.runID, err)
 		}
-		if _, err := tx.Exec(ctx, q("RunExtendLease"), l.runID, l.store.cfg.LeaseTTL.String()); err != nil {
-			return fmt.Errorf("extend lease: %w", err)
-		}
-		return fn(tx, status, seq)
+		return fn(tx, seq)
 	})
 }
 
@@ -84,7 +78,7 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 	if len(args) == 0 {
 		args = json.RawMessage("null")
 	}
-	err := l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error {
+	err := l.fenced(ctx, func(tx pgx.Tx, _ int) error {
 		var (
 			status          string
 			handle, outcome []byte
@@ -126,7 +120,7 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o CallOutcome) erro
 	if !o.OK {
 		status = CallFailed
 	}
-	err = l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error {
+	err = l.fenced(ctx, func(tx pgx.Tx, _ int) error {
 		if _, err := tx.Exec(ctx, q("CallSettle"), l.runID, callID, status, encoded, true); err != nil {
 			return fmt.Errorf("settle call: %w", err)
 		}
@@ -143,7 +137,7 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 	if len(handle) == 0 {
 		handle = json.RawMessage("null")
 	}
-	err := l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error {
+	err := l.fenced(ctx, func(tx pgx.Tx, _ int) error {
 		if _, err := tx.Exec(ctx, q("CallSetPending"), l.runID, callID, handle); err != nil {
 			return fmt.Errorf("mark call pending: %w", err)
 		}
@@ -162,7 +156,7 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 
 // Checkpoint implements Host.
 func (l *Lease) Checkpoint(ctx context.Context, snapshot []byte) error {
-	err := l.fenced(ctx, func(tx pgx.Tx, _ string, seq int) error {
+	err := l.fenced(ctx, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
 			return err
@@ -203,7 +197,7 @@ func (l *Lease) markApplied(ctx context.Context, tx pgx.Tx) error {
 // suspend stores the snapshot and parks the run until an outcome arrives. When outcomes were
 // posted while the program ran (not yet given to it), the resume is enqueued at once.
 func (l *Lease) suspend(ctx context.Context, snapshot []byte, yielded bool) error {
-	return l.fenced(ctx, func(tx pgx.Tx, _ string, seq int) error {
+	return l.fenced(ctx, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
 			return err
@@ -258,7 +252,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}
-	return l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error {
+	return l.fenced(ctx, func(tx pgx.Tx, _ int) error {
 		if err := l.markApplied(ctx, tx); err != nil {
 			return err
 		}

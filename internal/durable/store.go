@@ -82,18 +82,14 @@ func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 // addEvent appends an event to the run's timeline; the caller holds the run's row lock or owns
 // the transaction that created the run.
 func addEvent(ctx context.Context, tx pgx.Tx, runID, typ string, data any) error {
-	var seq int64
-	if err := tx.QueryRow(ctx, q("RunNextEventSeq"), runID).Scan(&seq); err != nil {
-		return fmt.Errorf("next event seq of run %s: %w", runID, err)
+	raw := []byte("{}")
+	if data != nil {
+		var err error
+		if raw, err = json.Marshal(data); err != nil {
+			return fmt.Errorf("encode %s event: %w", typ, err)
+		}
 	}
-	raw, err := json.Marshal(data)
-	if err != nil {
-		return fmt.Errorf("encode %s event: %w", typ, err)
-	}
-	if data == nil {
-		raw = []byte("{}")
-	}
-	if _, err := tx.Exec(ctx, q("EventInsert"), runID, seq, typ, raw); err != nil {
+	if _, err := tx.Exec(ctx, q("EventInsert"), runID, typ, raw); err != nil {
 		return fmt.Errorf("insert %s event: %w", typ, err)
 	}
 	return nil

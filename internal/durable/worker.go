@@ -229,5 +229,5 @@ func internalErrorResult(err error) json.RawMessage {
 }
 
 func (w *Worker) event(ctx context.Context, l *Lease, typ string, data map[string]any) error {
-	return l.fenced(ctx, func(tx pgx.Tx, _ string, _ int) error { return addEvent(ctx, tx, l.runID, typ, data) })
+	return l.fenced(ctx, func(tx pgx.Tx, _ int) error { return addEvent(ctx, tx, l.runID, typ, data) })
 }

@@ -27,7 +27,10 @@ LIMIT $6;
 SELECT status, snapshot_seq, fence FROM runs WHERE id = $1 FOR UPDATE;
 
 -- name: RunLockFenced
-SELECT status, snapshot_seq FROM runs WHERE id = $1 AND fence = $2 FOR UPDATE;
+-- Locks the row of a run still leased under fence $2 and extends the lease by $3.
+UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
+WHERE id = $1 AND fence = $2 AND status = 'running'
+RETURNING snapshot_seq;
 
 -- name: RunLeaseExecute
 UPDATE runs
@@ -47,11 +50,6 @@ WHERE id = $1
        OR (status = 'running' AND (lease_owner = $2 OR lease_expires_at < now())))
 RETURNING fence, snapshot_seq;
 
--- name: RunExtendLease
-UPDATE runs SET lease_expires_at = now() + $2::interval, updated_at = now() WHERE id = $1;
-
--- name: RunNextEventSeq
-UPDATE runs SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq;
 
 -- name: RunSetSnapshotSeq
 UPDATE runs SET snapshot_seq = $2, updated_at = now() WHERE id = $1;
@@ -80,7 +78,9 @@ INSERT INTO snapshots (run_id, seq, state) VALUES ($1, $2, $3);
 SELECT state FROM snapshots WHERE run_id = $1 AND seq = $2;
 
 -- name: EventInsert
-INSERT INTO run_events (run_id, seq, type, data) VALUES ($1, $2, $3, $4);
+-- Appends an event with the run's next sequence number.
+WITH s AS (UPDATE runs SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq)
+INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s;
 
 -- name: EventList
 SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;
