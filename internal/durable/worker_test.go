@@ -378,7 +378,7 @@ func TestWorkerConfigValidate(t *testing.T) {
 		name string
 		cfg  WorkerConfig
 	}{
-		{name: "poll too fast", cfg: WorkerConfig{FetchPollInterval: time.Millisecond}},
+		{name: "poll faster than cooldown", cfg: WorkerConfig{FetchPollInterval: 5 * time.Millisecond, FetchCooldown: 10 * time.Millisecond}},
 		{name: "rescue before timeout", cfg: WorkerConfig{DriveTimeout: time.Hour, RescueStuckJobsAfter: time.Minute}},
 		{name: "negative runs", cfg: WorkerConfig{MaxRuns: -1}},
 	}
