@@ -135,7 +135,7 @@ func (r *runner) execute(ctx context.Context, job engineJob) engineResult {
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- engineResult{Err: fmt.Errorf("%w: %v", ErrEnginePanic, p)}
+				done <- engineResult{Err: fmt.Errorf("%w: %v%s", ErrEnginePanic, p, panicSite())}
 			}
 		}()
 		done <- r.eng.Run(ctx, job)
@@ -150,6 +150,23 @@ func (r *runner) execute(ctx context.Context, job engineJob) engineResult {
 		return res
 	case <-timer.C:
 		return engineResult{Err: fmt.Errorf("%w (%s): the engine did not stop, run abandoned", ErrTestTimeout, r.timeout)}
+	}
+}
+
+// panicSite names the function and line that panicked, as " at pkg.Func (file.go:12)"; it
+// must be called from the deferred function that recovered. "" when unknown.
+func panicSite() string {
+	pcs := make([]uintptr, 32)
+	n := runtime.Callers(3, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if f.Function != "" && !strings.HasPrefix(f.Function, "runtime.") {
+			return fmt.Sprintf(" at %s (%s:%d)", f.Function, filepath.Base(f.File), f.Line)
+		}
+		if !more {
+			return ""
+		}
 	}
 }
 

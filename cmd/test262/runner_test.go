@@ -97,6 +97,9 @@ func TestHarnessAssemble(t *testing.T) {
 	}
 }
 
+// explode panics, to check that the runner names where a panic happened.
+func explode() { panic("engine exploded") }
+
 func TestRunOne(t *testing.T) {
 	t.Parallel()
 	root := writeTree(t, map[string]string{
@@ -129,7 +132,7 @@ func TestRunOne(t *testing.T) {
 		case job.Source == "/*---\nflags: [raw]\n---*/\nRAW":
 			return engineResult{}
 		case strings.HasSuffix(job.Source, "PANIC"):
-			panic("engine exploded")
+			explode()
 		case strings.HasSuffix(job.Source, "HANG"):
 			time.Sleep(time.Hour) // ignores ctx: the runner must abandon it
 			return engineResult{}
@@ -154,7 +157,7 @@ func TestRunOne(t *testing.T) {
 		{path: "test/language/strict-body.js", status: statusPass},
 		{path: "test/language/raw.js", status: statusPass},
 		{path: "test/language/async.js", status: statusPass},
-		{path: "test/language/panic.js", status: statusFail, message: "engine panic: engine exploded"},
+		{path: "test/language/panic.js", status: statusFail, message: "engine panic: engine exploded at github.com/codemode/codemode/cmd/test262.explode (runner_test.go:"},
 		{path: "test/language/hang.js", status: statusFail, message: "abandoned"},
 		{path: "test/language/sloppy.js", status: statusSkip, message: "noStrict"},
 		{path: "test/language/proxy.js", status: statusSkip, message: "feature Proxy"},
