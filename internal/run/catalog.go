@@ -734,6 +734,23 @@ const charsPerToken = 4
 // sends the model to search() for what was left out. The header is always
 // included.
 func RenderPrompt(descriptors []Descriptor, budgetTokens int) string {
+	return renderPrompt(descriptors, nil, budgetTokens)
+}
+
+// Prompt is RenderPrompt over the toolbox's catalog, with a comment line
+// naming each described namespace before its first tool ("// tools.math:
+// Arithmetic").
+func (b *Toolbox) Prompt(budgetTokens int) string {
+	return renderPrompt(b.Catalog(), b.Namespaces(), budgetTokens)
+}
+
+func renderPrompt(descriptors []Descriptor, namespaces []Namespace, budgetTokens int) string {
+	described := make(map[string]string)
+	for _, ns := range namespaces {
+		if ns.Description != "" {
+			described[ns.Path] = firstLine(ns.Description)
+		}
+	}
 	ds := append([]Descriptor(nil), descriptors...)
 	sortDescriptors(ds)
 	var b strings.Builder
@@ -745,11 +762,23 @@ func RenderPrompt(descriptors []Descriptor, budgetTokens int) string {
 	b.WriteString("\nTools:\n")
 	full := make([]string, len(ds))
 	short := make([]string, len(ds))
+	lastParent := "\x00"
 	for i, d := range ds {
+		parent := ""
+		if j := strings.LastIndexByte(d.Path, '.'); j >= 0 {
+			parent = d.Path[:j]
+		}
+		heading := ""
+		if parent != lastParent {
+			lastParent = parent
+			if desc, ok := described[parent]; ok {
+				heading = "// " + AccessPath(parent) + ": " + desc + "\n"
+			}
+		}
 		desc := firstLine(d.Description)
 		sig := derive(&ds[i]).compact
-		short[i] = "- " + AccessPath(d.Path)
-		full[i] = "- " + sig
+		short[i] = heading + "- " + AccessPath(d.Path)
+		full[i] = heading + "- " + sig
 		if desc != "" {
 			short[i] += " // " + desc
 			full[i] += " // " + desc

@@ -2,6 +2,9 @@ package run
 
 import (
 	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -296,4 +299,73 @@ func BenchmarkRenderPrompt(b *testing.B) {
 	for b.Loop() {
 		_ = RenderPrompt(cat, 4000)
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata")
+
+// goldenToolbox loads testdata/catalog/tools.json (a manifest-shaped list).
+func goldenToolbox(t *testing.T) *Toolbox {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", "catalog", "tools.json"))
+	require.NoError(t, err)
+	var m struct {
+		Tools []struct {
+			Path        string          `json:"path"`
+			Description string          `json:"description"`
+			Input       json.RawMessage `json:"input"`
+			Output      json.RawMessage `json:"output"`
+			Durable     bool            `json:"durable"`
+		} `json:"tools"`
+		Namespaces []Namespace `json:"namespaces"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &m))
+	var tools []Tool
+	for _, mt := range m.Tools {
+		tool := Tool{Path: mt.Path, Description: mt.Description, Input: mt.Input, Output: mt.Output}
+		if mt.Durable {
+			tool.Durable = fakeDurable{}
+		} else {
+			tool.Execute = plain(mt.Path).Execute
+		}
+		tools = append(tools, tool)
+	}
+	b, err := NewToolbox(tools, m.Namespaces)
+	require.NoError(t, err)
+	return b
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "catalog", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -run Golden -update to create it")
+	require.Equal(t, string(want), got)
+}
+
+func TestCatalogGolden(t *testing.T) {
+	t.Parallel()
+	b := goldenToolbox(t)
+	var sigs strings.Builder
+	for _, d := range b.Catalog() {
+		sigs.WriteString("// " + d.Path + "\n" + d.Signature + "\n\n")
+	}
+	tests := []struct {
+		name string
+		file string
+		got  string
+	}{
+		{name: "pretty signatures", file: "signatures.golden", got: sigs.String()},
+		{name: "prompt", file: "prompt.golden", got: b.Prompt(0)},
+		{name: "prompt within 450 tokens", file: "prompt_450.golden", got: b.Prompt(450)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			golden(t, tt.file, tt.got)
+		})
+	}
+	require.LessOrEqual(t, len(b.Prompt(450)), 450*4)
 }
