@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"strconv"
 	"strings"
@@ -297,4 +298,123 @@ func jsonType(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// omap is a JSON object that keeps its key order.
+type omap struct {
+	keys []string
+	vals map[string]any
+}
+
+func (m *omap) get(k string) (any, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.vals[k]
+	return v, ok
+}
+
+func (m *omap) str(k string) string {
+	v, _ := m.get(k)
+	s, _ := v.(string)
+	return s
+}
+
+// decodeOrdered decodes JSON keeping object key order (*omap) and numbers
+// as json.Number.
+func decodeOrdered(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: trailing data", ErrInvalidJSON)
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			m := &omap{vals: make(map[string]any)}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, _ := kt.(string)
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				if _, dup := m.vals[k]; !dup {
+					m.keys = append(m.keys, k)
+				}
+				m.vals[k] = v
+			}
+			_, err := dec.Token()
+			return m, err
+		case '[':
+			var arr []any
+			for dec.More() {
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			_, err := dec.Token()
+			if arr == nil {
+				arr = []any{}
+			}
+			return arr, err
+		}
+		return nil, fmt.Errorf("%w: unexpected %v", ErrInvalidJSON, t)
+	default:
+		return tok, nil
+	}
+}
+
+// encodeOrdered writes v back as compact JSON.
+func encodeOrdered(b *strings.Builder, v any) {
+	switch t := v.(type) {
+	case *omap:
+		b.WriteByte('{')
+		for i, k := range t.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			q, _ := json.Marshal(k)
+			b.Write(q)
+			b.WriteByte(':')
+			encodeOrdered(b, t.vals[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			encodeOrdered(b, e)
+		}
+		b.WriteByte(']')
+	default:
+		q, _ := json.Marshal(t)
+		b.Write(q)
+	}
+}
+
+func literal(v any) string {
+	var b strings.Builder
+	encodeOrdered(&b, v)
+	return b.String()
 }
