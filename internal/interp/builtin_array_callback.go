@@ -16,15 +16,44 @@ func (vm *VM) callbackArg(c *NativeCall) Value {
 	return fn
 }
 
+// callback calls one callable many times with a reused argument buffer (callees copy their
+// arguments: natives must not keep them and closures copy them into their frame).
+type callback struct {
+	fn   *Object
+	this Value
+	args [4]Value
+}
+
+// newCallback prepares calls of fn (already checked callable) with this value this.
+func newCallback(fn, this Value) *callback { return &callback{fn: fn.obj(), this: this} }
+
+// call3 calls the callback with (a, b, c).
+func (cb *callback) call3(vm *VM, a, b, c Value) Value {
+	cb.args[0], cb.args[1], cb.args[2] = a, b, c
+	return vm.callObject(cb.fn, cb.this, cb.args[:3], nil)
+}
+
+// call4 calls the callback with (a, b, c, d).
+func (cb *callback) call4(vm *VM, a, b, c, d Value) Value {
+	cb.args[0], cb.args[1], cb.args[2], cb.args[3] = a, b, c, d
+	return vm.callObject(cb.fn, cb.this, cb.args[:4], nil)
+}
+
+// call2 calls the callback with (a, b).
+func (cb *callback) call2(vm *VM, a, b Value) Value {
+	cb.args[0], cb.args[1] = a, b
+	return vm.callObject(cb.fn, cb.this, cb.args[:2], nil)
+}
+
 // arrayForEach is Array.prototype.forEach(fn, thisArg).
 func arrayForEach(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "forEach")
 	n := vm.LengthOfArrayLike(o)
-	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	ov := objectValue(o)
 	for k := int64(0); k < n; k++ {
 		if v, ok := vm.getPresent(o, k); ok {
-			vm.Call(fn, thisArg, v, Number(float64(k)), ov)
+			cb.call3(vm, v, Number(float64(k)), ov)
 		}
 	}
 	return undefinedValue
@@ -34,7 +63,7 @@ func arrayForEach(vm *VM, c NativeCall) Value {
 func arrayMap(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "map")
 	n := vm.LengthOfArrayLike(o)
-	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	a := vm.arraySpeciesCreate(o, n)
 	ov := objectValue(o)
 	if vm.freshArray(a) && n <= maxDenseLength {
@@ -47,14 +76,14 @@ func arrayMap(vm *VM, c NativeCall) Value {
 				a.elems = append(a.elems, holeValue)
 				continue
 			}
-			a.elems = append(a.elems, vm.Call(fn, thisArg, v, Number(float64(k)), ov))
+			a.elems = append(a.elems, cb.call3(vm, v, Number(float64(k)), ov))
 		}
 		trimTrailingHoles(a)
 		return objectValue(a)
 	}
 	for k := int64(0); k < n; k++ {
 		if v, ok := vm.getPresent(o, k); ok {
-			vm.createIndex(a, k, vm.Call(fn, thisArg, v, Number(float64(k)), ov))
+			vm.createIndex(a, k, cb.call3(vm, v, Number(float64(k)), ov))
 		}
 	}
 	return objectValue(a)
@@ -74,13 +103,13 @@ func trimTrailingHoles(a *Object) {
 func arrayFilter(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "filter")
 	n := vm.LengthOfArrayLike(o)
-	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	a := vm.arraySpeciesCreate(o, 0)
 	ov := objectValue(o)
 	to := int64(0)
 	for k := int64(0); k < n; k++ {
 		if v, ok := vm.getPresent(o, k); ok {
-			if ToBoolean(vm.Call(fn, thisArg, v, Number(float64(k)), ov)) {
+			if ToBoolean(cb.call3(vm, v, Number(float64(k)), ov)) {
 				vm.createIndex(a, to, v)
 				to++
 			}
@@ -93,10 +122,10 @@ func arrayFilter(vm *VM, c NativeCall) Value {
 func arraySome(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "some")
 	n := vm.LengthOfArrayLike(o)
-	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	ov := objectValue(o)
 	for k := int64(0); k < n; k++ {
-		if v, ok := vm.getPresent(o, k); ok && ToBoolean(vm.Call(fn, thisArg, v, Number(float64(k)), ov)) {
+		if v, ok := vm.getPresent(o, k); ok && ToBoolean(cb.call3(vm, v, Number(float64(k)), ov)) {
 			return trueValue
 		}
 	}
@@ -107,10 +136,10 @@ func arraySome(vm *VM, c NativeCall) Value {
 func arrayEvery(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "every")
 	n := vm.LengthOfArrayLike(o)
-	fn, thisArg := vm.callbackArg(&c), c.Arg(1)
+	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	ov := objectValue(o)
 	for k := int64(0); k < n; k++ {
-		if v, ok := vm.getPresent(o, k); ok && !ToBoolean(vm.Call(fn, thisArg, v, Number(float64(k)), ov)) {
+		if v, ok := vm.getPresent(o, k); ok && !ToBoolean(cb.call3(vm, v, Number(float64(k)), ov)) {
 			return falseValue
 		}
 	}
@@ -122,7 +151,7 @@ func arrayEvery(vm *VM, c NativeCall) Value {
 func (vm *VM) findIn(c *NativeCall, method string, backwards bool) (Value, int64) {
 	o := thisArrayObject(vm, c, method)
 	n := vm.LengthOfArrayLike(o)
-	fn, thisArg := vm.callbackArg(c), c.Arg(1)
+	cb := newCallback(vm.callbackArg(c), c.Arg(1))
 	ov := objectValue(o)
 	for i := int64(0); i < n; i++ {
 		k := i
@@ -130,7 +159,7 @@ func (vm *VM) findIn(c *NativeCall, method string, backwards bool) (Value, int64
 			k = n - 1 - i
 		}
 		v := vm.getIndex(o, k)
-		if ToBoolean(vm.Call(fn, thisArg, v, Number(float64(k)), ov)) {
+		if ToBoolean(cb.call3(vm, v, Number(float64(k)), ov)) {
 			return v, k
 		}
 	}
@@ -165,7 +194,7 @@ func arrayFindLastIndex(vm *VM, c NativeCall) Value {
 func (vm *VM) reduceIn(c *NativeCall, method string, backwards bool) Value {
 	o := thisArrayObject(vm, c, method)
 	n := vm.LengthOfArrayLike(o)
-	fn := vm.callbackArg(c)
+	cb := newCallback(vm.callbackArg(c), undefinedValue)
 	ov := objectValue(o)
 	k, step, end := int64(0), int64(1), n
 	if backwards {
@@ -189,7 +218,7 @@ func (vm *VM) reduceIn(c *NativeCall, method string, backwards bool) Value {
 	}
 	for ; k != end; k += step {
 		if v, ok := vm.getPresent(o, k); ok {
-			acc = vm.Call(fn, undefinedValue, acc, v, Number(float64(k)), ov)
+			acc = cb.call4(vm, acc, v, Number(float64(k)), ov)
 		}
 	}
 	return acc
@@ -206,9 +235,9 @@ func arrayReduceRight(vm *VM, c NativeCall) Value { return vm.reduceIn(&c, "redu
 const maxFlattenDepth = 1000
 
 // flattenInto is FlattenIntoArray: copies the elements of source (length n) into target from
-// index start, flattening nested arrays down to depth levels, mapping first when fn is
-// callable (flatMap). It returns the next target index.
-func (vm *VM) flattenInto(target, source *Object, n, start int64, depth float64, fn, thisArg Value, level int) int64 {
+// index start, flattening nested arrays down to depth levels, mapping first when cb is not
+// nil (flatMap). It returns the next target index.
+func (vm *VM) flattenInto(target, source *Object, n, start int64, depth float64, cb *callback, level int) int64 {
 	if level > maxFlattenDepth {
 		vm.throwRangeError("Maximum call stack size exceeded")
 	}
@@ -218,12 +247,12 @@ func (vm *VM) flattenInto(target, source *Object, n, start int64, depth float64,
 		if !ok {
 			continue
 		}
-		if !fn.IsUndefined() {
-			v = vm.Call(fn, thisArg, v, Number(float64(k)), ov)
+		if cb != nil {
+			v = cb.call3(vm, v, Number(float64(k)), ov)
 		}
 		if depth > 0 && IsArray(v) {
 			e := v.obj()
-			start = vm.flattenInto(target, e, vm.LengthOfArrayLike(e), start, depth-1, undefinedValue, undefinedValue, level+1)
+			start = vm.flattenInto(target, e, vm.LengthOfArrayLike(e), start, depth-1, nil, level+1)
 			continue
 		}
 		if start >= maxArrayLikeLength {
@@ -247,7 +276,7 @@ func arrayFlat(vm *VM, c NativeCall) Value {
 		}
 	}
 	a := vm.arraySpeciesCreate(o, 0)
-	vm.flattenInto(a, o, n, 0, depth, undefinedValue, undefinedValue, 0)
+	vm.flattenInto(a, o, n, 0, depth, nil, 0)
 	return objectValue(a)
 }
 
@@ -255,8 +284,8 @@ func arrayFlat(vm *VM, c NativeCall) Value {
 func arrayFlatMap(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "flatMap")
 	n := vm.LengthOfArrayLike(o)
-	fn := vm.callbackArg(&c)
+	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	a := vm.arraySpeciesCreate(o, 0)
-	vm.flattenInto(a, o, n, 0, 1, fn, c.Arg(1), 0)
+	vm.flattenInto(a, o, n, 0, 1, cb, 0)
 	return objectValue(a)
 }

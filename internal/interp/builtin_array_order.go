@@ -44,8 +44,13 @@ func (vm *VM) sortValues(vals []Value, cmp Value) []Value {
 			defined[i] = it.v
 		}
 	} else {
+		cb := newCallback(cmp, undefinedValue)
 		mergeSort(defined, func(x, y Value) int {
-			f := vm.ToNumber(vm.Call(cmp, undefinedValue, x, y))
+			r := cb.call2(vm, x, y)
+			f := r.num
+			if r.kind != KindNumber {
+				f = vm.ToNumber(r)
+			}
 			switch {
 			case f < 0:
 				return -1
