@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// benchProgram is a typical code-mode program repeated to about 60 KB.
-var benchProgram = strings.Repeat(`
+// benchProgram is a typical code-mode program repeated (in blocks) to about 60 KB.
+var benchProgram = strings.Repeat(`{
 const { items = [] } = await tools.search.query({ q: "x", limit: 10 });
 const out = [];
 for (const [i, item] of items.entries()) {
@@ -17,12 +17,13 @@ for (const [i, item] of items.entries()) {
 class Acc { #n = 0; add(v) { this.#n += v; return this } get n() { return this.#n } }
 const acc = new Acc();
 out.forEach(o => acc.add(o.tags.length));
+}
 `, 100)
 
 func BenchmarkParse(b *testing.B) {
 	b.SetBytes(int64(len(benchProgram)))
 	for b.Loop() {
-		if _, err := Parse(benchProgram, ModeScript); err != nil {
+		if _, err := Parse(benchProgram, ModeAsyncBody); err != nil {
 			b.Fatal(err)
 		}
 	}
