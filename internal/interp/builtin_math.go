@@ -241,10 +241,8 @@ func mathPowOf(b, e float64) float64 {
 
 // seedMathRandom seeds Math.random; the VM constructor calls it with Config.RandomSeed.
 func (vm *VM) seedMathRandom(seed uint64) {
-	if m := vm.realm.Intrinsic("Math"); m != nil {
-		if st, ok := m.slots.(*mathRandomState); ok {
-			st.seed(seed)
-		}
+	if st := vm.mathState(); st != nil {
+		st.seed(seed)
 	}
 }
 
@@ -280,8 +278,7 @@ func (st *mathRandomState) next() float64 {
 
 // mathRandom is Math.random.
 func mathRandom(vm *VM, c NativeCall) Value {
-	m := vm.realm.Intrinsic("Math")
-	st, _ := m.slots.(*mathRandomState)
+	st := vm.mathState()
 	if st == nil {
 		vm.throwTypeError("Math.random: no random state")
 	}

@@ -79,3 +79,25 @@ func TestFormatLocaleNumber(t *testing.T) {
 		})
 	}
 }
+
+// TestMathRandomStateRoundTrip checks the exported state accessors and the slot codec.
+func TestMathRandomStateRoundTrip(t *testing.T) {
+	t.Parallel()
+	vm := newTestVM(t)
+	vm.seedMathRandom(7)
+	saved := vm.MathRandomState()
+	want := mustCall(t, vm, "Math.random", undefinedValue)
+	require.NotEqual(t, saved, vm.MathRandomState())
+	vm.SetMathRandomState(saved)
+	require.Equal(t, want, mustCall(t, vm, "Math.random", undefinedValue))
+
+	st := &mathRandomState{S0: 1<<64 - 1, S1: 0xabc}
+	e := &heapEncoder{vm: vm, w: &jsonWriter{}}
+	st.encodeSlot(e)
+	require.Equal(t, `["ffffffffffffffff","abc"]`, string(e.w.buf))
+	typ, ok := lookupSlotType(st.slotTag())
+	require.True(t, ok)
+	got := typ.alloc()
+	typ.decode(nil, &jsonReader{data: e.w.buf}, got)
+	require.Equal(t, st, got)
+}

@@ -82,7 +82,11 @@ type FuncCode struct {
 	Consts    []Constant
 	Pos       []posEntry // sorted by PC
 	Parent    int        // enclosing function index (-1 for the program)
-	SourceStart int      // byte offsets of the function text in the program (Function.prototype.toString)
+	NumParams int        // formal parameters before the rest parameter (registers 0..NumParams-1)
+
+	vals        []Value       // Consts as values (built at compile time; immutable)
+	keys        []PropertyKey // Consts as property keys (strings only)
+	SourceStart int           // byte offsets of the function text in the program (Function.prototype.toString)
 	SourceEnd   int
 }
 

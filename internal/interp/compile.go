@@ -70,11 +70,11 @@ type compileError struct {
 
 // compiler is the state of one compilation.
 type compiler struct {
-	src    *syntax.Program
-	prog   *Program
-	an     *analyzer
-	fs     *funcState
-	script bool
+	src     *syntax.Program
+	prog    *Program
+	an      *analyzer
+	fs      *funcState
+	script  bool
 	lastPos syntax.Position
 }
 
@@ -285,6 +285,18 @@ func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
 func (c *compiler) endFunction() {
 	fs := c.fs
 	fs.code.NumRegs = fs.info.numRegs
+	fs.code.NumParams = fs.info.params
+	fs.code.vals = make([]Value, len(fs.code.Consts))
+	fs.code.keys = make([]PropertyKey, len(fs.code.Consts))
+	for i, k := range fs.code.Consts {
+		if k.Kind == constNumber {
+			fs.code.vals[i] = Number(k.Num)
+			continue
+		}
+		s := newUTF16(k.Str)
+		fs.code.vals[i] = stringValue(s)
+		fs.code.keys[i] = jsStringKey(s)
+	}
 	c.fs = fs.parent
 }
 

@@ -506,6 +506,8 @@ func dotName(n *js.DotExpr) string {
 		return string(y.Name())
 	case *js.LiteralExpr:
 		return string(y.Data)
+	case js.LiteralExpr:
+		return string(y.Data)
 	}
 	return ""
 }

@@ -26,18 +26,18 @@ import (
 type bindKind uint8
 
 const (
-	bindVar      bindKind = iota // var and function-level function declarations
-	bindLet                      // let
-	bindConst                    // const
-	bindClass                    // class declaration (let-like)
-	bindFunc                     // function declaration in a block (let-like, initialised at block entry)
-	bindParam                    // formal parameter
-	bindCatch                    // catch parameter
-	bindFuncName                 // a function expression's own name (immutable)
-	bindInternal                 // this, new.target, arguments, %callee
-	bindPrivate                  // a class private name (#x)
-	bindClassInner               // the class's own name inside its body (immutable)
-	bindTemp                     // hidden compiler binding (computed field keys)
+	bindVar        bindKind = iota // var and function-level function declarations
+	bindLet                        // let
+	bindConst                      // const
+	bindClass                      // class declaration (let-like)
+	bindFunc                       // function declaration in a block (let-like, initialised at block entry)
+	bindParam                      // formal parameter
+	bindCatch                      // catch parameter
+	bindFuncName                   // a function expression's own name (immutable)
+	bindInternal                   // this, new.target, arguments, %callee
+	bindPrivate                    // a class private name (#x)
+	bindClassInner                 // the class's own name inside its body (immutable)
+	bindTemp                       // hidden compiler binding (computed field keys)
 )
 
 func (k bindKind) lexical() bool {
@@ -588,6 +588,12 @@ func (a *analyzer) fieldInit(n *js.ClassDecl, static bool) {
 	a.fn = f
 	f.scope = a.pushScope(fkey, true)
 	f.simple = true
+	a.resolve("this")
+	for _, el := range n.List {
+		if !static && el.Method != nil && !el.Method.Static && el.Method.Name.Private != nil {
+			a.resolve(string(el.Method.Name.Private.Name()))
+		}
+	}
 	for i := range n.List {
 		el := &n.List[i]
 		if el.Method != nil {

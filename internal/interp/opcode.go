@@ -54,17 +54,17 @@ const (
 	OpThrowRef      // [] -> never; ReferenceError "constant A is not defined"
 
 	// Properties.
-	OpGetProp      // [obj] -> [obj.name], name = constant A
-	OpGetPropKeep  // [obj] -> [obj obj.name]
-	OpSetProp      // [obj v] -> [v]; obj.name = v
-	OpGetElem      // [obj key] -> [obj[key]]
-	OpGetElemKeep  // [obj key] -> [obj obj[key]]
-	OpSetElem      // [obj key v] -> [v]
-	OpDeleteProp   // [obj] -> [bool]
-	OpDeleteElem   // [obj key] -> [bool]
-	OpIn           // [key obj] -> [bool]
-	OpInstanceOf   // [v ctor] -> [bool]
-	OpToPropertyKey // [v] -> [key]
+	OpGetProp        // [obj] -> [obj.name], name = constant A
+	OpGetPropKeep    // [obj] -> [obj obj.name]
+	OpSetProp        // [obj v] -> [v]; obj.name = v
+	OpGetElem        // [obj key] -> [obj[key]]
+	OpGetElemKeep    // [obj key] -> [obj obj[key]]
+	OpSetElem        // [obj key v] -> [v]
+	OpDeleteProp     // [obj] -> [bool]
+	OpDeleteElem     // [obj key] -> [bool]
+	OpIn             // [key obj] -> [bool]
+	OpInstanceOf     // [v ctor] -> [bool]
+	OpToPropertyKey  // [v] -> [key]
 	OpCheckCoercible // [v] -> [v]; TypeError when v is null or undefined (destructuring)
 
 	// Private names (class #x): A = private-name register/env via preceding load.
@@ -76,11 +76,11 @@ const (
 	OpDefPrivMeth // [obj pname fn] -> [obj]; add a private method/accessor (B: 0 method, 1 getter, 2 setter)
 
 	// Calls. Layout: [fn this arg1..argA].
-	OpCall        // [fn this args...] -> [result]
-	OpCallSpread  // [fn this argsArray] -> [result]
-	OpNew         // [ctor args...] -> [object]
-	OpNewSpread   // [ctor argsArray] -> [object]
-	OpSuperCall   // [args...] -> [this]; A = argc (uses the frame's callee and new.target)
+	OpCall       // [fn this args...] -> [result]
+	OpCallSpread // [fn this argsArray] -> [result]
+	OpNew        // [ctor args...] -> [object]
+	OpNewSpread  // [ctor argsArray] -> [object]
+	OpSuperCall  // [args...] -> [this]; A = argc (uses the frame's callee and new.target)
 	OpSuperCallSpread
 	OpSuperBase   // [] -> [home object's prototype]
 	OpReturn      // [v] -> returns v
@@ -108,7 +108,7 @@ const (
 	OpGt
 	OpGe
 	OpNeg
-	OpPlus   // ToNumber
+	OpPlus    // ToNumber
 	OpNumeric // ToNumeric (postfix operators)
 	OpNot
 	OpBitNot
@@ -145,17 +145,17 @@ const (
 	OpSetFnName    // [fn key] -> [fn]; SetFunctionName from a computed key (B prefix: 0 none, 1 get, 2 set)
 
 	// Functions and classes.
-	OpClosure      // [] -> [function object of function index A]
-	OpLoadThis     // [] -> [this]
-	OpLoadCallee   // [] -> [the running function object]
+	OpClosure       // [] -> [function object of function index A]
+	OpLoadThis      // [] -> [this]
+	OpLoadCallee    // [] -> [the running function object]
 	OpLoadNewTarget // [] -> [new.target]
-	OpArguments    // [] -> [arguments object]
-	OpRestArgs     // [] -> [array of arguments from index A]
-	OpGetArg       // [] -> [argument A or undefined]
-	OpClass        // [parent ctorFn] -> [ctor proto]; A=1 when there is an extends clause
-	OpInitFields   // [] -> []; run the field initialiser of the callee's class on this
-	OpSetHome      // [fn home] -> [fn]
-	OpSetFields    // [ctor initFn] -> [ctor]; attach the instance field initialiser
+	OpArguments     // [] -> [arguments object]
+	OpRestArgs      // [] -> [array of arguments from index A]
+	OpGetArg        // [] -> [argument A or undefined]
+	OpClass         // [parent ctorFn] -> [ctor proto]; A=1 when there is an extends clause
+	OpInitFields    // [] -> []; run the field initialiser of the callee's class on this
+	OpSetHome       // [fn home] -> [fn]
+	OpSetFields     // [ctor initFn] -> [ctor]; attach the instance field initialiser
 	OpRunStaticInit // [ctor fn] -> [ctor]; call fn with this = ctor
 
 	// Exceptions.
@@ -165,24 +165,24 @@ const (
 	OpThrowTyp // [] -> never: TypeError with message constant A
 
 	// Iteration.
-	OpGetIter      // [iterable] -> [iterRecord]; B=1 async
-	OpIterNext     // [iterRecord] -> [value]; jumps to A when done (pops nothing else)
-	OpIterClose    // [iterRecord] -> []
+	OpGetIter        // [iterable] -> [iterRecord]; B=1 async
+	OpIterNext       // [iterRecord] -> [value]; jumps to A when done (pops nothing else)
+	OpIterClose      // [iterRecord] -> []
 	OpIterCloseThrow // [iterRecord] -> []: close, ignoring errors (throw completion)
-	OpIterStep     // [iterRecord] -> [value] for destructuring (undefined after done)
-	OpIterRest     // [iterRecord] -> [array of the remaining values]
-	OpForInPrep    // [obj] -> [forInState]
-	OpForInNext    // [state] -> [key]; jumps to A when done
-	OpIterNextRaw  // [iterRecord] -> [result] (for-await: the raw next() result, awaited by the code)
-	OpIterResult   // [result] -> [value]; jumps to A when result.done (for-await)
+	OpIterStep       // [iterRecord] -> [value] for destructuring (undefined after done)
+	OpIterRest       // [iterRecord] -> [array of the remaining values]
+	OpForInPrep      // [obj] -> [forInState]
+	OpForInNext      // [state] -> [key]; jumps to A when done
+	OpIterNextRaw    // [iterRecord] -> [result] (for-await: the raw next() result, awaited by the code)
+	OpIterResult     // [result] -> [value]; jumps to A when result.done (for-await)
 
 	// Generators and async.
-	OpAwait          // [v] -> [resolved value] (suspends)
-	OpYield          // [v] -> [sent value] (suspends; resume mode into the frame's resume register)
-	OpResumeMode     // [] -> [] jumps: A = target when mode is return; throw mode rethrows
-	OpYieldDelegate  // [iterable] -> [result value]; yield*
-	OpAsyncGenYield  // async generator yield
-	OpInitialYield   // generator start: suspend before the body runs
+	OpAwait         // [v] -> [resolved value] (suspends)
+	OpYield         // [v] -> [sent value] (suspends; resume mode into the frame's resume register)
+	OpResumeMode    // [] -> [] jumps: A = target when mode is return; throw mode rethrows
+	OpYieldDelegate // [iterable] -> [result value]; yield*
+	OpAsyncGenYield // async generator yield
+	OpInitialYield  // generator start: suspend before the body runs
 
 	// Misc.
 	OpDebugger

@@ -1,0 +1,235 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+// Config configures a VM. Zero values mean "no limit" or the default.
+type Config struct {
+	// Host receives calls of host functions (NewHostFunction); may be nil.
+	Host Host
+	// Log receives console output lines (level and text); nil drops them.
+	Log func(level, text string)
+	// Now is the clock of Date.now and new Date(); default time.Now.
+	Now func() time.Time
+	// RandomSeed seeds Math.random.
+	RandomSeed uint64
+	// MaxMemoryBytes is the heap accounting limit in bytes; 0 = none.
+	MaxMemoryBytes int64
+	// MaxCallDepth caps JavaScript frames; default 10000. Exceeding it throws a RangeError.
+	MaxCallDepth int
+}
+
+// Host handles calls of functions made with NewHostFunction.
+type Host interface {
+	CallHost(vm *VM, id string, this Value, args []Value) (Value, error)
+}
+
+// Status tells why Run returned.
+type Status int
+
+const (
+	// StatusDone means the program finished: see Result.
+	StatusDone Status = iota
+	// StatusWaiting means nothing is runnable: only host promises are pending.
+	StatusWaiting
+	// StatusPaused means RunOptions.MaxSteps ran out; Run again to continue.
+	StatusPaused
+)
+
+// RunOptions bound one Run call.
+type RunOptions struct {
+	// MaxSteps pauses the run after this many instructions; 0 = no step limit.
+	MaxSteps int64
+}
+
+// New creates a VM with a fresh realm.
+func New(cfg Config) *VM {
+	vm := &VM{}
+	vm.maxMemory = cfg.MaxMemoryBytes
+	vm.logf = cfg.Log
+	vm.initRuntime()
+	vm.exec.cfg = cfg
+	vm.exec.maxCallDepth = cfg.MaxCallDepth
+	if vm.exec.maxCallDepth <= 0 {
+		vm.exec.maxCallDepth = 10000
+	}
+	vm.exec.stack = make([]Value, 1024)
+	return vm
+}
+
+// Start queues the program to run; Run executes it.
+func (vm *VM) Start(p *Program) error {
+	ex := &vm.exec
+	if ex.started {
+		return errors.New("interp: Start called twice")
+	}
+	ex.started = true
+	ex.program = p
+	return nil
+}
+
+// Run runs the program and its microtasks until the program's promise settles
+// and the queue is empty (StatusDone), nothing is runnable (StatusWaiting), or
+// MaxSteps instructions ran (StatusPaused).
+func (vm *VM) Run(ctx context.Context, opts RunOptions) (st Status, err error) {
+	ex := &vm.exec
+	if ex.program == nil {
+		return StatusDone, errors.New("interp: Run before Start")
+	}
+	ex.paused = false
+	ex.stepLimit = 0
+	if opts.MaxSteps > 0 {
+		ex.stepLimit = ex.steps + opts.MaxSteps
+	}
+	atomic.StoreUint32(&ex.interrupt, 0)
+	stop := context.AfterFunc(ctx, func() { atomic.StoreUint32(&ex.interrupt, 1) })
+	defer stop()
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*Exception); ok {
+				// an exception escaped a job: report it as an unhandled failure
+				err = &Diagnostic{Kind: "ExecutionFailure", Message: vm.describeValue(e.Value)}
+				return
+			}
+			if d, ok := r.(*Diagnostic); ok {
+				err = d
+				return
+			}
+			panic(r)
+		}
+	}()
+	if !ex.programStarted {
+		ex.programStarted = true
+		vm.startProgram()
+	}
+	for {
+		if ex.paused {
+			return StatusPaused, nil
+		}
+		if atomic.LoadUint32(&ex.interrupt) != 0 {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return StatusPaused, &Diagnostic{Kind: "TimeoutExceeded", Message: "the run exceeded its time limit"}
+			}
+			return StatusPaused, fmt.Errorf("interp: run interrupted: %w", ctx.Err())
+		}
+		if len(ex.frames) > 0 {
+			vm.run(0)
+			continue
+		}
+		if len(ex.jobs) == 0 {
+			break
+		}
+		j := ex.jobs[0]
+		ex.jobs[0] = job{}
+		ex.jobs = ex.jobs[1:]
+		vm.runJob(j)
+	}
+	ps := promiseOf(ex.programPromise)
+	if ps != nil && ps.status == promisePending {
+		return StatusWaiting, nil
+	}
+	return StatusDone, nil
+}
+
+// startProgram pushes the program's top-level frame.
+func (vm *VM) startProgram() {
+	ex := &vm.exec
+	p := ex.program
+	code := p.Funcs[0]
+	fn := vm.newObject(vm.realm.FunctionPrototype, ClassFunction)
+	fn.flags |= objCallable
+	cl := &closureSlots{prog: p, code: code, obj: fn}
+	fn.slots = cl
+	this := undefinedValue
+	if p.script {
+		this = objectValue(vm.realm.Global)
+	}
+	ex.stack[0] = objectValue(fn)
+	ex.stack[1] = this
+	ex.sp = 2
+	f := vm.pushFrame(cl, fn, 2, 0, this, nil, retExit)
+	if code.Async {
+		f.async = &asyncState{promise: vm.newPromise()}
+		ex.programPromise = f.async.promise
+		promiseOf(ex.programPromise).handled = true
+	} else {
+		// scripts: wrap completion in a settled promise when the frame returns
+		f.async = &asyncState{promise: vm.newPromise()}
+		ex.programPromise = f.async.promise
+		promiseOf(ex.programPromise).handled = true
+	}
+}
+
+// Result returns the program's completion: its value, and thrown=true when it
+// ended with an uncaught exception.
+func (vm *VM) Result() (v Value, thrown bool) {
+	ps := promiseOf(vm.exec.programPromise)
+	if ps == nil || ps.status == promisePending {
+		return undefinedValue, false
+	}
+	return ps.value, ps.status == promiseRejected
+}
+
+// describeValue renders a thrown value for a diagnostic.
+func (vm *VM) describeValue(v Value) string {
+	name, msg, _, _ := vm.DescribeError(v)
+	if name == "" {
+		return msg
+	}
+	return name + ": " + msg
+}
+
+// DescribeError gives the name, message and position of an error value.
+func (vm *VM) DescribeError(v Value) (name, message string, line, column int) {
+	o := v.asObject()
+	if o == nil {
+		return "", vm.safeString(v), 0, 0
+	}
+	n := vm.safeGet(o, keyName)
+	m := vm.safeGet(o, strKey("message"))
+	return vm.safeString(n), vm.safeString(m), 0, 0
+}
+
+func (vm *VM) safeGet(o *Object, k PropertyKey) (v Value) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(*Exception); !ok {
+				panic(r)
+			}
+			v = undefinedValue
+		}
+	}()
+	return vm.GetProp(o, k)
+}
+
+func (vm *VM) safeString(v Value) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(*Exception); !ok {
+				panic(r)
+			}
+			s = v.String()
+		}
+	}()
+	if v.kind == KindUndefined {
+		return ""
+	}
+	return vm.ToGoString(v)
+}
+
+// UnhandledRejections lists the reasons of rejected promises nobody handled, in rejection order.
+func (vm *VM) UnhandledRejections() []Value {
+	var out []Value
+	for _, p := range vm.exec.unhandled {
+		if p == vm.exec.programPromise {
+			continue
+		}
+		out = append(out, promiseOf(p).value)
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+package interp
+
+// Closures: function objects made from compiled code.
+
+// closureSlots are the internal slots of a function object created from
+// bytecode: which code (program + function index), the environment it closes
+// over, its [[HomeObject]] (methods) and its class's field initialiser.
+type closureSlots struct {
+	prog   *Program
+	code   *FuncCode
+	env    *envRecord
+	home   *Object
+	fields *Object // class constructors: the instance field initialiser, or nil
+	obj    *Object // the function object owning these slots
+}
+
+// privateName is a class private name (#x); objects keep private elements in
+// a side table keyed by it.
+type privateName struct {
+	desc   string
+	kind   int // 0 field, 1 method, 2 accessor
+	method *Object
+	getter *Object
+	setter *Object
+}
+
+// privateElements are the private fields and brands of one object.
+type privateElements struct {
+	names  []*privateName
+	values []Value
+}
+
+// makeClosure creates the function object for function index idx of the running program.
+func (vm *VM) makeClosure(f *frame, idx int) *Object {
+	code := f.prog.Funcs[idx]
+	o := vm.newObject(vm.realm.FunctionPrototype, ClassFunction)
+	o.flags |= objCallable
+	cl := &closureSlots{prog: f.prog, code: code, env: f.env, obj: o}
+	o.slots = cl
+	switch code.Kind {
+	case funcNormal:
+		if !code.Async && !code.Generator {
+			o.flags |= objConstructor
+		}
+	case funcClassCtor, funcDerivedCtor:
+		o.flags |= objConstructor
+	}
+	o.props.add(keyLength, Property{value: intValue(code.Length), flags: propConfigurable})
+	o.props.add(keyName, Property{value: asciiValue(code.Name), flags: propConfigurable})
+	if code.Kind == funcNormal && !code.Async {
+		proto := vm.newPlainObject()
+		if code.Generator {
+			if gp := vm.realm.Intrinsic("%GeneratorPrototype%"); gp != nil {
+				proto.proto = gp
+			}
+		} else {
+			proto.props.add(keyConstructor, Property{value: objectValue(o), flags: propWritable | propConfigurable})
+		}
+		o.props.add(keyPrototype, Property{value: objectValue(proto), flags: propWritable})
+	}
+	return o
+}
+
+// callFunction implements functionSlots: natives calling back into JavaScript
+// run the closure in a nested dispatch loop.
+func (cl *closureSlots) callFunction(vm *VM, this Value, args []Value, newTarget *Object) Value {
+	ex := &vm.exec
+	if cl.code.Kind == funcClassCtor || cl.code.Kind == funcDerivedCtor {
+		if newTarget == nil {
+			vm.throwTypeError("Class constructor %s cannot be invoked without 'new'", cl.code.Name)
+		}
+	}
+	vm.ensureStack(len(args) + 2)
+	fnIdx := ex.sp
+	ex.stack[ex.sp] = undefinedValue
+	ex.stack[ex.sp+1] = this
+	ex.sp += 2
+	for _, a := range args {
+		ex.stack[ex.sp] = a
+		ex.sp++
+	}
+	depth := len(ex.frames)
+	callee := cl.obj
+	ex.stack[fnIdx] = objectValue(callee)
+	if !vm.enterClosure(cl, callee, this, fnIdx, len(args), newTarget, retExit) {
+		// completed without a frame (not possible for closures)
+		v := ex.stack[ex.sp-1]
+		ex.sp = fnIdx
+		return v
+	}
+	saveSp := fnIdx
+	defer func() {
+		if r := recover(); r != nil {
+			ex.frames = ex.frames[:depth]
+			ex.sp = saveSp
+			panic(r)
+		}
+	}()
+	v := vm.run(depth)
+	ex.sp = saveSp
+	return v
+}
+
+// enterClosure pushes a frame for a closure call laid out at fnIdx. It reports
+// whether a frame was pushed.
+func (vm *VM) enterClosure(cl *closureSlots, callee *Object, this Value, fnIdx, argc int, newTarget *Object, ret retKind) bool {
+	code := cl.code
+	if newTarget != nil && code.Kind != funcDerivedCtor {
+		proto := vm.GetPrototypeFromConstructor(newTarget, "Object.prototype")
+		this = objectValue(vm.newObject(proto, ClassObject))
+	}
+	f := vm.pushFrame(cl, callee, fnIdx+2, argc, this, newTarget, ret)
+	if code.Async || code.Generator {
+		vm.startCoroutine(f)
+	}
+	return true
+}
+
+// callValue performs a call of fo laid out on the stack at fnIdx ([fn this args...]).
+// For closures it pushes a frame and reports true; natives run at once and
+// their result replaces the call layout.
+func (vm *VM) callValue(fo *Object, this Value, fnIdx, argc int, newTarget *Object) bool {
+	ex := &vm.exec
+	switch s := fo.slots.(type) {
+	case *closureSlots:
+		if newTarget == nil && (s.code.Kind == funcClassCtor || s.code.Kind == funcDerivedCtor) {
+			vm.throwTypeError("Class constructor %s cannot be invoked without 'new'", s.code.Name)
+		}
+		vm.enterClosure(s, fo, this, fnIdx, argc, newTarget, retPush)
+		return true
+	case *boundFunction:
+		// Rebuild the layout: [target boundThis boundArgs... args...]
+		n := len(s.args)
+		vm.ensureStack(n)
+		stack := ex.stack
+		copy(stack[fnIdx+2+n:ex.sp+n], stack[fnIdx+2:ex.sp])
+		copy(stack[fnIdx+2:], s.args)
+		ex.sp += n
+		stack[fnIdx] = objectValue(s.target)
+		if newTarget == fo {
+			newTarget = s.target
+		}
+		this = s.this
+		if newTarget != nil {
+			this = undefinedValue
+		}
+		stack[fnIdx+1] = this
+		return vm.callValue(s.target, this, fnIdx, argc+n, newTarget)
+	}
+	args := make([]Value, argc)
+	copy(args, ex.stack[fnIdx+2:fnIdx+2+argc])
+	var r Value
+	if newTarget != nil {
+		r = vm.callObject(fo, undefinedValue, args, newTarget)
+	} else {
+		r = vm.callObject(fo, this, args, nil)
+	}
+	ex.sp = fnIdx
+	ex.stack[ex.sp] = r
+	ex.sp++
+	return false
+}
+
+// doReturn finishes the top frame with v. It reports done when the dispatch
+// loop must exit with res (the frame was entered from Go).
+func (vm *VM) doReturn(f *frame, v Value, stopDepth int) (bool, Value) {
+	ex := &vm.exec
+	if f.construct && v.kind != KindObject {
+		v = f.this
+		if f.code.Kind == funcDerivedCtor {
+			v = ex.stack[ex.sp-1]
+		}
+	}
+	ex.frames = ex.frames[:len(ex.frames)-1]
+	ex.sp = f.argsBase - 2
+	if f.async != nil {
+		if r, ok := vm.coroutineReturn(f, v); ok {
+			v = r
+		} else {
+			return true, undefinedValue
+		}
+	}
+	if f.ret == retExit {
+		return true, v
+	}
+	ex.stack[ex.sp] = v
+	ex.sp++
+	return false, undefinedValue
+}
+
+// boundFunction is the internal slot data of a bound function (Function.prototype.bind).
+type boundFunction struct {
+	target *Object
+	this   Value
+	args   []Value
+}
+
+func (b *boundFunction) boundTarget() *Object { return b.target }

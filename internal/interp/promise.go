@@ -1,0 +1,267 @@
+package interp
+
+// Promises and the microtask (job) queue. Reactions and jobs are data: a
+// reaction names its handler (a function value, or an async call to resume)
+// and the derived promise to settle; resolving functions are natives whose
+// per-instance state lives in their nativeFunction data.
+
+type promiseStatus uint8
+
+const (
+	promisePending promiseStatus = iota
+	promiseFulfilled
+	promiseRejected
+)
+
+// promiseSlots are the internal slots of a promise.
+type promiseSlots struct {
+	status  promiseStatus
+	value   Value
+	fulfill []*reaction
+	reject  []*reaction
+	handled bool
+	hostID  uint64 // host promises: their id (0 otherwise)
+}
+
+// reaction is a PromiseReaction.
+type reaction struct {
+	handler Value       // callable or undefined (identity / thrower)
+	derived *Object     // the promise of then(), or nil
+	await   *asyncState // an awaiting async call to resume instead of a handler
+	reject  bool        // the reaction is a reject reaction
+}
+
+// job is one microtask.
+type job struct {
+	r        *reaction
+	arg      Value
+	thenable Value // PromiseResolveThenableJob: thenable and its then
+	then     Value
+	target   *Object
+}
+
+func (vm *VM) newPromise() *Object {
+	proto := vm.realm.Intrinsic("Promise.prototype")
+	if proto == nil {
+		proto = vm.realm.ObjectPrototype
+	}
+	o := vm.newObject(proto, ClassPromise)
+	o.slots = &promiseSlots{}
+	return o
+}
+
+func promiseOf(o *Object) *promiseSlots {
+	if o == nil {
+		return nil
+	}
+	p, _ := o.slots.(*promiseSlots)
+	return p
+}
+
+// resolvePromise is the promise resolve function applied to v.
+func (vm *VM) resolvePromise(p *Object, v Value) {
+	ps := promiseOf(p)
+	if ps.status != promisePending {
+		return
+	}
+	if v.kind == KindObject && v.obj() == p {
+		vm.rejectPromise(p, vm.newTypeError("Chaining cycle detected for promise #<Promise>"))
+		return
+	}
+	if v.kind != KindObject {
+		vm.settle(p, promiseFulfilled, v)
+		return
+	}
+	var then Value
+	var thrown *Exception
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				e, ok := r.(*Exception)
+				if !ok {
+					panic(r)
+				}
+				thrown = e
+			}
+		}()
+		then = vm.GetProp(v.obj(), strKey("then"))
+	}()
+	if thrown != nil {
+		vm.rejectPromise(p, thrown.Value)
+		return
+	}
+	if !IsCallable(then) {
+		vm.settle(p, promiseFulfilled, v)
+		return
+	}
+	vm.exec.jobs = append(vm.exec.jobs, job{thenable: v, then: then, target: p})
+}
+
+func (vm *VM) rejectPromise(p *Object, v Value) {
+	if promiseOf(p).status != promisePending {
+		return
+	}
+	vm.settle(p, promiseRejected, v)
+}
+
+func (vm *VM) settle(p *Object, st promiseStatus, v Value) {
+	ps := promiseOf(p)
+	ps.status, ps.value = st, v
+	rs := ps.fulfill
+	if st == promiseRejected {
+		rs = ps.reject
+		if !ps.handled {
+			vm.exec.unhandled = append(vm.exec.unhandled, p)
+		}
+	}
+	ps.fulfill, ps.reject = nil, nil
+	for _, r := range rs {
+		vm.exec.jobs = append(vm.exec.jobs, job{r: r, arg: v})
+	}
+}
+
+// promiseResolve is PromiseResolve(%Promise%, v).
+func (vm *VM) promiseResolve(v Value) *Object {
+	if o := v.asObject(); o != nil && promiseOf(o) != nil {
+		ctor := vm.GetProp(o, keyConstructor)
+		if pc := vm.realm.Intrinsic("Promise"); pc != nil && ctor.kind == KindObject && ctor.obj() == pc {
+			return o
+		}
+	}
+	p := vm.newPromise()
+	vm.resolvePromise(p, v)
+	return p
+}
+
+// performThen is PerformPromiseThen with reactions.
+func (vm *VM) performThen(p *Object, onF, onR *reaction) {
+	ps := promiseOf(p)
+	switch ps.status {
+	case promisePending:
+		ps.fulfill = append(ps.fulfill, onF)
+		ps.reject = append(ps.reject, onR)
+	case promiseFulfilled:
+		vm.exec.jobs = append(vm.exec.jobs, job{r: onF, arg: ps.value})
+	case promiseRejected:
+		if !ps.handled {
+			vm.dropUnhandled(p)
+		}
+		vm.exec.jobs = append(vm.exec.jobs, job{r: onR, arg: ps.value})
+	}
+	ps.handled = true
+}
+
+func (vm *VM) dropUnhandled(p *Object) {
+	u := vm.exec.unhandled
+	for i, q := range u {
+		if q == p {
+			vm.exec.unhandled = append(u[:i], u[i+1:]...)
+			return
+		}
+	}
+}
+
+func (vm *VM) promiseThenAwait(p *Object, st *asyncState) {
+	vm.performThen(p, &reaction{await: st}, &reaction{await: st, reject: true})
+}
+
+// runJob runs one microtask.
+func (vm *VM) runJob(j job) {
+	if j.r == nil {
+		// PromiseResolveThenableJob
+		resolve, reject := vm.resolvingFunctions(j.target)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					e, ok := r.(*Exception)
+					if !ok {
+						panic(r)
+					}
+					vm.Call(objectValue(reject), undefinedValue, e.Value)
+				}
+			}()
+			vm.Call(j.then, j.thenable, objectValue(resolve), objectValue(reject))
+		}()
+		return
+	}
+	r := j.r
+	if r.await != nil {
+		vm.resumeAsync(r.await, j.arg, r.reject)
+		return
+	}
+	var result Value
+	var thrown *Exception
+	func() {
+		defer func() {
+			if rec := recover(); rec != nil {
+				e, ok := rec.(*Exception)
+				if !ok {
+					panic(rec)
+				}
+				thrown = e
+			}
+		}()
+		switch {
+		case IsCallable(r.handler):
+			result = vm.Call(r.handler, undefinedValue, j.arg)
+		case r.reject:
+			panic(&Exception{Value: j.arg})
+		default:
+			result = j.arg
+		}
+	}()
+	if r.derived == nil {
+		return
+	}
+	if thrown != nil {
+		vm.rejectPromise(r.derived, thrown.Value)
+		return
+	}
+	vm.resolvePromise(r.derived, result)
+}
+
+// resolving functions: natives whose data is the promise and a shared "already resolved" flag.
+type resolvingData struct {
+	promise *Object
+	done    *bool
+	reject  bool
+}
+
+var (
+	nativeResolve = registerNative("%PromiseResolveFunction%", func(vm *VM, c NativeCall) Value {
+		d := c.Callee.slots.(*nativeFunction).data.(*resolvingData)
+		if !*d.done {
+			*d.done = true
+			vm.resolvePromise(d.promise, c.Arg(0))
+		}
+		return undefinedValue
+	})
+	nativeReject = registerNative("%PromiseRejectFunction%", func(vm *VM, c NativeCall) Value {
+		d := c.Callee.slots.(*nativeFunction).data.(*resolvingData)
+		if !*d.done {
+			*d.done = true
+			vm.rejectPromise(d.promise, c.Arg(0))
+		}
+		return undefinedValue
+	})
+)
+
+func (vm *VM) resolvingFunctions(p *Object) (*Object, *Object) {
+	done := new(bool)
+	res := vm.newNativeFunction(&nativeFunction{name: nativeResolve.name, fn: nativeResolve.fn,
+		data: &resolvingData{promise: p, done: done}}, "", 1)
+	rej := vm.newNativeFunction(&nativeFunction{name: nativeReject.name, fn: nativeReject.fn,
+		data: &resolvingData{promise: p, done: done, reject: true}}, "", 1)
+	return res, rej
+}
+
+// runMicrotasks drains the job queue (FIFO).
+func (vm *VM) runMicrotasks() {
+	ex := &vm.exec
+	for len(ex.jobs) > 0 && !ex.paused {
+		j := ex.jobs[0]
+		ex.jobs[0] = job{}
+		ex.jobs = ex.jobs[1:]
+		vm.runJob(j)
+	}
+}

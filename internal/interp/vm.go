@@ -1,0 +1,799 @@
+package interp
+
+import (
+	"math"
+)
+
+// Execution.
+//
+// The VM runs bytecode on one shared operand stack of Values with an explicit
+// stack of frames: a JavaScript call pushes a frame and the dispatch loop keeps
+// going, so JS-to-JS calls never recurse in Go. Only natives that call back into
+// JavaScript (vm.Call from a built-in) start a nested dispatch loop, bounded by
+// maxNativeDepth.
+//
+// A frame's registers (locals) live on the operand stack at frame.base; captured
+// variables live in environment records (envRecord), plain heap data shared by
+// closures. A frame is (function, pc, registers + operand stack, environment,
+// handlers): all data, which is what lets async functions park a frame on await
+// and lets snapshots encode it.
+//
+// JavaScript exceptions travel as Go panics carrying *Exception (that is how
+// natives throw, see operations.go); the dispatch loop recovers them, finds the
+// innermost handler of the current frames and continues there.
+
+// envRecord is an environment record: the captured bindings of one scope.
+type envRecord struct {
+	parent *envRecord
+	slots  []Value
+}
+
+// handler is an active try block of a frame.
+type handler struct {
+	pc  int        // where the catch (or finally) code starts
+	sp  int        // operand stack height to restore
+	env *envRecord // environment to restore
+}
+
+// retKind says what happens when a frame returns.
+type retKind uint8
+
+const (
+	retPush retKind = iota // push the result onto the caller's operand stack
+	retExit                // leave the dispatch loop with the result (entered from Go)
+)
+
+// frame is one activation of a JavaScript function.
+type frame struct {
+	code      *FuncCode
+	prog      *Program
+	callee    *Object
+	env       *envRecord
+	this      Value
+	newTarget *Object
+	pc        int
+	base      int // registers start here
+	argsBase  int // arguments start here (callee and this sit just below)
+	argc      int
+	ret       retKind
+	construct bool // [[Construct]]: a non-object result is replaced by this
+	handlers  []handler
+	async     *asyncState // async function or generator state when running one
+}
+
+// execState is the execution half of the VM.
+type execState struct {
+	stack  []Value
+	sp     int
+	frames []*frame
+
+	steps     int64 // instructions executed in total
+	stepLimit int64 // pause when steps reaches it (0 = none)
+	interrupt uint32
+	paused    bool
+	depth     int // nested dispatch loops (native re-entry)
+
+	maxCallDepth int
+
+	program     *Program
+	programDone bool
+	result      Value
+	thrown      bool
+	started     bool
+
+	jobs           []job
+	hostPromise    map[uint64]*Object
+	nextHostID     uint64
+	unhandled      []*Object
+	pendingErr     error
+	asyncExit      bool
+	cfg            Config
+	programStarted bool
+	programPromise *Object
+	asyncExitValue Value
+	templates      map[templateKey]*Object
+	privMap        map[*Object]*privateElements
+}
+
+func (ex *execState) push(v Value) {
+	ex.stack[ex.sp] = v
+	ex.sp++
+}
+
+// ensureStack makes room for n more values.
+func (vm *VM) ensureStack(n int) {
+	ex := &vm.exec
+	if ex.sp+n <= len(ex.stack) {
+		return
+	}
+	size := 2 * len(ex.stack)
+	if size < ex.sp+n+1024 {
+		size = ex.sp + n + 1024
+	}
+	ns := make([]Value, size)
+	copy(ns, ex.stack[:ex.sp])
+	ex.stack = ns
+}
+
+// frameNeed is a conservative bound of the stack a frame of code needs.
+func frameNeed(code *FuncCode) int { return code.NumRegs + 2*len(code.Code) + 16 }
+
+// pushFrame sets up a frame for a closure call whose callee, this and arguments
+// are already on the stack at argsBase-2.
+func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, this Value, newTarget *Object, ret retKind) *frame {
+	ex := &vm.exec
+	code := cl.code
+	if len(ex.frames) >= ex.maxCallDepth {
+		vm.throwRangeError("Maximum call stack size exceeded")
+	}
+	vm.ensureStack(frameNeed(code))
+	base := argsBase + argc
+	n := code.NumParams
+	for i := 0; i < code.NumRegs; i++ {
+		if i < n && i < argc {
+			ex.stack[base+i] = ex.stack[argsBase+i]
+		} else {
+			ex.stack[base+i] = undefinedValue
+		}
+	}
+	ex.sp = base + code.NumRegs
+	f := &frame{code: code, prog: cl.prog, callee: callee, env: cl.env, this: this, newTarget: newTarget,
+		base: base, argsBase: argsBase, argc: argc, ret: ret, construct: newTarget != nil}
+	ex.frames = append(ex.frames, f)
+	return f
+}
+
+// Exception handling inside the loop.
+
+// unwindTo handles a thrown value: finds the innermost handler among the frames
+// above stopDepth. It reports false (after popping those frames) when none.
+func (vm *VM) unwindTo(v Value, stopDepth int) bool {
+	ex := &vm.exec
+	for len(ex.frames) > stopDepth {
+		f := ex.frames[len(ex.frames)-1]
+		if n := len(f.handlers); n > 0 {
+			h := f.handlers[n-1]
+			f.handlers = f.handlers[:n-1]
+			ex.sp = h.sp
+			f.env = h.env
+			f.pc = h.pc
+			ex.push(v)
+			return true
+		}
+		ex.frames = ex.frames[:len(ex.frames)-1]
+		ex.sp = f.argsBase - 2
+		if f.async != nil {
+			// An exception leaving an async function rejects its promise.
+			vm.rejectPromise(f.async.promise, v)
+			if f.ret == retPush {
+				ex.push(objectValue(f.async.promise))
+				return true
+			}
+			// entered from Go or resumed by a job: the loop ends normally
+			ex.asyncExit = true
+			ex.asyncExitValue = objectValue(f.async.promise)
+			return false
+		}
+	}
+	return false
+}
+
+// run executes frames until the frame stack drops to stopDepth (the frame that
+// was entered returns with retExit), returning its result. JavaScript
+// exceptions that no frame above stopDepth handles propagate as a panic.
+func (vm *VM) run(stopDepth int) Value {
+	ex := &vm.exec
+	ex.depth++
+	defer func() { ex.depth-- }()
+	for {
+		v, done, exc := vm.runProtected(stopDepth)
+		if done {
+			return v
+		}
+		if exc != nil {
+			if !vm.unwindTo(exc.Value, stopDepth) {
+				if ex.asyncExit {
+					ex.asyncExit = false
+					return ex.asyncExitValue
+				}
+				panic(exc)
+			}
+		}
+	}
+}
+
+// runProtected runs the dispatch loop, converting a JavaScript exception panic into a result.
+func (vm *VM) runProtected(stopDepth int) (v Value, done bool, exc *Exception) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*Exception)
+			if !ok {
+				panic(r)
+			}
+			v, done, exc = undefinedValue, false, e
+		}
+	}()
+	return vm.loop(stopDepth), true, nil
+}
+
+// errPaused is used internally to stop the loop at a safe point.
+type pauseSignal struct{}
+
+func (vm *VM) constValue(f *frame, i int32) Value { return f.code.vals[i] }
+
+// loop is the dispatch loop.
+func (vm *VM) loop(stopDepth int) Value {
+	ex := &vm.exec
+	f := ex.frames[len(ex.frames)-1]
+	code := f.code.Code
+	stack := ex.stack
+	for {
+		ex.steps++
+		if ex.stepLimit > 0 && ex.steps >= ex.stepLimit && ex.depth == 1 {
+			ex.paused = true
+			return undefinedValue
+		}
+		if ex.steps&1023 == 0 && vm.checkInterrupt() {
+			return undefinedValue
+		}
+		in := code[f.pc]
+		f.pc++
+		switch in.Op {
+		case OpNop:
+		case OpUndef:
+			stack[ex.sp] = undefinedValue
+			ex.sp++
+		case OpNull:
+			stack[ex.sp] = nullValue
+			ex.sp++
+		case OpTrue:
+			stack[ex.sp] = trueValue
+			ex.sp++
+		case OpFalse:
+			stack[ex.sp] = falseValue
+			ex.sp++
+		case OpInt:
+			stack[ex.sp] = Value{kind: KindNumber, num: float64(in.A)}
+			ex.sp++
+		case OpConst:
+			stack[ex.sp] = f.code.vals[in.A]
+			ex.sp++
+		case OpHole:
+			stack[ex.sp] = holeValue
+			ex.sp++
+		case OpPop:
+			ex.sp--
+		case OpDup:
+			stack[ex.sp] = stack[ex.sp-1]
+			ex.sp++
+		case OpDup2:
+			stack[ex.sp] = stack[ex.sp-2]
+			stack[ex.sp+1] = stack[ex.sp-1]
+			ex.sp += 2
+		case OpSwap:
+			stack[ex.sp-1], stack[ex.sp-2] = stack[ex.sp-2], stack[ex.sp-1]
+		case OpOver:
+			stack[ex.sp] = stack[ex.sp-2]
+			ex.sp++
+		case OpRot3:
+			a, b, c := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
+			stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1] = c, a, b
+		case OpRot4:
+			a, b, c, d := stack[ex.sp-4], stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
+			stack[ex.sp-4], stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1] = d, a, b, c
+		case OpGetReg:
+			stack[ex.sp] = stack[f.base+int(in.A)]
+			ex.sp++
+		case OpSetReg:
+			stack[f.base+int(in.A)] = stack[ex.sp-1]
+		case OpPutReg:
+			ex.sp--
+			stack[f.base+int(in.A)] = stack[ex.sp]
+		case OpGetRegChecked:
+			v := stack[f.base+int(in.A)]
+			if v.kind == kindHole {
+				vm.throwTDZ(f.code.Consts[in.B].GoString())
+			}
+			stack[ex.sp] = v
+			ex.sp++
+		case OpCheckReg:
+			if stack[f.base+int(in.A)].kind == kindHole {
+				vm.throwTDZ(f.code.Consts[in.B].GoString())
+			}
+		case OpGetEnv:
+			e := f.env
+			for i := int32(0); i < in.A; i++ {
+				e = e.parent
+			}
+			stack[ex.sp] = e.slots[in.B]
+			ex.sp++
+		case OpSetEnv, OpPutEnv:
+			e := f.env
+			for i := int32(0); i < in.A; i++ {
+				e = e.parent
+			}
+			e.slots[in.B] = stack[ex.sp-1]
+			if in.Op == OpPutEnv {
+				ex.sp--
+			}
+		case OpGetEnvChecked, OpCheckEnv:
+			e := f.env
+			for i := int32(0); i < in.A; i++ {
+				e = e.parent
+			}
+			v := e.slots[in.B]
+			name := code[f.pc].A
+			f.pc++
+			if v.kind == kindHole {
+				vm.throwTDZ(f.code.Consts[name].GoString())
+			}
+			if in.Op == OpGetEnvChecked {
+				stack[ex.sp] = v
+				ex.sp++
+			}
+		case OpPushEnv:
+			slots := make([]Value, in.A)
+			for i := range slots {
+				slots[i] = holeValue
+			}
+			f.env = &envRecord{parent: f.env, slots: slots}
+		case OpPopEnv:
+			f.env = f.env.parent
+		case OpCopyEnv:
+			f.env = &envRecord{parent: f.env.parent, slots: append([]Value(nil), f.env.slots...)}
+		case OpGetGlobal:
+			key := f.code.keys[in.A]
+			g := vm.realm.Global
+			if p := g.props.get(key); p != nil && p.flags&propAccessor == 0 {
+				stack[ex.sp] = p.value
+			} else if !vm.HasProperty(g, key) {
+				vm.throwReferenceError("%s is not defined", key.String())
+			} else {
+				stack[ex.sp] = vm.GetProp(g, key)
+			}
+			ex.sp++
+		case OpSetGlobal:
+			key := f.code.keys[in.A]
+			g := vm.realm.Global
+			if !vm.HasProperty(g, key) {
+				vm.throwReferenceError("%s is not defined", key.String())
+			}
+			vm.SetProp(g, key, stack[ex.sp-1])
+		case OpTypeofGlobal:
+			key := f.code.keys[in.A]
+			v := undefinedValue
+			if vm.HasProperty(vm.realm.Global, key) {
+				v = vm.GetProp(vm.realm.Global, key)
+			}
+			stack[ex.sp] = asciiValue(v.typeOf())
+			ex.sp++
+		case OpDeclareGlobal:
+			ex.sp--
+			key := f.code.keys[in.A]
+			g := vm.realm.Global
+			v := stack[ex.sp]
+			if g.hasOwn(key) {
+				if v.kind != KindUndefined || code[f.pc-2].Op != OpUndef {
+					vm.SetProp(g, key, v)
+				}
+			} else {
+				vm.CreateDataPropertyOrThrow(g, key, v)
+			}
+		case OpThrowConst:
+			vm.throwTypeError("Assignment to constant variable.")
+		case OpThrowRef:
+			vm.throwReferenceError("%s is not defined", f.code.Consts[in.A].GoString())
+		case OpThrowTyp:
+			if in.B == 1 {
+				v := stack[ex.sp-1]
+				ex.sp--
+				if v.kind == kindHole {
+					break
+				}
+				vm.throwReferenceError("%s", f.code.Consts[in.A].GoString())
+			}
+			vm.throwTypeError("%s", f.code.Consts[in.A].GoString())
+
+		case OpGetProp:
+			obj := stack[ex.sp-1]
+			stack[ex.sp-1] = vm.getMember(obj, f.code.keys[in.A])
+		case OpGetPropKeep:
+			obj := stack[ex.sp-1]
+			stack[ex.sp-1] = vm.getMember(obj, f.code.keys[in.A])
+			stack[ex.sp] = obj
+			ex.sp++
+		case OpSetProp:
+			obj, v := stack[ex.sp-2], stack[ex.sp-1]
+			vm.putMember(obj, f.code.keys[in.A], v)
+			stack[ex.sp-2] = v
+			ex.sp--
+		case OpGetElem:
+			if in.B == 1 {
+				// super[key] with receiver: [base key this]
+				base, key, this := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
+				ex.sp -= 2
+				stack[ex.sp-1] = vm.getFrom(base.asObject(), vm.ToPropertyKey(key), this)
+				break
+			}
+			obj, key := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			stack[ex.sp-1] = vm.getElem(obj, key)
+		case OpGetElemKeep:
+			obj, key := stack[ex.sp-2], stack[ex.sp-1]
+			stack[ex.sp-2] = vm.getElem(obj, key)
+			stack[ex.sp-1] = obj
+		case OpSetElem:
+			if in.B == 1 {
+				base, key, v, this := stack[ex.sp-4], stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
+				ex.sp -= 3
+				if !vm.setOn(base.asObject(), vm.ToPropertyKey(key), v, this) {
+					vm.throwTypeError("Cannot assign to read only property '%s' of object", vm.ToPropertyKey(key))
+				}
+				stack[ex.sp-1] = v
+				break
+			}
+			obj, key, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
+			vm.setElem(obj, key, v)
+			ex.sp -= 2
+			stack[ex.sp-1] = v
+		case OpDeleteProp:
+			stack[ex.sp-1] = Bool(vm.deleteMember(stack[ex.sp-1], f.code.keys[in.A]))
+		case OpDeleteElem:
+			obj, key := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			stack[ex.sp-1] = Bool(vm.deleteMember(obj, vm.ToPropertyKey(key)))
+		case OpIn:
+			key, obj := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			o := obj.asObject()
+			if o == nil {
+				vm.throwTypeError("Cannot use 'in' operator to search for '%s' in %s", vm.ToPropertyKey(key), obj.String())
+			}
+			stack[ex.sp-1] = Bool(vm.HasProperty(o, vm.ToPropertyKey(key)))
+		case OpInstanceOf:
+			v, c := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			stack[ex.sp-1] = Bool(vm.InstanceOf(v, c))
+		case OpToPropertyKey:
+			v := stack[ex.sp-1]
+			if v.kind != KindString && v.kind != KindSymbol && v.kind != KindNumber {
+				stack[ex.sp-1] = vm.ToPropertyKey(v).toValue()
+			}
+		case OpCheckCoercible:
+			if v := stack[ex.sp-1]; v.kind <= KindNull {
+				vm.throwTypeError("Cannot destructure '%s' as it is %s.", v.String(), v.kind)
+			}
+
+		case OpCall, OpCallSpread, OpNew, OpNewSpread:
+			argc := int(in.A)
+			if in.Op == OpCallSpread || in.Op == OpNewSpread {
+				argc = vm.spreadArgs()
+			}
+			isNew := in.Op == OpNew || in.Op == OpNewSpread
+			var fnIdx int
+			var this Value
+			if isNew {
+				// [ctor args...] -> make room for this: shift args up by one
+				fnIdx = ex.sp - argc - 1
+				vm.ensureStack(1)
+				stack = ex.stack
+				copy(stack[fnIdx+2:ex.sp+1], stack[fnIdx+1:ex.sp])
+				stack[fnIdx+1] = undefinedValue
+				ex.sp++
+			} else {
+				fnIdx = ex.sp - argc - 2
+				this = stack[fnIdx+1]
+			}
+			fnv := stack[fnIdx]
+			fo := fnv.asObject()
+			if isNew {
+				if fo == nil || !fo.isConstructor() {
+					vm.throwTypeError("%s is not a constructor", vm.describeForError(fnv))
+				}
+			} else if fo == nil || !fo.isCallable() {
+				vm.throwTypeError("%s is not a function", vm.describeCallee(f, fnv))
+			}
+			var newTarget *Object
+			if isNew {
+				newTarget = fo
+			}
+			if vm.callValue(fo, this, fnIdx, argc, newTarget) {
+				f = ex.frames[len(ex.frames)-1]
+				code = f.code.Code
+			}
+			stack = ex.stack
+		case OpSuperCall, OpSuperCallSpread:
+			argc := int(in.A)
+			if in.Op == OpSuperCallSpread {
+				argc = vm.spreadArgs()
+			}
+			// [callee newTarget args...]
+			fnIdx := ex.sp - argc - 2
+			callee := stack[fnIdx].asObject()
+			nt := stack[fnIdx+1].asObject()
+			parent := callee.proto
+			if parent == nil || !parent.isConstructor() {
+				vm.throwTypeError("Super constructor %s of anonymous class is not a constructor", objectValue(parent).String())
+			}
+			stack[fnIdx] = objectValue(parent)
+			stack[fnIdx+1] = undefinedValue
+			if vm.callValue(parent, undefinedValue, fnIdx, argc, nt) {
+				f = ex.frames[len(ex.frames)-1]
+				code = f.code.Code
+			}
+			stack = ex.stack
+		case OpSuperBase:
+			callee := stack[ex.sp-1].asObject()
+			var home *Object
+			if cl, ok := callee.slots.(*closureSlots); ok {
+				home = cl.home
+			}
+			if home == nil || home.proto == nil {
+				stack[ex.sp-1] = undefinedValue
+				if home == nil {
+					vm.throwSyntaxError("'super' keyword unexpected here")
+				}
+				stack[ex.sp-1] = nullValue
+				break
+			}
+			stack[ex.sp-1] = objectValue(home.proto)
+		case OpReturn:
+			v := stack[ex.sp-1]
+			if done, res := vm.doReturn(f, v, stopDepth); done {
+				return res
+			}
+			f = ex.frames[len(ex.frames)-1]
+			code = f.code.Code
+			stack = ex.stack
+		case OpCheckReturn:
+			v, this := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			if v.kind != KindObject {
+				if v.kind != KindUndefined {
+					vm.throwTypeError("Derived constructors may only return object or undefined")
+				}
+				if this.kind == kindHole {
+					vm.throwReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor")
+				}
+				stack[ex.sp-1] = this
+			}
+
+		case OpAdd:
+			a, b := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			if a.kind == KindNumber && b.kind == KindNumber {
+				stack[ex.sp-1] = Value{kind: KindNumber, num: a.num + b.num}
+			} else {
+				stack[ex.sp-1] = vm.add(a, b)
+			}
+		case OpSub, OpMul, OpDiv, OpMod, OpExp:
+			a, b := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			var x, y float64
+			if a.kind == KindNumber && b.kind == KindNumber {
+				x, y = a.num, b.num
+			} else {
+				x, y = vm.ToNumber(a), vm.ToNumber(b)
+			}
+			var r float64
+			switch in.Op {
+			case OpSub:
+				r = x - y
+			case OpMul:
+				r = x * y
+			case OpDiv:
+				r = x / y
+			case OpMod:
+				r = jsMod(x, y)
+			case OpExp:
+				r = jsPow(x, y)
+			}
+			stack[ex.sp-1] = Value{kind: KindNumber, num: r}
+		case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
+			a, b := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			x, y := vm.ToInt32(a), vm.ToUint32(b)
+			var r float64
+			switch in.Op {
+			case OpBitAnd:
+				r = float64(x & int32(y))
+			case OpBitOr:
+				r = float64(x | int32(y))
+			case OpBitXor:
+				r = float64(x ^ int32(y))
+			case OpShl:
+				r = float64(x << (y & 31))
+			case OpShr:
+				r = float64(x >> (y & 31))
+			case OpUShr:
+				r = float64(uint32(x) >> (y & 31))
+			}
+			stack[ex.sp-1] = Value{kind: KindNumber, num: r}
+		case OpEq, OpNe:
+			a, b := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			r := vm.looseEqual(a, b)
+			if in.Op == OpNe {
+				r = !r
+			}
+			stack[ex.sp-1] = Bool(r)
+		case OpStrictEq:
+			a, b := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			stack[ex.sp-1] = Bool(StrictEquals(a, b))
+		case OpStrictNe:
+			a, b := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			stack[ex.sp-1] = Bool(!StrictEquals(a, b))
+		case OpLt, OpLe, OpGt, OpGe:
+			a, b := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp--
+			if a.kind == KindNumber && b.kind == KindNumber {
+				var r bool
+				switch in.Op {
+				case OpLt:
+					r = a.num < b.num
+				case OpLe:
+					r = a.num <= b.num
+				case OpGt:
+					r = a.num > b.num
+				case OpGe:
+					r = a.num >= b.num
+				}
+				stack[ex.sp-1] = Bool(r)
+				break
+			}
+			stack[ex.sp-1] = Bool(vm.compare(in.Op, a, b))
+		case OpNeg:
+			v := stack[ex.sp-1]
+			stack[ex.sp-1] = Value{kind: KindNumber, num: -vm.toNum(v)}
+		case OpPlus, OpNumeric:
+			v := stack[ex.sp-1]
+			if v.kind != KindNumber {
+				stack[ex.sp-1] = Value{kind: KindNumber, num: vm.ToNumber(v)}
+			}
+		case OpNot:
+			stack[ex.sp-1] = Bool(!ToBoolean(stack[ex.sp-1]))
+		case OpBitNot:
+			stack[ex.sp-1] = Value{kind: KindNumber, num: float64(^vm.ToInt32(stack[ex.sp-1]))}
+		case OpTypeof:
+			stack[ex.sp-1] = asciiValue(stack[ex.sp-1].typeOf())
+		case OpInc:
+			stack[ex.sp-1] = Value{kind: KindNumber, num: vm.toNum(stack[ex.sp-1]) + 1}
+		case OpDec:
+			stack[ex.sp-1] = Value{kind: KindNumber, num: vm.toNum(stack[ex.sp-1]) - 1}
+		case OpToString:
+			v := stack[ex.sp-1]
+			if v.kind != KindString {
+				if v.kind == KindSymbol {
+					vm.throwTypeError("Cannot convert a Symbol value to a string")
+				}
+				stack[ex.sp-1] = stringValue(vm.ToString(v))
+			}
+		case OpConcatN:
+			n := int(in.A)
+			s := stack[ex.sp-n].str()
+			for i := ex.sp - n + 1; i < ex.sp; i++ {
+				s = vm.concat(s, stack[i].str())
+			}
+			ex.sp -= n - 1
+			stack[ex.sp-1] = stringValue(s)
+
+		case OpJump:
+			f.pc = int(in.A)
+		case OpJumpIfFalse:
+			ex.sp--
+			if v := stack[ex.sp]; v.kind == KindBool {
+				if v.num == 0 {
+					f.pc = int(in.A)
+				}
+			} else if !ToBoolean(v) {
+				f.pc = int(in.A)
+			}
+		case OpJumpIfTrue:
+			ex.sp--
+			if ToBoolean(stack[ex.sp]) {
+				f.pc = int(in.A)
+			}
+		case OpJumpIfFalseKeep:
+			if !ToBoolean(stack[ex.sp-1]) {
+				f.pc = int(in.A)
+			} else {
+				ex.sp--
+			}
+		case OpJumpIfTrueKeep:
+			if ToBoolean(stack[ex.sp-1]) {
+				f.pc = int(in.A)
+			} else {
+				ex.sp--
+			}
+		case OpJumpIfNotNullishKeep:
+			if stack[ex.sp-1].kind > KindNull {
+				f.pc = int(in.A)
+			} else {
+				ex.sp--
+			}
+		case OpJumpIfNullish:
+			if stack[ex.sp-1].kind <= KindNull {
+				f.pc = int(in.A)
+			}
+		case OpJumpIfNotUndef:
+			if stack[ex.sp-1].kind != KindUndefined {
+				f.pc = int(in.A)
+			} else {
+				ex.sp--
+			}
+
+		case OpNewObject:
+			stack[ex.sp] = objectValue(vm.newPlainObject())
+			ex.sp++
+		case OpNewArray:
+			stack[ex.sp] = objectValue(vm.newArray(make([]Value, 0, in.A)))
+			ex.sp++
+		case OpArrayPush:
+			a := stack[ex.sp-2].obj()
+			vm.arrayAppend(a, stack[ex.sp-1])
+			ex.sp--
+		case OpArrayHole:
+			a := stack[ex.sp-1].obj()
+			vm.arrayAppend(a, holeValue)
+		case OpArraySpread:
+			a := stack[ex.sp-2].obj()
+			src := stack[ex.sp-1]
+			ex.sp--
+			vm.spreadInto(a, src)
+			stack = ex.stack
+		default:
+			if done, res := vm.execMisc(f, in, stopDepth); done {
+				return res
+			}
+			f = ex.frames[len(ex.frames)-1]
+			code = f.code.Code
+			stack = ex.stack
+		}
+	}
+}
+
+func (vm *VM) throwTDZ(name string) {
+	if name == "%this" {
+		vm.throwReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor")
+	}
+	vm.throwReferenceError("Cannot access '%s' before initialization", name)
+}
+
+func (vm *VM) toNum(v Value) float64 {
+	if v.kind == KindNumber {
+		return v.num
+	}
+	return vm.ToNumber(v)
+}
+
+func jsMod(x, y float64) float64 {
+	if y == 0 || math.IsInf(x, 0) || math.IsNaN(x) || math.IsNaN(y) {
+		return math.NaN()
+	}
+	if math.IsInf(y, 0) {
+		return x
+	}
+	if x == 0 {
+		return x
+	}
+	r := math.Mod(x, y)
+	if r == 0 {
+		return math.Copysign(0, x)
+	}
+	return r
+}
+
+func jsPow(x, y float64) float64 {
+	if math.IsNaN(y) {
+		return math.NaN()
+	}
+	if y == 0 {
+		return 1
+	}
+	if (x == 1 || x == -1) && math.IsInf(y, 0) {
+		return math.NaN()
+	}
+	return math.Pow(x, y)
+}

@@ -1,0 +1,784 @@
+package interp
+
+import (
+	"math"
+	"sync/atomic"
+)
+
+// Operations of the dispatch loop that are too large to inline.
+
+// maxStringLength is the string length cap (code units).
+const maxStringLength = 1 << 24
+
+func (vm *VM) checkInterrupt() bool {
+	return atomic.LoadUint32(&vm.exec.interrupt) != 0
+}
+
+func (vm *VM) concat(a, b *jsString) *jsString {
+	if a.Len()+b.Len() > maxStringLength {
+		vm.throwRangeError("Invalid string length")
+	}
+	return concatStrings(a, b)
+}
+
+// add is the + operator for non-number operands.
+func (vm *VM) add(a, b Value) Value {
+	if a.kind == KindString && b.kind == KindString {
+		return stringValue(vm.concat(a.str(), b.str()))
+	}
+	pa, pb := vm.ToPrimitive(a, ""), vm.ToPrimitive(b, "")
+	if pa.kind == KindString || pb.kind == KindString {
+		return stringValue(vm.concat(vm.ToString(pa), vm.ToString(pb)))
+	}
+	return Value{kind: KindNumber, num: vm.ToNumber(pa) + vm.ToNumber(pb)}
+}
+
+// looseEqual is IsLooselyEqual (==).
+func (vm *VM) looseEqual(a, b Value) bool {
+	for {
+		if a.kind == b.kind {
+			return StrictEquals(a, b)
+		}
+		if a.kind <= KindNull && b.kind <= KindNull {
+			return true
+		}
+		if a.kind <= KindNull || b.kind <= KindNull {
+			return false
+		}
+		switch {
+		case a.kind == KindNumber && b.kind == KindString:
+			return a.num == vm.ToNumber(b)
+		case a.kind == KindString && b.kind == KindNumber:
+			return vm.ToNumber(a) == b.num
+		case a.kind == KindBool:
+			a = Number(vm.ToNumber(a))
+		case b.kind == KindBool:
+			b = Number(vm.ToNumber(b))
+		case a.kind == KindObject && b.kind != KindObject:
+			a = vm.ToPrimitive(a, "")
+		case b.kind == KindObject && a.kind != KindObject:
+			b = vm.ToPrimitive(b, "")
+		default:
+			return false
+		}
+	}
+}
+
+// compare implements <, <=, >, >= for non-number operands.
+func (vm *VM) compare(op Op, a, b Value) bool {
+	pa, pb := vm.ToPrimitive(a, "number"), vm.ToPrimitive(b, "number")
+	if op == OpGt || op == OpLe {
+		// evaluate as b < a (operands already converted in order)
+		pa, pb = pb, pa
+	}
+	var lt, undef bool
+	if pa.kind == KindString && pb.kind == KindString {
+		lt = pa.str().Compare(pb.str()) < 0
+	} else {
+		x, y := vm.ToNumber(pa), vm.ToNumber(pb)
+		if math.IsNaN(x) || math.IsNaN(y) {
+			undef = true
+		}
+		lt = x < y
+	}
+	switch op {
+	case OpLt, OpGt:
+		return !undef && lt
+	default: // Le, Ge: !(b < a), false when undefined
+		return !undef && !lt
+	}
+}
+
+// getMember is obj.key for any value.
+func (vm *VM) getMember(obj Value, key PropertyKey) Value {
+	if obj.kind == KindObject {
+		o := obj.obj()
+		if o.class == ClassObject {
+			if p := o.props.get(key); p != nil && p.flags&propAccessor == 0 {
+				return p.value
+			}
+		}
+		return vm.getFrom(o, key, obj)
+	}
+	if obj.kind <= KindNull {
+		vm.throwTypeError("Cannot read properties of %s (reading '%s')", obj.kind, key.String())
+	}
+	return vm.GetV(obj, key)
+}
+
+func (vm *VM) putMember(obj Value, key PropertyKey, v Value) {
+	if obj.kind <= KindNull {
+		vm.throwTypeError("Cannot set properties of %s (setting '%s')", obj.kind, key.String())
+	}
+	if obj.kind == KindObject {
+		o := obj.obj()
+		if o.class == ClassObject {
+			if p := o.props.get(key); p != nil && p.flags&(propAccessor|propWritable) == propWritable {
+				p.value = v
+				return
+			}
+		}
+		if !vm.setOn(o, key, v, obj) {
+			vm.throwTypeError("Cannot assign to read only property '%s' of object", key.String())
+		}
+		return
+	}
+	vm.PutValue(obj, key, v)
+}
+
+func (vm *VM) getElem(obj Value, key Value) Value {
+	if obj.kind == KindObject && key.kind == KindNumber {
+		o := obj.obj()
+		if o.class == ClassArray {
+			if i := key.num; i >= 0 && i < float64(len(o.elems)) && i == math.Trunc(i) {
+				if v := o.elems[int(i)]; v.kind != kindHole {
+					return v
+				}
+			}
+		}
+	}
+	if obj.kind <= KindNull {
+		vm.throwTypeError("Cannot read properties of %s (reading '%s')", obj.kind, vm.ToPropertyKey(key).String())
+	}
+	return vm.getMember(obj, vm.ToPropertyKey(key))
+}
+
+func (vm *VM) setElem(obj, key, v Value) {
+	if obj.kind == KindObject && key.kind == KindNumber {
+		o := obj.obj()
+		if o.class == ClassArray && o.extensible() {
+			if i := key.num; i >= 0 && i < float64(len(o.elems)) && i == math.Trunc(i) {
+				if o.elems[int(i)].kind != kindHole {
+					o.elems[int(i)] = v
+					return
+				}
+			}
+		}
+	}
+	if obj.kind <= KindNull {
+		vm.throwTypeError("Cannot set properties of %s (setting '%s')", obj.kind, vm.ToPropertyKey(key).String())
+	}
+	vm.putMember(obj, vm.ToPropertyKey(key), v)
+}
+
+func (vm *VM) deleteMember(obj Value, key PropertyKey) bool {
+	if obj.kind <= KindNull {
+		vm.throwTypeError("Cannot convert undefined or null to object")
+	}
+	o := obj.asObject()
+	if o == nil {
+		return true
+	}
+	if !o.deleteOwn(key) {
+		vm.throwTypeError("Cannot delete property '%s' of %s", key.String(), vm.describeForError(obj))
+	}
+	return true
+}
+
+// maxArrayLength is the cap on dense array storage.
+const maxArrayLength = 10_000_000
+
+func (vm *VM) arrayAppend(a *Object, v Value) {
+	if len(a.elems) >= maxArrayLength {
+		vm.throwRangeError("Invalid array length")
+	}
+	a.elems = append(a.elems, v)
+	a.length = uint32(len(a.elems))
+}
+
+// spreadInto appends the values of an iterable to array a.
+func (vm *VM) spreadInto(a *Object, src Value) {
+	if o := src.asObject(); o != nil && o.class == ClassArray && vm.arrayIterIsPristine(o) {
+		for i := 0; i < int(o.length); i++ {
+			vm.arrayAppend(a, vm.getIndex(o, int64(i)))
+		}
+		return
+	}
+	vm.ForOf(src, func(v Value) bool {
+		vm.arrayAppend(a, v)
+		return true
+	})
+}
+
+// arrayIterIsPristine reports whether iterating o is plain index access.
+func (vm *VM) arrayIterIsPristine(o *Object) bool {
+	if o.proto != vm.realm.ArrayPrototype || o.props.get(symKey(symIterator)) != nil {
+		return false
+	}
+	p := vm.realm.ArrayPrototype.props.get(symKey(symIterator))
+	if p == nil {
+		return true // no Array iterator installed: index access is the only iteration
+	}
+	fn := p.value.asObject()
+	if fn == nil {
+		return false
+	}
+	nf, ok := fn.slots.(*nativeFunction)
+	return ok && nf.name == "Array.prototype.values" || ok && nf.name == "Array.prototype[Symbol.iterator]"
+}
+
+// spreadArgs replaces the arguments array on top of the stack by its elements, returning argc.
+func (vm *VM) spreadArgs() int {
+	ex := &vm.exec
+	ex.sp--
+	arr := ex.stack[ex.sp].obj()
+	n := int(arr.length)
+	vm.ensureStack(n)
+	for i := 0; i < n; i++ {
+		ex.stack[ex.sp] = vm.getIndex(arr, int64(i))
+		ex.sp++
+	}
+	return n
+}
+
+// describeCallee names a value that was called but is not a function.
+func (vm *VM) describeCallee(f *frame, v Value) string {
+	return vm.describeForError(v)
+}
+
+// execMisc executes the less frequent operations. It reports done when the
+// dispatch loop must exit with res.
+func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
+	ex := &vm.exec
+	stack := ex.stack
+	switch in.Op {
+	case OpRegExp:
+		ctor := vm.realm.Global.props.get(strKey("RegExp"))
+		if ctor == nil {
+			vm.throwSyntaxError("regular expressions are not available")
+		}
+		r := vm.Construct(ctor.value, nil, f.code.vals[in.A], f.code.vals[in.B])
+		stack = ex.stack
+		stack[ex.sp] = r
+		ex.sp++
+	case OpTemplate:
+		stack[ex.sp] = objectValue(vm.templateObject(f.prog, int(in.A)))
+		ex.sp++
+	case OpDefineField:
+		o, key, v := stack[ex.sp-3].obj(), stack[ex.sp-2], stack[ex.sp-1]
+		ex.sp -= 2
+		vm.CreateDataPropertyOrThrow(o, vm.ToPropertyKey(key), v)
+	case OpDefineName:
+		o, v := stack[ex.sp-2].obj(), stack[ex.sp-1]
+		ex.sp--
+		vm.CreateDataPropertyOrThrow(o, f.code.keys[in.A], v)
+	case OpDefineGetter, OpDefineSetter, OpDefineMethod:
+		o, key, fn := stack[ex.sp-3].obj(), vm.ToPropertyKey(stack[ex.sp-2]), stack[ex.sp-1].obj()
+		ex.sp -= 2
+		if cl, ok := fn.slots.(*closureSlots); ok {
+			cl.home = o
+		}
+		flags := propConfigurable
+		if in.B == 1 {
+			flags |= propEnumerable
+		}
+		switch in.Op {
+		case OpDefineMethod:
+			vm.DefinePropertyOrThrow(o, key, dataDescriptor(objectValue(fn), flags|propWritable))
+		case OpDefineGetter:
+			vm.DefinePropertyOrThrow(o, key, PropertyDescriptor{Get: objectValue(fn), HasGet: true,
+				Enumerable: in.B == 1, HasEnumerable: true, Configurable: true, HasConfigurable: true})
+		case OpDefineSetter:
+			vm.DefinePropertyOrThrow(o, key, PropertyDescriptor{Set: objectValue(fn), HasSet: true,
+				Enumerable: in.B == 1, HasEnumerable: true, Configurable: true, HasConfigurable: true})
+		}
+	case OpCopyData, OpCopyDataExcl:
+		n := int(in.A)
+		if in.Op == OpCopyData {
+			n = 0
+		}
+		excl := map[PropertyKey]bool{}
+		for i := 0; i < n; i++ {
+			excl[vm.ToPropertyKey(stack[ex.sp-n+i])] = true
+		}
+		ex.sp -= n
+		o, src := stack[ex.sp-2].obj(), stack[ex.sp-1]
+		ex.sp--
+		vm.copyDataProperties(o, src, excl)
+	case OpSetProto:
+		o, v := stack[ex.sp-2].obj(), stack[ex.sp-1]
+		ex.sp--
+		if v.kind == KindObject {
+			o.setPrototype(v.obj())
+		} else if v.kind == KindNull {
+			o.setPrototype(nil)
+		}
+	case OpSetFnName:
+		key, fn := stack[ex.sp-2], stack[ex.sp-1].obj()
+		name := vm.fnNameFromKey(vm.ToPropertyKey(key))
+		switch in.B {
+		case 1:
+			name = "get " + name
+		case 2:
+			name = "set " + name
+		}
+		if p := fn.props.get(keyName); p == nil || (p.value.kind == KindString && p.value.str().Len() == 0) {
+			vm.DefinePropertyOrThrow(fn, keyName, dataDescriptor(asciiValue(name), propConfigurable))
+		}
+	case OpClosure:
+		stack[ex.sp] = objectValue(vm.makeClosure(f, int(in.A)))
+		ex.sp++
+	case OpLoadThis:
+		stack[ex.sp] = f.this
+		ex.sp++
+	case OpLoadCallee:
+		stack[ex.sp] = objectValue(f.callee)
+		ex.sp++
+	case OpLoadNewTarget:
+		stack[ex.sp] = objectValue(f.newTarget)
+		if f.newTarget == nil {
+			stack[ex.sp] = undefinedValue
+		}
+		ex.sp++
+	case OpArguments:
+		args := append([]Value(nil), stack[f.argsBase:f.argsBase+f.argc]...)
+		o := vm.newObject(vm.realm.ObjectPrototype, ClassArguments)
+		for i, a := range args {
+			o.props.add(indexKey(uint32(i)), Property{value: a, flags: propDefault})
+		}
+		o.props.add(keyLength, Property{value: intValue(len(args)), flags: propHidden})
+		if it := vm.realm.ArrayPrototype.props.get(symKey(symIterator)); it != nil {
+			o.props.add(symKey(symIterator), Property{value: it.value, flags: propHidden})
+		}
+		stack[ex.sp] = objectValue(o)
+		ex.sp++
+	case OpRestArgs:
+		var rest []Value
+		if int(in.A) < f.argc {
+			rest = append(rest, stack[f.argsBase+int(in.A):f.argsBase+f.argc]...)
+		}
+		stack[ex.sp] = objectValue(vm.newArray(rest))
+		ex.sp++
+	case OpGetArg:
+		v := undefinedValue
+		if int(in.A) < f.argc {
+			v = stack[f.argsBase+int(in.A)]
+		}
+		stack[ex.sp] = v
+		ex.sp++
+	case OpClass:
+		vm.defineClass(in.A == 1)
+	case OpSetHome:
+		fn, home := stack[ex.sp-2].obj(), stack[ex.sp-1].obj()
+		ex.sp--
+		if cl, ok := fn.slots.(*closureSlots); ok {
+			cl.home = home
+		}
+	case OpSetFields:
+		ctor, init := stack[ex.sp-2].obj(), stack[ex.sp-1].obj()
+		ex.sp--
+		ctor.slots.(*closureSlots).fields = init
+	case OpInitFields:
+		ctor, this := stack[ex.sp-2].asObject(), stack[ex.sp-1]
+		var init *Object
+		if ctor != nil {
+			if cl, ok := ctor.slots.(*closureSlots); ok {
+				init = cl.fields
+			}
+		}
+		if init == nil {
+			ex.sp -= 2
+			f.pc = int(in.A)
+			break
+		}
+		stack[ex.sp-2] = objectValue(init)
+		stack[ex.sp-1] = this
+	case OpNewPrivate:
+		vm.pushPrivate(&privateName{desc: f.code.Consts[in.A].GoString(), kind: int(in.B)})
+	case OpGetPrivate:
+		o, pn := stack[ex.sp-2], stack[ex.sp-1]
+		ex.sp--
+		stack[ex.sp-1] = vm.getPrivate(o, privateOf(pn))
+	case OpSetPrivate:
+		o, pn, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
+		ex.sp -= 2
+		vm.setPrivate(o, privateOf(pn), v)
+		stack[ex.sp-1] = v
+	case OpHasPrivate:
+		pn, o := stack[ex.sp-2], stack[ex.sp-1]
+		ex.sp--
+		if o.kind != KindObject {
+			vm.throwTypeError("Cannot use 'in' operator to search for '#%s' in %s", privateOf(pn).desc, o.String())
+		}
+		_, ok := vm.findPrivate(o.obj(), privateOf(pn))
+		stack[ex.sp-1] = Bool(ok)
+	case OpDefPrivate:
+		o, pn, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
+		ex.sp -= 2
+		vm.definePrivate(o.obj(), privateOf(pn), v, in.B == 1)
+	case OpDefPrivMeth:
+		o, pn, fn := stack[ex.sp-3], privateOf(stack[ex.sp-2]), stack[ex.sp-1].obj()
+		ex.sp -= 2
+		switch in.B {
+		case 0:
+			pn.method = fn
+		case 1:
+			pn.getter = fn
+		case 2:
+			pn.setter = fn
+		}
+		if in.A == 1 {
+			vm.definePrivate(o.obj(), pn, undefinedValue, true)
+		}
+	case OpThrow:
+		ex.sp--
+		vm.throwAt(f, stack[ex.sp])
+	case OpTryPush:
+		f.handlers = append(f.handlers, handler{pc: int(in.A), sp: ex.sp, env: f.env})
+	case OpTryPop:
+		f.handlers = f.handlers[:len(f.handlers)-1]
+	case OpGetIter:
+		v := stack[ex.sp-1]
+		var it *Iterator
+		if in.B == 1 {
+			it = vm.getAsyncIterator(v)
+		} else {
+			it = vm.GetIterator(v)
+		}
+		stack = ex.stack
+		stack[ex.sp-1] = iteratorValue(it)
+	case OpIterNext:
+		it := iteratorOf(stack[ex.sp-1])
+		v, ok := vm.IteratorStep(it)
+		stack = ex.stack
+		if !ok {
+			ex.sp--
+			f.pc = int(in.A)
+			break
+		}
+		stack[ex.sp-1] = v
+	case OpIterStep:
+		it := iteratorOf(stack[ex.sp-1])
+		v := undefinedValue
+		if !it.Done {
+			var ok bool
+			v, ok = vm.IteratorStep(it)
+			if !ok {
+				v = undefinedValue
+			}
+		}
+		stack = ex.stack
+		stack[ex.sp-1] = v
+	case OpIterRest:
+		it := iteratorOf(stack[ex.sp-1])
+		var vals []Value
+		for !it.Done {
+			v, ok := vm.IteratorStep(it)
+			if !ok {
+				break
+			}
+			vals = append(vals, v)
+		}
+		stack = ex.stack
+		stack[ex.sp-1] = objectValue(vm.newArray(vals))
+	case OpIterClose, OpIterCloseThrow:
+		it := iteratorOf(stack[ex.sp-1])
+		ex.sp--
+		if in.B == 2 && it.Done {
+			break
+		}
+		if in.B == 1 {
+			// async: push the result of return() for the code to await
+			ret := vm.GetMethod(it.Obj, strKey("return"))
+			r := undefinedValue
+			if !ret.IsUndefined() {
+				if in.Op == OpIterCloseThrow {
+					func() {
+						defer func() { recover() }()
+						r = vm.Call(ret, it.Obj)
+					}()
+				} else {
+					r = vm.Call(ret, it.Obj)
+				}
+			}
+			ex.stack[ex.sp] = r
+			ex.sp++
+			break
+		}
+		if in.Op == OpIterCloseThrow {
+			func() {
+				defer func() { recover() }()
+				vm.IteratorClose(it, true)
+			}()
+		} else {
+			vm.IteratorClose(it, false)
+		}
+	case OpIterNextRaw:
+		it := iteratorOf(stack[ex.sp-1])
+		r := vm.Call(it.Next, it.Obj)
+		ex.stack[ex.sp-1] = r
+	case OpIterResult:
+		r := stack[ex.sp-1]
+		if r.kind != KindObject {
+			vm.throwTypeError("Iterator result %s is not an object", r.String())
+		}
+		if ToBoolean(vm.GetProp(r.obj(), strKey("done"))) {
+			ex.sp--
+			f.pc = int(in.A)
+			break
+		}
+		ex.stack[ex.sp-1] = vm.GetProp(r.obj(), strKey("value"))
+	case OpForInPrep:
+		stack[ex.sp-1] = vm.forInPrepare(stack[ex.sp-1])
+	case OpForInNext:
+		k, ok := vm.forInNext(stack[ex.sp-1])
+		if !ok {
+			ex.sp--
+			f.pc = int(in.A)
+			break
+		}
+		stack[ex.sp-1] = k
+	case OpAwait, OpYield, OpInitialYield, OpYieldDelegate, OpResumeMode, OpAsyncGenYield:
+		return vm.execCoroutine(f, in, stopDepth)
+	case OpDebugger, OpPosMark:
+	default:
+		panic("interp: unknown opcode " + in.Op.String())
+	}
+	return false, undefinedValue
+}
+
+// throwAt throws v, recording the position of the throw for DescribeError.
+func (vm *VM) throwAt(f *frame, v Value) {
+	vm.throw(v)
+}
+
+func (vm *VM) fnNameFromKey(k PropertyKey) string {
+	if k.sym != nil {
+		if k.sym.description == nil {
+			return ""
+		}
+		return "[" + k.sym.description.String() + "]"
+	}
+	return k.String()
+}
+
+// copyDataProperties copies the enumerable own properties of src into o.
+func (vm *VM) copyDataProperties(o *Object, src Value, excl map[PropertyKey]bool) {
+	if src.kind <= KindNull {
+		return
+	}
+	s := vm.ToObject(src)
+	for _, k := range s.ownKeys() {
+		if excl[k] {
+			continue
+		}
+		d, ok := vm.GetOwnProperty(s, k)
+		if !ok || !d.Enumerable {
+			continue
+		}
+		vm.CreateDataPropertyOrThrow(o, k, vm.GetProp(s, k))
+	}
+}
+
+// defineClass: [parent? ctor] -> [ctor proto].
+func (vm *VM) defineClass(hasParent bool) {
+	ex := &vm.exec
+	ctor := ex.stack[ex.sp-1].obj()
+	protoParent := vm.realm.ObjectPrototype
+	ctorParent := vm.realm.FunctionPrototype
+	if hasParent {
+		parent := ex.stack[ex.sp-2]
+		ex.sp--
+		ex.stack[ex.sp-1] = objectValue(ctor)
+		switch {
+		case parent.kind == KindNull:
+			protoParent = nil
+		case IsConstructor(parent):
+			pp := vm.GetProp(parent.obj(), keyPrototype)
+			switch pp.kind {
+			case KindObject:
+				protoParent = pp.obj()
+			case KindNull:
+				protoParent = nil
+			default:
+				vm.throwTypeError("Class extends value does not have valid prototype property %s", pp.String())
+			}
+			ctorParent = parent.obj()
+		default:
+			vm.throwTypeError("Class extends value %s is not a constructor or null", vm.describeForError(parent))
+		}
+	}
+	ctor.proto = ctorParent
+	proto := vm.newObject(protoParent, ClassObject)
+	ctor.props.add(keyPrototype, Property{value: objectValue(proto)})
+	proto.props.add(keyConstructor, Property{value: objectValue(ctor), flags: propWritable | propConfigurable})
+	ctor.slots.(*closureSlots).home = proto
+	ex.stack[ex.sp] = objectValue(proto)
+	ex.sp++
+}
+
+// Template objects are cached per VM and site.
+func (vm *VM) templateObject(p *Program, idx int) *Object {
+	key := templateKey{p.hash, idx}
+	if vm.exec.templates == nil {
+		vm.exec.templates = map[templateKey]*Object{}
+	}
+	if o := vm.exec.templates[key]; o != nil {
+		return o
+	}
+	site := p.Templates[idx]
+	cooked := make([]Value, len(site.Cooked))
+	raw := make([]Value, len(site.Raw))
+	for i := range site.Cooked {
+		if site.Valid[i] {
+			cooked[i] = stringValue(newUTF16(site.Cooked[i]))
+		}
+		raw[i] = stringValue(newUTF16(site.Raw[i]))
+	}
+	ro := vm.newArray(raw)
+	ro.setIntegrity(true)
+	o := vm.newArray(cooked)
+	o.props.add(strKey("raw"), Property{value: objectValue(ro)})
+	o.setIntegrity(true)
+	vm.exec.templates[key] = o
+	return o
+}
+
+type templateKey struct {
+	hash string
+	idx  int
+}
+
+// Iterator records travel on the operand stack as internal objects.
+type iterRecord struct{ it *Iterator }
+
+func iteratorValue(it *Iterator) Value {
+	o := &Object{class: ClassOther, slots: &iterRecord{it: it}}
+	return objectValue(o)
+}
+
+func iteratorOf(v Value) *Iterator { return v.obj().slots.(*iterRecord).it }
+
+// forIn state: the keys to visit.
+type forInState struct {
+	obj  *Object
+	keys []PropertyKey
+	i    int
+	seen map[PropertyKey]bool
+}
+
+func (vm *VM) forInPrepare(v Value) Value {
+	st := &forInState{seen: map[PropertyKey]bool{}}
+	if v.kind > KindNull {
+		o := vm.ToObject(v)
+		st.obj = o
+		for p := o; p != nil; p = p.proto {
+			for _, k := range p.ownKeys() {
+				if k.sym != nil || st.seen[k] {
+					continue
+				}
+				st.seen[k] = true
+				if d, ok := vm.GetOwnProperty(p, k); ok && d.Enumerable {
+					st.keys = append(st.keys, k)
+				}
+			}
+		}
+	}
+	return objectValue(&Object{class: ClassOther, slots: st})
+}
+
+func (vm *VM) forInNext(v Value) (Value, bool) {
+	st := v.obj().slots.(*forInState)
+	for st.i < len(st.keys) {
+		k := st.keys[st.i]
+		st.i++
+		if st.obj != nil && !vm.HasProperty(st.obj, k) {
+			continue
+		}
+		return k.toValue(), true
+	}
+	return undefinedValue, false
+}
+
+// Private names travel on the stack as internal objects.
+func privateValue(pn *privateName) Value {
+	return objectValue(&Object{class: ClassOther, slots: pn})
+}
+
+func privateOf(v Value) *privateName { return v.obj().slots.(*privateName) }
+
+func (vm *VM) pushPrivate(pn *privateName) {
+	ex := &vm.exec
+	ex.stack[ex.sp] = privateValue(pn)
+	ex.sp++
+}
+
+func (vm *VM) privates(o *Object) *privateElements {
+	if vm.exec.privMap == nil {
+		vm.exec.privMap = map[*Object]*privateElements{}
+	}
+	pe := vm.exec.privMap[o]
+	if pe == nil {
+		pe = &privateElements{}
+		vm.exec.privMap[o] = pe
+	}
+	return pe
+}
+
+func (vm *VM) findPrivate(o *Object, pn *privateName) (int, bool) {
+	pe := vm.exec.privMap[o]
+	if pe == nil {
+		return 0, false
+	}
+	for i, n := range pe.names {
+		if n == pn {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func (vm *VM) definePrivate(o *Object, pn *privateName, v Value, brand bool) {
+	if _, ok := vm.findPrivate(o, pn); ok {
+		if brand {
+			return
+		}
+		vm.throwTypeError("Cannot initialize #%s twice on the same object", pn.desc)
+	}
+	pe := vm.privates(o)
+	pe.names = append(pe.names, pn)
+	pe.values = append(pe.values, v)
+}
+
+func (vm *VM) getPrivate(ov Value, pn *privateName) Value {
+	o := ov.asObject()
+	i, ok := 0, false
+	if o != nil {
+		i, ok = vm.findPrivate(o, pn)
+	}
+	if !ok {
+		vm.throwTypeError("Cannot read private member %s from an object whose class did not declare it", pn.desc)
+	}
+	switch pn.kind {
+	case 1:
+		return objectValue(pn.method)
+	case 2:
+		if pn.getter == nil {
+			vm.throwTypeError("'%s' was defined without a getter", pn.desc)
+		}
+		return vm.callObject(pn.getter, ov, nil, nil)
+	}
+	return vm.exec.privMap[o].values[i]
+}
+
+func (vm *VM) setPrivate(ov Value, pn *privateName, v Value) {
+	o := ov.asObject()
+	i, ok := 0, false
+	if o != nil {
+		i, ok = vm.findPrivate(o, pn)
+	}
+	if !ok {
+		vm.throwTypeError("Cannot write private member %s to an object whose class did not declare it", pn.desc)
+	}
+	switch pn.kind {
+	case 1:
+		vm.throwTypeError("Private method is not writable")
+	case 2:
+		if pn.setter == nil {
+			vm.throwTypeError("'%s' was defined without a setter", pn.desc)
+		}
+		vm.callObject(pn.setter, ov, []Value{v}, nil)
+		return
+	}
+	vm.exec.privMap[o].values[i] = v
+}

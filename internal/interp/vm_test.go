@@ -1,0 +1,79 @@
+package interp
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// runProgram compiles and runs src, returning the completion as a string and whether it threw.
+func runProgram(t *testing.T, src string) (string, bool) {
+	t.Helper()
+	p, err := Compile(src)
+	require.NoError(t, err)
+	vm := New(Config{})
+	require.NoError(t, vm.Start(p))
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err, p.Disassemble())
+	require.Equal(t, StatusDone, st)
+	v, thrown := vm.Result()
+	if thrown {
+		name, msg, _, _ := vm.DescribeError(v)
+		return name + ": " + msg, true
+	}
+	return vm.ToGoString(v), false
+}
+
+func TestRunPrograms(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		src    string
+		want   string
+		thrown bool
+	}{
+		{name: "arith", src: "1 + 2 * 3", want: "7"},
+		{name: "completion", src: "const a = 2\n a * 21", want: "42"},
+		{name: "strings", src: "'a' + 1 + 'b'", want: "a1b"},
+		{name: "closure", src: "function mk() { let n = 0; return () => ++n } const f = mk(); f(); f(); f()", want: "3"},
+		{name: "recursion", src: "function fib(n) { return n < 2 ? n : fib(n-1) + fib(n-2) } fib(20)", want: "6765"},
+		{name: "loop", src: "let s = 0; for (let i = 0; i < 10; i++) s += i; s", want: "45"},
+		{name: "per-iteration let", src: "const fs = {}; for (let i = 0; i < 3; i++) fs[i] = () => i; `${fs[0]()}${fs[1]()}${fs[2]()}`", want: "012"},
+		{name: "while break continue", src: "let i = 0, s = 0; while (true) { i++; if (i % 2) continue; if (i > 8) break; s += i } s", want: "20"},
+		{name: "labels", src: "let n = 0; outer: for (let i = 0; i < 3; i++) { for (let j = 0; j < 3; j++) { if (j == 1) continue outer; n++ } } n", want: "3"},
+		{name: "try catch", src: "let r; try { null.x } catch (e) { r = e instanceof TypeError } r", want: "true"},
+		{name: "finally override", src: "function f() { try { return 1 } finally { return 2 } } f()", want: "2"},
+		{name: "finally runs on break", src: "let log = ''; for (;;) { try { break } finally { log += 'f' } } log", want: "f"},
+		{name: "throw uncaught", src: "throw new RangeError('bad')", want: "RangeError: bad", thrown: true},
+		{name: "objects", src: "const o = {a: 1, b: {c: [1, 2, 3]}}; o.b.c[1] + o.a", want: "3"},
+		{name: "destructuring", src: "const {a, b: {x, y = 5}, ...r} = {a: 1, b: {x: 2}, c: 4, d: 5}; `${a}${x}${y}${Object.keys(r)}`", want: "125c,d"},
+		{name: "spread", src: "const f = (...a) => a.length; f(...[1, 2], 3)", want: "3"},
+		{name: "template", src: "const n = 3; `n=${n}!`", want: "n=3!"},
+		{name: "optional chain", src: "const o = null; const p = {a: {b: 2}}; `${o?.a.b}` + (o ?? 'd') + p?.a.b + p.x?.y", want: "undefinedd2undefined"},
+		{name: "class basic", src: "class A { constructor(x) { this.x = x } get double() { return this.x * 2 } static make() { return new A(4) } } A.make().double", want: "8"},
+		{name: "typeof", src: "typeof undeclared + typeof 1 + typeof (() => 1)", want: "undefinednumberfunction"},
+		{name: "loose equality", src: "`${1 == '1'},${null == undefined},${0 == ''},${NaN == NaN},${({valueOf() { return 2 }}) == 2}`", want: "true,true,true,false,true"},
+		{name: "await", src: "const v = await Promise.resolve(41); v + 1", want: "42"},
+		{name: "async order", src: "let log = ''; async function f() { log += 1; await null; log += 3 } f(); log += 2; await null; await null; log", want: "123"},
+		{name: "then chain", src: "await new Promise(r => r(1)).then(x => x + 1).then(x => x * 10)", want: "20"},
+		{name: "rejection", src: "let m; try { await Promise.reject(new Error('no')) } catch (e) { m = e.message } m", want: "no"},
+		{name: "tdz", src: "let r; try { x; let x = 1 } catch (e) { r = e.name } r", want: "ReferenceError"},
+		{name: "const assign", src: "const c = 1; let r; try { c = 2 } catch (e) { r = e.name } r", want: "TypeError"},
+		{name: "switch", src: "function f(x) { switch (x) { case 1: return 'one'; case 2: case 3: return 'few'; default: return 'many' } } `${f(1)},${f(3)},${f(9)}`", want: "one,few,many"},
+		{name: "for in", src: "const o = {a: 1, b: 2}; let k = ''; for (const p in o) k += p; k", want: "ab"},
+		{name: "arguments", src: "function f() { return arguments.length } f(1, 2, 3)", want: "3"},
+		{name: "getter setter", src: "const o = { v: 1, get d() { return this.v * 2 }, set d(x) { this.v = x } }; o.d = 5; o.d", want: "10"},
+		{name: "logical assign", src: "let a = null; a ??= 3; let b = 1; b &&= 7; `${a},${b}`", want: "3,7"},
+		{name: "exp", src: "2 ** 10", want: "1024"},
+		{name: "compound member", src: "const o = {n: 1}; o.n += 4; o['n'] *= 2; o.n++; o.n", want: "11"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, thrown := runProgram(t, tt.src)
+			require.Equal(t, tt.thrown, thrown, got)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
