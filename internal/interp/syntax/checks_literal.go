@@ -164,6 +164,10 @@ func (c *checker) regexpLiteral(n *js.LiteralExpr) {
 	opts := regexp2.ECMAScript
 	if seen['u'] {
 		opts |= regexp2.Unicode
+		if what, bad := unicodeModeError(s[1:end]); bad {
+			c.syntaxError(n, "Invalid regular expression: %s with the u flag", what)
+			return
+		}
 	}
 	if _, err := regexp2.Compile(s[1:end], opts); err != nil {
 		c.syntaxError(n, "Invalid regular expression: %s", err.Error())

@@ -134,6 +134,11 @@ func TestEarlyErrors(t *testing.T) {
 		{name: "async prefix on shorthand property", src: "x = {async async}"},
 		{name: "star prefix on shorthand property", src: "x = {* foo}"},
 		{name: "empty Script property value", src: "/\\p{Script=}/u"},
+		{name: "identity escape with u flag", src: "/\\M/u"},
+		{name: "lone brace with u flag", src: "/{/u"},
+		{name: "lone bracket with u flag", src: "/]/u"},
+		{name: "identity escape in group with u flag", src: "/(?<a>\\a)/u"},
+		{name: "class escape dash outside class with u flag", src: "/\\-/u"},
 		{name: "two default clauses", src: "switch (x) { default: break; default: break }"},
 	}
 	for _, tt := range tests {
@@ -199,6 +204,8 @@ func TestValidPrograms(t *testing.T) {
 		{name: "eval as property", src: "o.eval(1); o.Function(2)"},
 		{name: "escaped identifiers", src: "var \\u0061b\\u{63} = 1; x = abc + o.\\u0062; l\\u00e9t = 2; var _\\u200C\\u30FB = 3"},
 		{name: "non-ASCII identifiers", src: "var café = 1, π = 2, ℘ = 3; class A { #é = 1 }"},
+		{name: "unicode mode regexps", src: "x = [/\\//u, /[\\-\\b]/u, /\\u{1F600}/u, /a{2,3}b{2,}c{1}/u, /\\cA\\0/u, /[]/u, /[^]/u, /(a)\\1/u, /\\p{L}/u]"},
+		{name: "annex B regexps without u flag", src: "x = [/\\M/, /{/, /]/, /a{/]"},
 		{name: "hashbang line", src: "#!/usr/bin/env node\nx = 1"},
 		{name: "array literal with comma after spread", src: "x = [...a, ]; y = {...b, }"},
 		{name: "class fields on separate lines", src: "class A { a\n b = 1\n static c }"},
