@@ -11,8 +11,11 @@ import (
 // runs at once.
 //
 // Both methods drive the program until it finishes, suspends (every promise it waits on is a
-// pending durable call) or, when ctx is cancelled (the worker is draining), yields at the next
-// safe point with a snapshot. Every tool call goes through the Host so it is recorded; a Host
+// pending durable call) or yields. Cancellation of ctx means "drain": the worker is stopping
+// or the drive's time slice (WorkerConfig.DriveTimeout) is over. The engine then lets calls in
+// flight settle (it must not abort them merely because ctx ended; use
+// context.WithoutCancel for them, with their own timeouts), stops at the next safe point and
+// returns Yielded with a snapshot; the run continues in a new job from that snapshot. Every tool call goes through the Host so it is recorded; a Host
 // method returning ErrLeaseLost means another driver owns the run now: the engine must stop at
 // once and return that error.
 type Engine interface {

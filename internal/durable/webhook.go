@@ -106,8 +106,9 @@ func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event str
 	return nil
 }
 
-// deliverWebhook POSTs a stored delivery; an error (non-2xx, network) makes River retry it.
-func (s *Store) deliverWebhook(ctx context.Context, id string) error {
+// deliverWebhook POSTs a stored delivery; an error (non-2xx, network) makes River retry it,
+// and on the last attempt the delivery is marked failed.
+func (s *Store) deliverWebhook(ctx context.Context, id string, lastAttempt bool) error {
 	var (
 		url, secret, status string
 		payload             []byte
@@ -125,7 +126,7 @@ func (s *Store) deliverWebhook(ctx context.Context, id string) error {
 		msg := sendErr.Error()
 		lastErr = &msg
 	}
-	if _, err := s.pool.Exec(ctx, q("WebhookDeliveryAttempt"), id, lastErr); err != nil {
+	if _, err := s.pool.Exec(ctx, q("WebhookDeliveryAttempt"), id, lastErr, lastAttempt); err != nil {
 		return fmt.Errorf("record webhook attempt %s: %w", id, err)
 	}
 	return sendErr

@@ -110,7 +110,7 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt >= job.MaxAttempts)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[WebhookArgs]) error {
-		return store.deliverWebhook(ctx, job.Args.DeliveryID)
+		return store.deliverWebhook(ctx, job.Args.DeliveryID, job.Attempt >= job.MaxAttempts)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[CancelCallArgs]) error {
 		return store.cancelCall(ctx, job.Args.RunID, job.Args.CallID)

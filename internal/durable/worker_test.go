@@ -391,3 +391,46 @@ func TestWorkerConfigValidate(t *testing.T) {
 	_, err := NewWorker(b.store, nil, WorkerConfig{})
 	require.Error(t, err, "an engine is required")
 }
+
+func TestWebhookDeliveryRetriesThenFails(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	var (
+		mu       sync.Mutex
+		attempts int
+		ids      []string
+	)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		attempts++
+		ids = append(ids, r.Header.Get("webhook-id"))
+		mu.Unlock()
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(receiver.Close)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[]}`, Webhook: &Webhook{URL: receiver.URL}})
+	require.NoError(t, err)
+	// Once the first attempt failed, make the next one due now and the last.
+	b.startWorker(t, newScriptEngine())
+	b.waitStatus(t, run.ID, StatusSucceeded)
+	var id string
+	require.Eventually(t, func() bool {
+		return b.store.pool.QueryRow(b.ctx, "SELECT id FROM webhook_deliveries WHERE run_id = $1", run.ID).Scan(&id) == nil
+	}, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool {
+		_, err := b.store.pool.Exec(b.ctx, "UPDATE river_job SET max_attempts = 2, scheduled_at = now() WHERE kind = 'webhook.deliver' AND state = 'retryable'")
+		require.NoError(t, err)
+		var status string
+		require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT status FROM webhook_deliveries WHERE id = $1", id).Scan(&status))
+		return status == "failed"
+	}, 30*time.Second, 100*time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	var recorded int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT attempts FROM webhook_deliveries WHERE id = $1", id).Scan(&recorded))
+	require.GreaterOrEqual(t, attempts, 2, "retried")
+	require.Equal(t, attempts, recorded, "every attempt recorded")
+	for _, got := range ids {
+		require.Equal(t, id, got, "every attempt carries the same webhook-id")
+	}
+}

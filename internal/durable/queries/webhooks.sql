@@ -15,6 +15,8 @@ SELECT url, secret, payload, status FROM webhook_deliveries WHERE id = $1;
 -- name: WebhookDeliveryAttempt
 UPDATE webhook_deliveries
 SET attempts = attempts + 1, last_error = $2,
-    status = CASE WHEN $2::text IS NULL THEN 'delivered' ELSE status END,
+    status = CASE WHEN $2::text IS NULL THEN 'delivered'
+                  WHEN $3::boolean THEN 'failed'
+                  ELSE status END,
     delivered_at = CASE WHEN $2::text IS NULL THEN now() ELSE delivered_at END
 WHERE id = $1;
