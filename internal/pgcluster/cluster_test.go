@@ -41,6 +41,18 @@ func TestClusterLifecycle(t *testing.T) {
 	require.Equal(t, "off", fsync)
 	require.Empty(t, listen, "the cluster must not listen on TCP")
 
+	dbURL, err := c.CreateDatabase(ctx, "code-mode")
+	require.NoError(t, err)
+	again, err := c.CreateDatabase(ctx, "code-mode")
+	require.NoError(t, err, "creating an existing database is a no-op")
+	require.Equal(t, dbURL, again)
+	conn, err = pgx.Connect(ctx, dbURL)
+	require.NoError(t, err)
+	var db string
+	require.NoError(t, conn.QueryRow(ctx, "SELECT current_database()").Scan(&db))
+	require.NoError(t, conn.Close(ctx))
+	require.Equal(t, "code-mode", db)
+
 	require.NoError(t, c.Stop(ctx))
 	_, err = pgx.Connect(ctx, c.URL("postgres"))
 	require.Error(t, err, "stopped server must refuse connections")
