@@ -235,10 +235,15 @@ func TestEveryBuiltinObjectIsNamed(t *testing.T) {
 	require.Equal(t, "Symbol.prototype[Symbol.toPrimitive]", r.nameOf(lookupDataProperty(r.Intrinsic("Symbol.prototype"), symKey(symToPrimitive)).obj()))
 	// two realms name the same objects the same way (deterministic setup)
 	other := newTestVM(t).realm
-	require.Equal(t, len(r.intrinsics), len(other.intrinsics))
-	for name := range r.intrinsics {
-		require.NotNil(t, other.intrinsics[name], name)
+	built := buildRealm(&VM{})
+	require.Equal(t, len(r.objs), len(built.objs))
+	for _, name := range r.names.sorted {
+		require.NotNil(t, other.Intrinsic(name), name)
+		require.Equal(t, r.Intrinsic(name).iid, built.Intrinsic(name).iid, name)
 	}
+	// a cloned realm shares nothing mutable with the template
+	require.NotSame(t, templateRealm().ObjectPrototype, r.ObjectPrototype)
+	require.NotSame(t, other.ObjectPrototype, r.ObjectPrototype)
 }
 
 func negZero() float64 {

@@ -21,6 +21,7 @@ type Object struct {
 	length uint32  // Array: the length property value (may exceed len(elems))
 	class  Class
 	flags  objFlags
+	iid    uint16 // intrinsic id in the realm's table; 0 for objects the program creates
 }
 
 // Class tells what kind of object this is: its exotic behaviour and its internal slots.

@@ -170,12 +170,27 @@ func (m *propertyMap) find(key PropertyKey) int {
 		}
 		return -1
 	}
+	if len(m.keys) > mapIndexThreshold {
+		m.buildIndex() // cloned realms start without indexes
+		if i, ok := m.index[key]; ok {
+			return int(i)
+		}
+		return -1
+	}
 	for i := range m.keys {
 		if m.keys[i] == key {
 			return i
 		}
 	}
 	return -1
+}
+
+// buildIndex creates the hash index from the entries.
+func (m *propertyMap) buildIndex() {
+	m.index = make(map[PropertyKey]int32, len(m.keys)*2)
+	for i, k := range m.keys {
+		m.index[k] = int32(i)
+	}
 }
 
 // get returns the property for key, or nil.
@@ -194,10 +209,7 @@ func (m *propertyMap) add(key PropertyKey, p Property) *Property {
 	if m.index != nil {
 		m.index[key] = int32(n - 1)
 	} else if n > mapIndexThreshold {
-		m.index = make(map[PropertyKey]int32, n*2)
-		for i, k := range m.keys {
-			m.index[k] = int32(i)
-		}
+		m.buildIndex()
 	}
 	return &m.props[n-1]
 }

@@ -2,7 +2,9 @@ package interp
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
+	"strconv"
 	"sync"
 )
 
@@ -111,8 +113,15 @@ func lookupNative(name string) *nativeFunction {
 	return natives[name]
 }
 
-// Realm holds the intrinsic objects of one VM: the core prototypes as fields, every named
-// intrinsic in a name table (both directions) for the snapshot codec, and the global object.
+// Realm holds the intrinsic objects of one VM: the core prototypes as fields, and every named
+// intrinsic in a table indexed by the object's intrinsic id (Object.iid), with the names
+// shared by all realms of the process.
+//
+// Realms are cloned: the first realm of the process (the template) is built by running every
+// registered setup; every other realm copies the template's objects into one slab with their
+// references remapped, which is much cheaper than re-running the setups. The template is
+// never run and never changes; it is also the pristine reference that snapshots diff
+// intrinsics against.
 type Realm struct {
 	vm     *VM
 	Global *Object
@@ -127,22 +136,52 @@ type Realm struct {
 	ObjectConstructor      *Object
 	ArrayConstructor       *Object
 
-	intrinsics     map[string]*Object
-	intrinsicNames map[*Object]string
+	objs           []*Object          // intrinsics by iid; objs[0] is nil
+	names          *intrinsicTable    // names by iid; shared once the realm is complete
 	symbolRegistry map[string]*Symbol // Symbol.for, by key (WTF-8)
-	sortedNames    []string           // intrinsic names, sorted (cached for snapshots)
 }
 
-// newRealm creates the intrinsics and runs every registered setup.
+// intrinsicTable names intrinsics by id. It is written while the template realm is set up
+// and only read afterwards.
+type intrinsicTable struct {
+	names  []string          // primary name by iid; names[0] is ""
+	index  map[string]uint16 // every name (aliases too) to its iid
+	sorted []string          // all names, sorted (computed when the table is complete)
+}
+
+// maxIntrinsics is the number of intrinsic ids available (Object.iid is a uint16).
+const maxIntrinsics = 1<<16 - 1
+
+// templateRealm builds the process's template realm once.
+var templateRealm = sync.OnceValue(func() *Realm {
+	vm := &VM{}
+	return buildRealm(vm)
+})
+
+// referenceRealm is the pristine realm that intrinsic diffs compare against: the template.
+func referenceRealm() *Realm { return templateRealm() }
+
+// newRealm gives vm its realm: a clone of the template (or, if some built-in object cannot
+// be cloned, a realm built by running the setups).
 func newRealm(vm *VM) *Realm {
-	r := &Realm{vm: vm, intrinsics: map[string]*Object{}, intrinsicNames: map[*Object]string{},
+	if r := templateRealm().clone(vm); r != nil {
+		vm.realm = r
+		return r
+	}
+	return buildRealm(vm)
+}
+
+// buildRealm creates the intrinsics by running every registered setup.
+func buildRealm(vm *VM) *Realm {
+	r := &Realm{vm: vm, objs: []*Object{nil},
+		names:          &intrinsicTable{names: []string{""}, index: map[string]uint16{}},
 		symbolRegistry: map[string]*Symbol{}}
 	vm.realm = r
 	r.ObjectPrototype = r.namedObject("Object.prototype", nil)
 	r.FunctionPrototype = r.namedObject("Function.prototype", r.ObjectPrototype)
 	r.FunctionPrototype.class = ClassFunction
 	r.FunctionPrototype.flags |= objCallable
-	r.FunctionPrototype.slots = &nativeFunction{name: "Function.prototype", fn: func(*VM, NativeCall) Value { return undefinedValue }}
+	r.FunctionPrototype.slots = functionPrototypeNative
 	r.ArrayPrototype = r.namedObject("Array.prototype", r.ObjectPrototype)
 	r.ArrayPrototype.class = ClassArray
 	r.ErrorPrototype = r.namedObject("Error.prototype", r.ObjectPrototype)
@@ -158,18 +197,147 @@ func newRealm(vm *VM) *Realm {
 		d.setup(r)
 	}
 	r.nameReachable()
+	r.names.sorted = make([]string, 0, len(r.names.index))
+	for n := range r.names.index {
+		r.names.sorted = append(r.names.sorted, n)
+	}
+	sort.Strings(r.names.sorted)
 	return r
 }
 
-// nameReachable names every object reachable from the global object that setups left
-// unnamed, by its first property path in breadth-first, ownKeys order ("Math",
+// functionPrototypeNative is the behaviour of Function.prototype: callable, returns undefined.
+var functionPrototypeNative = &nativeFunction{name: "Function.prototype", fn: func(*VM, NativeCall) Value { return undefinedValue }}
+
+// slotCloner is implemented by internal slot types that built-in objects hold, so that realm
+// cloning can copy them; remap translates template objects to the clone's.
+type slotCloner interface {
+	cloneSlot(remap func(*Object) *Object) any
+}
+
+// clone copies the template realm's objects for vm. It returns nil when some object holds a
+// reference or slot it cannot copy (the caller then builds the realm from the setups).
+func (t *Realm) clone(vm *VM) *Realm {
+	n := len(t.objs)
+	slab := make([]Object, n)
+	r := &Realm{vm: vm, names: t.names, objs: make([]*Object, n), symbolRegistry: make(map[string]*Symbol, len(t.symbolRegistry))}
+	for k, v := range t.symbolRegistry {
+		r.symbolRegistry[k] = v
+	}
+	for i := 1; i < n; i++ {
+		r.objs[i] = &slab[i]
+	}
+	ok := true
+	remap := func(o *Object) *Object {
+		if o == nil {
+			return nil
+		}
+		if o.iid == 0 || int(o.iid) >= n || t.objs[o.iid] != o {
+			ok = false
+			return nil
+		}
+		return r.objs[o.iid]
+	}
+	remapValue := func(v Value) Value {
+		if v.kind == KindObject {
+			return objectValue(remap(v.obj()))
+		}
+		return v
+	}
+	total := 0
+	for _, o := range t.objs[1:] {
+		total += len(o.props.keys)
+	}
+	keys := make([]PropertyKey, total)
+	props := make([]Property, total)
+	for i := 1; i < n && ok; i++ {
+		src, dst := t.objs[i], r.objs[i]
+		dst.proto = remap(src.proto)
+		dst.class, dst.flags, dst.length, dst.iid = src.class, src.flags, src.length, src.iid
+		k := len(src.props.keys)
+		dst.props.keys = keys[:k:k]
+		dst.props.props = props[:k:k]
+		keys, props = keys[k:], props[k:]
+		copy(dst.props.keys, src.props.keys)
+		for j := range src.props.props {
+			p := src.props.props[j]
+			p.value = remapValue(p.value)
+			p.getter = remap(p.getter)
+			p.setter = remap(p.setter)
+			dst.props.props[j] = p
+		}
+		if len(src.elems) > 0 {
+			dst.elems = make([]Value, len(src.elems))
+			for j, v := range src.elems {
+				dst.elems[j] = remapValue(v)
+			}
+		}
+		switch s := src.slots.(type) {
+		case nil:
+		case Value:
+			dst.slots = remapValue(s)
+		case *nativeFunction:
+			if s.data != nil {
+				return nil
+			}
+			dst.slots = s
+		case slotCloner:
+			dst.slots = s.cloneSlot(remap)
+		default:
+			c, copied := copyPlainSlot(s)
+			if !copied {
+				return nil
+			}
+			dst.slots = c
+		}
+	}
+	if !ok {
+		return nil
+	}
+	r.Global = remap(t.Global)
+	r.ObjectPrototype = remap(t.ObjectPrototype)
+	r.FunctionPrototype = remap(t.FunctionPrototype)
+	r.ArrayPrototype = remap(t.ArrayPrototype)
+	r.ErrorPrototype = remap(t.ErrorPrototype)
+	r.IteratorPrototype = remap(t.IteratorPrototype)
+	r.AsyncIteratorPrototype = remap(t.AsyncIteratorPrototype)
+	r.ArrayIteratorPrototype = remap(t.ArrayIteratorPrototype)
+	r.ObjectConstructor = remap(t.ObjectConstructor)
+	r.ArrayConstructor = remap(t.ArrayConstructor)
+	if !ok {
+		return nil
+	}
+	return r
+}
+
+// copyPlainSlot copies a slot that is a pointer to a struct of plain data (numbers, booleans,
+// strings; no pointers, slices, maps or interfaces), such as a random generator's state.
+func copyPlainSlot(s any) (any, bool) {
+	v := reflect.ValueOf(s)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil, false
+	}
+	t := v.Elem().Type()
+	for i := 0; i < t.NumField(); i++ {
+		switch t.Field(i).Type.Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+			reflect.Float32, reflect.Float64, reflect.String:
+		default:
+			return nil, false
+		}
+	}
+	c := reflect.New(t)
+	c.Elem().Set(v.Elem())
+	return c.Interface(), true
+}
+
+// nameReachable names every object reachable from the intrinsics that setups left unnamed,
+// by its first property path in breadth-first, ownKeys order ("Math",
 // "get Map.prototype.size"), so that snapshots can refer to every built-in object.
 func (r *Realm) nameReachable() {
 	queue := []*Object{r.Global}
-	for _, o := range r.intrinsicList() {
-		if o != r.Global {
-			queue = append(queue, o)
-		}
+	for _, name := range r.sortedNamesNow() {
+		queue = append(queue, r.Intrinsic(name))
 	}
 	seen := map[*Object]bool{}
 	for len(queue) > 0 {
@@ -200,20 +368,22 @@ func (r *Realm) nameReachable() {
 			}
 			visit(p.value.asObject(), member)
 		}
+		for i, v := range o.elems {
+			visit(v.asObject(), base+"["+strconv.Itoa(i)+"]")
+		}
+		if v, isValue := o.slots.(Value); isValue {
+			visit(v.asObject(), base+".[[Slot]]")
+		}
 	}
 }
 
-// intrinsicList returns the named intrinsics sorted by name (a deterministic order).
-func (r *Realm) intrinsicList() []*Object {
-	names := make([]string, 0, len(r.intrinsics))
-	for n := range r.intrinsics {
-		names = append(names, n)
+// sortedNamesNow lists the names registered so far, sorted.
+func (r *Realm) sortedNamesNow() []string {
+	out := make([]string, 0, len(r.names.index))
+	for n := range r.names.index {
+		out = append(out, n)
 	}
-	sort.Strings(names)
-	out := make([]*Object, len(names))
-	for i, n := range names {
-		out[i] = r.intrinsics[n]
-	}
+	sort.Strings(out)
 	return out
 }
 
@@ -224,23 +394,44 @@ func (r *Realm) namedObject(name string, proto *Object) *Object {
 	return o
 }
 
-// addIntrinsic names an intrinsic object for snapshots. Names must be unique.
+// addIntrinsic names an intrinsic object for snapshots; an object may get several names
+// (the first is its primary name). Names must be unique. Only setups call it.
 func (r *Realm) addIntrinsic(name string, o *Object) {
-	if _, dup := r.intrinsics[name]; dup {
+	if _, dup := r.names.index[name]; dup {
 		panic("interp: duplicate intrinsic " + name)
 	}
-	r.intrinsics[name] = o
-	if _, named := r.intrinsicNames[o]; !named {
-		r.intrinsicNames[o] = name
+	if o.iid == 0 {
+		if len(r.objs) > maxIntrinsics {
+			panic("interp: too many intrinsics")
+		}
+		o.iid = uint16(len(r.objs))
+		r.objs = append(r.objs, o)
+		r.names.names = append(r.names.names, name)
 	}
+	r.names.index[name] = o.iid
 }
 
 // Intrinsic returns the intrinsic object with the given name ("Map.prototype",
 // "%ArrayIteratorPrototype%"), or nil.
-func (r *Realm) Intrinsic(name string) *Object { return r.intrinsics[name] }
+func (r *Realm) Intrinsic(name string) *Object {
+	if id, ok := r.names.index[name]; ok {
+		return r.objs[id]
+	}
+	return nil
+}
 
-// nameOf returns the intrinsic name of o, or "".
-func (r *Realm) nameOf(o *Object) string { return r.intrinsicNames[o] }
+// nameOf returns the primary intrinsic name of o, or "" when o is not an intrinsic of r.
+func (r *Realm) nameOf(o *Object) string {
+	if o == nil || o.iid == 0 || int(o.iid) >= len(r.objs) || r.objs[o.iid] != o {
+		return ""
+	}
+	return r.names.names[o.iid]
+}
+
+// isIntrinsic reports whether o is one of r's intrinsics.
+func (r *Realm) isIntrinsic(o *Object) bool {
+	return o.iid != 0 && int(o.iid) < len(r.objs) && r.objs[o.iid] == o
+}
 
 // memberName builds the stable name of a member of holder: "Map.prototype.get",
 // "Array.prototype[Symbol.iterator]".
@@ -345,9 +536,6 @@ type VM struct {
 	// positionHook reports the line and column (1-based) of the code running now, for error
 	// stacks; set by the execution engine; nil = unknown.
 	positionHook func() (line, column int)
-
-	// exec is the execution state (frames, operand stack, job queue): see vm.go.
-	exec execState
 }
 
 // initRuntime creates the realm. The VM constructor calls it once.

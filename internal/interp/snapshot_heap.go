@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"sync"
 )
 
@@ -94,14 +93,6 @@ func lookupSlotType(tag string) (slotType, bool) {
 	t, ok := slotTypes[tag]
 	return t, ok
 }
-
-// referenceRealm is a pristine realm, built once per process, that intrinsic diffs compare
-// against. It is only read.
-var referenceRealm = sync.OnceValue(func() *Realm {
-	vm := &VM{}
-	vm.initRuntime()
-	return vm.realm
-})
 
 // heapEncoder writes values and, at finish, the heap section.
 type heapEncoder struct {
@@ -302,12 +293,9 @@ func (e *heapEncoder) finish() ([]byte, error) {
 	ref := referenceRealm()
 	// every changed intrinsic is reachable through its name
 	changed := map[*Object]bool{}
-	for _, name := range r.sortedIntrinsicNames() {
-		o := r.intrinsics[name]
-		if r.intrinsicNames[o] != name {
-			continue // an alias
-		}
-		if refObj := ref.intrinsics[name]; refObj == nil || !intrinsicUnchanged(r, o, ref, refObj) {
+	for iid := 1; iid < len(r.objs); iid++ {
+		o := r.objs[iid]
+		if refObj := ref.counterpart(r, o); refObj == nil || !intrinsicUnchanged(r, o, ref, refObj) {
 			changed[o] = true
 			e.objectID(o)
 		}
@@ -321,13 +309,13 @@ func (e *heapEncoder) finish() ([]byte, error) {
 		for ; oi < len(e.objQueue); oi++ {
 			o := e.objQueue[oi]
 			e.w = objW
-			if name := r.intrinsicNames[o]; name != "" {
+			if r.isIntrinsic(o) {
 				intr = append(intr, oi)
 				if !changed[o] {
 					objW.int(0)
 					continue
 				}
-				e.intrinsicDiff(o, ref.intrinsics[name])
+				e.intrinsicDiff(o, ref.counterpart(r, o))
 				continue
 			}
 			e.objectEntry(o)
@@ -368,7 +356,7 @@ func (e *heapEncoder) finish() ([]byte, error) {
 	for _, id := range intr {
 		out.beginArray()
 		out.int(int64(id))
-		out.string(r.intrinsicNames[e.objQueue[id]])
+		out.string(r.nameOf(e.objQueue[id]))
 		out.endArray()
 	}
 	out.endArray()
@@ -482,24 +470,31 @@ func (e *heapEncoder) intrinsicDiff(o, refObj *Object) {
 	if o.class == ClassArray && !sameElements(r, o, ref, refObj) {
 		e.elements(o)
 	}
+	if sc, stateful := o.slots.(slotCodec); stateful {
+		w.key("s")
+		e.slot(sc)
+	}
 	w.endObject()
 }
 
-// sortedIntrinsicNames lists intrinsic names in sorted order.
-func (r *Realm) sortedIntrinsicNames() []string {
-	if len(r.sortedNames) != len(r.intrinsics) {
-		r.sortedNames = r.sortedNames[:0]
-		for n := range r.intrinsics {
-			r.sortedNames = append(r.sortedNames, n)
-		}
-		sort.Strings(r.sortedNames)
+// counterpart returns the object of realm t that is the same intrinsic as o of realm r, or nil.
+func (t *Realm) counterpart(r *Realm, o *Object) *Object {
+	if !r.isIntrinsic(o) || int(o.iid) >= len(t.objs) {
+		return nil
 	}
-	return r.sortedNames
+	if t.names != r.names && t.names.names[o.iid] != r.names.names[o.iid] {
+		return nil
+	}
+	return t.objs[o.iid]
 }
 
-// intrinsicUnchanged compares an intrinsic with its pristine counterpart.
+// intrinsicUnchanged compares an intrinsic with its pristine counterpart. Intrinsics with
+// stateful internal slots (Math's random state, ...) always count as changed.
 func intrinsicUnchanged(r *Realm, o *Object, ref *Realm, refObj *Object) bool {
 	if o.flags != refObj.flags || o.props.len() != refObj.props.len() {
+		return false
+	}
+	if _, stateful := o.slots.(slotCodec); stateful {
 		return false
 	}
 	if !sameIntrinsicRef(r, o.proto, ref, refObj.proto) {
@@ -531,8 +526,7 @@ func sameIntrinsicRef(r *Realm, a *Object, ref *Realm, b *Object) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	na := r.intrinsicNames[a]
-	return na != "" && na == ref.intrinsicNames[b]
+	return r.isIntrinsic(a) && ref.counterpart(r, a) == b
 }
 
 func samePropertyAcross(r *Realm, p *Property, ref *Realm, q *Property) bool {
@@ -608,7 +602,7 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 				r.more(false)
 				name := r.goString()
 				r.more(false)
-				o := realm.intrinsics[name]
+				o := realm.Intrinsic(name)
 				if o == nil {
 					r.fail("unknown intrinsic %q", name)
 					break
@@ -883,7 +877,7 @@ func (r *Realm) nativeByName(name string) *nativeFunction {
 	if n := lookupNative(name); n != nil {
 		return n
 	}
-	if o := r.intrinsics[name]; o != nil {
+	if o := r.Intrinsic(name); o != nil {
 		if n, ok := o.slots.(*nativeFunction); ok {
 			return n
 		}

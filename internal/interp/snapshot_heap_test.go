@@ -255,3 +255,39 @@ func FuzzSnapshotHeapDecode(f *testing.F) {
 		}
 	})
 }
+
+// testCounter is a stateful slot on a built-in object, like Math's random state.
+type testCounter struct{ N int64 }
+
+func (c *testCounter) slotTag() string { return "testCounter" }
+func (c *testCounter) encodeSlot(e *heapEncoder) {
+	e.w.int(c.N)
+}
+func (c *testCounter) walkSlot(w *heapWalker) {}
+
+func init() {
+	registerSlotType("testCounter", func() slotCodec { return &testCounter{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
+		s.(*testCounter).N = r.int()
+	})
+}
+
+func TestSnapshotHeapStatefulIntrinsicSlot(t *testing.T) {
+	t.Parallel()
+	vm := newTestVM(t)
+	// a plain-data slot on an intrinsic is copied by realm cloning and carried by snapshots
+	holder := vm.realm.Intrinsic("Boolean.prototype.toString")
+	saved := holder.slots
+	holder.slots = &testCounter{N: 41}
+	c, ok := copyPlainSlot(holder.slots)
+	require.True(t, ok)
+	require.NotSame(t, holder.slots, c)
+	holder.slots.(*testCounter).N++
+	data := encodeRoots(t, vm, nil)
+	vm2 := newTestVM(t)
+	_, err := decodeRootsInto(vm2, data)
+	require.NoError(t, err)
+	require.Equal(t, int64(42), vm2.realm.Intrinsic("Boolean.prototype.toString").slots.(*testCounter).N)
+	holder.slots = saved
+	_, ok = copyPlainSlot(&struct{ P *int }{})
+	require.False(t, ok)
+}

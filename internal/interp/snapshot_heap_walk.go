@@ -124,7 +124,7 @@ func (w *heapWalker) drain() {
 }
 
 func (w *heapWalker) walkObject(o *Object) {
-	_, builtin := w.realm.intrinsicNames[o]
+	builtin := w.realm.isIntrinsic(o)
 	w.object(o.proto)
 	for i := range o.props.props {
 		p := &o.props.props[i]
@@ -167,7 +167,7 @@ func (w *heapWalker) walkObject(o *Object) {
 func (vm *VM) liveHeapSize(roots func(w *heapWalker)) int64 {
 	w := vm.newHeapWalker()
 	w.object(vm.realm.Global)
-	for _, o := range vm.realm.intrinsics {
+	for _, o := range vm.realm.objs[1:] {
 		w.object(o)
 	}
 	if roots != nil {
