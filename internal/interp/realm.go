@@ -536,6 +536,9 @@ type VM struct {
 	// positionHook reports the line and column (1-based) of the code running now, for error
 	// stacks; set by the execution engine; nil = unknown.
 	positionHook func() (line, column int)
+
+	// exec is the execution state (frames, operand stack, job queue): see vm.go.
+	exec execState
 }
 
 // initRuntime creates the realm. The VM constructor calls it once.
