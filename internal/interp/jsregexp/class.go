@@ -2,6 +2,7 @@ package jsregexp
 
 import (
 	"fmt"
+	"unicode/utf16"
 )
 
 // standInBase is where surrogate code units are moved in non-unicode mode. regexp2 keeps some
@@ -24,13 +25,13 @@ type classAtom struct {
 	start, end int  // source range
 	value      int  // the character, when single
 	single     bool // false for class escapes such as \d
+	rangeEnd   bool // the upper end of a range (checkUnicodeClass)
 }
 
 // class translates a non-unicode character class starting at src[i] == '[' and returns the
 // index after it. Ranges that touch the surrogate block are split so their surrogate part maps
-// to the stand-ins; everything else is copied. An unterminated class is copied as is for
-// regexp2 to report.
-func (t *translator) class(i int) int {
+// to the stand-ins; everything else is copied.
+func (t *translator) class(i int) (int, error) {
 	src := t.src
 	t.out.WriteByte('[')
 	i++
@@ -41,15 +42,28 @@ func (t *translator) class(i int) int {
 	var atoms []classAtom
 	for i < len(src) && src[i] != ']' {
 		a := readClassAtom(src, i)
+		if a.end > len(src) || src[a.start] == '\\' && a.start+1 >= len(src) {
+			return 0, errMessage(`\ at end of pattern`)
+		}
+		if t.hasNamed && src[a.start] == '\\' && src[a.start+1] == 'k' {
+			// With named groups, \k is a named reference, which a class cannot hold.
+			return 0, errMessage("Invalid escape")
+		}
 		atoms = append(atoms, a)
 		i = a.end
+	}
+	if i >= len(src) {
+		return 0, errMessage("Unterminated character class")
 	}
 	for k := 0; k < len(atoms); k++ {
 		a := atoms[k]
 		if k+2 < len(atoms) && a.single && atoms[k+2].single && src[atoms[k+1].start] == '-' &&
 			atoms[k+1].end-atoms[k+1].start == 1 {
 			b := atoms[k+2]
-			if a.value <= b.value && a.value <= 0xDFFF && b.value >= 0xD800 {
+			if a.value > b.value {
+				return 0, errMessage("Range out of order in character class")
+			}
+			if a.value <= 0xDFFF && b.value >= 0xD800 {
 				t.writeSplitRange(a.value, b.value)
 				k += 2
 				continue
@@ -57,11 +71,8 @@ func (t *translator) class(i int) int {
 		}
 		t.writeAtom(a)
 	}
-	if i < len(src) {
-		t.out.WriteByte(']')
-		i++
-	}
-	return i
+	t.out.WriteByte(']')
+	return i + 1, nil
 }
 
 // writeAtom copies one class atom, replacing a surrogate by its stand-in.
@@ -144,4 +155,83 @@ func readClassAtom(src []uint16, i int) classAtom {
 		return single(j, v)
 	}
 	return single(i+2, int(n))
+}
+
+// checkUnicodeClass validates the unicode-mode (u flag) class at src[i] == '[' in order, as V8
+// does: escapes, then that range ends are single characters ("Invalid character class") in
+// order ("Range out of order in character class"), and that the class ends.
+func (t *translator) checkUnicodeClass(i int) error {
+	src := t.src
+	i++
+	if i < len(src) && src[i] == '^' {
+		i++
+	}
+	var atoms []classAtom
+	for i < len(src) && src[i] != ']' {
+		if src[i] == '\\' {
+			if i+1 >= len(src) {
+				return errMessage(`\ at end of pattern`)
+			}
+			if err := t.unicodeEscapeError(i, true); err != nil {
+				return err
+			}
+		}
+		a := readUnicodeClassAtom(src, i)
+		atoms = append(atoms, a)
+		// A range is complete once its upper end is read: check it before going on.
+		if k := len(atoms); k >= 3 && src[atoms[k-2].start] == '-' && atoms[k-2].end-atoms[k-2].start == 1 &&
+			(k == 3 || !atoms[k-4].rangeEnd) {
+			lo, hi := atoms[k-3], a
+			if !lo.rangeEnd {
+				if !lo.single || !hi.single {
+					return errMessage("Invalid character class")
+				}
+				if lo.value > hi.value {
+					return errMessage("Range out of order in character class")
+				}
+				atoms[k-1].rangeEnd = true
+			}
+		}
+		i = a.end
+	}
+	if i >= len(src) {
+		return errMessage("Unterminated character class")
+	}
+	return nil
+}
+
+// readUnicodeClassAtom reads one class element at src[i] in unicode mode: surrogate pairs and
+// \u escapes of pairs are one character, \u{...} is accepted, \p{...} is a class escape.
+func readUnicodeClassAtom(src []uint16, i int) classAtom {
+	c := src[i]
+	if c != '\\' {
+		if isHigh(c) && i+1 < len(src) && isLow(src[i+1]) {
+			return classAtom{start: i, end: i + 2, value: int(utf16.DecodeRune(rune(c), rune(src[i+1]))), single: true}
+		}
+		return classAtom{start: i, end: i + 1, value: int(c), single: true}
+	}
+	n := src[i+1]
+	switch n {
+	case 'p', 'P':
+		j := i + 2
+		for j < len(src) && src[j] != '}' {
+			j++
+		}
+		return classAtom{start: i, end: min(j+1, len(src))}
+	case 'u':
+		v, size, ok := parseUnicodeEscape(src[i+2:])
+		if !ok {
+			break
+		}
+		end := i + 2 + size
+		if size == 4 && v >= 0xD800 && v <= 0xDBFF && end+1 < len(src) && src[end] == '\\' && src[end+1] == 'u' {
+			if lo, lsize, ok := parseUnicodeEscape(src[end+2:]); ok && lsize == 4 && lo >= 0xDC00 && lo <= 0xDFFF {
+				return classAtom{start: i, end: end + 2 + lsize, value: int(utf16.DecodeRune(rune(v), rune(lo))), single: true}
+			}
+		}
+		return classAtom{start: i, end: end, value: v, single: true}
+	case '-':
+		return classAtom{start: i, end: i + 2, value: '-', single: true}
+	}
+	return readClassAtom(src, i)
 }

@@ -312,7 +312,7 @@ func (t *translator) setChar(i int) (rune, int, error) {
 		if i+2 < len(src) && (src[i+2]|0x20 >= 'a' && src[i+2]|0x20 <= 'z') {
 			return rune(src[i+2] % 32), i + 3, nil
 		}
-		return 0, 0, errMessage("Invalid class escape")
+		return 0, 0, errMessage("Invalid Unicode escape")
 	case 'x':
 		if i+3 < len(src) && hexValue(src[i+2]) >= 0 && hexValue(src[i+3]) >= 0 {
 			return rune(hexValue(src[i+2])*16 + hexValue(src[i+3])), i + 4, nil
@@ -331,6 +331,9 @@ func (t *translator) setChar(i int) (rune, int, error) {
 			}
 		}
 		return rune(v), end, nil
+	}
+	if n >= '1' && n <= '7' {
+		return 0, 0, errMessage("Invalid class escape")
 	}
 	if n < 0x80 && (strings.ContainsRune("^$\\.*+?()[]{}|/", rune(n)) || strings.ContainsRune(classSetPunctuators, rune(n))) {
 		return rune(n), i + 2, nil

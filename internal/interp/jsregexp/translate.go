@@ -27,6 +27,10 @@ type translator struct {
 	names   []string
 	refs    []string // names used by \k<name>
 	maxDec  int      // largest decimal escape outside classes
+	// totalGroups is the number of capture groups in the whole pattern, known before the scan
+	// as V8 knows it, so a back reference past it is an error at its own position.
+	totalGroups int
+	hasNamed    bool // the pattern has a named group somewhere
 	bareK   bool     // a \k not followed by <name>
 	seen    map[string]bool
 }
@@ -42,6 +46,7 @@ func isLow(c uint16) bool  { return c >= 0xDC00 && c <= 0xDFFF }
 // becomes a \uXXXX escape (one character per code unit), in unicode mode pairs become code points.
 func translate(src []uint16, flags Flags) (*translation, error) {
 	t := &translator{src: src, unicode: flags.unicodeMode(), sets: flags.UnicodeSets, seen: map[string]bool{}}
+	t.totalGroups, t.hasNamed = countGroups(src)
 	if err := t.run(); err != nil {
 		return nil, err
 	}
@@ -74,9 +79,46 @@ func (e messageError) Error() string { return string(e) }
 
 func errMessage(m string) error { return messageError(m) }
 
+// atomKind is what the pattern ended with so far, which decides whether a quantifier may
+// follow and which error V8 reports when it may not.
+type atomKind int
+
+const (
+	kindNone       atomKind = iota // start of the pattern, of a group, or of an alternative
+	kindAtom                       // a character, class, escape or group
+	kindQuantified                 // a greedy quantifier; a '?' may make it lazy
+	kindLazy                       // a lazy quantifier
+	kindAssertion                  // ^ $ \b \B
+	kindLookahead                  // (?= ) or (?! )
+	kindLookbehind                 // (?<= ) or (?<! )
+)
+
+// quantifierError returns the V8 error for a quantifier after last, or nil when it is allowed.
+func (t *translator) quantifierError(last atomKind) error {
+	switch last {
+	case kindNone, kindAssertion, kindQuantified, kindLazy:
+		return errMessage("Nothing to repeat")
+	case kindLookbehind:
+		return errMessage("Invalid quantifier")
+	case kindLookahead:
+		if t.unicode {
+			return errMessage("Invalid quantifier")
+		}
+	}
+	return nil
+}
+
+// run scans the pattern in order, so the first error found is the one V8 reports for the
+// syntax it checks (groups, quantifiers, braces, unicode escapes); the rest is left to regexp2.
 func (t *translator) run() error {
 	src := t.src
 	inClass := false
+	last := kindNone
+	type openGroup struct {
+		kind atomKind
+		name string // "" unless a named group
+	}
+	var groups []openGroup
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -85,6 +127,12 @@ func (t *translator) run() error {
 			if err != nil {
 				return err
 			}
+			if !inClass {
+				last = kindAtom
+				if i+1 < len(src) && (src[i+1] == 'b' || src[i+1] == 'B') {
+					last = kindAssertion
+				}
+			}
 			i = next
 		case inClass:
 			if c == ']' {
@@ -92,8 +140,13 @@ func (t *translator) run() error {
 			}
 			i = t.writeChar(i)
 		case c == '[':
+			last = kindAtom
 			if !t.unicode {
-				i = t.class(i)
+				next, err := t.class(i)
+				if err != nil {
+					return err
+				}
+				i = next
 				continue
 			}
 			if t.sets {
@@ -105,38 +158,89 @@ func (t *translator) run() error {
 				i = next
 				continue
 			}
+			if err := t.checkUnicodeClass(i); err != nil {
+				return err
+			}
 			inClass = true
 			t.out.WriteByte('[')
 			i++
 		case c == '(':
-			next, err := t.group(i)
+			next, kind, err := t.group(i)
 			if err != nil {
 				return err
 			}
+			name := ""
+			if kind == kindAtom && i+2 < len(src) && src[i+1] == '?' && src[i+2] == '<' {
+				name = t.names[len(t.names)-1]
+			}
+			groups = append(groups, openGroup{kind, name})
+			last = kindNone
 			i = next
-		case t.unicode && (c == '{' || c == '}' || c == ']'):
-			if c != '{' {
-				return errMessage("Lone quantifier brackets")
+		case c == ')':
+			if len(groups) == 0 {
+				return errMessage("Unmatched ')'")
 			}
-			n := quantifierLen(src[i:])
-			if n < 0 {
-				return errMessage("Incomplete quantifier")
+			g := groups[len(groups)-1]
+			groups = groups[:len(groups)-1]
+			last = g.kind
+			if g.name != "" {
+				// V8 checks names as groups close.
+				if t.seen[g.name] {
+					return errMessage("Duplicate capture group name")
+				}
+				t.seen[g.name] = true
 			}
-			if n == 0 {
-				return errMessage("Lone quantifier brackets")
+			t.out.WriteByte(')')
+			i++
+		case c == '|':
+			last = kindNone
+			t.out.WriteByte('|')
+			i++
+		case c == '^' || c == '$':
+			last = kindAssertion
+			t.out.WriteByte(byte(c))
+			i++
+		case c == '*' || c == '+' || c == '?':
+			if c == '?' && last == kindQuantified {
+				last = kindLazy
+			} else if err := t.quantifierError(last); err != nil {
+				return err
+			} else {
+				last = kindQuantified
 			}
-			t.writeQuantifier(src[i : i+n])
-			i += n
+			t.out.WriteByte(byte(c))
+			i++
 		case c == '{':
-			if n := quantifierLen(src[i:]); n > 0 {
+			n := quantifierLen(src[i:])
+			if n > 0 {
+				if err := t.quantifierError(last); err != nil {
+					return err
+				}
 				t.writeQuantifier(src[i : i+n])
+				last = kindQuantified
 				i += n
 				continue
 			}
+			if t.unicode {
+				if last == kindAtom || last == kindLookahead || last == kindLookbehind {
+					return errMessage("Incomplete quantifier")
+				}
+				return errMessage("Lone quantifier brackets")
+			}
+			last = kindAtom
 			i = t.writeChar(i)
+		case t.unicode && (c == '}' || c == ']'):
+			return errMessage("Lone quantifier brackets")
 		default:
+			last = kindAtom
 			i = t.writeChar(i)
 		}
+	}
+	if inClass {
+		return errMessage("Unterminated character class")
+	}
+	if len(groups) > 0 {
+		return errMessage("Unterminated group")
 	}
 	return nil
 }
@@ -201,17 +305,12 @@ const (
 func (t *translator) escape(i int, inClass bool) (int, error) {
 	src := t.src
 	if i+1 >= len(src) {
-		t.out.WriteByte('\\') // regexp2 reports the trailing backslash
-		return i + 1, nil
+		return 0, errMessage(`\ at end of pattern`)
 	}
 	n := src[i+1]
 	if t.unicode {
-		allowed := unicodeEscapes
-		if inClass {
-			allowed = unicodeClassEscapes
-		}
-		if n >= 0x80 || !strings.ContainsRune(allowed, rune(n)) {
-			return 0, errMessage("Invalid escape")
+		if err := t.unicodeEscapeError(i, inClass); err != nil {
+			return 0, err
 		}
 	}
 	switch {
@@ -252,6 +351,9 @@ func (t *translator) escape(i int, inClass bool) (int, error) {
 			j++
 		}
 		t.maxDec = max(t.maxDec, v)
+		if t.unicode && v > t.totalGroups {
+			return 0, errMessage("Invalid escape")
+		}
 	case n == 'u' && !t.unicode:
 		if v, size, ok := parseUnicodeEscape(src[i+2:]); ok && size == 4 && v >= 0xD800 && v <= 0xDFFF {
 			t.writeUnit(uint16(v))
@@ -263,43 +365,117 @@ func (t *translator) escape(i int, inClass bool) (int, error) {
 	return i + 2, nil
 }
 
+// countGroups counts the capture groups of a pattern and reports whether any is named: "(" not followed by "?", or followed by
+// "?<" and a name, outside classes and escapes.
+func countGroups(src []uint16) (n int, named bool) {
+	inClass := false
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			inClass = c != ']'
+		case c == '[':
+			inClass = true
+		case c == '(':
+			if i+1 >= len(src) || src[i+1] != '?' {
+				n++
+			} else if i+3 < len(src) && src[i+2] == '<' && src[i+3] != '=' && src[i+3] != '!' {
+				n++
+				named = true
+			}
+		}
+	}
+	return n, named
+}
+
+// unicodeEscapeError returns the error V8 reports for the escape at src[i] in unicode mode
+// (src[i+1] exists), or nil.
+func (t *translator) unicodeEscapeError(i int, inClass bool) error {
+	n := t.src[i+1]
+	allowed := unicodeEscapes
+	if inClass {
+		allowed = unicodeClassEscapes
+	}
+	if n >= 0x80 || !strings.ContainsRune(allowed, rune(n)) {
+		return errMessage("Invalid escape")
+	}
+	return t.checkUnicodeEscape(i, inClass)
+}
+
+// checkUnicodeEscape applies unicode mode's rules to the escape at src[i] (a backslash and
+// an allowed letter): \c needs a letter, \x two hex digits, \u four or a braced code point,
+// \0 no digit after it, and inside a class no back references.
+func (t *translator) checkUnicodeEscape(i int, inClass bool) error {
+	src := t.src
+	n := src[i+1]
+	rest := src[i+2:]
+	isHex := func(k int) bool { return k < len(rest) && hexValue(rest[k]) >= 0 }
+	switch {
+	case n == 'c':
+		if len(rest) == 0 || !(rest[0]|0x20 >= 'a' && rest[0]|0x20 <= 'z') {
+			return errMessage("Invalid Unicode escape")
+		}
+	case n == 'x':
+		if !isHex(0) || !isHex(1) {
+			return errMessage("Invalid escape")
+		}
+	case n == 'u':
+		if _, _, ok := parseUnicodeEscape(rest); !ok {
+			return errMessage("Invalid Unicode escape")
+		}
+	case n == '0':
+		if len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9' {
+			if inClass {
+				return errMessage("Invalid class escape")
+			}
+			return errMessage("Invalid decimal escape")
+		}
+	case n >= '1' && n <= '7' && inClass:
+		return errMessage("Invalid class escape")
+	case (n == '8' || n == '9') && inClass:
+		return errMessage("Invalid escape")
+	}
+	return nil
+}
+
 // group handles an opening parenthesis at src[i] and returns the index after what it wrote.
-func (t *translator) group(i int) (int, error) {
+func (t *translator) group(i int) (int, atomKind, error) {
 	src := t.src
 	if i+1 >= len(src) || src[i+1] != '?' {
 		t.names = append(t.names, "")
 		t.out.WriteByte('(')
-		return i + 1, nil
+		return i + 1, kindAtom, nil
 	}
 	if i+2 >= len(src) {
-		return 0, errMessage("Invalid group")
+		return 0, 0, errMessage("Invalid group")
 	}
 	switch src[i+2] {
 	case ':', '=', '!':
 		t.out.WriteString("(?")
 		t.out.WriteRune(rune(src[i+2]))
-		return i + 3, nil
+		kind := kindAtom
+		if src[i+2] != ':' {
+			kind = kindLookahead
+		}
+		return i + 3, kind, nil
 	case '<':
 		if i+3 < len(src) && (src[i+3] == '=' || src[i+3] == '!') {
 			t.out.WriteString("(?<")
 			t.out.WriteRune(rune(src[i+3]))
-			return i + 4, nil
+			return i + 4, kindLookbehind, nil
 		}
 		name, end, ok := t.readName(i + 3)
 		if !ok || name == "" {
-			return 0, errMessage("Invalid capture group name")
+			return 0, 0, errMessage("Invalid capture group name")
 		}
-		if t.seen[name] {
-			return 0, errMessage("Duplicate capture group name")
-		}
-		t.seen[name] = true
 		t.names = append(t.names, name)
 		t.out.WriteString("(?<")
 		t.out.WriteString(name)
 		t.out.WriteByte('>')
-		return end, nil
+		return end, kindAtom, nil
 	}
-	return 0, errMessage("Invalid group")
+	return 0, 0, errMessage("Invalid group")
 }
 
 // readName reads a group name starting at src[i] up to '>', decoding \uXXXX, \u{X} and
