@@ -31,8 +31,8 @@ type translator struct {
 	// as V8 knows it, so a back reference past it is an error at its own position.
 	totalGroups int
 	hasNamed    bool // the pattern has a named group somewhere
-	bareK   bool     // a \k not followed by <name>
-	seen    map[string]bool
+	bareK       bool // a \k not followed by <name>
+	seen        map[string]bool
 }
 
 // isHigh and isLow classify UTF-16 surrogates.
