@@ -102,7 +102,9 @@ func (r *Regexp) GroupNames() []string { return r.names }
 // flag the match must start exactly there). It returns nil, nil when there is none, including
 // when lastIndex is beyond the input. A zero deadline means no time limit; once the deadline
 // passes the match stops with ErrTimeout. Inputs longer than MaxInput fail with
-// ErrInputTooLarge. The caller applies the g/y lastIndex rules and advances past empty matches.
+// ErrInputTooLarge. The caller applies RegExpBuiltinExec's lastIndex rules (pass 0 unless the
+// g or y flag is set), and advances past empty matches. With the u or v flag a lastIndex
+// inside a surrogate pair searches from the pair's start, as the specification says.
 func (r *Regexp) Exec(input []uint16, lastIndex int, deadline time.Time) (*Match, error) {
 	in, err := NewInput(input, r.flags.unicodeMode())
 	if err != nil {

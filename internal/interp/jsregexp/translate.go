@@ -17,22 +17,23 @@ type translation struct {
 	maxDecimalEscape int
 }
 
-// translator walks a pattern once, in the JavaScript grammar's terms: it tracks escapes and
-// character classes so that only real group openings and named references are inspected.
+// translator walks a pattern once, in the JavaScript grammar's terms: it tracks escapes,
+// character classes, groups and quantifiers, checks what regexp2 would accept but JavaScript
+// does not, and writes the regexp2 form.
 type translator struct {
 	src     []uint16
-	unicode bool
+	unicode bool // u or v flag
 	sets    bool // v flag
 	out     strings.Builder
-	names   []string
+	names   []string // per capture group, in order; "" when unnamed
 	refs    []string // names used by \k<name>
 	maxDec  int      // largest decimal escape outside classes
 	// totalGroups is the number of capture groups in the whole pattern, known before the scan
 	// as V8 knows it, so a back reference past it is an error at its own position.
 	totalGroups int
-	hasNamed    bool // the pattern has a named group somewhere
-	bareK       bool // a \k not followed by <name>
-	seen        map[string]bool
+	hasNamed    bool            // the pattern has a named group somewhere
+	bareK       bool            // a \k not followed by <name>
+	seen        map[string]bool // names of the groups closed so far
 }
 
 // isHigh and isLow classify UTF-16 surrogates.
@@ -40,17 +41,18 @@ func isHigh(c uint16) bool { return c >= 0xD800 && c <= 0xDBFF }
 func isLow(c uint16) bool  { return c >= 0xDC00 && c <= 0xDFFF }
 
 // translate checks the parts of the JavaScript grammar regexp2 does not enforce (group syntax,
-// duplicate names, named references, unicode-mode escapes and braces) and the v-flag class
-// syntax (translated by setClass), and rewrites code units so regexp2
-// sees the same characters the JavaScript matcher would: in non-unicode mode every surrogate
-// becomes a \uXXXX escape (one character per code unit), in unicode mode pairs become code points.
+// quantifier placement, duplicate names, named references, unicode-mode escapes, braces and
+// class ranges, v-flag class syntax) and rewrites the pattern so regexp2 sees the characters
+// the JavaScript matcher would: in non-unicode mode every surrogate becomes its private-use
+// stand-in (one character per code unit), in unicode mode pairs become code points and v-flag
+// classes become equivalent expressions (setClass).
 func translate(src []uint16, flags Flags) (*translation, error) {
 	t := &translator{src: src, unicode: flags.unicodeMode(), sets: flags.UnicodeSets, seen: map[string]bool{}}
 	t.totalGroups, t.hasNamed = countGroups(src)
 	if err := t.run(); err != nil {
 		return nil, err
 	}
-	if len(t.names) > 0 && hasNamed(t.names) || t.unicode {
+	if t.hasNamed || t.unicode {
 		if t.bareK {
 			return nil, errMessage("Invalid named reference")
 		}
@@ -63,20 +65,12 @@ func translate(src []uint16, flags Flags) (*translation, error) {
 	return &translation{pattern: t.out.String(), names: t.names, maxDecimalEscape: t.maxDec}, nil
 }
 
-func hasNamed(names []string) bool {
-	for _, n := range names {
-		if n != "" {
-			return true
-		}
-	}
-	return false
-}
-
 // messageError carries a V8 message out of the translator; Compile wraps it in a SyntaxError.
 type messageError string
 
 func (e messageError) Error() string { return string(e) }
 
+// errMessage returns a translation error with V8's message m.
 func errMessage(m string) error { return messageError(m) }
 
 // atomKind is what the pattern ended with so far, which decides whether a quantifier may
@@ -365,8 +359,8 @@ func (t *translator) escape(i int, inClass bool) (int, error) {
 	return i + 2, nil
 }
 
-// countGroups counts the capture groups of a pattern and reports whether any is named: "(" not followed by "?", or followed by
-// "?<" and a name, outside classes and escapes.
+// countGroups counts the capture groups of a pattern and reports whether any is named. A
+// group is "(" not followed by "?", or followed by "?<" and a name, outside classes and escapes.
 func countGroups(src []uint16) (n int, named bool) {
 	inClass := false
 	for i := 0; i < len(src); i++ {
