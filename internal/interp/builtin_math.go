@@ -59,6 +59,7 @@ func setupMath(r *Realm) {
 		{"sin", 1, math1(math.Sin)},
 		{"sinh", 1, math1(math.Sinh)},
 		{"sqrt", 1, math1(math.Sqrt)},
+		{"sumPrecise", 1, mathSumPrecise},
 		{"tan", 1, math1(math.Tan)},
 		{"tanh", 1, math1(math.Tanh)},
 		{"trunc", 1, math1(math.Trunc)},

@@ -28,5 +28,8 @@ func TestMathBuiltins(t *testing.T) {
 		{"tag", `Math.ts = Object.prototype.toString; Math.ts()`, "[object Math]"},
 		{"lengths", `[Math.max.length, Math.hypot.length, Math.atan2.length, Math.random.length, Math.abs.name].join()`, "2,2,2,0,abs"},
 		{"not_constructor", `new Math.abs(1)`, "throws TypeError"},
+		// Math.sumPrecise is newer than node 20: expectations from the proposal's examples.
+		{"sumPrecise", `[Math.sumPrecise([1e20, 0.1, -1e20]), Object.is(Math.sumPrecise([]), -0), Math.sumPrecise([0.1, 0.2]), Math.sumPrecise([Infinity, -Infinity]), Math.sumPrecise([1.7976931348623157e308, 1.7976931348623157e308, -1.7976931348623157e308]), Math.sumPrecise([1.7976931348623157e308, 1.7976931348623157e308])].join()`, "0.1,true,0.30000000000000004,NaN,1.7976931348623157e+308,Infinity"},
+		{"sumPrecise_non_number", `Math.sumPrecise([1, '2'])`, "throws TypeError"},
 	})
 }

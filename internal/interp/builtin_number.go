@@ -20,21 +20,6 @@ func setupNumber(r *Realm) {
 	proto := r.vm.newObject(r.ObjectPrototype, ClassNumber)
 	proto.slots = zeroValue
 	ctor := r.newConstructor("Number", 1, numberConstructor, proto)
-	for _, c := range []struct {
-		name string
-		v    float64
-	}{
-		{"EPSILON", 0x1p-52},
-		{"MAX_SAFE_INTEGER", maxSafeInteger},
-		{"MIN_SAFE_INTEGER", -maxSafeInteger},
-		{"MAX_VALUE", math.MaxFloat64},
-		{"MIN_VALUE", 5e-324},
-		{"NaN", math.NaN()},
-		{"NEGATIVE_INFINITY", math.Inf(-1)},
-		{"POSITIVE_INFINITY", math.Inf(1)},
-	} {
-		r.value(ctor, strKey(c.name), Number(c.v), 0)
-	}
 	r.method(ctor, "isFinite", 1, numberIsFinite)
 	r.method(ctor, "isInteger", 1, numberIsInteger)
 	r.method(ctor, "isNaN", 1, numberIsNaN)
@@ -44,12 +29,27 @@ func setupNumber(r *Realm) {
 			r.value(ctor, strKey(name), f, propHidden)
 		}
 	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{
+		{"MAX_VALUE", math.MaxFloat64},
+		{"MIN_VALUE", 5e-324},
+		{"NaN", math.NaN()},
+		{"NEGATIVE_INFINITY", math.Inf(-1)},
+		{"POSITIVE_INFINITY", math.Inf(1)},
+		{"MAX_SAFE_INTEGER", maxSafeInteger},
+		{"MIN_SAFE_INTEGER", -maxSafeInteger},
+		{"EPSILON", 0x1p-52},
+	} {
+		r.value(ctor, strKey(c.name), Number(c.v), 0)
+	}
 	r.method(proto, "toExponential", 1, numberToExponential)
 	r.method(proto, "toFixed", 1, numberToFixed)
 	r.method(proto, "toPrecision", 1, numberToPrecision)
 	r.method(proto, "toString", 1, numberProtoToString)
-	r.method(proto, "toLocaleString", 0, numberToLocaleString)
 	r.method(proto, "valueOf", 0, numberValueOf)
+	r.method(proto, "toLocaleString", 0, numberToLocaleString)
 	r.defineGlobal("Number", objectValue(ctor))
 }
 
