@@ -22,6 +22,9 @@ type corpus struct {
 		Time   string  `json:"time"`
 		UTC    string  `json:"utc"`
 		ISO    string  `json:"iso"`
+		Locale string  `json:"locale"`
+		LDate  string  `json:"localeDate"`
+		LTime  string  `json:"localeTime"`
 		Fields []int   `json:"fields"`
 	} `json:"format"`
 	Make []struct {
@@ -72,6 +75,9 @@ func TestFormatNodeCorpus(t *testing.T) {
 			require.Equal(t, tt.Time, ToTimeString(tt.T), "toTimeString")
 			require.Equal(t, tt.UTC, ToUTCString(tt.T), "toUTCString")
 			require.Equal(t, tt.ISO, ToISOString(tt.T), "toISOString")
+			require.Equal(t, tt.Locale, ToLocaleString(tt.T), "toLocaleString")
+			require.Equal(t, tt.LDate, ToLocaleDateString(tt.T), "toLocaleDateString")
+			require.Equal(t, tt.LTime, ToLocaleTimeString(tt.T), "toLocaleTimeString")
 			y, mon, d, h, mi, s, ms, wd := Fields(tt.T)
 			require.Equal(t, tt.Fields, []int{y, mon, d, h, mi, s, ms, wd}, "fields")
 			// The printed forms parse back to the same second, except for years below 100,

@@ -136,3 +136,66 @@ func ToUTCString(t float64) string {
 	b = appendTime(b, h, mi, s)
 	return string(append(b, " GMT"...))
 }
+
+// appendLocaleDate writes node's default (en-US) short date "1/2/2024". Years before 1 are
+// shown as ICU shows them in its default era-less pattern: 1 - year (0 is "1", -1 is "2").
+func appendLocaleDate(b []byte, t float64) []byte {
+	y, mon, d, _, _, _, _, _ := Fields(t)
+	if y <= 0 {
+		y = 1 - y
+	}
+	b = strconv.AppendInt(b, int64(mon+1), 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(d), 10)
+	b = append(b, '/')
+	return strconv.AppendInt(b, int64(y), 10)
+}
+
+// appendLocaleTime writes node's default (en-US) time "3:04:05 AM".
+func appendLocaleTime(b []byte, t float64) []byte {
+	_, _, _, h, mi, s, _, _ := Fields(t)
+	suffix := " AM"
+	if h >= 12 {
+		suffix = " PM"
+	}
+	h %= 12
+	if h == 0 {
+		h = 12
+	}
+	b = strconv.AppendInt(b, int64(h), 10)
+	b = append(b, ':')
+	b = pad(b, mi, 2)
+	b = append(b, ':')
+	b = pad(b, s, 2)
+	return append(b, suffix...)
+}
+
+// ToLocaleString formats t as node 20 does for Date.prototype.toLocaleString() with no
+// arguments in the en-US locale and UTC: "1/2/2024, 3:04:05 AM"; InvalidDate for NaN.
+// Locales and options are not supported.
+func ToLocaleString(t float64) string {
+	if !valid(t) {
+		return InvalidDate
+	}
+	b := appendLocaleDate(make([]byte, 0, 32), t)
+	b = append(b, ", "...)
+	return string(appendLocaleTime(b, t))
+}
+
+// ToLocaleDateString formats t as node 20's default toLocaleDateString(): "1/2/2024";
+// InvalidDate for NaN.
+func ToLocaleDateString(t float64) string {
+	if !valid(t) {
+		return InvalidDate
+	}
+	return string(appendLocaleDate(make([]byte, 0, 16), t))
+}
+
+// ToLocaleTimeString formats t as node 20's default toLocaleTimeString(): "3:04:05 AM";
+// InvalidDate for NaN.
+func ToLocaleTimeString(t float64) string {
+	if !valid(t) {
+		return InvalidDate
+	}
+	return string(appendLocaleTime(make([]byte, 0, 16), t))
+}

@@ -88,6 +88,9 @@ func TestFormatsOfNaN(t *testing.T) {
 		{name: "toTimeString", fn: ToTimeString},
 		{name: "toUTCString", fn: ToUTCString},
 		{name: "toISOString", fn: ToISOString},
+		{name: "toLocaleString", fn: ToLocaleString},
+		{name: "toLocaleDateString", fn: ToLocaleDateString},
+		{name: "toLocaleTimeString", fn: ToLocaleTimeString},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

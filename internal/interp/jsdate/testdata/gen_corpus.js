@@ -57,7 +57,7 @@ for (let i = 0; i < 500; i++) {
     "T10:20+01:00", " 10:20 GMT+2", " 10:20:30.1234"][rnd(12)];
   strings.push((rnd(3) === 0 ? [m, d, y] : [y, m, d]).join(sep) + t);
 }
-const times = [0, -1, 1, 86399999, 86400000, -86400000, 1704164645678, 951782400000, 946684800000, -62198755200000,
+const times = [43200000, 46800000, 3600000, 82800000, 0, -1, 1, 86399999, 86400000, -86400000, 1704164645678, 951782400000, 946684800000, -62198755200000,
   -62135596800000, -62135596800001, 253402300799999, 253402300800000, 8.64e15, -8.64e15, -1e14, 1e14, 123456789012,
   -123456789012, 1583020800000, 4102444800000, -2208988800000, -30610224000000, 1e15, -1e15, 31536000000, 68256000000];
 for (let i = 0; i < 40; i++) times.push(Math.round(Math.sin(i * 12.9898) * 43758.5453 % 1 * 8.64e15));
@@ -76,6 +76,7 @@ const out = {
     const d = new Date(t);
     return { t, string: d.toString(), date: d.toDateString(), time: d.toTimeString(), utc: d.toUTCString(),
       iso: isNaN(d) ? "" : d.toISOString(),
+      locale: d.toLocaleString(), localeDate: d.toLocaleDateString(), localeTime: d.toLocaleTimeString(),
       fields: isNaN(d) ? null : [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(),
         d.getUTCSeconds(), d.getUTCMilliseconds(), d.getUTCDay()] };
   }),
