@@ -243,3 +243,19 @@ func TestToolErrorMessage(t *testing.T) {
 	var err error = &ToolError{Message: "division by zero"}
 	require.Equal(t, "division by zero", err.Error())
 }
+
+func TestToolboxConcurrentCatalog(t *testing.T) {
+	t.Parallel()
+	b := catalogToolbox(t)
+	done := make(chan []Descriptor, 8)
+	for range 8 {
+		go func() { done <- b.Catalog() }()
+	}
+	first := <-done
+	for range 7 {
+		require.Equal(t, first, <-done)
+	}
+	// Callers own their copy.
+	first[0].Path = "changed"
+	require.Equal(t, "approvals.request", b.Catalog()[0].Path)
+}

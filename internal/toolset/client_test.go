@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -419,5 +420,30 @@ func TestManifestFailures(t *testing.T) {
 				require.Equal(t, int32(2), gets.Load())
 			}
 		})
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
+	b := setup(t, toolset.Config{})
+	const n = 40
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			c := call("conc", int64(i+1), "flaky")
+			out, err := execute(t, b, "flaky", `{"failures":1,"value":`+strconv.Itoa(i)+`}`, c)
+			if err == nil && string(out) != `{"attempts":2,"value":`+strconv.Itoa(i)+`}` {
+				err = errors.New("wrong output " + string(out))
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		require.NoError(t, <-errs)
+	}
+	for i := range n {
+		key := run.CallKey("conc", int64(i+1))
+		require.Equal(t, 2, b.server.Attempts(key), key)
+		require.Equal(t, 1, b.server.Executions(key), key)
 	}
 }
