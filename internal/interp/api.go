@@ -59,6 +59,7 @@ func New(cfg Config) *VM {
 		vm.exec.maxCallDepth = 10000
 	}
 	vm.exec.stack = make([]Value, 1024)
+	vm.positionHook = vm.currentPosition
 	return vm
 }
 
@@ -96,8 +97,8 @@ func (vm *VM) Run(ctx context.Context, opts RunOptions) (st Status, err error) {
 				err = &Diagnostic{Kind: "ExecutionFailure", Message: vm.describeValue(e.Value)}
 				return
 			}
-			if d, ok := r.(*Diagnostic); ok {
-				err = d
+			if a, ok := r.(*abortSignal); ok {
+				err = a.err
 				return
 			}
 			panic(r)
@@ -186,13 +187,30 @@ func (vm *VM) describeValue(v Value) string {
 
 // DescribeError gives the name, message and position of an error value.
 func (vm *VM) DescribeError(v Value) (name, message string, line, column int) {
+	ex := &vm.exec
+	if ex.lastThrow.kind != KindUndefined && SameValue(ex.lastThrow, v) {
+		line, column = ex.lastThrowLine, ex.lastThrowColumn
+	}
 	o := v.asObject()
 	if o == nil {
-		return "", vm.safeString(v), 0, 0
+		return "", vm.safeString(v), line, column
+	}
+	if ed, ok := o.slots.(*errorData); ok && ed.line > 0 {
+		line, column = ed.line, ed.column
 	}
 	n := vm.safeGet(o, keyName)
 	m := vm.safeGet(o, strKey("message"))
-	return vm.safeString(n), vm.safeString(m), 0, 0
+	return vm.safeString(n), vm.safeString(m), line, column
+}
+
+// currentPosition is the line and column of the instruction running now.
+func (vm *VM) currentPosition() (line, column int) {
+	ex := &vm.exec
+	if len(ex.frames) == 0 {
+		return 0, 0
+	}
+	f := ex.frames[len(ex.frames)-1]
+	return f.code.PosAt(f.pc - 1)
 }
 
 func (vm *VM) safeGet(o *Object, k PropertyKey) (v Value) {

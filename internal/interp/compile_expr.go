@@ -547,9 +547,10 @@ func (c *compiler) superCall(n *js.CallExpr) {
 	}
 	c.emit(OpThrowTyp, c.strConst("Super constructor may only be called once"), 1) // B=1: only when initialised
 	c.storeBindingKeep(tb)
+	c.op(OpDup)
 	c.loadBinding(cb, chops)
 	c.op(OpSwap)
-	c.op(OpInitFields) // [callee this] -> [this]
+	c.emitInitFields() // [this callee this] -> [this]
 }
 
 func (c *compiler) storeBindingKeep(b *binding) { c.storeBinding(b, 1) }

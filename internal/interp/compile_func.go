@@ -353,9 +353,9 @@ func (c *compiler) implicitCtor(f *funcInfo, name string) {
 		c.emit(OpRestArgs, 0, 0)
 		c.emit(OpSuperCallSpread, 0, 0)
 		tb, _ := c.lookup("this")
-		c.storeBinding(tb, 1)
+		c.storeBinding(tb, 0)
 		c.loadBinding(cb, chops)
-		c.op(OpSwap)
+		c.loadBinding(tb, 0)
 		c.emitInitFields()
 	} else if f.hasField {
 		c.op(OpLoadCallee)

@@ -87,6 +87,9 @@ type execState struct {
 	unhandled      []*Object
 	pendingErr     error
 	asyncExit      bool
+	lastThrow       Value
+	lastThrowLine   int
+	lastThrowColumn int
 	cfg            Config
 	programStarted bool
 	programPromise *Object
@@ -191,6 +194,8 @@ func (vm *VM) run(stopDepth int) Value {
 			return v
 		}
 		if exc != nil {
+			ex.lastThrow = exc.Value
+			ex.lastThrowLine, ex.lastThrowColumn = vm.currentPosition()
 			if !vm.unwindTo(exc.Value, stopDepth) {
 				if ex.asyncExit {
 					ex.asyncExit = false
