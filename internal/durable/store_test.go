@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +14,13 @@ import (
 	"github.com/codemode/codemode/internal/pgtest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(childWorkerEnv) != "" {
+		runChildWorker() // this test binary was started as a worker process
+		return
+	}
+	pgtest.Main(m)
+}
 
 type testBundle struct {
 	store *Store

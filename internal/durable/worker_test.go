@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -27,6 +28,9 @@ type scriptEngine struct {
 	executed  map[string]int
 	crashOnce map[string]bool // call keys after whose settle the engine fails once
 	blocked   chan string     // receives the run id when a block step is reached
+	// toolURL, when set, receives every plain call as POST {"key"} (in another process, to
+	// count executions across worker crashes).
+	toolURL string
 }
 
 type scriptStep struct {
@@ -98,6 +102,11 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 			}
 			st.Pending = append(st.Pending, id)
 		default:
+			if e.toolURL != "" {
+				if err := postCall(ctx, e.toolURL, key); err != nil {
+					return Outcome{}, err
+				}
+			}
 			e.mu.Lock()
 			e.executed[key]++
 			crash := e.crashOnce[key]
@@ -123,6 +132,23 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 	}
 	result, _ := json.Marshal(map[string]any{"ok": true, "value": values})
 	return Outcome{Kind: Finished, OK: true, Result: result}, nil
+}
+
+// postCall makes a plain call to a counting tool server.
+func postCall(ctx context.Context, url, key string) error {
+	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, url, strings.NewReader(fmt.Sprintf(`{"key":%q}`, key)))
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("tool answered %d", resp.StatusCode)
+	}
+	return nil
 }
 
 func (e *scriptEngine) count(key string) int {
