@@ -14,6 +14,7 @@ var nativeErrorNames = []string{"EvalError", "RangeError", "ReferenceError", "Sy
 func setupError(r *Realm) {
 	errorCtor := r.newConstructor("Error", 1, errorConstructor, r.ErrorPrototype)
 	r.method(errorCtor, "captureStackTrace", 2, errorCaptureStackTrace)
+	r.method(errorCtor, "isError", 1, errorIsError)
 	r.value(r.ErrorPrototype, keyName, asciiValue("Error"), propHidden)
 	r.value(r.ErrorPrototype, keyMessage, stringValue(strEmpty), propHidden)
 	r.method(r.ErrorPrototype, "toString", 0, errorToString)
@@ -114,4 +115,13 @@ func errorCaptureStackTrace(vm *VM, c NativeCall) Value {
 	}
 	vm.DefinePropertyOrThrow(o, keyStack, dataDescriptor(stringValue(text), propHidden))
 	return undefinedValue
+}
+
+// errorIsError is Error.isError(value): whether value has an [[ErrorData]] slot.
+func errorIsError(vm *VM, c NativeCall) Value {
+	if o := c.Arg(0).asObject(); o != nil {
+		_, ok := o.slots.(*errorData)
+		return Bool(ok)
+	}
+	return falseValue
 }

@@ -27,8 +27,10 @@ type arrayIterator struct {
 
 // iteratorHelper is the slot data of an Iterator Helper object (the result of map/filter/...).
 type iteratorHelper struct {
-	method  string    // "map", "filter", "take", "drop", "flatMap"
-	under   *Iterator // the underlying iterator record
+	method  string    // "map", "filter", "take", "drop", "flatMap", "concat"
+	under   *Iterator // the underlying iterator record (nil for concat)
+	items   []Value   // concat: pairs of (iterator method, iterable)
+	pos     int       // concat: the next pair to open
 	fn      Value     // the callback (map/filter/flatMap); undefined otherwise
 	counter int64     // the index passed to the callback
 	limit   float64   // take/drop: the remaining count
@@ -47,9 +49,12 @@ func setupIterator(r *Realm) {
 	r.symbolMethod(ip, symIterator, 0, func(vm *VM, c NativeCall) Value { return c.This }, propHidden)
 	ctor := r.newConstructor("Iterator", 0, iteratorConstructor, ip)
 	r.method(ctor, "from", 1, iteratorFrom)
-	// Iterator.prototype.constructor and [Symbol.toStringTag] are accessors in the spec
-	// (web compatibility); a writable data property behaves the same for ordinary code.
-	r.value(ip, symKey(symToStringTag), asciiValue("Iterator"), propHidden)
+	r.method(ctor, "concat", 0, iteratorConcat)
+	// Iterator.prototype.constructor and [Symbol.toStringTag] are accessors whose setters
+	// ignore the prototype itself (web compatibility).
+	ip.props.remove(keyConstructor)
+	r.accessor(ip, keyConstructor, iteratorProtoConstructorGet, iteratorProtoConstructorSet)
+	r.accessor(ip, symKey(symToStringTag), iteratorProtoTagGet, iteratorProtoTagSet)
 	r.method(ip, "map", 1, iteratorMap)
 	r.method(ip, "filter", 1, iteratorFilter)
 	r.method(ip, "take", 1, iteratorTake)
@@ -286,6 +291,25 @@ func (vm *VM) helperStep(h *iteratorHelper) (Value, bool) {
 			}
 		}
 		return vm.IteratorStep(h.under)
+	case "concat":
+		for {
+			if h.inner != nil {
+				if v, ok := vm.IteratorStep(h.inner); ok {
+					return v, true
+				}
+				h.inner = nil
+			}
+			if 2*h.pos >= len(h.items) {
+				return undefinedValue, false
+			}
+			method, iterable := h.items[2*h.pos], h.items[2*h.pos+1]
+			h.pos++
+			it := vm.Call(method, iterable)
+			if it.kind != KindObject {
+				vm.throwTypeError("Result of the Symbol.iterator method is not an object")
+			}
+			h.inner = vm.GetIteratorDirect(it.obj())
+		}
 	case "flatMap":
 		for {
 			if h.inner != nil {
@@ -370,14 +394,18 @@ func iteratorHelperReturn(vm *VM, c NativeCall) Value {
 			func() {
 				defer func() {
 					if r := recover(); r != nil {
-						vm.IteratorClose(h.under, true)
+						if h.under != nil {
+							vm.IteratorClose(h.under, true)
+						}
 						panic(r)
 					}
 				}()
 				vm.IteratorClose(inner, false)
 			}()
 		}
-		vm.IteratorClose(h.under, false)
+		if h.under != nil {
+			vm.IteratorClose(h.under, false)
+		}
 	}
 	return vm.CreateIterResultObject(undefinedValue, true)
 }
@@ -516,4 +544,54 @@ func wrapIteratorReturn(vm *VM, c NativeCall) Value {
 		return vm.CreateIterResultObject(undefinedValue, true)
 	}
 	return vm.Call(ret, w.iterated.Obj)
+}
+
+// iteratorConcat is Iterator.concat(...items): one iterator over each item's values in turn.
+func iteratorConcat(vm *VM, c NativeCall) Value {
+	items := make([]Value, 0, 2*len(c.Args))
+	for _, item := range c.Args {
+		if item.kind != KindObject {
+			vm.throwTypeError("%s is not an object", vm.describeForError(item))
+		}
+		m := vm.GetMethod(item, symKey(symIterator))
+		if m.IsUndefined() {
+			vm.throwTypeError("%s is not iterable", vm.describeForError(item))
+		}
+		items = append(items, m, item)
+	}
+	obj := vm.newObject(vm.realm.Intrinsic("%IteratorHelperPrototype%"), ClassIterator)
+	obj.slots = &iteratorHelper{method: "concat", items: items}
+	return objectValue(obj)
+}
+
+// setterIgnoringPrototype is SetterThatIgnoresPrototypeProperties(this, home, key, v).
+func (vm *VM) setterIgnoringPrototype(this Value, home *Object, key PropertyKey, v Value) {
+	o := this.asObject()
+	if o == nil {
+		vm.throwTypeError("setter called on non-object")
+	}
+	if o == home {
+		vm.throwTypeError("Cannot assign to read only property '%s' of object", key)
+	}
+	if !o.hasOwn(key) {
+		vm.CreateDataPropertyOrThrow(o, key, v)
+		return
+	}
+	vm.SetProp(o, key, v)
+}
+
+func iteratorProtoConstructorGet(vm *VM, c NativeCall) Value {
+	return objectValue(vm.realm.Intrinsic("Iterator"))
+}
+
+func iteratorProtoConstructorSet(vm *VM, c NativeCall) Value {
+	vm.setterIgnoringPrototype(c.This, vm.realm.IteratorPrototype, keyConstructor, c.Arg(0))
+	return undefinedValue
+}
+
+func iteratorProtoTagGet(vm *VM, c NativeCall) Value { return asciiValue("Iterator") }
+
+func iteratorProtoTagSet(vm *VM, c NativeCall) Value {
+	vm.setterIgnoringPrototype(c.This, vm.realm.IteratorPrototype, symKey(symToStringTag), c.Arg(0))
+	return undefinedValue
 }

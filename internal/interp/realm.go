@@ -485,6 +485,19 @@ func (r *Realm) getter(holder *Object, key PropertyKey, fn NativeFunc) *Object {
 	return f
 }
 
+// accessor installs a built-in accessor with a getter and a setter (configurable, not
+// enumerable); their names are "get <key>" and "set <key>".
+func (r *Realm) accessor(holder *Object, key PropertyKey, get, set NativeFunc) {
+	fname := key.name
+	if key.sym != nil {
+		fname = "[" + key.sym.description.String() + "]"
+	}
+	member := r.memberName(holder, key)
+	g := r.newFunction("get "+member, "get "+fname, 0, get)
+	s := r.newFunction("set "+member, "set "+fname, 1, set)
+	holder.props.add(key, Property{getter: g, setter: s, flags: propAccessor | propConfigurable})
+}
+
 // value installs a data property on a built-in object.
 func (r *Realm) value(holder *Object, key PropertyKey, v Value, flags propFlags) {
 	if p := holder.props.get(key); p != nil {

@@ -41,7 +41,15 @@ func init() {
 		h.inner = d.iteratorRecord(r)
 		r.more(false)
 		h.done = r.bool()
-		r.more(false)
+		if r.more(false) {
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				h.items = append(h.items, d.value(r))
+			}
+			r.more(false)
+			h.pos = int(r.int())
+			r.more(false)
+		}
 	})
 	registerSlotType("wrapIterator", func() slotCodec { return &wrapForValidIterator{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
 		s.(*wrapForValidIterator).iterated = d.iteratorRecord(r)
@@ -115,9 +123,20 @@ func (h *iteratorHelper) encodeSlot(e *heapEncoder) {
 	e.value(Number(h.limit))
 	e.iteratorRecord(h.inner)
 	e.w.bool(h.done)
+	if len(h.items) > 0 {
+		e.w.beginArray()
+		for _, v := range h.items {
+			e.value(v)
+		}
+		e.w.endArray()
+		e.w.int(int64(h.pos))
+	}
 	e.w.endArray()
 }
 func (h *iteratorHelper) walkSlot(w *heapWalker) {
+	for _, v := range h.items {
+		w.value(v)
+	}
 	w.iteratorRecord(h.under)
 	w.iteratorRecord(h.inner)
 	w.value(h.fn)
