@@ -7,7 +7,9 @@ import (
 )
 
 // arrayIter makes an iterator over numbers (an Array Iterator).
-func arrayIter(vm *VM, ns ...float64) Value { return vm.newArrayIterator(numbers(vm, ns...), iterValues) }
+func arrayIter(vm *VM, ns ...float64) Value {
+	return vm.newArrayIterator(numbers(vm, ns...), iterValues)
+}
 
 // fnValue wraps a Go function as a callable (registered natives keep snapshots possible).
 func fnValue(vm *VM, fn NativeFunc) Value {
@@ -35,7 +37,9 @@ func TestIteratorHelpers(t *testing.T) {
 			return callIntrinsic(vm, "Iterator.prototype.toArray", h)
 		}, "3,5", ""},
 		{"flatMap", func(vm *VM) (Value, error) {
-			pair := func(vm *VM, c NativeCall) Value { return vm.newArrayIterator(numbers(vm, c.Arg(0).num, -c.Arg(0).num), iterValues) }
+			pair := func(vm *VM, c NativeCall) Value {
+				return vm.newArrayIterator(numbers(vm, c.Arg(0).num, -c.Arg(0).num), iterValues)
+			}
 			h := mustCall(t, vm, "Iterator.prototype.flatMap", arrayIter(vm, 1, 2), fnValue(vm, pair))
 			return callIntrinsic(vm, "Iterator.prototype.toArray", h)
 		}, "1,-1,2,-2", ""},
