@@ -46,8 +46,22 @@ type Match struct {
 
 // Compile compiles source (the pattern's UTF-16 code units, as between the slashes of a
 // literal) under flags. A pattern that is not valid JavaScript is a *SyntaxError whose message
-// follows V8's.
+// follows V8's. The last CacheSize successful compilations are reused.
 func Compile(source []uint16, flags Flags) (*Regexp, error) {
+	key := keyOf(source, flags)
+	if re := cache.get(key); re != nil {
+		return re, nil
+	}
+	re, err := compile(source, flags)
+	if err != nil {
+		return nil, err
+	}
+	cache.put(key, re)
+	return re, nil
+}
+
+// compile is Compile without the cache.
+func compile(source []uint16, flags Flags) (*Regexp, error) {
 	tr, err := translate(source, flags)
 	if err != nil {
 		return nil, newSyntaxError(source, flags, err)

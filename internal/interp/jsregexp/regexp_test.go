@@ -326,3 +326,25 @@ func BenchmarkExecStickyMiss(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkCompile(b *testing.B) {
+	src := u16(`^(?<user>[\w.+-]+)@(?<host>[\w-]+(?:\.[\w-]+)+)$`)
+	f, err := ParseFlags("i")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("uncached", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := compile(src, f); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Compile(src, f); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

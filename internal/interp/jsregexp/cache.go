@@ -1,0 +1,69 @@
+package jsregexp
+
+import (
+	"container/list"
+	"sync"
+	"unsafe"
+)
+
+// CacheSize is how many compiled expressions Compile keeps, by source and flags, least
+// recently used first out. Compiling takes tens to hundreds of microseconds, and a regular
+// expression literal in a loop is compiled on every evaluation.
+const CacheSize = 128
+
+// cacheKey identifies a compilation: the source's UTF-16 code units and the flags.
+type cacheKey struct {
+	source string // the code units' bytes
+	flags  Flags
+}
+
+type cacheEntry struct {
+	key cacheKey
+	re  *Regexp
+}
+
+// compileCache is a small LRU of successful compilations, safe for concurrent use. A
+// *Regexp is immutable, so one value serves every caller.
+type compileCache struct {
+	mu    sync.Mutex
+	order *list.List // front = most recent; values are *cacheEntry
+	items map[cacheKey]*list.Element
+	size  int
+}
+
+var cache = newCompileCache(CacheSize)
+
+func newCompileCache(size int) *compileCache {
+	return &compileCache{order: list.New(), items: make(map[cacheKey]*list.Element, size), size: size}
+}
+
+func keyOf(source []uint16, flags Flags) cacheKey {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(source))), 2*len(source))
+	return cacheKey{source: string(b), flags: flags}
+}
+
+func (c *compileCache) get(k cacheKey) *Regexp {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.items[k]
+	if !ok {
+		return nil
+	}
+	c.order.MoveToFront(el)
+	return el.Value.(*cacheEntry).re
+}
+
+func (c *compileCache) put(k cacheKey, re *Regexp) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.items[k]; ok {
+		c.order.MoveToFront(el)
+		return
+	}
+	c.items[k] = c.order.PushFront(&cacheEntry{key: k, re: re})
+	for c.order.Len() > c.size {
+		oldest := c.order.Back()
+		c.order.Remove(oldest)
+		delete(c.items, oldest.Value.(*cacheEntry).key)
+	}
+}
