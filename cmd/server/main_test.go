@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/api"
+	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/pgtest"
 )
 
@@ -99,6 +100,17 @@ func TestMigrateOnly(t *testing.T) {
 	var exists bool
 	require.NoError(t, pool.QueryRow(ctx, "SELECT to_regclass('toolsets') IS NOT NULL").Scan(&exists))
 	require.True(t, exists)
+}
+
+func TestRefusesUnmigratedDatabase(t *testing.T) {
+	t.Parallel()
+	pool, dbURL := pgtest.NewDB(t)
+	_, err := pool.Exec(context.Background(), "DELETE FROM goose_db_version WHERE version_id = 2")
+	require.NoError(t, err)
+	env := map[string]string{"DATABASE_URL": dbURL, "CODEMODE_LISTEN": freeAddr(t)}
+	err = run(context.Background(), nil, func(k string) string { return env[k] }, io.Discard)
+	require.ErrorIs(t, err, migrate.ErrPending)
+	require.Contains(t, err.Error(), "--migrate")
 }
 
 func TestRefusesBadConfig(t *testing.T) {

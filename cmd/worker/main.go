@@ -79,6 +79,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		if err := migrate.Up(ctx, pool); err != nil {
 			return err
 		}
+	} else if err := migrate.Check(ctx, pool); err != nil {
+		return fmt.Errorf("%w (apply them with --migrate, or server --migrate-only)", err)
 	}
 	store, err := durable.New(pool, durable.Config{Logger: logger})
 	if err != nil {
