@@ -95,6 +95,11 @@ func Signature(path string, input, output json.RawMessage, pretty bool) string {
 // "unknown".
 const maxRenderDepth = 8
 
+// maxRenderNodes bounds how many schema nodes one rendering visits, so a
+// schema whose $refs fan out cannot blow up exponentially; nodes past the
+// budget render as "unknown".
+const maxRenderNodes = 2000
+
 // TypeScript renders a JSON Schema as a TypeScript type. It is total: what
 // it cannot express (or a malformed schema) renders as "unknown". $ref to
 // any pointer of the same document is resolved and inlined; a reference met
@@ -116,6 +121,7 @@ type tsRenderer struct {
 	root      any
 	pretty    bool
 	expanding map[string]bool
+	nodes     int // nodes visited, against maxRenderNodes
 }
 
 var nonIdentChars = regexp.MustCompile(`[^A-Za-z0-9_$]`)
@@ -177,7 +183,8 @@ func (r *tsRenderer) resolve(ref string) (any, bool) {
 // render returns the TypeScript type of schema s; depth counts nesting for
 // the depth cap, indent counts object nesting for pretty layout.
 func (r *tsRenderer) render(s any, depth, indent int) string {
-	if depth > maxRenderDepth {
+	r.nodes++
+	if depth > maxRenderDepth || r.nodes > maxRenderNodes {
 		return "unknown"
 	}
 	switch t := s.(type) {

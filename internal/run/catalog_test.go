@@ -3,6 +3,7 @@ package run
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -368,4 +369,56 @@ func TestCatalogGolden(t *testing.T) {
 		})
 	}
 	require.LessOrEqual(t, len(b.Prompt(450)), 450*4)
+}
+
+func ExampleSignature() {
+	in := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)
+	out := json.RawMessage(`{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}`)
+	fmt.Println(Signature("math.add", in, out, false))
+	fmt.Println(Signature("context7.resolve-library-id", nil, nil, false))
+	// Output:
+	// tools.math.add(input: { a: number; b: number }): Promise<{ sum: number }>
+	// tools.context7["resolve-library-id"](input?: unknown): Promise<unknown>
+}
+
+// FuzzTypeScript checks that rendering is total: any bytes render to some
+// type without panicking, in both modes.
+func FuzzTypeScript(f *testing.F) {
+	for _, seed := range []string{
+		`{"type":"object","properties":{"a":{"$ref":"#"}}}`,
+		`{"$ref":"#/$defs/A","$defs":{"A":{"allOf":[{"$ref":"#/$defs/A"}]}}}`,
+		`{"anyOf":[{"type":["string","null"]},{"enum":[1,{"x":[]}]}]}`,
+		`{"type":"array","items":[{"type":"string"}],"prefixItems":true}`,
+		`{"properties":{"x":{"$ref":"#/properties/x"}}}`,
+		`[1,2`, `"str"`, `{"$ref":"#/a~1b/~0c"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, pretty := range []bool{false, true} {
+			if TypeScript(json.RawMessage(data), pretty) == "" {
+				t.Fatalf("empty rendering of %q", data)
+			}
+		}
+	})
+}
+
+func TestTypeScriptFanOutBounded(t *testing.T) {
+	t.Parallel()
+	// Each level refers to the next one ten times: 10^8 leaves if expanded.
+	var defs []string
+	for i := range 8 {
+		var props []string
+		for j := range 10 {
+			props = append(props, fmt.Sprintf(`"p%d":{"$ref":"#/$defs/L%d"}`, j, i+1))
+		}
+		defs = append(defs, fmt.Sprintf(`"L%d":{"type":"object","properties":{%s}}`, i, strings.Join(props, ",")))
+	}
+	defs = append(defs, `"L8":{"type":"string"}`)
+	schema := `{"$ref":"#/$defs/L0","$defs":{` + strings.Join(defs, ",") + `}}`
+	for _, pretty := range []bool{false, true} {
+		got := TypeScript(json.RawMessage(schema), pretty)
+		require.Contains(t, got, "unknown")
+		require.Less(t, len(got), 200_000)
+	}
 }

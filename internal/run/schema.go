@@ -9,7 +9,9 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/dlclark/regexp2/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -33,7 +35,9 @@ var printer = message.NewPrinter(language.English)
 // Schema is a compiled JSON Schema. Drafts 2020-12 (the default) and 7 are
 // understood ($schema selects), with $ref into $defs or definitions of the
 // same document; references to other documents are refused. "format" is an
-// annotation and not asserted. A nil *Schema accepts every value.
+// annotation and not asserted. Patterns follow ECMA-262 (lookahead,
+// named groups, \d and friends) and each match is bounded in time. A nil
+// *Schema accepts every value.
 type Schema struct {
 	raw      json.RawMessage
 	compiled *jsonschema.Schema
@@ -44,6 +48,33 @@ type refuseLoader struct{}
 
 func (refuseLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("%w: reference to external document %s", ErrInvalidSchema, url)
+}
+
+// patternTimeout bounds one "pattern" or "patternProperties" match; a match
+// that runs out of time counts as no match.
+const patternTimeout = 100 * time.Millisecond
+
+// ecmaPattern is a JSON Schema pattern with ECMA-262 semantics (as the
+// specification asks), matched by regexp2 with a time bound so a
+// backtracking pattern from a toolset cannot hang a worker.
+type ecmaPattern struct {
+	re *regexp2.Regexp
+}
+
+func (p ecmaPattern) MatchString(s string) bool {
+	ok, err := p.re.MatchString(s)
+	return err == nil && ok
+}
+
+func (p ecmaPattern) String() string { return p.re.String() }
+
+func ecmaRegexp(pattern string) (jsonschema.Regexp, error) {
+	re, err := regexp2.Compile(pattern, regexp2.ECMAScript|regexp2.Unicode)
+	if err != nil {
+		return nil, err
+	}
+	re.MatchTimeout = patternTimeout
+	return ecmaPattern{re: re}, nil
 }
 
 // CompileSchema compiles raw. Empty raw or JSON null gives a nil *Schema
@@ -65,6 +96,7 @@ func CompileSchema(raw json.RawMessage) (*Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(refuseLoader{})
+	c.UseRegexpEngine(ecmaRegexp)
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}

@@ -26,6 +26,8 @@ func TestCompileSchema(t *testing.T) {
 		{name: "unknown type", schema: `{"type":"thing"}`, wantErr: ErrInvalidSchema},
 		{name: "dangling ref", schema: `{"$ref":"#/$defs/missing"}`, wantErr: ErrInvalidSchema},
 		{name: "remote ref refused", schema: `{"$ref":"https://example.com/s.json"}`, wantErr: ErrInvalidSchema},
+		{name: "ECMAScript lookahead pattern", schema: `{"type":"string","pattern":"^(?!tmp_)[a-z_]+$"}`},
+		{name: "invalid pattern", schema: `{"type":"string","pattern":"(unclosed"}`, wantErr: ErrInvalidSchema},
 		{name: "file ref refused", schema: `{"$ref":"file:///etc/passwd"}`, wantErr: ErrInvalidSchema},
 	}
 	for _, tt := range tests {
@@ -77,6 +79,12 @@ func TestSchemaValidate(t *testing.T) {
 		{name: "null input", schema: object, value: ``, want: []Violation{{"input", "expected object, got null"}}},
 		{name: "draft 7 tuple", schema: draft7, value: `["a",11]`, want: []Violation{{"input[1]", "expected at most 10, got 11"}}},
 		{name: "draft 7 valid", schema: draft7, value: `["a",9]`},
+		{name: "negative lookahead rejects", schema: `{"type":"string","pattern":"^(?!tmp_)[a-z_]+$"}`, value: `"tmp_x"`,
+			want: []Violation{{"input", `expected a string matching "^(?!tmp_)[a-z_]+$", got "tmp_x"`}}},
+		{name: "negative lookahead accepts", schema: `{"type":"string","pattern":"^(?!tmp_)[a-z_]+$"}`, value: `"data_x"`},
+		{name: "unicode pattern", schema: `{"type":"string","pattern":"^.$"}`, value: `"😀"`},
+		{name: "backtracking bomb ends", schema: `{"type":"string","pattern":"^(a+)+$"}`, value: `"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"`,
+			want: []Violation{{"input", `expected a string matching "^(a+)+$", got "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"`}}},
 		{name: "false schema", schema: `false`, value: `1`, want: []Violation{{"input", "no value is allowed here"}}},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -214,4 +215,15 @@ func TestSearchDecodedDescriptors(t *testing.T) {
 		require.Equal(t, Search(cat, q), Search(decoded, q), q.Query)
 	}
 	require.Equal(t, RenderPrompt(cat, 0), RenderPrompt(decoded, 0))
+}
+
+func ExampleSearch() {
+	tools := []Descriptor{
+		Describe(Tool{Path: "github.list_issues", Description: "List issues in a repository", Execute: plain("x").Execute}),
+		Describe(Tool{Path: "github.createIssue", Description: "Open a new issue", Execute: plain("x").Execute}),
+		Describe(Tool{Path: "math.add", Description: "Add two numbers", Execute: plain("x").Execute}),
+	}
+	page := Search(tools, Query{Query: "issues", Limit: 1})
+	fmt.Println(page.Items[0].Path, page.Remaining, *page.Next)
+	// Output: tools.github.list_issues 1 1
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -258,4 +259,17 @@ func TestToolboxConcurrentCatalog(t *testing.T) {
 	// Callers own their copy.
 	first[0].Path = "changed"
 	require.Equal(t, "approvals.request", b.Catalog()[0].Path)
+}
+
+func ExampleToolbox_Resolve() {
+	add := func(_ context.Context, input json.RawMessage, _ Call) (json.RawMessage, error) {
+		return json.RawMessage(`{"sum":3}`), nil
+	}
+	b, err := NewToolbox([]Tool{{Path: "math.add", Execute: add}}, nil)
+	if err != nil {
+		panic(err)
+	}
+	_, err = b.Resolve("math.ad")
+	fmt.Println(err)
+	// Output: tools.math.ad is not a tool; did you mean tools.math.add?
 }
