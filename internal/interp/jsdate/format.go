@@ -18,7 +18,8 @@ const zoneSuffix = " GMT+0000 (Coordinated Universal Time)"
 
 // pad writes n with at least width digits.
 func pad(b []byte, n, width int) []byte {
-	s := strconv.Itoa(n)
+	var tmp [20]byte
+	s := strconv.AppendInt(tmp[:0], int64(n), 10)
 	for i := len(s); i < width; i++ {
 		b = append(b, '0')
 	}
