@@ -2,7 +2,7 @@
 // benchmark scripts (scripts/*.js), run in the same process.
 //
 // Every script defines a function main that returns a value or a promise of one; an engine
-// runs the script, calls main, drains the job queue and reports JSON.stringify of the value,
+// runs the script, calls main, drains the job queue and reports String(value),
 // which must equal the value node gives (scripts/expected.json). The module is separate
 // from the main module so that the product does not depend on goja.
 package bench
@@ -25,7 +25,7 @@ type Script struct {
 	Name string
 	// Source is the program: it defines main.
 	Source string
-	// Expected is JSON.stringify of main's value as node computes it.
+	// Expected is String(value of main) as node computes it.
 	Expected string
 }
 

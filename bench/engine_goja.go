@@ -12,7 +12,7 @@ import (
 const gojaDriver = `
 ;var __benchDone = false, __benchOK = false, __benchValue;
 Promise.resolve(main()).then(
-  function (v) { __benchDone = true; __benchOK = true; __benchValue = JSON.stringify(v); },
+  function (v) { __benchDone = true; __benchOK = true; __benchValue = String(v); },
   function (e) { __benchDone = true; __benchValue = String(e); });
 `
 

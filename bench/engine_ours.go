@@ -9,8 +9,9 @@ import (
 	"github.com/codemode/codemode/internal/interp"
 )
 
-// oursDriver ends the program (the body of an async function) with main's value as JSON.
-const oursDriver = "\n;return JSON.stringify(await main());\n"
+// oursDriver ends the program (the body of an async function) with main's value; Run
+// converts it with ToString, which is String(value) for the numbers and arrays returned.
+const oursDriver = "\n;return await main();\n"
 
 // Ours is codemode's interpreter.
 type Ours struct{}
