@@ -113,7 +113,7 @@ func markDefaults(toks []token, from, to int, opens, closes map[int]int) {
 			}
 			opens[toks[j+1].off]++
 			last := toks[end-1]
-			closes[last.off+len(last.data)]++
+			closes[last.off+int(last.n)]++
 			j = end - 1
 		}
 	}
@@ -143,7 +143,7 @@ func lexHeuristic(src string) []token {
 		case js.WhitespaceToken, js.CommentToken, js.LineTerminatorToken, js.CommentLineTerminatorToken:
 			continue
 		}
-		toks = append(toks, token{tt: tt, off: start, data: data})
+		toks = append(toks, token{tt: tt, off: start, n: int32(len(data))})
 	}
 }
 

@@ -40,7 +40,7 @@ type checker struct {
 	pos   positions
 	lines *lineTable
 	err   *Error
-	at    js.INode // innermost enclosing node with a known position
+	stack []js.INode // enclosing nodes, innermost last
 
 	fn      *funcCtx
 	scope   *scope
@@ -74,8 +74,10 @@ func (c *checker) fail(node js.INode, kind, format string, args ...any) {
 	if isPointer(node) {
 		off, ok = c.pos.start[node]
 	}
-	if !ok && c.at != nil {
-		off, ok = c.pos.start[c.at]
+	for i := len(c.stack) - 1; i >= 0 && !ok; i-- {
+		if isPointer(c.stack[i]) {
+			off, ok = c.pos.start[c.stack[i]]
+		}
 	}
 	e := &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
 	if ok {
@@ -93,16 +95,22 @@ func (c *checker) unsupported(node js.INode, format string, args ...any) {
 	c.fail(node, KindUnsupportedSyntax, format, args...)
 }
 
-// enter makes node the location for errors found below it and returns a
-// function restoring the previous one.
-func (c *checker) enter(node js.INode) func() {
-	prev := c.at
-	if isPointer(node) {
-		if _, ok := c.pos.start[node]; ok {
-			c.at = node
-		}
+// push makes node the innermost enclosing node, the location of errors
+// found below it that have no node of their own; pop undoes it.
+func (c *checker) push(node js.INode) {
+	c.stack = append(c.stack, node)
+}
+
+func (c *checker) pop() {
+	c.stack = c.stack[:len(c.stack)-1]
+}
+
+// at returns the innermost enclosing node.
+func (c *checker) at() js.INode {
+	if len(c.stack) == 0 {
+		return nil
 	}
-	return func() { c.at = prev }
+	return c.stack[len(c.stack)-1]
 }
 
 func (c *checker) stmtList(list []js.IStmt) {
@@ -143,7 +151,8 @@ func (c *checker) hoistDecls(list []js.IStmt, functionTop bool) {
 
 // block walks a statement list that forms its own block scope.
 func (c *checker) block(node js.INode, list []js.IStmt) {
-	defer c.enter(node)()
+	c.push(node)
+	defer c.pop()
 	c.pushScope(scopeBlock)
 	defer c.popScope()
 	c.hoistDecls(list, false)
@@ -159,7 +168,8 @@ func (c *checker) stmt(s js.IStmt) {
 	if s == nil || c.err != nil {
 		return
 	}
-	defer c.enter(s)()
+	c.push(s)
+	defer c.pop()
 	switch n := s.(type) {
 	case *js.BlockStmt:
 		c.block(n, n.List)
@@ -356,7 +366,8 @@ func (c *checker) labelled(n *js.LabelledStmt) {
 }
 
 func (c *checker) varDecl(n *js.VarDecl) {
-	defer c.enter(n)()
+	c.push(n)
+	defer c.pop()
 	for i := range n.List {
 		el := &n.List[i]
 		c.bindingPattern(el.Binding, n.TokenType != js.VarToken)
@@ -444,7 +455,8 @@ func isVar(b js.IBinding) bool {
 }
 
 func (c *checker) catchClause(n *js.TryStmt) {
-	defer c.enter(n.Catch)()
+	c.push(n.Catch)
+	defer c.pop()
 	c.pushScope(scopeCatch)
 	defer c.popScope()
 	if n.Binding != nil {
@@ -456,7 +468,7 @@ func (c *checker) catchClause(n *js.TryStmt) {
 				c.syntaxError(n.Catch, "Identifier '%s' has already been declared", name)
 			}
 			seen[name] = true
-			c.scope.params[name] = true
+			c.scope.addParam(name)
 		}
 		c.scope.simpleCatch = isVar(n.Binding)
 	}

@@ -8,7 +8,8 @@ func (c *checker) expr(e js.IExpr) {
 	if e == nil || c.err != nil || (isPointer(e) && isNilPointer(e)) {
 		return
 	}
-	defer c.enter(e)()
+	c.push(e)
+	defer c.pop()
 	switch n := e.(type) {
 	case *js.Var:
 		c.identRef(e, n)
@@ -316,7 +317,8 @@ func (c *checker) assignTarget(e js.IExpr, pattern bool) {
 	if e == nil || c.err != nil {
 		return
 	}
-	defer c.enter(e)()
+	c.push(e)
+	defer c.pop()
 	if g, ok := e.(*js.GroupExpr); ok {
 		inner := stripGroups(g)
 		switch inner.(type) {
@@ -532,7 +534,7 @@ func (c *checker) checkBindingName(node js.INode, v *js.Var, lexical bool) {
 func (c *checker) bindingPattern(b js.IBinding, lexical bool) {
 	switch n := b.(type) {
 	case *js.Var:
-		c.checkBindingName(c.at, n, lexical)
+		c.checkBindingName(c.at(), n, lexical)
 	case *js.BindingArray:
 		for i := range n.List {
 			c.bindingPattern(n.List[i].Binding, lexical)
@@ -548,7 +550,7 @@ func (c *checker) bindingPattern(b js.IBinding, lexical bool) {
 			c.expr(n.List[i].Value.Default)
 		}
 		if n.Rest != nil {
-			c.checkBindingName(c.at, n.Rest, lexical)
+			c.checkBindingName(c.at(), n.Rest, lexical)
 		}
 	}
 }

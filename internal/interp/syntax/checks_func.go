@@ -36,7 +36,8 @@ func (c *checker) function(node js.INode, kind funcKind, name *js.Var, params *j
 	if c.err != nil {
 		return
 	}
-	defer c.enter(node)()
+	c.push(node)
+	defer c.pop()
 	outer := c.fn
 	useStrict := hasUseStrict(body.List) // a concise arrow body is a ReturnStmt, never a directive
 	strict := outer.strict || useStrict
@@ -115,7 +116,7 @@ func (c *checker) function(node js.INode, kind funcKind, name *js.Var, params *j
 				return
 			}
 			seen[n] = true
-			c.scope.params[n] = true
+			c.scope.addParam(n)
 		}
 	}
 	fn.inParams = false
@@ -163,7 +164,8 @@ func (c *checker) class(n *js.ClassDecl) {
 	if c.err != nil {
 		return
 	}
-	defer c.enter(n)()
+	c.push(n)
+	defer c.pop()
 	prevStrict := c.fn.strict
 	c.fn.strict = true
 	defer func() { c.fn.strict = prevStrict }()

@@ -70,10 +70,18 @@ func (f visitFunc) Exit(js.INode)                {}
 // computePositions recovers node positions for a program parsed from buf;
 // offsets are mapped back to the original source.
 func computePositions(ast *js.AST, buf *buffer) positions {
+	toks := lexTokens(buf.b, regexpOffsets(ast, buf))
 	w := &posWalker{
 		buf:  buf,
-		toks: lexTokens(string(buf.b), regexpOffsets(ast, buf)),
-		pos:  positions{start: map[js.INode]int{}, op: map[js.INode]int{}, bareNew: map[*js.NewExpr]bool{}, restComma: map[js.INode]bool{}, ident: map[identKey]int{}, errOff: -1},
+		toks: toks,
+		pos: positions{
+			start:     make(map[js.INode]int, len(toks)/2),
+			op:        make(map[js.INode]int, len(toks)/4),
+			bareNew:   map[*js.NewExpr]bool{},
+			restComma: map[js.INode]bool{},
+			ident:     make(map[identKey]int, len(toks)/4),
+			errOff:    -1,
+		},
 	}
 	w.stmts(ast.List)
 	w.pos.errOff = buf.toOrig(w.pos.errOff)
@@ -189,7 +197,11 @@ func isNameToken(t token) bool {
 // name consumes an identifier use or binding name.
 func (w *posWalker) name(v *js.Var) int {
 	return w.seekFunc(func(t token) bool {
-		return isNameToken(t) && (v == nil || bytes.Equal(t.data, v.Data) || t.data[0] == '\\' || bytes.IndexByte(t.data, '\\') >= 0)
+		if !isNameToken(t) || v == nil {
+			return isNameToken(t)
+		}
+		text := w.buf.b[t.off : t.off+int(t.n)]
+		return bytes.Equal(text, v.Data) || bytes.IndexByte(text, '\\') >= 0
 	})
 }
 

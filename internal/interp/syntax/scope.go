@@ -33,14 +33,16 @@ type scope struct {
 	simpleCatch bool            // the catch parameter is a plain identifier
 }
 
+// newScope returns an empty scope; its maps are made on first write.
 func newScope(parent *scope, kind scopeKind) *scope {
-	return &scope{
-		parent:  parent,
-		kind:    kind,
-		lexical: map[string]declKind{},
-		vars:    map[string]bool{},
-		params:  map[string]bool{},
+	return &scope{parent: parent, kind: kind}
+}
+
+func (s *scope) addParam(name string) {
+	if s.params == nil {
+		s.params = map[string]bool{}
 	}
+	s.params[name] = true
 }
 
 func (c *checker) pushScope(kind scopeKind) {
@@ -66,6 +68,9 @@ func (c *checker) declareLexical(node js.INode, name string, kind declKind) {
 		c.syntaxError(node, "Identifier '%s' has already been declared", name)
 		return
 	}
+	if s.lexical == nil {
+		s.lexical = map[string]declKind{}
+	}
 	s.lexical[name] = kind
 }
 
@@ -83,6 +88,9 @@ func (c *checker) declareVar(node js.INode, name string) {
 		if s.kind == scopeCatch && s.params[name] && !s.simpleCatch {
 			c.syntaxError(node, "Identifier '%s' has already been declared", name)
 			return
+		}
+		if s.vars == nil {
+			s.vars = map[string]bool{}
 		}
 		s.vars[name] = true
 		if s.kind == scopeFunction {

@@ -126,20 +126,21 @@ func (b *buffer) offset(s []byte) int {
 	return int(p - b.base)
 }
 
-// token is one significant (non-whitespace, non-comment) lexer token.
+// token is one significant (non-whitespace, non-comment) lexer token; its
+// text is src[off:off+n].
 type token struct {
-	tt   js.TokenType
-	off  int
-	data []byte
-	nl   bool // a line terminator precedes the token
+	tt  js.TokenType
+	nl  bool // a line terminator precedes the token
+	off int
+	n   int32
 }
 
 // lexTokens splits src into significant tokens. regexps holds the offsets
 // where the parser found regular expression literals, which the lexer cannot
 // tell from division by itself.
-func lexTokens(src string, regexps map[int]bool) []token {
-	l := js.NewLexer(parse.NewInputString(src))
-	var toks []token
+func lexTokens(src []byte, regexps map[int]bool) []token {
+	l := js.NewLexer(parse.NewInputBytes(src))
+	toks := make([]token, 0, len(src)/4+16)
 	off := 0
 	nl := false
 	for {
@@ -163,7 +164,7 @@ func lexTokens(src string, regexps map[int]bool) []token {
 			nl = true
 			continue
 		}
-		toks = append(toks, token{tt: tt, off: start, data: data, nl: nl})
+		toks = append(toks, token{tt: tt, off: start, n: int32(len(data)), nl: nl})
 		nl = false
 	}
 }
