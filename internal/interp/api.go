@@ -154,16 +154,11 @@ func (vm *VM) startProgram() {
 	ex.stack[1] = this
 	ex.sp = 2
 	f := vm.pushFrame(cl, fn, 2, 0, this, nil, retExit)
-	if code.Async {
-		f.async = &asyncState{promise: vm.newPromise()}
-		ex.programPromise = f.async.promise
-		promiseOf(ex.programPromise).handled = true
-	} else {
-		// scripts: wrap completion in a settled promise when the frame returns
-		f.async = &asyncState{promise: vm.newPromise()}
-		ex.programPromise = f.async.promise
-		promiseOf(ex.programPromise).handled = true
-	}
+	// The program runs as an async function (scripts too: their completion
+	// settles the same promise).
+	f.co = &coroutine{kind: coAsync, fr: f, promise: vm.newPromise(), status: genExecuting}
+	ex.programPromise = f.co.promise
+	promiseOf(ex.programPromise).handled = true
 }
 
 // Result returns the program's completion: its value, and thrown=true when it

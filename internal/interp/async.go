@@ -1,85 +1,251 @@
 package interp
 
-// Async functions: a frame that awaits is parked as data (its stack segment is
-// copied into the asyncState) and resumed later by a promise reaction job.
+// Coroutines: async functions, generators and async generators.
+//
+// A coroutine's frame runs on the shared stack like any other; when it
+// suspends (await, yield) its stack segment [callee this args registers
+// operands] is copied into the coroutine and the frame is popped. Resuming
+// copies the segment back on top of the stack (shifting stack indices) and
+// pushes the frame again. The frame and the saved segment are plain data, so
+// a suspended coroutine is part of the heap like any object.
 
-// asyncState is the suspended state of an async function call.
-type asyncState struct {
-	promise *Object // the promise the call returned
-	fr      *frame  // the parked frame (nil while running)
-	saved   []Value // the parked stack segment: [callee this args... registers operands...]
+type coKind uint8
+
+const (
+	coAsync    coKind = iota // async function
+	coGen                    // generator
+	coAsyncGen               // async generator
+)
+
+type genStatus uint8
+
+const (
+	genSuspendedStart genStatus = iota
+	genSuspendedYield
+	genExecuting
+	genAwaiting // async generator parked on await
+	genCompleted
+)
+
+// resumeMode is how a suspended generator is resumed.
+type resumeMode uint8
+
+const (
+	resumeNext resumeMode = iota
+	resumeThrow
+	resumeReturn
+)
+
+// genRequest is a queued next/throw/return call of an async generator.
+type genRequest struct {
+	mode    resumeMode
+	value   Value
+	promise *Object
+}
+
+// coroutine is the suspended (or running) state of one coroutine call.
+type coroutine struct {
+	kind    coKind
+	fr      *frame  // the frame (kept while running too)
+	saved   []Value // the parked stack segment, nil while running
+	promise *Object // async function: the promise the call returned
+	gen     *Object // generators: the generator object
+	status  genStatus
+	mode    resumeMode
+	queue   []genRequest // async generators
 }
 
 // startCoroutine prepares a frame that runs an async function or a generator.
 func (vm *VM) startCoroutine(f *frame) {
-	if f.code.Generator {
-		vm.exec.frames = vm.exec.frames[:len(vm.exec.frames)-1]
-		vm.exec.sp = f.argsBase - 2
-		vm.throwTypeError("generator functions are not supported yet")
-	}
-	f.async = &asyncState{promise: vm.newPromise()}
-}
-
-// coroutineReturn completes an async call with v. It reports the value to push
-// for a caller still waiting for the call's result, and false when the frame
-// was resumed by a job (or entered from Go).
-func (vm *VM) coroutineReturn(f *frame, v Value) (Value, bool) {
-	vm.resolvePromise(f.async.promise, v)
-	if f.ret == retPush {
-		return objectValue(f.async.promise), true
-	}
-	vm.exec.asyncExitValue = objectValue(f.async.promise)
-	return undefinedValue, false
-}
-
-// execCoroutine executes await (and reports generator operations as unsupported).
-func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
-	ex := &vm.exec
-	switch in.Op {
-	case OpAwait:
-		if f.async == nil {
-			vm.throwSyntaxError("await is only valid in async functions")
+	code := f.code
+	switch {
+	case code.Async && !code.Generator:
+		f.co = &coroutine{kind: coAsync, fr: f, promise: vm.newPromise(), status: genExecuting}
+	default:
+		kind, def := coGen, "%GeneratorPrototype%"
+		if code.Async {
+			kind, def = coAsyncGen, "%AsyncGeneratorPrototype%"
 		}
-		ex.sp--
-		v := ex.stack[ex.sp]
-		p := vm.promiseResolve(v)
-		st := f.async
-		start := f.argsBase - 2
-		st.saved = append(st.saved[:0], ex.stack[start:ex.sp]...)
-		st.fr = f
-		ex.frames = ex.frames[:len(ex.frames)-1]
-		ex.sp = start
-		vm.promiseThenAwait(p, st)
-		ret := f.ret
-		f.ret = retExit
-		if ret == retPush {
-			ex.stack[ex.sp] = objectValue(st.promise)
-			ex.sp++
-			return false, undefinedValue
+		proto := vm.realm.Intrinsic(def)
+		if p := vm.GetProp(f.callee, keyPrototype); p.kind == KindObject {
+			proto = p.obj()
 		}
-		return true, objectValue(st.promise)
+		co := &coroutine{kind: kind, fr: f, status: genSuspendedStart}
+		g := vm.newObject(proto, ClassIterator)
+		g.slots = co
+		co.gen = g
+		f.co = co
 	}
-	vm.throwTypeError("generators are not supported yet")
-	return false, undefinedValue
 }
 
-// resumeAsync continues a parked async call with a fulfilled value or a thrown reason.
-func (vm *VM) resumeAsync(st *asyncState, v Value, throw bool) {
+// park suspends the running coroutine frame f: saves its stack segment and pops it.
+func (vm *VM) park(f *frame) {
 	ex := &vm.exec
-	f := st.fr
-	st.fr = nil
-	vm.ensureStack(len(st.saved) + frameNeed(f.code))
+	start := f.argsBase - 2
+	f.co.saved = append(f.co.saved[:0], ex.stack[start:ex.sp]...)
+	ex.frames = ex.frames[:len(ex.frames)-1]
+	ex.sp = start
+}
+
+// unpark pushes a parked coroutine frame back on top of the stack.
+func (vm *VM) unpark(co *coroutine) *frame {
+	ex := &vm.exec
+	f := co.fr
+	vm.ensureStack(len(co.saved) + frameNeed(f.code))
 	start := ex.sp
 	delta := start - (f.argsBase - 2)
-	copy(ex.stack[start:], st.saved)
-	ex.sp = start + len(st.saved)
+	copy(ex.stack[start:], co.saved)
+	ex.sp = start + len(co.saved)
+	co.saved = co.saved[:0]
 	f.argsBase += delta
 	f.base += delta
 	for i := range f.handlers {
 		f.handlers[i].sp += delta
 	}
-	depth := len(ex.frames)
 	ex.frames = append(ex.frames, f)
+	return f
+}
+
+// frameReturned finishes a coroutine or reaction frame that returned v: the
+// value its caller receives.
+func (vm *VM) frameReturned(f *frame, v Value) Value {
+	if f.reaction != nil {
+		vm.resolvePromise(f.reaction, v)
+		return undefinedValue
+	}
+	co := f.co
+	switch co.kind {
+	case coAsync:
+		vm.resolvePromise(co.promise, v)
+		return objectValue(co.promise)
+	case coGen:
+		co.status = genCompleted
+		return vm.CreateIterResultObject(v, true)
+	default:
+		co.status = genCompleted
+		vm.asyncGenSettle(co, true, vm.CreateIterResultObject(v, true))
+		vm.asyncGenDrain(co)
+		return undefinedValue
+	}
+}
+
+// frameThrew finishes a coroutine or reaction frame left by an exception. It
+// reports the value for the caller, or propagate=true when the exception goes
+// on to the caller (sync generators).
+func (vm *VM) frameThrew(f *frame, v Value) (Value, bool) {
+	if f.reaction != nil {
+		vm.rejectPromise(f.reaction, v)
+		return undefinedValue, false
+	}
+	co := f.co
+	switch co.kind {
+	case coAsync:
+		vm.rejectPromise(co.promise, v)
+		return objectValue(co.promise), false
+	case coGen:
+		co.status = genCompleted
+		return undefinedValue, true
+	default:
+		co.status = genCompleted
+		vm.asyncGenSettle(co, false, v)
+		vm.asyncGenDrain(co)
+		return undefinedValue, false
+	}
+}
+
+// execCoroutine executes await, yield and the generator start.
+func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
+	ex := &vm.exec
+	co := f.co
+	switch in.Op {
+	case OpAwait:
+		if co == nil {
+			vm.throwSyntaxError("await is only valid in async functions")
+		}
+		ex.sp--
+		v := ex.stack[ex.sp]
+		p := vm.promiseResolve(v)
+		vm.park(f)
+		vm.performThen(p, &reaction{await: co}, &reaction{await: co, reject: true})
+		if co.kind == coAsyncGen {
+			co.status = genAwaiting
+		}
+		ret := f.ret
+		f.ret = retExit
+		var out Value
+		if co.kind == coAsync {
+			out = objectValue(co.promise)
+		}
+		if ret == retPush {
+			ex.push(out)
+			return false, undefinedValue
+		}
+		return true, out
+	case OpInitialYield:
+		vm.park(f)
+		co.status = genSuspendedStart
+		return vm.coroutineHandOff(f, objectValue(co.gen))
+	case OpYield:
+		ex.sp--
+		v := ex.stack[ex.sp]
+		if co.kind == coAsyncGen {
+			vm.asyncGenSettle(co, true, vm.CreateIterResultObject(v, false))
+			if len(co.queue) > 0 {
+				// the next request continues the generator at once
+				vm.applyResume(f, co.queue[0].mode, co.queue[0].value)
+				return false, undefinedValue
+			}
+			vm.park(f)
+			co.status = genSuspendedYield
+			return vm.coroutineHandOff(f, undefinedValue)
+		}
+		vm.park(f)
+		co.status = genSuspendedYield
+		return vm.coroutineHandOff(f, vm.CreateIterResultObject(v, false))
+	case OpResumeMode:
+		if co.mode == resumeNext {
+			f.pc = int(in.A)
+		}
+		co.mode = resumeNext
+	case OpYieldDelegate:
+		return vm.yieldDelegate(f, in)
+	default:
+		vm.throwTypeError("%s is not supported", in.Op)
+	}
+	return false, undefinedValue
+}
+
+// coroutineHandOff gives v to whoever resumed the parked frame f.
+func (vm *VM) coroutineHandOff(f *frame, v Value) (bool, Value) {
+	ret := f.ret
+	f.ret = retExit
+	if ret == retPush {
+		vm.exec.push(v)
+		return false, undefinedValue
+	}
+	return true, v
+}
+
+// applyResume delivers a resumption to the running (or just unparked) frame f:
+// the sent value is pushed, or an exception is thrown at the suspension point.
+func (vm *VM) applyResume(f *frame, mode resumeMode, v Value) {
+	f.co.mode = mode
+	if mode == resumeThrow && f.code.Code[f.pc].Op != OpYieldDelegate {
+		f.co.mode = resumeNext
+		panic(&Exception{Value: v})
+	}
+	vm.exec.push(v)
+}
+
+// resumeAsync continues a parked coroutine after an awaited promise settled.
+func (vm *VM) resumeAsync(co *coroutine, v Value, throw bool) {
+	ex := &vm.exec
+	depth := len(ex.frames)
+	f := vm.unpark(co)
+	f.ret = retExit
+	if co.kind == coAsyncGen {
+		co.status = genExecuting
+	}
 	if throw {
 		if !vm.unwindTo(v, depth) {
 			ex.asyncExit = false
@@ -91,11 +257,12 @@ func (vm *VM) resumeAsync(st *asyncState, v Value, throw bool) {
 	vm.run(depth)
 }
 
-// getAsyncIterator is GetIterator(v, async), falling back to the sync iterator.
-func (vm *VM) getAsyncIterator(v Value) *Iterator {
+// getAsyncIterator is GetIterator(v, async); without Symbol.asyncIterator it
+// falls back to the sync iterator (reported by sync=true: the loop awaits values).
+func (vm *VM) getAsyncIterator(v Value) (it *Iterator, sync bool) {
 	m := vm.GetMethod(v, symKey(symAsyncIterator))
 	if m.IsUndefined() {
-		return vm.GetIterator(v)
+		return vm.GetIterator(v), true
 	}
-	return vm.GetIteratorFromMethod(v, m)
+	return vm.GetIteratorFromMethod(v, m), false
 }

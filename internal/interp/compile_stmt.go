@@ -351,6 +351,11 @@ func (c *compiler) forOf(n *js.ForOfStmt, labels []string) {
 		c.op(OpIterNextRaw)
 		c.op(OpAwait)
 		next = c.emit(OpIterResult, 0, 0)
+		c.emit(OpGetReg, it, 0)
+		c.op(OpIsSyncIter)
+		skip := c.emit(OpJumpIfFalse, 0, 0)
+		c.op(OpAwait)
+		c.patch(skip)
 	} else {
 		next = c.emit(OpIterNext, 0, 0)
 	}

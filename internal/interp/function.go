@@ -147,6 +147,11 @@ func (vm *VM) callValue(fo *Object, this Value, fnIdx, argc int, newTarget *Obje
 		stack[fnIdx+1] = this
 		return vm.callValue(s.target, this, fnIdx, argc+n, newTarget)
 	}
+	if nf, ok := fo.slots.(*nativeFunction); ok && newTarget == nil && len(nf.name) > 0 && nf.name[0] == '%' {
+		if co, mode, ok := generatorFastPath(nf, this); ok {
+			return vm.genResumeFromJS(co, mode, fnIdx, argc)
+		}
+	}
 	args := make([]Value, argc)
 	copy(args, ex.stack[fnIdx+2:fnIdx+2+argc])
 	var r Value
@@ -173,12 +178,8 @@ func (vm *VM) doReturn(f *frame, v Value, stopDepth int) (bool, Value) {
 	}
 	ex.frames = ex.frames[:len(ex.frames)-1]
 	ex.sp = f.argsBase - 2
-	if f.async != nil {
-		if r, ok := vm.coroutineReturn(f, v); ok {
-			v = r
-		} else {
-			return true, undefinedValue
-		}
+	if f.co != nil || f.reaction != nil {
+		v = vm.frameReturned(f, v)
 	}
 	if f.ret == retExit {
 		return true, v

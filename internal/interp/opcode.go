@@ -175,6 +175,7 @@ const (
 	OpForInNext      // [state] -> [key]; jumps to A when done
 	OpIterNextRaw    // [iterRecord] -> [result] (for-await: the raw next() result, awaited by the code)
 	OpIterResult     // [result] -> [value]; jumps to A when result.done (for-await)
+	OpIsSyncIter     // [iterRecord] -> [bool]: the async iteration falls back to a sync iterator
 
 	// Generators and async.
 	OpAwait         // [v] -> [resolved value] (suspends)
@@ -225,7 +226,7 @@ var opNames = [...]string{
 	OpThrow: "Throw", OpTryPush: "TryPush", OpTryPop: "TryPop", OpThrowTyp: "ThrowTyp",
 	OpGetIter: "GetIter", OpIterNext: "IterNext", OpIterClose: "IterClose", OpIterCloseThrow: "IterCloseThrow",
 	OpIterStep: "IterStep", OpIterRest: "IterRest", OpForInPrep: "ForInPrep", OpForInNext: "ForInNext",
-	OpIterNextRaw: "IterNextRaw", OpIterResult: "IterResult",
+	OpIterNextRaw: "IterNextRaw", OpIterResult: "IterResult", OpIsSyncIter: "IsSyncIter",
 	OpAwait: "Await", OpYield: "Yield", OpResumeMode: "ResumeMode", OpYieldDelegate: "YieldDelegate",
 	OpAsyncGenYield: "AsyncGenYield", OpInitialYield: "InitialYield",
 	OpDebugger: "Debugger", OpPosMark: "PosMark",

@@ -25,10 +25,10 @@ type promiseSlots struct {
 
 // reaction is a PromiseReaction.
 type reaction struct {
-	handler Value       // callable or undefined (identity / thrower)
-	derived *Object     // the promise of then(), or nil
-	await   *asyncState // an awaiting async call to resume instead of a handler
-	reject  bool        // the reaction is a reject reaction
+	handler Value      // callable or undefined (identity / thrower)
+	derived *Object    // the promise of then(), or nil
+	await   *coroutine // an awaiting coroutine to resume instead of a handler
+	reject  bool       // the reaction is a reject reaction
 }
 
 // job is one microtask.
@@ -159,10 +159,6 @@ func (vm *VM) dropUnhandled(p *Object) {
 			return
 		}
 	}
-}
-
-func (vm *VM) promiseThenAwait(p *Object, st *asyncState) {
-	vm.performThen(p, &reaction{await: st}, &reaction{await: st, reject: true})
 }
 
 // runJob runs one microtask.

@@ -58,7 +58,8 @@ type frame struct {
 	ret       retKind
 	construct bool // [[Construct]]: a non-object result is replaced by this
 	handlers  []handler
-	async     *asyncState // async function or generator state when running one
+	co        *coroutine // async function or generator state when running one
+	reaction  *Object    // promise reaction handler frames: the promise to settle with the result
 }
 
 // execState is the execution half of the VM.
@@ -81,21 +82,21 @@ type execState struct {
 	thrown      bool
 	started     bool
 
-	jobs           []job
-	hostPromise    map[uint64]*Object
-	nextHostID     uint64
-	unhandled      []*Object
-	pendingErr     error
-	asyncExit      bool
+	jobs            []job
+	hostPromise     map[uint64]*Object
+	nextHostID      uint64
+	unhandled       []*Object
+	pendingErr      error
+	asyncExit       bool
 	lastThrow       Value
 	lastThrowLine   int
 	lastThrowColumn int
-	cfg            Config
-	programStarted bool
-	programPromise *Object
-	asyncExitValue Value
-	templates      map[templateKey]*Object
-	privMap        map[*Object]*privateElements
+	cfg             Config
+	programStarted  bool
+	programPromise  *Object
+	asyncExitValue  Value
+	templates       map[templateKey]*Object
+	privMap         map[*Object]*privateElements
 }
 
 func (ex *execState) push(v Value) {
@@ -165,16 +166,24 @@ func (vm *VM) unwindTo(v Value, stopDepth int) bool {
 		}
 		ex.frames = ex.frames[:len(ex.frames)-1]
 		ex.sp = f.argsBase - 2
-		if f.async != nil {
-			// An exception leaving an async function rejects its promise.
-			vm.rejectPromise(f.async.promise, v)
+		if f.co != nil || f.reaction != nil {
+			out, propagate := vm.frameThrew(f, v)
+			if propagate {
+				if f.ret == retExit {
+					return false
+				}
+				continue
+			}
 			if f.ret == retPush {
-				ex.push(objectValue(f.async.promise))
+				ex.push(out)
 				return true
 			}
 			// entered from Go or resumed by a job: the loop ends normally
 			ex.asyncExit = true
-			ex.asyncExitValue = objectValue(f.async.promise)
+			ex.asyncExitValue = out
+			return false
+		}
+		if f.ret == retExit {
 			return false
 		}
 	}

@@ -430,13 +430,17 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 	case OpGetIter:
 		v := stack[ex.sp-1]
 		var it *Iterator
+		sync := false
 		if in.B == 1 {
-			it = vm.getAsyncIterator(v)
+			it, sync = vm.getAsyncIterator(v)
 		} else {
 			it = vm.GetIterator(v)
 		}
 		stack = ex.stack
 		stack[ex.sp-1] = iteratorValue(it)
+		stack[ex.sp-1].obj().slots.(*iterRecord).syncFallback = sync
+	case OpIsSyncIter:
+		ex.stack[ex.sp-1] = Bool(ex.stack[ex.sp-1].obj().slots.(*iterRecord).syncFallback)
 	case OpIterNext:
 		it := iteratorOf(stack[ex.sp-1])
 		v, ok := vm.IteratorStep(it)
@@ -640,7 +644,10 @@ type templateKey struct {
 }
 
 // Iterator records travel on the operand stack as internal objects.
-type iterRecord struct{ it *Iterator }
+type iterRecord struct {
+	it           *Iterator
+	syncFallback bool // for await over a sync iterator: values are awaited
+}
 
 func iteratorValue(it *Iterator) Value {
 	o := &Object{class: ClassOther, slots: &iterRecord{it: it}}
