@@ -220,15 +220,21 @@ func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, c
 	return Response{}, fmt.Errorf("tool %s: %w: status %d", tool, ErrProtocol, status)
 }
 
+// CancelKey is the Idempotency-Key (and webhook-id) of the request that
+// cancels the call with key: "<key>:cancel".
+func CancelKey(key string) string { return key + ":cancel" }
+
 // Cancel asks the toolset to cancel durable work with POST <url>
-// {"cancel": {"tool", "key", "handle"}}; any 2xx is success. Retried like a
-// call.
+// {"cancel": {"tool", "key", "handle"}} under the Idempotency-Key
+// CancelKey(key); any 2xx is success. Retried like a call.
 func (c *Client) Cancel(ctx context.Context, tool, key string, handle json.RawMessage) error {
 	body, err := json.Marshal(cancelBody{Cancel: cancelRequest{Tool: tool, Key: key, Handle: handle}})
 	if err != nil {
 		return fmt.Errorf("cancel %s %s: encode: %w", tool, key, err)
 	}
-	status, resp, err := c.do(ctx, http.MethodPost, body, key)
+	// The cancel request has its own idempotency key: under the call's key,
+	// a toolset's deduplication would replay the call's answer instead.
+	status, resp, err := c.do(ctx, http.MethodPost, body, CancelKey(key))
 	if err != nil {
 		return fmt.Errorf("cancel %s %s: %w", tool, key, err)
 	}

@@ -322,6 +322,7 @@ func TestRequestShape(t *testing.T) {
 	url := protocolServer(t, func(w http.ResponseWriter, r *http.Request) {
 		got.header = r.Header.Clone()
 		b, _ := io.ReadAll(r.Body)
+		got.body = nil
 		_ = json.Unmarshal(b, &got.body)
 		_, _ = io.WriteString(w, `{"output":1}`)
 	})
@@ -335,6 +336,11 @@ func TestRequestShape(t *testing.T) {
 	require.NotEmpty(t, got.header.Get("webhook-timestamp"))
 	require.True(t, strings.HasPrefix(got.header.Get("webhook-signature"), "v1,"))
 	require.Equal(t, map[string]any{"tool": "t", "input": map[string]any{"q": float64(1)}, "key": "run_9:7", "runId": "run_9"}, got.body)
+
+	require.NoError(t, c.Cancel(context.Background(), "t", "run_9:7", json.RawMessage(`{"id":1}`)))
+	require.Equal(t, "run_9:7:cancel", got.header.Get("Idempotency-Key"))
+	require.Equal(t, "run_9:7:cancel", got.header.Get("webhook-id"))
+	require.Equal(t, map[string]any{"cancel": map[string]any{"tool": "t", "key": "run_9:7", "handle": map[string]any{"id": float64(1)}}}, got.body)
 }
 
 func TestRetryAfterAndContext(t *testing.T) {
