@@ -95,9 +95,11 @@ func (p *Program) Pos(node js.INode) Position {
 }
 
 // ErrorPos returns where V8 reports a run-time error raised by node: the
-// property name of a dot access, the '[' of an index access, the property
-// name of a method call's callee, the operator of a unary, binary or
-// assignment expression, and otherwise the start of the node (as Pos).
+// property name of a dot access, the '[' of an index access, for a call the
+// property name of a method callee, the start of an identifier callee and
+// the '(' of any other callee, the template of a tagged template, the
+// operator of a unary, binary or assignment expression, and otherwise the
+// start of the node (as Pos).
 func (p *Program) ErrorPos(node js.INode) Position {
 	if !isPointer(node) {
 		return Position{}

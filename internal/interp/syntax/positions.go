@@ -214,8 +214,9 @@ func first(offs ...int) int {
 	return -1
 }
 
-func (w *posWalker) args(a *js.Args) {
-	w.seek(js.OpenParenToken)
+// args walks an argument list and returns the offset of its '('.
+func (w *posWalker) args(a *js.Args) int {
+	open := w.seek(js.OpenParenToken)
 	for i := range a.List {
 		if a.List[i].Rest {
 			w.seek(js.EllipsisToken)
@@ -223,6 +224,7 @@ func (w *posWalker) args(a *js.Args) {
 		w.expr(a.List[i].Value)
 	}
 	w.seek(js.CloseParenToken)
+	return open
 }
 
 // unaryToken maps a UnaryExpr operator to the token the lexer produces.
@@ -290,11 +292,14 @@ func (w *posWalker) expr(e js.IExpr) int {
 			}
 		}
 		isTpl := func(t token) bool { return t.tt >= js.TemplateToken && t.tt <= js.TemplateEndToken }
+		tpl := -1
 		for i := range n.List {
-			start = first(start, w.anchor(n.List[i].Value, isTpl))
+			tpl = first(tpl, w.anchor(n.List[i].Value, isTpl))
 			w.expr(n.List[i].Expr)
 		}
-		start = first(start, w.anchor(n.Tail, isTpl))
+		tpl = first(tpl, w.anchor(n.Tail, isTpl))
+		start = first(start, tpl)
+		op = tpl
 	case *js.DotExpr:
 		start = w.expr(n.X)
 		w.seek(js.DotToken, js.OptChainToken)
@@ -319,12 +324,16 @@ func (w *posWalker) expr(e js.IExpr) int {
 		if n.Optional {
 			w.seek(js.OptChainToken)
 		}
-		w.args(&n.Args)
-		op = first(w.pos.op[n.X], start)
-		if _, ok := n.X.(*js.DotExpr); !ok {
-			if _, ok := n.X.(*js.IndexExpr); !ok {
-				op = start
-			}
+		open := w.args(&n.Args)
+		// V8 points at the property name of a method call, at the callee
+		// of a plain call, and at the '(' otherwise
+		switch n.X.(type) {
+		case *js.DotExpr:
+			op = first(w.pos.op[n.X], start)
+		case *js.Var:
+			op = start
+		default:
+			op = first(open, start)
 		}
 	case *js.NewExpr:
 		start = w.seek(js.NewToken)

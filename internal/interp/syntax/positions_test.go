@@ -54,7 +54,7 @@ func TestPos(t *testing.T) {
 		{name: "regexp then division", src: "x = /a/g.test('a') / 2; y(1)", typ: "*js.CallExpr", nth: 1, want: "1:25", wantOp: "1:25"},
 		{name: "division then regexp", src: "x = a / 2 / b; y = /=/.source; z()", typ: "*js.CallExpr", want: "1:32", wantOp: "1:32"},
 		{name: "template literal", src: "s = `a${b}c${ d() }e`", typ: "*js.CallExpr", want: "1:15", wantOp: "1:15"},
-		{name: "tagged template", src: "  tag`x`", typ: "*js.TemplateExpr", want: "1:3", wantOp: "1:3"},
+		{name: "tagged template", src: "  tag`x`", typ: "*js.TemplateExpr", want: "1:3", wantOp: "1:6"},
 		{name: "optional chain", src: "r = o ?. x . y", typ: "*js.DotExpr", want: "1:5", wantOp: "1:14"},
 		{name: "arrow expression body", src: "f = x => x.y\ng()", typ: "*js.CallExpr", want: "2:1", wantOp: "2:1"},
 		{name: "arrow expression body return", src: "f = (x) =>  x.y", typ: "*js.ReturnStmt", want: "1:13", wantOp: "1:13"},
@@ -75,6 +75,10 @@ func TestPos(t *testing.T) {
 		{name: "arrow as a later argument", src: "t(TypeError, () => {\n  g(1)\n})", typ: "*js.ArrowFunc", want: "1:14", wantOp: "1:14"},
 		{name: "call in arrow after other arguments", src: "t(TypeError, () => {\n  g(1)\n})", typ: "*js.CallExpr", nth: 1, want: "2:3", wantOp: "2:3"},
 		{name: "semicolon on the next line is an empty statement", src: "a = 1\n;\nf()", typ: "*js.EmptyStmt", want: "2:1", wantOp: "2:1"},
+		{name: "call of an index reports the parenthesis", src: "a  [ 0 ] ( )", typ: "*js.CallExpr", want: "1:1", wantOp: "1:10"},
+		{name: "call of a group reports the parenthesis", src: "(0, o.m)  ( 1 )", typ: "*js.CallExpr", want: "1:1", wantOp: "1:11"},
+		{name: "optional method call reports the property", src: "a  ?. b  ( )", typ: "*js.CallExpr", want: "1:1", wantOp: "1:7"},
+		{name: "tagged template reports the template", src: "a  `x${1}y`", typ: "*js.TemplateExpr", want: "1:1", wantOp: "1:4"},
 		{name: "return statement", src: "if (a) {\n  return f()\n}", typ: "*js.ReturnStmt", want: "2:3", wantOp: "2:3"},
 	}
 	for _, tt := range tests {
