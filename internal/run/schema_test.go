@@ -2,6 +2,7 @@ package run
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -170,4 +171,35 @@ func BenchmarkCompileSchema(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzSchema checks that compiling any bytes, and validating a few values
+// against what compiles, never panics and that failures are typed.
+func FuzzSchema(f *testing.F) {
+	for _, seed := range []string{
+		`{"type":"object","properties":{"a":{"type":"number"}},"required":["a"]}`,
+		`{"$ref":"#/$defs/N","$defs":{"N":{"items":{"$ref":"#/$defs/N"}}}}`,
+		`{"anyOf":[{"const":1},{"pattern":"^(?=a)"}]}`,
+		`{"$schema":"http://json-schema.org/draft-07/schema#","items":[true,false]}`,
+		`true`, `[`, `{"$ref":"http://x"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	values := []json.RawMessage{json.RawMessage(`{"a":1,"b":[1,"x"]}`), json.RawMessage(`[[[]]]`), json.RawMessage(`"a"`), nil}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := CompileSchema(json.RawMessage(data))
+		if err != nil {
+			if !errors.Is(err, ErrInvalidSchema) {
+				t.Fatalf("untyped compile error %v", err)
+			}
+			return
+		}
+		for _, v := range values {
+			err := s.Validate("input", v)
+			var se *SchemaError
+			if err != nil && !errors.As(err, &se) {
+				t.Fatalf("untyped validation error %v", err)
+			}
+		}
+	})
 }
