@@ -90,6 +90,19 @@ func MakeDay(year, month, date float64) float64 {
 	return float64(day) + dt - 1
 }
 
+// MakeFullYear is the specification's MakeFullYear, used by the Date constructor and Date.UTC:
+// years 0 to 99 (after truncation) mean 1900 to 1999; other values are returned unchanged and
+// NaN stays NaN.
+func MakeFullYear(year float64) float64 {
+	if math.IsNaN(year) {
+		return year
+	}
+	if y := toInteger(year); y >= 0 && y <= 99 {
+		return 1900 + y
+	}
+	return year
+}
+
 // MakeTime is the specification's MakeTime(hour, min, sec, ms) in milliseconds, computed with
 // float64 arithmetic as the specification requires; NaN when any argument is not finite.
 func MakeTime(h, m, s, ms float64) float64 {

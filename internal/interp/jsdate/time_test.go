@@ -47,6 +47,31 @@ func TestMakeDay(t *testing.T) {
 	}
 }
 
+func TestMakeFullYear(t *testing.T) {
+	t.Parallel()
+	// Date.UTC(y, 0) in node 20 gives the year: 0 -> 1900, 99.9 -> 1999, -0.5 -> 1900.
+	tests := []struct {
+		name string
+		in   float64
+		want float64
+	}{
+		{name: "zero", in: 0, want: 1900},
+		{name: "two digits", in: 99.9, want: 1999},
+		{name: "negative fraction truncates to zero", in: -0.5, want: 1900},
+		{name: "hundred unchanged", in: 100, want: 100},
+		{name: "negative unchanged", in: -1, want: -1},
+		{name: "four digits unchanged", in: 2024, want: 2024},
+		{name: "NaN", in: nan, want: nan},
+		{name: "infinity unchanged", in: posInf, want: posInf},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			requireSame(t, tt.want, MakeFullYear(tt.in))
+		})
+	}
+}
+
 func TestMakeTimeDateClip(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
