@@ -478,7 +478,8 @@ func arrayCopyWithin(vm *VM, c NativeCall) Value {
 	if count <= 0 {
 		return objectValue(o)
 	}
-	if vm.plainDense(o) {
+	// (the argument conversions may have shrunk the array: n is the length read first)
+	if vm.plainDense(o) && int64(len(o.elems)) == n {
 		copy(o.elems[to:to+count], o.elems[from:from+count])
 		return objectValue(o)
 	}
@@ -507,7 +508,7 @@ func arrayFill(vm *VM, c NativeCall) Value {
 	v := c.Arg(0)
 	k := vm.relativeIndex(c.Arg(1), n, 0)
 	final := vm.relativeIndex(c.Arg(2), n, n)
-	if vm.plainDense(o) {
+	if vm.plainDense(o) && int64(len(o.elems)) == n {
 		for ; k < final; k++ {
 			o.elems[k] = v
 		}
@@ -529,8 +530,8 @@ func arrayIncludes(vm *VM, c NativeCall) Value {
 	}
 	k := vm.relativeIndex(c.Arg(1), n, 0)
 	target := c.Arg(0)
-	if o.class == ClassArray && vm.plainDense(o) {
-		for ; k < int64(len(o.elems)); k++ {
+	if vm.plainDense(o) && int64(len(o.elems)) == n {
+		for ; k < n; k++ {
 			v := o.elems[k]
 			if v.isHole() {
 				v = undefinedValue
@@ -891,7 +892,7 @@ func arraySlice(vm *VM, c NativeCall) Value {
 	final := vm.relativeIndex(c.Arg(1), n, n)
 	count := max(final-k, 0)
 	a := vm.arraySpeciesCreate(o, count)
-	if vm.plainDense(o) && vm.freshArray(a) && int64(a.length) == count {
+	if vm.plainDense(o) && int64(len(o.elems)) == n && vm.freshArray(a) && int64(a.length) == count {
 		a.elems = append([]Value(nil), o.elems[k:k+count]...)
 		vm.chargeElems(int(count))
 		return objectValue(a)
@@ -942,7 +943,7 @@ func arraySplice(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("Invalid array length")
 	}
 	a := vm.arraySpeciesCreate(o, del)
-	if vm.plainDense(o) && vm.freshArray(a) && int64(a.length) == del {
+	if vm.plainDense(o) && int64(len(o.elems)) == n && vm.freshArray(a) && int64(a.length) == del {
 		if n+itemCount-del > maxDenseLength {
 			vm.throwRangeError("Invalid array length")
 		}

@@ -16,7 +16,7 @@ const sumPrecision = 2200
 // Number.MAX_VALUE and 2^1024.
 var sumOverflow = func() *big.Float {
 	f := new(big.Float).SetPrec(sumPrecision).SetFloat64(math.MaxFloat64)
-	return f.Add(f, new(big.Float).SetFloat64(math.Ldexp(1, 969)))
+	return f.Add(f, new(big.Float).SetFloat64(math.Ldexp(1, 970)))
 }()
 
 // mathSumPrecise is Math.sumPrecise(items).
