@@ -189,7 +189,7 @@ func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, c
 	var a answer
 	switch {
 	case status >= 400 && status < 500:
-		msg := http.StatusText(status)
+		msg := fmt.Sprintf("tool %s failed: %d %s", tool, status, http.StatusText(status))
 		if json.Unmarshal(resp, &a) == nil && a.Error != nil && a.Error.Message != "" {
 			msg = a.Error.Message
 		}
@@ -210,7 +210,11 @@ func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, c
 			return Response{}, fmt.Errorf("tool %s: %w: body: %w", tool, ErrProtocol, err)
 		}
 		if a.Error != nil {
-			return Response{}, &run.ToolError{Message: a.Error.Message}
+			msg := a.Error.Message
+			if msg == "" {
+				msg = "tool " + tool + " failed"
+			}
+			return Response{}, &run.ToolError{Message: msg}
 		}
 		if len(a.Output) == 0 {
 			a.Output = json.RawMessage("null")

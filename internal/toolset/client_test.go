@@ -251,12 +251,13 @@ func protocolServer(t *testing.T, handler http.HandlerFunc) string {
 func TestProtocolEdges(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name     string
-		handler  http.HandlerFunc
-		cfg      toolset.Config
-		wantErr  error
-		wantOut  string
-		wantPend string
+		name        string
+		handler     http.HandlerFunc
+		cfg         toolset.Config
+		wantErr     error
+		wantToolErr string
+		wantOut     string
+		wantPend    string
 	}{
 		{name: "response too large", cfg: toolset.Config{MaxResponseBytes: 64}, wantErr: toolset.ErrResponseTooLarge,
 			handler: func(w http.ResponseWriter, _ *http.Request) {
@@ -273,6 +274,10 @@ func TestProtocolEdges(t *testing.T) {
 			handler: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }},
 		{name: "missing output is null", wantOut: `null`,
 			handler: func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, `{}`) }},
+		{name: "bare 4xx names the status", wantToolErr: "tool t failed: 404 Not Found",
+			handler: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNotFound) }},
+		{name: "empty error message", wantToolErr: "tool t failed",
+			handler: func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, `{"error":{}}`) }},
 		{name: "202 handle", wantPend: `[1,"two"]`,
 			handler: func(w http.ResponseWriter, _ *http.Request) {
 				w.WriteHeader(http.StatusAccepted)
@@ -297,6 +302,12 @@ func TestProtocolEdges(t *testing.T) {
 			c, err := toolset.New(cfg)
 			require.NoError(t, err)
 			resp, err := c.Call(context.Background(), "t", json.RawMessage(`{}`), call("edge", 1, "t"))
+			if tt.wantToolErr != "" {
+				var te *run.ToolError
+				require.ErrorAs(t, err, &te)
+				require.Equal(t, tt.wantToolErr, te.Message)
+				return
+			}
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				return
