@@ -159,11 +159,6 @@ func (c *checker) block(node js.INode, list []js.IStmt) {
 	c.stmtList(list)
 }
 
-// body walks a single-statement body (if, loops, labels).
-func (c *checker) body(s js.IStmt) {
-	c.stmt(s)
-}
-
 func (c *checker) stmt(s js.IStmt) {
 	if s == nil || c.err != nil {
 		return

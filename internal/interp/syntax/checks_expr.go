@@ -5,7 +5,7 @@ import (
 )
 
 func (c *checker) expr(e js.IExpr) {
-	if e == nil || c.err != nil || (isPointer(e) && isNilPointer(e)) {
+	if c.err != nil || isNilNode(e) {
 		return
 	}
 	c.push(e)
@@ -101,20 +101,6 @@ func (c *checker) expr(e js.IExpr) {
 	case *js.VarDecl:
 		c.varDecl(n)
 	}
-}
-
-func isNilPointer(e js.INode) bool {
-	switch n := e.(type) {
-	case *js.Var:
-		return n == nil
-	case *js.LiteralExpr:
-		return n == nil
-	case *js.CallExpr:
-		return n == nil
-	case *js.DotExpr:
-		return n == nil
-	}
-	return false
 }
 
 // isBareNew reports "new C" without arguments, which cannot start an

@@ -47,20 +47,17 @@ func (c *checker) function(node js.INode, kind funcKind, name *js.Var, params *j
 		return
 	}
 
-	if name != nil && kind == funcExprKind || name != nil && kind == funcDeclKind {
-		prevStrict := c.fn.strict
-		c.fn.strict = strict
+	if name != nil && (kind == funcExprKind || kind == funcDeclKind) {
+		// the name follows the function's own strictness; a function
+		// expression's name is bound inside it, so its await/yield rules too
+		nameCtx := *outer
+		nameCtx.strict = strict
 		if kind == funcExprKind {
-			// a function expression's name is bound inside it
-			inner := *c.fn
-			inner.async, inner.generator, inner.staticBlk = async, generator, false
-			c.fn = &inner
-			c.checkBindingName(node, name, false)
-			c.fn = outer
-		} else {
-			c.checkBindingName(node, name, false)
+			nameCtx.async, nameCtx.generator, nameCtx.staticBlk = async, generator, false
 		}
-		c.fn.strict = prevStrict
+		c.fn = &nameCtx
+		c.checkBindingName(node, name, false)
+		c.fn = outer
 	}
 
 	switch kind {

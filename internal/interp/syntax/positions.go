@@ -111,6 +111,17 @@ func (w *posWalker) syntaxError(msg string) {
 	w.pos.errMsg = msg
 }
 
+// isNilNode reports a nil node, including a typed nil pointer.
+func isNilNode(n js.INode) bool {
+	if n == nil {
+		return true
+	}
+	v := reflect.ValueOf(n)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// isPointer reports a node held by pointer, the only kind that can key the
+// position tables.
 func isPointer(n js.INode) bool {
 	return n != nil && reflect.TypeOf(n).Kind() == reflect.Pointer
 }
@@ -244,7 +255,7 @@ func unaryToken(op js.TokenType) js.TokenType {
 
 // expr walks an expression and returns its start offset (or -1).
 func (w *posWalker) expr(e js.IExpr) int {
-	if e == nil || (isPointer(e) && reflect.ValueOf(e).IsNil()) {
+	if isNilNode(e) {
 		return -1
 	}
 	if v, ok := e.(*js.Var); ok {
