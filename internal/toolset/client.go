@@ -368,11 +368,19 @@ func (c *Client) attempt(ctx context.Context, method string, body []byte, key st
 	}
 	r, err := c.cfg.HTTPClient.Do(req)
 	if err != nil {
+		if ctx.Err() == nil && actx.Err() != nil {
+			// The attempt's own deadline, not the caller's: do not let it
+			// read as the caller's context error.
+			err = fmt.Errorf("%w after %s", ErrAttemptTimeout, c.cfg.Timeout)
+		}
 		return attemptResult{err: err, retry: true, retryAfter: -1}
 	}
 	defer r.Body.Close()
 	resp, err := io.ReadAll(io.LimitReader(r.Body, c.cfg.MaxResponseBytes+1))
 	if err != nil {
+		if ctx.Err() == nil && actx.Err() != nil {
+			err = fmt.Errorf("%w after %s", ErrAttemptTimeout, c.cfg.Timeout)
+		}
 		return attemptResult{err: fmt.Errorf("read response: %w", err), retry: true, retryAfter: -1}
 	}
 	if int64(len(resp)) > c.cfg.MaxResponseBytes {

@@ -283,7 +283,7 @@ func TestProtocolEdges(t *testing.T) {
 				w.WriteHeader(http.StatusAccepted)
 				_, _ = io.WriteString(w, `{"handle":[1,"two"]}`)
 			}},
-		{name: "per-attempt timeout is retried then fails", cfg: toolset.Config{Timeout: 20 * time.Millisecond, Retries: 1}, wantErr: toolset.ErrUnavailable,
+		{name: "per-attempt timeout is retried then fails", cfg: toolset.Config{Timeout: 20 * time.Millisecond, Retries: 1}, wantErr: toolset.ErrAttemptTimeout,
 			handler: func(_ http.ResponseWriter, r *http.Request) {
 				select {
 				case <-r.Context().Done():
@@ -310,6 +310,7 @@ func TestProtocolEdges(t *testing.T) {
 			}
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
+				require.NotErrorIs(t, err, context.DeadlineExceeded)
 				return
 			}
 			require.NoError(t, err)
@@ -462,5 +463,23 @@ func TestConcurrentCalls(t *testing.T) {
 		key := run.CallKey("conc", int64(i+1))
 		require.Equal(t, 2, b.server.Attempts(key), key)
 		require.Equal(t, 1, b.server.Executions(key), key)
+	}
+}
+
+func BenchmarkCall(b *testing.B) {
+	h, err := toolsettest.NewHandler(toolsettest.Options{Secret: "k"})
+	require.NoError(b, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	c, err := toolset.New(toolset.Config{URL: srv.URL, Secret: "k"})
+	require.NoError(b, err)
+	input := json.RawMessage(`{"a":1,"b":2}`)
+	b.ReportAllocs()
+	i := int64(0)
+	for b.Loop() {
+		i++
+		if _, err := c.Call(context.Background(), "math.add", input, call("bench", i, "math.add")); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

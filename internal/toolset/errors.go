@@ -21,6 +21,11 @@ var ErrProtocol = errors.New("toolset protocol violation")
 // Config.MaxResponseBytes. It is not retried.
 var ErrResponseTooLarge = errors.New("toolset response too large")
 
+// ErrAttemptTimeout is wrapped when one attempt outlasts Config.Timeout. It
+// deliberately does not wrap context.DeadlineExceeded, which stays the
+// caller's own deadline.
+var ErrAttemptTimeout = errors.New("toolset request timed out")
+
 // ErrUnavailable is wrapped by *UnavailableError: the toolset could not be
 // reached, or kept failing, through every retry.
 var ErrUnavailable = errors.New("toolset unavailable")
