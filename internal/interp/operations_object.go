@@ -143,6 +143,7 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 		}
 		return r.defineOwn(key, PropertyDescriptor{Value: v, HasValue: true})
 	}
+	vm.allocated += propertySize
 	return r.defineOwn(key, dataDescriptor(v, propDefault))
 }
 
@@ -205,11 +206,13 @@ func (vm *VM) DefinePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescri
 
 // CreateDataProperty defines a default data property; false when refused.
 func (vm *VM) CreateDataProperty(o *Object, key PropertyKey, v Value) bool {
+	vm.allocated += propertySize
 	return o.defineOwn(key, dataDescriptor(v, propDefault))
 }
 
 // CreateDataPropertyOrThrow is CreateDataProperty that throws a TypeError when refused.
 func (vm *VM) CreateDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
+	vm.allocated += propertySize
 	if !o.defineOwn(key, dataDescriptor(v, propDefault)) {
 		vm.throwTypeError("Cannot define property %s, object is not extensible", key)
 	}

@@ -744,7 +744,45 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 			r.skip()
 		}
 	}
+	d.validateObject(r, o)
 	d.vm.allocated += objectBaseSize
+}
+
+// validateObject rejects objects whose class and internal slots disagree, so that a corrupt
+// snapshot fails to decode instead of failing later inside the interpreter.
+func (d *heapDecoder) validateObject(r *jsonReader, o *Object) {
+	k, isWrapper := KindUndefined, true
+	switch o.class {
+	case ClassBoolean:
+		k = KindBool
+	case ClassNumber:
+		k = KindNumber
+	case ClassString:
+		k = KindString
+	case ClassSymbol:
+		k = KindSymbol
+	default:
+		isWrapper = false
+	}
+	if isWrapper {
+		if v, ok := o.slots.(Value); !ok || v.kind != k {
+			r.fail("%s object without its primitive value", o.class)
+		}
+	} else if _, ok := o.slots.(Value); ok {
+		r.fail("primitive slot on a %s object", o.class)
+	}
+	if o.class == ClassArray && int64(len(o.elems)) > int64(o.length) {
+		r.fail("array length below its elements")
+	}
+	if o.class != ClassArray && len(o.elems) > 0 {
+		r.fail("elements on a non-array")
+	}
+	if _, isNative := o.slots.(*nativeFunction); isNative && o.flags&objCallable == 0 {
+		r.fail("native function that is not callable")
+	}
+	if o.flags&objCallable != 0 && o.slots == nil {
+		r.fail("callable object without code")
+	}
 }
 
 // readIntrinsicDiff applies an intrinsic's changes (0 = unchanged).

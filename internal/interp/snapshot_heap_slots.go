@@ -18,6 +18,9 @@ func init() {
 		r.beginArray()
 		r.more(true)
 		it.target = d.value(r)
+		if it.target.kind != KindObject && it.target.kind != KindUndefined {
+			r.fail("array iterator over a non-object")
+		}
 		r.more(false)
 		it.index = r.int()
 		r.more(false)
@@ -78,6 +81,9 @@ func (d *heapDecoder) iteratorRecord(r *jsonReader) *Iterator {
 	r.beginArray()
 	r.more(true)
 	it.Obj = d.value(r)
+	if it.Obj.kind != KindObject {
+		r.fail("iterator record without an iterator object")
+	}
 	r.more(false)
 	it.Next = d.value(r)
 	r.more(false)

@@ -291,3 +291,26 @@ func TestSnapshotHeapStatefulIntrinsicSlot(t *testing.T) {
 	_, ok = copyPlainSlot(&struct{ P *int }{})
 	require.False(t, ok)
 }
+
+func TestSnapshotHeapRejectsInconsistentObjects(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		obj  string
+	}{
+		{"string wrapper without string", `{"c":"String","p":null,"f":1,"s":{"t":"prim","d":1}}`},
+		{"primitive slot on plain object", `{"p":null,"f":1,"s":{"t":"prim","d":1}}`},
+		{"elements beyond length", `{"c":"Array","p":null,"f":1,"el":[1,2],"len":1}`},
+		{"callable without code", `{"c":"Function","p":null,"f":3}`},
+		{"iterator over number", `{"c":"Iterator","p":null,"f":1,"s":{"t":"arrayIterator","d":[5,0,0]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			vm := newTestVM(t)
+			data := `{"heap":{"syms":[],"intr":[],"nodes":[],"objs":[` + tt.obj + `]},"roots":[{"#":0}]}`
+			_, err := decodeRootsInto(vm, []byte(data))
+			require.ErrorIs(t, err, ErrSnapshotCorrupt)
+		})
+	}
+}

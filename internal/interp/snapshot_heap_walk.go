@@ -3,7 +3,9 @@ package interp
 // Reachability walk for memory accounting (MaxMemoryBytes).
 //
 // Allocation paths add an estimate to vm.allocated (objects, array storage, properties,
-// strings). When that counter passes the budget, the execution engine measures the live heap
+// strings): vm.newObject, vm.newArray, vm.String, property creation through vm.setOn,
+// CreateDataProperty and DefineOwnProperty. Code that grows storage by other means (array
+// appends, string building) adds its own estimate. When that counter passes the budget, the execution engine measures the live heap
 // with liveHeapSize: a walk from the realm and the execution roots that visits each object,
 // record and string once, without Go recursion, and sums estimated sizes. The walk uses the
 // same slot interface as the snapshot encoder (slotCodec.walkSlot), so every internal slot
