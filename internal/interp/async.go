@@ -109,8 +109,10 @@ func (vm *VM) unpark(co *coroutine) *frame {
 // frameReturned finishes a coroutine or reaction frame that returned v: the
 // value its caller receives.
 func (vm *VM) frameReturned(f *frame, v Value) Value {
-	if f.reaction != nil {
-		vm.resolvePromise(f.reaction, v)
+	if f.isReaction {
+		if f.reaction != nil {
+			vm.resolvePromise(f.reaction, v)
+		}
 		return undefinedValue
 	}
 	co := f.co
@@ -133,8 +135,10 @@ func (vm *VM) frameReturned(f *frame, v Value) Value {
 // reports the value for the caller, or propagate=true when the exception goes
 // on to the caller (sync generators).
 func (vm *VM) frameThrew(f *frame, v Value) (Value, bool) {
-	if f.reaction != nil {
-		vm.rejectPromise(f.reaction, v)
+	if f.isReaction {
+		if f.reaction != nil {
+			vm.rejectPromise(f.reaction, v)
+		}
 		return undefinedValue, false
 	}
 	co := f.co

@@ -96,6 +96,8 @@ func (cl *closureSlots) callFunction(vm *VM, this Value, args []Value, newTarget
 			panic(r)
 		}
 	}()
+	ex.noPause++
+	defer func() { ex.noPause-- }()
 	v := vm.run(depth)
 	ex.sp = saveSp
 	return v
@@ -178,7 +180,7 @@ func (vm *VM) doReturn(f *frame, v Value, stopDepth int) (bool, Value) {
 	}
 	ex.frames = ex.frames[:len(ex.frames)-1]
 	ex.sp = f.argsBase - 2
-	if f.co != nil || f.reaction != nil {
+	if f.co != nil || f.isReaction {
 		v = vm.frameReturned(f, v)
 	}
 	if f.ret == retExit {
@@ -194,6 +196,7 @@ type boundFunction struct {
 	target *Object
 	this   Value
 	args   []Value
+	self   *Object // the bound function object
 }
 
 func (b *boundFunction) boundTarget() *Object { return b.target }

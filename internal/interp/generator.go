@@ -91,6 +91,8 @@ func (vm *VM) genResumeNative(co *coroutine, mode resumeMode, v Value) Value {
 			panic(r)
 		}
 	}()
+	ex.noPause++
+	defer func() { ex.noPause-- }()
 	if vm.deliverResume(f, mode, v, depth) {
 		return vm.run(depth)
 	}
@@ -278,7 +280,9 @@ func (vm *VM) asyncGenResumeNext(co *coroutine) {
 		f.ret = retExit
 		co.status = genExecuting
 		func() {
+			ex.noPause++
 			defer func() {
+				ex.noPause--
 				if r := recover(); r != nil {
 					ex.frames = ex.frames[:depth]
 					ex.sp = saveSp

@@ -185,6 +185,26 @@ func (vm *VM) runJob(j job) {
 		vm.resumeAsync(r.await, j.arg, r.reject)
 		return
 	}
+	if o := r.handler.asObject(); o != nil {
+		if cl, ok := o.slots.(*closureSlots); ok && !cl.code.Async && !cl.code.Generator &&
+			cl.code.Kind != funcClassCtor && cl.code.Kind != funcDerivedCtor {
+			// Run the handler as a frame of the dispatch loop (pausable, no Go recursion).
+			ex := &vm.exec
+			vm.ensureStack(3)
+			fnIdx := ex.sp
+			ex.stack[fnIdx] = r.handler
+			ex.stack[fnIdx+1] = undefinedValue
+			ex.stack[fnIdx+2] = j.arg
+			ex.sp += 3
+			depth := len(ex.frames)
+			vm.enterClosure(cl, o, undefinedValue, fnIdx, 1, nil, retExit)
+			f := ex.frames[len(ex.frames)-1]
+			f.reaction = r.derived
+			f.isReaction = true
+			vm.run(depth)
+			return
+		}
+	}
 	var result Value
 	var thrown *Exception
 	func() {

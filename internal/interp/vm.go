@@ -45,21 +45,22 @@ const (
 
 // frame is one activation of a JavaScript function.
 type frame struct {
-	code      *FuncCode
-	prog      *Program
-	callee    *Object
-	env       *envRecord
-	this      Value
-	newTarget *Object
-	pc        int
-	base      int // registers start here
-	argsBase  int // arguments start here (callee and this sit just below)
-	argc      int
-	ret       retKind
-	construct bool // [[Construct]]: a non-object result is replaced by this
-	handlers  []handler
-	co        *coroutine // async function or generator state when running one
-	reaction  *Object    // promise reaction handler frames: the promise to settle with the result
+	code       *FuncCode
+	prog       *Program
+	callee     *Object
+	env        *envRecord
+	this       Value
+	newTarget  *Object
+	pc         int
+	base       int // registers start here
+	argsBase   int // arguments start here (callee and this sit just below)
+	argc       int
+	ret        retKind
+	construct  bool // [[Construct]]: a non-object result is replaced by this
+	handlers   []handler
+	co         *coroutine // async function or generator state when running one
+	reaction   *Object    // promise reaction handler frames: the promise to settle with the result
+	isReaction bool       // the frame runs a promise reaction handler
 }
 
 // execState is the execution half of the VM.
@@ -89,6 +90,7 @@ type execState struct {
 	pendingErr      error
 	asyncExit       bool
 	lastThrow       Value
+	noPause         int // nested runs started by natives: no pausing inside them
 	lastThrowLine   int
 	lastThrowColumn int
 	cfg             Config
@@ -166,7 +168,7 @@ func (vm *VM) unwindTo(v Value, stopDepth int) bool {
 		}
 		ex.frames = ex.frames[:len(ex.frames)-1]
 		ex.sp = f.argsBase - 2
-		if f.co != nil || f.reaction != nil {
+		if f.co != nil || f.isReaction {
 			out, propagate := vm.frameThrew(f, v)
 			if propagate {
 				if f.ret == retExit {
@@ -243,7 +245,7 @@ func (vm *VM) loop(stopDepth int) Value {
 	stack := ex.stack
 	for {
 		ex.steps++
-		if ex.stepLimit > 0 && ex.steps >= ex.stepLimit && ex.depth == 1 {
+		if ex.stepLimit > 0 && ex.steps >= ex.stepLimit && ex.noPause == 0 {
 			ex.paused = true
 			return undefinedValue
 		}

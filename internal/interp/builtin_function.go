@@ -1,0 +1,103 @@
+package interp
+
+// Function.prototype: call, apply, bind, toString and Symbol.hasInstance. The
+// Function constructor itself is absent from the language (a ReferenceError
+// when used), as is eval.
+
+func init() { registerBuiltin("Function", 1, setupFunction) }
+
+func setupFunction(r *Realm) {
+	fp := r.FunctionPrototype
+	fp.props.add(keyLength, Property{value: intValue(0), flags: propConfigurable})
+	fp.props.add(keyName, Property{value: asciiValue(""), flags: propConfigurable})
+	r.method(fp, "call", 1, functionCall)
+	r.method(fp, "apply", 2, functionApply)
+	r.method(fp, "bind", 1, functionBind)
+	r.method(fp, "toString", 0, functionToString)
+	r.symbolMethod(fp, symHasInstance, 1, functionHasInstance, 0)
+}
+
+func requireCallable(vm *VM, v Value, method string) *Object {
+	if !IsCallable(v) {
+		vm.throwTypeError("Function.prototype.%s called on a value that is not a function", method)
+	}
+	return v.obj()
+}
+
+func functionCall(vm *VM, c NativeCall) Value {
+	fn := requireCallable(vm, c.This, "call")
+	var args []Value
+	if len(c.Args) > 1 {
+		args = append(args, c.Args[1:]...)
+	}
+	return vm.callObject(fn, c.Arg(0), args, nil)
+}
+
+func functionApply(vm *VM, c NativeCall) Value {
+	fn := requireCallable(vm, c.This, "apply")
+	var args []Value
+	if a := c.Arg(1); !a.IsNullish() {
+		args = vm.CreateListFromArrayLike(a)
+	}
+	return vm.callObject(fn, c.Arg(0), args, nil)
+}
+
+// boundFunction slots are callable and constructible like their target.
+func (b *boundFunction) callFunction(vm *VM, this Value, args []Value, newTarget *Object) Value {
+	all := append(append([]Value(nil), b.args...), args...)
+	if newTarget != nil {
+		if newTarget == b.self {
+			newTarget = b.target
+		}
+		return vm.Construct(objectValue(b.target), newTarget, all...)
+	}
+	return vm.callObject(b.target, b.this, all, nil)
+}
+
+func functionBind(vm *VM, c NativeCall) Value {
+	target := requireCallable(vm, c.This, "bind")
+	var args []Value
+	if len(c.Args) > 1 {
+		args = append(args, c.Args[1:]...)
+	}
+	f := vm.newObject(target.proto, ClassFunction)
+	f.flags |= objCallable | (target.flags & objConstructor)
+	f.slots = &boundFunction{target: target, this: c.Arg(0), args: args, self: f}
+	length := 0.0
+	if vm.HasOwnProperty(target, keyLength) {
+		if l := vm.GetProp(target, keyLength); l.kind == KindNumber {
+			length = vm.ToIntegerOrInfinity(l) - float64(len(args))
+			if length < 0 {
+				length = 0
+			}
+		}
+	}
+	name := vm.GetProp(target, keyName)
+	if name.kind != KindString {
+		name = asciiValue("")
+	}
+	f.props.add(keyLength, Property{value: Number(length), flags: propConfigurable})
+	f.props.add(keyName, Property{value: stringValue(concatStrings(newStringFromGo("bound "), name.str())), flags: propConfigurable})
+	return objectValue(f)
+}
+
+func functionToString(vm *VM, c NativeCall) Value {
+	o := c.This.asObject()
+	if o == nil || !o.isCallable() {
+		vm.throwTypeError("Function.prototype.toString requires that 'this' be a Function")
+	}
+	if cl, ok := o.slots.(*closureSlots); ok {
+		if src := cl.prog.source; cl.code.SourceEnd > cl.code.SourceStart && cl.code.SourceEnd <= len(src) {
+			return asciiValue(src[cl.code.SourceStart:cl.code.SourceEnd])
+		}
+	}
+	name := ""
+	if n := lookupDataProperty(o, keyName); n.kind == KindString {
+		name = n.str().String()
+	}
+	return asciiValue("function " + name + "() { [native code] }")
+}
+
+func functionHasInstance(vm *VM, c NativeCall) Value {
+	return Bool(vm.OrdinaryHasInstance(c.This, c.Arg(0)))
+}
