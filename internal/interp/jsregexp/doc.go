@@ -1,11 +1,21 @@
 // Package jsregexp compiles and runs JavaScript regular expressions on UTF-16 strings.
 //
-// Patterns are checked against the ECMAScript grammar where it differs from the engine's
-// (groups, names, named references), translated, and compiled with github.com/dlclark/regexp2/v2
-// in its ECMAScript mode. Inputs are UTF-16 code unit slices: without the u (or v) flag every
-// code unit is one character, as in JavaScript, so "." matches half of a surrogate pair; with it,
-// surrogate pairs are combined into code points and match indices are mapped back to UTF-16.
+// Patterns are checked against the ECMAScript grammar where it differs from the engine's, in
+// the order V8 parses them so that errors carry V8's messages, then translated and compiled
+// with github.com/dlclark/regexp2/v2 in its ECMAScript mode. v-flag classes (nested classes,
+// intersection, subtraction, \q{...}) are rewritten into lookaheads and alternatives, as
+// regexp2 has no set notation.
 //
-// Every match runs under a deadline so a catastrophic backtracking pattern ends with ErrTimeout
-// instead of hanging the interpreter, and inputs are bounded by MaxInput.
+// Inputs are UTF-16 code unit slices: without the u (or v) flag every code unit is one
+// character, as in JavaScript, so "." matches half of a surrogate pair; with it, surrogate
+// pairs are combined into code points and match indices are mapped back to UTF-16.
+//
+// Every match runs under a deadline so a catastrophic backtracking pattern ends with
+// ErrTimeout instead of hanging the interpreter, inputs are bounded by MaxInput, and the
+// backtracking stack by MaxBacktrackSlots. Compile keeps recent compilations (CacheSize).
+// Substitute expands replacement templates ("$1", "$<name>", ...).
+//
+// Where V8 20 departs from the specification this package follows the specification: a
+// search never starts inside a surrogate pair in unicode mode, and v-flag [^] matches any
+// code point. Unicode property tables are those of the Go toolchain (Unicode 15 for Go 1.26).
 package jsregexp
