@@ -19,6 +19,8 @@
 // signature headers (webhook-id, webhook-timestamp, webhook-signature).
 //
 // Load reads and validates a manifest and returns its tools, mounted under
-// Config.Name when set. The subpackage toolsettest serves a toolset for
+// Config.Name when set. Sleep (time.sleep, attachable in process) and
+// Approval (approvals.request, answered from outside) are built-in durable
+// tools that need no server. The subpackage toolsettest serves a toolset for
 // tests and for a standalone process (toolsettest/cmd/toolsetd).
 package toolset
