@@ -39,12 +39,158 @@ var consoleLevels = []struct{ method, level string }{
 
 func setupConsole(r *Realm) {
 	con := r.vm.newPlainObject()
+	con.slots = &consoleState{}
 	r.defineGlobal("console", objectValue(con))
 	r.addIntrinsic("console", con)
 	for _, l := range consoleLevels {
 		level := l.level
 		r.method(con, l.method, 0, consoleLevelFuncs[level])
 	}
+	r.method(con, "dir", 0, consoleDir)
+	r.method(con, "assert", 0, consoleAssert)
+	r.method(con, "count", 0, consoleCount)
+	r.method(con, "countReset", 0, consoleCountReset)
+	r.method(con, "group", 0, consoleGroup)
+	r.method(con, "groupCollapsed", 0, consoleGroup)
+	r.method(con, "groupEnd", 0, consoleGroupEnd)
+}
+
+// consoleState is the console object's internal slot: the group indentation and the
+// console.count counters (in first-use order). It is part of snapshots.
+type consoleState struct {
+	indent int
+	counts []consoleCounter
+}
+
+type consoleCounter struct {
+	label string
+	n     int64
+}
+
+func (s *consoleState) slotTag() string { return "console" }
+
+func (s *consoleState) encodeSlot(e *heapEncoder) {
+	e.w.beginArray()
+	e.w.int(int64(s.indent))
+	for _, c := range s.counts {
+		e.w.string(c.label)
+		e.w.int(c.n)
+	}
+	e.w.endArray()
+}
+
+func (s *consoleState) walkSlot(w *heapWalker) { w.add(int64(len(s.counts)) * 32) }
+
+func (s *consoleState) cloneSlot(func(*Object) *Object) any {
+	return &consoleState{indent: s.indent, counts: append([]consoleCounter(nil), s.counts...)}
+}
+
+func init() {
+	registerSlotType("console", func() slotCodec { return &consoleState{} }, func(d *heapDecoder, r *jsonReader, sc slotCodec) {
+		s := sc.(*consoleState)
+		r.beginArray()
+		r.more(true)
+		s.indent = int(r.int())
+		for r.more(false) {
+			label := r.goString()
+			r.more(false)
+			s.counts = append(s.counts, consoleCounter{label: label, n: r.int()})
+		}
+	})
+}
+
+// consoleState returns the console state of the realm (nil if console was replaced).
+func (vm *VM) consoleState() *consoleState {
+	if c := vm.realm.Intrinsic("console"); c != nil {
+		if s, ok := c.slots.(*consoleState); ok {
+			return s
+		}
+	}
+	return &consoleState{}
+}
+
+// emit sends one formatted console line at the current group indentation.
+func (vm *VM) emit(level, text string) {
+	if vm.logf == nil {
+		return
+	}
+	if ind := vm.consoleState().indent; ind > 0 {
+		pad := strings.Repeat(" ", ind)
+		text = pad + strings.ReplaceAll(text, "\n", "\n"+pad)
+	}
+	vm.logf(level, text)
+}
+
+// consoleDir is console.dir(value): inspects its first argument (strings quoted).
+func consoleDir(vm *VM, c NativeCall) Value {
+	vm.emit("log", vm.inspect(c.Arg(0), 2))
+	return undefinedValue
+}
+
+// consoleAssert is console.assert(cond, ...data): "Assertion failed[: data]" at level warn when falsy.
+func consoleAssert(vm *VM, c NativeCall) Value {
+	if ToBoolean(c.Arg(0)) {
+		return undefinedValue
+	}
+	text := "Assertion failed"
+	if len(c.Args) > 1 {
+		text += ": " + vm.consoleFormat(c.Args[1:])
+	}
+	vm.emit("warn", text)
+	return undefinedValue
+}
+
+// countLabel reads console.count's label argument ("default" when absent).
+func (vm *VM) countLabel(c NativeCall) string {
+	if c.Arg(0).IsUndefined() {
+		return "default"
+	}
+	return vm.ToGoString(c.Arg(0))
+}
+
+// consoleCount is console.count(label): "label: n".
+func consoleCount(vm *VM, c NativeCall) Value {
+	label := vm.countLabel(c)
+	s := vm.consoleState()
+	i := 0
+	for i < len(s.counts) && s.counts[i].label != label {
+		i++
+	}
+	if i == len(s.counts) {
+		s.counts = append(s.counts, consoleCounter{label: label})
+	}
+	s.counts[i].n++
+	vm.emit("log", label+": "+strconv.FormatInt(s.counts[i].n, 10))
+	return undefinedValue
+}
+
+// consoleCountReset is console.countReset(label).
+func consoleCountReset(vm *VM, c NativeCall) Value {
+	label := vm.countLabel(c)
+	s := vm.consoleState()
+	for i := range s.counts {
+		if s.counts[i].label == label {
+			s.counts[i].n = 0
+		}
+	}
+	return undefinedValue
+}
+
+// consoleGroup is console.group(...label): prints the label, then indents by two spaces.
+func consoleGroup(vm *VM, c NativeCall) Value {
+	if len(c.Args) > 0 {
+		vm.emit("log", vm.consoleFormat(c.Args))
+	}
+	vm.consoleState().indent += 2
+	return undefinedValue
+}
+
+// consoleGroupEnd is console.groupEnd().
+func consoleGroupEnd(vm *VM, c NativeCall) Value {
+	if s := vm.consoleState(); s.indent >= 2 {
+		s.indent -= 2
+	}
+	return undefinedValue
 }
 
 // consoleLevelFuncs are the natives of the console methods, one per level.
@@ -55,7 +201,7 @@ func init() {
 		level := l.level
 		consoleLevelFuncs[level] = func(vm *VM, c NativeCall) Value {
 			if vm.logf != nil {
-				vm.logf(level, vm.consoleFormat(c.Args))
+				vm.emit(level, vm.consoleFormat(c.Args))
 			}
 			return undefinedValue
 		}

@@ -116,3 +116,42 @@ func TestConsoleFormat(t *testing.T) {
 		})
 	}
 }
+
+func TestConsoleMethods(t *testing.T) {
+	t.Parallel()
+	vm := newTestVM(t)
+	var lines []string
+	vm.logf = func(level, text string) { lines = append(lines, level+"|"+text) }
+	call := func(name string, args ...Value) { mustCall(t, vm, "console."+name, undefinedValue, args...) }
+	call("assert", falseValue, asciiValue("x %d"), Number(5))
+	call("assert", falseValue)
+	call("assert", trueValue, asciiValue("no"))
+	call("count")
+	call("count", asciiValue("a"))
+	call("count")
+	call("countReset")
+	call("count")
+	call("group", asciiValue("G"))
+	call("log", asciiValue("in\nner"))
+	call("group")
+	call("info", objectValue(objectFrom(vm, "a", 1)))
+	// the console state survives a snapshot
+	data := encodeRoots(t, vm, nil)
+	vm2 := newTestVM(t)
+	_, err := decodeRootsInto(vm2, data)
+	require.NoError(t, err)
+	vm2.logf = vm.logf
+	mustCall(t, vm2, "console.log", undefinedValue, asciiValue("restored"))
+	mustCall(t, vm2, "console.count", undefinedValue)
+	call("groupEnd")
+	call("groupEnd")
+	call("log", asciiValue("out"))
+	call("dir", asciiValue("s"))
+	require.Equal(t, []string{
+		"warn|Assertion failed: x 5", "warn|Assertion failed",
+		"log|default: 1", "log|a: 1", "log|default: 2", "log|default: 1",
+		"log|G", "log|  in\n  ner", "info|    { a: 1 }",
+		"log|    restored", "log|    default: 2",
+		"log|out", "log|'s'",
+	}, lines)
+}
