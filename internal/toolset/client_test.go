@@ -186,6 +186,12 @@ func TestDurableStartAndCancel(t *testing.T) {
 	_, err = tool.Durable.Attach(context.Background(), started.Handle, c)
 	require.ErrorIs(t, err, run.ErrNotAttachable)
 
+	done, err := tool.Durable.Start(context.Background(), json.RawMessage(`{"reason":"x","autoApprove":true}`), call("dur", 2, "ops.approvals.request"))
+	require.NoError(t, err)
+	require.True(t, done.Done)
+	require.JSONEq(t, `{"approved":true,"by":"auto"}`, string(done.Output))
+	require.NoError(t, b.box.ValidateOutput("ops.approvals.request", done.Output))
+
 	require.NoError(t, tool.Durable.Cancel(context.Background(), started.Handle, c))
 	cancels := b.server.Cancels()
 	require.Len(t, cancels, 1)

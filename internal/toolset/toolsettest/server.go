@@ -13,7 +13,9 @@
 //   - flaky {failures?, value?} → answers 503 to the first failures
 //     attempts under a key (default 2), then {attempts, value}.
 //   - slow {ms} → waits ms milliseconds (at most 10000) then {slept}.
-//   - approvals.request {reason} (durable) → 202 {"handle": {"approvalId"}}.
+//   - approvals.request {reason, autoApprove?} (durable) → 202 {"handle":
+//     {"approvalId": "apr_<key>"}}, or 200 {approved: true, by: "auto"} at
+//     once when autoApprove is true.
 //
 // A completed call's answer is stored under its Idempotency-Key and replayed
 // for the same key, so a repeated call never runs twice; Attempts and
@@ -167,8 +169,8 @@ const Manifest = `{
      "input": {"type": "object", "properties": {"ms": {"type": "integer", "minimum": 0, "maximum": 10000}}, "required": ["ms"]},
      "output": {"type": "object", "properties": {"slept": {"type": "integer"}}, "required": ["slept"]}},
     {"path": "approvals.request", "description": "Ask a human to approve; the outcome is posted later", "durable": true,
-     "input": {"type": "object", "properties": {"reason": {"type": "string"}}, "required": ["reason"]},
-     "output": {"type": "object", "properties": {"approved": {"type": "boolean"}}, "required": ["approved"]}}
+     "input": {"type": "object", "properties": {"reason": {"type": "string"}, "autoApprove": {"type": "boolean", "description": "Approve at once (200) instead of waiting (202)"}}, "required": ["reason"]},
+     "output": {"type": "object", "properties": {"approved": {"type": "boolean"}, "by": {"type": "string"}}, "required": ["approved"]}}
   ],
   "namespaces": [
     {"path": "math", "description": "Arithmetic"},
@@ -316,6 +318,9 @@ func (h *Handler) run(ctx context.Context, req request, attempt int) (int, any) 
 		}
 		return http.StatusOK, output(map[string]any{"slept": ms})
 	case "approvals.request":
+		if in["autoApprove"] == true {
+			return http.StatusOK, output(map[string]any{"approved": true, "by": "auto"})
+		}
 		return http.StatusAccepted, map[string]any{"handle": map[string]string{"approvalId": "apr_" + req.Key}}
 	}
 	return http.StatusNotFound, errorBody("unknown tool " + req.Tool)
