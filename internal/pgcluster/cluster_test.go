@@ -132,3 +132,24 @@ func TestConfigValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestInitInPrivateParentDir(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "pgc") // mode 0700: only its owner may enter
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+
+	c, err := New(Config{Dir: filepath.Join(dir, "c")})
+	require.NoError(t, err)
+	err = c.Init(ctx)
+	if os.Geteuid() == 0 {
+		// The server runs as the postgres user, which cannot enter dir: a clear error, not a
+		// failing initdb.
+		require.ErrorContains(t, err, "not searchable")
+		require.ErrorContains(t, err, dir)
+		return
+	}
+	require.NoError(t, err, "the owner of dir runs the server itself")
+}
