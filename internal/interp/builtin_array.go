@@ -168,7 +168,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 	items, mapFn, thisArg := c.Arg(0), c.Arg(1), c.Arg(2)
 	mapping := !mapFn.IsUndefined()
 	if mapping && !IsCallable(mapFn) {
-		vm.throwTypeError("%s is not a function", vm.describeForError(mapFn))
+		vm.throwTypeError("%s is not a function", describeNonCallable(mapFn))
 	}
 	useCtor := IsConstructor(c.This) && c.This.asObject() != vm.realm.ArrayConstructor
 	construct := func(args ...Value) *Object {
@@ -179,7 +179,11 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 		return r.obj()
 	}
 	if items.IsNullish() {
-		vm.throwTypeError("%s is not iterable (cannot read property Symbol(Symbol.iterator))", items.kind)
+		what := "undefined"
+		if items.IsNull() {
+			what = "object null"
+		}
+		vm.throwTypeError("%s is not iterable (cannot read property Symbol(Symbol.iterator))", what)
 	}
 	usingIterator := vm.GetMethod(items, symKey(symIterator))
 	if !usingIterator.IsUndefined() {
@@ -348,6 +352,21 @@ func (vm *VM) plainDense(o *Object) bool {
 	return len(o.props.keys) == 0 || !hasIndexKeys(o)
 }
 
+// cleanArray reports whether o is an extensible array with a writable length, no element
+// in its property map and the untouched prototype chain of plainDense: every index of it
+// is either a plain element of dense storage or absent (a hole or beyond the storage).
+func (vm *VM) cleanArray(o *Object) bool {
+	if o.class != ClassArray || o.flags&objLengthReadOnly != 0 || !o.extensible() {
+		return false
+	}
+	ap := vm.realm.ArrayPrototype
+	if o.proto != ap || ap.length != 0 || ap.proto != vm.realm.ObjectPrototype ||
+		hasIndexKeys(vm.realm.ObjectPrototype) {
+		return false
+	}
+	return len(o.props.keys) == 0 || !hasIndexKeys(o)
+}
+
 // freshArray reports whether a is an array just made by ArrayCreate (for filling its dense
 // storage directly).
 func (vm *VM) freshArray(a *Object) bool {
@@ -508,9 +527,20 @@ func arrayFill(vm *VM, c NativeCall) Value {
 	v := c.Arg(0)
 	k := vm.relativeIndex(c.Arg(1), n, 0)
 	final := vm.relativeIndex(c.Arg(2), n, n)
-	if vm.plainDense(o) && int64(len(o.elems)) == n {
+	if k < final && final <= maxDenseLength && vm.cleanArray(o) {
+		// every index is a plain element: fill dense storage, growing it over holes
+		if grow := final - int64(len(o.elems)); grow > 0 {
+			vm.chargeElems(int(grow))
+			o.elems = append(o.elems, make([]Value, grow)...)
+			for i := final - grow; i < k; i++ {
+				o.elems[i] = holeValue
+			}
+		}
 		for ; k < final; k++ {
 			o.elems[k] = v
+		}
+		if final > int64(o.length) {
+			o.length = uint32(final)
 		}
 		return objectValue(o)
 	}

@@ -11,9 +11,21 @@ package interp
 func (vm *VM) callbackArg(c *NativeCall) Value {
 	fn := c.Arg(0)
 	if !IsCallable(fn) {
-		vm.throwTypeError("%s is not a function", vm.describeForError(fn))
+		vm.throwTypeError("%s is not a function", describeNonCallable(fn))
 	}
 	return fn
+}
+
+// describeNonCallable renders a callback argument that is not callable as V8 does in
+// "x is not a function": strings as their text, objects as #<Class>.
+func describeNonCallable(v Value) string {
+	switch v.kind {
+	case KindString:
+		return v.str().String()
+	case KindObject:
+		return "#<" + v.obj().className() + ">"
+	}
+	return v.String()
 }
 
 // callback calls one callable many times with a reused argument buffer (callees copy their

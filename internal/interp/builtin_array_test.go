@@ -175,6 +175,9 @@ func TestArrayBuiltins(t *testing.T) {
 		{"slice_shrinks", `const a = [1, 2, 3, 4]; const r = a.slice({valueOf() { a.length = 1; return 0 }}); r.length + ':' + (3 in r)`, "4:false"},
 		{"splice_shrinks", `const a = [1, 2, 3, 4]; const r = a.splice({valueOf() { a.length = 1; return 1 }}, 2); r.length + ':' + a.length + ':' + a.join()`, "2:2:1,"},
 		{"includes_shrinks", `const a = [1, 2, 3, 4]; a.includes(undefined, {valueOf() { a.length = 1; return 0 }})`, "true"},
+		{"fill_grows_holes", `const a = new Array(6); a.fill(7, 2, 4); a.length + ':' + Object.keys(a).join() + ':' + a.join()`, "6:2,3:,,7,7,,"},
+		{"fill_big", `new Array(100000).fill(1).reduce((s, x) => s + x, 0)`, "100000"},
+		{"fill_frozen", `Object.freeze([1, 2]).fill(0)`, "throws TypeError"},
 	})
 }
 

@@ -121,7 +121,7 @@ func numberProtoToString(vm *VM, c NativeCall) Value {
 		radix = vm.ToIntegerOrInfinity(r)
 	}
 	if radix < 2 || radix > 36 {
-		vm.throwRangeError("toString() radix must be between 2 and 36")
+		vm.throwRangeError("toString() radix argument must be between 2 and 36")
 	}
 	if radix == 10 {
 		return stringValue(numberToJSString(x))
