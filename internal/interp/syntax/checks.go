@@ -67,11 +67,20 @@ func check(ast *js.AST, mode Mode, strict bool, buf *buffer, pos positions, line
 // fail records the first error, located at node (or the innermost enclosing
 // node with a known position).
 func (c *checker) fail(node js.INode, kind, format string, args ...any) {
+	c.failAt(node, nil, kind, format, args...)
+}
+
+// failAt records the first error, located at identifier v as node uses or
+// declares it when that is known, else at node.
+func (c *checker) failAt(node js.INode, v *js.Var, kind, format string, args ...any) {
 	if c.err != nil {
 		return
 	}
 	off, ok := -1, false
-	if isPointer(node) {
+	if v != nil && isPointer(node) {
+		off, ok = c.pos.ident[identKey{node, v}]
+	}
+	if !ok && isPointer(node) {
 		off, ok = c.pos.start[node]
 	}
 	for i := len(c.stack) - 1; i >= 0 && !ok; i-- {
@@ -89,6 +98,19 @@ func (c *checker) fail(node js.INode, kind, format string, args ...any) {
 
 func (c *checker) syntaxError(node js.INode, format string, args ...any) {
 	c.fail(node, KindParseError, format, args...)
+}
+
+// nameError reports a ParseError at identifier v of node.
+func (c *checker) nameError(node js.INode, v *js.Var, format string, args ...any) {
+	c.failAt(node, v, KindParseError, format, args...)
+}
+
+// parent returns the node enclosing the innermost one.
+func (c *checker) parent() js.INode {
+	if len(c.stack) < 2 {
+		return nil
+	}
+	return c.stack[len(c.stack)-2]
 }
 
 func (c *checker) unsupported(node js.INode, format string, args ...any) {
@@ -130,19 +152,19 @@ func (c *checker) hoistDecls(list []js.IStmt, functionTop bool) {
 		case *js.FuncDecl:
 			if n.Name != nil {
 				if functionTop {
-					c.declareVar(n, identifierName(n.Name.Data))
+					c.declareVar(n, n.Name)
 				} else {
-					c.declareLexical(n, identifierName(n.Name.Data), declFunction)
+					c.declareLexical(n, n.Name, declFunction)
 				}
 			}
 		case *js.ClassDecl:
 			if n.Name != nil {
-				c.declareLexical(n, identifierName(n.Name.Data), declLexical)
+				c.declareLexical(n, n.Name, declLexical)
 			}
 		case *js.VarDecl:
 			if n.TokenType != js.VarToken {
-				for _, name := range c.boundNames(n.List) {
-					c.declareLexical(n, name, declLexical)
+				for _, v := range boundVars(n.List) {
+					c.declareLexical(n, v, declLexical)
 				}
 			}
 		}
@@ -316,7 +338,7 @@ func (c *checker) branch(n *js.BranchStmt) {
 
 func (c *checker) labelled(n *js.LabelledStmt) {
 	name := identifierName(n.Label)
-	c.checkIdentifier(n, n.Label, false)
+	c.checkIdentifier(n, nil, n.Label)
 	for _, l := range c.fn.labels {
 		if l.name == name {
 			c.syntaxError(n, "Label '%s' has already been declared", name)
@@ -367,8 +389,8 @@ func (c *checker) varDecl(n *js.VarDecl) {
 		el := &n.List[i]
 		c.bindingPattern(el.Binding, n.TokenType != js.VarToken)
 		if n.TokenType == js.VarToken {
-			for _, name := range c.boundNames(n.List[i : i+1]) {
-				c.declareVar(n, name)
+			for _, v := range boundVars(n.List[i : i+1]) {
+				c.declareVar(n, v)
 			}
 		}
 		c.expr(el.Default)
@@ -450,23 +472,23 @@ func isVar(b js.IBinding) bool {
 }
 
 func (c *checker) catchClause(n *js.TryStmt) {
-	c.push(n.Catch)
-	defer c.pop()
 	c.pushScope(scopeCatch)
 	defer c.popScope()
 	if n.Binding != nil {
 		c.bindingPattern(n.Binding, false)
-		names := c.boundNames([]js.BindingElement{{Binding: n.Binding}})
 		seen := map[string]bool{}
-		for _, name := range names {
+		for _, v := range boundVars([]js.BindingElement{{Binding: n.Binding}}) {
+			name := identifierName(v.Data)
 			if seen[name] {
-				c.syntaxError(n.Catch, "Identifier '%s' has already been declared", name)
+				c.nameError(n, v, "Identifier '%s' has already been declared", name)
 			}
 			seen[name] = true
 			c.scope.addParam(name)
 		}
 		c.scope.simpleCatch = isVar(n.Binding)
 	}
+	c.push(n.Catch)
+	defer c.pop()
 	c.hoistDecls(n.Catch.List, false)
 	c.stmtList(n.Catch.List)
 }

@@ -292,7 +292,7 @@ func (c *checker) simpleTarget(e js.IExpr) bool {
 // recorded).
 func (c *checker) bindingTargetName(node js.INode, v *js.Var) bool {
 	if c.fn.strict && isEvalOrArguments(identifierName(v.Data)) {
-		c.syntaxError(node, "Unexpected eval or arguments in strict mode")
+		c.nameError(node, v, "Unexpected eval or arguments in strict mode")
 	}
 	return true
 }
@@ -317,7 +317,7 @@ func (c *checker) assignTarget(e js.IExpr, pattern bool) {
 	}
 	switch n := e.(type) {
 	case *js.Var:
-		c.bindingTargetName(e, n)
+		c.bindingTargetName(c.parent(), n)
 		c.identRef(e, n)
 	case *js.DotExpr, *js.IndexExpr:
 		if isOptionalChain(n) {
@@ -480,39 +480,40 @@ func (c *checker) identRef(node js.INode, v *js.Var) {
 		c.privateName(node, v)
 		return
 	}
-	c.checkIdentifier(node, v.Data, false)
+	parent := c.parent()
+	c.checkIdentifier(parent, v, v.Data)
 	if c.fn.noArgs && identifierName(v.Data) == "arguments" {
-		c.syntaxError(node, "'arguments' is not allowed in class field initializer or static initialization block")
+		c.nameError(parent, v, "'arguments' is not allowed in class field initializer or static initialization block")
 	}
 }
 
 // checkIdentifier checks a name used as an identifier (reference, label or
-// binding).
-func (c *checker) checkIdentifier(node js.INode, raw []byte, binding bool) {
+// binding) by node; v is the variable when there is one (for the position).
+func (c *checker) checkIdentifier(node js.INode, v *js.Var, raw []byte) {
 	name := identifierName(raw)
 	switch {
 	case !validIdentifierName(raw):
-		c.syntaxError(node, "Invalid or unexpected token: '%s' is not a valid identifier", raw)
+		c.nameError(node, v, "Invalid or unexpected token: '%s' is not a valid identifier", raw)
 	case reservedWords[name]:
-		c.syntaxError(node, "Keyword must not contain escaped characters")
+		c.nameError(node, v, "Keyword must not contain escaped characters")
 	case c.fn.strict && strictReservedWords[name]:
-		c.syntaxError(node, "Unexpected strict mode reserved word '%s'", name)
+		c.nameError(node, v, "Unexpected strict mode reserved word '%s'", name)
 	case name == "await" && (c.fn.async || c.fn.staticBlk):
-		c.syntaxError(node, "Unexpected reserved word 'await'")
+		c.nameError(node, v, "Unexpected reserved word 'await'")
 	case name == "yield" && c.fn.generator:
-		c.syntaxError(node, "Unexpected identifier 'yield' in generator")
+		c.nameError(node, v, "Unexpected identifier 'yield' in generator")
 	}
 }
 
 // checkBindingName checks a name being declared.
 func (c *checker) checkBindingName(node js.INode, v *js.Var, lexical bool) {
-	c.checkIdentifier(node, v.Data, true)
+	c.checkIdentifier(node, v, v.Data)
 	name := identifierName(v.Data)
 	if c.fn.strict && isEvalOrArguments(name) {
-		c.syntaxError(node, "Unexpected eval or arguments in strict mode")
+		c.nameError(node, v, "Unexpected eval or arguments in strict mode")
 	}
 	if lexical && name == "let" {
-		c.syntaxError(node, "let is disallowed as a lexically bound name")
+		c.nameError(node, v, "let is disallowed as a lexically bound name")
 	}
 }
 

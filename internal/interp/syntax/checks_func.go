@@ -107,9 +107,10 @@ func (c *checker) function(node js.INode, kind funcKind, name *js.Var, params *j
 	for i := range all {
 		c.bindingPattern(all[i].Binding, false)
 		c.expr(all[i].Default)
-		for _, n := range c.boundNames(all[i : i+1]) {
+		for _, v := range boundVars(all[i : i+1]) {
+			n := identifierName(v.Data)
 			if seen[n] && strictParams {
-				c.syntaxError(node, "Duplicate parameter name not allowed in this context")
+				c.nameError(node, v, "Duplicate parameter name not allowed in this context")
 				return
 			}
 			seen[n] = true

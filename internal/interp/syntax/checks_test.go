@@ -252,3 +252,37 @@ func TestUnsupportedSyntax(t *testing.T) {
 		})
 	}
 }
+
+// TestEarlyErrorPositions checks that errors about a name point at the name,
+// as V8 reports them.
+func TestEarlyErrorPositions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		src  string
+		line int
+		col  int
+	}{
+		{name: "redeclared let", src: "let a;\nlet a = 2", line: 2, col: 5},
+		{name: "duplicate parameter", src: "function f(a, a) {}", line: 1, col: 15},
+		{name: "strict reserved word reference", src: "x = 1 + package", line: 1, col: 9},
+		{name: "duplicate catch pattern name", src: "try {} catch ([e, e]) {}", line: 1, col: 19},
+		{name: "assignment to eval", src: "x;  eval = 1", line: 1, col: 5},
+		{name: "arguments in field initializer", src: "class A { x = arguments }", line: 1, col: 15},
+		{name: "duplicate name in one pattern", src: "const {a, b: [a]} = o", line: 1, col: 15},
+		{name: "let after var", src: "function f() { var x = 1; let x }", line: 1, col: 31},
+		{name: "class redeclares function", src: "function C() {}\n  class C {}", line: 2, col: 9},
+		{name: "eval as arrow parameter", src: "f = eval => 1", line: 1, col: 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse(tt.src, ModeAsyncBody)
+			var e *Error
+			require.True(t, errors.As(err, &e), "got %v", err)
+			require.Equal(t, KindParseError, e.Kind)
+			require.Equal(t, tt.line, e.Line, e.Error())
+			require.Equal(t, tt.col, e.Column, e.Error())
+		})
+	}
+}

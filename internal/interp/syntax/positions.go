@@ -111,6 +111,25 @@ func (w *posWalker) syntaxError(msg string) {
 	w.pos.errMsg = msg
 }
 
+// ident consumes an identifier (a use or a binding name) and records its
+// position under the current parent node.
+func (w *posWalker) ident(v *js.Var) int {
+	off := w.name(v)
+	key := identKey{w.parent, v}
+	if _, seen := w.pos.ident[key]; !seen && off >= 0 && isPointer(w.parent) {
+		w.pos.ident[key] = off
+	}
+	return off
+}
+
+// enterParent makes n the parent of the identifiers walked until the
+// returned parent is restored.
+func (w *posWalker) enterParent(n js.INode) js.INode {
+	prev := w.parent
+	w.parent = n
+	return prev
+}
+
 // isNilNode reports a nil node, including a typed nil pointer.
 func isNilNode(n js.INode) bool {
 	if n == nil {
@@ -259,12 +278,7 @@ func (w *posWalker) expr(e js.IExpr) int {
 		return -1
 	}
 	if v, ok := e.(*js.Var); ok {
-		off := w.name(v)
-		key := identKey{w.parent, v}
-		if _, seen := w.pos.ident[key]; !seen && off >= 0 && isPointer(w.parent) {
-			w.pos.ident[key] = off
-		}
-		return off
+		return w.ident(v)
 	}
 	prevParent := w.parent
 	w.parent = e
@@ -450,6 +464,7 @@ func (w *posWalker) property(obj *js.ObjectExpr, p *js.Property) {
 }
 
 func (w *posWalker) arrow(n *js.ArrowFunc) int {
+	defer func(prev js.INode) { w.parent = prev }(w.enterParent(n))
 	start := -1
 	if n.Async {
 		start = w.seek(js.AsyncToken)
@@ -463,6 +478,10 @@ func (w *posWalker) arrow(n *js.ArrowFunc) int {
 			w.syntaxError("A rest parameter or binding pattern may not have a trailing comma")
 		}
 		w.seek(js.CloseParenToken)
+	} else if off >= 0 && len(n.Params.List) == 1 {
+		if v, ok := n.Params.List[0].Binding.(*js.Var); ok {
+			w.pos.ident[identKey{n, v}] = off
+		}
 	}
 	w.seek(js.ArrowToken)
 	if w.peek() == js.OpenBraceToken {

@@ -245,7 +245,7 @@ func (w *posWalker) binding(b js.IBinding) int {
 	case nil:
 		return -1
 	case *js.Var:
-		return w.name(n)
+		return w.ident(n)
 	case *js.BindingArray:
 		start = w.seek(js.OpenBracketToken)
 		for i := range n.List {
@@ -275,7 +275,7 @@ func (w *posWalker) binding(b js.IBinding) int {
 		}
 		if n.Rest != nil {
 			w.seek(js.EllipsisToken)
-			w.name(n.Rest)
+			w.ident(n.Rest)
 		}
 		w.seek(js.CloseBraceToken)
 	}
@@ -306,6 +306,7 @@ func (w *posWalker) params(p *js.Params) {
 }
 
 func (w *posWalker) funcDecl(n *js.FuncDecl) int {
+	defer func(prev js.INode) { w.parent = prev }(w.enterParent(n))
 	start := -1
 	if n.Async {
 		start = w.seek(js.AsyncToken)
@@ -315,7 +316,7 @@ func (w *posWalker) funcDecl(n *js.FuncDecl) int {
 		w.seek(js.MulToken)
 	}
 	if n.Name != nil && w.peek() != js.OpenParenToken {
-		w.name(n.Name)
+		w.ident(n.Name)
 	}
 	w.seek(js.OpenParenToken)
 	w.params(&n.Params)
@@ -326,6 +327,7 @@ func (w *posWalker) funcDecl(n *js.FuncDecl) int {
 }
 
 func (w *posWalker) methodDecl(n *js.MethodDecl) int {
+	defer func(prev js.INode) { w.parent = prev }(w.enterParent(n))
 	start := -1
 	if n.Static {
 		start = w.seek(js.StaticToken)
@@ -359,10 +361,12 @@ func (w *posWalker) elementName(n *js.ClassElementName) int {
 }
 
 func (w *posWalker) classDecl(n *js.ClassDecl) int {
+	prev := w.enterParent(n)
 	start := w.seek(js.ClassToken)
 	if n.Name != nil {
-		w.name(n.Name)
+		w.ident(n.Name)
 	}
+	w.parent = prev
 	if n.Extends != nil {
 		w.seek(js.ExtendsToken)
 		w.expr(n.Extends)

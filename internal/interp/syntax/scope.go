@@ -55,17 +55,18 @@ func (c *checker) popScope() {
 
 // declareLexical declares a let/const/class name (or a function declared in
 // a block) in the current scope.
-func (c *checker) declareLexical(node js.INode, name string, kind declKind) {
+func (c *checker) declareLexical(node js.INode, v *js.Var, kind declKind) {
+	name := identifierName(v.Data)
 	s := c.scope
 	if prev, ok := s.lexical[name]; ok {
 		// sloppy mode tolerates duplicate plain function declarations in blocks
 		if !(prev == declFunction && kind == declFunction && !c.fn.strict && s.kind != scopeFunction) {
-			c.syntaxError(node, "Identifier '%s' has already been declared", name)
+			c.nameError(node, v, "Identifier '%s' has already been declared", name)
 			return
 		}
 	}
 	if s.vars[name] || s.params[name] {
-		c.syntaxError(node, "Identifier '%s' has already been declared", name)
+		c.nameError(node, v, "Identifier '%s' has already been declared", name)
 		return
 	}
 	if s.lexical == nil {
@@ -77,16 +78,17 @@ func (c *checker) declareLexical(node js.INode, name string, kind declKind) {
 // declareVar declares a var name (or a function declared at the top of a
 // function body): it is hoisted through the enclosing blocks, none of which
 // may declare the name lexically.
-func (c *checker) declareVar(node js.INode, name string) {
+func (c *checker) declareVar(node js.INode, v *js.Var) {
+	name := identifierName(v.Data)
 	for s := c.scope; s != nil; s = s.parent {
 		if _, ok := s.lexical[name]; ok {
 			if !(s.kind == scopeFunction && s == c.scope && s.lexical[name] == declFunction) {
-				c.syntaxError(node, "Identifier '%s' has already been declared", name)
+				c.nameError(node, v, "Identifier '%s' has already been declared", name)
 				return
 			}
 		}
 		if s.kind == scopeCatch && s.params[name] && !s.simpleCatch {
-			c.syntaxError(node, "Identifier '%s' has already been declared", name)
+			c.nameError(node, v, "Identifier '%s' has already been declared", name)
 			return
 		}
 		if s.vars == nil {
@@ -99,14 +101,14 @@ func (c *checker) declareVar(node js.INode, name string) {
 	}
 }
 
-// boundNames returns the names a list of binding elements declares.
-func (c *checker) boundNames(list []js.BindingElement) []string {
-	var names []string
+// boundVars returns the variables a list of binding elements declares.
+func boundVars(list []js.BindingElement) []*js.Var {
+	var vars []*js.Var
 	var walk func(b js.IBinding)
 	walk = func(b js.IBinding) {
 		switch n := b.(type) {
 		case *js.Var:
-			names = append(names, identifierName(n.Data))
+			vars = append(vars, n)
 		case *js.BindingArray:
 			for i := range n.List {
 				walk(n.List[i].Binding)
@@ -124,5 +126,5 @@ func (c *checker) boundNames(list []js.BindingElement) []string {
 	for i := range list {
 		walk(list[i].Binding)
 	}
-	return names
+	return vars
 }
