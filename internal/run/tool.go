@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Call identifies one host call of a run. Every call of a run (tool calls and
@@ -198,11 +200,21 @@ func AccessPath(path string) string {
 	return b.String()
 }
 
-// ValidatePath checks a dotted tool or namespace path: non-empty segments and
-// no "__proto__" segment.
+// MaxPathLength caps a tool or namespace path, in bytes.
+const MaxPathLength = 512
+
+// ValidatePath checks a dotted tool or namespace path: at most
+// MaxPathLength bytes of valid UTF-8 without control characters, non-empty
+// segments, and no "__proto__" segment.
 func ValidatePath(path string) error {
 	if path == "" {
 		return fmt.Errorf("%w: empty path", ErrInvalidTool)
+	}
+	if len(path) > MaxPathLength {
+		return fmt.Errorf("%w: path of %d bytes is longer than %d", ErrInvalidTool, len(path), MaxPathLength)
+	}
+	if !utf8.ValidString(path) || strings.IndexFunc(path, unicode.IsControl) >= 0 {
+		return fmt.Errorf("%w: path %q has invalid UTF-8 or control characters", ErrInvalidTool, path)
 	}
 	for _, seg := range strings.Split(path, ".") {
 		if seg == "" {
