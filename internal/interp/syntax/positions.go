@@ -47,6 +47,7 @@ type posWalker struct {
 	pos  positions
 	// parent is the innermost statement or expression being walked.
 	parent js.INode
+	misses int // failed searches so far
 }
 
 // regexpOffsets returns the source offsets of every regular expression literal.
@@ -177,15 +178,26 @@ func (w *posWalker) accept(tt js.TokenType) int {
 
 // seek consumes tokens up to and including the next one matching ok and
 // returns its offset; it returns -1 and consumes nothing when none matches.
+//
+// A failed search scans to the end of the tokens, so after maxMisses of them
+// (which only a misaligned walk produces) searching stops and the remaining
+// nodes without a literal anchor get no position; this keeps the walk linear.
 func (w *posWalker) seekFunc(ok func(token) bool) int {
+	if w.misses > maxMisses {
+		return -1
+	}
 	for j := w.i; j < len(w.toks); j++ {
 		if ok(w.toks[j]) {
 			w.i = j + 1
 			return w.toks[j].off
 		}
 	}
+	w.misses++
 	return -1
 }
+
+// maxMisses bounds the failed token searches of one walk.
+const maxMisses = 64
 
 func (w *posWalker) seek(tts ...js.TokenType) int {
 	return w.seekFunc(func(t token) bool {
