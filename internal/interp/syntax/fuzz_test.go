@@ -2,7 +2,10 @@ package syntax
 
 import (
 	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // fuzzSeeds are programs that exercise every part of the front end.
@@ -47,15 +50,16 @@ func FuzzParse(f *testing.F) {
 
 func TestFuzzSeedsParse(t *testing.T) {
 	t.Parallel()
-	// the first seeds are valid programs; the rest must fail
-	valid := 10
-	for i, s := range fuzzSeeds {
-		_, err := Parse(s, ModeAsyncBody)
-		if i < valid && err != nil {
-			t.Errorf("seed %d %q: %v", i, s, err)
-		}
-		if i >= valid && err == nil {
-			t.Errorf("seed %d %q: accepted", i, s)
-		}
+	const valid = 10 // the first seeds are valid programs; the rest must fail
+	for i, src := range fuzzSeeds {
+		t.Run(fmt.Sprintf("seed %d", i), func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse(src, ModeAsyncBody)
+			if i < valid {
+				require.NoError(t, err)
+			} else {
+				require.Error(t, err)
+			}
+		})
 	}
 }
