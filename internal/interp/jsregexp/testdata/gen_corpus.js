@@ -111,6 +111,35 @@ const cases = [
   }
 }
 
+// Pseudo-random well-formed patterns (fixed seed) nesting groups, lookarounds, back
+// references and quantifiers, for capture and backtracking semantics.
+{
+  let x = 777;
+  const rnd = n => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x % n; };
+  let groups = 0;
+  const atom = d => {
+    switch (rnd(d > 2 ? 6 : 12)) {
+      case 0: return "a"; case 1: return "b"; case 2: return ".";
+      case 3: return ["\\1", "\\2", "\\k<x>"][rnd(3)];
+      case 4: return ["^", "$", "\\b", "\\B"][rnd(4)]; case 5: return "[ab]";
+      case 6: groups++; return "(" + alt(d + 1) + ")";
+      case 7: return "(?:" + alt(d + 1) + ")";
+      case 8: return ["(?=", "(?!", "(?<=", "(?<!"][rnd(4)] + alt(d + 1) + ")";
+      case 9: return groups === 0 && rnd(2) ? (groups++, "(?<x>" + alt(d + 1) + ")") : "(" + alt(d + 1) + ")";
+      default: return "a";
+    }
+  };
+  const quant = s => s + ["", "", "*", "+", "?", "*?", "+?", "??", "{0,2}", "{2}"][rnd(10)];
+  const seq = d => { let s = ""; const n = rnd(4); for (let i = 0; i < n; i++) s += quant(atom(d)); return s; };
+  const alt = d => { let s = seq(d); while (rnd(4) === 0) s += "|" + seq(d); return s; };
+  const inputs = ["", "a", "b", "ab", "ba", "aab", "abab", "aaa", "bbb", "abba", "baab", "aabb", "xaby", "aaaa", "abbb"];
+  const flagsets = ["", "i", "g", "y", "u", "m", "s"];
+  for (let i = 0; i < 1000; i++) {
+    groups = 0;
+    cases.push([alt(0), flagsets[rnd(flagsets.length)], inputs[rnd(inputs.length)], rnd(2)]);
+  }
+}
+
 function q(s) { return JSON.stringify(s); }
 const out = [];
 for (const [p, f, input, li] of cases) {
