@@ -133,10 +133,13 @@ func (c *checker) template(n *js.TemplateExpr) {
 	}
 }
 
-// regexpLiteral checks a regular expression literal's flags.
-// scriptProperty matches a Script or Script_Extensions property escape.
-var scriptProperty = regexp.MustCompile(`\\[pP]\{(Script|sc|Script_Extensions|scx)=[A-Za-z]`)
+// newScriptProperty matches a Script or Script_Extensions property escape
+// naming a script added in Unicode 16 or 17, which the regexp engine's
+// tables (Go's unicode package) do not know yet.
+var newScriptProperty = regexp.MustCompile(`\\[pP]\{(Script|sc|Script_Extensions|scx)=(Beria_Erfe|Berf|Garay|Gara|Gurung_Khema|Gukh|Kirat_Rai|Krai|Ol_Onal|Onao|Sidetic|Sidt|Sunuwar|Sunu|Tai_Yo|Tayo|Todhri|Todr|Tolong_Siki|Tols|Tulu_Tigalari|Tutg)\}`)
 
+// regexpLiteral checks a regular expression literal: its flags, and its
+// pattern by compiling it with regexp2 (the engine the RegExp built-in uses).
 func (c *checker) regexpLiteral(n *js.LiteralExpr) {
 	s := string(n.Data)
 	end := strings.LastIndexByte(s, '/')
@@ -156,10 +159,12 @@ func (c *checker) regexpLiteral(n *js.LiteralExpr) {
 		c.syntaxError(n, "Invalid regular expression flags")
 		return
 	}
-	if seen['v'] || scriptProperty.MatchString(s[1:end]) {
-		// set notation, and scripts newer than the Unicode tables of the
-		// regexp engine, are left to the RegExp constructor
+	if seen['v'] {
+		c.unsupported(n, "the RegExp v flag is not supported: use the u flag (set notation and string properties are not available)")
 		return
+	}
+	if newScriptProperty.MatchString(s[1:end]) {
+		return // valid, but only the RegExp engine can say it lacks the script
 	}
 	opts := regexp2.ECMAScript
 	if seen['u'] {

@@ -134,6 +134,7 @@ func TestEarlyErrors(t *testing.T) {
 		{name: "async prefix on shorthand property", src: "x = {async async}"},
 		{name: "star prefix on shorthand property", src: "x = {* foo}"},
 		{name: "empty Script property value", src: "/\\p{Script=}/u"},
+		{name: "unknown Script property value", src: "/\\p{Script=FooBarBazInvalid}/u"},
 		{name: "identity escape with u flag", src: "/\\M/u"},
 		{name: "lone brace with u flag", src: "/{/u"},
 		{name: "lone bracket with u flag", src: "/]/u"},
@@ -205,6 +206,7 @@ func TestValidPrograms(t *testing.T) {
 		{name: "escaped identifiers", src: "var \\u0061b\\u{63} = 1; x = abc + o.\\u0062; l\\u00e9t = 2; var _\\u200C\\u30FB = 3"},
 		{name: "non-ASCII identifiers", src: "var café = 1, π = 2, ℘ = 3; class A { #é = 1 }"},
 		{name: "unicode mode regexps", src: "x = [/\\//u, /[\\-\\b]/u, /\\u{1F600}/u, /a{2,3}b{2,}c{1}/u, /\\cA\\0/u, /[]/u, /[^]/u, /(a)\\1/u, /\\p{L}/u]"},
+		{name: "Script property escapes", src: "x = [/\\p{Script=Greek}/u, /\\p{sc=Latn}/u, /\\p{Script_Extensions=Garay}/u]"},
 		{name: "annex B regexps without u flag", src: "x = [/\\M/, /{/, /]/, /a{/]"},
 		{name: "hashbang line", src: "#!/usr/bin/env node\nx = 1"},
 		{name: "array literal with comma after spread", src: "x = [...a, ]; y = {...b, }"},
@@ -237,6 +239,7 @@ func TestUnsupportedSyntax(t *testing.T) {
 		{name: "eval call", src: "let r = eval('1')", line: 1, col: 9, message: "eval is not supported: programs cannot evaluate code at run time"},
 		{name: "Function call", src: "f = Function('return 1')", line: 1, col: 5, message: "the Function constructor is not supported"},
 		{name: "new Function", src: "f = new Function('return 1')", line: 1, col: 5, message: "the Function constructor is not supported"},
+		{name: "RegExp v flag", src: "x = /[\\p{L}--\\p{Lu}]/v", line: 1, col: 5, message: "the RegExp v flag is not supported"},
 		{name: "BigInt literal", src: "x = 1 +\n 10n", line: 2, col: 2, message: "BigInt literals are not supported"},
 	}
 	for _, tt := range tests {
