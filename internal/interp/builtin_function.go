@@ -1,8 +1,9 @@
 package interp
 
 // Function.prototype: call, apply, bind, toString and Symbol.hasInstance. The
-// Function constructor itself is absent from the language (a ReferenceError
-// when used), as is eval.
+// Function constructor cannot evaluate code (direct calls are UnsupportedSyntax,
+// indirect ones throw EvalError); the global binding exists for Function.prototype
+// and instanceof Function. eval is absent.
 
 func init() { registerBuiltin("Function", 1, setupFunction) }
 
@@ -15,6 +16,18 @@ func setupFunction(r *Realm) {
 	r.method(fp, "bind", 1, functionBind)
 	r.method(fp, "toString", 0, functionToString)
 	r.symbolMethod(fp, symHasInstance, 1, functionHasInstance, 0)
+	// The global Function exists so that Function.prototype, instanceof Function and
+	// f.constructor === Function work (test262's propertyHelper needs them); calling it
+	// cannot evaluate code: direct calls are UnsupportedSyntax, indirect ones throw.
+	ctor := r.newConstructor("Function", 1, functionConstructorAbsent, fp)
+	r.defineGlobal("Function", objectValue(ctor))
+}
+
+// functionConstructorAbsent is what an indirect call of Function does: programs cannot
+// evaluate code at run time.
+func functionConstructorAbsent(vm *VM, c NativeCall) Value {
+	vm.throwError("EvalError", "the Function constructor is not supported: programs cannot evaluate code at run time")
+	return undefinedValue
 }
 
 func requireCallable(vm *VM, v Value, method string) *Object {
