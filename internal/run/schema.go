@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -128,7 +129,7 @@ type Violation struct {
 type SchemaError struct {
 	// Root is the name of the validated value ("input" or "output").
 	Root string
-	// Violations lists each failure, most specific first as found.
+	// Violations lists each failure, ordered by location then message.
 	Violations []Violation
 }
 
@@ -172,6 +173,7 @@ func (s *Schema) Validate(root string, value json.RawMessage) error {
 	se := &SchemaError{Root: root}
 	seen := make(map[Violation]bool)
 	collect(ve, root, inst, se, seen)
+	sortViolations(se.Violations)
 	if len(se.Violations) == 0 {
 		se.Violations = append(se.Violations, Violation{Location: root, Message: "does not match its schema"})
 	}
@@ -198,14 +200,16 @@ func collect(ve *jsonschema.ValidationError, root string, inst any, se *SchemaEr
 			add(Violation{Location: loc, Message: ve.ErrorKind.LocalizedString(printer)})
 			return
 		}
-		sub := &SchemaError{Root: root}
+		// Alternatives keep schema order; each one's violations are sorted.
+		var alts []string
 		subSeen := make(map[Violation]bool)
 		for _, c := range ve.Causes {
+			sub := &SchemaError{Root: root}
 			collect(c, root, inst, sub, subSeen)
-		}
-		alts := make([]string, len(sub.Violations))
-		for i, v := range sub.Violations {
-			alts[i] = v.Location + ": " + v.Message
+			sortViolations(sub.Violations)
+			for _, v := range sub.Violations {
+				alts = append(alts, v.Location+": "+v.Message)
+			}
 		}
 		add(Violation{Location: loc, Message: "matches none of the allowed alternatives (" + strings.Join(alts, " | ") + ")"})
 		return
@@ -251,6 +255,17 @@ func collect(ve *jsonschema.ValidationError, root string, inst any, se *SchemaEr
 	for _, c := range ve.Causes {
 		collect(c, root, inst, se, seen)
 	}
+}
+
+// sortViolations orders violations by location, then message, so messages
+// do not depend on the validator's map iteration order.
+func sortViolations(vs []Violation) {
+	sort.SliceStable(vs, func(i, j int) bool {
+		if vs[i].Location != vs[j].Location {
+			return vs[i].Location < vs[j].Location
+		}
+		return vs[i].Message < vs[j].Message
+	})
 }
 
 // location renders an instance location as a JavaScript access path, using

@@ -108,7 +108,7 @@ func TestSchemaValidate(t *testing.T) {
 
 func TestSchemaValidateMessages(t *testing.T) {
 	t.Parallel()
-	s, err := CompileSchema(json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":3},"code":{"type":"string","pattern":"^[A-Z]{2}$"},"n":{"type":"number","minimum":0.5,"exclusiveMaximum":10,"multipleOf":0.5},"list":{"type":"array","maxItems":1},"k":{"const":"on"},"mode":{"enum":["fast","slow"]},"either":{"anyOf":[{"type":"string"},{"type":"number"}]}}}`))
+	s, err := CompileSchema(json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":3},"code":{"type":"string","pattern":"^[A-Z]{2}$"},"n":{"type":"number","minimum":0.5,"exclusiveMaximum":10,"multipleOf":0.5},"list":{"type":"array","maxItems":1},"k":{"const":"on"},"mode":{"enum":["fast","slow"]},"either":{"anyOf":[{"type":"string"},{"type":"number"}]},"obj":{"anyOf":[{"type":"object","properties":{"y":{"type":"string"},"x":{"type":"string"}}},{"type":"array"}]}}}`))
 	require.NoError(t, err)
 	tests := []struct {
 		name  string
@@ -124,7 +124,9 @@ func TestSchemaValidateMessages(t *testing.T) {
 		{name: "multiple of", value: `{"n":1.25}`, want: "input.n: expected a multiple of 0.5, got 1.25"},
 		{name: "max items", value: `{"list":[1,2]}`, want: "input.list: expected at most 1 items, got 2"},
 		{name: "const", value: `{"k":"off"}`, want: `input.k: expected "on", got "off"`},
-		{name: "several", value: `{"name":1,"mode":2}`, want: `input.name: expected string, got number; input.mode: expected one of "fast", "slow", got 2`},
+		{name: "any of objects, deterministic", value: `{"obj":{"x":1,"y":2}}`,
+			want: `input.obj: matches none of the allowed alternatives (input.obj.x: expected string, got number | input.obj.y: expected string, got number | input.obj: expected array, got object)`},
+		{name: "several", value: `{"name":1,"mode":2}`, want: `input.mode: expected one of "fast", "slow", got 2; input.name: expected string, got number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
