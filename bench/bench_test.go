@@ -58,6 +58,34 @@ func TestGojaErrors(t *testing.T) {
 	}
 }
 
+func TestOursRun(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		source  string
+		want    string
+		wantErr error
+	}{
+		{name: "value", source: "function main() { return 6 * 7; }", want: "42"},
+		{name: "array", source: "function main() { return [1, 2, 3]; }", want: "1,2,3"},
+		{name: "async", source: "async function main() { const v = await Promise.resolve(20); return v + 1; }", want: "21"},
+		{name: "thrown", source: "function main() { throw new TypeError('no'); }", wantErr: ErrScriptFailed},
+		{name: "rejected", source: "async function main() { await null; throw new RangeError('r'); }", wantErr: ErrScriptFailed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Ours{}.Run(context.Background(), tt.source)
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
 func TestCheckWrongValue(t *testing.T) {
 	t.Parallel()
 	err := Check(context.Background(), Goja{}, Script{Name: "x", Source: "function main() { return 1; }", Expected: "2"})
@@ -95,10 +123,7 @@ func TestGeomean(t *testing.T) {
 func BenchmarkScripts(b *testing.B) {
 	scripts, err := Scripts()
 	require.NoError(b, err)
-	engines := []Engine{Goja{}}
-	if ours, err := NewOurs(); err == nil {
-		engines = append(engines, ours)
-	}
+	engines := []Engine{Ours{}, Goja{}}
 	for _, e := range engines {
 		for _, s := range scripts {
 			b.Run(e.Name()+"/"+s.Name, func(b *testing.B) {

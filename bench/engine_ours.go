@@ -1,5 +1,3 @@
-//go:build codemode_interp
-
 package bench
 
 import (
@@ -17,9 +15,6 @@ const oursDriver = "\n;return await main();\n"
 type Ours struct{}
 
 var _ Engine = Ours{}
-
-// NewOurs returns codemode's interpreter as an Engine.
-func NewOurs() (Engine, error) { return Ours{}, nil }
 
 // Name implements Engine.
 func (Ours) Name() string { return "ours" }

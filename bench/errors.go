@@ -11,6 +11,4 @@ var (
 	ErrScriptFailed = errors.New("script failed")
 	// ErrNotFinished means the script's promise was still pending when the job queue ran dry.
 	ErrNotFinished = errors.New("script did not finish")
-	// ErrEngineUnavailable means the engine is not built into this binary.
-	ErrEngineUnavailable = errors.New("engine not available")
 )

@@ -9,8 +9,6 @@ var (
 	ErrBadNegativePhase = errors.New("invalid negative test metadata")
 	// ErrUnexpectedFailures means tests failed that the expectations file does not list.
 	ErrUnexpectedFailures = errors.New("unexpected test failures")
-	// ErrNoEngine means the runner was built without an interpreter to run tests on.
-	ErrNoEngine = errors.New("no JavaScript engine built into the runner")
 )
 
 var (

@@ -1,5 +1,3 @@
-//go:build codemode_interp
-
 package main
 
 import (

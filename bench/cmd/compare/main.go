@@ -60,17 +60,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "compare: -runs must be at least 1")
 		return 2
 	}
-	ours, err := bench.NewOurs()
-	if err != nil {
-		fmt.Fprintln(stderr, "compare:", err)
-		return 1
-	}
 	scripts, err := bench.Scripts()
 	if err != nil {
 		fmt.Fprintln(stderr, "compare:", err)
 		return 1
 	}
-	rep, failed := compare(ctx, scripts, re, *runs, ours, bench.Goja{}, stdout, stderr)
+	rep, failed := compare(ctx, scripts, re, *runs, bench.Ours{}, bench.Goja{}, stdout, stderr)
 	if *jsonOut != "" {
 		if err := writeReport(*jsonOut, rep); err != nil {
 			fmt.Fprintln(stderr, "compare:", err)

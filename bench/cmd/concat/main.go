@@ -59,12 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "concat: bad flags:", err)
 		return 2
 	}
-	engines := []bench.Engine{bench.Goja{}}
-	if ours, err := bench.NewOurs(); err == nil {
-		engines = append([]bench.Engine{ours}, engines...)
-	} else {
-		fmt.Fprintln(stderr, "concat: ours:", err)
-	}
+	engines := []bench.Engine{bench.Ours{}, bench.Goja{}}
 	fmt.Fprintf(stdout, "%-8s %10s %12s %10s\n", "engine", "n", "time", "growth")
 	failed := false
 	for _, e := range engines {
