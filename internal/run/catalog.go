@@ -612,6 +612,10 @@ const promptHeader = `Use the execute tool to run a JavaScript program that call
 // charsPerToken converts a token budget to characters.
 const charsPerToken = 4
 
+// promptNoteReserve is the room kept for the closing note of a trimmed
+// prompt, in characters.
+const promptNoteReserve = 200
+
 // RenderPrompt renders model-facing instructions for an execute tool: how to
 // write a program, then one line per tool ("- tools.math.add(input: { a:
 // number; b: number }): Promise<{ sum: number }> // Add two numbers"),
@@ -680,8 +684,7 @@ func renderPrompt(descriptors []Descriptor, namespaces []Namespace, budgetTokens
 		}
 		return b.String()
 	}
-	const noteReserve = 160
-	avail := budget - b.Len() - noteReserve
+	avail := budget - b.Len() - promptNoteReserve
 	i := 0
 	for ; i < len(ds) && len(full[i]) <= avail; i++ {
 		b.WriteString(full[i])

@@ -260,7 +260,7 @@ func TestRenderPrompt(t *testing.T) {
 	t.Run("tight budget drops signatures then tools", func(t *testing.T) {
 		t.Parallel()
 		// Room for the header, two full lines and the closing note only.
-		budget := (len(promptHeader) + len("\nTools:\n") + len(lines[0]) + len(lines[1]) + 160 + 3) / 4
+		budget := (len(promptHeader) + len("\nTools:\n") + len(lines[0]) + len(lines[1]) + promptNoteReserve + 3) / 4
 		got := RenderPrompt(cat, budget)
 		require.LessOrEqual(t, len(got), budget*4)
 		require.Contains(t, got, lines[0])
@@ -271,7 +271,7 @@ func TestRenderPrompt(t *testing.T) {
 	})
 	t.Run("short lines when signatures do not fit", func(t *testing.T) {
 		t.Parallel()
-		budget := (len(promptHeader) + len("\nTools:\n") + len(lines[0]) + 160 + 48) / 4
+		budget := (len(promptHeader) + len("\nTools:\n") + len(lines[0]) + promptNoteReserve + 48) / 4
 		got := RenderPrompt(cat, budget)
 		require.LessOrEqual(t, len(got), budget*4)
 		require.Contains(t, got, lines[0])
@@ -361,6 +361,7 @@ func TestCatalogGolden(t *testing.T) {
 		{name: "pretty signatures", file: "signatures.golden", got: sigs.String()},
 		{name: "prompt", file: "prompt.golden", got: b.Prompt(0)},
 		{name: "prompt within 450 tokens", file: "prompt_450.golden", got: b.Prompt(450)},
+		{name: "prompt within 500 tokens", file: "prompt_500.golden", got: b.Prompt(500)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -368,7 +369,9 @@ func TestCatalogGolden(t *testing.T) {
 			golden(t, tt.file, tt.got)
 		})
 	}
-	require.LessOrEqual(t, len(b.Prompt(450)), 450*4)
+	for _, budget := range []int{1, 300, 450, 500, 700, 1000} {
+		require.LessOrEqual(t, len(b.Prompt(budget)), max(budget*4, len(promptHeader)+len("\nTools:\n")+promptNoteReserve), budget)
+	}
 }
 
 func ExampleSignature() {
