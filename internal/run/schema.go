@@ -47,6 +47,7 @@ type Schema struct {
 // refuseLoader keeps schemas from reading files or URLs.
 type refuseLoader struct{}
 
+// Load refuses every URL.
 func (refuseLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("%w: reference to external document %s", ErrInvalidSchema, url)
 }
@@ -62,11 +63,13 @@ type ecmaPattern struct {
 	re *regexp2.Regexp
 }
 
+// MatchString reports a match; an error (a timeout) counts as no match.
 func (p ecmaPattern) MatchString(s string) bool {
 	ok, err := p.re.MatchString(s)
 	return err == nil && ok
 }
 
+// String returns the pattern.
 func (p ecmaPattern) String() string { return p.re.String() }
 
 func ecmaRegexp(pattern string) (jsonschema.Regexp, error) {
