@@ -171,10 +171,13 @@ type answer struct {
 }
 
 // Call calls the toolset's tool (its manifest path, not the mounted one)
-// with POST <url>, under call.Key. A tool failure (200 with "error", or a
+// with POST <url>, under call.Key (required: ErrMissingKey without it). A tool failure (200 with "error", or a
 // 4xx) is a *run.ToolError; retryable failures that outlast the retries
 // are an *UnavailableError.
 func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, call run.Call) (Response, error) {
+	if call.Key == "" {
+		return Response{}, fmt.Errorf("tool %s: %w", tool, ErrMissingKey)
+	}
 	if len(input) == 0 {
 		input = json.RawMessage("null")
 	}
@@ -232,6 +235,9 @@ func CancelKey(key string) string { return key + ":cancel" }
 // {"cancel": {"tool", "key", "handle"}} under the Idempotency-Key
 // CancelKey(key); any 2xx is success. Retried like a call.
 func (c *Client) Cancel(ctx context.Context, tool, key string, handle json.RawMessage) error {
+	if key == "" {
+		return fmt.Errorf("cancel %s: %w", tool, ErrMissingKey)
+	}
 	body, err := json.Marshal(cancelBody{Cancel: cancelRequest{Tool: tool, Key: key, Handle: handle}})
 	if err != nil {
 		return fmt.Errorf("cancel %s %s: encode: %w", tool, key, err)

@@ -403,6 +403,17 @@ func TestConnectionRefused(t *testing.T) {
 	require.False(t, errors.Is(err, toolset.ErrProtocol))
 }
 
+func TestMissingKey(t *testing.T) {
+	t.Parallel()
+	b := setup(t, toolset.Config{})
+	_, err := execute(t, b, "math.add", `{"a":1,"b":2}`, run.Call{RunID: "r", CallID: 1, Path: "math.add"})
+	require.ErrorIs(t, err, toolset.ErrMissingKey)
+	c, err := toolset.New(toolset.Config{URL: b.server.URL})
+	require.NoError(t, err)
+	require.ErrorIs(t, c.Cancel(context.Background(), "approvals.request", "", nil), toolset.ErrMissingKey)
+	require.Equal(t, 0, b.server.Attempts(""))
+}
+
 func TestNonDurable202(t *testing.T) {
 	t.Parallel()
 	url := protocolServer(t, func(w http.ResponseWriter, _ *http.Request) {

@@ -8,6 +8,10 @@ import (
 // ErrInvalidConfig is wrapped by errors about a malformed Config.
 var ErrInvalidConfig = errors.New("invalid toolset config")
 
+// ErrMissingKey is returned for a call or cancel without an idempotency
+// key: every request that may run a tool must be safe to repeat.
+var ErrMissingKey = errors.New("call has no idempotency key")
+
 // ErrInvalidManifest is wrapped by errors about a manifest that does not
 // follow the tool protocol.
 var ErrInvalidManifest = errors.New("invalid toolset manifest")
