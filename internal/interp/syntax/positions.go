@@ -366,7 +366,10 @@ func (w *posWalker) expr(e js.IExpr) int {
 		// of a plain call, and at the '(' otherwise
 		switch n.X.(type) {
 		case *js.DotExpr:
-			op = first(w.pos.op[n.X], start)
+			op = start
+			if off, ok := w.pos.op[n.X]; ok {
+				op = off
+			}
 		case *js.Var:
 			op = start
 		default:
@@ -431,7 +434,9 @@ func (w *posWalker) expr(e js.IExpr) int {
 		start = w.methodDecl(n)
 	}
 	w.record(e, start)
-	w.recordOp(e, first(op, start))
+	if op >= 0 && op != start {
+		w.recordOp(e, op) // ErrorPos falls back to the start
+	}
 	return start
 }
 
