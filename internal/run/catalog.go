@@ -38,6 +38,8 @@ type derived struct {
 	pathWords  []string // words of Path
 	paramWords []string // input property names and their words
 	descWords  []string // words of Description
+	lowerPath  string   // Path, lowercased
+	lowerAcc   string   // AccessPath(Path) without "tools.", lowercased
 }
 
 func derive(d *Descriptor) *derived {
@@ -49,6 +51,8 @@ func derive(d *Descriptor) *derived {
 		pathWords:  words(d.Path),
 		paramWords: parameterWords(d),
 		descWords:  words(d.Description),
+		lowerPath:  strings.ToLower(d.Path),
+		lowerAcc:   strings.ToLower(strings.TrimPrefix(AccessPath(d.Path), "tools.")),
 	}
 }
 

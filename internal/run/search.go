@@ -131,8 +131,9 @@ func Search(tools []Descriptor, q Query) Page {
 			hits = append(hits, scored{d: d})
 			continue
 		}
-		s := scoreTool(d, terms)
-		if whole != "" && (whole == strings.ToLower(d.Path) || whole == strings.ToLower(strings.TrimPrefix(AccessPath(d.Path), "tools."))) {
+		dv := derive(d)
+		s := scoreTool(d, dv, terms)
+		if whole != "" && (whole == dv.lowerPath || whole == dv.lowerAcc) {
 			s.score += exactPathBonus
 			s.matched = max(s.matched, 1)
 		}
@@ -172,8 +173,7 @@ func Search(tools []Descriptor, q Query) Page {
 }
 
 // scoreTool scores one tool against the query terms.
-func scoreTool(d *Descriptor, terms []string) scored {
-	dv := derive(d)
+func scoreTool(d *Descriptor, dv *derived, terms []string) scored {
 	fields := [...]struct {
 		words  []string
 		weight int
