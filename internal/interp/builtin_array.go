@@ -3,6 +3,8 @@ package interp
 import (
 	"math"
 	"sync"
+
+	"github.com/codemode/codemode/internal/interp/numconv"
 )
 
 // The Array global: the constructor, Array.from/of/isArray, Array[Symbol.species] and the
@@ -676,6 +678,16 @@ func (vm *VM) joinArray(o *Object, n int64, sep *jsString, locale bool) *jsStrin
 	}
 	write := func(v Value) {
 		if v.IsNullish() {
+			return
+		}
+		if v.kind == KindNumber && !locale && !b.isWide {
+			// numbers format straight into the builder (no string allocation)
+			before := len(b.ascii)
+			b.ascii = numconv.AppendNumber(b.ascii, v.num)
+			total += len(b.ascii) - before
+			if total > maxJoinLength {
+				vm.throwRangeError("Invalid string length")
+			}
 			return
 		}
 		var s *jsString
