@@ -36,7 +36,6 @@ type label struct {
 // checker holds the state of one check walk.
 type checker struct {
 	mode  Mode
-	buf   *buffer
 	pos   positions
 	lines *lineTable
 	err   *Error
@@ -48,8 +47,8 @@ type checker struct {
 }
 
 // check runs the early-error and supported-language checks over a program.
-func check(ast *js.AST, mode Mode, strict bool, buf *buffer, pos positions, lines *lineTable) error {
-	c := &checker{mode: mode, buf: buf, pos: pos, lines: lines}
+func check(ast *js.AST, mode Mode, strict bool, pos positions, lines *lineTable) error {
+	c := &checker{mode: mode, pos: pos, lines: lines}
 	c.fn = &funcCtx{
 		strict:     strict,
 		async:      mode == ModeAsyncBody,

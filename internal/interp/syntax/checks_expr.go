@@ -403,32 +403,10 @@ func (c *checker) assignTarget(e js.IExpr, pattern bool) {
 	}
 }
 
-// hasColonAfterName reports whether an object literal property with a
-// variable value was written "name: value" rather than as the shorthand
-// "name" (tdewolff stores both alike, but copies the name of a shorthand).
+// hasColonAfterName reports whether an object literal property was written
+// "name: value" rather than as the shorthand "name".
 func (c *checker) hasColonAfterName(p *js.Property) bool {
-	if p.Name == nil || p.Name.IsComputed() {
-		return true
-	}
-	off := c.buf.offset(p.Name.Literal.Data)
-	if off < 0 {
-		return false
-	}
-	src := c.buf.b
-	i := off + len(p.Name.Literal.Data)
-	if i < len(src) && (src[i] == '"' || src[i] == '\'') {
-		i++
-	}
-	for ; i < len(src); i++ {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case ':':
-			return true
-		}
-		return false
-	}
-	return false
+	return !c.pos.shorthand[p]
 }
 
 // patternElement checks one element of a destructuring assignment pattern,

@@ -111,6 +111,7 @@ func TestEarlyErrors(t *testing.T) {
 		{name: "escaped await in async body", src: "var \\u0061wait = 1"},
 		{name: "shorthand initializer in object literal", src: "x = {a = 1}"},
 		{name: "duplicate __proto__", src: "x = {__proto__: 1, '__proto__': 2}"},
+		{name: "duplicate __proto__ with comments", src: "x = {__proto__ /* a */ : 1, __proto__: 2}"},
 		{name: "nullish mixed with or", src: "a ?? b || c"},
 		{name: "tagged template on optional chain", src: "a?.b`x`"},
 		{name: "new on optional chain", src: "new a?.b()"},

@@ -72,7 +72,7 @@ func Parse(source string, mode Mode) (*Program, error) {
 		pos := lines.position(p.pos.errOff)
 		return nil, &Error{Kind: KindParseError, Message: p.pos.errMsg, Line: pos.Line, Column: pos.Column}
 	}
-	if err := check(ast, mode, p.Strict, buf, p.pos, lines); err != nil {
+	if err := check(ast, mode, p.Strict, p.pos, lines); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -21,6 +21,9 @@ type positions struct {
 	// bareNew holds the new expressions written without an argument list
 	// ("new C"), which tdewolff does not tell from "new C()".
 	bareNew map[*js.NewExpr]bool
+	// shorthand holds the object literal properties written as a bare name
+	// ({a} or {a = 1}), which tdewolff stores like {a: a}.
+	shorthand map[*js.Property]bool
 	// ident holds where an identifier is used as a direct operand of a
 	// node (first use when the node uses it twice).
 	ident map[identKey]int
@@ -80,6 +83,7 @@ func computePositions(ast *js.AST, buf *buffer) positions {
 			op:        make(map[js.INode]int, len(toks)/4),
 			bareNew:   map[*js.NewExpr]bool{},
 			restComma: map[js.INode]bool{},
+			shorthand: map[*js.Property]bool{},
 			ident:     make(map[identKey]int, len(toks)/4),
 			errOff:    -1,
 		},
@@ -458,6 +462,7 @@ func (w *posWalker) property(obj *js.ObjectExpr, p *js.Property) {
 		w.expr(p.Value)
 		return
 	}
+	w.pos.shorthand[p] = true
 	if _, isVar := p.Value.(*js.Var); isVar && start >= 0 {
 		// a shorthand property is a lone name: tdewolff drops a prefix such
 		// as "async" or "*" it could not use
