@@ -15,16 +15,25 @@ import (
 // and negation may hold here.
 type setClass struct {
 	plain   strings.Builder // members of an ordinary class, without brackets
-	alts    []string        // nested classes and multi-character strings
-	strs    []string        // multi-character strings, matched longest first
+	alts    []string        // nested classes
+	strs    []classString   // strings of other than one code point, matched longest first
 	strings bool            // the set may contain strings
 }
 
-// expr renders a union as one regexp2 expression.
+// classString is a \q{...} alternative: its expression and its length in code points.
+type classString struct {
+	expr string
+	n    int
+}
+
+// expr renders a union as one regexp2 expression. Strings come first, longest first, as the
+// specification orders them; strings inside nested classes keep their nested position.
 func (c *setClass) expr() string {
 	var parts []string
-	slices.SortStableFunc(c.strs, func(a, b string) int { return len([]rune(b)) - len([]rune(a)) })
-	parts = append(parts, c.strs...)
+	slices.SortStableFunc(c.strs, func(a, b classString) int { return b.n - a.n })
+	for _, s := range c.strs {
+		parts = append(parts, s.expr)
+	}
 	parts = append(parts, c.alts...)
 	if c.plain.Len() > 0 {
 		parts = append(parts, "["+c.plain.String()+"]")
@@ -243,7 +252,7 @@ func (t *translator) setStrings(c *setClass, i int) (int, error) {
 			if len(cur) == 0 {
 				b.WriteString("(?:)")
 			}
-			c.strs = append(c.strs, b.String())
+			c.strs = append(c.strs, classString{expr: b.String(), n: len(cur)})
 			c.strings = true
 		}
 		cur = cur[:0]
