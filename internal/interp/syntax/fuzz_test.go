@@ -22,6 +22,8 @@ var fuzzSeeds = []string{
 	"#!/usr/bin/env node\nreturn '😀'.length",
 	"with (o) {}", "import a from 'b'", "eval('1')", "new Function('x')", "x = 10n",
 	"if (x) {}; else {}", "class A { a b }", "f() = 1", "continue", "'\\01'",
+	// found by FuzzParse: the lexer read past the end after an error at "#"
+	"A0000000000000000000#",
 }
 
 func FuzzParse(f *testing.F) {
