@@ -7,13 +7,14 @@ import "unicode/utf16"
 type Input struct {
 	units   []uint16
 	runes   []rune
-	offsets []int // unicode mode: UTF-16 index of each rune, plus len(units) at the end
+	offsets []int32 // unicode mode: UTF-16 index of each rune, plus len(units) at the end
 	unicode bool
 }
 
 // NewInput prepares s for matching by expressions with (unicode true: u or v flag) or without
-// code point semantics. s is retained, not copied: do not modify it while the Input is in use.
-// Inputs longer than MaxInput fail with ErrInputTooLarge.
+// code point semantics; it takes 4 bytes per code unit, 8 in unicode mode. s is retained, not
+// copied: do not modify it while the Input is in use. Inputs longer than MaxInput fail with
+// ErrInputTooLarge.
 func NewInput(s []uint16, unicode bool) (*Input, error) {
 	if len(s) > MaxInput {
 		return nil, ErrInputTooLarge
@@ -25,9 +26,9 @@ func NewInput(s []uint16, unicode bool) (*Input, error) {
 		}
 		return in, nil
 	}
-	in.offsets = make([]int, 0, len(s)+1)
+	in.offsets = make([]int32, 0, len(s)+1)
 	for i := 0; i < len(s); i++ {
-		in.offsets = append(in.offsets, i)
+		in.offsets = append(in.offsets, int32(i))
 		c := s[i]
 		if isHigh(c) && i+1 < len(s) && isLow(s[i+1]) {
 			in.runes = append(in.runes, utf16.DecodeRune(rune(c), rune(s[i+1])))
@@ -36,7 +37,7 @@ func NewInput(s []uint16, unicode bool) (*Input, error) {
 		}
 		in.runes = append(in.runes, rune(c))
 	}
-	in.offsets = append(in.offsets, len(s))
+	in.offsets = append(in.offsets, int32(len(s)))
 	return in, nil
 }
 
@@ -48,7 +49,7 @@ func (in *Input) unitIndex(r int) int {
 	if !in.unicode {
 		return r
 	}
-	return in.offsets[r]
+	return int(in.offsets[r])
 }
 
 // runeIndex maps a UTF-16 index (0..len) to a rune index. An index inside a surrogate pair maps
@@ -60,13 +61,13 @@ func (in *Input) runeIndex(u int) int {
 	lo, hi := 0, len(in.offsets)-1
 	for lo < hi { // first rune whose offset >= u
 		mid := (lo + hi) / 2
-		if in.offsets[mid] < u {
+		if int(in.offsets[mid]) < u {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	if in.offsets[lo] > u {
+	if int(in.offsets[lo]) > u {
 		lo-- // u is the second unit of a pair
 	}
 	return lo
