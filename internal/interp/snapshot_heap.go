@@ -20,22 +20,26 @@ import (
 //
 //	{"syms":  [[description|null, registered], ...],   // symbol ids
 //	 "intr":  [[id, "Array.prototype"], ...],           // ids of intrinsic objects
+//	 "n":     count,                                    // number of object ids
 //	 "nodes": [{"t": tag, "d": data}, ...],             // shared records (environments, ...)
 //	 "objs":  [entry, ...]}                             // one entry per object id
 //
 // An object entry is {"c": class, "p": proto, "f": flags, "pr": props, "el": elements,
-// "len": array length, "s": {"t": slot tag, "d": slot data}}; an intrinsic's entry is 0 when
-// unchanged, or {"set": [...], "add": [...]} (or a full "pr") with "p"/"f"/"el"/"len" when
-// those changed. A property is [key, value, flags] or, for accessors, [key, getter, setter,
-// flags]; a key is a string or a symbol value.
+// "len": array length, "s": {"t": slot tag, "d": slot data}}, where defaults are left out:
+// class Object, the class's usual prototype (Object/Array/Function.prototype), flags
+// "extensible", len = number of elements. An intrinsic's entry is 0 when unchanged, or
+// {"set": [...], "add": [...]} (or a full "pr") with "p"/"f"/"el"/"len"/"s" when those
+// changed. A property is [key, value] (writable, enumerable, configurable), [key, value,
+// flags] or, for accessors, [key, getter, setter, flags]; a key is a string or a symbol.
 //
 // Values are JSON: finite numbers (except -0) as numbers, strings as strings (lone surrogates
 // as \u escapes), booleans, null, and tagged objects for the rest: {"u":1} undefined,
 // {"n":"NaN"|"Infinity"|"-Infinity"|"-0"}, {"#":id} object, {"y":id} symbol, {"w":"iterator"}
 // well-known symbol, {"h":1} array hole, and {"@":id} for a shared record (node).
 //
-// Decoding reads the heap section in two passes: the first allocates every object and node,
-// the second fills them in, so references may point forwards and form cycles. Values that
+// Decoding allocates every object up front (from the count "n") and every record (a quick
+// first pass over "nodes"), then fills them in, so references may point forwards and form
+// cycles; the members must come in the order above. Values that
 // the execution half reads afterwards resolve ids against those tables.
 //
 // Internal slots: every type stored in Object.slots (and every shared record a slot refers
@@ -244,11 +248,29 @@ func (e *heapEncoder) property(k PropertyKey, p *Property) {
 	if p.isAccessor() {
 		e.object(p.getter)
 		e.object(p.setter)
+		w.int(int64(p.flags))
 	} else {
 		e.value(p.value)
+		if p.flags != propDefault {
+			w.int(int64(p.flags))
+		}
 	}
-	w.int(int64(p.flags))
 	w.endArray()
+}
+
+// defaultProto is the prototype an object entry without "p" gets: the realm's
+// Object.prototype, Array.prototype or Function.prototype by class; nil means "p" is always
+// written for that class.
+func (r *Realm) defaultProto(c Class) *Object {
+	switch c {
+	case ClassObject:
+		return r.ObjectPrototype
+	case ClassArray:
+		return r.ArrayPrototype
+	case ClassFunction:
+		return r.FunctionPrototype
+	}
+	return nil
 }
 
 // slot writes an internal slot as {"t": tag, "d": data}.
@@ -360,6 +382,8 @@ func (e *heapEncoder) finish() ([]byte, error) {
 		out.endArray()
 	}
 	out.endArray()
+	out.key("n")
+	out.int(int64(len(e.objQueue)))
 	out.key("nodes")
 	out.raw(nodeW.buf)
 	out.key("objs")
@@ -377,10 +401,14 @@ func (e *heapEncoder) objectEntry(o *Object) {
 		w.key("c")
 		w.string(o.class.String())
 	}
-	w.key("p")
-	e.object(o.proto)
-	w.key("f")
-	w.int(int64(o.flags))
+	if def := e.vm.realm.defaultProto(o.class); def == nil || o.proto != def {
+		w.key("p")
+		e.object(o.proto)
+	}
+	if o.flags != objExtensible {
+		w.key("f")
+		w.int(int64(o.flags))
+	}
 	if o.props.len() > 0 {
 		w.key("pr")
 		w.beginArray()
@@ -408,8 +436,10 @@ func (e *heapEncoder) elements(o *Object) {
 		e.value(v)
 	}
 	w.endArray()
-	w.key("len")
-	w.int(int64(o.length))
+	if int(o.length) != len(o.elems) {
+		w.key("len")
+		w.int(int64(o.length))
+	}
 }
 
 // intrinsicDiff writes the changes of intrinsic o relative to refObj (nil: new intrinsic,
@@ -557,10 +587,14 @@ type heapDecoder struct {
 	vm      *VM
 	objs    []*Object
 	isIntr  []bool
-	objPos  []int
+	counted bool // the object count was read and every object allocated
 	nodes   []slotCodec
 	nodePos []int
 	syms    []*Symbol
+
+	keys     map[string]string // interned property names
+	scratchK []PropertyKey
+	scratchP []Property
 }
 
 // newHeapDecoder prepares decoding into vm (whose realm must be fresh).
@@ -618,6 +652,30 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 				d.objs[id] = o
 				d.isIntr[id] = true
 			}
+		case "n":
+			n := int(r.int())
+			if n < len(d.objs) || n > len(r.data) {
+				r.fail("bad object count %d", n)
+				break
+			}
+			intr := 0
+			for _, isIntr := range d.isIntr {
+				if isIntr {
+					intr++
+				}
+			}
+			for len(d.objs) < n {
+				d.objs = append(d.objs, nil)
+				d.isIntr = append(d.isIntr, false)
+			}
+			pool := make([]Object, n-intr)
+			for id := range d.objs {
+				if !d.isIntr[id] {
+					d.objs[id] = &pool[0]
+					pool = pool[1:]
+				}
+			}
+			d.counted = true
 		case "nodes":
 			r.beginArray()
 			for f := true; r.more(f); f = false {
@@ -640,61 +698,52 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 				r.skip()
 				r.more(false)
 			}
-		case "objs":
-			r.beginArray()
-			var pool []Object
-			for f := true; r.more(f); f = false {
-				id := len(d.objPos)
-				d.objPos = append(d.objPos, r.pos)
-				if id >= len(d.objs) {
-					d.objs = append(d.objs, nil)
-					d.isIntr = append(d.isIntr, false)
-				}
-				if !d.isIntr[id] {
-					if len(pool) == 0 {
-						pool = make([]Object, 64)
-					}
-					d.objs[id] = &pool[0]
-					pool = pool[1:]
-				}
-				r.skip()
+			if !d.counted {
+				r.fail("records before the object count")
 			}
-			if len(d.objs) != len(d.objPos) {
-				r.fail("intrinsic id beyond the object table")
+			if r.err != nil {
+				return r.err
+			}
+			// every record and object exists now: fill the records
+			for i, pos := range d.nodePos {
+				nr := &jsonReader{data: r.data, pos: pos}
+				nr.beginObject()
+				nr.more(true)
+				st, _ := lookupSlotType(nr.key2())
+				nr.more(false)
+				nr.key()
+				st.decode(d, nr, d.nodes[i])
+				if nr.err != nil {
+					return nr.err
+				}
+			}
+		case "objs":
+			if !d.counted {
+				r.fail("objects before the object count")
+				break
+			}
+			r.beginArray()
+			id := 0
+			for f := true; r.more(f); f = false {
+				if id >= len(d.objs) {
+					r.fail("more objects than counted")
+					break
+				}
+				if d.isIntr[id] {
+					d.readIntrinsicDiff(r, d.objs[id])
+				} else {
+					d.readObject(r, d.objs[id])
+				}
+				id++
+			}
+			if id != len(d.objs) && r.err == nil {
+				r.fail("fewer objects than counted")
 			}
 		default:
 			r.skip()
 		}
 	}
-	if r.err != nil {
-		return r.err
-	}
-	end := r.pos
-	for i, pos := range d.nodePos {
-		nr := &jsonReader{data: r.data, pos: pos}
-		nr.beginObject()
-		nr.more(true)
-		st, _ := lookupSlotType(nr.key2())
-		nr.more(false)
-		nr.key()
-		st.decode(d, nr, d.nodes[i])
-		if nr.err != nil {
-			return nr.err
-		}
-	}
-	for id, pos := range d.objPos {
-		or := &jsonReader{data: r.data, pos: pos}
-		if d.isIntr[id] {
-			d.readIntrinsicDiff(or, d.objs[id])
-		} else {
-			d.readObject(or, d.objs[id])
-		}
-		if or.err != nil {
-			return or.err
-		}
-	}
-	r.pos = end
-	return nil
+	return r.err
 }
 
 // key2 reads the "t" member's string value (the key was already consumed by the caller's
@@ -718,6 +767,8 @@ var classByName = func() map[string]Class {
 // readObject fills a non-intrinsic object from its entry.
 func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 	o.class = ClassObject
+	o.flags = objExtensible
+	hasProto, hasLen := false, false
 	r.beginObject()
 	for first := true; r.more(first); first = false {
 		switch r.key() {
@@ -730,6 +781,7 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 			o.class = c
 		case "p":
 			o.proto = d.object(r)
+			hasProto = true
 		case "f":
 			o.flags = objFlags(r.int())
 		case "pr":
@@ -738,11 +790,21 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 			o.elems = d.readElements(r)
 		case "len":
 			o.length = uint32(r.int())
+			hasLen = true
 		case "s":
 			o.slots = d.slot(r)
 		default:
 			r.skip()
 		}
+	}
+	if !hasProto {
+		o.proto = d.vm.realm.defaultProto(o.class)
+		if o.proto == nil {
+			r.fail("%s object without a prototype entry", o.class)
+		}
+	}
+	if !hasLen {
+		o.length = uint32(len(o.elems))
 	}
 	d.validateObject(r, o)
 	d.vm.allocated += objectBaseSize
@@ -805,6 +867,7 @@ func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 			d.readProps(r, o, false)
 		case "el":
 			o.elems = d.readElements(r)
+			o.length = uint32(len(o.elems))
 		case "len":
 			o.length = uint32(r.int())
 		case "c":
@@ -815,10 +878,28 @@ func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 			r.skip()
 		}
 	}
+	if o.class == ClassArray && int64(len(o.elems)) > int64(o.length) {
+		r.fail("array length below its elements")
+	}
 }
 
 // readProps reads a property list; with overwrite, existing keys are replaced in place.
+// The properties of a fresh object go into exactly sized storage.
 func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
+	fresh := !overwrite && o.props.len() == 0
+	d.scratchK, d.scratchP = d.scratchK[:0], d.scratchP[:0]
+	defer func() {
+		if fresh && len(d.scratchK) > 0 {
+			o.props.keys = append([]PropertyKey(nil), d.scratchK...)
+			o.props.props = append([]Property(nil), d.scratchP...)
+			if len(o.props.keys) > mapIndexThreshold {
+				o.props.buildIndex()
+				if len(o.props.index) != len(o.props.keys) {
+					r.fail("duplicate property names")
+				}
+			}
+		}
+	}()
 	r.beginArray()
 	for first := true; r.more(first); first = false {
 		r.beginArray()
@@ -831,28 +912,48 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 			}
 			key = symKey(v.sym())
 		} else {
-			key = strKey(r.goString())
+			key = strKey(d.internKey(r))
 		}
 		r.more(false)
 		a := d.value(r)
-		r.more(false)
-		var p Property
-		if r.peek() == '{' || r.peek() == 'n' {
-			// accessor: getter, setter, flags
-			b := d.value(r)
-			r.more(false)
-			p.getter, p.setter = a.asObject(), b.asObject()
-			p.flags = propFlags(r.int())
-		} else {
-			p.value = a
-			p.flags = propFlags(r.int())
-		}
-		r.more(false)
-		if overwrite {
-			if cur := o.props.get(key); cur != nil {
-				*cur = p
-				continue
+		p := Property{value: a, flags: propDefault}
+		if r.more(false) {
+			if r.peek() == '{' || r.peek() == 'n' {
+				// accessor: getter, setter, flags
+				b := d.value(r)
+				r.more(false)
+				p = Property{getter: a.asObject(), setter: b.asObject(), flags: propFlags(r.int())}
+				if a.kind != KindObject && a.kind != KindNull {
+					r.fail("accessor with a non-object getter")
+				}
+			} else {
+				p.flags = propFlags(r.int())
 			}
+			r.more(false)
+		}
+		if p.flags&propAccessor != 0 && p.value.kind != KindUndefined {
+			r.fail("accessor flag on a data property")
+		}
+		if fresh {
+			if len(d.scratchK) < mapIndexThreshold {
+				for _, k := range d.scratchK {
+					if k == key {
+						r.fail("duplicate property %s", key)
+						return
+					}
+				}
+			}
+			d.scratchK = append(d.scratchK, key)
+			d.scratchP = append(d.scratchP, p)
+			continue
+		}
+		if cur := o.props.get(key); cur != nil {
+			if !overwrite {
+				r.fail("duplicate property %s", key)
+				return
+			}
+			*cur = p
+			continue
 		}
 		o.props.add(key, p)
 	}
@@ -867,6 +968,27 @@ func (d *heapDecoder) readElements(r *jsonReader) []Value {
 	}
 	d.vm.allocated += int64(len(out)) * valueSize
 	return out
+}
+
+// internKey reads a property name, sharing one string per distinct ASCII name.
+func (d *heapDecoder) internKey(r *jsonReader) string {
+	u, isASCII := r.units()
+	if r.err != nil {
+		return ""
+	}
+	if !isASCII {
+		return newUTF16(u).wtf8()
+	}
+	b := r.data[r.asciiStart:r.asciiEnd]
+	if s, ok := d.keys[string(b)]; ok {
+		return s
+	}
+	if d.keys == nil {
+		d.keys = map[string]string{}
+	}
+	s := string(b)
+	d.keys[s] = s
+	return s
 }
 
 // slot reads an internal slot {"t": tag, "d": data}.

@@ -216,11 +216,15 @@ func TestSnapshotHeapCorrupt(t *testing.T) {
 		data string
 	}{
 		{"not json", `{"heap":`},
-		{"bad id", `{"heap":{"syms":[],"intr":[],"nodes":[],"objs":[]},"roots":[{"#":3}]}`},
-		{"unknown intrinsic", `{"heap":{"syms":[],"intr":[[0,"Nope"]],"nodes":[],"objs":[0]},"roots":[]}`},
-		{"unknown slot", `{"heap":{"syms":[],"intr":[],"nodes":[],"objs":[{"p":null,"f":1,"s":{"t":"zzz","d":1}}]},"roots":[]}`},
-		{"unknown class", `{"heap":{"syms":[],"intr":[],"nodes":[],"objs":[{"c":"Zed","p":null,"f":1}]},"roots":[]}`},
-		{"bad tag", `{"heap":{"syms":[],"intr":[],"nodes":[],"objs":[]},"roots":[{"q":1}]}`},
+		{"bad id", `{"heap":{"syms":[],"intr":[],"n":0,"nodes":[],"objs":[]},"roots":[{"#":3}]}`},
+		{"unknown intrinsic", `{"heap":{"syms":[],"intr":[[0,"Nope"]],"n":1,"nodes":[],"objs":[0]},"roots":[]}`},
+		{"unknown slot", `{"heap":{"syms":[],"intr":[],"n":1,"nodes":[],"objs":[{"p":null,"f":1,"s":{"t":"zzz","d":1}}]},"roots":[]}`},
+		{"unknown class", `{"heap":{"syms":[],"intr":[],"n":1,"nodes":[],"objs":[{"c":"Zed","p":null,"f":1}]},"roots":[]}`},
+		{"bad tag", `{"heap":{"syms":[],"intr":[],"n":0,"nodes":[],"objs":[]},"roots":[{"q":1}]}`},
+		{"missing count", `{"heap":{"syms":[],"intr":[],"nodes":[],"objs":[{}]},"roots":[]}`},
+		{"too many objects", `{"heap":{"syms":[],"intr":[],"n":1,"nodes":[],"objs":[{},{}]},"roots":[]}`},
+		{"too few objects", `{"heap":{"syms":[],"intr":[],"n":2,"nodes":[],"objs":[{}]},"roots":[]}`},
+		{"duplicate property", `{"heap":{"syms":[],"intr":[],"n":1,"nodes":[],"objs":[{"pr":[["a",1],["a",2]]}]},"roots":[]}`},
 		{"unterminated string", `{"heap":{"syms":[["abc`},
 	}
 	for _, tt := range tests {
@@ -234,8 +238,9 @@ func TestSnapshotHeapCorrupt(t *testing.T) {
 }
 
 func FuzzSnapshotHeapDecode(f *testing.F) {
-	f.Add([]byte(`{"heap":{"syms":[["s",false]],"intr":[[1,"Array.prototype"]],"nodes":[],"objs":[{"c":"Array","p":{"#":1},"f":1,"el":[1,{"h":1},"x"],"len":3},0]},"roots":[{"#":0},{"y":0}]}`))
-	f.Add([]byte(`{"heap":{"syms":[],"intr":[],"nodes":[],"objs":[{"p":null,"f":1,"pr":[["a",{"#":0},7],["b",null,{"#":0},4]],"s":{"t":"error","d":[1,2]}}]},"roots":[{"#":0}]}`))
+	f.Add([]byte(`{"heap":{"syms":[["s",false]],"intr":[[1,"Array.prototype"]],"n":2,"nodes":[],"objs":[{"c":"Array","p":{"#":1},"f":1,"el":[1,{"h":1},"x"],"len":3},0]},"roots":[{"#":0},{"y":0}]}`))
+	f.Add([]byte(`{"heap":{"syms":[],"intr":[],"n":1,"nodes":[],"objs":[{"p":null,"f":1,"pr":[["a",{"#":0},7],["b",null,{"#":0},4]],"s":{"t":"error","d":[1,2]}}]},"roots":[{"#":0}]}`))
+	f.Add([]byte(`{"heap":{"syms":[],"intr":[],"n":2,"nodes":[],"objs":[{"pr":[["x",{"#":1}]]},{"c":"Array","el":[{"#":0}]}]},"roots":[{"#":0}]}`))
 	vm := &VM{}
 	vm.initRuntime()
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -308,7 +313,7 @@ func TestSnapshotHeapRejectsInconsistentObjects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			vm := newTestVM(t)
-			data := `{"heap":{"syms":[],"intr":[],"nodes":[],"objs":[` + tt.obj + `]},"roots":[{"#":0}]}`
+			data := `{"heap":{"syms":[],"intr":[],"n":1,"nodes":[],"objs":[` + tt.obj + `]},"roots":[{"#":0}]}`
 			_, err := decodeRootsInto(vm, []byte(data))
 			require.ErrorIs(t, err, ErrSnapshotCorrupt)
 		})
