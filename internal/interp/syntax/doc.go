@@ -27,7 +27,10 @@
 //
 // Known limits: in ModeScript, await is still a keyword at the top level
 // (tdewolff has no script goal); identifier characters newer than Go's
-// Unicode tables are rejected; regular expressions are checked for their
-// flags and compiled with regexp2 for syntax, except patterns with the v
-// flag and Script property escapes, which are left to run time.
+// Unicode tables are rejected; regular expression literals are checked for
+// their flags, the u-mode rules and by compiling them with regexp2, except
+// Script property escapes naming scripts newer than Go's tables. A few
+// valid forms tdewolff rejects remain errors: ++x ** 2, yield before a
+// template's middle part, "get" followed on the next line by "*m(){}" in a
+// class, and "continue" followed by ";" on the next line before else.
 package syntax
