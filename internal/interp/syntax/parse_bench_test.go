@@ -28,3 +28,15 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseSmall parses one block of benchProgram (about 600 bytes), the
+// size of a typical program.
+func BenchmarkParseSmall(b *testing.B) {
+	src := benchProgram[:len(benchProgram)/100]
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, err := Parse(src, ModeAsyncBody); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
