@@ -669,7 +669,7 @@ const maxJoinLength = 1 << 24
 
 // joinArray joins elements [0, n) of o with sep, converting each with ToString (or, for
 // toLocaleString, by calling its toLocaleString method).
-func (vm *VM) joinArray(o *Object, n int64, sep *jsString, locale bool) *jsString {
+func (vm *VM) joinArray(o *Object, n int64, sep *jsString, locale bool, localeArgs ...Value) *jsString {
 	var b stringBuilder
 	total := 0
 	sepLen := sep.Len()
@@ -692,7 +692,7 @@ func (vm *VM) joinArray(o *Object, n int64, sep *jsString, locale bool) *jsStrin
 		}
 		var s *jsString
 		if locale {
-			s = vm.ToString(vm.Invoke(v, strKey("toLocaleString")))
+			s = vm.ToString(vm.Invoke(v, strKey("toLocaleString"), localeArgs...))
 		} else if v.kind == KindString {
 			s = v.str()
 		} else {
@@ -779,8 +779,8 @@ func arrayToString(vm *VM, c NativeCall) Value {
 	return objectProtoToString(vm, NativeCall{This: objectValue(o)})
 }
 
-// arrayToLocaleString is Array.prototype.toLocaleString: elements' toLocaleString joined
-// with ",".
+// arrayToLocaleString is Array.prototype.toLocaleString(locales, options): elements'
+// toLocaleString(locales, options) joined with "," (ECMA-402).
 func arrayToLocaleString(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "toLocaleString")
 	n := vm.LengthOfArrayLike(o)
@@ -788,7 +788,7 @@ func arrayToLocaleString(vm *VM, c NativeCall) Value {
 		return stringValue(emptyString)
 	}
 	defer vm.leaveJoin(o)
-	return stringValue(vm.joinArray(o, n, commaString, true))
+	return stringValue(vm.joinArray(o, n, commaString, true, c.Arg(0), c.Arg(1)))
 }
 
 // arrayKeys, arrayValues and arrayEntries make Array Iterators.

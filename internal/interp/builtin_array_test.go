@@ -178,6 +178,7 @@ func TestArrayBuiltins(t *testing.T) {
 		{"fill_grows_holes", `const a = new Array(6); a.fill(7, 2, 4); a.length + ':' + Object.keys(a).join() + ':' + a.join()`, "6:2,3:,,7,7,,"},
 		{"fill_big", `new Array(100000).fill(1).reduce((s, x) => s + x, 0)`, "100000"},
 		{"fill_frozen", `Object.freeze([1, 2]).fill(0)`, "throws TypeError"},
+		{"array_toLocaleString_options", `[1234.5, 2].toLocaleString('en-US', {style: 'currency', currency: 'USD'})`, "$1,234.50,$2.00"},
 	})
 }
 

@@ -2,8 +2,6 @@ package interp
 
 import (
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/codemode/codemode/internal/interp/numconv"
 )
@@ -174,78 +172,17 @@ func numberToPrecision(vm *VM, c NativeCall) Value {
 	return asciiValue(numconv.ToPrecision(x, int(f)))
 }
 
-// numberToLocaleString is Number.prototype.toLocaleString as node's default en-US format:
-// at most three fraction digits (rounded half away from zero on the shortest decimal form)
-// and comma grouping of the integer part; "∞" for infinities.
+// numberToLocaleString is Number.prototype.toLocaleString(locales, options) as node's
+// en-US format (see builtin_number_locale.go): at most three fraction digits by default and
+// comma grouping, "∞" for infinities.
 func numberToLocaleString(vm *VM, c NativeCall) Value {
 	x := thisNumberValue(vm, c.This, "Number.prototype.toLocaleString")
-	return asciiValue(formatLocaleNumber(x))
+	f := vm.resolveLocaleFormat(c.Arg(0), c.Arg(1))
+	return asciiValue(f.format(x))
 }
 
 // formatLocaleNumber formats x like new Intl.NumberFormat("en-US").format(x).
 func formatLocaleNumber(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "∞"
-	case math.IsInf(x, -1):
-		return "-∞"
-	}
-	sign := ""
-	if math.Signbit(x) {
-		sign = "-"
-		x = -x
-	}
-	// shortest digits d1d2d3... and the decimal exponent of d1
-	e := strconv.FormatFloat(x, 'e', -1, 64)
-	mant, expText, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expText)
-	digits := strings.Replace(mant, ".", "", 1)
-	var intPart, frac string
-	if exp >= 0 {
-		if exp+1 >= len(digits) {
-			intPart = digits + strings.Repeat("0", exp+1-len(digits))
-		} else {
-			intPart, frac = digits[:exp+1], digits[exp+1:]
-		}
-	} else {
-		intPart, frac = "0", strings.Repeat("0", -exp-1)+digits
-	}
-	const maxFrac = 3
-	if len(frac) > maxFrac {
-		up := frac[maxFrac] >= '5'
-		frac = frac[:maxFrac]
-		if up {
-			n := []byte(intPart + frac)
-			i := len(n) - 1
-			for ; i >= 0 && n[i] == '9'; i-- {
-				n[i] = '0'
-			}
-			if i < 0 {
-				n = append([]byte{'1'}, n...)
-			} else {
-				n[i]++
-			}
-			intPart, frac = string(n[:len(n)-maxFrac]), string(n[len(n)-maxFrac:])
-		}
-	}
-	frac = strings.TrimRight(frac, "0")
-	intPart = strings.TrimLeft(intPart, "0")
-	if intPart == "" {
-		intPart = "0"
-	}
-	var b strings.Builder
-	b.WriteString(sign)
-	for i, ch := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(ch)
-	}
-	if frac != "" {
-		b.WriteByte('.')
-		b.WriteString(frac)
-	}
-	return b.String()
+	f := localeFormat{maxFrac: 3, minInt: 1, grouping: true, group: ",", decimal: "."}
+	return f.format(x)
 }
