@@ -560,7 +560,7 @@ func (in *inspector) constructorNameOr(o *Object, fallback string) string {
 
 // ownEnumerableKeys lists own enumerable keys (strings then symbols).
 func (in *inspector) ownEnumerableKeys(o *Object) []PropertyKey {
-	all := o.ownKeys()
+	all := in.vm.OwnPropertyKeys(o)
 	out := all[:0]
 	for _, k := range all {
 		if p, ok := o.getOwn(k); ok && p.enumerable() {

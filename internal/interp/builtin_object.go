@@ -77,7 +77,7 @@ func objectAssign(vm *VM, c NativeCall) Value {
 			continue
 		}
 		from := vm.ToObject(src)
-		for _, k := range from.ownKeys() {
+		for _, k := range vm.OwnPropertyKeys(from) {
 			p, ok := from.getOwn(k)
 			if !ok || !p.enumerable() {
 				continue
@@ -109,7 +109,7 @@ func (vm *VM) objectDefineProperties(o *Object, props Value) {
 		desc PropertyDescriptor
 	}
 	var list []pending
-	for _, k := range src.ownKeys() {
+	for _, k := range vm.OwnPropertyKeys(src) {
 		p, ok := src.getOwn(k)
 		if !ok || !p.enumerable() {
 			continue
@@ -146,7 +146,7 @@ func objectDefineProperty(vm *VM, c NativeCall) Value {
 
 // enumerableOwn is EnumerableOwnProperties for keys, values or entries (string keys only).
 func (vm *VM) enumerableOwn(o *Object, kind arrayIterKind) []Value {
-	keys := o.ownKeys()
+	keys := vm.OwnPropertyKeys(o)
 	out := make([]Value, 0, len(keys))
 	for _, k := range keys {
 		if k.sym != nil {
@@ -251,7 +251,7 @@ func objectGetOwnPropertyDescriptor(vm *VM, c NativeCall) Value {
 func objectGetOwnPropertyDescriptors(vm *VM, c NativeCall) Value {
 	o := vm.ToObject(c.Arg(0))
 	out := vm.newPlainObject()
-	for _, k := range o.ownKeys() {
+	for _, k := range vm.OwnPropertyKeys(o) {
 		if d, ok := vm.GetOwnProperty(o, k); ok {
 			vm.CreateDataProperty(out, k, vm.FromPropertyDescriptor(d))
 		}
@@ -262,7 +262,7 @@ func objectGetOwnPropertyDescriptors(vm *VM, c NativeCall) Value {
 func objectGetOwnPropertyNames(vm *VM, c NativeCall) Value {
 	o := vm.ToObject(c.Arg(0))
 	var out []Value
-	for _, k := range o.ownKeys() {
+	for _, k := range vm.OwnPropertyKeys(o) {
 		if k.sym == nil {
 			out = append(out, k.toValue())
 		}
@@ -273,7 +273,7 @@ func objectGetOwnPropertyNames(vm *VM, c NativeCall) Value {
 func objectGetOwnPropertySymbols(vm *VM, c NativeCall) Value {
 	o := vm.ToObject(c.Arg(0))
 	var out []Value
-	for _, k := range o.ownKeys() {
+	for _, k := range vm.OwnPropertyKeys(o) {
 		if k.sym != nil {
 			out = append(out, k.toValue())
 		}

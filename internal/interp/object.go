@@ -556,13 +556,26 @@ func (o *Object) setIntegrity(freeze bool) {
 	}
 }
 
-// testIntegrity implements TestIntegrityLevel.
+// testIntegrity implements TestIntegrityLevel (without listing the keys).
 func (o *Object) testIntegrity(frozen bool) bool {
 	if o.extensible() {
 		return false
 	}
-	for _, k := range o.ownKeys() {
-		p, _ := o.getOwn(k)
+	switch o.class {
+	case ClassArray:
+		for _, v := range o.elems {
+			if !v.isHole() {
+				return false // dense elements are writable and configurable
+			}
+		}
+		if frozen && o.flags&objLengthReadOnly == 0 {
+			return false
+		}
+	case ClassString:
+		// indices are read-only and non-configurable; length too
+	}
+	for i := range o.props.props {
+		p := &o.props.props[i]
 		if p.configurable() {
 			return false
 		}

@@ -188,8 +188,10 @@ type functionSlots interface {
 	callFunction(vm *VM, this Value, args []Value, newTarget *Object) Value
 }
 
-// maxNativeDepth caps nested native→JS→native re-entry (Go stack protection).
-const maxNativeDepth = 400
+// maxNativeDepth caps the nesting of calls that go through Go: natives (including natives
+// calling natives, such as a chain of iterator helpers) and JavaScript functions re-entered
+// from natives. It protects the Go stack; exceeding it throws a RangeError.
+const maxNativeDepth = 1000
 
 // Call calls fn with this and args ([[Call]]); it throws a TypeError when fn is not
 // callable. Natives use it to call back into JavaScript; a JavaScript exception propagates
@@ -206,6 +208,11 @@ func (vm *VM) Call(fn Value, this Value, args ...Value) Value {
 func (vm *VM) callObject(o *Object, this Value, args []Value, newTarget *Object) Value {
 	switch s := o.slots.(type) {
 	case *nativeFunction:
+		vm.nativeDepth++
+		defer func() { vm.nativeDepth-- }()
+		if vm.nativeDepth > maxNativeDepth {
+			vm.throwRangeError("Maximum call stack size exceeded")
+		}
 		return s.fn(vm, NativeCall{This: this, Args: args, NewTarget: newTarget, Callee: o})
 	case functionSlots:
 		vm.nativeDepth++

@@ -238,8 +238,23 @@ func (vm *VM) DeletePropertyOrThrow(o *Object, key PropertyKey) {
 	}
 }
 
-// OwnPropertyKeys is [[OwnPropertyKeys]] (integer keys ascending, strings, symbols).
-func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey { return o.ownKeys() }
+// OwnPropertyKeys is [[OwnPropertyKeys]] (integer keys ascending, strings, symbols). The
+// keys are charged to the heap budget; a String wrapper too long to list (more keys than
+// the dense array cap) throws a RangeError instead of allocating them.
+func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey {
+	n := int64(o.props.len())
+	switch o.class {
+	case ClassArray:
+		n += int64(len(o.elems))
+	case ClassString:
+		n += int64(o.slots.(Value).str().Len())
+	}
+	if n > maxDenseLength {
+		vm.throwRangeError("Too many properties to enumerate")
+	}
+	vm.allocated += n * 40
+	return o.ownKeys()
+}
 
 // GetOwnProperty is [[GetOwnProperty]] as a descriptor; ok is false when absent.
 func (vm *VM) GetOwnProperty(o *Object, key PropertyKey) (PropertyDescriptor, bool) {

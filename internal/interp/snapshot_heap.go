@@ -592,9 +592,10 @@ type heapDecoder struct {
 	nodePos []int
 	syms    []*Symbol
 
-	keys     map[string]string // interned property names
-	scratchK []PropertyKey
-	scratchP []Property
+	slotDepth int               // nesting of slot decoding (bounded)
+	keys      map[string]string // interned property names
+	scratchK  []PropertyKey
+	scratchP  []Property
 }
 
 // newHeapDecoder prepares decoding into vm (whose realm must be fresh).
@@ -993,6 +994,12 @@ func (d *heapDecoder) internKey(r *jsonReader) string {
 
 // slot reads an internal slot {"t": tag, "d": data}.
 func (d *heapDecoder) slot(r *jsonReader) any {
+	d.slotDepth++
+	defer func() { d.slotDepth-- }()
+	if d.slotDepth > maxSkipDepth {
+		r.fail("slots nested too deep")
+		return nil
+	}
 	r.beginObject()
 	r.more(true)
 	tag := r.key2()

@@ -436,19 +436,28 @@ func (r *jsonReader) goString() string {
 	return newUTF16(u).wtf8()
 }
 
+// maxSkipDepth bounds the nesting skip follows, so corrupt input cannot exhaust the stack.
+const maxSkipDepth = 512
+
 // skip skips one value of any type.
-func (r *jsonReader) skip() {
+func (r *jsonReader) skip() { r.skipDepth(0) }
+
+func (r *jsonReader) skipDepth(depth int) {
+	if depth > maxSkipDepth {
+		r.fail("nesting too deep")
+		return
+	}
 	switch c := r.peek(); c {
 	case '{':
 		r.pos++
 		for first := true; r.more(first); first = false {
 			r.key()
-			r.skip()
+			r.skipDepth(depth + 1)
 		}
 	case '[':
 		r.pos++
 		for first := true; r.more(first); first = false {
-			r.skip()
+			r.skipDepth(depth + 1)
 		}
 	case '"':
 		r.units()
