@@ -1,0 +1,385 @@
+package interp
+
+import (
+	"errors"
+	"math"
+	"fmt"
+	"strings"
+
+	"github.com/codemode/codemode/internal/interp/numconv"
+)
+
+// The JSON global (parse with reviver, stringify with replacer and indent) and the embedding
+// API's JSON crossing (VM.FromJSON, VM.ToJSON).
+
+func init() { registerBuiltin("JSON", 20, setupJSON) }
+
+func setupJSON(r *Realm) {
+	o := r.vm.newObject(r.ObjectPrototype, ClassObject)
+	r.addIntrinsic("JSON", o)
+	r.method(o, "parse", 2, jsonParse)
+	r.method(o, "stringify", 3, jsonStringify)
+	r.value(o, symKey(symToStringTag), asciiValue("JSON"), propConfigurable)
+	r.defineGlobal("JSON", objectValue(o))
+}
+
+// jsonParse is JSON.parse(text, reviver).
+func jsonParse(vm *VM, c NativeCall) Value {
+	text := vm.ToString(c.Arg(0)).wtf8()
+	v, serr := vm.parseJSONText(text)
+	if serr != nil {
+		vm.throwSyntaxError("%s", serr.message(text))
+	}
+	reviver := c.Arg(1)
+	if !IsCallable(reviver) {
+		return v
+	}
+	root := vm.newPlainObject()
+	vm.CreateDataProperty(root, strKey(""), v)
+	return vm.internalizeJSON(root, strKey(""), reviver, 0)
+}
+
+// internalizeJSON is InternalizeJSONProperty: the reviver walk, bottom-up.
+func (vm *VM) internalizeJSON(holder *Object, name PropertyKey, reviver Value, depth int) Value {
+	if depth > jsonMaxDepth {
+		vm.throwRangeError("Maximum call stack size exceeded")
+	}
+	val := vm.GetProp(holder, name)
+	if o := val.asObject(); o != nil {
+		if vm.isArray(val) {
+			n := vm.LengthOfArrayLike(o)
+			for i := int64(0); i < n; i++ {
+				k := vm.indexToKey(i)
+				vm.reviveElement(o, k, vm.internalizeJSON(o, k, reviver, depth+1))
+			}
+		} else {
+			for _, k := range o.ownKeys() {
+				if k.isSymbol() {
+					continue
+				}
+				if p, ok := o.getOwn(k); !ok || !p.enumerable() {
+					continue
+				}
+				vm.reviveElement(o, k, vm.internalizeJSON(o, k, reviver, depth+1))
+			}
+		}
+	}
+	return vm.Call(reviver, objectValue(holder), name.toValue(), val)
+}
+
+func (vm *VM) reviveElement(o *Object, k PropertyKey, v Value) {
+	if v.IsUndefined() {
+		o.deleteOwn(k)
+		return
+	}
+	vm.CreateDataProperty(o, k, v)
+}
+
+// isArray is IsArray (no proxies in the language, so the class decides).
+func (vm *VM) isArray(v Value) bool { return IsArray(v) }
+
+// jsonSerializer holds the state of one JSON.stringify (SerializeJSONProperty and friends).
+type jsonSerializer struct {
+	vm       *VM
+	b        stringBuilder
+	replacer Value            // callable or undefined
+	allow    []PropertyKey    // property list from an array replacer, or nil
+	gap      string           // indent unit
+	indent   string           // current indentation
+	stack    []*Object        // objects being serialized (cycle detection)
+	maxDepth int              // 0 = unlimited (JSON.stringify); the embedding API sets it
+	fail     func(msg string) // how to report cycles and depth: a TypeError or a host error
+}
+
+// jsonStringify is JSON.stringify(value, replacer, space).
+func jsonStringify(vm *VM, c NativeCall) Value {
+	s := &jsonSerializer{vm: vm}
+	s.fail = func(msg string) { vm.throwTypeError("%s", msg) }
+	s.setReplacer(c.Arg(1))
+	s.setGap(c.Arg(2))
+	wrapper := vm.newPlainObject()
+	vm.CreateDataProperty(wrapper, strKey(""), c.Arg(0))
+	if !s.property(wrapper, strKey(""), c.Arg(0)) {
+		return undefinedValue
+	}
+	return stringValue(s.b.string())
+}
+
+func (s *jsonSerializer) setReplacer(r Value) {
+	vm := s.vm
+	if IsCallable(r) {
+		s.replacer = r
+		return
+	}
+	if !vm.isArray(r) {
+		return
+	}
+	o := r.obj()
+	n := vm.LengthOfArrayLike(o)
+	seen := map[PropertyKey]bool{}
+	s.allow = []PropertyKey{}
+	for i := int64(0); i < n; i++ {
+		v := vm.getIndex(o, i)
+		var item *jsString
+		switch {
+		case v.kind == KindString:
+			item = v.str()
+		case v.kind == KindNumber:
+			item = vm.ToString(v)
+		case v.kind == KindObject && (v.obj().class == ClassString || v.obj().class == ClassNumber):
+			item = vm.ToString(v)
+		default:
+			continue
+		}
+		k := jsStringKey(item)
+		if !seen[k] {
+			seen[k] = true
+			s.allow = append(s.allow, k)
+		}
+	}
+}
+
+func (s *jsonSerializer) setGap(space Value) {
+	vm := s.vm
+	if o := space.asObject(); o != nil {
+		switch o.class {
+		case ClassNumber:
+			space = Number(vm.ToNumber(space))
+		case ClassString:
+			space = stringValue(vm.ToString(space))
+		}
+	}
+	switch space.kind {
+	case KindNumber:
+		n := vm.ToIntegerOrInfinity(space)
+		if n > 10 {
+			n = 10
+		}
+		if n >= 1 {
+			s.gap = strings.Repeat(" ", int(n))
+		}
+	case KindString:
+		g := space.str()
+		if g.Len() > 10 {
+			g = g.substring(0, 10)
+		}
+		s.gap = g.wtf8()
+	}
+}
+
+// property serializes holder[key] (whose value is v) and reports whether anything was written
+// (false for undefined, functions and symbols).
+func (s *jsonSerializer) property(holder *Object, key PropertyKey, v Value) bool {
+	vm := s.vm
+	if v.kind == KindObject {
+		if toJSON := vm.GetV(v, strKey("toJSON")); IsCallable(toJSON) {
+			v = vm.Call(toJSON, v, key.toValue())
+		}
+	}
+	if s.replacer.kind != KindUndefined {
+		v = vm.Call(s.replacer, objectValue(holder), key.toValue(), v)
+	}
+	if o := v.asObject(); o != nil {
+		switch o.class {
+		case ClassNumber:
+			v = Number(vm.ToNumber(v))
+		case ClassString:
+			v = stringValue(vm.ToString(v))
+		case ClassBoolean:
+			v = o.slots.(Value)
+		}
+	}
+	switch v.kind {
+	case KindNull:
+		s.b.putASCII("null")
+	case KindBool:
+		if v.num != 0 {
+			s.b.putASCII("true")
+		} else {
+			s.b.putASCII("false")
+		}
+	case KindString:
+		appendJSONQuote(&s.b, v.str())
+	case KindNumber:
+		if !math.IsNaN(v.num) && !math.IsInf(v.num, 0) {
+			if s.b.isWide {
+				s.b.putASCII(numberToString(v.num))
+			} else {
+				s.b.ascii = numconv.AppendNumber(s.b.ascii, v.num)
+			}
+		} else {
+			s.b.putASCII("null")
+		}
+	case KindObject:
+		if v.obj().isCallable() {
+			return false
+		}
+		if vm.isArray(v) {
+			s.array(v.obj())
+		} else {
+			s.object(v.obj())
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (s *jsonSerializer) enter(o *Object) {
+	for _, x := range s.stack {
+		if x == o {
+			s.fail("Converting circular structure to JSON")
+		}
+	}
+	if s.maxDepth > 0 && len(s.stack) >= s.maxDepth {
+		s.fail(fmt.Sprintf("value nests deeper than %d levels", s.maxDepth))
+	}
+	if len(s.stack) >= jsonMaxDepth {
+		s.vm.throwRangeError("Maximum call stack size exceeded")
+	}
+	s.stack = append(s.stack, o)
+}
+
+func (s *jsonSerializer) leave() { s.stack = s.stack[:len(s.stack)-1] }
+
+func (s *jsonSerializer) newline() {
+	if s.gap == "" {
+		return
+	}
+	s.b.writeUnit('\n')
+	s.b.writeGo(s.indent)
+}
+
+func (s *jsonSerializer) object(o *Object) {
+	vm := s.vm
+	s.enter(o)
+	defer s.leave()
+	stepback := s.indent
+	s.indent += s.gap
+	keys := s.allow
+	if keys == nil {
+		keys = s.enumerableKeys(o)
+	}
+	s.b.writeUnit('{')
+	wrote := false
+	for _, k := range keys {
+		v := vm.GetProp(o, k)
+		mark := s.b.len()
+		if wrote {
+			s.b.writeUnit(',')
+		}
+		s.newline()
+		appendJSONQuote(&s.b, newStringFromGo(k.name))
+		s.b.writeUnit(':')
+		if s.gap != "" {
+			s.b.writeUnit(' ')
+		}
+		if s.property(o, k, v) {
+			wrote = true
+		} else {
+			s.truncate(mark)
+		}
+	}
+	s.indent = stepback
+	if wrote {
+		s.newline()
+	}
+	s.b.writeUnit('}')
+}
+
+// enumerableKeys lists o's own enumerable string keys in property order.
+func (s *jsonSerializer) enumerableKeys(o *Object) []PropertyKey {
+	keys := o.ownKeys()
+	out := keys[:0]
+	for _, k := range keys {
+		if k.isSymbol() {
+			continue
+		}
+		if p, ok := o.getOwn(k); ok && p.enumerable() {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// truncate drops what was written after mark (a property that serialized to nothing).
+func (s *jsonSerializer) truncate(mark int) {
+	if s.b.isWide {
+		s.b.utf16 = s.b.utf16[:mark]
+	} else {
+		s.b.ascii = s.b.ascii[:mark]
+	}
+}
+
+func (s *jsonSerializer) array(o *Object) {
+	vm := s.vm
+	s.enter(o)
+	defer s.leave()
+	stepback := s.indent
+	s.indent += s.gap
+	n := vm.LengthOfArrayLike(o)
+	s.b.writeUnit('[')
+	for i := int64(0); i < n; i++ {
+		if i > 0 {
+			s.b.writeUnit(',')
+		}
+		s.newline()
+		k := vm.indexToKey(i)
+		var v Value
+		if i < int64(len(o.elems)) && !o.elems[i].isHole() {
+			v = o.elems[i]
+		} else {
+			v = vm.GetProp(o, k)
+		}
+		if !s.property(o, k, v) {
+			s.b.putASCII("null")
+		}
+	}
+	s.indent = stepback
+	if n > 0 {
+		s.newline()
+	}
+	s.b.writeUnit(']')
+}
+
+// errNotJSON is the reason a top-level value has no JSON form (undefined, a function, a symbol).
+var errNotJSON = errors.New("the value has no JSON form")
+
+// ToJSON copies v as JSON text with JSON.stringify's semantics (toJSON methods, undefined
+// properties dropped, NaN and infinities as null). A cycle, nesting deeper than maxDepth
+// (0: unlimited) or a value with no JSON form is a *Diagnostic of kind "InvalidDataValue";
+// an exception thrown by a toJSON method or getter is returned as an error too.
+func (vm *VM) ToJSON(v Value, maxDepth int) (out []byte, err error) {
+	type hostFail struct{ msg string }
+	defer func() {
+		if r := recover(); r != nil {
+			switch e := r.(type) {
+			case hostFail:
+				err = &Diagnostic{Kind: "InvalidDataValue", Message: e.msg}
+			case *Exception:
+				err = &Diagnostic{Kind: "InvalidDataValue", Message: "copying the value as JSON threw: " + vm.describeValue(e.Value)}
+			default:
+				panic(r)
+			}
+		}
+	}()
+	s := &jsonSerializer{vm: vm, maxDepth: maxDepth}
+	s.fail = func(msg string) { panic(hostFail{msg}) }
+	wrapper := vm.newPlainObject()
+	vm.CreateDataProperty(wrapper, strKey(""), v)
+	if !s.property(wrapper, strKey(""), v) {
+		return nil, &Diagnostic{Kind: "InvalidDataValue", Message: errNotJSON.Error()}
+	}
+	return []byte(s.b.string().String()), nil
+}
+
+// FromJSON makes a value from JSON text (exactly JSON.parse without a reviver).
+func (vm *VM) FromJSON(data []byte) (v Value, err error) {
+	defer vm.catchException(&err)
+	text := string(data)
+	v, serr := vm.parseJSONText(text)
+	if serr != nil {
+		return undefinedValue, fmt.Errorf("invalid JSON: %s", serr.message(text))
+	}
+	return v, nil
+}
