@@ -1,0 +1,168 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/codemode/codemode/internal/interp"
+	"github.com/codemode/codemode/internal/interp/syntax"
+)
+
+// cancelTimeout bounds how long cancelling durable work at its tool may take when a run ends.
+const cancelTimeout = 5 * time.Second
+
+// catchableKinds are the diagnostic kinds a program can catch as an Error with that "kind";
+// uncaught, they end the run with a diagnostic of their kind.
+var catchableKinds = map[Kind]bool{
+	KindToolFailure:       true,
+	KindUnknownTool:       true,
+	KindInvalidToolInput:  true,
+	KindInvalidToolOutput: true,
+	KindInvalidDataValue:  true,
+}
+
+// KindInterrupted is a warning only: a call was still running or pending when the program
+// returned, and was interrupted (durable work is cancelled at its tool).
+const KindInterrupted Kind = "Interrupted"
+
+// finish builds the Result of a program that ended (returned or threw).
+func (e *Execution) finish() {
+	v, thrown := e.vm.Result()
+	if thrown {
+		e.finishWithError(e.diagnosticFromThrown(v))
+		return
+	}
+	res := &Result{OK: true}
+	value, err := e.valueJSON(v)
+	if err != nil {
+		e.finishWithError(&Diagnostic{Kind: KindInvalidDataValue, Message: "the program's result cannot be copied as JSON: " + err.Error()})
+		return
+	}
+	res.Value = value
+	e.result = res
+	e.complete()
+}
+
+// valueJSON copies the program's result as JSON; undefined becomes null.
+func (e *Execution) valueJSON(v interp.Value) ([]byte, error) {
+	if v.IsUndefined() {
+		return []byte("null"), nil
+	}
+	return e.vm.ToJSON(v, MaxValueDepth)
+}
+
+// finishWithError ends the run with a diagnostic.
+func (e *Execution) finishWithError(d *Diagnostic) {
+	e.result = &Result{OK: false, Error: d}
+	e.complete()
+}
+
+// complete adds what every Result carries: logs, warnings, calls; cancels leftover work.
+func (e *Execution) complete() {
+	res := e.result
+	if e.vm != nil {
+		for _, r := range e.vm.UnhandledRejections() {
+			kind, msg, line, col := e.describe(r)
+			res.Warnings = append(e.warnings, Warning{Kind: kind, Message: "unhandled rejection: " + msg, Line: line, Column: col})
+			e.warnings = res.Warnings
+		}
+	}
+	e.interruptLeftovers()
+	res.Warnings = e.warnings
+	res.Logs = e.logs
+	res.ToolCalls = make([]ToolCallRecord, len(e.calls))
+	for i, c := range e.calls {
+		res.ToolCalls[i] = c.record()
+	}
+	if !res.OK {
+		res.Warnings = nil
+	}
+	res.LimitOutput(e.limits.MaxOutputBytes)
+	e.state = StateDone
+	if e.cancelAll != nil {
+		e.cancelAll()
+	}
+}
+
+// interruptLeftovers cancels calls still running or pending when the program ended.
+func (e *Execution) interruptLeftovers() {
+	for _, c := range e.calls {
+		if c.status != CallRunning && c.status != CallPending {
+			continue
+		}
+		e.warnings = append(e.warnings, Warning{Kind: KindInterrupted,
+			Message: fmt.Sprintf("%s (call %d) was still %s when the program returned and was interrupted", AccessPath(c.Path), c.CallID, c.status)})
+		if c.status == CallPending && c.handle != nil {
+			if tool, ok := e.rt.toolbox.Lookup(c.Path); ok && tool.Durable != nil {
+				ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
+				if err := tool.Durable.Cancel(ctx, c.handle, c.Call); err != nil {
+					e.rt.opts.Logger.Warn("cancel durable call", "run_id", e.runID, "key", c.Key, "error", err)
+				}
+				cancel()
+			}
+		}
+		c.status = CallCancelled
+	}
+}
+
+// describe classifies a thrown or rejected value: its kind, message and position.
+func (e *Execution) describe(v interp.Value) (Kind, string, int, int) {
+	name, msg, line, col := e.vm.DescribeError(v)
+	kind := KindExecutionFailure
+	if v.IsObject() {
+		if k, err := e.vm.Get(v, "kind"); err == nil && k.IsString() {
+			if kk := Kind(e.vm.ToGoString(k)); catchableKinds[kk] {
+				kind = kk
+			}
+		}
+	}
+	text := msg
+	if kind == KindExecutionFailure && name != "" {
+		text = name + ": " + msg
+	}
+	return kind, withPosition(text, line, col), line, col
+}
+
+// diagnosticFromThrown makes the diagnostic of an uncaught exception.
+func (e *Execution) diagnosticFromThrown(v interp.Value) *Diagnostic {
+	kind, msg, line, col := e.describe(v)
+	if kind == KindExecutionFailure {
+		msg = "uncaught " + msg
+	}
+	return &Diagnostic{Kind: kind, Message: msg, Line: line, Column: col}
+}
+
+// diagnosticFromRunError converts an error of interp's Run (a limit, a host diagnostic).
+func (e *Execution) diagnosticFromRunError(err error) *Diagnostic {
+	var d *interp.Diagnostic
+	if errors.As(err, &d) {
+		if d.Kind == string(KindTimeoutExceeded) && e.limits.TimeoutMs > 0 {
+			return timeoutDiagnostic(e.limits.TimeoutMs)
+		}
+		return &Diagnostic{Kind: Kind(d.Kind), Message: withPosition(d.Message, d.Line, d.Column), Line: d.Line, Column: d.Column}
+	}
+	return &Diagnostic{Kind: KindExecutionFailure, Message: err.Error()}
+}
+
+// diagnosticOf converts a compile error.
+func diagnosticOf(err error) *Diagnostic {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return &Diagnostic{Kind: Kind(se.Kind), Message: withPosition(se.Message, se.Line, se.Column), Line: se.Line, Column: se.Column}
+	}
+	var d *interp.Diagnostic
+	if errors.As(err, &d) {
+		return &Diagnostic{Kind: Kind(d.Kind), Message: withPosition(d.Message, d.Line, d.Column), Line: d.Line, Column: d.Column}
+	}
+	return &Diagnostic{Kind: KindParseError, Message: err.Error()}
+}
+
+// withPosition appends "(line L, column C)" when the position is known.
+func withPosition(msg string, line, col int) string {
+	if line <= 0 {
+		return msg
+	}
+	return fmt.Sprintf("%s (line %d, column %d)", msg, line, col)
+}

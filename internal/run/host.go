@@ -1,0 +1,203 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/codemode/codemode/internal/interp"
+)
+
+// Host function ids. Tool functions are "tool:<path>"; they are stored in snapshots by id, so
+// these strings are part of the snapshot format.
+const (
+	hostIDSearch   = "search"
+	hostToolPrefix = "tool:"
+	// searchPath is the path recorded for calls of the search built-in.
+	searchPath = "search"
+)
+
+// host is the interpreter's view of the execution: it makes the program's host calls.
+type host struct {
+	e          *Execution
+	callCtx    context.Context // context of calls made in goroutines (cancelled when the run ends)
+	journalErr error           // a journal failure: the drive stops with it
+}
+
+var _ interp.Host = (*host)(nil)
+
+// install defines the program's globals: the tools tree and search.
+func (h *host) install(vm *interp.VM) {
+	tools := vm.NewObject()
+	for _, t := range h.e.rt.toolbox.Tools() {
+		segs := strings.Split(t.Path, ".")
+		obj := tools
+		for _, seg := range segs[:len(segs)-1] {
+			next, _ := vm.Get(obj, seg)
+			if !next.IsObject() {
+				next = vm.NewObject()
+				_ = vm.Set(obj, seg, next)
+			}
+			obj = next
+		}
+		last := segs[len(segs)-1]
+		_ = vm.Set(obj, last, vm.NewHostFunction(hostToolPrefix+t.Path, last, 1))
+	}
+	_ = vm.Set(vm.Global(), "tools", tools)
+	_ = vm.Set(vm.Global(), "search", vm.NewHostFunction(hostIDSearch, "search", 1))
+}
+
+// CallHost implements interp.Host: every call of a tool function or of search.
+func (h *host) CallHost(vm *interp.VM, id string, this interp.Value, args []interp.Value) (interp.Value, error) {
+	e := h.e
+	arg := interp.Undefined()
+	if len(args) > 0 {
+		arg = args[0]
+	}
+	var path string
+	switch {
+	case id == hostIDSearch:
+		path = searchPath
+	case strings.HasPrefix(id, hostToolPrefix):
+		path = strings.TrimPrefix(id, hostToolPrefix)
+	default:
+		return interp.Undefined(), &interp.Diagnostic{Kind: string(KindExecutionFailure), Message: "unknown host function " + id}
+	}
+	if max := e.limits.MaxToolCalls; max > 0 && e.nextCallID >= max {
+		return interp.Undefined(), &interp.Diagnostic{Kind: string(KindToolCallLimitExceeded),
+			Message: fmt.Sprintf("the run made more than %d tool calls (maxToolCalls)", max)}
+	}
+	e.nextCallID++
+	call := Call{RunID: e.runID, CallID: e.nextCallID, Key: CallKey(e.runID, e.nextCallID), Path: path}
+	pid, promise := vm.NewHostPromise()
+	c := &callState{Call: call, promiseID: pid, status: CallRunning, started: time.Now()}
+	e.calls = append(e.calls, c)
+	e.byPromise[pid] = c
+
+	input, inputErr := h.inputOf(vm, arg)
+	c.input = input
+	tool, known := e.rt.toolbox.Lookup(path)
+	c.durable = known && tool.Durable != nil
+	if e.journal != nil {
+		rec, err := e.journal.CallStarted(h.callCtx, call, input, c.durable)
+		if err != nil {
+			h.journalErr = fmt.Errorf("record call %s: %w", call.Key, err)
+			return interp.Undefined(), &interp.Diagnostic{Kind: string(KindExecutionFailure), Message: h.journalErr.Error()}
+		}
+		switch {
+		case rec.Outcome != nil:
+			e.ready = append(e.ready, settlement{call: c, outcome: *rec.Outcome, kind: kindReplayed})
+			return promise, nil
+		case rec.Handle != nil:
+			c.status = CallPending
+			c.handle = rec.Handle
+			e.ready = append(e.ready, settlement{call: c, pending: true, handle: rec.Handle, attach: true, kind: kindReplayed})
+			return promise, nil
+		}
+	}
+	switch {
+	case inputErr != nil:
+		h.fail(c, KindInvalidDataValue, inputErr.Error())
+		return promise, nil
+	case path == searchPath:
+		h.search(c)
+		return promise, nil
+	case !known:
+		h.fail(c, KindUnknownTool, (&UnknownToolError{Path: path, Suggestion: e.rt.toolbox.Suggest(path)}).Error())
+		return promise, nil
+	}
+	if err := e.rt.toolbox.ValidateInput(path, input); err != nil {
+		h.fail(c, KindInvalidToolInput, err.Error())
+		return promise, nil
+	}
+	if hook := e.rt.opts.Hooks.BeforeCall; hook != nil {
+		if err := hook(h.callCtx, call, input); err != nil {
+			h.fail(c, KindToolFailure, "call denied: "+err.Error())
+			return promise, nil
+		}
+	}
+	h.start(tool, c)
+	return promise, nil
+}
+
+// inputOf copies the program's argument as JSON; a missing argument is {}.
+func (h *host) inputOf(vm *interp.VM, arg interp.Value) (json.RawMessage, error) {
+	if arg.IsUndefined() {
+		return json.RawMessage("{}"), nil
+	}
+	data, err := vm.ToJSON(arg, MaxValueDepth)
+	if err != nil {
+		return nil, fmt.Errorf("tool input cannot be copied as JSON: %w", err)
+	}
+	return data, nil
+}
+
+// fail settles a call that was never made with an error of kind.
+func (h *host) fail(c *callState, kind Kind, msg string) {
+	h.e.ready = append(h.e.ready, settlement{call: c, kind: kind, outcome: Outcome{OK: false, Error: &OutcomeError{Message: msg}}})
+}
+
+// start makes the call in a goroutine; its settlement arrives on settledCh.
+func (h *host) start(tool Tool, c *callState) {
+	e := h.e
+	e.inflight++
+	ctx := h.callCtx
+	input := c.input
+	call := c.Call
+	go func() {
+		if tool.Durable == nil {
+			out, err := tool.Execute(ctx, input, call)
+			if err != nil {
+				e.settledCh <- settlement{call: c, outcome: failure(err)}
+				return
+			}
+			e.settledCh <- settlement{call: c, outcome: Outcome{OK: true, Value: out}}
+			return
+		}
+		st, err := tool.Durable.Start(ctx, input, call)
+		switch {
+		case err != nil:
+			e.settledCh <- settlement{call: c, outcome: failure(err)}
+		case st.Done:
+			e.settledCh <- settlement{call: c, outcome: Outcome{OK: true, Value: st.Output}}
+		default:
+			e.settledCh <- settlement{call: c, pending: true, handle: st.Handle, attach: true}
+		}
+	}()
+}
+
+// search answers the search built-in synchronously.
+func (h *host) search(c *callState) {
+	var q Query
+	if err := json.Unmarshal(c.input, &q); err != nil {
+		h.fail(c, KindInvalidToolInput, "search expects {query, namespace?, limit?, offset?}: "+err.Error())
+		return
+	}
+	if err := q.Validate(); err != nil {
+		h.fail(c, KindInvalidToolInput, err.Error())
+		return
+	}
+	page := Search(h.e.rt.catalog, q)
+	out, err := json.Marshal(page)
+	if err != nil {
+		h.fail(c, KindExecutionFailure, err.Error())
+		return
+	}
+	h.e.ready = append(h.e.ready, settlement{call: c, kind: KindToolFailure, outcome: Outcome{OK: true, Value: out}})
+}
+
+// newKindError makes the Error value a failed call rejects with: an Error with the message and a
+// "kind" property naming the diagnostic kind (ToolFailure, InvalidToolInput, ...). An uncaught
+// error with a kind ends the run with a diagnostic of that kind.
+func (h *host) newKindError(kind Kind, msg string) interp.Value {
+	vm := h.e.vm
+	v := vm.NewError("Error", msg)
+	_ = vm.Set(v, "kind", vm.String(string(kind)))
+	return v
+}
+
+// errCallsCancelled is the reason calls still running at the end of a run are cancelled with.
+var errCallsCancelled = errors.New("the run ended")

@@ -1,0 +1,117 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Options configures a Runtime. The zero value is a runtime with no tools and no limits.
+type Options struct {
+	// Tools are the host tools programs can call as tools.<path>(input).
+	Tools []Tool
+	// Namespaces describe dotted prefixes of tool paths (for catalogs and search).
+	Namespaces []Namespace
+	// Limits apply to every run unless ExecOptions.Limits overrides them. Zero fields mean no
+	// limit.
+	Limits Limits
+	// Hooks run around every host call.
+	Hooks Hooks
+	// Clock is the program's clock (Date.now, new Date). Default time.Now. Time limits are
+	// measured on the process's monotonic clock regardless.
+	Clock func() time.Time
+	// Logger receives the runtime's own logs (not the program's console). Default: discard.
+	Logger *slog.Logger
+}
+
+// Hooks run around every host call (tool calls and search).
+type Hooks struct {
+	// BeforeCall runs before the call is made. A non-nil error denies the call: the program sees
+	// a thrown Error with the error's message, and the tool is not called.
+	BeforeCall func(ctx context.Context, call Call, input json.RawMessage) error
+	// AfterCall runs once the call has settled (succeeded, failed or was cancelled).
+	AfterCall func(ctx context.Context, call Call, record ToolCallRecord)
+}
+
+// Runtime runs programs against a fixed set of tools. It is safe for concurrent use: every
+// Execute and Resume makes an independent Execution.
+type Runtime struct {
+	toolbox *Toolbox
+	catalog []Descriptor
+	opts    Options
+}
+
+// New checks the options and makes a Runtime. Invalid limits, tool paths or schemas are errors.
+func New(opts Options) (*Runtime, error) {
+	if err := opts.Limits.Validate(); err != nil {
+		return nil, err
+	}
+	box, err := NewToolbox(opts.Tools, opts.Namespaces)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Runtime{toolbox: box, catalog: box.Catalog(), opts: opts}, nil
+}
+
+// Catalog lists the runtime's tools with their TypeScript signatures, sorted by path.
+func (r *Runtime) Catalog() []Descriptor { return r.catalog }
+
+// Toolbox returns the runtime's tools.
+func (r *Runtime) Toolbox() *Toolbox { return r.toolbox }
+
+// ExecOptions configures one run.
+type ExecOptions struct {
+	// RunID names the run; call keys are "<RunID>:<callId>". Generated when empty.
+	RunID string
+	// Limits, when non-nil, replace the runtime's limits for this run.
+	Limits *Limits
+	// Journal, when set, records every call and checkpoint (a durable host).
+	Journal Journal
+	// Drain, when closed, asks the run to stop at the next safe point once no inline call is in
+	// flight; the Execution then ends Yielded and can be suspended.
+	Drain <-chan struct{}
+}
+
+// Journal lets a durable host record a run's calls and checkpoints, and answer calls that were
+// already made before a crash. Its methods are called from the goroutine driving the run, in
+// call order.
+type Journal interface {
+	// CallStarted is called before a call is made. When the call's key is already known (the
+	// run is being re-driven after a crash) it returns the stored state: an outcome is used
+	// instead of calling the tool again; a handle means the durable call is pending and is not
+	// started again. For a new call it returns a zero Recorded.
+	CallStarted(ctx context.Context, call Call, input json.RawMessage, durable bool) (Recorded, error)
+	// CallSettled records the outcome of a call made inline (or attached in process).
+	CallSettled(ctx context.Context, call Call, outcome Outcome) error
+	// CallPending records that durable work started and answered with handle.
+	CallPending(ctx context.Context, call Call, handle json.RawMessage) error
+	// Checkpoint stores the run's state at a safe point after settled calls.
+	Checkpoint(ctx context.Context, state []byte) error
+}
+
+// Recorded is what a Journal already knows about a call; the zero value means nothing.
+type Recorded struct {
+	// Outcome is the stored outcome of a settled call, or nil.
+	Outcome *Outcome
+	// Handle is the handle of a durable call still pending, or nil.
+	Handle json.RawMessage
+}
+
+// limitsFor returns the limits of one run.
+func (r *Runtime) limitsFor(o ExecOptions) (Limits, error) {
+	if o.Limits == nil {
+		return r.opts.Limits, nil
+	}
+	if err := o.Limits.Validate(); err != nil {
+		return Limits{}, fmt.Errorf("run limits: %w", err)
+	}
+	return *o.Limits, nil
+}

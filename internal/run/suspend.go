@@ -1,0 +1,302 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/codemode/codemode/internal/interp"
+)
+
+// StateFormat is the version of the run-state envelope written by Suspend. The interpreter's
+// own snapshot (field "vm") carries its own format number. Readers for every older version are
+// kept (see decodeState).
+const StateFormat = 1
+
+// ErrNotSuspendable is returned by Suspend when the run is done or still has inline work.
+var ErrNotSuspendable = errors.New("run cannot be suspended")
+
+// ErrSnapshotTooLarge is wrapped when a state exceeds maxSnapshotBytes; the run is unharmed.
+var ErrSnapshotTooLarge = errors.New("snapshot exceeds maxSnapshotBytes")
+
+// SnapshotError reports a state or outcome that Resume cannot use.
+type SnapshotError struct {
+	// Message says what is wrong.
+	Message string
+}
+
+// Error returns "SnapshotError: <message>".
+func (e *SnapshotError) Error() string { return "SnapshotError: " + e.Message }
+
+// PendingCall is a durable call a suspended run waits on.
+type PendingCall struct {
+	// Key is "<runId>:<callId>".
+	Key string `json:"key"`
+	// CallID is the call's number in the run.
+	CallID int64 `json:"callId"`
+	// Path is the tool's dotted path.
+	Path string `json:"path"`
+	// Args is the tool's input.
+	Args json.RawMessage `json:"args"`
+	// Handle is what the tool answered when the work started.
+	Handle json.RawMessage `json:"handle"`
+}
+
+// Suspension is a saved run: State resumes it (Runtime.Resume), Pending lists what it waits on.
+type Suspension struct {
+	// State is the versioned JSON of the whole run.
+	State []byte
+	// Pending are the durable calls whose outcomes the run waits for, in call order.
+	Pending []PendingCall
+}
+
+// runState is the envelope written by Suspend (format 1).
+type runState struct {
+	Format     int             `json:"format"`
+	RunID      string          `json:"runId"`
+	Limits     Limits          `json:"limits"`
+	NextCallID int64           `json:"nextCallId"`
+	ActiveMs   float64         `json:"activeMs"`
+	Calls      []callStateJSON `json:"calls"`
+	Logs       []string        `json:"logs,omitempty"`
+	Warnings   []Warning       `json:"warnings,omitempty"`
+	VM         json.RawMessage `json:"vm"`
+}
+
+// callStateJSON is one call in the envelope.
+type callStateJSON struct {
+	CallID     int64           `json:"callId"`
+	Key        string          `json:"key"`
+	Path       string          `json:"path"`
+	PromiseID  uint64          `json:"promiseId,omitempty"`
+	Input      json.RawMessage `json:"input,omitempty"`
+	Durable    bool            `json:"durable,omitempty"`
+	Status     CallStatus      `json:"status"`
+	Handle     json.RawMessage `json:"handle,omitempty"`
+	DurationMs *int64          `json:"durationMs,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	External   bool            `json:"external,omitempty"`
+}
+
+// Suspend saves a suspended or yielded run. The Execution stays usable: a failed Suspend (a
+// state over maxSnapshotBytes) harms nothing.
+func (e *Execution) Suspend() (*Suspension, error) {
+	if e.state != StateSuspended && e.state != StateYielded {
+		return nil, fmt.Errorf("%w: it is %s", ErrNotSuspendable, e.state)
+	}
+	if e.inflight > 0 || len(e.ready) > 0 {
+		var running []string
+		for _, c := range e.calls {
+			if c.status == CallRunning || (c.status == CallPending && !c.external) {
+				running = append(running, fmt.Sprintf("%s (call %d)", AccessPath(c.Path), c.CallID))
+			}
+		}
+		return nil, fmt.Errorf("%w: calls still running in process: %v", ErrNotSuspendable, running)
+	}
+	state, err := e.encode()
+	if err != nil {
+		return nil, err
+	}
+	if max := e.limits.MaxSnapshotBytes; max > 0 && int64(len(state)) > max {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrSnapshotTooLarge, len(state), max)
+	}
+	return &Suspension{State: state, Pending: e.Pending()}, nil
+}
+
+// encode writes the run's whole state.
+func (e *Execution) encode() ([]byte, error) {
+	vmState, err := e.vm.Snapshot()
+	if err != nil {
+		return nil, fmt.Errorf("snapshot interpreter: %w", err)
+	}
+	active := e.activeUsed
+	if e.state != StateSuspended && e.state != StateYielded && !e.driveStart.IsZero() {
+		active += time.Since(e.driveStart)
+	}
+	st := runState{
+		Format: StateFormat, RunID: e.runID, Limits: e.limits, NextCallID: e.nextCallID,
+		ActiveMs: float64(active) / float64(time.Millisecond),
+		Logs:     e.logs, Warnings: e.warnings, VM: vmState,
+	}
+	for _, c := range e.calls {
+		st.Calls = append(st.Calls, callStateJSON{
+			CallID: c.CallID, Key: c.Key, Path: c.Path, PromiseID: c.promiseID, Input: c.input,
+			Durable: c.durable, Status: c.status, Handle: c.handle, DurationMs: c.duration,
+			Error: c.errMsg, External: c.external,
+		})
+	}
+	return json.Marshal(st)
+}
+
+// decodeState reads an envelope of any known format.
+func decodeState(data []byte) (*runState, error) {
+	var head struct {
+		Format int `json:"format"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, &SnapshotError{Message: "state is not JSON: " + err.Error()}
+	}
+	switch head.Format {
+	case 1:
+		var st runState
+		if err := json.Unmarshal(data, &st); err != nil {
+			return nil, &SnapshotError{Message: "malformed state: " + err.Error()}
+		}
+		if st.RunID == "" || len(st.VM) == 0 {
+			return nil, &SnapshotError{Message: "malformed state: runId and vm are required"}
+		}
+		return &st, nil
+	default:
+		return nil, &SnapshotError{Message: fmt.Sprintf("unknown state format %d (this build reads 1..%d)", head.Format, StateFormat)}
+	}
+}
+
+// OutcomeFor is the outcome of one pending call, by key.
+type OutcomeFor struct {
+	// Key is the pending call's "<runId>:<callId>".
+	Key string `json:"key"`
+	// Outcome is how the call ended.
+	Outcome Outcome `json:"outcome"`
+}
+
+// Resume continues a suspended run from its state with the outcomes that have arrived, which may
+// be any subset of its pending calls: calls without an outcome stay pending and the run may
+// suspend again. An outcome for a key that is not pending, or a malformed state, is a
+// *SnapshotError. The run keeps its limits, call ids and active-time budget.
+func (r *Runtime) Resume(ctx context.Context, state []byte, outcomes []OutcomeFor, opts ExecOptions) (*Execution, error) {
+	st, err := decodeState(state)
+	if err != nil {
+		return nil, err
+	}
+	if opts.RunID != "" && opts.RunID != st.RunID {
+		return nil, &SnapshotError{Message: fmt.Sprintf("state belongs to run %s, not %s", st.RunID, opts.RunID)}
+	}
+	opts.RunID = st.RunID
+	limits := st.Limits
+	if opts.Limits != nil {
+		limits = *opts.Limits
+	}
+	e := r.newExecution(opts, limits)
+	if err := e.restore(st); err != nil {
+		return nil, err
+	}
+	byKey := map[string]*callState{}
+	for _, c := range e.calls {
+		if c.status == CallPending {
+			byKey[c.Key] = c
+		}
+	}
+	seen := map[string]bool{}
+	for _, o := range outcomes {
+		c, ok := byKey[o.Key]
+		if !ok {
+			return nil, &SnapshotError{Message: fmt.Sprintf("no pending call has key %q", o.Key)}
+		}
+		if seen[o.Key] {
+			return nil, &SnapshotError{Message: fmt.Sprintf("two outcomes for key %q", o.Key)}
+		}
+		if err := o.Outcome.Validate(); err != nil {
+			return nil, &SnapshotError{Message: fmt.Sprintf("outcome for %q: %v", o.Key, err)}
+		}
+		seen[o.Key] = true
+		e.ready = append(e.ready, settlement{call: c, outcome: o.Outcome, kind: KindToolFailure})
+	}
+	// Pending work that can be awaited in process is attached again.
+	for _, c := range e.calls {
+		if c.status == CallPending && !seen[c.Key] && !c.external {
+			e.attach(c)
+		}
+	}
+	if err := e.drive(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// restore rebuilds the execution from an envelope.
+func (e *Execution) restore(st *runState) error {
+	vm, err := interp.Restore(st.VM, e.vmConfig())
+	if err != nil {
+		return &SnapshotError{Message: "interpreter state: " + err.Error()}
+	}
+	e.vm = vm
+	e.nextCallID = st.NextCallID
+	e.activeUsed = time.Duration(st.ActiveMs * float64(time.Millisecond))
+	e.logs = st.Logs
+	e.warnings = st.Warnings
+	e.calls = e.calls[:0]
+	e.byPromise = map[uint64]*callState{}
+	for _, j := range st.Calls {
+		c := &callState{
+			Call:      Call{RunID: e.runID, CallID: j.CallID, Key: j.Key, Path: j.Path},
+			promiseID: j.PromiseID, input: j.Input, durable: j.Durable, status: j.Status,
+			handle: j.Handle, duration: j.DurationMs, errMsg: j.Error, external: j.External,
+		}
+		e.calls = append(e.calls, c)
+		if c.status == CallPending || c.status == CallRunning {
+			e.byPromise[c.promiseID] = c
+		}
+	}
+	sort.Slice(e.calls, func(i, j int) bool { return e.calls[i].CallID < e.calls[j].CallID })
+	return nil
+}
+
+// roundtripSteps is how many instructions run between saves in roundtrip mode.
+const roundtripSteps = 300
+
+// roundtrip reports whether CODEMODE_ROUNDTRIP=1: every run is saved to bytes and restored into
+// a brand-new interpreter at every host-call boundary and every roundtripSteps instructions.
+func roundtrip() bool { return roundtripMode }
+
+var roundtripMode = os.Getenv("CODEMODE_ROUNDTRIP") == "1"
+
+// roundtrip saves the interpreter and restores it into a fresh one, as a resume in another
+// process would (the execution's own bookkeeping goes through the envelope too).
+func (e *Execution) roundtrip() error {
+	state, err := e.encode()
+	if err != nil {
+		return fmt.Errorf("roundtrip encode: %w", err)
+	}
+	st, err := decodeState(state)
+	if err != nil {
+		return fmt.Errorf("roundtrip decode: %w", err)
+	}
+	live, active := e.calls, e.activeUsed
+	if err := e.restore(st); err != nil {
+		return fmt.Errorf("roundtrip restore: %w", err)
+	}
+	e.activeUsed = active
+	// Calls in flight keep their goroutines: carry their live records over by call id.
+	byID := map[int64]*callState{}
+	for _, c := range live {
+		byID[c.CallID] = c
+	}
+	for i, c := range e.calls {
+		if old, ok := byID[c.CallID]; ok {
+			e.calls[i] = old
+			if old.status == CallPending || old.status == CallRunning {
+				e.byPromise[old.promiseID] = old
+			}
+		}
+	}
+	return nil
+}
+
+// PendingOf lists the durable calls a saved state waits on, without resuming it.
+func PendingOf(state []byte) ([]PendingCall, error) {
+	st, err := decodeState(state)
+	if err != nil {
+		return nil, err
+	}
+	var out []PendingCall
+	for _, c := range st.Calls {
+		if c.Status == CallPending {
+			out = append(out, PendingCall{Key: c.Key, CallID: c.CallID, Path: c.Path, Args: c.Input, Handle: c.Handle})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,142 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// approvalProgram asks for two approvals concurrently, then one more, and reports everything.
+const approvalProgram = `
+const counter = (() => { let n = 0; return () => ++n })()
+counter()
+const sum = await tools.math.add({a: 20, b: 1})
+function* steps() { yield "a"; yield "b" }
+const it = steps(); it.next()
+const m = new Map([["k", sum.sum]])
+const [x, y] = await Promise.all([
+  tools.approvals.request({what: "x"}),
+  tools.approvals.request({what: "y"}),
+])
+let third
+try { third = await tools.approvals.request({what: "z"}) } catch (e) { third = "denied: " + e.message }
+return {x, y, third, n: counter(), next: it.next().value, m: m.get("k")}`
+
+func TestSuspendResumeWithPartialOutcomes(t *testing.T) {
+	t.Parallel()
+	b, appr := setup(t, Limits{}, Hooks{})
+	e := execute(t, b, approvalProgram)
+	require.Equal(t, StateSuspended, e.State())
+	s1, err := e.Suspend()
+	require.NoError(t, err)
+	require.Len(t, s1.Pending, 2)
+	require.Equal(t, "r1:2", s1.Pending[0].Key)
+	require.Equal(t, "approvals.request", s1.Pending[0].Path)
+	require.JSONEq(t, `{"what":"x"}`, string(s1.Pending[0].Args))
+	require.JSONEq(t, `{"ticket":"r1:2"}`, string(s1.Pending[0].Handle))
+
+	// A fresh runtime (another process) resumes with one of the two outcomes: still suspended.
+	b2, _ := setup(t, Limits{}, Hooks{})
+	e2, err := b2.rt.Resume(context.Background(), s1.State, []OutcomeFor{
+		{Key: "r1:3", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-y"`)}},
+	}, ExecOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StateSuspended, e2.State())
+	s2, err := e2.Suspend()
+	require.NoError(t, err)
+	require.Len(t, s2.Pending, 1)
+	require.Equal(t, "r1:2", s2.Pending[0].Key)
+
+	// The second outcome lets the program reach the third approval: a second suspension.
+	e3, err := b2.rt.Resume(context.Background(), s2.State, []OutcomeFor{
+		{Key: "r1:2", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-x"`)}},
+	}, ExecOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StateSuspended, e3.State())
+	s3, err := e3.Suspend()
+	require.NoError(t, err)
+	require.Len(t, s3.Pending, 1)
+	require.Equal(t, "r1:4", s3.Pending[0].Key)
+
+	e4, err := b2.rt.Resume(context.Background(), s3.State, []OutcomeFor{
+		{Key: "r1:4", Outcome: Outcome{OK: false, Error: &OutcomeError{Message: "no way"}}},
+	}, ExecOptions{})
+	require.NoError(t, err)
+	res := resultOf(t, e4)
+	require.True(t, res.OK, "%+v", res.Error)
+	require.JSONEq(t, `{"x":"yes-x","y":"yes-y","third":"denied: no way","n":2,"next":"b","m":21}`, string(res.Value))
+	require.Len(t, res.ToolCalls, 4)
+	for i, c := range res.ToolCalls {
+		require.EqualValues(t, i+1, c.CallID)
+	}
+	require.Equal(t, CallFailed, res.ToolCalls[3].Status)
+	require.Empty(t, appr.cancelled)
+}
+
+func TestResumeRejectsBadInput(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t, Limits{}, Hooks{})
+	e := execute(t, b, approvalProgram)
+	s, err := e.Suspend()
+	require.NoError(t, err)
+	tests := []struct {
+		name     string
+		state    []byte
+		outcomes []OutcomeFor
+	}{
+		{name: "not pending", state: s.State, outcomes: []OutcomeFor{{Key: "r1:1", Outcome: Outcome{OK: true}}}},
+		{name: "unknown key", state: s.State, outcomes: []OutcomeFor{{Key: "nope", Outcome: Outcome{OK: true}}}},
+		{name: "malformed outcome", state: s.State, outcomes: []OutcomeFor{{Key: "r1:2", Outcome: Outcome{OK: false}}}},
+		{name: "not json", state: []byte("{{")},
+		{name: "unknown format", state: []byte(`{"format": 99}`)},
+		{name: "missing vm", state: []byte(`{"format": 1, "runId": "r1"}`)},
+		{name: "garbage vm", state: []byte(`{"format": 1, "runId": "r1", "vm": {"format": 1, "heap": 7}}`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := b.rt.Resume(context.Background(), tt.state, tt.outcomes, ExecOptions{})
+			var se *SnapshotError
+			require.ErrorAs(t, err, &se)
+		})
+	}
+}
+
+func TestSuspendRefusedWhenDoneOrTooLarge(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t, Limits{}, Hooks{})
+	done := execute(t, b, "1")
+	_, err := done.Suspend()
+	require.ErrorIs(t, err, ErrNotSuspendable)
+
+	small, _ := setup(t, Limits{MaxSnapshotBytes: 100}, Hooks{})
+	e := execute(t, small, "const big = 'x'.repeat(10000); await tools.approvals.request({}); big.length")
+	require.Equal(t, StateSuspended, e.State())
+	_, err = e.Suspend()
+	require.ErrorIs(t, err, ErrSnapshotTooLarge)
+}
+
+func TestCancelPendingWhenProgramReturns(t *testing.T) {
+	t.Parallel()
+	b, appr := setup(t, Limits{}, Hooks{})
+	res := resultOf(t, execute(t, b, "tools.approvals.request({}); await tools.math.add({a: 1, b: 1}); 'done'"))
+	require.True(t, res.OK, "%+v", res.Error)
+	require.Equal(t, []string{"r1:1"}, appr.cancelled)
+	require.Equal(t, CallCancelled, res.ToolCalls[0].Status)
+}
+
+func TestTimeoutCountsAcrossResumes(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t, Limits{TimeoutMs: 150}, Hooks{})
+	e := execute(t, b, "await tools.util.sleep({ms: 100}); await tools.approvals.request({}); await tools.util.sleep({ms: 100}); 1")
+	require.Equal(t, StateSuspended, e.State())
+	s, err := e.Suspend()
+	require.NoError(t, err)
+	e2, err := b.rt.Resume(context.Background(), s.State, []OutcomeFor{{Key: s.Pending[0].Key, Outcome: Outcome{OK: true}}}, ExecOptions{})
+	require.NoError(t, err)
+	res := resultOf(t, e2)
+	require.False(t, res.OK)
+	require.Equal(t, KindTimeoutExceeded, res.Error.Kind)
+}
