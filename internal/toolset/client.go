@@ -91,6 +91,12 @@ func (c *Client) Load(ctx context.Context) (*Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.Toolset(m), nil
+}
+
+// Toolset makes the toolset's tools from a manifest already read (and checked with
+// ParseManifest), for hosts that store manifests (the durable service).
+func (c *Client) Toolset(m *Manifest) *Toolset {
 	ts := &Toolset{Manifest: m}
 	for _, mt := range m.Tools {
 		t := run.Tool{
@@ -112,7 +118,7 @@ func (c *Client) Load(ctx context.Context) (*Toolset, error) {
 	for _, ns := range m.Namespaces {
 		ts.Namespaces = append(ts.Namespaces, run.Namespace{Path: c.mount(ns.Path), Description: ns.Description})
 	}
-	return ts, nil
+	return ts
 }
 
 // Load is New(cfg) followed by Client.Load.
