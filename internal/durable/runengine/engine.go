@@ -1,0 +1,197 @@
+// Package runengine is the worker's durable.Engine: it runs programs with the code-mode runtime
+// (internal/run) against the run's HTTP toolsets (internal/toolset), recording every call and
+// checkpoint through the durable Host, and turns the runtime's end states into durable
+// Outcomes.
+package runengine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolset"
+)
+
+// Config configures an Engine.
+type Config struct {
+	// HTTPClient makes the toolset calls. Default: a new http.Client (each attempt is bounded
+	// by the toolset client's own timeout).
+	HTTPClient *http.Client
+	// Limits apply to runs whose limits leave a field unset. Default: none.
+	Limits run.Limits
+	// DrainGrace is how long calls in flight may still take once a drain was asked for
+	// (ctx cancelled) before they are aborted. Default 30 seconds.
+	DrainGrace time.Duration
+	// Logger receives the runtime's logs. Default: discard.
+	Logger *slog.Logger
+}
+
+// WithDefaults returns a copy of the config with defaults filled in.
+func (c Config) WithDefaults() Config {
+	if c.HTTPClient == nil {
+		c.HTTPClient = &http.Client{}
+	}
+	if c.DrainGrace == 0 {
+		c.DrainGrace = 30 * time.Second
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// Engine implements durable.Engine over run.Runtime.
+type Engine struct {
+	cfg Config
+}
+
+var _ durable.Engine = (*Engine)(nil)
+
+// New returns an Engine.
+func New(cfg Config) *Engine { return &Engine{cfg: cfg.WithDefaults()} }
+
+// Start implements durable.Engine.
+func (e *Engine) Start(ctx context.Context, spec durable.RunSpec, host durable.Host) (durable.Outcome, error) {
+	rt, opts, execCtx, done, err := e.prepare(ctx, spec, host)
+	if err != nil {
+		return durable.Outcome{}, err
+	}
+	defer done()
+	exec, err := rt.Execute(execCtx, spec.Code, opts)
+	if err != nil {
+		return durable.Outcome{}, fmt.Errorf("execute run %s: %w", spec.RunID, err)
+	}
+	return outcomeOf(exec)
+}
+
+// Resume implements durable.Engine.
+func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot []byte, settled []durable.CallOutcome, host durable.Host) (durable.Outcome, error) {
+	rt, opts, execCtx, done, err := e.prepare(ctx, spec, host)
+	if err != nil {
+		return durable.Outcome{}, err
+	}
+	defer done()
+	outcomes := make([]run.OutcomeFor, 0, len(settled))
+	for _, o := range settled {
+		out := run.Outcome{OK: o.OK, Value: o.Value}
+		if o.Error != nil {
+			out.Error = &run.OutcomeError{Message: o.Error.Message}
+		}
+		outcomes = append(outcomes, run.OutcomeFor{Key: durable.CallKey(spec.RunID, o.CallID), Outcome: out})
+	}
+	exec, err := rt.Resume(execCtx, snapshot, outcomes, opts)
+	if err != nil {
+		return durable.Outcome{}, fmt.Errorf("resume run %s: %w", spec.RunID, err)
+	}
+	return outcomeOf(exec)
+}
+
+// prepare loads the run's toolsets into a runtime and maps ctx cancellation to a drain: the
+// execution context outlives ctx by DrainGrace so calls in flight can settle.
+func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable.Host) (*run.Runtime, run.ExecOptions, context.Context, func(), error) {
+	var (
+		tools      []run.Tool
+		namespaces []run.Namespace
+	)
+	for _, ts := range spec.Toolsets {
+		t, ns, err := toolset.Load(ctx, toolset.Config{
+			URL: ts.URL, Name: ts.Name, Description: ts.Description, Secret: ts.Secret,
+			HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger,
+		})
+		if err != nil {
+			return nil, run.ExecOptions{}, nil, nil, fmt.Errorf("load toolset %s: %w", ts.Name, err)
+		}
+		tools, namespaces = append(tools, t...), append(namespaces, ns...)
+	}
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger})
+	if err != nil {
+		return nil, run.ExecOptions{}, nil, nil, fmt.Errorf("runtime for run %s: %w", spec.RunID, err)
+	}
+	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done()}
+	if len(spec.Limits) > 0 && string(spec.Limits) != "{}" {
+		limits := e.cfg.Limits
+		if err := json.Unmarshal(spec.Limits, &limits); err != nil {
+			return nil, run.ExecOptions{}, nil, nil, fmt.Errorf("limits of run %s: %w", spec.RunID, err)
+		}
+		opts.Limits = &limits
+	}
+	execCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		t := time.AfterFunc(e.cfg.DrainGrace, cancel)
+		context.AfterFunc(execCtx, func() { t.Stop() })
+	})
+	return rt, opts, execCtx, func() { stop(); cancel() }, nil
+}
+
+// outcomeOf turns an execution's end state into a durable Outcome.
+func outcomeOf(exec *run.Execution) (durable.Outcome, error) {
+	switch exec.State() {
+	case run.StateDone:
+		result, _ := exec.Result()
+		raw, err := json.Marshal(result)
+		if err != nil {
+			return durable.Outcome{}, fmt.Errorf("encode result: %w", err)
+		}
+		return durable.Outcome{Kind: durable.Finished, OK: result.OK, Result: raw}, nil
+	case run.StateSuspended, run.StateYielded:
+		s, err := exec.Suspend()
+		if err != nil {
+			return durable.Outcome{}, fmt.Errorf("suspend: %w", err)
+		}
+		kind := durable.Suspended
+		if exec.State() == run.StateYielded {
+			kind = durable.Yielded
+		}
+		return durable.Outcome{Kind: kind, Snapshot: s.State}, nil
+	}
+	return durable.Outcome{}, fmt.Errorf("execution ended in state %s", exec.State())
+}
+
+// journal records the runtime's calls and checkpoints through the durable Host.
+type journal struct{ host durable.Host }
+
+func (j journal) CallStarted(ctx context.Context, call run.Call, input json.RawMessage, isDurable bool) (run.Recorded, error) {
+	name, _, _ := strings.Cut(call.Path, ".")
+	rec, err := j.host.CallStarted(ctx, durable.CallStart{
+		CallID: int(call.CallID), Toolset: name, Path: call.Path, Args: input, Durable: isDurable,
+	})
+	if err != nil {
+		return run.Recorded{}, err
+	}
+	out := run.Recorded{Handle: rec.Handle}
+	if rec.Outcome != nil {
+		o := toRunOutcome(*rec.Outcome)
+		out.Outcome = &o
+	}
+	return out, nil
+}
+
+func (j journal) CallSettled(ctx context.Context, call run.Call, o run.Outcome) error {
+	out := durable.CallOutcome{OK: o.OK, Value: o.Value}
+	if o.Error != nil {
+		out.Error = &durable.CallError{Message: o.Error.Message}
+	}
+	return j.host.CallSettled(ctx, int(call.CallID), out)
+}
+
+func (j journal) CallPending(ctx context.Context, call run.Call, handle json.RawMessage) error {
+	return j.host.CallPending(ctx, int(call.CallID), handle)
+}
+
+func (j journal) Checkpoint(ctx context.Context, state []byte) error {
+	return j.host.Checkpoint(ctx, state)
+}
+
+func toRunOutcome(o durable.CallOutcome) run.Outcome {
+	out := run.Outcome{OK: o.OK, Value: o.Value}
+	if o.Error != nil {
+		out.Error = &run.OutcomeError{Message: o.Error.Message}
+	}
+	return out
+}

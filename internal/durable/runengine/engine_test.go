@@ -1,0 +1,156 @@
+package runengine
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/toolset/toolsettest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+type testBundle struct {
+	ctx   context.Context
+	store *durable.Store
+	tools *toolsettest.Server
+}
+
+func setup(t *testing.T) *testBundle {
+	t.Helper()
+	pool, _ := pgtest.NewDB(t)
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	tools := toolsettest.New(t, toolsettest.Options{})
+	ctx := context.Background()
+	_, err = store.CreateToolset(ctx, durable.Toolset{Name: "ops", URL: tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)})
+	require.NoError(t, err)
+	return &testBundle{ctx: ctx, store: store, tools: tools}
+}
+
+func (b *testBundle) startWorker(t *testing.T) *durable.Worker {
+	t.Helper()
+	w, err := durable.NewWorker(b.store, New(Config{}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, w.Start(b.ctx))
+	t.Cleanup(func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = w.Stop(stopCtx)
+	})
+	return w
+}
+
+func (b *testBundle) waitStatus(t *testing.T, id string, statuses ...string) durable.Run {
+	t.Helper()
+	run, err := b.store.WaitRun(b.ctx, id, 60*time.Second, func(r durable.Run) bool {
+		for _, s := range statuses {
+			if r.Status == s {
+				return true
+			}
+		}
+		return false
+	})
+	require.NoError(t, err)
+	require.Contains(t, statuses, run.Status, "run result %s", run.Result)
+	return run
+}
+
+func TestRunSuspendsOnDurableCallAndResumes(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t)
+	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `
+const s = await tools.ops.math.add({a: 1, b: 2});
+const r = await tools.ops.approvals.request({reason: "ship it"});
+return {sum: s.sum, approved: r.approved};
+`})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, durable.StatusSuspended)
+	require.Len(t, run.Pending, 1)
+	require.Equal(t, "ops.approvals.request", run.Pending[0].Path)
+	callID := run.Pending[0].CallID
+
+	_, err = b.store.RecordOutcome(b.ctx, run.ID, callID, durable.CallOutcome{OK: true, Value: json.RawMessage(`{"approved": true}`)})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, durable.StatusSucceeded)
+	var result struct {
+		OK    bool            `json:"ok"`
+		Value json.RawMessage `json:"value"`
+	}
+	require.NoError(t, json.Unmarshal(run.Result, &result))
+	require.True(t, result.OK, string(run.Result))
+	require.JSONEq(t, `{"sum": 3, "approved": true}`, string(result.Value))
+	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)), "the plain call ran once")
+}
+
+func TestProgramErrorsFailTheRun(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t)
+	tests := []struct {
+		name, code, kind string
+	}{
+		{name: "parse error", code: "return (", kind: "ParseError"},
+		{name: "thrown", code: "throw new Error('boom')", kind: "ExecutionFailure"},
+		{name: "tool input fails its schema", code: "await tools.ops.math.add({a: 'x'})", kind: "InvalidToolInput"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: tt.code})
+			require.NoError(t, err)
+			run = b.waitStatus(t, run.ID, durable.StatusFailed)
+			var result struct {
+				Error struct {
+					Kind string `json:"kind"`
+				} `json:"error"`
+			}
+			require.NoError(t, json.Unmarshal(run.Result, &result))
+			require.Equal(t, tt.kind, result.Error.Kind, string(run.Result))
+		})
+	}
+}
+
+func TestDrainLetsTheCallFinishAndAnotherWorkerContinues(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	first := b.startWorker(t)
+	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `
+const a = await tools.ops.slow({ms: 1500});
+const s = await tools.ops.math.add({a: 2, b: 3});
+return [a.slept, s.sum];
+`})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		calls, err := b.store.ListCalls(b.ctx, run.ID)
+		require.NoError(t, err)
+		return len(calls) == 1
+	}, 60*time.Second, 20*time.Millisecond, "the slow call never started")
+
+	stopCtx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	require.NoError(t, first.Stop(stopCtx))
+	yielded, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, durable.StatusQueued, yielded.Status, "drained back to the queue")
+	calls, err := b.store.ListCalls(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Len(t, calls, 1)
+	require.Equal(t, durable.CallSucceeded, calls[0].Status, "the call in flight was let finish")
+
+	b.startWorker(t)
+	run = b.waitStatus(t, run.ID, durable.StatusSucceeded)
+	var result struct {
+		Value json.RawMessage `json:"value"`
+	}
+	require.NoError(t, json.Unmarshal(run.Result, &result))
+	require.JSONEq(t, `[1500, 5]`, string(result.Value))
+	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)), "the slow call ran once")
+}
