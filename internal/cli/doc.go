@@ -1,0 +1,4 @@
+// Package cli implements the codemode command: dev (the service on a private PostgreSQL),
+// eval (one program in process), migrate, and client verbs over the HTTP API. Every command
+// writes through injected io.Writers so it can be tested; cmd/codemode only calls Main.
+package cli
