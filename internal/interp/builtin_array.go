@@ -195,7 +195,20 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 		} else {
 			a = vm.newArray(nil)
 		}
-		// fast path: a plain array with the built-in iterator, no mapping side effects on it
+		if src := items.asObject(); src != nil && vm.builtinArrayIteration(src, usingIterator) {
+			// the built-in array iterator reads length and the element at each step:
+			// do the same without creating the iterator and its result objects
+			k := int64(0)
+			for ; k < vm.LengthOfArrayLike(src); k++ {
+				v := vm.getIndex(src, k)
+				if mapping {
+					v = vm.Call(mapFn, thisArg, v, Number(float64(k)))
+				}
+				vm.createIndex(a, k, v)
+			}
+			vm.setLength(a, k)
+			return objectValue(a)
+		}
 		it := vm.GetIteratorFromMethod(items, usingIterator)
 		k := int64(0)
 		vm.iterate(it, func(v Value) bool {
@@ -229,6 +242,32 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 	}
 	vm.setLength(a, n)
 	return objectValue(a)
+}
+
+// builtinArrayIteration reports whether iterating array o with method is the built-in
+// array iteration: method is Array.prototype.values and %ArrayIteratorPrototype%.next is
+// the original, so that reading elements by index is indistinguishable from iterating.
+func (vm *VM) builtinArrayIteration(o *Object, method Value) bool {
+	if o.class != ClassArray {
+		return false
+	}
+	m := method.asObject()
+	if m == nil {
+		return false
+	}
+	if nf, ok := m.slots.(*nativeFunction); !ok || nf.name != "Array.prototype.values" {
+		return false
+	}
+	p := vm.realm.ArrayIteratorPrototype.props.get(keyNext)
+	if p == nil || p.isAccessor() {
+		return false
+	}
+	next := p.value.asObject()
+	if next == nil {
+		return false
+	}
+	nf, ok := next.slots.(*nativeFunction)
+	return ok && nf.name == "%ArrayIteratorPrototype%.next"
 }
 
 // thisArrayObject is ToObject(this) with V8's message for null and undefined.

@@ -179,6 +179,8 @@ func TestArrayBuiltins(t *testing.T) {
 		{"fill_big", `new Array(100000).fill(1).reduce((s, x) => s + x, 0)`, "100000"},
 		{"fill_frozen", `Object.freeze([1, 2]).fill(0)`, "throws TypeError"},
 		{"array_toLocaleString_options", `[1234.5, 2].toLocaleString('en-US', {style: 'currency', currency: 'USD'})`, "$1,234.50,$2.00"},
+		{"from_array_grows", `const a = [1, 2, , 4]; const r = Array.from(a, (x, i) => { if (i === 0) a.push(9); return x }); r.join() + ':' + (2 in r)`, "1,2,,4,9:true"},
+		{"from_array_next_patched", `const proto = Object.getPrototypeOf([].values()); const n = proto.next; proto.next = function () { const r = n.apply(this, []); if (!r.done) r.value = 'p'; return r }; Array.from([1, 2]).join()`, "p,p"},
 	})
 }
 
