@@ -47,6 +47,7 @@ type options struct {
 	maxSteps     int64
 	quiet        bool
 	engine       string
+	top          int
 	isolate      bool
 	worker       bool
 }
@@ -65,6 +66,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "wall-clock limit of one test")
 	fs.Int64Var(&o.maxSteps, "steps", defaultMaxSteps, "interpreter step budget of one test")
 	fs.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
+	fs.IntVar(&o.top, "top", 0, "also print the N most common failure messages")
 	fs.BoolVar(&o.isolate, "isolate", true, "run tests in -j worker processes that are replaced when one crashes or hangs")
 	fs.BoolVar(&o.worker, "worker", false, "internal: serve test paths from stdin as a worker process")
 	fs.StringVar(&o.engine, "engine", engineInterp, "engine: interp (codemode's interpreter) or node (a reference, to check the runner)")
@@ -162,6 +164,7 @@ func runSuite(ctx context.Context, o *options, runTests func(context.Context, []
 	}
 	results := runTests(ctx, paths)
 	writeTable(stdout, results)
+	writeTopFailures(stdout, results, o.top)
 	if o.jsonOut != "" {
 		if err := writeJSON(o.jsonOut, results); err != nil {
 			return 1, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,6 +101,57 @@ func writeTable(w io.Writer, results []result) {
 		row(k, strconv.Itoa(c.Pass), strconv.Itoa(c.Fail), strconv.Itoa(c.Skip), formatRate(*c))
 	}
 	row("total", strconv.Itoa(total.Pass), strconv.Itoa(total.Fail), strconv.Itoa(total.Skip), formatRate(total))
+}
+
+// failureGroup is a failure message shared by several tests (numbers in it are folded, so
+// that "line 3" and "line 7" count as one), with the first test that failed so.
+type failureGroup struct {
+	Message string
+	Count   int
+	Example string
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// topFailures groups failures by message and returns the n largest groups, largest first
+// (ties by message).
+func topFailures(results []result, n int) []failureGroup {
+	groups := map[string]*failureGroup{}
+	for _, r := range results {
+		if r.Status != statusFail {
+			continue
+		}
+		key := digits.ReplaceAllString(r.Message, "N")
+		g := groups[key]
+		if g == nil {
+			g = &failureGroup{Message: key, Example: r.Path}
+			groups[key] = g
+		}
+		g.Count++
+	}
+	list := make([]failureGroup, 0, len(groups))
+	for _, g := range groups {
+		list = append(list, *g)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].Count != list[j].Count {
+			return list[i].Count > list[j].Count
+		}
+		return list[i].Message < list[j].Message
+	})
+	return list[:min(n, len(list))]
+}
+
+// writeTopFailures prints the most common failure messages with a count and an example.
+func writeTopFailures(w io.Writer, results []result, n int) {
+	top := topFailures(results, n)
+	if len(top) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "most common failures:\n")
+	for _, g := range top {
+		fmt.Fprintf(w, "%7d  %s\n         e.g. %s\n", g.Count, g.Message, g.Example)
+	}
 }
 
 // writeJSON writes the summary document to file.

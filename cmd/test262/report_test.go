@@ -52,6 +52,43 @@ func TestWriteTable(t *testing.T) {
 	require.Equal(t, []string{"total", "3", "2", "1", "60.0%"}, strings.Fields(lines[4]))
 }
 
+func TestTopFailures(t *testing.T) {
+	t.Parallel()
+	results := []result{
+		{Path: "a.js", Status: statusFail, Message: "uncaught TypeError: x at 1:2"},
+		{Path: "b.js", Status: statusFail, Message: "compile: ParseError: y"},
+		{Path: "c.js", Status: statusFail, Message: "uncaught TypeError: x at 30:4"},
+		{Path: "d.js", Status: statusPass},
+		{Path: "e.js", Status: statusSkip, Message: "feature Proxy: no"},
+		{Path: "f.js", Status: statusFail, Message: "async: $DONE was not called"},
+	}
+	tests := []struct {
+		name string
+		n    int
+		want []failureGroup
+	}{
+		{name: "none", n: 0, want: []failureGroup{}},
+		{name: "top two", n: 2, want: []failureGroup{
+			{Message: "uncaught TypeError: x at N:N", Count: 2, Example: "a.js"},
+			{Message: "async: $DONE was not called", Count: 1, Example: "f.js"},
+		}},
+		{name: "more than there are", n: 10, want: []failureGroup{
+			{Message: "uncaught TypeError: x at N:N", Count: 2, Example: "a.js"},
+			{Message: "async: $DONE was not called", Count: 1, Example: "f.js"},
+			{Message: "compile: ParseError: y", Count: 1, Example: "b.js"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, topFailures(results, tt.n))
+		})
+	}
+	var b strings.Builder
+	writeTopFailures(&b, results, 1)
+	require.Equal(t, "most common failures:\n      2  uncaught TypeError: x at N:N\n         e.g. a.js\n", b.String())
+}
+
 func TestWriteJSON(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
