@@ -202,7 +202,10 @@ func (s *Store) cancelCall(ctx context.Context, runID string, callID int) error 
 	if secret != nil {
 		sec = *secret
 	}
-	return s.postSigned(ctx, url, sec, "cancel_"+key, body, http.Header{"Idempotency-Key": {key}})
+	// The cancel has its own idempotency key (the tool protocol's "<key>:cancel", as
+	// internal/toolset's CancelKey): under the call's key a toolset would replay the call.
+	cancelKey := key + ":cancel"
+	return s.postSigned(ctx, url, sec, cancelKey, body, http.Header{"Idempotency-Key": {cancelKey}})
 }
 
 func randomHex(n int) string {

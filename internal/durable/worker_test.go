@@ -340,7 +340,7 @@ func TestCancelTellsTheToolset(t *testing.T) {
 	select {
 	case body := <-cancels:
 		require.JSONEq(t, fmt.Sprintf(`{"cancel":{"tool":"wait","key":%q,"handle":{"n":1}}}`, CallKey(run.ID, 1)), string(body))
-		require.Equal(t, CallKey(run.ID, 1), <-keys)
+		require.Equal(t, CallKey(run.ID, 1)+":cancel", <-keys, "the cancel has its own idempotency key")
 	case <-time.After(30 * time.Second):
 		t.Fatal("toolset never told to cancel")
 	}
