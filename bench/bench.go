@@ -8,6 +8,7 @@
 package bench
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -61,4 +62,14 @@ func Scripts() ([]Script, error) {
 	}
 	sort.Slice(scripts, func(i, j int) bool { return scripts[i].Name < scripts[j].Name })
 	return scripts, nil
+}
+
+// Engine runs a benchmark script in a fresh VM: it evaluates the script, calls main, runs
+// the job queue until main's promise (if any) settles, and returns String(value) (arrays
+// of numbers print as "1,2,3"). Implementations are used from one goroutine at a time.
+type Engine interface {
+	// Name identifies the engine in reports ("ours", "goja").
+	Name() string
+	// Run runs source; ctx bounds the run.
+	Run(ctx context.Context, source string) (string, error)
 }
