@@ -200,6 +200,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 			// do the same without creating the iterator and its result objects
 			k := int64(0)
 			for ; k < vm.LengthOfArrayLike(src); k++ {
+				vm.pollLoop(k)
 				v := vm.getIndex(src, k)
 				if mapping {
 					v = vm.Call(mapFn, thisArg, v, Number(float64(k)))
@@ -234,6 +235,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 		a = vm.arrayCreate(n)
 	}
 	for k := int64(0); k < n; k++ {
+		vm.pollLoop(k)
 		v := vm.getIndex(src, k)
 		if mapping {
 			v = vm.Call(mapFn, thisArg, v, Number(float64(k)))
@@ -299,6 +301,15 @@ func (vm *VM) relativeIndex(v Value, n int64, def int64) int64 {
 }
 
 // ---- element access helpers (with dense fast paths) ----
+
+// pollLoop lets a long loop of a native over indices (array-likes may claim a length up to
+// 2^53-1) be interrupted: every 65536 indices it checks the run's interrupt flag (deadline
+// or cancellation) and aborts the run.
+func (vm *VM) pollLoop(k int64) {
+	if k&0xFFFF == 0 && vm.checkInterrupt() {
+		panic(&abortSignal{err: &Diagnostic{Kind: "TimeoutExceeded", Message: "the run exceeded its time limit"}})
+	}
+}
 
 // getPresent returns element i of o and whether it exists (HasProperty then Get).
 func (vm *VM) getPresent(o *Object, i int64) (Value, bool) {
@@ -484,6 +495,7 @@ func arrayConcat(vm *VM, c NativeCall) Value {
 			return
 		}
 		for k := int64(0); k < ln; k++ {
+			vm.pollLoop(k)
 			if v, ok := vm.getPresent(eo, k); ok {
 				vm.createIndex(a, n, v)
 			}
@@ -586,6 +598,7 @@ func arrayFill(vm *VM, c NativeCall) Value {
 		return objectValue(o)
 	}
 	for ; k < final; k++ {
+		vm.pollLoop(k)
 		vm.setIndex(o, k, v)
 	}
 	return objectValue(o)
@@ -614,6 +627,7 @@ func arrayIncludes(vm *VM, c NativeCall) Value {
 		return falseValue
 	}
 	for ; k < n; k++ {
+		vm.pollLoop(k)
 		if SameValueZero(vm.getIndex(o, k), target) {
 			return trueValue
 		}
@@ -647,6 +661,7 @@ func arrayIndexOf(vm *VM, c NativeCall) Value {
 		return intValue(-1)
 	}
 	for ; k < n; k++ {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok && StrictEquals(v, target) {
 			return Number(float64(k))
 		}
@@ -678,6 +693,7 @@ func arrayLastIndexOf(vm *VM, c NativeCall) Value {
 	}
 	target := c.Arg(0)
 	for ; k >= 0; k-- {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok && StrictEquals(v, target) {
 			return Number(float64(k))
 		}
@@ -759,6 +775,7 @@ func (vm *VM) joinArray(o *Object, n int64, sep *jsString, locale bool, localeAr
 		return b.string()
 	}
 	for k := int64(0); k < n; k++ {
+		vm.pollLoop(k)
 		if k > 0 && sepLen > 0 {
 			total += sepLen
 			if total > maxJoinLength {
@@ -918,6 +935,7 @@ func arrayShift(vm *VM, c NativeCall) Value {
 	}
 	first := vm.getIndex(o, 0)
 	for k := int64(1); k < n; k++ {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok {
 			vm.setIndex(o, k-1, v)
 		} else {
@@ -951,6 +969,7 @@ func arrayUnshift(vm *VM, c NativeCall) Value {
 			vm.throwTypeError("Invalid array length")
 		}
 		for k := n; k > 0; k-- {
+			vm.pollLoop(k)
 			if v, ok := vm.getPresent(o, k-1); ok {
 				vm.setIndex(o, k+argc-1, v)
 			} else {
@@ -986,6 +1005,7 @@ func arraySlice(vm *VM, c NativeCall) Value {
 		}
 	} else {
 		for i := int64(0); k < final; k, i = k+1, i+1 {
+			vm.pollLoop(k)
 			if v, ok := vm.getPresent(o, k); ok {
 				vm.createIndex(a, i, v)
 			}
@@ -1046,6 +1066,7 @@ func arraySplice(vm *VM, c NativeCall) Value {
 		return objectValue(a)
 	}
 	for k := int64(0); k < del; k++ {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, start+k); ok {
 			vm.createIndex(a, k, v)
 		}
@@ -1054,6 +1075,7 @@ func arraySplice(vm *VM, c NativeCall) Value {
 	switch {
 	case itemCount < del:
 		for k := start; k < n-del; k++ {
+			vm.pollLoop(k)
 			if v, ok := vm.getPresent(o, k+del); ok {
 				vm.setIndex(o, k+itemCount, v)
 			} else {
@@ -1061,10 +1083,12 @@ func arraySplice(vm *VM, c NativeCall) Value {
 			}
 		}
 		for k := n; k > n-del+itemCount; k-- {
+			vm.pollLoop(k)
 			vm.deleteIndex(o, k-1)
 		}
 	case itemCount > del:
 		for k := n - del; k > start; k-- {
+			vm.pollLoop(k)
 			if v, ok := vm.getPresent(o, k+del-1); ok {
 				vm.setIndex(o, k+itemCount-1, v)
 			} else {

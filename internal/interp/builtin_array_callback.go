@@ -64,6 +64,7 @@ func arrayForEach(vm *VM, c NativeCall) Value {
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	ov := objectValue(o)
 	for k := int64(0); k < n; k++ {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok {
 			cb.call3(vm, v, Number(float64(k)), ov)
 		}
@@ -94,6 +95,7 @@ func arrayMap(vm *VM, c NativeCall) Value {
 		return objectValue(a)
 	}
 	for k := int64(0); k < n; k++ {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok {
 			vm.createIndex(a, k, cb.call3(vm, v, Number(float64(k)), ov))
 		}
@@ -120,6 +122,7 @@ func arrayFilter(vm *VM, c NativeCall) Value {
 	ov := objectValue(o)
 	to := int64(0)
 	for k := int64(0); k < n; k++ {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok {
 			if ToBoolean(cb.call3(vm, v, Number(float64(k)), ov)) {
 				vm.createIndex(a, to, v)
@@ -137,6 +140,7 @@ func arraySome(vm *VM, c NativeCall) Value {
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	ov := objectValue(o)
 	for k := int64(0); k < n; k++ {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok && ToBoolean(cb.call3(vm, v, Number(float64(k)), ov)) {
 			return trueValue
 		}
@@ -151,6 +155,7 @@ func arrayEvery(vm *VM, c NativeCall) Value {
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	ov := objectValue(o)
 	for k := int64(0); k < n; k++ {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok && !ToBoolean(cb.call3(vm, v, Number(float64(k)), ov)) {
 			return falseValue
 		}
@@ -166,6 +171,7 @@ func (vm *VM) findIn(c *NativeCall, method string, backwards bool) (Value, int64
 	cb := newCallback(vm.callbackArg(c), c.Arg(1))
 	ov := objectValue(o)
 	for i := int64(0); i < n; i++ {
+		vm.pollLoop(i)
 		k := i
 		if backwards {
 			k = n - 1 - i
@@ -218,6 +224,7 @@ func (vm *VM) reduceIn(c *NativeCall, method string, backwards bool) Value {
 	} else {
 		found := false
 		for ; k != end; k += step {
+			vm.pollLoop(k)
 			if v, ok := vm.getPresent(o, k); ok {
 				acc, found = v, true
 				k += step
@@ -229,6 +236,7 @@ func (vm *VM) reduceIn(c *NativeCall, method string, backwards bool) Value {
 		}
 	}
 	for ; k != end; k += step {
+		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok {
 			acc = cb.call4(vm, acc, v, Number(float64(k)), ov)
 		}
@@ -255,6 +263,7 @@ func (vm *VM) flattenInto(target, source *Object, n, start int64, depth float64,
 	}
 	ov := objectValue(source)
 	for k := int64(0); k < n; k++ {
+		vm.pollLoop(k)
 		v, ok := vm.getPresent(source, k)
 		if !ok {
 			continue

@@ -163,6 +163,7 @@ func arraySort(vm *VM, c NativeCall) Value {
 		vm.setIndex(o, int64(k), v)
 	}
 	for k := int64(len(sorted)); k < n; k++ {
+		vm.pollLoop(k)
 		vm.deleteIndex(o, k)
 	}
 	return objectValue(o)
@@ -192,6 +193,7 @@ func arrayReverse(vm *VM, c NativeCall) Value {
 	}
 	n := vm.LengthOfArrayLike(o)
 	for lower := int64(0); lower < n/2; lower++ {
+		vm.pollLoop(lower)
 		upper := n - 1 - lower
 		lv, lok := vm.getPresent(o, lower)
 		uv, uok := vm.getPresent(o, upper)

@@ -2,7 +2,9 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -182,6 +184,36 @@ func TestArrayBuiltins(t *testing.T) {
 		{"from_array_grows", `const a = [1, 2, , 4]; const r = Array.from(a, (x, i) => { if (i === 0) a.push(9); return x }); r.join() + ':' + (2 in r)`, "1,2,,4,9:true"},
 		{"from_array_next_patched", `const proto = Object.getPrototypeOf([].values()); const n = proto.next; proto.next = function () { const r = n.apply(this, []); if (!r.done) r.value = 'p'; return r }; Array.from([1, 2]).join()`, "p,p"},
 	})
+}
+
+// TestArrayLoopsInterruptible checks that natives looping over a huge array-like length
+// stop at the run's deadline instead of hanging the worker.
+func TestArrayLoopsInterruptible(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		src  string
+	}{
+		{"join", `Array.prototype.join.call({length: 2 ** 53 - 1}, '')`},
+		{"forEach", `Array.prototype.forEach.call({length: 2 ** 53 - 1}, () => {})`},
+		{"indexOf", `Array.prototype.indexOf.call({length: 2 ** 53 - 1}, 1)`},
+		{"reverse", `Array.prototype.reverse.call({length: 2 ** 53 - 1})`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			vm := New(Config{})
+			p, err := Compile(tt.src)
+			require.NoError(t, err)
+			require.NoError(t, vm.Start(p))
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			_, err = vm.Run(ctx, RunOptions{})
+			var d *Diagnostic
+			require.True(t, errors.As(err, &d), "error %v", err)
+			require.Equal(t, "TimeoutExceeded", d.Kind)
+		})
+	}
 }
 
 // benchJS compiles src once and runs it on a fresh VM per iteration.
