@@ -1,6 +1,7 @@
 // Command test262 runs tc39/test262 conformance tests against codemode's interpreter.
 //
-//	go run ./cmd/test262 -root DIR [-list FILE] [-json OUT] [-expect FILE [-update-expect]] [-j N] [-filter SUBSTR]
+//	go run ./cmd/test262 -root DIR [-list FILE] [-json OUT] [-expect FILE [-update-expect]]
+//	    [-j N] [-filter SUBSTR] [-top N] [-timeout 10s] [-steps N] [-engine interp|node] [-isolate=false]
 //
 // It honours each file's metadata (includes, flags async/onlyStrict/noStrict/raw/module,
 // negative tests by phase and error type, features), runs every test in a fresh VM under a
@@ -9,7 +10,12 @@
 // language leaves out on purpose (eval, with, modules, Proxy, Reflect, typed arrays,
 // Atomics, BigInt, Temporal, Intl, WeakRef, ...) are skipped by feature tag, flag or
 // directory, with the reason in the JSON summary. With -expect it reports tests whose
-// outcome differs from the expectations file and exits non-zero on unexpected failures.
+// outcome differs from the expectations file (cmd/test262/expectations.txt) and exits
+// non-zero on unexpected failures; -update-expect rewrites the file from the run.
+//
+// Tests run in worker processes (one per -j) that are replaced when one crashes or hangs,
+// so a Go fatal error in the engine fails one test instead of the run. -engine node runs
+// the same tests on node, a reference that checks the runner itself.
 package main
 
 import (
