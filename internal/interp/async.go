@@ -72,7 +72,7 @@ func (vm *VM) startCoroutine(f *frame) {
 		}
 		co := &coroutine{kind: kind, fr: f, status: genSuspendedStart}
 		g := vm.newObject(proto, ClassIterator)
-		g.slots = co
+		g.slots = &generatorSlots{co: co}
 		co.gen = g
 		f.co = co
 	}
@@ -116,6 +116,7 @@ func (vm *VM) frameReturned(f *frame, v Value) Value {
 		return undefinedValue
 	}
 	co := f.co
+	co.fr, co.saved = nil, nil // finished: the frame is garbage
 	switch co.kind {
 	case coAsync:
 		vm.resolvePromise(co.promise, v)
@@ -142,6 +143,7 @@ func (vm *VM) frameThrew(f *frame, v Value) (Value, bool) {
 		return undefinedValue, false
 	}
 	co := f.co
+	co.fr, co.saved = nil, nil // finished: the frame is garbage
 	switch co.kind {
 	case coAsync:
 		vm.rejectPromise(co.promise, v)
@@ -269,4 +271,19 @@ func (vm *VM) getAsyncIterator(v Value) (it *Iterator, sync bool) {
 		return vm.GetIterator(v), true
 	}
 	return vm.GetIteratorFromMethod(v, m), false
+}
+
+// generatorSlots are the internal slots of a generator object: its coroutine
+// (a shared record, also referenced by the generator's frame).
+type generatorSlots struct{ co *coroutine }
+
+// coroutineOf returns the coroutine of a generator object, or nil.
+func coroutineOf(o *Object) *coroutine {
+	if o == nil {
+		return nil
+	}
+	if g, ok := o.slots.(*generatorSlots); ok {
+		return g.co
+	}
+	return nil
 }

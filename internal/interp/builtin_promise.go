@@ -108,7 +108,7 @@ func (vm *VM) newPromiseCapability(c Value) (p Value, resolve, reject Value) {
 		vm.throwTypeError("Promise capability constructor %s is not a constructor", vm.describeForError(c))
 	}
 	holder := vm.newPlainObject()
-	exec := vm.newNativeFunction(&nativeFunction{name: nativeCapabilityExecutor.name, fn: nativeCapabilityExecutor.fn, data: holder}, "", 2)
+	exec := vm.newNativeFunction(&nativeFunction{name: nativeCapabilityExecutor.name, fn: nativeCapabilityExecutor.fn, data: &capabilityHolder{obj: holder}}, "", 2)
 	p = vm.Construct(c, nil, objectValue(exec))
 	resolve = vm.GetProp(holder, strKey("resolve"))
 	reject = vm.GetProp(holder, strKey("reject"))
@@ -119,7 +119,7 @@ func (vm *VM) newPromiseCapability(c Value) (p Value, resolve, reject Value) {
 }
 
 var nativeCapabilityExecutor = registerNative("%GetCapabilitiesExecutor%", func(vm *VM, c NativeCall) Value {
-	holder := c.Callee.slots.(*nativeFunction).data.(*Object)
+	holder := c.Callee.slots.(*nativeFunction).data.(*capabilityHolder).obj
 	if !vm.GetProp(holder, strKey("resolve")).IsUndefined() || !vm.GetProp(holder, strKey("reject")).IsUndefined() {
 		vm.throwTypeError("Promise executor has already been invoked with non-undefined arguments")
 	}

@@ -362,7 +362,11 @@ func (c *compiler) forOf(n *js.ForOfStmt, labels []string) {
 	e := c.loopEntry(labels)
 	e.iterReg = it
 	e.async = n.Await
+	// The handler must not cover the value on the stack: park it in a register.
+	val := c.newReg()
+	c.emit(OpPutReg, val, 0)
 	h := c.emit(OpTryPush, 0, 0)
+	c.emit(OpGetReg, val, 0)
 	c.pushCtrl(&ctrlEntry{kind: ctrlTry})
 	s := c.enterScope(n)
 	c.forBinding(n.Init)

@@ -22,6 +22,7 @@ type privateName struct {
 	method *Object
 	getter *Object
 	setter *Object
+	holder *Object // the internal object that carries the name on the operand stack
 }
 
 // privateElements are the private fields and brands of one object.

@@ -24,7 +24,7 @@ func setupGenerators(r *Realm) {
 
 func thisGenerator(vm *VM, v Value, kind coKind, method string) *coroutine {
 	if o := v.asObject(); o != nil {
-		if co, ok := o.slots.(*coroutine); ok && co.kind == kind && co.gen == o {
+		if co := coroutineOf(o); co != nil && co.kind == kind && co.gen == o {
 			return co
 		}
 	}
@@ -138,6 +138,7 @@ func (vm *VM) genResumeFromJS(co *coroutine, mode resumeMode, fnIdx, argc int) b
 	f := vm.unpark(co)
 	f.ret = retPush
 	co.status = genExecuting
+
 	if !vm.deliverResume(f, mode, v, len(ex.frames)-1) {
 		return false
 	}
@@ -161,8 +162,8 @@ func generatorFastPath(nf *nativeFunction, this Value) (*coroutine, resumeMode, 
 	if o == nil {
 		return nil, 0, false
 	}
-	co, ok := o.slots.(*coroutine)
-	if !ok || co.kind != coGen || co.gen != o {
+	co := coroutineOf(o)
+	if co == nil || co.kind != coGen || co.gen != o {
 		return nil, 0, false
 	}
 	return co, mode, true
@@ -239,11 +240,8 @@ func asyncGeneratorThrow(vm *VM, c NativeCall) Value {
 func (vm *VM) asyncGenEnqueue(this Value, mode resumeMode, v Value) Value {
 	p := vm.newPromise()
 	o := this.asObject()
-	co, ok := (*coroutine)(nil), false
-	if o != nil {
-		co, ok = o.slots.(*coroutine)
-	}
-	if !ok || co.kind != coAsyncGen || co.gen != o {
+	co := coroutineOf(o)
+	if co == nil || co.kind != coAsyncGen || co.gen != o {
 		vm.rejectPromise(p, vm.newTypeError("AsyncGenerator method called on incompatible receiver"))
 		return objectValue(p)
 	}

@@ -239,23 +239,23 @@ func (vm *VM) runJob(j job) {
 // resolving functions: natives whose data is the promise and a shared "already resolved" flag.
 type resolvingData struct {
 	promise *Object
-	done    *bool
+	done    *resolvedFlag
 	reject  bool
 }
 
 var (
 	nativeResolve = registerNative("%PromiseResolveFunction%", func(vm *VM, c NativeCall) Value {
 		d := c.Callee.slots.(*nativeFunction).data.(*resolvingData)
-		if !*d.done {
-			*d.done = true
+		if !d.done.done {
+			d.done.done = true
 			vm.resolvePromise(d.promise, c.Arg(0))
 		}
 		return undefinedValue
 	})
 	nativeReject = registerNative("%PromiseRejectFunction%", func(vm *VM, c NativeCall) Value {
 		d := c.Callee.slots.(*nativeFunction).data.(*resolvingData)
-		if !*d.done {
-			*d.done = true
+		if !d.done.done {
+			d.done.done = true
 			vm.rejectPromise(d.promise, c.Arg(0))
 		}
 		return undefinedValue
@@ -263,7 +263,7 @@ var (
 )
 
 func (vm *VM) resolvingFunctions(p *Object) (*Object, *Object) {
-	done := new(bool)
+	done := &resolvedFlag{}
 	res := vm.newNativeFunction(&nativeFunction{name: nativeResolve.name, fn: nativeResolve.fn,
 		data: &resolvingData{promise: p, done: done}}, "", 1)
 	rej := vm.newNativeFunction(&nativeFunction{name: nativeReject.name, fn: nativeReject.fn,

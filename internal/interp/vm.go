@@ -99,6 +99,7 @@ type execState struct {
 	asyncExitValue  Value
 	templates       map[templateKey]*Object
 	privMap         map[*Object]*privateElements
+	privOrder       []*Object // objects in privMap, in the order they got private elements
 }
 
 func (ex *execState) push(v Value) {
@@ -244,11 +245,11 @@ func (vm *VM) loop(stopDepth int) Value {
 	code := f.code.Code
 	stack := ex.stack
 	for {
-		ex.steps++
 		if ex.stepLimit > 0 && ex.steps >= ex.stepLimit && ex.noPause == 0 {
 			ex.paused = true
 			return undefinedValue
 		}
+		ex.steps++
 		if ex.steps&1023 == 0 && vm.checkInterrupt() {
 			return undefinedValue
 		}

@@ -699,10 +699,19 @@ func (vm *VM) forInNext(v Value) (Value, bool) {
 
 // Private names travel on the stack as internal objects.
 func privateValue(pn *privateName) Value {
-	return objectValue(&Object{class: ClassOther, slots: pn})
+	if pn.holder == nil {
+		pn.holder = &Object{class: ClassOther, slots: pn}
+	}
+	return objectValue(pn.holder)
 }
 
-func privateOf(v Value) *privateName { return v.obj().slots.(*privateName) }
+func privateOf(v Value) *privateName {
+	pn := v.obj().slots.(*privateName)
+	if pn.holder == nil {
+		pn.holder = v.obj() // a restored name learns its carrier object on first use
+	}
+	return pn
+}
 
 func (vm *VM) pushPrivate(pn *privateName) {
 	ex := &vm.exec
@@ -718,6 +727,7 @@ func (vm *VM) privates(o *Object) *privateElements {
 	if pe == nil {
 		pe = &privateElements{}
 		vm.exec.privMap[o] = pe
+		vm.exec.privOrder = append(vm.exec.privOrder, o)
 	}
 	return pe
 }

@@ -1,0 +1,403 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// The snapshot document.
+//
+// Snapshot writes the whole state of a VM between Run calls as one JSON
+// document:
+//
+//	{"format": 1,
+//	 "source": "...", "script": false,        // the program (recompiled on restore)
+//	 "heap": {...},                           // objects, records, symbols: snapshot_heap.go
+//	 "exec": {"stack": [...], "frames": [...], "jobs": [...], "host": [[id, promise]...],
+//	          "next": N, "program": promise, "started": bool, "unhandled": [...],
+//	          "steps": N, "templates": [[index, object]...], "priv": [[object, [[name, value]...]]...],
+//	          "random": ["s0", "s1"], "throw": [value, line, column]}}
+//
+// Code is referred to by function index: Restore compiles the embedded source
+// again, which gives the same indices. Frames, coroutines, environments and
+// promise reactions are records of the heap section (see snapshot_state.go).
+
+// snapshotFormat is the current snapshot format version.
+const snapshotFormat = 1
+
+// ErrSnapshotBusy is returned by Snapshot when native code is running (only
+// possible when Snapshot is called from inside a host function).
+var ErrSnapshotBusy = errors.New("interp: snapshot outside a safe point")
+
+// Snapshot encodes the VM's state. Call it between Run calls (every return of
+// Run is at a safe point).
+func (vm *VM) Snapshot() ([]byte, error) {
+	ex := &vm.exec
+	if ex.depth > 0 || ex.noPause > 0 {
+		return nil, ErrSnapshotBusy
+	}
+	if ex.program == nil {
+		return nil, errors.New("interp: snapshot before Start")
+	}
+	e := vm.newHeapEncoder()
+	w := e.w
+	w.beginObject()
+	w.key("stack")
+	e.values(ex.stack[:ex.sp])
+	w.key("frames")
+	w.beginArray()
+	for _, f := range ex.frames {
+		e.node(f)
+	}
+	w.endArray()
+	w.key("jobs")
+	w.beginArray()
+	for _, j := range ex.jobs {
+		w.beginArray()
+		e.nodeOrNull(j.r)
+		e.value(j.arg)
+		e.value(j.thenable)
+		e.value(j.then)
+		e.object(j.target)
+		w.endArray()
+	}
+	w.endArray()
+	w.key("host")
+	w.beginArray()
+	for _, id := range vm.PendingHostPromises() {
+		w.beginArray()
+		w.int(int64(id))
+		e.object(ex.hostPromise[id])
+		w.endArray()
+	}
+	w.endArray()
+	w.key("next")
+	w.int(int64(ex.nextHostID))
+	w.key("program")
+	e.object(ex.programPromise)
+	w.key("started")
+	w.bool(ex.programStarted)
+	w.key("unhandled")
+	w.beginArray()
+	for _, p := range ex.unhandled {
+		e.object(p)
+	}
+	w.endArray()
+	w.key("steps")
+	w.int(ex.steps)
+	w.key("templates")
+	w.beginArray()
+	keys := make([]templateKey, 0, len(ex.templates))
+	for k := range ex.templates {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b templateKey) int { return a.idx - b.idx })
+	for _, k := range keys {
+		w.beginArray()
+		w.int(int64(k.idx))
+		e.object(ex.templates[k])
+		w.endArray()
+	}
+	w.endArray()
+	w.key("priv")
+	w.beginArray()
+	for _, o := range vm.privateOwners() {
+		pe := ex.privMap[o]
+		w.beginArray()
+		e.object(o)
+		w.beginArray()
+		for i, pn := range pe.names {
+			w.beginArray()
+			e.object(privateObject(pn, ex))
+			e.value(pe.values[i])
+			w.endArray()
+		}
+		w.endArray()
+		w.endArray()
+	}
+	w.endArray()
+	rs := vm.MathRandomState()
+	w.key("random")
+	w.beginArray()
+	w.string(fmt.Sprintf("%x", rs[0]))
+	w.string(fmt.Sprintf("%x", rs[1]))
+	w.endArray()
+	w.key("throw")
+	w.beginArray()
+	e.value(ex.lastThrow)
+	w.int(int64(ex.lastThrowLine))
+	w.int(int64(ex.lastThrowColumn))
+	w.endArray()
+	w.endObject()
+	execBytes := w.buf
+	heap, err := e.finish()
+	if err != nil {
+		return nil, fmt.Errorf("snapshot heap: %w", err)
+	}
+	out := &jsonWriter{buf: make([]byte, 0, len(heap)+len(execBytes)+len(ex.program.source)+64)}
+	out.beginObject()
+	out.key("format")
+	out.int(snapshotFormat)
+	out.key("source")
+	out.jsString(newStringFromGo(ex.program.source))
+	out.key("script")
+	out.bool(ex.program.script)
+	out.key("heap")
+	out.raw(heap)
+	out.key("exec")
+	out.raw(execBytes)
+	out.endObject()
+	return out.buf, nil
+}
+
+// privateOwners lists the objects with private elements in a deterministic order
+// (by the order they were first given one).
+func (vm *VM) privateOwners() []*Object {
+	ex := &vm.exec
+	out := make([]*Object, 0, len(ex.privMap))
+	for _, o := range ex.privOrder {
+		if _, ok := ex.privMap[o]; ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// privateObject returns the stack object that carries a private name (created on demand).
+func privateObject(pn *privateName, ex *execState) *Object {
+	if pn.holder == nil {
+		pn.holder = &Object{class: ClassOther, slots: pn}
+	}
+	return pn.holder
+}
+
+// Restore rebuilds a VM from a snapshot made by Snapshot. cfg is the new VM's
+// configuration (host, limits, clock).
+func Restore(data []byte, cfg Config) (*VM, error) {
+	r := &jsonReader{data: data}
+	var (
+		format             int64 = -1
+		source             string
+		script, haveSource bool
+		heapStart, heapEnd = -1, -1
+		execStart, execEnd = -1, -1
+	)
+	r.beginObject()
+	for first := true; r.more(first); first = false {
+		switch r.key() {
+		case "format":
+			format = r.int()
+		case "source":
+			source = r.jsString().wtf8()
+			haveSource = true
+		case "script":
+			script = r.bool()
+		case "heap":
+			heapStart = r.pos
+			r.skip()
+			heapEnd = r.pos
+		case "exec":
+			execStart = r.pos
+			r.skip()
+			execEnd = r.pos
+		default:
+			r.skip()
+		}
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("restore: %w", r.err)
+	}
+	if format != snapshotFormat {
+		return nil, fmt.Errorf("restore: format %d: %w", format, ErrSnapshotUnsupported)
+	}
+	if !haveSource || heapStart < 0 || execStart < 0 {
+		return nil, fmt.Errorf("restore: missing sections: %w", ErrSnapshotCorrupt)
+	}
+	var prog *Program
+	var err error
+	if script {
+		prog, err = CompileScript(source)
+	} else {
+		prog, err = Compile(source)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("restore: compile the program: %w", err)
+	}
+	vm := New(cfg)
+	ex := &vm.exec
+	ex.program = prog
+	ex.started = true
+	d := vm.newHeapDecoder()
+	hr := &jsonReader{data: data[:heapEnd], pos: heapStart}
+	if err := d.readHeap(hr); err != nil {
+		return nil, fmt.Errorf("restore heap: %w", err)
+	}
+	er := &jsonReader{data: data[:execEnd], pos: execStart}
+	vm.readExec(d, er)
+	if er.err != nil {
+		return nil, fmt.Errorf("restore exec: %w", er.err)
+	}
+	return vm, nil
+}
+
+// readExec reads the exec section.
+func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
+	ex := &vm.exec
+	r.beginObject()
+	for first := true; r.more(first); first = false {
+		switch r.key() {
+		case "stack":
+			vals := d.values(r)
+			vm.ensureStack(len(vals) + 1024)
+			copy(ex.stack, vals)
+			ex.sp = len(vals)
+		case "frames":
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				fr, ok := d.node(r).(*frame)
+				if !ok || fr == nil {
+					r.fail("expected a frame")
+					return
+				}
+				ex.frames = append(ex.frames, fr)
+			}
+		case "jobs":
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				var j job
+				r.beginArray()
+				r.more(true)
+				if n := d.node(r); n != nil {
+					rc, ok := n.(*reaction)
+					if !ok {
+						r.fail("expected a reaction")
+						return
+					}
+					j.r = rc
+				}
+				r.more(false)
+				j.arg = d.value(r)
+				r.more(false)
+				j.thenable = d.value(r)
+				r.more(false)
+				j.then = d.value(r)
+				r.more(false)
+				j.target = d.object(r)
+				r.more(false)
+				if j.r == nil && (j.target == nil || promiseOf(j.target) == nil) {
+					r.fail("bad job")
+					return
+				}
+				ex.jobs = append(ex.jobs, j)
+			}
+		case "host":
+			ex.hostPromise = map[uint64]*Object{}
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				r.beginArray()
+				r.more(true)
+				id := uint64(r.int())
+				r.more(false)
+				p := d.object(r)
+				r.more(false)
+				if promiseOf(p) == nil {
+					r.fail("host promise %d is not a promise", id)
+					return
+				}
+				ex.hostPromise[id] = p
+			}
+		case "next":
+			ex.nextHostID = uint64(r.int())
+		case "program":
+			ex.programPromise = d.object(r)
+		case "started":
+			ex.programStarted = r.bool()
+		case "unhandled":
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				if p := d.object(r); promiseOf(p) != nil {
+					ex.unhandled = append(ex.unhandled, p)
+				}
+			}
+		case "steps":
+			ex.steps = r.int()
+		case "templates":
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				r.beginArray()
+				r.more(true)
+				idx := int(r.int())
+				r.more(false)
+				o := d.object(r)
+				r.more(false)
+				if ex.templates == nil {
+					ex.templates = map[templateKey]*Object{}
+				}
+				ex.templates[templateKey{ex.program.hash, idx}] = o
+			}
+		case "priv":
+			r.beginArray()
+			for f := true; r.more(f); f = false {
+				r.beginArray()
+				r.more(true)
+				o := d.object(r)
+				r.more(false)
+				r.beginArray()
+				for g := true; r.more(g); g = false {
+					r.beginArray()
+					r.more(true)
+					po := d.object(r)
+					r.more(false)
+					v := d.value(r)
+					r.more(false)
+					pn, ok := po.slots.(*privateName)
+					if o == nil || !ok {
+						r.fail("bad private element")
+						return
+					}
+					pn.holder = po
+					pe := vm.privates(o)
+					pe.names = append(pe.names, pn)
+					pe.values = append(pe.values, v)
+				}
+				r.more(false)
+			}
+		case "random":
+			r.beginArray()
+			r.more(true)
+			s0 := parseHexState(r, r.goString())
+			r.more(false)
+			s1 := parseHexState(r, r.goString())
+			r.more(false)
+			vm.SetMathRandomState([2]uint64{s0, s1})
+		case "throw":
+			r.beginArray()
+			r.more(true)
+			ex.lastThrow = d.value(r)
+			r.more(false)
+			ex.lastThrowLine = int(r.int())
+			r.more(false)
+			ex.lastThrowColumn = int(r.int())
+			r.more(false)
+		default:
+			r.skip()
+		}
+	}
+	// The frames must fit the stack they live on.
+	for _, f := range ex.frames {
+		if f.base+f.code.NumRegs > ex.sp || f.argsBase < 2 {
+			r.fail("frame outside the stack (base %d regs %d sp %d)", f.base, f.code.NumRegs, ex.sp)
+			return
+		}
+		for _, h := range f.handlers {
+			if h.sp < f.base || h.sp > ex.sp {
+				r.fail("handler outside the stack (sp %d base %d stack %d)", h.sp, f.base, ex.sp)
+				return
+			}
+		}
+	}
+	if ex.programPromise == nil || promiseOf(ex.programPromise) == nil {
+		r.fail("missing program promise")
+	}
+}

@@ -1,0 +1,110 @@
+package interp
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// runWithSnapshots runs src pausing after every instruction (MaxSteps: 1),
+// snapshotting and restoring into a brand-new VM at each pause. It returns the
+// completion like runProgram and the number of snapshots taken.
+func runWithSnapshots(t *testing.T, src string, every int64) (string, bool, int) {
+	t.Helper()
+	p, err := Compile(src)
+	require.NoError(t, err)
+	vm := New(Config{})
+	require.NoError(t, vm.Start(p))
+	snaps := 0
+	for {
+		st, err := vm.Run(context.Background(), RunOptions{MaxSteps: every})
+		require.NoError(t, err)
+		if st == StatusDone {
+			break
+		}
+		require.Equal(t, StatusPaused, st)
+		data, err := vm.Snapshot()
+		require.NoError(t, err)
+		vm, err = Restore(data, Config{})
+		require.NoError(t, err, "restore after %d snapshots", snaps)
+		snaps++
+	}
+	v, thrown := vm.Result()
+	if thrown {
+		name, msg, _, _ := vm.DescribeError(v)
+		return name + ": " + msg, true, snaps
+	}
+	return vm.ToGoString(v), false, snaps
+}
+
+var snapshotPrograms = []struct {
+	name string
+	src  string
+}{
+	{name: "deep recursion", src: "function sum(n) { return n === 0 ? 0 : n + sum(n - 1) } sum(40)"},
+	{name: "closures", src: "function mk() { let n = 0; return { inc: () => ++n, get: () => n } } const c = mk(); c.inc(); c.inc(); c.get()"},
+	{name: "per-iteration closures", src: "const fs = []; for (let i = 0; i < 3; i++) fs.push(() => i * 10); let s = 0; for (const f of fs) s += f(); s"},
+	{name: "generators", src: "function* g(n) { for (let i = 0; i < n; i++) { const x = yield i; if (x) return x } } let s = ''; const it = g(5); s += it.next().value; s += it.next().value; s += it.next(9).value; s"},
+	{name: "yield delegate", src: "function* a() { yield 1; yield 2 } function* b() { yield* a(); yield 3 } let s = 0; for (const v of b()) s = s * 10 + v; s"},
+	{name: "pending promises", src: "let log = ''; const p = new Promise(r => { log += 'x'; r(5) }); p.then(v => log += v); await null; log += (await p); log"},
+	{name: "async functions", src: "async function f(x) { await null; return x * 2 } async function g() { let s = 0; for (let i = 0; i < 3; i++) s += await f(i); return s } await g()"},
+	{name: "async generators", src: "async function* g() { yield 1; await null; yield 2 } let s = 0; for await (const v of g()) s += v; s"},
+	{name: "classes", src: "class A { #n = 1; static count = 0; constructor() { A.count++ } get n() { return this.#n } bump() { this.#n *= 3; return this } } class B extends A { constructor() { super(); this.k = 2 } total() { return this.bump().n + this.k } } new B(); new B().total() + A.count"},
+	{name: "try finally", src: "function f() { let log = ''; for (const x of [1, 2, 3]) { try { if (x === 2) continue; if (x === 3) return log + 'r'; log += x } finally { log += 'f' } } } f()"},
+	{name: "exceptions", src: "let m = ''; function thrower(n) { if (n === 0) throw new TypeError('deep'); return thrower(n - 1) } try { thrower(5) } catch (e) { m = e.message + e.name } m"},
+	{name: "objects and arrays", src: "const o = {a: [1, 2, {b: 3}], s: 'x'}; o.a.push(4); o.a[2].b += o.a.length; `${o.a[2].b}${o.s}${o.a.length}`"},
+	{name: "destructuring and spread", src: "const {a, ...rest} = {a: 1, b: 2, c: 3}; const [x, , ...ys] = [1, 2, 3, 4]; const f = (...args) => args.length; a + Object.keys(rest).length + x + ys.length + f(...ys, 1)"},
+	{name: "promise combinators", src: "const vs = await Promise.all([1, Promise.resolve(2), (async () => 3)()]); const r = await Promise.race([new Promise(() => {}), Promise.resolve(4)]); vs[0] + vs[1] + vs[2] + r"},
+	{name: "labels and switch", src: "let n = 0; outer: for (let i = 0; i < 4; i++) { switch (i) { case 1: continue outer; case 3: break outer; default: n += i } } n"},
+	{name: "template tags", src: "const tag = (s, ...v) => s.raw.join('|') + v.join(','); tag`a${1}b${2}c`"},
+	{name: "getters and symbols", src: "const k = Symbol('k'); const o = {[k]: 5, get g() { return this[k] + 1 }}; o.g"},
+	{name: "uncaught error", src: "await null; null.f()"},
+	{name: "string building", src: "let s = ''; for (let i = 0; i < 20; i++) s += i % 10; s"},
+	{name: "bound functions", src: "function f(a, b) { return this.x * a + b } const g = f.bind({x: 3}, 2); g(1) + f.call({x: 1}, 1, 1)"},
+	{name: "generator return and throw", src: "function* g() { try { yield 1; yield 2 } finally { yield 'f' } } const it = g(); it.next(); let s = it.return(7).value; s += it.next().value; s += it.next().done; s"},
+	{name: "arguments and defaults", src: "function f(a, b = a * 2, ...r) { return arguments.length + a + b + r.length } f(1) + f(1, 1, 1, 1)"},
+}
+
+func TestSnapshotEveryStep(t *testing.T) {
+	t.Parallel()
+	for _, tt := range snapshotPrograms {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			want, wantThrown := runProgram(t, tt.src)
+			got, thrown, snaps := runWithSnapshots(t, tt.src, 1)
+			require.Equal(t, wantThrown, thrown, got)
+			require.Equal(t, want, got)
+			require.Positive(t, snaps)
+		})
+	}
+}
+
+func TestSnapshotHostPromises(t *testing.T) {
+	t.Parallel()
+	vm, h := newHostVM(t, "const a = await later(); const b = later(); a + (await b)")
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusWaiting, st)
+	data, err := vm.Snapshot()
+	require.NoError(t, err)
+	vm2, err := Restore(data, Config{Host: h})
+	require.NoError(t, err)
+	require.Equal(t, []uint64{1}, vm2.PendingHostPromises())
+	require.NoError(t, vm2.SettleHostPromise(1, true, Number(40)))
+	st, err = vm2.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusWaiting, st)
+	require.Equal(t, []uint64{2}, vm2.PendingHostPromises())
+	data, err = vm2.Snapshot()
+	require.NoError(t, err)
+	vm3, err := Restore(data, Config{Host: h})
+	require.NoError(t, err)
+	require.NoError(t, vm3.SettleHostPromise(2, true, Number(2)))
+	st, err = vm3.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusDone, st)
+	v, thrown := vm3.Result()
+	require.False(t, thrown)
+	require.Equal(t, 42.0, v.NumberValue())
+}
