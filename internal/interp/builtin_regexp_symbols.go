@@ -1,0 +1,305 @@
+package interp
+
+import (
+	"math"
+	"strings"
+
+	"github.com/codemode/codemode/internal/interp/jsregexp"
+)
+
+// RegExp.prototype[Symbol.match], [Symbol.matchAll], [Symbol.replace], [Symbol.search] and
+// [Symbol.split], and %RegExpStringIteratorPrototype%. They are generic: they read flags
+// and lastIndex through properties and match through RegExpExec, as the specification says.
+
+// thisRegExpObject checks that this is an object for a RegExp symbol method.
+func thisRegExpObject(vm *VM, c NativeCall, method string) *Object {
+	o := c.This.asObject()
+	if o == nil {
+		vm.throwTypeError("RegExp.prototype.%s called on incompatible receiver %s", method, vm.describeForError(c.This))
+	}
+	return o
+}
+
+// regexpFlagsOf reads ToString(rx.flags).
+func (vm *VM) regexpFlagsOf(rx *Object) string {
+	return vm.ToString(vm.GetProp(rx, strKey("flags"))).String()
+}
+
+// setLastIndex is Set(rx, "lastIndex", i, true).
+func (vm *VM) setLastIndex(rx *Object, i int64) {
+	vm.SetProp(rx, keyLastIndex, Number(float64(i)))
+}
+
+// advanceAfterEmpty moves lastIndex past an empty match.
+func (vm *VM) advanceAfterEmpty(rx *Object, s *jsString, unicode bool) {
+	li := vm.ToLength(vm.GetProp(rx, keyLastIndex))
+	vm.setLastIndex(rx, advanceStringIndex(s, li, unicode))
+}
+
+// regexpSymbolMatch is RegExp.prototype[Symbol.match].
+func regexpSymbolMatch(vm *VM, c NativeCall) Value {
+	rx := thisRegExpObject(vm, c, "[Symbol.match]")
+	s := vm.ToString(c.Arg(0))
+	flags := vm.regexpFlagsOf(rx)
+	if !strings.Contains(flags, "g") {
+		return vm.regexpExec(rx, s)
+	}
+	unicode := strings.ContainsAny(flags, "uv")
+	vm.setLastIndex(rx, 0)
+	var found []Value
+	for {
+		res := vm.regexpExec(rx, s)
+		if res.IsNull() {
+			if len(found) == 0 {
+				return nullValue
+			}
+			return vm.newArrayValue(found)
+		}
+		m := vm.ToString(vm.GetProp(res.obj(), strKey("0")))
+		found = append(found, stringValue(m))
+		vm.chargeElems(1)
+		if m.Len() == 0 {
+			vm.advanceAfterEmpty(rx, s, unicode)
+		}
+	}
+}
+
+// regexpStringIterator is the slot data of a RegExp String Iterator (matchAll).
+type regexpStringIterator struct {
+	matcher Value // the RegExp being iterated
+	str     Value // the string
+	global  bool
+	unicode bool
+	done    bool
+}
+
+// regexpSymbolMatchAll is RegExp.prototype[Symbol.matchAll].
+func regexpSymbolMatchAll(vm *VM, c NativeCall) Value {
+	rx := thisRegExpObject(vm, c, "[Symbol.matchAll]")
+	s := vm.ToString(c.Arg(0))
+	ctor := vm.SpeciesConstructor(rx, objectValue(vm.realm.Intrinsic("RegExp")))
+	flags := vm.ToString(vm.GetProp(rx, strKey("flags")))
+	matcher := vm.Construct(ctor, nil, objectValue(rx), stringValue(flags))
+	li := vm.ToLength(vm.GetProp(rx, keyLastIndex))
+	vm.setLastIndex(matcher.obj(), li)
+	fs := flags.String()
+	o := vm.newObject(vm.realm.Intrinsic("%RegExpStringIteratorPrototype%"), ClassIterator)
+	o.slots = &regexpStringIterator{matcher: matcher, str: stringValue(s),
+		global: strings.Contains(fs, "g"), unicode: strings.ContainsAny(fs, "uv")}
+	return objectValue(o)
+}
+
+// regexpStringIteratorNext is %RegExpStringIteratorPrototype%.next.
+func regexpStringIteratorNext(vm *VM, c NativeCall) Value {
+	var it *regexpStringIterator
+	if o := c.This.asObject(); o != nil {
+		it, _ = o.slots.(*regexpStringIterator)
+	}
+	if it == nil {
+		vm.throwTypeError("Method RegExp String Iterator.prototype.next called on incompatible receiver %s", vm.describeForError(c.This))
+	}
+	if it.done {
+		return vm.CreateIterResultObject(undefinedValue, true)
+	}
+	rx, s := it.matcher.obj(), it.str.str()
+	res := vm.regexpExec(rx, s)
+	if res.IsNull() {
+		it.done = true
+		return vm.CreateIterResultObject(undefinedValue, true)
+	}
+	if !it.global {
+		it.done = true
+		return vm.CreateIterResultObject(res, false)
+	}
+	if vm.ToString(vm.GetProp(res.obj(), strKey("0"))).Len() == 0 {
+		vm.advanceAfterEmpty(rx, s, it.unicode)
+	}
+	return vm.CreateIterResultObject(res, false)
+}
+
+// getSubstitution is GetSubstitution on interpreter values: namedCaptures is undefined or an
+// object whose properties are read (and converted) as "$<name>" asks.
+func (vm *VM) getSubstitution(matched, str *jsString, position int, captures []Value, namedCaptures Value, template *jsString) *jsString {
+	caps := make([][]uint16, len(captures))
+	for i, cv := range captures {
+		if !cv.IsUndefined() {
+			caps[i] = vm.ToString(cv).units()
+			if caps[i] == nil {
+				caps[i] = []uint16{}
+			}
+		}
+	}
+	var named func([]uint16) []uint16
+	if !namedCaptures.IsUndefined() {
+		groups := vm.ToObject(namedCaptures)
+		named = func(name []uint16) []uint16 {
+			v := vm.GetProp(groups, jsStringKey(newUTF16(append([]uint16(nil), name...))))
+			if v.IsUndefined() {
+				return nil
+			}
+			return vm.ToString(v).units()
+		}
+	}
+	out := jsregexp.Substitute(nil, matched.units(), str.units(), position, caps, named, template.units())
+	vm.checkStringLength(int64(len(out)))
+	return vm.newJSString(out)
+}
+
+// regexpSymbolReplace is RegExp.prototype[Symbol.replace].
+func regexpSymbolReplace(vm *VM, c NativeCall) Value {
+	rx := thisRegExpObject(vm, c, "[Symbol.replace]")
+	s := vm.ToString(c.Arg(0))
+	replaceValue := c.Arg(1)
+	functional := IsCallable(replaceValue)
+	var template *jsString
+	if !functional {
+		template = vm.ToString(replaceValue)
+	}
+	flags := vm.regexpFlagsOf(rx)
+	global := strings.Contains(flags, "g")
+	unicode := false
+	if global {
+		unicode = strings.ContainsAny(flags, "uv")
+		vm.setLastIndex(rx, 0)
+	}
+	var results []*Object
+	for {
+		res := vm.regexpExec(rx, s)
+		if res.IsNull() {
+			break
+		}
+		results = append(results, res.obj())
+		if !global {
+			break
+		}
+		if vm.ToString(vm.GetProp(res.obj(), strKey("0"))).Len() == 0 {
+			vm.advanceAfterEmpty(rx, s, unicode)
+		}
+	}
+	var b stringBuilder
+	next := 0
+	for _, res := range results {
+		nCaps := max(vm.LengthOfArrayLike(res)-1, 0)
+		matched := vm.ToString(vm.GetProp(res, strKey("0")))
+		pos := int(math.Max(0, math.Min(vm.ToIntegerOrInfinity(vm.GetProp(res, strKey("index"))), float64(s.Len()))))
+		captures := make([]Value, 0, nCaps)
+		for i := int64(1); i <= nCaps; i++ {
+			cv := vm.getIndex(res, i)
+			if !cv.IsUndefined() {
+				cv = stringValue(vm.ToString(cv))
+			}
+			captures = append(captures, cv)
+		}
+		named := vm.GetProp(res, strKey("groups"))
+		var repl *jsString
+		if functional {
+			args := make([]Value, 0, len(captures)+4)
+			args = append(args, stringValue(matched))
+			args = append(args, captures...)
+			args = append(args, intValue(pos), stringValue(s))
+			if !named.IsUndefined() {
+				args = append(args, named)
+			}
+			repl = vm.ToString(vm.Call(replaceValue, undefinedValue, args...))
+		} else {
+			if !named.IsUndefined() {
+				named = objectValue(vm.ToObject(named))
+			}
+			repl = vm.getSubstitution(matched, s, pos, captures, named, template)
+		}
+		if pos >= next {
+			b.writeString(s.substring(next, pos))
+			b.writeString(repl)
+			vm.checkStringLength(int64(b.len()))
+			next = pos + matched.Len()
+		}
+	}
+	if next >= s.Len() {
+		vm.allocated += int64(b.len()) * 2
+		return stringValue(b.string())
+	}
+	b.writeString(s.substring(next, s.Len()))
+	vm.checkStringLength(int64(b.len()))
+	vm.allocated += int64(b.len()) * 2
+	return stringValue(b.string())
+}
+
+// regexpSymbolSearch is RegExp.prototype[Symbol.search].
+func regexpSymbolSearch(vm *VM, c NativeCall) Value {
+	rx := thisRegExpObject(vm, c, "[Symbol.search]")
+	s := vm.ToString(c.Arg(0))
+	prev := vm.GetProp(rx, keyLastIndex)
+	if !SameValue(prev, intValue(0)) {
+		vm.setLastIndex(rx, 0)
+	}
+	res := vm.regexpExec(rx, s)
+	if cur := vm.GetProp(rx, keyLastIndex); !SameValue(cur, prev) {
+		vm.SetProp(rx, keyLastIndex, prev)
+	}
+	if res.IsNull() {
+		return intValue(-1)
+	}
+	return vm.GetProp(res.obj(), strKey("index"))
+}
+
+// regexpSymbolSplit is RegExp.prototype[Symbol.split]: it matches with a sticky copy of
+// the expression made through the species constructor.
+func regexpSymbolSplit(vm *VM, c NativeCall) Value {
+	rx := thisRegExpObject(vm, c, "[Symbol.split]")
+	s := vm.ToString(c.Arg(0))
+	ctor := vm.SpeciesConstructor(rx, objectValue(vm.realm.Intrinsic("RegExp")))
+	flags := vm.regexpFlagsOf(rx)
+	unicode := strings.ContainsAny(flags, "uv")
+	newFlags := flags
+	if !strings.Contains(flags, "y") {
+		newFlags += "y"
+	}
+	splitter := vm.Construct(ctor, nil, objectValue(rx), vm.String(newFlags)).obj()
+	lim := uint32(math.MaxUint32)
+	if l := c.Arg(1); !l.IsUndefined() {
+		lim = vm.ToUint32(l)
+	}
+	var out []Value
+	if lim == 0 {
+		return vm.newArrayValue(out)
+	}
+	size := s.Len()
+	if size == 0 {
+		if vm.regexpExec(splitter, s).IsNull() {
+			out = append(out, stringValue(s))
+		}
+		return vm.newArrayValue(out)
+	}
+	push := func(v Value) bool {
+		out = append(out, v)
+		vm.chargeElems(1)
+		return uint32(len(out)) == lim
+	}
+	p, q := 0, 0
+	for q < size {
+		vm.setLastIndex(splitter, int64(q))
+		z := vm.regexpExec(splitter, s)
+		if z.IsNull() {
+			q = int(advanceStringIndex(s, int64(q), unicode))
+			continue
+		}
+		e := int(min(vm.ToLength(vm.GetProp(splitter, keyLastIndex)), int64(size)))
+		if e == p {
+			q = int(advanceStringIndex(s, int64(q), unicode))
+			continue
+		}
+		if push(stringValue(s.substring(p, q))) {
+			return vm.newArrayValue(out)
+		}
+		p = e
+		nCaps := max(vm.LengthOfArrayLike(z.obj())-1, 0)
+		for i := int64(1); i <= nCaps; i++ {
+			if push(vm.getIndex(z.obj(), i)) {
+				return vm.newArrayValue(out)
+			}
+		}
+		q = p
+	}
+	push(stringValue(s.substring(p, size)))
+	return vm.newArrayValue(out)
+}

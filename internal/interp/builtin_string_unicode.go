@@ -1,0 +1,136 @@
+package interp
+
+import (
+	"strings"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+	"golang.org/x/text/unicode/norm"
+)
+
+// String.prototype methods that use Unicode tables: case mapping (the full mappings of
+// SpecialCasing, such as 'ß' → "SS" and the final sigma rule, through golang.org/x/text/cases
+// with the root locale) and normalization (golang.org/x/text/unicode/norm). The text is
+// converted per well-formed run: lone surrogates are copied unchanged between runs.
+
+// mapWellFormed applies f to each maximal well-formed run of s (as UTF-8 Go text) and keeps
+// lone surrogates as they are.
+func mapWellFormed(s *jsString, f func(string) string) *jsString {
+	u := s.units()
+	var b stringBuilder
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			b.writeGo(f(newUTF16(append([]uint16(nil), u[start:end]...)).String()))
+		}
+	}
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		if !isSurrogate(c) {
+			continue
+		}
+		if isHighSurrogate(c) && i+1 < len(u) && isLowSurrogate(u[i+1]) {
+			i++
+			continue
+		}
+		flush(i)
+		b.writeUnit(c)
+		start = i + 1
+	}
+	flush(len(u))
+	return b.string()
+}
+
+// toLowerString is the full Unicode lower-case mapping of s.
+func (vm *VM) toLowerString(s *jsString) *jsString {
+	if f := s.flat(); f.isASCII {
+		if strings.IndexFunc(f.ascii, func(r rune) bool { return r >= 'A' && r <= 'Z' }) < 0 {
+			return s
+		}
+		return newASCII(strings.ToLower(f.ascii))
+	}
+	out := mapWellFormed(s, cases.Lower(language.Und).String)
+	vm.checkStringLength(int64(out.Len()))
+	vm.allocated += int64(out.Len()) * 2
+	return out
+}
+
+// toUpperString is the full Unicode upper-case mapping of s.
+func (vm *VM) toUpperString(s *jsString) *jsString {
+	if f := s.flat(); f.isASCII {
+		if strings.IndexFunc(f.ascii, func(r rune) bool { return r >= 'a' && r <= 'z' }) < 0 {
+			return s
+		}
+		return newASCII(strings.ToUpper(f.ascii))
+	}
+	out := mapWellFormed(s, cases.Upper(language.Und).String)
+	vm.checkStringLength(int64(out.Len()))
+	vm.allocated += int64(out.Len()) * 2
+	return out
+}
+
+// stringToLowerCase is String.prototype.toLowerCase.
+func stringToLowerCase(vm *VM, c NativeCall) Value {
+	return stringValue(vm.toLowerString(thisStr(vm, c, "toLowerCase")))
+}
+
+// stringToUpperCase is String.prototype.toUpperCase.
+func stringToUpperCase(vm *VM, c NativeCall) Value {
+	return stringValue(vm.toUpperString(thisStr(vm, c, "toUpperCase")))
+}
+
+// localeArg validates the locales argument of toLocaleLowerCase/toLocaleUpperCase: the
+// interpreter has only the root locale, so tags are checked for type but otherwise ignored.
+func localeArg(vm *VM, v Value) {
+	switch v.kind {
+	case KindUndefined, KindString:
+	case KindObject:
+		vm.IterableToList(v)
+	default:
+		if v.kind != KindNull {
+			vm.ToObject(v)
+		} else {
+			vm.throwTypeError("Cannot convert undefined or null to object")
+		}
+	}
+}
+
+// stringToLocaleLowerCase is String.prototype.toLocaleLowerCase (root locale).
+func stringToLocaleLowerCase(vm *VM, c NativeCall) Value {
+	s := thisStr(vm, c, "toLocaleLowerCase")
+	localeArg(vm, c.Arg(0))
+	return stringValue(vm.toLowerString(s))
+}
+
+// stringToLocaleUpperCase is String.prototype.toLocaleUpperCase (root locale).
+func stringToLocaleUpperCase(vm *VM, c NativeCall) Value {
+	s := thisStr(vm, c, "toLocaleUpperCase")
+	localeArg(vm, c.Arg(0))
+	return stringValue(vm.toUpperString(s))
+}
+
+// stringNormalize is String.prototype.normalize(form): NFC (default), NFD, NFKC or NFKD.
+func stringNormalize(vm *VM, c NativeCall) Value {
+	s := thisStr(vm, c, "normalize")
+	form := norm.NFC
+	if f := c.Arg(0); !f.IsUndefined() {
+		switch vm.ToString(f).String() {
+		case "NFC":
+		case "NFD":
+			form = norm.NFD
+		case "NFKC":
+			form = norm.NFKC
+		case "NFKD":
+			form = norm.NFKD
+		default:
+			vm.throwRangeError("The normalization form should be one of NFC, NFD, NFKC, NFKD.")
+		}
+	}
+	if s.flat().isASCII {
+		return stringValue(s)
+	}
+	out := mapWellFormed(s, form.String)
+	vm.checkStringLength(int64(out.Len()))
+	vm.allocated += int64(out.Len()) * 2
+	return stringValue(out)
+}
