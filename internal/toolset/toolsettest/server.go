@@ -342,3 +342,14 @@ func writeRaw(w http.ResponseWriter, status int, b []byte) {
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 }
+
+// ExecutionsByKey returns how many times a tool ran under each key (a copy).
+func (h *Handler) ExecutionsByKey() map[string]int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make(map[string]int, len(h.executions))
+	for k, n := range h.executions {
+		out[k] = n
+	}
+	return out
+}

@@ -3,12 +3,13 @@
 //
 //	go run ./internal/toolset/toolsettest/cmd/toolsetd -listen 127.0.0.1:8765 [-secret S]
 //
-// It prints "listening on http://ADDR" once ready and stops on SIGINT or
+// GET /_stats answers {"executions": {key: count}}. It prints "listening on http://ADDR" once ready and stops on SIGINT or
 // SIGTERM.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -47,7 +48,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	mux := http.NewServeMux()
+	mux.Handle("/", h)
+	// GET /_stats reports executions per idempotency key, for tests in other processes.
+	mux.HandleFunc("GET /_stats", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"executions": h.ExecutionsByKey()})
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(out, "listening on http://%s\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
