@@ -12,6 +12,10 @@
 //	CODEMODE_WORKER_RUNS  --runs           runs driven at once (default 10)
 //	CODEMODE_WORKER_ID    --id             worker name in River and logs (default: generated)
 //	                      --drain-timeout  how long a drain may take on SIGTERM (default 60s)
+//	                      --drive-timeout  longest drive of a run before it yields and continues
+//	                                       in a new job (default 5m)
+//	                      --rescue-after   how long a crashed worker's runs wait before another
+//	                                       worker re-drives them (default drive-timeout + 1m)
 //	CODEMODE_LOG_LEVEL    --log-level      debug, info, warn or error (default info)
 package main
 
@@ -54,6 +58,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	runs := fs.Int("runs", envInt(getenv, "CODEMODE_WORKER_RUNS", 10), "runs driven at once (CODEMODE_WORKER_RUNS)")
 	id := fs.String("id", getenv("CODEMODE_WORKER_ID"), "worker name (CODEMODE_WORKER_ID)")
 	drain := fs.Duration("drain-timeout", 60*time.Second, "how long a drain may take on SIGTERM")
+	driveTimeout := fs.Duration("drive-timeout", 5*time.Minute, "longest drive of a run before it yields and continues in a new job")
+	rescueAfter := fs.Duration("rescue-after", 0, "how long a crashed worker's runs wait before being re-driven (default drive-timeout + 1m)")
 	level := fs.String("log-level", envOr(getenv, "CODEMODE_LOG_LEVEL", "info"), "log level (CODEMODE_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -86,7 +92,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{MaxRuns: *runs, ID: *id})
+	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{
+		MaxRuns: *runs, ID: *id, DriveTimeout: *driveTimeout, RescueStuckJobsAfter: *rescueAfter,
+	})
 	if err != nil {
 		return err
 	}
