@@ -1,0 +1,401 @@
+package interp
+
+import (
+	"math"
+	"unsafe"
+	"weak"
+)
+
+// The storage shared by Map and Set: an ordered entry list with a hash index, and the live
+// iterators over it.
+//
+// Entries are kept in insertion order in keys (and vals for a Map). Deleting an entry leaves a
+// tombstone (a hole key) so that positions held by iterators stay meaningful, exactly as the
+// specification's list of records with empty slots. When tombstones outnumber live entries
+// the list is compacted; every iterator that is still running is registered with the data
+// through a weak pointer and has its position moved to the compacted list, so iteration
+// under deletion behaves as the specification says while memory stays proportional to the
+// live entries. All operations are O(1) amortised.
+//
+// Snapshots: the data is a shared record ("collection") referenced by the Map/Set object
+// and by its iterators, so that a restored iterator is registered with the same storage.
+
+// collection is the [[MapData]] / [[SetData]] of a Map or Set.
+type collection struct {
+	keys  []Value           // entry keys in insertion order; kindHole marks a deleted entry
+	vals  []Value           // entry values (Map only; nil for a Set)
+	index map[collKey]int32 // key encoding → position in keys
+	live  int               // number of entries that are not deleted
+	isMap bool
+	iters []weak.Pointer[collIterator] // running iterators (for compaction); may hold dead ones
+	// prunedAt is the length of iters after the last pruning of dead iterators.
+	prunedAt int
+}
+
+// collKey is the hashable form of a key under SameValueZero: -0 is +0, every NaN is one
+// key, strings compare by content, symbols and objects by identity.
+type collKey struct {
+	kind Kind
+	num  float64
+	str  string
+	ref  unsafe.Pointer
+}
+
+// kindNaN is the collKey kind of NaN (NaN is not equal to itself as a Go map key).
+const kindNaN Kind = 255
+
+// maxCollectionSize is the largest number of entries a Map or Set holds (V8's limit is 2^24).
+const maxCollectionSize = 1 << 24
+
+// collEntrySize is the accounted size of one entry (key, value and index slot), in bytes.
+const collEntrySize = 2*valueSize + indexEntrySize
+
+// makeCollKey encodes v for the index.
+func makeCollKey(v Value) collKey {
+	switch v.kind {
+	case KindNumber:
+		f := v.num
+		if f != f {
+			return collKey{kind: kindNaN}
+		}
+		if f == 0 {
+			f = 0
+		}
+		return collKey{kind: KindNumber, num: f}
+	case KindBool:
+		return collKey{kind: KindBool, num: v.num}
+	case KindString:
+		return collKey{kind: KindString, str: v.str().wtf8()}
+	case KindSymbol, KindObject:
+		return collKey{kind: v.kind, ref: v.ref}
+	}
+	return collKey{kind: v.kind}
+}
+
+// normalizeKey turns -0 into +0 (Map.prototype.set and Set.prototype.add store +0).
+func normalizeKey(v Value) Value {
+	if v.kind == KindNumber && v.num == 0 {
+		return Number(0)
+	}
+	return v
+}
+
+// newCollection makes empty storage.
+func newCollection(isMap bool) *collection {
+	return &collection{index: map[collKey]int32{}, isMap: isMap}
+}
+
+// find returns the position of key, or -1.
+func (c *collection) find(key Value) int {
+	if i, ok := c.index[makeCollKey(key)]; ok {
+		return int(i)
+	}
+	return -1
+}
+
+// has reports whether key is present.
+func (c *collection) has(key Value) bool { return c.find(key) >= 0 }
+
+// get returns the value stored for key (Map).
+func (c *collection) get(key Value) (Value, bool) {
+	if i := c.find(key); i >= 0 {
+		return c.vals[i], true
+	}
+	return undefinedValue, false
+}
+
+// set stores key → val (appending a new entry or overwriting the value in place).
+func (c *collection) set(vm *VM, key, val Value) {
+	k := makeCollKey(key)
+	if i, ok := c.index[k]; ok {
+		if c.isMap {
+			c.vals[i] = val
+		}
+		return
+	}
+	if c.live >= maxCollectionSize {
+		if c.isMap {
+			vm.throwRangeError("Map maximum size exceeded")
+		}
+		vm.throwRangeError("Set maximum size exceeded")
+	}
+	if len(c.keys) >= math.MaxInt32 {
+		c.compact()
+	}
+	c.index[k] = int32(len(c.keys))
+	c.keys = append(c.keys, normalizeKey(key))
+	if c.isMap {
+		c.vals = append(c.vals, val)
+	}
+	c.live++
+	if vm != nil {
+		vm.allocated += collEntrySize
+	}
+}
+
+// remove deletes key; it reports whether it was present.
+func (c *collection) remove(key Value) bool {
+	k := makeCollKey(key)
+	i, ok := c.index[k]
+	if !ok {
+		return false
+	}
+	delete(c.index, k)
+	c.keys[i] = Value{kind: kindHole}
+	if c.isMap {
+		c.vals[i] = undefinedValue
+	}
+	c.live--
+	if dead := len(c.keys) - c.live; dead > 16 && dead > c.live {
+		c.compact()
+	}
+	return true
+}
+
+// clear deletes every entry. Running iterators continue after the old entries (they see
+// entries added later), which compaction keeps true by moving them to position 0.
+func (c *collection) clear() {
+	for i := range c.keys {
+		c.keys[i] = Value{kind: kindHole}
+	}
+	clear(c.index)
+	c.live = 0
+	c.compact()
+}
+
+// compact drops tombstones and moves the positions of running iterators accordingly.
+func (c *collection) compact() {
+	// newPos[i] for an old position i is the number of live entries before i.
+	iters := c.runningIters()
+	if len(iters) > 0 {
+		// translate iterator positions: count live entries before each position
+		for _, it := range iters {
+			n := 0
+			for i := 0; i < it.pos && i < len(c.keys); i++ {
+				if c.keys[i].kind != kindHole {
+					n++
+				}
+			}
+			it.pos = n
+		}
+	}
+	j := 0
+	for i, k := range c.keys {
+		if k.kind == kindHole {
+			continue
+		}
+		c.keys[j] = k
+		if c.isMap {
+			c.vals[j] = c.vals[i]
+		}
+		c.index[makeCollKey(k)] = int32(j)
+		j++
+	}
+	clear(c.keys[j:])
+	c.keys = c.keys[:j]
+	if c.isMap {
+		clear(c.vals[j:])
+		c.vals = c.vals[:j]
+	}
+	if cap(c.keys) > 64 && cap(c.keys) > 4*j {
+		c.keys = append([]Value(nil), c.keys...)
+		if c.isMap {
+			c.vals = append([]Value(nil), c.vals...)
+		}
+	}
+}
+
+// runningIters returns the registered iterators that are alive and not finished, and
+// forgets the others.
+func (c *collection) runningIters() []*collIterator {
+	var out []*collIterator
+	kept := c.iters[:0]
+	for _, w := range c.iters {
+		if it := w.Value(); it != nil && it.data == c {
+			out = append(out, it)
+			kept = append(kept, w)
+		}
+	}
+	clear(c.iters[len(kept):])
+	c.iters = kept
+	c.prunedAt = len(kept)
+	return out
+}
+
+// register records a running iterator so that compaction can move it.
+func (c *collection) register(it *collIterator) {
+	if len(c.iters) >= 32 && len(c.iters) >= 2*c.prunedAt {
+		c.runningIters()
+	}
+	c.iters = append(c.iters, weak.Make(it))
+}
+
+// each calls fn for every entry present when reached, in order, including entries added
+// during the walk (forEach semantics); fn may mutate the collection.
+func (c *collection) each(fn func(k, v Value)) {
+	it := &collIterator{data: c, isMap: c.isMap}
+	c.register(it)
+	defer func() { it.data = nil }()
+	for {
+		k, v, ok := it.step()
+		if !ok {
+			return
+		}
+		fn(k, v)
+	}
+}
+
+// collIterKind selects what a Map/Set iterator yields.
+type collIterKind uint8
+
+const (
+	collKeys    collIterKind = iota // keys (and Set values)
+	collValues                      // Map values
+	collEntries                     // [key, value] pairs
+)
+
+// collIterator is the slot data of a Map Iterator or Set Iterator object.
+type collIterator struct {
+	data  *collection // nil once exhausted
+	pos   int         // next position to look at in data.keys
+	kind  collIterKind
+	isMap bool // a Map Iterator (else a Set Iterator)
+}
+
+// step returns the next live entry and advances; ok is false at the end (the iterator is
+// then finished for good).
+func (it *collIterator) step() (k, v Value, ok bool) {
+	c := it.data
+	if c == nil {
+		return undefinedValue, undefinedValue, false
+	}
+	for it.pos < len(c.keys) {
+		i := it.pos
+		it.pos++
+		if c.keys[i].kind == kindHole {
+			continue
+		}
+		if c.isMap {
+			return c.keys[i], c.vals[i], true
+		}
+		return c.keys[i], c.keys[i], true
+	}
+	it.data = nil
+	return undefinedValue, undefinedValue, false
+}
+
+// Snapshot codecs: the storage is a shared record; Map/Set objects hold a collSlot that
+// refers to it, iterators refer to it directly.
+
+// collSlot is the internal slot of a Map or Set object.
+type collSlot struct{ data *collection }
+
+func init() {
+	registerSlotType("collection", func() slotCodec { return &collection{index: map[collKey]int32{}} },
+		func(d *heapDecoder, r *jsonReader, s slotCodec) {
+			c := s.(*collection)
+			r.beginArray()
+			r.more(true)
+			c.isMap = r.bool()
+			r.more(false)
+			r.beginArray()
+			for first := true; r.more(first); first = false {
+				k := d.value(r)
+				if c.isMap {
+					r.more(false)
+					v := d.value(r)
+					c.vals = append(c.vals, v)
+				}
+				c.keys = append(c.keys, k)
+				if k.kind != kindHole {
+					if _, dup := c.index[makeCollKey(k)]; dup {
+						r.fail("duplicate collection key")
+						return
+					}
+					c.index[makeCollKey(k)] = int32(len(c.keys) - 1)
+					c.live++
+				}
+			}
+			r.more(false)
+		})
+	registerSlotType("coll", func() slotCodec { return &collSlot{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
+		n, _ := d.node(r).(*collection)
+		if n == nil {
+			r.fail("collection slot without data")
+			return
+		}
+		s.(*collSlot).data = n
+	})
+	registerSlotType("collIterator", func() slotCodec { return &collIterator{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
+		it := s.(*collIterator)
+		r.beginArray()
+		r.more(true)
+		n := d.node(r)
+		if n != nil {
+			c, ok := n.(*collection)
+			if !ok {
+				r.fail("collection iterator over a non-collection")
+				return
+			}
+			it.data = c
+			c.register(it)
+		}
+		r.more(false)
+		it.isMap = r.bool()
+		r.more(false)
+		it.pos = int(r.int())
+		r.more(false)
+		it.kind = collIterKind(r.int())
+		r.more(false)
+		if it.pos < 0 || it.kind > collEntries {
+			r.fail("bad collection iterator")
+		}
+	})
+}
+
+func (c *collection) slotTag() string { return "collection" }
+func (c *collection) encodeSlot(e *heapEncoder) {
+	e.w.beginArray()
+	e.w.bool(c.isMap)
+	e.w.beginArray()
+	for i, k := range c.keys {
+		e.value(k)
+		if c.isMap {
+			e.value(c.vals[i])
+		}
+	}
+	e.w.endArray()
+	e.w.endArray()
+}
+func (c *collection) walkSlot(w *heapWalker) {
+	w.add(int64(len(c.keys)) * collEntrySize)
+	for i, k := range c.keys {
+		w.value(k)
+		if c.isMap {
+			w.value(c.vals[i])
+		}
+	}
+}
+
+func (s *collSlot) slotTag() string           { return "coll" }
+func (s *collSlot) encodeSlot(e *heapEncoder) { e.node(s.data) }
+func (s *collSlot) walkSlot(w *heapWalker)    { w.node(s.data) }
+
+func (it *collIterator) slotTag() string { return "collIterator" }
+func (it *collIterator) encodeSlot(e *heapEncoder) {
+	e.w.beginArray()
+	if it.data == nil {
+		e.w.null()
+	} else {
+		e.node(it.data)
+	}
+	e.w.bool(it.isMap)
+	e.w.int(int64(it.pos))
+	e.w.int(int64(it.kind))
+	e.w.endArray()
+}
+func (it *collIterator) walkSlot(w *heapWalker) {
+	if it.data != nil {
+		w.node(it.data)
+	}
+}
