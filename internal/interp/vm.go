@@ -250,8 +250,11 @@ func (vm *VM) loop(stopDepth int) Value {
 			return undefinedValue
 		}
 		ex.steps++
-		if ex.steps&1023 == 0 && vm.checkInterrupt() {
-			return undefinedValue
+		if ex.steps&(memoryCheckInterval-1) == 0 {
+			if vm.checkInterrupt() {
+				return undefinedValue
+			}
+			vm.checkMemory()
 		}
 		in := code[f.pc]
 		f.pc++
@@ -742,6 +745,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 
 		case OpNewObject:
+			if vm.allocated > vm.maxMemory && vm.maxMemory > 0 {
+				vm.checkMemory()
+			}
 			stack[ex.sp] = objectValue(vm.newPlainObject())
 			ex.sp++
 		case OpNewArray:

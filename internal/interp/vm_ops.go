@@ -15,8 +15,13 @@ func (vm *VM) checkInterrupt() bool {
 }
 
 func (vm *VM) concat(a, b *jsString) *jsString {
-	if a.Len()+b.Len() > maxStringLength {
+	n := a.Len() + b.Len()
+	if n > maxStringLength {
 		vm.throwRangeError("Invalid string length")
+	}
+	vm.allocated += stringBaseSize
+	if n < ropeMinLength {
+		vm.allocated += int64(n) * 2
 	}
 	return concatStrings(a, b)
 }
@@ -181,6 +186,12 @@ const maxArrayLength = 10_000_000
 func (vm *VM) arrayAppend(a *Object, v Value) {
 	if len(a.elems) >= maxArrayLength {
 		vm.throwRangeError("Invalid array length")
+	}
+	if len(a.elems) == cap(a.elems) {
+		vm.allocated += int64(cap(a.elems)+1) * valueSize
+		if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
+			vm.checkMemory()
+		}
 	}
 	a.elems = append(a.elems, v)
 	a.length = uint32(len(a.elems))

@@ -1,0 +1,61 @@
+package interp
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestHostilePrograms checks that hostile programs end within their limits with the right error.
+func TestHostilePrograms(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		src       string
+		maxMemory int64
+		timeout   time.Duration
+		kind      string // diagnostic kind returned by Run, or "" when the program ends normally
+		result    string // completion (thrown errors as "Name: message")
+	}{
+		{name: "infinite loop", src: "for (;;) {}", timeout: 50 * time.Millisecond, kind: "TimeoutExceeded"},
+		{name: "infinite recursion is a RangeError", src: "function f() { return f() + 1 } f()", result: "RangeError: Maximum call stack size exceeded"},
+		{name: "recursion is catchable", src: "function f() { return f() } let m; try { f() } catch (e) { m = e.name } m", result: "RangeError"},
+		{name: "string doubling", src: "let s = 'x'; for (;;) s += s", result: "RangeError: Invalid string length"},
+		{name: "object growth", src: "const a = []; for (;;) a.push({x: [1, 2, 3], y: 'abc'})", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
+		{name: "closure chain", src: "let f = () => 0; for (;;) { const g = f; f = () => g() }", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
+		{name: "garbage is not counted", src: "let n = 0; for (let i = 0; i < 50000; i++) { const o = {a: [i, i]}; n += o.a.length } n", maxMemory: 1 << 20, result: "100000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Compile(tt.src)
+			require.NoError(t, err)
+			vm := New(Config{MaxMemoryBytes: tt.maxMemory})
+			require.NoError(t, vm.Start(p))
+			timeout := tt.timeout
+			if timeout == 0 {
+				timeout = 20 * time.Second
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			defer cancel()
+			st, err := vm.Run(ctx, RunOptions{})
+			if tt.kind != "" {
+				var d *Diagnostic
+				require.ErrorAs(t, err, &d)
+				require.Equal(t, tt.kind, d.Kind)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, StatusDone, st)
+			v, thrown := vm.Result()
+			got := vm.ToGoString(v)
+			if thrown {
+				name, msg, _, _ := vm.DescribeError(v)
+				got = name + ": " + msg
+			}
+			require.Equal(t, tt.result, got)
+		})
+	}
+}
