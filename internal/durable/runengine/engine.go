@@ -100,14 +100,11 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 		namespaces []run.Namespace
 	)
 	for _, ts := range spec.Toolsets {
-		t, ns, err := toolset.Load(ctx, toolset.Config{
-			URL: ts.URL, Name: ts.Name, Description: ts.Description, Secret: ts.Secret,
-			HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger,
-		})
+		loaded, err := e.toolset(ctx, ts)
 		if err != nil {
-			return nil, run.ExecOptions{}, nil, nil, fmt.Errorf("load toolset %s: %w", ts.Name, err)
+			return nil, run.ExecOptions{}, nil, nil, err
 		}
-		tools, namespaces = append(tools, t...), append(namespaces, ns...)
+		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
 	}
 	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger})
 	if err != nil {
@@ -127,6 +124,30 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 		context.AfterFunc(execCtx, func() { t.Stop() })
 	})
 	return rt, opts, execCtx, func() { stop(); cancel() }, nil
+}
+
+// toolset builds a toolset's tools from the manifest stored when it was registered, or from
+// its URL when none was stored.
+func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*toolset.Toolset, error) {
+	client, err := toolset.New(toolset.Config{
+		URL: ts.URL, Name: ts.Name, Description: ts.Description, Secret: ts.Secret,
+		HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("toolset %s: %w", ts.Name, err)
+	}
+	if len(ts.Manifest) > 0 {
+		m, err := toolset.ParseManifest(ts.Manifest)
+		if err != nil {
+			return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
+		}
+		return client.Toolset(m), nil
+	}
+	loaded, err := client.Load(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load toolset %s: %w", ts.Name, err)
+	}
+	return loaded, nil
 }
 
 // outcomeOf turns an execution's end state into a durable Outcome.

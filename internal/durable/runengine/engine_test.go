@@ -88,6 +88,7 @@ return {sum: s.sum, approved: r.approved};
 	require.True(t, result.OK, string(run.Result))
 	require.JSONEq(t, `{"sum": 3, "approved": true}`, string(result.Value))
 	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)), "the plain call ran once")
+	require.Zero(t, b.tools.Handler.ManifestReads(), "tools come from the stored manifest")
 }
 
 func TestProgramErrorsFailTheRun(t *testing.T) {
