@@ -14,6 +14,8 @@ func setupMap(r *Realm) {
 	r.method(proto, "get", 1, mapGet)
 	r.method(proto, "set", 2, mapSet)
 	r.method(proto, "has", 1, mapHas)
+	r.method(proto, "getOrInsert", 2, mapGetOrInsert)
+	r.method(proto, "getOrInsertComputed", 2, mapGetOrInsertComputed)
 	r.method(proto, "delete", 1, mapDelete)
 	r.method(proto, "clear", 0, mapClear)
 	entries := r.method(proto, "entries", 0, mapEntries)
@@ -239,4 +241,41 @@ func collIteratorNext(vm *VM, c NativeCall, isMap bool, method string) Value {
 // mapIteratorNext is %MapIteratorPrototype%.next.
 func mapIteratorNext(vm *VM, c NativeCall) Value {
 	return collIteratorNext(vm, c, true, "Map Iterator.prototype.next")
+}
+
+// mapGetOrInsert is Map.prototype.getOrInsert(key, value): the stored value, or value after
+// storing it.
+func mapGetOrInsert(vm *VM, c NativeCall) Value {
+	data := thisCollection(vm, c.This, true, "Map.prototype.getOrInsert")
+	key := normalizeKey(c.Arg(0))
+	if v, ok := data.get(key); ok {
+		return v
+	}
+	data.set(vm, key, c.Arg(1))
+	return c.Arg(1)
+}
+
+// mapGetOrInsertComputed is Map.prototype.getOrInsertComputed(key, callback): the stored
+// value, or callback(key) after storing it (overwriting what the callback may have stored).
+func mapGetOrInsertComputed(vm *VM, c NativeCall) Value {
+	data := thisCollection(vm, c.This, true, "Map.prototype.getOrInsertComputed")
+	fn := c.Arg(1)
+	if !IsCallable(fn) {
+		vm.throwTypeError("%s is not a function", vm.describeForError(fn))
+	}
+	return data.getOrInsertComputed(vm, normalizeKey(c.Arg(0)), fn)
+}
+
+// getOrInsertComputed returns the value of key, or computes it with fn and stores it.
+func (c *collection) getOrInsertComputed(vm *VM, key, fn Value) Value {
+	if v, ok := c.get(key); ok {
+		return v
+	}
+	v := vm.Call(fn, undefinedValue, key)
+	if i := c.find(key); i >= 0 {
+		c.vals[i] = v
+		return v
+	}
+	c.set(vm, key, v)
+	return v
 }
