@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -14,9 +15,16 @@ import (
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(childWorkerEnv) != "" {
+		runChildWorker() // this test binary was started as a worker process
+		return
+	}
+	pgtest.Main(m)
+}
 
 type testBundle struct {
+	url   string // the test database
 	ctx   context.Context
 	store *durable.Store
 	tools *toolsettest.Server
@@ -24,14 +32,14 @@ type testBundle struct {
 
 func setup(t *testing.T) *testBundle {
 	t.Helper()
-	pool, _ := pgtest.NewDB(t)
+	pool, dbURL := pgtest.NewDB(t)
 	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 	tools := toolsettest.New(t, toolsettest.Options{})
 	ctx := context.Background()
 	_, err = store.CreateToolset(ctx, durable.Toolset{Name: "ops", URL: tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)})
 	require.NoError(t, err)
-	return &testBundle{ctx: ctx, store: store, tools: tools}
+	return &testBundle{url: dbURL, ctx: ctx, store: store, tools: tools}
 }
 
 func (b *testBundle) startWorker(t *testing.T) *durable.Worker {
