@@ -1,0 +1,1 @@
+return [Array.from('abc'), Array.from({ length: 3 }, (_, i) => i * i), Array.from(new Set([1, 1, 2])), Array.of(7), Array(3).length, new Array(2, 3), Array(3).fill(0), [1, 2, 3, 4].fill(9, 1, 3), [1, 2, 3, 4, 5].copyWithin(0, 3), Array.from({ length: 2, 0: 'x', 1: 'y' })];

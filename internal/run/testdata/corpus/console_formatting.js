@@ -1,0 +1,12 @@
+console.log('plain string');
+console.log('multiple', 'args', 1, true, null, undefined);
+console.log({ a: 1, b: 'two', c: [1, 2, 3], d: { e: { f: { g: 1 } } } });
+console.log([1, 'a', null, undefined, { x: 1 }]);
+console.log('%s is %d years and %i, %f', 'Bob', 42.5, 42.5, 1.5);
+console.log('%o %O %j %%', [1], { a: 1 }, { b: 2 });
+console.info(-0, 0, NaN, 1e21, 1e-7);
+console.warn(new Map([[1, 'a']]), new Set([1]));
+console.error([undefined, , 3]);
+console.log('', 'empty first');
+console.log();
+return 'logged';

@@ -1,0 +1,1 @@
+return [Date.parse('2024-01-15'), Date.parse('2024-01-15T10:00:00Z'), Date.parse('2024-01-15T10:00:00.5+02:00'), new Date('2024-03-10T00:00:00.000Z').getTime(), isNaN(new Date('not a date')), String(new Date(NaN)), new Date(0).toISOString(), new Date(8.64e15).toISOString()];

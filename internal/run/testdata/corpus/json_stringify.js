@@ -1,0 +1,2 @@
+const o = { s: 'x', n: 1.5, b: false, nil: null, u: undefined, f() {}, arr: [undefined, function () {}, Symbol('s')], nested: { d: new Date(0) } };
+return [JSON.stringify(o), JSON.stringify(o, null, 2), JSON.stringify([1, [2]], null, '--'), JSON.stringify({ a: 1, b: 2, c: 3 }, ['a', 'c']), JSON.stringify({ a: 1, b: 'x' }, (k, v) => typeof v === 'number' ? v * 10 : v), JSON.stringify('he said "hi"\n'), JSON.stringify(undefined), JSON.stringify({ toJSON() { return { custom: true }; } }), JSON.stringify('\u2028\ud800'), JSON.stringify(NaN), JSON.stringify({ k: -0 })];

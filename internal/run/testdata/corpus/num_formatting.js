@@ -1,0 +1,1 @@
+return [String(0.1 + 0.2), String(1e21), String(1e-7), String(123456789012345680000), String(-0), String(2 ** 53), String(1 / 3), String(100), String(1.5e-10), String(5e-324), String(Number.MAX_VALUE), (255).toString(16), (255).toString(2), (-255).toString(36), (0.5).toString(2), (3.75).toString(16)];

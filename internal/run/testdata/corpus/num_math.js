@@ -1,0 +1,2 @@
+const r = [Math.round(2.5), Math.round(-2.5), Math.round(0.49999999999999994), Math.trunc(-4.7), Math.sign(-3), Math.floor(-0.5), Math.ceil(0.2), Math.abs(-7), Math.max(), Math.min(), Math.max(1, NaN), Math.hypot(3, 4), Math.cbrt(27), Math.log2(8), Math.log10(1000), Math.sqrt(2), Math.fround(5.5), Math.clz32(1), Math.imul(3, 4), Math.PI, Math.E, Math.atan2(1, 1), Math.expm1(0), Math.sinh(0)];
+return r;

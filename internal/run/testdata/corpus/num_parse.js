@@ -1,0 +1,1 @@
+return [parseInt('42px'), parseInt('0x1A'), parseInt('1010', 2), parseInt('  -7.9'), parseInt('abc'), parseFloat('3.14abc'), parseFloat('.5'), parseFloat('-1e3x'), Number(''), Number(' 42 '), Number('4 2'), Number(null), Number(undefined), Number([]), Number(['7']), Number(true), Number('0b101'), Number.parseFloat === parseFloat];

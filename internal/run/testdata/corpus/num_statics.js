@@ -1,0 +1,1 @@
+return [Number.isInteger(5.0), Number.isInteger(5.1), Number.isSafeInteger(2 ** 53), Number.isSafeInteger(2 ** 53 - 1), Number.isFinite('5'), isFinite('5'), Number.isNaN('x'), isNaN('x'), Number.EPSILON > 0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, Number.MIN_VALUE > 0];

@@ -1,0 +1,1 @@
+return [(1.005).toFixed(2), (1.45).toFixed(1), (0).toFixed(2), (1234.5678).toFixed(0), (1e21).toFixed(2), (-1.5).toFixed(0), (123.456).toPrecision(4), (0.000123).toPrecision(2), (123456).toPrecision(2), (1.23e-10).toExponential(3), (12345).toExponential(), (0).toExponential(2), (5).toPrecision(3)];

@@ -1,0 +1,2 @@
+const x = ;
+return x;

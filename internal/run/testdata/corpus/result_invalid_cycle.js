@@ -1,0 +1,3 @@
+const a = { name: 'a' };
+a.self = a;
+return a;

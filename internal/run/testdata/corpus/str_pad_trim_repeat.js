@@ -1,0 +1,1 @@
+return ['5'.padStart(3, '0'), 'abc'.padEnd(6, '12'), 'x'.padStart(1), '  both  '.trim() + '|', '  start'.trimStart(), 'end  '.trimEnd() + '|', 'ab'.repeat(3), ''.repeat(5), '\u00a0\ufeffnbsp\u2028'.trim()];

@@ -1,0 +1,1 @@
+return ['a,b,,c'.split(','), 'abc'.split(''), 'a1b2c3'.split(/\d/), 'a1b2c3'.split(/(\d)/), 'one two  three'.split(' ', 2), ''.split(','), ''.split(''), [1, null, undefined, 'x', [2, 3]].join('-'), [].join(), ['a'].join(', ')];

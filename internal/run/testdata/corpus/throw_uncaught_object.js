@@ -1,0 +1,2 @@
+console.log('about to throw');
+throw { reason: 'custom' };

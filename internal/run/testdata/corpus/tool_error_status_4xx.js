@@ -1,0 +1,2 @@
+try { await tools.fail({ message: 'unprocessable', status: 422 }); }
+catch (e) { return [e.message, e.kind]; }

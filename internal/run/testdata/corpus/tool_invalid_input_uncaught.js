@@ -1,0 +1,2 @@
+await tools.string.upper({ text: 42 });
+return 'unreachable';

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Regenerates the differential corpus's expectations: starts the test toolset
+# server (toolsetd), runs scripts/corpus/reference.mjs (node) over every
+# internal/run/testdata/corpus/*.js and writes NAME.expected.json beside each
+# program. Run from anywhere inside the repository:
+#
+#   scripts/corpus/regen.sh            # every program
+#   scripts/corpus/regen.sh foo bar    # only foo.js and bar.js
+#
+# TOOLSETD may name a prebuilt toolsetd binary (default: built from
+# ./internal/toolset/toolsettest/cmd/toolsetd).
+set -euo pipefail
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+corpus="$root/internal/run/testdata/corpus"
+tmp=$(mktemp -d)
+pid=""
+cleanup() {
+	if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+toolsetd=${TOOLSETD:-}
+if [[ -z "$toolsetd" ]]; then
+	toolsetd="$tmp/toolsetd"
+	(cd "$root" && go build -o "$toolsetd" ./internal/toolset/toolsettest/cmd/toolsetd)
+fi
+"$toolsetd" -listen 127.0.0.1:0 >"$tmp/toolsetd.out" 2>&1 &
+pid=$!
+url=""
+for _ in $(seq 1 100); do
+	url=$(sed -n 's/^listening on //p' "$tmp/toolsetd.out")
+	[[ -n "$url" ]] && break
+	sleep 0.1
+done
+[[ -n "$url" ]] || { echo "regen: toolsetd did not start" >&2; cat "$tmp/toolsetd.out" >&2; exit 1; }
+
+if [[ $# -gt 0 ]]; then
+	files=()
+	for name in "$@"; do files+=("$corpus/${name%.js}.js"); done
+else
+	files=("$corpus"/*.js)
+fi
+for f in "${files[@]}"; do
+	name=$(basename "$f" .js)
+	# The run id is the program's name: call keys stay unique across programs
+	# that share one toolset server, as in corpus_test.go.
+	if ! out=$(TZ=UTC node --harmony-iterator-helpers "$root/scripts/corpus/reference.mjs" --tools-url "$url" --run-id "$name" "$f"); then
+		[[ -n "$out" ]] || { echo "regen: $name: reference failed" >&2; exit 1; }
+	fi
+	printf '%s\n' "$out" | node -e '
+		let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+			process.stdout.write(JSON.stringify(JSON.parse(s), null, 2) + "\n");
+		});' >"$corpus/$name.expected.json"
+	echo "$name: $(head -c 200 <<<"$out")"
+done
