@@ -1,0 +1,349 @@
+package interp
+
+import (
+	"math"
+	"time"
+
+	"github.com/codemode/codemode/internal/interp/jsdate"
+)
+
+// The Date global. The language has no local time zone: local time is UTC, so the "local"
+// getters and setters behave exactly as their UTC twins and getTimezoneOffset is 0, as node
+// with TZ=UTC. The clock is Config.Now. The calendar arithmetic, parsing and formats are in
+// package jsdate.
+
+func init() { registerBuiltin("Date", 20, setupDate) }
+
+// dateData is the [[DateValue]] slot of a Date object: a time value in milliseconds since
+// the epoch, or NaN for an invalid date.
+type dateData struct{ t float64 }
+
+// Indexes of the date fields setters work on.
+const (
+	dfYear = iota
+	dfMonth
+	dfDate
+	dfHours
+	dfMinutes
+	dfSeconds
+	dfMillis
+)
+
+// setupDate installs Date and Date.prototype.
+func setupDate(r *Realm) {
+	proto := r.vm.newObject(r.ObjectPrototype, ClassObject)
+	ctor := r.newConstructor("Date", 7, dateConstructor, proto)
+	r.method(ctor, "now", 0, dateNow)
+	r.method(ctor, "parse", 1, dateParse)
+	r.method(ctor, "UTC", 7, dateUTC)
+
+	getters := []struct {
+		name string
+		fn   func(t float64) float64
+	}{
+		{"getDate", func(t float64) float64 { return dateField(t, dfDate) }},
+		{"getDay", func(t float64) float64 { _, _, _, _, _, _, _, wd := jsdate.Fields(t); return float64(wd) }},
+		{"getFullYear", func(t float64) float64 { return dateField(t, dfYear) }},
+		{"getHours", func(t float64) float64 { return dateField(t, dfHours) }},
+		{"getMilliseconds", func(t float64) float64 { return dateField(t, dfMillis) }},
+		{"getMinutes", func(t float64) float64 { return dateField(t, dfMinutes) }},
+		{"getMonth", func(t float64) float64 { return dateField(t, dfMonth) }},
+		{"getSeconds", func(t float64) float64 { return dateField(t, dfSeconds) }},
+		{"getTime", func(t float64) float64 { return t }},
+		{"getTimezoneOffset", func(t float64) float64 { return t * 0 }},
+		{"getUTCDate", func(t float64) float64 { return dateField(t, dfDate) }},
+		{"getUTCDay", func(t float64) float64 { _, _, _, _, _, _, _, wd := jsdate.Fields(t); return float64(wd) }},
+		{"getUTCFullYear", func(t float64) float64 { return dateField(t, dfYear) }},
+		{"getUTCHours", func(t float64) float64 { return dateField(t, dfHours) }},
+		{"getUTCMilliseconds", func(t float64) float64 { return dateField(t, dfMillis) }},
+		{"getUTCMinutes", func(t float64) float64 { return dateField(t, dfMinutes) }},
+		{"getUTCMonth", func(t float64) float64 { return dateField(t, dfMonth) }},
+		{"getUTCSeconds", func(t float64) float64 { return dateField(t, dfSeconds) }},
+		{"getYear", func(t float64) float64 { return dateField(t, dfYear) - 1900 }},
+		{"valueOf", func(t float64) float64 { return t }},
+	}
+	for _, g := range getters {
+		fn, method := g.fn, "Date.prototype."+g.name
+		r.method(proto, g.name, 0, func(vm *VM, c NativeCall) Value {
+			t := thisTimeValue(vm, c.This, method)
+			if t != t {
+				return Number(math.NaN())
+			}
+			return Number(fn(t))
+		})
+	}
+
+	setters := []struct {
+		name       string
+		first, max int
+	}{
+		{"setDate", dfDate, 1}, {"setFullYear", dfYear, 3}, {"setHours", dfHours, 4},
+		{"setMilliseconds", dfMillis, 1}, {"setMinutes", dfMinutes, 3}, {"setMonth", dfMonth, 2},
+		{"setSeconds", dfSeconds, 2},
+	}
+	for _, s := range setters {
+		for _, name := range []string{s.name, "setUTC" + s.name[3:]} {
+			first, max, method := s.first, s.max, "Date.prototype."+name
+			r.method(proto, name, max, func(vm *VM, c NativeCall) Value {
+				return dateSetFields(vm, c, method, first, max)
+			})
+		}
+	}
+	r.method(proto, "setTime", 1, dateSetTime)
+	r.method(proto, "setYear", 1, dateSetYear)
+
+	formats := []struct {
+		name string
+		fn   func(float64) string
+	}{
+		{"toDateString", jsdate.ToDateString},
+		{"toLocaleDateString", jsdate.ToLocaleDateString},
+		{"toLocaleString", jsdate.ToLocaleString},
+		{"toLocaleTimeString", jsdate.ToLocaleTimeString},
+		{"toString", jsdate.ToString},
+		{"toTimeString", jsdate.ToTimeString},
+	}
+	for _, f := range formats {
+		fn, method := f.fn, "Date.prototype."+f.name
+		r.method(proto, f.name, 0, func(vm *VM, c NativeCall) Value {
+			return asciiValue(fn(thisTimeValue(vm, c.This, method)))
+		})
+	}
+	r.method(proto, "toISOString", 0, dateToISOString)
+	r.method(proto, "toJSON", 1, dateToJSON)
+	utc := r.method(proto, "toUTCString", 0, dateToUTCString)
+	r.value(proto, strKey("toGMTString"), objectValue(utc), propHidden)
+	r.symbolMethod(proto, symToPrimitive, 1, dateToPrimitive, propConfigurable)
+	r.defineGlobal("Date", objectValue(ctor))
+}
+
+// dateField returns one UTC field of a finite time value.
+func dateField(t float64, field int) float64 {
+	y, mon, d, h, mi, s, ms, _ := jsdate.Fields(t)
+	return float64([7]int{y, mon, d, h, mi, s, ms}[field])
+}
+
+// thisTimeValue is thisTimeValue(this): the time value of a Date, or a TypeError.
+func thisTimeValue(vm *VM, this Value, method string) float64 {
+	if o := this.asObject(); o != nil {
+		if d, ok := o.slots.(*dateData); ok && o.class == ClassDate {
+			return d.t
+		}
+	}
+	vm.throwTypeError("this is not a Date object.")
+	return 0
+}
+
+// setThisTime stores a new time value in this (already checked to be a Date).
+func setThisTime(this Value, t float64) Value {
+	this.obj().slots.(*dateData).t = t
+	return Number(t)
+}
+
+// nowTimeValue is the current time in whole milliseconds from the VM's clock.
+func (vm *VM) nowTimeValue() float64 {
+	if now := vm.exec.cfg.Now; now != nil {
+		return float64(now().UnixMilli())
+	}
+	return float64(time.Now().UnixMilli())
+}
+
+// newDate creates a Date object with the given time value and %Date.prototype%.
+func (vm *VM) newDate(t float64) *Object {
+	o := vm.newObject(vm.realm.Intrinsic("Date.prototype"), ClassDate)
+	o.slots = &dateData{t: t}
+	return o
+}
+
+// dateConstructor is Date(...): the current time as a string when called, a Date object when
+// constructed.
+func dateConstructor(vm *VM, c NativeCall) Value {
+	if c.NewTarget == nil {
+		return asciiValue(jsdate.ToString(vm.nowTimeValue()))
+	}
+	var tv float64
+	switch len(c.Args) {
+	case 0:
+		tv = vm.nowTimeValue()
+	case 1:
+		v := c.Args[0]
+		if o := v.asObject(); o != nil {
+			if d, ok := o.slots.(*dateData); ok && o.class == ClassDate {
+				tv = jsdate.TimeClip(d.t)
+				break
+			}
+		}
+		p := vm.ToPrimitive(v, hintDefault)
+		if p.kind == KindString {
+			tv = jsdate.TimeClip(jsdate.Parse(p.str().String()))
+		} else {
+			tv = jsdate.TimeClip(vm.ToNumber(p))
+		}
+	default:
+		tv = vm.dateFromComponents(c.Args)
+	}
+	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "Date.prototype", ClassDate)
+	o.slots = &dateData{t: tv}
+	return objectValue(o)
+}
+
+// dateFromComponents converts (year, month[, date, hours, minutes, seconds, ms]) to a
+// clipped time value, as the Date constructor and Date.UTC do.
+func (vm *VM) dateFromComponents(args []Value) float64 {
+	f := [7]float64{math.NaN(), 0, 1, 0, 0, 0, 0}
+	for i := 0; i < len(args) && i < 7; i++ {
+		f[i] = vm.ToNumber(args[i])
+	}
+	y := jsdate.MakeFullYear(f[0])
+	return jsdate.TimeClip(jsdate.MakeDate(jsdate.MakeDay(y, f[1], f[2]), jsdate.MakeTime(f[3], f[4], f[5], f[6])))
+}
+
+// dateNow is Date.now().
+func dateNow(vm *VM, c NativeCall) Value { return Number(vm.nowTimeValue()) }
+
+// dateParse is Date.parse(string).
+func dateParse(vm *VM, c NativeCall) Value {
+	return Number(jsdate.Parse(vm.ToGoString(c.Arg(0))))
+}
+
+// dateUTC is Date.UTC(year[, month, ...]).
+func dateUTC(vm *VM, c NativeCall) Value {
+	args := c.Args
+	if len(args) == 0 {
+		args = []Value{undefinedValue}
+	}
+	return Number(vm.dateFromComponents(args))
+}
+
+// dateSetFields implements the setters that replace up to max fields starting at first
+// (setHours(h, m, s, ms), setMonth(m, d), setFullYear(y, m, d), ...).
+func dateSetFields(vm *VM, c NativeCall, method string, first, max int) Value {
+	t := thisTimeValue(vm, c.This, method)
+	var vals [4]float64
+	n := 0
+	for i := 0; i < max; i++ {
+		if i > 0 && i >= len(c.Args) {
+			break
+		}
+		vals[i] = vm.ToNumber(c.Arg(i))
+		n++
+	}
+	if t != t {
+		if first != dfYear {
+			return Number(math.NaN())
+		}
+		t = 0
+	}
+	y, mon, d, h, mi, s, ms, _ := jsdate.Fields(t)
+	f := [7]float64{float64(y), float64(mon), float64(d), float64(h), float64(mi), float64(s), float64(ms)}
+	for i := 0; i < n; i++ {
+		f[first+i] = vals[i]
+	}
+	nt := jsdate.MakeDate(jsdate.MakeDay(f[0], f[1], f[2]), jsdate.MakeTime(f[3], f[4], f[5], f[6]))
+	return setThisTime(c.This, jsdate.TimeClip(nt))
+}
+
+// dateSetTime is Date.prototype.setTime(time).
+func dateSetTime(vm *VM, c NativeCall) Value {
+	thisTimeValue(vm, c.This, "Date.prototype.setTime")
+	return setThisTime(c.This, jsdate.TimeClip(vm.ToNumber(c.Arg(0))))
+}
+
+// dateSetYear is Date.prototype.setYear(year) (Annex B): two-digit years mean 19xx.
+func dateSetYear(vm *VM, c NativeCall) Value {
+	t := thisTimeValue(vm, c.This, "Date.prototype.setYear")
+	y := vm.ToNumber(c.Arg(0))
+	if t != t {
+		t = 0
+	}
+	yyyy := jsdate.MakeFullYear(y)
+	_, mon, d, h, mi, s, ms, _ := jsdate.Fields(t)
+	nt := jsdate.MakeDate(jsdate.MakeDay(yyyy, float64(mon), float64(d)),
+		jsdate.MakeTime(float64(h), float64(mi), float64(s), float64(ms)))
+	return setThisTime(c.This, jsdate.TimeClip(nt))
+}
+
+// dateToISOString is Date.prototype.toISOString.
+func dateToISOString(vm *VM, c NativeCall) Value {
+	t := thisTimeValue(vm, c.This, "Date.prototype.toISOString")
+	if t != t {
+		vm.throwRangeError("Invalid time value")
+	}
+	return asciiValue(jsdate.ToISOString(t))
+}
+
+// dateToUTCString is Date.prototype.toUTCString (also toGMTString).
+func dateToUTCString(vm *VM, c NativeCall) Value {
+	return asciiValue(jsdate.ToUTCString(thisTimeValue(vm, c.This, "Date.prototype.toUTCString")))
+}
+
+// dateToJSON is Date.prototype.toJSON: null for non-finite time values, else toISOString().
+func dateToJSON(vm *VM, c NativeCall) Value {
+	o := vm.ToObject(c.This)
+	tv := vm.ToPrimitive(objectValue(o), hintNumber)
+	if tv.kind == KindNumber && (math.IsNaN(tv.num) || math.IsInf(tv.num, 0)) {
+		return nullValue
+	}
+	m := vm.GetProp(o, strKey("toISOString"))
+	if !IsCallable(m) {
+		vm.throwTypeError("toISOString is not a function")
+	}
+	return vm.Call(m, objectValue(o))
+}
+
+// dateToPrimitive is Date.prototype[Symbol.toPrimitive](hint): "default" means "string".
+func dateToPrimitive(vm *VM, c NativeCall) Value {
+	o := c.This.asObject()
+	if o == nil {
+		vm.throwTypeError("Date.prototype [ @@toPrimitive ] called on non-object")
+	}
+	h := c.Arg(0)
+	var hint string
+	if h.kind == KindString {
+		switch h.str().String() {
+		// "" is accepted as "default" because the VM's + and == operators pass an empty
+		// hint for "default" (to be fixed there).
+		case hintString, hintDefault, "":
+			hint = hintString
+		case hintNumber:
+			hint = hintNumber
+		}
+	}
+	if hint == "" {
+		vm.throwTypeError("Invalid hint: %s", vm.describeReceiver(h))
+	}
+	return vm.ordinaryToPrimitive(o, hint)
+}
+
+// ordinaryToPrimitive is OrdinaryToPrimitive(O, hint): valueOf then toString for "number",
+// the other way round for "string".
+func (vm *VM) ordinaryToPrimitive(o *Object, hint string) Value {
+	first, second := keyValueOf, keyToString
+	if hint == hintString {
+		first, second = keyToString, keyValueOf
+	}
+	for _, k := range [2]PropertyKey{first, second} {
+		m := vm.GetProp(o, k)
+		if IsCallable(m) {
+			if r := vm.Call(m, objectValue(o)); r.kind != KindObject {
+				return r
+			}
+		}
+	}
+	vm.throwTypeError("Cannot convert object to primitive value")
+	return undefinedValue
+}
+
+func init() {
+	registerSlotType("date", func() slotCodec { return &dateData{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
+		v := d.value(r)
+		if v.kind != KindNumber {
+			r.fail("date without a time value")
+		}
+		s.(*dateData).t = v.num
+	})
+}
+
+func (dd *dateData) slotTag() string           { return "date" }
+func (dd *dateData) encodeSlot(e *heapEncoder) { e.value(Number(dd.t)) }
+func (dd *dateData) walkSlot(w *heapWalker)    {}
