@@ -1,5 +1,7 @@
 package interp
 
+import "math"
+
 // %IteratorPrototype%, the Iterator global with its helper methods (map, filter, take, drop,
 // flatMap, reduce, toArray, forEach, some, every, find) and Iterator.from, and
 // %ArrayIteratorPrototype% (Array.prototype.values/keys/entries and for-of over arrays).
@@ -198,7 +200,7 @@ func (vm *VM) helperLimit(o *Object, v Value) float64 {
 		vm.closeAndThrow(it, vm.newRangeError("%s must be positive", v.String()))
 	}
 	n = vm.ToIntegerOrInfinity(Number(n))
-	if n < 0 {
+	if n < 0 || (n > maxSafeInteger && !math.IsInf(n, 1)) {
 		vm.closeAndThrow(it, vm.newRangeError("%s must be positive", v.String()))
 	}
 	return n
@@ -388,6 +390,8 @@ func iteratorHelperReturn(vm *VM, c NativeCall) Value {
 	}
 	if !h.done {
 		h.done = true
+		h.running = true
+		defer func() { h.running = false }()
 		if h.inner != nil {
 			inner := h.inner
 			h.inner = nil
