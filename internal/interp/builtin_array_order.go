@@ -118,19 +118,21 @@ func mergeSortRec[T any](a, buf []T, cmp func(x, y T) int) {
 // collectValues reads elements [0, n) of o; holes are skipped when skipHoles, else read as
 // undefined.
 func (vm *VM) collectValues(o *Object, n int64, skipHoles bool) []Value {
-	if n > maxDenseLength {
-		vm.throwRangeError("Invalid array length")
-	}
-	vals := make([]Value, 0, n)
-	vm.chargeElems(int(n))
 	if skipHoles {
 		if idx, ok := vm.sparseIndices(o, n); ok {
+			vals := make([]Value, 0, len(idx))
+			vm.chargeElems(len(idx))
 			for _, k := range idx {
 				vals = append(vals, vm.getIndex(o, k))
 			}
 			return vals
 		}
 	}
+	if n > maxDenseLength {
+		vm.throwRangeError("Invalid array length")
+	}
+	vals := make([]Value, 0, n)
+	vm.chargeElems(int(n))
 	for k := int64(0); k < n; k++ {
 		if skipHoles {
 			if v, ok := vm.getPresent(o, k); ok {
@@ -161,6 +163,15 @@ func arraySort(vm *VM, c NativeCall) Value {
 	}
 	for k, v := range sorted {
 		vm.setIndex(o, int64(k), v)
+	}
+	if idx, ok := vm.sparseIndices(o, n); ok {
+		// deleting an absent element is a no-op: visit only the present ones
+		for _, k := range idx {
+			if k >= int64(len(sorted)) {
+				vm.deleteIndex(o, k)
+			}
+		}
+		return objectValue(o)
 	}
 	for k := int64(len(sorted)); k < n; k++ {
 		vm.pollLoop(k)

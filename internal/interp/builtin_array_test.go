@@ -183,6 +183,7 @@ func TestArrayBuiltins(t *testing.T) {
 		{"array_toLocaleString_options", `[1234.5, 2].toLocaleString('en-US', {style: 'currency', currency: 'USD'})`, "$1,234.50,$2.00"},
 		{"from_array_grows", `const a = [1, 2, , 4]; const r = Array.from(a, (x, i) => { if (i === 0) a.push(9); return x }); r.join() + ':' + (2 in r)`, "1,2,,4,9:true"},
 		{"from_array_next_patched", `const proto = Object.getPrototypeOf([].values()); const n = proto.next; proto.next = function () { const r = n.apply(this, []); if (!r.done) r.value = 'p'; return r }; Array.from([1, 2]).join()`, "p,p"},
+		{"sort_sparse_huge", `const a = []; a[200000] = 1; a[5] = 3; a[100000] = 2; a.sort(); a.length + ":" + Object.keys(a).join() + ":" + a[0] + a[1] + a[2]`, "200001:0,1,2:123"},
 	})
 }
 
