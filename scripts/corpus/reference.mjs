@@ -370,6 +370,8 @@ async function main() {
   const source = readFileSync(args.file, 'utf8');
   const manifest = await (await fetch(args.url)).json();
   const tools = makeTools(manifest, args.url, args.runId);
+  // tools is a global of the language, not only a parameter.
+  globalThis.tools = tools;
   const logs = [];
   const capture = (...a) => { logs.push(format(...a)); };
   const console = { log: capture, info: capture, warn: capture, error: capture };
