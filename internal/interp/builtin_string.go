@@ -1,6 +1,10 @@
 package interp
 
-import "math"
+import (
+	"math"
+
+	"golang.org/x/text/unicode/norm"
+)
 
 // The String global: the constructor, String.fromCharCode/fromCodePoint/raw and the
 // String.prototype methods that do not involve regular expressions or Unicode tables (those
@@ -305,10 +309,14 @@ func stringLastIndexOf(vm *VM, c NativeCall) Value {
 }
 
 // stringLocaleCompare is String.prototype.localeCompare. The interpreter has no locale data:
-// strings compare by code units (the order of the < operator), giving -1, 0 or 1.
+// strings compare by the code units of their NFC forms (the order of the < operator after
+// normalization, so canonically equivalent strings are equal), giving -1, 0 or 1.
 func stringLocaleCompare(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "localeCompare")
 	t := vm.ToString(c.Arg(0))
+	if !s.flat().isASCII || !t.flat().isASCII {
+		s, t = mapWellFormed(s, norm.NFC.String), mapWellFormed(t, norm.NFC.String)
+	}
 	return intValue(s.Compare(t))
 }
 

@@ -10,10 +10,10 @@ import (
 // any user object) handles the call; otherwise strings are searched literally (replace,
 // replaceAll, split) or a RegExp is created from the argument (match, matchAll, search).
 
-// delegateToSymbol calls arg[sym](this, extra...) when arg is neither undefined nor null
-// and has that method; ok reports whether it did.
+// delegateToSymbol calls arg[sym](this, extra...) when arg is an object with that method
+// (primitives are not asked, as the current specification says); ok reports whether it did.
 func (vm *VM) delegateToSymbol(arg Value, sym *Symbol, this Value, extra ...Value) (Value, bool) {
-	if arg.IsNullish() {
+	if arg.kind != KindObject {
 		return undefinedValue, false
 	}
 	m := vm.GetMethod(arg, symKey(sym))

@@ -1,0 +1,100 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestRegExpBuiltins checks RegExp and the String methods that take patterns against
+// results computed by node.
+func TestRegExpBuiltins(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"literal_exec", `const m = /(\d+)-(\d+)/.exec('a 12-34 b'); [m[0], m[1], m[2], m.index, m.input, m.length, m.groups].join('|')`, "12-34|12|34|2|a 12-34 b|3|"},
+		{"exec_null", `/z/.exec('abc')`, "null"},
+		{"exec_keys", `Object.keys(/a/d.exec('a')).join()`, "0,index,input,groups,indices"},
+		{"named_groups", `const m = /(?<y>\d{4})-(?<m>\d\d)/.exec('on 2024-05'); m.groups.y + '/' + m.groups.m + '/' + Object.getPrototypeOf(m.groups)`, "2024/05/null"},
+		{"indices", `const m = /a(?<z>b)?(c)/d.exec('xac'); JSON.stringify([m.indices, m.indices.groups])`, "[[[1,3],null,[2,3]],{}]"},
+		{"global_lastIndex", `const r = /a/g; const s = 'aXa'; [r.test(s), r.lastIndex, r.test(s), r.lastIndex, r.test(s), r.lastIndex].join()`, "true,1,true,3,false,0"},
+		{"sticky", `const r = /a/y; [r.test('ba'), r.lastIndex, (r.lastIndex = 1, r.test('ba')), r.lastIndex].join()`, "false,0,true,2"},
+		{"nonglobal_ignores_lastIndex", `const r = /a/; r.lastIndex = 5; [r.test('a'), r.lastIndex].join()`, "true,5"},
+		{"ctor", `const r = new RegExp('a+', 'gi'); [r.source, r.flags, r.global, r.ignoreCase, r.multiline, r.sticky, r.unicode, r.dotAll, r.hasIndices, r.lastIndex].join()`, "a+,gi,true,true,false,false,false,false,false,0"},
+		{"ctor_from_regexp", `const r = RegExp(/x/g, 'i'); [r.source, r.flags, RegExp(r) === r, new RegExp(r) === r].join()`, "x,i,true,false"},
+		{"ctor_empty", `[String(new RegExp()), String(new RegExp('')), RegExp.prototype.source, RegExp.prototype.flags, RegExp.prototype.global].join()`, "/(?:)/,/(?:)/,(?:),,"},
+		{"ctor_bad_flags", `new RegExp('a', 'gg')`, "throws SyntaxError"},
+		{"ctor_bad_pattern", `new RegExp('(')`, "throws SyntaxError"},
+		{"ctor_message", `let msg; try { new RegExp('(') } catch (e) { msg = e.message } msg`, "Invalid regular expression: /(/: Unterminated group"},
+		{"source_escape", `[new RegExp('/').source, new RegExp('\n').source, String(/a\/b/)].join(' ')`, "\\/ \\n /a\\/b/"},
+		{"flags_order", `/a/ysmgid.flags`, "dgimsy"},
+		{"toString_generic", `RegExp.prototype.toString.call({source: 'S', flags: 'F'})`, "/S/F"},
+		{"flag_getter_non_regexp", `Object.getOwnPropertyDescriptor(RegExp.prototype, 'global').get.call({})`, "throws TypeError"},
+		{"exec_non_regexp", `RegExp.prototype.exec.call({}, 'a')`, "throws TypeError"},
+		{"species", `RegExp[Symbol.species] === RegExp`, "true"},
+		{"lastIndex_prop", `const d = Object.getOwnPropertyDescriptor(/a/, 'lastIndex'); [d.writable, d.enumerable, d.configurable, d.value].join()`, "true,false,false,0"},
+		{"replace_global", `'a-b-c'.replace(/-/g, '+')`, "a+b+c"},
+		{"replace_groups", `'John Smith'.replace(/(\w+)\s(\w+)/, '$2, $1')`, "Smith, John"},
+		{"replace_named", `'2024-05'.replace(/(?<y>\d+)-(?<m>\d+)/, '$<m>/$<y>')`, "05/2024"},
+		{"replace_fn", `'a1b2'.replace(/([a-z])(\d)/g, (m, l, d, i, s) => d + l + i)`, "1a02b2"},
+		{"replace_fn_groups", `'x=1'.replace(/(?<k>\w)=(?<v>\d)/, (...a) => JSON.stringify(a[a.length - 1]))`, "{\"k\":\"x\",\"v\":\"1\"}"},
+		{"replace_empty_match", `'abc'.replace(/x*/g, '-')`, "-a-b-c-"},
+		{"replace_unicode_empty", `'\u{1F600}'.replace(/(?:)/gu, '-').length`, "4"},
+		{"replace_special", "'abc'.replace(/b/, \"[$`|$'|$&|$$|$0|$2]\")", "a[a|c|b|$|$0|$2]c"},
+		{"replaceAll_regexp", `'aaa'.replaceAll(/a/g, 'b')`, "bbb"},
+		{"match_groups", `JSON.stringify('key=val'.match(/(\w+)=(\w+)/).slice())`, "[\"key=val\",\"key\",\"val\"]"},
+		{"matchAll_groups", `Array.from('a1b2'.matchAll(/(?<l>[a-z])(?<d>\d)/g), m => m.groups.l + m.groups.d + m.index).join()`, "a10,b22"},
+		{"matchAll_iter_tag", `Object.prototype.toString.call(/a/g[Symbol.matchAll]('a'))`, "[object RegExp String Iterator]"},
+		{"search", `['abc'.search(/b/), 'abc'.search(/z/)].join()`, "1,-1"},
+		{"search_restores_lastIndex", `const r = /b/g; r.lastIndex = 2; ['abc'.search(r), r.lastIndex].join()`, "1,2"},
+		{"split_regexp", `JSON.stringify(['a1b22c'.split(/\d+/), 'a1b'.split(/(\d)/), 'abc'.split(/(?:)/), 'a,b,c'.split(/,/, 2), ''.split(/x/), ''.split(/(?:)/)])`, "[[\"a\",\"b\",\"c\"],[\"a\",\"1\",\"b\"],[\"a\",\"b\",\"c\"],[\"a\",\"b\"],[\"\"],[]]"},
+		{"split_unicode", `'\u{1F600}\u{1F601}'.split(/(?:)/u).length`, "2"},
+		{"ignorecase", `/straße/i.test('STRASSE') + ',' + /σ/i.test('Σ') + ',' + /[a-z]+/i.exec('ABC')[0]`, "false,true,ABC"},
+		{"multiline_dotall", `[/^b$/m.test('a\nb\nc'), /a.b/.test('a\nb'), /a.b/s.test('a\nb')].join()`, "true,false,true"},
+		{"lookbehind", `'$10 €20'.match(/(?<=\$)\d+/)[0]`, "10"},
+		{"backref", `/(a)\1/.test('aa') + ',' + /(?<x>b)\k<x>/.test('bb')`, "true,true"},
+		{"unicode_prop", `/\p{Lu}+/u.exec('abcDEF')[0]`, "DEF"},
+		{"test_coerces", `/undefined/.test()`, "true"},
+		{"custom_exec", `const r = /a/; r.exec = () => ({0: 'zz', length: 1, index: 0}); r.test('q') + ',' + 'q'.replace(r, 'X')`, "true,X"},
+		{"exec_bad_result", `const r = /a/; r.exec = () => 5; r.test('a')`, "throws TypeError"},
+		{"symbol_props", `[RegExp.prototype[Symbol.replace].name, RegExp.prototype[Symbol.split].length, RegExp.prototype.exec.length, RegExp.length].join()`, "[Symbol.replace],2,1,2"},
+		{"compile", `const r = /a/g; r.compile('b', 'i'); [r.source, r.flags, r.lastIndex].join()`, "b,i,0"},
+		{"subclass", `class R extends RegExp { exec(s) { return super.exec(s) } } const r = new R('b', 'g'); [r instanceof RegExp, 'abcb'.replace(r, 'x'), r.flags].join()`, "true,axcx,g"},
+		{"isRegExp_symbol", `const o = {[Symbol.match]: true, source: 's', flags: 'g', constructor: RegExp}; RegExp(o) === o`, "true"},
+		{"string_match_string_pattern", `'a.c'.match('.')[0] + 'abc'.search('c')`, "a2"},
+		{"lone_surrogate", `/\uD800/.test('a\uD800b') + ',' + 'x\uD800'.replace(/\uD800/, '!')`, "true,x!"},
+	})
+}
+
+// TestRegExpBacktrackingTimeout checks that a catastrophic backtracking match ends the run
+// with a TimeoutExceeded diagnostic shortly after the run's deadline.
+func TestRegExpBacktrackingTimeout(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		src  string
+	}{
+		{name: "test", src: `/^(a+)+$/.test('a'.repeat(40) + '!')`},
+		{name: "replace", src: `'a'.repeat(40).concat('!').replace(/^(a|aa)+$/g, 'x')`},
+		{name: "split", src: `('a'.repeat(40) + '!').split(/(a*)*b/)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			vm := New(Config{})
+			p, err := Compile(tt.src)
+			require.NoError(t, err)
+			require.NoError(t, vm.Start(p))
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			_, err = vm.Run(ctx, RunOptions{})
+			var d *Diagnostic
+			require.True(t, errors.As(err, &d), "error %v", err)
+			require.Equal(t, "TimeoutExceeded", d.Kind)
+			require.Less(t, time.Since(start), 200*time.Millisecond+2*maxMatchSlice)
+		})
+	}
+}
