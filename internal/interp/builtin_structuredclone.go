@@ -1,0 +1,181 @@
+package interp
+
+// The structuredClone global: a deep copy following the HTML structured clone algorithm for
+// the types the language has. Primitives are returned as they are; arrays (length and holes
+// kept), plain objects and class instances (copied as plain objects: own enumerable string
+// keys, read through getters), primitive wrappers, Date, RegExp, Map, Set and errors are
+// copied, and shared or cyclic references stay shared in the copy. Symbols, functions and
+// objects with other internal state (Promise, WeakMap, iterators, URL, ...) throw a
+// DataCloneError. The transfer option is accepted and ignored (there is nothing to transfer).
+
+func init() {
+	registerBuiltin("structuredClone", 50, func(r *Realm) {
+		r.defineGlobal("structuredClone", objectValue(r.newFunction("structuredClone", "structuredClone", 0, globalStructuredClone)))
+	})
+}
+
+// maxCloneDepth bounds the nesting of a structured clone (deeper input throws a RangeError).
+const maxCloneDepth = 10000
+
+// cloner is the state of one structuredClone call: the memory of copies made so far.
+type cloner struct {
+	vm    *VM
+	memo  map[*Object]*Object
+	depth int
+}
+
+// globalStructuredClone is structuredClone(value, options).
+func globalStructuredClone(vm *VM, c NativeCall) Value {
+	if len(c.Args) == 0 {
+		vm.throwTypeError("The \"value\" argument must be specified")
+	}
+	if opts := c.Arg(1); !opts.IsNullish() && opts.kind != KindObject {
+		vm.throwTypeError("The \"options\" argument must be of type object.")
+	}
+	cl := &cloner{vm: vm, memo: map[*Object]*Object{}}
+	return cl.clone(c.Arg(0))
+}
+
+// fail throws the DataCloneError for v.
+func (cl *cloner) fail(v Value) {
+	desc := v.String()
+	if v.kind == KindObject {
+		desc = cl.vm.describeReceiver(v)
+	}
+	cl.vm.throw(cl.vm.newDOMException("DataCloneError", desc+" could not be cloned."))
+}
+
+// clone copies one value.
+func (cl *cloner) clone(v Value) Value {
+	switch v.kind {
+	case KindSymbol:
+		cl.fail(v)
+	case KindObject:
+		return objectValue(cl.cloneObject(v.obj()))
+	}
+	return v
+}
+
+// cloneObject copies an object, reusing the copy of an object seen before.
+func (cl *cloner) cloneObject(o *Object) *Object {
+	if c, ok := cl.memo[o]; ok {
+		return c
+	}
+	vm := cl.vm
+	cl.depth++
+	defer func() { cl.depth-- }()
+	if cl.depth > maxCloneDepth {
+		vm.throwRangeError("Maximum call stack size exceeded")
+	}
+	if o.isCallable() {
+		cl.fail(objectValue(o))
+	}
+	var out *Object
+	switch o.class {
+	case ClassArray:
+		out = vm.newArray(nil)
+		out.length = o.length
+		cl.memo[o] = out
+		cl.copyProps(o, out)
+		return out
+	case ClassObject, ClassArguments:
+		if o.slots != nil {
+			cl.fail(objectValue(o))
+		}
+		out = vm.newPlainObject()
+		cl.memo[o] = out
+		cl.copyProps(o, out)
+		return out
+	case ClassBoolean, ClassNumber, ClassString:
+		out = vm.ToObject(o.slots.(Value))
+	case ClassDate:
+		out = vm.newDate(o.slots.(*dateData).t)
+	case ClassRegExp:
+		rs, ok := o.slots.(*regexpSlots)
+		if !ok {
+			cl.fail(objectValue(o))
+		}
+		ctor := vm.realm.Intrinsic("RegExp")
+		out = vm.Construct(objectValue(ctor), ctor, stringValue(rs.source), asciiValue(rs.flags)).obj()
+	case ClassError:
+		out = cl.cloneError(o)
+		return out
+	case ClassMap, ClassSet:
+		src := o.slots.(*collSlot).data
+		data := newCollection(src.isMap)
+		proto := "Set.prototype"
+		if src.isMap {
+			proto = "Map.prototype"
+		}
+		out = vm.newObject(vm.realm.Intrinsic(proto), o.class)
+		out.slots = &collSlot{data: data}
+		cl.memo[o] = out
+		// copy a snapshot of the entries first: cloning may run getters that change o
+		var keys, vals []Value
+		for i, k := range src.keys {
+			if k.kind == kindHole {
+				continue
+			}
+			keys = append(keys, k)
+			if src.isMap {
+				vals = append(vals, src.vals[i])
+			}
+		}
+		for i, k := range keys {
+			ck := cl.clone(k)
+			cv := undefinedValue
+			if src.isMap {
+				cv = cl.clone(vals[i])
+			}
+			data.set(vm, ck, cv)
+		}
+		return out
+	default:
+		cl.fail(objectValue(o))
+	}
+	cl.memo[o] = out
+	return out
+}
+
+// copyProps copies the own enumerable string-keyed properties of src onto dst (values read
+// with [[Get]], so getters run).
+func (cl *cloner) copyProps(src, dst *Object) {
+	vm := cl.vm
+	for _, k := range vm.OwnPropertyKeys(src) {
+		if k.isSymbol() {
+			continue
+		}
+		p, ok := src.getOwn(k)
+		if !ok || !p.enumerable() {
+			continue
+		}
+		v := cl.clone(vm.GetProp(src, k))
+		vm.CreateDataProperty(dst, k, v)
+	}
+}
+
+// serializableErrors are the error names structuredClone keeps; others become "Error".
+var serializableErrors = map[string]bool{"Error": true, "EvalError": true, "RangeError": true,
+	"ReferenceError": true, "SyntaxError": true, "TypeError": true, "URIError": true}
+
+// cloneError copies an error: its name (one of the standard ones), message, stack and cause.
+func (cl *cloner) cloneError(o *Object) *Object {
+	vm := cl.vm
+	name := "Error"
+	if n := vm.GetProp(o, keyName); n.kind == KindString && serializableErrors[n.str().String()] {
+		name = n.str().String()
+	}
+	out := vm.newObject(vm.realm.Intrinsic(name+".prototype"), ClassError)
+	out.slots = &errorData{}
+	cl.memo[o] = out
+	if d, ok := vm.GetOwnProperty(o, keyMessage); ok && d.HasValue {
+		out.props.add(keyMessage, Property{value: stringValue(vm.ToString(d.Value)), flags: propHidden})
+	}
+	if s := vm.GetProp(o, keyStack); s.kind == KindString {
+		out.props.add(keyStack, Property{value: s, flags: propHidden})
+	}
+	if d, ok := vm.GetOwnProperty(o, keyCause); ok && d.HasValue {
+		out.props.add(keyCause, Property{value: cl.clone(d.Value), flags: propHidden})
+	}
+	return out
+}
