@@ -73,6 +73,8 @@ type Execution struct {
 	cancelAll context.CancelFunc
 
 	result *Result
+
+	roundtripEvery int64 // roundtrip mode: instructions between saves (grows with the state's size)
 }
 
 // callState is the execution's record of one host call.
@@ -141,6 +143,8 @@ func (r *Runtime) newExecution(opts ExecOptions, limits Limits) *Execution {
 		drain:     opts.Drain,
 		byPromise: map[uint64]*callState{},
 		settledCh: make(chan settlement, 16),
+
+		roundtripEvery: roundtripSteps,
 	}
 	e.host = &host{e: e}
 	return e
@@ -229,7 +233,7 @@ func (e *Execution) drive(parent context.Context) error {
 		}
 		steps := int64(0)
 		if roundtrip() {
-			steps = roundtripSteps
+			steps = e.roundtripEvery
 		} else if e.draining() {
 			steps = 1
 		}
@@ -339,10 +343,11 @@ func (e *Execution) applyReady(ctx context.Context) error {
 	for _, s := range batch {
 		c := s.call
 		if s.pending {
+			known := c.status == CallPending
 			c.status = CallPending
 			c.handle = s.handle
 			c.external = !s.attach
-			if e.journal != nil && !s.replayed() {
+			if e.journal != nil && !s.replayed() && !known {
 				if err := e.journal.CallPending(ctx, c.Call, s.handle); err != nil {
 					return fmt.Errorf("record pending call %s: %w", c.Key, err)
 				}

@@ -86,8 +86,36 @@ func (e *Execution) complete() {
 	}
 }
 
+// awaitDurableStarts waits (at most cancelTimeout) for durable work whose start is still in
+// flight, so that work started for a program that has already returned gets its handle and can
+// be cancelled at its tool.
+func (e *Execution) awaitDurableStarts() {
+	starting := func() bool {
+		for _, c := range e.calls {
+			if c.status == CallRunning && c.durable {
+				return true
+			}
+		}
+		return false
+	}
+	timeout := time.After(cancelTimeout)
+	for e.inflight > 0 && starting() {
+		select {
+		case s := <-e.settledCh:
+			e.inflight--
+			if s.pending && s.call.status == CallRunning {
+				s.call.status = CallPending
+				s.call.handle = s.handle
+			}
+		case <-timeout:
+			return
+		}
+	}
+}
+
 // interruptLeftovers cancels calls still running or pending when the program ended.
 func (e *Execution) interruptLeftovers() {
+	e.awaitDurableStarts()
 	for _, c := range e.calls {
 		if c.status != CallRunning && c.status != CallPending {
 			continue

@@ -203,7 +203,8 @@ func (r *Runtime) Resume(ctx context.Context, state []byte, outcomes []OutcomeFo
 			return nil, &SnapshotError{Message: fmt.Sprintf("outcome for %q: %v", o.Key, err)}
 		}
 		seen[o.Key] = true
-		e.ready = append(e.ready, settlement{call: c, outcome: o.Outcome, kind: KindToolFailure})
+		// The host recorded these outcomes before handing them over: they are not journaled again.
+		e.ready = append(e.ready, settlement{call: c, outcome: o.Outcome, kind: kindReplayed})
 	}
 	// Pending work that can be awaited in process is attached again.
 	for _, c := range e.calls {
@@ -245,8 +246,12 @@ func (e *Execution) restore(st *runState) error {
 	return nil
 }
 
-// roundtripSteps is how many instructions run between saves in roundtrip mode.
-const roundtripSteps = 300
+// roundtripSteps is how many instructions run between saves in roundtrip mode, for states up to
+// roundtripScaleBytes; larger states are saved proportionally less often.
+const (
+	roundtripSteps      = 300
+	roundtripScaleBytes = 16 << 10
+)
 
 // roundtrip reports whether CODEMODE_ROUNDTRIP=1: every run is saved to bytes and restored into
 // a brand-new interpreter at every host-call boundary and every roundtripSteps instructions.
@@ -261,6 +266,9 @@ func (e *Execution) roundtrip() error {
 	if err != nil {
 		return fmt.Errorf("roundtrip encode: %w", err)
 	}
+	// Saving costs time in proportion to the state: large states are saved less often, so that
+	// a program with a big heap is not slowed quadratically.
+	e.roundtripEvery = roundtripSteps * (1 + int64(len(state))/roundtripScaleBytes)
 	st, err := decodeState(state)
 	if err != nil {
 		return fmt.Errorf("roundtrip decode: %w", err)

@@ -1,0 +1,108 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// recorder is a Journal that keeps what it is told in memory and can answer calls from an
+// earlier drive, as a durable host does after a crash.
+type recorder struct {
+	mu          sync.Mutex
+	events      []string
+	outcomes    map[string]Outcome
+	handles     map[string]json.RawMessage
+	checkpoints [][]byte
+}
+
+func newRecorder() *recorder {
+	return &recorder{outcomes: map[string]Outcome{}, handles: map[string]json.RawMessage{}}
+}
+
+func (r *recorder) CallStarted(_ context.Context, c Call, _ json.RawMessage, durable bool) (Recorded, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, fmt.Sprintf("started %s durable=%v", c.Key, durable))
+	if o, ok := r.outcomes[c.Key]; ok {
+		return Recorded{Outcome: &o}, nil
+	}
+	if h, ok := r.handles[c.Key]; ok {
+		return Recorded{Handle: h}, nil
+	}
+	return Recorded{}, nil
+}
+
+func (r *recorder) CallSettled(_ context.Context, c Call, o Outcome) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, fmt.Sprintf("settled %s ok=%v", c.Key, o.OK))
+	r.outcomes[c.Key] = o
+	return nil
+}
+
+func (r *recorder) CallPending(_ context.Context, c Call, h json.RawMessage) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, "pending "+c.Key)
+	r.handles[c.Key] = h
+	return nil
+}
+
+func (r *recorder) Checkpoint(_ context.Context, state []byte) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, "checkpoint")
+	r.checkpoints = append(r.checkpoints, state)
+	return nil
+}
+
+func TestJournalRecordsEachCallOnce(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t, Limits{}, Hooks{})
+	j := newRecorder()
+	src := "const r = await tools.math.add({a: 1, b: 2}); const ok = await tools.approvals.request({}); return [r.sum, ok]"
+	e, err := b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r1", Journal: j})
+	require.NoError(t, err)
+	require.Equal(t, StateSuspended, e.State())
+	require.Equal(t, []string{
+		"started r1:1 durable=false", "settled r1:1 ok=true", "checkpoint",
+		"started r1:2 durable=true", "pending r1:2",
+	}, j.events)
+	s, err := e.Suspend()
+	require.NoError(t, err)
+
+	// The host records the outcome itself, then resumes: the outcome is not journaled again.
+	j.outcomes["r1:2"] = Outcome{OK: true, Value: json.RawMessage(`"yes"`)}
+	j.events = nil
+	e2, err := b.rt.Resume(context.Background(), s.State, []OutcomeFor{{Key: "r1:2", Outcome: j.outcomes["r1:2"]}}, ExecOptions{Journal: j})
+	require.NoError(t, err)
+	res := resultOf(t, e2)
+	require.True(t, res.OK, "%+v", res.Error)
+	require.JSONEq(t, `[3, "yes"]`, string(res.Value))
+	require.NotContains(t, j.events, "settled r1:2 ok=true")
+}
+
+// TestRedriveTakesRecordedOutcomes: a run re-driven from the start after a crash gets the
+// outcomes of calls it already made from the journal; the tools are not called again.
+func TestRedriveTakesRecordedOutcomes(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t, Limits{}, Hooks{})
+	j := newRecorder()
+	src := "let s = 0; for (let i = 0; i < 5; i++) s += (await tools.math.add({a: i, b: 1})).sum; s"
+	e, err := b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r1", Journal: j})
+	require.NoError(t, err)
+	res := resultOf(t, e)
+	require.JSONEq(t, "15", string(res.Value))
+	require.EqualValues(t, 5, b.calls.Load())
+
+	e2, err := b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r1", Journal: j})
+	require.NoError(t, err)
+	res2 := resultOf(t, e2)
+	require.JSONEq(t, "15", string(res2.Value))
+	require.EqualValues(t, 5, b.calls.Load(), "a re-drive must not call the tools again")
+}
