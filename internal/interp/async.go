@@ -215,6 +215,27 @@ func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
 		co.mode = resumeNext
 	case OpYieldDelegate:
 		return vm.yieldDelegate(f, in)
+	case OpAsyncDelegateCall:
+		vm.asyncDelegateCall(f, in)
+	case OpDelegateResult:
+		r := ex.stack[ex.sp-1]
+		if r.kind != KindObject {
+			vm.throwTypeError("Iterator result %s is not an object", r.String())
+		}
+		mode := co.mode
+		if ToBoolean(vm.GetProp(r.obj(), strKey("done"))) {
+			co.mode = resumeNext
+			ex.stack[ex.sp-1] = vm.GetProp(r.obj(), strKey("value"))
+			if mode == resumeReturn {
+				f.pc = int(in.B)
+			} else {
+				f.pc = int(in.A)
+			}
+			break
+		}
+		co.mode = resumeNext
+		ex.stack[ex.sp-1] = vm.GetProp(r.obj(), strKey("value"))
+	case OpDelegateResume:
 	default:
 		vm.throwTypeError("%s is not supported", in.Op)
 	}
@@ -236,7 +257,7 @@ func (vm *VM) coroutineHandOff(f *frame, v Value) (bool, Value) {
 // the sent value is pushed, or an exception is thrown at the suspension point.
 func (vm *VM) applyResume(f *frame, mode resumeMode, v Value) {
 	f.co.mode = mode
-	if mode == resumeThrow && f.code.Code[f.pc].Op != OpYieldDelegate {
+	if mode == resumeThrow && !forwardsThrow(f) {
 		f.co.mode = resumeNext
 		panic(&Exception{Value: v})
 	}
@@ -286,4 +307,45 @@ func coroutineOf(o *Object) *coroutine {
 		return g.co
 	}
 	return nil
+}
+
+// forwardsThrow reports whether the suspension point of f hands throw
+// resumptions to a delegate iterator instead of raising them.
+func forwardsThrow(f *frame) bool {
+	if f.pc >= len(f.code.Code) {
+		return false
+	}
+	op := f.code.Code[f.pc].Op
+	return op == OpYieldDelegate || op == OpDelegateResume
+}
+
+// asyncDelegateCall: [iter received] -> [inner result] for yield* in async generators.
+func (vm *VM) asyncDelegateCall(f *frame, in Instr) {
+	ex := &vm.exec
+	it := iteratorOf(ex.stack[ex.sp-2])
+	received := ex.stack[ex.sp-1]
+	ex.sp -= 2
+	var r Value
+	switch f.co.mode {
+	case resumeThrow:
+		m := vm.GetMethod(it.Obj, strKey("throw"))
+		if m.IsUndefined() {
+			f.co.mode = resumeNext
+			vm.IteratorClose(it, false)
+			vm.throwTypeError("The iterator does not provide a 'throw' method")
+		}
+		r = vm.Call(m, it.Obj, received)
+	case resumeReturn:
+		m := vm.GetMethod(it.Obj, strKey("return"))
+		if m.IsUndefined() {
+			f.co.mode = resumeNext
+			ex.push(received)
+			f.pc = int(in.A)
+			return
+		}
+		r = vm.Call(m, it.Obj, received)
+	default:
+		r = vm.Call(it.Next, it.Obj, received)
+	}
+	ex.push(r)
 }

@@ -338,7 +338,7 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 	if params != nil {
 		for i, p := range params.List {
 			if v, ok := p.Binding.(*js.Var); ok && p.Default == nil {
-				b := f.scope.names[string(v.Name())]
+				b := f.scope.names[varName(v)]
 				if b.param == i && !b.captured {
 					continue
 				}

@@ -9,7 +9,7 @@ import (
 func (c *compiler) expr(e js.IExpr) {
 	switch n := e.(type) {
 	case *js.Var:
-		name := string(n.Name())
+		name := varName(n)
 		if name == "undefined" {
 			if b, _ := c.lookup(name); b == nil {
 				c.op(OpUndef)
@@ -77,14 +77,14 @@ func (c *compiler) expr(e js.IExpr) {
 func (c *compiler) namedExpr(e js.IExpr, target any) {
 	name := ""
 	if v, ok := target.(*js.Var); ok {
-		name = string(v.Name())
+		name = varName(v)
 	}
 	c.namedExprS(e, name)
 }
 
 func (c *compiler) namedExprS(e js.IExpr, name string) {
 	if name != "" {
-		switch n := e.(type) {
+		switch n := unparen(e).(type) {
 		case *js.ArrowFunc:
 			c.closureNamed(n, name)
 			return
@@ -104,7 +104,7 @@ func (c *compiler) namedExprS(e js.IExpr, name string) {
 }
 
 func isAnonymousFn(e js.IExpr) bool {
-	switch n := e.(type) {
+	switch n := unparen(e).(type) {
 	case *js.ArrowFunc:
 		return true
 	case *js.FuncDecl:
@@ -191,7 +191,7 @@ func (c *compiler) propertyKeyName(p *js.PropertyName) (string, bool) {
 		}
 		return numberToString(f), true
 	}
-	return string(lit.Data), true
+	return identName(lit.Data), true
 }
 
 // pushKey pushes a property key (computed keys converted with ToPropertyKey).
@@ -230,7 +230,7 @@ func (c *compiler) objectLit(n *js.ObjectExpr) {
 			// shorthand {a}
 			v := p.Value.(*js.Var)
 			c.expr(v)
-			c.emit(OpDefineName, c.strConst(string(v.Name())), 0)
+			c.emit(OpDefineName, c.strConst(varName(v)), 0)
 			continue
 		}
 		if p.Init != nil {
@@ -364,12 +364,12 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 		if pv, ok := n.Y.(*js.Var); ok && isPrivateName(pv) {
 			if method {
 				c.op(OpDup)
-				c.loadName(string(pv.Name()))
+				c.loadName(varName(pv))
 				c.op(OpGetPrivate)
 				c.op(OpSwap)
 				return
 			}
-			c.loadName(string(pv.Name()))
+			c.loadName(varName(pv))
 			c.op(OpGetPrivate)
 			return
 		}
@@ -503,11 +503,11 @@ func isPrivateName(v *js.Var) bool {
 func dotName(n *js.DotExpr) string {
 	switch y := n.Y.(type) {
 	case *js.Var:
-		return string(y.Name())
+		return varName(y)
 	case *js.LiteralExpr:
-		return string(y.Data)
+		return identName(y.Data)
 	case js.LiteralExpr:
-		return string(y.Data)
+		return identName(y.Data)
 	}
 	return ""
 }
@@ -586,8 +586,8 @@ func (c *compiler) unary(n *js.UnaryExpr) {
 		c.op(OpUndef)
 	case js.TypeofToken:
 		if v, ok := n.X.(*js.Var); ok {
-			if b, _ := c.lookup(string(v.Name())); b == nil {
-				c.emit(OpTypeofGlobal, c.strConst(string(v.Name())), 0)
+			if b, _ := c.lookup(varName(v)); b == nil {
+				c.emit(OpTypeofGlobal, c.strConst(varName(v)), 0)
 				return
 			}
 		}
@@ -675,21 +675,21 @@ func (c *compiler) update(n *js.UnaryExpr) {
 	post := n.Op == js.PostIncrToken || n.Op == js.PostDecrToken
 	switch t := unparen(n.X).(type) {
 	case *js.Var:
-		c.loadName(string(t.Name()))
+		c.loadName(varName(t))
 		if post {
 			c.op(OpNumeric)
 			c.op(OpDup)
 			c.op(inc)
-			c.assignName(string(t.Name()))
+			c.assignName(varName(t))
 			c.op(OpPop)
 			return
 		}
 		c.op(inc)
-		c.assignName(string(t.Name()))
+		c.assignName(varName(t))
 	case *js.DotExpr:
 		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
 			c.expr(t.X)
-			c.loadName(string(pv.Name()))
+			c.loadName(varName(pv))
 			c.op(OpDup2)
 			c.op(OpGetPrivate)
 			c.updateTail(inc, post, OpSetPrivate)
@@ -784,7 +784,7 @@ func (c *compiler) binary(n *js.BinaryExpr) {
 		return
 	case js.InToken:
 		if pv, ok := n.X.(*js.Var); ok && isPrivateName(pv) {
-			c.loadName(string(pv.Name()))
+			c.loadName(varName(pv))
 			c.expr(n.Y)
 			c.mark(n)
 			c.op(OpHasPrivate)
@@ -809,9 +809,9 @@ func (c *compiler) binary(n *js.BinaryExpr) {
 func (c *compiler) assign(n *js.BinaryExpr) {
 	switch t := unparen(n.X).(type) {
 	case *js.Var:
-		c.namedExprS(n.Y, string(t.Name()))
+		c.namedExprS(n.Y, varName(t))
 		c.mark(n)
-		c.assignName(string(t.Name()))
+		c.assignName(varName(t))
 	case *js.DotExpr:
 		if isSuper(t.X) {
 			c.superSet(func() { c.emit(OpConst, c.strConst(dotName(t)), 0) }, n.Y)
@@ -819,7 +819,7 @@ func (c *compiler) assign(n *js.BinaryExpr) {
 		}
 		c.expr(t.X)
 		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
-			c.loadName(string(pv.Name()))
+			c.loadName(varName(pv))
 			c.expr(n.Y)
 			c.mark(n)
 			c.op(OpSetPrivate)
@@ -860,15 +860,15 @@ func (c *compiler) superSet(key func(), value js.IExpr) {
 func (c *compiler) compoundAssign(n *js.BinaryExpr, op Op) {
 	switch t := unparen(n.X).(type) {
 	case *js.Var:
-		c.loadName(string(t.Name()))
+		c.loadName(varName(t))
 		c.expr(n.Y)
 		c.mark(n)
 		c.op(op)
-		c.assignName(string(t.Name()))
+		c.assignName(varName(t))
 	case *js.DotExpr:
 		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
 			c.expr(t.X)
-			c.loadName(string(pv.Name()))
+			c.loadName(varName(pv))
 			c.op(OpDup2)
 			c.op(OpGetPrivate)
 			c.expr(n.Y)
@@ -909,10 +909,10 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 	}
 	switch t := unparen(n.X).(type) {
 	case *js.Var:
-		c.loadName(string(t.Name()))
+		c.loadName(varName(t))
 		j := c.emit(jop, 0, 0)
-		c.namedExprS(n.Y, string(t.Name()))
-		c.assignName(string(t.Name()))
+		c.namedExprS(n.Y, varName(t))
+		c.assignName(varName(t))
 		c.patch(j)
 	case *js.DotExpr:
 		c.expr(t.X)
@@ -950,13 +950,13 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 func (c *compiler) assignTarget(e js.IExpr) {
 	switch t := unparen(e).(type) {
 	case *js.Var:
-		c.assignName(string(t.Name()))
+		c.assignName(varName(t))
 		c.op(OpPop)
 	case *js.DotExpr:
 		c.expr(t.X)
 		c.op(OpSwap)
 		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
-			c.loadName(string(pv.Name()))
+			c.loadName(varName(pv))
 			c.op(OpSwap)
 			c.op(OpSetPrivate)
 			c.op(OpPop)
@@ -977,7 +977,7 @@ func (c *compiler) assignTarget(e js.IExpr) {
 			// target = default (inside a pattern)
 			j := c.emit(OpJumpIfNotUndef, 0, 0)
 			if v, ok := t.X.(*js.Var); ok {
-				c.namedExprS(t.Y, string(v.Name()))
+				c.namedExprS(t.Y, varName(v))
 			} else {
 				c.expr(t.Y)
 			}
@@ -992,12 +992,13 @@ func (c *compiler) assignTarget(e js.IExpr) {
 }
 
 func (c *compiler) yield(n *js.YieldExpr) {
+	if n.Generator && c.fs.code.Async {
+		c.asyncYieldStar(n)
+		return
+	}
 	if n.Generator {
 		c.expr(n.X)
 		async := 0
-		if c.fs.code.Async {
-			async = 1
-		}
 		c.emit(OpGetIter, 0, async)
 		c.op(OpUndef)
 		c.mark(n)
@@ -1020,4 +1021,34 @@ func (c *compiler) yield(n *js.YieldExpr) {
 	c.emitAwaitReturnValue()
 	c.emitReturn()
 	c.patch(j)
+}
+
+// asyncYieldStar compiles yield* in an async generator as a loop over the
+// inner async iterator (each step awaits the inner result).
+func (c *compiler) asyncYieldStar(n *js.YieldExpr) {
+	c.expr(n.X)
+	c.mark(n)
+	c.emit(OpGetIter, 0, 1)
+	it := c.newReg()
+	recv := c.newReg()
+	c.emit(OpPutReg, it, 0)
+	c.op(OpUndef)
+	c.emit(OpPutReg, recv, 0)
+	loop := c.pc()
+	c.emit(OpGetReg, it, 0)
+	c.emit(OpGetReg, recv, 0)
+	direct := c.emit(OpAsyncDelegateCall, 0, 0)
+	c.op(OpAwait)
+	res := c.emit(OpDelegateResult, 0, 0)
+	c.op(OpYield)
+	c.op(OpDelegateResume)
+	c.emit(OpPutReg, recv, 0)
+	c.emit(OpJump, loop, 0)
+	// return mode without a return method: await the received value and return it
+	c.patch(direct)
+	c.op(OpAwait)
+	ret := c.pc()
+	c.emitReturn()
+	c.patchTo(res, c.pc())
+	c.fs.code.Code[res].B = int32(ret)
 }

@@ -14,7 +14,7 @@ func (c *compiler) closureNamed(node js.IExpr, name string) {
 	switch n := node.(type) {
 	case *js.FuncDecl:
 		if n.Name != nil {
-			name = string(n.Name.Name())
+			name = varName(n.Name)
 		}
 		c.compileFunction(f, &n.Params, &n.Body, name, n.Async, n.Generator)
 	case *js.ArrowFunc:
@@ -99,7 +99,7 @@ func paramLength(p *js.Params) int {
 // classNamed compiles a class expression or declaration, leaving the constructor on the stack.
 func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 	if n.Name != nil {
-		name = string(n.Name.Name())
+		name = varName(n.Name)
 	}
 	if n.Extends != nil {
 		c.expr(n.Extends)
@@ -121,7 +121,7 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 		if pv == nil {
 			continue
 		}
-		pname := string(pv.Name())
+		pname := varName(pv)
 		b := s.names[pname]
 		if b.kind != bindPrivate {
 			continue
@@ -180,10 +180,10 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 				target = cr
 			}
 			if m.Name.Private != nil {
-				b, _ := c.lookup(string(m.Name.Private.Name()))
+				b, _ := c.lookup(varName(m.Name.Private))
 				c.emit(OpGetReg, target, 0)
 				c.loadBinding(b, 0)
-				c.method(m, string(m.Name.Private.Name()), false)
+				c.method(m, varName(m.Name.Private), false)
 				c.emit(OpGetReg, target, 0)
 				c.op(OpSetHome)
 				kind := 0
@@ -281,7 +281,7 @@ func (c *compiler) fieldInitFunction(f *funcInfo, n *js.ClassDecl, static bool) 
 		for _, el := range n.List {
 			if el.Method != nil && !el.Method.Static && el.Method.Name.Private != nil {
 				c.loadName("this")
-				c.loadName(string(el.Method.Name.Private.Name()))
+				c.loadName(varName(el.Method.Name.Private))
 				c.op(OpUndef)
 				c.emit(OpDefPrivate, 0, 1) // B=1: a method brand (ignored when already present)
 				c.op(OpPop)
@@ -310,8 +310,8 @@ func (c *compiler) fieldInitFunction(f *funcInfo, n *js.ClassDecl, static bool) 
 		name := ""
 		switch {
 		case el.Name.Private != nil:
-			c.loadName(string(el.Name.Private.Name()))
-			name = string(el.Name.Private.Name())
+			c.loadName(varName(el.Name.Private))
+			name = varName(el.Name.Private)
 		case computed:
 			c.loadName(fieldKeyName(fieldKeys))
 			fieldKeys++
@@ -372,7 +372,7 @@ func (c *compiler) implicitCtor(f *funcInfo, name string) {
 func (c *compiler) bindPattern(b js.IBinding, init bool) {
 	switch n := b.(type) {
 	case *js.Var:
-		c.initName(string(n.Name()))
+		c.initName(varName(n))
 	case *js.BindingArray:
 		c.op(OpGetIter)
 		it := c.newReg()
@@ -438,7 +438,7 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 				c.emit(OpGetReg, r, 0)
 			}
 			c.emit(OpCopyDataExcl, len(keyRegs), 0)
-			c.initName(string(n.Rest.Name()))
+			c.initName(varName(n.Rest))
 		}
 	default:
 		c.fail("ParseError", nil, "invalid binding pattern %T", b)
@@ -489,10 +489,10 @@ func (c *compiler) assignPattern(e js.IExpr) {
 			if p.Name == nil {
 				v := p.Value.(*js.Var)
 				r := c.newReg()
-				c.emitString(string(v.Name()))
+				c.emitString(varName(v))
 				c.emit(OpPutReg, r, 0)
 				keyRegs = append(keyRegs, r)
-				c.emit(OpGetProp, c.strConst(string(v.Name())), 0)
+				c.emit(OpGetProp, c.strConst(varName(v)), 0)
 			} else if name, ok := c.propertyKeyName(p.Name); ok {
 				r := c.newReg()
 				c.emit(OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
@@ -510,7 +510,7 @@ func (c *compiler) assignPattern(e js.IExpr) {
 			if p.Init != nil {
 				j := c.emit(OpJumpIfNotUndef, 0, 0)
 				if v, ok := target.(*js.Var); ok {
-					c.namedExprS(p.Init, string(v.Name()))
+					c.namedExprS(p.Init, varName(v))
 				} else {
 					c.expr(p.Init)
 				}

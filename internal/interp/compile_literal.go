@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"github.com/tdewolff/parse/v2/js"
 	"math"
 	"strconv"
 	"strings"
@@ -232,3 +233,21 @@ func wtf8ToUTF16(s string) []uint16 { return decodeWTF8(s) }
 
 // wtf8FromUTF16 converts UTF-16 to WTF-8 text (property-key form).
 func wtf8FromUTF16(u []uint16) string { return newUTF16(u).wtf8() }
+
+// varName returns the name of an identifier with its escapes decoded
+// (\u0061 and \u{61} name the same binding as a).
+func varName(v *js.Var) string { return identName(v.Name()) }
+
+// identName decodes the escapes of an identifier's source text.
+func identName(raw []byte) string {
+	for _, b := range raw {
+		if b == '\\' {
+			u, ok := decodeEscapes(raw, true)
+			if ok {
+				return wtf8FromUTF16(u)
+			}
+			break
+		}
+	}
+	return string(raw)
+}

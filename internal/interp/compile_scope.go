@@ -166,7 +166,7 @@ func (a *analyzer) analyzeFunction(node any, kind funcKind, arrow bool, name *js
 	a.fn = f
 	f.scope = a.pushScope(node, true)
 	if exprName && name != nil {
-		a.declare(f.scope, string(name.Name()), bindFuncName)
+		a.declare(f.scope, varName(name), bindFuncName)
 	}
 	f.simple = params == nil || params.Rest == nil
 	if params != nil {
@@ -175,7 +175,7 @@ func (a *analyzer) analyzeFunction(node any, kind funcKind, arrow bool, name *js
 				f.simple = false
 			}
 			if v, ok := p.Binding.(*js.Var); ok {
-				b := a.declare(f.scope, string(v.Name()), bindParam)
+				b := a.declare(f.scope, varName(v), bindParam)
 				if p.Default == nil && f.simple {
 					b.param = i
 				}
@@ -199,7 +199,7 @@ func (a *analyzer) analyzeFunction(node any, kind funcKind, arrow bool, name *js
 			if p.Default != nil || !isVar(p.Binding) {
 				for _, q := range params.List[i:] {
 					if v, ok := q.Binding.(*js.Var); ok {
-						f.scope.names[string(v.Name())].param = -1
+						f.scope.names[varName(v)].param = -1
 					}
 				}
 				break
@@ -247,14 +247,14 @@ func (a *analyzer) hoistLexical(s *scope, list []js.IStmt, funcTop bool) {
 			}
 		case *js.ClassDecl:
 			if n.Name != nil {
-				a.declare(s, string(n.Name.Name()), bindClass)
+				a.declare(s, varName(n.Name), bindClass)
 			}
 		case *js.FuncDecl:
 			if n.Name != nil {
 				if funcTop {
-					a.declare(s, string(n.Name.Name()), bindVar).kind = bindFunc
+					a.declare(s, varName(n.Name), bindVar).kind = bindFunc
 				} else {
-					a.declare(s, string(n.Name.Name()), bindFunc)
+					a.declare(s, varName(n.Name), bindFunc)
 				}
 			}
 		}
@@ -325,7 +325,7 @@ func varNamesStmt(st js.IStmt, out []string) []string {
 func boundNames(b js.IBinding, out []string) []string {
 	switch n := b.(type) {
 	case *js.Var:
-		out = append(out, string(n.Name()))
+		out = append(out, varName(n))
 	case *js.BindingArray:
 		for _, e := range n.List {
 			if e.Binding != nil {
@@ -340,7 +340,7 @@ func boundNames(b js.IBinding, out []string) []string {
 			out = boundNames(it.Value.Binding, out)
 		}
 		if n.Rest != nil {
-			out = append(out, string(n.Rest.Name()))
+			out = append(out, varName(n.Rest))
 		}
 	}
 	return out
@@ -350,7 +350,7 @@ func boundNames(b js.IBinding, out []string) []string {
 func (a *analyzer) bindingExprs(b js.IBinding) {
 	switch n := b.(type) {
 	case *js.Var:
-		a.resolve(string(n.Name()))
+		a.resolve(varName(n))
 	case *js.BindingArray:
 		for _, e := range n.List {
 			if e.Binding != nil {
@@ -374,7 +374,7 @@ func (a *analyzer) bindingExprs(b js.IBinding) {
 			}
 		}
 		if n.Rest != nil {
-			a.resolve(string(n.Rest.Name()))
+			a.resolve(varName(n.Rest))
 		}
 	}
 }
@@ -501,14 +501,14 @@ func (a *analyzer) class(n *js.ClassDecl) {
 	}
 	a.pushScope(n, false)
 	if n.Name != nil {
-		a.declare(a.cur, string(n.Name.Name()), bindClassInner)
+		a.declare(a.cur, varName(n.Name), bindClassInner)
 	}
 	hasFields := false
 	for _, el := range n.List {
 		if el.Method != nil && el.Method.Name.Private != nil {
-			a.declare(a.cur, string(el.Method.Name.Private.Name()), bindPrivate)
+			a.declare(a.cur, varName(el.Method.Name.Private), bindPrivate)
 		} else if el.StaticBlock == nil && el.Method == nil && el.Name.Private != nil {
-			a.declare(a.cur, string(el.Name.Private.Name()), bindPrivate)
+			a.declare(a.cur, varName(el.Name.Private), bindPrivate)
 		}
 		if el.StaticBlock == nil && el.Method == nil && !el.Static {
 			hasFields = true
@@ -591,7 +591,7 @@ func (a *analyzer) fieldInit(n *js.ClassDecl, static bool) {
 	a.resolve("this")
 	for _, el := range n.List {
 		if !static && el.Method != nil && !el.Method.Static && el.Method.Name.Private != nil {
-			a.resolve(string(el.Method.Name.Private.Name()))
+			a.resolve(varName(el.Method.Name.Private))
 		}
 	}
 	for i := range n.List {
@@ -613,7 +613,7 @@ func (a *analyzer) fieldInit(n *js.ClassDecl, static bool) {
 			continue
 		}
 		if el.Name.Private != nil {
-			a.resolve(string(el.Name.Private.Name()))
+			a.resolve(varName(el.Name.Private))
 		}
 		if el.Init != nil {
 			a.expr(el.Init)
@@ -662,7 +662,7 @@ func (a *analyzer) expr(e js.IExpr) {
 	switch n := e.(type) {
 	case nil:
 	case *js.Var:
-		a.resolve(string(n.Name()))
+		a.resolve(varName(n))
 	case *js.LiteralExpr:
 		switch n.TokenType {
 		case js.ThisToken:
@@ -703,7 +703,7 @@ func (a *analyzer) expr(e js.IExpr) {
 	case *js.DotExpr:
 		a.expr(n.X)
 		if v, ok := n.Y.(*js.Var); ok && len(v.Name()) > 0 && v.Name()[0] == '#' {
-			a.resolve(string(v.Name()))
+			a.resolve(varName(v))
 		}
 	case *js.NewTargetExpr:
 		a.resolve("new.target")

@@ -52,7 +52,7 @@ func (c *compiler) hoistFunctions(list []js.IStmt) {
 	for _, st := range list {
 		if fd, ok := st.(*js.FuncDecl); ok && fd.Name != nil {
 			c.closure(fd)
-			name := string(fd.Name.Name())
+			name := varName(fd.Name)
 			b, _ := c.lookup(name)
 			if b == nil {
 				c.emit(OpDeclareGlobal, c.strConst(name), 0)
@@ -77,7 +77,7 @@ func (c *compiler) stmt(st js.IStmt) {
 		// hoisted
 	case *js.ClassDecl:
 		c.class(n)
-		c.initName(string(n.Name.Name()))
+		c.initName(varName(n.Name))
 	case *js.IfStmt:
 		c.expr(n.Cond)
 		j := c.emit(OpJumpIfFalse, 0, 0)

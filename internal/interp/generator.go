@@ -105,7 +105,7 @@ func (vm *VM) genResumeNative(co *coroutine, mode resumeMode, v Value) Value {
 func (vm *VM) deliverResume(f *frame, mode resumeMode, v Value, depth int) bool {
 	ex := &vm.exec
 	f.co.mode = mode
-	if mode == resumeThrow && f.code.Code[f.pc].Op != OpYieldDelegate {
+	if mode == resumeThrow && !forwardsThrow(f) {
 		f.co.mode = resumeNext
 		if !vm.unwindTo(v, depth) {
 			if ex.asyncExit {
@@ -174,9 +174,6 @@ func generatorFastPath(nf *nativeFunction, this Value) (*coroutine, resumeMode, 
 func (vm *VM) yieldDelegate(f *frame, in Instr) (bool, Value) {
 	ex := &vm.exec
 	co := f.co
-	if co.kind == coAsyncGen {
-		vm.throwTypeError("yield* in async generators is not supported")
-	}
 	it := iteratorOf(ex.stack[ex.sp-2])
 	received := ex.stack[ex.sp-1]
 	mode := co.mode

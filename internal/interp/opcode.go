@@ -178,12 +178,15 @@ const (
 	OpIsSyncIter     // [iterRecord] -> [bool]: the async iteration falls back to a sync iterator
 
 	// Generators and async.
-	OpAwait         // [v] -> [resolved value] (suspends)
-	OpYield         // [v] -> [sent value] (suspends; resume mode into the frame's resume register)
-	OpResumeMode    // [] -> [] jumps: A = target when mode is return; throw mode rethrows
-	OpYieldDelegate // [iterable] -> [result value]; yield*
-	OpAsyncGenYield // async generator yield
-	OpInitialYield  // generator start: suspend before the body runs
+	OpAwait             // [v] -> [resolved value] (suspends)
+	OpYield             // [v] -> [sent value] (suspends; resume mode into the frame's resume register)
+	OpResumeMode        // [] -> [] jumps: A = target when mode is return; throw mode rethrows
+	OpYieldDelegate     // [iterable] -> [result value]; yield*
+	OpAsyncGenYield     // async generator yield
+	OpInitialYield      // generator start: suspend before the body runs
+	OpAsyncDelegateCall // [iter received] -> [result of next/throw/return per resume mode]; A: return mode without return(): [received]
+	OpDelegateResult    // [result] -> [value]; done: jump A (B in return mode); not done: fall through
+	OpDelegateResume    // marker after a delegating yield: throw resumptions are forwarded, not raised
 
 	// Misc.
 	OpDebugger
@@ -228,7 +231,7 @@ var opNames = [...]string{
 	OpIterStep: "IterStep", OpIterRest: "IterRest", OpForInPrep: "ForInPrep", OpForInNext: "ForInNext",
 	OpIterNextRaw: "IterNextRaw", OpIterResult: "IterResult", OpIsSyncIter: "IsSyncIter",
 	OpAwait: "Await", OpYield: "Yield", OpResumeMode: "ResumeMode", OpYieldDelegate: "YieldDelegate",
-	OpAsyncGenYield: "AsyncGenYield", OpInitialYield: "InitialYield",
+	OpAsyncGenYield: "AsyncGenYield", OpInitialYield: "InitialYield", OpAsyncDelegateCall: "AsyncDelegateCall", OpDelegateResult: "DelegateResult", OpDelegateResume: "DelegateResume",
 	OpDebugger: "Debugger", OpPosMark: "PosMark",
 }
 

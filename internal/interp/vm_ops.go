@@ -543,7 +543,8 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			break
 		}
 		stack[ex.sp-1] = k
-	case OpAwait, OpYield, OpInitialYield, OpYieldDelegate, OpResumeMode, OpAsyncGenYield:
+	case OpAwait, OpYield, OpInitialYield, OpYieldDelegate, OpResumeMode, OpAsyncGenYield,
+		OpAsyncDelegateCall, OpDelegateResult, OpDelegateResume:
 		return vm.execCoroutine(f, in, stopDepth)
 	case OpDebugger, OpPosMark:
 	default:
