@@ -543,8 +543,11 @@ type VM struct {
 	// logf receives console output lines (Config.Log); nil drops them.
 	logf func(level, text string)
 
-	// nativeDepth counts nested native→JS re-entries (vm.Call from natives).
+	// nativeDepth counts nested calls through Go (natives, and JS re-entered from natives).
 	nativeDepth int
+
+	// snapshotHint pre-sizes the next snapshot encoding (see newHeapEncoder).
+	snapshotHint snapshotHint
 
 	// positionHook reports the line and column (1-based) of the code running now, for error
 	// stacks; set by the execution engine; nil = unknown.
