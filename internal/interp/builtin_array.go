@@ -376,6 +376,10 @@ func (vm *VM) setLength(o *Object, n int64) {
 // hasIndexKeys reports whether o has an own index-keyed property in its property map.
 func hasIndexKeys(o *Object) bool {
 	for _, k := range o.props.keys {
+		// an array index starts with a digit: most keys are rejected by their first byte
+		if k.sym != nil || k.name == "" || k.name[0] > '9' || k.name[0] < '0' {
+			continue
+		}
 		if _, ok := k.arrayIndex(); ok {
 			return true
 		}
