@@ -13,8 +13,6 @@ var (
 	ErrInsecureListen = errors.New("refusing to listen on a non-loopback address without CODEMODE_API_TOKEN")
 	// ErrManifest: the toolset's manifest could not be fetched or decoded.
 	ErrManifest = errors.New("toolset manifest unavailable")
-	// ErrNotImplemented: the endpoint needs a part of the runtime not yet available.
-	ErrNotImplemented = errors.New("not implemented")
 	// errBadRequest wraps request errors found by handlers (beyond schema validation).
 	errBadRequest = errors.New("invalid request")
 )
@@ -28,7 +26,6 @@ const (
 	CodeTooLarge       = "request_too_large"
 	CodeBadGateway     = "bad_gateway"
 	CodeUnavailable    = "unavailable"
-	CodeNotImplemented = "not_implemented"
 	CodeInternal       = "internal"
 )
 
@@ -61,8 +58,6 @@ func statusOf(err error) (int, string) {
 		return http.StatusBadRequest, CodeInvalidRequest
 	case errors.Is(err, ErrManifest):
 		return http.StatusBadGateway, CodeBadGateway
-	case errors.Is(err, ErrNotImplemented):
-		return http.StatusNotImplemented, CodeNotImplemented
 	default:
 		return http.StatusInternalServerError, CodeInternal
 	}

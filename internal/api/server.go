@@ -95,7 +95,7 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 		},
 		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
 			status, code := statusOf(err)
-			if status >= 500 && status != http.StatusNotImplemented && status != http.StatusBadGateway {
+			if status >= 500 && status != http.StatusBadGateway {
 				cfg.Logger.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 				writeError(w, status, code, "internal error")
 				return

@@ -178,7 +178,8 @@ func TestRequestValidation(t *testing.T) {
 		{name: "run id not a uuid", method: "GET", path: "/v1/runs/nope", want: 404, wantCode: CodeNotFound},
 		{name: "unknown endpoint", method: "GET", path: "/v1/nothing", want: 404, wantCode: CodeNotFound},
 		{name: "unknown toolset in run", method: "POST", path: "/v1/runs", body: `{"code":"1","toolsets":["ghost"]}`, want: 404, wantCode: CodeNotFound},
-		{name: "prompt needs the runtime catalog", method: "GET", path: "/v1/catalog/prompt", want: 501, wantCode: CodeNotImplemented},
+		{name: "catalog of an unknown toolset", method: "GET", path: "/v1/catalog?toolsets=ghost", want: 404, wantCode: CodeNotFound},
+		{name: "toolset with an invalid tool path", method: "POST", path: "/v1/toolsets", body: `{"name":"bad","url":"http://127.0.0.1:1","tools":[{"path":"a..b"}]}`, want: 400, wantCode: CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -243,10 +244,26 @@ func TestToolsets(t *testing.T) {
 
 	catalog, err := b.client.GetCatalogWithResponse(b.ctx, &gen.GetCatalogParams{})
 	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, catalog.StatusCode())
+	require.Equal(t, http.StatusOK, catalog.StatusCode(), string(catalog.Body))
 	require.Len(t, catalog.JSON200.Tools, 2)
-	require.Equal(t, "ops.math.add", catalog.JSON200.Tools[0].Path)
+	add := catalog.JSON200.Tools[0]
+	require.Equal(t, "ops.math.add", add.Path)
+	require.Equal(t, "ops", add.Toolset)
+	require.Contains(t, add.Signature, "tools.ops.math.add(")
 	require.True(t, catalog.JSON200.Tools[1].Durable)
+
+	prompt, err := b.client.GetCatalogPromptWithResponse(b.ctx, &gen.GetCatalogPromptParams{})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, prompt.StatusCode(), string(prompt.Body))
+	require.Contains(t, prompt.JSON200.Prompt, "tools.ops.math.add")
+
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"tools":[{"path":"dup"},{"path":"dup"}]}`)
+	}))
+	t.Cleanup(bad.Close)
+	invalid, err := b.client.CreateToolsetWithResponse(b.ctx, gen.ToolsetCreate{Name: "bad", Url: bad.URL})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusBadGateway, invalid.StatusCode(), "an invalid fetched manifest is refused")
 
 	list, err := b.client.ListToolsetsWithResponse(b.ctx)
 	require.NoError(t, err)

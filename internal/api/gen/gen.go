@@ -166,8 +166,11 @@ type CatalogTool struct {
 	Output      *map[string]interface{} `json:"output,omitempty"`
 
 	// Path Full path as programs call it (tools.<path>).
-	Path    string `json:"path"`
-	Toolset string `json:"toolset"`
+	Path string `json:"path"`
+
+	// Signature TypeScript signature with JSDoc, e.g. "tools.ops.math.add(input: {...}): Promise<{...}>".
+	Signature string `json:"signature"`
+	Toolset   string `json:"toolset"`
 }
 
 // Error defines model for Error.
@@ -479,7 +482,7 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetCatalog Tool descriptors of the toolsets (all when toolsets is absent).
+	// GetCatalog Tool descriptors with TypeScript signatures, of the toolsets (all when toolsets is absent).
 	//
 	// Corresponds with GET /v1/catalog (the `GetCatalog` operationId).
 	GetCatalog(ctx context.Context, params *GetCatalogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -618,7 +621,7 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 	return c.Client.Do(req)
 }
 
-// GetCatalog Tool descriptors of the toolsets (all when toolsets is absent).
+// GetCatalog Tool descriptors with TypeScript signatures, of the toolsets (all when toolsets is absent).
 //
 // Corresponds with GET /v1/catalog (the `GetCatalog` operationId).
 func (c *Client) GetCatalog(ctx context.Context, params *GetCatalogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1753,7 +1756,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyzResponse, error)
 
-	// GetCatalogWithResponse Tool descriptors of the toolsets (all when toolsets is absent).
+	// GetCatalogWithResponse Tool descriptors with TypeScript signatures, of the toolsets (all when toolsets is absent).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2026,8 +2029,6 @@ type GetCatalogPromptResponse struct {
 	JSON200 *Prompt
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2038,11 +2039,6 @@ func (r GetCatalogPromptResponse) GetJSON200() *Prompt {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetCatalogPromptResponse) GetJSON404() *Error {
 	return r.JSON404
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetCatalogPromptResponse) GetJSON501() *Error {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -2725,7 +2721,7 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 	return ParseGetReadyzResponse(rsp)
 }
 
-// GetCatalogWithResponse Tool descriptors of the toolsets (all when toolsets is absent).
+// GetCatalogWithResponse Tool descriptors with TypeScript signatures, of the toolsets (all when toolsets is absent).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -3080,13 +3076,6 @@ func ParseGetCatalogPromptResponse(rsp *http.Response) (*GetCatalogPromptRespons
 			return nil, err
 		}
 		response.JSON404 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest Error
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -3552,7 +3541,7 @@ type ServerInterface interface {
 	// GetReadyz Readiness - the database is reachable and its migrations are current.
 	// (GET /readyz)
 	GetReadyz(w http.ResponseWriter, r *http.Request)
-	// GetCatalog Tool descriptors of the toolsets (all when toolsets is absent).
+	// GetCatalog Tool descriptors with TypeScript signatures, of the toolsets (all when toolsets is absent).
 	// (GET /v1/catalog)
 	GetCatalog(w http.ResponseWriter, r *http.Request, params GetCatalogParams)
 	// GetCatalogPrompt Model-facing instructions for an execute tool over the toolsets.
@@ -3612,7 +3601,7 @@ func (_ Unimplemented) GetReadyz(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetCatalog Tool descriptors of the toolsets (all when toolsets is absent).
+// GetCatalog Tool descriptors with TypeScript signatures, of the toolsets (all when toolsets is absent).
 // (GET /v1/catalog)
 func (_ Unimplemented) GetCatalog(w http.ResponseWriter, r *http.Request, params GetCatalogParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -4522,20 +4511,6 @@ func (response GetCatalogPrompt404JSONResponse) VisitGetCatalogPromptResponse(w 
 	return err
 }
 
-type GetCatalogPrompt501JSONResponse Error
-
-func (response GetCatalogPrompt501JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type ListRunsRequestObject struct {
 	Params ListRunsParams
 }
@@ -5129,7 +5104,7 @@ type StrictServerInterface interface {
 	// GetReadyz Readiness - the database is reachable and its migrations are current.
 	// (GET /readyz)
 	GetReadyz(ctx context.Context, request GetReadyzRequestObject) (GetReadyzResponseObject, error)
-	// GetCatalog Tool descriptors of the toolsets (all when toolsets is absent).
+	// GetCatalog Tool descriptors with TypeScript signatures, of the toolsets (all when toolsets is absent).
 	// (GET /v1/catalog)
 	GetCatalog(ctx context.Context, request GetCatalogRequestObject) (GetCatalogResponseObject, error)
 	// GetCatalogPrompt Model-facing instructions for an execute tool over the toolsets.
@@ -5654,60 +5629,61 @@ func (sh *strictHandler) CreateWebhook(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"1Ft7c9u2sv8qO7ydqXOHlmjHSRPljzuuk7Zukzhj+05nbuQbQ+RKQk0CCgDKVj367mfw4EsC9XKUnvOX",
-	"JQpc7Ht/WKwfg5hnE86QKRn0HoMJESRDhcJ8u8zZ+Vv9gbKgF0yIGgdhwEiGQS+gSRAGAr/mVGAS9JTI",
-	"MQxkPMaM6DfUbKJXSSUoGwXzeRhcc55KVB/N616S5s9OROUvNFUo9JoEZSzoRFGuNzjjWUYOJWq5FCag",
-	"7HrQW8lOEFo2vuYoZhUfbpEMVu/9J6FqeccrjDlLJCgO94QqGHIBaowgcqafxWPCRggHREHGpYLnUfSs",
-	"jQ/9foOHjDzQLM+C3vMoCoOMMvstCgvuWJ4NUARzzZ5AOeFMorHkOyG4UU/MmUJm+CaTSUpjovnu/iU1",
-	"84+1vX4QOAx6wX91Kwfp2l9l11IzuzSFP2WA+reOUZBbrqmdstmyqk7ZDH6/uvgIU5LmqLXA8jQlgxSt",
-	"6edhcEbS1Pil4BMUilppiBjJdTzqHedhEJM0PU9qBqRM4UjrKAySXNjNyh8HnKdImP5xTFhif9tglzuc",
-	"eXwkDHiuYp6tpXLhls1DGxE+UhKVSjE5NaYbcpERFfSChCg8VNTEzfIrigi19SsqX6tbbZUru9J6WhGw",
-	"nwt9W5WERYAbg1UKL/ep83hTssMHf2GsAmf+91SqZRfQ+5gPVGG2EcOantuACEFmXtZlKxtXpWaQ6aD7",
-	"HIicMa22MJggS+wnmccxYoJaA0NCU/MhJizGVH++8aj8jCiS8tGyiCYNbSGiIaMT4lpJLWW/pBWVJYYa",
-	"0etx0ZXxRNkkt2knSagmQdJPNeo21S/xw3O1y2tFFDXzzS95moL+CYiEieAjQTIJ2uxAFRwYrXT6eRQ9",
-	"j/Uq8wlNdl4S1ZUIf2Goq9oFQLG+UpJP+2WWbuod/Y9jnqCn/ihNHjISjynDQ4EkMQ/0ajjAzqgDjKsv",
-	"Q56zJISYs2FKYxUCZVOS0uSLZh6l8oudoZRkhOvFNrxV65eFXVhvRfTqZOrK1UIJ2CKpJUSRrV1I4tfG",
-	"DpSplycV9VoZsU/WaUTTc2sdR6EWolVkf9rDaYHUNkoKVnnr0oEj6mPlNySpDaUmH1WdWCO1Xecj/Z5m",
-	"1Irit8uQpBLDhX0z8vABMy5mP8+Ue7KMgmq2ycjDhUkhm6/Xue+sqC6rV2uH47n60Fx6tLx07pFfA2E5",
-	"ITFun2hbQIIv9fg0f1Ghki1U35KFNk4J7bkgDPidv2gYYLgRBlvYjN+tkvw0jnGiMPHDija4KHLW+MmH",
-	"mkpsgDEXFgYkuYXZ6Kn+C1zbHcIKRK0In0+CZxNPhpiUz9d4h13nI32Zs/ZqsyR8LJBsiTKHlFE53u4d",
-	"6ld9WmaRVS7ics28gmpPQ47mdJWna4FJszRfj7GAHT9KuDQU4IDfhfYABFzY01MIKR/JEO6J0ABT1mtx",
-	"rUBtBNUvc1Yg9bA62NalX8Y2C6Lmk2Q7Ay94Gk3qgL9ylzrlsEAMzp6VoVoc9MyQ2TKFFT6ckYf3yEY6",
-	"iR5FJ69e/PTSnKbLZ+HT/Ww3Vd/jYMxtMly1zZ922TURI1R+7NWiNj+qYPhgnjaP3x4tiJxtDj50GlkH",
-	"PQzB0DLQwvLywetrjrlJrdUJTOZSO4x5usMZTNf8ty5WfUXuP+/ks9KdNwUK19UpZyGQts/561Q4JvIK",
-	"Y9E4U9WUyFzbcOk9VsCozR2zQl6eENzu1L3gOL7sKdL1xdh1PvXapqYKfup5c4WldsqKC5apJceT6PXL",
-	"0K/yhZUvT4zrKRS60P3/59PD/yOHf3+5cR+iw9dfbv77hyDcv/1k6UQ19l4cHbcd4r+9qct4yAUNwjob",
-	"x9HJq4aexkpN5P/0ut21RbTmISvs70/v3lq0TlQd9xv1kbDl6OiK1E4u6Tnm1rpunXq219+1CCmq8nuZ",
-	"9c2PZea3wLqzjCxqDQ7Kzu2OR9u41hrwsE/HsDnDsRauOss7g1zlg0a8Pzmze4y1Fui0oPmNkqXBk1Zs",
-	"t/W67NjES9u54hb5ZN9m9nbRJMa5oGp2pWPXsjxAIuxlmAloU0nto5KA3the4FA25MtdxLcW0AA+YJzr",
-	"Z8CHIMdcKPidTMmVWVr1UNWYKNtIHXOp7C1bB04hTikyBQJHVCoUss9+u77+VNzCyRA+XVxdSyAFJSD6",
-	"i8hZCIQlIJAkEqiSYI9bb+yP5mKNshFwBg55wT0Xd31GJZS5wVGQeYYJ3I+RmWs4dyOjxdFf9WtAJUy4",
-	"VJh0+qzP3k1RzKA7PQLXCgWGmEi4Pc3VmAv6t7kx68HPRqVg+8WK3yGzDePbajOJYooCxkYqu4QdnF28",
-	"fffh4u27L6efzr9cX/zx7uOzDpjOrwQiEG4f+7bX0g968Ng3cL4fhNAvOij9YD6/7fQNOKBKo06zJrMH",
-	"qCkKaW0YdY46kYGSE2RkQoNe8LwTdZ67axnjKt2xafD9rT+72NDOb0Q8T4Je8Cuq39yShSvF4yj6ZheK",
-	"rs3ou1FM6RQ7DU8Pep9vNMrPMiJmQS94T6fIUEo4NEqfCB7rb0b5ErTD2fe72p1mK0W9tCv+EUnN3h1t",
-	"rxfR8zYyJV/lHWy7XjRBWlNMQhQZEIna3wWSeGwCR0eJjrCMjqwurBfGuRDIlNPc9KgbV9dUbdorbrLC",
-	"xhjBZ78k1ZLuwiX+/GaP+i949BjgeozgpDRmOIlOtjJDqXgtDyQlVJRFsinSHhzoTGmzRPGISiADiUw9",
-	"W1J5t2rprdG86wk+Vf/ho3ccYZAnI1TXOo01RyNWdr73aUwnb4strdq2NqWOv6PdDP+BJ5geDkmsixNl",
-	"Uok8tiE15AIIc+XUegJwXRvqflFZvuizeO2tQf6l7Zss2NlnteqmfSOV1vqFbX5Q3WWumI7xv1rAtKEy",
-	"YKR6f7O2op+oac01qCU4JKY7+yIKq6GZF42hGe8tTQvXuZBcrJR3n15etO181REmZGTAjPYY5+rRbs6r",
-	"9zBkQmB4r3HPkApp40fDI89VM8kQzhPMJlwhi2eHf+DM1BOpfxjwZNYz/m3oGOBmKo/KBcMEDo6j6FkH",
-	"DJE79yJhXI1R9Jl9+SR63YE/qRobxKcxobxHnU9ZjOVQVQPzcQHF5UIIbvLKjGFRaeLNwqZmPNkT6mXO",
-	"WgJqjCQx7urcYUHixQmtEuy/eBGua8OtTc1mxsx6l8GiP/Nk9i0dy53O583jhhu+2qdHtyVtbVGXJQCJ",
-	"SCkKuNceYPB0m8NpdzGOemxT9z65tCpLtg62bavQSfR6t0C+UkQod1Liw+pw1Swv3UeazFdiYV9AbO6u",
-	"/4jrPA23/YpObW+syzWTjsFrGinbiuomOaU3y9hO/Daas6O285tFC3XLQbdWLGCHFfaKmd0UXitoTlP5",
-	"NNXbQ7eBRaaN4BCz6QRQ5p6JZA+q7T7a2/b54vjzxoRD7zBzeYffPs68DjcXVbdp8k9cqmKCYz91oRxH",
-	"/b5VYXE4o8XbTBEo2jj3RCMKO2sBAxxygW9AgwiNwG2EJq4wHH9PRi8dT29KmGI7UfLft2xYlhebZARc",
-	"u7zstJlYNCgvHmOSpyUS+1E6IT2Fpmu78DvHWGs0nBm6tlZ976JzVtwsdL6jmeymQMDegofgLsF1Hapw",
-	"sPa4orPjM6D02ahq5LfWmndFw33Bik3FXLB0BpaaraQEpM5TGrbbf1EAMuBT7Tm09b8wyNIhsTzWReHy",
-	"XOaqSb0dTo5HUVQ/O7qv/1Sjo5oINaOE+KCssQ6lEkiyJqHFU4Y3i1rruNPVrU1lPViifKuDe2Y6gvYB",
-	"JpDSKQJxDVZxKJGpPnPWPrilya2GQbb93bB5CLdm1a1teswmGMJtQhSxD4yMmu7vVxcfn/VZzhRNy/Q5",
-	"JrI82b2B2/dEqkPzxuH529siuYLxGXsbsbC5Pvg9qadX5jhFM0wpQwNMvhEmqd/QtsbedfVvSXtztPo9",
-	"covnNLtVi/0Dd9NT/auVhMHM/LtVo5HgO4Ffl32lfYCa5oTERtDm6Ftv7kcKhcZ2ggavt+prHu8KDSyP",
-	"QBjUL/DemPpivpgUIZAkMBQ8M2GbEUaHKBUQBblwDW/b5K6qT+El3UftI3Obg1O0EwNNL3lrnte9pGGt",
-	"E88tpnlj+/KsmWs7FrfuH30Pb6kF4E5S7XQxYP5ls8xVbkbRDhuvCGd36b6ncG5Ol3zncPZNUniM5X4f",
-	"7BDazYZOQQcI/O/le1DclERXcvlQfxIz1/9YuBGspgE+32iIYou2tb6ZVzCjAL1u9+j4p07UiTpHvVfR",
-	"q0ib+18BAAD//w==",
+	"1Fv7c9s28v9XdvjtTJ3v0BSd2Gmi/HDj2mmbNIkztm86c5EvhsiVhIYEFAC0rXr0v9/gwZcE6uU4vfvJ",
+	"IgguFvv87AK+DxKeTzlDpmTQvw+mRJAcFQrzdF6wN6f6B2VBP5gSNQnCgJEcg35A0yAMBH4tqMA06CtR",
+	"YBjIZII50V+o2VTPkkpQNg7m8zC45DyTqD6Yz70kzZ+diMpfaKZQ6DkpykTQqaJcL3DC85zsS9T7UpiC",
+	"svNBLyWjILRsfC1QzGo+3CQZrF77D0LV8ooXmHCWSlAcbglVMOIC1ARBFEyPJRPCxgh7REHOpYJncfyk",
+	"iw/9fYuHnNzRvMiD/rM4DoOcMvsUhyV3rMiHKIK5Zk+gnHIm0WjytRDciCfhTCEzfJPpNKMJ0Xz3/pSa",
+	"+fvGWj8IHAX94P96tYH07FvZs9TMKu3NHzNA/S4yAnLTNbVjNlsW1TGbwduLsw9wQ7ICtRRYkWVkmKFV",
+	"/TwMTkiWGbsUfIpCUbsbIsZyHY96xXkYJCTL3qQNBVKmcKxlFAZpIexi1csh5xkSpl9OCEvtuw1W+YIz",
+	"j42EAS9UwvO1VM7ctHloPcJHSqJSGabHRnUjLnKign6QEoX7ihq/Wf5EEaG2/kQVa2WrtXJhZ1pLKx32",
+	"UylvK5KwdHCjsFrg1TpNHq8qdvjwT0xU4NT/jkq1bAJ6HfODKsw3YljTcwsQIcjMy7rsZOOikgwy7XSf",
+	"AlEwpsUWBlNkqf0liyRBTFFLYERoZn4khCWY6d9XHpGfEEUyPl7eoglDW2zRkNEBce1OLWX/TmsqSwy1",
+	"vNdjoiv9ibJpYcNOmlJNgmQfG9RtqF/ihxdql89KL2rHm1+KLAP9CoiEqeBjQXIJWu1AFewZqUSDIo6f",
+	"JXqW+YUmOi/7CR0zogqBy6tczqZ4YZ6hmgW3VE3g7cUpT0LAaBzBwCoh4lMZ5URNIpKme0ZGfbiPomj+",
+	"pA8fBc+pRMuRGbQsDQIvTy5t+ZNVU/3OKcv5zd3USvRZR5VF2naB/uGEpx7xXChNHnKSTCjDfYEkNQN6",
+	"NuwZ2TCuPo94wdIQEs5GGU1UCJTdkIymn/VGUCq/WnKUkoxxvQgMb/X85c0uzLdb9MrkxqXThRS1RdBN",
+	"iSJbm7jEr60VKFPPD2vqjTRnR9ZJRNNzcx1Hod5E55b9YRlvSiS5UdCywlsXrhxRHyu/Icmsq7f5qPPY",
+	"ml3beT7S72hO7Vb8ehmRTGK4sG5O7t5jzsXs55lyI8soraGbnNydmRC3+Xwdm0/K7Ld6tjY4Xqj37akH",
+	"y1Pnnv1roC6nJMHtE0EHiPGFIZ/kz2rUtIXoO6LQxiGhOxaEAf/iT2oGuG6EERcW419W7fw4SXCqMPXD",
+	"ni44KwrWeuVDdRV2wYQLC1PSwpYB6EEnC1zbFcIa5K1wH528pp4IMa3G11iHnecjfV6w7myztPlEINkS",
+	"BY8oo3Ky3TfUL/qsiiKrTMTFmnkNJR+GbE31V2RrgdMCcplgCYt+lHBuKMAe/xLaAg24sNVdCBkfyxBu",
+	"idAAWDZzcSNBbVRKnBesrCTCuvBu7n4Z5yxstZim2yl4wdJo2ixIanNpUg5LxOD0WSuqw0BPDJktQ1hp",
+	"wzm5e4dsrIPoQXz44uin56bar8bCh9vZbqK+xeGE22C4apk/7LRLIsao/NirQ2x+VMHwzoy22wMeKYiC",
+	"bQ4+dBhZBz0MwdAy0MHycmH4tcDChNa6QpSF1AZjRneoEXXOP3W+6kty/3uV2Upz3hQoXNYVz4IjbR/z",
+	"14lwQuQFJqJVXzWEyFxbc+k7VsKozQ2zRl4eF9yuK7BgOL7oKbL1ydh1ZvXctqRKfppxc4WmdoqKC5pp",
+	"BMfD+OXz0C/yhZnPD43pKRQ60f370/H+v8j+X5+v3I94/+Xnq///IQgfX3+yMqIGe0cHT7sK+m+v6sof",
+	"CkGDsMnG0/jwRUtOE6Wm8h/9Xm9tEm1YyAr9+8O7Nxet26r2+436XNhROroktZNJesrcRlcwakZ7/ay3",
+	"kKGqnquob15Wkd8C62gZWTQaHJS9sSsebGNaa8DDYxqGjRmOtXBVLe8UclEMW/7+4MjuUdZaoNOB5jcK",
+	"lgZP2m27pddFxzZe2s4Ut4gnj61mbxdNYlIIqmYX2ncty0Mkwh7WGYc2mdQOVQT0wvaAibIRX+4inlpA",
+	"A3iHSaHHgI9ATrhQ8JbcENd/rXq8akKUbfROuFT2FDCCY0gyikyBwDGVCoUcsN8uLz+Wp4QyhI9nF5cS",
+	"SEkJiH4QBQuBsBQEklQCVRJsufXKvjQHf5SNgTNwyAtuufgyYFRCFRscBVnkmMLtBJk5JnQnRno7+lF/",
+	"BlTClEuFaTRgA/b6BsUMejcH4FqhwBBTCdfHhZpwQf8yJ3p9+NmIFGz3WPEvyGz3+LpeTKK4QQETsys7",
+	"he2dnJ2+fn92+vrz8cc3ny/Pfn/94UkEpvMrgQiE6/uB7bUMgj7cDwycHwQhDMoOyiCYz6+jgQEHVGnU",
+	"aebktoC6QSGtDuPoIIoNlJwiI1Ma9INnURw9c8dGxlR6E9Pg+0v/dr6hjd9s8U0a9INfUf3mpiwceT6N",
+	"42924OnajL4Tz4zeYNSy9KD/6Uqj/DwnYhb0g3f0BhlKCftG6FPBE/1khC9BG5z9vqfNabZyq+d2xt+y",
+	"U7N2pPV1FD/rIlPxVZ0Rd8tFE6QNwaREkSGRqO1dIEkmxnG0l2gPy+nYysJaYVIIgUw5yd0c9JL6GK1L",
+	"euVJW9i65vDJv5N6Sm/hksH86hHlX/LoUcDlBMHt0qjhMD7cSg2V4PV+IK2gorSnU75zKxmWgagMibCn",
+	"o6iNIOUQlUCGEpl6sqSOXt3uW6MV1y98qG7Ce+9VimGRjlFd6hDXvtaxsiv+mIp2++3QsxXbw9T8nqeY",
+	"7Y9IolMRZVKJIrEONOICCHPJ0+oWuM4ETU3Xuiy7Kl4Nakh/brskC5rz6aE+999ISI3uYJdmG6eY3Xd1",
+	"/J+WoGykDPSov9+siegnahpxLWopjojpxR7FYX2F56h1hcd7JtPBdSEkFyv3+5h2WzbpfLkQpmRsoIu2",
+	"GGe88W7Gq9cwZEJgeKtRzogKaT1CgyHPwTLJEd6kmE+5QpbM9n/HmckeUr8Y8nTWN/Zt6BiYZvKMKgTD",
+	"FPaexvGTCAyRL+5DwriaoBgw+/Fh/DKCP3So1PhOI0B5i0ICZwlWV7xaCI8LKI8SQnD3wMylMCqNv1mQ",
+	"1PYnW4+eF6zDoSZIUmOuzhwWdrx4X6yC9kdH4bqm29pga268WesyyPNnns6+pWG5WnzeLi7cVbDHtOiu",
+	"MKw16qIEIBEZRWGTpUHPXQanzcUY6tP44LG5tCJLt3a27fKKnv1yN0e+UEQoVxfxUV1KtdNL756m85XI",
+	"1+cQm5vr32I6D0vfv6IT2ytrcu2gYxCYxsU2o7p7pdIbZWzffRvJ2Yu/86tFDfWqa3edWMBeTXhUhOzu",
+	"BHZC5CyTDxO9LbENLDJNA4eBTd1PmRsT6SOItndvz9bni5exNyYceq9WVyf23Zer1yHhMuu2Vf6RS1Xe",
+	"13icvFBdjv2+WWHxKkaHtZkkUDZtbolGFPZmBQxxxAW+Ag0iNAK3Hpq6xPD0ezJ67nh6VcEU23eS/71p",
+	"w7K82BIj4JrjVV/N+KJBeckE0yKrkNiP0m3Sk2h6tue+s491esOJoWtz1fdOOiflOUL0HdVkFwUC9sw7",
+	"BHfkrfNQjYO1xZV9HJ8CpU9Hddu+M9e8LtvrC1psC+aMZTOw1GwmJSB1nNKw3f7DBJAhv9GWQzv/J4Qs",
+	"FYlVWReHy7cwV93L26FyPIjjZu3oHv+u1kV9/9NcHMQ7ZZW1L5VAkrcJLVYZ3ihqteOqq2sbyvqwRPla",
+	"O/fM9P/sAKaQ0RsE4tqpYl8iUwPmtL13TdNrDYNss7ul8xCuzaxr2/SYTTGE65QoYgfMHjXdtxdnH54M",
+	"WMEUzarwOSGyquxewfU7ItW++WL/zel1GVzB2Iw9e1hYXBd+D+rgVTFO0RwzytAAk2+ESZrnsZ2+d1n/",
+	"k9SjGVrz1LjDctrdqsX+gTvXqf/xS8JwZv75q9VI8FXgl1Vf6TFATfs+xEbQ5uBbL+5HCqXEdoIGL7eY",
+	"fWQx0C7QwPIIhEHzuO6VyS/mwYQIgSSFkeC5cducMDpCqYAoKIRrYdu2dZ19Sivp3WsbmdsYnKG9H9C2",
+	"klMz3rSSlrYOPWeW5ovt07Nmrqss7lw//h7W0nDAnXa1U6vf/ANpFavcjUR7tXiFO7sj9kdy5/Zdku/s",
+	"zr57Ex5luffDHVy73dAp6QCBf56/A8VNSnQpl4/0LzFz/Y+F87/67P/TlYYoNmlb7ZvbCebgv9/rHTz9",
+	"KYqjODrov4hfxFrd/wkAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
