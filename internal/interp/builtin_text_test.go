@@ -1,0 +1,41 @@
+package interp
+
+import "testing"
+
+// TestTextEncoding checks TextEncoder and TextDecoder against node 20, with byte arrays in
+// place of Uint8Array (node's results computed on Uint8Array copies of the same bytes);
+// only UTF-8 is supported, so other labels are a RangeError.
+func TestTextEncoding(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"encode_ascii", `Array.from(new TextEncoder().encode('hi')).join()`, "104,105"},
+		{"encode_multibyte", `Array.from(new TextEncoder().encode('é€😀')).join()`, "195,169,226,130,172,240,159,152,128"},
+		{"encode_lone_surrogate", `Array.from(new TextEncoder().encode('a\ud800b')).join()`, "97,239,191,189,98"},
+		{"encode_empty", `new TextEncoder().encode().length + ':' + new TextEncoder().encode(undefined).length`, "0:0"},
+		{"encode_number", `Array.from(new TextEncoder().encode(12)).join()`, "49,50"},
+		{"encoding", `new TextEncoder().encoding`, "utf-8"},
+		{"encodeInto", `const d = [0, 0, 0, 0, 0]; const r = new TextEncoder().encodeInto('aé€', d); [r.read, r.written, d.join()].join('|')`, "2|3|97,195,169,0,0"},
+		{"encodeInto_surrogate_pair", `const d = [0, 0, 0, 0, 0, 0]; const r = new TextEncoder().encodeInto('😀x', d); [r.read, r.written].join()`, "3,5"},
+		{"decode_basic", `new TextDecoder().decode([104, 105, 32, 226, 130, 172])`, "hi €"},
+		{"decode_roundtrip", `const s = 'héllo 😀 wörld'; new TextDecoder().decode(new TextEncoder().encode(s)) === s`, "true"},
+		{"decode_invalid_replaced", `new TextDecoder().decode([0xff, 0x41, 0xe2, 0x82, 0x41, 0xf0, 0x9f, 0x98]).split('').map(c => c.charCodeAt(0).toString(16)).join()`, "fffd,41,fffd,41,fffd"},
+		{"decode_overlong", `new TextDecoder().decode([0xc0, 0x80, 0xe0, 0x80, 0x80]).length`, "5"},
+		{"decode_surrogate_encoded", `new TextDecoder().decode([0xed, 0xa0, 0x80]).length`, "3"},
+		{"decode_bom_stripped", `new TextDecoder().decode([0xef, 0xbb, 0xbf, 0x41]).length`, "1"},
+		{"decode_bom_kept", `new TextDecoder('utf-8', {ignoreBOM: true}).decode([0xef, 0xbb, 0xbf, 0x41]).length`, "2"},
+		{"decode_fatal", `new TextDecoder('utf-8', {fatal: true}).decode([0xff])`, "throws TypeError"},
+		{"decode_fatal_ok", `new TextDecoder('utf8', {fatal: true}).decode([0x41])`, "A"},
+		{"decode_stream", `const d = new TextDecoder(); d.decode([0xe2, 0x82], {stream: true}) + '|' + d.decode([0xac])`, "|€"},
+		{"decode_stream_end_incomplete", `const d = new TextDecoder(); d.decode([0xe2], {stream: true}); d.decode().charCodeAt(0).toString(16)`, "fffd"},
+		{"decode_undefined", `new TextDecoder().decode().length`, "0"},
+		{"decoder_props", `const d = new TextDecoder('UTF-8', {fatal: 1}); [d.encoding, d.fatal, d.ignoreBOM].join()`, "utf-8,true,false"},
+		{"decoder_bad_label", `new TextDecoder('latin1')`, "throws RangeError"},
+		{"decoder_bad_label2", `new TextDecoder('bogus')`, "throws RangeError"},
+		{"encoder_without_new", `TextEncoder()`, "throws TypeError"},
+		{"decoder_without_new", `TextDecoder()`, "throws TypeError"},
+		{"tags", `String(new TextEncoder()) + String(new TextDecoder())`, "[object TextEncoder][object TextDecoder]"},
+		{"encode_incompatible", `TextEncoder.prototype.encode.call({}, 'x')`, "throws TypeError"},
+		{"decode_incompatible", `TextDecoder.prototype.decode.call({}, [])`, "throws TypeError"},
+		{"decode_non_object", `new TextDecoder().decode(5)`, "throws TypeError"},
+	})
+}
