@@ -31,8 +31,18 @@ func TestClusterLifecycle(t *testing.T) {
 	require.NoError(t, c.Start(ctx))
 	t.Cleanup(func() { _ = c.Stop(context.Background()) })
 	require.ErrorIs(t, c.Start(ctx), ErrAlreadyRunning)
+	require.True(t, c.Running(ctx))
 
-	conn, err := pgx.Connect(ctx, c.URL("postgres"))
+	// Another process (say a restarted codemode dev) adopts the running server.
+	other, err := New(Config{Dir: filepath.Join(dir, "c"), Port: 1})
+	require.NoError(t, err)
+	require.NoError(t, other.Adopt(ctx))
+	require.Equal(t, c.URL("postgres"), other.URL("postgres"))
+	conn, err := pgx.Connect(ctx, other.URL("postgres"))
+	require.NoError(t, err)
+	require.NoError(t, conn.Close(ctx))
+
+	conn, err = pgx.Connect(ctx, c.URL("postgres"))
 	require.NoError(t, err)
 	var fsync, listen string
 	require.NoError(t, conn.QueryRow(ctx, "SHOW fsync").Scan(&fsync))
@@ -57,6 +67,8 @@ func TestClusterLifecycle(t *testing.T) {
 	_, err = pgx.Connect(ctx, c.URL("postgres"))
 	require.Error(t, err, "stopped server must refuse connections")
 	require.NoError(t, c.Stop(ctx), "stopping a stopped server is not an error")
+	require.False(t, c.Running(ctx))
+	require.Error(t, other.Adopt(ctx), "nothing to adopt")
 
 	// Data survives a restart.
 	require.NoError(t, c.Start(ctx))
