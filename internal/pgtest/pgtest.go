@@ -95,6 +95,7 @@ func startCluster(ctx context.Context) (func(), error) {
 	}
 	c, err := pgcluster.New(pgcluster.Config{Dir: dir + "/pg", Settings: map[string]string{
 		"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "300",
+		"shared_buffers": "32MB",
 	}})
 	if err != nil {
 		_ = os.RemoveAll(dir)
