@@ -20,8 +20,9 @@ import (
 //  2. the setup function builds the constructor and prototype with the Realm helpers:
 //     r.newConstructor(name, length, fn, proto) for a constructor (it links
 //     constructor.prototype and prototype.constructor), r.method(holder, "name", length, fn)
-//     for each method, r.getter(holder, key, fn) for accessors, r.value(holder, key, v, flags)
-//     for data properties, and r.defineGlobal(name, v) for the global binding;
+//     for each method, r.getter(holder, key, fn) / r.accessor(holder, key, get, set) for
+//     accessors, r.symbolMethod for [Symbol.xxx] methods, r.value(holder, key, v, flags) for
+//     data properties, and r.defineGlobal(name, v) for the global binding;
 //  3. natives have the signature NativeFunc: func(vm *VM, c NativeCall) Value. They read
 //     arguments with c.Arg(i), convert with vm.ToString/vm.ToNumber/..., throw with
 //     vm.throwTypeError(...) (which panics with *Exception and unwinds to the VM), and call
@@ -33,9 +34,20 @@ import (
 // never rename an installed built-in. Objects that are not reachable by a property path but
 // are intrinsics (%ArrayIteratorPrototype%, ...) are named with r.addIntrinsic(name, obj).
 // Native functions created at run time (promise resolving functions, ...) are declared at
-// package level with registerNative(name, length, fn) and instantiated with
-// vm.newNativeFunction(native, name); their internal state lives in the function object's
-// slots, never in a Go closure. See builtin_boolean.go for a small complete example.
+// package level with registerNative(name, fn) and instantiated with
+// vm.newNativeFunction(native, name, length); their internal state lives in the function
+// object's slots, never in a Go closure. See builtin_boolean.go for a small complete example.
+//
+// Internal state: an object's internal slots (Object.slots) hold a primitive Value
+// (wrappers), a *nativeFunction, or a type implementing slotCodec (registered with
+// registerSlotType in an init function) so that snapshots can carry it and the memory walk
+// can measure it. Setups run once per process: later realms are clones of the first one, so
+// a built-in object that keeps state in its slots (Math's random generator, console's
+// counters) must hold either plain data (a pointer to a struct of numbers, booleans and
+// strings, copied automatically) or a type implementing slotCloner; such an intrinsic's slot
+// is written into every snapshot. TestRealmCloneIsolation fails when a built-in breaks this.
+// Code that lists keys should use vm.OwnPropertyKeys (it charges the heap budget and refuses
+// absurd sizes) rather than Object.ownKeys.
 
 // NativeFunc is the Go implementation of a built-in function. It returns the result; it
 // throws by panicking with *Exception (vm.throw, vm.throwTypeError, ...).
@@ -104,6 +116,18 @@ func registerNative(name string, fn NativeFunc) *nativeFunction {
 	n := &nativeFunction{name: name, fn: fn}
 	natives[name] = n
 	return n
+}
+
+// newNativeByName instantiates the run-time native registered under name (see
+// registerNative) as a function object with the given name and length property. Natives that
+// create each other can use it to avoid package initialization cycles: register them from an
+// init function and refer to them by name.
+func (vm *VM) newNativeByName(name, display string, length int) *Object {
+	n := lookupNative(name)
+	if n == nil {
+		panic("interp: no native registered as " + name)
+	}
+	return vm.newNativeFunction(n, display, length)
 }
 
 // lookupNative finds a run-time native by its stable name.

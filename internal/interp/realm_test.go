@@ -47,3 +47,23 @@ func TestRealmCloneIsolation(t *testing.T) {
 	require.Equal(t, "Object.prototype.toString", a.realm.nameOf(a.realm.Intrinsic("Object.prototype.toString")))
 	require.Empty(t, a.realm.nameOf(b.realm.Intrinsic("Object.prototype.toString")))
 }
+
+func init() {
+	registerNative("test ping", func(vm *VM, c NativeCall) Value {
+		if c.Arg(0).IsUndefined() {
+			return asciiValue("pong")
+		}
+		// natives may create each other by name without initialization cycles
+		return objectValue(vm.newNativeByName("test ping", "ping", 0))
+	})
+}
+
+func TestNewNativeByName(t *testing.T) {
+	t.Parallel()
+	vm := newTestVM(t)
+	f := vm.newNativeByName("test ping", "ping", 1)
+	g := vm.Call(objectValue(f), undefinedValue, trueValue)
+	require.True(t, IsCallable(g))
+	require.Equal(t, "pong", vm.Call(g, undefinedValue).String())
+	require.Panics(t, func() { vm.newNativeByName("no such native", "x", 0) })
+}
