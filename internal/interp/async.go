@@ -53,6 +53,7 @@ type coroutine struct {
 	status  genStatus
 	mode    resumeMode
 	queue   []genRequest // async generators
+	started bool         // generators: the parameters are bound and the generator object was handed out
 }
 
 // startCoroutine prepares a frame that runs an async function or a generator.
@@ -70,7 +71,7 @@ func (vm *VM) startCoroutine(f *frame) {
 		if p := vm.GetProp(f.callee, keyPrototype); p.kind == KindObject {
 			proto = p.obj()
 		}
-		co := &coroutine{kind: kind, fr: f, status: genSuspendedStart}
+		co := &coroutine{kind: kind, fr: f, status: genExecuting}
 		g := vm.newObject(proto, ClassIterator)
 		g.slots = &generatorSlots{co: co}
 		co.gen = g
@@ -152,6 +153,11 @@ func (vm *VM) frameThrew(f *frame, v Value) (Value, bool) {
 		co.status = genCompleted
 		return undefinedValue, true
 	default:
+		if !co.started {
+			// an error while binding the parameters throws from the call itself
+			co.status = genCompleted
+			return undefinedValue, true
+		}
 		co.status = genCompleted
 		vm.asyncGenSettle(co, false, v)
 		vm.asyncGenDrain(co)
@@ -190,6 +196,7 @@ func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
 	case OpInitialYield:
 		vm.park(f)
 		co.status = genSuspendedStart
+		co.started = true
 		return vm.coroutineHandOff(f, objectValue(co.gen))
 	case OpYield:
 		ex.sp--

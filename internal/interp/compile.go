@@ -334,6 +334,13 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 			// captured simple parameter: copy from its argument register
 		}
 	}
+	// Parameters of a non-simple list start uninitialised (TDZ).
+	for _, b := range f.scope.list {
+		if b.paramTDZ {
+			c.op(OpHole)
+			c.storeBinding(b, 0)
+		}
+	}
 	// Parameters.
 	if params != nil {
 		for i, p := range params.List {

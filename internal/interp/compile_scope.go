@@ -52,11 +52,12 @@ type binding struct {
 	reg      int // register, when not captured
 	slot     int // environment slot, when captured
 	param    int // parameter index for bindParam with a simple name (-1 otherwise)
+	paramTDZ bool // a parameter of a non-simple list: uninitialised until its turn
 }
 
 // tdz reports whether reads must check for the uninitialised marker.
 func (b *binding) tdz() bool {
-	return b.kind.lexical() || (b.kind == bindInternal && b.name == "this")
+	return b.kind.lexical() || (b.kind == bindInternal && b.name == "this") || b.paramTDZ
 }
 
 type scope struct {
@@ -203,6 +204,13 @@ func (a *analyzer) analyzeFunction(node any, kind funcKind, arrow bool, name *js
 					}
 				}
 				break
+			}
+		}
+	}
+	if !f.simple {
+		for _, b := range f.scope.list {
+			if b.kind == bindParam && b.param < 0 {
+				b.paramTDZ = true
 			}
 		}
 	}

@@ -401,6 +401,7 @@ func (co *coroutine) encodeSlot(e *heapEncoder) {
 	e.object(co.gen)
 	w.int(int64(co.status))
 	w.int(int64(co.mode))
+	w.bool(co.started)
 	w.beginArray()
 	for _, q := range co.queue {
 		w.beginArray()
@@ -452,6 +453,8 @@ func decodeCoroutine(d *heapDecoder, r *jsonReader, s slotCodec) {
 	co.status = genStatus(r.int())
 	r.more(false)
 	co.mode = resumeMode(r.int())
+	r.more(false)
+	co.started = r.bool()
 	r.more(false)
 	r.beginArray()
 	for first := true; r.more(first); first = false {
