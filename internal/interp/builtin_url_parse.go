@@ -1,0 +1,975 @@
+package interp
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The WHATWG URL parser ("basic URL parser" state machine with state overrides for the
+// setters), host parsing (domains, IPv4 with its hex/octal forms, IPv6, opaque hosts) and the
+// URL serializer. Domains must be ASCII: there is no punycode (IDNA) processing, so a
+// non-ASCII domain is a parse failure instead of being converted to xn-- labels.
+
+// urlRecord is a parsed URL. Strings are UTF-8 and already percent-encoded.
+type urlRecord struct {
+	scheme     string
+	username   string
+	password   string
+	host       string // serialized host; meaningful when hasHost
+	hasHost    bool
+	port       int // -1 when null
+	path       []string
+	opaque     bool   // the URL has an opaque path (mailto:x, data:...)
+	opaquePath string // the opaque path when opaque
+	query      string
+	hasQuery   bool
+	fragment   string
+	hasFrag    bool
+}
+
+// urlState is a state of the basic URL parser.
+type urlState uint8
+
+const (
+	stNone urlState = iota
+	stSchemeStart
+	stScheme
+	stNoScheme
+	stSpecialRelativeOrAuthority
+	stPathOrAuthority
+	stRelative
+	stRelativeSlash
+	stSpecialAuthoritySlashes
+	stSpecialAuthorityIgnoreSlashes
+	stAuthority
+	stHost
+	stHostname
+	stPort
+	stFile
+	stFileSlash
+	stFileHost
+	stPathStart
+	stPath
+	stOpaquePath
+	stQuery
+	stFragment
+)
+
+// specialPorts are the special schemes with their default ports (file has none: -1).
+var specialPorts = map[string]int{"ftp": 21, "file": -1, "http": 80, "https": 443, "ws": 80, "wss": 443}
+
+func isSpecialScheme(s string) bool { _, ok := specialPorts[s]; return ok }
+
+// defaultPort returns the default port of scheme, or -1.
+func defaultPort(scheme string) int {
+	if p, ok := specialPorts[scheme]; ok {
+		return p
+	}
+	return -1
+}
+
+// Percent-encode sets, as predicates on bytes.
+func inC0ControlSet(b byte) bool { return b < 0x20 || b > 0x7E }
+func inFragmentSet(b byte) bool {
+	return inC0ControlSet(b) || b == ' ' || b == '"' || b == '<' || b == '>' || b == '`'
+}
+func inQuerySet(b byte) bool {
+	return inC0ControlSet(b) || b == ' ' || b == '"' || b == '#' || b == '<' || b == '>'
+}
+func inSpecialQuerySet(b byte) bool { return inQuerySet(b) || b == '\'' }
+func inPathSet(b byte) bool         { return inQuerySet(b) || b == '?' || b == '`' || b == '{' || b == '}' }
+func inUserinfoSet(b byte) bool {
+	return inPathSet(b) || b == '/' || b == ':' || b == ';' || b == '=' || b == '@' ||
+		(b >= '[' && b <= '^') || b == '|'
+}
+
+// percentEncodeString percent-encodes the bytes of s that are in set.
+func percentEncodeString(s string, set func(byte) bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if set(c) {
+			b.WriteByte('%')
+			b.WriteByte("0123456789ABCDEF"[c>>4])
+			b.WriteByte("0123456789ABCDEF"[c&15])
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// percentEncodeRune percent-encodes the UTF-8 bytes of r that are in set.
+func percentEncodeRune(r rune, set func(byte) bool) string {
+	var buf [4]byte
+	n := utf8.EncodeRune(buf[:], r)
+	return percentEncodeString(string(buf[:n]), set)
+}
+
+// percentDecode decodes %XX escapes into bytes (invalid escapes stay as they are).
+func percentDecode(s string) []byte {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			out = append(out, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		out = append(out, s[i])
+	}
+	return out
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+func isASCIIAlpha(c rune) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+func isASCIIDigit(c rune) bool { return c >= '0' && c <= '9' }
+
+// isWindowsDriveLetter reports whether s is a letter followed by ':' or '|' (normalized: ':'
+// only).
+func isWindowsDriveLetter(s string, normalized bool) bool {
+	if len(s) != 2 || !isASCIIAlpha(rune(s[0])) {
+		return false
+	}
+	return s[1] == ':' || (!normalized && s[1] == '|')
+}
+
+// startsWithWindowsDriveLetter checks the code points from i of in.
+func startsWithWindowsDriveLetter(in []rune, i int) bool {
+	if len(in)-i < 2 || !isASCIIAlpha(in[i]) || (in[i+1] != ':' && in[i+1] != '|') {
+		return false
+	}
+	if len(in)-i == 2 {
+		return true
+	}
+	switch in[i+2] {
+	case '/', '\\', '?', '#':
+		return true
+	}
+	return false
+}
+
+// includesCredentials reports whether the URL has a username or password.
+func (u *urlRecord) includesCredentials() bool { return u.username != "" || u.password != "" }
+
+// cannotHaveCredentialsOrPort reports whether username, password and port cannot be set.
+func (u *urlRecord) cannotHaveCredentialsOrPort() bool {
+	return !u.hasHost || u.host == "" || u.scheme == "file"
+}
+
+// shortenPath removes the last path segment (keeping a lone Windows drive letter of file
+// URLs).
+func (u *urlRecord) shortenPath() {
+	if u.scheme == "file" && len(u.path) == 1 && isWindowsDriveLetter(u.path[0], true) {
+		return
+	}
+	if len(u.path) > 0 {
+		u.path = u.path[:len(u.path)-1]
+	}
+}
+
+func isSingleDot(s string) bool { return s == "." || strings.EqualFold(s, "%2e") }
+func isDoubleDot(s string) bool {
+	switch strings.ToLower(s) {
+	case "..", ".%2e", "%2e.", "%2e%2e":
+		return true
+	}
+	return false
+}
+
+// parseURL is the basic URL parser. With override set it modifies url in place (a setter)
+// and returns false only on failure; without, it parses input against base into url.
+func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) bool {
+	if override == stNone {
+		*url = urlRecord{port: -1}
+		input = strings.TrimFunc(input, func(r rune) bool { return r <= 0x20 })
+	}
+	input = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, input)
+	in := []rune(input)
+	state := override
+	if state == stNone {
+		state = stSchemeStart
+	}
+	var buf strings.Builder
+	atSignSeen, insideBrackets, passwordTokenSeen := false, false, false
+	special := isSpecialScheme(url.scheme)
+	remainingStarts := func(p int, s string) bool {
+		return strings.HasPrefix(string(in[min(p+1, len(in)):]), s)
+	}
+	for p := 0; ; p++ {
+		c := rune(-1) // EOF
+		if p < len(in) {
+			c = in[p]
+		}
+		switch state {
+		case stSchemeStart:
+			if isASCIIAlpha(c) {
+				buf.WriteRune(c | 0x20)
+				state = stScheme
+			} else if override == stNone {
+				state = stNoScheme
+				p--
+			} else {
+				return false
+			}
+		case stScheme:
+			if isASCIIAlpha(c) || isASCIIDigit(c) || c == '+' || c == '-' || c == '.' {
+				if c < 'a' && isASCIIAlpha(c) {
+					c |= 0x20
+				}
+				buf.WriteRune(c)
+			} else if c == ':' {
+				s := buf.String()
+				if override != stNone {
+					if isSpecialScheme(url.scheme) != isSpecialScheme(s) {
+						return true
+					}
+					if (url.includesCredentials() || url.port >= 0) && s == "file" {
+						return true
+					}
+					if url.scheme == "file" && url.hasHost && url.host == "" {
+						return true
+					}
+				}
+				url.scheme = s
+				special = isSpecialScheme(s)
+				if override != stNone {
+					if url.port == defaultPort(s) {
+						url.port = -1
+					}
+					return true
+				}
+				buf.Reset()
+				switch {
+				case s == "file":
+					state = stFile
+				case special && base != nil && base.scheme == s:
+					state = stSpecialRelativeOrAuthority
+				case special:
+					state = stSpecialAuthoritySlashes
+				case remainingStarts(p, "/"):
+					state = stPathOrAuthority
+					p++
+				default:
+					url.opaque = true
+					url.opaquePath = ""
+					state = stOpaquePath
+				}
+			} else if override == stNone {
+				buf.Reset()
+				state = stNoScheme
+				p = -1
+			} else {
+				return false
+			}
+		case stNoScheme:
+			if base == nil || (base.opaque && c != '#') {
+				return false
+			}
+			if base.opaque && c == '#' {
+				url.scheme, url.opaque, url.opaquePath = base.scheme, true, base.opaquePath
+				url.query, url.hasQuery = base.query, base.hasQuery
+				url.fragment, url.hasFrag = "", true
+				special = isSpecialScheme(url.scheme)
+				state = stFragment
+			} else if base.scheme != "file" {
+				state = stRelative
+				p--
+			} else {
+				state = stFile
+				p--
+			}
+		case stSpecialRelativeOrAuthority:
+			if c == '/' && remainingStarts(p, "/") {
+				state = stSpecialAuthorityIgnoreSlashes
+				p++
+			} else {
+				state = stRelative
+				p--
+			}
+		case stPathOrAuthority:
+			if c == '/' {
+				state = stAuthority
+			} else {
+				state = stPath
+				p--
+			}
+		case stRelative:
+			url.scheme = base.scheme
+			special = isSpecialScheme(url.scheme)
+			if c == '/' || (special && c == '\\') {
+				state = stRelativeSlash
+			} else {
+				url.username, url.password = base.username, base.password
+				url.host, url.hasHost, url.port = base.host, base.hasHost, base.port
+				url.path = append([]string(nil), base.path...)
+				url.query, url.hasQuery = base.query, base.hasQuery
+				switch {
+				case c == '?':
+					url.query, url.hasQuery = "", true
+					state = stQuery
+				case c == '#':
+					url.fragment, url.hasFrag = "", true
+					state = stFragment
+				case c != -1:
+					url.query, url.hasQuery = "", false
+					url.shortenPath()
+					state = stPath
+					p--
+				}
+			}
+		case stRelativeSlash:
+			if special && (c == '/' || c == '\\') {
+				state = stSpecialAuthorityIgnoreSlashes
+			} else if c == '/' {
+				state = stAuthority
+			} else {
+				url.username, url.password = base.username, base.password
+				url.host, url.hasHost, url.port = base.host, base.hasHost, base.port
+				state = stPath
+				p--
+			}
+		case stSpecialAuthoritySlashes:
+			state = stSpecialAuthorityIgnoreSlashes
+			if c == '/' && remainingStarts(p, "/") {
+				p++
+			} else {
+				p--
+			}
+		case stSpecialAuthorityIgnoreSlashes:
+			if c != '/' && c != '\\' {
+				state = stAuthority
+				p--
+			}
+		case stAuthority:
+			if c == '@' {
+				s := buf.String()
+				if atSignSeen {
+					s = "%40" + s
+				}
+				atSignSeen = true
+				for _, r := range s {
+					if r == ':' && !passwordTokenSeen {
+						passwordTokenSeen = true
+						continue
+					}
+					enc := percentEncodeRune(r, inUserinfoSet)
+					if passwordTokenSeen {
+						url.password += enc
+					} else {
+						url.username += enc
+					}
+				}
+				buf.Reset()
+			} else if c == -1 || c == '/' || c == '?' || c == '#' || (special && c == '\\') {
+				if atSignSeen && buf.Len() == 0 {
+					return false
+				}
+				p -= utf8.RuneCountInString(buf.String()) + 1
+				buf.Reset()
+				state = stHost
+			} else {
+				buf.WriteRune(c)
+			}
+		case stHost, stHostname:
+			if override != stNone && url.scheme == "file" {
+				p--
+				state = stFileHost
+			} else if c == ':' && !insideBrackets {
+				if buf.Len() == 0 {
+					return false
+				}
+				if override == stHostname {
+					return false
+				}
+				h, ok := parseHost(buf.String(), !special)
+				if !ok {
+					return false
+				}
+				url.host, url.hasHost = h, true
+				buf.Reset()
+				state = stPort
+			} else if c == -1 || c == '/' || c == '?' || c == '#' || (special && c == '\\') {
+				p--
+				if special && buf.Len() == 0 {
+					return false
+				} else if override != stNone && buf.Len() == 0 && (url.includesCredentials() || url.port >= 0) {
+					return false
+				}
+				h, ok := parseHost(buf.String(), !special)
+				if !ok {
+					return false
+				}
+				url.host, url.hasHost = h, true
+				buf.Reset()
+				state = stPathStart
+				if override != stNone {
+					return true
+				}
+			} else {
+				if c == '[' {
+					insideBrackets = true
+				} else if c == ']' {
+					insideBrackets = false
+				}
+				buf.WriteRune(c)
+			}
+		case stPort:
+			if isASCIIDigit(c) {
+				buf.WriteRune(c)
+			} else if c == -1 || c == '/' || c == '?' || c == '#' || (special && c == '\\') || override != stNone {
+				if buf.Len() != 0 {
+					digits := strings.TrimLeft(buf.String(), "0")
+					n, err := strconv.Atoi("0" + digits)
+					if err != nil || len(digits) > 5 || n > 65535 {
+						return false
+					}
+					if n == defaultPort(url.scheme) {
+						url.port = -1
+					} else {
+						url.port = n
+					}
+					buf.Reset()
+				}
+				if override != stNone {
+					return true
+				}
+				state = stPathStart
+				p--
+			} else {
+				return false
+			}
+		case stFile:
+			url.scheme = "file"
+			special = true
+			url.host, url.hasHost = "", true
+			if c == '/' || c == '\\' {
+				state = stFileSlash
+			} else if base != nil && base.scheme == "file" {
+				url.host, url.hasHost = base.host, base.hasHost
+				url.path = append([]string(nil), base.path...)
+				url.query, url.hasQuery = base.query, base.hasQuery
+				switch {
+				case c == '?':
+					url.query, url.hasQuery = "", true
+					state = stQuery
+				case c == '#':
+					url.fragment, url.hasFrag = "", true
+					state = stFragment
+				case c != -1:
+					url.query, url.hasQuery = "", false
+					if !startsWithWindowsDriveLetter(in, p) {
+						url.shortenPath()
+					} else {
+						url.path = nil
+					}
+					state = stPath
+					p--
+				}
+			} else {
+				state = stPath
+				p--
+			}
+		case stFileSlash:
+			if c == '/' || c == '\\' {
+				state = stFileHost
+			} else {
+				if base != nil && base.scheme == "file" {
+					url.host, url.hasHost = base.host, base.hasHost
+					if !startsWithWindowsDriveLetter(in, p) && len(base.path) > 0 && isWindowsDriveLetter(base.path[0], true) {
+						url.path = append(url.path, base.path[0])
+					}
+				}
+				state = stPath
+				p--
+			}
+		case stFileHost:
+			if c == -1 || c == '/' || c == '\\' || c == '?' || c == '#' {
+				p--
+				if override == stNone && isWindowsDriveLetter(buf.String(), false) {
+					state = stPath
+				} else if buf.Len() == 0 {
+					url.host, url.hasHost = "", true
+					if override != stNone {
+						return true
+					}
+					state = stPathStart
+				} else {
+					h, ok := parseHost(buf.String(), false)
+					if !ok {
+						return false
+					}
+					if h == "localhost" {
+						h = ""
+					}
+					url.host, url.hasHost = h, true
+					if override != stNone {
+						return true
+					}
+					buf.Reset()
+					state = stPathStart
+				}
+			} else {
+				buf.WriteRune(c)
+			}
+		case stPathStart:
+			switch {
+			case special:
+				state = stPath
+				if c != '/' && c != '\\' {
+					p--
+				}
+			case override == stNone && c == '?':
+				url.query, url.hasQuery = "", true
+				state = stQuery
+			case override == stNone && c == '#':
+				url.fragment, url.hasFrag = "", true
+				state = stFragment
+			case c != -1:
+				state = stPath
+				if c != '/' {
+					p--
+				}
+			case override != stNone && !url.hasHost:
+				url.path = append(url.path, "")
+			}
+		case stPath:
+			if c == -1 || c == '/' || (special && c == '\\') || (override == stNone && (c == '?' || c == '#')) {
+				seg := buf.String()
+				slash := c == '/' || (special && c == '\\')
+				switch {
+				case isDoubleDot(seg):
+					url.shortenPath()
+					if !slash {
+						url.path = append(url.path, "")
+					}
+				case isSingleDot(seg) && !slash:
+					url.path = append(url.path, "")
+				case !isSingleDot(seg):
+					if url.scheme == "file" && len(url.path) == 0 && isWindowsDriveLetter(seg, false) {
+						seg = seg[:1] + ":"
+					}
+					url.path = append(url.path, seg)
+				}
+				buf.Reset()
+				if c == '?' {
+					url.query, url.hasQuery = "", true
+					state = stQuery
+				} else if c == '#' {
+					url.fragment, url.hasFrag = "", true
+					state = stFragment
+				}
+			} else {
+				buf.WriteString(percentEncodeRune(c, inPathSet))
+			}
+		case stOpaquePath:
+			switch {
+			case c == '?':
+				url.query, url.hasQuery = "", true
+				state = stQuery
+			case c == '#':
+				url.fragment, url.hasFrag = "", true
+				state = stFragment
+			case c != -1:
+				url.opaquePath += percentEncodeRune(c, inC0ControlSet)
+			}
+		case stQuery:
+			if (override == stNone && c == '#') || c == -1 {
+				set := inQuerySet
+				if special {
+					set = inSpecialQuerySet
+				}
+				url.query += percentEncodeString(buf.String(), set)
+				url.hasQuery = true
+				buf.Reset()
+				if c == '#' {
+					url.fragment, url.hasFrag = "", true
+					state = stFragment
+				}
+			} else if c != -1 {
+				buf.WriteRune(c)
+			}
+		case stFragment:
+			if c != -1 {
+				url.fragment += percentEncodeRune(c, inFragmentSet)
+			}
+		}
+		if p >= len(in) {
+			break
+		}
+	}
+	return true
+}
+
+// forbiddenHost reports forbidden host code points (forbidden domain code points add C0
+// controls, '%' and DEL).
+func forbiddenHost(r rune, domain bool) bool {
+	switch r {
+	case 0, '\t', '\n', '\r', ' ', '#', '/', ':', '<', '>', '?', '@', '[', '\\', ']', '^', '|':
+		return true
+	}
+	if domain && (r <= 0x1F || r == '%' || r == 0x7F) {
+		return true
+	}
+	return false
+}
+
+// parseHost is the host parser: it returns the serialized host.
+func parseHost(input string, notSpecial bool) (string, bool) {
+	if strings.HasPrefix(input, "[") {
+		if !strings.HasSuffix(input, "]") {
+			return "", false
+		}
+		a, ok := parseIPv6(input[1 : len(input)-1])
+		if !ok {
+			return "", false
+		}
+		return "[" + serializeIPv6(a) + "]", true
+	}
+	if notSpecial {
+		for _, r := range input {
+			if r != '%' && forbiddenHost(r, false) {
+				return "", false
+			}
+		}
+		return percentEncodeString(input, inC0ControlSet), true
+	}
+	domain := strings.ToValidUTF8(string(percentDecode(input)), "\uFFFD")
+	for _, r := range domain {
+		if r >= 0x80 {
+			return "", false // IDNA is not implemented
+		}
+	}
+	ascii := strings.ToLower(domain)
+	if ascii == "" {
+		return "", false
+	}
+	for _, r := range ascii {
+		if forbiddenHost(r, true) {
+			return "", false
+		}
+	}
+	if endsInANumber(ascii) {
+		v, ok := parseIPv4(ascii)
+		if !ok {
+			return "", false
+		}
+		return serializeIPv4(v), true
+	}
+	return ascii, true
+}
+
+// endsInANumber is the "ends in a number" checker.
+func endsInANumber(s string) bool {
+	parts := strings.Split(s, ".")
+	if parts[len(parts)-1] == "" {
+		if len(parts) == 1 {
+			return false
+		}
+		parts = parts[:len(parts)-1]
+	}
+	last := parts[len(parts)-1]
+	if last != "" && strings.Trim(last, "0123456789") == "" {
+		return true
+	}
+	_, ok := parseIPv4Number(last)
+	return ok
+}
+
+// parseIPv4Number parses one IPv4 part: decimal, 0x hexadecimal or 0-prefixed octal.
+func parseIPv4Number(s string) (uint64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	base := 10
+	if len(s) >= 2 && (s[:2] == "0x" || s[:2] == "0X") {
+		s, base = s[2:], 16
+	} else if len(s) >= 2 && s[0] == '0' {
+		s, base = s[1:], 8
+	}
+	if s == "" {
+		return 0, true
+	}
+	n, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		// digits valid for the base but too large still make a number (failure later)
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 1 << 40, true
+		}
+		return 0, false
+	}
+	return n, true
+}
+
+// parseIPv4 is the IPv4 parser.
+func parseIPv4(s string) (uint32, bool) {
+	parts := strings.Split(s, ".")
+	if parts[len(parts)-1] == "" && len(parts) > 1 {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) > 4 {
+		return 0, false
+	}
+	nums := make([]uint64, len(parts))
+	for i, p := range parts {
+		n, ok := parseIPv4Number(p)
+		if !ok {
+			return 0, false
+		}
+		nums[i] = n
+	}
+	for _, n := range nums[:len(nums)-1] {
+		if n > 255 {
+			return 0, false
+		}
+	}
+	last := nums[len(nums)-1]
+	if last >= 1<<(8*(5-len(nums))) {
+		return 0, false
+	}
+	v := last
+	for i, n := range nums[:len(nums)-1] {
+		v += n << (8 * (3 - i))
+	}
+	return uint32(v), true
+}
+
+// serializeIPv4 writes a.b.c.d.
+func serializeIPv4(v uint32) string {
+	return strconv.Itoa(int(v>>24)) + "." + strconv.Itoa(int(v>>16&255)) + "." +
+		strconv.Itoa(int(v>>8&255)) + "." + strconv.Itoa(int(v&255))
+}
+
+// parseIPv6 is the IPv6 parser.
+func parseIPv6(s string) ([8]uint16, bool) {
+	var a [8]uint16
+	in := []rune(s)
+	piece, compress := 0, -1
+	p := 0
+	at := func(i int) rune {
+		if i < len(in) {
+			return in[i]
+		}
+		return -1
+	}
+	if at(p) == ':' {
+		if at(p+1) != ':' {
+			return a, false
+		}
+		p += 2
+		piece++
+		compress = piece
+	}
+	for at(p) != -1 {
+		if piece == 8 {
+			return a, false
+		}
+		if at(p) == ':' {
+			if compress != -1 {
+				return a, false
+			}
+			p++
+			piece++
+			compress = piece
+			continue
+		}
+		value, length := 0, 0
+		for length < 4 && at(p) >= 0 && at(p) < 128 && isHex(byte(at(p))) {
+			value = value*16 + int(unhex(byte(at(p))))
+			p++
+			length++
+		}
+		if at(p) == '.' {
+			if length == 0 {
+				return a, false
+			}
+			p -= length
+			if piece > 6 {
+				return a, false
+			}
+			numbersSeen := 0
+			for at(p) != -1 {
+				ipv4Piece := -1
+				if numbersSeen > 0 {
+					if at(p) == '.' && numbersSeen < 4 {
+						p++
+					} else {
+						return a, false
+					}
+				}
+				if !isASCIIDigit(at(p)) {
+					return a, false
+				}
+				for isASCIIDigit(at(p)) {
+					n := int(at(p) - '0')
+					if ipv4Piece == -1 {
+						ipv4Piece = n
+					} else if ipv4Piece == 0 {
+						return a, false
+					} else {
+						ipv4Piece = ipv4Piece*10 + n
+					}
+					if ipv4Piece > 255 {
+						return a, false
+					}
+					p++
+				}
+				a[piece] = a[piece]*0x100 + uint16(ipv4Piece)
+				numbersSeen++
+				if numbersSeen == 2 || numbersSeen == 4 {
+					piece++
+				}
+			}
+			if numbersSeen != 4 {
+				return a, false
+			}
+			break
+		} else if at(p) == ':' {
+			p++
+			if at(p) == -1 {
+				return a, false
+			}
+		} else if at(p) != -1 {
+			return a, false
+		}
+		a[piece] = uint16(value)
+		piece++
+	}
+	if compress != -1 {
+		swaps := piece - compress
+		piece = 7
+		for piece != 0 && swaps > 0 {
+			a[piece], a[compress+swaps-1] = a[compress+swaps-1], a[piece]
+			piece--
+			swaps--
+		}
+	} else if piece != 8 {
+		return a, false
+	}
+	return a, true
+}
+
+// serializeIPv6 writes the address with the first longest run of zero pieces compressed.
+func serializeIPv6(a [8]uint16) string {
+	best, bestLen := -1, 1
+	for i := 0; i < 8; {
+		if a[i] != 0 {
+			i++
+			continue
+		}
+		j := i
+		for j < 8 && a[j] == 0 {
+			j++
+		}
+		if j-i > bestLen {
+			best, bestLen = i, j-i
+		}
+		i = j
+	}
+	var b strings.Builder
+	ignore0 := false
+	for i := 0; i < 8; i++ {
+		if ignore0 && a[i] == 0 {
+			continue
+		}
+		ignore0 = false
+		if i == best {
+			if i == 0 {
+				b.WriteString("::")
+			} else {
+				b.WriteString(":")
+			}
+			ignore0 = true
+			continue
+		}
+		b.WriteString(strconv.FormatUint(uint64(a[i]), 16))
+		if i != 7 {
+			b.WriteByte(':')
+		}
+	}
+	return b.String()
+}
+
+// pathString serializes the path.
+func (u *urlRecord) pathString() string {
+	if u.opaque {
+		return u.opaquePath
+	}
+	var b strings.Builder
+	for _, s := range u.path {
+		b.WriteByte('/')
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// href is the URL serializer.
+func (u *urlRecord) href() string {
+	var b strings.Builder
+	b.WriteString(u.scheme)
+	b.WriteByte(':')
+	if u.hasHost {
+		b.WriteString("//")
+		if u.includesCredentials() {
+			b.WriteString(u.username)
+			if u.password != "" {
+				b.WriteByte(':')
+				b.WriteString(u.password)
+			}
+			b.WriteByte('@')
+		}
+		b.WriteString(u.host)
+		if u.port >= 0 {
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(u.port))
+		}
+	} else if !u.opaque && len(u.path) > 1 && u.path[0] == "" {
+		b.WriteString("/.")
+	}
+	b.WriteString(u.pathString())
+	if u.hasQuery {
+		b.WriteByte('?')
+		b.WriteString(u.query)
+	}
+	if u.hasFrag {
+		b.WriteByte('#')
+		b.WriteString(u.fragment)
+	}
+	return b.String()
+}
+
+// origin is the ASCII serialization of the URL's origin ("null" when opaque).
+func (u *urlRecord) origin() string {
+	switch u.scheme {
+	case "http", "https", "ws", "wss", "ftp":
+		s := u.scheme + "://" + u.host
+		if u.port >= 0 {
+			s += ":" + strconv.Itoa(u.port)
+		}
+		return s
+	case "blob":
+		var inner urlRecord
+		if parseURL(u.pathString(), nil, &inner, stNone) && (inner.scheme == "http" || inner.scheme == "https") {
+			return inner.origin()
+		}
+	}
+	return "null"
+}
