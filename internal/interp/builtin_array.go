@@ -22,6 +22,7 @@ func setupArray(r *Realm) {
 	r.method(ctor, "isArray", 1, arrayIsArray)
 	r.method(ctor, "from", 1, arrayFrom)
 	r.method(ctor, "of", 0, arrayOf)
+	r.method(ctor, "fromAsync", 1, arrayFromAsync)
 	r.getter(ctor, symKey(symSpecies), func(vm *VM, c NativeCall) Value { return c.This })
 
 	r.method(proto, "at", 1, arrayAt)
