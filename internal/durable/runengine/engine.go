@@ -23,7 +23,8 @@ type Config struct {
 	// HTTPClient makes the toolset calls. Default: a new http.Client (each attempt is bounded
 	// by the toolset client's own timeout).
 	HTTPClient *http.Client
-	// Limits apply to runs whose limits leave a field unset. Default: none.
+	// Limits apply to runs whose limits leave a field unset. Default (when zero)
+	// DefaultLimits.
 	Limits run.Limits
 	// DrainGrace is how long calls in flight may still take once a drain was asked for
 	// (ctx cancelled) before they are aborted. Default 30 seconds.
@@ -32,8 +33,22 @@ type Config struct {
 	Logger *slog.Logger
 }
 
+// DefaultLimits bound runs that set no limits of their own, so that no program can hold a
+// worker forever: 5 minutes of active time, 1,000 tool calls, 1 MiB of output, 256 MiB of heap
+// and 16 MiB of snapshot.
+var DefaultLimits = run.Limits{
+	TimeoutMs:        5 * 60 * 1000,
+	MaxToolCalls:     1000,
+	MaxOutputBytes:   1 << 20,
+	MaxMemoryBytes:   256 << 20,
+	MaxSnapshotBytes: 16 << 20,
+}
+
 // WithDefaults returns a copy of the config with defaults filled in.
 func (c Config) WithDefaults() Config {
+	if c.Limits == (run.Limits{}) {
+		c.Limits = DefaultLimits
+	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{}
 	}
@@ -58,7 +73,7 @@ func New(cfg Config) *Engine { return &Engine{cfg: cfg.WithDefaults()} }
 
 // Start implements durable.Engine.
 func (e *Engine) Start(ctx context.Context, spec durable.RunSpec, host durable.Host) (durable.Outcome, error) {
-	rt, opts, execCtx, done, err := e.prepare(ctx, spec, host)
+	rt, opts, execCtx, done, err := e.prepare(ctx, spec, host, false)
 	if err != nil {
 		return durable.Outcome{}, err
 	}
@@ -72,7 +87,7 @@ func (e *Engine) Start(ctx context.Context, spec durable.RunSpec, host durable.H
 
 // Resume implements durable.Engine.
 func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot []byte, settled []durable.CallOutcome, host durable.Host) (durable.Outcome, error) {
-	rt, opts, execCtx, done, err := e.prepare(ctx, spec, host)
+	rt, opts, execCtx, done, err := e.prepare(ctx, spec, host, true)
 	if err != nil {
 		return durable.Outcome{}, err
 	}
@@ -94,7 +109,7 @@ func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot []by
 
 // prepare loads the run's toolsets into a runtime and maps ctx cancellation to a drain: the
 // execution context outlives ctx by DrainGrace so calls in flight can settle.
-func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable.Host) (*run.Runtime, run.ExecOptions, context.Context, func(), error) {
+func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable.Host, resume bool) (*run.Runtime, run.ExecOptions, context.Context, func(), error) {
 	var (
 		tools      []run.Tool
 		namespaces []run.Namespace
@@ -110,13 +125,17 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 	if err != nil {
 		return nil, run.ExecOptions{}, nil, nil, fmt.Errorf("runtime for run %s: %w", spec.RunID, err)
 	}
-	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done()}
-	if len(spec.Limits) > 0 && string(spec.Limits) != "{}" {
-		limits := e.cfg.Limits
+	// A new run gets the configured limits overridden by its own; a resumed run keeps the
+	// limits stored in its snapshot.
+	limits := e.cfg.Limits
+	if len(spec.Limits) > 0 {
 		if err := json.Unmarshal(spec.Limits, &limits); err != nil {
 			return nil, run.ExecOptions{}, nil, nil, fmt.Errorf("limits of run %s: %w", spec.RunID, err)
 		}
-		opts.Limits = &limits
+	}
+	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits}
+	if resume {
+		opts.Limits = nil
 	}
 	execCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, func() {

@@ -163,3 +163,41 @@ return [a.slept, s.sum];
 	require.JSONEq(t, `[1500, 5]`, string(result.Value))
 	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)), "the slow call ran once")
 }
+
+func TestLimitsHold(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t)
+	tests := []struct {
+		name   string
+		code   string
+		limits string
+		kind   string
+	}{
+		{name: "run's own timeout", code: "while (true) {}", limits: `{"timeoutMs": 200}`, kind: "TimeoutExceeded"},
+		{name: "run's own tool calls", code: "for (let i = 0; i < 5; i++) await tools.ops.echo({i})", limits: `{"maxToolCalls": 2}`, kind: "ToolCallLimitExceeded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: tt.code, Limits: json.RawMessage(tt.limits)})
+			require.NoError(t, err)
+			run = b.waitStatus(t, run.ID, durable.StatusFailed, durable.StatusSucceeded)
+			var result struct {
+				Error struct {
+					Kind string `json:"kind"`
+				} `json:"error"`
+			}
+			require.NoError(t, json.Unmarshal(run.Result, &result))
+			require.Equal(t, tt.kind, result.Error.Kind, string(run.Result))
+		})
+	}
+}
+
+func TestDefaultLimitsApplyWhenUnset(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, DefaultLimits, New(Config{}).cfg.Limits)
+	custom := DefaultLimits
+	custom.MaxToolCalls = 7
+	require.Equal(t, custom, New(Config{Limits: custom}).cfg.Limits)
+}
