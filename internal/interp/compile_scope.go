@@ -49,9 +49,9 @@ type binding struct {
 	kind     bindKind
 	scope    *scope
 	captured bool
-	reg      int // register, when not captured
-	slot     int // environment slot, when captured
-	param    int // parameter index for bindParam with a simple name (-1 otherwise)
+	reg      int  // register, when not captured
+	slot     int  // environment slot, when captured
+	param    int  // parameter index for bindParam with a simple name (-1 otherwise)
 	paramTDZ bool // a parameter of a non-simple list: uninitialised until its turn
 }
 

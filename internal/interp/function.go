@@ -184,6 +184,9 @@ func (vm *VM) doReturn(f *frame, v Value, stopDepth int) (bool, Value) {
 	if f.co != nil || f.isReaction {
 		v = vm.frameReturned(f, v)
 	}
+	if f.co == nil && !f.isReaction {
+		ex.framePool = append(ex.framePool, f)
+	}
 	if f.ret == retExit {
 		return true, v
 	}

@@ -100,6 +100,7 @@ type execState struct {
 	templates       map[templateKey]*Object
 	privMap         map[*Object]*privateElements
 	privOrder       []*Object // objects in privMap, in the order they got private elements
+	framePool       []*frame  // finished plain frames, reused by pushFrame
 }
 
 func (ex *execState) push(v Value) {
@@ -144,8 +145,16 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 		}
 	}
 	ex.sp = base + code.NumRegs
-	f := &frame{code: code, prog: cl.prog, callee: callee, env: cl.env, this: this, newTarget: newTarget,
-		base: base, argsBase: argsBase, argc: argc, ret: ret, construct: newTarget != nil}
+	var f *frame
+	if n := len(ex.framePool); n > 0 {
+		f = ex.framePool[n-1]
+		ex.framePool = ex.framePool[:n-1]
+		*f = frame{code: code, prog: cl.prog, callee: callee, env: cl.env, this: this, newTarget: newTarget,
+			base: base, argsBase: argsBase, argc: argc, ret: ret, construct: newTarget != nil, handlers: f.handlers[:0]}
+	} else {
+		f = &frame{code: code, prog: cl.prog, callee: callee, env: cl.env, this: this, newTarget: newTarget,
+			base: base, argsBase: argsBase, argc: argc, ret: ret, construct: newTarget != nil}
+	}
 	ex.frames = append(ex.frames, f)
 	return f
 }
@@ -699,6 +708,22 @@ func (vm *VM) loop(stopDepth int) Value {
 			ex.sp -= n - 1
 			stack[ex.sp-1] = stringValue(s)
 
+		case OpThrow:
+			// Throw without a Go panic when a handler of a frame above stopDepth takes it.
+			ex.sp--
+			v := stack[ex.sp]
+			ex.lastThrow = v
+			ex.lastThrowLine, ex.lastThrowColumn = f.code.PosAt(f.pc - 1)
+			if !vm.unwindTo(v, stopDepth) {
+				if ex.asyncExit {
+					ex.asyncExit = false
+					return ex.asyncExitValue
+				}
+				panic(&Exception{Value: v})
+			}
+			f = ex.frames[len(ex.frames)-1]
+			code = f.code.Code
+			stack = ex.stack
 		case OpJump:
 			f.pc = int(in.A)
 		case OpJumpIfFalse:
