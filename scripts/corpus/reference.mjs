@@ -205,11 +205,12 @@ function parseArgs(argv) {
   return out;
 }
 
-class KindError extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
-  }
+// kindError makes the value a failed call rejects with: a plain Error whose
+// "kind" property names the diagnostic kind, as the Go runtime makes it.
+function kindError(kind, message) {
+  const err = new Error(message);
+  err.kind = kind;
+  return err;
 }
 
 // depthOf returns the nesting depth of a JSON value (scalars 0, {} and [] 1).
@@ -226,12 +227,12 @@ function copyJSON(v, what) {
   try {
     text = JSON.stringify(v);
   } catch (err) {
-    throw new KindError('InvalidDataValue', `${what} cannot be copied as JSON: ${err.message}`);
+    throw kindError('InvalidDataValue', `${what} cannot be copied as JSON: ${err.message}`);
   }
   if (text === undefined) return null;
   const copy = JSON.parse(text);
   if (depthOf(copy) > MAX_DEPTH) {
-    throw new KindError('InvalidDataValue', `${what} cannot be copied as JSON: more than ${MAX_DEPTH} levels of nesting`);
+    throw kindError('InvalidDataValue', `${what} cannot be copied as JSON: more than ${MAX_DEPTH} levels of nesting`);
   }
   return copy;
 }
@@ -283,7 +284,7 @@ function makeTools(manifest, url, runId) {
     const key = `${runId}:${callId}`;
     const input = arg === undefined ? {} : copyJSON(arg, 'tool input');
     const errs = schemaErrors(tool.input, input);
-    if (errs.length > 0) throw new KindError('InvalidToolInput', `${tool.path}: ${errs.join('; ')}`);
+    if (errs.length > 0) throw kindError('InvalidToolInput', `${tool.path}: ${errs.join('; ')}`);
     const body = JSON.stringify({ tool: tool.path, input, key, runId });
     for (let attempt = 0; ; attempt++) {
       let status, answer;
@@ -305,13 +306,13 @@ function makeTools(manifest, url, runId) {
       }
       if (status === 200 && answer && 'output' in answer) return answer.output;
       if (status === 202) {
-        throw new KindError('ExecutionFailure', `${tool.path} started durable work the reference cannot wait for`);
+        throw kindError('ExecutionFailure', `${tool.path} started durable work the reference cannot wait for`);
       }
-      throw new KindError('ToolFailure', answer?.error?.message ?? `${tool.path}: HTTP ${status}`);
+      throw kindError('ToolFailure', answer?.error?.message ?? `${tool.path}: HTTP ${status}`);
     }
   };
   const unknown = (path) => async () => {
-    throw new KindError('UnknownTool', `tools.${path} is not a tool`);
+    throw kindError('UnknownTool', `tools.${path} is not a tool`);
   };
   // A namespace is a plain object of tools and sub-namespaces behind a
   // proxy that turns a read of an absent name into an unknown tool.
@@ -353,8 +354,7 @@ function makeTools(manifest, url, runId) {
 
 function describe(err) {
   if (err instanceof Error) {
-    const kind = typeof err.kind === 'string' && CATCHABLE.has(err.kind) ? err.kind
-      : err instanceof KindError ? err.kind : 'ExecutionFailure';
+    const kind = typeof err.kind === 'string' && CATCHABLE.has(err.kind) ? err.kind : 'ExecutionFailure';
     const message = kind === 'ExecutionFailure' ? `uncaught ${err.name}: ${err.message}` : err.message;
     return { kind, message };
   }

@@ -1,0 +1,3 @@
+const e = new Error('looks like a tool failure');
+e.kind = 'ToolFailure';
+throw e;

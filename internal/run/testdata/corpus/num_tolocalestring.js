@@ -1,0 +1,1 @@
+return [(1234567.891).toLocaleString('en-US'), (0.5).toLocaleString('en-US', { style: 'percent' }), (1234.5).toLocaleString('en-US', { minimumFractionDigits: 2 }), (42).toLocaleString('en-US', { style: 'currency', currency: 'USD' }), (1e6).toLocaleString('en-US', { maximumFractionDigits: 0 }), (-9876.54321).toLocaleString('en-US', { maximumFractionDigits: 1 })];

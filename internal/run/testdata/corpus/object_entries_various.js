@@ -1,0 +1,1 @@
+return [Object.entries('ab'), Object.keys([4, 5]), Object.values({ b: 2, a: 1, 1: 'one' }), Object.entries(new Map([[1, 2]])), Object.assign([1, 2], { 1: 'x' }), Object.keys(Object.assign({}, 'xy')), Object.getOwnPropertyNames([1]).sort()];

@@ -1,0 +1,3 @@
+function down(n) { return down(n + 1) + 1; }
+console.log('recursing');
+return down(0);
