@@ -49,9 +49,16 @@ func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
 	if nt == nil {
 		nt = c.Callee
 	}
-	name := vm.realm.nameOf(c.Callee)
-	o := vm.OrdinaryCreateFromConstructor(nt, name+".prototype", ClassError)
+	var proto *Object
+	if p := vm.GetProp(nt, keyPrototype); p.kind == KindObject {
+		proto = p.obj()
+	} else {
+		proto = vm.realm.Intrinsic(vm.realm.nameOf(c.Callee) + ".prototype")
+	}
+	o := vm.newObject(proto, ClassError)
 	o.slots = &errorData{}
+	o.props.keys = make([]PropertyKey, 0, 3)
+	o.props.props = make([]Property, 0, 3)
 	if !message.IsUndefined() {
 		msg := vm.ToString(message)
 		o.props.add(keyMessage, Property{value: stringValue(msg), flags: propHidden})

@@ -70,6 +70,8 @@ func (vm *VM) NewError(kind, message string) Value {
 	}
 	o := vm.newObject(proto, ClassError)
 	o.slots = &errorData{}
+	o.props.keys = make([]PropertyKey, 0, 2)
+	o.props.props = make([]Property, 0, 2)
 	o.props.add(keyMessage, Property{value: asciiValue(message), flags: propHidden})
 	vm.captureStack(o)
 	return objectValue(o)
@@ -91,7 +93,9 @@ func (vm *VM) captureStack(o *Object) {
 	if vm.positionHook != nil {
 		ed.line, ed.column = vm.positionHook()
 	}
-	o.props.remove(keyStack)
+	if p := o.props.get(keyStack); p != nil {
+		o.props.remove(keyStack)
+	}
 	o.props.add(keyStack, Property{value: Value{kind: kindLazyStack}, flags: propHidden})
 }
 
