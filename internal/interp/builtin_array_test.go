@@ -13,7 +13,7 @@ import (
 // and the error's name when it ends with an exception.
 func evalJS(t *testing.T, src string) string {
 	t.Helper()
-	vm := New(Config{RandomSeed: 1})
+	vm := New(Config{})
 	p, err := Compile(src)
 	require.NoError(t, err)
 	require.NoError(t, vm.Start(p))

@@ -12,7 +12,7 @@ import (
 func init() { registerBuiltin("Math", 10, setupMath) }
 
 // mathRandomState is the internal slot of the Math object: the xorshift128+ state of
-// Math.random. A zero state is seeded with seed 0 on first use.
+// Math.random. A zero state is seeded from Config.RandomSeed on first use.
 type mathRandomState struct {
 	S0, S1 uint64
 }
@@ -282,6 +282,10 @@ func mathRandom(vm *VM, c NativeCall) Value {
 	st := vm.mathState()
 	if st == nil {
 		vm.throwTypeError("Math.random: no random state")
+	}
+	if st.S0 == 0 && st.S1 == 0 {
+		// first use: seed from Config.RandomSeed
+		st.seed(vm.exec.cfg.RandomSeed)
 	}
 	return Number(st.next())
 }

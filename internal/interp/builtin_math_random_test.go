@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -100,4 +101,22 @@ func TestMathRandomStateRoundTrip(t *testing.T) {
 	got := typ.alloc()
 	typ.decode(nil, &jsonReader{data: e.w.buf}, got)
 	require.Equal(t, st, got)
+}
+
+// TestMathRandomConfigSeed checks that Config.RandomSeed decides Math.random's sequence.
+func TestMathRandomConfigSeed(t *testing.T) {
+	t.Parallel()
+	run := func(seed uint64) string {
+		vm := New(Config{RandomSeed: seed})
+		p, err := Compile(`[Math.random(), Math.random(), Math.random()].join()`)
+		require.NoError(t, err)
+		require.NoError(t, vm.Start(p))
+		_, err = vm.Run(context.Background(), RunOptions{})
+		require.NoError(t, err)
+		v, thrown := vm.Result()
+		require.False(t, thrown)
+		return vm.ToGoString(v)
+	}
+	require.Equal(t, run(5), run(5))
+	require.NotEqual(t, run(5), run(6))
 }
