@@ -110,14 +110,10 @@ var urlComponents = []urlComponent{
 	}},
 }
 
-// urlSetWith runs the parser with a state override on a copy and keeps the result only when
-// it succeeds.
+// urlSetWith runs the parser with a state override on the URL in place; as the standard
+// says, a failure keeps what was set before it (host:badport sets the host only).
 func urlSetWith(d *urlData, v string, st urlState) {
-	cp := d.rec
-	cp.path = append([]string(nil), d.rec.path...)
-	if parseURL(v, nil, &cp, st) {
-		d.rec = cp
-	}
+	parseURL(v, nil, &d.rec, st)
 }
 
 // setupURL installs URL and URL.prototype.

@@ -257,6 +257,18 @@ var urlParseCases = []struct {
 	{"http://08", "", false, "throws"},
 	{"http://0.0.0.08", "", false, "throws"},
 	{"http://1.2.3.4x", "", false, "http://1.2.3.4x/ | http://1.2.3.4x | http: |  |  | 1.2.3.4x | 1.2.3.4x |  | / |  | "},
+	{"http://Bücher.example/", "", false, "http://xn--bcher-kva.example/ | http://xn--bcher-kva.example | http: |  |  | xn--bcher-kva.example | xn--bcher-kva.example |  | / |  | "},
+	{"http://xn--nxasmq6b.com/", "", false, "http://xn--nxasmq6b.com/ | http://xn--nxasmq6b.com | http: |  |  | xn--nxasmq6b.com | xn--nxasmq6b.com |  | / |  | "},
+	{"http://ＥＸＡＭＰＬＥ.com/", "", false, "http://example.com/ | http://example.com | http: |  |  | example.com | example.com |  | / |  | "},
+	{"http://ex%C3%A4mple.com/", "", false, "http://xn--exmple-cua.com/ | http://xn--exmple-cua.com | http: |  |  | xn--exmple-cua.com | xn--exmple-cua.com |  | / |  | "},
+	{"http://faß.de/", "", false, "http://xn--fa-hia.de/ | http://xn--fa-hia.de | http: |  |  | xn--fa-hia.de | xn--fa-hia.de |  | / |  | "},
+	{"http://a.b..c/", "", false, "http://a.b..c/ | http://a.b..c | http: |  |  | a.b..c | a.b..c |  | / |  | "},
+	{"http://a_b.com/", "", false, "http://a_b.com/ | http://a_b.com | http: |  |  | a_b.com | a_b.com |  | / |  | "},
+	{"http://-x.com/", "", false, "http://-x.com/ | http://-x.com | http: |  |  | -x.com | -x.com |  | / |  | "},
+	{"http://例え.テスト/パス?ク=エ#フ", "", false, "http://xn--r8jz45g.xn--zckzah/%E3%83%91%E3%82%B9?%E3%82%AF=%E3%82%A8#%E3%83%95 | http://xn--r8jz45g.xn--zckzah | http: |  |  | xn--r8jz45g.xn--zckzah | xn--r8jz45g.xn--zckzah |  | /%E3%83%91%E3%82%B9 | ?%E3%82%AF=%E3%82%A8 | #%E3%83%95"},
+	{"http://xn--/", "", false, "throws"},
+	{"http://.", "", false, "http://./ | http://. | http: |  |  | . | . |  | / |  | "},
+	{"http://..", "", false, "http://../ | http://.. | http: |  |  | .. | .. |  | / |  | "},
 }
 
 // TestURLParseAgainstNode parses every case in one program and compares the components.

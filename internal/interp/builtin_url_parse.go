@@ -4,12 +4,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // The WHATWG URL parser ("basic URL parser" state machine with state overrides for the
 // setters), host parsing (domains, IPv4 with its hex/octal forms, IPv6, opaque hosts) and the
-// URL serializer. Domains must be ASCII: there is no punycode (IDNA) processing, so a
-// non-ASCII domain is a parse failure instead of being converted to xn-- labels.
+// URL serializer. Domains go through UTS #46 (golang.org/x/net/idna), so non-ASCII domains
+// become xn-- labels as in node.
 
 // urlRecord is a parsed URL. Strings are UTF-8 and already percent-encoded.
 type urlRecord struct {
@@ -619,6 +621,12 @@ func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) 
 	return true
 }
 
+// idnaProfile is WHATWG's "domain to ASCII" with beStrict false: UTS #46 processing,
+// non-transitional, hyphens and DNS lengths not checked, STD3 rules off, Bidi and joiner
+// rules on.
+var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.CheckHyphens(false),
+	idna.BidiRule(), idna.CheckJoiners(true), idna.StrictDomainName(false), idna.VerifyDNSLength(false))
+
 // forbiddenHost reports forbidden host code points (forbidden domain code points add C0
 // controls, '%' and DEL).
 func forbiddenHost(r rune, domain bool) bool {
@@ -653,13 +661,8 @@ func parseHost(input string, notSpecial bool) (string, bool) {
 		return percentEncodeString(input, inC0ControlSet), true
 	}
 	domain := strings.ToValidUTF8(string(percentDecode(input)), "\uFFFD")
-	for _, r := range domain {
-		if r >= 0x80 {
-			return "", false // IDNA is not implemented
-		}
-	}
-	ascii := strings.ToLower(domain)
-	if ascii == "" {
+	ascii, err := idnaProfile.ToASCII(domain)
+	if err != nil || ascii == "" {
 		return "", false
 	}
 	for _, r := range ascii {
