@@ -1,3 +1,3 @@
 const enc = new TextEncoder().encode('héllo 😀');
-const dec = new TextDecoder().decode(new Uint8Array([104, 195, 169]));
-return [Array.from(enc), enc.length, dec];
+const dec = new TextDecoder().decode(new TextEncoder().encode('hé and ✓'));
+return [Array.from(enc), enc.length, dec, new TextEncoder().encoding, new TextDecoder().encoding];
