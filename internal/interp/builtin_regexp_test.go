@@ -98,3 +98,35 @@ func TestRegExpBacktrackingTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestRegExpSnapshotRoundTrip suspends a program holding a RegExp with a lastIndex, a
+// partly consumed string iterator and a matchAll iterator, restores it from a snapshot and
+// checks that they continue where they stopped.
+func TestRegExpSnapshotRoundTrip(t *testing.T) {
+	t.Parallel()
+	src := `const re = /(?<d>\d)/gd
+re.exec('a1b2')
+const it = 'x\u{1F600}y'[Symbol.iterator]()
+it.next()
+const all = 'c3d4e5'.matchAll(/\d/g)
+all.next()
+await later()
+const m = re.exec('a1b2')
+;[re.lastIndex, m.groups.d, m.indices[1].join(':'), it.next().value.length, it.next().value,
+  [...all].map(x => x[0]).join(''), re.source, re.flags].join()`
+	vm, h := newHostVM(t, src)
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusWaiting, st)
+	data, err := vm.Snapshot()
+	require.NoError(t, err)
+	vm2, err := Restore(data, Config{Host: h})
+	require.NoError(t, err)
+	require.NoError(t, vm2.SettleHostPromise(h.pending[0], true, Undefined()))
+	st, err = vm2.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusDone, st)
+	v, thrown := vm2.Result()
+	require.False(t, thrown, vm2.ToGoString(v))
+	require.Equal(t, "4,2,3:4,2,y,45,(?<d>\\d),dg", vm2.ToGoString(v))
+}
