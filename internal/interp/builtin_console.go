@@ -504,6 +504,9 @@ func (in *inspector) formatObject(o *Object, level int) string {
 			return base
 		}
 	default:
+		if text, ok := in.inspectBuiltin(o, level); ok {
+			return text
+		}
 		if ci, ok := o.slots.(consoleInspector); ok {
 			if level > in.depth {
 				return "[" + in.constructorNameOr(o, o.class.String()) + "]"
