@@ -5,15 +5,20 @@ package run_test
 // loaded with package toolset), and its Result must agree with the
 // expectation node produced for it (scripts/corpus/regen.sh runs
 // scripts/corpus/reference.mjs, node's implementation of the same
-// semantics). Compared: ok, the value (as JSON), the logs and, for a failed
-// run, the error's kind; messages, warnings and toolCalls differ in detail
-// and are not compared.
+// semantics). Compared: ok, the value (as JSON, key order included), the
+// logs and, for a failed run, the error's kind; messages, warnings and
+// toolCalls differ in detail and are not compared.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,18 +43,27 @@ var corpusLimits = run.Limits{TimeoutMs: 20_000}
 // corpusRunTimeout bounds one program's wall time, tool waits included.
 const corpusRunTimeout = 60 * time.Second
 
-// corpusOutcome is the part of a Result the corpus compares, in the shape
-// of the expectation files: {ok, value?, error?: {kind}, logs?}.
-type corpusOutcome struct {
-	OK    bool         `json:"ok"`
-	Value any          `json:"value,omitempty"`
-	Error *corpusError `json:"error,omitempty"`
-	Logs  []string     `json:"logs,omitempty"`
+// corpusFile is an expectation file: {ok, value?, error?: {kind,...}, logs?}.
+type corpusFile struct {
+	OK    bool            `json:"ok"`
+	Value json.RawMessage `json:"value"`
+	Error *corpusError    `json:"error"`
+	Logs  []string        `json:"logs"`
 }
 
 // corpusError is the compared part of a diagnostic.
 type corpusError struct {
 	Kind string `json:"kind"`
+}
+
+// corpusOutcome is what the corpus compares: ok, the value as canonical
+// JSON (object keys in their order, numbers as Go formats float64s, -0 as
+// 0), the kind of a failure and the log lines.
+type corpusOutcome struct {
+	OK    bool
+	Value string
+	Kind  string
+	Logs  []string
 }
 
 // corpusCase is one program and node's expectation for it.
@@ -75,8 +89,16 @@ func loadCorpus(t *testing.T) []corpusCase {
 		require.NoError(t, err)
 		raw, err := os.ReadFile(filepath.Join(corpusDir, name+".expected.json"))
 		require.NoError(t, err, "program %s has no expectation", name)
-		var want corpusOutcome
-		require.NoError(t, json.Unmarshal(raw, &want), "expectation of %s", name)
+		var f corpusFile
+		require.NoError(t, json.Unmarshal(raw, &f), "expectation of %s", name)
+		want := corpusOutcome{OK: f.OK, Logs: f.Logs}
+		if f.OK {
+			want.Value, err = canonicalJSON(orNull(f.Value))
+			require.NoError(t, err, "expectation of %s", name)
+		} else {
+			require.NotNil(t, f.Error, "failed expectation of %s without error", name)
+			want.Kind = f.Error.Kind
+		}
 		cases = append(cases, corpusCase{name: name, source: string(src), want: want})
 	}
 	return cases
@@ -90,19 +112,129 @@ func outcomeOf(t *testing.T, res *run.Result) corpusOutcome {
 		out.Logs = nil
 	}
 	if res.OK {
-		value := res.Value
-		if len(value) == 0 {
-			value = json.RawMessage("null")
-		}
-		require.NoError(t, json.Unmarshal(value, &out.Value), "result value %s", value)
+		var err error
+		out.Value, err = canonicalJSON(orNull(res.Value))
+		require.NoError(t, err, "result value %s", res.Value)
 		return out
 	}
-	kind := string(run.KindExecutionFailure)
+	out.Kind = string(run.KindExecutionFailure)
 	if res.Error != nil {
-		kind = string(res.Error.Kind)
+		out.Kind = string(res.Error.Kind)
 	}
-	out.Error = &corpusError{Kind: kind}
 	return out
+}
+
+// orNull returns raw, or JSON null when raw is empty.
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
+}
+
+// canonicalJSON rewrites one JSON value so that two encoders' texts of the
+// same value compare equal as strings: no insignificant space, object keys
+// kept in their order (property order is part of the language), strings
+// re-quoted, numbers formatted from their float64 value with -0 as 0 (JSON
+// has one zero).
+func canonicalJSON(raw []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var b strings.Builder
+	if err := writeCanonical(dec, &b); err != nil {
+		return "", fmt.Errorf("canonical JSON: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("canonical JSON: data after the value")
+	}
+	return b.String(), nil
+}
+
+// writeCanonical writes the next value of dec to b.
+func writeCanonical(dec *json.Decoder, b *strings.Builder) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		closing := byte(']')
+		if t == '{' {
+			closing = '}'
+		}
+		b.WriteByte(byte(t))
+		for i := 0; dec.More(); i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if t == '{' {
+				key, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				q, _ := json.Marshal(key)
+				b.Write(q)
+				b.WriteByte(':')
+			}
+			if err := writeCanonical(dec, b); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return err
+		}
+		b.WriteByte(closing)
+	case json.Number:
+		f, err := t.Float64()
+		if err != nil {
+			return err
+		}
+		if f == 0 {
+			f = 0 // -0 and 0 are one JSON value
+		}
+		b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+	case string:
+		q, _ := json.Marshal(t)
+		b.Write(q)
+	case bool:
+		b.WriteString(strconv.FormatBool(t))
+	case nil:
+		b.WriteString("null")
+	}
+	return nil
+}
+
+func TestCanonicalJSON(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{name: "keys keep their order", in: `{"b": 1, "a": [true, null]}`, want: `{"b":1,"a":[true,null]}`},
+		{name: "numbers by value", in: `[1e21, 1000000000000000000000, 0.5, 5e-1, 100]`, want: `[1e+21,1e+21,0.5,0.5,100]`},
+		{name: "negative zero is zero", in: `[-0, 0.0, -0.0]`, want: `[0,0,0]`},
+		{name: "strings re-quoted", in: `"\u0041\n"`, want: `"A\n"`},
+		{name: "nested empty", in: ` { "x" : { } , "y" : [ ] } `, want: `{"x":{},"y":[]}`},
+		{name: "scalar", in: `null`, want: `null`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := canonicalJSON([]byte(tt.in))
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+	for _, bad := range []string{`{"a":}`, `[1,`, `1 2`} {
+		_, err := canonicalJSON([]byte(bad))
+		require.Error(t, err, bad)
+	}
+	a, err := canonicalJSON([]byte(`{"a":1,"b":2}`))
+	require.NoError(t, err)
+	b, err := canonicalJSON([]byte(`{"b":2,"a":1}`))
+	require.NoError(t, err)
+	require.NotEqual(t, a, b, "key order is compared")
 }
 
 func TestCorpus(t *testing.T) {

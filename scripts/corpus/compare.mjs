@@ -1,11 +1,10 @@
 // Compares one codemode Result (a JSON line on stdin) with a corpus
-// expectation file: ok, value (as JSON, object keys in any order), logs and,
+// expectation file: ok, value (as JSON, object keys in their order), logs and,
 // for failures, error.kind. Exits 0 when they agree; otherwise prints what
 // differs and exits 1.
 //
 //   codemode eval ... | node scripts/corpus/compare.mjs NAME.expected.json
 import { readFileSync } from 'node:fs';
-import { isDeepStrictEqual } from 'node:util';
 
 const want = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const input = readFileSync(0, 'utf8').trim();
@@ -26,8 +25,9 @@ const pick = (r) => ({
 const [w, g] = [pick(want), pick(got)];
 const diffs = [];
 for (const k of ['ok', 'kind', 'value', 'logs']) {
-  // JSON numbers compare as numbers: -0 and 0 are one JSON value.
-  if (!isDeepStrictEqual(JSON.parse(JSON.stringify(w[k]) ?? 'null'), JSON.parse(JSON.stringify(g[k]) ?? 'null'))) {
+  // Both sides were parsed from JSON: stringifying again compares key order
+  // too and numbers by value (-0 and 0 are one JSON value).
+  if (JSON.stringify(w[k]) !== JSON.stringify(g[k])) {
     diffs.push(`${k}: want ${JSON.stringify(w[k])?.slice(0, 200)} got ${JSON.stringify(g[k])?.slice(0, 200)}`);
   }
 }
