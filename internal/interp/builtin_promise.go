@@ -50,7 +50,8 @@ func thisPromise(vm *VM, v Value, method string) *Object {
 
 func promiseThen(vm *VM, c NativeCall) Value {
 	p := thisPromise(vm, c.This, "Promise.prototype.then")
-	derived := vm.newPromise()
+	pc := objectValue(vm.realm.Intrinsic("Promise"))
+	ctor := vm.SpeciesConstructor(p, pc)
 	onF, onR := c.Arg(0), c.Arg(1)
 	if !IsCallable(onF) {
 		onF = undefinedValue
@@ -58,8 +59,16 @@ func promiseThen(vm *VM, c NativeCall) Value {
 	if !IsCallable(onR) {
 		onR = undefinedValue
 	}
-	vm.performThen(p, &reaction{handler: onF, derived: derived}, &reaction{handler: onR, derived: derived, reject: true})
-	return objectValue(derived)
+	if SameValue(ctor, pc) {
+		derived := vm.newPromise()
+		vm.performThen(p, &reaction{handler: onF, derived: derived}, &reaction{handler: onR, derived: derived, reject: true})
+		return objectValue(derived)
+	}
+	// A subclass or foreign constructor: settle its capability through its functions.
+	derived, resolve, reject := vm.newPromiseCapability(ctor)
+	vm.performThen(p, &reaction{handler: onF, capPromise: derived, capResolve: resolve, capReject: reject},
+		&reaction{handler: onR, capPromise: derived, capResolve: resolve, capReject: reject, reject: true})
+	return derived
 }
 
 func promiseCatch(vm *VM, c NativeCall) Value {
@@ -99,7 +108,7 @@ func setupPromiseStatics(r *Realm) {
 
 // newPromiseCapability is NewPromiseCapability(C): the promise and its resolving functions.
 func (vm *VM) newPromiseCapability(c Value) (p Value, resolve, reject Value) {
-	if pc := vm.realm.Intrinsic("Promise"); c.kind == KindObject && c.obj() == pc || c.IsUndefined() {
+	if pc := vm.realm.Intrinsic("Promise"); c.kind == KindObject && c.obj() == pc {
 		o := vm.newPromise()
 		res, rej := vm.resolvingFunctions(o)
 		return objectValue(o), objectValue(res), objectValue(rej)

@@ -34,7 +34,16 @@ type privateElements struct {
 // makeClosure creates the function object for function index idx of the running program.
 func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	code := f.prog.Funcs[idx]
-	o := vm.newObject(vm.realm.FunctionPrototype, ClassFunction)
+	proto := vm.realm.FunctionPrototype
+	switch {
+	case code.Async && code.Generator:
+		proto = vm.realm.Intrinsic("%AsyncGeneratorFunction.prototype%")
+	case code.Generator:
+		proto = vm.realm.Intrinsic("%GeneratorFunction.prototype%")
+	case code.Async:
+		proto = vm.realm.Intrinsic("%AsyncFunction.prototype%")
+	}
+	o := vm.newObject(proto, ClassFunction)
 	o.flags |= objCallable
 	cl := &closureSlots{prog: f.prog, code: code, env: f.env, obj: o}
 	o.slots = cl
@@ -48,16 +57,19 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	}
 	o.props.add(keyLength, Property{value: intValue(code.Length), flags: propConfigurable})
 	o.props.add(keyName, Property{value: asciiValue(code.Name), flags: propConfigurable})
-	if code.Kind == funcNormal && !code.Async {
-		proto := vm.newPlainObject()
-		if code.Generator {
-			if gp := vm.realm.Intrinsic("%GeneratorPrototype%"); gp != nil {
-				proto.proto = gp
-			}
-		} else {
-			proto.props.add(keyConstructor, Property{value: objectValue(o), flags: propWritable | propConfigurable})
+	switch {
+	case code.Generator:
+		// generator functions (declarations and methods): prototype inherits %GeneratorPrototype%
+		def := "%GeneratorPrototype%"
+		if code.Async {
+			def = "%AsyncGeneratorPrototype%"
 		}
-		o.props.add(keyPrototype, Property{value: objectValue(proto), flags: propWritable})
+		p := vm.newObject(vm.realm.Intrinsic(def), ClassObject)
+		o.props.add(keyPrototype, Property{value: objectValue(p), flags: propWritable})
+	case code.Kind == funcNormal && !code.Async:
+		p := vm.newPlainObject()
+		p.props.add(keyConstructor, Property{value: objectValue(o), flags: propWritable | propConfigurable})
+		o.props.add(keyPrototype, Property{value: objectValue(p), flags: propWritable})
 	}
 	return o
 }

@@ -7,12 +7,24 @@ package interp
 func init() { registerBuiltin("Generator", 31, setupGenerators) }
 
 func setupGenerators(r *Realm) {
+	// %GeneratorFunction.prototype% and friends: the [[Prototype]] of generator,
+	// async generator and async functions.
+	gfp := r.namedObject("%GeneratorFunction.prototype%", r.FunctionPrototype)
+	agfp := r.namedObject("%AsyncGeneratorFunction.prototype%", r.FunctionPrototype)
+	afp := r.namedObject("%AsyncFunction.prototype%", r.FunctionPrototype)
+	r.value(gfp, symKey(symToStringTag), asciiValue("GeneratorFunction"), propConfigurable)
+	r.value(agfp, symKey(symToStringTag), asciiValue("AsyncGeneratorFunction"), propConfigurable)
+	r.value(afp, symKey(symToStringTag), asciiValue("AsyncFunction"), propConfigurable)
 	gp := r.namedObject("%GeneratorPrototype%", r.IteratorPrototype)
+	r.value(gfp, keyPrototype, objectValue(gp), propConfigurable)
+	r.value(gp, keyConstructor, objectValue(gfp), propConfigurable)
 	r.method(gp, "next", 1, generatorNext)
 	r.method(gp, "return", 1, generatorReturn)
 	r.method(gp, "throw", 1, generatorThrow)
 	r.value(gp, symKey(symToStringTag), asciiValue("Generator"), propConfigurable)
 	agp := r.namedObject("%AsyncGeneratorPrototype%", r.AsyncIteratorPrototype)
+	r.value(agfp, keyPrototype, objectValue(agp), propConfigurable)
+	r.value(agp, keyConstructor, objectValue(agfp), propConfigurable)
 	r.method(agp, "next", 1, asyncGeneratorNext)
 	r.method(agp, "return", 1, asyncGeneratorReturn)
 	r.method(agp, "throw", 1, asyncGeneratorThrow)

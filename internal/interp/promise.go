@@ -29,6 +29,10 @@ type reaction struct {
 	derived *Object    // the promise of then(), or nil
 	await   *coroutine // an awaiting coroutine to resume instead of a handler
 	reject  bool       // the reaction is a reject reaction
+
+	// A capability of another constructor (then() on a subclass): its promise
+	// and resolving functions (undefined when derived is used).
+	capPromise, capResolve, capReject Value
 }
 
 // job is one microtask.
@@ -185,7 +189,7 @@ func (vm *VM) runJob(j job) {
 		vm.resumeAsync(r.await, j.arg, r.reject)
 		return
 	}
-	if o := r.handler.asObject(); o != nil {
+	if o := r.handler.asObject(); o != nil && r.capResolve.IsUndefined() {
 		if cl, ok := o.slots.(*closureSlots); ok && !cl.code.Async && !cl.code.Generator &&
 			cl.code.Kind != funcClassCtor && cl.code.Kind != funcDerivedCtor {
 			// Run the handler as a frame of the dispatch loop (pausable, no Go recursion).
@@ -226,6 +230,14 @@ func (vm *VM) runJob(j job) {
 			result = j.arg
 		}
 	}()
+	if !r.capResolve.IsUndefined() {
+		if thrown != nil {
+			vm.Call(r.capReject, undefinedValue, thrown.Value)
+		} else {
+			vm.Call(r.capResolve, undefinedValue, result)
+		}
+		return
+	}
 	if r.derived == nil {
 		return
 	}

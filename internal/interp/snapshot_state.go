@@ -557,11 +557,17 @@ func (rc *reaction) encodeSlot(e *heapEncoder) {
 	e.object(rc.derived)
 	e.nodeOrNull(rc.await)
 	e.w.bool(rc.reject)
+	e.value(rc.capPromise)
+	e.value(rc.capResolve)
+	e.value(rc.capReject)
 	e.w.endArray()
 }
 
 func (rc *reaction) walkSlot(w *heapWalker) {
 	w.value(rc.handler)
+	w.value(rc.capPromise)
+	w.value(rc.capResolve)
+	w.value(rc.capReject)
 	w.object(rc.derived)
 	if rc.await != nil {
 		w.node(rc.await)
@@ -585,6 +591,12 @@ func decodeReaction(d *heapDecoder, r *jsonReader, s slotCodec) {
 	}
 	r.more(false)
 	rc.reject = r.bool()
+	r.more(false)
+	rc.capPromise = d.value(r)
+	r.more(false)
+	rc.capResolve = d.value(r)
+	r.more(false)
+	rc.capReject = d.value(r)
 	r.more(false)
 }
 
