@@ -167,3 +167,16 @@ func TestReadExpectationsMissingFile(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, known)
 }
+
+// TestCheckedInExpectations checks that the expectations file parses and lists only test
+// paths relative to the test262 root, none of them in an excluded directory.
+func TestCheckedInExpectations(t *testing.T) {
+	t.Parallel()
+	known, err := readExpectations("expectations.txt")
+	require.NoError(t, err)
+	require.NotEmpty(t, known)
+	for p := range known {
+		require.True(t, strings.HasPrefix(p, "test/") && isTestFile(p), p)
+		require.Empty(t, dirSkipReason(p), p)
+	}
+}
