@@ -347,3 +347,11 @@ func init() {
 func (dd *dateData) slotTag() string           { return "date" }
 func (dd *dateData) encodeSlot(e *heapEncoder) { e.value(Number(dd.t)) }
 func (dd *dateData) walkSlot(w *heapWalker)    {}
+
+// consoleInspect prints a Date as node does: its ISO string, or "Invalid Date".
+func (dd *dateData) consoleInspect(vm *VM, format func(Value) string) (string, []string, string) {
+	if dd.t != dd.t {
+		return "", nil, jsdate.InvalidDate
+	}
+	return "", nil, jsdate.ToISOString(dd.t)
+}

@@ -287,8 +287,11 @@ func (it *collIterator) step() (k, v Value, ok bool) {
 // Snapshot codecs: the storage is a shared record; Map/Set objects hold a collSlot that
 // refers to it, iterators refer to it directly.
 
-// collSlot is the internal slot of a Map or Set object.
-type collSlot struct{ data *collection }
+// collSlot is the internal slot of a Map, Set, WeakMap or WeakSet object.
+type collSlot struct {
+	data *collection
+	weak bool // a WeakMap or WeakSet
+}
 
 func init() {
 	registerSlotType("collection", func() slotCodec { return &collection{index: map[collKey]int32{}} },
@@ -319,12 +322,17 @@ func init() {
 			r.more(false)
 		})
 	registerSlotType("coll", func() slotCodec { return &collSlot{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
+		r.beginArray()
+		r.more(true)
 		n, _ := d.node(r).(*collection)
 		if n == nil {
 			r.fail("collection slot without data")
 			return
 		}
+		r.more(false)
 		s.(*collSlot).data = n
+		s.(*collSlot).weak = r.bool()
+		r.more(false)
 	})
 	registerSlotType("collIterator", func() slotCodec { return &collIterator{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
 		it := s.(*collIterator)
@@ -377,9 +385,14 @@ func (c *collection) walkSlot(w *heapWalker) {
 	}
 }
 
-func (s *collSlot) slotTag() string           { return "coll" }
-func (s *collSlot) encodeSlot(e *heapEncoder) { e.node(s.data) }
-func (s *collSlot) walkSlot(w *heapWalker)    { w.node(s.data) }
+func (s *collSlot) slotTag() string { return "coll" }
+func (s *collSlot) encodeSlot(e *heapEncoder) {
+	e.w.beginArray()
+	e.node(s.data)
+	e.w.bool(s.weak)
+	e.w.endArray()
+}
+func (s *collSlot) walkSlot(w *heapWalker) { w.node(s.data) }
 
 func (it *collIterator) slotTag() string { return "collIterator" }
 func (it *collIterator) encodeSlot(e *heapEncoder) {

@@ -362,3 +362,13 @@ func (td *textDecoderData) encodeSlot(e *heapEncoder) {
 	e.w.endArray()
 }
 func (td *textDecoderData) walkSlot(w *heapWalker) { w.add(int64(len(td.pending))) }
+
+// consoleInspect prints a TextEncoder as node does: "{ encoding: 'utf-8' }".
+func (*textEncoderData) consoleInspect(vm *VM, format func(Value) string) (string, []string, string) {
+	return "", nil, "{ encoding: 'utf-8' }"
+}
+
+// consoleInspect prints a TextDecoder as node does, with its options.
+func (td *textDecoderData) consoleInspect(vm *VM, format func(Value) string) (string, []string, string) {
+	return "TextDecoder", []string{"encoding: 'utf-8'", "fatal: " + format(Bool(td.fatal)), "ignoreBOM: " + format(Bool(td.ignoreBOM))}, ""
+}

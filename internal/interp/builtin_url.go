@@ -317,3 +317,16 @@ func (d *urlData) walkSlot(w *heapWalker) {
 	w.add(int64(len(d.rec.href())))
 	w.value(d.params)
 }
+
+// consoleInspect prints a URL as node does: its components, searchParams included.
+func (d *urlData) consoleInspect(vm *VM, format func(Value) string) (string, []string, string) {
+	var entries []string
+	for _, comp := range urlComponents {
+		if comp.name == "searchParams" {
+			entries = append(entries, "searchParams: "+format(d.params))
+			continue
+		}
+		entries = append(entries, comp.name+": "+format(vm.String(comp.get(&d.rec))))
+	}
+	return "URL", entries, ""
+}

@@ -410,3 +410,15 @@ func (it *paramsIterator) encodeSlot(e *heapEncoder) {
 	e.w.endArray()
 }
 func (it *paramsIterator) walkSlot(w *heapWalker) { w.value(it.target) }
+
+// consoleInspect prints URLSearchParams as node does: "URLSearchParams { 'a' => '1' }".
+func (p *paramsData) consoleInspect(vm *VM, format func(Value) string) (string, []string, string) {
+	entries := make([]string, len(p.list))
+	for i, kv := range p.list {
+		entries[i] = format(vm.String(kv[0])) + " => " + format(vm.String(kv[1]))
+	}
+	if len(entries) == 0 {
+		return "", nil, "URLSearchParams {}"
+	}
+	return "URLSearchParams", entries, ""
+}

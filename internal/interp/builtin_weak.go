@@ -59,7 +59,7 @@ func weakMapConstructor(vm *VM, c NativeCall) Value {
 	}
 	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "WeakMap.prototype", ClassWeakMap)
 	data := newCollection(true)
-	o.slots = &collSlot{data: data}
+	o.slots = &collSlot{data: data, weak: true}
 	it := c.Arg(0)
 	if it.IsNullish() {
 		return objectValue(o)
@@ -130,7 +130,7 @@ func weakSetConstructor(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("Constructor WeakSet requires 'new'")
 	}
 	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "WeakSet.prototype", ClassWeakSet)
-	o.slots = &collSlot{data: newCollection(false)}
+	o.slots = &collSlot{data: newCollection(false), weak: true}
 	it := c.Arg(0)
 	if it.IsNullish() {
 		return objectValue(o)
