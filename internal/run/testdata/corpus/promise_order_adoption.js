@@ -1,0 +1,10 @@
+const log = [];
+const resolved = Promise.resolve();
+new Promise(r => r(resolved)).then(() => log.push('resolve with promise'));
+new Promise(r => r({ then(f) { log.push('thenable then'); f(); } })).then(() => log.push('resolve with thenable'));
+Promise.resolve().then(() => log.push('a')).then(() => log.push('b')).then(() => log.push('c')).then(() => log.push('d'));
+(async () => { await resolved; log.push('await resolved'); })();
+(async () => resolved)().then(() => log.push('async returns promise'));
+Promise.resolve().finally(() => log.push('finally')).then(() => log.push('after finally'));
+for (let i = 0; i < 10; i++) await null;
+return log;
