@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -68,4 +69,30 @@ func BenchmarkMapSetGet(b *testing.B) {
 // BenchmarkSetStrings measures de-duplicating 10,000 strings with a Set and iterating it.
 func BenchmarkSetStrings(b *testing.B) {
 	benchJS(b, `const s = new Set(); for (let i = 0; i < 10000; i++) s.add('k' + (i % 5000)); let n = 0; for (const v of s) n += v.length; n`)
+}
+
+// TestBuiltinCasesUnderSnapshots reruns the node-checked programs of Map, Set, WeakMap,
+// WeakSet, Date, structuredClone, atob/btoa, TextEncoder/TextDecoder and URL with the VM
+// snapshotted and restored into a new VM every 29 instructions, so every internal slot
+// (entries, running iterators, dates, URLs, decoder state) goes through the snapshot codec.
+func TestBuiltinCasesUnderSnapshots(t *testing.T) {
+	t.Parallel()
+	var all []jsCase
+	for _, cases := range [][]jsCase{mapCases, setCases, weakCases, dateCases, cloneCases, textCases, urlCases} {
+		all = append(all, cases...)
+	}
+	for _, tt := range all {
+		if strings.Contains(tt.src, "Date.now()") || strings.Contains(tt.src, "typeof Date()") {
+			continue // clock-dependent
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, thrown, _ := runWithSnapshots(t, tt.src, 29)
+			if thrown {
+				name, _, _ := strings.Cut(got, ":")
+				got = "throws " + name
+			}
+			require.Equal(t, tt.want, got, tt.src)
+		})
+	}
 }
