@@ -164,7 +164,7 @@ func (vm *VM) freshArray(a *Object) bool {
 		a.proto == vm.realm.ArrayPrototype && a.extensible() && a.flags&objLengthReadOnly == 0
 }
 
-// growElems reserves storage for n more elements of a and charges it to the heap budget.
+// chargeElems charges n element slots of array storage to the heap budget.
 func (vm *VM) chargeElems(n int) { vm.allocated += int64(n) * valueSize }
 
 // freshArrayTail reports whether a is a plain dense array made by this method whose storage
