@@ -1,7 +1,9 @@
 package interp
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"unsafe"
 	"weak"
 )
@@ -165,18 +167,18 @@ func (c *collection) clear() {
 
 // compact drops tombstones and moves the positions of running iterators accordingly.
 func (c *collection) compact() {
-	// newPos[i] for an old position i is the number of live entries before i.
-	iters := c.runningIters()
-	if len(iters) > 0 {
-		// translate iterator positions: count live entries before each position
+	// an iterator at old position p moves to the number of live entries before p: one pass
+	// over the entries with the iterators in position order
+	if iters := c.runningIters(); len(iters) > 0 {
+		slices.SortFunc(iters, func(a, b *collIterator) int { return cmp.Compare(a.pos, b.pos) })
+		live, i := 0, 0
 		for _, it := range iters {
-			n := 0
-			for i := 0; i < it.pos && i < len(c.keys); i++ {
+			for ; i < it.pos && i < len(c.keys); i++ {
 				if c.keys[i].kind != kindHole {
-					n++
+					live++
 				}
 			}
-			it.pos = n
+			it.pos = live
 		}
 	}
 	j := 0

@@ -11,6 +11,7 @@ func TestMapBuiltins(t *testing.T) {
 
 // mapCases are the node-checked programs of this file (also run under snapshots).
 var mapCases = []jsCase{
+	{"two_iterators_compaction", `const m = new Map(); for (let i = 0; i < 100; i++) m.set(i, i); const a = m.keys(), b = m.keys(); for (let i = 0; i < 50; i++) b.next(); a.next(); for (let i = 0; i < 95; i++) if (i !== 60) m.delete(i); m.set("z", 1); [[...a].join(), [...b].join()].join("|")`, "60,95,96,97,98,99,z|60,95,96,97,98,99,z"},
 	{"basic", `const m = new Map([[1,'a'],[2,'b']]); m.set(3,'c'); [m.size, m.get(2), m.has(3), m.has(4), m.get(4)].join()`, "3,b,true,false,"},
 	{"order", `const m = new Map(); m.set('b',1).set('a',2).set('c',3); [...m.keys()].join()`, "b,a,c"},
 	{"overwrite_keeps_order", `const m = new Map([['a',1],['b',2]]); m.set('a',9); [...m].join(';')`, "a,9;b,2"},
