@@ -53,7 +53,7 @@ failed=0
 for f in "${files[@]}"; do
 	name=$(basename "$f" .js)
 	# Exit status 1 is a failed run, which may be the expected outcome.
-	got=$("$codemode" eval --tools-url "$url" --run-id "$name" --timeout-ms 20000 "$f" 2>"$tmp/stderr") || true
+	got=$("$codemode" eval --tools-url "$url" --run-id "$name" --timeout-ms 120000 "$f" 2>"$tmp/stderr") || true
 	if verdict=$(node "$root/scripts/corpus/compare.mjs" "$corpus/$name.expected.json" <<<"$got"); then
 		passed=$((passed + 1))
 	else
