@@ -118,8 +118,16 @@ func regexpStringIteratorNext(vm *VM, c NativeCall) Value {
 }
 
 // getSubstitution is GetSubstitution on interpreter values: namedCaptures is undefined or an
-// object whose properties are read (and converted) as "$<name>" asks.
-func (vm *VM) getSubstitution(matched, str *jsString, position int, captures []Value, namedCaptures Value, template *jsString) *jsString {
+// object whose properties are read (and converted) as "$<name>" asks. strUnits are the code
+// units of str, which callers that substitute many times compute once; a template without
+// '$' is returned as it is.
+func (vm *VM) getSubstitution(matched, str *jsString, strUnits []uint16, position int, captures []Value, namedCaptures Value, template *jsString) *jsString {
+	if !hasDollar(template) {
+		return template
+	}
+	if strUnits == nil {
+		strUnits = str.units()
+	}
 	caps := make([][]uint16, len(captures))
 	for i, cv := range captures {
 		if !cv.IsUndefined() {
@@ -140,7 +148,7 @@ func (vm *VM) getSubstitution(matched, str *jsString, position int, captures []V
 			return vm.ToString(v).units()
 		}
 	}
-	out := jsregexp.Substitute(nil, matched.units(), str.units(), position, caps, named, template.units())
+	out := jsregexp.Substitute(nil, matched.units(), strUnits, position, caps, named, template.units())
 	vm.checkStringLength(int64(len(out)))
 	return vm.newJSString(out)
 }
@@ -176,6 +184,10 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 			vm.advanceAfterEmpty(rx, s, unicode)
 		}
 	}
+	var sUnits []uint16
+	if !functional && hasDollar(template) && len(results) > 1 {
+		sUnits = s.units()
+	}
 	var b stringBuilder
 	next := 0
 	for _, res := range results {
@@ -205,7 +217,7 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 			if !named.IsUndefined() {
 				named = objectValue(vm.ToObject(named))
 			}
-			repl = vm.getSubstitution(matched, s, pos, captures, named, template)
+			repl = vm.getSubstitution(matched, s, sUnits, pos, captures, named, template)
 		}
 		if pos >= next {
 			b.writeString(s.substring(next, pos))
@@ -275,6 +287,11 @@ func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 		vm.chargeElems(1)
 		return uint32(len(out)) == lim
 	}
+	if rs := regexpOf(splitter); rs != nil && SameValue(ctor, objectValue(vm.realm.Intrinsic("RegExp"))) &&
+		SameValue(vm.GetProp(splitter, strKey("exec")), objectValue(vm.realm.Intrinsic("RegExp.prototype.exec"))) {
+		vm.splitSearching(rs, s, unicode, push)
+		return vm.newArrayValue(out)
+	}
 	p, q := 0, 0
 	for q < size {
 		vm.setLastIndex(splitter, int64(q))
@@ -302,4 +319,60 @@ func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 	}
 	push(stringValue(s.substring(p, size)))
 	return vm.newArrayValue(out)
+}
+
+// hasDollar reports whether a replacement template contains '$' (otherwise it is literal).
+func hasDollar(t *jsString) bool {
+	if f := t.flat(); f.isASCII {
+		return strings.IndexByte(f.ascii, '$') >= 0
+	}
+	for _, c := range t.flat().utf16 {
+		if c == '$' {
+			return true
+		}
+	}
+	return false
+}
+
+// splitSearching is the loop of RegExp.prototype[Symbol.split] for a splitter that is a
+// plain RegExp with the built-in exec, where nothing can observe its lastIndex: instead of
+// a sticky match attempt at every position it searches for the next match, which finds the
+// same matches (the leftmost position where the sticky form would match) in one pass.
+func (vm *VM) splitSearching(rs *regexpSlots, s *jsString, unicode bool, push func(Value) bool) {
+	fl := rs.re.Flags()
+	fl.Sticky = false
+	re, err := jsregexp.Compile(rs.source.units(), fl)
+	if err != nil {
+		vm.throwSyntaxError("%s", err.Error())
+	}
+	search := &regexpSlots{source: rs.source, re: re}
+	size := s.Len()
+	p, q := 0, 0
+	for q < size {
+		m := vm.match(search, s, q)
+		if m == nil || m.Start >= size {
+			break
+		}
+		q = m.Start
+		e := min(m.End, size)
+		if e == p {
+			q = int(advanceStringIndex(s, int64(q), unicode))
+			continue
+		}
+		if push(stringValue(s.substring(p, q))) {
+			return
+		}
+		p = e
+		for _, g := range m.Groups {
+			v := undefinedValue
+			if g[0] >= 0 {
+				v = stringValue(s.substring(g[0], g[1]))
+			}
+			if push(v) {
+				return
+			}
+		}
+		q = p
+	}
+	push(stringValue(s.substring(p, size)))
 }

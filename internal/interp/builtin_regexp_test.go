@@ -65,6 +65,16 @@ func TestRegExpBuiltins(t *testing.T) {
 		{"isRegExp_symbol", `const o = {[Symbol.match]: true, source: 's', flags: 'g', constructor: RegExp}; RegExp(o) === o`, "true"},
 		{"string_match_string_pattern", `'a.c'.match('.')[0] + 'abc'.search('c')`, "a2"},
 		{"lone_surrogate", `/\uD800/.test('a\uD800b') + ',' + 'x\uD800'.replace(/\uD800/, '!')`, "true,x!"},
+		{"split_captures_limit", `JSON.stringify('a1b2c3'.split(/(\d)/, 4))`, "[\"a\",\"1\",\"b\",\"2\"]"},
+		{"split_lookahead", `JSON.stringify('test'.split(/(?=t)/))`, "[\"tes\",\"t\"]"},
+		{"split_ignorecase", `JSON.stringify('aXbxC'.split(/x/i))`, "[\"a\",\"b\",\"C\"]"},
+		{"split_unicode_pairs", `JSON.stringify('a\u{1F600}b'.split(/(?:)/u).map(x => x.length))`, "[1,2,1]"},
+		{"split_lazy", `JSON.stringify(['ab'.split(/a*?/), 'ab'.split(/a*/)])`, "[[\"a\",\"b\"],[\"\",\"b\"]]"},
+		{"split_undefined_captures", `JSON.stringify('A<B>bold</B>and<CODE>coded</CODE>'.split(/<(\/)?([^<>]+)>/))`, "[\"A\",null,\"B\",\"bold\",\"/\",\"B\",\"and\",null,\"CODE\",\"coded\",\"/\",\"CODE\",\"\"]"},
+		{"split_sticky_source", `JSON.stringify('a,b,c'.split(/,/y))`, "[\"a\",\"b\",\"c\"]"},
+		{"split_observable_exec", `let n = 0; const r = /,/; r.exec = function (s) { n++; return RegExp.prototype.exec.call(this, s) }; class R extends RegExp {}; 'a,b'.split(new R(',')).length + ':' + ('a,b'.split(r), n)`, "2:0"},
+		{"split_trailing", `JSON.stringify('a,b,'.split(/,/))`, "[\"a\",\"b\",\"\"]"},
+		{"split_whole", `JSON.stringify('abc'.split(/abc/))`, "[\"\",\"\"]"},
 	})
 }
 

@@ -108,7 +108,7 @@ func stringReplace(vm *VM, c NativeCall) Value {
 	if functional {
 		repl = vm.ToString(vm.Call(replaceValue, undefinedValue, stringValue(search), intValue(pos), stringValue(s)))
 	} else {
-		repl = vm.getSubstitution(search, s, pos, nil, undefinedValue, template)
+		repl = vm.getSubstitution(search, s, nil, pos, nil, undefinedValue, template)
 	}
 	var b stringBuilder
 	b.writeString(s.substring(0, pos))
@@ -150,6 +150,10 @@ func stringReplaceAll(vm *VM, c NativeCall) Value {
 			break
 		}
 	}
+	var sUnits []uint16
+	if !functional && hasDollar(template) && len(positions) > 1 {
+		sUnits = s.units()
+	}
 	end := 0
 	var b stringBuilder
 	for _, p := range positions {
@@ -157,7 +161,7 @@ func stringReplaceAll(vm *VM, c NativeCall) Value {
 		if functional {
 			repl = vm.ToString(vm.Call(replaceValue, undefinedValue, stringValue(search), intValue(p), stringValue(s)))
 		} else {
-			repl = vm.getSubstitution(search, s, p, nil, undefinedValue, template)
+			repl = vm.getSubstitution(search, s, sUnits, p, nil, undefinedValue, template)
 		}
 		b.writeString(s.substring(end, p))
 		b.writeString(repl)
