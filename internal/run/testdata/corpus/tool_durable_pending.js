@@ -1,0 +1,2 @@
+const r = await tools.approvals.request({ reason: 'ship it' });
+return r.approved;
