@@ -25,6 +25,8 @@ func TestHostilePrograms(t *testing.T) {
 		{name: "string doubling", src: "let s = 'x'; for (;;) s += s", result: "RangeError: Invalid string length"},
 		{name: "object growth", src: "const a = []; for (;;) a.push({x: [1, 2, 3], y: 'abc'})", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
 		{name: "closure chain", src: "let f = () => 0; for (;;) { const g = f; f = () => g() }", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
+		{name: "native re-entry recursion", src: "const o = { toString() { return `${o}` + 'x' } }; let m; try { `${o}` } catch (e) { m = e.name } m", result: "RangeError"},
+		{name: "getter recursion", src: "const o = { get x() { return this.x } }; let m; try { o.x } catch (e) { m = e.message } m", result: "Maximum call stack size exceeded"},
 		{name: "garbage is not counted", src: "let n = 0; for (let i = 0; i < 50000; i++) { const o = {a: [i, i]}; n += o.a.length } n", maxMemory: 1 << 20, result: "100000"},
 	}
 	for _, tt := range tests {

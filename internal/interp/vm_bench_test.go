@@ -79,3 +79,32 @@ func BenchmarkSnapshotRestore(b *testing.B) {
 	}
 	b.SetBytes(int64(size))
 }
+
+// BenchmarkSnapshotIdle100Pending measures Snapshot of a run waiting on 100 host calls
+// (target: under 1 ms).
+func BenchmarkSnapshotIdle100Pending(b *testing.B) {
+	h := &testHost{}
+	vm := New(Config{Host: h})
+	if err := vm.Set(vm.Global(), "later", vm.NewHostFunction("later", "later", 0)); err != nil {
+		b.Fatal(err)
+	}
+	p, err := Compile("const ps = []; for (let i = 0; i < 100; i++) ps.push(later()); (await Promise.all(ps)).length")
+	if err != nil {
+		b.Fatal(err)
+	}
+	_ = vm.Start(p)
+	if st, err := vm.Run(context.Background(), RunOptions{}); err != nil || st != StatusWaiting {
+		b.Fatal(st, err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var size int
+	for i := 0; i < b.N; i++ {
+		data, err := vm.Snapshot()
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(data)
+	}
+	b.ReportMetric(float64(size), "bytes")
+}
