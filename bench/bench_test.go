@@ -39,6 +39,19 @@ func TestGojaScripts(t *testing.T) {
 	}
 }
 
+// TestOursScripts checks that codemode's interpreter computes node's value for every script.
+func TestOursScripts(t *testing.T) {
+	t.Parallel()
+	scripts, err := Scripts()
+	require.NoError(t, err)
+	for _, s := range scripts {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			require.NoError(t, Check(context.Background(), Ours{}, s))
+		})
+	}
+}
+
 func TestGojaErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
