@@ -43,6 +43,7 @@ func setupRegExp(r *Realm) {
 	proto := r.vm.newObject(r.ObjectPrototype, ClassObject)
 	ctor := r.newConstructor("RegExp", 2, regexpConstructor, proto)
 	r.getter(ctor, symKey(symSpecies), func(vm *VM, c NativeCall) Value { return c.This })
+	r.method(ctor, "escape", 1, regexpEscape)
 	r.method(proto, "exec", 1, regexpExecMethod)
 	r.method(proto, "test", 1, regexpTest)
 	r.method(proto, "toString", 0, regexpToString)
@@ -406,4 +407,47 @@ func advanceStringIndex(s *jsString, i int64, unicode bool) int64 {
 	}
 	_, n := s.codePointAt(int(i))
 	return i + int64(n)
+}
+
+// regexpEscape is RegExp.escape(string) (ES2025): the string with every character that could
+// mean something in a pattern escaped, so that new RegExp(RegExp.escape(s)) matches s.
+func regexpEscape(vm *VM, c NativeCall) Value {
+	v := c.Arg(0)
+	if v.kind != KindString {
+		vm.throwTypeError("RegExp.escape requires a string argument")
+	}
+	s := v.str()
+	var b stringBuilder
+	hex := func(prefix string, n uint16, digits int) {
+		const hexDigits = "0123456789abcdef"
+		b.writeGo(prefix)
+		for shift := 4 * (digits - 1); shift >= 0; shift -= 4 {
+			b.writeUnit(uint16(hexDigits[(n>>shift)&0xF]))
+		}
+	}
+	for i := 0; i < s.Len(); {
+		cp, n := s.codePointAt(i)
+		i += n
+		switch {
+		case b.len() == 0 && (cp >= '0' && cp <= '9' || cp >= 'a' && cp <= 'z' || cp >= 'A' && cp <= 'Z'):
+			hex("\\x", uint16(cp), 2)
+		case cp < 0x80 && strings.IndexByte("^$\\.*+?()[]{}|/", byte(cp)) >= 0:
+			b.writeUnit('\\')
+			b.writeUnit(uint16(cp))
+		case cp >= '\t' && cp <= '\r':
+			b.writeUnit('\\')
+			b.writeUnit(uint16("tnvfr"[cp-'\t']))
+		case cp < 0x80 && strings.IndexByte(",-=<>#&!%:;@~'`\"", byte(cp)) >= 0,
+			isJSSpace(cp), cp >= 0xD800 && cp <= 0xDFFF:
+			if cp <= 0xFF {
+				hex("\\x", uint16(cp), 2)
+			} else {
+				hex("\\u", uint16(cp), 4)
+			}
+		default:
+			b.writeRune(cp)
+		}
+	}
+	vm.checkStringLength(int64(b.len()))
+	return stringValue(b.string())
 }

@@ -75,6 +75,13 @@ func TestRegExpBuiltins(t *testing.T) {
 		{"split_observable_exec", `let n = 0; const r = /,/; r.exec = function (s) { n++; return RegExp.prototype.exec.call(this, s) }; class R extends RegExp {}; 'a,b'.split(new R(',')).length + ':' + ('a,b'.split(r), n)`, "2:0"},
 		{"split_trailing", `JSON.stringify('a,b,'.split(/,/))`, "[\"a\",\"b\",\"\"]"},
 		{"split_whole", `JSON.stringify('abc'.split(/abc/))`, "[\"\",\"\"]"},
+		// RegExp.escape is newer than node 20: these results follow the ES2025 algorithm.
+		{"escape_initial_alnum", `RegExp.escape('foo.bar')`, "\\x66oo\\.bar"},
+		{"escape_punctuators", `RegExp.escape('a-b c,d')`, "\\x61\\x2db\\x20c\\x2cd"},
+		{"escape_controls", `RegExp.escape('\n\t/')`, "\\n\\t\\/"},
+		{"escape_line_separator", `RegExp.escape('\u2028\uD800')`, "\\u2028\\ud800"},
+		{"escape_not_string", `RegExp.escape(1)`, "throws TypeError"},
+		{"escape_roundtrip", `new RegExp(RegExp.escape('(a+b)*[x]')).test('1(a+b)*[x]')`, "true"},
 	})
 }
 
