@@ -74,5 +74,9 @@ func TestStringBuiltins(t *testing.T) {
 		{"symbol_dispatch", `'abc'.replace({[Symbol.replace](s, r) { return s + r }}, '!') + 'x'.split({[Symbol.split](s, l) { return [s, l] }}, 3)`, "abc!x,3"},
 		{"concat_long", `'ab'.repeat(1000).concat('c').length`, "2001"},
 		{"string_exotic", `const s = new String('ab'); s[5] = 'x'; [s.length, s[0], Object.getOwnPropertyNames(s).join()].join('|')`, "2|a|0,1,5,length"},
+		{"sigma_after_ypogegrammeni", `'\u0345\u03A3'.toLowerCase().charCodeAt(1)`, "963"},
+		{"sigma_final_with_ignorable", `'A\u0345\u03A3'.toLowerCase().charCodeAt(2) + ',' + 'A\u03A3\u0345'.toLowerCase().charCodeAt(1)`, "962,962"},
+		{"sigma_middle", `'A\u03A3B'.toLowerCase() + 'A\u03A3.B'.toLowerCase() + 'A\u03A3 B'.toLowerCase()`, "aσbaσ.baς b"},
+		{"sigma_alone", `'\u03A3'.toLowerCase() + ' \u03A3 '.toLowerCase()`, "σ σ "},
 	})
 }

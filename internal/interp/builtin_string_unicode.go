@@ -2,6 +2,7 @@ package interp
 
 import (
 	"strings"
+	"unicode"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
@@ -49,7 +50,7 @@ func (vm *VM) toLowerString(s *jsString) *jsString {
 		}
 		return newASCII(strings.ToLower(f.ascii))
 	}
-	out := mapWellFormed(s, cases.Lower(language.Und).String)
+	out := mapWellFormed(s, lowerWithSigma)
 	vm.checkStringLength(int64(out.Len()))
 	vm.allocated += int64(out.Len()) * 2
 	return out
@@ -133,4 +134,64 @@ func stringNormalize(vm *VM, c NativeCall) Value {
 	vm.checkStringLength(int64(out.Len()))
 	vm.allocated += int64(out.Len()) * 2
 	return stringValue(out)
+}
+
+// lowerWithSigma is the full lower-case mapping of well-formed text with the Final_Sigma
+// rule applied as the Unicode standard (and V8) define it: a capital sigma becomes 'ς' when
+// a cased letter precedes it and none follows it, skipping case-ignorable characters in
+// both directions (so U+0345, which is both, is skipped).
+func lowerWithSigma(s string) string {
+	lower := cases.Lower(language.Und)
+	if !strings.ContainsRune(s, 'Σ') {
+		return lower.String(s)
+	}
+	rs := []rune(s)
+	var b strings.Builder
+	start := 0
+	for i, r := range rs {
+		if r != 'Σ' {
+			continue
+		}
+		b.WriteString(lower.String(string(rs[start:i])))
+		if isFinalSigma(rs, i) {
+			b.WriteRune('ς')
+		} else {
+			b.WriteRune('σ')
+		}
+		start = i + 1
+	}
+	b.WriteString(lower.String(string(rs[start:])))
+	return b.String()
+}
+
+// isFinalSigma evaluates the Final_Sigma casing context at rs[i].
+func isFinalSigma(rs []rune, i int) bool {
+	j := i - 1
+	for j >= 0 && isCaseIgnorable(rs[j]) {
+		j--
+	}
+	if j < 0 || !isCased(rs[j]) {
+		return false
+	}
+	k := i + 1
+	for k < len(rs) && isCaseIgnorable(rs[k]) {
+		k++
+	}
+	return k == len(rs) || !isCased(rs[k])
+}
+
+// isCased is the Unicode Cased property.
+func isCased(r rune) bool {
+	return unicode.In(r, unicode.Lu, unicode.Ll, unicode.Lt, unicode.Other_Lowercase, unicode.Other_Uppercase)
+}
+
+// isCaseIgnorable is the Unicode Case_Ignorable property: marks, format characters,
+// modifiers, and the word-break MidLetter, MidNumLet and Single_Quote characters.
+func isCaseIgnorable(r rune) bool {
+	switch r {
+	case '\'', '.', ':', 0xB7, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52,
+		0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
+		return true
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
