@@ -97,9 +97,6 @@ func setupDate(r *Realm) {
 		fn   func(float64) string
 	}{
 		{"toDateString", jsdate.ToDateString},
-		{"toLocaleDateString", jsdate.ToLocaleDateString},
-		{"toLocaleString", jsdate.ToLocaleString},
-		{"toLocaleTimeString", jsdate.ToLocaleTimeString},
 		{"toString", jsdate.ToString},
 		{"toTimeString", jsdate.ToTimeString},
 	}
@@ -109,6 +106,15 @@ func setupDate(r *Realm) {
 			return asciiValue(fn(thisTimeValue(vm, c.This, method)))
 		})
 	}
+	r.method(proto, "toLocaleDateString", 0, func(vm *VM, c NativeCall) Value {
+		return dateLocaleString(vm, c, "Date.prototype.toLocaleDateString", localeDate)
+	})
+	r.method(proto, "toLocaleString", 0, func(vm *VM, c NativeCall) Value {
+		return dateLocaleString(vm, c, "Date.prototype.toLocaleString", localeAny)
+	})
+	r.method(proto, "toLocaleTimeString", 0, func(vm *VM, c NativeCall) Value {
+		return dateLocaleString(vm, c, "Date.prototype.toLocaleTimeString", localeTime)
+	})
 	r.method(proto, "toISOString", 0, dateToISOString)
 	r.method(proto, "toJSON", 1, dateToJSON)
 	utc := r.method(proto, "toUTCString", 0, dateToUTCString)
