@@ -229,7 +229,7 @@ func (e *Execution) restore(st *runState) error {
 	e.activeUsed = time.Duration(st.ActiveMs * float64(time.Millisecond))
 	e.logs = st.Logs
 	e.warnings = st.Warnings
-	e.calls = e.calls[:0]
+	e.calls = make([]*callState, 0, len(st.Calls))
 	e.byPromise = map[uint64]*callState{}
 	for _, j := range st.Calls {
 		c := &callState{
