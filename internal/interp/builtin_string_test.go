@@ -78,5 +78,8 @@ func TestStringBuiltins(t *testing.T) {
 		{"sigma_final_with_ignorable", `'A\u0345\u03A3'.toLowerCase().charCodeAt(2) + ',' + 'A\u03A3\u0345'.toLowerCase().charCodeAt(1)`, "962,962"},
 		{"sigma_middle", `'A\u03A3B'.toLowerCase() + 'A\u03A3.B'.toLowerCase() + 'A\u03A3 B'.toLowerCase()`, "aσbaσ.baς b"},
 		{"sigma_alone", `'\u03A3'.toLowerCase() + ' \u03A3 '.toLowerCase()`, "σ σ "},
+		{"toLocale_locales", `['a'.toLocaleUpperCase({}), 'a'.toLocaleUpperCase(['en']), 'A'.toLocaleLowerCase(1)].join()`, "A,A,a"},
+		{"toLocale_bad_tag", `'a'.toLocaleUpperCase([1])`, "throws TypeError"},
+		{"toLocale_null", `'a'.toLocaleLowerCase(null)`, "throws TypeError"},
 	})
 }

@@ -80,19 +80,28 @@ func stringToUpperCase(vm *VM, c NativeCall) Value {
 	return stringValue(vm.toUpperString(thisStr(vm, c, "toUpperCase")))
 }
 
-// localeArg validates the locales argument of toLocaleLowerCase/toLocaleUpperCase: the
-// interpreter has only the root locale, so tags are checked for type but otherwise ignored.
+// localeArg reads the locales argument of toLocaleLowerCase/toLocaleUpperCase as
+// CanonicalizeLocaleList does (a string, or an array-like of strings and objects; null is a
+// TypeError). The interpreter has only the root locale, so the tags are otherwise ignored.
 func localeArg(vm *VM, v Value) {
 	switch v.kind {
 	case KindUndefined, KindString:
-	case KindObject:
-		vm.IterableToList(v)
-	default:
-		if v.kind != KindNull {
-			vm.ToObject(v)
-		} else {
-			vm.throwTypeError("Cannot convert undefined or null to object")
+		return
+	case KindNull:
+		vm.throwTypeError("Cannot convert undefined or null to object")
+	}
+	o := vm.ToObject(v)
+	n := vm.LengthOfArrayLike(o)
+	for i := int64(0); i < n; i++ {
+		key := vm.indexToKey(i)
+		if !vm.HasProperty(o, key) {
+			continue
 		}
+		tag := vm.GetProp(o, key)
+		if tag.kind != KindString && tag.kind != KindObject {
+			vm.throwTypeError("Language ID should be string or object.")
+		}
+		vm.ToString(tag)
 	}
 }
 
