@@ -113,7 +113,7 @@ func suspendedResult(exec *run.Execution) *run.Result {
 	return &run.Result{OK: false, Error: &run.Diagnostic{Kind: run.KindExecutionFailure,
 		Message: "the run is suspended on durable calls whose outcomes codemode eval cannot receive: " +
 			strings.Join(waits, ", ") + "; run it through the service (codemode dev) to post outcomes"},
-		ToolCalls: exec.Calls()}
+		Logs: exec.Logs(), ToolCalls: exec.Calls()}
 }
 
 // readSource reads the program from FILE, or from stdin for "-".

@@ -237,7 +237,7 @@ func (e *Execution) drive(parent context.Context) error {
 		} else if e.draining() {
 			steps = 1
 		}
-		st, err := e.vm.Run(ctx, interp.RunOptions{MaxSteps: steps})
+		st, err := e.runVM(ctx, steps)
 		if err != nil {
 			if e.host.journalErr != nil {
 				return e.host.journalErr
@@ -477,4 +477,19 @@ func (e *Execution) Calls() []ToolCallRecord {
 		out[i] = c.record()
 	}
 	return out
+}
+
+// Logs returns the program's console lines so far.
+func (e *Execution) Logs() []string { return e.logs }
+
+// runVM runs the interpreter for up to steps steps (0: no bound). A Go panic out of the
+// interpreter (an interpreter bug, not the program's fault) is turned into an error so that one
+// run's failure ends that run with an ExecutionFailure and never the host process.
+func (e *Execution) runVM(ctx context.Context, steps int64) (st interp.Status, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = interp.StatusDone, fmt.Errorf("internal interpreter error: %v", r)
+		}
+	}()
+	return e.vm.Run(ctx, interp.RunOptions{MaxSteps: steps})
 }
