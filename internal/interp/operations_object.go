@@ -3,11 +3,17 @@ package interp
 import "math"
 
 // getFrom is [[Get]] on o with the given receiver: walks the prototype chain and runs getters.
+// Objects whose own properties all live in the property map (every class but String
+// wrappers, and arrays for keys that cannot be an index or "length") are looked up directly.
 func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
+	plain := !key.mayBeIndexOrLength()
 	for ; o != nil; o = o.proto {
-		if o.class == ClassObject || o.class == ClassFunction {
+		if o.class != ClassString && (plain || o.class != ClassArray) {
 			if p := o.props.get(key); p != nil {
 				if p.flags&propAccessor == 0 {
+					if p.value.kind == kindLazyStack {
+						materializeStack(o, p)
+					}
 					return p.value
 				}
 				if p.getter == nil {
@@ -114,7 +120,15 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 		}
 	}
 	for q := o; q != nil; q = q.proto {
-		p, ok := q.getOwn(key)
+		var p Property
+		var ok bool
+		if q.class == ClassObject || q.class == ClassFunction {
+			if pp := q.props.get(key); pp != nil {
+				p, ok = *pp, true
+			}
+		} else {
+			p, ok = q.getOwn(key)
+		}
 		if !ok {
 			continue
 		}
@@ -133,6 +147,15 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 	r := receiver.asObject()
 	if r == nil {
 		return false
+	}
+	if r == o && (r.class == ClassObject || r.class == ClassFunction) && !r.props.has(key) {
+		// the chain walk found no own property on the receiver: create it
+		if !r.extensible() {
+			return false
+		}
+		vm.allocated += propertySize
+		r.props.add(key, Property{value: v, flags: propDefault})
+		return true
 	}
 	if existing, ok := r.getOwn(key); ok {
 		if existing.isAccessor() || !existing.writable() {

@@ -25,6 +25,16 @@ func jsStringKey(s *jsString) PropertyKey { return PropertyKey{name: s.wtf8()} }
 // indexKey makes the property key of an array index.
 func indexKey(i uint32) PropertyKey { return PropertyKey{name: strconv.FormatUint(uint64(i), 10)} }
 
+// mayBeIndexOrLength reports whether the key could be an array index or "length" (a cheap
+// test that lets lookups skip the array and String exotic paths).
+func (k PropertyKey) mayBeIndexOrLength() bool {
+	if k.sym != nil || k.name == "" {
+		return false
+	}
+	c := k.name[0]
+	return (c >= '0' && c <= '9') || k.name == "length"
+}
+
 // isSymbol reports whether the key is a symbol.
 func (k PropertyKey) isSymbol() bool { return k.sym != nil }
 
@@ -201,8 +211,15 @@ func (m *propertyMap) get(key PropertyKey) *Property {
 	return nil
 }
 
+// has reports whether key is present.
+func (m *propertyMap) has(key PropertyKey) bool { return m.find(key) >= 0 }
+
 // add appends a new property (key must not be present) and returns it.
 func (m *propertyMap) add(key PropertyKey, p Property) *Property {
+	if cap(m.keys) == 0 {
+		m.keys = make([]PropertyKey, 0, 4)
+		m.props = make([]Property, 0, 4)
+	}
 	m.keys = append(m.keys, key)
 	m.props = append(m.props, p)
 	n := len(m.keys)
