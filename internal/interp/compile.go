@@ -506,15 +506,16 @@ const (
 )
 
 type ctrlEntry struct {
-	kind      ctrlKind
-	labels    []string
-	breaks    []int
-	continues []int
-	iterReg   int  // ctrlIter / for-of loop: the iterator record register
-	async     bool // ctrlIter: async iterator
-	handler   bool // ctrlFinally: its handler is active
-	finally   *js.BlockStmt
-	scope     *scope
+	kind       ctrlKind
+	labels     []string
+	breaks     []int
+	continues  []int
+	iterReg    int  // ctrlIter / for-of loop: the iterator record register
+	async      bool // ctrlIter: async iterator
+	iterIfOpen bool // ctrlIter of a destructuring pattern: close only when not exhausted
+	handler    bool // ctrlFinally: its handler is active
+	finally    *js.BlockStmt
+	scope      *scope
 }
 
 func (c *compiler) pushCtrl(e *ctrlEntry) *ctrlEntry {
@@ -539,9 +540,12 @@ func (c *compiler) unwind(target int) {
 			c.op(OpTryPop)
 		case ctrlIter:
 			c.emit(OpGetReg, e.iterReg, 0)
-			if e.async {
+			switch {
+			case e.async:
 				c.emitAsyncIterClose()
-			} else {
+			case e.iterIfOpen:
+				c.emit(OpIterClose, 0, 2)
+			default:
 				c.op(OpIterClose)
 			}
 		case ctrlFinally:

@@ -377,6 +377,7 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 		c.op(OpGetIter)
 		it := c.newReg()
 		c.emit(OpPutReg, it, 0)
+		end := c.openPatternIter(it)
 		for _, e := range n.List {
 			c.emit(OpGetReg, it, 0)
 			c.op(OpIterStep)
@@ -395,10 +396,8 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 			c.emit(OpGetReg, it, 0)
 			c.op(OpIterRest)
 			c.bindPattern(n.Rest, init)
-			return
 		}
-		c.emit(OpGetReg, it, 0)
-		c.emit(OpIterClose, 0, 2) // B=2: only when not exhausted
+		c.closePatternIter(it, end)
 	case *js.BindingObject:
 		c.op(OpCheckCoercible)
 		src := c.newReg()
@@ -452,22 +451,23 @@ func (c *compiler) assignPattern(e js.IExpr) {
 		c.op(OpGetIter)
 		it := c.newReg()
 		c.emit(OpPutReg, it, 0)
+		end := c.openPatternIter(it)
 		for _, el := range n.List {
-			c.emit(OpGetReg, it, 0)
 			if el.Spread {
+				c.emit(OpGetReg, it, 0)
 				c.op(OpIterRest)
 				c.assignTarget(el.Value)
-				return
+				break
 			}
-			c.op(OpIterStep)
 			if el.Value == nil {
+				c.emit(OpGetReg, it, 0)
+				c.op(OpIterStep)
 				c.op(OpPop)
 				continue
 			}
-			c.assignTarget(el.Value)
+			c.assignElementTarget(el.Value, it)
 		}
-		c.emit(OpGetReg, it, 0)
-		c.emit(OpIterClose, 0, 2)
+		c.closePatternIter(it, end)
 	case *js.ObjectExpr:
 		c.op(OpCheckCoercible)
 		src := c.newReg()
@@ -519,4 +519,74 @@ func (c *compiler) assignPattern(e js.IExpr) {
 			c.assignTarget(target)
 		}
 	}
+}
+
+// openPatternIter starts the protected region of an array pattern: an
+// exception closes the iterator (when not exhausted) and a return through it
+// (a generator's return() at a yield inside) closes it too.
+func (c *compiler) openPatternIter(it int) int {
+	c.pushCtrl(&ctrlEntry{kind: ctrlIter, iterReg: it, iterIfOpen: true})
+	h := c.emit(OpTryPush, 0, 0)
+	c.pushCtrl(&ctrlEntry{kind: ctrlTry})
+	return h
+}
+
+// closePatternIter ends the region opened by openPatternIter and closes the
+// iterator when it is not exhausted.
+func (c *compiler) closePatternIter(it, h int) {
+	c.popCtrl()
+	c.op(OpTryPop)
+	c.popCtrl()
+	c.emit(OpGetReg, it, 0)
+	c.emit(OpIterClose, 0, 2)
+	end := c.emit(OpJump, 0, 0)
+	c.patch(h)
+	c.emit(OpGetReg, it, 0)
+	c.emit(OpIterCloseThrow, 0, 2)
+	c.op(OpThrow)
+	c.patch(end)
+}
+
+// assignElementTarget assigns the next value of iterator register it to an
+// array-pattern element target; the target reference (object and key) is
+// evaluated before the iterator steps, as the specification orders it.
+func (c *compiler) assignElementTarget(target js.IExpr, it int) {
+	def := js.IExpr(nil)
+	t := unparen(target)
+	if b, ok := t.(*js.BinaryExpr); ok && b.Op == js.EqToken {
+		t, def = unparen(b.X), b.Y
+	}
+	step := func() {
+		c.emit(OpGetReg, it, 0)
+		c.op(OpIterStep)
+		if def != nil {
+			j := c.emit(OpJumpIfNotUndef, 0, 0)
+			if v, ok := t.(*js.Var); ok {
+				c.namedExprS(def, varName(v))
+			} else {
+				c.expr(def)
+			}
+			c.patch(j)
+		}
+	}
+	switch x := t.(type) {
+	case *js.DotExpr:
+		if pv, ok := x.Y.(*js.Var); !ok || !isPrivateName(pv) {
+			c.expr(x.X)
+			step()
+			c.emit(OpSetProp, c.strConst(dotName(x)), 0)
+			c.op(OpPop)
+			return
+		}
+	case *js.IndexExpr:
+		c.expr(x.X)
+		c.expr(x.Y)
+		c.op(OpToPropertyKey)
+		step()
+		c.op(OpSetElem)
+		c.op(OpPop)
+		return
+	}
+	step()
+	c.assignTarget(t)
 }

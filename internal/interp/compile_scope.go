@@ -544,11 +544,14 @@ func (a *analyzer) class(n *js.ClassDecl) {
 	}
 	cf.hasField = hasFields
 	cf.derived = n.Extends != nil
-	if ctor == nil && cf.derived {
+	if cf.derived {
+		// derived constructors always need this (checked when they return)
 		saveFn, saveCur := a.fn, a.cur
 		a.fn, a.cur = cf, cf.scope
-		a.resolve("%callee")
-		a.resolve("new.target")
+		if ctor == nil {
+			a.resolve("%callee")
+			a.resolve("new.target")
+		}
 		a.resolve("this")
 		a.fn, a.cur = saveFn, saveCur
 	}
