@@ -157,6 +157,7 @@ func regexpConstructor(vm *VM, c NativeCall) Value {
 	}
 	o := vm.OrdinaryCreateFromConstructor(newTarget, "RegExp.prototype", ClassRegExp)
 	o.props.add(keyLastIndex, Property{value: intValue(0), flags: propWritable})
+	vm.allocated += propertySize
 	vm.regexpInitialize(o, p, f)
 	return objectValue(o)
 }

@@ -62,7 +62,12 @@ func (rs *regexpSlots) encodeSlot(e *heapEncoder) {
 	e.w.string(rs.flags)
 	e.w.endArray()
 }
-func (rs *regexpSlots) walkSlot(w *heapWalker) {}
+func (rs *regexpSlots) walkSlot(w *heapWalker) {
+	w.string(rs.source)
+	if rs.lastStr != nil {
+		w.add(int64(rs.lastStr.Len()) * 8) // the prepared input: runes and offsets
+	}
+}
 
 func (it *stringIterator) slotTag() string { return "stringIterator" }
 func (it *stringIterator) encodeSlot(e *heapEncoder) {
