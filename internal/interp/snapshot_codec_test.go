@@ -23,6 +23,9 @@ func runWithSnapshots(t *testing.T, src string, every int64) (string, bool, int)
 		if st == StatusDone {
 			break
 		}
+		if st == StatusWaiting {
+			t.Fatal("program waits on host promises")
+		}
 		require.Equal(t, StatusPaused, st)
 		data, err := vm.Snapshot()
 		require.NoError(t, err)

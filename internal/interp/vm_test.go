@@ -2,14 +2,22 @@ package interp
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
 // runProgram compiles and runs src, returning the completion as a string and whether it threw.
+//
+// With CODEMODE_ROUNDTRIP=1 the run is snapshotted and restored into a new VM
+// every 200 steps.
 func runProgram(t *testing.T, src string) (string, bool) {
 	t.Helper()
+	if os.Getenv("CODEMODE_ROUNDTRIP") == "1" {
+		got, thrown, _ := runWithSnapshots(t, src, 200)
+		return got, thrown
+	}
 	p, err := Compile(src)
 	require.NoError(t, err)
 	vm := New(Config{})
