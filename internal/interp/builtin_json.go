@@ -2,8 +2,8 @@ package interp
 
 import (
 	"errors"
-	"math"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/codemode/codemode/internal/interp/numconv"
@@ -53,7 +53,7 @@ func (vm *VM) internalizeJSON(holder *Object, name PropertyKey, reviver Value, d
 				vm.reviveElement(o, k, vm.internalizeJSON(o, k, reviver, depth+1))
 			}
 		} else {
-			for _, k := range o.ownKeys() {
+			for _, k := range vm.OwnPropertyKeys(o) {
 				if k.isSymbol() {
 					continue
 				}
@@ -289,7 +289,7 @@ func (s *jsonSerializer) object(o *Object) {
 
 // enumerableKeys lists o's own enumerable string keys in property order.
 func (s *jsonSerializer) enumerableKeys(o *Object) []PropertyKey {
-	keys := o.ownKeys()
+	keys := s.vm.OwnPropertyKeys(o)
 	out := keys[:0]
 	for _, k := range keys {
 		if k.isSymbol() {
