@@ -188,7 +188,7 @@ func (vm *VM) regexpInitialize(o *Object, pattern, flags Value) {
 func regexpCompile(vm *VM, c NativeCall) Value {
 	o := c.This.asObject()
 	if regexpOf(o) == nil {
-		vm.throwTypeError("RegExp.prototype.compile called on incompatible receiver %s", vm.describeForError(c.This))
+		vm.throwTypeError("Method RegExp.prototype.compile called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	pattern, flags := c.Arg(0), c.Arg(1)
 	if rs := regexpOf(pattern.asObject()); rs != nil {
@@ -239,7 +239,7 @@ func regexpFlagsGetter(vm *VM, c NativeCall) Value {
 func regexpToString(vm *VM, c NativeCall) Value {
 	o := c.This.asObject()
 	if o == nil {
-		vm.throwTypeError("RegExp.prototype.toString requires that 'this' be an Object")
+		vm.throwTypeError("Method RegExp.prototype.toString called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	var b stringBuilder
 	b.writeUnit('/')
@@ -253,7 +253,7 @@ func regexpToString(vm *VM, c NativeCall) Value {
 func regexpExecMethod(vm *VM, c NativeCall) Value {
 	o := c.This.asObject()
 	if regexpOf(o) == nil {
-		vm.throwTypeError("RegExp.prototype.exec called on incompatible receiver %s", vm.describeForError(c.This))
+		vm.throwTypeError("Method RegExp.prototype.exec called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	return vm.regexpBuiltinExec(o, vm.ToString(c.Arg(0)))
 }
@@ -262,7 +262,7 @@ func regexpExecMethod(vm *VM, c NativeCall) Value {
 func regexpTest(vm *VM, c NativeCall) Value {
 	o := c.This.asObject()
 	if o == nil {
-		vm.throwTypeError("RegExp.prototype.test called on incompatible receiver %s", vm.describeForError(c.This))
+		vm.throwTypeError("Method RegExp.prototype.test called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	return Bool(!vm.regexpExec(o, vm.ToString(c.Arg(0))).IsNull())
 }
@@ -274,12 +274,12 @@ func (vm *VM) regexpExec(o *Object, s *jsString) Value {
 	if IsCallable(exec) {
 		res := vm.Call(exec, objectValue(o), stringValue(s))
 		if res.kind != KindObject && res.kind != KindNull {
-			vm.throwTypeError("object null or undefined is not an object or null")
+			vm.throwTypeError("RegExp exec method returned something other than an Object or null")
 		}
 		return res
 	}
 	if regexpOf(o) == nil {
-		vm.throwTypeError("RegExp.prototype.exec called on incompatible receiver %s", vm.describeForError(objectValue(o)))
+		vm.throwTypeError("Method RegExp.prototype.exec called on incompatible receiver %s", vm.describeReceiver(objectValue(o)))
 	}
 	return vm.regexpBuiltinExec(o, s)
 }

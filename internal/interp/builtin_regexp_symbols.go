@@ -15,7 +15,7 @@ import (
 func thisRegExpObject(vm *VM, c NativeCall, method string) *Object {
 	o := c.This.asObject()
 	if o == nil {
-		vm.throwTypeError("RegExp.prototype.%s called on incompatible receiver %s", method, vm.describeForError(c.This))
+		vm.throwTypeError("Method RegExp.prototype.%s called on incompatible receiver %s", method, vm.describeReceiver(c.This))
 	}
 	return o
 }
@@ -38,7 +38,7 @@ func (vm *VM) advanceAfterEmpty(rx *Object, s *jsString, unicode bool) {
 
 // regexpSymbolMatch is RegExp.prototype[Symbol.match].
 func regexpSymbolMatch(vm *VM, c NativeCall) Value {
-	rx := thisRegExpObject(vm, c, "[Symbol.match]")
+	rx := thisRegExpObject(vm, c, "@@match")
 	s := vm.ToString(c.Arg(0))
 	flags := vm.regexpFlagsOf(rx)
 	if !strings.Contains(flags, "g") {
@@ -75,7 +75,7 @@ type regexpStringIterator struct {
 
 // regexpSymbolMatchAll is RegExp.prototype[Symbol.matchAll].
 func regexpSymbolMatchAll(vm *VM, c NativeCall) Value {
-	rx := thisRegExpObject(vm, c, "[Symbol.matchAll]")
+	rx := thisRegExpObject(vm, c, "@@matchAll")
 	s := vm.ToString(c.Arg(0))
 	ctor := vm.SpeciesConstructor(rx, objectValue(vm.realm.Intrinsic("RegExp")))
 	flags := vm.ToString(vm.GetProp(rx, strKey("flags")))
@@ -96,7 +96,7 @@ func regexpStringIteratorNext(vm *VM, c NativeCall) Value {
 		it, _ = o.slots.(*regexpStringIterator)
 	}
 	if it == nil {
-		vm.throwTypeError("Method RegExp String Iterator.prototype.next called on incompatible receiver %s", vm.describeForError(c.This))
+		vm.throwTypeError("Method RegExp String Iterator.prototype.next called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	if it.done {
 		return vm.CreateIterResultObject(undefinedValue, true)
@@ -155,7 +155,7 @@ func (vm *VM) getSubstitution(matched, str *jsString, strUnits []uint16, positio
 
 // regexpSymbolReplace is RegExp.prototype[Symbol.replace].
 func regexpSymbolReplace(vm *VM, c NativeCall) Value {
-	rx := thisRegExpObject(vm, c, "[Symbol.replace]")
+	rx := thisRegExpObject(vm, c, "@@replace")
 	s := vm.ToString(c.Arg(0))
 	replaceValue := c.Arg(1)
 	functional := IsCallable(replaceValue)
@@ -238,7 +238,7 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 
 // regexpSymbolSearch is RegExp.prototype[Symbol.search].
 func regexpSymbolSearch(vm *VM, c NativeCall) Value {
-	rx := thisRegExpObject(vm, c, "[Symbol.search]")
+	rx := thisRegExpObject(vm, c, "@@search")
 	s := vm.ToString(c.Arg(0))
 	prev := vm.GetProp(rx, keyLastIndex)
 	if !SameValue(prev, intValue(0)) {
@@ -257,7 +257,7 @@ func regexpSymbolSearch(vm *VM, c NativeCall) Value {
 // regexpSymbolSplit is RegExp.prototype[Symbol.split]: it matches with a sticky copy of
 // the expression made through the species constructor.
 func regexpSymbolSplit(vm *VM, c NativeCall) Value {
-	rx := thisRegExpObject(vm, c, "[Symbol.split]")
+	rx := thisRegExpObject(vm, c, "@@split")
 	s := vm.ToString(c.Arg(0))
 	ctor := vm.SpeciesConstructor(rx, objectValue(vm.realm.Intrinsic("RegExp")))
 	flags := vm.regexpFlagsOf(rx)

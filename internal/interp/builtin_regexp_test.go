@@ -82,6 +82,20 @@ func TestRegExpBuiltins(t *testing.T) {
 		{"escape_line_separator", `RegExp.escape('\u2028\uD800')`, "\\u2028\\ud800"},
 		{"escape_not_string", `RegExp.escape(1)`, "throws TypeError"},
 		{"escape_roundtrip", `new RegExp(RegExp.escape('(a+b)*[x]')).test('1(a+b)*[x]')`, "true"},
+		{"msg_exec_receiver", `let m; try { RegExp.prototype.exec.call({}, 'a') } catch (e) { m = e.message } m`, "Method RegExp.prototype.exec called on incompatible receiver #<Object>"},
+		{"msg_toString_receiver", `let m; try { RegExp.prototype.toString.call(1) } catch (e) { m = e.message } m`, "Method RegExp.prototype.toString called on incompatible receiver 1"},
+		{"msg_exec_result", `let m; try { const r = /a/; r.exec = () => 5; r.test('a') } catch (e) { m = e.message } m`, "RegExp exec method returned something other than an Object or null"},
+		{"msg_string_iterator", `let m; try { ''[Symbol.iterator]().next.call({}) } catch (e) { m = e.message } m`, "Method String Iterator.prototype.next called on incompatible receiver #<Object>"},
+		{"msg_at_null", `let m; try { String.prototype.at.call(null) } catch (e) { m = e.message } m`, "String.prototype.at called on null or undefined"},
+		{"msg_flags_non_object", `let m; try { Object.getOwnPropertyDescriptor(RegExp.prototype, 'flags').get.call(1) } catch (e) { m = e.message } m`, "RegExp.prototype.flags getter called on non-object 1"},
+		{"msg_global_non_regexp", `let m; try { Object.getOwnPropertyDescriptor(RegExp.prototype, 'global').get.call({}) } catch (e) { m = e.message } m`, "RegExp.prototype.global getter called on non-RegExp object"},
+		{"msg_repeat", `let m; try { 'a'.repeat(-2) } catch (e) { m = e.message } m`, "Invalid count value: -2"},
+		{"msg_matchAll", `let m; try { 'a'.matchAll(/a/) } catch (e) { m = e.message } m`, "String.prototype.matchAll called with a non-global RegExp argument"},
+		{"msg_replaceAll", `let m; try { 'a'.replaceAll(/a/, '') } catch (e) { m = e.message } m`, "String.prototype.replaceAll called with a non-global RegExp argument"},
+		{"msg_endsWith", `let m; try { 'a'.endsWith(/a/) } catch (e) { m = e.message } m`, "First argument to String.prototype.endsWith must not be a regular expression"},
+		{"msg_fromCodePoint", `let m; try { String.fromCodePoint(-1) } catch (e) { m = e.message } m`, "Invalid code point -1"},
+		{"msg_toString", `let m; try { String.prototype.toString.call({}) } catch (e) { m = e.message } m`, "String.prototype.toString requires that 'this' be a String"},
+		{"msg_bad_flags", `let m; try { new RegExp('a', 'x') } catch (e) { m = e.message } m`, "Invalid flags supplied to RegExp constructor 'x'"},
 	})
 }
 

@@ -519,7 +519,7 @@ func stringIteratorNext(vm *VM, c NativeCall) Value {
 		it, _ = o.slots.(*stringIterator)
 	}
 	if it == nil {
-		vm.throwTypeError("Method String Iterator.prototype.next called on incompatible receiver %s", vm.describeForError(c.This))
+		vm.throwTypeError("Method String Iterator.prototype.next called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	if it.str.IsUndefined() {
 		return vm.CreateIterResultObject(undefinedValue, true)

@@ -127,7 +127,7 @@ func stringReplaceAll(vm *VM, c NativeCall) Value {
 		if vm.IsRegExp(sv) {
 			flags := vm.GetProp(sv.obj(), strKey("flags"))
 			if flags.IsNullish() || !strings.Contains(vm.ToString(flags).String(), "g") {
-				vm.throwTypeError("replaceAll must be called with a global RegExp")
+				vm.throwTypeError("String.prototype.replaceAll called with a non-global RegExp argument")
 			}
 		}
 		if v, ok := vm.delegateToSymbol(sv, symReplace, c.This, c.Arg(1)); ok {
