@@ -66,6 +66,9 @@ func (c *compiler) compileFunction(f *funcInfo, params *js.Params, body *js.Bloc
 	if gen {
 		c.op(OpInitialYield)
 	}
+	if f.body != nil {
+		c.enterBodyScope(f)
+	}
 	c.hoistFunctions(body.List)
 	c.stmts(body.List)
 	c.op(OpUndef)
@@ -589,4 +592,31 @@ func (c *compiler) assignElementTarget(target js.IExpr, it int) {
 	}
 	step()
 	c.assignTarget(t)
+}
+
+// enterBodyScope enters the separate var scope of a function with parameter
+// expressions: vars named like a parameter start with its value, others undefined.
+func (c *compiler) enterBodyScope(f *funcInfo) {
+	bs := f.body
+	if bs.needsEnv() {
+		c.emit(OpPushEnv, bs.envSize, 0)
+		c.pushCtrl(&ctrlEntry{kind: ctrlEnv})
+	}
+	c.fs.cur = bs
+	c.initLexical(bs)
+	for _, b := range bs.list {
+		if b.kind != bindVar && b.kind != bindFunc {
+			continue
+		}
+		if pb, ok := f.scope.names[b.name]; ok && (pb.kind == bindParam || pb.kind == bindInternal && b.name == "arguments") {
+			hops := 0
+			if bs.needsEnv() {
+				hops = 1
+			}
+			c.loadBindingUnchecked(pb, hops)
+		} else {
+			c.op(OpUndef)
+		}
+		c.storeBinding(b, 0)
+	}
 }

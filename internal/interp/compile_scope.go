@@ -78,6 +78,7 @@ type funcInfo struct {
 	kind     funcKind
 	arrow    bool
 	scope    *scope   // the function's top scope (parameters, var, top-level lexical)
+	body     *scope   // with parameter expressions: the body's separate var scope
 	scopes   []*scope // every scope of the function, in creation order
 	numRegs  int
 	index    int
@@ -214,11 +215,13 @@ func (a *analyzer) analyzeFunction(node any, kind funcKind, arrow bool, name *js
 			}
 		}
 	}
-	// var declarations and function declarations of the body are function-scoped.
-	for _, n := range varNames(body.List, nil) {
-		a.declare(f.scope, n, bindVar)
+	if f.simple {
+		// var declarations and function declarations of the body are function-scoped.
+		for _, n := range varNames(body.List, nil) {
+			a.declare(f.scope, n, bindVar)
+		}
+		a.hoistLexical(f.scope, body.List, true)
 	}
-	a.hoistLexical(f.scope, body.List, true)
 	if params != nil {
 		for _, p := range params.List {
 			a.bindingExprs(p.Binding)
@@ -229,6 +232,16 @@ func (a *analyzer) analyzeFunction(node any, kind funcKind, arrow bool, name *js
 		if params.Rest != nil {
 			a.bindingExprs(params.Rest)
 		}
+	}
+	if !f.simple {
+		// With parameter expressions the body gets its own var environment, so
+		// closures in defaults do not see the body's declarations.
+		bs := a.pushScope(body, false)
+		for _, n := range varNames(body.List, nil) {
+			a.declare(bs, n, bindVar)
+		}
+		a.hoistLexical(bs, body.List, true)
+		f.body = bs
 	}
 	a.stmts(body.List)
 	a.fn, a.cur = saveFn, saveCur
