@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/codemode/codemode/internal/interp"
 	"github.com/codemode/codemode/internal/interp/syntax"
@@ -80,6 +81,7 @@ func (e *Execution) complete() {
 		res.Warnings = nil
 	}
 	res.LimitOutput(e.limits.MaxOutputBytes)
+	limitMessages(res, e.limits.MaxOutputBytes)
 	e.state = StateDone
 	if e.cancelAll != nil {
 		e.cancelAll()
@@ -193,4 +195,35 @@ func withPosition(msg string, line, col int) string {
 		return msg
 	}
 	return fmt.Sprintf("%s (line %d, column %d)", msg, line, col)
+}
+
+// limitMessages cuts the diagnostic's and the warnings' messages to maxBytes each (0 = no
+// limit), ending a cut message with the truncation marker: a program that throws an error with
+// a huge message must not get around maxOutputBytes.
+func limitMessages(res *Result, maxBytes int64) {
+	if maxBytes <= 0 {
+		return
+	}
+	if res.Error != nil {
+		res.Error.Message = cutMessage(res.Error.Message, maxBytes)
+	}
+	for i := range res.Warnings {
+		res.Warnings[i].Message = cutMessage(res.Warnings[i].Message, maxBytes)
+	}
+}
+
+// cutMessage returns msg when it fits in maxBytes, else its start (on a UTF-8 boundary) and
+// the truncation marker, at most max(maxBytes, len(marker)) bytes in all.
+func cutMessage(msg string, maxBytes int64) string {
+	if int64(len(msg)) <= maxBytes {
+		return msg
+	}
+	n := int(maxBytes) - len(truncationMarker)
+	if n < 0 {
+		n = 0
+	}
+	for n > 0 && !utf8.RuneStart(msg[n]) {
+		n--
+	}
+	return msg[:n] + truncationMarker
 }
