@@ -1,9 +1,11 @@
 package interp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -235,14 +237,19 @@ func (vm *VM) safeString(v Value) (s string) {
 	return vm.ToGoString(v)
 }
 
-// UnhandledRejections lists the reasons of rejected promises nobody handled, in rejection order.
+// UnhandledRejections lists the reasons of rejected promises nobody handled, in the order the
+// promises were created.
 func (vm *VM) UnhandledRejections() []Value {
-	var out []Value
+	ps := make([]*Object, 0, len(vm.exec.unhandled))
 	for _, p := range vm.exec.unhandled {
-		if p == vm.exec.programPromise {
-			continue
+		if p != vm.exec.programPromise {
+			ps = append(ps, p)
 		}
-		out = append(out, promiseOf(p).value)
+	}
+	slices.SortStableFunc(ps, func(a, b *Object) int { return cmp.Compare(promiseOf(a).seq, promiseOf(b).seq) })
+	out := make([]Value, len(ps))
+	for i, p := range ps {
+		out[i] = promiseOf(p).value
 	}
 	return out
 }

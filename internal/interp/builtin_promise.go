@@ -23,7 +23,8 @@ func promiseConstructor(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("Promise resolver %s is not a function", vm.describeForError(exec))
 	}
 	p := vm.OrdinaryCreateFromConstructor(c.NewTarget, "Promise.prototype", ClassPromise)
-	p.slots = &promiseSlots{}
+	vm.exec.promiseSeq++
+	p.slots = &promiseSlots{seq: vm.exec.promiseSeq}
 	res, rej := vm.resolvingFunctions(p)
 	func() {
 		defer func() {

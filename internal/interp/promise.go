@@ -21,6 +21,7 @@ type promiseSlots struct {
 	reject  []*reaction
 	handled bool
 	hostID  uint64 // host promises: their id (0 otherwise)
+	seq     uint64 // creation number (execState.promiseSeq), orders UnhandledRejections
 }
 
 // reaction is a PromiseReaction.
@@ -50,7 +51,8 @@ func (vm *VM) newPromise() *Object {
 		proto = vm.realm.ObjectPrototype
 	}
 	o := vm.newObject(proto, ClassPromise)
-	o.slots = &promiseSlots{}
+	vm.exec.promiseSeq++
+	o.slots = &promiseSlots{seq: vm.exec.promiseSeq}
 	return o
 }
 

@@ -86,6 +86,8 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	w.endArray()
 	w.key("steps")
 	w.int(ex.steps)
+	w.key("promiseSeq")
+	w.int(int64(ex.promiseSeq))
 	w.key("templates")
 	w.beginArray()
 	keys := make([]templateKey, 0, len(ex.templates))
@@ -322,6 +324,8 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 			}
 		case "steps":
 			ex.steps = r.int()
+		case "promiseSeq":
+			ex.promiseSeq = uint64(r.int())
 		case "templates":
 			r.beginArray()
 			for f := true; r.more(f); f = false {

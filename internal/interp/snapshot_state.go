@@ -493,6 +493,7 @@ func (ps *promiseSlots) encodeSlot(e *heapEncoder) {
 	e.reactions(ps.reject)
 	w.bool(ps.handled)
 	w.int(int64(ps.hostID))
+	w.int(int64(ps.seq))
 	w.endArray()
 }
 
@@ -543,7 +544,11 @@ func decodePromise(d *heapDecoder, r *jsonReader, s slotCodec) {
 	ps.handled = r.bool()
 	r.more(false)
 	ps.hostID = uint64(r.int())
-	r.more(false)
+	// The creation number was added within format 1: older snapshots end before it.
+	if r.more(false) {
+		ps.seq = uint64(r.int())
+		r.more(false)
+	}
 	if ps.status > promiseRejected {
 		r.fail("bad promise state")
 	}

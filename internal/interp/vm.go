@@ -87,6 +87,7 @@ type execState struct {
 	hostPromise     map[uint64]*Object
 	nextHostID      uint64
 	unhandled       []*Object
+	promiseSeq      uint64 // promises created so far: each promise's creation number
 	pendingErr      error
 	asyncExit       bool
 	lastThrow       Value
