@@ -31,6 +31,13 @@ type Host interface {
 	CallHost(vm *VM, id string, this Value, args []Value) (Value, error)
 }
 
+// NotCallableHost is implemented by a Host that wants a say when a program calls something
+// that is not a function through a static path (`tools.math.ad(...)`): callee is the path as
+// written. Returning ok throws the returned value instead of the usual TypeError.
+type NotCallableHost interface {
+	NotCallable(vm *VM, callee string) (err Value, ok bool)
+}
+
 // Status tells why Run returned.
 type Status int
 

@@ -416,7 +416,7 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 			c.optional(oc, 2)
 		}
 		c.mark(n)
-		c.args(n.Args.List, OpCall, OpCallSpread)
+		c.args(n.Args.List, OpCall, OpCallSpread, c.calleeName(n.X))
 	case *js.TemplateExpr:
 		if n.Tag == nil {
 			c.template(n)
@@ -463,8 +463,48 @@ func (c *compiler) callee(x js.IExpr, oc *optChain) {
 	}
 }
 
-// args pushes call arguments and emits the call.
-func (c *compiler) args(list []js.Arg, plain, spread Op) {
+// calleeName returns the operand B of a call: 1 + the constant index of the callee's text when
+// it is a static member path ("tools.math.add", `tools.x["a-b"]`), for the "is not a function"
+// error and the host's NotCallable hook; 0 otherwise.
+func (c *compiler) calleeName(x js.IExpr) int {
+	text, ok := staticPath(x)
+	if !ok || len(text) > 256 {
+		return 0
+	}
+	return c.strConst(text) + 1
+}
+
+// staticPath renders a callee made of a name and property accesses with literal keys.
+func staticPath(x js.IExpr) (string, bool) {
+	switch n := x.(type) {
+	case *js.Var:
+		return string(n.Data), true
+	case *js.DotExpr:
+		base, ok := staticPath(n.X)
+		if !ok {
+			return "", false
+		}
+		switch y := n.Y.(type) {
+		case js.LiteralExpr:
+			return base + "." + string(y.Data), true
+		case *js.Var:
+			return base + "." + string(y.Data), true
+		}
+	case *js.IndexExpr:
+		base, ok := staticPath(n.X)
+		if !ok {
+			return "", false
+		}
+		if lit, isLit := n.Y.(*js.LiteralExpr); isLit && lit.TokenType == js.StringToken {
+			return base + "[" + string(lit.Data) + "]", true
+		}
+	}
+	return "", false
+}
+
+// args pushes call arguments and emits the call; calleeB is the call's operand B (see
+// calleeName; 0 for constructs and super calls).
+func (c *compiler) args(list []js.Arg, plain, spread Op, calleeB int) {
 	hasSpread := false
 	for _, a := range list {
 		if a.Rest {
@@ -475,7 +515,7 @@ func (c *compiler) args(list []js.Arg, plain, spread Op) {
 		for _, a := range list {
 			c.expr(a.Value)
 		}
-		c.emit(plain, len(list), 0)
+		c.emit(plain, len(list), calleeB)
 		return
 	}
 	c.emit(OpNewArray, len(list), 0)
@@ -487,7 +527,7 @@ func (c *compiler) args(list []js.Arg, plain, spread Op) {
 			c.op(OpArrayPush)
 		}
 	}
-	c.emit(spread, 0, 0)
+	c.emit(spread, 0, calleeB)
 }
 
 func isSuper(e js.IExpr) bool {
@@ -537,7 +577,7 @@ func (c *compiler) superCall(n *js.CallExpr) {
 	c.loadBinding(cb, chops)
 	c.loadBinding(nb, nhops)
 	c.mark(n)
-	c.args(n.Args.List, OpSuperCall, OpSuperCallSpread)
+	c.args(n.Args.List, OpSuperCall, OpSuperCallSpread, 0)
 	// Bind this (a second super() call throws) and run the field initialisers.
 	tb, thops := c.lookup("this")
 	if tb.captured {
@@ -562,7 +602,7 @@ func (c *compiler) newExpr(n *js.NewExpr) {
 		c.emit(OpNew, 0, 0)
 		return
 	}
-	c.args(n.Args.List, OpNew, OpNewSpread)
+	c.args(n.Args.List, OpNew, OpNewSpread, 0)
 }
 
 func (c *compiler) unary(n *js.UnaryExpr) {

@@ -521,7 +521,7 @@ func (vm *VM) loop(stopDepth int) Value {
 					vm.throwTypeError("%s is not a constructor", vm.describeForError(fnv))
 				}
 			} else if fo == nil || !fo.isCallable() {
-				vm.throwTypeError("%s is not a function", vm.describeCallee(f, fnv))
+				vm.notCallable(f, in, fnv)
 			}
 			var newTarget *Object
 			if isNew {

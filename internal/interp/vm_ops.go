@@ -242,9 +242,20 @@ func (vm *VM) spreadArgs() int {
 	return n
 }
 
-// describeCallee names a value that was called but is not a function.
-func (vm *VM) describeCallee(f *frame, v Value) string {
-	return vm.describeForError(v)
+// notCallable throws for a call of v, which is not a function: the host's NotCallable hook may
+// supply the error; otherwise a TypeError names the callee as written ("tools.math.ad is not a
+// function") when the call site recorded its text (operand B), else the value.
+func (vm *VM) notCallable(f *frame, in Instr, v Value) {
+	if in.B > 0 && int(in.B) <= len(f.code.vals) {
+		text := f.code.vals[in.B-1].String()
+		if h, ok := vm.exec.cfg.Host.(NotCallableHost); ok {
+			if e, ok := h.NotCallable(vm, text); ok {
+				vm.throw(e)
+			}
+		}
+		vm.throwTypeError("%s is not a function", text)
+	}
+	vm.throwTypeError("%s is not a function", vm.describeForError(v))
 }
 
 // execMisc executes the less frequent operations. It reports done when the

@@ -201,3 +201,52 @@ func (h *host) newKindError(kind Kind, msg string) interp.Value {
 
 // errCallsCancelled is the reason calls still running at the end of a run are cancelled with.
 var errCallsCancelled = errors.New("the run ended")
+
+var _ interp.NotCallableHost = (*host)(nil)
+
+// NotCallable implements interp.NotCallableHost: a call of tools.<path> that names no tool
+// throws an UnknownTool error suggesting the nearest tool (other callees keep the TypeError).
+func (h *host) NotCallable(vm *interp.VM, callee string) (interp.Value, bool) {
+	path, ok := toolPathOf(callee)
+	if !ok {
+		return interp.Undefined(), false
+	}
+	box := h.e.rt.toolbox
+	err := &UnknownToolError{Path: path, Suggestion: box.Suggest(path), Namespace: box.IsNamespace(path)}
+	return h.newKindError(KindUnknownTool, err.Error()), true
+}
+
+// toolPathOf turns a callee as written ("tools.math.add", `tools.x["a-b"]`) into a dotted tool
+// path ("math.add", "x.a-b"); ok is false for callees outside the tools tree.
+func toolPathOf(callee string) (string, bool) {
+	rest, found := strings.CutPrefix(callee, "tools")
+	if !found || rest == "" {
+		return "", false
+	}
+	var segs []string
+	for rest != "" {
+		switch rest[0] {
+		case '.':
+			end := strings.IndexAny(rest[1:], ".[")
+			if end < 0 {
+				end = len(rest) - 1
+			}
+			segs = append(segs, rest[1:1+end])
+			rest = rest[1+end:]
+		case '[':
+			end := strings.IndexByte(rest, ']')
+			if end < 0 {
+				return "", false
+			}
+			lit := rest[1:end]
+			if len(lit) < 2 {
+				return "", false
+			}
+			segs = append(segs, lit[1:len(lit)-1])
+			rest = rest[end+1:]
+		default:
+			return "", false
+		}
+	}
+	return strings.Join(segs, "."), true
+}
