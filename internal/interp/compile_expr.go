@@ -332,8 +332,12 @@ func (c *compiler) chain(e js.IExpr) {
 	c.patch(end)
 }
 
-func (c *compiler) optional(oc *optChain, depth int) {
-	oc.jumps = append(oc.jumps, c.emit(OpJumpIfNullish, 0, 0))
+func (c *compiler) optional(oc *optChain, depth int) { c.optionalBelow(oc, depth, 0) }
+
+// optionalBelow is optional testing the value below slots from the top of the stack (1 for the
+// function of an optional call, under its this).
+func (c *compiler) optionalBelow(oc *optChain, depth, below int) {
+	oc.jumps = append(oc.jumps, c.emit(OpJumpIfNullish, 0, below))
 	oc.depths = append(oc.depths, depth)
 }
 
@@ -413,7 +417,7 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 		}
 		c.callee(n.X, oc)
 		if n.Optional {
-			c.optional(oc, 2)
+			c.optionalBelow(oc, 2, 1) // the function, under its this
 		}
 		c.mark(n)
 		c.args(n.Args.List, OpCall, OpCallSpread, c.calleeName(n.X))

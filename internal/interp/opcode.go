@@ -125,7 +125,7 @@ const (
 	OpJumpIfFalseKeep // [v] -> [v] when jumping, [] otherwise
 	OpJumpIfTrueKeep
 	OpJumpIfNotNullishKeep // [v] -> [v] when jumping, [] otherwise (??)
-	OpJumpIfNullish        // [v] -> [v]; jumps when null/undefined (optional chain)
+	OpJumpIfNullish        // [v ...B] -> same; jumps when the value B slots below the top is null/undefined (optional chain)
 	OpJumpIfNotUndef       // [v] -> [v] when jumping, [] otherwise (default values)
 
 	// Object and array literals.

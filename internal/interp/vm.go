@@ -760,7 +760,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				ex.sp--
 			}
 		case OpJumpIfNullish:
-			if stack[ex.sp-1].kind <= KindNull {
+			if stack[ex.sp-1-int(in.B)].kind <= KindNull {
 				f.pc = int(in.A)
 			}
 		case OpJumpIfNotUndef:
