@@ -70,7 +70,14 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 				return err
 			}
 		}
-		if err := cluster.Start(ctx); err != nil {
+		switch err := cluster.Start(ctx); {
+		case errors.Is(err, pgcluster.ErrAlreadyRunning):
+			// A server left behind by a codemode dev that was killed: use it (and stop it on exit).
+			logger.Info("adopting the PostgreSQL server already running", "dir", abs)
+			if err := cluster.Adopt(ctx); err != nil {
+				return err
+			}
+		case err != nil:
 			return err
 		}
 		defer func() {
