@@ -298,7 +298,11 @@ func (vm *VM) formatVerb(verb byte, a Value) string {
 			return vm.ToGoString(r)
 		}
 		return vm.inspect(a, 2)
-	case 'o', 'O':
+	case 'o':
+		// util.inspect with showHidden and depth 4, as node formats %o.
+		in := &inspector{vm: vm, depth: 4, circular: map[*Object]int{}, showHidden: true}
+		return in.format(a, 0, true)
+	case 'O':
 		return vm.inspect(a, 2)
 	case 'c':
 		return ""
@@ -336,6 +340,7 @@ type inspector struct {
 	currentDepth int
 	seen         []*Object
 	circular     map[*Object]int
+	showHidden   bool // %o: arrays also show [length]
 }
 
 const (
@@ -640,6 +645,9 @@ func (in *inspector) arrayEntries(o *Object, level int) ([]string, []Value) {
 			s = ""
 		}
 		out = append(out, "... "+strconv.FormatInt(rem, 10)+" more item"+s)
+	}
+	if in.showHidden {
+		out = append(out, "[length]: "+strconv.FormatInt(n, 10))
 	}
 	return out, vals
 }

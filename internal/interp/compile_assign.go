@@ -168,6 +168,8 @@ func (c *compiler) assignTarget(e js.IExpr) {
 	case *js.IndexExpr:
 		c.expr(t.X)
 		c.expr(t.Y)
+		// [value obj key] -> [obj key value]: the value moves from the bottom to the top.
+		c.op(OpRot3)
 		c.op(OpRot3)
 		c.op(OpSetElem)
 		c.op(OpPop)
