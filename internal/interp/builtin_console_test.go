@@ -61,7 +61,7 @@ func TestConsoleFormat(t *testing.T) {
 		}, "[ [ 1, [ 2, [Array] ] ] ] { x: 'a\\nb' }"},
 		{"format verbs", func(vm *VM) []Value {
 			return []Value{asciiValue("%s is %d years, %i%% %o"), asciiValue("Bob"), Number(42.5), Number(7.9), numbers(vm, 1)}
-		}, "Bob is 42.5 years, 7% [ 1 ]"},
+		}, "Bob is 42.5 years, 7% [ 1, [length]: 1 ]"},
 		{"verbs not first", func(vm *VM) []Value {
 			return []Value{Number(1), asciiValue("%s"), asciiValue("x")}
 		}, "1 %s x"},
