@@ -232,10 +232,10 @@ func (e *Execution) drive(parent context.Context) error {
 			return err
 		}
 		steps := int64(0)
-		if roundtrip() {
-			steps = e.roundtripEvery
-		} else if e.draining() {
+		if e.draining() {
 			steps = 1
+		} else if roundtrip() {
+			steps = e.roundtripEvery
 		}
 		st, err := e.runVM(ctx, steps)
 		if err != nil {
@@ -362,7 +362,7 @@ func (e *Execution) applyReady(ctx context.Context) error {
 		}
 		settledAny = true
 	}
-	if settledAny && e.journal != nil && !roundtrip() {
+	if settledAny && e.journal != nil {
 		state, err := e.encode()
 		if err != nil {
 			return fmt.Errorf("checkpoint: %w", err)
