@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -198,9 +197,6 @@ func (h *host) newKindError(kind Kind, msg string) interp.Value {
 	_ = vm.Set(v, "kind", vm.String(string(kind)))
 	return v
 }
-
-// errCallsCancelled is the reason calls still running at the end of a run are cancelled with.
-var errCallsCancelled = errors.New("the run ended")
 
 var _ interp.NotCallableHost = (*host)(nil)
 
