@@ -49,12 +49,16 @@ func (vm *VM) IteratorStep(it *Iterator) (Value, bool) {
 	if it.Done {
 		return undefinedValue, false
 	}
+	// An abrupt next(), done or value leaves the iterator done, so it is not closed afterwards
+	// (IteratorStep and IteratorValue set [[Done]] before returning an abrupt completion).
+	it.Done = true
 	r := vm.IteratorNext(it)
 	if ToBoolean(vm.GetProp(r, keyDone)) {
-		it.Done = true
 		return undefinedValue, false
 	}
-	return vm.GetProp(r, keyValue), true
+	v := vm.GetProp(r, keyValue)
+	it.Done = false
+	return v, true
 }
 
 // IteratorClose calls return() on an abrupt exit. Errors from return() are ignored when the
