@@ -120,17 +120,27 @@ func (cl *closureSlots) walkSlot(w *heapWalker) {
 	w.object(cl.fields)
 }
 
-func decodeClosure(d *heapDecoder, r *jsonReader, s slotCodec) {
-	cl := s.(*closureSlots)
-	r.beginArray()
-	r.more(true)
+// funcCode reads a function index of the snapshot's program; nil (with the reader failed) when
+// it names no function.
+func (d *heapDecoder) funcCode(r *jsonReader) (*Program, *FuncCode) {
 	idx := int(r.int())
 	p := d.vm.exec.program
 	if p == nil || idx < 0 || idx >= len(p.Funcs) {
 		r.fail("bad function index %d", idx)
+		return nil, nil
+	}
+	return p, p.Funcs[idx]
+}
+
+func decodeClosure(d *heapDecoder, r *jsonReader, s slotCodec) {
+	cl := s.(*closureSlots)
+	r.beginArray()
+	r.more(true)
+	p, code := d.funcCode(r)
+	if code == nil {
 		return
 	}
-	cl.prog, cl.code = p, p.Funcs[idx]
+	cl.prog, cl.code = p, code
 	r.more(false)
 	cl.env = d.envNode(r)
 	r.more(false)
@@ -324,13 +334,11 @@ func decodeFrame(d *heapDecoder, r *jsonReader, s slotCodec) {
 	f := s.(*frame)
 	r.beginArray()
 	r.more(true)
-	idx := int(r.int())
-	p := d.vm.exec.program
-	if p == nil || idx < 0 || idx >= len(p.Funcs) {
-		r.fail("bad function index %d", idx)
+	p, code := d.funcCode(r)
+	if code == nil {
 		return
 	}
-	f.prog, f.code = p, p.Funcs[idx]
+	f.prog, f.code = p, code
 	r.more(false)
 	f.callee = d.object(r)
 	r.more(false)

@@ -66,8 +66,7 @@ func (e *Execution) complete() {
 	if e.vm != nil {
 		for _, r := range e.vm.UnhandledRejections() {
 			kind, msg, line, col := e.describe(r)
-			res.Warnings = append(e.warnings, Warning{Kind: kind, Message: "unhandled rejection: " + msg, Line: line, Column: col})
-			e.warnings = res.Warnings
+			e.warnings = append(e.warnings, Warning{Kind: kind, Message: "unhandled rejection: " + msg, Line: line, Column: col})
 		}
 	}
 	e.interruptLeftovers()
