@@ -3,7 +3,9 @@ package interp
 import "math"
 
 // %IteratorPrototype%, the Iterator global with its helper methods (map, filter, take, drop,
-// flatMap, reduce, toArray, forEach, some, every, find) and Iterator.from, and
+// flatMap, reduce, toArray, forEach, some, every, find; chunks, windows, includes and join
+// in their own files) and Iterator.from, Iterator.concat (Iterator.zip and zipKeyed in
+// builtin_iterator_zip.go), and
 // %ArrayIteratorPrototype% (Array.prototype.values/keys/entries and for-of over arrays).
 //
 // Iterator state lives in the iterator object's slots as plain data (arrayIterator,
@@ -29,13 +31,13 @@ type arrayIterator struct {
 
 // iteratorHelper is the slot data of an Iterator Helper object (the result of map/filter/...).
 type iteratorHelper struct {
-	method  string    // "map", "filter", "take", "drop", "flatMap", "concat"
+	method  string    // "map", "filter", "take", "drop", "flatMap", "concat", "chunks", "windows"
 	under   *Iterator // the underlying iterator record (nil for concat)
-	items   []Value   // concat: pairs of (iterator method, iterable)
+	items   []Value   // concat: pairs of (iterator method, iterable); chunks/windows: the buffer
 	pos     int       // concat: the next pair to open
 	fn      Value     // the callback (map/filter/flatMap); undefined otherwise
-	counter int64     // the index passed to the callback
-	limit   float64   // take/drop: the remaining count
+	counter int64     // the index passed to the callback; windows: the undersized mode
+	limit   float64   // take/drop: the remaining count; chunks/windows: the size
 	inner   *Iterator // flatMap: the current inner iterator, or nil
 	running bool      // re-entrancy guard (TypeError "Generator is already running")
 	done    bool
@@ -52,6 +54,8 @@ func setupIterator(r *Realm) {
 	ctor := r.newConstructor("Iterator", 0, iteratorConstructor, ip)
 	r.method(ctor, "from", 1, iteratorFrom)
 	r.method(ctor, "concat", 0, iteratorConcat)
+	r.method(ctor, "zip", 1, iteratorZip)
+	r.method(ctor, "zipKeyed", 1, iteratorZipKeyed)
 	// Iterator.prototype.constructor and [Symbol.toStringTag] are accessors whose setters
 	// ignore the prototype itself (web compatibility).
 	ip.props.remove(keyConstructor)
@@ -68,6 +72,10 @@ func setupIterator(r *Realm) {
 	r.method(ip, "some", 1, iteratorSome)
 	r.method(ip, "every", 1, iteratorEvery)
 	r.method(ip, "find", 1, iteratorFind)
+	r.method(ip, "chunks", 1, iteratorChunks)
+	r.method(ip, "windows", 1, iteratorWindows)
+	r.method(ip, "includes", 1, iteratorIncludes)
+	r.method(ip, "join", 1, iteratorJoin)
 	r.defineGlobal("Iterator", objectValue(ctor))
 
 	ai := r.ArrayIteratorPrototype
@@ -231,6 +239,9 @@ func (vm *VM) callClosing(it *Iterator, fn Value, args ...Value) (result Value) 
 
 // iteratorHelperNext is %IteratorHelperPrototype%.next.
 func iteratorHelperNext(vm *VM, c NativeCall) Value {
+	if z := thisZip(c.This); z != nil {
+		return vm.zipNext(z)
+	}
 	h := thisHelper(vm, c.This)
 	if h.running {
 		vm.throwTypeError("Generator is already running")
@@ -258,6 +269,10 @@ func (vm *VM) helperStep(h *iteratorHelper) (Value, bool) {
 		}
 	}()
 	switch h.method {
+	case "chunks":
+		return vm.chunksStep(h)
+	case "windows":
+		return vm.windowsStep(h)
 	case "map":
 		v, ok := vm.IteratorStep(h.under)
 		if !ok {
@@ -371,6 +386,15 @@ func (vm *VM) getIteratorFlattenable(v Value, allowStrings bool) *Iterator {
 	return vm.GetIteratorDirect(it.obj())
 }
 
+// thisZip returns the zip state of an Iterator.zip / zipKeyed result, or nil.
+func thisZip(v Value) *zipHelper {
+	if o := v.asObject(); o != nil {
+		z, _ := o.slots.(*zipHelper)
+		return z
+	}
+	return nil
+}
+
 // thisHelper unwraps an Iterator Helper this value.
 func thisHelper(vm *VM, v Value) *iteratorHelper {
 	if o := v.asObject(); o != nil {
@@ -384,6 +408,9 @@ func thisHelper(vm *VM, v Value) *iteratorHelper {
 
 // iteratorHelperReturn is %IteratorHelperPrototype%.return.
 func iteratorHelperReturn(vm *VM, c NativeCall) Value {
+	if z := thisZip(c.This); z != nil {
+		return vm.zipReturn(z)
+	}
 	h := thisHelper(vm, c.This)
 	if h.running {
 		vm.throwTypeError("Generator is already running")
