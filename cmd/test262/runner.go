@@ -123,6 +123,11 @@ func (r *runner) runOne(ctx context.Context, p string) result {
 	}
 	res := r.execute(ctx, engineJob{Source: src, Async: md.hasFlag(flagAsync), MaxSteps: r.maxSteps})
 	status, msg := verdict(md, res)
+	if status == statusFail {
+		if reason := outsideLanguage(body, res); reason != "" {
+			return result{Path: p, Status: statusSkip, Message: reason}
+		}
+	}
 	return result{Path: p, Status: status, Message: msg}
 }
 

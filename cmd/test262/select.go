@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -92,6 +93,51 @@ var excludedFeaturePrefixes = []struct{ prefix, reason string }{
 	{"Intl", "Intl is not in the language"},
 	{"intl-", "Intl is not in the language"},
 	{"source-phase-imports", "modules are not in the language"},
+}
+
+// absentFeatures are what the language leaves out on purpose but test262 has no feature tag
+// for: a failing test that reaches one of them (the interpreter's UnsupportedSyntax diagnostic
+// when the test compiles, or the error a program gets at run time) did not fail on
+// conformance; it needs a feature the language omits, and is reported as skipped. Matched
+// against the start of the diagnostic's or the uncaught error's message.
+var absentFeatures = []struct{ errorName, prefix, reason string }{
+	{"UnsupportedSyntax", "eval is not supported", "eval"},
+	{"UnsupportedSyntax", "the Function constructor is not supported", "the Function constructor"},
+	{"UnsupportedSyntax", "BigInt literals are not supported", "BigInt"},
+	{"UnsupportedSyntax", "the RegExp v flag is not supported", "the RegExp v flag"},
+	{"EvalError", "the Function constructor is not supported", "the Function constructor"},
+	{"ReferenceError", "eval is not defined", "eval"},
+}
+
+// evalWord finds eval used as a name in test code (comments stripped): the global the language
+// leaves out, which tests pass around as a value (`(0, eval)(src)`, `f.call(eval)`).
+var evalWord = regexp.MustCompile(`\beval\b`)
+
+// commentText matches JavaScript comments, removed before looking for evalWord (every test
+// names eval in its copyright header's neighbourhood or description now and then).
+var commentText = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
+
+// outsideLanguage returns why a failed run only reached a feature the language leaves out on
+// purpose (see absentFeatures), or "" when the failure counts. body is the test's source.
+func outsideLanguage(body string, res engineResult) string {
+	if evalWord.MatchString(commentText.ReplaceAllString(body, "")) {
+		return "outside the language: refers to eval"
+	}
+	var e *jsError
+	switch {
+	case res.CompileError != nil:
+		e = res.CompileError
+	case res.Err == nil && res.Thrown != nil:
+		e = res.Thrown
+	default:
+		return ""
+	}
+	for _, f := range absentFeatures {
+		if e.Name == f.errorName && strings.HasPrefix(e.Message, f.prefix) {
+			return "outside the language: uses " + f.reason + " (" + e.String() + ")"
+		}
+	}
+	return ""
 }
 
 // dirSkipReason returns why a test path lies in an excluded directory, or "".

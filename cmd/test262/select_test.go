@@ -147,3 +147,40 @@ func TestReadList(t *testing.T) {
 	_, err = readList(filepath.Join(t.TempDir(), "missing"), "")
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
+
+func TestOutsideLanguage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		body string
+		res  engineResult
+		want string // substring of the reason; "" means the failure counts
+	}{
+		{name: "eval rejected at compile time", res: engineResult{CompileError: &jsError{Name: "UnsupportedSyntax", Message: "eval is not supported: programs cannot evaluate code at run time"}}, want: "uses eval"},
+		{name: "Function constructor rejected at compile time", res: engineResult{CompileError: &jsError{Name: "UnsupportedSyntax", Message: "the Function constructor is not supported: x"}}, want: "the Function constructor"},
+		{name: "BigInt literal", res: engineResult{CompileError: &jsError{Name: "UnsupportedSyntax", Message: "BigInt literals are not supported: numbers"}}, want: "BigInt"},
+		{name: "v flag", res: engineResult{CompileError: &jsError{Name: "UnsupportedSyntax", Message: "the RegExp v flag is not supported: use u"}}, want: "v flag"},
+		{name: "Function constructor reached at run time", res: engineResult{Thrown: &jsError{Name: "EvalError", Message: "the Function constructor is not supported: x"}}, want: "the Function constructor"},
+		{name: "indirect eval at run time", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "eval is not defined"}}, want: "uses eval"},
+		{name: "other unsupported syntax counts", res: engineResult{CompileError: &jsError{Name: "UnsupportedSyntax", Message: "statement *js.Foo is not supported"}}},
+		{name: "parse error counts", res: engineResult{CompileError: &jsError{Name: "ParseError", Message: "eval is not supported"}}},
+		{name: "other thrown error counts", res: engineResult{Thrown: &jsError{Name: "TypeError", Message: "eval is not defined"}}},
+		{name: "other reference error counts", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "x is not defined"}}},
+		{name: "engine error counts", res: engineResult{Err: os.ErrDeadlineExceeded}},
+		{name: "test passing eval around", body: "x = (0, eval)('1');", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "Expected a SyntaxError"}}, want: "refers to eval"},
+		{name: "eval only in a comment counts", body: "/* eval */ // eval\nx = 1;", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "boom"}}},
+		{name: "evaluate is not eval", body: "evaluate(1); medieval;", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "boom"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := outsideLanguage(tt.body, tt.res)
+			if tt.want == "" {
+				require.Empty(t, got)
+				return
+			}
+			require.Contains(t, got, tt.want)
+			require.True(t, strings.HasPrefix(got, "outside the language: "), got)
+		})
+	}
+}
