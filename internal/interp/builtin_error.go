@@ -3,7 +3,8 @@ package interp
 import "fmt"
 
 // The Error constructor, the native errors (TypeError, RangeError, SyntaxError,
-// ReferenceError, EvalError, URIError) and AggregateError.
+// ReferenceError, EvalError, URIError) and AggregateError, and the Error.prototype.stack
+// accessor (error stack accessor proposal).
 
 func init() { registerBuiltin("Error", 1, setupError) }
 
@@ -18,6 +19,7 @@ func setupError(r *Realm) {
 	r.value(r.ErrorPrototype, keyName, asciiValue("Error"), propHidden)
 	r.value(r.ErrorPrototype, keyMessage, stringValue(strEmpty), propHidden)
 	r.method(r.ErrorPrototype, "toString", 0, errorToString)
+	r.accessor(r.ErrorPrototype, keyStack, errorStackGet, errorStackSet)
 	r.defineGlobal("Error", objectValue(errorCtor))
 	for _, name := range nativeErrorNames {
 		proto := r.vm.newObject(r.ErrorPrototype, ClassObject)
@@ -43,7 +45,8 @@ func errorConstructor(vm *VM, c NativeCall) Value {
 }
 
 // makeError is the shared body of the error constructors: OrdinaryCreateFromConstructor,
-// message, cause (InstallErrorCause), stack.
+// message, cause (InstallErrorCause), and the position the stack text shows. The instance
+// gets no own "stack": Error.prototype.stack formats it on read.
 func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
 	nt := c.NewTarget
 	if nt == nil {
@@ -67,7 +70,10 @@ func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
 		cause := vm.GetProp(opts, keyCause)
 		o.props.add(keyCause, Property{value: cause, flags: propHidden})
 	}
-	vm.captureStack(o)
+	if vm.positionHook != nil {
+		ed := o.slots.(*errorData)
+		ed.line, ed.column = vm.positionHook()
+	}
 	return o
 }
 
@@ -131,4 +137,32 @@ func errorIsError(vm *VM, c NativeCall) Value {
 		return Bool(ok)
 	}
 	return falseValue
+}
+
+// errorStackGet is the getter of Error.prototype.stack: for an object with [[ErrorData]] its
+// stack text ("Name: message" and, where known, "\n    at line:column", from the current
+// name and message), undefined for other objects, a TypeError for primitives.
+func errorStackGet(vm *VM, c NativeCall) Value {
+	o := c.This.asObject()
+	if o == nil {
+		vm.throwTypeError("Error.prototype.stack getter called on %s", vm.describeForError(c.This))
+	}
+	if _, ok := o.slots.(*errorData); !ok {
+		return undefinedValue
+	}
+	return stringValue(errorStackString(o))
+}
+
+// errorStackSet is the setter of Error.prototype.stack: v must be a string; it becomes (or
+// is assigned to) the receiver's own "stack" property, never Error.prototype's.
+func errorStackSet(vm *VM, c NativeCall) Value {
+	if c.This.kind != KindObject {
+		vm.throwTypeError("Error.prototype.stack setter called on %s", vm.describeForError(c.This))
+	}
+	v := c.Arg(0)
+	if v.kind != KindString {
+		vm.throwTypeError("Error.prototype.stack must be a string, got %s", vm.describeForError(v))
+	}
+	vm.setterIgnoringPrototype(c.This, vm.realm.ErrorPrototype, keyStack, v)
+	return undefinedValue
 }
