@@ -395,6 +395,11 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 			}
 			c.bindPattern(e.Binding, init)
 		}
+		for range c.src.TrailingHoles(n) {
+			c.emit(OpGetReg, it, 0)
+			c.op(OpIterStep)
+			c.op(OpPop)
+		}
 		if n.Rest != nil {
 			c.emit(OpGetReg, it, 0)
 			c.op(OpIterRest)

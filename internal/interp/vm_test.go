@@ -55,6 +55,8 @@ func TestRunPrograms(t *testing.T) {
 		{name: "finally runs on break", src: "let log = ''; for (;;) { try { break } finally { log += 'f' } } log", want: "f"},
 		{name: "throw uncaught", src: "throw new RangeError('bad')", want: "RangeError: bad", thrown: true},
 		{name: "objects", src: "const o = {a: 1, b: {c: [1, 2, 3]}}; o.b.c[1] + o.a", want: "3"},
+		{name: "trailing elisions step the iterator", src: "let n = 0; function* g() { for (;;) { n++; yield n } } const [,] = g(); const [a,,] = g(); const [b,] = g(); function f([,,]) {} f(g()); `${n}${a}${b}`", want: "624"},
+		{name: "leading and trailing elisions", src: "const [, x, ,] = [1, 2, 3, 4]; let n = 0; const it = { [Symbol.iterator]() { return { next() { n++; return { done: n > 9, value: n } } } } }; const [, y, , ] = it; `${x}${y}${n}`", want: "223"},
 		{name: "destructuring", src: "const {a, b: {x, y = 5}, ...r} = {a: 1, b: {x: 2}, c: 4, d: 5}; `${a}${x}${y}${Object.keys(r)}`", want: "125c,d"},
 		{name: "spread", src: "const f = (...a) => a.length; f(...[1, 2], 3)", want: "3"},
 		{name: "template", src: "const n = 3; `n=${n}!`", want: "n=3!"},

@@ -110,6 +110,14 @@ func (p *Program) ErrorPos(node js.INode) Position {
 	return p.Pos(node)
 }
 
+// TrailingHoles returns the number of elisions that end the array binding
+// pattern n ([a,,] and [,] have one; [a,] has none): tdewolff keeps the holes
+// before an element in n.List but drops those after the last one, and
+// each of them still steps the iterator.
+func (p *Program) TrailingHoles(n *js.BindingArray) int {
+	return p.pos.holes[n]
+}
+
 // parseJS runs the tdewolff parser over buf. A panic inside the parser is
 // reported as an error rather than crashing the caller.
 func parseJS(buf *buffer, opts js.Options) (ast *js.AST, err error) {

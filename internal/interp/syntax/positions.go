@@ -30,6 +30,9 @@ type positions struct {
 	// restComma holds array and object literals with a comma after a spread
 	// element, which is an error once they are used as assignment patterns.
 	restComma map[js.INode]bool
+	// holes holds the number of elisions at the end of array binding
+	// patterns ([a,,] has one, [,] one), which tdewolff drops from the list.
+	holes map[*js.BindingArray]int
 	// errOff and errMsg describe the first syntax error that only shows in
 	// the tokens (tdewolff accepts it); errOff is -1 when there is none.
 	errOff int
@@ -83,6 +86,7 @@ func computePositions(ast *js.AST, buf *buffer) positions {
 			op:        make(map[js.INode]int, len(toks)/4),
 			bareNew:   map[*js.NewExpr]bool{},
 			restComma: map[js.INode]bool{},
+			holes:     map[*js.BindingArray]int{},
 			shorthand: map[*js.Property]bool{},
 			ident:     make(map[identKey]int, len(toks)/4),
 			errOff:    -1,

@@ -254,6 +254,8 @@ func (w *posWalker) binding(b js.IBinding) int {
 		if n.Rest != nil {
 			w.seek(js.EllipsisToken)
 			w.binding(n.Rest)
+		} else {
+			w.trailingHoles(n)
 		}
 		w.seek(js.CloseBracketToken)
 	case *js.BindingObject:
@@ -281,6 +283,22 @@ func (w *posWalker) binding(b js.IBinding) int {
 	}
 	w.record(b, start)
 	return start
+}
+
+// trailingHoles counts the elisions between the last element of an array
+// binding pattern and its ']': every comma there but the one that ends the
+// last element.
+func (w *posWalker) trailingHoles(n *js.BindingArray) {
+	commas := 0
+	for w.accept(js.CommaToken) >= 0 {
+		commas++
+	}
+	if len(n.List) > 0 {
+		commas--
+	}
+	if commas > 0 {
+		w.pos.holes[n] = commas
+	}
 }
 
 func (w *posWalker) propertyName(n *js.PropertyName) int {

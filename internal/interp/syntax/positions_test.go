@@ -139,3 +139,32 @@ func TestIdentPos(t *testing.T) {
 		})
 	}
 }
+
+func TestTrailingHoles(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src  string
+		want int
+	}{
+		{src: "var [] = x", want: 0},
+		{src: "var [,] = x", want: 1},
+		{src: "var [,,] = x", want: 2},
+		{src: "var [a] = x", want: 0},
+		{src: "var [a,] = x", want: 0},
+		{src: "var [a,,] = x", want: 1},
+		{src: "var [a = f(1, 2),,,] = x", want: 2},
+		{src: "var [,a,,] = x", want: 1},
+		{src: "var [[b,],] = x", want: 0},
+		{src: "var [a, ...r] = x", want: 0},
+		{src: "function f([a, , ]) {}", want: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse(tt.src, ModeAsyncBody)
+			require.NoError(t, err)
+			ba := nthNode(t, p.AST, "*js.BindingArray", 0).(*js.BindingArray)
+			require.Equal(t, tt.want, p.TrailingHoles(ba))
+		})
+	}
+}
