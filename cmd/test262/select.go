@@ -107,6 +107,12 @@ var absentFeatures = []struct{ errorName, prefix, reason string }{
 	{"UnsupportedSyntax", "the RegExp v flag is not supported", "the RegExp v flag"},
 	{"EvalError", "the Function constructor is not supported", "the Function constructor"},
 	{"ReferenceError", "eval is not defined", "eval"},
+	{"ReferenceError", "Proxy is not defined", "Proxy"},
+	{"ReferenceError", "Reflect is not defined", "Reflect"},
+	{"ReferenceError", "SharedArrayBuffer is not defined", "SharedArrayBuffer"},
+	{"ReferenceError", "WeakRef is not defined", "WeakRef"},
+	{"ReferenceError", "FinalizationRegistry is not defined", "FinalizationRegistry"},
+	{"TypeError", "$262.evalScript is not a function", "$262.evalScript (a run is one script)"},
 }
 
 // evalWord finds eval used as a name in test code (comments stripped): the global the language

@@ -165,6 +165,8 @@ func TestOutsideLanguage(t *testing.T) {
 		{name: "other unsupported syntax counts", res: engineResult{CompileError: &jsError{Name: "UnsupportedSyntax", Message: "statement *js.Foo is not supported"}}},
 		{name: "parse error counts", res: engineResult{CompileError: &jsError{Name: "ParseError", Message: "eval is not supported"}}},
 		{name: "other thrown error counts", res: engineResult{Thrown: &jsError{Name: "TypeError", Message: "eval is not defined"}}},
+		{name: "Reflect reached at run time", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "Reflect is not defined"}}, want: "uses Reflect"},
+		{name: "evalScript", res: engineResult{Thrown: &jsError{Name: "TypeError", Message: "$262.evalScript is not a function"}}, want: "evalScript"},
 		{name: "other reference error counts", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "x is not defined"}}},
 		{name: "engine error counts", res: engineResult{Err: os.ErrDeadlineExceeded}},
 		{name: "test passing eval around", body: "x = (0, eval)('1');", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "Expected a SyntaxError"}}, want: "refers to eval"},
