@@ -101,3 +101,26 @@ func TestErrorCaptureStackTrace(t *testing.T) {
 	_, err := callIntrinsic(vm, "Error.captureStackTrace", undefinedValue, Number(1))
 	require.Equal(t, "TypeError", thrownName(vm, err))
 }
+
+// TestErrorStackAccessor checks Error.prototype.stack (error stack accessor proposal): the
+// text matches node's first line; the property is an accessor on Error.prototype and
+// instances have no own stack until one is assigned.
+func TestErrorStackAccessor(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"first line", `new RangeError('m').stack.split('\n')[0]`, "RangeError: m"},
+		{"subclass name", `class V extends Error { constructor(m) { super(m); this.name = 'V' } } new V('bad').stack.split('\n')[0]`, "V: bad"},
+		{"name changed before read", `const e = new Error('m'); e.name = 'X'; e.stack.split('\n')[0]`, "X: m"},
+		{"no own stack", `const e = new TypeError('t'); [Object.hasOwn(e, 'stack'), Object.getOwnPropertyNames(e).join(), typeof e.stack].join('|')`, "false|message|string"},
+		{"accessor on Error.prototype", `const d = Object.getOwnPropertyDescriptor(Error.prototype, 'stack'); [d.get.name, d.get.length, d.set.name, d.set.length, d.enumerable, d.configurable].join()`, "get stack,0,set stack,1,false,true"},
+		{"Error.prototype itself", `String(Error.prototype.stack)`, "undefined"},
+		{"no error data", `const get = Object.getOwnPropertyDescriptor(Error.prototype, 'stack').get; [get.call({}), get.call([]), get.call(Object.create(Error.prototype))].map(String).join()`, "undefined,undefined,undefined"},
+		{"getter on primitive", `Object.getOwnPropertyDescriptor(Error.prototype, 'stack').get.call('x')`, "throws TypeError"},
+		{"assignment makes an own property", `const e = new Error('m'); e.stack = 'custom'; const d = Object.getOwnPropertyDescriptor(e, 'stack'); [e.stack, d.writable, d.enumerable, d.configurable].join()`, "custom,true,true,true"},
+		{"assignment of a non-string", `new Error('m').stack = 5`, "throws TypeError"},
+		{"assignment on Error.prototype", `Error.prototype.stack = 's'`, "throws TypeError"},
+		{"setter on a plain object", `const o = {}; Object.getOwnPropertyDescriptor(Error.prototype, 'stack').set.call(o, 's'); o.stack`, "s"},
+		{"captureStackTrace still defines an own stack", `const o = {message: 'c'}; Error.captureStackTrace(o); [Object.hasOwn(o, 'stack'), o.stack.split('\n')[0]].join()`, "true,Error: c"},
+		{"delete keeps the accessor", `const e = new Error('m'); delete e.stack; e.stack.split('\n')[0]`, "Error: m"},
+	})
+}
