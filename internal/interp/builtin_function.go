@@ -16,11 +16,26 @@ func setupFunction(r *Realm) {
 	r.method(fp, "bind", 1, functionBind)
 	r.method(fp, "toString", 0, functionToString)
 	r.symbolMethod(fp, symHasInstance, 1, functionHasInstance, 0)
+	// %ThrowTypeError% guards the legacy caller and arguments members: strict and class
+	// functions have no own ones, and reading them through Function.prototype throws.
+	thrower := r.newFunction("%ThrowTypeError%", "", 0, throwTypeErrorIntrinsic)
+	thrower.props.get(keyLength).flags = 0
+	thrower.props.get(keyName).flags = 0
+	thrower.flags &^= objExtensible
+	for _, name := range []string{"caller", "arguments"} {
+		fp.props.add(strKey(name), Property{getter: thrower, setter: thrower, flags: propAccessor | propConfigurable})
+	}
 	// The global Function exists so that Function.prototype, instanceof Function and
 	// f.constructor === Function work (test262's propertyHelper needs them); calling it
 	// cannot evaluate code: direct calls are UnsupportedSyntax, indirect ones throw.
 	ctor := r.newConstructor("Function", 1, functionConstructorAbsent, fp)
 	r.defineGlobal("Function", objectValue(ctor))
+}
+
+// throwTypeErrorIntrinsic is %ThrowTypeError%: every call throws.
+func throwTypeErrorIntrinsic(vm *VM, c NativeCall) Value {
+	vm.throwTypeError("'caller', 'callee', and 'arguments' properties may not be accessed on strict mode functions or the arguments objects for calls to them")
+	return undefinedValue
 }
 
 // functionConstructorAbsent is what an indirect call of Function does: programs cannot

@@ -1,0 +1,30 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestFunctionRestrictedProperties(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{name: "reading caller of a class throws", src: "class B {}; let r = 'none'; try { B.caller } catch (e) { r = e.constructor.name }; r", want: "TypeError"},
+		{name: "writing arguments of a function throws", src: "function f() {}; let r = 'none'; try { f.arguments = 1 } catch (e) { r = e.constructor.name }; r", want: "TypeError"},
+		{name: "no own caller or arguments", src: "function f() {}; [f.hasOwnProperty('caller'), f.hasOwnProperty('arguments'), (() => 1).hasOwnProperty('caller')].join()", want: "false,false,false"},
+		{name: "one thrower for both accessors", src: "const c = Object.getOwnPropertyDescriptor(Function.prototype, 'caller'), a = Object.getOwnPropertyDescriptor(Function.prototype, 'arguments'); [c.get === c.set, c.get === a.get, a.set === c.set, c.configurable, c.enumerable].join()", want: "true,true,true,true,false"},
+		{name: "the thrower is frozen and anonymous", src: "const g = Object.getOwnPropertyDescriptor(Function.prototype, 'caller').get; [Object.isFrozen(g), g.name === '', g.length].join()", want: "true,true,0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, thrown := runProgram(t, tt.src)
+			require.False(t, thrown, got)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
