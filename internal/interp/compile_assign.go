@@ -116,6 +116,22 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 		c.assignName(varName(t))
 		c.patch(j)
 	case *js.DotExpr:
+		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
+			c.expr(t.X)
+			c.loadName(varName(pv))
+			c.op(OpDup2)
+			c.op(OpGetPrivate)
+			j := c.emit(jop, 0, 0)
+			c.expr(n.Y)
+			c.op(OpSetPrivate)
+			e := c.emit(OpJump, 0, 0)
+			c.patch(j)
+			c.op(OpRot3)
+			c.op(OpPop)
+			c.op(OpPop)
+			c.patch(e)
+			return
+		}
 		c.expr(t.X)
 		c.op(OpDup)
 		c.emit(OpGetProp, c.strConst(dotName(t)), 0)

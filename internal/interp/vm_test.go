@@ -55,6 +55,7 @@ func TestRunPrograms(t *testing.T) {
 		{name: "finally runs on break", src: "let log = ''; for (;;) { try { break } finally { log += 'f' } } log", want: "f"},
 		{name: "throw uncaught", src: "throw new RangeError('bad')", want: "RangeError: bad", thrown: true},
 		{name: "objects", src: "const o = {a: 1, b: {c: [1, 2, 3]}}; o.b.c[1] + o.a", want: "3"},
+		{name: "logical assignment to private names", src: "class C { #x = 0; #y = 1; get #z() { return 5 } m() { this.#x ||= 7; this.#y &&= 0; this.#x ??= 9; let r = []; try { this.#z ||= 1; r.push('sc'); this.#z &&= 1 } catch (e) { r.push(e.constructor.name) } return [this.#x, this.#y, ...r].join() } } new C().m()", want: "7,0,sc,TypeError"},
 		{name: "trailing elisions step the iterator", src: "let n = 0; function* g() { for (;;) { n++; yield n } } const [,] = g(); const [a,,] = g(); const [b,] = g(); function f([,,]) {} f(g()); `${n}${a}${b}`", want: "624"},
 		{name: "leading and trailing elisions", src: "const [, x, ,] = [1, 2, 3, 4]; let n = 0; const it = { [Symbol.iterator]() { return { next() { n++; return { done: n > 9, value: n } } } } }; const [, y, , ] = it; `${x}${y}${n}`", want: "223"},
 		{name: "destructuring", src: "const {a, b: {x, y = 5}, ...r} = {a: 1, b: {x: 2}, c: 4, d: 5}; `${a}${x}${y}${Object.keys(r)}`", want: "125c,d"},
