@@ -28,7 +28,8 @@ const (
 
 // regexpSlots is the internal state of a RegExp object: [[OriginalSource]],
 // [[OriginalFlags]] and the compiled matcher. Snapshots keep source and flags and compile
-// again on restore; the prepared input is a cache of the last string matched.
+// again on restore; the prepared input is a cache of the last string matched, the matcher
+// and group keys caches of the compiled expression.
 type regexpSlots struct {
 	source *jsString
 	flags  string
@@ -36,6 +37,8 @@ type regexpSlots struct {
 
 	lastStr   *jsString
 	lastInput *jsregexp.Input
+	matcher   *jsregexp.Matcher // made on first match
+	keys      *regexpGroupKeys  // made on first match
 }
 
 // setupRegExp installs RegExp, RegExp.prototype and %RegExpStringIteratorPrototype%.
@@ -285,7 +288,8 @@ func (vm *VM) regexpExec(o *Object, s *jsString) Value {
 }
 
 // match runs the compiled expression of rs on s from lastIndex under time slices (see the
-// file comment). It returns nil when there is no match.
+// file comment). It returns nil when there is no match; the Match belongs to rs's matcher
+// and is overwritten by the next match.
 func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match {
 	if rs.lastStr != s {
 		in, err := jsregexp.NewInput(s.units(), rs.re.Flags().Unicode || rs.re.Flags().UnicodeSets)
@@ -294,12 +298,15 @@ func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match
 		}
 		rs.lastStr, rs.lastInput = s, in
 	}
+	if rs.matcher == nil {
+		rs.matcher = rs.re.NewMatcher()
+	}
 	slice := firstMatchSlice
 	for {
 		if vm.checkInterrupt() {
 			panic(&abortSignal{err: &Diagnostic{Kind: "TimeoutExceeded", Message: "the run exceeded its time limit"}})
 		}
-		m, err := rs.re.ExecInput(rs.lastInput, lastIndex, time.Now().Add(slice))
+		m, err := rs.matcher.Exec(rs.lastInput, lastIndex, slice)
 		switch {
 		case err == nil:
 			return m
@@ -313,92 +320,213 @@ func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match
 	}
 }
 
+// lastIndexProp returns the own lastIndex data property of a RegExp object. Every RegExp
+// gets it first, as a non-configurable property that therefore stays a data property in
+// place; nil only for a RegExp whose properties were laid out otherwise.
+func lastIndexProp(o *Object) *Property {
+	if len(o.props.keys) > 0 && o.props.keys[0] == keyLastIndex && !o.props.props[0].isAccessor() {
+		return &o.props.props[0]
+	}
+	return nil
+}
+
+// getLastIndex is ToLength(Get(o, "lastIndex")) for a RegExp object.
+func (vm *VM) getLastIndex(o *Object) int64 {
+	if p := lastIndexProp(o); p != nil {
+		if v := p.value; v.kind == KindNumber && v.num >= 0 && v.num <= maxSafeInteger && v.num == float64(int64(v.num)) {
+			return int64(v.num)
+		}
+		return vm.ToLength(p.value)
+	}
+	return vm.ToLength(vm.GetProp(o, keyLastIndex))
+}
+
+// putLastIndex is Set(o, "lastIndex", i, true) for a RegExp object: a TypeError when the
+// property was made read-only.
+func (vm *VM) putLastIndex(o *Object, i int) {
+	if p := lastIndexProp(o); p != nil && p.writable() {
+		p.value = intValue(i)
+		return
+	}
+	vm.SetProp(o, keyLastIndex, intValue(i))
+}
+
 // regexpBuiltinExec is RegExpBuiltinExec: one match honouring lastIndex, global and sticky;
 // the result array has index, input, groups and (with the d flag) indices.
 func (vm *VM) regexpBuiltinExec(o *Object, s *jsString) Value {
 	rs := regexpOf(o)
 	n := s.Len()
-	li := vm.ToLength(vm.GetProp(o, keyLastIndex))
-	global := strings.IndexByte(rs.flags, 'g') >= 0
-	sticky := strings.IndexByte(rs.flags, 'y') >= 0
-	hasIndices := strings.IndexByte(rs.flags, 'd') >= 0
+	li := vm.getLastIndex(o)
+	fl := rs.re.Flags()
+	global, sticky := fl.Global, fl.Sticky
 	if !global && !sticky {
 		li = 0
 	}
 	if li > int64(n) {
 		if global || sticky {
-			vm.SetProp(o, keyLastIndex, intValue(0))
+			vm.putLastIndex(o, 0)
 		}
 		return nullValue
 	}
 	m := vm.match(rs, s, int(li))
 	if m == nil {
 		if global || sticky {
-			vm.SetProp(o, keyLastIndex, intValue(0))
+			vm.putLastIndex(o, 0)
 		}
 		return nullValue
 	}
 	if global || sticky {
-		vm.SetProp(o, keyLastIndex, intValue(m.End))
+		vm.putLastIndex(o, m.End)
 	}
+	return objectValue(vm.execResult(rs, s, m))
+}
+
+// execResultProps holds the named properties of an exec result array (index, input, groups
+// and indices), allocated together.
+type execResultProps struct {
+	keys  [4]PropertyKey
+	props [4]Property
+}
+
+// execResult builds the array RegExpBuiltinExec returns for match m of rs on s: the match
+// and its captures, then index, input, groups and, with the d flag, indices. The array is
+// fresh and extensible, so its properties are laid down directly, as CreateDataProperty
+// would define them.
+func (vm *VM) execResult(rs *regexpSlots, s *jsString, m *jsregexp.Match) *Object {
 	elems := make([]Value, len(m.Groups)+1)
-	elems[0] = stringValue(s.substring(m.Start, m.End))
+	flat := s.flat()
+	var subs []jsString // the captured substrings of an ASCII input, allocated at once
+	if flat.isASCII {
+		k := 0
+		if m.End > m.Start {
+			k++
+		}
+		for _, g := range m.Groups {
+			if g[1] > g[0] {
+				k++
+			}
+		}
+		subs = make([]jsString, k)
+	}
+	sub := func(from, to int) Value {
+		if subs == nil || from >= to || from == 0 && to == flat.length {
+			return stringValue(flat.substring(from, to))
+		}
+		js := &subs[0]
+		subs = subs[1:]
+		*js = jsString{ascii: flat.ascii[from:to], length: to - from, isASCII: true}
+		return stringValue(js)
+	}
+	elems[0] = sub(m.Start, m.End)
 	for i, g := range m.Groups {
 		if g[0] < 0 {
 			elems[i+1] = undefinedValue
 		} else {
-			elems[i+1] = stringValue(s.substring(g[0], g[1]))
+			elems[i+1] = sub(g[0], g[1])
 		}
 	}
 	a := vm.newArray(elems)
-	vm.CreateDataProperty(a, strKey("index"), intValue(m.Start))
-	vm.CreateDataProperty(a, strKey("input"), stringValue(s))
+	keys := rs.groupKeys()
 	groups := undefinedValue
-	hasNames := false
-	for _, name := range m.Names {
-		if name != "" {
-			hasNames = true
-			break
-		}
+	if keys.named {
+		groups = objectValue(vm.groupsObject(keys, elems[1:]))
 	}
-	if hasNames {
-		g := vm.newObject(nil, ClassObject)
-		for i, name := range m.Names {
-			if name != "" {
-				vm.CreateDataProperty(g, strKey(name), elems[i+1])
-			}
-		}
-		groups = objectValue(g)
+	rp := &execResultProps{}
+	rp.keys[0], rp.props[0] = keyIndex, Property{value: intValue(m.Start), flags: propDefault}
+	rp.keys[1], rp.props[1] = keyInput, Property{value: stringValue(s), flags: propDefault}
+	rp.keys[2], rp.props[2] = keyGroups, Property{value: groups, flags: propDefault}
+	n := 3
+	if rs.re.Flags().HasIndices {
+		rp.keys[3], rp.props[3] = keyIndices, Property{value: objectValue(vm.execIndices(keys, m)), flags: propDefault}
+		n = 4
 	}
-	vm.CreateDataProperty(a, strKey("groups"), groups)
-	if hasIndices {
-		pair := func(start, end int) Value {
-			if start < 0 {
-				return undefinedValue
-			}
-			return vm.newArrayValue([]Value{intValue(start), intValue(end)})
-		}
-		pairs := make([]Value, len(m.Groups)+1)
-		pairs[0] = pair(m.Start, m.End)
-		for i, g := range m.Groups {
-			pairs[i+1] = pair(g[0], g[1])
-		}
-		ind := vm.newArray(pairs)
-		ig := undefinedValue
-		if hasNames {
-			g := vm.newObject(nil, ClassObject)
-			for i, name := range m.Names {
-				if name != "" {
-					vm.CreateDataProperty(g, strKey(name), pairs[i+1])
-				}
-			}
-			ig = objectValue(g)
-		}
-		vm.CreateDataProperty(ind, strKey("groups"), ig)
-		vm.CreateDataProperty(a, strKey("indices"), objectValue(ind))
-	}
-	return objectValue(a)
+	a.props.keys, a.props.props = rp.keys[:n:4], rp.props[:n:4]
+	vm.allocated += int64(n) * propertySize
+	return a
 }
+
+// execIndices builds the indices array of an exec result (the d flag): a [start, end] pair
+// per capture, undefined for captures that did not participate, and a groups property.
+func (vm *VM) execIndices(keys *regexpGroupKeys, m *jsregexp.Match) *Object {
+	pair := func(start, end int) Value {
+		if start < 0 {
+			return undefinedValue
+		}
+		return vm.newArrayValue([]Value{intValue(start), intValue(end)})
+	}
+	pairs := make([]Value, len(m.Groups)+1)
+	pairs[0] = pair(m.Start, m.End)
+	for i, g := range m.Groups {
+		pairs[i+1] = pair(g[0], g[1])
+	}
+	ind := vm.newArray(pairs)
+	ig := undefinedValue
+	if keys.named {
+		ig = objectValue(vm.groupsObject(keys, pairs[1:]))
+	}
+	vm.CreateDataProperty(ind, keyGroups, ig)
+	return ind
+}
+
+// regexpGroupKeys are the property keys of an expression's named groups, made once per
+// RegExp object.
+type regexpGroupKeys struct {
+	keys   []PropertyKey // per capture group; the zero key for unnamed groups
+	named  bool          // some group has a name
+	unique bool          // no name is used twice
+}
+
+// groupKeys returns the named-group keys of rs, computing them on first use.
+func (rs *regexpSlots) groupKeys() *regexpGroupKeys {
+	if rs.keys != nil {
+		return rs.keys
+	}
+	names := rs.re.GroupNames()
+	k := &regexpGroupKeys{keys: make([]PropertyKey, len(names)), unique: true}
+	seen := map[string]bool{}
+	for i, name := range names {
+		if name == "" {
+			continue
+		}
+		k.named = true
+		k.keys[i] = strKey(name)
+		if seen[name] {
+			k.unique = false
+		}
+		seen[name] = true
+	}
+	rs.keys = k
+	return k
+}
+
+// groupsObject makes the groups object of a match: a null-prototype object with a property
+// per named group, in group order, holding vals[i] for group i+1.
+func (vm *VM) groupsObject(keys *regexpGroupKeys, vals []Value) *Object {
+	g := vm.newObject(nil, ClassObject)
+	if !keys.unique {
+		for i, k := range keys.keys {
+			if k != (PropertyKey{}) {
+				vm.CreateDataProperty(g, k, vals[i])
+			}
+		}
+		return g
+	}
+	for i, k := range keys.keys {
+		if k != (PropertyKey{}) {
+			g.props.add(k, Property{value: vals[i], flags: propDefault})
+			vm.allocated += propertySize
+		}
+	}
+	return g
+}
+
+// Keys of the exec result's named properties.
+var (
+	keyIndex   = strKey("index")
+	keyInput   = strKey("input")
+	keyGroups  = strKey("groups")
+	keyIndices = strKey("indices")
+)
 
 // advanceStringIndex is AdvanceStringIndex: the next index, past a surrogate pair in
 // unicode mode.

@@ -129,71 +129,32 @@ func (r *Regexp) Exec(input []uint16, lastIndex int, deadline time.Time) (*Match
 
 // ExecInput is Exec on an Input prepared once, for callers that match the same string many
 // times (global replace, split, matchAll). The Input must have been made with the same
-// unicode mode as the expression (u or v flag); otherwise it is converted again.
+// unicode mode as the expression (u or v flag); otherwise it is converted again. The Match
+// returned is the caller's to keep.
 func (r *Regexp) ExecInput(in *Input, lastIndex int, deadline time.Time) (*Match, error) {
-	if in.unicode != r.flags.unicodeMode() {
-		var err error
-		if in, err = NewInput(in.units, r.flags.unicodeMode()); err != nil {
-			return nil, err
-		}
-	}
-	if lastIndex < 0 {
-		lastIndex = 0
-	}
-	if lastIndex > len(in.units) {
-		return nil, nil
-	}
-	start := in.runeIndex(lastIndex)
-	re := r.re
+	var timeout time.Duration
 	if !deadline.IsZero() {
-		remaining := time.Until(deadline)
-		if remaining <= 0 {
+		if timeout = time.Until(deadline); timeout <= 0 {
 			return nil, ErrTimeout
 		}
-		// MatchTimeout is a field of the shared engine value: set it on a copy, so concurrent
-		// matches keep their own deadlines. The copy shares the compiled program and pools.
-		cp := *r.re
-		cp.MatchTimeout = remaining
-		re = &cp
 	}
-	// FindRunesMatches lends the engine's capture storage to the callback instead of
-	// allocating a regexp2.Match; the first match is all Exec needs.
-	var res *Match
-	err := re.FindRunesMatches(in.runes, start, func(v regexp2.MatchView) bool {
-		res = r.collect(v, in)
-		return false
-	})
-	switch {
-	case errors.Is(err, regexp2.ErrBacktrackingStackLimit):
-		return nil, fmt.Errorf("exec /%s/: %w", r.source, ErrBacktrackLimit)
-	case err != nil && !deadline.IsZero():
-		return nil, ErrTimeout
-	case err != nil:
-		return nil, fmt.Errorf("exec /%s/: %w", r.source, err)
-	case res == nil:
-		return nil, nil
-	}
-	if r.flags.Sticky && res.Start != in.unitIndex(start) {
-		return nil, nil
-	}
-	return res, nil
+	return r.NewMatcher().Exec(in, lastIndex, timeout)
 }
 
-// collect copies a match out of the engine's storage, in UTF-16 indices. It returns nil when
-// only the sticky fallback matched.
-func (r *Regexp) collect(v regexp2.MatchView, in *Input) *Match {
+// collect copies a match out of the engine's storage into m, in UTF-16 indices, reusing
+// m.Groups. It reports false when only the sticky fallback matched.
+func (r *Regexp) collect(v regexp2.MatchView, in *Input, m *Match) bool {
 	if r.anchored {
 		if _, _, ok := v.GroupRange(len(r.names) + 1); ok {
-			return nil // only the fallback matched: no match at lastIndex
+			return false // only the fallback matched: no match at lastIndex
 		}
 	}
 	idx, length, _ := v.GroupRange(0)
-	m := &Match{
-		Start:  in.unitIndex(idx),
-		End:    in.unitIndex(idx + length),
-		Groups: make([][2]int, len(r.names)),
-		Names:  r.names,
+	m.Start, m.End, m.Names = in.unitIndex(idx), in.unitIndex(idx+length), r.names
+	if m.Groups == nil || cap(m.Groups) < len(r.names) {
+		m.Groups = make([][2]int, len(r.names))
 	}
+	m.Groups = m.Groups[:len(r.names)]
 	for i := range m.Groups {
 		gi, gl, ok := v.GroupRange(i + 1)
 		if !ok {
@@ -202,7 +163,7 @@ func (r *Regexp) collect(v regexp2.MatchView, in *Input) *Match {
 		}
 		m.Groups[i] = [2]int{in.unitIndex(gi), in.unitIndex(gi + gl)}
 	}
-	return m
+	return true
 }
 
 // newSyntaxError turns a translation or regexp2 error into a SyntaxError with V8's wording.

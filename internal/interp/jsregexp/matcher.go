@@ -1,0 +1,85 @@
+package jsregexp
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+)
+
+// Matcher runs one Regexp for one caller at a time, such as one RegExp object of a VM. It
+// keeps its own copy of the engine's settings, so setting a match's time limit costs
+// nothing, and one Match that every Exec refills, so a repeated match allocates nothing once
+// the engine's buffers have grown. A Matcher is not safe for concurrent use; make one per
+// goroutine (a Regexp is shared freely).
+type Matcher struct {
+	re     *Regexp
+	engine regexp2.Regexp // a copy of re.re sharing its program and runner pool
+	yield  func(regexp2.MatchView) bool
+
+	in    *Input // the input of the Exec in progress, for yield
+	match Match
+	found bool
+}
+
+// NewMatcher returns a Matcher for r.
+func (r *Regexp) NewMatcher() *Matcher {
+	m := &Matcher{re: r, engine: *r.re}
+	m.yield = m.collect
+	return m
+}
+
+// Regexp returns the expression m runs.
+func (m *Matcher) Regexp() *Regexp { return m.re }
+
+// collect is the engine's callback: it copies the first match and stops the search.
+func (m *Matcher) collect(v regexp2.MatchView) bool {
+	m.found = m.re.collect(v, m.in, &m.match)
+	return false
+}
+
+// Exec is Regexp.Exec on a prepared Input with a time limit instead of a deadline: it finds
+// the first match starting at or after lastIndex (exactly there with the sticky flag) and
+// returns nil, nil when there is none. A zero timeout means no limit; a match running longer
+// than timeout (give or take TimeoutCheckPeriod) stops with ErrTimeout. The Match returned
+// belongs to m and is overwritten by the next Exec: copy what must outlive it.
+func (m *Matcher) Exec(in *Input, lastIndex int, timeout time.Duration) (*Match, error) {
+	r := m.re
+	if in.unicode != r.flags.unicodeMode() {
+		var err error
+		if in, err = NewInput(in.units, r.flags.unicodeMode()); err != nil {
+			return nil, err
+		}
+	}
+	if lastIndex < 0 {
+		lastIndex = 0
+	}
+	if lastIndex > len(in.units) {
+		return nil, nil
+	}
+	start := in.runeIndex(lastIndex)
+	m.engine.MatchTimeout = regexp2.DefaultMatchTimeout
+	if timeout > 0 {
+		m.engine.MatchTimeout = timeout
+	}
+	m.in, m.found = in, false
+	// FindRunesMatches lends the engine's capture storage to the callback instead of
+	// allocating a regexp2.Match; the first match is all Exec needs.
+	err := m.engine.FindRunesMatches(in.runes, start, m.yield)
+	m.in = nil
+	switch {
+	case errors.Is(err, regexp2.ErrBacktrackingStackLimit):
+		return nil, fmt.Errorf("exec /%s/: %w", r.source, ErrBacktrackLimit)
+	case err != nil && timeout > 0:
+		return nil, ErrTimeout
+	case err != nil:
+		return nil, fmt.Errorf("exec /%s/: %w", r.source, err)
+	case !m.found:
+		return nil, nil
+	}
+	if r.flags.Sticky && m.match.Start != in.unitIndex(start) {
+		return nil, nil
+	}
+	return &m.match, nil
+}
