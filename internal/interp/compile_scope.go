@@ -488,8 +488,28 @@ func (a *analyzer) stmt(st js.IStmt) {
 	}
 }
 
+// headTDZ keys the scope in which the expression of a for-in/of head with a let or const
+// declaration is evaluated: the declared names are in their temporal dead zone there
+// (for (let x of [x]) throws a ReferenceError).
+type headTDZ struct{ decl *js.VarDecl }
+
+// lexicalHead returns init as a let or const declaration, or nil.
+func lexicalHead(init js.IExpr) *js.VarDecl {
+	if d, ok := init.(*js.VarDecl); ok && (d.TokenType == js.LetToken || d.TokenType == js.ConstToken) {
+		return d
+	}
+	return nil
+}
+
 func (a *analyzer) forInOf(key any, init js.IExpr, value js.IExpr, body *js.BlockStmt) {
-	a.expr(value)
+	if d := lexicalHead(init); d != nil {
+		a.pushScope(headTDZ{d}, false)
+		a.hoistLexical(a.cur, []js.IStmt{d}, false)
+		a.expr(value)
+		a.popScope()
+	} else {
+		a.expr(value)
+	}
 	a.pushScope(key, false)
 	if d, ok := init.(*js.VarDecl); ok {
 		a.hoistLexical(a.cur, []js.IStmt{d}, false)

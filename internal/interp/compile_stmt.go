@@ -316,8 +316,20 @@ func (c *compiler) forBinding(init js.IExpr) {
 	c.assignTarget(init)
 }
 
+// forHeadValue compiles the expression of a for-in/of head, in the dead zone of the names
+// a let or const head declares.
+func (c *compiler) forHeadValue(init, value js.IExpr) {
+	if d := lexicalHead(init); d != nil {
+		s := c.enterScope(headTDZ{d})
+		c.expr(value)
+		c.leaveScope(s)
+		return
+	}
+	c.expr(value)
+}
+
 func (c *compiler) forIn(n *js.ForInStmt, labels []string) {
-	c.expr(n.Value)
+	c.forHeadValue(n.Init, n.Value)
 	c.op(OpForInPrep)
 	st := c.newReg()
 	c.emit(OpPutReg, st, 0)
@@ -335,7 +347,7 @@ func (c *compiler) forIn(n *js.ForInStmt, labels []string) {
 }
 
 func (c *compiler) forOf(n *js.ForOfStmt, labels []string) {
-	c.expr(n.Value)
+	c.forHeadValue(n.Init, n.Value)
 	async := 0
 	if n.Await {
 		async = 1
