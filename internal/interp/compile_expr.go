@@ -629,7 +629,7 @@ func (c *compiler) unary(n *js.UnaryExpr) {
 		c.op(OpPop)
 		c.op(OpUndef)
 	case js.TypeofToken:
-		if v, ok := n.X.(*js.Var); ok {
+		if v, ok := unparen(n.X).(*js.Var); ok {
 			if b, _ := c.lookup(varName(v)); b == nil {
 				c.emit(OpTypeofGlobal, c.strConst(varName(v)), 0)
 				return
