@@ -14,8 +14,10 @@ func (c *compiler) assign(n *js.BinaryExpr) {
 		c.mark(n)
 		c.assignName(varName(t))
 	case *js.DotExpr:
-		if isSuper(t.X) {
-			c.superSet(func() { c.emit(OpConst, c.strConst(dotName(t)), 0) }, n.Y)
+		if c.superRef(t) {
+			c.expr(n.Y)
+			c.mark(n)
+			c.superStore()
 			return
 		}
 		c.expr(t.X)
@@ -30,8 +32,10 @@ func (c *compiler) assign(n *js.BinaryExpr) {
 		c.mark(n)
 		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
 	case *js.IndexExpr:
-		if isSuper(t.X) {
-			c.superSet(func() { c.expr(t.Y); c.op(OpToPropertyKey) }, n.Y)
+		if c.superRef(t) {
+			c.expr(n.Y)
+			c.mark(n)
+			c.superStore()
 			return
 		}
 		c.expr(t.X)
@@ -48,17 +52,17 @@ func (c *compiler) assign(n *js.BinaryExpr) {
 	}
 }
 
-// superSet compiles super[key] = value: [this key value] SetElem with B=1 (super receiver semantics).
-func (c *compiler) superSet(key func(), value js.IExpr) {
-	c.superBase()
-	key()
-	c.expr(value)
-	c.loadName("this")
-	c.emit(OpSetElem, 0, 1) // B=1: [base key value this]
-}
-
 // compoundAssign compiles a op= b.
 func (c *compiler) compoundAssign(n *js.BinaryExpr, op Op) {
+	if c.superRef(unparen(n.X)) {
+		c.op(OpDup2)
+		c.mark(n)
+		c.superGetFromBase()
+		c.expr(n.Y)
+		c.op(op)
+		c.superStore()
+		return
+	}
 	switch t := unparen(n.X).(type) {
 	case *js.Var:
 		c.loadName(varName(t))
@@ -107,6 +111,20 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 		jop = OpJumpIfTrueKeep
 	case js.NullishEqToken:
 		jop = OpJumpIfNotNullishKeep
+	}
+	if c.superRef(unparen(n.X)) {
+		c.op(OpDup2)
+		c.superGetFromBase()
+		j := c.emit(jop, 0, 0)
+		c.expr(n.Y)
+		c.superStore()
+		e := c.emit(OpJump, 0, 0)
+		c.patch(j)
+		c.op(OpRot3)
+		c.op(OpPop)
+		c.op(OpPop)
+		c.patch(e)
+		return
 	}
 	switch t := unparen(n.X).(type) {
 	case *js.Var:

@@ -572,6 +572,54 @@ func (c *compiler) superGetFromBase() {
 	c.emit(OpGetElem, 0, 1) // B=1: receiver on top: [base key this]
 }
 
+// superRef pushes [base key] for super.name or super[expr] and reports true; for any other
+// expression it emits nothing and reports false. this is read first: before super() in a
+// derived constructor the reference throws before its key is evaluated.
+func (c *compiler) superRef(x js.IExpr) bool {
+	switch t := x.(type) {
+	case *js.DotExpr:
+		if !isSuper(t.X) {
+			return false
+		}
+		c.loadName("this")
+		c.op(OpPop)
+		c.superBase()
+		c.emit(OpConst, c.strConst(dotName(t)), 0)
+	case *js.IndexExpr:
+		if !isSuper(t.X) {
+			return false
+		}
+		c.loadName("this")
+		c.op(OpPop)
+		c.superBase()
+		c.expr(t.Y)
+		c.op(OpToPropertyKey)
+	default:
+		return false
+	}
+	return true
+}
+
+// superStore stores into a super reference: [base key v] -> [v] with this as the receiver.
+func (c *compiler) superStore() {
+	c.loadName("this")
+	c.emit(OpSetElem, 0, 1)
+}
+
+// superDelete compiles delete super.x and delete super[k]: the reference is evaluated
+// (this, then the key expression), then deleting it throws a ReferenceError.
+func (c *compiler) superDelete(x js.IExpr) {
+	c.loadName("this")
+	c.op(OpPop)
+	if t, ok := x.(*js.IndexExpr); ok {
+		c.expr(t.Y)
+		c.op(OpPop)
+	}
+	c.op(OpUndef)
+	c.emit(OpThrowTyp, c.strConst("Unsupported reference to 'super'"), 1) // B=1: ReferenceError
+	c.op(OpTrue)                                                           // never reached; keeps the stack shape
+}
+
 func (c *compiler) superCall(n *js.CallExpr) {
 	cb, chops := c.lookup("%callee")
 	nb, nhops := c.lookup("new.target")
@@ -659,6 +707,14 @@ func (c *compiler) deleteExpr(n *js.UnaryExpr) {
 		}
 		x = g.X
 	}
+	if t, ok := x.(*js.DotExpr); ok && isSuper(t.X) {
+		c.superDelete(t)
+		return
+	}
+	if t, ok := x.(*js.IndexExpr); ok && isSuper(t.X) {
+		c.superDelete(t)
+		return
+	}
 	switch t := x.(type) {
 	case *js.DotExpr:
 		if t.Optional || hasOptional(t.X) {
@@ -717,6 +773,23 @@ func (c *compiler) update(n *js.UnaryExpr) {
 		inc = OpDec
 	}
 	post := n.Op == js.PostIncrToken || n.Op == js.PostDecrToken
+	if c.superRef(unparen(n.X)) {
+		c.op(OpDup2)
+		c.mark(n)
+		c.superGetFromBase()
+		if post {
+			c.op(OpNumeric)
+			c.op(OpDup)
+			c.op(OpRot4)
+			c.op(inc)
+			c.superStore()
+			c.op(OpPop)
+			return
+		}
+		c.op(inc)
+		c.superStore()
+		return
+	}
 	switch t := unparen(n.X).(type) {
 	case *js.Var:
 		c.loadName(varName(t))
