@@ -146,3 +146,21 @@ var zipCases = []jsCase{
 	{"zipKeyed empty", `String(Iterator.zipKeyed({}).next().done)`, "true"},
 	{"zipKeyed non-object", `Iterator.zipKeyed(1)`, "throws TypeError"},
 }
+
+// BenchmarkIteratorZip measures zipping two 10,000-value iterators (an array iterator and a
+// generator) and summing the pairs.
+func BenchmarkIteratorZip(b *testing.B) {
+	benchJS(b, `const a = Array.from({length: 10000}, (_, i) => i); function* g() { for (let i = 0; i < 10000; i++) yield i }
+let s = 0; for (const [x, y] of Iterator.zip([a.values(), g()])) s += x + y; s`)
+}
+
+// BenchmarkIteratorChunksWindows measures chunks(16) and windows(16) over 10,000 values.
+func BenchmarkIteratorChunksWindows(b *testing.B) {
+	benchJS(b, `const a = Array.from({length: 10000}, (_, i) => i);
+let n = 0; for (const c of a.values().chunks(16)) n += c.length; for (const w of a.values().windows(16)) n += w[0]; n`)
+}
+
+// BenchmarkIteratorJoin measures joining 10,000 numbers from an iterator.
+func BenchmarkIteratorJoin(b *testing.B) {
+	benchJS(b, `const a = Array.from({length: 10000}, (_, i) => i); a.values().join('-').length`)
+}
