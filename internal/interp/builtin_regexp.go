@@ -267,7 +267,11 @@ func regexpTest(vm *VM, c NativeCall) Value {
 	if o == nil {
 		vm.throwTypeError("Method RegExp.prototype.test called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
-	return Bool(!vm.regexpExec(o, vm.ToString(c.Arg(0))).IsNull())
+	s := vm.ToString(c.Arg(0))
+	if rs := regexpOf(o); rs != nil && vm.hasBuiltinExec(o) {
+		return Bool(vm.regexpBuiltinMatch(o, rs, s) != nil)
+	}
+	return Bool(!vm.regexpExec(o, s).IsNull())
 }
 
 // regexpExec is RegExpExec: a user-defined exec method if there is one, the built-in one
@@ -355,28 +359,9 @@ func (vm *VM) putLastIndex(o *Object, i int) {
 // the result array has index, input, groups and (with the d flag) indices.
 func (vm *VM) regexpBuiltinExec(o *Object, s *jsString) Value {
 	rs := regexpOf(o)
-	n := s.Len()
-	li := vm.getLastIndex(o)
-	fl := rs.re.Flags()
-	global, sticky := fl.Global, fl.Sticky
-	if !global && !sticky {
-		li = 0
-	}
-	if li > int64(n) {
-		if global || sticky {
-			vm.putLastIndex(o, 0)
-		}
-		return nullValue
-	}
-	m := vm.match(rs, s, int(li))
+	m := vm.regexpBuiltinMatch(o, rs, s)
 	if m == nil {
-		if global || sticky {
-			vm.putLastIndex(o, 0)
-		}
 		return nullValue
-	}
-	if global || sticky {
-		vm.putLastIndex(o, m.End)
 	}
 	return objectValue(vm.execResult(rs, s, m))
 }

@@ -45,6 +45,9 @@ func regexpSymbolMatch(vm *VM, c NativeCall) Value {
 		return vm.regexpExec(rx, s)
 	}
 	unicode := strings.ContainsAny(flags, "uv")
+	if rs := vm.fastRegExp(rx, true, unicode); rs != nil {
+		return vm.regexpMatchFast(rx, rs, s, unicode)
+	}
 	vm.setLastIndex(rx, 0)
 	var found []Value
 	for {
@@ -169,6 +172,9 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 	if global {
 		unicode = strings.ContainsAny(flags, "uv")
 		vm.setLastIndex(rx, 0)
+		if rs := vm.fastRegExp(rx, true, unicode); rs != nil {
+			return vm.regexpReplaceFast(rx, rs, s, unicode, replaceValue, template)
+		}
 	}
 	var results []*Object
 	for {

@@ -41,6 +41,9 @@ func NewInput(s []uint16, unicode bool) (*Input, error) {
 	return in, nil
 }
 
+// Units returns the input's UTF-16 code units. The slice is shared: do not modify it.
+func (in *Input) Units() []uint16 { return in.units }
+
 // Len returns the input's length in UTF-16 code units.
 func (in *Input) Len() int { return len(in.units) }
 

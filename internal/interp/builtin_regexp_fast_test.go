@@ -1,0 +1,38 @@
+package interp
+
+import "testing"
+
+// TestRegExpFastPaths checks test, exec, [Symbol.match] and [Symbol.replace] where they
+// match without building result arrays, and where they must not (a subclass exec, an own
+// exec, an exec getter, a flags property that disagrees), against results computed by node.
+func TestRegExpFastPaths(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"replace_template", "JSON.stringify('u1@host1.ex u22@host2.ex'.replace(/host(\\d+)/g, \"[$&|$`|$'|$$|$1|$2|$10]\"))", "\"u1@[host1|u1@|.ex u22@host2.ex|$|1|$2|10].ex u22@[host2|u1@host1.ex u22@|.ex|$|2|$2|20].ex\""},
+		{"replace_literal", `JSON.stringify('a-b-c'.replace(/-/g, '+'))`, "\"a+b+c\""},
+		{"replace_named", `JSON.stringify('a1b22'.replace(/(?<n>\d+)/g, '<$<n>|$<zz>>') + 'x1é'.replace(/(?<n>\d)|(?<m>é)/g, '<$<n>,$<m>>'))`, "\"a<1|>b<22|>x<1,><,é>\""},
+		{"replace_empty_matches", `JSON.stringify(['ab😀'.replace(/x*/g, '-'), 'ab😀'.replace(/(?:)/gu, '.'), ''.replace(/(?:)/g, '.')])`, "[\"-a-b-\\ud83d-\\ude00-\",\".a.b.😀.\",\".\"]"},
+		{"replace_fn_args", `JSON.stringify('u1 v'.replace(/(\w)(\d)?/g, (...a) => JSON.stringify(a)))`, "\"[\\\"u1\\\",\\\"u\\\",\\\"1\\\",0,\\\"u1 v\\\"] [\\\"v\\\",\\\"v\\\",null,3,\\\"u1 v\\\"]\""},
+		{"replace_fn_groups", `JSON.stringify('ab1'.replace(/(?<w>[a-z])(?<d>\d)?/g, (...a) => JSON.stringify(a[a.length - 1])))`, "\"{\\\"w\\\":\\\"a\\\"}{\\\"w\\\":\\\"b\\\",\\\"d\\\":\\\"1\\\"}\""},
+		{"replace_fn_sees_lastIndex_zero", `const r = /a/g; const seen = []; JSON.stringify(['aXa'.replace(r, () => { seen.push(r.lastIndex); return 'b'; }), seen])`, "[\"bXb\",[0,0]]"},
+		{"replace_global_resets_lastIndex", `const r = /o/g; r.lastIndex = 3; JSON.stringify(['foo'.replace(r, '0'), r.lastIndex])`, "[\"f00\",0]"},
+		{"replace_sticky_global", `const r = /o/gy; JSON.stringify(['oox o'.replace(r, '0'), r.lastIndex])`, "[\"00x o\",0]"},
+		{"replace_readonly_lastIndex", `const r = /a/g; Object.defineProperty(r, 'lastIndex', {writable: false}); 'a'.replace(r, 'b')`, "throws TypeError"},
+		{"replace_subclass_exec", `const log = []; class R extends RegExp { exec(s) { log.push(this.lastIndex); return super.exec(s); } } JSON.stringify(['abab'.replace(new R('b', 'g'), 'c'), log])`, "[\"acac\",[0,2,4]]"},
+		{"replace_own_flags", `const r = /b/g; Object.defineProperty(r, 'flags', {value: 'gu'}); 'abc😀b'.replace(r, '$&$&')`, "abbc😀bb"},
+		{"replace_fn_throws", `let msg; try { 'aa'.replace(/a/g, () => { throw new Error('x'); }) } catch (e) { msg = e.message } msg`, "x"},
+		{"replace_wide", `JSON.stringify('été'.replace(/t/g, 'è') + 'xé'.replace(/(x)/g, '$1$1'))`, "\"éèéxxé\""},
+		{"match_global", `JSON.stringify(['a1b22c333'.match(/\d+/g), 'abc'.match(/z/g), 'a😀'.match(/(?:)/gu), 'a😀'.match(/(?:)/g).length])`, "[[\"1\",\"22\",\"333\"],null,[\"\",\"\",\"\"],4]"},
+		{"match_global_lastIndex", `const r = /a/g; r.lastIndex = 2; JSON.stringify(['aa'.match(r), r.lastIndex])`, "[[\"a\",\"a\"],0]"},
+		{"match_subclass_exec", `const log = []; class R extends RegExp { exec(s) { log.push(this.lastIndex); return super.exec(s); } } JSON.stringify(['abab'.match(new R('a', 'g')), log])`, "[[\"a\",\"a\"],[0,1,3]]"},
+		{"test_global", `const r = /a/g; JSON.stringify([r.test('aa'), r.lastIndex, r.test('aa'), r.lastIndex, r.test('aa'), r.lastIndex])`, "[true,1,true,2,false,0]"},
+		{"test_sticky", `const r = /a/y; r.lastIndex = 1; JSON.stringify([r.test('ba'), r.lastIndex, r.test('ba'), r.lastIndex])`, "[true,2,false,0]"},
+		{"test_lastIndex_valueOf", `const log = []; const r = /a/g; r.lastIndex = {valueOf() { log.push('v'); return 1; }}; JSON.stringify([r.test('aa'), r.lastIndex, log])`, "[true,2,[\"v\"]]"},
+		{"test_own_exec", `const r = /x/; r.exec = () => ({}); r.test('y')`, "true"},
+		{"test_exec_getter", `let n = 0; class R extends RegExp { get exec() { n++; return RegExp.prototype.exec; } } const r = new R('a'); JSON.stringify([r.test('a'), n])`, "[true,1]"},
+		{"exec_result_shape", `const m = /(?<a>x)(y)?/d.exec('zx'); JSON.stringify([Object.getOwnPropertyNames(m), m.index, m.input, m.groups, m.indices, Object.getPrototypeOf(m.groups)])`, "[[\"0\",\"1\",\"2\",\"length\",\"index\",\"input\",\"groups\",\"indices\"],1,\"zx\",{\"a\":\"x\"},[[1,2],[1,2],null],null]"},
+		{"exec_result_writable", `const m = /x/.exec('x'); m.index = 9; delete m.input; m.push('y'); JSON.stringify([m, m.index, 'input' in m, m.length])`, "[[\"x\",\"y\"],9,false,2]"},
+		{"exec_readonly_lastIndex", `const r = /a/g; Object.defineProperty(r, 'lastIndex', {value: 0, writable: false}); r.exec('a')`, "throws TypeError"},
+		{"exec_unicode_lastIndex", `const r = /./gu; r.lastIndex = 1; JSON.stringify([r.exec('😀x')[0], r.lastIndex])`, "[\"😀\",2]"},
+	})
+}
