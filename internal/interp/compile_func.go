@@ -30,6 +30,9 @@ func (c *compiler) closure(fd *js.FuncDecl) { c.closureNamed(fd, "") }
 // computed=true its name comes from the key below it on the stack at run time.
 func (c *compiler) method(m *js.MethodDecl, name string, computed bool) {
 	f := c.an.funcs[m]
+	if computed {
+		name = "" // named at run time from the key, with its get/set prefix (OpSetFnName)
+	}
 	c.compileFunction(f, &m.Params, &m.Body, name, m.Async, m.Generator)
 	c.emit(OpClosure, f.index, 0)
 	if computed {
