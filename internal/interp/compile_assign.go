@@ -10,7 +10,11 @@ import (
 func (c *compiler) assign(n *js.BinaryExpr) {
 	switch t := unparen(n.X).(type) {
 	case *js.Var:
-		c.namedExprS(n.Y, varName(t))
+		if _, paren := n.X.(*js.GroupExpr); paren {
+			c.expr(n.Y) // (f) = function () {} is not a named evaluation
+		} else {
+			c.namedExprS(n.Y, varName(t))
+		}
 		c.mark(n)
 		c.assignName(varName(t))
 	case *js.DotExpr:

@@ -207,7 +207,7 @@ func (c *compiler) pushKey(p *js.PropertyName) string {
 
 func (c *compiler) objectLit(n *js.ObjectExpr) {
 	c.op(OpNewObject)
-	for _, p := range n.List {
+	for i, p := range n.List {
 		if p.Spread {
 			c.expr(p.Value)
 			c.op(OpCopyData)
@@ -237,7 +237,7 @@ func (c *compiler) objectLit(n *js.ObjectExpr) {
 			c.fail("ParseError", p.Value, "Invalid shorthand property initializer")
 		}
 		name, static := c.propertyKeyName(p.Name)
-		if static && name == "__proto__" && p.Name.Literal.TokenType != 0 {
+		if static && name == "__proto__" && p.Name.Literal.TokenType != 0 && !c.src.Shorthand(&n.List[i]) {
 			c.expr(p.Value)
 			c.op(OpSetProto)
 			continue

@@ -118,6 +118,12 @@ func (p *Program) TrailingHoles(n *js.BindingArray) int {
 	return p.pos.holes[n]
 }
 
+// Shorthand reports whether the object literal property p was written as a
+// bare name ({a} or {a = 1}), which tdewolff stores like {a: a}.
+func (p *Program) Shorthand(prop *js.Property) bool {
+	return p.pos.shorthand[prop]
+}
+
 // parseJS runs the tdewolff parser over buf. A panic inside the parser is
 // reported as an error rather than crashing the caller.
 func parseJS(buf *buffer, opts js.Options) (ast *js.AST, err error) {
