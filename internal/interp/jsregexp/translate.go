@@ -2,6 +2,7 @@ package jsregexp
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -25,16 +26,31 @@ type translator struct {
 	unicode bool // u or v flag
 	sets    bool // v flag
 	out     strings.Builder
-	names   []string // per capture group, in order; "" when unnamed
-	refs    []string // names used by \k<name>
-	maxDec  int      // largest decimal escape outside classes
+	names   []string   // per capture group, in order; "" when unnamed
+	refs    []namedRef // \k<name> references, in order
+	maxDec  int        // largest decimal escape outside classes
 	// totalGroups is the number of capture groups in the whole pattern, known before the scan
 	// as V8 knows it, so a back reference past it is an error at its own position.
 	totalGroups int
 	hasNamed    bool            // the pattern has a named group somewhere
 	bareK       bool            // a \k not followed by <name>
 	seen        map[string]bool // names of the groups closed so far
+	// path is where the scan is: per enclosing disjunction (the pattern, then each open group)
+	// its id and the index of the current alternative. declared holds the path of every named
+	// group declared so far, to tell duplicates in different alternatives from real clashes.
+	path     []altPos
+	nextDisj int
+	declared map[string][][]altPos
 }
+
+// namedRef is a \k<name> reference and where it was written in the output.
+type namedRef struct {
+	name       string
+	start, end int // byte offsets of the reference in translator.out
+}
+
+// altPos is one level of a path through a pattern: a disjunction and one of its alternatives.
+type altPos struct{ disj, alt int }
 
 // isHigh and isLow classify UTF-16 surrogates.
 func isHigh(c uint16) bool { return c >= 0xD800 && c <= 0xDBFF }
@@ -47,7 +63,8 @@ func isLow(c uint16) bool  { return c >= 0xDC00 && c <= 0xDFFF }
 // stand-in (one character per code unit), in unicode mode pairs become code points and v-flag
 // classes become equivalent expressions (setClass).
 func translate(src []uint16, flags Flags) (*translation, error) {
-	t := &translator{src: src, unicode: flags.unicodeMode(), sets: flags.UnicodeSets, seen: map[string]bool{}}
+	t := &translator{src: src, unicode: flags.unicodeMode(), sets: flags.UnicodeSets, seen: map[string]bool{},
+		path: []altPos{{}}, nextDisj: 1, declared: map[string][][]altPos{}}
 	t.totalGroups, t.hasNamed = countGroups(src)
 	if err := t.run(); err != nil {
 		return nil, err
@@ -57,12 +74,55 @@ func translate(src []uint16, flags Flags) (*translation, error) {
 			return nil, errMessage("Invalid named reference")
 		}
 		for _, r := range t.refs {
-			if !t.seen[r] {
+			if !t.seen[r.name] {
 				return nil, errMessage("Invalid named capture referenced")
 			}
 		}
 	}
-	return &translation{pattern: t.out.String(), names: t.names, maxDecimalEscape: t.maxDec}, nil
+	return &translation{pattern: t.pattern(), names: t.names, maxDecimalEscape: t.maxDec}, nil
+}
+
+// mightBothParticipate is MightBothParticipate of the specification for two groups declared
+// at paths a and b: false only when some disjunction holds them in different alternatives.
+func mightBothParticipate(a, b []altPos) bool {
+	for k := 0; k < len(a) && k < len(b) && a[k].disj == b[k].disj; k++ {
+		if a[k].alt != b[k].alt {
+			return false
+		}
+	}
+	return true
+}
+
+// pattern returns the translated pattern. A \k<name> whose name several groups carry becomes
+// a reference to each of them in turn: at most one of them participates in a match, and a
+// reference to a group that did not participate matches the empty string.
+func (t *translator) pattern() string {
+	out := t.out.String()
+	var b strings.Builder
+	done := 0
+	for _, r := range t.refs {
+		var idx []int
+		for k, n := range t.names {
+			if n == r.name {
+				idx = append(idx, k+1)
+			}
+		}
+		if len(idx) < 2 {
+			continue
+		}
+		b.WriteString(out[done:r.start])
+		b.WriteString("(?:")
+		for _, k := range idx {
+			fmt.Fprintf(&b, `\k<%d>`, k)
+		}
+		b.WriteByte(')')
+		done = r.end
+	}
+	if done == 0 {
+		return out
+	}
+	b.WriteString(out[done:])
+	return b.String()
 }
 
 // messageError carries a V8 message out of the translator; Compile wraps it in a SyntaxError.
@@ -110,7 +170,8 @@ func (t *translator) run() error {
 	last := kindNone
 	type openGroup struct {
 		kind atomKind
-		name string // "" unless a named group
+		name string   // "" unless a named group
+		path []altPos // where a named group is declared
 	}
 	var groups []openGroup
 	for i := 0; i < len(src); {
@@ -163,11 +224,13 @@ func (t *translator) run() error {
 			if err != nil {
 				return err
 			}
-			name := ""
+			g := openGroup{kind: kind}
 			if kind == kindAtom && i+2 < len(src) && src[i+1] == '?' && src[i+2] == '<' {
-				name = t.names[len(t.names)-1]
+				g.name, g.path = t.names[len(t.names)-1], slices.Clone(t.path)
 			}
-			groups = append(groups, openGroup{kind, name})
+			groups = append(groups, g)
+			t.path = append(t.path, altPos{disj: t.nextDisj})
+			t.nextDisj++
 			last = kindNone
 			i = next
 		case c == ')':
@@ -176,18 +239,24 @@ func (t *translator) run() error {
 			}
 			g := groups[len(groups)-1]
 			groups = groups[:len(groups)-1]
+			t.path = t.path[:len(t.path)-1]
 			last = g.kind
 			if g.name != "" {
-				// V8 checks names as groups close.
-				if t.seen[g.name] {
-					return errMessage("Duplicate capture group name")
+				// V8 checks names as groups close. A name may be reused only where the two
+				// groups cannot both participate in a match.
+				for _, other := range t.declared[g.name] {
+					if mightBothParticipate(other, g.path) {
+						return errMessage("Duplicate capture group name")
+					}
 				}
+				t.declared[g.name] = append(t.declared[g.name], g.path)
 				t.seen[g.name] = true
 			}
 			t.out.WriteByte(')')
 			i++
 		case c == '|':
 			last = kindNone
+			t.path[len(t.path)-1].alt++
 			t.out.WriteByte('|')
 			i++
 		case c == '^' || c == '$':
@@ -311,10 +380,11 @@ func (t *translator) escape(i int, inClass bool) (int, error) {
 	case n == 'k' && !inClass:
 		if i+2 < len(src) && src[i+2] == '<' {
 			if name, end, ok := t.readName(i + 3); ok {
-				t.refs = append(t.refs, name)
+				start := t.out.Len()
 				t.out.WriteString(`\k<`)
 				t.out.WriteString(name)
 				t.out.WriteByte('>')
+				t.refs = append(t.refs, namedRef{name: name, start: start, end: t.out.Len()})
 				return end, nil
 			}
 		}
@@ -463,11 +533,26 @@ func (t *translator) group(i int) (int, atomKind, error) {
 		if !ok || name == "" {
 			return 0, 0, errMessage("Invalid capture group name")
 		}
+		if slices.Contains(t.names, name) {
+			// A reused name (allowed in another alternative) is a plain group for regexp2,
+			// which wants names unique; references to the name cover every group (pattern).
+			t.names = append(t.names, name)
+			t.out.WriteByte('(')
+			return end, kindAtom, nil
+		}
 		t.names = append(t.names, name)
 		t.out.WriteString("(?<")
 		t.out.WriteString(name)
 		t.out.WriteByte('>')
 		return end, kindAtom, nil
+	}
+	if isModifierStart(src[i+2]) {
+		g, err := parseModifiers(src, i+2)
+		if err != nil {
+			return 0, 0, err
+		}
+		t.out.WriteString(g.regexp2())
+		return g.end, kindAtom, nil
 	}
 	return 0, 0, errMessage("Invalid group")
 }
