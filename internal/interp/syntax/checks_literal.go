@@ -3,8 +3,9 @@ package syntax
 import (
 	"regexp"
 	"strings"
+	"unicode/utf16"
 
-	"github.com/dlclark/regexp2/v2"
+	"github.com/codemode/codemode/internal/interp/jsregexp"
 
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -139,7 +140,7 @@ func (c *checker) template(n *js.TemplateExpr) {
 var newScriptProperty = regexp.MustCompile(`\\[pP]\{(Script|sc|Script_Extensions|scx)=(Beria_Erfe|Berf|Garay|Gara|Gurung_Khema|Gukh|Kirat_Rai|Krai|Ol_Onal|Onao|Sidetic|Sidt|Sunuwar|Sunu|Tai_Yo|Tayo|Todhri|Todr|Tolong_Siki|Tols|Tulu_Tigalari|Tutg)\}`)
 
 // regexpLiteral checks a regular expression literal: its flags, and its
-// pattern by compiling it with regexp2 (the engine the RegExp built-in uses).
+// pattern by compiling it with jsregexp, as the RegExp built-in does.
 func (c *checker) regexpLiteral(n *js.LiteralExpr) {
 	s := string(n.Data)
 	end := strings.LastIndexByte(s, '/')
@@ -166,15 +167,21 @@ func (c *checker) regexpLiteral(n *js.LiteralExpr) {
 	if newScriptProperty.MatchString(s[1:end]) {
 		return // valid, but only the RegExp engine can say it lacks the script
 	}
-	opts := regexp2.ECMAScript
-	if seen['u'] {
-		opts |= regexp2.Unicode
+	fl, err := jsregexp.ParseFlags(flags)
+	if err != nil {
+		c.syntaxError(n, "Invalid regular expression flags")
+		return
+	}
+	if fl.Unicode {
 		if what, bad := unicodeModeError(s[1:end]); bad {
 			c.syntaxError(n, "Invalid regular expression: %s with the u flag", what)
 			return
 		}
 	}
-	if _, err := regexp2.Compile(s[1:end], opts); err != nil {
-		c.syntaxError(n, "Invalid regular expression: %s", err.Error())
+	// The pattern is compiled as the RegExp built-in will compile it when the literal is
+	// evaluated, so every error it would throw then (modifier groups, duplicate group names,
+	// quantifier placement, unknown properties, ...) is an early error here.
+	if _, err := jsregexp.Compile(utf16.Encode([]rune(s[1:end])), fl); err != nil {
+		c.syntaxError(n, "%s", err.Error())
 	}
 }
