@@ -133,20 +133,20 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	w.endArray()
 	w.endObject()
 	execBytes := w.buf
-	heap, err := e.finish()
-	if err != nil {
-		return nil, fmt.Errorf("snapshot heap: %w", err)
-	}
-	out := &jsonWriter{buf: make([]byte, 0, len(heap)+len(execBytes)+len(ex.program.source)+64)}
+	// The document is assembled in one buffer, sized from the previous snapshot's objects.
+	src := ex.program.source
+	out := &jsonWriter{buf: make([]byte, 0, vm.snapshotHint.objBytes+vm.snapshotHint.nodeBytes+len(execBytes)+len(src)+len(src)/8+256)}
 	out.beginObject()
 	out.key("format")
 	out.int(snapshotFormat)
 	out.key("source")
-	out.jsString(newStringFromGo(ex.program.source))
+	out.jsString(newStringFromGo(src))
 	out.key("script")
 	out.bool(ex.program.script)
 	out.key("heap")
-	out.raw(heap)
+	if err := e.finishTo(out); err != nil {
+		return nil, fmt.Errorf("snapshot heap: %w", err)
+	}
 	out.key("exec")
 	out.raw(execBytes)
 	out.endObject()
@@ -184,7 +184,13 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 		script, haveSource bool
 		heapStart, heapEnd = -1, -1
 		execStart, execEnd = -1, -1
+		vm                 *VM
+		d                  *heapDecoder
+		heapDone           bool
 	)
+	// Snapshot writes format, source and script before the heap, and the heap before exec:
+	// then the sections are decoded where they stand, in one pass. Members in another order
+	// are located first and decoded afterwards.
 	r.beginObject()
 	for first := true; r.more(first); first = false {
 		switch r.key() {
@@ -197,11 +203,30 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 			script = r.bool()
 		case "heap":
 			heapStart = r.pos
-			r.skip()
+			if format == snapshotFormat && haveSource && r.err == nil {
+				var err error
+				if vm, err = restoreVM(source, script, cfg); err != nil {
+					return nil, err
+				}
+				d = vm.newHeapDecoder()
+				if err := d.readHeap(r); err != nil {
+					return nil, fmt.Errorf("restore heap: %w", err)
+				}
+				heapDone = true
+			} else {
+				r.skip()
+			}
 			heapEnd = r.pos
 		case "exec":
 			execStart = r.pos
-			r.skip()
+			if heapDone {
+				vm.readExec(d, r)
+				if r.err != nil {
+					return nil, fmt.Errorf("restore exec: %w", r.err)
+				}
+			} else {
+				r.skip()
+			}
 			execEnd = r.pos
 		default:
 			r.skip()
@@ -216,6 +241,28 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 	if !haveSource || heapStart < 0 || execStart < 0 {
 		return nil, fmt.Errorf("restore: missing sections: %w", ErrSnapshotCorrupt)
 	}
+	if heapDone && execStart > heapStart {
+		return vm, nil
+	}
+	vm, err := restoreVM(source, script, cfg)
+	if err != nil {
+		return nil, err
+	}
+	d = vm.newHeapDecoder()
+	hr := &jsonReader{data: data[:heapEnd], pos: heapStart}
+	if err := d.readHeap(hr); err != nil {
+		return nil, fmt.Errorf("restore heap: %w", err)
+	}
+	er := &jsonReader{data: data[:execEnd], pos: execStart}
+	vm.readExec(d, er)
+	if er.err != nil {
+		return nil, fmt.Errorf("restore exec: %w", er.err)
+	}
+	return vm, nil
+}
+
+// restoreVM compiles a snapshot's program and makes the VM its state is decoded into.
+func restoreVM(source string, script bool, cfg Config) (*VM, error) {
 	var prog *Program
 	var err error
 	if script {
@@ -230,16 +277,6 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 	ex := &vm.exec
 	ex.program = prog
 	ex.started = true
-	d := vm.newHeapDecoder()
-	hr := &jsonReader{data: data[:heapEnd], pos: heapStart}
-	if err := d.readHeap(hr); err != nil {
-		return nil, fmt.Errorf("restore heap: %w", err)
-	}
-	er := &jsonReader{data: data[:execEnd], pos: execStart}
-	vm.readExec(d, er)
-	if er.err != nil {
-		return nil, fmt.Errorf("restore exec: %w", er.err)
-	}
 	return vm, nil
 }
 

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
+	"unsafe"
 )
 
 // The heap half of the snapshot codec.
@@ -125,7 +127,7 @@ func (vm *VM) newHeapEncoder() *heapEncoder {
 
 // snapshotHint remembers the sizes of the last heap encoding.
 type snapshotHint struct {
-	objects, nodes, objBytes int
+	objects, nodes, objBytes, nodeBytes int
 }
 
 // fail records the first encoding error.
@@ -179,10 +181,9 @@ func (e *heapEncoder) value(v Value) {
 	w := e.w
 	switch v.kind {
 	case KindUndefined:
-		w.beginObject()
-		w.key("u")
-		w.int(1)
-		w.endObject()
+		w.comma()
+		w.buf = append(w.buf, `{"u":1}`...)
+		w.needComma = true
 	case KindNull:
 		w.null()
 	case KindBool:
@@ -206,16 +207,11 @@ func (e *heapEncoder) value(v Value) {
 	case KindSymbol:
 		e.symbolRef(v.sym())
 	case KindObject:
-		id := e.objectID(v.obj())
-		w.beginObject()
-		w.key("#")
-		w.int(int64(id))
-		w.endObject()
+		w.ref(`{"#":`, e.objectID(v.obj()))
 	case kindHole:
-		w.beginObject()
-		w.key("h")
-		w.int(1)
-		w.endObject()
+		w.comma()
+		w.buf = append(w.buf, `{"h":1}`...)
+		w.needComma = true
 	}
 }
 
@@ -234,10 +230,7 @@ func (e *heapEncoder) node(n slotCodec) {
 		e.nodeIDs[n] = id
 		e.nodeQueue = append(e.nodeQueue, n)
 	}
-	e.w.beginObject()
-	e.w.key("@")
-	e.w.int(int64(id))
-	e.w.endObject()
+	e.w.ref(`{"@":`, id)
 }
 
 // key writes a property key (string, or symbol reference).
@@ -320,6 +313,16 @@ func (e *heapEncoder) slot(s any) {
 
 // finish drains the queues and returns the heap section. e.w must not be used afterwards.
 func (e *heapEncoder) finish() ([]byte, error) {
+	out := &jsonWriter{}
+	if err := e.finishTo(out); err != nil {
+		return nil, err
+	}
+	return out.buf, nil
+}
+
+// finishTo drains the queues and writes the heap section to out as one value. e.w must not
+// be used afterwards.
+func (e *heapEncoder) finishTo(out *jsonWriter) error {
 	r := e.vm.realm
 	ref := referenceRealm()
 	// every changed intrinsic is reachable through its name
@@ -332,7 +335,7 @@ func (e *heapEncoder) finish() ([]byte, error) {
 		}
 	}
 	objW := &jsonWriter{buf: make([]byte, 0, e.vm.snapshotHint.objBytes+64)}
-	nodeW := &jsonWriter{}
+	nodeW := &jsonWriter{buf: make([]byte, 0, e.vm.snapshotHint.nodeBytes+64)}
 	objW.beginArray()
 	nodeW.beginArray()
 	var intr []int
@@ -365,9 +368,9 @@ func (e *heapEncoder) finish() ([]byte, error) {
 	objW.endArray()
 	nodeW.endArray()
 	if e.err != nil {
-		return nil, e.err
+		return e.err
 	}
-	out := &jsonWriter{buf: make([]byte, 0, len(objW.buf)+len(nodeW.buf)+256)}
+	out.buf = slices.Grow(out.buf, len(objW.buf)+len(nodeW.buf)+32*len(e.syms)+16*len(intr)+64)
 	out.beginObject()
 	out.key("syms")
 	out.beginArray()
@@ -398,8 +401,9 @@ func (e *heapEncoder) finish() ([]byte, error) {
 	out.key("objs")
 	out.raw(objW.buf)
 	out.endObject()
-	e.vm.snapshotHint = snapshotHint{objects: len(e.objQueue), nodes: len(e.nodeQueue), objBytes: len(objW.buf)}
-	return out.buf, nil
+	e.vm.snapshotHint = snapshotHint{objects: len(e.objQueue), nodes: len(e.nodeQueue), objBytes: len(objW.buf),
+		nodeBytes: len(nodeW.buf)}
+	return nil
 }
 
 // objectEntry writes the full entry of a non-intrinsic object.
@@ -606,6 +610,13 @@ type heapDecoder struct {
 	keys      map[string]string // interned property names
 	scratchK  []PropertyKey
 	scratchP  []Property
+	scratchV  []Value
+	keySlab   []PropertyKey // storage for the properties of decoded objects
+	propSlab  []Property
+	valSlab   []Value              // storage for the elements of decoded arrays
+	strSlab   []jsString           // string headers not handed out yet
+	longStrs  map[string]*jsString // long ASCII strings by contents (see internMinLength)
+	longUnits map[string]*jsString // other long strings by the bytes of their code units
 }
 
 // newHeapDecoder prepares decoding into vm (whose realm must be fresh).
@@ -775,6 +786,23 @@ var classByName = func() map[string]Class {
 	return m
 }()
 
+// className reads a class name.
+func (d *heapDecoder) className(r *jsonReader) (Class, bool) {
+	u, isASCII := r.units()
+	if r.err != nil || !isASCII {
+		_ = u
+		return ClassObject, false
+	}
+	name := r.data[r.asciiStart:r.asciiEnd]
+	if string(name) == "Object" {
+		// an object of class Object has no "c": the name is written for ClassOther, which
+		// shares it
+		return ClassOther, true
+	}
+	c, ok := classByName[string(name)]
+	return c, ok
+}
+
 // readObject fills a non-intrinsic object from its entry.
 func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 	o.class = ClassObject
@@ -784,10 +812,9 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 	for first := true; r.more(first); first = false {
 		switch r.key() {
 		case "c":
-			name := r.goString()
-			c, ok := classByName[name]
+			c, ok := d.className(r)
 			if !ok {
-				r.fail("unknown class %q", name)
+				r.fail("unknown class")
 			}
 			o.class = c
 		case "p":
@@ -900,9 +927,13 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 	fresh := !overwrite && o.props.len() == 0
 	d.scratchK, d.scratchP = d.scratchK[:0], d.scratchP[:0]
 	defer func() {
+		d.vm.allocated += int64(len(d.scratchK)) * propertySize
 		if fresh && len(d.scratchK) > 0 {
-			o.props.keys = append([]PropertyKey(nil), d.scratchK...)
-			o.props.props = append([]Property(nil), d.scratchP...)
+			n := len(d.scratchK)
+			o.props.keys = slabSlice(&d.keySlab, n, keySlabSize)
+			copy(o.props.keys, d.scratchK)
+			o.props.props = slabSlice(&d.propSlab, n, propSlabSize)
+			copy(o.props.props, d.scratchP)
 			if len(o.props.keys) > mapIndexThreshold {
 				o.props.buildIndex()
 				if len(o.props.index) != len(o.props.keys) {
@@ -970,15 +1001,108 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 	}
 }
 
-// readElements reads the dense elements of an array.
+// readElements reads the dense elements of an array into exactly sized storage.
 func (d *heapDecoder) readElements(r *jsonReader) []Value {
-	var out []Value
+	vals := d.scratchV[:0]
 	r.beginArray()
 	for first := true; r.more(first); first = false {
-		out = append(out, d.value(r))
+		vals = append(vals, d.value(r))
 	}
-	d.vm.allocated += int64(len(out)) * valueSize
+	d.scratchV = vals[:0]
+	if len(vals) == 0 {
+		return nil
+	}
+	d.vm.allocated += int64(len(vals)) * valueSize
+	out := slabSlice(&d.valSlab, len(vals), valSlabSize)
+	copy(out, vals)
 	return out
+}
+
+// Slab sizes (elements) of the decoder's storage for properties and array elements.
+const (
+	keySlabSize  = 512
+	propSlabSize = 256
+	valSlabSize  = 512
+)
+
+// slabSlice returns n elements of zeroed storage cut from *slab (refilled with size elements
+// when short), with capacity n so that a later append moves the data out. Large requests get
+// their own allocation.
+func slabSlice[T any](slab *[]T, n, size int) []T {
+	if n > size/8 {
+		return make([]T, n)
+	}
+	if len(*slab) < n {
+		*slab = make([]T, size)
+	}
+	out := (*slab)[:n:n]
+	*slab = (*slab)[n:]
+	return out
+}
+
+// stringSlab is how many string headers the decoder allocates at once.
+const stringSlab = 128
+
+// internMinLength is the length from which equal decoded strings share one string: a string
+// referenced from several places is written once per reference, and reading it back as one
+// string keeps the restored heap (and its memory charge) the size it was.
+const internMinLength = 256
+
+// str reads a string value, charging it to the memory budget. Headers come from a slab; long
+// strings with equal contents are shared.
+func (d *heapDecoder) str(r *jsonReader) *jsString {
+	u, isASCII := r.units()
+	if r.err != nil {
+		return emptyString
+	}
+	var ascii string
+	if isASCII {
+		b := r.data[r.asciiStart:r.asciiEnd]
+		if len(b) == 0 {
+			return emptyString
+		}
+		if len(b) >= internMinLength {
+			if s, ok := d.longStrs[string(b)]; ok {
+				return s
+			}
+		}
+		ascii = string(b)
+	} else if len(u) >= internMinLength {
+		if s, ok := d.longUnits[string(unitsBytes(u))]; ok {
+			return s
+		}
+	}
+	if len(d.strSlab) == 0 {
+		d.strSlab = make([]jsString, stringSlab)
+	}
+	s := &d.strSlab[0]
+	d.strSlab = d.strSlab[1:]
+	if isASCII {
+		*s = jsString{ascii: ascii, length: len(ascii), isASCII: true}
+		d.vm.allocated += stringBaseSize + int64(len(ascii))
+	} else {
+		*s = *newUTF16(u)
+		d.vm.allocated += stringBaseSize + 2*int64(len(u))
+	}
+	if s.length >= internMinLength {
+		if isASCII {
+			if d.longStrs == nil {
+				d.longStrs = map[string]*jsString{}
+			}
+			d.longStrs[ascii] = s
+		} else {
+			if d.longUnits == nil {
+				d.longUnits = map[string]*jsString{}
+			}
+			d.longUnits[string(unitsBytes(u))] = s
+		}
+	}
+	return s
+}
+
+// unitsBytes views UTF-16 code units as bytes (a map key for interning).
+func unitsBytes(u []uint16) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(u))), 2*len(u))
 }
 
 // internKey reads a property name, sharing one string per distinct ASCII name.
@@ -1096,7 +1220,7 @@ func (d *heapDecoder) node(r *jsonReader) slotCodec {
 func (d *heapDecoder) value(r *jsonReader) Value {
 	switch c := r.peek(); {
 	case c == '"':
-		return stringValue(r.jsString())
+		return stringValue(d.str(r))
 	case c == 't' || c == 'f':
 		return Bool(r.bool())
 	case c == 'n':

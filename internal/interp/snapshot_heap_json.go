@@ -39,6 +39,15 @@ func (w *jsonWriter) key(k string) {
 	w.needComma = false
 }
 
+// ref writes a tagged reference {"#":id}; prefix is the text up to the id, as `{"#":`.
+func (w *jsonWriter) ref(prefix string, id int) {
+	w.comma()
+	w.buf = append(w.buf, prefix...)
+	w.buf = strconv.AppendInt(w.buf, int64(id), 10)
+	w.buf = append(w.buf, '}')
+	w.needComma = true
+}
+
 // int writes an integer.
 func (w *jsonWriter) int(i int64) {
 	w.comma()
@@ -46,11 +55,56 @@ func (w *jsonWriter) int(i int64) {
 	w.needComma = true
 }
 
-// float writes a finite float64 (shortest round-trip form).
+// float writes a finite float64 in the shortest form that reads back exactly, spelled as
+// strconv.AppendFloat(f, 'g', -1) spells it (integers from 1e21 up and below -1e21 use an
+// exponent, and so do integers from 1e6 up: 1234567 is 1.234567e+06).
 func (w *jsonWriter) float(f float64) {
 	w.comma()
-	w.buf = strconv.AppendFloat(w.buf, f, 'g', -1, 64)
+	w.buf = appendJSONFloat(w.buf, f)
 	w.needComma = true
+}
+
+// maxExactInt is 2^53: every integer of smaller magnitude is a float64, and its shortest
+// decimal form is its own digits.
+const maxExactInt = 1 << 53
+
+// appendJSONFloat appends f as strconv.AppendFloat(b, f, 'g', -1, 64) does, with a fast path
+// for integers, the most common numbers in a heap.
+func appendJSONFloat(b []byte, f float64) []byte {
+	if f > -maxExactInt && f < maxExactInt {
+		if i := int64(f); float64(i) == f && (i != 0 || !math.Signbit(f)) {
+			if i > -1e6 && i < 1e6 {
+				return strconv.AppendInt(b, i, 10)
+			}
+			return appendIntExponent(b, i)
+		}
+	}
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
+}
+
+// appendIntExponent writes an integer of magnitude from 1e6 up to 2^53 in %e form with the
+// fewest digits: 1234567 as 1.234567e+06, 5000000 as 5e+06.
+func appendIntExponent(b []byte, i int64) []byte {
+	if i < 0 {
+		b = append(b, '-')
+		i = -i
+	}
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], i, 10)
+	exp := len(d) - 1
+	for len(d) > 1 && d[len(d)-1] == '0' {
+		d = d[:len(d)-1]
+	}
+	b = append(b, d[0])
+	if len(d) > 1 {
+		b = append(b, '.')
+		b = append(b, d[1:]...)
+	}
+	b = append(b, 'e', '+')
+	if exp < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(exp), 10)
 }
 
 // bool writes true or false.
@@ -108,12 +162,30 @@ func appendUnicodeEscape(b []byte, u uint16) []byte {
 	return append(b, '\\', 'u', hexDigits[u>>12], hexDigits[u>>8&15], hexDigits[u>>4&15], hexDigits[u&15])
 }
 
+// plainJSON marks the ASCII bytes a JSON string holds as they are (no escape).
+var plainJSON = func() (t [256]bool) {
+	for c := 0x20; c < 0x7F; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendJSONGoString quotes Go text (valid UTF-8 passes through; WTF-8 surrogates and
 // invalid bytes are escaped as \u code units, the latter as U+FFFD).
 func appendJSONGoString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plainJSON[c] {
+			// copy the whole run of bytes that need no escape at once
+			j := i + 1
+			for j < len(s) && plainJSON[s[j]] {
+				j++
+			}
+			b = append(b, s[i:j]...)
+			i = j
+			continue
+		}
 		if c < utf8.RuneSelf {
 			b = appendEscapedASCII(b, c)
 			i++
@@ -231,11 +303,119 @@ func (r *jsonReader) more(first bool) bool {
 	return true
 }
 
-// key reads an object member name and its colon.
+// key reads an object member name and its colon. The member names of the snapshot format
+// come back without an allocation.
 func (r *jsonReader) key() string {
+	r.skipSpace()
+	if r.pos < len(r.data) && r.data[r.pos] == '"' {
+		// fast path: a short plain name followed directly by its colon
+		end := r.pos + 1
+		for end < len(r.data) && end-r.pos <= maxKnownKey && plainJSON[r.data[end]] {
+			end++
+		}
+		if end+1 < len(r.data) && r.data[end] == '"' && r.data[end+1] == ':' {
+			if k, ok := knownKey(r.data[r.pos+1 : end]); ok {
+				r.pos = end + 2
+				return k
+			}
+		}
+	}
 	k := r.goString()
 	r.expect(':')
 	return k
+}
+
+// maxKnownKey is the length of the longest name knownKey knows.
+const maxKnownKey = 10
+
+// knownKey returns the member names snapshots use as constants, so that reading one does not
+// allocate.
+func knownKey(b []byte) (string, bool) {
+	switch string(b) {
+	case "format":
+		return "format", true
+	case "source":
+		return "source", true
+	case "script":
+		return "script", true
+	case "heap":
+		return "heap", true
+	case "exec":
+		return "exec", true
+	case "syms":
+		return "syms", true
+	case "intr":
+		return "intr", true
+	case "n":
+		return "n", true
+	case "nodes":
+		return "nodes", true
+	case "objs":
+		return "objs", true
+	case "c":
+		return "c", true
+	case "p":
+		return "p", true
+	case "f":
+		return "f", true
+	case "pr":
+		return "pr", true
+	case "el":
+		return "el", true
+	case "len":
+		return "len", true
+	case "s":
+		return "s", true
+	case "t":
+		return "t", true
+	case "d":
+		return "d", true
+	case "set":
+		return "set", true
+	case "add":
+		return "add", true
+	case "u":
+		return "u", true
+	case "h":
+		return "h", true
+	case "#":
+		return "#", true
+	case "y":
+		return "y", true
+	case "w":
+		return "w", true
+	case "@":
+		return "@", true
+	case "stack":
+		return "stack", true
+	case "frames":
+		return "frames", true
+	case "jobs":
+		return "jobs", true
+	case "host":
+		return "host", true
+	case "next":
+		return "next", true
+	case "program":
+		return "program", true
+	case "started":
+		return "started", true
+	case "unhandled":
+		return "unhandled", true
+	case "steps":
+		return "steps", true
+	case "promiseSeq":
+		return "promiseSeq", true
+	case "templates":
+		return "templates", true
+	case "priv":
+		return "priv", true
+	case "random":
+		return "random", true
+	case "throw":
+		return "throw", true
+	}
+	return "", false
 }
 
 // null consumes null if it is next and reports whether it did.
@@ -289,11 +469,40 @@ func (r *jsonReader) float() float64 {
 	if r.err != nil {
 		return 0
 	}
+	if f, ok := smallInt(t); ok {
+		return f
+	}
 	f, err := strconv.ParseFloat(string(t), 64)
 	if err != nil {
 		r.fail("bad number %q", t)
 	}
 	return f
+}
+
+// smallInt converts the text of an integer of at most 15 digits (exact as a float64), without
+// a leading zero; ok is false for any other number text.
+func smallInt(t []byte) (float64, bool) {
+	neg := len(t) > 0 && t[0] == '-'
+	if neg {
+		t = t[1:]
+	}
+	if len(t) == 0 || len(t) > 15 || (t[0] == '0' && len(t) > 1) {
+		return 0, false
+	}
+	var v int64
+	for _, c := range t {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		if v == 0 {
+			return math.Copysign(0, -1), true
+		}
+		v = -v
+	}
+	return float64(v), true
 }
 
 // int reads an integer.
@@ -439,8 +648,70 @@ func (r *jsonReader) goString() string {
 // maxSkipDepth bounds the nesting skip follows, so corrupt input cannot exhaust the stack.
 const maxSkipDepth = 512
 
-// skip skips one value of any type.
-func (r *jsonReader) skip() { r.skipDepth(0) }
+// skip skips one value of any type. Strings and containers are passed over by a byte scan
+// that matches brackets and quotes without checking the rest of the grammar: the skipped
+// text is either read properly later (records are scanned once, then decoded) or ignored.
+func (r *jsonReader) skip() {
+	switch r.peek() {
+	case '{', '[':
+		r.skipContainer()
+	case '"':
+		r.skipString()
+	default:
+		r.skipDepth(0)
+	}
+}
+
+// skipString passes over a string (its escapes are not checked).
+func (r *jsonReader) skipString() {
+	for i := r.pos + 1; i < len(r.data); i++ {
+		switch r.data[i] {
+		case '\\':
+			i++
+		case '"':
+			r.pos = i + 1
+			return
+		}
+	}
+	r.fail("unterminated string")
+}
+
+// skipContainer passes over an object or array, counting brackets outside strings.
+func (r *jsonReader) skipContainer() {
+	var open [maxSkipDepth + 1]byte
+	depth := 0
+	data := r.data
+	for i := r.pos; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '{', '[':
+			if depth == len(open) {
+				r.fail("nesting too deep")
+				return
+			}
+			open[depth] = c
+			depth++
+		case '}', ']':
+			if depth == 0 || open[depth-1] != c-2 {
+				r.pos = i
+				r.fail("mismatched %q", c)
+				return
+			}
+			depth--
+			if depth == 0 {
+				r.pos = i + 1
+				return
+			}
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	r.pos = len(data)
+	r.fail("unterminated container")
+}
 
 func (r *jsonReader) skipDepth(depth int) {
 	if depth > maxSkipDepth {

@@ -1,0 +1,121 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mixedHeapProgram builds n units of mixed live data, then waits on a host promise: records
+// with several properties, arrays of numbers and of strings (short and long), nested arrays,
+// a Map of small objects and closures over per-iteration bindings.
+const mixedHeapProgram = `
+const n = %d;
+const recs = [], nums = [], strs = [], nested = [], fns = [];
+const m = new Map();
+for (let i = 0; i < n; i++) {
+  recs.push({id: i, name: 'record number ' + i, active: i %% 2 === 0, score: i * 1.25, tags: ['alpha', 'beta']});
+  nums.push(i * 0.5, i, -i / 3);
+  strs.push('s' + i, 'a longer string value for record ' + i + '.'.repeat(i %% 40), 'é' + i);
+  nested.push([[i, i + 1], ['x', [i, null]]]);
+  m.set('k' + i, {v: i, w: 'w' + i});
+  const c = i;
+  fns.push(() => c + n);
+}
+const got = await later();
+recs.length + nums.length + strs.length + nested.length + m.size + fns[n - 1]() + got
+`
+
+// mixedHeapUnits is the number of units that makes a snapshot of about 10 KB, 1 MB and 10 MB.
+var mixedHeapUnits = []struct {
+	name  string
+	units int
+}{
+	{name: "heap=10KB", units: 14},
+	{name: "heap=1MB", units: 1_700},
+	{name: "heap=10MB", units: 16_400},
+}
+
+// mixedHeapVM runs mixedHeapProgram with n units up to its host call.
+func mixedHeapVM(tb testing.TB, n int) *VM {
+	tb.Helper()
+	h := &testHost{}
+	vm := New(Config{Host: h})
+	if err := vm.Set(vm.Global(), "later", vm.NewHostFunction("later", "later", 0)); err != nil {
+		tb.Fatal(err)
+	}
+	p, err := Compile(fmt.Sprintf(mixedHeapProgram, n))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := vm.Start(p); err != nil {
+		tb.Fatal(err)
+	}
+	st, err := vm.Run(context.Background(), RunOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if st != StatusWaiting || len(h.pending) != 1 {
+		tb.Fatalf("status %v with %d pending calls, want waiting on one", st, len(h.pending))
+	}
+	return vm
+}
+
+// BenchmarkSnapshot measures Snapshot (encode) and Restore (decode) of a VM holding a mix of
+// live data; MB/s is bytes of snapshot JSON per second.
+func BenchmarkSnapshot(b *testing.B) {
+	for _, size := range mixedHeapUnits {
+		b.Run(size.name, func(b *testing.B) {
+			vm := mixedHeapVM(b, size.units)
+			data, err := vm.Snapshot()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run("encode", func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				cpu := startCPU()
+				for b.Loop() {
+					if _, err := vm.Snapshot(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cpu.report(b, len(data))
+			})
+			b.Run("decode", func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				cpu := startCPU()
+				for b.Loop() {
+					if _, err := Restore(data, Config{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cpu.report(b, len(data))
+			})
+		})
+	}
+}
+
+// cpuClock measures the CPU time (user and system, all threads, GC included) the process
+// spends, so that throughput can be reported per second of CPU even on a loaded machine.
+type cpuClock struct{ start time.Duration }
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func startCPU() cpuClock { return cpuClock{start: processCPU()} }
+
+// report adds the metric "MB/cpu-s": bytes per op times b.N over the CPU time spent.
+func (c cpuClock) report(b *testing.B, bytesPerOp int) {
+	if d := processCPU() - c.start; d > 0 {
+		b.ReportMetric(float64(bytesPerOp)*float64(b.N)/d.Seconds()/1e6, "MB/cpu-s")
+	}
+}
