@@ -208,14 +208,14 @@ func (vm *VM) replaceArgs(rs *regexpSlots, keys *regexpGroupKeys, s *jsString, p
 
 // namedCapture resolves "$<name>" in a template against the current captures (filled by
 // the caller per match) as the groups object of the match would: the text of the group of
-// that name, nil for an undefined group or a name no group has. With a name used by several
-// groups the last one in the pattern holds the property, as groupsObject lays it down.
+// that name, nil for an undefined group or a name no group has. A name used by several
+// groups (in different alternatives) has the text of the one that participated.
 func (rs *regexpSlots) namedCapture(captures [][]uint16) func([]uint16) []uint16 {
 	names := rs.re.GroupNames()
 	return func(name []uint16) []uint16 {
 		key := newUTF16(append([]uint16(nil), name...)).wtf8()
-		for i := len(names) - 1; i >= 0; i-- {
-			if names[i] == key {
+		for i, n := range names {
+			if n == key && captures[i] != nil {
 				return captures[i]
 			}
 		}
