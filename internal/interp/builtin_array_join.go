@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/codemode/codemode/internal/interp/numconv"
@@ -38,6 +39,11 @@ func (vm *VM) joinArray(o *Object, n int64, sep *jsString, locale bool, localeAr
 	sepLen := sep.Len()
 	if n > 1 && (n-1)*int64(sepLen) > maxJoinLength {
 		vm.throwRangeError("Invalid string length")
+	}
+	if !locale {
+		if js, ok := vm.joinStrings(o, n, sep); ok {
+			return js
+		}
 	}
 	write := func(v Value) {
 		if v.IsNullish() {
@@ -80,7 +86,7 @@ func (vm *VM) joinArray(o *Object, n int64, sep *jsString, locale bool, localeAr
 		for ; sepLen > 0 && prev < n-1; prev++ {
 			b.writeString(sep)
 		}
-		return b.string()
+		return vm.chargeString(b.string())
 	}
 	for k := int64(0); k < n; k++ {
 		vm.pollLoop(k)
@@ -93,7 +99,67 @@ func (vm *VM) joinArray(o *Object, n int64, sep *jsString, locale bool, localeAr
 		}
 		write(vm.getIndex(o, k))
 	}
-	return b.string()
+	return vm.chargeString(b.string())
+}
+
+// joinStrings is join for the common case of a dense array of strings (nullish elements
+// allowed): reading its elements runs no code, so the result's length is summed first and
+// the text copied once into storage of that size. ok is false, with nothing done, for any
+// other array or element.
+func (vm *VM) joinStrings(o *Object, n int64, sep *jsString) (js *jsString, ok bool) {
+	if o.class != ClassArray || n == 0 || int64(len(o.elems)) != n {
+		return nil, false
+	}
+	elems := o.elems
+	sep = sep.flat()
+	total := int64(sep.Len()) * (n - 1)
+	ascii := sep.isASCII
+	for _, v := range elems {
+		switch v.kind {
+		case KindString:
+			s := v.str()
+			total += int64(s.Len())
+			ascii = ascii && s.isASCII
+		case KindUndefined, KindNull:
+		default:
+			return nil, false
+		}
+	}
+	if total > maxJoinLength {
+		vm.throwRangeError("Invalid string length")
+	}
+	if ascii {
+		var b strings.Builder
+		b.Grow(int(total))
+		for i, v := range elems {
+			if i > 0 {
+				b.WriteString(sep.ascii)
+			}
+			if v.kind == KindString {
+				b.WriteString(v.str().flat().ascii)
+			}
+		}
+		return vm.chargeString(newASCII(b.String())), true
+	}
+	u := make([]uint16, 0, total)
+	appendUnits := func(s *jsString) {
+		if s = s.flat(); !s.isASCII {
+			u = append(u, s.utf16...)
+			return
+		}
+		for i := 0; i < len(s.ascii); i++ {
+			u = append(u, uint16(s.ascii[i]))
+		}
+	}
+	for i, v := range elems {
+		if i > 0 {
+			appendUnits(sep)
+		}
+		if v.kind == KindString {
+			appendUnits(v.str())
+		}
+	}
+	return vm.chargeString(newUTF16(u)), true
 }
 
 // enterJoin guards join/toString/toLocaleString against cycles (an array containing itself

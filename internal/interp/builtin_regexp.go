@@ -366,19 +366,28 @@ func (vm *VM) regexpBuiltinExec(o *Object, s *jsString) Value {
 	return objectValue(vm.execResult(rs, s, m))
 }
 
-// execResultProps holds the named properties of an exec result array (index, input, groups
-// and indices), allocated together.
-type execResultProps struct {
-	keys  [4]PropertyKey
-	props [4]Property
+// execResultObject is an exec result array allocated at once with its named properties
+// (index, input, groups; indices is appended) and, for up to three capture groups, its
+// elements: all of it lives exactly as long as the array.
+type execResultObject struct {
+	obj   Object
+	keys  [3]PropertyKey
+	props [3]Property
+	elems [4]Value
 }
 
 // execResult builds the array RegExpBuiltinExec returns for match m of rs on s: the match
 // and its captures, then index, input, groups and, with the d flag, indices. The array is
-// fresh and extensible, so its properties are laid down directly, as CreateDataProperty
-// would define them.
+// fresh and extensible, so its properties are laid down directly, as newArray and
+// CreateDataProperty would make them.
 func (vm *VM) execResult(rs *regexpSlots, s *jsString, m *jsregexp.Match) *Object {
-	elems := make([]Value, len(m.Groups)+1)
+	r := &execResultObject{}
+	var elems []Value
+	if n := len(m.Groups) + 1; n <= len(r.elems) {
+		elems = r.elems[:n:n]
+	} else {
+		elems = make([]Value, n)
+	}
 	flat := s.flat()
 	var subs []jsString // the captured substrings of an ASCII input, allocated at once
 	if flat.isASCII {
@@ -410,23 +419,26 @@ func (vm *VM) execResult(rs *regexpSlots, s *jsString, m *jsregexp.Match) *Objec
 			elems[i+1] = sub(g[0], g[1])
 		}
 	}
-	a := vm.newArray(elems)
+	a := &r.obj
+	a.proto, a.class, a.flags = vm.realm.ArrayPrototype, ClassArray, objExtensible
+	a.elems, a.length = elems, uint32(len(elems))
+	vm.allocated += objectBaseSize + int64(len(elems))*valueSize + 3*propertySize
 	keys := rs.groupKeys()
 	groups := undefinedValue
 	if keys.named {
 		groups = objectValue(vm.groupsObject(keys, elems[1:]))
 	}
-	rp := &execResultProps{}
-	rp.keys[0], rp.props[0] = keyIndex, Property{value: intValue(m.Start), flags: propDefault}
-	rp.keys[1], rp.props[1] = keyInput, Property{value: stringValue(s), flags: propDefault}
-	rp.keys[2], rp.props[2] = keyGroups, Property{value: groups, flags: propDefault}
-	n := 3
-	if rs.re.Flags().HasIndices {
-		rp.keys[3], rp.props[3] = keyIndices, Property{value: objectValue(vm.execIndices(keys, m)), flags: propDefault}
-		n = 4
+	r.keys = [3]PropertyKey{keyIndex, keyInput, keyGroups}
+	r.props = [3]Property{
+		{value: intValue(m.Start), flags: propDefault},
+		{value: stringValue(s), flags: propDefault},
+		{value: groups, flags: propDefault},
 	}
-	a.props.keys, a.props.props = rp.keys[:n:4], rp.props[:n:4]
-	vm.allocated += int64(n) * propertySize
+	a.props.keys, a.props.props = r.keys[:], r.props[:]
+	if rs.re.Flags().HasIndices {
+		vm.allocated += propertySize
+		a.props.add(keyIndices, Property{value: objectValue(vm.execIndices(keys, m)), flags: propDefault})
+	}
 	return a
 }
 
