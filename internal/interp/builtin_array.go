@@ -195,6 +195,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 		} else {
 			a = vm.newArray(nil)
 		}
+		defer vm.unpin(vm.pin(a))
 		if src := items.asObject(); src != nil && vm.builtinArrayIteration(src, usingIterator) {
 			// the built-in array iterator reads length and the element at each step:
 			// do the same without creating the iterator and its result objects
@@ -216,6 +217,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 			if k >= maxArrayLikeLength {
 				vm.throwTypeError("Array.from: too many elements")
 			}
+			vm.pollLoop(k)
 			if mapping {
 				v = vm.Call(mapFn, thisArg, v, Number(float64(k)))
 			}
@@ -234,6 +236,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 	} else {
 		a = vm.arrayCreate(n)
 	}
+	defer vm.unpin(vm.pin(a))
 	for k := int64(0); k < n; k++ {
 		vm.pollLoop(k)
 		v := vm.getIndex(src, k)
@@ -303,6 +306,7 @@ func (vm *VM) isConcatSpreadable(v Value) bool {
 func arrayConcat(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "concat")
 	a := vm.arraySpeciesCreate(o, 0)
+	defer vm.unpin(vm.pin(a))
 	n := int64(0)
 	add := func(e Value) {
 		if !vm.isConcatSpreadable(e) {
@@ -322,8 +326,8 @@ func arrayConcat(vm *VM, c NativeCall) Value {
 			if n+ln > maxDenseLength {
 				vm.throwRangeError("Invalid array length")
 			}
-			a.elems = append(a.elems, eo.elems...)
 			vm.chargeElems(len(eo.elems))
+			a.elems = append(a.elems, eo.elems...)
 			n += ln
 			a.length = uint32(n)
 			return

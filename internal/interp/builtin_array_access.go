@@ -37,11 +37,23 @@ func (vm *VM) relativeIndex(v Value, n int64, def int64) int64 {
 }
 
 // pollLoop lets a long loop of a native over indices (array-likes may claim a length up to
-// 2^53-1) be interrupted: every 65536 indices it checks the run's interrupt flag (deadline
-// or cancellation) and aborts the run.
+// 2^53-1) be bounded: every 4096 indices it enforces the memory limit (what the loop built
+// so far is charged as it goes; a result under construction must be pinned to be measured),
+// and every 65536 indices it checks the run's interrupt flag (deadline or cancellation) and
+// aborts the run.
 func (vm *VM) pollLoop(k int64) {
+	if k&0xFFF == 0 {
+		vm.pollBounds(k)
+	}
+}
+
+// pollBounds is the rarely taken part of pollLoop.
+func (vm *VM) pollBounds(k int64) {
+	if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
+		vm.checkMemory()
+	}
 	if k&0xFFFF == 0 && vm.checkInterrupt() {
-		panic(&abortSignal{err: &Diagnostic{Kind: "TimeoutExceeded", Message: "the run exceeded its time limit"}})
+		panic(&abortSignal{err: errTimeLimit()})
 	}
 }
 
@@ -164,8 +176,17 @@ func (vm *VM) freshArray(a *Object) bool {
 		a.proto == vm.realm.ArrayPrototype && a.extensible() && a.flags&objLengthReadOnly == 0
 }
 
-// chargeElems charges n element slots of array storage to the heap budget.
-func (vm *VM) chargeElems(n int) { vm.allocated += int64(n) * valueSize }
+// chargeElems charges n element slots of array storage to the heap budget, before the
+// caller allocates them: when the counter passes the memory limit, the live heap plus these
+// slots is measured at once (a block of up to maxDenseLength slots must not wait for the
+// dispatch loop's next look).
+func (vm *VM) chargeElems(n int) {
+	size := int64(n) * valueSize
+	vm.allocated += size
+	if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
+		vm.checkMemoryWith(size)
+	}
+}
 
 // freshArrayTail reports whether a is a plain dense array made by this method whose storage
 // ends exactly at n (so elements can be appended with a slice copy).

@@ -81,9 +81,11 @@ func arrayMap(vm *VM, c NativeCall) Value {
 	ov := objectValue(o)
 	if vm.freshArray(a) && n <= maxDenseLength {
 		// a is not reachable by the callback: fill its dense storage directly (holes stay holes)
-		a.elems = make([]Value, 0, n)
 		vm.chargeElems(int(n))
+		a.elems = make([]Value, 0, n)
+		defer vm.unpin(vm.pin(a))
 		for k := int64(0); k < n; k++ {
+			vm.pollLoop(k)
 			v, ok := vm.getPresent(o, k)
 			if !ok {
 				a.elems = append(a.elems, holeValue)
@@ -94,6 +96,7 @@ func arrayMap(vm *VM, c NativeCall) Value {
 		trimTrailingHoles(a)
 		return objectValue(a)
 	}
+	defer vm.unpin(vm.pin(a))
 	for k := int64(0); k < n; k++ {
 		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, k); ok {
@@ -119,6 +122,7 @@ func arrayFilter(vm *VM, c NativeCall) Value {
 	n := vm.LengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	a := vm.arraySpeciesCreate(o, 0)
+	defer vm.unpin(vm.pin(a))
 	ov := objectValue(o)
 	to := int64(0)
 	for k := int64(0); k < n; k++ {
@@ -297,6 +301,7 @@ func arrayFlat(vm *VM, c NativeCall) Value {
 		}
 	}
 	a := vm.arraySpeciesCreate(o, 0)
+	defer vm.unpin(vm.pin(a))
 	vm.flattenInto(a, o, n, 0, depth, nil, 0)
 	return objectValue(a)
 }
@@ -307,6 +312,7 @@ func arrayFlatMap(vm *VM, c NativeCall) Value {
 	n := vm.LengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	a := vm.arraySpeciesCreate(o, 0)
+	defer vm.unpin(vm.pin(a))
 	vm.flattenInto(a, o, n, 0, 1, cb, 0)
 	return objectValue(a)
 }

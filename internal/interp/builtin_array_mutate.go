@@ -136,10 +136,11 @@ func arraySlice(vm *VM, c NativeCall) Value {
 	count := max(final-k, 0)
 	a := vm.arraySpeciesCreate(o, count)
 	if vm.plainDense(o) && int64(len(o.elems)) == n && vm.freshArray(a) && int64(a.length) == count {
-		a.elems = append([]Value(nil), o.elems[k:k+count]...)
 		vm.chargeElems(int(count))
+		a.elems = append([]Value(nil), o.elems[k:k+count]...)
 		return objectValue(a)
 	}
+	defer vm.unpin(vm.pin(a))
 	if idx, ok := vm.sparseIndices(o, n); ok {
 		for _, i := range idx {
 			if i >= k && i < final {
@@ -191,8 +192,8 @@ func arraySplice(vm *VM, c NativeCall) Value {
 		if n+itemCount-del > maxDenseLength {
 			vm.throwRangeError("Invalid array length")
 		}
-		a.elems = append([]Value(nil), o.elems[start:start+del]...)
 		vm.chargeElems(int(del))
+		a.elems = append([]Value(nil), o.elems[start:start+del]...)
 		tail := o.elems[start+del:]
 		newLen := n + itemCount - del
 		elems := o.elems
@@ -208,6 +209,7 @@ func arraySplice(vm *VM, c NativeCall) Value {
 		o.length = uint32(newLen)
 		return objectValue(a)
 	}
+	defer vm.unpin(vm.pin(a))
 	for k := int64(0); k < del; k++ {
 		vm.pollLoop(k)
 		if v, ok := vm.getPresent(o, start+k); ok {

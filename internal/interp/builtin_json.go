@@ -102,7 +102,7 @@ func jsonStringify(vm *VM, c NativeCall) Value {
 	if !s.property(wrapper, strKey(""), c.Arg(0)) {
 		return undefinedValue
 	}
-	return stringValue(s.b.string())
+	return stringValue(vm.chargeString(s.b.string()))
 }
 
 func (s *jsonSerializer) setReplacer(r Value) {

@@ -102,16 +102,19 @@ func (cl *closureSlots) callFunction(vm *VM, this Value, args []Value, newTarget
 		return v
 	}
 	saveSp := fnIdx
+	returned := false
+	ex.noPause++
 	defer func() {
-		if r := recover(); r != nil {
+		ex.noPause--
+		if !returned {
+			// unwinding (a throw or an abort): drop the frames of this call and let the
+			// panic go on without recovering it, which keeps unwinding linear in depth.
 			ex.frames = ex.frames[:depth]
 			ex.sp = saveSp
-			panic(r)
 		}
 	}()
-	ex.noPause++
-	defer func() { ex.noPause-- }()
 	v := vm.run(depth)
+	returned = true
 	ex.sp = saveSp
 	return v
 }

@@ -15,16 +15,63 @@ const memoryCheckInterval = 1024
 // reachability walk, and when that is still over the limit the run ends with a
 // MemoryLimitExceeded diagnostic. Otherwise the counter restarts from the
 // measured live size.
-func (vm *VM) checkMemory() {
+func (vm *VM) checkMemory() { vm.checkMemoryWith(0) }
+
+// checkMemoryWith is checkMemory for a caller about to allocate pending bytes that the heap
+// walk cannot see yet: they count as live.
+func (vm *VM) checkMemoryWith(pending int64) {
 	if vm.maxMemory <= 0 || vm.allocated <= vm.maxMemory {
 		return
 	}
-	live := vm.liveHeapSize(vm.execRoots)
+	live := vm.liveHeapSize(vm.execRoots) + pending
 	if live > vm.maxMemory {
 		panic(&abortSignal{err: &Diagnostic{Kind: "MemoryLimitExceeded",
 			Message: "the program exceeded its memory limit of " + itoa(int(vm.maxMemory)) + " bytes"}})
 	}
 	vm.allocated = live
+}
+
+// chargeChecked adds n bytes to the allocation counter and enforces the memory limit at
+// once when the counter passes it: for natives that allocate much in one step (a big
+// string, a block of elements), where waiting for the dispatch loop's next look would let
+// one call run far past the limit. What the caller built must already be reachable (from
+// the stack, or pinned) to be measured.
+func (vm *VM) chargeChecked(n int64) {
+	vm.allocated += n
+	if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
+		vm.checkMemory()
+	}
+}
+
+// chargeString charges a flat string that a native just built (not yet reachable from
+// JavaScript) to the memory limit, checking the limit at once, and returns it. Ropes are
+// left alone: they share their parts, which were charged when made.
+func (vm *VM) chargeString(s *jsString) *jsString {
+	if s.left != nil {
+		return s
+	}
+	size := stringBaseSize + int64(len(s.ascii)) + 2*int64(len(s.utf16))
+	vm.allocated += size
+	if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
+		vm.checkMemoryWith(size)
+	}
+	return s
+}
+
+// pin keeps o reachable for the heap measure while a native builds it (a result not yet
+// returned to JavaScript) and returns the mark to give unpin:
+//
+//	defer vm.unpin(vm.pin(a))
+func (vm *VM) pin(o *Object) int {
+	n := len(vm.exec.pinned)
+	vm.exec.pinned = append(vm.exec.pinned, o)
+	return n
+}
+
+// unpin drops the objects pinned since mark.
+func (vm *VM) unpin(mark int) {
+	clear(vm.exec.pinned[mark:])
+	vm.exec.pinned = vm.exec.pinned[:mark]
 }
 
 // execRoots reports the execution state's references to the heap walk.
@@ -61,4 +108,7 @@ func (vm *VM) execRoots(w *heapWalker) {
 		}
 	}
 	w.value(ex.lastThrow)
+	for _, o := range ex.pinned {
+		w.object(o)
+	}
 }

@@ -102,6 +102,7 @@ type execState struct {
 	privMap         map[*Object]*privateElements
 	privOrder       []*Object // objects in privMap, in the order they got private elements
 	framePool       []*frame  // finished plain frames, reused by pushFrame
+	pinned          []*Object // results natives are building: roots of the heap measure (see pin)
 }
 
 func (ex *execState) push(v Value) {
@@ -211,9 +212,15 @@ func (vm *VM) run(stopDepth int) Value {
 	ex.depth++
 	defer func() { ex.depth-- }()
 	for {
-		v, done, exc := vm.runProtected(stopDepth)
+		v, done, exc, other := vm.runProtected(stopDepth)
 		if done {
 			return v
+		}
+		if other != nil {
+			// re-raised here, after runProtected's frame is gone: re-panicking inside its
+			// deferred call would keep every nested loop's Go stack alive, making an abort
+			// through n nested loops cost O(n^2) in stack unwinding.
+			panic(other)
 		}
 		if exc != nil {
 			ex.lastThrow = exc.Value
@@ -229,18 +236,23 @@ func (vm *VM) run(stopDepth int) Value {
 	}
 }
 
-// runProtected runs the dispatch loop, converting a JavaScript exception panic into a result.
-func (vm *VM) runProtected(stopDepth int) (v Value, done bool, exc *Exception) {
+// runProtected runs the dispatch loop, converting a JavaScript exception panic into exc
+// and an abort (limit, interruption, host failure) into other, for run to re-raise. Any
+// other panic (a Go runtime error) goes on from here, keeping the stack where it happened.
+func (vm *VM) runProtected(stopDepth int) (v Value, done bool, exc *Exception, other any) {
 	defer func() {
 		if r := recover(); r != nil {
-			e, ok := r.(*Exception)
-			if !ok {
+			switch e := r.(type) {
+			case *Exception:
+				v, done, exc = undefinedValue, false, e
+			case *abortSignal:
+				v, done, other = undefinedValue, false, e
+			default:
 				panic(r)
 			}
-			v, done, exc = undefinedValue, false, e
 		}
 	}()
-	return vm.loop(stopDepth), true, nil
+	return vm.loop(stopDepth), true, nil, nil
 }
 
 // errPaused is used internally to stop the loop at a safe point.
@@ -262,6 +274,7 @@ func (vm *VM) loop(stopDepth int) Value {
 		ex.steps++
 		if ex.steps&(memoryCheckInterval-1) == 0 {
 			if vm.checkInterrupt() {
+				vm.interruptNested()
 				return undefinedValue
 			}
 			vm.checkMemory()

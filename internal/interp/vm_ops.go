@@ -14,6 +14,23 @@ func (vm *VM) checkInterrupt() bool {
 	return atomic.LoadUint32(&vm.exec.interrupt) != 0
 }
 
+// errTimeLimit is the diagnostic of a run interrupted where it cannot stop at a safe point.
+func errTimeLimit() *Diagnostic {
+	return &Diagnostic{Kind: "TimeoutExceeded", Message: "the run exceeded its time limit"}
+}
+
+// interruptNested aborts the run when the dispatch loop that saw the interrupt flag is
+// nested (entered from Go: a getter, setter, callback or generator resumed by a native).
+// Such a loop cannot return early: its Go caller would take the early return for the
+// function's completion (a setter finished, a generator returned undefined) and carry on
+// with frames still on the stack. Only the outermost loop stops at a safe point, where
+// Run reports the interruption.
+func (vm *VM) interruptNested() {
+	if vm.exec.depth > 1 {
+		panic(&abortSignal{err: errTimeLimit()})
+	}
+}
+
 func (vm *VM) concat(a, b *jsString) *jsString {
 	n := a.Len() + b.Len()
 	if n > maxStringLength {
