@@ -107,10 +107,11 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 	if n.Name != nil {
 		name = varName(n.Name)
 	}
-	if n.Extends != nil {
-		c.expr(n.Extends)
-	}
 	s := c.enterScope(n)
+	if n.Extends != nil {
+		c.classNameDeadZone(s, n)
+		c.expr(n.Extends) // in the class scope, where the class name is in its dead zone
+	}
 	// Private names.
 	for _, el := range n.List {
 		var pv *js.Var
@@ -252,6 +253,20 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 
 // class compiles a class declaration (the constructor is left on the stack).
 func (c *compiler) class(n *js.ClassDecl) { c.classNamed(n, "") }
+
+// classNameDeadZone starts the class's inner name binding uninitialised, for a heritage that
+// reads it (class x extends x {} throws a ReferenceError). initLexical leaves that binding out
+// so that classes without a heritage compile as they always have: suspended runs resume by
+// instruction index.
+func (c *compiler) classNameDeadZone(s *scope, n *js.ClassDecl) {
+	if s == nil || n.Name == nil {
+		return
+	}
+	if b, ok := s.names[varName(n.Name)]; ok && b.kind == bindClassInner && !b.captured {
+		c.op(OpHole)
+		c.emit(OpPutReg, b.reg, 0)
+	}
+}
 
 func fieldKeyName(i int) string { return "%fieldkey" + itoa(i) }
 

@@ -537,12 +537,13 @@ func (a *analyzer) function(n *js.FuncDecl) {
 }
 
 func (a *analyzer) class(n *js.ClassDecl) {
-	if n.Extends != nil {
-		a.expr(n.Extends)
-	}
 	a.pushScope(n, false)
 	if n.Name != nil {
 		a.declare(a.cur, varName(n.Name), bindClassInner)
+	}
+	// The heritage is evaluated in the class scope: the class name is in its dead zone there.
+	if n.Extends != nil {
+		a.expr(n.Extends)
 	}
 	hasFields := false
 	for _, el := range n.List {
