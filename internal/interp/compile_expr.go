@@ -617,7 +617,7 @@ func (c *compiler) superDelete(x js.IExpr) {
 	}
 	c.op(OpUndef)
 	c.emit(OpThrowTyp, c.strConst("Unsupported reference to 'super'"), 1) // B=1: ReferenceError
-	c.op(OpTrue)                                                           // never reached; keeps the stack shape
+	c.op(OpTrue)                                                          // never reached; keeps the stack shape
 }
 
 func (c *compiler) superCall(n *js.CallExpr) {
