@@ -119,3 +119,21 @@ func TestModifierErrors(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkTranslateModifiers measures the translation of patterns with modifier groups and
+// duplicate names against the same patterns without them.
+func BenchmarkTranslateModifiers(b *testing.B) {
+	for _, bb := range []struct{ name, pattern string }{
+		{name: "plain", pattern: `(?:abc(?:def)|(?:^x.$))+(?<n>y)|(?<m>z)\k<m>`},
+		{name: "modifiers and duplicate names", pattern: `(?i:abc(?-i:def)|(?m-s:^x.$))+(?<n>y)|(?<n>z)\k<n>`},
+	} {
+		src := u16(bb.pattern)
+		b.Run(bb.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := translate(src, Flags{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
