@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf16"
 )
 
@@ -127,6 +128,9 @@ type Program struct {
 	hash      string
 	script    bool // compiled with CompileScript
 	strict    bool
+
+	fingerprintOnce sync.Once // CodeFingerprint, computed on first use
+	fingerprint     string
 }
 
 // Hash returns the hex SHA-256 of the program source; snapshots use it to identify code.
