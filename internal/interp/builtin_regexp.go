@@ -2,6 +2,7 @@ package interp
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -296,7 +297,13 @@ func (vm *VM) regexpExec(o *Object, s *jsString) Value {
 // and is overwritten by the next match.
 func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match {
 	if rs.lastStr != s {
-		in, err := jsregexp.NewInput(s.units(), rs.re.Flags().Unicode || rs.re.Flags().UnicodeSets)
+		var in *jsregexp.Input
+		var err error
+		if f := s.flat(); f.isASCII {
+			in, err = jsregexp.NewInputASCII(f.ascii)
+		} else {
+			in, err = jsregexp.NewInput(f.utf16, rs.re.Flags().Unicode || rs.re.Flags().UnicodeSets)
+		}
 		if err != nil {
 			vm.throwRangeError("Invalid string length")
 		}
@@ -473,12 +480,19 @@ type regexpGroupKeys struct {
 	unique bool          // no name is used twice
 }
 
+// unnamedGroups are the group keys of every expression without named groups.
+var unnamedGroups = regexpGroupKeys{unique: true}
+
 // groupKeys returns the named-group keys of rs, computing them on first use.
 func (rs *regexpSlots) groupKeys() *regexpGroupKeys {
 	if rs.keys != nil {
 		return rs.keys
 	}
 	names := rs.re.GroupNames()
+	if !slices.ContainsFunc(names, func(n string) bool { return n != "" }) {
+		rs.keys = &unnamedGroups
+		return rs.keys
+	}
 	k := &regexpGroupKeys{keys: make([]PropertyKey, len(names)), unique: true}
 	seen := map[string]bool{}
 	for i, name := range names {
@@ -497,14 +511,21 @@ func (rs *regexpSlots) groupKeys() *regexpGroupKeys {
 }
 
 // groupsObject makes the groups object of a match: a null-prototype object with a property
-// per named group, in group order, holding vals[i] for group i+1.
+// per group name, in group order, holding vals[i] for group i+1.
 func (vm *VM) groupsObject(keys *regexpGroupKeys, vals []Value) *Object {
 	g := vm.newObject(nil, ClassObject)
 	if !keys.unique {
+		// A name shared by groups in different alternatives holds the value of the one that
+		// participated, undefined when none did (RegExpBuiltinExec's matchedGroupNames).
+		var matched []PropertyKey
 		for i, k := range keys.keys {
-			if k != (PropertyKey{}) {
-				vm.CreateDataProperty(g, k, vals[i])
+			if k == (PropertyKey{}) || slices.Contains(matched, k) {
+				continue
 			}
+			if !vals[i].IsUndefined() {
+				matched = append(matched, k)
+			}
+			vm.CreateDataProperty(g, k, vals[i])
 		}
 		return g
 	}

@@ -32,6 +32,10 @@ func TestRegExpFastPaths(t *testing.T) {
 		{"test_exec_getter", `let n = 0; class R extends RegExp { get exec() { n++; return RegExp.prototype.exec; } } const r = new R('a'); JSON.stringify([r.test('a'), n])`, "[true,1]"},
 		{"exec_result_shape", `const m = /(?<a>x)(y)?/d.exec('zx'); JSON.stringify([Object.getOwnPropertyNames(m), m.index, m.input, m.groups, m.indices, Object.getPrototypeOf(m.groups)])`, "[[\"0\",\"1\",\"2\",\"length\",\"index\",\"input\",\"groups\",\"indices\"],1,\"zx\",{\"a\":\"x\"},[[1,2],[1,2],null],null]"},
 		{"exec_result_writable", `const m = /x/.exec('x'); m.index = 9; delete m.input; m.push('y'); JSON.stringify([m, m.index, 'input' in m, m.length])`, "[[\"x\",\"y\"],9,false,2]"},
+		// Duplicate named groups (ES2025; V8 12.5+, so not node 20): the participating group.
+		{"exec_duplicate_names", `const m = /(?<a>x)|(?<a>y)/d.exec("y"); JSON.stringify([m.groups, Object.keys(m.groups), m.indices.groups])`, `[{"a":"y"},["a"],{"a":[0,1]}]`},
+		{"exec_duplicate_names_first", `JSON.stringify(/(?<a>x)|(?<a>y)/.exec("x").groups)`, `{"a":"x"}`},
+		{"replace_duplicate_names", `["xy".replace(/(?<a>x)|(?<a>y)/g, "[$<a>]"), "xy".replace(/(?<a>x)|(?<a>y)/g, (...a) => a.at(-1).a)].join()`, "[x][y],xy"},
 		{"exec_readonly_lastIndex", `const r = /a/g; Object.defineProperty(r, 'lastIndex', {value: 0, writable: false}); r.exec('a')`, "throws TypeError"},
 		{"exec_unicode_lastIndex", `const r = /./gu; r.lastIndex = 1; JSON.stringify([r.exec('😀x')[0], r.lastIndex])`, "[\"😀\",2]"},
 	})

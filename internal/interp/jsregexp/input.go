@@ -5,10 +5,11 @@ import "unicode/utf16"
 // Input is a UTF-16 string prepared for matching: its characters as regexp2 runes and, in
 // unicode mode, the map between rune and code unit positions. It is immutable once made.
 type Input struct {
-	units   []uint16
+	units   []uint16 // nil for an input made by NewInputASCII
 	runes   []rune
 	offsets []int32 // unicode mode: UTF-16 index of each rune, plus len(units) at the end
 	unicode bool
+	ascii   bool // every unit is ASCII: rune and code unit positions agree in both modes
 }
 
 // NewInput prepares s for matching by expressions with (unicode true: u or v flag) or without
@@ -41,11 +42,44 @@ func NewInput(s []uint16, unicode bool) (*Input, error) {
 	return in, nil
 }
 
-// Units returns the input's UTF-16 code units. The slice is shared: do not modify it.
-func (in *Input) Units() []uint16 { return in.units }
+// NewInputASCII prepares an ASCII string (every byte below 0x80) for matching; the Input
+// serves expressions with and without the u or v flag alike and takes 4 bytes per
+// character. Strings longer than MaxInput fail with ErrInputTooLarge.
+func NewInputASCII(s string) (*Input, error) {
+	if len(s) > MaxInput {
+		return nil, ErrInputTooLarge
+	}
+	in := &Input{runes: make([]rune, len(s)), ascii: true}
+	for i := 0; i < len(s); i++ {
+		in.runes[i] = rune(s[i])
+	}
+	return in, nil
+}
+
+// Units returns the input's UTF-16 code units. The slice is shared unless the Input was
+// made by NewInputASCII, which makes a new one each call: do not modify it.
+func (in *Input) Units() []uint16 {
+	if in.units != nil || !in.ascii {
+		return in.units
+	}
+	u := make([]uint16, len(in.runes))
+	for i, r := range in.runes {
+		u[i] = uint16(r)
+	}
+	return u
+}
 
 // Len returns the input's length in UTF-16 code units.
-func (in *Input) Len() int { return len(in.units) }
+func (in *Input) Len() int {
+	if in.ascii {
+		return len(in.runes)
+	}
+	return len(in.units)
+}
+
+// fits reports whether the input can be matched by an expression with (unicode true) or
+// without code point semantics as it is.
+func (in *Input) fits(unicode bool) bool { return in.ascii || in.unicode == unicode }
 
 // unitIndex maps a rune index to a UTF-16 index.
 func (in *Input) unitIndex(r int) int {

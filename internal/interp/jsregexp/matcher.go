@@ -46,7 +46,7 @@ func (m *Matcher) collect(v regexp2.MatchView) bool {
 // belongs to m and is overwritten by the next Exec: copy what must outlive it.
 func (m *Matcher) Exec(in *Input, lastIndex int, timeout time.Duration) (*Match, error) {
 	r := m.re
-	if in.unicode != r.flags.unicodeMode() {
+	if !in.fits(r.flags.unicodeMode()) {
 		var err error
 		if in, err = NewInput(in.units, r.flags.unicodeMode()); err != nil {
 			return nil, err
@@ -55,7 +55,7 @@ func (m *Matcher) Exec(in *Input, lastIndex int, timeout time.Duration) (*Match,
 	if lastIndex < 0 {
 		lastIndex = 0
 	}
-	if lastIndex > len(in.units) {
+	if lastIndex > in.Len() {
 		return nil, nil
 	}
 	start := in.runeIndex(lastIndex)
