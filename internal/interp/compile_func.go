@@ -480,9 +480,7 @@ func (c *compiler) assignPattern(e js.IExpr) {
 		end := c.openPatternIter(it)
 		for _, el := range n.List {
 			if el.Spread {
-				c.emit(OpGetReg, it, 0)
-				c.op(OpIterRest)
-				c.assignTarget(el.Value)
+				c.assignElementTarget(el.Value, it, true)
 				break
 			}
 			if el.Value == nil {
@@ -491,7 +489,7 @@ func (c *compiler) assignPattern(e js.IExpr) {
 				c.op(OpPop)
 				continue
 			}
-			c.assignElementTarget(el.Value, it)
+			c.assignElementTarget(el.Value, it, false)
 		}
 		c.closePatternIter(it, end)
 	case *js.ObjectExpr:
@@ -573,17 +571,21 @@ func (c *compiler) closePatternIter(it, h int) {
 	c.patch(end)
 }
 
-// assignElementTarget assigns the next value of iterator register it to an
-// array-pattern element target; the target reference (object and key) is
-// evaluated before the iterator steps, as the specification orders it.
-func (c *compiler) assignElementTarget(target js.IExpr, it int) {
+// assignElementTarget assigns the next value of iterator register it (with rest, an array of
+// the remaining values) to an array-pattern element target; the target reference (object and
+// key) is evaluated before the iterator steps, as the specification orders it.
+func (c *compiler) assignElementTarget(target js.IExpr, it int, rest bool) {
 	def := js.IExpr(nil)
 	t := unparen(target)
-	if b, ok := t.(*js.BinaryExpr); ok && b.Op == js.EqToken {
+	if b, ok := t.(*js.BinaryExpr); ok && b.Op == js.EqToken && !rest {
 		t, def = unparen(b.X), b.Y
 	}
 	step := func() {
 		c.emit(OpGetReg, it, 0)
+		if rest {
+			c.op(OpIterRest)
+			return
+		}
 		c.op(OpIterStep)
 		if def != nil {
 			j := c.emit(OpJumpIfNotUndef, 0, 0)
