@@ -307,9 +307,7 @@ func dateToPrimitive(vm *VM, c NativeCall) Value {
 	var hint string
 	if h.kind == KindString {
 		switch h.str().String() {
-		// "" is accepted as "default" because the VM's + and == operators pass an empty
-		// hint for "default" (to be fixed there).
-		case hintString, hintDefault, "":
+		case hintString, hintDefault:
 			hint = hintString
 		case hintNumber:
 			hint = hintNumber

@@ -31,7 +31,8 @@ const (
 )
 
 // ToPrimitive converts an object to a primitive (Symbol.toPrimitive, then valueOf/toString in
-// hint order); primitives are returned unchanged.
+// hint order); primitives are returned unchanged. hint is "default" (what + and == pass),
+// "number" or "string"; it is the argument a Symbol.toPrimitive method receives.
 func (vm *VM) ToPrimitive(v Value, hint string) Value {
 	if v.kind != KindObject {
 		return v

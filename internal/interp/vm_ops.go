@@ -48,7 +48,7 @@ func (vm *VM) add(a, b Value) Value {
 	if a.kind == KindString && b.kind == KindString {
 		return stringValue(vm.concat(a.str(), b.str()))
 	}
-	pa, pb := vm.ToPrimitive(a, ""), vm.ToPrimitive(b, "")
+	pa, pb := vm.ToPrimitive(a, hintDefault), vm.ToPrimitive(b, hintDefault)
 	if pa.kind == KindString || pb.kind == KindString {
 		return stringValue(vm.concat(vm.ToString(pa), vm.ToString(pb)))
 	}
@@ -77,9 +77,9 @@ func (vm *VM) looseEqual(a, b Value) bool {
 		case b.kind == KindBool:
 			b = Number(vm.ToNumber(b))
 		case a.kind == KindObject && b.kind != KindObject:
-			a = vm.ToPrimitive(a, "")
+			a = vm.ToPrimitive(a, hintDefault)
 		case b.kind == KindObject && a.kind != KindObject:
-			b = vm.ToPrimitive(b, "")
+			b = vm.ToPrimitive(b, hintDefault)
 		default:
 			return false
 		}
@@ -88,7 +88,7 @@ func (vm *VM) looseEqual(a, b Value) bool {
 
 // compare implements <, <=, >, >= for non-number operands.
 func (vm *VM) compare(op Op, a, b Value) bool {
-	pa, pb := vm.ToPrimitive(a, "number"), vm.ToPrimitive(b, "number")
+	pa, pb := vm.ToPrimitive(a, hintNumber), vm.ToPrimitive(b, hintNumber)
 	if op == OpGt || op == OpLe {
 		// evaluate as b < a (operands already converted in order)
 		pa, pb = pb, pa
@@ -378,6 +378,10 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		o.props.add(keyLength, Property{value: intValue(len(args)), flags: propHidden})
 		if it := vm.realm.ArrayPrototype.props.get(symKey(symIterator)); it != nil {
 			o.props.add(symKey(symIterator), Property{value: it.value, flags: propHidden})
+		}
+		// An unmapped (strict) arguments object: callee throws through %ThrowTypeError%.
+		if thrower := vm.realm.Intrinsic("%ThrowTypeError%"); thrower != nil {
+			o.props.add(strKey("callee"), Property{getter: thrower, setter: thrower, flags: propAccessor})
 		}
 		stack[ex.sp] = objectValue(o)
 		ex.sp++
