@@ -17,6 +17,8 @@ func TestFunctionRestrictedProperties(t *testing.T) {
 		{name: "writing arguments of a function throws", src: "function f() {}; let r = 'none'; try { f.arguments = 1 } catch (e) { r = e.constructor.name }; r", want: "TypeError"},
 		{name: "no own caller or arguments", src: "function f() {}; [f.hasOwnProperty('caller'), f.hasOwnProperty('arguments'), (() => 1).hasOwnProperty('caller')].join()", want: "false,false,false"},
 		{name: "one thrower for both accessors", src: "const c = Object.getOwnPropertyDescriptor(Function.prototype, 'caller'), a = Object.getOwnPropertyDescriptor(Function.prototype, 'arguments'); [c.get === c.set, c.get === a.get, a.set === c.set, c.configurable, c.enumerable].join()", want: "true,true,true,true,false"},
+		{name: "arguments.callee throws", src: "function f() { try { arguments.callee; return 'none' } catch (e) { return e.constructor.name } } f()", want: "TypeError"},
+		{name: "arguments.callee is a non-configurable accessor", src: "const d = (function () { return Object.getOwnPropertyDescriptor(arguments, 'callee') })(); const g = Object.getOwnPropertyDescriptor(Function.prototype, 'caller').get; [d.get === g, d.set === g, d.configurable, d.enumerable, Object.keys((function () { return arguments })(1, 2)).join('')].join()", want: "true,true,false,false,01"},
 		{name: "the thrower is frozen and anonymous", src: "const g = Object.getOwnPropertyDescriptor(Function.prototype, 'caller').get; [Object.isFrozen(g), g.name === '', g.length].join()", want: "true,true,0"},
 	}
 	for _, tt := range tests {
