@@ -269,8 +269,9 @@ func regexpTest(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("Method RegExp.prototype.test called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	s := vm.ToString(c.Arg(0))
-	if rs := regexpOf(o); rs != nil && vm.hasBuiltinExec(o) {
-		return Bool(vm.regexpBuiltinMatch(o, rs, s) != nil)
+	if regexpOf(o) != nil && vm.hasBuiltinExec(o) {
+		m, _ := vm.regexpBuiltinMatch(o, s)
+		return Bool(m != nil)
 	}
 	return Bool(!vm.regexpExec(o, s).IsNull())
 }
@@ -365,8 +366,7 @@ func (vm *VM) putLastIndex(o *Object, i int) {
 // regexpBuiltinExec is RegExpBuiltinExec: one match honouring lastIndex, global and sticky;
 // the result array has index, input, groups and (with the d flag) indices.
 func (vm *VM) regexpBuiltinExec(o *Object, s *jsString) Value {
-	rs := regexpOf(o)
-	m := vm.regexpBuiltinMatch(o, rs, s)
+	m, rs := vm.regexpBuiltinMatch(o, s)
 	if m == nil {
 		return nullValue
 	}

@@ -27,9 +27,12 @@ func (vm *VM) hasBuiltinExec(o *Object) bool {
 }
 
 // regexpBuiltinMatch is RegExpBuiltinExec without the result array: it honours and updates
-// lastIndex as RegExpBuiltinExec does and returns the match (owned by rs's matcher) or nil.
-func (vm *VM) regexpBuiltinMatch(o *Object, rs *regexpSlots, s *jsString) *jsregexp.Match {
+// lastIndex as RegExpBuiltinExec does and returns the match (owned by the matcher of rs) or
+// nil, and the state of o it ran: reading lastIndex can run code (valueOf) that recompiles
+// o, and the expression is the one o has after that, as the specification reads it.
+func (vm *VM) regexpBuiltinMatch(o *Object, s *jsString) (*jsregexp.Match, *regexpSlots) {
 	li := vm.getLastIndex(o)
+	rs := regexpOf(o)
 	fl := rs.re.Flags()
 	update := fl.Global || fl.Sticky
 	if !update {
@@ -39,7 +42,7 @@ func (vm *VM) regexpBuiltinMatch(o *Object, rs *regexpSlots, s *jsString) *jsreg
 		if update {
 			vm.putLastIndex(o, 0)
 		}
-		return nil
+		return nil, rs
 	}
 	m := vm.match(rs, s, int(li))
 	if update {
@@ -49,7 +52,7 @@ func (vm *VM) regexpBuiltinMatch(o *Object, rs *regexpSlots, s *jsString) *jsreg
 			vm.putLastIndex(o, m.End)
 		}
 	}
-	return m
+	return m, rs
 }
 
 // fastRegExp returns the state of rx when its [Symbol.match] or [Symbol.replace] may take the
@@ -90,7 +93,7 @@ func (vm *VM) globalMatches(rx *Object, rs *regexpSlots, s *jsString, unicode, k
 		ms.stride += 2 * rs.re.NumGroups()
 	}
 	for {
-		m := vm.regexpBuiltinMatch(rx, rs, s)
+		m, _ := vm.regexpBuiltinMatch(rx, s)
 		if m == nil {
 			return ms
 		}

@@ -36,6 +36,8 @@ func TestRegExpFastPaths(t *testing.T) {
 		{"exec_duplicate_names", `const m = /(?<a>x)|(?<a>y)/d.exec("y"); JSON.stringify([m.groups, Object.keys(m.groups), m.indices.groups])`, `[{"a":"y"},["a"],{"a":[0,1]}]`},
 		{"exec_duplicate_names_first", `JSON.stringify(/(?<a>x)|(?<a>y)/.exec("x").groups)`, `{"a":"x"}`},
 		{"replace_duplicate_names", `["xy".replace(/(?<a>x)|(?<a>y)/g, "[$<a>]"), "xy".replace(/(?<a>x)|(?<a>y)/g, (...a) => a.at(-1).a)].join()`, "[x][y],xy"},
+		{"exec_lastIndex_recompiles", `const r = /a/g; r.lastIndex = {valueOf() { r.compile("(b)", "g"); return 0; }}; const m = r.exec("ab"); JSON.stringify([m, r.lastIndex])`, `[["b","b"],2]`},
+		{"test_lastIndex_recompiles", `const r = /a/g; r.lastIndex = {valueOf() { r.compile("b"); return 0; }}; JSON.stringify([r.test("ab"), r.lastIndex])`, "[true,0]"},
 		{"exec_readonly_lastIndex", `const r = /a/g; Object.defineProperty(r, 'lastIndex', {value: 0, writable: false}); r.exec('a')`, "throws TypeError"},
 		{"exec_unicode_lastIndex", `const r = /./gu; r.lastIndex = 1; JSON.stringify([r.exec('😀x')[0], r.lastIndex])`, "[\"😀\",2]"},
 	})
