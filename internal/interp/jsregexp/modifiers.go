@@ -37,7 +37,7 @@ type modifierGroup struct {
 // twice in a group, none both added and removed, and not "(?-:".
 func parseModifiers(src []uint16, i int) (modifierGroup, error) {
 	var g modifierGroup
-	seen := map[uint16]bool{}
+	var seen uint8 // bit k: modifierLetters[k] was written
 	for ; i < len(src); i++ {
 		c := src[i]
 		switch {
@@ -53,10 +53,11 @@ func parseModifiers(src []uint16, i int) (modifierGroup, error) {
 			}
 			g.dash = true
 		case c < 0x80 && strings.ContainsRune(modifierLetters, rune(c)):
-			if seen[c] {
+			bit := uint8(1) << strings.IndexByte(modifierLetters, byte(c))
+			if seen&bit != 0 {
 				return modifierGroup{}, errMessage(msgRepeatedFlag)
 			}
-			seen[c] = true
+			seen |= bit
 			if g.dash {
 				g.remove += string(rune(c))
 			} else {
