@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // The snapshot document.
@@ -263,13 +264,7 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 
 // restoreVM compiles a snapshot's program and makes the VM its state is decoded into.
 func restoreVM(source string, script bool, cfg Config) (*VM, error) {
-	var prog *Program
-	var err error
-	if script {
-		prog, err = CompileScript(source)
-	} else {
-		prog, err = Compile(source)
-	}
+	prog, err := restorePrograms.compile(source, script)
 	if err != nil {
 		return nil, fmt.Errorf("restore: compile the program: %w", err)
 	}
@@ -441,4 +436,54 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 	if ex.programPromise == nil || promiseOf(ex.programPromise) == nil {
 		r.fail("missing program promise")
 	}
+}
+
+// programCacheSize is how many compiled programs Restore keeps: a run suspended and resumed
+// many times in one process compiles its program once.
+const programCacheSize = 16
+
+// restorePrograms caches the programs Restore compiled. A Program is immutable once compiled,
+// so VMs share it.
+var restorePrograms = &programCache{}
+
+// programCache holds recently compiled programs by source text, the oldest evicted first.
+type programCache struct {
+	mu      sync.Mutex
+	entries []programCacheEntry // most recent last
+}
+
+type programCacheEntry struct {
+	source string
+	script bool
+	prog   *Program
+}
+
+// compile returns the program for source, compiling it on a miss. Failures are not cached.
+func (c *programCache) compile(source string, script bool) (*Program, error) {
+	c.mu.Lock()
+	for i, e := range c.entries {
+		if e.script == script && e.source == source {
+			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
+			c.mu.Unlock()
+			return e.prog, nil
+		}
+	}
+	c.mu.Unlock()
+	var prog *Program
+	var err error
+	if script {
+		prog, err = CompileScript(source)
+	} else {
+		prog, err = Compile(source)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.entries) == programCacheSize {
+		c.entries = append(c.entries[:0:0], c.entries[1:]...)
+	}
+	c.entries = append(c.entries, programCacheEntry{source: source, script: script, prog: prog})
+	return prog, nil
 }
