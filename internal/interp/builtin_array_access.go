@@ -180,13 +180,7 @@ func (vm *VM) freshArray(a *Object) bool {
 // caller allocates them: when the counter passes the memory limit, the live heap plus these
 // slots is measured at once (a block of up to maxDenseLength slots must not wait for the
 // dispatch loop's next look).
-func (vm *VM) chargeElems(n int) {
-	size := int64(n) * valueSize
-	vm.allocated += size
-	if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
-		vm.checkMemoryWith(size)
-	}
-}
+func (vm *VM) chargeElems(n int) { vm.chargeAhead(int64(n) * valueSize) }
 
 // freshArrayTail reports whether a is a plain dense array made by this method whose storage
 // ends exactly at n (so elements can be appended with a slice copy).

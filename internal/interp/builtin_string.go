@@ -400,7 +400,7 @@ func stringPad(vm *VM, c NativeCall, method string, atStart bool) Value {
 	if atStart {
 		b.writeString(s)
 	}
-	vm.allocated += int64(maxLen) * 2
+	vm.chargeAhead(int64(maxLen) * 2)
 	return stringValue(b.string())
 }
 
@@ -423,11 +423,11 @@ func stringRepeat(vm *VM, c NativeCall) Value {
 	if float64(s.Len())*n > maxStringLength {
 		vm.throwRangeError("Invalid string length")
 	}
+	vm.chargeAhead(int64(float64(s.Len())*n) * 2)
 	var b stringBuilder
 	for i := 0; i < int(n); i++ {
 		b.writeString(s)
 	}
-	vm.allocated += int64(b.len()) * 2
 	return stringValue(b.string())
 }
 

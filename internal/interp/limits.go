@@ -43,6 +43,17 @@ func (vm *VM) chargeChecked(n int64) {
 	}
 }
 
+// chargeAhead charges size bytes that the caller is about to allocate (or has made but not
+// yet made reachable) and, when the counter passes the memory limit, measures the live heap
+// plus those bytes at once: one big allocation must not wait for the dispatch loop's next
+// look at the counter.
+func (vm *VM) chargeAhead(size int64) {
+	vm.allocated += size
+	if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
+		vm.checkMemoryWith(size)
+	}
+}
+
 // chargeString charges a flat string that a native just built (not yet reachable from
 // JavaScript) to the memory limit, checking the limit at once, and returns it. Ropes are
 // left alone: they share their parts, which were charged when made.
@@ -50,11 +61,7 @@ func (vm *VM) chargeString(s *jsString) *jsString {
 	if s.left != nil {
 		return s
 	}
-	size := stringBaseSize + int64(len(s.ascii)) + 2*int64(len(s.utf16))
-	vm.allocated += size
-	if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
-		vm.checkMemoryWith(size)
-	}
+	vm.chargeAhead(stringBaseSize + int64(len(s.ascii)) + 2*int64(len(s.utf16)))
 	return s
 }
 

@@ -96,6 +96,8 @@ func TestMemoryLimitInNatives(t *testing.T) {
 		{name: "array toString", src: "const s = String(new Array(1e5).fill('y'.repeat(100)))" + spin + "s.length", kind: "MemoryLimitExceeded"},
 		{name: "JSON.stringify", src: "const s = JSON.stringify(new Array(1e5).fill('y'.repeat(100)))" + spin + "s.length", kind: "MemoryLimitExceeded"},
 		{name: "padStart", src: "const s = 'y'.padStart(1e7)" + spin + "s.length", kind: "MemoryLimitExceeded"},
+		{name: "repeat, even dropped at once", src: "'y'.repeat(1e7).length", kind: "MemoryLimitExceeded"},
+		{name: "repeat within the limit", src: "let n = 0; for (let i = 0; i < 100; i++) n += 'y'.repeat(1e5).length; n", result: "10000000"},
 		{name: "pending promises kept", src: "const ps = []; for (;;) ps.push(new Promise(() => {}))", kind: "MemoryLimitExceeded"},
 		{name: "reactions on a pending promise", src: "const p = new Promise(() => {}); for (;;) p.then(() => {})", kind: "MemoryLimitExceeded"},
 		{name: "chain of settled thens kept", src: "const ps = []; let p = Promise.resolve(); for (;;) ps.push(p = p.then(() => {}))", kind: "MemoryLimitExceeded"},
