@@ -27,11 +27,22 @@ type jsonParser struct {
 	depth int
 	err   *jsonSyntaxError
 	keys  map[string]PropertyKey // interned keys: repeated object keys share one string
+
+	// The memory limit: the value being built is not reachable from the VM until the parse
+	// ends, so what the parse has charged so far (charged, taken from the VM's counter at
+	// mark) counts as pending in the checks made every jsonCheckInterval values.
+	values  int
+	charged int64
+	mark    int64
 }
+
+// jsonCheckInterval is how many parsed values pass between two looks at the memory limit
+// (a power of two).
+const jsonCheckInterval = 1024
 
 // parseJSONText parses src into a value; a malformed text is reported as *jsonSyntaxError.
 func (vm *VM) parseJSONText(src string) (Value, *jsonSyntaxError) {
-	p := &jsonParser{vm: vm, src: src, keys: map[string]PropertyKey{}}
+	p := &jsonParser{vm: vm, src: src, keys: map[string]PropertyKey{}, mark: vm.allocated}
 	p.skipSpace()
 	v := p.value()
 	if p.err != nil {
@@ -101,6 +112,9 @@ func (p *jsonParser) value() Value {
 	if p.pos >= len(p.src) {
 		p.fail("")
 		return undefinedValue
+	}
+	if p.values++; p.values&(jsonCheckInterval-1) == 0 {
+		p.checkMemory()
 	}
 	switch c := p.src[p.pos]; {
 	case c == '{':
@@ -299,6 +313,17 @@ func (p *jsonParser) escapedString(start int) (*jsString, bool) {
 	}
 	p.fail("Unterminated string in JSON")
 	return nil, false
+}
+
+// checkMemory enforces the memory limit during a parse, counting what the parse has
+// charged so far as live (see jsonParser.charged).
+func (p *jsonParser) checkMemory() {
+	vm := p.vm
+	p.charged += vm.allocated - p.mark
+	if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
+		vm.checkMemoryWith(p.charged)
+	}
+	p.mark = vm.allocated
 }
 
 func (p *jsonParser) enter() bool {

@@ -423,7 +423,11 @@ func stringRepeat(vm *VM, c NativeCall) Value {
 	if float64(s.Len())*n > maxStringLength {
 		vm.throwRangeError("Invalid string length")
 	}
-	vm.chargeAhead(int64(float64(s.Len())*n) * 2)
+	size := int64(float64(s.Len()) * n)
+	if !s.isASCII {
+		size *= 2 // UTF-16 storage
+	}
+	vm.chargeAhead(stringBaseSize + size)
 	var b stringBuilder
 	for i := 0; i < int(n); i++ {
 		b.writeString(s)
