@@ -96,19 +96,25 @@ func (vm *VM) genResumeNative(co *coroutine, mode resumeMode, v Value) Value {
 	f := vm.unpark(co)
 	f.ret = retExit
 	co.status = genExecuting
+	returned := false
+	ex.noPause++
 	defer func() {
-		if r := recover(); r != nil {
+		ex.noPause--
+		if !returned {
+			// unwinding: drop the generator's frames and let the panic go on (not
+			// recovering it keeps unwinding through nested resumes linear)
 			ex.frames = ex.frames[:depth]
 			ex.sp = saveSp
-			panic(r)
 		}
 	}()
-	ex.noPause++
-	defer func() { ex.noPause-- }()
+	var r Value
 	if vm.deliverResume(f, mode, v, depth) {
-		return vm.run(depth)
+		r = vm.run(depth)
+	} else {
+		r = ex.asyncExitValue
 	}
-	return ex.asyncExitValue
+	returned = true
+	return r
 }
 
 // deliverResume hands a resumption to an unparked frame. Throws are raised at
@@ -287,18 +293,19 @@ func (vm *VM) asyncGenResumeNext(co *coroutine) {
 		f.ret = retExit
 		co.status = genExecuting
 		func() {
+			returned := false
 			ex.noPause++
 			defer func() {
 				ex.noPause--
-				if r := recover(); r != nil {
+				if !returned {
 					ex.frames = ex.frames[:depth]
 					ex.sp = saveSp
-					panic(r)
 				}
 			}()
 			if vm.deliverResume(f, req.mode, req.value, depth) {
 				vm.run(depth)
 			}
+			returned = true
 		}()
 		return
 	}
