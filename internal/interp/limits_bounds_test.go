@@ -99,6 +99,7 @@ func TestMemoryLimitInNatives(t *testing.T) {
 		{name: "JSON.parse of many small arrays", src: "const s = '[' + '[],'.repeat(1e6) + '[]]'; JSON.parse(s).length", kind: "MemoryLimitExceeded"},
 		{name: "JSON.parse of many objects", src: "const s = '[' + '{\"a\":1},'.repeat(4e5) + '{}]'; JSON.parse(s).length", kind: "MemoryLimitExceeded"},
 		{name: "JSON.parse garbage is not kept", src: "let n = 0; const s = '[' + '{\"a\":1},'.repeat(1e3) + '{}]'; for (let i = 0; i < 300; i++) n += JSON.parse(s).length; n", result: "300300"},
+		{name: "Object.keys of a big array", src: "const a = new Array(2e5).fill(0); Object.keys(a).length", kind: "MemoryLimitExceeded"},
 		{name: "repeat, even dropped at once", src: "'y'.repeat(1e7).length", kind: "MemoryLimitExceeded"},
 		{name: "repeat within the limit", src: "let n = 0; for (let i = 0; i < 100; i++) n += 'y'.repeat(1e5).length; n", result: "10000000"},
 		{name: "pending promises kept", src: "const ps = []; for (;;) ps.push(new Promise(() => {}))", kind: "MemoryLimitExceeded"},

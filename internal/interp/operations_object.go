@@ -275,7 +275,7 @@ func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey {
 	if n > maxDenseLength {
 		vm.throwRangeError("Too many properties to enumerate")
 	}
-	vm.allocated += n * 40
+	vm.chargeAhead(n * 40)
 	return o.ownKeys()
 }
 
