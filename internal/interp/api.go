@@ -118,14 +118,16 @@ func (vm *VM) Run(ctx context.Context, opts RunOptions) (st Status, err error) {
 		vm.startProgram()
 	}
 	for {
-		if ex.paused {
-			return StatusPaused, nil
-		}
+		// An interrupt wins over a pause: a call made from native code returns early when
+		// interrupted, leaving frames a snapshot must not see.
 		if atomic.LoadUint32(&ex.interrupt) != 0 {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return StatusPaused, &Diagnostic{Kind: "TimeoutExceeded", Message: "the run exceeded its time limit"}
 			}
 			return StatusPaused, fmt.Errorf("interp: run interrupted: %w", ctx.Err())
+		}
+		if ex.paused {
+			return StatusPaused, nil
 		}
 		if len(ex.frames) > 0 {
 			vm.run(0)
