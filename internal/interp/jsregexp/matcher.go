@@ -3,20 +3,19 @@ package jsregexp
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
 )
 
 // Matcher runs one Regexp for one caller at a time, such as one RegExp object of a VM. It
-// keeps its own copy of the engine's settings, so setting a match's time limit costs
-// nothing, and one Match that every Exec refills, so a repeated match allocates nothing once
-// the engine's buffers have grown. A Matcher is not safe for concurrent use; make one per
+// keeps one Match that every Exec refills, so a repeated match allocates nothing once the
+// engine's buffers have grown. A Matcher is not safe for concurrent use; make one per
 // goroutine (a Regexp is shared freely).
 type Matcher struct {
-	re     *Regexp
-	engine regexp2.Regexp // a copy of re.re sharing its program and runner pool
-	yield  func(regexp2.MatchView) bool
+	re    *Regexp
+	yield func(regexp2.MatchView) bool
 
 	in    *Input // the input of the Exec in progress, for yield
 	match Match
@@ -25,9 +24,39 @@ type Matcher struct {
 
 // NewMatcher returns a Matcher for r.
 func (r *Regexp) NewMatcher() *Matcher {
-	m := &Matcher{re: r, engine: *r.re}
+	m := &Matcher{re: r}
 	m.yield = m.collect
 	return m
+}
+
+// maxEngines bounds how many time limits a Regexp keeps an engine copy for.
+const maxEngines = 8
+
+// engine returns the compiled engine with its time limit set to timeout (none when 0).
+// MatchTimeout is a field of the engine value, so each limit needs its own copy; the copies
+// share the compiled program and runner pool, and the first maxEngines limits asked for are
+// kept (callers use a few fixed time slices), published copy-on-write for lock-free reads.
+func (r *Regexp) engine(timeout time.Duration) *regexp2.Regexp {
+	if timeout <= 0 {
+		return r.re
+	}
+	old := r.engines.Load()
+	if old != nil {
+		if e, ok := (*old)[timeout]; ok {
+			return e
+		}
+	}
+	cp := *r.re
+	cp.MatchTimeout = timeout
+	if old == nil || len(*old) < maxEngines {
+		next := make(map[time.Duration]*regexp2.Regexp, maxEngines)
+		if old != nil {
+			maps.Copy(next, *old)
+		}
+		next[timeout] = &cp
+		r.engines.CompareAndSwap(old, &next) // a lost race only loses the cache entry
+	}
+	return &cp
 }
 
 // Regexp returns the expression m runs.
@@ -45,6 +74,12 @@ func (m *Matcher) collect(v regexp2.MatchView) bool {
 // than timeout (give or take TimeoutCheckPeriod) stops with ErrTimeout. The Match returned
 // belongs to m and is overwritten by the next Exec: copy what must outlive it.
 func (m *Matcher) Exec(in *Input, lastIndex int, timeout time.Duration) (*Match, error) {
+	return m.exec(m.re.engine(timeout), in, lastIndex, timeout > 0)
+}
+
+// exec is Exec on engine, a form of the expression's engine with the time limit set; timed
+// tells whether it has one.
+func (m *Matcher) exec(engine *regexp2.Regexp, in *Input, lastIndex int, timed bool) (*Match, error) {
 	r := m.re
 	if !in.fits(r.flags.unicodeMode()) {
 		var err error
@@ -59,19 +94,15 @@ func (m *Matcher) Exec(in *Input, lastIndex int, timeout time.Duration) (*Match,
 		return nil, nil
 	}
 	start := in.runeIndex(lastIndex)
-	m.engine.MatchTimeout = regexp2.DefaultMatchTimeout
-	if timeout > 0 {
-		m.engine.MatchTimeout = timeout
-	}
 	m.in, m.found = in, false
 	// FindRunesMatches lends the engine's capture storage to the callback instead of
 	// allocating a regexp2.Match; the first match is all Exec needs.
-	err := m.engine.FindRunesMatches(in.runes, start, m.yield)
+	err := engine.FindRunesMatches(in.runes, start, m.yield)
 	m.in = nil
 	switch {
 	case errors.Is(err, regexp2.ErrBacktrackingStackLimit):
 		return nil, fmt.Errorf("exec /%s/: %w", r.source, ErrBacktrackLimit)
-	case err != nil && timeout > 0:
+	case err != nil && timed:
 		return nil, ErrTimeout
 	case err != nil:
 		return nil, fmt.Errorf("exec /%s/: %w", r.source, err)

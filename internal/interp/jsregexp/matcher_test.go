@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dlclark/regexp2/v2"
 	"github.com/stretchr/testify/require"
 )
 
@@ -74,4 +75,24 @@ func TestInputASCIITooLarge(t *testing.T) {
 	t.Parallel()
 	_, err := NewInputASCII(strings.Repeat("a", MaxInput+1))
 	require.ErrorIs(t, err, ErrInputTooLarge)
+}
+
+// TestEngineCopiesKept checks that the engine copies with a time limit are made once per
+// limit, up to maxEngines limits, and leave the shared engine without a limit.
+func TestEngineCopiesKept(t *testing.T) {
+	t.Parallel()
+	re := mustCompile(t, "engine-copies-kept", "")
+	require.Same(t, re.re, re.engine(0))
+	second := re.engine(time.Second)
+	require.NotSame(t, re.re, second)
+	require.Equal(t, time.Second, second.MatchTimeout)
+	require.Same(t, second, re.engine(time.Second))
+	for i := range maxEngines {
+		re.engine(time.Duration(i+1) * time.Millisecond)
+	}
+	hour := re.engine(time.Hour) // past maxEngines limits: a copy that is not kept
+	require.Equal(t, time.Hour, hour.MatchTimeout)
+	require.NotSame(t, hour, re.engine(time.Hour))
+	require.Same(t, second, re.engine(time.Second))
+	require.Equal(t, regexp2.DefaultMatchTimeout, re.re.MatchTimeout)
 }

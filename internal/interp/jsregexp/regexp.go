@@ -3,6 +3,7 @@ package jsregexp
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -35,6 +36,8 @@ type Regexp struct {
 	// anchored reports that re is the sticky form "(?:P)|()": it always matches at the
 	// search start, and the extra last group is set exactly when P did not match there.
 	anchored bool
+	// engines are copies of re with a time limit, by limit (see engine).
+	engines atomic.Pointer[map[time.Duration]*regexp2.Regexp]
 }
 
 // Match is the result of one successful Exec. All positions are UTF-16 code unit indices.
@@ -132,13 +135,18 @@ func (r *Regexp) Exec(input []uint16, lastIndex int, deadline time.Time) (*Match
 // unicode mode as the expression (u or v flag); otherwise it is converted again. The Match
 // returned is the caller's to keep.
 func (r *Regexp) ExecInput(in *Input, lastIndex int, deadline time.Time) (*Match, error) {
-	var timeout time.Duration
-	if !deadline.IsZero() {
-		if timeout = time.Until(deadline); timeout <= 0 {
-			return nil, ErrTimeout
-		}
+	if deadline.IsZero() {
+		return r.NewMatcher().Exec(in, lastIndex, 0)
 	}
-	return r.NewMatcher().Exec(in, lastIndex, timeout)
+	timeout := time.Until(deadline)
+	if timeout <= 0 {
+		return nil, ErrTimeout
+	}
+	// A deadline's time limit is used once: give it its own engine copy rather than a
+	// place among the kept ones.
+	engine := *r.re
+	engine.MatchTimeout = timeout
+	return r.NewMatcher().exec(&engine, in, lastIndex, true)
 }
 
 // collect copies a match out of the engine's storage into m, in UTF-16 indices, reusing
