@@ -111,6 +111,16 @@ func (vm *VM) compare(op Op, a, b Value) bool {
 	}
 }
 
+// throwNullishAccess throws the TypeError of reading or writing a property of null or
+// undefined. An object key is not converted (its toString must not run): the message then
+// names no key, as V8's does.
+func (vm *VM) throwNullishAccess(what, verb string, obj, key Value) {
+	if key.kind == KindObject {
+		vm.throwTypeError("Cannot %s %s", what, obj.kind)
+	}
+	vm.throwTypeError("Cannot %s %s (%s '%s')", what, obj.kind, verb, vm.ToPropertyKey(key).String())
+}
+
 // getMember is obj.key for any value.
 func (vm *VM) getMember(obj Value, key PropertyKey) Value {
 	if obj.kind == KindObject {
@@ -160,7 +170,7 @@ func (vm *VM) getElem(obj Value, key Value) Value {
 		}
 	}
 	if obj.kind <= KindNull {
-		vm.throwTypeError("Cannot read properties of %s (reading '%s')", obj.kind, vm.ToPropertyKey(key).String())
+		vm.throwNullishAccess("read properties of", "reading", obj, key)
 	}
 	return vm.getMember(obj, vm.ToPropertyKey(key))
 }
@@ -178,7 +188,7 @@ func (vm *VM) setElem(obj, key, v Value) {
 		}
 	}
 	if obj.kind <= KindNull {
-		vm.throwTypeError("Cannot set properties of %s (setting '%s')", obj.kind, vm.ToPropertyKey(key).String())
+		vm.throwNullishAccess("set properties of", "setting", obj, key)
 	}
 	vm.putMember(obj, vm.ToPropertyKey(key), v)
 }
