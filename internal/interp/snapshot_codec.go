@@ -148,6 +148,7 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	if err := e.finishTo(out); err != nil {
 		return nil, fmt.Errorf("snapshot heap: %w", err)
 	}
+	e.release()
 	out.key("exec")
 	out.raw(execBytes)
 	out.endObject()

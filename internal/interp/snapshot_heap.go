@@ -113,16 +113,48 @@ type heapEncoder struct {
 	symIDs    map[*Symbol]int
 	syms      []*Symbol
 	err       error
+
+	objBuf, nodeBuf []byte // storage for the heap section's parts (reused, see release)
 }
 
 // newHeapEncoder starts an encoding of vm's heap.
 // The previous encoding's sizes pre-size the next one's tables (snapshots of one run tend to
 // be alike), which saves most map growth and buffer copying.
 func (vm *VM) newHeapEncoder() *heapEncoder {
+	if sc, ok := encoderScratchPool.Get().(*encoderScratch); ok {
+		return &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: sc.objIDs, objQueue: sc.objQueue,
+			nodeIDs: sc.nodeIDs, nodeQueue: sc.nodeQueue, symIDs: map[*Symbol]int{},
+			objBuf: sc.objBuf, nodeBuf: sc.nodeBuf}
+	}
 	h := vm.snapshotHint
 	return &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: make(map[*Object]int, h.objects),
 		objQueue: make([]*Object, 0, h.objects), nodeIDs: make(map[slotCodec]int, h.nodes),
 		symIDs: map[*Symbol]int{}}
+}
+
+// encoderScratch is the reusable storage of a finished encoding: id tables, queues and the
+// buffers of the heap section's parts.
+type encoderScratch struct {
+	objIDs          map[*Object]int
+	objQueue        []*Object
+	nodeIDs         map[slotCodec]int
+	nodeQueue       []slotCodec
+	objBuf, nodeBuf []byte
+}
+
+// encoderScratchPool keeps the storage of finished encodings for the next ones.
+var encoderScratchPool sync.Pool
+
+// release hands the encoder's storage to the next encoding, emptied so that it keeps nothing
+// of the heap alive. e must not be used afterwards.
+func (e *heapEncoder) release() {
+	clear(e.objIDs)
+	clear(e.objQueue)
+	clear(e.nodeIDs)
+	clear(e.nodeQueue)
+	encoderScratchPool.Put(&encoderScratch{objIDs: e.objIDs, objQueue: e.objQueue[:0],
+		nodeIDs: e.nodeIDs, nodeQueue: e.nodeQueue[:0], objBuf: e.objBuf[:0], nodeBuf: e.nodeBuf[:0]})
+	*e = heapEncoder{}
 }
 
 // snapshotHint remembers the sizes of the last heap encoding.
@@ -334,8 +366,9 @@ func (e *heapEncoder) finishTo(out *jsonWriter) error {
 			e.objectID(o)
 		}
 	}
-	objW := &jsonWriter{buf: make([]byte, 0, e.vm.snapshotHint.objBytes+64)}
-	nodeW := &jsonWriter{buf: make([]byte, 0, e.vm.snapshotHint.nodeBytes+64)}
+	objW := &jsonWriter{buf: slices.Grow(e.objBuf[:0], e.vm.snapshotHint.objBytes+64)}
+	nodeW := &jsonWriter{buf: slices.Grow(e.nodeBuf[:0], e.vm.snapshotHint.nodeBytes+64)}
+	defer func() { e.objBuf, e.nodeBuf = objW.buf, nodeW.buf }()
 	objW.beginArray()
 	nodeW.beginArray()
 	var intr []int
