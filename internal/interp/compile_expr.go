@@ -415,12 +415,15 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 			c.superCall(n)
 			return
 		}
+		calleeB := c.calleeName(n.X)
+		start := c.pc()
 		c.callee(n.X, oc)
+		c.markCalleeReads(start, calleeB)
 		if n.Optional {
 			c.optionalBelow(oc, 2, 1) // the function, under its this
 		}
 		c.mark(n)
-		c.args(n.Args.List, OpCall, OpCallSpread, c.calleeName(n.X))
+		c.args(n.Args.List, OpCall, OpCallSpread, calleeB)
 	case *js.TemplateExpr:
 		if n.Tag == nil {
 			c.template(n)
@@ -476,6 +479,22 @@ func (c *compiler) calleeName(x js.IExpr) int {
 		return 0
 	}
 	return c.strConst(text) + 1
+}
+
+// markCalleeReads gives the property reads of a static callee path emitted from start on
+// (tools.ns.f: the reads of ns and f) the callee's text as operand B, so that reading through
+// null or undefined on the way lets the host's NotCallable hook name the whole path
+// (tools.nope.f() is an unknown tool, not a TypeError).
+func (c *compiler) markCalleeReads(start, calleeB int) {
+	if calleeB == 0 {
+		return
+	}
+	code := c.fs.code.Code
+	for pc := start; pc < len(code); pc++ {
+		if (code[pc].Op == OpGetProp || code[pc].Op == OpGetPropKeep) && code[pc].B == 0 {
+			code[pc].B = int32(calleeB)
+		}
+	}
 }
 
 // staticPath renders a callee made of a name and property accesses with literal keys.

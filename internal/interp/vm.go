@@ -439,9 +439,15 @@ func (vm *VM) loop(stopDepth int) Value {
 
 		case OpGetProp:
 			obj := stack[ex.sp-1]
+			if obj.kind <= KindNull && in.B > 0 {
+				vm.nullishCallee(f, in)
+			}
 			stack[ex.sp-1] = vm.getMember(obj, f.code.keys[in.A])
 		case OpGetPropKeep:
 			obj := stack[ex.sp-1]
+			if obj.kind <= KindNull && in.B > 0 {
+				vm.nullishCallee(f, in)
+			}
 			stack[ex.sp-1] = vm.getMember(obj, f.code.keys[in.A])
 			stack[ex.sp] = obj
 			ex.sp++

@@ -269,6 +269,20 @@ func (vm *VM) spreadArgs() int {
 	return n
 }
 
+// nullishCallee runs when a read on the way to a static callee path (operand B, see
+// markCalleeReads) finds null or undefined: the host's NotCallable hook may throw its own error
+// for the whole path; otherwise the read throws the usual TypeError.
+func (vm *VM) nullishCallee(f *frame, in Instr) {
+	if int(in.B) > len(f.code.vals) {
+		return
+	}
+	if h, ok := vm.exec.cfg.Host.(NotCallableHost); ok {
+		if e, ok := h.NotCallable(vm, f.code.vals[in.B-1].String()); ok {
+			vm.throw(e)
+		}
+	}
+}
+
 // notCallable throws for a call of v, which is not a function: the host's NotCallable hook may
 // supply the error; otherwise a TypeError names the callee as written ("tools.math.ad is not a
 // function") when the call site recorded its text (operand B), else the value.

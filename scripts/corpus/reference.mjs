@@ -311,9 +311,18 @@ function makeTools(manifest, url, runId) {
       throw kindError('ToolFailure', answer?.error?.message ?? `${tool.path}: HTTP ${status}`);
     }
   };
-  const unknown = (path) => async () => {
+  // An absent name is an unknown tool; names read through it are unknown too
+  // (tools.nope.f() rejects with UnknownTool for tools.nope.f, as codemode does).
+  const unknown = (path) => new Proxy(async () => {
     throw kindError('UnknownTool', `tools.${path} is not a tool`);
-  };
+  }, {
+    get(t, name, recv) {
+      if (typeof name !== 'string' || name === 'then' || name === 'toJSON' || name in t) {
+        return Reflect.get(t, name, recv);
+      }
+      return unknown(`${path}.${name}`);
+    },
+  });
   // A namespace is a plain object of tools and sub-namespaces behind a
   // proxy that turns a read of an absent name into an unknown tool.
   const namespace = (prefix) => {
