@@ -639,17 +639,18 @@ type heapDecoder struct {
 	nodePos []int
 	syms    []*Symbol
 
-	slotDepth int               // nesting of slot decoding (bounded)
-	keys      map[string]string // interned property names
-	scratchK  []PropertyKey
-	scratchP  []Property
-	scratchV  []Value
-	keySlab   []PropertyKey // storage for the properties of decoded objects
-	propSlab  []Property
-	valSlab   []Value              // storage for the elements of decoded arrays
-	strSlab   []jsString           // string headers not handed out yet
-	longStrs  map[string]*jsString // long ASCII strings by contents (see internMinLength)
-	longUnits map[string]*jsString // other long strings by the bytes of their code units
+	slotDepth  int               // nesting of slot decoding (bounded)
+	keys       map[string]string // interned property names
+	recentKeys [256]string       // a direct-mapped cache in front of keys
+	scratchK   []PropertyKey
+	scratchP   []Property
+	scratchV   []Value
+	keySlab    []PropertyKey // storage for the properties of decoded objects
+	propSlab   []Property
+	valSlab    []Value              // storage for the elements of decoded arrays
+	strSlab    []jsString           // string headers not handed out yet
+	longStrs   map[string]*jsString // long ASCII strings by contents (see internMinLength)
+	longUnits  map[string]*jsString // other long strings by the bytes of their code units
 }
 
 // newHeapDecoder prepares decoding into vm (whose realm must be fresh).
@@ -827,6 +828,12 @@ func (d *heapDecoder) className(r *jsonReader) (Class, bool) {
 		return ClassObject, false
 	}
 	name := r.data[r.asciiStart:r.asciiEnd]
+	switch string(name) {
+	case "Array":
+		return ClassArray, true
+	case "Function":
+		return ClassFunction, true
+	}
 	if string(name) == "Object" {
 		// an object of class Object has no "c": the name is written for ClassOther, which
 		// shares it
@@ -1148,15 +1155,28 @@ func (d *heapDecoder) internKey(r *jsonReader) string {
 		return newUTF16(u).wtf8()
 	}
 	b := r.data[r.asciiStart:r.asciiEnd]
-	if s, ok := d.keys[string(b)]; ok {
-		return s
+	slot := &d.recentKeys[keyCacheIndex(b)]
+	if *slot == string(b) && len(b) > 0 {
+		return *slot
 	}
-	if d.keys == nil {
-		d.keys = map[string]string{}
+	s, ok := d.keys[string(b)]
+	if !ok {
+		if d.keys == nil {
+			d.keys = map[string]string{}
+		}
+		s = string(b)
+		d.keys[s] = s
 	}
-	s := string(b)
-	d.keys[s] = s
+	*slot = s
 	return s
+}
+
+// keyCacheIndex picks the recentKeys entry of a property name from its length and ends.
+func keyCacheIndex(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	return (len(b)*31 + int(b[0])*7 + int(b[len(b)-1])) & (len(heapDecoder{}.recentKeys) - 1)
 }
 
 // slot reads an internal slot {"t": tag, "d": data}.

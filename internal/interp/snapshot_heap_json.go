@@ -259,6 +259,9 @@ func (r *jsonReader) skipSpace() {
 
 // peek returns the next non-space byte (0 at the end).
 func (r *jsonReader) peek() byte {
+	if r.pos < len(r.data) && r.data[r.pos] > ' ' {
+		return r.data[r.pos] // snapshots have no whitespace
+	}
 	r.skipSpace()
 	if r.pos >= len(r.data) {
 		return 0
@@ -306,8 +309,7 @@ func (r *jsonReader) more(first bool) bool {
 // key reads an object member name and its colon. The member names of the snapshot format
 // come back without an allocation.
 func (r *jsonReader) key() string {
-	r.skipSpace()
-	if r.pos < len(r.data) && r.data[r.pos] == '"' {
+	if r.peek() == '"' {
 		// fast path: a short plain name followed directly by its colon
 		end := r.pos + 1
 		for end < len(r.data) && end-r.pos <= maxKnownKey && plainJSON[r.data[end]] {
@@ -447,7 +449,7 @@ func (r *jsonReader) bool() bool {
 
 // numberText returns the text of the next number.
 func (r *jsonReader) numberText() []byte {
-	r.skipSpace()
+	r.peek()
 	start := r.pos
 	for r.pos < len(r.data) {
 		c := r.data[r.pos]

@@ -31,7 +31,10 @@ func FuzzCompileRun(f *testing.F) {
 	})
 }
 
-// FuzzRestore feeds mutated snapshots to Restore: it must fail cleanly, never panic.
+// FuzzRestore feeds mutated snapshots to Restore: it must fail cleanly, never panic. Each
+// execution that gets past the document's first members compiles a program and builds a
+// realm (about a millisecond), so the fuzzer spends long stretches minimizing new inputs;
+// its execution count only moves when a minimization ends.
 func FuzzRestore(f *testing.F) {
 	for _, p := range snapshotPrograms[:6] {
 		prog, err := Compile(p.src)
@@ -47,6 +50,12 @@ func FuzzRestore(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	// a heap of every kind of data, waiting on a host promise
+	data, err := mixedHeapVM(f, 2).Snapshot()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = Restore(data, Config{})
 	})
