@@ -645,6 +645,7 @@ type heapDecoder struct {
 	scratchK   []PropertyKey
 	scratchP   []Property
 	scratchV   []Value
+	heapBytes  int           // size of the heap section (sizes the slabs)
 	keySlab    []PropertyKey // storage for the properties of decoded objects
 	propSlab   []Property
 	valSlab    []Value              // storage for the elements of decoded arrays
@@ -658,6 +659,7 @@ func (vm *VM) newHeapDecoder() *heapDecoder { return &heapDecoder{vm: vm} }
 
 // readHeap reads the heap section at r's position.
 func (d *heapDecoder) readHeap(r *jsonReader) error {
+	d.heapBytes = len(r.data) - r.pos
 	realm := d.vm.realm
 	r.beginObject()
 	for first := true; r.more(first); first = false {
@@ -970,9 +972,9 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		d.vm.allocated += int64(len(d.scratchK)) * propertySize
 		if fresh && len(d.scratchK) > 0 {
 			n := len(d.scratchK)
-			o.props.keys = slabSlice(&d.keySlab, n, keySlabSize)
+			o.props.keys = slabSlice(&d.keySlab, n, d.slabSize(keySlabSize))
 			copy(o.props.keys, d.scratchK)
-			o.props.props = slabSlice(&d.propSlab, n, propSlabSize)
+			o.props.props = slabSlice(&d.propSlab, n, d.slabSize(propSlabSize))
 			copy(o.props.props, d.scratchP)
 			if len(o.props.keys) > mapIndexThreshold {
 				o.props.buildIndex()
@@ -1053,7 +1055,7 @@ func (d *heapDecoder) readElements(r *jsonReader) []Value {
 		return nil
 	}
 	d.vm.allocated += int64(len(vals)) * valueSize
-	out := slabSlice(&d.valSlab, len(vals), valSlabSize)
+	out := slabSlice(&d.valSlab, len(vals), d.slabSize(valSlabSize))
 	copy(out, vals)
 	return out
 }
@@ -1064,6 +1066,12 @@ const (
 	propSlabSize = 256
 	valSlabSize  = 512
 )
+
+// slabSize scales a slab to the heap section being read (one element per 64 bytes, at
+// least 16), so that a small heap does not pay for large slabs.
+func (d *heapDecoder) slabSize(limit int) int {
+	return min(limit, max(16, d.heapBytes/64))
+}
 
 // slabSlice returns n elements of zeroed storage cut from *slab (refilled with size elements
 // when short), with capacity n so that a later append moves the data out. Large requests get
@@ -1113,7 +1121,7 @@ func (d *heapDecoder) str(r *jsonReader) *jsString {
 		}
 	}
 	if len(d.strSlab) == 0 {
-		d.strSlab = make([]jsString, stringSlab)
+		d.strSlab = make([]jsString, d.slabSize(stringSlab))
 	}
 	s := &d.strSlab[0]
 	d.strSlab = d.strSlab[1:]
