@@ -136,7 +136,9 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	execBytes := w.buf
 	// The document is assembled in one buffer, sized from the previous snapshot's objects.
 	src := ex.program.source
-	out := &jsonWriter{buf: make([]byte, 0, vm.snapshotHint.objBytes+vm.snapshotHint.nodeBytes+len(execBytes)+len(src)+len(src)/8+256)}
+	h := vm.snapshotHint
+	size := max(h.docBytes, h.objBytes+h.nodeBytes+len(execBytes)+len(src)) + 1024
+	out := &jsonWriter{buf: make([]byte, 0, size+size/32)}
 	out.beginObject()
 	out.key("format")
 	out.int(snapshotFormat)
@@ -145,13 +147,14 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	out.key("script")
 	out.bool(ex.program.script)
 	out.key("heap")
-	if err := e.finishTo(out); err != nil {
+	if err := e.finishTo(out, len(execBytes)+16); err != nil {
 		return nil, fmt.Errorf("snapshot heap: %w", err)
 	}
 	e.release()
 	out.key("exec")
 	out.raw(execBytes)
 	out.endObject()
+	vm.snapshotHint.docBytes = len(out.buf)
 	return out.buf, nil
 }
 

@@ -160,6 +160,7 @@ func (e *heapEncoder) release() {
 // snapshotHint remembers the sizes of the last heap encoding.
 type snapshotHint struct {
 	objects, nodes, objBytes, nodeBytes int
+	docBytes                            int // the whole document
 }
 
 // fail records the first encoding error.
@@ -346,15 +347,15 @@ func (e *heapEncoder) slot(s any) {
 // finish drains the queues and returns the heap section. e.w must not be used afterwards.
 func (e *heapEncoder) finish() ([]byte, error) {
 	out := &jsonWriter{}
-	if err := e.finishTo(out); err != nil {
+	if err := e.finishTo(out, 0); err != nil {
 		return nil, err
 	}
 	return out.buf, nil
 }
 
-// finishTo drains the queues and writes the heap section to out as one value. e.w must not
-// be used afterwards.
-func (e *heapEncoder) finishTo(out *jsonWriter) error {
+// finishTo drains the queues and writes the heap section to out as one value, leaving room
+// for extra more bytes after it. e.w must not be used afterwards.
+func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	r := e.vm.realm
 	ref := referenceRealm()
 	// every changed intrinsic is reachable through its name
@@ -403,7 +404,7 @@ func (e *heapEncoder) finishTo(out *jsonWriter) error {
 	if e.err != nil {
 		return e.err
 	}
-	out.buf = slices.Grow(out.buf, len(objW.buf)+len(nodeW.buf)+32*len(e.syms)+16*len(intr)+64)
+	out.buf = slices.Grow(out.buf, len(objW.buf)+len(nodeW.buf)+32*len(e.syms)+64*len(intr)+64+extra)
 	out.beginObject()
 	out.key("syms")
 	out.beginArray()
