@@ -14,6 +14,7 @@ import (
 //
 //	{"format": 1,
 //	 "source": "...", "script": false,        // the program (recompiled on restore)
+//	 "code": "...",                           // its CodeFingerprint (absent in older snapshots)
 //	 "heap": {...},                           // objects, records, symbols: snapshot_heap.go
 //	 "exec": {"stack": [...], "frames": [...], "jobs": [...], "host": [[id, promise]...],
 //	          "next": N, "program": promise, "started": bool, "unhandled": [...],
@@ -26,6 +27,11 @@ import (
 
 // snapshotFormat is the current snapshot format version.
 const snapshotFormat = 1
+
+// ErrCodeChanged is returned by Restore when the snapshot's program compiles to different code
+// in this version than in the one that wrote it (see Program.CodeFingerprint): frames and
+// closures refer to code by index, so the run cannot continue.
+var ErrCodeChanged = errors.New("interp: the program compiles to different code than when the snapshot was taken")
 
 // ErrSnapshotBusy is returned by Snapshot when native code is running (only
 // possible when Snapshot is called from inside a host function).
@@ -146,6 +152,8 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	out.jsString(newStringFromGo(src))
 	out.key("script")
 	out.bool(ex.program.script)
+	out.key("code")
+	out.string(ex.program.CodeFingerprint())
 	out.key("heap")
 	if err := e.finishTo(out, len(execBytes)+16); err != nil {
 		return nil, fmt.Errorf("snapshot heap: %w", err)
@@ -187,6 +195,7 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 		format             int64 = -1
 		source             string
 		script, haveSource bool
+		code               string // the compiled code's fingerprint; "" in older snapshots
 		heapStart, heapEnd = -1, -1
 		execStart, execEnd = -1, -1
 		vm                 *VM
@@ -206,11 +215,13 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 			haveSource = true
 		case "script":
 			script = r.bool()
+		case "code":
+			code = r.goString()
 		case "heap":
 			heapStart = r.pos
 			if format == snapshotFormat && haveSource && r.err == nil {
 				var err error
-				if vm, err = restoreVM(source, script, cfg); err != nil {
+				if vm, err = restoreVM(source, script, code, cfg); err != nil {
 					return nil, err
 				}
 				d = vm.newHeapDecoder()
@@ -249,7 +260,7 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 	if heapDone && execStart > heapStart {
 		return vm, nil
 	}
-	vm, err := restoreVM(source, script, cfg)
+	vm, err := restoreVM(source, script, code, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -267,10 +278,14 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 }
 
 // restoreVM compiles a snapshot's program and makes the VM its state is decoded into.
-func restoreVM(source string, script bool, cfg Config) (*VM, error) {
+func restoreVM(source string, script bool, code string, cfg Config) (*VM, error) {
 	prog, err := restorePrograms.compile(source, script)
 	if err != nil {
 		return nil, fmt.Errorf("restore: compile the program: %w", err)
+	}
+	if code != "" && code != prog.CodeFingerprint() {
+		return nil, fmt.Errorf("restore: the snapshot's code %s, this version compiles the program to %s: %w",
+			code, prog.CodeFingerprint(), ErrCodeChanged)
 	}
 	vm := New(cfg)
 	ex := &vm.exec

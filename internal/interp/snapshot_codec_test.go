@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -110,4 +111,45 @@ func TestSnapshotHostPromises(t *testing.T) {
 	v, thrown := vm3.Result()
 	require.False(t, thrown)
 	require.Equal(t, 42.0, v.NumberValue())
+}
+
+func TestSnapshotRefusesChangedCode(t *testing.T) {
+	t.Parallel()
+	vm, h := newHostVM(t, "const a = await later(); a + 1")
+	_, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	data, err := vm.Snapshot()
+	require.NoError(t, err)
+	p, err := Compile("const a = await later(); a + 1")
+	require.NoError(t, err)
+	code := `"code":"` + p.CodeFingerprint() + `"`
+	require.Contains(t, string(data), code)
+
+	tests := []struct {
+		name    string
+		data    string
+		wantErr error
+	}{
+		{name: "same code resumes", data: string(data)},
+		{name: "no fingerprint (an older snapshot) resumes", data: strings.Replace(string(data), code+",", "", 1)},
+		{name: "other code is refused", data: strings.Replace(string(data), code, `"code":"0123456789abcdef0123456789abcdef"`, 1), wantErr: ErrCodeChanged},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.NotEqual(t, "", tt.data)
+			vm2, err := Restore([]byte(tt.data), Config{Host: h})
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.NoError(t, vm2.SettleHostPromise(1, true, Number(41)))
+			st, err := vm2.Run(context.Background(), RunOptions{})
+			require.NoError(t, err)
+			require.Equal(t, StatusDone, st)
+			v, _ := vm2.Result()
+			require.Equal(t, 42.0, v.NumberValue())
+		})
+	}
 }

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -93,6 +94,7 @@ func TestResumeRejectsBadInput(t *testing.T) {
 		{name: "unknown format", state: []byte(`{"format": 99}`)},
 		{name: "missing vm", state: []byte(`{"format": 1, "runId": "r1"}`)},
 		{name: "garbage vm", state: []byte(`{"format": 1, "runId": "r1", "vm": {"format": 1, "heap": 7}}`)},
+		{name: "program compiled to other code", state: changedCode(t, s.State)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -139,4 +141,13 @@ func TestTimeoutCountsAcrossResumes(t *testing.T) {
 	res := resultOf(t, e2)
 	require.False(t, res.OK)
 	require.Equal(t, KindTimeoutExceeded, res.Error.Kind)
+}
+
+// changedCode returns state with another compiled-code fingerprint, as a snapshot written by a
+// version that compiled the program differently would have.
+func changedCode(t *testing.T, state []byte) []byte {
+	t.Helper()
+	re := regexp.MustCompile(`"code":"[0-9a-f]{32}"`)
+	require.Len(t, re.FindAll(state, -1), 1)
+	return re.ReplaceAll(state, []byte(`"code":"0123456789abcdef0123456789abcdef"`))
 }
