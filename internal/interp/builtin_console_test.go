@@ -94,7 +94,7 @@ func TestConsoleFormat(t *testing.T) {
 			e := vm.newObject(proto, ClassError)
 			e.slots = &errorData{}
 			vm.CreateDataProperty(e, keyMessage, asciiValue("x"))
-			vm.captureStack(e)
+			vm.recordErrorPosition(e)
 			return []Value{objectValue(e), vm.newArrayValue([]Value{vm.NewError("RangeError", "r")})}
 		}, "[MyErr [Error]: x] [ [RangeError: r] ]"},
 		{"boxed", func(vm *VM) []Value {

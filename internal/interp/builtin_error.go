@@ -70,10 +70,7 @@ func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
 		cause := vm.GetProp(opts, keyCause)
 		o.props.add(keyCause, Property{value: cause, flags: propHidden})
 	}
-	if vm.positionHook != nil {
-		ed := o.slots.(*errorData)
-		ed.line, ed.column = vm.positionHook()
-	}
+	vm.recordErrorPosition(o)
 	return o
 }
 

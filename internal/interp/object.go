@@ -116,24 +116,9 @@ func (o *Object) getOwn(key PropertyKey) (Property, bool) {
 		}
 	}
 	if p := o.props.get(key); p != nil {
-		if p.value.kind == kindLazyStack {
-			materializeStack(o, p)
-		}
 		return *p, true
 	}
 	return Property{}, false
-}
-
-// materializeLazy formats any lazily computed property values (an error's stack).
-func (o *Object) materializeLazy() {
-	if o.class != ClassError {
-		return
-	}
-	for i := range o.props.props {
-		if p := &o.props.props[i]; p.value.kind == kindLazyStack {
-			materializeStack(o, p)
-		}
-	}
 }
 
 // hasOwn reports whether o has an own property key.

@@ -73,7 +73,7 @@ func (vm *VM) NewError(kind, message string) Value {
 	o.props.keys = make([]PropertyKey, 0, 2)
 	o.props.props = make([]Property, 0, 2)
 	o.props.add(keyMessage, Property{value: asciiValue(message), flags: propHidden})
-	vm.captureStack(o)
+	vm.recordErrorPosition(o)
 	return objectValue(o)
 }
 
@@ -82,26 +82,12 @@ type errorData struct {
 	line, column int // 1-based; 0 when unknown
 }
 
-// captureStack records the position of the running code on a new error and installs its
-// "stack" own property ("Name: message\n    at line:column"). As in V8 the text is formatted
-// when first read, so a name assigned by a subclass constructor shows in it.
-func (vm *VM) captureStack(o *Object) {
-	ed, _ := o.slots.(*errorData)
-	if ed == nil {
-		return
-	}
-	if vm.positionHook != nil {
+// recordErrorPosition records on a new error where the running code made it: the stack text
+// the Error.prototype.stack getter formats names that position.
+func (vm *VM) recordErrorPosition(o *Object) {
+	if ed, _ := o.slots.(*errorData); ed != nil && vm.positionHook != nil {
 		ed.line, ed.column = vm.positionHook()
 	}
-	if p := o.props.get(keyStack); p != nil {
-		o.props.remove(keyStack)
-	}
-	o.props.add(keyStack, Property{value: Value{kind: kindLazyStack}, flags: propHidden})
-}
-
-// materializeStack formats a lazy "stack" value in place.
-func materializeStack(o *Object, p *Property) {
-	p.value = stringValue(errorStackString(o))
 }
 
 // errorStackString formats the stack text of an error object without calling JavaScript

@@ -11,9 +11,6 @@ func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 		if o.class != ClassString && (plain || o.class != ClassArray) {
 			if p := o.props.get(key); p != nil {
 				if p.flags&propAccessor == 0 {
-					if p.value.kind == kindLazyStack {
-						materializeStack(o, p)
-					}
 					return p.value
 				}
 				if p.getter == nil {

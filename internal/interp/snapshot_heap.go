@@ -442,7 +442,6 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 
 // objectEntry writes the full entry of a non-intrinsic object.
 func (e *heapEncoder) objectEntry(o *Object) {
-	o.materializeLazy()
 	w := e.w
 	w.beginObject()
 	if o.class != ClassObject {

@@ -44,7 +44,6 @@ const (
 	KindSymbol                // a Symbol
 	KindObject                // an object (functions included)
 	kindHole                  // internal: an empty slot of dense array storage; never visible to JS
-	kindLazyStack             // internal: an error's "stack" value, formatted when first read
 )
 
 // String returns the name of the kind as typeof-like lowercase text ("undefined", "object", ...).
@@ -66,8 +65,6 @@ func (k Kind) String() string {
 		return "object"
 	case kindHole:
 		return "hole"
-	case kindLazyStack:
-		return "lazy stack"
 	}
 	return "invalid"
 }
