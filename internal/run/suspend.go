@@ -67,6 +67,19 @@ type runState struct {
 	VM         json.RawMessage `json:"vm"`
 }
 
+// runStateHead is runState without the interpreter state, which encode appends as the last
+// member itself: encoding/json would scan and compact the (already compact) snapshot again.
+type runStateHead struct {
+	Format     int             `json:"format"`
+	RunID      string          `json:"runId"`
+	Limits     Limits          `json:"limits"`
+	NextCallID int64           `json:"nextCallId"`
+	ActiveMs   float64         `json:"activeMs"`
+	Calls      []callStateJSON `json:"calls"`
+	Logs       []string        `json:"logs,omitempty"`
+	Warnings   []Warning       `json:"warnings,omitempty"`
+}
+
 // callStateJSON is one call in the envelope.
 type callStateJSON struct {
 	CallID     int64           `json:"callId"`
@@ -117,10 +130,10 @@ func (e *Execution) encode() ([]byte, error) {
 	if e.state != StateSuspended && e.state != StateYielded && !e.driveStart.IsZero() {
 		active += time.Since(e.driveStart)
 	}
-	st := runState{
+	st := runStateHead{
 		Format: StateFormat, RunID: e.runID, Limits: e.limits, NextCallID: e.nextCallID,
 		ActiveMs: float64(active) / float64(time.Millisecond),
-		Logs:     e.logs, Warnings: e.warnings, VM: vmState,
+		Logs:     e.logs, Warnings: e.warnings,
 	}
 	for _, c := range e.calls {
 		st.Calls = append(st.Calls, callStateJSON{
@@ -129,30 +142,63 @@ func (e *Execution) encode() ([]byte, error) {
 			Error: c.errMsg, External: c.external,
 		})
 	}
-	return json.Marshal(st)
+	head, err := json.Marshal(st)
+	if err != nil {
+		return nil, fmt.Errorf("encode run state: %w", err)
+	}
+	// {...head members..., "vm": <snapshot>}: the same document json.Marshal(runState) gives.
+	out := make([]byte, 0, len(head)+len(vmState)+8)
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, `,"vm":`...)
+	out = append(out, vmState...)
+	return append(out, '}'), nil
 }
 
 // decodeState reads an envelope of any known format.
 func decodeState(data []byte) (*runState, error) {
-	var head struct {
-		Format int `json:"format"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, &SnapshotError{Message: "state is not JSON: " + err.Error()}
-	}
-	switch head.Format {
-	case 1:
-		var st runState
-		if err := json.Unmarshal(data, &st); err != nil {
-			return nil, &SnapshotError{Message: "malformed state: " + err.Error()}
+	// One pass: format 1 is the only format, so its fields are read along with the version
+	// (a later format gets its own struct, chosen after reading this one's format). The
+	// interpreter's state is cut out first and left to interp.Restore, which validates it.
+	var st runState
+	if rest, vm, ok := splitMember(data, "vm"); ok {
+		var head runStateHead
+		if err := json.Unmarshal(rest, &head); err == nil {
+			st = runState{Format: head.Format, RunID: head.RunID, Limits: head.Limits, NextCallID: head.NextCallID,
+				ActiveMs: head.ActiveMs, Calls: head.Calls, Logs: head.Logs, Warnings: head.Warnings, VM: vm}
+			if vm[0] != '{' {
+				st.VM = nil // not an object: reported below as a missing vm
+			}
+			return checkState(&st)
 		}
-		if st.RunID == "" || len(st.VM) == 0 {
-			return nil, &SnapshotError{Message: "malformed state: runId and vm are required"}
-		}
-		return &st, nil
-	default:
-		return nil, &SnapshotError{Message: fmt.Sprintf("unknown state format %d (this build reads 1..%d)", head.Format, StateFormat)}
 	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		var head struct {
+			Format int `json:"format"`
+		}
+		if json.Unmarshal(data, &head) != nil {
+			return nil, &SnapshotError{Message: "state is not JSON: " + err.Error()}
+		}
+		if head.Format != 1 {
+			return nil, unknownFormat(head.Format)
+		}
+		return nil, &SnapshotError{Message: "malformed state: " + err.Error()}
+	}
+	return checkState(&st)
+}
+
+// checkState checks a decoded envelope's version and required members.
+func checkState(st *runState) (*runState, error) {
+	if st.Format != 1 {
+		return nil, unknownFormat(st.Format)
+	}
+	if st.RunID == "" || len(st.VM) == 0 {
+		return nil, &SnapshotError{Message: "malformed state: runId and vm are required"}
+	}
+	return st, nil
+}
+
+func unknownFormat(format int) error {
+	return &SnapshotError{Message: fmt.Sprintf("unknown state format %d (this build reads 1..%d)", format, StateFormat)}
 }
 
 // OutcomeFor is the outcome of one pending call, by key.
