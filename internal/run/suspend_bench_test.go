@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -26,6 +27,27 @@ for (let i = 0; i < n; i++) {
 }
 const got = await tools.approvals.request({what: 'go'});
 return recs.length + nums.length + strs.length + nested.length + m.size + fns[n - 1]() + got.length`
+
+// liveJSONBytes runs benchHeapProgram's builder with units and returns the length of the JSON
+// text of the live data it makes (closures aside): the yardstick of the state's size.
+func liveJSONBytes(b *testing.B, rt *Runtime, units int) int {
+	b.Helper()
+	src := strings.Replace(fmt.Sprintf(benchHeapProgram, units), "const got = await tools.approvals.request({what: 'go'});",
+		"return JSON.stringify([recs, nums, strs, nested, [...m]]).length;", 1)
+	e, err := rt.Execute(context.Background(), src, ExecOptions{RunID: "size"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, ok := e.Result()
+	if !ok || !res.OK {
+		b.Fatalf("size run ended %v %+v", ok, res)
+	}
+	var n int
+	if err := json.Unmarshal(res.Value, &n); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
 
 // benchHeapSizes gives the units that make a state of about 10 KB, 1 MB and 10 MB.
 var benchHeapSizes = []struct {
@@ -71,7 +93,9 @@ func suspendedRun(b *testing.B, rt *Runtime, src string) (*Execution, *Suspensio
 func BenchmarkSuspend(b *testing.B) {
 	for _, size := range benchHeapSizes {
 		b.Run(size.name, func(b *testing.B) {
-			e, s := suspendedRun(b, benchRuntime(b), fmt.Sprintf(benchHeapProgram, size.units))
+			rt := benchRuntime(b)
+			e, s := suspendedRun(b, rt, fmt.Sprintf(benchHeapProgram, size.units))
+			ratio := float64(len(s.State)) / float64(liveJSONBytes(b, rt, size.units))
 			b.SetBytes(int64(len(s.State)))
 			b.ReportAllocs()
 			cpu := startCPU()
@@ -81,6 +105,7 @@ func BenchmarkSuspend(b *testing.B) {
 				}
 			}
 			cpu.report(b, len(s.State))
+			b.ReportMetric(ratio, "state/json") // the state's size over the live data's JSON size
 		})
 	}
 }
@@ -112,13 +137,29 @@ func BenchmarkResume(b *testing.B) {
 	}
 }
 
+// BenchmarkIdlePending100Suspend saves an idle run with 100 pending durable calls.
+func BenchmarkIdlePending100Suspend(b *testing.B) {
+	rt := benchRuntime(b)
+	e, s := suspendedRun(b, rt, idlePending100)
+	b.SetBytes(int64(len(s.State)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Suspend(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// idlePending100 starts 100 durable calls and waits for them all.
+const idlePending100 = `const ps = [];
+for (let i = 0; i < 100; i++) ps.push(tools.approvals.request({i}));
+return (await Promise.all(ps)).length`
+
 // BenchmarkIdlePending100 saves and restores an idle run with 100 pending durable calls (no
 // outcome arrives, so the resumed run suspends again).
 func BenchmarkIdlePending100(b *testing.B) {
 	rt := benchRuntime(b)
-	e, s := suspendedRun(b, rt, `const ps = [];
-for (let i = 0; i < 100; i++) ps.push(tools.approvals.request({i}));
-return (await Promise.all(ps)).length`)
+	e, s := suspendedRun(b, rt, idlePending100)
 	if len(s.Pending) != 100 {
 		b.Fatalf("%d pending calls, want 100", len(s.Pending))
 	}
