@@ -298,13 +298,20 @@ func (c *compiler) fieldInitFunction(f *funcInfo, n *js.ClassDecl, static bool) 
 	c.prologue(f, nil)
 	fieldKeys := 0
 	if !static {
-		// Private methods and accessors are installed before any field.
+		// Private methods and accessors are installed before any field, each name once (a
+		// getter and a setter share one).
+		branded := map[string]bool{}
 		for _, el := range n.List {
 			if el.Method != nil && !el.Method.Static && el.Method.Name.Private != nil {
+				name := varName(el.Method.Name.Private)
+				if branded[name] {
+					continue
+				}
+				branded[name] = true
 				c.loadName("this")
-				c.loadName(varName(el.Method.Name.Private))
+				c.loadName(name)
 				c.op(OpUndef)
-				c.emit(OpDefPrivate, 0, 1) // B=1: a method brand (ignored when already present)
+				c.emit(OpDefPrivate, 0, int(privateBrand)) // a second brand on one object throws
 				c.op(OpPop)
 			}
 		}

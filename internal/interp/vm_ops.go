@@ -472,7 +472,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 	case OpDefPrivate:
 		o, pn, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp -= 2
-		vm.definePrivate(o.obj(), privateOf(pn), v, in.B == 1)
+		vm.definePrivate(o.obj(), privateOf(pn), v, privateAdd(in.B))
 	case OpDefPrivMeth:
 		o, pn, fn := stack[ex.sp-3], privateOf(stack[ex.sp-2]), stack[ex.sp-1].obj()
 		ex.sp -= 2
@@ -485,7 +485,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			pn.setter = fn
 		}
 		if in.A == 1 {
-			vm.definePrivate(o.obj(), pn, undefinedValue, true)
+			vm.definePrivate(o.obj(), pn, undefinedValue, privateBrandShared)
 		}
 	case OpThrow:
 		ex.sp--
@@ -813,12 +813,29 @@ func (vm *VM) findPrivate(o *Object, pn *privateName) (int, bool) {
 	return 0, false
 }
 
-func (vm *VM) definePrivate(o *Object, pn *privateName, v Value, brand bool) {
+// privateAdd tells definePrivate what is being added (OpDefPrivate's operand B).
+type privateAdd int32
+
+const (
+	privateField       privateAdd = iota // a private field: adding it twice throws
+	privateBrandShared                   // a static method brand, added once per accessor half: a second add is a no-op
+	privateBrand                         // an instance's method brand: adding it twice throws
+)
+
+// definePrivate adds a private element to o (PrivateFieldAdd, PrivateMethodOrAccessorAdd):
+// a non-extensible object takes none, and an object takes each element once.
+func (vm *VM) definePrivate(o *Object, pn *privateName, v Value, what privateAdd) {
 	if _, ok := vm.findPrivate(o, pn); ok {
-		if brand {
+		if what == privateBrandShared {
 			return
 		}
+		if what == privateBrand {
+			vm.throwTypeError("Cannot initialize private methods of class %s twice on the same object", pn.desc)
+		}
 		vm.throwTypeError("Cannot initialize #%s twice on the same object", pn.desc)
+	}
+	if !o.extensible() {
+		vm.throwTypeError("Cannot define private #%s on an object that is not extensible", pn.desc)
 	}
 	pe := vm.privates(o)
 	pe.names = append(pe.names, pn)
