@@ -124,3 +124,37 @@ func TestDescribeErrorPosition(t *testing.T) {
 	require.Equal(t, "Cannot read properties of null (reading 'x')", msg)
 	require.Equal(t, 3, line)
 }
+
+func TestScriptCompletionIsNotAdopted(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		script bool
+		want   string
+	}{
+		// A classic script's last value is kept: its then is never read.
+		{name: "script", script: true, want: "thenable:0"},
+		// A program body is an async function: its completion value is adopted.
+		{name: "async body", script: false, want: "adopted:1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src := "var reads = 0; var o = { get then() { reads++; return (ok) => ok('adopted:' + reads) }, toString() { return 'thenable:' + reads } }; o"
+			compile := Compile
+			if tt.script {
+				compile = CompileScript
+			}
+			p, err := compile(src)
+			require.NoError(t, err)
+			vm := New(Config{})
+			require.NoError(t, vm.Start(p))
+			st, err := vm.Run(context.Background(), RunOptions{})
+			require.NoError(t, err)
+			require.Equal(t, StatusDone, st)
+			v, thrown := vm.Result()
+			require.False(t, thrown)
+			require.Equal(t, tt.want, vm.ToGoString(v))
+		})
+	}
+}

@@ -120,6 +120,14 @@ func (vm *VM) frameReturned(f *frame, v Value) Value {
 	co.fr, co.saved = nil, nil // finished: the frame is garbage
 	switch co.kind {
 	case coAsync:
+		if co.promise == vm.exec.programPromise && vm.exec.program.script {
+			// A classic script's completion value is kept as it is, never adopted as a
+			// thenable (that would read its then and add promise jobs).
+			if promiseOf(co.promise).status == promisePending {
+				vm.settle(co.promise, promiseFulfilled, v)
+			}
+			return objectValue(co.promise)
+		}
 		vm.resolvePromise(co.promise, v)
 		return objectValue(co.promise)
 	case coGen:
