@@ -15,6 +15,11 @@
 // backtracking stack by MaxBacktrackSlots. Compile keeps recent compilations (CacheSize).
 // Substitute expands replacement templates ("$1", "$<name>", ...).
 //
+// ES2025 pattern modifiers ((?i:...), (?-s:...), flags i, m and s) pass through to regexp2,
+// which gives their bodies JavaScript's meaning, after their early errors are checked.
+// Duplicate named groups are allowed in alternatives that cannot both take part in a match;
+// GroupNames lists such a name once per group, and \k<name> refers to each in turn.
+//
 // Where V8 20 departs from the specification this package follows the specification: a
 // search never starts inside a surrogate pair in unicode mode, and v-flag [^] matches any
 // code point. Unicode property tables are those of the Go toolchain (Unicode 15 for Go 1.26).
