@@ -221,7 +221,7 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 			c.op(OpPop)
 		case el.StaticBlock == nil && el.Name.Computed != nil:
 			c.expr(el.Name.Computed)
-			c.op(OpToPropertyKey)
+			c.emit(OpToPropertyKey, 0, 1) // B=1: a field's key, with no base below it
 			b := s.names[fieldKeyName(fieldKeys)]
 			c.storeBinding(b, 0)
 			fieldKeys++

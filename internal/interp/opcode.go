@@ -64,7 +64,7 @@ const (
 	OpDeleteElem     // [obj key] -> [bool]
 	OpIn             // [key obj] -> [bool]
 	OpInstanceOf     // [v ctor] -> [bool]
-	OpToPropertyKey  // [v] -> [key]
+	OpToPropertyKey  // [v] -> [key]; TypeError first when the value below (a base) is null or undefined, unless B=1
 	OpCheckCoercible // [v] -> [v]; TypeError when v is null or undefined (destructuring)
 
 	// Private names (class #x): A = private-name register/env via preceding load.

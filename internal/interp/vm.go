@@ -507,8 +507,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			v := stack[ex.sp-1]
 			if v.kind != KindString && v.kind != KindSymbol && v.kind != KindNumber {
 				// The base below the key is made an object before the key is converted
-				// (null[k] += 1 throws before k's toString runs).
-				if base := stack[ex.sp-2]; base.kind <= KindNull {
+				// (null[k] += 1 throws before k's toString runs); B=1: no base (a class
+				// field's computed key).
+				if base := stack[ex.sp-2]; base.kind <= KindNull && in.B == 0 {
 					vm.throwTypeError("Cannot read properties of %s", base.kind)
 				}
 				stack[ex.sp-1] = vm.ToPropertyKey(v).toValue()
