@@ -117,17 +117,7 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 		jop = OpJumpIfNotNullishKeep
 	}
 	if c.superRef(unparen(n.X)) {
-		c.op(OpDup2)
-		c.superGetFromBase()
-		j := c.emit(jop, 0, 0)
-		c.expr(n.Y)
-		c.superStore()
-		e := c.emit(OpJump, 0, 0)
-		c.patch(j)
-		c.op(OpRot3)
-		c.op(OpPop)
-		c.op(OpPop)
-		c.patch(e)
+		c.logicalPair(jop, n.Y, c.superGetFromBase, c.superStore)
 		return
 	}
 	switch t := unparen(n.X).(type) {
@@ -141,17 +131,7 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
 			c.expr(t.X)
 			c.loadName(varName(pv))
-			c.op(OpDup2)
-			c.op(OpGetPrivate)
-			j := c.emit(jop, 0, 0)
-			c.expr(n.Y)
-			c.op(OpSetPrivate)
-			e := c.emit(OpJump, 0, 0)
-			c.patch(j)
-			c.op(OpRot3)
-			c.op(OpPop)
-			c.op(OpPop)
-			c.patch(e)
+			c.logicalPair(jop, n.Y, func() { c.op(OpGetPrivate) }, func() { c.op(OpSetPrivate) })
 			return
 		}
 		c.expr(t.X)
@@ -169,20 +149,27 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 		c.expr(t.X)
 		c.expr(t.Y)
 		c.op(OpToPropertyKey)
-		c.op(OpDup2)
-		c.op(OpGetElem)
-		j := c.emit(jop, 0, 0)
-		c.expr(n.Y)
-		c.op(OpSetElem)
-		e := c.emit(OpJump, 0, 0)
-		c.patch(j)
-		c.op(OpRot3)
-		c.op(OpPop)
-		c.op(OpPop)
-		c.patch(e)
+		c.logicalPair(jop, n.Y, func() { c.op(OpGetElem) }, func() { c.op(OpSetElem) })
 	default:
 		c.fail("ParseError", n, "Invalid left-hand side in assignment")
 	}
+}
+
+// logicalPair finishes a logical assignment to a two-part reference [base key] on the stack
+// (an element, a private member, a super property): get reads it ([base key] -> [v]), store
+// writes it ([base key v] -> [v]); the result is the value read when jop short-circuits.
+func (c *compiler) logicalPair(jop Op, value js.IExpr, get, store func()) {
+	c.op(OpDup2)
+	get()
+	j := c.emit(jop, 0, 0)
+	c.expr(value)
+	store()
+	e := c.emit(OpJump, 0, 0)
+	c.patch(j)
+	c.op(OpRot3)
+	c.op(OpPop)
+	c.op(OpPop)
+	c.patch(e)
 }
 
 // assignTarget assigns the value on top of the stack (popped) to an assignment target.

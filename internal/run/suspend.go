@@ -54,21 +54,16 @@ type Suspension struct {
 	Pending []PendingCall
 }
 
-// runState is the envelope written by Suspend (format 1).
+// runState is the envelope written by Suspend (format 1): its members, then the interpreter
+// state as the last member "vm".
 type runState struct {
-	Format     int             `json:"format"`
-	RunID      string          `json:"runId"`
-	Limits     Limits          `json:"limits"`
-	NextCallID int64           `json:"nextCallId"`
-	ActiveMs   float64         `json:"activeMs"`
-	Calls      []callStateJSON `json:"calls"`
-	Logs       []string        `json:"logs,omitempty"`
-	Warnings   []Warning       `json:"warnings,omitempty"`
-	VM         json.RawMessage `json:"vm"`
+	runStateHead
+	VM json.RawMessage `json:"vm"`
 }
 
-// runStateHead is runState without the interpreter state, which encode appends as the last
-// member itself: encoding/json would scan and compact the (already compact) snapshot again.
+// runStateHead is runState without the interpreter state, which encode appends itself
+// (encoding/json would scan and compact the already compact snapshot again) and decodeState
+// cuts out before decoding the rest.
 type runStateHead struct {
 	Format     int             `json:"format"`
 	RunID      string          `json:"runId"`
@@ -163,8 +158,7 @@ func decodeState(data []byte) (*runState, error) {
 	if rest, vm, ok := splitMember(data, "vm"); ok {
 		var head runStateHead
 		if err := json.Unmarshal(rest, &head); err == nil {
-			st = runState{Format: head.Format, RunID: head.RunID, Limits: head.Limits, NextCallID: head.NextCallID,
-				ActiveMs: head.ActiveMs, Calls: head.Calls, Logs: head.Logs, Warnings: head.Warnings, VM: vm}
+			st = runState{runStateHead: head, VM: vm}
 			if vm[0] != '{' {
 				st.VM = nil // not an object: reported below as a missing vm
 			}
