@@ -268,6 +268,13 @@ func (c *compiler) asyncYieldStar(n *js.YieldExpr) {
 	direct := c.emit(OpAsyncDelegateCall, 0, 0)
 	c.op(OpAwait)
 	res := c.emit(OpDelegateResult, 0, 0)
+	// Over a sync iterator (the async-from-sync wrapper) each value is awaited: a rejected
+	// promise among them rejects the step.
+	c.emit(OpGetReg, it, 0)
+	c.op(OpIsSyncIter)
+	skip := c.emit(OpJumpIfFalse, 0, 0)
+	c.op(OpAwait)
+	c.patch(skip)
 	c.op(OpYield)
 	c.op(OpDelegateResume)
 	c.emit(OpPutReg, recv, 0)
