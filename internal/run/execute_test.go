@@ -237,7 +237,7 @@ func TestUnhandledRejectionsInCreationOrder(t *testing.T) {
 	res := resultOf(t, execute(t, b, `
 const a = tools.util.fail({})
 const b = Promise.reject(new RangeError("mine"))
-await tools.util.sleep({ms: 5})
+await tools.util.sleep({ms: 500}) // time for the failing call to settle, even on a loaded machine
 return 1`))
 	require.True(t, res.OK, "%+v", res.Error)
 	require.Len(t, res.Warnings, 2)
