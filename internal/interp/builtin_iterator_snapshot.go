@@ -32,12 +32,8 @@ func (z *zipHelper) walkSlot(w *heapWalker) {
 	for _, it := range z.iters {
 		w.iteratorRecord(it)
 	}
-	for _, v := range z.padding {
-		w.value(v)
-	}
-	for _, v := range z.keys {
-		w.value(v)
-	}
+	w.values(z.padding)
+	w.values(z.keys)
 }
 
 // decodeZipHelper reads what zipHelper.encodeSlot wrote and checks that the lists agree.

@@ -171,17 +171,8 @@ var nativeCombinatorElement = registerNative("%PromiseCombinatorElement%", func(
 	d.called = true
 	st := d.state
 	v := c.Arg(0)
-	switch st.kind {
-	case combineAllSettled:
-		o := vm.newPlainObject()
-		if d.reject {
-			vm.CreateDataPropertyOrThrow(o, strKey("status"), asciiValue("rejected"))
-			vm.CreateDataPropertyOrThrow(o, strKey("reason"), v)
-		} else {
-			vm.CreateDataPropertyOrThrow(o, strKey("status"), asciiValue("fulfilled"))
-			vm.CreateDataPropertyOrThrow(o, strKey("value"), v)
-		}
-		v = objectValue(o)
+	if st.kind == combineAllSettled {
+		v = vm.settledRecord(v, d.reject)
 	}
 	st.values[d.index] = v
 	st.remaining--
@@ -197,6 +188,20 @@ var nativeCombinatorElement = registerNative("%PromiseCombinatorElement%", func(
 	}
 	return undefinedValue
 })
+
+// settledRecord is the {status, value} or {status, reason} record Promise.allSettled (and
+// allSettledKeyed) gives for one settled promise.
+func (vm *VM) settledRecord(v Value, rejected bool) Value {
+	o := vm.newPlainObject()
+	if rejected {
+		vm.CreateDataPropertyOrThrow(o, strKey("status"), asciiValue("rejected"))
+		vm.CreateDataPropertyOrThrow(o, strKey("reason"), v)
+	} else {
+		vm.CreateDataPropertyOrThrow(o, strKey("status"), asciiValue("fulfilled"))
+		vm.CreateDataPropertyOrThrow(o, strKey("value"), v)
+	}
+	return objectValue(o)
+}
 
 func (vm *VM) newElementFunction(st *combinatorState, i int, reject bool) Value {
 	return objectValue(vm.newNativeFunction(&nativeFunction{name: nativeCombinatorElement.name,

@@ -54,15 +54,7 @@ func keyedElementFunction(vm *VM, c NativeCall) Value {
 	}
 	v := c.Arg(0)
 	if st.settled {
-		o := vm.newPlainObject()
-		if d.reject {
-			vm.CreateDataPropertyOrThrow(o, strKey("status"), asciiValue("rejected"))
-			vm.CreateDataPropertyOrThrow(o, strKey("reason"), v)
-		} else {
-			vm.CreateDataPropertyOrThrow(o, strKey("status"), asciiValue("fulfilled"))
-			vm.CreateDataPropertyOrThrow(o, strKey("value"), v)
-		}
-		v = objectValue(o)
+		v = vm.settledRecord(v, d.reject)
 	}
 	st.values[d.index] = v
 	st.remaining--
@@ -145,12 +137,8 @@ func (st *keyedCombinator) encodeSlot(e *heapEncoder) {
 }
 
 func (st *keyedCombinator) walkSlot(w *heapWalker) {
-	for _, v := range st.keys {
-		w.value(v)
-	}
-	for _, v := range st.values {
-		w.value(v)
-	}
+	w.values(st.keys)
+	w.values(st.values)
 	w.value(st.resolve)
 }
 

@@ -796,17 +796,7 @@ func (c *compiler) update(n *js.UnaryExpr) {
 		c.op(OpDup2)
 		c.mark(n)
 		c.superGetFromBase()
-		if post {
-			c.op(OpNumeric)
-			c.op(OpDup)
-			c.op(OpRot4)
-			c.op(inc)
-			c.superStore()
-			c.op(OpPop)
-			return
-		}
-		c.op(inc)
-		c.superStore()
+		c.updateTail(inc, post, c.superStore)
 		return
 	}
 	switch t := unparen(n.X).(type) {
@@ -828,7 +818,7 @@ func (c *compiler) update(n *js.UnaryExpr) {
 			c.loadName(varName(pv))
 			c.op(OpDup2)
 			c.op(OpGetPrivate)
-			c.updateTail(inc, post, OpSetPrivate)
+			c.updateTail(inc, post, func() { c.op(OpSetPrivate) })
 			return
 		}
 		c.expr(t.X)
@@ -853,25 +843,25 @@ func (c *compiler) update(n *js.UnaryExpr) {
 		c.op(OpDup2)
 		c.mark(n)
 		c.op(OpGetElem)
-		c.updateTail(inc, post, OpSetElem)
+		c.updateTail(inc, post, func() { c.op(OpSetElem) })
 	default:
 		c.fail("ParseError", n, "Invalid left-hand side expression in %s operation", map[bool]string{true: "postfix", false: "prefix"}[post])
 	}
 }
 
-// updateTail: [obj key old] -> [result] storing with set ([obj key v] -> [v]).
-func (c *compiler) updateTail(inc Op, post bool, set Op) {
+// updateTail: [base key old] -> [result], writing with store ([base key v] -> [v]).
+func (c *compiler) updateTail(inc Op, post bool, store func()) {
 	if post {
 		c.op(OpNumeric)
 		c.op(OpDup)
 		c.op(OpRot4)
 		c.op(inc)
-		c.op(set)
+		store()
 		c.op(OpPop)
 		return
 	}
 	c.op(inc)
-	c.op(set)
+	store()
 }
 
 func unparen(e js.IExpr) js.IExpr {

@@ -85,9 +85,7 @@ func (vm *VM) unpin(mark int) {
 func (vm *VM) execRoots(w *heapWalker) {
 	ex := &vm.exec
 	w.add(int64(ex.sp) * valueSize)
-	for _, v := range ex.stack[:ex.sp] {
-		w.value(v)
-	}
+	w.values(ex.stack[:ex.sp])
 	for _, f := range ex.frames {
 		w.node(f)
 	}

@@ -140,9 +140,7 @@ func (h *iteratorHelper) encodeSlot(e *heapEncoder) {
 	e.w.endArray()
 }
 func (h *iteratorHelper) walkSlot(w *heapWalker) {
-	for _, v := range h.items {
-		w.value(v)
-	}
+	w.values(h.items)
 	w.iteratorRecord(h.under)
 	w.iteratorRecord(h.inner)
 	w.value(h.fn)

@@ -55,6 +55,13 @@ func (w *heapWalker) value(v Value) {
 	}
 }
 
+// values visits each value of a list.
+func (w *heapWalker) values(vs []Value) {
+	for _, v := range vs {
+		w.value(v)
+	}
+}
+
 // object visits an object (nil is ignored).
 func (w *heapWalker) object(o *Object) {
 	if o == nil {
@@ -142,9 +149,7 @@ func (w *heapWalker) walkObject(o *Object) {
 			w.value(p.value)
 		}
 	}
-	for _, v := range o.elems {
-		w.value(v)
-	}
+	w.values(o.elems)
 	switch s := o.slots.(type) {
 	case Value:
 		w.value(s)

@@ -270,9 +270,7 @@ func (env *envRecord) walkSlot(w *heapWalker) {
 	if env.parent != nil {
 		w.node(env.parent)
 	}
-	for _, v := range env.slots {
-		w.value(v)
-	}
+	w.values(env.slots)
 }
 
 func decodeEnv(d *heapDecoder, r *jsonReader, s slotCodec) {
@@ -427,9 +425,7 @@ func (co *coroutine) walkSlot(w *heapWalker) {
 	if co.fr != nil {
 		w.node(co.fr)
 	}
-	for _, v := range co.saved {
-		w.value(v)
-	}
+	w.values(co.saved)
 	w.object(co.promise)
 	w.object(co.gen)
 	for _, q := range co.queue {
@@ -746,9 +742,7 @@ func (st *combinatorState) encodeSlot(e *heapEncoder) {
 }
 
 func (st *combinatorState) walkSlot(w *heapWalker) {
-	for _, v := range st.values {
-		w.value(v)
-	}
+	w.values(st.values)
 	w.value(st.resolve)
 	w.value(st.reject)
 }

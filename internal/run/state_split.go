@@ -17,9 +17,6 @@ func splitMember(data []byte, name string) (rest, value []byte, ok bool) {
 	start, end := -1, -1
 	for {
 		i = skipSpace(data, i)
-		if i < len(data) && data[i] == '}' && start < 0 && end < 0 {
-			return nil, nil, false
-		}
 		keyStart := i
 		i = skipString(data, i)
 		if i < 0 {
