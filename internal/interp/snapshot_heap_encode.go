@@ -1,0 +1,539 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+)
+
+// The encoding half of the heap codec (format described in snapshot_heap.go).
+
+// heapEncoder writes values and, at finish, the heap section.
+type heapEncoder struct {
+	vm *VM
+	// w is where value() writes; the execution half points it at its own writer.
+	w *jsonWriter
+
+	objIDs    map[*Object]int
+	objQueue  []*Object
+	nodeIDs   map[slotCodec]int
+	nodeQueue []slotCodec
+	symIDs    map[*Symbol]int
+	syms      []*Symbol
+	err       error
+
+	objBuf, nodeBuf []byte // storage for the heap section's parts (reused, see release)
+}
+
+// newHeapEncoder starts an encoding of vm's heap.
+// The previous encoding's sizes pre-size the next one's tables (snapshots of one run tend to
+// be alike), which saves most map growth and buffer copying.
+func (vm *VM) newHeapEncoder() *heapEncoder {
+	if sc, ok := encoderScratchPool.Get().(*encoderScratch); ok {
+		return &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: sc.objIDs, objQueue: sc.objQueue,
+			nodeIDs: sc.nodeIDs, nodeQueue: sc.nodeQueue, symIDs: map[*Symbol]int{},
+			objBuf: sc.objBuf, nodeBuf: sc.nodeBuf}
+	}
+	h := vm.snapshotHint
+	return &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: make(map[*Object]int, h.objects),
+		objQueue: make([]*Object, 0, h.objects), nodeIDs: make(map[slotCodec]int, h.nodes),
+		symIDs: map[*Symbol]int{}}
+}
+
+// encoderScratch is the reusable storage of a finished encoding: id tables, queues and the
+// buffers of the heap section's parts.
+type encoderScratch struct {
+	objIDs          map[*Object]int
+	objQueue        []*Object
+	nodeIDs         map[slotCodec]int
+	nodeQueue       []slotCodec
+	objBuf, nodeBuf []byte
+}
+
+// encoderScratchPool keeps the storage of finished encodings for the next ones.
+var encoderScratchPool sync.Pool
+
+// release hands the encoder's storage to the next encoding, emptied so that it keeps nothing
+// of the heap alive. e must not be used afterwards.
+func (e *heapEncoder) release() {
+	clear(e.objIDs)
+	clear(e.objQueue)
+	clear(e.nodeIDs)
+	clear(e.nodeQueue)
+	encoderScratchPool.Put(&encoderScratch{objIDs: e.objIDs, objQueue: e.objQueue[:0],
+		nodeIDs: e.nodeIDs, nodeQueue: e.nodeQueue[:0], objBuf: e.objBuf[:0], nodeBuf: e.nodeBuf[:0]})
+	*e = heapEncoder{}
+}
+
+// snapshotHint remembers the sizes of the last heap encoding.
+type snapshotHint struct {
+	objects, nodes, objBytes, nodeBytes int
+	docBytes                            int // the whole document
+}
+
+// fail records the first encoding error.
+func (e *heapEncoder) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// objectID returns the id of o, queueing it on first sight.
+func (e *heapEncoder) objectID(o *Object) int {
+	if id, ok := e.objIDs[o]; ok {
+		return id
+	}
+	id := len(e.objQueue)
+	e.objIDs[o] = id
+	e.objQueue = append(e.objQueue, o)
+	return id
+}
+
+// symbolRef writes a symbol reference.
+func (e *heapEncoder) symbolRef(s *Symbol) {
+	w := e.w
+	w.beginObject()
+	if s.wellKnown != "" {
+		w.key("w")
+		w.string(s.wellKnown)
+	} else {
+		id, ok := e.symIDs[s]
+		if !ok {
+			id = len(e.syms)
+			e.symIDs[s] = id
+			e.syms = append(e.syms, s)
+		}
+		w.key("y")
+		w.int(int64(id))
+	}
+	w.endObject()
+}
+
+// tagged writes {"k": v} with a string payload.
+func (e *heapEncoder) tagged(k, v string) {
+	e.w.beginObject()
+	e.w.key(k)
+	e.w.string(v)
+	e.w.endObject()
+}
+
+// value writes one JavaScript value.
+func (e *heapEncoder) value(v Value) {
+	w := e.w
+	switch v.kind {
+	case KindUndefined:
+		w.comma()
+		w.buf = append(w.buf, `{"u":1}`...)
+		w.needComma = true
+	case KindNull:
+		w.null()
+	case KindBool:
+		w.bool(v.num != 0)
+	case KindNumber:
+		f := v.num
+		switch {
+		case f != f:
+			e.tagged("n", "NaN")
+		case math.IsInf(f, 1):
+			e.tagged("n", "Infinity")
+		case math.IsInf(f, -1):
+			e.tagged("n", "-Infinity")
+		case f == 0 && math.Signbit(f):
+			e.tagged("n", "-0")
+		default:
+			w.float(f)
+		}
+	case KindString:
+		w.jsString(v.str())
+	case KindSymbol:
+		e.symbolRef(v.sym())
+	case KindObject:
+		w.ref(`{"#":`, e.objectID(v.obj()))
+	case kindHole:
+		w.comma()
+		w.buf = append(w.buf, `{"h":1}`...)
+		w.needComma = true
+	}
+}
+
+// object writes an object reference, or null for nil.
+func (e *heapEncoder) object(o *Object) { e.value(objectValue(o)) }
+
+// node writes a reference to a shared record, queueing it on first sight.
+func (e *heapEncoder) node(n slotCodec) {
+	if n == nil {
+		e.w.null()
+		return
+	}
+	id, ok := e.nodeIDs[n]
+	if !ok {
+		id = len(e.nodeQueue)
+		e.nodeIDs[n] = id
+		e.nodeQueue = append(e.nodeQueue, n)
+	}
+	e.w.ref(`{"@":`, id)
+}
+
+// key writes a property key (string, or symbol reference).
+func (e *heapEncoder) propKey(k PropertyKey) {
+	if k.sym != nil {
+		e.symbolRef(k.sym)
+		return
+	}
+	e.w.string(k.name)
+}
+
+// property writes one property as [key, value, flags] or [key, getter, setter, flags].
+func (e *heapEncoder) property(k PropertyKey, p *Property) {
+	w := e.w
+	w.beginArray()
+	e.propKey(k)
+	if p.isAccessor() {
+		e.object(p.getter)
+		e.object(p.setter)
+		w.int(int64(p.flags))
+	} else {
+		e.value(p.value)
+		if p.flags != propDefault {
+			w.int(int64(p.flags))
+		}
+	}
+	w.endArray()
+}
+
+// defaultProto is the prototype an object entry without "p" gets: the realm's
+// Object.prototype, Array.prototype or Function.prototype by class; nil means "p" is always
+// written for that class.
+func (r *Realm) defaultProto(c Class) *Object {
+	switch c {
+	case ClassObject:
+		return r.ObjectPrototype
+	case ClassArray:
+		return r.ArrayPrototype
+	case ClassFunction:
+		return r.FunctionPrototype
+	}
+	return nil
+}
+
+// slot writes an internal slot as {"t": tag, "d": data}.
+func (e *heapEncoder) slot(s any) {
+	w := e.w
+	w.beginObject()
+	switch s := s.(type) {
+	case Value:
+		w.key("t")
+		w.string("prim")
+		w.key("d")
+		e.value(s)
+	case *nativeFunction:
+		w.key("t")
+		w.string("native")
+		w.key("d")
+		w.beginArray()
+		w.string(s.name)
+		if s.data != nil {
+			e.slot(s.data)
+		}
+		w.endArray()
+		if lookupNative(s.name) == nil && s.data != nil {
+			e.fail(fmt.Errorf("native %q with data is not registered: %w", s.name, ErrSnapshotUnsupported))
+		}
+	case slotCodec:
+		w.key("t")
+		w.string(s.slotTag())
+		w.key("d")
+		s.encodeSlot(e)
+	default:
+		e.fail(fmt.Errorf("internal slot %T: %w", s, ErrSnapshotUnsupported))
+		w.key("t")
+		w.null()
+	}
+	w.endObject()
+}
+
+// finish drains the queues and returns the heap section. e.w must not be used afterwards.
+func (e *heapEncoder) finish() ([]byte, error) {
+	out := &jsonWriter{}
+	if err := e.finishTo(out, 0); err != nil {
+		return nil, err
+	}
+	return out.buf, nil
+}
+
+// finishTo drains the queues and writes the heap section to out as one value, leaving room
+// for extra more bytes after it. e.w must not be used afterwards.
+func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
+	r := e.vm.realm
+	ref := referenceRealm()
+	// every changed intrinsic is reachable through its name
+	changed := map[*Object]bool{}
+	for iid := 1; iid < len(r.objs); iid++ {
+		o := r.objs[iid]
+		if refObj := ref.counterpart(r, o); refObj == nil || !intrinsicUnchanged(r, o, ref, refObj) {
+			changed[o] = true
+			e.objectID(o)
+		}
+	}
+	objW := &jsonWriter{buf: slices.Grow(e.objBuf[:0], e.vm.snapshotHint.objBytes+64)}
+	nodeW := &jsonWriter{buf: slices.Grow(e.nodeBuf[:0], e.vm.snapshotHint.nodeBytes+64)}
+	defer func() { e.objBuf, e.nodeBuf = objW.buf, nodeW.buf }()
+	objW.beginArray()
+	nodeW.beginArray()
+	var intr []int
+	for oi, ni := 0, 0; oi < len(e.objQueue) || ni < len(e.nodeQueue); {
+		for ; oi < len(e.objQueue); oi++ {
+			o := e.objQueue[oi]
+			e.w = objW
+			if r.isIntrinsic(o) {
+				intr = append(intr, oi)
+				if !changed[o] {
+					objW.int(0)
+					continue
+				}
+				e.intrinsicDiff(o, ref.counterpart(r, o))
+				continue
+			}
+			e.objectEntry(o)
+		}
+		for ; ni < len(e.nodeQueue); ni++ {
+			e.w = nodeW
+			n := e.nodeQueue[ni]
+			nodeW.beginObject()
+			nodeW.key("t")
+			nodeW.string(n.slotTag())
+			nodeW.key("d")
+			n.encodeSlot(e)
+			nodeW.endObject()
+		}
+	}
+	objW.endArray()
+	nodeW.endArray()
+	if e.err != nil {
+		return e.err
+	}
+	out.buf = slices.Grow(out.buf, len(objW.buf)+len(nodeW.buf)+32*len(e.syms)+64*len(intr)+64+extra)
+	out.beginObject()
+	out.key("syms")
+	out.beginArray()
+	for _, s := range e.syms {
+		out.beginArray()
+		if s.description == nil {
+			out.null()
+		} else {
+			out.jsString(s.description)
+		}
+		out.bool(s.registered)
+		out.endArray()
+	}
+	out.endArray()
+	out.key("intr")
+	out.beginArray()
+	for _, id := range intr {
+		out.beginArray()
+		out.int(int64(id))
+		out.string(r.nameOf(e.objQueue[id]))
+		out.endArray()
+	}
+	out.endArray()
+	out.key("n")
+	out.int(int64(len(e.objQueue)))
+	out.key("nodes")
+	out.raw(nodeW.buf)
+	out.key("objs")
+	out.raw(objW.buf)
+	out.endObject()
+	e.vm.snapshotHint = snapshotHint{objects: len(e.objQueue), nodes: len(e.nodeQueue), objBytes: len(objW.buf),
+		nodeBytes: len(nodeW.buf)}
+	return nil
+}
+
+// objectEntry writes the full entry of a non-intrinsic object.
+func (e *heapEncoder) objectEntry(o *Object) {
+	w := e.w
+	w.beginObject()
+	if o.class != ClassObject {
+		w.key("c")
+		w.string(o.class.String())
+	}
+	if def := e.vm.realm.defaultProto(o.class); def == nil || o.proto != def {
+		w.key("p")
+		e.object(o.proto)
+	}
+	if o.flags != objExtensible {
+		w.key("f")
+		w.int(int64(o.flags))
+	}
+	if o.props.len() > 0 {
+		w.key("pr")
+		w.beginArray()
+		for i, k := range o.props.keys {
+			e.property(k, &o.props.props[i])
+		}
+		w.endArray()
+	}
+	if o.class == ClassArray {
+		e.elements(o)
+	}
+	if o.slots != nil {
+		w.key("s")
+		e.slot(o.slots)
+	}
+	w.endObject()
+}
+
+// elements writes "el" and "len" of an array.
+func (e *heapEncoder) elements(o *Object) {
+	w := e.w
+	w.key("el")
+	w.beginArray()
+	for _, v := range o.elems {
+		e.value(v)
+	}
+	w.endArray()
+	if int(o.length) != len(o.elems) {
+		w.key("len")
+		w.int(int64(o.length))
+	}
+}
+
+// intrinsicDiff writes the changes of intrinsic o relative to refObj (nil: new intrinsic,
+// written in full).
+func (e *heapEncoder) intrinsicDiff(o, refObj *Object) {
+	w := e.w
+	if refObj == nil {
+		e.objectEntry(o)
+		return
+	}
+	r, ref := e.vm.realm, referenceRealm()
+	w.beginObject()
+	if !sameIntrinsicRef(r, o.proto, ref, refObj.proto) {
+		w.key("p")
+		e.object(o.proto)
+	}
+	if o.flags != refObj.flags {
+		w.key("f")
+		w.int(int64(o.flags))
+	}
+	n := refObj.props.len()
+	prefix := o.props.len() >= n
+	for i := 0; prefix && i < n; i++ {
+		prefix = o.props.keys[i] == refObj.props.keys[i]
+	}
+	if prefix {
+		first := true
+		for i := 0; i < n; i++ {
+			if samePropertyAcross(r, &o.props.props[i], ref, &refObj.props.props[i]) {
+				continue
+			}
+			if first {
+				w.key("set")
+				w.beginArray()
+				first = false
+			}
+			e.property(o.props.keys[i], &o.props.props[i])
+		}
+		if !first {
+			w.endArray()
+		}
+		if o.props.len() > n {
+			w.key("add")
+			w.beginArray()
+			for i := n; i < o.props.len(); i++ {
+				e.property(o.props.keys[i], &o.props.props[i])
+			}
+			w.endArray()
+		}
+	} else {
+		w.key("pr")
+		w.beginArray()
+		for i, k := range o.props.keys {
+			e.property(k, &o.props.props[i])
+		}
+		w.endArray()
+	}
+	if o.class == ClassArray && !sameElements(r, o, ref, refObj) {
+		e.elements(o)
+	}
+	if sc, stateful := o.slots.(slotCodec); stateful {
+		w.key("s")
+		e.slot(sc)
+	}
+	w.endObject()
+}
+
+// counterpart returns the object of realm t that is the same intrinsic as o of realm r, or nil.
+func (t *Realm) counterpart(r *Realm, o *Object) *Object {
+	if !r.isIntrinsic(o) || int(o.iid) >= len(t.objs) {
+		return nil
+	}
+	if t.names != r.names && t.names.names[o.iid] != r.names.names[o.iid] {
+		return nil
+	}
+	return t.objs[o.iid]
+}
+
+// intrinsicUnchanged compares an intrinsic with its pristine counterpart. Intrinsics with
+// stateful internal slots (Math's random state, ...) always count as changed.
+func intrinsicUnchanged(r *Realm, o *Object, ref *Realm, refObj *Object) bool {
+	if o.flags != refObj.flags || o.props.len() != refObj.props.len() {
+		return false
+	}
+	if _, stateful := o.slots.(slotCodec); stateful {
+		return false
+	}
+	if !sameIntrinsicRef(r, o.proto, ref, refObj.proto) {
+		return false
+	}
+	for i, k := range o.props.keys {
+		if refObj.props.keys[i] != k || !samePropertyAcross(r, &o.props.props[i], ref, &refObj.props.props[i]) {
+			return false
+		}
+	}
+	return o.class != ClassArray || sameElements(r, o, ref, refObj)
+}
+
+func sameElements(r *Realm, o *Object, ref *Realm, refObj *Object) bool {
+	if o.length != refObj.length || len(o.elems) != len(refObj.elems) {
+		return false
+	}
+	for i, v := range o.elems {
+		if !sameValueAcross(r, v, ref, refObj.elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameIntrinsicRef reports whether a (in realm r) and b (in realm ref) are the same
+// intrinsic by name (or both nil).
+func sameIntrinsicRef(r *Realm, a *Object, ref *Realm, b *Object) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return r.isIntrinsic(a) && ref.counterpart(r, a) == b
+}
+
+func samePropertyAcross(r *Realm, p *Property, ref *Realm, q *Property) bool {
+	if p.flags != q.flags {
+		return false
+	}
+	if p.isAccessor() {
+		return sameIntrinsicRef(r, p.getter, ref, q.getter) && sameIntrinsicRef(r, p.setter, ref, q.setter)
+	}
+	return sameValueAcross(r, p.value, ref, q.value)
+}
+
+func sameValueAcross(r *Realm, a Value, ref *Realm, b Value) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case KindObject:
+		return sameIntrinsicRef(r, a.obj(), ref, b.obj())
+	case KindNumber:
+		return SameValue(a, b)
+	}
+	return strictEqualNonNumber(a, b)
+}
