@@ -1,0 +1,231 @@
+package interp
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A small JSON writer and reader for snapshots (the reader is in snapshot_json_read.go).
+// They are hand-written rather than encoding/json for two reasons: speed (no reflection, no
+// intermediate maps) and strings: JavaScript strings may hold lone surrogates, which this
+// writer emits as \uXXXX escapes and the reader decodes back to the same code units
+// (encoding/json would replace them).
+
+// jsonWriter appends JSON text to a buffer, inserting commas automatically: every value,
+// key or container start writes a comma when one is due.
+type jsonWriter struct {
+	buf       []byte
+	needComma bool
+}
+
+func (w *jsonWriter) comma() {
+	if w.needComma {
+		w.buf = append(w.buf, ',')
+	}
+}
+
+func (w *jsonWriter) beginObject() { w.comma(); w.buf = append(w.buf, '{'); w.needComma = false }
+func (w *jsonWriter) endObject()   { w.buf = append(w.buf, '}'); w.needComma = true }
+func (w *jsonWriter) beginArray()  { w.comma(); w.buf = append(w.buf, '['); w.needComma = false }
+func (w *jsonWriter) endArray()    { w.buf = append(w.buf, ']'); w.needComma = true }
+
+// key writes an object key; the next value follows without a comma.
+func (w *jsonWriter) key(k string) {
+	w.comma()
+	w.buf = appendJSONGoString(w.buf, k)
+	w.buf = append(w.buf, ':')
+	w.needComma = false
+}
+
+// ref writes a tagged reference {"#":id}; prefix is the text up to the id, as `{"#":`.
+func (w *jsonWriter) ref(prefix string, id int) {
+	w.comma()
+	w.buf = append(w.buf, prefix...)
+	w.buf = strconv.AppendInt(w.buf, int64(id), 10)
+	w.buf = append(w.buf, '}')
+	w.needComma = true
+}
+
+// int writes an integer.
+func (w *jsonWriter) int(i int64) {
+	w.comma()
+	w.buf = strconv.AppendInt(w.buf, i, 10)
+	w.needComma = true
+}
+
+// float writes a finite float64 in the shortest form that reads back exactly, spelled as
+// strconv.AppendFloat(f, 'g', -1) spells it (integers from 1e21 up and below -1e21 use an
+// exponent, and so do integers from 1e6 up: 1234567 is 1.234567e+06).
+func (w *jsonWriter) float(f float64) {
+	w.comma()
+	w.buf = appendJSONFloat(w.buf, f)
+	w.needComma = true
+}
+
+// maxExactInt is 2^53: every integer of smaller magnitude is a float64, and its shortest
+// decimal form is its own digits.
+const maxExactInt = 1 << 53
+
+// appendJSONFloat appends f as strconv.AppendFloat(b, f, 'g', -1, 64) does, with a fast path
+// for integers, the most common numbers in a heap.
+func appendJSONFloat(b []byte, f float64) []byte {
+	if f > -maxExactInt && f < maxExactInt {
+		if i := int64(f); float64(i) == f && (i != 0 || !math.Signbit(f)) {
+			if i > -1e6 && i < 1e6 {
+				return strconv.AppendInt(b, i, 10)
+			}
+			return appendIntExponent(b, i)
+		}
+	}
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
+}
+
+// appendIntExponent writes an integer of magnitude from 1e6 up to 2^53 in %e form with the
+// fewest digits: 1234567 as 1.234567e+06, 5000000 as 5e+06.
+func appendIntExponent(b []byte, i int64) []byte {
+	if i < 0 {
+		b = append(b, '-')
+		i = -i
+	}
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], i, 10)
+	exp := len(d) - 1
+	for len(d) > 1 && d[len(d)-1] == '0' {
+		d = d[:len(d)-1]
+	}
+	b = append(b, d[0])
+	if len(d) > 1 {
+		b = append(b, '.')
+		b = append(b, d[1:]...)
+	}
+	b = append(b, 'e', '+')
+	if exp < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(exp), 10)
+}
+
+// bool writes true or false.
+func (w *jsonWriter) bool(b bool) {
+	w.comma()
+	w.buf = strconv.AppendBool(w.buf, b)
+	w.needComma = true
+}
+
+// null writes null.
+func (w *jsonWriter) null() { w.comma(); w.buf = append(w.buf, "null"...); w.needComma = true }
+
+// string writes Go text (UTF-8; WTF-8 surrogates are written as \u escapes).
+func (w *jsonWriter) string(s string) {
+	w.comma()
+	w.buf = appendJSONGoString(w.buf, s)
+	w.needComma = true
+}
+
+// jsString writes a JavaScript string; lone surrogates become \uXXXX escapes.
+func (w *jsonWriter) jsString(s *jsString) {
+	w.comma()
+	s = s.flat()
+	if s.isASCII {
+		w.buf = appendJSONGoString(w.buf, s.ascii)
+	} else {
+		w.buf = appendJSONUTF16(w.buf, s.utf16)
+	}
+	w.needComma = true
+}
+
+// raw writes pre-encoded JSON as one value.
+func (w *jsonWriter) raw(b []byte) { w.comma(); w.buf = append(w.buf, b...); w.needComma = true }
+
+const hexDigits = "0123456789abcdef"
+
+func appendEscapedASCII(b []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(b, '\\', c)
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	if c < 0x20 || c == 0x7F {
+		return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+	}
+	return append(b, c)
+}
+
+func appendUnicodeEscape(b []byte, u uint16) []byte {
+	return append(b, '\\', 'u', hexDigits[u>>12], hexDigits[u>>8&15], hexDigits[u>>4&15], hexDigits[u&15])
+}
+
+// plainJSON marks the ASCII bytes a JSON string holds as they are (no escape).
+var plainJSON = func() (t [256]bool) {
+	for c := 0x20; c < 0x7F; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendJSONGoString quotes Go text (valid UTF-8 passes through; WTF-8 surrogates and
+// invalid bytes are escaped as \u code units, the latter as U+FFFD).
+func appendJSONGoString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if plainJSON[c] {
+			// copy the whole run of bytes that need no escape at once
+			j := i + 1
+			for j < len(s) && plainJSON[s[j]] {
+				j++
+			}
+			b = append(b, s[i:j]...)
+			i = j
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = appendEscapedASCII(b, c)
+			i++
+			continue
+		}
+		if c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
+			u := uint16(0xD000 | uint16(s[i+1]&0x3F)<<6 | uint16(s[i+2]&0x3F))
+			b = appendUnicodeEscape(b, u)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = appendUnicodeEscape(b, 0xFFFD)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}
+
+// appendJSONUTF16 quotes UTF-16 code units.
+func appendJSONUTF16(b []byte, u []uint16) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		switch {
+		case c < 0x80:
+			b = appendEscapedASCII(b, byte(c))
+		case c >= 0xD800 && c <= 0xDBFF && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF:
+			b = utf8.AppendRune(b, utf16.DecodeRune(rune(c), rune(u[i+1])))
+			i++
+		case c >= 0xD800 && c <= 0xDFFF:
+			b = appendUnicodeEscape(b, c)
+		default:
+			b = utf8.AppendRune(b, rune(c))
+		}
+	}
+	return append(b, '"')
+}
+
+// jsonReader reads JSON from a byte slice. The first error sticks: later reads return zero
