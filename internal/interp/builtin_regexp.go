@@ -337,7 +337,7 @@ func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match
 // place; nil only for a RegExp whose properties were laid out otherwise.
 func lastIndexProp(o *Object) *Property {
 	if len(o.props.keys) > 0 && o.props.keys[0] == keyLastIndex && !o.props.props[0].isAccessor() {
-		return &o.props.props[0]
+		return o.props.at(0)
 	}
 	return nil
 }

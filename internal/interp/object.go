@@ -533,7 +533,7 @@ func (o *Object) setIntegrity(freeze bool) {
 		}
 	}
 	for i := range o.props.props {
-		p := &o.props.props[i]
+		p := o.props.at(i)
 		p.flags &^= propConfigurable
 		if freeze && !p.isAccessor() {
 			p.flags &^= propWritable

@@ -2,7 +2,10 @@ package interp
 
 import (
 	"math"
+	"slices"
 	"strconv"
+	"sync/atomic"
+	"unsafe"
 )
 
 // PropertyKey is a property name: a string (held as WTF-8 text, which is lossless for UTF-16
@@ -162,6 +165,11 @@ func objectOrUndefined(o *Object) Value {
 // propertyMap is the ordered own-property storage of an object: entries in insertion order
 // and, from mapIndexThreshold entries on, a hash index from key to position. Deleting an
 // entry compacts the slice (order is preserved).
+//
+// The entries of a realm's built-in objects may live in the process-wide frozen store (see
+// frozenStore): such a slice is shared by every realm, read-only, and exactly sized
+// (len == cap, so that append copies). Every change copies it first: get and at hand out
+// pointers into a private copy, remove copies before it compacts, add's append reallocates.
 type propertyMap struct {
 	keys  []PropertyKey
 	props []Property
@@ -203,12 +211,23 @@ func (m *propertyMap) buildIndex() {
 	}
 }
 
-// get returns the property for key, or nil.
+// get returns the property for key, or nil. The property may be written through the pointer.
 func (m *propertyMap) get(key PropertyKey) *Property {
 	if i := m.find(key); i >= 0 {
+		if frozenProps(m.props) {
+			m.props = slices.Clone(m.props)
+		}
 		return &m.props[i]
 	}
 	return nil
+}
+
+// at returns the property at position i, which may be written through the pointer.
+func (m *propertyMap) at(i int) *Property {
+	if frozenProps(m.props) {
+		m.props = slices.Clone(m.props)
+	}
+	return &m.props[i]
 }
 
 // has reports whether key is present.
@@ -237,6 +256,12 @@ func (m *propertyMap) remove(key PropertyKey) {
 	if i < 0 {
 		return
 	}
+	if frozenKeys(m.keys) {
+		m.keys = slices.Clone(m.keys)
+	}
+	if frozenProps(m.props) {
+		m.props = slices.Clone(m.props)
+	}
 	copy(m.keys[i:], m.keys[i+1:])
 	copy(m.props[i:], m.props[i+1:])
 	m.keys[len(m.keys)-1] = PropertyKey{}
@@ -253,3 +278,37 @@ func (m *propertyMap) remove(key PropertyKey) {
 
 // len returns the number of properties.
 func (m *propertyMap) len() int { return len(m.keys) }
+
+// frozenStore is the process-wide read-only storage of the template realm's property keys
+// and of the property values that hold no object reference (the "length" and "name" of the
+// native functions, ...): the realms cloned from the template share these slices instead of
+// copying them (copy-on-write, see propertyMap).
+type frozenStore struct {
+	keys  []PropertyKey
+	props []Property
+}
+
+// frozen is the frozen store, set once when the template realm is complete.
+var frozen atomic.Pointer[frozenStore]
+
+// frozenKeys reports whether keys lies in the frozen store.
+func frozenKeys(keys []PropertyKey) bool {
+	f := frozen.Load()
+	if f == nil || len(keys) == 0 || len(f.keys) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(keys)))
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(f.keys)))
+	return p-start < uintptr(len(f.keys))*unsafe.Sizeof(PropertyKey{})
+}
+
+// frozenProps reports whether props lies in the frozen store.
+func frozenProps(props []Property) bool {
+	f := frozen.Load()
+	if f == nil || len(props) == 0 || len(f.props) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(props)))
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(f.props)))
+	return p-start < uintptr(len(f.props))*unsafe.Sizeof(Property{})
+}

@@ -163,6 +163,11 @@ type Realm struct {
 	objs           []*Object          // intrinsics by iid; objs[0] is nil
 	names          *intrinsicTable    // names by iid; shared once the realm is complete
 	symbolRegistry map[string]*Symbol // Symbol.for, by key (WTF-8)
+
+	// template only (see freeze): the frozen storage that clones share, by iid, and the
+	// number of properties that clones copy.
+	shared      []sharedProps
+	copiedProps int
 }
 
 // intrinsicTable names intrinsics by id. It is written while the template realm is set up
@@ -179,7 +184,9 @@ const maxIntrinsics = 1<<16 - 1
 // templateRealm builds the process's template realm once.
 var templateRealm = sync.OnceValue(func() *Realm {
 	vm := &VM{}
-	return buildRealm(vm)
+	r := buildRealm(vm)
+	r.freeze()
+	return r
 })
 
 // referenceRealm is the pristine realm that intrinsic diffs compare against: the template.
@@ -240,12 +247,24 @@ type slotCloner interface {
 
 // clone copies the template realm's objects for vm. It returns nil when some object holds a
 // reference or slot it cannot copy (the caller then builds the realm from the setups).
+//
+// Property keys and the property values of objects that hold no object reference are not
+// copied: the clone shares them with the template through the frozen store (copy-on-write,
+// see propertyMap), so only the objects and the properties that refer to other objects are.
 func (t *Realm) clone(vm *VM) *Realm {
 	n := len(t.objs)
+	if len(t.shared) != n {
+		return nil // not a frozen template
+	}
 	slab := make([]Object, n)
-	r := &Realm{vm: vm, names: t.names, objs: make([]*Object, n), symbolRegistry: make(map[string]*Symbol, len(t.symbolRegistry))}
-	for k, v := range t.symbolRegistry {
-		r.symbolRegistry[k] = v
+	r := &Realm{vm: vm, names: t.names, objs: make([]*Object, n)}
+	if len(t.symbolRegistry) > 0 {
+		r.symbolRegistry = make(map[string]*Symbol, len(t.symbolRegistry))
+		for k, v := range t.symbolRegistry {
+			r.symbolRegistry[k] = v
+		}
+	} else {
+		r.symbolRegistry = map[string]*Symbol{}
 	}
 	for i := 1; i < n; i++ {
 		r.objs[i] = &slab[i]
@@ -267,27 +286,34 @@ func (t *Realm) clone(vm *VM) *Realm {
 		}
 		return v
 	}
-	total := 0
-	for _, o := range t.objs[1:] {
-		total += len(o.props.keys)
-	}
-	keys := make([]PropertyKey, total)
-	props := make([]Property, total)
+	props := make([]Property, t.copiedProps)
 	for i := 1; i < n && ok; i++ {
-		src, dst := t.objs[i], r.objs[i]
+		src, dst, sh := t.objs[i], r.objs[i], &t.shared[i]
 		dst.proto = remap(src.proto)
 		dst.class, dst.flags, dst.length, dst.iid = src.class, src.flags, src.length, src.iid
-		k := len(src.props.keys)
-		dst.props.keys = keys[:k:k]
-		dst.props.props = props[:k:k]
-		keys, props = keys[k:], props[k:]
-		copy(dst.props.keys, src.props.keys)
-		for j := range src.props.props {
-			p := src.props.props[j]
-			p.value = remapValue(p.value)
-			p.getter = remap(p.getter)
-			p.setter = remap(p.setter)
-			dst.props.props[j] = p
+		dst.props.keys = sh.keys
+		if sh.props != nil || len(sh.keys) == 0 {
+			dst.props.props = sh.props
+		} else {
+			k := len(sh.keys)
+			dst.props.props = props[:k:k]
+			props = props[k:]
+			for j := range src.props.props {
+				p := &src.props.props[j]
+				q := &dst.props.props[j]
+				q.flags = p.flags
+				if p.value.kind == KindObject {
+					q.value = objectValue(remap(p.value.obj()))
+				} else {
+					q.value = p.value
+				}
+				if p.getter != nil {
+					q.getter = remap(p.getter)
+				}
+				if p.setter != nil {
+					q.setter = remap(p.setter)
+				}
+			}
 		}
 		if len(src.elems) > 0 {
 			dst.elems = make([]Value, len(src.elems))

@@ -1,0 +1,60 @@
+package interp
+
+// sharedProps is the frozen storage of one template intrinsic that its clones share: its
+// keys, and its properties when none of them refers to an object (nil otherwise: clones
+// copy those, with the references remapped to their own objects).
+type sharedProps struct {
+	keys  []PropertyKey
+	props []Property
+}
+
+// holdsNoObject reports whether no property of ps refers to an object, so that every realm
+// can share the properties as they are.
+func holdsNoObject(ps []Property) bool {
+	for i := range ps {
+		if ps[i].value.kind == KindObject || ps[i].getter != nil || ps[i].setter != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// freeze moves the template realm's property keys, and the properties of the objects that
+// refer to no object, into the process-wide frozen store (one block each), points the
+// template's objects at it and records what clones share (t.shared) and how many properties
+// they copy (t.copiedProps). It runs once, when the template is complete; from then on no
+// realm writes to the store: propertyMap copies a frozen slice before any change.
+func (t *Realm) freeze() {
+	nKeys, nProps := 0, 0
+	for _, o := range t.objs[1:] {
+		nKeys += len(o.props.keys)
+		if holdsNoObject(o.props.props) {
+			nProps += len(o.props.props)
+		}
+	}
+	store := &frozenStore{keys: make([]PropertyKey, nKeys), props: make([]Property, nProps)}
+	keys, props := store.keys, store.props
+	t.shared = make([]sharedProps, len(t.objs))
+	t.copiedProps = 0
+	for i, o := range t.objs {
+		if i == 0 {
+			continue
+		}
+		n := len(o.props.keys)
+		if n == 0 {
+			o.props.keys, o.props.props = nil, nil
+			continue
+		}
+		copy(keys, o.props.keys)
+		o.props.keys, keys = keys[:n:n], keys[n:]
+		t.shared[i].keys = o.props.keys
+		if !holdsNoObject(o.props.props) {
+			t.copiedProps += n
+			continue
+		}
+		copy(props, o.props.props)
+		o.props.props, props = props[:n:n], props[n:]
+		t.shared[i].props = o.props.props
+	}
+	frozen.Store(store)
+}

@@ -1,0 +1,187 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestMain checks, after every test of the package has run (thousands of programs, many of
+// them changing built-ins), that no realm wrote to the frozen store that realms share.
+func TestMain(m *testing.M) {
+	templateRealm()
+	pristine := copyFrozenStore()
+	code := m.Run()
+	if err := frozenStoreEqual(pristine); err != nil {
+		fmt.Fprintln(os.Stderr, "realm isolation broken:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// copyFrozenStore copies the frozen store's contents.
+func copyFrozenStore() frozenStore {
+	f := frozen.Load()
+	return frozenStore{keys: append([]PropertyKey(nil), f.keys...), props: append([]Property(nil), f.props...)}
+}
+
+// frozenStoreEqual compares the frozen store with an earlier copy, bit for bit.
+func frozenStoreEqual(want frozenStore) error {
+	f := frozen.Load()
+	if len(f.keys) != len(want.keys) || len(f.props) != len(want.props) {
+		return fmt.Errorf("frozen store resized")
+	}
+	for i := range f.keys {
+		if f.keys[i] != want.keys[i] {
+			return fmt.Errorf("frozen key %d changed: %s, was %s", i, f.keys[i], want.keys[i])
+		}
+	}
+	for i := range f.props {
+		a, b := &f.props[i], &want.props[i]
+		if a.flags != b.flags || a.getter != b.getter || a.setter != b.setter || a.value.kind != b.value.kind ||
+			math.Float64bits(a.value.num) != math.Float64bits(b.value.num) || a.value.ref != b.value.ref {
+			return fmt.Errorf("frozen property %d changed", i)
+		}
+	}
+	return nil
+}
+
+// sameSlice reports whether two slices share their first element.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b)
+}
+
+func TestCloneSharesFrozenStorage(t *testing.T) {
+	t.Parallel()
+	tr := templateRealm()
+	r := newTestVM(t).realm
+	shared, copied := 0, 0
+	for iid := 1; iid < len(tr.objs); iid++ {
+		src, o := tr.objs[iid], r.objs[iid]
+		require.NotSame(t, src, o)
+		require.Equal(t, src.props.keys, o.props.keys)
+		if len(o.props.keys) == 0 {
+			continue
+		}
+		if holdsNoObject(src.props.props) {
+			require.True(t, sameSlice(src.props.props, o.props.props), tr.names.names[iid])
+			require.True(t, frozenProps(o.props.props))
+			require.Equal(t, len(o.props.props), cap(o.props.props), "a frozen slice must not be appended to in place")
+			shared++
+		} else {
+			require.False(t, frozenProps(o.props.props))
+			copied++
+		}
+		if !sameSlice(src.props.keys, o.props.keys) {
+			// installTestArrayIterator adds to Array.prototype in runtime-only tests
+			require.Same(t, r.ArrayPrototype, o)
+			continue
+		}
+		require.True(t, frozenKeys(o.props.keys))
+		require.Equal(t, len(o.props.keys), cap(o.props.keys))
+		// every object a clone's property refers to belongs to the clone
+		for i := range o.props.props {
+			p := &o.props.props[i]
+			for _, ref := range []*Object{p.value.asObject(), p.getter, p.setter} {
+				if ref != nil {
+					require.True(t, r.isIntrinsic(ref), "%s refers to another realm", tr.names.names[iid])
+				}
+			}
+		}
+	}
+	require.Greater(t, shared, 300, "native functions share their length and name")
+	require.Greater(t, copied, 30)
+}
+
+// TestFrozenPropsCopyOnWrite changes built-ins whose properties are shared in every way the
+// object model allows, through the internal write paths, and checks that neither the
+// template nor another realm sees it.
+func TestFrozenPropsCopyOnWrite(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		change func(o *Object, k PropertyKey)
+	}{
+		{"write through get", func(o *Object, k PropertyKey) { o.props.get(k).value = Number(99) }},
+		{"flags through get", func(o *Object, k PropertyKey) { o.props.get(k).flags = 0 }},
+		{"write through at", func(o *Object, _ PropertyKey) { o.props.at(0).value = Number(99) }},
+		{"setOwnData", func(o *Object, k PropertyKey) { o.props.get(k).flags |= propWritable; o.setOwnData(k, Number(99)) }},
+		{"define value", func(o *Object, k PropertyKey) {
+			o.defineOwn(k, PropertyDescriptor{Value: Number(99), HasValue: true})
+		}},
+		{"define accessor", func(o *Object, k PropertyKey) {
+			o.defineOwn(k, PropertyDescriptor{Get: undefinedValue, HasGet: true})
+		}},
+		{"delete", func(o *Object, k PropertyKey) { o.deleteOwn(k) }},
+		{"remove", func(o *Object, k PropertyKey) { o.props.remove(k) }},
+		{"add", func(o *Object, _ PropertyKey) { o.props.add(strKey("extra"), Property{value: Number(99)}) }},
+		{"define new", func(o *Object, _ PropertyKey) {
+			o.defineOwn(strKey("extra"), dataDescriptor(Number(99), propDefault))
+		}},
+		{"seal", func(o *Object, _ PropertyKey) { o.setIntegrity(false) }},
+		{"freeze", func(o *Object, _ PropertyKey) { o.setIntegrity(true) }},
+	}
+	tr := templateRealm()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			before := copyFrozenStore()
+			a, b := newTestVM(t), newTestVM(t)
+			changed := 0
+			for iid := 1; iid < len(tr.objs); iid++ {
+				src, o := tr.objs[iid], a.realm.objs[iid]
+				if len(src.props.keys) == 0 || !frozenProps(o.props.props) || !src.extensible() {
+					continue
+				}
+				keys, props := src.props.keys, append([]Property(nil), src.props.props...)
+				tt.change(o, keys[len(keys)-1])
+				require.False(t, frozenProps(o.props.props) && frozenKeys(o.props.keys) &&
+					sameSlice(o.props.props, src.props.props) && o.props.len() == len(keys), "%s: change not seen", tr.names.names[iid])
+				require.Equal(t, keys, src.props.keys)
+				require.Equal(t, props, src.props.props, tr.names.names[iid])
+				require.True(t, sameSlice(src.props.props, b.realm.objs[iid].props.props))
+				require.True(t, sameSlice(src.props.keys, b.realm.objs[iid].props.keys))
+				changed++
+			}
+			require.Greater(t, changed, 300)
+			require.NoError(t, frozenStoreEqual(before))
+		})
+	}
+}
+
+// TestRealmBuiltinChangesStayLocal changes shared built-ins from programs; a fresh VM (run
+// after, and in parallel with, the changing one) sees them pristine. Expected values are
+// node's.
+func TestRealmBuiltinChangesStayLocal(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, change, changed, probe, pristine string
+	}{
+		{"define name", `Object.defineProperty(Math.max, 'name', {value: 'hacked'}); Math.max.name`, "hacked",
+			`Math.max.name`, "max"},
+		{"delete length", `delete Array.prototype.map.length; Array.prototype.map.length`, "0",
+			`Array.prototype.map.length`, "1"},
+		{"freeze", `Object.freeze(JSON.parse); [Object.isFrozen(JSON.parse), Object.getOwnPropertyDescriptor(JSON.parse, 'name').configurable].join()`,
+			"true,false", `[Object.isFrozen(JSON.parse), Object.getOwnPropertyDescriptor(JSON.parse, 'name').configurable].join()`, "false,true"},
+		{"seal", `Object.seal(parseInt); Object.isSealed(parseInt)`, "true", `Object.isSealed(parseInt)`, "false"},
+		{"add", `Math.abs.extra = 1; Object.getOwnPropertyNames(Math.abs).join()`, "length,name,extra",
+			`Object.getOwnPropertyNames(Math.abs).join()`, "length,name"},
+		{"accessor", `Object.defineProperty(String.prototype.at, 'length', {get() { return 42 }}); String.prototype.at.length`, "42",
+			`String.prototype.at.length`, "1"},
+		{"delete and add", `delete isNaN.name; isNaN.nom = 'x'; Object.getOwnPropertyNames(isNaN).join() + isNaN.name`, "length,nom",
+			`Object.getOwnPropertyNames(isNaN).join() + isNaN.name`, "length,nameisNaN"},
+		{"assign after define", `Object.defineProperty(Number.isInteger, 'length', {writable: true}); Number.isInteger.length = 7; Number.isInteger.length`,
+			"7", `Number.isInteger.length`, "1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.changed, evalJS(t, tt.change))
+			require.Equal(t, tt.pristine, evalJS(t, tt.probe))
+		})
+	}
+}
