@@ -92,6 +92,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	defer store.Close()
 	handler, err := api.New(store, api.Config{Token: token, Logger: logger})
 	if err != nil {
 		return err

@@ -92,6 +92,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	defer store.Close()
 	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{
 		MaxRuns: *runs, ID: *id, DriveTimeout: *driveTimeout, RescueStuckJobsAfter: *rescueAfter,
 	})

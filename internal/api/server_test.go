@@ -63,6 +63,7 @@ func setup(t *testing.T, withWorker bool) *testBundle {
 	pool, _ := pgtest.NewDB(t)
 	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
+	t.Cleanup(store.Close)
 	handler, err := New(store, Config{Token: testToken, MaxBodyBytes: 64 << 10})
 	require.NoError(t, err)
 	srv := httptest.NewServer(handler)

@@ -103,6 +103,7 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 	if err != nil {
 		return err
 	}
+	defer store.Close()
 	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger}), durable.WorkerConfig{})
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ func benchStore(b *testing.B) *Store {
 	pool, _ := pgtest.NewDB(b)
 	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(b, err)
+	b.Cleanup(store.Close)
 	return store
 }
 

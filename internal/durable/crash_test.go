@@ -102,6 +102,7 @@ func TestCrashedWorkersNeverRepeatCompletedCalls(t *testing.T) {
 	pool, dbURL := pgtest.NewDB(t)
 	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
+	t.Cleanup(store.Close)
 	ctx := context.Background()
 	tool := &countingTool{counts: map[string]int{}}
 	toolSrv := httptest.NewServer(tool)

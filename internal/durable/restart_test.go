@@ -40,6 +40,7 @@ func TestSuspendedRunSurvivesPostgresRestart(t *testing.T) {
 	require.NoError(t, migrate.Up(ctx, pool))
 	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
+	t.Cleanup(store.Close)
 	b := &testBundle{store: store, ctx: ctx}
 	w := b.startWorker(t, newScriptEngine())
 	run, _, err := store.CreateRun(ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"tool":"t.wait","durable":true}]}`})
@@ -57,6 +58,7 @@ func TestSuspendedRunSurvivesPostgresRestart(t *testing.T) {
 	t.Cleanup(pool2.Close)
 	store2, err := New(pool2, Config{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
+	t.Cleanup(store2.Close)
 	b2 := &testBundle{store: store2, ctx: ctx}
 	engine := newScriptEngine()
 	b2.startWorker(t, engine)

@@ -213,21 +213,28 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 }
 
 // WaitRun returns the run once done(run) is true or the wait is over (returning the run as it
-// is then). It polls the database every interval (100 ms at first, up to 1 s).
+// is then). It rereads the run whenever its status changes (a PostgreSQL notification, see
+// runWatch) and, as a safety net, at growing intervals (50 ms up to 1 s).
 func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done func(Run) bool) (Run, error) {
 	deadline := time.Now().Add(wait)
-	interval := 50 * time.Millisecond
+	changed, unsubscribe := s.watch.subscribe(ctx, id)
+	defer unsubscribe()
+	interval := 25 * time.Millisecond
 	for {
 		run, err := s.GetRun(ctx, id)
 		if err != nil || done(run) || !time.Now().Before(deadline) {
 			return run, err
 		}
 		interval = min(interval*2, time.Second, time.Until(deadline))
+		timer := time.NewTimer(interval)
 		select {
 		case <-ctx.Done():
+			timer.Stop()
 			return run, nil
-		case <-time.After(interval):
+		case <-changed:
+		case <-timer.C:
 		}
+		timer.Stop()
 	}
 }
 

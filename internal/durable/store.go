@@ -53,6 +53,7 @@ type Store struct {
 	pool  *pgxpool.Pool
 	river *river.Client[pgx.Tx] // insert-only
 	cfg   Config
+	watch *runWatch // wakes WaitRun on run status changes
 }
 
 // New returns a store on pool, whose database must be migrated (package migrate).
@@ -61,12 +62,20 @@ func New(pool *pgxpool.Pool, cfg Config) (*Store, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: cfg.Logger})
+	// An insert-only client still rate-limits its insert notifications per queue by
+	// FetchCooldown (River's default: 100 ms); a job inserted inside that window would wait
+	// for the workers' next poll. The minimum lets nearly every insert wake a worker at once
+	// (workers coalesce wake-ups by their own cooldown).
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: cfg.Logger, FetchCooldown: river.FetchCooldownMin})
 	if err != nil {
 		return nil, fmt.Errorf("durable: river insert client: %w", err)
 	}
-	return &Store{pool: pool, river: client, cfg: cfg}, nil
+	return &Store{pool: pool, river: client, cfg: cfg, watch: newRunWatch(pool)}, nil
 }
+
+// Close stops the store's background work (the connection that listens for run status
+// changes while requests wait on runs). It does not close the pool.
+func (s *Store) Close() { s.watch.close() }
 
 // Pool returns the store's connection pool.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }

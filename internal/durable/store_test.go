@@ -32,6 +32,7 @@ func setup(t *testing.T) *testBundle {
 	pool, _ := pgtest.NewDB(t)
 	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	require.NoError(t, err)
+	t.Cleanup(store.Close)
 	return &testBundle{store: store, ctx: context.Background()}
 }
 

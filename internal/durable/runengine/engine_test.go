@@ -35,6 +35,7 @@ func setup(t *testing.T) *testBundle {
 	pool, dbURL := pgtest.NewDB(t)
 	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
+	t.Cleanup(store.Close)
 	tools := toolsettest.New(t, toolsettest.Options{})
 	ctx := context.Background()
 	_, err = store.CreateToolset(ctx, durable.Toolset{Name: "ops", URL: tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)})

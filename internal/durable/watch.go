@@ -1,0 +1,188 @@
+package durable
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// runStatusChannel is the notification channel a trigger (migration 00003) announces every
+// run status change on, with the run id as payload.
+const runStatusChannel = "codemode_run_status"
+
+// watchIdle is how long the listener stays connected with nobody waiting, so that a client
+// waiting on runs one after another does not reconnect for each.
+const watchIdle = 10 * time.Second
+
+// watchReadyTimeout bounds how long a waiter waits for the listener to connect; after it the
+// waiter polls (and still gets notifications once the listener is up).
+const watchReadyTimeout = 2 * time.Second
+
+// runWatch fans out run status notifications to the waiters of each run. It keeps one
+// dedicated connection (outside the pool, so it takes no pool slot) listening while anybody
+// waits, and for watchIdle after; it reconnects with backoff when the connection fails and
+// then wakes every waiter, since notifications sent while it was away are lost.
+type runWatch struct {
+	pool *pgxpool.Pool
+
+	mu      sync.Mutex
+	waiters map[string]map[chan struct{}]struct{}
+	count   int           // waiters in all
+	running bool          // the listener goroutine runs
+	ready   chan struct{} // closed once the current listener is listening
+	idle    *time.Timer   // stops the listener when nobody waits
+	stop    context.CancelFunc
+}
+
+func newRunWatch(pool *pgxpool.Pool) *runWatch {
+	return &runWatch{pool: pool, waiters: map[string]map[chan struct{}]struct{}{}}
+}
+
+// subscribe returns a channel that receives (coalesced) a value whenever run id's status may
+// have changed, and the function that ends the subscription. It returns once the listener
+// listens, or after watchReadyTimeout (or ctx's end) if it cannot connect.
+func (w *runWatch) subscribe(ctx context.Context, id string) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	w.mu.Lock()
+	set := w.waiters[id]
+	if set == nil {
+		set = map[chan struct{}]struct{}{}
+		w.waiters[id] = set
+	}
+	set[ch] = struct{}{}
+	w.count++
+	if w.idle != nil {
+		w.idle.Stop()
+		w.idle = nil
+	}
+	if !w.running {
+		w.running = true
+		w.ready = make(chan struct{})
+		lctx, cancel := context.WithCancel(context.Background())
+		w.stop = cancel
+		go w.listen(lctx, w.ready)
+	}
+	ready := w.ready
+	w.mu.Unlock()
+	timer := time.NewTimer(watchReadyTimeout)
+	defer timer.Stop()
+	select {
+	case <-ready:
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return ch, func() { w.unsubscribe(id, ch) }
+}
+
+func (w *runWatch) unsubscribe(id string, ch chan struct{}) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	set := w.waiters[id]
+	if _, ok := set[ch]; !ok {
+		return
+	}
+	delete(set, ch)
+	if len(set) == 0 {
+		delete(w.waiters, id)
+	}
+	w.count--
+	if w.count == 0 && w.running {
+		w.idle = time.AfterFunc(watchIdle, w.stopIfIdle)
+	}
+}
+
+// stopIfIdle stops the listener if still nobody waits.
+func (w *runWatch) stopIfIdle() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.count == 0 && w.running {
+		w.stop()
+		w.running = false
+		w.idle = nil
+	}
+}
+
+// wake signals the waiters of run id, or every waiter when id is "".
+func (w *runWatch) wake(id string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	signal := func(set map[chan struct{}]struct{}) {
+		for ch := range set {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+	if id != "" {
+		signal(w.waiters[id])
+		return
+	}
+	for _, set := range w.waiters {
+		signal(set)
+	}
+}
+
+// listen holds the listening connection until ctx ends, reconnecting after failures; it
+// closes ready once it first listens.
+func (w *runWatch) listen(ctx context.Context, ready chan struct{}) {
+	backoff := 100 * time.Millisecond
+	announced := false
+	for ctx.Err() == nil {
+		err := w.listenOnce(ctx, func() {
+			if !announced {
+				announced = true
+				close(ready)
+			}
+			backoff = 100 * time.Millisecond
+			w.wake("") // changes made while not listening were not announced
+		})
+		if ctx.Err() != nil || err == nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+// listenOnce connects, listens, calls listening, and dispatches notifications until the
+// connection fails or ctx ends.
+func (w *runWatch) listenOnce(ctx context.Context, listening func()) error {
+	conn, err := pgx.ConnectConfig(ctx, w.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, "LISTEN "+runStatusChannel); err != nil {
+		return err
+	}
+	listening()
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		w.wake(n.Payload)
+	}
+}
+
+// close stops the listener at once.
+func (w *runWatch) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.idle != nil {
+		w.idle.Stop()
+		w.idle = nil
+	}
+	if w.running {
+		w.stop()
+		w.running = false
+	}
+}

@@ -1,0 +1,84 @@
+package durable
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// received reports whether ch gets a value within a generous bound (a notification normally
+// arrives in about a millisecond; the bound only keeps a broken listener from hanging).
+func received(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	case <-time.After(10 * time.Second):
+		return false
+	}
+}
+
+func TestRunWatchDeliversStatusChanges(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	other, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "y"})
+	require.NoError(t, err)
+
+	changed, unsubscribe := b.store.watch.subscribe(b.ctx, run.ID)
+	defer unsubscribe()
+	otherChanged, unsubscribeOther := b.store.watch.subscribe(b.ctx, other.ID)
+	defer unsubscribeOther()
+
+	// A write that leaves the other run's status alone announces nothing. Notifications
+	// arrive in commit order on one connection and are dispatched in turn, so once the
+	// cancellation committed after it has been received, a wrong one would have been too.
+	_, err = b.store.pool.Exec(b.ctx, "UPDATE runs SET status = status, updated_at = now() WHERE id = $1", other.ID)
+	require.NoError(t, err)
+	_, err = b.store.CancelRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.True(t, received(changed), "the waiter of the cancelled run is woken")
+	select {
+	case <-otherChanged:
+		t.Fatal("the waiter of a run whose status did not change was woken")
+	default:
+	}
+}
+
+func TestRunWatchReconnectsAndWakesEveryone(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	changed, unsubscribe := b.store.watch.subscribe(b.ctx, run.ID)
+	defer unsubscribe()
+
+	// Kill the listening connection: the watcher reconnects and wakes every waiter, since a
+	// change may have happened while it was away.
+	var killed bool
+	require.NoError(t, b.store.pool.QueryRow(b.ctx,
+		`SELECT bool_or(pg_terminate_backend(pid)) FROM pg_stat_activity
+		 WHERE datname = current_database() AND query LIKE 'LISTEN %'`).Scan(&killed))
+	require.True(t, killed, "found the listening connection")
+	require.True(t, received(changed), "woken after the reconnection")
+
+	_, err = b.store.CancelRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.True(t, received(changed), "notifications flow again after the reconnection")
+}
+
+func TestStoreCloseStopsTheListener(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	got, err := b.store.WaitRun(b.ctx, run.ID, 10*time.Millisecond, func(Run) bool { return false })
+	require.NoError(t, err)
+	require.Equal(t, StatusQueued, got.Status)
+	b.store.Close()
+	b.store.watch.mu.Lock()
+	running := b.store.watch.running
+	b.store.watch.mu.Unlock()
+	require.False(t, running)
+}
