@@ -1,0 +1,97 @@
+// Command loadgen measures a codemode service under load: runs per second and latency
+// percentiles for a trivial run, a run of 10 sequential tool calls, and a run that suspends on
+// a durable call and is resumed by an outcome POST (see targets.md, "Service throughput").
+//
+//	go run ./cmd/loadgen                      # starts codemode dev on a private PostgreSQL
+//	go run ./cmd/loadgen -url http://127.0.0.1:8080 -concurrency 32 -duration 20s
+//
+// It serves its own toolset on loopback and registers it as "loadgen"; the service must be
+// able to reach it. With -json it prints the results as JSON instead of a table.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/codemode/codemode/internal/loadgen"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url := fs.String("url", os.Getenv("CODEMODE_URL"), "service base URL (CODEMODE_URL); empty: start codemode dev on a private PostgreSQL")
+	token := fs.String("token", os.Getenv("CODEMODE_API_TOKEN"), "bearer token (CODEMODE_API_TOKEN)")
+	data := fs.String("data", "", "with no -url: directory for the private PostgreSQL (default: a temporary directory, removed at the end)")
+	names := fs.String("scenarios", "trivial,calls10,resume", "comma-separated scenarios")
+	concurrency := fs.Int("concurrency", 16, "runs in flight at once")
+	duration := fs.Duration("duration", 10*time.Second, "measured time per scenario")
+	warmup := fs.Duration("warmup", time.Second, "unmeasured time before each scenario")
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *url == "" {
+		dir := *data
+		if dir == "" {
+			tmp, err := os.MkdirTemp("", "loadgen")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(tmp)
+			dir = tmp
+		}
+		svc, err := loadgen.StartService(ctx, dir, stderr)
+		if err != nil {
+			return err
+		}
+		defer svc.Stop()
+		*url = svc.URL
+	}
+	results, err := loadgen.Run(ctx, loadgen.Config{
+		URL: *url, Token: *token, Scenarios: strings.Split(*names, ","),
+		Concurrency: *concurrency, Duration: *duration, Warmup: *warmup,
+	})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(results)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "scenario\truns/s\truns\terrors\tp50\tp90\tp99\tmax\tlatency of")
+	for _, r := range results {
+		fmt.Fprintf(tw, "%s\t%.1f\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Scenario, r.RunsPerSec, r.Runs, r.Errors,
+			ms(r.Latency.P50), ms(r.Latency.P90), ms(r.Latency.P99), ms(r.Latency.Max), r.Measures)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range results {
+		if r.FirstError != "" {
+			fmt.Fprintf(stdout, "%s: first error: %s\n", r.Scenario, r.FirstError)
+		}
+	}
+	return nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }

@@ -1,0 +1,213 @@
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/toolset/toolsettest"
+)
+
+// Config says what to drive and how hard.
+type Config struct {
+	// URL is the service's base URL (for example http://127.0.0.1:8080). Required: see
+	// StartService for a service of one's own.
+	URL string
+	// Token is the bearer token for /v1, if the service needs one.
+	Token string
+	// Scenarios names the scenarios to run, in order: trivial, calls10, resume. Default all.
+	Scenarios []string
+	// Concurrency is how many runs are in flight at once per scenario. Default 16.
+	Concurrency int
+	// Duration is how long each scenario runs (after its warm-up). Default 10 s.
+	Duration time.Duration
+	// Warmup is how long each scenario runs before measuring. Default 1 s.
+	Warmup time.Duration
+	// ToolsetHost is the address the generator's toolset listens on; the service must be able
+	// to reach it. Default 127.0.0.1:0 (a free port on loopback).
+	ToolsetHost string
+}
+
+func (c Config) withDefaults() Config {
+	if len(c.Scenarios) == 0 {
+		for _, s := range scenarios {
+			c.Scenarios = append(c.Scenarios, s.name)
+		}
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = 16
+	}
+	if c.Duration <= 0 {
+		c.Duration = 10 * time.Second
+	}
+	if c.Warmup < 0 {
+		c.Warmup = 0
+	} else if c.Warmup == 0 {
+		c.Warmup = time.Second
+	}
+	if c.ToolsetHost == "" {
+		c.ToolsetHost = "127.0.0.1:0"
+	}
+	return c
+}
+
+// Result is what one scenario measured.
+type Result struct {
+	Scenario    string        `json:"scenario"`
+	Measures    string        `json:"measures"`
+	Concurrency int           `json:"concurrency"`
+	Runs        int           `json:"runs"`   // runs finished correctly in the measured window
+	Errors      int           `json:"errors"` // runs that failed or ended wrongly
+	FirstError  string        `json:"firstError,omitempty"`
+	Elapsed     time.Duration `json:"elapsed"`
+	RunsPerSec  float64       `json:"runsPerSec"`
+	Latency     Latency       `json:"latency"`
+}
+
+// toolsetName is the name the generator registers its toolset under.
+const toolsetName = "loadgen"
+
+// Run registers the generator's toolset with the service and runs each scenario in turn.
+func Run(ctx context.Context, cfg Config) ([]Result, error) {
+	cfg = cfg.withDefaults()
+	if cfg.URL == "" {
+		return nil, errors.New("loadgen: no service URL")
+	}
+	var picked []scenario
+	for _, name := range cfg.Scenarios {
+		i := indexOf(name)
+		if i < 0 {
+			return nil, fmt.Errorf("loadgen: unknown scenario %q (have trivial, calls10, resume)", name)
+		}
+		picked = append(picked, scenarios[i])
+	}
+	client, err := newClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	toolsetURL, stop, err := serveToolset(cfg.ToolsetHost)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	if err := registerToolset(ctx, client, toolsetURL); err != nil {
+		return nil, err
+	}
+	var results []Result
+	for _, s := range picked {
+		res, err := drive(ctx, client, s, cfg)
+		if err != nil {
+			return results, err
+		}
+		results = append(results, res)
+	}
+	return results, nil
+}
+
+func indexOf(name string) int {
+	for i, s := range scenarios {
+		if s.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func newClient(cfg Config) (*gen.ClientWithResponses, error) {
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = cfg.Concurrency * 2
+	httpClient := &http.Client{Transport: transport, Timeout: 2 * waitSeconds * time.Second}
+	return gen.NewClientWithResponses(strings.TrimRight(cfg.URL, "/"),
+		gen.WithHTTPClient(httpClient),
+		gen.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
+			if cfg.Token != "" {
+				req.Header.Set("Authorization", "Bearer "+cfg.Token)
+			}
+			return nil
+		}))
+}
+
+// serveToolset serves the test toolset (echo, approvals.request, ...) on host.
+func serveToolset(host string) (string, func(), error) {
+	h, err := toolsettest.NewHandler(toolsettest.Options{})
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", host)
+	if err != nil {
+		return "", nil, fmt.Errorf("loadgen: toolset listen: %w", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+// registerToolset registers (or re-registers, with the new URL) the generator's toolset.
+func registerToolset(ctx context.Context, c *gen.ClientWithResponses, url string) error {
+	if _, err := c.DeleteToolsetWithResponse(ctx, toolsetName); err != nil {
+		return fmt.Errorf("loadgen: %w", err)
+	}
+	resp, err := c.CreateToolsetWithResponse(ctx, gen.ToolsetCreate{Name: toolsetName, Url: url})
+	if err != nil {
+		return fmt.Errorf("loadgen: register toolset: %w", err)
+	}
+	if resp.StatusCode() != http.StatusCreated {
+		return fmt.Errorf("loadgen: register toolset: status %d: %s", resp.StatusCode(), resp.Body)
+	}
+	return nil
+}
+
+// drive runs s with cfg.Concurrency runs in flight: a warm-up, then the measured window. A run
+// counts when it ends inside the window, so the rate is completions per second.
+func drive(ctx context.Context, c *gen.ClientWithResponses, s scenario, cfg Config) (Result, error) {
+	res := Result{Scenario: s.name, Measures: s.measures, Concurrency: cfg.Concurrency}
+	warmEnd := time.Now().Add(cfg.Warmup)
+	end := warmEnd.Add(cfg.Duration)
+	var (
+		mu        sync.Mutex
+		latencies []time.Duration
+		wg        sync.WaitGroup
+	)
+	for range cfg.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				began := time.Now()
+				if !began.Before(end) {
+					return
+				}
+				d, err := s.run(ctx, c, toolsetName)
+				done := time.Now()
+				if done.Before(warmEnd) || done.After(end) {
+					continue
+				}
+				mu.Lock()
+				if err != nil {
+					res.Errors++
+					if res.FirstError == "" {
+						res.FirstError = err.Error()
+					}
+				} else {
+					res.Runs++
+					latencies = append(latencies, d)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	res.Elapsed = cfg.Duration
+	res.RunsPerSec = float64(res.Runs) / cfg.Duration.Seconds()
+	res.Latency = summarize(latencies)
+	return res, nil
+}
