@@ -258,6 +258,7 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 		return nil, fmt.Errorf("restore: missing sections: %w", ErrSnapshotCorrupt)
 	}
 	if heapDone && execStart > heapStart {
+		d.release()
 		return vm, nil
 	}
 	vm, err := restoreVM(source, script, code, cfg)
@@ -274,6 +275,7 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 	if er.err != nil {
 		return nil, fmt.Errorf("restore exec: %w", er.err)
 	}
+	d.release()
 	return vm, nil
 }
 

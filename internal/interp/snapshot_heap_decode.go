@@ -2,38 +2,43 @@ package interp
 
 import (
 	"math"
-	"unsafe"
 )
 
 // The decoding half of the heap codec (format described in snapshot_heap.go).
 
 // heapDecoder rebuilds a heap section into a VM with a fresh realm.
 type heapDecoder struct {
-	vm      *VM
-	objs    []*Object
-	isIntr  []bool
-	counted bool // the object count was read and every object allocated
-	nodes   []slotCodec
-	nodePos []int
-	syms    []*Symbol
+	vm         *VM
+	objs       []*Object
+	isIntr     []bool
+	intr       []intrinsicRef // the "intr" entries, applied when the count is read
+	counted    bool           // the object count was read and every object allocated
+	nodes      []slotCodec
+	nodePos    []int // where each record's data starts
+	nodeDecode []func(d *heapDecoder, r *jsonReader, s slotCodec)
+	nodeReader jsonReader // reads the records' data in the second pass
+	syms       []*Symbol
 
-	slotDepth  int               // nesting of slot decoding (bounded)
-	keys       map[string]string // interned property names
-	recentKeys [256]string       // a direct-mapped cache in front of keys
-	scratchK   []PropertyKey
-	scratchP   []Property
-	scratchV   []Value
-	heapBytes  int           // size of the heap section (sizes the slabs)
-	keySlab    []PropertyKey // storage for the properties of decoded objects
-	propSlab   []Property
-	valSlab    []Value              // storage for the elements of decoded arrays
+	slotDepth  int                  // nesting of slot decoding (bounded)
+	keys       map[string]string    // interned property names
+	recentKeys [256]string          // a direct-mapped cache in front of keys
+	strCache   [256]*jsString       // short strings decoded so far (direct-mapped)
+	heapBytes  int                  // size of the heap section (sizes the slabs)
+	props      propSlab             // storage for the properties of decoded objects
+	vals       valSlab              // storage for the elements of decoded arrays, value lists
 	strSlab    []jsString           // string headers not handed out yet
+	text       []byte               // string text not handed out yet
+	unitText   []uint16             // code units not handed out yet
+	unitBuf    []uint16             // scratch for decoding escaped and non-ASCII strings
 	longStrs   map[string]*jsString // long ASCII strings by contents (see internMinLength)
 	longUnits  map[string]*jsString // other long strings by the bytes of their code units
 }
 
-// newHeapDecoder prepares decoding into vm (whose realm must be fresh).
-func (vm *VM) newHeapDecoder() *heapDecoder { return &heapDecoder{vm: vm} }
+// intrinsicRef is an entry of the "intr" list: an object id naming an intrinsic.
+type intrinsicRef struct {
+	id int
+	o  *Object
+}
 
 // readHeap reads the heap section at r's position.
 func (d *heapDecoder) readHeap(r *jsonReader) error {
@@ -65,6 +70,10 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 				d.syms = append(d.syms, s)
 			}
 		case "intr":
+			if d.counted {
+				r.fail("intrinsics after the object count")
+				break
+			}
 			r.beginArray()
 			for f := true; r.more(f); f = false {
 				r.beginArray()
@@ -81,77 +90,14 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 					r.fail("bad object id %d", id)
 					break
 				}
-				for len(d.objs) <= id {
-					d.objs = append(d.objs, nil)
-					d.isIntr = append(d.isIntr, false)
-				}
-				d.objs[id] = o
-				d.isIntr[id] = true
+				d.intr = append(d.intr, intrinsicRef{id: id, o: o})
 			}
 		case "n":
-			n := int(r.int())
-			if n < len(d.objs) || n > len(r.data) {
-				r.fail("bad object count %d", n)
-				break
-			}
-			intr := 0
-			for _, isIntr := range d.isIntr {
-				if isIntr {
-					intr++
-				}
-			}
-			for len(d.objs) < n {
-				d.objs = append(d.objs, nil)
-				d.isIntr = append(d.isIntr, false)
-			}
-			pool := make([]Object, n-intr)
-			for id := range d.objs {
-				if !d.isIntr[id] {
-					d.objs[id] = &pool[0]
-					pool = pool[1:]
-				}
-			}
-			d.counted = true
+			d.allocObjects(r, int(r.int()))
 		case "nodes":
-			r.beginArray()
-			for f := true; r.more(f); f = false {
-				d.nodePos = append(d.nodePos, r.pos)
-				r.beginObject()
-				r.more(true)
-				if r.key() != "t" {
-					r.fail("node without tag")
-					break
-				}
-				tag := r.goString()
-				st, ok := lookupSlotType(tag)
-				if !ok {
-					r.fail("unknown record type %q", tag)
-					break
-				}
-				d.nodes = append(d.nodes, st.alloc())
-				r.more(false)
-				r.key()
-				r.skip()
-				r.more(false)
-			}
-			if !d.counted {
-				r.fail("records before the object count")
-			}
+			d.readNodes(r)
 			if r.err != nil {
 				return r.err
-			}
-			// every record and object exists now: fill the records
-			for i, pos := range d.nodePos {
-				nr := &jsonReader{data: r.data, pos: pos}
-				nr.beginObject()
-				nr.more(true)
-				st, _ := lookupSlotType(nr.key2())
-				nr.more(false)
-				nr.key()
-				st.decode(d, nr, d.nodes[i])
-				if nr.err != nil {
-					return nr.err
-				}
 			}
 		case "objs":
 			if !d.counted {
@@ -182,13 +128,113 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 	return r.err
 }
 
-// key2 reads the "t" member's string value (the key was already consumed by the caller's
-// structure: {"t": tag, ...}).
-func (r *jsonReader) key2() string {
-	if r.key() != "t" {
-		r.fail("expected tag")
+// allocObjects makes the table of n object ids: the intrinsics listed before, and one
+// array of fresh objects for the rest.
+func (d *heapDecoder) allocObjects(r *jsonReader, n int) {
+	if d.counted {
+		r.fail("a second object count")
+		return
 	}
-	return r.goString()
+	maxID := -1
+	for _, e := range d.intr {
+		maxID = max(maxID, e.id)
+	}
+	if n <= maxID || n > len(r.data) || n < 0 {
+		r.fail("bad object count %d", n)
+		return
+	}
+	d.objs = growClear(d.objs, n)
+	d.isIntr = growClear(d.isIntr, n)
+	for _, e := range d.intr {
+		d.objs[e.id] = e.o
+		d.isIntr[e.id] = true
+	}
+	intr := 0
+	for _, isIntr := range d.isIntr {
+		if isIntr {
+			intr++
+		}
+	}
+	pool := make([]Object, n-intr)
+	for id := range d.objs {
+		if !d.isIntr[id] {
+			d.objs[id] = &pool[0]
+			pool = pool[1:]
+		}
+	}
+	d.counted = true
+}
+
+// growClear returns s with length n, all zero, reusing its storage when large enough.
+func growClear[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// readNodes reads the records: a first pass allocates every record from its tag and notes
+// where its data starts, a second fills them in (records refer to each other in any order).
+func (d *heapDecoder) readNodes(r *jsonReader) {
+	r.beginArray()
+	var lastTag []byte
+	var last slotType
+	for f := true; r.more(f); f = false {
+		r.beginObject()
+		r.more(true)
+		if r.key() != "t" {
+			r.fail("node without tag")
+			return
+		}
+		tag, plain := r.stringRaw()
+		if r.err != nil {
+			return
+		}
+		if !plain {
+			tag = []byte(r.decodeString(tag))
+		}
+		if lastTag == nil || string(tag) != string(lastTag) {
+			st, ok := lookupSlotTypeBytes(tag)
+			if !ok {
+				r.fail("unknown record type %q", tag)
+				return
+			}
+			lastTag, last = tag, st
+		}
+		d.nodes = append(d.nodes, last.alloc())
+		d.nodeDecode = append(d.nodeDecode, last.decode)
+		r.more(false)
+		r.key()
+		d.nodePos = append(d.nodePos, r.pos)
+		r.skip()
+		r.more(false)
+	}
+	if !d.counted {
+		r.fail("records before the object count")
+	}
+	if r.err != nil {
+		return
+	}
+	// every record and object exists now: fill the records
+	nr := &d.nodeReader
+	for i, pos := range d.nodePos {
+		*nr = jsonReader{data: r.data, pos: pos}
+		d.nodeDecode[i](d, nr, d.nodes[i])
+		if nr.err != nil {
+			r.err = nr.err
+			return
+		}
+	}
+}
+
+// lookupSlotTypeBytes is lookupSlotType for a tag read from a snapshot.
+func lookupSlotTypeBytes(tag []byte) (slotType, bool) {
+	slotTypesMu.RLock()
+	defer slotTypesMu.RUnlock()
+	t, ok := slotTypes[string(tag)]
+	return t, ok
 }
 
 // classByName maps encoded class names back.
@@ -345,23 +391,8 @@ func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 // The properties of a fresh object go into exactly sized storage.
 func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 	fresh := !overwrite && o.props.len() == 0
-	d.scratchK, d.scratchP = d.scratchK[:0], d.scratchP[:0]
-	defer func() {
-		d.vm.allocated += int64(len(d.scratchK)) * propertySize
-		if fresh && len(d.scratchK) > 0 {
-			n := len(d.scratchK)
-			o.props.keys = slabSlice(&d.keySlab, n, d.slabSize(keySlabSize))
-			copy(o.props.keys, d.scratchK)
-			o.props.props = slabSlice(&d.propSlab, n, d.slabSize(propSlabSize))
-			copy(o.props.props, d.scratchP)
-			if len(o.props.keys) > mapIndexThreshold {
-				o.props.buildIndex()
-				if len(o.props.index) != len(o.props.keys) {
-					r.fail("duplicate property names")
-				}
-			}
-		}
-	}()
+	s := &d.props
+	n := 0 // properties of a fresh object written to the slab
 	r.beginArray()
 	for first := true; r.more(first); first = false {
 		r.beginArray()
@@ -380,7 +411,7 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		a := d.value(r)
 		p := Property{value: a, flags: propDefault}
 		if r.more(false) {
-			if r.peek() == '{' || r.peek() == 'n' {
+			if c := r.peek(); c == '{' || c == 'n' {
 				// accessor: getter, setter, flags
 				b := d.value(r)
 				r.more(false)
@@ -396,173 +427,83 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		if p.flags&propAccessor != 0 && p.value.kind != KindUndefined {
 			r.fail("accessor flag on a data property")
 		}
+		d.vm.allocated += propertySize
 		if fresh {
-			if len(d.scratchK) < mapIndexThreshold {
-				for _, k := range d.scratchK {
+			if n < mapIndexThreshold {
+				for _, k := range s.keys[s.used-n : s.used] {
 					if k == key {
 						r.fail("duplicate property %s", key)
 						return
 					}
 				}
 			}
-			d.scratchK = append(d.scratchK, key)
-			d.scratchP = append(d.scratchP, p)
+			if s.used == len(s.keys) {
+				d.growProps(n)
+			}
+			s.keys[s.used] = key
+			s.props[s.used] = p
+			s.used++
+			n++
 			continue
 		}
-		if cur := o.props.get(key); cur != nil {
+		d.setProp(r, o, key, p, overwrite)
+	}
+	if n > 0 {
+		o.props.keys = s.keys[s.used-n : s.used : s.used]
+		o.props.props = s.props[s.used-n : s.used : s.used]
+		if n > mapIndexThreshold {
+			o.props.buildIndex()
+			if len(o.props.index) != n {
+				r.fail("duplicate property names")
+			}
+		}
+	}
+}
+
+// linearPropLimit is the property count up to which setProp looks a key up by a scan
+// rather than building the object's hash index (a fresh realm's objects have none).
+const linearPropLimit = 96
+
+// setProp adds a property to an object that has some already, or with overwrite replaces
+// the property of the same key. Objects of the fresh realm keep their lazily built index
+// unbuilt when small enough.
+func (d *heapDecoder) setProp(r *jsonReader, o *Object, key PropertyKey, p Property, overwrite bool) {
+	m := &o.props
+	if m.index != nil || len(m.keys) > linearPropLimit {
+		if cur := m.get(key); cur != nil {
 			if !overwrite {
 				r.fail("duplicate property %s", key)
 				return
 			}
 			*cur = p
-			continue
+			return
 		}
-		o.props.add(key, p)
+		m.add(key, p)
+		return
 	}
+	for i := range m.keys {
+		if m.keys[i] == key {
+			if !overwrite {
+				r.fail("duplicate property %s", key)
+				return
+			}
+			*m.get(key) = p // get copies storage shared with other realms before the write
+			return
+		}
+	}
+	if len(m.keys) < mapIndexThreshold {
+		m.add(key, p)
+		return
+	}
+	m.keys = append(m.keys, key)
+	m.props = append(m.props, p)
 }
 
 // readElements reads the dense elements of an array into exactly sized storage.
 func (d *heapDecoder) readElements(r *jsonReader) []Value {
-	vals := d.scratchV[:0]
-	r.beginArray()
-	for first := true; r.more(first); first = false {
-		vals = append(vals, d.value(r))
-	}
-	d.scratchV = vals[:0]
-	if len(vals) == 0 {
-		return nil
-	}
+	vals := d.readValueList(r)
 	d.vm.allocated += int64(len(vals)) * valueSize
-	out := slabSlice(&d.valSlab, len(vals), d.slabSize(valSlabSize))
-	copy(out, vals)
-	return out
-}
-
-// Slab sizes (elements) of the decoder's storage for properties and array elements.
-const (
-	keySlabSize  = 512
-	propSlabSize = 256
-	valSlabSize  = 512
-)
-
-// slabSize scales a slab to the heap section being read (one element per 64 bytes, at
-// least 16), so that a small heap does not pay for large slabs.
-func (d *heapDecoder) slabSize(limit int) int {
-	return min(limit, max(16, d.heapBytes/64))
-}
-
-// slabSlice returns n elements of zeroed storage cut from *slab (refilled with size elements
-// when short), with capacity n so that a later append moves the data out. Large requests get
-// their own allocation.
-func slabSlice[T any](slab *[]T, n, size int) []T {
-	if n > size/8 {
-		return make([]T, n)
-	}
-	if len(*slab) < n {
-		*slab = make([]T, size)
-	}
-	out := (*slab)[:n:n]
-	*slab = (*slab)[n:]
-	return out
-}
-
-// stringSlab is how many string headers the decoder allocates at once.
-const stringSlab = 128
-
-// internMinLength is the length from which equal decoded strings share one string: a string
-// referenced from several places is written once per reference, and reading it back as one
-// string keeps the restored heap (and its memory charge) the size it was.
-const internMinLength = 256
-
-// str reads a string value, charging it to the memory budget. Headers come from a slab; long
-// strings with equal contents are shared.
-func (d *heapDecoder) str(r *jsonReader) *jsString {
-	u, isASCII := r.units()
-	if r.err != nil {
-		return emptyString
-	}
-	var ascii string
-	if isASCII {
-		b := r.data[r.asciiStart:r.asciiEnd]
-		if len(b) == 0 {
-			return emptyString
-		}
-		if len(b) >= internMinLength {
-			if s, ok := d.longStrs[string(b)]; ok {
-				return s
-			}
-		}
-		ascii = string(b)
-	} else if len(u) >= internMinLength {
-		if s, ok := d.longUnits[string(unitsBytes(u))]; ok {
-			return s
-		}
-	}
-	if len(d.strSlab) == 0 {
-		d.strSlab = make([]jsString, d.slabSize(stringSlab))
-	}
-	s := &d.strSlab[0]
-	d.strSlab = d.strSlab[1:]
-	if isASCII {
-		*s = jsString{ascii: ascii, length: len(ascii), isASCII: true}
-		d.vm.allocated += stringBaseSize + int64(len(ascii))
-	} else {
-		*s = *newUTF16(u)
-		d.vm.allocated += stringBaseSize + 2*int64(len(u))
-	}
-	if s.length >= internMinLength {
-		if isASCII {
-			if d.longStrs == nil {
-				d.longStrs = map[string]*jsString{}
-			}
-			d.longStrs[ascii] = s
-		} else {
-			if d.longUnits == nil {
-				d.longUnits = map[string]*jsString{}
-			}
-			d.longUnits[string(unitsBytes(u))] = s
-		}
-	}
-	return s
-}
-
-// unitsBytes views UTF-16 code units as bytes (a map key for interning).
-func unitsBytes(u []uint16) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(u))), 2*len(u))
-}
-
-// internKey reads a property name, sharing one string per distinct ASCII name.
-func (d *heapDecoder) internKey(r *jsonReader) string {
-	u, isASCII := r.units()
-	if r.err != nil {
-		return ""
-	}
-	if !isASCII {
-		return newUTF16(u).wtf8()
-	}
-	b := r.data[r.asciiStart:r.asciiEnd]
-	slot := &d.recentKeys[keyCacheIndex(b)]
-	if *slot == string(b) && len(b) > 0 {
-		return *slot
-	}
-	s, ok := d.keys[string(b)]
-	if !ok {
-		if d.keys == nil {
-			d.keys = map[string]string{}
-		}
-		s = string(b)
-		d.keys[s] = s
-	}
-	*slot = s
-	return s
-}
-
-// keyCacheIndex picks the recentKeys entry of a property name from its length and ends.
-func keyCacheIndex(b []byte) int {
-	if len(b) == 0 {
-		return 0
-	}
-	return (len(b)*31 + int(b[0])*7 + int(b[len(b)-1])) & (len(heapDecoder{}.recentKeys) - 1)
+	return vals
 }
 
 // slot reads an internal slot {"t": tag, "d": data}.
@@ -575,11 +516,18 @@ func (d *heapDecoder) slot(r *jsonReader) any {
 	}
 	r.beginObject()
 	r.more(true)
-	tag := r.key2()
+	if r.key() != "t" {
+		r.fail("expected tag")
+		return nil
+	}
+	tag, plain := r.stringRaw()
+	if !plain && r.err == nil {
+		tag = []byte(r.decodeString(tag))
+	}
 	r.more(false)
 	r.key()
 	var out any
-	switch tag {
+	switch string(tag) {
 	case "prim":
 		out = d.value(r)
 	case "native":
@@ -599,7 +547,7 @@ func (d *heapDecoder) slot(r *jsonReader) any {
 		}
 		out = nf
 	default:
-		st, ok := lookupSlotType(tag)
+		st, ok := lookupSlotTypeBytes(tag)
 		if !ok {
 			r.fail("unknown slot type %q", tag)
 			return nil
@@ -668,6 +616,9 @@ func (d *heapDecoder) value(r *jsonReader) Value {
 		}
 		r.fail("bad literal")
 	case c == '{':
+		if v, ok := d.objectRef(r); ok {
+			return v
+		}
 		r.pos++
 		r.more(true)
 		k := r.key()
@@ -722,4 +673,25 @@ func (d *heapDecoder) value(r *jsonReader) Value {
 		return Number(r.float())
 	}
 	return undefinedValue
+}
+
+// objectRef reads the commonest tagged value, an object reference {"#":id} written without
+// spaces, in one step; ok is false (and nothing consumed) for any other text.
+func (d *heapDecoder) objectRef(r *jsonReader) (Value, bool) {
+	data := r.data
+	i := r.pos
+	if i+5 >= len(data) || data[i+1] != '"' || data[i+2] != '#' || data[i+3] != '"' || data[i+4] != ':' {
+		return Value{}, false
+	}
+	i += 5
+	id := 0
+	start := i
+	for ; i < len(data) && data[i] >= '0' && data[i] <= '9' && i-start < 10; i++ {
+		id = id*10 + int(data[i]-'0')
+	}
+	if i == start || i >= len(data) || data[i] != '}' || id >= len(d.objs) || d.objs[id] == nil {
+		return Value{}, false
+	}
+	r.pos = i + 1
+	return objectValue(d.objs[id]), true
 }

@@ -245,8 +245,14 @@ func (r *jsonReader) numberText() []byte {
 	return r.data[start:r.pos]
 }
 
-// float reads a number.
+// float reads a number. The numbers snapshots hold (integers, and decimals of up to 15
+// significant digits, the shortest text of most doubles a program computes) are converted
+// in one pass without strconv; the rest, and any text outside that simple form, go through
+// strconv.ParseFloat.
 func (r *jsonReader) float() float64 {
+	if f, ok := r.fastFloat(); ok {
+		return f
+	}
 	t := r.numberText()
 	if r.err != nil {
 		return 0
@@ -259,6 +265,103 @@ func (r *jsonReader) float() float64 {
 		r.fail("bad number %q", t)
 	}
 	return f
+}
+
+// pow10 holds the powers of ten a float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastFloat converts a number of the form -?digits(.digits)?([eE][+-]?digits)? whose digits
+// (leading zeros aside) number at most 15 and whose decimal exponent is within ±22: the
+// digits and the power of ten are both exact float64 values, so one multiplication or
+// division gives the correctly rounded result. ok is false (and the position unchanged)
+// for any other text.
+func (r *jsonReader) fastFloat() (float64, bool) {
+	data := r.data
+	i := r.pos
+	if i >= len(data) {
+		return 0, false
+	}
+	neg := data[i] == '-'
+	if neg {
+		i++
+	}
+	if i >= len(data) || data[i] < '0' || data[i] > '9' {
+		return 0, false
+	}
+	if data[i] == '0' && i+1 < len(data) && data[i+1] >= '0' && data[i+1] <= '9' {
+		return 0, false // a leading zero: not JSON, leave it to the slow path
+	}
+	var mant uint64
+	digits, exp := 0, 0
+	for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
+		if mant != 0 || data[i] != '0' {
+			digits++
+		}
+		mant = mant*10 + uint64(data[i]-'0')
+		if digits > 15 {
+			return 0, false
+		}
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		start := i
+		for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
+			if mant != 0 || data[i] != '0' {
+				digits++
+			}
+			mant = mant*10 + uint64(data[i]-'0')
+			exp--
+			if digits > 15 {
+				return 0, false
+			}
+		}
+		if i == start {
+			return 0, false
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			eneg = data[i] == '-'
+			i++
+		}
+		start, e := i, 0
+		for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
+			if e < 1000 {
+				e = e*10 + int(data[i]-'0')
+			}
+		}
+		if i == start {
+			return 0, false
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if i < len(data) {
+		switch data[i] {
+		case '+', '-', '.', 'e', 'E':
+			return 0, false // malformed: the slow path reports it
+		}
+	}
+	f := float64(mant)
+	switch {
+	case mant == 0:
+	case exp < 0 && exp >= -22:
+		f /= pow10[-exp]
+	case exp >= 0 && exp <= 22:
+		f *= pow10[exp]
+	default:
+		return 0, false
+	}
+	if neg {
+		f = -f
+	}
+	r.pos = i
+	return f, true
 }
 
 // smallInt converts the text of an integer of at most 15 digits (exact as a float64), without
@@ -289,118 +392,186 @@ func smallInt(t []byte) (float64, bool) {
 
 // int reads an integer.
 func (r *jsonReader) int() int64 {
-	t := r.numberText()
-	if r.err != nil {
-		return 0
+	r.peek()
+	data := r.data
+	i := r.pos
+	neg := i < len(data) && data[i] == '-'
+	if neg {
+		i++
 	}
+	start := i
 	var v int64
-	neg := false
-	for i, c := range t {
-		if i == 0 && c == '-' {
-			neg = true
-			continue
-		}
-		if c < '0' || c > '9' || v > math.MaxInt64/10-10 {
-			r.fail("bad integer %q", t)
+	for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
+		if v > math.MaxInt64/10-10 {
+			r.fail("bad integer %q", r.numberText())
 			return 0
 		}
-		v = v*10 + int64(c-'0')
+		v = v*10 + int64(data[i]-'0')
 	}
+	if i == start || (i < len(data) && isNumberByte(data[i])) {
+		t := r.numberText()
+		if r.err == nil {
+			r.fail("bad integer %q", t)
+		}
+		return 0
+	}
+	r.pos = i
 	if neg {
 		v = -v
 	}
 	return v
 }
 
-// units reads a string as UTF-16 code units (lone surrogate escapes kept).
-func (r *jsonReader) units() ([]uint16, bool) {
+// isNumberByte reports whether c may occur in the text of a number.
+func isNumberByte(c byte) bool {
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// plainString marks the bytes a JSON string holds as they are: printable ASCII other than
+// the quote and the backslash.
+var plainString = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// stringRaw consumes a string and returns the bytes between its quotes, and whether they
+// are plain (printable ASCII without escapes: the string's text as it is). Escapes and
+// UTF-8 are left for decodeUnits.
+func (r *jsonReader) stringRaw() (raw []byte, plain bool) {
 	if r.peek() != '"' {
 		r.fail("expected a string")
 		return nil, true
 	}
-	r.pos++
-	start := r.pos
-	ascii := true
-	for r.pos < len(r.data) {
-		c := r.data[r.pos]
-		if c == '"' {
-			break
-		}
-		if c == '\\' || c >= 0x80 {
-			ascii = false
-			break
-		}
-		r.pos++
+	data := r.data
+	start := r.pos + 1
+	i := start
+	for i < len(data) && plainString[data[i]] {
+		i++
 	}
-	if ascii && r.pos < len(r.data) {
-		// fast path: plain ASCII without escapes; returned via asciiRun
-		r.asciiStart, r.asciiEnd = start, r.pos
-		r.pos++
-		return nil, true
+	if i < len(data) && data[i] == '"' {
+		r.pos = i + 1
+		return data[start:i], true
 	}
-	r.pos = start
-	var out []uint16
-	for r.pos < len(r.data) {
-		c := r.data[r.pos]
-		switch {
+	for i < len(data) {
+		switch c := data[i]; {
 		case c == '"':
-			r.pos++
-			return out, false
+			r.pos = i + 1
+			return data[start:i], false
 		case c == '\\':
-			if r.pos+1 >= len(r.data) {
-				r.fail("bad escape")
-				return nil, false
-			}
-			e := r.data[r.pos+1]
-			r.pos += 2
-			switch e {
-			case '"', '\\', '/':
-				out = append(out, uint16(e))
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'u':
-				if r.pos+4 > len(r.data) {
-					r.fail("bad \\u escape")
-					return nil, false
-				}
-				v, err := strconv.ParseUint(string(r.data[r.pos:r.pos+4]), 16, 16)
-				if err != nil {
-					r.fail("bad \\u escape")
-					return nil, false
-				}
-				out = append(out, uint16(v))
-				r.pos += 4
-			default:
-				r.fail("bad escape")
-				return nil, false
-			}
+			i += 2
 		case c < 0x20:
+			r.pos = i
 			r.fail("control character in string")
 			return nil, false
-		case c < 0x80:
-			out = append(out, uint16(c))
-			r.pos++
 		default:
-			ru, size := utf8.DecodeRune(r.data[r.pos:])
-			if ru >= 0x10000 {
-				a, b := utf16.EncodeRune(ru)
-				out = append(out, uint16(a), uint16(b))
-			} else {
-				out = append(out, uint16(ru))
-			}
-			r.pos += size
+			i++
 		}
 	}
 	r.fail("unterminated string")
 	return nil, false
+}
+
+// decodeUnits converts the raw text of a string (see stringRaw) to UTF-16 code units in
+// dst, which must hold len(raw) units (a string has at most one unit per byte of its text),
+// and returns their number. Lone surrogate escapes are kept; bytes that are not UTF-8
+// become U+FFFD.
+func (r *jsonReader) decodeUnits(raw []byte, dst []uint16) int {
+	n := 0
+	dst = dst[:len(raw)]
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(raw) {
+				r.fail("bad escape")
+				return 0
+			}
+			e := raw[i+1]
+			i += 2
+			switch e {
+			case '"', '\\', '/':
+				dst[n] = uint16(e)
+			case 'n':
+				dst[n] = '\n'
+			case 'r':
+				dst[n] = '\r'
+			case 't':
+				dst[n] = '\t'
+			case 'b':
+				dst[n] = '\b'
+			case 'f':
+				dst[n] = '\f'
+			case 'u':
+				if i+4 > len(raw) {
+					r.fail("bad \\u escape")
+					return 0
+				}
+				v := 0
+				for _, h := range raw[i : i+4] {
+					switch {
+					case h >= '0' && h <= '9':
+						v = v<<4 | int(h-'0')
+					case h >= 'a' && h <= 'f':
+						v = v<<4 | int(h-'a'+10)
+					case h >= 'A' && h <= 'F':
+						v = v<<4 | int(h-'A'+10)
+					default:
+						r.fail("bad \\u escape")
+						return 0
+					}
+				}
+				dst[n] = uint16(v)
+				i += 4
+			default:
+				r.fail("bad escape")
+				return 0
+			}
+			n++
+		case c < 0x80:
+			dst[n] = uint16(c)
+			n++
+			i++
+		default:
+			ru, size := utf8.DecodeRune(raw[i:])
+			if ru >= 0x10000 {
+				a, b := utf16.EncodeRune(ru)
+				dst[n], dst[n+1] = uint16(a), uint16(b)
+				n += 2
+			} else {
+				dst[n] = uint16(ru)
+				n++
+			}
+			i += size
+		}
+	}
+	return n
+}
+
+// decodeString converts the raw text of a string that is not plain (see stringRaw) to Go
+// text (lone surrogates kept as WTF-8).
+func (r *jsonReader) decodeString(raw []byte) string {
+	u := make([]uint16, len(raw))
+	n := r.decodeUnits(raw, u)
+	return newUTF16(u[:n:n]).wtf8()
+}
+
+// units reads a string as UTF-16 code units (lone surrogate escapes kept). A plain string
+// comes back as (nil, true) with its bytes at data[asciiStart:asciiEnd].
+func (r *jsonReader) units() ([]uint16, bool) {
+	raw, plain := r.stringRaw()
+	if r.err != nil {
+		return nil, true
+	}
+	if plain {
+		r.asciiEnd = r.pos - 1
+		r.asciiStart = r.asciiEnd - len(raw)
+		return nil, true
+	}
+	out := make([]uint16, len(raw))
+	n := r.decodeUnits(raw, out)
+	return out[:n:n], false
 }
 
 // jsString reads a string as a JavaScript string.

@@ -239,14 +239,7 @@ func (e *heapEncoder) values(vs []Value) {
 }
 
 // values reads a list written by heapEncoder.values.
-func (d *heapDecoder) values(r *jsonReader) []Value {
-	var out []Value
-	r.beginArray()
-	for f := true; r.more(f); f = false {
-		out = append(out, d.value(r))
-	}
-	return out
-}
+func (d *heapDecoder) values(r *jsonReader) []Value { return d.readValueList(r) }
 
 // Host functions.
 

@@ -1,0 +1,288 @@
+package interp
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// Storage of the heap decoder. Decoding a heap allocates little besides what the restored
+// heap keeps: objects come from one array sized by the object count, properties, elements,
+// string headers and string text from slabs that decoded values are cut from with exact
+// capacity (a later append moves the data out), and the decoder's own tables are reused
+// from one decode to the next.
+
+// decoderPool keeps decoders (their tables and scratch space) between decodes.
+var decoderPool = sync.Pool{New: func() any { return &heapDecoder{} }}
+
+// newHeapDecoder prepares decoding into vm (whose realm must be fresh). Call release when
+// the decoded VM no longer needs the decoder.
+func (vm *VM) newHeapDecoder() *heapDecoder {
+	d := decoderPool.Get().(*heapDecoder)
+	d.vm = vm
+	return d
+}
+
+// maxPooledKeys is the size from which the interned property names are dropped rather than
+// kept for the next decode.
+const maxPooledKeys = 4096
+
+// release returns the decoder to the pool. Tables that refer to the decoded heap are
+// cleared so that the pool does not keep it alive; the interned property names (immutable
+// Go strings) are kept.
+func (d *heapDecoder) release() {
+	clear(d.objs)
+	clear(d.nodes)
+	clear(d.syms)
+	clear(d.nodeDecode)
+	clear(d.intr)
+	clear(d.strCache[:])
+	if len(d.keys) > maxPooledKeys {
+		d.keys = nil
+	} else {
+		clear(d.keys)
+	}
+	*d = heapDecoder{
+		objs:       d.objs[:0],
+		isIntr:     d.isIntr[:0],
+		nodes:      d.nodes[:0],
+		nodePos:    d.nodePos[:0],
+		nodeDecode: d.nodeDecode[:0],
+		syms:       d.syms[:0],
+		intr:       d.intr[:0],
+		keys:       d.keys,
+		recentKeys: d.recentKeys,
+		unitBuf:    d.unitBuf[:0],
+	}
+	decoderPool.Put(d)
+}
+
+// Slab sizes (elements) of the decoder's storage.
+const (
+	propSlabSize = 512  // properties (keys and values)
+	valSlabSize  = 1024 // array elements and value lists
+	stringSlab   = 256  // string headers
+	textSlab     = 4096 // bytes of ASCII string text
+	unitSlab     = 2048 // code units of other strings
+)
+
+// slabSize scales a slab to the heap section being read (one element per 64 bytes, at
+// least 16), so that a small heap does not pay for large slabs.
+func (d *heapDecoder) slabSize(limit int) int {
+	return min(limit, max(16, d.heapBytes/64))
+}
+
+// propSlab is storage for properties: keys and props are parallel, entries [used:] free.
+type propSlab struct {
+	keys  []PropertyKey
+	props []Property
+	used  int
+}
+
+// valSlab is storage for values: entries [used:] free.
+type valSlab struct {
+	buf  []Value
+	used int
+}
+
+// growProps makes room for one more property after the pending ones (the last pending
+// entries written), moving them to the start of fresh storage.
+func (d *heapDecoder) growProps(pending int) {
+	s := &d.props
+	size := max(d.slabSize(propSlabSize), 2*pending)
+	keys, props := make([]PropertyKey, size), make([]Property, size)
+	copy(keys, s.keys[s.used-pending:s.used])
+	copy(props, s.props[s.used-pending:s.used])
+	s.keys, s.props, s.used = keys, props, pending
+}
+
+// growVals makes room for one more value after the pending ones.
+func (d *heapDecoder) growVals(pending int) {
+	s := &d.vals
+	size := max(d.slabSize(valSlabSize), 2*pending)
+	buf := make([]Value, size)
+	copy(buf, s.buf[s.used-pending:s.used])
+	s.buf, s.used = buf, pending
+}
+
+// readValueList reads an array of values into exactly sized storage (nil when empty).
+func (d *heapDecoder) readValueList(r *jsonReader) []Value {
+	r.beginArray()
+	s := &d.vals
+	n := 0
+	for first := true; r.more(first); first = false {
+		if s.used == len(s.buf) {
+			d.growVals(n)
+		}
+		s.buf[s.used] = d.value(r)
+		s.used++
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return s.buf[s.used-n : s.used : s.used]
+}
+
+// shortString is the length up to which decoded ASCII strings with equal contents share
+// one string through a small cache (values repeated in many records: tags, names, states).
+const shortString = 32
+
+// internMinLength is the length from which equal decoded strings share one string: a string
+// referenced from several places is written once per reference, and reading it back as one
+// string keeps the restored heap (and its memory charge) the size it was.
+const internMinLength = 256
+
+// str reads a string value, charging it to the memory budget.
+func (d *heapDecoder) str(r *jsonReader) *jsString {
+	raw, plain := r.stringRaw()
+	if r.err != nil {
+		return emptyString
+	}
+	if plain {
+		return d.asciiString(raw)
+	}
+	u := d.unitBuf
+	if cap(u) < len(raw) {
+		u = make([]uint16, len(raw)+len(raw)/4)
+		d.unitBuf = u
+	}
+	n := r.decodeUnits(raw, u[:cap(u)])
+	if r.err != nil {
+		return emptyString
+	}
+	u = u[:n]
+	ascii := true
+	for _, c := range u {
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(u))), n) // reuse the buffer
+		for i, c := range u {
+			b[i] = byte(c)
+		}
+		return d.asciiString(b)
+	}
+	if n >= internMinLength {
+		if s, ok := d.longUnits[string(unitsBytes(u))]; ok {
+			return s
+		}
+	}
+	var text []uint16
+	if size := min(unitSlab, max(64, d.heapBytes/16)); n > size/4 {
+		text = make([]uint16, n)
+	} else {
+		if len(d.unitText) < n {
+			d.unitText = make([]uint16, size)
+		}
+		text = d.unitText[:n:n]
+		d.unitText = d.unitText[n:]
+	}
+	copy(text, u)
+	s := d.newString()
+	*s = jsString{utf16: text, length: n}
+	d.vm.allocated += stringBaseSize + 2*int64(n)
+	if n >= internMinLength {
+		if d.longUnits == nil {
+			d.longUnits = map[string]*jsString{}
+		}
+		d.longUnits[string(unitsBytes(text))] = s
+	}
+	return s
+}
+
+// asciiString returns the string of ASCII text b (which it copies), shared with an equal
+// string already decoded when it is short or long.
+func (d *heapDecoder) asciiString(b []byte) *jsString {
+	if len(b) == 0 {
+		return emptyString
+	}
+	var slot **jsString
+	if len(b) <= shortString {
+		slot = &d.strCache[keyCacheIndex(b)]
+		if s := *slot; s != nil && s.ascii == string(b) {
+			return s
+		}
+	} else if len(b) >= internMinLength {
+		if s, ok := d.longStrs[string(b)]; ok {
+			return s
+		}
+	}
+	var text string
+	if size := min(textSlab, max(64, d.heapBytes/16)); len(b) > size/4 {
+		text = string(b)
+	} else {
+		if len(d.text) < len(b) {
+			d.text = make([]byte, size)
+		}
+		copy(d.text, b)
+		text = unsafe.String(unsafe.SliceData(d.text), len(b))
+		d.text = d.text[len(b):]
+	}
+	s := d.newString()
+	*s = jsString{ascii: text, length: len(text), isASCII: true}
+	d.vm.allocated += stringBaseSize + int64(len(text))
+	switch {
+	case slot != nil:
+		*slot = s
+	case len(b) >= internMinLength:
+		if d.longStrs == nil {
+			d.longStrs = map[string]*jsString{}
+		}
+		d.longStrs[text] = s
+	}
+	return s
+}
+
+// newString returns a zeroed string header from the slab.
+func (d *heapDecoder) newString() *jsString {
+	if len(d.strSlab) == 0 {
+		d.strSlab = make([]jsString, d.slabSize(stringSlab))
+	}
+	s := &d.strSlab[0]
+	d.strSlab = d.strSlab[1:]
+	return s
+}
+
+// unitsBytes views UTF-16 code units as bytes (a map key for interning).
+func unitsBytes(u []uint16) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(u))), 2*len(u))
+}
+
+// internKey reads a property name, sharing one string per distinct ASCII name.
+func (d *heapDecoder) internKey(r *jsonReader) string {
+	raw, plain := r.stringRaw()
+	if r.err != nil {
+		return ""
+	}
+	if !plain {
+		u := make([]uint16, len(raw))
+		n := r.decodeUnits(raw, u)
+		return newUTF16(u[:n:n]).wtf8()
+	}
+	slot := &d.recentKeys[keyCacheIndex(raw)]
+	if *slot == string(raw) && len(raw) > 0 {
+		return *slot
+	}
+	s, ok := d.keys[string(raw)]
+	if !ok {
+		if d.keys == nil {
+			d.keys = map[string]string{}
+		}
+		s = string(raw)
+		d.keys[s] = s
+	}
+	*slot = s
+	return s
+}
+
+// keyCacheIndex picks the entry of a 256-entry direct-mapped cache (recentKeys, strCache)
+// for a name or string from its length and ends.
+func keyCacheIndex(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	return (len(b)*31 + int(b[0])*7 + int(b[len(b)-1])*3 + int(b[len(b)/2])) & 255
+}

@@ -1,0 +1,93 @@
+package interp
+
+import (
+	"testing"
+)
+
+// BenchmarkSnapshotDecode splits Restore of mixedHeapProgram's snapshots into its parts:
+// "fresh" is the VM that Restore decodes into (New and the program cache), "sections" is
+// the reading of the heap and exec sections into such a VM (made outside the timer), so
+// that the decoder's own cost is measured without the realm's.
+func BenchmarkSnapshotDecode(b *testing.B) {
+	for _, size := range mixedHeapUnits {
+		b.Run(size.name, func(b *testing.B) {
+			data, err := mixedHeapVM(b, size.units).Snapshot()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := Restore(data, Config{}); err != nil {
+				b.Fatal(err)
+			}
+			src, heapAt := snapshotSections(b, data)
+			b.Run("fresh", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := restoreVM(src, false, "", Config{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("sections", func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				const batch = 32
+				vms := make([]*VM, 0, batch)
+				for i := 0; i < b.N; {
+					b.StopTimer()
+					vms = vms[:0]
+					for range min(batch, b.N-i) {
+						vm, err := restoreVM(src, false, "", Config{})
+						if err != nil {
+							b.Fatal(err)
+						}
+						vms = append(vms, vm)
+					}
+					b.StartTimer()
+					for _, vm := range vms {
+						if err := decodeSections(vm, data, heapAt); err != nil {
+							b.Fatal(err)
+						}
+						i++
+					}
+				}
+			})
+		})
+	}
+}
+
+// snapshotSections returns a snapshot's program source and the offset of its heap section.
+func snapshotSections(tb testing.TB, data []byte) (string, int) {
+	tb.Helper()
+	r := &jsonReader{data: data}
+	var src string
+	r.beginObject()
+	for first := true; r.more(first); first = false {
+		switch r.key() {
+		case "source":
+			src = r.goString()
+		case "heap":
+			return src, r.pos
+		default:
+			r.skip()
+		}
+	}
+	tb.Fatalf("no heap section: %v", r.err)
+	return "", 0
+}
+
+// decodeSections reads the heap section at heapAt and the exec section after it into vm,
+// the way Restore does.
+func decodeSections(vm *VM, data []byte, heapAt int) error {
+	r := &jsonReader{data: data, pos: heapAt}
+	d := vm.newHeapDecoder()
+	if err := d.readHeap(r); err != nil {
+		return err
+	}
+	r.more(false)
+	if r.key() != "exec" {
+		r.fail("expected the exec section")
+		return r.err
+	}
+	vm.readExec(d, r)
+	return r.err
+}
