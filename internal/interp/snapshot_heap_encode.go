@@ -24,6 +24,7 @@ type heapEncoder struct {
 	err       error
 
 	objBuf, nodeBuf []byte // storage for the heap section's parts (reused, see release)
+	changed         []bool // changed intrinsics by id (see changedIntrinsics)
 }
 
 // newHeapEncoder starts an encoding of vm's heap.
@@ -33,7 +34,7 @@ func (vm *VM) newHeapEncoder() *heapEncoder {
 	if sc, ok := encoderScratchPool.Get().(*encoderScratch); ok {
 		return &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: sc.objIDs, objQueue: sc.objQueue,
 			nodeIDs: sc.nodeIDs, nodeQueue: sc.nodeQueue, symIDs: map[*Symbol]int{},
-			objBuf: sc.objBuf, nodeBuf: sc.nodeBuf}
+			objBuf: sc.objBuf, nodeBuf: sc.nodeBuf, changed: sc.changed}
 	}
 	h := vm.snapshotHint
 	return &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: make(map[*Object]int, h.objects),
@@ -49,6 +50,7 @@ type encoderScratch struct {
 	nodeIDs         map[slotCodec]int
 	nodeQueue       []slotCodec
 	objBuf, nodeBuf []byte
+	changed         []bool
 }
 
 // encoderScratchPool keeps the storage of finished encodings for the next ones.
@@ -62,7 +64,8 @@ func (e *heapEncoder) release() {
 	clear(e.nodeIDs)
 	clear(e.nodeQueue)
 	encoderScratchPool.Put(&encoderScratch{objIDs: e.objIDs, objQueue: e.objQueue[:0],
-		nodeIDs: e.nodeIDs, nodeQueue: e.nodeQueue[:0], objBuf: e.objBuf[:0], nodeBuf: e.nodeBuf[:0]})
+		nodeIDs: e.nodeIDs, nodeQueue: e.nodeQueue[:0], objBuf: e.objBuf[:0], nodeBuf: e.nodeBuf[:0],
+		changed: e.changed[:0]})
 	*e = heapEncoder{}
 }
 
@@ -268,12 +271,11 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	r := e.vm.realm
 	ref := referenceRealm()
 	// every changed intrinsic is reachable through its name
-	changed := map[*Object]bool{}
-	for iid := 1; iid < len(r.objs); iid++ {
-		o := r.objs[iid]
-		if refObj := ref.counterpart(r, o); refObj == nil || !intrinsicUnchanged(r, o, ref, refObj) {
-			changed[o] = true
-			e.objectID(o)
+	changed := changedIntrinsics(r, ref, e.changed)
+	e.changed = changed
+	for iid, c := range changed {
+		if c {
+			e.objectID(r.objs[iid])
 		}
 	}
 	objW := &jsonWriter{buf: slices.Grow(e.objBuf[:0], e.vm.snapshotHint.objBytes+64)}
@@ -288,7 +290,7 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 			e.w = objW
 			if r.isIntrinsic(o) {
 				intr = append(intr, oi)
-				if !changed[o] {
+				if !changed[o.iid] {
 					objW.int(0)
 					continue
 				}
