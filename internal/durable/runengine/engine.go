@@ -63,7 +63,8 @@ func (c Config) WithDefaults() Config {
 
 // Engine implements durable.Engine over run.Runtime.
 type Engine struct {
-	cfg Config
+	cfg      Config
+	runtimes runtimeCache
 }
 
 var _ durable.Engine = (*Engine)(nil)
@@ -110,18 +111,7 @@ func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot []by
 // prepare loads the run's toolsets into a runtime and maps ctx cancellation to a drain: the
 // execution context outlives ctx by DrainGrace so calls in flight can settle.
 func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable.Host, resume bool) (*run.Runtime, run.ExecOptions, context.Context, func(), error) {
-	var (
-		tools      []run.Tool
-		namespaces []run.Namespace
-	)
-	for _, ts := range spec.Toolsets {
-		loaded, err := e.toolset(ctx, ts)
-		if err != nil {
-			return nil, run.ExecOptions{}, nil, nil, err
-		}
-		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
-	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger})
+	rt, err := e.runtime(ctx, spec.Toolsets)
 	if err != nil {
 		return nil, run.ExecOptions{}, nil, nil, fmt.Errorf("runtime for run %s: %w", spec.RunID, err)
 	}
@@ -143,6 +133,36 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 		context.AfterFunc(execCtx, func() { t.Stop() })
 	})
 	return rt, opts, execCtx, func() { stop(); cancel() }, nil
+}
+
+// runtime returns the runtime for a run on toolsets: a cached one when the same toolsets
+// (with the same stored manifests) were used before.
+func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.Runtime, error) {
+	key, cacheable := runtimeKey(toolsets)
+	if cacheable {
+		if rt := e.runtimes.get(key); rt != nil {
+			return rt, nil
+		}
+	}
+	var (
+		tools      []run.Tool
+		namespaces []run.Namespace
+	)
+	for _, ts := range toolsets {
+		loaded, err := e.toolset(ctx, ts)
+		if err != nil {
+			return nil, err
+		}
+		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
+	}
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger})
+	if err != nil {
+		return nil, err
+	}
+	if cacheable {
+		e.runtimes.put(key, rt)
+	}
+	return rt, nil
 }
 
 // toolset builds a toolset's tools from the manifest stored when it was registered, or from

@@ -1,0 +1,77 @@
+package runengine
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolset/toolsettest"
+)
+
+func toolPaths(rt *run.Runtime) []string {
+	var paths []string
+	for _, d := range rt.Catalog() {
+		paths = append(paths, d.Path)
+	}
+	return paths
+}
+
+func TestRuntimesAreSharedPerToolsetVersion(t *testing.T) {
+	t.Parallel()
+	tools := toolsettest.New(t, toolsettest.Options{})
+	e := New(Config{})
+	ctx := context.Background()
+	ops := durable.Toolset{Name: "ops", URL: tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)}
+	one := json.RawMessage(`{"tools": [{"path": "only.one", "description": "The one tool."}]}`)
+
+	first, err := e.runtime(ctx, []durable.Toolset{ops})
+	require.NoError(t, err)
+	again, err := e.runtime(ctx, []durable.Toolset{ops})
+	require.NoError(t, err)
+	require.Same(t, first, again, "same toolsets, same runtime")
+
+	changed := ops
+	changed.Manifest = one
+	other, err := e.runtime(ctx, []durable.Toolset{changed})
+	require.NoError(t, err)
+	require.NotSame(t, first, other, "a re-registered toolset gets a new runtime")
+	require.Equal(t, []string{"ops.only.one"}, toolPaths(other))
+
+	resigned := ops
+	resigned.Secret = "whsec_" + "c2VjcmV0c2VjcmV0c2VjcmV0"
+	signed, err := e.runtime(ctx, []durable.Toolset{resigned})
+	require.NoError(t, err)
+	require.NotSame(t, first, signed, "a new secret gets a new runtime")
+
+	none, err := e.runtime(ctx, nil)
+	require.NoError(t, err)
+	require.Empty(t, toolPaths(none))
+
+	// Without a stored manifest the tools are read from the URL at every run.
+	live := ops
+	live.Manifest = nil
+	a, err := e.runtime(ctx, []durable.Toolset{live})
+	require.NoError(t, err)
+	b, err := e.runtime(ctx, []durable.Toolset{live})
+	require.NoError(t, err)
+	require.NotSame(t, a, b)
+	require.Equal(t, toolPaths(first), toolPaths(a))
+}
+
+func TestRuntimeCacheIsBounded(t *testing.T) {
+	t.Parallel()
+	var c runtimeCache
+	rt, err := run.New(run.Options{})
+	require.NoError(t, err)
+	for i := range maxCachedRuntimes + 10 {
+		key, ok := runtimeKey([]durable.Toolset{{Name: "t", Manifest: json.RawMessage(`{"tools":[]}`), URL: string(rune('a' + i))}})
+		require.True(t, ok)
+		c.put(key, rt)
+	}
+	require.Len(t, c.entries, maxCachedRuntimes)
+	require.Len(t, c.order, maxCachedRuntimes)
+}
