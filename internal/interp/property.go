@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -170,6 +171,8 @@ func objectOrUndefined(o *Object) Value {
 // frozenStore): such a slice is shared by every realm, read-only, and exactly sized
 // (len == cap, so that append copies). Every change copies it first: get and at hand out
 // pointers into a private copy, remove copies before it compacts, add's append reallocates.
+// The index of an object whose keys are frozen is the template's, shared too: add and remove
+// copy it before they change it.
 type propertyMap struct {
 	keys  []PropertyKey
 	props []Property
@@ -189,7 +192,7 @@ func (m *propertyMap) find(key PropertyKey) int {
 		return -1
 	}
 	if len(m.keys) > mapIndexThreshold {
-		m.buildIndex() // cloned realms start without indexes
+		m.buildIndex() // filled without one (the snapshot decoder's fast path)
 		if i, ok := m.index[key]; ok {
 			return int(i)
 		}
@@ -214,7 +217,7 @@ func (m *propertyMap) buildIndex() {
 // get returns the property for key, or nil. The property may be written through the pointer.
 func (m *propertyMap) get(key PropertyKey) *Property {
 	if i := m.find(key); i >= 0 {
-		if frozenProps(m.props) {
+		if len(m.props) == cap(m.props) && frozenProps(m.props) {
 			m.props = slices.Clone(m.props)
 		}
 		return &m.props[i]
@@ -224,7 +227,7 @@ func (m *propertyMap) get(key PropertyKey) *Property {
 
 // at returns the property at position i, which may be written through the pointer.
 func (m *propertyMap) at(i int) *Property {
-	if frozenProps(m.props) {
+	if len(m.props) == cap(m.props) && frozenProps(m.props) {
 		m.props = slices.Clone(m.props)
 	}
 	return &m.props[i]
@@ -238,6 +241,8 @@ func (m *propertyMap) add(key PropertyKey, p Property) *Property {
 	if cap(m.keys) == 0 {
 		m.keys = make([]PropertyKey, 0, 4)
 		m.props = make([]Property, 0, 4)
+	} else if m.index != nil && len(m.keys) == cap(m.keys) && frozenKeys(m.keys) {
+		m.index = maps.Clone(m.index) // shared with the template, like the keys
 	}
 	m.keys = append(m.keys, key)
 	m.props = append(m.props, p)
@@ -258,6 +263,9 @@ func (m *propertyMap) remove(key PropertyKey) {
 	}
 	if frozenKeys(m.keys) {
 		m.keys = slices.Clone(m.keys)
+		if m.index != nil {
+			m.index = maps.Clone(m.index)
+		}
 	}
 	if frozenProps(m.props) {
 		m.props = slices.Clone(m.props)

@@ -248,8 +248,8 @@ type slotCloner interface {
 // clone copies the template realm's objects for vm. It returns nil when some object holds a
 // reference or slot it cannot copy (the caller then builds the realm from the setups).
 //
-// Property keys and the property values of objects that hold no object reference are not
-// copied: the clone shares them with the template through the frozen store (copy-on-write,
+// Property keys (with their hash indexes) and the property values of objects that hold no
+// object reference are not copied: the clone shares them with the template through the frozen store (copy-on-write,
 // see propertyMap), so only the objects and the properties that refer to other objects are.
 func (t *Realm) clone(vm *VM) *Realm {
 	n := len(t.objs)
@@ -291,7 +291,7 @@ func (t *Realm) clone(vm *VM) *Realm {
 		src, dst, sh := t.objs[i], r.objs[i], &t.shared[i]
 		dst.proto = remap(src.proto)
 		dst.class, dst.flags, dst.length, dst.iid = src.class, src.flags, src.length, src.iid
-		dst.props.keys = sh.keys
+		dst.props.keys, dst.props.index = sh.keys, sh.index
 		if sh.props != nil || len(sh.keys) == 0 {
 			dst.props.props = sh.props
 		} else {

@@ -1,11 +1,12 @@
 package interp
 
 // sharedProps is the frozen storage of one template intrinsic that its clones share: its
-// keys, and its properties when none of them refers to an object (nil otherwise: clones
-// copy those, with the references remapped to their own objects).
+// keys with their hash index, and its properties when none of them refers to an object (nil
+// otherwise: clones copy those, with the references remapped to their own objects).
 type sharedProps struct {
 	keys  []PropertyKey
 	props []Property
+	index map[PropertyKey]int32 // the keys' hash index (read-only), nil for few keys
 }
 
 // holdsNoObject reports whether no property of ps refers to an object, so that every realm
@@ -19,8 +20,8 @@ func holdsNoObject(ps []Property) bool {
 	return true
 }
 
-// freeze moves the template realm's property keys, and the properties of the objects that
-// refer to no object, into the process-wide frozen store (one block each), points the
+// freeze moves the template realm's property keys (with their hash indexes), and the
+// properties of the objects that refer to no object, into the process-wide frozen store (one block each), points the
 // template's objects at it and records what clones share (t.shared) and how many properties
 // they copy (t.copiedProps). It runs once, when the template is complete; from then on no
 // realm writes to the store: propertyMap copies a frozen slice before any change.
@@ -48,6 +49,10 @@ func (t *Realm) freeze() {
 		copy(keys, o.props.keys)
 		o.props.keys, keys = keys[:n:n], keys[n:]
 		t.shared[i].keys = o.props.keys
+		if n > mapIndexThreshold {
+			o.props.buildIndex()
+			t.shared[i].index = o.props.index
+		}
 		if !holdsNoObject(o.props.props) {
 			t.copiedProps += n
 			continue

@@ -2,8 +2,10 @@ package interp
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"reflect"
 	"testing"
 	"unsafe"
 
@@ -14,13 +16,41 @@ import (
 // them changing built-ins), that no realm wrote to the frozen store that realms share.
 func TestMain(m *testing.M) {
 	templateRealm()
-	pristine := copyFrozenStore()
+	pristine, indexes := copyFrozenStore(), copySharedIndexes()
 	code := m.Run()
 	if err := frozenStoreEqual(pristine); err != nil {
 		fmt.Fprintln(os.Stderr, "realm isolation broken:", err)
 		code = 1
 	}
+	if err := sharedIndexesEqual(indexes); err != nil {
+		fmt.Fprintln(os.Stderr, "realm isolation broken:", err)
+		code = 1
+	}
 	os.Exit(code)
+}
+
+// copySharedIndexes copies the hash indexes that realms share, by iid.
+func copySharedIndexes() []map[PropertyKey]int32 {
+	tr := templateRealm()
+	out := make([]map[PropertyKey]int32, len(tr.shared))
+	for i, sh := range tr.shared {
+		out[i] = maps.Clone(sh.index)
+	}
+	return out
+}
+
+// sharedIndexesEqual compares the shared hash indexes with an earlier copy.
+func sharedIndexesEqual(want []map[PropertyKey]int32) error {
+	tr := templateRealm()
+	for i, sh := range tr.shared {
+		if !maps.Equal(sh.index, want[i]) {
+			return fmt.Errorf("shared index of %s changed", tr.names.names[i])
+		}
+		if tr.objs[i] != nil && len(tr.objs[i].props.keys) > mapIndexThreshold && sh.index == nil {
+			return fmt.Errorf("%s has no shared index", tr.names.names[i])
+		}
+	}
+	return nil
 }
 
 // copyFrozenStore copies the frozen store's contents.
@@ -40,14 +70,26 @@ func frozenStoreEqual(want frozenStore) error {
 			return fmt.Errorf("frozen key %d changed: %s, was %s", i, f.keys[i], want.keys[i])
 		}
 	}
-	for i := range f.props {
-		a, b := &f.props[i], &want.props[i]
-		if a.flags != b.flags || a.getter != b.getter || a.setter != b.setter || a.value.kind != b.value.kind ||
-			math.Float64bits(a.value.num) != math.Float64bits(b.value.num) || a.value.ref != b.value.ref {
-			return fmt.Errorf("frozen property %d changed", i)
-		}
+	if i := firstPropDifference(f.props, want.props); i >= 0 {
+		return fmt.Errorf("frozen property %d changed", i)
 	}
 	return nil
+}
+
+// firstPropDifference returns the first position where two property lists differ bit for
+// bit (NaN equals NaN), or -1.
+func firstPropDifference(a, b []Property) int {
+	for i := range max(len(a), len(b)) {
+		if i >= len(a) || i >= len(b) {
+			return i
+		}
+		p, q := &a[i], &b[i]
+		if p.flags != q.flags || p.getter != q.getter || p.setter != q.setter || p.value.kind != q.value.kind ||
+			math.Float64bits(p.value.num) != math.Float64bits(q.value.num) || p.value.ref != q.value.ref {
+			return i
+		}
+	}
+	return -1
 }
 
 // sameSlice reports whether two slices share their first element.
@@ -64,6 +106,11 @@ func TestCloneSharesFrozenStorage(t *testing.T) {
 		src, o := tr.objs[iid], r.objs[iid]
 		require.NotSame(t, src, o)
 		require.Equal(t, src.props.keys, o.props.keys)
+		if len(src.props.keys) > mapIndexThreshold && o != r.ArrayPrototype {
+			require.NotNil(t, o.props.index)
+			require.Equal(t, reflect.ValueOf(tr.shared[iid].index).UnsafePointer(), reflect.ValueOf(o.props.index).UnsafePointer(),
+				"%s: the clone shares the template's index", tr.names.names[iid])
+		}
 		if len(o.props.keys) == 0 {
 			continue
 		}
@@ -129,26 +176,40 @@ func TestFrozenPropsCopyOnWrite(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			before := copyFrozenStore()
+			before, indexes := copyFrozenStore(), copySharedIndexes()
 			a, b := newTestVM(t), newTestVM(t)
-			changed := 0
+			changed, indexed := 0, 0
 			for iid := 1; iid < len(tr.objs); iid++ {
-				src, o := tr.objs[iid], a.realm.objs[iid]
-				if len(src.props.keys) == 0 || !frozenProps(o.props.props) || !src.extensible() {
+				src, o, other := tr.objs[iid], a.realm.objs[iid], b.realm.objs[iid]
+				if len(src.props.keys) == 0 || !src.extensible() || o == a.realm.ArrayPrototype {
 					continue
 				}
 				keys, props := src.props.keys, append([]Property(nil), src.props.props...)
+				otherProps := append([]Property(nil), other.props.props...)
+				wasFrozen := frozenProps(o.props.props)
 				tt.change(o, keys[len(keys)-1])
-				require.False(t, frozenProps(o.props.props) && frozenKeys(o.props.keys) &&
-					sameSlice(o.props.props, src.props.props) && o.props.len() == len(keys), "%s: change not seen", tr.names.names[iid])
+				if wasFrozen {
+					require.False(t, frozenProps(o.props.props) && frozenKeys(o.props.keys) &&
+						sameSlice(o.props.props, src.props.props) && o.props.len() == len(keys), "%s: change not seen", tr.names.names[iid])
+					changed++
+				}
+				if o.props.index != nil {
+					indexed++
+					for i, k := range o.props.keys {
+						require.Equal(t, int32(i), o.props.index[k], "%s: the changed object's index", tr.names.names[iid])
+					}
+				}
 				require.Equal(t, keys, src.props.keys)
-				require.Equal(t, props, src.props.props, tr.names.names[iid])
-				require.True(t, sameSlice(src.props.props, b.realm.objs[iid].props.props))
-				require.True(t, sameSlice(src.props.keys, b.realm.objs[iid].props.keys))
-				changed++
+				require.Equal(t, -1, firstPropDifference(props, src.props.props), "template's %s changed", tr.names.names[iid])
+				require.Equal(t, -1, firstPropDifference(otherProps, other.props.props), "other realm's %s changed", tr.names.names[iid])
+				require.True(t, sameSlice(src.props.keys, other.props.keys))
+				require.True(t, other.props.has(keys[len(keys)-1]))
+				require.False(t, other.props.has(strKey("extra")))
 			}
 			require.Greater(t, changed, 300)
+			require.Greater(t, indexed, 10)
 			require.NoError(t, frozenStoreEqual(before))
+			require.NoError(t, sharedIndexesEqual(indexes))
 		})
 	}
 }
