@@ -15,8 +15,8 @@ type heapEncoder struct {
 	// w is where value() writes; the execution half points it at its own writer.
 	w *jsonWriter
 
-	objIDs    map[*Object]int
-	objQueue  []*Object
+	objIDs    objectIDTable // ids of the objects in objQueue
+	objQueue  []*Object     // objects by id
 	nodeIDs   map[slotCodec]int
 	nodeQueue []slotCodec
 	symIDs    map[*Symbol]int
@@ -31,21 +31,24 @@ type heapEncoder struct {
 // The previous encoding's sizes pre-size the next one's tables (snapshots of one run tend to
 // be alike), which saves most map growth and buffer copying.
 func (vm *VM) newHeapEncoder() *heapEncoder {
+	h := vm.snapshotHint
 	if sc, ok := encoderScratchPool.Get().(*encoderScratch); ok {
-		return &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: sc.objIDs, objQueue: sc.objQueue,
+		e := &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: sc.objIDs, objQueue: sc.objQueue,
 			nodeIDs: sc.nodeIDs, nodeQueue: sc.nodeQueue, symIDs: map[*Symbol]int{},
 			objBuf: sc.objBuf, nodeBuf: sc.nodeBuf, changed: sc.changed}
+		e.objIDs.reset()
+		return e
 	}
-	h := vm.snapshotHint
-	return &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: make(map[*Object]int, h.objects),
-		objQueue: make([]*Object, 0, h.objects), nodeIDs: make(map[slotCodec]int, h.nodes),
-		symIDs: map[*Symbol]int{}}
+	e := &heapEncoder{vm: vm, w: &jsonWriter{}, objQueue: make([]*Object, 0, h.objects),
+		nodeIDs: make(map[slotCodec]int, h.nodes), symIDs: map[*Symbol]int{}}
+	e.objIDs.reset()
+	return e
 }
 
 // encoderScratch is the reusable storage of a finished encoding: id tables, queues and the
 // buffers of the heap section's parts.
 type encoderScratch struct {
-	objIDs          map[*Object]int
+	objIDs          objectIDTable
 	objQueue        []*Object
 	nodeIDs         map[slotCodec]int
 	nodeQueue       []slotCodec
@@ -59,7 +62,6 @@ var encoderScratchPool sync.Pool
 // release hands the encoder's storage to the next encoding, emptied so that it keeps nothing
 // of the heap alive. e must not be used afterwards.
 func (e *heapEncoder) release() {
-	clear(e.objIDs)
 	clear(e.objQueue)
 	clear(e.nodeIDs)
 	clear(e.nodeQueue)
@@ -84,12 +86,10 @@ func (e *heapEncoder) fail(err error) {
 
 // objectID returns the id of o, queueing it on first sight.
 func (e *heapEncoder) objectID(o *Object) int {
-	if id, ok := e.objIDs[o]; ok {
-		return id
+	id, added := e.objIDs.lookupOrAdd(o, len(e.objQueue))
+	if added {
+		e.objQueue = append(e.objQueue, o)
 	}
-	id := len(e.objQueue)
-	e.objIDs[o] = id
-	e.objQueue = append(e.objQueue, o)
 	return id
 }
 
@@ -285,9 +285,12 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	nodeW.beginArray()
 	var intr []int
 	for oi, ni := 0, 0; oi < len(e.objQueue) || ni < len(e.nodeQueue); {
+		// e.w is set only when it changes (a pointer store pays a GC write barrier)
+		if oi < len(e.objQueue) {
+			e.w = objW
+		}
 		for ; oi < len(e.objQueue); oi++ {
 			o := e.objQueue[oi]
-			e.w = objW
 			if r.isIntrinsic(o) {
 				intr = append(intr, oi)
 				if !changed[o.iid] {
@@ -299,8 +302,10 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 			}
 			e.objectEntry(o)
 		}
-		for ; ni < len(e.nodeQueue); ni++ {
+		if ni < len(e.nodeQueue) {
 			e.w = nodeW
+		}
+		for ; ni < len(e.nodeQueue); ni++ {
 			n := e.nodeQueue[ni]
 			nodeW.beginObject()
 			nodeW.key("t")

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A small JSON writer and reader for snapshots (the reader is in snapshot_json_read.go).
@@ -18,6 +19,17 @@ import (
 type jsonWriter struct {
 	buf       []byte
 	needComma bool
+}
+
+// setBuf stores b, the result of appending to w.buf, in w.buf. When b is w.buf grown in place
+// only the length changes: storing just the length spares the pointer store and its GC write
+// barrier (every write of a token would otherwise pay it while the collector marks).
+func (w *jsonWriter) setBuf(b []byte) {
+	if unsafe.SliceData(b) == unsafe.SliceData(w.buf) {
+		w.buf = w.buf[:len(b)]
+	} else {
+		w.buf = b
+	}
 }
 
 func (w *jsonWriter) comma() {
@@ -34,7 +46,7 @@ func (w *jsonWriter) endArray()    { w.buf = append(w.buf, ']'); w.needComma = t
 // key writes an object key; the next value follows without a comma.
 func (w *jsonWriter) key(k string) {
 	w.comma()
-	w.buf = appendJSONGoString(w.buf, k)
+	w.setBuf(appendJSONGoString(w.buf, k))
 	w.buf = append(w.buf, ':')
 	w.needComma = false
 }
@@ -43,7 +55,7 @@ func (w *jsonWriter) key(k string) {
 func (w *jsonWriter) ref(prefix string, id int) {
 	w.comma()
 	w.buf = append(w.buf, prefix...)
-	w.buf = strconv.AppendInt(w.buf, int64(id), 10)
+	w.setBuf(strconv.AppendInt(w.buf, int64(id), 10))
 	w.buf = append(w.buf, '}')
 	w.needComma = true
 }
@@ -51,7 +63,7 @@ func (w *jsonWriter) ref(prefix string, id int) {
 // int writes an integer.
 func (w *jsonWriter) int(i int64) {
 	w.comma()
-	w.buf = strconv.AppendInt(w.buf, i, 10)
+	w.setBuf(strconv.AppendInt(w.buf, i, 10))
 	w.needComma = true
 }
 
@@ -60,7 +72,7 @@ func (w *jsonWriter) int(i int64) {
 // exponent, and so do integers from 1e6 up: 1234567 is 1.234567e+06).
 func (w *jsonWriter) float(f float64) {
 	w.comma()
-	w.buf = appendJSONFloat(w.buf, f)
+	w.setBuf(appendJSONFloat(w.buf, f))
 	w.needComma = true
 }
 
@@ -110,7 +122,11 @@ func appendIntExponent(b []byte, i int64) []byte {
 // bool writes true or false.
 func (w *jsonWriter) bool(b bool) {
 	w.comma()
-	w.buf = strconv.AppendBool(w.buf, b)
+	if b {
+		w.buf = append(w.buf, "true"...)
+	} else {
+		w.buf = append(w.buf, "false"...)
+	}
 	w.needComma = true
 }
 
@@ -120,7 +136,7 @@ func (w *jsonWriter) null() { w.comma(); w.buf = append(w.buf, "null"...); w.nee
 // string writes Go text (UTF-8; WTF-8 surrogates are written as \u escapes).
 func (w *jsonWriter) string(s string) {
 	w.comma()
-	w.buf = appendJSONGoString(w.buf, s)
+	w.setBuf(appendJSONGoString(w.buf, s))
 	w.needComma = true
 }
 
@@ -129,9 +145,9 @@ func (w *jsonWriter) jsString(s *jsString) {
 	w.comma()
 	s = s.flat()
 	if s.isASCII {
-		w.buf = appendJSONGoString(w.buf, s.ascii)
+		w.setBuf(appendJSONGoString(w.buf, s.ascii))
 	} else {
-		w.buf = appendJSONUTF16(w.buf, s.utf16)
+		w.setBuf(appendJSONUTF16(w.buf, s.utf16))
 	}
 	w.needComma = true
 }

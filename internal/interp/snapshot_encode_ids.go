@@ -1,0 +1,121 @@
+package interp
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// objectIDTable gives objects their ids during one heap encoding. It maps an object's
+// address to a cell holding its id, laid out like the address space itself, so that objects
+// allocated near one another (which a walk of the heap tends to meet near one another) have
+// their ids near one another too, which a hash table would scatter:
+//   - the address space is cut into chunks of 8 KiB, each with 256 cells of 32 bytes; no two
+//     objects share a cell, an Object being larger than a cell (see the assertion below);
+//   - a small directory (open addressing) maps chunk numbers to their cells, with the last
+//     chunk used cached;
+//   - every cell carries the epoch of the encoding that wrote it: starting an encoding is
+//     incrementing the epoch, not clearing the cells, and a cell of an older epoch is free.
+//
+// Addresses are plain integers here: storing them needs no GC write barrier and the table
+// holds nothing for the collector to scan. The objects stay alive through the encoder's
+// queue, which holds them as pointers, and the collector does not move objects.
+type objectIDTable struct {
+	cells     []objectIDCell // objectIDChunkCells per chunk, in the order chunks were met
+	dir       []objectIDDir  // chunk number to cells; a power of two of slots (or none)
+	dirShift  uint           // 64 - log2(len(dir))
+	chunks    int            // chunks with cells
+	epoch     uint32         // the current encoding's; cells of other epochs are free
+	lastChunk uintptr        // the chunk number last looked up (0: none; no object lives there)
+	lastBase  int            // its first cell
+}
+
+// objectIDCell is the id of the object in one cell, valid in encoding epoch.
+type objectIDCell struct {
+	id, epoch uint32
+}
+
+// objectIDDir is a directory slot: chunk (0: free) has its cells from base.
+type objectIDDir struct {
+	chunk uintptr
+	base  int
+}
+
+const (
+	objectIDCellShift  = 5  // cells of 32 bytes
+	objectIDChunkShift = 13 // chunks of 8 KiB
+	objectIDChunkCells = 1 << (objectIDChunkShift - objectIDCellShift)
+)
+
+// An Object must be larger than a cell, so that no two objects share one (this does not
+// compile otherwise).
+var _ [unsafe.Sizeof(Object{}) - 1<<objectIDCellShift]byte
+
+// reset starts a new encoding, forgetting every id.
+func (t *objectIDTable) reset() {
+	t.epoch++
+	if t.epoch == 0 {
+		// after 2^32 encodings, clear the cells so that no old one passes for a new one
+		clear(t.cells)
+		t.epoch = 1
+	}
+}
+
+// lookupOrAdd returns the id of o, or gives it id next (reporting added) when it has none.
+func (t *objectIDTable) lookupOrAdd(o *Object, next int) (id int, added bool) {
+	addr := uintptr(unsafe.Pointer(o))
+	if chunk := addr >> objectIDChunkShift; chunk != t.lastChunk {
+		t.lastBase = t.chunkBase(chunk)
+		t.lastChunk = chunk
+	}
+	c := &t.cells[t.lastBase+int(addr>>objectIDCellShift)%objectIDChunkCells]
+	if c.epoch == t.epoch {
+		return int(c.id), false
+	}
+	*c = objectIDCell{id: uint32(next), epoch: t.epoch}
+	return next, true
+}
+
+// chunkBase returns the first cell of chunk, giving the chunk cells on first sight.
+func (t *objectIDTable) chunkBase(chunk uintptr) int {
+	if 2*(t.chunks+1) > len(t.dir) {
+		t.growDir()
+	}
+	mask := uintptr(len(t.dir) - 1)
+	for i := t.dirHome(chunk); ; i = (i + 1) & mask {
+		d := &t.dir[i]
+		if d.chunk == chunk {
+			return d.base
+		}
+		if d.chunk == 0 {
+			base := len(t.cells)
+			t.cells = append(t.cells, make([]objectIDCell, objectIDChunkCells)...)
+			*d = objectIDDir{chunk: chunk, base: base}
+			t.chunks++
+			return base
+		}
+	}
+}
+
+// dirHome is the first directory slot probed for chunk (Fibonacci hashing).
+func (t *objectIDTable) dirHome(chunk uintptr) uintptr {
+	return uintptr(uint64(chunk) * 0x9E3779B97F4A7C15 >> t.dirShift)
+}
+
+// growDir doubles the directory (at least 64 slots).
+func (t *objectIDTable) growDir() {
+	old := t.dir
+	size := max(2*len(old), 64)
+	t.dir = make([]objectIDDir, size)
+	t.dirShift = uint(64 - bits.TrailingZeros(uint(size)))
+	mask := uintptr(size - 1)
+	for _, d := range old {
+		if d.chunk == 0 {
+			continue
+		}
+		i := t.dirHome(d.chunk)
+		for t.dir[i].chunk != 0 {
+			i = (i + 1) & mask
+		}
+		t.dir[i] = d
+	}
+}

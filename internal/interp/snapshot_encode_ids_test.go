@@ -1,0 +1,72 @@
+package interp
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestObjectIDTable(t *testing.T) {
+	t.Parallel()
+	slab := func(n int) []*Object {
+		objs := make([]Object, n)
+		out := make([]*Object, n)
+		for i := range objs {
+			out[i] = &objs[i]
+		}
+		return out
+	}
+	single := func(n int) []*Object {
+		out := make([]*Object, n)
+		for i := range out {
+			out[i] = &Object{}
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		objs  []*Object
+		epoch uint32 // the table's epoch before the first encoding
+	}{
+		{name: "none", objs: nil},
+		{name: "one", objs: single(1)},
+		{name: "adjacent in one slab", objs: slab(3000)},
+		{name: "allocated one by one", objs: single(5000)},
+		{name: "slab and single mixed", objs: append(slab(700), single(700)...)},
+		{name: "epoch wraps around", objs: slab(100), epoch: math.MaxUint32 - 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			objs := tt.objs
+			tab := objectIDTable{epoch: tt.epoch}
+			// several encodings on the same table: each starts from no ids at all
+			for round := range 3 {
+				tab.reset()
+				require.NotZero(t, tab.epoch)
+				// ids are handed out in order of first sight; each round meets the objects
+				// in another order, some twice
+				want := map[*Object]int{}
+				for k := range 2 * len(objs) {
+					o := objs[(k*7919+round*31)%len(objs)]
+					id, added := tab.lookupOrAdd(o, len(want))
+					if prev, seen := want[o]; seen {
+						require.False(t, added)
+						require.Equal(t, prev, id)
+						continue
+					}
+					require.True(t, added, "object %d in round %d", k, round)
+					require.Equal(t, len(want), id)
+					want[o] = id
+				}
+				require.Len(t, want, len(objs))
+				for _, o := range objs {
+					id, added := tab.lookupOrAdd(o, -1)
+					require.False(t, added)
+					require.Equal(t, want[o], id)
+				}
+			}
+		})
+	}
+}
