@@ -84,21 +84,29 @@ type valSlab struct {
 	used int
 }
 
-// growProps makes room for one more property after the pending ones (the last pending
-// entries written), moving them to the start of fresh storage.
-func (d *heapDecoder) growProps(pending int) {
+// growProps makes room for the property being read, after the pending ones (the last
+// pending entries written), moving them to the start of fresh storage. A long list gets
+// storage of its exact size, from a count of the entries still to come.
+func (d *heapDecoder) growProps(r *jsonReader, pending int) {
 	s := &d.props
-	size := max(d.slabSize(propSlabSize), 2*pending)
+	size := d.slabSize(propSlabSize)
+	if pending >= size/4 {
+		size = pending + 1 + r.countRest()
+	}
 	keys, props := make([]PropertyKey, size), make([]Property, size)
 	copy(keys, s.keys[s.used-pending:s.used])
 	copy(props, s.props[s.used-pending:s.used])
 	s.keys, s.props, s.used = keys, props, pending
 }
 
-// growVals makes room for one more value after the pending ones.
-func (d *heapDecoder) growVals(pending int) {
+// growVals makes room for the value about to be read, after the pending ones. A long list
+// gets storage of its exact size, from a count of the values still to come.
+func (d *heapDecoder) growVals(r *jsonReader, pending int) {
 	s := &d.vals
-	size := max(d.slabSize(valSlabSize), 2*pending)
+	size := d.slabSize(valSlabSize)
+	if pending >= size/4 {
+		size = pending + 1 + r.countRest()
+	}
 	buf := make([]Value, size)
 	copy(buf, s.buf[s.used-pending:s.used])
 	s.buf, s.used = buf, pending
@@ -111,7 +119,7 @@ func (d *heapDecoder) readValueList(r *jsonReader) []Value {
 	n := 0
 	for first := true; r.more(first); first = false {
 		if s.used == len(s.buf) {
-			d.growVals(n)
+			d.growVals(r, n)
 		}
 		s.buf[s.used] = d.value(r)
 		s.used++

@@ -89,5 +89,6 @@ func decodeSections(vm *VM, data []byte, heapAt int) error {
 		return r.err
 	}
 	vm.readExec(d, r)
+	d.release()
 	return r.err
 }

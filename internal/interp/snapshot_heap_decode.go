@@ -438,7 +438,7 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 				}
 			}
 			if s.used == len(s.keys) {
-				d.growProps(n)
+				d.growProps(r, n)
 			}
 			s.keys[s.used] = key
 			s.props[s.used] = p

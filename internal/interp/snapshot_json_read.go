@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -612,6 +613,65 @@ func (r *jsonReader) skip() {
 		r.skipString()
 	default:
 		r.skipDepth(0)
+	}
+}
+
+// countRest counts the elements of the current array or members of the current object
+// that follow the one at (or just before) the position: the commas before its closing
+// bracket, found by a scan like skipContainer's. The position does not move; on malformed
+// text the count may be anything (the reading that follows reports the error).
+func (r *jsonReader) countRest() int {
+	data := r.data
+	depth, n := 0, 0
+	for i := r.pos; i < len(data); i++ {
+		c := data[i]
+		if !structural[c] {
+			continue
+		}
+		switch c {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		case '"':
+			i = stringEnd(data, i+1)
+		}
+	}
+	return n
+}
+
+// structural marks the bytes countRest looks at.
+var structural = func() (t [256]bool) {
+	for _, c := range []byte(`{}[],"`) {
+		t[c] = true
+	}
+	return t
+}()
+
+// stringEnd returns the position of the quote that ends the string whose text starts at
+// i, or len(data).
+func stringEnd(data []byte, i int) int {
+	for {
+		k := bytes.IndexByte(data[i:], '"')
+		if k < 0 {
+			return len(data)
+		}
+		k += i
+		bs := 0
+		for j := k - 1; j >= i && data[j] == '\\'; j-- {
+			bs++
+		}
+		if bs%2 == 0 {
+			return k
+		}
+		i = k + 1
 	}
 }
 

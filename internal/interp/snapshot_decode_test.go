@@ -1,0 +1,215 @@
+package interp
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestJSONReaderFloat checks that numbers read back bit for bit as strconv reads them, on
+// the fast path (up to 15 digits, small exponents) and off it.
+func TestJSONReaderFloat(t *testing.T) {
+	t.Parallel()
+	texts := []string{
+		"0", "-0", "7", "-7", "0.5", "-0.3333333333333333", "1.6666666666666667", "0.1",
+		"0.000001", "1e21", "1e-7", "-1.25e+3", "2.5E-3", "123456789012345", "1234567890123456",
+		"9007199254740993", "5e-324", "1.7976931348623157e308", "1e22", "1e23", "1e-22",
+		"123456789012345e-10", "0.000000000000000000001", "100", "4.35", "1e-400", "01", "1.",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		f := math.Float64frombits(rng.Uint64())
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		texts = append(texts, strconv.FormatFloat(f, 'g', -1, 64))
+		texts = append(texts, strconv.FormatFloat(float64(rng.IntN(1e6))/float64(1+rng.IntN(1e4)), 'g', -1, 64))
+	}
+	for _, tt := range texts {
+		want, err := strconv.ParseFloat(tt, 64)
+		require.NoError(t, err, tt)
+		r := &jsonReader{data: []byte(tt + ",")}
+		got := r.float()
+		require.NoError(t, r.err, tt)
+		require.Equal(t, math.Float64bits(want), math.Float64bits(got), "%s: got %v want %v", tt, got, want)
+		require.Equal(t, len(tt), r.pos, tt)
+	}
+}
+
+func TestJSONReaderNumberErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		text string
+		int  bool
+	}{
+		{name: "two points", text: "1..2"},
+		{name: "double sign", text: "--1"},
+		{name: "bare exponent", text: "1e"},
+		{name: "no digits", text: "-"},
+		{name: "letters", text: "x"},
+		{name: "fraction as integer", text: "1.5", int: true},
+		{name: "exponent as integer", text: "1e3", int: true},
+		{name: "sign only integer", text: "-", int: true},
+		{name: "integer overflow", text: "99999999999999999999", int: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := &jsonReader{data: []byte(tt.text + "]")}
+			if tt.int {
+				r.int()
+			} else {
+				r.float()
+			}
+			require.ErrorIs(t, r.err, ErrSnapshotCorrupt)
+		})
+	}
+}
+
+func TestJSONReaderInt(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text string
+		want int64
+	}{
+		{text: "0", want: 0}, {text: "-5", want: -5}, {text: "1234567890123", want: 1234567890123},
+		{text: "007", want: 7},
+	}
+	for _, tt := range tests {
+		r := &jsonReader{data: []byte(tt.text + "}")}
+		require.Equal(t, tt.want, r.int(), tt.text)
+		require.NoError(t, r.err)
+		require.Equal(t, len(tt.text), r.pos)
+	}
+}
+
+// TestDecodeString checks the strings the heap decoder reads: plain, escaped, non-ASCII,
+// lone surrogates, and the errors of malformed text.
+func TestDecodeString(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		json  string
+		want  []uint16
+		ascii bool
+		fails bool
+	}{
+		{name: "plain", json: `"hello"`, want: utf16.Encode([]rune("hello")), ascii: true},
+		{name: "empty", json: `""`, want: nil, ascii: true},
+		{name: "escapes", json: `"a\"b\\c\/d\be\ff\ng\rh\ti"`, want: utf16.Encode([]rune("a\"b\\c/d\be\ff\ng\rh\ti")), ascii: true},
+		{name: "ascii escape", json: `"\u0041\u007a"`, want: []uint16{'A', 'z'}, ascii: true},
+		{name: "utf-8", json: `"é€"`, want: []uint16{0xe9, 0x20ac}},
+		{name: "escaped non-ascii", json: `"\u00E9x"`, want: []uint16{0xe9, 'x'}},
+		{name: "astral", json: `"😀!"`, want: []uint16{0xd83d, 0xde00, '!'}},
+		{name: "lone surrogate", json: `"\ud800z"`, want: []uint16{0xd800, 'z'}},
+		{name: "invalid utf-8", json: "\"a\xffb\"", want: []uint16{'a', 0xfffd, 'b'}},
+		{name: "long non-ascii", json: `"` + repeatString("é", 600) + `"`, want: repeatUnits(0xe9, 600)},
+		{name: "control character", json: "\"a\nb\"", fails: true},
+		{name: "bad escape", json: `"a\xb"`, fails: true},
+		{name: "short unicode escape", json: `"\u12"`, fails: true},
+		{name: "bad hex", json: `"\u12g4"`, fails: true},
+		{name: "unterminated", json: `"abc`, fails: true},
+		{name: "unterminated escape", json: `"abc\"`, fails: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := New(Config{}).newHeapDecoder()
+			defer d.release()
+			r := &jsonReader{data: []byte(tt.json)}
+			s := d.str(r)
+			if tt.fails {
+				require.ErrorIs(t, r.err, ErrSnapshotCorrupt)
+				return
+			}
+			require.NoError(t, r.err)
+			require.Equal(t, len(tt.json), r.pos)
+			require.Equal(t, tt.ascii, s.isASCII)
+			require.Equal(t, len(tt.want), s.length)
+			got := s.flat().units()
+			if len(tt.want) == 0 {
+				require.Empty(t, got)
+				return
+			}
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func repeatString(s string, n int) string {
+	out := ""
+	for range n {
+		out += s
+	}
+	return out
+}
+
+func repeatUnits(u uint16, n int) []uint16 {
+	out := make([]uint16, n)
+	for i := range out {
+		out[i] = u
+	}
+	return out
+}
+
+// TestDecodeSharesStrings checks which decoded strings share one string: short and long
+// equal strings do, and the memory charge of decoding the same snapshot again (with a
+// decoder from the pool) is the same.
+func TestDecodeSharesStrings(t *testing.T) {
+	t.Parallel()
+	vm, _ := newHostVM(t, `globalThis.a = ['tag', 'tag', 'x'.repeat(100), 'x'.repeat(100), 'y'.repeat(300), 'y'.repeat(300), 'é'.repeat(300), 'é'.repeat(300)];
+await later(); a.length`)
+	_, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	data, err := vm.Snapshot()
+	require.NoError(t, err)
+	var charges []int64
+	for range 3 {
+		restored, err := Restore(data, Config{})
+		require.NoError(t, err)
+		charges = append(charges, restored.allocated)
+		av, err := restored.Get(restored.Global(), "a")
+		require.NoError(t, err)
+		a := av.asObject()
+		require.Len(t, a.elems, 8)
+		str := func(i int) *jsString { return a.elems[i].str() }
+		require.Same(t, str(0), str(1), "short strings")
+		require.NotSame(t, str(2), str(3), "middle-sized strings are not looked up")
+		require.Equal(t, str(2).flat().ascii, str(3).flat().ascii)
+		require.Same(t, str(4), str(5), "long strings")
+		require.Same(t, str(6), str(7), "long non-ASCII strings")
+	}
+	require.Equal(t, charges[0], charges[1])
+	require.Equal(t, charges[0], charges[2])
+}
+
+// TestDecodeLargeLists round-trips programs whose arrays and objects are larger than the
+// decoder's slabs, next to small ones cut from the same storage, and then grows them all:
+// every list must have its own storage.
+func TestDecodeLargeLists(t *testing.T) {
+	t.Parallel()
+	src := `
+const big = []; for (let i = 0; i < 3000; i++) big.push(i * 0.5);
+const smalls = []; for (let i = 0; i < 300; i++) smalls.push([i, 's' + i]);
+const dict = {}; for (let i = 0; i < 1500; i++) dict['k' + i] = i;
+const objs = []; for (let i = 0; i < 200; i++) objs.push({a: i, b: 'v' + i});
+for (const a of smalls) a.push('x');
+for (const o of objs) o.c = o.a * 2;
+big.push(-1);
+dict.extra = 1;
+let sum = 0; for (const o of objs) sum += o.c;
+[big.length, big[2999], big[3000], smalls[5].join(), smalls[6].join(), smalls[299].join(),
+ Object.keys(dict).length, dict.k1499, dict.extra, sum, objs[7].b].join('|')`
+	want, wantThrown := runProgram(t, src)
+	require.False(t, wantThrown, want)
+	got, thrown, snaps := runWithSnapshots(t, src, 2000)
+	require.False(t, thrown, got)
+	require.Equal(t, want, got)
+	require.Greater(t, snaps, 10)
+}
