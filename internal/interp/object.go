@@ -115,7 +115,7 @@ func (o *Object) getOwn(key PropertyKey) (Property, bool) {
 			return Property{value: intValue(s.Len())}, true
 		}
 	}
-	if p := o.props.get(key); p != nil {
+	if p := o.props.peek(key); p != nil {
 		return *p, true
 	}
 	return Property{}, false

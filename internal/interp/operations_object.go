@@ -9,7 +9,7 @@ func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 	plain := !key.mayBeIndexOrLength()
 	for ; o != nil; o = o.proto {
 		if o.class != ClassString && (plain || o.class != ClassArray) {
-			if p := o.props.get(key); p != nil {
+			if p := o.props.peek(key); p != nil {
 				if p.flags&propAccessor == 0 {
 					return p.value
 				}

@@ -225,6 +225,15 @@ func (m *propertyMap) get(key PropertyKey) *Property {
 	return nil
 }
 
+// peek returns the property for key, or nil, for reading only: unlike get, it leaves
+// storage shared with other realms shared, so the property must not be written through it.
+func (m *propertyMap) peek(key PropertyKey) *Property {
+	if i := m.find(key); i >= 0 {
+		return &m.props[i]
+	}
+	return nil
+}
+
 // at returns the property at position i, which may be written through the pointer.
 func (m *propertyMap) at(i int) *Property {
 	if len(m.props) == cap(m.props) && frozenProps(m.props) {

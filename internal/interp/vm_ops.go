@@ -126,7 +126,7 @@ func (vm *VM) getMember(obj Value, key PropertyKey) Value {
 	if obj.kind == KindObject {
 		o := obj.obj()
 		if o.class == ClassObject {
-			if p := o.props.get(key); p != nil && p.flags&propAccessor == 0 {
+			if p := o.props.peek(key); p != nil && p.flags&propAccessor == 0 {
 				return p.value
 			}
 		}
