@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"sync/atomic"
-	"unsafe"
 )
 
 // PropertyKey is a property name: a string (held as WTF-8 text, which is lossless for UTF-16
@@ -295,37 +293,3 @@ func (m *propertyMap) remove(key PropertyKey) {
 
 // len returns the number of properties.
 func (m *propertyMap) len() int { return len(m.keys) }
-
-// frozenStore is the process-wide read-only storage of the template realm's property keys
-// and of the property values that hold no object reference (the "length" and "name" of the
-// native functions, ...): the realms cloned from the template share these slices instead of
-// copying them (copy-on-write, see propertyMap).
-type frozenStore struct {
-	keys  []PropertyKey
-	props []Property
-}
-
-// frozen is the frozen store, set once when the template realm is complete.
-var frozen atomic.Pointer[frozenStore]
-
-// frozenKeys reports whether keys lies in the frozen store.
-func frozenKeys(keys []PropertyKey) bool {
-	f := frozen.Load()
-	if f == nil || len(keys) == 0 || len(f.keys) == 0 {
-		return false
-	}
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(keys)))
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(f.keys)))
-	return p-start < uintptr(len(f.keys))*unsafe.Sizeof(PropertyKey{})
-}
-
-// frozenProps reports whether props lies in the frozen store.
-func frozenProps(props []Property) bool {
-	f := frozen.Load()
-	if f == nil || len(props) == 0 || len(f.props) == 0 {
-		return false
-	}
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(props)))
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(f.props)))
-	return p-start < uintptr(len(f.props))*unsafe.Sizeof(Property{})
-}

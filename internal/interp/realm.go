@@ -145,7 +145,9 @@ func lookupNative(name string) *nativeFunction {
 // registered setup; every other realm copies the template's objects into one slab with their
 // references remapped, which is much cheaper than re-running the setups. The template is
 // never run and never changes; it is also the pristine reference that snapshots diff
-// intrinsics against.
+// intrinsics against. Clones share the template's property keys, hash indexes and
+// reference-free properties copy-on-write (realm_share.go): write a property only through a
+// pointer from propertyMap.get or at, never through &o.props.props[i].
 type Realm struct {
 	vm     *VM
 	Global *Object

@@ -1,5 +1,10 @@
 package interp
 
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
 // sharedProps is the frozen storage of one template intrinsic that its clones share: its
 // keys with their hash index, and its properties when none of them refers to an object (nil
 // otherwise: clones copy those, with the references remapped to their own objects).
@@ -62,4 +67,38 @@ func (t *Realm) freeze() {
 		t.shared[i].props = o.props.props
 	}
 	frozen.Store(store)
+}
+
+// frozenStore is the process-wide read-only storage of the template realm's property keys
+// and of the property values that hold no object reference (the "length" and "name" of the
+// native functions, ...): the realms cloned from the template share these slices instead of
+// copying them (copy-on-write, see propertyMap).
+type frozenStore struct {
+	keys  []PropertyKey
+	props []Property
+}
+
+// frozen is the frozen store, set once when the template realm is complete.
+var frozen atomic.Pointer[frozenStore]
+
+// frozenKeys reports whether keys lies in the frozen store.
+func frozenKeys(keys []PropertyKey) bool {
+	f := frozen.Load()
+	if f == nil || len(keys) == 0 || len(f.keys) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(keys)))
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(f.keys)))
+	return p-start < uintptr(len(f.keys))*unsafe.Sizeof(PropertyKey{})
+}
+
+// frozenProps reports whether props lies in the frozen store.
+func frozenProps(props []Property) bool {
+	f := frozen.Load()
+	if f == nil || len(props) == 0 || len(f.props) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(props)))
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(f.props)))
+	return p-start < uintptr(len(f.props))*unsafe.Sizeof(Property{})
 }
