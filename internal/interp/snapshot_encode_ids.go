@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math/bits"
+	"slices"
 	"unsafe"
 )
 
@@ -57,6 +58,16 @@ func (t *objectIDTable) reset() {
 		// after 2^32 encodings, clear the cells so that no old one passes for a new one
 		clear(t.cells)
 		t.epoch = 1
+	}
+}
+
+// reserve makes room for cells of about n chunks (the count of a previous encoding).
+func (t *objectIDTable) reserve(n int) {
+	if n > t.chunks {
+		t.cells = slices.Grow(t.cells, (n-t.chunks)*objectIDChunkCells)
+	}
+	for 2*n > len(t.dir) {
+		t.growDir()
 	}
 }
 

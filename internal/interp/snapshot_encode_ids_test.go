@@ -25,9 +25,10 @@ func TestObjectIDTable(t *testing.T) {
 		return out
 	}
 	tests := []struct {
-		name  string
-		objs  []*Object
-		epoch uint32 // the table's epoch before the first encoding
+		name    string
+		objs    []*Object
+		epoch   uint32 // the table's epoch before the first encoding
+		reserve int    // chunks reserved before the first encoding
 	}{
 		{name: "none", objs: nil},
 		{name: "one", objs: single(1)},
@@ -35,12 +36,16 @@ func TestObjectIDTable(t *testing.T) {
 		{name: "allocated one by one", objs: single(5000)},
 		{name: "slab and single mixed", objs: append(slab(700), single(700)...)},
 		{name: "epoch wraps around", objs: slab(100), epoch: math.MaxUint32 - 1},
+		{name: "reserved", objs: single(2000), reserve: 40},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			objs := tt.objs
 			tab := objectIDTable{epoch: tt.epoch}
+			tab.reserve(tt.reserve)
+			require.GreaterOrEqual(t, cap(tab.cells), tt.reserve*objectIDChunkCells)
+			require.GreaterOrEqual(t, len(tab.dir), 2*tt.reserve)
 			// several encodings on the same table: each starts from no ids at all
 			for round := range 3 {
 				tab.reset()

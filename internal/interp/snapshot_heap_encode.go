@@ -19,61 +19,57 @@ type heapEncoder struct {
 	objQueue  []*Object     // objects by id
 	nodeIDs   map[slotCodec]int
 	nodeQueue []slotCodec
-	symIDs    map[*Symbol]int
+	symIDs    map[*Symbol]int // made on the first symbol
 	syms      []*Symbol
 	err       error
 
-	objBuf, nodeBuf []byte // storage for the heap section's parts (reused, see release)
-	changed         []bool // changed intrinsics by id (see changedIntrinsics)
+	objW, nodeW jsonWriter // the heap section's parts: object entries and records
+	changed     []bool     // changed intrinsics by id (see changedIntrinsics)
+	intr        []int      // ids of the intrinsics written
 }
 
-// newHeapEncoder starts an encoding of vm's heap.
-// The previous encoding's sizes pre-size the next one's tables (snapshots of one run tend to
-// be alike), which saves most map growth and buffer copying.
+// heapEncoderPool keeps finished encoders (emptied, with their tables and buffers) for the
+// next encodings.
+var heapEncoderPool sync.Pool
+
+// newHeapEncoder starts an encoding of vm's heap. Encoders are reused: the tables and buffers
+// of a finished encoding serve the next one. A new encoder is sized from the previous
+// encoding of vm (snapshots of one run tend to be alike), which saves most map growth and
+// buffer copying; so is the writer of the execution half.
 func (vm *VM) newHeapEncoder() *heapEncoder {
 	h := vm.snapshotHint
-	if sc, ok := encoderScratchPool.Get().(*encoderScratch); ok {
-		e := &heapEncoder{vm: vm, w: &jsonWriter{}, objIDs: sc.objIDs, objQueue: sc.objQueue,
-			nodeIDs: sc.nodeIDs, nodeQueue: sc.nodeQueue, symIDs: map[*Symbol]int{},
-			objBuf: sc.objBuf, nodeBuf: sc.nodeBuf, changed: sc.changed}
-		e.objIDs.reset()
-		return e
+	e, _ := heapEncoderPool.Get().(*heapEncoder)
+	if e == nil {
+		e = &heapEncoder{objQueue: make([]*Object, 0, h.objects), nodeIDs: make(map[slotCodec]int, h.nodes)}
+		e.objIDs.reserve(h.idChunks)
 	}
-	e := &heapEncoder{vm: vm, w: &jsonWriter{}, objQueue: make([]*Object, 0, h.objects),
-		nodeIDs: make(map[slotCodec]int, h.nodes), symIDs: map[*Symbol]int{}}
+	e.vm = vm
+	e.w = &jsonWriter{buf: make([]byte, 0, h.execBytes+64)}
 	e.objIDs.reset()
 	return e
 }
 
-// encoderScratch is the reusable storage of a finished encoding: id tables, queues and the
-// buffers of the heap section's parts.
-type encoderScratch struct {
-	objIDs          objectIDTable
-	objQueue        []*Object
-	nodeIDs         map[slotCodec]int
-	nodeQueue       []slotCodec
-	objBuf, nodeBuf []byte
-	changed         []bool
-}
-
-// encoderScratchPool keeps the storage of finished encodings for the next ones.
-var encoderScratchPool sync.Pool
-
 // release hands the encoder's storage to the next encoding, emptied so that it keeps nothing
-// of the heap alive. e must not be used afterwards.
+// of the heap alive. e must not be used afterwards; the buffer of e.w (which the caller may
+// still hold) is not reused.
 func (e *heapEncoder) release() {
 	clear(e.objQueue)
 	clear(e.nodeIDs)
 	clear(e.nodeQueue)
-	encoderScratchPool.Put(&encoderScratch{objIDs: e.objIDs, objQueue: e.objQueue[:0],
-		nodeIDs: e.nodeIDs, nodeQueue: e.nodeQueue[:0], objBuf: e.objBuf[:0], nodeBuf: e.nodeBuf[:0],
-		changed: e.changed[:0]})
-	*e = heapEncoder{}
+	clear(e.symIDs)
+	clear(e.syms)
+	e.vm, e.w, e.err = nil, nil, nil
+	e.objQueue, e.nodeQueue, e.syms, e.intr = e.objQueue[:0], e.nodeQueue[:0], e.syms[:0], e.intr[:0]
+	e.objW = jsonWriter{buf: e.objW.buf[:0]}
+	e.nodeW = jsonWriter{buf: e.nodeW.buf[:0]}
+	heapEncoderPool.Put(e)
 }
 
 // snapshotHint remembers the sizes of the last heap encoding.
 type snapshotHint struct {
 	objects, nodes, objBytes, nodeBytes int
+	execBytes                           int // the execution half
+	idChunks                            int // chunks of the object id table
 	docBytes                            int // the whole document
 }
 
@@ -101,6 +97,9 @@ func (e *heapEncoder) symbolRef(s *Symbol) {
 		w.key("w")
 		w.string(s.wellKnown)
 	} else {
+		if e.symIDs == nil {
+			e.symIDs = map[*Symbol]int{}
+		}
 		id, ok := e.symIDs[s]
 		if !ok {
 			id = len(e.syms)
@@ -278,12 +277,13 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 			e.objectID(r.objs[iid])
 		}
 	}
-	objW := &jsonWriter{buf: slices.Grow(e.objBuf[:0], e.vm.snapshotHint.objBytes+64)}
-	nodeW := &jsonWriter{buf: slices.Grow(e.nodeBuf[:0], e.vm.snapshotHint.nodeBytes+64)}
-	defer func() { e.objBuf, e.nodeBuf = objW.buf, nodeW.buf }()
+	execBytes := len(e.w.buf) // what the execution half wrote
+	objW, nodeW := &e.objW, &e.nodeW
+	objW.buf = slices.Grow(objW.buf[:0], e.vm.snapshotHint.objBytes+64)
+	nodeW.buf = slices.Grow(nodeW.buf[:0], e.vm.snapshotHint.nodeBytes+64)
 	objW.beginArray()
 	nodeW.beginArray()
-	var intr []int
+	e.intr = e.intr[:0]
 	for oi, ni := 0, 0; oi < len(e.objQueue) || ni < len(e.nodeQueue); {
 		// e.w is set only when it changes (a pointer store pays a GC write barrier)
 		if oi < len(e.objQueue) {
@@ -292,7 +292,7 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 		for ; oi < len(e.objQueue); oi++ {
 			o := e.objQueue[oi]
 			if r.isIntrinsic(o) {
-				intr = append(intr, oi)
+				e.intr = append(e.intr, oi)
 				if !changed[o.iid] {
 					objW.int(0)
 					continue
@@ -320,7 +320,7 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	if e.err != nil {
 		return e.err
 	}
-	out.buf = slices.Grow(out.buf, len(objW.buf)+len(nodeW.buf)+32*len(e.syms)+64*len(intr)+64+extra)
+	out.buf = slices.Grow(out.buf, len(objW.buf)+len(nodeW.buf)+32*len(e.syms)+64*len(e.intr)+64+extra)
 	out.beginObject()
 	out.key("syms")
 	out.beginArray()
@@ -337,7 +337,7 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	out.endArray()
 	out.key("intr")
 	out.beginArray()
-	for _, id := range intr {
+	for _, id := range e.intr {
 		out.beginArray()
 		out.int(int64(id))
 		out.string(r.nameOf(e.objQueue[id]))
@@ -352,7 +352,7 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	out.raw(objW.buf)
 	out.endObject()
 	e.vm.snapshotHint = snapshotHint{objects: len(e.objQueue), nodes: len(e.nodeQueue), objBytes: len(objW.buf),
-		nodeBytes: len(nodeW.buf)}
+		nodeBytes: len(nodeW.buf), execBytes: execBytes, idChunks: e.objIDs.chunks}
 	return nil
 }
 
