@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/codemode/codemode/internal/api"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
@@ -91,9 +89,9 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 			return err
 		}
 	}
-	pool, err := pgxpool.New(ctx, dbURL)
+	pool, err := durable.OpenPool(ctx, dbURL)
 	if err != nil {
-		return fmt.Errorf("connect: %w", err)
+		return err
 	}
 	defer pool.Close()
 	if err := migrate.Up(ctx, pool); err != nil {
