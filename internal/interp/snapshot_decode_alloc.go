@@ -41,18 +41,17 @@ func (d *heapDecoder) release() {
 	} else {
 		clear(d.keys)
 	}
-	*d = heapDecoder{
-		objs:       d.objs[:0],
-		isIntr:     d.isIntr[:0],
-		nodes:      d.nodes[:0],
-		nodePos:    d.nodePos[:0],
-		nodeDecode: d.nodeDecode[:0],
-		syms:       d.syms[:0],
-		intr:       d.intr[:0],
-		keys:       d.keys,
-		recentKeys: d.recentKeys,
-		unitBuf:    d.unitBuf[:0],
-	}
+	// reset field by field: the caches are too large to copy through a struct literal
+	d.vm = nil
+	d.objs, d.isIntr, d.intr, d.counted = d.objs[:0], d.isIntr[:0], d.intr[:0], false
+	d.nodes, d.nodePos, d.nodeDecode = d.nodes[:0], d.nodePos[:0], d.nodeDecode[:0]
+	d.nodeReader = jsonReader{}
+	d.syms = d.syms[:0]
+	d.slotDepth, d.heapBytes = 0, 0
+	d.props, d.vals = propSlab{}, valSlab{}
+	d.strSlab, d.text, d.unitText = nil, nil, nil
+	d.unitBuf = d.unitBuf[:0]
+	d.longStrs, d.longUnits = nil, nil
 	decoderPool.Put(d)
 }
 
@@ -114,10 +113,12 @@ func (d *heapDecoder) growVals(r *jsonReader, pending int) {
 
 // readValueList reads an array of values into exactly sized storage (nil when empty).
 func (d *heapDecoder) readValueList(r *jsonReader) []Value {
-	r.beginArray()
+	if !r.open('[') {
+		r.expectSlow('[')
+	}
 	s := &d.vals
 	n := 0
-	for first := true; r.more(first); first = false {
+	for ok := r.more(true); ok; ok = r.comma() || r.moreSlow(false) {
 		if s.used == len(s.buf) {
 			d.growVals(r, n)
 		}

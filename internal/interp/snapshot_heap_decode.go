@@ -106,7 +106,7 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 			}
 			r.beginArray()
 			id := 0
-			for f := true; r.more(f); f = false {
+			for ok := r.more(true); ok; ok = r.comma() || r.moreSlow(false) {
 				if id >= len(d.objs) {
 					r.fail("more objects than counted")
 					break
@@ -274,28 +274,30 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 	o.class = ClassObject
 	o.flags = objExtensible
 	hasProto, hasLen := false, false
-	r.beginObject()
-	for first := true; r.more(first); first = false {
-		switch r.key() {
-		case "c":
+	if !r.open('{') {
+		r.expectSlow('{')
+	}
+	for ok := r.more(true); ok; ok = r.comma() || r.moreSlow(false) {
+		switch r.objMember() {
+		case memberClass:
 			c, ok := d.className(r)
 			if !ok {
 				r.fail("unknown class")
 			}
 			o.class = c
-		case "p":
+		case memberProto:
 			o.proto = d.object(r)
 			hasProto = true
-		case "f":
+		case memberFlags:
 			o.flags = objFlags(r.int())
-		case "pr":
+		case memberProps:
 			d.readProps(r, o, false)
-		case "el":
+		case memberElems:
 			o.elems = d.readElements(r)
-		case "len":
+		case memberLen:
 			o.length = uint32(r.int())
 			hasLen = true
-		case "s":
+		case memberSlots:
 			o.slots = d.slot(r)
 		default:
 			r.skip()
@@ -312,6 +314,74 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 	}
 	d.validateObject(r, o)
 	d.vm.allocated += objectBaseSize
+}
+
+// The members of an object entry, as objMember reports them.
+const (
+	memberOther = iota
+	memberClass // "c"
+	memberProto // "p"
+	memberFlags // "f"
+	memberProps // "pr"
+	memberElems // "el"
+	memberLen   // "len"
+	memberSlots // "s"
+)
+
+// objMember reads the name of a member of an object entry, and its colon.
+func (r *jsonReader) objMember() int {
+	data, p := r.data, r.pos
+	if p+5 < len(data) && data[p] == '"' {
+		switch {
+		case data[p+2] == '"' && data[p+3] == ':':
+			m := memberOther
+			switch data[p+1] {
+			case 'c':
+				m = memberClass
+			case 'p':
+				m = memberProto
+			case 'f':
+				m = memberFlags
+			case 's':
+				m = memberSlots
+			}
+			if m != memberOther {
+				r.pos = p + 4
+				return m
+			}
+		case data[p+3] == '"' && data[p+4] == ':':
+			switch {
+			case data[p+1] == 'p' && data[p+2] == 'r':
+				r.pos = p + 5
+				return memberProps
+			case data[p+1] == 'e' && data[p+2] == 'l':
+				r.pos = p + 5
+				return memberElems
+			}
+		case data[p+4] == '"' && data[p+5] == ':':
+			if data[p+1] == 'l' && data[p+2] == 'e' && data[p+3] == 'n' {
+				r.pos = p + 6
+				return memberLen
+			}
+		}
+	}
+	switch r.key() {
+	case "c":
+		return memberClass
+	case "p":
+		return memberProto
+	case "f":
+		return memberFlags
+	case "pr":
+		return memberProps
+	case "el":
+		return memberElems
+	case "len":
+		return memberLen
+	case "s":
+		return memberSlots
+	}
+	return memberOther
 }
 
 // validateObject rejects objects whose class and internal slots disagree, so that a corrupt
@@ -393,9 +463,13 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 	fresh := !overwrite && o.props.len() == 0
 	s := &d.props
 	n := 0 // properties of a fresh object written to the slab
-	r.beginArray()
-	for first := true; r.more(first); first = false {
-		r.beginArray()
+	if !r.open('[') {
+		r.expectSlow('[')
+	}
+	for ok := r.more(true); ok; ok = r.comma() || r.moreSlow(false) {
+		if !r.open('[') {
+			r.expectSlow('[')
+		}
 		var key PropertyKey
 		if r.peek() == '{' {
 			v := d.value(r)
@@ -407,10 +481,12 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		} else {
 			key = strKey(d.internKey(r))
 		}
-		r.more(false)
+		if !r.comma() {
+			r.moreSlow(false)
+		}
 		a := d.value(r)
 		p := Property{value: a, flags: propDefault}
-		if r.more(false) {
+		if r.comma() || r.moreSlow(false) {
 			if c := r.peek(); c == '{' || c == 'n' {
 				// accessor: getter, setter, flags
 				b := d.value(r)
@@ -422,7 +498,9 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 			} else {
 				p.flags = propFlags(r.int())
 			}
-			r.more(false)
+			if !r.open(']') {
+				r.more(false)
+			}
 		}
 		if p.flags&propAccessor != 0 && p.value.kind != KindUndefined {
 			r.fail("accessor flag on a data property")

@@ -52,6 +52,18 @@ func (r *jsonReader) peek() byte {
 
 // expect consumes byte c.
 func (r *jsonReader) expect(c byte) {
+	if !r.open(c) {
+		r.expectSlow(c)
+	}
+}
+
+// at reports whether byte c is at the position.
+func (r *jsonReader) at(c byte) bool {
+	p := r.pos
+	return p < len(r.data) && r.data[p] == c
+}
+
+func (r *jsonReader) expectSlow(c byte) {
 	if r.peek() != c {
 		r.fail("expected %q", c)
 		return
@@ -69,6 +81,34 @@ func (r *jsonReader) beginArray() { r.expect('[') }
 // consuming the separating comma, or consumes the closing bracket and returns false.
 // first must be true for the first call after begin.
 func (r *jsonReader) more(first bool) bool {
+	if !first && r.comma() {
+		return true
+	}
+	return r.moreSlow(first)
+}
+
+// comma consumes a comma right at the position (no spaces) and reports whether it did:
+// the fast path of more(false), small enough to inline in the decoder's loops. A failed
+// reader is at the end, so it finds none.
+func (r *jsonReader) comma() bool {
+	if r.at(',') {
+		r.pos++
+		return true
+	}
+	return false
+}
+
+// open consumes byte c right at the position and reports whether it did: the fast path of
+// expect.
+func (r *jsonReader) open(c byte) bool {
+	if r.at(c) {
+		r.pos++
+		return true
+	}
+	return false
+}
+
+func (r *jsonReader) moreSlow(first bool) bool {
 	c := r.peek()
 	if c == ']' || c == '}' {
 		r.pos++
