@@ -45,8 +45,8 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 		return nil, err
 	}
 	if wait := h.waitFor(req.Params.Wait); wait > 0 {
-		run, err = h.store.WaitRun(ctx, run.ID, wait, func(r durable.Run) bool {
-			return r.Status == durable.StatusSuspended || durable.IsFinal(r.Status)
+		run, err = h.store.WaitRun(ctx, run.ID, wait, func(status string) bool {
+			return status == durable.StatusSuspended || durable.IsFinal(status)
 		})
 		if err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func (h *handlers) GetRun(ctx context.Context, req gen.GetRunRequestObject) (gen
 	}
 	if wait := h.waitFor(req.Params.Wait); wait > 0 && !durable.IsFinal(run.Status) {
 		first := run.Status
-		run, err = h.store.WaitRun(ctx, req.Id, wait, func(r durable.Run) bool { return r.Status != first })
+		run, err = h.store.WaitRun(ctx, req.Id, wait, func(status string) bool { return status != first })
 		if err != nil {
 			return nil, err
 		}

@@ -133,7 +133,7 @@ func TestCrashedWorkersNeverRepeatCompletedCalls(t *testing.T) {
 
 	wantResult, _ := json.Marshal(map[string]any{"ok": true, "value": want})
 	for _, id := range ids {
-		run, err := store.WaitRun(ctx, id, 3*time.Minute, func(r Run) bool { return IsFinal(r.Status) })
+		run, err := store.WaitRun(ctx, id, 3*time.Minute, func(status string) bool { return IsFinal(status) })
 		require.NoError(t, err)
 		require.Equal(t, StatusSucceeded, run.Status, "run %s", id)
 		require.JSONEq(t, string(wantResult), string(run.Result))

@@ -212,29 +212,43 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 	return run, nil
 }
 
-// WaitRun returns the run once done(run) is true or the wait is over (returning the run as it
-// is then). It rereads the run whenever its status changes (a PostgreSQL notification, see
-// runWatch) and, as a safety net, at growing intervals (50 ms up to 1 s).
-func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done func(Run) bool) (Run, error) {
+// WaitRun returns the run once done(its status) is true or the wait is over (returning the
+// run as it is then). It rereads the run when a PostgreSQL notification announces a status
+// that done accepts (see runWatch) and, as a safety net, at growing intervals (50 ms up to
+// 1 s).
+func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done func(status string) bool) (Run, error) {
 	deadline := time.Now().Add(wait)
 	changed, unsubscribe := s.watch.subscribe(ctx, id)
 	defer unsubscribe()
 	interval := 25 * time.Millisecond
 	for {
 		run, err := s.GetRun(ctx, id)
-		if err != nil || done(run) || !time.Now().Before(deadline) {
+		if err != nil || done(run.Status) || !time.Now().Before(deadline) {
 			return run, err
 		}
 		interval = min(interval*2, time.Second, time.Until(deadline))
-		timer := time.NewTimer(interval)
+		if !s.waitChange(ctx, changed, interval, done) {
+			return run, nil
+		}
+	}
+}
+
+// waitChange waits until changed announces a status done accepts (or an unknown one), or
+// interval passes; it returns false when ctx ended.
+func (s *Store) waitChange(ctx context.Context, changed <-chan string, interval time.Duration, done func(string) bool) bool {
+	timer := time.NewTimer(interval)
+	defer timer.Stop()
+	for {
 		select {
 		case <-ctx.Done():
-			timer.Stop()
-			return run, nil
-		case <-changed:
+			return false
+		case status := <-changed:
+			if status == "" || done(status) {
+				return true
+			}
 		case <-timer.C:
+			return true
 		}
-		timer.Stop()
 	}
 }
 

@@ -205,7 +205,7 @@ func TestWaitRunReturnsOnChangeOrTimeout(t *testing.T) {
 	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
 	require.NoError(t, err)
 
-	got, err := b.store.WaitRun(b.ctx, run.ID, 200*time.Millisecond, func(r Run) bool { return r.Status != StatusQueued })
+	got, err := b.store.WaitRun(b.ctx, run.ID, 200*time.Millisecond, func(status string) bool { return status != StatusQueued })
 	require.NoError(t, err)
 	require.Equal(t, StatusQueued, got.Status, "nothing changed: returned after the wait")
 
@@ -213,7 +213,7 @@ func TestWaitRunReturnsOnChangeOrTimeout(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		_, _ = b.store.CancelRun(context.Background(), run.ID)
 	}()
-	got, err = b.store.WaitRun(b.ctx, run.ID, 20*time.Second, func(r Run) bool { return r.Status != StatusQueued })
+	got, err = b.store.WaitRun(b.ctx, run.ID, 20*time.Second, func(status string) bool { return status != StatusQueued })
 	require.NoError(t, err)
 	require.Equal(t, StatusCancelled, got.Status)
 }

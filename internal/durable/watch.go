@@ -2,6 +2,7 @@ package durable
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -10,7 +11,7 @@ import (
 )
 
 // runStatusChannel is the notification channel a trigger (migration 00003) announces every
-// run status change on, with the run id as payload.
+// run status change on, with "<run id> <new status>" as payload.
 const runStatusChannel = "codemode_run_status"
 
 // watchIdle is how long the listener stays connected with nobody waiting, so that a client
@@ -29,7 +30,7 @@ type runWatch struct {
 	pool *pgxpool.Pool
 
 	mu      sync.Mutex
-	waiters map[string]map[chan struct{}]struct{}
+	waiters map[string]map[chan string]struct{}
 	count   int           // waiters in all
 	running bool          // the listener goroutine runs
 	ready   chan struct{} // closed once the current listener is listening
@@ -38,18 +39,19 @@ type runWatch struct {
 }
 
 func newRunWatch(pool *pgxpool.Pool) *runWatch {
-	return &runWatch{pool: pool, waiters: map[string]map[chan struct{}]struct{}{}}
+	return &runWatch{pool: pool, waiters: map[string]map[chan string]struct{}{}}
 }
 
-// subscribe returns a channel that receives (coalesced) a value whenever run id's status may
-// have changed, and the function that ends the subscription. It returns once the listener
+// subscribe returns a channel that receives run id's new status whenever it changes (only
+// the latest when the receiver lags; "" when it may have changed unseen, after the listener
+// reconnected), and the function that ends the subscription. It returns once the listener
 // listens, or after watchReadyTimeout (or ctx's end) if it cannot connect.
-func (w *runWatch) subscribe(ctx context.Context, id string) (<-chan struct{}, func()) {
-	ch := make(chan struct{}, 1)
+func (w *runWatch) subscribe(ctx context.Context, id string) (<-chan string, func()) {
+	ch := make(chan string, 1)
 	w.mu.Lock()
 	set := w.waiters[id]
 	if set == nil {
-		set = map[chan struct{}]struct{}{}
+		set = map[chan string]struct{}{}
 		w.waiters[id] = set
 	}
 	set[ch] = struct{}{}
@@ -77,7 +79,7 @@ func (w *runWatch) subscribe(ctx context.Context, id string) (<-chan struct{}, f
 	return ch, func() { w.unsubscribe(id, ch) }
 }
 
-func (w *runWatch) unsubscribe(id string, ch chan struct{}) {
+func (w *runWatch) unsubscribe(id string, ch chan string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	set := w.waiters[id]
@@ -105,16 +107,18 @@ func (w *runWatch) stopIfIdle() {
 	}
 }
 
-// wake signals the waiters of run id, or every waiter when id is "".
-func (w *runWatch) wake(id string) {
+// wake gives status to the waiters of run id, or "" to every waiter when id is "". A
+// waiter that has not taken the previous status gets the new one in its place.
+func (w *runWatch) wake(id, status string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	signal := func(set map[chan struct{}]struct{}) {
+	signal := func(set map[chan string]struct{}) {
 		for ch := range set {
 			select {
-			case ch <- struct{}{}:
+			case <-ch:
 			default:
 			}
+			ch <- status // cannot block: the buffer of one was just emptied, and only wake sends
 		}
 	}
 	if id != "" {
@@ -133,12 +137,13 @@ func (w *runWatch) listen(ctx context.Context, ready chan struct{}) {
 	announced := false
 	for ctx.Err() == nil {
 		err := w.listenOnce(ctx, func() {
+			backoff = 100 * time.Millisecond
 			if !announced {
 				announced = true
-				close(ready)
+				close(ready) // waiters read their run after this: nothing was missed
+				return
 			}
-			backoff = 100 * time.Millisecond
-			w.wake("") // changes made while not listening were not announced
+			w.wake("", "") // changes made while not listening were not announced
 		})
 		if ctx.Err() != nil || err == nil {
 			return
@@ -169,7 +174,8 @@ func (w *runWatch) listenOnce(ctx context.Context, listening func()) error {
 		if err != nil {
 			return err
 		}
-		w.wake(n.Payload)
+		id, status, _ := strings.Cut(n.Payload, " ")
+		w.wake(id, status)
 	}
 }
 

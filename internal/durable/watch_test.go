@@ -7,14 +7,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// received reports whether ch gets a value within a generous bound (a notification normally
-// arrives in about a millisecond; the bound only keeps a broken listener from hanging).
-func received(ch <-chan struct{}) bool {
+// received returns the status ch gets within a generous bound (a notification normally
+// arrives in about a millisecond; the bound only keeps a broken listener from hanging), or
+// "timeout".
+func received(ch <-chan string) string {
 	select {
-	case <-ch:
-		return true
+	case status := <-ch:
+		return status
 	case <-time.After(10 * time.Second):
-		return false
+		return "timeout"
 	}
 }
 
@@ -38,7 +39,7 @@ func TestRunWatchDeliversStatusChanges(t *testing.T) {
 	require.NoError(t, err)
 	_, err = b.store.CancelRun(b.ctx, run.ID)
 	require.NoError(t, err)
-	require.True(t, received(changed), "the waiter of the cancelled run is woken")
+	require.Equal(t, StatusCancelled, received(changed), "the waiter of the cancelled run gets its new status")
 	select {
 	case <-otherChanged:
 		t.Fatal("the waiter of a run whose status did not change was woken")
@@ -61,11 +62,11 @@ func TestRunWatchReconnectsAndWakesEveryone(t *testing.T) {
 		`SELECT bool_or(pg_terminate_backend(pid)) FROM pg_stat_activity
 		 WHERE datname = current_database() AND query LIKE 'LISTEN %'`).Scan(&killed))
 	require.True(t, killed, "found the listening connection")
-	require.True(t, received(changed), "woken after the reconnection")
+	require.Equal(t, "", received(changed), "woken after the reconnection, with an unknown status")
 
 	_, err = b.store.CancelRun(b.ctx, run.ID)
 	require.NoError(t, err)
-	require.True(t, received(changed), "notifications flow again after the reconnection")
+	require.Equal(t, StatusCancelled, received(changed), "notifications flow again after the reconnection")
 }
 
 func TestStoreCloseStopsTheListener(t *testing.T) {
@@ -73,7 +74,7 @@ func TestStoreCloseStopsTheListener(t *testing.T) {
 	b := setup(t)
 	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
 	require.NoError(t, err)
-	got, err := b.store.WaitRun(b.ctx, run.ID, 10*time.Millisecond, func(Run) bool { return false })
+	got, err := b.store.WaitRun(b.ctx, run.ID, 10*time.Millisecond, func(string) bool { return false })
 	require.NoError(t, err)
 	require.Equal(t, StatusQueued, got.Status)
 	b.store.Close()
@@ -81,4 +82,20 @@ func TestStoreCloseStopsTheListener(t *testing.T) {
 	running := b.store.watch.running
 	b.store.watch.mu.Unlock()
 	require.False(t, running)
+}
+
+func TestRunWatchKeepsTheLatestStatusForALaggingWaiter(t *testing.T) {
+	t.Parallel()
+	w := newRunWatch(nil)
+	ch := make(chan string, 1)
+	w.waiters["r"] = map[chan string]struct{}{ch: {}}
+	w.wake("r", StatusRunning)
+	w.wake("r", StatusSucceeded)
+	w.wake("other", StatusFailed)
+	require.Equal(t, StatusSucceeded, <-ch)
+	select {
+	case s := <-ch:
+		t.Fatalf("got a second status %q", s)
+	default:
+	}
 }

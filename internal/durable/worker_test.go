@@ -172,7 +172,7 @@ func (b *testBundle) startWorker(t *testing.T, engine Engine) *Worker {
 
 func (b *testBundle) waitStatus(t *testing.T, id string, want string) Run {
 	t.Helper()
-	run, err := b.store.WaitRun(b.ctx, id, 30*time.Second, func(r Run) bool { return r.Status == want })
+	run, err := b.store.WaitRun(b.ctx, id, 30*time.Second, func(status string) bool { return status == want })
 	require.NoError(t, err)
 	require.Equal(t, want, run.Status)
 	return run

@@ -107,7 +107,7 @@ return total;
 		want += i
 	}
 	for _, id := range ids {
-		run, err := b.store.WaitRun(b.ctx, id, 3*time.Minute, func(r durable.Run) bool { return durable.IsFinal(r.Status) })
+		run, err := b.store.WaitRun(b.ctx, id, 3*time.Minute, func(status string) bool { return durable.IsFinal(status) })
 		require.NoError(t, err)
 		require.Equal(t, durable.StatusSucceeded, run.Status, "run %s: %s", id, run.Result)
 		require.Contains(t, string(run.Result), fmt.Sprintf(`"value": %d`, want))

@@ -58,9 +58,9 @@ func (b *testBundle) startWorker(t *testing.T) *durable.Worker {
 
 func (b *testBundle) waitStatus(t *testing.T, id string, statuses ...string) durable.Run {
 	t.Helper()
-	run, err := b.store.WaitRun(b.ctx, id, 60*time.Second, func(r durable.Run) bool {
+	run, err := b.store.WaitRun(b.ctx, id, 60*time.Second, func(status string) bool {
 		for _, s := range statuses {
-			if r.Status == s {
+			if status == s {
 				return true
 			}
 		}
