@@ -250,9 +250,10 @@ type slotCloner interface {
 // clone copies the template realm's objects for vm. It returns nil when some object holds a
 // reference or slot it cannot copy (the caller then builds the realm from the setups).
 //
-// Property keys (with their hash indexes) and the property values of objects that hold no
-// object reference are not copied: the clone shares them with the template through the frozen store (copy-on-write,
-// see propertyMap), so only the objects and the properties that refer to other objects are.
+// Property keys (with their hash indexes) and the properties of objects that refer to no
+// object are not copied: the clone shares them with the template through the frozen store
+// (copy-on-write, see propertyMap), so only the objects and the properties that refer to
+// other objects are.
 func (t *Realm) clone(vm *VM) *Realm {
 	n := len(t.objs)
 	if len(t.shared) != n {

@@ -26,10 +26,11 @@ func holdsNoObject(ps []Property) bool {
 }
 
 // freeze moves the template realm's property keys (with their hash indexes), and the
-// properties of the objects that refer to no object, into the process-wide frozen store (one block each), points the
-// template's objects at it and records what clones share (t.shared) and how many properties
-// they copy (t.copiedProps). It runs once, when the template is complete; from then on no
-// realm writes to the store: propertyMap copies a frozen slice before any change.
+// properties of the objects that refer to no object, into the process-wide frozen store (one
+// block each), points the template's objects at it and records what clones share (t.shared)
+// and how many properties they copy (t.copiedProps). It runs once, when the template is
+// complete; from then on no realm writes to the store: propertyMap copies a frozen slice
+// before any change.
 func (t *Realm) freeze() {
 	nKeys, nProps := 0, 0
 	for _, o := range t.objs[1:] {
