@@ -2,16 +2,19 @@ package interp
 
 import (
 	"math"
+	"sync"
 	"unsafe"
 )
 
 // Finding the changed intrinsics: every snapshot compares each intrinsic of the VM's realm
 // with its pristine counterpart in the reference realm, so that a change to a built-in that
 // nothing else references survives. A realm cloned from the reference shares its name table,
-// so an intrinsic and its counterpart have the same id (Object.iid): the comparison below
-// matches references by id with a few loads and falls back to the generic helpers
-// (intrinsicUnchanged, sameValueAcross) only for realms built otherwise and for values that
-// differ bit for bit.
+// so an intrinsic and its counterpart have the same id (Object.iid). The reference realm is
+// compared through an image of it made once (intrinsicImage): its properties in one compact
+// array, references as ids, so that checking that a reference is unchanged is comparing a
+// pointer with the realm's table entry for the id, without reading either object. Realms
+// built otherwise, and values that differ bit for bit, fall back to the generic helpers
+// (intrinsicUnchanged, sameValueAcross).
 
 // changedIntrinsics reports, by intrinsic id, which intrinsics of r differ from their
 // counterparts in ref (or have none). It reuses buf's storage.
@@ -23,16 +26,158 @@ func changedIntrinsics(r, ref *Realm, buf []bool) []bool {
 	changed := buf[:n]
 	clear(changed)
 	shared := r.names == ref.names
+	var img *intrinsicImage
+	if shared && ref == referenceRealm() {
+		img = referenceImage()
+	}
 	for iid := 1; iid < n; iid++ {
 		o := r.objs[iid]
-		if !shared || iid >= len(ref.objs) {
+		switch {
+		case !shared || iid >= len(ref.objs):
 			refObj := ref.counterpart(r, o)
 			changed[iid] = refObj == nil || !intrinsicUnchanged(r, o, ref, refObj)
-			continue
+		case img != nil && iid < len(img.objs) && !img.objs[iid].generic:
+			changed[iid] = !img.unchanged(r, ref, iid, o)
+		default:
+			changed[iid] = !sameIntrinsicByID(r, ref, o, ref.objs[iid])
 		}
-		changed[iid] = !sameIntrinsicByID(r, ref, o, ref.objs[iid])
 	}
 	return changed
+}
+
+// intrinsicImage is what changedIntrinsics compares a cloned realm's intrinsics with: the
+// reference realm's, with references to intrinsics as ids.
+type intrinsicImage struct {
+	objs  []imageObject   // by intrinsic id
+	keys  []PropertyKey   // every intrinsic's keys, one after another
+	props []imageProperty // their properties, in the same order
+}
+
+// imageObject is one intrinsic of the image: its properties are keys/props[start:start+n].
+type imageObject struct {
+	start, n int32
+	proto    uint16 // intrinsic id; 0 for null
+	flags    objFlags
+	// generic marks the intrinsics compared with the generic helpers: those with elements,
+	// stateful slots or references to objects that are not intrinsics.
+	generic bool
+}
+
+// imageProperty is one property: flags, and for an accessor the ids of its getter and
+// setter (0 for undefined); for a data property whose value is an object, the object's id in
+// get; for any other value, the value's bits.
+type imageProperty struct {
+	num      uint64
+	ref      unsafe.Pointer
+	get, set uint16
+	kind     Kind
+	flags    propFlags
+}
+
+// referenceImage is the image of the reference realm, made on first use.
+var referenceImage = sync.OnceValue(func() *intrinsicImage { return newIntrinsicImage(referenceRealm()) })
+
+// newIntrinsicImage makes the image of realm ref.
+func newIntrinsicImage(ref *Realm) *intrinsicImage {
+	img := &intrinsicImage{objs: make([]imageObject, len(ref.objs))}
+	id := func(o *Object) (uint16, bool) {
+		if o == nil {
+			return 0, true
+		}
+		return o.iid, ref.isIntrinsic(o)
+	}
+	for iid := 1; iid < len(ref.objs); iid++ {
+		o := ref.objs[iid]
+		io := &img.objs[iid]
+		io.start, io.n, io.flags = int32(len(img.props)), int32(o.props.len()), o.flags
+		var ok bool
+		io.proto, ok = id(o.proto)
+		io.generic = !ok || len(o.elems) > 0 || o.length != 0 || len(o.props.props) != len(o.props.keys)
+		if _, stateful := o.slots.(slotCodec); stateful {
+			io.generic = true
+		}
+		for i, k := range o.props.keys {
+			p := &o.props.props[i]
+			ip := imageProperty{kind: p.value.kind, flags: p.flags}
+			switch {
+			case p.isAccessor():
+				g, gok := id(p.getter)
+				st, sok := id(p.setter)
+				ip.get, ip.set = g, st
+				io.generic = io.generic || !gok || !sok
+			case p.value.kind == KindObject:
+				ip.get, ok = id(p.value.obj())
+				io.generic = io.generic || !ok
+			default:
+				ip.num, ip.ref = math.Float64bits(p.value.num), p.value.ref
+			}
+			img.keys = append(img.keys, k)
+			img.props = append(img.props, ip)
+		}
+	}
+	return img
+}
+
+// unchanged reports whether intrinsic o of r (id iid) is as in the image of ref; the image
+// must not mark it generic.
+func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
+	io := &img.objs[iid]
+	if o.flags != io.flags || len(o.props.keys) != int(io.n) || len(o.props.props) != int(io.n) {
+		return false
+	}
+	switch o.slots.(type) {
+	case nil, *nativeFunction, Value:
+		// no state of its own
+	default:
+		if _, stateful := o.slots.(slotCodec); stateful {
+			return false
+		}
+	}
+	objs := r.objs
+	at := func(id uint16) *Object {
+		if id == 0 || int(id) >= len(objs) {
+			return nil
+		}
+		return objs[id]
+	}
+	if o.proto != at(io.proto) || (o.proto == nil) != (io.proto == 0) {
+		return false
+	}
+	if o.class == ClassArray && (len(o.elems) != 0 || o.length != 0) {
+		return false
+	}
+	keys := img.keys[io.start : io.start+io.n]
+	props := img.props[io.start : io.start+io.n]
+	for i, k := range o.props.keys {
+		if !sameKey(k, keys[i]) {
+			return false
+		}
+		p, q := &o.props.props[i], &props[i]
+		if p.flags != q.flags {
+			return false
+		}
+		if p.flags&propAccessor != 0 {
+			if p.getter != at(q.get) || p.setter != at(q.set) || (p.getter == nil) != (q.get == 0) ||
+				(p.setter == nil) != (q.set == 0) {
+				return false
+			}
+			continue
+		}
+		if q.kind == KindObject {
+			if p.value.kind != KindObject || (*Object)(p.value.ref) != at(q.get) || p.value.ref == nil {
+				return false
+			}
+			continue
+		}
+		if p.value.kind == q.kind && p.value.ref == q.ref && math.Float64bits(p.value.num) == q.num {
+			continue
+		}
+		// not the same bits: maybe the same value all the same (another NaN, an equal string)
+		if !sameValueAcross(r, p.value, ref, ref.objs[iid].props.props[i].value) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameIntrinsicByID is intrinsicUnchanged for realms that share their name table, with o
