@@ -190,8 +190,8 @@ func (d *heapDecoder) str(r *jsonReader) *jsString {
 		d.unitText = d.unitText[n:]
 	}
 	copy(text, u)
-	s := d.newString()
-	*s = jsString{utf16: text, length: n}
+	s := d.newString() // zeroed: set only the fields that are not zero (fewer write barriers)
+	s.utf16, s.length = text, n
 	d.vm.allocated += stringBaseSize + 2*int64(n)
 	if n >= internMinLength {
 		if d.longUnits == nil {
@@ -230,8 +230,8 @@ func (d *heapDecoder) asciiString(b []byte) *jsString {
 		text = unsafe.String(unsafe.SliceData(d.text), len(b))
 		d.text = d.text[len(b):]
 	}
-	s := d.newString()
-	*s = jsString{ascii: text, length: len(text), isASCII: true}
+	s := d.newString() // zeroed: set only the fields that are not zero (fewer write barriers)
+	s.ascii, s.length, s.isASCII = text, len(text), true
 	d.vm.allocated += stringBaseSize + int64(len(text))
 	switch {
 	case slot != nil:

@@ -518,8 +518,20 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 			if s.used == len(s.keys) {
 				d.growProps(r, n)
 			}
-			s.keys[s.used] = key
-			s.props[s.used] = p
+			// the slab is zeroed: set only the fields that are not zero (fewer write barriers)
+			if key.sym != nil {
+				s.keys[s.used].sym = key.sym
+			} else {
+				s.keys[s.used].name = key.name
+			}
+			dst := &s.props[s.used]
+			dst.value, dst.flags = p.value, p.flags
+			if p.getter != nil {
+				dst.getter = p.getter
+			}
+			if p.setter != nil {
+				dst.setter = p.setter
+			}
 			s.used++
 			n++
 			continue
