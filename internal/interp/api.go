@@ -67,7 +67,7 @@ func New(cfg Config) *VM {
 	if vm.exec.maxCallDepth <= 0 {
 		vm.exec.maxCallDepth = 10000
 	}
-	vm.exec.stack = make([]Value, 1024)
+	vm.exec.stack = make([]Value, initialStack)
 	vm.positionHook = vm.currentPosition
 	return vm
 }

@@ -110,6 +110,10 @@ func (ex *execState) push(v Value) {
 	ex.sp++
 }
 
+// initialStack is the value stack a VM starts with; it grows by doubling (ensureStack). Small,
+// because every run and every restore makes a VM and most programs need little.
+const initialStack = 256
+
 // ensureStack makes room for n more values.
 func (vm *VM) ensureStack(n int) {
 	ex := &vm.exec
@@ -117,8 +121,8 @@ func (vm *VM) ensureStack(n int) {
 		return
 	}
 	size := 2 * len(ex.stack)
-	if size < ex.sp+n+1024 {
-		size = ex.sp + n + 1024
+	if size < ex.sp+n+initialStack {
+		size = ex.sp + n + initialStack
 	}
 	ns := make([]Value, size)
 	copy(ns, ex.stack[:ex.sp])
