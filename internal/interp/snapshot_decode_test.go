@@ -213,3 +213,62 @@ let sum = 0; for (const o of objs) sum += o.c;
 	require.Equal(t, want, got)
 	require.Greater(t, snaps, 10)
 }
+
+// TestJSONReaderSkipAndCount checks the bracket-matching scans: skip passes over a value
+// (brackets and quotes inside strings ignored), countRest counts the entries left in the
+// enclosing list.
+func TestJSONReaderSkipAndCount(t *testing.T) {
+	t.Parallel()
+	deep := func(n int) string {
+		s := ""
+		for range n {
+			s += "["
+		}
+		for range n {
+			s += "]"
+		}
+		return s
+	}
+	tests := []struct {
+		name  string
+		json  string
+		fails bool
+	}{
+		{name: "object", json: `{"a":["]",{"b":"\"}"}],"c":1}`},
+		{name: "escaped backslashes", json: `["a\\\\",["\\"]]`},
+		{name: "nested", json: deep(500)},
+		{name: "too deep", json: deep(600), fails: true},
+		{name: "mismatched", json: `[1,{"a":2]]`, fails: true},
+		{name: "unterminated", json: `[1,[2]`, fails: true},
+		{name: "unterminated string", json: `["abc]`, fails: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := &jsonReader{data: []byte(tt.json + ",0")}
+			r.skip()
+			if tt.fails {
+				require.ErrorIs(t, r.err, ErrSnapshotCorrupt)
+				return
+			}
+			require.NoError(t, r.err)
+			require.Equal(t, len(tt.json), r.pos)
+		})
+	}
+	counts := []struct {
+		json string
+		at   int
+		want int
+	}{
+		{json: `[1,2,3]`, at: 1, want: 2},
+		{json: `[1,2,3]`, at: 2, want: 2},
+		{json: `[1,2,3]`, at: 5, want: 0},
+		{json: `[[1,2],"a,]\",b",{"x":[3,4]},5]`, at: 1, want: 3},
+		{json: `[]`, at: 1, want: 0},
+	}
+	for _, tt := range counts {
+		r := &jsonReader{data: []byte(tt.json), pos: tt.at}
+		require.Equal(t, tt.want, r.countRest(), "%s at %d", tt.json, tt.at)
+		require.Equal(t, tt.at, r.pos)
+	}
+}

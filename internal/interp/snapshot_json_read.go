@@ -731,20 +731,29 @@ func (r *jsonReader) skipString() {
 
 // skipContainer passes over an object or array, counting brackets outside strings.
 func (r *jsonReader) skipContainer() {
-	var open [maxSkipDepth + 1]byte
+	var arrays [(maxSkipDepth + 64) / 64]uint64 // bit set: the open bracket at that depth is '['
 	depth := 0
 	data := r.data
 	for i := r.pos; i < len(data); i++ {
-		switch c := data[i]; c {
+		c := data[i]
+		if !structural[c] {
+			continue
+		}
+		switch c {
 		case '{', '[':
-			if depth == len(open) {
+			if depth > maxSkipDepth {
 				r.fail("nesting too deep")
 				return
 			}
-			open[depth] = c
+			bit := uint64(1) << (depth % 64)
+			if c == '[' {
+				arrays[depth/64] |= bit
+			} else {
+				arrays[depth/64] &^= bit
+			}
 			depth++
 		case '}', ']':
-			if depth == 0 || open[depth-1] != c-2 {
+			if depth == 0 || (arrays[(depth-1)/64]>>((depth-1)%64)&1 == 1) != (c == ']') {
 				r.pos = i
 				r.fail("mismatched %q", c)
 				return
@@ -755,11 +764,7 @@ func (r *jsonReader) skipContainer() {
 				return
 			}
 		case '"':
-			for i++; i < len(data) && data[i] != '"'; i++ {
-				if data[i] == '\\' {
-					i++
-				}
-			}
+			i = stringEnd(data, i+1)
 		}
 	}
 	r.pos = len(data)
