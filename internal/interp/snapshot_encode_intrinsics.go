@@ -36,7 +36,7 @@ func changedIntrinsics(r, ref *Realm, buf []bool) []bool {
 		case !shared || iid >= len(ref.objs):
 			refObj := ref.counterpart(r, o)
 			changed[iid] = refObj == nil || !intrinsicUnchanged(r, o, ref, refObj)
-		case img != nil && iid < len(img.objs) && !img.objs[iid].generic:
+		case img != nil && iid < len(img.objs) && n >= len(img.objs) && !img.objs[iid].generic:
 			changed[iid] = !img.unchanged(r, ref, iid, o)
 		default:
 			changed[iid] = !sameIntrinsicByID(r, ref, o, ref.objs[iid])
@@ -49,11 +49,10 @@ func changedIntrinsics(r, ref *Realm, buf []bool) []bool {
 // reference realm's, with references to intrinsics as ids.
 type intrinsicImage struct {
 	objs  []imageObject   // by intrinsic id
-	keys  []PropertyKey   // every intrinsic's keys, one after another
-	props []imageProperty // their properties, in the same order
+	props []imageProperty // every intrinsic's properties, one after another
 }
 
-// imageObject is one intrinsic of the image: its properties are keys/props[start:start+n].
+// imageObject is one intrinsic of the image: its properties are props[start:start+n].
 type imageObject struct {
 	start, n int32
 	proto    uint16 // intrinsic id; 0 for null
@@ -63,10 +62,13 @@ type imageObject struct {
 	generic bool
 }
 
-// imageProperty is one property: flags, and for an accessor the ids of its getter and
-// setter (0 for undefined); for a data property whose value is an object, the object's id in
-// get; for any other value, the value's bits.
+// imageProperty is one property: its key (the bytes of its name, its symbol), flags, and
+// for an accessor the ids of its getter and setter (0 for undefined); for a data property
+// whose value is an object, the object's id in get; for any other value, the value's bits.
 type imageProperty struct {
+	keyData  *byte
+	keySym   *Symbol
+	keyLen   int
 	num      uint64
 	ref      unsafe.Pointer
 	get, set uint16
@@ -98,7 +100,8 @@ func newIntrinsicImage(ref *Realm) *intrinsicImage {
 		}
 		for i, k := range o.props.keys {
 			p := &o.props.props[i]
-			ip := imageProperty{kind: p.value.kind, flags: p.flags}
+			ip := imageProperty{keyData: unsafe.StringData(k.name), keySym: k.sym, keyLen: len(k.name),
+				kind: p.value.kind, flags: p.flags}
 			switch {
 			case p.isAccessor():
 				g, gok := id(p.getter)
@@ -111,7 +114,6 @@ func newIntrinsicImage(ref *Realm) *intrinsicImage {
 			default:
 				ip.num, ip.ref = math.Float64bits(p.value.num), p.value.ref
 			}
-			img.keys = append(img.keys, k)
 			img.props = append(img.props, ip)
 		}
 	}
@@ -119,10 +121,11 @@ func newIntrinsicImage(ref *Realm) *intrinsicImage {
 }
 
 // unchanged reports whether intrinsic o of r (id iid) is as in the image of ref; the image
-// must not mark it generic.
+// must not mark it generic, and r must have at least the image's intrinsics.
 func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 	io := &img.objs[iid]
-	if o.flags != io.flags || len(o.props.keys) != int(io.n) || len(o.props.props) != int(io.n) {
+	n := int(io.n)
+	if o.flags != io.flags || len(o.props.keys) != n || len(o.props.props) != n {
 		return false
 	}
 	switch o.slots.(type) {
@@ -133,47 +136,37 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 			return false
 		}
 	}
-	objs := r.objs
-	at := func(id uint16) *Object {
-		if id == 0 || int(id) >= len(objs) {
-			return nil
-		}
-		return objs[id]
-	}
-	if o.proto != at(io.proto) || (o.proto == nil) != (io.proto == 0) {
+	objs := r.objs // objs[0] is nil: id 0 stands for null or undefined
+	if o.proto != objs[io.proto] {
 		return false
 	}
 	if o.class == ClassArray && (len(o.elems) != 0 || o.length != 0) {
 		return false
 	}
-	keys := img.keys[io.start : io.start+io.n]
-	props := img.props[io.start : io.start+io.n]
-	for i, k := range o.props.keys {
-		if !sameKey(k, keys[i]) {
+	keys, props := o.props.keys[:n], o.props.props[:n]
+	for i := range img.props[io.start : io.start+io.n] {
+		q, k, p := &img.props[int(io.start)+i], &keys[i], &props[i]
+		if k.sym != q.keySym || len(k.name) != q.keyLen {
 			return false
 		}
-		p, q := &o.props.props[i], &props[i]
+		if unsafe.StringData(k.name) != q.keyData && k.name != unsafe.String(q.keyData, q.keyLen) {
+			return false
+		}
 		if p.flags != q.flags {
 			return false
 		}
-		if p.flags&propAccessor != 0 {
-			if p.getter != at(q.get) || p.setter != at(q.set) || (p.getter == nil) != (q.get == 0) ||
-				(p.setter == nil) != (q.set == 0) {
+		switch {
+		case p.flags&propAccessor != 0:
+			if p.getter != objs[q.get] || p.setter != objs[q.set] {
 				return false
 			}
-			continue
-		}
-		if q.kind == KindObject {
-			if p.value.kind != KindObject || (*Object)(p.value.ref) != at(q.get) || p.value.ref == nil {
+		case q.kind == KindObject:
+			if p.value.kind != KindObject || p.value.ref != unsafe.Pointer(objs[q.get]) {
 				return false
 			}
-			continue
-		}
-		if p.value.kind == q.kind && p.value.ref == q.ref && math.Float64bits(p.value.num) == q.num {
-			continue
-		}
+		case p.value.kind == q.kind && p.value.ref == q.ref && math.Float64bits(p.value.num) == q.num:
 		// not the same bits: maybe the same value all the same (another NaN, an equal string)
-		if !sameValueAcross(r, p.value, ref, ref.objs[iid].props.props[i].value) {
+		case !sameValueAcross(r, p.value, ref, ref.objs[iid].props.props[i].value):
 			return false
 		}
 	}
