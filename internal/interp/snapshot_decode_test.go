@@ -18,7 +18,7 @@ func TestJSONReaderFloat(t *testing.T) {
 	texts := []string{
 		"0", "-0", "7", "-7", "0.5", "-0.3333333333333333", "1.6666666666666667", "0.1",
 		"0.000001", "1e21", "1e-7", "-1.25e+3", "2.5E-3", "123456789012345", "1234567890123456",
-		"9007199254740993", "5e-324", "1.7976931348623157e308", "1e22", "1e23", "1e-22",
+		"9007199254740993", "9007199254740992", "0.9007199254740993", "0.3333333333333333", "1234567890123456789", "12345678901234567890", "5e-324", "1.7976931348623157e308", "1e22", "1e23", "1e-22",
 		"123456789012345e-10", "0.000000000000000000001", "100", "4.35", "1e-400", "01", "1.",
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -270,5 +270,22 @@ func TestJSONReaderSkipAndCount(t *testing.T) {
 		r := &jsonReader{data: []byte(tt.json), pos: tt.at}
 		require.Equal(t, tt.want, r.countRest(), "%s at %d", tt.json, tt.at)
 		require.Equal(t, tt.at, r.pos)
+	}
+}
+
+// TestHasSpecialByte checks the eight-byte test of stringRaw against the byte table, for
+// every byte value at every position of a word of plain bytes.
+func TestHasSpecialByte(t *testing.T) {
+	t.Parallel()
+	for pos := range 8 {
+		for c := range 256 {
+			word := []byte("abcdefgh")
+			word[pos] = byte(c)
+			x := uint64(0)
+			for i := 7; i >= 0; i-- {
+				x = x<<8 | uint64(word[i])
+			}
+			require.Equal(t, !plainString[c], hasSpecialByte(x), "byte %#x at %d", c, pos)
+		}
 	}
 }

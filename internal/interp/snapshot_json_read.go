@@ -2,6 +2,7 @@ package interp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -312,11 +313,11 @@ func (r *jsonReader) float() float64 {
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// fastFloat converts a number of the form -?digits(.digits)?([eE][+-]?digits)? whose digits
-// (leading zeros aside) number at most 15 and whose decimal exponent is within ±22: the
-// digits and the power of ten are both exact float64 values, so one multiplication or
-// division gives the correctly rounded result. ok is false (and the position unchanged)
-// for any other text.
+// fastFloat converts a number of the form -?digits(.digits)?([eE][+-]?digits)? with at
+// most 19 digits whose value as an integer (the digits without the point) is at most 2^53,
+// with a decimal exponent within ±22: the integer and the power of ten are both exact
+// float64 values, so one multiplication or division gives the correctly rounded result
+// (Clinger's fast path). ok is false (and the position unchanged) for any other text.
 func (r *jsonReader) fastFloat() (float64, bool) {
 	data := r.data
 	i := r.pos
@@ -327,39 +328,38 @@ func (r *jsonReader) fastFloat() (float64, bool) {
 	if neg {
 		i++
 	}
-	if i >= len(data) || data[i] < '0' || data[i] > '9' {
-		return 0, false
-	}
-	if data[i] == '0' && i+1 < len(data) && data[i+1] >= '0' && data[i+1] <= '9' {
-		return 0, false // a leading zero: not JSON, leave it to the slow path
-	}
+	start := i
 	var mant uint64
-	digits, exp := 0, 0
-	for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
-		if mant != 0 || data[i] != '0' {
-			digits++
+	for ; i < len(data); i++ {
+		c := data[i] - '0'
+		if c > 9 {
+			break
 		}
-		mant = mant*10 + uint64(data[i]-'0')
-		if digits > 15 {
-			return 0, false
-		}
+		mant = mant*10 + uint64(c)
 	}
+	digits := i - start
+	if digits == 0 || (data[start] == '0' && digits > 1) {
+		return 0, false // no digits, or a leading zero (not JSON): the slow path decides
+	}
+	exp := 0
 	if i < len(data) && data[i] == '.' {
 		i++
-		start := i
-		for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
-			if mant != 0 || data[i] != '0' {
-				digits++
+		fracStart := i
+		for ; i < len(data); i++ {
+			c := data[i] - '0'
+			if c > 9 {
+				break
 			}
-			mant = mant*10 + uint64(data[i]-'0')
-			exp--
-			if digits > 15 {
-				return 0, false
-			}
+			mant = mant*10 + uint64(c)
 		}
-		if i == start {
+		if i == fracStart {
 			return 0, false
 		}
+		exp = fracStart - i
+		digits += i - fracStart
+	}
+	if digits > 19 || mant > 1<<53 {
+		return 0, false
 	}
 	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
 		i++
@@ -368,13 +368,13 @@ func (r *jsonReader) fastFloat() (float64, bool) {
 			eneg = data[i] == '-'
 			i++
 		}
-		start, e := i, 0
+		estart, e := i, 0
 		for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
 			if e < 1000 {
 				e = e*10 + int(data[i]-'0')
 			}
 		}
-		if i == start {
+		if i == estart {
 			return 0, false
 		}
 		if eneg {
@@ -488,6 +488,9 @@ func (r *jsonReader) stringRaw() (raw []byte, plain bool) {
 	data := r.data
 	start := r.pos + 1
 	i := start
+	for i+8 <= len(data) && !hasSpecialByte(binary.LittleEndian.Uint64(data[i:])) {
+		i += 8 // eight plain bytes at once
+	}
 	for i < len(data) && plainString[data[i]] {
 		i++
 	}
@@ -512,6 +515,20 @@ func (r *jsonReader) stringRaw() (raw []byte, plain bool) {
 	}
 	r.fail("unterminated string")
 	return nil, false
+}
+
+// Byte-parallel tests on eight bytes in a uint64.
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// hasSpecialByte reports whether any of the eight bytes in x is not plain in a string: a
+// quote, a backslash, a control character or a non-ASCII byte.
+func hasSpecialByte(x uint64) bool {
+	q := x ^ (lowBits * '"')
+	b := x ^ (lowBits * '\\')
+	return ((q-lowBits)&^q|(b-lowBits)&^b|(x-lowBits*0x20)&^x|x)&highBits != 0
 }
 
 // decodeUnits converts the raw text of a string (see stringRaw) to UTF-16 code units in
