@@ -230,6 +230,8 @@ func appendJSONUTF16(b []byte, u []uint16) []byte {
 	for i := 0; i < len(u); i++ {
 		c := u[i]
 		switch {
+		case c < 0x80 && plainJSON[c]:
+			b = append(b, byte(c))
 		case c < 0x80:
 			b = appendEscapedASCII(b, byte(c))
 		case c >= 0xD800 && c <= 0xDBFF && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF:

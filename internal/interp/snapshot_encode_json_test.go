@@ -1,0 +1,120 @@
+package interp
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+)
+
+// referenceJSONGoString is appendJSONGoString one byte at a time, as format 1 was written.
+func referenceJSONGoString(s string) string {
+	b := []byte{'"'}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case plainJSON[c]:
+			b = append(b, c)
+			i++
+		case c < utf8.RuneSelf:
+			b = appendEscapedASCII(b, c)
+			i++
+		case c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF:
+			b = appendUnicodeEscape(b, uint16(0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F)))
+			i += 3
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = appendUnicodeEscape(b, 0xFFFD)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return string(append(b, '"'))
+}
+
+func TestAppendJSONGoString(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("plain text ", 10)
+	tests := []struct {
+		name string
+		s    string
+	}{
+		{name: "empty", s: ""},
+		{name: "short", s: "abc"},
+		{name: "one word", s: "abcdefgh"},
+		{name: "long plain", s: long},
+		{name: "quote late", s: long + `"` + long},
+		{name: "backslash in a word", s: "abcd\\efghijkl"},
+		{name: "controls", s: "a\nb\tc\rd\x00e\x1ff\x7fg" + long},
+		{name: "non-ASCII", s: long + "é😀" + long},
+		{name: "lone surrogate (WTF-8)", s: long + "\xed\xa0\x80" + long},
+		{name: "invalid UTF-8", s: long + "\xff\xfe" + long},
+		{name: "escape at every offset", s: "0123456789abcdef\"0123456789abcdef<>&\u2028"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			for start := range min(len(tt.s), 9) + 1 {
+				s := tt.s[start:]
+				require.Equal(t, referenceJSONGoString(s), string(appendJSONGoString(nil, s)), "from %d", start)
+			}
+		})
+	}
+}
+
+func TestAppendJSONGoStringRandom(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "b", " ", "~", `"`, `\`, "\n", "\x00", "\x7f", "é", "\xed\xa0\x80", "\xff", "😀"}
+	for range 2000 {
+		var sb strings.Builder
+		for range rng.IntN(40) {
+			if rng.IntN(4) == 0 {
+				sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+			} else {
+				sb.WriteString(strings.Repeat("x", rng.IntN(12)))
+			}
+		}
+		s := sb.String()
+		require.Equal(t, referenceJSONGoString(s), string(appendJSONGoString(nil, s)), "%q", s)
+	}
+}
+
+// referenceJSONUTF16 is appendJSONUTF16 as format 1 was written.
+func referenceJSONUTF16(u []uint16) string {
+	b := []byte{'"'}
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		switch {
+		case c < 0x80:
+			b = appendEscapedASCII(b, byte(c))
+		case c >= 0xD800 && c <= 0xDBFF && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF:
+			b = utf8.AppendRune(b, utf16.DecodeRune(rune(c), rune(u[i+1])))
+			i++
+		case c >= 0xD800 && c <= 0xDFFF:
+			b = appendUnicodeEscape(b, c)
+		default:
+			b = utf8.AppendRune(b, rune(c))
+		}
+	}
+	return string(append(b, '"'))
+}
+
+func TestAppendJSONUTF16Random(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []uint16{'a', ' ', '"', '\\', '\n', 0, 0x7F, 0x80, 0xE9, 0x2028, 0xD83D, 0xDE00, 0xDC00, 0xFFFF}
+	for range 2000 {
+		u := make([]uint16, rng.IntN(30))
+		for i := range u {
+			u[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		require.Equal(t, referenceJSONUTF16(u), string(appendJSONUTF16(nil, u)), "%v", u)
+	}
+}
