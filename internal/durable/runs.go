@@ -191,6 +191,28 @@ func scanRun(r pgx.Row) (Run, error) {
 
 // GetRun returns a run with its pending calls, or ErrRunNotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
+	run, err := s.getRunRow(ctx, id)
+	if err != nil {
+		return Run{}, err
+	}
+	return s.withPending(ctx, run)
+}
+
+// withPending adds the run's pending calls to run.
+func (s *Store) withPending(ctx context.Context, run Run) (Run, error) {
+	rows, err := s.pool.Query(ctx, q("CallListPending"), run.ID)
+	if err != nil {
+		return Run{}, fmt.Errorf("pending calls of run %s: %w", run.ID, err)
+	}
+	run.Pending, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Call, error) { return scanCall(r) })
+	if err != nil {
+		return Run{}, fmt.Errorf("pending calls of run %s: %w", run.ID, err)
+	}
+	return run, nil
+}
+
+// getRunRow returns a run without its pending calls, or ErrRunNotFound.
+func (s *Store) getRunRow(ctx context.Context, id string) (Run, error) {
 	if _, err := uuid.Parse(id); err != nil {
 		return Run{}, fmt.Errorf("%w: %s", ErrRunNotFound, id)
 	}
@@ -200,14 +222,6 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 	}
 	if err != nil {
 		return Run{}, fmt.Errorf("get run %s: %w", id, err)
-	}
-	rows, err := s.pool.Query(ctx, q("CallListPending"), id)
-	if err != nil {
-		return Run{}, fmt.Errorf("pending calls of run %s: %w", id, err)
-	}
-	run.Pending, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Call, error) { return scanCall(r) })
-	if err != nil {
-		return Run{}, fmt.Errorf("pending calls of run %s: %w", id, err)
 	}
 	return run, nil
 }
@@ -222,13 +236,16 @@ func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done
 	defer unsubscribe()
 	interval := 25 * time.Millisecond
 	for {
-		run, err := s.GetRun(ctx, id)
-		if err != nil || done(run.Status) || !time.Now().Before(deadline) {
-			return run, err
+		run, err := s.getRunRow(ctx, id)
+		if err != nil {
+			return Run{}, err
+		}
+		if done(run.Status) || !time.Now().Before(deadline) {
+			return s.withPending(ctx, run)
 		}
 		interval = min(interval*2, time.Second, time.Until(deadline))
 		if !s.waitChange(ctx, changed, interval, done) {
-			return run, nil
+			return s.withPending(context.WithoutCancel(ctx), run)
 		}
 	}
 }
@@ -330,7 +347,7 @@ func decodeCursor(c string) (time.Time, string, error) {
 
 // runSpec loads what the engine needs to run a run.
 func (s *Store) runSpec(ctx context.Context, runID string) (RunSpec, error) {
-	run, err := s.GetRun(ctx, runID)
+	run, err := s.getRunRow(ctx, runID)
 	if err != nil {
 		return RunSpec{}, err
 	}

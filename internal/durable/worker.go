@@ -172,9 +172,7 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 	}
 	var out Outcome
 	if seq == 0 {
-		if err := w.event(ctx, lease, EventStarted, nil); err != nil {
-			return err
-		}
+		lease.deferEvent(EventStarted, nil)
 		out, err = w.engine.Start(ctx, spec, lease)
 	} else {
 		var (
@@ -188,9 +186,7 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 		for _, o := range settled {
 			lease.unapplied = append(lease.unapplied, o.CallID)
 		}
-		if err := w.event(ctx, lease, EventResumed, map[string]any{"seq": seq, "outcomes": len(settled)}); err != nil {
-			return err
-		}
+		lease.deferEvent(EventResumed, map[string]any{"seq": seq, "outcomes": len(settled)})
 		out, err = w.engine.Resume(ctx, spec, snapshot, settled, lease)
 	}
 	if errors.Is(err, ErrLeaseLost) {
@@ -235,8 +231,4 @@ func internalErrorResult(err error) json.RawMessage {
 		"logs":  []any{},
 	})
 	return raw
-}
-
-func (w *Worker) event(ctx context.Context, l *Lease, typ string, data map[string]any) error {
-	return l.fenced(ctx, func(tx pgx.Tx, _ int) error { return addEvent(ctx, tx, l.runID, typ, data) })
 }

@@ -257,9 +257,14 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 		types = append(types, e.Type)
 	}
 	require.Equal(t, EventCreated, types[0])
+	require.Equal(t, EventStarted, types[1], "written with the drive's first write, in its place")
 	require.Contains(t, types, EventSuspended)
 	require.Contains(t, types, EventResumed)
+	require.Less(t, slices.Index(types, EventSuspended), slices.Index(types, EventResumed))
 	require.Equal(t, EventFinished, types[len(types)-1])
+	for i := 1; i < len(events); i++ {
+		require.False(t, events[i].At.Before(events[i-1].At), "event %d (%s) is timed before the one before it", i+1, types[i])
+	}
 
 	// A late duplicate post neither changes nor resumes anything.
 	got, err = b.store.RecordOutcome(b.ctx, run.ID, 3, CallOutcome{OK: true, Value: json.RawMessage(`"approved"`)})
