@@ -74,7 +74,27 @@ func (l *Lease) Fence() int64 { return l.fence }
 // fenced runs fn in a transaction holding the run's row lock, after checking the lease is still
 // ours; it extends the lease.
 func (l *Lease) fenced(ctx context.Context, fn func(tx pgx.Tx, seq int) error) error {
+	return l.fencedTx(ctx, false, fn)
+}
+
+// journal is fenced for the records of calls and checkpoints, which commit without waiting
+// for the disk (synchronous_commit off): a PostgreSQL crash can lose the last moments of
+// them, and the run is then re-driven from an earlier point and repeats those calls under the
+// same idempotency keys, which toolsets deduplicate (the same holds when a worker dies during
+// a call, whatever the commit mode). Every write a client or the run's end depends on (run
+// creation, posted outcomes, suspend, finish, cancel) still waits for the disk, and so makes
+// every journal record before it durable too: the write-ahead log is flushed in order.
+func (l *Lease) journal(ctx context.Context, fn func(tx pgx.Tx, seq int) error) error {
+	return l.fencedTx(ctx, true, fn)
+}
+
+func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq int) error) error {
 	err := l.store.inTx(ctx, func(tx pgx.Tx) error {
+		if async {
+			if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+				return fmt.Errorf("journal write: %w", err)
+			}
+		}
 		var seq int
 		err := tx.QueryRow(ctx, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String()).Scan(&seq)
 		if isNoRows(err) {
@@ -103,7 +123,7 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 	if len(args) == 0 {
 		args = json.RawMessage("null")
 	}
-	err := l.fenced(ctx, func(tx pgx.Tx, _ int) error {
+	err := l.journal(ctx, func(tx pgx.Tx, _ int) error {
 		var (
 			status          string
 			handle, outcome []byte
@@ -145,7 +165,7 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o CallOutcome) erro
 	if !o.OK {
 		status = CallFailed
 	}
-	err = l.fenced(ctx, func(tx pgx.Tx, _ int) error {
+	err = l.journal(ctx, func(tx pgx.Tx, _ int) error {
 		if _, err := tx.Exec(ctx, q("CallSettle"), l.runID, callID, status, encoded, true); err != nil {
 			return fmt.Errorf("settle call: %w", err)
 		}
@@ -162,7 +182,7 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 	if len(handle) == 0 {
 		handle = json.RawMessage("null")
 	}
-	err := l.fenced(ctx, func(tx pgx.Tx, _ int) error {
+	err := l.journal(ctx, func(tx pgx.Tx, _ int) error {
 		if _, err := tx.Exec(ctx, q("CallSetPending"), l.runID, callID, handle); err != nil {
 			return fmt.Errorf("mark call pending: %w", err)
 		}
@@ -181,7 +201,7 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 
 // Checkpoint implements Host.
 func (l *Lease) Checkpoint(ctx context.Context, snapshot []byte) error {
-	err := l.fenced(ctx, func(tx pgx.Tx, seq int) error {
+	err := l.journal(ctx, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
 			return err

@@ -1,11 +1,15 @@
 package durable
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/pgtest"
 )
 
 // leasedRun creates a run and takes its lease as job 1.
@@ -232,4 +236,36 @@ func TestCancelRun(t *testing.T) {
 		_, err := b.store.CancelRun(b.ctx, run.ID)
 		require.ErrorIs(t, err, ErrRunFinished)
 	})
+}
+
+// Call records and checkpoints commit without waiting for the disk; the run's lifecycle
+// writes (and every write not made through journal) wait for it.
+func TestJournalWritesCommitAsynchronously(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	admin, url := pgtest.NewDB(t)
+	// Test clusters turn synchronous commits off for speed: turn them on for this database.
+	_, err := admin.Exec(ctx, "DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = on', current_database()); END$$")
+	require.NoError(t, err)
+	pool, err := OpenPool(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	store, err := New(pool, Config{})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+
+	run, _, err := store.CreateRun(ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	lease, _, err := store.acquire(ctx, run.ID, 1, 0)
+	require.NoError(t, err)
+	mode := func(write func(context.Context, func(pgx.Tx, int) error) error) string {
+		var got string
+		require.NoError(t, write(ctx, func(tx pgx.Tx, _ int) error {
+			return tx.QueryRow(ctx, "SHOW synchronous_commit").Scan(&got)
+		}))
+		return got
+	}
+	require.Equal(t, "on", mode(lease.fenced))
+	require.Equal(t, "off", mode(lease.journal))
+	require.Equal(t, "on", mode(lease.fenced), "the setting does not outlive its transaction")
 }
