@@ -50,6 +50,7 @@ func (d *heapDecoder) release() {
 	d.slotDepth, d.heapBytes = 0, 0
 	d.props, d.vals = propSlab{}, valSlab{}
 	d.strSlab, d.text, d.unitText = nil, nil, nil
+	d.envSlab, d.closSlab = nil, nil
 	d.unitBuf = d.unitBuf[:0]
 	d.longStrs, d.longUnits = nil, nil
 	decoderPool.Put(d)
@@ -253,6 +254,36 @@ func (d *heapDecoder) newString() *jsString {
 	s := &d.strSlab[0]
 	d.strSlab = d.strSlab[1:]
 	return s
+}
+
+// recordSlab is how many environment records or closure slots the decoder allocates at once
+// (a restored heap often holds many closures over per-iteration environments).
+const recordSlab = 128
+
+// recordSlabSize scales the record slabs to the heap section (a record takes a few dozen
+// bytes of it, and not every heap has many).
+func (d *heapDecoder) recordSlabSize() int {
+	return min(recordSlab, max(8, d.heapBytes/512))
+}
+
+// newEnv returns a zeroed environment record from the slab.
+func (d *heapDecoder) newEnv() *envRecord {
+	if len(d.envSlab) == 0 {
+		d.envSlab = make([]envRecord, d.recordSlabSize())
+	}
+	e := &d.envSlab[0]
+	d.envSlab = d.envSlab[1:]
+	return e
+}
+
+// newClosure returns zeroed closure slots from the slab.
+func (d *heapDecoder) newClosure() *closureSlots {
+	if len(d.closSlab) == 0 {
+		d.closSlab = make([]closureSlots, d.recordSlabSize())
+	}
+	c := &d.closSlab[0]
+	d.closSlab = d.closSlab[1:]
+	return c
 }
 
 // unitsBytes views UTF-16 code units as bytes (a map key for interning).

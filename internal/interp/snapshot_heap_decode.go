@@ -27,6 +27,8 @@ type heapDecoder struct {
 	props      propSlab             // storage for the properties of decoded objects
 	vals       valSlab              // storage for the elements of decoded arrays, value lists
 	strSlab    []jsString           // string headers not handed out yet
+	envSlab    []envRecord          // environment records not handed out yet
+	closSlab   []closureSlots       // closure slots not handed out yet
 	text       []byte               // string text not handed out yet
 	unitText   []uint16             // code units not handed out yet
 	unitBuf    []uint16             // scratch for decoding escaped and non-ASCII strings
@@ -181,6 +183,7 @@ func (d *heapDecoder) readNodes(r *jsonReader) {
 	r.beginArray()
 	var lastTag []byte
 	var last slotType
+	lastEnv := false
 	for f := true; r.more(f); f = false {
 		r.beginObject()
 		r.more(true)
@@ -201,9 +204,13 @@ func (d *heapDecoder) readNodes(r *jsonReader) {
 				r.fail("unknown record type %q", tag)
 				return
 			}
-			lastTag, last = tag, st
+			lastTag, last, lastEnv = tag, st, string(tag) == "env"
 		}
-		d.nodes = append(d.nodes, last.alloc())
+		if lastEnv {
+			d.nodes = append(d.nodes, d.newEnv())
+		} else {
+			d.nodes = append(d.nodes, last.alloc())
+		}
 		d.nodeDecode = append(d.nodeDecode, last.decode)
 		r.more(false)
 		r.key()
@@ -642,7 +649,12 @@ func (d *heapDecoder) slot(r *jsonReader) any {
 			r.fail("unknown slot type %q", tag)
 			return nil
 		}
-		s := st.alloc()
+		var s slotCodec
+		if string(tag) == "closure" {
+			s = d.newClosure()
+		} else {
+			s = st.alloc()
+		}
 		st.decode(d, r, s)
 		out = s
 	}
