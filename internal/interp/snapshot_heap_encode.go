@@ -519,7 +519,7 @@ func sameIntrinsicRef(r *Realm, a *Object, ref *Realm, b *Object) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	return r.isIntrinsic(a) && ref.counterpart(r, a) == b
+	return a == b || (r.isIntrinsic(a) && ref.counterpart(r, a) == b) // a == b: a placeholder (realm_lazy.go)
 }
 
 func samePropertyAcross(r *Realm, p *Property, ref *Realm, q *Property) bool {
