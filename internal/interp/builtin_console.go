@@ -290,7 +290,7 @@ func (vm *VM) formatVerb(verb byte, a Value) string {
 		}
 		return formatConsoleNumber(vm.ToNumber(vm.ToStringValue(a)))
 	case 'j':
-		if j := vm.realm.Global.props.get(strKey("JSON")); j != nil && j.value.kind == KindObject {
+		if j := vm.realm.globalProp(strKey("JSON")); j != nil && j.value.kind == KindObject {
 			r := vm.Invoke(j.value, strKey("stringify"), a)
 			if r.IsUndefined() {
 				return "undefined"

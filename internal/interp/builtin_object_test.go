@@ -213,6 +213,7 @@ func TestEveryBuiltinObjectIsNamed(t *testing.T) {
 	t.Parallel()
 	vm := newTestVM(t)
 	r := vm.realm
+	r.materializeAll() // the walk reads the global object's bindings directly
 	seen := map[*Object]bool{}
 	var walk func(o *Object, path string)
 	walk = func(o *Object, path string) {

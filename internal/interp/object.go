@@ -115,6 +115,7 @@ func (o *Object) getOwn(key PropertyKey) (Property, bool) {
 			return Property{value: intValue(s.Len())}, true
 		}
 	}
+	o.resolveLazyKey(key)
 	if p := o.props.peek(key); p != nil {
 		return *p, true
 	}
@@ -306,6 +307,7 @@ var (
 // ([[DefineOwnProperty]] for ordinary objects, with the array and String exotic rules).
 // It never calls into JavaScript; it returns false when the definition is refused.
 func (o *Object) defineOwn(key PropertyKey, d PropertyDescriptor) bool {
+	o.resolveLazyKey(key)
 	switch o.class {
 	case ClassArray:
 		if key == keyLength {
@@ -503,6 +505,7 @@ func (o *Object) deleteOwn(key PropertyKey) bool {
 			return false
 		}
 	}
+	o.resolveLazyAll() // a snapshot lists every binding of a global object with one deleted
 	p := o.props.get(key)
 	if p == nil {
 		return true
@@ -520,6 +523,7 @@ func (o *Object) preventExtensions() { o.flags &^= objExtensible }
 // setIntegrity implements SetIntegrityLevel (sealed, or frozen when freeze is true). Array
 // elements move to the property map so that they can carry their own attributes.
 func (o *Object) setIntegrity(freeze bool) {
+	o.resolveLazyAll() // a snapshot writes every binding whose attributes change
 	o.preventExtensions()
 	if o.class == ClassArray {
 		for i, v := range o.elems {

@@ -166,10 +166,17 @@ type Realm struct {
 	names          *intrinsicTable    // names by iid; shared once the realm is complete
 	symbolRegistry map[string]*Symbol // Symbol.for, by key (WTF-8)
 
-	// template only (see freeze): the frozen storage that clones share, by iid, and the
-	// number of properties that clones copy.
+	// template only (see freeze): the frozen storage that clones share, by iid, the number
+	// of properties that clones copy, and what lazy clones need (nil: clones copy everything).
 	shared      []sharedProps
 	copiedProps int
+	plan        *lazyPlan
+
+	// lazy clones only (realm_lazy.go): the template (nil for a realm with every intrinsic
+	// created), and scratch space for creating intrinsics.
+	tmpl  *Realm
+	marks []bool
+	todo  []uint16
 }
 
 // intrinsicTable names intrinsics by id. It is written while the template realm is set up
@@ -188,6 +195,7 @@ var templateRealm = sync.OnceValue(func() *Realm {
 	vm := &VM{}
 	r := buildRealm(vm)
 	r.freeze()
+	r.plan = newLazyPlan(r)
 	return r
 })
 
@@ -197,7 +205,13 @@ func referenceRealm() *Realm { return templateRealm() }
 // newRealm gives vm its realm: a clone of the template (or, if some built-in object cannot
 // be cloned, a realm built by running the setups).
 func newRealm(vm *VM) *Realm {
-	if r := templateRealm().clone(vm); r != nil {
+	t := templateRealm()
+	if t.plan != nil {
+		r := t.cloneLazy(vm)
+		vm.realm = r
+		return r
+	}
+	if r := t.clone(vm); r != nil {
 		vm.realm = r
 		return r
 	}
@@ -283,64 +297,10 @@ func (t *Realm) clone(vm *VM) *Realm {
 		}
 		return r.objs[o.iid]
 	}
-	remapValue := func(v Value) Value {
-		if v.kind == KindObject {
-			return objectValue(remap(v.obj()))
-		}
-		return v
-	}
 	props := make([]Property, t.copiedProps)
 	for i := 1; i < n && ok; i++ {
-		src, dst, sh := t.objs[i], r.objs[i], &t.shared[i]
-		dst.proto = remap(src.proto)
-		dst.class, dst.flags, dst.length, dst.iid = src.class, src.flags, src.length, src.iid
-		dst.props.keys, dst.props.index = sh.keys, sh.index
-		if sh.props != nil || len(sh.keys) == 0 {
-			dst.props.props = sh.props
-		} else {
-			k := len(sh.keys)
-			dst.props.props = props[:k:k]
-			props = props[k:]
-			for j := range src.props.props {
-				p := &src.props.props[j]
-				q := &dst.props.props[j]
-				q.flags = p.flags
-				if p.value.kind == KindObject {
-					q.value = objectValue(remap(p.value.obj()))
-				} else {
-					q.value = p.value
-				}
-				if p.getter != nil {
-					q.getter = remap(p.getter)
-				}
-				if p.setter != nil {
-					q.setter = remap(p.setter)
-				}
-			}
-		}
-		if len(src.elems) > 0 {
-			dst.elems = make([]Value, len(src.elems))
-			for j, v := range src.elems {
-				dst.elems[j] = remapValue(v)
-			}
-		}
-		switch s := src.slots.(type) {
-		case nil:
-		case Value:
-			dst.slots = remapValue(s)
-		case *nativeFunction:
-			if s.data != nil {
-				return nil
-			}
-			dst.slots = s
-		case slotCloner:
-			dst.slots = s.cloneSlot(remap)
-		default:
-			c, copied := copyPlainSlot(s)
-			if !copied {
-				return nil
-			}
-			dst.slots = c
+		if !t.copyIntrinsic(i, r.objs[i], &props, remap) {
+			return nil
 		}
 	}
 	if !ok {
@@ -360,6 +320,70 @@ func (t *Realm) clone(vm *VM) *Realm {
 		return nil
 	}
 	return r
+}
+
+// copyIntrinsic copies the template's intrinsic iid into dst, its references translated by
+// remap; the properties that clones do not share are cut from *props. It reports false when
+// some slot cannot be copied.
+func (t *Realm) copyIntrinsic(iid int, dst *Object, props *[]Property, remap func(*Object) *Object) bool {
+	src, sh := t.objs[iid], &t.shared[iid]
+	dst.proto = remap(src.proto)
+	dst.class, dst.flags, dst.length, dst.iid = src.class, src.flags, src.length, src.iid
+	dst.props.keys, dst.props.index = sh.keys, sh.index
+	if sh.props != nil || len(sh.keys) == 0 {
+		dst.props.props = sh.props
+	} else {
+		k := len(sh.keys)
+		dst.props.props = (*props)[:k:k]
+		*props = (*props)[k:]
+		for j := range src.props.props {
+			p := &src.props.props[j]
+			q := &dst.props.props[j]
+			q.flags = p.flags
+			if p.value.kind == KindObject {
+				q.value = objectValue(remap(p.value.obj()))
+			} else {
+				q.value = p.value
+			}
+			if p.getter != nil {
+				q.getter = remap(p.getter)
+			}
+			if p.setter != nil {
+				q.setter = remap(p.setter)
+			}
+		}
+	}
+	if len(src.elems) > 0 {
+		dst.elems = make([]Value, len(src.elems))
+		for j, v := range src.elems {
+			if v.kind == KindObject {
+				v = objectValue(remap(v.obj()))
+			}
+			dst.elems[j] = v
+		}
+	}
+	switch s := src.slots.(type) {
+	case nil:
+	case Value:
+		if s.kind == KindObject {
+			s = objectValue(remap(s.obj()))
+		}
+		dst.slots = s
+	case *nativeFunction:
+		if s.data != nil {
+			return false
+		}
+		dst.slots = s
+	case slotCloner:
+		dst.slots = s.cloneSlot(remap)
+	default:
+		c, copied := copyPlainSlot(s)
+		if !copied {
+			return false
+		}
+		dst.slots = c
+	}
+	return true
 }
 
 // copyPlainSlot copies a slot that is a pointer to a struct of plain data (numbers, booleans,
@@ -468,7 +492,10 @@ func (r *Realm) addIntrinsic(name string, o *Object) {
 // "%ArrayIteratorPrototype%"), or nil.
 func (r *Realm) Intrinsic(name string) *Object {
 	if id, ok := r.names.index[name]; ok {
-		return r.objs[id]
+		if o := r.objs[id]; o != nil {
+			return o
+		}
+		return r.materialize(id)
 	}
 	return nil
 }

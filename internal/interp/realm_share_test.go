@@ -102,6 +102,7 @@ func TestCloneSharesFrozenStorage(t *testing.T) {
 	t.Parallel()
 	tr := templateRealm()
 	r := newTestVM(t).realm
+	r.materializeAll() // lazy_test.go checks a realm with intrinsics not created yet
 	shared, copied := 0, 0
 	for iid := 1; iid < len(tr.objs); iid++ {
 		src, o := tr.objs[iid], r.objs[iid]
@@ -179,6 +180,8 @@ func TestFrozenPropsCopyOnWrite(t *testing.T) {
 			t.Parallel()
 			before, indexes := copyFrozenStore(), copySharedIndexes()
 			a, b := newTestVM(t), newTestVM(t)
+			a.realm.materializeAll()
+			b.realm.materializeAll()
 			changed, indexed := 0, 0
 			for iid := 1; iid < len(tr.objs); iid++ {
 				src, o, other := tr.objs[iid], a.realm.objs[iid], b.realm.objs[iid]

@@ -31,7 +31,10 @@ func changedIntrinsics(r, ref *Realm, buf []bool) []bool {
 		img = referenceImage()
 	}
 	for iid := 1; iid < n; iid++ {
-		o := r.objs[iid]
+		o := r.snapshotIntrinsic(iid)
+		if o == nil {
+			continue // not created: unchanged
+		}
 		switch {
 		case !shared || iid >= len(ref.objs):
 			refObj := ref.counterpart(r, o)
@@ -161,7 +164,8 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 				return false
 			}
 		case q.kind == KindObject:
-			if p.value.kind != KindObject || p.value.ref != unsafe.Pointer(objs[q.get]) {
+			// a placeholder for an intrinsic not created yet is the reference's object
+			if p.value.kind != KindObject || (p.value.ref != unsafe.Pointer(objs[q.get]) && p.value.ref != unsafe.Pointer(ref.objs[q.get])) {
 				return false
 			}
 		case p.value.kind == q.kind && p.value.ref == q.ref && math.Float64bits(p.value.num) == q.num:
@@ -246,7 +250,7 @@ func sameRefByID(r, ref *Realm, a, b *Object) bool {
 		return a == nil && b == nil
 	}
 	id := int(a.iid)
-	return id != 0 && id < len(r.objs) && id < len(ref.objs) && r.objs[id] == a && ref.objs[id] == b
+	return id != 0 && id < len(r.objs) && id < len(ref.objs) && (r.objs[id] == a || a == b) && ref.objs[id] == b
 }
 
 // sameKey is a == b, quick when the names share their bytes (as a clone's keys do).

@@ -127,6 +127,10 @@ func requireSameIntrinsicVerdicts(t *testing.T, r *Realm) {
 	require.Len(t, changed, len(r.objs))
 	for iid := 1; iid < len(r.objs); iid++ {
 		o := r.objs[iid]
+		if o == nil {
+			require.False(t, changed[iid], "an intrinsic not created is unchanged")
+			continue
+		}
 		refObj := ref.counterpart(r, o)
 		want := refObj == nil || !intrinsicUnchanged(r, o, ref, refObj)
 		require.Equal(t, want, changed[iid], "intrinsic %s", r.nameOf(o))

@@ -67,6 +67,9 @@ func (w *heapWalker) object(o *Object) {
 	if o == nil {
 		return
 	}
+	if o.iid != 0 {
+		o = w.realm.standIn(o) // an intrinsic not created yet is measured as the template's
+	}
 	if _, seen := w.objs[o]; seen {
 		return
 	}
@@ -133,7 +136,7 @@ func (w *heapWalker) drain() {
 }
 
 func (w *heapWalker) walkObject(o *Object) {
-	builtin := w.realm.isIntrinsic(o)
+	builtin := w.realm.isIntrinsic(o) || w.realm.isPlaceholder(o)
 	w.object(o.proto)
 	for i := range o.props.props {
 		p := &o.props.props[i]
@@ -174,7 +177,10 @@ func (w *heapWalker) walkObject(o *Object) {
 func (vm *VM) liveHeapSize(roots func(w *heapWalker)) int64 {
 	w := vm.newHeapWalker()
 	w.object(vm.realm.Global)
-	for _, o := range vm.realm.objs[1:] {
+	for iid, o := range vm.realm.objs {
+		if o == nil && iid > 0 {
+			o = vm.realm.tmpl.objs[iid] // not created: measured as the template's
+		}
 		w.object(o)
 	}
 	if roots != nil {

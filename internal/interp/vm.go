@@ -391,7 +391,7 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpGetGlobal:
 			key := f.code.keys[in.A]
 			g := vm.realm.Global
-			if p := g.props.get(key); p != nil && p.flags&propAccessor == 0 {
+			if p := vm.realm.globalProp(key); p != nil && p.flags&propAccessor == 0 {
 				stack[ex.sp] = p.value
 			} else if !vm.HasProperty(g, key) {
 				vm.throwReferenceError("%s is not defined", key.String())

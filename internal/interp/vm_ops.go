@@ -126,6 +126,7 @@ func (vm *VM) getMember(obj Value, key PropertyKey) Value {
 	if obj.kind == KindObject {
 		o := obj.obj()
 		if o.class == ClassObject {
+			o.resolveLazyKey(key)
 			if p := o.props.peek(key); p != nil && p.flags&propAccessor == 0 {
 				return p.value
 			}
@@ -306,7 +307,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 	stack := ex.stack
 	switch in.Op {
 	case OpRegExp:
-		ctor := vm.realm.Global.props.get(strKey("RegExp"))
+		ctor := vm.realm.globalProp(strKey("RegExp"))
 		if ctor == nil {
 			vm.throwSyntaxError("regular expressions are not available")
 		}
