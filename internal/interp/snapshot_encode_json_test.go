@@ -1,7 +1,9 @@
 package interp
 
 import (
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -116,5 +118,51 @@ func TestAppendJSONUTF16Random(t *testing.T) {
 			u[i] = alphabet[rng.IntN(len(alphabet))]
 		}
 		require.Equal(t, referenceJSONUTF16(u), string(appendJSONUTF16(nil, u)), "%v", u)
+	}
+}
+
+func TestAppendDecimal(t *testing.T) {
+	t.Parallel()
+	values := []int64{0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 99999, 100000, 1 << 31, 1<<53 - 1,
+		math.MaxInt64, math.MinInt64, math.MinInt64 + 1, -1, -9, -10, -100, -123456789}
+	for p := int64(1); p < math.MaxInt64/10; p *= 10 {
+		values = append(values, p-1, p, p+1, -p)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		values = append(values, rng.Int64N(1<<rng.IntN(63)+1)-rng.Int64N(1000))
+	}
+	for _, v := range values {
+		require.Equal(t, strconv.FormatInt(v, 10), string(appendDecimal(nil, v)), "%d", v)
+		require.Equal(t, "x"+strconv.FormatInt(v, 10), string(appendDecimal([]byte("x"), v)), "%d after a byte", v)
+	}
+}
+
+func TestJSONWriterKey(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		keys []string
+		want string
+	}{
+		{name: "short names", keys: []string{"c", "pr", "len"}, want: `{"c":1,"pr":1,"len":1}`},
+		{name: "empty", keys: []string{""}, want: `{"":1}`},
+		{name: "sixteen bytes", keys: []string{"abcdefghijklmnop"}, want: `{"abcdefghijklmnop":1}`},
+		{name: "long", keys: []string{"abcdefghijklmnopq"}, want: `{"abcdefghijklmnopq":1}`},
+		{name: "escapes", keys: []string{`a"b`, "c\\d", "e\nf"}, want: `{"a\"b":1,"c\\d":1,"e\nf":1}`},
+		{name: "non-ASCII", keys: []string{"é"}, want: `{"é":1}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := &jsonWriter{}
+			w.beginObject()
+			for _, k := range tt.keys {
+				w.key(k)
+				w.int(1)
+			}
+			w.endObject()
+			require.Equal(t, tt.want, string(w.buf))
+		})
 	}
 }

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -43,11 +44,22 @@ func (w *jsonWriter) endObject()   { w.buf = append(w.buf, '}'); w.needComma = t
 func (w *jsonWriter) beginArray()  { w.comma(); w.buf = append(w.buf, '['); w.needComma = false }
 func (w *jsonWriter) endArray()    { w.buf = append(w.buf, ']'); w.needComma = true }
 
-// key writes an object key; the next value follows without a comma.
+// key writes an object key; the next value follows without a comma. Keys are short names:
+// those made of plain bytes are copied without the general string writer.
 func (w *jsonWriter) key(k string) {
 	w.comma()
-	w.setBuf(appendJSONGoString(w.buf, k))
-	w.buf = append(w.buf, ':')
+	plain := len(k) <= 16
+	for i := 0; plain && i < len(k); i++ {
+		plain = plainJSON[k[i]]
+	}
+	if plain {
+		w.buf = append(w.buf, '"')
+		w.buf = append(w.buf, k...)
+		w.buf = append(w.buf, '"', ':')
+	} else {
+		w.setBuf(appendJSONGoString(w.buf, k))
+		w.buf = append(w.buf, ':')
+	}
 	w.needComma = false
 }
 
@@ -55,7 +67,7 @@ func (w *jsonWriter) key(k string) {
 func (w *jsonWriter) ref(prefix string, id int) {
 	w.comma()
 	w.buf = append(w.buf, prefix...)
-	w.setBuf(strconv.AppendInt(w.buf, int64(id), 10))
+	w.setBuf(appendDecimal(w.buf, int64(id)))
 	w.buf = append(w.buf, '}')
 	w.needComma = true
 }
@@ -63,8 +75,58 @@ func (w *jsonWriter) ref(prefix string, id int) {
 // int writes an integer.
 func (w *jsonWriter) int(i int64) {
 	w.comma()
-	w.setBuf(strconv.AppendInt(w.buf, i, 10))
+	w.setBuf(appendDecimal(w.buf, i))
 	w.needComma = true
+}
+
+// decimalPairs holds the two digits of every number below 100.
+const decimalPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
+// appendDecimal appends i in decimal, as strconv.AppendInt(b, i, 10) does, writing the
+// digits in place (ids and small integers are most of what a snapshot holds).
+func appendDecimal(b []byte, i int64) []byte {
+	if i < 0 {
+		if i == math.MinInt64 {
+			return strconv.AppendInt(b, i, 10)
+		}
+		b = append(b, '-')
+		i = -i
+	}
+	u := uint64(i)
+	if u < 10 {
+		return append(b, byte('0'+u))
+	}
+	n := decimalDigits(u)
+	start := len(b)
+	b = slices.Grow(b, n)[:start+n]
+	d := b[start:]
+	for u >= 100 {
+		q := u / 100
+		r := (u - q*100) * 2
+		d[n-1], d[n-2] = decimalPairs[r+1], decimalPairs[r]
+		n -= 2
+		u = q
+	}
+	if u >= 10 {
+		d[1], d[0] = decimalPairs[2*u+1], decimalPairs[2*u]
+	} else {
+		d[0] = byte('0' + u)
+	}
+	return b
+}
+
+// decimalDigits is the number of decimal digits of u.
+func decimalDigits(u uint64) int {
+	n := 1
+	for ; u >= 10000; u /= 10000 {
+		n += 4
+	}
+	for ; u >= 10; u /= 10 {
+		n++
+	}
+	return n
 }
 
 // float writes a finite float64 in the shortest form that reads back exactly, spelled as
@@ -86,7 +148,7 @@ func appendJSONFloat(b []byte, f float64) []byte {
 	if f > -maxExactInt && f < maxExactInt {
 		if i := int64(f); float64(i) == f && (i != 0 || !math.Signbit(f)) {
 			if i > -1e6 && i < 1e6 {
-				return strconv.AppendInt(b, i, 10)
+				return appendDecimal(b, i)
 			}
 			return appendIntExponent(b, i)
 		}
