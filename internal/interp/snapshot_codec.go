@@ -304,7 +304,7 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 		switch r.key() {
 		case "stack":
 			vals := d.values(r)
-			vm.ensureStack(len(vals) + 1024)
+			vm.ensureStack(len(vals))
 			copy(ex.stack, vals)
 			ex.sp = len(vals)
 		case "frames":
@@ -441,12 +441,15 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 			r.skip()
 		}
 	}
-	// The frames must fit the stack they live on.
+	// The frames must fit the stack they live on, with the room each reserved when it was
+	// pushed (pushFrame).
+	need := ex.sp
 	for _, f := range ex.frames {
 		if f.base+f.code.NumRegs > ex.sp || f.argsBase < 2 {
 			r.fail("frame outside the stack (base %d regs %d sp %d)", f.base, f.code.NumRegs, ex.sp)
 			return
 		}
+		need = max(need, f.base+frameNeed(f.code))
 		for _, h := range f.handlers {
 			if h.sp < f.base || h.sp > ex.sp {
 				r.fail("handler outside the stack (sp %d base %d stack %d)", h.sp, f.base, ex.sp)
@@ -454,6 +457,7 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 			}
 		}
 	}
+	vm.ensureStack(need - ex.sp)
 	if ex.programPromise == nil || promiseOf(ex.programPromise) == nil {
 		r.fail("missing program promise")
 	}

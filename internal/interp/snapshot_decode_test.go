@@ -289,3 +289,35 @@ func TestHasSpecialByte(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreReservesFrameStack checks the value stack of a restored VM: each frame has the
+// room pushFrame reserved for it, so the run goes on without growing the stack under a frame.
+func TestRestoreReservesFrameStack(t *testing.T) {
+	t.Parallel()
+	p, err := Compile("function f(n) { const a = [n, n + 1, n + 2]; return n === 0 ? a.length : f(n - 1) + a[0] } f(30)")
+	require.NoError(t, err)
+	vm := New(Config{})
+	require.NoError(t, vm.Start(p))
+	deepest := 0
+	for {
+		st, err := vm.Run(context.Background(), RunOptions{MaxSteps: 7})
+		require.NoError(t, err)
+		if st == StatusDone {
+			break
+		}
+		data, err := vm.Snapshot()
+		require.NoError(t, err)
+		vm, err = Restore(data, Config{})
+		require.NoError(t, err)
+		ex := &vm.exec
+		deepest = max(deepest, len(ex.frames))
+		for _, f := range ex.frames {
+			require.GreaterOrEqual(t, len(ex.stack), f.base+frameNeed(f.code))
+		}
+		require.GreaterOrEqual(t, len(ex.stack), ex.sp)
+	}
+	require.Greater(t, deepest, 20)
+	v, thrown := vm.Result()
+	require.False(t, thrown)
+	require.Equal(t, 3.0+30*31/2, v.NumberValue())
+}
