@@ -1,0 +1,311 @@
+package interp
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// requireClosed checks the invariant of lazy realms: every created intrinsic refers only to
+// created intrinsics of r or to a program's objects (never to a template object), except that the global object may
+// hold placeholders (template objects) for intrinsics not read through it yet.
+func requireClosed(t *testing.T, r *Realm) {
+	t.Helper()
+	tr := templateRealm()
+	for iid, o := range r.objs {
+		if o == nil {
+			continue
+		}
+		refs := []*Object{o.proto}
+		for i := range o.props.props {
+			p := &o.props.props[i]
+			refs = append(refs, p.value.asObject(), p.getter, p.setter)
+		}
+		for _, v := range o.elems {
+			refs = append(refs, v.asObject())
+		}
+		if v, ok := o.slots.(Value); ok {
+			refs = append(refs, v.asObject())
+		}
+		for _, ref := range refs {
+			if ref == nil || ref.iid == 0 {
+				continue // a program's object
+			}
+			if o == r.Global && r.isPlaceholder(ref) {
+				// until the binding is read; the intrinsic may exist already (created with another)
+				require.Same(t, tr.objs[ref.iid], ref)
+				continue
+			}
+			require.True(t, r.isIntrinsic(ref), "%s refers to %s of another realm", r.names.names[iid], r.names.names[ref.iid])
+		}
+	}
+}
+
+// reachesTemplate reports the name of a template object reachable from v through
+// prototypes, properties and elements, or "".
+func reachesTemplate(v Value) string {
+	tr := templateRealm()
+	seen := map[*Object]bool{}
+	var visit func(o *Object) string
+	visit = func(o *Object) string {
+		if o == nil || seen[o] {
+			return ""
+		}
+		seen[o] = true
+		if tr.isIntrinsic(o) {
+			return tr.nameOf(o)
+		}
+		next := []*Object{o.proto}
+		for i := range o.props.props {
+			p := &o.props.props[i]
+			next = append(next, p.value.asObject(), p.getter, p.setter)
+		}
+		for _, e := range o.elems {
+			next = append(next, e.asObject())
+		}
+		for _, n := range next {
+			if name := visit(n); name != "" {
+				return name
+			}
+		}
+		return ""
+	}
+	return visit(v.asObject())
+}
+
+func TestLazyRealmCreatesOnlyTheEagerSet(t *testing.T) {
+	t.Parallel()
+	tr := templateRealm()
+	require.NotNil(t, tr.plan, "the template must support lazy clones")
+	vm := New(Config{})
+	r := vm.realm
+	require.Equal(t, len(tr.plan.eager)+1, r.createdCount())
+	require.Less(t, r.createdCount(), len(r.objs)/3)
+	for _, o := range []*Object{r.ObjectPrototype, r.FunctionPrototype, r.ArrayPrototype, r.ErrorPrototype,
+		r.IteratorPrototype, r.AsyncIteratorPrototype, r.ArrayIteratorPrototype, r.ObjectConstructor,
+		r.ArrayConstructor, r.Global} {
+		require.True(t, r.isIntrinsic(o))
+	}
+	requireClosed(t, r)
+	require.Nil(t, r.objs[tr.Intrinsic("Math").iid])
+	math := r.Intrinsic("Math")
+	require.True(t, r.isIntrinsic(math))
+	require.NotNil(t, r.objs[tr.Intrinsic("Math.max").iid], "an intrinsic is created with what it reaches")
+	requireClosed(t, r)
+	r.materializeAll()
+	require.Equal(t, len(r.objs)-1, r.createdCount())
+	_, lazy := r.Global.slots.(*lazyGlobal)
+	require.False(t, lazy)
+	requireClosed(t, r)
+}
+
+// TestLazyIntrinsicsMatchTheTemplate creates every intrinsic by name, in a fresh realm each
+// time, and compares its shape with the template's.
+func TestLazyIntrinsicsMatchTheTemplate(t *testing.T) {
+	t.Parallel()
+	tr := templateRealm()
+	for iid := 1; iid < len(tr.objs); iid++ {
+		name := tr.names.names[iid]
+		r := New(Config{}).realm
+		o := r.Intrinsic(name)
+		require.NotNil(t, o, name)
+		require.Equal(t, name, r.nameOf(o))
+		src := tr.objs[iid]
+		require.Equal(t, src.class, o.class, name)
+		require.Equal(t, src.flags, o.flags, name)
+		require.Equal(t, src.props.keys, o.props.keys, name)
+		require.Equal(t, len(src.elems), len(o.elems), name)
+		same := func(a, b *Object) bool {
+			if a == nil || b == nil {
+				return a == nil && b == nil
+			}
+			if o == r.Global && r.isPlaceholder(a) {
+				return a == b
+			}
+			return r.isIntrinsic(a) && a.iid == b.iid
+		}
+		require.True(t, same(o.proto, src.proto), name)
+		for i := range src.props.props {
+			p, q := &o.props.props[i], &src.props.props[i]
+			require.Equal(t, q.flags, p.flags, name)
+			require.True(t, same(p.getter, q.getter) && same(p.setter, q.setter), name)
+			if q.value.kind == KindObject {
+				require.True(t, same(p.value.asObject(), q.value.obj()), "%s.%s", name, src.props.keys[i])
+			} else {
+				require.True(t, SameValue(q.value, p.value), "%s.%s", name, src.props.keys[i])
+			}
+		}
+		requireClosed(t, r)
+	}
+}
+
+// TestLazyGlobalPaths reads the global object in every way a program can; each must see
+// created intrinsics, never a placeholder, and give what a realm with every intrinsic
+// created gives.
+func TestLazyGlobalPaths(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, src string }{
+		{"identifier", `[Math, JSON, Map, Promise]`},
+		{"typeof", `[typeof Math, typeof Nope, typeof JSON.parse]`},
+		{"member", `[globalThis.Math, globalThis['JSON'], this === undefined]`},
+		{"keys", `Object.getOwnPropertyNames(globalThis).concat(Object.keys(globalThis))`},
+		{"values", `Object.getOwnPropertyNames(globalThis).map(k => globalThis[k])`},
+		{"descriptors", `Object.values(Object.getOwnPropertyDescriptors(globalThis)).map(d => d.value)`},
+		{"descriptor", `Object.getOwnPropertyDescriptor(globalThis, 'Math').value`},
+		{"entries", `Object.entries(globalThis)`},
+		{"assign", `Object.assign({}, globalThis)`},
+		{"spread", `({...globalThis})`},
+		{"for in", `const ks = []; for (const k in globalThis) ks.push(k); ks`},
+		{"in", `['Math' in globalThis, 'Nope' in globalThis, Object.hasOwn(globalThis, 'Set')]`},
+		{"json", `JSON.stringify(globalThis)`},
+		{"define flags", `Object.defineProperty(globalThis, 'Math', {enumerable: true}); Object.keys(globalThis).map(k => globalThis[k])`},
+		{"define value", `Object.defineProperty(globalThis, 'JSON', {value: 1}); [JSON, Math]`},
+		{"delete", `delete globalThis.Math; [typeof Math, globalThis.JSON, Object.getOwnPropertyNames(globalThis).length]`},
+		{"assign binding", `globalThis.Map = 5; [Map, globalThis.Set]`},
+		{"freeze", `Object.freeze(globalThis); [Object.isFrozen(globalThis), Math]`},
+		{"seal", `Object.seal(globalThis); [Object.isSealed(globalThis), Object.getOwnPropertyDescriptor(globalThis, 'Date').value]`},
+		{"prototype chain", `const o = Object.create(globalThis); [o.Math, o.Promise, 'Set' in o]`},
+		{"structured clone", `try { structuredClone(globalThis) } catch (e) { e.name }`},
+		{"regexp literal", `/a/.test('a')`},
+		{"console", `console.log(globalThis); [console, Symbol.iterator]`},
+		{"methods", `[Math.max(1, 2), 'abc'.toUpperCase(), new Map([[1, 2]]).size, [1, 2].map(x => x * 2)]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Compile(tt.src)
+			require.NoError(t, err)
+			run := func(full bool) (*VM, string) {
+				vm := New(Config{})
+				if full {
+					vm.realm.materializeAll()
+				}
+				require.NoError(t, vm.Start(p))
+				st, err := vm.Run(context.Background(), RunOptions{})
+				require.NoError(t, err)
+				require.Equal(t, StatusDone, st)
+				v, thrown := vm.Result()
+				if thrown {
+					name, msg, _, _ := vm.DescribeError(v)
+					t.Fatalf("%s: %s", name, msg)
+				}
+				require.Empty(t, reachesTemplate(v), "the result reaches a template object")
+				out := vm.ToGoString(vm.Call(vm.GetProp(vm.realm.Intrinsic("JSON"), strKey("stringify")),
+					undefinedValue, vm.newArrayValue([]Value{v, vm.String(describeIntrinsics(vm, v))})))
+				return vm, out
+			}
+			lazy, got := run(false)
+			_, want := run(true)
+			require.Equal(t, want, got)
+			requireClosed(t, lazy.realm)
+		})
+	}
+}
+
+// describeIntrinsics names the intrinsics among v and its elements and properties.
+func describeIntrinsics(vm *VM, v Value) string {
+	o := v.asObject()
+	if o == nil {
+		return ""
+	}
+	out := vm.realm.nameOf(o)
+	for _, e := range o.elems {
+		out += "," + vm.realm.nameOf(e.asObject())
+	}
+	for i := range o.props.props {
+		out += "," + vm.realm.nameOf(o.props.props[i].value.asObject())
+	}
+	return out
+}
+
+// lazyHostRun runs src with a host function later() until it waits on it; full creates
+// every intrinsic before the program starts.
+func lazyHostRun(t *testing.T, src string, full bool) *VM {
+	t.Helper()
+	h := &testHost{}
+	vm := New(Config{Host: h})
+	if full {
+		vm.realm.materializeAll()
+	}
+	require.NoError(t, vm.Set(vm.Global(), "later", vm.NewHostFunction("later", "later", 0)))
+	p, err := Compile(src)
+	require.NoError(t, err)
+	require.NoError(t, vm.Start(p))
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusWaiting, st)
+	return vm
+}
+
+// TestLazySnapshotsIdentical snapshots the same program state from a realm that created
+// only what the program touched and from one that created everything: the bytes are the
+// same, and so is the measured heap size. Restoring gives a realm that is lazy again.
+func TestLazySnapshotsIdentical(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, src, want string }{
+		{"nothing touched", `await later(); 1`, "1"},
+		{"intrinsics referenced", `const m = new Map([[1, 2]]); const up = String.prototype.toUpperCase, s = new Set([Math]);
+await later(); [m.get(1), up.call('a'), s.has(Math), typeof JSON.parse].join()`, "2,A,true,function"},
+		{"binding replaced", `globalThis.Math = {max: () => 7}; await later(); Math.max(1, 2)`, "7"},
+		{"binding added", `globalThis.extra = [Promise, Symbol]; await later(); extra[1] === Symbol`, "true"},
+		{"binding deleted", `delete globalThis.Map; await later(); typeof Map + typeof Set`, "undefinedfunction"},
+		{"binding redefined", `Object.defineProperty(globalThis, 'Set', {enumerable: true}); await later(); Object.keys(globalThis).includes('Set')`, "true"},
+		{"built-in changed", `Array.prototype.last = function () { return this[this.length - 1] }; Date.prototype.x = 1;
+await later(); [1, 2].last() + new Date(0).x`, "3"},
+		{"random state", `Math.random(); await later(); typeof Math.random()`, "number"},
+		{"console state", `console.count('a'); await later(); 1`, "1"},
+		{"frozen global", `Object.freeze(globalThis); await later(); Object.isFrozen(globalThis)`, "true"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			lazy, full := lazyHostRun(t, tt.src, false), lazyHostRun(t, tt.src, true)
+			require.Less(t, lazy.realm.createdCount(), full.realm.createdCount())
+			require.Equal(t, full.liveHeapSize(nil), lazy.liveHeapSize(nil))
+			a, err := lazy.Snapshot()
+			require.NoError(t, err)
+			b, err := full.Snapshot()
+			require.NoError(t, err)
+			require.Equal(t, string(b), string(a))
+			h := &testHost{}
+			restored, err := Restore(a, Config{Host: h})
+			require.NoError(t, err)
+			require.Less(t, restored.realm.createdCount(), len(restored.realm.objs)-1, "a restored realm stays lazy")
+			requireClosed(t, restored.realm)
+			again, err := restored.Snapshot()
+			require.NoError(t, err)
+			require.Equal(t, string(a), string(again))
+			id := restored.PendingHostPromises()[0]
+			require.NoError(t, restored.SettleHostPromise(id, true, Undefined()))
+			st, err := restored.Run(context.Background(), RunOptions{})
+			require.NoError(t, err)
+			require.Equal(t, StatusDone, st)
+			v, thrown := restored.Result()
+			require.False(t, thrown, restored.ToGoString(v))
+			require.Equal(t, tt.want, restored.ToGoString(v))
+			requireClosed(t, restored.realm)
+		})
+	}
+}
+
+// TestLazyRealmIsolation changes built-ins created lazily in one realm; another realm, and
+// the template, see them pristine.
+func TestLazyRealmIsolation(t *testing.T) {
+	t.Parallel()
+	a, b := New(Config{}), New(Config{})
+	mapProto := a.realm.Intrinsic("Map.prototype")
+	a.CreateDataProperty(mapProto, strKey("extra"), Number(1))
+	a.DeletePropertyOrThrow(mapProto, strKey("get"))
+	a.DeletePropertyOrThrow(a.realm.Global, strKey("JSON"))
+	require.False(t, a.realm.Intrinsic("Map.prototype").hasOwn(strKey("get")))
+	require.True(t, b.realm.Intrinsic("Map.prototype").hasOwn(strKey("get")))
+	require.False(t, b.realm.Intrinsic("Map.prototype").hasOwn(strKey("extra")))
+	require.True(t, b.realm.Global.hasOwn(strKey("JSON")))
+	require.True(t, templateRealm().Intrinsic("Map.prototype").hasOwn(strKey("get")))
+	require.True(t, templateRealm().Global.hasOwn(strKey("JSON")))
+	require.NotSame(t, a.realm.Intrinsic("Map"), b.realm.Intrinsic("Map"))
+	require.Same(t, a.realm.Intrinsic("Map"), lookupDataProperty(a.realm.Intrinsic("Map.prototype"), keyConstructor).obj())
+	requireClosed(t, a.realm)
+	requireClosed(t, b.realm)
+}
