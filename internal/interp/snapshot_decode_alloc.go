@@ -119,7 +119,7 @@ func (d *heapDecoder) readValueList(r *jsonReader) []Value {
 	}
 	s := &d.vals
 	n := 0
-	for ok := r.more(true); ok; ok = r.comma() || r.moreSlow(false) {
+	for ok := r.moreSlow(true); ok; ok = r.comma() || !r.open(']') && r.moreSlow(false) {
 		if s.used == len(s.buf) {
 			d.growVals(r, n)
 		}

@@ -284,7 +284,7 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 	if !r.open('{') {
 		r.expectSlow('{')
 	}
-	for ok := r.more(true); ok; ok = r.comma() || r.moreSlow(false) {
+	for ok := r.moreSlow(true); ok; ok = r.comma() || !r.open('}') && r.moreSlow(false) {
 		switch r.objMember() {
 		case memberClass:
 			c, ok := d.className(r)
@@ -473,7 +473,7 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 	if !r.open('[') {
 		r.expectSlow('[')
 	}
-	for ok := r.more(true); ok; ok = r.comma() || r.moreSlow(false) {
+	for ok := r.moreSlow(true); ok; ok = r.comma() || !r.open(']') && r.moreSlow(false) {
 		if !r.open('[') {
 			r.expectSlow('[')
 		}
@@ -493,7 +493,7 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		}
 		a := d.value(r)
 		p := Property{value: a, flags: propDefault}
-		if r.comma() || r.moreSlow(false) {
+		if r.comma() || !r.open(']') && r.moreSlow(false) {
 			if c := r.peek(); c == '{' || c == 'n' {
 				// accessor: getter, setter, flags
 				b := d.value(r)
