@@ -30,6 +30,7 @@ Object.keys({x: 1}).length + Math.max(...a) + JSON.stringify(a).length + 'abc'.t
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		vm := New(Config{})
 		if err := vm.Start(p); err != nil {
@@ -41,5 +42,8 @@ Object.keys({x: 1}).length + Math.max(...a) + JSON.stringify(a).length + 'abc'.t
 		if v, _ := vm.Result(); vm.ToGoString(v) != "141" {
 			b.Fatal(vm.ToGoString(v))
 		}
+	}
+	if d := processCPU() - cpu.start; d > 0 {
+		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
