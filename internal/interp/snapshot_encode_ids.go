@@ -73,17 +73,61 @@ func (t *objectIDTable) reserve(n int) {
 
 // lookupOrAdd returns the id of o, or gives it id next (reporting added) when it has none.
 func (t *objectIDTable) lookupOrAdd(o *Object, next int) (id int, added bool) {
-	addr := uintptr(unsafe.Pointer(o))
-	if chunk := addr >> objectIDChunkShift; chunk != t.lastChunk {
-		t.lastBase = t.chunkBase(chunk)
-		t.lastChunk = chunk
-	}
-	c := &t.cells[t.lastBase+int(addr>>objectIDCellShift)%objectIDChunkCells]
+	c := t.cell(uintptr(unsafe.Pointer(o)))
 	if c.epoch == t.epoch {
 		return int(c.id), false
 	}
 	*c = objectIDCell{id: uint32(next), epoch: t.epoch}
 	return next, true
+}
+
+// cell returns the cell of the object at addr: its id if it has the current epoch, free
+// otherwise. Objects smaller than a cell may share one (see nodeIDTable).
+func (t *objectIDTable) cell(addr uintptr) *objectIDCell {
+	if chunk := addr >> objectIDChunkShift; chunk != t.lastChunk {
+		t.lastBase = t.chunkBase(chunk)
+		t.lastChunk = chunk
+	}
+	return &t.cells[t.lastBase+int(addr>>objectIDCellShift)%objectIDChunkCells]
+}
+
+// nodeIDTable gives shared records (nodes) their ids during one heap encoding, by address
+// like objectIDTable. Records may be smaller than a cell, so a cell holds the id of the first
+// record met in it, checked against the queue of records; the others of the cell (rare) go
+// to a map.
+type nodeIDTable struct {
+	cells  objectIDTable
+	others map[slotCodec]int // records whose cell belongs to another one
+}
+
+// reset starts a new encoding, forgetting every id.
+func (t *nodeIDTable) reset() {
+	t.cells.reset()
+	clear(t.others)
+}
+
+// lookupOrAdd returns the id of n, or gives it id len(*queue) and appends it to the queue
+// (which holds every record by id) when it has none.
+func (t *nodeIDTable) lookupOrAdd(n slotCodec, queue *[]slotCodec) int {
+	next := len(*queue)
+	// the address of the record: the data word of the interface (records are pointers)
+	c := t.cells.cell(uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&n))[1]))
+	switch {
+	case c.epoch != t.cells.epoch:
+		*c = objectIDCell{id: uint32(next), epoch: t.cells.epoch}
+	case (*queue)[c.id] == n:
+		return int(c.id)
+	default:
+		if id, ok := t.others[n]; ok {
+			return id
+		}
+		if t.others == nil {
+			t.others = map[slotCodec]int{}
+		}
+		t.others[n] = next
+	}
+	*queue = append(*queue, n)
+	return next
 }
 
 // chunkBase returns the first cell of chunk, giving the chunk cells on first sight.

@@ -75,3 +75,36 @@ func TestObjectIDTable(t *testing.T) {
 		})
 	}
 }
+
+func TestNodeIDTable(t *testing.T) {
+	t.Parallel()
+	// records of 8 bytes side by side share cells; records of no size share one address
+	small := make([]testCounter, 300)
+	var records []slotCodec
+	for i := range small {
+		records = append(records, &small[i])
+	}
+	records = append(records, &envRecord{}, &envRecord{}, &textEncoderData{}, &resolvedFlag{})
+	var tab nodeIDTable
+	for round := range 3 {
+		tab.reset()
+		var queue []slotCodec
+		want := map[slotCodec]int{}
+		for k := range 2 * len(records) {
+			n := records[(k*7919+round*31)%len(records)]
+			id := tab.lookupOrAdd(n, &queue)
+			if prev, seen := want[n]; seen {
+				require.Equal(t, prev, id)
+				continue
+			}
+			require.Equal(t, len(want), id, "record %d in round %d", k, round)
+			want[n] = id
+		}
+		require.Len(t, queue, len(want))
+		for n, id := range want {
+			require.True(t, n == queue[id], "record %d in the queue", id)
+			require.Equal(t, id, tab.lookupOrAdd(n, &queue))
+		}
+		require.NotEmpty(t, tab.others, "records sharing a cell")
+	}
+}

@@ -17,7 +17,7 @@ type heapEncoder struct {
 
 	objIDs    objectIDTable // ids of the objects in objQueue
 	objQueue  []*Object     // objects by id
-	nodeIDs   map[slotCodec]int
+	nodeIDs   nodeIDTable   // ids of the records in nodeQueue
 	nodeQueue []slotCodec
 	symIDs    map[*Symbol]int // made on the first symbol
 	syms      []*Symbol
@@ -40,12 +40,13 @@ func (vm *VM) newHeapEncoder() *heapEncoder {
 	h := vm.snapshotHint
 	e, _ := heapEncoderPool.Get().(*heapEncoder)
 	if e == nil {
-		e = &heapEncoder{objQueue: make([]*Object, 0, h.objects), nodeIDs: make(map[slotCodec]int, h.nodes)}
+		e = &heapEncoder{objQueue: make([]*Object, 0, h.objects), nodeQueue: make([]slotCodec, 0, h.nodes)}
 		e.objIDs.reserve(h.idChunks)
 	}
 	e.vm = vm
 	e.w = &jsonWriter{buf: make([]byte, 0, h.execBytes+64)}
 	e.objIDs.reset()
+	e.nodeIDs.reset()
 	return e
 }
 
@@ -54,8 +55,8 @@ func (vm *VM) newHeapEncoder() *heapEncoder {
 // still hold) is not reused.
 func (e *heapEncoder) release() {
 	clear(e.objQueue)
-	clear(e.nodeIDs)
 	clear(e.nodeQueue)
+	clear(e.nodeIDs.others)
 	clear(e.symIDs)
 	clear(e.syms)
 	e.vm, e.w, e.err = nil, nil, nil
@@ -168,13 +169,7 @@ func (e *heapEncoder) node(n slotCodec) {
 		e.w.null()
 		return
 	}
-	id, ok := e.nodeIDs[n]
-	if !ok {
-		id = len(e.nodeQueue)
-		e.nodeIDs[n] = id
-		e.nodeQueue = append(e.nodeQueue, n)
-	}
-	e.w.ref(`{"@":`, id)
+	e.w.ref(`{"@":`, e.nodeIDs.lookupOrAdd(n, &e.nodeQueue))
 }
 
 // key writes a property key (string, or symbol reference).
