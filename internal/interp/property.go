@@ -187,6 +187,12 @@ func (m *propertyMap) find(key PropertyKey) int {
 		if i, ok := m.index[key]; ok {
 			return int(i)
 		}
+		// keys added to an object that shares the template's index lie past its end
+		for i := len(m.index); i < len(m.keys); i++ {
+			if m.keys[i] == key {
+				return i
+			}
+		}
 		return -1
 	}
 	if len(m.keys) > mapIndexThreshold {
@@ -244,23 +250,45 @@ func (m *propertyMap) at(i int) *Property {
 func (m *propertyMap) has(key PropertyKey) bool { return m.find(key) >= 0 }
 
 // add appends a new property (key must not be present) and returns it.
+//
+// An object that shares the template's index (and had its keys frozen) keeps sharing it: the
+// keys added lie past the index's end, where find scans them, until there are more than
+// sharedIndexTail of them and the object builds an index of its own.
 func (m *propertyMap) add(key PropertyKey, p Property) *Property {
+	sharedIndex := m.index != nil && len(m.index) < len(m.keys)
 	if cap(m.keys) == 0 {
 		m.keys = make([]PropertyKey, 0, 4)
 		m.props = make([]Property, 0, 4)
-	} else if m.index != nil && len(m.keys) == cap(m.keys) && frozenKeys(m.keys) {
-		m.index = maps.Clone(m.index) // shared with the template, like the keys
+	} else if len(m.keys) == cap(m.keys) && frozenKeys(m.keys) {
+		sharedIndex = m.index != nil
+		m.keys = append(make([]PropertyKey, 0, len(m.keys)+frozenSpare), m.keys...)
+	}
+	if len(m.props) == cap(m.props) && frozenProps(m.props) {
+		m.props = append(make([]Property, 0, len(m.props)+frozenSpare), m.props...)
 	}
 	m.keys = append(m.keys, key)
 	m.props = append(m.props, p)
 	n := len(m.keys)
-	if m.index != nil {
+	switch {
+	case sharedIndex && n-len(m.index) > sharedIndexTail:
+		m.buildIndex()
+	case sharedIndex:
+		// the template's index stays as it is
+	case m.index != nil:
 		m.index[key] = int32(n - 1)
-	} else if n > mapIndexThreshold {
+	case n > mapIndexThreshold:
 		m.buildIndex()
 	}
 	return &m.props[n-1]
 }
+
+// frozenSpare is the room for more properties that an object leaves when it copies its
+// frozen keys or properties to add one (a few globals, a method on a prototype).
+const frozenSpare = 4
+
+// sharedIndexTail is how many keys an object may add past the end of the index it shares
+// with the template before it builds its own.
+const sharedIndexTail = 8
 
 // remove deletes key if present.
 func (m *propertyMap) remove(key PropertyKey) {
@@ -268,6 +296,7 @@ func (m *propertyMap) remove(key PropertyKey) {
 	if i < 0 {
 		return
 	}
+	sharedIndex := m.index != nil && len(m.index) < len(m.keys) // see add
 	if frozenKeys(m.keys) {
 		m.keys = slices.Clone(m.keys)
 		if m.index != nil {
@@ -283,7 +312,9 @@ func (m *propertyMap) remove(key PropertyKey) {
 	m.props[len(m.props)-1] = Property{}
 	m.keys = m.keys[:len(m.keys)-1]
 	m.props = m.props[:len(m.props)-1]
-	if m.index != nil {
+	if sharedIndex {
+		m.buildIndex()
+	} else if m.index != nil {
 		delete(m.index, key)
 		for j := i; j < len(m.keys); j++ {
 			m.index[m.keys[j]] = int32(j)

@@ -151,7 +151,7 @@ func (t *Realm) cloneLazy(vm *VM) *Realm {
 		r.symbolRegistry = map[string]*Symbol{}
 	}
 	slab := make([]Object, len(p.eager)+1)
-	nProps := len(t.Global.props.props)
+	nProps := len(t.Global.props.props) + frozenSpare // room for the host's globals
 	for i, id := range p.eager {
 		r.objs[id] = &slab[i]
 		if t.shared[id].props == nil {
@@ -177,8 +177,13 @@ func (t *Realm) cloneLazy(vm *VM) *Realm {
 		pending++
 		return o
 	}
+	rest := props
 	if !t.copyIntrinsic(int(p.global), r.Global, &props, placeholder) {
 		panic("interp: the global object cannot be cloned")
+	}
+	if g := r.Global.props.props; len(g) > 0 && len(props) == frozenSpare && &g[0] == &rest[0] {
+		// the global object's properties were cut last: adding a few globals needs no copy
+		r.Global.props.props = rest[: len(g) : len(g)+frozenSpare]
 	}
 	if pending > 0 {
 		r.Global.slots = &lazyGlobal{r: r, pending: pending}

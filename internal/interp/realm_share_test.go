@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -200,7 +201,7 @@ func TestFrozenPropsCopyOnWrite(t *testing.T) {
 				if o.props.index != nil {
 					indexed++
 					for i, k := range o.props.keys {
-						require.Equal(t, int32(i), o.props.index[k], "%s: the changed object's index", tr.names.names[iid])
+						require.Equal(t, i, o.props.find(k), "%s: the changed object's index", tr.names.names[iid])
 					}
 				}
 				require.Equal(t, keys, src.props.keys)
@@ -264,6 +265,55 @@ func TestRealmBuiltinChangesStayLocal(t *testing.T) {
 			t.Parallel()
 			require.Equal(t, tt.changed, evalJS(t, tt.change))
 			require.Equal(t, tt.pristine, evalJS(t, tt.probe))
+		})
+	}
+}
+
+// TestAddKeepsSharingTheIndex adds keys to a built-in that shares the template's index, up to
+// and past the point where it builds its own, and removes some: every key stays findable at
+// its position and the template's index is untouched.
+func TestAddKeepsSharingTheIndex(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		add    int
+		remove []string
+	}{
+		{"one", 1, nil},
+		{"tail", sharedIndexTail, nil},
+		{"own index", sharedIndexTail + 3, nil},
+		{"remove added", 3, []string{"k1"}},
+		{"remove original", 3, []string{"keys"}},
+		{"remove both", sharedIndexTail + 2, []string{"assign", "k0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			indexes := copySharedIndexes()
+			o := New(Config{}).realm.Intrinsic("Object")
+			tmpl := templateRealm().Intrinsic("Object")
+			require.Equal(t, reflect.ValueOf(tmpl.props.index).UnsafePointer(), reflect.ValueOf(o.props.index).UnsafePointer())
+			want := append([]PropertyKey(nil), o.props.keys...)
+			for i := range tt.add {
+				k := strKey(fmt.Sprintf("k%d", i))
+				o.props.add(k, Property{value: intValue(i), flags: propDefault})
+				want = append(want, k)
+			}
+			for _, name := range tt.remove {
+				o.props.remove(strKey(name))
+				want = slices.DeleteFunc(want, func(k PropertyKey) bool { return k.name == name })
+			}
+			require.Equal(t, want, o.props.keys)
+			for i, k := range want {
+				require.Equal(t, i, o.props.find(k), k.name)
+			}
+			for _, name := range tt.remove {
+				require.Equal(t, -1, o.props.find(strKey(name)))
+			}
+			require.Equal(t, -1, o.props.find(strKey("absent")))
+			require.True(t, tmpl.props.has(strKey("keys")))
+			require.False(t, tmpl.props.has(strKey("k0")))
+			require.NoError(t, sharedIndexesEqual(indexes))
 		})
 	}
 }
