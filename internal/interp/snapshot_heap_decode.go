@@ -447,13 +447,25 @@ func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 			o.props = propertyMap{}
 			d.readProps(r, o, false)
 		case "el":
+			if o.class != ClassArray { // a lazy realm's built-ins keep their own state there
+				r.fail("elements of a built-in that is not an array")
+				break
+			}
 			o.elems = d.readElements(r)
 			o.length = uint32(len(o.elems))
 		case "len":
+			if o.class != ClassArray {
+				r.fail("length of a built-in that is not an array")
+				break
+			}
 			o.length = uint32(r.int())
 		case "c":
 			r.goString()
 		case "s":
+			if _, lazy := o.slots.(*lazyGlobal); lazy {
+				r.fail("state of the global object") // its slots mark the bindings not read yet
+				break
+			}
 			o.slots = d.slot(r)
 		default:
 			r.skip()
