@@ -166,3 +166,39 @@ func TestJSONWriterKey(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONWriterStrings writes keys and string values of every length around the short-string
+// limit, with and without escapes, into buffers with little and much room to spare, and
+// compares with the general string writer.
+func TestJSONWriterStrings(t *testing.T) {
+	t.Parallel()
+	var texts []string
+	for n := range maxShortString + 3 {
+		texts = append(texts, strings.Repeat("k", n), strings.Repeat("é", n/2), "q\""+strings.Repeat("z", n))
+	}
+	for _, spare := range []int{0, 1, maxShortString + 3, maxShortString + 4, 1000} {
+		w := &jsonWriter{buf: make([]byte, 0, spare)}
+		want := []byte{'['}
+		w.beginArray()
+		for i, s := range texts {
+			if i > 0 {
+				want = append(want, ',')
+			}
+			// an object {s: s} and the same text as a JavaScript string
+			w.beginObject()
+			w.key(s)
+			w.string(s)
+			w.endObject()
+			w.jsString(newStringFromGo(s))
+			want = append(want, '{')
+			want = append(want, referenceJSONGoString(s)...)
+			want = append(want, ':')
+			want = append(want, referenceJSONGoString(s)...)
+			want = append(want, '}', ',')
+			want = append(want, referenceJSONGoString(s)...)
+		}
+		w.endArray()
+		want = append(want, ']')
+		require.Equal(t, string(want), string(w.buf), "spare capacity %d", spare)
+	}
+}

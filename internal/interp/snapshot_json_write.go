@@ -44,23 +44,51 @@ func (w *jsonWriter) endObject()   { w.buf = append(w.buf, '}'); w.needComma = t
 func (w *jsonWriter) beginArray()  { w.comma(); w.buf = append(w.buf, '['); w.needComma = false }
 func (w *jsonWriter) endArray()    { w.buf = append(w.buf, ']'); w.needComma = true }
 
-// key writes an object key; the next value follows without a comma. Keys are short names:
-// those made of plain bytes are copied without the general string writer.
+// key writes an object key; the next value follows without a comma.
 func (w *jsonWriter) key(k string) {
-	w.comma()
-	plain := len(k) <= 16
-	for i := 0; plain && i < len(k); i++ {
-		plain = plainJSON[k[i]]
-	}
-	if plain {
-		w.buf = append(w.buf, '"')
-		w.buf = append(w.buf, k...)
-		w.buf = append(w.buf, '"', ':')
-	} else {
+	if !w.shortString(k, true) {
+		w.comma()
 		w.setBuf(appendJSONGoString(w.buf, k))
 		w.buf = append(w.buf, ':')
 	}
 	w.needComma = false
+}
+
+// maxShortString is the longest string shortString writes.
+const maxShortString = 24
+
+// shortString writes, after the comma due, s quoted (and a colon if colon is set) when s is
+// at most maxShortString plain bytes (no escape, ASCII) and the buffer has room for it, the
+// common case of keys and many values, byte by byte in place; it reports whether it did.
+func (w *jsonWriter) shortString(s string, colon bool) bool {
+	n := len(w.buf)
+	if len(s) > maxShortString || cap(w.buf)-n < maxShortString+4 {
+		return false
+	}
+	b := w.buf[n : n+maxShortString+4]
+	i := 0
+	if w.needComma {
+		b[0] = ','
+		i = 1
+	}
+	b[i] = '"'
+	i++
+	for j := 0; j < len(s); j++ {
+		c := s[j]
+		if !plainJSON[c] {
+			return false
+		}
+		b[i] = c
+		i++
+	}
+	b[i] = '"'
+	i++
+	if colon {
+		b[i] = ':'
+		i++
+	}
+	w.buf = w.buf[:n+i]
+	return true
 }
 
 // ref writes a tagged reference {"#":id}; prefix is the text up to the id, as `{"#":`.
@@ -197,18 +225,23 @@ func (w *jsonWriter) null() { w.comma(); w.buf = append(w.buf, "null"...); w.nee
 
 // string writes Go text (UTF-8; WTF-8 surrogates are written as \u escapes).
 func (w *jsonWriter) string(s string) {
-	w.comma()
-	w.setBuf(appendJSONGoString(w.buf, s))
+	if !w.shortString(s, false) {
+		w.comma()
+		w.setBuf(appendJSONGoString(w.buf, s))
+	}
 	w.needComma = true
 }
 
 // jsString writes a JavaScript string; lone surrogates become \uXXXX escapes.
 func (w *jsonWriter) jsString(s *jsString) {
-	w.comma()
 	s = s.flat()
 	if s.isASCII {
-		w.setBuf(appendJSONGoString(w.buf, s.ascii))
+		if !w.shortString(s.ascii, false) {
+			w.comma()
+			w.setBuf(appendJSONGoString(w.buf, s.ascii))
+		}
 	} else {
+		w.comma()
 		w.setBuf(appendJSONUTF16(w.buf, s.utf16))
 	}
 	w.needComma = true
