@@ -65,10 +65,11 @@ const (
 	unitSlab     = 2048 // code units of other strings
 )
 
-// slabSize scales a slab to the heap section being read (one element per 64 bytes, at
-// least 16), so that a small heap does not pay for large slabs.
-func (d *heapDecoder) slabSize(limit int) int {
-	return min(limit, max(16, d.heapBytes/64))
+// slabSize scales a slab of at most limit elements to the heap section being read, at one
+// element per perBytes bytes of it (what one element takes at least in typical snapshots;
+// at least 16 elements), so that a small heap does not pay for large slabs.
+func (d *heapDecoder) slabSize(limit, perBytes int) int {
+	return min(limit, max(16, d.heapBytes/perBytes))
 }
 
 // propSlab is storage for properties: keys and props are parallel, entries [used:] free.
@@ -89,7 +90,7 @@ type valSlab struct {
 // storage of its exact size, from a count of the entries still to come.
 func (d *heapDecoder) growProps(r *jsonReader, pending int) {
 	s := &d.props
-	size := d.slabSize(propSlabSize)
+	size := d.slabSize(propSlabSize, 64)
 	if pending >= size/4 {
 		size = pending + 1 + r.countRest()
 	}
@@ -103,7 +104,7 @@ func (d *heapDecoder) growProps(r *jsonReader, pending int) {
 // gets storage of its exact size, from a count of the values still to come.
 func (d *heapDecoder) growVals(r *jsonReader, pending int) {
 	s := &d.vals
-	size := d.slabSize(valSlabSize)
+	size := d.slabSize(valSlabSize, 32)
 	if pending >= size/4 {
 		size = pending + 1 + r.countRest()
 	}
@@ -249,7 +250,7 @@ func (d *heapDecoder) asciiString(b []byte) *jsString {
 // newString returns a zeroed string header from the slab.
 func (d *heapDecoder) newString() *jsString {
 	if len(d.strSlab) == 0 {
-		d.strSlab = make([]jsString, d.slabSize(stringSlab))
+		d.strSlab = make([]jsString, d.slabSize(stringSlab, 96))
 	}
 	s := &d.strSlab[0]
 	d.strSlab = d.strSlab[1:]
