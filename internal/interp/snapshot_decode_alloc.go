@@ -113,6 +113,16 @@ func (d *heapDecoder) growVals(r *jsonReader, pending int) {
 	s.buf, s.used = buf, pending
 }
 
+// setValue stores v in a zeroed slot, writing its reference only when it has one (a number
+// or a boolean then costs no write barrier while the collector marks).
+func setValue(dst *Value, v Value) {
+	if v.ref == nil {
+		dst.kind, dst.num = v.kind, v.num
+		return
+	}
+	*dst = v
+}
+
 // readValueList reads an array of values into exactly sized storage (nil when empty).
 func (d *heapDecoder) readValueList(r *jsonReader) []Value {
 	if !r.open('[') {
@@ -124,7 +134,7 @@ func (d *heapDecoder) readValueList(r *jsonReader) []Value {
 		if s.used == len(s.buf) {
 			d.growVals(r, n)
 		}
-		s.buf[s.used] = d.value(r)
+		setValue(&s.buf[s.used], d.value(r))
 		s.used++
 		n++
 	}

@@ -544,7 +544,8 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 				s.keys[s.used].name = key.name
 			}
 			dst := &s.props[s.used]
-			dst.value, dst.flags = p.value, p.flags
+			setValue(&dst.value, p.value)
+			dst.flags = p.flags
 			if p.getter != nil {
 				dst.getter = p.getter
 			}
