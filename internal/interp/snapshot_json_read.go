@@ -62,6 +62,7 @@ func (r *jsonReader) at(c byte) bool {
 	return p < len(r.data) && r.data[p] == c
 }
 
+// expectSlow is expect after spaces, or the failure when c is not next.
 func (r *jsonReader) expectSlow(c byte) {
 	if r.peek() != c {
 		r.fail("expected %q", c)
@@ -107,6 +108,8 @@ func (r *jsonReader) open(c byte) bool {
 	return false
 }
 
+// moreSlow is more without its fast path: spaces, the first element, the closing bracket,
+// and the failures.
 func (r *jsonReader) moreSlow(first bool) bool {
 	c := r.peek()
 	if c == ']' || c == '}' {
