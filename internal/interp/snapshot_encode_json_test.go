@@ -202,3 +202,23 @@ func TestJSONWriterStrings(t *testing.T) {
 		require.Equal(t, string(want), string(w.buf), "spare capacity %d", spare)
 	}
 }
+
+func TestJSONWriterRef(t *testing.T) {
+	t.Parallel()
+	ids := []int{0, 7, 10, 99, 100, 12345, 99999, 100000, 1 << 40, math.MaxInt64}
+	for _, spare := range []int{0, 5, 31, 32, 33, 1000} {
+		w := &jsonWriter{buf: make([]byte, 0, spare)}
+		want := "["
+		w.beginArray()
+		for i, id := range ids {
+			if i > 0 {
+				want += ","
+			}
+			w.ref(`{"#":`, id)
+			w.ref(`{"@":`, id)
+			want += `{"#":` + strconv.Itoa(id) + `},{"@":` + strconv.Itoa(id) + `}`
+		}
+		w.endArray()
+		require.Equal(t, want+"]", string(w.buf), "spare capacity %d", spare)
+	}
+}

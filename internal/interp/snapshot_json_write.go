@@ -93,6 +93,21 @@ func (w *jsonWriter) shortString(s string, colon bool) bool {
 
 // ref writes a tagged reference {"#":id}; prefix is the text up to the id, as `{"#":`.
 func (w *jsonWriter) ref(prefix string, id int) {
+	if n := len(w.buf); len(prefix) <= 8 && cap(w.buf)-n >= 32 && id >= 0 {
+		// in place: a comma, the prefix, the id (at most 20 digits), the brace
+		b := w.buf[n : n+32]
+		i := 0
+		if w.needComma {
+			b[0] = ','
+			i = 1
+		}
+		i += copy(b[i:], prefix)
+		w.buf = w.buf[:n+i]
+		w.setBuf(appendDecimal(w.buf, int64(id)))
+		w.buf = append(w.buf, '}')
+		w.needComma = true
+		return
+	}
 	w.comma()
 	w.buf = append(w.buf, prefix...)
 	w.setBuf(appendDecimal(w.buf, int64(id)))
@@ -128,7 +143,10 @@ func appendDecimal(b []byte, i int64) []byte {
 	}
 	n := decimalDigits(u)
 	start := len(b)
-	b = slices.Grow(b, n)[:start+n]
+	if cap(b)-start < n {
+		b = slices.Grow(b, n)
+	}
+	b = b[:start+n]
 	d := b[start:]
 	for u >= 100 {
 		q := u / 100
@@ -147,11 +165,20 @@ func appendDecimal(b []byte, i int64) []byte {
 
 // decimalDigits is the number of decimal digits of u.
 func decimalDigits(u uint64) int {
-	n := 1
-	for ; u >= 10000; u /= 10000 {
-		n += 4
+	switch {
+	case u < 10:
+		return 1
+	case u < 100:
+		return 2
+	case u < 1000:
+		return 3
+	case u < 10000:
+		return 4
+	case u < 100000:
+		return 5
 	}
-	for ; u >= 10; u /= 10 {
+	n := 6
+	for u /= 100000; u >= 10; u /= 10 {
 		n++
 	}
 	return n
