@@ -21,9 +21,9 @@ func (vm *VM) hasBuiltinExec(o *Object) bool {
 	if proto == nil || o.props.has(keyExec) {
 		return false
 	}
-	p := proto.props.get(keyExec)
+	p := proto.props.peek(keyExec)
 	return p != nil && !p.isAccessor() && p.value.kind == KindObject &&
-		p.value.obj() == vm.realm.Intrinsic("RegExp.prototype.exec")
+		proto.dataValue(p.value).obj() == vm.realm.Intrinsic("RegExp.prototype.exec")
 }
 
 // regexpBuiltinMatch is RegExpBuiltinExec without the result array: it honours and updates

@@ -115,9 +115,10 @@ func (o *Object) getOwn(key PropertyKey) (Property, bool) {
 			return Property{value: intValue(s.Len())}, true
 		}
 	}
-	o.resolveLazyKey(key)
 	if p := o.props.peek(key); p != nil {
-		return *p, true
+		q := *p
+		q.value = o.dataValue(q.value) // a placeholder (realm_lazy.go) is never seen
+		return q, true
 	}
 	return Property{}, false
 }
@@ -307,7 +308,7 @@ var (
 // ([[DefineOwnProperty]] for ordinary objects, with the array and String exotic rules).
 // It never calls into JavaScript; it returns false when the definition is refused.
 func (o *Object) defineOwn(key PropertyKey, d PropertyDescriptor) bool {
-	o.resolveLazyKey(key)
+	o.resolveKey(key) // a placeholder (realm_lazy.go) is written back before a change
 	switch o.class {
 	case ClassArray:
 		if key == keyLength {
@@ -505,7 +506,7 @@ func (o *Object) deleteOwn(key PropertyKey) bool {
 			return false
 		}
 	}
-	o.resolveLazyAll() // a snapshot lists every binding of a global object with one deleted
+	o.resolveAll() // a snapshot lists every property of a built-in with one deleted
 	p := o.props.get(key)
 	if p == nil {
 		return true
@@ -523,7 +524,7 @@ func (o *Object) preventExtensions() { o.flags &^= objExtensible }
 // setIntegrity implements SetIntegrityLevel (sealed, or frozen when freeze is true). Array
 // elements move to the property map so that they can carry their own attributes.
 func (o *Object) setIntegrity(freeze bool) {
-	o.resolveLazyAll() // a snapshot writes every binding whose attributes change
+	o.resolveAll() // a snapshot writes every property whose attributes change
 	o.preventExtensions()
 	if o.class == ClassArray {
 		for i, v := range o.elems {

@@ -9,10 +9,9 @@ func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 	plain := !key.mayBeIndexOrLength()
 	for ; o != nil; o = o.proto {
 		if o.class != ClassString && (plain || o.class != ClassArray) {
-			o.resolveLazyKey(key)
 			if p := o.props.peek(key); p != nil {
 				if p.flags&propAccessor == 0 {
-					return p.value
+					return o.dataValue(p.value)
 				}
 				if p.getter == nil {
 					return undefinedValue

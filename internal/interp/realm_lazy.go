@@ -1,58 +1,64 @@
 package interp
 
-import "sort"
+import (
+	"sort"
+	"unsafe"
+)
 
 // Lazy intrinsics: a realm cloned from the template creates at first only the intrinsics
-// that the VM and native code reach through the Realm's fields (the core prototypes and
-// everything they reach: Object, Function, Array, Error, the iterator prototypes), plus the
-// global object. Every other intrinsic is created on first use, together with everything it
-// reaches that does not exist yet, so that the set of created intrinsics is always closed
-// under references: a created object never points to one that is not created, nor to a
-// template object.
+// that the VM and native code reach through the Realm's fields (the core prototypes, the
+// global object) and what these reach through prototypes, accessors, elements and slots.
+// Every other intrinsic is created on first use, with what it reaches in the same ways.
 //
-// The one exception is the global object, whose bindings refer to most intrinsics. Until a
-// binding is first read, its value is a placeholder: the template's object itself (which
-// carries the intrinsic id). The global object then holds a *lazyGlobal in its slots, and
-// every path that reads a property of an object resolves it first for such an object:
-// getOwn, [[Get]] (getFrom, getMember), the global variable operations, [[DefineOwnProperty]]
-// (which may change a binding's attributes); delete and SetIntegrityLevel resolve every
-// binding. Writes that replace a binding's value need no resolution. The snapshot encoder
-// counts a placeholder as its pristine value (snapshot_encode_intrinsics.go,
-// sameIntrinsicRef) and the memory walk stands the template's object in for an intrinsic not
-// created yet, so snapshots and measured sizes are what they would be with every intrinsic
-// created.
+// Data properties are the exception: in most intrinsics (the holders: every one but arrays
+// and %ArrayIteratorPrototype%, whose methods natives read directly) a data property whose
+// value is an intrinsic holds a placeholder, the template's object itself (which carries the
+// intrinsic id), and a holder without accessors shares the template's property slice as it
+// is (copy-on-write, see propertyMap). Every path that reads a property's value replaces a
+// placeholder with the realm's intrinsic, created if need be (dataValue: getOwn, [[Get]]
+// through getFrom and getMember, the global variable operations); a path that changes a
+// property's attributes writes the intrinsic back first (defineOwn), and delete,
+// SetIntegrityLevel and SetPrototypeOf write back every placeholder of the object. So no
+// code ever holds a template object, and a created intrinsic never refers to an intrinsic
+// that does not exist except through a placeholder.
+//
+// A holder that may hold placeholders is marked by its length field (unused by objects
+// other than arrays): the position of the object in the slab it was created in, whose
+// element 0 is a header object whose slots hold the realm. The snapshot encoder counts a
+// placeholder as its pristine value (snapshot_encode_intrinsics.go, sameIntrinsicRef) and
+// the memory walk stands the template's object in for an intrinsic not created yet, so
+// snapshots and measured sizes are those of a realm with every intrinsic created; the
+// snapshot decoder refuses a length on a built-in that is not an array.
 //
 // Entry points that create intrinsics: Realm.Intrinsic (natives, the snapshot decoder's
-// intrinsic references), Realm.globalProp, resolving a global binding, and
-// Realm.snapshotIntrinsic (intrinsics with state of their own, which every snapshot writes).
+// intrinsic references), reading a placeholder, and Realm.snapshotIntrinsic (intrinsics
+// with state of their own, which every snapshot writes).
+
+// lazyGlobal marked a global object whose bindings were created lazily, in its slots;
+// lazy realms now mark their objects by their length field and never make one. The
+// snapshot decoder still refuses internal state for an object marked so.
+type lazyGlobal struct{}
 
 // lazyPlan is what lazy clones of the template need, computed once.
 type lazyPlan struct {
 	start    []int32  // the references of intrinsic iid are edges[start[iid]:start[iid+1]]
-	edges    []uint16 // intrinsic ids
-	eager    []uint16 // the intrinsics every clone creates (sorted), the global object excluded
+	edges    []uint16 // intrinsic ids, excluding the placeholders of holders
+	eager    []uint16 // the intrinsics every clone creates (sorted)
 	stateful []bool   // by iid: the intrinsic's slots carry state that every snapshot writes
-	global   uint16   // the global object's id
-}
-
-// lazyGlobal marks a global object some of whose bindings may still be placeholders.
-type lazyGlobal struct {
-	r       *Realm
-	pending int // placeholders not yet resolved (an upper bound: a write may replace one)
+	holder   []bool   // by iid: its data properties refer to intrinsics through placeholders
+	copy     []bool   // by iid: a lazy clone copies its properties (some refer to objects)
 }
 
 // newLazyPlan computes the plan of template t, or returns nil when its intrinsics cannot be
-// cloned lazily (some reference leads outside the intrinsics, some slot cannot be copied, or
-// the global object has slots or elements of its own).
+// cloned lazily (some reference leads outside the intrinsics, or some slot cannot be
+// copied).
 func newLazyPlan(t *Realm) *lazyPlan {
 	n := len(t.objs)
-	if len(t.shared) != n || t.Global == nil || t.Global.slots != nil || len(t.Global.elems) > 0 {
+	if len(t.shared) != n || t.Global == nil || t.clone(&VM{}) == nil {
 		return nil
 	}
-	if t.clone(&VM{}) == nil {
-		return nil
-	}
-	p := &lazyPlan{start: make([]int32, n+1), stateful: make([]bool, n), global: t.Global.iid}
+	p := &lazyPlan{start: make([]int32, n+1), stateful: make([]bool, n), holder: make([]bool, n),
+		copy: make([]bool, n)}
 	ok := true
 	var cur []uint16
 	record := func(o *Object) *Object {
@@ -69,14 +75,28 @@ func newLazyPlan(t *Realm) *lazyPlan {
 	for iid := 1; iid < n; iid++ {
 		p.start[iid] = int32(len(p.edges))
 		o := t.objs[iid]
+		refs := !holdsNoObject(o.props.props)
+		holder := refs && o.class != ClassArray && o != t.ArrayIteratorPrototype
+		accessors := false
 		cur = cur[:0]
 		record(o.proto)
 		for i := range o.props.props {
 			q := &o.props.props[i]
-			record(q.value.asObject())
-			record(q.getter)
-			record(q.setter)
+			if q.isAccessor() {
+				accessors = true
+				record(q.getter)
+				record(q.setter)
+			} else if v := q.value.asObject(); v != nil {
+				if holder {
+					record(v) // checked, not an edge
+					cur = cur[:len(cur)-1]
+				} else {
+					record(v)
+				}
+			}
 		}
+		p.holder[iid] = holder
+		p.copy[iid] = refs && (!holder || accessors)
 		for _, v := range o.elems {
 			record(v.asObject())
 		}
@@ -101,21 +121,11 @@ func newLazyPlan(t *Realm) *lazyPlan {
 	if !ok {
 		return nil
 	}
-	// the eager set: what the Realm's fields reach, and what the global object's accessors
-	// reach (placeholders stand only for data values)
-	roots := []*Object{t.ObjectPrototype, t.FunctionPrototype, t.ArrayPrototype, t.ErrorPrototype,
-		t.IteratorPrototype, t.AsyncIteratorPrototype, t.ArrayIteratorPrototype,
-		t.ObjectConstructor, t.ArrayConstructor}
-	for i := range t.Global.props.props {
-		q := &t.Global.props.props[i]
-		if q.isAccessor() {
-			roots = append(roots, q.getter, q.setter)
-		}
-	}
 	seen := make([]bool, n)
-	seen[p.global] = true // created by every clone, never expanded
 	var queue []uint16
-	for _, o := range roots {
+	for _, o := range []*Object{t.ObjectPrototype, t.FunctionPrototype, t.ArrayPrototype, t.ErrorPrototype,
+		t.IteratorPrototype, t.AsyncIteratorPrototype, t.ArrayIteratorPrototype, t.ObjectConstructor,
+		t.ArrayConstructor, t.Global} {
 		if o != nil && !seen[o.iid] {
 			seen[o.iid] = true
 			queue = append(queue, o.iid)
@@ -137,11 +147,10 @@ func newLazyPlan(t *Realm) *lazyPlan {
 }
 
 // cloneLazy makes a realm for vm that shares the template t's names and creates only the
-// eager intrinsics and the global object (see the top of this file).
+// eager intrinsics (see the top of this file).
 func (t *Realm) cloneLazy(vm *VM) *Realm {
 	p := t.plan
-	n := len(t.objs)
-	r := &Realm{vm: vm, names: t.names, objs: make([]*Object, n), tmpl: t}
+	r := &Realm{vm: vm, names: t.names, objs: make([]*Object, len(t.objs)), tmpl: t}
 	if len(t.symbolRegistry) > 0 {
 		r.symbolRegistry = make(map[string]*Symbol, len(t.symbolRegistry))
 		for k, v := range t.symbolRegistry {
@@ -150,43 +159,10 @@ func (t *Realm) cloneLazy(vm *VM) *Realm {
 	} else {
 		r.symbolRegistry = map[string]*Symbol{}
 	}
-	slab := make([]Object, len(p.eager)+1)
-	nProps := len(t.Global.props.props) + frozenSpare // room for the host's globals
-	for i, id := range p.eager {
-		r.objs[id] = &slab[i]
-		if t.shared[id].props == nil {
-			nProps += len(t.shared[id].keys)
-		}
-	}
-	r.Global = &slab[len(p.eager)]
-	r.objs[p.global] = r.Global
-	props := make([]Property, nProps)
-	remap := r.created
-	for _, id := range p.eager {
-		r.copyFromTemplate(int(id), r.objs[id], &props, remap)
-	}
-	// the global object: bindings to intrinsics not created yet hold placeholders
-	pending := 0
-	placeholder := func(o *Object) *Object {
-		if o == nil {
-			return nil
-		}
-		if c := r.objs[o.iid]; c != nil {
-			return c
-		}
-		pending++
-		return o
-	}
-	rest := props
-	if !t.copyIntrinsic(int(p.global), r.Global, &props, placeholder) {
-		panic("interp: the global object cannot be cloned")
-	}
-	if g := r.Global.props.props; len(g) > 0 && len(props) == frozenSpare && &g[0] == &rest[0] {
-		// the global object's properties were cut last: adding a few globals needs no copy
-		r.Global.props.props = rest[: len(g) : len(g)+frozenSpare]
-	}
-	if pending > 0 {
-		r.Global.slots = &lazyGlobal{r: r, pending: pending}
+	r.create(p.eager)
+	if g := r.Global.props.props; len(g) > 0 && !frozenProps(g) {
+		// room for the host's globals
+		r.Global.props.props = append(make([]Property, 0, len(g)+frozenSpare), g...)
 	}
 	r.ObjectPrototype = r.objs[t.ObjectPrototype.iid]
 	r.FunctionPrototype = r.objs[t.FunctionPrototype.iid]
@@ -200,11 +176,81 @@ func (t *Realm) cloneLazy(vm *VM) *Realm {
 	return r
 }
 
-// copyFromTemplate fills dst with the template's intrinsic iid; everything it refers to must
-// be created already (remap is r.created).
-func (r *Realm) copyFromTemplate(iid int, dst *Object, props *[]Property, remap func(*Object) *Object) {
-	if !r.tmpl.copyIntrinsic(iid, dst, props, remap) {
-		panic("interp: a built-in object cannot be cloned") // newLazyPlan checked every slot
+// create creates the intrinsics ids (none created yet; with them, everything they reach
+// but through placeholders must be created or listed) in one slab after a header.
+func (r *Realm) create(ids []uint16) {
+	t := r.tmpl
+	p := t.plan
+	slab := make([]Object, len(ids)+1)
+	slab[0].slots = r // the header: see lazyRealm
+	nProps := 0
+	for i, id := range ids {
+		r.objs[id] = &slab[i+1]
+		if p.copy[id] {
+			nProps += len(t.shared[id].keys)
+		}
+	}
+	r.Global = r.objs[t.Global.iid]
+	props := make([]Property, nProps)
+	for i, id := range ids {
+		r.fill(int(id), &slab[i+1], &props, uint32(i+1))
+	}
+}
+
+// fill makes dst r's copy of the template's intrinsic iid, at position pos of its slab; the
+// properties it copies are cut from *props.
+func (r *Realm) fill(iid int, dst *Object, props *[]Property, pos uint32) {
+	t := r.tmpl
+	p := t.plan
+	src, sh := t.objs[iid], &t.shared[iid]
+	dst.proto = r.created(src.proto)
+	dst.class, dst.flags, dst.length, dst.iid = src.class, src.flags, src.length, src.iid
+	dst.props.keys, dst.props.index = sh.keys, sh.index
+	switch {
+	case sh.props != nil || len(sh.keys) == 0:
+		dst.props.props = sh.props
+	case !p.copy[iid]:
+		dst.props.props = src.props.props // frozen: placeholders only
+	default:
+		k := len(sh.keys)
+		dst.props.props = (*props)[:k:k]
+		*props = (*props)[k:]
+		for j := range src.props.props {
+			s, q := &src.props.props[j], &dst.props.props[j]
+			*q = *s
+			if s.isAccessor() {
+				q.getter, q.setter = r.created(s.getter), r.created(s.setter)
+			} else if s.value.kind == KindObject && !p.holder[iid] {
+				q.value = objectValue(r.created(s.value.obj()))
+			}
+		}
+	}
+	if p.holder[iid] {
+		dst.length = pos // marks a holder of placeholders
+	}
+	if len(src.elems) > 0 {
+		dst.elems = make([]Value, len(src.elems))
+		for j, v := range src.elems {
+			if v.kind == KindObject {
+				v = objectValue(r.created(v.obj()))
+			}
+			dst.elems[j] = v
+		}
+	}
+	switch s := src.slots.(type) {
+	case nil:
+	case Value:
+		if s.kind == KindObject {
+			s = objectValue(r.created(s.obj()))
+		}
+		dst.slots = s
+	case *nativeFunction:
+		dst.slots = s // newLazyPlan checked that it has no data
+	case slotCloner:
+		dst.slots = s.cloneSlot(r.created)
+	default:
+		c, _ := copyPlainSlot(s) // checked by newLazyPlan
+		dst.slots = c
 	}
 }
 
@@ -221,7 +267,7 @@ func (r *Realm) created(o *Object) *Object {
 }
 
 // materialize returns r's intrinsic iid, creating it first with every intrinsic it reaches
-// that does not exist yet.
+// but through placeholders that does not exist yet.
 func (r *Realm) materialize(iid uint16) *Object {
 	if o := r.objs[iid]; o != nil || r.tmpl == nil {
 		return o
@@ -232,12 +278,8 @@ func (r *Realm) materialize(iid uint16) *Object {
 	}
 	list := append(r.todo[:0], iid)
 	r.marks[iid] = true
-	nProps := 0
 	for i := 0; i < len(list); i++ {
 		id := list[i]
-		if r.tmpl.shared[id].props == nil {
-			nProps += len(r.tmpl.shared[id].keys)
-		}
 		for _, e := range p.edges[p.start[id]:p.start[id+1]] {
 			if r.objs[e] == nil && !r.marks[e] {
 				r.marks[e] = true
@@ -245,91 +287,97 @@ func (r *Realm) materialize(iid uint16) *Object {
 			}
 		}
 	}
-	slab := make([]Object, len(list))
-	for i, id := range list {
-		r.objs[id] = &slab[i]
+	for _, id := range list {
 		r.marks[id] = false
 	}
-	props := make([]Property, nProps)
-	remap := r.created
-	for _, id := range list {
-		r.copyFromTemplate(int(id), r.objs[id], &props, remap)
-	}
+	r.create(list)
 	r.todo = list[:0]
 	return r.objs[iid]
 }
 
 // isPlaceholder reports whether o, found in r's heap, is a placeholder: the template's
-// intrinsic standing for r's, which is not created yet (or was created after o was stored).
+// intrinsic standing for r's.
 func (r *Realm) isPlaceholder(o *Object) bool {
-	return o.iid != 0 && r.tmpl != nil && int(o.iid) < len(r.tmpl.objs) && r.tmpl.objs[o.iid] == o &&
-		r.objs[o.iid] != o
+	return o.iid != 0 && r.tmpl != nil && int(o.iid) < len(r.tmpl.objs) && r.tmpl.objs[o.iid] == o
 }
 
-// resolveKey replaces a placeholder held by the global binding key with the intrinsic,
-// created if need be. The global object's slots hold lg.
-func (lg *lazyGlobal) resolveKey(key PropertyKey) {
-	g := lg.r.Global
-	i := g.props.find(key)
-	if i < 0 {
+// lazyMarked reports whether o is an intrinsic that may hold placeholders.
+func (o *Object) lazyMarked() bool {
+	return o.length != 0 && o.iid != 0 && o.class != ClassArray
+}
+
+// lazyRealm returns the realm of o, which must be lazyMarked: o.length is o's position in
+// its slab, whose first element holds the realm.
+func (o *Object) lazyRealm() *Realm {
+	head := (*Object)(unsafe.Add(unsafe.Pointer(o), -int(o.length)*int(unsafe.Sizeof(Object{}))))
+	return head.slots.(*Realm)
+}
+
+// dataValue returns v, the value of a data property of o, for reading: a placeholder is
+// replaced by the realm's intrinsic, created if need be (and not written back).
+func (o *Object) dataValue(v Value) Value {
+	if v.kind == KindObject && o.lazyMarked() {
+		return o.resolve(v)
+	}
+	return v
+}
+
+// resolve is dataValue for a lazyMarked o and an object v.
+func (o *Object) resolve(v Value) Value {
+	if r := o.lazyRealm(); r.isPlaceholder(v.obj()) {
+		return objectValue(r.materialize(v.obj().iid))
+	}
+	return v
+}
+
+// resolveKey writes back the intrinsic for a placeholder in o's data property key.
+func (o *Object) resolveKey(key PropertyKey) {
+	if !o.lazyMarked() {
 		return
 	}
-	if v := g.props.props[i].value; v.kind == KindObject && lg.r.isPlaceholder(v.obj()) {
-		lg.resolveAt(i, v.obj())
-	}
-}
-
-// resolveAll resolves every binding of the global object.
-func (lg *lazyGlobal) resolveAll() {
-	g := lg.r.Global
-	for i := 0; i < len(g.props.props) && lg.pending > 0; i++ {
-		if v := g.props.props[i].value; v.kind == KindObject && lg.r.isPlaceholder(v.obj()) {
-			lg.resolveAt(i, v.obj())
+	if i := o.props.find(key); i >= 0 {
+		if v := o.props.props[i].value; v.kind == KindObject && o.lazyRealm().isPlaceholder(v.obj()) {
+			o.props.at(i).value = o.resolve(v)
 		}
 	}
-	if g.slots == lg {
-		g.slots = nil
-	}
 }
 
-// resolveAt stores the intrinsic for placeholder ph in the global binding at position i.
-func (lg *lazyGlobal) resolveAt(i int, ph *Object) {
-	g := lg.r.Global
-	g.props.at(i).value = objectValue(lg.r.materialize(ph.iid))
-	lg.pending--
-	if lg.pending <= 0 && g.slots == lg {
-		g.slots = nil
+// resolveAll writes back the intrinsics for every placeholder of o, which then holds none.
+func (o *Object) resolveAll() {
+	if !o.lazyMarked() {
+		return
 	}
+	r := o.lazyRealm()
+	for i := range o.props.props {
+		if v := o.props.props[i].value; v.kind == KindObject && r.isPlaceholder(v.obj()) {
+			o.props.at(i).value = o.resolve(v)
+		}
+	}
+	o.length = 0
 }
 
-// resolveLazyKey resolves the binding key when o is a global object with placeholders.
-func (o *Object) resolveLazyKey(key PropertyKey) {
-	if lg, ok := o.slots.(*lazyGlobal); ok {
-		lg.resolveKey(key)
-	}
-}
-
-// resolveLazyAll resolves every binding when o is a global object with placeholders.
-func (o *Object) resolveLazyAll() {
-	if lg, ok := o.slots.(*lazyGlobal); ok {
-		lg.resolveAll()
-	}
-}
-
-// globalProp returns the global object's own property key (nil if absent), resolved.
+// globalProp returns a copy of the global object's own property key, its value resolved,
+// or nil.
 func (r *Realm) globalProp(key PropertyKey) *Property {
-	r.Global.resolveLazyKey(key)
-	return r.Global.props.get(key)
+	p := r.Global.props.peek(key)
+	if p == nil {
+		return nil
+	}
+	q := *p
+	q.value = r.Global.dataValue(q.value)
+	return &q
 }
 
-// materializeAll creates every intrinsic and resolves every global binding: the realm is
+// materializeAll creates every intrinsic and writes back every placeholder: the realm is
 // then as a full clone of the template.
 func (r *Realm) materializeAll() {
-	r.Global.resolveLazyAll()
 	for iid := 1; iid < len(r.objs); iid++ {
 		if r.objs[iid] == nil {
 			r.materialize(uint16(iid))
 		}
+	}
+	for _, o := range r.objs[1:] {
+		o.resolveAll()
 	}
 }
 

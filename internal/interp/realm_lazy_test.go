@@ -8,8 +8,8 @@ import (
 )
 
 // requireClosed checks the invariant of lazy realms: every created intrinsic refers only to
-// created intrinsics of r or to a program's objects (never to a template object), except that the global object may
-// hold placeholders (template objects) for intrinsics not read through it yet.
+// created intrinsics of r or to a program's objects (never to a template object), except
+// that the data properties of a marked holder may hold placeholders (template objects).
 func requireClosed(t *testing.T, r *Realm) {
 	t.Helper()
 	tr := templateRealm()
@@ -20,7 +20,13 @@ func requireClosed(t *testing.T, r *Realm) {
 		refs := []*Object{o.proto}
 		for i := range o.props.props {
 			p := &o.props.props[i]
-			refs = append(refs, p.value.asObject(), p.getter, p.setter)
+			refs = append(refs, p.getter, p.setter)
+			if v := p.value.asObject(); v != nil && o.lazyMarked() && r.isPlaceholder(v) {
+				require.Same(t, o.lazyRealm(), r)
+				require.True(t, tr.plan.holder[iid], "%s holds a placeholder", r.names.names[iid])
+				continue
+			}
+			refs = append(refs, p.value.asObject())
 		}
 		for _, v := range o.elems {
 			refs = append(refs, v.asObject())
@@ -32,19 +38,15 @@ func requireClosed(t *testing.T, r *Realm) {
 			if ref == nil || ref.iid == 0 {
 				continue // a program's object
 			}
-			if o == r.Global && r.isPlaceholder(ref) {
-				// until the binding is read; the intrinsic may exist already (created with another)
-				require.Same(t, tr.objs[ref.iid], ref)
-				continue
-			}
 			require.True(t, r.isIntrinsic(ref), "%s refers to %s of another realm", r.names.names[iid], r.names.names[ref.iid])
 		}
 	}
 }
 
-// reachesTemplate reports the name of a template object reachable from v through
-// prototypes, properties and elements, or "".
-func reachesTemplate(v Value) string {
+// reachesTemplate reports the name of a template object reachable from v through the
+// prototypes, properties and elements of a program's objects, or "" (r's intrinsics may hold
+// placeholders: requireClosed checks them).
+func reachesTemplate(r *Realm, v Value) string {
 	tr := templateRealm()
 	seen := map[*Object]bool{}
 	var visit func(o *Object) string
@@ -55,6 +57,9 @@ func reachesTemplate(v Value) string {
 		seen[o] = true
 		if tr.isIntrinsic(o) {
 			return tr.nameOf(o)
+		}
+		if r.isIntrinsic(o) {
+			return ""
 		}
 		next := []*Object{o.proto}
 		for i := range o.props.props {
@@ -80,7 +85,7 @@ func TestLazyRealmCreatesOnlyTheEagerSet(t *testing.T) {
 	require.NotNil(t, tr.plan, "the template must support lazy clones")
 	vm := New(Config{})
 	r := vm.realm
-	require.Equal(t, len(tr.plan.eager)+1, r.createdCount())
+	require.Equal(t, len(tr.plan.eager), r.createdCount())
 	require.Less(t, r.createdCount(), len(r.objs)/3)
 	for _, o := range []*Object{r.ObjectPrototype, r.FunctionPrototype, r.ArrayPrototype, r.ErrorPrototype,
 		r.IteratorPrototype, r.AsyncIteratorPrototype, r.ArrayIteratorPrototype, r.ObjectConstructor,
@@ -91,12 +96,16 @@ func TestLazyRealmCreatesOnlyTheEagerSet(t *testing.T) {
 	require.Nil(t, r.objs[tr.Intrinsic("Math").iid])
 	math := r.Intrinsic("Math")
 	require.True(t, r.isIntrinsic(math))
-	require.NotNil(t, r.objs[tr.Intrinsic("Math.max").iid], "an intrinsic is created with what it reaches")
+	require.Nil(t, r.objs[tr.Intrinsic("Math.max").iid], "a method is created when it is read")
+	max := lookupDataProperty(math, strKey("max"))
+	require.Same(t, r.objs[tr.Intrinsic("Math.max").iid], max.obj())
+	require.Same(t, max.obj(), lookupDataProperty(math, strKey("max")).obj())
 	requireClosed(t, r)
 	r.materializeAll()
 	require.Equal(t, len(r.objs)-1, r.createdCount())
-	_, lazy := r.Global.slots.(*lazyGlobal)
-	require.False(t, lazy)
+	for _, o := range r.objs[1:] {
+		require.False(t, o.lazyMarked(), r.nameOf(o))
+	}
 	requireClosed(t, r)
 }
 
@@ -120,7 +129,7 @@ func TestLazyIntrinsicsMatchTheTemplate(t *testing.T) {
 			if a == nil || b == nil {
 				return a == nil && b == nil
 			}
-			if o == r.Global && r.isPlaceholder(a) {
+			if o.lazyMarked() && r.isPlaceholder(a) {
 				return a == b
 			}
 			return r.isIntrinsic(a) && a.iid == b.iid
@@ -170,6 +179,18 @@ func TestLazyGlobalPaths(t *testing.T) {
 		{"regexp literal", `/a/.test('a')`},
 		{"console", `console.log(globalThis); [console, Symbol.iterator]`},
 		{"methods", `[Math.max(1, 2), 'abc'.toUpperCase(), new Map([[1, 2]]).size, [1, 2].map(x => x * 2)]`},
+		{"holder members", `[Math.max, Math['min'], String.prototype.trim, 'x'.at, Object.getOwnPropertyDescriptor(Math, 'abs').value]`},
+		{"holder values", `Object.getOwnPropertyNames(Math).map(k => Math[k]).concat(Object.getOwnPropertyNames(String.prototype).map(k => String.prototype[k]))`},
+		{"holder entries", `[Object.values(Object), Object.entries(Object.getOwnPropertyDescriptors(JSON)), {...Math}, Object.assign({}, Promise)]`},
+		{"holder define", `Object.defineProperty(Math, 'max', {enumerable: true}); Object.keys(Math).map(k => Math[k])`},
+		{"holder delete", `delete Math.abs; Object.getOwnPropertyNames(Math).map(k => Math[k])`},
+		{"holder freeze", `Object.freeze(JSON); [Object.isFrozen(JSON), JSON.parse, Object.getOwnPropertyDescriptor(JSON, 'stringify').value]`},
+		{"holder prototype", `Object.setPrototypeOf(Math, null); [Math.max, Object.getPrototypeOf(Math), Math.hasOwnProperty]`},
+		{"constructors", `[Map.prototype, new Map() instanceof Map, Map.prototype.constructor === Map, Promise.resolve, Array.from, Object.keys]`},
+		{"regexp", `['a-b'.split(/-/), /x/.exec('x'), 'abc'.replace(/b/, 'B'), 'aXbX'.replaceAll('X', '-'), [...'a1b2'.matchAll(/\d/g)].length]`},
+		{"functions", `[Function.prototype.call, (function () {}).bind, Symbol.iterator in Array.prototype, Object.prototype.toString.call([])]`},
+		{"iterators", `[[1, 2].values().map(x => x * 2).toArray(), new Set([1]).values().next(), Iterator.from([3]).toArray()]`},
+		{"errors", `[new TypeError('x').toString(), Error.prototype.toString, Object.getPrototypeOf(RangeError) === Error]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,7 +211,7 @@ func TestLazyGlobalPaths(t *testing.T) {
 					name, msg, _, _ := vm.DescribeError(v)
 					t.Fatalf("%s: %s", name, msg)
 				}
-				require.Empty(t, reachesTemplate(v), "the result reaches a template object")
+				require.Empty(t, reachesTemplate(vm.realm, v), "the result reaches a template object")
 				out := vm.ToGoString(vm.Call(vm.GetProp(vm.realm.Intrinsic("JSON"), strKey("stringify")),
 					undefinedValue, vm.newArrayValue([]Value{v, vm.String(describeIntrinsics(vm, v))})))
 				return vm, out
@@ -214,7 +235,7 @@ func describeIntrinsics(vm *VM, v Value) string {
 		out += "," + vm.realm.nameOf(e.asObject())
 	}
 	for i := range o.props.props {
-		out += "," + vm.realm.nameOf(o.props.props[i].value.asObject())
+		out += "," + vm.realm.nameOf(o.dataValue(o.props.props[i].value).asObject())
 	}
 	return out
 }
@@ -256,6 +277,10 @@ await later(); [1, 2].last() + new Date(0).x`, "3"},
 		{"random state", `Math.random(); await later(); typeof Math.random()`, "number"},
 		{"console state", `console.count('a'); await later(); 1`, "1"},
 		{"frozen global", `Object.freeze(globalThis); await later(); Object.isFrozen(globalThis)`, "true"},
+		{"methods referenced", `const f = Math.max, t = String.prototype.trim, k = Object.keys; await later(); [f(1, 5), t.call(' a '), k({x: 1})].join()`, "5,a,x"},
+		{"holders changed", `Math.extra = 1; delete JSON.parse; Object.defineProperty(String.prototype, 'trim', {enumerable: true});
+Object.freeze(Promise.prototype); await later(); [Math.extra, typeof JSON.parse, Object.keys(String.prototype).join(), Object.isFrozen(Promise.prototype)].join()`, "1,undefined,trim,true"},
+		{"holder prototype", `Object.setPrototypeOf(JSON, null); Object.setPrototypeOf(Math.max, null); await later(); [Object.getPrototypeOf(JSON), typeof JSON.stringify, Object.getPrototypeOf(Math.max)].join()`, ",function,"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

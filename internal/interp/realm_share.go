@@ -25,9 +25,10 @@ func holdsNoObject(ps []Property) bool {
 	return true
 }
 
-// freeze moves the template realm's property keys (with their hash indexes), and the
-// properties of the objects that refer to no object, into the process-wide frozen store (one
-// block each), points the template's objects at it and records what clones share (t.shared)
+// freeze moves the template realm's property keys (with their hash indexes) and properties
+// into the process-wide frozen store (one block each), points the template's objects at it
+// and records what full clones share (t.shared: the properties of the objects that refer to
+// no object)
 // and how many properties they copy (t.copiedProps). It runs once, when the template is
 // complete; from then on no realm writes to the store: propertyMap copies a frozen slice
 // before any change.
@@ -35,9 +36,7 @@ func (t *Realm) freeze() {
 	nKeys, nProps := 0, 0
 	for _, o := range t.objs[1:] {
 		nKeys += len(o.props.keys)
-		if holdsNoObject(o.props.props) {
-			nProps += len(o.props.props)
-		}
+		nProps += len(o.props.props)
 	}
 	store := &frozenStore{keys: make([]PropertyKey, nKeys), props: make([]Property, nProps)}
 	keys, props := store.keys, store.props
@@ -59,21 +58,22 @@ func (t *Realm) freeze() {
 			o.props.buildIndex()
 			t.shared[i].index = o.props.index
 		}
+		copy(props, o.props.props)
+		o.props.props, props = props[:n:n], props[n:]
 		if !holdsNoObject(o.props.props) {
+			// copied by full clones; lazy clones share them as placeholders (realm_lazy.go)
 			t.copiedProps += n
 			continue
 		}
-		copy(props, o.props.props)
-		o.props.props, props = props[:n:n], props[n:]
 		t.shared[i].props = o.props.props
 	}
 	frozen.Store(store)
 }
 
 // frozenStore is the process-wide read-only storage of the template realm's property keys
-// and of the property values that hold no object reference (the "length" and "name" of the
-// native functions, ...): the realms cloned from the template share these slices instead of
-// copying them (copy-on-write, see propertyMap).
+// and properties: the realms cloned from the template share these slices instead of copying
+// them (copy-on-write, see propertyMap) -- full clones those that hold no object reference
+// (the "length" and "name" of the native functions, ...), lazy clones most others too.
 type frozenStore struct {
 	keys  []PropertyKey
 	props []Property

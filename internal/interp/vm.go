@@ -391,8 +391,8 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpGetGlobal:
 			key := f.code.keys[in.A]
 			g := vm.realm.Global
-			if p := vm.realm.globalProp(key); p != nil && p.flags&propAccessor == 0 {
-				stack[ex.sp] = p.value
+			if p := g.props.peek(key); p != nil && p.flags&propAccessor == 0 {
+				stack[ex.sp] = g.dataValue(p.value)
 			} else if !vm.HasProperty(g, key) {
 				vm.throwReferenceError("%s is not defined", key.String())
 			} else {

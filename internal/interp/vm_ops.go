@@ -126,9 +126,8 @@ func (vm *VM) getMember(obj Value, key PropertyKey) Value {
 	if obj.kind == KindObject {
 		o := obj.obj()
 		if o.class == ClassObject {
-			o.resolveLazyKey(key)
 			if p := o.props.peek(key); p != nil && p.flags&propAccessor == 0 {
-				return p.value
+				return o.dataValue(p.value)
 			}
 		}
 		return vm.getFrom(o, key, obj)
