@@ -48,6 +48,12 @@ import (
 // is written into every snapshot. TestRealmCloneIsolation fails when a built-in breaks this.
 // Code that lists keys should use vm.OwnPropertyKeys (it charges the heap budget and refuses
 // absurd sizes) rather than Object.ownKeys.
+//
+// Built-in objects are created lazily in realms cloned from the template (realm_lazy.go): a
+// data property of a built-in may hold a placeholder until it is read. Read built-ins'
+// properties with getOwn, vm.GetProp and the like; code that reads one straight from the
+// property map (props.peek) must pass the value through o.dataValue, and code that changes
+// its attributes through defineOwn.
 
 // NativeFunc is the Go implementation of a built-in function. It returns the result; it
 // throws by panicking with *Exception (vm.throw, vm.throwTypeError, ...).
@@ -147,7 +153,8 @@ func lookupNative(name string) *nativeFunction {
 // never run and never changes; it is also the pristine reference that snapshots diff
 // intrinsics against. Clones share the template's property keys, hash indexes and
 // reference-free properties copy-on-write (realm_share.go): write a property only through a
-// pointer from propertyMap.get or at, never through &o.props.props[i].
+// pointer from propertyMap.get or at, never through &o.props.props[i]. Clones made by New
+// create most intrinsics on first use (realm_lazy.go); objs[iid] is nil until then.
 type Realm struct {
 	vm     *VM
 	Global *Object
