@@ -321,3 +321,67 @@ func TestRestoreReservesFrameStack(t *testing.T) {
 	require.False(t, thrown)
 	require.Equal(t, 3.0+30*31/2, v.NumberValue())
 }
+
+// TestDecodeReferences checks object and record references read on the fast path and off it
+// (spaces, other tags), and the ids out of range.
+func TestDecodeReferences(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		json  string
+		obj   int // expected object id, -1 for none
+		fails bool
+	}{
+		{name: "compact", json: `{"#":1}`, obj: 1},
+		{name: "spaces", json: `{ "#" : 1 }`, obj: 1},
+		{name: "leading zero", json: `{"#":01}`, obj: 1},
+		{name: "out of range", json: `{"#":2}`, fails: true},
+		{name: "long id", json: `{"#":1234567890123}`, fails: true},
+		{name: "not a number", json: `{"#":x}`, fails: true},
+		{name: "undefined", json: `{"u":1}`, obj: -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := New(Config{}).newHeapDecoder()
+			defer d.release()
+			objs := []Object{{}, {}}
+			d.objs = []*Object{&objs[0], &objs[1]}
+			d.nodes = []slotCodec{&envRecord{}}
+			r := &jsonReader{data: []byte(tt.json + "]")}
+			v := d.value(r)
+			if tt.fails {
+				require.ErrorIs(t, r.err, ErrSnapshotCorrupt)
+				return
+			}
+			require.NoError(t, r.err)
+			require.Equal(t, len(tt.json), r.pos)
+			if tt.obj < 0 {
+				require.Equal(t, KindUndefined, v.kind)
+				return
+			}
+			require.Same(t, &objs[tt.obj], v.asObject())
+		})
+	}
+	for _, tt := range []struct {
+		json  string
+		fails bool
+	}{{json: `{"@":0}`}, {json: `{ "@": 0 }`}, {json: `{"@":1}`, fails: true}, {json: `null`}} {
+		d := New(Config{}).newHeapDecoder()
+		d.nodes = []slotCodec{&envRecord{}}
+		r := &jsonReader{data: []byte(tt.json + "]")}
+		n := d.node(r)
+		if tt.fails {
+			require.ErrorIs(t, r.err, ErrSnapshotCorrupt, tt.json)
+			continue
+		}
+		require.NoError(t, r.err, tt.json)
+		require.Equal(t, len(tt.json), r.pos, tt.json)
+		if tt.json == "null" {
+			require.Nil(t, n)
+		} else {
+			require.Same(t, d.nodes[0], n)
+		}
+		d.release()
+	}
+}
