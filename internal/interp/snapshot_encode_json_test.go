@@ -222,3 +222,62 @@ func TestJSONWriterRef(t *testing.T) {
 		require.Equal(t, want+"]", string(w.buf), "spare capacity %d", spare)
 	}
 }
+
+// TestAppendJSONFloatShortDecimals compares the number writer with strconv's shortest 'g' form
+// on decimals of few digits (the fast path), their neighbouring floats, numbers of many
+// digits and random bit patterns, around the limits of the fast path.
+func TestAppendJSONFloatShortDecimals(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 8))
+	var fs []float64
+	for d := range 10 {
+		p := math.Pow(10, float64(d))
+		for range 3000 {
+			k := rng.Int64N(int64(1e6 * p))
+			f := float64(k) / p
+			fs = append(fs, f, -f, math.Nextafter(f, 0), math.Nextafter(f, 1e300), float64(k)/(3*p))
+		}
+	}
+	for range 20000 {
+		fs = append(fs, math.Float64frombits(rng.Uint64()), rng.Float64()*1e6, rng.Float64()*1e-3)
+	}
+	for _, f := range []float64{1e-4, 1.5e-4, 0.0001234, 9.9e-5, 999999.5, 999999.75, 999999.9999999999,
+		0.1, 0.2, math.Float64frombits(0x3FD3333333333334), 1.0 / 3, 2.0 / 3, 0.125, 5e-324, 1e6 - 1e-10, 123456.789, 0.000999} {
+		fs = append(fs, f, -f)
+	}
+	for _, f := range fs {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		want := strconv.AppendFloat(nil, f, 'g', -1, 64)
+		require.Equal(t, string(want), string(appendJSONFloat(nil, f)), "%v (bits %#x)", f, math.Float64bits(f))
+	}
+}
+
+func TestAppendShortDecimal(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		f    float64
+		want string // "" when the fast path declines
+	}{
+		{name: "quarter", f: 12.25, want: "12.25"},
+		{name: "half below one", f: -0.5, want: "-0.5"},
+		{name: "tenth", f: 0.1, want: "0.1"},
+		{name: "small", f: 0.0125, want: "0.0125"},
+		{name: "six digits", f: 3.141593, want: "3.141593"},
+		{name: "third", f: 1.0 / 3},
+		{name: "sum of tenths", f: math.Float64frombits(0x3FD3333333333334)}, // 0.1 + 0.2 at run time
+		{name: "seven digits", f: 1.2345678},
+		{name: "too small", f: 5e-5},
+		{name: "too large", f: 1234567.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, ok := appendShortDecimal(nil, tt.f)
+			require.Equal(t, tt.want != "", ok)
+			require.Equal(t, tt.want, string(got))
+		})
+	}
+}

@@ -208,7 +208,65 @@ func appendJSONFloat(b []byte, f float64) []byte {
 			return appendIntExponent(b, i)
 		}
 	}
+	if out, ok := appendShortDecimal(b, f); ok {
+		return out
+	}
 	return strconv.AppendFloat(b, f, 'g', -1, 64)
+}
+
+// maxShortDecimals is the most fraction digits appendShortDecimal writes.
+const maxShortDecimals = 6
+
+// pow10s holds 10^0 to 10^maxShortDecimals, as floats (exact) and integers.
+var (
+	pow10f = [maxShortDecimals + 1]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6}
+	pow10u = [maxShortDecimals + 1]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6}
+)
+
+// appendShortDecimal appends f, not an integer, as strconv's shortest 'g' form spells it when
+// that form is a plain decimal with at most maxShortDecimals fraction digits (12.25, 0.5,
+// -0.0125) whose value is known to be the only one of its length that reads back as f. It
+// reports false, having appended nothing, for every other number.
+//
+// With |f| in [1e-4, 1e6) the 'g' form has no exponent. For d = 1, 2, ... fraction digits,
+// the decimals of d digits that read back as f are the integers c with c/10^d rounding to f,
+// all near r = round(|f|*10^d): within 2e-4, the product's rounding error plus half an ulp of
+// f times 10^d (a quick test rejects the other d). A division by 10^d rounds exactly as
+// reading the decimal does, so c reads back as f if and only if c/10^d == |f|. The first d
+// with such a c gives the shortest form; it is written if r is the only one (two or more
+// would need the one closest to f, left to strconv).
+func appendShortDecimal(b []byte, f float64) ([]byte, bool) {
+	a := math.Abs(f)
+	if !(a >= 1e-4 && a < 1e6) {
+		return b, false
+	}
+	for d := 1; d <= maxShortDecimals; d++ {
+		p := pow10f[d]
+		x := a * p
+		r := math.Round(x)
+		if x-r > 1e-3 || r-x > 1e-3 {
+			continue // no decimal of d digits is close enough to read back as f
+		}
+		lo, mid, hi := (r-1)/p == a, r/p == a, (r+1)/p == a
+		if !lo && !mid && !hi {
+			continue
+		}
+		m := uint64(r)
+		if lo || hi || !mid || m%10 == 0 {
+			return b, false
+		}
+		if f < 0 {
+			b = append(b, '-')
+		}
+		b = appendDecimal(b, int64(m/pow10u[d]))
+		b = append(b, '.')
+		frac := m % pow10u[d]
+		for k := d - 1; k >= 0; k-- {
+			b = append(b, byte('0'+frac/pow10u[k]%10))
+		}
+		return b, true
+	}
+	return b, false
 }
 
 // appendIntExponent writes an integer of magnitude from 1e6 up to 2^53 in %e form with the
