@@ -120,7 +120,7 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 		var p Property
 		var ok bool
 		if q.class == ClassObject || q.class == ClassFunction {
-			if pp := q.props.get(key); pp != nil {
+			if pp := q.props.peek(key); pp != nil { // read only: shared storage stays shared
 				p, ok = *pp, true
 			}
 		} else {

@@ -334,3 +334,27 @@ func TestLazyRealmIsolation(t *testing.T) {
 	requireClosed(t, a.realm)
 	requireClosed(t, b.realm)
 }
+
+// TestLazyReadsKeepPropertiesShared checks that reading built-ins' methods, and shadowing
+// them on a program's objects, leave the built-ins' property slices shared with the template.
+func TestLazyReadsKeepPropertiesShared(t *testing.T) {
+	t.Parallel()
+	vm := New(Config{})
+	p, err := Compile(`const o = Object.create(JSON); o.stringify = 1; o.parse = 2; o.hasOwnProperty('x');
+[Math.max(1, 2), JSON.stringify([1]), 'ab'.at(1), typeof Object.keys, o.stringify].join()`)
+	require.NoError(t, err)
+	require.NoError(t, vm.Start(p))
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusDone, st)
+	v, _ := vm.Result()
+	require.Equal(t, "2,[1],b,function,1", vm.ToGoString(v))
+	tr := templateRealm()
+	for _, name := range []string{"Math", "JSON", "String.prototype", "Object", "globalThis"} {
+		o := vm.realm.Intrinsic(name)
+		require.True(t, o.lazyMarked(), name)
+		require.False(t, tr.plan.copy[o.iid], name)
+		require.True(t, sameSlice(tr.Intrinsic(name).props.props, o.props.props), "%s copied its properties", name)
+	}
+	requireClosed(t, vm.realm)
+}
