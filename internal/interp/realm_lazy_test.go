@@ -358,3 +358,25 @@ func TestLazyReadsKeepPropertiesShared(t *testing.T) {
 	}
 	requireClosed(t, vm.realm)
 }
+
+// TestDecoderKeepsLazyMarks feeds the intrinsic-diff reader elements and lengths for a
+// built-in that is not an array: it refuses them, so the length field that marks a lazy
+// realm's holders (and locates their realm) only ever holds what the realm put there.
+func TestDecoderKeepsLazyMarks(t *testing.T) {
+	t.Parallel()
+	for _, data := range []string{`{"len":3}`, `{"el":[1,2]}`} {
+		t.Run(data, func(t *testing.T) {
+			t.Parallel()
+			vm := New(Config{})
+			math := vm.realm.Intrinsic("Math")
+			require.True(t, math.lazyMarked())
+			mark := math.length
+			d := &heapDecoder{vm: vm}
+			r := &jsonReader{data: []byte(data)}
+			d.readIntrinsicDiff(r, math)
+			require.Error(t, r.err)
+			require.Equal(t, mark, math.length)
+			require.Same(t, vm.realm, math.lazyRealm())
+		})
+	}
+}
