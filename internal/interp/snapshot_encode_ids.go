@@ -25,6 +25,7 @@ type objectIDTable struct {
 	dir       []objectIDDir  // chunk number to cells; a power of two of slots (or none)
 	dirShift  uint           // 64 - log2(len(dir))
 	chunks    int            // chunks with cells
+	used      int            // chunks looked up in the current encoding
 	epoch     uint32         // the current encoding's; cells of other epochs are free
 	lastChunk uintptr        // the chunk number last looked up (0: none; no object lives there)
 	lastBase  int            // its first cell
@@ -35,10 +36,12 @@ type objectIDCell struct {
 	id, epoch uint32
 }
 
-// objectIDDir is a directory slot: chunk (0: free) has its cells from base.
+// objectIDDir is a directory slot: chunk (0: free) has its cells from base; epoch is the
+// last encoding that looked it up.
 type objectIDDir struct {
 	chunk uintptr
-	base  int
+	base  int32
+	epoch uint32
 }
 
 const (
@@ -51,8 +54,18 @@ const (
 // compile otherwise).
 var _ [unsafe.Sizeof(Object{}) - 1<<objectIDCellShift]byte
 
-// reset starts a new encoding, forgetting every id.
+// reset starts a new encoding, forgetting every id. A table serves the encodings of many
+// heaps in turn: when most of its chunks went unused in the last encoding (addresses of
+// other heaps, of freed memory), it starts afresh, so that it stays the size of the heaps it
+// encodes rather than of every address it ever saw.
 func (t *objectIDTable) reset() {
+	if t.chunks > 4*t.used+64 {
+		used := t.used
+		*t = objectIDTable{epoch: t.epoch}
+		t.reserve(used)
+	}
+	t.used = 0
+	t.lastChunk = 0 // so that the first lookup of each chunk counts it as used
 	t.epoch++
 	if t.epoch == 0 {
 		// after 2^32 encodings, clear the cells so that no old one passes for a new one
@@ -139,13 +152,18 @@ func (t *objectIDTable) chunkBase(chunk uintptr) int {
 	for i := t.dirHome(chunk); ; i = (i + 1) & mask {
 		d := &t.dir[i]
 		if d.chunk == chunk {
-			return d.base
+			if d.epoch != t.epoch {
+				d.epoch = t.epoch
+				t.used++
+			}
+			return int(d.base)
 		}
 		if d.chunk == 0 {
 			base := len(t.cells)
 			t.cells = append(t.cells, make([]objectIDCell, objectIDChunkCells)...)
-			*d = objectIDDir{chunk: chunk, base: base}
+			*d = objectIDDir{chunk: chunk, base: int32(base), epoch: t.epoch}
 			t.chunks++
+			t.used++
 			return base
 		}
 	}

@@ -108,3 +108,42 @@ func TestNodeIDTable(t *testing.T) {
 		require.NotEmpty(t, tab.others, "records sharing a cell")
 	}
 }
+
+// TestObjectIDTableForgetsOldChunks checks that a table used for a large heap and then for
+// small ones shrinks back, and still gives correct ids.
+func TestObjectIDTableForgetsOldChunks(t *testing.T) {
+	t.Parallel()
+	big := make([]Object, 20_000) // about 270 chunks
+	var tab objectIDTable
+	tab.reset()
+	for i := range big {
+		id, added := tab.lookupOrAdd(&big[i], i)
+		require.True(t, added)
+		require.Equal(t, i, id)
+	}
+	bigChunks := tab.chunks
+	require.Greater(t, bigChunks, 200)
+	small := []*Object{&big[5], &big[6], &Object{}}
+	for round := range 3 {
+		tab.reset()
+		for i, o := range small {
+			id, added := tab.lookupOrAdd(o, i)
+			require.True(t, added, "round %d", round)
+			require.Equal(t, i, id)
+			id, added = tab.lookupOrAdd(o, -1)
+			require.False(t, added)
+			require.Equal(t, i, id)
+		}
+		if round > 0 {
+			require.LessOrEqual(t, tab.chunks, 64+4*len(small), "round %d", round)
+		}
+	}
+	// the same table serves a large heap again
+	tab.reset()
+	for i := range big {
+		id, added := tab.lookupOrAdd(&big[i], i)
+		require.True(t, added)
+		require.Equal(t, i, id)
+	}
+	require.Equal(t, bigChunks, tab.used)
+}
