@@ -44,8 +44,10 @@ func (d *heapDecoder) release() {
 	// reset field by field: the caches are too large to copy through a struct literal
 	d.vm = nil
 	d.objs, d.isIntr, d.intr, d.counted = d.objs[:0], d.isIntr[:0], d.intr[:0], false
-	d.nodes, d.nodePos, d.nodeDecode = d.nodes[:0], d.nodePos[:0], d.nodeDecode[:0]
+	d.nodes, d.nodeDecode = d.nodes[:0], d.nodeDecode[:0]
 	d.nodeReader = jsonReader{}
+	d.scanning, d.lastNodeAt, d.ahead, d.aheadOK, d.aheadDone = false, 0, 0, false, false
+	d.lastTag, d.lastType, d.lastEnv = nil, slotType{}, false
 	d.syms = d.syms[:0]
 	d.slotDepth, d.heapBytes = 0, 0
 	d.props, d.vals = propSlab{}, valSlab{}

@@ -385,3 +385,55 @@ func TestDecodeReferences(t *testing.T) {
 		d.release()
 	}
 }
+
+// TestDecodeRecordOrder checks records that refer to records further on in the list (read
+// ahead when met) and back, and references past the end of the list.
+func TestDecodeRecordOrder(t *testing.T) {
+	t.Parallel()
+	heap := func(nodes string) string {
+		return `{"syms":[],"intr":[],"n":0,"nodes":[` + nodes + `],"objs":[]}`
+	}
+	env := func(parent string, slot int) string {
+		return `{"t":"env","d":[` + parent + `,[` + strconv.Itoa(slot) + `,"]}[\"{"]]}`
+	}
+	tests := []struct {
+		name    string
+		nodes   string
+		parents []int // parent record of each record, -1 for none
+		fails   bool
+	}{
+		{name: "forward and back", nodes: env(`{"@":2}`, 0) + "," + env("null", 1) + "," + env(`{"@":3}`, 2) + "," +
+			env("null", 3) + "," + env(`{"@":0}`, 4), parents: []int{2, -1, 3, -1, 0}},
+		{name: "to the last", nodes: env(`{"@":3}`, 0) + "," + env(`{"@":3}`, 1) + "," + env(`{ "@" : 3 }`, 2) + "," +
+			env(`{"@":1}`, 3), parents: []int{3, 3, 3, 1}},
+		{name: "to itself", nodes: env(`{"@":0}`, 0), parents: []int{0}},
+		{name: "past the end", nodes: env(`{"@":2}`, 0) + "," + env("null", 1), fails: true},
+		{name: "into a broken record", nodes: env(`{"@":1}`, 0) + `,{"t":"env","d":[null,[1]}`, fails: true},
+		{name: "unknown type ahead", nodes: env(`{"@":1}`, 0) + `,{"t":"nope","d":1}`, fails: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := New(Config{}).newHeapDecoder()
+			err := d.readHeap(&jsonReader{data: []byte(heap(tt.nodes))})
+			if tt.fails {
+				require.ErrorIs(t, err, ErrSnapshotCorrupt)
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, d.nodes, len(tt.parents))
+			for i, want := range tt.parents {
+				e := d.nodes[i].(*envRecord)
+				require.Len(t, e.slots, 2, "record %d", i)
+				require.Equal(t, float64(i), e.slots[0].num, "record %d", i)
+				require.Equal(t, `]}["{`, e.slots[1].str().String(), "record %d", i)
+				if want < 0 {
+					require.Nil(t, e.parent, "record %d", i)
+					continue
+				}
+				require.Same(t, d.nodes[want], e.parent, "record %d", i)
+			}
+			d.release()
+		})
+	}
+}

@@ -15,26 +15,26 @@ func (d *heapDecoder) object(r *jsonReader) *Object {
 	return v.asObject()
 }
 
-// node reads a record reference ({"@":id} or null).
+// node reads a record reference ({"@":id} or null). While the records are read, a
+// reference to one not reached yet allocates the records up to it (scanTo).
 func (d *heapDecoder) node(r *jsonReader) slotCodec {
-	p := r.pos
-	if id, ok := r.tagRef('@'); ok {
-		if id < len(d.nodes) {
-			return d.nodes[id]
+	id, ok := r.tagRef('@')
+	if !ok {
+		if r.null() {
+			return nil
 		}
-		r.pos = p // the slow path reports the bad id
+		r.beginObject()
+		r.more(true)
+		if r.key() != "@" {
+			r.fail("expected a record reference")
+			return nil
+		}
+		id = int(r.int())
+		r.more(false)
 	}
-	if r.null() {
-		return nil
+	if id >= len(d.nodes) && d.scanning && r.err == nil {
+		d.scanTo(r, id)
 	}
-	r.beginObject()
-	r.more(true)
-	if r.key() != "@" {
-		r.fail("expected a record reference")
-		return nil
-	}
-	id := int(r.int())
-	r.more(false)
 	if id < 0 || id >= len(d.nodes) {
 		r.fail("bad record id %d", id)
 		return nil

@@ -10,9 +10,16 @@ type heapDecoder struct {
 	intr       []intrinsicRef // the "intr" entries, applied when the count is read
 	counted    bool           // the object count was read and every object allocated
 	nodes      []slotCodec
-	nodePos    []int // where each record's data starts
 	nodeDecode []func(d *heapDecoder, r *jsonReader, s slotCodec)
-	nodeReader jsonReader // reads the records' data in the second pass
+	nodeReader jsonReader // scans ahead for records referred to before they are reached
+	scanning   bool       // the records are being read: a reference may allocate ahead
+	lastNodeAt int        // where the data of the last record allocated starts
+	ahead      int        // after the entry of the last record allocated (when aheadOK)
+	aheadOK    bool
+	aheadDone  bool // the scan ahead reached the end of the list
+	lastTag    []byte
+	lastType   slotType
+	lastEnv    bool
 	syms       []*Symbol
 
 	slotDepth  int                  // nesting of slot decoding (bounded)
@@ -173,62 +180,106 @@ func growClear[T any](s []T, n int) []T {
 	return s
 }
 
-// readNodes reads the records: a first pass allocates every record from its tag and notes
-// where its data starts, a second fills them in (records refer to each other in any order).
+// readNodes reads the records, in one pass. A record is allocated (from its tag) when the
+// reading reaches it, or earlier when a record before it refers to it: scanTo then passes
+// over the records in between, allocating each; the reading decodes them when it gets there.
 func (d *heapDecoder) readNodes(r *jsonReader) {
+	if !d.counted {
+		r.fail("records before the object count")
+		return
+	}
 	r.beginArray()
-	var lastTag []byte
-	var last slotType
-	lastEnv := false
-	for f := true; r.more(f); f = false {
-		r.beginObject()
-		r.more(true)
-		if r.key() != "t" {
-			r.fail("node without tag")
-			return
-		}
-		tag, plain := r.stringRaw()
+	d.scanning, d.aheadOK, d.aheadDone = true, false, false
+	defer func() { d.scanning = false }()
+	for i, ok := 0, r.moreSlow(true); ok; i, ok = i+1, r.comma() || !r.open(']') && r.moreSlow(false) {
+		fresh := i == len(d.nodes)
+		d.nodeHead(r, fresh)
 		if r.err != nil {
 			return
 		}
+		if fresh {
+			d.aheadOK = false // the entry after this one is not known until it is decoded
+		}
+		d.nodeDecode[i](d, r, d.nodes[i])
+		if !r.open('}') {
+			r.more(false)
+		}
+		if r.err != nil {
+			return
+		}
+		if i == len(d.nodes)-1 {
+			d.ahead, d.aheadOK = r.pos, true // no record after this one is allocated yet
+		}
+	}
+}
+
+// nodeHead reads the start of a record entry, {"t": tag, "d": , and with alloc allocates
+// the record (the next id) and notes where its data starts.
+func (d *heapDecoder) nodeHead(r *jsonReader, alloc bool) {
+	r.beginObject()
+	r.more(true)
+	if r.key() != "t" {
+		r.fail("node without tag")
+		return
+	}
+	tag, plain := r.stringRaw()
+	if r.err != nil {
+		return
+	}
+	if alloc {
 		if !plain {
 			tag = []byte(r.decodeString(tag))
 		}
-		if lastTag == nil || string(tag) != string(lastTag) {
+		if d.lastTag == nil || string(tag) != string(d.lastTag) {
 			st, ok := lookupSlotTypeBytes(tag)
 			if !ok {
 				r.fail("unknown record type %q", tag)
 				return
 			}
-			lastTag, last, lastEnv = tag, st, string(tag) == "env"
+			d.lastTag, d.lastType, d.lastEnv = tag, st, string(tag) == "env"
 		}
-		if lastEnv {
+		if d.lastEnv {
 			d.nodes = append(d.nodes, d.newEnv())
 		} else {
-			d.nodes = append(d.nodes, last.alloc())
+			d.nodes = append(d.nodes, d.lastType.alloc())
 		}
-		d.nodeDecode = append(d.nodeDecode, last.decode)
-		r.more(false)
-		r.key()
-		d.nodePos = append(d.nodePos, r.pos)
-		r.skip()
-		r.more(false)
+		d.nodeDecode = append(d.nodeDecode, d.lastType.decode)
 	}
-	if !d.counted {
-		r.fail("records before the object count")
+	r.more(false)
+	r.key()
+	if alloc {
+		d.lastNodeAt = r.pos
 	}
-	if r.err != nil {
-		return
-	}
-	// every record and object exists now: fill the records
-	nr := &d.nodeReader
-	for i, pos := range d.nodePos {
-		*nr = jsonReader{data: r.data, pos: pos}
-		d.nodeDecode[i](d, nr, d.nodes[i])
-		if nr.err != nil {
-			r.err = nr.err
-			return
+}
+
+// scanTo allocates the records up to id (a forward reference met while decoding records),
+// passing over the entries between the last one allocated and it. Failures go to r.
+func (d *heapDecoder) scanTo(r *jsonReader, id int) {
+	ar := &d.nodeReader
+	if d.aheadOK {
+		*ar = jsonReader{data: r.data, pos: d.ahead}
+	} else {
+		// the last record allocated is the one being decoded: pass over its data
+		*ar = jsonReader{data: r.data, pos: d.lastNodeAt}
+		ar.skip()
+		if !ar.open('}') {
+			ar.more(false)
 		}
+	}
+	for len(d.nodes) <= id && !d.aheadDone && ar.err == nil {
+		if !ar.more(false) {
+			d.aheadDone = true // the end of the list
+			break
+		}
+		d.nodeHead(ar, true)
+		ar.skip()
+		if !ar.open('}') {
+			ar.more(false)
+		}
+	}
+	d.ahead, d.aheadOK = ar.pos, true
+	if ar.err != nil && r.err == nil {
+		r.err, r.pos = ar.err, len(r.data)
 	}
 }
 
