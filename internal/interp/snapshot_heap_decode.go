@@ -15,11 +15,11 @@ type heapDecoder struct {
 	scanning   bool       // the records are being read: a reference may allocate ahead
 	lastNodeAt int        // where the data of the last record allocated starts
 	ahead      int        // after the entry of the last record allocated (when aheadOK)
-	aheadOK    bool
-	aheadDone  bool // the scan ahead reached the end of the list
-	lastTag    []byte
-	lastType   slotType
-	lastEnv    bool
+	aheadOK    bool       // ahead is known (the last record allocated has been passed over)
+	aheadDone  bool       // the scan ahead reached the end of the list
+	lastTag    []byte     // the tag of the last record allocated, and its type:
+	lastType   slotType   // consecutive records of one type look it up once
+	lastEnv    bool       // lastTag is "env" (allocated from envSlab)
 	syms       []*Symbol
 
 	slotDepth  int                  // nesting of slot decoding (bounded)
