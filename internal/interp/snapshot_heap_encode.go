@@ -135,6 +135,10 @@ func (e *heapEncoder) value(v Value) {
 		w.bool(v.num != 0)
 	case KindNumber:
 		f := v.num
+		if i := int64(f); float64(i) == f && i > -1e6 && i < 1e6 && (i != 0 || !math.Signbit(f)) {
+			w.int(i) // the most common numbers, as appendJSONFloat writes them
+			return
+		}
 		switch {
 		case f != f:
 			e.tagged("n", "NaN")
