@@ -211,7 +211,7 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 		case "format":
 			format = r.int()
 		case "source":
-			source = r.jsString().wtf8()
+			source = r.goString()
 			haveSource = true
 		case "script":
 			script = r.bool()

@@ -437,3 +437,25 @@ func TestDecodeRecordOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONReaderGoString checks strings read as Go text: plain, escaped ASCII (a program's
+// source) and non-ASCII with a lone surrogate (kept as WTF-8).
+func TestJSONReaderGoString(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		json string
+		want string
+	}{
+		{json: `"plain"`, want: "plain"},
+		{json: `""`, want: ""},
+		{json: `"a\nb\t\"c\"\\"`, want: "a\nb\t\"c\"\\"},
+		{json: `"é\u00e9"`, want: "éé"},
+		{json: `"x\ud800"`, want: "x\xed\xa0\x80"},
+	}
+	for _, tt := range tests {
+		r := &jsonReader{data: []byte(tt.json)}
+		require.Equal(t, tt.want, r.goString(), tt.json)
+		require.NoError(t, r.err)
+		require.Equal(t, len(tt.json), r.pos)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // jsonReader reads JSON from a byte slice. The first error sticks: later reads return zero
@@ -414,7 +415,17 @@ func (r *jsonReader) decodeUnits(raw []byte, dst []uint16) int {
 func (r *jsonReader) decodeString(raw []byte) string {
 	u := make([]uint16, len(raw))
 	n := r.decodeUnits(raw, u)
-	return newUTF16(u[:n:n]).wtf8()
+	u = u[:n:n]
+	for _, c := range u {
+		if c >= 0x80 {
+			return newUTF16(u).wtf8()
+		}
+	}
+	b := make([]byte, n) // ASCII with escapes (a program's source): one copy
+	for i, c := range u {
+		b[i] = byte(c)
+	}
+	return unsafe.String(unsafe.SliceData(b), n)
 }
 
 // units reads a string as UTF-16 code units (lone surrogate escapes kept). A plain string
@@ -448,14 +459,14 @@ func (r *jsonReader) jsString() *jsString {
 
 // goString reads a string as Go text (lone surrogates kept as WTF-8).
 func (r *jsonReader) goString() string {
-	u, isASCII := r.units()
+	raw, plain := r.stringRaw()
 	if r.err != nil {
 		return ""
 	}
-	if isASCII {
-		return string(r.data[r.asciiStart:r.asciiEnd])
+	if plain {
+		return string(raw)
 	}
-	return newUTF16(u).wtf8()
+	return r.decodeString(raw)
 }
 
 // maxSkipDepth bounds the nesting skip follows, so corrupt input cannot exhaust the stack.
