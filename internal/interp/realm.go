@@ -214,7 +214,7 @@ func referenceRealm() *Realm { return templateRealm() }
 func newRealm(vm *VM) *Realm {
 	t := templateRealm()
 	if t.plan != nil {
-		r := t.cloneLazy(vm)
+		r := t.cloneLazy()
 		vm.realm = r
 		return r
 	}

@@ -146,11 +146,13 @@ func newLazyPlan(t *Realm) *lazyPlan {
 	return p
 }
 
-// cloneLazy makes a realm for vm that shares the template t's names and creates only the
+// cloneLazy makes a realm that shares the template t's names and creates only the
 // eager intrinsics (see the top of this file).
-func (t *Realm) cloneLazy(vm *VM) *Realm {
+func (t *Realm) cloneLazy() *Realm {
 	p := t.plan
-	r := &Realm{vm: vm, names: t.names, objs: make([]*Object, len(t.objs)), tmpl: t}
+	// no vm: only setups use it, and every created built-in refers to the realm (through its
+	// slab's header), which must not keep the VM's heap alive
+	r := &Realm{names: t.names, objs: make([]*Object, len(t.objs)), tmpl: t}
 	if len(t.symbolRegistry) > 0 {
 		r.symbolRegistry = make(map[string]*Symbol, len(t.symbolRegistry))
 		for k, v := range t.symbolRegistry {
