@@ -131,6 +131,20 @@ type Program struct {
 
 	fingerprintOnce sync.Once // CodeFingerprint, computed on first use
 	fingerprint     string
+
+	quotedOnce   sync.Once // quotedSource, computed on the first snapshot
+	quotedSource []byte
+}
+
+// quoted returns the source as snapshots write it: a JSON string of its UTF-16 code units.
+// Computed once per program; every snapshot of every VM running it writes the same text.
+func (p *Program) quoted() []byte {
+	p.quotedOnce.Do(func() {
+		var w jsonWriter
+		w.jsString(newStringFromGo(p.source))
+		p.quotedSource = w.buf
+	})
+	return p.quotedSource
 }
 
 // Hash returns the hex SHA-256 of the program source; snapshots use it to identify code.

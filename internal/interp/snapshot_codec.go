@@ -149,7 +149,7 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	out.key("format")
 	out.int(snapshotFormat)
 	out.key("source")
-	out.jsString(newStringFromGo(src))
+	out.raw(ex.program.quoted())
 	out.key("script")
 	out.bool(ex.program.script)
 	out.key("code")
