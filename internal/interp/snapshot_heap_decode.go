@@ -509,10 +509,6 @@ func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 		case "c":
 			r.goString()
 		case "s":
-			if _, lazy := o.slots.(*lazyGlobal); lazy {
-				r.fail("state of the global object") // its slots mark the bindings not read yet
-				break
-			}
 			o.slots = d.slot(r)
 		default:
 			r.skip()
