@@ -34,11 +34,6 @@ import (
 // intrinsic references), reading a placeholder, and Realm.snapshotIntrinsic (intrinsics
 // with state of their own, which every snapshot writes).
 
-// lazyGlobal marked a global object whose bindings were created lazily, in its slots;
-// lazy realms now mark their objects by their length field and never make one. The
-// snapshot decoder still refuses internal state for an object marked so.
-type lazyGlobal struct{}
-
 // lazyPlan is what lazy clones of the template need, computed once.
 type lazyPlan struct {
 	start    []int32  // the references of intrinsic iid are edges[start[iid]:start[iid+1]]
