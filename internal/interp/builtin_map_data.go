@@ -304,6 +304,15 @@ func init() {
 			c.isMap = r.bool()
 			r.more(false)
 			r.beginArray()
+			// Size the tables from a count of the entries instead of growing them.
+			if n := r.countRest() + 1; n > 16 {
+				if c.isMap {
+					n /= 2
+					c.vals = make([]Value, 0, n)
+				}
+				c.keys = make([]Value, 0, n)
+				c.index = make(map[collKey]int32, n)
+			}
 			for first := true; r.more(first); first = false {
 				k := d.value(r)
 				if c.isMap {

@@ -21,6 +21,7 @@ func TestCollectionSnapshots(t *testing.T) {
 		{"iterator across deletes", `const m = new Map(); for (let i = 0; i < 40; i++) m.set(i, i * 2); const it = m.entries(); it.next(); for (let i = 0; i < 35; i++) m.delete(i); m.set('x', 1); [...it].map(e => e.join(':')).join()`, "35:70,36:72,37:74,38:76,39:78,x:1"},
 		{"set iteration with adds", `const s = new Set([1]); const out = []; for (const v of s) { out.push(v); if (v < 6) s.add(v + 1); if (v === 3) s.delete(1) } out.join() + '|' + s.size`, "1,2,3,4,5,6|5"},
 		{"set algebra", `[...new Set([1, 2, 3]).symmetricDifference(new Set([2, 5]))].join()`, "1,3,5"},
+		{"large map and set", `const m = new Map(), s = new Set(), keys = []; for (let i = 0; i < 100; i++) { const k = {i}; keys.push(k); m.set(k, 'v' + i); s.add(i % 2 ? k : 'k' + i) } m.delete(keys[3]); s.delete('k4'); [m.size, s.size, m.get(keys[99]), s.has(keys[97]), s.has('k98'), [...m.values()].slice(2, 5).join('-')].join()`, "99,99,v99,true,true,v2-v4-v5"},
 		{"exhausted iterator", `const s = new Set([1]); const it = s.values(); it.next(); it.next(); s.add(2); String(it.next().done)`, "true"},
 	}
 	for _, tt := range tests {

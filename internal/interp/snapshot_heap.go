@@ -35,10 +35,10 @@ import (
 // {"n":"NaN"|"Infinity"|"-Infinity"|"-0"}, {"#":id} object, {"y":id} symbol, {"w":"iterator"}
 // well-known symbol, {"h":1} array hole, and {"@":id} for a shared record (node).
 //
-// Decoding allocates every object up front (from the count "n") and every record (a quick
-// first pass over "nodes"), then fills them in, so references may point forwards and form
-// cycles; the members must come in the order above. Values that
-// the execution half reads afterwards resolve ids against those tables.
+// Decoding allocates every object up front (from the count "n"), and each record when the
+// reading reaches it or something refers to it, then fills them in, so references may point
+// forwards and form cycles; the members must come in the order above. Values that the
+// execution half reads afterwards resolve ids against those tables.
 //
 // Internal slots: every type stored in Object.slots (and every shared record a slot refers
 // to) implements slotCodec and registers a decoder with registerSlotType. Natives are
