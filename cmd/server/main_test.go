@@ -93,19 +93,20 @@ func TestMigrateOnly(t *testing.T) {
 	pool, dbURL := pgtest.NewDB(t)
 	ctx := context.Background()
 	// Roll the schema's last migration back so there is something to apply.
-	_, err := pool.Exec(ctx, "DROP TABLE webhook_deliveries, webhook_subscriptions, toolsets; DELETE FROM goose_db_version WHERE version_id = 2")
+	_, err := pool.Exec(ctx, `DROP TRIGGER runs_status_notify ON runs; DROP FUNCTION codemode_notify_run_status();
+		DELETE FROM goose_db_version WHERE version_id = 3`)
 	require.NoError(t, err)
 	env := map[string]string{"DATABASE_URL": dbURL}
 	require.NoError(t, run(ctx, []string{"--migrate-only", "--listen", "0.0.0.0:1"}, func(k string) string { return env[k] }, io.Discard))
 	var exists bool
-	require.NoError(t, pool.QueryRow(ctx, "SELECT to_regclass('toolsets') IS NOT NULL").Scan(&exists))
+	require.NoError(t, pool.QueryRow(ctx, "SELECT EXISTS (SELECT FROM pg_trigger WHERE tgname = 'runs_status_notify')").Scan(&exists))
 	require.True(t, exists)
 }
 
 func TestRefusesUnmigratedDatabase(t *testing.T) {
 	t.Parallel()
 	pool, dbURL := pgtest.NewDB(t)
-	_, err := pool.Exec(context.Background(), "DELETE FROM goose_db_version WHERE version_id = 2")
+	_, err := pool.Exec(context.Background(), "DELETE FROM goose_db_version WHERE version_id = (SELECT max(version_id) FROM goose_db_version)")
 	require.NoError(t, err)
 	env := map[string]string{"DATABASE_URL": dbURL, "CODEMODE_LISTEN": freeAddr(t)}
 	err = run(context.Background(), nil, func(k string) string { return env[k] }, io.Discard)

@@ -41,7 +41,7 @@ func TestRefusesBadConfig(t *testing.T) {
 func TestRefusesUnmigratedDatabase(t *testing.T) {
 	t.Parallel()
 	pool, dbURL := pgtest.NewDB(t)
-	_, err := pool.Exec(context.Background(), "DELETE FROM goose_db_version WHERE version_id = 2")
+	_, err := pool.Exec(context.Background(), "DELETE FROM goose_db_version WHERE version_id = (SELECT max(version_id) FROM goose_db_version)")
 	require.NoError(t, err)
 	env := map[string]string{"DATABASE_URL": dbURL}
 	err = run(context.Background(), nil, func(k string) string { return env[k] }, io.Discard)
