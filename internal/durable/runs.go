@@ -198,8 +198,12 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 	return s.withPending(ctx, run)
 }
 
-// withPending adds the run's pending calls to run.
+// withPending adds the run's pending calls to run. A finished run has none (its pending calls
+// were cancelled when it ended), so it is not asked for them.
 func (s *Store) withPending(ctx context.Context, run Run) (Run, error) {
+	if IsFinal(run.Status) {
+		return run, nil
+	}
 	rows, err := s.pool.Query(ctx, q("CallListPending"), run.ID)
 	if err != nil {
 		return Run{}, fmt.Errorf("pending calls of run %s: %w", run.ID, err)
