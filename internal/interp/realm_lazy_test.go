@@ -244,19 +244,11 @@ func describeIntrinsics(vm *VM, v Value) string {
 // every intrinsic before the program starts.
 func lazyHostRun(t *testing.T, src string, full bool) *VM {
 	t.Helper()
-	h := &testHost{}
-	vm := New(Config{Host: h})
+	vm := New(Config{Host: &testHost{}})
 	if full {
 		vm.realm.materializeAll()
 	}
-	require.NoError(t, vm.Set(vm.Global(), "later", vm.NewHostFunction("later", "later", 0)))
-	p, err := Compile(src)
-	require.NoError(t, err)
-	require.NoError(t, vm.Start(p))
-	st, err := vm.Run(context.Background(), RunOptions{})
-	require.NoError(t, err)
-	require.Equal(t, StatusWaiting, st)
-	return vm
+	return waitingVMIn(t, vm, src)
 }
 
 // TestLazySnapshotsIdentical snapshots the same program state from a realm that created

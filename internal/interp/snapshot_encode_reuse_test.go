@@ -11,8 +11,12 @@ import (
 // waitingVM runs src, which must end up waiting on a host call.
 func waitingVM(t *testing.T, src string) *VM {
 	t.Helper()
-	h := &testHost{}
-	vm := New(Config{Host: h})
+	return waitingVMIn(t, New(Config{Host: &testHost{}}), src)
+}
+
+// waitingVMIn is waitingVM in a given fresh VM.
+func waitingVMIn(t *testing.T, vm *VM, src string) *VM {
+	t.Helper()
 	require.NoError(t, vm.Set(vm.Global(), "later", vm.NewHostFunction("later", "later", 0)))
 	p, err := Compile(src)
 	require.NoError(t, err)
