@@ -106,7 +106,7 @@ func (d *heapDecoder) growProps(r *jsonReader, pending int) {
 // gets storage of its exact size, from a count of the values still to come.
 func (d *heapDecoder) growVals(r *jsonReader, pending int) {
 	s := &d.vals
-	size := d.slabSize(valSlabSize, 32)
+	size := d.slabSize(valSlabSize, 24)
 	if pending >= size/4 {
 		size = pending + 1 + r.countRest()
 	}
@@ -262,7 +262,7 @@ func (d *heapDecoder) asciiString(b []byte) *jsString {
 // newString returns a zeroed string header from the slab.
 func (d *heapDecoder) newString() *jsString {
 	if len(d.strSlab) == 0 {
-		d.strSlab = make([]jsString, d.slabSize(stringSlab, 96))
+		d.strSlab = make([]jsString, d.slabSize(stringSlab, 192))
 	}
 	s := &d.strSlab[0]
 	d.strSlab = d.strSlab[1:]
