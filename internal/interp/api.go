@@ -58,6 +58,14 @@ type RunOptions struct {
 
 // New creates a VM with a fresh realm.
 func New(cfg Config) *VM {
+	vm := newVM(cfg)
+	vm.exec.stack = make([]Value, initialStack)
+	return vm
+}
+
+// newVM creates a VM with a fresh realm and no value stack (Restore sizes it to the frames
+// it restores).
+func newVM(cfg Config) *VM {
 	vm := &VM{}
 	vm.maxMemory = cfg.MaxMemoryBytes
 	vm.logf = cfg.Log
@@ -67,7 +75,6 @@ func New(cfg Config) *VM {
 	if vm.exec.maxCallDepth <= 0 {
 		vm.exec.maxCallDepth = 10000
 	}
-	vm.exec.stack = make([]Value, initialStack)
 	vm.positionHook = vm.currentPosition
 	return vm
 }

@@ -289,7 +289,7 @@ func restoreVM(source string, script bool, code string, cfg Config) (*VM, error)
 		return nil, fmt.Errorf("restore: the snapshot's code %s, this version compiles the program to %s: %w",
 			code, prog.CodeFingerprint(), ErrCodeChanged)
 	}
-	vm := New(cfg)
+	vm := newVM(cfg)
 	ex := &vm.exec
 	ex.program = prog
 	ex.started = true
@@ -304,7 +304,7 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 		switch r.key() {
 		case "stack":
 			vals := d.values(r)
-			vm.ensureStack(len(vals))
+			vm.sizeStack(len(vals))
 			copy(ex.stack, vals)
 			ex.sp = len(vals)
 		case "frames":
@@ -457,7 +457,7 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 			}
 		}
 	}
-	vm.ensureStack(need - ex.sp)
+	vm.sizeStack(need)
 	if ex.programPromise == nil || promiseOf(ex.programPromise) == nil {
 		r.fail("missing program promise")
 	}

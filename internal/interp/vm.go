@@ -129,6 +129,18 @@ func (vm *VM) ensureStack(n int) {
 	ex.stack = ns
 }
 
+// sizeStack gives a restored VM a value stack of at least n entries, keeping the values
+// below sp: exactly n plus a little headroom when it must grow (later growth doubles).
+func (vm *VM) sizeStack(n int) {
+	ex := &vm.exec
+	if n <= len(ex.stack) {
+		return
+	}
+	ns := make([]Value, n+64)
+	copy(ns, ex.stack[:ex.sp])
+	ex.stack = ns
+}
+
 // frameNeed is a conservative bound of the stack a frame of code needs.
 func frameNeed(code *FuncCode) int { return code.NumRegs + 2*len(code.Code) + 16 }
 
