@@ -110,10 +110,12 @@ func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool,
 				return err
 			}
 		}
-		var uid uuid.UUID
-		err := tx.QueryRow(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash).Scan(&uid)
+		inserted, err := scanRun(tx.QueryRow(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash))
 		if isNoRows(err) { // the idempotency key exists
-			var prevHash []byte
+			var (
+				uid      uuid.UUID
+				prevHash []byte
+			)
 			if err := tx.QueryRow(ctx, q("RunByIdempotencyKey"), key).Scan(&uid, &prevHash); err != nil {
 				return fmt.Errorf("look up idempotency key: %w", err)
 			}
@@ -126,10 +128,7 @@ func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool,
 		if err != nil {
 			return fmt.Errorf("insert run: %w", err)
 		}
-		id, created = uid.String(), true
-		if err := addEvent(ctx, tx, id, EventCreated, nil); err != nil {
-			return err
-		}
+		run, id, created = inserted, inserted.ID, true
 		if _, err := s.river.InsertTx(ctx, tx, ExecuteArgs{RunID: id}, nil); err != nil {
 			return fmt.Errorf("enqueue run.execute: %w", err)
 		}
@@ -138,8 +137,11 @@ func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool,
 	if err != nil {
 		return Run{}, false, fmt.Errorf("create run: %w", err)
 	}
+	if created {
+		return run, true, nil // a new run has no pending calls
+	}
 	run, err = s.GetRun(ctx, id)
-	return run, created, err
+	return run, false, err
 }
 
 func checkToolsets(ctx context.Context, tx pgx.Tx, names []string) error {

@@ -61,6 +61,16 @@ func TestCreateRunEnqueuesExecuteAndIsIdempotent(t *testing.T) {
 	require.Equal(t, StatusQueued, run.Status)
 	require.JSONEq(t, `{"timeoutMs": 5, "maxToolCalls": 2}`, string(run.Limits))
 	require.Equal(t, 1, b.jobCount(t, "run.execute"))
+	stored, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, stored.CreatedAt, run.CreatedAt, "the run returned is the run stored")
+	require.Equal(t, stored.Code, run.Code)
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 10)
+	require.NoError(t, err)
+	require.Len(t, events, 1)
+	require.Equal(t, int64(1), events[0].Seq)
+	require.Equal(t, EventCreated, events[0].Type)
+	require.JSONEq(t, `{}`, string(events[0].Data))
 
 	tests := []struct {
 		name    string

@@ -1,8 +1,16 @@
 -- name: RunInsert
-INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret, idempotency_key, request_hash)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
-ON CONFLICT (idempotency_key) DO NOTHING
-RETURNING id;
+-- Inserts a run with its "created" event (sequence 1) and returns it as RunGet does; no row
+-- when the idempotency key exists.
+WITH run AS (
+    INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret, idempotency_key, request_hash, event_seq)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id, status, code, limits, toolsets, webhook_url, webhook_secret, result, snapshot_seq,
+              created_at, updated_at, finished_at
+), created AS (
+    INSERT INTO run_events (run_id, seq, type) SELECT id, 1, 'created' FROM run
+)
+SELECT * FROM run;
 
 -- name: RunByIdempotencyKey
 SELECT id, request_hash FROM runs WHERE idempotency_key = $1;
