@@ -304,11 +304,12 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 		if err := l.store.cancelPendingCalls(ctx, tx, l.runID); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result); err != nil {
-			return fmt.Errorf("finish run: %w", err)
+		event, err := json.Marshal(map[string]any{"status": status})
+		if err != nil {
+			return fmt.Errorf("encode finished event: %w", err)
 		}
-		if err := addEvent(ctx, tx, l.runID, EventFinished, map[string]any{"status": status}); err != nil {
-			return err
+		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result, event); err != nil {
+			return fmt.Errorf("finish run: %w", err)
 		}
 		return l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{
 			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),

@@ -64,36 +64,18 @@ func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event str
 		subID       *uuid.UUID
 		url, secret string
 	}
-	var receivers []receiver
-	var whURL, whSecret *string
-	if err := tx.QueryRow(ctx, q("RunWebhook"), runID).
-		Scan(&whURL, &whSecret); err != nil {
-		return fmt.Errorf("run webhook: %w", err)
-	}
-	if whURL != nil && *whURL != "" {
-		r := receiver{url: *whURL}
-		if whSecret != nil {
-			r.secret = *whSecret
-		}
-		receivers = append(receivers, r)
-	}
-	rows, err := tx.Query(ctx, q("WebhookSubscriptionsFor"), event)
+	rows, err := tx.Query(ctx, q("WebhookReceivers"), runID, event)
 	if err != nil {
-		return fmt.Errorf("webhook subscriptions: %w", err)
+		return fmt.Errorf("webhook receivers: %w", err)
 	}
-	subs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (receiver, error) {
-		var (
-			rc receiver
-			id uuid.UUID
-		)
-		err := r.Scan(&id, &rc.url, &rc.secret)
-		rc.subID = &id
+	receivers, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (receiver, error) {
+		var rc receiver
+		err := r.Scan(&rc.subID, &rc.url, &rc.secret)
 		return rc, err
 	})
 	if err != nil {
-		return fmt.Errorf("webhook subscriptions: %w", err)
+		return fmt.Errorf("webhook receivers: %w", err)
 	}
-	receivers = append(receivers, subs...)
 	for _, r := range receivers {
 		id := "msg_" + randomHex(12)
 		if _, err := tx.Exec(ctx, q("WebhookDeliveryInsert"), id, r.subID, runID, event, r.url, r.secret, payload); err != nil {

@@ -63,10 +63,15 @@ RETURNING fence, snapshot_seq;
 UPDATE runs SET snapshot_seq = $2, updated_at = now() WHERE id = $1;
 
 -- name: RunFinish
-UPDATE runs
-SET status = $2, result = $3, finished_at = now(), updated_at = now(),
-    lease_owner = NULL, lease_expires_at = NULL
-WHERE id = $1;
+-- Ends a run with status $2 and result $3, and appends its "finished" event (data $4).
+WITH run AS (
+    UPDATE runs
+    SET status = $2, result = $3, finished_at = now(), updated_at = now(),
+        lease_owner = NULL, lease_expires_at = NULL, event_seq = event_seq + 1
+    WHERE id = $1
+    RETURNING event_seq
+)
+INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, 'finished', $4 FROM run;
 
 -- name: RunRelease
 UPDATE runs
@@ -93,5 +98,3 @@ INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FR
 -- name: EventList
 SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;
 
--- name: RunWebhook
-SELECT webhook_url, webhook_secret FROM runs WHERE id = $1;
