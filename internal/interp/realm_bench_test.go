@@ -3,6 +3,8 @@ package interp
 import (
 	"context"
 	"testing"
+
+	"github.com/codemode/codemode/internal/benchcpu"
 )
 
 // BenchmarkNew measures New: a fresh VM with its realm cloned from the template (the fixed
@@ -10,15 +12,13 @@ import (
 // included, which a loaded machine disturbs less than the wall time.
 func BenchmarkNew(b *testing.B) {
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := benchcpu.Start()
 	for b.Loop() {
 		if vm := New(Config{}); vm.realm == nil {
 			b.Fatal("no realm")
 		}
 	}
-	if d := processCPU() - cpu.start; d > 0 {
-		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
-	}
+	cpu.ReportPerOp(b)
 }
 
 // BenchmarkNewAndRun measures New followed by a short program that reaches a few globals
@@ -30,7 +30,7 @@ Object.keys({x: 1}).length + Math.max(...a) + JSON.stringify(a).length + 'abc'.t
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := benchcpu.Start()
 	for b.Loop() {
 		vm := New(Config{})
 		if err := vm.Start(p); err != nil {
@@ -43,7 +43,5 @@ Object.keys({x: 1}).length + Math.max(...a) + JSON.stringify(a).length + 'abc'.t
 			b.Fatal(vm.ToGoString(v))
 		}
 	}
-	if d := processCPU() - cpu.start; d > 0 {
-		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
-	}
+	cpu.ReportPerOp(b)
 }

@@ -3,9 +3,9 @@ package interp
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/codemode/codemode/internal/benchcpu"
 )
 
 // mixedHeapProgram builds n units of mixed live data, then waits on a host promise: records
@@ -76,46 +76,25 @@ func BenchmarkSnapshot(b *testing.B) {
 			b.Run("encode", func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
-				cpu := startCPU()
+				cpu := benchcpu.Start()
 				for b.Loop() {
 					if _, err := vm.Snapshot(); err != nil {
 						b.Fatal(err)
 					}
 				}
-				cpu.report(b, len(data))
+				cpu.ReportThroughput(b, len(data))
 			})
 			b.Run("decode", func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
-				cpu := startCPU()
+				cpu := benchcpu.Start()
 				for b.Loop() {
 					if _, err := Restore(data, Config{}); err != nil {
 						b.Fatal(err)
 					}
 				}
-				cpu.report(b, len(data))
+				cpu.ReportThroughput(b, len(data))
 			})
 		})
-	}
-}
-
-// cpuClock measures the CPU time (user and system, all threads, GC included) the process
-// spends, so that throughput can be reported per second of CPU even on a loaded machine.
-type cpuClock struct{ start time.Duration }
-
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func startCPU() cpuClock { return cpuClock{start: processCPU()} }
-
-// report adds the metric "MB/cpu-s": bytes per op times b.N over the CPU time spent.
-func (c cpuClock) report(b *testing.B, bytesPerOp int) {
-	if d := processCPU() - c.start; d > 0 {
-		b.ReportMetric(float64(bytesPerOp)*float64(b.N)/d.Seconds()/1e6, "MB/cpu-s")
 	}
 }

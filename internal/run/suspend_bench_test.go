@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/codemode/codemode/internal/benchcpu"
 )
 
 // benchHeapProgram builds n units of mixed live data (records, arrays of numbers and strings,
@@ -98,13 +98,13 @@ func BenchmarkSuspend(b *testing.B) {
 			ratio := float64(len(s.State)) / float64(liveJSONBytes(b, rt, size.units))
 			b.SetBytes(int64(len(s.State)))
 			b.ReportAllocs()
-			cpu := startCPU()
+			cpu := benchcpu.Start()
 			for b.Loop() {
 				if _, err := e.Suspend(); err != nil {
 					b.Fatal(err)
 				}
 			}
-			cpu.report(b, len(s.State))
+			cpu.ReportThroughput(b, len(s.State))
 			b.ReportMetric(ratio, "state/json") // the state's size over the live data's JSON size
 		})
 	}
@@ -121,7 +121,7 @@ func BenchmarkResume(b *testing.B) {
 			want := json.RawMessage(fmt.Sprint(9*size.units + 2*size.units - 1 + 3))
 			b.SetBytes(int64(len(s.State)))
 			b.ReportAllocs()
-			cpu := startCPU()
+			cpu := benchcpu.Start()
 			for b.Loop() {
 				e, err := rt.Resume(context.Background(), s.State, outcomes, ExecOptions{})
 				if err != nil {
@@ -132,7 +132,7 @@ func BenchmarkResume(b *testing.B) {
 					b.Fatalf("run ended %v %+v, want the value %s", ok, res, want)
 				}
 			}
-			cpu.report(b, len(s.State))
+			cpu.ReportThroughput(b, len(s.State))
 		})
 	}
 }
@@ -177,26 +177,5 @@ func BenchmarkIdlePending100(b *testing.B) {
 		if e2.State() != StateSuspended {
 			b.Fatalf("resumed run is %s, want suspended", e2.State())
 		}
-	}
-}
-
-// cpuClock measures the CPU time (user and system, all threads, GC included) the process
-// spends, so that throughput can be reported per second of CPU even on a loaded machine.
-type cpuClock struct{ start time.Duration }
-
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func startCPU() cpuClock { return cpuClock{start: processCPU()} }
-
-// report adds the metric "MB/cpu-s": bytes per op times b.N over the CPU time spent.
-func (c cpuClock) report(b *testing.B, bytesPerOp int) {
-	if d := processCPU() - c.start; d > 0 {
-		b.ReportMetric(float64(bytesPerOp)*float64(b.N)/d.Seconds()/1e6, "MB/cpu-s")
 	}
 }
