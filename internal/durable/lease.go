@@ -304,11 +304,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 		if err := l.store.cancelPendingCalls(ctx, tx, l.runID); err != nil {
 			return err
 		}
-		event, err := json.Marshal(map[string]any{"status": status})
-		if err != nil {
-			return fmt.Errorf("encode finished event: %w", err)
-		}
-		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result, event); err != nil {
+		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result); err != nil {
 			return fmt.Errorf("finish run: %w", err)
 		}
 		return l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{

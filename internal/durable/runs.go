@@ -250,7 +250,7 @@ func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done
 			return s.withPending(ctx, run)
 		}
 		interval = min(interval*2, time.Second, time.Until(deadline))
-		if !s.waitChange(ctx, changed, interval, done) {
+		if !waitChange(ctx, changed, interval, done) {
 			return s.withPending(context.WithoutCancel(ctx), run)
 		}
 	}
@@ -258,7 +258,7 @@ func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done
 
 // waitChange waits until changed announces a status done accepts (or an unknown one), or
 // interval passes; it returns false when ctx ended.
-func (s *Store) waitChange(ctx context.Context, changed <-chan string, interval time.Duration, done func(string) bool) bool {
+func waitChange(ctx context.Context, changed <-chan string, interval time.Duration, done func(string) bool) bool {
 	timer := time.NewTimer(interval)
 	defer timer.Stop()
 	for {

@@ -30,11 +30,10 @@ type runWatch struct {
 	pool *pgxpool.Pool
 
 	mu      sync.Mutex
-	waiters map[string]map[chan string]struct{}
-	count   int           // waiters in all
-	running bool          // the listener goroutine runs
-	ready   chan struct{} // closed once the current listener is listening
-	idle    *time.Timer   // stops the listener when nobody waits
+	waiters map[string]map[chan string]struct{} // by run id; no empty sets
+	running bool                                // the listener goroutine runs
+	ready   chan struct{}                       // closed once the current listener is listening
+	idle    *time.Timer                         // stops the listener when nobody waits
 	stop    context.CancelFunc
 }
 
@@ -55,7 +54,6 @@ func (w *runWatch) subscribe(ctx context.Context, id string) (<-chan string, fun
 		w.waiters[id] = set
 	}
 	set[ch] = struct{}{}
-	w.count++
 	if w.idle != nil {
 		w.idle.Stop()
 		w.idle = nil
@@ -90,8 +88,7 @@ func (w *runWatch) unsubscribe(id string, ch chan string) {
 	if len(set) == 0 {
 		delete(w.waiters, id)
 	}
-	w.count--
-	if w.count == 0 && w.running {
+	if len(w.waiters) == 0 && w.running {
 		w.idle = time.AfterFunc(watchIdle, w.stopIfIdle)
 	}
 }
@@ -100,7 +97,7 @@ func (w *runWatch) unsubscribe(id string, ch chan string) {
 func (w *runWatch) stopIfIdle() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.count == 0 && w.running {
+	if len(w.waiters) == 0 && w.running {
 		w.stop()
 		w.running = false
 		w.idle = nil

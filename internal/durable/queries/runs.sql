@@ -63,7 +63,7 @@ RETURNING fence, snapshot_seq;
 UPDATE runs SET snapshot_seq = $2, updated_at = now() WHERE id = $1;
 
 -- name: RunFinish
--- Ends a run with status $2 and result $3, and appends its "finished" event (data $4).
+-- Ends a run with status $2 and result $3, and appends its "finished" event.
 WITH run AS (
     UPDATE runs
     SET status = $2, result = $3, finished_at = now(), updated_at = now(),
@@ -71,7 +71,8 @@ WITH run AS (
     WHERE id = $1
     RETURNING event_seq
 )
-INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, 'finished', $4 FROM run;
+INSERT INTO run_events (run_id, seq, type, data)
+SELECT $1, event_seq, 'finished', jsonb_build_object('status', $2::text) FROM run;
 
 -- name: RunRelease
 UPDATE runs
