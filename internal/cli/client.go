@@ -25,12 +25,19 @@ func (f *clientFlags) register(fs *flag.FlagSet, env Env) {
 }
 
 func (f *clientFlags) client() (*gen.ClientWithResponses, error) {
-	return gen.NewClientWithResponses(strings.TrimRight(f.url, "/"), gen.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
-		if f.token != "" {
-			req.Header.Set("Authorization", "Bearer "+f.token)
+	return NewAPIClient(f.url, f.token)
+}
+
+// NewAPIClient returns a client of the service at baseURL that sends token (when not empty)
+// as its bearer token; opts add to it (gen.WithHTTPClient, ...).
+func NewAPIClient(baseURL, token string, opts ...gen.ClientOption) (*gen.ClientWithResponses, error) {
+	auth := gen.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
 		}
 		return nil
-	}))
+	})
+	return gen.NewClientWithResponses(strings.TrimRight(baseURL, "/"), append(opts, auth)...)
 }
 
 // response is what every generated response type offers.

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/cli"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -123,14 +123,7 @@ func newClient(cfg Config) (*gen.ClientWithResponses, error) {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.MaxIdleConnsPerHost = cfg.Concurrency * 2
 	httpClient := &http.Client{Transport: transport, Timeout: 2 * waitSeconds * time.Second}
-	return gen.NewClientWithResponses(strings.TrimRight(cfg.URL, "/"),
-		gen.WithHTTPClient(httpClient),
-		gen.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
-			if cfg.Token != "" {
-				req.Header.Set("Authorization", "Bearer "+cfg.Token)
-			}
-			return nil
-		}))
+	return cli.NewAPIClient(cfg.URL, cfg.Token, gen.WithHTTPClient(httpClient))
 }
 
 // serveToolset serves the test toolset (echo, approvals.request, ...) on host.
