@@ -31,18 +31,6 @@ func (vm *VM) checkMemoryWith(pending int64) {
 	vm.allocated = live
 }
 
-// chargeChecked adds n bytes to the allocation counter and enforces the memory limit at
-// once when the counter passes it: for natives that allocate much in one step (a big
-// string, a block of elements), where waiting for the dispatch loop's next look would let
-// one call run far past the limit. What the caller built must already be reachable (from
-// the stack, or pinned) to be measured.
-func (vm *VM) chargeChecked(n int64) {
-	vm.allocated += n
-	if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
-		vm.checkMemory()
-	}
-}
-
 // chargeAhead charges size bytes that the caller is about to allocate (or has made but not
 // yet made reachable) and, when the counter passes the memory limit, measures the live heap
 // plus those bytes at once: one big allocation must not wait for the dispatch loop's next
