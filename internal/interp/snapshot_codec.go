@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -192,8 +193,8 @@ func privateObject(pn *privateName, ex *execState) *Object {
 func Restore(data []byte, cfg Config) (*VM, error) {
 	r := &jsonReader{data: data}
 	var (
-		format             int64 = -1
-		source             string
+		format             int64  = -1
+		source             []byte // the source's JSON string, quotes included
 		script, haveSource bool
 		code               string // the compiled code's fingerprint; "" in older snapshots
 		heapStart, heapEnd = -1, -1
@@ -211,8 +212,9 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 		case "format":
 			format = r.int()
 		case "source":
-			source = r.goString()
-			haveSource = true
+			raw, _ := r.stringRaw()
+			source = r.data[r.pos-len(raw)-2 : r.pos]
+			haveSource = r.err == nil
 		case "script":
 			script = r.bool()
 		case "code":
@@ -279,11 +281,12 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 	return vm, nil
 }
 
-// restoreVM compiles a snapshot's program and makes the VM its state is decoded into.
-func restoreVM(source string, script bool, code string, cfg Config) (*VM, error) {
-	prog, err := restorePrograms.compile(source, script)
+// restoreVM compiles a snapshot's program (quoted: its source as a JSON string) and makes
+// the VM its state is decoded into.
+func restoreVM(quoted []byte, script bool, code string, cfg Config) (*VM, error) {
+	prog, err := restorePrograms.compileQuoted(quoted, script)
 	if err != nil {
-		return nil, fmt.Errorf("restore: compile the program: %w", err)
+		return nil, fmt.Errorf("restore: %w", err)
 	}
 	if code != "" && code != prog.CodeFingerprint() {
 		return nil, fmt.Errorf("restore: the snapshot's code %s, this version compiles the program to %s: %w",
@@ -483,17 +486,49 @@ type programCacheEntry struct {
 	prog   *Program
 }
 
-// compile returns the program for source, compiling it on a miss. Failures are not cached.
-func (c *programCache) compile(source string, script bool) (*Program, error) {
+// compileQuoted returns the program whose source is the JSON string quoted. A snapshot
+// writes the source as its program quotes it (Program.quoted), so a cached program is found
+// by comparing that text, without decoding the string; other text is decoded first.
+func (c *programCache) compileQuoted(quoted []byte, script bool) (*Program, error) {
+	if p := c.find(func(e *programCacheEntry) bool {
+		return e.script == script && bytes.Equal(e.prog.quoted(), quoted)
+	}); p != nil {
+		return p, nil
+	}
+	r := &jsonReader{data: quoted}
+	source := r.goString()
+	if r.err == nil && r.pos != len(quoted) {
+		r.fail("text after the source string")
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("source: %w", r.err)
+	}
+	prog, err := c.compile(source, script)
+	if err != nil {
+		return nil, fmt.Errorf("compile the program: %w", err)
+	}
+	return prog, nil
+}
+
+// find returns the program of the most recent entry that match accepts, moving the entry
+// to the end (most recent), or nil.
+func (c *programCache) find(match func(*programCacheEntry) bool) *Program {
 	c.mu.Lock()
-	for i, e := range c.entries {
-		if e.script == script && e.source == source {
+	defer c.mu.Unlock()
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if e := c.entries[i]; match(&e) {
 			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
-			c.mu.Unlock()
-			return e.prog, nil
+			return e.prog
 		}
 	}
-	c.mu.Unlock()
+	return nil
+}
+
+// compile returns the program for source, compiling it on a miss. Failures are not cached.
+func (c *programCache) compile(source string, script bool) (*Program, error) {
+	if p := c.find(func(e *programCacheEntry) bool { return e.script == script && e.source == source }); p != nil {
+		return p, nil
+	}
 	var prog *Program
 	var err error
 	if script {

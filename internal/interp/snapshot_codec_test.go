@@ -153,3 +153,55 @@ func TestSnapshotRefusesChangedCode(t *testing.T) {
 		})
 	}
 }
+
+// TestRestoreSourceText checks how Restore finds a snapshot's program: by the source's JSON
+// text when a cached program quotes it the same way, by its decoded text when it is written
+// otherwise (other escapes), and with a clear error when it is not a JSON string.
+func TestRestoreSourceText(t *testing.T) {
+	t.Parallel()
+	const src = "const a = await later(); a + 'é' + 1"
+	vm, h := newHostVM(t, src)
+	_, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	data, err := vm.Snapshot()
+	require.NoError(t, err)
+	quoted := `"source":"const a = await later(); a + 'é' + 1"`
+	require.Contains(t, string(data), quoted)
+
+	tests := []struct {
+		name    string
+		source  string
+		wantErr string
+	}{
+		{name: "as written", source: quoted},
+		{name: "other escapes", source: `"source":"const a = await later(); a + '\u00e9' + \u0031"`},
+		{name: "not a string", source: `"source":17`, wantErr: "expected a string"},
+		{name: "bad escape", source: `"source":"const a = \q"`, wantErr: "restore: source"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			vm2, err := Restore([]byte(strings.Replace(string(data), quoted, tt.source, 1)), Config{Host: h})
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, src, vm2.exec.program.Source())
+			require.NoError(t, vm2.SettleHostPromise(1, true, Number(41)))
+			st, err := vm2.Run(context.Background(), RunOptions{})
+			require.NoError(t, err)
+			require.Equal(t, StatusDone, st)
+			v, _ := vm2.Result()
+			require.Equal(t, "41é1", v.String())
+		})
+	}
+
+	t.Run("cached program found by its text", func(t *testing.T) {
+		first, err := Restore(data, Config{Host: h})
+		require.NoError(t, err)
+		again, err := Restore(data, Config{Host: h})
+		require.NoError(t, err)
+		require.Same(t, first.exec.program, again.exec.program)
+	})
+}

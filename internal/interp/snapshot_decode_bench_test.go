@@ -55,16 +55,19 @@ func BenchmarkSnapshotDecode(b *testing.B) {
 	}
 }
 
-// snapshotSections returns a snapshot's program source and the offset of its heap section.
-func snapshotSections(tb testing.TB, data []byte) (string, int) {
+// snapshotSections returns a snapshot's program source (its JSON string) and the offset of
+// its heap section.
+func snapshotSections(tb testing.TB, data []byte) ([]byte, int) {
 	tb.Helper()
 	r := &jsonReader{data: data}
-	var src string
+	var src []byte
 	r.beginObject()
 	for first := true; r.more(first); first = false {
 		switch r.key() {
 		case "source":
-			src = r.goString()
+			start := r.pos
+			r.skip()
+			src = data[start:r.pos]
 		case "heap":
 			return src, r.pos
 		default:
@@ -72,7 +75,7 @@ func snapshotSections(tb testing.TB, data []byte) (string, int) {
 		}
 	}
 	tb.Fatalf("no heap section: %v", r.err)
-	return "", 0
+	return nil, 0
 }
 
 // decodeSections reads the heap section at heapAt and the exec section after it into vm,
