@@ -263,7 +263,8 @@ func (vm *VM) builtinArrayIteration(o *Object, method Value) bool {
 	if nf, ok := m.slots.(*nativeFunction); !ok || nf.name != "Array.prototype.values" {
 		return false
 	}
-	p := vm.realm.ArrayIteratorPrototype.props.get(keyNext)
+	// a placeholder (realm_lazy.go) names the same native as the intrinsic it stands for
+	p := vm.realm.ArrayIteratorPrototype.props.peek(keyNext)
 	if p == nil || p.isAccessor() {
 		return false
 	}

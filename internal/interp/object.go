@@ -77,9 +77,16 @@ const (
 	objCallable                            // has [[Call]]
 	objConstructor                         // has [[Construct]]
 	objLengthReadOnly                      // Array: length is not writable
+	objPlaceholders                        // a built-in that may hold placeholders (realm_lazy.go)
+
+	// objProgramFlags are the flags a program can observe and snapshots write.
+	objProgramFlags = objExtensible | objCallable | objConstructor | objLengthReadOnly
 )
 
 func (o *Object) className() string { return o.class.String() }
+
+// programFlags returns o's flags but the interpreter's own marks.
+func (o *Object) programFlags() objFlags { return o.flags & objProgramFlags }
 
 // isCallable reports whether o has [[Call]].
 func (o *Object) isCallable() bool { return o.flags&objCallable != 0 }

@@ -10,8 +10,7 @@ import (
 // global object) and what these reach through prototypes, accessors, elements and slots.
 // Every other intrinsic is created on first use, with what it reaches in the same ways.
 //
-// Data properties are the exception: in most intrinsics (the holders: every one but arrays
-// and %ArrayIteratorPrototype%, whose methods natives read directly) a data property whose
+// Data properties are the exception: in every intrinsic (a holder) a data property whose
 // value is an intrinsic holds a placeholder, the template's object itself (which carries the
 // intrinsic id), and a holder without accessors shares the template's property slice as it
 // is (copy-on-write, see propertyMap). Every path that reads a property's value replaces a
@@ -22,13 +21,15 @@ import (
 // code ever holds a template object, and a created intrinsic never refers to an intrinsic
 // that does not exist except through a placeholder.
 //
-// A holder that may hold placeholders is marked by its length field (unused by objects
-// other than arrays): the position of the object in the slab it was created in, whose
-// element 0 is a header object whose slots hold the realm. The snapshot encoder counts a
-// placeholder as its pristine value (snapshot_encode_intrinsics.go, sameIntrinsicRef) and
-// the memory walk stands the template's object in for an intrinsic not created yet, so
-// snapshots and measured sizes are those of a realm with every intrinsic created; the
-// snapshot decoder refuses a length on a built-in that is not an array.
+// A holder that may hold placeholders is marked by the objPlaceholders flag, which programs
+// do not see and snapshots do not write. Its realm is found through the slab it was created
+// in, whose element 0 is a header object whose slots hold the realm: the holder's position in
+// the slab is its length field (unused by objects other than arrays), and Array.prototype,
+// the only array among the holders, is created first in its slab. The snapshot encoder
+// counts a placeholder as its pristine value (snapshot_encode_intrinsics.go,
+// sameIntrinsicRef) and the memory walk stands the template's object in for an intrinsic not
+// created yet, so snapshots and measured sizes are those of a realm with every intrinsic
+// created; the snapshot decoder refuses a length on a built-in that is not an array.
 //
 // Entry points that create intrinsics: Realm.Intrinsic (natives, the snapshot decoder's
 // intrinsic references), reading a placeholder, and Realm.snapshotIntrinsic (intrinsics
@@ -38,7 +39,7 @@ import (
 type lazyPlan struct {
 	start    []int32  // the references of intrinsic iid are edges[start[iid]:start[iid+1]]
 	edges    []uint16 // intrinsic ids, excluding the placeholders of holders
-	eager    []uint16 // the intrinsics every clone creates (sorted)
+	eager    []uint16 // the intrinsics every clone creates (Array.prototype, then by id)
 	stateful []bool   // by iid: the intrinsic's slots carry state that every snapshot writes
 	holder   []bool   // by iid: its data properties refer to intrinsics through placeholders
 	copy     []bool   // by iid: a lazy clone copies its properties (some refer to objects)
@@ -71,7 +72,7 @@ func newLazyPlan(t *Realm) *lazyPlan {
 		p.start[iid] = int32(len(p.edges))
 		o := t.objs[iid]
 		refs := !holdsNoObject(o.props.props)
-		holder := refs && o.class != ClassArray && o != t.ArrayIteratorPrototype
+		holder := refs && (o.class != ClassArray || o == t.ArrayPrototype)
 		accessors := false
 		cur = cur[:0]
 		record(o.proto)
@@ -138,6 +139,14 @@ func newLazyPlan(t *Realm) *lazyPlan {
 		}
 	}
 	sort.Slice(p.eager, func(i, j int) bool { return p.eager[i] < p.eager[j] })
+	// Array.prototype goes first in the eager slab (see lazyRealm)
+	for i, id := range p.eager {
+		if id == t.ArrayPrototype.iid {
+			copy(p.eager[1:i+1], p.eager[:i])
+			p.eager[0] = id
+			break
+		}
+	}
 	return p
 }
 
@@ -223,7 +232,14 @@ func (r *Realm) fill(iid int, dst *Object, props *[]Property, pos uint32) {
 		}
 	}
 	if p.holder[iid] {
-		dst.length = pos // marks a holder of placeholders
+		dst.flags |= objPlaceholders
+		if src.class == ClassArray {
+			if pos != 1 {
+				panic("interp: Array.prototype is not first in its slab")
+			}
+		} else {
+			dst.length = pos
+		}
 	}
 	if len(src.elems) > 0 {
 		dst.elems = make([]Value, len(src.elems))
@@ -299,14 +315,16 @@ func (r *Realm) isPlaceholder(o *Object) bool {
 }
 
 // lazyMarked reports whether o is an intrinsic that may hold placeholders.
-func (o *Object) lazyMarked() bool {
-	return o.length != 0 && o.iid != 0 && o.class != ClassArray
-}
+func (o *Object) lazyMarked() bool { return o.flags&objPlaceholders != 0 }
 
-// lazyRealm returns the realm of o, which must be lazyMarked: o.length is o's position in
-// its slab, whose first element holds the realm.
+// lazyRealm returns the realm of o, which must be lazyMarked: o is at position o.length in
+// its slab (position 1 for Array.prototype), whose first element holds the realm.
 func (o *Object) lazyRealm() *Realm {
-	head := (*Object)(unsafe.Add(unsafe.Pointer(o), -int(o.length)*int(unsafe.Sizeof(Object{}))))
+	pos := int(o.length)
+	if o.class == ClassArray {
+		pos = 1
+	}
+	head := (*Object)(unsafe.Add(unsafe.Pointer(o), -pos*int(unsafe.Sizeof(Object{}))))
 	return head.slots.(*Realm)
 }
 
@@ -350,7 +368,10 @@ func (o *Object) resolveAll() {
 			o.props.at(i).value = o.resolve(v)
 		}
 	}
-	o.length = 0
+	o.flags &^= objPlaceholders
+	if o.class != ClassArray {
+		o.length = 0
+	}
 }
 
 // globalProp returns a copy of the global object's own property key, its value resolved,

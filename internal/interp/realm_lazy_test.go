@@ -122,7 +122,7 @@ func TestLazyIntrinsicsMatchTheTemplate(t *testing.T) {
 		require.Equal(t, name, r.nameOf(o))
 		src := tr.objs[iid]
 		require.Equal(t, src.class, o.class, name)
-		require.Equal(t, src.flags, o.flags, name)
+		require.Equal(t, src.flags, o.programFlags(), name)
 		require.Equal(t, src.props.keys, o.props.keys, name)
 		require.Equal(t, len(src.elems), len(o.elems), name)
 		same := func(a, b *Object) bool {
@@ -191,6 +191,12 @@ func TestLazyGlobalPaths(t *testing.T) {
 		{"functions", `[Function.prototype.call, (function () {}).bind, Symbol.iterator in Array.prototype, Object.prototype.toString.call([])]`},
 		{"iterators", `[[1, 2].values().map(x => x * 2).toArray(), new Set([1]).values().next(), Iterator.from([3]).toArray()]`},
 		{"errors", `[new TypeError('x').toString(), Error.prototype.toString, Object.getPrototypeOf(RangeError) === Error]`},
+		{"array prototype", `[Array.prototype.map, [].push, [1, 2].at(-1), Object.getOwnPropertyNames(Array.prototype).map(k => Array.prototype[k]), Array.prototype[Symbol.unscopables]]`},
+		{"array iteration", `const a = [...[1, 2]]; for (const x of [3]) a.push(x); [a, Array.prototype[Symbol.iterator] === Array.prototype.values, [].values().next, Object.getPrototypeOf([].values()).next]`},
+		{"array arguments", `const v = Array.prototype.values; Array.prototype[Symbol.iterator] = function () {}; const a = (function () { return arguments[Symbol.iterator] === v })(); delete Array.prototype[Symbol.iterator]; [a, (function () { return [...arguments] })(1, 2), (function () { return arguments[Symbol.iterator] === v })()]`},
+		{"array prototype changes", `Array.prototype.push(7); Object.defineProperty(Array.prototype, 'map', {enumerable: true}); delete Array.prototype.filter; [Array.prototype.length, [][0], Object.keys(Array.prototype), [1].map(x => x + 1), [].filter]`},
+		{"array prototype freeze", `Object.freeze(Array.prototype); [Object.isFrozen(Array.prototype), Array.prototype.concat, [1].concat([2])]`},
+		{"array prototype proto", `Object.setPrototypeOf(Array.prototype, null); [[].map, [].hasOwnProperty, Array.prototype.slice]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -94,7 +94,7 @@ func newIntrinsicImage(ref *Realm) *intrinsicImage {
 	for iid := 1; iid < len(ref.objs); iid++ {
 		o := ref.objs[iid]
 		io := &img.objs[iid]
-		io.start, io.n, io.flags = int32(len(img.props)), int32(o.props.len()), o.flags
+		io.start, io.n, io.flags = int32(len(img.props)), int32(o.props.len()), o.programFlags()
 		var ok bool
 		io.proto, ok = id(o.proto)
 		io.generic = !ok || len(o.elems) > 0 || o.length != 0 || len(o.props.props) != len(o.props.keys)
@@ -128,7 +128,7 @@ func newIntrinsicImage(ref *Realm) *intrinsicImage {
 func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 	io := &img.objs[iid]
 	n := int(io.n)
-	if o.flags != io.flags || len(o.props.keys) != n || len(o.props.props) != n {
+	if o.programFlags() != io.flags || len(o.props.keys) != n || len(o.props.props) != n {
 		return false
 	}
 	switch o.slots.(type) {
@@ -180,7 +180,7 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 // sameIntrinsicByID is intrinsicUnchanged for realms that share their name table, with o
 // an intrinsic of r and refObj the intrinsic of ref with the same id.
 func sameIntrinsicByID(r, ref *Realm, o, refObj *Object) bool {
-	if o.flags != refObj.flags || len(o.props.keys) != len(refObj.props.keys) {
+	if o.programFlags() != refObj.programFlags() || len(o.props.keys) != len(refObj.props.keys) {
 		return false
 	}
 	switch o.slots.(type) {

@@ -343,7 +343,7 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 			o.proto = d.object(r)
 			hasProto = true
 		case memberFlags:
-			o.flags = objFlags(r.int())
+			o.flags = d.objectFlags(r)
 		case memberProps:
 			d.readProps(r, o, false)
 		case memberElems:
@@ -475,6 +475,16 @@ func (d *heapDecoder) validateObject(r *jsonReader, o *Object) {
 	}
 }
 
+// objectFlags reads an object's flags: only those a program can observe.
+func (d *heapDecoder) objectFlags(r *jsonReader) objFlags {
+	f := r.int()
+	if f&^int64(objProgramFlags) != 0 {
+		r.fail("bad object flags %d", f)
+		return objExtensible
+	}
+	return objFlags(f)
+}
+
 // readIntrinsicDiff applies an intrinsic's changes (0 = unchanged).
 func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 	if r.peek() != '{' {
@@ -487,7 +497,7 @@ func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 		case "p":
 			o.proto = d.object(r)
 		case "f":
-			o.flags = objFlags(r.int())
+			o.flags = d.objectFlags(r) | o.flags&objPlaceholders
 		case "set", "add":
 			d.readProps(r, o, true)
 		case "pr":

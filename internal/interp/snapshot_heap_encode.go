@@ -367,9 +367,9 @@ func (e *heapEncoder) objectEntry(o *Object) {
 		w.key("p")
 		e.object(o.proto)
 	}
-	if o.flags != objExtensible {
+	if f := o.programFlags(); f != objExtensible {
 		w.key("f")
-		w.int(int64(o.flags))
+		w.int(int64(f))
 	}
 	if o.props.len() > 0 {
 		w.key("pr")
@@ -418,9 +418,9 @@ func (e *heapEncoder) intrinsicDiff(o, refObj *Object) {
 		w.key("p")
 		e.object(o.proto)
 	}
-	if o.flags != refObj.flags {
+	if f := o.programFlags(); f != refObj.programFlags() {
 		w.key("f")
-		w.int(int64(o.flags))
+		w.int(int64(f))
 	}
 	n := refObj.props.len()
 	prefix := o.props.len() >= n
@@ -483,7 +483,7 @@ func (t *Realm) counterpart(r *Realm, o *Object) *Object {
 // intrinsicUnchanged compares an intrinsic with its pristine counterpart. Intrinsics with
 // stateful internal slots (Math's random state, ...) always count as changed.
 func intrinsicUnchanged(r *Realm, o *Object, ref *Realm, refObj *Object) bool {
-	if o.flags != refObj.flags || o.props.len() != refObj.props.len() {
+	if o.programFlags() != refObj.programFlags() || o.props.len() != refObj.props.len() {
 		return false
 	}
 	if _, stateful := o.slots.(slotCodec); stateful {

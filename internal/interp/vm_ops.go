@@ -240,10 +240,11 @@ func (vm *VM) spreadInto(a *Object, src Value) {
 
 // arrayIterIsPristine reports whether iterating o is plain index access.
 func (vm *VM) arrayIterIsPristine(o *Object) bool {
-	if o.proto != vm.realm.ArrayPrototype || o.props.get(symKey(symIterator)) != nil {
+	if o.proto != vm.realm.ArrayPrototype || o.props.peek(symKey(symIterator)) != nil {
 		return false
 	}
-	p := vm.realm.ArrayPrototype.props.get(symKey(symIterator))
+	// a placeholder (realm_lazy.go) names the same native as the intrinsic it stands for
+	p := vm.realm.ArrayPrototype.props.peek(symKey(symIterator))
 	if p == nil {
 		return true // no Array iterator installed: index access is the only iteration
 	}
@@ -400,8 +401,8 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			o.props.add(indexKey(uint32(i)), Property{value: a, flags: propDefault})
 		}
 		o.props.add(keyLength, Property{value: intValue(len(args)), flags: propHidden})
-		if it := vm.realm.ArrayPrototype.props.get(symKey(symIterator)); it != nil {
-			o.props.add(symKey(symIterator), Property{value: it.value, flags: propHidden})
+		if values := vm.realm.Intrinsic("Array.prototype.values"); values != nil {
+			o.props.add(symKey(symIterator), Property{value: objectValue(values), flags: propHidden})
 		}
 		// An unmapped (strict) arguments object: callee throws through %ThrowTypeError%.
 		if thrower := vm.realm.Intrinsic("%ThrowTypeError%"); thrower != nil {
