@@ -3,7 +3,6 @@ package interp
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"os"
 	"reflect"
@@ -31,21 +30,67 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// The copies of the frozen store and of the shared indexes are kept as bits without
+// pointers: TestMain holds one for the whole run, which the collector then need not scan
+// (it would slow every benchmark of the package down).
+
+// keyBits is a property key's bits: the address and length of its name, its symbol's address.
+type keyBits struct {
+	name   uintptr
+	length int
+	sym    uintptr
+}
+
+func bitsOfKey(k PropertyKey) keyBits {
+	return keyBits{uintptr(unsafe.Pointer(unsafe.StringData(k.name))), len(k.name), uintptr(unsafe.Pointer(k.sym))}
+}
+
+// propBits is a property's bits.
+type propBits struct {
+	ref, getter, setter uintptr
+	num                 uint64
+	kind                Kind
+	flags               propFlags
+}
+
+func bitsOfProp(p *Property) propBits {
+	return propBits{uintptr(p.value.ref), uintptr(unsafe.Pointer(p.getter)), uintptr(unsafe.Pointer(p.setter)),
+		math.Float64bits(p.value.num), p.value.kind, p.flags}
+}
+
+// storeBits is the bits of the frozen store.
+type storeBits struct {
+	keys  []keyBits
+	props []propBits
+}
+
 // copySharedIndexes copies the hash indexes that realms share, by iid.
-func copySharedIndexes() []map[PropertyKey]int32 {
+func copySharedIndexes() []map[keyBits]int32 {
 	tr := templateRealm()
-	out := make([]map[PropertyKey]int32, len(tr.shared))
+	out := make([]map[keyBits]int32, len(tr.shared))
 	for i, sh := range tr.shared {
-		out[i] = maps.Clone(sh.index)
+		if sh.index == nil {
+			continue
+		}
+		out[i] = make(map[keyBits]int32, len(sh.index))
+		for k, v := range sh.index {
+			out[i][bitsOfKey(k)] = v
+		}
 	}
 	return out
 }
 
 // sharedIndexesEqual compares the shared hash indexes with an earlier copy.
-func sharedIndexesEqual(want []map[PropertyKey]int32) error {
+func sharedIndexesEqual(want []map[keyBits]int32) error {
 	tr := templateRealm()
 	for i, sh := range tr.shared {
-		if !maps.Equal(sh.index, want[i]) {
+		same := (sh.index == nil) == (want[i] == nil) && len(sh.index) == len(want[i])
+		for k, v := range sh.index {
+			if w, ok := want[i][bitsOfKey(k)]; !ok || w != v {
+				same = false
+			}
+		}
+		if !same {
 			return fmt.Errorf("shared index of %s changed", tr.names.names[i])
 		}
 		if tr.objs[i] != nil && len(tr.objs[i].props.keys) > mapIndexThreshold && sh.index == nil {
@@ -56,24 +101,33 @@ func sharedIndexesEqual(want []map[PropertyKey]int32) error {
 }
 
 // copyFrozenStore copies the frozen store's contents.
-func copyFrozenStore() frozenStore {
+func copyFrozenStore() storeBits {
 	f := frozen.Load()
-	return frozenStore{keys: append([]PropertyKey(nil), f.keys...), props: append([]Property(nil), f.props...)}
+	out := storeBits{keys: make([]keyBits, len(f.keys)), props: make([]propBits, len(f.props))}
+	for i, k := range f.keys {
+		out.keys[i] = bitsOfKey(k)
+	}
+	for i := range f.props {
+		out.props[i] = bitsOfProp(&f.props[i])
+	}
+	return out
 }
 
 // frozenStoreEqual compares the frozen store with an earlier copy, bit for bit.
-func frozenStoreEqual(want frozenStore) error {
+func frozenStoreEqual(want storeBits) error {
 	f := frozen.Load()
 	if len(f.keys) != len(want.keys) || len(f.props) != len(want.props) {
 		return fmt.Errorf("frozen store resized")
 	}
-	for i := range f.keys {
-		if f.keys[i] != want.keys[i] {
-			return fmt.Errorf("frozen key %d changed: %s, was %s", i, f.keys[i], want.keys[i])
+	for i, k := range f.keys {
+		if bitsOfKey(k) != want.keys[i] {
+			return fmt.Errorf("frozen key %d changed: now %s", i, k)
 		}
 	}
-	if i := firstPropDifference(f.props, want.props); i >= 0 {
-		return fmt.Errorf("frozen property %d changed", i)
+	for i := range f.props {
+		if bitsOfProp(&f.props[i]) != want.props[i] {
+			return fmt.Errorf("frozen property %d changed", i)
+		}
 	}
 	return nil
 }
@@ -316,4 +370,29 @@ func TestAddKeepsSharingTheIndex(t *testing.T) {
 			require.NoError(t, sharedIndexesEqual(indexes))
 		})
 	}
+}
+
+// TestFrozenStoreCopies checks the checks TestMain runs: the store equals its copy, and a
+// copy that differs in one key, one property or one index entry is reported.
+func TestFrozenStoreCopies(t *testing.T) {
+	t.Parallel()
+	require.NoError(t, frozenStoreEqual(copyFrozenStore()))
+	require.NoError(t, sharedIndexesEqual(copySharedIndexes()))
+
+	store := copyFrozenStore()
+	store.keys[3].length++
+	require.ErrorContains(t, frozenStoreEqual(store), "frozen key 3 changed")
+	store = copyFrozenStore()
+	store.props[5].num ^= 1
+	require.ErrorContains(t, frozenStoreEqual(store), "frozen property 5 changed")
+
+	indexes := copySharedIndexes()
+	for i, m := range indexes {
+		for k := range m {
+			m[k]++
+			require.ErrorContains(t, sharedIndexesEqual(indexes), "shared index of "+templateRealm().names.names[i])
+			return
+		}
+	}
+	t.Fatal("no shared index")
 }
