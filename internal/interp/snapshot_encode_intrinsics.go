@@ -65,15 +65,17 @@ type imageObject struct {
 	generic bool
 }
 
-// imageProperty is one property: its key (the bytes of its name, its symbol), flags, and
-// for an accessor the ids of its getter and setter (0 for undefined); for a data property
-// whose value is an object, the object's id in get; for any other value, the value's bits.
+// imageProperty is one property: its key (the addresses of its name's bytes and of its
+// symbol, the name's length), flags, and for an accessor the ids of its getter and setter (0
+// for undefined); for a data property whose value is an object, the object's id in get; for
+// any other value, the value's bits. Addresses are kept as integers, so that the collector
+// need not scan the image: the reference realm keeps what they point to alive.
 type imageProperty struct {
-	keyData  *byte
-	keySym   *Symbol
+	keyData  uintptr
+	keySym   uintptr
 	keyLen   int
 	num      uint64
-	ref      unsafe.Pointer
+	ref      uintptr
 	get, set uint16
 	kind     Kind
 	flags    propFlags
@@ -103,8 +105,8 @@ func newIntrinsicImage(ref *Realm) *intrinsicImage {
 		}
 		for i, k := range o.props.keys {
 			p := &o.props.props[i]
-			ip := imageProperty{keyData: unsafe.StringData(k.name), keySym: k.sym, keyLen: len(k.name),
-				kind: p.value.kind, flags: p.flags}
+			ip := imageProperty{keyData: uintptr(unsafe.Pointer(unsafe.StringData(k.name))),
+				keySym: uintptr(unsafe.Pointer(k.sym)), keyLen: len(k.name), kind: p.value.kind, flags: p.flags}
 			switch {
 			case p.isAccessor():
 				g, gok := id(p.getter)
@@ -115,7 +117,7 @@ func newIntrinsicImage(ref *Realm) *intrinsicImage {
 				ip.get, ok = id(p.value.obj())
 				io.generic = io.generic || !ok
 			default:
-				ip.num, ip.ref = math.Float64bits(p.value.num), p.value.ref
+				ip.num, ip.ref = math.Float64bits(p.value.num), uintptr(p.value.ref)
 			}
 			img.props = append(img.props, ip)
 		}
@@ -147,12 +149,13 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 		return false
 	}
 	keys, props := o.props.keys[:n], o.props.props[:n]
+	refKeys := ref.objs[iid].props.keys
 	for i := range img.props[io.start : io.start+io.n] {
 		q, k, p := &img.props[int(io.start)+i], &keys[i], &props[i]
-		if k.sym != q.keySym || len(k.name) != q.keyLen {
+		if uintptr(unsafe.Pointer(k.sym)) != q.keySym || len(k.name) != q.keyLen {
 			return false
 		}
-		if unsafe.StringData(k.name) != q.keyData && k.name != unsafe.String(q.keyData, q.keyLen) {
+		if uintptr(unsafe.Pointer(unsafe.StringData(k.name))) != q.keyData && k.name != refKeys[i].name {
 			return false
 		}
 		if p.flags != q.flags {
@@ -168,7 +171,7 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 			if p.value.kind != KindObject || (p.value.ref != unsafe.Pointer(objs[q.get]) && p.value.ref != unsafe.Pointer(ref.objs[q.get])) {
 				return false
 			}
-		case p.value.kind == q.kind && p.value.ref == q.ref && math.Float64bits(p.value.num) == q.num:
+		case p.value.kind == q.kind && uintptr(p.value.ref) == q.ref && math.Float64bits(p.value.num) == q.num:
 		// not the same bits: maybe the same value all the same (another NaN, an equal string)
 		case !sameValueAcross(r, p.value, ref, ref.objs[iid].props.props[i].value):
 			return false
