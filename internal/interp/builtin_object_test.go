@@ -237,7 +237,7 @@ func TestEveryBuiltinObjectIsNamed(t *testing.T) {
 	// two realms name the same objects the same way (deterministic setup)
 	other := newTestVM(t).realm
 	built := buildRealm(&VM{})
-	require.Equal(t, len(r.objs), len(built.objs))
+	require.Equal(t, r.objs.len(), built.objs.len())
 	for _, name := range r.names.sorted {
 		require.NotNil(t, other.Intrinsic(name), name)
 		require.Equal(t, r.Intrinsic(name).iid, built.Intrinsic(name).iid, name)

@@ -169,7 +169,7 @@ type Realm struct {
 	ObjectConstructor      *Object
 	ArrayConstructor       *Object
 
-	objs           []*Object          // intrinsics by iid; objs[0] is nil
+	objs           intrinsicObjs      // intrinsics by iid; id 0 is nil
 	names          *intrinsicTable    // names by iid; shared once the realm is complete
 	symbolRegistry map[string]*Symbol // Symbol.for, by key (WTF-8)
 
@@ -227,7 +227,7 @@ func newRealm(vm *VM) *Realm {
 
 // buildRealm creates the intrinsics by running every registered setup.
 func buildRealm(vm *VM) *Realm {
-	r := &Realm{vm: vm, objs: []*Object{nil},
+	r := &Realm{vm: vm, objs: makeIntrinsicObjs(1),
 		names:          &intrinsicTable{names: []string{""}, index: map[string]uint16{}},
 		symbolRegistry: map[string]*Symbol{}}
 	vm.realm = r
@@ -276,12 +276,12 @@ type slotCloner interface {
 // (copy-on-write, see propertyMap), so only the objects and the properties that refer to
 // other objects are.
 func (t *Realm) clone(vm *VM) *Realm {
-	n := len(t.objs)
+	n := t.objs.len()
 	if len(t.shared) != n {
 		return nil // not a frozen template
 	}
 	slab := make([]Object, n)
-	r := &Realm{vm: vm, names: t.names, objs: make([]*Object, n)}
+	r := &Realm{vm: vm, names: t.names, objs: makeIntrinsicObjs(n)}
 	if len(t.symbolRegistry) > 0 {
 		r.symbolRegistry = make(map[string]*Symbol, len(t.symbolRegistry))
 		for k, v := range t.symbolRegistry {
@@ -291,22 +291,22 @@ func (t *Realm) clone(vm *VM) *Realm {
 		r.symbolRegistry = map[string]*Symbol{}
 	}
 	for i := 1; i < n; i++ {
-		r.objs[i] = &slab[i]
+		r.objs.set(i, &slab[i])
 	}
 	ok := true
 	remap := func(o *Object) *Object {
 		if o == nil {
 			return nil
 		}
-		if o.iid == 0 || int(o.iid) >= n || t.objs[o.iid] != o {
+		if o.iid == 0 || int(o.iid) >= n || t.objs.at(int(o.iid)) != o {
 			ok = false
 			return nil
 		}
-		return r.objs[o.iid]
+		return r.objs.at(int(o.iid))
 	}
 	props := make([]Property, t.copiedProps)
 	for i := 1; i < n && ok; i++ {
-		if !t.copyIntrinsic(i, r.objs[i], &props, remap) {
+		if !t.copyIntrinsic(i, r.objs.at(i), &props, remap) {
 			return nil
 		}
 	}
@@ -333,7 +333,7 @@ func (t *Realm) clone(vm *VM) *Realm {
 // remap; the properties that clones do not share are cut from *props. It reports false when
 // some slot cannot be copied.
 func (t *Realm) copyIntrinsic(iid int, dst *Object, props *[]Property, remap func(*Object) *Object) bool {
-	src, sh := t.objs[iid], &t.shared[iid]
+	src, sh := t.objs.at(iid), &t.shared[iid]
 	dst.proto = remap(src.proto)
 	dst.class, dst.flags, dst.length, dst.iid = src.class, src.flags, src.length, src.iid
 	dst.props.keys, dst.props.index = sh.keys, sh.index
@@ -485,11 +485,10 @@ func (r *Realm) addIntrinsic(name string, o *Object) {
 		panic("interp: duplicate intrinsic " + name)
 	}
 	if o.iid == 0 {
-		if len(r.objs) > maxIntrinsics {
+		if r.objs.len() > maxIntrinsics {
 			panic("interp: too many intrinsics")
 		}
-		o.iid = uint16(len(r.objs))
-		r.objs = append(r.objs, o)
+		o.iid = uint16(r.objs.add(o))
 		r.names.names = append(r.names.names, name)
 	}
 	r.names.index[name] = o.iid
@@ -499,7 +498,7 @@ func (r *Realm) addIntrinsic(name string, o *Object) {
 // "%ArrayIteratorPrototype%"), or nil.
 func (r *Realm) Intrinsic(name string) *Object {
 	if id, ok := r.names.index[name]; ok {
-		if o := r.objs[id]; o != nil {
+		if o := r.objs.at(int(id)); o != nil {
 			return o
 		}
 		return r.materialize(id)
@@ -509,7 +508,7 @@ func (r *Realm) Intrinsic(name string) *Object {
 
 // nameOf returns the primary intrinsic name of o, or "" when o is not an intrinsic of r.
 func (r *Realm) nameOf(o *Object) string {
-	if o == nil || o.iid == 0 || int(o.iid) >= len(r.objs) || r.objs[o.iid] != o {
+	if o == nil || o.iid == 0 || int(o.iid) >= r.objs.len() || r.objs.at(int(o.iid)) != o {
 		return ""
 	}
 	return r.names.names[o.iid]
@@ -517,7 +516,7 @@ func (r *Realm) nameOf(o *Object) string {
 
 // isIntrinsic reports whether o is one of r's intrinsics.
 func (r *Realm) isIntrinsic(o *Object) bool {
-	return o.iid != 0 && int(o.iid) < len(r.objs) && r.objs[o.iid] == o
+	return o.iid != 0 && int(o.iid) < r.objs.len() && r.objs.at(int(o.iid)) == o
 }
 
 // memberName builds the stable name of a member of holder: "Map.prototype.get",

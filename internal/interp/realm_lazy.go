@@ -49,7 +49,7 @@ type lazyPlan struct {
 // cloned lazily (some reference leads outside the intrinsics, or some slot cannot be
 // copied).
 func newLazyPlan(t *Realm) *lazyPlan {
-	n := len(t.objs)
+	n := t.objs.len()
 	if len(t.shared) != n || t.Global == nil || t.clone(&VM{}) == nil {
 		return nil
 	}
@@ -70,7 +70,7 @@ func newLazyPlan(t *Realm) *lazyPlan {
 	}
 	for iid := 1; iid < n; iid++ {
 		p.start[iid] = int32(len(p.edges))
-		o := t.objs[iid]
+		o := t.objs.at(iid)
 		refs := !holdsNoObject(o.props.props)
 		holder := refs && (o.class != ClassArray || o == t.ArrayPrototype)
 		accessors := false
@@ -156,7 +156,7 @@ func (t *Realm) cloneLazy() *Realm {
 	p := t.plan
 	// no vm: only setups use it, and every created built-in refers to the realm (through its
 	// slab's header), which must not keep the VM's heap alive
-	r := &Realm{names: t.names, objs: make([]*Object, len(t.objs)), tmpl: t}
+	r := &Realm{names: t.names, objs: makeIntrinsicObjs(t.objs.len()), tmpl: t}
 	if len(t.symbolRegistry) > 0 {
 		r.symbolRegistry = make(map[string]*Symbol, len(t.symbolRegistry))
 		for k, v := range t.symbolRegistry {
@@ -170,15 +170,15 @@ func (t *Realm) cloneLazy() *Realm {
 		// room for the host's globals
 		r.Global.props.props = append(make([]Property, 0, len(g)+frozenSpare), g...)
 	}
-	r.ObjectPrototype = r.objs[t.ObjectPrototype.iid]
-	r.FunctionPrototype = r.objs[t.FunctionPrototype.iid]
-	r.ArrayPrototype = r.objs[t.ArrayPrototype.iid]
-	r.ErrorPrototype = r.objs[t.ErrorPrototype.iid]
-	r.IteratorPrototype = r.objs[t.IteratorPrototype.iid]
-	r.AsyncIteratorPrototype = r.objs[t.AsyncIteratorPrototype.iid]
-	r.ArrayIteratorPrototype = r.objs[t.ArrayIteratorPrototype.iid]
-	r.ObjectConstructor = r.objs[t.ObjectConstructor.iid]
-	r.ArrayConstructor = r.objs[t.ArrayConstructor.iid]
+	r.ObjectPrototype = r.objs.at(int(t.ObjectPrototype.iid))
+	r.FunctionPrototype = r.objs.at(int(t.FunctionPrototype.iid))
+	r.ArrayPrototype = r.objs.at(int(t.ArrayPrototype.iid))
+	r.ErrorPrototype = r.objs.at(int(t.ErrorPrototype.iid))
+	r.IteratorPrototype = r.objs.at(int(t.IteratorPrototype.iid))
+	r.AsyncIteratorPrototype = r.objs.at(int(t.AsyncIteratorPrototype.iid))
+	r.ArrayIteratorPrototype = r.objs.at(int(t.ArrayIteratorPrototype.iid))
+	r.ObjectConstructor = r.objs.at(int(t.ObjectConstructor.iid))
+	r.ArrayConstructor = r.objs.at(int(t.ArrayConstructor.iid))
 	return r
 }
 
@@ -191,12 +191,12 @@ func (r *Realm) create(ids []uint16) {
 	slab[0].slots = r // the header: see lazyRealm
 	nProps := 0
 	for i, id := range ids {
-		r.objs[id] = &slab[i+1]
+		r.objs.set(int(id), &slab[i+1])
 		if p.copy[id] {
 			nProps += len(t.shared[id].keys)
 		}
 	}
-	r.Global = r.objs[t.Global.iid]
+	r.Global = r.objs.at(int(t.Global.iid))
 	props := make([]Property, nProps)
 	for i, id := range ids {
 		r.fill(int(id), &slab[i+1], &props, uint32(i+1))
@@ -208,7 +208,7 @@ func (r *Realm) create(ids []uint16) {
 func (r *Realm) fill(iid int, dst *Object, props *[]Property, pos uint32) {
 	t := r.tmpl
 	p := t.plan
-	src, sh := t.objs[iid], &t.shared[iid]
+	src, sh := t.objs.at(iid), &t.shared[iid]
 	dst.proto = r.created(src.proto)
 	dst.class, dst.flags, dst.length, dst.iid = src.class, src.flags, src.length, src.iid
 	dst.props.keys, dst.props.index = sh.keys, sh.index
@@ -272,7 +272,7 @@ func (r *Realm) created(o *Object) *Object {
 	if o == nil {
 		return nil
 	}
-	c := r.objs[o.iid]
+	c := r.objs.at(int(o.iid))
 	if c == nil {
 		panic("interp: a reference to a built-in object that is not created")
 	}
@@ -282,19 +282,19 @@ func (r *Realm) created(o *Object) *Object {
 // materialize returns r's intrinsic iid, creating it first with every intrinsic it reaches
 // but through placeholders that does not exist yet.
 func (r *Realm) materialize(iid uint16) *Object {
-	if o := r.objs[iid]; o != nil || r.tmpl == nil {
+	if o := r.objs.at(int(iid)); o != nil || r.tmpl == nil {
 		return o
 	}
 	p := r.tmpl.plan
 	if cap(r.marks) == 0 {
-		r.marks = make([]bool, len(r.objs))
+		r.marks = make([]bool, r.objs.len())
 	}
 	list := append(r.todo[:0], iid)
 	r.marks[iid] = true
 	for i := 0; i < len(list); i++ {
 		id := list[i]
 		for _, e := range p.edges[p.start[id]:p.start[id+1]] {
-			if r.objs[e] == nil && !r.marks[e] {
+			if r.objs.at(int(e)) == nil && !r.marks[e] {
 				r.marks[e] = true
 				list = append(list, e)
 			}
@@ -305,13 +305,13 @@ func (r *Realm) materialize(iid uint16) *Object {
 	}
 	r.create(list)
 	r.todo = list[:0]
-	return r.objs[iid]
+	return r.objs.at(int(iid))
 }
 
 // isPlaceholder reports whether o, found in r's heap, is a placeholder: the template's
 // intrinsic standing for r's.
 func (r *Realm) isPlaceholder(o *Object) bool {
-	return o.iid != 0 && r.tmpl != nil && int(o.iid) < len(r.tmpl.objs) && r.tmpl.objs[o.iid] == o
+	return o.iid != 0 && r.tmpl != nil && int(o.iid) < r.tmpl.objs.len() && r.tmpl.objs.at(int(o.iid)) == o
 }
 
 // lazyMarked reports whether o is an intrinsic that may hold placeholders.
@@ -389,13 +389,13 @@ func (r *Realm) globalProp(key PropertyKey) *Property {
 // materializeAll creates every intrinsic and writes back every placeholder: the realm is
 // then as a full clone of the template.
 func (r *Realm) materializeAll() {
-	for iid := 1; iid < len(r.objs); iid++ {
-		if r.objs[iid] == nil {
+	for iid := 1; iid < r.objs.len(); iid++ {
+		if r.objs.at(iid) == nil {
 			r.materialize(uint16(iid))
 		}
 	}
-	for _, o := range r.objs[1:] {
-		o.resolveAll()
+	for iid := 1; iid < r.objs.len(); iid++ {
+		r.objs.at(iid).resolveAll()
 	}
 }
 
@@ -403,7 +403,7 @@ func (r *Realm) materializeAll() {
 // created (it is then unchanged by definition), except for intrinsics with state of their
 // own, which every snapshot writes and which are created for it.
 func (r *Realm) snapshotIntrinsic(iid int) *Object {
-	if o := r.objs[iid]; o != nil || r.tmpl == nil {
+	if o := r.objs.at(iid); o != nil || r.tmpl == nil {
 		return o
 	}
 	if r.tmpl.plan.stateful[iid] {
@@ -415,8 +415,8 @@ func (r *Realm) snapshotIntrinsic(iid int) *Object {
 // standIn returns the object that the memory walk visits for intrinsic o: r's own, or, for
 // one not created yet, the template's (whose size is the same).
 func (r *Realm) standIn(o *Object) *Object {
-	if int(o.iid) < len(r.objs) {
-		if c := r.objs[o.iid]; c != nil {
+	if int(o.iid) < r.objs.len() {
+		if c := r.objs.at(int(o.iid)); c != nil {
 			return c
 		}
 	}
@@ -426,8 +426,8 @@ func (r *Realm) standIn(o *Object) *Object {
 // createdCount returns the number of intrinsics r has created (the global object included).
 func (r *Realm) createdCount() int {
 	n := 0
-	for _, o := range r.objs[1:] {
-		if o != nil {
+	for iid := 1; iid < r.objs.len(); iid++ {
+		if r.objs.at(iid) != nil {
 			n++
 		}
 	}

@@ -13,7 +13,8 @@ import (
 func requireClosed(t *testing.T, r *Realm) {
 	t.Helper()
 	tr := templateRealm()
-	for iid, o := range r.objs {
+	for iid := 1; iid < r.objs.len(); iid++ {
+		o := r.objs.at(iid)
 		if o == nil {
 			continue
 		}
@@ -86,24 +87,25 @@ func TestLazyRealmCreatesOnlyTheEagerSet(t *testing.T) {
 	vm := New(Config{})
 	r := vm.realm
 	require.Equal(t, len(tr.plan.eager), r.createdCount())
-	require.Less(t, r.createdCount(), len(r.objs)/3)
+	require.Less(t, r.createdCount(), r.objs.len()/3)
 	for _, o := range []*Object{r.ObjectPrototype, r.FunctionPrototype, r.ArrayPrototype, r.ErrorPrototype,
 		r.IteratorPrototype, r.AsyncIteratorPrototype, r.ArrayIteratorPrototype, r.ObjectConstructor,
 		r.ArrayConstructor, r.Global} {
 		require.True(t, r.isIntrinsic(o))
 	}
 	requireClosed(t, r)
-	require.Nil(t, r.objs[tr.Intrinsic("Math").iid])
+	require.Nil(t, r.objs.at(int(tr.Intrinsic("Math").iid)))
 	math := r.Intrinsic("Math")
 	require.True(t, r.isIntrinsic(math))
-	require.Nil(t, r.objs[tr.Intrinsic("Math.max").iid], "a method is created when it is read")
+	require.Nil(t, r.objs.at(int(tr.Intrinsic("Math.max").iid)), "a method is created when it is read")
 	max := lookupDataProperty(math, strKey("max"))
-	require.Same(t, r.objs[tr.Intrinsic("Math.max").iid], max.obj())
+	require.Same(t, r.objs.at(int(tr.Intrinsic("Math.max").iid)), max.obj())
 	require.Same(t, max.obj(), lookupDataProperty(math, strKey("max")).obj())
 	requireClosed(t, r)
 	r.materializeAll()
-	require.Equal(t, len(r.objs)-1, r.createdCount())
-	for _, o := range r.objs[1:] {
+	require.Equal(t, r.objs.len()-1, r.createdCount())
+	for iid := 1; iid < r.objs.len(); iid++ {
+		o := r.objs.at(iid)
 		require.False(t, o.lazyMarked(), r.nameOf(o))
 	}
 	requireClosed(t, r)
@@ -114,13 +116,13 @@ func TestLazyRealmCreatesOnlyTheEagerSet(t *testing.T) {
 func TestLazyIntrinsicsMatchTheTemplate(t *testing.T) {
 	t.Parallel()
 	tr := templateRealm()
-	for iid := 1; iid < len(tr.objs); iid++ {
+	for iid := 1; iid < tr.objs.len(); iid++ {
 		name := tr.names.names[iid]
 		r := New(Config{}).realm
 		o := r.Intrinsic(name)
 		require.NotNil(t, o, name)
 		require.Equal(t, name, r.nameOf(o))
-		src := tr.objs[iid]
+		src := tr.objs.at(iid)
 		require.Equal(t, src.class, o.class, name)
 		require.Equal(t, src.flags, o.programFlags(), name)
 		require.Equal(t, src.props.keys, o.props.keys, name)
@@ -294,7 +296,7 @@ Object.freeze(Promise.prototype); await later(); [Math.extra, typeof JSON.parse,
 			h := &testHost{}
 			restored, err := Restore(a, Config{Host: h})
 			require.NoError(t, err)
-			require.Less(t, restored.realm.createdCount(), len(restored.realm.objs)-1, "a restored realm stays lazy")
+			require.Less(t, restored.realm.createdCount(), restored.realm.objs.len()-1, "a restored realm stays lazy")
 			requireClosed(t, restored.realm)
 			again, err := restored.Snapshot()
 			require.NoError(t, err)

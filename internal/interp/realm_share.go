@@ -34,18 +34,17 @@ func holdsNoObject(ps []Property) bool {
 // before any change.
 func (t *Realm) freeze() {
 	nKeys, nProps := 0, 0
-	for _, o := range t.objs[1:] {
+	for iid := 1; iid < t.objs.len(); iid++ {
+		o := t.objs.at(iid)
 		nKeys += len(o.props.keys)
 		nProps += len(o.props.props)
 	}
 	store := &frozenStore{keys: make([]PropertyKey, nKeys), props: make([]Property, nProps)}
 	keys, props := store.keys, store.props
-	t.shared = make([]sharedProps, len(t.objs))
+	t.shared = make([]sharedProps, t.objs.len())
 	t.copiedProps = 0
-	for i, o := range t.objs {
-		if i == 0 {
-			continue
-		}
+	for i := 1; i < t.objs.len(); i++ {
+		o := t.objs.at(i)
 		n := len(o.props.keys)
 		if n == 0 {
 			o.props.keys, o.props.props = nil, nil

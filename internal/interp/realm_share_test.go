@@ -93,7 +93,7 @@ func sharedIndexesEqual(want []map[keyBits]int32) error {
 		if !same {
 			return fmt.Errorf("shared index of %s changed", tr.names.names[i])
 		}
-		if tr.objs[i] != nil && len(tr.objs[i].props.keys) > mapIndexThreshold && sh.index == nil {
+		if tr.objs.at(i) != nil && len(tr.objs.at(i).props.keys) > mapIndexThreshold && sh.index == nil {
 			return fmt.Errorf("%s has no shared index", tr.names.names[i])
 		}
 	}
@@ -159,8 +159,8 @@ func TestCloneSharesFrozenStorage(t *testing.T) {
 	r := newTestVM(t).realm
 	r.materializeAll() // lazy_test.go checks a realm with intrinsics not created yet
 	shared, copied := 0, 0
-	for iid := 1; iid < len(tr.objs); iid++ {
-		src, o := tr.objs[iid], r.objs[iid]
+	for iid := 1; iid < tr.objs.len(); iid++ {
+		src, o := tr.objs.at(iid), r.objs.at(iid)
 		require.NotSame(t, src, o)
 		require.Equal(t, src.props.keys, o.props.keys)
 		if len(src.props.keys) > mapIndexThreshold && o != r.ArrayPrototype {
@@ -238,8 +238,8 @@ func TestFrozenPropsCopyOnWrite(t *testing.T) {
 			a.realm.materializeAll()
 			b.realm.materializeAll()
 			changed, indexed := 0, 0
-			for iid := 1; iid < len(tr.objs); iid++ {
-				src, o, other := tr.objs[iid], a.realm.objs[iid], b.realm.objs[iid]
+			for iid := 1; iid < tr.objs.len(); iid++ {
+				src, o, other := tr.objs.at(iid), a.realm.objs.at(iid), b.realm.objs.at(iid)
 				if len(src.props.keys) == 0 || !src.extensible() || o == a.realm.ArrayPrototype {
 					continue
 				}

@@ -16,8 +16,8 @@ func BenchmarkChangedIntrinsics(b *testing.B) {
 	})
 	b.Run("generic", func(b *testing.B) {
 		for b.Loop() {
-			for iid := 1; iid < len(r.objs); iid++ {
-				o := r.objs[iid]
+			for iid := 1; iid < r.objs.len(); iid++ {
+				o := r.objs.at(iid)
 				refObj := ref.counterpart(r, o)
 				_ = refObj == nil || !intrinsicUnchanged(r, o, ref, refObj)
 			}

@@ -19,7 +19,7 @@ import (
 // changedIntrinsics reports, by intrinsic id, which intrinsics of r differ from their
 // counterparts in ref (or have none). It reuses buf's storage.
 func changedIntrinsics(r, ref *Realm, buf []bool) []bool {
-	n := len(r.objs)
+	n := r.objs.len()
 	if cap(buf) < n {
 		buf = make([]bool, n)
 	}
@@ -36,13 +36,13 @@ func changedIntrinsics(r, ref *Realm, buf []bool) []bool {
 			continue // not created: unchanged
 		}
 		switch {
-		case !shared || iid >= len(ref.objs):
+		case !shared || iid >= ref.objs.len():
 			refObj := ref.counterpart(r, o)
 			changed[iid] = refObj == nil || !intrinsicUnchanged(r, o, ref, refObj)
 		case img != nil && iid < len(img.objs) && n >= len(img.objs) && !img.objs[iid].generic:
 			changed[iid] = !img.unchanged(r, ref, iid, o)
 		default:
-			changed[iid] = !sameIntrinsicByID(r, ref, o, ref.objs[iid])
+			changed[iid] = !sameIntrinsicByID(r, ref, o, ref.objs.at(iid))
 		}
 	}
 	return changed
@@ -86,15 +86,15 @@ var referenceImage = sync.OnceValue(func() *intrinsicImage { return newIntrinsic
 
 // newIntrinsicImage makes the image of realm ref.
 func newIntrinsicImage(ref *Realm) *intrinsicImage {
-	img := &intrinsicImage{objs: make([]imageObject, len(ref.objs))}
+	img := &intrinsicImage{objs: make([]imageObject, ref.objs.len())}
 	id := func(o *Object) (uint16, bool) {
 		if o == nil {
 			return 0, true
 		}
 		return o.iid, ref.isIntrinsic(o)
 	}
-	for iid := 1; iid < len(ref.objs); iid++ {
-		o := ref.objs[iid]
+	for iid := 1; iid < ref.objs.len(); iid++ {
+		o := ref.objs.at(iid)
 		io := &img.objs[iid]
 		io.start, io.n, io.flags = int32(len(img.props)), int32(o.props.len()), o.programFlags()
 		var ok bool
@@ -141,15 +141,15 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 			return false
 		}
 	}
-	objs := r.objs // objs[0] is nil: id 0 stands for null or undefined
-	if o.proto != objs[io.proto] {
+	objs := &r.objs // id 0 is nil: it stands for null or undefined
+	if o.proto != objs.at(int(io.proto)) {
 		return false
 	}
 	if o.class == ClassArray && (len(o.elems) != 0 || o.length != 0) {
 		return false
 	}
 	keys, props := o.props.keys[:n], o.props.props[:n]
-	refKeys := ref.objs[iid].props.keys
+	refKeys := ref.objs.at(iid).props.keys
 	for i := range img.props[io.start : io.start+io.n] {
 		q, k, p := &img.props[int(io.start)+i], &keys[i], &props[i]
 		if uintptr(unsafe.Pointer(k.sym)) != q.keySym || len(k.name) != q.keyLen {
@@ -163,17 +163,17 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 		}
 		switch {
 		case p.flags&propAccessor != 0:
-			if p.getter != objs[q.get] || p.setter != objs[q.set] {
+			if p.getter != objs.at(int(q.get)) || p.setter != objs.at(int(q.set)) {
 				return false
 			}
 		case q.kind == KindObject:
 			// a placeholder for an intrinsic not created yet is the reference's object
-			if p.value.kind != KindObject || (p.value.ref != unsafe.Pointer(objs[q.get]) && p.value.ref != unsafe.Pointer(ref.objs[q.get])) {
+			if p.value.kind != KindObject || (p.value.ref != unsafe.Pointer(objs.at(int(q.get))) && p.value.ref != unsafe.Pointer(ref.objs.at(int(q.get)))) {
 				return false
 			}
 		case p.value.kind == q.kind && uintptr(p.value.ref) == q.ref && math.Float64bits(p.value.num) == q.num:
 		// not the same bits: maybe the same value all the same (another NaN, an equal string)
-		case !sameValueAcross(r, p.value, ref, ref.objs[iid].props.props[i].value):
+		case !sameValueAcross(r, p.value, ref, ref.objs.at(iid).props.props[i].value):
 			return false
 		}
 	}
@@ -253,7 +253,7 @@ func sameRefByID(r, ref *Realm, a, b *Object) bool {
 		return a == nil && b == nil
 	}
 	id := int(a.iid)
-	return id != 0 && id < len(r.objs) && id < len(ref.objs) && (r.objs[id] == a || a == b) && ref.objs[id] == b
+	return id != 0 && id < r.objs.len() && id < ref.objs.len() && (r.objs.at(id) == a || a == b) && ref.objs.at(id) == b
 }
 
 // sameKey is a == b, quick when the names share their bytes (as a clone's keys do).

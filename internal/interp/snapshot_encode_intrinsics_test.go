@@ -124,9 +124,9 @@ func requireSameIntrinsicVerdicts(t *testing.T, r *Realm) {
 	ref := referenceRealm()
 	require.Same(t, ref.names, r.names, "a cloned realm shares the reference's names")
 	changed := changedIntrinsics(r, ref, nil)
-	require.Len(t, changed, len(r.objs))
-	for iid := 1; iid < len(r.objs); iid++ {
-		o := r.objs[iid]
+	require.Len(t, changed, r.objs.len())
+	for iid := 1; iid < r.objs.len(); iid++ {
+		o := r.objs.at(iid)
 		if o == nil {
 			require.False(t, changed[iid], "an intrinsic not created is unchanged")
 			continue

@@ -273,7 +273,7 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	e.changed = changed
 	for iid, c := range changed {
 		if c {
-			e.objectID(r.objs[iid])
+			e.objectID(r.objs.at(iid))
 		}
 	}
 	execBytes := len(e.w.buf) // what the execution half wrote
@@ -471,13 +471,13 @@ func (e *heapEncoder) intrinsicDiff(o, refObj *Object) {
 
 // counterpart returns the object of realm t that is the same intrinsic as o of realm r, or nil.
 func (t *Realm) counterpart(r *Realm, o *Object) *Object {
-	if !r.isIntrinsic(o) || int(o.iid) >= len(t.objs) {
+	if !r.isIntrinsic(o) || int(o.iid) >= t.objs.len() {
 		return nil
 	}
 	if t.names != r.names && t.names.names[o.iid] != r.names.names[o.iid] {
 		return nil
 	}
-	return t.objs[o.iid]
+	return t.objs.at(int(o.iid))
 }
 
 // intrinsicUnchanged compares an intrinsic with its pristine counterpart. Intrinsics with

@@ -177,9 +177,10 @@ func (w *heapWalker) walkObject(o *Object) {
 func (vm *VM) liveHeapSize(roots func(w *heapWalker)) int64 {
 	w := vm.newHeapWalker()
 	w.object(vm.realm.Global)
-	for iid, o := range vm.realm.objs {
-		if o == nil && iid > 0 {
-			o = vm.realm.tmpl.objs[iid] // not created: measured as the template's
+	for iid := 1; iid < vm.realm.objs.len(); iid++ {
+		o := vm.realm.objs.at(iid)
+		if o == nil {
+			o = vm.realm.tmpl.objs.at(iid) // not created: measured as the template's
 		}
 		w.object(o)
 	}
