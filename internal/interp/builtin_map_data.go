@@ -4,14 +4,14 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"unsafe"
 	"weak"
 )
 
 // The storage shared by Map and Set: an ordered entry list with a hash index, and the live
 // iterators over it.
 //
-// Entries are kept in insertion order in keys (and vals for a Map). Deleting an entry leaves a
+// Entries are kept in insertion order in keys (and vals for a Map); index, a pointer-free hash
+// table of positions (builtin_map_index.go), finds a key's entry. Deleting an entry leaves a
 // tombstone (a hole key) so that positions held by iterators stay meaningful, exactly as the
 // specification's list of records with empty slots. When tombstones outnumber live entries
 // the list is compacted; every iterator that is still running is registered with the data
@@ -24,55 +24,22 @@ import (
 
 // collection is the [[MapData]] / [[SetData]] of a Map or Set.
 type collection struct {
-	keys  []Value           // entry keys in insertion order; kindHole marks a deleted entry
-	vals  []Value           // entry values (Map only; nil for a Set)
-	index map[collKey]int32 // key encoding → position in keys
-	live  int               // number of entries that are not deleted
+	keys  []Value   // entry keys in insertion order; kindHole marks a deleted entry
+	vals  []Value   // entry values (Map only; nil for a Set)
+	index collIndex // key → position in keys
+	live  int       // number of entries that are not deleted
 	isMap bool
 	iters []weak.Pointer[collIterator] // running iterators (for compaction); may hold dead ones
 	// prunedAt is the length of iters after the last pruning of dead iterators.
 	prunedAt int
 }
 
-// collKey is the hashable form of a key under SameValueZero: -0 is +0, every NaN is one
-// key, strings compare by content, symbols and objects by identity.
-type collKey struct {
-	kind Kind
-	num  float64
-	str  string
-	ref  unsafe.Pointer
-}
-
-// kindNaN is the collKey kind of NaN (NaN is not equal to itself as a Go map key).
-const kindNaN Kind = 255
-
 // maxCollectionSize is the largest number of entries a Map or Set holds (V8's limit is 2^24).
 const maxCollectionSize = 1 << 24
 
-// collEntrySize is the accounted size of one entry (key, value and index slot), in bytes.
-const collEntrySize = 2*valueSize + indexEntrySize
-
-// makeCollKey encodes v for the index.
-func makeCollKey(v Value) collKey {
-	switch v.kind {
-	case KindNumber:
-		f := v.num
-		if f != f {
-			return collKey{kind: kindNaN}
-		}
-		if f == 0 {
-			f = 0
-		}
-		return collKey{kind: KindNumber, num: f}
-	case KindBool:
-		return collKey{kind: KindBool, num: v.num}
-	case KindString:
-		return collKey{kind: KindString, str: v.str().wtf8()}
-	case KindSymbol, KindObject:
-		return collKey{kind: v.kind, ref: v.ref}
-	}
-	return collKey{kind: v.kind}
-}
+// collEntrySize is the accounted size of one entry (key, value and its share of the index),
+// in bytes.
+const collEntrySize = 2*valueSize + collSlotsAverage*collSlotSize
 
 // normalizeKey turns -0 into +0 (Map.prototype.set and Set.prototype.add store +0).
 func normalizeKey(v Value) Value {
@@ -84,15 +51,13 @@ func normalizeKey(v Value) Value {
 
 // newCollection makes empty storage.
 func newCollection(isMap bool) *collection {
-	return &collection{index: map[collKey]int32{}, isMap: isMap}
+	return &collection{isMap: isMap}
 }
 
 // find returns the position of key, or -1.
 func (c *collection) find(key Value) int {
-	if i, ok := c.index[makeCollKey(key)]; ok {
-		return int(i)
-	}
-	return -1
+	i, _ := c.index.find(c.keys, key, collHash(key))
+	return i
 }
 
 // has reports whether key is present.
@@ -108,8 +73,9 @@ func (c *collection) get(key Value) (Value, bool) {
 
 // set stores key → val (appending a new entry or overwriting the value in place).
 func (c *collection) set(vm *VM, key, val Value) {
-	k := makeCollKey(key)
-	if i, ok := c.index[k]; ok {
+	h := collHash(key)
+	i, slot := c.index.find(c.keys, key, h)
+	if i >= 0 {
 		if c.isMap {
 			c.vals[i] = val
 		}
@@ -123,8 +89,9 @@ func (c *collection) set(vm *VM, key, val Value) {
 	}
 	if len(c.keys) >= math.MaxInt32 {
 		c.compact()
+		slot = -1
 	}
-	c.index[k] = int32(len(c.keys))
+	c.index.insert(h, len(c.keys), slot)
 	c.keys = append(c.keys, normalizeKey(key))
 	if c.isMap {
 		c.vals = append(c.vals, val)
@@ -137,12 +104,11 @@ func (c *collection) set(vm *VM, key, val Value) {
 
 // remove deletes key; it reports whether it was present.
 func (c *collection) remove(key Value) bool {
-	k := makeCollKey(key)
-	i, ok := c.index[k]
-	if !ok {
+	i, slot := c.index.find(c.keys, key, collHash(key))
+	if i < 0 {
 		return false
 	}
-	delete(c.index, k)
+	c.index.remove(slot)
 	c.keys[i] = Value{kind: kindHole}
 	if c.isMap {
 		c.vals[i] = undefinedValue
@@ -160,7 +126,6 @@ func (c *collection) clear() {
 	for i := range c.keys {
 		c.keys[i] = Value{kind: kindHole}
 	}
-	clear(c.index)
 	c.live = 0
 	c.compact()
 }
@@ -190,7 +155,6 @@ func (c *collection) compact() {
 		if c.isMap {
 			c.vals[j] = c.vals[i]
 		}
-		c.index[makeCollKey(k)] = int32(j)
 		j++
 	}
 	clear(c.keys[j:])
@@ -205,6 +169,7 @@ func (c *collection) compact() {
 			c.vals = append([]Value(nil), c.vals...)
 		}
 	}
+	c.index.rebuild(c.keys, j)
 }
 
 // runningIters returns the registered iterators that are alive and not finished, and
@@ -296,7 +261,7 @@ type collSlot struct {
 }
 
 func init() {
-	registerSlotType("collection", func() slotCodec { return &collection{index: map[collKey]int32{}} },
+	registerSlotType("collection", func() slotCodec { return &collection{} },
 		func(d *heapDecoder, r *jsonReader, s slotCodec) {
 			c := s.(*collection)
 			r.beginArray()
@@ -304,14 +269,21 @@ func init() {
 			c.isMap = r.bool()
 			r.more(false)
 			r.beginArray()
-			// Size the tables from a count of the entries instead of growing them.
-			if n := r.countRest() + 1; n > 16 {
+			// Size the entry lists and the index from a count of the entries instead of
+			// growing them (holes count too: the index may be larger than needed).
+			n := r.countRest() + 1 // values, or 1 when there is none
+			entries := n
+			if c.isMap {
+				entries = n / 2
+			}
+			if n > 16 {
 				if c.isMap {
-					n /= 2
-					c.vals = make([]Value, 0, n)
+					c.vals = make([]Value, 0, entries)
 				}
-				c.keys = make([]Value, 0, n)
-				c.index = make(map[collKey]int32, n)
+				c.keys = make([]Value, 0, entries)
+			}
+			if entries > 1 {
+				c.index.reserve(entries) // a single entry allocates the smallest table anyway
 			}
 			for first := true; r.more(first); first = false {
 				k := d.value(r)
@@ -322,11 +294,13 @@ func init() {
 				}
 				c.keys = append(c.keys, k)
 				if k.kind != kindHole {
-					if _, dup := c.index[makeCollKey(k)]; dup {
+					h := collHash(k)
+					i, slot := c.index.find(c.keys, k, h)
+					if i >= 0 {
 						r.fail("duplicate collection key")
 						return
 					}
-					c.index[makeCollKey(k)] = int32(len(c.keys) - 1)
+					c.index.insert(h, len(c.keys)-1, slot)
 					c.live++
 				}
 			}

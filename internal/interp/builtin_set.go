@@ -5,6 +5,8 @@ package interp
 // any set-like argument) and %SetIteratorPrototype%. The values live in a collection
 // (builtin_map_data.go).
 
+import "slices"
+
 func init() { registerBuiltin("Set", 20, setupSet) }
 
 // setupSet installs Set, its prototype and its iterator prototype.
@@ -194,6 +196,24 @@ func (vm *VM) eachKey(rec setRecord, fn func(v Value) bool) {
 // copy returns a compacted copy of c (no tombstones, no iterators).
 func (c *collection) copy(vm *VM) *collection {
 	out := newCollection(c.isMap)
+	if c.live == len(c.keys) {
+		// no tombstones: the positions stay the same, so the index is copied as it is
+		out.keys = slices.Clone(c.keys)
+		if c.isMap {
+			out.vals = slices.Clone(c.vals)
+		}
+		out.index = collIndex{slots: slices.Clone(c.index.slots), used: c.index.used}
+		out.live = c.live
+		if vm != nil {
+			vm.allocated += int64(c.live) * collEntrySize
+		}
+		return out
+	}
+	out.keys = make([]Value, 0, c.live)
+	if c.isMap {
+		out.vals = make([]Value, 0, c.live)
+	}
+	out.index.reserve(c.live)
 	for i, k := range c.keys {
 		if k.kind == kindHole {
 			continue
@@ -276,9 +296,8 @@ func setDifference(vm *VM, c NativeCall) Value {
 // removeNoCompact deletes key leaving a tombstone, without compacting (for walks by index
 // over a collection no iterator sees).
 func (c *collection) removeNoCompact(key Value) {
-	k := makeCollKey(key)
-	if i, ok := c.index[k]; ok {
-		delete(c.index, k)
+	if i, slot := c.index.find(c.keys, key, collHash(key)); i >= 0 {
+		c.index.remove(slot)
 		c.keys[i] = Value{kind: kindHole}
 		c.live--
 	}
