@@ -654,9 +654,9 @@ func (in *inspector) arrayEntries(o *Object, level int) ([]string, []Value) {
 
 func accessorLabel(p *Property) string {
 	switch {
-	case p.getter != nil && p.setter != nil:
+	case p.getter() != nil && p.setter() != nil:
 		return "[Getter/Setter]"
-	case p.getter != nil:
+	case p.getter() != nil:
 		return "[Getter]"
 	}
 	return "[Setter]"

@@ -43,8 +43,8 @@ func TestConsoleFormat(t *testing.T) {
 		}, "[ undefined, null, <1 empty item>, 3 ]"},
 		{"keys", func(vm *VM) []Value {
 			o := objectFrom(vm, "a-b", 1)
-			o.props.add(strKey("g"), Property{getter: vm.realm.Intrinsic("Object.keys"), flags: propAccessor | propEnumerable | propConfigurable})
-			o.props.add(strKey("s"), Property{setter: vm.realm.Intrinsic("Object.keys"), flags: propAccessor | propEnumerable | propConfigurable})
+			o.props.add(strKey("g"), accessorProperty(vm.realm.Intrinsic("Object.keys"), nil, propEnumerable|propConfigurable))
+			o.props.add(strKey("s"), accessorProperty(nil, vm.realm.Intrinsic("Object.keys"), propEnumerable|propConfigurable))
 			vm.CreateDataProperty(o, symKey(newSymbol(newASCII("s"))), Number(2))
 			return []Value{objectValue(o)}
 		}, "{ 'a-b': 1, g: [Getter], s: [Setter], [Symbol(s)]: 2 }"},

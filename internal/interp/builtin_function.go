@@ -23,7 +23,7 @@ func setupFunction(r *Realm) {
 	thrower.props.get(keyName).flags = 0
 	thrower.flags &^= objExtensible
 	for _, name := range []string{"caller", "arguments"} {
-		fp.props.add(strKey(name), Property{getter: thrower, setter: thrower, flags: propAccessor | propConfigurable})
+		fp.props.add(strKey(name), accessorProperty(thrower, thrower, propConfigurable))
 	}
 	// The global Function exists so that Function.prototype, instanceof Function and
 	// f.constructor === Function work (test262's propertyHelper needs them); calling it

@@ -53,7 +53,7 @@ func setupObject(r *Realm) {
 	protoKey := strKey("__proto__")
 	get := r.newFunction("get Object.prototype.__proto__", "get __proto__", 0, objectProtoGetProto)
 	set := r.newFunction("set Object.prototype.__proto__", "set __proto__", 1, objectProtoSetProto)
-	p.props.add(protoKey, Property{getter: get, setter: set, flags: propAccessor | propConfigurable})
+	p.props.add(protoKey, accessorProperty(get, set, propConfigurable))
 	r.defineGlobal("Object", objectValue(ctor))
 }
 
@@ -447,9 +447,9 @@ func (vm *VM) lookupAccessor(c NativeCall, setter bool) Value {
 				return undefinedValue
 			}
 			if setter {
-				return objectOrUndefined(p.setter)
+				return objectOrUndefined(p.setter())
 			}
-			return objectOrUndefined(p.getter)
+			return objectOrUndefined(p.getter())
 		}
 	}
 	return undefinedValue

@@ -225,8 +225,8 @@ func TestEveryBuiltinObjectIsNamed(t *testing.T) {
 		walk(o.proto, path+".[[Prototype]]")
 		for i, k := range o.props.keys {
 			p := o.props.props[i]
-			walk(p.getter, "get "+path+"."+k.String())
-			walk(p.setter, "set "+path+"."+k.String())
+			walk(p.getter(), "get "+path+"."+k.String())
+			walk(p.setter(), "set "+path+"."+k.String())
 			walk(p.value.asObject(), path+"."+k.String())
 		}
 	}

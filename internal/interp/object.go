@@ -372,9 +372,7 @@ func (o *Object) applyDescriptor(key PropertyKey, d PropertyDescriptor) bool {
 		}
 		var p Property
 		if d.isAccessor() {
-			p.flags = propAccessor
-			p.getter = d.Get.asObject()
-			p.setter = d.Set.asObject()
+			p = accessorProperty(d.Get.asObject(), d.Set.asObject(), 0)
 		} else {
 			p.value = d.Value
 			if d.Writable {
@@ -395,18 +393,22 @@ func (o *Object) applyDescriptor(key PropertyKey, d PropertyDescriptor) bool {
 	}
 	// apply
 	if d.isAccessor() && !cur.isAccessor() {
-		*cur = Property{flags: (cur.flags &^ propWritable) | propAccessor}
+		*cur = accessorProperty(nil, nil, cur.flags&^propWritable)
 	} else if d.isData() && cur.isAccessor() {
 		*cur = Property{flags: cur.flags &^ propAccessor}
 	}
 	if d.HasValue {
 		cur.value = d.Value
 	}
-	if d.HasGet {
-		cur.getter = d.Get.asObject()
-	}
-	if d.HasSet {
-		cur.setter = d.Set.asObject()
+	if d.HasGet || d.HasSet {
+		get, set := cur.getter(), cur.setter()
+		if d.HasGet {
+			get = d.Get.asObject()
+		}
+		if d.HasSet {
+			set = d.Set.asObject()
+		}
+		cur.setAccessors(get, set)
 	}
 	setFlag := func(has, val bool, f propFlags) {
 		if has {
@@ -442,10 +444,10 @@ func isCompatibleDescriptor(_ bool, d PropertyDescriptor, cur *Property) bool {
 		return false
 	}
 	if cur.isAccessor() {
-		if d.HasGet && d.Get.asObject() != cur.getter {
+		if d.HasGet && d.Get.asObject() != cur.getter() {
 			return false
 		}
-		if d.HasSet && d.Set.asObject() != cur.setter {
+		if d.HasSet && d.Set.asObject() != cur.setter() {
 			return false
 		}
 		return true

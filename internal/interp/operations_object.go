@@ -13,10 +13,10 @@ func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 				if p.flags&propAccessor == 0 {
 					return o.dataValue(p.value)
 				}
-				if p.getter == nil {
+				if p.getter() == nil {
 					return undefinedValue
 				}
-				return vm.callObject(p.getter, receiver, nil, nil)
+				return vm.callObject(p.getter(), receiver, nil, nil)
 			}
 			continue
 		}
@@ -24,10 +24,10 @@ func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 			if !p.isAccessor() {
 				return p.value
 			}
-			if p.getter == nil {
+			if p.getter() == nil {
 				return undefinedValue
 			}
-			return vm.callObject(p.getter, receiver, nil, nil)
+			return vm.callObject(p.getter(), receiver, nil, nil)
 		}
 	}
 	return undefinedValue
@@ -130,10 +130,10 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 			continue
 		}
 		if p.isAccessor() {
-			if p.setter == nil {
+			if p.setter() == nil {
 				return false
 			}
-			vm.callObject(p.setter, receiver, []Value{v}, nil)
+			vm.callObject(p.setter(), receiver, []Value{v}, nil)
 			return true
 		}
 		if !p.writable() {

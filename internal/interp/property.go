@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unsafe"
 )
 
 // PropertyKey is a property name: a string (held as WTF-8 text, which is lossless for UTF-16
@@ -102,11 +103,53 @@ const (
 )
 
 // Property is an own property: a data value or a getter/setter pair, with attributes.
+// An accessor property's value is of kind kindAccessor and refers to its accessorPair
+// (kept out of line: accessors are rare, and every property is smaller for it).
 type Property struct {
-	value  Value   // data properties
-	getter *Object // accessor properties; nil = undefined
-	setter *Object // accessor properties; nil = undefined
-	flags  propFlags
+	value Value // data properties; the accessorPair of accessor properties
+	flags propFlags
+}
+
+// accessorPair is the getter and setter of an accessor property (nil = undefined). Pairs
+// are never changed once made (clones of the template share them): a change makes a new one.
+type accessorPair struct {
+	get, set *Object
+}
+
+// accessorProperty returns an accessor property (flags gets propAccessor).
+func accessorProperty(get, set *Object, flags propFlags) Property {
+	return Property{value: Value{kind: kindAccessor, ref: unsafe.Pointer(&accessorPair{get: get, set: set})},
+		flags: flags | propAccessor}
+}
+
+// accessors returns the pair of an accessor property; nil for a data property.
+func (p *Property) accessors() *accessorPair {
+	if p.value.kind != kindAccessor {
+		return nil
+	}
+	return (*accessorPair)(p.value.ref)
+}
+
+// getter returns the getter of an accessor property (nil: none, or a data property).
+func (p *Property) getter() *Object {
+	if a := p.accessors(); a != nil {
+		return a.get
+	}
+	return nil
+}
+
+// setter returns the setter of an accessor property (nil: none, or a data property).
+func (p *Property) setter() *Object {
+	if a := p.accessors(); a != nil {
+		return a.set
+	}
+	return nil
+}
+
+// setAccessors makes p an accessor property with get and set, keeping its flags (and
+// setting propAccessor).
+func (p *Property) setAccessors(get, set *Object) {
+	*p = accessorProperty(get, set, p.flags)
 }
 
 func (p *Property) writable() bool     { return p.flags&propWritable != 0 }
@@ -144,8 +187,8 @@ func dataDescriptor(v Value, flags propFlags) PropertyDescriptor {
 func descriptorOf(p *Property) PropertyDescriptor {
 	if p.isAccessor() {
 		return PropertyDescriptor{
-			Get: objectOrUndefined(p.getter), HasGet: true,
-			Set: objectOrUndefined(p.setter), HasSet: true,
+			Get: objectOrUndefined(p.getter()), HasGet: true,
+			Set: objectOrUndefined(p.setter()), HasSet: true,
 			Enumerable: p.enumerable(), HasEnumerable: true,
 			Configurable: p.configurable(), HasConfigurable: true,
 		}

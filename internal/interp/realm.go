@@ -347,16 +347,13 @@ func (t *Realm) copyIntrinsic(iid int, dst *Object, props *[]Property, remap fun
 			p := &src.props.props[j]
 			q := &dst.props.props[j]
 			q.flags = p.flags
-			if p.value.kind == KindObject {
+			switch p.value.kind {
+			case KindObject:
 				q.value = objectValue(remap(p.value.obj()))
-			} else {
+			case kindAccessor:
+				q.setAccessors(remap(p.getter()), remap(p.setter()))
+			default:
 				q.value = p.value
-			}
-			if p.getter != nil {
-				q.getter = remap(p.getter)
-			}
-			if p.setter != nil {
-				q.setter = remap(p.setter)
 			}
 		}
 	}
@@ -446,8 +443,8 @@ func (r *Realm) nameReachable() {
 			p := &o.props.props[i]
 			member := r.memberName(o, k)
 			if p.isAccessor() {
-				visit(p.getter, "get "+member)
-				visit(p.setter, "set "+member)
+				visit(p.getter(), "get "+member)
+				visit(p.setter(), "set "+member)
 				continue
 			}
 			visit(p.value.asObject(), member)
@@ -567,7 +564,7 @@ func (r *Realm) getter(holder *Object, key PropertyKey, fn NativeFunc) *Object {
 		fname = "[" + key.sym.description.String() + "]"
 	}
 	f := r.newFunction("get "+r.memberName(holder, key), "get "+fname, 0, fn)
-	holder.props.add(key, Property{getter: f, flags: propAccessor | propConfigurable})
+	holder.props.add(key, accessorProperty(f, nil, propConfigurable))
 	return f
 }
 
@@ -581,7 +578,7 @@ func (r *Realm) accessor(holder *Object, key PropertyKey, get, set NativeFunc) {
 	member := r.memberName(holder, key)
 	g := r.newFunction("get "+member, "get "+fname, 0, get)
 	s := r.newFunction("set "+member, "set "+fname, 1, set)
-	holder.props.add(key, Property{getter: g, setter: s, flags: propAccessor | propConfigurable})
+	holder.props.add(key, accessorProperty(g, s, propConfigurable))
 }
 
 // value installs a data property on a built-in object.

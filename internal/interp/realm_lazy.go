@@ -80,8 +80,8 @@ func newLazyPlan(t *Realm) *lazyPlan {
 			q := &o.props.props[i]
 			if q.isAccessor() {
 				accessors = true
-				record(q.getter)
-				record(q.setter)
+				record(q.getter())
+				record(q.setter())
 			} else if v := q.value.asObject(); v != nil {
 				if holder {
 					record(v) // checked, not an edge
@@ -225,7 +225,7 @@ func (r *Realm) fill(iid int, dst *Object, props *[]Property, pos uint32) {
 			s, q := &src.props.props[j], &dst.props.props[j]
 			*q = *s
 			if s.isAccessor() {
-				q.getter, q.setter = r.created(s.getter), r.created(s.setter)
+				q.setAccessors(r.created(s.getter()), r.created(s.setter()))
 			} else if s.value.kind == KindObject && !p.holder[iid] {
 				q.value = objectValue(r.created(s.value.obj()))
 			}

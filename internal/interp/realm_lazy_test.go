@@ -21,7 +21,7 @@ func requireClosed(t *testing.T, r *Realm) {
 		refs := []*Object{o.proto}
 		for i := range o.props.props {
 			p := &o.props.props[i]
-			refs = append(refs, p.getter, p.setter)
+			refs = append(refs, p.getter(), p.setter())
 			if v := p.value.asObject(); v != nil && o.lazyMarked() && r.isPlaceholder(v) {
 				require.Same(t, o.lazyRealm(), r)
 				require.True(t, tr.plan.holder[iid], "%s holds a placeholder", r.names.names[iid])
@@ -65,7 +65,7 @@ func reachesTemplate(r *Realm, v Value) string {
 		next := []*Object{o.proto}
 		for i := range o.props.props {
 			p := &o.props.props[i]
-			next = append(next, p.value.asObject(), p.getter, p.setter)
+			next = append(next, p.value.asObject(), p.getter(), p.setter())
 		}
 		for _, e := range o.elems {
 			next = append(next, e.asObject())
@@ -140,10 +140,13 @@ func TestLazyIntrinsicsMatchTheTemplate(t *testing.T) {
 		for i := range src.props.props {
 			p, q := &o.props.props[i], &src.props.props[i]
 			require.Equal(t, q.flags, p.flags, name)
-			require.True(t, same(p.getter, q.getter) && same(p.setter, q.setter), name)
-			if q.value.kind == KindObject {
+			require.True(t, same(p.getter(), q.getter()) && same(p.setter(), q.setter()), name)
+			switch q.value.kind {
+			case KindObject:
 				require.True(t, same(p.value.asObject(), q.value.obj()), "%s.%s", name, src.props.keys[i])
-			} else {
+			case kindAccessor:
+				require.Equal(t, kindAccessor, p.value.kind, "%s.%s", name, src.props.keys[i])
+			default:
 				require.True(t, SameValue(q.value, p.value), "%s.%s", name, src.props.keys[i])
 			}
 		}

@@ -18,7 +18,7 @@ type sharedProps struct {
 // can share the properties as they are.
 func holdsNoObject(ps []Property) bool {
 	for i := range ps {
-		if ps[i].value.kind == KindObject || ps[i].getter != nil || ps[i].setter != nil {
+		if ps[i].value.kind == KindObject || ps[i].getter() != nil || ps[i].setter() != nil {
 			return false
 		}
 	}

@@ -45,17 +45,17 @@ func bitsOfKey(k PropertyKey) keyBits {
 	return keyBits{uintptr(unsafe.Pointer(unsafe.StringData(k.name))), len(k.name), uintptr(unsafe.Pointer(k.sym))}
 }
 
-// propBits is a property's bits.
+// propBits is a property's bits (an accessor's value refers to its pair, which is never
+// changed).
 type propBits struct {
-	ref, getter, setter uintptr
-	num                 uint64
-	kind                Kind
-	flags               propFlags
+	ref   uintptr
+	num   uint64
+	kind  Kind
+	flags propFlags
 }
 
 func bitsOfProp(p *Property) propBits {
-	return propBits{uintptr(p.value.ref), uintptr(unsafe.Pointer(p.getter)), uintptr(unsafe.Pointer(p.setter)),
-		math.Float64bits(p.value.num), p.value.kind, p.flags}
+	return propBits{uintptr(p.value.ref), math.Float64bits(p.value.num), p.value.kind, p.flags}
 }
 
 // storeBits is the bits of the frozen store.
@@ -140,7 +140,7 @@ func firstPropDifference(a, b []Property) int {
 			return i
 		}
 		p, q := &a[i], &b[i]
-		if p.flags != q.flags || p.getter != q.getter || p.setter != q.setter || p.value.kind != q.value.kind ||
+		if p.flags != q.flags || p.value.kind != q.value.kind ||
 			math.Float64bits(p.value.num) != math.Float64bits(q.value.num) || p.value.ref != q.value.ref {
 			return i
 		}
@@ -190,7 +190,7 @@ func TestCloneSharesFrozenStorage(t *testing.T) {
 		// every object a clone's property refers to belongs to the clone
 		for i := range o.props.props {
 			p := &o.props.props[i]
-			for _, ref := range []*Object{p.value.asObject(), p.getter, p.setter} {
+			for _, ref := range []*Object{p.value.asObject(), p.getter(), p.setter()} {
 				if ref != nil {
 					require.True(t, r.isIntrinsic(ref), "%s refers to another realm", tr.names.names[iid])
 				}

@@ -109,8 +109,8 @@ func newIntrinsicImage(ref *Realm) *intrinsicImage {
 				keySym: uintptr(unsafe.Pointer(k.sym)), keyLen: len(k.name), kind: p.value.kind, flags: p.flags}
 			switch {
 			case p.isAccessor():
-				g, gok := id(p.getter)
-				st, sok := id(p.setter)
+				g, gok := id(p.getter())
+				st, sok := id(p.setter())
 				ip.get, ip.set = g, st
 				io.generic = io.generic || !gok || !sok
 			case p.value.kind == KindObject:
@@ -163,7 +163,7 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 		}
 		switch {
 		case p.flags&propAccessor != 0:
-			if p.getter != objs.at(int(q.get)) || p.setter != objs.at(int(q.set)) {
+			if p.getter() != objs.at(int(q.get)) || p.setter() != objs.at(int(q.set)) {
 				return false
 			}
 		case q.kind == KindObject:
@@ -211,7 +211,7 @@ func sameIntrinsicByID(r, ref *Realm, o, refObj *Object) bool {
 			return false
 		}
 		if p.flags&propAccessor != 0 {
-			if !sameRefByID(r, ref, p.getter, q.getter) || !sameRefByID(r, ref, p.setter, q.setter) {
+			if !sameRefByID(r, ref, p.getter(), q.getter()) || !sameRefByID(r, ref, p.setter(), q.setter()) {
 				return false
 			}
 			continue

@@ -563,19 +563,23 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 				// accessor: getter, setter, flags
 				b := d.value(r)
 				r.more(false)
-				p = Property{getter: a.asObject(), setter: b.asObject(), flags: propFlags(r.int())}
-				if a.kind != KindObject && a.kind != KindNull {
-					r.fail("accessor with a non-object getter")
+				flags := propFlags(r.int())
+				if a.kind != KindObject && a.kind != KindNull || b.kind != KindObject && b.kind != KindNull {
+					r.fail("accessor with a getter or setter that is not an object")
 				}
+				if flags&propAccessor == 0 {
+					r.fail("accessor without the accessor flag")
+				}
+				p = accessorProperty(a.asObject(), b.asObject(), flags)
 			} else {
 				p.flags = propFlags(r.int())
+				if p.flags&propAccessor != 0 {
+					r.fail("accessor flag on a data property")
+				}
 			}
 			if !r.open(']') {
 				r.more(false)
 			}
-		}
-		if p.flags&propAccessor != 0 && p.value.kind != KindUndefined {
-			r.fail("accessor flag on a data property")
 		}
 		d.vm.allocated += propertySize
 		if fresh {
@@ -599,12 +603,6 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 			dst := &s.props[s.used]
 			setValue(&dst.value, p.value)
 			dst.flags = p.flags
-			if p.getter != nil {
-				dst.getter = p.getter
-			}
-			if p.setter != nil {
-				dst.setter = p.setter
-			}
 			s.used++
 			n++
 			continue

@@ -191,8 +191,8 @@ func (e *heapEncoder) property(k PropertyKey, p *Property) {
 	w.beginArray()
 	e.propKey(k)
 	if p.isAccessor() {
-		e.object(p.getter)
-		e.object(p.setter)
+		e.object(p.getter())
+		e.object(p.setter())
 		w.int(int64(p.flags))
 	} else {
 		e.value(p.value)
@@ -526,7 +526,7 @@ func samePropertyAcross(r *Realm, p *Property, ref *Realm, q *Property) bool {
 		return false
 	}
 	if p.isAccessor() {
-		return sameIntrinsicRef(r, p.getter, ref, q.getter) && sameIntrinsicRef(r, p.setter, ref, q.setter)
+		return sameIntrinsicRef(r, p.getter(), ref, q.getter()) && sameIntrinsicRef(r, p.setter(), ref, q.setter())
 	}
 	return sameValueAcross(r, p.value, ref, q.value)
 }

@@ -128,8 +128,8 @@ func TestSnapshotHeapRoundTrip(t *testing.T) {
 			require.True(t, ok)
 			require.False(t, p.writable())
 			acc, _ := o.getOwn(strKey("acc"))
-			require.Same(t, vm.realm.Intrinsic("Object.keys"), acc.getter)
-			require.Nil(t, acc.setter)
+			require.Same(t, vm.realm.Intrinsic("Object.keys"), acc.getter())
+			require.Nil(t, acc.setter())
 			require.Equal(t, Number(1), lookupDataProperty(o, strKey("inherited")))
 			require.True(t, r[1].obj().testIntegrity(true))
 		}},
@@ -308,6 +308,10 @@ func TestSnapshotHeapRejectsInconsistentObjects(t *testing.T) {
 		{"elements beyond length", `{"c":"Array","p":null,"f":1,"el":[1,2],"len":1}`},
 		{"callable without code", `{"c":"Function","p":null,"f":3}`},
 		{"iterator over number", `{"c":"Iterator","p":null,"f":1,"s":{"t":"arrayIterator","d":[5,0,0]}}`},
+		{"accessor flag on a data property", `{"p":null,"f":1,"pr":[["a",1,12]]}`},
+		{"accessor without the accessor flag", `{"p":null,"f":1,"pr":[["a",null,null,4]]}`},
+		{"accessor with a number getter", `{"p":null,"f":1,"pr":[["a",1,null,12]]}`},
+		{"object flags the interpreter keeps for itself", `{"p":null,"f":17}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,7 +14,7 @@ package interp
 
 // Accounted sizes (bytes).
 const (
-	propertySize    = 72 // one own property: key + Property
+	propertySize    = 56 // one own property: key + Property
 	indexEntrySize  = 40 // one entry of a property map's hash index
 	stringBaseSize  = 56 // a jsString header
 	recordBaseSize  = 48 // a shared record (environment, ...) before its own additions
@@ -146,8 +146,8 @@ func (w *heapWalker) walkObject(o *Object) {
 			w.bytes += int64(len(k.name))
 		}
 		if p.isAccessor() {
-			w.object(p.getter)
-			w.object(p.setter)
+			w.object(p.getter())
+			w.object(p.setter())
 		} else {
 			w.value(p.value)
 		}

@@ -44,6 +44,7 @@ const (
 	KindSymbol                // a Symbol
 	KindObject                // an object (functions included)
 	kindHole                  // internal: an empty slot of dense array storage; never visible to JS
+	kindAccessor              // internal: the value of an accessor Property (its accessorPair)
 )
 
 // String returns the name of the kind as typeof-like lowercase text ("undefined", "object", ...).
@@ -65,6 +66,8 @@ func (k Kind) String() string {
 		return "object"
 	case kindHole:
 		return "hole"
+	case kindAccessor:
+		return "accessor"
 	}
 	return "invalid"
 }

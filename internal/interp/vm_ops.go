@@ -406,7 +406,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		// An unmapped (strict) arguments object: callee throws through %ThrowTypeError%.
 		if thrower := vm.realm.Intrinsic("%ThrowTypeError%"); thrower != nil {
-			o.props.add(strKey("callee"), Property{getter: thrower, setter: thrower, flags: propAccessor})
+			o.props.add(strKey("callee"), accessorProperty(thrower, thrower, 0))
 		}
 		stack[ex.sp] = objectValue(o)
 		ex.sp++
