@@ -271,16 +271,22 @@ func init() {
 			r.beginArray()
 			// Size the entry lists and the index from a count of the entries instead of
 			// growing them (holes count too: the index may be larger than needed).
-			n := r.countRest() + 1 // values, or 1 when there is none
+			// A Map's keys and values share one allocation.
+			n := 0 // values
+			if r.peek() != ']' {
+				n = r.countRest() + 1
+			}
 			entries := n
 			if c.isMap {
 				entries = n / 2
 			}
-			if n > 16 {
+			if entries > 0 {
 				if c.isMap {
-					c.vals = make([]Value, 0, entries)
+					buf := make([]Value, 2*entries)
+					c.keys, c.vals = buf[:0:entries], buf[entries:entries]
+				} else {
+					c.keys = make([]Value, 0, entries)
 				}
-				c.keys = make([]Value, 0, entries)
 			}
 			if entries > 1 {
 				c.index.reserve(entries) // a single entry allocates the smallest table anyway

@@ -56,4 +56,18 @@ var setCases = []jsCase{
 	{"superset_closes_iterator", `let closed = 0; const like = {size: 1, has: () => true, keys: () => ({next: () => ({value: 9, done: false}), return() { closed++; return {} }})}; [new Set([1]).isSupersetOf(like), closed].join()`, "false,1"},
 	{"algebra_lengths", `['union', 'intersection', 'difference', 'symmetricDifference', 'isSubsetOf', 'isSupersetOf', 'isDisjointFrom'].map(n => Set.prototype[n].length).join('')`, "1111111"},
 	{"intersection_has_mutates_this", `const s = new Set([1, 2, 3]); const like = {size: 10, has(v) { if (v === 1) s.delete(2); return true }, keys() {}}; [...s.intersection(like)].join()`, "1,3"},
+
+	// keys under SameValueZero through the hash index: string forms, -0, NaN, growth,
+	// deletion, compaction and clearing with running iterators (checked with node 20)
+	{"index_equal_string_forms", "const parts = ['ab', 'a' + 'b', 'xab'.slice(1), String.fromCharCode(97, 98), 'ABC'.toLowerCase().slice(0, 2), ['a', 'b'].join(''), `${'a'}b`, 'éab'.slice(1), JSON.parse('\"\\\\u0061b\"')]; new Set(parts).size", "1"},
+	{"index_symbols", `const syms = Array.from({length: 100}, (_, i) => Symbol(String(i))); const s = new Set(syms); syms.forEach((y, i) => { if (i % 3 === 0) s.delete(y) }); [s.size, s.has(syms[1]), s.has(syms[3]), s.has(Symbol('1')), s.has(Symbol.iterator)].join()`, "66,true,false,false,false"},
+	{"index_powers_and_multiples", `const s = new Set(); for (let i = 0; i < 300; i++) s.add(i * 1024); for (let i = 0; i < 300; i++) s.add(2 ** (i % 150)); for (let i = 0; i < 300; i++) s.add(-(2 ** -(i % 150))); s.size`, "591"},
+	{"index_clear_readd_during_iteration", `const s = new Set([1, 2, 3]); const out = []; let once = true; for (const v of s) { out.push(v); if (v === 1 && once) { once = false; s.clear(); s.add(2); s.add(1) } } out.join() + '|' + [...s].join()`, "1,2,1|2,1"},
+	{"index_clear_then_reuse", `const s = new Set(); for (let i = 0; i < 100; i++) s.add(i); s.clear(); for (let i = 50; i < 60; i++) s.add(i); [s.size, s.has(55), s.has(5), [...s].join(' ')].join()`, "10,true,false,50 51 52 53 54 55 56 57 58 59"},
+	{"index_string_iterable_emoji", `[...new Set('héllo😀😀')].join('|')`, "h|é|l|o|😀"},
+	{"index_mass_delete_during_iteration", `const s = new Set(); for (let i = 0; i < 300; i++) s.add('v' + i); const out = []; for (const v of s) { out.push(v); if (v === 'v0') for (let i = 1; i < 290; i++) s.delete('v' + i) } out.join()`, "v0,v290,v291,v292,v293,v294,v295,v296,v297,v298,v299"},
+	{"index_difference_with_holes", `const s = new Set(); for (let i = 0; i < 100; i++) s.add(i); for (let i = 0; i < 100; i += 3) s.delete(i); const d = s.difference(new Set([1, 2, 4, 5])); [d.size, [...d].slice(0, 5).join(' '), s.size].join('|')`, "62|7 8 10 11 13|66"},
+	{"index_algebra_mixed_kinds", `const a = new Set([1, 'a', NaN, -0, null]); const b = new Set([0, NaN, 'a', undefined]); [[...a.union(b)].map(String).join(), [...a.intersection(b)].map(String).join(), [...a.difference(b)].map(String).join(), [...a.symmetricDifference(b)].map(String).join()].join('|')`, "1,a,NaN,0,null,undefined|0,NaN,a|1,null|1,null,undefined"},
+	{"index_union_after_deletes", `const a = new Set(['x', 'y', 'z', 'w']); a.delete('y'); const u = a.union(new Set(['y', 'x', 'é'])); [...u].join() + '|' + u.has('y') + u.has('é')`, "x,z,w,y,é|truetrue"},
+	{"index_weakset", `const ws = new WeakSet(); const ks = Array.from({length: 50}, () => ({})); ks.forEach(k => ws.add(k)); ks.slice(0, 25).forEach(k => ws.delete(k)); [ws.has(ks[0]), ws.has(ks[30]), ks.filter(k => ws.has(k)).length].join()`, "false,true,25"},
 }
