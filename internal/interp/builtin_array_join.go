@@ -144,7 +144,7 @@ func (vm *VM) joinStrings(o *Object, n int64, sep *jsString) (js *jsString, ok b
 	u := make([]uint16, 0, total)
 	appendUnits := func(s *jsString) {
 		if s = s.flat(); !s.isASCII {
-			u = append(u, s.utf16...)
+			u = append(u, s.flatUnits()...)
 			return
 		}
 		for i := 0; i < len(s.ascii); i++ {

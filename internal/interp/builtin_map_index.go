@@ -125,7 +125,7 @@ func collHashString(s *jsString) uint64 {
 	if s.isASCII {
 		return maphash.String(collStringSeed, s.ascii)
 	}
-	u := s.utf16
+	u := s.flatUnits()
 	for _, c := range u {
 		if c >= 0x80 {
 			return maphash.Bytes(collWideSeed, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(u))), 2*len(u)))
@@ -173,12 +173,12 @@ func collSameString(a, b *jsString) bool {
 	case a.isASCII && b.isASCII:
 		return a.ascii == b.ascii
 	case !a.isASCII && !b.isASCII:
-		return slices.Equal(a.utf16, b.utf16)
+		return slices.Equal(a.flatUnits(), b.flatUnits())
 	case a.isASCII:
 		a, b = b, a
 	}
 	// a is UTF-16, b is ASCII
-	for i, c := range a.utf16 {
+	for i, c := range a.flatUnits() {
 		if c != uint16(b.ascii[i]) {
 			return false
 		}

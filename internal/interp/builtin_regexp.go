@@ -303,7 +303,7 @@ func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match
 		if f := s.flat(); f.isASCII {
 			in, err = jsregexp.NewInputASCII(f.ascii)
 		} else {
-			in, err = jsregexp.NewInput(f.utf16, rs.re.Flags().Unicode || rs.re.Flags().UnicodeSets)
+			in, err = jsregexp.NewInput(f.flatUnits(), rs.re.Flags().Unicode || rs.re.Flags().UnicodeSets)
 		}
 		if err != nil {
 			vm.throwRangeError("Invalid string length")
@@ -410,12 +410,12 @@ func (vm *VM) execResult(rs *regexpSlots, s *jsString, m *jsregexp.Match) *Objec
 		subs = make([]jsString, k)
 	}
 	sub := func(from, to int) Value {
-		if subs == nil || from >= to || from == 0 && to == flat.length {
+		if subs == nil || from >= to || from == 0 && to == flat.Len() {
 			return stringValue(flat.substring(from, to))
 		}
 		js := &subs[0]
 		subs = subs[1:]
-		*js = jsString{ascii: flat.ascii[from:to], length: to - from, isASCII: true}
+		*js = jsString{ascii: flat.ascii[from:to], length: int32(to - from), isASCII: true}
 		return stringValue(js)
 	}
 	elems[0] = sub(m.Start, m.End)

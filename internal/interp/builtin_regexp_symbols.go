@@ -332,7 +332,7 @@ func hasDollar(t *jsString) bool {
 	if f := t.flat(); f.isASCII {
 		return strings.IndexByte(f.ascii, '$') >= 0
 	}
-	for _, c := range t.flat().utf16 {
+	for _, c := range t.flat().flatUnits() {
 		if c == '$' {
 			return true
 		}

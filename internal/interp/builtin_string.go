@@ -331,7 +331,7 @@ func loneSurrogateAt(s *jsString) int {
 	if s.isASCII {
 		return -1
 	}
-	u := s.utf16
+	u := s.flatUnits()
 	for i := 0; i < len(u); i++ {
 		c := u[i]
 		if !isSurrogate(c) {

@@ -49,7 +49,7 @@ func (vm *VM) chargeString(s *jsString) *jsString {
 	if s.left != nil {
 		return s
 	}
-	vm.chargeAhead(stringBaseSize + int64(len(s.ascii)) + 2*int64(len(s.utf16)))
+	vm.chargeAhead(stringBaseSize + int64(len(s.ascii)) + 2*int64(len(s.flatUnits())))
 	return s
 }
 

@@ -205,7 +205,7 @@ func (d *heapDecoder) str(r *jsonReader) *jsString {
 	}
 	copy(text, u)
 	s := d.newString() // zeroed: set only the fields that are not zero (fewer write barriers)
-	s.utf16, s.length = text, n
+	s.u16, s.length = unsafe.SliceData(text), int32(n)
 	d.vm.allocated += stringBaseSize + 2*int64(n)
 	if n >= internMinLength {
 		if d.longUnits == nil {
@@ -245,7 +245,7 @@ func (d *heapDecoder) asciiString(b []byte) *jsString {
 		d.text = d.text[len(b):]
 	}
 	s := d.newString() // zeroed: set only the fields that are not zero (fewer write barriers)
-	s.ascii, s.length, s.isASCII = text, len(text), true
+	s.ascii, s.length, s.isASCII = text, int32(len(text)), true
 	d.vm.allocated += stringBaseSize + int64(len(text))
 	switch {
 	case slot != nil:

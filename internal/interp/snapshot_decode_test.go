@@ -131,7 +131,7 @@ func TestDecodeString(t *testing.T) {
 			require.NoError(t, r.err)
 			require.Equal(t, len(tt.json), r.pos)
 			require.Equal(t, tt.ascii, s.isASCII)
-			require.Equal(t, len(tt.want), s.length)
+			require.Equal(t, len(tt.want), s.Len())
 			got := s.flat().units()
 			if len(tt.want) == 0 {
 				require.Empty(t, got)

@@ -16,7 +16,7 @@ package interp
 const (
 	propertySize    = 56 // one own property: key + Property
 	indexEntrySize  = 40 // one entry of a property map's hash index
-	stringBaseSize  = 56 // a jsString header
+	stringBaseSize  = 48 // a jsString header
 	recordBaseSize  = 48 // a shared record (environment, ...) before its own additions
 	smallStringSize = 32 // strings shorter than this are not de-duplicated by the walk
 )
@@ -108,7 +108,7 @@ func (w *heapWalker) string(s *jsString) {
 			} else if s.isASCII {
 				w.bytes += int64(len(s.ascii))
 			} else {
-				w.bytes += 2 * int64(len(s.utf16))
+				w.bytes += 2 * int64(len(s.flatUnits()))
 			}
 		}
 		if len(stack) == 0 {

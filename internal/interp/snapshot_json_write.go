@@ -327,7 +327,7 @@ func (w *jsonWriter) jsString(s *jsString) {
 		}
 	} else {
 		w.comma()
-		w.setBuf(appendJSONUTF16(w.buf, s.utf16))
+		w.setBuf(appendJSONUTF16(w.buf, s.flatUnits()))
 	}
 	w.needComma = true
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // jsString is an immutable JavaScript string: a sequence of UTF-16 code units, lone surrogates
@@ -19,10 +20,24 @@ import (
 // The length in code units is always known without flattening.
 type jsString struct {
 	ascii       string
-	utf16       []uint16
+	u16         *uint16 // the flat UTF-16 form: length code units (see units)
 	left, right *jsString
-	length      int
-	isASCII     bool // the flat form is ascii (or, for a rope, both halves are ASCII)
+	length      int32 // code units; strings are at most maxStringLength long
+	isASCII     bool  // the flat form is ascii (or, for a rope, both halves are ASCII)
+}
+
+// flatUnits returns the code units of a flat string that is not ASCII; nil for the other
+// forms.
+func (s *jsString) flatUnits() []uint16 {
+	if s.u16 == nil {
+		return nil
+	}
+	return unsafe.Slice(s.u16, s.length)
+}
+
+// newFlatUTF16 returns the flat string of the code units u (which it keeps).
+func newFlatUTF16(u []uint16) *jsString {
+	return &jsString{u16: unsafe.SliceData(u), length: int32(len(u))}
 }
 
 // ropeMinLength is the combined length from which a concatenation builds a rope node instead
@@ -42,7 +57,7 @@ var (
 
 // newASCII makes a string from Go text known to be ASCII.
 func newASCII(s string) *jsString {
-	return &jsString{ascii: s, length: len(s), isASCII: true}
+	return &jsString{ascii: s, length: int32(len(s)), isASCII: true}
 }
 
 // newStringFromGo makes a string from UTF-8 Go text. Invalid UTF-8 bytes become U+FFFD, except
@@ -54,7 +69,7 @@ func newStringFromGo(s string) *jsString {
 			return newUTF16(decodeWTF8(s))
 		}
 	}
-	return &jsString{ascii: s, length: len(s), isASCII: true}
+	return &jsString{ascii: s, length: int32(len(s)), isASCII: true}
 }
 
 // newUTF16 makes a string from code units; it takes ownership of u. An all-ASCII slice is
@@ -62,14 +77,14 @@ func newStringFromGo(s string) *jsString {
 func newUTF16(u []uint16) *jsString {
 	for _, c := range u {
 		if c >= 0x80 {
-			return &jsString{utf16: u, length: len(u)}
+			return newFlatUTF16(u)
 		}
 	}
 	b := make([]byte, len(u))
 	for i, c := range u {
 		b[i] = byte(c)
 	}
-	return &jsString{ascii: string(b), length: len(u), isASCII: true}
+	return &jsString{ascii: string(b), length: int32(len(u)), isASCII: true}
 }
 
 // decodeWTF8 converts UTF-8 (with WTF-8 surrogates allowed) to UTF-16 code units.
@@ -101,7 +116,7 @@ func decodeWTF8(s string) []uint16 {
 }
 
 // Len returns the length in UTF-16 code units.
-func (s *jsString) Len() int { return s.length }
+func (s *jsString) Len() int { return int(s.length) }
 
 // flat makes sure s is in a flat form and returns it.
 func (s *jsString) flat() *jsString {
@@ -110,7 +125,7 @@ func (s *jsString) flat() *jsString {
 	}
 	if s.isASCII {
 		var b strings.Builder
-		b.Grow(s.length)
+		b.Grow(s.Len())
 		s.walkLeaves(func(leaf *jsString) { b.WriteString(leaf.ascii) })
 		s.ascii = b.String()
 	} else {
@@ -121,10 +136,10 @@ func (s *jsString) flat() *jsString {
 					u = append(u, uint16(leaf.ascii[i]))
 				}
 			} else {
-				u = append(u, leaf.utf16...)
+				u = append(u, leaf.flatUnits()...)
 			}
 		})
-		s.utf16 = u
+		s.u16 = unsafe.SliceData(u)
 	}
 	s.left, s.right = nil, nil
 	return s
@@ -150,14 +165,14 @@ func (s *jsString) At(i int) uint16 {
 	if s.isASCII {
 		return uint16(s.ascii[i])
 	}
-	return s.utf16[i]
+	return s.flatUnits()[i]
 }
 
 // units returns the code units as a fresh or shared slice; callers must not modify it.
 func (s *jsString) units() []uint16 {
 	s = s.flat()
 	if !s.isASCII {
-		return s.utf16
+		return s.flatUnits()
 	}
 	u := make([]uint16, len(s.ascii))
 	for i := 0; i < len(s.ascii); i++ {
@@ -173,8 +188,8 @@ func (s *jsString) String() string {
 		return s.ascii
 	}
 	var b strings.Builder
-	b.Grow(len(s.utf16))
-	u := s.utf16
+	b.Grow(len(s.flatUnits()))
+	u := s.flatUnits()
 	for i := 0; i < len(u); i++ {
 		c := u[i]
 		switch {
@@ -200,8 +215,8 @@ func (s *jsString) wtf8() string {
 		return s.ascii
 	}
 	var b strings.Builder
-	b.Grow(len(s.utf16) + 8)
-	u := s.utf16
+	b.Grow(len(s.flatUnits()) + 8)
+	u := s.flatUnits()
 	for i := 0; i < len(u); i++ {
 		c := u[i]
 		switch {
@@ -236,8 +251,8 @@ func (s *jsString) Equals(t *jsString) bool {
 	if s.isASCII != t.isASCII {
 		return false // a non-ASCII flat string always has a unit >= 0x80
 	}
-	for i, c := range s.utf16 {
-		if t.utf16[i] != c {
+	for i, c := range s.flatUnits() {
+		if t.flatUnits()[i] != c {
 			return false
 		}
 	}
@@ -250,7 +265,7 @@ func (s *jsString) Compare(t *jsString) int {
 	if s.isASCII && t.isASCII {
 		return strings.Compare(s.ascii, t.ascii)
 	}
-	n := min(s.length, t.length)
+	n := min(s.Len(), t.Len())
 	for i := 0; i < n; i++ {
 		a, b := s.At(i), t.At(i)
 		if a != b {
@@ -288,12 +303,12 @@ func concatStrings(a, b *jsString) *jsString {
 	u := make([]uint16, 0, n)
 	u = append(u, a.units()...)
 	u = append(u, b.units()...)
-	return &jsString{utf16: u, length: n}
+	return newFlatUTF16(u)
 }
 
 // substring returns code units [from, to).
 func (s *jsString) substring(from, to int) *jsString {
-	if from == 0 && to == s.length {
+	if from == 0 && to == s.Len() {
 		return s
 	}
 	if from >= to {
@@ -304,7 +319,7 @@ func (s *jsString) substring(from, to int) *jsString {
 		return newASCII(s.ascii[from:to])
 	}
 	u := make([]uint16, to-from)
-	copy(u, s.utf16[from:to])
+	copy(u, s.flatUnits()[from:to])
 	return newUTF16(u)
 }
 
@@ -313,13 +328,13 @@ func (s *jsString) indexOf(t *jsString, from int) int {
 	if from < 0 {
 		from = 0
 	}
-	if t.length == 0 {
-		if from > s.length {
-			return s.length
+	if t.Len() == 0 {
+		if from > s.Len() {
+			return s.Len()
 		}
 		return from
 	}
-	if from+t.length > s.length {
+	if from+t.Len() > s.Len() {
 		return -1
 	}
 	s, t = s.flat(), t.flat()
@@ -332,11 +347,11 @@ func (s *jsString) indexOf(t *jsString, from int) int {
 	}
 	first := t.At(0)
 outer:
-	for i := from; i+t.length <= s.length; i++ {
+	for i := from; i+t.Len() <= s.Len(); i++ {
 		if s.At(i) != first {
 			continue
 		}
-		for j := 1; j < t.length; j++ {
+		for j := 1; j < t.Len(); j++ {
 			if s.At(i+j) != t.At(j) {
 				continue outer
 			}
@@ -348,12 +363,12 @@ outer:
 
 // lastIndexOf returns the last index <= from where t occurs in s, or -1.
 func (s *jsString) lastIndexOf(t *jsString, from int) int {
-	if from > s.length-t.length {
-		from = s.length - t.length
+	if from > s.Len()-t.Len() {
+		from = s.Len() - t.Len()
 	}
 outer:
 	for i := from; i >= 0; i-- {
-		for j := 0; j < t.length; j++ {
+		for j := 0; j < t.Len(); j++ {
 			if s.At(i+j) != t.At(j) {
 				continue outer
 			}
@@ -366,7 +381,7 @@ outer:
 // codePointAt returns the code point starting at index i and the number of code units it uses.
 func (s *jsString) codePointAt(i int) (rune, int) {
 	c := s.At(i)
-	if c >= 0xD800 && c <= 0xDBFF && i+1 < s.length {
+	if c >= 0xD800 && c <= 0xDBFF && i+1 < s.Len() {
 		d := s.At(i + 1)
 		if d >= 0xDC00 && d <= 0xDFFF {
 			return utf16.DecodeRune(rune(c), rune(d)), 2
@@ -430,7 +445,7 @@ func (b *stringBuilder) writeString(s *jsString) {
 		}
 		return
 	}
-	b.utf16 = append(b.utf16, s.utf16...)
+	b.utf16 = append(b.utf16, s.flatUnits()...)
 }
 
 func (b *stringBuilder) widen() {
