@@ -77,7 +77,7 @@ func probeStats(x *collIndex) (mean float64, longest int) {
 // utf16Str makes a flat UTF-16 string holding units, whatever they are (the constructors
 // store all-ASCII text as ASCII; this form must still behave as the equal ASCII string).
 func utf16Str(units ...uint16) *jsString {
-	return &jsString{utf16: units, length: len(units)}
+	return newFlatUTF16(units)
 }
 
 // TestCollKeySameValueZero checks that keys the same under SameValueZero hash alike and
