@@ -43,6 +43,7 @@ type lazyPlan struct {
 	stateful []bool   // by iid: the intrinsic's slots carry state that every snapshot writes
 	holder   []bool   // by iid: its data properties refer to intrinsics through placeholders
 	copy     []bool   // by iid: a lazy clone copies its properties (some refer to objects)
+	pairs    []uint16 // by iid: the number of accessor properties of one it copies
 }
 
 // newLazyPlan computes the plan of template t, or returns nil when its intrinsics cannot be
@@ -54,7 +55,7 @@ func newLazyPlan(t *Realm) *lazyPlan {
 		return nil
 	}
 	p := &lazyPlan{start: make([]int32, n+1), stateful: make([]bool, n), holder: make([]bool, n),
-		copy: make([]bool, n)}
+		copy: make([]bool, n), pairs: make([]uint16, n)}
 	ok := true
 	var cur []uint16
 	record := func(o *Object) *Object {
@@ -93,6 +94,13 @@ func newLazyPlan(t *Realm) *lazyPlan {
 		}
 		p.holder[iid] = holder
 		p.copy[iid] = refs && (!holder || accessors)
+		if p.copy[iid] {
+			for i := range o.props.props {
+				if o.props.props[i].isAccessor() {
+					p.pairs[iid]++
+				}
+			}
+		}
 		for _, v := range o.elems {
 			record(v.asObject())
 		}
@@ -189,23 +197,31 @@ func (r *Realm) create(ids []uint16) {
 	p := t.plan
 	slab := make([]Object, len(ids)+1)
 	slab[0].slots = r // the header: see lazyRealm
-	nProps := 0
+	nProps, nPairs := 0, 0
 	for i, id := range ids {
 		r.objs.set(int(id), &slab[i+1])
 		if p.copy[id] {
 			nProps += len(t.shared[id].keys)
+			nPairs += int(p.pairs[id])
 		}
 	}
 	r.Global = r.objs.at(int(t.Global.iid))
-	props := make([]Property, nProps)
+	s := copyStorage{props: make([]Property, nProps), pairs: make([]accessorPair, nPairs)}
 	for i, id := range ids {
-		r.fill(int(id), &slab[i+1], &props, uint32(i+1))
+		r.fill(int(id), &slab[i+1], &s, uint32(i+1))
 	}
 }
 
+// copyStorage is where the intrinsics that create makes cut the properties and accessor
+// pairs they copy from.
+type copyStorage struct {
+	props []Property
+	pairs []accessorPair
+}
+
 // fill makes dst r's copy of the template's intrinsic iid, at position pos of its slab; the
-// properties it copies are cut from *props.
-func (r *Realm) fill(iid int, dst *Object, props *[]Property, pos uint32) {
+// properties and accessor pairs it copies are cut from s.
+func (r *Realm) fill(iid int, dst *Object, s *copyStorage, pos uint32) {
 	t := r.tmpl
 	p := t.plan
 	src, sh := t.objs.at(iid), &t.shared[iid]
@@ -219,15 +235,18 @@ func (r *Realm) fill(iid int, dst *Object, props *[]Property, pos uint32) {
 		dst.props.props = src.props.props // frozen: placeholders only
 	default:
 		k := len(sh.keys)
-		dst.props.props = (*props)[:k:k]
-		*props = (*props)[k:]
+		dst.props.props = s.props[:k:k]
+		s.props = s.props[k:]
 		for j := range src.props.props {
-			s, q := &src.props.props[j], &dst.props.props[j]
-			*q = *s
-			if s.isAccessor() {
-				q.setAccessors(r.created(s.getter()), r.created(s.setter()))
-			} else if s.value.kind == KindObject && !p.holder[iid] {
-				q.value = objectValue(r.created(s.value.obj()))
+			from, q := &src.props.props[j], &dst.props.props[j]
+			*q = *from
+			if from.isAccessor() {
+				pair := &s.pairs[0]
+				s.pairs = s.pairs[1:]
+				*pair = accessorPair{get: r.created(from.getter()), set: r.created(from.setter())}
+				q.value.ref = unsafe.Pointer(pair)
+			} else if from.value.kind == KindObject && !p.holder[iid] {
+				q.value = objectValue(r.created(from.value.obj()))
 			}
 		}
 	}
