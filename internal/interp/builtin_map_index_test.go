@@ -530,3 +530,26 @@ func BenchmarkCollHash(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCollectionRestore measures restoring a snapshot dominated by collections: a Map of
+// 2,000 string keys to numbers and a Set of 2,000 numbers (about 50 KB).
+func BenchmarkCollectionRestore(b *testing.B) {
+	h := &testHost{}
+	vm := New(Config{Host: h})
+	require.NoError(b, vm.Set(vm.Global(), "later", vm.NewHostFunction("later", "later", 0)))
+	p, err := Compile(`const m = new Map(), s = new Set(); for (let i = 0; i < 2000; i++) { m.set('key' + i, i); s.add(i * 1.5) } await later(); m.size + s.size`)
+	require.NoError(b, err)
+	require.NoError(b, vm.Start(p))
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(b, err)
+	require.Equal(b, StatusWaiting, st)
+	data, err := vm.Snapshot()
+	require.NoError(b, err)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Restore(data, Config{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
