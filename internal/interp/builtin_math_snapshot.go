@@ -42,6 +42,13 @@ func (st *mathRandomState) encodeSlot(e *heapEncoder) {
 
 func (st *mathRandomState) walkSlot(w *heapWalker) {}
 
+// cloneSlot copies the state for a realm cloned from the template (without reflection: every
+// restore clones it).
+func (st *mathRandomState) cloneSlot(func(*Object) *Object) any {
+	c := *st
+	return &c
+}
+
 // mathState returns the Math object's generator state, or nil when Math is missing.
 func (vm *VM) mathState() *mathRandomState {
 	if m := vm.realm.Intrinsic("Math"); m != nil {
