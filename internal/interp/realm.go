@@ -227,7 +227,7 @@ func newRealm(vm *VM) *Realm {
 
 // buildRealm creates the intrinsics by running every registered setup.
 func buildRealm(vm *VM) *Realm {
-	r := &Realm{vm: vm, objs: makeIntrinsicObjs(1),
+	r := &Realm{vm: vm, objs: makeIntrinsicObjs(1, 512),
 		names:          &intrinsicTable{names: []string{""}, index: map[string]uint16{}},
 		symbolRegistry: map[string]*Symbol{}}
 	vm.realm = r
@@ -281,7 +281,7 @@ func (t *Realm) clone(vm *VM) *Realm {
 		return nil // not a frozen template
 	}
 	slab := make([]Object, n)
-	r := &Realm{vm: vm, names: t.names, objs: makeIntrinsicObjs(n)}
+	r := &Realm{vm: vm, names: t.names, objs: makeIntrinsicObjs(n, n)}
 	if len(t.symbolRegistry) > 0 {
 		r.symbolRegistry = make(map[string]*Symbol, len(t.symbolRegistry))
 		for k, v := range t.symbolRegistry {

@@ -1,53 +1,44 @@
 package interp
 
 // intrinsicObjs holds a realm's intrinsic objects by id (Object.iid); id 0 stands for none.
-// A lazy realm creates few of its intrinsics (realm_lazy.go), so the table is kept in
-// chunks, each allocated when an intrinsic of its range is set: a fresh realm pays for the
-// chunks its eager intrinsics fall in, not for the whole table.
+// A lazy realm creates few of its intrinsics (realm_lazy.go), so the objects are kept in
+// creation order and found through a table of positions by id: a fresh realm pays for two
+// bytes per id (memory the collector does not scan) and a pointer per object it created.
 type intrinsicObjs struct {
-	chunks []*intrinsicChunk
-	n      int // ids [0, n) are valid
+	pos  []uint16  // by id: 1 + the object's position in list; 0 when not created
+	list []*Object // the created objects, in creation order
 }
 
-// intrinsicChunkSize is the number of ids per chunk.
-const intrinsicChunkSize = 32
-
-type intrinsicChunk [intrinsicChunkSize]*Object
-
-// makeIntrinsicObjs returns an empty table for ids [0, n).
-func makeIntrinsicObjs(n int) intrinsicObjs {
-	return intrinsicObjs{chunks: make([]*intrinsicChunk, (n+intrinsicChunkSize-1)/intrinsicChunkSize), n: n}
+// makeIntrinsicObjs returns an empty table for ids [0, n) with room for created objects.
+func makeIntrinsicObjs(n, created int) intrinsicObjs {
+	return intrinsicObjs{pos: make([]uint16, n), list: make([]*Object, 0, created)}
 }
 
 // len returns the number of ids.
-func (t *intrinsicObjs) len() int { return t.n }
+func (t *intrinsicObjs) len() int { return len(t.pos) }
 
 // at returns the intrinsic with id (which must be below len), or nil when it is not created.
 func (t *intrinsicObjs) at(id int) *Object {
-	c := t.chunks[id/intrinsicChunkSize]
-	if c == nil {
-		return nil
+	if p := t.pos[id]; p != 0 {
+		return t.list[p-1]
 	}
-	return c[id%intrinsicChunkSize]
+	return nil
 }
 
 // set stores the intrinsic with id (which must be below len).
 func (t *intrinsicObjs) set(id int, o *Object) {
-	c := t.chunks[id/intrinsicChunkSize]
-	if c == nil {
-		c = new(intrinsicChunk)
-		t.chunks[id/intrinsicChunkSize] = c
+	if p := t.pos[id]; p != 0 {
+		t.list[p-1] = o
+		return
 	}
-	c[id%intrinsicChunkSize] = o
+	t.list = append(t.list, o)
+	t.pos[id] = uint16(len(t.list))
 }
 
 // add appends o with the next id, which it returns.
 func (t *intrinsicObjs) add(o *Object) int {
-	id := t.n
-	if id/intrinsicChunkSize == len(t.chunks) {
-		t.chunks = append(t.chunks, nil)
-	}
-	t.n++
+	id := len(t.pos)
+	t.pos = append(t.pos, 0)
 	t.set(id, o)
 	return id
 }
