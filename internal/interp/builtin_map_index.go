@@ -10,19 +10,11 @@ import (
 
 // The hash index of Map and Set storage (collection.index).
 //
-// The index maps a key under SameValueZero to its position in collection.keys. It is an
-// open-addressing table with linear probing whose slots are uint64 words, so the collector
-// never scans it and restoring a snapshot allocates one pointer-free slice per collection:
-//
-//	slot = hash32<<32 | (position+1)     (0 is an empty slot)
-//
-// The upper half holds the low 32 bits of the key's hash: a probe compares it before looking
-// at the key itself, and growing the table re-places slots from it without touching the keys
-// (the capacity is at most 2^25 slots, so 32 bits always hold the home slot). The capacity is
-// a power of two of at least 8 slots and the load stays at most 1/2, so an unsuccessful lookup
-// probes 2.5 slots on average. Deleting uses backward-shift deletion: the table never holds
-// tombstones, only the live keys. Compacting the entry list (which renumbers positions)
-// rebuilds the table by hashing the live keys again.
+// The index maps a key under SameValueZero to its position in collection.keys. It is one of
+// the package's open-addressing tables (hash_index.go): uint64 slots that the collector never
+// scans, so restoring a snapshot allocates one pointer-free slice per collection. Deleting a
+// key empties its slot (backward-shift deletion); compacting the entry list (which renumbers
+// positions) rebuilds the table by hashing the live keys again.
 //
 // Keys are hashed and compared directly as Values under SameValueZero: -0 and +0 are one key,
 // every NaN is one key, undefined, null and booleans compare by value, symbols and objects by
@@ -37,15 +29,15 @@ import (
 
 // collIndex is the open-addressing hash table of a collection.
 type collIndex struct {
-	slots []uint64 // hash32<<32 | position+1; 0 is empty; len is 0 or a power of two ≥ 8
+	slots []uint64 // a hash table (hash_index.go): hash32<<32 | position+1; 0 is empty
 	used  int      // occupied slots
 }
 
 // Sizes of the index.
 const (
-	collSlotSize     = 8 // bytes per slot
-	collMinSlots     = 8 // capacity of the smallest non-empty table
-	collSlotsAverage = 3 // slots per entry on average (between 2 and 4 at load ≤ 1/2)
+	collSlotSize     = hashSlotSize // bytes per slot
+	collMinSlots     = hashMinSlots // capacity of the smallest non-empty table
+	collSlotsAverage = 3            // slots per entry on average (between 2 and 4 at load ≤ 1/2)
 )
 
 // Seeds of the key hashes, random per process.
@@ -187,12 +179,7 @@ func collSameString(a, b *jsString) bool {
 }
 
 // collSlotsFor returns the capacity for n keys: a power of two ≥ 2n (0 for no keys).
-func collSlotsFor(n int) int {
-	if n <= 0 {
-		return 0
-	}
-	return max(collMinSlots, 1<<bits.Len(uint(2*n-1)))
-}
+func collSlotsFor(n int) int { return hashSlotsFor(n) }
 
 // reserve makes room for n keys in an empty index.
 func (x *collIndex) reserve(n int) {
@@ -204,20 +191,11 @@ func (x *collIndex) reserve(n int) {
 // find returns the position of key (whose hash is h) in keys, or -1, with the empty slot where
 // the probe ended (where key would be inserted).
 func (x *collIndex) find(keys []Value, key Value, h uint64) (pos, slot int) {
-	if len(x.slots) == 0 {
-		return -1, -1
-	}
-	mask := len(x.slots) - 1
-	tag := h << 32
-	for i := int(h) & mask; ; i = (i + 1) & mask {
-		s := x.slots[i]
-		if s == 0 {
-			return -1, i
-		}
-		if s&^0xffffffff == tag {
-			if p := int(uint32(s)) - 1; collSameKey(keys[p], key) {
-				return p, i
-			}
+	p := newHashProbe(x.slots, h)
+	for {
+		i := p.next()
+		if i < 0 || collSameKey(keys[i], key) {
+			return i, p.slot()
 		}
 	}
 }
@@ -229,14 +207,11 @@ func (x *collIndex) insert(h uint64, pos, slot int) {
 		x.grow()
 		slot = -1
 	}
-	mask := len(x.slots) - 1
 	if slot < 0 {
-		slot = int(h) & mask
-		for x.slots[slot] != 0 {
-			slot = (slot + 1) & mask
-		}
+		hashPlace(x.slots, hashSlot(h, pos))
+	} else {
+		x.slots[slot] = hashSlot(h, pos)
 	}
-	x.slots[slot] = h<<32 | uint64(pos+1)
 	x.used++
 }
 
@@ -244,33 +219,13 @@ func (x *collIndex) insert(h uint64, pos, slot int) {
 func (x *collIndex) grow() {
 	old := x.slots
 	x.slots = make([]uint64, max(collMinSlots, 2*len(old)))
-	mask := len(x.slots) - 1
-	for _, s := range old {
-		if s == 0 {
-			continue
-		}
-		i := int(s>>32) & mask
-		for x.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		x.slots[i] = s
-	}
+	hashMove(x.slots, old)
 }
 
 // remove deletes the key at slot (as found by find), shifting back the slots after it that
 // probing would otherwise no longer reach.
 func (x *collIndex) remove(slot int) {
-	mask := len(x.slots) - 1
-	i := slot
-	for j := (i + 1) & mask; x.slots[j] != 0; j = (j + 1) & mask {
-		home := int(x.slots[j]>>32) & mask
-		// the slot at j may move to i when its home is not cyclically in (i, j]
-		if (j > i && (home <= i || home > j)) || (j < i && home <= i && home > j) {
-			x.slots[i] = x.slots[j]
-			i = j
-		}
-	}
-	x.slots[i] = 0
+	hashDelete(x.slots, slot)
 	x.used--
 }
 

@@ -1,7 +1,7 @@
 package interp
 
 import (
-	"maps"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -205,19 +205,19 @@ func objectOrUndefined(o *Object) Value {
 }
 
 // propertyMap is the ordered own-property storage of an object: entries in insertion order
-// and, from mapIndexThreshold entries on, a hash index from key to position. Deleting an
-// entry compacts the slice (order is preserved).
+// and, from mapIndexThreshold entries on, a hash index from key to position (propIndex).
+// Deleting an entry compacts the slice (order is preserved).
 //
 // The entries of a realm's built-in objects may live in the process-wide frozen store (see
 // frozenStore): such a slice is shared by every realm, read-only, and exactly sized
 // (len == cap, so that append copies). Every change copies it first: get and at hand out
 // pointers into a private copy, remove copies before it compacts, add's append reallocates.
-// The index of an object whose keys are frozen is the template's, shared too: add and remove
-// copy it before they change it.
+// The index of an object whose keys are frozen is the template's, shared too: add leaves it
+// as it is (see add) and remove copies it before it changes it.
 type propertyMap struct {
 	keys  []PropertyKey
 	props []Property
-	index map[PropertyKey]int32
+	index propIndex
 }
 
 // mapIndexThreshold is the entry count from which a propertyMap keeps a hash index; below it a
@@ -227,11 +227,11 @@ const mapIndexThreshold = 8
 // find returns the position of key, or -1.
 func (m *propertyMap) find(key PropertyKey) int {
 	if m.index != nil {
-		if i, ok := m.index[key]; ok {
-			return int(i)
+		if i := m.index.find(m.keys, key, propHash(key)); i >= 0 {
+			return i
 		}
 		// keys added to an object that shares the template's index lie past its end
-		for i := len(m.index); i < len(m.keys); i++ {
+		for i := m.index.count(); i < len(m.keys); i++ {
 			if m.keys[i] == key {
 				return i
 			}
@@ -240,10 +240,7 @@ func (m *propertyMap) find(key PropertyKey) int {
 	}
 	if len(m.keys) > mapIndexThreshold {
 		m.buildIndex() // filled without one (the snapshot decoder's fast path)
-		if i, ok := m.index[key]; ok {
-			return int(i)
-		}
-		return -1
+		return m.index.find(m.keys, key, propHash(key))
 	}
 	for i := range m.keys {
 		if m.keys[i] == key {
@@ -253,12 +250,11 @@ func (m *propertyMap) find(key PropertyKey) int {
 	return -1
 }
 
-// buildIndex creates the hash index from the entries.
-func (m *propertyMap) buildIndex() {
-	m.index = make(map[PropertyKey]int32, len(m.keys)*2)
-	for i, k := range m.keys {
-		m.index[k] = int32(i)
-	}
+// buildIndex creates the hash index from the entries. It reports false when two entries have
+// the same key (then the index covers fewer keys than there are entries).
+func (m *propertyMap) buildIndex() bool {
+	m.index = make(propIndex, propIndexSize(len(m.keys)))
+	return m.index.fill(m.keys)
 }
 
 // get returns the property for key, or nil. The property may be written through the pointer.
@@ -298,7 +294,7 @@ func (m *propertyMap) has(key PropertyKey) bool { return m.find(key) >= 0 }
 // keys added lie past the index's end, where find scans them, until there are more than
 // sharedIndexTail of them and the object builds an index of its own.
 func (m *propertyMap) add(key PropertyKey, p Property) *Property {
-	sharedIndex := m.index != nil && len(m.index) < len(m.keys)
+	sharedIndex := m.index != nil && m.index.count() < len(m.keys)
 	if cap(m.keys) == 0 {
 		m.keys = make([]PropertyKey, 0, 4)
 		m.props = make([]Property, 0, 4)
@@ -313,12 +309,12 @@ func (m *propertyMap) add(key PropertyKey, p Property) *Property {
 	m.props = append(m.props, p)
 	n := len(m.keys)
 	switch {
-	case sharedIndex && n-len(m.index) > sharedIndexTail:
+	case sharedIndex && n-m.index.count() > sharedIndexTail:
 		m.buildIndex()
 	case sharedIndex:
 		// the template's index stays as it is
 	case m.index != nil:
-		m.index[key] = int32(n - 1)
+		m.index = m.index.insert(propHash(key), n-1)
 	case n > mapIndexThreshold:
 		m.buildIndex()
 	}
@@ -339,15 +335,18 @@ func (m *propertyMap) remove(key PropertyKey) {
 	if i < 0 {
 		return
 	}
-	sharedIndex := m.index != nil && len(m.index) < len(m.keys) // see add
+	sharedIndex := m.index != nil && m.index.count() < len(m.keys) // see add
 	if frozenKeys(m.keys) {
 		m.keys = slices.Clone(m.keys)
 		if m.index != nil {
-			m.index = maps.Clone(m.index)
+			m.index = slices.Clone(m.index)
 		}
 	}
 	if frozenProps(m.props) {
 		m.props = slices.Clone(m.props)
+	}
+	if !sharedIndex && m.index != nil {
+		m.index.remove(key, i)
 	}
 	copy(m.keys[i:], m.keys[i+1:])
 	copy(m.props[i:], m.props[i+1:])
@@ -357,13 +356,97 @@ func (m *propertyMap) remove(key PropertyKey) {
 	m.props = m.props[:len(m.props)-1]
 	if sharedIndex {
 		m.buildIndex()
-	} else if m.index != nil {
-		delete(m.index, key)
-		for j := i; j < len(m.keys); j++ {
-			m.index[m.keys[j]] = int32(j)
-		}
 	}
 }
 
 // len returns the number of properties.
 func (m *propertyMap) len() int { return len(m.keys) }
+
+// propIndex is the hash index of a propertyMap: the number of keys it covers (the first that
+// many of the map's keys), then one of the package's open-addressing tables (hash_index.go)
+// from key to position. It holds no pointers: the collector never scans it, and building one
+// is a single allocation. nil is no index.
+//
+// A string key hashes its name's bytes (WTF-8), a symbol key its symbol's address (the Go
+// collector does not move heap objects), both seeded per process as for Map keys.
+type propIndex []uint64
+
+// propIndexSize returns the length of the index for n keys.
+func propIndexSize(n int) int { return 1 + hashSlotsFor(max(n, 1)) }
+
+// propNameSeed is the seed of the hashes of string property keys, random per process.
+var propNameSeed = maphash.MakeSeed()
+
+// propHash returns the hash of key.
+func propHash(key PropertyKey) uint64 {
+	if key.sym != nil {
+		return collHash64(uint64(uintptr(unsafe.Pointer(key.sym))))
+	}
+	return maphash.String(propNameSeed, key.name)
+}
+
+// count returns the number of keys the index covers.
+func (x propIndex) count() int { return int(x[0]) }
+
+// find returns the position of key (whose hash is h) among the keys the index covers, or -1.
+func (x propIndex) find(keys []PropertyKey, key PropertyKey, h uint64) int {
+	p := newHashProbe(x[1:], h)
+	for {
+		i := p.next()
+		if i < 0 || keys[i] == key {
+			return i
+		}
+	}
+}
+
+// fill indexes keys in x, an empty index sized for them. It reports false when two keys are
+// the same: the later one is left out, so the index covers fewer keys than keys holds.
+func (x propIndex) fill(keys []PropertyKey) bool {
+	slots := x[1:]
+	for i, k := range keys {
+		h := propHash(k)
+		p := newHashProbe(slots, h)
+		for {
+			j := p.next()
+			if j < 0 {
+				break
+			}
+			if keys[j] == k {
+				return false
+			}
+		}
+		slots[p.slot()] = hashSlot(h, i)
+		x[0]++
+	}
+	return true
+}
+
+// insert indexes the key with hash h, known to be absent, at position count() (the next
+// one), and returns the index, reallocated when it had to grow.
+func (x propIndex) insert(h uint64, pos int) propIndex {
+	slots := x[1:]
+	if n := int(x[0]) + 1; 2*n > len(slots) {
+		y := make(propIndex, 1+2*len(slots))
+		y[0] = x[0]
+		hashMove(y[1:], slots)
+		x, slots = y, y[1:]
+	}
+	hashPlace(slots, hashSlot(h, pos))
+	x[0]++
+	return x
+}
+
+// remove removes key, indexed at position pos, from the index, which then covers one key
+// less: the positions after pos are renumbered for the keys without it.
+func (x propIndex) remove(key PropertyKey, pos int) {
+	slots := x[1:]
+	p := newHashProbe(slots, propHash(key))
+	for j := p.next(); j != pos; j = p.next() {
+		if j < 0 {
+			panic("interp: a property key is missing from its object's index")
+		}
+	}
+	hashDelete(slots, p.slot())
+	hashRenumber(slots, pos)
+	x[0]--
+}

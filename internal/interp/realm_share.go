@@ -11,7 +11,7 @@ import (
 type sharedProps struct {
 	keys  []PropertyKey
 	props []Property
-	index map[PropertyKey]int32 // the keys' hash index (read-only), nil for few keys
+	index propIndex // the keys' hash index (read-only), nil for few keys
 }
 
 // holdsNoObject reports whether no property of ps refers to an object, so that every realm
@@ -25,7 +25,7 @@ func holdsNoObject(ps []Property) bool {
 	return true
 }
 
-// freeze moves the template realm's property keys (with their hash indexes) and properties
+// freeze moves the template realm's property keys, their hash indexes and the properties
 // into the process-wide frozen store (one block each), points the template's objects at it
 // and records what full clones share (t.shared: the properties of the objects that refer to
 // no object)
@@ -33,14 +33,18 @@ func holdsNoObject(ps []Property) bool {
 // complete; from then on no realm writes to the store: propertyMap copies a frozen slice
 // before any change.
 func (t *Realm) freeze() {
-	nKeys, nProps := 0, 0
+	nKeys, nProps, nIndex := 0, 0, 0
 	for iid := 1; iid < t.objs.len(); iid++ {
 		o := t.objs.at(iid)
 		nKeys += len(o.props.keys)
 		nProps += len(o.props.props)
+		if n := len(o.props.keys); n > mapIndexThreshold {
+			nIndex += propIndexSize(n)
+		}
 	}
-	store := &frozenStore{keys: make([]PropertyKey, nKeys), props: make([]Property, nProps)}
-	keys, props := store.keys, store.props
+	store := &frozenStore{keys: make([]PropertyKey, nKeys), props: make([]Property, nProps),
+		indexes: make(propIndex, nIndex)}
+	keys, props, indexes := store.keys, store.props, store.indexes
 	t.shared = make([]sharedProps, t.objs.len())
 	t.copiedProps = 0
 	for i := 1; i < t.objs.len(); i++ {
@@ -54,7 +58,9 @@ func (t *Realm) freeze() {
 		o.props.keys, keys = keys[:n:n], keys[n:]
 		t.shared[i].keys = o.props.keys
 		if n > mapIndexThreshold {
-			o.props.buildIndex()
+			size := propIndexSize(n)
+			o.props.index, indexes = indexes[:size:size], indexes[size:]
+			o.props.index.fill(o.props.keys)
 			t.shared[i].index = o.props.index
 		}
 		copy(props, o.props.props)
@@ -74,8 +80,9 @@ func (t *Realm) freeze() {
 // them (copy-on-write, see propertyMap) -- full clones those that hold no object reference
 // (the "length" and "name" of the native functions, ...), lazy clones most others too.
 type frozenStore struct {
-	keys  []PropertyKey
-	props []Property
+	keys    []PropertyKey
+	props   []Property
+	indexes propIndex // the hash indexes of the keys, one after the other (no pointers)
 }
 
 // frozen is the frozen store, set once when the template realm is complete.

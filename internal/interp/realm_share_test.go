@@ -64,33 +64,22 @@ type storeBits struct {
 	props []propBits
 }
 
-// copySharedIndexes copies the hash indexes that realms share, by iid.
-func copySharedIndexes() []map[keyBits]int32 {
+// copySharedIndexes copies the hash indexes that realms share, by iid (they hold no pointers:
+// a copy of their words is their bits).
+func copySharedIndexes() []propIndex {
 	tr := templateRealm()
-	out := make([]map[keyBits]int32, len(tr.shared))
+	out := make([]propIndex, len(tr.shared))
 	for i, sh := range tr.shared {
-		if sh.index == nil {
-			continue
-		}
-		out[i] = make(map[keyBits]int32, len(sh.index))
-		for k, v := range sh.index {
-			out[i][bitsOfKey(k)] = v
-		}
+		out[i] = slices.Clone(sh.index)
 	}
 	return out
 }
 
-// sharedIndexesEqual compares the shared hash indexes with an earlier copy.
-func sharedIndexesEqual(want []map[keyBits]int32) error {
+// sharedIndexesEqual compares the shared hash indexes with an earlier copy, bit for bit.
+func sharedIndexesEqual(want []propIndex) error {
 	tr := templateRealm()
 	for i, sh := range tr.shared {
-		same := (sh.index == nil) == (want[i] == nil) && len(sh.index) == len(want[i])
-		for k, v := range sh.index {
-			if w, ok := want[i][bitsOfKey(k)]; !ok || w != v {
-				same = false
-			}
-		}
-		if !same {
+		if (sh.index == nil) != (want[i] == nil) || !slices.Equal(sh.index, want[i]) {
 			return fmt.Errorf("shared index of %s changed", tr.names.names[i])
 		}
 		if tr.objs.at(i) != nil && len(tr.objs.at(i).props.keys) > mapIndexThreshold && sh.index == nil {
@@ -387,11 +376,13 @@ func TestFrozenStoreCopies(t *testing.T) {
 	require.ErrorContains(t, frozenStoreEqual(store), "frozen property 5 changed")
 
 	indexes := copySharedIndexes()
-	for i, m := range indexes {
-		for k := range m {
-			m[k]++
-			require.ErrorContains(t, sharedIndexesEqual(indexes), "shared index of "+templateRealm().names.names[i])
-			return
+	for i, x := range indexes {
+		for j := 1; j < len(x); j++ {
+			if x[j] != 0 {
+				x[j] ^= 1 << 40 // one bit of a slot's hash
+				require.ErrorContains(t, sharedIndexesEqual(indexes), "shared index of "+templateRealm().names.names[i])
+				return
+			}
 		}
 	}
 	t.Fatal("no shared index")

@@ -613,8 +613,7 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		o.props.keys = s.keys[s.used-n : s.used : s.used]
 		o.props.props = s.props[s.used-n : s.used : s.used]
 		if n > mapIndexThreshold {
-			o.props.buildIndex()
-			if len(o.props.index) != n {
+			if !o.props.buildIndex() {
 				r.fail("duplicate property names")
 			}
 		}

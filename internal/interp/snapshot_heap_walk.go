@@ -15,7 +15,7 @@ package interp
 // Accounted sizes (bytes).
 const (
 	propertySize    = 56 // one own property: key + Property
-	indexEntrySize  = 40 // one entry of a property map's hash index
+	indexEntrySize  = 8  // one word of a property map's hash index (2 to 4 slots per key)
 	stringBaseSize  = 48 // a jsString header
 	recordBaseSize  = 48 // a shared record (environment, ...) before its own additions
 	smallStringSize = 32 // strings shorter than this are not de-duplicated by the walk
