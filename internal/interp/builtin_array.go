@@ -129,7 +129,7 @@ func (vm *VM) arraySpeciesCreate(original *Object, n int64) *Object {
 			c = undefinedValue
 		}
 	}
-	if c.IsUndefined() || c.asObject() == vm.realm.ArrayConstructor {
+	if c.IsUndefined() || c.asObject() == vm.realm.arrayConstructor() {
 		return vm.arrayCreate(n)
 	}
 	if !IsConstructor(c) {
@@ -149,7 +149,7 @@ func arrayIsArray(vm *VM, c NativeCall) Value { return Bool(IsArray(c.Arg(0))) }
 func arrayOf(vm *VM, c NativeCall) Value {
 	n := len(c.Args)
 	var a *Object
-	if IsConstructor(c.This) && c.This.asObject() != vm.realm.ArrayConstructor {
+	if IsConstructor(c.This) && c.This.asObject() != vm.realm.arrayConstructor() {
 		r := vm.Construct(c.This, nil, intValue(n))
 		if r.kind != KindObject {
 			vm.throwTypeError("constructor did not return an object")
@@ -172,7 +172,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 	if mapping && !IsCallable(mapFn) {
 		vm.throwTypeError("%s is not a function", describeNonCallable(mapFn))
 	}
-	useCtor := IsConstructor(c.This) && c.This.asObject() != vm.realm.ArrayConstructor
+	useCtor := IsConstructor(c.This) && c.This.asObject() != vm.realm.arrayConstructor()
 	construct := func(args ...Value) *Object {
 		r := vm.Construct(c.This, nil, args...)
 		if r.kind != KindObject {
@@ -264,7 +264,7 @@ func (vm *VM) builtinArrayIteration(o *Object, method Value) bool {
 		return false
 	}
 	// a placeholder (realm_lazy.go) names the same native as the intrinsic it stands for
-	p := vm.realm.ArrayIteratorPrototype.props.peek(keyNext)
+	p := vm.realm.arrayIteratorPrototype().props.peek(keyNext)
 	if p == nil || p.isAccessor() {
 		return false
 	}

@@ -88,7 +88,7 @@ func TestConsoleFormat(t *testing.T) {
 			return []Value{objectValue(e)}
 		}, "Error: m\n    at 3:7 {\n  code: 'X',\n  [cause]: 1\n}"},
 		{"subclassed error", func(vm *VM) []Value {
-			proto := vm.newObject(vm.realm.ErrorPrototype, ClassObject)
+			proto := vm.newObject(vm.realm.errorPrototype(), ClassObject)
 			ctor := vm.newNativeFunction(testArrayNative, "MyErr", 0)
 			vm.CreateDataProperty(proto, keyConstructor, objectValue(ctor))
 			e := vm.newObject(proto, ClassError)

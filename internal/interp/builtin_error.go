@@ -160,6 +160,6 @@ func errorStackSet(vm *VM, c NativeCall) Value {
 	if v.kind != KindString {
 		vm.throwTypeError("Error.prototype.stack must be a string, got %s", vm.describeForError(v))
 	}
-	vm.setterIgnoringPrototype(c.This, vm.realm.ErrorPrototype, keyStack, v)
+	vm.setterIgnoringPrototype(c.This, vm.realm.errorPrototype(), keyStack, v)
 	return undefinedValue
 }

@@ -96,7 +96,7 @@ func setupIterator(r *Realm) {
 
 // newArrayIterator creates an Array Iterator over target (CreateArrayIterator).
 func (vm *VM) newArrayIterator(target Value, kind arrayIterKind) Value {
-	o := vm.newObject(vm.realm.ArrayIteratorPrototype, ClassIterator)
+	o := vm.newObject(vm.realm.arrayIteratorPrototype(), ClassIterator)
 	o.slots = &arrayIterator{target: target, kind: kind}
 	return objectValue(o)
 }
@@ -616,13 +616,13 @@ func iteratorProtoConstructorGet(vm *VM, c NativeCall) Value {
 }
 
 func iteratorProtoConstructorSet(vm *VM, c NativeCall) Value {
-	vm.setterIgnoringPrototype(c.This, vm.realm.IteratorPrototype, keyConstructor, c.Arg(0))
+	vm.setterIgnoringPrototype(c.This, vm.realm.iteratorPrototype(), keyConstructor, c.Arg(0))
 	return undefinedValue
 }
 
 func iteratorProtoTagGet(vm *VM, c NativeCall) Value { return asciiValue("Iterator") }
 
 func iteratorProtoTagSet(vm *VM, c NativeCall) Value {
-	vm.setterIgnoringPrototype(c.This, vm.realm.IteratorPrototype, symKey(symToStringTag), c.Arg(0))
+	vm.setterIgnoringPrototype(c.This, vm.realm.iteratorPrototype(), symKey(symToStringTag), c.Arg(0))
 	return undefinedValue
 }

@@ -103,7 +103,7 @@ func TestIteratorHelpers(t *testing.T) {
 func TestIteratorPrototypeAccessors(t *testing.T) {
 	t.Parallel()
 	vm := newTestVM(t)
-	ip := vm.realm.IteratorPrototype
+	ip := vm.realm.iteratorPrototype()
 	tag := vm.GetProp(ip, symKey(symToStringTag))
 	require.Equal(t, "Iterator", tag.String())
 	require.Same(t, vm.realm.Intrinsic("Iterator"), vm.GetProp(ip, keyConstructor).obj())

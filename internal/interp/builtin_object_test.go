@@ -197,7 +197,7 @@ func TestObjectPrototypeToString(t *testing.T) {
 		{"error", func(vm *VM) Value { return vm.NewError("TypeError", "x") }, "[object Error]"},
 		{"boolean", func(*VM) Value { return trueValue }, "[object Boolean]"},
 		{"symbol tag", func(vm *VM) Value { return objectValue(vm.realm.Intrinsic("Symbol.prototype")) }, "[object Symbol]"},
-		{"iterator tag", func(vm *VM) Value { return objectValue(vm.realm.IteratorPrototype) }, "[object Iterator]"},
+		{"iterator tag", func(vm *VM) Value { return objectValue(vm.realm.iteratorPrototype()) }, "[object Iterator]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

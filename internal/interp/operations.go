@@ -66,7 +66,7 @@ func (vm *VM) newRangeError(format string, args ...any) Value {
 func (vm *VM) NewError(kind, message string) Value {
 	proto := vm.realm.Intrinsic(kind + ".prototype")
 	if proto == nil {
-		proto = vm.realm.ErrorPrototype
+		proto = vm.realm.errorPrototype()
 	}
 	o := vm.newObject(proto, ClassError)
 	o.slots = &errorData{}

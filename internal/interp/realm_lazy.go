@@ -127,9 +127,9 @@ func newLazyPlan(t *Realm) *lazyPlan {
 	}
 	seen := make([]bool, n)
 	var queue []uint16
-	for _, o := range []*Object{t.ObjectPrototype, t.FunctionPrototype, t.ArrayPrototype, t.ErrorPrototype,
-		t.IteratorPrototype, t.AsyncIteratorPrototype, t.ArrayIteratorPrototype, t.ObjectConstructor,
-		t.ArrayConstructor, t.Global} {
+	// the Realm fields the VM reads directly; the others are created on first use
+	// (Realm.errorPrototype and its siblings)
+	for _, o := range []*Object{t.ObjectPrototype, t.FunctionPrototype, t.ArrayPrototype, t.Global} {
 		if o != nil && !seen[o.iid] {
 			seen[o.iid] = true
 			queue = append(queue, o.iid)
@@ -181,13 +181,42 @@ func (t *Realm) cloneLazy() *Realm {
 	r.ObjectPrototype = r.objs.at(int(t.ObjectPrototype.iid))
 	r.FunctionPrototype = r.objs.at(int(t.FunctionPrototype.iid))
 	r.ArrayPrototype = r.objs.at(int(t.ArrayPrototype.iid))
-	r.ErrorPrototype = r.objs.at(int(t.ErrorPrototype.iid))
-	r.IteratorPrototype = r.objs.at(int(t.IteratorPrototype.iid))
-	r.AsyncIteratorPrototype = r.objs.at(int(t.AsyncIteratorPrototype.iid))
-	r.ArrayIteratorPrototype = r.objs.at(int(t.ArrayIteratorPrototype.iid))
-	r.ObjectConstructor = r.objs.at(int(t.ObjectConstructor.iid))
-	r.ArrayConstructor = r.objs.at(int(t.ArrayConstructor.iid))
 	return r
+}
+
+// The intrinsics below are Realm fields of the template that lazy clones create on first
+// use: read them through these methods (the fields are nil until then).
+
+// errorPrototype returns %Error.prototype%.
+func (r *Realm) errorPrototype() *Object {
+	if r.ErrorPrototype == nil {
+		r.ErrorPrototype = r.materialize(r.tmpl.ErrorPrototype.iid)
+	}
+	return r.ErrorPrototype
+}
+
+// iteratorPrototype returns %Iterator.prototype%.
+func (r *Realm) iteratorPrototype() *Object {
+	if r.IteratorPrototype == nil {
+		r.IteratorPrototype = r.materialize(r.tmpl.IteratorPrototype.iid)
+	}
+	return r.IteratorPrototype
+}
+
+// arrayIteratorPrototype returns %ArrayIteratorPrototype%.
+func (r *Realm) arrayIteratorPrototype() *Object {
+	if r.ArrayIteratorPrototype == nil {
+		r.ArrayIteratorPrototype = r.materialize(r.tmpl.ArrayIteratorPrototype.iid)
+	}
+	return r.ArrayIteratorPrototype
+}
+
+// arrayConstructor returns %Array%.
+func (r *Realm) arrayConstructor() *Object {
+	if r.ArrayConstructor == nil {
+		r.ArrayConstructor = r.materialize(r.tmpl.ArrayConstructor.iid)
+	}
+	return r.ArrayConstructor
 }
 
 // create creates the intrinsics ids (none created yet; with them, everything they reach

@@ -88,11 +88,20 @@ func TestLazyRealmCreatesOnlyTheEagerSet(t *testing.T) {
 	r := vm.realm
 	require.Equal(t, len(tr.plan.eager), r.createdCount())
 	require.Less(t, r.createdCount(), r.objs.len()/3)
-	for _, o := range []*Object{r.ObjectPrototype, r.FunctionPrototype, r.ArrayPrototype, r.ErrorPrototype,
-		r.IteratorPrototype, r.AsyncIteratorPrototype, r.ArrayIteratorPrototype, r.ObjectConstructor,
-		r.ArrayConstructor, r.Global} {
+	for _, o := range []*Object{r.ObjectPrototype, r.FunctionPrototype, r.ArrayPrototype, r.Global} {
 		require.True(t, r.isIntrinsic(o))
 	}
+	require.Nil(t, r.ErrorPrototype, "created on first use")
+	require.Nil(t, r.IteratorPrototype, "created on first use")
+	for _, get := range []func() *Object{r.errorPrototype, r.iteratorPrototype, r.arrayIteratorPrototype, r.arrayConstructor} {
+		o := get()
+		require.True(t, r.isIntrinsic(o))
+		require.Same(t, o, get())
+	}
+	require.Same(t, r.ErrorPrototype, r.Intrinsic("Error.prototype"))
+	require.Same(t, r.ArrayConstructor, r.Intrinsic("Array"))
+	requireClosed(t, r)
+	r = New(Config{}).realm
 	requireClosed(t, r)
 	require.Nil(t, r.objs.at(int(tr.Intrinsic("Math").iid)))
 	math := r.Intrinsic("Math")
