@@ -191,11 +191,16 @@ func (x *collIndex) reserve(n int) {
 // find returns the position of key (whose hash is h) in keys, or -1, with the empty slot where
 // the probe ended (where key would be inserted).
 func (x *collIndex) find(keys []Value, key Value, h uint64) (pos, slot int) {
-	p := newHashProbe(x.slots, h)
-	for {
-		i := p.next()
-		if i < 0 || collSameKey(keys[i], key) {
-			return i, p.slot()
+	if len(x.slots) == 0 {
+		return -1, -1
+	}
+	for i := hashHome(x.slots, h); ; i = hashNext(x.slots, i) {
+		var s uint64
+		if i, s = hashSeek(x.slots, i, h); s == 0 {
+			return -1, i
+		}
+		if p := hashPos(s); collSameKey(keys[p], key) {
+			return p, i
 		}
 	}
 }

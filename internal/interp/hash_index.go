@@ -19,8 +19,8 @@ import "math/bits"
 // backward-shift deletion, so the table never holds tombstones, only the live keys.
 //
 // The table knows neither how keys are hashed nor how they are compared: each user hashes a
-// key, walks the candidates of a hashProbe and compares them with its key itself (in line,
-// without an indirect call per candidate).
+// key, walks the candidates with hashSeek and compares them with its key itself (in line,
+// without an indirect call per candidate: the probe's state stays in registers).
 
 // Sizes of a hash table.
 const (
@@ -39,43 +39,30 @@ func hashSlotsFor(n int) int {
 // hashSlot returns the slot word of the key with hash h at position pos.
 func hashSlot(h uint64, pos int) uint64 { return h<<32 | uint64(pos+1) }
 
-// hashProbe walks the slots a lookup of one hash visits: the candidates whose stored hash
-// matches, up to the empty slot that ends the probe.
-type hashProbe struct {
-	slots []uint64
-	tag   uint64 // the hash's low 32 bits, in the upper half
-	i     int    // the slot last visited
-	mask  int
-}
+// hashHome returns the home slot of hash h in slots, a non-empty table.
+func hashHome(slots []uint64, h uint64) int { return int(h) & (len(slots) - 1) }
 
-// newHashProbe starts a probe for hash h in slots (a table, possibly empty).
-func newHashProbe(slots []uint64, h uint64) hashProbe {
-	mask := len(slots) - 1
-	return hashProbe{slots: slots, tag: h << 32, i: (int(h) - 1) & mask, mask: mask}
-}
-
-// next returns the position of the next candidate whose stored hash matches, or -1 when the
-// probe reached an empty slot (then slot returns it) or the table is empty.
-func (p *hashProbe) next() int {
-	if len(p.slots) == 0 {
-		p.i = -1
-		return -1
-	}
+// hashSeek returns the first slot from i on (cyclically) that is empty or holds the hash h
+// (its low 32 bits), with the slot's word: 0 when empty, else a candidate for the key, at
+// position hashPos of the word. A lookup starts at hashHome and, after a candidate that is
+// not its key, goes on from the next slot (hashNext); it ends at an empty slot. slots is a
+// non-empty table (it always has empty slots).
+func hashSeek(slots []uint64, i int, h uint64) (int, uint64) {
+	mask, tag := len(slots)-1, h<<32
 	for {
-		p.i = (p.i + 1) & p.mask
-		s := p.slots[p.i]
-		if s == 0 {
-			return -1
+		s := slots[i]
+		if s == 0 || s&^0xffffffff == tag {
+			return i, s
 		}
-		if s&^0xffffffff == p.tag {
-			return int(uint32(s)) - 1
-		}
+		i = (i + 1) & mask
 	}
 }
 
-// slot returns the slot last visited: the candidate's, or the empty slot where the probe
-// ended (where the key would be inserted); -1 for an empty table.
-func (p *hashProbe) slot() int { return p.i }
+// hashNext returns the slot after i.
+func hashNext(slots []uint64, i int) int { return (i + 1) & (len(slots) - 1) }
+
+// hashPos returns the position held by an occupied slot's word.
+func hashPos(w uint64) int { return int(uint32(w)) - 1 }
 
 // hashPlace stores slot word w in the first empty slot from its home (the table must have
 // one).

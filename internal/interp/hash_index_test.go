@@ -45,11 +45,26 @@ func checkHashTable(t *testing.T, slots []uint64, keys []uint64, hash func(uint6
 
 // probeFor looks k up in a table of keys.
 func probeFor(slots []uint64, keys []uint64, k uint64, hash func(uint64) uint64) int {
-	p := newHashProbe(slots, hash(k))
-	for {
-		i := p.next()
-		if i < 0 || keys[i] == k {
-			return i
+	if len(slots) == 0 {
+		return -1
+	}
+	slot, _ := probeSlot(slots, keys, k, hash)
+	if slot < 0 {
+		return -1
+	}
+	return hashPos(slots[slot])
+}
+
+// probeSlot returns the slot holding k, or -1 with the empty slot where the probe ended.
+func probeSlot(slots []uint64, keys []uint64, k uint64, hash func(uint64) uint64) (slot, empty int) {
+	h := hash(k)
+	for i := hashHome(slots, h); ; i = hashNext(slots, i) {
+		var s uint64
+		if i, s = hashSeek(slots, i, h); s == 0 {
+			return -1, i
+		}
+		if keys[hashPos(s)] == k {
+			return i, -1
 		}
 	}
 }
@@ -80,12 +95,35 @@ func TestHashSlotsFor(t *testing.T) {
 	}
 }
 
-// TestHashProbeEmptyTable checks that a probe of an empty table ends at once.
-func TestHashProbeEmptyTable(t *testing.T) {
+// TestHashSeek checks where probes stop: at the first empty slot or slot holding the hash,
+// wrapping around the end of the table.
+func TestHashSeek(t *testing.T) {
 	t.Parallel()
-	p := newHashProbe(nil, 12345)
-	require.Equal(t, -1, p.next())
-	require.Equal(t, -1, p.slot())
+	h := uint64(0xabcd_0006) // home 6 of 8
+	other := hashSlot(0x1234_0006, 3)
+	tests := []struct {
+		name  string
+		slots []uint64
+		from  int
+		want  int
+		found bool
+	}{
+		{"empty home", []uint64{0, 0, 0, 0, 0, 0, 0, 0}, 6, 6, false},
+		{"candidate at home", []uint64{0, 0, 0, 0, 0, 0, hashSlot(h, 2), 0}, 6, 6, true},
+		{"past another hash", []uint64{0, 0, 0, 0, 0, 0, other, hashSlot(h, 2)}, 6, 7, true},
+		{"wraps to an empty slot", []uint64{0, 0, 0, 0, 0, 0, other, other}, 6, 0, false},
+		{"wraps to a candidate", []uint64{hashSlot(h, 1), 0, 0, 0, 0, 0, other, other}, 6, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, 6, hashHome(tt.slots, h))
+			i, s := hashSeek(tt.slots, tt.from, h)
+			require.Equal(t, tt.want, i)
+			require.Equal(t, tt.found, s != 0)
+			require.Equal(t, tt.slots[i], s)
+		})
+	}
 }
 
 // TestHashTableAgainstModel drives a table through random inserts and order-keeping deletes
@@ -113,11 +151,10 @@ func TestHashTableAgainstModel(t *testing.T) {
 			for step := 0; step < 600; step++ {
 				if len(keys) > 0 && rng.IntN(3) == 0 {
 					pos := rng.IntN(len(keys))
-					p := newHashProbe(slots, tt.hash(keys[pos]))
-					for j := p.next(); j != pos; j = p.next() {
-						require.GreaterOrEqual(t, j, 0, "key at %d not found", pos)
-					}
-					hashDelete(slots, p.slot())
+					slot, _ := probeSlot(slots, keys, keys[pos], tt.hash)
+					require.GreaterOrEqual(t, slot, 0, "key at %d not found", pos)
+					require.Equal(t, pos, hashPos(slots[slot]))
+					hashDelete(slots, slot)
 					hashRenumber(slots, pos)
 					keys = slices.Delete(keys, pos, pos+1)
 				} else {

@@ -390,11 +390,14 @@ func (x propIndex) count() int { return int(x[0]) }
 
 // find returns the position of key (whose hash is h) among the keys the index covers, or -1.
 func (x propIndex) find(keys []PropertyKey, key PropertyKey, h uint64) int {
-	p := newHashProbe(x[1:], h)
-	for {
-		i := p.next()
-		if i < 0 || keys[i] == key {
-			return i
+	slots := x[1:]
+	for i := hashHome(slots, h); ; i = hashNext(slots, i) {
+		var s uint64
+		if i, s = hashSeek(slots, i, h); s == 0 {
+			return -1
+		}
+		if p := hashPos(s); keys[p] == key {
+			return p
 		}
 	}
 }
@@ -405,17 +408,18 @@ func (x propIndex) fill(keys []PropertyKey) bool {
 	slots := x[1:]
 	for i, k := range keys {
 		h := propHash(k)
-		p := newHashProbe(slots, h)
+		j := hashHome(slots, h)
 		for {
-			j := p.next()
-			if j < 0 {
+			var s uint64
+			if j, s = hashSeek(slots, j, h); s == 0 {
 				break
 			}
-			if keys[j] == k {
+			if keys[hashPos(s)] == k {
 				return false
 			}
+			j = hashNext(slots, j)
 		}
-		slots[p.slot()] = hashSlot(h, i)
+		slots[j] = hashSlot(h, i)
 		x[0]++
 	}
 	return true
@@ -440,13 +444,19 @@ func (x propIndex) insert(h uint64, pos int) propIndex {
 // less: the positions after pos are renumbered for the keys without it.
 func (x propIndex) remove(key PropertyKey, pos int) {
 	slots := x[1:]
-	p := newHashProbe(slots, propHash(key))
-	for j := p.next(); j != pos; j = p.next() {
-		if j < 0 {
+	h := propHash(key)
+	i := hashHome(slots, h)
+	for {
+		var s uint64
+		if i, s = hashSeek(slots, i, h); s == 0 {
 			panic("interp: a property key is missing from its object's index")
 		}
+		if hashPos(s) == pos {
+			break
+		}
+		i = hashNext(slots, i)
 	}
-	hashDelete(slots, p.slot())
+	hashDelete(slots, i)
 	hashRenumber(slots, pos)
 	x[0]--
 }

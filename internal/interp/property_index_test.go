@@ -294,3 +294,59 @@ func TestPropertyIndexJS(t *testing.T) {
 		{"many_removes_and_adds", `const o = {}; let log = 0; for (let r = 0; r < 5; r++) { for (let i = 0; i < 20; i++) o['k' + ((i * 7 + r) % 23)] = r * 100 + i; for (let i = 0; i < 20; i += 3) delete o['k' + ((i * 5 + r) % 23)]; } for (const k in o) log += o[k]; Object.keys(o).join() + '|' + log`, "k5,k12,k13,k20,k6,k14,k21,k7,k15,k22,k8,k16,k0,k9,k17,k1|6269"},
 	})
 }
+
+// BenchmarkPropertyFind looks keys up in objects of several sizes (hits, misses, and a built-in
+// of a new realm, which shares the template's index), and restores objects of 32 properties.
+func BenchmarkPropertyFind(b *testing.B) {
+	for _, n := range []int{16, 64, 1024} {
+		var m propertyMap
+		keys := names("key", n)
+		for i, k := range keys {
+			m.add(k, Property{value: intValue(i), flags: propDefault})
+		}
+		b.Run(fmt.Sprintf("hit/keys=%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				if m.find(keys[i]) != i {
+					b.Fatal("not found")
+				}
+				if i++; i == n {
+					i = 0
+				}
+			}
+		})
+		miss := names("other", n)
+		b.Run(fmt.Sprintf("miss/keys=%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				if m.find(miss[i]) >= 0 {
+					b.Fatal("found")
+				}
+				if i++; i == n {
+					i = 0
+				}
+			}
+		})
+	}
+	b.Run("shared/Math", func(b *testing.B) {
+		o := New(Config{}).realm.Intrinsic("Math")
+		keys := slices.Clone(o.props.keys)
+		i := 0
+		for b.Loop() {
+			if o.props.find(keys[i]) != i {
+				b.Fatal("not found")
+			}
+			if i++; i == len(keys) {
+				i = 0
+			}
+		}
+	})
+	b.Run("build/keys=32", func(b *testing.B) {
+		keys := names("key", 32)
+		b.ReportAllocs()
+		for b.Loop() {
+			m := propertyMap{keys: keys}
+			m.buildIndex()
+		}
+	})
+}
