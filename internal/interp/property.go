@@ -217,7 +217,7 @@ func objectOrUndefined(o *Object) Value {
 type propertyMap struct {
 	keys  []PropertyKey
 	props []Property
-	index propIndex
+	index *propIndex
 }
 
 // mapIndexThreshold is the entry count from which a propertyMap keeps a hash index; below it a
@@ -253,7 +253,7 @@ func (m *propertyMap) find(key PropertyKey) int {
 // buildIndex creates the hash index from the entries. It reports false when two entries have
 // the same key (then the index covers fewer keys than there are entries).
 func (m *propertyMap) buildIndex() bool {
-	m.index = make(propIndex, propIndexSize(len(m.keys)))
+	m.index = newPropIndex(make([]uint64, propIndexWords(len(m.keys))))
 	return m.index.fill(m.keys)
 }
 
@@ -339,7 +339,7 @@ func (m *propertyMap) remove(key PropertyKey) {
 	if frozenKeys(m.keys) {
 		m.keys = slices.Clone(m.keys)
 		if m.index != nil {
-			m.index = slices.Clone(m.index)
+			m.index = m.index.clone()
 		}
 	}
 	if frozenProps(m.props) {
@@ -362,17 +362,26 @@ func (m *propertyMap) remove(key PropertyKey) {
 // len returns the number of properties.
 func (m *propertyMap) len() int { return len(m.keys) }
 
-// propIndex is the hash index of a propertyMap: the number of keys it covers (the first that
-// many of the map's keys), then one of the package's open-addressing tables (hash_index.go)
-// from key to position. It holds no pointers: the collector never scans it, and building one
-// is a single allocation. nil is no index.
+// propIndex is the hash index of a propertyMap, at the start of one pointer-free allocation of
+// words: a header word (the number of keys the index covers -- the first that many of the
+// map's keys -- in its low half, the table's capacity in its high half), then one of the
+// package's open-addressing tables (hash_index.go) from key to position. The collector never
+// scans it, building one is a single allocation, and an object refers to it by one pointer.
 //
 // A string key hashes its name's bytes (WTF-8), a symbol key its symbol's address (the Go
 // collector does not move heap objects), both seeded per process as for Map keys.
-type propIndex []uint64
+type propIndex struct {
+	header uint64 // count | capacity<<32; the slots follow in the same allocation
+}
 
-// propIndexSize returns the length of the index for n keys.
-func propIndexSize(n int) int { return 1 + hashSlotsFor(max(n, 1)) }
+// propIndexWords returns the number of words of an index for n keys.
+func propIndexWords(n int) int { return 1 + hashSlotsFor(max(n, 1)) }
+
+// newPropIndex makes an empty index in words (zeroed, of propIndexWords(n) for n keys).
+func newPropIndex(words []uint64) *propIndex {
+	words[0] = uint64(len(words)-1) << 32
+	return (*propIndex)(unsafe.Pointer(&words[0]))
+}
 
 // propNameSeed is the seed of the hashes of string property keys, random per process.
 var propNameSeed = maphash.MakeSeed()
@@ -386,11 +395,24 @@ func propHash(key PropertyKey) uint64 {
 }
 
 // count returns the number of keys the index covers.
-func (x propIndex) count() int { return int(x[0]) }
+func (x *propIndex) count() int { return int(uint32(x.header)) }
+
+// words returns the index's words: the header, then the slots.
+func (x *propIndex) words() []uint64 { return unsafe.Slice(&x.header, 1+x.header>>32) }
+
+// slots returns the index's table.
+func (x *propIndex) slots() []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Add(unsafe.Pointer(x), hashSlotSize)), x.header>>32)
+}
+
+// clone returns a copy of the index.
+func (x *propIndex) clone() *propIndex {
+	return (*propIndex)(unsafe.Pointer(&slices.Clone(x.words())[0]))
+}
 
 // find returns the position of key (whose hash is h) among the keys the index covers, or -1.
-func (x propIndex) find(keys []PropertyKey, key PropertyKey, h uint64) int {
-	slots := x[1:]
+func (x *propIndex) find(keys []PropertyKey, key PropertyKey, h uint64) int {
+	slots := x.slots()
 	for i := hashHome(slots, h); ; i = hashNext(slots, i) {
 		var s uint64
 		if i, s = hashSeek(slots, i, h); s == 0 {
@@ -404,8 +426,8 @@ func (x propIndex) find(keys []PropertyKey, key PropertyKey, h uint64) int {
 
 // fill indexes keys in x, an empty index sized for them. It reports false when two keys are
 // the same: the later one is left out, so the index covers fewer keys than keys holds.
-func (x propIndex) fill(keys []PropertyKey) bool {
-	slots := x[1:]
+func (x *propIndex) fill(keys []PropertyKey) bool {
+	slots := x.slots()
 	for i, k := range keys {
 		h := propHash(k)
 		j := hashHome(slots, h)
@@ -420,30 +442,30 @@ func (x propIndex) fill(keys []PropertyKey) bool {
 			j = hashNext(slots, j)
 		}
 		slots[j] = hashSlot(h, i)
-		x[0]++
+		x.header++
 	}
 	return true
 }
 
-// insert indexes the key with hash h, known to be absent, at position count() (the next
+// insert indexes the key with hash h, known to be absent, at position pos (count(), the next
 // one), and returns the index, reallocated when it had to grow.
-func (x propIndex) insert(h uint64, pos int) propIndex {
-	slots := x[1:]
-	if n := int(x[0]) + 1; 2*n > len(slots) {
-		y := make(propIndex, 1+2*len(slots))
-		y[0] = x[0]
-		hashMove(y[1:], slots)
-		x, slots = y, y[1:]
+func (x *propIndex) insert(h uint64, pos int) *propIndex {
+	slots := x.slots()
+	if n := x.count() + 1; 2*n > len(slots) {
+		y := newPropIndex(make([]uint64, 1+2*len(slots)))
+		y.header |= uint64(x.count())
+		hashMove(y.slots(), slots)
+		x, slots = y, y.slots()
 	}
 	hashPlace(slots, hashSlot(h, pos))
-	x[0]++
+	x.header++
 	return x
 }
 
 // remove removes key, indexed at position pos, from the index, which then covers one key
 // less: the positions after pos are renumbered for the keys without it.
-func (x propIndex) remove(key PropertyKey, pos int) {
-	slots := x[1:]
+func (x *propIndex) remove(key PropertyKey, pos int) {
+	slots := x.slots()
 	h := propHash(key)
 	i := hashHome(slots, h)
 	for {
@@ -458,5 +480,5 @@ func (x propIndex) remove(key PropertyKey, pos int) {
 	}
 	hashDelete(slots, i)
 	hashRenumber(slots, pos)
-	x[0]--
+	x.header--
 }

@@ -11,7 +11,7 @@ import (
 type sharedProps struct {
 	keys  []PropertyKey
 	props []Property
-	index propIndex // the keys' hash index (read-only), nil for few keys
+	index *propIndex // the keys' hash index (read-only), nil for few keys
 }
 
 // holdsNoObject reports whether no property of ps refers to an object, so that every realm
@@ -39,11 +39,11 @@ func (t *Realm) freeze() {
 		nKeys += len(o.props.keys)
 		nProps += len(o.props.props)
 		if n := len(o.props.keys); n > mapIndexThreshold {
-			nIndex += propIndexSize(n)
+			nIndex += propIndexWords(n)
 		}
 	}
 	store := &frozenStore{keys: make([]PropertyKey, nKeys), props: make([]Property, nProps),
-		indexes: make(propIndex, nIndex)}
+		indexes: make([]uint64, nIndex)}
 	keys, props, indexes := store.keys, store.props, store.indexes
 	t.shared = make([]sharedProps, t.objs.len())
 	t.copiedProps = 0
@@ -58,8 +58,8 @@ func (t *Realm) freeze() {
 		o.props.keys, keys = keys[:n:n], keys[n:]
 		t.shared[i].keys = o.props.keys
 		if n > mapIndexThreshold {
-			size := propIndexSize(n)
-			o.props.index, indexes = indexes[:size:size], indexes[size:]
+			size := propIndexWords(n)
+			o.props.index, indexes = newPropIndex(indexes[:size:size]), indexes[size:]
 			o.props.index.fill(o.props.keys)
 			t.shared[i].index = o.props.index
 		}
@@ -82,7 +82,7 @@ func (t *Realm) freeze() {
 type frozenStore struct {
 	keys    []PropertyKey
 	props   []Property
-	indexes propIndex // the hash indexes of the keys, one after the other (no pointers)
+	indexes []uint64 // the hash indexes of the keys (propIndex), one after the other
 }
 
 // frozen is the frozen store, set once when the template realm is complete.

@@ -66,20 +66,22 @@ type storeBits struct {
 
 // copySharedIndexes copies the hash indexes that realms share, by iid (they hold no pointers:
 // a copy of their words is their bits).
-func copySharedIndexes() []propIndex {
+func copySharedIndexes() [][]uint64 {
 	tr := templateRealm()
-	out := make([]propIndex, len(tr.shared))
+	out := make([][]uint64, len(tr.shared))
 	for i, sh := range tr.shared {
-		out[i] = slices.Clone(sh.index)
+		if sh.index != nil {
+			out[i] = slices.Clone(sh.index.words())
+		}
 	}
 	return out
 }
 
 // sharedIndexesEqual compares the shared hash indexes with an earlier copy, bit for bit.
-func sharedIndexesEqual(want []propIndex) error {
+func sharedIndexesEqual(want [][]uint64) error {
 	tr := templateRealm()
 	for i, sh := range tr.shared {
-		if (sh.index == nil) != (want[i] == nil) || !slices.Equal(sh.index, want[i]) {
+		if (sh.index == nil) != (want[i] == nil) || sh.index != nil && !slices.Equal(sh.index.words(), want[i]) {
 			return fmt.Errorf("shared index of %s changed", tr.names.names[i])
 		}
 		if tr.objs.at(i) != nil && len(tr.objs.at(i).props.keys) > mapIndexThreshold && sh.index == nil {

@@ -168,7 +168,7 @@ func (w *heapWalker) walkObject(o *Object) {
 	}
 	w.bytes += objectBaseSize + int64(len(o.props.keys))*propertySize + int64(cap(o.elems))*valueSize
 	if o.props.index != nil {
-		w.bytes += int64(len(o.props.index)) * indexEntrySize
+		w.bytes += int64(len(o.props.index.words())) * indexEntrySize
 	}
 }
 
