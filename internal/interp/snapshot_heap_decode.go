@@ -302,6 +302,14 @@ var classByName = func() map[string]Class {
 
 // className reads a class name.
 func (d *heapDecoder) className(r *jsonReader) (Class, bool) {
+	// the classes of most objects, compared as they are written
+	if data, p := r.data, r.pos; p+7 <= len(data) && string(data[p:p+7]) == `"Array"` {
+		r.pos = p + 7
+		return ClassArray, true
+	} else if p+10 <= len(data) && string(data[p:p+10]) == `"Function"` {
+		r.pos = p + 10
+		return ClassFunction, true
+	}
 	u, isASCII := r.units()
 	if r.err != nil || !isASCII {
 		_ = u
@@ -441,6 +449,19 @@ func (r *jsonReader) objMember() int {
 // validateObject rejects objects whose class and internal slots disagree, so that a corrupt
 // snapshot fails to decode instead of failing later inside the interpreter.
 func (d *heapDecoder) validateObject(r *jsonReader, o *Object) {
+	if o.slots == nil { // most objects: plain ones and arrays
+		switch {
+		case o.class >= ClassBoolean && o.class <= ClassSymbol:
+			r.fail("%s object without its primitive value", o.class)
+		case o.class == ClassArray && int64(len(o.elems)) > int64(o.length):
+			r.fail("array length below its elements")
+		case o.class != ClassArray && len(o.elems) > 0:
+			r.fail("elements on a non-array")
+		case o.flags&objCallable != 0:
+			r.fail("callable object without code")
+		}
+		return
+	}
 	k, isWrapper := KindUndefined, true
 	switch o.class {
 	case ClassBoolean:
