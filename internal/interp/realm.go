@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"hash/maphash"
 	"reflect"
 	"sort"
 	"strconv"
@@ -189,9 +190,51 @@ type Realm struct {
 // intrinsicTable names intrinsics by id. It is written while the template realm is set up
 // and only read afterwards.
 type intrinsicTable struct {
-	names  []string          // primary name by iid; names[0] is ""
-	index  map[string]uint16 // every name (aliases too) to its iid
-	sorted []string          // all names, sorted (computed when the table is complete)
+	names []string          // primary name by iid; names[0] is ""
+	index map[string]uint16 // every name (aliases too) to its iid, while setups run
+
+	// once complete (see complete): every name sorted, its iid, and a hash table
+	// (hash_index.go) of positions in sorted, which the collector need not scan
+	sorted    []string
+	sortedIDs []uint16
+	lookup    []uint64
+}
+
+// intrinsicNameSeed is the seed of the hashes of intrinsic names, random per process.
+var intrinsicNameSeed = maphash.MakeSeed()
+
+// find returns the iid of the intrinsic named name.
+func (t *intrinsicTable) find(name string) (uint16, bool) {
+	if t.index != nil {
+		id, ok := t.index[name]
+		return id, ok
+	}
+	h := maphash.String(intrinsicNameSeed, name)
+	for i := hashHome(t.lookup, h); ; i = hashNext(t.lookup, i) {
+		var w uint64
+		if i, w = hashSeek(t.lookup, i, h); w == 0 {
+			return 0, false
+		}
+		if p := hashPos(w); t.sorted[p] == name {
+			return t.sortedIDs[p], true
+		}
+	}
+}
+
+// complete ends the setups: the names are sorted and the map gives way to the hash table.
+func (t *intrinsicTable) complete() {
+	t.sorted = make([]string, 0, len(t.index))
+	for n := range t.index {
+		t.sorted = append(t.sorted, n)
+	}
+	sort.Strings(t.sorted)
+	t.sortedIDs = make([]uint16, len(t.sorted))
+	t.lookup = make([]uint64, hashSlotsFor(len(t.sorted)))
+	for i, n := range t.sorted {
+		t.sortedIDs[i] = t.index[n]
+		hashPlace(t.lookup, hashSlot(maphash.String(intrinsicNameSeed, n), i))
+	}
+	t.index = nil
 }
 
 // maxIntrinsics is the number of intrinsic ids available (Object.iid is a uint16).
@@ -251,11 +294,7 @@ func buildRealm(vm *VM) *Realm {
 		d.setup(r)
 	}
 	r.nameReachable()
-	r.names.sorted = make([]string, 0, len(r.names.index))
-	for n := range r.names.index {
-		r.names.sorted = append(r.names.sorted, n)
-	}
-	sort.Strings(r.names.sorted)
+	r.names.complete()
 	return r
 }
 
@@ -478,7 +517,7 @@ func (r *Realm) namedObject(name string, proto *Object) *Object {
 // addIntrinsic names an intrinsic object for snapshots; an object may get several names
 // (the first is its primary name). Names must be unique. Only setups call it.
 func (r *Realm) addIntrinsic(name string, o *Object) {
-	if _, dup := r.names.index[name]; dup {
+	if _, dup := r.names.find(name); dup {
 		panic("interp: duplicate intrinsic " + name)
 	}
 	if o.iid == 0 {
@@ -494,7 +533,7 @@ func (r *Realm) addIntrinsic(name string, o *Object) {
 // Intrinsic returns the intrinsic object with the given name ("Map.prototype",
 // "%ArrayIteratorPrototype%"), or nil.
 func (r *Realm) Intrinsic(name string) *Object {
-	if id, ok := r.names.index[name]; ok {
+	if id, ok := r.names.find(name); ok {
 		if o := r.objs.at(int(id)); o != nil {
 			return o
 		}
