@@ -35,7 +35,14 @@ func (d *heapDecoder) release() {
 	clear(d.syms)
 	clear(d.nodeDecode)
 	clear(d.intr)
-	clear(d.strCache[:])
+	if d.strSetN <= len(d.strSet) { // a small heap: clear what it set
+		for _, i := range d.strSet[:d.strSetN] {
+			d.strCache[i] = nil
+		}
+	} else {
+		clear(d.strCache[:])
+	}
+	d.strSetN = 0
 	if len(d.keys) > maxPooledKeys {
 		d.keys = nil
 	} else {
@@ -224,10 +231,15 @@ func (d *heapDecoder) asciiString(b []byte) *jsString {
 	}
 	var slot **jsString
 	if len(b) <= shortString {
-		slot = &d.strCache[keyCacheIndex(b)]
+		i := keyCacheIndex(b)
+		slot = &d.strCache[i]
 		if s := *slot; s != nil && s.ascii == string(b) {
 			return s
 		}
+		if d.strSetN < len(d.strSet) {
+			d.strSet[d.strSetN] = uint8(i)
+		}
+		d.strSetN++
 	} else if len(b) >= internMinLength {
 		if s, ok := d.longStrs[string(b)]; ok {
 			return s

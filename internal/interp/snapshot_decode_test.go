@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -187,6 +188,40 @@ await later(); a.length`)
 	}
 	require.Equal(t, charges[0], charges[1])
 	require.Equal(t, charges[0], charges[2])
+}
+
+// TestDecodeSharesNoStringAcrossRestores checks that the decoder's string cache, kept with
+// the pooled decoder, is emptied between restores (of heaps with few and with many short
+// strings): each restored VM has its own strings.
+func TestDecodeSharesNoStringAcrossRestores(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{3, 200} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			vm, _ := newHostVM(t, fmt.Sprintf(`globalThis.a = Array.from({length: %d}, (_, i) => 's' + i);
+await later(); a.length`, n))
+			_, err := vm.Run(context.Background(), RunOptions{})
+			require.NoError(t, err)
+			data, err := vm.Snapshot()
+			require.NoError(t, err)
+			strs := func() []*jsString {
+				restored, err := Restore(data, Config{})
+				require.NoError(t, err)
+				av, err := restored.Get(restored.Global(), "a")
+				require.NoError(t, err)
+				var out []*jsString
+				for _, v := range av.asObject().elems {
+					out = append(out, v.str())
+				}
+				return out
+			}
+			first, second := strs(), strs()
+			require.Len(t, first, n)
+			for i := range first {
+				require.Equal(t, first[i].flat().ascii, second[i].flat().ascii)
+				require.NotSame(t, first[i], second[i], "string %d shared between restores", i)
+			}
+		})
+	}
 }
 
 // TestDecodeLargeLists round-trips programs whose arrays and objects are larger than the

@@ -26,6 +26,8 @@ type heapDecoder struct {
 	keys       map[string]string    // interned property names
 	recentKeys [256]string          // a direct-mapped cache in front of keys
 	strCache   [256]*jsString       // short strings decoded so far (direct-mapped)
+	strSet     [64]uint8            // the first entries of strCache this decode set
+	strSetN    int                  // entries of strCache this decode set
 	heapBytes  int                  // size of the heap section (sizes the slabs)
 	props      propSlab             // storage for the properties of decoded objects
 	vals       valSlab              // storage for the elements of decoded arrays, value lists
