@@ -191,6 +191,26 @@ func privateObject(pn *privateName, ex *execState) *Object {
 // Restore rebuilds a VM from a snapshot made by Snapshot. cfg is the new VM's
 // configuration (host, limits, clock).
 func Restore(data []byte, cfg Config) (*VM, error) {
+	vm, n, err := RestorePrefix(data, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data[n:])) > 0 {
+		return nil, fmt.Errorf("restore: text after the snapshot: %w", ErrSnapshotCorrupt)
+	}
+	return vm, nil
+}
+
+// RestorePrefix is Restore of the snapshot that data starts with, which the text of a larger
+// document may follow (a snapshot embedded as a member of an object): n is the index just
+// after the snapshot.
+func RestorePrefix(data []byte, cfg Config) (vm *VM, n int, err error) {
+	vm, err = restoreFrom(data, cfg, &n)
+	return vm, n, err
+}
+
+// restoreFrom is RestorePrefix, setting *end to the index after the snapshot.
+func restoreFrom(data []byte, cfg Config, end *int) (*VM, error) {
 	r := &jsonReader{data: data}
 	var (
 		format             int64  = -1
@@ -253,6 +273,7 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("restore: %w", r.err)
 	}
+	*end = r.pos
 	if format != snapshotFormat {
 		return nil, fmt.Errorf("restore: format %d: %w", format, ErrSnapshotUnsupported)
 	}

@@ -205,3 +205,28 @@ func TestRestoreSourceText(t *testing.T) {
 		require.Same(t, first.exec.program, again.exec.program)
 	})
 }
+
+// TestRestorePrefix restores a snapshot embedded in a larger document, and checks that
+// Restore refuses text after a snapshot.
+func TestRestorePrefix(t *testing.T) {
+	t.Parallel()
+	vm, h := newHostVM(t, "const a = await later(); a + 1")
+	_, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	data, err := vm.Snapshot()
+	require.NoError(t, err)
+
+	doc := append(append([]byte(nil), data...), `,"after":[1,{"x":"}"}]}`...)
+	vm2, n, err := RestorePrefix(doc, Config{Host: h})
+	require.NoError(t, err)
+	require.Equal(t, len(data), n)
+	require.NoError(t, vm2.SettleHostPromise(1, true, Number(41)))
+	st, err := vm2.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusDone, st)
+
+	_, err = Restore(doc, Config{Host: h})
+	require.ErrorIs(t, err, ErrSnapshotCorrupt)
+	_, err = Restore(append(append([]byte(nil), data...), " \n"...), Config{Host: h})
+	require.NoError(t, err, "trailing spaces")
+}
