@@ -59,6 +59,49 @@ func splitMember(data []byte, name string) (rest, value []byte, ok bool) {
 	return rest, data[start:end], true
 }
 
+// splitLastMember finds member name of the JSON object data, passing over the members before
+// it, and returns the object with that member's value replaced by null and everything after
+// it dropped (head), and the text from its value to the end of data (value, which starts with
+// the value). ok is false when data is not such an object or has no such member.
+func splitLastMember(data []byte, name string) (head, value []byte, ok bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil, nil, false
+	}
+	i++
+	for {
+		i = skipSpace(data, i)
+		keyStart := i
+		i = skipString(data, i)
+		if i < 0 {
+			return nil, nil, false
+		}
+		key := data[keyStart+1 : i-1]
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != ':' {
+			return nil, nil, false
+		}
+		i = skipSpace(data, i+1)
+		if i >= len(data) {
+			return nil, nil, false
+		}
+		if string(key) == name {
+			head = make([]byte, 0, i+5)
+			head = append(head, data[:i]...)
+			head = append(head, "null}"...)
+			return head, data[i:], true
+		}
+		if i = skipValue(data, i); i < 0 {
+			return nil, nil, false
+		}
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != ',' {
+			return nil, nil, false
+		}
+		i++
+	}
+}
+
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
@@ -72,15 +115,26 @@ func skipString(b []byte, i int) int {
 		return -1
 	}
 	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
+		for i < len(b) && !stringSpecial[b[i]] {
 			i++
-		case '"':
+		}
+		if i >= len(b) {
+			break
+		}
+		if b[i] == '"' {
 			return i + 1
 		}
+		i++ // a backslash: skip the escaped byte
 	}
 	return -1
 }
+
+// stringSpecial marks the bytes that end or escape inside a string.
+var stringSpecial = [256]bool{'"': true, '\\': true}
+
+// structural marks the bytes where skipValue's scan of an object or array stops: the
+// others can neither open nor close a value.
+var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
 
 // skipValue returns the index after the value starting at b[i], or -1 when it is cut short.
 // Scalars run to the next delimiter; objects and arrays to their matching bracket.
@@ -93,22 +147,30 @@ func skipValue(b []byte, i int) int {
 		return skipString(b, i)
 	case '{', '[':
 		depth := 0
-		for ; i < len(b); i++ {
+		for i < len(b) {
+			for i < len(b) && !structural[b[i]] {
+				i++
+			}
+			if i >= len(b) {
+				break
+			}
 			switch b[i] {
 			case '"':
 				j := skipString(b, i)
 				if j < 0 {
 					return -1
 				}
-				i = j - 1
+				i = j
+				continue
 			case '{', '[':
 				depth++
-			case '}', ']':
+			default: // '}', ']'
 				depth--
 				if depth == 0 {
 					return i + 1
 				}
 			}
+			i++
 		}
 		return -1
 	}

@@ -27,6 +27,7 @@ func TestSplitMember(t *testing.T) {
 		{name: "empty", data: ``},
 		{name: "empty object", data: `{}`},
 		{name: "missing colon", data: `{"vm" 1}`},
+		{name: "escaped backslashes", data: `{"a":"x\\\\","vm":{"s":"\\\"}\\\\"}}`, rest: `{"a":"x\\\\","vm":null}`, val: `{"s":"\\\"}\\\\"}`, ok: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,6 +37,36 @@ func TestSplitMember(t *testing.T) {
 			if tt.ok {
 				require.Equal(t, tt.rest, string(rest))
 				require.Equal(t, tt.val, string(val))
+			}
+		})
+	}
+}
+
+func TestSplitLastMember(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		data       string
+		head, tail string
+		ok         bool
+	}{
+		{name: "last member", data: `{"a":[1,{"b":"}"}],"vm":{"x":1}}`, head: `{"a":[1,{"b":"}"}],"vm":null}`, tail: `{"x":1}}`, ok: true},
+		{name: "members after it", data: `{"vm":{"x":1},"b":2}`, head: `{"vm":null}`, tail: `{"x":1},"b":2}`, ok: true},
+		{name: "spaces", data: ` { "a" : "\\\"" , "vm" : {} } `, head: ` { "a" : "\\\"" , "vm" : null}`, tail: `{} } `, ok: true},
+		{name: "missing", data: `{"a":1}`},
+		{name: "nested name is not the member", data: `{"a":{"vm":1}}`},
+		{name: "not an object", data: `[1]`},
+		{name: "cut short", data: `{"a":1,"vm":`},
+		{name: "unterminated string", data: `{"a":"x}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			head, tail, ok := splitLastMember([]byte(tt.data), "vm")
+			require.Equal(t, tt.ok, ok)
+			if tt.ok {
+				require.Equal(t, tt.head, string(head))
+				require.Equal(t, tt.tail, string(tail))
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,7 +60,15 @@ type Suspension struct {
 type runState struct {
 	runStateHead
 	VM json.RawMessage `json:"vm"`
+
+	// vmThenEnd: VM holds the rest of the envelope from the interpreter's state on, which
+	// should be the state and the envelope's closing brace (see decodeStateVMLast)
+	vmThenEnd bool
 }
+
+// errVMNotLast is what restore reports for a state decoded by decodeStateVMLast whose "vm"
+// member is not the last of the envelope after all.
+var errVMNotLast = errors.New("the vm member is not the last of the state")
 
 // runStateHead is runState without the interpreter state, which encode appends itself
 // (encoding/json would scan and compact the already compact snapshot again) and decodeState
@@ -180,6 +189,24 @@ func decodeState(data []byte) (*runState, error) {
 	return checkState(&st)
 }
 
+// decodeStateVMLast decodes an envelope as encode writes it, with the interpreter's state as
+// its last member, without scanning that state: st.VM is the text from the state on, which
+// restore hands to interp.RestorePrefix and then checks that only the closing brace follows
+// (errVMNotLast otherwise). ok is false when the envelope is not so simple; decodeState then
+// decodes it in full (as it does every envelope that restore finds otherwise laid out).
+func decodeStateVMLast(data []byte) (st *runState, ok bool) {
+	head, vm, ok := splitLastMember(data, "vm")
+	if !ok || vm[0] != '{' {
+		return nil, false
+	}
+	var h runStateHead
+	if json.Unmarshal(head, &h) != nil {
+		return nil, false
+	}
+	st, err := checkState(&runState{runStateHead: h, VM: vm, vmThenEnd: true})
+	return st, err == nil
+}
+
 // checkState checks a decoded envelope's version and required members.
 func checkState(st *runState) (*runState, error) {
 	if st.Format != 1 {
@@ -208,20 +235,19 @@ type OutcomeFor struct {
 // suspend again. An outcome for a key that is not pending, or a malformed state, is a
 // *SnapshotError. The run keeps its limits, call ids and active-time budget.
 func (r *Runtime) Resume(ctx context.Context, state []byte, outcomes []OutcomeFor, opts ExecOptions) (*Execution, error) {
-	st, err := decodeState(state)
+	var e *Execution
+	err := errVMNotLast
+	if st, ok := decodeStateVMLast(state); ok {
+		e, err = r.restoreState(st, opts)
+	}
+	if errors.Is(err, errVMNotLast) {
+		st, derr := decodeState(state)
+		if derr != nil {
+			return nil, derr
+		}
+		e, err = r.restoreState(st, opts)
+	}
 	if err != nil {
-		return nil, err
-	}
-	if opts.RunID != "" && opts.RunID != st.RunID {
-		return nil, &SnapshotError{Message: fmt.Sprintf("state belongs to run %s, not %s", st.RunID, opts.RunID)}
-	}
-	opts.RunID = st.RunID
-	limits := st.Limits
-	if opts.Limits != nil {
-		limits = *opts.Limits
-	}
-	e := r.newExecution(opts, limits)
-	if err := e.restore(st); err != nil {
 		return nil, err
 	}
 	byKey := map[string]*callState{}
@@ -260,7 +286,17 @@ func (r *Runtime) Resume(ctx context.Context, state []byte, outcomes []OutcomeFo
 
 // restore rebuilds the execution from an envelope.
 func (e *Execution) restore(st *runState) error {
-	vm, err := interp.Restore(st.VM, e.vmConfig())
+	var vm *interp.VM
+	var err error
+	if st.vmThenEnd {
+		var n int
+		vm, n, err = interp.RestorePrefix(st.VM, e.vmConfig())
+		if err == nil && string(bytes.TrimSpace(st.VM[n:])) != "}" {
+			return errVMNotLast
+		}
+	} else {
+		vm, err = interp.Restore(st.VM, e.vmConfig())
+	}
 	if err != nil {
 		return &SnapshotError{Message: "interpreter state: " + err.Error()}
 	}
@@ -309,9 +345,9 @@ func (e *Execution) roundtrip() error {
 	// Saving costs time in proportion to the state: large states are saved less often, so that
 	// a program with a big heap is not slowed quadratically.
 	e.roundtripEvery = roundtripSteps * (1 + int64(len(state))/roundtripScaleBytes)
-	st, err := decodeState(state)
-	if err != nil {
-		return fmt.Errorf("roundtrip decode: %w", err)
+	st, ok := decodeStateVMLast(state) // encode puts the interpreter's state last
+	if !ok {
+		return fmt.Errorf("roundtrip decode: an envelope not as encode writes it")
 	}
 	live, active := e.calls, e.activeUsed
 	if err := e.restore(st); err != nil {
@@ -347,4 +383,21 @@ func PendingOf(state []byte) ([]PendingCall, error) {
 		}
 	}
 	return out, nil
+}
+
+// restoreState makes the execution of a decoded state with the resume's options.
+func (r *Runtime) restoreState(st *runState, opts ExecOptions) (*Execution, error) {
+	if opts.RunID != "" && opts.RunID != st.RunID {
+		return nil, &SnapshotError{Message: fmt.Sprintf("state belongs to run %s, not %s", st.RunID, opts.RunID)}
+	}
+	opts.RunID = st.RunID
+	limits := st.Limits
+	if opts.Limits != nil {
+		limits = *opts.Limits
+	}
+	e := r.newExecution(opts, limits)
+	if err := e.restore(st); err != nil {
+		return nil, err
+	}
+	return e, nil
 }

@@ -3,7 +3,9 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -74,6 +76,64 @@ func TestSuspendResumeWithPartialOutcomes(t *testing.T) {
 	}
 	require.Equal(t, CallFailed, res.ToolCalls[3].Status)
 	require.Empty(t, appr.cancelled)
+}
+
+// TestResumeEnvelopeLayouts resumes a state whose envelope members come in other orders than
+// encode writes them (the interpreter's state first, in the middle, with spaces, repeated):
+// each resumes as the original does, or fails with a SnapshotError.
+func TestResumeEnvelopeLayouts(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t, Limits{}, Hooks{})
+	e := execute(t, b, approvalProgram)
+	s, err := e.Suspend()
+	require.NoError(t, err)
+	head, vm, ok := splitMember(s.State, "vm")
+	require.True(t, ok)
+	var members map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(head, &members))
+	delete(members, "vm")
+	others := func(sep string) string {
+		var parts []string
+		for _, k := range []string{"runId", "limits", "calls", "format", "nextCallId", "activeMs"} {
+			parts = append(parts, fmt.Sprintf("%q:%s", k, members[k]))
+		}
+		return strings.Join(parts, sep)
+	}
+	tests := []struct {
+		name  string
+		state string
+		fails bool
+	}{
+		{name: "as written", state: string(s.State)},
+		{name: "vm first", state: `{"vm":` + string(vm) + `,` + others(",") + `}`},
+		{name: "vm in the middle", state: `{"runId":"r1","vm":` + string(vm) + `,` + others(",") + `}`},
+		{name: "vm before the calls", state: fmt.Sprintf(`{"format":1,"runId":"r1","limits":%s,"vm":%s,"calls":%s,"nextCallId":%s,"activeMs":%s}`,
+			members["limits"], vm, members["calls"], members["nextCallId"], members["activeMs"])},
+		{name: "spaces", state: "{ " + others(" , ") + " , \"vm\" : " + string(vm) + " }\n"},
+		{name: "vm repeated", state: `{` + others(",") + `,"vm":` + string(vm) + `,"vm":` + string(vm) + `}`},
+		{name: "text after the envelope", state: string(s.State) + `x`, fails: true},
+		{name: "vm cut short", state: `{` + others(",") + `,"vm":` + string(vm[:len(vm)-1]) + `}`, fails: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e2, err := b.rt.Resume(context.Background(), []byte(tt.state), []OutcomeFor{
+				{Key: "r1:2", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-x"`)}},
+				{Key: "r1:3", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-y"`)}},
+			}, ExecOptions{})
+			if tt.fails {
+				var se *SnapshotError
+				require.ErrorAs(t, err, &se)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, StateSuspended, e2.State())
+			s2, err := e2.Suspend()
+			require.NoError(t, err)
+			require.Len(t, s2.Pending, 1)
+			require.Equal(t, "r1:4", s2.Pending[0].Key)
+		})
+	}
 }
 
 func TestResumeRejectsBadInput(t *testing.T) {
