@@ -9,48 +9,22 @@ import "bytes"
 // false when data is not an object of that shape or lacks the member; callers then fall back
 // to encoding/json, which reports the problem.
 func splitMember(data []byte, name string) (rest, value []byte, ok bool) {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return nil, nil, false
-	}
-	i++
 	start, end := -1, -1
-	for {
-		i = skipSpace(data, i)
-		keyStart := i
-		i = skipString(data, i)
-		if i < 0 {
-			return nil, nil, false
-		}
-		key := data[keyStart+1 : i-1]
-		i = skipSpace(data, i)
-		if i >= len(data) || data[i] != ':' {
-			return nil, nil, false
-		}
-		i = skipSpace(data, i+1)
-		valStart := i
-		i = skipValue(data, i)
-		if i < 0 {
-			return nil, nil, false
+	i, ok := eachMember(data, func(key []byte, valStart int) (int, bool) {
+		valEnd := skipValue(data, valStart)
+		if valEnd < 0 {
+			return -1, false
 		}
 		if string(key) == name {
 			if start >= 0 {
-				return nil, nil, false // a repeated member: let encoding/json decide
+				return -1, false // a repeated member: let encoding/json decide
 			}
-			start, end = valStart, i
+			start, end = valStart, valEnd
 		}
-		i = skipSpace(data, i)
-		if i >= len(data) {
-			return nil, nil, false
-		}
-		if data[i] == ',' {
-			i++
-			continue
-		}
-		if data[i] != '}' || start < 0 || len(bytes.TrimSpace(data[i+1:])) > 0 {
-			return nil, nil, false
-		}
-		break
+		return valEnd, true
+	})
+	if !ok || i < 0 || start < 0 || len(bytes.TrimSpace(data[i:])) > 0 {
+		return nil, nil, false
 	}
 	rest = make([]byte, 0, len(data)-(end-start)+4)
 	rest = append(rest, data[:start]...)
@@ -64,41 +38,57 @@ func splitMember(data []byte, name string) (rest, value []byte, ok bool) {
 // it dropped (head), and the text from its value to the end of data (value, which starts with
 // the value). ok is false when data is not such an object or has no such member.
 func splitLastMember(data []byte, name string) (head, value []byte, ok bool) {
+	found := -1
+	eachMember(data, func(key []byte, valStart int) (int, bool) {
+		if string(key) == name {
+			found = valStart
+			return -1, false
+		}
+		return skipValue(data, valStart), true
+	})
+	if found < 0 || found >= len(data) {
+		return nil, nil, false
+	}
+	head = make([]byte, 0, found+5)
+	head = append(head, data[:found]...)
+	head = append(head, "null}"...)
+	return head, data[found:], true
+}
+
+// eachMember walks the members of the JSON object data: visit gets each key and the index
+// where its value starts, and returns the index after the value, or false to stop. eachMember
+// returns the index after the object's closing brace; ok is false when the walk stopped or the
+// text is not an object of that shape.
+func eachMember(data []byte, visit func(key []byte, valStart int) (valEnd int, more bool)) (end int, ok bool) {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
-		return nil, nil, false
+		return -1, false
 	}
 	i++
 	for {
 		i = skipSpace(data, i)
 		keyStart := i
-		i = skipString(data, i)
-		if i < 0 {
-			return nil, nil, false
+		if i = skipString(data, i); i < 0 {
+			return -1, false
 		}
 		key := data[keyStart+1 : i-1]
 		i = skipSpace(data, i)
 		if i >= len(data) || data[i] != ':' {
-			return nil, nil, false
+			return -1, false
 		}
-		i = skipSpace(data, i+1)
-		if i >= len(data) {
-			return nil, nil, false
-		}
-		if string(key) == name {
-			head = make([]byte, 0, i+5)
-			head = append(head, data[:i]...)
-			head = append(head, "null}"...)
-			return head, data[i:], true
-		}
-		if i = skipValue(data, i); i < 0 {
-			return nil, nil, false
+		var more bool
+		if i, more = visit(key, skipSpace(data, i+1)); !more || i < 0 {
+			return -1, false
 		}
 		i = skipSpace(data, i)
-		if i >= len(data) || data[i] != ',' {
-			return nil, nil, false
+		switch {
+		case i < len(data) && data[i] == ',':
+			i++
+		case i < len(data) && data[i] == '}':
+			return i + 1, true
+		default:
+			return -1, false
 		}
-		i++
 	}
 }
 
