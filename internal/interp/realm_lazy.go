@@ -189,34 +189,31 @@ func (t *Realm) cloneLazy() *Realm {
 
 // errorPrototype returns %Error.prototype%.
 func (r *Realm) errorPrototype() *Object {
-	if r.ErrorPrototype == nil {
-		r.ErrorPrototype = r.materialize(r.tmpl.ErrorPrototype.iid)
-	}
-	return r.ErrorPrototype
+	return r.lazyField(&r.ErrorPrototype, func(t *Realm) *Object { return t.ErrorPrototype })
 }
 
 // iteratorPrototype returns %Iterator.prototype%.
 func (r *Realm) iteratorPrototype() *Object {
-	if r.IteratorPrototype == nil {
-		r.IteratorPrototype = r.materialize(r.tmpl.IteratorPrototype.iid)
-	}
-	return r.IteratorPrototype
+	return r.lazyField(&r.IteratorPrototype, func(t *Realm) *Object { return t.IteratorPrototype })
 }
 
 // arrayIteratorPrototype returns %ArrayIteratorPrototype%.
 func (r *Realm) arrayIteratorPrototype() *Object {
-	if r.ArrayIteratorPrototype == nil {
-		r.ArrayIteratorPrototype = r.materialize(r.tmpl.ArrayIteratorPrototype.iid)
-	}
-	return r.ArrayIteratorPrototype
+	return r.lazyField(&r.ArrayIteratorPrototype, func(t *Realm) *Object { return t.ArrayIteratorPrototype })
 }
 
 // arrayConstructor returns %Array%.
 func (r *Realm) arrayConstructor() *Object {
-	if r.ArrayConstructor == nil {
-		r.ArrayConstructor = r.materialize(r.tmpl.ArrayConstructor.iid)
+	return r.lazyField(&r.ArrayConstructor, func(t *Realm) *Object { return t.ArrayConstructor })
+}
+
+// lazyField returns *field, first set to r's counterpart of the template's field (which
+// of selects) when nil.
+func (r *Realm) lazyField(field **Object, of func(t *Realm) *Object) *Object {
+	if *field == nil {
+		*field = r.materialize(of(r.tmpl).iid)
 	}
-	return r.ArrayConstructor
+	return *field
 }
 
 // create creates the intrinsics ids (none created yet; with them, everything they reach

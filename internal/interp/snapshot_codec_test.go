@@ -115,11 +115,7 @@ func TestSnapshotHostPromises(t *testing.T) {
 
 func TestSnapshotRefusesChangedCode(t *testing.T) {
 	t.Parallel()
-	vm, h := newHostVM(t, "const a = await later(); a + 1")
-	_, err := vm.Run(context.Background(), RunOptions{})
-	require.NoError(t, err)
-	data, err := vm.Snapshot()
-	require.NoError(t, err)
+	data, h := waitingSnapshot(t, "const a = await later(); a + 1")
 	p, err := Compile("const a = await later(); a + 1")
 	require.NoError(t, err)
 	code := `"code":"` + p.CodeFingerprint() + `"`
@@ -160,11 +156,7 @@ func TestSnapshotRefusesChangedCode(t *testing.T) {
 func TestRestoreSourceText(t *testing.T) {
 	t.Parallel()
 	const src = "const a = await later(); a + 'é' + 1"
-	vm, h := newHostVM(t, src)
-	_, err := vm.Run(context.Background(), RunOptions{})
-	require.NoError(t, err)
-	data, err := vm.Snapshot()
-	require.NoError(t, err)
+	data, h := waitingSnapshot(t, src)
 	quoted := `"source":"const a = await later(); a + 'é' + 1"`
 	require.Contains(t, string(data), quoted)
 
@@ -210,11 +202,7 @@ func TestRestoreSourceText(t *testing.T) {
 // Restore refuses text after a snapshot.
 func TestRestorePrefix(t *testing.T) {
 	t.Parallel()
-	vm, h := newHostVM(t, "const a = await later(); a + 1")
-	_, err := vm.Run(context.Background(), RunOptions{})
-	require.NoError(t, err)
-	data, err := vm.Snapshot()
-	require.NoError(t, err)
+	data, h := waitingSnapshot(t, "const a = await later(); a + 1")
 
 	doc := append(append([]byte(nil), data...), `,"after":[1,{"x":"}"}]}`...)
 	vm2, n, err := RestorePrefix(doc, Config{Host: h})
@@ -229,4 +217,15 @@ func TestRestorePrefix(t *testing.T) {
 	require.ErrorIs(t, err, ErrSnapshotCorrupt)
 	_, err = Restore(append(append([]byte(nil), data...), " \n"...), Config{Host: h})
 	require.NoError(t, err, "trailing spaces")
+}
+
+// waitingSnapshot runs src (which waits on later()) up to its host call and snapshots it.
+func waitingSnapshot(t *testing.T, src string) ([]byte, *testHost) {
+	t.Helper()
+	vm, h := newHostVM(t, src)
+	_, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	data, err := vm.Snapshot()
+	require.NoError(t, err)
+	return data, h
 }
