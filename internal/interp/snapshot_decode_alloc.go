@@ -81,6 +81,12 @@ func (d *heapDecoder) slabSize(limit, perBytes int) int {
 	return min(limit, max(16, d.heapBytes/perBytes))
 }
 
+// restSlabSize is slabSize for the part of the snapshot still to read from r's position: a
+// slab refilled near the end is small, so little of it is left unused.
+func restSlabSize(r *jsonReader, limit, perBytes int) int {
+	return min(limit, max(16, (len(r.data)-r.pos)/perBytes))
+}
+
 // propSlab is storage for properties: keys and props are parallel, entries [used:] free.
 type propSlab struct {
 	keys  []PropertyKey
@@ -113,7 +119,7 @@ func (d *heapDecoder) growProps(r *jsonReader, pending int) {
 // gets storage of its exact size, from a count of the values still to come.
 func (d *heapDecoder) growVals(r *jsonReader, pending int) {
 	s := &d.vals
-	size := d.slabSize(valSlabSize, 24)
+	size := restSlabSize(r, valSlabSize, 32)
 	if pending >= size/4 {
 		size = pending + 1 + r.countRest()
 	}
