@@ -330,12 +330,27 @@ func (r *Realm) materialize(iid uint16) *Object {
 	if o := r.objs.at(int(iid)); o != nil || r.tmpl == nil {
 		return o
 	}
+	r.materializeList([]uint16{iid})
+	return r.objs.at(int(iid))
+}
+
+// materializeList creates the intrinsics ids that do not exist yet, with everything they
+// reach but through placeholders, in one slab.
+func (r *Realm) materializeList(ids []uint16) {
+	if r.tmpl == nil {
+		return
+	}
 	p := r.tmpl.plan
 	if cap(r.marks) == 0 {
 		r.marks = make([]bool, r.objs.len())
 	}
-	list := append(r.todo[:0], iid)
-	r.marks[iid] = true
+	list := r.todo[:0]
+	for _, iid := range ids {
+		if r.objs.at(int(iid)) == nil && !r.marks[iid] {
+			r.marks[iid] = true
+			list = append(list, iid)
+		}
+	}
 	for i := 0; i < len(list); i++ {
 		id := list[i]
 		for _, e := range p.edges[p.start[id]:p.start[id+1]] {
@@ -348,9 +363,10 @@ func (r *Realm) materialize(iid uint16) *Object {
 	for _, id := range list {
 		r.marks[id] = false
 	}
-	r.create(list)
+	if len(list) > 0 {
+		r.create(list)
+	}
 	r.todo = list[:0]
-	return r.objs.at(int(iid))
 }
 
 // isPlaceholder reports whether o, found in r's heap, is a placeholder: the template's

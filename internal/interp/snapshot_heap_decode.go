@@ -43,8 +43,9 @@ type heapDecoder struct {
 
 // intrinsicRef is an entry of the "intr" list: an object id naming an intrinsic.
 type intrinsicRef struct {
-	id int
-	o  *Object
+	id  int
+	iid uint16
+	o   *Object
 }
 
 // readHeap reads the heap section at r's position.
@@ -82,14 +83,15 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 				break
 			}
 			r.beginArray()
+			var iids []uint16
 			for f := true; r.more(f); f = false {
 				r.beginArray()
 				id := int(r.int())
 				r.more(false)
 				name := r.goString()
 				r.more(false)
-				o := realm.Intrinsic(name)
-				if o == nil {
+				iid, ok := realm.names.find(name)
+				if !ok {
 					r.fail("unknown intrinsic %q", name)
 					break
 				}
@@ -97,7 +99,13 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 					r.fail("bad object id %d", id)
 					break
 				}
-				d.intr = append(d.intr, intrinsicRef{id: id, o: o})
+				d.intr = append(d.intr, intrinsicRef{id: id, iid: iid})
+				iids = append(iids, iid)
+			}
+			// the intrinsics this heap names are created together
+			realm.materializeList(iids)
+			for i := range d.intr {
+				d.intr[i].o = realm.objs.at(int(d.intr[i].iid))
 			}
 		case "n":
 			d.allocObjects(r, int(r.int()))
