@@ -155,14 +155,17 @@ func lookupNative(name string) *nativeFunction {
 // intrinsics against. Clones share the template's property keys, hash indexes and
 // reference-free properties copy-on-write (realm_share.go): write a property only through a
 // pointer from propertyMap.get or at, never through &o.props.props[i]. Clones made by New
-// create most intrinsics on first use (realm_lazy.go); objs[iid] is nil until then.
+// create most intrinsics on first use (realm_lazy.go); objs.at(iid) is nil until then.
 type Realm struct {
 	vm     *VM
 	Global *Object
 
-	ObjectPrototype        *Object
-	FunctionPrototype      *Object
-	ArrayPrototype         *Object
+	ObjectPrototype   *Object
+	FunctionPrototype *Object
+	ArrayPrototype    *Object
+
+	// In a realm cloned by New, the fields below are nil until first use: read them through
+	// errorPrototype, iteratorPrototype, arrayIteratorPrototype and arrayConstructor.
 	ErrorPrototype         *Object
 	IteratorPrototype      *Object // %IteratorPrototype%, named "Iterator.prototype"
 	AsyncIteratorPrototype *Object // %AsyncIteratorPrototype%
