@@ -69,14 +69,6 @@ func (vm *VM) getPresent(o *Object, i int64) (Value, bool) {
 	return vm.GetProp(o, k), true
 }
 
-// hasIndex is HasProperty(o, i).
-func (vm *VM) hasIndex(o *Object, i int64) bool {
-	if o.class == ClassArray && i < int64(len(o.elems)) && !o.elems[i].isHole() {
-		return true
-	}
-	return vm.HasProperty(o, vm.indexToKey(i))
-}
-
 // setIndex is Set(o, i, v, true).
 func (vm *VM) setIndex(o *Object, i int64, v Value) {
 	if o.class == ClassArray && i < int64(len(o.elems)) && !o.elems[i].isHole() {

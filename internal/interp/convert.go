@@ -3,7 +3,6 @@ package interp
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/codemode/codemode/internal/interp/numconv"
 )
@@ -290,6 +289,3 @@ func isJSSpace(r rune) bool {
 	}
 	return r >= 0x2000 && r <= 0x200A
 }
-
-// trimJSSpace trims JS whitespace from both ends of Go text.
-func trimJSSpace(s string) string { return strings.TrimFunc(s, isJSSpace) }

@@ -284,14 +284,3 @@ func (vm *VM) resolvingFunctions(p *Object) (*Object, *Object) {
 		data: &resolvingData{promise: p, done: done, reject: true}}, "", 1)
 	return res, rej
 }
-
-// runMicrotasks drains the job queue (FIFO).
-func (vm *VM) runMicrotasks() {
-	ex := &vm.exec
-	for len(ex.jobs) > 0 && !ex.paused {
-		j := ex.jobs[0]
-		ex.jobs[0] = job{}
-		ex.jobs = ex.jobs[1:]
-		vm.runJob(j)
-	}
-}

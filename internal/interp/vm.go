@@ -274,8 +274,6 @@ func (vm *VM) runProtected(stopDepth int) (v Value, done bool, exc *Exception, o
 // errPaused is used internally to stop the loop at a safe point.
 type pauseSignal struct{}
 
-func (vm *VM) constValue(f *frame, i int32) Value { return f.code.vals[i] }
-
 // loop is the dispatch loop.
 func (vm *VM) loop(stopDepth int) Value {
 	ex := &vm.exec
