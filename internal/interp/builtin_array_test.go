@@ -13,7 +13,12 @@ import (
 // and the error's name when it ends with an exception.
 func evalJS(t *testing.T, src string) string {
 	t.Helper()
-	vm := New(Config{})
+	return evalIn(t, New(Config{}), src)
+}
+
+// evalIn is evalJS in a given fresh VM (which the caller can inspect afterwards).
+func evalIn(t *testing.T, vm *VM, src string) string {
+	t.Helper()
 	p, err := Compile(src)
 	require.NoError(t, err)
 	require.NoError(t, vm.Start(p))

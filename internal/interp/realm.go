@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"hash/maphash"
+	"maps"
 	"reflect"
 	"sort"
 	"strconv"
@@ -310,6 +311,14 @@ type slotCloner interface {
 	cloneSlot(remap func(*Object) *Object) any
 }
 
+// cloneSymbolRegistry returns a copy of the template's Symbol.for registry for a clone.
+func (t *Realm) cloneSymbolRegistry() map[string]*Symbol {
+	if len(t.symbolRegistry) == 0 {
+		return map[string]*Symbol{}
+	}
+	return maps.Clone(t.symbolRegistry)
+}
+
 // clone copies the template realm's objects for vm. It returns nil when some object holds a
 // reference or slot it cannot copy (the caller then builds the realm from the setups).
 //
@@ -323,15 +332,7 @@ func (t *Realm) clone(vm *VM) *Realm {
 		return nil // not a frozen template
 	}
 	slab := make([]Object, n)
-	r := &Realm{vm: vm, names: t.names, objs: makeIntrinsicObjs(n, n)}
-	if len(t.symbolRegistry) > 0 {
-		r.symbolRegistry = make(map[string]*Symbol, len(t.symbolRegistry))
-		for k, v := range t.symbolRegistry {
-			r.symbolRegistry[k] = v
-		}
-	} else {
-		r.symbolRegistry = map[string]*Symbol{}
-	}
+	r := &Realm{vm: vm, names: t.names, objs: makeIntrinsicObjs(n, n), symbolRegistry: t.cloneSymbolRegistry()}
 	for i := 1; i < n; i++ {
 		r.objs.set(i, &slab[i])
 	}

@@ -164,15 +164,8 @@ func (t *Realm) cloneLazy() *Realm {
 	p := t.plan
 	// no vm: only setups use it, and every created built-in refers to the realm (through its
 	// slab's header), which must not keep the VM's heap alive
-	r := &Realm{names: t.names, objs: makeIntrinsicObjs(t.objs.len(), len(p.eager)+16), tmpl: t}
-	if len(t.symbolRegistry) > 0 {
-		r.symbolRegistry = make(map[string]*Symbol, len(t.symbolRegistry))
-		for k, v := range t.symbolRegistry {
-			r.symbolRegistry[k] = v
-		}
-	} else {
-		r.symbolRegistry = map[string]*Symbol{}
-	}
+	r := &Realm{names: t.names, objs: makeIntrinsicObjs(t.objs.len(), len(p.eager)+16), tmpl: t,
+		symbolRegistry: t.cloneSymbolRegistry()}
 	r.create(p.eager)
 	if g := r.Global.props.props; len(g) > 0 && !frozenProps(g) {
 		// room for the host's globals

@@ -352,15 +352,8 @@ func TestLazyRealmIsolation(t *testing.T) {
 func TestLazyReadsKeepPropertiesShared(t *testing.T) {
 	t.Parallel()
 	vm := New(Config{})
-	p, err := Compile(`const o = Object.create(JSON); o.stringify = 1; o.parse = 2; o.hasOwnProperty('x');
-[Math.max(1, 2), JSON.stringify([1]), 'ab'.at(1), typeof Object.keys, o.stringify].join()`)
-	require.NoError(t, err)
-	require.NoError(t, vm.Start(p))
-	st, err := vm.Run(context.Background(), RunOptions{})
-	require.NoError(t, err)
-	require.Equal(t, StatusDone, st)
-	v, _ := vm.Result()
-	require.Equal(t, "2,[1],b,function,1", vm.ToGoString(v))
+	require.Equal(t, "2,[1],b,function,1", evalIn(t, vm, `const o = Object.create(JSON); o.stringify = 1; o.parse = 2; o.hasOwnProperty('x');
+[Math.max(1, 2), JSON.stringify([1]), 'ab'.at(1), typeof Object.keys, o.stringify].join()`))
 	tr := templateRealm()
 	for _, name := range []string{"Math", "JSON", "String.prototype", "Object", "globalThis"} {
 		o := vm.realm.Intrinsic(name)

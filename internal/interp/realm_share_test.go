@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -267,15 +266,8 @@ func TestFrozenPropsCopyOnWrite(t *testing.T) {
 func TestReadingBuiltinsKeepsThemShared(t *testing.T) {
 	t.Parallel()
 	vm := New(Config{})
-	p, err := Compile(`const d = Object.getOwnPropertyDescriptor(Math.max, 'length');
-[Math.max.name, Math.max.length, d.value, d.writable, Object.hasOwn(Math.max, 'name'), Object.keys(Math.max).length].join()`)
-	require.NoError(t, err)
-	require.NoError(t, vm.Start(p))
-	st, err := vm.Run(context.Background(), RunOptions{})
-	require.NoError(t, err)
-	require.Equal(t, StatusDone, st)
-	v, _ := vm.Result()
-	require.Equal(t, "max,2,2,false,true,0", vm.ToGoString(v))
+	require.Equal(t, "max,2,2,false,true,0", evalIn(t, vm, `const d = Object.getOwnPropertyDescriptor(Math.max, 'length');
+[Math.max.name, Math.max.length, d.value, d.writable, Object.hasOwn(Math.max, 'name'), Object.keys(Math.max).length].join()`))
 	max := vm.realm.Intrinsic("Math.max")
 	require.True(t, frozenProps(max.props.props), "reads must not copy shared properties")
 	require.True(t, sameSlice(templateRealm().Intrinsic("Math.max").props.props, max.props.props))

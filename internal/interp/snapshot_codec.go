@@ -202,15 +202,9 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 }
 
 // RestorePrefix is Restore of the snapshot that data starts with, which the text of a larger
-// document may follow (a snapshot embedded as a member of an object): n is the index just
-// after the snapshot.
-func RestorePrefix(data []byte, cfg Config) (vm *VM, n int, err error) {
-	vm, err = restoreFrom(data, cfg, &n)
-	return vm, n, err
-}
-
-// restoreFrom is RestorePrefix, setting *end to the index after the snapshot.
-func restoreFrom(data []byte, cfg Config, end *int) (*VM, error) {
+// document may follow (a snapshot embedded as a member of an object); it also returns the
+// index just after the snapshot.
+func RestorePrefix(data []byte, cfg Config) (*VM, int, error) {
 	r := &jsonReader{data: data}
 	var (
 		format             int64  = -1
@@ -244,11 +238,11 @@ func restoreFrom(data []byte, cfg Config, end *int) (*VM, error) {
 			if format == snapshotFormat && haveSource && r.err == nil {
 				var err error
 				if vm, err = restoreVM(source, script, code, cfg); err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				d = vm.newHeapDecoder()
 				if err := d.readHeap(r); err != nil {
-					return nil, fmt.Errorf("restore heap: %w", err)
+					return nil, 0, fmt.Errorf("restore heap: %w", err)
 				}
 				heapDone = true
 			} else {
@@ -260,7 +254,7 @@ func restoreFrom(data []byte, cfg Config, end *int) (*VM, error) {
 			if heapDone {
 				vm.readExec(d, r)
 				if r.err != nil {
-					return nil, fmt.Errorf("restore exec: %w", r.err)
+					return nil, 0, fmt.Errorf("restore exec: %w", r.err)
 				}
 			} else {
 				r.skip()
@@ -271,35 +265,35 @@ func restoreFrom(data []byte, cfg Config, end *int) (*VM, error) {
 		}
 	}
 	if r.err != nil {
-		return nil, fmt.Errorf("restore: %w", r.err)
+		return nil, 0, fmt.Errorf("restore: %w", r.err)
 	}
-	*end = r.pos
+	end := r.pos
 	if format != snapshotFormat {
-		return nil, fmt.Errorf("restore: format %d: %w", format, ErrSnapshotUnsupported)
+		return nil, 0, fmt.Errorf("restore: format %d: %w", format, ErrSnapshotUnsupported)
 	}
 	if !haveSource || heapStart < 0 || execStart < 0 {
-		return nil, fmt.Errorf("restore: missing sections: %w", ErrSnapshotCorrupt)
+		return nil, 0, fmt.Errorf("restore: missing sections: %w", ErrSnapshotCorrupt)
 	}
 	if heapDone && execStart > heapStart {
 		d.release()
-		return vm, nil
+		return vm, end, nil
 	}
 	vm, err := restoreVM(source, script, code, cfg)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	d = vm.newHeapDecoder()
 	hr := &jsonReader{data: data[:heapEnd], pos: heapStart}
 	if err := d.readHeap(hr); err != nil {
-		return nil, fmt.Errorf("restore heap: %w", err)
+		return nil, 0, fmt.Errorf("restore heap: %w", err)
 	}
 	er := &jsonReader{data: data[:execEnd], pos: execStart}
 	vm.readExec(d, er)
 	if er.err != nil {
-		return nil, fmt.Errorf("restore exec: %w", er.err)
+		return nil, 0, fmt.Errorf("restore exec: %w", er.err)
 	}
 	d.release()
-	return vm, nil
+	return vm, end, nil
 }
 
 // restoreVM compiles a snapshot's program (quoted: its source as a JSON string) and makes

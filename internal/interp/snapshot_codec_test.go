@@ -222,10 +222,8 @@ func TestRestorePrefix(t *testing.T) {
 // waitingSnapshot runs src (which waits on later()) up to its host call and snapshots it.
 func waitingSnapshot(t *testing.T, src string) ([]byte, *testHost) {
 	t.Helper()
-	vm, h := newHostVM(t, src)
-	_, err := vm.Run(context.Background(), RunOptions{})
-	require.NoError(t, err)
-	data, err := vm.Snapshot()
+	h := &testHost{}
+	data, err := waitingVMIn(t, New(Config{Host: h}), src).Snapshot()
 	require.NoError(t, err)
 	return data, h
 }

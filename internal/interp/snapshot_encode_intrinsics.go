@@ -99,10 +99,8 @@ func newIntrinsicImage(ref *Realm) *intrinsicImage {
 		io.start, io.n, io.flags = int32(len(img.props)), int32(o.props.len()), o.programFlags()
 		var ok bool
 		io.proto, ok = id(o.proto)
-		io.generic = !ok || len(o.elems) > 0 || o.length != 0 || len(o.props.props) != len(o.props.keys)
-		if _, stateful := o.slots.(slotCodec); stateful {
-			io.generic = true
-		}
+		io.generic = !ok || len(o.elems) > 0 || o.length != 0 || len(o.props.props) != len(o.props.keys) ||
+			hasOwnState(o)
 		for i, k := range o.props.keys {
 			p := &o.props.props[i]
 			ip := imageProperty{keyData: uintptr(unsafe.Pointer(unsafe.StringData(k.name))),
@@ -133,13 +131,8 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 	if o.programFlags() != io.flags || len(o.props.keys) != n || len(o.props.props) != n {
 		return false
 	}
-	switch o.slots.(type) {
-	case nil, *nativeFunction, Value:
-		// no state of its own
-	default:
-		if _, stateful := o.slots.(slotCodec); stateful {
-			return false
-		}
+	if hasOwnState(o) {
+		return false
 	}
 	objs := &r.objs // id 0 is nil: it stands for null or undefined
 	if o.proto != objs.at(int(io.proto)) {
@@ -180,19 +173,25 @@ func (img *intrinsicImage) unchanged(r, ref *Realm, iid int, o *Object) bool {
 	return true
 }
 
+// hasOwnState reports whether intrinsic o's slots hold state of its own (Math's generator,
+// console's counters), which every snapshot writes: it then never counts as unchanged.
+func hasOwnState(o *Object) bool {
+	switch o.slots.(type) {
+	case nil, *nativeFunction, Value: // the common slots, none with state
+		return false
+	}
+	_, stateful := o.slots.(slotCodec)
+	return stateful
+}
+
 // sameIntrinsicByID is intrinsicUnchanged for realms that share their name table, with o
 // an intrinsic of r and refObj the intrinsic of ref with the same id.
 func sameIntrinsicByID(r, ref *Realm, o, refObj *Object) bool {
 	if o.programFlags() != refObj.programFlags() || len(o.props.keys) != len(refObj.props.keys) {
 		return false
 	}
-	switch o.slots.(type) {
-	case nil, *nativeFunction, Value:
-		// no state of its own
-	default:
-		if _, stateful := o.slots.(slotCodec); stateful {
-			return false
-		}
+	if hasOwnState(o) {
+		return false
 	}
 	if !sameRefByID(r, ref, o.proto, refObj.proto) {
 		return false

@@ -326,12 +326,6 @@ func (d *heapDecoder) className(r *jsonReader) (Class, bool) {
 		return ClassObject, false
 	}
 	name := r.data[r.asciiStart:r.asciiEnd]
-	switch string(name) {
-	case "Array":
-		return ClassArray, true
-	case "Function":
-		return ClassFunction, true
-	}
 	if string(name) == "Object" {
 		// an object of class Object has no "c": the name is written for ClassOther, which
 		// shares it
@@ -459,52 +453,40 @@ func (r *jsonReader) objMember() int {
 // validateObject rejects objects whose class and internal slots disagree, so that a corrupt
 // snapshot fails to decode instead of failing later inside the interpreter.
 func (d *heapDecoder) validateObject(r *jsonReader, o *Object) {
-	if o.slots == nil { // most objects: plain ones and arrays
-		switch {
-		case o.class >= ClassBoolean && o.class <= ClassSymbol:
-			r.fail("%s object without its primitive value", o.class)
-		case o.class == ClassArray && int64(len(o.elems)) > int64(o.length):
-			r.fail("array length below its elements")
-		case o.class != ClassArray && len(o.elems) > 0:
-			r.fail("elements on a non-array")
-		case o.flags&objCallable != 0:
-			r.fail("callable object without code")
-		}
-		return
-	}
-	k, isWrapper := KindUndefined, true
-	switch o.class {
-	case ClassBoolean:
-		k = KindBool
-	case ClassNumber:
-		k = KindNumber
-	case ClassString:
-		k = KindString
-	case ClassSymbol:
-		k = KindSymbol
-	default:
-		isWrapper = false
-	}
-	if isWrapper {
-		if v, ok := o.slots.(Value); !ok || v.kind != k {
-			r.fail("%s object without its primitive value", o.class)
-		}
-	} else if _, ok := o.slots.(Value); ok {
-		r.fail("primitive slot on a %s object", o.class)
-	}
 	if o.class == ClassArray && int64(len(o.elems)) > int64(o.length) {
 		r.fail("array length below its elements")
 	}
 	if o.class != ClassArray && len(o.elems) > 0 {
 		r.fail("elements on a non-array")
 	}
-	if _, isNative := o.slots.(*nativeFunction); isNative && o.flags&objCallable == 0 {
-		r.fail("native function that is not callable")
-	}
-	if o.flags&objCallable != 0 && o.slots == nil {
-		r.fail("callable object without code")
+	isWrapper := o.class >= ClassBoolean && o.class <= ClassSymbol
+	switch s := o.slots.(type) {
+	case nil: // most objects: plain ones and arrays
+		if isWrapper {
+			r.fail("%s object without its primitive value", o.class)
+		}
+		if o.flags&objCallable != 0 {
+			r.fail("callable object without code")
+		}
+	case Value:
+		if !isWrapper {
+			r.fail("primitive slot on a %s object", o.class)
+		} else if s.kind != wrapperKinds[o.class-ClassBoolean] {
+			r.fail("%s object without its primitive value", o.class)
+		}
+	default:
+		if isWrapper {
+			r.fail("%s object without its primitive value", o.class)
+		}
+		if _, native := s.(*nativeFunction); native && o.flags&objCallable == 0 {
+			r.fail("native function that is not callable")
+		}
 	}
 }
+
+// wrapperKinds are the kinds of the primitive values that the wrapper classes (ClassBoolean
+// to ClassSymbol, in order) hold.
+var wrapperKinds = [...]Kind{KindBool, KindNumber, KindString, KindSymbol}
 
 // objectFlags reads an object's flags: only those a program can observe.
 func (d *heapDecoder) objectFlags(r *jsonReader) objFlags {

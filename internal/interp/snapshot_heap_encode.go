@@ -486,7 +486,7 @@ func intrinsicUnchanged(r *Realm, o *Object, ref *Realm, refObj *Object) bool {
 	if o.programFlags() != refObj.programFlags() || o.props.len() != refObj.props.len() {
 		return false
 	}
-	if _, stateful := o.slots.(slotCodec); stateful {
+	if hasOwnState(o) {
 		return false
 	}
 	if !sameIntrinsicRef(r, o.proto, ref, refObj.proto) {
