@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
@@ -94,8 +95,14 @@ return total;
 		ids = append(ids, run.ID)
 	}
 	for range kills {
+		var since time.Time
+		require.NoError(t, b.store.Pool().QueryRow(b.ctx, "SELECT clock_timestamp()").Scan(&since))
 		child := startChild(t, dbURL)
-		time.Sleep(time.Duration(500+rand.IntN(1000)) * time.Millisecond)
+		// Kill while this child drives a run with most of its program still to run. Waiting
+		// on the database, not a clock, makes the kill land mid-run however slow the machine
+		// is; the short random delay varies where in the run it lands.
+		waitRunInFlight(t, b, ids, since, 2*calls-10)
+		time.Sleep(time.Duration(rand.IntN(30)) * time.Millisecond)
 		require.NoError(t, child.Process.Signal(syscall.SIGKILL))
 		_ = child.Wait()
 	}
@@ -126,6 +133,31 @@ return total;
 			require.True(t, strings.HasPrefix(c.Key, id+":"))
 		}
 	}
-	require.Greater(t, drives, runs, "some runs were driven again after a kill")
+	require.GreaterOrEqual(t, drives, runs+kills, "every kill made a run in flight be driven again")
 	t.Logf("%d runs, %d drives", runs, drives)
+}
+
+// waitRunInFlight waits until one of the runs is running under a drive that began after since
+// (its started or resumed event is newer) and has at most maxCalls calls recorded, and returns
+// its id.
+func waitRunInFlight(t *testing.T, b *testBundle, ids []string, since time.Time, maxCalls int) string {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		var id string
+		err := b.store.Pool().QueryRow(b.ctx, `
+SELECT r.id::text FROM runs r
+WHERE r.id = ANY($1::uuid[]) AND r.status = 'running'
+  AND EXISTS (SELECT 1 FROM run_events e
+              WHERE e.run_id = r.id AND e.type IN ('started', 'resumed') AND e.at > $2)
+  AND (SELECT count(*) FROM calls c WHERE c.run_id = r.id) <= $3
+LIMIT 1`, ids, since, maxCalls).Scan(&id)
+		if err == nil {
+			return id
+		}
+		require.ErrorIs(t, err, pgx.ErrNoRows)
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no run came in flight within 2 minutes")
+	return ""
 }
