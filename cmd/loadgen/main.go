@@ -3,7 +3,13 @@
 // a durable call and is resumed by an outcome POST (see targets.md, "Service throughput").
 //
 //	go run ./cmd/loadgen                      # starts codemode dev on a private PostgreSQL
+//	go run ./cmd/loadgen -ceiling             # the same, after measuring the PostgreSQL ceiling
 //	go run ./cmd/loadgen -url http://127.0.0.1:8080 -concurrency 32 -duration 20s
+//
+// With -ceiling it first measures, with pgbench on the service's own database, the bare
+// lifecycle of a run in three transactions (create the run and its job; take the job; store
+// the result), the most the database allows, and prints each scenario's runs/s as a ratio to
+// it. With -url, -ceiling needs -database-url (DATABASE_URL).
 //
 // It serves its own toolset on loopback and registers it as "loadgen"; the service must be
 // able to reach it. With -json it prints the results as JSON instead of a table.
@@ -46,6 +52,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	duration := fs.Duration("duration", 10*time.Second, "measured time per scenario")
 	warmup := fs.Duration("warmup", time.Second, "unmeasured time before each scenario")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
+	ceiling := fs.Bool("ceiling", false, "first measure the raw PostgreSQL ceiling with pgbench and print ratios to it")
+	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "with -url and -ceiling: the service's database (DATABASE_URL)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (with no -url: the service too) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -77,23 +85,43 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer svc.Stop()
 		*url = svc.URL
+		*dbURL = svc.DatabaseURL
 	}
-	results, err := loadgen.Run(ctx, loadgen.Config{
+	var results []loadgen.Result
+	if *ceiling {
+		if *dbURL == "" {
+			return fmt.Errorf("-ceiling with -url needs -database-url (or DATABASE_URL)")
+		}
+		c, err := loadgen.Ceiling(ctx, *dbURL, *concurrency, *duration)
+		if err != nil {
+			return err
+		}
+		results = append(results, c)
+	}
+	measured, err := loadgen.Run(ctx, loadgen.Config{
 		URL: *url, Token: *token, Scenarios: strings.Split(*names, ","),
 		Concurrency: *concurrency, Duration: *duration, Warmup: *warmup,
 	})
 	if err != nil {
 		return err
 	}
+	if *ceiling {
+		loadgen.RatiosTo(results[0], measured)
+	}
+	results = append(results, measured...)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(results)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "scenario\truns/s\truns\terrors\tp50\tp90\tp99\tmax\tlatency of")
+	fmt.Fprintln(tw, "scenario\truns/s\t÷ ceiling\truns\terrors\tp50\tp90\tp99\tmax\tlatency of")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%.1f\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Scenario, r.RunsPerSec, r.Runs, r.Errors,
+		ratio := "-"
+		if r.CeilingRatio > 0 {
+			ratio = fmt.Sprintf("%.2f", r.CeilingRatio)
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Scenario, r.RunsPerSec, ratio, r.Runs, r.Errors,
 			ms(r.Latency.P50), ms(r.Latency.P90), ms(r.Latency.P99), ms(r.Latency.Max), r.Measures)
 	}
 	if err := tw.Flush(); err != nil {

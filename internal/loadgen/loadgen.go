@@ -68,6 +68,18 @@ type Result struct {
 	Elapsed     time.Duration `json:"elapsed"`
 	RunsPerSec  float64       `json:"runsPerSec"`
 	Latency     Latency       `json:"latency"`
+	// CeilingRatio is RunsPerSec divided by the PostgreSQL ceiling's, when one was measured.
+	CeilingRatio float64 `json:"ceilingRatio,omitempty"`
+}
+
+// RatiosTo sets each result's CeilingRatio to its runs/s divided by ceiling's.
+func RatiosTo(ceiling Result, results []Result) {
+	if ceiling.RunsPerSec <= 0 {
+		return
+	}
+	for i := range results {
+		results[i].CeilingRatio = results[i].RunsPerSec / ceiling.RunsPerSec
+	}
 }
 
 // toolsetName is the name the generator registers its toolset under.

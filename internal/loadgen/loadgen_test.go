@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 )
 
@@ -71,4 +72,37 @@ type logWriter struct{ t *testing.T }
 func (w logWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(p))
 	return len(p), nil
+}
+
+// TestCeilingOnTheServiceDatabase measures the PostgreSQL ceiling briefly on the database of a
+// dev service: pgbench completes lifecycles without failures, every one leaves a finished run
+// and a completed job in the scratch tables, and the scratch schema is gone afterwards.
+func TestCeilingOnTheServiceDatabase(t *testing.T) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "loadgen-ceiling-test")
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	svc, err := StartService(ctx, dir, logWriter{t})
+	require.NoError(t, err)
+	t.Cleanup(svc.Stop)
+
+	res, err := Ceiling(ctx, svc.DatabaseURL, 2, time.Second)
+	require.NoError(t, err)
+	require.Equal(t, CeilingScenario, res.Scenario)
+	require.Zero(t, res.Errors)
+	require.Positive(t, res.Runs)
+	require.InDelta(t, float64(res.Runs), res.RunsPerSec, 0.001)
+	require.Positive(t, res.Latency.P50)
+
+	conn, err := pgx.Connect(ctx, svc.DatabaseURL)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	var schemas int
+	require.NoError(t, conn.QueryRow(ctx, "SELECT count(*) FROM pg_namespace WHERE nspname = $1", ceilingSchema).Scan(&schemas))
+	require.Zero(t, schemas, "the scratch schema is dropped")
+
+	results := []Result{{RunsPerSec: res.RunsPerSec / 2}}
+	RatiosTo(res, results)
+	require.InDelta(t, 0.5, results[0].CeilingRatio, 1e-9)
 }

@@ -6,33 +6,49 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/codemode/codemode/internal/cli"
+	"github.com/codemode/codemode/internal/pgcluster"
 )
 
 // Service is a codemode service the generator started: `codemode dev` in this process, on a
-// private PostgreSQL cluster.
+// private PostgreSQL cluster the generator runs.
 type Service struct {
 	// URL is the service's base URL.
-	URL    string
-	cancel context.CancelFunc
-	done   chan int
+	URL string
+	// DatabaseURL is the service's database, for the PostgreSQL ceiling.
+	DatabaseURL string
+	cluster     *pgcluster.Cluster
+	cancel      context.CancelFunc
+	done        chan int
 }
 
 // servingPrefix starts the line codemode dev prints once it serves.
 const servingPrefix = "codemode is serving "
 
-// StartService runs `codemode dev --data dataDir` on a free loopback port and returns once it
-// serves. Its logs at level warn and above go to logs.
+// StartService starts a private PostgreSQL cluster in dataDir and `codemode dev` on it, on a
+// free loopback port, and returns once the service serves. Its logs at level warn and above go
+// to logs.
 func StartService(ctx context.Context, dataDir string, logs io.Writer) (*Service, error) {
+	cluster, dbURL, err := startCluster(ctx, dataDir)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	pr, pw := io.Pipe()
-	s := &Service{cancel: cancel, done: make(chan int, 1)}
+	s := &Service{DatabaseURL: dbURL, cluster: cluster, cancel: cancel, done: make(chan int, 1)}
+	getenv := func(name string) string {
+		if name == "DATABASE_URL" {
+			return dbURL
+		}
+		return ""
+	}
 	go func() {
-		code := cli.Run(ctx, []string{"dev", "--data", dataDir, "--listen", "127.0.0.1:0", "--log-level", "warn"},
-			cli.Env{Stdout: pw, Stderr: logs, Getenv: func(string) string { return "" }})
+		code := cli.Run(ctx, []string{"dev", "--listen", "127.0.0.1:0", "--log-level", "warn"},
+			cli.Env{Stdout: pw, Stderr: logs, Getenv: getenv})
 		_ = pw.CloseWithError(fmt.Errorf("codemode dev exited with status %d", code))
 		s.done <- code
 	}()
@@ -49,19 +65,53 @@ func StartService(ctx context.Context, dataDir string, logs io.Writer) (*Service
 	select {
 	case u, ok := <-url:
 		if !ok {
-			cancel()
+			s.Stop()
 			return nil, errors.New("loadgen: codemode dev stopped before serving")
 		}
 		s.URL = u
 		return s, nil
 	case <-time.After(2 * time.Minute):
-		cancel()
+		s.Stop()
 		return nil, errors.New("loadgen: codemode dev did not serve within 2 minutes")
 	}
+}
+
+// startCluster creates (the first time) and starts the private cluster in dir, and returns it
+// with the URL of its codemode database.
+func startCluster(ctx context.Context, dir string) (*pgcluster.Cluster, string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	cluster, err := pgcluster.New(pgcluster.Config{Dir: abs})
+	if err != nil {
+		return nil, "", err
+	}
+	if !cluster.Initialized() {
+		if err := cluster.Init(ctx); err != nil {
+			return nil, "", err
+		}
+	}
+	if err := cluster.Start(ctx); err != nil {
+		return nil, "", err
+	}
+	dbURL, err := cluster.CreateDatabase(ctx, "codemode")
+	if err != nil {
+		stopCluster(cluster)
+		return nil, "", err
+	}
+	return cluster, dbURL, nil
+}
+
+func stopCluster(c *pgcluster.Cluster) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_ = c.Stop(ctx)
 }
 
 // Stop stops the service and its PostgreSQL and waits for them.
 func (s *Service) Stop() {
 	s.cancel()
 	<-s.done
+	stopCluster(s.cluster)
 }
