@@ -95,6 +95,7 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o C
 	if err != nil {
 		return 0, fmt.Errorf("encode outcome: %w", err)
 	}
+	encoded = storable(encoded)
 	var result Recorded
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		var (
@@ -148,7 +149,7 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o C
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("record outcome: %w", err)
+		return 0, fmt.Errorf("record outcome: %w", unstorable(err))
 	}
 	return result, nil
 }
