@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -90,6 +91,9 @@ const (
 func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o CallOutcome) (Recorded, error) {
 	if err := s.runExists(ctx, runID); err != nil {
 		return 0, err
+	}
+	if callID < 1 || callID > math.MaxInt32 { // call ids are PostgreSQL integers
+		return 0, fmt.Errorf("%w: %s", ErrCallNotFound, CallKey(runID, callID))
 	}
 	encoded, err := json.Marshal(o)
 	if err != nil {
