@@ -93,14 +93,15 @@ func TestMigrateOnly(t *testing.T) {
 	pool, dbURL := pgtest.NewDB(t)
 	ctx := context.Background()
 	// Roll the schema's last migration back so there is something to apply.
-	_, err := pool.Exec(ctx, `DROP TRIGGER runs_status_notify ON runs; DROP FUNCTION codemode_notify_run_status();
-		DELETE FROM goose_db_version WHERE version_id = 3`)
+	_, err := pool.Exec(ctx, `ALTER TABLE runs ALTER COLUMN result TYPE jsonb USING result::jsonb;
+		DELETE FROM goose_db_version WHERE version_id = 4`)
 	require.NoError(t, err)
 	env := map[string]string{"DATABASE_URL": dbURL}
 	require.NoError(t, run(ctx, []string{"--migrate-only", "--listen", "0.0.0.0:1"}, func(k string) string { return env[k] }, io.Discard))
-	var exists bool
-	require.NoError(t, pool.QueryRow(ctx, "SELECT EXISTS (SELECT FROM pg_trigger WHERE tgname = 'runs_status_notify')").Scan(&exists))
-	require.True(t, exists)
+	var typ string
+	require.NoError(t, pool.QueryRow(ctx, `SELECT data_type FROM information_schema.columns
+		WHERE table_name = 'runs' AND column_name = 'result'`).Scan(&typ))
+	require.Equal(t, "json", typ)
 }
 
 func TestRefusesUnmigratedDatabase(t *testing.T) {

@@ -3,7 +3,9 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/codemode/codemode/internal/durable"
 )
@@ -24,6 +26,7 @@ const (
 	CodeNotFound       = "not_found"
 	CodeConflict       = "conflict"
 	CodeTooLarge       = "request_too_large"
+	CodeUnprocessable  = "unprocessable"
 	CodeBadGateway     = "bad_gateway"
 	CodeUnavailable    = "unavailable"
 	CodeInternal       = "internal"
@@ -56,9 +59,25 @@ func statusOf(err error) (int, string) {
 		return http.StatusConflict, CodeConflict
 	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest):
 		return http.StatusBadRequest, CodeInvalidRequest
+	case errors.Is(err, durable.ErrUnstorable):
+		return http.StatusUnprocessableEntity, CodeUnprocessable
 	case errors.Is(err, ErrManifest):
 		return http.StatusBadGateway, CodeBadGateway
 	default:
 		return http.StatusInternalServerError, CodeInternal
 	}
+}
+
+// field is a named text value of a request, for storableText.
+type field struct{ name, value string }
+
+// storableText refuses (400) text fields holding U+0000: they go to PostgreSQL text columns,
+// which cannot hold it (program data, which can, travels as JSON; see docs/data.md).
+func storableText(fields ...field) error {
+	for _, f := range fields {
+		if strings.ContainsRune(f.value, 0) {
+			return fmt.Errorf("%w: %s contains the character U+0000, which cannot be stored", errBadRequest, f.name)
+		}
+	}
+	return nil
 }

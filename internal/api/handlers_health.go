@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable/migrate"
@@ -20,11 +21,18 @@ func (h *handlers) GetReadyz(ctx context.Context, _ gen.GetReadyzRequestObject) 
 		e.Error.Code, e.Error.Message = CodeUnavailable, msg
 		return gen.GetReadyz503JSONResponse{ErrorJSONResponse: gen.ErrorJSONResponse(e)}
 	}
+	// The cause goes to the log only: a connection error names the database's user, host and
+	// port, which are no business of an unauthenticated prober.
 	if err := h.store.Ping(ctx); err != nil {
-		return unavailable("database unreachable: " + err.Error()), nil
+		h.cfg.Logger.WarnContext(ctx, "readiness: database unavailable", "error", err)
+		return unavailable("database unavailable"), nil
 	}
 	if err := migrate.Check(ctx, h.store.Pool()); err != nil {
-		return unavailable(err.Error()), nil
+		h.cfg.Logger.WarnContext(ctx, "readiness: migrations", "error", err)
+		if errors.Is(err, migrate.ErrPending) {
+			return unavailable("database migrations pending"), nil
+		}
+		return unavailable("database unavailable"), nil
 	}
 	return gen.GetReadyz200JSONResponse{Status: "ready"}, nil
 }

@@ -20,6 +20,24 @@ func (h *handlers) waitFor(seconds *gen.Wait) time.Duration {
 // CreateRun implements gen.StrictServerInterface.
 func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject) (gen.CreateRunResponseObject, error) {
 	body := req.Body
+	text := []field{{"code", body.Code}}
+	if body.Toolsets != nil {
+		for _, name := range *body.Toolsets {
+			text = append(text, field{"toolsets", name})
+		}
+	}
+	if body.Webhook != nil {
+		text = append(text, field{"webhook.url", body.Webhook.Url})
+		if body.Webhook.Secret != nil {
+			text = append(text, field{"webhook.secret", *body.Webhook.Secret})
+		}
+	}
+	if req.Params.IdempotencyKey != nil {
+		text = append(text, field{"Idempotency-Key", *req.Params.IdempotencyKey})
+	}
+	if err := storableText(text...); err != nil {
+		return nil, err
+	}
 	n := durable.NewRun{Code: body.Code}
 	if body.Toolsets != nil {
 		n.Toolsets = *body.Toolsets
@@ -172,6 +190,9 @@ func (h *handlers) ListEvents(ctx context.Context, req gen.ListEventsRequestObje
 
 // CreateWebhook implements gen.StrictServerInterface.
 func (h *handlers) CreateWebhook(ctx context.Context, req gen.CreateWebhookRequestObject) (gen.CreateWebhookResponseObject, error) {
+	if err := storableText(field{"url", req.Body.Url}, field{"secret", req.Body.Secret}); err != nil {
+		return nil, err
+	}
 	events := make([]string, len(req.Body.Events))
 	for i, e := range req.Body.Events {
 		events[i] = string(e)

@@ -19,6 +19,16 @@ const maxManifestBytes = 4 << 20
 // CreateToolset implements gen.StrictServerInterface.
 func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetRequestObject) (gen.CreateToolsetResponseObject, error) {
 	body := req.Body
+	text := []field{{"name", body.Name}, {"url", body.Url}}
+	if body.Secret != nil {
+		text = append(text, field{"secret", *body.Secret})
+	}
+	if body.Description != nil {
+		text = append(text, field{"description", *body.Description})
+	}
+	if err := storableText(text...); err != nil {
+		return nil, err
+	}
 	var raw []byte
 	if body.Tools != nil {
 		m := manifest{Tools: *body.Tools}

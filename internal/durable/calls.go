@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -91,10 +92,14 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o C
 	if err := s.runExists(ctx, runID); err != nil {
 		return 0, err
 	}
+	if callID < 1 || callID > math.MaxInt32 { // call ids are PostgreSQL integers
+		return 0, fmt.Errorf("%w: %s", ErrCallNotFound, CallKey(runID, callID))
+	}
 	encoded, err := json.Marshal(o)
 	if err != nil {
 		return 0, fmt.Errorf("encode outcome: %w", err)
 	}
+	encoded = storable(encoded)
 	var result Recorded
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		var (
@@ -148,7 +153,7 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o C
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("record outcome: %w", err)
+		return 0, fmt.Errorf("record outcome: %w", unstorable(err))
 	}
 	return result, nil
 }

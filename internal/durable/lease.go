@@ -119,7 +119,7 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 // CallStarted implements Host.
 func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error) {
 	var rec CallRecord
-	args := c.Args
+	args := json.RawMessage(storable(c.Args))
 	if len(args) == 0 {
 		args = json.RawMessage("null")
 	}
@@ -161,6 +161,7 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o CallOutcome) erro
 	if err != nil {
 		return fmt.Errorf("encode outcome: %w", err)
 	}
+	encoded = storable(encoded)
 	status := CallSucceeded
 	if !o.OK {
 		status = CallFailed
@@ -179,6 +180,7 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o CallOutcome) erro
 
 // CallPending implements Host.
 func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMessage) error {
+	handle = storable(handle)
 	if len(handle) == 0 {
 		handle = json.RawMessage("null")
 	}
@@ -293,7 +295,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	if !out.OK {
 		status, hook = StatusFailed, WebhookRunFailed
 	}
-	result := out.Result
+	result := json.RawMessage(storable(out.Result))
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}

@@ -135,7 +135,7 @@ func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool,
 		return nil
 	})
 	if err != nil {
-		return Run{}, false, fmt.Errorf("create run: %w", err)
+		return Run{}, false, fmt.Errorf("create run: %w", unstorable(err))
 	}
 	if created {
 		return run, true, nil // a new run has no pending calls

@@ -97,6 +97,7 @@ func addEvent(ctx context.Context, tx pgx.Tx, runID, typ string, data any) error
 		if raw, err = json.Marshal(data); err != nil {
 			return fmt.Errorf("encode %s event: %w", typ, err)
 		}
+		raw = storable(raw)
 	}
 	if _, err := tx.Exec(ctx, q("EventInsert"), runID, typ, raw); err != nil {
 		return fmt.Errorf("insert %s event: %w", typ, err)

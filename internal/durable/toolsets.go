@@ -41,6 +41,7 @@ func scanToolset(r pgx.CollectableRow) (Toolset, error) {
 
 // CreateToolset registers a toolset; ErrToolsetExists when the name is taken.
 func (s *Store) CreateToolset(ctx context.Context, t Toolset) (Toolset, error) {
+	t.Manifest = storable(t.Manifest)
 	if len(t.Manifest) == 0 {
 		t.Manifest = json.RawMessage(`{"tools":[]}`)
 	}
@@ -53,7 +54,7 @@ func (s *Store) CreateToolset(ctx context.Context, t Toolset) (Toolset, error) {
 		return Toolset{}, fmt.Errorf("%w: %s", ErrToolsetExists, t.Name)
 	}
 	if err != nil {
-		return Toolset{}, fmt.Errorf("create toolset %s: %w", t.Name, err)
+		return Toolset{}, fmt.Errorf("create toolset %s: %w", t.Name, unstorable(err))
 	}
 	return s.GetToolset(ctx, t.Name)
 }

@@ -47,7 +47,7 @@ func (s *Store) CreateSubscription(ctx context.Context, sub Subscription) (Subsc
 	var id uuid.UUID
 	if err := s.pool.QueryRow(ctx, q("WebhookSubscriptionInsert"), sub.URL, sub.Secret, sub.Events).
 		Scan(&id, &sub.CreatedAt); err != nil {
-		return Subscription{}, fmt.Errorf("create webhook subscription: %w", err)
+		return Subscription{}, fmt.Errorf("create webhook subscription: %w", unstorable(err))
 	}
 	sub.ID = id.String()
 	return sub, nil
@@ -60,6 +60,7 @@ func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event str
 	if err != nil {
 		return fmt.Errorf("encode webhook: %w", err)
 	}
+	payload = storable(payload)
 	type receiver struct {
 		subID       *uuid.UUID
 		url, secret string

@@ -155,7 +155,8 @@ func (w *Worker) Stop(ctx context.Context) error {
 
 // drive takes the run's lease and runs the program until it finishes, suspends or yields.
 // resumeSeq is 0 for run.execute, else the snapshot sequence of a run.resume job. On the job's
-// last attempt an engine error fails the run (an internal error) instead of leaving it running.
+// last attempt an engine error fails the run (an internal error) instead of leaving it running;
+// so does, at once, a write the database refuses for good (ErrUnstorable).
 func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq int, lastAttempt bool) error {
 	log := w.log.With("run_id", runID, "job_id", jobID)
 	lease, seq, err := w.store.acquire(ctx, runID, jobID, resumeSeq)
@@ -196,6 +197,9 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 	// The outcome is stored even when ctx was cancelled by a drain.
 	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	if err != nil && IsUnstorable(err) {
+		return w.failUnstorable(storeCtx, log, lease, err)
+	}
 	if err != nil && lastAttempt {
 		log.ErrorContext(ctx, "engine failed on the last attempt; failing the run", "error", err)
 		out = Outcome{Kind: Finished, OK: false, Result: internalErrorResult(err)}
@@ -216,11 +220,41 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 		log.InfoContext(ctx, "lease lost before storing the outcome")
 		return nil
 	}
+	if IsUnstorable(err) {
+		return w.failUnstorable(storeCtx, log, lease, err)
+	}
 	if err != nil {
 		return fmt.Errorf("store outcome of run %s: %w", runID, err)
 	}
 	log.InfoContext(ctx, "run driven", "outcome", out.Kind)
 	return nil
+}
+
+// failUnstorable ends a run whose data the database refused for good (ErrUnstorable): a retry
+// would drive the program again and meet the same refusal, so the run fails with a
+// StorageError naming the cause and the job ends. When even that cannot be stored the job is
+// cancelled (river.JobCancel), never retried.
+func (w *Worker) failUnstorable(ctx context.Context, log *slog.Logger, lease *Lease, cause error) error {
+	log.ErrorContext(ctx, "the run's data cannot be stored; failing the run", "error", cause)
+	err := lease.finish(ctx, Outcome{Kind: Finished, OK: false, Result: storageErrorResult(cause)})
+	if err == nil || errors.Is(err, ErrLeaseLost) {
+		return nil
+	}
+	if IsUnstorable(err) {
+		log.ErrorContext(ctx, "the run's failure cannot be stored either; cancelling the job", "error", err)
+		return river.JobCancel(fmt.Errorf("run %s: %w", lease.runID, err))
+	}
+	return fmt.Errorf("fail run %s: %w", lease.runID, err)
+}
+
+// storageErrorResult is the Result of a run whose data the database refused.
+func storageErrorResult(err error) json.RawMessage {
+	raw, _ := json.Marshal(map[string]any{
+		"ok":    false,
+		"error": map[string]any{"kind": "StorageError", "message": "the run's data cannot be stored: " + err.Error()},
+		"logs":  []any{},
+	})
+	return raw
 }
 
 // internalErrorResult is the Result of a run the engine could not drive.

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -463,5 +464,60 @@ func TestWebhookDeliveryRetriesThenFails(t *testing.T) {
 	require.Equal(t, attempts, recorded, "every attempt recorded")
 	for _, got := range ids {
 		require.Equal(t, id, got, "every attempt carries the same webhook-id")
+	}
+}
+
+// unstorableEngine makes writes the database refuses for good: a call whose path holds U+0000
+// (a text column), or a result that is not JSON at all.
+type unstorableEngine struct{ starts atomic.Int64 }
+
+func (e *unstorableEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outcome, error) {
+	e.starts.Add(1)
+	if spec.Code == "bad result" {
+		return Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":`)}, nil
+	}
+	if _, err := host.CallStarted(ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.a\x00b", Args: json.RawMessage(`{}`)}); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true,"value":1}`)}, nil
+}
+
+func (e *unstorableEngine) Resume(context.Context, RunSpec, []byte, []CallOutcome, Host) (Outcome, error) {
+	return Outcome{}, errors.New("not resumable")
+}
+
+// A write that fails for a reason retrying cannot fix (SQLSTATE classes 22, 23, 54) fails the
+// run at once with the cause, on the job's first attempt; the program is not driven again.
+func TestWorkerFailsRunWhoseDataCannotBeStored(t *testing.T) {
+	t.Parallel()
+	for _, code := range []string{"nul path", "bad result"} {
+		t.Run(code, func(t *testing.T) {
+			t.Parallel()
+			b := setup(t)
+			run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: code})
+			require.NoError(t, err)
+			engine := &unstorableEngine{}
+			b.startWorker(t, engine)
+
+			run = b.waitStatus(t, run.ID, StatusFailed)
+			var result struct {
+				Error struct{ Kind, Message string }
+			}
+			require.NoError(t, json.Unmarshal(run.Result, &result), "%s", run.Result)
+			require.Equal(t, "StorageError", result.Error.Kind)
+			require.Contains(t, result.Error.Message, "SQLSTATE 22")
+			var (
+				attempt int
+				state   string
+			)
+			require.Eventually(t, func() bool {
+				require.NoError(t, b.store.pool.QueryRow(b.ctx,
+					"SELECT attempt, state FROM river_job WHERE kind = 'run.execute' AND args->>'run_id' = $1", run.ID).Scan(&attempt, &state))
+				return state != "running"
+			}, 10*time.Second, 20*time.Millisecond)
+			require.Equal(t, 1, attempt)
+			require.Equal(t, "completed", state)
+			require.Equal(t, int64(1), engine.starts.Load())
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codemode/codemode/internal/interp"
+	"github.com/codemode/codemode/internal/jsontext"
 )
 
 // State says where an Execution stands after Execute or Resume returned.
@@ -389,6 +390,9 @@ func (e *Execution) settle(ctx context.Context, c *callState, s settlement) erro
 		c.duration = &d
 	}
 	o := s.outcome
+	// The program sees a tool's output as it is recorded: well-formed text (see jsontext), so
+	// a re-drive that replays the recorded outcome gives it the same value.
+	o.Value = jsontext.WellFormed(o.Value)
 	kind := s.kind
 	if o.OK {
 		if err := e.rt.toolbox.ValidateOutput(c.Path, o.Value); err != nil && c.Path != searchPath {

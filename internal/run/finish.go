@@ -9,6 +9,7 @@ import (
 
 	"github.com/codemode/codemode/internal/interp"
 	"github.com/codemode/codemode/internal/interp/syntax"
+	"github.com/codemode/codemode/internal/jsontext"
 )
 
 // cancelTimeout bounds how long cancelling durable work at its tool may take when a run ends.
@@ -46,12 +47,17 @@ func (e *Execution) finish() {
 	e.complete()
 }
 
-// valueJSON copies the program's result as JSON; undefined becomes null.
+// valueJSON copies the program's result as JSON; undefined becomes null. Like every document
+// leaving the program, its text is well-formed (lone surrogates become U+FFFD; see jsontext).
 func (e *Execution) valueJSON(v interp.Value) ([]byte, error) {
 	if v.IsUndefined() {
 		return []byte("null"), nil
 	}
-	return e.vm.ToJSON(v, MaxValueDepth)
+	out, err := e.vm.ToJSON(v, MaxValueDepth)
+	if err != nil {
+		return nil, err
+	}
+	return jsontext.WellFormed(out), nil
 }
 
 // finishWithError ends the run with a diagnostic.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/codemode/codemode/internal/interp"
+	"github.com/codemode/codemode/internal/jsontext"
 )
 
 // Host function ids. Tool functions are "tool:<path>"; they are stored in snapshots by id, so
@@ -131,7 +132,7 @@ func (h *host) inputOf(vm *interp.VM, arg interp.Value) (json.RawMessage, error)
 	if err != nil {
 		return nil, fmt.Errorf("tool input cannot be copied as JSON: %w", err)
 	}
-	return data, nil
+	return jsontext.WellFormed(data), nil
 }
 
 // fail settles a call that was never made with an error of kind.

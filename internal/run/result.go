@@ -36,6 +36,11 @@ const (
 	KindToolFailure Kind = "ToolFailure"
 	// KindExecutionFailure: the program threw (or hit a fixed cap).
 	KindExecutionFailure Kind = "ExecutionFailure"
+	// KindSnapshotTooLarge: the run had to be saved (suspended on durable calls, or yielded by
+	// a durable host) and its state exceeds maxSnapshotBytes. Run by itself, Suspend only
+	// reports ErrSnapshotTooLarge; the durable service ends the run with this kind, since its
+	// state cannot change until it is saved and resumed.
+	KindSnapshotTooLarge Kind = "SnapshotTooLarge"
 	// KindTruncated is a warning only: the output was cut to maxOutputBytes.
 	KindTruncated Kind = "Truncated"
 )

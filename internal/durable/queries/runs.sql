@@ -72,7 +72,7 @@ WITH run AS (
     RETURNING event_seq
 )
 INSERT INTO run_events (run_id, seq, type, data)
-SELECT $1, event_seq, 'finished', jsonb_build_object('status', $2::text) FROM run;
+SELECT $1, event_seq, 'finished', json_build_object('status', $2::text) FROM run;
 
 -- name: RunRelease
 UPDATE runs

@@ -2,6 +2,7 @@ package runengine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -117,7 +118,9 @@ return total;
 		run, err := b.store.WaitRun(b.ctx, id, 3*time.Minute, func(status string) bool { return durable.IsFinal(status) })
 		require.NoError(t, err)
 		require.Equal(t, durable.StatusSucceeded, run.Status, "run %s: %s", id, run.Result)
-		require.Contains(t, string(run.Result), fmt.Sprintf(`"value": %d`, want))
+		var result struct{ Value int }
+		require.NoError(t, json.Unmarshal(run.Result, &result))
+		require.Equal(t, want, result.Value, "run %s: %s", id, run.Result)
 		events, err := b.store.ListEvents(b.ctx, id, 0, 10000)
 		require.NoError(t, err)
 		for _, e := range events {

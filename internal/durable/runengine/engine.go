@@ -7,6 +7,7 @@ package runengine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -201,6 +202,9 @@ func outcomeOf(exec *run.Execution) (durable.Outcome, error) {
 		return durable.Outcome{Kind: durable.Finished, OK: result.OK, Result: raw}, nil
 	case run.StateSuspended, run.StateYielded:
 		s, err := exec.Suspend()
+		if errors.Is(err, run.ErrSnapshotTooLarge) {
+			return snapshotTooLarge(exec, err)
+		}
 		if err != nil {
 			return durable.Outcome{}, fmt.Errorf("suspend: %w", err)
 		}
@@ -211,6 +215,25 @@ func outcomeOf(exec *run.Execution) (durable.Outcome, error) {
 		return durable.Outcome{Kind: kind, Snapshot: s.State}, nil
 	}
 	return durable.Outcome{}, fmt.Errorf("execution ended in state %s", exec.State())
+}
+
+// snapshotTooLarge ends a run whose state is over maxSnapshotBytes when it must be saved. A
+// suspended run's state does not change until it is saved and resumed with an outcome, and a
+// yielded one would be re-driven to the same point, so no later attempt can succeed: the run
+// fails with a SnapshotTooLarge diagnostic (its pending calls are then cancelled) instead of
+// being retried.
+func snapshotTooLarge(exec *run.Execution, err error) (durable.Outcome, error) {
+	res := run.Result{
+		OK:        false,
+		Error:     &run.Diagnostic{Kind: run.KindSnapshotTooLarge, Message: "the run cannot be saved: " + err.Error()},
+		Logs:      exec.Logs(),
+		ToolCalls: exec.Calls(),
+	}
+	raw, mErr := json.Marshal(res)
+	if mErr != nil {
+		return durable.Outcome{}, fmt.Errorf("encode result: %w", mErr)
+	}
+	return durable.Outcome{Kind: durable.Finished, OK: false, Result: raw}, nil
 }
 
 // journal records the runtime's calls and checkpoints through the durable Host.
