@@ -1,6 +1,6 @@
 // Command loadgen measures a codemode service under load: runs per second and latency
 // percentiles for a trivial run, a run of 10 sequential tool calls, and a run that suspends on
-// a durable call and is resumed by an outcome POST (see targets.md, "Service throughput").
+// a durable call and is resumed by an outcome POST (see docs/architecture.md, "Benchmarks").
 //
 //	go run ./cmd/loadgen                      # starts codemode dev on a private PostgreSQL
 //	go run ./cmd/loadgen -ceiling             # the same, after measuring the PostgreSQL ceiling

@@ -94,7 +94,7 @@ func rawToAny(raw json.RawMessage) *gen.Any {
 	return &a
 }
 
-// manifest is a toolset manifest (tool protocol, api.md).
+// manifest is a toolset manifest (docs/tool-protocol.md).
 type manifest struct {
 	Tools      []gen.ToolDescriptor `json:"tools"`
 	Namespaces []gen.Namespace      `json:"namespaces,omitempty"`

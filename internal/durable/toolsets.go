@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Toolset is a registered HTTP toolset (see api.md, "Tool protocol").
+// Toolset is a registered HTTP toolset (see docs/tool-protocol.md).
 type Toolset struct {
 	// Name mounts the toolset's tools under tools.<Name>.
 	Name string

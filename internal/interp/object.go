@@ -211,7 +211,7 @@ func (o *Object) setOwnData(key PropertyKey, v Value) bool {
 // grow the storage (elements); writes further out go to the property map (sparse).
 const maxDenseGap = 1024
 
-// maxDenseLength is the cap on an array's dense storage (elements), as language.md fixes.
+// maxDenseLength is the cap on an array's dense storage (elements), as docs/language.md states.
 const maxDenseLength = 10_000_000
 
 // setElement writes element idx of an array as a default data property (growing length),

@@ -17,7 +17,7 @@ type scenario struct {
 	run      func(ctx context.Context, c *gen.ClientWithResponses, toolset string) (time.Duration, error)
 }
 
-// scenarios are the run kinds of targets.md, in report order.
+// scenarios are the run kinds loadgen measures (docs/architecture.md, "Benchmarks"), in report order.
 var scenarios = []scenario{
 	{name: "trivial", measures: "POST /v1/runs -> run finished", run: runTrivial},
 	{name: "calls10", measures: "POST /v1/runs -> run finished (10 sequential tool calls)", run: runCalls10},

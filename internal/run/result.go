@@ -9,7 +9,7 @@ import (
 // Kind names a diagnostic (a run's failure) or a warning.
 type Kind string
 
-// Diagnostic and warning kinds, as in the design's language.md.
+// Diagnostic and warning kinds, as docs/language.md describes them.
 const (
 	// KindParseError: the program does not parse.
 	KindParseError Kind = "ParseError"

@@ -1,7 +1,7 @@
 // Package toolset turns HTTP toolsets into run.Tools.
 //
-// A toolset is a base URL that any language can serve (the tool protocol of
-// the design's api.md):
+// A toolset is a base URL that any language can serve (the tool protocol,
+// docs/tool-protocol.md):
 //
 //   - GET URL returns the manifest: {"tools": [{"path", "description",
 //     "input", "output", "durable"}], "namespaces": [{"path",
