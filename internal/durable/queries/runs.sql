@@ -63,6 +63,9 @@ WHERE r.id = old.id
        OR (r.status = 'running' AND (r.lease_owner = $2 OR r.lease_expires_at < now())))
 RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
 
+-- name: RunLeaseOwner
+SELECT lease_owner FROM runs WHERE id = $1;
+
 -- name: RunHeartbeat
 -- Extends the lease of a run still leased under fence $2; no row when the lease was lost.
 UPDATE runs SET lease_expires_at = now() + $3::interval
