@@ -222,6 +222,16 @@ func (w *Worker) Stop(ctx context.Context) error {
 	return fmt.Errorf("durable: stop worker: %w", err)
 }
 
+// Wait waits until the drives a Stop left running (their runs requeued) have ended too.
+func (w *Worker) Wait(ctx context.Context) error {
+	select {
+	case <-w.river.Stopped():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // drive takes the run's lease and runs the program until it finishes, suspends or yields.
 // resumeSeq is 0 for run.execute, else the snapshot sequence of a run.resume job. On the job's
 // last attempt an engine error fails the run (an internal error) instead of leaving it running.
