@@ -93,13 +93,14 @@ func TestMigrateOnly(t *testing.T) {
 	pool, dbURL := pgtest.NewDB(t)
 	ctx := context.Background()
 	// Roll the schema's last migration back so there is something to apply.
-	_, err := pool.Exec(ctx, `DROP TRIGGER runs_status_notify ON runs; DROP FUNCTION codemode_notify_run_status();
-		DELETE FROM goose_db_version WHERE version_id = 3`)
+	_, err := pool.Exec(ctx, `DROP INDEX runs_lease_expiry_idx;
+		ALTER TABLE runs DROP COLUMN crashes, DROP COLUMN redriven_from, DROP COLUMN lease_worker;
+		DELETE FROM goose_db_version WHERE version_id = 4`)
 	require.NoError(t, err)
 	env := map[string]string{"DATABASE_URL": dbURL}
 	require.NoError(t, run(ctx, []string{"--migrate-only", "--listen", "0.0.0.0:1"}, func(k string) string { return env[k] }, io.Discard))
 	var exists bool
-	require.NoError(t, pool.QueryRow(ctx, "SELECT EXISTS (SELECT FROM pg_trigger WHERE tgname = 'runs_status_notify')").Scan(&exists))
+	require.NoError(t, pool.QueryRow(ctx, "SELECT EXISTS (SELECT FROM pg_indexes WHERE indexname = 'runs_lease_expiry_idx')").Scan(&exists))
 	require.True(t, exists)
 }
 
