@@ -29,9 +29,9 @@ func TestRunLimitsAreHeldToTheWorkersCeilings(t *testing.T) {
 	tests := []struct {
 		name, code, limits, kind string
 	}{
-		{name: "memory limit lifted", code: "const a = []; for (let i = 0; i < 4e6; i++) a.push({i}); return a.length",
+		{name: "memory limit lifted", code: "const a = []; for (let i = 0; i < 1000; i++) a.push(new Array(1e5).fill(i)); return a.length",
 			limits: `{"maxMemoryBytes": 0}`, kind: "MemoryLimitExceeded"},
-		{name: "memory limit above the ceiling", code: "const a = []; for (let i = 0; i < 4e6; i++) a.push({i}); return a.length",
+		{name: "memory limit above the ceiling", code: "const a = []; for (let i = 0; i < 1000; i++) a.push(new Array(1e5).fill(i)); return a.length",
 			limits: `{"maxMemoryBytes": 4294967296}`, kind: "MemoryLimitExceeded"},
 		{name: "time limit lifted", code: "while (true) {}", limits: `{"timeoutMs": 0}`, kind: "TimeoutExceeded"},
 		{name: "time limit above the ceiling", code: "while (true) {}", limits: `{"timeoutMs": 9007199254740991}`, kind: "TimeoutExceeded"},
