@@ -14,8 +14,18 @@
 //	                      --drain-timeout  how long a drain may take on SIGTERM (default 60s)
 //	                      --drive-timeout  longest drive of a run before it yields and continues
 //	                                       in a new job (default 5m)
-//	                      --rescue-after   how long a crashed worker's runs wait before another
-//	                                       worker re-drives them (default drive-timeout + 1m)
+//	                      --rescue-after   how long River waits before retrying a job of a lost
+//	                                       worker (default drive-timeout + 1m); its runs are
+//	                                       re-driven sooner, by heartbeats:
+//	                      --lease-ttl      how long a run's lease outlives its driver's last
+//	                                       heartbeat (default 6s; heartbeats every third of it)
+//	                      --redrive-interval  how often to look for runs whose worker stopped
+//	                                       heartbeating, to re-drive them (default 1s)
+//	                      --max-crashes    lost workers after which a run ends failed (default 3)
+//	                      --max-timeout-ms, --max-tool-calls, --max-output-bytes,
+//	                      --max-memory-bytes, --max-snapshot-bytes
+//	                                       ceilings on every run's limits (defaults: 1h, 10000,
+//	                                       16 MiB, 512 MiB, 16 MiB); a run can lower them only
 //	CODEMODE_LOG_LEVEL    --log-level      debug, info, warn or error (default info)
 package main
 
@@ -34,6 +44,7 @@ import (
 
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
+	coderun "github.com/codemode/codemode/internal/run"
 )
 
 func main() {
@@ -57,7 +68,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	id := fs.String("id", getenv("CODEMODE_WORKER_ID"), "worker name (CODEMODE_WORKER_ID)")
 	drain := fs.Duration("drain-timeout", 60*time.Second, "how long a drain may take on SIGTERM")
 	driveTimeout := fs.Duration("drive-timeout", 5*time.Minute, "longest drive of a run before it yields and continues in a new job")
-	rescueAfter := fs.Duration("rescue-after", 0, "how long a crashed worker's runs wait before being re-driven (default drive-timeout + 1m)")
+	rescueAfter := fs.Duration("rescue-after", 0, "how long River waits before retrying a job of a lost worker (default drive-timeout + 1m)")
+	leaseTTL := fs.Duration("lease-ttl", 6*time.Second, "how long a run's lease outlives its driver's last heartbeat")
+	redrive := fs.Duration("redrive-interval", time.Second, "how often to look for runs whose worker stopped heartbeating")
+	maxCrashes := fs.Int("max-crashes", 3, "lost workers after which a run ends failed")
+	ceil := coderun.DefaultCeilings
+	fs.Int64Var(&ceil.TimeoutMs, "max-timeout-ms", ceil.TimeoutMs, "ceiling on a run's timeoutMs")
+	fs.Int64Var(&ceil.MaxToolCalls, "max-tool-calls", ceil.MaxToolCalls, "ceiling on a run's maxToolCalls")
+	fs.Int64Var(&ceil.MaxOutputBytes, "max-output-bytes", ceil.MaxOutputBytes, "ceiling on a run's maxOutputBytes")
+	fs.Int64Var(&ceil.MaxMemoryBytes, "max-memory-bytes", ceil.MaxMemoryBytes, "ceiling on a run's maxMemoryBytes")
+	fs.Int64Var(&ceil.MaxSnapshotBytes, "max-snapshot-bytes", ceil.MaxSnapshotBytes, "ceiling on a run's snapshot size")
 	level := fs.String("log-level", envOr(getenv, "CODEMODE_LOG_LEVEL", "info"), "log level (CODEMODE_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -70,7 +90,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if *dbURL == "" {
 		return errors.New("DATABASE_URL (or --database-url) is required")
 	}
-	engine, err := newEngine(logger)
+	if ceil.TimeoutMs < 1 || ceil.MaxToolCalls < 1 || ceil.MaxOutputBytes < 1 || ceil.MaxMemoryBytes < 1 || ceil.MaxSnapshotBytes < 1 {
+		return errors.New("the --max-* ceilings must be positive")
+	}
+	engine, err := newEngine(logger, ceil)
 	if err != nil {
 		return err
 	}
@@ -86,13 +109,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	} else if err := migrate.Check(ctx, pool); err != nil {
 		return fmt.Errorf("%w (apply them with --migrate, or server --migrate-only)", err)
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger})
+	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: *leaseTTL})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{
 		MaxRuns: *runs, ID: *id, DriveTimeout: *driveTimeout, RescueStuckJobsAfter: *rescueAfter,
+		RedriveInterval: *redrive, MaxCrashes: *maxCrashes,
 	})
 	if err != nil {
 		return err

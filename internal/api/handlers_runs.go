@@ -43,6 +43,9 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 		n.Toolsets = *body.Toolsets
 	}
 	if body.Limits != nil {
+		if err := h.checkLimits(*body.Limits); err != nil {
+			return nil, err
+		}
 		raw, err := json.Marshal(body.Limits)
 		if err != nil {
 			return nil, fmt.Errorf("encode limits: %w", err)
@@ -74,6 +77,26 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 		return gen.CreateRun200JSONResponse(toRun(run)), nil
 	}
 	return gen.CreateRun201JSONResponse(toRun(run)), nil
+}
+
+// checkLimits refuses limits outside 1 to the workers' ceilings.
+func (h *handlers) checkLimits(l gen.Limits) error {
+	ceil := h.cfg.LimitCeilings
+	for _, f := range []struct {
+		name  string
+		value *int64
+		max   int64
+	}{
+		{"timeoutMs", l.TimeoutMs, ceil.TimeoutMs},
+		{"maxToolCalls", l.MaxToolCalls, ceil.MaxToolCalls},
+		{"maxOutputBytes", l.MaxOutputBytes, ceil.MaxOutputBytes},
+		{"maxMemoryBytes", l.MaxMemoryBytes, ceil.MaxMemoryBytes},
+	} {
+		if f.value != nil && (*f.value < 1 || *f.value > f.max) {
+			return fmt.Errorf("%w: limits.%s is %d; allowed range is 1 to %d", errBadRequest, f.name, *f.value, f.max)
+		}
+	}
+	return nil
 }
 
 // GetRun implements gen.StrictServerInterface.

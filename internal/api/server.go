@@ -15,6 +15,7 @@ import (
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/run"
 )
 
 // Config configures the API server.
@@ -33,6 +34,10 @@ type Config struct {
 	// Registry receives the Prometheus collectors served at /metrics. Default: a new registry
 	// with the Go and process collectors.
 	Registry *prometheus.Registry
+	// LimitCeilings are the workers' ceilings on a run's limits: a run asking for more (or
+	// for 0) is refused with 400 naming the allowed range. Zero fields take
+	// run.DefaultCeilings, the workers' defaults.
+	LimitCeilings run.Limits
 }
 
 // WithDefaults returns a copy of the config with defaults filled in.
@@ -42,6 +47,17 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MaxWait == 0 {
 		c.MaxWait = 300 * time.Second
+	}
+	for _, f := range []struct{ v, d *int64 }{
+		{&c.LimitCeilings.TimeoutMs, &run.DefaultCeilings.TimeoutMs},
+		{&c.LimitCeilings.MaxToolCalls, &run.DefaultCeilings.MaxToolCalls},
+		{&c.LimitCeilings.MaxOutputBytes, &run.DefaultCeilings.MaxOutputBytes},
+		{&c.LimitCeilings.MaxMemoryBytes, &run.DefaultCeilings.MaxMemoryBytes},
+		{&c.LimitCeilings.MaxSnapshotBytes, &run.DefaultCeilings.MaxSnapshotBytes},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.d
+		}
 	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{Timeout: 10 * time.Second}

@@ -2,9 +2,11 @@ package durable
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // CancelRun ends a queued, running or suspended run as cancelled: its lease's fencing sequence
@@ -33,6 +35,11 @@ func (s *Store) CancelRun(ctx context.Context, runID string) (Run, error) {
 		}
 		if err := s.cancelPendingCalls(ctx, tx, runID); err != nil {
 			return err
+		}
+		if status == StatusRunning {
+			if err := s.cancelDriverJob(ctx, tx, runID); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.Exec(ctx, q("RunCancel"), runID); err != nil {
 			return fmt.Errorf("cancel run: %w", err)
@@ -76,6 +83,23 @@ func (s *Store) cancelPendingCalls(ctx context.Context, tx pgx.Tx, runID string)
 		if _, err := s.river.InsertTx(ctx, tx, CancelCallArgs{RunID: runID, CallID: c.id}, nil); err != nil {
 			return fmt.Errorf("enqueue call.cancel: %w", err)
 		}
+	}
+	return nil
+}
+
+// cancelDriverJob cancels the River job driving a running run: River tells the worker
+// running it, which interrupts the program at its next instruction boundary (a CPU-bound one
+// too) instead of at its next write.
+func (s *Store) cancelDriverJob(ctx context.Context, tx pgx.Tx, runID string) error {
+	var job *int64
+	if err := tx.QueryRow(ctx, q("RunLeaseOwner"), runID).Scan(&job); err != nil {
+		return fmt.Errorf("lease owner: %w", err)
+	}
+	if job == nil {
+		return nil
+	}
+	if _, err := s.river.JobCancelTx(ctx, tx, *job); err != nil && !errors.Is(err, rivertype.ErrNotFound) {
+		return fmt.Errorf("cancel job %d driving the run: %w", *job, err)
 	}
 	return nil
 }

@@ -67,3 +67,23 @@ func (CancelCallArgs) Kind() string { return "call.cancel" }
 func (CancelCallArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueDelivery, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
+
+// RedriveArgs is the run.redrive job: drive again a run put back on the queue while it was
+// running, because its worker stopped heartbeating or ran out of time draining. It continues
+// from snapshot Seq (0: from the source). Unique per (run, fence): each re-drive has its own.
+type RedriveArgs struct {
+	// RunID is the run to drive.
+	RunID string `json:"run_id" river:"unique"`
+	// Fence is the run's fencing sequence when it was put back on the queue.
+	Fence int64 `json:"fence" river:"unique"`
+	// Seq is the run's latest snapshot then.
+	Seq int `json:"seq"`
+}
+
+// Kind implements river.JobArgs.
+func (RedriveArgs) Kind() string { return "run.redrive" }
+
+// InsertOpts makes the job unique per run and fence.
+func (RedriveArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueRuns, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}

@@ -26,6 +26,10 @@ type Lease struct {
 	// write, and a drive that crashes before it recorded nothing else either. They are timed
 	// (by the database's clock, like every event) when written.
 	deferred []deferredEvent
+	// redriven: the run was put back on the queue because its previous worker was lost;
+	// crashes counts how often that happened to the run.
+	redriven bool
+	crashes  int
 }
 
 // deferredEvent is an event waiting for the lease's next write.
@@ -48,16 +52,25 @@ var errNoLease = errors.New("run not available for this job")
 // acquire takes the run's lease for job jobID. resumeSeq is 0 for run.execute, else the
 // snapshot sequence a run.resume job was enqueued for.
 func (s *Store) acquire(ctx context.Context, runID string, jobID int64, resumeSeq int) (*Lease, int, error) {
+	return s.acquireAs(ctx, runID, jobID, resumeSeq, "")
+}
+
+// acquireAs is acquire for a job of worker workerID, recorded on the run. When the run is
+// re-driven because its previous worker was lost, it records a redriven event naming both
+// workers (at once: a run that crashes its worker may never write anything else).
+func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resumeSeq int, workerID string) (*Lease, int, error) {
 	ttl := s.cfg.LeaseTTL.String()
 	var (
-		fence int64
-		seq   int
-		err   error
+		fence   int64
+		seq     int
+		from    *string
+		crashes int
+		err     error
 	)
 	if resumeSeq == 0 {
-		err = s.pool.QueryRow(ctx, q("RunLeaseExecute"), runID, jobID, ttl).Scan(&fence, &seq)
+		err = s.pool.QueryRow(ctx, q("RunLeaseExecute"), runID, jobID, ttl, workerID).Scan(&fence, &seq, &from, &crashes)
 	} else {
-		err = s.pool.QueryRow(ctx, q("RunLeaseResume"), runID, jobID, ttl, resumeSeq).Scan(&fence, &seq)
+		err = s.pool.QueryRow(ctx, q("RunLeaseResume"), runID, jobID, ttl, workerID, resumeSeq).Scan(&fence, &seq, &from, &crashes)
 	}
 	if isNoRows(err) {
 		return nil, 0, errNoLease
@@ -65,7 +78,17 @@ func (s *Store) acquire(ctx context.Context, runID string, jobID int64, resumeSe
 	if err != nil {
 		return nil, 0, fmt.Errorf("lease run %s: %w", runID, err)
 	}
-	return &Lease{store: s, runID: runID, fence: fence}, seq, nil
+	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes}
+	if from != nil {
+		l.redriven = true
+		err := s.inTx(ctx, func(tx pgx.Tx) error {
+			return addEvent(ctx, tx, runID, EventRedriven, map[string]any{"from": *from, "to": workerID, "crashes": crashes})
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	return l, seq, nil
 }
 
 // Fence returns the lease's fencing sequence.

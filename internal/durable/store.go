@@ -18,9 +18,10 @@ import (
 type Config struct {
 	// Logger receives the store's and workers' logs. Default: discard.
 	Logger *slog.Logger
-	// LeaseTTL is how long a driver's lease on a run lasts without a write; a run whose lease
-	// expired may be taken over by another job. Every write through the Host extends it.
-	// Default 5 minutes.
+	// LeaseTTL is how long a driver's lease on a run lasts without a write or a heartbeat; a
+	// run whose lease expired lost its worker and is re-driven by another one. Every write
+	// through the Host extends it, and a worker's drives heartbeat every
+	// WorkerConfig.HeartbeatInterval. Default 6 seconds.
 	LeaseTTL time.Duration
 	// HTTPClient makes webhook deliveries and durable-call cancellations. Default: a client
 	// with a 30-second timeout.
@@ -33,7 +34,7 @@ func (c Config) WithDefaults() Config {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	if c.LeaseTTL == 0 {
-		c.LeaseTTL = 5 * time.Minute
+		c.LeaseTTL = 6 * time.Second
 	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = defaultHTTPClient()
@@ -118,6 +119,12 @@ const (
 	EventYielded      = "yielded"
 	EventFinished     = "finished"
 	EventCancelled    = "cancelled"
+	// EventRedriven: the run's worker stopped heartbeating (it crashed or was killed) and
+	// another worker took the run over from its latest checkpoint; data names both workers
+	// ("from", "to") and counts the run's crashes so far.
+	EventRedriven = "redriven"
+	// EventRequeued: a draining worker ran out of time and put the run back on the queue.
+	EventRequeued = "requeued"
 )
 
 // Event is one entry of a run's timeline.

@@ -36,8 +36,20 @@ type WorkerConfig struct {
 	// are re-driven from their latest checkpoint. Default DriveTimeout + 1 minute; at least
 	// DriveTimeout.
 	RescueStuckJobsAfter time.Duration
-	// ID names this worker in River's tables and logs. Default: chosen by River.
+	// ID names this worker in River's tables, logs and runs' redriven events. Default: chosen
+	// by River.
 	ID string
+	// HeartbeatInterval is how often a live drive extends its run's lease (Config.LeaseTTL).
+	// Default a third of LeaseTTL (2 s); below LeaseTTL.
+	HeartbeatInterval time.Duration
+	// RedriveInterval is how often the worker looks for runs whose worker stopped
+	// heartbeating, to re-drive them. A killed worker's runs are re-driven within LeaseTTL +
+	// RedriveInterval (plus a job fetch) of its last heartbeat. Default 1 second.
+	RedriveInterval time.Duration
+	// MaxCrashes is how many times a run may lose its worker (crash, OOM kill, SIGKILL):
+	// when it lost it that many times, the run ends failed ("the run crashed its worker N
+	// times") instead of being re-driven once more. Default 3.
+	MaxCrashes int
 }
 
 // WithDefaults returns a copy of the config with defaults filled in.
@@ -60,6 +72,12 @@ func (c WorkerConfig) WithDefaults() WorkerConfig {
 	if c.RescueStuckJobsAfter == 0 {
 		c.RescueStuckJobsAfter = c.DriveTimeout + time.Minute
 	}
+	if c.RedriveInterval == 0 {
+		c.RedriveInterval = time.Second
+	}
+	if c.MaxCrashes == 0 {
+		c.MaxCrashes = 3
+	}
 	return c
 }
 
@@ -69,6 +87,9 @@ func (c WorkerConfig) validate() error {
 	}
 	if c.RescueStuckJobsAfter < c.DriveTimeout {
 		return fmt.Errorf("durable: RescueStuckJobsAfter %s is below DriveTimeout %s", c.RescueStuckJobsAfter, c.DriveTimeout)
+	}
+	if c.HeartbeatInterval <= 0 || c.RedriveInterval <= 0 || c.MaxCrashes < 1 {
+		return fmt.Errorf("durable: HeartbeatInterval, RedriveInterval and MaxCrashes must be positive")
 	}
 	if c.FetchCooldown < time.Millisecond || c.FetchPollInterval < c.FetchCooldown {
 		return fmt.Errorf("durable: FetchCooldown %s must be at least 1ms and at most FetchPollInterval %s",
@@ -90,23 +111,38 @@ type Worker struct {
 	engine Engine
 	river  *river.Client[pgx.Tx]
 	log    *slog.Logger
+	cfg    WorkerConfig
+	id     string
+	live   leases
+	// stopRedrive ends the loop started by Start that re-drives runs of lost workers.
+	stopRedrive context.CancelFunc
+	redriveDone chan struct{}
 }
 
 // NewWorker returns a worker; Start begins taking jobs.
 func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	cfg = cfg.WithDefaults()
+	if cfg.HeartbeatInterval == 0 {
+		cfg.HeartbeatInterval = store.cfg.LeaseTTL / 3
+	}
+	if cfg.HeartbeatInterval >= store.cfg.LeaseTTL {
+		return nil, fmt.Errorf("durable: HeartbeatInterval %s is not below LeaseTTL %s", cfg.HeartbeatInterval, store.cfg.LeaseTTL)
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	if engine == nil {
 		return nil, errors.New("durable: NewWorker needs an Engine")
 	}
-	w := &Worker{store: store, engine: engine, log: store.cfg.Logger}
+	w := &Worker{store: store, engine: engine, log: store.cfg.Logger, cfg: cfg}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ExecuteArgs]) error {
 		return w.drive(ctx, job.Args.RunID, job.ID, 0, job.Attempt >= job.MaxAttempts)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ResumeArgs]) error {
+		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt >= job.MaxAttempts)
+	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[RedriveArgs]) error {
 		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt >= job.MaxAttempts)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[WebhookArgs]) error {
@@ -132,25 +168,68 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 		return nil, fmt.Errorf("durable: river client: %w", err)
 	}
 	w.river = client
+	w.id = client.ID()
 	return w, nil
 }
 
-// Start begins taking jobs; it returns at once.
+// ID returns the worker's id, as recorded on the runs it drives.
+func (w *Worker) ID() string { return w.id }
+
+// Start begins taking jobs, and re-driving the runs of workers that stopped heartbeating; it
+// returns at once.
 func (w *Worker) Start(ctx context.Context) error {
 	if err := w.river.Start(ctx); err != nil {
 		return fmt.Errorf("durable: start worker: %w", err)
 	}
+	redriveCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	w.stopRedrive, w.redriveDone = cancel, make(chan struct{})
+	go func() {
+		defer close(w.redriveDone)
+		w.redriveLoop(redriveCtx)
+	}()
 	return nil
 }
 
 // Stop drains the worker: it stops taking jobs and cancels the running ones' contexts, so the
-// engine yields each run at its next safe point with a snapshot, which is stored and the run
-// put back on the queue for another worker; then it waits for them (until ctx ends).
+// engine yields each run at its next safe point (a CPU-bound program within about a thousand
+// instructions) with a snapshot, which is stored and the run put back on the queue for another
+// worker; then it waits for them. When ctx is about to end with drives still live (calls in
+// flight that do not settle in time), it puts their runs back on the queue itself, fenced off
+// from the drives, so no run is left running on a stopped worker.
 func (w *Worker) Stop(ctx context.Context) error {
-	if err := w.river.StopAndCancel(ctx); err != nil {
-		return fmt.Errorf("durable: stop worker: %w", err)
+	if w.stopRedrive != nil {
+		w.stopRedrive()
+		<-w.redriveDone
 	}
-	return nil
+	riverCtx := ctx
+	if deadline, ok := ctx.Deadline(); ok {
+		// Keep part of the time to requeue the runs of drives still live.
+		reserve := min(time.Until(deadline)/4, time.Second)
+		var cancel context.CancelFunc
+		riverCtx, cancel = context.WithDeadline(ctx, deadline.Add(-reserve))
+		defer cancel()
+	}
+	err := w.river.StopAndCancel(riverCtx)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() == nil && riverCtx.Err() != nil {
+		if rerr := w.requeueLive(context.WithoutCancel(ctx)); rerr != nil {
+			return fmt.Errorf("durable: stop worker: %w; requeue its runs: %w", err, rerr)
+		}
+		return nil
+	}
+	return fmt.Errorf("durable: stop worker: %w", err)
+}
+
+// Wait waits until the drives a Stop left running (their runs requeued) have ended too.
+func (w *Worker) Wait(ctx context.Context) error {
+	select {
+	case <-w.river.Stopped():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // drive takes the run's lease and runs the program until it finishes, suspends or yields.
@@ -159,7 +238,7 @@ func (w *Worker) Stop(ctx context.Context) error {
 // so does, at once, a write the database refuses for good (ErrUnstorable).
 func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq int, lastAttempt bool) error {
 	log := w.log.With("run_id", runID, "job_id", jobID)
-	lease, seq, err := w.store.acquire(ctx, runID, jobID, resumeSeq)
+	lease, seq, err := w.store.acquireAs(ctx, runID, jobID, resumeSeq, w.id)
 	if errors.Is(err, errNoLease) {
 		log.DebugContext(ctx, "run not available to this job")
 		return nil
@@ -167,6 +246,15 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 	if err != nil {
 		return err
 	}
+	if lease.redriven && lease.crashes >= w.cfg.MaxCrashes {
+		log.ErrorContext(ctx, "the run crashed its worker too often; failing it", "crashes", lease.crashes)
+		if err := lease.finish(ctx, Outcome{Kind: Finished, OK: false, Result: crashedResult(lease.crashes)}); err != nil && !errors.Is(err, ErrLeaseLost) {
+			return fmt.Errorf("fail run %s: %w", runID, err)
+		}
+		return nil
+	}
+	ctx, stopBeat := w.keepAlive(ctx, lease, jobID)
+	defer stopBeat()
 	spec, err := w.store.runSpec(ctx, runID)
 	if err != nil {
 		return err

@@ -54,6 +54,11 @@ const (
 type RunOptions struct {
 	// MaxSteps pauses the run after this many instructions; 0 = no step limit.
 	MaxSteps int64
+	// Pause, when closed, pauses the run at its next safe point: an instruction boundary of
+	// the program's own code, within about a thousand instructions (a loop nested in a
+	// native, such as an Array.prototype.map callback, pauses once it returns). Run then
+	// returns StatusPaused, as for MaxSteps, and the state can be snapshotted.
+	Pause <-chan struct{}
 }
 
 // New creates a VM with a fresh realm.
@@ -104,8 +109,25 @@ func (vm *VM) Run(ctx context.Context, opts RunOptions) (st Status, err error) {
 		ex.stepLimit = ex.steps + opts.MaxSteps
 	}
 	atomic.StoreUint32(&ex.interrupt, 0)
-	stop := context.AfterFunc(ctx, func() { atomic.StoreUint32(&ex.interrupt, 1) })
+	stop := context.AfterFunc(ctx, func() { atomic.OrUint32(&ex.interrupt, interruptStop) })
 	defer stop()
+	select {
+	case <-opts.Pause: // nil: never
+		atomic.OrUint32(&ex.interrupt, interruptPause)
+	default:
+		if opts.Pause == nil {
+			break
+		}
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-opts.Pause:
+				atomic.OrUint32(&ex.interrupt, interruptPause)
+			case <-done:
+			}
+		}()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(*Exception); ok {
@@ -127,7 +149,7 @@ func (vm *VM) Run(ctx context.Context, opts RunOptions) (st Status, err error) {
 	for {
 		// An interrupt wins over a pause: a call made from native code returns early when
 		// interrupted, leaving frames a snapshot must not see.
-		if atomic.LoadUint32(&ex.interrupt) != 0 {
+		if atomic.LoadUint32(&ex.interrupt)&interruptStop != 0 {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return StatusPaused, &Diagnostic{Kind: "TimeoutExceeded", Message: "the run exceeded its time limit"}
 			}

@@ -287,8 +287,7 @@ func (vm *VM) loop(stopDepth int) Value {
 		}
 		ex.steps++
 		if ex.steps&(memoryCheckInterval-1) == 0 {
-			if vm.checkInterrupt() {
-				vm.interruptNested()
+			if vm.checkInterrupts() {
 				return undefinedValue
 			}
 			vm.checkMemory()

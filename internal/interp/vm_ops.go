@@ -10,8 +10,35 @@ import (
 // maxStringLength is the string length cap (code units).
 const maxStringLength = 1 << 24
 
+// Bits of execState.interrupt, set from other goroutines.
+const (
+	interruptStop  = 1 << iota // Run's context ended: stop now, even inside natives
+	interruptPause             // RunOptions.Pause closed: pause at the next safe point
+)
+
+// checkInterrupt reports whether the run's context ended.
 func (vm *VM) checkInterrupt() bool {
-	return atomic.LoadUint32(&vm.exec.interrupt) != 0
+	return atomic.LoadUint32(&vm.exec.interrupt)&interruptStop != 0
+}
+
+// checkInterrupts is the dispatch loop's periodic check of the interrupt flags: it reports
+// whether the loop must return now, with ex.paused set for a pause.
+func (vm *VM) checkInterrupts() bool {
+	ex := &vm.exec
+	flags := atomic.LoadUint32(&ex.interrupt)
+	if flags == 0 {
+		return false
+	}
+	if flags&interruptStop != 0 {
+		vm.interruptNested()
+		return true
+	}
+	if ex.noPause == 0 {
+		ex.paused = true
+		ex.steps-- // the instruction counted last did not run
+		return true
+	}
+	return false
 }
 
 // errTimeLimit is the diagnostic of a run interrupted where it cannot stop at a safe point.

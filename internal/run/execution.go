@@ -495,5 +495,5 @@ func (e *Execution) runVM(ctx context.Context, steps int64) (st interp.Status, e
 			st, err = interp.StatusDone, fmt.Errorf("internal interpreter error: %v", r)
 		}
 	}()
-	return e.vm.Run(ctx, interp.RunOptions{MaxSteps: steps})
+	return e.vm.Run(ctx, interp.RunOptions{MaxSteps: steps, Pause: e.drain})
 }

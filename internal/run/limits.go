@@ -64,3 +64,32 @@ func (l Limits) Validate() error {
 	}
 	return nil
 }
+
+// DefaultCeilings are the largest limits a worker grants one run unless configured otherwise:
+// 1 hour of active time, 10,000 tool calls, 16 MiB of output, 512 MiB of heap and 16 MiB of
+// snapshot. A run's own limits may lower them, never raise or lift them.
+var DefaultCeilings = Limits{
+	TimeoutMs:        60 * 60 * 1000,
+	MaxToolCalls:     10_000,
+	MaxOutputBytes:   16 << 20,
+	MaxMemoryBytes:   512 << 20,
+	MaxSnapshotBytes: 16 << 20,
+}
+
+// Within returns l held to the ceilings: every field above its ceiling, or zero (no limit),
+// takes the ceiling's value. A zero ceiling field holds nothing.
+func (l Limits) Within(ceil Limits) Limits {
+	capped := func(v, c int64) int64 {
+		if c > 0 && (v <= 0 || v > c) {
+			return c
+		}
+		return v
+	}
+	return Limits{
+		TimeoutMs:        capped(l.TimeoutMs, ceil.TimeoutMs),
+		MaxToolCalls:     capped(l.MaxToolCalls, ceil.MaxToolCalls),
+		MaxOutputBytes:   capped(l.MaxOutputBytes, ceil.MaxOutputBytes),
+		MaxMemoryBytes:   capped(l.MaxMemoryBytes, ceil.MaxMemoryBytes),
+		MaxSnapshotBytes: capped(l.MaxSnapshotBytes, ceil.MaxSnapshotBytes),
+	}
+}

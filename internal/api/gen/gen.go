@@ -200,12 +200,12 @@ type Health struct {
 	Status string `json:"status"`
 }
 
-// Limits defines model for Limits.
+// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
 type Limits struct {
-	MaxMemoryBytes *int `json:"maxMemoryBytes,omitempty"`
-	MaxOutputBytes *int `json:"maxOutputBytes,omitempty"`
-	MaxToolCalls   *int `json:"maxToolCalls,omitempty"`
-	TimeoutMs      *int `json:"timeoutMs,omitempty"`
+	MaxMemoryBytes *int64 `json:"maxMemoryBytes,omitempty"`
+	MaxOutputBytes *int64 `json:"maxOutputBytes,omitempty"`
+	MaxToolCalls   *int64 `json:"maxToolCalls,omitempty"`
+	TimeoutMs      *int64 `json:"timeoutMs,omitempty"`
 }
 
 // Namespace defines model for Namespace.
@@ -246,8 +246,10 @@ type Run struct {
 	CreatedAt  time.Time  `json:"createdAt"`
 	FinishedAt *time.Time `json:"finishedAt,omitempty"`
 	Id         string     `json:"id"`
-	Limits     Limits     `json:"limits"`
-	Pending    []Call     `json:"pending"`
+
+	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
+	Limits  Limits `json:"limits"`
+	Pending []Call `json:"pending"`
 
 	// Result The program's Result (ok, value or error, logs, warnings).
 	Result    *map[string]interface{} `json:"result,omitempty"`
@@ -258,7 +260,9 @@ type Run struct {
 
 // RunCreate defines model for RunCreate.
 type RunCreate struct {
-	Code     string         `json:"code"`
+	Code string `json:"code"`
+
+	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
 	Limits   *Limits        `json:"limits,omitempty"`
 	Toolsets *[]string      `json:"toolsets,omitempty"`
 	Webhook  *WebhookTarget `json:"webhook,omitempty"`
@@ -5629,61 +5633,64 @@ func (sh *strictHandler) CreateWebhook(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"1Fv7c9s28v9XdvjtTJ3v0BSd2Gmi/HDj2mmbNIkztm86c5EvhsiVhIYEFAC0rXr0v9/gwZcE6uU4vfvJ",
-	"IgguFvv87AK+DxKeTzlDpmTQvw+mRJAcFQrzdF6wN6f6B2VBP5gSNQnCgJEcg35A0yAMBH4tqMA06CtR",
-	"YBjIZII50V+o2VTPkkpQNg7m8zC45DyTqD6Yz70kzZ+diMpfaKZQ6DkpykTQqaJcL3DC85zsS9T7UpiC",
-	"svNBLyWjILRsfC1QzGo+3CQZrF77D0LV8ooXmHCWSlAcbglVMOIC1ARBFEyPJRPCxgh7REHOpYJncfyk",
-	"iw/9fYuHnNzRvMiD/rM4DoOcMvsUhyV3rMiHKIK5Zk+gnHIm0WjytRDciCfhTCEzfJPpNKMJ0Xz3/pSa",
-	"+fvGWj8IHAX94P96tYH07FvZs9TMKu3NHzNA/S4yAnLTNbVjNlsW1TGbwduLsw9wQ7ICtRRYkWVkmKFV",
-	"/TwMTkiWGbsUfIpCUbsbIsZyHY96xXkYJCTL3qQNBVKmcKxlFAZpIexi1csh5xkSpl9OCEvtuw1W+YIz",
-	"j42EAS9UwvO1VM7ctHloPcJHSqJSGabHRnUjLnKign6QEoX7ihq/Wf5EEaG2/kQVa2WrtXJhZ1pLKx32",
-	"UylvK5KwdHCjsFrg1TpNHq8qdvjwT0xU4NT/jkq1bAJ6HfODKsw3YljTcwsQIcjMy7rsZOOikgwy7XSf",
-	"AlEwpsUWBlNkqf0liyRBTFFLYERoZn4khCWY6d9XHpGfEEUyPl7eoglDW2zRkNEBce1OLWX/TmsqSwy1",
-	"vNdjoiv9ibJpYcNOmlJNgmQfG9RtqF/ihxdql89KL2rHm1+KLAP9CoiEqeBjQXIJWu1AFewZqUSDIo6f",
-	"JXqW+YUmOi/7CR0zogqBy6tczqZ4YZ6hmgW3VE3g7cUpT0LAaBzBwCoh4lMZ5URNIpKme0ZGfbiPomj+",
-	"pA8fBc+pRMuRGbQsDQIvTy5t+ZNVU/3OKcv5zd3USvRZR5VF2naB/uGEpx7xXChNHnKSTCjDfYEkNQN6",
-	"NuwZ2TCuPo94wdIQEs5GGU1UCJTdkIymn/VGUCq/WnKUkoxxvQgMb/X85c0uzLdb9MrkxqXThRS1RdBN",
-	"iSJbm7jEr60VKFPPD2vqjTRnR9ZJRNNzcx1Hod5E55b9YRlvSiS5UdCywlsXrhxRHyu/Icmsq7f5qPPY",
-	"ml3beT7S72hO7Vb8ehmRTGK4sG5O7t5jzsXs55lyI8soraGbnNydmRC3+Xwdm0/K7Ld6tjY4Xqj37akH",
-	"y1Pnnv1roC6nJMHtE0EHiPGFIZ/kz2rUtIXoO6LQxiGhOxaEAf/iT2oGuG6EERcW419W7fw4SXCqMPXD",
-	"ni44KwrWeuVDdRV2wYQLC1PSwpYB6EEnC1zbFcIa5K1wH528pp4IMa3G11iHnecjfV6w7myztPlEINkS",
-	"BY8oo3Ky3TfUL/qsiiKrTMTFmnkNJR+GbE31V2RrgdMCcplgCYt+lHBuKMAe/xLaAg24sNVdCBkfyxBu",
-	"idAAWDZzcSNBbVRKnBesrCTCuvBu7n4Z5yxstZim2yl4wdJo2ixIanNpUg5LxOD0WSuqw0BPDJktQ1hp",
-	"wzm5e4dsrIPoQXz44uin56bar8bCh9vZbqK+xeGE22C4apk/7LRLIsao/NirQ2x+VMHwzoy22wMeKYiC",
-	"bQ4+dBhZBz0MwdAy0MHycmH4tcDChNa6QpSF1AZjRneoEXXOP3W+6kty/3uV2Upz3hQoXNYVz4IjbR/z",
-	"14lwQuQFJqJVXzWEyFxbc+k7VsKozQ2zRl4eF9yuK7BgOL7oKbL1ydh1ZvXctqRKfppxc4WmdoqKC5pp",
-	"BMfD+OXz0C/yhZnPD43pKRQ60f370/H+v8j+X5+v3I94/+Xnq///IQgfX3+yMqIGe0cHT7sK+m+v6sof",
-	"CkGDsMnG0/jwRUtOE6Wm8h/9Xm9tEm1YyAr9+8O7Nxet26r2+436XNhROroktZNJesrcRlcwakZ7/ay3",
-	"kKGqnquob15Wkd8C62gZWTQaHJS9sSsebGNaa8DDYxqGjRmOtXBVLe8UclEMW/7+4MjuUdZaoNOB5jcK",
-	"lgZP2m27pddFxzZe2s4Ut4gnj61mbxdNYlIIqmYX2ncty0Mkwh7WGYc2mdQOVQT0wvaAibIRX+4inlpA",
-	"A3iHSaHHgI9ATrhQ8JbcENd/rXq8akKUbfROuFT2FDCCY0gyikyBwDGVCoUcsN8uLz+Wp4QyhI9nF5cS",
-	"SEkJiH4QBQuBsBQEklQCVRJsufXKvjQHf5SNgTNwyAtuufgyYFRCFRscBVnkmMLtBJk5JnQnRno7+lF/",
-	"BlTClEuFaTRgA/b6BsUMejcH4FqhwBBTCdfHhZpwQf8yJ3p9+NmIFGz3WPEvyGz3+LpeTKK4QQETsys7",
-	"he2dnJ2+fn92+vrz8cc3ny/Pfn/94UkEpvMrgQiE6/uB7bUMgj7cDwycHwQhDMoOyiCYz6+jgQEHVGnU",
-	"aebktoC6QSGtDuPoIIoNlJwiI1Ma9INnURw9c8dGxlR6E9Pg+0v/dr6hjd9s8U0a9INfUf3mpiwceT6N",
-	"42924OnajL4Tz4zeYNSy9KD/6Uqj/DwnYhb0g3f0BhlKCftG6FPBE/1khC9BG5z9vqfNabZyq+d2xt+y",
-	"U7N2pPV1FD/rIlPxVZ0Rd8tFE6QNwaREkSGRqO1dIEkmxnG0l2gPy+nYysJaYVIIgUw5yd0c9JL6GK1L",
-	"euVJW9i65vDJv5N6Sm/hksH86hHlX/LoUcDlBMHt0qjhMD7cSg2V4PV+IK2gorSnU75zKxmWgagMibCn",
-	"o6iNIOUQlUCGEpl6sqSOXt3uW6MV1y98qG7Ce+9VimGRjlFd6hDXvtaxsiv+mIp2++3QsxXbw9T8nqeY",
-	"7Y9IolMRZVKJIrEONOICCHPJ0+oWuM4ETU3Xuiy7Kl4Nakh/brskC5rz6aE+999ISI3uYJdmG6eY3Xd1",
-	"/J+WoGykDPSov9+siegnahpxLWopjojpxR7FYX2F56h1hcd7JtPBdSEkFyv3+5h2WzbpfLkQpmRsoIu2",
-	"GGe88W7Gq9cwZEJgeKtRzogKaT1CgyHPwTLJEd6kmE+5QpbM9n/HmckeUr8Y8nTWN/Zt6BiYZvKMKgTD",
-	"FPaexvGTCAyRL+5DwriaoBgw+/Fh/DKCP3So1PhOI0B5i0ICZwlWV7xaCI8LKI8SQnD3wMylMCqNv1mQ",
-	"1PYnW4+eF6zDoSZIUmOuzhwWdrx4X6yC9kdH4bqm29pga268WesyyPNnns6+pWG5WnzeLi7cVbDHtOiu",
-	"MKw16qIEIBEZRWGTpUHPXQanzcUY6tP44LG5tCJLt3a27fKKnv1yN0e+UEQoVxfxUV1KtdNL756m85XI",
-	"1+cQm5vr32I6D0vfv6IT2ytrcu2gYxCYxsU2o7p7pdIbZWzffRvJ2Yu/86tFDfWqa3edWMBeTXhUhOzu",
-	"BHZC5CyTDxO9LbENLDJNA4eBTd1PmRsT6SOItndvz9bni5exNyYceq9WVyf23Zer1yHhMuu2Vf6RS1Xe",
-	"13icvFBdjv2+WWHxKkaHtZkkUDZtbolGFPZmBQxxxAW+Ag0iNAK3Hpq6xPD0ezJ67nh6VcEU23eS/71p",
-	"w7K82BIj4JrjVV/N+KJBeckE0yKrkNiP0m3Sk2h6tue+s491esOJoWtz1fdOOiflOUL0HdVkFwUC9sw7",
-	"BHfkrfNQjYO1xZV9HJ8CpU9Hddu+M9e8LtvrC1psC+aMZTOw1GwmJSB1nNKw3f7DBJAhv9GWQzv/J4Qs",
-	"FYlVWReHy7cwV93L26FyPIjjZu3oHv+u1kV9/9NcHMQ7ZZW1L5VAkrcJLVYZ3ihqteOqq2sbyvqwRPla",
-	"O/fM9P/sAKaQ0RsE4tqpYl8iUwPmtL13TdNrDYNss7ul8xCuzaxr2/SYTTGE65QoYgfMHjXdtxdnH54M",
-	"WMEUzarwOSGyquxewfU7ItW++WL/zel1GVzB2Iw9e1hYXBd+D+rgVTFO0RwzytAAk2+ESZrnsZ2+d1n/",
-	"k9SjGVrz1LjDctrdqsX+gTvXqf/xS8JwZv75q9VI8FXgl1Vf6TFATfs+xEbQ5uBbL+5HCqXEdoIGL7eY",
-	"fWQx0C7QwPIIhEHzuO6VyS/mwYQIgSSFkeC5cducMDpCqYAoKIRrYdu2dZ19Sivp3WsbmdsYnKG9H9C2",
-	"klMz3rSSlrYOPWeW5ovt07Nmrqss7lw//h7W0nDAnXa1U6vf/ANpFavcjUR7tXiFO7sj9kdy5/Zdku/s",
-	"zr57Ex5luffDHVy73dAp6QCBf56/A8VNSnQpl4/0LzFz/Y+F87/67P/TlYYoNmlb7ZvbCebgv9/rHTz9",
-	"KYqjODrov4hfxFrd/wkAAP//",
+	"1Ft7b9u4lv8qB9oLTLpQZDmvtu4fi0zSe6e9bVMkGQywdbahpWObE4l0ScqpJ/B3X/AhybIpP5Kms9t/",
+	"aknk4XmfHw+ZhyDh+YQzZEoGvYdgQgTJUaEwT5cFe3euf1AW9IIJUeMgDBjJMegFNA3CQOC3ggpMg54S",
+	"BYaBTMaYEz1DzSZ6lFSCslEwn4fBNeeZRPXJTPeSNP89iqj8J80UCj0mRZkIOlGU6wXOeJ6TfYlaLoUp",
+	"KDse9FIyCkLLxrcCxazmww2Swfq1/yBUra54hQlnqQTF4Z5QBUMuQI0RRMH0u2RM2AhhjyjIuVRwGMcv",
+	"2vjQ8xs85OQ7zYs86B3GcRjklNmnOCy5Y0U+QBHMNXsC5YQzicaSb4XgRj0JZwqZ4ZtMJhlNiOa786fU",
+	"zD8srPUPgcOgF/xHp3aQjv0qO5aaWaUp/CkD1N8ioyA3XFM7ZbNVVZ2yGby/uvgEU5IVqLXAiiwjgwyt",
+	"6edhcEayzPil4BMUilppiBjJTTzqFedhkJAse5cuGJAyhSOtozBIC2EXqz4OOM+QMP1xTFhqv22xyh3O",
+	"PD4SBrxQCc83Urlww+ahjQgfKYlKZZieGtMNuciJCnpBShTuK2riZnWKIkLtPEUVG3WrrXJlR1pPKwP2",
+	"S6lvq5KwDHBjsFrh1TqLPN5U7PDBn5iowJn/A5Vq1QX0OuYHVZhvxbCm5xYgQpCZl3XZysZVpRlkOui+",
+	"BKJgTKstDCbIUvtLFkmCmKLWwJDQzPxICEsw079vPCo/I4pkfLQqoklDO4hoyOiEuFFSS9kvaU1lhaFG",
+	"9HpcdG08UTYpbNpJU6pJkOzzAnWb6lf44YV6zLQyipr55p9FloH+BETCRPCRILkEbXagCvaMVqJ+EceH",
+	"iR5lfqHJzqtxQkeMqELg6irXswlemWeoRsE9VWN4f3XOkxAwGkXQt0aI+ERGOVHjiKTpntFRDx6iKJq/",
+	"6MFnwXMq0XJkXlqW+oGXJ1e2/MVq0fwuKMvxi9LURvR5R1VFmn6B/tcJTz3quVKaPOQkGVOG+wJJal7o",
+	"0bBndMO4+jrkBUtDSDgbZjRRIVA2JRlNv2pBUCq/WXKUkoxwswoMb/X4VWGXxlsRvTqZunK6VKJ2SLop",
+	"UWRnF5f4rbECZerkqKa+UObsm00a0fTcWMdRqIVoFdmflnFaIsmtkpZV3qZ05Yj6WPkNSWZDvclHXcc2",
+	"SG3H+Uh/oDm1ovjtMiSZxGUAZCdBxu/Rwr57Lu5Q/CIhQZpRNpIOEFJpEOHeYAYpDkmRKTg8ifU/yCXw",
+	"IZBE0SmC9pkQuuaDDliTrmQI3ZOXL18edE9gMFNoJthUCYSlcHx48upl/Lp7UH8dI5m8eKNZmkFCGDCc",
+	"ogBBqETgAjI6VPpjHsGphWOanqQpQlfDVi2KkwA066i1hKnNa0dxrAG1/qbHkUyLn4LQSDeC35kG3EOK",
+	"mUbF5A6benHSy6jPdCVtWDEn3z9izsXsVy2G190rENz1uX5Ovl8YtTyBgK6FZyXa2HG6th4v1Mfd5849",
+	"Hqm3TnJCEty9NLfASl9h8MXCRY1j1wbDVnVh6yTdnp3DgN/5YYbx3a1Q+9Ji/G6d5KdJghOFqR+Itm0w",
+	"RMEan3w4u0KTmHBhgWNa2I0ZevDiEtd2hbCG3WsSmoYTE0/OnlTvN3iHHecjfVmw9vq/InwikOy4LxlS",
+	"RuV4tznUr/qsyuvrXMRl/3kN7p+21zD78SLbCGWXsOQYS6D6i4RLQwH2+F1Y5mhh99shZHwkQ7gnQm9J",
+	"5CI6WoAMW23uLgtW7u3CuhWyKP0q8lwStZikuxl4ydNourhFrN1lkXJYYjhnz9pQLQ56ZsjsmMJKH87J",
+	"9w/IRjqJduOjV8cvT0z6rt6FT/ezx6n6HgdjbpPhumX+sMOuiRih8qPhFrX5cR7D7+Zts2Hj0YIo2PZw",
+	"UKeRTWDQEAwtAy0sr27VvxVYmNRa79llIbXDmLeP2LVrVHDuYtVX5P7/7ZXXuvO2QOG63oMuBdLuOX+T",
+	"CsdEXmEiGjveBSUy12hemcdKGLW9Y9bIyxOCu/VplhzHlz1FtrkYu165HtvUVMnPYt5cY6lHZcUlyywk",
+	"x6P49UnoV/nSyJMj43oKhS50//PldP+/yf5fX2/cj3j/9deb//xHED6//WTlRAvsHXcP2losP97UVTwU",
+	"ggbhIhsH8dGrhp7GSk3kf/U6nY1FdMFD1tjfn969tWiTqDrut+o8Ystm3hWpR7mkp/Gw0KeNFrO9ftYi",
+	"ZKiq5yrrm49V5rfAOlpFFgstJ8re2RW7u7jWBvDwnI5hc4ZjLVzXXXEGuSoGjXh/cmb3GGsj0GlB81sl",
+	"S4Mnrdhu6U3ZsYmXdnPFHfLJc5vZ29eUmBSCqtmVjl3L8gCJsMenJqBNJbWvKgJ6YXvkR9mQr/Z1zy2g",
+	"AfyOSaHfAR+CHHOh4D2ZEtcRr7ruakyUbb2PuVT2XDaCU0gyikyBwBGVCoXss9+urz+X57YyhM8XV9cS",
+	"SEkJiH4QBQtN50sgSSVQJcFut97Yj+YolrIRcAYOeZkOVJ9RCVVucBRkkWMK92NkplPlzvC0OGXjCqiE",
+	"CZcK06jP+uztFMUMOtMuuOY0MMRUwu1pocZc0L/MGWsPfjUqBdvPV/wOme3n39aLSRRTFDA2UtkhbO/s",
+	"4vztx4vzt19PP7/7en3x77efXkRgevESiEC4fejbXks/6MFD38D5fhBCv+yg9IP5/NY22BRVGnWaMbnd",
+	"QE1RSGvDOOpGsYGSE2RkQoNecBjF0aE7yDOu0hmblutf+reLDe38RsR3adAL/oXqNzdk6RD6II5/2BG0",
+	"a/z6zqAzOsWo4elB78uNRvl5TsTMdGmnyFBK2DdKnwie6CejfAna4ez8jnan2VpRL+2Iv0VSs3ak7XUc",
+	"H7aRqfiqTu3b9aIJ0gXFpESRAZFoW74kGZvA0VGiIyynI6sL64VJIQQy5TQ37XaS+mCzTXvl2WfYuHjy",
+	"xS9JPaSzdO1jfvOM+i959BjgeozgpDRmOIqPdjJDpXgtD6QVVJS2r+47SZRhmYjKlAh7OovaDFK+ohLI",
+	"QCJTL1bM0anbfRus4vqFT7VN+OC93DIo0hGqa53imhdt1nbFn9PQTt4WO1u1Pc3MH3mK2f6QJOYYhUkl",
+	"isQG0JALIMwVT2tb4FN3hlSatbZl2VXxWlBD+kvbJVmynM8O9U2MrZS00B1ss+zCuXL77Sn/1BKUDZWB",
+	"HvX87ZqIfqKmEdeg5s6cgt5xHNaXqo4bl6q8ZzItXBdCcrFW3uf027JJ56uFMCEjA120xzjnjR/nvHoN",
+	"QyYEhvca5QypkDYiNBjyHPWTHOFdivmEK2TJbP/fODPVQ+oPA57Oesa/DR0D00ydUYVgmMLeQRy/iMAQ",
+	"uXMTCeNqjKLP7OSj+HUEf+hUqfGdRoDyHoUEzhKsLt01EB4XUB4lhOBu5plrelSaeLMgqRlPdj96WbCW",
+	"gBojSY27OndYknj5Bl8F7Y+Pw01Nt43J1txBtN5lkOevPJ39SMdye/F5c3PhLuc9p0e3pWFtUZclAInI",
+	"KApbLA16bnM47S7GUQ/i7nNzaVWW7hxsu9UVPfr14wL5ShGh3L6ID+utVLO8dB5oOl+LfH0Bsb27/i2u",
+	"87Ty/S90antjXa6ZdAwC07jYVlR301d6s4ztu++iOXsVe36zbKFOdRGyFQvYywvPipDdLc1WiJxl8mmq",
+	"t1vs6gJMiYHNvp8y906kz6DazoM9W58vX4/fmnDovexendi3X3ffhITLqts0+WcuVXlf43nqQnVd+edW",
+	"heWrGC3eZopA2bS5JxpR2JsVMMAhF/gGNIjQCNxGaOoKw8HPZPTS8fSmgim27yT/75YNy/JyS4yAa45X",
+	"fTUTiwblJWNMi6xCYr9IJ6Sn0HRsz/3RMdYaDWeGrq1VP7vonJXnCNFPNJNdFAjYM+8Q3JG3rkM1DtYe",
+	"V/ZxfAaUPhvVbfvWWvO2bK8vWbGpmAuWzcBSs5WUgNR5SsN2+ycsQAZ8iuaeZNtfx5CVTWK1rYvDNZft",
+	"4u03dmt2jt04Xtw7use/q3VR38g1Fwfxu7LG2pdKIMmbhJZ3Gd4saq3jdle3NpX1YIXyrb1RSgSCfYEp",
+	"ZHSKQFw7VexLZKrPnLX3bml6q2GQbXY3bB7CrRl1a5seswmGcJsSRewLI6Om+/7q4tOLPiuYolmVPsdE",
+	"Vju7N3D7gUi1b2bsvzu/LZMrGJ+xZw9Li+uN35M6eFWOUzTHjDI0wOQHYZLF89jW2Luu/2zt2Rxt8dS4",
+	"xXOa3arl/oE716n/FE/CYGb+HK/RSPDtwK+rvtJzgJrmfYitoE33Ry/uRwqlxh4FDV7vMPrYYqDHQAPL",
+	"IxAGi8d1b0x9MQ8mRQgkKQwFz03Y5oTRIUoFREEhXAvbtq3r6lN6SedB+8jc5uAM7f2Appecm/eLXtKw",
+	"1pHnzNLM2L08a+batsWt68c/w1sWAvBRUj2q1W/+pLfKVe5Gor1avCac3RH7M4Vz8y7JTw5n370Jj7Hc",
+	"98EjQrvZ0CnpAIHfLz+A4qYkupLLh/qXmLn+x9L5X332/+VGQxRbtK31ze0Ec/Df63S6By+jOIqjbu9V",
+	"/CrW5v7fAAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

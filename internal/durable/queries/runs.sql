@@ -41,21 +41,54 @@ WHERE id = $1 AND fence = $2 AND status = 'running'
 RETURNING snapshot_seq;
 
 -- name: RunLeaseExecute
-UPDATE runs
-SET status = 'running', fence = fence + 1, lease_owner = $2,
+-- Leases the run to job $2 of worker $4; returns the worker whose lost lease made the run
+-- re-driven (NULL when it was not), and the run's count of such re-drives.
+UPDATE runs r
+SET status = 'running', fence = r.fence + 1, lease_owner = $2, lease_worker = $4, redriven_from = NULL,
     lease_expires_at = now() + $3::interval, updated_at = now()
-WHERE id = $1
-  AND (status = 'queued'
-       OR (status = 'running' AND (lease_owner = $2 OR lease_expires_at < now())))
-RETURNING fence, snapshot_seq;
+FROM (SELECT id, redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
+WHERE r.id = old.id
+  AND (r.status = 'queued'
+       OR (r.status = 'running' AND (r.lease_owner = $2 OR r.lease_expires_at < now())))
+RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
 
 -- name: RunLeaseResume
-UPDATE runs
-SET status = 'running', fence = fence + 1, lease_owner = $2,
+-- As RunLeaseExecute, for a run suspended or queued at snapshot $5.
+UPDATE runs r
+SET status = 'running', fence = r.fence + 1, lease_owner = $2, lease_worker = $4, redriven_from = NULL,
     lease_expires_at = now() + $3::interval, updated_at = now()
-WHERE id = $1
-  AND ((status IN ('suspended', 'queued') AND snapshot_seq = $4)
-       OR (status = 'running' AND (lease_owner = $2 OR lease_expires_at < now())))
+FROM (SELECT id, redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
+WHERE r.id = old.id
+  AND ((r.status IN ('suspended', 'queued') AND r.snapshot_seq = $5)
+       OR (r.status = 'running' AND (r.lease_owner = $2 OR r.lease_expires_at < now())))
+RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
+
+-- name: RunLeaseOwner
+SELECT lease_owner FROM runs WHERE id = $1;
+
+-- name: RunHeartbeat
+-- Extends the lease of a run still leased under fence $2; no row when the lease was lost.
+UPDATE runs SET lease_expires_at = now() + $3::interval
+WHERE id = $1 AND fence = $2 AND status = 'running'
+RETURNING id;
+
+-- name: RunListExpired
+-- Runs whose driver stopped heartbeating, oldest expiry first, locked for the caller.
+SELECT id, lease_owner, coalesce(lease_worker, ''), snapshot_seq, crashes FROM runs
+WHERE status = 'running' AND lease_expires_at < now()
+ORDER BY lease_expires_at
+LIMIT $1
+FOR UPDATE SKIP LOCKED;
+
+-- name: RunRequeue
+-- Puts a running run back on the queue, fencing off its driver: a re-drive after its worker
+-- was lost ($3 true: counted in crashes, and the worker remembered for the redriven event) or
+-- a drain that ran out of time. Returns the new fence.
+UPDATE runs
+SET status = 'queued', fence = fence + 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = now(),
+    crashes = crashes + CASE WHEN $3::boolean THEN 1 ELSE 0 END,
+    redriven_from = CASE WHEN $3::boolean THEN coalesce(lease_worker, '') ELSE redriven_from END
+WHERE id = $1 AND status = 'running' AND ($2::bigint IS NULL OR fence = $2)
 RETURNING fence, snapshot_seq;
 
 

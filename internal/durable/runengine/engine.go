@@ -27,6 +27,11 @@ type Config struct {
 	// Limits apply to runs whose limits leave a field unset. Default (when zero)
 	// DefaultLimits.
 	Limits run.Limits
+	// Ceilings are the largest limits this worker grants a run: a run's own limits (and
+	// Limits) are held to them, so a client can lower them but never raise or lift them (a
+	// zero field in a run's limits takes the ceiling). Zero fields take
+	// run.DefaultCeilings.
+	Ceilings run.Limits
 	// DrainGrace is how long calls in flight may still take once a drain was asked for
 	// (ctx cancelled) before they are aborted. Default 30 seconds.
 	DrainGrace time.Duration
@@ -50,6 +55,8 @@ func (c Config) WithDefaults() Config {
 	if c.Limits == (run.Limits{}) {
 		c.Limits = DefaultLimits
 	}
+	c.Ceilings = orDefault(c.Ceilings, run.DefaultCeilings)
+	c.Limits = c.Limits.Within(c.Ceilings)
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{}
 	}
@@ -60,6 +67,19 @@ func (c Config) WithDefaults() Config {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c
+}
+
+// orDefault returns l with its zero fields taken from def.
+func orDefault(l, def run.Limits) run.Limits {
+	for _, f := range []struct{ v, d *int64 }{
+		{&l.TimeoutMs, &def.TimeoutMs}, {&l.MaxToolCalls, &def.MaxToolCalls}, {&l.MaxOutputBytes, &def.MaxOutputBytes},
+		{&l.MaxMemoryBytes, &def.MaxMemoryBytes}, {&l.MaxSnapshotBytes, &def.MaxSnapshotBytes},
+	} {
+		if *f.v == 0 {
+			*f.v = *f.d
+		}
+	}
+	return l
 }
 
 // Engine implements durable.Engine over run.Runtime.
@@ -116,14 +136,15 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 	if err != nil {
 		return nil, run.ExecOptions{}, nil, nil, fmt.Errorf("runtime for run %s: %w", spec.RunID, err)
 	}
-	// A new run gets the configured limits overridden by its own; a resumed run keeps the
-	// limits stored in its snapshot.
+	// A new run gets the configured limits overridden by its own, held to the ceilings; a
+	// resumed run keeps the limits stored in its snapshot.
 	limits := e.cfg.Limits
 	if len(spec.Limits) > 0 {
 		if err := json.Unmarshal(spec.Limits, &limits); err != nil {
 			return nil, run.ExecOptions{}, nil, nil, fmt.Errorf("limits of run %s: %w", spec.RunID, err)
 		}
 	}
+	limits = limits.Within(e.cfg.Ceilings)
 	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits}
 	if resume {
 		opts.Limits = nil

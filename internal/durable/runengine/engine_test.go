@@ -20,6 +20,10 @@ func TestMain(m *testing.M) {
 		runChildWorker() // this test binary was started as a worker process
 		return
 	}
+	if os.Getenv(workerProcDBEnv) != "" {
+		runWorkerProcess() // started by startWorkerProcess
+		return
+	}
 	pgtest.Main(m)
 }
 
