@@ -36,6 +36,15 @@ func (s *Store) heartbeat(ctx context.Context, l *Lease) (ok bool, err error) {
 	return true, nil
 }
 
+// holdLease keeps the run leased to l's driver for d from now, when l still holds it.
+func (s *Store) holdLease(ctx context.Context, l *Lease, d time.Duration) error {
+	_, err := s.pool.Exec(ctx, q("RunHeartbeat"), l.runID, l.fence, d.String())
+	if err != nil {
+		return fmt.Errorf("hold run %s: %w", l.runID, err)
+	}
+	return nil
+}
+
 // leases are the drives live in one worker, for the drain to requeue those it could not wait
 // for.
 type leases struct {

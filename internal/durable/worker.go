@@ -136,15 +136,15 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	}
 	w := &Worker{store: store, engine: engine, log: store.cfg.Logger, cfg: cfg}
 	workers := river.NewWorkers()
-	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ExecuteArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, 0, job.Attempt >= job.MaxAttempts)
-	}))
-	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ResumeArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt >= job.MaxAttempts)
-	}))
-	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[RedriveArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt >= job.MaxAttempts)
-	}))
+	river.AddWorker(workers, &runJobWorker[ExecuteArgs]{work: func(ctx context.Context, job *river.Job[ExecuteArgs]) error {
+		return w.drive(ctx, job.Args.RunID, job.ID, 0, job.Attempt, job.MaxAttempts)
+	}})
+	river.AddWorker(workers, &runJobWorker[ResumeArgs]{work: func(ctx context.Context, job *river.Job[ResumeArgs]) error {
+		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt, job.MaxAttempts)
+	}})
+	river.AddWorker(workers, &runJobWorker[RedriveArgs]{work: func(ctx context.Context, job *river.Job[RedriveArgs]) error {
+		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt, job.MaxAttempts)
+	}})
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[WebhookArgs]) error {
 		return store.deliverWebhook(ctx, job.Args.DeliveryID, job.Attempt >= job.MaxAttempts)
 	}))
@@ -234,9 +234,9 @@ func (w *Worker) Wait(ctx context.Context) error {
 
 // drive takes the run's lease and runs the program until it finishes, suspends or yields.
 // resumeSeq is 0 for run.execute, else the snapshot sequence of a run.resume job. On the job's
-// last attempt an engine error fails the run (an internal error) instead of leaving it running;
-// so does, at once, a write the database refuses for good (ErrUnstorable).
-func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq int, lastAttempt bool) error {
+// last attempt (of maxAttempts) an engine error fails the run (an internal error) instead of
+// leaving it running; so does, at once, a write the database refuses for good (ErrUnstorable).
+func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq, attempt, maxAttempts int) error {
 	log := w.log.With("run_id", runID, "job_id", jobID)
 	lease, seq, err := w.store.acquireAs(ctx, runID, jobID, resumeSeq, w.id)
 	if errors.Is(err, errNoLease) {
@@ -253,6 +253,26 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 		}
 		return nil
 	}
+	err = w.driveLeased(ctx, log, lease, jobID, seq, attempt >= maxAttempts)
+	if err != nil && attempt < maxAttempts {
+		// The job will be retried: keep the run leased to it until then, so that the lease
+		// does not expire in between and the run count as one whose worker was lost.
+		hold := runRetryDelay(attempt) + w.store.cfg.LeaseTTL
+		holdCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if herr := w.store.holdLease(holdCtx, lease, hold); herr != nil {
+			log.WarnContext(ctx, "could not hold the run for its retry", "error", herr)
+		}
+		log.WarnContext(ctx, "drive failed; the run will be retried", "attempt", attempt,
+			"retry_in", runRetryDelay(attempt), "error", err)
+	}
+	return err
+}
+
+// driveLeased drives the run under lease until it finishes, suspends or yields; seq is the
+// snapshot it continues from (0: the source).
+func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease, jobID int64, seq int, lastAttempt bool) error {
+	runID := lease.runID
 	ctx, stopBeat := w.keepAlive(ctx, lease, jobID)
 	defer stopBeat()
 	spec, err := w.store.runSpec(ctx, runID)
@@ -353,4 +373,26 @@ func internalErrorResult(err error) json.RawMessage {
 		"logs":  []any{},
 	})
 	return raw
+}
+
+// runRetryDelay is how long a run job waits before attempt+1 after a drive failed for a reason
+// that may pass (the database or a network briefly unreachable): attempt² seconds, at most 30
+// s, so a run goes on soon after the cause is gone rather than after River's default backoff
+// of attempt⁴ seconds (days, by the last attempts).
+func runRetryDelay(attempt int) time.Duration {
+	return min(time.Duration(attempt*attempt)*time.Second, 30*time.Second)
+}
+
+// runJobWorker is the River worker of a job that drives a run, retried after runRetryDelay.
+type runJobWorker[T river.JobArgs] struct {
+	river.WorkerDefaults[T]
+	work func(ctx context.Context, job *river.Job[T]) error
+}
+
+// Work implements river.Worker.
+func (r *runJobWorker[T]) Work(ctx context.Context, job *river.Job[T]) error { return r.work(ctx, job) }
+
+// NextRetry implements river.Worker.
+func (r *runJobWorker[T]) NextRetry(job *river.Job[T]) time.Time {
+	return time.Now().Add(runRetryDelay(job.Attempt))
 }

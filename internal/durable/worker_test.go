@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -17,6 +18,8 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/pgtest"
 )
 
 // scriptEngine stands in for the code-mode runtime in these tests of the worker's job logic
@@ -520,4 +523,61 @@ func TestWorkerFailsRunWhoseDataCannotBeStored(t *testing.T) {
 			require.Equal(t, int64(1), engine.starts.Load())
 		})
 	}
+}
+
+// flakyEngine fails its first failures drives, as a database or network hiccup would, then
+// drives with next.
+type flakyEngine struct {
+	failures atomic.Int64
+	next     Engine
+}
+
+func (e *flakyEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outcome, error) {
+	if e.failures.Add(-1) >= 0 {
+		return Outcome{}, errors.New("database briefly unreachable")
+	}
+	return e.next.Start(ctx, spec, host)
+}
+
+func (e *flakyEngine) Resume(ctx context.Context, spec RunSpec, snapshot []byte, settled []CallOutcome, host Host) (Outcome, error) {
+	return e.next.Resume(ctx, spec, snapshot, settled, host)
+}
+
+// TestWorkerRetriesTransientFailuresWithoutCountingCrashes: a drive that fails for a reason
+// that passes is retried soon (attempt² seconds), and its run stays leased to the job until the
+// retry, even when the wait outlasts the lease's TTL, so it is not taken for a run whose worker
+// was lost (no redriven event, no crash counted).
+func TestWorkerRetriesTransientFailuresWithoutCountingCrashes(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	store, err := New(pool, Config{LeaseTTL: time.Second, Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	b := &testBundle{store: store, ctx: context.Background()}
+	run, _, err := store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1}]}`})
+	require.NoError(t, err)
+	engine := &flakyEngine{next: newScriptEngine()}
+	engine.failures.Store(2) // retries after 1 s and 4 s: the second outlasts the 1 s lease
+	w, err := NewWorker(store, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond, RedriveInterval: 100 * time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, w.Start(b.ctx))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = w.Stop(ctx)
+	})
+
+	run = b.waitStatus(t, run.ID, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":[1]}`, string(run.Result))
+	var crashes int
+	require.NoError(t, pool.QueryRow(b.ctx, "SELECT crashes FROM runs WHERE id = $1", run.ID).Scan(&crashes))
+	require.Zero(t, crashes)
+	events, err := store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	for _, e := range events {
+		require.NotEqual(t, EventRedriven, e.Type)
+	}
+	var attempt int
+	require.NoError(t, pool.QueryRow(b.ctx, "SELECT attempt FROM river_job WHERE kind = 'run.execute'").Scan(&attempt))
+	require.Equal(t, 3, attempt, "the execute job itself was retried")
 }
