@@ -4,7 +4,7 @@
 ALTER TABLE runs
     ADD COLUMN lease_worker  text,                       -- worker id of the current driver
     ADD COLUMN redriven_from text,                       -- worker whose lease expired; cleared by the next lease
-    ADD COLUMN crashes       integer NOT NULL DEFAULT 0; -- re-drives after a lost worker
+    ADD COLUMN crashes       integer NOT NULL DEFAULT 0; -- re-drives after a lost worker since the latest snapshot
 CREATE INDEX runs_lease_expiry_idx ON runs (lease_expires_at) WHERE status = 'running';
 
 -- +goose Down

@@ -93,7 +93,8 @@ RETURNING fence, snapshot_seq;
 
 
 -- name: RunSetSnapshotSeq
-UPDATE runs SET snapshot_seq = $2, updated_at = now() WHERE id = $1;
+-- A new snapshot is progress past every earlier crash: the count of lost workers restarts.
+UPDATE runs SET snapshot_seq = $2, crashes = 0, updated_at = now() WHERE id = $1;
 
 -- name: RunFinish
 -- Ends a run with status $2 and result $3, and appends its "finished" event.

@@ -40,7 +40,7 @@ return [a.slept, s.sum];
 
 	b.startWorker(t)
 	final := b.waitStatus(t, run.ID, durable.StatusSucceeded)
-	require.Contains(t, string(final.Result), `[3000, 5]`)
+	require.Equal(t, []any{3000.0, 5.0}, resultValue(t, final.Result))
 	// The old drive ends once its call settles: its write is refused (lease lost).
 	waitCtx, cancelWait := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancelWait()

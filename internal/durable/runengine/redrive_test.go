@@ -207,7 +207,7 @@ return total;
 		run, err := b.store.WaitRun(b.ctx, id, 60*time.Second, durable.IsFinal)
 		require.NoError(t, err)
 		require.Equal(t, durable.StatusSucceeded, run.Status, "run %s: %s", id, run.Result)
-		require.Contains(t, string(run.Result), fmt.Sprintf(`"value": %d`, want))
+		require.Equal(t, float64(want), resultValue(t, run.Result))
 		recorded, err := b.store.ListCalls(b.ctx, id)
 		require.NoError(t, err)
 		require.Len(t, recorded, 2*calls)
@@ -276,7 +276,7 @@ return spins > 0;
 	final, err := b.store.WaitRun(b.ctx, run.ID, 60*time.Second, durable.IsFinal)
 	require.NoError(t, err)
 	require.Equal(t, durable.StatusSucceeded, final.Status, "%s", final.Result)
-	require.Contains(t, string(final.Result), `"value": true`)
+	require.Equal(t, true, resultValue(t, final.Result))
 	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)))
 	t.Logf("worker stopped %s after SIGTERM; another continued the run %s after it",
 		stopped.Round(time.Millisecond), continued.Round(time.Millisecond))
@@ -313,4 +313,16 @@ while (true) {}
 	require.True(t, strings.Contains(string(redriven[2].Data), `"from": "crash-2"`) ||
 		strings.Contains(string(redriven[2].Data), `"from":"crash-2"`), "%s", redriven[2].Data)
 	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)))
+}
+
+// resultValue returns the value of a run's successful Result.
+func resultValue(t *testing.T, result []byte) any {
+	t.Helper()
+	var r struct {
+		OK    bool `json:"ok"`
+		Value any  `json:"value"`
+	}
+	require.NoError(t, json.Unmarshal(result, &r))
+	require.True(t, r.OK, "%s", result)
+	return r.Value
 }
