@@ -5,12 +5,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/codemode/codemode/internal/api"
+	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/durable/runengine"
@@ -33,12 +39,12 @@ func runDev(ctx context.Context, args []string, env Env) int {
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
 		return ExitUsage
 	}
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		fmt.Fprintf(env.Stderr, "codemode dev: log level %q: %v\n", *level, err)
+	lvl, err := config.ParseLevel(*level)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "codemode dev:", err)
 		return ExitUsage
 	}
-	logger := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: lvl}))
+	logger := config.NewLogger(env.Stderr, lvl)
 	token := env.Getenv("CODEMODE_API_TOKEN")
 	if err := api.CheckListen(*listen, token); err != nil {
 		fmt.Fprintln(env.Stderr, "codemode dev:", err)
@@ -58,33 +64,41 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 		if err != nil {
 			return err
 		}
+		unlock, err := lockDataDir(abs)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		cluster, err := pgcluster.New(pgcluster.Config{Dir: abs})
 		if err != nil {
 			return err
 		}
 		if !cluster.Initialized() {
-			logger.Info("creating the private PostgreSQL cluster", "dir", abs)
+			fmt.Fprintf(env.Stderr, "codemode dev: creating a PostgreSQL cluster in %s (first start only, a few seconds)\n", abs)
 			if err := cluster.Init(ctx); err != nil {
 				return err
 			}
 		}
+		fmt.Fprintf(env.Stderr, "codemode dev: starting PostgreSQL in %s\n", abs)
 		switch err := cluster.Start(ctx); {
 		case errors.Is(err, pgcluster.ErrAlreadyRunning):
-			// A server left behind by a codemode dev that was killed: use it (and stop it on exit).
-			logger.Info("adopting the PostgreSQL server already running", "dir", abs)
+			// Not ours (another program, or a codemode dev that was killed): use it, leave it running.
 			if err := cluster.Adopt(ctx); err != nil {
 				return err
 			}
+			fmt.Fprintf(env.Stderr, "codemode dev: using the PostgreSQL server already running in %s; "+
+				"it is left running at exit (pg_ctl stop -D %s stops it)\n", abs, filepath.Join(abs, "data"))
 		case err != nil:
 			return err
+		default:
+			defer func() {
+				stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				if err := cluster.Stop(stopCtx); err != nil {
+					logger.Error("stop PostgreSQL", "error", err)
+				}
+			}()
 		}
-		defer func() {
-			stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := cluster.Stop(stopCtx); err != nil {
-				logger.Error("stop PostgreSQL", "error", err)
-			}
-		}()
 		if dbURL, err = cluster.CreateDatabase(ctx, devDatabase); err != nil {
 			return err
 		}
@@ -130,4 +144,37 @@ func envOr(env Env, name, def string) string {
 		return v
 	}
 	return def
+}
+
+// devLockFile is the file in the data directory that a running codemode dev holds locked.
+const devLockFile = "codemode-dev.lock"
+
+// lockDataDir takes the data directory for this process, creating it if needed: it holds an
+// exclusive flock on its lock file until the returned function is called or the process ends,
+// and refuses when another process holds it.
+func lockDataDir(dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, devLockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open lock file: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		owner, _ := io.ReadAll(f)
+		_ = f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			who := "another codemode dev"
+			if pid := strings.TrimSpace(string(owner)); pid != "" {
+				who += " (pid " + pid + ")"
+			}
+			return nil, fmt.Errorf("%s is already running on %s: stop it first, or give this one another --data directory", who, dir)
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return func() { _ = f.Close() }, nil
 }
