@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/codemode/codemode/internal/api"
 	"github.com/codemode/codemode/internal/config"
@@ -26,35 +27,47 @@ import (
 // devDatabase is the database codemode dev keeps its runs in.
 const devDatabase = "codemode"
 
-// runDev is `codemode dev`: the embedded default. It creates (the first time) and starts a
+// newDevCmd is `codemode dev`: the embedded default. It creates (the first time) and starts a
 // private PostgreSQL cluster in --data (Unix socket only), applies migrations, and serves the
 // API and a worker in one process until interrupted. With DATABASE_URL set it uses that
 // database instead of a private cluster.
-func runDev(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	dataDir := fs.String("data", ".codemode", "directory of the private PostgreSQL cluster")
-	listen := fs.String("listen", envOr(env, "CODEMODE_LISTEN", "127.0.0.1:8080"), "API address (CODEMODE_LISTEN)")
-	level := fs.String("log-level", envOr(env, "CODEMODE_LOG_LEVEL", "info"), "log level: debug, info, warn or error")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		return ExitUsage
+func newDevCmd(env Env) *cobra.Command {
+	var dataDir, listen, level string
+	cmd := &cobra.Command{
+		Use:   "dev",
+		Short: "Run the service (API server and worker) on a private PostgreSQL",
+		Long: `Run the service, the API server and a worker in one process, until Ctrl-C.
+
+The first start creates a PostgreSQL cluster in --data (Unix socket only); every start applies
+the migrations. With DATABASE_URL set, that database is used instead of the private cluster.
+One codemode dev at a time may use a data directory: a second one refuses to start. A
+PostgreSQL server codemode dev did not start itself is used and left running at exit.
+
+River's own informational logs show only with --log-level debug.`,
+		Example: `  codemode dev
+  codemode dev --data /tmp/cm --listen 127.0.0.1:9090 --log-level debug`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			lvl, err := config.ParseLevel(level)
+			if err != nil {
+				return err
+			}
+			logger := config.NewLogger(env.Stderr, lvl)
+			token := env.Getenv("CODEMODE_API_TOKEN")
+			if err := api.CheckListen(listen, token); err != nil {
+				return err
+			}
+			if err := dev(cmd.Context(), dataDir, listen, token, env, logger); err != nil {
+				return failed(err)
+			}
+			return nil
+		},
 	}
-	lvl, err := config.ParseLevel(*level)
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "codemode dev:", err)
-		return ExitUsage
-	}
-	logger := config.NewLogger(env.Stderr, lvl)
-	token := env.Getenv("CODEMODE_API_TOKEN")
-	if err := api.CheckListen(*listen, token); err != nil {
-		fmt.Fprintln(env.Stderr, "codemode dev:", err)
-		return ExitUsage
-	}
-	if err := dev(ctx, *dataDir, *listen, token, env, logger); err != nil {
-		fmt.Fprintln(env.Stderr, "codemode dev:", err)
-		return ExitFailed
-	}
-	return ExitOK
+	f := cmd.Flags()
+	f.StringVar(&dataDir, "data", ".codemode", "directory of the private PostgreSQL cluster")
+	f.StringVar(&listen, "listen", envOr(env, "CODEMODE_LISTEN", "127.0.0.1:8080"), "API address (CODEMODE_LISTEN)")
+	f.StringVar(&level, "log-level", envOr(env, "CODEMODE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (CODEMODE_LOG_LEVEL)")
+	return cmd
 }
 
 func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *slog.Logger) error {
