@@ -62,6 +62,14 @@ func (f *clientFlags) do(cmd *cobra.Command, env Env, send call) error {
 	return nil
 }
 
+// envOr returns the variable name of env, or def when it is empty.
+func envOr(env Env, name, def string) string {
+	if v := env.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
 // newGroup returns the command of a noun (runs, calls, toolsets) whose verbs talk to the
 // service; they share --url and --token.
 func newGroup(name, short, example string, cf *clientFlags, env Env) *cobra.Command {

@@ -32,14 +32,15 @@ const devDatabase = "codemode"
 // API and a worker in one process until interrupted. With DATABASE_URL set it uses that
 // database instead of a private cluster.
 func newDevCmd(env Env) *cobra.Command {
-	var dataDir, listen, level string
+	cfg := config.Load(env.Getenv)
 	cmd := &cobra.Command{
 		Use:   "dev",
 		Short: "Run the service (API server and worker) on a private PostgreSQL",
 		Long: `Run the service, the API server and a worker in one process, until Ctrl-C.
 
 The first start creates a PostgreSQL cluster in --data (Unix socket only); every start applies
-the migrations. With DATABASE_URL set, that database is used instead of the private cluster.
+the migrations. With DATABASE_URL (or --database-url) set, that database is used instead of the
+private cluster.
 One codemode dev at a time may use a data directory: a second one refuses to start. A
 PostgreSQL server codemode dev did not start itself is used and left running at exit.
 
@@ -48,32 +49,23 @@ River's own informational logs show only with --log-level debug.`,
   codemode dev --data /tmp/cm --listen 127.0.0.1:9090 --log-level debug`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			lvl, err := config.ParseLevel(level)
-			if err != nil {
+			if err := cfg.Validate(config.Dev); err != nil {
 				return err
 			}
-			logger := config.NewLogger(env.Stderr, lvl)
-			token := env.Getenv("CODEMODE_API_TOKEN")
-			if err := api.CheckListen(listen, token); err != nil {
-				return err
-			}
-			if err := dev(cmd.Context(), dataDir, listen, token, env, logger); err != nil {
+			if err := dev(cmd.Context(), cfg, env, cfg.Logger(env.Stderr)); err != nil {
 				return failed(err)
 			}
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&dataDir, "data", ".codemode", "directory of the private PostgreSQL cluster")
-	f.StringVar(&listen, "listen", envOr(env, "CODEMODE_LISTEN", "127.0.0.1:8080"), "API address (CODEMODE_LISTEN)")
-	f.StringVar(&level, "log-level", envOr(env, "CODEMODE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (CODEMODE_LOG_LEVEL)")
+	cfg.AddFlags(cmd.Flags(), config.Dev)
 	return cmd
 }
 
-func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *slog.Logger) error {
-	dbURL := env.Getenv("DATABASE_URL")
+func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) error {
+	dbURL := cfg.DatabaseURL
 	if dbURL == "" {
-		abs, err := filepath.Abs(dataDir)
+		abs, err := filepath.Abs(cfg.DataDir)
 		if err != nil {
 			return err
 		}
@@ -136,11 +128,11 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 	if err := worker.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	handler, err := api.New(store, api.Config{Token: token, Logger: logger})
+	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", listen)
+	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
@@ -150,13 +142,6 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 	defer cancel()
 	stopErr := worker.Stop(drainCtx)
 	return errors.Join(serveErr, stopErr)
-}
-
-func envOr(env Env, name, def string) string {
-	if v := env.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }
 
 // devLockFile is the file in the data directory that a running codemode dev holds locked.

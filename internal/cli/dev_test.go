@@ -168,3 +168,14 @@ func TestDevLocksDataDirAndLeavesForeignClusterRunning(t *testing.T) {
 	require.Equal(t, ExitOK, third.stop(t), third.stderr.String())
 	require.True(t, c.Running(ctx), "codemode dev must not stop a PostgreSQL it did not start")
 }
+
+func TestDevWithDatabaseURLLeavesDataDirAlone(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "data")
+	code, out, errOut := runCLI(t, "", "dev", "--data", dir, "--listen", "127.0.0.1:0",
+		"--database-url", "postgres://codemode@127.0.0.1:1/codemode?connect_timeout=5")
+	require.Equal(t, ExitFailed, code, "stdout %s stderr %s", out, errOut)
+	require.Contains(t, errOut, "codemode dev: ")
+	_, err := os.Stat(dir)
+	require.True(t, os.IsNotExist(err), "no private cluster with --database-url")
+}
