@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -44,6 +46,18 @@ func TestHelpOnEveryCommand(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestHelpHidesSecrets(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"CODEMODE_API_TOKEN": "tok-s3cret", "DATABASE_URL": "postgres://u:pw-s3cret@db/x"}
+	for _, args := range [][]string{{"runs", "get", "-h"}, {"toolsets", "--help"}, {"migrate", "-h"}, {"dev", "-h"}} {
+		var out, errOut bytes.Buffer
+		code := Run(context.Background(), args, Env{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }})
+		require.Equal(t, ExitOK, code, errOut.String())
+		require.NotContains(t, out.String(), "s3cret", "codemode %v -h", args)
+		require.Contains(t, out.String(), "$")
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/config"
 )
 
 // clientFlags are the flags every client verb takes.
@@ -85,7 +86,7 @@ printed on stderr and exits 1; a wrong command line exits 2.`,
 	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&cf.url, "url", envOr(env, "CODEMODE_URL", "http://127.0.0.1:8080"), "the service's base URL (CODEMODE_URL)")
-	pf.StringVar(&cf.token, "token", env.Getenv("CODEMODE_API_TOKEN"), "bearer token (CODEMODE_API_TOKEN)")
+	config.SecretStringVar(pf, &cf.token, "token", env.Getenv("CODEMODE_API_TOKEN"), "bearer token (default $CODEMODE_API_TOKEN)")
 	return cmd
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
+	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable/migrate"
 )
 
@@ -38,6 +39,6 @@ Applying them again is a no-op.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&dbURL, "database-url", env.Getenv("DATABASE_URL"), "PostgreSQL connection string (DATABASE_URL)")
+	config.SecretStringVar(cmd.Flags(), &dbURL, "database-url", env.Getenv("DATABASE_URL"), "PostgreSQL connection string (default $DATABASE_URL)")
 	return cmd
 }

@@ -130,7 +130,7 @@ func Load(getenv func(string) string) Config {
 
 // AddFlags registers the flags of process p on fs, with the current values as defaults.
 func (c *Config) AddFlags(fs *pflag.FlagSet, p Process) {
-	fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "PostgreSQL connection string (DATABASE_URL)")
+	SecretStringVar(fs, &c.DatabaseURL, "database-url", c.DatabaseURL, "PostgreSQL connection string (default $DATABASE_URL)")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "log level: debug, info, warn or error (CODEMODE_LOG_LEVEL)")
 	if p == Server || p == Dev {
 		fs.StringVar(&c.Listen, "listen", c.Listen, "API address (CODEMODE_LISTEN)")
@@ -151,6 +151,13 @@ func (c *Config) AddFlags(fs *pflag.FlagSet, p Process) {
 	case Dev:
 		fs.StringVar(&c.DataDir, "data", c.DataDir, "directory of the private PostgreSQL cluster (used when DATABASE_URL is empty)")
 	}
+}
+
+// SecretStringVar defines a string flag whose default (read from the environment) may hold a
+// password or token: help shows the usage text but never the default value.
+func SecretStringVar(fs *pflag.FlagSet, p *string, name, value, usage string) {
+	fs.StringVar(p, name, value, usage)
+	fs.Lookup(name).DefValue = ""
 }
 
 // Validate checks the configuration for process p: the environment parsed, the log level is

@@ -96,10 +96,13 @@ func TestParseHelp(t *testing.T) {
 	t.Parallel()
 	for _, p := range []Process{Server, Worker, Dev} {
 		var stderr bytes.Buffer
-		_, err := Parse(p, []string{"-h"}, func(string) string { return "" }, &stderr)
+		env := map[string]string{"DATABASE_URL": "postgres://u:pw-s3cret@db/x"}
+		c, err := Parse(p, []string{"-h"}, func(k string) string { return env[k] }, &stderr)
 		require.True(t, errors.Is(err, pflag.ErrHelp), "%s: %v", p, err)
 		require.False(t, errors.Is(err, ErrUsage))
 		require.Contains(t, stderr.String(), "--database-url")
 		require.Contains(t, stderr.String(), "--log-level")
+		require.NotContains(t, stderr.String(), "s3cret", "help never shows the connection string")
+		require.Equal(t, env["DATABASE_URL"], c.DatabaseURL, "the default still applies")
 	}
 }
