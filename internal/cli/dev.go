@@ -41,6 +41,7 @@ func newDevCmd(env Env) *cobra.Command {
 The first start creates a PostgreSQL cluster in --data (Unix socket only); every start applies
 the migrations. With DATABASE_URL (or --database-url) set, that database is used instead of the
 private cluster.
+
 One codemode dev at a time may use a data directory: a second one refuses to start. A
 PostgreSQL server codemode dev did not start itself is used and left running at exit.
 

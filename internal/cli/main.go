@@ -62,6 +62,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if err == nil {
 		return ExitOK
 	}
+	if cmd == nil {
+		cmd = root
+	}
 	var fail *failure
 	if errors.As(err, &fail) {
 		if fail.err != nil {
