@@ -1,7 +1,7 @@
 // Command server serves codemode's HTTP API against PostgreSQL. It drives no runs itself: start
 // any number of cmd/worker processes against the same database.
 //
-// Configuration (flags override the environment):
+// Configuration (internal/config; flags override the environment; a wrong one exits 2):
 //
 //	DATABASE_URL        --database-url      PostgreSQL connection string (required)
 //	CODEMODE_LISTEN     --listen            API address (default 127.0.0.1:8080)
@@ -15,17 +15,17 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/codemode/codemode/internal/api"
+	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
 )
@@ -33,53 +33,37 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stderr)
+	switch {
+	case err == nil, errors.Is(err, pflag.ErrHelp):
+	case errors.Is(err, config.ErrUsage):
 		fmt.Fprintln(os.Stderr, "server:", err)
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(2)
-		}
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
 	}
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dbURL := fs.String("database-url", getenv("DATABASE_URL"), "PostgreSQL connection string (DATABASE_URL)")
-	listen := fs.String("listen", envOr(getenv, "CODEMODE_LISTEN", "127.0.0.1:8080"), "API address (CODEMODE_LISTEN)")
-	doMigrate := fs.Bool("migrate", getenv("CODEMODE_MIGRATE") == "1" || getenv("CODEMODE_MIGRATE") == "true", "apply migrations at start (CODEMODE_MIGRATE)")
-	migrateOnly := fs.Bool("migrate-only", false, "apply migrations (ours and River's) and exit")
-	shutdown := fs.Duration("shutdown-timeout", 30*time.Second, "grace period for requests in flight on SIGTERM")
-	level := fs.String("log-level", envOr(getenv, "CODEMODE_LOG_LEVEL", "info"), "log level (CODEMODE_LOG_LEVEL)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	token := getenv("CODEMODE_API_TOKEN")
-	logger, err := newLogger(stderr, *level)
+	cfg, err := config.Parse(config.Server, args, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	if *dbURL == "" {
-		return errors.New("DATABASE_URL (or --database-url) is required")
-	}
-	if !*migrateOnly {
-		if err := api.CheckListen(*listen, token); err != nil {
-			return err
-		}
-	}
-	pool, err := durable.OpenPool(ctx, *dbURL)
+	logger := cfg.Logger(stderr)
+	pool, err := durable.OpenPool(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	if *migrateOnly {
+	if cfg.MigrateOnly {
 		if err := migrate.Up(ctx, pool); err != nil {
 			return err
 		}
 		logger.Info("migrations applied")
 		return nil
 	}
-	if *doMigrate {
+	if cfg.Migrate {
 		if err := migrate.Up(ctx, pool); err != nil {
 			return err
 		}
@@ -91,31 +75,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 	defer store.Close()
-	handler, err := api.New(store, api.Config{Token: token, Logger: logger})
+	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	logger.Info("serving the API", "addr", ln.Addr().String(), "auth", token != "")
-	err = api.Serve(ctx, ln, handler, *shutdown)
+	logger.Info("serving the API", "addr", ln.Addr().String(), "auth", cfg.APIToken != "")
+	err = api.Serve(ctx, ln, handler, cfg.ShutdownTimeout)
 	logger.Info("stopped")
 	return err
-}
-
-func envOr(getenv func(string) string, name, def string) string {
-	if v := getenv(name); v != "" {
-		return v
-	}
-	return def
-}
-
-func newLogger(w io.Writer, level string) (*slog.Logger, error) {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("log level %q: %w", level, err)
-	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
 }

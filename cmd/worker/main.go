@@ -5,7 +5,7 @@
 // On SIGTERM or SIGINT it drains: it stops taking jobs, each running program stops at its next
 // safe point and is checkpointed and handed back to the queue, so another worker continues it.
 //
-// Configuration (flags override the environment):
+// Configuration (internal/config; flags override the environment; a wrong one exits 2):
 //
 //	DATABASE_URL          --database-url   PostgreSQL connection string (required)
 //	CODEMODE_MIGRATE      --migrate        apply migrations at start (default false)
@@ -32,91 +32,64 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
-	"time"
 
+	"github.com/spf13/pflag"
+
+	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
-	coderun "github.com/codemode/codemode/internal/run"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stderr)
+	switch {
+	case err == nil, errors.Is(err, pflag.ErrHelp):
+	case errors.Is(err, config.ErrUsage):
 		fmt.Fprintln(os.Stderr, "worker:", err)
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(2)
-		}
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)
 	}
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dbURL := fs.String("database-url", getenv("DATABASE_URL"), "PostgreSQL connection string (DATABASE_URL)")
-	doMigrate := fs.Bool("migrate", getenv("CODEMODE_MIGRATE") == "1" || getenv("CODEMODE_MIGRATE") == "true", "apply migrations at start (CODEMODE_MIGRATE)")
-	runs := fs.Int("runs", envInt(getenv, "CODEMODE_WORKER_RUNS", 10), "runs driven at once (CODEMODE_WORKER_RUNS)")
-	id := fs.String("id", getenv("CODEMODE_WORKER_ID"), "worker name (CODEMODE_WORKER_ID)")
-	drain := fs.Duration("drain-timeout", 60*time.Second, "how long a drain may take on SIGTERM")
-	driveTimeout := fs.Duration("drive-timeout", 5*time.Minute, "longest drive of a run before it yields and continues in a new job")
-	rescueAfter := fs.Duration("rescue-after", 0, "how long River waits before retrying a job of a lost worker (default drive-timeout + 1m)")
-	leaseTTL := fs.Duration("lease-ttl", 6*time.Second, "how long a run's lease outlives its driver's last heartbeat")
-	redrive := fs.Duration("redrive-interval", time.Second, "how often to look for runs whose worker stopped heartbeating")
-	maxCrashes := fs.Int("max-crashes", 3, "lost workers after which a run ends failed")
-	ceil := coderun.DefaultCeilings
-	fs.Int64Var(&ceil.TimeoutMs, "max-timeout-ms", ceil.TimeoutMs, "ceiling on a run's timeoutMs")
-	fs.Int64Var(&ceil.MaxToolCalls, "max-tool-calls", ceil.MaxToolCalls, "ceiling on a run's maxToolCalls")
-	fs.Int64Var(&ceil.MaxOutputBytes, "max-output-bytes", ceil.MaxOutputBytes, "ceiling on a run's maxOutputBytes")
-	fs.Int64Var(&ceil.MaxMemoryBytes, "max-memory-bytes", ceil.MaxMemoryBytes, "ceiling on a run's maxMemoryBytes")
-	fs.Int64Var(&ceil.MaxSnapshotBytes, "max-snapshot-bytes", ceil.MaxSnapshotBytes, "ceiling on a run's snapshot size")
-	level := fs.String("log-level", envOr(getenv, "CODEMODE_LOG_LEVEL", "info"), "log level (CODEMODE_LOG_LEVEL)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(*level)); err != nil {
-		return fmt.Errorf("log level %q: %w", *level, err)
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: l}))
-	if *dbURL == "" {
-		return errors.New("DATABASE_URL (or --database-url) is required")
-	}
-	if ceil.TimeoutMs < 1 || ceil.MaxToolCalls < 1 || ceil.MaxOutputBytes < 1 || ceil.MaxMemoryBytes < 1 || ceil.MaxSnapshotBytes < 1 {
-		return errors.New("the --max-* ceilings must be positive")
-	}
-	engine, err := newEngine(logger, ceil)
+	cfg, err := config.Parse(config.Worker, args, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	pool, err := durable.OpenPool(ctx, *dbURL)
+	logger := cfg.Logger(stderr)
+	engine, err := newEngine(logger, cfg.Ceilings)
+	if err != nil {
+		return err
+	}
+	pool, err := durable.OpenPool(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	if *doMigrate {
+	if cfg.Migrate {
 		if err := migrate.Up(ctx, pool); err != nil {
 			return err
 		}
 	} else if err := migrate.Check(ctx, pool); err != nil {
 		return fmt.Errorf("%w (apply them with --migrate, or server --migrate-only)", err)
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: *leaseTTL})
+	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{
-		MaxRuns: *runs, ID: *id, DriveTimeout: *driveTimeout, RescueStuckJobsAfter: *rescueAfter,
-		RedriveInterval: *redrive, MaxCrashes: *maxCrashes,
+		MaxRuns: cfg.WorkerRuns, ID: cfg.WorkerID, DriveTimeout: cfg.DriveTimeout, RescueStuckJobsAfter: cfg.RescueAfter,
+		RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes,
 	})
 	if err != nil {
 		return err
@@ -124,28 +97,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err := w.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	logger.Info("worker started", "runs", *runs)
+	logger.Info("worker started", "runs", cfg.WorkerRuns)
 	<-ctx.Done()
 	logger.Info("draining")
-	drainCtx, cancel := context.WithTimeout(context.Background(), *drain)
+	drainCtx, cancel := context.WithTimeout(context.Background(), cfg.DrainTimeout)
 	defer cancel()
 	if err := w.Stop(drainCtx); err != nil {
 		return err
 	}
 	logger.Info("stopped")
 	return nil
-}
-
-func envOr(getenv func(string) string, name, def string) string {
-	if v := getenv(name); v != "" {
-		return v
-	}
-	return def
-}
-
-func envInt(getenv func(string) string, name string, def int) int {
-	if n, err := strconv.Atoi(getenv(name)); err == nil {
-		return n
-	}
-	return def
 }

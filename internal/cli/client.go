@@ -4,24 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/config"
 )
 
 // clientFlags are the flags every client verb takes.
 type clientFlags struct {
 	url   string
 	token string
-}
-
-func (f *clientFlags) register(fs *flag.FlagSet, env Env) {
-	fs.StringVar(&f.url, "url", envOr(env, "CODEMODE_URL", "http://127.0.0.1:8080"), "the service's base URL (CODEMODE_URL)")
-	fs.StringVar(&f.token, "token", env.Getenv("CODEMODE_API_TOKEN"), "bearer token (CODEMODE_API_TOKEN)")
 }
 
 func (f *clientFlags) client() (*gen.ClientWithResponses, error) {
@@ -43,189 +42,314 @@ func NewAPIClient(baseURL, token string, opts ...gen.ClientOption) (*gen.ClientW
 // response is what every generated response type offers.
 type response interface{ StatusCode() int }
 
-// runClient runs the client verbs: `codemode runs|calls|toolsets <verb> ...`. Each prints the
-// service's JSON answer on stdout; an error status exits 1 with the answer on stderr.
-func runClient(ctx context.Context, noun string, args []string, env Env) int {
-	if len(args) == 0 {
-		fmt.Fprint(env.Stderr, clientUsage)
-		return ExitUsage
-	}
-	verb := args[0]
-	fs := flag.NewFlagSet(noun+" "+verb, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	var cf clientFlags
-	cf.register(fs, env)
-	var (
-		status   = fs.String("status", "", "runs list: only runs with this status")
-		limit    = fs.Int("limit", 0, "runs list: page size")
-		cursor   = fs.String("cursor", "", "runs list: the page after this cursor")
-		wait     = fs.Int("wait", 0, "runs get/create: seconds to wait for a change")
-		value    = fs.String("value", "", "calls complete: the call's value as JSON")
-		errMsg   = fs.String("error", "", "calls complete: fail the call with this message")
-		toolsets = fs.String("toolsets", "", "runs create: comma-separated toolset names (default: all)")
-		secret   = fs.String("secret", "", "toolsets add: signing secret")
-	)
-	if err := fs.Parse(args[1:]); err != nil {
-		return ExitUsage
-	}
-	pos := fs.Args()
-	c, err := cf.client()
+// call is one request of a client verb: it returns the response and its body.
+type call func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error)
+
+// do sends the request and prints the service's JSON answer on stdout. An error status is a
+// failure (ExitFailed) with the answer on stderr, as is a request that gets no answer.
+func (f *clientFlags) do(cmd *cobra.Command, env Env, send call) error {
+	c, err := f.client()
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "codemode:", err)
-		return ExitUsage
+		return err
 	}
-	need := func(n int) bool {
-		if len(pos) != n {
-			fmt.Fprint(env.Stderr, clientUsage)
-			return false
-		}
-		return true
-	}
-	var body []byte
-	var resp response
-	switch noun + " " + verb {
-	case "runs list":
-		p := &gen.ListRunsParams{}
-		if *status != "" {
-			s := gen.RunStatus(*status)
-			p.Status = &s
-		}
-		if *limit > 0 {
-			p.Limit = limit
-		}
-		if *cursor != "" {
-			p.Cursor = cursor
-		}
-		r, e := c.ListRunsWithResponse(ctx, p)
-		err = e
-		if e == nil {
-			resp, body = r, r.Body
-		}
-	case "runs get":
-		if !need(1) {
-			return ExitUsage
-		}
-		p := &gen.GetRunParams{}
-		if *wait > 0 {
-			w := gen.Wait(*wait)
-			p.Wait = &w
-		}
-		r, e := c.GetRunWithResponse(ctx, gen.RunID(pos[0]), p)
-		err = e
-		if e == nil {
-			resp, body = r, r.Body
-		}
-	case "runs create":
-		if !need(1) {
-			return ExitUsage
-		}
-		code, e := readSource(pos[0], env.Stdin)
-		if e != nil {
-			fmt.Fprintln(env.Stderr, "codemode:", e)
-			return ExitUsage
-		}
-		req := map[string]any{"code": code}
-		if *toolsets != "" {
-			req["toolsets"] = strings.Split(*toolsets, ",")
-		}
-		payload, _ := json.Marshal(req)
-		p := &gen.CreateRunParams{}
-		if *wait > 0 {
-			w := gen.Wait(*wait)
-			p.Wait = &w
-		}
-		r, e := c.CreateRunWithBodyWithResponse(ctx, p, "application/json", bytes.NewReader(payload))
-		err = e
-		if e == nil {
-			resp, body = r, r.Body
-		}
-	case "runs cancel":
-		if !need(1) {
-			return ExitUsage
-		}
-		r, e := c.CancelRunWithResponse(ctx, gen.RunID(pos[0]))
-		err = e
-		if e == nil {
-			resp, body = r, r.Body
-		}
-	case "calls list":
-		if !need(1) {
-			return ExitUsage
-		}
-		r, e := c.ListCallsWithResponse(ctx, gen.RunID(pos[0]))
-		err = e
-		if e == nil {
-			resp, body = r, r.Body
-		}
-	case "calls complete":
-		if !need(2) {
-			return ExitUsage
-		}
-		callID, e := strconv.Atoi(pos[1])
-		if e != nil || (*value == "") == (*errMsg == "") {
-			fmt.Fprintln(env.Stderr, "codemode calls complete RUN CALL (--value JSON | --error MESSAGE)")
-			return ExitUsage
-		}
-		var outcome map[string]any
-		if *errMsg != "" {
-			outcome = map[string]any{"ok": false, "error": map[string]string{"message": *errMsg}}
-		} else {
-			if !json.Valid([]byte(*value)) {
-				fmt.Fprintln(env.Stderr, "codemode: --value is not valid JSON")
-				return ExitUsage
-			}
-			outcome = map[string]any{"ok": true, "value": json.RawMessage(*value)}
-		}
-		payload, _ := json.Marshal(outcome)
-		r, e := c.PostOutcomeWithBodyWithResponse(ctx, gen.RunID(pos[0]), callID, "application/json", bytes.NewReader(payload))
-		err = e
-		if e == nil {
-			resp, body = r, r.Body
-		}
-	case "toolsets list":
-		r, e := c.ListToolsetsWithResponse(ctx)
-		err = e
-		if e == nil {
-			resp, body = r, r.Body
-		}
-	case "toolsets add":
-		if !need(2) {
-			return ExitUsage
-		}
-		req := map[string]any{"name": pos[0], "url": pos[1]}
-		if *secret != "" {
-			req["secret"] = *secret
-		}
-		payload, _ := json.Marshal(req)
-		r, e := c.CreateToolsetWithBodyWithResponse(ctx, "application/json", bytes.NewReader(payload))
-		err = e
-		if e == nil {
-			resp, body = r, r.Body
-		}
-	default:
-		fmt.Fprintf(env.Stderr, "codemode: unknown command %q\n\n%s", noun+" "+verb, clientUsage)
-		return ExitUsage
-	}
+	resp, body, err := send(cmd.Context(), c)
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "codemode:", err)
-		return ExitFailed
+		return failed(err)
 	}
 	if resp.StatusCode() >= 300 {
-		fmt.Fprintf(env.Stderr, "codemode: HTTP %d: %s\n", resp.StatusCode(), bytes.TrimSpace(body))
-		return ExitFailed
+		return failed(fmt.Errorf("HTTP %d: %s", resp.StatusCode(), bytes.TrimSpace(body)))
 	}
 	fmt.Fprintf(env.Stdout, "%s\n", bytes.TrimSpace(body))
-	return ExitOK
+	return nil
 }
 
-const clientUsage = `usage:
-  codemode runs list [--status S] [--limit N] [--cursor C]
-  codemode runs get ID [--wait SECONDS]
-  codemode runs create FILE|- [--toolsets a,b] [--wait SECONDS]
-  codemode runs cancel ID
-  codemode calls list RUN
-  codemode calls complete RUN CALL (--value JSON | --error MESSAGE)
-  codemode toolsets list
-  codemode toolsets add NAME URL [--secret S]
-every verb takes --url (CODEMODE_URL, default http://127.0.0.1:8080) and --token (CODEMODE_API_TOKEN)
-`
+// envOr returns the variable name of env, or def when it is empty.
+func envOr(env Env, name, def string) string {
+	if v := env.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// newGroup returns the command of a noun (runs, calls, toolsets) whose verbs talk to the
+// service; they share --url and --token.
+func newGroup(name, short, example string, cf *clientFlags, env Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     name,
+		Short:   short,
+		Example: example,
+		Long: short + `.
+
+Every verb prints the service's JSON answer on stdout. An answer with an error status is
+printed on stderr and exits 1; a wrong command line exits 2.`,
+		RunE: needSubcommand,
+	}
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&cf.url, "url", envOr(env, "CODEMODE_URL", "http://127.0.0.1:8080"), "the service's base URL (CODEMODE_URL)")
+	config.SecretStringVar(pf, &cf.token, "token", env.Getenv("CODEMODE_API_TOKEN"), "bearer token (default $CODEMODE_API_TOKEN)")
+	return cmd
+}
+
+// newClientCmds returns the client verbs: `codemode runs|calls|toolsets <verb> ...`.
+func newClientCmds(env Env) []*cobra.Command {
+	cf := &clientFlags{}
+	runs := newGroup("runs", "List, get, create or cancel runs", `  codemode runs create prog.js --wait 5
+  codemode runs get RUN --wait 5
+  codemode runs list --status suspended
+  codemode runs cancel RUN`, cf, env)
+	calls := newGroup("calls", "List the calls of a run or complete a pending call", `  codemode calls list RUN
+  codemode calls complete RUN 2 --value '{"approved":true}'`, cf, env)
+	toolsets := newGroup("toolsets", "List or register toolsets", `  codemode toolsets add ops http://127.0.0.1:8765
+  codemode toolsets list`, cf, env)
+	runs.AddCommand(runsList(cf, env), runsGet(cf, env), runsCreate(cf, env), runsCancel(cf, env))
+	calls.AddCommand(callsList(cf, env), callsComplete(cf, env))
+	toolsets.AddCommand(toolsetsList(cf, env), toolsetsAdd(cf, env))
+	return []*cobra.Command{runs, calls, toolsets}
+}
+
+func runsList(cf *clientFlags, env Env) *cobra.Command {
+	var status, cursor string
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List runs, newest first",
+		Example: `  codemode runs list
+  codemode runs list --status suspended --limit 20`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p := &gen.ListRunsParams{}
+			if status != "" {
+				s := gen.RunStatus(status)
+				p.Status = &s
+			}
+			if limit > 0 {
+				p.Limit = &limit
+			}
+			if cursor != "" {
+				p.Cursor = &cursor
+			}
+			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+				r, err := c.ListRunsWithResponse(ctx, p)
+				if err != nil {
+					return nil, nil, err
+				}
+				return r, r.Body, nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&status, "status", "", "only runs with this status (queued, running, suspended, succeeded, failed, cancelled)")
+	f.IntVar(&limit, "limit", 0, "page size")
+	f.StringVar(&cursor, "cursor", "", "the page after this cursor (nextCursor of the previous page)")
+	return cmd
+}
+
+func waitParam(wait int) *gen.Wait {
+	if wait <= 0 {
+		return nil
+	}
+	w := gen.Wait(wait)
+	return &w
+}
+
+func runsGet(cf *clientFlags, env Env) *cobra.Command {
+	var wait int
+	cmd := &cobra.Command{
+		Use:   "get RUN",
+		Short: "Print a run: its status, pending calls and result",
+		Long: `Print a run: its status, pending calls and result.
+
+With --wait N it answers once the run is suspended or finished, or after N seconds, whichever
+comes first (the API's ?wait= answers at every status change; this asks again until then).`,
+		Example: `  codemode runs get 0b9e...
+  codemode runs get 0b9e... --wait 5     # once the run is suspended or finished, at most 5 seconds`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			deadline := time.Now().Add(time.Duration(wait) * time.Second)
+			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+				for {
+					p := &gen.GetRunParams{}
+					if left := time.Until(deadline); left > 0 {
+						w := gen.Wait(left.Seconds())
+						p.Wait = &w
+					}
+					r, err := c.GetRunWithResponse(ctx, gen.RunID(args[0]), p)
+					if err != nil {
+						return nil, nil, err
+					}
+					if p.Wait == nil || r.JSON200 == nil || settled(r.JSON200.Status) {
+						return r, r.Body, nil
+					}
+				}
+			})
+		},
+	}
+	cmd.Flags().IntVar(&wait, "wait", 0, "seconds to wait for the run to be suspended or finished")
+	return cmd
+}
+
+// settled reports whether a run waits for outcomes or has finished: what --wait waits for.
+func settled(s gen.RunStatus) bool {
+	switch s {
+	case gen.RunStatusSuspended, gen.RunStatusSucceeded, gen.RunStatusFailed, gen.RunStatusCancelled:
+		return true
+	}
+	return false
+}
+
+func runsCreate(cf *clientFlags, env Env) *cobra.Command {
+	var wait int
+	var toolsets string
+	cmd := &cobra.Command{
+		Use:   "create FILE|-",
+		Short: "Start a run of the program in FILE (or stdin for -)",
+		Example: `  codemode runs create prog.js --wait 5
+  echo 'await tools.ops.math.add({a: 1, b: 2})' | codemode runs create - --toolsets ops`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			code, err := readSource(args[0], env.Stdin)
+			if err != nil {
+				return err
+			}
+			req := map[string]any{"code": code}
+			if toolsets != "" {
+				req["toolsets"] = strings.Split(toolsets, ",")
+			}
+			payload, _ := json.Marshal(req)
+			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+				r, err := c.CreateRunWithBodyWithResponse(ctx, &gen.CreateRunParams{Wait: waitParam(wait)},
+					"application/json", bytes.NewReader(payload))
+				if err != nil {
+					return nil, nil, err
+				}
+				return r, r.Body, nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&wait, "wait", 0, "seconds to wait for the run to be suspended or finished")
+	f.StringVar(&toolsets, "toolsets", "", "comma-separated toolset names (default: all)")
+	return cmd
+}
+
+func runsCancel(cf *clientFlags, env Env) *cobra.Command {
+	return &cobra.Command{
+		Use:     "cancel RUN",
+		Short:   "Cancel a run",
+		Example: `  codemode runs cancel 0b9e...`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+				r, err := c.CancelRunWithResponse(ctx, gen.RunID(args[0]))
+				if err != nil {
+					return nil, nil, err
+				}
+				return r, r.Body, nil
+			})
+		},
+	}
+}
+
+func callsList(cf *clientFlags, env Env) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list RUN",
+		Short:   "List the tool calls of a run",
+		Example: `  codemode calls list 0b9e...`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+				r, err := c.ListCallsWithResponse(ctx, gen.RunID(args[0]))
+				if err != nil {
+					return nil, nil, err
+				}
+				return r, r.Body, nil
+			})
+		},
+	}
+}
+
+func callsComplete(cf *clientFlags, env Env) *cobra.Command {
+	var value, errMsg string
+	cmd := &cobra.Command{
+		Use:   "complete RUN CALL (--value JSON | --error MESSAGE)",
+		Short: "Post the outcome of a pending durable call",
+		Example: `  codemode calls complete 0b9e... 2 --value '{"approved":true}'
+  codemode calls complete 0b9e... 2 --error 'rejected by the on-call'`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			callID, err := strconv.Atoi(args[1])
+			if err != nil {
+				return fmt.Errorf("CALL %q is not a call id (a number)", args[1])
+			}
+			if (value == "") == (errMsg == "") {
+				return errors.New("give exactly one of --value and --error")
+			}
+			var outcome map[string]any
+			if errMsg != "" {
+				outcome = map[string]any{"ok": false, "error": map[string]string{"message": errMsg}}
+			} else {
+				if !json.Valid([]byte(value)) {
+					return errors.New("--value is not valid JSON")
+				}
+				outcome = map[string]any{"ok": true, "value": json.RawMessage(value)}
+			}
+			payload, _ := json.Marshal(outcome)
+			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+				r, err := c.PostOutcomeWithBodyWithResponse(ctx, gen.RunID(args[0]), callID, "application/json", bytes.NewReader(payload))
+				if err != nil {
+					return nil, nil, err
+				}
+				return r, r.Body, nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&value, "value", "", "complete the call with this value (JSON)")
+	f.StringVar(&errMsg, "error", "", "fail the call with this message")
+	return cmd
+}
+
+func toolsetsList(cf *clientFlags, env Env) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list",
+		Short:   "List the registered toolsets",
+		Example: `  codemode toolsets list`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+				r, err := c.ListToolsetsWithResponse(ctx)
+				if err != nil {
+					return nil, nil, err
+				}
+				return r, r.Body, nil
+			})
+		},
+	}
+}
+
+func toolsetsAdd(cf *clientFlags, env Env) *cobra.Command {
+	var secret string
+	cmd := &cobra.Command{
+		Use:   "add NAME URL",
+		Short: "Register a toolset (its manifest is read from URL)",
+		Example: `  codemode toolsets add ops http://127.0.0.1:8765
+  codemode toolsets add ops https://tools.example.com --secret "$SECRET"`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := map[string]any{"name": args[0], "url": args[1]}
+			if secret != "" {
+				req["secret"] = secret
+			}
+			payload, _ := json.Marshal(req)
+			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+				r, err := c.CreateToolsetWithBodyWithResponse(ctx, "application/json", bytes.NewReader(payload))
+				if err != nil {
+					return nil, nil, err
+				}
+				return r, r.Body, nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&secret, "secret", "", "signing secret shared with the toolset")
+	return cmd
+}

@@ -3,14 +3,21 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/codemode/codemode/internal/api"
+	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/durable/runengine"
@@ -20,71 +27,84 @@ import (
 // devDatabase is the database codemode dev keeps its runs in.
 const devDatabase = "codemode"
 
-// runDev is `codemode dev`: the embedded default. It creates (the first time) and starts a
+// newDevCmd is `codemode dev`: the embedded default. It creates (the first time) and starts a
 // private PostgreSQL cluster in --data (Unix socket only), applies migrations, and serves the
 // API and a worker in one process until interrupted. With DATABASE_URL set it uses that
 // database instead of a private cluster.
-func runDev(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	dataDir := fs.String("data", ".codemode", "directory of the private PostgreSQL cluster")
-	listen := fs.String("listen", envOr(env, "CODEMODE_LISTEN", "127.0.0.1:8080"), "API address (CODEMODE_LISTEN)")
-	level := fs.String("log-level", envOr(env, "CODEMODE_LOG_LEVEL", "info"), "log level: debug, info, warn or error")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		return ExitUsage
+func newDevCmd(env Env) *cobra.Command {
+	cfg := config.Load(env.Getenv)
+	cmd := &cobra.Command{
+		Use:   "dev",
+		Short: "Run the service (API server and worker) on a private PostgreSQL",
+		Long: `Run the service, the API server and a worker in one process, until Ctrl-C.
+
+The first start creates a PostgreSQL cluster in --data (Unix socket only); every start applies
+the migrations. With DATABASE_URL (or --database-url) set, that database is used instead of the
+private cluster.
+
+One codemode dev at a time may use a data directory: a second one refuses to start. A
+PostgreSQL server codemode dev did not start itself is used and left running at exit.
+
+River's own informational logs show only with --log-level debug.`,
+		Example: `  codemode dev
+  codemode dev --data /tmp/cm --listen 127.0.0.1:9090 --log-level debug`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cfg.Validate(config.Dev); err != nil {
+				return err
+			}
+			if err := dev(cmd.Context(), cfg, env, cfg.Logger(env.Stderr)); err != nil {
+				return failed(err)
+			}
+			return nil
+		},
 	}
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		fmt.Fprintf(env.Stderr, "codemode dev: log level %q: %v\n", *level, err)
-		return ExitUsage
-	}
-	logger := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: lvl}))
-	token := env.Getenv("CODEMODE_API_TOKEN")
-	if err := api.CheckListen(*listen, token); err != nil {
-		fmt.Fprintln(env.Stderr, "codemode dev:", err)
-		return ExitUsage
-	}
-	if err := dev(ctx, *dataDir, *listen, token, env, logger); err != nil {
-		fmt.Fprintln(env.Stderr, "codemode dev:", err)
-		return ExitFailed
-	}
-	return ExitOK
+	cfg.AddFlags(cmd.Flags(), config.Dev)
+	return cmd
 }
 
-func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *slog.Logger) error {
-	dbURL := env.Getenv("DATABASE_URL")
+func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) error {
+	dbURL := cfg.DatabaseURL
 	if dbURL == "" {
-		abs, err := filepath.Abs(dataDir)
+		abs, err := filepath.Abs(cfg.DataDir)
 		if err != nil {
 			return err
 		}
+		unlock, err := lockDataDir(abs)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		cluster, err := pgcluster.New(pgcluster.Config{Dir: abs})
 		if err != nil {
 			return err
 		}
 		if !cluster.Initialized() {
-			logger.Info("creating the private PostgreSQL cluster", "dir", abs)
+			fmt.Fprintf(env.Stderr, "codemode dev: creating a PostgreSQL cluster in %s (first start only, a few seconds)\n", abs)
 			if err := cluster.Init(ctx); err != nil {
 				return err
 			}
 		}
+		fmt.Fprintf(env.Stderr, "codemode dev: starting PostgreSQL in %s\n", abs)
 		switch err := cluster.Start(ctx); {
 		case errors.Is(err, pgcluster.ErrAlreadyRunning):
-			// A server left behind by a codemode dev that was killed: use it (and stop it on exit).
-			logger.Info("adopting the PostgreSQL server already running", "dir", abs)
+			// Not ours (another program, or a codemode dev that was killed): use it, leave it running.
 			if err := cluster.Adopt(ctx); err != nil {
 				return err
 			}
+			fmt.Fprintf(env.Stderr, "codemode dev: using the PostgreSQL server already running in %s; "+
+				"it is left running at exit (pg_ctl stop -D %s stops it)\n", abs, filepath.Join(abs, "data"))
 		case err != nil:
 			return err
+		default:
+			defer func() {
+				stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				if err := cluster.Stop(stopCtx); err != nil {
+					logger.Error("stop PostgreSQL", "error", err)
+				}
+			}()
 		}
-		defer func() {
-			stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := cluster.Stop(stopCtx); err != nil {
-				logger.Error("stop PostgreSQL", "error", err)
-			}
-		}()
 		if dbURL, err = cluster.CreateDatabase(ctx, devDatabase); err != nil {
 			return err
 		}
@@ -97,23 +117,24 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 	if err := migrate.Up(ctx, pool); err != nil {
 		return err
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger})
+	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger}), durable.WorkerConfig{})
+	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings}),
+		durable.WorkerConfig{RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes})
 	if err != nil {
 		return err
 	}
 	if err := worker.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	handler, err := api.New(store, api.Config{Token: token, Logger: logger})
+	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", listen)
+	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
@@ -125,9 +146,35 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 	return errors.Join(serveErr, stopErr)
 }
 
-func envOr(env Env, name, def string) string {
-	if v := env.Getenv(name); v != "" {
-		return v
+// devLockFile is the file in the data directory that a running codemode dev holds locked.
+const devLockFile = "codemode-dev.lock"
+
+// lockDataDir takes the data directory for this process, creating it if needed: it holds an
+// exclusive flock on its lock file until the returned function is called or the process ends,
+// and refuses when another process holds it.
+func lockDataDir(dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	return def
+	path := filepath.Join(dir, devLockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open lock file: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		owner, _ := io.ReadAll(f)
+		_ = f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			who := "another codemode dev"
+			if pid := strings.TrimSpace(string(owner)); pid != "" {
+				who += " (pid " + pid + ")"
+			}
+			return nil, fmt.Errorf("%s is already running on %s: stop it first, or give this one another --data directory", who, dir)
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return func() { _ = f.Close() }, nil
 }

@@ -3,90 +3,98 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolset"
 )
 
-// toolsURLs collects repeated --tools-url flags: URL mounts a toolset at the root of tools,
-// NAME=URL mounts it under tools.NAME.
-type toolsURLs []toolset.Config
-
-func (t *toolsURLs) String() string { return fmt.Sprint(len(*t)) }
-
-func (t *toolsURLs) Set(v string) error {
+// parseToolsURL reads one --tools-url: URL mounts a toolset at the root of tools, NAME=URL
+// mounts it under tools.NAME.
+func parseToolsURL(v string) (toolset.Config, error) {
 	cfg := toolset.Config{URL: v}
 	if name, url, ok := strings.Cut(v, "="); ok && !strings.Contains(name, "/") && !strings.Contains(name, ":") {
 		cfg = toolset.Config{Name: name, URL: url}
 	}
 	if cfg.URL == "" {
-		return errors.New("empty URL")
+		return cfg, fmt.Errorf("--tools-url %q: empty URL", v)
 	}
-	*t = append(*t, cfg)
-	return nil
+	return cfg, nil
 }
 
-// runEval is `codemode eval`: it runs one program in process, with no database, and prints the
-// Result as one JSON line. A run that suspends on durable work cannot get its outcomes here: it
-// ends with an ExecutionFailure naming the pending calls.
-func runEval(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	var urls toolsURLs
+// newEvalCmd is `codemode eval`: it runs one program in process, with no database, and prints
+// the Result as one JSON line. A run that suspends on durable work cannot get its outcomes
+// here: it ends with an ExecutionFailure naming the pending calls.
+func newEvalCmd(env Env) *cobra.Command {
+	var urls []string
 	var limits run.Limits
 	var runID string
-	fs.Var(&urls, "tools-url", "an HTTP toolset: URL (tools at the root) or NAME=URL (under tools.NAME); repeatable")
-	fs.Int64Var(&limits.TimeoutMs, "timeout-ms", 0, "active time limit in milliseconds (0: none)")
-	fs.Int64Var(&limits.MaxToolCalls, "max-tool-calls", 0, "tool call limit (0: none)")
-	fs.Int64Var(&limits.MaxOutputBytes, "max-output-bytes", 0, "output size limit in bytes (0: none)")
-	fs.Int64Var(&limits.MaxMemoryBytes, "max-memory-bytes", 0, "heap limit in bytes (0: none)")
-	fs.StringVar(&runID, "run-id", "", "the run id (default: random)")
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: codemode eval [--tools-url URL]... [--timeout-ms N] [--max-tool-calls N] [--max-output-bytes N] [--max-memory-bytes N] [--run-id ID] FILE|-")
-		fs.PrintDefaults()
+	cmd := &cobra.Command{
+		Use:   "eval FILE|-",
+		Short: "Run one program in process and print its Result as one JSON line",
+		Long: `Run one program in this process, without a database, and print its Result as one JSON line.
+
+The program is read from FILE, or from stdin for "-". Only the limits given here apply.
+A program that waits on a durable call cannot receive its outcome here: its Result is an
+ExecutionFailure naming the pending calls (run it through the service to post outcomes).
+
+Exit status: 0 when the Result is ok, 1 when it is not, 2 for usage errors.`,
+		Example: `  codemode eval --tools-url http://127.0.0.1:8765 prog.js
+  echo '1 + 1' | codemode eval -
+  codemode eval prog.js --tools-url ops=http://127.0.0.1:8765 --timeout-ms 5000`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var cfgs []toolset.Config
+			for _, u := range urls {
+				cfg, err := parseToolsURL(u)
+				if err != nil {
+					return err
+				}
+				cfgs = append(cfgs, cfg)
+			}
+			if err := limits.Validate(); err != nil {
+				return err
+			}
+			source, err := readSource(args[0], env.Stdin)
+			if err != nil {
+				return err
+			}
+			return eval(cmd.Context(), source, cfgs, limits, runID, env)
+		},
 	}
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return ExitUsage
-	}
-	if err := limits.Validate(); err != nil {
-		fmt.Fprintln(env.Stderr, "codemode eval:", err)
-		return ExitUsage
-	}
-	source, err := readSource(fs.Arg(0), env.Stdin)
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "codemode eval:", err)
-		return ExitUsage
-	}
+	f := cmd.Flags()
+	f.StringArrayVar(&urls, "tools-url", nil, "an HTTP toolset: URL (tools at the root) or NAME=URL (under tools.NAME); repeatable")
+	f.Int64Var(&limits.TimeoutMs, "timeout-ms", 0, "active time limit in milliseconds (0: none)")
+	f.Int64Var(&limits.MaxToolCalls, "max-tool-calls", 0, "tool call limit (0: none)")
+	f.Int64Var(&limits.MaxOutputBytes, "max-output-bytes", 0, "output size limit in bytes (0: none)")
+	f.Int64Var(&limits.MaxMemoryBytes, "max-memory-bytes", 0, "heap limit in bytes (0: none)")
+	f.StringVar(&runID, "run-id", "", "the run id (default: random)")
+	return cmd
+}
+
+func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.Limits, runID string, env Env) error {
 	var tools []run.Tool
 	var namespaces []run.Namespace
-	for _, cfg := range urls {
+	for _, cfg := range cfgs {
 		ts, ns, err := toolset.Load(ctx, cfg)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "codemode eval: toolset %s: %v\n", cfg.URL, err)
-			return ExitFailed
+			return failed(fmt.Errorf("toolset %s: %w", cfg.URL, err))
 		}
 		tools = append(tools, ts...)
 		namespaces = append(namespaces, ns...)
 	}
 	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: limits})
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "codemode eval:", err)
-		return ExitFailed
+		return failed(err)
 	}
 	exec, err := rt.Execute(ctx, source, run.ExecOptions{RunID: runID})
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "codemode eval:", err)
-		return ExitFailed
+		return failed(err)
 	}
 	res, done := exec.Result()
 	if !done {
@@ -94,14 +102,13 @@ func runEval(ctx context.Context, args []string, env Env) int {
 	}
 	line, err := json.Marshal(res)
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "codemode eval:", err)
-		return ExitFailed
+		return failed(err)
 	}
 	fmt.Fprintf(env.Stdout, "%s\n", line)
 	if !res.OK {
-		return ExitFailed
+		return failed(nil)
 	}
-	return ExitOK
+	return nil
 }
 
 // suspendedResult reports a run that waits on durable work eval cannot receive outcomes for.

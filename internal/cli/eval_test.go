@@ -40,6 +40,11 @@ func TestEval(t *testing.T) {
 	}{
 		{name: "file with root toolset", args: []string{"eval", "--tools-url", tools.URL, file}, status: ExitOK,
 			result: `{"ok":true,"value":30}`},
+		{name: "flags after the file", args: []string{"eval", file, "--tools-url", tools.URL, "--max-tool-calls", "5"}, status: ExitOK,
+			result: `{"ok":true,"value":30}`},
+		{name: "limit after stdin", stdin: "await tools.math.add({a: 1, b: 1}); await tools.math.add({a: 1, b: 1})",
+			args: []string{"eval", "-", "--tools-url", tools.URL, "--max-tool-calls", "1"}, status: ExitFailed,
+			result: `{"ok":false,"error":{"kind":"ToolCallLimitExceeded"}}`},
 		{name: "stdin with named toolset", stdin: "(await tools.ops.math.add({a: 2, b: 2})).sum", args: []string{"eval", "--tools-url", "ops=" + tools.URL, "-"},
 			status: ExitOK, result: `{"ok":true,"value":4}`},
 		{name: "failing program", stdin: "throw new Error('boom')", args: []string{"eval", "-"}, status: ExitFailed,

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/spf13/cobra"
 )
 
 // Exit statuses of the codemode command.
@@ -33,19 +36,6 @@ func OSEnv() Env {
 	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 }
 
-const usage = `usage: codemode <command> [flags]
-
-commands:
-  dev       run the service (API server and worker) on a private PostgreSQL
-  eval      run one program in process and print its Result as one JSON line
-  migrate   apply database migrations to DATABASE_URL
-  runs      list, get or cancel runs over the HTTP API
-  calls     list calls of a run or complete a pending call over the HTTP API
-  toolsets  list or register toolsets over the HTTP API
-
-Run 'codemode <command> -h' for a command's flags.
-`
-
 // Main runs the codemode command with args (without the program name) and returns its exit
 // status. SIGINT and SIGTERM cancel the command's context.
 func Main(args []string, env Env) int {
@@ -54,30 +44,102 @@ func Main(args []string, env Env) int {
 	return Run(ctx, args, env)
 }
 
-// Run is Main with a given context.
+// Run is Main with a given context. Flags may come before or after positional arguments; every
+// command answers -h and --help on stdout with status 0.
 func Run(ctx context.Context, args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
-	if len(args) == 0 {
-		fmt.Fprint(env.Stderr, usage)
-		return ExitUsage
+	if env.Stdin == nil {
+		env.Stdin = eofReader{}
 	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "eval":
-		return runEval(ctx, rest, env)
-	case "dev":
-		return runDev(ctx, rest, env)
-	case "migrate":
-		return runMigrate(ctx, rest, env)
-	case "runs", "calls", "toolsets":
-		return runClient(ctx, cmd, rest, env)
-	case "-h", "--help", "help":
-		fmt.Fprint(env.Stdout, usage)
+	root := newRootCmd(env)
+	root.SetArgs(append([]string{}, args...)) // never nil: cobra reads os.Args for nil
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
 		return ExitOK
-	default:
-		fmt.Fprintf(env.Stderr, "codemode: unknown command %q\n\n%s", cmd, usage)
-		return ExitUsage
 	}
+	if cmd == nil {
+		cmd = root
+	}
+	var fail *failure
+	if errors.As(err, &fail) {
+		if fail.err != nil {
+			fmt.Fprintf(env.Stderr, "%s: %v\n", cmd.CommandPath(), fail.err)
+		}
+		return ExitFailed
+	}
+	// Anything else is about the command line: cobra's own errors (unknown command or flag,
+	// wrong number of arguments, a flag value that does not parse) and usage errors.
+	if !errors.Is(err, errUsageShown) {
+		fmt.Fprintf(env.Stderr, "%s: %v\n", cmd.CommandPath(), err)
+		use := cmd.UseLine()
+		if cmd.HasAvailableSubCommands() {
+			use = cmd.CommandPath() + " <command> [flags]"
+		}
+		fmt.Fprintf(env.Stderr, "usage: %s\nRun '%s --help' for more.\n", use, cmd.CommandPath())
+	}
+	return ExitUsage
 }
+
+// failure is an error that ends a command with ExitFailed: the command line was right but the
+// work failed. A nil err means the command already said why (eval's printed Result).
+type failure struct{ err error }
+
+func (f *failure) Error() string {
+	if f.err == nil {
+		return "failed"
+	}
+	return f.err.Error()
+}
+
+func (f *failure) Unwrap() error { return f.err }
+
+// failed wraps err as a failure (ExitFailed); every other error a command returns is a usage
+// error (ExitUsage).
+func failed(err error) error { return &failure{err: err} }
+
+// errUsageShown is a usage error whose explanation has been printed already.
+var errUsageShown = errors.New("usage error")
+
+const rootLong = `codemode runs short JavaScript programs that call host tools, durably.
+
+Exit status: 0 when the command succeeded (for eval: the Result is ok), 1 when it failed (a
+request answered with an error, a run whose Result is not ok), 2 when the command line is wrong.`
+
+func newRootCmd(env Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "codemode",
+		Short: "Run durable JavaScript programs that call host tools",
+		Long:  rootLong,
+		Example: `  codemode dev                                   # the service on a private PostgreSQL
+  codemode eval --tools-url http://127.0.0.1:8765 prog.js
+  codemode runs create prog.js --wait 5
+  codemode calls complete RUN 2 --value '{"approved":true}'`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE:          needSubcommand,
+	}
+	root.AddCommand(newDevCmd(env), newEvalCmd(env), newMigrateCmd(env))
+	root.AddCommand(newClientCmds(env)...)
+	return root
+}
+
+// needSubcommand is the RunE of commands that only group others: without a subcommand it
+// prints the help on stderr; with an unknown one it says so. Either is a usage error.
+func needSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+	}
+	cmd.SetOut(cmd.ErrOrStderr())
+	_ = cmd.Help()
+	return errUsageShown
+}
+
+// eofReader is an empty stdin.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

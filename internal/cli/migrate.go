@@ -1,38 +1,44 @@
 package cli
 
 import (
-	"context"
-	"flag"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/spf13/cobra"
 
+	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable/migrate"
 )
 
-// runMigrate is `codemode migrate`: it applies codemode's and River's migrations to
+// newMigrateCmd is `codemode migrate`: it applies codemode's and River's migrations to
 // DATABASE_URL (or --database-url).
-func runMigrate(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	dbURL := fs.String("database-url", env.Getenv("DATABASE_URL"), "PostgreSQL connection string (DATABASE_URL)")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		return ExitUsage
+func newMigrateCmd(env Env) *cobra.Command {
+	var dbURL string
+	cmd := &cobra.Command{
+		Use:   "migrate",
+		Short: "Apply codemode's and River's database migrations",
+		Long: `Apply codemode's and River's database migrations to DATABASE_URL (or --database-url).
+Applying them again is a no-op.`,
+		Example: `  DATABASE_URL=postgres://codemode@db/codemode codemode migrate
+  codemode migrate --database-url postgres://codemode@db/codemode`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dbURL == "" {
+				return errors.New("DATABASE_URL (or --database-url) is required")
+			}
+			pool, err := pgxpool.New(cmd.Context(), dbURL)
+			if err != nil {
+				return failed(fmt.Errorf("connect: %w", err))
+			}
+			defer pool.Close()
+			if err := migrate.Up(cmd.Context(), pool); err != nil {
+				return failed(err)
+			}
+			fmt.Fprintln(env.Stdout, "migrations applied")
+			return nil
+		},
 	}
-	if *dbURL == "" {
-		fmt.Fprintln(env.Stderr, "codemode migrate: DATABASE_URL (or --database-url) is required")
-		return ExitUsage
-	}
-	pool, err := pgxpool.New(ctx, *dbURL)
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "codemode migrate: connect:", err)
-		return ExitFailed
-	}
-	defer pool.Close()
-	if err := migrate.Up(ctx, pool); err != nil {
-		fmt.Fprintln(env.Stderr, "codemode migrate:", err)
-		return ExitFailed
-	}
-	fmt.Fprintln(env.Stdout, "migrations applied")
-	return ExitOK
+	config.SecretStringVar(cmd.Flags(), &dbURL, "database-url", env.Getenv("DATABASE_URL"), "PostgreSQL connection string (default $DATABASE_URL)")
+	return cmd
 }

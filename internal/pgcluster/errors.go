@@ -14,7 +14,7 @@ var ErrNoPostgresUser = errors.New(`running as root needs the operating-system u
 	`to run the PostgreSQL server (Debian: apt-get install postgresql creates it)`)
 
 // ErrAlreadyRunning is returned by Start when a server is already running on the cluster's
-// data directory (for example another `codemode dev` on the same directory).
+// data directory (for example one left behind by a `codemode dev` that was killed).
 var ErrAlreadyRunning = errors.New("a PostgreSQL server is already running on this data directory")
 
 // ErrNotInitialized is returned by Start when the data directory has not been created by Init.
