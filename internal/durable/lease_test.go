@@ -269,3 +269,17 @@ func TestJournalWritesCommitAsynchronously(t *testing.T) {
 	require.Equal(t, "off", mode(lease.journal))
 	require.Equal(t, "on", mode(lease.fenced), "the setting does not outlive its transaction")
 }
+
+// A new snapshot is progress: the run's count of lost workers starts again from zero, so a run
+// that goes on past its crashes is not failed for crashes of long ago.
+func TestSnapshotRestartsTheCountOfCrashes(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, lease := b.leasedRun(t)
+	_, err := b.store.pool.Exec(b.ctx, "UPDATE runs SET crashes = 2 WHERE id = $1", run.ID)
+	require.NoError(t, err)
+	require.NoError(t, lease.Checkpoint(b.ctx, []byte("snap-1")))
+	var crashes int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT crashes FROM runs WHERE id = $1", run.ID).Scan(&crashes))
+	require.Zero(t, crashes)
+}
