@@ -281,7 +281,7 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 	}
 	var out Outcome
 	if seq == 0 {
-		lease.deferEvent(EventStarted, nil)
+		lease.deferEvent(EventStarted, map[string]any{"worker": w.id})
 		out, err = w.engine.Start(ctx, spec, lease)
 	} else {
 		var (
@@ -295,7 +295,7 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 		for _, o := range settled {
 			lease.unapplied = append(lease.unapplied, o.CallID)
 		}
-		lease.deferEvent(EventResumed, map[string]any{"seq": seq, "outcomes": len(settled)})
+		lease.deferEvent(EventResumed, map[string]any{"seq": seq, "outcomes": len(settled), "worker": w.id})
 		out, err = w.engine.Resume(ctx, spec, snapshot, settled, lease)
 	}
 	if errors.Is(err, ErrLeaseLost) {

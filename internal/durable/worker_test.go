@@ -262,6 +262,13 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 	}
 	require.Equal(t, EventCreated, types[0])
 	require.Equal(t, EventStarted, types[1], "written with the drive's first write, in its place")
+	for _, e := range events {
+		if e.Type == EventStarted || e.Type == EventResumed {
+			var data map[string]any
+			require.NoError(t, json.Unmarshal(e.Data, &data), "%s data is an object: %s", e.Type, e.Data)
+			require.NotEmpty(t, data["worker"], "%s names the worker: %s", e.Type, e.Data)
+		}
+	}
 	require.Contains(t, types, EventSuspended)
 	require.Contains(t, types, EventResumed)
 	require.Less(t, slices.Index(types, EventSuspended), slices.Index(types, EventResumed))
