@@ -299,10 +299,12 @@ while (true) {}
 		p := startWorkerProcess(t, b.url, fmt.Sprintf("crash-%d", i), lease)
 		// The first drive is killed only once the checkpoint after its call committed: later
 		// drives resume from it and write no snapshot, which would count as progress and
-		// restart the count of crashes.
+		// restart the count of crashes. A re-drive is killed once it recorded its redriven
+		// event.
 		waitDB(t, 60*time.Second, p.id+" to drive the run", func() bool {
 			r := b.runRow(t, run.ID)
-			return r.status == durable.StatusRunning && r.worker == p.id && r.snapshotSeq >= 1
+			return r.status == durable.StatusRunning && r.worker == p.id && r.snapshotSeq >= 1 &&
+				len(b.eventsOf(t, run.ID, durable.EventRedriven)) == i
 		})
 		p.kill(t) // the program "crashed" its worker
 	}
