@@ -279,12 +279,18 @@ func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
 	fs := &funcState{info: f, code: code, strs: map[string]int{}, nums: map[uint64]int{}, parent: c.fs, complReg: -1}
 	c.prog.Funcs[f.index] = code
 	c.fs = fs
+	if codegenShift {
+		c.op(OpNop)
+	}
 	return fs
 }
 
 func (c *compiler) endFunction() {
 	fs := c.fs
 	fs.code.NumRegs = fs.info.numRegs
+	if codegenShift {
+		fs.code.NumRegs++
+	}
 	fs.code.NumParams = fs.info.params
 	fs.code.buildConstValues()
 	c.fs = fs.parent
