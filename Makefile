@@ -1,11 +1,15 @@
 # Everyday commands. CI runs .ci/run, which runs `go test ./...` as the README says.
-.PHONY: test roundtrip vet generate verify bench test262
+.PHONY: test roundtrip codegen vet generate verify bench test262
 
 test:
 	go test ./...
 
 roundtrip:
 	CODEMODE_ROUNDTRIP=1 go test ./...
+
+# codegen: the interpreter and code mode under a changed code generator (docs/snapshots.md).
+codegen:
+	go test -tags codegen_shift ./internal/interp/... ./internal/run/...
 
 vet:
 	gofmt -l . | tee /dev/stderr | (! read)

@@ -118,9 +118,10 @@ type templateSite struct {
 }
 
 // Program is a compiled program: the functions in source order (index 0 is the
-// program body) and the tagged-template sites. The same source always compiles
-// to the same Program, which is what lets snapshots refer to code by
-// (source hash, function index).
+// program body) and the tagged-template sites. Snapshots refer to code by function
+// index and pc, and carry the Program's code (snapshot_code.go), so that a release
+// whose compiler turns the same source into different code resumes them on the code
+// they were running.
 type Program struct {
 	Funcs     []*FuncCode
 	Templates []templateSite
@@ -134,6 +135,9 @@ type Program struct {
 
 	quotedOnce   sync.Once // quotedSource, computed on the first snapshot
 	quotedSource []byte
+
+	compiledOnce sync.Once // compiled, computed on the first snapshot
+	compiled     []byte    // the "compiled" member of snapshots (snapshot_code.go)
 }
 
 // quoted returns the source as snapshots write it: a JSON string of its UTF-16 code units.

@@ -279,25 +279,36 @@ func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
 	fs := &funcState{info: f, code: code, strs: map[string]int{}, nums: map[uint64]int{}, parent: c.fs, complReg: -1}
 	c.prog.Funcs[f.index] = code
 	c.fs = fs
+	if codegenShift {
+		c.op(OpNop)
+	}
 	return fs
 }
 
 func (c *compiler) endFunction() {
 	fs := c.fs
 	fs.code.NumRegs = fs.info.numRegs
+	if codegenShift {
+		fs.code.NumRegs++
+	}
 	fs.code.NumParams = fs.info.params
-	fs.code.vals = make([]Value, len(fs.code.Consts))
-	fs.code.keys = make([]PropertyKey, len(fs.code.Consts))
-	for i, k := range fs.code.Consts {
+	fs.code.buildConstValues()
+	c.fs = fs.parent
+}
+
+// buildConstValues fills vals and keys from Consts.
+func (f *FuncCode) buildConstValues() {
+	f.vals = make([]Value, len(f.Consts))
+	f.keys = make([]PropertyKey, len(f.Consts))
+	for i, k := range f.Consts {
 		if k.Kind == constNumber {
-			fs.code.vals[i] = Number(k.Num)
+			f.vals[i] = Number(k.Num)
 			continue
 		}
 		s := newUTF16(k.Str)
-		fs.code.vals[i] = stringValue(s)
-		fs.code.keys[i] = jsStringKey(s)
+		f.vals[i] = stringValue(s)
+		f.keys[i] = jsStringKey(s)
 	}
-	c.fs = fs.parent
 }
 
 // prologue emits the start of a function body: its environment record, the

@@ -13,9 +13,11 @@ import (
 // A snapshot refers to code by function index and instruction index, and Restore compiles the
 // embedded source again. When a newer compiler turns the same source into different code, those
 // indices would point at other instructions; snapshots therefore carry the fingerprint, and
-// Restore refuses (ErrCodeChanged) a snapshot whose program now compiles differently instead of
-// resuming it at the wrong place. Operation names rather than numbers are hashed, so reordering
-// the opcode list changes nothing.
+// Restore uses the fresh compilation only when its fingerprint is the snapshot's. Otherwise it
+// resumes on the code the snapshot carries (snapshot_code.go), after checking that code has the
+// fingerprint; a snapshot without code is refused (ErrCodeChanged) instead of being resumed at
+// the wrong place. Operation names rather than numbers are hashed, so reordering the opcode
+// list changes nothing. What is hashed must not change: stored snapshots carry fingerprints.
 func (p *Program) CodeFingerprint() string {
 	p.fingerprintOnce.Do(func() { p.fingerprint = computeFingerprint(p) })
 	return p.fingerprint

@@ -5,6 +5,17 @@ package interp
 // execution state serialisable: a snapshot stores (function index, pc).
 //
 // Stack effects are written [before] -> [after], top of stack on the right.
+//
+// The instruction set is append-only in meaning. Snapshots carry the code they were running,
+// with every operation written by its name (opNames), and a later release resumes them on that
+// code (docs/snapshots.md). So:
+//   - an operation's meaning (what it does with its operands, the stack, registers and pc)
+//     never changes once released; a changed meaning is a new operation with a new name,
+//     and the old one stays, implemented as before, for the snapshots that use it;
+//   - a name is never reused or renamed; the numeric order of this list may change freely
+//     (snapshots and fingerprints never use the numbers);
+//   - removing an operation strands every snapshot that uses it (Restore fails with
+//     ErrUnknownOperation), so the compiler may stop emitting one, but the VM keeps it.
 type Op uint8
 
 // The operations. Operands A and B are integers: constant-pool indices, register

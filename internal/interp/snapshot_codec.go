@@ -16,22 +16,28 @@ import (
 //	{"format": 1,
 //	 "source": "...", "script": false,        // the program (recompiled on restore)
 //	 "code": "...",                           // its CodeFingerprint (absent in older snapshots)
+//	 "compiled": {...},                       // its compiled code: snapshot_code.go (absent in older snapshots)
 //	 "heap": {...},                           // objects, records, symbols: snapshot_heap.go
 //	 "exec": {"stack": [...], "frames": [...], "jobs": [...], "host": [[id, promise]...],
 //	          "next": N, "program": promise, "started": bool, "unhandled": [...],
 //	          "steps": N, "templates": [[index, object]...], "priv": [[object, [[name, value]...]]...],
 //	          "random": ["s0", "s1"], "throw": [value, line, column]}}
 //
-// Code is referred to by function index: Restore compiles the embedded source
-// again, which gives the same indices. Frames, coroutines, environments and
-// promise reactions are records of the heap section (see snapshot_state.go).
+// Code is referred to by function index and pc. Restore compiles the embedded
+// source again and uses that program when its fingerprint is the snapshot's
+// "code"; otherwise (a release whose compiler generates different code) it
+// rebuilds the program the snapshot was running from "compiled" (restoreProgram).
+// Frames, coroutines, environments and promise reactions are records of the heap
+// section (see snapshot_state.go). The upgrade guarantee is described in
+// docs/snapshots.md.
 
 // snapshotFormat is the current snapshot format version.
 const snapshotFormat = 1
 
 // ErrCodeChanged is returned by Restore when the snapshot's program compiles to different code
-// in this version than in the one that wrote it (see Program.CodeFingerprint): frames and
-// closures refer to code by index, so the run cannot continue.
+// in this version than in the one that wrote it (see Program.CodeFingerprint) and the snapshot
+// does not carry its compiled code (snapshots written before it did): frames and closures refer
+// to code by index, so the run cannot continue.
 var ErrCodeChanged = errors.New("interp: the program compiles to different code than when the snapshot was taken")
 
 // ErrSnapshotBusy is returned by Snapshot when native code is running (only
@@ -142,9 +148,8 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	w.endObject()
 	execBytes := w.buf
 	// The document is assembled in one buffer, sized from the previous snapshot's objects.
-	src := ex.program.source
 	h := vm.snapshotHint
-	size := max(h.docBytes, h.objBytes+h.nodeBytes+len(execBytes)+len(src)) + 1024
+	size := max(h.docBytes, h.objBytes+h.nodeBytes+len(execBytes)+len(ex.program.quoted())+len(ex.program.compiledJSON())) + 1024
 	out := &jsonWriter{buf: make([]byte, 0, size+size/32)}
 	out.beginObject()
 	out.key("format")
@@ -155,6 +160,8 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	out.bool(ex.program.script)
 	out.key("code")
 	out.string(ex.program.CodeFingerprint())
+	out.key("compiled")
+	out.raw(ex.program.compiledJSON())
 	out.key("heap")
 	if err := e.finishTo(out, len(execBytes)+16); err != nil {
 		return nil, fmt.Errorf("snapshot heap: %w", err)
@@ -211,6 +218,7 @@ func RestorePrefix(data []byte, cfg Config) (*VM, int, error) {
 		source             []byte // the source's JSON string, quotes included
 		script, haveSource bool
 		code               string // the compiled code's fingerprint; "" in older snapshots
+		compiled           []byte // the compiled code (snapshot_code.go); nil in older snapshots
 		heapStart, heapEnd = -1, -1
 		execStart, execEnd = -1, -1
 		vm                 *VM
@@ -233,18 +241,30 @@ func RestorePrefix(data []byte, cfg Config) (*VM, int, error) {
 			script = r.bool()
 		case "code":
 			code = r.goString()
+		case "compiled":
+			r.peek()
+			start := r.pos
+			r.skip()
+			compiled = r.data[start:r.pos]
 		case "heap":
 			heapStart = r.pos
 			if format == snapshotFormat && haveSource && r.err == nil {
 				var err error
-				if vm, err = restoreVM(source, script, code, cfg); err != nil {
+				vm, err = restoreVM(source, script, code, compiled, cfg)
+				switch {
+				case err == nil:
+					d = vm.newHeapDecoder()
+					if err := d.readHeap(r); err != nil {
+						return nil, 0, fmt.Errorf("restore heap: %w", err)
+					}
+					heapDone = true
+				case compiled == nil:
+					// The compiled code may follow: decode the heap afterwards.
+					vm = nil
+					r.skip()
+				default:
 					return nil, 0, err
 				}
-				d = vm.newHeapDecoder()
-				if err := d.readHeap(r); err != nil {
-					return nil, 0, fmt.Errorf("restore heap: %w", err)
-				}
-				heapDone = true
 			} else {
 				r.skip()
 			}
@@ -278,7 +298,7 @@ func RestorePrefix(data []byte, cfg Config) (*VM, int, error) {
 		d.release()
 		return vm, end, nil
 	}
-	vm, err := restoreVM(source, script, code, cfg)
+	vm, err := restoreVM(source, script, code, compiled, cfg)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -296,16 +316,12 @@ func RestorePrefix(data []byte, cfg Config) (*VM, int, error) {
 	return vm, end, nil
 }
 
-// restoreVM compiles a snapshot's program (quoted: its source as a JSON string) and makes
-// the VM its state is decoded into.
-func restoreVM(quoted []byte, script bool, code string, cfg Config) (*VM, error) {
-	prog, err := restorePrograms.compileQuoted(quoted, script)
+// restoreVM finds the program a snapshot was running (restoreProgram) and makes the VM its
+// state is decoded into.
+func restoreVM(quoted []byte, script bool, code string, compiled []byte, cfg Config) (*VM, error) {
+	prog, err := restorePrograms.restoreProgram(quoted, script, code, compiled)
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
-	}
-	if code != "" && code != prog.CodeFingerprint() {
-		return nil, fmt.Errorf("restore: the snapshot's code %s, this version compiles the program to %s: %w",
-			code, prog.CodeFingerprint(), ErrCodeChanged)
 	}
 	vm := newVM(cfg)
 	ex := &vm.exec
@@ -496,9 +512,52 @@ type programCache struct {
 }
 
 type programCacheEntry struct {
-	source string
-	script bool
-	prog   *Program
+	source  string
+	script  bool
+	prog    *Program
+	rebuilt bool // prog was rebuilt from a snapshot's compiled code, not compiled here
+}
+
+// restoreProgram returns the program a snapshot was running: quoted is its source as a JSON
+// string, code its fingerprint ("" in snapshots older than fingerprints) and compiled its
+// compiled code (nil in snapshots older than that).
+//
+// When this release compiles the source to the same code (the fingerprints match, or the
+// snapshot has none), that compilation is the program. Otherwise the program is rebuilt from
+// the compiled code, which must have the snapshot's fingerprint; without compiled code the
+// run cannot continue (ErrCodeChanged). A source this release no longer compiles is resumed
+// on its compiled code too.
+func (c *programCache) restoreProgram(quoted []byte, script bool, code string, compiled []byte) (*Program, error) {
+	prog, err := c.compileQuoted(quoted, script)
+	if err == nil && (code == "" || code == prog.CodeFingerprint()) {
+		return prog, nil
+	}
+	if compiled == nil || code == "" {
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("the snapshot's code %s, this version compiles the program to %s: %w",
+			code, prog.CodeFingerprint(), ErrCodeChanged)
+	}
+	r := &jsonReader{data: quoted}
+	source := r.goString()
+	if r.err != nil {
+		return nil, fmt.Errorf("source: %w", r.err)
+	}
+	if p := c.find(func(e *programCacheEntry) bool {
+		return e.rebuilt && e.script == script && e.source == source && e.prog.CodeFingerprint() == code
+	}); p != nil {
+		return p, nil
+	}
+	prog, err = decodeCompiled(compiled, source, script)
+	if err != nil {
+		return nil, fmt.Errorf("the snapshot's compiled code: %w", err)
+	}
+	if got := prog.CodeFingerprint(); got != code {
+		return nil, fmt.Errorf("the snapshot's compiled code has fingerprint %s, not its code %s: %w", got, code, ErrSnapshotCorrupt)
+	}
+	c.add(programCacheEntry{source: source, script: script, prog: prog, rebuilt: true})
+	return prog, nil
 }
 
 // compileQuoted returns the program whose source is the JSON string quoted. A snapshot
@@ -506,7 +565,7 @@ type programCacheEntry struct {
 // by comparing that text, without decoding the string; other text is decoded first.
 func (c *programCache) compileQuoted(quoted []byte, script bool) (*Program, error) {
 	if p := c.find(func(e *programCacheEntry) bool {
-		return e.script == script && bytes.Equal(e.prog.quoted(), quoted)
+		return !e.rebuilt && e.script == script && bytes.Equal(e.prog.quoted(), quoted)
 	}); p != nil {
 		return p, nil
 	}
@@ -541,7 +600,7 @@ func (c *programCache) find(match func(*programCacheEntry) bool) *Program {
 
 // compile returns the program for source, compiling it on a miss. Failures are not cached.
 func (c *programCache) compile(source string, script bool) (*Program, error) {
-	if p := c.find(func(e *programCacheEntry) bool { return e.script == script && e.source == source }); p != nil {
+	if p := c.find(func(e *programCacheEntry) bool { return !e.rebuilt && e.script == script && e.source == source }); p != nil {
 		return p, nil
 	}
 	var prog *Program
@@ -554,11 +613,16 @@ func (c *programCache) compile(source string, script bool) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.add(programCacheEntry{source: source, script: script, prog: prog})
+	return prog, nil
+}
+
+// add adds an entry, evicting the oldest when the cache is full.
+func (c *programCache) add(e programCacheEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.entries) == programCacheSize {
 		c.entries = append(c.entries[:0:0], c.entries[1:]...)
 	}
-	c.entries = append(c.entries, programCacheEntry{source: source, script: script, prog: prog})
-	return prog, nil
+	c.entries = append(c.entries, e)
 }

@@ -127,8 +127,11 @@ func TestSnapshotRefusesChangedCode(t *testing.T) {
 		wantErr error
 	}{
 		{name: "same code resumes", data: string(data)},
-		{name: "no fingerprint (an older snapshot) resumes", data: strings.Replace(string(data), code+",", "", 1)},
-		{name: "other code is refused", data: strings.Replace(string(data), code, `"code":"0123456789abcdef0123456789abcdef"`, 1), wantErr: ErrCodeChanged},
+		{name: "no fingerprint (an older snapshot) resumes", data: strings.Replace(string(withoutCompiled(t, data)), code+",", "", 1)},
+		{name: "other code without compiled code is refused",
+			data: strings.Replace(string(withoutCompiled(t, data)), code, `"code":"0123456789abcdef0123456789abcdef"`, 1), wantErr: ErrCodeChanged},
+		{name: "compiled code that is not the fingerprint's is refused",
+			data: strings.Replace(string(data), code, `"code":"0123456789abcdef0123456789abcdef"`, 1), wantErr: ErrSnapshotCorrupt},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,7 +22,7 @@ func BenchmarkSnapshotDecode(b *testing.B) {
 			b.Run("fresh", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := restoreVM(src, false, "", Config{}); err != nil {
+					if _, err := restoreVM(src, false, "", nil, Config{}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -36,7 +36,7 @@ func BenchmarkSnapshotDecode(b *testing.B) {
 					b.StopTimer()
 					vms = vms[:0]
 					for range min(batch, b.N-i) {
-						vm, err := restoreVM(src, false, "", Config{})
+						vm, err := restoreVM(src, false, "", nil, Config{})
 						if err != nil {
 							b.Fatal(err)
 						}

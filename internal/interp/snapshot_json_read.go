@@ -164,6 +164,10 @@ func knownKey(b []byte) (string, bool) {
 		return "source", true
 	case "script":
 		return "script", true
+	case "code":
+		return "code", true
+	case "compiled":
+		return "compiled", true
 	case "heap":
 		return "heap", true
 	case "exec":

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -74,6 +75,9 @@ func TestGoldenSnapshotsResume(t *testing.T) {
 			t.Parallel()
 			state, err := os.ReadFile(file)
 			require.NoError(t, err)
+			if codegenShifted && !bytes.Contains(state, []byte(`"compiled":`)) {
+				t.Skip("the state carries no compiled code, and this build's code generator differs")
+			}
 			pending, err := PendingOf(state)
 			require.NoError(t, err)
 			require.Len(t, pending, 2)
