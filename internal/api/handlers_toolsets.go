@@ -29,6 +29,11 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 	if err := storableText(text...); err != nil {
 		return nil, err
 	}
+	if body.Secret != nil {
+		if err := usableSecret("secret", *body.Secret); err != nil {
+			return nil, err
+		}
+	}
 	var raw []byte
 	if body.Tools != nil {
 		m := manifest{Tools: *body.Tools}

@@ -270,6 +270,18 @@ func TestToolsets(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, list.JSON200.Toolsets, 1)
 
+	// A whsec_ secret must be base64 after the prefix: it could not sign anything.
+	for path, body := range map[string]string{
+		"/v1/toolsets": `{"name":"signed","url":"` + toolsetSrv.URL + `","secret":"whsec_not base64!"}`,
+		"/v1/webhooks": `{"url":"http://127.0.0.1:1/","secret":"whsec_not base64!","events":["run.completed"]}`,
+		"/v1/runs":     `{"code":"1","webhook":{"url":"http://127.0.0.1:1/","secret":"whsec_not base64!"}}`,
+	} {
+		status, resp := b.do(t, http.MethodPost, path, body)
+		require.Equal(t, http.StatusBadRequest, status, "%s: %s", path, resp)
+		_, msg := errorCode(t, resp)
+		require.Contains(t, msg, "base64", path)
+	}
+
 	del, err := b.client.DeleteToolsetWithResponse(b.ctx, "ops")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusNoContent, del.StatusCode())

@@ -14,7 +14,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/codemode/codemode/internal/signing"
 )
 
 // Webhook event types delivered to a run's webhook and to subscriptions.
@@ -116,7 +117,7 @@ func (s *Store) deliverWebhook(ctx context.Context, id string, lastAttempt bool)
 }
 
 // postSigned POSTs body as JSON to url with Standard Webhooks headers (signed when secret is
-// set) and extra headers; any status outside 2xx is an error.
+// set, by internal/signing's rule) and extra headers; any status outside 2xx is an error.
 func (s *Store) postSigned(ctx context.Context, url, secret, msgID string, body []byte, extra http.Header) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -126,7 +127,7 @@ func (s *Store) postSigned(ctx context.Context, url, secret, msgID string, body 
 	for k, v := range extra {
 		req.Header[k] = v
 	}
-	if err := SignRequest(req.Header, secret, msgID, time.Now(), body); err != nil {
+	if err := signing.Sign(req.Header, secret, msgID, time.Now(), body); err != nil {
 		return err
 	}
 	resp, err := s.cfg.HTTPClient.Do(req)
@@ -138,27 +139,6 @@ func (s *Store) postSigned(ctx context.Context, url, secret, msgID string, body 
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return fmt.Errorf("POST %s: status %d", url, resp.StatusCode)
 	}
-	return nil
-}
-
-// SignRequest sets the Standard Webhooks headers (webhook-id, webhook-timestamp and, when
-// secret is not empty, webhook-signature) on h for body. A secret of the form "whsec_<base64>"
-// is decoded; any other secret is used as raw bytes.
-func SignRequest(h http.Header, secret, msgID string, at time.Time, body []byte) error {
-	h.Set(standardwebhooks.HeaderWebhookID, msgID)
-	h.Set(standardwebhooks.HeaderWebhookTimestamp, fmt.Sprint(at.Unix()))
-	if secret == "" {
-		return nil
-	}
-	wh, err := standardwebhooks.NewWebhook(secret)
-	if err != nil {
-		wh, _ = standardwebhooks.NewWebhookRaw([]byte(secret))
-	}
-	sig, err := wh.Sign(msgID, at, body)
-	if err != nil {
-		return fmt.Errorf("sign webhook %s: %w", msgID, err)
-	}
-	h.Set(standardwebhooks.HeaderWebhookSignature, sig)
 	return nil
 }
 

@@ -328,13 +328,22 @@ func TestCancelTellsTheToolset(t *testing.T) {
 	b := setup(t)
 	cancels := make(chan json.RawMessage, 1)
 	keys := make(chan string, 1)
+	// A secret that is not in the whsec_ form is the key's raw bytes, even when it happens to
+	// be valid base64 (as this one is): the toolset verifies the cancel with those bytes.
+	const secret = "abcd1234"
+	verifier, err := standardwebhooks.NewWebhookRaw([]byte(secret))
+	require.NoError(t, err)
 	toolset := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		if err := verifier.Verify(body, r.Header); err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
 		keys <- r.Header.Get("Idempotency-Key")
 		cancels <- body
 	}))
 	t.Cleanup(toolset.Close)
-	_, err := b.store.CreateToolset(b.ctx, Toolset{Name: "t", URL: toolset.URL})
+	_, err = b.store.CreateToolset(b.ctx, Toolset{Name: "t", URL: toolset.URL, Secret: secret})
 	require.NoError(t, err)
 	b.startWorker(t, newScriptEngine())
 

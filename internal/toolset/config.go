@@ -43,9 +43,10 @@ type Config struct {
 	Name string
 	// Description describes the mount namespace Name (ignored without Name).
 	Description string
-	// Secret signs every POST with Standard Webhooks headers when set. A
-	// "whsec_"-prefixed secret is base64 after the prefix (the Standard
-	// Webhooks form); any other string is used as raw key bytes.
+	// Secret signs every POST with Standard Webhooks headers when set
+	// (internal/signing): a "whsec_"-prefixed secret is base64 after the
+	// prefix (the Standard Webhooks form); any other string is used as raw
+	// key bytes.
 	Secret string
 	// HTTPClient sends the requests (default: a new http.Client without its
 	// own timeout; Timeout bounds each attempt).
