@@ -10,6 +10,8 @@
 //	                    --migrate-only      apply migrations and exit
 //	                    --shutdown-timeout  grace period for requests on SIGTERM (default 30s)
 //	CODEMODE_LOG_LEVEL  --log-level         debug, info, warn or error (default info)
+//	CODEMODE_EGRESS_ALLOW, CODEMODE_EGRESS_DENY  networks manifest fetches may reach
+//	                                        (internal/egress; default public addresses only)
 package main
 
 import (
@@ -28,6 +30,7 @@ import (
 	"github.com/codemode/codemode/internal/api"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
+	"github.com/codemode/codemode/internal/egress"
 )
 
 func main() {
@@ -86,12 +89,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	} else if err := migrate.Check(ctx, pool); err != nil {
 		return fmt.Errorf("%w (apply them with --migrate, or server --migrate-only)", err)
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger})
+	policy, err := egress.FromEnv(getenv, egress.Policy{})
+	if err != nil {
+		return err
+	}
+	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	handler, err := api.New(store, api.Config{Token: token, Logger: logger})
+	handler, err := api.New(store, api.Config{Token: token, Logger: logger, Egress: policy})
 	if err != nil {
 		return err
 	}

@@ -5,10 +5,11 @@ import (
 
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/runengine"
+	"github.com/codemode/codemode/internal/egress"
 )
 
 // newEngine returns the engine that drives programs: the code-mode runtime calling the runs'
 // HTTP toolsets.
-func newEngine(logger *slog.Logger) (durable.Engine, error) {
-	return runengine.New(runengine.Config{Logger: logger}), nil
+func newEngine(logger *slog.Logger, policy egress.Policy) (durable.Engine, error) {
+	return runengine.New(runengine.Config{Logger: logger, Egress: policy}), nil
 }

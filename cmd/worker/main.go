@@ -17,6 +17,8 @@
 //	                      --rescue-after   how long a crashed worker's runs wait before another
 //	                                       worker re-drives them (default drive-timeout + 1m)
 //	CODEMODE_LOG_LEVEL    --log-level      debug, info, warn or error (default info)
+//	CODEMODE_EGRESS_ALLOW, CODEMODE_EGRESS_DENY  networks tool calls, cancels and webhooks may
+//	                                       reach (internal/egress; default public addresses only)
 package main
 
 import (
@@ -34,6 +36,7 @@ import (
 
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
+	"github.com/codemode/codemode/internal/egress"
 )
 
 func main() {
@@ -70,7 +73,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if *dbURL == "" {
 		return errors.New("DATABASE_URL (or --database-url) is required")
 	}
-	engine, err := newEngine(logger)
+	policy, err := egress.FromEnv(getenv, egress.Policy{})
+	if err != nil {
+		return err
+	}
+	engine, err := newEngine(logger, policy)
 	if err != nil {
 		return err
 	}
@@ -86,7 +93,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	} else if err := migrate.Check(ctx, pool); err != nil {
 		return fmt.Errorf("%w (apply them with --migrate, or server --migrate-only)", err)
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger})
+	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy})
 	if err != nil {
 		return err
 	}

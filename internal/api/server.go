@@ -15,6 +15,7 @@ import (
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 )
 
 // Config configures the API server.
@@ -26,7 +27,11 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxWait bounds the wait query parameter. Default 300 seconds.
 	MaxWait time.Duration
-	// HTTPClient fetches toolset manifests. Default: a client with a 10-second timeout.
+	// Egress is the policy of the manifest fetches (internal/egress). Default: the zero
+	// policy, public addresses only.
+	Egress egress.Policy
+	// HTTPClient fetches toolset manifests. Default: a client obeying Egress with a 10-second
+	// timeout.
 	HTTPClient *http.Client
 	// Logger receives request errors. Default: discard.
 	Logger *slog.Logger
@@ -44,7 +49,7 @@ func (c Config) WithDefaults() Config {
 		c.MaxWait = 300 * time.Second
 	}
 	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+		c.HTTPClient = c.Egress.Client(10 * time.Second)
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

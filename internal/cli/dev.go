@@ -14,6 +14,7 @@ import (
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/durable/runengine"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgcluster"
 )
 
@@ -97,19 +98,24 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 	if err := migrate.Up(ctx, pool); err != nil {
 		return err
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger})
+	// dev serves the developer's own machine: its toolsets and webhooks are usually there.
+	policy, err := egress.FromEnv(env.Getenv, egress.Local())
+	if err != nil {
+		return err
+	}
+	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger}), durable.WorkerConfig{})
+	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger, Egress: policy}), durable.WorkerConfig{})
 	if err != nil {
 		return err
 	}
 	if err := worker.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	handler, err := api.New(store, api.Config{Token: token, Logger: logger})
+	handler, err := api.New(store, api.Config{Token: token, Logger: logger, Egress: policy})
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
 )
 
@@ -44,7 +45,7 @@ func runChildWorker() {
 	if err != nil {
 		fail(err)
 	}
-	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), LeaseTTL: 2 * time.Second})
+	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), LeaseTTL: 2 * time.Second, Egress: egress.Local()})
 	if err != nil {
 		fail(err)
 	}
@@ -100,7 +101,7 @@ func startChild(t *testing.T, dbURL, toolURL string) *exec.Cmd {
 func TestCrashedWorkersNeverRepeatCompletedCalls(t *testing.T) {
 	t.Parallel()
 	pool, dbURL := pgtest.NewDB(t)
-	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler)})
+	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	ctx := context.Background()

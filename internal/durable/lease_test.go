@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
 )
 
@@ -250,7 +251,7 @@ func TestJournalWritesCommitAsynchronously(t *testing.T) {
 	pool, err := OpenPool(ctx, url)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	store, err := New(pool, Config{})
+	store, err := New(pool, Config{Egress: egress.Local()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 

@@ -12,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/codemode/codemode/internal/egress"
 )
 
 // Config configures a Store.
@@ -22,8 +24,11 @@ type Config struct {
 	// expired may be taken over by another job. Every write through the Host extends it.
 	// Default 5 minutes.
 	LeaseTTL time.Duration
+	// Egress is the policy of webhook deliveries and durable-call cancellations
+	// (internal/egress). Default: the zero policy, public addresses only.
+	Egress egress.Policy
 	// HTTPClient makes webhook deliveries and durable-call cancellations. Default: a client
-	// with a 30-second timeout.
+	// obeying Egress with a 30-second timeout.
 	HTTPClient HTTPDoer
 }
 
@@ -36,7 +41,7 @@ func (c Config) WithDefaults() Config {
 		c.LeaseTTL = 5 * time.Minute
 	}
 	if c.HTTPClient == nil {
-		c.HTTPClient = defaultHTTPClient()
+		c.HTTPClient = c.Egress.Client(30 * time.Second)
 	}
 	return c
 }

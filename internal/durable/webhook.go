@@ -32,8 +32,6 @@ type HTTPDoer interface {
 	Do(*http.Request) (*http.Response, error)
 }
 
-func defaultHTTPClient() *http.Client { return &http.Client{Timeout: 30 * time.Second} }
-
 // Subscription is a webhook subscription: events of every run go to URL.
 type Subscription struct {
 	ID        string

@@ -219,6 +219,9 @@ func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, c
 		}
 		return Response{Output: a.Output}, nil
 	}
+	if status >= 300 && status < 400 {
+		return Response{}, fmt.Errorf("tool %s: %w: status %d: a toolset answers a call itself, never with a redirect", tool, ErrProtocol, status)
+	}
 	return Response{}, fmt.Errorf("tool %s: %w: status %d", tool, ErrProtocol, status)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
@@ -33,7 +34,7 @@ type testBundle struct {
 func setup(t *testing.T) *testBundle {
 	t.Helper()
 	pool, dbURL := pgtest.NewDB(t)
-	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	tools := toolsettest.New(t, toolsettest.Options{})
@@ -45,7 +46,7 @@ func setup(t *testing.T) *testBundle {
 
 func (b *testBundle) startWorker(t *testing.T) *durable.Worker {
 	t.Helper()
-	w, err := durable.NewWorker(b.store, New(Config{}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	w, err := durable.NewWorker(b.store, New(Config{Egress: egress.Local()}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(b.ctx))
 	t.Cleanup(func() {
