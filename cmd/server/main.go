@@ -12,6 +12,8 @@
 //	CODEMODE_LOG_LEVEL  --log-level         debug, info, warn or error (default info)
 //	CODEMODE_EGRESS_ALLOW, CODEMODE_EGRESS_DENY  networks manifest fetches may reach
 //	                                        (internal/egress; default public addresses only)
+//	CODEMODE_SECRET_KEY, CODEMODE_SECRET_KEY_OLD  key encrypting stored secrets, and keys it
+//	                                        replaces (internal/secretbox, docs/security.md)
 package main
 
 import (
@@ -31,6 +33,7 @@ import (
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 func main() {
@@ -93,11 +96,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy})
+	keys, err := secretbox.FromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy, Secrets: keys})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if n, err := store.PrepareSecrets(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		logger.Info("secrets sealed under the current CODEMODE_SECRET_KEY", "count", n)
+	}
 	handler, err := api.New(store, api.Config{Token: token, Logger: logger, Egress: policy})
 	if err != nil {
 		return err

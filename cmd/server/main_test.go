@@ -93,15 +93,18 @@ func TestMigrateOnly(t *testing.T) {
 	pool, dbURL := pgtest.NewDB(t)
 	ctx := context.Background()
 	// Roll the schema's last migration back so there is something to apply.
-	_, err := pool.Exec(ctx, `ALTER TABLE runs ALTER COLUMN result TYPE jsonb USING result::jsonb;
-		DELETE FROM goose_db_version WHERE version_id = 4`)
+	_, err := pool.Exec(ctx, `ALTER TABLE toolsets DROP COLUMN secret_sealed;
+		ALTER TABLE runs DROP COLUMN webhook_secret_sealed;
+		ALTER TABLE webhook_subscriptions DROP COLUMN secret_sealed;
+		ALTER TABLE webhook_deliveries ADD COLUMN secret text NOT NULL DEFAULT '';
+		DELETE FROM goose_db_version WHERE version_id = 6`)
 	require.NoError(t, err)
 	env := map[string]string{"DATABASE_URL": dbURL}
 	require.NoError(t, run(ctx, []string{"--migrate-only", "--listen", "0.0.0.0:1"}, func(k string) string { return env[k] }, io.Discard))
 	var typ string
 	require.NoError(t, pool.QueryRow(ctx, `SELECT data_type FROM information_schema.columns
-		WHERE table_name = 'runs' AND column_name = 'result'`).Scan(&typ))
-	require.Equal(t, "json", typ)
+		WHERE table_name = 'toolsets' AND column_name = 'secret_sealed'`).Scan(&typ))
+	require.Equal(t, "bytea", typ)
 }
 
 func TestRefusesUnmigratedDatabase(t *testing.T) {

@@ -19,6 +19,8 @@
 //	CODEMODE_LOG_LEVEL    --log-level      debug, info, warn or error (default info)
 //	CODEMODE_EGRESS_ALLOW, CODEMODE_EGRESS_DENY  networks tool calls, cancels and webhooks may
 //	                                       reach (internal/egress; default public addresses only)
+//	CODEMODE_SECRET_KEY, CODEMODE_SECRET_KEY_OLD  key encrypting stored secrets, and keys it
+//	                                       replaces (internal/secretbox, docs/security.md)
 package main
 
 import (
@@ -37,6 +39,7 @@ import (
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 func main() {
@@ -93,11 +96,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	} else if err := migrate.Check(ctx, pool); err != nil {
 		return fmt.Errorf("%w (apply them with --migrate, or server --migrate-only)", err)
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy})
+	keys, err := secretbox.FromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy, Secrets: keys})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if n, err := store.PrepareSecrets(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		logger.Info("secrets sealed under the current CODEMODE_SECRET_KEY", "count", n)
+	}
 	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{
 		MaxRuns: *runs, ID: *id, DriveTimeout: *driveTimeout, RescueStuckJobsAfter: *rescueAfter,
 	})

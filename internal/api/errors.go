@@ -60,7 +60,7 @@ func statusOf(err error) (int, string) {
 		return http.StatusConflict, CodeConflict
 	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest):
 		return http.StatusBadRequest, CodeInvalidRequest
-	case errors.Is(err, durable.ErrUnstorable):
+	case errors.Is(err, durable.ErrUnstorable), errors.Is(err, durable.ErrNoSecretKey):
 		return http.StatusUnprocessableEntity, CodeUnprocessable
 	case errors.Is(err, ErrManifest):
 		return http.StatusBadGateway, CodeBadGateway

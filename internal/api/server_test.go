@@ -21,6 +21,7 @@ import (
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -62,7 +63,7 @@ type testBundle struct {
 func setup(t *testing.T, withWorker bool) *testBundle {
 	t.Helper()
 	pool, _ := pgtest.NewDB(t)
-	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local()})
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	handler, err := New(store, Config{Token: testToken, MaxBodyBytes: 64 << 10, Egress: egress.Local()})

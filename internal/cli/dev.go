@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/codemode/codemode/internal/api"
@@ -16,6 +18,7 @@ import (
 	"github.com/codemode/codemode/internal/durable/runengine"
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgcluster"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 // devDatabase is the database codemode dev keeps its runs in.
@@ -103,11 +106,18 @@ func dev(ctx context.Context, dataDir, listen, token string, env Env, logger *sl
 	if err != nil {
 		return err
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy})
+	keys, err := devSecretKey(dataDir, env)
+	if err != nil {
+		return err
+	}
+	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy, Secrets: keys})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if _, err := store.PrepareSecrets(ctx); err != nil {
+		return err
+	}
 	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger, Egress: policy}), durable.WorkerConfig{})
 	if err != nil {
 		return err
@@ -136,4 +146,32 @@ func envOr(env Env, name, def string) string {
 		return v
 	}
 	return def
+}
+
+// devSecretKey returns the keys of CODEMODE_SECRET_KEY when set; otherwise the key kept in
+// DIR/secret.key, made the first time (mode 0600).
+func devSecretKey(dataDir string, env Env) (*secretbox.Keyring, error) {
+	if keys, err := secretbox.FromEnv(env.Getenv); err != nil || keys != nil {
+		return keys, err
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dataDir, "secret.key")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		data = []byte(secretbox.Generate() + "\n")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			return nil, fmt.Errorf("keep the secret key: %w", err)
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("read the secret key: %w", err)
+	}
+	key := strings.TrimSpace(string(data))
+	return secretbox.FromEnv(func(name string) string {
+		if name == "CODEMODE_SECRET_KEY" {
+			return key
+		}
+		return ""
+	})
 }

@@ -11,12 +11,13 @@ import (
 
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 func benchStore(b *testing.B) *Store {
 	b.Helper()
 	pool, _ := pgtest.NewDB(b)
-	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local()})
+	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(b, err)
 	b.Cleanup(store.Close)
 	return store

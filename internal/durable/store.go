@@ -14,6 +14,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 // Config configures a Store.
@@ -24,6 +25,9 @@ type Config struct {
 	// expired may be taken over by another job. Every write through the Host extends it.
 	// Default 5 minutes.
 	LeaseTTL time.Duration
+	// Secrets encrypts the signing secrets of toolsets and webhooks at rest (internal/secretbox,
+	// CODEMODE_SECRET_KEY). Without it, storing a secret fails with ErrNoSecretKey.
+	Secrets *secretbox.Keyring
 	// Egress is the policy of webhook deliveries and durable-call cancellations
 	// (internal/egress). Default: the zero policy, public addresses only.
 	Egress egress.Policy

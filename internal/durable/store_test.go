@@ -13,6 +13,7 @@ import (
 
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 func TestMain(m *testing.M) {
@@ -31,7 +32,7 @@ type testBundle struct {
 func setup(t *testing.T) *testBundle {
 	t.Helper()
 	pool, _ := pgtest.NewDB(t)
-	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})), Egress: egress.Local()})
+	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	return &testBundle{store: store, ctx: context.Background()}

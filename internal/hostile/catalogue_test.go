@@ -21,6 +21,7 @@ import (
 	"github.com/codemode/codemode/internal/durable/runengine"
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -97,7 +98,7 @@ func setup(t *testing.T) *stack {
 	t.Helper()
 	ctx := context.Background()
 	pool, _ := pgtest.NewDB(t)
-	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local()})
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 
@@ -403,7 +404,7 @@ func TestReadyzSaysNothingOfTheDatabase(t *testing.T) {
 	pool, err := pgxpool.New(context.Background(), "postgres://secretuser:pw@127.0.0.1:1/secretdb?connect_timeout=2")
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	store, err := durable.New(pool, durable.Config{Egress: egress.Local()})
+	store, err := durable.New(pool, durable.Config{Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	handler, err := api.New(store, api.Config{Egress: egress.Local()})

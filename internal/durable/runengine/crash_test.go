@@ -20,6 +20,7 @@ import (
 
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 // childWorkerEnv, when set to a database URL, makes this test binary run as a worker process
@@ -38,7 +39,7 @@ func runChildWorker() {
 		fail(err)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: 2 * time.Second, Egress: egress.Local()})
+	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: 2 * time.Second, Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	if err != nil {
 		fail(err)
 	}

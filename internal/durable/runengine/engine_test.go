@@ -13,6 +13,7 @@ import (
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -34,7 +35,7 @@ type testBundle struct {
 func setup(t *testing.T) *testBundle {
 	t.Helper()
 	pool, dbURL := pgtest.NewDB(t)
-	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local()})
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	tools := toolsettest.New(t, toolsettest.Options{})
