@@ -86,7 +86,7 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	h := &handlers{store: store, cfg: cfg}
 
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, m.instrument, requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes), validate, streamEvents(store))
+	r.Use(middleware.Recoverer, m.instrument, requireLoopbackHost(cfg.Token), requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes), validate, streamEvents(store))
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, CodeNotFound, "no such endpoint: "+r.URL.Path)

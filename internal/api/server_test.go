@@ -540,3 +540,37 @@ func TestManifestFetchEgress(t *testing.T) {
 	status, _ = register(local, "e", toolsetSrv.URL)
 	require.Equal(t, http.StatusCreated, status)
 }
+
+// Without a token, only requests naming the loopback listener itself are served: a page on
+// another name that resolves to 127.0.0.1 (DNS rebinding) is refused.
+func TestNoTokenChecksHost(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	handler, err := New(store, Config{})
+	require.NoError(t, err)
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	_, port, _ := strings.Cut(strings.TrimPrefix(srv.URL, "http://"), ":")
+	for host, want := range map[string]int{
+		"127.0.0.1:" + port:          http.StatusOK,
+		"localhost:" + port:          http.StatusOK,
+		"LOCALHOST:" + port:          http.StatusOK,
+		"[::1]:" + port:              http.StatusOK,
+		"attacker.example:" + port:   http.StatusMisdirectedRequest,
+		"attacker.example":           http.StatusMisdirectedRequest,
+		"localhost":                  http.StatusMisdirectedRequest,
+		"127.0.0.1:1":                http.StatusMisdirectedRequest,
+		"localhost.attacker.example": http.StatusMisdirectedRequest,
+	} {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/v1/runs", nil)
+		require.NoError(t, err)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, want, resp.StatusCode, host)
+	}
+}
