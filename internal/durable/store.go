@@ -127,6 +127,7 @@ const (
 	EventYielded      = "yielded"
 	EventFinished     = "finished"
 	EventCancelled    = "cancelled"
+	EventRetried      = "retried"
 )
 
 // Event is one entry of a run's timeline.

@@ -104,10 +104,10 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	w := &Worker{store: store, engine: engine, log: store.cfg.Logger}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ExecuteArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, 0, job.Attempt >= job.MaxAttempts)
+		return w.drive(ctx, job.Args.RunID, job.ID, 0, job.Attempt >= job.MaxAttempts, retryOf(job.JobRow))
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[ResumeArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt >= job.MaxAttempts)
+		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt >= job.MaxAttempts, retryOf(job.JobRow))
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[WebhookArgs]) error {
 		return store.deliverWebhook(ctx, job.Args.DeliveryID, job.Attempt >= job.MaxAttempts)
@@ -157,7 +157,7 @@ func (w *Worker) Stop(ctx context.Context) error {
 // resumeSeq is 0 for run.execute, else the snapshot sequence of a run.resume job. On the job's
 // last attempt an engine error fails the run (an internal error) instead of leaving it running;
 // so does, at once, a write the database refuses for good (ErrUnstorable).
-func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq int, lastAttempt bool) error {
+func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq int, lastAttempt bool, retry map[string]any) error {
 	log := w.log.With("run_id", runID, "job_id", jobID)
 	lease, seq, err := w.store.acquire(ctx, runID, jobID, resumeSeq)
 	if errors.Is(err, errNoLease) {
@@ -166,6 +166,10 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 	}
 	if err != nil {
 		return err
+	}
+	if retry != nil {
+		log.WarnContext(ctx, "run retried after a failed drive", "attempt", retry["attempt"], "error", retry["error"])
+		lease.deferEvent(EventRetried, retry)
 	}
 	spec, err := w.store.runSpec(ctx, runID)
 	if err != nil {

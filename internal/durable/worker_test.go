@@ -530,3 +530,32 @@ func TestWorkerFailsRunWhoseDataCannotBeStored(t *testing.T) {
 		})
 	}
 }
+
+// A drive River retries after an engine error shows in the run's timeline (and at WARN).
+func TestWorkerRetryIsAnEvent(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	_, err = b.store.pool.Exec(b.ctx, "UPDATE river_job SET max_attempts = 2 WHERE kind = 'run.execute'")
+	require.NoError(t, err)
+	b.startWorker(t, failingEngine{})
+
+	run = b.waitStatus(t, run.ID, StatusFailed)
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	var retried []Event
+	for _, e := range events {
+		if e.Type == EventRetried {
+			retried = append(retried, e)
+		}
+	}
+	require.Len(t, retried, 1)
+	var data struct {
+		Attempt int    `json:"attempt"`
+		Error   string `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(retried[0].Data, &data))
+	require.Equal(t, 2, data.Attempt)
+	require.Contains(t, data.Error, "engine exploded")
+}
