@@ -10,6 +10,10 @@
 //	                    --migrate-only      apply migrations and exit
 //	                    --shutdown-timeout  grace period for requests on SIGTERM (default 30s)
 //	CODEMODE_LOG_LEVEL  --log-level         debug, info, warn or error (default info)
+//	CODEMODE_EGRESS_ALLOW, CODEMODE_EGRESS_DENY  networks manifest fetches may reach
+//	                                        (internal/egress; default public addresses only)
+//	CODEMODE_SECRET_KEY, CODEMODE_SECRET_KEY_OLD  key encrypting stored secrets, and keys it
+//	                                        replaces (internal/secretbox, docs/security.md)
 package main
 
 import (
@@ -28,6 +32,8 @@ import (
 	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
+	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 func main() {
@@ -70,12 +76,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	} else if err := migrate.Check(ctx, pool); err != nil {
 		return fmt.Errorf("%w (apply them with --migrate, or server --migrate-only)", err)
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger})
+	policy, err := egress.FromEnv(getenv, egress.Policy{})
+	if err != nil {
+		return err
+	}
+	keys, err := secretbox.FromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	store, err := durable.New(pool, durable.Config{Logger: logger, Egress: policy, Secrets: keys})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings})
+	if n, err := store.PrepareSecrets(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		logger.Info("secrets sealed under the current CODEMODE_SECRET_KEY", "count", n)
+	}
+	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings, Egress: policy})
 	if err != nil {
 		return err
 	}

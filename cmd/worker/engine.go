@@ -5,11 +5,12 @@ import (
 
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/runengine"
+	"github.com/codemode/codemode/internal/egress"
 	coderun "github.com/codemode/codemode/internal/run"
 )
 
 // newEngine returns the engine that drives programs: the code-mode runtime calling the runs'
 // HTTP toolsets.
-func newEngine(logger *slog.Logger, ceilings coderun.Limits) (durable.Engine, error) {
-	return runengine.New(runengine.Config{Logger: logger, Ceilings: ceilings}), nil
+func newEngine(logger *slog.Logger, ceilings coderun.Limits, policy egress.Policy) (durable.Engine, error) {
+	return runengine.New(runengine.Config{Logger: logger, Ceilings: ceilings, Egress: policy}), nil
 }

@@ -27,6 +27,10 @@
 //	                                       ceilings on every run's limits (defaults: 1h, 10000,
 //	                                       16 MiB, 512 MiB, 16 MiB); a run can lower them only
 //	CODEMODE_LOG_LEVEL    --log-level      debug, info, warn or error (default info)
+//	CODEMODE_EGRESS_ALLOW, CODEMODE_EGRESS_DENY  networks tool calls, cancels and webhooks may
+//	                                       reach (internal/egress; default public addresses only)
+//	CODEMODE_SECRET_KEY, CODEMODE_SECRET_KEY_OLD  key encrypting stored secrets, and keys it
+//	                                       replaces (internal/secretbox, docs/security.md)
 package main
 
 import (
@@ -43,6 +47,8 @@ import (
 	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
+	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 func main() {
@@ -66,7 +72,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 	logger := cfg.Logger(stderr)
-	engine, err := newEngine(logger, cfg.Ceilings)
+	policy, err := egress.FromEnv(getenv, egress.Policy{})
+	if err != nil {
+		return err
+	}
+	engine, err := newEngine(logger, cfg.Ceilings, policy)
 	if err != nil {
 		return err
 	}
@@ -82,11 +92,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	} else if err := migrate.Check(ctx, pool); err != nil {
 		return fmt.Errorf("%w (apply them with --migrate, or server --migrate-only)", err)
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL})
+	keys, err := secretbox.FromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL, Egress: policy, Secrets: keys})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if n, err := store.PrepareSecrets(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		logger.Info("secrets sealed under the current CODEMODE_SECRET_KEY", "count", n)
+	}
 	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{
 		MaxRuns: cfg.WorkerRuns, ID: cfg.WorkerID, DriveTimeout: cfg.DriveTimeout, RescueStuckJobsAfter: cfg.RescueAfter,
 		RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes,

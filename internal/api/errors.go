@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/signing"
 )
 
 var (
@@ -59,7 +60,7 @@ func statusOf(err error) (int, string) {
 		return http.StatusConflict, CodeConflict
 	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest):
 		return http.StatusBadRequest, CodeInvalidRequest
-	case errors.Is(err, durable.ErrUnstorable):
+	case errors.Is(err, durable.ErrUnstorable), errors.Is(err, durable.ErrNoSecretKey):
 		return http.StatusUnprocessableEntity, CodeUnprocessable
 	case errors.Is(err, ErrManifest):
 		return http.StatusBadGateway, CodeBadGateway
@@ -78,6 +79,15 @@ func storableText(fields ...field) error {
 		if strings.ContainsRune(f.value, 0) {
 			return fmt.Errorf("%w: %s contains the character U+0000, which cannot be stored", errBadRequest, f.name)
 		}
+	}
+	return nil
+}
+
+// usableSecret refuses (400) a signing secret internal/signing cannot use: a "whsec_" secret
+// whose rest is not standard base64. An empty secret means unsigned and is accepted.
+func usableSecret(name, value string) error {
+	if err := signing.CheckSecret(value); err != nil {
+		return fmt.Errorf("%w: %s: %w", errBadRequest, name, err)
 	}
 	return nil
 }

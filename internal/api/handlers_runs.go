@@ -38,6 +38,11 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 	if err := storableText(text...); err != nil {
 		return nil, err
 	}
+	if body.Webhook != nil && body.Webhook.Secret != nil {
+		if err := usableSecret("webhook.secret", *body.Webhook.Secret); err != nil {
+			return nil, err
+		}
+	}
 	n := durable.NewRun{Code: body.Code}
 	if body.Toolsets != nil {
 		n.Toolsets = *body.Toolsets
@@ -214,6 +219,9 @@ func (h *handlers) ListEvents(ctx context.Context, req gen.ListEventsRequestObje
 // CreateWebhook implements gen.StrictServerInterface.
 func (h *handlers) CreateWebhook(ctx context.Context, req gen.CreateWebhookRequestObject) (gen.CreateWebhookResponseObject, error) {
 	if err := storableText(field{"url", req.Body.Url}, field{"secret", req.Body.Secret}); err != nil {
+		return nil, err
+	}
+	if err := usableSecret("secret", req.Body.Secret); err != nil {
 		return nil, err
 	}
 	events := make([]string, len(req.Body.Events))

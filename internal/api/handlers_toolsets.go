@@ -29,6 +29,11 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 	if err := storableText(text...); err != nil {
 		return nil, err
 	}
+	if body.Secret != nil {
+		if err := usableSecret("secret", *body.Secret); err != nil {
+			return nil, err
+		}
+	}
 	var raw []byte
 	if body.Tools != nil {
 		m := manifest{Tools: *body.Tools}
@@ -65,8 +70,15 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 }
 
 // fetchManifest reads a toolset's manifest with GET url and checks it (paths valid and unique,
-// schemas compile).
+// schemas compile). The request obeys the egress policy. Whether the address was refused, the
+// connection failed or timed out, or the toolset answered an error, the client gets the same
+// message, so that registration cannot be used to probe which ports are open where; the
+// details go to the log. A manifest that was read but is invalid is described.
 func (h *handlers) fetchManifest(ctx context.Context, url string) ([]byte, error) {
+	unreachable := func(detail error) error {
+		h.cfg.Logger.WarnContext(ctx, "toolset manifest fetch failed", "url", url, "error", detail)
+		return fmt.Errorf("%w: GET %s failed: the toolset could not be reached or did not answer 200, or its address is not allowed by the egress policy (the server's log has the details)", ErrManifest, url)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrManifest, err)
@@ -74,15 +86,15 @@ func (h *handlers) fetchManifest(ctx context.Context, url string) ([]byte, error
 	req.Header.Set("Accept", "application/json")
 	resp, err := h.cfg.HTTPClient.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%w: GET %s: %w", ErrManifest, url, err)
+		return nil, unreachable(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%w: GET %s: status %d", ErrManifest, url, resp.StatusCode)
+		return nil, unreachable(fmt.Errorf("status %d", resp.StatusCode))
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxManifestBytes))
 	if err != nil {
-		return nil, fmt.Errorf("%w: GET %s: %w", ErrManifest, url, err)
+		return nil, unreachable(err)
 	}
 	if _, err := toolset.ParseManifest(data); err != nil {
 		return nil, fmt.Errorf("%w: GET %s: %w", ErrManifest, url, err)

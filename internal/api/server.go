@@ -15,6 +15,7 @@ import (
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/run"
 )
 
@@ -27,7 +28,11 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxWait bounds the wait query parameter. Default 300 seconds.
 	MaxWait time.Duration
-	// HTTPClient fetches toolset manifests. Default: a client with a 10-second timeout.
+	// Egress is the policy of the manifest fetches (internal/egress). Default: the zero
+	// policy, public addresses only.
+	Egress egress.Policy
+	// HTTPClient fetches toolset manifests. Default: a client obeying Egress with a 10-second
+	// timeout.
 	HTTPClient *http.Client
 	// Logger receives request errors. Default: discard.
 	Logger *slog.Logger
@@ -60,7 +65,7 @@ func (c Config) WithDefaults() Config {
 		}
 	}
 	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+		c.HTTPClient = c.Egress.Client(10 * time.Second)
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -97,7 +102,7 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	h := &handlers{store: store, cfg: cfg}
 
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, m.instrument, requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes), validate, streamEvents(store))
+	r.Use(middleware.Recoverer, m.instrument, requireLoopbackHost(cfg.Token), requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes), validate, streamEvents(store))
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, CodeNotFound, "no such endpoint: "+r.URL.Path)

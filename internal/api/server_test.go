@@ -19,7 +19,9 @@ import (
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -61,10 +63,10 @@ type testBundle struct {
 func setup(t *testing.T, withWorker bool) *testBundle {
 	t.Helper()
 	pool, _ := pgtest.NewDB(t)
-	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
-	handler, err := New(store, Config{Token: testToken, MaxBodyBytes: 64 << 10})
+	handler, err := New(store, Config{Token: testToken, MaxBodyBytes: 64 << 10, Egress: egress.Local()})
 	require.NoError(t, err)
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)
@@ -270,6 +272,18 @@ func TestToolsets(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, list.JSON200.Toolsets, 1)
 
+	// A whsec_ secret must be base64 after the prefix: it could not sign anything.
+	for path, body := range map[string]string{
+		"/v1/toolsets": `{"name":"signed","url":"` + toolsetSrv.URL + `","secret":"whsec_not base64!"}`,
+		"/v1/webhooks": `{"url":"http://127.0.0.1:1/","secret":"whsec_not base64!","events":["run.completed"]}`,
+		"/v1/runs":     `{"code":"1","webhook":{"url":"http://127.0.0.1:1/","secret":"whsec_not base64!"}}`,
+	} {
+		status, resp := b.do(t, http.MethodPost, path, body)
+		require.Equal(t, http.StatusBadRequest, status, "%s: %s", path, resp)
+		_, msg := errorCode(t, resp)
+		require.Contains(t, msg, "base64", path)
+	}
+
 	del, err := b.client.DeleteToolsetWithResponse(b.ctx, "ops")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusNoContent, del.StatusCode())
@@ -467,4 +481,96 @@ func TestEventStream(t *testing.T) {
 
 	status, _ := b.do(t, "GET", "/v1/runs/8a4b1f2e-4b7b-4a57-9bb4-6f0b7a9f3c11/events", "", "Accept", "text/event-stream")
 	require.Equal(t, http.StatusNotFound, status)
+}
+
+// Registration obeys the egress policy and does not tell a client why a manifest could not be
+// fetched: a refused address, a closed port, an error status and a redirect to another host
+// all read the same (the details go to the log).
+func TestManifestFetchEgress(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	manifest := `{"tools":[{"path":"echo"}]}`
+	var fetched int
+	toolsetSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetched++
+		fmt.Fprint(w, manifest)
+	}))
+	t.Cleanup(toolsetSrv.Close)
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, toolsetSrv.URL, http.StatusFound)
+	}))
+	t.Cleanup(redirecting.Close)
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "secret internal detail", http.StatusInternalServerError)
+	}))
+	t.Cleanup(failing.Close)
+
+	register := func(h http.Handler, name, url string) (int, string) {
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		body := fmt.Sprintf(`{"name":%q,"url":%q}`, name, url)
+		resp, err := http.Post(srv.URL+"/v1/toolsets", "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusCreated {
+			_, msg := errorCode(t, data)
+			return resp.StatusCode, strings.ReplaceAll(msg, url, "URL")
+		}
+		return resp.StatusCode, ""
+	}
+	strict, err := New(store, Config{}) // the default policy: public addresses only
+	require.NoError(t, err)
+	local, err := New(store, Config{Egress: egress.Local()})
+	require.NoError(t, err)
+
+	status, denied := register(strict, "a", toolsetSrv.URL)
+	require.Equal(t, http.StatusBadGateway, status)
+	require.Zero(t, fetched, "a loopback address is refused by default")
+	for name, url := range map[string]string{"b": "http://127.0.0.1:1/", "c": redirecting.URL, "d": failing.URL} {
+		status, msg := register(local, name, url)
+		require.Equal(t, http.StatusBadGateway, status, name)
+		require.Equal(t, denied, msg, "%s reads like any other failure", name)
+	}
+	require.Zero(t, fetched, "the redirect to another host was not followed")
+	require.NotContains(t, denied, "refused")
+	status, _ = register(local, "e", toolsetSrv.URL)
+	require.Equal(t, http.StatusCreated, status)
+}
+
+// Without a token, only requests naming the loopback listener itself are served: a page on
+// another name that resolves to 127.0.0.1 (DNS rebinding) is refused.
+func TestNoTokenChecksHost(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	handler, err := New(store, Config{})
+	require.NoError(t, err)
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	_, port, _ := strings.Cut(strings.TrimPrefix(srv.URL, "http://"), ":")
+	for host, want := range map[string]int{
+		"127.0.0.1:" + port:          http.StatusOK,
+		"localhost:" + port:          http.StatusOK,
+		"LOCALHOST:" + port:          http.StatusOK,
+		"[::1]:" + port:              http.StatusOK,
+		"attacker.example:" + port:   http.StatusMisdirectedRequest,
+		"attacker.example":           http.StatusMisdirectedRequest,
+		"localhost":                  http.StatusMisdirectedRequest,
+		"127.0.0.1:1":                http.StatusMisdirectedRequest,
+		"localhost.attacker.example": http.StatusMisdirectedRequest,
+	} {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/v1/runs", nil)
+		require.NoError(t, err)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, want, resp.StatusCode, host)
+	}
 }

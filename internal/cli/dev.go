@@ -21,7 +21,9 @@ import (
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/durable/runengine"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgcluster"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 // devDatabase is the database codemode dev keeps its runs in.
@@ -117,12 +119,24 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	if err := migrate.Up(ctx, pool); err != nil {
 		return err
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL})
+	// dev serves the developer's own machine: its toolsets and webhooks are usually there.
+	policy, err := egress.FromEnv(env.Getenv, egress.Local())
+	if err != nil {
+		return err
+	}
+	keys, err := devSecretKey(cfg.DataDir, env)
+	if err != nil {
+		return err
+	}
+	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL, Egress: policy, Secrets: keys})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings}),
+	if _, err := store.PrepareSecrets(ctx); err != nil {
+		return err
+	}
+	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: policy}),
 		durable.WorkerConfig{RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes})
 	if err != nil {
 		return err
@@ -130,7 +144,7 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	if err := worker.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings})
+	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings, Egress: policy})
 	if err != nil {
 		return err
 	}
@@ -177,4 +191,32 @@ func lockDataDir(dir string) (unlock func(), err error) {
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return func() { _ = f.Close() }, nil
+}
+
+// devSecretKey returns the keys of CODEMODE_SECRET_KEY when set; otherwise the key kept in
+// DIR/secret.key, made the first time (mode 0600).
+func devSecretKey(dataDir string, env Env) (*secretbox.Keyring, error) {
+	if keys, err := secretbox.FromEnv(env.Getenv); err != nil || keys != nil {
+		return keys, err
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dataDir, "secret.key")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		data = []byte(secretbox.Generate() + "\n")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			return nil, fmt.Errorf("keep the secret key: %w", err)
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("read the secret key: %w", err)
+	}
+	key := strings.TrimSpace(string(data))
+	return secretbox.FromEnv(func(name string) string {
+		if name == "CODEMODE_SECRET_KEY" {
+			return key
+		}
+		return ""
+	})
 }

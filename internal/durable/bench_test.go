@@ -9,13 +9,15 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 func benchStore(b *testing.B) *Store {
 	b.Helper()
 	pool, _ := pgtest.NewDB(b)
-	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler)})
+	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(b, err)
 	b.Cleanup(store.Close)
 	return store

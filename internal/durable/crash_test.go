@@ -21,7 +21,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 // childWorkerEnv, when set, makes this test binary run as a worker process (see TestMain):
@@ -44,7 +46,7 @@ func runChildWorker() {
 	if err != nil {
 		fail(err)
 	}
-	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), LeaseTTL: 2 * time.Second})
+	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), LeaseTTL: 2 * time.Second, Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	if err != nil {
 		fail(err)
 	}
@@ -100,7 +102,7 @@ func startChild(t *testing.T, dbURL, toolURL string) *exec.Cmd {
 func TestCrashedWorkersNeverRepeatCompletedCalls(t *testing.T) {
 	t.Parallel()
 	pool, dbURL := pgtest.NewDB(t)
-	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler)})
+	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	ctx := context.Background()

@@ -9,7 +9,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 // leasedRun creates a run and takes its lease as job 1.
@@ -250,7 +252,7 @@ func TestJournalWritesCommitAsynchronously(t *testing.T) {
 	pool, err := OpenPool(ctx, url)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	store, err := New(pool, Config{})
+	store, err := New(pool, Config{Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 

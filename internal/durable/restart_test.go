@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable/migrate"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgcluster"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 // TestSuspendedRunSurvivesPostgresRestart suspends a run, stops PostgreSQL (a private cluster,
@@ -38,7 +40,7 @@ func TestSuspendedRunSurvivesPostgresRestart(t *testing.T) {
 	pool, err := pgxpool.New(ctx, dbURL)
 	require.NoError(t, err)
 	require.NoError(t, migrate.Up(ctx, pool))
-	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler)})
+	store, err := New(pool, Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	b := &testBundle{store: store, ctx: ctx}
@@ -56,7 +58,7 @@ func TestSuspendedRunSurvivesPostgresRestart(t *testing.T) {
 	pool2, err := pgxpool.New(ctx, dbURL)
 	require.NoError(t, err)
 	t.Cleanup(pool2.Close)
-	store2, err := New(pool2, Config{Logger: slog.New(slog.DiscardHandler)})
+	store2, err := New(pool2, Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store2.Close)
 	b2 := &testBundle{store: store2, ctx: ctx}

@@ -33,7 +33,8 @@ func IsFinal(status string) bool {
 type Webhook struct {
 	// URL receives the POSTs.
 	URL string `json:"url"`
-	// Secret signs them (Standard Webhooks; "whsec_<base64>" or raw text).
+	// Secret signs them (Standard Webhooks; "whsec_<base64>" or raw text). It is stored
+	// encrypted and not returned when a run is read.
 	Secret string `json:"secret,omitempty"`
 }
 
@@ -98,9 +99,16 @@ func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool,
 	if n.IdempotencyKey != "" {
 		key = &n.IdempotencyKey
 	}
-	var whURL, whSecret *string
+	var (
+		whURL    *string
+		whSecret []byte
+	)
 	if n.Webhook != nil {
-		whURL, whSecret = &n.Webhook.URL, &n.Webhook.Secret
+		whURL = &n.Webhook.URL
+		var err error
+		if whSecret, err = s.seal(n.Webhook.Secret, whereRunWebhook); err != nil {
+			return Run{}, false, fmt.Errorf("create run: %w", err)
+		}
 	}
 	hash := n.hash()
 	var id string

@@ -12,6 +12,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 // Config configures a Store.
@@ -23,8 +26,14 @@ type Config struct {
 	// through the Host extends it, and a worker's drives heartbeat every
 	// WorkerConfig.HeartbeatInterval. Default 6 seconds.
 	LeaseTTL time.Duration
+	// Secrets encrypts the signing secrets of toolsets and webhooks at rest (internal/secretbox,
+	// CODEMODE_SECRET_KEY). Without it, storing a secret fails with ErrNoSecretKey.
+	Secrets *secretbox.Keyring
+	// Egress is the policy of webhook deliveries and durable-call cancellations
+	// (internal/egress). Default: the zero policy, public addresses only.
+	Egress egress.Policy
 	// HTTPClient makes webhook deliveries and durable-call cancellations. Default: a client
-	// with a 30-second timeout.
+	// obeying Egress with a 30-second timeout.
 	HTTPClient HTTPDoer
 }
 
@@ -37,7 +46,7 @@ func (c Config) WithDefaults() Config {
 		c.LeaseTTL = 6 * time.Second
 	}
 	if c.HTTPClient == nil {
-		c.HTTPClient = defaultHTTPClient()
+		c.HTTPClient = c.Egress.Client(30 * time.Second)
 	}
 	return c
 }
@@ -125,6 +134,9 @@ const (
 	EventRedriven = "redriven"
 	// EventRequeued: a draining worker ran out of time and put the run back on the queue.
 	EventRequeued = "requeued"
+	// EventRetried: River retried a drive after a failed one; data has the attempt and the
+	// previous error.
+	EventRetried = "retried"
 )
 
 // Event is one entry of a run's timeline.

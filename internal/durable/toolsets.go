@@ -25,18 +25,33 @@ type Toolset struct {
 	CreatedAt time.Time
 }
 
-func scanToolset(r pgx.CollectableRow) (Toolset, error) {
-	var (
-		t      Toolset
-		secret *string
-	)
-	if err := r.Scan(&t.Name, &t.URL, &secret, &t.Description, &t.Manifest, &t.CreatedAt); err != nil {
-		return Toolset{}, err
-	}
-	if secret != nil {
-		t.Secret = *secret
+// scanToolset reads a toolset row; its secret is still sealed (see openToolsets).
+type toolsetRow struct {
+	Toolset
+	plain  *string
+	sealed []byte
+}
+
+func scanToolset(r pgx.CollectableRow) (toolsetRow, error) {
+	var t toolsetRow
+	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt); err != nil {
+		return toolsetRow{}, err
 	}
 	return t, nil
+}
+
+// openToolsets decrypts the rows' secrets.
+func (s *Store) openToolsets(rows []toolsetRow) ([]Toolset, error) {
+	out := make([]Toolset, len(rows))
+	for i, r := range rows {
+		secret, err := s.openSecret(r.sealed, r.plain, whereToolset)
+		if err != nil {
+			return nil, fmt.Errorf("toolset %s: %w", r.Name, err)
+		}
+		out[i] = r.Toolset
+		out[i].Secret = secret
+	}
+	return out, nil
 }
 
 // CreateToolset registers a toolset; ErrToolsetExists when the name is taken.
@@ -45,11 +60,11 @@ func (s *Store) CreateToolset(ctx context.Context, t Toolset) (Toolset, error) {
 	if len(t.Manifest) == 0 {
 		t.Manifest = json.RawMessage(`{"tools":[]}`)
 	}
-	var secret *string
-	if t.Secret != "" {
-		secret = &t.Secret
+	secret, err := s.seal(t.Secret, whereToolset)
+	if err != nil {
+		return Toolset{}, fmt.Errorf("create toolset %s: %w", t.Name, err)
 	}
-	err := s.pool.QueryRow(ctx, q("ToolsetInsert"), t.Name, t.URL, secret, t.Description, t.Manifest).Scan(&t.CreatedAt)
+	err = s.pool.QueryRow(ctx, q("ToolsetInsert"), t.Name, t.URL, secret, t.Description, t.Manifest).Scan(&t.CreatedAt)
 	if isNoRows(err) {
 		return Toolset{}, fmt.Errorf("%w: %s", ErrToolsetExists, t.Name)
 	}
@@ -72,7 +87,11 @@ func (s *Store) GetToolset(ctx context.Context, name string) (Toolset, error) {
 	if err != nil {
 		return Toolset{}, fmt.Errorf("get toolset %s: %w", name, err)
 	}
-	return t, nil
+	out, err := s.openToolsets([]toolsetRow{t})
+	if err != nil {
+		return Toolset{}, err
+	}
+	return out[0], nil
 }
 
 // ListToolsets returns the toolsets named (all when names is nil), ordered by name.
@@ -89,11 +108,11 @@ func (s *Store) ListToolsets(ctx context.Context, names []string) ([]Toolset, er
 	if err != nil {
 		return nil, fmt.Errorf("list toolsets: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, scanToolset)
+	found, err := pgx.CollectRows(rows, scanToolset)
 	if err != nil {
 		return nil, fmt.Errorf("list toolsets: %w", err)
 	}
-	return out, nil
+	return s.openToolsets(found)
 }
 
 // DeleteToolset removes a toolset; ErrToolsetNotFound when there is none.

@@ -14,7 +14,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/codemode/codemode/internal/signing"
 )
 
 // Webhook event types delivered to a run's webhook and to subscriptions.
@@ -31,8 +32,6 @@ type HTTPDoer interface {
 	Do(*http.Request) (*http.Response, error)
 }
 
-func defaultHTTPClient() *http.Client { return &http.Client{Timeout: 30 * time.Second} }
-
 // Subscription is a webhook subscription: events of every run go to URL.
 type Subscription struct {
 	ID        string
@@ -44,8 +43,12 @@ type Subscription struct {
 
 // CreateSubscription stores a webhook subscription.
 func (s *Store) CreateSubscription(ctx context.Context, sub Subscription) (Subscription, error) {
+	secret, err := s.seal(sub.Secret, whereSubscription)
+	if err != nil {
+		return Subscription{}, fmt.Errorf("create webhook subscription: %w", err)
+	}
 	var id uuid.UUID
-	if err := s.pool.QueryRow(ctx, q("WebhookSubscriptionInsert"), sub.URL, sub.Secret, sub.Events).
+	if err := s.pool.QueryRow(ctx, q("WebhookSubscriptionInsert"), sub.URL, secret, sub.Events).
 		Scan(&id, &sub.CreatedAt); err != nil {
 		return Subscription{}, fmt.Errorf("create webhook subscription: %w", unstorable(err))
 	}
@@ -62,8 +65,8 @@ func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event str
 	}
 	payload = storable(payload)
 	type receiver struct {
-		subID       *uuid.UUID
-		url, secret string
+		subID *uuid.UUID
+		url   string
 	}
 	rows, err := tx.Query(ctx, q("WebhookReceivers"), runID, event)
 	if err != nil {
@@ -71,7 +74,7 @@ func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event str
 	}
 	receivers, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (receiver, error) {
 		var rc receiver
-		err := r.Scan(&rc.subID, &rc.url, &rc.secret)
+		err := r.Scan(&rc.subID, &rc.url)
 		return rc, err
 	})
 	if err != nil {
@@ -79,7 +82,7 @@ func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event str
 	}
 	for _, r := range receivers {
 		id := "msg_" + randomHex(12)
-		if _, err := tx.Exec(ctx, q("WebhookDeliveryInsert"), id, r.subID, runID, event, r.url, r.secret, payload); err != nil {
+		if _, err := tx.Exec(ctx, q("WebhookDeliveryInsert"), id, r.subID, runID, event, r.url, payload); err != nil {
 			return fmt.Errorf("insert webhook delivery: %w", err)
 		}
 		if _, err := s.river.InsertTx(ctx, tx, WebhookArgs{DeliveryID: id}, nil); err != nil {
@@ -93,15 +96,26 @@ func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event str
 // and on the last attempt the delivery is marked failed.
 func (s *Store) deliverWebhook(ctx context.Context, id string, lastAttempt bool) error {
 	var (
-		url, secret, status string
-		payload             []byte
+		url, status    string
+		toSubscription bool
+		sealed         []byte
+		plain          *string
+		payload        []byte
 	)
-	err := s.pool.QueryRow(ctx, q("WebhookDeliveryGet"), id).Scan(&url, &secret, &payload, &status)
+	err := s.pool.QueryRow(ctx, q("WebhookDeliveryGet"), id).Scan(&url, &toSubscription, &sealed, &plain, &payload, &status)
 	if isNoRows(err) || status == "delivered" {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("load webhook delivery %s: %w", id, err)
+	}
+	where := whereRunWebhook
+	if toSubscription {
+		where = whereSubscription
+	}
+	secret, err := s.openSecret(sealed, plain, where)
+	if err != nil {
+		return fmt.Errorf("webhook delivery %s: %w", id, err)
 	}
 	sendErr := s.postSigned(ctx, url, secret, id, payload, nil)
 	var lastErr *string
@@ -116,7 +130,7 @@ func (s *Store) deliverWebhook(ctx context.Context, id string, lastAttempt bool)
 }
 
 // postSigned POSTs body as JSON to url with Standard Webhooks headers (signed when secret is
-// set) and extra headers; any status outside 2xx is an error.
+// set, by internal/signing's rule) and extra headers; any status outside 2xx is an error.
 func (s *Store) postSigned(ctx context.Context, url, secret, msgID string, body []byte, extra http.Header) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -126,7 +140,7 @@ func (s *Store) postSigned(ctx context.Context, url, secret, msgID string, body 
 	for k, v := range extra {
 		req.Header[k] = v
 	}
-	if err := SignRequest(req.Header, secret, msgID, time.Now(), body); err != nil {
+	if err := signing.Sign(req.Header, secret, msgID, time.Now(), body); err != nil {
 		return err
 	}
 	resp, err := s.cfg.HTTPClient.Do(req)
@@ -141,35 +155,14 @@ func (s *Store) postSigned(ctx context.Context, url, secret, msgID string, body 
 	return nil
 }
 
-// SignRequest sets the Standard Webhooks headers (webhook-id, webhook-timestamp and, when
-// secret is not empty, webhook-signature) on h for body. A secret of the form "whsec_<base64>"
-// is decoded; any other secret is used as raw bytes.
-func SignRequest(h http.Header, secret, msgID string, at time.Time, body []byte) error {
-	h.Set(standardwebhooks.HeaderWebhookID, msgID)
-	h.Set(standardwebhooks.HeaderWebhookTimestamp, fmt.Sprint(at.Unix()))
-	if secret == "" {
-		return nil
-	}
-	wh, err := standardwebhooks.NewWebhook(secret)
-	if err != nil {
-		wh, _ = standardwebhooks.NewWebhookRaw([]byte(secret))
-	}
-	sig, err := wh.Sign(msgID, at, body)
-	if err != nil {
-		return fmt.Errorf("sign webhook %s: %w", msgID, err)
-	}
-	h.Set(standardwebhooks.HeaderWebhookSignature, sig)
-	return nil
-}
-
 // cancelCall asks the call's toolset to cancel its durable work.
 func (s *Store) cancelCall(ctx context.Context, runID string, callID int) error {
 	var (
 		key, toolset, path, url string
-		handle                  []byte
+		handle, sealed          []byte
 		secret                  *string
 	)
-	err := s.pool.QueryRow(ctx, q("CallGetForCancel"), runID, callID).Scan(&key, &toolset, &path, &handle, &url, &secret)
+	err := s.pool.QueryRow(ctx, q("CallGetForCancel"), runID, callID).Scan(&key, &toolset, &path, &handle, &url, &secret, &sealed)
 	if isNoRows(err) { // toolset gone: nothing to tell
 		return nil
 	}
@@ -181,9 +174,9 @@ func (s *Store) cancelCall(ctx context.Context, runID string, callID int) error 
 	if err != nil {
 		return fmt.Errorf("encode cancel: %w", err)
 	}
-	sec := ""
-	if secret != nil {
-		sec = *secret
+	sec, err := s.openSecret(sealed, secret, whereToolset)
+	if err != nil {
+		return fmt.Errorf("cancel %s: %w", key, err)
 	}
 	// The cancel has its own idempotency key (the tool protocol's "<key>:cancel", as
 	// internal/toolset's CancelKey): under the call's key a toolset would replay the call.

@@ -18,11 +18,11 @@ func TestWebhookReceivers(t *testing.T) {
 	require.NoError(t, err)
 
 	type delivery struct {
-		SubID       *string
-		URL, Secret string
+		SubID *string
+		URL   string
 	}
 	deliveries := func(runID string) []delivery {
-		rows, err := b.store.pool.Query(b.ctx, `SELECT subscription_id::text, url, secret FROM webhook_deliveries
+		rows, err := b.store.pool.Query(b.ctx, `SELECT subscription_id::text, url FROM webhook_deliveries
 			WHERE run_id = $1 AND event_type = $2 ORDER BY url`, runID, WebhookRunCompleted)
 		require.NoError(t, err)
 		got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[delivery])
@@ -36,8 +36,8 @@ func TestWebhookReceivers(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, lease.finish(b.ctx, Outcome{Kind: Finished, OK: true}))
 	require.Equal(t, []delivery{
-		{SubID: &completed.ID, URL: "http://127.0.0.1:1/completed", Secret: "whsec_c2Vjb25k"},
-		{URL: "http://127.0.0.1:1/own", Secret: "whsec_b3du"},
+		{SubID: &completed.ID, URL: "http://127.0.0.1:1/completed"},
+		{URL: "http://127.0.0.1:1/own"},
 	}, deliveries(withHook.ID))
 
 	plain, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "y"})
@@ -45,7 +45,7 @@ func TestWebhookReceivers(t *testing.T) {
 	lease, _, err = b.store.acquire(b.ctx, plain.ID, 2, 0)
 	require.NoError(t, err)
 	require.NoError(t, lease.finish(b.ctx, Outcome{Kind: Finished, OK: true}))
-	require.Equal(t, []delivery{{SubID: &completed.ID, URL: "http://127.0.0.1:1/completed", Secret: "whsec_c2Vjb25k"}}, deliveries(plain.ID))
+	require.Equal(t, []delivery{{SubID: &completed.ID, URL: "http://127.0.0.1:1/completed"}}, deliveries(plain.ID))
 
 	events, err := b.store.ListEvents(b.ctx, plain.ID, 0, 10)
 	require.NoError(t, err)

@@ -137,13 +137,13 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	w := &Worker{store: store, engine: engine, log: store.cfg.Logger, cfg: cfg}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &runJobWorker[ExecuteArgs]{work: func(ctx context.Context, job *river.Job[ExecuteArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, 0, job.Attempt, job.MaxAttempts)
+		return w.drive(ctx, job.Args.RunID, job.ID, 0, job.Attempt, job.MaxAttempts, retryOf(job.JobRow))
 	}})
 	river.AddWorker(workers, &runJobWorker[ResumeArgs]{work: func(ctx context.Context, job *river.Job[ResumeArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt, job.MaxAttempts)
+		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt, job.MaxAttempts, retryOf(job.JobRow))
 	}})
 	river.AddWorker(workers, &runJobWorker[RedriveArgs]{work: func(ctx context.Context, job *river.Job[RedriveArgs]) error {
-		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt, job.MaxAttempts)
+		return w.drive(ctx, job.Args.RunID, job.ID, job.Args.Seq, job.Attempt, job.MaxAttempts, retryOf(job.JobRow))
 	}})
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[WebhookArgs]) error {
 		return store.deliverWebhook(ctx, job.Args.DeliveryID, job.Attempt >= job.MaxAttempts)
@@ -236,7 +236,8 @@ func (w *Worker) Wait(ctx context.Context) error {
 // resumeSeq is 0 for run.execute, else the snapshot sequence of a run.resume job. On the job's
 // last attempt (of maxAttempts) an engine error fails the run (an internal error) instead of
 // leaving it running; so does, at once, a write the database refuses for good (ErrUnstorable).
-func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq, attempt, maxAttempts int) error {
+// retry, on a job's later attempts, describes the failed attempt (see retryOf).
+func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq, attempt, maxAttempts int, retry map[string]any) error {
 	log := w.log.With("run_id", runID, "job_id", jobID)
 	lease, seq, err := w.store.acquireAs(ctx, runID, jobID, resumeSeq, w.id)
 	if errors.Is(err, errNoLease) {
@@ -252,6 +253,10 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 			return fmt.Errorf("fail run %s: %w", runID, err)
 		}
 		return nil
+	}
+	if retry != nil {
+		log.WarnContext(ctx, "run retried after a failed drive", "attempt", retry["attempt"], "error", retry["error"])
+		lease.deferEvent(EventRetried, retry)
 	}
 	err = w.driveLeased(ctx, log, lease, jobID, seq, attempt >= maxAttempts)
 	if err != nil && attempt < maxAttempts {

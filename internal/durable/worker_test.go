@@ -338,13 +338,22 @@ func TestCancelTellsTheToolset(t *testing.T) {
 	b := setup(t)
 	cancels := make(chan json.RawMessage, 1)
 	keys := make(chan string, 1)
+	// A secret that is not in the whsec_ form is the key's raw bytes, even when it happens to
+	// be valid base64 (as this one is): the toolset verifies the cancel with those bytes.
+	const secret = "abcd1234"
+	verifier, err := standardwebhooks.NewWebhookRaw([]byte(secret))
+	require.NoError(t, err)
 	toolset := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		if err := verifier.Verify(body, r.Header); err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
 		keys <- r.Header.Get("Idempotency-Key")
 		cancels <- body
 	}))
 	t.Cleanup(toolset.Close)
-	_, err := b.store.CreateToolset(b.ctx, Toolset{Name: "t", URL: toolset.URL})
+	_, err = b.store.CreateToolset(b.ctx, Toolset{Name: "t", URL: toolset.URL, Secret: secret})
 	require.NoError(t, err)
 	b.startWorker(t, newScriptEngine())
 
@@ -587,4 +596,33 @@ func TestWorkerRetriesTransientFailuresWithoutCountingCrashes(t *testing.T) {
 	var attempt int
 	require.NoError(t, pool.QueryRow(b.ctx, "SELECT attempt FROM river_job WHERE kind = 'run.execute'").Scan(&attempt))
 	require.Equal(t, 3, attempt, "the execute job itself was retried")
+}
+
+// A drive River retries after an engine error shows in the run's timeline (and at WARN).
+func TestWorkerRetryIsAnEvent(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	_, err = b.store.pool.Exec(b.ctx, "UPDATE river_job SET max_attempts = 2 WHERE kind = 'run.execute'")
+	require.NoError(t, err)
+	b.startWorker(t, failingEngine{})
+
+	run = b.waitStatus(t, run.ID, StatusFailed)
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	var retried []Event
+	for _, e := range events {
+		if e.Type == EventRetried {
+			retried = append(retried, e)
+		}
+	}
+	require.Len(t, retried, 1)
+	var data struct {
+		Attempt int    `json:"attempt"`
+		Error   string `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(retried[0].Data, &data))
+	require.Equal(t, 2, data.Attempt)
+	require.Contains(t, data.Error, "engine exploded")
 }

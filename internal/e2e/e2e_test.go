@@ -184,7 +184,7 @@ func setup(t *testing.T) *stack {
 	tools := start(t, "toolsetd", nil, "-listen", "127.0.0.1:0")
 	toolsURL := strings.TrimPrefix(tools.waitOutput(t, "listening on "), "listening on ")
 	addr := freeAddr(t)
-	env := []string{"DATABASE_URL=" + dbURL, "CODEMODE_LISTEN=" + addr, "CODEMODE_API_TOKEN="}
+	env := []string{"DATABASE_URL=" + dbURL, "CODEMODE_LISTEN=" + addr, "CODEMODE_API_TOKEN=", "CODEMODE_EGRESS_ALLOW=loopback"}
 	start(t, "server", env)
 	s := &stack{api: api{t: t, base: "http://" + addr}, dbURL: dbURL, toolsURL: strings.TrimSpace(toolsURL)}
 	waitHealthy(t, s.api.base)
@@ -193,7 +193,7 @@ func setup(t *testing.T) *stack {
 }
 
 func (s *stack) startWorker(t *testing.T) *process {
-	return start(t, "worker", []string{"DATABASE_URL=" + s.dbURL})
+	return start(t, "worker", []string{"DATABASE_URL=" + s.dbURL, "CODEMODE_EGRESS_ALLOW=loopback"})
 }
 
 func (s *stack) executions(t *testing.T) map[string]int {

@@ -19,7 +19,9 @@ import (
 	"github.com/codemode/codemode/internal/api"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/runengine"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -96,7 +98,7 @@ func setup(t *testing.T) *stack {
 	t.Helper()
 	ctx := context.Background()
 	pool, _ := pgtest.NewDB(t)
-	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 
@@ -109,12 +111,12 @@ func setup(t *testing.T) *stack {
 	_, err = store.CreateToolset(ctx, durable.Toolset{Name: "evil", URL: evilSrv.URL, Manifest: json.RawMessage(evilManifest)})
 	require.NoError(t, err)
 
-	handler, err := api.New(store, api.Config{Token: token})
+	handler, err := api.New(store, api.Config{Token: token, Egress: egress.Local()})
 	require.NoError(t, err)
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)
 
-	w, err := durable.NewWorker(store, runengine.New(runengine.Config{}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	w, err := durable.NewWorker(store, runengine.New(runengine.Config{Egress: egress.Local()}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(ctx))
 	t.Cleanup(func() {
@@ -402,10 +404,10 @@ func TestReadyzSaysNothingOfTheDatabase(t *testing.T) {
 	pool, err := pgxpool.New(context.Background(), "postgres://secretuser:pw@127.0.0.1:1/secretdb?connect_timeout=2")
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	store, err := durable.New(pool, durable.Config{})
+	store, err := durable.New(pool, durable.Config{Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
-	handler, err := api.New(store, api.Config{})
+	handler, err := api.New(store, api.Config{Egress: egress.Local()})
 	require.NoError(t, err)
 	rec := httptest.NewRecorder()
 	handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))

@@ -47,7 +47,7 @@ func StartService(ctx context.Context, dataDir string, logs io.Writer) (*Service
 		return ""
 	}
 	go func() {
-		code := cli.Run(ctx, []string{"dev", "--listen", "127.0.0.1:0", "--log-level", "warn"},
+		code := cli.Run(ctx, []string{"dev", "--listen", "127.0.0.1:0", "--log-level", "warn", "--data", filepath.Join(dataDir, "dev")},
 			cli.Env{Stdout: pw, Stderr: logs, Getenv: getenv})
 		_ = pw.CloseWithError(fmt.Errorf("codemode dev exited with status %d", code))
 		s.done <- code

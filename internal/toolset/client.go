@@ -12,16 +12,15 @@ import (
 	"strings"
 	"time"
 
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
-
 	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/signing"
 )
 
 // Client speaks the tool protocol to one toolset. It is safe for concurrent
 // use.
 type Client struct {
 	cfg    Config
-	signer *standardwebhooks.Webhook
+	signer *signing.Key
 }
 
 // New checks cfg (after WithDefaults) and returns a Client.
@@ -32,23 +31,13 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg}
 	if cfg.Secret != "" {
-		s, err := NewSigner(cfg.Secret)
+		s, err := signing.ParseSecret(cfg.Secret)
 		if err != nil {
 			return nil, fmt.Errorf("%w: secret: %w", ErrInvalidConfig, err)
 		}
 		c.signer = s
 	}
 	return c, nil
-}
-
-// NewSigner returns the Standard Webhooks signer/verifier for a toolset
-// secret: a "whsec_" secret is base64 after the prefix, anything else is
-// used as raw key bytes.
-func NewSigner(secret string) (*standardwebhooks.Webhook, error) {
-	if strings.HasPrefix(secret, "whsec_") {
-		return standardwebhooks.NewWebhook(secret)
-	}
-	return standardwebhooks.NewWebhookRaw([]byte(secret))
 }
 
 // Config returns the client's configuration with defaults filled in.
@@ -230,6 +219,9 @@ func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, c
 		}
 		return Response{Output: a.Output}, nil
 	}
+	if status >= 300 && status < 400 {
+		return Response{}, fmt.Errorf("tool %s: %w: status %d: a toolset answers a call itself, never with a redirect", tool, ErrProtocol, status)
+	}
 	return Response{}, fmt.Errorf("tool %s: %w: status %d", tool, ErrProtocol, status)
 }
 
@@ -369,14 +361,9 @@ func (c *Client) attempt(ctx context.Context, method string, body []byte, key st
 		if id == "" {
 			id = "msg_" + strconv.FormatInt(time.Now().UnixNano(), 36)
 		}
-		now := time.Now()
-		sig, err := c.signer.Sign(id, now, body)
-		if err != nil {
+		if err := c.signer.Sign(req.Header, id, time.Now(), body); err != nil {
 			return attemptResult{err: fmt.Errorf("sign request: %w", err)}
 		}
-		req.Header.Set(standardwebhooks.HeaderWebhookID, id)
-		req.Header.Set(standardwebhooks.HeaderWebhookTimestamp, strconv.FormatInt(now.Unix(), 10))
-		req.Header.Set(standardwebhooks.HeaderWebhookSignature, sig)
 	}
 	r, err := c.cfg.HTTPClient.Do(req)
 	if err != nil {

@@ -500,3 +500,28 @@ func BenchmarkCall(b *testing.B) {
 		}
 	}
 }
+
+// A toolset answering a call with a redirect has failed the call: the redirect is not
+// followed (a 303 would turn the POST into a GET of the manifest, which "succeeds" with null).
+func TestRedirectIsAFailedCall(t *testing.T) {
+	t.Parallel()
+	var posts, gets atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+			io.WriteString(w, `{}`)
+			return
+		}
+		posts.Add(1)
+		http.Redirect(w, r, "/elsewhere", http.StatusSeeOther)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := toolset.New(toolset.Config{URL: srv.URL, Backoff: fast})
+	require.NoError(t, err)
+	_, err = c.Call(context.Background(), "echo", json.RawMessage(`{}`), call("r", 1, "echo"))
+	require.Error(t, err)
+	require.ErrorIs(t, err, toolset.ErrProtocol)
+	require.Contains(t, err.Error(), "303")
+	require.Equal(t, int32(1), posts.Load())
+	require.Zero(t, gets.Load(), "the redirect was not followed")
+}

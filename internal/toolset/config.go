@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/run"
 )
 
@@ -43,12 +44,17 @@ type Config struct {
 	Name string
 	// Description describes the mount namespace Name (ignored without Name).
 	Description string
-	// Secret signs every POST with Standard Webhooks headers when set. A
-	// "whsec_"-prefixed secret is base64 after the prefix (the Standard
-	// Webhooks form); any other string is used as raw key bytes.
+	// Secret signs every POST with Standard Webhooks headers when set
+	// (internal/signing): a "whsec_"-prefixed secret is base64 after the
+	// prefix (the Standard Webhooks form); any other string is used as raw
+	// key bytes.
 	Secret string
-	// HTTPClient sends the requests (default: a new http.Client without its
-	// own timeout; Timeout bounds each attempt).
+	// HTTPClient sends the requests (default: a client that reaches any
+	// address, without its own timeout; Timeout bounds each attempt). The
+	// service passes one that obeys its egress policy (internal/egress). A
+	// client without a CheckRedirect gets egress.CheckRedirect: redirects of
+	// the manifest GET are followed to the same host only, and a redirect
+	// answering a call or cancel is not followed but fails it.
 	HTTPClient *http.Client
 	// Timeout bounds one attempt of one request (default 30s).
 	Timeout time.Duration
@@ -66,7 +72,13 @@ type Config struct {
 // WithDefaults returns a copy of c with zero fields set to their defaults.
 func (c Config) WithDefaults() Config {
 	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{}
+		c.HTTPClient = egress.Open().Client(0)
+	} else if c.HTTPClient.CheckRedirect == nil {
+		// A call's redirect is never followed (it fails the call); a manifest's only to the
+		// same host.
+		hc := *c.HTTPClient
+		hc.CheckRedirect = egress.CheckRedirect
+		c.HTTPClient = &hc
 	}
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout

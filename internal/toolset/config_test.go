@@ -18,13 +18,20 @@ func TestConfigWithDefaults(t *testing.T) {
 	require.NotNil(t, c.HTTPClient)
 	require.NotNil(t, c.Logger)
 
-	hc := &http.Client{}
+	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	c = Config{URL: "http://x", HTTPClient: hc, Timeout: time.Second, MaxResponseBytes: 10, Retries: -1, Backoff: Backoff{Initial: 1, Max: 2}}.WithDefaults()
 	require.Same(t, hc, c.HTTPClient)
 	require.Equal(t, time.Second, c.Timeout)
 	require.Equal(t, int64(10), c.MaxResponseBytes)
 	require.Equal(t, 0, c.Retries)
 	require.Equal(t, Backoff{Initial: 1, Max: 2}, c.Backoff)
+
+	// A client without a redirect rule gets egress's, on a copy.
+	plain := &http.Client{}
+	c = Config{URL: "http://x", HTTPClient: plain}.WithDefaults()
+	require.NotSame(t, plain, c.HTTPClient)
+	require.NotNil(t, c.HTTPClient.CheckRedirect)
+	require.Nil(t, plain.CheckRedirect)
 }
 
 func TestConfigValidate(t *testing.T) {

@@ -35,7 +35,7 @@ WHERE run_id = $1 AND status IN ('running', 'pending')
 RETURNING call_id, handle IS NOT NULL;
 
 -- name: CallGetForCancel
-SELECT c.key, c.toolset, c.path, c.handle, t.url, t.secret
+SELECT c.key, c.toolset, c.path, c.handle, t.url, t.secret, t.secret_sealed
 FROM calls c JOIN toolsets t ON t.name = c.toolset
 WHERE c.run_id = $1 AND c.call_id = $2;
 

@@ -1,25 +1,32 @@
 -- name: WebhookSubscriptionInsert
-INSERT INTO webhook_subscriptions (url, secret, events) VALUES ($1, $2, $3)
+INSERT INTO webhook_subscriptions (url, secret_sealed, events) VALUES ($1, $2, $3)
 RETURNING id, created_at;
 
 -- name: WebhookReceivers
 -- Who gets event $2 of run $1: the run's own webhook first (no subscription id), then the
 -- subscriptions to the event, oldest first.
-SELECT sub_id, url, secret FROM (
-    SELECT 0 AS rank, NULL::uuid AS sub_id, webhook_url AS url, coalesce(webhook_secret, '') AS secret,
-           NULL::timestamptz AS created_at
+-- A delivery refers to its secret (its subscription's, or its run's webhook's) and keeps no copy.
+SELECT sub_id, url FROM (
+    SELECT 0 AS rank, NULL::uuid AS sub_id, webhook_url AS url, NULL::timestamptz AS created_at
     FROM runs WHERE id = $1 AND coalesce(webhook_url, '') <> ''
     UNION ALL
-    SELECT 1, id, url, secret, created_at FROM webhook_subscriptions WHERE $2 = ANY (events)
+    SELECT 1, id, url, created_at FROM webhook_subscriptions WHERE $2 = ANY (events)
 ) receivers
 ORDER BY rank, created_at;
 
 -- name: WebhookDeliveryInsert
-INSERT INTO webhook_deliveries (id, subscription_id, run_id, event_type, url, secret, payload)
-VALUES ($1, $2, $3, $4, $5, $6, $7);
+INSERT INTO webhook_deliveries (id, subscription_id, run_id, event_type, url, payload)
+VALUES ($1, $2, $3, $4, $5, $6);
 
 -- name: WebhookDeliveryGet
-SELECT url, secret, payload, status FROM webhook_deliveries WHERE id = $1;
+-- The delivery with its secret: its subscription's, or (without one) its run's webhook's.
+SELECT d.url, d.subscription_id IS NOT NULL,
+       coalesce(s.secret_sealed, r.webhook_secret_sealed), coalesce(s.secret, r.webhook_secret),
+       d.payload, d.status
+FROM webhook_deliveries d
+LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
+LEFT JOIN runs r ON r.id = d.run_id AND d.subscription_id IS NULL
+WHERE d.id = $1;
 
 -- name: WebhookDeliveryAttempt
 UPDATE webhook_deliveries

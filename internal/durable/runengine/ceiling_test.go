@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/run"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestRunLimitsAreHeldToTheWorkersCeilings(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	w, err := durable.NewWorker(b.store, New(Config{Ceilings: run.Limits{MaxMemoryBytes: 8 << 20, TimeoutMs: 1000, MaxToolCalls: 3}}),
+	w, err := durable.NewWorker(b.store, New(Config{Egress: egress.Local(), Ceilings: run.Limits{MaxMemoryBytes: 8 << 20, TimeoutMs: 1000, MaxToolCalls: 3}}),
 		durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(b.ctx))

@@ -19,6 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/secretbox"
 )
 
 // childWorkerEnv, when set to a database URL, makes this test binary run as a worker process
@@ -37,11 +39,11 @@ func runChildWorker() {
 		fail(err)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: 2 * time.Second})
+	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: 2 * time.Second, Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	if err != nil {
 		fail(err)
 	}
-	w, err := durable.NewWorker(store, New(Config{Logger: logger}), durable.WorkerConfig{
+	w, err := durable.NewWorker(store, New(Config{Logger: logger, Egress: egress.Local()}), durable.WorkerConfig{
 		MaxRuns: 4, DriveTimeout: 2 * time.Second, RescueStuckJobsAfter: 3 * time.Second,
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 )
 
 // A drain that runs out of time while a call is still in flight does not leave the run
@@ -16,7 +17,7 @@ import (
 func TestDrainOutOfTimeRequeuesTheRun(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	first, err := durable.NewWorker(b.store, New(Config{DrainGrace: 4 * time.Second}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	first, err := durable.NewWorker(b.store, New(Config{Egress: egress.Local(), DrainGrace: 4 * time.Second}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, first.Start(b.ctx))
 	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `

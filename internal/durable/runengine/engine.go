@@ -15,14 +15,18 @@ import (
 	"time"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolset"
 )
 
 // Config configures an Engine.
 type Config struct {
-	// HTTPClient makes the toolset calls. Default: a new http.Client (each attempt is bounded
-	// by the toolset client's own timeout).
+	// Egress is the policy of the toolset calls (internal/egress). Default: the zero policy,
+	// public addresses only.
+	Egress egress.Policy
+	// HTTPClient makes the toolset calls. Default: a client obeying Egress (each attempt is
+	// bounded by the toolset client's own timeout).
 	HTTPClient *http.Client
 	// Limits apply to runs whose limits leave a field unset. Default (when zero)
 	// DefaultLimits.
@@ -58,7 +62,7 @@ func (c Config) WithDefaults() Config {
 	c.Ceilings = orDefault(c.Ceilings, run.DefaultCeilings)
 	c.Limits = c.Limits.Within(c.Ceilings)
 	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{}
+		c.HTTPClient = c.Egress.Client(0)
 	}
 	if c.DrainGrace == 0 {
 		c.DrainGrace = 30 * time.Second

@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -37,7 +39,7 @@ type testBundle struct {
 func setup(t *testing.T) *testBundle {
 	t.Helper()
 	pool, dbURL := pgtest.NewDB(t)
-	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	tools := toolsettest.New(t, toolsettest.Options{})
@@ -49,7 +51,7 @@ func setup(t *testing.T) *testBundle {
 
 func (b *testBundle) startWorker(t *testing.T) *durable.Worker {
 	t.Helper()
-	w, err := durable.NewWorker(b.store, New(Config{}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	w, err := durable.NewWorker(b.store, New(Config{Egress: egress.Local()}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(b.ctx))
 	t.Cleanup(func() {

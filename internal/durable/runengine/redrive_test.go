@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 )
 
 // Environment of a child worker process started by startWorkerProcess (see TestMain).
@@ -51,7 +52,7 @@ func runWorkerProcess() {
 	if err != nil {
 		fail(err)
 	}
-	w, err := durable.NewWorker(store, New(Config{Logger: logger}), durable.WorkerConfig{
+	w, err := durable.NewWorker(store, New(Config{Logger: logger, Egress: egress.Local()}), durable.WorkerConfig{
 		ID: os.Getenv(workerProcIDEnv), MaxRuns: 20, FetchPollInterval: 100 * time.Millisecond,
 	})
 	if err != nil {

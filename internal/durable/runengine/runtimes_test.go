@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
@@ -23,7 +24,7 @@ func toolPaths(rt *run.Runtime) []string {
 func TestRuntimesAreSharedPerToolsetVersion(t *testing.T) {
 	t.Parallel()
 	tools := toolsettest.New(t, toolsettest.Options{})
-	e := New(Config{})
+	e := New(Config{Egress: egress.Local()})
 	ctx := context.Background()
 	ops := durable.Toolset{Name: "ops", URL: tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)}
 	one := json.RawMessage(`{"tools": [{"path": "only.one", "description": "The one tool."}]}`)

@@ -34,9 +34,7 @@ import (
 	"testing"
 	"time"
 
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
-
-	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/signing"
 )
 
 // Options configures a Handler.
@@ -58,7 +56,7 @@ type Cancel struct {
 
 // Handler serves the toolset. It is safe for concurrent use.
 type Handler struct {
-	verifier *standardwebhooks.Webhook
+	verifier *signing.Key
 
 	mu         sync.Mutex
 	attempts   map[string]int // POSTs received per key
@@ -81,7 +79,7 @@ func NewHandler(opts Options) (*Handler, error) {
 		answers:    make(map[string]stored),
 	}
 	if opts.Secret != "" {
-		v, err := toolset.NewSigner(opts.Secret)
+		v, err := signing.ParseSecret(opts.Secret)
 		if err != nil {
 			return nil, fmt.Errorf("toolsettest: secret: %w", err)
 		}
@@ -213,7 +211,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.verifier != nil {
-		if err := h.verifier.Verify(body, r.Header); err != nil {
+		if err := h.verifier.Verify(r.Header, body); err != nil {
 			writeJSON(w, http.StatusUnauthorized, errorBody("invalid signature: "+err.Error()))
 			return
 		}

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/codemode/codemode/internal/signing"
 	"github.com/codemode/codemode/internal/toolset"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
@@ -156,17 +156,10 @@ func TestSignatureRequired(t *testing.T) {
 	status, _ := post(t, srv.URL, "s1", body, nil)
 	require.Equal(t, http.StatusUnauthorized, status)
 
-	signer, err := toolset.NewSigner("topsecret")
-	require.NoError(t, err)
 	raw, err := json.Marshal(body)
 	require.NoError(t, err)
-	now := time.Now()
-	sig, err := signer.Sign("s1", now, raw)
-	require.NoError(t, err)
 	h := http.Header{}
-	h.Set("webhook-id", "s1")
-	h.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
-	h.Set("webhook-signature", sig)
+	require.NoError(t, signing.Sign(h, "topsecret", "s1", time.Now(), raw))
 	status, out := post(t, srv.URL, "s1", body, h)
 	require.Equal(t, http.StatusOK, status)
 	require.Equal(t, map[string]any{"output": map[string]any{"sum": float64(3)}}, out)
