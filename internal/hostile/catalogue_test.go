@@ -383,6 +383,18 @@ func TestHostileRequests(t *testing.T) {
 		{name: "wrong token", method: "GET", path: "/v1/runs/" + runID, header: []string{"Authorization", "bearer x" + token}, status: 401},
 		{name: "no space after the scheme", method: "GET", path: "/v1/runs/" + runID, header: []string{"Authorization", "Bearer" + token}, status: 401},
 		{name: "another scheme", method: "GET", path: "/v1/runs/" + runID, header: []string{"Authorization", "Basic " + token}, status: 401},
+		// Clients cannot lift the workers' limits: 0 is not "unlimited", and nothing above a
+		// ceiling is accepted.
+		{name: "maxMemoryBytes 0", method: "POST", path: "/v1/runs",
+			body: map[string]any{"code": "1", "limits": map[string]any{"maxMemoryBytes": 0}}, status: 400, msg: "maxMemoryBytes"},
+		{name: "timeoutMs 2^53-1", method: "POST", path: "/v1/runs",
+			body: map[string]any{"code": "1", "limits": map[string]any{"timeoutMs": 9007199254740991}}, status: 400, msg: "allowed range is 1 to"},
+		{name: "maxToolCalls above the ceiling", method: "POST", path: "/v1/runs",
+			body: map[string]any{"code": "1", "limits": map[string]any{"maxToolCalls": 10001}}, status: 400, msg: "maxToolCalls"},
+		{name: "negative maxOutputBytes", method: "POST", path: "/v1/runs",
+			body: map[string]any{"code": "1", "limits": map[string]any{"maxOutputBytes": -1}}, status: 400, msg: "maxOutputBytes"},
+		{name: "a toolset URL on the metadata range", method: "POST", path: "/v1/toolsets",
+			body: map[string]any{"name": "meta", "url": "http://169.254.169.254/latest"}, status: 502},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
