@@ -11,6 +11,8 @@
 //	CODEMODE_MIGRATE      --migrate        apply migrations at start (default false)
 //	CODEMODE_WORKER_RUNS  --runs           runs driven at once (default 10)
 //	CODEMODE_WORKER_ID    --id             worker name in River and logs (default: generated)
+//	CODEMODE_WORKER_LISTEN  --metrics-listen  address of /healthz, /readyz and /metrics
+//	                                       (default 127.0.0.1:9090; --metrics-listen= for none)
 //	                      --drain-timeout  how long a drain may take on SIGTERM (default 60s)
 //	                      --drive-timeout  longest drive of a run before it yields and continues
 //	                                       in a new job (default 5m)
@@ -106,12 +108,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	} else if n > 0 {
 		logger.Info("secrets sealed under the current CODEMODE_SECRET_KEY", "count", n)
 	}
+	reg, metrics := newRegistry()
 	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{
 		MaxRuns: cfg.WorkerRuns, ID: cfg.WorkerID, DriveTimeout: cfg.DriveTimeout, RescueStuckJobsAfter: cfg.RescueAfter,
-		RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes,
+		RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: metrics,
 	})
 	if err != nil {
 		return err
+	}
+	if cfg.MetricsListen != "" {
+		stopServing, err := serveObserve(logger, cfg.MetricsListen, observeHandler(logger, w.Ready, reg))
+		if err != nil {
+			return fmt.Errorf("metrics endpoint: %w", err)
+		}
+		defer stopServing()
 	}
 	if err := w.Start(context.WithoutCancel(ctx)); err != nil {
 		return err

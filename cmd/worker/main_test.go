@@ -57,7 +57,7 @@ func TestDrainsOnSignal(t *testing.T) {
 	logs := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"--drain-timeout", "5s"}, func(k string) string { return env[k] }, logs)
+		done <- run(ctx, []string{"--drain-timeout", "5s", "--metrics-listen", "127.0.0.1:0"}, func(k string) string { return env[k] }, logs)
 	}()
 	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "worker started") }, 30*time.Second, 10*time.Millisecond)
 	cancel() // what SIGTERM does

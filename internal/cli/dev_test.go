@@ -123,6 +123,12 @@ func TestDevStartsAndStopsItsOwnCluster(t *testing.T) {
 	require.Contains(t, d.stderr.String(), "creating a PostgreSQL cluster in "+dir)
 	requireReady(t, d.url)
 	require.NotContains(t, d.stderr.String(), "River", "River's info logs are quiet by default")
+	resp, err := http.Get(d.url + "/metrics")
+	require.NoError(t, err)
+	metrics, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Contains(t, string(metrics), "codemode_worker_runs_driving 0", "the API's /metrics shows the worker's")
 	require.Equal(t, ExitOK, d.stop(t), d.stderr.String())
 
 	c, err := pgcluster.New(pgcluster.Config{Dir: dir})

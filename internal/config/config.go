@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -68,6 +69,10 @@ type Config struct {
 	// WorkerID is the worker's name in River and logs (CODEMODE_WORKER_ID, --id). Default:
 	// generated.
 	WorkerID string
+	// MetricsListen is the worker's address for /healthz, /readyz and /metrics
+	// (CODEMODE_WORKER_LISTEN, --metrics-listen). Default 127.0.0.1:9090; --metrics-listen=""
+	// serves none.
+	MetricsListen string
 	// DrainTimeout is how long a worker's drain may take on SIGTERM (--drain-timeout). Default
 	// 60s.
 	DrainTimeout time.Duration
@@ -104,6 +109,7 @@ func Defaults() Config {
 		LogLevel:        "info",
 		ShutdownTimeout: 30 * time.Second,
 		WorkerRuns:      10,
+		MetricsListen:   "127.0.0.1:9090",
 		DrainTimeout:    60 * time.Second,
 		DriveTimeout:    5 * time.Minute,
 		LeaseTTL:        6 * time.Second,
@@ -129,6 +135,7 @@ func Load(getenv func(string) string) Config {
 	str(&c.APIToken, "CODEMODE_API_TOKEN")
 	str(&c.LogLevel, "CODEMODE_LOG_LEVEL")
 	str(&c.WorkerID, "CODEMODE_WORKER_ID")
+	str(&c.MetricsListen, "CODEMODE_WORKER_LISTEN")
 	if v := getenv("CODEMODE_MIGRATE"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -175,6 +182,7 @@ func (c *Config) AddFlags(fs *pflag.FlagSet, p Process) {
 	case Worker:
 		fs.IntVar(&c.WorkerRuns, "runs", c.WorkerRuns, "runs driven at once (CODEMODE_WORKER_RUNS)")
 		fs.StringVar(&c.WorkerID, "id", c.WorkerID, "worker name in River and logs (CODEMODE_WORKER_ID; default: generated)")
+		fs.StringVar(&c.MetricsListen, "metrics-listen", c.MetricsListen, "address of /healthz, /readyz and /metrics (CODEMODE_WORKER_LISTEN; empty: none)")
 		fs.DurationVar(&c.DrainTimeout, "drain-timeout", c.DrainTimeout, "how long a drain may take on SIGTERM")
 		fs.DurationVar(&c.DriveTimeout, "drive-timeout", c.DriveTimeout, "longest drive of a run before it yields and continues in a new job")
 		fs.DurationVar(&c.RescueAfter, "rescue-after", c.RescueAfter, "how long a crashed worker's runs wait before being re-driven (0: drive-timeout + 1m)")
@@ -227,6 +235,11 @@ func (c *Config) Validate(p Process) error {
 		}
 		if c.DrainTimeout <= 0 || c.DriveTimeout <= 0 {
 			return errors.New("--drain-timeout and --drive-timeout must be positive")
+		}
+		if c.MetricsListen != "" {
+			if _, _, err := net.SplitHostPort(c.MetricsListen); err != nil {
+				return fmt.Errorf("--metrics-listen %q: %w", c.MetricsListen, err)
+			}
 		}
 		if c.RescueAfter != 0 && c.RescueAfter < c.DriveTimeout {
 			return fmt.Errorf("--rescue-after %s is shorter than --drive-timeout %s", c.RescueAfter, c.DriveTimeout)

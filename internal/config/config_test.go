@@ -38,7 +38,13 @@ func TestParse(t *testing.T) {
 			require.Equal(t, "warn", c.LogLevel)
 			require.Equal(t, 60*time.Second, c.DrainTimeout)
 			require.Equal(t, 5*time.Minute, c.DriveTimeout)
+			require.Equal(t, "127.0.0.1:9090", c.MetricsListen)
 		}},
+		{name: "metrics address", process: Worker, env: map[string]string{"DATABASE_URL": db, "CODEMODE_WORKER_LISTEN": "0.0.0.0:9100"}, check: func(t *testing.T, c Config) {
+			require.Equal(t, "0.0.0.0:9100", c.MetricsListen)
+		}},
+		{name: "metrics endpoint off", process: Worker, env: map[string]string{"DATABASE_URL": db, "CODEMODE_WORKER_LISTEN": "0.0.0.0:9100"},
+			args: []string{"--metrics-listen="}, check: func(t *testing.T, c Config) { require.Empty(t, c.MetricsListen) }},
 		{name: "flags override the environment", process: Worker, env: map[string]string{"DATABASE_URL": "postgres://other", "CODEMODE_WORKER_RUNS": "3"},
 			args: []string{"--database-url", db, "--runs", "7", "--drive-timeout", "2m", "--rescue-after", "3m", "--migrate"}, check: func(t *testing.T, c Config) {
 				require.Equal(t, db, c.DatabaseURL)
@@ -65,6 +71,7 @@ func TestParse(t *testing.T) {
 		{name: "bad log level", process: Dev, args: []string{"--log-level", "loud"}, wantErr: `log level "loud"`},
 		{name: "bad runs variable", process: Worker, env: map[string]string{"DATABASE_URL": db, "CODEMODE_WORKER_RUNS": "many"}, wantErr: "CODEMODE_WORKER_RUNS"},
 		{name: "bad migrate variable", process: Server, env: map[string]string{"DATABASE_URL": db, "CODEMODE_MIGRATE": "yes please"}, wantErr: "CODEMODE_MIGRATE"},
+		{name: "bad metrics address", process: Worker, env: map[string]string{"DATABASE_URL": db}, args: []string{"--metrics-listen", "9090"}, wantErr: "--metrics-listen"},
 		{name: "no runs", process: Worker, env: map[string]string{"DATABASE_URL": db}, args: []string{"--runs", "0"}, wantErr: "at least 1"},
 		{name: "rescue before drive timeout", process: Worker, env: map[string]string{"DATABASE_URL": db}, args: []string{"--rescue-after", "1m"}, wantErr: "shorter than --drive-timeout"},
 		{name: "worker has no listen flag", process: Worker, env: map[string]string{"DATABASE_URL": db}, args: []string{"--listen", "x"}, wantErr: "unknown flag: --listen"},

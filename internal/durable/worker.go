@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -50,6 +51,8 @@ type WorkerConfig struct {
 	// when it lost it that many times, the run ends failed ("the run crashed its worker N
 	// times") instead of being re-driven once more. Default 3.
 	MaxCrashes int
+	// Metrics receives the worker's measurements (NewMetrics); nil records none.
+	Metrics *Metrics
 }
 
 // WithDefaults returns a copy of the config with defaults filled in.
@@ -114,6 +117,8 @@ type Worker struct {
 	cfg    WorkerConfig
 	id     string
 	live   leases
+	// started is set by Start and cleared by Stop (see Ready).
+	started atomic.Bool
 	// stopRedrive ends the loop started by Start that re-drives runs of lost workers.
 	stopRedrive context.CancelFunc
 	redriveDone chan struct{}
@@ -169,6 +174,7 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	}
 	w.river = client
 	w.id = client.ID()
+	cfg.Metrics.watchQueue(store.pool)
 	return w, nil
 }
 
@@ -181,6 +187,7 @@ func (w *Worker) Start(ctx context.Context) error {
 	if err := w.river.Start(ctx); err != nil {
 		return fmt.Errorf("durable: start worker: %w", err)
 	}
+	w.started.Store(true)
 	redriveCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	w.stopRedrive, w.redriveDone = cancel, make(chan struct{})
 	go func() {
@@ -197,6 +204,7 @@ func (w *Worker) Start(ctx context.Context) error {
 // flight that do not settle in time), it puts their runs back on the queue itself, fenced off
 // from the drives, so no run is left running on a stopped worker.
 func (w *Worker) Stop(ctx context.Context) error {
+	w.started.Store(false)
 	if w.stopRedrive != nil {
 		w.stopRedrive()
 		<-w.redriveDone
@@ -278,6 +286,10 @@ func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq
 // snapshot it continues from (0: the source).
 func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease, jobID int64, seq int, lastAttempt bool) error {
 	runID := lease.runID
+	outcome := driveError
+	done := w.cfg.Metrics.driveStarted(seq == 0)
+	defer func() { done(outcome) }()
+	host := w.cfg.Metrics.host(lease)
 	ctx, stopBeat := w.keepAlive(ctx, lease, jobID)
 	defer stopBeat()
 	spec, err := w.store.runSpec(ctx, runID)
@@ -287,7 +299,7 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 	var out Outcome
 	if seq == 0 {
 		lease.deferEvent(EventStarted, map[string]any{"worker": w.id})
-		out, err = w.engine.Start(ctx, spec, lease)
+		out, err = w.engine.Start(ctx, spec, host)
 	} else {
 		var (
 			snapshot []byte
@@ -301,9 +313,10 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 			lease.unapplied = append(lease.unapplied, o.CallID)
 		}
 		lease.deferEvent(EventResumed, map[string]any{"seq": seq, "outcomes": len(settled), "worker": w.id})
-		out, err = w.engine.Resume(ctx, spec, snapshot, settled, lease)
+		out, err = w.engine.Resume(ctx, spec, snapshot, settled, host)
 	}
 	if errors.Is(err, ErrLeaseLost) {
+		outcome = driveLost
 		log.InfoContext(ctx, "lease lost; another driver or a cancel took the run")
 		return nil
 	}
@@ -311,6 +324,7 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if err != nil && IsUnstorable(err) {
+		outcome = driveFailed
 		return w.failUnstorable(storeCtx, log, lease, err)
 	}
 	if err != nil && lastAttempt {
@@ -330,17 +344,39 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 		err = fmt.Errorf("engine returned an outcome of unknown kind %d", out.Kind)
 	}
 	if errors.Is(err, ErrLeaseLost) {
+		outcome = driveLost
 		log.InfoContext(ctx, "lease lost before storing the outcome")
 		return nil
 	}
 	if IsUnstorable(err) {
+		outcome = driveFailed
 		return w.failUnstorable(storeCtx, log, lease, err)
 	}
 	if err != nil {
 		return fmt.Errorf("store outcome of run %s: %w", runID, err)
 	}
+	outcome = driveOutcome(out)
+	switch out.Kind {
+	case Suspended:
+		w.cfg.Metrics.snapshot("suspend", len(out.Snapshot))
+	case Yielded:
+		w.cfg.Metrics.snapshot("yield", len(out.Snapshot))
+	}
 	log.InfoContext(ctx, "run driven", "outcome", out.Kind)
 	return nil
+}
+
+// driveOutcome names out's kind as a codemode_worker_drives_total outcome.
+func driveOutcome(out Outcome) string {
+	switch {
+	case out.Kind == Suspended:
+		return driveSuspended
+	case out.Kind == Yielded:
+		return driveYielded
+	case out.OK:
+		return driveSucceeded
+	}
+	return driveFailed
 }
 
 // failUnstorable ends a run whose data the database refused for good (ErrUnstorable): a retry

@@ -193,7 +193,7 @@ func setup(t *testing.T) *stack {
 }
 
 func (s *stack) startWorker(t *testing.T) *process {
-	return start(t, "worker", []string{"DATABASE_URL=" + s.dbURL, "CODEMODE_EGRESS_ALLOW=loopback"})
+	return start(t, "worker", []string{"DATABASE_URL=" + s.dbURL, "CODEMODE_EGRESS_ALLOW=loopback", "CODEMODE_WORKER_LISTEN=127.0.0.1:0"})
 }
 
 func (s *stack) executions(t *testing.T) map[string]int {
