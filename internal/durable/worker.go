@@ -294,6 +294,10 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 			settled  []CallOutcome
 		)
 		snapshot, settled, err = w.store.resumeInput(ctx, runID, seq)
+		if errors.Is(err, ErrLeaseLost) {
+			log.InfoContext(ctx, "lease lost before resuming; another driver or a cancel took the run")
+			return nil
+		}
 		if err != nil {
 			return err
 		}

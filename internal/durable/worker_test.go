@@ -35,6 +35,8 @@ type scriptEngine struct {
 	// toolURL, when set, receives every plain call as POST {"key"} (in another process, to
 	// count executions across worker crashes).
 	toolURL string
+	// checkpoints: the engine checkpoints its whole state after every settled plain call.
+	checkpoints bool
 }
 
 type scriptStep struct {
@@ -123,6 +125,14 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 				return Outcome{}, errCrash
 			}
 			st.Values[id] = step.Args
+			if e.checkpoints {
+				st.Next++
+				snap, _ := json.Marshal(st)
+				if err := host.Checkpoint(ctx, snap); err != nil {
+					return Outcome{}, err
+				}
+				continue
+			}
 		}
 		st.Next++
 	}
