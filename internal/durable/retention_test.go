@@ -1,10 +1,12 @@
 package durable
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -107,4 +109,149 @@ func TestCancelDeletesTheRunsSnapshots(t *testing.T) {
 	_, err := b.store.CancelRun(b.ctx, run.ID)
 	require.NoError(t, err)
 	require.Empty(t, b.snapshotSeqs(t, run.ID))
+}
+
+// finishedRun returns a run that checkpointed, made a call, sent webhook deliveries (one
+// delivered, one still being attempted when pending is set) and finished age ago, with events
+// events in all (at least the 5 its drive recorded) and a snapshot left from before finished
+// runs deleted theirs.
+func (b *testBundle) finishedRun(t *testing.T, age time.Duration, events int, pending bool) Run {
+	t.Helper()
+	run, lease := b.leasedRun(t)
+	_, err := lease.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.a"})
+	require.NoError(t, err)
+	require.NoError(t, lease.CallSettled(b.ctx, 1, CallOutcome{OK: true, Value: json.RawMessage(`1`)}))
+	require.NoError(t, lease.Checkpoint(b.ctx, []byte("snap")))
+	require.NoError(t, lease.finish(b.ctx, Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true}`)}))
+	b.exec(t, "INSERT INTO snapshots (run_id, seq, state) VALUES ($1, 1, 'old')", run.ID)
+	b.exec(t, `INSERT INTO run_events (run_id, seq, type)
+		SELECT $1, s, 'test' FROM generate_series((SELECT event_seq + 1 FROM runs WHERE id = $1), $2) s`, run.ID, events)
+	b.exec(t, "UPDATE runs SET event_seq = $2 WHERE id = $1", run.ID, events)
+	b.exec(t, `INSERT INTO webhook_deliveries (id, run_id, event_type, url, payload, status)
+		VALUES ($1 || ':done', $1::uuid, 'run.completed', 'http://hook', '{}', 'delivered')`, run.ID)
+	if pending {
+		b.exec(t, `INSERT INTO webhook_deliveries (id, run_id, event_type, url, payload)
+			VALUES ($1 || ':pending', $1::uuid, 'run.completed', 'http://hook', '{}')`, run.ID)
+	}
+	b.exec(t, "UPDATE runs SET finished_at = now() - $2::bigint * interval '1 microsecond' WHERE id = $1", run.ID, age.Microseconds())
+	return run
+}
+
+func (b *testBundle) exec(t *testing.T, sql string, args ...any) {
+	t.Helper()
+	_, err := b.store.pool.Exec(b.ctx, sql, args...)
+	require.NoError(t, err)
+}
+
+// rowsOf counts the run's snapshots, events, deliveries and calls.
+func (b *testBundle) rowsOf(t *testing.T, runID string) (snapshots, events, deliveries, calls int) {
+	t.Helper()
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT
+		(SELECT count(*) FROM snapshots WHERE run_id = $1), (SELECT count(*) FROM run_events WHERE run_id = $1),
+		(SELECT count(*) FROM webhook_deliveries WHERE run_id = $1), (SELECT count(*) FROM calls WHERE run_id = $1)`,
+		runID).Scan(&snapshots, &events, &deliveries, &calls))
+	return
+}
+
+func TestPruneFinishedDeletesOnlyOldFinishedRunsData(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	const day = 24 * time.Hour
+	old := b.finishedRun(t, 8*day, 25, false)
+	oldPending := b.finishedRun(t, 9*day, 5, true)
+	recent := b.finishedRun(t, day, 25, false)
+	suspended := b.suspendedRun(t)
+	b.exec(t, "UPDATE runs SET created_at = now() - interval '30 days' WHERE id = $1", suspended.ID)
+	recentBefore := [4]int{}
+	recentBefore[0], recentBefore[1], recentBefore[2], recentBefore[3] = b.rowsOf(t, recent.ID)
+	suspendedBefore := [4]int{}
+	suspendedBefore[0], suspendedBefore[1], suspendedBefore[2], suspendedBefore[3] = b.rowsOf(t, suspended.ID)
+
+	// A batch of 10: more events than one statement deletes, and runs taken two at a time.
+	stats, err := b.store.PruneFinished(b.ctx, 7*day, 10)
+	require.NoError(t, err)
+	snaps, events, deliveries, calls := b.rowsOf(t, old.ID)
+	require.Equal(t, [4]int{0, 0, 0, 1}, [4]int{snaps, events, deliveries, calls}, "old run: only its call is kept")
+	snaps, events, deliveries, calls = b.rowsOf(t, oldPending.ID)
+	require.Equal(t, [4]int{0, 0, 1, 1}, [4]int{snaps, events, deliveries, calls}, "the delivery still attempted is kept")
+	after := [4]int{}
+	after[0], after[1], after[2], after[3] = b.rowsOf(t, recent.ID)
+	require.Equal(t, recentBefore, after, "a run finished within the retention is untouched")
+	require.Equal(t, [4]int{1, 25, 1, 1}, after)
+	after[0], after[1], after[2], after[3] = b.rowsOf(t, suspended.ID)
+	require.Equal(t, suspendedBefore, after, "an unfinished run is untouched")
+	require.Equal(t, 1, after[0])
+
+	require.Equal(t, PruneStats{Runs: 1, Snapshots: 2, Events: 30, Deliveries: 2, Statements: 6}, stats,
+		"events (old's 25 and oldPending's 5) in statements of 10, 10, 10 and 0, one for each other table")
+	for _, id := range []string{old.ID, oldPending.ID} {
+		run, err := b.store.GetRun(b.ctx, id)
+		require.NoError(t, err, "the run is kept")
+		require.Equal(t, StatusSucceeded, run.Status)
+		require.JSONEq(t, `{"ok":true}`, string(run.Result))
+	}
+	var pruned []string
+	rows, err := b.store.pool.Query(b.ctx, "SELECT id::text FROM runs WHERE pruned_at IS NOT NULL")
+	require.NoError(t, err)
+	for rows.Next() {
+		var id string
+		require.NoError(t, rows.Scan(&id))
+		pruned = append(pruned, id)
+	}
+	require.Equal(t, []string{old.ID}, pruned)
+
+	// Once its delivery ended, the next pass deletes it and marks the run pruned.
+	b.exec(t, "UPDATE webhook_deliveries SET status = 'failed' WHERE run_id = $1", oldPending.ID)
+	stats, err = b.store.PruneFinished(b.ctx, 7*day, 10)
+	require.NoError(t, err)
+	require.Equal(t, PruneStats{Runs: 1, Deliveries: 1, Statements: 3}, stats)
+	stats, err = b.store.PruneFinished(b.ctx, 7*day, 10)
+	require.NoError(t, err)
+	require.Equal(t, PruneStats{}, stats, "pruned runs are not visited again")
+}
+
+func TestPruneFinishedPagesThroughManyRuns(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	// More runs than a batch, the first ones held back by deliveries still attempted: the
+	// pass goes past them to the others.
+	var runs []Run
+	for i := range 7 {
+		runs = append(runs, b.finishedRun(t, time.Duration(10+i)*24*time.Hour, 6, i%3 == 0))
+	}
+	stats, err := b.store.PruneFinished(b.ctx, 7*24*time.Hour, 2)
+	require.NoError(t, err)
+	require.Equal(t, 4, stats.Runs)
+	require.EqualValues(t, 7, stats.Snapshots)
+	require.EqualValues(t, 42, stats.Events)
+	for i, run := range runs {
+		snaps, events, _, calls := b.rowsOf(t, run.ID)
+		require.Equal(t, [3]int{0, 0, 1}, [3]int{snaps, events, calls}, "run %d", i)
+	}
+}
+
+func TestRetentionJobRunsPeriodically(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	old := b.finishedRun(t, 2*time.Hour, 5, false)
+	recent := b.finishedRun(t, time.Minute, 5, false)
+	for range 2 { // two workers: one leader schedules the passes
+		w, err := NewWorker(b.store, newScriptEngine(), WorkerConfig{
+			FetchPollInterval: 100 * time.Millisecond, Retention: time.Hour, RetentionInterval: time.Second,
+		})
+		require.NoError(t, err)
+		require.NoError(t, w.Start(b.ctx))
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = w.Stop(ctx)
+		})
+	}
+	require.Eventually(t, func() bool {
+		_, events, _, _ := b.rowsOf(t, old.ID)
+		return events == 0
+	}, 30*time.Second, 50*time.Millisecond, "the retention job pruned the old run")
+	_, events, deliveries, _ := b.rowsOf(t, recent.ID)
+	require.Equal(t, 5, events)
+	require.Equal(t, 1, deliveries)
 }

@@ -442,6 +442,8 @@ func TestWorkerConfigValidate(t *testing.T) {
 		{name: "poll faster than cooldown", cfg: WorkerConfig{FetchPollInterval: 5 * time.Millisecond, FetchCooldown: 10 * time.Millisecond}},
 		{name: "rescue before timeout", cfg: WorkerConfig{DriveTimeout: time.Hour, RescueStuckJobsAfter: time.Minute}},
 		{name: "negative runs", cfg: WorkerConfig{MaxRuns: -1}},
+		{name: "retention interval under a second", cfg: WorkerConfig{RetentionInterval: time.Millisecond}},
+		{name: "negative retention batch", cfg: WorkerConfig{RetentionBatch: -1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
