@@ -255,3 +255,40 @@ func TestRetentionJobRunsPeriodically(t *testing.T) {
 	require.Equal(t, 5, events)
 	require.Equal(t, 1, deliveries)
 }
+
+// TestStoredSnapshotBytesFollowTheLatestState checkpoints after every settled call (as the
+// runtime does after a settled batch) and measures the snapshot bytes a run stores: the
+// latest state only, linear in the calls' live values, where keeping every checkpoint stored
+// their sum, quadratic in the number of calls.
+func TestStoredSnapshotBytesFollowTheLatestState(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := newScriptEngine()
+	engine.checkpoints = true
+	b.startWorker(t, engine)
+	sizes := []int{10, 100, 1000}
+	if testing.Short() {
+		sizes = sizes[:2]
+	}
+	const valueBytes = 100
+	for _, n := range sizes {
+		run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: scriptOf(n, valueBytes, true)})
+		require.NoError(t, err)
+		run = b.waitStatus(t, run.ID, StatusSuspended)
+		require.Equal(t, n+1, run.SnapshotSeq, "a checkpoint per settled call, then the suspend")
+		var rows, stored, latest int
+		require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT count(*), coalesce(sum(octet_length(state)), 0),
+			(SELECT octet_length(state) FROM snapshots WHERE run_id = $1 AND seq = $2)
+			FROM snapshots WHERE run_id = $1`, run.ID, run.SnapshotSeq).Scan(&rows, &stored, &latest))
+		require.Equal(t, 1, rows)
+		require.Equal(t, latest, stored)
+		require.Less(t, stored, n*(valueBytes+40)+200, "linear in the live state")
+		// What keeping every snapshot would have stored: the i-th holds i values.
+		var written int
+		for i := 1; i <= n; i++ {
+			written += i * stored / n
+		}
+		t.Logf("%4d calls: %d snapshots written, 1 stored, %d bytes (%.0f per call); all kept would be about %d bytes",
+			n, run.SnapshotSeq, stored, float64(stored)/float64(n), written)
+	}
+}
