@@ -112,6 +112,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{
 		MaxRuns: cfg.WorkerRuns, ID: cfg.WorkerID, DriveTimeout: cfg.DriveTimeout, RescueStuckJobsAfter: cfg.RescueAfter,
 		RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: metrics,
+		Retention: cfg.WorkerRetention(),
 	})
 	if err != nil {
 		return err

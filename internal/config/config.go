@@ -91,6 +91,10 @@ type Config struct {
 	// MaxCrashes is how many times a run may lose its worker (since its latest snapshot)
 	// before it ends failed (--max-crashes). Default 3.
 	MaxCrashes int
+	// Retention is how long a worker keeps the snapshots, events and webhook deliveries of
+	// finished runs before its periodic job deletes them (--retention); the runs and their
+	// calls are kept. 0 keeps them forever. Default 7 days.
+	Retention time.Duration
 	// Ceilings are the workers' ceilings on every run's limits (--max-timeout-ms,
 	// --max-tool-calls, --max-output-bytes, --max-memory-bytes, --max-snapshot-bytes): a run
 	// can lower them, never raise them. The server refuses runs asking for more. Default
@@ -115,6 +119,7 @@ func Defaults() Config {
 		LeaseTTL:        6 * time.Second,
 		RedriveInterval: time.Second,
 		MaxCrashes:      3,
+		Retention:       7 * 24 * time.Hour,
 		Ceilings:        run.DefaultCeilings,
 		DataDir:         ".codemode",
 	}
@@ -186,9 +191,19 @@ func (c *Config) AddFlags(fs *pflag.FlagSet, p Process) {
 		fs.DurationVar(&c.DrainTimeout, "drain-timeout", c.DrainTimeout, "how long a drain may take on SIGTERM")
 		fs.DurationVar(&c.DriveTimeout, "drive-timeout", c.DriveTimeout, "longest drive of a run before it yields and continues in a new job")
 		fs.DurationVar(&c.RescueAfter, "rescue-after", c.RescueAfter, "how long a crashed worker's runs wait before being re-driven (0: drive-timeout + 1m)")
+		fs.DurationVar(&c.Retention, "retention", c.Retention, "how long finished runs' snapshots, events and webhook deliveries are kept (0: forever)")
 	case Dev:
 		fs.StringVar(&c.DataDir, "data", c.DataDir, "directory of the private PostgreSQL cluster (used when DATABASE_URL is empty)")
 	}
+}
+
+// WorkerRetention is Retention as durable.WorkerConfig.Retention takes it: 0 (forever) is
+// negative there.
+func (c Config) WorkerRetention() time.Duration {
+	if c.Retention == 0 {
+		return -1
+	}
+	return c.Retention
 }
 
 // SecretStringVar defines a string flag whose default (read from the environment) may hold a
@@ -240,6 +255,9 @@ func (c *Config) Validate(p Process) error {
 			if _, _, err := net.SplitHostPort(c.MetricsListen); err != nil {
 				return fmt.Errorf("--metrics-listen %q: %w", c.MetricsListen, err)
 			}
+		}
+		if c.Retention < 0 {
+			return fmt.Errorf("--retention %s: must not be negative (0 keeps finished runs' data forever)", c.Retention)
 		}
 		if c.RescueAfter != 0 && c.RescueAfter < c.DriveTimeout {
 			return fmt.Errorf("--rescue-after %s is shorter than --drive-timeout %s", c.RescueAfter, c.DriveTimeout)

@@ -39,12 +39,19 @@ func TestParse(t *testing.T) {
 			require.Equal(t, 60*time.Second, c.DrainTimeout)
 			require.Equal(t, 5*time.Minute, c.DriveTimeout)
 			require.Equal(t, "127.0.0.1:9090", c.MetricsListen)
+			require.Equal(t, 7*24*time.Hour, c.Retention)
+			require.Equal(t, 7*24*time.Hour, c.WorkerRetention())
 		}},
 		{name: "metrics address", process: Worker, env: map[string]string{"DATABASE_URL": db, "CODEMODE_WORKER_LISTEN": "0.0.0.0:9100"}, check: func(t *testing.T, c Config) {
 			require.Equal(t, "0.0.0.0:9100", c.MetricsListen)
 		}},
 		{name: "metrics endpoint off", process: Worker, env: map[string]string{"DATABASE_URL": db, "CODEMODE_WORKER_LISTEN": "0.0.0.0:9100"},
 			args: []string{"--metrics-listen="}, check: func(t *testing.T, c Config) { require.Empty(t, c.MetricsListen) }},
+		{name: "retention", process: Worker, env: map[string]string{"DATABASE_URL": db}, args: []string{"--retention", "36h"},
+			check: func(t *testing.T, c Config) { require.Equal(t, 36*time.Hour, c.WorkerRetention()) }},
+		{name: "retention 0 keeps data forever", process: Worker, env: map[string]string{"DATABASE_URL": db}, args: []string{"--retention", "0"},
+			check: func(t *testing.T, c Config) { require.Negative(t, c.WorkerRetention()) }},
+		{name: "negative retention", process: Worker, env: map[string]string{"DATABASE_URL": db}, args: []string{"--retention", "-1h"}, wantErr: "--retention"},
 		{name: "flags override the environment", process: Worker, env: map[string]string{"DATABASE_URL": "postgres://other", "CODEMODE_WORKER_RUNS": "3"},
 			args: []string{"--database-url", db, "--runs", "7", "--drive-timeout", "2m", "--rescue-after", "3m", "--migrate"}, check: func(t *testing.T, c Config) {
 				require.Equal(t, db, c.DatabaseURL)

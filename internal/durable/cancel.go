@@ -44,6 +44,9 @@ func (s *Store) CancelRun(ctx context.Context, runID string) (Run, error) {
 		if _, err := tx.Exec(ctx, q("RunCancel"), runID); err != nil {
 			return fmt.Errorf("cancel run: %w", err)
 		}
+		if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), runID); err != nil {
+			return fmt.Errorf("delete snapshots: %w", err)
+		}
 		if err := addEvent(ctx, tx, runID, EventCancelled, map[string]any{"from": status}); err != nil {
 			return err
 		}

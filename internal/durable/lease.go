@@ -244,6 +244,12 @@ func (l *Lease) writeSnapshot(ctx context.Context, tx pgx.Tx, seq int, snapshot 
 	if _, err := tx.Exec(ctx, q("SnapshotInsert"), l.runID, next, snapshot); err != nil {
 		return 0, fmt.Errorf("insert snapshot %d: %w", next, err)
 	}
+	// The new snapshot supersedes the older ones: every job resumes from the run's latest
+	// snapshot whatever sequence it names (acquire returns runs.snapshot_seq), so they go in
+	// the transaction that commits it.
+	if _, err := tx.Exec(ctx, q("SnapshotPruneBefore"), l.runID, next); err != nil {
+		return 0, fmt.Errorf("prune snapshots before %d: %w", next, err)
+	}
 	if _, err := tx.Exec(ctx, q("RunSetSnapshotSeq"), l.runID, next); err != nil {
 		return 0, fmt.Errorf("set snapshot seq: %w", err)
 	}
@@ -313,6 +319,7 @@ func (l *Lease) suspend(ctx context.Context, snapshot []byte, yielded bool) erro
 }
 
 // finish stores the program's result and ends the run; calls still pending are cancelled.
+// The run's snapshots are deleted: a finished run is never resumed.
 func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	status, hook := StatusSucceeded, WebhookRunCompleted
 	if !out.OK {
@@ -331,6 +338,9 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 		}
 		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result); err != nil {
 			return fmt.Errorf("finish run: %w", err)
+		}
+		if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), l.runID); err != nil {
+			return fmt.Errorf("delete snapshots: %w", err)
 		}
 		return l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{
 			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),

@@ -53,6 +53,17 @@ type WorkerConfig struct {
 	MaxCrashes int
 	// Metrics receives the worker's measurements (NewMetrics); nil records none.
 	Metrics *Metrics
+	// Retention is how long the snapshots, events and webhook deliveries of a finished run
+	// are kept; a periodic job (one pass per RetentionInterval across all workers, run by
+	// whichever worker takes it) deletes them after that. The runs row and its calls are
+	// kept. Default 7 days; negative: kept forever (this worker schedules no pass). Give
+	// every worker the same value: the pass uses that of the worker that scheduled it.
+	Retention time.Duration
+	// RetentionInterval is how often the retention pass runs. Default 1 hour; at least 1s.
+	RetentionInterval time.Duration
+	// RetentionBatch is the most rows one statement of the retention pass deletes (and the
+	// runs it takes at a time). Default 1,000.
+	RetentionBatch int
 }
 
 // WithDefaults returns a copy of the config with defaults filled in.
@@ -81,10 +92,26 @@ func (c WorkerConfig) WithDefaults() WorkerConfig {
 	if c.MaxCrashes == 0 {
 		c.MaxCrashes = 3
 	}
+	if c.Retention == 0 {
+		c.Retention = DefaultRetention
+	}
+	if c.RetentionInterval == 0 {
+		c.RetentionInterval = time.Hour
+	}
+	if c.RetentionBatch == 0 {
+		c.RetentionBatch = 1000
+	}
 	return c
 }
 
+// DefaultRetention is how long a finished run's snapshots, events and webhook deliveries are
+// kept by default (WorkerConfig.Retention).
+const DefaultRetention = 7 * 24 * time.Hour
+
 func (c WorkerConfig) validate() error {
+	if c.RetentionInterval < time.Second || c.RetentionBatch < 1 {
+		return fmt.Errorf("durable: RetentionInterval %s must be at least 1s and RetentionBatch positive", c.RetentionInterval)
+	}
 	if c.MaxRuns < 1 || c.MaxDeliveries < 1 {
 		return fmt.Errorf("durable: MaxRuns and MaxDeliveries must be positive")
 	}
@@ -156,14 +183,30 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[CancelCallArgs]) error {
 		return store.cancelCall(ctx, job.Args.RunID, job.Args.CallID)
 	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[RetentionArgs]) error {
+		retention := time.Duration(job.Args.RetentionMicros) * time.Microsecond
+		stats, err := store.PruneFinished(ctx, retention, cfg.RetentionBatch)
+		if err != nil {
+			return err
+		}
+		store.cfg.Logger.InfoContext(ctx, "pruned the data of finished runs", "retention", retention, "runs", stats.Runs,
+			"snapshots", stats.Snapshots, "events", stats.Events, "deliveries", stats.Deliveries)
+		return nil
+	}))
+	var periodic []*river.PeriodicJob
+	if cfg.Retention > 0 {
+		periodic = append(periodic, retentionJob(cfg))
+	}
 	client, err := river.NewClient(riverpgxv5.New(store.pool), &river.Config{
 		ID:     cfg.ID,
 		Logger: store.cfg.Logger,
 		Queues: map[string]river.QueueConfig{
-			QueueRuns:     {MaxWorkers: cfg.MaxRuns},
-			QueueDelivery: {MaxWorkers: cfg.MaxDeliveries},
+			QueueRuns:        {MaxWorkers: cfg.MaxRuns},
+			QueueDelivery:    {MaxWorkers: cfg.MaxDeliveries},
+			QueueMaintenance: {MaxWorkers: 1},
 		},
 		Workers:              workers,
+		PeriodicJobs:         periodic,
 		FetchCooldown:        cfg.FetchCooldown,
 		FetchPollInterval:    cfg.FetchPollInterval,
 		JobTimeout:           cfg.DriveTimeout,
@@ -306,6 +349,10 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 			settled  []CallOutcome
 		)
 		snapshot, settled, err = w.store.resumeInput(ctx, runID, seq)
+		if errors.Is(err, ErrLeaseLost) {
+			log.InfoContext(ctx, "lease lost before resuming; another driver or a cancel took the run")
+			return nil
+		}
 		if err != nil {
 			return err
 		}

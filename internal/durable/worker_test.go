@@ -35,6 +35,8 @@ type scriptEngine struct {
 	// toolURL, when set, receives every plain call as POST {"key"} (in another process, to
 	// count executions across worker crashes).
 	toolURL string
+	// checkpoints: the engine checkpoints its whole state after every settled plain call.
+	checkpoints bool
 }
 
 type scriptStep struct {
@@ -123,6 +125,14 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 				return Outcome{}, errCrash
 			}
 			st.Values[id] = step.Args
+			if e.checkpoints {
+				st.Next++
+				snap, _ := json.Marshal(st)
+				if err := host.Checkpoint(ctx, snap); err != nil {
+					return Outcome{}, err
+				}
+				continue
+			}
 		}
 		st.Next++
 	}
@@ -432,6 +442,8 @@ func TestWorkerConfigValidate(t *testing.T) {
 		{name: "poll faster than cooldown", cfg: WorkerConfig{FetchPollInterval: 5 * time.Millisecond, FetchCooldown: 10 * time.Millisecond}},
 		{name: "rescue before timeout", cfg: WorkerConfig{DriveTimeout: time.Hour, RescueStuckJobsAfter: time.Minute}},
 		{name: "negative runs", cfg: WorkerConfig{MaxRuns: -1}},
+		{name: "retention interval under a second", cfg: WorkerConfig{RetentionInterval: time.Millisecond}},
+		{name: "negative retention batch", cfg: WorkerConfig{RetentionBatch: -1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

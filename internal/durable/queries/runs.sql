@@ -122,6 +122,15 @@ WHERE id = $1;
 -- name: SnapshotInsert
 INSERT INTO snapshots (run_id, seq, state) VALUES ($1, $2, $3);
 
+-- name: SnapshotPruneBefore
+-- Deletes the run's snapshots older than $2: resuming only ever reads the latest one
+-- (runs.snapshot_seq).
+DELETE FROM snapshots WHERE run_id = $1 AND seq < $2;
+
+-- name: SnapshotDeleteRun
+-- Deletes every snapshot of a run that ended: it is never resumed again.
+DELETE FROM snapshots WHERE run_id = $1;
+
 -- name: SnapshotGet
 SELECT state FROM snapshots WHERE run_id = $1 AND seq = $2;
 
