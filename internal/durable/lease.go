@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -30,6 +31,11 @@ type Lease struct {
 	// crashes counts how often that happened to the run.
 	redriven bool
 	crashes  int
+	// knownCalls is the highest call id recorded for the run when the lease was taken: a call
+	// above it is new, so its start is written without looking for a stored record first.
+	knownCalls int
+	// input is what the drive needs, read with the lease.
+	input *driveInput
 }
 
 // deferredEvent is an event waiting for the lease's next write.
@@ -65,20 +71,69 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		seq     int
 		from    *string
 		crashes int
-		err     error
+		in      driveInput
+		limits  []byte
+		known   int
+		current []byte
 	)
+	// One round trip: the lease UPDATE, then (each statement seeing what the ones before it
+	// wrote, and every write of earlier drivers, which the new fence now shuts out) what the
+	// drive needs: the run's spec, the highest recorded call, its toolsets, its latest snapshot
+	// and the posted outcomes the program has not seen. When the lease is not granted the
+	// reads are wasted (and answer nothing of use).
+	b := &pgx.Batch{}
 	if resumeSeq == 0 {
-		err = s.pool.QueryRow(ctx, q("RunLeaseExecute"), runID, jobID, ttl, workerID).Scan(&fence, &seq, &from, &crashes)
+		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID)
 	} else {
-		err = s.pool.QueryRow(ctx, q("RunLeaseResume"), runID, jobID, ttl, workerID, resumeSeq).Scan(&fence, &seq, &from, &crashes)
+		b.Queue(q("RunLeaseResume"), runID, jobID, ttl, workerID, resumeSeq)
 	}
+	b.Queue(q("RunDriveInput"), runID)
+	b.Queue(q("ToolsetListOfRun"), runID)
+	b.Queue(q("SnapshotGetCurrent"), runID)
+	b.Queue(q("CallListUnapplied"), runID)
+	err := func() error {
+		if _, err := uuid.Parse(runID); err != nil {
+			return pgx.ErrNoRows
+		}
+		br := s.pool.SendBatch(ctx, b)
+		defer br.Close()
+		if err := br.QueryRow().Scan(&fence, &seq, &from, &crashes); err != nil {
+			return err
+		}
+		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known); err != nil {
+			return fmt.Errorf("drive input: %w", err)
+		}
+		rows, err := br.Query()
+		if err != nil {
+			return fmt.Errorf("toolsets: %w", err)
+		}
+		found, err := pgx.CollectRows(rows, scanToolset)
+		if err != nil {
+			return fmt.Errorf("toolsets: %w", err)
+		}
+		if err := br.QueryRow().Scan(&current); err != nil && !isNoRows(err) {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		rows, err = br.Query()
+		if err != nil {
+			return fmt.Errorf("posted outcomes: %w", err)
+		}
+		in.settled, err = pgx.CollectRows(rows, scanUnapplied)
+		if err != nil {
+			return fmt.Errorf("posted outcomes: %w", err)
+		}
+		in.snapshot = current
+		in.spec.RunID, in.spec.Limits = runID, limits
+		in.spec.Toolsets, err = s.openToolsets(found)
+		return err
+	}()
 	if isNoRows(err) {
 		return nil, 0, errNoLease
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("lease run %s: %w", runID, err)
 	}
-	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes}
+	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes, knownCalls: known, input: &in}
 	if from != nil {
 		l.redriven = true
 		err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -89,6 +144,16 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		}
 	}
 	return l, seq, nil
+}
+
+// driveInput is what acquire read for the drive along with the lease.
+type driveInput struct {
+	spec     RunSpec
+	toolsets []string
+	// snapshot is the run's latest snapshot (nil when it has none); settled the posted
+	// outcomes not yet applied.
+	snapshot []byte
+	settled  []CallOutcome
 }
 
 // Fence returns the lease's fencing sequence.
@@ -112,11 +177,11 @@ func (l *Lease) journal(ctx context.Context, fn func(tx pgx.Tx, seq int) error) 
 }
 
 func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq int) error) error {
-	err := l.store.inTx(ctx, func(tx pgx.Tx) error {
+	// A pipelined transaction (pipeTx): BEGIN, the lock and the queued records of the lease
+	// travel in one round trip, the writes of fn and the COMMIT in another.
+	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
 		if async {
-			if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
-				return fmt.Errorf("journal write: %w", err)
-			}
+			_, _ = tx.Exec(ctx, "SET LOCAL synchronous_commit = off")
 		}
 		var seq int
 		err := tx.QueryRow(ctx, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String()).Scan(&seq)
@@ -139,43 +204,120 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 	return err
 }
 
-// CallStarted implements Host.
+// oneShot is a fenced journal transaction sent in a single round trip: BEGIN, the lock, the
+// lease's deferred events, the statements queue adds, and COMMIT. Every statement it queues
+// must be guarded by the fence itself (a "...Fenced" query, a no-op unless the run is running
+// under the lease's fence), since it runs whether or not the lock found the lease: for a
+// stale driver the lock matches no row, the guarded statements change nothing, and
+// ErrLeaseLost is returned. Like journal, it commits without waiting for the disk.
+func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) error {
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue("SET LOCAL synchronous_commit = off")
+	b.Queue(q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
+	for _, e := range l.deferred {
+		if err := l.queueEventFenced(b, e.typ, e.data); err != nil {
+			return err
+		}
+	}
+	if err := queue(b); err != nil {
+		return err
+	}
+	b.Queue("COMMIT")
+	conn, err := l.store.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	// A connection left inside a transaction (a failed statement) is closed by the pool
+	// rather than reused.
+	defer conn.Release()
+	br := conn.SendBatch(ctx, b)
+	locked := true
+	for i := range b.QueuedQueries {
+		if i == 2 {
+			var seq int
+			if err := br.QueryRow().Scan(&seq); isNoRows(err) {
+				locked = false
+			} else if err != nil {
+				_ = br.Close()
+				return fmt.Errorf("lock run %s: %w", l.runID, err)
+			}
+			continue
+		}
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
+			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+			return err
+		}
+	}
+	if err := br.Close(); err != nil {
+		return err
+	}
+	if !locked {
+		return fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
+	}
+	l.deferred = nil
+	return nil
+}
+
+// queueEventFenced queues an event guarded by the lease's fence (see oneShot).
+func (l *Lease) queueEventFenced(b *pgx.Batch, typ string, data map[string]any) error {
+	raw, err := eventData(typ, data)
+	if err != nil {
+		return err
+	}
+	b.Queue(q("EventInsertFenced"), l.runID, typ, raw, l.fence)
+	return nil
+}
+
+// CallStarted implements Host. A call above the highest one recorded when the lease was taken
+// is new: its start is written (fenced, in one round trip) without a look-up first.
 func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error) {
-	var rec CallRecord
+	if c.CallID <= l.knownCalls {
+		rec, found, err := l.storedCall(ctx, c.CallID)
+		if err != nil || found {
+			return rec, err
+		}
+	}
 	args := json.RawMessage(storable(c.Args))
 	if len(args) == 0 {
 		args = json.RawMessage("null")
 	}
-	err := l.journal(ctx, func(tx pgx.Tx, _ int) error {
-		var (
-			status          string
-			handle, outcome []byte
-		)
-		err := tx.QueryRow(ctx, q("CallGetForUpdate"), l.runID, c.CallID).Scan(&status, &handle, &outcome)
-		if err == nil { // known key: a re-drive
-			if outcome != nil {
-				rec.Outcome = &CallOutcome{CallID: c.CallID}
-				if err := json.Unmarshal(outcome, rec.Outcome); err != nil {
-					return fmt.Errorf("decode stored outcome: %w", err)
-				}
-			} else if status == CallPending {
-				rec.Handle = handle
-			}
-			return nil
-		}
-		if !isNoRows(err) {
-			return fmt.Errorf("look up call: %w", err)
-		}
-		if _, err := tx.Exec(ctx, q("CallInsert"), l.runID, c.CallID, CallKey(l.runID, c.CallID), c.Toolset,
-			c.Path, args, c.Durable); err != nil {
-			return fmt.Errorf("insert call: %w", err)
-		}
-		return addEvent(ctx, tx, l.runID, EventCallStarted, map[string]any{"callId": c.CallID, "path": c.Path})
+	err := l.oneShot(ctx, func(b *pgx.Batch) error {
+		b.Queue(q("CallInsertFenced"), l.runID, c.CallID, CallKey(l.runID, c.CallID), c.Toolset, c.Path, args, c.Durable, l.fence)
+		return l.queueEventFenced(b, EventCallStarted, map[string]any{"callId": c.CallID, "path": c.Path})
 	})
 	if err != nil {
 		return CallRecord{}, fmt.Errorf("call %s started: %w", CallKey(l.runID, c.CallID), err)
 	}
-	return rec, nil
+	return CallRecord{}, nil
+}
+
+// storedCall returns the record of a call whose key may be known (a re-drive). Only the
+// run's lease holder inserts and settles its inline calls, so the look-up needs no lock: a
+// row an earlier driver wrote is committed (acquire saw it), and a stale driver's writes are
+// refused.
+func (l *Lease) storedCall(ctx context.Context, callID int) (CallRecord, bool, error) {
+	var (
+		rec             CallRecord
+		status          string
+		handle, outcome []byte
+	)
+	err := l.store.pool.QueryRow(ctx, q("CallGet"), l.runID, callID).Scan(&status, &handle, &outcome)
+	switch {
+	case isNoRows(err):
+		return CallRecord{}, false, nil
+	case err != nil:
+		return CallRecord{}, false, fmt.Errorf("call %s started: look up call: %w", CallKey(l.runID, callID), err)
+	case outcome != nil:
+		rec.Outcome = &CallOutcome{CallID: callID}
+		if err := json.Unmarshal(outcome, rec.Outcome); err != nil {
+			return CallRecord{}, false, fmt.Errorf("call %s started: decode stored outcome: %w", CallKey(l.runID, callID), err)
+		}
+	case status == CallPending:
+		rec.Handle = handle
+	}
+	return rec, true, nil
 }
 
 // CallSettled implements Host.
@@ -189,11 +331,9 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o CallOutcome) erro
 	if !o.OK {
 		status = CallFailed
 	}
-	err = l.journal(ctx, func(tx pgx.Tx, _ int) error {
-		if _, err := tx.Exec(ctx, q("CallSettle"), l.runID, callID, status, encoded, true); err != nil {
-			return fmt.Errorf("settle call: %w", err)
-		}
-		return addEvent(ctx, tx, l.runID, EventCallSettled, map[string]any{"callId": callID, "ok": o.OK})
+	err = l.oneShot(ctx, func(b *pgx.Batch) error {
+		b.Queue(q("CallSettleFenced"), l.runID, callID, status, encoded, true, l.fence)
+		return l.queueEventFenced(b, EventCallSettled, map[string]any{"callId": callID, "ok": o.OK})
 	})
 	if err != nil {
 		return fmt.Errorf("call %s settled: %w", CallKey(l.runID, callID), err)

@@ -389,19 +389,22 @@ func (s *Store) resumeInput(ctx context.Context, runID string, seq int) ([]byte,
 	if err != nil {
 		return nil, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
 	}
-	settled, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (CallOutcome, error) {
-		var (
-			o   CallOutcome
-			raw []byte
-		)
-		if err := r.Scan(&o.CallID, &raw); err != nil {
-			return o, err
-		}
-		err := json.Unmarshal(raw, &o)
-		return o, err
-	})
+	settled, err := pgx.CollectRows(rows, scanUnapplied)
 	if err != nil {
 		return nil, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
 	}
 	return snapshot, settled, nil
+}
+
+// scanUnapplied scans a row of CallListUnapplied.
+func scanUnapplied(r pgx.CollectableRow) (CallOutcome, error) {
+	var (
+		o   CallOutcome
+		raw []byte
+	)
+	if err := r.Scan(&o.CallID, &raw); err != nil {
+		return o, err
+	}
+	err := json.Unmarshal(raw, &o)
+	return o, err
 }

@@ -101,18 +101,27 @@ func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 // addEvent appends an event to the run's timeline; the caller holds the run's row lock or owns
 // the transaction that created the run.
 func addEvent(ctx context.Context, tx pgx.Tx, runID, typ string, data any) error {
-	raw := []byte("{}")
-	if data != nil {
-		var err error
-		if raw, err = json.Marshal(data); err != nil {
-			return fmt.Errorf("encode %s event: %w", typ, err)
-		}
-		raw = storable(raw)
+	raw, err := eventData(typ, data)
+	if err != nil {
+		return err
 	}
 	if _, err := tx.Exec(ctx, q("EventInsert"), runID, typ, raw); err != nil {
 		return fmt.Errorf("insert %s event: %w", typ, err)
 	}
 	return nil
+}
+
+// eventData encodes an event's data as stored.
+func eventData(typ string, data any) ([]byte, error) {
+	raw := []byte("{}")
+	if data != nil {
+		var err error
+		if raw, err = json.Marshal(data); err != nil {
+			return nil, fmt.Errorf("encode %s event: %w", typ, err)
+		}
+		raw = storable(raw)
+	}
+	return raw, nil
 }
 
 // Event types recorded in a run's timeline.

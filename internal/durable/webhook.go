@@ -59,11 +59,6 @@ func (s *Store) CreateSubscription(ctx context.Context, sub Subscription) (Subsc
 // enqueueWebhooks stores one delivery of event per receiver (the run's webhook, and each
 // subscription to the event) and enqueues its webhook.deliver job in tx.
 func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event string, data map[string]any) error {
-	payload, err := json.Marshal(map[string]any{"type": event, "timestamp": time.Now().UTC(), "data": data})
-	if err != nil {
-		return fmt.Errorf("encode webhook: %w", err)
-	}
-	payload = storable(payload)
 	type receiver struct {
 		subID *uuid.UUID
 		url   string
@@ -80,6 +75,16 @@ func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event str
 	if err != nil {
 		return fmt.Errorf("webhook receivers: %w", err)
 	}
+	if len(receivers) == 0 {
+		return nil
+	}
+	// Encoded after the look-up, which also sends the statements queued before it (pipeTx):
+	// data the database refuses is reported as such, before it is encoded here.
+	payload, err := json.Marshal(map[string]any{"type": event, "timestamp": time.Now().UTC(), "data": data})
+	if err != nil {
+		return fmt.Errorf("encode webhook: %w", err)
+	}
+	payload = storable(payload)
 	for _, r := range receivers {
 		id := "msg_" + randomHex(12)
 		if _, err := tx.Exec(ctx, q("WebhookDeliveryInsert"), id, r.subID, runID, event, r.url, payload); err != nil {

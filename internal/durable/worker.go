@@ -335,32 +335,28 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 	host := w.cfg.Metrics.host(lease)
 	ctx, stopBeat := w.keepAlive(ctx, lease, jobID)
 	defer stopBeat()
-	spec, err := w.store.runSpec(ctx, runID)
-	if err != nil {
-		return err
-	}
-	var out Outcome
+	in := lease.input
+	spec := in.spec
+	var (
+		out Outcome
+		err error
+	)
 	if seq == 0 {
 		lease.deferEvent(EventStarted, map[string]any{"worker": w.id})
 		out, err = w.engine.Start(ctx, spec, host)
 	} else {
-		var (
-			snapshot []byte
-			settled  []CallOutcome
-		)
-		snapshot, settled, err = w.store.resumeInput(ctx, runID, seq)
-		if errors.Is(err, ErrLeaseLost) {
+		if in.snapshot == nil {
+			// Only the run's lease holder writes snapshots, and a newer one deletes the older
+			// ones: the latest, read with the lease, is missing only when another driver (or a
+			// cancel) took the run since.
 			log.InfoContext(ctx, "lease lost before resuming; another driver or a cancel took the run")
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		for _, o := range settled {
+		for _, o := range in.settled {
 			lease.unapplied = append(lease.unapplied, o.CallID)
 		}
-		lease.deferEvent(EventResumed, map[string]any{"seq": seq, "outcomes": len(settled), "worker": w.id})
-		out, err = w.engine.Resume(ctx, spec, snapshot, settled, host)
+		lease.deferEvent(EventResumed, map[string]any{"seq": seq, "outcomes": len(in.settled), "worker": w.id})
+		out, err = w.engine.Resume(ctx, spec, in.snapshot, in.settled, host)
 	}
 	if errors.Is(err, ErrLeaseLost) {
 		outcome = driveLost

@@ -1,6 +1,9 @@
 -- name: CallGetForUpdate
 SELECT status, handle, outcome FROM calls WHERE run_id = $1 AND call_id = $2 FOR UPDATE;
 
+-- name: CallGet
+SELECT status, handle, outcome FROM calls WHERE run_id = $1 AND call_id = $2;
+
 -- name: CallInsert
 INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable)
 VALUES ($1, $2, $3, $4, $5, $6, $7);
@@ -41,3 +44,16 @@ WHERE c.run_id = $1 AND c.call_id = $2;
 
 -- name: CallHasUnapplied
 SELECT EXISTS (SELECT 1 FROM calls WHERE run_id = $1 AND outcome IS NOT NULL AND NOT applied);
+
+-- name: CallInsertFenced
+-- CallInsert, only while the run is running under fence $8 (see Lease.oneShot).
+INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable)
+SELECT $1, $2, $3, $4, $5, $6, $7
+WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $8 AND status = 'running');
+
+-- name: CallSettleFenced
+-- CallSettle, only while the run is running under fence $6 (see Lease.oneShot).
+UPDATE calls
+SET status = $3, outcome = $4, settled_at = now(), applied = $5
+WHERE run_id = $1 AND call_id = $2 AND status IN ('running', 'pending')
+  AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $6 AND status = 'running');

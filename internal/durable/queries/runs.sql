@@ -139,6 +139,33 @@ SELECT state FROM snapshots WHERE run_id = $1 AND seq = $2;
 WITH s AS (UPDATE runs SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq)
 INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s;
 
+-- name: EventInsertFenced
+-- EventInsert, only while the run is running under fence $4 (see Lease.oneShot).
+WITH s AS (
+    UPDATE runs SET event_seq = event_seq + 1
+    WHERE id = $1 AND fence = $4 AND status = 'running'
+    RETURNING event_seq
+)
+INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s;
+
 -- name: EventList
 SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;
 
+
+-- name: RunDriveInput
+-- What a drive needs once it took the lease: the run's code, limits and toolset names, and the
+-- highest call id recorded so far (calls above it are new). Sent right after the lease UPDATE,
+-- as a statement of its own so that it sees every write of earlier drivers.
+SELECT code, limits, toolsets, (SELECT coalesce(max(call_id), 0) FROM calls WHERE run_id = $1)
+FROM runs WHERE id = $1;
+
+-- name: ToolsetListOfRun
+-- The toolsets run $1 may use (every toolset when it names none).
+SELECT name, url, secret, secret_sealed, description, manifest, created_at FROM toolsets
+WHERE (SELECT toolsets IS NULL FROM runs WHERE id = $1)
+   OR name = ANY ((SELECT toolsets FROM runs WHERE id = $1)::text[])
+ORDER BY name;
+
+-- name: SnapshotGetCurrent
+-- The run's latest snapshot (runs.snapshot_seq), if any.
+SELECT s.state FROM snapshots s JOIN runs r ON r.id = s.run_id AND s.seq = r.snapshot_seq WHERE r.id = $1;

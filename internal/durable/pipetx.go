@@ -1,0 +1,229 @@
+package durable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// pipeTx is a transaction whose statements are pipelined: Exec queues a statement and returns
+// at once; the queue is sent in one round trip before the next statement that returns rows
+// (Query, QueryRow, SendBatch, CopyFrom) and with the COMMIT. The transaction's BEGIN travels
+// with its first statements. A failed statement aborts the transaction, so an Exec's error is
+// reported by the next flush instead (by Commit at the latest) and nothing after it commits.
+// Exec's command tag is therefore always empty: callers that need a row count must use Query.
+type pipeTx struct {
+	conn    *pgxpool.Conn
+	pending pgx.Batch
+	begun   bool // BEGIN was sent
+	done    bool
+}
+
+var _ pgx.Tx = (*pipeTx)(nil)
+
+// beginPipe acquires a connection for a pipelined transaction; BEGIN is queued, not sent.
+func (s *Store) beginPipe(ctx context.Context) (*pipeTx, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t := &pipeTx{conn: conn}
+	t.pending.Queue("BEGIN")
+	return t, nil
+}
+
+// flush sends the queued statements and reads their results.
+func (t *pipeTx) flush(ctx context.Context) error {
+	if len(t.pending.QueuedQueries) == 0 {
+		return nil
+	}
+	b := t.pending
+	t.pending = pgx.Batch{}
+	t.begun = true
+	return t.conn.SendBatch(ctx, &b).Close()
+}
+
+// Exec implements pgx.Tx: the statement is queued (see pipeTx).
+func (t *pipeTx) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	if t.done {
+		return pgconn.CommandTag{}, pgx.ErrTxClosed
+	}
+	t.pending.Queue(sql, args...)
+	return pgconn.CommandTag{}, nil
+}
+
+// Query implements pgx.Tx, after sending the queued statements with it.
+func (t *pipeTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	if t.done {
+		return nil, pgx.ErrTxClosed
+	}
+	if len(t.pending.QueuedQueries) == 0 {
+		return t.conn.Query(ctx, sql, args...)
+	}
+	b := t.pending
+	t.pending = pgx.Batch{}
+	t.begun = true
+	b.Queue(sql, args...)
+	n := len(b.QueuedQueries)
+	br := t.conn.SendBatch(ctx, &b)
+	for range n - 1 {
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
+			return nil, err
+		}
+	}
+	rows, err := br.Query()
+	if err != nil {
+		_ = br.Close()
+		return nil, err
+	}
+	return &batchRows{Rows: rows, br: br}, nil
+}
+
+// batchRows closes the batch its rows came from when they are closed.
+type batchRows struct {
+	pgx.Rows
+	br     pgx.BatchResults
+	closed bool
+}
+
+func (r *batchRows) Close() {
+	r.Rows.Close()
+	if !r.closed {
+		r.closed = true
+		_ = r.br.Close()
+	}
+}
+
+func (r *batchRows) Next() bool {
+	if r.Rows.Next() {
+		return true
+	}
+	r.Close()
+	return false
+}
+
+func (r *batchRows) Err() error { return r.Rows.Err() }
+
+// QueryRow implements pgx.Tx.
+func (t *pipeTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	rows, err := t.Query(ctx, sql, args...)
+	return errRow{rows: rows, err: err}
+}
+
+type errRow struct {
+	rows pgx.Rows
+	err  error
+}
+
+func (r errRow) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	defer r.rows.Close()
+	if !r.rows.Next() {
+		if err := r.rows.Err(); err != nil {
+			return err
+		}
+		return pgx.ErrNoRows
+	}
+	if err := r.rows.Scan(dest...); err != nil {
+		return err
+	}
+	r.rows.Close()
+	return r.rows.Err()
+}
+
+// SendBatch implements pgx.Tx.
+func (t *pipeTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	if err := t.flush(ctx); err != nil {
+		return errBatch{err: err}
+	}
+	return t.conn.SendBatch(ctx, b)
+}
+
+type errBatch struct{ err error }
+
+func (e errBatch) Exec() (pgconn.CommandTag, error) { return pgconn.CommandTag{}, e.err }
+func (e errBatch) Query() (pgx.Rows, error)         { return nil, e.err }
+func (e errBatch) QueryRow() pgx.Row                { return errRow{err: e.err} }
+func (e errBatch) Close() error                     { return e.err }
+func (e errBatch) Tx() pgx.Tx                       { return nil }
+
+// CopyFrom implements pgx.Tx.
+func (t *pipeTx) CopyFrom(ctx context.Context, table pgx.Identifier, cols []string, src pgx.CopyFromSource) (int64, error) {
+	if err := t.flush(ctx); err != nil {
+		return 0, err
+	}
+	return t.conn.CopyFrom(ctx, table, cols, src)
+}
+
+// Prepare implements pgx.Tx.
+func (t *pipeTx) Prepare(ctx context.Context, name, sql string) (*pgconn.StatementDescription, error) {
+	if err := t.flush(ctx); err != nil {
+		return nil, err
+	}
+	return t.conn.Conn().Prepare(ctx, name, sql)
+}
+
+// LargeObjects implements pgx.Tx.
+func (t *pipeTx) LargeObjects() pgx.LargeObjects { panic("durable: pipeTx has no large objects") }
+
+// Conn implements pgx.Tx.
+func (t *pipeTx) Conn() *pgx.Conn { return t.conn.Conn() }
+
+// Begin implements pgx.Tx: a nested transaction (savepoint) is not supported.
+func (t *pipeTx) Begin(context.Context) (pgx.Tx, error) {
+	return nil, errors.New("durable: pipeTx does not nest transactions")
+}
+
+// Commit sends the queued statements with the COMMIT and releases the connection.
+func (t *pipeTx) Commit(ctx context.Context) error {
+	if t.done {
+		return pgx.ErrTxClosed
+	}
+	t.pending.Queue("COMMIT")
+	err := t.flush(ctx)
+	if err == nil && t.conn.Conn().PgConn().TxStatus() != 'I' {
+		err = fmt.Errorf("commit: transaction still open (status %c)", t.conn.Conn().PgConn().TxStatus())
+	}
+	if err != nil {
+		_ = t.Rollback(ctx)
+		return err
+	}
+	t.done = true
+	t.conn.Release()
+	return nil
+}
+
+// Rollback rolls back and releases the connection; it does nothing after Commit.
+func (t *pipeTx) Rollback(ctx context.Context) error {
+	if t.done {
+		return nil
+	}
+	t.done = true
+	var err error
+	if t.begun && t.conn.Conn().PgConn().TxStatus() != 'I' {
+		_, err = t.conn.Exec(ctx, "ROLLBACK")
+	}
+	// A connection left in a transaction is closed by the pool rather than reused.
+	t.conn.Release()
+	return err
+}
+
+// inPipe runs fn in a pipelined transaction (pipeTx), committing when it returns nil.
+func (s *Store) inPipe(ctx context.Context, fn func(tx *pipeTx) error) error {
+	tx, err := s.beginPipe(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback(ctx)
+		return err
+	}
+	return tx.Commit(ctx)
+}
