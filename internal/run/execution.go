@@ -76,6 +76,10 @@ type Execution struct {
 	result *Result
 
 	roundtripEvery int64 // roundtrip mode: instructions between saves (grows with the state's size)
+
+	checkpoint     CheckpointPolicy
+	lastCheckpoint time.Time // when the drive last stored a checkpoint; zero: not yet
+	uncheckpointed int64     // bytes of outcomes settled since then
 }
 
 // callState is the execution's record of one host call.
@@ -137,13 +141,14 @@ func (r *Runtime) newExecution(opts ExecOptions, limits Limits) *Execution {
 		id = newRunID()
 	}
 	e := &Execution{
-		rt:        r,
-		runID:     id,
-		limits:    limits,
-		journal:   opts.Journal,
-		drain:     opts.Drain,
-		byPromise: map[uint64]*callState{},
-		settledCh: make(chan settlement, 16),
+		rt:         r,
+		runID:      id,
+		limits:     limits,
+		journal:    opts.Journal,
+		checkpoint: opts.Checkpoint,
+		drain:      opts.Drain,
+		byPromise:  map[uint64]*callState{},
+		settledCh:  make(chan settlement, 16),
 
 		roundtripEvery: roundtripSteps,
 	}
@@ -213,6 +218,7 @@ func (e *Execution) remaining() (time.Duration, bool) {
 // drive runs the program until it is done, suspended or yielded.
 func (e *Execution) drive(parent context.Context) error {
 	e.driveStart = time.Now()
+	e.lastCheckpoint = time.Time{} // the drive's first settled batch is checkpointed
 	defer func() { e.activeUsed += time.Since(e.driveStart) }()
 	ctx := parent
 	if left, ok := e.remaining(); ok {
@@ -362,8 +368,15 @@ func (e *Execution) applyReady(ctx context.Context) error {
 			return err
 		}
 		settledAny = true
+		if !s.replayed() {
+			e.uncheckpointed += int64(len(s.outcome.Value))
+			if s.outcome.Error != nil {
+				e.uncheckpointed += int64(len(s.outcome.Error.Message))
+			}
+		}
 	}
-	if settledAny && e.journal != nil {
+	if settledAny && e.journal != nil && (e.lastCheckpoint.IsZero() ||
+		e.checkpoint.due(time.Since(e.lastCheckpoint), e.uncheckpointed)) {
 		state, err := e.encode()
 		if err != nil {
 			return fmt.Errorf("checkpoint: %w", err)
@@ -371,6 +384,7 @@ func (e *Execution) applyReady(ctx context.Context) error {
 		if err := e.journal.Checkpoint(ctx, state); err != nil {
 			return fmt.Errorf("checkpoint: %w", err)
 		}
+		e.lastCheckpoint, e.uncheckpointed = time.Now(), 0
 	}
 	return nil
 }

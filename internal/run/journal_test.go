@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -105,4 +106,39 @@ func TestRedriveTakesRecordedOutcomes(t *testing.T) {
 	res2 := resultOf(t, e2)
 	require.JSONEq(t, "15", string(res2.Value))
 	require.EqualValues(t, 5, b.calls.Load(), "a re-drive must not call the tools again")
+}
+
+// The checkpoint policy: a drive checkpoints after its first settled call, then once the
+// policy's interval or bytes are reached; a re-drive from that older checkpoint gets the later
+// calls from the journal and does not make them again.
+func TestCheckpointPolicy(t *testing.T) {
+	t.Parallel()
+	src := "let s = 0; for (let i = 0; i < 10; i++) s += (await tools.math.add({a: i, b: 1})).sum; s"
+	for _, tt := range []struct {
+		name   string
+		policy CheckpointPolicy
+		want   int
+	}{
+		{name: "every batch", policy: CheckpointPolicy{}, want: 10},
+		{name: "interval", policy: CheckpointPolicy{Interval: time.Hour}, want: 1},
+		{name: "bytes", policy: CheckpointPolicy{Interval: time.Hour, Bytes: 1}, want: 10},
+		{name: "bytes not reached", policy: CheckpointPolicy{Bytes: 1 << 20}, want: 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b, _ := setup(t, Limits{}, Hooks{})
+			j := newRecorder()
+			e, err := b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r1", Journal: j, Checkpoint: tt.policy})
+			require.NoError(t, err)
+			require.JSONEq(t, "55", string(resultOf(t, e).Value))
+			require.Len(t, j.checkpoints, tt.want)
+			require.EqualValues(t, 10, b.calls.Load())
+
+			// A worker lost after the last call re-drives from the oldest checkpoint.
+			e2, err := b.rt.Resume(context.Background(), j.checkpoints[0], nil, ExecOptions{Journal: j, Checkpoint: tt.policy})
+			require.NoError(t, err)
+			require.JSONEq(t, "55", string(resultOf(t, e2).Value))
+			require.EqualValues(t, 10, b.calls.Load(), "a re-drive must not call the tools again")
+		})
+	}
 }

@@ -75,9 +75,37 @@ type ExecOptions struct {
 	Limits *Limits
 	// Journal, when set, records every call and checkpoint (a durable host).
 	Journal Journal
+	// Checkpoint says how often a journaled run stores a checkpoint after settled calls. The
+	// zero policy checkpoints after every settled batch.
+	Checkpoint CheckpointPolicy
 	// Drain, when closed, asks the run to stop at the next safe point once no inline call is in
 	// flight; the Execution then ends Yielded and can be suspended.
 	Drain <-chan struct{}
+}
+
+// CheckpointPolicy bounds what checkpoints cost a journaled run. A drive checkpoints after its
+// first batch of settled calls (progress past where the drive began); after a later batch
+// only when Interval of active time has passed since its last checkpoint, or when the
+// outcomes settled since then add up to Bytes. A zero field is no threshold, and the zero
+// policy checkpoints after every batch. A run that must stop (suspend, yield, finish) is
+// saved whatever the policy.
+//
+// Skipping checkpoints loses nothing: every settled outcome is recorded through
+// Journal.CallSettled before the program sees it, so a re-drive from an older checkpoint (or
+// from the source) runs the program again from there and gets each call it repeats answered
+// by Journal.CallStarted from the journal, without calling the tool again. A re-drive thus
+// replays at most Interval of active time and Bytes of outcomes.
+type CheckpointPolicy struct {
+	Interval time.Duration
+	Bytes    int64
+}
+
+// due reports whether a checkpoint is due after elapsed active time and bytes of outcomes.
+func (p CheckpointPolicy) due(elapsed time.Duration, bytes int64) bool {
+	if p.Interval <= 0 && p.Bytes <= 0 {
+		return true
+	}
+	return (p.Interval > 0 && elapsed >= p.Interval) || (p.Bytes > 0 && bytes >= p.Bytes)
 }
 
 // Journal lets a durable host record a run's calls and checkpoints, and answer calls that were

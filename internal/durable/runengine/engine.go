@@ -41,7 +41,23 @@ type Config struct {
 	DrainGrace time.Duration
 	// Logger receives the runtime's logs. Default: discard.
 	Logger *slog.Logger
+	// CheckpointInterval and CheckpointBytes are the checkpoint policy (run.CheckpointPolicy):
+	// a drive checkpoints after its first settled calls, then once CheckpointInterval of
+	// active time has passed since its last checkpoint or once the outcomes settled since
+	// then add up to CheckpointBytes; a run is always saved when it suspends, yields or ends.
+	// A worker lost mid-run costs its re-drive at most that much replay, the calls answered
+	// from the store (never made again). Defaults DefaultCheckpointInterval and
+	// DefaultCheckpointBytes; a negative field is no threshold, both negative: a checkpoint
+	// after every settled batch of calls.
+	CheckpointInterval time.Duration
+	CheckpointBytes    int64
 }
+
+// The default checkpoint policy (Config.CheckpointInterval, Config.CheckpointBytes).
+const (
+	DefaultCheckpointInterval = 200 * time.Millisecond
+	DefaultCheckpointBytes    = 1 << 20
+)
 
 // DefaultLimits bound runs that set no limits of their own, so that no program can hold a
 // worker forever: 5 minutes of active time, 1,000 tool calls, 1 MiB of output, 256 MiB of heap
@@ -69,6 +85,12 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.CheckpointInterval == 0 {
+		c.CheckpointInterval = DefaultCheckpointInterval
+	}
+	if c.CheckpointBytes == 0 {
+		c.CheckpointBytes = DefaultCheckpointBytes
 	}
 	return c
 }
@@ -149,7 +171,8 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 		}
 	}
 	limits = limits.Within(e.cfg.Ceilings)
-	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits}
+	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits,
+		Checkpoint: e.checkpointPolicy()}
 	if resume {
 		opts.Limits = nil
 	}
@@ -159,6 +182,12 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 		context.AfterFunc(execCtx, func() { t.Stop() })
 	})
 	return rt, opts, execCtx, func() { stop(); cancel() }, nil
+}
+
+// checkpointPolicy is the configured policy; a negative field is no threshold, and both
+// negative checkpoint after every batch (the zero run.CheckpointPolicy).
+func (e *Engine) checkpointPolicy() run.CheckpointPolicy {
+	return run.CheckpointPolicy{Interval: max(e.cfg.CheckpointInterval, 0), Bytes: max(e.cfg.CheckpointBytes, 0)}
 }
 
 // runtime returns the runtime for a run on toolsets: a cached one when the same toolsets
