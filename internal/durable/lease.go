@@ -34,6 +34,8 @@ type Lease struct {
 	// knownCalls is the highest call id recorded for the run when the lease was taken: a call
 	// above it is new, so its start is written without looking for a stored record first.
 	knownCalls int
+	// madeCalls: the lease recorded a call start.
+	madeCalls bool
 	// input is what the drive needs, read with the lease.
 	input *driveInput
 }
@@ -290,6 +292,7 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 	if err != nil {
 		return CallRecord{}, fmt.Errorf("call %s started: %w", CallKey(l.runID, c.CallID), err)
 	}
+	l.madeCalls = true
 	return CallRecord{}, nil
 }
 
@@ -473,8 +476,12 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 		if err := l.markApplied(ctx, tx); err != nil {
 			return err
 		}
-		if err := l.store.cancelPendingCalls(ctx, tx, l.runID); err != nil {
-			return err
+		// A run with no recorded call (none before the lease, none made under it) has none to
+		// cancel: the look-up is skipped.
+		if l.knownCalls > 0 || l.madeCalls {
+			if err := l.store.cancelPendingCalls(ctx, tx, l.runID); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result); err != nil {
 			return fmt.Errorf("finish run: %w", err)
