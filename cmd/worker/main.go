@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	engine, err := newEngine(logger, cfg.Ceilings, policy)
+	engine, err := newEngine(logger, cfg.Ceilings, policy, cfg)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
@@ -198,7 +199,7 @@ func (b *workerBundle) start(t *testing.T) *durable.Worker {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
 	reg, metrics := newRegistry()
-	engine, err := newEngine(logger, coderun.DefaultCeilings, egress.Local())
+	engine, err := newEngine(logger, coderun.DefaultCeilings, egress.Local(), config.Config{})
 	require.NoError(t, err)
 	w, err := durable.NewWorker(b.store, engine, durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond, Metrics: metrics})
 	require.NoError(t, err)

@@ -91,6 +91,13 @@ type Config struct {
 	// MaxCrashes is how many times a run may lose its worker (since its latest snapshot)
 	// before it ends failed (--max-crashes). Default 3.
 	MaxCrashes int
+	// CheckpointInterval and CheckpointBytes are the workers' checkpoint policy
+	// (--checkpoint-interval, --checkpoint-bytes; runengine.Config): after a drive's first
+	// settled calls, a run is checkpointed once that much active time has passed, or that
+	// many bytes of outcomes were settled, since its last checkpoint. Default 0: 200ms and
+	// 1 MiB; negative: no such threshold (both negative: after every settled batch).
+	CheckpointInterval time.Duration
+	CheckpointBytes    int64
 	// Retention is how long a worker keeps the snapshots, events and webhook deliveries of
 	// finished runs before its periodic job deletes them (--retention); the runs and their
 	// calls are kept. 0 keeps them forever. Default 7 days.
@@ -173,6 +180,8 @@ func (c *Config) AddFlags(fs *pflag.FlagSet, p Process) {
 		fs.DurationVar(&c.LeaseTTL, "lease-ttl", c.LeaseTTL, "how long a run's lease outlives its driver's last heartbeat")
 		fs.DurationVar(&c.RedriveInterval, "redrive-interval", c.RedriveInterval, "how often to look for runs whose worker stopped heartbeating")
 		fs.IntVar(&c.MaxCrashes, "max-crashes", c.MaxCrashes, "lost workers (since the latest snapshot) after which a run ends failed")
+		fs.DurationVar(&c.CheckpointInterval, "checkpoint-interval", c.CheckpointInterval, "active time between a run's checkpoints (0: 200ms; negative: none)")
+		fs.Int64Var(&c.CheckpointBytes, "checkpoint-bytes", c.CheckpointBytes, "bytes of settled outcomes between a run's checkpoints (0: 1 MiB; negative: none)")
 	}
 	// The server checks requests against the same ceilings the workers hold runs to.
 	fs.Int64Var(&c.Ceilings.TimeoutMs, "max-timeout-ms", c.Ceilings.TimeoutMs, "ceiling on a run's timeoutMs")
