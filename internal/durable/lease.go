@@ -83,7 +83,13 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	// drive needs: the run's spec, the highest recorded call, its toolsets, its latest snapshot
 	// and the posted outcomes the program has not seen. When the lease is not granted the
 	// reads are wasted (and answer nothing of use).
+	//
+	// The lease commits without waiting for the disk, like the journal (see journal): a
+	// PostgreSQL crash that loses it loses every later record of the drive too (the
+	// write-ahead log is flushed in order), and the run is taken again from where it was.
 	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue("SET LOCAL synchronous_commit = off")
 	if resumeSeq == 0 {
 		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID)
 	} else {
@@ -93,12 +99,18 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	b.Queue(q("ToolsetListOfRun"), runID)
 	b.Queue(q("SnapshotGetCurrent"), runID)
 	b.Queue(q("CallListUnapplied"), runID)
+	b.Queue("COMMIT")
 	err := func() error {
 		if _, err := uuid.Parse(runID); err != nil {
 			return pgx.ErrNoRows
 		}
 		br := s.pool.SendBatch(ctx, b)
 		defer br.Close()
+		for range 2 { // BEGIN, SET LOCAL
+			if _, err := br.Exec(); err != nil {
+				return fmt.Errorf("begin: %w", err)
+			}
+		}
 		if err := br.QueryRow().Scan(&fence, &seq, &from, &crashes); err != nil {
 			return err
 		}
@@ -123,6 +135,9 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		in.settled, err = pgx.CollectRows(rows, scanUnapplied)
 		if err != nil {
 			return fmt.Errorf("posted outcomes: %w", err)
+		}
+		if _, err := br.Exec(); err != nil {
+			return fmt.Errorf("commit: %w", err)
 		}
 		in.snapshot = current
 		in.spec.RunID, in.spec.Limits = runID, limits
