@@ -23,7 +23,9 @@ type WorkerConfig struct {
 	MaxDeliveries int
 	// FetchCooldown is the shortest time between two fetches of jobs; a new job notified
 	// sooner waits for it. Lower means lower latency from outcome to resume, at the cost of
-	// more queries under load. Default 20 ms.
+	// more queries under load. Default 5 ms: a job then waits 2.5 ms on average for the
+	// fetch instead of 10 ms (at 20 ms), at up to 200 fetch queries a second per worker under
+	// load.
 	FetchCooldown time.Duration
 	// FetchPollInterval is how often it polls for jobs when no notification arrives. Default
 	// 500 ms; at least FetchCooldown.
@@ -75,7 +77,7 @@ func (c WorkerConfig) WithDefaults() WorkerConfig {
 		c.MaxDeliveries = 10
 	}
 	if c.FetchCooldown == 0 {
-		c.FetchCooldown = 20 * time.Millisecond
+		c.FetchCooldown = 5 * time.Millisecond
 	}
 	if c.FetchPollInterval == 0 {
 		c.FetchPollInterval = 500 * time.Millisecond
