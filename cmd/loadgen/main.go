@@ -54,6 +54,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	ceiling := fs.Bool("ceiling", false, "first measure the raw PostgreSQL ceiling with pgbench and print ratios to it")
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "with -url and -ceiling: the service's database (DATABASE_URL)")
+	pgSettings := map[string]string{}
+	fs.Func("pg-setting", "with no -url: a PostgreSQL server setting name=value for the private cluster (repeatable), e.g. shared_preload_libraries=pg_stat_statements",
+		func(v string) error {
+			name, value, ok := strings.Cut(v, "=")
+			if !ok || name == "" {
+				return fmt.Errorf("want name=value, got %q", v)
+			}
+			pgSettings[name] = value
+			return nil
+		})
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (with no -url: the service too) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -79,7 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			defer os.RemoveAll(tmp)
 			dir = tmp
 		}
-		svc, err := loadgen.StartService(ctx, dir, stderr)
+		svc, err := loadgen.StartService(ctx, dir, stderr, pgSettings)
 		if err != nil {
 			return err
 		}

@@ -46,7 +46,7 @@ func TestRunAgainstDevService(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.Chmod(dir, 0o755))
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	svc, err := StartService(ctx, dir, logWriter{t})
+	svc, err := StartService(ctx, dir, logWriter{t}, nil)
 	require.NoError(t, err)
 	t.Cleanup(svc.Stop)
 
@@ -83,7 +83,7 @@ func TestCeilingOnTheServiceDatabase(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.Chmod(dir, 0o755))
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	svc, err := StartService(ctx, dir, logWriter{t})
+	svc, err := StartService(ctx, dir, logWriter{t}, nil)
 	require.NoError(t, err)
 	t.Cleanup(svc.Stop)
 

@@ -31,9 +31,10 @@ const servingPrefix = "codemode is serving "
 
 // StartService starts a private PostgreSQL cluster in dataDir and `codemode dev` on it, on a
 // free loopback port, and returns once the service serves. Its logs at level warn and above go
-// to logs.
-func StartService(ctx context.Context, dataDir string, logs io.Writer) (*Service, error) {
-	cluster, dbURL, err := startCluster(ctx, dataDir)
+// to logs. settings are extra PostgreSQL server settings (name → value), for example
+// {"shared_preload_libraries": "pg_stat_statements"} to profile statements; nil: none.
+func StartService(ctx context.Context, dataDir string, logs io.Writer, settings map[string]string) (*Service, error) {
+	cluster, dbURL, err := startCluster(ctx, dataDir, settings)
 	if err != nil {
 		return nil, err
 	}
@@ -78,12 +79,12 @@ func StartService(ctx context.Context, dataDir string, logs io.Writer) (*Service
 
 // startCluster creates (the first time) and starts the private cluster in dir, and returns it
 // with the URL of its codemode database.
-func startCluster(ctx context.Context, dir string) (*pgcluster.Cluster, string, error) {
+func startCluster(ctx context.Context, dir string, settings map[string]string) (*pgcluster.Cluster, string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, "", err
 	}
-	cluster, err := pgcluster.New(pgcluster.Config{Dir: abs})
+	cluster, err := pgcluster.New(pgcluster.Config{Dir: abs, Settings: settings})
 	if err != nil {
 		return nil, "", err
 	}
