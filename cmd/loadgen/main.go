@@ -64,6 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			pgSettings[name] = value
 			return nil
 		})
+	syncJournal := fs.Bool("synchronous-journal", false, "with no -url: run codemode dev with --synchronous-journal (every record waits for the disk), to see what asynchronous journal commits buy")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (with no -url: the service too) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -89,7 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			defer os.RemoveAll(tmp)
 			dir = tmp
 		}
-		svc, err := loadgen.StartService(ctx, dir, stderr, pgSettings)
+		svc, err := loadgen.StartService(ctx, dir, stderr, pgSettings, devFlags(*syncJournal)...)
 		if err != nil {
 			return err
 		}
@@ -146,3 +147,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }
+
+// devFlags are the extra flags of the codemode dev loadgen starts.
+func devFlags(syncJournal bool) []string {
+	if syncJournal {
+		return []string{"--synchronous-journal"}
+	}
+	return nil
+}

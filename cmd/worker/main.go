@@ -98,7 +98,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL, Egress: policy, Secrets: keys})
+	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL, Egress: policy, Secrets: keys,
+		SynchronousJournal: cfg.SynchronousJournal})
 	if err != nil {
 		return err
 	}

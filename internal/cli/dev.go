@@ -130,7 +130,8 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	if err != nil {
 		return err
 	}
-	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL, Egress: policy, Secrets: keys})
+	store, err := durable.New(pool, durable.Config{Logger: logger, LeaseTTL: cfg.LeaseTTL, Egress: policy, Secrets: keys,
+		SynchronousJournal: cfg.SynchronousJournal})
 	if err != nil {
 		return err
 	}

@@ -98,6 +98,9 @@ type Config struct {
 	// 1 MiB; negative: no such threshold (both negative: after every settled batch).
 	CheckpointInterval time.Duration
 	CheckpointBytes    int64
+	// SynchronousJournal makes the workers' records of calls, checkpoints and leases wait for
+	// the disk (--synchronous-journal; durable.Config.SynchronousJournal). Default false.
+	SynchronousJournal bool
 	// Retention is how long a worker keeps the snapshots, events and webhook deliveries of
 	// finished runs before its periodic job deletes them (--retention); the runs and their
 	// calls are kept. 0 keeps them forever. Default 7 days.
@@ -181,6 +184,7 @@ func (c *Config) AddFlags(fs *pflag.FlagSet, p Process) {
 		fs.DurationVar(&c.RedriveInterval, "redrive-interval", c.RedriveInterval, "how often to look for runs whose worker stopped heartbeating")
 		fs.IntVar(&c.MaxCrashes, "max-crashes", c.MaxCrashes, "lost workers (since the latest snapshot) after which a run ends failed")
 		fs.DurationVar(&c.CheckpointInterval, "checkpoint-interval", c.CheckpointInterval, "active time between a run's checkpoints (0: 200ms; negative: none)")
+		fs.BoolVar(&c.SynchronousJournal, "synchronous-journal", c.SynchronousJournal, "records of calls, checkpoints and leases wait for the disk (slower; nothing in flight is repeated after a PostgreSQL crash)")
 		fs.Int64Var(&c.CheckpointBytes, "checkpoint-bytes", c.CheckpointBytes, "bytes of settled outcomes between a run's checkpoints (0: 1 MiB; negative: none)")
 	}
 	// The server checks requests against the same ceilings the workers hold runs to.

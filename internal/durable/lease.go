@@ -89,7 +89,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	// write-ahead log is flushed in order), and the run is taken again from where it was.
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
-	b.Queue("SET LOCAL synchronous_commit = off")
+	b.Queue(s.asyncCommit())
 	if resumeSeq == 0 {
 		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID)
 	} else {
@@ -198,7 +198,7 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 	// travel in one round trip, the writes of fn and the COMMIT in another.
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
 		if async {
-			_, _ = tx.Exec(ctx, "SET LOCAL synchronous_commit = off")
+			_, _ = tx.Exec(ctx, l.store.asyncCommit())
 		}
 		var seq int
 		err := tx.QueryRow(ctx, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String()).Scan(&seq)
@@ -230,7 +230,7 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) error {
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
-	b.Queue("SET LOCAL synchronous_commit = off")
+	b.Queue(l.store.asyncCommit())
 	b.Queue(q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
 	for _, e := range l.deferred {
 		if err := l.queueEventFenced(b, e.typ, e.data); err != nil {

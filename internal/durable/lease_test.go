@@ -270,6 +270,16 @@ func TestJournalWritesCommitAsynchronously(t *testing.T) {
 	require.Equal(t, "on", mode(lease.fenced))
 	require.Equal(t, "off", mode(lease.journal))
 	require.Equal(t, "on", mode(lease.fenced), "the setting does not outlive its transaction")
+
+	// With SynchronousJournal the journal follows the server's setting like every other write.
+	syncStore, err := New(pool, Config{Egress: egress.Local(), Secrets: secretbox.Ephemeral(), SynchronousJournal: true})
+	require.NoError(t, err)
+	t.Cleanup(syncStore.Close)
+	run, _, err = syncStore.CreateRun(ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	lease, _, err = syncStore.acquire(ctx, run.ID, 2, 0)
+	require.NoError(t, err)
+	require.Equal(t, "on", mode(lease.journal))
 }
 
 // A new snapshot is progress: the run's count of lost workers starts again from zero, so a run

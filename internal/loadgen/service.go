@@ -33,7 +33,8 @@ const servingPrefix = "codemode is serving "
 // free loopback port, and returns once the service serves. Its logs at level warn and above go
 // to logs. settings are extra PostgreSQL server settings (name → value), for example
 // {"shared_preload_libraries": "pg_stat_statements"} to profile statements; nil: none.
-func StartService(ctx context.Context, dataDir string, logs io.Writer, settings map[string]string) (*Service, error) {
+// devArgs are extra flags of `codemode dev` (for example --synchronous-journal).
+func StartService(ctx context.Context, dataDir string, logs io.Writer, settings map[string]string, devArgs ...string) (*Service, error) {
 	cluster, dbURL, err := startCluster(ctx, dataDir, settings)
 	if err != nil {
 		return nil, err
@@ -48,7 +49,8 @@ func StartService(ctx context.Context, dataDir string, logs io.Writer, settings 
 		return ""
 	}
 	go func() {
-		code := cli.Run(ctx, []string{"dev", "--listen", "127.0.0.1:0", "--log-level", "warn", "--data", filepath.Join(dataDir, "dev")},
+		args := append([]string{"dev", "--listen", "127.0.0.1:0", "--log-level", "warn", "--data", filepath.Join(dataDir, "dev")}, devArgs...)
+		code := cli.Run(ctx, args,
 			cli.Env{Stdout: pw, Stderr: logs, Getenv: getenv})
 		_ = pw.CloseWithError(fmt.Errorf("codemode dev exited with status %d", code))
 		s.done <- code
