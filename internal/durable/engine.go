@@ -3,6 +3,7 @@ package durable
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // Engine runs code-mode programs for the worker. It is the seam between the durable service and
@@ -110,6 +111,19 @@ const (
 	// Snapshot is set and the run goes back to the queue.
 	Yielded
 )
+
+// String names the kind, as logs show it.
+func (k OutcomeKind) String() string {
+	switch k {
+	case Finished:
+		return "finished"
+	case Suspended:
+		return "suspended"
+	case Yielded:
+		return "yielded"
+	}
+	return fmt.Sprintf("OutcomeKind(%d)", int(k))
+}
 
 // Outcome is the result of Engine.Start or Engine.Resume.
 type Outcome struct {

@@ -638,3 +638,10 @@ func TestWorkerRetryIsAnEvent(t *testing.T) {
 	require.Equal(t, 2, data.Attempt)
 	require.Contains(t, data.Error, "engine exploded")
 }
+
+func TestOutcomeKindNamesItselfInLogs(t *testing.T) {
+	t.Parallel()
+	for kind, want := range map[OutcomeKind]string{Finished: "finished", Suspended: "suspended", Yielded: "yielded", 9: "OutcomeKind(9)"} {
+		require.Equal(t, want, kind.String())
+	}
+}
