@@ -365,8 +365,8 @@ func TestHostileSandboxEscape(t *testing.T) {
 	runHostile(t, []hostileCase{
 		{name: "this.constructor.constructor", src: "this.constructor.constructor('return process')()", limits: lim,
 			kind: KindExecutionFailure, msg: "TypeError", noHost: true, wall: safetyWall},
-		{name: "Function", src: "Function('return tools.host.hit({})')()", limits: lim, kind: KindUnsupportedSyntax, msg: "Function constructor", noHost: true, wall: safetyWall},
-		{name: "new Function", src: "new Function('x', 'return x')(1)", limits: lim, kind: KindUnsupportedSyntax, noHost: true, wall: safetyWall},
+		{name: "Function", src: "Function('return tools.host.hit({})')()", limits: lim, kind: KindExecutionFailure, msg: noFunction, noHost: true, wall: safetyWall},
+		{name: "new Function", src: "new Function('x', 'return x')(1)", limits: lim, kind: KindExecutionFailure, msg: noFunction, noHost: true, wall: safetyWall},
 		{name: "eval", src: "eval('tools.host.hit({})')", limits: lim, kind: KindUnsupportedSyntax, msg: "eval", noHost: true, wall: safetyWall},
 		{name: "indirect eval", src: "(0, eval)('1')", limits: lim, kind: KindExecutionFailure, msg: "ReferenceError", noHost: true, wall: safetyWall},
 		{name: "eval via globalThis", src: "globalThis['ev' + 'al']('1')", limits: lim, kind: KindExecutionFailure, msg: "TypeError", noHost: true, wall: safetyWall},
