@@ -240,6 +240,9 @@ type Run struct {
 	FinishedAt *time.Time `json:"finishedAt,omitempty"`
 	Id         string     `json:"id"`
 
+	// Input The run's input as posted, when one was given.
+	Input *json.RawMessage `json:"input,omitempty"`
+
 	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
 	Limits  Limits `json:"limits"`
 	Pending []Call `json:"pending"`
@@ -254,6 +257,9 @@ type Run struct {
 // RunCreate defines model for RunCreate.
 type RunCreate struct {
 	Code string `json:"code"`
+
+	// Input Any JSON value; the program reads a copy of it as the global `input` (without it, `input` is undefined). Kept exactly as posted, with the run.
+	Input *json.RawMessage `json:"input,omitempty"`
 
 	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
 	Limits   *Limits        `json:"limits,omitempty"`

@@ -196,11 +196,12 @@ func settled(s client.RunStatus) bool {
 
 func runsCreate(cf *clientFlags, env Env) *cobra.Command {
 	var wait int
-	var toolsets string
+	var toolsets, input string
 	cmd := &cobra.Command{
 		Use:   "create FILE|-",
 		Short: "Start a run of the program in FILE (or stdin for -)",
 		Example: `  codemode runs create prog.js --wait 5
+  codemode runs create prog.js --input '{"reason": "ship v2"}'
   echo 'await tools.ops.math.add({a: 1, b: 2})' | codemode runs create - --toolsets ops`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -211,6 +212,12 @@ func runsCreate(cf *clientFlags, env Env) *cobra.Command {
 			req := map[string]any{"code": code}
 			if toolsets != "" {
 				req["toolsets"] = strings.Split(toolsets, ",")
+			}
+			if input != "" {
+				if !json.Valid([]byte(input)) {
+					return fmt.Errorf("--input is not JSON: %s", input)
+				}
+				req["input"] = json.RawMessage(input)
 			}
 			payload, _ := json.Marshal(req)
 			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
@@ -226,6 +233,7 @@ func runsCreate(cf *clientFlags, env Env) *cobra.Command {
 	f := cmd.Flags()
 	f.IntVar(&wait, "wait", 0, "seconds to wait for the run to be suspended or finished")
 	f.StringVar(&toolsets, "toolsets", "", "comma-separated toolset names (default: all)")
+	f.StringVar(&input, "input", "", "JSON the program reads as the global input")
 	return cmd
 }
 

@@ -39,6 +39,8 @@ type RunSpec struct {
 	Limits json.RawMessage
 	// Toolsets are the toolsets the program may call, mounted under their names.
 	Toolsets []Toolset
+	// Input is the JSON the program reads as the global input; nil: none was given.
+	Input json.RawMessage
 }
 
 // Host is the engine's view of the store for one leased run. Every method writes under the

@@ -122,6 +122,10 @@ func (r *Runtime) Execute(ctx context.Context, source string, opts ExecOptions) 
 	}
 	e.vm = interp.New(e.vmConfig())
 	e.host.install(e.vm)
+	if d := e.installInput(opts.Input); d != nil {
+		e.finishWithError(d)
+		return e, nil
+	}
 	if err := e.vm.Start(prog); err != nil {
 		return nil, fmt.Errorf("start program: %w", err)
 	}

@@ -247,3 +247,17 @@ func toolPathOf(callee string) (string, bool) {
 	}
 	return strings.Join(segs, "."), true
 }
+
+// installInput defines the global input: a copy of the run's input JSON, or undefined when
+// there is none. Input that is not JSON is an InvalidDataValue diagnostic before anything runs.
+func (e *Execution) installInput(input json.RawMessage) *Diagnostic {
+	v := interp.Undefined()
+	if len(input) > 0 {
+		var err error
+		if v, err = e.vm.FromJSON(input); err != nil {
+			return &Diagnostic{Kind: KindInvalidDataValue, Message: "the run's input is not JSON: " + err.Error()}
+		}
+	}
+	_ = e.vm.Set(e.vm.Global(), "input", v)
+	return nil
+}

@@ -78,6 +78,10 @@ type ExecOptions struct {
 	// Drain, when closed, asks the run to stop at the next safe point once no inline call is in
 	// flight; the Execution then ends Yielded and can be suspended.
 	Drain <-chan struct{}
+	// Input, when set, is JSON the program reads as the global input (a copy of its own, made
+	// when the program starts; it is part of the run's state from then on). Without it, input
+	// is undefined. Execute only: a resumed run has the input it started with.
+	Input json.RawMessage
 }
 
 // Journal lets a durable host record a run's calls and checkpoints, and answer calls that were

@@ -2,11 +2,11 @@
 -- Inserts a run with its "created" event (sequence 1) and returns it as RunGet does; no row
 -- when the idempotency key exists.
 WITH run AS (
-    INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
+    INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq, input)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
-              created_at, updated_at, finished_at
+              created_at, updated_at, finished_at, input
 ), created AS (
     INSERT INTO run_events (run_id, seq, type) SELECT id, 1, 'created' FROM run
 )
@@ -17,12 +17,12 @@ SELECT id, request_hash FROM runs WHERE idempotency_key = $1;
 
 -- name: RunGet
 SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
-       created_at, updated_at, finished_at
+       created_at, updated_at, finished_at, input
 FROM runs WHERE id = $1;
 
 -- name: RunList
 SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
-       created_at, updated_at, finished_at
+       created_at, updated_at, finished_at, input
 FROM runs
 WHERE ($1::text IS NULL OR status = $1)
   AND ($2::text IS NULL OR toolsets IS NULL OR $2 = ANY (toolsets))

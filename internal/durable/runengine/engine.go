@@ -149,7 +149,7 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 		}
 	}
 	limits = limits.Within(e.cfg.Ceilings)
-	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits}
+	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits, Input: spec.Input}
 	if resume {
 		opts.Limits = nil
 	}
