@@ -190,8 +190,8 @@ func checkToolsets(ctx context.Context, tx pgx.Tx, names []string) error {
 
 func scanRun(r pgx.Row) (Run, error) {
 	var (
-		run             Run
-		uid             uuid.UUID
+		run                   Run
+		uid                   uuid.UUID
 		whURL, whSecret       *string
 		limits, result, input []byte
 	)
