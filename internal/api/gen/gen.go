@@ -580,10 +580,14 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/toolsets (the `CreateToolset` operationId).
 	CreateToolset(ctx context.Context, body CreateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// DeleteToolset performs a DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId) request.
+	// DeleteToolset Remove a registered toolset.
+	//
+	// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
 	DeleteToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetToolset performs a GET /v1/toolsets/{name} (the `GetToolset` operationId) request.
+	// GetToolset Read a registered toolset with its tools.
+	//
+	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateWebhookWithBody Subscribe a URL to run events of every run.
@@ -859,7 +863,9 @@ func (c *Client) CreateToolset(ctx context.Context, body CreateToolsetJSONReques
 	return c.Client.Do(req)
 }
 
-// DeleteToolset performs a DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId) request.
+// DeleteToolset Remove a registered toolset.
+//
+// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
 func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteToolsetRequest(c.Server, name)
 	if err != nil {
@@ -872,7 +878,9 @@ func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, reqEditors
 	return c.Client.Do(req)
 }
 
-// GetToolset performs a GET /v1/toolsets/{name} (the `GetToolset` operationId) request.
+// GetToolset Read a registered toolset with its tools.
+//
+// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 func (c *Client) GetToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetToolsetRequest(c.Server, name)
 	if err != nil {
@@ -1870,14 +1878,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/toolsets (the `CreateToolset` operationId).
 	CreateToolsetWithResponse(ctx context.Context, body CreateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateToolsetResponse, error)
 
-	// DeleteToolsetWithResponse performs a DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId) request.
+	// DeleteToolsetWithResponse Remove a registered toolset.
 	//
 	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
 	DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error)
 
-	// GetToolsetWithResponse performs a GET /v1/toolsets/{name} (the `GetToolset` operationId) request.
+	// GetToolsetWithResponse Read a registered toolset with its tools.
 	//
 	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*GetToolsetResponse, error)
 
 	// CreateWebhookWithBodyWithResponse Subscribe a URL to run events of every run.
@@ -1989,8 +2001,14 @@ type GetCatalogResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Catalog
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1998,9 +2016,24 @@ func (r GetCatalogResponse) GetJSON200() *Catalog {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCatalogResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetCatalogResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetCatalogResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetCatalogResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2037,8 +2070,14 @@ type GetCatalogPromptResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Prompt
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2046,9 +2085,24 @@ func (r GetCatalogPromptResponse) GetJSON200() *Prompt {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCatalogPromptResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetCatalogPromptResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetCatalogPromptResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetCatalogPromptResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2087,6 +2141,12 @@ type ListRunsResponse struct {
 	JSON200 *RunList
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2097,6 +2157,21 @@ func (r ListRunsResponse) GetJSON200() *RunList {
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
 func (r ListRunsResponse) GetJSON400() *Error {
 	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListRunsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListRunsResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListRunsResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2137,10 +2212,20 @@ type CreateRunResponse struct {
 	JSON201 *Run
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2158,6 +2243,11 @@ func (r CreateRunResponse) GetJSON400() *Error {
 	return r.JSON400
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateRunResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r CreateRunResponse) GetJSON404() *Error {
 	return r.JSON404
@@ -2166,6 +2256,26 @@ func (r CreateRunResponse) GetJSON404() *Error {
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r CreateRunResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateRunResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r CreateRunResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateRunResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateRunResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2202,8 +2312,14 @@ type GetRunResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Run
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2211,9 +2327,24 @@ func (r GetRunResponse) GetJSON200() *Run {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetRunResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetRunResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetRunResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetRunResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2250,8 +2381,14 @@ type ListCallsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CallList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2259,9 +2396,24 @@ func (r ListCallsResponse) GetJSON200() *CallList {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCallsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListCallsResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListCallsResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCallsResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2302,10 +2454,20 @@ type PostOutcomeResponse struct {
 	JSON202 *OutcomeAccepted
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2323,6 +2485,11 @@ func (r PostOutcomeResponse) GetJSON400() *Error {
 	return r.JSON400
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostOutcomeResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostOutcomeResponse) GetJSON404() *Error {
 	return r.JSON404
@@ -2331,6 +2498,26 @@ func (r PostOutcomeResponse) GetJSON404() *Error {
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostOutcomeResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostOutcomeResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r PostOutcomeResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostOutcomeResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostOutcomeResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2367,15 +2554,26 @@ type CancelRunResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Run
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r CancelRunResponse) GetJSON200() *Run {
 	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CancelRunResponse) GetJSON401() *Error {
+	return r.JSON401
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -2386,6 +2584,16 @@ func (r CancelRunResponse) GetJSON404() *Error {
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r CancelRunResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r CancelRunResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CancelRunResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2422,8 +2630,14 @@ type ListEventsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *EventList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2431,9 +2645,24 @@ func (r ListEventsResponse) GetJSON200() *EventList {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListEventsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListEventsResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListEventsResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListEventsResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2470,11 +2699,32 @@ type ListToolsetsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ToolsetList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListToolsetsResponse) GetJSON200() *ToolsetList {
 	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListToolsetsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListToolsetsResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListToolsetsResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2513,8 +2763,18 @@ type CreateToolsetResponse struct {
 	JSON201 *Toolset
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *Error
 }
@@ -2529,9 +2789,34 @@ func (r CreateToolsetResponse) GetJSON400() *Error {
 	return r.JSON400
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateToolsetResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r CreateToolsetResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateToolsetResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r CreateToolsetResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateToolsetResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateToolsetResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
@@ -2571,13 +2856,34 @@ func (r CreateToolsetResponse) ContentType() string {
 type DeleteToolsetResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteToolsetResponse) GetJSON401() *Error {
+	return r.JSON401
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeleteToolsetResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r DeleteToolsetResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteToolsetResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2614,8 +2920,14 @@ type GetToolsetResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Toolset
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2623,9 +2935,24 @@ func (r GetToolsetResponse) GetJSON200() *Toolset {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetToolsetResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetToolsetResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetToolsetResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetToolsetResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2664,6 +2991,16 @@ type CreateWebhookResponse struct {
 	JSON201 *WebhookSubscription
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -2674,6 +3011,31 @@ func (r CreateWebhookResponse) GetJSON201() *WebhookSubscription {
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
 func (r CreateWebhookResponse) GetJSON400() *Error {
 	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateWebhookResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateWebhookResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r CreateWebhookResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateWebhookResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateWebhookResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2919,9 +3281,11 @@ func (c *ClientWithResponses) CreateToolsetWithResponse(ctx context.Context, bod
 	return ParseCreateToolsetResponse(rsp)
 }
 
-// DeleteToolsetWithResponse performs a DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId) request.
+// DeleteToolsetWithResponse Remove a registered toolset.
 //
 // Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
 func (c *ClientWithResponses) DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error) {
 	rsp, err := c.DeleteToolset(ctx, name, reqEditors...)
 	if err != nil {
@@ -2930,9 +3294,11 @@ func (c *ClientWithResponses) DeleteToolsetWithResponse(ctx context.Context, nam
 	return ParseDeleteToolsetResponse(rsp)
 }
 
-// GetToolsetWithResponse performs a GET /v1/toolsets/{name} (the `GetToolset` operationId) request.
+// GetToolsetWithResponse Read a registered toolset with its tools.
 //
 // Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 func (c *ClientWithResponses) GetToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*GetToolsetResponse, error) {
 	rsp, err := c.GetToolset(ctx, name, reqEditors...)
 	if err != nil {
@@ -3047,12 +3413,33 @@ func ParseGetCatalogResponse(rsp *http.Response) (*GetCatalogResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3080,12 +3467,33 @@ func ParseGetCatalogPromptResponse(rsp *http.Response) (*GetCatalogPromptRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3119,6 +3527,27 @@ func ParseListRunsResponse(rsp *http.Response) (*ListRunsResponse, error) {
 			return nil, err
 		}
 		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3160,6 +3589,13 @@ func ParseCreateRunResponse(rsp *http.Response) (*CreateRunResponse, error) {
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3173,6 +3609,34 @@ func ParseCreateRunResponse(rsp *http.Response) (*CreateRunResponse, error) {
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3200,12 +3664,33 @@ func ParseGetRunResponse(rsp *http.Response) (*GetRunResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3233,12 +3718,33 @@ func ParseListCallsResponse(rsp *http.Response) (*ListCallsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3280,6 +3786,13 @@ func ParsePostOutcomeResponse(rsp *http.Response) (*PostOutcomeResponse, error) 
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3293,6 +3806,34 @@ func ParsePostOutcomeResponse(rsp *http.Response) (*PostOutcomeResponse, error) 
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3320,6 +3861,13 @@ func ParseCancelRunResponse(rsp *http.Response) (*CancelRunResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3333,6 +3881,20 @@ func ParseCancelRunResponse(rsp *http.Response) (*CancelRunResponse, error) {
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3360,12 +3922,33 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	case rsp.StatusCode == 200:
 		// Content-type (text/event-stream) unsupported
@@ -3395,6 +3978,27 @@ func ParseListToolsetsResponse(rsp *http.Response) (*ListToolsetsResponse, error
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3429,12 +4033,47 @@ func ParseCreateToolsetResponse(rsp *http.Response) (*CreateToolsetResponse, err
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
 		var dest Error
@@ -3465,12 +4104,33 @@ func ParseDeleteToolsetResponse(rsp *http.Response) (*DeleteToolsetResponse, err
 	case rsp.StatusCode == 204:
 		break // No content-type
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3498,12 +4158,33 @@ func ParseGetToolsetResponse(rsp *http.Response) (*GetToolsetResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3537,6 +4218,41 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 			return nil, err
 		}
 		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3584,10 +4300,10 @@ type ServerInterface interface {
 	// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
 	// (POST /v1/toolsets)
 	CreateToolset(w http.ResponseWriter, r *http.Request)
-
+	// DeleteToolset Remove a registered toolset.
 	// (DELETE /v1/toolsets/{name})
 	DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
-
+	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
 	// CreateWebhook Subscribe a URL to run events of every run.
@@ -3677,11 +4393,13 @@ func (_ Unimplemented) CreateToolset(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// DeleteToolset Remove a registered toolset.
 // (DELETE /v1/toolsets/{name})
 func (_ Unimplemented) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetToolset Read a registered toolset with its tools.
 // (GET /v1/toolsets/{name})
 func (_ Unimplemented) GetToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -4471,7 +5189,21 @@ func (response GetCatalog200JSONResponse) VisitGetCatalogResponse(w http.Respons
 	return err
 }
 
-type GetCatalog404JSONResponse struct{ ErrorJSONResponse }
+type GetCatalog401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetCatalog401JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalog404JSONResponse Error
 
 func (response GetCatalog404JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
 
@@ -4481,6 +5213,34 @@ func (response GetCatalog404JSONResponse) VisitGetCatalogResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalog421JSONResponse Error
+
+func (response GetCatalog421JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalog500JSONResponse Error
+
+func (response GetCatalog500JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4507,7 +5267,21 @@ func (response GetCatalogPrompt200JSONResponse) VisitGetCatalogPromptResponse(w 
 	return err
 }
 
-type GetCatalogPrompt404JSONResponse struct{ ErrorJSONResponse }
+type GetCatalogPrompt401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetCatalogPrompt401JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalogPrompt404JSONResponse Error
 
 func (response GetCatalogPrompt404JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
 
@@ -4517,6 +5291,34 @@ func (response GetCatalogPrompt404JSONResponse) VisitGetCatalogPromptResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalogPrompt421JSONResponse Error
+
+func (response GetCatalogPrompt421JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalogPrompt500JSONResponse Error
+
+func (response GetCatalogPrompt500JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4553,6 +5355,48 @@ func (response ListRuns400JSONResponse) VisitListRunsResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRuns401JSONResponse Error
+
+func (response ListRuns401JSONResponse) VisitListRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRuns421JSONResponse Error
+
+func (response ListRuns421JSONResponse) VisitListRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRuns500JSONResponse Error
+
+func (response ListRuns500JSONResponse) VisitListRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4608,6 +5452,20 @@ func (response CreateRun400JSONResponse) VisitCreateRunResponse(w http.ResponseW
 	return err
 }
 
+type CreateRun401JSONResponse Error
+
+func (response CreateRun401JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateRun404JSONResponse Error
 
 func (response CreateRun404JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
@@ -4636,6 +5494,62 @@ func (response CreateRun409JSONResponse) VisitCreateRunResponse(w http.ResponseW
 	return err
 }
 
+type CreateRun413JSONResponse Error
+
+func (response CreateRun413JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRun421JSONResponse Error
+
+func (response CreateRun421JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRun422JSONResponse Error
+
+func (response CreateRun422JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRun500JSONResponse Error
+
+func (response CreateRun500JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetRunRequestObject struct {
 	Id     RunID `json:"id"`
 	Params GetRunParams
@@ -4659,7 +5573,21 @@ func (response GetRun200JSONResponse) VisitGetRunResponse(w http.ResponseWriter)
 	return err
 }
 
-type GetRun404JSONResponse struct{ ErrorJSONResponse }
+type GetRun401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetRun401JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRun404JSONResponse Error
 
 func (response GetRun404JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
 
@@ -4669,6 +5597,34 @@ func (response GetRun404JSONResponse) VisitGetRunResponse(w http.ResponseWriter)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRun421JSONResponse Error
+
+func (response GetRun421JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRun500JSONResponse Error
+
+func (response GetRun500JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4695,7 +5651,21 @@ func (response ListCalls200JSONResponse) VisitListCallsResponse(w http.ResponseW
 	return err
 }
 
-type ListCalls404JSONResponse struct{ ErrorJSONResponse }
+type ListCalls401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListCalls401JSONResponse) VisitListCallsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCalls404JSONResponse Error
 
 func (response ListCalls404JSONResponse) VisitListCallsResponse(w http.ResponseWriter) error {
 
@@ -4705,6 +5675,34 @@ func (response ListCalls404JSONResponse) VisitListCallsResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCalls421JSONResponse Error
+
+func (response ListCalls421JSONResponse) VisitListCallsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCalls500JSONResponse Error
+
+func (response ListCalls500JSONResponse) VisitListCallsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4761,6 +5759,20 @@ func (response PostOutcome400JSONResponse) VisitPostOutcomeResponse(w http.Respo
 	return err
 }
 
+type PostOutcome401JSONResponse Error
+
+func (response PostOutcome401JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PostOutcome404JSONResponse Error
 
 func (response PostOutcome404JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
@@ -4789,6 +5801,62 @@ func (response PostOutcome409JSONResponse) VisitPostOutcomeResponse(w http.Respo
 	return err
 }
 
+type PostOutcome413JSONResponse Error
+
+func (response PostOutcome413JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostOutcome421JSONResponse Error
+
+func (response PostOutcome421JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostOutcome422JSONResponse Error
+
+func (response PostOutcome422JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostOutcome500JSONResponse Error
+
+func (response PostOutcome500JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CancelRunRequestObject struct {
 	Id RunID `json:"id"`
 }
@@ -4811,7 +5879,21 @@ func (response CancelRun200JSONResponse) VisitCancelRunResponse(w http.ResponseW
 	return err
 }
 
-type CancelRun404JSONResponse struct{ ErrorJSONResponse }
+type CancelRun401JSONResponse struct{ ErrorJSONResponse }
+
+func (response CancelRun401JSONResponse) VisitCancelRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelRun404JSONResponse Error
 
 func (response CancelRun404JSONResponse) VisitCancelRunResponse(w http.ResponseWriter) error {
 
@@ -4835,6 +5917,34 @@ func (response CancelRun409JSONResponse) VisitCancelRunResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelRun421JSONResponse Error
+
+func (response CancelRun421JSONResponse) VisitCancelRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelRun500JSONResponse Error
+
+func (response CancelRun500JSONResponse) VisitCancelRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4905,7 +6015,21 @@ func (response ListEvents200TexteventStreamResponse) VisitListEventsResponse(w h
 	}
 }
 
-type ListEvents404JSONResponse struct{ ErrorJSONResponse }
+type ListEvents401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListEvents401JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEvents404JSONResponse Error
 
 func (response ListEvents404JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
 
@@ -4915,6 +6039,34 @@ func (response ListEvents404JSONResponse) VisitListEventsResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEvents421JSONResponse Error
+
+func (response ListEvents421JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEvents500JSONResponse Error
+
+func (response ListEvents500JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4936,6 +6088,48 @@ func (response ListToolsets200JSONResponse) VisitListToolsetsResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListToolsets401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListToolsets401JSONResponse) VisitListToolsetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListToolsets421JSONResponse Error
+
+func (response ListToolsets421JSONResponse) VisitListToolsetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListToolsets500JSONResponse Error
+
+func (response ListToolsets500JSONResponse) VisitListToolsetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4976,6 +6170,20 @@ func (response CreateToolset400JSONResponse) VisitCreateToolsetResponse(w http.R
 	return err
 }
 
+type CreateToolset401JSONResponse Error
+
+func (response CreateToolset401JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateToolset409JSONResponse Error
 
 func (response CreateToolset409JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
@@ -4986,6 +6194,62 @@ func (response CreateToolset409JSONResponse) VisitCreateToolsetResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateToolset413JSONResponse Error
+
+func (response CreateToolset413JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateToolset421JSONResponse Error
+
+func (response CreateToolset421JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateToolset422JSONResponse Error
+
+func (response CreateToolset422JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateToolset500JSONResponse Error
+
+func (response CreateToolset500JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5020,7 +6284,21 @@ func (response DeleteToolset204Response) VisitDeleteToolsetResponse(w http.Respo
 	return nil
 }
 
-type DeleteToolset404JSONResponse struct{ ErrorJSONResponse }
+type DeleteToolset401JSONResponse struct{ ErrorJSONResponse }
+
+func (response DeleteToolset401JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset404JSONResponse Error
 
 func (response DeleteToolset404JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
 
@@ -5030,6 +6308,34 @@ func (response DeleteToolset404JSONResponse) VisitDeleteToolsetResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset421JSONResponse Error
+
+func (response DeleteToolset421JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset500JSONResponse Error
+
+func (response DeleteToolset500JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5056,7 +6362,21 @@ func (response GetToolset200JSONResponse) VisitGetToolsetResponse(w http.Respons
 	return err
 }
 
-type GetToolset404JSONResponse struct{ ErrorJSONResponse }
+type GetToolset401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetToolset401JSONResponse) VisitGetToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetToolset404JSONResponse Error
 
 func (response GetToolset404JSONResponse) VisitGetToolsetResponse(w http.ResponseWriter) error {
 
@@ -5066,6 +6386,34 @@ func (response GetToolset404JSONResponse) VisitGetToolsetResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetToolset421JSONResponse Error
+
+func (response GetToolset421JSONResponse) VisitGetToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetToolset500JSONResponse Error
+
+func (response GetToolset500JSONResponse) VisitGetToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5102,6 +6450,76 @@ func (response CreateWebhook400JSONResponse) VisitCreateWebhookResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook401JSONResponse Error
+
+func (response CreateWebhook401JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook413JSONResponse Error
+
+func (response CreateWebhook413JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook421JSONResponse Error
+
+func (response CreateWebhook421JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook422JSONResponse Error
+
+func (response CreateWebhook422JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook500JSONResponse Error
+
+func (response CreateWebhook500JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5147,10 +6565,10 @@ type StrictServerInterface interface {
 	// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
 	// (POST /v1/toolsets)
 	CreateToolset(ctx context.Context, request CreateToolsetRequestObject) (CreateToolsetResponseObject, error)
-
+	// DeleteToolset Remove a registered toolset.
 	// (DELETE /v1/toolsets/{name})
 	DeleteToolset(ctx context.Context, request DeleteToolsetRequestObject) (DeleteToolsetResponseObject, error)
-
+	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(ctx context.Context, request GetToolsetRequestObject) (GetToolsetResponseObject, error)
 	// CreateWebhook Subscribe a URL to run events of every run.
@@ -5639,66 +7057,67 @@ func (sh *strictHandler) CreateWebhook(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"1Ft7b9u4lv8qB9oLTLpQZDmvtu4fi0zSe6cz7aRIcjHA1tmGlo5tTiTSJSknnsDffcGHJMum/Eiazm7+",
-	"iS3xcd7ndw7pxyDh+YQzZEoGvcdgQgTJUaEw3y4L9uFcf6As6AUTosZBGDCSY9ALaBqEgcBvBRWYBj0l",
-	"CgwDmYwxJ3qGmk30KKkEZaNgPg+Da84ziep3M927pPn3pEXlP2mmUOgxKcpE0ImiXG9wxvOc7EvUfClM",
-	"QdnxoLeSURBaMr4VKGY1HW6QDNbv/QehanXHK0w4SyUoDveEKhhyAWqMIAqmnyVjwkYIe0RBzqWCwzh+",
-	"1UaHnt+gIScPNC/yoHcYx2GQU2a/xWFJHSvyAYpgrskTKCecSTSafC8EN+JJOFPIDN1kMsloQjTdnT+l",
-	"Jv5xYa9/CBwGveA/OrWBdOxb2bGrmV2azJ8yQP0uMgJyw/Vqp2y2KqpTNoNfry5+hynJCtRSYEWWkUGG",
-	"VvXzMDgjWWbsUvAJCkUtN0SM5CYa9Y7zMEhIln1IFxRImcKRllEYpIWwm1UvB5xnSJh+OSYste+22OUO",
-	"Zx4bCQNeqITnG1e5cMPmofUI31ISlcowPTWqG3KRExX0gpQo3FfU+M3qFEWE2nmKKjbKVmvlyo60llY6",
-	"7JdS3lYkYengRmG1wKt9Fmm8qcjhgz8xUYFT/0cq1aoJ6H3MB6ow34pgvZ7bgAhBZl7SZSsZV5VkkGmn",
-	"+xKIgjEttjCYIEvtJ1kkCWKKWgJDQjPzISEswUx/vvGI/IwokvHRKosmDO3AollGB8SNnNqV/ZzWq6wQ",
-	"1PBej4mu9SfKJoUNO2lK9RIk+7ywug31K/TwQj1lWulFzXjzzyLLQL8CImEi+EiQXIJWO1AFe0YqUb+I",
-	"48NEjzKf0ETnVT+hI0ZUIXB1l+vZBK/Md6hGwT1VY/j16pwnIWA0iqBvlRDxiYxyosYRSdM9I6MePEZR",
-	"NH/Vg8+C51Sipcg8tCT1Ay9NLm35k9Wi+p1TluMXuamV6LOOKos07QL9jxOeesRzpfTykJNkTBnuCySp",
-	"eaBHw56RDePq65AXLA0h4WyY0USFQNmUZDT9qhlBqfxqyVFKMsLNIjC01eNXmV0ab1n0ymTq0ulSitoh",
-	"6KZEkZ1NXOK3xg6UqZOjevWFNGefbJKIXs+NdRSFmolWlv1hGaclktwqaFnhbQpXblEfKb8gyayrN+mo",
-	"89gGru0439IfaU4tK369DEkmcRkA2UmQ8Xu0sO+eizsUP0lIkGaUjaQDhFQaRLg3mEGKQ1JkCg5PYv0H",
-	"uQQ+BJIoOkXQNhNC17zQDmvClQyhe/L69euD7gkMZgrNBBsqgbAUjg9P3ryO33YP6rdjJJNX7zRJM0gI",
-	"A4ZTFCAIlQhcQEaHSr/MIzi1cEyvJ2mK0NWwVbPiOABNOmopYWrj2lEca0Ct3+lxJNPspyA00o3g30wD",
-	"7iHFTKNicodNuTjuZdRnOpM2tJiTh0+YczH7WbPhNfcKBHd9pp+ThwsjlmcsoHPhWYk2dpyutccL9Wn3",
-	"uXOPRerSSU5Igrun5hZY6UsMPl+4qHHsWmfYKi9sHaTbo3MY8Ds/zDC2uxVqX9qM363j/DRJcKIw9QPR",
-	"tgJDFKzxyoezKzSJCRcWOKaFLczQgxeXqLY7hDXsXhPQNJyYeGL2pHq+wTrsON/SlwVrz/8rzCcCyY51",
-	"yZAyKse7zaF+0VdAdAm22Rr9JwlmgIGIXCpMQ7gfIwPOEO6JhBGdItPg42F/xPfd6rp8ji7J/SdnsfMw",
-	"yKr0sc4SXZKZ1zXE80oaU/YX2UbEvMq7w8M/Sbg0K8AevwvLVCBsWR9CxkcyhHsidOUjF0HYAjLZqoa8",
-	"LFhZQoZ1x2WR+1WAu8RqMUl3s6Mlg6bpYiVaW+XiymEJFZ0+a0W1+MGZWWbHSFm6Sk4ePiIb6VjdjY/e",
-	"HL8+MVmiehZubc7N3opJ/KWKQWNuCQQSPplpbECNtesRo4wPSAa3ZtFb2NPpnRcKqAqrh1RCwVIcUobp",
-	"qwh+w4kCfCCJymYNp9HIwDW+XsBdnmYx9zgYc5s61m3zhx12TcQIlb92aNG+HxUzfDBPm+0tjzJFwbYH",
-	"zzroboLOZsHQEtBC8mpj41uBhUlEdYdDFlLbvXn6hB6HxlDnzj59kOD/X2dhrVduC6uu64p9KR7sniE3",
-	"iXBM5BUmotEfWBAic235lXmsBJ3bG2aNUz0uuFtXa8lwfElAZJuhiztZ0GObkirpWQz/azT1pOC+pJmF",
-	"GH8Uvz0J/SJfGnlyZExPodDB/X++nO7/N9n/6+uN+xDvv/1685//CMKX15+sjGiBvOPuQVtD6vuruvKH",
-	"QtAgXCTjID5605DTWKmJ/K9ep7MRCyxYyBr9+8O7NxdtYlX7/VZ9Wmxpfbgk9SST9LRpFrra0WK01981",
-	"Cxmq6nsV9c3LKvLbMiRaBUgLDTrKPtgdu7uY1gYM9JKGYWOGIy1c14tyCrkqBg1/f3Zk9yhrI9BpqX22",
-	"CpYGFlu23dabomMTL+1mijvEk5dWs7cLLDEpBFWzK+27luQBEmEPm41Dm0xqH1UL6I3tASllQ74Kz88t",
-	"oAF8wKTQzzQOl2MuFPxKpsSdH1RnFGpMlD2oGHOp7Cl2BKeQZBSZAoEjKhUK2We/XF9/Lk+5ZQifL66u",
-	"NdQvoT/RX0TBQtMntIUAVRJs1fjOvjQH15SNgDNwyMv06/qMSqhig1tBFjmmtkTWaN+deGp2yjafrhhs",
-	"VRD1WZ+9n6KYQWfaBdfKB4aYSrg9LdSYC/qXOZHuwc9GpGBPPxS/Q2ZPP27rzSSKKQoYG67sELZ3dnH+",
-	"/tPF+fuvp58/fL2++O39768iMCcXEohAuH3s285UP+jBY9/A+X4QQr/sN/WD+fzWtiMVVRp1mjG5rQOn",
-	"KKTVYRx1o9hAyQkyMqFBLziM4ujQHXsaU+mMTYP6L/3Z+YY2fsPihzToBf9C9YsbsnRkfxDH3+3A3rXJ",
-	"fSf2GZ1i1LD0oPflRqP8PCdiZnraU2QoJeyXVWSivxnhS9AGZ+d3tDnN1rJ6aUf8LZyavSOtr+P4sG2Z",
-	"iq7qjkO7XPSCdEEwKVFkQCTaBjlJxsZxtJdoD8vpyMrCWmFSCIFMOclNu52kPgZuk155Uhw2rul88XNS",
-	"D+ksXZKZ37yg/EsaPQq4HiM4Lo0ajuKjndRQCV7zA2kFFaXtNfjOXWVYBqIyJMKejqI2gpSPqAQykMjU",
-	"qxV1dOrm6AatuO7qc3UTPnqvAg2KdITqWoe45rWktWcIL6lox2+Lnq3YnqfmTzzFbH9IEnPoxKQSRWId",
-	"aMgFEOaSp9Ut8Kk7cSvVWuuy7Kp4Nagh/aXtkixpzqeH+t7KVkJaaHK2aXbhFL79rpl/agnKhspAj3r+",
-	"dr1Q/6KmEddYzZ3QBb3jOKyvoB03rqB5T7BaqC6E5GItvy9pt2WTzpcLYUJGBrpoi3HGGz/NePUeZpkQ",
-	"GN5rlDOkQlqP0GDIczGC5AgfUswnXCFLZvu/4cxkD6lfDHg66xn7NusYmGbyjCoEwxT2DuL4VQRmkTs3",
-	"kTCuxij6zE4+it9G8IcOlRrfaQQo71FI4CzB6opiA+FxAeXBSwjuHqO51Eil8TcLkpr+ZOvRy4K1ONQY",
-	"SWrM1ZnDEsfL9x0raH98HG5qum0MtubGprUugzx/5unsexqWq8XnzeLCXWV8SYtuC8Naoy5KABKRURR1",
-	"Y162GZw2F2OoB3H3pam0Ikt3drbd8ooe/fZpjnyliFCuLuLDupRqppfOI03na5GvzyG2N9e/xXSel77/",
-	"hU5s76zJNYOOQWAaF9uM6u5FS2+UsX33XSRnL67Pb5Y11KmujbZiAXvV40URsrvT2gqRs0w+T/S2xK6u",
-	"C5UY2NT9lLlnIn0B0XYe7U2E+fKPCbZeOPT+NKC639D+44BNSLjMuk2Vf+ZSlbdbXiYvVJe7f2xWWL64",
-	"0mJtJgmUTZt7ohGFvYcCAxxyge9AgwiNwK2Hpi4xHPxIQi8dTe8qmGL7TvL/btqwJC+3xAi45njVVzO+",
-	"aFBeMsa0yCok9pN0THoSTcf23J/sY63ecGbWtbnqRyeds/IcIfqBarKbAgF75h2CO/LWeajGwdriyj6O",
-	"T4HSp6O6bd+aa96X7fUlLTYFc8GyGdjVbCYlIHWc0rDd/uAHyIBP0dwqbfstEVkpEquyLg7XXE2Mty/s",
-	"1lSO3TherB3d17+rdVHfXzbXLPFBWWXtSyWQ5M2FlqsMbxS12nHV1a0NZT1YWfnW3r8lAsE+wBQyOkUg",
-	"rp0q9iUy1WdO23u3NDUXbmyzu6HzEG7NqFvb9JhNMITblChiHxge9bq/Xl38/qrPCqZoVoXPMZFVZfcO",
-	"bj8SqfbNjP0P57dlcAVjM/bsYWlzXfg9q4NXxThFc8woQwNMvhMmWTyPbfW96/pHfi9maIunxi2W0+xW",
-	"LfcP3LlO/cNFCYOZ+fFio5Hgq8Cvq77SS4Ca5n2IraBN93tv7kcKpcSeBA3e7jD62GKgp0ADSyMQBovH",
-	"de9MfjFfTIgQSFIYCp4bt80Jo0OUCoiCQrgWtm1b19mntJLOo7aRuY3BGdr7AU0rOTfPF62koa0jz5ml",
-	"mbF7etbEtZXFrfvHP8JaFhzwSVw9qdVvfgBdxSp3I9FexF7jzu6I/YXcuXmX5Ae7s+/ehEdZ7v3gCa7d",
-	"bOiU6wCBf19+BMVNSnQplw/1JzFz/Y+l87/67P/LjYYoNmlb7ZvbCebgv9fpdA9eR3EUR93em/hNrNX9",
-	"vwEAAP//",
+	"7Fx7c9u2lv8qZ7h3ps4OTVF+5KH8seMmubdpkzpj+05nNsrGEHkkoSYBFQBlqx599x08SIoSqIcbOV3P",
+	"5p+IJAjgvH/n4ND3QcLzCWfIlAx698GECJKjQmGuLgr2/q3+QVnQCyZEjYMwYCTHoBfQNAgDgX8UVGAa",
+	"9JQoMAxkMsac6DfUbKJHSSUoGwXzeRhccZ5JVL+a171Tmv8eNKn8J80UCj0mRZkIOlGU6wXe8DwnhxI1",
+	"XQpTUHY86KVkFIR2G38UKGb1PtwgGaxf+zdC1eqKl5hwlkpQHG4JVTDkAtQYQRRM30vGhI0QDoiCnEsF",
+	"x3H8rG0f+v3GHnJyR/MiD3rHcRwGOWX2Kg7L3bEiH6AI5np7AuWEM4lGku+E4IY9CWcKmdk3mUwymhC9",
+	"787vUm/+fmGtfwgcBr3gPzq1gnTsU9mxs5lVmsSfMUD9LDIMcsP1bGdstsqqMzaDny/Pf4UpyQrUXGBF",
+	"lpFBhlb08zB4Q7LM6KXgExSKWmqIGMlNe9QrzsMgIVn2Pl0QIGUKR5pHYZAWwi5WPRxwniFh+uGYsNQ+",
+	"22KVG5x5dCQMeKESnm+c5dwNm4fWInxTSVQqw/TMiG7IRU5U0AtSovBQUWM3q68oItTOr6hiI2+1VC7t",
+	"SKtppcF+LvltWRKWBm4EVjO8Wmdxj1+q7fDB75iowIn/A5VqVQX0OuYHVZhvtWE9n1uACEFm3q3L1m1c",
+	"VpxBpo3ucyAKxjTbwmCCLLW/ZJEkiClqDgwJzcyPhLAEM/37i4flb4giGR+tkmjc0A4kmmm0Q9xIqZ3Z",
+	"T2k9y8qGGtbrUdG19kTZpLBuJ02pnoJknxZmt65+ZT+8UA95rbSipr/5Z5FloB8BkTARfCRILkGLHaiC",
+	"A8OVqF/E8XGiR5lfaLzzqp3QESOqELi6ytVsgpfmGqpRcEvVGH6+fMuTEDAaRdC3Qoj4REY5UeOIpOmB",
+	"4VEP7qMomj/rwSfBcyrR7sjctFvqB949ubDlD1aL4ndGWY5fpKYWok87qijS1Av030546mHPpdLTQ06S",
+	"MWV4KJCk5oYeDQeGN4yrr0NesDSEhLNhRhMVAmVTktH0qyYEpfKLJUcpyQg3s8DsrR6/SuzSeEuilydT",
+	"F06XQtQOTjcliuys4hL/aKxAmXp+Us++EObsnU0c0fO5sW5HoSailWS/W8ZpiSS3clqWeZvclZvUt5Wf",
+	"kGTW1Jv7qOPYBqrtON/UH2hOLSl+uQxJJnEZANmXIOO3aGHfLRc3KH6QkCDNKBtJBwipNIjwYDCDFIek",
+	"yBQcP4/1P8gl8CGQRNEpgtaZELrmgTZY465kCN3nL168OOo+h8FMoXnBukogLIXT4+cvX8Svukf10zGS",
+	"ybPXekszSAgDhlMUIAiVCFxARodKP8wjOLNwTM8naYrQ1bBVk+IoAL111FzC1Pq1kzjWgFo/0+NIpslP",
+	"QWikG8G/mQbcQ4qZRsXkBpt8cdTLqM90JG1IMSd3HzHnYvajJsOr7hUI7vpUPyd354Ytf2ECHQvflGhj",
+	"x9e19HihPu7+7tyjkTp1khOS4O6huQVW+gKDzxbOaxy71hi2igtbO+l27xwG/MYPM4zuboXalxbjN+so",
+	"P0sSnChM/UC0LcEQBWs88uHsCk1iwoUFjmlhEzP04MWlXdsVwhp2r3FoGk5MPD57Ut3foB12nG/qi4K1",
+	"x/8V4hOBZMe8ZEgZlePd3qF+1ldAdAm22Rz9BwlmgIGIXCpMQ7gdIwPOEG6JhBGdItPg4+5wxA/d7Dp9",
+	"ji7I7UensfMwyKrwsU4TXZCZ1znEX0tpTNpfZBsR8yrtDg//IOHCzAAH/CYsQ4GwaX0IGR/JEG6J0JmP",
+	"XARhC8hkqxzyomBlChnWFZdF6lcB7hKpxSTdTY+WFJqmi5lorZWLM4clVHTyrAXVYgdvzDQ7esrSVHJy",
+	"9wHZSPvqbnzy8vTFcxMlqnvh1urcrK2YwF+KGDTmlkAg4ZOZxgbUaLseMcr4gGRwbSa9hgMd3nmhgKqw",
+	"ukklFCzFIWWYPovgF5wowDuSqGzWMBqNDFzhaw/m8jCNucXBmNvQsW6Z3+ywKyJGqPy5Q4v0/aiY4Z25",
+	"2yxveYQpCrY9eNZOdxN0NhOGdgMtW14tbPxRYGECUV3hkIXUem/uPqDGoTHUW6efPkjwf6+ysNYqt4VV",
+	"V3XGvuQPdo+Qm1g4JvISE9GoDywwkbmy/Mp7rASd2ytmjVM9JrhbVWtJcXxBQGSboYs7WdBjm5wq97Po",
+	"/tdI6kHOfUkyCz7+JH71PPSzfGnk8xOjegqFdu7/8/ns8L/J4Z9fv7gf8eGrr1/+8x9BuH/5yUqJFrZ3",
+	"2j1qK0h9e1FX9lAIGoSL2ziKT142+DRWaiL/q9fpbMQCCxqyRv5+9+6NRZtI1Xa/VZ0WW0ofLkg9SCU9",
+	"ZZqFqna06O31tSYhQ1VdV17fPKw8v01DolWAtFCgo+y9XbG7i2ptwED7VAzrM9zWwnW1KCeQy2LQsPe/",
+	"7Nk9wtoIdFpyn62cpYHFlmy39Cbv2MRLu6niDv5k32L2VoElJoWganapbddueYBE2MNmY9Amktpb1QR6",
+	"YXtAStmQr8LztxbQAN5hUuh7GofLMRcKfiZT4s4PqjMKNSbKHlSMuVT2FDuCM0gyikyBwBGVCoXss5+u",
+	"rj6Vp9wyhE/nl1ca6pfQn+gLUbDQ1AltIkCVBJs1vrYPzcE1ZSPgDBzyMvW6PqMSKt/gZpBFjqlNkTXa",
+	"dyeempyyzKczBpsVRH3WZ++mKGbQmXbBlfKBIaYSrs8KNeaC/mlOpHvwo2Ep2NMPxW+Q2dOP63oxiWKK",
+	"AsaGKjuEHbw5f/vu4/nbd1/PPr3/enX+y7tfn0VgTi4kEIFwfd+3lal+0IP7voHz/SCEfllv6gfz+bUt",
+	"RyqqNOo0Y3KbB05RSCvDOOpGsYGSE2RkQoNecBzF0bE79jSq0hmbAvWf+rezDa38hsT3adAL/oXqJzdk",
+	"6cj+KI6/2YG9K5P7TuwzOsWooelB7/MXjfLznIiZqWlPkaGUcFhmkYm+MsyXoBXOvt/R6jRbS+qFHfFd",
+	"KDVrR1pep/Fx2zTVvqoeh3a+6AnpAmNSosiASLQFcpKMjeFoK9EWltOR5YXVwqQQAplynJt2O0l9DNzG",
+	"vfKkOGy06Xz2U1IP6Sw1ycy/7JH/5R49ArgaIzgqjRhO4u7WYtCjT3YZfbTL3KeWAVsrRKUCmrOQVqBV",
+	"2qqH7wRYhqVLLJ0zHGh/bn1ZeYtKIAOJTD1bUYxOXabdoB+uzvtXtSS89zYlDYp0hOpKO9tmg9Ta04x9",
+	"qpyjt0XjLNueisJ95Clmh0OSmIM4JpUoEutUhlwAYQ5QWC0DPnWnkKWC1VpVVpq8uqTTnAtbOVrSIZ9G",
+	"1L08W4lrofDbpmMLnQnt/Xf+V0ugOlQGjtXvb1cf9k9qipON2dypZdA7jcO6Le+00ZbnPdVr2XUhJBdr",
+	"6d2nBZWFSx8+gAkZGTinNcaZUbyTGXX/fmakqTUEhcDwVmPQIRXSegkNVT1tKyRHeJ9iPuEKWTI7/AVn",
+	"JrZL/WDA01nPWJqZx4BogwJUIRimcHAUx88iMJPcuBcJ42qMos/syyfxqwh+0+FDo2+Nz+UtCgmcJVg1",
+	"kDbwNxdQHouF4LpMTcsplcbyLYRtWratFlwUrMW0x0hSYzhOMZcoXu5GrRKv09NwU0l0YwAy/bRWz01e",
+	"8CNPZ99SxV2lZN5M/Vyj6T5tqy00aYk6fwVIREZR1Mcmsk3htLoYRT2ylrXPXVqWpfs3+91ibfxql9Hd",
+	"4705oJOjo8dwV5eKCOVycz6s0/lmOO/c03S+Nvvymf32RvldDOSpALd/oRPga2viTSdvsgCdJVos5b4S",
+	"kF6vbk+hdpGh/Yxj/mVZVzpVE3UrCrSNT3vNF12Hd2vCmGXyqSiBLX1VbXxlRmjqcZS5eyLdg5A797ZD",
+	"aL78kc/WE4feT3aqvqP2j3Y25YUl3moq3ycuVdl1th9EUH108bh4YLmhrEXvTfgvi6m3RGNJ2x8GAxxy",
+	"ga9Bw0edBVpfkTpIcPSYG71we3pdAVRbD5b/Dxi+L2CwglkuyBNwR3NVVd94HJPFJGNMi6zKNH6QTpQe",
+	"iNGxJ34P9iStNv/GzGtRymPDjTflKWb0N1PGx4lMlnwgYHt/QnCtPxqB1BmntvCynu1TJenTlvr4shVl",
+	"vCuPGZf0qSmic5bNwM5mMRQBqeOCTpDth49ABnyKpru+7ZtKslIYqko5cbimRTvevpizplrUjePFepG7",
+	"/F6F0/o7DtNujnfKCutQKoEkb060nM97o5aVjqtjXNvQ0YOVma/tdwhEINgbmEJGpwjEHSuJQ4lM9ZmT",
+	"9sE1TU3joT30a8g8hGsz6toWOmcTDOE6JYrYG4ZGPe/Pl+e/PuuzgimaVeFqTGRVQ3kN1x+IVIfmjcP3",
+	"b6/LYAZGZ+wZ7NLiUZ89lZOMyu8rmmNGGRpI+o3Q6GKHTKsXuKo/u96byi/28bTo8EKt/G9dvXRn/vVH",
+	"7RIGM/Nhe6OM6av/XVX19X0A62av3FbwuvutF/ej1ZJjjwBPnz7g1KOPHgpPrSSAMFhsWHltkIW5MMFB",
+	"IElhKHhuHHZOGB2iVEAUFMIdndrj0hp3lLbQudeWMLfRN0PbIde0hbfm/qItNHTyxNO1Y95In0o54gJz",
+	"DZeIx5cYEtvqiK0six/DjBd89NMRBEm9YrA4tzKKBwTixb+6UoVj9xmE/fprTZxwfX17ihPNBtZHjhO+",
+	"Zk2Psrnng8eIGU/gnKLkFhD498UHUNygbIfi+VD/EjNX1l9qrarbKj9/0VmPzQOsjpvGT9NT2et0ukcv",
+	"ojiKo27vZfwy1kr9vwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
