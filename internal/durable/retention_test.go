@@ -274,7 +274,10 @@ func TestStoredSnapshotBytesFollowTheLatestState(t *testing.T) {
 	for _, n := range sizes {
 		run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: scriptOf(n, valueBytes, true)})
 		require.NoError(t, err)
-		run = b.waitStatus(t, run.ID, StatusSuspended)
+		// 1,000 checkpoints of up to 110 KB each: give a loaded machine time.
+		run, err = b.store.WaitRun(b.ctx, run.ID, 3*time.Minute, func(s string) bool { return s == StatusSuspended })
+		require.NoError(t, err)
+		require.Equal(t, StatusSuspended, run.Status)
 		require.Equal(t, n+1, run.SnapshotSeq, "a checkpoint per settled call, then the suspend")
 		var rows, stored, latest int
 		require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT count(*), coalesce(sum(octet_length(state)), 0),
