@@ -128,9 +128,9 @@ func (h *host) inputOf(vm *interp.VM, arg interp.Value) (json.RawMessage, error)
 	if arg.IsUndefined() {
 		return json.RawMessage("{}"), nil
 	}
-	data, err := vm.ToJSON(arg, MaxValueDepth)
+	data, err := vm.ToData(arg, MaxValueDepth, "input")
 	if err != nil {
-		return nil, fmt.Errorf("tool input cannot be copied as JSON: %w", err)
+		return nil, fmt.Errorf("tool input cannot be copied as JSON: %s", dataErrorText(err))
 	}
 	return jsontext.WellFormed(data), nil
 }
