@@ -235,7 +235,7 @@ func (e *Execution) drive(parent context.Context) error {
 		steps := int64(0)
 		if e.draining() {
 			steps = 1
-		} else if roundtrip() {
+		} else if e.rt.opts.RoundTrip {
 			steps = e.roundtripEvery
 		}
 		st, err := e.runVM(ctx, steps)
@@ -264,7 +264,7 @@ func (e *Execution) drive(parent context.Context) error {
 				e.state = StateYielded
 				return nil
 			}
-			if roundtrip() {
+			if e.rt.opts.RoundTrip {
 				if err := e.roundtrip(); err != nil {
 					return err
 				}
@@ -284,7 +284,7 @@ func (e *Execution) drive(parent context.Context) error {
 				Message: "the program waits on a promise that can never settle"})
 			return nil
 		}
-		if roundtrip() {
+		if e.rt.opts.RoundTrip {
 			if err := e.roundtrip(); err != nil {
 				return err
 			}

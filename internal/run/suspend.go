@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"time"
 
@@ -328,12 +327,6 @@ const (
 	roundtripSteps      = 300
 	roundtripScaleBytes = 16 << 10
 )
-
-// roundtrip reports whether CODEMODE_ROUNDTRIP=1: every run is saved to bytes and restored into
-// a brand-new interpreter at every host-call boundary and every roundtripSteps instructions.
-func roundtrip() bool { return roundtripMode }
-
-var roundtripMode = os.Getenv("CODEMODE_ROUNDTRIP") == "1"
 
 // roundtrip saves the interpreter and restores it into a fresh one, as a resume in another
 // process would (the execution's own bookkeeping goes through the envelope too).

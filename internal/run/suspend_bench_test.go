@@ -62,9 +62,9 @@ var benchHeapSizes = []struct {
 // benchRuntime is a runtime whose only tool is the durable approvals.request.
 func benchRuntime(b *testing.B) *Runtime {
 	b.Helper()
-	rt, err := New(Options{Tools: []Tool{
+	rt, err := New(testOptions(Options{Tools: []Tool{
 		{Path: "approvals.request", Description: "Ask a human to approve.", Durable: &approvals{}},
-	}})
+	}}))
 	if err != nil {
 		b.Fatal(err)
 	}

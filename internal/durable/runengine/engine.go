@@ -41,6 +41,9 @@ type Config struct {
 	DrainGrace time.Duration
 	// Logger receives the runtime's logs. Default: discard.
 	Logger *slog.Logger
+	// RoundTrip, for tests, runs every program with run.Options.RoundTrip (saved and restored
+	// at every host call and every few hundred instructions).
+	RoundTrip bool
 }
 
 // DefaultLimits bound runs that set no limits of their own, so that no program can hold a
@@ -181,7 +184,7 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 		}
 		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
 	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger})
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger, RoundTrip: e.cfg.RoundTrip})
 	if err != nil {
 		return nil, err
 	}
