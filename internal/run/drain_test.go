@@ -44,7 +44,7 @@ func TestDrainInterruptsInfiniteLoop(t *testing.T) {
 	require.NoError(t, err)
 	drain := make(chan struct{})
 	close(drain)
-	state := []byte(nil)
+	var state SavedState
 	for i := range 3 {
 		var (
 			e   *Execution

@@ -105,7 +105,7 @@ type Journal interface {
 	// CallPending records that durable work started and answered with handle.
 	CallPending(ctx context.Context, call Call, handle json.RawMessage) error
 	// Checkpoint stores the run's state at a safe point after settled calls.
-	Checkpoint(ctx context.Context, state []byte) error
+	Checkpoint(ctx context.Context, state SavedState) error
 }
 
 // Recorded is what a Journal already knows about a call; the zero value means nothing.
