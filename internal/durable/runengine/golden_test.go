@@ -100,10 +100,10 @@ func writeGolden(t *testing.T) {
 	var header, snapshot []byte
 	require.NoError(t, b.store.Pool().QueryRow(b.ctx, "SELECT header, state FROM snapshots WHERE run_id = $1 AND seq = $2",
 		run.ID, run.SnapshotSeq).Scan(&header, &snapshot))
-	var envelope struct {
+	var head struct {
 		Format int `json:"format"`
 	}
-	require.NoError(t, json.Unmarshal(header, &envelope))
+	require.NoError(t, json.Unmarshal(header, &head))
 	p := run.Pending[0]
 	g := goldenRun{
 		RunID: run.ID, Code: goldenProgram, Snapshot: snapshot, Header: header, CallID: p.CallID, Path: p.Path, Args: p.Args, Handle: p.Handle,
@@ -113,7 +113,7 @@ func writeGolden(t *testing.T) {
 	data, err := json.MarshalIndent(g, "", "  ")
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll("testdata/suspended", 0o755))
-	name := filepath.Join("testdata/suspended", "format"+strconv.Itoa(envelope.Format)+".json")
+	name := filepath.Join("testdata/suspended", "format"+strconv.Itoa(head.Format)+".json")
 	if _, err := os.Stat(name); err == nil {
 		t.Logf("%s exists; not rewritten", name)
 		return
