@@ -42,12 +42,12 @@ func (waitEngine) Start(ctx context.Context, spec durable.RunSpec, host durable.
 	if err := host.CallPending(ctx, 1, json.RawMessage(`"h1"`)); err != nil {
 		return durable.Outcome{}, err
 	}
-	return durable.Outcome{Kind: durable.Suspended, Snapshot: []byte("s")}, nil
+	return durable.Outcome{Kind: durable.Suspended, Snapshot: durable.Snapshot{State: []byte("s")}}, nil
 }
 
-func (waitEngine) Resume(_ context.Context, _ durable.RunSpec, _ []byte, settled []durable.CallOutcome, _ durable.Host) (durable.Outcome, error) {
+func (waitEngine) Resume(_ context.Context, _ durable.RunSpec, _ durable.Snapshot, settled []durable.CallOutcome, _ durable.Host) (durable.Outcome, error) {
 	if len(settled) == 0 {
-		return durable.Outcome{Kind: durable.Suspended, Snapshot: []byte("s")}, nil
+		return durable.Outcome{Kind: durable.Suspended, Snapshot: durable.Snapshot{State: []byte("s")}}, nil
 	}
 	result, _ := json.Marshal(map[string]any{"ok": settled[0].OK, "value": settled[0].Value})
 	return durable.Outcome{Kind: durable.Finished, OK: settled[0].OK, Result: result}, nil

@@ -81,6 +81,10 @@ Exit status: 0 when the Result is ok, 1 when it is not, 2 for usage errors.`,
 	return cmd
 }
 
+// roundTrip runs every program with run.Options.RoundTrip: this package's tests set it when
+// CODEMODE_ROUNDTRIP=1.
+var roundTrip bool
+
 func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.Limits, opts run.ExecOptions, env Env) error {
 	var tools []run.Tool
 	var namespaces []run.Namespace
@@ -92,7 +96,7 @@ func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.
 		tools = append(tools, ts...)
 		namespaces = append(namespaces, ns...)
 	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: limits})
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: limits, RoundTrip: roundTrip})
 	if err != nil {
 		return failed(err)
 	}

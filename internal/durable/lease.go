@@ -225,7 +225,7 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 }
 
 // Checkpoint implements Host.
-func (l *Lease) Checkpoint(ctx context.Context, snapshot []byte) error {
+func (l *Lease) Checkpoint(ctx context.Context, snapshot Snapshot) error {
 	err := l.journal(ctx, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
@@ -239,9 +239,9 @@ func (l *Lease) Checkpoint(ctx context.Context, snapshot []byte) error {
 	return nil
 }
 
-func (l *Lease) writeSnapshot(ctx context.Context, tx pgx.Tx, seq int, snapshot []byte) (int, error) {
+func (l *Lease) writeSnapshot(ctx context.Context, tx pgx.Tx, seq int, snapshot Snapshot) (int, error) {
 	next := seq + 1
-	if _, err := tx.Exec(ctx, q("SnapshotInsert"), l.runID, next, snapshot); err != nil {
+	if _, err := tx.Exec(ctx, q("SnapshotInsert"), l.runID, next, snapshot.Header, snapshot.State); err != nil {
 		return 0, fmt.Errorf("insert snapshot %d: %w", next, err)
 	}
 	// The new snapshot supersedes the older ones: every job resumes from the run's latest
@@ -272,7 +272,7 @@ func (l *Lease) markApplied(ctx context.Context, tx pgx.Tx) error {
 
 // suspend stores the snapshot and parks the run until an outcome arrives. When outcomes were
 // posted while the program ran (not yet given to it), the resume is enqueued at once.
-func (l *Lease) suspend(ctx context.Context, snapshot []byte, yielded bool) error {
+func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) error {
 	return l.fenced(ctx, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {

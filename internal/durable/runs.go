@@ -391,21 +391,21 @@ func (s *Store) runSpec(ctx context.Context, runID string) (RunSpec, error) {
 }
 
 // resumeInput loads snapshot seq and the posted outcomes not yet given to the program.
-func (s *Store) resumeInput(ctx context.Context, runID string, seq int) ([]byte, []CallOutcome, error) {
-	var snapshot []byte
-	err := s.pool.QueryRow(ctx, q("SnapshotGet"), runID, seq).Scan(&snapshot)
+func (s *Store) resumeInput(ctx context.Context, runID string, seq int) (Snapshot, []CallOutcome, error) {
+	var snapshot Snapshot
+	err := s.pool.QueryRow(ctx, q("SnapshotGet"), runID, seq).Scan(&snapshot.Header, &snapshot.State)
 	if isNoRows(err) {
 		// Only the run's lease holder writes snapshots, and a newer one deletes the older
 		// ones: snapshot seq, the latest when this driver took the lease, is gone only when
 		// another driver (or a cancel) took the run since.
-		return nil, nil, fmt.Errorf("%w: snapshot %d of run %s was superseded", ErrLeaseLost, seq, runID)
+		return Snapshot{}, nil, fmt.Errorf("%w: snapshot %d of run %s was superseded", ErrLeaseLost, seq, runID)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("load snapshot %d of run %s: %w", seq, runID, err)
+		return Snapshot{}, nil, fmt.Errorf("load snapshot %d of run %s: %w", seq, runID, err)
 	}
 	rows, err := s.pool.Query(ctx, q("CallListUnapplied"), runID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
+		return Snapshot{}, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
 	}
 	settled, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (CallOutcome, error) {
 		var (
@@ -419,7 +419,7 @@ func (s *Store) resumeInput(ctx context.Context, runID string, seq int) ([]byte,
 		return o, err
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
+		return Snapshot{}, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
 	}
 	return snapshot, settled, nil
 }

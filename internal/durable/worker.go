@@ -345,7 +345,7 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 		out, err = w.engine.Start(ctx, spec, host)
 	} else {
 		var (
-			snapshot []byte
+			snapshot Snapshot
 			settled  []CallOutcome
 		)
 		snapshot, settled, err = w.store.resumeInput(ctx, runID, seq)
@@ -405,9 +405,9 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 	outcome = driveOutcome(out)
 	switch out.Kind {
 	case Suspended:
-		w.cfg.Metrics.snapshot("suspend", len(out.Snapshot))
+		w.cfg.Metrics.snapshot("suspend", out.Snapshot.Len())
 	case Yielded:
-		w.cfg.Metrics.snapshot("yield", len(out.Snapshot))
+		w.cfg.Metrics.snapshot("yield", out.Snapshot.Len())
 	}
 	log.InfoContext(ctx, "run driven", "outcome", out.Kind)
 	return nil

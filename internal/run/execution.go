@@ -239,7 +239,7 @@ func (e *Execution) drive(parent context.Context) error {
 		steps := int64(0)
 		if e.draining() {
 			steps = 1
-		} else if roundtrip() {
+		} else if e.rt.opts.RoundTrip {
 			steps = e.roundtripEvery
 		}
 		st, err := e.runVM(ctx, steps)
@@ -268,7 +268,7 @@ func (e *Execution) drive(parent context.Context) error {
 				e.state = StateYielded
 				return nil
 			}
-			if roundtrip() {
+			if e.rt.opts.RoundTrip {
 				if err := e.roundtrip(); err != nil {
 					return err
 				}
@@ -288,7 +288,7 @@ func (e *Execution) drive(parent context.Context) error {
 				Message: "the program waits on a promise that can never settle"})
 			return nil
 		}
-		if roundtrip() {
+		if e.rt.opts.RoundTrip {
 			if err := e.roundtrip(); err != nil {
 				return err
 			}

@@ -42,7 +42,7 @@ type hostileRuntime struct {
 func newHostileRuntime(t *testing.T) *hostileRuntime {
 	t.Helper()
 	h := &hostileRuntime{}
-	rt, err := New(Options{
+	rt, err := New(testOptions(Options{
 		Tools: []Tool{{Path: "host.hit", Description: "Count a call.",
 			Input: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`),
 			Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
@@ -52,7 +52,7 @@ func newHostileRuntime(t *testing.T) *hostileRuntime {
 			h.before.Add(1)
 			return nil
 		}},
-	})
+	}))
 	require.NoError(t, err)
 	h.rt = rt
 	return h
@@ -93,7 +93,7 @@ func runHostile(t *testing.T, cases []hostileCase) {
 			t.Parallel()
 			h := newHostileRuntime(t)
 			bug := tt.bug
-			if bug == "" && roundtrip() {
+			if bug == "" && envRoundTrip {
 				bug = tt.roundtripBug
 			}
 			start := time.Now()

@@ -120,7 +120,7 @@ SET status = 'cancelled', fence = fence + 1, finished_at = now(), updated_at = n
 WHERE id = $1;
 
 -- name: SnapshotInsert
-INSERT INTO snapshots (run_id, seq, state) VALUES ($1, $2, $3);
+INSERT INTO snapshots (run_id, seq, header, state) VALUES ($1, $2, $3, $4);
 
 -- name: SnapshotPruneBefore
 -- Deletes the run's snapshots older than $2: resuming only ever reads the latest one
@@ -132,7 +132,7 @@ DELETE FROM snapshots WHERE run_id = $1 AND seq < $2;
 DELETE FROM snapshots WHERE run_id = $1;
 
 -- name: SnapshotGet
-SELECT state FROM snapshots WHERE run_id = $1 AND seq = $2;
+SELECT header, state FROM snapshots WHERE run_id = $1 AND seq = $2;
 
 -- name: EventInsert
 -- Appends an event with the run's next sequence number.

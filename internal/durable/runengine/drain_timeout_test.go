@@ -17,7 +17,7 @@ import (
 func TestDrainOutOfTimeRequeuesTheRun(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	first, err := durable.NewWorker(b.store, New(Config{Egress: egress.Local(), DrainGrace: 4 * time.Second}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	first, err := durable.NewWorker(b.store, newTestEngine(Config{Egress: egress.Local(), DrainGrace: 4 * time.Second}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, first.Start(b.ctx))
 	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `

@@ -51,7 +51,7 @@ func setup(t *testing.T) *testBundle {
 
 func (b *testBundle) startWorker(t *testing.T) *durable.Worker {
 	t.Helper()
-	w, err := durable.NewWorker(b.store, New(Config{Egress: egress.Local()}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	w, err := durable.NewWorker(b.store, newTestEngine(Config{Egress: egress.Local()}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(b.ctx))
 	t.Cleanup(func() {
