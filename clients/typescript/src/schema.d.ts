@@ -65,9 +65,11 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Read a registered toolset with its tools. */
         get: operations["getToolset"];
         put?: never;
         post?: never;
+        /** Remove a registered toolset. */
         delete: operations["deleteToolset"];
         options?: never;
         head?: never;
@@ -317,6 +319,8 @@ export interface components {
             toolsets?: string[];
             limits?: components["schemas"]["Limits"];
             webhook?: components["schemas"]["WebhookTarget"];
+            /** @description Any JSON value; the program reads a copy of it as the global `input` (without it, `input` is undefined). Kept exactly as posted, with the run. */
+            input?: unknown;
         };
         /** @enum {string} */
         RunStatus: "queued" | "running" | "suspended" | "succeeded" | "failed" | "cancelled";
@@ -332,6 +336,8 @@ export interface components {
             code: string;
             toolsets?: string[];
             limits: components["schemas"]["Limits"];
+            /** @description The run's input as posted, when one was given. */
+            input?: unknown;
             /** @description The program's Result (ok, value or error, logs, warnings). */
             result?: {
                 [key: string]: unknown;
@@ -506,6 +512,9 @@ export interface operations {
                     "application/json": components["schemas"]["ToolsetList"];
                 };
             };
+            401: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     createToolset: {
@@ -531,7 +540,12 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
             502: components["responses"]["Error"];
         };
     };
@@ -555,7 +569,10 @@ export interface operations {
                     "application/json": components["schemas"]["Toolset"];
                 };
             };
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     deleteToolset: {
@@ -576,7 +593,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     listRuns: {
@@ -604,6 +624,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     createRun: {
@@ -643,8 +666,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     getRun: {
@@ -670,7 +698,10 @@ export interface operations {
                     "application/json": components["schemas"]["Run"];
                 };
             };
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     listCalls: {
@@ -693,7 +724,10 @@ export interface operations {
                     "application/json": components["schemas"]["CallList"];
                 };
             };
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     postOutcome: {
@@ -731,8 +765,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     listEvents: {
@@ -764,7 +803,10 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     cancelRun: {
@@ -787,8 +829,11 @@ export interface operations {
                     "application/json": components["schemas"]["Run"];
                 };
             };
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     createWebhook: {
@@ -814,6 +859,11 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     getCatalog: {
@@ -837,7 +887,10 @@ export interface operations {
                     "application/json": components["schemas"]["Catalog"];
                 };
             };
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     getCatalogPrompt: {
@@ -862,7 +915,10 @@ export interface operations {
                     "application/json": components["schemas"]["Prompt"];
                 };
             };
+            401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
 }

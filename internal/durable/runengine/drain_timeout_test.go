@@ -33,7 +33,9 @@ return [a.slept, s.sum];
 	start := time.Now()
 	require.NoError(t, first.Stop(stopCtx), "the drain ended with its run requeued")
 	took := time.Since(start)
-	require.Less(t, took, 1100*time.Millisecond)
+	// About the drain timeout, well before the 3 s call would have let it end; the margin is
+	// for a loaded machine, where the requeue's own transaction can take a few hundred ms.
+	require.Less(t, took, 2*time.Second)
 	requeued := b.runRow(t, run.ID)
 	require.Equal(t, durable.StatusQueued, requeued.status, "not left running")
 	require.Zero(t, requeued.crashes, "a drain is not a crash")
