@@ -93,16 +93,15 @@ func TestMigrateOnly(t *testing.T) {
 	pool, dbURL := pgtest.NewDB(t)
 	ctx := context.Background()
 	// Roll the schema's last migration back so there is something to apply.
-	_, err := pool.Exec(ctx, `DROP INDEX runs_unpruned_finished_idx;
-		ALTER TABLE runs DROP COLUMN pruned_at;
-		DELETE FROM goose_db_version WHERE version_id = 7`)
+	_, err := pool.Exec(ctx, `ALTER TABLE runs DROP COLUMN input;
+		DELETE FROM goose_db_version WHERE version_id = 10`)
 	require.NoError(t, err)
 	env := map[string]string{"DATABASE_URL": dbURL}
 	require.NoError(t, run(ctx, []string{"--migrate-only", "--listen", "0.0.0.0:1"}, func(k string) string { return env[k] }, io.Discard))
 	var typ string
 	require.NoError(t, pool.QueryRow(ctx, `SELECT data_type FROM information_schema.columns
-		WHERE table_name = 'runs' AND column_name = 'pruned_at'`).Scan(&typ))
-	require.Equal(t, "timestamp with time zone", typ)
+		WHERE table_name = 'runs' AND column_name = 'input'`).Scan(&typ))
+	require.Equal(t, "json", typ)
 }
 
 func TestRefusesUnmigratedDatabase(t *testing.T) {

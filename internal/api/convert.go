@@ -22,6 +22,10 @@ func toRun(r durable.Run) gen.Run {
 		ts := r.Toolsets
 		out.Toolsets = &ts
 	}
+	if r.Input != nil {
+		in := json.RawMessage(r.Input)
+		out.Input = &in
+	}
 	if len(r.Result) > 0 {
 		var result map[string]any
 		if json.Unmarshal(r.Result, &result) == nil && result != nil {

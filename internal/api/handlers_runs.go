@@ -44,6 +44,9 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 		}
 	}
 	n := durable.NewRun{Code: body.Code}
+	if body.Input != nil {
+		n.Input = *body.Input
+	}
 	if body.Toolsets != nil {
 		n.Toolsets = *body.Toolsets
 	}

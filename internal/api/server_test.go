@@ -42,12 +42,12 @@ func (waitEngine) Start(ctx context.Context, spec durable.RunSpec, host durable.
 	if err := host.CallPending(ctx, 1, json.RawMessage(`"h1"`)); err != nil {
 		return durable.Outcome{}, err
 	}
-	return durable.Outcome{Kind: durable.Suspended, Snapshot: []byte("s")}, nil
+	return durable.Outcome{Kind: durable.Suspended, Snapshot: durable.Snapshot{State: []byte("s")}}, nil
 }
 
-func (waitEngine) Resume(_ context.Context, _ durable.RunSpec, _ []byte, settled []durable.CallOutcome, _ durable.Host) (durable.Outcome, error) {
+func (waitEngine) Resume(_ context.Context, _ durable.RunSpec, _ durable.Snapshot, settled []durable.CallOutcome, _ durable.Host) (durable.Outcome, error) {
 	if len(settled) == 0 {
-		return durable.Outcome{Kind: durable.Suspended, Snapshot: []byte("s")}, nil
+		return durable.Outcome{Kind: durable.Suspended, Snapshot: durable.Snapshot{State: []byte("s")}}, nil
 	}
 	result, _ := json.Marshal(map[string]any{"ok": settled[0].OK, "value": settled[0].Value})
 	return durable.Outcome{Kind: durable.Finished, OK: settled[0].OK, Result: result}, nil
@@ -220,6 +220,31 @@ func TestCreateRunIdempotency(t *testing.T) {
 	other, err := b.client.CreateRunWithResponse(b.ctx, params, gen.RunCreate{Code: "2"})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusConflict, other.StatusCode())
+
+	// The input is part of the request: the same key with another input is a conflict.
+	in := json.RawMessage(`{"n": 1}`)
+	otherInput, err := b.client.CreateRunWithResponse(b.ctx, params, gen.RunCreate{Code: "1", Input: &in})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusConflict, otherInput.StatusCode())
+}
+
+// A run's input is stored and answered exactly as posted (key order, big numbers, U+0000).
+func TestRunInputIsKeptAsPosted(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	in := json.RawMessage(`{"z":1,"a":"x\u0000y","big":12345678901234567890}`) // as the client sends it
+	created, err := b.client.CreateRunWithResponse(b.ctx, nil, gen.RunCreate{Code: "return input", Input: &in})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, created.StatusCode(), string(created.Body))
+	require.NotNil(t, created.JSON201.Input)
+	require.Equal(t, string(in), string(*created.JSON201.Input))
+	got, err := b.client.GetRunWithResponse(b.ctx, created.JSON201.Id, nil)
+	require.NoError(t, err)
+	require.Equal(t, string(in), string(*got.JSON200.Input))
+
+	none, err := b.client.CreateRunWithResponse(b.ctx, nil, gen.RunCreate{Code: "1"})
+	require.NoError(t, err)
+	require.Nil(t, none.JSON201.Input, "no input: none answered")
 }
 
 func TestToolsets(t *testing.T) {

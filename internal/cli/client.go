@@ -6,14 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/client"
 	"github.com/codemode/codemode/internal/config"
 )
 
@@ -23,27 +22,25 @@ type clientFlags struct {
 	token string
 }
 
-func (f *clientFlags) client() (*gen.ClientWithResponses, error) {
+func (f *clientFlags) client() (*client.ClientWithResponses, error) {
 	return NewAPIClient(f.url, f.token)
 }
 
 // NewAPIClient returns a client of the service at baseURL that sends token (when not empty)
-// as its bearer token; opts add to it (gen.WithHTTPClient, ...).
-func NewAPIClient(baseURL, token string, opts ...gen.ClientOption) (*gen.ClientWithResponses, error) {
-	auth := gen.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		return nil
-	})
-	return gen.NewClientWithResponses(strings.TrimRight(baseURL, "/"), append(opts, auth)...)
+// as its bearer token; opts add to it (client.WithHTTPClient, ...).
+func NewAPIClient(baseURL, token string, opts ...client.ClientOption) (*client.ClientWithResponses, error) {
+	c, err := client.New(baseURL, token, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return c.ClientWithResponses, nil
 }
 
 // response is what every generated response type offers.
 type response interface{ StatusCode() int }
 
 // call is one request of a client verb: it returns the response and its body.
-type call func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error)
+type call func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error)
 
 // do sends the request and prints the service's JSON answer on stdout. An error status is a
 // failure (ExitFailed) with the answer on stderr, as is a request that gets no answer.
@@ -117,9 +114,9 @@ func runsList(cf *clientFlags, env Env) *cobra.Command {
   codemode runs list --status suspended --limit 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p := &gen.ListRunsParams{}
+			p := &client.ListRunsParams{}
 			if status != "" {
-				s := gen.RunStatus(status)
+				s := client.RunStatus(status)
 				p.Status = &s
 			}
 			if limit > 0 {
@@ -128,7 +125,7 @@ func runsList(cf *clientFlags, env Env) *cobra.Command {
 			if cursor != "" {
 				p.Cursor = &cursor
 			}
-			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
 				r, err := c.ListRunsWithResponse(ctx, p)
 				if err != nil {
 					return nil, nil, err
@@ -144,11 +141,11 @@ func runsList(cf *clientFlags, env Env) *cobra.Command {
 	return cmd
 }
 
-func waitParam(wait int) *gen.Wait {
+func waitParam(wait int) *client.Wait {
 	if wait <= 0 {
 		return nil
 	}
-	w := gen.Wait(wait)
+	w := client.Wait(wait)
 	return &w
 }
 
@@ -166,14 +163,14 @@ comes first (the API's ?wait= answers at every status change; this asks again un
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			deadline := time.Now().Add(time.Duration(wait) * time.Second)
-			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
 				for {
-					p := &gen.GetRunParams{}
+					p := &client.GetRunParams{}
 					if left := time.Until(deadline); left > 0 {
-						w := gen.Wait(left.Seconds())
+						w := client.Wait(left.Seconds())
 						p.Wait = &w
 					}
-					r, err := c.GetRunWithResponse(ctx, gen.RunID(args[0]), p)
+					r, err := c.GetRunWithResponse(ctx, client.RunID(args[0]), p)
 					if err != nil {
 						return nil, nil, err
 					}
@@ -189,9 +186,9 @@ comes first (the API's ?wait= answers at every status change; this asks again un
 }
 
 // settled reports whether a run waits for outcomes or has finished: what --wait waits for.
-func settled(s gen.RunStatus) bool {
+func settled(s client.RunStatus) bool {
 	switch s {
-	case gen.RunStatusSuspended, gen.RunStatusSucceeded, gen.RunStatusFailed, gen.RunStatusCancelled:
+	case client.RunStatusSuspended, client.RunStatusSucceeded, client.RunStatusFailed, client.RunStatusCancelled:
 		return true
 	}
 	return false
@@ -199,11 +196,12 @@ func settled(s gen.RunStatus) bool {
 
 func runsCreate(cf *clientFlags, env Env) *cobra.Command {
 	var wait int
-	var toolsets string
+	var toolsets, input string
 	cmd := &cobra.Command{
 		Use:   "create FILE|-",
 		Short: "Start a run of the program in FILE (or stdin for -)",
 		Example: `  codemode runs create prog.js --wait 5
+  codemode runs create prog.js --input '{"reason": "ship v2"}'
   echo 'await tools.ops.math.add({a: 1, b: 2})' | codemode runs create - --toolsets ops`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -215,9 +213,15 @@ func runsCreate(cf *clientFlags, env Env) *cobra.Command {
 			if toolsets != "" {
 				req["toolsets"] = strings.Split(toolsets, ",")
 			}
+			if input != "" {
+				if !json.Valid([]byte(input)) {
+					return fmt.Errorf("--input is not JSON: %s", input)
+				}
+				req["input"] = json.RawMessage(input)
+			}
 			payload, _ := json.Marshal(req)
-			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
-				r, err := c.CreateRunWithBodyWithResponse(ctx, &gen.CreateRunParams{Wait: waitParam(wait)},
+			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
+				r, err := c.CreateRunWithBodyWithResponse(ctx, &client.CreateRunParams{Wait: waitParam(wait)},
 					"application/json", bytes.NewReader(payload))
 				if err != nil {
 					return nil, nil, err
@@ -229,6 +233,7 @@ func runsCreate(cf *clientFlags, env Env) *cobra.Command {
 	f := cmd.Flags()
 	f.IntVar(&wait, "wait", 0, "seconds to wait for the run to be suspended or finished")
 	f.StringVar(&toolsets, "toolsets", "", "comma-separated toolset names (default: all)")
+	f.StringVar(&input, "input", "", "JSON the program reads as the global input")
 	return cmd
 }
 
@@ -239,8 +244,8 @@ func runsCancel(cf *clientFlags, env Env) *cobra.Command {
 		Example: `  codemode runs cancel 0b9e...`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
-				r, err := c.CancelRunWithResponse(ctx, gen.RunID(args[0]))
+			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
+				r, err := c.CancelRunWithResponse(ctx, client.RunID(args[0]))
 				if err != nil {
 					return nil, nil, err
 				}
@@ -257,8 +262,8 @@ func callsList(cf *clientFlags, env Env) *cobra.Command {
 		Example: `  codemode calls list 0b9e...`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
-				r, err := c.ListCallsWithResponse(ctx, gen.RunID(args[0]))
+			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
+				r, err := c.ListCallsWithResponse(ctx, client.RunID(args[0]))
 				if err != nil {
 					return nil, nil, err
 				}
@@ -294,8 +299,8 @@ func callsComplete(cf *clientFlags, env Env) *cobra.Command {
 				outcome = map[string]any{"ok": true, "value": json.RawMessage(value)}
 			}
 			payload, _ := json.Marshal(outcome)
-			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
-				r, err := c.PostOutcomeWithBodyWithResponse(ctx, gen.RunID(args[0]), callID, "application/json", bytes.NewReader(payload))
+			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
+				r, err := c.PostOutcomeWithBodyWithResponse(ctx, client.RunID(args[0]), callID, "application/json", bytes.NewReader(payload))
 				if err != nil {
 					return nil, nil, err
 				}
@@ -316,7 +321,7 @@ func toolsetsList(cf *clientFlags, env Env) *cobra.Command {
 		Example: `  codemode toolsets list`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
 				r, err := c.ListToolsetsWithResponse(ctx)
 				if err != nil {
 					return nil, nil, err
@@ -341,7 +346,7 @@ func toolsetsAdd(cf *clientFlags, env Env) *cobra.Command {
 				req["secret"] = secret
 			}
 			payload, _ := json.Marshal(req)
-			return cf.do(cmd, env, func(ctx context.Context, c *gen.ClientWithResponses) (response, []byte, error) {
+			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
 				r, err := c.CreateToolsetWithBodyWithResponse(ctx, "application/json", bytes.NewReader(payload))
 				if err != nil {
 					return nil, nil, err

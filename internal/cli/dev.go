@@ -143,7 +143,7 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: policy,
-		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes}),
+		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes, RoundTrip: roundTrip}),
 		durable.WorkerConfig{RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: durable.NewMetrics(reg)})
 	if err != nil {
 		return err

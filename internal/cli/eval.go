@@ -33,7 +33,7 @@ func parseToolsURL(v string) (toolset.Config, error) {
 func newEvalCmd(env Env) *cobra.Command {
 	var urls []string
 	var limits run.Limits
-	var runID string
+	var runID, input string
 	cmd := &cobra.Command{
 		Use:   "eval FILE|-",
 		Short: "Run one program in process and print its Result as one JSON line",
@@ -64,7 +64,10 @@ Exit status: 0 when the Result is ok, 1 when it is not, 2 for usage errors.`,
 			if err != nil {
 				return err
 			}
-			return eval(cmd.Context(), source, cfgs, limits, runID, env)
+			if input != "" && !json.Valid([]byte(input)) {
+				return fmt.Errorf("--input is not JSON: %s", input)
+			}
+			return eval(cmd.Context(), source, cfgs, limits, run.ExecOptions{RunID: runID, Input: inputOf(input)}, env)
 		},
 	}
 	f := cmd.Flags()
@@ -74,10 +77,15 @@ Exit status: 0 when the Result is ok, 1 when it is not, 2 for usage errors.`,
 	f.Int64Var(&limits.MaxOutputBytes, "max-output-bytes", 0, "output size limit in bytes (0: none)")
 	f.Int64Var(&limits.MaxMemoryBytes, "max-memory-bytes", 0, "heap limit in bytes (0: none)")
 	f.StringVar(&runID, "run-id", "", "the run id (default: random)")
+	f.StringVar(&input, "input", "", "JSON the program reads as the global input")
 	return cmd
 }
 
-func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.Limits, runID string, env Env) error {
+// roundTrip runs every program with run.Options.RoundTrip: this package's tests set it when
+// CODEMODE_ROUNDTRIP=1.
+var roundTrip bool
+
+func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.Limits, opts run.ExecOptions, env Env) error {
 	var tools []run.Tool
 	var namespaces []run.Namespace
 	for _, cfg := range cfgs {
@@ -88,11 +96,11 @@ func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.
 		tools = append(tools, ts...)
 		namespaces = append(namespaces, ns...)
 	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: limits})
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: limits, RoundTrip: roundTrip})
 	if err != nil {
 		return failed(err)
 	}
-	exec, err := rt.Execute(ctx, source, run.ExecOptions{RunID: runID})
+	exec, err := rt.Execute(ctx, source, opts)
 	if err != nil {
 		return failed(err)
 	}
@@ -131,4 +139,12 @@ func readSource(name string, stdin io.Reader) (string, error) {
 	}
 	b, err := os.ReadFile(name)
 	return string(b), err
+}
+
+// inputOf is the --input flag as a run's input: none when empty.
+func inputOf(flag string) json.RawMessage {
+	if flag == "" {
+		return nil
+	}
+	return json.RawMessage(flag)
 }

@@ -176,7 +176,7 @@ func build(t *testing.T) string {
 		if buildErr != nil {
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", binDir+"/",
+		cmd := exec.Command("go", "build", "-tags", roundTripTags(), "-o", binDir+"/",
 			"github.com/codemode/codemode/cmd/codemode",
 			"github.com/codemode/codemode/internal/toolset/toolsettest/cmd/toolsetd")
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -422,4 +422,13 @@ func freePort(t *testing.T) string {
 	}
 	defer ln.Close()
 	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// roundTripTags are the build tags of the binaries: codemode_roundtrip when
+// CODEMODE_ROUNDTRIP=1, so that their runs are saved and restored at every safe point too.
+func roundTripTags() string {
+	if os.Getenv("CODEMODE_ROUNDTRIP") == "1" {
+		return "codemode_roundtrip"
+	}
+	return ""
 }

@@ -57,7 +57,7 @@ func BenchmarkCheckpoint(b *testing.B) {
 	b.SetBytes(int64(len(snapshot)))
 	b.ResetTimer()
 	for range b.N {
-		if err := lease.Checkpoint(ctx, snapshot); err != nil {
+		if err := lease.Checkpoint(ctx, Snapshot{State: snapshot}); err != nil {
 			b.Fatal(err)
 		}
 	}

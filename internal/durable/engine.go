@@ -3,6 +3,7 @@ package durable
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // Engine runs code-mode programs for the worker. It is the seam between the durable service and
@@ -24,7 +25,7 @@ type Engine interface {
 	// Resume continues from snapshot (bytes earlier returned in an Outcome or given to
 	// Host.Checkpoint). settled holds the outcomes posted for durable calls since the program
 	// last saw them; the engine applies those its snapshot still waits on and ignores others.
-	Resume(ctx context.Context, spec RunSpec, snapshot []byte, settled []CallOutcome, host Host) (Outcome, error)
+	Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []CallOutcome, host Host) (Outcome, error)
 }
 
 // RunSpec is what the engine needs to run one program.
@@ -38,6 +39,8 @@ type RunSpec struct {
 	Limits json.RawMessage
 	// Toolsets are the toolsets the program may call, mounted under their names.
 	Toolsets []Toolset
+	// Input is the JSON the program reads as the global input; nil: none was given.
+	Input json.RawMessage
 }
 
 // Host is the engine's view of the store for one leased run. Every method writes under the
@@ -55,7 +58,7 @@ type Host interface {
 	CallPending(ctx context.Context, callID int, handle json.RawMessage) error
 	// Checkpoint stores a snapshot of the running program, taken at a safe point after settled
 	// calls; a re-drive after a crash continues from the latest one.
-	Checkpoint(ctx context.Context, snapshot []byte) error
+	Checkpoint(ctx context.Context, snapshot Snapshot) error
 }
 
 // CallStart describes a tool call as the program starts it.
@@ -111,6 +114,19 @@ const (
 	Yielded
 )
 
+// String names the kind, as logs show it.
+func (k OutcomeKind) String() string {
+	switch k {
+	case Finished:
+		return "finished"
+	case Suspended:
+		return "suspended"
+	case Yielded:
+		return "yielded"
+	}
+	return fmt.Sprintf("OutcomeKind(%d)", int(k))
+}
+
 // Outcome is the result of Engine.Start or Engine.Resume.
 type Outcome struct {
 	// Kind says which of the fields below are set.
@@ -120,5 +136,20 @@ type Outcome struct {
 	// Result is, for Finished, the program's Result as JSON (stored and returned verbatim).
 	Result json.RawMessage
 	// Snapshot is, for Suspended and Yielded, the encoded program state.
-	Snapshot []byte
+	Snapshot Snapshot
 }
+
+// Snapshot is a program's saved state in two parts, which the store keeps as two values of a
+// snapshots row (header and state) and hands back as they were: neither is parsed out of the
+// other. What they hold is the engine's business: for the code-mode engine, the run's header
+// (limits, call ids, active time, calls) and the interpreter's snapshot.
+type Snapshot struct {
+	// Header is the engine's bookkeeping. Nil in a snapshot stored before the header column
+	// existed (migration 00008), whose State holds the engine's whole state as one value.
+	Header []byte
+	// State is the program's state.
+	State []byte
+}
+
+// Len is the snapshot's size in bytes, both parts.
+func (s Snapshot) Len() int { return len(s.Header) + len(s.State) }

@@ -76,7 +76,8 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		in      driveInput
 		limits  []byte
 		known   int
-		current []byte
+		current Snapshot
+		input   []byte
 	)
 	// One round trip: the lease UPDATE, then (each statement seeing what the ones before it
 	// wrote, and every write of earlier drivers, which the new fence now shuts out) what the
@@ -114,7 +115,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		if err := br.QueryRow().Scan(&fence, &seq, &from, &crashes); err != nil {
 			return err
 		}
-		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known); err != nil {
+		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input); err != nil {
 			return fmt.Errorf("drive input: %w", err)
 		}
 		rows, err := br.Query()
@@ -125,7 +126,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
 		}
-		if err := br.QueryRow().Scan(&current); err != nil && !isNoRows(err) {
+		if err := br.QueryRow().Scan(&current.Header, &current.State); err != nil && !isNoRows(err) {
 			return fmt.Errorf("snapshot: %w", err)
 		}
 		rows, err = br.Query()
@@ -141,6 +142,9 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		}
 		in.snapshot = current
 		in.spec.RunID, in.spec.Limits = runID, limits
+		if input != nil {
+			in.spec.Input = input
+		}
 		in.spec.Toolsets, err = s.openToolsets(found)
 		return err
 	}()
@@ -167,9 +171,9 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 type driveInput struct {
 	spec     RunSpec
 	toolsets []string
-	// snapshot is the run's latest snapshot (nil when it has none); settled the posted
+	// snapshot is the run's latest snapshot (State nil when it has none); settled the posted
 	// outcomes not yet applied.
-	snapshot []byte
+	snapshot Snapshot
 	settled  []CallOutcome
 }
 
@@ -383,7 +387,7 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 }
 
 // Checkpoint implements Host.
-func (l *Lease) Checkpoint(ctx context.Context, snapshot []byte) error {
+func (l *Lease) Checkpoint(ctx context.Context, snapshot Snapshot) error {
 	err := l.journal(ctx, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
@@ -397,9 +401,9 @@ func (l *Lease) Checkpoint(ctx context.Context, snapshot []byte) error {
 	return nil
 }
 
-func (l *Lease) writeSnapshot(ctx context.Context, tx pgx.Tx, seq int, snapshot []byte) (int, error) {
+func (l *Lease) writeSnapshot(ctx context.Context, tx pgx.Tx, seq int, snapshot Snapshot) (int, error) {
 	next := seq + 1
-	if _, err := tx.Exec(ctx, q("SnapshotInsert"), l.runID, next, snapshot); err != nil {
+	if _, err := tx.Exec(ctx, q("SnapshotInsert"), l.runID, next, snapshot.Header, snapshot.State); err != nil {
 		return 0, fmt.Errorf("insert snapshot %d: %w", next, err)
 	}
 	// The new snapshot supersedes the older ones: every job resumes from the run's latest
@@ -430,7 +434,7 @@ func (l *Lease) markApplied(ctx context.Context, tx pgx.Tx) error {
 
 // suspend stores the snapshot and parks the run until an outcome arrives. When outcomes were
 // posted while the program ran (not yet given to it), the resume is enqueued at once.
-func (l *Lease) suspend(ctx context.Context, snapshot []byte, yielded bool) error {
+func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) error {
 	return l.fenced(ctx, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {

@@ -35,7 +35,7 @@ func (b *testBundle) suspendedRun(t *testing.T) Run {
 	_, err = lease.CallStarted(b.ctx, CallStart{CallID: 2, Toolset: "t", Path: "t.wait", Durable: true})
 	require.NoError(t, err)
 	require.NoError(t, lease.CallPending(b.ctx, 2, json.RawMessage(`{"job":7}`)))
-	require.NoError(t, lease.suspend(b.ctx, []byte("snap-1"), false))
+	require.NoError(t, lease.suspend(b.ctx, Snapshot{State: []byte("snap-1")}, false))
 	run, err = b.store.GetRun(b.ctx, run.ID)
 	require.NoError(t, err)
 	require.Equal(t, StatusSuspended, run.Status)
@@ -67,8 +67,8 @@ func TestStaleDriverWritesAreRefused(t *testing.T) {
 		}},
 		{name: "call settled", write: func() error { return stale.CallSettled(b.ctx, 1, CallOutcome{OK: true}) }},
 		{name: "call pending", write: func() error { return stale.CallPending(b.ctx, 1, nil) }},
-		{name: "checkpoint", write: func() error { return stale.Checkpoint(b.ctx, []byte("s")) }},
-		{name: "suspend", write: func() error { return stale.suspend(b.ctx, []byte("s"), false) }},
+		{name: "checkpoint", write: func() error { return stale.Checkpoint(b.ctx, Snapshot{State: []byte("s")}) }},
+		{name: "suspend", write: func() error { return stale.suspend(b.ctx, Snapshot{State: []byte("s")}, false) }},
 		{name: "finish", write: func() error { return stale.finish(b.ctx, Outcome{Kind: Finished, OK: true}) }},
 	}
 	for _, tt := range tests {
@@ -155,7 +155,7 @@ func TestRecordOutcome(t *testing.T) {
 	require.Equal(t, 1, b.jobCount(t, "run.resume"))
 	snapshot, settled, err := b.store.resumeInput(b.ctx, run.ID, run.SnapshotSeq)
 	require.NoError(t, err)
-	require.Equal(t, "snap-1", string(snapshot))
+	require.Equal(t, "snap-1", string(snapshot.State))
 	require.Len(t, settled, 1)
 	require.Equal(t, 2, settled[0].CallID)
 	require.JSONEq(t, `{"a":1,"b":2}`, string(settled[0].Value))
@@ -199,7 +199,7 @@ func TestOutcomeWhileRunningResumesAfterSuspend(t *testing.T) {
 	require.Equal(t, OutcomeRecorded, got)
 	require.Zero(t, b.jobCount(t, "run.resume"), "the run is running: no resume yet")
 
-	require.NoError(t, lease.suspend(b.ctx, []byte("s"), false))
+	require.NoError(t, lease.suspend(b.ctx, Snapshot{State: []byte("s")}, false))
 	require.Equal(t, 1, b.jobCount(t, "run.resume"), "the suspend saw the posted outcome and scheduled the resume")
 }
 
@@ -290,8 +290,30 @@ func TestSnapshotRestartsTheCountOfCrashes(t *testing.T) {
 	run, lease := b.leasedRun(t)
 	_, err := b.store.pool.Exec(b.ctx, "UPDATE runs SET crashes = 2 WHERE id = $1", run.ID)
 	require.NoError(t, err)
-	require.NoError(t, lease.Checkpoint(b.ctx, []byte("snap-1")))
+	require.NoError(t, lease.Checkpoint(b.ctx, Snapshot{State: []byte("snap-1")}))
 	var crashes int
 	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT crashes FROM runs WHERE id = $1", run.ID).Scan(&crashes))
 	require.Zero(t, crashes)
+}
+
+// A snapshot's header and state are stored as two values and read back as they were written;
+// one stored before the header column existed reads back with no header.
+func TestSnapshotHeaderAndStateStoredApart(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, lease := b.leasedRun(t)
+	require.NoError(t, lease.Checkpoint(b.ctx, Snapshot{Header: []byte(`{"format":2}`), State: []byte(`{"heap":[]}`)}))
+	var header, state []byte
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT header, state FROM snapshots WHERE run_id = $1 AND seq = 1", run.ID).Scan(&header, &state))
+	require.Equal(t, `{"format":2}`, string(header))
+	require.Equal(t, `{"heap":[]}`, string(state))
+	snapshot, _, err := b.store.resumeInput(b.ctx, run.ID, 1)
+	require.NoError(t, err)
+	require.Equal(t, Snapshot{Header: []byte(`{"format":2}`), State: []byte(`{"heap":[]}`)}, snapshot)
+
+	b.exec(t, "INSERT INTO snapshots (run_id, seq, state) VALUES ($1, 2, 'one document')", run.ID)
+	snapshot, _, err = b.store.resumeInput(b.ctx, run.ID, 2)
+	require.NoError(t, err)
+	require.Nil(t, snapshot.Header)
+	require.Equal(t, "one document", string(snapshot.State))
 }

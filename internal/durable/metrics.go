@@ -162,10 +162,10 @@ func (h *meteredHost) CallPending(ctx context.Context, callID int, handle json.R
 	return h.Host.CallPending(ctx, callID, handle)
 }
 
-func (h *meteredHost) Checkpoint(ctx context.Context, snapshot []byte) error {
+func (h *meteredHost) Checkpoint(ctx context.Context, snapshot Snapshot) error {
 	err := h.Host.Checkpoint(ctx, snapshot)
 	if err == nil {
-		h.m.snapshot("checkpoint", len(snapshot))
+		h.m.snapshot("checkpoint", snapshot.Len())
 	}
 	return err
 }

@@ -68,7 +68,7 @@ func TestAJobNamingAnOlderSnapshotResumesFromTheLatest(t *testing.T) {
 	b := setup(t)
 	run, lease := b.leasedRun(t)
 	for i := 1; i <= 5; i++ {
-		require.NoError(t, lease.Checkpoint(b.ctx, fmt.Appendf(nil, "snap-%d", i)))
+		require.NoError(t, lease.Checkpoint(b.ctx, Snapshot{State: fmt.Appendf(nil, "snap-%d", i)}))
 	}
 	require.Equal(t, []int{5}, b.snapshotSeqs(t, run.ID))
 
@@ -80,7 +80,7 @@ func TestAJobNamingAnOlderSnapshotResumesFromTheLatest(t *testing.T) {
 	require.Equal(t, 5, seq, "the lease names the latest snapshot")
 	snapshot, _, err := b.store.resumeInput(b.ctx, run.ID, seq)
 	require.NoError(t, err)
-	require.Equal(t, "snap-5", string(snapshot))
+	require.Equal(t, "snap-5", string(snapshot.State))
 
 	// A driver that took the lease at snapshot 5 but lost the run before reading it (another
 	// driver checkpointed since) stops as one whose lease was lost.
@@ -88,14 +88,14 @@ func TestAJobNamingAnOlderSnapshotResumesFromTheLatest(t *testing.T) {
 	require.NoError(t, err)
 	fresh, _, err := b.store.acquire(b.ctx, run.ID, 3, 0)
 	require.NoError(t, err)
-	require.NoError(t, fresh.Checkpoint(b.ctx, []byte("snap-6")))
+	require.NoError(t, fresh.Checkpoint(b.ctx, Snapshot{State: []byte("snap-6")}))
 	_, _, err = b.store.resumeInput(b.ctx, run.ID, seq)
 	require.ErrorIs(t, err, ErrLeaseLost)
-	require.ErrorIs(t, redrive.Checkpoint(b.ctx, []byte("stale")), ErrLeaseLost)
+	require.ErrorIs(t, redrive.Checkpoint(b.ctx, Snapshot{State: []byte("stale")}), ErrLeaseLost)
 	require.Equal(t, []int{6}, b.snapshotSeqs(t, run.ID))
 
 	// A stale run.resume job for an older suspension does not take the run.
-	require.NoError(t, fresh.suspend(b.ctx, []byte("snap-7"), false))
+	require.NoError(t, fresh.suspend(b.ctx, Snapshot{State: []byte("snap-7")}, false))
 	_, _, err = b.store.acquire(b.ctx, run.ID, 4, 3)
 	require.ErrorIs(t, err, errNoLease)
 	require.Equal(t, []int{7}, b.snapshotSeqs(t, run.ID))
@@ -121,7 +121,7 @@ func (b *testBundle) finishedRun(t *testing.T, age time.Duration, events int, pe
 	_, err := lease.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.a"})
 	require.NoError(t, err)
 	require.NoError(t, lease.CallSettled(b.ctx, 1, CallOutcome{OK: true, Value: json.RawMessage(`1`)}))
-	require.NoError(t, lease.Checkpoint(b.ctx, []byte("snap")))
+	require.NoError(t, lease.Checkpoint(b.ctx, Snapshot{State: []byte("snap")}))
 	require.NoError(t, lease.finish(b.ctx, Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true}`)}))
 	b.exec(t, "INSERT INTO snapshots (run_id, seq, state) VALUES ($1, 1, 'old')", run.ID)
 	b.exec(t, `INSERT INTO run_events (run_id, seq, type)
@@ -274,7 +274,10 @@ func TestStoredSnapshotBytesFollowTheLatestState(t *testing.T) {
 	for _, n := range sizes {
 		run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: scriptOf(n, valueBytes, true)})
 		require.NoError(t, err)
-		run = b.waitStatus(t, run.ID, StatusSuspended)
+		// 1,000 checkpoints of up to 110 KB each: give a loaded machine time.
+		run, err = b.store.WaitRun(b.ctx, run.ID, 3*time.Minute, func(s string) bool { return s == StatusSuspended })
+		require.NoError(t, err)
+		require.Equal(t, StatusSuspended, run.Status)
 		require.Equal(t, n+1, run.SnapshotSeq, "a checkpoint per settled call, then the suspend")
 		var rows, stored, latest int
 		require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT count(*), coalesce(sum(octet_length(state)), 0),

@@ -51,6 +51,8 @@ type NewRun struct {
 	// IdempotencyKey makes creation idempotent: the same key with the same request returns the
 	// first run; with another request ErrIdempotencyConflict. Empty: no key.
 	IdempotencyKey string
+	// Input is JSON the program reads as the global input; nil: none.
+	Input json.RawMessage
 }
 
 // Run is a stored run.
@@ -67,6 +69,8 @@ type Run struct {
 	FinishedAt *time.Time
 	// SnapshotSeq is the sequence number of the latest snapshot (0: none).
 	SnapshotSeq int
+	// Input is the JSON the program reads as the global input; nil: none was given.
+	Input json.RawMessage
 	// Pending lists the calls waiting for an outcome (filled by GetRun).
 	Pending []Call
 }
@@ -78,6 +82,9 @@ func (n NewRun) hash() []byte {
 	_ = enc.Encode(n.Toolsets)
 	_ = enc.Encode(canonicalJSON(n.Limits))
 	_ = enc.Encode(n.Webhook)
+	if len(n.Input) > 0 { // runs without input hash as they always did
+		_ = enc.Encode(canonicalJSON(n.Input))
+	}
 	return h.Sum(nil)
 }
 
@@ -118,7 +125,7 @@ func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool,
 				return err
 			}
 		}
-		inserted, err := scanRun(tx.QueryRow(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash))
+		inserted, err := scanRun(tx.QueryRow(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash, inputArg(n.Input)))
 		if isNoRows(err) { // the idempotency key exists
 			var (
 				uid      uuid.UUID
@@ -152,6 +159,14 @@ func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool,
 	return run, false, err
 }
 
+// inputArg is a run's input as the RunInsert query takes it: NULL when none was given.
+func inputArg(input json.RawMessage) any {
+	if len(input) == 0 {
+		return nil
+	}
+	return storable(input)
+}
+
 func checkToolsets(ctx context.Context, tx pgx.Tx, names []string) error {
 	rows, err := tx.Query(ctx, q("ToolsetListNamed"), names)
 	if err != nil {
@@ -175,13 +190,13 @@ func checkToolsets(ctx context.Context, tx pgx.Tx, names []string) error {
 
 func scanRun(r pgx.Row) (Run, error) {
 	var (
-		run             Run
-		uid             uuid.UUID
-		whURL, whSecret *string
-		limits, result  []byte
+		run                   Run
+		uid                   uuid.UUID
+		whURL, whSecret       *string
+		limits, result, input []byte
 	)
 	err := r.Scan(&uid, &run.Status, &run.Code, &limits, &run.Toolsets, &whURL, &whSecret, &result,
-		&run.SnapshotSeq, &run.CreatedAt, &run.UpdatedAt, &run.FinishedAt)
+		&run.SnapshotSeq, &run.CreatedAt, &run.UpdatedAt, &run.FinishedAt, &input)
 	if err != nil {
 		return Run{}, err
 	}
@@ -189,6 +204,9 @@ func scanRun(r pgx.Row) (Run, error) {
 	run.Limits = limits
 	if result != nil {
 		run.Result = result
+	}
+	if input != nil {
+		run.Input = input
 	}
 	if whURL != nil {
 		run.Webhook = &Webhook{URL: *whURL}
@@ -359,39 +377,26 @@ func decodeCursor(c string) (time.Time, string, error) {
 	return at, id, nil
 }
 
-// runSpec loads what the engine needs to run a run.
-func (s *Store) runSpec(ctx context.Context, runID string) (RunSpec, error) {
-	run, err := s.getRunRow(ctx, runID)
-	if err != nil {
-		return RunSpec{}, err
-	}
-	toolsets, err := s.ListToolsets(ctx, run.Toolsets)
-	if err != nil {
-		return RunSpec{}, err
-	}
-	return RunSpec{RunID: run.ID, Code: run.Code, Limits: run.Limits, Toolsets: toolsets}, nil
-}
-
 // resumeInput loads snapshot seq and the posted outcomes not yet given to the program.
-func (s *Store) resumeInput(ctx context.Context, runID string, seq int) ([]byte, []CallOutcome, error) {
-	var snapshot []byte
-	err := s.pool.QueryRow(ctx, q("SnapshotGet"), runID, seq).Scan(&snapshot)
+func (s *Store) resumeInput(ctx context.Context, runID string, seq int) (Snapshot, []CallOutcome, error) {
+	var snapshot Snapshot
+	err := s.pool.QueryRow(ctx, q("SnapshotGet"), runID, seq).Scan(&snapshot.Header, &snapshot.State)
 	if isNoRows(err) {
 		// Only the run's lease holder writes snapshots, and a newer one deletes the older
 		// ones: snapshot seq, the latest when this driver took the lease, is gone only when
 		// another driver (or a cancel) took the run since.
-		return nil, nil, fmt.Errorf("%w: snapshot %d of run %s was superseded", ErrLeaseLost, seq, runID)
+		return Snapshot{}, nil, fmt.Errorf("%w: snapshot %d of run %s was superseded", ErrLeaseLost, seq, runID)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("load snapshot %d of run %s: %w", seq, runID, err)
+		return Snapshot{}, nil, fmt.Errorf("load snapshot %d of run %s: %w", seq, runID, err)
 	}
 	rows, err := s.pool.Query(ctx, q("CallListUnapplied"), runID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
+		return Snapshot{}, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
 	}
 	settled, err := pgx.CollectRows(rows, scanUnapplied)
 	if err != nil {
-		return nil, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
+		return Snapshot{}, nil, fmt.Errorf("posted outcomes of run %s: %w", runID, err)
 	}
 	return snapshot, settled, nil
 }

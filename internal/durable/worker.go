@@ -347,7 +347,7 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 		lease.deferEvent(EventStarted, map[string]any{"worker": w.id})
 		out, err = w.engine.Start(ctx, spec, host)
 	} else {
-		if in.snapshot == nil {
+		if in.snapshot.State == nil {
 			// Only the run's lease holder writes snapshots, and a newer one deletes the older
 			// ones: the latest, read with the lease, is missing only when another driver (or a
 			// cancel) took the run since.
@@ -403,9 +403,9 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 	outcome = driveOutcome(out)
 	switch out.Kind {
 	case Suspended:
-		w.cfg.Metrics.snapshot("suspend", len(out.Snapshot))
+		w.cfg.Metrics.snapshot("suspend", out.Snapshot.Len())
 	case Yielded:
-		w.cfg.Metrics.snapshot("yield", len(out.Snapshot))
+		w.cfg.Metrics.snapshot("yield", out.Snapshot.Len())
 	}
 	log.InfoContext(ctx, "run driven", "outcome", out.Kind)
 	return nil

@@ -62,9 +62,13 @@ func (e *scriptEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outc
 	return e.run(ctx, spec, host, scriptState{Values: map[int]json.RawMessage{}})
 }
 
-func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot []byte, settled []CallOutcome, host Host) (Outcome, error) {
+func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []CallOutcome, host Host) (Outcome, error) {
+	// The header, stored apart from the state, comes back as it was written.
+	if string(snapshot.Header) != scriptHeader(spec) {
+		return Outcome{}, fmt.Errorf("snapshot header %q, want %q", snapshot.Header, scriptHeader(spec))
+	}
 	var st scriptState
-	if err := json.Unmarshal(snapshot, &st); err != nil {
+	if err := json.Unmarshal(snapshot.State, &st); err != nil {
 		return Outcome{}, fmt.Errorf("decode snapshot: %w", err)
 	}
 	for _, o := range settled {
@@ -75,6 +79,9 @@ func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot []byte
 	}
 	return e.run(ctx, spec, host, st)
 }
+
+// scriptHeader is the header of the script engine's snapshots of a run.
+func scriptHeader(spec RunSpec) string { return `{"run":"` + spec.RunID + `"}` }
 
 func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scriptState) (Outcome, error) {
 	var prog struct {
@@ -90,7 +97,7 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 			<-ctx.Done()
 			st.Next++
 			snap, _ := json.Marshal(st)
-			return Outcome{Kind: Yielded, Snapshot: snap}, nil
+			return Outcome{Kind: Yielded, Snapshot: Snapshot{Header: []byte(scriptHeader(spec)), State: snap}}, nil
 		}
 		rec, err := host.CallStarted(ctx, CallStart{CallID: id, Toolset: "t", Path: step.Tool, Args: step.Args, Durable: step.Durable})
 		if err != nil {
@@ -128,7 +135,7 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 			if e.checkpoints {
 				st.Next++
 				snap, _ := json.Marshal(st)
-				if err := host.Checkpoint(ctx, snap); err != nil {
+				if err := host.Checkpoint(ctx, Snapshot{Header: []byte(scriptHeader(spec)), State: snap}); err != nil {
 					return Outcome{}, err
 				}
 				continue
@@ -138,7 +145,7 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 	}
 	snap, _ := json.Marshal(st)
 	if len(st.Pending) > 0 {
-		return Outcome{Kind: Suspended, Snapshot: snap}, nil
+		return Outcome{Kind: Suspended, Snapshot: Snapshot{Header: []byte(scriptHeader(spec)), State: snap}}, nil
 	}
 	values := make([]json.RawMessage, len(prog.Steps))
 	for i := range values {
@@ -388,7 +395,7 @@ func (failingEngine) Start(context.Context, RunSpec, Host) (Outcome, error) {
 	return Outcome{}, errors.New("engine exploded")
 }
 
-func (failingEngine) Resume(context.Context, RunSpec, []byte, []CallOutcome, Host) (Outcome, error) {
+func (failingEngine) Resume(context.Context, RunSpec, Snapshot, []CallOutcome, Host) (Outcome, error) {
 	return Outcome{}, errors.New("engine exploded")
 }
 
@@ -513,7 +520,7 @@ func (e *unstorableEngine) Start(ctx context.Context, spec RunSpec, host Host) (
 	return Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true,"value":1}`)}, nil
 }
 
-func (e *unstorableEngine) Resume(context.Context, RunSpec, []byte, []CallOutcome, Host) (Outcome, error) {
+func (e *unstorableEngine) Resume(context.Context, RunSpec, Snapshot, []CallOutcome, Host) (Outcome, error) {
 	return Outcome{}, errors.New("not resumable")
 }
 
@@ -567,7 +574,7 @@ func (e *flakyEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outco
 	return e.next.Start(ctx, spec, host)
 }
 
-func (e *flakyEngine) Resume(ctx context.Context, spec RunSpec, snapshot []byte, settled []CallOutcome, host Host) (Outcome, error) {
+func (e *flakyEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []CallOutcome, host Host) (Outcome, error) {
 	return e.next.Resume(ctx, spec, snapshot, settled, host)
 }
 
@@ -637,4 +644,11 @@ func TestWorkerRetryIsAnEvent(t *testing.T) {
 	require.NoError(t, json.Unmarshal(retried[0].Data, &data))
 	require.Equal(t, 2, data.Attempt)
 	require.Contains(t, data.Error, "engine exploded")
+}
+
+func TestOutcomeKindNamesItselfInLogs(t *testing.T) {
+	t.Parallel()
+	for kind, want := range map[OutcomeKind]string{Finished: "finished", Suspended: "suspended", Yielded: "yielded", 9: "OutcomeKind(9)"} {
+		require.Equal(t, want, kind.String())
+	}
 }

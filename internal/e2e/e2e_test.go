@@ -38,7 +38,7 @@ func build(t *testing.T) string {
 		if buildErr != nil {
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", binDir+"/",
+		cmd := exec.Command("go", "build", "-tags", roundTripTags(), "-o", binDir+"/",
 			"github.com/codemode/codemode/cmd/server",
 			"github.com/codemode/codemode/cmd/worker",
 			"github.com/codemode/codemode/internal/toolset/toolsettest/cmd/toolsetd")
@@ -261,4 +261,13 @@ return {sum, approved: answer.approved, by: answer.by}`
 	for _, n := range []int{1, 2, 3} {
 		require.Equal(t, 1, execs[fmt.Sprintf("%s:%d", id, n)], "key %s:%d in %v", id, n, execs)
 	}
+}
+
+// roundTripTags are the build tags of the binaries: codemode_roundtrip when
+// CODEMODE_ROUNDTRIP=1, so that their runs are saved and restored at every safe point too.
+func roundTripTags() string {
+	if os.Getenv("CODEMODE_ROUNDTRIP") == "1" {
+		return "codemode_roundtrip"
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -116,7 +117,7 @@ func setup(t *testing.T) *stack {
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)
 
-	w, err := durable.NewWorker(store, runengine.New(runengine.Config{Egress: egress.Local()}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	w, err := durable.NewWorker(store, runengine.New(runengine.Config{Egress: egress.Local(), RoundTrip: os.Getenv("CODEMODE_ROUNDTRIP") == "1"}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(ctx))
 	t.Cleanup(func() {

@@ -1,9 +1,9 @@
 package interp
 
 // Function.prototype: call, apply, bind, toString and Symbol.hasInstance. The
-// Function constructor cannot evaluate code (direct calls are UnsupportedSyntax,
-// indirect ones throw EvalError); the global binding exists for Function.prototype
-// and instanceof Function. eval is absent.
+// Function constructor cannot evaluate code: calling it (with or without new) throws
+// EvalError when the call happens, so code that only names it compiles; the global
+// binding exists for Function.prototype and instanceof Function. eval is absent.
 
 func init() { registerBuiltin("Function", 1, setupFunction) }
 

@@ -30,3 +30,26 @@ func TestFunctionRestrictedProperties(t *testing.T) {
 		})
 	}
 }
+
+func TestFunctionConstructorThrowsEvalErrorWhenCalled(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{name: "a call throws a catchable EvalError", src: "let r; try { Function('return this')() } catch (e) { r = [e.name, e instanceof EvalError].join() } r", want: "EvalError,true"},
+		{name: "new throws it too", src: "let r; try { new Function('a', 'return a') } catch (e) { r = e.name } r", want: "EvalError"},
+		{name: "an unreachable fallback runs nothing", src: "const g = typeof globalThis == 'object' ? globalThis : Function('return this')(); typeof g", want: "object"},
+		{name: "a parameter named Function is an ordinary binding", src: "function g(Function) { return (() => Function(1))() } g(x => x + 1)", want: "2"},
+		{name: "the global is still the constructor of functions", src: "[(function () {}) instanceof Function, typeof Function].join()", want: "true,function"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, thrown := runProgram(t, tt.src)
+			require.False(t, thrown, got)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}

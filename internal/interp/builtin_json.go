@@ -89,6 +89,10 @@ type jsonSerializer struct {
 	stack    []*Object        // objects being serialized (cycle detection)
 	maxDepth int              // 0 = unlimited (JSON.stringify); the embedding API sets it
 	fail     func(msg string) // how to report cycles and depth: a TypeError or a host error
+	// data is the plain-data contract of values leaving the program (VM.ToData): what
+	// JSON.stringify would silently drop or empty fails instead, errors become {name, message}.
+	data bool
+	path []string // with data: the keys from the root to the value being written
 }
 
 // jsonStringify is JSON.stringify(value, replacer, space).
@@ -189,6 +193,9 @@ func (s *jsonSerializer) property(holder *Object, key PropertyKey, v Value) bool
 			v = o.slots.(Value)
 		}
 	}
+	if s.data {
+		v = s.plainData(v)
+	}
 	switch v.kind {
 	case KindNull:
 		s.b.putASCII("null")
@@ -274,11 +281,13 @@ func (s *jsonSerializer) object(o *Object) {
 		if s.gap != "" {
 			s.b.writeUnit(' ')
 		}
+		s.push(k)
 		if s.property(o, k, v) {
 			wrote = true
 		} else {
 			s.truncate(mark)
 		}
+		s.pop()
 	}
 	s.indent = stepback
 	if wrote {
@@ -331,9 +340,11 @@ func (s *jsonSerializer) array(o *Object) {
 		} else {
 			v = vm.GetProp(o, k)
 		}
+		s.push(k)
 		if !s.property(o, k, v) {
 			s.b.putASCII("null")
 		}
+		s.pop()
 	}
 	s.indent = stepback
 	if n > 0 {
@@ -350,6 +361,11 @@ var errNotJSON = errors.New("the value has no JSON form")
 // (0: unlimited) or a value with no JSON form is a *Diagnostic of kind "InvalidDataValue";
 // an exception thrown by a toJSON method or getter is returned as an error too.
 func (vm *VM) ToJSON(v Value, maxDepth int) (out []byte, err error) {
+	return vm.toJSON(v, maxDepth, "")
+}
+
+// toJSON is ToJSON, and ToData when root is not empty.
+func (vm *VM) toJSON(v Value, maxDepth int, root string) (out []byte, err error) {
 	type hostFail struct{ msg string }
 	defer func() {
 		if r := recover(); r != nil {
@@ -365,6 +381,9 @@ func (vm *VM) ToJSON(v Value, maxDepth int) (out []byte, err error) {
 	}()
 	s := &jsonSerializer{vm: vm, maxDepth: maxDepth}
 	s.fail = func(msg string) { panic(hostFail{msg}) }
+	if root != "" {
+		s.data, s.path = true, []string{root}
+	}
 	wrapper := vm.newPlainObject()
 	vm.CreateDataProperty(wrapper, strKey(""), v)
 	if !s.property(wrapper, strKey(""), v) {

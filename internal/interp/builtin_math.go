@@ -44,6 +44,7 @@ func setupMath(r *Realm) {
 		{"exp", 1, math1(math.Exp)},
 		{"floor", 1, math1(math.Floor)},
 		{"fround", 1, math1(func(x float64) float64 { return float64(float32(x)) })},
+		{"f16round", 1, math1(f16round)},
 		{"hypot", 2, mathHypot},
 		{"imul", 2, mathImul},
 		{"log", 1, math1(math.Log)},
@@ -288,4 +289,22 @@ func mathRandom(vm *VM, c NativeCall) Value {
 		st.seed(vm.exec.cfg.RandomSeed)
 	}
 	return Number(st.next())
+}
+
+// f16round rounds x to the nearest IEEE 754 binary16 value (ties to even), as a double: 11
+// significant bits, exponents down to -14 (below that the spacing of subnormals, 2^-24), and
+// infinity from 65520 up.
+func f16round(x float64) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	a := math.Abs(x)
+	_, e := math.Frexp(a) // a = f × 2^e, f in [0.5, 1): its leading bit is 2^(e-1)
+	lead := max(e-1, -14)
+	quantum := math.Ldexp(1, lead-10)
+	r := math.RoundToEven(a/quantum) * quantum
+	if r > 65504 {
+		r = math.Inf(1)
+	}
+	return math.Copysign(r, x)
 }

@@ -23,6 +23,11 @@ func TestMathBuiltins(t *testing.T) {
 		{"clz32", `[Math.clz32(1), Math.clz32(0), Math.clz32(-1), Math.clz32(2 ** 32), Math.clz32(0.5)].join()`, "31,32,0,32,32"},
 		{"imul", `[Math.imul(3, 4), Math.imul(-5, 12), Math.imul(0xffffffff, 5), Math.imul(2 ** 31, 2)].join()`, "12,-60,-5,0"},
 		{"fround", `[Math.fround(5.5), Math.fround(5.05), Math.fround(2 ** 128), Math.fround(1e-50)].join()`, "5.5,5.050000190734863,Infinity,0"},
+		// Math.f16round (ES2025): node 20 lacks it; values are binary16 roundings worked by hand
+		// (ties to even at 65520, 2049, 2^-25 and 2^-14 + 2^-25; subnormals below 2^-14).
+		{"f16round", `[1.337, 65519.99, 65520, -65520, 2 ** -25, 3 * 2 ** -26, 2 ** -14 + 2 ** -25, 6.1e-5, 0.1, 1 / 3, 2049, 2051, NaN].map(Math.f16round).join()`,
+			"1.3369140625,65504,Infinity,-Infinity,0,5.960464477539063e-8,0.00006103515625,0.00006097555160522461,0.0999755859375,0.333251953125,2048,2052,NaN"},
+		{"f16round_zeros", `[1 / Math.f16round(-0), 1 / Math.f16round(-1e-9), Math.f16round.length, Math.f16round.name].join()`, "-Infinity,-Infinity,1,f16round"},
 		{"random_range", `let ok = true; for (let i = 0; i < 1000; i++) { const r = Math.random(); if (!(r >= 0 && r < 1)) ok = false } ok`, "true"},
 		{"random_varies", `new Array(10).fill(0).map(() => Math.random()).some((x, i, a) => x !== a[0])`, "true"},
 		{"tag", `Math.ts = Object.prototype.toString; Math.ts()`, "[object Math]"},

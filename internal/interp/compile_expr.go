@@ -744,6 +744,10 @@ func (c *compiler) deleteExpr(n *js.UnaryExpr) {
 		c.mark(n)
 		c.emit(OpDeleteProp, c.strConst(dotName(t)), 0)
 	case *js.IndexExpr:
+		if t.Optional || hasOptional(t.X) {
+			c.chainDeleteElem(t)
+			return
+		}
 		c.expr(t.X)
 		c.expr(t.Y)
 		c.mark(n)
@@ -764,6 +768,24 @@ func (c *compiler) chainDelete(t *js.DotExpr) {
 		c.optional(oc, 1)
 	}
 	c.emit(OpDeleteProp, c.strConst(dotName(t)), 0)
+	c.endChainDelete(oc)
+}
+
+// chainDeleteElem is delete a?.[k] (or a?.b[k]): true without evaluating k when the chain
+// short-circuits, as for a?.b.
+func (c *compiler) chainDeleteElem(t *js.IndexExpr) {
+	oc := &optChain{}
+	c.chainPart(t.X, oc, false)
+	if t.Optional {
+		c.optional(oc, 1)
+	}
+	c.expr(t.Y)
+	c.op(OpDeleteElem)
+	c.endChainDelete(oc)
+}
+
+// endChainDelete ends an optional-chain delete: a short-circuited chain is true.
+func (c *compiler) endChainDelete(oc *optChain) {
 	end := c.emit(OpJump, 0, 0)
 	for _, j := range oc.jumps {
 		c.patch(j)

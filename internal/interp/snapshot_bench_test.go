@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/codemode/codemode/internal/benchcpu"
@@ -11,7 +12,13 @@ import (
 // mixedHeapProgram builds n units of mixed live data, then waits on a host promise: records
 // with several properties, arrays of numbers and of strings (short and long), nested arrays,
 // a Map of small objects and closures over per-iteration bindings.
-const mixedHeapProgram = `
+const mixedHeapProgram = mixedHeapData + `
+const got = await later();
+recs.length + nums.length + strs.length + nested.length + m.size + fns[n - 1]() + got
+`
+
+// mixedHeapData builds the live data of mixedHeapProgram.
+const mixedHeapData = `
 const n = %d;
 const recs = [], nums = [], strs = [], nested = [], fns = [];
 const m = new Map();
@@ -24,9 +31,35 @@ for (let i = 0; i < n; i++) {
   const c = i;
   fns.push(() => c + n);
 }
-const got = await later();
-recs.length + nums.length + strs.length + nested.length + m.size + fns[n - 1]() + got
 `
+
+// mixedHeapJSONProgram builds the same data and returns the size of its JSON: the records,
+// arrays and the Map's entries (the closures have none).
+const mixedHeapJSONProgram = mixedHeapData + `
+JSON.stringify({recs, nums, strs, nested, m: [...m]}).length
+`
+
+// mixedHeapJSONBytes is the size of the JSON of the live data of mixedHeapProgram with n units.
+func mixedHeapJSONBytes(tb testing.TB, n int) int {
+	tb.Helper()
+	vm := New(Config{})
+	p, err := Compile(fmt.Sprintf(mixedHeapJSONProgram, n))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := vm.Start(p); err != nil {
+		tb.Fatal(err)
+	}
+	if st, err := vm.Run(context.Background(), RunOptions{}); err != nil || st != StatusDone {
+		tb.Fatalf("status %v, %v", st, err)
+	}
+	v, _ := vm.Result()
+	size, err := strconv.Atoi(vm.ToGoString(v))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return size
+}
 
 // mixedHeapUnits is the number of units that makes a snapshot of about 10 KB, 1 MB and 10 MB.
 var mixedHeapUnits = []struct {
@@ -64,7 +97,8 @@ func mixedHeapVM(tb testing.TB, n int) *VM {
 }
 
 // BenchmarkSnapshot measures Snapshot (encode) and Restore (decode) of a VM holding a mix of
-// live data; MB/s is bytes of snapshot JSON per second.
+// live data; MB/s is bytes of snapshot JSON per second, x-json the snapshot's size over the
+// size of the JSON of the live data it holds (JSON.stringify of the records, arrays and Map).
 func BenchmarkSnapshot(b *testing.B) {
 	for _, size := range mixedHeapUnits {
 		b.Run(size.name, func(b *testing.B) {
@@ -73,6 +107,7 @@ func BenchmarkSnapshot(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			ratio := float64(len(data)) / float64(mixedHeapJSONBytes(b, size.units))
 			b.Run("encode", func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
@@ -83,6 +118,7 @@ func BenchmarkSnapshot(b *testing.B) {
 					}
 				}
 				cpu.ReportThroughput(b, len(data))
+				b.ReportMetric(ratio, "x-json") // after the loop, which clears reported metrics
 			})
 			b.Run("decode", func(b *testing.B) {
 				b.SetBytes(int64(len(data)))

@@ -42,6 +42,10 @@ func TestRunPrograms(t *testing.T) {
 		thrown bool
 	}{
 		{name: "arith", src: "1 + 2 * 3", want: "7"},
+		// Compared with node: an optional-chain delete of an element is true, without evaluating
+		// the key, when the chain short-circuits.
+		{name: "optional delete of an element", src: `const k = "a"; let n = 0; const o = {a: 1, b: {a: 2}}; JSON.stringify([delete null?.[k], delete undefined?.[n++], n, delete o?.[k], "a" in o, delete o?.b[k], o.b, delete o.x?.[k]])`,
+			want: `[true,true,0,true,false,true,{},true]`},
 		{name: "completion", src: "const a = 2\n a * 21", want: "42"},
 		{name: "strings", src: "'a' + 1 + 'b'", want: "a1b"},
 		{name: "closure", src: "function mk() { let n = 0; return () => ++n } const f = mk(); f(); f(); f()", want: "3"},

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/client"
 	"github.com/codemode/codemode/internal/cli"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
@@ -131,11 +131,11 @@ func indexOf(name string) int {
 	return -1
 }
 
-func newClient(cfg Config) (*gen.ClientWithResponses, error) {
+func newClient(cfg Config) (*client.ClientWithResponses, error) {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.MaxIdleConnsPerHost = cfg.Concurrency * 2
 	httpClient := &http.Client{Transport: transport, Timeout: 2 * waitSeconds * time.Second}
-	return cli.NewAPIClient(cfg.URL, cfg.Token, gen.WithHTTPClient(httpClient))
+	return cli.NewAPIClient(cfg.URL, cfg.Token, client.WithHTTPClient(httpClient))
 }
 
 // serveToolset serves the test toolset (echo, approvals.request, ...) on host.
@@ -154,11 +154,11 @@ func serveToolset(host string) (string, func(), error) {
 }
 
 // registerToolset registers (or re-registers, with the new URL) the generator's toolset.
-func registerToolset(ctx context.Context, c *gen.ClientWithResponses, url string) error {
+func registerToolset(ctx context.Context, c *client.ClientWithResponses, url string) error {
 	if _, err := c.DeleteToolsetWithResponse(ctx, toolsetName); err != nil {
 		return fmt.Errorf("loadgen: %w", err)
 	}
-	resp, err := c.CreateToolsetWithResponse(ctx, gen.ToolsetCreate{Name: toolsetName, Url: url})
+	resp, err := c.CreateToolsetWithResponse(ctx, client.ToolsetCreate{Name: toolsetName, Url: url})
 	if err != nil {
 		return fmt.Errorf("loadgen: register toolset: %w", err)
 	}
@@ -170,7 +170,7 @@ func registerToolset(ctx context.Context, c *gen.ClientWithResponses, url string
 
 // drive runs s with cfg.Concurrency runs in flight: a warm-up, then the measured window. A run
 // counts when it ends inside the window, so the rate is completions per second.
-func drive(ctx context.Context, c *gen.ClientWithResponses, s scenario, cfg Config) (Result, error) {
+func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg Config) (Result, error) {
 	res := Result{Scenario: s.name, Measures: s.measures, Concurrency: cfg.Concurrency}
 	warmEnd := time.Now().Add(cfg.Warmup)
 	end := warmEnd.Add(cfg.Duration)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/client"
 )
 
 // A scenario drives one run from creation to its end and returns the latency it measures.
@@ -14,7 +14,7 @@ type scenario struct {
 	name string
 	// what the latency of one run measures, for the report
 	measures string
-	run      func(ctx context.Context, c *gen.ClientWithResponses, toolset string) (time.Duration, error)
+	run      func(ctx context.Context, c *client.ClientWithResponses, toolset string) (time.Duration, error)
 }
 
 // scenarios are the run kinds loadgen measures (docs/architecture.md, "Benchmarks"), in report order.
@@ -27,7 +27,7 @@ var scenarios = []scenario{
 // waitSeconds bounds each wait the generator asks the API for.
 const waitSeconds = 30
 
-func runTrivial(ctx context.Context, c *gen.ClientWithResponses, _ string) (time.Duration, error) {
+func runTrivial(ctx context.Context, c *client.ClientWithResponses, _ string) (time.Duration, error) {
 	start := time.Now()
 	run, err := createRun(ctx, c, "1 + 1", nil)
 	if err != nil {
@@ -39,7 +39,7 @@ func runTrivial(ctx context.Context, c *gen.ClientWithResponses, _ string) (time
 	return time.Since(start), nil
 }
 
-func runCalls10(ctx context.Context, c *gen.ClientWithResponses, toolset string) (time.Duration, error) {
+func runCalls10(ctx context.Context, c *client.ClientWithResponses, toolset string) (time.Duration, error) {
 	code := fmt.Sprintf(`let sum = 0;
 for (let i = 0; i < 10; i++) sum += (await tools.%s.echo({i})).i;
 sum`, toolset)
@@ -54,14 +54,14 @@ sum`, toolset)
 	return time.Since(start), nil
 }
 
-func runResume(ctx context.Context, c *gen.ClientWithResponses, toolset string) (time.Duration, error) {
+func runResume(ctx context.Context, c *client.ClientWithResponses, toolset string) (time.Duration, error) {
 	code := fmt.Sprintf(`const answer = await tools.%s.approvals.request({reason: "load"});
 answer.approved`, toolset)
 	run, err := createRun(ctx, c, code, []string{toolset})
 	if err != nil {
 		return 0, err
 	}
-	for run.Status != gen.RunStatusSuspended {
+	for run.Status != client.RunStatusSuspended {
 		if terminal(run.Status) {
 			return 0, fmt.Errorf("run %s ended %s before suspending", run.Id, run.Status)
 		}
@@ -72,9 +72,9 @@ answer.approved`, toolset)
 	if len(run.Pending) != 1 {
 		return 0, fmt.Errorf("run %s is suspended on %d calls, want 1", run.Id, len(run.Pending))
 	}
-	var value gen.Any = map[string]any{"approved": true}
+	var value client.Any = map[string]any{"approved": true}
 	start := time.Now()
-	resp, err := c.PostOutcomeWithResponse(ctx, run.Id, run.Pending[0].CallId, gen.Outcome{Ok: true, Value: &value})
+	resp, err := c.PostOutcomeWithResponse(ctx, run.Id, run.Pending[0].CallId, client.Outcome{Ok: true, Value: &value})
 	if err != nil {
 		return 0, err
 	}
@@ -88,13 +88,13 @@ answer.approved`, toolset)
 }
 
 // createRun posts a run and waits for it to suspend or finish.
-func createRun(ctx context.Context, c *gen.ClientWithResponses, code string, toolsets []string) (*gen.Run, error) {
-	wait := gen.Wait(waitSeconds)
-	body := gen.RunCreate{Code: code}
+func createRun(ctx context.Context, c *client.ClientWithResponses, code string, toolsets []string) (*client.Run, error) {
+	wait := client.Wait(waitSeconds)
+	body := client.RunCreate{Code: code}
 	if toolsets != nil {
 		body.Toolsets = &toolsets
 	}
-	resp, err := c.CreateRunWithResponse(ctx, &gen.CreateRunParams{Wait: &wait}, body)
+	resp, err := c.CreateRunWithResponse(ctx, &client.CreateRunParams{Wait: &wait}, body)
 	if err != nil {
 		return nil, err
 	}
@@ -104,9 +104,9 @@ func createRun(ctx context.Context, c *gen.ClientWithResponses, code string, too
 	return resp.JSON201, nil
 }
 
-func getRun(ctx context.Context, c *gen.ClientWithResponses, id string) (*gen.Run, error) {
-	wait := gen.Wait(waitSeconds)
-	resp, err := c.GetRunWithResponse(ctx, id, &gen.GetRunParams{Wait: &wait})
+func getRun(ctx context.Context, c *client.ClientWithResponses, id string) (*client.Run, error) {
+	wait := client.Wait(waitSeconds)
+	resp, err := c.GetRunWithResponse(ctx, id, &client.GetRunParams{Wait: &wait})
 	if err != nil {
 		return nil, err
 	}
@@ -117,14 +117,14 @@ func getRun(ctx context.Context, c *gen.ClientWithResponses, id string) (*gen.Ru
 }
 
 // finish waits until run has ended and checks that it succeeded with the value want (JSON).
-func finish(ctx context.Context, c *gen.ClientWithResponses, run *gen.Run, want string) error {
+func finish(ctx context.Context, c *client.ClientWithResponses, run *client.Run, want string) error {
 	var err error
 	for !terminal(run.Status) {
 		if run, err = getRun(ctx, c, run.Id); err != nil {
 			return err
 		}
 	}
-	if run.Status != gen.RunStatusSucceeded || run.Result == nil {
+	if run.Status != client.RunStatusSucceeded || run.Result == nil {
 		return fmt.Errorf("run %s ended %s: %v", run.Id, run.Status, run.Result)
 	}
 	got, err := json.Marshal((*run.Result)["value"])
@@ -137,6 +137,6 @@ func finish(ctx context.Context, c *gen.ClientWithResponses, run *gen.Run, want 
 	return nil
 }
 
-func terminal(s gen.RunStatus) bool {
-	return s == gen.RunStatusSucceeded || s == gen.RunStatusFailed || s == gen.RunStatusCancelled
+func terminal(s client.RunStatus) bool {
+	return s == client.RunStatusSucceeded || s == client.RunStatusFailed || s == client.RunStatusCancelled
 }

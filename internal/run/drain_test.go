@@ -11,7 +11,7 @@ import (
 // A drain stops CPU-bound code at the next instruction boundary: the execution yields, its
 // state is saved, and a resume continues the loop from where it stopped.
 func TestDrainInterruptsBusyLoop(t *testing.T) {
-	rt, err := New(Options{})
+	rt, err := New(testOptions(Options{}))
 	require.NoError(t, err)
 	drain := make(chan struct{})
 	src := `
@@ -40,11 +40,11 @@ return [i, phase];
 
 // A busy loop that never ends yields as well, and keeps yielding on every resume drained.
 func TestDrainInterruptsInfiniteLoop(t *testing.T) {
-	rt, err := New(Options{})
+	rt, err := New(testOptions(Options{}))
 	require.NoError(t, err)
 	drain := make(chan struct{})
 	close(drain)
-	state := []byte(nil)
+	var state SavedState
 	for i := range 3 {
 		var (
 			e   *Execution

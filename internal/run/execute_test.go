@@ -117,7 +117,7 @@ func setup(t *testing.T, limits Limits, hooks Hooks) (*testBundle, *approvals) {
 		{Path: "approvals.request", Description: "Ask a human to approve.", Durable: appr},
 		{Path: "util.timer", Description: "A timer awaited in process.", Durable: timer{}},
 	}
-	rt, err := New(Options{Tools: tools, Namespaces: []Namespace{{Path: "math", Description: "Arithmetic."}}, Limits: limits, Hooks: hooks})
+	rt, err := New(testOptions(Options{Tools: tools, Namespaces: []Namespace{{Path: "math", Description: "Arithmetic."}}, Limits: limits, Hooks: hooks}))
 	require.NoError(t, err)
 	b.rt = rt
 	return b, appr

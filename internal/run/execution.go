@@ -126,6 +126,10 @@ func (r *Runtime) Execute(ctx context.Context, source string, opts ExecOptions) 
 	}
 	e.vm = interp.New(e.vmConfig())
 	e.host.install(e.vm)
+	if d := e.installInput(opts.Input); d != nil {
+		e.finishWithError(d)
+		return e, nil
+	}
 	if err := e.vm.Start(prog); err != nil {
 		return nil, fmt.Errorf("start program: %w", err)
 	}
@@ -241,7 +245,7 @@ func (e *Execution) drive(parent context.Context) error {
 		steps := int64(0)
 		if e.draining() {
 			steps = 1
-		} else if roundtrip() {
+		} else if e.rt.opts.RoundTrip {
 			steps = e.roundtripEvery
 		}
 		st, err := e.runVM(ctx, steps)
@@ -270,7 +274,7 @@ func (e *Execution) drive(parent context.Context) error {
 				e.state = StateYielded
 				return nil
 			}
-			if roundtrip() {
+			if e.rt.opts.RoundTrip {
 				if err := e.roundtrip(); err != nil {
 					return err
 				}
@@ -290,7 +294,7 @@ func (e *Execution) drive(parent context.Context) error {
 				Message: "the program waits on a promise that can never settle"})
 			return nil
 		}
-		if roundtrip() {
+		if e.rt.opts.RoundTrip {
 			if err := e.roundtrip(); err != nil {
 				return err
 			}

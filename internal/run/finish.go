@@ -39,7 +39,7 @@ func (e *Execution) finish() {
 	res := &Result{OK: true}
 	value, err := e.valueJSON(v)
 	if err != nil {
-		e.finishWithError(&Diagnostic{Kind: KindInvalidDataValue, Message: "the program's result cannot be copied as JSON: " + err.Error()})
+		e.finishWithError(&Diagnostic{Kind: KindInvalidDataValue, Message: "the program's result cannot be copied as JSON: " + dataErrorText(err)})
 		return
 	}
 	res.Value = value
@@ -53,7 +53,7 @@ func (e *Execution) valueJSON(v interp.Value) ([]byte, error) {
 	if v.IsUndefined() {
 		return []byte("null"), nil
 	}
-	out, err := e.vm.ToJSON(v, MaxValueDepth)
+	out, err := e.vm.ToData(v, MaxValueDepth, "result")
 	if err != nil {
 		return nil, err
 	}
@@ -231,4 +231,14 @@ func cutMessage(msg string, maxBytes int64) string {
 		n--
 	}
 	return msg[:n] + truncationMarker
+}
+
+// dataErrorText is the reason a value could not be copied out of the program, without the
+// diagnostic kind the caller states itself.
+func dataErrorText(err error) string {
+	var d *interp.Diagnostic
+	if errors.As(err, &d) {
+		return d.Message
+	}
+	return err.Error()
 }

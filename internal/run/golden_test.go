@@ -65,7 +65,7 @@ func TestGoldenSnapshotsResume(t *testing.T) {
 		s, err := e.Suspend()
 		require.NoError(t, err)
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, s.State, 0o644))
+		require.NoError(t, os.WriteFile(path, stateFileOf(t, s.State), 0o644))
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "golden", "format*.json"))
 	require.NoError(t, err)
@@ -73,9 +73,10 @@ func TestGoldenSnapshotsResume(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
-			state, err := os.ReadFile(file)
+			data, err := os.ReadFile(file)
 			require.NoError(t, err)
-			if codegenShifted && !bytes.Contains(state, []byte(`"compiled":`)) {
+			state := parseStateFile(t, data)
+			if codegenShifted && !bytes.Contains(state.VM, []byte(`"compiled":`)) {
 				t.Skip("the state carries no compiled code, and this build's code generator differs")
 			}
 			pending, err := PendingOf(state)

@@ -128,9 +128,9 @@ func (h *host) inputOf(vm *interp.VM, arg interp.Value) (json.RawMessage, error)
 	if arg.IsUndefined() {
 		return json.RawMessage("{}"), nil
 	}
-	data, err := vm.ToJSON(arg, MaxValueDepth)
+	data, err := vm.ToData(arg, MaxValueDepth, "input")
 	if err != nil {
-		return nil, fmt.Errorf("tool input cannot be copied as JSON: %w", err)
+		return nil, fmt.Errorf("tool input cannot be copied as JSON: %s", dataErrorText(err))
 	}
 	return jsontext.WellFormed(data), nil
 }
@@ -246,4 +246,18 @@ func toolPathOf(callee string) (string, bool) {
 		}
 	}
 	return strings.Join(segs, "."), true
+}
+
+// installInput defines the global input: a copy of the run's input JSON, or undefined when
+// there is none. Input that is not JSON is an InvalidDataValue diagnostic before anything runs.
+func (e *Execution) installInput(input json.RawMessage) *Diagnostic {
+	v := interp.Undefined()
+	if len(input) > 0 {
+		var err error
+		if v, err = e.vm.FromJSON(input); err != nil {
+			return &Diagnostic{Kind: KindInvalidDataValue, Message: "the run's input is not JSON: " + err.Error()}
+		}
+	}
+	_ = e.vm.Set(e.vm.Global(), "input", v)
+	return nil
 }

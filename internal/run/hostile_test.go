@@ -42,7 +42,7 @@ type hostileRuntime struct {
 func newHostileRuntime(t *testing.T) *hostileRuntime {
 	t.Helper()
 	h := &hostileRuntime{}
-	rt, err := New(Options{
+	rt, err := New(testOptions(Options{
 		Tools: []Tool{{Path: "host.hit", Description: "Count a call.",
 			Input: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`),
 			Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
@@ -52,7 +52,7 @@ func newHostileRuntime(t *testing.T) *hostileRuntime {
 			h.before.Add(1)
 			return nil
 		}},
-	})
+	}))
 	require.NoError(t, err)
 	h.rt = rt
 	return h
@@ -93,7 +93,7 @@ func runHostile(t *testing.T, cases []hostileCase) {
 			t.Parallel()
 			h := newHostileRuntime(t)
 			bug := tt.bug
-			if bug == "" && roundtrip() {
+			if bug == "" && envRoundTrip {
 				bug = tt.roundtripBug
 			}
 			start := time.Now()
@@ -365,8 +365,8 @@ func TestHostileSandboxEscape(t *testing.T) {
 	runHostile(t, []hostileCase{
 		{name: "this.constructor.constructor", src: "this.constructor.constructor('return process')()", limits: lim,
 			kind: KindExecutionFailure, msg: "TypeError", noHost: true, wall: safetyWall},
-		{name: "Function", src: "Function('return tools.host.hit({})')()", limits: lim, kind: KindUnsupportedSyntax, msg: "Function constructor", noHost: true, wall: safetyWall},
-		{name: "new Function", src: "new Function('x', 'return x')(1)", limits: lim, kind: KindUnsupportedSyntax, noHost: true, wall: safetyWall},
+		{name: "Function", src: "Function('return tools.host.hit({})')()", limits: lim, kind: KindExecutionFailure, msg: noFunction, noHost: true, wall: safetyWall},
+		{name: "new Function", src: "new Function('x', 'return x')(1)", limits: lim, kind: KindExecutionFailure, msg: noFunction, noHost: true, wall: safetyWall},
 		{name: "eval", src: "eval('tools.host.hit({})')", limits: lim, kind: KindUnsupportedSyntax, msg: "eval", noHost: true, wall: safetyWall},
 		{name: "indirect eval", src: "(0, eval)('1')", limits: lim, kind: KindExecutionFailure, msg: "ReferenceError", noHost: true, wall: safetyWall},
 		{name: "eval via globalThis", src: "globalThis['ev' + 'al']('1')", limits: lim, kind: KindExecutionFailure, msg: "TypeError", noHost: true, wall: safetyWall},

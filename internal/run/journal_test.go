@@ -18,7 +18,7 @@ type recorder struct {
 	events      []string
 	outcomes    map[string]Outcome
 	handles     map[string]json.RawMessage
-	checkpoints [][]byte
+	checkpoints []SavedState
 }
 
 func newRecorder() *recorder {
@@ -54,7 +54,7 @@ func (r *recorder) CallPending(_ context.Context, c Call, h json.RawMessage) err
 	return nil
 }
 
-func (r *recorder) Checkpoint(_ context.Context, state []byte) error {
+func (r *recorder) Checkpoint(_ context.Context, state SavedState) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, "checkpoint")

@@ -23,7 +23,7 @@ import (
 // Files are never rewritten afterwards: they are what that release wrote.
 
 // thisRelease names the directory -update-release writes.
-const thisRelease = "2026-12-01"
+const thisRelease = "2026-12-01.2"
 
 var updateRelease = flag.Bool("update-release", false, "write this release's suspended runs to testdata/releases/"+thisRelease)
 
@@ -31,7 +31,8 @@ var updateRelease = flag.Bool("update-release", false, "write this release's sus
 type archivedRun struct {
 	// Program is the run's source, for readers (the state holds what runs).
 	Program string `json:"program"`
-	// State is the suspended run as Suspend wrote it.
+	// State is the suspended run as Suspend wrote it: one document (format 1), or
+	// {"header": ..., "vm": ...} (see stateFile).
 	State json.RawMessage `json:"state"`
 	// Outcomes answer the run's durable calls by key, including those of later suspensions.
 	Outcomes map[string]Outcome `json:"outcomes"`
@@ -154,7 +155,7 @@ func approvalOutcome(args json.RawMessage) Outcome {
 // the archive, and returns its result.
 func resumeArchived(t *testing.T, b *testBundle, a archivedRun) *Result {
 	t.Helper()
-	state := []byte(a.State)
+	state := parseStateFile(t, a.State)
 	for range 20 {
 		pending, err := PendingOf(state)
 		require.NoError(t, err)
@@ -189,7 +190,7 @@ func writeReleaseArchive(t *testing.T) {
 		require.Equal(t, StateSuspended, e.State(), p.name)
 		s, err := e.Suspend()
 		require.NoError(t, err)
-		a := archivedRun{Program: p.src, State: s.State, Outcomes: map[string]Outcome{}}
+		a := archivedRun{Program: p.src, State: stateFileOf(t, s.State), Outcomes: map[string]Outcome{}}
 		// Run on to the end, answering every call, to record the outcomes.
 		state := s.State
 		for e.State() == StateSuspended {

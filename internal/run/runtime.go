@@ -24,7 +24,17 @@ type Options struct {
 	Clock func() time.Time
 	// Logger receives the runtime's own logs (not the program's console). Default: discard.
 	Logger *slog.Logger
+	// RoundTrip, for tests, saves every run to bytes and restores it into a brand-new
+	// interpreter at every host-call boundary and every few hundred instructions, as a resume
+	// in another process would: state a snapshot forgets shows up as a wrong result. It makes
+	// runs far slower. The test suites set it when CODEMODE_ROUNDTRIP=1 (docs/architecture.md).
+	RoundTrip bool
 }
+
+// buildRoundTrip turns RoundTrip on in every runtime of a binary built with the
+// codemode_roundtrip build tag: the end-to-end tests build the service's binaries so when
+// CODEMODE_ROUNDTRIP=1. Release binaries cannot turn it on.
+var buildRoundTrip = false
 
 // Hooks run around every host call (tool calls and search).
 type Hooks struct {
@@ -55,6 +65,7 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
+	opts.RoundTrip = opts.RoundTrip || buildRoundTrip
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -81,6 +92,10 @@ type ExecOptions struct {
 	// Drain, when closed, asks the run to stop at the next safe point once no inline call is in
 	// flight; the Execution then ends Yielded and can be suspended.
 	Drain <-chan struct{}
+	// Input, when set, is JSON the program reads as the global input (a copy of its own, made
+	// when the program starts; it is part of the run's state from then on). Without it, input
+	// is undefined. Execute only: a resumed run has the input it started with.
+	Input json.RawMessage
 }
 
 // CheckpointPolicy bounds what checkpoints cost a journaled run. A drive checkpoints after its
@@ -122,7 +137,7 @@ type Journal interface {
 	// CallPending records that durable work started and answered with handle.
 	CallPending(ctx context.Context, call Call, handle json.RawMessage) error
 	// Checkpoint stores the run's state at a safe point after settled calls.
-	Checkpoint(ctx context.Context, state []byte) error
+	Checkpoint(ctx context.Context, state SavedState) error
 }
 
 // Recorded is what a Journal already knows about a call; the zero value means nothing.

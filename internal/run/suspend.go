@@ -1,22 +1,22 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"time"
 
 	"github.com/codemode/codemode/internal/interp"
 )
 
-// StateFormat is the version of the run-state envelope written by Suspend. The interpreter's
-// own snapshot (field "vm") carries its own format number. Readers for every older version are
-// kept (see decodeState).
-const StateFormat = 1
+// StateFormat is the version of the run's header written by Suspend (SavedState.Header). The
+// interpreter's own snapshot (SavedState.VM) carries its own format number. Readers for every older
+// version are kept (see decodeState): format 1 is the one-document form, the header's members
+// and the interpreter's state as member "vm" of one JSON object, written before the state came
+// in two parts.
+const StateFormat = 2
 
 // ErrNotSuspendable is returned by Suspend when the run is done or still has inline work.
 var ErrNotSuspendable = errors.New("run cannot be suspended")
@@ -47,32 +47,36 @@ type PendingCall struct {
 	Handle json.RawMessage `json:"handle"`
 }
 
+// SavedState is a saved run in two parts, stored side by side and neither parsed out of the other.
+type SavedState struct {
+	// Header is the run's own bookkeeping, versioned JSON (StateFormat): its id, limits, next
+	// call id, active time, calls, logs and warnings. Empty in a state of the one-document
+	// form (format 1), which VM then holds whole.
+	Header []byte
+	// VM is the interpreter's snapshot (interp.VM.Snapshot), or the whole one-document state
+	// when Header is empty.
+	VM []byte
+}
+
+// Len is the state's size in bytes, both parts.
+func (s SavedState) Len() int { return len(s.Header) + len(s.VM) }
+
 // Suspension is a saved run: State resumes it (Runtime.Resume), Pending lists what it waits on.
 type Suspension struct {
-	// State is the versioned JSON of the whole run.
-	State []byte
+	// State is the whole run.
+	State SavedState
 	// Pending are the durable calls whose outcomes the run waits for, in call order.
 	Pending []PendingCall
 }
 
-// runState is the envelope written by Suspend (format 1): its members, then the interpreter
-// state as the last member "vm".
+// runState is a decoded state: the header's members and the interpreter's state.
 type runState struct {
 	runStateHead
 	VM json.RawMessage `json:"vm"`
-
-	// vmThenEnd: VM holds the rest of the envelope from the interpreter's state on, which
-	// should be the state and the envelope's closing brace (see decodeStateVMLast)
-	vmThenEnd bool
 }
 
-// errVMNotLast is what restore reports for a state decoded by decodeStateVMLast whose "vm"
-// member is not the last of the envelope after all.
-var errVMNotLast = errors.New("the vm member is not the last of the state")
-
-// runStateHead is runState without the interpreter state, which encode appends itself
-// (encoding/json would scan and compact the already compact snapshot again) and decodeState
-// cuts out before decoding the rest.
+// runStateHead is the header (SavedState.Header) of format 2, and the members of a format 1
+// document besides "vm".
 type runStateHead struct {
 	Format     int             `json:"format"`
 	RunID      string          `json:"runId"`
@@ -84,7 +88,7 @@ type runStateHead struct {
 	Warnings   []Warning       `json:"warnings,omitempty"`
 }
 
-// callStateJSON is one call in the envelope.
+// callStateJSON is one call in the header.
 type callStateJSON struct {
 	CallID     int64           `json:"callId"`
 	Key        string          `json:"key"`
@@ -118,17 +122,17 @@ func (e *Execution) Suspend() (*Suspension, error) {
 	if err != nil {
 		return nil, err
 	}
-	if max := e.limits.MaxSnapshotBytes; max > 0 && int64(len(state)) > max {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrSnapshotTooLarge, len(state), max)
+	if max := e.limits.MaxSnapshotBytes; max > 0 && int64(state.Len()) > max {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrSnapshotTooLarge, state.Len(), max)
 	}
 	return &Suspension{State: state, Pending: e.Pending()}, nil
 }
 
-// encode writes the run's whole state.
-func (e *Execution) encode() ([]byte, error) {
+// encode writes the run's whole state: its header and the interpreter's snapshot.
+func (e *Execution) encode() (SavedState, error) {
 	vmState, err := e.vm.Snapshot()
 	if err != nil {
-		return nil, fmt.Errorf("snapshot interpreter: %w", err)
+		return SavedState{}, fmt.Errorf("snapshot interpreter: %w", err)
 	}
 	active := e.activeUsed
 	if e.state != StateSuspended && e.state != StateYielded && !e.driveStart.IsZero() {
@@ -148,32 +152,41 @@ func (e *Execution) encode() ([]byte, error) {
 	}
 	head, err := json.Marshal(st)
 	if err != nil {
-		return nil, fmt.Errorf("encode run state: %w", err)
+		return SavedState{}, fmt.Errorf("encode run state: %w", err)
 	}
-	// {...head members..., "vm": <snapshot>}: the same document json.Marshal(runState) gives.
-	out := make([]byte, 0, len(head)+len(vmState)+8)
-	out = append(out, head[:len(head)-1]...)
-	out = append(out, `,"vm":`...)
-	out = append(out, vmState...)
-	return append(out, '}'), nil
+	return SavedState{Header: head, VM: vmState}, nil
 }
 
-// decodeState reads an envelope of any known format.
-func decodeState(data []byte) (*runState, error) {
-	// One pass: format 1 is the only format, so its fields are read along with the version
-	// (a later format gets its own struct, chosen after reading this one's format). The
-	// interpreter's state is cut out first and left to interp.Restore, which validates it.
-	var st runState
-	if rest, vm, ok := splitMember(data, "vm"); ok {
-		var head runStateHead
-		if err := json.Unmarshal(rest, &head); err == nil {
-			st = runState{runStateHead: head, VM: vm}
-			if vm[0] != '{' {
-				st.VM = nil // not an object: reported below as a missing vm
-			}
-			return checkState(&st)
-		}
+// decodeState reads a state of any known format. The interpreter's state is left to
+// interp.Restore, which validates it.
+func decodeState(state SavedState) (*runState, error) {
+	if len(state.Header) == 0 {
+		return decodeOneDocument(state.VM)
 	}
+	var st runState
+	if err := json.Unmarshal(state.Header, &st.runStateHead); err != nil {
+		var head struct {
+			Format int `json:"format"`
+		}
+		if json.Unmarshal(state.Header, &head) != nil {
+			return nil, &SnapshotError{Message: "state header is not JSON: " + err.Error()}
+		}
+		if head.Format != 2 {
+			return nil, unknownFormat(head.Format)
+		}
+		return nil, &SnapshotError{Message: "malformed state header: " + err.Error()}
+	}
+	if st.Format != 2 {
+		return nil, unknownFormat(st.Format)
+	}
+	st.VM = state.VM
+	return checkState(&st)
+}
+
+// decodeOneDocument reads a state of format 1: one JSON document, the header's members and the
+// interpreter's state as member "vm".
+func decodeOneDocument(data []byte) (*runState, error) {
+	var st runState
 	if err := json.Unmarshal(data, &st); err != nil {
 		var head struct {
 			Format int `json:"format"`
@@ -186,33 +199,15 @@ func decodeState(data []byte) (*runState, error) {
 		}
 		return nil, &SnapshotError{Message: "malformed state: " + err.Error()}
 	}
-	return checkState(&st)
-}
-
-// decodeStateVMLast decodes an envelope as encode writes it, with the interpreter's state as
-// its last member, without scanning that state: st.VM is the text from the state on, which
-// restore hands to interp.RestorePrefix and then checks that only the closing brace follows
-// (errVMNotLast otherwise). ok is false when the envelope is not so simple; decodeState then
-// decodes it in full (as it does every envelope that restore finds otherwise laid out).
-func decodeStateVMLast(data []byte) (st *runState, ok bool) {
-	head, vm, ok := splitLastMember(data, "vm")
-	if !ok || vm[0] != '{' {
-		return nil, false
-	}
-	var h runStateHead
-	if json.Unmarshal(head, &h) != nil {
-		return nil, false
-	}
-	st, err := checkState(&runState{runStateHead: h, VM: vm, vmThenEnd: true})
-	return st, err == nil
-}
-
-// checkState checks a decoded envelope's version and required members.
-func checkState(st *runState) (*runState, error) {
 	if st.Format != 1 {
 		return nil, unknownFormat(st.Format)
 	}
-	if st.RunID == "" || len(st.VM) == 0 {
+	return checkState(&st)
+}
+
+// checkState checks a decoded state's required members.
+func checkState(st *runState) (*runState, error) {
+	if st.RunID == "" || len(st.VM) == 0 || st.VM[0] != '{' {
 		return nil, &SnapshotError{Message: "malformed state: runId and vm are required"}
 	}
 	return st, nil
@@ -234,19 +229,12 @@ type OutcomeFor struct {
 // be any subset of its pending calls: calls without an outcome stay pending and the run may
 // suspend again. An outcome for a key that is not pending, or a malformed state, is a
 // *SnapshotError. The run keeps its limits, call ids and active-time budget.
-func (r *Runtime) Resume(ctx context.Context, state []byte, outcomes []OutcomeFor, opts ExecOptions) (*Execution, error) {
-	var e *Execution
-	err := errVMNotLast
-	if st, ok := decodeStateVMLast(state); ok {
-		e, err = r.restoreState(st, opts)
+func (r *Runtime) Resume(ctx context.Context, state SavedState, outcomes []OutcomeFor, opts ExecOptions) (*Execution, error) {
+	st, err := decodeState(state)
+	if err != nil {
+		return nil, err
 	}
-	if errors.Is(err, errVMNotLast) {
-		st, derr := decodeState(state)
-		if derr != nil {
-			return nil, derr
-		}
-		e, err = r.restoreState(st, opts)
-	}
+	e, err := r.restoreState(st, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -284,19 +272,9 @@ func (r *Runtime) Resume(ctx context.Context, state []byte, outcomes []OutcomeFo
 	return e, nil
 }
 
-// restore rebuilds the execution from an envelope.
+// restore rebuilds the execution from a decoded state.
 func (e *Execution) restore(st *runState) error {
-	var vm *interp.VM
-	var err error
-	if st.vmThenEnd {
-		var n int
-		vm, n, err = interp.RestorePrefix(st.VM, e.vmConfig())
-		if err == nil && string(bytes.TrimSpace(st.VM[n:])) != "}" {
-			return errVMNotLast
-		}
-	} else {
-		vm, err = interp.Restore(st.VM, e.vmConfig())
-	}
+	vm, err := interp.Restore(st.VM, e.vmConfig())
 	if err != nil {
 		return &SnapshotError{Message: "interpreter state: " + err.Error()}
 	}
@@ -329,14 +307,8 @@ const (
 	roundtripScaleBytes = 16 << 10
 )
 
-// roundtrip reports whether CODEMODE_ROUNDTRIP=1: every run is saved to bytes and restored into
-// a brand-new interpreter at every host-call boundary and every roundtripSteps instructions.
-func roundtrip() bool { return roundtripMode }
-
-var roundtripMode = os.Getenv("CODEMODE_ROUNDTRIP") == "1"
-
 // roundtrip saves the interpreter and restores it into a fresh one, as a resume in another
-// process would (the execution's own bookkeeping goes through the envelope too).
+// process would (the execution's own bookkeeping goes through the header too).
 func (e *Execution) roundtrip() error {
 	state, err := e.encode()
 	if err != nil {
@@ -344,10 +316,10 @@ func (e *Execution) roundtrip() error {
 	}
 	// Saving costs time in proportion to the state: large states are saved less often, so that
 	// a program with a big heap is not slowed quadratically.
-	e.roundtripEvery = roundtripSteps * (1 + int64(len(state))/roundtripScaleBytes)
-	st, ok := decodeStateVMLast(state) // encode puts the interpreter's state last
-	if !ok {
-		return fmt.Errorf("roundtrip decode: an envelope not as encode writes it")
+	e.roundtripEvery = roundtripSteps * (1 + int64(state.Len())/roundtripScaleBytes)
+	st, err := decodeState(state)
+	if err != nil {
+		return fmt.Errorf("roundtrip decode: %w", err)
 	}
 	live, active := e.calls, e.activeUsed
 	if err := e.restore(st); err != nil {
@@ -371,7 +343,7 @@ func (e *Execution) roundtrip() error {
 }
 
 // PendingOf lists the durable calls a saved state waits on, without resuming it.
-func PendingOf(state []byte) ([]PendingCall, error) {
+func PendingOf(state SavedState) ([]PendingCall, error) {
 	st, err := decodeState(state)
 	if err != nil {
 		return nil, err

@@ -62,9 +62,9 @@ var benchHeapSizes = []struct {
 // benchRuntime is a runtime whose only tool is the durable approvals.request.
 func benchRuntime(b *testing.B) *Runtime {
 	b.Helper()
-	rt, err := New(Options{Tools: []Tool{
+	rt, err := New(testOptions(Options{Tools: []Tool{
 		{Path: "approvals.request", Description: "Ask a human to approve.", Durable: &approvals{}},
-	}})
+	}}))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,8 +95,8 @@ func BenchmarkSuspend(b *testing.B) {
 		b.Run(size.name, func(b *testing.B) {
 			rt := benchRuntime(b)
 			e, s := suspendedRun(b, rt, fmt.Sprintf(benchHeapProgram, size.units))
-			ratio := float64(len(s.State)) / float64(liveJSONBytes(b, rt, size.units))
-			b.SetBytes(int64(len(s.State)))
+			ratio := float64(s.State.Len()) / float64(liveJSONBytes(b, rt, size.units))
+			b.SetBytes(int64(s.State.Len()))
 			b.ReportAllocs()
 			cpu := benchcpu.Start()
 			for b.Loop() {
@@ -104,7 +104,7 @@ func BenchmarkSuspend(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			cpu.ReportThroughput(b, len(s.State))
+			cpu.ReportThroughput(b, s.State.Len())
 			b.ReportMetric(ratio, "state/json") // the state's size over the live data's JSON size
 		})
 	}
@@ -119,7 +119,7 @@ func BenchmarkResume(b *testing.B) {
 			_, s := suspendedRun(b, rt, fmt.Sprintf(benchHeapProgram, size.units))
 			outcomes := []OutcomeFor{{Key: s.Pending[0].Key, Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes"`)}}}
 			want := json.RawMessage(fmt.Sprint(9*size.units + 2*size.units - 1 + 3))
-			b.SetBytes(int64(len(s.State)))
+			b.SetBytes(int64(s.State.Len()))
 			b.ReportAllocs()
 			cpu := benchcpu.Start()
 			for b.Loop() {
@@ -132,7 +132,7 @@ func BenchmarkResume(b *testing.B) {
 					b.Fatalf("run ended %v %+v, want the value %s", ok, res, want)
 				}
 			}
-			cpu.ReportThroughput(b, len(s.State))
+			cpu.ReportThroughput(b, s.State.Len())
 		})
 	}
 }
@@ -141,7 +141,7 @@ func BenchmarkResume(b *testing.B) {
 func BenchmarkIdlePending100Suspend(b *testing.B) {
 	rt := benchRuntime(b)
 	e, s := suspendedRun(b, rt, idlePending100)
-	b.SetBytes(int64(len(s.State)))
+	b.SetBytes(int64(s.State.Len()))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := e.Suspend(); err != nil {
@@ -163,7 +163,7 @@ func BenchmarkIdlePending100(b *testing.B) {
 	if len(s.Pending) != 100 {
 		b.Fatalf("%d pending calls, want 100", len(s.Pending))
 	}
-	b.SetBytes(int64(len(s.State)))
+	b.SetBytes(int64(s.State.Len()))
 	b.ReportAllocs()
 	for b.Loop() {
 		s, err := e.Suspend()

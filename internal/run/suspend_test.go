@@ -78,20 +78,23 @@ func TestSuspendResumeWithPartialOutcomes(t *testing.T) {
 	require.Empty(t, appr.cancelled)
 }
 
-// TestResumeEnvelopeLayouts resumes a state whose envelope members come in other orders than
-// encode writes them (the interpreter's state first, in the middle, with spaces, repeated):
-// each resumes as the original does, or fails with a SnapshotError.
-func TestResumeEnvelopeLayouts(t *testing.T) {
+// TestResumeOneDocumentLayouts resumes states of the one-document form (format 1, written
+// before the state came in two parts: the header's members and the interpreter's state as
+// member "vm"), with the members in any order: each resumes as the two-part state does, or
+// fails with a SnapshotError.
+func TestResumeOneDocumentLayouts(t *testing.T) {
 	t.Parallel()
 	b, _ := setup(t, Limits{}, Hooks{})
 	e := execute(t, b, approvalProgram)
 	s, err := e.Suspend()
 	require.NoError(t, err)
-	head, vm, ok := splitMember(s.State, "vm")
-	require.True(t, ok)
+	require.NotEmpty(t, s.State.Header)
+	vm := s.State.VM
 	var members map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(head, &members))
-	delete(members, "vm")
+	require.NoError(t, json.Unmarshal(s.State.Header, &members))
+	require.Equal(t, "2", string(members["format"]))
+	require.NotContains(t, members, "vm", "the header holds no interpreter state")
+	members["format"] = json.RawMessage("1")
 	others := func(sep string) string {
 		var parts []string
 		for _, k := range []string{"runId", "limits", "calls", "format", "nextCallId", "activeMs"} {
@@ -99,25 +102,27 @@ func TestResumeEnvelopeLayouts(t *testing.T) {
 		}
 		return strings.Join(parts, sep)
 	}
+	doc := `{` + others(",") + `,"vm":` + string(vm) + `}`
 	tests := []struct {
 		name  string
-		state string
+		state SavedState
 		fails bool
 	}{
-		{name: "as written", state: string(s.State)},
-		{name: "vm first", state: `{"vm":` + string(vm) + `,` + others(",") + `}`},
-		{name: "vm in the middle", state: `{"runId":"r1","vm":` + string(vm) + `,` + others(",") + `}`},
-		{name: "vm before the calls", state: fmt.Sprintf(`{"format":1,"runId":"r1","limits":%s,"vm":%s,"calls":%s,"nextCallId":%s,"activeMs":%s}`,
-			members["limits"], vm, members["calls"], members["nextCallId"], members["activeMs"])},
-		{name: "spaces", state: "{ " + others(" , ") + " , \"vm\" : " + string(vm) + " }\n"},
-		{name: "vm repeated", state: `{` + others(",") + `,"vm":` + string(vm) + `,"vm":` + string(vm) + `}`},
-		{name: "text after the envelope", state: string(s.State) + `x`, fails: true},
-		{name: "vm cut short", state: `{` + others(",") + `,"vm":` + string(vm[:len(vm)-1]) + `}`, fails: true},
+		{name: "two parts", state: s.State},
+		{name: "one document", state: SavedState{VM: []byte(doc)}},
+		{name: "vm first", state: SavedState{VM: []byte(`{"vm":` + string(vm) + `,` + others(",") + `}`)}},
+		{name: "vm before the calls", state: SavedState{VM: []byte(fmt.Sprintf(`{"format":1,"runId":"r1","limits":%s,"vm":%s,"calls":%s,"nextCallId":%s,"activeMs":%s}`,
+			members["limits"], vm, members["calls"], members["nextCallId"], members["activeMs"]))}},
+		{name: "spaces", state: SavedState{VM: []byte("{ " + others(" , ") + " , \"vm\" : " + string(vm) + " }\n")}},
+		{name: "text after the document", state: SavedState{VM: []byte(doc + `x`)}, fails: true},
+		{name: "vm cut short", state: SavedState{VM: []byte(`{` + others(",") + `,"vm":` + string(vm[:len(vm)-1]) + `}`)}, fails: true},
+		{name: "format 2 as one document", state: SavedState{VM: []byte(strings.Replace(doc, `"format":1`, `"format":2`, 1))}, fails: true},
+		{name: "format 1 header in two parts", state: SavedState{Header: []byte(`{` + others(",") + `}`), VM: vm}, fails: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e2, err := b.rt.Resume(context.Background(), []byte(tt.state), []OutcomeFor{
+			e2, err := b.rt.Resume(context.Background(), tt.state, []OutcomeFor{
 				{Key: "r1:2", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-x"`)}},
 				{Key: "r1:3", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-y"`)}},
 			}, ExecOptions{})
@@ -144,17 +149,21 @@ func TestResumeRejectsBadInput(t *testing.T) {
 	require.NoError(t, err)
 	tests := []struct {
 		name     string
-		state    []byte
+		state    SavedState
 		outcomes []OutcomeFor
 	}{
 		{name: "not pending", state: s.State, outcomes: []OutcomeFor{{Key: "r1:1", Outcome: Outcome{OK: true}}}},
 		{name: "unknown key", state: s.State, outcomes: []OutcomeFor{{Key: "nope", Outcome: Outcome{OK: true}}}},
 		{name: "malformed outcome", state: s.State, outcomes: []OutcomeFor{{Key: "r1:2", Outcome: Outcome{OK: false}}}},
-		{name: "not json", state: []byte("{{")},
-		{name: "unknown format", state: []byte(`{"format": 99}`)},
-		{name: "missing vm", state: []byte(`{"format": 1, "runId": "r1"}`)},
-		{name: "garbage vm", state: []byte(`{"format": 1, "runId": "r1", "vm": {"format": 1, "heap": 7}}`)},
-		{name: "program compiled to other code", state: changedCode(t, s.State)},
+		{name: "not json", state: SavedState{VM: []byte("{{")}},
+		{name: "header not json", state: SavedState{Header: []byte("{{"), VM: s.State.VM}},
+		{name: "unknown format", state: SavedState{VM: []byte(`{"format": 99}`)}},
+		{name: "unknown header format", state: SavedState{Header: []byte(`{"format": 99}`), VM: s.State.VM}},
+		{name: "missing vm", state: SavedState{VM: []byte(`{"format": 1, "runId": "r1"}`)}},
+		{name: "header without vm", state: SavedState{Header: s.State.Header}},
+		{name: "garbage vm", state: SavedState{VM: []byte(`{"format": 1, "runId": "r1", "vm": {"format": 1, "heap": 7}}`)}},
+		{name: "garbage vm in two parts", state: SavedState{Header: s.State.Header, VM: []byte(`{"format": 1, "heap": 7}`)}},
+		{name: "program compiled to other code", state: SavedState{Header: s.State.Header, VM: changedCode(t, s.State.VM)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,11 +12,11 @@ import (
 // result, in tool arguments and in tool outputs as the program sees them; U+0000 is kept.
 func TestDocumentsLeavingTheProgramAreWellFormed(t *testing.T) {
 	var gotArgs json.RawMessage
-	rt, err := New(Options{Tools: []Tool{{Path: "t.echo", Description: "Echo.",
+	rt, err := New(testOptions(Options{Tools: []Tool{{Path: "t.echo", Description: "Echo.",
 		Execute: func(_ context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
 			gotArgs = append(json.RawMessage(nil), in...)
 			return json.RawMessage(`{"s":"x\ud800y","z":"a\u0000b"}`), nil
-		}}}})
+		}}}}))
 	require.NoError(t, err)
 	src := `const out = await tools.t.echo({s: "\uD800", z: "a\u0000b"});
 return {codes: [...out.s].map(c => c.charCodeAt(0)), z: out.z, lone: "\uDC00", pair: "\uD83D\uDE00"}`

@@ -6,12 +6,15 @@
 //
 // What it models (internal/run is the specification):
 //   - the program is the body of a strict async function; its return value
-//     is the result (undefined becomes null), copied with JSON semantics;
+//     is the result (undefined becomes null), copied as plain data: JSON
+//     semantics, except that a Promise, function, symbol, Map, Set, WeakMap
+//     or WeakSet is InvalidDataValue (naming its path) and an Error becomes
+//     {name, message} plus its own enumerable properties;
 //   - tools.<path>(input) POSTs {"tool","input","key","runId"} with an
 //     Idempotency-Key header to the toolset; 200 {"output"} resolves, 200
 //     {"error"} or a 4xx rejects with an Error whose kind is ToolFailure,
 //     5xx and connection errors are retried with backoff under the same key;
-//   - inputs are copied as JSON and checked against the tool's input schema
+//   - inputs are copied as plain data the same way and checked against the tool's input schema
 //     (InvalidToolInput; the tool is not called); an unknown path rejects
 //     with UnknownTool;
 //   - console.log/info/warn/error lines are formatted with util.format;
@@ -221,11 +224,41 @@ function depthOf(v) {
   return d + 1;
 }
 
-// copyJSON copies a value with JSON semantics or throws InvalidDataValue.
-function copyJSON(v, what) {
+// pathStep appends key to path the way a program writes it: a[2], a.b, a["b c"].
+function pathStep(path, key, inArray) {
+  if (inArray) return `${path}[${key}]`;
+  if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) return `${path}.${key}`;
+  return `${path}[${JSON.stringify(key)}]`;
+}
+
+// plainData is the JSON.stringify replacer of the plain-data contract: what JSON.stringify
+// would drop or empty without a word fails with the value's path, an Error becomes data.
+function plainData(root) {
+  const pathOf = new Map();
+  return function (key, value) {
+    const holder = pathOf.get(this);
+    const path = holder === undefined ? root : pathStep(holder, key, Array.isArray(this));
+    const fail = (what) => { throw new TypeError(`${what} at ${path} is not data`); };
+    if (typeof value === 'symbol') fail('a symbol');
+    if (typeof value === 'function') fail('a function');
+    if (value instanceof Promise) fail('a Promise');
+    if (value instanceof Map || value instanceof WeakMap) fail('a Map');
+    if (value instanceof Set || value instanceof WeakSet) fail('a Set');
+    if (value instanceof Error) {
+      const data = { name: String(value.name), message: String(value.message) };
+      for (const k of Object.keys(value)) if (k !== 'name' && k !== 'message') data[k] = value[k];
+      value = data;
+    }
+    if (value !== null && typeof value === 'object') pathOf.set(value, path);
+    return value;
+  };
+}
+
+// copyJSON copies a value as plain data or throws InvalidDataValue; root names it in messages.
+function copyJSON(v, what, root) {
   let text;
   try {
-    text = JSON.stringify(v);
+    text = JSON.stringify(v, plainData(root));
   } catch (err) {
     throw kindError('InvalidDataValue', `${what} cannot be copied as JSON: ${err.message}`);
   }
@@ -282,7 +315,7 @@ function makeTools(manifest, url, runId) {
   const call = async (tool, arg) => {
     const callId = ++nextCallId;
     const key = `${runId}:${callId}`;
-    const input = arg === undefined ? {} : copyJSON(arg, 'tool input');
+    const input = arg === undefined ? {} : copyJSON(arg, 'tool input', 'input');
     const errs = schemaErrors(tool.input, input);
     if (errs.length > 0) throw kindError('InvalidToolInput', `${tool.path}: ${errs.join('; ')}`);
     const body = JSON.stringify({ tool: tool.path, input, key, runId });
@@ -395,7 +428,7 @@ async function main() {
   if (fn) {
     try {
       const v = await fn(tools, console);
-      result = { ok: true, value: v === undefined ? null : copyJSON(v, "the program's result") };
+      result = { ok: true, value: v === undefined ? null : copyJSON(v, "the program's result", 'result') };
     } catch (err) {
       result = { ok: false, error: describe(err) };
     }

@@ -247,6 +247,9 @@ type Run struct {
 	FinishedAt *time.Time `json:"finishedAt,omitempty"`
 	Id         string     `json:"id"`
 
+	// Input The run's input as posted, when one was given.
+	Input *json.RawMessage `json:"input,omitempty"`
+
 	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
 	Limits  Limits `json:"limits"`
 	Pending []Call `json:"pending"`
@@ -261,6 +264,9 @@ type Run struct {
 // RunCreate defines model for RunCreate.
 type RunCreate struct {
 	Code string `json:"code"`
+
+	// Input Any JSON value; the program reads a copy of it as the global `input` (without it, `input` is undefined). Kept exactly as posted, with the run.
+	Input *json.RawMessage `json:"input,omitempty"`
 
 	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
 	Limits   *Limits        `json:"limits,omitempty"`
@@ -574,10 +580,14 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/toolsets (the `CreateToolset` operationId).
 	CreateToolset(ctx context.Context, body CreateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// DeleteToolset performs a DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId) request.
+	// DeleteToolset Remove a registered toolset.
+	//
+	// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
 	DeleteToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetToolset performs a GET /v1/toolsets/{name} (the `GetToolset` operationId) request.
+	// GetToolset Read a registered toolset with its tools.
+	//
+	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateWebhookWithBody Subscribe a URL to run events of every run.
@@ -853,7 +863,9 @@ func (c *Client) CreateToolset(ctx context.Context, body CreateToolsetJSONReques
 	return c.Client.Do(req)
 }
 
-// DeleteToolset performs a DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId) request.
+// DeleteToolset Remove a registered toolset.
+//
+// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
 func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteToolsetRequest(c.Server, name)
 	if err != nil {
@@ -866,7 +878,9 @@ func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, reqEditors
 	return c.Client.Do(req)
 }
 
-// GetToolset performs a GET /v1/toolsets/{name} (the `GetToolset` operationId) request.
+// GetToolset Read a registered toolset with its tools.
+//
+// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 func (c *Client) GetToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetToolsetRequest(c.Server, name)
 	if err != nil {
@@ -1864,14 +1878,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/toolsets (the `CreateToolset` operationId).
 	CreateToolsetWithResponse(ctx context.Context, body CreateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateToolsetResponse, error)
 
-	// DeleteToolsetWithResponse performs a DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId) request.
+	// DeleteToolsetWithResponse Remove a registered toolset.
 	//
 	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
 	DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error)
 
-	// GetToolsetWithResponse performs a GET /v1/toolsets/{name} (the `GetToolset` operationId) request.
+	// GetToolsetWithResponse Read a registered toolset with its tools.
 	//
 	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*GetToolsetResponse, error)
 
 	// CreateWebhookWithBodyWithResponse Subscribe a URL to run events of every run.
@@ -1983,8 +2001,14 @@ type GetCatalogResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Catalog
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1992,9 +2016,24 @@ func (r GetCatalogResponse) GetJSON200() *Catalog {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCatalogResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetCatalogResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetCatalogResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetCatalogResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2031,8 +2070,14 @@ type GetCatalogPromptResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Prompt
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2040,9 +2085,24 @@ func (r GetCatalogPromptResponse) GetJSON200() *Prompt {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCatalogPromptResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetCatalogPromptResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetCatalogPromptResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetCatalogPromptResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2081,6 +2141,12 @@ type ListRunsResponse struct {
 	JSON200 *RunList
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2091,6 +2157,21 @@ func (r ListRunsResponse) GetJSON200() *RunList {
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
 func (r ListRunsResponse) GetJSON400() *Error {
 	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListRunsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListRunsResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListRunsResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2131,10 +2212,20 @@ type CreateRunResponse struct {
 	JSON201 *Run
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2152,6 +2243,11 @@ func (r CreateRunResponse) GetJSON400() *Error {
 	return r.JSON400
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateRunResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r CreateRunResponse) GetJSON404() *Error {
 	return r.JSON404
@@ -2160,6 +2256,26 @@ func (r CreateRunResponse) GetJSON404() *Error {
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r CreateRunResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateRunResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r CreateRunResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateRunResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateRunResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2196,8 +2312,14 @@ type GetRunResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Run
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2205,9 +2327,24 @@ func (r GetRunResponse) GetJSON200() *Run {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetRunResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetRunResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetRunResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetRunResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2244,8 +2381,14 @@ type ListCallsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CallList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2253,9 +2396,24 @@ func (r ListCallsResponse) GetJSON200() *CallList {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCallsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListCallsResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListCallsResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCallsResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2296,10 +2454,20 @@ type PostOutcomeResponse struct {
 	JSON202 *OutcomeAccepted
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2317,6 +2485,11 @@ func (r PostOutcomeResponse) GetJSON400() *Error {
 	return r.JSON400
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostOutcomeResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostOutcomeResponse) GetJSON404() *Error {
 	return r.JSON404
@@ -2325,6 +2498,26 @@ func (r PostOutcomeResponse) GetJSON404() *Error {
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostOutcomeResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostOutcomeResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r PostOutcomeResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostOutcomeResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostOutcomeResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2361,15 +2554,26 @@ type CancelRunResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Run
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r CancelRunResponse) GetJSON200() *Run {
 	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CancelRunResponse) GetJSON401() *Error {
+	return r.JSON401
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -2380,6 +2584,16 @@ func (r CancelRunResponse) GetJSON404() *Error {
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r CancelRunResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r CancelRunResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CancelRunResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2416,8 +2630,14 @@ type ListEventsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *EventList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2425,9 +2645,24 @@ func (r ListEventsResponse) GetJSON200() *EventList {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListEventsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListEventsResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListEventsResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListEventsResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2464,11 +2699,32 @@ type ListToolsetsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ToolsetList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListToolsetsResponse) GetJSON200() *ToolsetList {
 	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListToolsetsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListToolsetsResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListToolsetsResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2507,8 +2763,18 @@ type CreateToolsetResponse struct {
 	JSON201 *Toolset
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *Error
 }
@@ -2523,9 +2789,34 @@ func (r CreateToolsetResponse) GetJSON400() *Error {
 	return r.JSON400
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateToolsetResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r CreateToolsetResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateToolsetResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r CreateToolsetResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateToolsetResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateToolsetResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
@@ -2565,13 +2856,34 @@ func (r CreateToolsetResponse) ContentType() string {
 type DeleteToolsetResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteToolsetResponse) GetJSON401() *Error {
+	return r.JSON401
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeleteToolsetResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r DeleteToolsetResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteToolsetResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2608,8 +2920,14 @@ type GetToolsetResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Toolset
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2617,9 +2935,24 @@ func (r GetToolsetResponse) GetJSON200() *Toolset {
 	return r.JSON200
 }
 
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetToolsetResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetToolsetResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetToolsetResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetToolsetResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2658,6 +2991,16 @@ type CreateWebhookResponse struct {
 	JSON201 *WebhookSubscription
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -2668,6 +3011,31 @@ func (r CreateWebhookResponse) GetJSON201() *WebhookSubscription {
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
 func (r CreateWebhookResponse) GetJSON400() *Error {
 	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateWebhookResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateWebhookResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r CreateWebhookResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateWebhookResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateWebhookResponse) GetJSON500() *Error {
+	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -2913,9 +3281,11 @@ func (c *ClientWithResponses) CreateToolsetWithResponse(ctx context.Context, bod
 	return ParseCreateToolsetResponse(rsp)
 }
 
-// DeleteToolsetWithResponse performs a DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId) request.
+// DeleteToolsetWithResponse Remove a registered toolset.
 //
 // Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
 func (c *ClientWithResponses) DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error) {
 	rsp, err := c.DeleteToolset(ctx, name, reqEditors...)
 	if err != nil {
@@ -2924,9 +3294,11 @@ func (c *ClientWithResponses) DeleteToolsetWithResponse(ctx context.Context, nam
 	return ParseDeleteToolsetResponse(rsp)
 }
 
-// GetToolsetWithResponse performs a GET /v1/toolsets/{name} (the `GetToolset` operationId) request.
+// GetToolsetWithResponse Read a registered toolset with its tools.
 //
 // Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 func (c *ClientWithResponses) GetToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*GetToolsetResponse, error) {
 	rsp, err := c.GetToolset(ctx, name, reqEditors...)
 	if err != nil {
@@ -3041,12 +3413,33 @@ func ParseGetCatalogResponse(rsp *http.Response) (*GetCatalogResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3074,12 +3467,33 @@ func ParseGetCatalogPromptResponse(rsp *http.Response) (*GetCatalogPromptRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3113,6 +3527,27 @@ func ParseListRunsResponse(rsp *http.Response) (*ListRunsResponse, error) {
 			return nil, err
 		}
 		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3154,6 +3589,13 @@ func ParseCreateRunResponse(rsp *http.Response) (*CreateRunResponse, error) {
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3167,6 +3609,34 @@ func ParseCreateRunResponse(rsp *http.Response) (*CreateRunResponse, error) {
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3194,12 +3664,33 @@ func ParseGetRunResponse(rsp *http.Response) (*GetRunResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3227,12 +3718,33 @@ func ParseListCallsResponse(rsp *http.Response) (*ListCallsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3274,6 +3786,13 @@ func ParsePostOutcomeResponse(rsp *http.Response) (*PostOutcomeResponse, error) 
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3287,6 +3806,34 @@ func ParsePostOutcomeResponse(rsp *http.Response) (*PostOutcomeResponse, error) 
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3314,6 +3861,13 @@ func ParseCancelRunResponse(rsp *http.Response) (*CancelRunResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3327,6 +3881,20 @@ func ParseCancelRunResponse(rsp *http.Response) (*CancelRunResponse, error) {
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3354,12 +3922,33 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	case rsp.StatusCode == 200:
 		// Content-type (text/event-stream) unsupported
@@ -3389,6 +3978,27 @@ func ParseListToolsetsResponse(rsp *http.Response) (*ListToolsetsResponse, error
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3423,12 +4033,47 @@ func ParseCreateToolsetResponse(rsp *http.Response) (*CreateToolsetResponse, err
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
 		var dest Error
@@ -3459,12 +4104,33 @@ func ParseDeleteToolsetResponse(rsp *http.Response) (*DeleteToolsetResponse, err
 	case rsp.StatusCode == 204:
 		break // No content-type
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3492,12 +4158,33 @@ func ParseGetToolsetResponse(rsp *http.Response) (*GetToolsetResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3531,6 +4218,41 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 			return nil, err
 		}
 		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 
@@ -3578,10 +4300,10 @@ type ServerInterface interface {
 	// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
 	// (POST /v1/toolsets)
 	CreateToolset(w http.ResponseWriter, r *http.Request)
-
+	// DeleteToolset Remove a registered toolset.
 	// (DELETE /v1/toolsets/{name})
 	DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
-
+	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
 	// CreateWebhook Subscribe a URL to run events of every run.
@@ -3671,11 +4393,13 @@ func (_ Unimplemented) CreateToolset(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// DeleteToolset Remove a registered toolset.
 // (DELETE /v1/toolsets/{name})
 func (_ Unimplemented) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetToolset Read a registered toolset with its tools.
 // (GET /v1/toolsets/{name})
 func (_ Unimplemented) GetToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -4465,7 +5189,21 @@ func (response GetCatalog200JSONResponse) VisitGetCatalogResponse(w http.Respons
 	return err
 }
 
-type GetCatalog404JSONResponse struct{ ErrorJSONResponse }
+type GetCatalog401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetCatalog401JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalog404JSONResponse Error
 
 func (response GetCatalog404JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
 
@@ -4475,6 +5213,34 @@ func (response GetCatalog404JSONResponse) VisitGetCatalogResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalog421JSONResponse Error
+
+func (response GetCatalog421JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalog500JSONResponse Error
+
+func (response GetCatalog500JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4501,7 +5267,21 @@ func (response GetCatalogPrompt200JSONResponse) VisitGetCatalogPromptResponse(w 
 	return err
 }
 
-type GetCatalogPrompt404JSONResponse struct{ ErrorJSONResponse }
+type GetCatalogPrompt401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetCatalogPrompt401JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalogPrompt404JSONResponse Error
 
 func (response GetCatalogPrompt404JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
 
@@ -4511,6 +5291,34 @@ func (response GetCatalogPrompt404JSONResponse) VisitGetCatalogPromptResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalogPrompt421JSONResponse Error
+
+func (response GetCatalogPrompt421JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalogPrompt500JSONResponse Error
+
+func (response GetCatalogPrompt500JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4547,6 +5355,48 @@ func (response ListRuns400JSONResponse) VisitListRunsResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRuns401JSONResponse Error
+
+func (response ListRuns401JSONResponse) VisitListRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRuns421JSONResponse Error
+
+func (response ListRuns421JSONResponse) VisitListRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRuns500JSONResponse Error
+
+func (response ListRuns500JSONResponse) VisitListRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4602,6 +5452,20 @@ func (response CreateRun400JSONResponse) VisitCreateRunResponse(w http.ResponseW
 	return err
 }
 
+type CreateRun401JSONResponse Error
+
+func (response CreateRun401JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateRun404JSONResponse Error
 
 func (response CreateRun404JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
@@ -4630,6 +5494,62 @@ func (response CreateRun409JSONResponse) VisitCreateRunResponse(w http.ResponseW
 	return err
 }
 
+type CreateRun413JSONResponse Error
+
+func (response CreateRun413JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRun421JSONResponse Error
+
+func (response CreateRun421JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRun422JSONResponse Error
+
+func (response CreateRun422JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRun500JSONResponse Error
+
+func (response CreateRun500JSONResponse) VisitCreateRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetRunRequestObject struct {
 	Id     RunID `json:"id"`
 	Params GetRunParams
@@ -4653,7 +5573,21 @@ func (response GetRun200JSONResponse) VisitGetRunResponse(w http.ResponseWriter)
 	return err
 }
 
-type GetRun404JSONResponse struct{ ErrorJSONResponse }
+type GetRun401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetRun401JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRun404JSONResponse Error
 
 func (response GetRun404JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
 
@@ -4663,6 +5597,34 @@ func (response GetRun404JSONResponse) VisitGetRunResponse(w http.ResponseWriter)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRun421JSONResponse Error
+
+func (response GetRun421JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRun500JSONResponse Error
+
+func (response GetRun500JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4689,7 +5651,21 @@ func (response ListCalls200JSONResponse) VisitListCallsResponse(w http.ResponseW
 	return err
 }
 
-type ListCalls404JSONResponse struct{ ErrorJSONResponse }
+type ListCalls401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListCalls401JSONResponse) VisitListCallsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCalls404JSONResponse Error
 
 func (response ListCalls404JSONResponse) VisitListCallsResponse(w http.ResponseWriter) error {
 
@@ -4699,6 +5675,34 @@ func (response ListCalls404JSONResponse) VisitListCallsResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCalls421JSONResponse Error
+
+func (response ListCalls421JSONResponse) VisitListCallsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCalls500JSONResponse Error
+
+func (response ListCalls500JSONResponse) VisitListCallsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4755,6 +5759,20 @@ func (response PostOutcome400JSONResponse) VisitPostOutcomeResponse(w http.Respo
 	return err
 }
 
+type PostOutcome401JSONResponse Error
+
+func (response PostOutcome401JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PostOutcome404JSONResponse Error
 
 func (response PostOutcome404JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
@@ -4783,6 +5801,62 @@ func (response PostOutcome409JSONResponse) VisitPostOutcomeResponse(w http.Respo
 	return err
 }
 
+type PostOutcome413JSONResponse Error
+
+func (response PostOutcome413JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostOutcome421JSONResponse Error
+
+func (response PostOutcome421JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostOutcome422JSONResponse Error
+
+func (response PostOutcome422JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostOutcome500JSONResponse Error
+
+func (response PostOutcome500JSONResponse) VisitPostOutcomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CancelRunRequestObject struct {
 	Id RunID `json:"id"`
 }
@@ -4805,7 +5879,21 @@ func (response CancelRun200JSONResponse) VisitCancelRunResponse(w http.ResponseW
 	return err
 }
 
-type CancelRun404JSONResponse struct{ ErrorJSONResponse }
+type CancelRun401JSONResponse struct{ ErrorJSONResponse }
+
+func (response CancelRun401JSONResponse) VisitCancelRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelRun404JSONResponse Error
 
 func (response CancelRun404JSONResponse) VisitCancelRunResponse(w http.ResponseWriter) error {
 
@@ -4829,6 +5917,34 @@ func (response CancelRun409JSONResponse) VisitCancelRunResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelRun421JSONResponse Error
+
+func (response CancelRun421JSONResponse) VisitCancelRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelRun500JSONResponse Error
+
+func (response CancelRun500JSONResponse) VisitCancelRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4899,7 +6015,21 @@ func (response ListEvents200TexteventStreamResponse) VisitListEventsResponse(w h
 	}
 }
 
-type ListEvents404JSONResponse struct{ ErrorJSONResponse }
+type ListEvents401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListEvents401JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEvents404JSONResponse Error
 
 func (response ListEvents404JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
 
@@ -4909,6 +6039,34 @@ func (response ListEvents404JSONResponse) VisitListEventsResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEvents421JSONResponse Error
+
+func (response ListEvents421JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEvents500JSONResponse Error
+
+func (response ListEvents500JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4930,6 +6088,48 @@ func (response ListToolsets200JSONResponse) VisitListToolsetsResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListToolsets401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListToolsets401JSONResponse) VisitListToolsetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListToolsets421JSONResponse Error
+
+func (response ListToolsets421JSONResponse) VisitListToolsetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListToolsets500JSONResponse Error
+
+func (response ListToolsets500JSONResponse) VisitListToolsetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4970,6 +6170,20 @@ func (response CreateToolset400JSONResponse) VisitCreateToolsetResponse(w http.R
 	return err
 }
 
+type CreateToolset401JSONResponse Error
+
+func (response CreateToolset401JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateToolset409JSONResponse Error
 
 func (response CreateToolset409JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
@@ -4980,6 +6194,62 @@ func (response CreateToolset409JSONResponse) VisitCreateToolsetResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateToolset413JSONResponse Error
+
+func (response CreateToolset413JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateToolset421JSONResponse Error
+
+func (response CreateToolset421JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateToolset422JSONResponse Error
+
+func (response CreateToolset422JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateToolset500JSONResponse Error
+
+func (response CreateToolset500JSONResponse) VisitCreateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5014,7 +6284,21 @@ func (response DeleteToolset204Response) VisitDeleteToolsetResponse(w http.Respo
 	return nil
 }
 
-type DeleteToolset404JSONResponse struct{ ErrorJSONResponse }
+type DeleteToolset401JSONResponse struct{ ErrorJSONResponse }
+
+func (response DeleteToolset401JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset404JSONResponse Error
 
 func (response DeleteToolset404JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
 
@@ -5024,6 +6308,34 @@ func (response DeleteToolset404JSONResponse) VisitDeleteToolsetResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset421JSONResponse Error
+
+func (response DeleteToolset421JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset500JSONResponse Error
+
+func (response DeleteToolset500JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5050,7 +6362,21 @@ func (response GetToolset200JSONResponse) VisitGetToolsetResponse(w http.Respons
 	return err
 }
 
-type GetToolset404JSONResponse struct{ ErrorJSONResponse }
+type GetToolset401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetToolset401JSONResponse) VisitGetToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetToolset404JSONResponse Error
 
 func (response GetToolset404JSONResponse) VisitGetToolsetResponse(w http.ResponseWriter) error {
 
@@ -5060,6 +6386,34 @@ func (response GetToolset404JSONResponse) VisitGetToolsetResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetToolset421JSONResponse Error
+
+func (response GetToolset421JSONResponse) VisitGetToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetToolset500JSONResponse Error
+
+func (response GetToolset500JSONResponse) VisitGetToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5096,6 +6450,76 @@ func (response CreateWebhook400JSONResponse) VisitCreateWebhookResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook401JSONResponse Error
+
+func (response CreateWebhook401JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook413JSONResponse Error
+
+func (response CreateWebhook413JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook421JSONResponse Error
+
+func (response CreateWebhook421JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook422JSONResponse Error
+
+func (response CreateWebhook422JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWebhook500JSONResponse Error
+
+func (response CreateWebhook500JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5141,10 +6565,10 @@ type StrictServerInterface interface {
 	// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
 	// (POST /v1/toolsets)
 	CreateToolset(ctx context.Context, request CreateToolsetRequestObject) (CreateToolsetResponseObject, error)
-
+	// DeleteToolset Remove a registered toolset.
 	// (DELETE /v1/toolsets/{name})
 	DeleteToolset(ctx context.Context, request DeleteToolsetRequestObject) (DeleteToolsetResponseObject, error)
-
+	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(ctx context.Context, request GetToolsetRequestObject) (GetToolsetResponseObject, error)
 	// CreateWebhook Subscribe a URL to run events of every run.
@@ -5633,64 +7057,67 @@ func (sh *strictHandler) CreateWebhook(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"1Ft7b9u4lv8qB9oLTLpQZDmvtu4fi0zSe6e9bVMkGQywdbahpWObE4l0ScqpJ/B3X/AhybIpP5Kms9t/",
-	"aknk4XmfHw+ZhyDh+YQzZEoGvYdgQgTJUaEwT5cFe3euf1AW9IIJUeMgDBjJMegFNA3CQOC3ggpMg54S",
-	"BYaBTMaYEz1DzSZ6lFSCslEwn4fBNeeZRPXJTPeSNP89iqj8J80UCj0mRZkIOlGU6wXOeJ6TfYlaLoUp",
-	"KDse9FIyCkLLxrcCxazmww2Swfq1/yBUra54hQlnqQTF4Z5QBUMuQI0RRMH0u2RM2AhhjyjIuVRwGMcv",
-	"2vjQ8xs85OQ7zYs86B3GcRjklNmnOCy5Y0U+QBHMNXsC5YQzicaSb4XgRj0JZwqZ4ZtMJhlNiOa786fU",
-	"zD8srPUPgcOgF/xHp3aQjv0qO5aaWaUp/CkD1N8ioyA3XFM7ZbNVVZ2yGby/uvgEU5IVqLXAiiwjgwyt",
-	"6edhcEayzPil4BMUilppiBjJTTzqFedhkJAse5cuGJAyhSOtozBIC2EXqz4OOM+QMP1xTFhqv22xyh3O",
-	"PD4SBrxQCc83Urlww+ahjQgfKYlKZZieGtMNuciJCnpBShTuK2riZnWKIkLtPEUVG3WrrXJlR1pPKwP2",
-	"S6lvq5KwDHBjsFrh1TqLPN5U7PDBn5iowJn/A5Vq1QX0OuYHVZhvxbCm5xYgQpCZl3XZysZVpRlkOui+",
-	"BKJgTKstDCbIUvtLFkmCmKLWwJDQzPxICEsw079vPCo/I4pkfLQqoklDO4hoyOiEuFFSS9kvaU1lhaFG",
-	"9HpcdG08UTYpbNpJU6pJkOzzAnWb6lf44YV6zLQyipr55p9FloH+BETCRPCRILkEbXagCvaMVqJ+EceH",
-	"iR5lfqHJzqtxQkeMqELg6irXswlemWeoRsE9VWN4f3XOkxAwGkXQt0aI+ERGOVHjiKTpntFRDx6iKJq/",
-	"6MFnwXMq0XJkXlqW+oGXJ1e2/MVq0fwuKMvxi9LURvR5R1VFmn6B/tcJTz3quVKaPOQkGVOG+wJJal7o",
-	"0bBndMO4+jrkBUtDSDgbZjRRIVA2JRlNv2pBUCq/WXKUkoxwswoMb/X4VWGXxlsRvTqZunK6VKJ2SLop",
-	"UWRnF5f4rbECZerkqKa+UObsm00a0fTcWMdRqIVoFdmflnFaIsmtkpZV3qZ05Yj6WPkNSWZDvclHXcc2",
-	"SG3H+Uh/oDm1ovjtMiSZxGUAZCdBxu/Rwr57Lu5Q/CIhQZpRNpIOEFJpEOHeYAYpDkmRKTg8ifU/yCXw",
-	"IZBE0SmC9pkQuuaDDliTrmQI3ZOXL18edE9gMFNoJthUCYSlcHx48upl/Lp7UH8dI5m8eKNZmkFCGDCc",
-	"ogBBqETgAjI6VPpjHsGphWOanqQpQlfDVi2KkwA066i1hKnNa0dxrAG1/qbHkUyLn4LQSDeC35kG3EOK",
-	"mUbF5A6benHSy6jPdCVtWDEn3z9izsXsVy2G190rENz1uX5Ovl8YtTyBgK6FZyXa2HG6th4v1Mfd5849",
-	"Hqm3TnJCEty9NLfASl9h8MXCRY1j1wbDVnVh6yTdnp3DgN/5YYbx3a1Q+9Ji/G6d5KdJghOFqR+Itm0w",
-	"RMEan3w4u0KTmHBhgWNa2I0ZevDiEtd2hbCG3WsSmoYTE0/OnlTvN3iHHecjfVmw9vq/InwikOy4LxlS",
-	"RuV4tznUr/qsyuvrXMRl/3kN7p+21zD78SLbCGWXsOQYS6D6i4RLQwH2+F1Y5mhh99shZHwkQ7gnQm9J",
-	"5CI6WoAMW23uLgtW7u3CuhWyKP0q8lwStZikuxl4ydNourhFrN1lkXJYYjhnz9pQLQ56ZsjsmMJKH87J",
-	"9w/IRjqJduOjV8cvT0z6rt6FT/ezx6n6HgdjbpPhumX+sMOuiRih8qPhFrX5cR7D7+Zts2Hj0YIo2PZw",
-	"UKeRTWDQEAwtAy0sr27VvxVYmNRa79llIbXDmLeP2LVrVHDuYtVX5P7/7ZXXuvO2QOG63oMuBdLuOX+T",
-	"CsdEXmEiGjveBSUy12hemcdKGLW9Y9bIyxOCu/VplhzHlz1FtrkYu165HtvUVMnPYt5cY6lHZcUlyywk",
-	"x6P49UnoV/nSyJMj43oKhS50//PldP+/yf5fX2/cj3j/9deb//xHED6//WTlRAvsHXcP2losP97UVTwU",
-	"ggbhIhsH8dGrhp7GSk3kf/U6nY1FdMFD1tjfn969tWiTqDrut+o8Ystm3hWpR7mkp/Gw0KeNFrO9ftYi",
-	"ZKiq5yrrm49V5rfAOlpFFgstJ8re2RW7u7jWBvDwnI5hc4ZjLVzXXXEGuSoGjXh/cmb3GGsj0GlB81sl",
-	"S4Mnrdhu6U3ZsYmXdnPFHfLJc5vZ29eUmBSCqtmVjl3L8gCJsMenJqBNJbWvKgJ6YXvkR9mQr/Z1zy2g",
-	"AfyOSaHfAR+CHHOh4D2ZEtcRr7ruakyUbb2PuVT2XDaCU0gyikyBwBGVCoXss9+urz+X57YyhM8XV9cS",
-	"SEkJiH4QBQtN50sgSSVQJcFut97Yj+YolrIRcAYOeZkOVJ9RCVVucBRkkWMK92NkplPlzvC0OGXjCqiE",
-	"CZcK06jP+uztFMUMOtMuuOY0MMRUwu1pocZc0L/MGWsPfjUqBdvPV/wOme3n39aLSRRTFDA2UtkhbO/s",
-	"4vztx4vzt19PP7/7en3x77efXkRgevESiEC4fejbXks/6MFD38D5fhBCv+yg9IP5/NY22BRVGnWaMbnd",
-	"QE1RSGvDOOpGsYGSE2RkQoNecBjF0aE7yDOu0hmblutf+reLDe38RsR3adAL/oXqNzdk6RD6II5/2BG0",
-	"a/z6zqAzOsWo4elB78uNRvl5TsTMdGmnyFBK2DdKnwie6CejfAna4ez8jnan2VpRL+2Iv0VSs3ak7XUc",
-	"H7aRqfiqTu3b9aIJ0gXFpESRAZFoW74kGZvA0VGiIyynI6sL64VJIQQy5TQ37XaS+mCzTXvl2WfYuHjy",
-	"xS9JPaSzdO1jfvOM+i959BjgeozgpDRmOIqPdjJDpXgtD6QVVJS2r+47SZRhmYjKlAh7OovaDFK+ohLI",
-	"QCJTL1bM0anbfRus4vqFT7VN+OC93DIo0hGqa53imhdt1nbFn9PQTt4WO1u1Pc3MH3mK2f6QJOYYhUkl",
-	"isQG0JALIMwVT2tb4FN3hlSatbZl2VXxWlBD+kvbJVmynM8O9U2MrZS00B1ss+zCuXL77Sn/1BKUDZWB",
-	"HvX87ZqIfqKmEdeg5s6cgt5xHNaXqo4bl6q8ZzItXBdCcrFW3uf027JJ56uFMCEjA120xzjnjR/nvHoN",
-	"QyYEhvca5QypkDYiNBjyHPWTHOFdivmEK2TJbP/fODPVQ+oPA57Oesa/DR0D00ydUYVgmMLeQRy/iMAQ",
-	"uXMTCeNqjKLP7OSj+HUEf+hUqfGdRoDyHoUEzhKsLt01EB4XUB4lhOBu5plrelSaeLMgqRlPdj96WbCW",
-	"gBojSY27OndYknj5Bl8F7Y+Pw01Nt43J1txBtN5lkOevPJ39SMdye/F5c3PhLuc9p0e3pWFtUZclAInI",
-	"KApbLA16bnM47S7GUQ/i7nNzaVWW7hxsu9UVPfr14wL5ShGh3L6ID+utVLO8dB5oOl+LfH0Bsb27/i2u",
-	"87Ty/S90antjXa6ZdAwC07jYVlR301d6s4ztu++iOXsVe36zbKFOdRGyFQvYywvPipDdLc1WiJxl8mmq",
-	"t1vs6gJMiYHNvp8y906kz6DazoM9W58vX4/fmnDovexendi3X3ffhITLqts0+WcuVXlf43nqQnVd+edW",
-	"heWrGC3eZopA2bS5JxpR2JsVMMAhF/gGNIjQCNxGaOoKw8HPZPTS8fSmgim27yT/75YNy/JyS4yAa45X",
-	"fTUTiwblJWNMi6xCYr9IJ6Sn0HRsz/3RMdYaDWeGrq1VP7vonJXnCNFPNJNdFAjYM+8Q3JG3rkM1DtYe",
-	"V/ZxfAaUPhvVbfvWWvO2bK8vWbGpmAuWzcBSs5WUgNR5SsN2+ycsQAZ8iuaeZNtfx5CVTWK1rYvDNZft",
-	"4u03dmt2jt04Xtw7use/q3VR38g1Fwfxu7LG2pdKIMmbhJZ3Gd4saq3jdle3NpX1YIXyrb1RSgSCfYEp",
-	"ZHSKQFw7VexLZKrPnLX3bml6q2GQbXY3bB7CrRl1a5seswmGcJsSRewLI6Om+/7q4tOLPiuYolmVPsdE",
-	"Vju7N3D7gUi1b2bsvzu/LZMrGJ+xZw9Li+uN35M6eFWOUzTHjDI0wOQHYZLF89jW2Luu/2zt2Rxt8dS4",
-	"xXOa3arl/oE716n/FE/CYGb+HK/RSPDtwK+rvtJzgJrmfYitoE33Ry/uRwqlxh4FDV7vMPrYYqDHQAPL",
-	"IxAGi8d1b0x9MQ8mRQgkKQwFz03Y5oTRIUoFREEhXAvbtq3r6lN6SedB+8jc5uAM7f2Appecm/eLXtKw",
-	"1pHnzNLM2L08a+batsWt68c/w1sWAvBRUj2q1W/+pLfKVe5Gor1avCac3RH7M4Vz8y7JTw5n370Jj7Hc",
-	"98EjQrvZ0CnpAIHfLz+A4qYkupLLh/qXmLn+x9L5X332/+VGQxRbtK31ze0Ec/Df63S6By+jOIqjbu9V",
-	"/CrW5v7fAAAA//8=",
+	"7Fx7c9u2lv8qZ7h3ps4OTVF+5KH8seMmubdpkzpj+05nNsrGEHkkoSYBFQBlqx599x08SIoSqIcbOV3P",
+	"5p+IJAjgvH/n4ND3QcLzCWfIlAx698GECJKjQmGuLgr2/q3+QVnQCyZEjYMwYCTHoBfQNAgDgX8UVGAa",
+	"9JQoMAxkMsac6DfUbKJHSSUoGwXzeRhccZ5JVL+a171Tmv8eNKn8J80UCj0mRZkIOlGU6wXe8DwnhxI1",
+	"XQpTUHY86KVkFIR2G38UKGb1PtwgGaxf+zdC1eqKl5hwlkpQHG4JVTDkAtQYQRRM30vGhI0QDoiCnEsF",
+	"x3H8rG0f+v3GHnJyR/MiD3rHcRwGOWX2Kg7L3bEiH6AI5np7AuWEM4lGku+E4IY9CWcKmdk3mUwymhC9",
+	"787vUm/+fmGtfwgcBr3gPzq1gnTsU9mxs5lVmsSfMUD9LDIMcsP1bGdstsqqMzaDny/Pf4UpyQrUXGBF",
+	"lpFBhlb08zB4Q7LM6KXgExSKWmqIGMlNe9QrzsMgIVn2Pl0QIGUKR5pHYZAWwi5WPRxwniFh+uGYsNQ+",
+	"22KVG5x5dCQMeKESnm+c5dwNm4fWInxTSVQqw/TMiG7IRU5U0AtSovBQUWM3q68oItTOr6hiI2+1VC7t",
+	"SKtppcF+LvltWRKWBm4EVjO8Wmdxj1+q7fDB75iowIn/A5VqVQX0OuYHVZhvtWE9n1uACEFm3q3L1m1c",
+	"VpxBpo3ucyAKxjTbwmCCLLW/ZJEkiClqDgwJzcyPhLAEM/37i4flb4giGR+tkmjc0A4kmmm0Q9xIqZ3Z",
+	"T2k9y8qGGtbrUdG19kTZpLBuJ02pnoJknxZmt65+ZT+8UA95rbSipr/5Z5FloB8BkTARfCRILkGLHaiC",
+	"A8OVqF/E8XGiR5lfaLzzqp3QESOqELi6ytVsgpfmGqpRcEvVGH6+fMuTEDAaRdC3Qoj4REY5UeOIpOmB",
+	"4VEP7qMomj/rwSfBcyrR7sjctFvqB949ubDlD1aL4ndGWY5fpKYWok87qijS1Av030546mHPpdLTQ06S",
+	"MWV4KJCk5oYeDQeGN4yrr0NesDSEhLNhRhMVAmVTktH0qyYEpfKLJUcpyQg3s8DsrR6/SuzSeEuilydT",
+	"F06XQtQOTjcliuys4hL/aKxAmXp+Us++EObsnU0c0fO5sW5HoSailWS/W8ZpiSS3clqWeZvclZvUt5Wf",
+	"kGTW1Jv7qOPYBqrtON/UH2hOLSl+uQxJJnEZANmXIOO3aGHfLRc3KH6QkCDNKBtJBwipNIjwYDCDFIek",
+	"yBQcP4/1P8gl8CGQRNEpgtaZELrmgTZY465kCN3nL168OOo+h8FMoXnBukogLIXT4+cvX8Svukf10zGS",
+	"ybPXekszSAgDhlMUIAiVCFxARodKP8wjOLNwTM8naYrQ1bBVk+IoAL111FzC1Pq1kzjWgFo/0+NIpslP",
+	"QWikG8G/mQbcQ4qZRsXkBpt8cdTLqM90JG1IMSd3HzHnYvajJsOr7hUI7vpUPyd354Ytf2ECHQvflGhj",
+	"x9e19HihPu7+7tyjkTp1khOS4O6huQVW+gKDzxbOaxy71hi2igtbO+l27xwG/MYPM4zuboXalxbjN+so",
+	"P0sSnChM/UC0LcEQBWs88uHsCk1iwoUFjmlhEzP04MWlXdsVwhp2r3FoGk5MPD57Ut3foB12nG/qi4K1",
+	"x/8V4hOBZMe8ZEgZlePd3qF+1ldAdAm22Rz9BwlmgIGIXCpMQ7gdIwPOEG6JhBGdItPg4+5wxA/d7Dp9",
+	"ji7I7UensfMwyKrwsU4TXZCZ1znEX0tpTNpfZBsR8yrtDg//IOHCzAAH/CYsQ4GwaX0IGR/JEG6J0JmP",
+	"XARhC8hkqxzyomBlChnWFZdF6lcB7hKpxSTdTY+WFJqmi5lorZWLM4clVHTyrAXVYgdvzDQ7esrSVHJy",
+	"9wHZSPvqbnzy8vTFcxMlqnvh1urcrK2YwF+KGDTmlkAg4ZOZxgbUaLseMcr4gGRwbSa9hgMd3nmhgKqw",
+	"ukklFCzFIWWYPovgF5wowDuSqGzWMBqNDFzhaw/m8jCNucXBmNvQsW6Z3+ywKyJGqPy5Q4v0/aiY4Z25",
+	"2yxveYQpCrY9eNZOdxN0NhOGdgMtW14tbPxRYGECUV3hkIXUem/uPqDGoTHUW6efPkjwf6+ysNYqt4VV",
+	"V3XGvuQPdo+Qm1g4JvISE9GoDywwkbmy/Mp7rASd2ytmjVM9JrhbVWtJcXxBQGSboYs7WdBjm5wq97Po",
+	"/tdI6kHOfUkyCz7+JH71PPSzfGnk8xOjegqFdu7/8/ns8L/J4Z9fv7gf8eGrr1/+8x9BuH/5yUqJFrZ3",
+	"2j1qK0h9e1FX9lAIGoSL2ziKT142+DRWaiL/q9fpbMQCCxqyRv5+9+6NRZtI1Xa/VZ0WW0ofLkg9SCU9",
+	"ZZqFqna06O31tSYhQ1VdV17fPKw8v01DolWAtFCgo+y9XbG7i2ptwED7VAzrM9zWwnW1KCeQy2LQsPe/",
+	"7Nk9wtoIdFpyn62cpYHFlmy39Cbv2MRLu6niDv5k32L2VoElJoWganapbddueYBE2MNmY9Amktpb1QR6",
+	"YXtAStmQr8LztxbQAN5hUuh7GofLMRcKfiZT4s4PqjMKNSbKHlSMuVT2FDuCM0gyikyBwBGVCoXss5+u",
+	"rj6Vp9wyhE/nl1ca6pfQn+gLUbDQ1AltIkCVBJs1vrYPzcE1ZSPgDBzyMvW6PqMSKt/gZpBFjqlNkTXa",
+	"dyeempyyzKczBpsVRH3WZ++mKGbQmXbBlfKBIaYSrs8KNeaC/mlOpHvwo2Ep2NMPxW+Q2dOP63oxiWKK",
+	"AsaGKjuEHbw5f/vu4/nbd1/PPr3/enX+y7tfn0VgTi4kEIFwfd+3lal+0IP7voHz/SCEfllv6gfz+bUt",
+	"RyqqNOo0Y3KbB05RSCvDOOpGsYGSE2RkQoNecBzF0bE79jSq0hmbAvWf+rezDa38hsT3adAL/oXqJzdk",
+	"6cj+KI6/2YG9K5P7TuwzOsWooelB7/MXjfLznIiZqWlPkaGUcFhmkYm+MsyXoBXOvt/R6jRbS+qFHfFd",
+	"KDVrR1pep/Fx2zTVvqoeh3a+6AnpAmNSosiASLQFcpKMjeFoK9EWltOR5YXVwqQQAplynJt2O0l9DNzG",
+	"vfKkOGy06Xz2U1IP6Sw1ycy/7JH/5R49ArgaIzgqjRhO4u7WYtCjT3YZfbTL3KeWAVsrRKUCmrOQVqBV",
+	"2qqH7wRYhqVLLJ0zHGh/bn1ZeYtKIAOJTD1bUYxOXabdoB+uzvtXtSS89zYlDYp0hOpKO9tmg9Ta04x9",
+	"qpyjt0XjLNueisJ95Clmh0OSmIM4JpUoEutUhlwAYQ5QWC0DPnWnkKWC1VpVVpq8uqTTnAtbOVrSIZ9G",
+	"1L08W4lrofDbpmMLnQnt/Xf+V0ugOlQGjtXvb1cf9k9qipON2dypZdA7jcO6Le+00ZbnPdVr2XUhJBdr",
+	"6d2nBZWFSx8+gAkZGTinNcaZUbyTGXX/fmakqTUEhcDwVmPQIRXSegkNVT1tKyRHeJ9iPuEKWTI7/AVn",
+	"JrZL/WDA01nPWJqZx4BogwJUIRimcHAUx88iMJPcuBcJ42qMos/syyfxqwh+0+FDo2+Nz+UtCgmcJVg1",
+	"kDbwNxdQHouF4LpMTcsplcbyLYRtWratFlwUrMW0x0hSYzhOMZcoXu5GrRKv09NwU0l0YwAy/bRWz01e",
+	"8CNPZ99SxV2lZN5M/Vyj6T5tqy00aYk6fwVIREZR1Mcmsk3htLoYRT2ylrXPXVqWpfs3+91ibfxql9Hd",
+	"4705oJOjo8dwV5eKCOVycz6s0/lmOO/c03S+Nvvymf32RvldDOSpALd/oRPga2viTSdvsgCdJVos5b4S",
+	"kF6vbk+hdpGh/Yxj/mVZVzpVE3UrCrSNT3vNF12Hd2vCmGXyqSiBLX1VbXxlRmjqcZS5eyLdg5A797ZD",
+	"aL78kc/WE4feT3aqvqP2j3Y25YUl3moq3ycuVdl1th9EUH108bh4YLmhrEXvTfgvi6m3RGNJ2x8GAxxy",
+	"ga9Bw0edBVpfkTpIcPSYG71we3pdAVRbD5b/Dxi+L2CwglkuyBNwR3NVVd94HJPFJGNMi6zKNH6QTpQe",
+	"iNGxJ34P9iStNv/GzGtRymPDjTflKWb0N1PGx4lMlnwgYHt/QnCtPxqB1BmntvCynu1TJenTlvr4shVl",
+	"vCuPGZf0qSmic5bNwM5mMRQBqeOCTpDth49ABnyKpru+7ZtKslIYqko5cbimRTvevpizplrUjePFepG7",
+	"/F6F0/o7DtNujnfKCutQKoEkb060nM97o5aVjqtjXNvQ0YOVma/tdwhEINgbmEJGpwjEHSuJQ4lM9ZmT",
+	"9sE1TU3joT30a8g8hGsz6toWOmcTDOE6JYrYG4ZGPe/Pl+e/PuuzgimaVeFqTGRVQ3kN1x+IVIfmjcP3",
+	"b6/LYAZGZ+wZ7NLiUZ89lZOMyu8rmmNGGRpI+o3Q6GKHTKsXuKo/u96byi/28bTo8EKt/G9dvXRn/vVH",
+	"7RIGM/Nhe6OM6av/XVX19X0A62av3FbwuvutF/ej1ZJjjwBPnz7g1KOPHgpPrSSAMFhsWHltkIW5MMFB",
+	"IElhKHhuHHZOGB2iVEAUFMIdndrj0hp3lLbQudeWMLfRN0PbIde0hbfm/qItNHTyxNO1Y95In0o54gJz",
+	"DZeIx5cYEtvqiK0six/DjBd89NMRBEm9YrA4tzKKBwTixb+6UoVj9xmE/fprTZxwfX17ihPNBtZHjhO+",
+	"Zk2Psrnng8eIGU/gnKLkFhD498UHUNygbIfi+VD/EjNX1l9qrarbKj9/0VmPzQOsjpvGT9NT2et0ukcv",
+	"ojiKo27vZfwy1kr9vwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -2,11 +2,11 @@
 -- Inserts a run with its "created" event (sequence 1) and returns it as RunGet does; no row
 -- when the idempotency key exists.
 WITH run AS (
-    INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
+    INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq, input)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
-              created_at, updated_at, finished_at
+              created_at, updated_at, finished_at, input
 ), created AS (
     INSERT INTO run_events (run_id, seq, type) SELECT id, 1, 'created' FROM run
 )
@@ -17,12 +17,12 @@ SELECT id, request_hash FROM runs WHERE idempotency_key = $1;
 
 -- name: RunGet
 SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
-       created_at, updated_at, finished_at
+       created_at, updated_at, finished_at, input
 FROM runs WHERE id = $1;
 
 -- name: RunList
 SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
-       created_at, updated_at, finished_at
+       created_at, updated_at, finished_at, input
 FROM runs
 WHERE ($1::text IS NULL OR status = $1)
   AND ($2::text IS NULL OR toolsets IS NULL OR $2 = ANY (toolsets))
@@ -120,7 +120,7 @@ SET status = 'cancelled', fence = fence + 1, finished_at = now(), updated_at = n
 WHERE id = $1;
 
 -- name: SnapshotInsert
-INSERT INTO snapshots (run_id, seq, state) VALUES ($1, $2, $3);
+INSERT INTO snapshots (run_id, seq, header, state) VALUES ($1, $2, $3, $4);
 
 -- name: SnapshotPruneBefore
 -- Deletes the run's snapshots older than $2: resuming only ever reads the latest one
@@ -132,7 +132,7 @@ DELETE FROM snapshots WHERE run_id = $1 AND seq < $2;
 DELETE FROM snapshots WHERE run_id = $1;
 
 -- name: SnapshotGet
-SELECT state FROM snapshots WHERE run_id = $1 AND seq = $2;
+SELECT header, state FROM snapshots WHERE run_id = $1 AND seq = $2;
 
 -- name: EventInsert
 -- Appends an event with the run's next sequence number.
@@ -154,9 +154,9 @@ SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER 
 
 -- name: RunDriveInput
 -- What a drive needs once it took the lease: the run's code, limits and toolset names, and the
--- highest call id recorded so far (calls above it are new). Sent right after the lease UPDATE,
--- as a statement of its own so that it sees every write of earlier drivers.
-SELECT code, limits, toolsets, (SELECT coalesce(max(call_id), 0) FROM calls WHERE run_id = $1)
+-- highest call id recorded so far (calls above it are new), and its input. Sent right after the
+-- lease UPDATE, as a statement of its own so that it sees every write of earlier drivers.
+SELECT code, limits, toolsets, (SELECT coalesce(max(call_id), 0) FROM calls WHERE run_id = $1), input
 FROM runs WHERE id = $1;
 
 -- name: ToolsetListOfRun
@@ -168,4 +168,4 @@ ORDER BY name;
 
 -- name: SnapshotGetCurrent
 -- The run's latest snapshot (runs.snapshot_seq), if any.
-SELECT s.state FROM snapshots s JOIN runs r ON r.id = s.run_id AND s.seq = r.snapshot_seq WHERE r.id = $1;
+SELECT s.header, s.state FROM snapshots s JOIN runs r ON r.id = s.run_id AND s.seq = r.snapshot_seq WHERE r.id = $1;

@@ -18,7 +18,7 @@ import (
 func TestRunLimitsAreHeldToTheWorkersCeilings(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	w, err := durable.NewWorker(b.store, New(Config{Egress: egress.Local(), Ceilings: run.Limits{MaxMemoryBytes: 8 << 20, TimeoutMs: 1000, MaxToolCalls: 3}}),
+	w, err := durable.NewWorker(b.store, newTestEngine(Config{Egress: egress.Local(), Ceilings: run.Limits{MaxMemoryBytes: 8 << 20, TimeoutMs: 1000, MaxToolCalls: 3}}),
 		durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(b.ctx))

@@ -43,7 +43,7 @@ func runChildWorker() {
 	if err != nil {
 		fail(err)
 	}
-	w, err := durable.NewWorker(store, New(Config{Logger: logger, Egress: egress.Local()}), durable.WorkerConfig{
+	w, err := durable.NewWorker(store, newTestEngine(Config{Logger: logger, Egress: egress.Local()}), durable.WorkerConfig{
 		MaxRuns: 4, DriveTimeout: 2 * time.Second, RescueStuckJobsAfter: 3 * time.Second,
 	})
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 func TestDrainOutOfTimeRequeuesTheRun(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	first, err := durable.NewWorker(b.store, New(Config{Egress: egress.Local(), DrainGrace: 4 * time.Second}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	first, err := durable.NewWorker(b.store, newTestEngine(Config{Egress: egress.Local(), DrainGrace: 4 * time.Second}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, first.Start(b.ctx))
 	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `
@@ -33,7 +33,9 @@ return [a.slept, s.sum];
 	start := time.Now()
 	require.NoError(t, first.Stop(stopCtx), "the drain ended with its run requeued")
 	took := time.Since(start)
-	require.Less(t, took, 1100*time.Millisecond)
+	// About the drain timeout, well before the 3 s call would have let it end; the margin is
+	// for a loaded machine, where the requeue's own transaction can take a few hundred ms.
+	require.Less(t, took, 2*time.Second)
 	requeued := b.runRow(t, run.ID)
 	require.Equal(t, durable.StatusQueued, requeued.status, "not left running")
 	require.Zero(t, requeued.crashes, "a drain is not a crash")

@@ -51,6 +51,9 @@ type Config struct {
 	// after every settled batch of calls.
 	CheckpointInterval time.Duration
 	CheckpointBytes    int64
+	// RoundTrip, for tests, runs every program with run.Options.RoundTrip (saved and restored
+	// at every host call and every few hundred instructions).
+	RoundTrip bool
 }
 
 // The default checkpoint policy (Config.CheckpointInterval, Config.CheckpointBytes).
@@ -134,7 +137,7 @@ func (e *Engine) Start(ctx context.Context, spec durable.RunSpec, host durable.H
 }
 
 // Resume implements durable.Engine.
-func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot []byte, settled []durable.CallOutcome, host durable.Host) (durable.Outcome, error) {
+func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot durable.Snapshot, settled []durable.CallOutcome, host durable.Host) (durable.Outcome, error) {
 	rt, opts, execCtx, done, err := e.prepare(ctx, spec, host, true)
 	if err != nil {
 		return durable.Outcome{}, err
@@ -148,7 +151,7 @@ func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot []by
 		}
 		outcomes = append(outcomes, run.OutcomeFor{Key: durable.CallKey(spec.RunID, o.CallID), Outcome: out})
 	}
-	exec, err := rt.Resume(execCtx, snapshot, outcomes, opts)
+	exec, err := rt.Resume(execCtx, savedState(snapshot), outcomes, opts)
 	if err != nil {
 		return durable.Outcome{}, fmt.Errorf("resume run %s: %w", spec.RunID, err)
 	}
@@ -172,7 +175,7 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 	}
 	limits = limits.Within(e.cfg.Ceilings)
 	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits,
-		Checkpoint: e.checkpointPolicy()}
+		Checkpoint: e.checkpointPolicy(), Input: spec.Input}
 	if resume {
 		opts.Limits = nil
 	}
@@ -210,7 +213,7 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 		}
 		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
 	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger})
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger, RoundTrip: e.cfg.RoundTrip})
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +269,7 @@ func outcomeOf(exec *run.Execution) (durable.Outcome, error) {
 		if exec.State() == run.StateYielded {
 			kind = durable.Yielded
 		}
-		return durable.Outcome{Kind: kind, Snapshot: s.State}, nil
+		return durable.Outcome{Kind: kind, Snapshot: snapshotOf(s.State)}, nil
 	}
 	return durable.Outcome{}, fmt.Errorf("execution ended in state %s", exec.State())
 }
@@ -321,8 +324,20 @@ func (j journal) CallPending(ctx context.Context, call run.Call, handle json.Raw
 	return j.host.CallPending(ctx, int(call.CallID), handle)
 }
 
-func (j journal) Checkpoint(ctx context.Context, state []byte) error {
-	return j.host.Checkpoint(ctx, state)
+func (j journal) Checkpoint(ctx context.Context, state run.SavedState) error {
+	return j.host.Checkpoint(ctx, snapshotOf(state))
+}
+
+// snapshotOf stores a run's state as a snapshot: its header in the header column, the
+// interpreter's state in the state column.
+func snapshotOf(s run.SavedState) durable.Snapshot {
+	return durable.Snapshot{Header: s.Header, State: s.VM}
+}
+
+// savedState is the run state of a stored snapshot. One stored before the header column
+// existed has no header: its state is the one-document form, which run.Resume still reads.
+func savedState(s durable.Snapshot) run.SavedState {
+	return run.SavedState{Header: s.Header, VM: s.State}
 }
 
 func toRunOutcome(o durable.CallOutcome) run.Outcome {

@@ -51,7 +51,7 @@ func setup(t *testing.T) *testBundle {
 
 func (b *testBundle) startWorker(t *testing.T) *durable.Worker {
 	t.Helper()
-	w, err := durable.NewWorker(b.store, New(Config{Egress: egress.Local()}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	w, err := durable.NewWorker(b.store, newTestEngine(Config{Egress: egress.Local()}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(b.ctx))
 	t.Cleanup(func() {
@@ -207,4 +207,29 @@ func TestDefaultLimitsApplyWhenUnset(t *testing.T) {
 	custom := DefaultLimits
 	custom.MaxToolCalls = 7
 	require.Equal(t, custom, New(Config{Limits: custom}).cfg.Limits)
+}
+
+// A run's input reaches the program as the global input, survives the suspension, and is kept
+// with the run exactly as posted.
+func TestRunInputReachesTheProgramAcrossASuspension(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t)
+	input := `{"reason": "ship v2", "big": 12345678901234567890}`
+	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `
+const r = await tools.ops.approvals.request({reason: input.reason});
+return {reason: input.reason, approved: r.approved};
+`, Input: json.RawMessage(input)})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, durable.StatusSuspended)
+	require.Equal(t, input, string(run.Input), "kept as posted")
+	require.JSONEq(t, `{"reason": "ship v2"}`, string(run.Pending[0].Args))
+	_, err = b.store.RecordOutcome(b.ctx, run.ID, run.Pending[0].CallID, durable.CallOutcome{OK: true, Value: json.RawMessage(`{"approved": true}`)})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, durable.StatusSucceeded)
+	var result struct {
+		Value json.RawMessage `json:"value"`
+	}
+	require.NoError(t, json.Unmarshal(run.Result, &result))
+	require.JSONEq(t, `{"reason": "ship v2", "approved": true}`, string(result.Value))
 }

@@ -21,10 +21,13 @@ type goldenRun struct {
 	RunID    string          `json:"runId"`
 	Code     string          `json:"code"`
 	Snapshot json.RawMessage `json:"snapshot"`
-	CallID   int             `json:"callId"`
-	Path     string          `json:"path"`
-	Args     json.RawMessage `json:"args"`
-	Handle   json.RawMessage `json:"handle"`
+	// Header is the snapshot's header column: absent for snapshots stored before it existed
+	// (format 1, whose state holds the whole run).
+	Header json.RawMessage `json:"header,omitempty"`
+	CallID int             `json:"callId"`
+	Path   string          `json:"path"`
+	Args   json.RawMessage `json:"args"`
+	Handle json.RawMessage `json:"handle"`
 	// Outcome is posted for the pending call; Want is the Result's value then.
 	Outcome json.RawMessage `json:"outcome"`
 	Want    json.RawMessage `json:"want"`
@@ -64,7 +67,7 @@ func TestGoldenSuspendedRunsResume(t *testing.T) {
 			runID := g.RunID // the snapshot names its run
 			_, err = pool.Exec(b.ctx, `INSERT INTO runs (id, code, status, snapshot_seq) VALUES ($1, $2, 'suspended', 1)`, runID, g.Code)
 			require.NoError(t, err)
-			_, err = pool.Exec(b.ctx, `INSERT INTO snapshots (run_id, seq, state) VALUES ($1, 1, $2)`, runID, []byte(g.Snapshot))
+			_, err = pool.Exec(b.ctx, `INSERT INTO snapshots (run_id, seq, header, state) VALUES ($1, 1, $2, $3)`, runID, []byte(g.Header), []byte(g.Snapshot))
 			require.NoError(t, err)
 			_, err = pool.Exec(b.ctx, `INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, status, handle)
 				VALUES ($1, $2, $3, 'ops', $4, $5, true, 'pending', $6)`, runID, g.CallID, durable.CallKey(runID, g.CallID), g.Path, g.Args, g.Handle)
@@ -94,23 +97,23 @@ func writeGolden(t *testing.T) {
 	require.NoError(t, err)
 	run = b.waitStatus(t, run.ID, durable.StatusSuspended)
 	require.Len(t, run.Pending, 1)
-	var snapshot []byte
-	require.NoError(t, b.store.Pool().QueryRow(b.ctx, "SELECT state FROM snapshots WHERE run_id = $1 AND seq = $2",
-		run.ID, run.SnapshotSeq).Scan(&snapshot))
-	var envelope struct {
+	var header, snapshot []byte
+	require.NoError(t, b.store.Pool().QueryRow(b.ctx, "SELECT header, state FROM snapshots WHERE run_id = $1 AND seq = $2",
+		run.ID, run.SnapshotSeq).Scan(&header, &snapshot))
+	var head struct {
 		Format int `json:"format"`
 	}
-	require.NoError(t, json.Unmarshal(snapshot, &envelope))
+	require.NoError(t, json.Unmarshal(header, &head))
 	p := run.Pending[0]
 	g := goldenRun{
-		RunID: run.ID, Code: goldenProgram, Snapshot: snapshot, CallID: p.CallID, Path: p.Path, Args: p.Args, Handle: p.Handle,
+		RunID: run.ID, Code: goldenProgram, Snapshot: snapshot, Header: header, CallID: p.CallID, Path: p.Path, Args: p.Args, Handle: p.Handle,
 		Outcome: json.RawMessage(`{"ok": true, "value": {"approved": true, "by": "ops-lead"}}`),
 		Want:    json.RawMessage(`{"plan": "DEPLOY", "approved": true, "by": "ops-lead"}`),
 	}
 	data, err := json.MarshalIndent(g, "", "  ")
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll("testdata/suspended", 0o755))
-	name := filepath.Join("testdata/suspended", "format"+strconv.Itoa(envelope.Format)+".json")
+	name := filepath.Join("testdata/suspended", "format"+strconv.Itoa(head.Format)+".json")
 	if _, err := os.Stat(name); err == nil {
 		t.Logf("%s exists; not rewritten", name)
 		return

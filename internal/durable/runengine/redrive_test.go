@@ -52,7 +52,7 @@ func runWorkerProcess() {
 	if err != nil {
 		fail(err)
 	}
-	w, err := durable.NewWorker(store, New(Config{Logger: logger, Egress: egress.Local()}), durable.WorkerConfig{
+	w, err := durable.NewWorker(store, newTestEngine(Config{Logger: logger, Egress: egress.Local()}), durable.WorkerConfig{
 		ID: os.Getenv(workerProcIDEnv), MaxRuns: 20, FetchPollInterval: 100 * time.Millisecond,
 	})
 	if err != nil {

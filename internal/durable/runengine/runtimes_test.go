@@ -24,7 +24,7 @@ func toolPaths(rt *run.Runtime) []string {
 func TestRuntimesAreSharedPerToolsetVersion(t *testing.T) {
 	t.Parallel()
 	tools := toolsettest.New(t, toolsettest.Options{})
-	e := New(Config{Egress: egress.Local()})
+	e := newTestEngine(Config{Egress: egress.Local()})
 	ctx := context.Background()
 	ops := durable.Toolset{Name: "ops", URL: tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)}
 	one := json.RawMessage(`{"tools": [{"path": "only.one", "description": "The one tool."}]}`)

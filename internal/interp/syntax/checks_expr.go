@@ -56,10 +56,8 @@ func (c *checker) expr(e js.IExpr) {
 		}
 		c.call(n)
 	case *js.NewExpr:
-		if v, ok := n.X.(*js.Var); ok && v.Decl == js.NoDecl && string(v.Data) == "Function" {
-			c.unsupported(n, "the Function constructor is not supported: programs cannot evaluate code at run time")
-			return
-		}
+		// new Function(...) compiles: the constructor throws EvalError when it is reached,
+		// so code that only names it (a fallback that never runs) still works.
 		if isOptionalChain(n.X) {
 			c.syntaxError(n, "Invalid optional chain from new expression")
 			return
@@ -141,10 +139,9 @@ func (c *checker) call(n *js.CallExpr) {
 		if x.Decl == js.NoDecl {
 			switch identifierName(x.Data) {
 			case "eval":
+				// A direct eval would need the caller's scope, which no run-time error can
+				// stand in for. Function(...) compiles and throws EvalError when called.
 				c.unsupported(n, "eval is not supported: programs cannot evaluate code at run time")
-				return
-			case "Function":
-				c.unsupported(n, "the Function constructor is not supported: programs cannot evaluate code at run time")
 				return
 			}
 		}

@@ -1,0 +1,37 @@
+package run
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// stateFile is how the tests' data files hold a two-part state: {"header": ..., "vm": ...}.
+// A file of the one-document form (format 1) has no "header" member.
+type stateFile struct {
+	Header json.RawMessage `json:"header"`
+	VM     json.RawMessage `json:"vm"`
+}
+
+// parseStateFile reads a state as the tests' data files hold it.
+func parseStateFile(t testing.TB, data []byte) SavedState {
+	t.Helper()
+	var f stateFile
+	require.NoError(t, json.Unmarshal(data, &f))
+	if len(f.Header) == 0 {
+		return SavedState{VM: data}
+	}
+	return SavedState{Header: f.Header, VM: f.VM}
+}
+
+// stateFileOf is the data-file form of a state.
+func stateFileOf(t testing.TB, s SavedState) []byte {
+	t.Helper()
+	if len(s.Header) == 0 {
+		return s.VM
+	}
+	b, err := json.Marshal(stateFile{Header: s.Header, VM: s.VM})
+	require.NoError(t, err)
+	return b
+}
