@@ -163,7 +163,11 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 		}
 		return r.defineOwn(key, PropertyDescriptor{Value: v, HasValue: true})
 	}
-	vm.allocated += propertySize
+	if idx, ok := key.arrayIndex(); ok && r.class == ClassArray && int(idx) == len(r.elems) {
+		vm.reserveElems(r, 1) // appending to dense storage
+	} else {
+		vm.allocated += propertySize
+	}
 	return r.defineOwn(key, dataDescriptor(v, propDefault))
 }
 
