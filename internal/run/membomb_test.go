@@ -161,6 +161,9 @@ func TestMemoryBombs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a child process per bomb")
 	}
+	if roundtrip() {
+		t.Skip("measures memory without the state round trips of CODEMODE_ROUNDTRIP")
+	}
 	const limit = 64 << 20
 	for _, b := range memBombs {
 		t.Run(b.name, func(t *testing.T) {
