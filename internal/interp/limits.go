@@ -97,6 +97,16 @@ func (vm *VM) reserveElems(o *Object, n int) {
 	o.elems = elems
 }
 
+// chargeProperty charges a property about to be added to o and, when o's property storage
+// is full, the larger storage that adding it allocates (its keys, properties and index grow
+// together, to about 1.25 to 2 times their length; the old storage becomes garbage).
+func (vm *VM) chargeProperty(o *Object) {
+	vm.allocated += propertySize
+	if n := len(o.props.keys); n >= 64 && n == cap(o.props.keys) {
+		vm.allocated += int64(n) * propertySize
+	}
+}
+
 // substring is s.substring(from, to) charged to the memory limit: a new string header, and
 // the copy of the code units when s is not ASCII (ASCII substrings share s's bytes).
 func (vm *VM) substring(s *jsString, from, to int) *jsString {
