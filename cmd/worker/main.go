@@ -33,6 +33,9 @@
 //	                                       reach (internal/egress; default public addresses only)
 //	CODEMODE_SECRET_KEY, CODEMODE_SECRET_KEY_OLD  key encrypting stored secrets, and keys it
 //	                                       replaces (internal/secretbox, docs/security.md)
+//	GOMEMLIMIT                             soft memory limit of the process (default 256 MiB
+//	                                       + runs × --max-memory-bytes); a run starts only when
+//	                                       the live heap leaves room for its memory limit under it
 package main
 
 import (
@@ -49,6 +52,7 @@ import (
 	"github.com/codemode/codemode/internal/config"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
+	"github.com/codemode/codemode/internal/durable/runengine"
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/secretbox"
 )
@@ -78,6 +82,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	memLimit := runengine.SetMemoryLimit(cfg.Ceilings.MaxMemoryBytes, cfg.WorkerRuns)
 	engine, err := newEngine(logger, cfg.Ceilings, policy, cfg)
 	if err != nil {
 		return err
@@ -128,7 +133,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err := w.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	logger.Info("worker started", "runs", cfg.WorkerRuns)
+	logger.Info("worker started", "runs", cfg.WorkerRuns, "memory_limit", memLimit)
 	<-ctx.Done()
 	logger.Info("draining")
 	drainCtx, cancel := context.WithTimeout(context.Background(), cfg.DrainTimeout)

@@ -88,9 +88,9 @@ func (vm *VM) deleteIndex(o *Object, i int64) {
 func (vm *VM) createIndex(o *Object, i int64, v Value) {
 	if o.class == ClassArray && i == int64(len(o.elems)) && i >= int64(o.length) &&
 		o.flags&objLengthReadOnly == 0 && o.extensible() && i < maxDenseLength {
+		vm.reserveElems(o, 1)
 		o.elems = append(o.elems, v)
 		o.length = uint32(i + 1)
-		vm.allocated += valueSize
 		return
 	}
 	if o.class == ClassArray && i < int64(len(o.elems)) && !o.elems[i].isHole() {

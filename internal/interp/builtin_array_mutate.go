@@ -38,8 +38,8 @@ func arrayPush(vm *VM, c NativeCall) Value {
 		if len(o.elems)+len(c.Args) > maxDenseLength {
 			vm.throwRangeError("Invalid array length")
 		}
+		vm.reserveElems(o, len(c.Args))
 		o.elems = append(o.elems, c.Args...)
-		vm.chargeElems(len(c.Args))
 		o.length = uint32(len(o.elems))
 		return intValue(len(o.elems))
 	}

@@ -130,9 +130,9 @@ func mapGroupBy(vm *VM, c NativeCall) Value {
 		key = normalizeKey(key)
 		if g, ok := data.get(key); ok {
 			arr := g.obj()
+			vm.reserveElems(arr, 1)
 			arr.elems = append(arr.elems, v)
 			arr.length++
-			vm.allocated += valueSize
 		} else {
 			data.set(vm, key, vm.newArrayValue([]Value{v}))
 		}

@@ -443,7 +443,7 @@ func stringSlice(vm *VM, c NativeCall) Value {
 	if !c.Arg(1).IsUndefined() {
 		to = vm.relativeStart(c.Arg(1), s.Len())
 	}
-	return stringValue(s.substring(from, max(from, to)))
+	return stringValue(vm.substring(s, from, max(from, to)))
 }
 
 // stringSubstring is String.prototype.substring.
@@ -454,7 +454,7 @@ func stringSubstring(vm *VM, c NativeCall) Value {
 	if !c.Arg(1).IsUndefined() {
 		to = vm.clampPos(c.Arg(1), s.Len())
 	}
-	return stringValue(s.substring(min(from, to), max(from, to)))
+	return stringValue(vm.substring(s, min(from, to), max(from, to)))
 }
 
 // stringSubstr is String.prototype.substr (Annex B).
@@ -468,7 +468,7 @@ func stringSubstr(vm *VM, c NativeCall) Value {
 	if n <= 0 {
 		return stringValue(emptyString)
 	}
-	return stringValue(s.substring(from, from+int(n)))
+	return stringValue(vm.substring(s, from, from+int(n)))
 }
 
 // trimString removes JS white space and line terminators from the start and/or end of s.

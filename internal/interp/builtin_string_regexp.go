@@ -210,7 +210,7 @@ func stringSplit(vm *VM, c NativeCall) Value {
 	var out []Value
 	start := 0
 	for p := s.indexOf(sep, 0); p >= 0; p = s.indexOf(sep, start) {
-		out = append(out, stringValue(s.substring(start, p)))
+		out = append(out, stringValue(vm.substring(s, start, p)))
 		vm.chargeElems(1)
 		if uint32(len(out)) == lim {
 			return vm.newArrayValue(out)

@@ -31,6 +31,9 @@ type privateElements struct {
 	values []Value
 }
 
+// closureSlotsSize is the accounted size of a closureSlots (bytes).
+const closureSlotsSize = 48
+
 // makeClosure creates the function object for function index idx of the running program.
 func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	code := f.prog.Funcs[idx]
@@ -44,6 +47,7 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 		proto = vm.realm.Intrinsic("%AsyncFunction.prototype%")
 	}
 	o := vm.newObject(proto, ClassFunction)
+	vm.allocated += closureSlotsSize + 3*propertySize
 	o.flags |= objCallable
 	cl := &closureSlots{prog: f.prog, code: code, env: f.env, obj: o}
 	o.slots = cl

@@ -28,6 +28,13 @@ func TestHostilePrograms(t *testing.T) {
 		{name: "native re-entry recursion", src: "const o = { toString() { return `${o}` + 'x' } }; let m; try { `${o}` } catch (e) { m = e.name } m", result: "RangeError"},
 		{name: "getter recursion", src: "const o = { get x() { return this.x } }; let m; try { o.x } catch (e) { m = e.message } m", result: "Maximum call stack size exceeded"},
 		{name: "garbage is not counted", src: "let n = 0; for (let i = 0; i < 50000; i++) { const o = {a: [i, i]}; n += o.a.length } n", maxMemory: 1 << 20, result: "100000"},
+		{name: "garbage strings of 1 MB", src: "const k = 'x'.repeat(1024); let n = 0; for (let i = 0; i < 1000; i++) { const s = k.repeat(1024) + i; n += s.length } n",
+			maxMemory: 64 << 20, result: "1048578890"},
+		{name: "garbage arrays grown by push", src: "let n = 0; for (let i = 0; i < 300; i++) { const a = []; for (let j = 0; j < 1e4; j++) a.push(j); n += a.length } n",
+			maxMemory: 8 << 20, result: "3000000"},
+		{name: "array grown by index", src: "const a = []; for (let i = 0;; i++) a[i] = i", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
+		{name: "closures in a loop", src: "const fs = []; for (let i = 0;; i++) fs.push(() => i)", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
+		{name: "non-ASCII substrings", src: "const t = 'é'.repeat(1e5); const a = []; for (let i = 0;; i++) a.push(t.slice(i % 7))", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

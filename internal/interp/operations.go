@@ -132,7 +132,7 @@ func (vm *VM) newObject(proto *Object, class Class) *Object {
 }
 
 // objectBaseSize is the accounted size of an object without properties (bytes).
-const objectBaseSize = 96
+const objectBaseSize = 112
 
 // NewObject creates an empty ordinary object whose prototype is Object.prototype.
 func (vm *VM) NewObject() Value {
@@ -149,7 +149,7 @@ func (vm *VM) newArray(elems []Value) *Object {
 	o := vm.newObject(vm.realm.ArrayPrototype, ClassArray)
 	o.elems = elems
 	o.length = uint32(len(elems))
-	vm.allocated += int64(len(elems)) * valueSize
+	vm.allocated += int64(cap(elems)) * valueSize
 	return o
 }
 

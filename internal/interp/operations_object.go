@@ -150,7 +150,7 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 		if !r.extensible() {
 			return false
 		}
-		vm.allocated += propertySize
+		vm.chargeProperty(r)
 		r.props.add(key, Property{value: v, flags: propDefault})
 		return true
 	}
@@ -163,7 +163,11 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 		}
 		return r.defineOwn(key, PropertyDescriptor{Value: v, HasValue: true})
 	}
-	vm.allocated += propertySize
+	if idx, ok := key.arrayIndex(); ok && r.class == ClassArray && int(idx) == len(r.elems) {
+		vm.reserveElems(r, 1) // appending to dense storage
+	} else {
+		vm.chargeProperty(r)
+	}
 	return r.defineOwn(key, dataDescriptor(v, propDefault))
 }
 
@@ -226,13 +230,13 @@ func (vm *VM) DefinePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescri
 
 // CreateDataProperty defines a default data property; false when refused.
 func (vm *VM) CreateDataProperty(o *Object, key PropertyKey, v Value) bool {
-	vm.allocated += propertySize
+	vm.chargeProperty(o)
 	return o.defineOwn(key, dataDescriptor(v, propDefault))
 }
 
 // CreateDataPropertyOrThrow is CreateDataProperty that throws a TypeError when refused.
 func (vm *VM) CreateDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
-	vm.allocated += propertySize
+	vm.chargeProperty(o)
 	if !o.defineOwn(key, dataDescriptor(v, propDefault)) {
 		vm.throwTypeError("Cannot define property %s, object is not extensible", key)
 	}

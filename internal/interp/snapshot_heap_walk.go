@@ -14,7 +14,7 @@ package interp
 
 // Accounted sizes (bytes).
 const (
-	propertySize    = 56 // one own property: key + Property
+	propertySize    = 72 // one own property: key + Property, and the slack of their growing slices
 	indexEntrySize  = 8  // one word of a property map's hash index (2 to 4 slots per key)
 	stringBaseSize  = 48 // a jsString header
 	recordBaseSize  = 48 // a shared record (environment, ...) before its own additions

@@ -393,10 +393,12 @@ func (vm *VM) loop(stopDepth int) Value {
 				slots[i] = holeValue
 			}
 			f.env = &envRecord{parent: f.env, slots: slots}
+			vm.allocated += recordBaseSize + int64(in.A)*valueSize
 		case OpPopEnv:
 			f.env = f.env.parent
 		case OpCopyEnv:
 			f.env = &envRecord{parent: f.env.parent, slots: append([]Value(nil), f.env.slots...)}
+			vm.allocated += recordBaseSize + int64(len(f.env.slots))*valueSize
 		case OpGetGlobal:
 			key := f.code.keys[in.A]
 			g := vm.realm.Global

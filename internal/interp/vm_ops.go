@@ -241,12 +241,7 @@ func (vm *VM) arrayAppend(a *Object, v Value) {
 	if len(a.elems) >= maxArrayLength {
 		vm.throwRangeError("Invalid array length")
 	}
-	if len(a.elems) == cap(a.elems) {
-		vm.allocated += int64(cap(a.elems)+1) * valueSize
-		if vm.maxMemory > 0 && vm.allocated > vm.maxMemory {
-			vm.checkMemory()
-		}
-	}
+	vm.reserveElems(a, 1)
 	a.elems = append(a.elems, v)
 	a.length = uint32(len(a.elems))
 }

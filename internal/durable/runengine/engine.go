@@ -174,6 +174,13 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 		}
 	}
 	limits = limits.Within(e.cfg.Ceilings)
+	// Admission: wait for room for the run's memory limit under the process's soft memory
+	// limit (memory.go); a resumed run's limits are in its snapshot, so it needs the ceiling.
+	if resume {
+		admit(ctx, e.cfg.Ceilings.MaxMemoryBytes)
+	} else {
+		admit(ctx, limits.MaxMemoryBytes)
+	}
 	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits,
 		Checkpoint: e.checkpointPolicy(), Input: spec.Input}
 	if resume {
