@@ -35,6 +35,10 @@ type Config struct {
 	// HTTPClient makes webhook deliveries and durable-call cancellations. Default: a client
 	// obeying Egress with a 30-second timeout.
 	HTTPClient HTTPDoer
+	// WebhookDisableAfter is how many deliveries in a row of a subscription may fail (each
+	// after all its attempts) before the subscription is disabled. Default
+	// DefaultWebhookDisableAfter.
+	WebhookDisableAfter int
 }
 
 // WithDefaults returns a copy of the config with defaults filled in.
@@ -48,12 +52,18 @@ func (c Config) WithDefaults() Config {
 	if c.HTTPClient == nil {
 		c.HTTPClient = c.Egress.Client(30 * time.Second)
 	}
+	if c.WebhookDisableAfter == 0 {
+		c.WebhookDisableAfter = DefaultWebhookDisableAfter
+	}
 	return c
 }
 
 func (c Config) validate() error {
 	if c.LeaseTTL < time.Second {
 		return fmt.Errorf("durable: LeaseTTL %s is below one second", c.LeaseTTL)
+	}
+	if c.WebhookDisableAfter < 1 {
+		return fmt.Errorf("durable: WebhookDisableAfter %d is below 1", c.WebhookDisableAfter)
 	}
 	return nil
 }

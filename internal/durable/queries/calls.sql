@@ -41,3 +41,6 @@ WHERE c.run_id = $1 AND c.call_id = $2;
 
 -- name: CallHasUnapplied
 SELECT EXISTS (SELECT 1 FROM calls WHERE run_id = $1 AND outcome IS NOT NULL AND NOT applied);
+
+-- name: CallGetDetails
+SELECT toolset, path, args FROM calls WHERE run_id = $1 AND call_id = $2;
