@@ -301,9 +301,18 @@ func (s *Store) Redeliver(ctx context.Context, id string) (Delivery, error) {
 // enqueueWebhooks stores one delivery of event per receiver (the run's webhook, and each
 // subscription to the event) and enqueues its webhook.deliver job in tx.
 func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event string, data map[string]any) error {
-	if event == WebhookCallPending {
+	switch event {
+	case WebhookCallPending:
 		if err := addCallDetails(ctx, tx, runID, data); err != nil {
 			return err
+		}
+	case WebhookRunSuspended:
+		if pending, ok := data["pending"].([]map[string]any); ok {
+			for _, c := range pending {
+				if id, ok := c["callId"].(int); ok {
+					c["outcomeUrl"] = OutcomeURL(runID, id)
+				}
+			}
 		}
 	}
 	payload, err := json.Marshal(map[string]any{"type": event, "timestamp": time.Now().UTC(), "data": data})

@@ -1,6 +1,7 @@
 package durable
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -230,4 +231,39 @@ func TestSubscriptionDisabledAfterFailures(t *testing.T) {
 	require.Equal(t, DeliveryFailed, ds[0].Status)
 	require.Zero(t, ds[0].Attempts)
 	require.Contains(t, ds[0].LastError, "disabled")
+}
+
+// call.pending and run.suspended carry what an approver needs: the tool, the arguments, the
+// handle and where to post the outcome.
+func TestPendingPayloads(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	sub, err := b.store.CreateSubscription(b.ctx, Subscription{URL: "http://127.0.0.1:1/a", Secret: "whsec_c2Vjb25k", Events: []string{WebhookCallPending, WebhookRunSuspended}})
+	require.NoError(t, err)
+	run := b.suspendedRun(t)
+	payload := func(event string) string {
+		var p string
+		require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT payload::text FROM webhook_deliveries WHERE subscription_id = $1 AND event_type = $2", sub.ID, event).Scan(&p))
+		return p
+	}
+	var pending struct {
+		Type string         `json:"type"`
+		Data map[string]any `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(payload(WebhookCallPending)), &pending))
+	require.Equal(t, WebhookCallPending, pending.Type)
+	require.Equal(t, map[string]any{
+		"runId": run.ID, "callId": float64(2), "key": CallKey(run.ID, 2), "toolset": "t", "path": "t.wait",
+		"args": nil, "handle": map[string]any{"job": float64(7)}, "outcomeUrl": "/v1/runs/" + run.ID + "/calls/2",
+	}, pending.Data)
+
+	var suspended struct {
+		Data struct {
+			Pending []map[string]any `json:"pending"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(payload(WebhookRunSuspended)), &suspended))
+	require.Len(t, suspended.Data.Pending, 1)
+	require.Equal(t, "/v1/runs/"+run.ID+"/calls/2", suspended.Data.Pending[0]["outcomeUrl"])
+	require.Equal(t, "t.wait", suspended.Data.Pending[0]["path"])
 }

@@ -20,7 +20,8 @@ SET url = coalesce($2, url),
     enabled = coalesce($5, enabled),
     disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason
                            WHEN $5::boolean THEN NULL
-                           ELSE 'disabled through the API' END,
+                           WHEN enabled THEN 'disabled through the API'
+                           ELSE disabled_reason END,
     consecutive_failures = CASE WHEN $5::boolean THEN 0 ELSE consecutive_failures END,
     updated_at = now()
 WHERE id = $1
