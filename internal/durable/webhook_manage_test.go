@@ -200,6 +200,10 @@ func TestSubscriptionDisabledAfterFailures(t *testing.T) {
 	require.False(t, got.Enabled, "disabled after 3 failed deliveries in a row")
 	require.Contains(t, got.DisabledReason, "3 deliveries in a row failed")
 	require.Contains(t, got.DisabledReason, "status 410")
+	off := false
+	again, err := store.UpdateSubscription(b.ctx, sub.ID, SubscriptionUpdate{Enabled: &off})
+	require.NoError(t, err)
+	require.Equal(t, got.DisabledReason, again.DisabledReason, "disabling it again keeps the reason")
 
 	run := b.finishRun(t, store, 100)
 	ds, err := store.ListDeliveries(b.ctx, DeliveryFilter{RunID: run.ID}, 10)
@@ -222,7 +226,6 @@ func TestSubscriptionDisabledAfterFailures(t *testing.T) {
 	require.NoError(t, err)
 
 	// A delivery still pending when its subscription is disabled is not sent.
-	off := false
 	_, err = store.UpdateSubscription(b.ctx, sub.ID, SubscriptionUpdate{Enabled: &off})
 	require.NoError(t, err)
 	require.NoError(t, store.deliverWebhook(b.ctx, ds[0].ID, false))
