@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +20,7 @@ import (
 	"github.com/codemode/codemode/internal/api"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/migrations"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -92,16 +96,27 @@ func TestMigrateOnly(t *testing.T) {
 	t.Parallel()
 	pool, dbURL := pgtest.NewDB(t)
 	ctx := context.Background()
-	// Roll the schema's last migration back so there is something to apply.
-	_, err := pool.Exec(ctx, `ALTER TABLE runs DROP COLUMN input;
-		DELETE FROM goose_db_version WHERE version_id = 10`)
+	// Roll the newest migration back (its Down section) so there is something to apply.
+	files, err := fs.Glob(migrations.FS, "*.sql")
 	require.NoError(t, err)
+	sort.Strings(files)
+	newest := files[len(files)-1]
+	text, err := fs.ReadFile(migrations.FS, newest)
+	require.NoError(t, err)
+	_, down, found := strings.Cut(string(text), "-- +goose Down")
+	require.True(t, found, "%s has a Down section", newest)
+	version, err := strconv.Atoi(strings.SplitN(newest, "_", 2)[0])
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, down)
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, "DELETE FROM goose_db_version WHERE version_id = $1", version)
+	require.NoError(t, err)
+
 	env := map[string]string{"DATABASE_URL": dbURL}
 	require.NoError(t, run(ctx, []string{"--migrate-only", "--listen", "0.0.0.0:1"}, func(k string) string { return env[k] }, io.Discard))
-	var typ string
-	require.NoError(t, pool.QueryRow(ctx, `SELECT data_type FROM information_schema.columns
-		WHERE table_name = 'runs' AND column_name = 'input'`).Scan(&typ))
-	require.Equal(t, "json", typ)
+	var applied bool
+	require.NoError(t, pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM goose_db_version WHERE version_id = $1 AND is_applied)", version).Scan(&applied))
+	require.True(t, applied, "migration %s applied again", newest)
 }
 
 func TestRefusesUnmigratedDatabase(t *testing.T) {

@@ -218,22 +218,3 @@ func (h *handlers) ListEvents(ctx context.Context, req gen.ListEventsRequestObje
 	}
 	return gen.ListEvents200JSONResponse(out), nil
 }
-
-// CreateWebhook implements gen.StrictServerInterface.
-func (h *handlers) CreateWebhook(ctx context.Context, req gen.CreateWebhookRequestObject) (gen.CreateWebhookResponseObject, error) {
-	if err := storableText(field{"url", req.Body.Url}, field{"secret", req.Body.Secret}); err != nil {
-		return nil, err
-	}
-	if err := usableSecret("secret", req.Body.Secret); err != nil {
-		return nil, err
-	}
-	events := make([]string, len(req.Body.Events))
-	for i, e := range req.Body.Events {
-		events[i] = string(e)
-	}
-	sub, err := h.store.CreateSubscription(ctx, durable.Subscription{URL: req.Body.Url, Secret: req.Body.Secret, Events: events})
-	if err != nil {
-		return nil, err
-	}
-	return gen.CreateWebhook201JSONResponse{Id: sub.ID, Url: sub.URL, Events: sub.Events, CreatedAt: sub.CreatedAt}, nil
-}

@@ -23,4 +23,13 @@ var (
 	ErrLeaseLost = errors.New("run lease lost")
 	// ErrInvalidCursor: a list cursor could not be decoded.
 	ErrInvalidCursor = errors.New("invalid cursor")
+	// ErrWebhookNotFound: no webhook subscription has the given id.
+	ErrWebhookNotFound = errors.New("webhook subscription not found")
+	// ErrDeliveryNotFound: no webhook delivery has the given id.
+	ErrDeliveryNotFound = errors.New("webhook delivery not found")
+	// ErrDeliveryInProgress: the delivery is still being attempted (it is pending), so it
+	// cannot be redelivered yet.
+	ErrDeliveryInProgress = errors.New("webhook delivery still pending")
+	// ErrWebhookDisabled: the delivery's subscription is disabled; enable it first.
+	ErrWebhookDisabled = errors.New("webhook subscription disabled")
 )

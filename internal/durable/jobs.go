@@ -41,6 +41,9 @@ func (ResumeArgs) InsertOpts() river.InsertOpts {
 type WebhookArgs struct {
 	// DeliveryID is the delivery, also its webhook-id header.
 	DeliveryID string `json:"delivery_id" river:"unique"`
+	// Redelivery counts the redeliveries asked for by hand (0 for the first delivery): each
+	// is a job of its own, with fresh attempts, under the same webhook-id.
+	Redelivery int `json:"redelivery,omitempty" river:"unique"`
 }
 
 // Kind implements river.JobArgs.

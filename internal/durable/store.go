@@ -40,6 +40,10 @@ type Config struct {
 	// crash then loses none of them, so no call in flight before it is repeated, at the cost
 	// of a disk flush per call. Default false.
 	SynchronousJournal bool
+	// WebhookDisableAfter is how many deliveries in a row of a subscription may fail (each
+	// after all its attempts) before the subscription is disabled. Default
+	// DefaultWebhookDisableAfter.
+	WebhookDisableAfter int
 }
 
 // WithDefaults returns a copy of the config with defaults filled in.
@@ -53,12 +57,18 @@ func (c Config) WithDefaults() Config {
 	if c.HTTPClient == nil {
 		c.HTTPClient = c.Egress.Client(30 * time.Second)
 	}
+	if c.WebhookDisableAfter == 0 {
+		c.WebhookDisableAfter = DefaultWebhookDisableAfter
+	}
 	return c
 }
 
 func (c Config) validate() error {
 	if c.LeaseTTL < time.Second {
 		return fmt.Errorf("durable: LeaseTTL %s is below one second", c.LeaseTTL)
+	}
+	if c.WebhookDisableAfter < 1 {
+		return fmt.Errorf("durable: WebhookDisableAfter %d is below 1", c.WebhookDisableAfter)
 	}
 	return nil
 }

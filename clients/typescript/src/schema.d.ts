@@ -175,6 +175,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        /** The webhook deliveries of the run's events (to its own webhook and to subscriptions), newest first. */
+        get: operations["listRunDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{id}/cancel": {
         parameters: {
             query?: never;
@@ -201,10 +220,79 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List webhook subscriptions, oldest first (without their secrets). */
+        get: operations["listWebhooks"];
         put?: never;
         /** Subscribe a URL to run events of every run. */
         post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        /** Read a webhook subscription (without its secret). */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook subscription with its deliveries; pending ones are not sent. */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a subscription's url, events or secret, or disable or enable it.
+         * @description Fields absent are left as they are. Deliveries still being attempted go to the new url,
+         *     signed with the new secret. `enabled: true` re-enables a disabled subscription and
+         *     resets its count of failed deliveries; `enabled: false` disables it.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        /** The subscription's deliveries, newest first. */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivered or failed delivery again, with fresh attempts and the same webhook-id.
+         * @description 409 when the delivery is still pending (being attempted) or its subscription is
+         *     disabled.
+         */
+        post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -399,12 +487,58 @@ export interface components {
             secret: string;
             events: ("run.suspended" | "run.completed" | "run.failed" | "run.cancelled" | "call.pending")[];
         };
+        WebhookUpdate: {
+            /** Format: uri */
+            url?: string;
+            secret?: string;
+            events?: ("run.suspended" | "run.completed" | "run.failed" | "run.cancelled" | "call.pending")[];
+            enabled?: boolean;
+        };
+        /** @description A subscription. Its secret is write-only and never returned. */
         WebhookSubscription: {
             id: string;
             url: string;
             events: string[];
+            /** @description False once disabled, by PATCH or after too many failed deliveries in a row. */
+            enabled: boolean;
+            /** @description Why the subscription is disabled (absent while enabled). */
+            disabledReason?: string;
+            /** @description Deliveries that failed (after all their attempts) since the latest delivered one. */
+            consecutiveFailures: number;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["WebhookSubscription"][];
+        };
+        /** @description One event sent to one receiver; its id is the webhook-id header of every attempt. */
+        Delivery: {
+            id: string;
+            /** @description The subscription; absent for a delivery to the run's own webhook. */
+            subscriptionId?: string;
+            runId: string;
+            eventType: string;
+            url: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** @description Attempts since the delivery was created or last redelivered. */
+            attempts: number;
+            /** @description The receiver's status of the latest attempt (absent when it did not answer). */
+            lastStatusCode?: number;
+            /** @description Why the latest attempt failed (absent once delivered). */
+            lastError?: string;
+            redeliveries: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            deliveredAt?: string;
+        };
+        DeliveryList: {
+            deliveries: components["schemas"]["Delivery"][];
         };
         CatalogTool: {
             /** @description Full path as programs call it (tools.<path>). */
@@ -444,6 +578,8 @@ export interface components {
         ToolsetName: string;
         /** @description Seconds to wait for the run to change (at most 300). */
         Wait: number;
+        WebhookID: string;
+        DeliveryLimit: number;
         /** @description Comma-separated toolset names. */
         ToolsetsFilter: string;
     };
@@ -809,6 +945,35 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    listRunDeliveries: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["DeliveryLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
     cancelRun: {
         parameters: {
             query?: never;
@@ -832,6 +997,30 @@ export interface operations {
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
             421: components["responses"]["Error"];
             500: components["responses"]["Error"];
         };
@@ -860,6 +1049,150 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The subscription as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["DeliveryLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enqueued; the delivery is pending again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
             413: components["responses"]["Error"];
             421: components["responses"]["Error"];
             422: components["responses"]["Error"];

@@ -50,6 +50,27 @@ func (e CallStatus) Valid() bool {
 	}
 }
 
+// Defines values for DeliveryStatus.
+const (
+	DeliveryStatusDelivered DeliveryStatus = "delivered"
+	DeliveryStatusFailed    DeliveryStatus = "failed"
+	DeliveryStatusPending   DeliveryStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the DeliveryStatus enum.
+func (e DeliveryStatus) Valid() bool {
+	switch e {
+	case DeliveryStatusDelivered:
+		return true
+	case DeliveryStatusFailed:
+		return true
+	case DeliveryStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OutcomeAcceptedStatus.
 const (
 	Duplicate OutcomeAcceptedStatus = "duplicate"
@@ -100,25 +121,52 @@ func (e RunStatus) Valid() bool {
 
 // Defines values for WebhookCreateEvents.
 const (
-	CallPending  WebhookCreateEvents = "call.pending"
-	RunCancelled WebhookCreateEvents = "run.cancelled"
-	RunCompleted WebhookCreateEvents = "run.completed"
-	RunFailed    WebhookCreateEvents = "run.failed"
-	RunSuspended WebhookCreateEvents = "run.suspended"
+	WebhookCreateEventsCallPending  WebhookCreateEvents = "call.pending"
+	WebhookCreateEventsRunCancelled WebhookCreateEvents = "run.cancelled"
+	WebhookCreateEventsRunCompleted WebhookCreateEvents = "run.completed"
+	WebhookCreateEventsRunFailed    WebhookCreateEvents = "run.failed"
+	WebhookCreateEventsRunSuspended WebhookCreateEvents = "run.suspended"
 )
 
 // Valid indicates whether the value is a known member of the WebhookCreateEvents enum.
 func (e WebhookCreateEvents) Valid() bool {
 	switch e {
-	case CallPending:
+	case WebhookCreateEventsCallPending:
 		return true
-	case RunCancelled:
+	case WebhookCreateEventsRunCancelled:
 		return true
-	case RunCompleted:
+	case WebhookCreateEventsRunCompleted:
 		return true
-	case RunFailed:
+	case WebhookCreateEventsRunFailed:
 		return true
-	case RunSuspended:
+	case WebhookCreateEventsRunSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookUpdateEvents.
+const (
+	WebhookUpdateEventsCallPending  WebhookUpdateEvents = "call.pending"
+	WebhookUpdateEventsRunCancelled WebhookUpdateEvents = "run.cancelled"
+	WebhookUpdateEventsRunCompleted WebhookUpdateEvents = "run.completed"
+	WebhookUpdateEventsRunFailed    WebhookUpdateEvents = "run.failed"
+	WebhookUpdateEventsRunSuspended WebhookUpdateEvents = "run.suspended"
+)
+
+// Valid indicates whether the value is a known member of the WebhookUpdateEvents enum.
+func (e WebhookUpdateEvents) Valid() bool {
+	switch e {
+	case WebhookUpdateEventsCallPending:
+		return true
+	case WebhookUpdateEventsRunCancelled:
+		return true
+	case WebhookUpdateEventsRunCompleted:
+		return true
+	case WebhookUpdateEventsRunFailed:
+		return true
+	case WebhookUpdateEventsRunSuspended:
 		return true
 	default:
 		return false
@@ -171,6 +219,38 @@ type CatalogTool struct {
 	// Signature TypeScript signature with JSDoc, e.g. "tools.ops.math.add(input: {...}): Promise<{...}>".
 	Signature string `json:"signature"`
 	Toolset   string `json:"toolset"`
+}
+
+// Delivery One event sent to one receiver; its id is the webhook-id header of every attempt.
+type Delivery struct {
+	// Attempts Attempts since the delivery was created or last redelivered.
+	Attempts    int        `json:"attempts"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	DeliveredAt *time.Time `json:"deliveredAt,omitempty"`
+	EventType   string     `json:"eventType"`
+	Id          string     `json:"id"`
+
+	// LastError Why the latest attempt failed (absent once delivered).
+	LastError *string `json:"lastError,omitempty"`
+
+	// LastStatusCode The receiver's status of the latest attempt (absent when it did not answer).
+	LastStatusCode *int           `json:"lastStatusCode,omitempty"`
+	Redeliveries   int            `json:"redeliveries"`
+	RunId          string         `json:"runId"`
+	Status         DeliveryStatus `json:"status"`
+
+	// SubscriptionId The subscription; absent for a delivery to the run's own webhook.
+	SubscriptionId *string   `json:"subscriptionId,omitempty"`
+	UpdatedAt      time.Time `json:"updatedAt"`
+	Url            string    `json:"url"`
+}
+
+// DeliveryStatus defines model for Delivery.Status.
+type DeliveryStatus string
+
+// DeliveryList defines model for DeliveryList.
+type DeliveryList struct {
+	Deliveries []Delivery `json:"deliveries"`
 }
 
 // Error defines model for Error.
@@ -328,11 +408,25 @@ type WebhookCreate struct {
 // WebhookCreateEvents defines model for WebhookCreate.Events.
 type WebhookCreateEvents string
 
-// WebhookSubscription defines model for WebhookSubscription.
+// WebhookList defines model for WebhookList.
+type WebhookList struct {
+	Webhooks []WebhookSubscription `json:"webhooks"`
+}
+
+// WebhookSubscription A subscription. Its secret is write-only and never returned.
 type WebhookSubscription struct {
-	CreatedAt time.Time `json:"createdAt"`
+	// ConsecutiveFailures Deliveries that failed (after all their attempts) since the latest delivered one.
+	ConsecutiveFailures int       `json:"consecutiveFailures"`
+	CreatedAt           time.Time `json:"createdAt"`
+
+	// DisabledReason Why the subscription is disabled (absent while enabled).
+	DisabledReason *string `json:"disabledReason,omitempty"`
+
+	// Enabled False once disabled, by PATCH or after too many failed deliveries in a row.
+	Enabled   bool      `json:"enabled"`
 	Events    []string  `json:"events"`
 	Id        string    `json:"id"`
+	UpdatedAt time.Time `json:"updatedAt"`
 	Url       string    `json:"url"`
 }
 
@@ -341,6 +435,20 @@ type WebhookTarget struct {
 	Secret *string `json:"secret,omitempty"`
 	Url    string  `json:"url"`
 }
+
+// WebhookUpdate defines model for WebhookUpdate.
+type WebhookUpdate struct {
+	Enabled *bool                  `json:"enabled,omitempty"`
+	Events  *[]WebhookUpdateEvents `json:"events,omitempty"`
+	Secret  *string                `json:"secret,omitempty"`
+	Url     *string                `json:"url,omitempty"`
+}
+
+// WebhookUpdateEvents defines model for WebhookUpdate.Events.
+type WebhookUpdateEvents string
+
+// DeliveryLimit defines model for DeliveryLimit.
+type DeliveryLimit = int
 
 // RunID defines model for RunID.
 type RunID = string
@@ -353,6 +461,9 @@ type ToolsetsFilter = string
 
 // Wait defines model for Wait.
 type Wait = float32
+
+// WebhookID defines model for WebhookID.
+type WebhookID = string
 
 // GetCatalogParams defines parameters for GetCatalog.
 type GetCatalogParams struct {
@@ -389,11 +500,21 @@ type GetRunParams struct {
 	Wait *Wait `form:"wait,omitempty" json:"wait,omitempty"`
 }
 
+// ListRunDeliveriesParams defines parameters for ListRunDeliveries.
+type ListRunDeliveriesParams struct {
+	Limit *DeliveryLimit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
 	// After Only events with a sequence number above this.
 	After *int64 `form:"after,omitempty" json:"after,omitempty"`
 	Limit *int   `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
+type ListWebhookDeliveriesParams struct {
+	Limit *DeliveryLimit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // CreateRunJSONRequestBody defines body for CreateRun for application/json ContentType.
@@ -407,6 +528,9 @@ type CreateToolsetJSONRequestBody = ToolsetCreate
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = WebhookCreate
+
+// UpdateWebhookJSONRequestBody defines body for UpdateWebhook for application/json ContentType.
+type UpdateWebhookJSONRequestBody = WebhookUpdate
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -556,6 +680,11 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/runs/{id}/cancel (the `CancelRun` operationId).
 	CancelRun(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListRunDeliveries The webhook deliveries of the run's events (to its own webhook and to subscriptions), newest first.
+	//
+	// Corresponds with GET /v1/runs/{id}/deliveries (the `ListRunDeliveries` operationId).
+	ListRunDeliveries(ctx context.Context, id RunID, params *ListRunDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListEvents The run's timeline, in order.
 	//
 	// Corresponds with GET /v1/runs/{id}/events (the `ListEvents` operationId).
@@ -590,6 +719,11 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
+	//
+	// Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
+	ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateWebhookWithBody Subscribe a URL to run events of every run.
 	//
 	// Takes any type of body and a specified content type.
@@ -603,6 +737,51 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
 	CreateWebhook(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RedeliverWebhook Send a delivered or failed delivery again, with fresh attempts and the same webhook-id.
+	//
+	// 409 when the delivery is still pending (being attempted) or its subscription is
+	// disabled.
+	//
+	// Corresponds with POST /v1/webhooks/deliveries/{deliveryId}/redeliver (the `RedeliverWebhook` operationId).
+	RedeliverWebhook(ctx context.Context, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteWebhook Delete a webhook subscription with its deliveries; pending ones are not sent.
+	//
+	// Corresponds with DELETE /v1/webhooks/{id} (the `DeleteWebhook` operationId).
+	DeleteWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetWebhook Read a webhook subscription (without its secret).
+	//
+	// Corresponds with GET /v1/webhooks/{id} (the `GetWebhook` operationId).
+	GetWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateWebhookWithBody Change a subscription's url, events or secret, or disable or enable it.
+	//
+	// Fields absent are left as they are. Deliveries still being attempted go to the new url,
+	// signed with the new secret. `enabled: true` re-enables a disabled subscription and
+	// resets its count of failed deliveries; `enabled: false` disables it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/webhooks/{id} (the `UpdateWebhook` operationId).
+	UpdateWebhookWithBody(ctx context.Context, id WebhookID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateWebhook Change a subscription's url, events or secret, or disable or enable it.
+	//
+	// Fields absent are left as they are. Deliveries still being attempted go to the new url,
+	// signed with the new secret. `enabled: true` re-enables a disabled subscription and
+	// resets its count of failed deliveries; `enabled: false` disables it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/webhooks/{id} (the `UpdateWebhook` operationId).
+	UpdateWebhook(ctx context.Context, id WebhookID, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWebhookDeliveries The subscription's deliveries, newest first.
+	//
+	// Corresponds with GET /v1/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+	ListWebhookDeliveries(ctx context.Context, id WebhookID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetHealthz Liveness - the process serves HTTP.
@@ -799,6 +978,21 @@ func (c *Client) CancelRun(ctx context.Context, id RunID, reqEditors ...RequestE
 	return c.Client.Do(req)
 }
 
+// ListRunDeliveries The webhook deliveries of the run's events (to its own webhook and to subscriptions), newest first.
+//
+// Corresponds with GET /v1/runs/{id}/deliveries (the `ListRunDeliveries` operationId).
+func (c *Client) ListRunDeliveries(ctx context.Context, id RunID, params *ListRunDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListRunDeliveriesRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListEvents The run's timeline, in order.
 //
 // Corresponds with GET /v1/runs/{id}/events (the `ListEvents` operationId).
@@ -893,6 +1087,21 @@ func (c *Client) GetToolset(ctx context.Context, name ToolsetName, reqEditors ..
 	return c.Client.Do(req)
 }
 
+// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
+//
+// Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
+func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhooksRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateWebhookWithBody Subscribe a URL to run events of every run.
 //
 // Takes any type of body and a specified content type.
@@ -917,6 +1126,111 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
 func (c *Client) CreateWebhook(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateWebhookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RedeliverWebhook Send a delivered or failed delivery again, with fresh attempts and the same webhook-id.
+//
+// 409 when the delivery is still pending (being attempted) or its subscription is
+// disabled.
+//
+// Corresponds with POST /v1/webhooks/deliveries/{deliveryId}/redeliver (the `RedeliverWebhook` operationId).
+func (c *Client) RedeliverWebhook(ctx context.Context, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRedeliverWebhookRequest(c.Server, deliveryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteWebhook Delete a webhook subscription with its deliveries; pending ones are not sent.
+//
+// Corresponds with DELETE /v1/webhooks/{id} (the `DeleteWebhook` operationId).
+func (c *Client) DeleteWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWebhookRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetWebhook Read a webhook subscription (without its secret).
+//
+// Corresponds with GET /v1/webhooks/{id} (the `GetWebhook` operationId).
+func (c *Client) GetWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWebhookRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateWebhookWithBody Change a subscription's url, events or secret, or disable or enable it.
+//
+// Fields absent are left as they are. Deliveries still being attempted go to the new url,
+// signed with the new secret. `enabled: true` re-enables a disabled subscription and
+// resets its count of failed deliveries; `enabled: false` disables it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/webhooks/{id} (the `UpdateWebhook` operationId).
+func (c *Client) UpdateWebhookWithBody(ctx context.Context, id WebhookID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateWebhook Change a subscription's url, events or secret, or disable or enable it.
+//
+// Fields absent are left as they are. Deliveries still being attempted go to the new url,
+// signed with the new secret. `enabled: true` re-enables a disabled subscription and
+// resets its count of failed deliveries; `enabled: false` disables it.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/webhooks/{id} (the `UpdateWebhook` operationId).
+func (c *Client) UpdateWebhook(ctx context.Context, id WebhookID, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListWebhookDeliveries The subscription's deliveries, newest first.
+//
+// Corresponds with GET /v1/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+func (c *Client) ListWebhookDeliveries(ctx context.Context, id WebhookID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhookDeliveriesRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1468,6 +1782,67 @@ func NewCancelRunRequest(server string, id RunID) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListRunDeliveriesRequest constructs an http.Request for the ListRunDeliveries method
+func NewListRunDeliveriesRequest(server string, id RunID, params *ListRunDeliveriesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/runs/%s/deliveries", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListEventsRequest constructs an http.Request for the ListEvents method
 func NewListEventsRequest(server string, id RunID, params *ListEventsParams) (*http.Request, error) {
 	var err error
@@ -1676,6 +2051,33 @@ func NewGetToolsetRequest(server string, name ToolsetName) (*http.Request, error
 	return req, nil
 }
 
+// NewListWebhooksRequest constructs an http.Request for the ListWebhooks method
+func NewListWebhooksRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreateWebhookRequest calls the generic CreateWebhook builder with application/json body
 func NewCreateWebhookRequest(server string, body CreateWebhookJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -1712,6 +2114,216 @@ func NewCreateWebhookRequestWithBody(server string, contentType string, body io.
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRedeliverWebhookRequest constructs an http.Request for the RedeliverWebhook method
+func NewRedeliverWebhookRequest(server string, deliveryId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "deliveryId", deliveryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks/deliveries/%s/redeliver", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteWebhookRequest constructs an http.Request for the DeleteWebhook method
+func NewDeleteWebhookRequest(server string, id WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetWebhookRequest constructs an http.Request for the GetWebhook method
+func NewGetWebhookRequest(server string, id WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateWebhookRequest calls the generic UpdateWebhook builder with application/json body
+func NewUpdateWebhookRequest(server string, id WebhookID, body UpdateWebhookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateWebhookRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateWebhookRequestWithBody constructs an http.Request for the UpdateWebhook method, with any body, and a specified content type
+func NewUpdateWebhookRequestWithBody(server string, id WebhookID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListWebhookDeliveriesRequest constructs an http.Request for the ListWebhookDeliveries method
+func NewListWebhookDeliveriesRequest(server string, id WebhookID, params *ListWebhookDeliveriesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks/%s/deliveries", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -1850,6 +2462,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/runs/{id}/cancel (the `CancelRun` operationId).
 	CancelRunWithResponse(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*CancelRunResponse, error)
 
+	// ListRunDeliveriesWithResponse The webhook deliveries of the run's events (to its own webhook and to subscriptions), newest first.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/runs/{id}/deliveries (the `ListRunDeliveries` operationId).
+	ListRunDeliveriesWithResponse(ctx context.Context, id RunID, params *ListRunDeliveriesParams, reqEditors ...RequestEditorFn) (*ListRunDeliveriesResponse, error)
+
 	// ListEventsWithResponse The run's timeline, in order.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -1892,6 +2511,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*GetToolsetResponse, error)
 
+	// ListWebhooksWithResponse List webhook subscriptions, oldest first (without their secrets).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
+	ListWebhooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error)
+
 	// CreateWebhookWithBodyWithResponse Subscribe a URL to run events of every run.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -1905,6 +2531,59 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
 	CreateWebhookWithResponse(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error)
+
+	// RedeliverWebhookWithResponse Send a delivered or failed delivery again, with fresh attempts and the same webhook-id.
+	//
+	// 409 when the delivery is still pending (being attempted) or its subscription is
+	// disabled.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/webhooks/deliveries/{deliveryId}/redeliver (the `RedeliverWebhook` operationId).
+	RedeliverWebhookWithResponse(ctx context.Context, deliveryId string, reqEditors ...RequestEditorFn) (*RedeliverWebhookResponse, error)
+
+	// DeleteWebhookWithResponse Delete a webhook subscription with its deliveries; pending ones are not sent.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/webhooks/{id} (the `DeleteWebhook` operationId).
+	DeleteWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error)
+
+	// GetWebhookWithResponse Read a webhook subscription (without its secret).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/webhooks/{id} (the `GetWebhook` operationId).
+	GetWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error)
+
+	// UpdateWebhookWithBodyWithResponse Change a subscription's url, events or secret, or disable or enable it.
+	//
+	// Fields absent are left as they are. Deliveries still being attempted go to the new url,
+	// signed with the new secret. `enabled: true` re-enables a disabled subscription and
+	// resets its count of failed deliveries; `enabled: false` disables it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/webhooks/{id} (the `UpdateWebhook` operationId).
+	UpdateWebhookWithBodyWithResponse(ctx context.Context, id WebhookID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error)
+
+	// UpdateWebhookWithResponse Change a subscription's url, events or secret, or disable or enable it.
+	//
+	// Fields absent are left as they are. Deliveries still being attempted go to the new url,
+	// signed with the new secret. `enabled: true` re-enables a disabled subscription and
+	// resets its count of failed deliveries; `enabled: false` disables it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/webhooks/{id} (the `UpdateWebhook` operationId).
+	UpdateWebhookWithResponse(ctx context.Context, id WebhookID, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error)
+
+	// ListWebhookDeliveriesWithResponse The subscription's deliveries, newest first.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+	ListWebhookDeliveriesWithResponse(ctx context.Context, id WebhookID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesResponse, error)
 }
 
 type GetHealthzResponse struct {
@@ -2625,6 +3304,82 @@ func (r CancelRunResponse) ContentType() string {
 	return ""
 }
 
+type ListRunDeliveriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeliveryList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListRunDeliveriesResponse) GetJSON200() *DeliveryList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListRunDeliveriesResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListRunDeliveriesResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListRunDeliveriesResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListRunDeliveriesResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListRunDeliveriesResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListRunDeliveriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListRunDeliveriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListRunDeliveriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListRunDeliveriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -2984,6 +3739,75 @@ func (r GetToolsetResponse) ContentType() string {
 	return ""
 }
 
+type ListWebhooksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhooksResponse) GetJSON200() *WebhookList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListWebhooksResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListWebhooksResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListWebhooksResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListWebhooksResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhooksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhooksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhooksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhooksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CreateWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3061,6 +3885,414 @@ func (r CreateWebhookResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RedeliverWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *Delivery
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON202() *Delivery {
+	return r.JSON202
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RedeliverWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RedeliverWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RedeliverWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RedeliverWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteWebhookResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteWebhookResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteWebhookResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r DeleteWebhookResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteWebhookResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookSubscription
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetWebhookResponse) GetJSON200() *WebhookSubscription {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetWebhookResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetWebhookResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetWebhookResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetWebhookResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetWebhookResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookSubscription
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateWebhookResponse) GetJSON200() *WebhookSubscription {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateWebhookResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateWebhookResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateWebhookResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateWebhookResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r UpdateWebhookResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateWebhookResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateWebhookResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListWebhookDeliveriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeliveryList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON200() *DeliveryList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhookDeliveriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhookDeliveriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhookDeliveriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhookDeliveriesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -3229,6 +4461,19 @@ func (c *ClientWithResponses) CancelRunWithResponse(ctx context.Context, id RunI
 	return ParseCancelRunResponse(rsp)
 }
 
+// ListRunDeliveriesWithResponse The webhook deliveries of the run's events (to its own webhook and to subscriptions), newest first.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/runs/{id}/deliveries (the `ListRunDeliveries` operationId).
+func (c *ClientWithResponses) ListRunDeliveriesWithResponse(ctx context.Context, id RunID, params *ListRunDeliveriesParams, reqEditors ...RequestEditorFn) (*ListRunDeliveriesResponse, error) {
+	rsp, err := c.ListRunDeliveries(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListRunDeliveriesResponse(rsp)
+}
+
 // ListEventsWithResponse The run's timeline, in order.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -3307,6 +4552,19 @@ func (c *ClientWithResponses) GetToolsetWithResponse(ctx context.Context, name T
 	return ParseGetToolsetResponse(rsp)
 }
 
+// ListWebhooksWithResponse List webhook subscriptions, oldest first (without their secrets).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
+func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error) {
+	rsp, err := c.ListWebhooks(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhooksResponse(rsp)
+}
+
 // CreateWebhookWithBodyWithResponse Subscribe a URL to run events of every run.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -3331,6 +4589,95 @@ func (c *ClientWithResponses) CreateWebhookWithResponse(ctx context.Context, bod
 		return nil, err
 	}
 	return ParseCreateWebhookResponse(rsp)
+}
+
+// RedeliverWebhookWithResponse Send a delivered or failed delivery again, with fresh attempts and the same webhook-id.
+//
+// 409 when the delivery is still pending (being attempted) or its subscription is
+// disabled.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/webhooks/deliveries/{deliveryId}/redeliver (the `RedeliverWebhook` operationId).
+func (c *ClientWithResponses) RedeliverWebhookWithResponse(ctx context.Context, deliveryId string, reqEditors ...RequestEditorFn) (*RedeliverWebhookResponse, error) {
+	rsp, err := c.RedeliverWebhook(ctx, deliveryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRedeliverWebhookResponse(rsp)
+}
+
+// DeleteWebhookWithResponse Delete a webhook subscription with its deliveries; pending ones are not sent.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/webhooks/{id} (the `DeleteWebhook` operationId).
+func (c *ClientWithResponses) DeleteWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error) {
+	rsp, err := c.DeleteWebhook(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteWebhookResponse(rsp)
+}
+
+// GetWebhookWithResponse Read a webhook subscription (without its secret).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/webhooks/{id} (the `GetWebhook` operationId).
+func (c *ClientWithResponses) GetWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error) {
+	rsp, err := c.GetWebhook(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetWebhookResponse(rsp)
+}
+
+// UpdateWebhookWithBodyWithResponse Change a subscription's url, events or secret, or disable or enable it.
+//
+// Fields absent are left as they are. Deliveries still being attempted go to the new url,
+// signed with the new secret. `enabled: true` re-enables a disabled subscription and
+// resets its count of failed deliveries; `enabled: false` disables it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/webhooks/{id} (the `UpdateWebhook` operationId).
+func (c *ClientWithResponses) UpdateWebhookWithBodyWithResponse(ctx context.Context, id WebhookID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error) {
+	rsp, err := c.UpdateWebhookWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateWebhookResponse(rsp)
+}
+
+// UpdateWebhookWithResponse Change a subscription's url, events or secret, or disable or enable it.
+//
+// Fields absent are left as they are. Deliveries still being attempted go to the new url,
+// signed with the new secret. `enabled: true` re-enables a disabled subscription and
+// resets its count of failed deliveries; `enabled: false` disables it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/webhooks/{id} (the `UpdateWebhook` operationId).
+func (c *ClientWithResponses) UpdateWebhookWithResponse(ctx context.Context, id WebhookID, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error) {
+	rsp, err := c.UpdateWebhook(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateWebhookResponse(rsp)
+}
+
+// ListWebhookDeliveriesWithResponse The subscription's deliveries, newest first.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+func (c *ClientWithResponses) ListWebhookDeliveriesWithResponse(ctx context.Context, id WebhookID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesResponse, error) {
+	rsp, err := c.ListWebhookDeliveries(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhookDeliveriesResponse(rsp)
 }
 
 // ParseGetHealthzResponse parses an HTTP response from a GetHealthzWithResponse call
@@ -3901,6 +5248,67 @@ func ParseCancelRunResponse(rsp *http.Response) (*CancelRunResponse, error) {
 	return response, nil
 }
 
+// ParseListRunDeliveriesResponse parses an HTTP response from a ListRunDeliveriesWithResponse call
+func ParseListRunDeliveriesResponse(rsp *http.Response) (*ListRunDeliveriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListRunDeliveriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeliveryList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseListEventsResponse parses an HTTP response from a ListEventsWithResponse call
 func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -4191,6 +5599,60 @@ func ParseGetToolsetResponse(rsp *http.Response) (*GetToolsetResponse, error) {
 	return response, nil
 }
 
+// ParseListWebhooksResponse parses an HTTP response from a ListWebhooksWithResponse call
+func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhooksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseCreateWebhookResponse parses an HTTP response from a CreateWebhookWithResponse call
 func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -4259,6 +5721,342 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 	return response, nil
 }
 
+// ParseRedeliverWebhookResponse parses an HTTP response from a RedeliverWebhookWithResponse call
+func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RedeliverWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest Delivery
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteWebhookResponse parses an HTTP response from a DeleteWebhookWithResponse call
+func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetWebhookResponse parses an HTTP response from a GetWebhookWithResponse call
+func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookSubscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateWebhookResponse parses an HTTP response from a UpdateWebhookWithResponse call
+func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookSubscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListWebhookDeliveriesResponse parses an HTTP response from a ListWebhookDeliveriesWithResponse call
+func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliveriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhookDeliveriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeliveryList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// GetHealthz Liveness - the process serves HTTP.
@@ -4291,6 +6089,9 @@ type ServerInterface interface {
 	// CancelRun Cancel a queued, running or suspended run and its pending durable calls.
 	// (POST /v1/runs/{id}/cancel)
 	CancelRun(w http.ResponseWriter, r *http.Request, id RunID)
+	// ListRunDeliveries The webhook deliveries of the run's events (to its own webhook and to subscriptions), newest first.
+	// (GET /v1/runs/{id}/deliveries)
+	ListRunDeliveries(w http.ResponseWriter, r *http.Request, id RunID, params ListRunDeliveriesParams)
 	// ListEvents The run's timeline, in order.
 	// (GET /v1/runs/{id}/events)
 	ListEvents(w http.ResponseWriter, r *http.Request, id RunID, params ListEventsParams)
@@ -4306,9 +6107,27 @@ type ServerInterface interface {
 	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
+	// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
+	// (GET /v1/webhooks)
+	ListWebhooks(w http.ResponseWriter, r *http.Request)
 	// CreateWebhook Subscribe a URL to run events of every run.
 	// (POST /v1/webhooks)
 	CreateWebhook(w http.ResponseWriter, r *http.Request)
+	// RedeliverWebhook Send a delivered or failed delivery again, with fresh attempts and the same webhook-id.
+	// (POST /v1/webhooks/deliveries/{deliveryId}/redeliver)
+	RedeliverWebhook(w http.ResponseWriter, r *http.Request, deliveryId string)
+	// DeleteWebhook Delete a webhook subscription with its deliveries; pending ones are not sent.
+	// (DELETE /v1/webhooks/{id})
+	DeleteWebhook(w http.ResponseWriter, r *http.Request, id WebhookID)
+	// GetWebhook Read a webhook subscription (without its secret).
+	// (GET /v1/webhooks/{id})
+	GetWebhook(w http.ResponseWriter, r *http.Request, id WebhookID)
+	// UpdateWebhook Change a subscription's url, events or secret, or disable or enable it.
+	// (PATCH /v1/webhooks/{id})
+	UpdateWebhook(w http.ResponseWriter, r *http.Request, id WebhookID)
+	// ListWebhookDeliveries The subscription's deliveries, newest first.
+	// (GET /v1/webhooks/{id}/deliveries)
+	ListWebhookDeliveries(w http.ResponseWriter, r *http.Request, id WebhookID, params ListWebhookDeliveriesParams)
 }
 
 // Unimplemented server implementation that returns http.StatusNotImplemented for each endpoint.
@@ -4375,6 +6194,12 @@ func (_ Unimplemented) CancelRun(w http.ResponseWriter, r *http.Request, id RunI
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListRunDeliveries The webhook deliveries of the run's events (to its own webhook and to subscriptions), newest first.
+// (GET /v1/runs/{id}/deliveries)
+func (_ Unimplemented) ListRunDeliveries(w http.ResponseWriter, r *http.Request, id RunID, params ListRunDeliveriesParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // ListEvents The run's timeline, in order.
 // (GET /v1/runs/{id}/events)
 func (_ Unimplemented) ListEvents(w http.ResponseWriter, r *http.Request, id RunID, params ListEventsParams) {
@@ -4405,9 +6230,45 @@ func (_ Unimplemented) GetToolset(w http.ResponseWriter, r *http.Request, name T
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
+// (GET /v1/webhooks)
+func (_ Unimplemented) ListWebhooks(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // CreateWebhook Subscribe a URL to run events of every run.
 // (POST /v1/webhooks)
 func (_ Unimplemented) CreateWebhook(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RedeliverWebhook Send a delivered or failed delivery again, with fresh attempts and the same webhook-id.
+// (POST /v1/webhooks/deliveries/{deliveryId}/redeliver)
+func (_ Unimplemented) RedeliverWebhook(w http.ResponseWriter, r *http.Request, deliveryId string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteWebhook Delete a webhook subscription with its deliveries; pending ones are not sent.
+// (DELETE /v1/webhooks/{id})
+func (_ Unimplemented) DeleteWebhook(w http.ResponseWriter, r *http.Request, id WebhookID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetWebhook Read a webhook subscription (without its secret).
+// (GET /v1/webhooks/{id})
+func (_ Unimplemented) GetWebhook(w http.ResponseWriter, r *http.Request, id WebhookID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateWebhook Change a subscription's url, events or secret, or disable or enable it.
+// (PATCH /v1/webhooks/{id})
+func (_ Unimplemented) UpdateWebhook(w http.ResponseWriter, r *http.Request, id WebhookID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListWebhookDeliveries The subscription's deliveries, newest first.
+// (GET /v1/webhooks/{id}/deliveries)
+func (_ Unimplemented) ListWebhookDeliveries(w http.ResponseWriter, r *http.Request, id WebhookID, params ListWebhookDeliveriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4795,6 +6656,48 @@ func (siw *ServerInterfaceWrapper) CancelRun(w http.ResponseWriter, r *http.Requ
 	handler.ServeHTTP(w, r)
 }
 
+// ListRunDeliveries operation middleware
+func (siw *ServerInterfaceWrapper) ListRunDeliveries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id RunID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListRunDeliveriesParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListRunDeliveries(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListEvents operation middleware
 func (siw *ServerInterfaceWrapper) ListEvents(w http.ResponseWriter, r *http.Request) {
 
@@ -4930,11 +6833,171 @@ func (siw *ServerInterfaceWrapper) GetToolset(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// ListWebhooks operation middleware
+func (siw *ServerInterfaceWrapper) ListWebhooks(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListWebhooks(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // CreateWebhook operation middleware
 func (siw *ServerInterfaceWrapper) CreateWebhook(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateWebhook(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RedeliverWebhook operation middleware
+func (siw *ServerInterfaceWrapper) RedeliverWebhook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "deliveryId" -------------
+	var deliveryId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "deliveryId", chi.URLParam(r, "deliveryId"), &deliveryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "deliveryId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RedeliverWebhook(w, r, deliveryId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteWebhook operation middleware
+func (siw *ServerInterfaceWrapper) DeleteWebhook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WebhookID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteWebhook(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetWebhook operation middleware
+func (siw *ServerInterfaceWrapper) GetWebhook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WebhookID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetWebhook(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateWebhook operation middleware
+func (siw *ServerInterfaceWrapper) UpdateWebhook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WebhookID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateWebhook(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListWebhookDeliveries operation middleware
+func (siw *ServerInterfaceWrapper) ListWebhookDeliveries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WebhookID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListWebhookDeliveriesParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListWebhookDeliveries(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5094,10 +7157,31 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/v1/runs/{id}/events", wrapper.ListEvents)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/v1/runs/{id}/deliveries", wrapper.ListRunDeliveries)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/v1/runs/{id}/cancel", wrapper.CancelRun)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/v1/webhooks/{id}", wrapper.DeleteWebhook)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/v1/webhooks/{id}", wrapper.GetWebhook)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/v1/webhooks/{id}", wrapper.UpdateWebhook)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/v1/webhooks/{id}/deliveries", wrapper.ListWebhookDeliveries)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/webhooks/deliveries/{deliveryId}/redeliver", wrapper.RedeliverWebhook)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/v1/catalog", wrapper.GetCatalog)
@@ -5949,6 +8033,99 @@ func (response CancelRun500JSONResponse) VisitCancelRunResponse(w http.ResponseW
 	return err
 }
 
+type ListRunDeliveriesRequestObject struct {
+	Id     RunID `json:"id"`
+	Params ListRunDeliveriesParams
+}
+
+type ListRunDeliveriesResponseObject interface {
+	VisitListRunDeliveriesResponse(w http.ResponseWriter) error
+}
+
+type ListRunDeliveries200JSONResponse DeliveryList
+
+func (response ListRunDeliveries200JSONResponse) VisitListRunDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRunDeliveries400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListRunDeliveries400JSONResponse) VisitListRunDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRunDeliveries401JSONResponse Error
+
+func (response ListRunDeliveries401JSONResponse) VisitListRunDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRunDeliveries404JSONResponse Error
+
+func (response ListRunDeliveries404JSONResponse) VisitListRunDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRunDeliveries421JSONResponse Error
+
+func (response ListRunDeliveries421JSONResponse) VisitListRunDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRunDeliveries500JSONResponse Error
+
+func (response ListRunDeliveries500JSONResponse) VisitListRunDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListEventsRequestObject struct {
 	Id     RunID `json:"id"`
 	Params ListEventsParams
@@ -6418,6 +8595,83 @@ func (response GetToolset500JSONResponse) VisitGetToolsetResponse(w http.Respons
 	return err
 }
 
+type ListWebhooksRequestObject struct {
+}
+
+type ListWebhooksResponseObject interface {
+	VisitListWebhooksResponse(w http.ResponseWriter) error
+}
+
+type ListWebhooks200JSONResponse WebhookList
+
+func (response ListWebhooks200JSONResponse) VisitListWebhooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhooks400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListWebhooks400JSONResponse) VisitListWebhooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhooks401JSONResponse Error
+
+func (response ListWebhooks401JSONResponse) VisitListWebhooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhooks421JSONResponse Error
+
+func (response ListWebhooks421JSONResponse) VisitListWebhooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhooks500JSONResponse Error
+
+func (response ListWebhooks500JSONResponse) VisitListWebhooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateWebhookRequestObject struct {
 	Body *CreateWebhookJSONRequestBody
 }
@@ -6524,6 +8778,532 @@ func (response CreateWebhook500JSONResponse) VisitCreateWebhookResponse(w http.R
 	return err
 }
 
+type RedeliverWebhookRequestObject struct {
+	DeliveryId string `json:"deliveryId"`
+}
+
+type RedeliverWebhookResponseObject interface {
+	VisitRedeliverWebhookResponse(w http.ResponseWriter) error
+}
+
+type RedeliverWebhook202JSONResponse Delivery
+
+func (response RedeliverWebhook202JSONResponse) VisitRedeliverWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverWebhook400JSONResponse struct{ ErrorJSONResponse }
+
+func (response RedeliverWebhook400JSONResponse) VisitRedeliverWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverWebhook401JSONResponse Error
+
+func (response RedeliverWebhook401JSONResponse) VisitRedeliverWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverWebhook404JSONResponse Error
+
+func (response RedeliverWebhook404JSONResponse) VisitRedeliverWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverWebhook409JSONResponse Error
+
+func (response RedeliverWebhook409JSONResponse) VisitRedeliverWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverWebhook413JSONResponse Error
+
+func (response RedeliverWebhook413JSONResponse) VisitRedeliverWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverWebhook421JSONResponse Error
+
+func (response RedeliverWebhook421JSONResponse) VisitRedeliverWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverWebhook422JSONResponse Error
+
+func (response RedeliverWebhook422JSONResponse) VisitRedeliverWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverWebhook500JSONResponse Error
+
+func (response RedeliverWebhook500JSONResponse) VisitRedeliverWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWebhookRequestObject struct {
+	Id WebhookID `json:"id"`
+}
+
+type DeleteWebhookResponseObject interface {
+	VisitDeleteWebhookResponse(w http.ResponseWriter) error
+}
+
+type DeleteWebhook204Response struct {
+}
+
+func (response DeleteWebhook204Response) VisitDeleteWebhookResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteWebhook400JSONResponse struct{ ErrorJSONResponse }
+
+func (response DeleteWebhook400JSONResponse) VisitDeleteWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWebhook401JSONResponse Error
+
+func (response DeleteWebhook401JSONResponse) VisitDeleteWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWebhook404JSONResponse Error
+
+func (response DeleteWebhook404JSONResponse) VisitDeleteWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWebhook421JSONResponse Error
+
+func (response DeleteWebhook421JSONResponse) VisitDeleteWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWebhook500JSONResponse Error
+
+func (response DeleteWebhook500JSONResponse) VisitDeleteWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWebhookRequestObject struct {
+	Id WebhookID `json:"id"`
+}
+
+type GetWebhookResponseObject interface {
+	VisitGetWebhookResponse(w http.ResponseWriter) error
+}
+
+type GetWebhook200JSONResponse WebhookSubscription
+
+func (response GetWebhook200JSONResponse) VisitGetWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWebhook400JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetWebhook400JSONResponse) VisitGetWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWebhook401JSONResponse Error
+
+func (response GetWebhook401JSONResponse) VisitGetWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWebhook404JSONResponse Error
+
+func (response GetWebhook404JSONResponse) VisitGetWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWebhook421JSONResponse Error
+
+func (response GetWebhook421JSONResponse) VisitGetWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWebhook500JSONResponse Error
+
+func (response GetWebhook500JSONResponse) VisitGetWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWebhookRequestObject struct {
+	Id   WebhookID `json:"id"`
+	Body *UpdateWebhookJSONRequestBody
+}
+
+type UpdateWebhookResponseObject interface {
+	VisitUpdateWebhookResponse(w http.ResponseWriter) error
+}
+
+type UpdateWebhook200JSONResponse WebhookSubscription
+
+func (response UpdateWebhook200JSONResponse) VisitUpdateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWebhook400JSONResponse struct{ ErrorJSONResponse }
+
+func (response UpdateWebhook400JSONResponse) VisitUpdateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWebhook401JSONResponse Error
+
+func (response UpdateWebhook401JSONResponse) VisitUpdateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWebhook404JSONResponse Error
+
+func (response UpdateWebhook404JSONResponse) VisitUpdateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWebhook413JSONResponse Error
+
+func (response UpdateWebhook413JSONResponse) VisitUpdateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWebhook421JSONResponse Error
+
+func (response UpdateWebhook421JSONResponse) VisitUpdateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWebhook422JSONResponse Error
+
+func (response UpdateWebhook422JSONResponse) VisitUpdateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWebhook500JSONResponse Error
+
+func (response UpdateWebhook500JSONResponse) VisitUpdateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhookDeliveriesRequestObject struct {
+	Id     WebhookID `json:"id"`
+	Params ListWebhookDeliveriesParams
+}
+
+type ListWebhookDeliveriesResponseObject interface {
+	VisitListWebhookDeliveriesResponse(w http.ResponseWriter) error
+}
+
+type ListWebhookDeliveries200JSONResponse DeliveryList
+
+func (response ListWebhookDeliveries200JSONResponse) VisitListWebhookDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhookDeliveries400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListWebhookDeliveries400JSONResponse) VisitListWebhookDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhookDeliveries401JSONResponse Error
+
+func (response ListWebhookDeliveries401JSONResponse) VisitListWebhookDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhookDeliveries404JSONResponse Error
+
+func (response ListWebhookDeliveries404JSONResponse) VisitListWebhookDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhookDeliveries421JSONResponse Error
+
+func (response ListWebhookDeliveries421JSONResponse) VisitListWebhookDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWebhookDeliveries500JSONResponse Error
+
+func (response ListWebhookDeliveries500JSONResponse) VisitListWebhookDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// GetHealthz Liveness - the process serves HTTP.
@@ -6556,6 +9336,9 @@ type StrictServerInterface interface {
 	// CancelRun Cancel a queued, running or suspended run and its pending durable calls.
 	// (POST /v1/runs/{id}/cancel)
 	CancelRun(ctx context.Context, request CancelRunRequestObject) (CancelRunResponseObject, error)
+	// ListRunDeliveries The webhook deliveries of the run's events (to its own webhook and to subscriptions), newest first.
+	// (GET /v1/runs/{id}/deliveries)
+	ListRunDeliveries(ctx context.Context, request ListRunDeliveriesRequestObject) (ListRunDeliveriesResponseObject, error)
 	// ListEvents The run's timeline, in order.
 	// (GET /v1/runs/{id}/events)
 	ListEvents(ctx context.Context, request ListEventsRequestObject) (ListEventsResponseObject, error)
@@ -6571,9 +9354,27 @@ type StrictServerInterface interface {
 	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(ctx context.Context, request GetToolsetRequestObject) (GetToolsetResponseObject, error)
+	// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
+	// (GET /v1/webhooks)
+	ListWebhooks(ctx context.Context, request ListWebhooksRequestObject) (ListWebhooksResponseObject, error)
 	// CreateWebhook Subscribe a URL to run events of every run.
 	// (POST /v1/webhooks)
 	CreateWebhook(ctx context.Context, request CreateWebhookRequestObject) (CreateWebhookResponseObject, error)
+	// RedeliverWebhook Send a delivered or failed delivery again, with fresh attempts and the same webhook-id.
+	// (POST /v1/webhooks/deliveries/{deliveryId}/redeliver)
+	RedeliverWebhook(ctx context.Context, request RedeliverWebhookRequestObject) (RedeliverWebhookResponseObject, error)
+	// DeleteWebhook Delete a webhook subscription with its deliveries; pending ones are not sent.
+	// (DELETE /v1/webhooks/{id})
+	DeleteWebhook(ctx context.Context, request DeleteWebhookRequestObject) (DeleteWebhookResponseObject, error)
+	// GetWebhook Read a webhook subscription (without its secret).
+	// (GET /v1/webhooks/{id})
+	GetWebhook(ctx context.Context, request GetWebhookRequestObject) (GetWebhookResponseObject, error)
+	// UpdateWebhook Change a subscription's url, events or secret, or disable or enable it.
+	// (PATCH /v1/webhooks/{id})
+	UpdateWebhook(ctx context.Context, request UpdateWebhookRequestObject) (UpdateWebhookResponseObject, error)
+	// ListWebhookDeliveries The subscription's deliveries, newest first.
+	// (GET /v1/webhooks/{id}/deliveries)
+	ListWebhookDeliveries(ctx context.Context, request ListWebhookDeliveriesRequestObject) (ListWebhookDeliveriesResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx context.Context, w http.ResponseWriter, r *http.Request, request any) (any, error)
@@ -6887,6 +9688,33 @@ func (sh *strictHandler) CancelRun(w http.ResponseWriter, r *http.Request, id Ru
 	}
 }
 
+// ListRunDeliveries operation middleware
+func (sh *strictHandler) ListRunDeliveries(w http.ResponseWriter, r *http.Request, id RunID, params ListRunDeliveriesParams) {
+	var request ListRunDeliveriesRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListRunDeliveries(ctx, request.(ListRunDeliveriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListRunDeliveries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListRunDeliveriesResponseObject); ok {
+		if err := validResponse.VisitListRunDeliveriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListEvents operation middleware
 func (sh *strictHandler) ListEvents(w http.ResponseWriter, r *http.Request, id RunID, params ListEventsParams) {
 	var request ListEventsRequestObject
@@ -7021,6 +9849,30 @@ func (sh *strictHandler) GetToolset(w http.ResponseWriter, r *http.Request, name
 	}
 }
 
+// ListWebhooks operation middleware
+func (sh *strictHandler) ListWebhooks(w http.ResponseWriter, r *http.Request) {
+	var request ListWebhooksRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListWebhooks(ctx, request.(ListWebhooksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListWebhooks")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListWebhooksResponseObject); ok {
+		if err := validResponse.VisitListWebhooksResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // CreateWebhook operation middleware
 func (sh *strictHandler) CreateWebhook(w http.ResponseWriter, r *http.Request) {
 	var request CreateWebhookRequestObject
@@ -7052,72 +9904,226 @@ func (sh *strictHandler) CreateWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// RedeliverWebhook operation middleware
+func (sh *strictHandler) RedeliverWebhook(w http.ResponseWriter, r *http.Request, deliveryId string) {
+	var request RedeliverWebhookRequestObject
+
+	request.DeliveryId = deliveryId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RedeliverWebhook(ctx, request.(RedeliverWebhookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RedeliverWebhook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RedeliverWebhookResponseObject); ok {
+		if err := validResponse.VisitRedeliverWebhookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteWebhook operation middleware
+func (sh *strictHandler) DeleteWebhook(w http.ResponseWriter, r *http.Request, id WebhookID) {
+	var request DeleteWebhookRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteWebhook(ctx, request.(DeleteWebhookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteWebhook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteWebhookResponseObject); ok {
+		if err := validResponse.VisitDeleteWebhookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetWebhook operation middleware
+func (sh *strictHandler) GetWebhook(w http.ResponseWriter, r *http.Request, id WebhookID) {
+	var request GetWebhookRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetWebhook(ctx, request.(GetWebhookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetWebhook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetWebhookResponseObject); ok {
+		if err := validResponse.VisitGetWebhookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateWebhook operation middleware
+func (sh *strictHandler) UpdateWebhook(w http.ResponseWriter, r *http.Request, id WebhookID) {
+	var request UpdateWebhookRequestObject
+
+	request.Id = id
+
+	var body UpdateWebhookJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateWebhook(ctx, request.(UpdateWebhookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateWebhook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateWebhookResponseObject); ok {
+		if err := validResponse.VisitUpdateWebhookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListWebhookDeliveries operation middleware
+func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Request, id WebhookID, params ListWebhookDeliveriesParams) {
+	var request ListWebhookDeliveriesRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListWebhookDeliveries(ctx, request.(ListWebhookDeliveriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListWebhookDeliveries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListWebhookDeliveriesResponseObject); ok {
+		if err := validResponse.VisitListWebhookDeliveriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Base64 encoded, compressed with deflate, json marshaled OpenAPI spec.
 // Stored as a slice of fixed-width chunks rather than one concatenated
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Fx7c9u2lv8qZ7h3ps4OTVF+5KH8seMmubdpkzpj+05nNsrGEHkkoSYBFQBlqx599x08SIoSqIcbOV3P",
-	"5p+IJAjgvH/n4ND3QcLzCWfIlAx698GECJKjQmGuLgr2/q3+QVnQCyZEjYMwYCTHoBfQNAgDgX8UVGAa",
-	"9JQoMAxkMsac6DfUbKJHSSUoGwXzeRhccZ5JVL+a171Tmv8eNKn8J80UCj0mRZkIOlGU6wXe8DwnhxI1",
-	"XQpTUHY86KVkFIR2G38UKGb1PtwgGaxf+zdC1eqKl5hwlkpQHG4JVTDkAtQYQRRM30vGhI0QDoiCnEsF",
-	"x3H8rG0f+v3GHnJyR/MiD3rHcRwGOWX2Kg7L3bEiH6AI5np7AuWEM4lGku+E4IY9CWcKmdk3mUwymhC9",
-	"787vUm/+fmGtfwgcBr3gPzq1gnTsU9mxs5lVmsSfMUD9LDIMcsP1bGdstsqqMzaDny/Pf4UpyQrUXGBF",
-	"lpFBhlb08zB4Q7LM6KXgExSKWmqIGMlNe9QrzsMgIVn2Pl0QIGUKR5pHYZAWwi5WPRxwniFh+uGYsNQ+",
-	"22KVG5x5dCQMeKESnm+c5dwNm4fWInxTSVQqw/TMiG7IRU5U0AtSovBQUWM3q68oItTOr6hiI2+1VC7t",
-	"SKtppcF+LvltWRKWBm4EVjO8Wmdxj1+q7fDB75iowIn/A5VqVQX0OuYHVZhvtWE9n1uACEFm3q3L1m1c",
-	"VpxBpo3ucyAKxjTbwmCCLLW/ZJEkiClqDgwJzcyPhLAEM/37i4flb4giGR+tkmjc0A4kmmm0Q9xIqZ3Z",
-	"T2k9y8qGGtbrUdG19kTZpLBuJ02pnoJknxZmt65+ZT+8UA95rbSipr/5Z5FloB8BkTARfCRILkGLHaiC",
-	"A8OVqF/E8XGiR5lfaLzzqp3QESOqELi6ytVsgpfmGqpRcEvVGH6+fMuTEDAaRdC3Qoj4REY5UeOIpOmB",
-	"4VEP7qMomj/rwSfBcyrR7sjctFvqB949ubDlD1aL4ndGWY5fpKYWok87qijS1Av030546mHPpdLTQ06S",
-	"MWV4KJCk5oYeDQeGN4yrr0NesDSEhLNhRhMVAmVTktH0qyYEpfKLJUcpyQg3s8DsrR6/SuzSeEuilydT",
-	"F06XQtQOTjcliuys4hL/aKxAmXp+Us++EObsnU0c0fO5sW5HoSailWS/W8ZpiSS3clqWeZvclZvUt5Wf",
-	"kGTW1Jv7qOPYBqrtON/UH2hOLSl+uQxJJnEZANmXIOO3aGHfLRc3KH6QkCDNKBtJBwipNIjwYDCDFIek",
-	"yBQcP4/1P8gl8CGQRNEpgtaZELrmgTZY465kCN3nL168OOo+h8FMoXnBukogLIXT4+cvX8Svukf10zGS",
-	"ybPXekszSAgDhlMUIAiVCFxARodKP8wjOLNwTM8naYrQ1bBVk+IoAL111FzC1Pq1kzjWgFo/0+NIpslP",
-	"QWikG8G/mQbcQ4qZRsXkBpt8cdTLqM90JG1IMSd3HzHnYvajJsOr7hUI7vpUPyd354Ytf2ECHQvflGhj",
-	"x9e19HihPu7+7tyjkTp1khOS4O6huQVW+gKDzxbOaxy71hi2igtbO+l27xwG/MYPM4zuboXalxbjN+so",
-	"P0sSnChM/UC0LcEQBWs88uHsCk1iwoUFjmlhEzP04MWlXdsVwhp2r3FoGk5MPD57Ut3foB12nG/qi4K1",
-	"x/8V4hOBZMe8ZEgZlePd3qF+1ldAdAm22Rz9BwlmgIGIXCpMQ7gdIwPOEG6JhBGdItPg4+5wxA/d7Dp9",
-	"ji7I7UensfMwyKrwsU4TXZCZ1znEX0tpTNpfZBsR8yrtDg//IOHCzAAH/CYsQ4GwaX0IGR/JEG6J0JmP",
-	"XARhC8hkqxzyomBlChnWFZdF6lcB7hKpxSTdTY+WFJqmi5lorZWLM4clVHTyrAXVYgdvzDQ7esrSVHJy",
-	"9wHZSPvqbnzy8vTFcxMlqnvh1urcrK2YwF+KGDTmlkAg4ZOZxgbUaLseMcr4gGRwbSa9hgMd3nmhgKqw",
-	"ukklFCzFIWWYPovgF5wowDuSqGzWMBqNDFzhaw/m8jCNucXBmNvQsW6Z3+ywKyJGqPy5Q4v0/aiY4Z25",
-	"2yxveYQpCrY9eNZOdxN0NhOGdgMtW14tbPxRYGECUV3hkIXUem/uPqDGoTHUW6efPkjwf6+ysNYqt4VV",
-	"V3XGvuQPdo+Qm1g4JvISE9GoDywwkbmy/Mp7rASd2ytmjVM9JrhbVWtJcXxBQGSboYs7WdBjm5wq97Po",
-	"/tdI6kHOfUkyCz7+JH71PPSzfGnk8xOjegqFdu7/8/ns8L/J4Z9fv7gf8eGrr1/+8x9BuH/5yUqJFrZ3",
-	"2j1qK0h9e1FX9lAIGoSL2ziKT142+DRWaiL/q9fpbMQCCxqyRv5+9+6NRZtI1Xa/VZ0WW0ofLkg9SCU9",
-	"ZZqFqna06O31tSYhQ1VdV17fPKw8v01DolWAtFCgo+y9XbG7i2ptwED7VAzrM9zWwnW1KCeQy2LQsPe/",
-	"7Nk9wtoIdFpyn62cpYHFlmy39Cbv2MRLu6niDv5k32L2VoElJoWganapbddueYBE2MNmY9Amktpb1QR6",
-	"YXtAStmQr8LztxbQAN5hUuh7GofLMRcKfiZT4s4PqjMKNSbKHlSMuVT2FDuCM0gyikyBwBGVCoXss5+u",
-	"rj6Vp9wyhE/nl1ca6pfQn+gLUbDQ1AltIkCVBJs1vrYPzcE1ZSPgDBzyMvW6PqMSKt/gZpBFjqlNkTXa",
-	"dyeempyyzKczBpsVRH3WZ++mKGbQmXbBlfKBIaYSrs8KNeaC/mlOpHvwo2Ep2NMPxW+Q2dOP63oxiWKK",
-	"AsaGKjuEHbw5f/vu4/nbd1/PPr3/enX+y7tfn0VgTi4kEIFwfd+3lal+0IP7voHz/SCEfllv6gfz+bUt",
-	"RyqqNOo0Y3KbB05RSCvDOOpGsYGSE2RkQoNecBzF0bE79jSq0hmbAvWf+rezDa38hsT3adAL/oXqJzdk",
-	"6cj+KI6/2YG9K5P7TuwzOsWooelB7/MXjfLznIiZqWlPkaGUcFhmkYm+MsyXoBXOvt/R6jRbS+qFHfFd",
-	"KDVrR1pep/Fx2zTVvqoeh3a+6AnpAmNSosiASLQFcpKMjeFoK9EWltOR5YXVwqQQAplynJt2O0l9DNzG",
-	"vfKkOGy06Xz2U1IP6Sw1ycy/7JH/5R49ArgaIzgqjRhO4u7WYtCjT3YZfbTL3KeWAVsrRKUCmrOQVqBV",
-	"2qqH7wRYhqVLLJ0zHGh/bn1ZeYtKIAOJTD1bUYxOXabdoB+uzvtXtSS89zYlDYp0hOpKO9tmg9Ta04x9",
-	"qpyjt0XjLNueisJ95Clmh0OSmIM4JpUoEutUhlwAYQ5QWC0DPnWnkKWC1VpVVpq8uqTTnAtbOVrSIZ9G",
-	"1L08W4lrofDbpmMLnQnt/Xf+V0ugOlQGjtXvb1cf9k9qipON2dypZdA7jcO6Le+00ZbnPdVr2XUhJBdr",
-	"6d2nBZWFSx8+gAkZGTinNcaZUbyTGXX/fmakqTUEhcDwVmPQIRXSegkNVT1tKyRHeJ9iPuEKWTI7/AVn",
-	"JrZL/WDA01nPWJqZx4BogwJUIRimcHAUx88iMJPcuBcJ42qMos/syyfxqwh+0+FDo2+Nz+UtCgmcJVg1",
-	"kDbwNxdQHouF4LpMTcsplcbyLYRtWratFlwUrMW0x0hSYzhOMZcoXu5GrRKv09NwU0l0YwAy/bRWz01e",
-	"8CNPZ99SxV2lZN5M/Vyj6T5tqy00aYk6fwVIREZR1Mcmsk3htLoYRT2ylrXPXVqWpfs3+91ibfxql9Hd",
-	"4705oJOjo8dwV5eKCOVycz6s0/lmOO/c03S+Nvvymf32RvldDOSpALd/oRPga2viTSdvsgCdJVos5b4S",
-	"kF6vbk+hdpGh/Yxj/mVZVzpVE3UrCrSNT3vNF12Hd2vCmGXyqSiBLX1VbXxlRmjqcZS5eyLdg5A797ZD",
-	"aL78kc/WE4feT3aqvqP2j3Y25YUl3moq3ycuVdl1th9EUH108bh4YLmhrEXvTfgvi6m3RGNJ2x8GAxxy",
-	"ga9Bw0edBVpfkTpIcPSYG71we3pdAVRbD5b/Dxi+L2CwglkuyBNwR3NVVd94HJPFJGNMi6zKNH6QTpQe",
-	"iNGxJ34P9iStNv/GzGtRymPDjTflKWb0N1PGx4lMlnwgYHt/QnCtPxqB1BmntvCynu1TJenTlvr4shVl",
-	"vCuPGZf0qSmic5bNwM5mMRQBqeOCTpDth49ABnyKpru+7ZtKslIYqko5cbimRTvevpizplrUjePFepG7",
-	"/F6F0/o7DtNujnfKCutQKoEkb060nM97o5aVjqtjXNvQ0YOVma/tdwhEINgbmEJGpwjEHSuJQ4lM9ZmT",
-	"9sE1TU3joT30a8g8hGsz6toWOmcTDOE6JYrYG4ZGPe/Pl+e/PuuzgimaVeFqTGRVQ3kN1x+IVIfmjcP3",
-	"b6/LYAZGZ+wZ7NLiUZ89lZOMyu8rmmNGGRpI+o3Q6GKHTKsXuKo/u96byi/28bTo8EKt/G9dvXRn/vVH",
-	"7RIGM/Nhe6OM6av/XVX19X0A62av3FbwuvutF/ej1ZJjjwBPnz7g1KOPHgpPrSSAMFhsWHltkIW5MMFB",
-	"IElhKHhuHHZOGB2iVEAUFMIdndrj0hp3lLbQudeWMLfRN0PbIde0hbfm/qItNHTyxNO1Y95In0o54gJz",
-	"DZeIx5cYEtvqiK0six/DjBd89NMRBEm9YrA4tzKKBwTixb+6UoVj9xmE/fprTZxwfX17ihPNBtZHjhO+",
-	"Zk2Psrnng8eIGU/gnKLkFhD498UHUNygbIfi+VD/EjNX1l9qrarbKj9/0VmPzQOsjpvGT9NT2et0ukcv",
-	"ojiKo27vZfwy1kr9vwEAAP//",
+	"7Dxpc9u2tn/lDN+dqf2G1uI4m/zhja+T3qZN4oztTmZelBdD5JGEhgRUALSjevzf32DjIoFa3MjNzW0/",
+	"NBYJAjj7CtxGCc9nnCFTMhrcRjMiSI4Khfn1AjN6jWL+muZU6QeURYPo9wLFPIojRnKMBlFmXsaRTKaY",
+	"Ez0qxTEpMhUN+r1eHOXkC82L3PzSPylzP+NIzWd6BsoUTlBEd3dxdF6wVy/KpWZETauVaBrFkcDfCyow",
+	"jQZKFFhf1s0mlaBsYia75DyTqN6az4NTmn/uNan8kWYKhYVXJoLOFOV6gVOe5+RAokalwhSUHQ96KdmJ",
+	"4iAS3SAZrV77PbF0aK54gQlnqQTF4YZQBWMuQE0RRMH0s2RK2ARhjyjIuVTwqNfbb9uH/r6xh5J6jxrE",
+	"65XEY0U+crR7j6Mp55+/Fv3u9GA540yi4caXQnCD74QzhcwggsxmGU2IRkT3N6mxcVub8R8Cx9Eg+q9u",
+	"xeRd+1Z27WxmlSY2TxigftcxMLnherYTNl/G/Qmbw88XZ2/hmmQFarSyIsvIKEML4F0cnZIsM7Il+AyF",
+	"ohYaIiZy3R71indxlJAse5XWUFQKTBylhbCLlS9HnGdImH45JSy17zZY5TPOA1SII16ohOdrZzlzw+5i",
+	"S/XQVBKVyjA9MaQbc5ETFQ2ilCg8UNQI4vInigi19SeqWItbTZULO9JymmfLDx7fFiWxZ2JDsArh5Tr1",
+	"PX4st8NHv2GiIkf+11SqZRbQ65g/qMJ8ow3r+dwCRAgyD25dtm7josQMMi3FHyJRMKbRFkczZKn9SxZJ",
+	"gpiixsCY0Mz8kRCWYKb//hhA+SlRJOOTZRCNXtsCRDON1rBrIbUzhyGtZlnaUEN6Ayy6Up4omxVW7aQp",
+	"1VOQ7F1tdqvQlvbDC3Wfz7wUNfXNj0WWgX4FRMJM8IkguQRNdqAK9gxWOsOi13uU6FHmLzTqfllO6IQR",
+	"VQhcXuVyPsML8xvKUXBD1RR+vnjBkxiwM+nA0BKhw2eykxM17ZA03TM4GsBtp9O52x/AO8FzKtHuyDy0",
+	"WxpGwT05Oxi2fnXyO6H04+vQVEQMcYf3aZaBPmMIeI1MgdT/Uxw4QxCYoP7gGKiSQFOg0hjXG2vsDmgK",
+	"UyQpCuBj/bmYA1EK85nSAC7ofPtCBsyIewOSsgTNAqnbKNwQCYlA40xwARmRCgS615jW8FizC+6DbfRm",
+	"OeM2HxmEXZqnAWmiafCxBqG05k1EvJ/ODfQZUSiVRyVYPQR7ZGRowzWSyv2G2VsvYhXeKU9DPD6tiPuD",
+	"BKvNNREDy/t1b6bItJylNAXGFRAmb1Dsh0lQ0sjrwuURBXsVxpBc0tSVfi7hrvRzSCfLYlSCa1dZhr8+",
+	"5hgckNp9JBX7Ke6dyR8k8BvmOT+I9GKWbst2hcjWi7t1HQ266jxnv66Z4lLCFtBfF4j6LldpiLDRbtJ0",
+	"I7NWqpx1Nq02d2hjpcg0d4Thx0mQ6y+U1oyQk2RKGR4IJKl5oEfDnlHrjKtPY16wNIaEs3FGExUDZdck",
+	"o+knvV2UKixyOUpJJrienGZv1fhlYBfGWxCDOLl2kcCipt1C7xFFtrbOEn9vrECZenIUVAMqrBwXINTz",
+	"ubFuR5qZ20EOM6eRjM0Z0yJvHVe6SUNb+QlJZr2U5j4q9bUGajsuNLXJOch2uoxJJnExdrMfQcZv0IbA",
+	"N1x8Nuo9QZpRNpEuOKbSRMd7ozm4bAU8etLT/0FujABJFL1G0DwTQ9+80L6G8bRkDP0nT58+Pew/gdFc",
+	"ofnAenlAWAqPHz159rT3vH9YvZ0ime0f6y3NISEMmPYUQBAq0dh0Olb6Zd6BExtJ6vkkTRH6XgE7CLT/",
+	"IVBjCVPrkh31esBIrt/pcSTT4KcgdNTfgV+ZRAVjilkqQZHP2MSLg152hmzJXcnJlzeYczH/pwYjyO6r",
+	"sjkm9XNm0PInJtBu/KkPlLb8XFOPF+rN9t/eBTjyLclRzkiC20cVLRFxyKcNycJZFYKvFIaN7MLGSrpd",
+	"O8cR/xyOkAzvbpRwWFiMf14F+UmS4ExhGo6h23Ij27hXAhMubMybFjanhAG3amHX3iMpMwYrFJqOhGYB",
+	"nT0rn6/hDjsuNPV5wdrt/xLw9wgNxpRROd3umxbfv4yhA964cTHNABPdcqkwja3TrUMxHQhN6DUy7Xx8",
+	"OZjwAzf7b5Kzzjm5eeM4Vnv/pflYxYnOyNxV6Y8/l40xGUuT+l7tTizD7kL5HyScmxlgj3+OvSkQNiMZ",
+	"Q8YnMoYbIpi2ZXUnrOaZbJT+Oi+Yz37FVfa5Dv1ybL4A6ta+fsinLz33sH8ee1fR0bMiVIscnJppttSU",
+	"XlRy8uU1sonW1f3e0bPHT58YK1E+izdm52Za2Bh+T2LQPrcEAgmfzbVvQA236xGTjI9IBldm0ivY0+ad",
+	"FwqoisuHVELBUhxTpgNf+AVnCvALSVQ2bwiN9gxc3LYDcbkfx7jIcd0yro5wScQEVTh2aKF+2Ctm+MU8",
+	"bWbmA8QUBdvcedZKd53rbCaM7QZatryck/29wAJdvMt8SlZqvjdP75Ge1T7UC8efIZfg3y8pulIqN3Wr",
+	"Lqtk44I+uE/ybDUKp0ReYCIaqc0aEpkrUS59x7zTuTljVn5qQAS3S8gvME7ICGySvXFVVpurqWPK76eu",
+	"/ldQ6l7KfYEyNR1/1Hv+JA6jfGHkkyPDegqFVu7/9+Hk4H/JwR+fPro/egfPP338739E8e7pJ0smqm3v",
+	"cf+wLZf+9UldykMhaBTXt3HYO3rWwNNUqZn8n0G3u9YXqHHICvqH1XvQFq0DVcv9RiUmbEl9OCN1L5YM",
+	"pGlqBblOXdvr3xqEDFX5u9T65mWp+W0Y0ll2kGoJOspe2RX727DWGh9ol4zh8rt2a/GqXJQjSJhHnOex",
+	"OY+42S5qCfK1/FIusmJ7jQmX3cZGRr4Dr5QEC7v2+24EVXjAmfb0WOpzSKgKwWwZaNGrZRKTQtFr/JHQ",
+	"rBABfeiT3RS1B0pqhZaxQgEky7QTSYWvhMj9WoXKFUnKeoQO0r5eNYpK7XOk50hkCFW+UFRHmEaS/65W",
+	"s6EZAjLzNJy3di8D1VYtva7a5OaNYTSHdyeXpz/puMyiSXEOOWFzj70qjw+UAQHBb2rr1sx+QBGsdaJb",
+	"4uqdVl6sFLrdVviKgzy2Ta2l6epvp0W3MIW71lArQPvVwL8WtJyy+tP+ksmoWHQjNvrbnlTUWq4taZ4V",
+	"VM0vtLa3CB4hEbadz5gAg2H7qJxAr2I7xigb84AutWES4BcjEpzp6F5OuVDwM7kmrqGibNow+tZ0bky5",
+	"VLZPsAMnkGRU6y2BEyoVCjlkP11evvN9hDKGd2cXlxJImVAg+ocoWGzMgk0vUCXB5qKO7UvTGkjZBDgD",
+	"F8+ZKsCQUQklh7gZZJFjahNvWse6FjBfHNefaVVrcw2dIRuyl6ZU3L3ugysQAkNMJVydFGrKBf3DtOgN",
+	"4J8GpWDbQRT/jMy2g1xVi0kU2q5NDVR2CNs7PXvx8s3Zi5efTt69+nR59svLt/sdMPVQCUQgXN0Obb57",
+	"GA3gdmiSBMMohqHPYg+ju7srW+RQVOlY1ozJbXbpGoW0NOx1+p2eCVBnyMiMRoPoUafXeeT6wAyrdKem",
+	"7PWH/tupLS2qxFfao3+h+skNWehhPOz1vloHoyu+hVoYtfnpNDg9Gnz4GEeyyHMi5qZSdo0MpYQDn5tK",
+	"9C+DfAma4ez3Xc1O85WgntsRfwmkZu2Optfj3qO2acp9lU2f7XjRE9IaYlKiyIhItGU3kkyN4Ggp0RKW",
+	"04nFheXCpBACmXKYu+53k6ovrg17vnUubvRefwhDUg3pLrQh333cIf79HgMEuJwiOCgNGY56/Y3JoEcf",
+	"bTP6cJu5H1sEbMwQJQtozEJahsLS5lJDLXEy9irRK2fY0/rc6jL/iErXWbO/xBjdqvizhj9c9ejPckkc",
+	"7uEfFekE1aVWts0W9JU10l2ynIO3heMs2r4XhnvDU8wOxiQx5X0mlSgSq1RMKxZzDoXlMuDXrrfBM1jF",
+	"VT5/HeQlHRif23z0Ag+FOKJqbt6IXLVyUhuP1Vo12084hD/18YQOthrfb1Z12vrcyuP6sZXH60+ttOy6",
+	"EJKLlfDuUoJ8OSTkH8CMTIw7pznGiVFvKzHqf3tipKE1AMXA8Eb7oGMqpNUS2lUNNMORHOFVivmMK2TJ",
+	"/OAXtKkVqV+MeDofGEkz8xgn2ngBNuECe4e93n4HzCSf3YeEcTVFMWT246Pe8w681+ZDe9+x6xeVNqPg",
+	"j+g0/G8uwBfbY3DneMyhHiqN5FsXtinZNgd5XrAW0bb9yRVjLkC8eN6njLIeP47XFVrWGiBzYsnyuYkL",
+	"/snT+ddkcZd/vWtG5e7kzS5lq800aYr6bm0kIqMoqmKsbGM4zS6GUQ+tZO1ylxZl6e7Ffjtb23u+zej+",
+	"o50poKPDw4dQVxeKCOVicz6uwvmmOe/e0vRuZfQVEvvNhfIvEZDvxXH7FzoCHlsRbyp5d1igPFpgz2HK",
+	"oFa3te1taGgPyt59XOSVbnmqrNULtO2UO40X3ZG31oAxy+T3wgQv3SkJ1xzsI0KTj6PMPRPpDojcvbV9",
+	"h3eLJ7c3njgOntMtuxnbz+quiwu9v9VkvndcKt/LuhuPoDyF+rD+wGKbagvfG/Pvk6k3RPuStusURjjm",
+	"Ao9Bu486CrS6InUuweFDbvTc7em4dFBtPlj+7TD8tQ6DJcxiQp6AK9CUWX2jcUwUk0wxLTKsnd+ypAy4",
+	"GF1b97m3JmmV+VMzr/VSHtrdOPW1rM43xowPY5ks+EDAdhTG4BoKtQdSRZxawn0+O8RKMsQtzVNwq/JN",
+	"L+qH8LZjreb1Izv1Vxtn/lq0dwXzt6YJHygvXp16rnc4VP7OD9Ken5awp7jhp9pxUcNjijf6NeR+KFXz",
+	"dTykqibeyp0vfT/DwpKLx8KzuYfLePkEpPZcWIJgLz8BMuLXaE6Vtd2rQpZSl2WysRevOJrU2zzduPoe",
+	"ni0v4tmlrFXnF01xHr8oS6wDqQSSvDlR4FKYZcm01HGZtivr3AxgaeYre/6OCAT7AFPQbAzEFT7FgUSm",
+	"hsxz8RVNr/x5/wWax3BlRl3ZVPx8hjFcpUQR+8DAqOf9+eLs7f6QFUzRrHSopkSWWb5juHpNpDowXxy8",
+	"enHl3S3fWzQlanHxzpB9RzrFag5Fc8woQxM0faV4qd4Z2qoFLqurl3bG8vX+1RYerlVzvun8uutKqS62",
+	"kjCam8utGon2UIb6sqwA7SL0a/aIbxQA9r/24uF4ymPsAdyG7z8k0qMP7xtAWUoAYVBvqbJXu5gfxjgI",
+	"JCmMBc+Nws4Jo2N7GQgUwhX3bUG/8oy9LHRvtSTcuYsi0Db+NWXhhXlel4UGTx4Fe3RRPUQQ8zB65Bxz",
+	"7S6RgC4xILZlultR1nsIMa7p6O+HECQNksH6uaVQ3MMQ129eLM1xvQm/1Ry/94N2SOb6UYG2VF09TPmu",
+	"KuQ+HmtAGAPP0jIOq06e2uZ/28kr99daeIfYHVn45pGbB7bwwQMhy7zj3o8ewtp/BzVQjy0g8Ov5a1Dc",
+	"xEcu/iovVLMlwwUtUstBdW/9bVWv0rtuefFTIJkZqHZUn251O+nHtqaSo97zqpm5vEWLSpCKZlmZYtsb",
+	"of7HnavBdB+4sNXC5oGWIfMnT0KtH+ce1rrkNSTg8KvnyEJs/5LZHOPxEtQeXjIhlP1dQviL5Q1ZWt3t",
+	"5tqNGmeW5pZQ7gKBsUA5Lc9+2RSer2NVFyAGZNN3Lax2gluZdq0T/B+WerXAAwka78pbqzTicSl3nKGN",
+	"ahi3F1uu9LFbKdJ7aEO66IT9ZxLeuehBsteuB/GnRPfv4apXt3Ybm0ZUErp21t4f5o5UanbKcOzvLTEp",
+	"1Q7UjpJaU7dg4WDC/V1mDG90LB0PmaQT5i8y828sLB24cofeBqCN8RUIPLBPpNZh/pxnAyeEpUMm0Pbd",
+	"KwkJL5jSjsTSyczj2vTmDN6Vn1J/GbK19iTfg7i47tDgA3cx3FMyNRfU+xW+ISH997fYp/byftLA+A/S",
+	"SE/pJ/sIzXQMOy42t0YZBtfsHLbQm5ZxHWP8Xcr9nkq5CwxVoeRP12TrFmXhrF11zvbDR80FtuxmZzXH",
+	"fs0h20G32z982ul1ep3+4FnvWU9P9P8BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -57,3 +57,6 @@ UPDATE calls
 SET status = $3, outcome = $4, settled_at = now(), applied = $5
 WHERE run_id = $1 AND call_id = $2 AND status IN ('running', 'pending')
   AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $6 AND status = 'running');
+
+-- name: CallGetDetails
+SELECT toolset, path, args FROM calls WHERE run_id = $1 AND call_id = $2;
