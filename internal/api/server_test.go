@@ -17,7 +17,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/client"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
@@ -55,7 +55,7 @@ func (waitEngine) Resume(_ context.Context, _ durable.RunSpec, _ durable.Snapsho
 
 type testBundle struct {
 	url    string
-	client *gen.ClientWithResponses
+	client *client.ClientWithResponses
 	store  *durable.Store
 	ctx    context.Context
 }
@@ -80,7 +80,7 @@ func setup(t *testing.T, withWorker bool) *testBundle {
 			_ = w.Stop(ctx)
 		})
 	}
-	client, err := gen.NewClientWithResponses(srv.URL, gen.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
+	client, err := client.NewClientWithResponses(srv.URL, client.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
 		r.Header.Set("Authorization", "Bearer "+testToken)
 		return nil
 	}))
@@ -110,7 +110,7 @@ func (b *testBundle) do(t *testing.T, method, path, body string, header ...strin
 
 func errorCode(t *testing.T, body []byte) (string, string) {
 	t.Helper()
-	var e gen.Error
+	var e client.Error
 	require.NoError(t, json.Unmarshal(body, &e), "error body %s", body)
 	require.NotEmpty(t, e.Error.Code)
 	return e.Error.Code, e.Error.Message
@@ -197,7 +197,7 @@ func TestRequestValidation(t *testing.T) {
 		})
 	}
 	// Nothing was created by the refused requests.
-	runs, err := b.client.ListRunsWithResponse(b.ctx, &gen.ListRunsParams{})
+	runs, err := b.client.ListRunsWithResponse(b.ctx, &client.ListRunsParams{})
 	require.NoError(t, err)
 	require.Empty(t, runs.JSON200.Runs)
 }
@@ -206,24 +206,24 @@ func TestCreateRunIdempotency(t *testing.T) {
 	t.Parallel()
 	b := setup(t, false)
 	key := "abc"
-	params := &gen.CreateRunParams{IdempotencyKey: &key}
-	first, err := b.client.CreateRunWithResponse(b.ctx, params, gen.RunCreate{Code: "1"})
+	params := &client.CreateRunParams{IdempotencyKey: &key}
+	first, err := b.client.CreateRunWithResponse(b.ctx, params, client.RunCreate{Code: "1"})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, first.StatusCode(), string(first.Body))
-	require.Equal(t, gen.RunStatusQueued, first.JSON201.Status)
+	require.Equal(t, client.RunStatusQueued, first.JSON201.Status)
 
-	again, err := b.client.CreateRunWithResponse(b.ctx, params, gen.RunCreate{Code: "1"})
+	again, err := b.client.CreateRunWithResponse(b.ctx, params, client.RunCreate{Code: "1"})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, again.StatusCode())
 	require.Equal(t, first.JSON201.Id, again.JSON200.Id)
 
-	other, err := b.client.CreateRunWithResponse(b.ctx, params, gen.RunCreate{Code: "2"})
+	other, err := b.client.CreateRunWithResponse(b.ctx, params, client.RunCreate{Code: "2"})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusConflict, other.StatusCode())
 
 	// The input is part of the request: the same key with another input is a conflict.
 	in := json.RawMessage(`{"n": 1}`)
-	otherInput, err := b.client.CreateRunWithResponse(b.ctx, params, gen.RunCreate{Code: "1", Input: &in})
+	otherInput, err := b.client.CreateRunWithResponse(b.ctx, params, client.RunCreate{Code: "1", Input: &in})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusConflict, otherInput.StatusCode())
 }
@@ -233,7 +233,7 @@ func TestRunInputIsKeptAsPosted(t *testing.T) {
 	t.Parallel()
 	b := setup(t, false)
 	in := json.RawMessage(`{"z":1,"a":"x\u0000y","big":12345678901234567890}`) // as the client sends it
-	created, err := b.client.CreateRunWithResponse(b.ctx, nil, gen.RunCreate{Code: "return input", Input: &in})
+	created, err := b.client.CreateRunWithResponse(b.ctx, nil, client.RunCreate{Code: "return input", Input: &in})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, created.StatusCode(), string(created.Body))
 	require.NotNil(t, created.JSON201.Input)
@@ -242,7 +242,7 @@ func TestRunInputIsKeptAsPosted(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, string(in), string(*got.JSON200.Input))
 
-	none, err := b.client.CreateRunWithResponse(b.ctx, nil, gen.RunCreate{Code: "1"})
+	none, err := b.client.CreateRunWithResponse(b.ctx, nil, client.RunCreate{Code: "1"})
 	require.NoError(t, err)
 	require.Nil(t, none.JSON201.Input, "no input: none answered")
 }
@@ -256,21 +256,21 @@ func TestToolsets(t *testing.T) {
 	}))
 	t.Cleanup(toolsetSrv.Close)
 
-	created, err := b.client.CreateToolsetWithResponse(b.ctx, gen.ToolsetCreate{Name: "ops", Url: toolsetSrv.URL})
+	created, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "ops", Url: toolsetSrv.URL})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, created.StatusCode(), string(created.Body))
 	require.Len(t, created.JSON201.Tools, 2)
 	require.Equal(t, "math.add", created.JSON201.Tools[0].Path)
 
-	dup, err := b.client.CreateToolsetWithResponse(b.ctx, gen.ToolsetCreate{Name: "ops", Url: toolsetSrv.URL})
+	dup, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "ops", Url: toolsetSrv.URL})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusConflict, dup.StatusCode())
 
-	down, err := b.client.CreateToolsetWithResponse(b.ctx, gen.ToolsetCreate{Name: "down", Url: "http://127.0.0.1:1/"})
+	down, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "down", Url: "http://127.0.0.1:1/"})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusBadGateway, down.StatusCode(), string(down.Body))
 
-	catalog, err := b.client.GetCatalogWithResponse(b.ctx, &gen.GetCatalogParams{})
+	catalog, err := b.client.GetCatalogWithResponse(b.ctx, &client.GetCatalogParams{})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, catalog.StatusCode(), string(catalog.Body))
 	require.Len(t, catalog.JSON200.Tools, 2)
@@ -280,7 +280,7 @@ func TestToolsets(t *testing.T) {
 	require.Contains(t, add.Signature, "tools.ops.math.add(")
 	require.True(t, catalog.JSON200.Tools[1].Durable)
 
-	prompt, err := b.client.GetCatalogPromptWithResponse(b.ctx, &gen.GetCatalogPromptParams{})
+	prompt, err := b.client.GetCatalogPromptWithResponse(b.ctx, &client.GetCatalogPromptParams{})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, prompt.StatusCode(), string(prompt.Body))
 	require.Contains(t, prompt.JSON200.Prompt, "tools.ops.math.add")
@@ -289,7 +289,7 @@ func TestToolsets(t *testing.T) {
 		fmt.Fprint(w, `{"tools":[{"path":"dup"},{"path":"dup"}]}`)
 	}))
 	t.Cleanup(bad.Close)
-	invalid, err := b.client.CreateToolsetWithResponse(b.ctx, gen.ToolsetCreate{Name: "bad", Url: bad.URL})
+	invalid, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "bad", Url: bad.URL})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusBadGateway, invalid.StatusCode(), "an invalid fetched manifest is refused")
 
@@ -320,12 +320,12 @@ func TestToolsets(t *testing.T) {
 func TestOutcomeLifecycle(t *testing.T) {
 	t.Parallel()
 	b := setup(t, true)
-	wait := gen.Wait(30)
-	created, err := b.client.CreateRunWithResponse(b.ctx, &gen.CreateRunParams{Wait: &wait}, gen.RunCreate{Code: "durable"})
+	wait := client.Wait(30)
+	created, err := b.client.CreateRunWithResponse(b.ctx, &client.CreateRunParams{Wait: &wait}, client.RunCreate{Code: "durable"})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, created.StatusCode(), string(created.Body))
 	run := created.JSON201
-	require.Equal(t, gen.RunStatusSuspended, run.Status, "wait returns once suspended")
+	require.Equal(t, client.RunStatusSuspended, run.Status, "wait returns once suspended")
 	require.Len(t, run.Pending, 1)
 	require.Equal(t, run.Id+":1", run.Pending[0].Key)
 	runID := run.Id
@@ -362,25 +362,25 @@ func TestOutcomeLifecycle(t *testing.T) {
 	require.Equal(t, CodeConflict, code)
 
 	deadline := time.Now().Add(30 * time.Second)
-	var final *gen.Run
+	var final *client.Run
 	for time.Now().Before(deadline) {
-		got, err := b.client.GetRunWithResponse(b.ctx, runID, &gen.GetRunParams{Wait: &wait})
+		got, err := b.client.GetRunWithResponse(b.ctx, runID, &client.GetRunParams{Wait: &wait})
 		require.NoError(t, err)
 		final = got.JSON200
-		if final.Status == gen.RunStatusSucceeded {
+		if final.Status == client.RunStatusSucceeded {
 			break
 		}
 	}
-	require.Equal(t, gen.RunStatusSucceeded, final.Status)
+	require.Equal(t, client.RunStatusSucceeded, final.Status)
 	require.Equal(t, map[string]any{"approved": true}, (*final.Result)["value"])
 	require.NotNil(t, final.FinishedAt)
 
 	calls, err := b.client.ListCallsWithResponse(b.ctx, runID)
 	require.NoError(t, err)
 	require.Len(t, calls.JSON200.Calls, 1)
-	require.Equal(t, gen.CallStatusSucceeded, calls.JSON200.Calls[0].Status)
+	require.Equal(t, client.CallStatusSucceeded, calls.JSON200.Calls[0].Status)
 
-	events, err := b.client.ListEventsWithResponse(b.ctx, runID, &gen.ListEventsParams{})
+	events, err := b.client.ListEventsWithResponse(b.ctx, runID, &client.ListEventsParams{})
 	require.NoError(t, err)
 	var types []string
 	for _, e := range events.JSON200.Events {
@@ -399,27 +399,27 @@ func TestCancelAndList(t *testing.T) {
 	b := setup(t, false)
 	var ids []string
 	for i := range 3 {
-		r, err := b.client.CreateRunWithResponse(b.ctx, &gen.CreateRunParams{}, gen.RunCreate{Code: fmt.Sprint(i)})
+		r, err := b.client.CreateRunWithResponse(b.ctx, &client.CreateRunParams{}, client.RunCreate{Code: fmt.Sprint(i)})
 		require.NoError(t, err)
 		ids = append(ids, r.JSON201.Id)
 	}
 	cancelled, err := b.client.CancelRunWithResponse(b.ctx, ids[1])
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, cancelled.StatusCode())
-	require.Equal(t, gen.RunStatusCancelled, cancelled.JSON200.Status)
+	require.Equal(t, client.RunStatusCancelled, cancelled.JSON200.Status)
 
-	st := gen.RunStatusCancelled
-	onlyCancelled, err := b.client.ListRunsWithResponse(b.ctx, &gen.ListRunsParams{Status: &st})
+	st := client.RunStatusCancelled
+	onlyCancelled, err := b.client.ListRunsWithResponse(b.ctx, &client.ListRunsParams{Status: &st})
 	require.NoError(t, err)
 	require.Len(t, onlyCancelled.JSON200.Runs, 1)
 	require.Equal(t, ids[1], onlyCancelled.JSON200.Runs[0].Id)
 
 	limit := 2
-	page1, err := b.client.ListRunsWithResponse(b.ctx, &gen.ListRunsParams{Limit: &limit})
+	page1, err := b.client.ListRunsWithResponse(b.ctx, &client.ListRunsParams{Limit: &limit})
 	require.NoError(t, err)
 	require.Len(t, page1.JSON200.Runs, 2)
 	require.NotNil(t, page1.JSON200.Next)
-	page2, err := b.client.ListRunsWithResponse(b.ctx, &gen.ListRunsParams{Limit: &limit, Cursor: page1.JSON200.Next})
+	page2, err := b.client.ListRunsWithResponse(b.ctx, &client.ListRunsParams{Limit: &limit, Cursor: page1.JSON200.Next})
 	require.NoError(t, err)
 	require.Len(t, page2.JSON200.Runs, 1)
 	require.Nil(t, page2.JSON200.Next)
@@ -467,7 +467,7 @@ func TestCheckListen(t *testing.T) {
 func TestEventStream(t *testing.T) {
 	t.Parallel()
 	b := setup(t, true)
-	created, err := b.client.CreateRunWithResponse(b.ctx, &gen.CreateRunParams{}, gen.RunCreate{Code: "durable"})
+	created, err := b.client.CreateRunWithResponse(b.ctx, &client.CreateRunParams{}, client.RunCreate{Code: "durable"})
 	require.NoError(t, err)
 	runID := created.JSON201.Id
 

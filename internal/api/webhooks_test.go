@@ -13,7 +13,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 	"github.com/stretchr/testify/require"
 
-	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/client"
 )
 
 const hookSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
@@ -30,14 +30,14 @@ func TestWebhookSubscriptions(t *testing.T) {
 	status, body := b.do(t, "POST", "/v1/webhooks", `{"url": "http://127.0.0.1:1/a", "secret": "`+hookSecret+`", "events": ["run.completed"]}`)
 	require.Equal(t, http.StatusCreated, status, "%s", body)
 	noSecret(body)
-	var created gen.WebhookSubscription
+	var created client.WebhookSubscription
 	require.NoError(t, json.Unmarshal(body, &created))
 	require.True(t, created.Enabled)
 
 	status, body = b.do(t, "GET", "/v1/webhooks", "")
 	require.Equal(t, http.StatusOK, status, "%s", body)
 	noSecret(body)
-	var list gen.WebhookList
+	var list client.WebhookList
 	require.NoError(t, json.Unmarshal(body, &list))
 	require.Len(t, list.Webhooks, 1)
 	require.Equal(t, created.Id, list.Webhooks[0].Id)
@@ -50,7 +50,7 @@ func TestWebhookSubscriptions(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, "%s", body)
 	noSecret(body)
 	require.NotContains(t, string(body), "c2Vjb25k")
-	var updated gen.WebhookSubscription
+	var updated client.WebhookSubscription
 	require.NoError(t, json.Unmarshal(body, &updated))
 	require.Equal(t, "http://127.0.0.1:1/b", updated.Url)
 	require.Equal(t, []string{"call.pending"}, updated.Events)
@@ -59,7 +59,7 @@ func TestWebhookSubscriptions(t *testing.T) {
 
 	status, body = b.do(t, "PATCH", "/v1/webhooks/"+created.Id, `{"enabled": true}`)
 	require.Equal(t, http.StatusOK, status, "%s", body)
-	updated = gen.WebhookSubscription{}
+	updated = client.WebhookSubscription{}
 	require.NoError(t, json.Unmarshal(body, &updated))
 	require.True(t, updated.Enabled)
 	require.Nil(t, updated.DisabledReason)
@@ -126,26 +126,26 @@ func TestCallPendingDeliveryLogAndRedeliver(t *testing.T) {
 	t.Cleanup(receiver.Close)
 	status, body := b.do(t, "POST", "/v1/webhooks", `{"url": "`+receiver.URL+`", "secret": "`+hookSecret+`", "events": ["call.pending"]}`)
 	require.Equal(t, http.StatusCreated, status, "%s", body)
-	var sub gen.WebhookSubscription
+	var sub client.WebhookSubscription
 	require.NoError(t, json.Unmarshal(body, &sub))
 
 	status, body = b.do(t, "POST", "/v1/runs?wait=30", `{"code": "wait"}`)
 	require.Equal(t, http.StatusCreated, status, "%s", body)
-	var run gen.Run
+	var run client.Run
 	require.NoError(t, json.Unmarshal(body, &run))
-	require.Equal(t, gen.RunStatusSuspended, run.Status)
+	require.Equal(t, client.RunStatusSuspended, run.Status)
 
-	deliveries := func(path string) []gen.Delivery {
+	deliveries := func(path string) []client.Delivery {
 		t.Helper()
 		status, body := b.do(t, "GET", path, "")
 		require.Equal(t, http.StatusOK, status, "%s", body)
-		var list gen.DeliveryList
+		var list client.DeliveryList
 		require.NoError(t, json.Unmarshal(body, &list))
 		return list.Deliveries
 	}
 	require.Eventually(t, func() bool {
 		ds := deliveries("/v1/runs/" + run.Id + "/deliveries")
-		return len(ds) == 1 && ds[0].Status == gen.DeliveryStatusDelivered
+		return len(ds) == 1 && ds[0].Status == client.DeliveryStatusDelivered
 	}, 60*time.Second, 100*time.Millisecond)
 	ds := deliveries("/v1/webhooks/" + sub.Id + "/deliveries")
 	require.Len(t, ds, 1)
@@ -191,9 +191,9 @@ func TestCallPendingDeliveryLogAndRedeliver(t *testing.T) {
 
 	status, body = b.do(t, "POST", "/v1/webhooks/deliveries/"+d.Id+"/redeliver", "")
 	require.Equal(t, http.StatusAccepted, status, "%s", body)
-	var again gen.Delivery
+	var again client.Delivery
 	require.NoError(t, json.Unmarshal(body, &again))
-	require.Equal(t, gen.DeliveryStatusPending, again.Status)
+	require.Equal(t, client.DeliveryStatusPending, again.Status)
 	require.Zero(t, again.Attempts)
 	require.Equal(t, 1, again.Redeliveries)
 	require.Eventually(t, func() bool {
@@ -206,7 +206,7 @@ func TestCallPendingDeliveryLogAndRedeliver(t *testing.T) {
 	mu.Unlock()
 	require.Eventually(t, func() bool {
 		ds := deliveries("/v1/webhooks/" + sub.Id + "/deliveries")
-		return ds[0].Status == gen.DeliveryStatusDelivered && ds[0].Attempts == 1
+		return ds[0].Status == client.DeliveryStatusDelivered && ds[0].Attempts == 1
 	}, 30*time.Second, 100*time.Millisecond)
 
 	status, body = b.do(t, "POST", "/v1/webhooks/deliveries/msg_nope/redeliver", "")
