@@ -161,7 +161,7 @@ func TestMemoryBombs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a child process per bomb")
 	}
-	if roundtrip() {
+	if envRoundTrip {
 		t.Skip("measures memory without the state round trips of CODEMODE_ROUNDTRIP")
 	}
 	const limit = 64 << 20
