@@ -229,6 +229,11 @@ func (s *jsonSerializer) property(holder *Object, key PropertyKey, v Value) bool
 	default:
 		return false
 	}
+	// The text is a string: it obeys the string length cap, checked as it grows so that a
+	// large value fails before its whole text is built.
+	if s.b.len() > maxStringLength {
+		vm.throwRangeError("Invalid string length")
+	}
 	return true
 }
 

@@ -14,6 +14,10 @@ import (
 func TestJSONBuiltins(t *testing.T) {
 	t.Parallel()
 	runJSCases(t, []jsCase{
+		// JSON.stringify's text is a string under the 2^24 cap, as in V8 ("Invalid string length").
+		{"stringify_at_the_string_cap", `JSON.stringify("x".repeat(16777214)).length`, "16777216"},
+		{"stringify_past_the_string_cap", `let r; try { JSON.stringify("x".repeat(16777215)) } catch (e) { r = e.name + ": " + e.message } r`, "RangeError: Invalid string length"},
+		{"stringify_of_many_values_past_the_cap", `let r; try { JSON.stringify(Array(3000000).fill("abcdefgh")) } catch (e) { r = e.name + ": " + e.message } r`, "RangeError: Invalid string length"},
 		{"parse_object", `const o = JSON.parse('{"a": [1, 2.5, -3e2, true, null], "b": {"c": "d"}}'); [o.a.join(), o.b.c, typeof o.a[4]].join('|')`, "1,2.5,-300,true,|d|object"},
 		{"parse_string_escapes", `JSON.parse('"\\u0041\\n\\t\\\\\\"\\/"').split('').map(c => c.charCodeAt(0)).join()`, "65,10,9,92,34,47"},
 		{"parse_lone_surrogate", `JSON.parse('"\\ud800"').charCodeAt(0)`, "55296"},
