@@ -10,7 +10,7 @@ import (
 )
 
 // The JSON global (parse with reviver, stringify with replacer and indent) and the embedding
-// API's JSON crossing (VM.FromJSON, VM.ToJSON).
+// API's JSON crossing (VM.FromJSON, VM.ToData).
 
 func init() { registerBuiltin("JSON", 20, setupJSON) }
 
@@ -361,16 +361,12 @@ func (s *jsonSerializer) array(o *Object) {
 // errNotJSON is the reason a top-level value has no JSON form (undefined, a function, a symbol).
 var errNotJSON = errors.New("the value has no JSON form")
 
-// ToJSON copies v as JSON text with JSON.stringify's semantics (toJSON methods, undefined
-// properties dropped, NaN and infinities as null). A cycle, nesting deeper than maxDepth
-// (0: unlimited) or a value with no JSON form is a *Diagnostic of kind "InvalidDataValue";
-// an exception thrown by a toJSON method or getter is returned as an error too.
-func (vm *VM) ToJSON(v Value, maxDepth int) (out []byte, err error) {
-	return vm.toJSON(v, maxDepth, "")
-}
-
-// toJSON is ToJSON, and ToData when root is not empty.
-func (vm *VM) toJSON(v Value, maxDepth int, root string) (out []byte, err error) {
+// ToData copies v out of the program as JSON under the plain-data contract (see
+// builtin_json_data.go); root names the value in messages ("result", "input"). A value that
+// is not data, a cycle, nesting deeper than maxDepth (0: unlimited) or a value with no JSON
+// form is a *Diagnostic of kind "InvalidDataValue"; an exception thrown by a toJSON method or
+// getter is returned as one too.
+func (vm *VM) ToData(v Value, maxDepth int, root string) (out []byte, err error) {
 	type hostFail struct{ msg string }
 	defer func() {
 		if r := recover(); r != nil {
@@ -386,9 +382,7 @@ func (vm *VM) toJSON(v Value, maxDepth int, root string) (out []byte, err error)
 	}()
 	s := &jsonSerializer{vm: vm, maxDepth: maxDepth}
 	s.fail = func(msg string) { panic(hostFail{msg}) }
-	if root != "" {
-		s.data, s.path = true, []string{root}
-	}
+	s.data, s.path = true, []string{root}
 	wrapper := vm.newPlainObject()
 	vm.CreateDataProperty(wrapper, strKey(""), v)
 	if !s.property(wrapper, strKey(""), v) {

@@ -12,12 +12,6 @@ import (
 // WeakMap or WeakSet. An Error becomes {name, message} plus its own enumerable properties.
 // Dates keep their toJSON (an ISO string), and undefined properties are still left out.
 
-// ToData copies v out of the program as JSON under the plain-data contract; root names the
-// value in messages ("result", "input"). Nesting beyond maxDepth (> 0) is refused.
-func (vm *VM) ToData(v Value, maxDepth int, root string) (out []byte, err error) {
-	return vm.toJSON(v, maxDepth, root)
-}
-
 // push enters key k of the value being written (data mode only).
 func (s *jsonSerializer) push(k PropertyKey) {
 	if s.data {
