@@ -10,7 +10,7 @@ import (
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
-	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/runtools"
 )
 
 // maxManifestBytes bounds a fetched toolset manifest (4 MiB).
@@ -44,7 +44,7 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 		if err != nil {
 			return nil, fmt.Errorf("encode manifest: %w", err)
 		}
-		if _, err := toolset.ParseManifest(encoded); err != nil {
+		if _, err := runtools.ParseManifest(encoded); err != nil {
 			return nil, fmt.Errorf("%w: tools: %w", errBadRequest, err)
 		}
 		raw = encoded
@@ -96,7 +96,7 @@ func (h *handlers) fetchManifest(ctx context.Context, url string) ([]byte, error
 	if err != nil {
 		return nil, unreachable(err)
 	}
-	if _, err := toolset.ParseManifest(data); err != nil {
+	if _, err := runtools.ParseManifest(data); err != nil {
 		return nil, fmt.Errorf("%w: GET %s: %w", ErrManifest, url, err)
 	}
 	return data, nil

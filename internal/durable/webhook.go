@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/codemode/codemode/internal/signing"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Webhook event types delivered to a run's webhook and to subscriptions.
@@ -372,7 +373,7 @@ func addCallDetails(ctx context.Context, tx pgx.Tx, runID string, data map[strin
 		args          []byte
 	)
 	if err := tx.QueryRow(ctx, q("CallGetDetails"), runID, callID).Scan(&toolset, &path, &args); err != nil {
-		return fmt.Errorf("call.pending webhook: load call %s: %w", CallKey(runID, callID), err)
+		return fmt.Errorf("call.pending webhook: load call %s: %w", toolcall.Key(runID, int64(callID)), err)
 	}
 	data["toolset"], data["path"], data["args"] = toolset, path, json.RawMessage(args)
 	data["outcomeUrl"] = OutcomeURL(runID, callID)
@@ -496,7 +497,7 @@ func (s *Store) cancelCall(ctx context.Context, runID string, callID int) error 
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("load call %s: %w", CallKey(runID, callID), err)
+		return fmt.Errorf("load call %s: %w", toolcall.Key(runID, int64(callID)), err)
 	}
 	path = strings.TrimPrefix(path, toolset+".") // the toolset's own name for the tool
 	body, err := json.Marshal(map[string]any{"cancel": map[string]any{"tool": path, "key": key, "handle": json.RawMessage(handle)}})

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // scriptEngine stands in for the code-mode runtime in these tests of the worker's job logic
@@ -62,7 +63,7 @@ func (e *scriptEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outc
 	return e.run(ctx, spec, host, scriptState{Values: map[int]json.RawMessage{}})
 }
 
-func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []CallOutcome, host Host) (Outcome, error) {
+func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []Settled, host Host) (Outcome, error) {
 	// The header, stored apart from the state, comes back as it was written.
 	if string(snapshot.Header) != scriptHeader(spec) {
 		return Outcome{}, fmt.Errorf("snapshot header %q, want %q", snapshot.Header, scriptHeader(spec))
@@ -74,7 +75,7 @@ func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapsh
 	for _, o := range settled {
 		if i := slices.Index(st.Pending, o.CallID); i >= 0 {
 			st.Pending = slices.Delete(st.Pending, i, i+1)
-			st.Values[o.CallID] = o.Value
+			st.Values[o.CallID] = o.Outcome.Value
 		}
 	}
 	return e.run(ctx, spec, host, st)
@@ -103,7 +104,7 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 		if err != nil {
 			return Outcome{}, err
 		}
-		key := CallKey(spec.RunID, id)
+		key := toolcall.Key(spec.RunID, int64(id))
 		switch {
 		case rec.Outcome != nil:
 			st.Values[id] = rec.Outcome.Value
@@ -125,7 +126,7 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 			crash := e.crashOnce[key]
 			delete(e.crashOnce, key)
 			e.mu.Unlock()
-			if err := host.CallSettled(ctx, id, CallOutcome{OK: true, Value: step.Args}); err != nil {
+			if err := host.CallSettled(ctx, id, toolcall.Outcome{OK: true, Value: step.Args}); err != nil {
 				return Outcome{}, err
 			}
 			if crash {
@@ -258,9 +259,9 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 	require.Len(t, run.Pending, 1)
 	require.Equal(t, 3, run.Pending[0].CallID)
 	suspended := hooks.waitFor(t, WebhookRunSuspended)
-	require.Contains(t, string(suspended), CallKey(run.ID, 3))
+	require.Contains(t, string(suspended), toolcall.Key(run.ID, 3))
 
-	got, err := b.store.RecordOutcome(b.ctx, run.ID, 3, CallOutcome{OK: true, Value: json.RawMessage(`"approved"`)})
+	got, err := b.store.RecordOutcome(b.ctx, run.ID, 3, toolcall.Outcome{OK: true, Value: json.RawMessage(`"approved"`)})
 	require.NoError(t, err)
 	require.Equal(t, OutcomeRecorded, got)
 	run = b.waitStatus(t, run.ID, StatusSucceeded)
@@ -268,7 +269,7 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 	hooks.waitFor(t, WebhookRunCompleted)
 
 	for id := 1; id <= 2; id++ {
-		require.Equal(t, 1, engine.count(CallKey(run.ID, id)))
+		require.Equal(t, 1, engine.count(toolcall.Key(run.ID, int64(id))))
 	}
 	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
 	require.NoError(t, err)
@@ -295,7 +296,7 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 	}
 
 	// A late duplicate post neither changes nor resumes anything.
-	got, err = b.store.RecordOutcome(b.ctx, run.ID, 3, CallOutcome{OK: true, Value: json.RawMessage(`"approved"`)})
+	got, err = b.store.RecordOutcome(b.ctx, run.ID, 3, toolcall.Outcome{OK: true, Value: json.RawMessage(`"approved"`)})
 	require.NoError(t, err)
 	require.Equal(t, OutcomeDuplicate, got)
 	require.Equal(t, 1, b.jobCount(t, "run.resume"))
@@ -307,13 +308,13 @@ func TestWorkerRedriveAfterCrashDoesNotRepeatCalls(t *testing.T) {
 	engine := newScriptEngine()
 	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"tool":"t.b","args":2},{"tool":"t.c","args":3}]}`})
 	require.NoError(t, err)
-	engine.crashOnce[CallKey(run.ID, 2)] = true
+	engine.crashOnce[toolcall.Key(run.ID, 2)] = true
 	b.startWorker(t, engine)
 
 	run = b.waitStatus(t, run.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":[1,2,3]}`, string(run.Result))
 	for id := 1; id <= 3; id++ {
-		require.Equal(t, 1, engine.count(CallKey(run.ID, id)), "call %d executed once", id)
+		require.Equal(t, 1, engine.count(toolcall.Key(run.ID, int64(id))), "call %d executed once", id)
 	}
 }
 
@@ -345,9 +346,9 @@ func TestWorkerDrainYieldsAndAnotherWorkerContinues(t *testing.T) {
 	b.startWorker(t, second)
 	run = b.waitStatus(t, run.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
-	require.Equal(t, 1, first.count(CallKey(run.ID, 1)))
-	require.Zero(t, second.count(CallKey(run.ID, 1)), "continued from the checkpoint, not from the start")
-	require.Equal(t, 1, second.count(CallKey(run.ID, 3)))
+	require.Equal(t, 1, first.count(toolcall.Key(run.ID, 1)))
+	require.Zero(t, second.count(toolcall.Key(run.ID, 1)), "continued from the checkpoint, not from the start")
+	require.Equal(t, 1, second.count(toolcall.Key(run.ID, 3)))
 }
 
 func TestCancelTellsTheToolset(t *testing.T) {
@@ -381,8 +382,8 @@ func TestCancelTellsTheToolset(t *testing.T) {
 	require.NoError(t, err)
 	select {
 	case body := <-cancels:
-		require.JSONEq(t, fmt.Sprintf(`{"cancel":{"tool":"wait","key":%q,"handle":{"n":1}}}`, CallKey(run.ID, 1)), string(body))
-		require.Equal(t, CallKey(run.ID, 1)+":cancel", <-keys, "the cancel has its own idempotency key")
+		require.JSONEq(t, fmt.Sprintf(`{"cancel":{"tool":"wait","key":%q,"handle":{"n":1}}}`, toolcall.Key(run.ID, 1)), string(body))
+		require.Equal(t, toolcall.Key(run.ID, 1)+":cancel", <-keys, "the cancel has its own idempotency key")
 	case <-time.After(30 * time.Second):
 		t.Fatal("toolset never told to cancel")
 	}
@@ -395,7 +396,7 @@ func (failingEngine) Start(context.Context, RunSpec, Host) (Outcome, error) {
 	return Outcome{}, errors.New("engine exploded")
 }
 
-func (failingEngine) Resume(context.Context, RunSpec, Snapshot, []CallOutcome, Host) (Outcome, error) {
+func (failingEngine) Resume(context.Context, RunSpec, Snapshot, []Settled, Host) (Outcome, error) {
 	return Outcome{}, errors.New("engine exploded")
 }
 
@@ -429,7 +430,7 @@ func TestWorkerDriveTimeoutYieldsAndContinues(t *testing.T) {
 	require.NoError(t, err)
 	run = b.waitStatus(t, run.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
-	require.Equal(t, 1, engine.count(CallKey(run.ID, 1)))
+	require.Equal(t, 1, engine.count(toolcall.Key(run.ID, 1)))
 	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
 	require.NoError(t, err)
 	var yielded bool
@@ -520,7 +521,7 @@ func (e *unstorableEngine) Start(ctx context.Context, spec RunSpec, host Host) (
 	return Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true,"value":1}`)}, nil
 }
 
-func (e *unstorableEngine) Resume(context.Context, RunSpec, Snapshot, []CallOutcome, Host) (Outcome, error) {
+func (e *unstorableEngine) Resume(context.Context, RunSpec, Snapshot, []Settled, Host) (Outcome, error) {
 	return Outcome{}, errors.New("not resumable")
 }
 
@@ -574,7 +575,7 @@ func (e *flakyEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outco
 	return e.next.Start(ctx, spec, host)
 }
 
-func (e *flakyEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []CallOutcome, host Host) (Outcome, error) {
+func (e *flakyEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []Settled, host Host) (Outcome, error) {
 	return e.next.Resume(ctx, spec, snapshot, settled, host)
 }
 
