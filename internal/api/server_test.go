@@ -54,6 +54,9 @@ func (waitEngine) Resume(_ context.Context, _ durable.RunSpec, _ durable.Snapsho
 	return durable.Outcome{Kind: durable.Finished, OK: o.OK, Result: result}, nil
 }
 
+// CancelCall has nothing to tell: "t.wait" is no toolset's work.
+func (waitEngine) CancelCall(context.Context, durable.CallCancel) error { return nil }
+
 type testBundle struct {
 	url    string
 	client *client.ClientWithResponses

@@ -28,6 +28,12 @@ type Engine interface {
 	// Host.Checkpoint). settled holds the outcomes posted for durable calls since the program
 	// last saw them; the engine applies those its snapshot still waits on and ignores others.
 	Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []Settled, host Host) (Outcome, error)
+	// CancelCall asks the call's toolset to cancel the durable work of a call left pending
+	// when its run ended (it returned or failed past it, or was cancelled). The worker's
+	// call.cancel job calls it once per such call, after the run's end is stored: the drive
+	// never waits for it. An error is retried by the job with River's backoff, except one
+	// wrapping ErrPermanent (the toolset refused the cancel for good).
+	CancelCall(ctx context.Context, c CallCancel) error
 }
 
 // RunSpec is what the engine needs to run one program.
@@ -91,6 +97,20 @@ type Settled struct {
 	CallID int
 	// Outcome is how the call ended.
 	Outcome toolcall.Outcome
+}
+
+// CallCancel is a durable call left pending when its run ended, for Engine.CancelCall.
+type CallCancel struct {
+	// RunID and CallID name the call; Key is its idempotency key.
+	RunID  string
+	CallID int
+	Key    string
+	// Toolset is the toolset serving the call (its secret opened), as registered now.
+	Toolset Toolset
+	// Path is the tool's full path as the program saw it (e.g. "ops.approvals.request").
+	Path string
+	// Handle is the handle the toolset answered the call with.
+	Handle json.RawMessage
 }
 
 // OutcomeKind says how a drive of the program ended.

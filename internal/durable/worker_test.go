@@ -38,6 +38,9 @@ type scriptEngine struct {
 	toolURL string
 	// checkpoints: the engine checkpoints its whole state after every settled plain call.
 	checkpoints bool
+	// cancels records CancelCall's calls; cancelErrs are its answers, in order, then nil.
+	cancels    []CallCancel
+	cancelErrs []error
 }
 
 type scriptStep struct {
@@ -171,6 +174,25 @@ func postCall(ctx context.Context, url, key string) error {
 		return fmt.Errorf("tool answered %d", resp.StatusCode)
 	}
 	return nil
+}
+
+func (e *scriptEngine) CancelCall(_ context.Context, c CallCancel) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cancels = append(e.cancels, c)
+	if len(e.cancelErrs) > 0 {
+		err := e.cancelErrs[0]
+		e.cancelErrs = e.cancelErrs[1:]
+		return err
+	}
+	return nil
+}
+
+// cancelled returns the calls CancelCall was asked to cancel.
+func (e *scriptEngine) cancelled() []CallCancel {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]CallCancel(nil), e.cancels...)
 }
 
 func (e *scriptEngine) count(key string) int {
@@ -351,41 +373,60 @@ func TestWorkerDrainYieldsAndAnotherWorkerContinues(t *testing.T) {
 	require.Equal(t, 1, second.count(toolcall.Key(run.ID, 3)))
 }
 
-func TestCancelTellsTheToolset(t *testing.T) {
+// Cancelling a suspended run has the engine cancel its pending durable call, once, from the
+// call.cancel job, with the call and its toolset as stored (the secret opened). A refusal
+// (ErrPermanent) ends the job at once; another error is retried.
+func TestCancelGoesThroughTheEngine(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	cancels := make(chan json.RawMessage, 1)
-	keys := make(chan string, 1)
-	// A secret that is not in the whsec_ form is the key's raw bytes, even when it happens to
-	// be valid base64 (as this one is): the toolset verifies the cancel with those bytes.
-	const secret = "abcd1234"
-	verifier, err := standardwebhooks.NewWebhookRaw([]byte(secret))
-	require.NoError(t, err)
-	toolset := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if err := verifier.Verify(body, r.Header); err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
-		keys <- r.Header.Get("Idempotency-Key")
-		cancels <- body
-	}))
-	t.Cleanup(toolset.Close)
-	_, err = b.store.CreateToolset(b.ctx, Toolset{Name: "t", URL: toolset.URL, Secret: secret})
-	require.NoError(t, err)
-	b.startWorker(t, newScriptEngine())
+	tests := []struct {
+		name      string
+		errs      []error
+		wantState string
+		attempts  int
+	}{
+		{name: "accepted", wantState: "completed", attempts: 1},
+		{name: "refused", errs: []error{fmt.Errorf("%w: status 400", ErrPermanent)}, wantState: "cancelled", attempts: 1},
+		{name: "unreachable once", errs: []error{errors.New("connection refused")}, wantState: "completed", attempts: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := setup(t)
+			_, err := b.store.CreateToolset(b.ctx, Toolset{Name: "t", URL: "http://toolset.invalid/", Secret: "abcd1234"})
+			require.NoError(t, err)
+			engine := newScriptEngine()
+			engine.cancelErrs = tt.errs
+			b.startWorker(t, engine)
 
-	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`})
-	require.NoError(t, err)
-	b.waitStatus(t, run.ID, StatusSuspended)
-	_, err = b.store.CancelRun(b.ctx, run.ID)
-	require.NoError(t, err)
-	select {
-	case body := <-cancels:
-		require.JSONEq(t, fmt.Sprintf(`{"cancel":{"tool":"wait","key":%q,"handle":{"n":1}}}`, toolcall.Key(run.ID, 1)), string(body))
-		require.Equal(t, toolcall.Key(run.ID, 1)+":cancel", <-keys, "the cancel has its own idempotency key")
-	case <-time.After(30 * time.Second):
-		t.Fatal("toolset never told to cancel")
+			run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`})
+			require.NoError(t, err)
+			b.waitStatus(t, run.ID, StatusSuspended)
+			_, err = b.store.CancelRun(b.ctx, run.ID)
+			require.NoError(t, err)
+			var (
+				state   string
+				attempt int
+			)
+			require.Eventually(t, func() bool {
+				err := b.store.pool.QueryRow(b.ctx, "SELECT state, attempt FROM river_job WHERE kind = 'call.cancel' AND args->>'run_id' = $1",
+					run.ID).Scan(&state, &attempt)
+				return err == nil && (state == "completed" || state == "cancelled" || state == "discarded")
+			}, 30*time.Second, 20*time.Millisecond)
+			require.Equal(t, tt.wantState, state)
+			require.Equal(t, tt.attempts, attempt)
+			got := engine.cancelled()
+			require.Len(t, got, tt.attempts)
+			for _, c := range got {
+				require.Equal(t, run.ID, c.RunID)
+				require.Equal(t, 1, c.CallID)
+				require.Equal(t, toolcall.Key(run.ID, 1), c.Key)
+				require.Equal(t, "t.wait", c.Path)
+				require.JSONEq(t, `{"n":1}`, string(c.Handle))
+				require.Equal(t, "t", c.Toolset.Name)
+				require.Equal(t, "http://toolset.invalid/", c.Toolset.URL)
+				require.Equal(t, "abcd1234", c.Toolset.Secret)
+			}
+		})
 	}
 }
 
@@ -398,6 +439,10 @@ func (failingEngine) Start(context.Context, RunSpec, Host) (Outcome, error) {
 
 func (failingEngine) Resume(context.Context, RunSpec, Snapshot, []Settled, Host) (Outcome, error) {
 	return Outcome{}, errors.New("engine exploded")
+}
+
+func (failingEngine) CancelCall(context.Context, CallCancel) error {
+	return errors.New("engine exploded")
 }
 
 func TestWorkerFailsRunOnLastAttempt(t *testing.T) {
@@ -525,6 +570,8 @@ func (e *unstorableEngine) Resume(context.Context, RunSpec, Snapshot, []Settled,
 	return Outcome{}, errors.New("not resumable")
 }
 
+func (e *unstorableEngine) CancelCall(context.Context, CallCancel) error { return nil }
+
 // A write that fails for a reason retrying cannot fix (SQLSTATE classes 22, 23, 54) fails the
 // run at once with the cause, on the job's first attempt; the program is not driven again.
 func TestWorkerFailsRunWhoseDataCannotBeStored(t *testing.T) {
@@ -577,6 +624,10 @@ func (e *flakyEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outco
 
 func (e *flakyEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []Settled, host Host) (Outcome, error) {
 	return e.next.Resume(ctx, spec, snapshot, settled, host)
+}
+
+func (e *flakyEngine) CancelCall(ctx context.Context, c CallCancel) error {
+	return e.next.CancelCall(ctx, c)
 }
 
 // TestWorkerRetriesTransientFailuresWithoutCountingCrashes: a drive that fails for a reason

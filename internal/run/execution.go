@@ -221,10 +221,17 @@ func (e *Execution) remaining() (time.Duration, bool) {
 }
 
 // drive runs the program until it is done, suspended or yielded.
-func (e *Execution) drive(parent context.Context) error {
+func (e *Execution) drive(parent context.Context) (err error) {
 	e.driveStart = time.Now()
 	e.lastCheckpoint = time.Time{} // the drive's first settled batch is checkpointed
 	defer func() { e.activeUsed += time.Since(e.driveStart) }()
+	defer func() {
+		// A run that ended records the durable starts that answered after the program returned
+		// (awaitDurableStarts); a failure to record one is the drive's failure.
+		if err == nil && e.state == StateDone && e.host.journalErr != nil {
+			err = e.host.journalErr
+		}
+	}()
 	ctx := parent
 	if left, ok := e.remaining(); ok {
 		var cancel context.CancelFunc

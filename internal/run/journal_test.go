@@ -144,3 +144,27 @@ func TestCheckpointPolicy(t *testing.T) {
 		})
 	}
 }
+
+// Durable work left pending when a program returns is cancelled at its tool by exactly one
+// party: the run itself without a journal, its host (which was told the call is pending) with
+// one; a journaled run never calls the tool's Cancel.
+func TestLeftoverDurableWorkHasOneCanceller(t *testing.T) {
+	t.Parallel()
+	src := `tools.approvals.request({}); return await tools.math.add({a: 1, b: 2})`
+
+	b, appr := setup(t, Limits{}, Hooks{})
+	e, err := b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r1"})
+	require.NoError(t, err)
+	require.Equal(t, StateDone, e.State())
+	require.Equal(t, []string{"r1:1"}, appr.cancelled, "without a journal the run cancels it")
+
+	b, appr = setup(t, Limits{}, Hooks{})
+	j := newRecorder()
+	e, err = b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r2", Journal: j})
+	require.NoError(t, err)
+	require.Equal(t, StateDone, e.State())
+	res, _ := e.Result()
+	require.Equal(t, CallCancelled, res.ToolCalls[0].Status)
+	require.Empty(t, appr.cancelled, "a journaled run leaves the cancel to its host")
+	require.Contains(t, j.events, "pending r2:1", "the host knows the call is pending")
+}

@@ -162,7 +162,10 @@ func CancelKey(key string) string { return key + ":cancel" }
 
 // Cancel asks the toolset to cancel durable work with POST <url>
 // {"cancel": {"tool", "key", "handle"}} under the Idempotency-Key
-// CancelKey(key); any 2xx is success. Retried like a call.
+// CancelKey(key); any 2xx is success. Retryable failures are retried like a
+// call's (an *UnavailableError when they outlast the retries); any other
+// answer is final and wraps ErrRejected: repeating the request would get the
+// same answer.
 func (c *Client) Cancel(ctx context.Context, tool, key string, handle json.RawMessage) error {
 	if key == "" {
 		return fmt.Errorf("cancel %s: %w", tool, ErrMissingKey)
@@ -178,7 +181,7 @@ func (c *Client) Cancel(ctx context.Context, tool, key string, handle json.RawMe
 		return fmt.Errorf("cancel %s %s: %w", tool, key, err)
 	}
 	if status < 200 || status >= 300 {
-		return fmt.Errorf("cancel %s %s: %w: status %d: %s", tool, key, ErrProtocol, status, snippet(resp))
+		return fmt.Errorf("cancel %s %s: %w: status %d: %s", tool, key, ErrRejected, status, snippet(resp))
 	}
 	return nil
 }

@@ -447,3 +447,42 @@ func TestRedirectIsAFailedCall(t *testing.T) {
 	require.Equal(t, int32(1), posts.Load())
 	require.Zero(t, gets.Load(), "the redirect was not followed")
 }
+
+// A cancel is done on any 2xx; a refusal is final (ErrRejected, not retried), and a retryable
+// failure is retried like a call's.
+func TestCancelAnswers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		status   int
+		wantErr  error
+		attempts int32
+	}{
+		{name: "accepted", status: http.StatusNoContent, attempts: 1},
+		{name: "refused", status: http.StatusBadRequest, wantErr: toolset.ErrRejected, attempts: 1},
+		{name: "gone", status: http.StatusGone, wantErr: toolset.ErrRejected, attempts: 1},
+		{name: "unavailable", status: http.StatusServiceUnavailable, wantErr: toolset.ErrUnavailable, attempts: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var n atomic.Int32
+			url := protocolServer(t, func(w http.ResponseWriter, _ *http.Request) {
+				n.Add(1)
+				w.WriteHeader(tt.status)
+			})
+			c, err := toolset.New(toolset.Config{URL: url, Retries: 2, Backoff: fast})
+			require.NoError(t, err)
+			err = c.Cancel(context.Background(), "t", "run_1:1", json.RawMessage(`{}`))
+			if tt.wantErr == nil {
+				require.NoError(t, err)
+			} else {
+				require.ErrorIs(t, err, tt.wantErr)
+			}
+			if errors.Is(err, toolset.ErrUnavailable) {
+				require.NotErrorIs(t, err, toolset.ErrRejected)
+			}
+			require.Equal(t, tt.attempts, n.Load())
+		})
+	}
+}

@@ -13,7 +13,8 @@
 //     connection errors and timeouts are retried with exponential backoff
 //     under the same key.
 //   - POST URL with {"cancel": {"tool", "key", "handle"}} under the key
-//     CancelKey(key) cancels durable work, retried the same way.
+//     CancelKey(key) cancels durable work, retried the same way; a refusal
+//     wraps ErrRejected.
 //
 // When the toolset has a secret, every POST carries Standard Webhooks
 // signature headers (webhook-id, webhook-timestamp, webhook-signature;

@@ -21,6 +21,11 @@ var ErrInvalidManifest = errors.New("invalid toolset manifest")
 // 202 from a tool not declared durable, an unexpected status).
 var ErrProtocol = errors.New("toolset protocol violation")
 
+// ErrRejected is wrapped when a toolset answers a cancel request with a final
+// refusal: a status that is neither 2xx nor retried (a 4xx other than 408 and
+// 429, a redirect). Sending the same request again would be refused again.
+var ErrRejected = errors.New("toolset rejected the request")
+
 // ErrResponseTooLarge is wrapped when a response body exceeds
 // Config.MaxResponseBytes. It is not retried.
 var ErrResponseTooLarge = errors.New("toolset response too large")

@@ -1,7 +1,8 @@
 // Package runengine is the worker's durable.Engine: it runs programs with the code-mode runtime
 // (internal/run) against the run's HTTP toolsets (internal/toolset, through runtools), recording
-// every call and checkpoint through the durable Host, and turns the runtime's end states into
-// durable Outcomes.
+// every call and checkpoint through the durable Host, turns the runtime's end states into
+// durable Outcomes, and cancels the durable calls runs left pending (CancelCall). It is the
+// durable service's only way to a toolset.
 package runengine
 
 import (
@@ -334,4 +335,26 @@ func snapshotOf(s run.SavedState) durable.Snapshot {
 // existed has no header: its state is the one-document form, which run.Resume still reads.
 func savedState(s durable.Snapshot) run.SavedState {
 	return run.SavedState{Header: s.Header, VM: s.State}
+}
+
+// CancelCall implements durable.Engine: it sends the tool protocol's cancel request for the call
+// to its toolset (internal/toolset, signed with the toolset's secret), one attempt per call, so
+// that the call.cancel job's backoff is the one retry policy. The toolset's refusal (an answer
+// that is final, or a cancel that cannot be sent as configured) wraps durable.ErrPermanent;
+// anything else (unreachable, 5xx, 408, 429, a timeout) is retried by the job.
+func (e *Engine) CancelCall(ctx context.Context, c durable.CallCancel) error {
+	client, err := toolset.New(toolset.Config{
+		URL: c.Toolset.URL, Secret: c.Toolset.Secret, HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger,
+		Retries: -1,
+	})
+	if err != nil {
+		return fmt.Errorf("cancel %s: %w: %w", c.Key, durable.ErrPermanent, err)
+	}
+	// The toolset knows the tool by its manifest path: the program's path without the mount.
+	tool := strings.TrimPrefix(c.Path, c.Toolset.Name+".")
+	err = client.Cancel(ctx, tool, c.Key, c.Handle)
+	if errors.Is(err, toolset.ErrRejected) || errors.Is(err, toolset.ErrResponseTooLarge) || errors.Is(err, toolset.ErrMissingKey) {
+		return fmt.Errorf("%w: %w", durable.ErrPermanent, err)
+	}
+	return err
 }

@@ -175,7 +175,8 @@ func (d *durableTool) Attach(context.Context, json.RawMessage, toolcall.Call) (t
 	return toolcall.Outcome{}, run.ErrNotAttachable
 }
 
-// Cancel posts a cancel request for the work.
+// Cancel posts a cancel request for the work. The runtime calls it only for a run without a
+// journal (codemode eval); the durable service cancels through its call.cancel job.
 func (d *durableTool) Cancel(ctx context.Context, handle json.RawMessage, call toolcall.Call) error {
 	return d.client.Cancel(ctx, d.tool, call.Key, handle)
 }
