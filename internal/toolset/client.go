@@ -47,18 +47,27 @@ func (c *Client) Config() Config { return c.cfg }
 // call. The runtime's rules for its paths and schemas are checked where its
 // tools are made (runtools).
 func (c *Client) Manifest(ctx context.Context) (*Manifest, error) {
+	_, m, err := c.ManifestData(ctx)
+	return m, err
+}
+
+// ManifestData is Manifest that also returns the body as the toolset sent it,
+// for hosts that store it. An answer other than 200 wraps ErrInvalidManifest
+// and a *StatusError; a toolset that could not be reached or kept failing is
+// an *UnavailableError.
+func (c *Client) ManifestData(ctx context.Context) ([]byte, *Manifest, error) {
 	status, body, err := c.do(ctx, http.MethodGet, nil, "")
 	if err != nil {
-		return nil, fmt.Errorf("toolset %s: manifest: %w", c.cfg.URL, err)
+		return nil, nil, fmt.Errorf("toolset %s: manifest: %w", c.cfg.URL, err)
 	}
 	if status != http.StatusOK {
-		return nil, fmt.Errorf("toolset %s: manifest: %w: status %d: %s", c.cfg.URL, ErrInvalidManifest, status, snippet(body))
+		return nil, nil, fmt.Errorf("toolset %s: manifest: %w: %w", c.cfg.URL, ErrInvalidManifest, &StatusError{Status: status, Body: snippet(body)})
 	}
 	m, err := DecodeManifest(body)
 	if err != nil {
-		return nil, fmt.Errorf("toolset %s: %w", c.cfg.URL, err)
+		return nil, nil, fmt.Errorf("toolset %s: %w", c.cfg.URL, err)
 	}
-	return m, nil
+	return body, m, nil
 }
 
 // Response is a toolset's answer to a call.

@@ -486,3 +486,40 @@ func TestCancelAnswers(t *testing.T) {
 		})
 	}
 }
+
+// ManifestData returns the manifest's body as sent (unknown fields and all), and tells an
+// answer other than 200 (a *StatusError) from a body that is not a manifest.
+func TestManifestData(t *testing.T) {
+	t.Parallel()
+	body := `{"tools": [{"path": "t"}], "future": {"x": 1}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/missing":
+			http.Error(w, "no such toolset", http.StatusNotFound)
+		case "/garbage":
+			_, _ = io.WriteString(w, `<html>`)
+		default:
+			_, _ = io.WriteString(w, body)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	get := func(path string) ([]byte, *toolset.Manifest, error) {
+		c, err := toolset.New(toolset.Config{URL: srv.URL + path, Retries: -1})
+		require.NoError(t, err)
+		return c.ManifestData(context.Background())
+	}
+	data, m, err := get("/")
+	require.NoError(t, err)
+	require.Equal(t, body, string(data))
+	require.Len(t, m.Tools, 1)
+
+	_, _, err = get("/missing")
+	var se *toolset.StatusError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, http.StatusNotFound, se.Status)
+	require.ErrorIs(t, err, toolset.ErrInvalidManifest)
+
+	_, _, err = get("/garbage")
+	require.ErrorIs(t, err, toolset.ErrInvalidManifest)
+	require.False(t, errors.As(err, &se))
+}

@@ -58,7 +58,8 @@ func (e *UnavailableError) Error() string {
 // Unwrap returns ErrUnavailable and the last failure.
 func (e *UnavailableError) Unwrap() []error { return []error{ErrUnavailable, e.Last} }
 
-// StatusError is a retryable HTTP status answered by a toolset.
+// StatusError is an HTTP status answered by a toolset that failed a request:
+// a retryable one (5xx, 408, 429), or a manifest GET's answer other than 200.
 type StatusError struct {
 	// Status is the HTTP status code.
 	Status int
