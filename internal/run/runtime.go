@@ -127,7 +127,9 @@ func (p CheckpointPolicy) due(elapsed time.Duration, bytes int64) bool {
 
 // Journal lets a durable host record a run's calls and checkpoints, and answer calls that were
 // already made before a crash. Its methods are called from the goroutine driving the run, in
-// call order.
+// call order. A journaled run leaves the cancelling of durable work still pending when
+// it ends to the host, which was told of each such call through CallPending; only a run without
+// a journal cancels it at its tool itself.
 type Journal interface {
 	// CallStarted is called before a call is made. When the call's key is already known (the
 	// run is being re-driven after a crash) it returns the stored state: an outcome is used
