@@ -5,6 +5,7 @@ import (
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 func toRun(r durable.Run) gen.Run {
@@ -59,7 +60,7 @@ func toCall(c durable.Call) gen.Call {
 	return out
 }
 
-func toOutcome(o durable.CallOutcome) gen.Outcome {
+func toOutcome(o toolcall.Outcome) gen.Outcome {
 	out := gen.Outcome{Ok: o.OK}
 	if len(o.Value) > 0 {
 		out.Value = rawToAny(o.Value)
@@ -72,8 +73,8 @@ func toOutcome(o durable.CallOutcome) gen.Outcome {
 	return out
 }
 
-func fromOutcome(o gen.Outcome) (durable.CallOutcome, error) {
-	out := durable.CallOutcome{OK: o.Ok}
+func fromOutcome(o gen.Outcome) (toolcall.Outcome, error) {
+	out := toolcall.Outcome{OK: o.Ok}
 	if o.Value != nil {
 		raw, err := json.Marshal(*o.Value)
 		if err != nil {
@@ -84,7 +85,7 @@ func fromOutcome(o gen.Outcome) (durable.CallOutcome, error) {
 		out.Value = json.RawMessage("null")
 	}
 	if o.Error != nil {
-		out.Error = &durable.CallError{Message: o.Error.Message}
+		out.Error = &toolcall.OutcomeError{Message: o.Error.Message}
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/runtools"
 )
 
 // GetCatalog implements gen.StrictServerInterface: the tools of the toolsets as programs see
@@ -62,11 +63,11 @@ func (h *handlers) toolbox(ctx context.Context, filter *string) (*run.Toolbox, e
 		if err != nil {
 			return nil, fmt.Errorf("toolset %s: %w", ts.Name, err)
 		}
-		m, err := toolset.ParseManifest(ts.Manifest)
+		m, err := runtools.ParseManifest(ts.Manifest)
 		if err != nil {
 			return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
 		}
-		loaded := client.Toolset(m)
+		loaded := runtools.FromManifest(client, m)
 		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
 	}
 	box, err := run.NewToolbox(tools, namespaces)

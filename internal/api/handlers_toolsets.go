@@ -3,18 +3,22 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
+	"time"
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/runtools"
 )
 
 // maxManifestBytes bounds a fetched toolset manifest (4 MiB).
 const maxManifestBytes = 4 << 20
+
+// manifestTimeout bounds the fetch of a toolset's manifest at registration.
+const manifestTimeout = 10 * time.Second
 
 // CreateToolset implements gen.StrictServerInterface.
 func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetRequestObject) (gen.CreateToolsetResponseObject, error) {
@@ -44,7 +48,7 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 		if err != nil {
 			return nil, fmt.Errorf("encode manifest: %w", err)
 		}
-		if _, err := toolset.ParseManifest(encoded); err != nil {
+		if _, err := runtools.ParseManifest(encoded); err != nil {
 			return nil, fmt.Errorf("%w: tools: %w", errBadRequest, err)
 		}
 		raw = encoded
@@ -79,24 +83,21 @@ func (h *handlers) fetchManifest(ctx context.Context, url string) ([]byte, error
 		h.cfg.Logger.WarnContext(ctx, "toolset manifest fetch failed", "url", url, "error", detail)
 		return fmt.Errorf("%w: GET %s failed: the toolset could not be reached or did not answer 200, or its address is not allowed by the egress policy (the server's log has the details)", ErrManifest, url)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	// One attempt, read by the protocol's client (internal/toolset) over the API's HTTP client.
+	client, err := toolset.New(toolset.Config{URL: url, HTTPClient: h.cfg.HTTPClient, Timeout: manifestTimeout,
+		Retries: -1, MaxResponseBytes: maxManifestBytes})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrManifest, err)
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := h.cfg.HTTPClient.Do(req)
-	if err != nil {
+	data, m, err := client.ManifestData(ctx)
+	var status *toolset.StatusError
+	if errors.Is(err, toolset.ErrUnavailable) || errors.As(err, &status) {
 		return nil, unreachable(err)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, unreachable(fmt.Errorf("status %d", resp.StatusCode))
+	if err == nil {
+		err = runtools.Check(m)
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxManifestBytes))
 	if err != nil {
-		return nil, unreachable(err)
-	}
-	if _, err := toolset.ParseManifest(data); err != nil {
 		return nil, fmt.Errorf("%w: GET %s: %w", ErrManifest, url, err)
 	}
 	return data, nil

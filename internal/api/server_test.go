@@ -45,13 +45,17 @@ func (waitEngine) Start(ctx context.Context, spec durable.RunSpec, host durable.
 	return durable.Outcome{Kind: durable.Suspended, Snapshot: durable.Snapshot{State: []byte("s")}}, nil
 }
 
-func (waitEngine) Resume(_ context.Context, _ durable.RunSpec, _ durable.Snapshot, settled []durable.CallOutcome, _ durable.Host) (durable.Outcome, error) {
+func (waitEngine) Resume(_ context.Context, _ durable.RunSpec, _ durable.Snapshot, settled []durable.Settled, _ durable.Host) (durable.Outcome, error) {
 	if len(settled) == 0 {
 		return durable.Outcome{Kind: durable.Suspended, Snapshot: durable.Snapshot{State: []byte("s")}}, nil
 	}
-	result, _ := json.Marshal(map[string]any{"ok": settled[0].OK, "value": settled[0].Value})
-	return durable.Outcome{Kind: durable.Finished, OK: settled[0].OK, Result: result}, nil
+	o := settled[0].Outcome
+	result, _ := json.Marshal(map[string]any{"ok": o.OK, "value": o.Value})
+	return durable.Outcome{Kind: durable.Finished, OK: o.OK, Result: result}, nil
 }
+
+// CancelCall has nothing to tell: "t.wait" is no toolset's work.
+func (waitEngine) CancelCall(context.Context, durable.CallCancel) error { return nil }
 
 type testBundle struct {
 	url    string

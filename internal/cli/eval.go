@@ -12,6 +12,7 @@ import (
 
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/runtools"
 )
 
 // parseToolsURL reads one --tools-url: URL mounts a toolset at the root of tools, NAME=URL
@@ -89,7 +90,7 @@ func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.
 	var tools []run.Tool
 	var namespaces []run.Namespace
 	for _, cfg := range cfgs {
-		ts, ns, err := toolset.Load(ctx, cfg)
+		ts, ns, err := runtools.Load(ctx, cfg)
 		if err != nil {
 			return failed(fmt.Errorf("toolset %s: %w", cfg.URL, err))
 		}

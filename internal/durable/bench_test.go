@@ -12,6 +12,7 @@ import (
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
 	"github.com/codemode/codemode/internal/secretbox"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 func benchStore(b *testing.B) *Store {
@@ -39,7 +40,7 @@ func BenchmarkToolCallRecording(b *testing.B) {
 		if _, err := lease.CallStarted(ctx, CallStart{CallID: id, Toolset: "t", Path: "t.add", Args: args}); err != nil {
 			b.Fatal(err)
 		}
-		if err := lease.CallSettled(ctx, id, CallOutcome{OK: true, Value: json.RawMessage(`3`)}); err != nil {
+		if err := lease.CallSettled(ctx, id, toolcall.Outcome{OK: true, Value: json.RawMessage(`3`)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -92,7 +93,7 @@ func BenchmarkOutcomeToFinished(b *testing.B) {
 		require.NoError(b, err)
 		waitFor(run.ID, StatusSuspended)
 		start := time.Now()
-		_, err = store.RecordOutcome(ctx, run.ID, 1, CallOutcome{OK: true, Value: json.RawMessage(`1`)})
+		_, err = store.RecordOutcome(ctx, run.ID, 1, toolcall.Outcome{OK: true, Value: json.RawMessage(`1`)})
 		require.NoError(b, err)
 		waitFor(run.ID, StatusSucceeded)
 		total += time.Since(start)

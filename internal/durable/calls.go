@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Call statuses.
@@ -30,14 +31,11 @@ type Call struct {
 	Args      json.RawMessage
 	Durable   bool
 	Status    string
-	Handle    json.RawMessage // durable calls once started
-	Outcome   *CallOutcome    // once settled
+	Handle    json.RawMessage   // durable calls once started
+	Outcome   *toolcall.Outcome // once settled
 	StartedAt time.Time
 	SettledAt *time.Time
 }
-
-// CallKey returns the idempotency key of a run's call.
-func CallKey(runID string, callID int) string { return runID + ":" + strconv.Itoa(callID) }
 
 func scanCall(r pgx.Row) (Call, error) {
 	var (
@@ -50,7 +48,7 @@ func scanCall(r pgx.Row) (Call, error) {
 		return Call{}, err
 	}
 	if outcome != nil {
-		c.Outcome = &CallOutcome{CallID: c.CallID}
+		c.Outcome = &toolcall.Outcome{}
 		if err := json.Unmarshal(outcome, c.Outcome); err != nil {
 			return Call{}, fmt.Errorf("decode outcome of call %s: %w", c.Key, err)
 		}
@@ -88,12 +86,12 @@ const (
 // enqueues its run.resume job in the same transaction (unique per run and snapshot sequence,
 // so duplicate or concurrent posts never resume twice). A run still running picks the outcome
 // up when it suspends. Errors: ErrRunNotFound, ErrCallNotFound, ErrOutcomeConflict.
-func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o CallOutcome) (Recorded, error) {
+func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o toolcall.Outcome) (Recorded, error) {
 	if err := s.runExists(ctx, runID); err != nil {
 		return 0, err
 	}
 	if callID < 1 || callID > math.MaxInt32 { // call ids are PostgreSQL integers
-		return 0, fmt.Errorf("%w: %s", ErrCallNotFound, CallKey(runID, callID))
+		return 0, fmt.Errorf("%w: %s", ErrCallNotFound, toolcall.Key(runID, int64(callID)))
 	}
 	encoded, err := json.Marshal(o)
 	if err != nil {
@@ -120,7 +118,7 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o C
 		)
 		if err := tx.QueryRow(ctx, q("CallGetForUpdate"), runID, callID).Scan(&status, &handle, &current); err != nil {
 			if isNoRows(err) {
-				return fmt.Errorf("%w: %s", ErrCallNotFound, CallKey(runID, callID))
+				return fmt.Errorf("%w: %s", ErrCallNotFound, toolcall.Key(runID, int64(callID)))
 			}
 			return fmt.Errorf("lock call: %w", err)
 		}
@@ -129,10 +127,10 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o C
 				result = OutcomeDuplicate
 				return nil
 			}
-			return fmt.Errorf("%w: %s", ErrOutcomeConflict, CallKey(runID, callID))
+			return fmt.Errorf("%w: %s", ErrOutcomeConflict, toolcall.Key(runID, int64(callID)))
 		}
 		if status != CallPending {
-			return fmt.Errorf("%w: call %s is %s", ErrOutcomeConflict, CallKey(runID, callID), status)
+			return fmt.Errorf("%w: call %s is %s", ErrOutcomeConflict, toolcall.Key(runID, int64(callID)), status)
 		}
 		callStatus := CallSucceeded
 		if !o.OK {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river/rivertype"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // CancelRun ends a queued, running or suspended run as cancelled: its lease's fencing sequence
@@ -105,4 +107,26 @@ func (s *Store) cancelDriverJob(ctx context.Context, tx pgx.Tx, runID string) er
 		return fmt.Errorf("cancel job %d driving the run: %w", *job, err)
 	}
 	return nil
+}
+
+// callToCancel loads what Engine.CancelCall needs to cancel a call: false when the call or its
+// toolset is gone (nothing to tell).
+func (s *Store) callToCancel(ctx context.Context, runID string, callID int) (CallCancel, bool, error) {
+	c := CallCancel{RunID: runID, CallID: callID}
+	var (
+		sealed []byte
+		plain  *string
+	)
+	err := s.pool.QueryRow(ctx, q("CallGetForCancel"), runID, callID).Scan(&c.Key, &c.Toolset.Name, &c.Path, &c.Handle,
+		&c.Toolset.URL, &plain, &sealed)
+	if isNoRows(err) {
+		return CallCancel{}, false, nil
+	}
+	if err != nil {
+		return CallCancel{}, false, fmt.Errorf("load call %s: %w", toolcall.Key(runID, int64(callID)), err)
+	}
+	if c.Toolset.Secret, err = s.openSecret(sealed, plain, whereToolset); err != nil {
+		return CallCancel{}, false, fmt.Errorf("cancel %s: %w", c.Key, err)
+	}
+	return c, true, nil
 }

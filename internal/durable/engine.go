@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Engine runs code-mode programs for the worker. It is the seam between the durable service and
@@ -25,7 +27,13 @@ type Engine interface {
 	// Resume continues from snapshot (bytes earlier returned in an Outcome or given to
 	// Host.Checkpoint). settled holds the outcomes posted for durable calls since the program
 	// last saw them; the engine applies those its snapshot still waits on and ignores others.
-	Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []CallOutcome, host Host) (Outcome, error)
+	Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []Settled, host Host) (Outcome, error)
+	// CancelCall asks the call's toolset to cancel the durable work of a call left pending
+	// when its run ended (it returned or failed past it, or was cancelled). The worker's
+	// call.cancel job calls it once per such call, after the run's end is stored: the drive
+	// never waits for it. An error is retried by the job with River's backoff, except one
+	// wrapping ErrPermanent (the toolset refused the cancel for good).
+	CancelCall(ctx context.Context, c CallCancel) error
 }
 
 // RunSpec is what the engine needs to run one program.
@@ -52,7 +60,7 @@ type Host interface {
 	// started again. For a new call it returns a zero CallRecord and the engine makes the call.
 	CallStarted(ctx context.Context, c CallStart) (CallRecord, error)
 	// CallSettled records the outcome of a call the engine made inline.
-	CallSettled(ctx context.Context, callID int, o CallOutcome) error
+	CallSettled(ctx context.Context, callID int, o toolcall.Outcome) error
 	// CallPending records that a durable call was started and answered with handle; its outcome
 	// will be posted later and handed to Resume.
 	CallPending(ctx context.Context, callID int, handle json.RawMessage) error
@@ -78,27 +86,31 @@ type CallStart struct {
 // CallRecord is what the store already knows about a call; the zero value means nothing.
 type CallRecord struct {
 	// Outcome is the stored outcome of a settled call, or nil.
-	Outcome *CallOutcome
+	Outcome *toolcall.Outcome
 	// Handle is the handle of a durable call still pending, or nil.
 	Handle json.RawMessage
 }
 
-// CallOutcome is the outcome of a tool call: a value, or an error.
-type CallOutcome struct {
-	// CallID is the call it belongs to (set when handed to Resume).
-	CallID int `json:"-"`
-	// OK reports success.
-	OK bool `json:"ok"`
-	// Value is the tool's output when OK.
-	Value json.RawMessage `json:"value,omitempty"`
-	// Error describes the failure when not OK.
-	Error *CallError `json:"error,omitempty"`
+// Settled is the outcome posted for a durable call, handed to Engine.Resume.
+type Settled struct {
+	// CallID is the call.
+	CallID int
+	// Outcome is how the call ended.
+	Outcome toolcall.Outcome
 }
 
-// CallError is a tool failure as the program sees it (a thrown Error with this message).
-type CallError struct {
-	// Message is the error's message.
-	Message string `json:"message"`
+// CallCancel is a durable call left pending when its run ended, for Engine.CancelCall.
+type CallCancel struct {
+	// RunID and CallID name the call; Key is its idempotency key.
+	RunID  string
+	CallID int
+	Key    string
+	// Toolset is the toolset serving the call (its secret opened), as registered now.
+	Toolset Toolset
+	// Path is the tool's full path as the program saw it (e.g. "ops.approvals.request").
+	Path string
+	// Handle is the handle the toolset answered the call with.
+	Handle json.RawMessage
 }
 
 // OutcomeKind says how a drive of the program ended.

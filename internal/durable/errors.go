@@ -30,6 +30,9 @@ var (
 	// ErrDeliveryInProgress: the delivery is still being attempted (it is pending), so it
 	// cannot be redelivered yet.
 	ErrDeliveryInProgress = errors.New("webhook delivery still pending")
+	// ErrPermanent is wrapped by an Engine.CancelCall error that repeating the cancel cannot
+	// fix (the toolset refused it): the call.cancel job is then not retried.
+	ErrPermanent = errors.New("permanent failure")
 	// ErrWebhookDisabled: the delivery's subscription is disabled; enable it first.
 	ErrWebhookDisabled = errors.New("webhook subscription disabled")
 )

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Lease is a driver's hold on one run: the fencing sequence it got when taking the run. Every
@@ -174,7 +176,7 @@ type driveInput struct {
 	// snapshot is the run's latest snapshot (State nil when it has none); settled the posted
 	// outcomes not yet applied.
 	snapshot Snapshot
-	settled  []CallOutcome
+	settled  []Settled
 }
 
 // Fence returns the lease's fencing sequence.
@@ -305,11 +307,11 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 		args = json.RawMessage("null")
 	}
 	err := l.oneShot(ctx, func(b *pgx.Batch) error {
-		b.Queue(q("CallInsertFenced"), l.runID, c.CallID, CallKey(l.runID, c.CallID), c.Toolset, c.Path, args, c.Durable, l.fence)
+		b.Queue(q("CallInsertFenced"), l.runID, c.CallID, toolcall.Key(l.runID, int64(c.CallID)), c.Toolset, c.Path, args, c.Durable, l.fence)
 		return l.queueEventFenced(b, EventCallStarted, map[string]any{"callId": c.CallID, "path": c.Path})
 	})
 	if err != nil {
-		return CallRecord{}, fmt.Errorf("call %s started: %w", CallKey(l.runID, c.CallID), err)
+		return CallRecord{}, fmt.Errorf("call %s started: %w", toolcall.Key(l.runID, int64(c.CallID)), err)
 	}
 	l.madeCalls = true
 	return CallRecord{}, nil
@@ -330,11 +332,11 @@ func (l *Lease) storedCall(ctx context.Context, callID int) (CallRecord, bool, e
 	case isNoRows(err):
 		return CallRecord{}, false, nil
 	case err != nil:
-		return CallRecord{}, false, fmt.Errorf("call %s started: look up call: %w", CallKey(l.runID, callID), err)
+		return CallRecord{}, false, fmt.Errorf("call %s started: look up call: %w", toolcall.Key(l.runID, int64(callID)), err)
 	case outcome != nil:
-		rec.Outcome = &CallOutcome{CallID: callID}
+		rec.Outcome = &toolcall.Outcome{}
 		if err := json.Unmarshal(outcome, rec.Outcome); err != nil {
-			return CallRecord{}, false, fmt.Errorf("call %s started: decode stored outcome: %w", CallKey(l.runID, callID), err)
+			return CallRecord{}, false, fmt.Errorf("call %s started: decode stored outcome: %w", toolcall.Key(l.runID, int64(callID)), err)
 		}
 	case status == CallPending:
 		rec.Handle = handle
@@ -343,7 +345,7 @@ func (l *Lease) storedCall(ctx context.Context, callID int) (CallRecord, bool, e
 }
 
 // CallSettled implements Host.
-func (l *Lease) CallSettled(ctx context.Context, callID int, o CallOutcome) error {
+func (l *Lease) CallSettled(ctx context.Context, callID int, o toolcall.Outcome) error {
 	encoded, err := json.Marshal(o)
 	if err != nil {
 		return fmt.Errorf("encode outcome: %w", err)
@@ -358,7 +360,7 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o CallOutcome) erro
 		return l.queueEventFenced(b, EventCallSettled, map[string]any{"callId": callID, "ok": o.OK})
 	})
 	if err != nil {
-		return fmt.Errorf("call %s settled: %w", CallKey(l.runID, callID), err)
+		return fmt.Errorf("call %s settled: %w", toolcall.Key(l.runID, int64(callID)), err)
 	}
 	return nil
 }
@@ -377,11 +379,11 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 			return err
 		}
 		return l.store.enqueueWebhooks(ctx, tx, l.runID, WebhookCallPending, map[string]any{
-			"runId": l.runID, "callId": callID, "key": CallKey(l.runID, callID), "handle": handle,
+			"runId": l.runID, "callId": callID, "key": toolcall.Key(l.runID, int64(callID)), "handle": handle,
 		})
 	})
 	if err != nil {
-		return fmt.Errorf("call %s pending: %w", CallKey(l.runID, callID), err)
+		return fmt.Errorf("call %s pending: %w", toolcall.Key(l.runID, int64(callID)), err)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
 	"github.com/codemode/codemode/internal/secretbox"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // leasedRun creates a run and takes its lease as job 1.
@@ -31,7 +32,7 @@ func (b *testBundle) suspendedRun(t *testing.T) Run {
 	run, lease := b.leasedRun(t)
 	_, err := lease.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.add", Args: json.RawMessage(`[1,2]`)})
 	require.NoError(t, err)
-	require.NoError(t, lease.CallSettled(b.ctx, 1, CallOutcome{OK: true, Value: json.RawMessage(`3`)}))
+	require.NoError(t, lease.CallSettled(b.ctx, 1, toolcall.Outcome{OK: true, Value: json.RawMessage(`3`)}))
 	_, err = lease.CallStarted(b.ctx, CallStart{CallID: 2, Toolset: "t", Path: "t.wait", Durable: true})
 	require.NoError(t, err)
 	require.NoError(t, lease.CallPending(b.ctx, 2, json.RawMessage(`{"job":7}`)))
@@ -65,7 +66,7 @@ func TestStaleDriverWritesAreRefused(t *testing.T) {
 			_, err := stale.CallStarted(b.ctx, CallStart{CallID: 1, Path: "t.a"})
 			return err
 		}},
-		{name: "call settled", write: func() error { return stale.CallSettled(b.ctx, 1, CallOutcome{OK: true}) }},
+		{name: "call settled", write: func() error { return stale.CallSettled(b.ctx, 1, toolcall.Outcome{OK: true}) }},
 		{name: "call pending", write: func() error { return stale.CallPending(b.ctx, 1, nil) }},
 		{name: "checkpoint", write: func() error { return stale.Checkpoint(b.ctx, Snapshot{State: []byte("s")}) }},
 		{name: "suspend", write: func() error { return stale.suspend(b.ctx, Snapshot{State: []byte("s")}, false) }},
@@ -90,7 +91,7 @@ func TestRedriveAnswersSettledCallsFromTheStore(t *testing.T) {
 	rec, err := first.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.add"})
 	require.NoError(t, err)
 	require.Equal(t, CallRecord{}, rec, "a new call is made")
-	require.NoError(t, first.CallSettled(b.ctx, 1, CallOutcome{OK: true, Value: json.RawMessage(`42`)}))
+	require.NoError(t, first.CallSettled(b.ctx, 1, toolcall.Outcome{OK: true, Value: json.RawMessage(`42`)}))
 	_, err = first.CallStarted(b.ctx, CallStart{CallID: 2, Toolset: "t", Path: "t.wait", Durable: true})
 	require.NoError(t, err)
 	require.NoError(t, first.CallPending(b.ctx, 2, json.RawMessage(`"h"`)))
@@ -105,7 +106,7 @@ func TestRedriveAnswersSettledCallsFromTheStore(t *testing.T) {
 		id   int
 		want CallRecord
 	}{
-		{name: "settled call answered from the store", id: 1, want: CallRecord{Outcome: &CallOutcome{CallID: 1, OK: true, Value: json.RawMessage(`42`)}}},
+		{name: "settled call answered from the store", id: 1, want: CallRecord{Outcome: &toolcall.Outcome{OK: true, Value: json.RawMessage(`42`)}}},
 		{name: "pending call not started again", id: 2, want: CallRecord{Handle: json.RawMessage(`"h"`)}},
 		{name: "call in flight at the crash is made again", id: 3, want: CallRecord{}},
 		{name: "new call", id: 4, want: CallRecord{}},
@@ -127,18 +128,18 @@ func TestRecordOutcome(t *testing.T) {
 	require.Equal(t, 2, run.Pending[0].CallID)
 	require.JSONEq(t, `{"job":7}`, string(run.Pending[0].Handle))
 
-	ok := CallOutcome{OK: true, Value: json.RawMessage(`{"a": 1, "b": 2}`)}
+	ok := toolcall.Outcome{OK: true, Value: json.RawMessage(`{"a": 1, "b": 2}`)}
 	tests := []struct {
 		name    string
 		callID  int
-		outcome CallOutcome
+		outcome toolcall.Outcome
 		want    Recorded
 		wantErr error
 	}{
 		{name: "first outcome", callID: 2, outcome: ok, want: OutcomeRecorded},
-		{name: "same outcome again", callID: 2, outcome: CallOutcome{OK: true, Value: json.RawMessage(`{"b":2,"a":1}`)}, want: OutcomeDuplicate},
-		{name: "different outcome", callID: 2, outcome: CallOutcome{OK: false, Error: &CallError{Message: "no"}}, wantErr: ErrOutcomeConflict},
-		{name: "plain call settled inline", callID: 1, outcome: CallOutcome{OK: true, Value: json.RawMessage(`4`)}, wantErr: ErrOutcomeConflict},
+		{name: "same outcome again", callID: 2, outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`{"b":2,"a":1}`)}, want: OutcomeDuplicate},
+		{name: "different outcome", callID: 2, outcome: toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: "no"}}, wantErr: ErrOutcomeConflict},
+		{name: "plain call settled inline", callID: 1, outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`4`)}, wantErr: ErrOutcomeConflict},
 		{name: "unknown call", callID: 99, outcome: ok, wantErr: ErrCallNotFound},
 	}
 	for _, tt := range tests {
@@ -158,7 +159,7 @@ func TestRecordOutcome(t *testing.T) {
 	require.Equal(t, "snap-1", string(snapshot.State))
 	require.Len(t, settled, 1)
 	require.Equal(t, 2, settled[0].CallID)
-	require.JSONEq(t, `{"a":1,"b":2}`, string(settled[0].Value))
+	require.JSONEq(t, `{"a":1,"b":2}`, string(settled[0].Outcome.Value))
 }
 
 func TestConcurrentOutcomesResumeOnce(t *testing.T) {
@@ -174,7 +175,7 @@ func TestConcurrentOutcomesResumeOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got, err := b.store.RecordOutcome(b.ctx, run.ID, 2, CallOutcome{OK: true, Value: json.RawMessage(`1`)})
+			got, err := b.store.RecordOutcome(b.ctx, run.ID, 2, toolcall.Outcome{OK: true, Value: json.RawMessage(`1`)})
 			require.NoError(t, err)
 			mu.Lock()
 			results[got]++
@@ -194,7 +195,7 @@ func TestOutcomeWhileRunningResumesAfterSuspend(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, lease.CallPending(b.ctx, 1, json.RawMessage(`1`)))
 
-	got, err := b.store.RecordOutcome(b.ctx, run.ID, 1, CallOutcome{OK: true})
+	got, err := b.store.RecordOutcome(b.ctx, run.ID, 1, toolcall.Outcome{OK: true})
 	require.NoError(t, err)
 	require.Equal(t, OutcomeRecorded, got)
 	require.Zero(t, b.jobCount(t, "run.resume"), "the run is running: no resume yet")
@@ -221,7 +222,7 @@ func TestCancelRun(t *testing.T) {
 
 		_, err = b.store.CancelRun(b.ctx, run.ID)
 		require.NoError(t, err, "cancelling twice is harmless")
-		_, err = b.store.RecordOutcome(b.ctx, run.ID, 2, CallOutcome{OK: true})
+		_, err = b.store.RecordOutcome(b.ctx, run.ID, 2, toolcall.Outcome{OK: true})
 		require.ErrorIs(t, err, ErrOutcomeConflict, "a cancelled call takes no outcome")
 	})
 	t.Run("running run fences out its driver", func(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Metrics are a worker's Prometheus collectors (WorkerConfig.Metrics). A nil *Metrics records
@@ -140,7 +142,7 @@ func (h *meteredHost) CallStarted(ctx context.Context, c CallStart) (CallRecord,
 	return rec, err
 }
 
-func (h *meteredHost) CallSettled(ctx context.Context, callID int, o CallOutcome) error {
+func (h *meteredHost) CallSettled(ctx context.Context, callID int, o toolcall.Outcome) error {
 	h.mu.Lock()
 	start, ok := h.started[callID]
 	delete(h.started, callID)

@@ -15,6 +15,7 @@ import (
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgcluster"
 	"github.com/codemode/codemode/internal/secretbox"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // TestSuspendedRunSurvivesPostgresRestart suspends a run, stops PostgreSQL (a private cluster,
@@ -69,9 +70,9 @@ func TestSuspendedRunSurvivesPostgresRestart(t *testing.T) {
 	require.Equal(t, StatusSuspended, got.Status)
 	require.Len(t, got.Pending, 1)
 
-	_, err = store2.RecordOutcome(ctx, run.ID, 2, CallOutcome{OK: true, Value: json.RawMessage(`"done"`)})
+	_, err = store2.RecordOutcome(ctx, run.ID, 2, toolcall.Outcome{OK: true, Value: json.RawMessage(`"done"`)})
 	require.NoError(t, err)
 	got = b2.waitStatus(t, run.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":[1,"done"]}`, string(got.Result))
-	require.Zero(t, engine.count(CallKey(run.ID, 1)), "the settled call was not made again")
+	require.Zero(t, engine.count(toolcall.Key(run.ID, 1)), "the settled call was not made again")
 }

@@ -9,7 +9,7 @@ import (
 
 // resumeInput loads snapshot seq and the posted outcomes not yet given to the program, as a
 // drive reads them with its lease (acquire), for tests that check what was stored.
-func (s *Store) resumeInput(ctx context.Context, runID string, seq int) (Snapshot, []CallOutcome, error) {
+func (s *Store) resumeInput(ctx context.Context, runID string, seq int) (Snapshot, []Settled, error) {
 	var snapshot Snapshot
 	err := s.pool.QueryRow(ctx, q("SnapshotGet"), runID, seq).Scan(&snapshot.Header, &snapshot.State)
 	if isNoRows(err) {

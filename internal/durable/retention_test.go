@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // snapshotSeqs returns the sequences of the run's stored snapshots.
@@ -53,13 +55,13 @@ func TestOnlyTheLatestSnapshotIsKept(t *testing.T) {
 	require.Equal(t, 5, run.SnapshotSeq)
 	require.Equal(t, []int{5}, b.snapshotSeqs(t, run.ID))
 
-	_, err = b.store.RecordOutcome(b.ctx, run.ID, 5, CallOutcome{OK: true, Value: json.RawMessage(`"done"`)})
+	_, err = b.store.RecordOutcome(b.ctx, run.ID, 5, toolcall.Outcome{OK: true, Value: json.RawMessage(`"done"`)})
 	require.NoError(t, err)
 	run = b.waitStatus(t, run.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":["1:x","2:x","3:x","4:x","done"]}`, string(run.Result))
 	require.Empty(t, b.snapshotSeqs(t, run.ID), "a finished run keeps no snapshot")
 	for id := 1; id <= 4; id++ {
-		require.Equal(t, 1, engine.count(CallKey(run.ID, id)), "call %d executed once", id)
+		require.Equal(t, 1, engine.count(toolcall.Key(run.ID, int64(id))), "call %d executed once", id)
 	}
 }
 
@@ -120,7 +122,7 @@ func (b *testBundle) finishedRun(t *testing.T, age time.Duration, events int, pe
 	run, lease := b.leasedRun(t)
 	_, err := lease.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.a"})
 	require.NoError(t, err)
-	require.NoError(t, lease.CallSettled(b.ctx, 1, CallOutcome{OK: true, Value: json.RawMessage(`1`)}))
+	require.NoError(t, lease.CallSettled(b.ctx, 1, toolcall.Outcome{OK: true, Value: json.RawMessage(`1`)}))
 	require.NoError(t, lease.Checkpoint(b.ctx, Snapshot{State: []byte("snap")}))
 	require.NoError(t, lease.finish(b.ctx, Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true}`)}))
 	b.exec(t, "INSERT INTO snapshots (run_id, seq, state) VALUES ($1, 1, 'old')", run.ID)

@@ -378,14 +378,14 @@ func decodeCursor(c string) (time.Time, string, error) {
 }
 
 // scanUnapplied scans a row of CallListUnapplied.
-func scanUnapplied(r pgx.CollectableRow) (CallOutcome, error) {
+func scanUnapplied(r pgx.CollectableRow) (Settled, error) {
 	var (
-		o   CallOutcome
+		o   Settled
 		raw []byte
 	)
 	if err := r.Scan(&o.CallID, &raw); err != nil {
 		return o, err
 	}
-	err := json.Unmarshal(raw, &o)
+	err := json.Unmarshal(raw, &o.Outcome)
 	return o, err
 }

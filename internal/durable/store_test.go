@@ -14,6 +14,7 @@ import (
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
 	"github.com/codemode/codemode/internal/secretbox"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 func TestMain(m *testing.M) {
@@ -174,7 +175,7 @@ func TestGetRunUnknown(t *testing.T) {
 			require.ErrorIs(t, err, ErrRunNotFound)
 			_, err = b.store.ListCalls(b.ctx, tt.id)
 			require.ErrorIs(t, err, ErrRunNotFound)
-			_, err = b.store.RecordOutcome(b.ctx, tt.id, 1, CallOutcome{OK: true})
+			_, err = b.store.RecordOutcome(b.ctx, tt.id, 1, toolcall.Outcome{OK: true})
 			require.ErrorIs(t, err, ErrRunNotFound)
 			_, err = b.store.CancelRun(b.ctx, tt.id)
 			require.ErrorIs(t, err, ErrRunNotFound)

@@ -10,13 +10,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/codemode/codemode/internal/signing"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Webhook event types delivered to a run's webhook and to subscriptions.
@@ -372,7 +372,7 @@ func addCallDetails(ctx context.Context, tx pgx.Tx, runID string, data map[strin
 		args          []byte
 	)
 	if err := tx.QueryRow(ctx, q("CallGetDetails"), runID, callID).Scan(&toolset, &path, &args); err != nil {
-		return fmt.Errorf("call.pending webhook: load call %s: %w", CallKey(runID, callID), err)
+		return fmt.Errorf("call.pending webhook: load call %s: %w", toolcall.Key(runID, int64(callID)), err)
 	}
 	data["toolset"], data["path"], data["args"] = toolset, path, json.RawMessage(args)
 	data["outcomeUrl"] = OutcomeURL(runID, callID)
@@ -452,14 +452,9 @@ func (s *Store) deliverWebhook(ctx context.Context, id string, lastAttempt bool)
 	return sendErr
 }
 
-// postSigned POSTs body as JSON to url with Standard Webhooks headers (signed when secret is
-// set, by internal/signing's rule) and extra headers; any status outside 2xx is an error.
-func (s *Store) postSigned(ctx context.Context, url, secret, msgID string, body []byte, extra http.Header) error {
-	_, err := s.postSignedStatus(ctx, url, secret, msgID, body, extra)
-	return err
-}
-
-// postSignedStatus is postSigned that also returns the receiver's status code (0: no answer).
+// postSignedStatus POSTs body as JSON to url with Standard Webhooks headers (signed when secret
+// is set, by internal/signing's rule) and extra headers, and returns the receiver's status code
+// (0: no answer); any status outside 2xx is an error.
 func (s *Store) postSignedStatus(ctx context.Context, url, secret, msgID string, body []byte, extra http.Header) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -482,35 +477,6 @@ func (s *Store) postSignedStatus(ctx context.Context, url, secret, msgID string,
 		return resp.StatusCode, fmt.Errorf("POST %s: status %d", url, resp.StatusCode)
 	}
 	return resp.StatusCode, nil
-}
-
-// cancelCall asks the call's toolset to cancel its durable work.
-func (s *Store) cancelCall(ctx context.Context, runID string, callID int) error {
-	var (
-		key, toolset, path, url string
-		handle, sealed          []byte
-		secret                  *string
-	)
-	err := s.pool.QueryRow(ctx, q("CallGetForCancel"), runID, callID).Scan(&key, &toolset, &path, &handle, &url, &secret, &sealed)
-	if isNoRows(err) { // toolset gone: nothing to tell
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("load call %s: %w", CallKey(runID, callID), err)
-	}
-	path = strings.TrimPrefix(path, toolset+".") // the toolset's own name for the tool
-	body, err := json.Marshal(map[string]any{"cancel": map[string]any{"tool": path, "key": key, "handle": json.RawMessage(handle)}})
-	if err != nil {
-		return fmt.Errorf("encode cancel: %w", err)
-	}
-	sec, err := s.openSecret(sealed, secret, whereToolset)
-	if err != nil {
-		return fmt.Errorf("cancel %s: %w", key, err)
-	}
-	// The cancel has its own idempotency key (the tool protocol's "<key>:cancel", as
-	// internal/toolset's CancelKey): under the call's key a toolset would replay the call.
-	cancelKey := key + ":cancel"
-	return s.postSigned(ctx, url, sec, cancelKey, body, http.Header{"Idempotency-Key": {cancelKey}})
 }
 
 func randomHex(n int) string {

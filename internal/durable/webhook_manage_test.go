@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 func TestSubscriptionLifecycle(t *testing.T) {
@@ -256,7 +258,7 @@ func TestPendingPayloads(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(payload(WebhookCallPending)), &pending))
 	require.Equal(t, WebhookCallPending, pending.Type)
 	require.Equal(t, map[string]any{
-		"runId": run.ID, "callId": float64(2), "key": CallKey(run.ID, 2), "toolset": "t", "path": "t.wait",
+		"runId": run.ID, "callId": float64(2), "key": toolcall.Key(run.ID, 2), "toolset": "t", "path": "t.wait",
 		"args": nil, "handle": map[string]any{"job": float64(7)}, "outcomeUrl": "/v1/runs/" + run.ID + "/calls/2",
 	}, pending.Data)
 

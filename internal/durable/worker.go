@@ -183,7 +183,7 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 		return store.deliverWebhook(ctx, job.Args.DeliveryID, job.Attempt >= job.MaxAttempts)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[CancelCallArgs]) error {
-		return store.cancelCall(ctx, job.Args.RunID, job.Args.CallID)
+		return w.cancelCall(ctx, job.Args.RunID, job.Args.CallID)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[RetentionArgs]) error {
 		retention := time.Duration(job.Args.RetentionMicros) * time.Microsecond
@@ -221,6 +221,22 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	w.id = client.ID()
 	cfg.Metrics.watchQueue(store.pool)
 	return w, nil
+}
+
+// cancelCall has the engine, which alone speaks the tool protocol, tell a call's toolset to
+// cancel the work of a call left pending when its run ended. A refusal is final: the job is
+// cancelled rather than retried.
+func (w *Worker) cancelCall(ctx context.Context, runID string, callID int) error {
+	c, ok, err := w.store.callToCancel(ctx, runID, callID)
+	if err != nil || !ok {
+		return err
+	}
+	err = w.engine.CancelCall(ctx, c)
+	if errors.Is(err, ErrPermanent) {
+		w.log.WarnContext(ctx, "the toolset refused to cancel a call; not retried", "run_id", runID, "key", c.Key, "error", err)
+		return river.JobCancel(err)
+	}
+	return err
 }
 
 // ID returns the worker's id, as recorded on the runs it drives.

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // scriptEngine stands in for the code-mode runtime in these tests of the worker's job logic
@@ -37,6 +38,9 @@ type scriptEngine struct {
 	toolURL string
 	// checkpoints: the engine checkpoints its whole state after every settled plain call.
 	checkpoints bool
+	// cancels records CancelCall's calls; cancelErrs are its answers, in order, then nil.
+	cancels    []CallCancel
+	cancelErrs []error
 }
 
 type scriptStep struct {
@@ -62,7 +66,7 @@ func (e *scriptEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outc
 	return e.run(ctx, spec, host, scriptState{Values: map[int]json.RawMessage{}})
 }
 
-func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []CallOutcome, host Host) (Outcome, error) {
+func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []Settled, host Host) (Outcome, error) {
 	// The header, stored apart from the state, comes back as it was written.
 	if string(snapshot.Header) != scriptHeader(spec) {
 		return Outcome{}, fmt.Errorf("snapshot header %q, want %q", snapshot.Header, scriptHeader(spec))
@@ -74,7 +78,7 @@ func (e *scriptEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapsh
 	for _, o := range settled {
 		if i := slices.Index(st.Pending, o.CallID); i >= 0 {
 			st.Pending = slices.Delete(st.Pending, i, i+1)
-			st.Values[o.CallID] = o.Value
+			st.Values[o.CallID] = o.Outcome.Value
 		}
 	}
 	return e.run(ctx, spec, host, st)
@@ -103,7 +107,7 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 		if err != nil {
 			return Outcome{}, err
 		}
-		key := CallKey(spec.RunID, id)
+		key := toolcall.Key(spec.RunID, int64(id))
 		switch {
 		case rec.Outcome != nil:
 			st.Values[id] = rec.Outcome.Value
@@ -125,7 +129,7 @@ func (e *scriptEngine) run(ctx context.Context, spec RunSpec, host Host, st scri
 			crash := e.crashOnce[key]
 			delete(e.crashOnce, key)
 			e.mu.Unlock()
-			if err := host.CallSettled(ctx, id, CallOutcome{OK: true, Value: step.Args}); err != nil {
+			if err := host.CallSettled(ctx, id, toolcall.Outcome{OK: true, Value: step.Args}); err != nil {
 				return Outcome{}, err
 			}
 			if crash {
@@ -170,6 +174,25 @@ func postCall(ctx context.Context, url, key string) error {
 		return fmt.Errorf("tool answered %d", resp.StatusCode)
 	}
 	return nil
+}
+
+func (e *scriptEngine) CancelCall(_ context.Context, c CallCancel) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cancels = append(e.cancels, c)
+	if len(e.cancelErrs) > 0 {
+		err := e.cancelErrs[0]
+		e.cancelErrs = e.cancelErrs[1:]
+		return err
+	}
+	return nil
+}
+
+// cancelled returns the calls CancelCall was asked to cancel.
+func (e *scriptEngine) cancelled() []CallCancel {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]CallCancel(nil), e.cancels...)
 }
 
 func (e *scriptEngine) count(key string) int {
@@ -258,9 +281,9 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 	require.Len(t, run.Pending, 1)
 	require.Equal(t, 3, run.Pending[0].CallID)
 	suspended := hooks.waitFor(t, WebhookRunSuspended)
-	require.Contains(t, string(suspended), CallKey(run.ID, 3))
+	require.Contains(t, string(suspended), toolcall.Key(run.ID, 3))
 
-	got, err := b.store.RecordOutcome(b.ctx, run.ID, 3, CallOutcome{OK: true, Value: json.RawMessage(`"approved"`)})
+	got, err := b.store.RecordOutcome(b.ctx, run.ID, 3, toolcall.Outcome{OK: true, Value: json.RawMessage(`"approved"`)})
 	require.NoError(t, err)
 	require.Equal(t, OutcomeRecorded, got)
 	run = b.waitStatus(t, run.ID, StatusSucceeded)
@@ -268,7 +291,7 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 	hooks.waitFor(t, WebhookRunCompleted)
 
 	for id := 1; id <= 2; id++ {
-		require.Equal(t, 1, engine.count(CallKey(run.ID, id)))
+		require.Equal(t, 1, engine.count(toolcall.Key(run.ID, int64(id))))
 	}
 	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
 	require.NoError(t, err)
@@ -295,7 +318,7 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 	}
 
 	// A late duplicate post neither changes nor resumes anything.
-	got, err = b.store.RecordOutcome(b.ctx, run.ID, 3, CallOutcome{OK: true, Value: json.RawMessage(`"approved"`)})
+	got, err = b.store.RecordOutcome(b.ctx, run.ID, 3, toolcall.Outcome{OK: true, Value: json.RawMessage(`"approved"`)})
 	require.NoError(t, err)
 	require.Equal(t, OutcomeDuplicate, got)
 	require.Equal(t, 1, b.jobCount(t, "run.resume"))
@@ -307,13 +330,13 @@ func TestWorkerRedriveAfterCrashDoesNotRepeatCalls(t *testing.T) {
 	engine := newScriptEngine()
 	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"tool":"t.b","args":2},{"tool":"t.c","args":3}]}`})
 	require.NoError(t, err)
-	engine.crashOnce[CallKey(run.ID, 2)] = true
+	engine.crashOnce[toolcall.Key(run.ID, 2)] = true
 	b.startWorker(t, engine)
 
 	run = b.waitStatus(t, run.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":[1,2,3]}`, string(run.Result))
 	for id := 1; id <= 3; id++ {
-		require.Equal(t, 1, engine.count(CallKey(run.ID, id)), "call %d executed once", id)
+		require.Equal(t, 1, engine.count(toolcall.Key(run.ID, int64(id))), "call %d executed once", id)
 	}
 }
 
@@ -345,46 +368,65 @@ func TestWorkerDrainYieldsAndAnotherWorkerContinues(t *testing.T) {
 	b.startWorker(t, second)
 	run = b.waitStatus(t, run.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
-	require.Equal(t, 1, first.count(CallKey(run.ID, 1)))
-	require.Zero(t, second.count(CallKey(run.ID, 1)), "continued from the checkpoint, not from the start")
-	require.Equal(t, 1, second.count(CallKey(run.ID, 3)))
+	require.Equal(t, 1, first.count(toolcall.Key(run.ID, 1)))
+	require.Zero(t, second.count(toolcall.Key(run.ID, 1)), "continued from the checkpoint, not from the start")
+	require.Equal(t, 1, second.count(toolcall.Key(run.ID, 3)))
 }
 
-func TestCancelTellsTheToolset(t *testing.T) {
+// Cancelling a suspended run has the engine cancel its pending durable call, once, from the
+// call.cancel job, with the call and its toolset as stored (the secret opened). A refusal
+// (ErrPermanent) ends the job at once; another error is retried.
+func TestCancelGoesThroughTheEngine(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	cancels := make(chan json.RawMessage, 1)
-	keys := make(chan string, 1)
-	// A secret that is not in the whsec_ form is the key's raw bytes, even when it happens to
-	// be valid base64 (as this one is): the toolset verifies the cancel with those bytes.
-	const secret = "abcd1234"
-	verifier, err := standardwebhooks.NewWebhookRaw([]byte(secret))
-	require.NoError(t, err)
-	toolset := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if err := verifier.Verify(body, r.Header); err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
-		keys <- r.Header.Get("Idempotency-Key")
-		cancels <- body
-	}))
-	t.Cleanup(toolset.Close)
-	_, err = b.store.CreateToolset(b.ctx, Toolset{Name: "t", URL: toolset.URL, Secret: secret})
-	require.NoError(t, err)
-	b.startWorker(t, newScriptEngine())
+	tests := []struct {
+		name      string
+		errs      []error
+		wantState string
+		attempts  int
+	}{
+		{name: "accepted", wantState: "completed", attempts: 1},
+		{name: "refused", errs: []error{fmt.Errorf("%w: status 400", ErrPermanent)}, wantState: "cancelled", attempts: 1},
+		{name: "unreachable once", errs: []error{errors.New("connection refused")}, wantState: "completed", attempts: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := setup(t)
+			_, err := b.store.CreateToolset(b.ctx, Toolset{Name: "t", URL: "http://toolset.invalid/", Secret: "abcd1234"})
+			require.NoError(t, err)
+			engine := newScriptEngine()
+			engine.cancelErrs = tt.errs
+			b.startWorker(t, engine)
 
-	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`})
-	require.NoError(t, err)
-	b.waitStatus(t, run.ID, StatusSuspended)
-	_, err = b.store.CancelRun(b.ctx, run.ID)
-	require.NoError(t, err)
-	select {
-	case body := <-cancels:
-		require.JSONEq(t, fmt.Sprintf(`{"cancel":{"tool":"wait","key":%q,"handle":{"n":1}}}`, CallKey(run.ID, 1)), string(body))
-		require.Equal(t, CallKey(run.ID, 1)+":cancel", <-keys, "the cancel has its own idempotency key")
-	case <-time.After(30 * time.Second):
-		t.Fatal("toolset never told to cancel")
+			run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`})
+			require.NoError(t, err)
+			b.waitStatus(t, run.ID, StatusSuspended)
+			_, err = b.store.CancelRun(b.ctx, run.ID)
+			require.NoError(t, err)
+			var (
+				state   string
+				attempt int
+			)
+			require.Eventually(t, func() bool {
+				err := b.store.pool.QueryRow(b.ctx, "SELECT state, attempt FROM river_job WHERE kind = 'call.cancel' AND args->>'run_id' = $1",
+					run.ID).Scan(&state, &attempt)
+				return err == nil && (state == "completed" || state == "cancelled" || state == "discarded")
+			}, 30*time.Second, 20*time.Millisecond)
+			require.Equal(t, tt.wantState, state)
+			require.Equal(t, tt.attempts, attempt)
+			got := engine.cancelled()
+			require.Len(t, got, tt.attempts)
+			for _, c := range got {
+				require.Equal(t, run.ID, c.RunID)
+				require.Equal(t, 1, c.CallID)
+				require.Equal(t, toolcall.Key(run.ID, 1), c.Key)
+				require.Equal(t, "t.wait", c.Path)
+				require.JSONEq(t, `{"n":1}`, string(c.Handle))
+				require.Equal(t, "t", c.Toolset.Name)
+				require.Equal(t, "http://toolset.invalid/", c.Toolset.URL)
+				require.Equal(t, "abcd1234", c.Toolset.Secret)
+			}
+		})
 	}
 }
 
@@ -395,8 +437,12 @@ func (failingEngine) Start(context.Context, RunSpec, Host) (Outcome, error) {
 	return Outcome{}, errors.New("engine exploded")
 }
 
-func (failingEngine) Resume(context.Context, RunSpec, Snapshot, []CallOutcome, Host) (Outcome, error) {
+func (failingEngine) Resume(context.Context, RunSpec, Snapshot, []Settled, Host) (Outcome, error) {
 	return Outcome{}, errors.New("engine exploded")
+}
+
+func (failingEngine) CancelCall(context.Context, CallCancel) error {
+	return errors.New("engine exploded")
 }
 
 func TestWorkerFailsRunOnLastAttempt(t *testing.T) {
@@ -429,7 +475,7 @@ func TestWorkerDriveTimeoutYieldsAndContinues(t *testing.T) {
 	require.NoError(t, err)
 	run = b.waitStatus(t, run.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
-	require.Equal(t, 1, engine.count(CallKey(run.ID, 1)))
+	require.Equal(t, 1, engine.count(toolcall.Key(run.ID, 1)))
 	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
 	require.NoError(t, err)
 	var yielded bool
@@ -520,9 +566,11 @@ func (e *unstorableEngine) Start(ctx context.Context, spec RunSpec, host Host) (
 	return Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true,"value":1}`)}, nil
 }
 
-func (e *unstorableEngine) Resume(context.Context, RunSpec, Snapshot, []CallOutcome, Host) (Outcome, error) {
+func (e *unstorableEngine) Resume(context.Context, RunSpec, Snapshot, []Settled, Host) (Outcome, error) {
 	return Outcome{}, errors.New("not resumable")
 }
+
+func (e *unstorableEngine) CancelCall(context.Context, CallCancel) error { return nil }
 
 // A write that fails for a reason retrying cannot fix (SQLSTATE classes 22, 23, 54) fails the
 // run at once with the cause, on the job's first attempt; the program is not driven again.
@@ -574,8 +622,12 @@ func (e *flakyEngine) Start(ctx context.Context, spec RunSpec, host Host) (Outco
 	return e.next.Start(ctx, spec, host)
 }
 
-func (e *flakyEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []CallOutcome, host Host) (Outcome, error) {
+func (e *flakyEngine) Resume(ctx context.Context, spec RunSpec, snapshot Snapshot, settled []Settled, host Host) (Outcome, error) {
 	return e.next.Resume(ctx, spec, snapshot, settled, host)
+}
+
+func (e *flakyEngine) CancelCall(ctx context.Context, c CallCancel) error {
+	return e.next.CancelCall(ctx, c)
 }
 
 // TestWorkerRetriesTransientFailuresWithoutCountingCrashes: a drive that fails for a reason

@@ -27,6 +27,7 @@ import (
 
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/runtools"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -242,7 +243,7 @@ func TestCanonicalJSON(t *testing.T) {
 func TestCorpus(t *testing.T) {
 	t.Parallel()
 	srv := toolsettest.New(t, toolsettest.Options{})
-	tools, namespaces, err := toolset.Load(context.Background(), toolset.Config{URL: srv.URL})
+	tools, namespaces, err := runtools.Load(context.Background(), toolset.Config{URL: srv.URL})
 	require.NoError(t, err)
 	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: corpusLimits})
 	require.NoError(t, err)

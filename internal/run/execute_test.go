@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // testBundle is a runtime with a fixed set of in-process tools and a log of what they saw.
@@ -22,7 +24,7 @@ type testBundle struct {
 	calls atomic.Int64
 }
 
-func (b *testBundle) saw(path string, c Call) {
+func (b *testBundle) saw(path string, c toolcall.Call) {
 	b.mu.Lock()
 	b.order = append(b.order, path+":"+c.Key)
 	b.mu.Unlock()
@@ -35,13 +37,13 @@ type approvals struct {
 	cancelled []string
 }
 
-func (a *approvals) Start(_ context.Context, input json.RawMessage, call Call) (Started, error) {
+func (a *approvals) Start(_ context.Context, input json.RawMessage, call toolcall.Call) (Started, error) {
 	return Started{Handle: json.RawMessage(fmt.Sprintf(`{"ticket":%q}`, call.Key))}, nil
 }
-func (a *approvals) Attach(context.Context, json.RawMessage, Call) (Outcome, error) {
-	return Outcome{}, ErrNotAttachable
+func (a *approvals) Attach(context.Context, json.RawMessage, toolcall.Call) (toolcall.Outcome, error) {
+	return toolcall.Outcome{}, ErrNotAttachable
 }
-func (a *approvals) Cancel(_ context.Context, _ json.RawMessage, call Call) error {
+func (a *approvals) Cancel(_ context.Context, _ json.RawMessage, call toolcall.Call) error {
 	a.mu.Lock()
 	a.cancelled = append(a.cancelled, call.Key)
 	a.mu.Unlock()
@@ -51,20 +53,20 @@ func (a *approvals) Cancel(_ context.Context, _ json.RawMessage, call Call) erro
 // timer is a durable tool that can be awaited in process.
 type timer struct{}
 
-func (timer) Start(_ context.Context, input json.RawMessage, _ Call) (Started, error) {
+func (timer) Start(_ context.Context, input json.RawMessage, _ toolcall.Call) (Started, error) {
 	return Started{Handle: input}, nil
 }
-func (timer) Attach(ctx context.Context, handle json.RawMessage, _ Call) (Outcome, error) {
+func (timer) Attach(ctx context.Context, handle json.RawMessage, _ toolcall.Call) (toolcall.Outcome, error) {
 	var in struct{ Ms int }
 	_ = json.Unmarshal(handle, &in)
 	select {
 	case <-time.After(time.Duration(in.Ms) * time.Millisecond):
-		return Outcome{OK: true, Value: json.RawMessage(`"rang"`)}, nil
+		return toolcall.Outcome{OK: true, Value: json.RawMessage(`"rang"`)}, nil
 	case <-ctx.Done():
-		return Outcome{}, ctx.Err()
+		return toolcall.Outcome{}, ctx.Err()
 	}
 }
-func (timer) Cancel(context.Context, json.RawMessage, Call) error { return nil }
+func (timer) Cancel(context.Context, json.RawMessage, toolcall.Call) error { return nil }
 
 func setup(t *testing.T, limits Limits, hooks Hooks) (*testBundle, *approvals) {
 	t.Helper()
@@ -74,7 +76,7 @@ func setup(t *testing.T, limits Limits, hooks Hooks) (*testBundle, *approvals) {
 		{Path: "math.add", Description: "Add two numbers.",
 			Input:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`),
 			Output: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"number"}}}`),
-			Execute: func(_ context.Context, input json.RawMessage, c Call) (json.RawMessage, error) {
+			Execute: func(_ context.Context, input json.RawMessage, c toolcall.Call) (json.RawMessage, error) {
 				b.saw("math.add", c)
 				var in struct{ A, B float64 }
 				if err := json.Unmarshal(input, &in); err != nil {
@@ -83,7 +85,7 @@ func setup(t *testing.T, limits Limits, hooks Hooks) (*testBundle, *approvals) {
 				return json.Marshal(map[string]float64{"sum": in.A + in.B})
 			}},
 		{Path: "util.sleep", Description: "Answer after ms milliseconds.",
-			Execute: func(ctx context.Context, input json.RawMessage, c Call) (json.RawMessage, error) {
+			Execute: func(ctx context.Context, input json.RawMessage, c toolcall.Call) (json.RawMessage, error) {
 				b.saw("util.sleep", c)
 				var in struct {
 					Ms    int
@@ -101,17 +103,17 @@ func setup(t *testing.T, limits Limits, hooks Hooks) (*testBundle, *approvals) {
 				return in.Value, nil
 			}},
 		{Path: "util.fail", Description: "Always fails.",
-			Execute: func(_ context.Context, input json.RawMessage, c Call) (json.RawMessage, error) {
+			Execute: func(_ context.Context, input json.RawMessage, c toolcall.Call) (json.RawMessage, error) {
 				b.saw("util.fail", c)
-				return nil, &ToolError{Message: "it broke"}
+				return nil, &toolcall.ToolError{Message: "it broke"}
 			}},
 		{Path: "util.badOutput", Description: "Answers against its output schema.",
 			Output: json.RawMessage(`{"type":"string"}`),
-			Execute: func(_ context.Context, input json.RawMessage, c Call) (json.RawMessage, error) {
+			Execute: func(_ context.Context, input json.RawMessage, c toolcall.Call) (json.RawMessage, error) {
 				return json.RawMessage(`42`), nil
 			}},
 		{Path: "context7.resolve-library-id", Description: "Find a library id by name.",
-			Execute: func(_ context.Context, input json.RawMessage, c Call) (json.RawMessage, error) {
+			Execute: func(_ context.Context, input json.RawMessage, c toolcall.Call) (json.RawMessage, error) {
 				return json.RawMessage(`"/lib/id"`), nil
 			}},
 		{Path: "approvals.request", Description: "Ask a human to approve.", Durable: appr},
@@ -299,13 +301,13 @@ func TestHooks(t *testing.T) {
 	var after []string
 	var mu sync.Mutex
 	hooks := Hooks{
-		BeforeCall: func(_ context.Context, c Call, input json.RawMessage) error {
+		BeforeCall: func(_ context.Context, c toolcall.Call, input json.RawMessage) error {
 			if strings.Contains(string(input), "13") {
 				return errors.New("unlucky")
 			}
 			return nil
 		},
-		AfterCall: func(_ context.Context, c Call, r ToolCallRecord) {
+		AfterCall: func(_ context.Context, c toolcall.Call, r ToolCallRecord) {
 			mu.Lock()
 			after = append(after, fmt.Sprintf("%s:%s", c.Key, r.Status))
 			mu.Unlock()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/codemode/codemode/internal/interp"
 	"github.com/codemode/codemode/internal/jsontext"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // State says where an Execution stands after Execute or Resume returned.
@@ -84,7 +85,7 @@ type Execution struct {
 
 // callState is the execution's record of one host call.
 type callState struct {
-	Call
+	toolcall.Call
 	promiseID uint64
 	input     json.RawMessage
 	durable   bool
@@ -99,7 +100,7 @@ type callState struct {
 // settlement is how one call ended, reported to the driver.
 type settlement struct {
 	call    *callState
-	outcome Outcome
+	outcome toolcall.Outcome
 	kind    Kind // the error kind the program sees when !outcome.OK (ToolFailure, InvalidToolOutput, ...)
 	// pending is set instead of an outcome when durable work started and answered with handle.
 	pending bool
@@ -220,10 +221,17 @@ func (e *Execution) remaining() (time.Duration, bool) {
 }
 
 // drive runs the program until it is done, suspended or yielded.
-func (e *Execution) drive(parent context.Context) error {
+func (e *Execution) drive(parent context.Context) (err error) {
 	e.driveStart = time.Now()
 	e.lastCheckpoint = time.Time{} // the drive's first settled batch is checkpointed
 	defer func() { e.activeUsed += time.Since(e.driveStart) }()
+	defer func() {
+		// A run that ended records the durable starts that answered after the program returned
+		// (awaitDurableStarts); a failure to record one is the drive's failure.
+		if err == nil && e.state == StateDone && e.host.journalErr != nil {
+			err = e.host.journalErr
+		}
+	}()
 	ctx := parent
 	if left, ok := e.remaining(); ok {
 		var cancel context.CancelFunc
@@ -414,7 +422,7 @@ func (e *Execution) settle(ctx context.Context, c *callState, s settlement) erro
 	kind := s.kind
 	if o.OK {
 		if err := e.rt.toolbox.ValidateOutput(c.Path, o.Value); err != nil && c.Path != searchPath {
-			o = Outcome{OK: false, Error: &OutcomeError{Message: err.Error()}}
+			o = toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: err.Error()}}
 			kind = KindInvalidToolOutput
 		}
 	}
@@ -430,7 +438,7 @@ func (e *Execution) settle(ctx context.Context, c *callState, s settlement) erro
 		c.status = CallSucceeded
 		v, err := e.vm.FromJSON(orNull(o.Value))
 		if err != nil {
-			o = Outcome{OK: false, Error: &OutcomeError{Message: "tool output is not valid JSON: " + err.Error()}}
+			o = toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: "tool output is not valid JSON: " + err.Error()}}
 			kind = KindInvalidToolOutput
 		} else {
 			if err := e.vm.SettleHostPromise(c.promiseID, true, v); err != nil {
@@ -488,8 +496,8 @@ func (c *callState) record() ToolCallRecord {
 		Durable: c.durable, DurationMs: c.duration, Error: c.errMsg}
 }
 
-func failure(err error) Outcome {
-	return Outcome{OK: false, Error: &OutcomeError{Message: err.Error()}}
+func failure(err error) toolcall.Outcome {
+	return toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: err.Error()}}
 }
 
 // Calls lists every host call of the run so far, in call order.

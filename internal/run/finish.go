@@ -12,7 +12,8 @@ import (
 	"github.com/codemode/codemode/internal/jsontext"
 )
 
-// cancelTimeout bounds how long cancelling durable work at its tool may take when a run ends.
+// cancelTimeout bounds how long a run that ends waits for durable starts still in flight, and,
+// without a journal, how long cancelling durable work at its tool may take.
 const cancelTimeout = 5 * time.Second
 
 // catchableKinds are the diagnostic kinds a program can catch as an Error with that "kind";
@@ -26,7 +27,8 @@ var catchableKinds = map[Kind]bool{
 }
 
 // KindInterrupted is a warning only: a call was still running or pending when the program
-// returned, and was interrupted (durable work is cancelled at its tool).
+// returned, and was interrupted (durable work is cancelled at its tool: by the run itself
+// without a journal, else by its host).
 const KindInterrupted Kind = "Interrupted"
 
 // finish builds the Result of a program that ended (returned or threw).
@@ -95,7 +97,9 @@ func (e *Execution) complete() {
 
 // awaitDurableStarts waits (at most cancelTimeout) for durable work whose start is still in
 // flight, so that work started for a program that has already returned gets its handle and can
-// be cancelled at its tool.
+// be cancelled at its tool. A journaled run records each such handle (Journal.CallPending), so
+// that its host knows the call is pending and cancels it; a journal error is the drive's
+// (host.journalErr).
 func (e *Execution) awaitDurableStarts() {
 	starting := func() bool {
 		for _, c := range e.calls {
@@ -113,6 +117,11 @@ func (e *Execution) awaitDurableStarts() {
 			if s.pending && s.call.status == CallRunning {
 				s.call.status = CallPending
 				s.call.handle = s.handle
+				if e.journal != nil && e.host.journalErr == nil {
+					if err := e.journal.CallPending(e.host.callCtx, s.call.Call, s.handle); err != nil {
+						e.host.journalErr = fmt.Errorf("record pending call %s: %w", s.call.Key, err)
+					}
+				}
 			}
 		case <-timeout:
 			return
@@ -120,7 +129,11 @@ func (e *Execution) awaitDurableStarts() {
 	}
 }
 
-// interruptLeftovers cancels calls still running or pending when the program ended.
+// interruptLeftovers cancels calls still running or pending when the program ended. Durable
+// work is cancelled at its tool by exactly one party: a run without a journal cancels it here,
+// in process (codemode eval has nobody else to do it); a journaled run leaves it to its host,
+// which owns the calls it recorded pending (the durable service cancels them from a job once the
+// run's end is stored, so the drive never waits on a toolset's cancel).
 func (e *Execution) interruptLeftovers() {
 	e.awaitDurableStarts()
 	for _, c := range e.calls {
@@ -129,7 +142,7 @@ func (e *Execution) interruptLeftovers() {
 		}
 		e.warnings = append(e.warnings, Warning{Kind: KindInterrupted,
 			Message: fmt.Sprintf("%s (call %d) was still %s when the program returned and was interrupted", AccessPath(c.Path), c.CallID, c.status)})
-		if c.status == CallPending && c.handle != nil {
+		if c.status == CallPending && c.handle != nil && e.journal == nil {
 			if tool, ok := e.rt.toolbox.Lookup(c.Path); ok && tool.Durable != nil {
 				ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
 				if err := tool.Durable.Cancel(ctx, c.handle, c.Call); err != nil {

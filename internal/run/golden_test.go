@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/format<N>.json from the current build (only when adding a new format version)")
@@ -87,7 +89,7 @@ func TestGoldenSnapshotsResume(t *testing.T) {
 			for _, p := range pending {
 				var in struct{ What string }
 				require.NoError(t, json.Unmarshal(p.Args, &in))
-				outcomes = append(outcomes, OutcomeFor{Key: p.Key, Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-` + in.What + `"`)}})
+				outcomes = append(outcomes, OutcomeFor{Key: p.Key, Outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes-` + in.What + `"`)}})
 			}
 			e, err := b.rt.Resume(context.Background(), state, outcomes, ExecOptions{})
 			require.NoError(t, err)

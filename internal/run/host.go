@@ -9,6 +9,7 @@ import (
 
 	"github.com/codemode/codemode/internal/interp"
 	"github.com/codemode/codemode/internal/jsontext"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Host function ids. Tool functions are "tool:<path>"; they are stored in snapshots by id, so
@@ -71,7 +72,7 @@ func (h *host) CallHost(vm *interp.VM, id string, this interp.Value, args []inte
 			Message: fmt.Sprintf("the run made more than %d tool calls (maxToolCalls)", max)}
 	}
 	e.nextCallID++
-	call := Call{RunID: e.runID, CallID: e.nextCallID, Key: CallKey(e.runID, e.nextCallID), Path: path}
+	call := toolcall.Call{RunID: e.runID, CallID: e.nextCallID, Key: toolcall.Key(e.runID, e.nextCallID), Path: path}
 	pid, promise := vm.NewHostPromise()
 	c := &callState{Call: call, promiseID: pid, status: CallRunning, started: time.Now()}
 	e.calls = append(e.calls, c)
@@ -137,7 +138,7 @@ func (h *host) inputOf(vm *interp.VM, arg interp.Value) (json.RawMessage, error)
 
 // fail settles a call that was never made with an error of kind.
 func (h *host) fail(c *callState, kind Kind, msg string) {
-	h.e.ready = append(h.e.ready, settlement{call: c, kind: kind, outcome: Outcome{OK: false, Error: &OutcomeError{Message: msg}}})
+	h.e.ready = append(h.e.ready, settlement{call: c, kind: kind, outcome: toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: msg}}})
 }
 
 // start makes the call in a goroutine; its settlement arrives on settledCh.
@@ -154,7 +155,7 @@ func (h *host) start(tool Tool, c *callState) {
 				e.settledCh <- settlement{call: c, outcome: failure(err)}
 				return
 			}
-			e.settledCh <- settlement{call: c, outcome: Outcome{OK: true, Value: out}}
+			e.settledCh <- settlement{call: c, outcome: toolcall.Outcome{OK: true, Value: out}}
 			return
 		}
 		st, err := tool.Durable.Start(ctx, input, call)
@@ -162,7 +163,7 @@ func (h *host) start(tool Tool, c *callState) {
 		case err != nil:
 			e.settledCh <- settlement{call: c, outcome: failure(err)}
 		case st.Done:
-			e.settledCh <- settlement{call: c, outcome: Outcome{OK: true, Value: st.Output}}
+			e.settledCh <- settlement{call: c, outcome: toolcall.Outcome{OK: true, Value: st.Output}}
 		default:
 			e.settledCh <- settlement{call: c, pending: true, handle: st.Handle, attach: true}
 		}
@@ -186,7 +187,7 @@ func (h *host) search(c *callState) {
 		h.fail(c, KindExecutionFailure, err.Error())
 		return
 	}
-	h.e.ready = append(h.e.ready, settlement{call: c, kind: KindToolFailure, outcome: Outcome{OK: true, Value: out}})
+	h.e.ready = append(h.e.ready, settlement{call: c, kind: KindToolFailure, outcome: toolcall.Outcome{OK: true, Value: out}})
 }
 
 // newKindError makes the Error value a failed call rejects with: an Error with the message and a

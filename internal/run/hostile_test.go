@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // hostileCase is one hostile program: the limits it runs under, how it must end, and a loose
@@ -45,10 +47,10 @@ func newHostileRuntime(t *testing.T) *hostileRuntime {
 	rt, err := New(testOptions(Options{
 		Tools: []Tool{{Path: "host.hit", Description: "Count a call.",
 			Input: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`),
-			Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			Execute: func(context.Context, json.RawMessage, toolcall.Call) (json.RawMessage, error) {
 				return json.RawMessage(`{"n":` + jsonInt(h.hits.Add(1)) + `}`), nil
 			}}},
-		Hooks: Hooks{BeforeCall: func(context.Context, Call, json.RawMessage) error {
+		Hooks: Hooks{BeforeCall: func(context.Context, toolcall.Call, json.RawMessage) error {
 			h.before.Add(1)
 			return nil
 		}},

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // A run's input is the global input: a copy of the posted JSON, undefined without one, and
@@ -56,7 +58,7 @@ func TestRunInput(t *testing.T) {
 		require.JSONEq(t, `{"what":"ship"}`, string(s.Pending[0].Args))
 		b2, _ := setup(t, Limits{}, Hooks{})
 		e2, err := b2.rt.Resume(context.Background(), s.State, []OutcomeFor{
-			{Key: "r1:1", Outcome: Outcome{OK: true, Value: json.RawMessage(`true`)}},
+			{Key: "r1:1", Outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`true`)}},
 		}, ExecOptions{})
 		require.NoError(t, err)
 		res := resultOf(t, e2)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // recorder is a Journal that keeps what it is told in memory and can answer calls from an
@@ -16,16 +18,16 @@ import (
 type recorder struct {
 	mu          sync.Mutex
 	events      []string
-	outcomes    map[string]Outcome
+	outcomes    map[string]toolcall.Outcome
 	handles     map[string]json.RawMessage
 	checkpoints []SavedState
 }
 
 func newRecorder() *recorder {
-	return &recorder{outcomes: map[string]Outcome{}, handles: map[string]json.RawMessage{}}
+	return &recorder{outcomes: map[string]toolcall.Outcome{}, handles: map[string]json.RawMessage{}}
 }
 
-func (r *recorder) CallStarted(_ context.Context, c Call, _ json.RawMessage, durable bool) (Recorded, error) {
+func (r *recorder) CallStarted(_ context.Context, c toolcall.Call, _ json.RawMessage, durable bool) (Recorded, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, fmt.Sprintf("started %s durable=%v", c.Key, durable))
@@ -38,7 +40,7 @@ func (r *recorder) CallStarted(_ context.Context, c Call, _ json.RawMessage, dur
 	return Recorded{}, nil
 }
 
-func (r *recorder) CallSettled(_ context.Context, c Call, o Outcome) error {
+func (r *recorder) CallSettled(_ context.Context, c toolcall.Call, o toolcall.Outcome) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, fmt.Sprintf("settled %s ok=%v", c.Key, o.OK))
@@ -46,7 +48,7 @@ func (r *recorder) CallSettled(_ context.Context, c Call, o Outcome) error {
 	return nil
 }
 
-func (r *recorder) CallPending(_ context.Context, c Call, h json.RawMessage) error {
+func (r *recorder) CallPending(_ context.Context, c toolcall.Call, h json.RawMessage) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, "pending "+c.Key)
@@ -78,7 +80,7 @@ func TestJournalRecordsEachCallOnce(t *testing.T) {
 	require.NoError(t, err)
 
 	// The host records the outcome itself, then resumes: the outcome is not journaled again.
-	j.outcomes["r1:2"] = Outcome{OK: true, Value: json.RawMessage(`"yes"`)}
+	j.outcomes["r1:2"] = toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes"`)}
 	j.events = nil
 	e2, err := b.rt.Resume(context.Background(), s.State, []OutcomeFor{{Key: "r1:2", Outcome: j.outcomes["r1:2"]}}, ExecOptions{Journal: j})
 	require.NoError(t, err)
@@ -141,4 +143,28 @@ func TestCheckpointPolicy(t *testing.T) {
 			require.EqualValues(t, 10, b.calls.Load(), "a re-drive must not call the tools again")
 		})
 	}
+}
+
+// Durable work left pending when a program returns is cancelled at its tool by exactly one
+// party: the run itself without a journal, its host (which was told the call is pending) with
+// one; a journaled run never calls the tool's Cancel.
+func TestLeftoverDurableWorkHasOneCanceller(t *testing.T) {
+	t.Parallel()
+	src := `tools.approvals.request({}); return await tools.math.add({a: 1, b: 2})`
+
+	b, appr := setup(t, Limits{}, Hooks{})
+	e, err := b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r1"})
+	require.NoError(t, err)
+	require.Equal(t, StateDone, e.State())
+	require.Equal(t, []string{"r1:1"}, appr.cancelled, "without a journal the run cancels it")
+
+	b, appr = setup(t, Limits{}, Hooks{})
+	j := newRecorder()
+	e, err = b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r2", Journal: j})
+	require.NoError(t, err)
+	require.Equal(t, StateDone, e.State())
+	res, _ := e.Result()
+	require.Equal(t, CallCancelled, res.ToolCalls[0].Status)
+	require.Empty(t, appr.cancelled, "a journaled run leaves the cancel to its host")
+	require.Contains(t, j.events, "pending r2:1", "the host knows the call is pending")
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // The release archive: testdata/releases/<release>/<program>.json holds runs suspended by that
@@ -35,7 +37,7 @@ type archivedRun struct {
 	// {"header": ..., "vm": ...} (see stateFile).
 	State json.RawMessage `json:"state"`
 	// Outcomes answer the run's durable calls by key, including those of later suspensions.
-	Outcomes map[string]Outcome `json:"outcomes"`
+	Outcomes map[string]toolcall.Outcome `json:"outcomes"`
 	// Result is the value the run returns.
 	Result json.RawMessage `json:"result"`
 }
@@ -141,14 +143,14 @@ return {got, chunks, keyed, zipped, tagged: ((s, ...v) => s.raw.join("|") + v.jo
 }
 
 // approvalOutcome answers approvals.request({what}): approved, unless what starts with "deny".
-func approvalOutcome(args json.RawMessage) Outcome {
+func approvalOutcome(args json.RawMessage) toolcall.Outcome {
 	var in struct{ What string }
 	_ = json.Unmarshal(args, &in)
 	if strings.HasPrefix(in.What, "deny") {
-		return Outcome{OK: false, Error: &OutcomeError{Message: "denied " + in.What}}
+		return toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: "denied " + in.What}}
 	}
 	v, _ := json.Marshal(map[string]any{"approved": true, "what": in.What})
-	return Outcome{OK: true, Value: v}
+	return toolcall.Outcome{OK: true, Value: v}
 }
 
 // resumeArchived resumes an archived run until it finishes, answering every durable call from
@@ -190,7 +192,7 @@ func writeReleaseArchive(t *testing.T) {
 		require.Equal(t, StateSuspended, e.State(), p.name)
 		s, err := e.Suspend()
 		require.NoError(t, err)
-		a := archivedRun{Program: p.src, State: stateFileOf(t, s.State), Outcomes: map[string]Outcome{}}
+		a := archivedRun{Program: p.src, State: stateFileOf(t, s.State), Outcomes: map[string]toolcall.Outcome{}}
 		// Run on to the end, answering every call, to record the outcomes.
 		state := s.State
 		for e.State() == StateSuspended {

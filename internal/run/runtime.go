@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Options configures a Runtime. The zero value is a runtime with no tools and no limits.
@@ -40,9 +42,9 @@ var buildRoundTrip = false
 type Hooks struct {
 	// BeforeCall runs before the call is made. A non-nil error denies the call: the program sees
 	// a thrown Error with the error's message, and the tool is not called.
-	BeforeCall func(ctx context.Context, call Call, input json.RawMessage) error
+	BeforeCall func(ctx context.Context, call toolcall.Call, input json.RawMessage) error
 	// AfterCall runs once the call has settled (succeeded, failed or was cancelled).
-	AfterCall func(ctx context.Context, call Call, record ToolCallRecord)
+	AfterCall func(ctx context.Context, call toolcall.Call, record ToolCallRecord)
 }
 
 // Runtime runs programs against a fixed set of tools. It is safe for concurrent use: every
@@ -125,17 +127,19 @@ func (p CheckpointPolicy) due(elapsed time.Duration, bytes int64) bool {
 
 // Journal lets a durable host record a run's calls and checkpoints, and answer calls that were
 // already made before a crash. Its methods are called from the goroutine driving the run, in
-// call order.
+// call order. A journaled run leaves the cancelling of durable work still pending when
+// it ends to the host, which was told of each such call through CallPending; only a run without
+// a journal cancels it at its tool itself.
 type Journal interface {
 	// CallStarted is called before a call is made. When the call's key is already known (the
 	// run is being re-driven after a crash) it returns the stored state: an outcome is used
 	// instead of calling the tool again; a handle means the durable call is pending and is not
 	// started again. For a new call it returns a zero Recorded.
-	CallStarted(ctx context.Context, call Call, input json.RawMessage, durable bool) (Recorded, error)
+	CallStarted(ctx context.Context, call toolcall.Call, input json.RawMessage, durable bool) (Recorded, error)
 	// CallSettled records the outcome of a call made inline (or attached in process).
-	CallSettled(ctx context.Context, call Call, outcome Outcome) error
+	CallSettled(ctx context.Context, call toolcall.Call, outcome toolcall.Outcome) error
 	// CallPending records that durable work started and answered with handle.
-	CallPending(ctx context.Context, call Call, handle json.RawMessage) error
+	CallPending(ctx context.Context, call toolcall.Call, handle json.RawMessage) error
 	// Checkpoint stores the run's state at a safe point after settled calls.
 	Checkpoint(ctx context.Context, state SavedState) error
 }
@@ -143,7 +147,7 @@ type Journal interface {
 // Recorded is what a Journal already knows about a call; the zero value means nothing.
 type Recorded struct {
 	// Outcome is the stored outcome of a settled call, or nil.
-	Outcome *Outcome
+	Outcome *toolcall.Outcome
 	// Handle is the handle of a durable call still pending, or nil.
 	Handle json.RawMessage
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codemode/codemode/internal/interp"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // StateFormat is the version of the run's header written by Suspend (SavedState.Header). The
@@ -222,7 +223,7 @@ type OutcomeFor struct {
 	// Key is the pending call's "<runId>:<callId>".
 	Key string `json:"key"`
 	// Outcome is how the call ended.
-	Outcome Outcome `json:"outcome"`
+	Outcome toolcall.Outcome `json:"outcome"`
 }
 
 // Resume continues a suspended run from its state with the outcomes that have arrived, which may
@@ -287,7 +288,7 @@ func (e *Execution) restore(st *runState) error {
 	e.byPromise = map[uint64]*callState{}
 	for _, j := range st.Calls {
 		c := &callState{
-			Call:      Call{RunID: e.runID, CallID: j.CallID, Key: j.Key, Path: j.Path},
+			Call:      toolcall.Call{RunID: e.runID, CallID: j.CallID, Key: j.Key, Path: j.Path},
 			promiseID: j.PromiseID, input: j.Input, durable: j.Durable, status: j.Status,
 			handle: j.Handle, duration: j.DurationMs, errMsg: j.Error, external: j.External,
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/codemode/codemode/internal/benchcpu"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // benchHeapProgram builds n units of mixed live data (records, arrays of numbers and strings,
@@ -117,7 +118,7 @@ func BenchmarkResume(b *testing.B) {
 		b.Run(size.name, func(b *testing.B) {
 			rt := benchRuntime(b)
 			_, s := suspendedRun(b, rt, fmt.Sprintf(benchHeapProgram, size.units))
-			outcomes := []OutcomeFor{{Key: s.Pending[0].Key, Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes"`)}}}
+			outcomes := []OutcomeFor{{Key: s.Pending[0].Key, Outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes"`)}}}
 			want := json.RawMessage(fmt.Sprint(9*size.units + 2*size.units - 1 + 3))
 			b.SetBytes(int64(s.State.Len()))
 			b.ReportAllocs()

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // approvalProgram asks for two approvals concurrently, then one more, and reports everything.
@@ -43,7 +45,7 @@ func TestSuspendResumeWithPartialOutcomes(t *testing.T) {
 	// A fresh runtime (another process) resumes with one of the two outcomes: still suspended.
 	b2, _ := setup(t, Limits{}, Hooks{})
 	e2, err := b2.rt.Resume(context.Background(), s1.State, []OutcomeFor{
-		{Key: "r1:3", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-y"`)}},
+		{Key: "r1:3", Outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes-y"`)}},
 	}, ExecOptions{})
 	require.NoError(t, err)
 	require.Equal(t, StateSuspended, e2.State())
@@ -54,7 +56,7 @@ func TestSuspendResumeWithPartialOutcomes(t *testing.T) {
 
 	// The second outcome lets the program reach the third approval: a second suspension.
 	e3, err := b2.rt.Resume(context.Background(), s2.State, []OutcomeFor{
-		{Key: "r1:2", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-x"`)}},
+		{Key: "r1:2", Outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes-x"`)}},
 	}, ExecOptions{})
 	require.NoError(t, err)
 	require.Equal(t, StateSuspended, e3.State())
@@ -64,7 +66,7 @@ func TestSuspendResumeWithPartialOutcomes(t *testing.T) {
 	require.Equal(t, "r1:4", s3.Pending[0].Key)
 
 	e4, err := b2.rt.Resume(context.Background(), s3.State, []OutcomeFor{
-		{Key: "r1:4", Outcome: Outcome{OK: false, Error: &OutcomeError{Message: "no way"}}},
+		{Key: "r1:4", Outcome: toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: "no way"}}},
 	}, ExecOptions{})
 	require.NoError(t, err)
 	res := resultOf(t, e4)
@@ -123,8 +125,8 @@ func TestResumeOneDocumentLayouts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			e2, err := b.rt.Resume(context.Background(), tt.state, []OutcomeFor{
-				{Key: "r1:2", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-x"`)}},
-				{Key: "r1:3", Outcome: Outcome{OK: true, Value: json.RawMessage(`"yes-y"`)}},
+				{Key: "r1:2", Outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes-x"`)}},
+				{Key: "r1:3", Outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes-y"`)}},
 			}, ExecOptions{})
 			if tt.fails {
 				var se *SnapshotError
@@ -152,9 +154,9 @@ func TestResumeRejectsBadInput(t *testing.T) {
 		state    SavedState
 		outcomes []OutcomeFor
 	}{
-		{name: "not pending", state: s.State, outcomes: []OutcomeFor{{Key: "r1:1", Outcome: Outcome{OK: true}}}},
-		{name: "unknown key", state: s.State, outcomes: []OutcomeFor{{Key: "nope", Outcome: Outcome{OK: true}}}},
-		{name: "malformed outcome", state: s.State, outcomes: []OutcomeFor{{Key: "r1:2", Outcome: Outcome{OK: false}}}},
+		{name: "not pending", state: s.State, outcomes: []OutcomeFor{{Key: "r1:1", Outcome: toolcall.Outcome{OK: true}}}},
+		{name: "unknown key", state: s.State, outcomes: []OutcomeFor{{Key: "nope", Outcome: toolcall.Outcome{OK: true}}}},
+		{name: "malformed outcome", state: s.State, outcomes: []OutcomeFor{{Key: "r1:2", Outcome: toolcall.Outcome{OK: false}}}},
 		{name: "not json", state: SavedState{VM: []byte("{{")}},
 		{name: "header not json", state: SavedState{Header: []byte("{{"), VM: s.State.VM}},
 		{name: "unknown format", state: SavedState{VM: []byte(`{"format": 99}`)}},
@@ -205,7 +207,7 @@ func TestTimeoutCountsAcrossResumes(t *testing.T) {
 	require.Equal(t, StateSuspended, e.State())
 	s, err := e.Suspend()
 	require.NoError(t, err)
-	e2, err := b.rt.Resume(context.Background(), s.State, []OutcomeFor{{Key: s.Pending[0].Key, Outcome: Outcome{OK: true}}}, ExecOptions{})
+	e2, err := b.rt.Resume(context.Background(), s.State, []OutcomeFor{{Key: s.Pending[0].Key, Outcome: toolcall.Outcome{OK: true}}}, ExecOptions{})
 	require.NoError(t, err)
 	res := resultOf(t, e2)
 	require.False(t, res.OK)

@@ -7,32 +7,13 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
-
-// Call identifies one host call of a run. Every call of a run (tool calls and
-// search) gets the next CallID, starting at 1; Key is "<RunID>:<CallID>" and
-// is what toolsets use to deduplicate retried or repeated calls.
-type Call struct {
-	// RunID is the id of the run making the call.
-	RunID string
-	// CallID is the call's sequence number within the run, from 1.
-	CallID int64
-	// Key is "<RunID>:<CallID>", stable across retries and resumes.
-	Key string
-	// Path is the registered dotted path of the tool called ("math.add").
-	Path string
-}
-
-// CallKey returns the idempotency key of call callID of run runID:
-// "<runID>:<callID>".
-func CallKey(runID string, callID int64) string {
-	return runID + ":" + strconv.FormatInt(callID, 10)
-}
 
 // Tool is one host function a program can call as tools.<path>(input).
 // Exactly one of Execute and Durable must be set.
@@ -47,9 +28,9 @@ type Tool struct {
 	Input json.RawMessage
 	// Output is the JSON Schema of the output; nil accepts anything.
 	Output json.RawMessage
-	// Execute runs a plain tool and returns its output as JSON. A *ToolError
+	// Execute runs a plain tool and returns its output as JSON. A *toolcall.ToolError
 	// is seen by the program as a thrown Error with its message.
-	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)
+	Execute func(ctx context.Context, input json.RawMessage, call toolcall.Call) (json.RawMessage, error)
 	// Durable runs a durable tool: long-running work identified by a handle,
 	// during which the run may be suspended.
 	Durable Durable
@@ -59,14 +40,14 @@ type Tool struct {
 type Durable interface {
 	// Start begins the work. It may finish at once (Started.Done with
 	// Output) or return a Handle naming the work in progress.
-	Start(ctx context.Context, input json.RawMessage, call Call) (Started, error)
+	Start(ctx context.Context, input json.RawMessage, call toolcall.Call) (Started, error)
 	// Attach waits in-process for the outcome of started work (a timer, for
 	// instance). It returns ErrNotAttachable when the outcome can only arrive
 	// from outside (an approval, a webhook); the run then suspends.
-	Attach(ctx context.Context, handle json.RawMessage, call Call) (Outcome, error)
+	Attach(ctx context.Context, handle json.RawMessage, call toolcall.Call) (toolcall.Outcome, error)
 	// Cancel stops started work, for a run cancelled or ended while the call
 	// was pending. Cancelling finished or unknown work is not an error.
-	Cancel(ctx context.Context, handle json.RawMessage, call Call) error
+	Cancel(ctx context.Context, handle json.RawMessage, call toolcall.Call) error
 }
 
 // Started is what Durable.Start reports.
@@ -79,42 +60,6 @@ type Started struct {
 	Handle json.RawMessage
 }
 
-// Outcome is how durable work ended. Its JSON form is {"ok":true,"value":X}
-// or {"ok":false,"error":{"message":"..."}}.
-type Outcome struct {
-	// OK is true when the work succeeded with Value.
-	OK bool `json:"ok"`
-	// Value is the output of successful work.
-	Value json.RawMessage `json:"value,omitempty"`
-	// Error says why the work failed when OK is false.
-	Error *OutcomeError `json:"error,omitempty"`
-}
-
-// OutcomeError is the failure of durable work; the program sees a thrown
-// Error with Message.
-type OutcomeError struct {
-	// Message is the error message the program sees.
-	Message string `json:"message"`
-}
-
-// Validate reports whether the outcome is well formed: a success carries no
-// error, a failure carries an error and no value.
-func (o Outcome) Validate() error {
-	if o.OK {
-		if o.Error != nil {
-			return fmt.Errorf("%w: a successful outcome has no error", ErrInvalidOutcome)
-		}
-		return nil
-	}
-	if o.Error == nil {
-		return fmt.Errorf("%w: a failed outcome needs an error", ErrInvalidOutcome)
-	}
-	if len(o.Value) > 0 {
-		return fmt.Errorf("%w: a failed outcome has no value", ErrInvalidOutcome)
-	}
-	return nil
-}
-
 // Namespace describes a dotted prefix of tool paths ("math" for math.add).
 type Namespace struct {
 	// Path is the dotted path of the namespace.
@@ -123,16 +68,6 @@ type Namespace struct {
 	Description string `json:"description,omitempty"`
 }
 
-// ToolError is a tool's own failure: the program sees a thrown Error with
-// Message (uncaught, it ends the run with a ToolFailure diagnostic).
-type ToolError struct {
-	// Message is the error message the program sees.
-	Message string
-}
-
-// Error returns the message.
-func (e *ToolError) Error() string { return e.Message }
-
 // ErrNotAttachable is returned by Durable.Attach when the outcome of the work
 // can only arrive from outside the process.
 var ErrNotAttachable = errors.New("outcome cannot be awaited in process")
@@ -140,9 +75,6 @@ var ErrNotAttachable = errors.New("outcome cannot be awaited in process")
 // ErrInvalidTool is wrapped by every error about a malformed tool or
 // namespace registration.
 var ErrInvalidTool = errors.New("invalid tool")
-
-// ErrInvalidOutcome is wrapped by errors about malformed outcomes.
-var ErrInvalidOutcome = errors.New("invalid outcome")
 
 // UnknownToolError reports a call to a path that is not a tool.
 type UnknownToolError struct {

@@ -9,25 +9,27 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 func plain(path string) Tool {
-	return Tool{Path: path, Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+	return Tool{Path: path, Execute: func(context.Context, json.RawMessage, toolcall.Call) (json.RawMessage, error) {
 		return json.RawMessage(`null`), nil
 	}}
 }
 
 type fakeDurable struct{}
 
-func (fakeDurable) Start(context.Context, json.RawMessage, Call) (Started, error) {
+func (fakeDurable) Start(context.Context, json.RawMessage, toolcall.Call) (Started, error) {
 	return Started{Handle: json.RawMessage(`"h"`)}, nil
 }
 
-func (fakeDurable) Attach(context.Context, json.RawMessage, Call) (Outcome, error) {
-	return Outcome{}, ErrNotAttachable
+func (fakeDurable) Attach(context.Context, json.RawMessage, toolcall.Call) (toolcall.Outcome, error) {
+	return toolcall.Outcome{}, ErrNotAttachable
 }
 
-func (fakeDurable) Cancel(context.Context, json.RawMessage, Call) error { return nil }
+func (fakeDurable) Cancel(context.Context, json.RawMessage, toolcall.Call) error { return nil }
 
 func TestAccessPath(t *testing.T) {
 	t.Parallel()
@@ -49,11 +51,6 @@ func TestAccessPath(t *testing.T) {
 			require.Equal(t, tt.want, AccessPath(tt.path))
 		})
 	}
-}
-
-func TestCallKey(t *testing.T) {
-	t.Parallel()
-	require.Equal(t, "run_1:42", CallKey("run_1", 42))
 }
 
 func TestNewToolboxRejects(t *testing.T) {
@@ -211,44 +208,6 @@ func TestToolboxValidate(t *testing.T) {
 	require.Equal(t, "math.add", ute.Suggestion)
 }
 
-func TestOutcome(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name    string
-		json    string
-		wantErr bool
-	}{
-		{name: "success", json: `{"ok":true,"value":{"x":1}}`},
-		{name: "success null value", json: `{"ok":true}`},
-		{name: "failure", json: `{"ok":false,"error":{"message":"denied"}}`},
-		{name: "failure without error", json: `{"ok":false}`, wantErr: true},
-		{name: "failure with value", json: `{"ok":false,"value":1,"error":{"message":"x"}}`, wantErr: true},
-		{name: "success with error", json: `{"ok":true,"error":{"message":"x"}}`, wantErr: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var o Outcome
-			require.NoError(t, json.Unmarshal([]byte(tt.json), &o))
-			err := o.Validate()
-			if tt.wantErr {
-				require.ErrorIs(t, err, ErrInvalidOutcome)
-				return
-			}
-			require.NoError(t, err)
-			back, err := json.Marshal(o)
-			require.NoError(t, err)
-			require.JSONEq(t, tt.json, string(back))
-		})
-	}
-}
-
-func TestToolErrorMessage(t *testing.T) {
-	t.Parallel()
-	var err error = &ToolError{Message: "division by zero"}
-	require.Equal(t, "division by zero", err.Error())
-}
-
 func TestToolboxConcurrentCatalog(t *testing.T) {
 	t.Parallel()
 	b := catalogToolbox(t)
@@ -266,7 +225,7 @@ func TestToolboxConcurrentCatalog(t *testing.T) {
 }
 
 func ExampleToolbox_Resolve() {
-	add := func(_ context.Context, input json.RawMessage, _ Call) (json.RawMessage, error) {
+	add := func(_ context.Context, input json.RawMessage, _ toolcall.Call) (json.RawMessage, error) {
 		return json.RawMessage(`{"sum":3}`), nil
 	}
 	b, err := NewToolbox([]Tool{{Path: "math.add", Execute: add}}, nil)

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Documents leaving a program are well-formed text: lone surrogates become U+FFFD in the
@@ -13,7 +15,7 @@ import (
 func TestDocumentsLeavingTheProgramAreWellFormed(t *testing.T) {
 	var gotArgs json.RawMessage
 	rt, err := New(testOptions(Options{Tools: []Tool{{Path: "t.echo", Description: "Echo.",
-		Execute: func(_ context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
+		Execute: func(_ context.Context, in json.RawMessage, _ toolcall.Call) (json.RawMessage, error) {
 			gotArgs = append(json.RawMessage(nil), in...)
 			return json.RawMessage(`{"s":"x\ud800y","z":"a\u0000b"}`), nil
 		}}}}))

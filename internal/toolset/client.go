@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/signing"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Client speaks the tool protocol to one toolset. It is safe for concurrent
@@ -43,91 +43,31 @@ func New(cfg Config) (*Client, error) {
 // Config returns the client's configuration with defaults filled in.
 func (c *Client) Config() Config { return c.cfg }
 
-// Manifest reads and validates the manifest with GET <url>, retrying like a
-// call.
+// Manifest reads and decodes the manifest with GET <url>, retrying like a
+// call. The runtime's rules for its paths and schemas are checked where its
+// tools are made (runtools).
 func (c *Client) Manifest(ctx context.Context) (*Manifest, error) {
+	_, m, err := c.ManifestData(ctx)
+	return m, err
+}
+
+// ManifestData is Manifest that also returns the body as the toolset sent it,
+// for hosts that store it. An answer other than 200 wraps ErrInvalidManifest
+// and a *StatusError; a toolset that could not be reached or kept failing is
+// an *UnavailableError.
+func (c *Client) ManifestData(ctx context.Context) ([]byte, *Manifest, error) {
 	status, body, err := c.do(ctx, http.MethodGet, nil, "")
 	if err != nil {
-		return nil, fmt.Errorf("toolset %s: manifest: %w", c.cfg.URL, err)
+		return nil, nil, fmt.Errorf("toolset %s: manifest: %w", c.cfg.URL, err)
 	}
 	if status != http.StatusOK {
-		return nil, fmt.Errorf("toolset %s: manifest: %w: status %d: %s", c.cfg.URL, ErrInvalidManifest, status, snippet(body))
+		return nil, nil, fmt.Errorf("toolset %s: manifest: %w: %w", c.cfg.URL, ErrInvalidManifest, &StatusError{Status: status, Body: snippet(body)})
 	}
-	m, err := ParseManifest(body)
+	m, err := DecodeManifest(body)
 	if err != nil {
-		return nil, fmt.Errorf("toolset %s: %w", c.cfg.URL, err)
+		return nil, nil, fmt.Errorf("toolset %s: %w", c.cfg.URL, err)
 	}
-	return m, nil
-}
-
-// Toolset is a loaded toolset: its tools as run.Tools mounted under the
-// configured Name, its namespaces, and the manifest they came from.
-type Toolset struct {
-	// Tools are ready to register with run.NewToolbox.
-	Tools []run.Tool
-	// Namespaces are the manifest's namespaces (mounted), plus the mount
-	// namespace itself when Config.Name is set.
-	Namespaces []run.Namespace
-	// Manifest is the manifest as read.
-	Manifest *Manifest
-}
-
-// Load reads the manifest and returns the toolset's tools. Plain tools call
-// POST <url> on Execute; durable tools start work with POST <url> and
-// cannot be attached to in process (their outcome is posted to the API).
-func (c *Client) Load(ctx context.Context) (*Toolset, error) {
-	m, err := c.Manifest(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return c.Toolset(m), nil
-}
-
-// Toolset makes the toolset's tools from a manifest already read (and checked with
-// ParseManifest), for hosts that store manifests (the durable service).
-func (c *Client) Toolset(m *Manifest) *Toolset {
-	ts := &Toolset{Manifest: m}
-	for _, mt := range m.Tools {
-		t := run.Tool{
-			Path:        c.mount(mt.Path),
-			Description: mt.Description,
-			Input:       mt.Input,
-			Output:      mt.Output,
-		}
-		if mt.Durable {
-			t.Durable = &durableTool{client: c, tool: mt.Path}
-		} else {
-			t.Execute = c.executeFunc(mt.Path)
-		}
-		ts.Tools = append(ts.Tools, t)
-	}
-	if c.cfg.Name != "" {
-		ts.Namespaces = append(ts.Namespaces, run.Namespace{Path: c.cfg.Name, Description: c.cfg.Description})
-	}
-	for _, ns := range m.Namespaces {
-		ts.Namespaces = append(ts.Namespaces, run.Namespace{Path: c.mount(ns.Path), Description: ns.Description})
-	}
-	return ts
-}
-
-// Load is New(cfg) followed by Client.Load.
-func Load(ctx context.Context, cfg Config) ([]run.Tool, []run.Namespace, error) {
-	c, err := New(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	ts, err := c.Load(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ts.Tools, ts.Namespaces, nil
-}
-
-func (c *Client) mount(path string) string {
-	if c.cfg.Name == "" {
-		return path
-	}
-	return c.cfg.Name + "." + path
+	return body, m, nil
 }
 
 // Response is a toolset's answer to a call.
@@ -166,10 +106,10 @@ type answer struct {
 }
 
 // Call calls the toolset's tool (its manifest path, not the mounted one)
-// with POST <url>, under call.Key (required: ErrMissingKey without it). A tool failure (200 with "error", or a
-// 4xx) is a *run.ToolError; retryable failures that outlast the retries
-// are an *UnavailableError.
-func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, call run.Call) (Response, error) {
+// with POST <url>, under call.Key (required: ErrMissingKey without it). A
+// tool failure (200 with "error", or a 4xx) is a *toolcall.ToolError;
+// retryable failures that outlast the retries are an *UnavailableError.
+func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, call toolcall.Call) (Response, error) {
 	if call.Key == "" {
 		return Response{}, fmt.Errorf("tool %s: %w", tool, ErrMissingKey)
 	}
@@ -191,7 +131,7 @@ func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, c
 		if json.Unmarshal(resp, &a) == nil && a.Error != nil && a.Error.Message != "" {
 			msg = a.Error.Message
 		}
-		return Response{}, &run.ToolError{Message: msg}
+		return Response{}, &toolcall.ToolError{Message: msg}
 	case status == http.StatusAccepted:
 		if err := json.Unmarshal(resp, &a); err != nil {
 			return Response{}, fmt.Errorf("tool %s: %w: 202 body: %w", tool, ErrProtocol, err)
@@ -212,7 +152,7 @@ func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, c
 			if msg == "" {
 				msg = "tool " + tool + " failed"
 			}
-			return Response{}, &run.ToolError{Message: msg}
+			return Response{}, &toolcall.ToolError{Message: msg}
 		}
 		if len(a.Output) == 0 {
 			a.Output = json.RawMessage("null")
@@ -231,7 +171,10 @@ func CancelKey(key string) string { return key + ":cancel" }
 
 // Cancel asks the toolset to cancel durable work with POST <url>
 // {"cancel": {"tool", "key", "handle"}} under the Idempotency-Key
-// CancelKey(key); any 2xx is success. Retried like a call.
+// CancelKey(key); any 2xx is success. Retryable failures are retried like a
+// call's (an *UnavailableError when they outlast the retries); any other
+// answer is final and wraps ErrRejected: repeating the request would get the
+// same answer.
 func (c *Client) Cancel(ctx context.Context, tool, key string, handle json.RawMessage) error {
 	if key == "" {
 		return fmt.Errorf("cancel %s: %w", tool, ErrMissingKey)
@@ -247,53 +190,9 @@ func (c *Client) Cancel(ctx context.Context, tool, key string, handle json.RawMe
 		return fmt.Errorf("cancel %s %s: %w", tool, key, err)
 	}
 	if status < 200 || status >= 300 {
-		return fmt.Errorf("cancel %s %s: %w: status %d: %s", tool, key, ErrProtocol, status, snippet(resp))
+		return fmt.Errorf("cancel %s %s: %w: status %d: %s", tool, key, ErrRejected, status, snippet(resp))
 	}
 	return nil
-}
-
-func (c *Client) executeFunc(tool string) func(context.Context, json.RawMessage, run.Call) (json.RawMessage, error) {
-	return func(ctx context.Context, input json.RawMessage, call run.Call) (json.RawMessage, error) {
-		r, err := c.Call(ctx, tool, input, call)
-		if err != nil {
-			return nil, err
-		}
-		if r.Pending {
-			return nil, fmt.Errorf("tool %s: %w: 202 from a tool the manifest does not declare durable", tool, ErrProtocol)
-		}
-		return r.Output, nil
-	}
-}
-
-// durableTool adapts a durable manifest tool to run.Durable.
-type durableTool struct {
-	client *Client
-	tool   string
-}
-
-var _ run.Durable = (*durableTool)(nil)
-
-// Start posts the call: a 200 finishes at once, a 202 returns the handle.
-func (d *durableTool) Start(ctx context.Context, input json.RawMessage, call run.Call) (run.Started, error) {
-	r, err := d.client.Call(ctx, d.tool, input, call)
-	if err != nil {
-		return run.Started{}, err
-	}
-	if r.Pending {
-		return run.Started{Handle: r.Handle}, nil
-	}
-	return run.Started{Done: true, Output: r.Output}, nil
-}
-
-// Attach returns run.ErrNotAttachable: the outcome of HTTP durable work
-// arrives through the API.
-func (d *durableTool) Attach(context.Context, json.RawMessage, run.Call) (run.Outcome, error) {
-	return run.Outcome{}, run.ErrNotAttachable
-}
-
-// Cancel posts a cancel request for the work.
-func (d *durableTool) Cancel(ctx context.Context, handle json.RawMessage, call run.Call) error {
-	return d.client.Cancel(ctx, d.tool, call.Key, handle)
 }
 
 // do sends one request with retries and returns the final status and body.

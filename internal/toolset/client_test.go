@@ -15,7 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolcall"
 	"github.com/codemode/codemode/internal/toolset"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
@@ -25,7 +25,7 @@ var fast = toolset.Backoff{Initial: time.Millisecond, Max: 5 * time.Millisecond}
 
 type testBundle struct {
 	server *toolsettest.Server
-	box    *run.Toolbox
+	client *toolset.Client
 }
 
 func setup(t *testing.T, cfg toolset.Config) *testBundle {
@@ -35,63 +35,24 @@ func setup(t *testing.T, cfg toolset.Config) *testBundle {
 	if cfg.Backoff == (toolset.Backoff{}) {
 		cfg.Backoff = fast
 	}
-	tools, namespaces, err := toolset.Load(context.Background(), cfg)
+	c, err := toolset.New(cfg)
 	require.NoError(t, err)
-	box, err := run.NewToolbox(tools, namespaces)
-	require.NoError(t, err)
-	return &testBundle{server: srv, box: box}
+	return &testBundle{server: srv, client: c}
 }
 
-func call(runID string, id int64, path string) run.Call {
-	return run.Call{RunID: runID, CallID: id, Key: run.CallKey(runID, id), Path: path}
+func call(runID string, id int64, path string) toolcall.Call {
+	return toolcall.Call{RunID: runID, CallID: id, Key: toolcall.Key(runID, id), Path: path}
 }
 
-func execute(t *testing.T, b *testBundle, path, input string, c run.Call) (json.RawMessage, error) {
+// execute calls the plain tool at path, which answers at once.
+func execute(t *testing.T, b *testBundle, path, input string, c toolcall.Call) (json.RawMessage, error) {
 	t.Helper()
-	tool, ok := b.box.Lookup(path)
-	require.True(t, ok, path)
-	require.NotNil(t, tool.Execute, path)
-	return tool.Execute(context.Background(), json.RawMessage(input), c)
-}
-
-func TestLoadMountsManifest(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name      string
-		mount     string
-		wantTool  string
-		wantSpace []run.Namespace
-	}{
-		{name: "root", wantTool: "math.add", wantSpace: []run.Namespace{
-			{Path: "approvals", Description: "Human approvals"}, {Path: "math", Description: "Arithmetic"}, {Path: "string", Description: "String utilities"},
-		}},
-		{name: "named", mount: "ops", wantTool: "ops.math.add", wantSpace: []run.Namespace{
-			{Path: "ops", Description: "Operations"}, {Path: "ops.approvals", Description: "Human approvals"},
-			{Path: "ops.math", Description: "Arithmetic"}, {Path: "ops.string", Description: "String utilities"},
-		}},
+	resp, err := b.client.Call(context.Background(), path, json.RawMessage(input), c)
+	if err != nil {
+		return nil, err
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			b := setup(t, toolset.Config{Name: tt.mount, Description: "Operations"})
-			tool, ok := b.box.Lookup(tt.wantTool)
-			require.True(t, ok)
-			require.Equal(t, "Add two numbers", tool.Description)
-			require.Contains(t, string(tool.Input), `"required": ["a", "b"]`)
-			require.Equal(t, tt.wantSpace, b.box.Namespaces())
-			require.Equal(t, 10, b.box.Len())
-
-			approvals := strings.TrimPrefix(tt.wantTool, "math.add") + "approvals.request"
-			if tt.mount != "" {
-				approvals = "ops.approvals.request"
-			}
-			d, ok := b.box.Lookup(approvals)
-			require.True(t, ok)
-			require.NotNil(t, d.Durable)
-			require.Nil(t, d.Execute)
-			require.Equal(t, 1, b.server.ManifestReads())
-		})
-	}
+	require.False(t, resp.Pending, path)
+	return resp.Output, nil
 }
 
 func TestCallOutcomes(t *testing.T) {
@@ -117,7 +78,7 @@ func TestCallOutcomes(t *testing.T) {
 			c := call("outcomes", int64(i+1), tt.path)
 			out, err := execute(t, b, tt.path, tt.input, c)
 			if tt.wantToolErr != "" {
-				var te *run.ToolError
+				var te *toolcall.ToolError
 				require.ErrorAs(t, err, &te)
 				require.Equal(t, tt.wantToolErr, te.Message)
 				return
@@ -172,34 +133,6 @@ func TestNoRetries(t *testing.T) {
 	require.Equal(t, 1, b.server.Attempts(c.Key))
 }
 
-func TestDurableStartAndCancel(t *testing.T) {
-	t.Parallel()
-	b := setup(t, toolset.Config{Name: "ops"})
-	tool, ok := b.box.Lookup("ops.approvals.request")
-	require.True(t, ok)
-	c := call("dur", 1, "ops.approvals.request")
-	started, err := tool.Durable.Start(context.Background(), json.RawMessage(`{"reason":"deploy"}`), c)
-	require.NoError(t, err)
-	require.False(t, started.Done)
-	require.JSONEq(t, `{"approvalId":"apr_dur:1"}`, string(started.Handle))
-
-	_, err = tool.Durable.Attach(context.Background(), started.Handle, c)
-	require.ErrorIs(t, err, run.ErrNotAttachable)
-
-	done, err := tool.Durable.Start(context.Background(), json.RawMessage(`{"reason":"x","autoApprove":true}`), call("dur", 2, "ops.approvals.request"))
-	require.NoError(t, err)
-	require.True(t, done.Done)
-	require.JSONEq(t, `{"approved":true,"by":"auto"}`, string(done.Output))
-	require.NoError(t, b.box.ValidateOutput("ops.approvals.request", done.Output))
-
-	require.NoError(t, tool.Durable.Cancel(context.Background(), started.Handle, c))
-	cancels := b.server.Cancels()
-	require.Len(t, cancels, 1)
-	require.Equal(t, "approvals.request", cancels[0].Tool)
-	require.Equal(t, "dur:1", cancels[0].Key)
-	require.JSONEq(t, `{"approvalId":"apr_dur:1"}`, string(cancels[0].Handle))
-}
-
 func TestSignedCalls(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -224,7 +157,7 @@ func TestSignedCalls(t *testing.T) {
 		c, err := toolset.New(toolset.Config{URL: srv.URL, Secret: "wrong", Backoff: fast})
 		require.NoError(t, err)
 		_, err = c.Call(context.Background(), "math.add", json.RawMessage(`{"a":1,"b":2}`), call("sig", 2, "math.add"))
-		var te *run.ToolError
+		var te *toolcall.ToolError
 		require.ErrorAs(t, err, &te)
 		require.Contains(t, te.Message, "invalid signature")
 	})
@@ -234,7 +167,7 @@ func TestSignedCalls(t *testing.T) {
 		c, err := toolset.New(toolset.Config{URL: srv.URL, Backoff: fast})
 		require.NoError(t, err)
 		_, err = c.Call(context.Background(), "math.add", json.RawMessage(`{"a":1,"b":2}`), call("sig", 3, "math.add"))
-		var te *run.ToolError
+		var te *toolcall.ToolError
 		require.ErrorAs(t, err, &te)
 	})
 }
@@ -309,7 +242,7 @@ func TestProtocolEdges(t *testing.T) {
 			require.NoError(t, err)
 			resp, err := c.Call(context.Background(), "t", json.RawMessage(`{}`), call("edge", 1, "t"))
 			if tt.wantToolErr != "" {
-				var te *run.ToolError
+				var te *toolcall.ToolError
 				require.ErrorAs(t, err, &te)
 				require.Equal(t, tt.wantToolErr, te.Message)
 				return
@@ -406,25 +339,12 @@ func TestConnectionRefused(t *testing.T) {
 func TestMissingKey(t *testing.T) {
 	t.Parallel()
 	b := setup(t, toolset.Config{})
-	_, err := execute(t, b, "math.add", `{"a":1,"b":2}`, run.Call{RunID: "r", CallID: 1, Path: "math.add"})
+	_, err := execute(t, b, "math.add", `{"a":1,"b":2}`, toolcall.Call{RunID: "r", CallID: 1, Path: "math.add"})
 	require.ErrorIs(t, err, toolset.ErrMissingKey)
 	c, err := toolset.New(toolset.Config{URL: b.server.URL})
 	require.NoError(t, err)
 	require.ErrorIs(t, c.Cancel(context.Background(), "approvals.request", "", nil), toolset.ErrMissingKey)
 	require.Equal(t, 0, b.server.Attempts(""))
-}
-
-func TestNonDurable202(t *testing.T) {
-	t.Parallel()
-	url := protocolServer(t, func(w http.ResponseWriter, _ *http.Request) {
-		w.WriteHeader(http.StatusAccepted)
-		_, _ = io.WriteString(w, `{"handle":"h"}`)
-	})
-	tools, _, err := toolset.Load(context.Background(), toolset.Config{URL: url, Backoff: fast})
-	require.NoError(t, err)
-	require.Len(t, tools, 1)
-	_, err = tools[0].Execute(context.Background(), nil, call("nd", 1, "t"))
-	require.ErrorIs(t, err, toolset.ErrProtocol)
 }
 
 func TestManifestFailures(t *testing.T) {
@@ -436,7 +356,7 @@ func TestManifestFailures(t *testing.T) {
 		wantErr error
 	}{
 		{name: "not found", status: http.StatusNotFound, body: `{"error":{"message":"no"}}`, wantErr: toolset.ErrInvalidManifest},
-		{name: "invalid manifest", status: http.StatusOK, body: `{"tools":[{"path":"a..b"}]}`, wantErr: toolset.ErrInvalidManifest},
+		{name: "not a manifest", status: http.StatusOK, body: `{"tools":{}}`, wantErr: toolset.ErrInvalidManifest},
 		{name: "server error retried then unavailable", status: http.StatusInternalServerError, body: `oops`, wantErr: toolset.ErrUnavailable},
 	}
 	for _, tt := range tests {
@@ -449,7 +369,9 @@ func TestManifestFailures(t *testing.T) {
 				_, _ = io.WriteString(w, tt.body)
 			}))
 			t.Cleanup(srv.Close)
-			_, _, err := toolset.Load(context.Background(), toolset.Config{URL: srv.URL, Retries: 1, Backoff: fast})
+			c, err := toolset.New(toolset.Config{URL: srv.URL, Retries: 1, Backoff: fast})
+			require.NoError(t, err)
+			_, err = c.Manifest(context.Background())
 			require.ErrorIs(t, err, tt.wantErr)
 			if tt.status >= 500 {
 				require.Equal(t, int32(2), gets.Load())
@@ -477,7 +399,7 @@ func TestConcurrentCalls(t *testing.T) {
 		require.NoError(t, <-errs)
 	}
 	for i := range n {
-		key := run.CallKey("conc", int64(i+1))
+		key := toolcall.Key("conc", int64(i+1))
 		require.Equal(t, 2, b.server.Attempts(key), key)
 		require.Equal(t, 1, b.server.Executions(key), key)
 	}
@@ -524,4 +446,80 @@ func TestRedirectIsAFailedCall(t *testing.T) {
 	require.Contains(t, err.Error(), "303")
 	require.Equal(t, int32(1), posts.Load())
 	require.Zero(t, gets.Load(), "the redirect was not followed")
+}
+
+// A cancel is done on any 2xx; a refusal is final (ErrRejected, not retried), and a retryable
+// failure is retried like a call's.
+func TestCancelAnswers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		status   int
+		wantErr  error
+		attempts int32
+	}{
+		{name: "accepted", status: http.StatusNoContent, attempts: 1},
+		{name: "refused", status: http.StatusBadRequest, wantErr: toolset.ErrRejected, attempts: 1},
+		{name: "gone", status: http.StatusGone, wantErr: toolset.ErrRejected, attempts: 1},
+		{name: "unavailable", status: http.StatusServiceUnavailable, wantErr: toolset.ErrUnavailable, attempts: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var n atomic.Int32
+			url := protocolServer(t, func(w http.ResponseWriter, _ *http.Request) {
+				n.Add(1)
+				w.WriteHeader(tt.status)
+			})
+			c, err := toolset.New(toolset.Config{URL: url, Retries: 2, Backoff: fast})
+			require.NoError(t, err)
+			err = c.Cancel(context.Background(), "t", "run_1:1", json.RawMessage(`{}`))
+			if tt.wantErr == nil {
+				require.NoError(t, err)
+			} else {
+				require.ErrorIs(t, err, tt.wantErr)
+			}
+			if errors.Is(err, toolset.ErrUnavailable) {
+				require.NotErrorIs(t, err, toolset.ErrRejected)
+			}
+			require.Equal(t, tt.attempts, n.Load())
+		})
+	}
+}
+
+// ManifestData returns the manifest's body as sent (unknown fields and all), and tells an
+// answer other than 200 (a *StatusError) from a body that is not a manifest.
+func TestManifestData(t *testing.T) {
+	t.Parallel()
+	body := `{"tools": [{"path": "t"}], "future": {"x": 1}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/missing":
+			http.Error(w, "no such toolset", http.StatusNotFound)
+		case "/garbage":
+			_, _ = io.WriteString(w, `<html>`)
+		default:
+			_, _ = io.WriteString(w, body)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	get := func(path string) ([]byte, *toolset.Manifest, error) {
+		c, err := toolset.New(toolset.Config{URL: srv.URL + path, Retries: -1})
+		require.NoError(t, err)
+		return c.ManifestData(context.Background())
+	}
+	data, m, err := get("/")
+	require.NoError(t, err)
+	require.Equal(t, body, string(data))
+	require.Len(t, m.Tools, 1)
+
+	_, _, err = get("/missing")
+	var se *toolset.StatusError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, http.StatusNotFound, se.Status)
+	require.ErrorIs(t, err, toolset.ErrInvalidManifest)
+
+	_, _, err = get("/garbage")
+	require.ErrorIs(t, err, toolset.ErrInvalidManifest)
+	require.False(t, errors.As(err, &se))
 }

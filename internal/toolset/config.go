@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/codemode/codemode/internal/egress"
-	"github.com/codemode/codemode/internal/run"
 )
 
 // Defaults of Config.
@@ -40,7 +39,9 @@ type Config struct {
 	// URL is the toolset's base URL (required, http or https).
 	URL string
 	// Name mounts the toolset's tools under this dotted prefix ("ops" makes
-	// manifest path math.add into ops.math.add). Empty mounts at the root.
+	// manifest path math.add into ops.math.add) where its tools are made
+	// (runtools, which checks it); the protocol never sends it. Empty mounts
+	// at the root.
 	Name string
 	// Description describes the mount namespace Name (ignored without Name).
 	Description string
@@ -112,11 +113,6 @@ func (c Config) validate() error {
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("%w: url %q is not an http(s) URL", ErrInvalidConfig, c.URL)
-	}
-	if c.Name != "" {
-		if err := run.ValidatePath(c.Name); err != nil {
-			return fmt.Errorf("%w: name: %w", ErrInvalidConfig, err)
-		}
 	}
 	if c.Timeout < 0 {
 		return fmt.Errorf("%w: timeout is %s, want positive", ErrInvalidConfig, c.Timeout)

@@ -45,7 +45,6 @@ func TestConfigValidate(t *testing.T) {
 		{name: "missing url", cfg: Config{}, wantErr: true},
 		{name: "not http", cfg: Config{URL: "ftp://x"}, wantErr: true},
 		{name: "no host", cfg: Config{URL: "http://"}, wantErr: true},
-		{name: "bad name", cfg: Config{URL: "http://x", Name: "ops..x"}, wantErr: true},
 		{name: "negative timeout", cfg: Config{URL: "http://x", Timeout: -1}, wantErr: true},
 		{name: "negative cap", cfg: Config{URL: "http://x", MaxResponseBytes: -1}, wantErr: true},
 		{name: "max below initial", cfg: Config{URL: "http://x", Backoff: Backoff{Initial: time.Second, Max: time.Millisecond}}, wantErr: true},

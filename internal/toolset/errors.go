@@ -21,6 +21,11 @@ var ErrInvalidManifest = errors.New("invalid toolset manifest")
 // 202 from a tool not declared durable, an unexpected status).
 var ErrProtocol = errors.New("toolset protocol violation")
 
+// ErrRejected is wrapped when a toolset answers a cancel request with a final
+// refusal: a status that is neither 2xx nor retried (a 4xx other than 408 and
+// 429, a redirect). Sending the same request again would be refused again.
+var ErrRejected = errors.New("toolset rejected the request")
+
 // ErrResponseTooLarge is wrapped when a response body exceeds
 // Config.MaxResponseBytes. It is not retried.
 var ErrResponseTooLarge = errors.New("toolset response too large")
@@ -53,7 +58,8 @@ func (e *UnavailableError) Error() string {
 // Unwrap returns ErrUnavailable and the last failure.
 func (e *UnavailableError) Unwrap() []error { return []error{ErrUnavailable, e.Last} }
 
-// StatusError is a retryable HTTP status answered by a toolset.
+// StatusError is an HTTP status answered by a toolset that failed a request:
+// a retryable one (5xx, 408, 429), or a manifest GET's answer other than 200.
 type StatusError struct {
 	// Status is the HTTP status code.
 	Status int

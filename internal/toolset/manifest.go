@@ -2,11 +2,8 @@ package toolset
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-
-	"github.com/codemode/codemode/internal/run"
 )
 
 // Manifest is what GET <url> returns.
@@ -14,7 +11,7 @@ type Manifest struct {
 	// Tools lists the toolset's tools.
 	Tools []ManifestTool `json:"tools"`
 	// Namespaces describes namespaces of the tool paths (optional).
-	Namespaces []run.Namespace `json:"namespaces,omitempty"`
+	Namespaces []Namespace `json:"namespaces,omitempty"`
 }
 
 // ManifestTool is one tool of a manifest.
@@ -31,11 +28,20 @@ type ManifestTool struct {
 	Durable bool `json:"durable,omitempty"`
 }
 
-// ParseManifest decodes and validates a manifest: a JSON object with a
-// "tools" array whose paths are valid and unique and whose schemas compile
-// (see run.NewToolbox). Unknown fields are ignored, for forward
-// compatibility.
-func ParseManifest(data []byte) (*Manifest, error) {
+// Namespace describes a dotted prefix of a manifest's tool paths ("math" for
+// math.add).
+type Namespace struct {
+	// Path is the dotted path of the namespace.
+	Path string `json:"path"`
+	// Description says what the namespace's tools are for.
+	Description string `json:"description,omitempty"`
+}
+
+// DecodeManifest decodes a manifest: a JSON object with a "tools" array.
+// Unknown fields are ignored, for forward compatibility. Whether its paths
+// and schemas are ones the runtime accepts is checked where its tools are
+// made (runtools.ParseManifest), not by the protocol.
+func DecodeManifest(data []byte) (*Manifest, error) {
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&m); err != nil {
@@ -44,18 +50,5 @@ func ParseManifest(data []byte) (*Manifest, error) {
 	if m.Tools == nil {
 		return nil, fmt.Errorf("%w: no \"tools\" array", ErrInvalidManifest)
 	}
-	// Compile everything once with stand-in implementations, so a bad path
-	// or schema is reported before any tool is used.
-	tools := make([]run.Tool, len(m.Tools))
-	for i, t := range m.Tools {
-		tools[i] = run.Tool{Path: t.Path, Input: t.Input, Output: t.Output, Execute: noExecute}
-	}
-	if _, err := run.NewToolbox(tools, m.Namespaces); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidManifest, err)
-	}
 	return &m, nil
-}
-
-func noExecute(context.Context, json.RawMessage, run.Call) (json.RawMessage, error) {
-	return nil, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // archiveDir is internal/run's release archive: runs suspended by every earlier release, with
@@ -63,10 +64,10 @@ func archiveToolServer(t *testing.T) string {
 
 // archivedRun is a file of the release archive (internal/run's archivedRun).
 type archivedRun struct {
-	Program  string                         `json:"program"`
-	State    json.RawMessage                `json:"state"`
-	Outcomes map[string]durable.CallOutcome `json:"outcomes"`
-	Result   json.RawMessage                `json:"result"`
+	Program  string                      `json:"program"`
+	State    json.RawMessage             `json:"state"`
+	Outcomes map[string]toolcall.Outcome `json:"outcomes"`
+	Result   json.RawMessage             `json:"result"`
 }
 
 // archivedCall is a call in a state's header.
@@ -158,7 +159,7 @@ func TestArchivedRunsResumeInAWorkerProcess(t *testing.T) {
 			toolset, _, _ := strings.Cut(c.Path, ".")
 			_, err = pool.Exec(b.ctx, `INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, status, handle)
 				VALUES ($1, $2, $3, $4, $5, $6, true, 'pending', $7)`,
-				a.runID, c.CallID, durable.CallKey(a.runID, int(c.CallID)), toolset, c.Path, []byte(c.Input), []byte(c.Handle))
+				a.runID, c.CallID, toolcall.Key(a.runID, c.CallID), toolset, c.Path, []byte(c.Input), []byte(c.Handle))
 			require.NoError(t, err)
 		}
 		runs = append(runs, a)

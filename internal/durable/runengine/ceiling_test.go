@@ -11,6 +11,7 @@ import (
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // A run's limits cannot lift or raise the worker's ceilings: zero (no limit) and values above
@@ -56,8 +57,8 @@ func TestRunLimitsAreHeldToTheWorkersCeilings(t *testing.T) {
 			require.NoError(t, json.Unmarshal(done.Result, &result))
 			require.Equal(t, tt.kind, result.Error.Kind, string(done.Result))
 			if tt.name == "a lower limit applies" {
-				require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(created.ID, 1)))
-				require.Zero(t, b.tools.Handler.Executions(durable.CallKey(created.ID, 2)))
+				require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(created.ID, 1)))
+				require.Zero(t, b.tools.Handler.Executions(toolcall.Key(created.ID, 2)))
 			}
 		})
 	}

@@ -1,7 +1,8 @@
 // Package runengine is the worker's durable.Engine: it runs programs with the code-mode runtime
-// (internal/run) against the run's HTTP toolsets (internal/toolset), recording every call and
-// checkpoint through the durable Host, and turns the runtime's end states into durable
-// Outcomes.
+// (internal/run) against the run's HTTP toolsets (internal/toolset, through runtools), recording
+// every call and checkpoint through the durable Host, turns the runtime's end states into
+// durable Outcomes, and cancels the durable calls runs left pending (CancelCall). It is the
+// durable service's only way to a toolset.
 package runengine
 
 import (
@@ -17,7 +18,9 @@ import (
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolcall"
 	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/runtools"
 )
 
 // Config configures an Engine.
@@ -137,7 +140,7 @@ func (e *Engine) Start(ctx context.Context, spec durable.RunSpec, host durable.H
 }
 
 // Resume implements durable.Engine.
-func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot durable.Snapshot, settled []durable.CallOutcome, host durable.Host) (durable.Outcome, error) {
+func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot durable.Snapshot, settled []durable.Settled, host durable.Host) (durable.Outcome, error) {
 	rt, opts, execCtx, done, err := e.prepare(ctx, spec, host, true)
 	if err != nil {
 		return durable.Outcome{}, err
@@ -145,11 +148,7 @@ func (e *Engine) Resume(ctx context.Context, spec durable.RunSpec, snapshot dura
 	defer done()
 	outcomes := make([]run.OutcomeFor, 0, len(settled))
 	for _, o := range settled {
-		out := run.Outcome{OK: o.OK, Value: o.Value}
-		if o.Error != nil {
-			out.Error = &run.OutcomeError{Message: o.Error.Message}
-		}
-		outcomes = append(outcomes, run.OutcomeFor{Key: durable.CallKey(spec.RunID, o.CallID), Outcome: out})
+		outcomes = append(outcomes, run.OutcomeFor{Key: toolcall.Key(spec.RunID, int64(o.CallID)), Outcome: o.Outcome})
 	}
 	exec, err := rt.Resume(execCtx, savedState(snapshot), outcomes, opts)
 	if err != nil {
@@ -232,7 +231,7 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 
 // toolset builds a toolset's tools from the manifest stored when it was registered, or from
 // its URL when none was stored.
-func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*toolset.Toolset, error) {
+func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*runtools.Toolset, error) {
 	client, err := toolset.New(toolset.Config{
 		URL: ts.URL, Name: ts.Name, Description: ts.Description, Secret: ts.Secret,
 		HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger,
@@ -241,13 +240,13 @@ func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*toolset.Tool
 		return nil, fmt.Errorf("toolset %s: %w", ts.Name, err)
 	}
 	if len(ts.Manifest) > 0 {
-		m, err := toolset.ParseManifest(ts.Manifest)
+		m, err := runtools.ParseManifest(ts.Manifest)
 		if err != nil {
 			return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
 		}
-		return client.Toolset(m), nil
+		return runtools.FromManifest(client, m), nil
 	}
-	loaded, err := client.Load(ctx)
+	loaded, err := runtools.LoadFrom(ctx, client)
 	if err != nil {
 		return nil, fmt.Errorf("load toolset %s: %w", ts.Name, err)
 	}
@@ -303,7 +302,7 @@ func snapshotTooLarge(exec *run.Execution, err error) (durable.Outcome, error) {
 // journal records the runtime's calls and checkpoints through the durable Host.
 type journal struct{ host durable.Host }
 
-func (j journal) CallStarted(ctx context.Context, call run.Call, input json.RawMessage, isDurable bool) (run.Recorded, error) {
+func (j journal) CallStarted(ctx context.Context, call toolcall.Call, input json.RawMessage, isDurable bool) (run.Recorded, error) {
 	name, _, _ := strings.Cut(call.Path, ".")
 	rec, err := j.host.CallStarted(ctx, durable.CallStart{
 		CallID: int(call.CallID), Toolset: name, Path: call.Path, Args: input, Durable: isDurable,
@@ -311,23 +310,14 @@ func (j journal) CallStarted(ctx context.Context, call run.Call, input json.RawM
 	if err != nil {
 		return run.Recorded{}, err
 	}
-	out := run.Recorded{Handle: rec.Handle}
-	if rec.Outcome != nil {
-		o := toRunOutcome(*rec.Outcome)
-		out.Outcome = &o
-	}
-	return out, nil
+	return run.Recorded{Handle: rec.Handle, Outcome: rec.Outcome}, nil
 }
 
-func (j journal) CallSettled(ctx context.Context, call run.Call, o run.Outcome) error {
-	out := durable.CallOutcome{OK: o.OK, Value: o.Value}
-	if o.Error != nil {
-		out.Error = &durable.CallError{Message: o.Error.Message}
-	}
-	return j.host.CallSettled(ctx, int(call.CallID), out)
+func (j journal) CallSettled(ctx context.Context, call toolcall.Call, o toolcall.Outcome) error {
+	return j.host.CallSettled(ctx, int(call.CallID), o)
 }
 
-func (j journal) CallPending(ctx context.Context, call run.Call, handle json.RawMessage) error {
+func (j journal) CallPending(ctx context.Context, call toolcall.Call, handle json.RawMessage) error {
 	return j.host.CallPending(ctx, int(call.CallID), handle)
 }
 
@@ -347,10 +337,24 @@ func savedState(s durable.Snapshot) run.SavedState {
 	return run.SavedState{Header: s.Header, VM: s.State}
 }
 
-func toRunOutcome(o durable.CallOutcome) run.Outcome {
-	out := run.Outcome{OK: o.OK, Value: o.Value}
-	if o.Error != nil {
-		out.Error = &run.OutcomeError{Message: o.Error.Message}
+// CancelCall implements durable.Engine: it sends the tool protocol's cancel request for the call
+// to its toolset (internal/toolset, signed with the toolset's secret), one attempt per call, so
+// that the call.cancel job's backoff is the one retry policy. The toolset's refusal (an answer
+// that is final, or a cancel that cannot be sent as configured) wraps durable.ErrPermanent;
+// anything else (unreachable, 5xx, 408, 429, a timeout) is retried by the job.
+func (e *Engine) CancelCall(ctx context.Context, c durable.CallCancel) error {
+	client, err := toolset.New(toolset.Config{
+		URL: c.Toolset.URL, Secret: c.Toolset.Secret, HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger,
+		Retries: -1,
+	})
+	if err != nil {
+		return fmt.Errorf("cancel %s: %w: %w", c.Key, durable.ErrPermanent, err)
 	}
-	return out
+	// The toolset knows the tool by its manifest path: the program's path without the mount.
+	tool := strings.TrimPrefix(c.Path, c.Toolset.Name+".")
+	err = client.Cancel(ctx, tool, c.Key, c.Handle)
+	if errors.Is(err, toolset.ErrRejected) || errors.Is(err, toolset.ErrResponseTooLarge) || errors.Is(err, toolset.ErrMissingKey) {
+		return fmt.Errorf("%w: %w", durable.ErrPermanent, err)
+	}
+	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/pgtest"
 	"github.com/codemode/codemode/internal/secretbox"
+	"github.com/codemode/codemode/internal/toolcall"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -92,7 +93,7 @@ return {sum: s.sum, approved: r.approved};
 	require.Equal(t, "ops.approvals.request", run.Pending[0].Path)
 	callID := run.Pending[0].CallID
 
-	_, err = b.store.RecordOutcome(b.ctx, run.ID, callID, durable.CallOutcome{OK: true, Value: json.RawMessage(`{"approved": true}`)})
+	_, err = b.store.RecordOutcome(b.ctx, run.ID, callID, toolcall.Outcome{OK: true, Value: json.RawMessage(`{"approved": true}`)})
 	require.NoError(t, err)
 	run = b.waitStatus(t, run.ID, durable.StatusSucceeded)
 	var result struct {
@@ -102,7 +103,7 @@ return {sum: s.sum, approved: r.approved};
 	require.NoError(t, json.Unmarshal(run.Result, &result))
 	require.True(t, result.OK, string(run.Result))
 	require.JSONEq(t, `{"sum": 3, "approved": true}`, string(result.Value))
-	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)), "the plain call ran once")
+	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(run.ID, 1)), "the plain call ran once")
 	require.Zero(t, b.tools.Handler.ManifestReads(), "tools come from the stored manifest")
 }
 
@@ -168,7 +169,7 @@ return [a.slept, s.sum];
 	}
 	require.NoError(t, json.Unmarshal(run.Result, &result))
 	require.JSONEq(t, `[1500, 5]`, string(result.Value))
-	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)), "the slow call ran once")
+	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(run.ID, 1)), "the slow call ran once")
 }
 
 func TestLimitsHold(t *testing.T) {
@@ -224,7 +225,7 @@ return {reason: input.reason, approved: r.approved};
 	run = b.waitStatus(t, run.ID, durable.StatusSuspended)
 	require.Equal(t, input, string(run.Input), "kept as posted")
 	require.JSONEq(t, `{"reason": "ship v2"}`, string(run.Pending[0].Args))
-	_, err = b.store.RecordOutcome(b.ctx, run.ID, run.Pending[0].CallID, durable.CallOutcome{OK: true, Value: json.RawMessage(`{"approved": true}`)})
+	_, err = b.store.RecordOutcome(b.ctx, run.ID, run.Pending[0].CallID, toolcall.Outcome{OK: true, Value: json.RawMessage(`{"approved": true}`)})
 	require.NoError(t, err)
 	run = b.waitStatus(t, run.ID, durable.StatusSucceeded)
 	var result struct {

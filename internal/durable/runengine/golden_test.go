@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden suspended runs in testdata/suspended")
@@ -70,10 +71,10 @@ func TestGoldenSuspendedRunsResume(t *testing.T) {
 			_, err = pool.Exec(b.ctx, `INSERT INTO snapshots (run_id, seq, header, state) VALUES ($1, 1, $2, $3)`, runID, []byte(g.Header), []byte(g.Snapshot))
 			require.NoError(t, err)
 			_, err = pool.Exec(b.ctx, `INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, status, handle)
-				VALUES ($1, $2, $3, 'ops', $4, $5, true, 'pending', $6)`, runID, g.CallID, durable.CallKey(runID, g.CallID), g.Path, g.Args, g.Handle)
+				VALUES ($1, $2, $3, 'ops', $4, $5, true, 'pending', $6)`, runID, g.CallID, toolcall.Key(runID, int64(g.CallID)), g.Path, g.Args, g.Handle)
 			require.NoError(t, err)
 
-			var outcome durable.CallOutcome
+			var outcome toolcall.Outcome
 			require.NoError(t, json.Unmarshal(g.Outcome, &outcome))
 			_, err = b.store.RecordOutcome(b.ctx, runID, g.CallID, outcome)
 			require.NoError(t, err)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Environment of a child worker process started by startWorkerProcess (see TestMain).
@@ -279,7 +280,7 @@ return spins > 0;
 	require.NoError(t, err)
 	require.Equal(t, durable.StatusSucceeded, final.Status, "%s", final.Result)
 	require.Equal(t, true, resultValue(t, final.Result))
-	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)))
+	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(run.ID, 1)))
 	t.Logf("worker stopped %s after SIGTERM; another continued the run %s after it",
 		stopped.Round(time.Millisecond), continued.Round(time.Millisecond))
 	require.Less(t, stopped, 2*time.Second)
@@ -319,7 +320,7 @@ while (true) {}
 	require.Len(t, redriven, 3)
 	require.True(t, strings.Contains(string(redriven[2].Data), `"from": "crash-2"`) ||
 		strings.Contains(string(redriven[2].Data), `"from":"crash-2"`), "%s", redriven[2].Data)
-	require.Equal(t, 1, b.tools.Handler.Executions(durable.CallKey(run.ID, 1)))
+	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(run.ID, 1)))
 }
 
 // resultValue returns the value of a run's successful Result.

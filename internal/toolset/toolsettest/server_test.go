@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/signing"
-	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/runtools"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -43,7 +43,7 @@ func callBody(tool, key string, input any) map[string]any {
 
 func TestManifestIsValid(t *testing.T) {
 	t.Parallel()
-	m, err := toolset.ParseManifest([]byte(toolsettest.Manifest))
+	m, err := runtools.ParseManifest([]byte(toolsettest.Manifest))
 	require.NoError(t, err)
 	require.Len(t, m.Tools, 10)
 	require.Len(t, m.Namespaces, 3)

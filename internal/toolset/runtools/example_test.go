@@ -1,4 +1,4 @@
-package toolset_test
+package runtools_test
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"net/http/httptest"
 
 	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolcall"
 	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/runtools"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -19,7 +21,7 @@ func ExampleLoad() {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
-	tools, namespaces, err := toolset.Load(context.Background(), toolset.Config{URL: srv.URL, Name: "ops"})
+	tools, namespaces, err := runtools.Load(context.Background(), toolset.Config{URL: srv.URL, Name: "ops"})
 	if err != nil {
 		panic(err)
 	}
@@ -28,7 +30,7 @@ func ExampleLoad() {
 		panic(err)
 	}
 	add, _ := box.Lookup("ops.math.add")
-	out, err := add.Execute(context.Background(), json.RawMessage(`{"a":2,"b":3}`), run.Call{RunID: "r1", CallID: 1, Key: "r1:1", Path: add.Path})
+	out, err := add.Execute(context.Background(), json.RawMessage(`{"a":2,"b":3}`), toolcall.Call{RunID: "r1", CallID: 1, Key: "r1:1", Path: add.Path})
 	fmt.Println(string(out), err)
 	fmt.Println(box.Catalog()[0].Path)
 	// Output:

@@ -1,4 +1,4 @@
-package toolset
+package runtools
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // MaxSleep caps the duration of one time.sleep call.
@@ -49,13 +50,13 @@ type sleepTool struct {
 var _ run.Durable = (*sleepTool)(nil)
 
 // Start records the wake-up instant; a zero sleep is done at once.
-func (s *sleepTool) Start(_ context.Context, input json.RawMessage, _ run.Call) (run.Started, error) {
+func (s *sleepTool) Start(_ context.Context, input json.RawMessage, _ toolcall.Call) (run.Started, error) {
 	var in sleepInput
 	if err := json.Unmarshal(input, &in); err != nil {
-		return run.Started{}, &run.ToolError{Message: "time.sleep: input must be {ms: integer}"}
+		return run.Started{}, &toolcall.ToolError{Message: "time.sleep: input must be {ms: integer}"}
 	}
 	if in.Ms < 0 || in.Ms > MaxSleep.Milliseconds() {
-		return run.Started{}, &run.ToolError{Message: fmt.Sprintf("time.sleep: ms must be 0..%d", MaxSleep.Milliseconds())}
+		return run.Started{}, &toolcall.ToolError{Message: fmt.Sprintf("time.sleep: ms must be 0..%d", MaxSleep.Milliseconds())}
 	}
 	if in.Ms == 0 {
 		return run.Started{Done: true, Output: json.RawMessage(`{"slept":0}`)}, nil
@@ -68,25 +69,25 @@ func (s *sleepTool) Start(_ context.Context, input json.RawMessage, _ run.Call) 
 }
 
 // Attach waits until the handle's instant, then succeeds with {slept}.
-func (s *sleepTool) Attach(ctx context.Context, handle json.RawMessage, _ run.Call) (run.Outcome, error) {
+func (s *sleepTool) Attach(ctx context.Context, handle json.RawMessage, _ toolcall.Call) (toolcall.Outcome, error) {
 	var h sleepHandle
 	if err := json.Unmarshal(handle, &h); err != nil || h.Until.IsZero() {
-		return run.Outcome{}, fmt.Errorf("time.sleep: malformed handle %s", handle)
+		return toolcall.Outcome{}, fmt.Errorf("time.sleep: malformed handle %s", handle)
 	}
 	if wait := h.Until.Sub(s.now()); wait > 0 {
 		t := time.NewTimer(wait)
 		defer t.Stop()
 		select {
 		case <-ctx.Done():
-			return run.Outcome{}, ctx.Err()
+			return toolcall.Outcome{}, ctx.Err()
 		case <-t.C:
 		}
 	}
-	return run.Outcome{OK: true, Value: json.RawMessage(fmt.Sprintf(`{"slept":%d}`, h.Ms))}, nil
+	return toolcall.Outcome{OK: true, Value: json.RawMessage(fmt.Sprintf(`{"slept":%d}`, h.Ms))}, nil
 }
 
 // Cancel has nothing to undo.
-func (s *sleepTool) Cancel(context.Context, json.RawMessage, run.Call) error { return nil }
+func (s *sleepTool) Cancel(context.Context, json.RawMessage, toolcall.Call) error { return nil }
 
 // Approval returns the built-in durable tool approvals.request {reason} →
 // {approved, by?}: Start returns the handle {"approvalId": <call key>} and
@@ -107,7 +108,7 @@ type approvalTool struct{}
 var _ run.Durable = approvalTool{}
 
 // Start returns the approval's handle.
-func (approvalTool) Start(_ context.Context, _ json.RawMessage, call run.Call) (run.Started, error) {
+func (approvalTool) Start(_ context.Context, _ json.RawMessage, call toolcall.Call) (run.Started, error) {
 	h, err := json.Marshal(map[string]string{"approvalId": call.Key})
 	if err != nil {
 		return run.Started{}, fmt.Errorf("approvals.request: encode handle: %w", err)
@@ -116,9 +117,9 @@ func (approvalTool) Start(_ context.Context, _ json.RawMessage, call run.Call) (
 }
 
 // Attach returns run.ErrNotAttachable.
-func (approvalTool) Attach(context.Context, json.RawMessage, run.Call) (run.Outcome, error) {
-	return run.Outcome{}, run.ErrNotAttachable
+func (approvalTool) Attach(context.Context, json.RawMessage, toolcall.Call) (toolcall.Outcome, error) {
+	return toolcall.Outcome{}, run.ErrNotAttachable
 }
 
 // Cancel has nothing to undo: an unanswered approval simply lapses.
-func (approvalTool) Cancel(context.Context, json.RawMessage, run.Call) error { return nil }
+func (approvalTool) Cancel(context.Context, json.RawMessage, toolcall.Call) error { return nil }

@@ -1,4 +1,4 @@
-package toolset
+package runtools
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 func TestSleep(t *testing.T) {
@@ -17,7 +18,7 @@ func TestSleep(t *testing.T) {
 	tool := Sleep(func() time.Time { return base })
 	box, err := run.NewToolbox([]run.Tool{tool, Approval()}, nil)
 	require.NoError(t, err)
-	c := run.Call{RunID: "r", CallID: 1, Key: "r:1", Path: "time.sleep"}
+	c := toolcall.Call{RunID: "r", CallID: 1, Key: "r:1", Path: "time.sleep"}
 
 	tests := []struct {
 		name        string
@@ -37,7 +38,7 @@ func TestSleep(t *testing.T) {
 			t.Parallel()
 			st, err := tool.Durable.Start(context.Background(), json.RawMessage(tt.input), c)
 			if tt.wantToolErr {
-				var te *run.ToolError
+				var te *toolcall.ToolError
 				require.ErrorAs(t, err, &te)
 				return
 			}
@@ -57,7 +58,7 @@ func TestSleep(t *testing.T) {
 
 func TestSleepAttach(t *testing.T) {
 	t.Parallel()
-	c := run.Call{RunID: "r", CallID: 1, Key: "r:1", Path: "time.sleep"}
+	c := toolcall.Call{RunID: "r", CallID: 1, Key: "r:1", Path: "time.sleep"}
 	sleeper := Sleep(nil)
 	st, err := sleeper.Durable.Start(context.Background(), json.RawMessage(`{"ms":30}`), c)
 	require.NoError(t, err)
@@ -67,7 +68,7 @@ func TestSleepAttach(t *testing.T) {
 	out, err := Sleep(nil).Durable.Attach(context.Background(), st.Handle, c)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, time.Since(start), 20*time.Millisecond)
-	require.Equal(t, run.Outcome{OK: true, Value: json.RawMessage(`{"slept":30}`)}, out)
+	require.Equal(t, toolcall.Outcome{OK: true, Value: json.RawMessage(`{"slept":30}`)}, out)
 
 	// A handle whose instant has passed settles at once.
 	late := Sleep(func() time.Time { return time.Now().Add(time.Hour) })
@@ -91,7 +92,7 @@ func TestSleepAttach(t *testing.T) {
 func TestApproval(t *testing.T) {
 	t.Parallel()
 	tool := Approval()
-	c := run.Call{RunID: "r", CallID: 4, Key: "r:4", Path: "approvals.request"}
+	c := toolcall.Call{RunID: "r", CallID: 4, Key: "r:4", Path: "approvals.request"}
 	st, err := tool.Durable.Start(context.Background(), json.RawMessage(`{"reason":"deploy"}`), c)
 	require.NoError(t, err)
 	require.False(t, st.Done)

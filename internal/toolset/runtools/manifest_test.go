@@ -1,4 +1,4 @@
-package toolset
+package runtools
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolset"
 )
 
 func TestParseManifest(t *testing.T) {
@@ -19,9 +20,9 @@ func TestParseManifest(t *testing.T) {
 		{name: "minimal", data: `{"tools":[{"path":"a"}]}`, tools: 1},
 		{name: "empty tool list", data: `{"tools":[]}`, tools: 0},
 		{name: "unknown fields ignored", data: `{"version":2,"tools":[{"path":"a.b","durable":true,"extra":1}],"namespaces":[{"path":"a","description":"A"}]}`, tools: 1},
-		{name: "not JSON", data: `<html>`, wantErr: ErrInvalidManifest},
-		{name: "no tools", data: `{"namespaces":[]}`, wantErr: ErrInvalidManifest},
-		{name: "tools not array", data: `{"tools":{}}`, wantErr: ErrInvalidManifest},
+		{name: "not JSON", data: `<html>`, wantErr: toolset.ErrInvalidManifest},
+		{name: "no tools", data: `{"namespaces":[]}`, wantErr: toolset.ErrInvalidManifest},
+		{name: "tools not array", data: `{"tools":{}}`, wantErr: toolset.ErrInvalidManifest},
 		{name: "empty path", data: `{"tools":[{"path":""}]}`, wantErr: run.ErrInvalidTool},
 		{name: "duplicate", data: `{"tools":[{"path":"a"},{"path":"a"}]}`, wantErr: run.ErrInvalidTool},
 		{name: "tool and namespace", data: `{"tools":[{"path":"a"},{"path":"a.b"}]}`, wantErr: run.ErrInvalidTool},
@@ -34,7 +35,7 @@ func TestParseManifest(t *testing.T) {
 			m, err := ParseManifest([]byte(tt.data))
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
-				require.ErrorIs(t, err, ErrInvalidManifest)
+				require.ErrorIs(t, err, toolset.ErrInvalidManifest)
 				return
 			}
 			require.NoError(t, err)
