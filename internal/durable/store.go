@@ -167,6 +167,9 @@ const (
 	EventRedriven = "redriven"
 	// EventRequeued: a draining worker ran out of time and put the run back on the queue.
 	EventRequeued = "requeued"
+	// EventLog: the program wrote a console line; data has its level, text and time (see
+	// Lease.Log).
+	EventLog = "log"
 	// EventRetried: River retried a drive after a failed one; data has the attempt and the
 	// previous error.
 	EventRetried = "retried"

@@ -182,7 +182,10 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 		admit(ctx, limits.MaxMemoryBytes)
 	}
 	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits,
-		Checkpoint: e.checkpointPolicy(), Input: spec.Input}
+		Checkpoint: e.checkpointPolicy(), Input: spec.Input,
+		OnLog: func(l run.LogLine) {
+			host.Log(durable.LogLine{Level: l.Level, Text: l.Text, At: l.At, Truncated: l.Truncated})
+		}}
 	if resume {
 		opts.Limits = nil
 	}
