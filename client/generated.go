@@ -391,6 +391,17 @@ type ToolsetList struct {
 	Toolsets []Toolset `json:"toolsets"`
 }
 
+// ToolsetUpdate defines model for ToolsetUpdate.
+type ToolsetUpdate struct {
+	Description *string      `json:"description,omitempty"`
+	Namespaces  *[]Namespace `json:"namespaces,omitempty"`
+
+	// Secret The new signing secret; empty for unsigned calls.
+	Secret *string           `json:"secret,omitempty"`
+	Tools  *[]ToolDescriptor `json:"tools,omitempty"`
+	Url    *string           `json:"url,omitempty"`
+}
+
 // WebhookCreate defines model for WebhookCreate.
 type WebhookCreate struct {
 	Events []WebhookCreateEvents `json:"events"`
@@ -500,9 +511,20 @@ type ListRunDeliveriesParams struct {
 
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
-	// After Only events with a sequence number above this.
+	// After Only events with a sequence number above this (default 0; for a stream, default the Last-Event-ID header).
 	After *int64 `form:"after,omitempty" json:"after,omitempty"`
-	Limit *int   `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Limit Page size of the JSON listing, 1 to 1000 (default 1000).
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// LastEventID For a stream: the sequence number of the last event the client received; the stream continues after it. The after query parameter, when given, wins.
+	LastEventID *int64 `json:"Last-Event-ID,omitempty"`
+}
+
+// DeleteToolsetParams defines parameters for DeleteToolset.
+type DeleteToolsetParams struct {
+	// Force Delete even while runs not yet finished may call the toolset.
+	Force *bool `form:"force,omitempty" json:"force,omitempty"`
 }
 
 // ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
@@ -518,6 +540,9 @@ type PostOutcomeJSONRequestBody = Outcome
 
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
+
+// UpdateToolsetJSONRequestBody defines body for UpdateToolset for application/json ContentType.
+type UpdateToolsetJSONRequestBody = ToolsetUpdate
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = WebhookCreate
@@ -704,13 +729,42 @@ type ClientInterface interface {
 
 	// DeleteToolset Remove a registered toolset.
 	//
+	// Refused with 409 while a run not yet finished (queued, running or suspended) may call
+	// the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+	// go on, and each later call they make to it fails with an error naming the deleted
+	// toolset.
+	//
 	// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
-	DeleteToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteToolset(ctx context.Context, name ToolsetName, params *DeleteToolsetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetToolset Read a registered toolset with its tools.
 	//
 	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateToolsetWithBody Re-read a toolset's manifest, optionally changing its url, secret or description.
+	//
+	// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+	// when given, and becomes the toolset's new version. Runs created before keep the
+	// manifest version they were created with; new runs get the new one. The url, secret and
+	// description apply to every later call, of old runs too.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+	UpdateToolsetWithBody(ctx context.Context, name ToolsetName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+	//
+	// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+	// when given, and becomes the toolset's new version. Runs created before keep the
+	// manifest version they were created with; new runs get the new one. The url, secret and
+	// description apply to every later call, of old runs too.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+	UpdateToolset(ctx context.Context, name ToolsetName, body UpdateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
 	//
@@ -1052,9 +1106,14 @@ func (c *Client) CreateToolset(ctx context.Context, body CreateToolsetJSONReques
 
 // DeleteToolset Remove a registered toolset.
 //
+// Refused with 409 while a run not yet finished (queued, running or suspended) may call
+// the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+// go on, and each later call they make to it fails with an error naming the deleted
+// toolset.
+//
 // Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
-func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteToolsetRequest(c.Server, name)
+func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, params *DeleteToolsetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteToolsetRequest(c.Server, name, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1070,6 +1129,50 @@ func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, reqEditors
 // Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 func (c *Client) GetToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetToolsetRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateToolsetWithBody Re-read a toolset's manifest, optionally changing its url, secret or description.
+//
+// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+// when given, and becomes the toolset's new version. Runs created before keep the
+// manifest version they were created with; new runs get the new one. The url, secret and
+// description apply to every later call, of old runs too.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+func (c *Client) UpdateToolsetWithBody(ctx context.Context, name ToolsetName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateToolsetRequestWithBody(c.Server, name, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+//
+// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+// when given, and becomes the toolset's new version. Runs created before keep the
+// manifest version they were created with; new runs get the new one. The url, secret and
+// description apply to every later call, of old runs too.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+func (c *Client) UpdateToolset(ctx context.Context, name ToolsetName, body UpdateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateToolsetRequest(c.Server, name, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1906,6 +2009,21 @@ func NewListEventsRequest(server string, id RunID, params *ListEventsParams) (*h
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.LastEventID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Last-Event-ID", *params.LastEventID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Last-Event-ID", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -1977,7 +2095,7 @@ func NewCreateToolsetRequestWithBody(server string, contentType string, body io.
 }
 
 // NewDeleteToolsetRequest constructs an http.Request for the DeleteToolset method
-func NewDeleteToolsetRequest(server string, name ToolsetName) (*http.Request, error) {
+func NewDeleteToolsetRequest(server string, name ToolsetName, params *DeleteToolsetParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2000,6 +2118,33 @@ func NewDeleteToolsetRequest(server string, name ToolsetName) (*http.Request, er
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Force != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "force", *params.Force, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
@@ -2040,6 +2185,53 @@ func NewGetToolsetRequest(server string, name ToolsetName) (*http.Request, error
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdateToolsetRequest calls the generic UpdateToolset builder with application/json body
+func NewUpdateToolsetRequest(server string, name ToolsetName, body UpdateToolsetJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateToolsetRequestWithBody(server, name, "application/json", bodyReader)
+}
+
+// NewUpdateToolsetRequestWithBody constructs an http.Request for the UpdateToolset method, with any body, and a specified content type
+func NewUpdateToolsetRequestWithBody(server string, name ToolsetName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/toolsets/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -2492,10 +2684,15 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteToolsetWithResponse Remove a registered toolset.
 	//
+	// Refused with 409 while a run not yet finished (queued, running or suspended) may call
+	// the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+	// go on, and each later call they make to it fails with an error naming the deleted
+	// toolset.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
-	DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error)
+	DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, params *DeleteToolsetParams, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error)
 
 	// GetToolsetWithResponse Read a registered toolset with its tools.
 	//
@@ -2503,6 +2700,30 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*GetToolsetResponse, error)
+
+	// UpdateToolsetWithBodyWithResponse Re-read a toolset's manifest, optionally changing its url, secret or description.
+	//
+	// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+	// when given, and becomes the toolset's new version. Runs created before keep the
+	// manifest version they were created with; new runs get the new one. The url, secret and
+	// description apply to every later call, of old runs too.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+	UpdateToolsetWithBodyWithResponse(ctx context.Context, name ToolsetName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateToolsetResponse, error)
+
+	// UpdateToolsetWithResponse Re-read a toolset's manifest, optionally changing its url, secret or description.
+	//
+	// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+	// when given, and becomes the toolset's new version. Runs created before keep the
+	// manifest version they were created with; new runs get the new one. The url, secret and
+	// description apply to every later call, of old runs too.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+	UpdateToolsetWithResponse(ctx context.Context, name ToolsetName, body UpdateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateToolsetResponse, error)
 
 	// ListWebhooksWithResponse List webhook subscriptions, oldest first (without their secrets).
 	//
@@ -3604,14 +3825,23 @@ func (r CreateToolsetResponse) ContentType() string {
 type DeleteToolsetResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
 	// JSON421 the response for an HTTP 421 `application/json` response
 	JSON421 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteToolsetResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -3622,6 +3852,11 @@ func (r DeleteToolsetResponse) GetJSON401() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeleteToolsetResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteToolsetResponse) GetJSON409() *Error {
+	return r.JSON409
 }
 
 // GetJSON421 returns the response for an HTTP 421 `application/json` response
@@ -3726,6 +3961,103 @@ func (r GetToolsetResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetToolsetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateToolsetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Toolset
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateToolsetResponse) GetJSON200() *Toolset {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateToolsetResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateToolsetResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateToolsetResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateToolsetResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r UpdateToolsetResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateToolsetResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateToolsetResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r UpdateToolsetResponse) GetJSON502() *Error {
+	return r.JSON502
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateToolsetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateToolsetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateToolsetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateToolsetResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4521,11 +4853,16 @@ func (c *ClientWithResponses) CreateToolsetWithResponse(ctx context.Context, bod
 
 // DeleteToolsetWithResponse Remove a registered toolset.
 //
+// Refused with 409 while a run not yet finished (queued, running or suspended) may call
+// the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+// go on, and each later call they make to it fails with an error naming the deleted
+// toolset.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
-func (c *ClientWithResponses) DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error) {
-	rsp, err := c.DeleteToolset(ctx, name, reqEditors...)
+func (c *ClientWithResponses) DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, params *DeleteToolsetParams, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error) {
+	rsp, err := c.DeleteToolset(ctx, name, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -4543,6 +4880,42 @@ func (c *ClientWithResponses) GetToolsetWithResponse(ctx context.Context, name T
 		return nil, err
 	}
 	return ParseGetToolsetResponse(rsp)
+}
+
+// UpdateToolsetWithBodyWithResponse Re-read a toolset's manifest, optionally changing its url, secret or description.
+//
+// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+// when given, and becomes the toolset's new version. Runs created before keep the
+// manifest version they were created with; new runs get the new one. The url, secret and
+// description apply to every later call, of old runs too.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+func (c *ClientWithResponses) UpdateToolsetWithBodyWithResponse(ctx context.Context, name ToolsetName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateToolsetResponse, error) {
+	rsp, err := c.UpdateToolsetWithBody(ctx, name, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateToolsetResponse(rsp)
+}
+
+// UpdateToolsetWithResponse Re-read a toolset's manifest, optionally changing its url, secret or description.
+//
+// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+// when given, and becomes the toolset's new version. Runs created before keep the
+// manifest version they were created with; new runs get the new one. The url, secret and
+// description apply to every later call, of old runs too.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+func (c *ClientWithResponses) UpdateToolsetWithResponse(ctx context.Context, name ToolsetName, body UpdateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateToolsetResponse, error) {
+	rsp, err := c.UpdateToolset(ctx, name, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateToolsetResponse(rsp)
 }
 
 // ListWebhooksWithResponse List webhook subscriptions, oldest first (without their secrets).
@@ -5505,6 +5878,13 @@ func ParseDeleteToolsetResponse(rsp *http.Response) (*DeleteToolsetResponse, err
 	case rsp.StatusCode == 204:
 		break // No content-type
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -5518,6 +5898,13 @@ func ParseDeleteToolsetResponse(rsp *http.Response) (*DeleteToolsetResponse, err
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
 		var dest Error
@@ -5586,6 +5973,88 @@ func ParseGetToolsetResponse(rsp *http.Response) (*GetToolsetResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateToolsetResponse parses an HTTP response from a UpdateToolsetWithResponse call
+func ParseUpdateToolsetResponse(rsp *http.Response) (*UpdateToolsetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateToolsetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Toolset
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
 
 	}
 

@@ -172,7 +172,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
 		}
-		found, err := pgx.CollectRows(rows, scanToolset)
+		found, err := pgx.CollectRows(rows, scanRunToolset)
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
 		}

@@ -69,11 +69,24 @@ export interface paths {
         get: operations["getToolset"];
         put?: never;
         post?: never;
-        /** Remove a registered toolset. */
+        /**
+         * Remove a registered toolset.
+         * @description Refused with 409 while a run not yet finished (queued, running or suspended) may call
+         *     the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+         *     go on, and each later call they make to it fails with an error naming the deleted
+         *     toolset.
+         */
         delete: operations["deleteToolset"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Re-read a toolset's manifest, optionally changing its url, secret or description.
+         * @description The manifest is fetched again from the (new) url, or taken from tools and namespaces
+         *     when given, and becomes the toolset's new version. Runs created before keep the
+         *     manifest version they were created with; new runs get the new one. The url, secret and
+         *     description apply to every later call, of old runs too.
+         */
+        patch: operations["updateToolset"];
         trace?: never;
     };
     "/v1/runs": {
@@ -353,6 +366,15 @@ export interface components {
             name: string;
             /** Format: uri */
             url: string;
+            secret?: string;
+            description?: string;
+            tools?: components["schemas"]["ToolDescriptor"][];
+            namespaces?: components["schemas"]["Namespace"][];
+        };
+        ToolsetUpdate: {
+            /** Format: uri */
+            url?: string;
+            /** @description The new signing secret; empty for unsigned calls. */
             secret?: string;
             description?: string;
             tools?: components["schemas"]["ToolDescriptor"][];
@@ -713,7 +735,10 @@ export interface operations {
     };
     deleteToolset: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Delete even while runs not yet finished may call the toolset. */
+                force?: boolean;
+            };
             header?: never;
             path: {
                 name: components["parameters"]["ToolsetName"];
@@ -729,10 +754,46 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
             421: components["responses"]["Error"];
             500: components["responses"]["Error"];
+        };
+    };
+    updateToolset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["parameters"]["ToolsetName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolsetUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Toolset"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+            502: components["responses"]["Error"];
         };
     };
     listRuns: {
@@ -913,11 +974,15 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events with a sequence number above this. */
+                /** @description Only events with a sequence number above this (default 0; for a stream, default the Last-Event-ID header). */
                 after?: number;
+                /** @description Page size of the JSON listing, 1 to 1000 (default 1000). */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description For a stream: the sequence number of the last event the client received; the stream continues after it. The after query parameter, when given, wins. */
+                "Last-Event-ID"?: number;
+            };
             path: {
                 id: components["parameters"]["RunID"];
             };
@@ -929,6 +994,8 @@ export interface operations {
              * @description The events. With `Accept: text/event-stream` they are streamed live as server-sent
              *     events (`id` is the sequence number, `event` the type, `data` the Event as JSON)
              *     until the run has finished; `Last-Event-ID` resumes after that sequence number.
+             *     The stream is woken by the database when events are added (no polling) and sends a
+             *     comment line every 15 seconds while idle.
              */
             200: {
                 headers: {

@@ -398,6 +398,17 @@ type ToolsetList struct {
 	Toolsets []Toolset `json:"toolsets"`
 }
 
+// ToolsetUpdate defines model for ToolsetUpdate.
+type ToolsetUpdate struct {
+	Description *string      `json:"description,omitempty"`
+	Namespaces  *[]Namespace `json:"namespaces,omitempty"`
+
+	// Secret The new signing secret; empty for unsigned calls.
+	Secret *string           `json:"secret,omitempty"`
+	Tools  *[]ToolDescriptor `json:"tools,omitempty"`
+	Url    *string           `json:"url,omitempty"`
+}
+
 // WebhookCreate defines model for WebhookCreate.
 type WebhookCreate struct {
 	Events []WebhookCreateEvents `json:"events"`
@@ -507,9 +518,20 @@ type ListRunDeliveriesParams struct {
 
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
-	// After Only events with a sequence number above this.
+	// After Only events with a sequence number above this (default 0; for a stream, default the Last-Event-ID header).
 	After *int64 `form:"after,omitempty" json:"after,omitempty"`
-	Limit *int   `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Limit Page size of the JSON listing, 1 to 1000 (default 1000).
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// LastEventID For a stream: the sequence number of the last event the client received; the stream continues after it. The after query parameter, when given, wins.
+	LastEventID *int64 `json:"Last-Event-ID,omitempty"`
+}
+
+// DeleteToolsetParams defines parameters for DeleteToolset.
+type DeleteToolsetParams struct {
+	// Force Delete even while runs not yet finished may call the toolset.
+	Force *bool `form:"force,omitempty" json:"force,omitempty"`
 }
 
 // ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
@@ -525,6 +547,9 @@ type PostOutcomeJSONRequestBody = Outcome
 
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
+
+// UpdateToolsetJSONRequestBody defines body for UpdateToolset for application/json ContentType.
+type UpdateToolsetJSONRequestBody = ToolsetUpdate
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = WebhookCreate
@@ -578,10 +603,13 @@ type ServerInterface interface {
 	CreateToolset(w http.ResponseWriter, r *http.Request)
 	// DeleteToolset Remove a registered toolset.
 	// (DELETE /v1/toolsets/{name})
-	DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
+	DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName, params DeleteToolsetParams)
 	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
+	// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+	// (PATCH /v1/toolsets/{name})
+	UpdateToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
 	// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
 	// (GET /v1/webhooks)
 	ListWebhooks(w http.ResponseWriter, r *http.Request)
@@ -695,13 +723,19 @@ func (_ Unimplemented) CreateToolset(w http.ResponseWriter, r *http.Request) {
 
 // DeleteToolset Remove a registered toolset.
 // (DELETE /v1/toolsets/{name})
-func (_ Unimplemented) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
+func (_ Unimplemented) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName, params DeleteToolsetParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // GetToolset Read a registered toolset with its tools.
 // (GET /v1/toolsets/{name})
 func (_ Unimplemented) GetToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+// (PATCH /v1/toolsets/{name})
+func (_ Unimplemented) UpdateToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1217,6 +1251,27 @@ func (siw *ServerInterfaceWrapper) ListEvents(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "Last-Event-ID" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Last-Event-ID")]; found {
+		var LastEventID int64
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Last-Event-ID", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Last-Event-ID", valueList[0], &LastEventID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Last-Event-ID", Err: err})
+			return
+		}
+
+		params.LastEventID = &LastEventID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListEvents(w, r, id, params)
 	}))
@@ -1271,8 +1326,24 @@ func (siw *ServerInterfaceWrapper) DeleteToolset(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteToolsetParams
+
+	// ------------- Optional query parameter "force" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "force", r.URL.Query(), &params.Force, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "force"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "force", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteToolset(w, r, name)
+		siw.Handler.DeleteToolset(w, r, name, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1299,6 +1370,32 @@ func (siw *ServerInterfaceWrapper) GetToolset(w http.ResponseWriter, r *http.Req
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetToolset(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateToolset operation middleware
+func (siw *ServerInterfaceWrapper) UpdateToolset(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name ToolsetName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateToolset(w, r, name)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1612,6 +1709,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/v1/toolsets/{name}", wrapper.GetToolset)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/v1/toolsets/{name}", wrapper.UpdateToolset)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/v1/runs", wrapper.ListRuns)
@@ -2921,7 +3021,8 @@ func (response CreateToolset502JSONResponse) VisitCreateToolsetResponse(w http.R
 }
 
 type DeleteToolsetRequestObject struct {
-	Name ToolsetName `json:"name"`
+	Name   ToolsetName `json:"name"`
+	Params DeleteToolsetParams
 }
 
 type DeleteToolsetResponseObject interface {
@@ -2936,7 +3037,21 @@ func (response DeleteToolset204Response) VisitDeleteToolsetResponse(w http.Respo
 	return nil
 }
 
-type DeleteToolset401JSONResponse struct{ ErrorJSONResponse }
+type DeleteToolset400JSONResponse struct{ ErrorJSONResponse }
+
+func (response DeleteToolset400JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset401JSONResponse Error
 
 func (response DeleteToolset401JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
 
@@ -2960,6 +3075,20 @@ func (response DeleteToolset404JSONResponse) VisitDeleteToolsetResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset409JSONResponse Error
+
+func (response DeleteToolset409JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3066,6 +3195,141 @@ func (response GetToolset500JSONResponse) VisitGetToolsetResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolsetRequestObject struct {
+	Name ToolsetName `json:"name"`
+	Body *UpdateToolsetJSONRequestBody
+}
+
+type UpdateToolsetResponseObject interface {
+	VisitUpdateToolsetResponse(w http.ResponseWriter) error
+}
+
+type UpdateToolset200JSONResponse Toolset
+
+func (response UpdateToolset200JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset400JSONResponse struct{ ErrorJSONResponse }
+
+func (response UpdateToolset400JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset401JSONResponse Error
+
+func (response UpdateToolset401JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset404JSONResponse Error
+
+func (response UpdateToolset404JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset413JSONResponse Error
+
+func (response UpdateToolset413JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset421JSONResponse Error
+
+func (response UpdateToolset421JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset422JSONResponse Error
+
+func (response UpdateToolset422JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset500JSONResponse Error
+
+func (response UpdateToolset500JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset502JSONResponse Error
+
+func (response UpdateToolset502JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3829,6 +4093,9 @@ type StrictServerInterface interface {
 	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(ctx context.Context, request GetToolsetRequestObject) (GetToolsetResponseObject, error)
+	// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+	// (PATCH /v1/toolsets/{name})
+	UpdateToolset(ctx context.Context, request UpdateToolsetRequestObject) (UpdateToolsetResponseObject, error)
 	// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
 	// (GET /v1/webhooks)
 	ListWebhooks(ctx context.Context, request ListWebhooksRequestObject) (ListWebhooksResponseObject, error)
@@ -4273,10 +4540,11 @@ func (sh *strictHandler) CreateToolset(w http.ResponseWriter, r *http.Request) {
 }
 
 // DeleteToolset operation middleware
-func (sh *strictHandler) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
+func (sh *strictHandler) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName, params DeleteToolsetParams) {
 	var request DeleteToolsetRequestObject
 
 	request.Name = name
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteToolset(ctx, request.(DeleteToolsetRequestObject))
@@ -4317,6 +4585,39 @@ func (sh *strictHandler) GetToolset(w http.ResponseWriter, r *http.Request, name
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetToolsetResponseObject); ok {
 		if err := validResponse.VisitGetToolsetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateToolset operation middleware
+func (sh *strictHandler) UpdateToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
+	var request UpdateToolsetRequestObject
+
+	request.Name = name
+
+	var body UpdateToolsetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateToolset(ctx, request.(UpdateToolsetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateToolset")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateToolsetResponseObject); ok {
+		if err := validResponse.VisitUpdateToolsetResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -4522,83 +4823,92 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Dxpc9u2tn/lDN+dqf2G1uI4m/zhja+T3qZN4oztTmZelBdD5JGEhgRUALSjevzf32DjIoFa3MjNzW0/",
-	"NBYJAjj7CtxGCc9nnCFTMhrcRjMiSI4Khfn1AjN6jWL+muZU6QeURYPo9wLFPIojRnKMBlFmXsaRTKaY",
-	"Ez0qxTEpMhUN+r1eHOXkC82L3PzSPylzP+NIzWd6BsoUTlBEd3dxdF6wVy/KpWZETauVaBrFkcDfCyow",
-	"jQZKFFhf1s0mlaBsYia75DyTqN6az4NTmn/uNan8kWYKhYVXJoLOFOV6gVOe5+RAokalwhSUHQ96KdmJ",
-	"4iAS3SAZrV77PbF0aK54gQlnqQTF4YZQBWMuQE0RRMH0s2RK2ARhjyjIuVTwqNfbb9uH/r6xh5J6jxrE",
-	"65XEY0U+crR7j6Mp55+/Fv3u9GA540yi4caXQnCD74QzhcwggsxmGU2IRkT3N6mxcVub8R8Cx9Eg+q9u",
-	"xeRd+1Z27WxmlSY2TxigftcxMLnherYTNl/G/Qmbw88XZ2/hmmQFarSyIsvIKEML4F0cnZIsM7Il+AyF",
-	"ohYaIiZy3R71indxlJAse5XWUFQKTBylhbCLlS9HnGdImH45JSy17zZY5TPOA1SII16ohOdrZzlzw+5i",
-	"S/XQVBKVyjA9MaQbc5ETFQ2ilCg8UNQI4vInigi19SeqWItbTZULO9JymmfLDx7fFiWxZ2JDsArh5Tr1",
-	"PX4st8NHv2GiIkf+11SqZRbQ65g/qMJ8ow3r+dwCRAgyD25dtm7josQMMi3FHyJRMKbRFkczZKn9SxZJ",
-	"gpiixsCY0Mz8kRCWYKb//hhA+SlRJOOTZRCNXtsCRDON1rBrIbUzhyGtZlnaUEN6Ayy6Up4omxVW7aQp",
-	"1VOQ7F1tdqvQlvbDC3Wfz7wUNfXNj0WWgX4FRMJM8IkguQRNdqAK9gxWOsOi13uU6FHmLzTqfllO6IQR",
-	"VQhcXuVyPsML8xvKUXBD1RR+vnjBkxiwM+nA0BKhw2eykxM17ZA03TM4GsBtp9O52x/AO8FzKtHuyDy0",
-	"WxpGwT05Oxi2fnXyO6H04+vQVEQMcYf3aZaBPmMIeI1MgdT/Uxw4QxCYoP7gGKiSQFOg0hjXG2vsDmgK",
-	"UyQpCuBj/bmYA1EK85nSAC7ofPtCBsyIewOSsgTNAqnbKNwQCYlA40xwARmRCgS615jW8FizC+6DbfRm",
-	"OeM2HxmEXZqnAWmiafCxBqG05k1EvJ/ODfQZUSiVRyVYPQR7ZGRowzWSyv2G2VsvYhXeKU9DPD6tiPuD",
-	"BKvNNREDy/t1b6bItJylNAXGFRAmb1Dsh0lQ0sjrwuURBXsVxpBc0tSVfi7hrvRzSCfLYlSCa1dZhr8+",
-	"5hgckNp9JBX7Ke6dyR8k8BvmOT+I9GKWbst2hcjWi7t1HQ266jxnv66Z4lLCFtBfF4j6LldpiLDRbtJ0",
-	"I7NWqpx1Nq02d2hjpcg0d4Thx0mQ6y+U1oyQk2RKGR4IJKl5oEfDnlHrjKtPY16wNIaEs3FGExUDZdck",
-	"o+knvV2UKixyOUpJJrienGZv1fhlYBfGWxCDOLl2kcCipt1C7xFFtrbOEn9vrECZenIUVAMqrBwXINTz",
-	"ubFuR5qZ20EOM6eRjM0Z0yJvHVe6SUNb+QlJZr2U5j4q9bUGajsuNLXJOch2uoxJJnExdrMfQcZv0IbA",
-	"N1x8Nuo9QZpRNpEuOKbSRMd7ozm4bAU8etLT/0FujABJFL1G0DwTQ9+80L6G8bRkDP0nT58+Pew/gdFc",
-	"ofnAenlAWAqPHz159rT3vH9YvZ0ime0f6y3NISEMmPYUQBAq0dh0Olb6Zd6BExtJ6vkkTRH6XgE7CLT/",
-	"IVBjCVPrkh31esBIrt/pcSTT4KcgdNTfgV+ZRAVjilkqQZHP2MSLg152hmzJXcnJlzeYczH/pwYjyO6r",
-	"sjkm9XNm0PInJtBu/KkPlLb8XFOPF+rN9t/eBTjyLclRzkiC20cVLRFxyKcNycJZFYKvFIaN7MLGSrpd",
-	"O8cR/xyOkAzvbpRwWFiMf14F+UmS4ExhGo6h23Ij27hXAhMubMybFjanhAG3amHX3iMpMwYrFJqOhGYB",
-	"nT0rn6/hDjsuNPV5wdrt/xLw9wgNxpRROd3umxbfv4yhA964cTHNABPdcqkwja3TrUMxHQhN6DUy7Xx8",
-	"OZjwAzf7b5Kzzjm5eeM4Vnv/pflYxYnOyNxV6Y8/l40xGUuT+l7tTizD7kL5HyScmxlgj3+OvSkQNiMZ",
-	"Q8YnMoYbIpi2ZXUnrOaZbJT+Oi+Yz37FVfa5Dv1ybL4A6ta+fsinLz33sH8ee1fR0bMiVIscnJppttSU",
-	"XlRy8uU1sonW1f3e0bPHT58YK1E+izdm52Za2Bh+T2LQPrcEAgmfzbVvQA236xGTjI9IBldm0ivY0+ad",
-	"FwqoisuHVELBUhxTpgNf+AVnCvALSVQ2bwiN9gxc3LYDcbkfx7jIcd0yro5wScQEVTh2aKF+2Ctm+MU8",
-	"bWbmA8QUBdvcedZKd53rbCaM7QZatryck/29wAJdvMt8SlZqvjdP75Ge1T7UC8efIZfg3y8pulIqN3Wr",
-	"Lqtk44I+uE/ybDUKp0ReYCIaqc0aEpkrUS59x7zTuTljVn5qQAS3S8gvME7ICGySvXFVVpurqWPK76eu",
-	"/ldQ6l7KfYEyNR1/1Hv+JA6jfGHkkyPDegqFVu7/9+Hk4H/JwR+fPro/egfPP338739E8e7pJ0smqm3v",
-	"cf+wLZf+9UldykMhaBTXt3HYO3rWwNNUqZn8n0G3u9YXqHHICvqH1XvQFq0DVcv9RiUmbEl9OCN1L5YM",
-	"pGlqBblOXdvr3xqEDFX5u9T65mWp+W0Y0ll2kGoJOspe2RX727DWGh9ol4zh8rt2a/GqXJQjSJhHnOex",
-	"OY+42S5qCfK1/FIusmJ7jQmX3cZGRr4Dr5QEC7v2+24EVXjAmfb0WOpzSKgKwWwZaNGrZRKTQtFr/JHQ",
-	"rBABfeiT3RS1B0pqhZaxQgEky7QTSYWvhMj9WoXKFUnKeoQO0r5eNYpK7XOk50hkCFW+UFRHmEaS/65W",
-	"s6EZAjLzNJy3di8D1VYtva7a5OaNYTSHdyeXpz/puMyiSXEOOWFzj70qjw+UAQHBb2rr1sx+QBGsdaJb",
-	"4uqdVl6sFLrdVviKgzy2Ta2l6epvp0W3MIW71lArQPvVwL8WtJyy+tP+ksmoWHQjNvrbnlTUWq4taZ4V",
-	"VM0vtLa3CB4hEbadz5gAg2H7qJxAr2I7xigb84AutWES4BcjEpzp6F5OuVDwM7kmrqGibNow+tZ0bky5",
-	"VLZPsAMnkGRU6y2BEyoVCjlkP11evvN9hDKGd2cXlxJImVAg+ocoWGzMgk0vUCXB5qKO7UvTGkjZBDgD",
-	"F8+ZKsCQUQklh7gZZJFjahNvWse6FjBfHNefaVVrcw2dIRuyl6ZU3L3ugysQAkNMJVydFGrKBf3DtOgN",
-	"4J8GpWDbQRT/jMy2g1xVi0kU2q5NDVR2CNs7PXvx8s3Zi5efTt69+nR59svLt/sdMPVQCUQgXN0Obb57",
-	"GA3gdmiSBMMohqHPYg+ju7srW+RQVOlY1ozJbXbpGoW0NOx1+p2eCVBnyMiMRoPoUafXeeT6wAyrdKem",
-	"7PWH/tupLS2qxFfao3+h+skNWehhPOz1vloHoyu+hVoYtfnpNDg9Gnz4GEeyyHMi5qZSdo0MpYQDn5tK",
-	"9C+DfAma4ez3Xc1O85WgntsRfwmkZu2Optfj3qO2acp9lU2f7XjRE9IaYlKiyIhItGU3kkyN4Ggp0RKW",
-	"04nFheXCpBACmXKYu+53k6ovrg17vnUubvRefwhDUg3pLrQh333cIf79HgMEuJwiOCgNGY56/Y3JoEcf",
-	"bTP6cJu5H1sEbMwQJQtozEJahsLS5lJDLXEy9irRK2fY0/rc6jL/iErXWbO/xBjdqvizhj9c9ejPckkc",
-	"7uEfFekE1aVWts0W9JU10l2ynIO3heMs2r4XhnvDU8wOxiQx5X0mlSgSq1RMKxZzDoXlMuDXrrfBM1jF",
-	"VT5/HeQlHRif23z0Ag+FOKJqbt6IXLVyUhuP1Vo12084hD/18YQOthrfb1Z12vrcyuP6sZXH60+ttOy6",
-	"EJKLlfDuUoJ8OSTkH8CMTIw7pznGiVFvKzHqf3tipKE1AMXA8Eb7oGMqpNUS2lUNNMORHOFVivmMK2TJ",
-	"/OAXtKkVqV+MeDofGEkz8xgn2ngBNuECe4e93n4HzCSf3YeEcTVFMWT246Pe8w681+ZDe9+x6xeVNqPg",
-	"j+g0/G8uwBfbY3DneMyhHiqN5FsXtinZNgd5XrAW0bb9yRVjLkC8eN6njLIeP47XFVrWGiBzYsnyuYkL",
-	"/snT+ddkcZd/vWtG5e7kzS5lq800aYr6bm0kIqMoqmKsbGM4zS6GUQ+tZO1ylxZl6e7Ffjtb23u+zej+",
-	"o50poKPDw4dQVxeKCOVicz6uwvmmOe/e0vRuZfQVEvvNhfIvEZDvxXH7FzoCHlsRbyp5d1igPFpgz2HK",
-	"oFa3te1taGgPyt59XOSVbnmqrNULtO2UO40X3ZG31oAxy+T3wgQv3SkJ1xzsI0KTj6PMPRPpDojcvbV9",
-	"h3eLJ7c3njgOntMtuxnbz+quiwu9v9VkvndcKt/LuhuPoDyF+rD+wGKbagvfG/Pvk6k3RPuStusURjjm",
-	"Ao9Bu486CrS6InUuweFDbvTc7em4dFBtPlj+7TD8tQ6DJcxiQp6AK9CUWX2jcUwUk0wxLTKsnd+ypAy4",
-	"GF1b97m3JmmV+VMzr/VSHtrdOPW1rM43xowPY5ks+EDAdhTG4BoKtQdSRZxawn0+O8RKMsQtzVNwq/JN",
-	"L+qH8LZjreb1Izv1Vxtn/lq0dwXzt6YJHygvXp16rnc4VP7OD9Ken5awp7jhp9pxUcNjijf6NeR+KFXz",
-	"dTykqibeyp0vfT/DwpKLx8KzuYfLePkEpPZcWIJgLz8BMuLXaE6Vtd2rQpZSl2WysRevOJrU2zzduPoe",
-	"ni0v4tmlrFXnF01xHr8oS6wDqQSSvDlR4FKYZcm01HGZtivr3AxgaeYre/6OCAT7AFPQbAzEFT7FgUSm",
-	"hsxz8RVNr/x5/wWax3BlRl3ZVPx8hjFcpUQR+8DAqOf9+eLs7f6QFUzRrHSopkSWWb5juHpNpDowXxy8",
-	"enHl3S3fWzQlanHxzpB9RzrFag5Fc8woQxM0faV4qd4Z2qoFLqurl3bG8vX+1RYerlVzvun8uutKqS62",
-	"kjCam8utGon2UIb6sqwA7SL0a/aIbxQA9r/24uF4ymPsAdyG7z8k0qMP7xtAWUoAYVBvqbJXu5gfxjgI",
-	"JCmMBc+Nws4Jo2N7GQgUwhX3bUG/8oy9LHRvtSTcuYsi0Db+NWXhhXlel4UGTx4Fe3RRPUQQ8zB65Bxz",
-	"7S6RgC4xILZlultR1nsIMa7p6O+HECQNksH6uaVQ3MMQ129eLM1xvQm/1Ry/94N2SOb6UYG2VF09TPmu",
-	"KuQ+HmtAGAPP0jIOq06e2uZ/28kr99daeIfYHVn45pGbB7bwwQMhy7zj3o8ewtp/BzVQjy0g8Ov5a1Dc",
-	"xEcu/iovVLMlwwUtUstBdW/9bVWv0rtuefFTIJkZqHZUn251O+nHtqaSo97zqpm5vEWLSpCKZlmZYtsb",
-	"of7HnavBdB+4sNXC5oGWIfMnT0KtH+ce1rrkNSTg8KvnyEJs/5LZHOPxEtQeXjIhlP1dQviL5Q1ZWt3t",
-	"5tqNGmeW5pZQ7gKBsUA5Lc9+2RSer2NVFyAGZNN3Lax2gluZdq0T/B+WerXAAwka78pbqzTicSl3nKGN",
-	"ahi3F1uu9LFbKdJ7aEO66IT9ZxLeuehBsteuB/GnRPfv4apXt3Ybm0ZUErp21t4f5o5UanbKcOzvLTEp",
-	"1Q7UjpJaU7dg4WDC/V1mDG90LB0PmaQT5i8y828sLB24cofeBqCN8RUIPLBPpNZh/pxnAyeEpUMm0Pbd",
-	"KwkJL5jSjsTSyczj2vTmDN6Vn1J/GbK19iTfg7i47tDgA3cx3FMyNRfU+xW+ISH997fYp/byftLA+A/S",
-	"SE/pJ/sIzXQMOy42t0YZBtfsHLbQm5ZxHWP8Xcr9nkq5CwxVoeRP12TrFmXhrF11zvbDR80FtuxmZzXH",
-	"fs0h20G32z982ul1ep3+4FnvWU9P9P8BAAD//w==",
+	"7H15bxu3tvhXOdDvArF/GMuy4ySNjYcHN0lv0y2B7aLAi/JieuZIYj1DqiTHjhr4uz8cLrNIHC1u5La5",
+	"vX/cWjMcLmdfmU+9VBZTKVAY3Tv+1JsyxQo0qOyvl5jzG1SzH3jBDT3gonfc+61ENeslPcEK7B33cvsy",
+	"6el0ggWjURmOWJmb3vHBYJD0CvaRF2Vhf9FPLvzPpGdmU5qBC4NjVL27u6R3VorXL6ulpsxM6pV41kt6",
+	"Cn8rucKsd2xUic1l/WzaKC7GdrILKXON5if7eXRK+597Taq/4blB5c6rU8Wnhkta4IUsCrankUBpMAPj",
+	"xgMtpfu9JApEP0j3lq/9C3N4aK94jqkUmQYj4ZZxAyOpwEwQVCnoWTphYoywwwwUUht4PBjsdu2Dvm/t",
+	"ocLe4xbyBhXyRFlcedz9glcTKa8/F/7uaLCeSqHRUuMrpaSFdyqFQWEBwabTnKeMALH/qyZofGrM+C+F",
+	"o95x7//t10S+797qfTebXaUNzVMBSO/69kx+OM12KmaLsD8VM/ju/M1PcMPyEgmsosxzdpWjO+Bd0nvB",
+	"8tzylpJTVIa70zA11qv2SCveJb2U5fnrrAGiimGSXlYqt1j18krKHJmglxMmMvdujVWucRbBQtKTpUll",
+	"sXKWN37YXeKwHptKozE5ZqcWdSOpCmZ6x72MGdwz3DLi4ieGKbPxJ6ZcCVvCyrkb6SgtkOW7AG8HkiQQ",
+	"sUVYDfBqneYe31fbkVe/Ymp6Hv0/cG0WSYDWsX9wg8VaG6b5/AJMKTaLbl13buO8ggwK4uJ3PVUKQWBL",
+	"elMUmftLl2mKmCFBYMR4bv9ImUgxp7/fR0D+ghmWy/HiEa1c2+CIdhqSsCtP6maOn7SeZWFDLe6NkOhS",
+	"fuJiWjqxk2WcpmD528bsTqAt7EeW5j6fBS5qy5tvyjwHegVMw1TJsWKFBkI7cAM7Fir9YTkYPE5plP0L",
+	"rbhf5BM+FsyUChdXuZhN8dz+hmoU3HIzge/OX8o0AeyP+zB0SOjLqe4XzEz6LMt2LIyO4VO/37/bPYa3",
+	"ShZco9uRfei2NOxF9+T1YFz7NdHvmTKMb56mRmKMOoJNs3joNwIBb1AY0PR/RoIUCApTpA9OgBsNPAOu",
+	"rXK9dcpuj2cwQZahAjmiz9UMmDFYTA0dcE7muxc6okb8G9BcpGgXyPxG4ZZpSBVaY0IqyJk2oNC/xqwB",
+	"x4Ze8B9sIjerGTf5yALswj6NcBPPoo/pCJU2bwPil8nMnj5nBrUJoAQnh2CHXVncSAJStd84edMiTuC9",
+	"kFmMxic1ch9pcNKckBhZPqx7O0FBfJbxDIQ0wIS+RbUbR0GFoyALF0eU4nUcQnpBUtfyuTp3LZ9jMlmX",
+	"V9Vx3SqL52+OOQF/SDIfWU1+RgZj8pEGeSsC5UeBXk6zTcmuVPlqdnemowVXk+bc1w1VXHHYHPibDNHc",
+	"5TIJEVfabZyupdYqkbNKpzXmjm2sYpn2jjD+OI1S/bkhyQgFSydc4J5CltkHNBp2rFgX0nwYyVJkCaRS",
+	"jHKemgS4uGE5zz7QdlGbOMsVqDUb42p02r3V4xcPOzfeHTEKkxvvCcxL2g3kHjNsY+2s8bfWClyYp0dR",
+	"MWDiwnHuhDSfH+t3RMTcfeQ4cVrOWJ8wHfBWUaWfNLaVb5Hlzkpp76MWXytO7cbFprYxB92NlxHLNc77",
+	"bu4jyOUtOhf4VqprK95T5DkXY+2dY66td7xzNQMfrYDHTwf0PyisEmCp4TcIRDMJHNgXZGtYS0sncPD0",
+	"2bNnhwdP4Wpm0H7grDxgIoMnj59+9Wzw/OCwfjtBNt09oS3NIGUCBFkKoBjXaHU6Hxl6WfTh1HmSNJ/m",
+	"GcJBEMD+BGR/KCQoYeZMsqPBAAQr6B2NYzkdPwNFXn8ffhYaDYw45pkGw66xDRd/et0figVzpWAff8RC",
+	"qtnXdIwouS+L5tjQzxsLlj8wAZnxL4KjtOHnhD1Zmh83//YuQpE/sQL1lKW4uVfR4RHHbNoYL7ypXfCl",
+	"zLCWXlhbSHdL56Qnr+MekqXdtQIOc4vJ62UnP01TnBrM4j50V2xkE/NKYSqV83mz0sWUMGJWze06WCRV",
+	"xGCJQCNPaBqR2dPq+QrqcONiU5+Volv/Lxz+Hq7BiAuuJ5t902H7Vz50xBq3JqYdYL1bqQ1miTO6yRUj",
+	"R2jMb1CQ8fFxbyz3/Oy/ain6Z+z2R0+xZP1X6mMZJXolc1eHP/5YNMZGLG3oe7k5sXh278o/0nBmZ4Ad",
+	"eZ0EVaBcRDKBXI51ArdMCdJlTSOsYZmsFf46K0WIfiV19Ll5+kXffO6oG9v6MZu+stzj9nkSTEWPzxpR",
+	"HXzwwk6zoaQMrFKwjz+gGJOsPhgcffXk2VOrJapnydrk3A4LW8UfUAxkc2tgkMrpjGwDbqmdRoxzecVy",
+	"uLSTXsIOqXdZGuAmqR5yDaXIcMQFOb7wPU4N4EeWmnzWYhqyDLzftgV2uR/FeM9x1TI+j3DB1BhN3Hfo",
+	"wH7cKhb40T5tR+YjyFSlWN94JqG7ynS2EyZuAx1bXozJ/lZiid7fFSEkq4nu7dN7hGfJhnrp6TNmEvz9",
+	"gqJLuXJds+qiDjbOyYP7BM+Wg3DC9DmmqhXabABR+BTlwnciGJ3rE2Ztp0ZYcLOA/BzhxJTAOtEbn2V1",
+	"sZompMJ+muJ/CabuJdznMNOQ8UeD50+TOMjnRj49sqRnUJFw/993p3v/w/Z+//De/zHYe/7h/f//Vy/Z",
+	"Pv50RUSN7T05OOyKpX9+VFf8UCreS5rbOBwcfdWC08SYqf7v4/39lbZAg0KW4D8u3qO6aNVRie/XSjFh",
+	"R+jDT/KzNVUegiS3Q0WLlqjAW5v04WIMbtwJYDE1Mxs6KQW9w8wFQvptAvh70uECar39cS9pE4nANXKt",
+	"/aYip98EgBxN9btS6PZlpdSdh9lftH0bsVcuXrsVDzaRGivM223yvA/du60ly8KMHiFx9vdG5foU5mc7",
+	"b+Q+VoqCapEl22tNuOgRtJItfXhttGcvMulvFTe4JwUZ8SIL4UE0pRIuwzfvsAiNaWn4DX7DeF6qiFwJ",
+	"eQyO5FywRg5tZFABy3PyD7gKSS6920g++vxXlWoi//vzJRq5JnMyO0OmY6AKOcAmwAhI4btGOo7nCCjs",
+	"03hKwr+MJNKJe30i0c+bwNUM3p5evPiWXG4HJiMlFEzMAvTqFA1wAQyUvG2s27DoIoJgpX/UETLZalLN",
+	"caHfbQ2vJEpjm6TR2l7cZlJ0Aytn2xJqydHW1P0FF82nBwsqoybRtcjoH33Sqbvd1krFzeycpL0D8BUy",
+	"5So1rQqwEHaPqgloFVcMyMVIRmSp84ABP1qWkALkCPREKgPfsRvma2Wqehwrb21RzkRq40pA+3AKac5J",
+	"bikcc21Q6aH49uLibSgR1Qm8fXN+oYFVsSJGP1QpEqsWXOSIGw0uzHjiXtqqTzLXpADvqtsEz1BwDRWF",
+	"+Bl0WWDmYqokY311X6h7oM9I1LowUn8ohuKVrQLYvzkAn/sFgZhpuDwtzUQq/rutvjyGry1IwVX6GHmN",
+	"wlX6XNaLaVSk1yb2VG6I2Hnx5uWrH9+8fPXh9O3rDxdvvn/1024fbKpbA1MIl5+GLpUx7B3Dp6GN/wx7",
+	"CQxDgmLYu7u7dPkrw01O6KQxhQsc3qDSDoeD/kF/YGMPUxRsynvHvcf9Qf+xL/GzpLI/sRnN3+lvL7aI",
+	"VVkoouj9G823fshceerhYPDZilN9XjVWnUrqp9+i9N7xu/dJT5dFwdTMJkFvUKDWsBfCjin9ssDXQATn",
+	"vt8ncpotPeqZG/GnnNSu3Sd8PRk87pqm2ldVz9sNF5qQNwCTMcOumEaXUWXpxDIOcQlxWMHHDhaOCtNS",
+	"KRTGQ+7mYD+tSx67oBeqIpNWWf27+EnqIftzFeZ377cI/7DHCALIGfSntGg4GhysjQYafbTJ6MNN5n7i",
+	"ALA2QVQkQJCFrPIutQuTx6oddRJEYhDOsEPy3Mmy8IhrXzS1u0AY+3VebwV9+MTgH6WSJN6ecVVmYzQX",
+	"JGzb3QVL09/bJDl/3g6Kc2D7UgjuR5lhvjdiqa3cENqoMnVCxVbZCW9QOCoDeePLVgKB1VQVUhNRWiLH",
+	"+MylGuZoKEYRdd36WuhqZAq7aKxRhdvdvBL/NPgT5Gy1vl8vobhxS9KTZkfSk9UNSR27LpWWaul5t8lB",
+	"IdMVsw9gysbWnCOK8Ww02IiNDv56bESntQdKQOAt2aAjrrSTEmSqRuocWYHwOsNiKg2KdLb3PbrQiqYX",
+	"VzKbHVtOs/NYI9paAS7gAjuHg8FuH+wk1/5DJqSZoBoK9/HR4HkffiH1QdZ34kuBtYsohO6rlv0tFYQ6",
+	"igR8i5bt1+Lacr4zYduc7WKQZ6XoYG1Xel4T5tyJ51u5Ki/ryZNkVQ5tpQKyzWiOzq1f8LXMZp+TxH38",
+	"9a7tlfumqm3yVpdqIoyGQnxkKueo6jy77iI4IhdLqIeOs7a5SweybPtsv5muHTzfZPTB460JoKPDw4cQ",
+	"V+eGKeN9czmq3fm2Ot//xLO7pd5XjO3XZ8o/hUG+FMPt3+gReOJYvC3kfR9I1TXiWmx1VKq7soVNcOh6",
+	"oO/ez9PKftUw2GkFukrZrfqLvpux02G0acEvgwhe+QYYX/cdPEIbj+PCP1PZFpC8/8mVlN7NN+WvPXES",
+	"bcGuClW727BX+YXB3moT31upTShT3o5FUDUYP6w9MF+B3EH3Vv2HYOotI1vSFRTDFY6kwhMg85G8QCcr",
+	"Mm8SHD7kRs/8nk4qA9XFg/U/BsOfazA4xMwH5Bn4BE0V1bcSx3ox6QSzMsdGa55DZcTE2Hd5n3tLkk6e",
+	"f2HndVbKQ5sbL0Iuq/8XI8aH0Uzu+MDAFYsm4GtFyQKpPU7i8BDPjpGSjlFLu8FxWbzpZbO/cjPSat8s",
+	"s1V7tdXO2SG96zP/1SThA8XF64b2ZoVDbe880q41XsOOkZaeGp3AlsaMbNVr6N1YqObzWEh1TryTOl+F",
+	"eoa5Jec7/vNZOJe18hloslxEiuDutQF2JW/QNQzuhE7BwYnvkdZGISuSqoWQgPUD02bPLr/3+qW/GmDX",
+	"hXZikUTWHfhc6FMbxAOU7TO9ZWMEzX+vUrq2DSHn2nAxTlw74cFgMKiPQ786LwRaDKVudJ/TQtVNA27H",
+	"PifcBnjVgK+Nv43BNj+GxLnt1/cGjJsGSEpwUaL2JTvc9IEI2v2y54GKDHw7kW0jSuCWC93AzXw0rYXL",
+	"P4CkbYq3uhvY1kPgR+P4Y89Bpz1R5IqlRWHoGMIHNy+dPXkMCzNfum5WpgIiMAOSHMB8rlntaRRmKILg",
+	"uOTZZbg9Yw7rCVzaUZcu+zGbYgKXGTPMPbBnpHmJlneHohSG55UNO2G6CqyewGULaZfBwg3lXBNm5hfv",
+	"D8VFTU1cw628RgFXs3aW2NKNPwsdmmWkYneEhKnMcy7Gu84yQ5FpYEORyqKgbefc3SuiZnDwBLS/q8uV",
+	"rvEsR6K/L0eLOF1heIF0busmfyYPuVnm3Sn3L+p71LbGcc1i9A4WauTv/tIZFV+HVN9Sp4nsSfq1Uiux",
+	"nMRFlfPbhrPfbvhYy+U/+NyLxz3oALEHMBS/fCeYRh/e12V2mAAmoFlE5+5psj+smFbIMhgpWVhpXjDB",
+	"R+5mHyiVL+dwJRy1LxR4Yf8TccKdv/UFTeQ6lTMclbq+iOG5l+su9C+kgZm9fMEpJ9hZ5q3tQsFm1i0b",
+	"ikYNQBLudiinznQDXaYTl911KnokVYr/RUwBLuzsNpsBE7NbZvOcUlvJrIdiLEH6akJk6cQWeisXV7Dq",
+	"vLA3RJCJbyueg13s70Rs3jPhVxkKv9FY+vKlHVOLiqXWuBtsVawHI215EYoBTM1KiS7z1cImlqevSmwj",
+	"xtlRtJYe//aJtYfRLGdYkMvEItrFgq8r29VUKNvV3Cu09peSvTgjyRdDg+PpSkzewzRrXqxr44PMpJN4",
+	"O1klcbmGEZqUOJiNGRe1UN4ReLtL4tiVRTCyvt1LJ8VFBnUD3FA0HTibYMdUFqib4uCRtm1svva3D2ck",
+	"SELq3gXk4RpxSt8MRbVFP95JwltUWH1DEDuxc1qZNEbnltIDKdD5m/YAvqWHiWwoGsAAIlp7l5rzBGqx",
+	"a+sMZZ65iY2UMTnqOg0exOTyTQ0PnGVZwpluQ3850fufZ2/Zy+Js4X7gscA4Ccipa3/JZy6/ZcsdjW7x",
+	"hFTQwGxtbjUb+Dodu1/CoC0SYbPNsCvN1wxxflHVdSGW2zphQpKpiuHWF5K4xkGHV7270lf0gN2S4Gq3",
+	"6z6wrxhtJl2kHf/+6iHk2BdQPxWgBQx+PvuB1Cb5Uz74Vt2z68qN5qRII3+1/ylcYvo6u9uv7gONJEIj",
+	"lRL1pxtdWv++qyDVOYe+Eaq6XJVr0IbneZWe27lC+o/vySWvUCpXadRuhh2K0LUasxfOwlmbnNfigMPP",
+	"nl+Lkf0r4Tzek4VTh/NaU/Cf8oM/md9QZPWVv75UudXvPHOI8vdKjRTqSdU37tJ/oQamvhc7wpuh4rEO",
+	"p8TiBZ1E+/dxzB9GcfuICYsq79rLqyXiScV3UqCLjwnp7jtf6pt3YmTw0Ip03gj7z0S8d+2jaG/cGhdu",
+	"mNi9h4tf/2MuSxz8b9y1sv46BiKnHEfhOjubG+xD4xoKp+rmNByMZbjiltxp8hiG4ZKZqrreXkpjz9KH",
+	"S98wfwykjC9B4Z57okmGhTsiWjCx7rhC17NnNKSyFIYMiYVbHU4a09v+/cswJX3Z7Zs/iIn75/jm9+RM",
+	"ooJmreM/vvvnrP9y/6YTa0H8kfe3g50cPDQbVvNUbC8TtQRO5BzX0OuWgHnC+KcM7EsqA5sjqBokf7ie",
+	"q6lR5vr06zs63r0nKnD1I25We2WIvaDjeH//4PBZf9Af9A+Ovxp8NaCJ/i8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

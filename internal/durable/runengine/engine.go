@@ -236,6 +236,9 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 // toolset builds a toolset's tools from the manifest stored when it was registered, or from
 // its URL when none was stored.
 func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*toolset.Toolset, error) {
+	if ts.Deleted {
+		return deletedToolset(ts)
+	}
 	client, err := toolset.New(toolset.Config{
 		URL: ts.URL, Name: ts.Name, Description: ts.Description, Secret: ts.Secret,
 		HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger,
@@ -253,6 +256,28 @@ func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*toolset.Tool
 	loaded, err := client.Load(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load toolset %s: %w", ts.Name, err)
+	}
+	return loaded, nil
+}
+
+// deletedToolset is a toolset deleted (DELETE ...?force=true) after the run was created: its
+// tools stay where the program knows them, from the run's version of the manifest, and every
+// call fails with an error naming the toolset, rather than the program meeting an unknown
+// tool or an undefined namespace.
+func deletedToolset(ts durable.Toolset) (*toolset.Toolset, error) {
+	client, err := toolset.New(toolset.Config{URL: "http://deleted.invalid/", Name: ts.Name, Description: ts.Description})
+	if err != nil {
+		return nil, fmt.Errorf("toolset %s: %w", ts.Name, err)
+	}
+	m, err := toolset.ParseManifest(ts.Manifest)
+	if err != nil {
+		return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
+	}
+	loaded := client.Toolset(m)
+	gone := &run.ToolError{Message: fmt.Sprintf("toolset %q was deleted after this run started; its tools cannot be called any more", ts.Name)}
+	for i := range loaded.Tools {
+		loaded.Tools[i].Execute = func(context.Context, json.RawMessage, run.Call) (json.RawMessage, error) { return nil, gone }
+		loaded.Tools[i].Durable = nil
 	}
 	return loaded, nil
 }

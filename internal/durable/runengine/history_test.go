@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
 // historyEvent is a stored event with its data decoded.
@@ -143,4 +144,82 @@ func TestLogEventsStopAtMaxOutputBytes(t *testing.T) {
 	}
 	require.Equal(t, true, logs[5].Data["truncated"])
 	require.True(t, strings.Contains(logs[5].Data["text"].(string), "maxOutputBytes"))
+}
+
+// withoutTool returns the test manifest without the tool at path.
+func withoutTool(t *testing.T, path string) json.RawMessage {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(toolsettest.Manifest), &m))
+	var tools []any
+	for _, tool := range m["tools"].([]any) {
+		if tool.(map[string]any)["path"] != path {
+			tools = append(tools, tool)
+		}
+	}
+	m["tools"] = tools
+	raw, err := json.Marshal(m)
+	require.NoError(t, err)
+	return raw
+}
+
+func resultError(t *testing.T, run durable.Run) (kind, message string) {
+	t.Helper()
+	var r struct {
+		Error struct{ Kind, Message string } `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(run.Result, &r))
+	return r.Error.Kind, r.Error.Message
+}
+
+// A run keeps the manifest its toolsets had when it was created; runs created after an update
+// get the new one.
+func TestRunsKeepTheirToolsetManifestAcrossAnUpdate(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t)
+	old, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `
+const r = await tools.ops.approvals.request({reason: "x"});
+return (await tools.ops.math.add({a: 2, b: 2})).sum;
+`})
+	require.NoError(t, err)
+	old = b.waitStatus(t, old.ID, durable.StatusSuspended)
+
+	_, err = b.store.UpdateToolset(b.ctx, "ops", durable.ToolsetUpdate{Manifest: withoutTool(t, "math.add")})
+	require.NoError(t, err)
+	fresh, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `return (await tools.ops.math.add({a: 2, b: 2})).sum`})
+	require.NoError(t, err)
+	fresh = b.waitStatus(t, fresh.ID, durable.StatusFailed)
+	kind, _ := resultError(t, fresh)
+	require.Equal(t, "UnknownTool", kind, "a new run gets the updated manifest: %s", fresh.Result)
+
+	_, err = b.store.RecordOutcome(b.ctx, old.ID, old.Pending[0].CallID, durable.CallOutcome{OK: true, Value: json.RawMessage(`{"approved": true}`)})
+	require.NoError(t, err)
+	old = b.waitStatus(t, old.ID, durable.StatusSucceeded)
+	require.Contains(t, string(old.Result), `"value":4`, "the older run still has math.add")
+}
+
+// A toolset in use by a run not yet final is deleted only with force, and the run's later
+// calls to it fail naming it.
+func TestForcedToolsetDeleteFailsTheRunsLaterCalls(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t)
+	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `
+const r = await tools.ops.approvals.request({reason: "x"});
+return (await tools.ops.math.add({a: 2, b: 2})).sum;
+`})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, durable.StatusSuspended)
+
+	require.ErrorIs(t, b.store.DeleteToolset(b.ctx, "ops", false), durable.ErrToolsetInUse)
+	require.NoError(t, b.store.DeleteToolset(b.ctx, "ops", true))
+
+	_, err = b.store.RecordOutcome(b.ctx, run.ID, run.Pending[0].CallID, durable.CallOutcome{OK: true, Value: json.RawMessage(`{"approved": true}`)})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, durable.StatusFailed)
+	kind, message := resultError(t, run)
+	require.Equal(t, "ToolFailure", kind, "%s", run.Result)
+	require.Contains(t, message, `toolset "ops" was deleted`)
+	require.Zero(t, b.tools.Handler.Executions(durable.CallKey(run.ID, 2)), "the deleted toolset was not called")
 }
