@@ -64,6 +64,54 @@ func (e DeliveryStatus) Valid() bool {
 	}
 }
 
+// Defines values for EventDataFinishedStatus.
+const (
+	EventDataFinishedStatusFailed    EventDataFinishedStatus = "failed"
+	EventDataFinishedStatusSucceeded EventDataFinishedStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the EventDataFinishedStatus enum.
+func (e EventDataFinishedStatus) Valid() bool {
+	switch e {
+	case EventDataFinishedStatusFailed:
+		return true
+	case EventDataFinishedStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDataLogLevel.
+const (
+	EventDataLogLevelDebug EventDataLogLevel = "debug"
+	EventDataLogLevelError EventDataLogLevel = "error"
+	EventDataLogLevelInfo  EventDataLogLevel = "info"
+	EventDataLogLevelLog   EventDataLogLevel = "log"
+	EventDataLogLevelTrace EventDataLogLevel = "trace"
+	EventDataLogLevelWarn  EventDataLogLevel = "warn"
+)
+
+// Valid indicates whether the value is a known member of the EventDataLogLevel enum.
+func (e EventDataLogLevel) Valid() bool {
+	switch e {
+	case EventDataLogLevelDebug:
+		return true
+	case EventDataLogLevelError:
+		return true
+	case EventDataLogLevelInfo:
+		return true
+	case EventDataLogLevelLog:
+		return true
+	case EventDataLogLevelTrace:
+		return true
+	case EventDataLogLevelWarn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OutcomeAcceptedStatus.
 const (
 	Duplicate OutcomeAcceptedStatus = "duplicate"
@@ -246,6 +294,16 @@ type DeliveryList struct {
 	Deliveries []Delivery `json:"deliveries"`
 }
 
+// Diagnostic An error (or warning) of a run; line and column when the source is at fault.
+type Diagnostic struct {
+	Column *int `json:"column,omitempty"`
+
+	// Kind ParseError, ExecutionFailure, ToolFailure, TimeoutExceeded, …
+	Kind    string `json:"kind"`
+	Line    *int   `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
 // Error defines model for Error.
 type Error struct {
 	Error struct {
@@ -257,10 +315,113 @@ type Error struct {
 
 // Event defines model for Event.
 type Event struct {
-	At   time.Time              `json:"at"`
+	// At When the event was stored.
+	At time.Time `json:"at"`
+
+	// Data The event's details, always an object; its fields depend on the type (see the EventData schemas: EventDataLog for "log", and so on).
 	Data map[string]interface{} `json:"data"`
 	Seq  int64                  `json:"seq"`
 	Type string                 `json:"type"`
+}
+
+// EventDataCallPending Data of "call.pending".
+type EventDataCallPending struct {
+	CallId int     `json:"callId"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataCallSettled Data of "call.settled": a call the worker made answered (worker, durationMs, and error when ok is false), or an outcome was posted (posted true).
+type EventDataCallSettled struct {
+	CallId     int     `json:"callId"`
+	DurationMs *int64  `json:"durationMs,omitempty"`
+	Error      *string `json:"error,omitempty"`
+	Ok         bool    `json:"ok"`
+	Posted     *bool   `json:"posted,omitempty"`
+	Worker     *string `json:"worker,omitempty"`
+}
+
+// EventDataCallStarted Data of "call.started".
+type EventDataCallStarted struct {
+	CallId int     `json:"callId"`
+	Path   string  `json:"path"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataCancelled Data of "cancelled".
+type EventDataCancelled struct {
+	From RunStatus `json:"from"`
+}
+
+// EventDataCheckpointed Data of "checkpointed".
+type EventDataCheckpointed struct {
+	// Seq The snapshot's sequence number.
+	Seq    int     `json:"seq"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataEmpty Data of "created".
+type EventDataEmpty = map[string]interface{}
+
+// EventDataFinished Data of "finished"; error is the Result's diagnostic when the run failed.
+type EventDataFinished struct {
+	// Error An error (or warning) of a run; line and column when the source is at fault.
+	Error  *Diagnostic             `json:"error,omitempty"`
+	Status EventDataFinishedStatus `json:"status"`
+	Worker *string                 `json:"worker,omitempty"`
+}
+
+// EventDataFinishedStatus defines model for EventDataFinished.Status.
+type EventDataFinishedStatus string
+
+// EventDataLog Data of "log": a console line of the program. Lines stop once they add up to more than the run's maxOutputBytes; the last one then has truncated true.
+type EventDataLog struct {
+	Level EventDataLogLevel `json:"level"`
+	Text  string            `json:"text"`
+
+	// Time When the program wrote it.
+	Time      time.Time `json:"time"`
+	Truncated *bool     `json:"truncated,omitempty"`
+}
+
+// EventDataLogLevel defines model for EventDataLog.Level.
+type EventDataLogLevel string
+
+// EventDataRedriven Data of "redriven".
+type EventDataRedriven struct {
+	Crashes int     `json:"crashes"`
+	From    *string `json:"from,omitempty"`
+	To      string  `json:"to"`
+}
+
+// EventDataRequeued Data of "requeued".
+type EventDataRequeued struct {
+	Worker string `json:"worker"`
+}
+
+// EventDataResumed Data of "resumed".
+type EventDataResumed struct {
+	Outcomes int     `json:"outcomes"`
+	Seq      int     `json:"seq"`
+	Worker   *string `json:"worker,omitempty"`
+}
+
+// EventDataRetried Data of "retried".
+type EventDataRetried struct {
+	Attempt *int    `json:"attempt,omitempty"`
+	Error   *string `json:"error,omitempty"`
+}
+
+// EventDataStarted Data of "started".
+type EventDataStarted struct {
+	// Worker Id of the worker that wrote the event.
+	Worker string `json:"worker"`
+}
+
+// EventDataSuspended Data of "suspended" and "yielded".
+type EventDataSuspended struct {
+	Pending []int   `json:"pending"`
+	Seq     int     `json:"seq"`
+	Worker  *string `json:"worker,omitempty"`
 }
 
 // EventList defines model for EventList.
@@ -313,6 +474,20 @@ type Prompt struct {
 	Prompt string `json:"prompt"`
 }
 
+// Result A finished run's Result: ok true with the program's value, or ok false with the diagnostic; the console lines, warnings and every tool call.
+type Result struct {
+	// Error An error (or warning) of a run; line and column when the source is at fault.
+	Error     *Diagnostic      `json:"error,omitempty"`
+	Logs      *[]string        `json:"logs,omitempty"`
+	Ok        bool             `json:"ok"`
+	ToolCalls []ToolCallRecord `json:"toolCalls"`
+	Truncated *bool            `json:"truncated,omitempty"`
+
+	// Value The program's return value (ok true), cut to maxOutputBytes.
+	Value    interface{}   `json:"value,omitempty"`
+	Warnings *[]Diagnostic `json:"warnings,omitempty"`
+}
+
 // Run defines model for Run.
 type Run struct {
 	Code       string     `json:"code"`
@@ -327,7 +502,7 @@ type Run struct {
 	Limits  Limits `json:"limits"`
 	Pending []Call `json:"pending"`
 
-	// Result The program's Result (ok, value or error, logs, warnings).
+	// Result The program's Result, once the run has finished (see Result).
 	Result    *map[string]interface{} `json:"result,omitempty"`
 	Status    RunStatus               `json:"status"`
 	Toolsets  *[]string               `json:"toolsets,omitempty"`
@@ -355,6 +530,17 @@ type RunList struct {
 
 // RunStatus defines model for RunStatus.
 type RunStatus string
+
+// ToolCallRecord defines model for ToolCallRecord.
+type ToolCallRecord struct {
+	CallId     int64      `json:"callId"`
+	Durable    *bool      `json:"durable,omitempty"`
+	DurationMs *int64     `json:"durationMs,omitempty"`
+	Error      *string    `json:"error,omitempty"`
+	Key        string     `json:"key"`
+	Path       string     `json:"path"`
+	Status     CallStatus `json:"status"`
+}
 
 // ToolDescriptor defines model for ToolDescriptor.
 type ToolDescriptor struct {
@@ -2894,6 +3080,8 @@ type GetCatalogResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Catalog
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -2907,6 +3095,11 @@ type GetCatalogResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetCatalogResponse) GetJSON200() *Catalog {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCatalogResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -2963,6 +3156,8 @@ type GetCatalogPromptResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Prompt
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -2976,6 +3171,11 @@ type GetCatalogPromptResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetCatalogPromptResponse) GetJSON200() *Prompt {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCatalogPromptResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -3205,6 +3405,8 @@ type GetRunResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Run
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -3218,6 +3420,11 @@ type GetRunResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetRunResponse) GetJSON200() *Run {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetRunResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -3599,6 +3806,8 @@ type ListEventsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *EventList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -3612,6 +3821,11 @@ type ListEventsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListEventsResponse) GetJSON200() *EventList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListEventsResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -5126,6 +5340,13 @@ func ParseGetCatalogResponse(rsp *http.Response) (*GetCatalogResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -5179,6 +5400,13 @@ func ParseGetCatalogPromptResponse(rsp *http.Response) (*GetCatalogPromptRespons
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
@@ -5376,6 +5604,13 @@ func ParseGetRunResponse(rsp *http.Response) (*GetRunResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
@@ -5695,6 +5930,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error

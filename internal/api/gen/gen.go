@@ -71,6 +71,54 @@ func (e DeliveryStatus) Valid() bool {
 	}
 }
 
+// Defines values for EventDataFinishedStatus.
+const (
+	EventDataFinishedStatusFailed    EventDataFinishedStatus = "failed"
+	EventDataFinishedStatusSucceeded EventDataFinishedStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the EventDataFinishedStatus enum.
+func (e EventDataFinishedStatus) Valid() bool {
+	switch e {
+	case EventDataFinishedStatusFailed:
+		return true
+	case EventDataFinishedStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDataLogLevel.
+const (
+	EventDataLogLevelDebug EventDataLogLevel = "debug"
+	EventDataLogLevelError EventDataLogLevel = "error"
+	EventDataLogLevelInfo  EventDataLogLevel = "info"
+	EventDataLogLevelLog   EventDataLogLevel = "log"
+	EventDataLogLevelTrace EventDataLogLevel = "trace"
+	EventDataLogLevelWarn  EventDataLogLevel = "warn"
+)
+
+// Valid indicates whether the value is a known member of the EventDataLogLevel enum.
+func (e EventDataLogLevel) Valid() bool {
+	switch e {
+	case EventDataLogLevelDebug:
+		return true
+	case EventDataLogLevelError:
+		return true
+	case EventDataLogLevelInfo:
+		return true
+	case EventDataLogLevelLog:
+		return true
+	case EventDataLogLevelTrace:
+		return true
+	case EventDataLogLevelWarn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OutcomeAcceptedStatus.
 const (
 	Duplicate OutcomeAcceptedStatus = "duplicate"
@@ -253,6 +301,16 @@ type DeliveryList struct {
 	Deliveries []Delivery `json:"deliveries"`
 }
 
+// Diagnostic An error (or warning) of a run; line and column when the source is at fault.
+type Diagnostic struct {
+	Column *int `json:"column,omitempty"`
+
+	// Kind ParseError, ExecutionFailure, ToolFailure, TimeoutExceeded, …
+	Kind    string `json:"kind"`
+	Line    *int   `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
 // Error defines model for Error.
 type Error struct {
 	Error struct {
@@ -264,10 +322,113 @@ type Error struct {
 
 // Event defines model for Event.
 type Event struct {
-	At   time.Time              `json:"at"`
+	// At When the event was stored.
+	At time.Time `json:"at"`
+
+	// Data The event's details, always an object; its fields depend on the type (see the EventData schemas: EventDataLog for "log", and so on).
 	Data map[string]interface{} `json:"data"`
 	Seq  int64                  `json:"seq"`
 	Type string                 `json:"type"`
+}
+
+// EventDataCallPending Data of "call.pending".
+type EventDataCallPending struct {
+	CallId int     `json:"callId"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataCallSettled Data of "call.settled": a call the worker made answered (worker, durationMs, and error when ok is false), or an outcome was posted (posted true).
+type EventDataCallSettled struct {
+	CallId     int     `json:"callId"`
+	DurationMs *int64  `json:"durationMs,omitempty"`
+	Error      *string `json:"error,omitempty"`
+	Ok         bool    `json:"ok"`
+	Posted     *bool   `json:"posted,omitempty"`
+	Worker     *string `json:"worker,omitempty"`
+}
+
+// EventDataCallStarted Data of "call.started".
+type EventDataCallStarted struct {
+	CallId int     `json:"callId"`
+	Path   string  `json:"path"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataCancelled Data of "cancelled".
+type EventDataCancelled struct {
+	From RunStatus `json:"from"`
+}
+
+// EventDataCheckpointed Data of "checkpointed".
+type EventDataCheckpointed struct {
+	// Seq The snapshot's sequence number.
+	Seq    int     `json:"seq"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataEmpty Data of "created".
+type EventDataEmpty = map[string]interface{}
+
+// EventDataFinished Data of "finished"; error is the Result's diagnostic when the run failed.
+type EventDataFinished struct {
+	// Error An error (or warning) of a run; line and column when the source is at fault.
+	Error  *Diagnostic             `json:"error,omitempty"`
+	Status EventDataFinishedStatus `json:"status"`
+	Worker *string                 `json:"worker,omitempty"`
+}
+
+// EventDataFinishedStatus defines model for EventDataFinished.Status.
+type EventDataFinishedStatus string
+
+// EventDataLog Data of "log": a console line of the program. Lines stop once they add up to more than the run's maxOutputBytes; the last one then has truncated true.
+type EventDataLog struct {
+	Level EventDataLogLevel `json:"level"`
+	Text  string            `json:"text"`
+
+	// Time When the program wrote it.
+	Time      time.Time `json:"time"`
+	Truncated *bool     `json:"truncated,omitempty"`
+}
+
+// EventDataLogLevel defines model for EventDataLog.Level.
+type EventDataLogLevel string
+
+// EventDataRedriven Data of "redriven".
+type EventDataRedriven struct {
+	Crashes int     `json:"crashes"`
+	From    *string `json:"from,omitempty"`
+	To      string  `json:"to"`
+}
+
+// EventDataRequeued Data of "requeued".
+type EventDataRequeued struct {
+	Worker string `json:"worker"`
+}
+
+// EventDataResumed Data of "resumed".
+type EventDataResumed struct {
+	Outcomes int     `json:"outcomes"`
+	Seq      int     `json:"seq"`
+	Worker   *string `json:"worker,omitempty"`
+}
+
+// EventDataRetried Data of "retried".
+type EventDataRetried struct {
+	Attempt *int    `json:"attempt,omitempty"`
+	Error   *string `json:"error,omitempty"`
+}
+
+// EventDataStarted Data of "started".
+type EventDataStarted struct {
+	// Worker Id of the worker that wrote the event.
+	Worker string `json:"worker"`
+}
+
+// EventDataSuspended Data of "suspended" and "yielded".
+type EventDataSuspended struct {
+	Pending []int   `json:"pending"`
+	Seq     int     `json:"seq"`
+	Worker  *string `json:"worker,omitempty"`
 }
 
 // EventList defines model for EventList.
@@ -320,6 +481,20 @@ type Prompt struct {
 	Prompt string `json:"prompt"`
 }
 
+// Result A finished run's Result: ok true with the program's value, or ok false with the diagnostic; the console lines, warnings and every tool call.
+type Result struct {
+	// Error An error (or warning) of a run; line and column when the source is at fault.
+	Error     *Diagnostic      `json:"error,omitempty"`
+	Logs      *[]string        `json:"logs,omitempty"`
+	Ok        bool             `json:"ok"`
+	ToolCalls []ToolCallRecord `json:"toolCalls"`
+	Truncated *bool            `json:"truncated,omitempty"`
+
+	// Value The program's return value (ok true), cut to maxOutputBytes.
+	Value    interface{}   `json:"value,omitempty"`
+	Warnings *[]Diagnostic `json:"warnings,omitempty"`
+}
+
 // Run defines model for Run.
 type Run struct {
 	Code       string     `json:"code"`
@@ -334,7 +509,7 @@ type Run struct {
 	Limits  Limits `json:"limits"`
 	Pending []Call `json:"pending"`
 
-	// Result The program's Result (ok, value or error, logs, warnings).
+	// Result The program's Result, once the run has finished (see Result).
 	Result    *map[string]interface{} `json:"result,omitempty"`
 	Status    RunStatus               `json:"status"`
 	Toolsets  *[]string               `json:"toolsets,omitempty"`
@@ -362,6 +537,17 @@ type RunList struct {
 
 // RunStatus defines model for RunStatus.
 type RunStatus string
+
+// ToolCallRecord defines model for ToolCallRecord.
+type ToolCallRecord struct {
+	CallId     int64      `json:"callId"`
+	Durable    *bool      `json:"durable,omitempty"`
+	DurationMs *int64     `json:"durationMs,omitempty"`
+	Error      *string    `json:"error,omitempty"`
+	Key        string     `json:"key"`
+	Path       string     `json:"path"`
+	Status     CallStatus `json:"status"`
+}
 
 // ToolDescriptor defines model for ToolDescriptor.
 type ToolDescriptor struct {
@@ -1848,7 +2034,21 @@ func (response GetCatalog200JSONResponse) VisitGetCatalogResponse(w http.Respons
 	return err
 }
 
-type GetCatalog401JSONResponse struct{ ErrorJSONResponse }
+type GetCatalog400JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetCatalog400JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalog401JSONResponse Error
 
 func (response GetCatalog401JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
 
@@ -1926,7 +2126,21 @@ func (response GetCatalogPrompt200JSONResponse) VisitGetCatalogPromptResponse(w 
 	return err
 }
 
-type GetCatalogPrompt401JSONResponse struct{ ErrorJSONResponse }
+type GetCatalogPrompt400JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetCatalogPrompt400JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalogPrompt401JSONResponse Error
 
 func (response GetCatalogPrompt401JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
 
@@ -2232,7 +2446,21 @@ func (response GetRun200JSONResponse) VisitGetRunResponse(w http.ResponseWriter)
 	return err
 }
 
-type GetRun401JSONResponse struct{ ErrorJSONResponse }
+type GetRun400JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetRun400JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRun401JSONResponse Error
 
 func (response GetRun401JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
 
@@ -2767,7 +2995,21 @@ func (response ListEvents200TexteventStreamResponse) VisitListEventsResponse(w h
 	}
 }
 
-type ListEvents401JSONResponse struct{ ErrorJSONResponse }
+type ListEvents400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListEvents400JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEvents401JSONResponse Error
 
 func (response ListEvents401JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
 
@@ -4823,92 +5065,114 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H15bxu3tvhXOdDvArF/GMuy4ySNjYcHN0lv0y2B7aLAi/JieuZIYj1DqiTHjhr4uz8cLrNIHC1u5La5",
-	"vX/cWjMcLmdfmU+9VBZTKVAY3Tv+1JsyxQo0qOyvl5jzG1SzH3jBDT3gonfc+61ENeslPcEK7B33cvsy",
-	"6el0ggWjURmOWJmb3vHBYJD0CvaRF2Vhf9FPLvzPpGdmU5qBC4NjVL27u6R3VorXL6ulpsxM6pV41kt6",
-	"Cn8rucKsd2xUic1l/WzaKC7GdrILKXON5if7eXRK+597Taq/4blB5c6rU8Wnhkta4IUsCrankUBpMAPj",
-	"xgMtpfu9JApEP0j3lq/9C3N4aK94jqkUmQYj4ZZxAyOpwEwQVCnoWTphYoywwwwUUht4PBjsdu2Dvm/t",
-	"ocLe4xbyBhXyRFlcedz9glcTKa8/F/7uaLCeSqHRUuMrpaSFdyqFQWEBwabTnKeMALH/qyZofGrM+C+F",
-	"o95x7//t10S+797qfTebXaUNzVMBSO/69kx+OM12KmaLsD8VM/ju/M1PcMPyEgmsosxzdpWjO+Bd0nvB",
-	"8tzylpJTVIa70zA11qv2SCveJb2U5fnrrAGiimGSXlYqt1j18krKHJmglxMmMvdujVWucRbBQtKTpUll",
-	"sXKWN37YXeKwHptKozE5ZqcWdSOpCmZ6x72MGdwz3DLi4ieGKbPxJ6ZcCVvCyrkb6SgtkOW7AG8HkiQQ",
-	"sUVYDfBqneYe31fbkVe/Ymp6Hv0/cG0WSYDWsX9wg8VaG6b5/AJMKTaLbl13buO8ggwK4uJ3PVUKQWBL",
-	"elMUmftLl2mKmCFBYMR4bv9ImUgxp7/fR0D+ghmWy/HiEa1c2+CIdhqSsCtP6maOn7SeZWFDLe6NkOhS",
-	"fuJiWjqxk2WcpmD528bsTqAt7EeW5j6fBS5qy5tvyjwHegVMw1TJsWKFBkI7cAM7Fir9YTkYPE5plP0L",
-	"rbhf5BM+FsyUChdXuZhN8dz+hmoU3HIzge/OX8o0AeyP+zB0SOjLqe4XzEz6LMt2LIyO4VO/37/bPYa3",
-	"ShZco9uRfei2NOxF9+T1YFz7NdHvmTKMb56mRmKMOoJNs3joNwIBb1AY0PR/RoIUCApTpA9OgBsNPAOu",
-	"rXK9dcpuj2cwQZahAjmiz9UMmDFYTA0dcE7muxc6okb8G9BcpGgXyPxG4ZZpSBVaY0IqyJk2oNC/xqwB",
-	"x4Ze8B9sIjerGTf5yALswj6NcBPPoo/pCJU2bwPil8nMnj5nBrUJoAQnh2CHXVncSAJStd84edMiTuC9",
-	"kFmMxic1ch9pcNKckBhZPqx7O0FBfJbxDIQ0wIS+RbUbR0GFoyALF0eU4nUcQnpBUtfyuTp3LZ9jMlmX",
-	"V9Vx3SqL52+OOQF/SDIfWU1+RgZj8pEGeSsC5UeBXk6zTcmuVPlqdnemowVXk+bc1w1VXHHYHPibDNHc",
-	"5TIJEVfabZyupdYqkbNKpzXmjm2sYpn2jjD+OI1S/bkhyQgFSydc4J5CltkHNBp2rFgX0nwYyVJkCaRS",
-	"jHKemgS4uGE5zz7QdlGbOMsVqDUb42p02r3V4xcPOzfeHTEKkxvvCcxL2g3kHjNsY+2s8bfWClyYp0dR",
-	"MWDiwnHuhDSfH+t3RMTcfeQ4cVrOWJ8wHfBWUaWfNLaVb5Hlzkpp76MWXytO7cbFprYxB92NlxHLNc77",
-	"bu4jyOUtOhf4VqprK95T5DkXY+2dY66td7xzNQMfrYDHTwf0PyisEmCp4TcIRDMJHNgXZGtYS0sncPD0",
-	"2bNnhwdP4Wpm0H7grDxgIoMnj59+9Wzw/OCwfjtBNt09oS3NIGUCBFkKoBjXaHU6Hxl6WfTh1HmSNJ/m",
-	"GcJBEMD+BGR/KCQoYeZMsqPBAAQr6B2NYzkdPwNFXn8ffhYaDYw45pkGw66xDRd/et0figVzpWAff8RC",
-	"qtnXdIwouS+L5tjQzxsLlj8wAZnxL4KjtOHnhD1Zmh83//YuQpE/sQL1lKW4uVfR4RHHbNoYL7ypXfCl",
-	"zLCWXlhbSHdL56Qnr+MekqXdtQIOc4vJ62UnP01TnBrM4j50V2xkE/NKYSqV83mz0sWUMGJWze06WCRV",
-	"xGCJQCNPaBqR2dPq+QrqcONiU5+Volv/Lxz+Hq7BiAuuJ5t902H7Vz50xBq3JqYdYL1bqQ1miTO6yRUj",
-	"R2jMb1CQ8fFxbyz3/Oy/ain6Z+z2R0+xZP1X6mMZJXolc1eHP/5YNMZGLG3oe7k5sXh278o/0nBmZ4Ad",
-	"eZ0EVaBcRDKBXI51ArdMCdJlTSOsYZmsFf46K0WIfiV19Ll5+kXffO6oG9v6MZu+stzj9nkSTEWPzxpR",
-	"HXzwwk6zoaQMrFKwjz+gGJOsPhgcffXk2VOrJapnydrk3A4LW8UfUAxkc2tgkMrpjGwDbqmdRoxzecVy",
-	"uLSTXsIOqXdZGuAmqR5yDaXIcMQFOb7wPU4N4EeWmnzWYhqyDLzftgV2uR/FeM9x1TI+j3DB1BhN3Hfo",
-	"wH7cKhb40T5tR+YjyFSlWN94JqG7ynS2EyZuAx1bXozJ/lZiid7fFSEkq4nu7dN7hGfJhnrp6TNmEvz9",
-	"gqJLuXJds+qiDjbOyYP7BM+Wg3DC9DmmqhXabABR+BTlwnciGJ3rE2Ztp0ZYcLOA/BzhxJTAOtEbn2V1",
-	"sZompMJ+muJ/CabuJdznMNOQ8UeD50+TOMjnRj49sqRnUJFw/993p3v/w/Z+//De/zHYe/7h/f//Vy/Z",
-	"Pv50RUSN7T05OOyKpX9+VFf8UCreS5rbOBwcfdWC08SYqf7v4/39lbZAg0KW4D8u3qO6aNVRie/XSjFh",
-	"R+jDT/KzNVUegiS3Q0WLlqjAW5v04WIMbtwJYDE1Mxs6KQW9w8wFQvptAvh70uECar39cS9pE4nANXKt",
-	"/aYip98EgBxN9btS6PZlpdSdh9lftH0bsVcuXrsVDzaRGivM223yvA/du60ly8KMHiFx9vdG5foU5mc7",
-	"b+Q+VoqCapEl22tNuOgRtJItfXhttGcvMulvFTe4JwUZ8SIL4UE0pRIuwzfvsAiNaWn4DX7DeF6qiFwJ",
-	"eQyO5FywRg5tZFABy3PyD7gKSS6920g++vxXlWoi//vzJRq5JnMyO0OmY6AKOcAmwAhI4btGOo7nCCjs",
-	"03hKwr+MJNKJe30i0c+bwNUM3p5evPiWXG4HJiMlFEzMAvTqFA1wAQyUvG2s27DoIoJgpX/UETLZalLN",
-	"caHfbQ2vJEpjm6TR2l7cZlJ0Aytn2xJqydHW1P0FF82nBwsqoybRtcjoH33Sqbvd1krFzeycpL0D8BUy",
-	"5So1rQqwEHaPqgloFVcMyMVIRmSp84ABP1qWkALkCPREKgPfsRvma2Wqehwrb21RzkRq40pA+3AKac5J",
-	"bikcc21Q6aH49uLibSgR1Qm8fXN+oYFVsSJGP1QpEqsWXOSIGw0uzHjiXtqqTzLXpADvqtsEz1BwDRWF",
-	"+Bl0WWDmYqokY311X6h7oM9I1LowUn8ohuKVrQLYvzkAn/sFgZhpuDwtzUQq/rutvjyGry1IwVX6GHmN",
-	"wlX6XNaLaVSk1yb2VG6I2Hnx5uWrH9+8fPXh9O3rDxdvvn/1024fbKpbA1MIl5+GLpUx7B3Dp6GN/wx7",
-	"CQxDgmLYu7u7dPkrw01O6KQxhQsc3qDSDoeD/kF/YGMPUxRsynvHvcf9Qf+xL/GzpLI/sRnN3+lvL7aI",
-	"VVkoouj9G823fshceerhYPDZilN9XjVWnUrqp9+i9N7xu/dJT5dFwdTMJkFvUKDWsBfCjin9ssDXQATn",
-	"vt8ncpotPeqZG/GnnNSu3Sd8PRk87pqm2ldVz9sNF5qQNwCTMcOumEaXUWXpxDIOcQlxWMHHDhaOCtNS",
-	"KRTGQ+7mYD+tSx67oBeqIpNWWf27+EnqIftzFeZ377cI/7DHCALIGfSntGg4GhysjQYafbTJ6MNN5n7i",
-	"ALA2QVQkQJCFrPIutQuTx6oddRJEYhDOsEPy3Mmy8IhrXzS1u0AY+3VebwV9+MTgH6WSJN6ecVVmYzQX",
-	"JGzb3QVL09/bJDl/3g6Kc2D7UgjuR5lhvjdiqa3cENqoMnVCxVbZCW9QOCoDeePLVgKB1VQVUhNRWiLH",
-	"+MylGuZoKEYRdd36WuhqZAq7aKxRhdvdvBL/NPgT5Gy1vl8vobhxS9KTZkfSk9UNSR27LpWWaul5t8lB",
-	"IdMVsw9gysbWnCOK8Ww02IiNDv56bESntQdKQOAt2aAjrrSTEmSqRuocWYHwOsNiKg2KdLb3PbrQiqYX",
-	"VzKbHVtOs/NYI9paAS7gAjuHg8FuH+wk1/5DJqSZoBoK9/HR4HkffiH1QdZ34kuBtYsohO6rlv0tFYQ6",
-	"igR8i5bt1+Lacr4zYduc7WKQZ6XoYG1Xel4T5tyJ51u5Ki/ryZNkVQ5tpQKyzWiOzq1f8LXMZp+TxH38",
-	"9a7tlfumqm3yVpdqIoyGQnxkKueo6jy77iI4IhdLqIeOs7a5SweybPtsv5muHTzfZPTB460JoKPDw4cQ",
-	"V+eGKeN9czmq3fm2Ot//xLO7pd5XjO3XZ8o/hUG+FMPt3+gReOJYvC3kfR9I1TXiWmx1VKq7soVNcOh6",
-	"oO/ez9PKftUw2GkFukrZrfqLvpux02G0acEvgwhe+QYYX/cdPEIbj+PCP1PZFpC8/8mVlN7NN+WvPXES",
-	"bcGuClW727BX+YXB3moT31upTShT3o5FUDUYP6w9MF+B3EH3Vv2HYOotI1vSFRTDFY6kwhMg85G8QCcr",
-	"Mm8SHD7kRs/8nk4qA9XFg/U/BsOfazA4xMwH5Bn4BE0V1bcSx3ox6QSzMsdGa55DZcTE2Hd5n3tLkk6e",
-	"f2HndVbKQ5sbL0Iuq/8XI8aH0Uzu+MDAFYsm4GtFyQKpPU7i8BDPjpGSjlFLu8FxWbzpZbO/cjPSat8s",
-	"s1V7tdXO2SG96zP/1SThA8XF64b2ZoVDbe880q41XsOOkZaeGp3AlsaMbNVr6N1YqObzWEh1TryTOl+F",
-	"eoa5Jec7/vNZOJe18hloslxEiuDutQF2JW/QNQzuhE7BwYnvkdZGISuSqoWQgPUD02bPLr/3+qW/GmDX",
-	"hXZikUTWHfhc6FMbxAOU7TO9ZWMEzX+vUrq2DSHn2nAxTlw74cFgMKiPQ786LwRaDKVudJ/TQtVNA27H",
-	"PifcBnjVgK+Nv43BNj+GxLnt1/cGjJsGSEpwUaL2JTvc9IEI2v2y54GKDHw7kW0jSuCWC93AzXw0rYXL",
-	"P4CkbYq3uhvY1kPgR+P4Y89Bpz1R5IqlRWHoGMIHNy+dPXkMCzNfum5WpgIiMAOSHMB8rlntaRRmKILg",
-	"uOTZZbg9Yw7rCVzaUZcu+zGbYgKXGTPMPbBnpHmJlneHohSG55UNO2G6CqyewGULaZfBwg3lXBNm5hfv",
-	"D8VFTU1cw628RgFXs3aW2NKNPwsdmmWkYneEhKnMcy7Gu84yQ5FpYEORyqKgbefc3SuiZnDwBLS/q8uV",
-	"rvEsR6K/L0eLOF1heIF0busmfyYPuVnm3Sn3L+p71LbGcc1i9A4WauTv/tIZFV+HVN9Sp4nsSfq1Uiux",
-	"nMRFlfPbhrPfbvhYy+U/+NyLxz3oALEHMBS/fCeYRh/e12V2mAAmoFlE5+5psj+smFbIMhgpWVhpXjDB",
-	"R+5mHyiVL+dwJRy1LxR4Yf8TccKdv/UFTeQ6lTMclbq+iOG5l+su9C+kgZm9fMEpJ9hZ5q3tQsFm1i0b",
-	"ikYNQBLudiinznQDXaYTl911KnokVYr/RUwBLuzsNpsBE7NbZvOcUlvJrIdiLEH6akJk6cQWeisXV7Dq",
-	"vLA3RJCJbyueg13s70Rs3jPhVxkKv9FY+vKlHVOLiqXWuBtsVawHI215EYoBTM1KiS7z1cImlqevSmwj",
-	"xtlRtJYe//aJtYfRLGdYkMvEItrFgq8r29VUKNvV3Cu09peSvTgjyRdDg+PpSkzewzRrXqxr44PMpJN4",
-	"O1klcbmGEZqUOJiNGRe1UN4ReLtL4tiVRTCyvt1LJ8VFBnUD3FA0HTibYMdUFqib4uCRtm1svva3D2ck",
-	"SELq3gXk4RpxSt8MRbVFP95JwltUWH1DEDuxc1qZNEbnltIDKdD5m/YAvqWHiWwoGsAAIlp7l5rzBGqx",
-	"a+sMZZ65iY2UMTnqOg0exOTyTQ0PnGVZwpluQ3850fufZ2/Zy+Js4X7gscA4Ccipa3/JZy6/ZcsdjW7x",
-	"hFTQwGxtbjUb+Dodu1/CoC0SYbPNsCvN1wxxflHVdSGW2zphQpKpiuHWF5K4xkGHV7270lf0gN2S4Gq3",
-	"6z6wrxhtJl2kHf/+6iHk2BdQPxWgBQx+PvuB1Cb5Uz74Vt2z68qN5qRII3+1/ylcYvo6u9uv7gONJEIj",
-	"lRL1pxtdWv++qyDVOYe+Eaq6XJVr0IbneZWe27lC+o/vySWvUCpXadRuhh2K0LUasxfOwlmbnNfigMPP",
-	"nl+Lkf0r4Tzek4VTh/NaU/Cf8oM/md9QZPWVv75UudXvPHOI8vdKjRTqSdU37tJ/oQamvhc7wpuh4rEO",
-	"p8TiBZ1E+/dxzB9GcfuICYsq79rLqyXiScV3UqCLjwnp7jtf6pt3YmTw0Ip03gj7z0S8d+2jaG/cGhdu",
-	"mNi9h4tf/2MuSxz8b9y1sv46BiKnHEfhOjubG+xD4xoKp+rmNByMZbjiltxp8hiG4ZKZqrreXkpjz9KH",
-	"S98wfwykjC9B4Z57okmGhTsiWjCx7rhC17NnNKSyFIYMiYVbHU4a09v+/cswJX3Z7Zs/iIn75/jm9+RM",
-	"ooJmreM/vvvnrP9y/6YTa0H8kfe3g50cPDQbVvNUbC8TtQRO5BzX0OuWgHnC+KcM7EsqA5sjqBokf7ie",
-	"q6lR5vr06zs63r0nKnD1I25We2WIvaDjeH//4PBZf9Af9A+Ovxp8NaCJ/i8AAP//",
+	"7D1rbxw3kn+l0LeApUNrNJIfSSQcDl7b2XjXiQ1JiwDn8UVUN2eGq25yQrIlTwwB92vuh90vObCK7McM",
+	"ex6KpMRO8iHWdPNZrDerqj8lmSpnSnJpTXL0KZkxzUpuucZfL3khrrievxGlsO6BkMlR8nPF9TxJE8lK",
+	"nhwlBb5ME5NNeclcq5yPWVXY5OhgOEyTkn0UZVXiL/dTSP8zTex85kYQ0vIJ18nNTZqcVPL1y3qqGbPT",
+	"ZiaRJ2mi+c+V0DxPjqyueHtaP5qxWsgJDnamVGG4/QG7R4fEf241qPlWFJZr2q/JtJhZodwEL1RZsj3D",
+	"HSgtz8FSe3BTmUGSRoHoG5lk9dw/MjqH7oynPFMyN2AVXDNhYaw02CkHXUn3LJsyOeGwwyyUylh4PBzu",
+	"9q3D9e+soT69x53DG9aHJ6vywp/dj/xiqtTlXZ3fjWtsZkoajtj4SmuF8M6UtFwiINhsVoiMOUDs/8s4",
+	"aHxqjfgXzcfJUfJv+w2S79Nbs0+j4SxdaD6XwN27Ae7JN3ejPZfzZdg/l3P4++nbH+CKFRV3YJVVUbCL",
+	"gtMGb9LkBSsKpC2tZlxbQbthemLWrdHNeJMmGSuK13kLRDXBpEleaZqsfnmhVMGZdC+nTOb0boNZLvk8",
+	"cgppoiqbqXLtKG99s5uUTj02lOHWFjx/jkc3VrpkNjlKcmb5nhVIiMtdLNN26y62Wgtbdyqn1JIwLaDl",
+	"+wBvAkkakBgPrAF4PU97jR/q5aiLf/HMJv743whjl1HAzYN/CMvLjRbsxvMTMK3ZPLp007uM0xoyXDoq",
+	"fp/oSkoHtjSZcZnTX6bKMs5z7iAwZqLAPzImM164vz9EQP6CWVaoyfIWka9tsUUcxnHYtTulkeM7bUZZ",
+	"WlCHeiMoupKehJxVxHbyXLghWPGuNToxtKX1qMreplugoi6/+bYqCnCvgBmYaTXRrDTgjh2EhR2EymBU",
+	"DYePM9cK/+LI7pfpREwks5Xmy7OczWf8FH9D3QquhZ3C309fqiwFPpgMYESHMFAzMyiZnQ5Ynu8gjI7g",
+	"02AwuNk9gndalcJwWhE+pCWNkuiavByMS7/28XuiDO3bu2kOMYYdQadZ3vRbyYFfcWnBuP9ZBUpy0Dzj",
+	"rsMxCGtA5CAMCtdrEnZ7IocpZznXoMauu54Ds5aXM+s2uMDz6YWJiBH/BoyQGccJcr9QuGYGMs1RmVAa",
+	"CmYsaO5f87wFx5Zc8B224Zv1iNt0QoCd4dMINYk8+thtoZbmXUD8OJ3j7gtmubEBlEB8CHbYBZ6NckCq",
+	"1xtHbzcJMbwXKo/h+LQ53EcGiJu7Q4xMH+a9nnLp6CwXOUhlgUlzzfVu/AjqMwq8cLlFJV/HIWSWOHXD",
+	"n+t9N/w5xpNNdVFvl2ZZ3n+7zTH4TTr1kTXoZ1VQJh8ZUNcyYH4U6NUs3xbtKl2sJ3dSHRFcbZyj3i1R",
+	"XFPYAvjbBNFe5SoOERfa3TPdSKzVLGedTGuNHV2YYBOpjBVZTA8lrRV2lIZrpp1U33XYzNzJHUMhJAcm",
+	"c8hUUZWSMNmdq1GVzrjjasyRWVVE+Bb1iePwpZAR5HrHtOFI4im8+sizyj3/lomi0jwFJ5qbH6LkqrKv",
+	"PpLSkcL//c//RulZSB5fQsmNYRO+HotwrU37GIxrttSFAI8/zqKc5dQ66QMly6ZC8j3NWY4PXGvYQdEp",
+	"lf1prCqZp5ApOS5EZlMQ8ooVIv/JLZkbG2drG28W17ZqswvtaYtRmFx5a2tRmsXYt0crEqROdBmrvJTa",
+	"UAwxi8Ybk/O34+To/Rozzs3zkln2qpxZR2EbNj8lnX3zDm/UZPPGXtnebgbsRBbSdp3eedGweacpzy5n",
+	"ypHQFlOdVsYJoW26nDhMrrbrkWtxxeU2PUxVbjeF1WKbDt8KKcx0u1MJ1tLNhzQid5E6HhnIuWWiMCmw",
+	"4prNDTAJRHakbY4FL3LXysEdFFGWIxjYMZy0xHpK8Is4gjbKojAfJYWajJIU+b9xau3uYCSTNPm4N1F7",
+	"ngBLNntPRPjB4YUes4x/uiGr/eeONBfSPnsS1XhsXA9cYDRuPN/WU7uT2/2cZxHNl5gObl+NYYTm78Br",
+	"SmRhLFvcfZ6Ua6UvyZ+3hq/SGGuXG0h53XK9U2SUHAEjQw7NC1wNlCznXst06i89TcEZOG607w0dKol+",
+	"lOnq0snyMSsM302dveBwinwzyI5nyjhDYsf/64xPjw2bg6qZfkPEqMXnsnfpMm5q0/Li77Y8KZxk/XF5",
+	"dr32uKjdttjV6xPbejM40prtBO6zcjO+UWwnY63KdVrtSSV7/GfYe/UK2wJo1SJb7WLr9KwpYthINjNT",
+	"5XiscTLI2YvkqY7bapuegptw5c5IDen19SBdpv37JSOl4xyJTFILpBWgG/s2o+TYswfvuHDyskDhU5sT",
+	"jTWgK+lt7WVg10S80tZpbJSoGRtxLsaM143PgyZYeSRv1EqZgbIRea+SRhWcTCXvB/AetgG8EZKjLjsj",
+	"54Od8jmwPIdq5izkUmn3jMmWrVyyj2/R9ffXueXm2PsVjEW3knUQnzLjGLDMWGDFMU5c8CtetGFYqAle",
+	"34xVkibO1ksCh3WYdVG5t1azjEdBa/lHG+VEqJD3a/QeFHCtleUg7OYafb3FGDtfOFDarF+lX9PK060V",
+	"xhVHrH2bKNPWzEz7HDSBD0b8lOtx0yp0O9Dwa/bg1eSVe6A2sT1sSi2+3Zq1kDq9cinYJLYSr2n0gNOz",
+	"61/HftNmkjUbITV/5UawSWwj3pEUX26fOnOzaj0bKBgrdIsGQt3Or/PAqrzGaKfMehqt7fCII+EWmNHY",
+	"f6u2EBqNEtRMR8ncGTHxTc0ajb52pPVZFcFldmdYFCbv3XPc/4cA3dz3R76TdY4/P2hsKd9xVpDquKD6",
+	"1KL11hISwzrMlsoKdYJCXXPdwrtHBjIuCiEnxscfCIPaxM7FHHxACDx+NnT/QYl+dpZZccXBsfgUDvCF",
+	"VapAG8ikcPDsq6++Ojx4BhdOfLoOdJGGaPX08bOvvxp+c3DYvJ1yNts9JsGcMQmSX3ENmgnD8dpEjK17",
+	"WQ7gOV3Wu/GMyDkcBB+334HTlDR3UOI53Xo9GQ5BstK9c+1Y4bafg2ZywgfwT2m4Dca6ZZe8Cxe/exOT",
+	"7SX7+D0vlZ6jjhC1plYFzGB0TUvJuN0AZ0oVL8Jd9JbdLXlvv9++b4xZ/sBKbmZOc9n64rbHwIpdG8Zo",
+	"4W0T5bCSGDZyC2/so13lie6zjBF3N4rpWJisxwr2O3+eZXzm5dPmZu02N1iaZ0qT5p9XFLYT01AXVh0u",
+	"fWr7dwVDe6eVl9kLcqZ+vgY7qF1saLKaIvcuEAwtr/VTwyNQl6jQE/9o6c+PDHEf9M2oS/LUNK0ao4wM",
+	"hrZRYtJws2PI6+Pv5zzPjPGXW9hshZqYmERuKb8LArkPU22br2wkLQMnOkFUic210pZoEceyS6CBv+a2",
+	"0tILgR1/ULspZBXe+ndZajSkKxzD5leAHRCv1AXUZdIGXRQZK9l/F7V0XLcIBQg4vU2fnrv+OmYmcvuO",
+	"BIMNoPZMpt6NKcldOXF222DBV/0vo+TghF1/79kn3g4GXWbVMXiN5yaNqp7bR19hhKLnC6woNriv8nwk",
+	"fi3QoCg1S2tfA6pSU2YaboM3ANRsd7C5L3+j2LiWay9tQlO34glbBwLELvzra/345X0a7jj94a/W6U8q",
+	"+QKH2VLGB7oq2cc3XE6clnEwfPL106+eoX5TP0s3xv1uzOhxx7uiOcsNOqNmc6fVCiQN12JSqAtWwDkO",
+	"eg47TmSoyoKwaf1QGKhkzsdC8nx3AP/gMwv8I8tsMe9QWJA2uroP2rodxviwknXT+CDjM6Yn3MYvvXtO",
+	"P27PSe8O6/L4yGHqSm7O7x2HXsfoccCUFtCz5OWATe8oSluRm7XJfbvYzQWZu0L92+CiZ2X45B1eG/UF",
+	"K/eHHt9PUPAKZdTB9aWn+5iR8PlFoq7kdpsaWmdNhOeiI/YWEYurQThl5pRnuhNP2gKi9HkhS/1kMEM3",
+	"J/jGco0prVtFQS8gTky4bhIy51NbKECuDamwnrZYXXFStxKaCyfTkp1Pht88S+MgX2j57AminuXaCc3/",
+	"fv9877/Y3i8/ffB/DPe++enDv/8lSe///EyNRK3lPT047Atgvvujrumh0iJJ28s4HD75ugOnqbUz859H",
+	"+/trdawWhqw4/7jYjMr4dVt1dL9RXD+3ZtWS/okq4EOg5P1g0bLmL/k1RtoLOQFqdwy8nNk5OlMr6d7x",
+	"nFyjgy4CfJ54uHS0Xq+7FbeJ+ORbCS6DtoLkfjsAFNzWv2tFCV/WylLaCSeK6k6lkK9pxoNtuMYas+E+",
+	"ad7HS9PS0lUXD/5A4uTvlfXNMcyPdtoKOF/LCupJViyvM2DEO9eOcB/Aa2s8eTlT6VoLy/eUdMaRzMOF",
+	"ATqHYvEPmZIGI5mvuA9ejiRyvKxDuOkmrk5cGFuuwUd3CR0yC8xuK+PDJx3U8f2gJL+77A5hnDqZn3Bm",
+	"YqAKiRdtgDkghX6tHAhRcOASn8ZjlP3LSPYSOjspe8OPm8LFHN49P3vxHQarIZisUlAyOQ/Qa+LiQUhg",
+	"oNV1a96WRhdhBGvtzh6/1b1mMhAV+tU28EqjOLZN7kLXOt6Oi26h5dw3h1qxtQ1lfylk++nBkshoUHQj",
+	"NPpTnvTKblpapYWdnzpuTwC+4EzTZTyKAIQwPaoHcLNQBjbGMi3zUrKAgYcEElBjMFOlLfydXTGfoFgn",
+	"QSK/xQDaqTKW8u4H8ByyQji+pflEGMu1Gcnvzs7ehbx8k8K7t6dnBljtg2OGsmYotpY8csIaIF/vMb3E",
+	"VHunrikJ3lTHK9+RFAZqDPEjYLxME2UX4nFbkRuO1ZJ7bjCSI/kKr3b2rw7AJ4OA5Dw3cP68slOlxS/o",
+	"SDmCvyJIgdIrrbrkktIrz1sJPlw7uTbFXVETufPi7ctX3799+eqn5+9e/3T29h+vftgdAOa+GGCaw/mn",
+	"EXlfRskRfBqhX22UpDAKV5aj5ObmnG6crLCFO07XpiSH7BXXhs5wODgYDNH3MOOSzURylDweDAePvQsF",
+	"UWV/ijEOv7i/PdtypMpC5lryN26/800WagIcDod3VhHAR1rESgI48TPoYHpy9P5DmpiqLJmeY1jEFZfc",
+	"GNgL7tzM/ULgG3AIR/33HTrNV271hFr8JjvFuQfuvJ4OH/cNU6+rLqLQDxc3oGgBJmeWXTDDKcaCZVMk",
+	"HEcljsJKMSFYEBZmldYYvoSQuzrYz5o88z7ohVT0tFPLpOdWpmmyv1DW4+bDPcI/rDFyAM4Y9LvEY3hC",
+	"0250DK71wVatn2zT+nCbsZ9use6bNsK4c4C8tkUNXVbEEtJNGhhoYOWw47g/cb7wSBif17q7hEb7TVzA",
+	"GmzygQW/FqfSeAWdiyqfcHvmWHO3AMzK8Jn7RFC/3x78JLD9MdHze5XzYm/MMowTk8bqKiOGNaZcG1JW",
+	"CCdBXfkguYCODQ6G66Qo5jmj+4SuhxYwLoY/TSGSjQ63k7jxaVU5otXViOJdg63iDLlO/80ugbeuMfW0",
+	"XWLq6foKUz2rrrRReuV+75Pewu1kTPeAGZugqugw5v6J7mHIyO0WN5SC5NdOvx0LbYinODU4klTNSg6v",
+	"c17OlOUym+/9g5PbxrgXFyqfHyGl4TiooAtTO3Ng53A43B0ADnLpOzKp7JTrkaTOT4bfDOBHJ2ycZp/6",
+	"rDvTDcHo6PZK1+EYGM2FujwT6FtylE/qcZeyyb95Uske0qZaIg1iLux4sTZXbcE9fZquu59bK66wuhjh",
+	"Odocf1X5/C5R3Pt2b7oWvw+puk/a6hNk7kRDZRXOdCG4bmIjTB/COXRBRD0kyrrPVRLI8t+brB1+s03r",
+	"g8f3xoCeHB4+BLvC3A1v92NNjZAX1hHn+59EfrPSsouR/eZE+ZsQyB9Tzfsbt6FyyvWySPBlgOqiQVRh",
+	"0URlAAVQbHPiVALz5sMiZu3X9eJ6dUYKGb1Xy9UXs+s1XfGC8stAglfd+OpgbaJnUEj/TOf3cMj7nyjc",
+	"6GaxJuvGA6fRCpx1EFN/Fc51NmfQzrrI904ZG1Io7kd/qOtLPqz2sJgd0YP3qCy0yyyEZAe44GOl+TE4",
+	"ZdPZjMQrcq9AHD7kQk/8mo5rdZY80+ZP9eK3VS/oYBavBhj4q6L6fgE5Dto82ZTnVcFb2eZ0lBGFZJ9u",
+	"oG7NSXppnspMkE7z0MpJXeJi8DtDxoeRTLR9YEDhwCn4aGCngTT2qaPw4FmPoZKJYUu3vt0q79TLdnm9",
+	"7VCrW1j8XrXbTjW/Hu7d7PkP6nNv6pm2Yy0afeeRoURyAztWIT61CkEijlnViRwxuzHHzt1oSM3tfC92",
+	"vgqRFQtTLhZ8LeZhX6jls8ViMcAu1BWnZOadkMU8PPYlMo3VnJVpnd7sgPWGGbuH0++9fukrw/r6SjG/",
+	"I+t3ky7l0A7j7szFwosTDkb8Ul8uY6JJIYwVcpJSqvPBcDhstuN+9daDX3a8blXOfyn+pwW3I3873QV4",
+	"XX/VWF9DELMgwxU+lmv1CgwNA45LCFlx44OHhB2AQ2j6hfuBGg18dhlmlaVwLaRpnc2i761zlr/ikO6T",
+	"vTWVCm58bReijz2CTnegSIX9ntp0xrtCz0mfPIKlkc99CRwdDoLn4DgHMH/rrfcMl3YkA+M4F/l5qEG0",
+	"cOopnGOr87rAXQrnObPsvKlx58Z1uLw7kpW0oohmxR3DeefQzoOGGwLLpswuFYQaybMGm4SBa3XJJVzM",
+	"u/fViDd+L27TLHcidkcqmKmiwGqrqJlxmRtgI5mpsnTLxmpClKl78BSM/1QDBdGJvMCKP39UmUOSxYqS",
+	"OyihUX1H9nQ7PL1XSpw1H924N/psB9H3EFzrbvB3fVvj46eaT5oYRySOV3aubWL3HWf1feJ9uAa6iSob",
+	"OQgO7nryuL0dIPYAauWXbzK71oe3NbDpJIBJaAf/UZlV/IFMXXOWw1irEnl/yaQYUxl4qLQPLKFgksZy",
+	"CrSw/8lRwo0vEc5tpArBCR9Xpikp842XAnStIJWFOZaRCQneq2y7XSjZHI24kWzFF6ShSg1VpTsYgqmy",
+	"Kd0ck0AfK53x/8DKFOSkpsXmwOT8muEdqjLImc1IThQoHwXJWTbFAHVd1yidQ4m1bpxBgJHaQYsOpchb",
+	"FXP8LCPpFxq7Gn2JbRpWsVJ3p8YokD0Y3ZKXoRjA1I7C6FN2ETaxGICmWN2yKvckmgPAP/tLu4eRLCe8",
+	"dAYWi0gXBF/fTVpboNyv5F4jtb+Uu44Tx/lix0A0XbPJW6hm7a+woTeR2WwaT4OrOa4wMOY2cxTMJkzI",
+	"hinvSH6969gxhVwwp6vTS+LiMocmcW8k2+YeXt5zLB3YZgePDKbf+ZjlAZw4RhLCAsh9D5ecz1yfkayX",
+	"6NsTJ7zmmtd9HMSOcUzkSRNORqx7oCQn6xQ34FORmMxHsgUMcEiLH94gu6FhuxjxqIqcBrZKxfgoZUg8",
+	"iMrlkzEe+E5mBWXSgn53rPePp2/hVy8w4SDQWCCcFNSM0naKOd2GYSilNR2aUBpaJ9uoW+3Ew17D7sfQ",
+	"6B6RsJ0e2Xcp2HaIflGRe8Hz29lh6jhT7fFtCtRQwiOdq9ldayt6wN4T4+qmGT+wrRhNgl3GHf/+4iH4",
+	"2BcQmxWgBQz+efLGiU1nT3lXXf1RNgplWuAirduu/U/hi1ev85v9+uNRkWvTSFxF03WrL5x+6At2JePQ",
+	"J3DVX+ISBowVRVFf5u1ccPePzyV2VqHSFJfUTeIdyZBtG9MXTsJe25TXoYDDO7+Ni6H9K0kW7/HSrsN+",
+	"URX8M1jhN6Y3LvPm+3A+DLqTpz2ng/J1xsaam2md706XhSFipvmIYoQ2QzRl406J+Qt6kfbzMcwfRnB7",
+	"jwmLCu/Gyms44nFNd0py8o9JRR/HXGmb957I8KEF6aIS9sc8eG/aR4+9VUUwVMbYvYWJ33z5e4WB/y0V",
+	"yPZlJBw6FXwcyhviTeIAWuUzSNQtSDiYqFCs25nTzmIYheI4deQ+FtPBvQzg3Cf6H2GR13PQfI+eGMfD",
+	"Qm2LDkzQHNecsgetgUxV0jpFYqkaxXFreKw7cB6GdD37bfMHUXF/G9v8lpTpsKAdGfmn7X6X0WIIWGAd",
+	"iD/y9nbQk4OFhm41j8XuT0Jw/N5LVEJvGjDmEePPoLEv6QJ/AaEakPzq6K+2RFmoL9DUFnn/wWEBRZvQ",
+	"qFjqBAuLHO3vHxx+NRgOhoODo6+HXw8RYz7utR1InXosztCLGmPv3p6eoT+8FQ23EPq2WDjJuIft0VPw",
+	"QooZOLVM5kznENxUsNPowWmtE1tRcmNZOWseNd9ip1Als3sM/hs20AqK8R+1rtNVDj9+HMAp55CrzNTU",
+	"Oyij1qB/3f7g4r2KqXdsXiiWbyGnloLaMSYMdpicu63uri7UcVp/x5stxlX7ryweDg9hB7M+Z97tvnuM",
+	"cUBYSyCc2sJXKWnSbsGfO8eozvCfHUqdVPJFqxjSF4lTISgNv9kfNtuDPW14tNCnLiZ1P+gThv8s0add",
+	"aOtLRZ+mEnzIXfdZhnVt791+hApfhmzwyRcjuxdkorE/R0z6ti7R9qWjEaWC+PD21ic/A1bRGW6FUqb9",
+	"Ibi7x6p6+M8RsU7btQG/ZAnXroSRxorhYYZRP1rVgHIT39z8fwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
