@@ -132,22 +132,8 @@ func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryE
 // polling stream took at worst.
 func TestEventStreamIsWokenNotPolled(t *testing.T) {
 	t.Parallel()
-	_, dbURL := pgtest.NewDB(t)
-	cfg, err := pgxpool.ParseConfig(dbURL)
-	require.NoError(t, err)
-	counter := &queryCounter{}
-	cfg.ConnConfig.Tracer = counter
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	require.NoError(t, err)
-	t.Cleanup(pool.Close)
-	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
-	require.NoError(t, err)
-	t.Cleanup(store.Close)
-	handler, err := New(store, Config{Token: testToken, Egress: egress.Local()})
-	require.NoError(t, err)
-	srv := httptest.NewServer(handler)
-	t.Cleanup(srv.Close)
-	b := &testBundle{url: srv.URL, store: store, ctx: context.Background()}
+	b, counter := countingSetup(t)
+	store := b.store
 
 	run, _, err := store.CreateRun(b.ctx, durable.NewRun{Code: "x"}) // no worker: it stays queued
 	require.NoError(t, err)
@@ -167,4 +153,46 @@ func TestEventStreamIsWokenNotPolled(t *testing.T) {
 	require.Less(t, time.Since(start), 200*time.Millisecond, "the event arrives when notified")
 	_, open := <-events
 	require.False(t, open, "the stream ends once the run is final")
+}
+
+// A request waiting on a run (?wait=) reads it when notified, not on a timer: while nothing
+// changes it sends no queries between its first and last reads.
+func TestWaitIsWokenNotPolled(t *testing.T) {
+	t.Parallel()
+	b, counter := countingSetup(t)
+	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: "x"}) // no worker: it stays queued
+	require.NoError(t, err)
+	// A first wait starts the listener, so the one measured finds it listening.
+	status, body := b.do(t, http.MethodGet, "/v1/runs/"+run.ID+"?wait=0.1", "")
+	require.Equal(t, http.StatusOK, status, string(body))
+
+	before := counter.n.Load()
+	start := time.Now()
+	status, body = b.do(t, http.MethodGet, "/v1/runs/"+run.ID+"?wait=2", "")
+	require.Equal(t, http.StatusOK, status, string(body))
+	require.GreaterOrEqual(t, time.Since(start), 2*time.Second)
+	// The handler reads the run and its pending calls; the wait reads the run when it starts
+	// and at its end, then the pending calls: 5 (a poll every 50 ms to 1 s would make 10).
+	require.LessOrEqual(t, counter.n.Load()-before, int64(5))
+}
+
+// countingSetup is setup without a worker, on a pool counting the queries sent.
+func countingSetup(t *testing.T) (*testBundle, *queryCounter) {
+	t.Helper()
+	_, dbURL := pgtest.NewDB(t)
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	require.NoError(t, err)
+	counter := &queryCounter{}
+	cfg.ConnConfig.Tracer = counter
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	handler, err := New(store, Config{Token: testToken, Egress: egress.Local()})
+	require.NoError(t, err)
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	return &testBundle{url: srv.URL, store: store, ctx: context.Background()}, counter
 }

@@ -190,6 +190,26 @@ func (w *runWatch) listenOnce(ctx context.Context, listening func()) error {
 	}
 }
 
+// listening reports whether the listener has been listening since a waiter subscribed (a
+// reconnect after that wakes every waiter, so notifications missed meanwhile cost nothing).
+func (w *runWatch) listening() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.running {
+		return false
+	}
+	select {
+	case <-w.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// watchSafetyPoll is how often a waiter rereads its run while the listener listens: only a
+// safety net, since every change is announced.
+const watchSafetyPoll = 15 * time.Second
+
 // close stops the listener at once.
 func (w *runWatch) close() {
 	w.mu.Lock()
