@@ -128,8 +128,8 @@ func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.T
 func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 // A live stream is woken by the database's notification when an event is added: it issues
-// no query while nothing happens, and an event arrives well within the 250 ms an earlier
-// polling stream took at worst.
+// no query while nothing happens (a polling stream read every 250 ms), and an event arrives
+// long before its only timer, the 15 s keep-alive.
 func TestEventStreamIsWokenNotPolled(t *testing.T) {
 	t.Parallel()
 	b, counter := countingSetup(t)
@@ -145,12 +145,15 @@ func TestEventStreamIsWokenNotPolled(t *testing.T) {
 	time.Sleep(time.Second)
 	require.Equal(t, before, counter.n.Load(), "an idle stream sends no queries")
 
-	start := time.Now()
 	_, err = store.CancelRun(b.ctx, run.ID)
 	require.NoError(t, err)
+	start := time.Now()
 	e := next(t, events)
 	require.Equal(t, durable.EventCancelled, e.typ)
-	require.Less(t, time.Since(start), 200*time.Millisecond, "the event arrives when notified")
+	// The idle stream sends no queries, and its only timer is the 15 s keep-alive: an event
+	// within a second came by the notification (typically within milliseconds; the bound
+	// leaves room for a loaded machine).
+	require.Less(t, time.Since(start), time.Second, "the event arrives when notified")
 	_, open := <-events
 	require.False(t, open, "the stream ends once the run is final")
 }
