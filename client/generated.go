@@ -64,6 +64,54 @@ func (e DeliveryStatus) Valid() bool {
 	}
 }
 
+// Defines values for EventDataFinishedStatus.
+const (
+	EventDataFinishedStatusFailed    EventDataFinishedStatus = "failed"
+	EventDataFinishedStatusSucceeded EventDataFinishedStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the EventDataFinishedStatus enum.
+func (e EventDataFinishedStatus) Valid() bool {
+	switch e {
+	case EventDataFinishedStatusFailed:
+		return true
+	case EventDataFinishedStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDataLogLevel.
+const (
+	EventDataLogLevelDebug EventDataLogLevel = "debug"
+	EventDataLogLevelError EventDataLogLevel = "error"
+	EventDataLogLevelInfo  EventDataLogLevel = "info"
+	EventDataLogLevelLog   EventDataLogLevel = "log"
+	EventDataLogLevelTrace EventDataLogLevel = "trace"
+	EventDataLogLevelWarn  EventDataLogLevel = "warn"
+)
+
+// Valid indicates whether the value is a known member of the EventDataLogLevel enum.
+func (e EventDataLogLevel) Valid() bool {
+	switch e {
+	case EventDataLogLevelDebug:
+		return true
+	case EventDataLogLevelError:
+		return true
+	case EventDataLogLevelInfo:
+		return true
+	case EventDataLogLevelLog:
+		return true
+	case EventDataLogLevelTrace:
+		return true
+	case EventDataLogLevelWarn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OutcomeAcceptedStatus.
 const (
 	Duplicate OutcomeAcceptedStatus = "duplicate"
@@ -246,6 +294,16 @@ type DeliveryList struct {
 	Deliveries []Delivery `json:"deliveries"`
 }
 
+// Diagnostic An error (or warning) of a run; line and column when the source is at fault.
+type Diagnostic struct {
+	Column *int `json:"column,omitempty"`
+
+	// Kind ParseError, ExecutionFailure, ToolFailure, TimeoutExceeded, …
+	Kind    string `json:"kind"`
+	Line    *int   `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
 // Error defines model for Error.
 type Error struct {
 	Error struct {
@@ -257,10 +315,113 @@ type Error struct {
 
 // Event defines model for Event.
 type Event struct {
-	At   time.Time              `json:"at"`
+	// At When the event was stored.
+	At time.Time `json:"at"`
+
+	// Data The event's details, always an object; its fields depend on the type (see the EventData schemas: EventDataLog for "log", and so on).
 	Data map[string]interface{} `json:"data"`
 	Seq  int64                  `json:"seq"`
 	Type string                 `json:"type"`
+}
+
+// EventDataCallPending Data of "call.pending".
+type EventDataCallPending struct {
+	CallId int     `json:"callId"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataCallSettled Data of "call.settled": a call the worker made answered (worker, durationMs, and error when ok is false), or an outcome was posted (posted true).
+type EventDataCallSettled struct {
+	CallId     int     `json:"callId"`
+	DurationMs *int64  `json:"durationMs,omitempty"`
+	Error      *string `json:"error,omitempty"`
+	Ok         bool    `json:"ok"`
+	Posted     *bool   `json:"posted,omitempty"`
+	Worker     *string `json:"worker,omitempty"`
+}
+
+// EventDataCallStarted Data of "call.started".
+type EventDataCallStarted struct {
+	CallId int     `json:"callId"`
+	Path   string  `json:"path"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataCancelled Data of "cancelled".
+type EventDataCancelled struct {
+	From RunStatus `json:"from"`
+}
+
+// EventDataCheckpointed Data of "checkpointed".
+type EventDataCheckpointed struct {
+	// Seq The snapshot's sequence number.
+	Seq    int     `json:"seq"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataEmpty Data of "created".
+type EventDataEmpty = map[string]interface{}
+
+// EventDataFinished Data of "finished"; error is the Result's diagnostic when the run failed.
+type EventDataFinished struct {
+	// Error An error (or warning) of a run; line and column when the source is at fault.
+	Error  *Diagnostic             `json:"error,omitempty"`
+	Status EventDataFinishedStatus `json:"status"`
+	Worker *string                 `json:"worker,omitempty"`
+}
+
+// EventDataFinishedStatus defines model for EventDataFinished.Status.
+type EventDataFinishedStatus string
+
+// EventDataLog Data of "log": a console line of the program. Lines stop once they add up to more than the run's maxOutputBytes; the last one then has truncated true.
+type EventDataLog struct {
+	Level EventDataLogLevel `json:"level"`
+	Text  string            `json:"text"`
+
+	// Time When the program wrote it.
+	Time      time.Time `json:"time"`
+	Truncated *bool     `json:"truncated,omitempty"`
+}
+
+// EventDataLogLevel defines model for EventDataLog.Level.
+type EventDataLogLevel string
+
+// EventDataRedriven Data of "redriven".
+type EventDataRedriven struct {
+	Crashes int     `json:"crashes"`
+	From    *string `json:"from,omitempty"`
+	To      string  `json:"to"`
+}
+
+// EventDataRequeued Data of "requeued".
+type EventDataRequeued struct {
+	Worker string `json:"worker"`
+}
+
+// EventDataResumed Data of "resumed".
+type EventDataResumed struct {
+	Outcomes int     `json:"outcomes"`
+	Seq      int     `json:"seq"`
+	Worker   *string `json:"worker,omitempty"`
+}
+
+// EventDataRetried Data of "retried".
+type EventDataRetried struct {
+	Attempt *int    `json:"attempt,omitempty"`
+	Error   *string `json:"error,omitempty"`
+}
+
+// EventDataStarted Data of "started".
+type EventDataStarted struct {
+	// Worker Id of the worker that wrote the event.
+	Worker string `json:"worker"`
+}
+
+// EventDataSuspended Data of "suspended" and "yielded".
+type EventDataSuspended struct {
+	Pending []int   `json:"pending"`
+	Seq     int     `json:"seq"`
+	Worker  *string `json:"worker,omitempty"`
 }
 
 // EventList defines model for EventList.
@@ -313,6 +474,20 @@ type Prompt struct {
 	Prompt string `json:"prompt"`
 }
 
+// Result A finished run's Result: ok true with the program's value, or ok false with the diagnostic; the console lines, warnings and every tool call.
+type Result struct {
+	// Error An error (or warning) of a run; line and column when the source is at fault.
+	Error     *Diagnostic      `json:"error,omitempty"`
+	Logs      *[]string        `json:"logs,omitempty"`
+	Ok        bool             `json:"ok"`
+	ToolCalls []ToolCallRecord `json:"toolCalls"`
+	Truncated *bool            `json:"truncated,omitempty"`
+
+	// Value The program's return value (ok true), cut to maxOutputBytes.
+	Value    interface{}   `json:"value,omitempty"`
+	Warnings *[]Diagnostic `json:"warnings,omitempty"`
+}
+
 // Run defines model for Run.
 type Run struct {
 	Code       string     `json:"code"`
@@ -327,7 +502,7 @@ type Run struct {
 	Limits  Limits `json:"limits"`
 	Pending []Call `json:"pending"`
 
-	// Result The program's Result (ok, value or error, logs, warnings).
+	// Result The program's Result, once the run has finished (see Result).
 	Result    *map[string]interface{} `json:"result,omitempty"`
 	Status    RunStatus               `json:"status"`
 	Toolsets  *[]string               `json:"toolsets,omitempty"`
@@ -355,6 +530,17 @@ type RunList struct {
 
 // RunStatus defines model for RunStatus.
 type RunStatus string
+
+// ToolCallRecord defines model for ToolCallRecord.
+type ToolCallRecord struct {
+	CallId     int64      `json:"callId"`
+	Durable    *bool      `json:"durable,omitempty"`
+	DurationMs *int64     `json:"durationMs,omitempty"`
+	Error      *string    `json:"error,omitempty"`
+	Key        string     `json:"key"`
+	Path       string     `json:"path"`
+	Status     CallStatus `json:"status"`
+}
 
 // ToolDescriptor defines model for ToolDescriptor.
 type ToolDescriptor struct {
@@ -389,6 +575,17 @@ type ToolsetCreate struct {
 // ToolsetList defines model for ToolsetList.
 type ToolsetList struct {
 	Toolsets []Toolset `json:"toolsets"`
+}
+
+// ToolsetUpdate defines model for ToolsetUpdate.
+type ToolsetUpdate struct {
+	Description *string      `json:"description,omitempty"`
+	Namespaces  *[]Namespace `json:"namespaces,omitempty"`
+
+	// Secret The new signing secret; empty for unsigned calls.
+	Secret *string           `json:"secret,omitempty"`
+	Tools  *[]ToolDescriptor `json:"tools,omitempty"`
+	Url    *string           `json:"url,omitempty"`
 }
 
 // WebhookCreate defines model for WebhookCreate.
@@ -500,9 +697,20 @@ type ListRunDeliveriesParams struct {
 
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
-	// After Only events with a sequence number above this.
+	// After Only events with a sequence number above this (default 0; for a stream, default the Last-Event-ID header).
 	After *int64 `form:"after,omitempty" json:"after,omitempty"`
-	Limit *int   `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Limit Page size of the JSON listing, 1 to 1000 (default 1000).
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// LastEventID For a stream: the sequence number of the last event the client received; the stream continues after it. The after query parameter, when given, wins.
+	LastEventID *int64 `json:"Last-Event-ID,omitempty"`
+}
+
+// DeleteToolsetParams defines parameters for DeleteToolset.
+type DeleteToolsetParams struct {
+	// Force Delete even while runs not yet finished may call the toolset.
+	Force *bool `form:"force,omitempty" json:"force,omitempty"`
 }
 
 // ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
@@ -518,6 +726,9 @@ type PostOutcomeJSONRequestBody = Outcome
 
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
+
+// UpdateToolsetJSONRequestBody defines body for UpdateToolset for application/json ContentType.
+type UpdateToolsetJSONRequestBody = ToolsetUpdate
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = WebhookCreate
@@ -704,13 +915,42 @@ type ClientInterface interface {
 
 	// DeleteToolset Remove a registered toolset.
 	//
+	// Refused with 409 while a run not yet finished (queued, running or suspended) may call
+	// the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+	// go on, and each later call they make to it fails with an error naming the deleted
+	// toolset.
+	//
 	// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
-	DeleteToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteToolset(ctx context.Context, name ToolsetName, params *DeleteToolsetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetToolset Read a registered toolset with its tools.
 	//
 	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateToolsetWithBody Re-read a toolset's manifest, optionally changing its url, secret or description.
+	//
+	// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+	// when given, and becomes the toolset's new version. Runs created before keep the
+	// manifest version they were created with; new runs get the new one. The url, secret and
+	// description apply to every later call, of old runs too.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+	UpdateToolsetWithBody(ctx context.Context, name ToolsetName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+	//
+	// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+	// when given, and becomes the toolset's new version. Runs created before keep the
+	// manifest version they were created with; new runs get the new one. The url, secret and
+	// description apply to every later call, of old runs too.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+	UpdateToolset(ctx context.Context, name ToolsetName, body UpdateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
 	//
@@ -1052,9 +1292,14 @@ func (c *Client) CreateToolset(ctx context.Context, body CreateToolsetJSONReques
 
 // DeleteToolset Remove a registered toolset.
 //
+// Refused with 409 while a run not yet finished (queued, running or suspended) may call
+// the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+// go on, and each later call they make to it fails with an error naming the deleted
+// toolset.
+//
 // Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
-func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteToolsetRequest(c.Server, name)
+func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, params *DeleteToolsetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteToolsetRequest(c.Server, name, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1070,6 +1315,50 @@ func (c *Client) DeleteToolset(ctx context.Context, name ToolsetName, reqEditors
 // Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 func (c *Client) GetToolset(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetToolsetRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateToolsetWithBody Re-read a toolset's manifest, optionally changing its url, secret or description.
+//
+// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+// when given, and becomes the toolset's new version. Runs created before keep the
+// manifest version they were created with; new runs get the new one. The url, secret and
+// description apply to every later call, of old runs too.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+func (c *Client) UpdateToolsetWithBody(ctx context.Context, name ToolsetName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateToolsetRequestWithBody(c.Server, name, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+//
+// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+// when given, and becomes the toolset's new version. Runs created before keep the
+// manifest version they were created with; new runs get the new one. The url, secret and
+// description apply to every later call, of old runs too.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+func (c *Client) UpdateToolset(ctx context.Context, name ToolsetName, body UpdateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateToolsetRequest(c.Server, name, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1906,6 +2195,21 @@ func NewListEventsRequest(server string, id RunID, params *ListEventsParams) (*h
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.LastEventID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Last-Event-ID", *params.LastEventID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Last-Event-ID", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -1977,7 +2281,7 @@ func NewCreateToolsetRequestWithBody(server string, contentType string, body io.
 }
 
 // NewDeleteToolsetRequest constructs an http.Request for the DeleteToolset method
-func NewDeleteToolsetRequest(server string, name ToolsetName) (*http.Request, error) {
+func NewDeleteToolsetRequest(server string, name ToolsetName, params *DeleteToolsetParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2000,6 +2304,33 @@ func NewDeleteToolsetRequest(server string, name ToolsetName) (*http.Request, er
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Force != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "force", *params.Force, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
@@ -2040,6 +2371,53 @@ func NewGetToolsetRequest(server string, name ToolsetName) (*http.Request, error
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdateToolsetRequest calls the generic UpdateToolset builder with application/json body
+func NewUpdateToolsetRequest(server string, name ToolsetName, body UpdateToolsetJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateToolsetRequestWithBody(server, name, "application/json", bodyReader)
+}
+
+// NewUpdateToolsetRequestWithBody constructs an http.Request for the UpdateToolset method, with any body, and a specified content type
+func NewUpdateToolsetRequestWithBody(server string, name ToolsetName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/toolsets/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -2492,10 +2870,15 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteToolsetWithResponse Remove a registered toolset.
 	//
+	// Refused with 409 while a run not yet finished (queued, running or suspended) may call
+	// the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+	// go on, and each later call they make to it fails with an error naming the deleted
+	// toolset.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
-	DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error)
+	DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, params *DeleteToolsetParams, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error)
 
 	// GetToolsetWithResponse Read a registered toolset with its tools.
 	//
@@ -2503,6 +2886,30 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/toolsets/{name} (the `GetToolset` operationId).
 	GetToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*GetToolsetResponse, error)
+
+	// UpdateToolsetWithBodyWithResponse Re-read a toolset's manifest, optionally changing its url, secret or description.
+	//
+	// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+	// when given, and becomes the toolset's new version. Runs created before keep the
+	// manifest version they were created with; new runs get the new one. The url, secret and
+	// description apply to every later call, of old runs too.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+	UpdateToolsetWithBodyWithResponse(ctx context.Context, name ToolsetName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateToolsetResponse, error)
+
+	// UpdateToolsetWithResponse Re-read a toolset's manifest, optionally changing its url, secret or description.
+	//
+	// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+	// when given, and becomes the toolset's new version. Runs created before keep the
+	// manifest version they were created with; new runs get the new one. The url, secret and
+	// description apply to every later call, of old runs too.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+	UpdateToolsetWithResponse(ctx context.Context, name ToolsetName, body UpdateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateToolsetResponse, error)
 
 	// ListWebhooksWithResponse List webhook subscriptions, oldest first (without their secrets).
 	//
@@ -2673,6 +3080,8 @@ type GetCatalogResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Catalog
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -2686,6 +3095,11 @@ type GetCatalogResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetCatalogResponse) GetJSON200() *Catalog {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCatalogResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -2742,6 +3156,8 @@ type GetCatalogPromptResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Prompt
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -2755,6 +3171,11 @@ type GetCatalogPromptResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetCatalogPromptResponse) GetJSON200() *Prompt {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCatalogPromptResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -2984,6 +3405,8 @@ type GetRunResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Run
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -2997,6 +3420,11 @@ type GetRunResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetRunResponse) GetJSON200() *Run {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetRunResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -3378,6 +3806,8 @@ type ListEventsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *EventList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -3391,6 +3821,11 @@ type ListEventsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListEventsResponse) GetJSON200() *EventList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListEventsResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -3604,14 +4039,23 @@ func (r CreateToolsetResponse) ContentType() string {
 type DeleteToolsetResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
 	// JSON421 the response for an HTTP 421 `application/json` response
 	JSON421 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteToolsetResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -3622,6 +4066,11 @@ func (r DeleteToolsetResponse) GetJSON401() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeleteToolsetResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteToolsetResponse) GetJSON409() *Error {
+	return r.JSON409
 }
 
 // GetJSON421 returns the response for an HTTP 421 `application/json` response
@@ -3726,6 +4175,103 @@ func (r GetToolsetResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetToolsetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateToolsetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Toolset
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateToolsetResponse) GetJSON200() *Toolset {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateToolsetResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateToolsetResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateToolsetResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateToolsetResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r UpdateToolsetResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateToolsetResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateToolsetResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r UpdateToolsetResponse) GetJSON502() *Error {
+	return r.JSON502
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateToolsetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateToolsetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateToolsetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateToolsetResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4521,11 +5067,16 @@ func (c *ClientWithResponses) CreateToolsetWithResponse(ctx context.Context, bod
 
 // DeleteToolsetWithResponse Remove a registered toolset.
 //
+// Refused with 409 while a run not yet finished (queued, running or suspended) may call
+// the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+// go on, and each later call they make to it fails with an error naming the deleted
+// toolset.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/toolsets/{name} (the `DeleteToolset` operationId).
-func (c *ClientWithResponses) DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error) {
-	rsp, err := c.DeleteToolset(ctx, name, reqEditors...)
+func (c *ClientWithResponses) DeleteToolsetWithResponse(ctx context.Context, name ToolsetName, params *DeleteToolsetParams, reqEditors ...RequestEditorFn) (*DeleteToolsetResponse, error) {
+	rsp, err := c.DeleteToolset(ctx, name, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -4543,6 +5094,42 @@ func (c *ClientWithResponses) GetToolsetWithResponse(ctx context.Context, name T
 		return nil, err
 	}
 	return ParseGetToolsetResponse(rsp)
+}
+
+// UpdateToolsetWithBodyWithResponse Re-read a toolset's manifest, optionally changing its url, secret or description.
+//
+// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+// when given, and becomes the toolset's new version. Runs created before keep the
+// manifest version they were created with; new runs get the new one. The url, secret and
+// description apply to every later call, of old runs too.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+func (c *ClientWithResponses) UpdateToolsetWithBodyWithResponse(ctx context.Context, name ToolsetName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateToolsetResponse, error) {
+	rsp, err := c.UpdateToolsetWithBody(ctx, name, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateToolsetResponse(rsp)
+}
+
+// UpdateToolsetWithResponse Re-read a toolset's manifest, optionally changing its url, secret or description.
+//
+// The manifest is fetched again from the (new) url, or taken from tools and namespaces
+// when given, and becomes the toolset's new version. Runs created before keep the
+// manifest version they were created with; new runs get the new one. The url, secret and
+// description apply to every later call, of old runs too.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/toolsets/{name} (the `UpdateToolset` operationId).
+func (c *ClientWithResponses) UpdateToolsetWithResponse(ctx context.Context, name ToolsetName, body UpdateToolsetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateToolsetResponse, error) {
+	rsp, err := c.UpdateToolset(ctx, name, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateToolsetResponse(rsp)
 }
 
 // ListWebhooksWithResponse List webhook subscriptions, oldest first (without their secrets).
@@ -4753,6 +5340,13 @@ func ParseGetCatalogResponse(rsp *http.Response) (*GetCatalogResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4806,6 +5400,13 @@ func ParseGetCatalogPromptResponse(rsp *http.Response) (*GetCatalogPromptRespons
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
@@ -5003,6 +5604,13 @@ func ParseGetRunResponse(rsp *http.Response) (*GetRunResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
@@ -5323,6 +5931,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -5505,6 +6120,13 @@ func ParseDeleteToolsetResponse(rsp *http.Response) (*DeleteToolsetResponse, err
 	case rsp.StatusCode == 204:
 		break // No content-type
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -5518,6 +6140,13 @@ func ParseDeleteToolsetResponse(rsp *http.Response) (*DeleteToolsetResponse, err
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
 		var dest Error
@@ -5586,6 +6215,88 @@ func ParseGetToolsetResponse(rsp *http.Response) (*GetToolsetResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateToolsetResponse parses an HTTP response from a UpdateToolsetWithResponse call
+func ParseUpdateToolsetResponse(rsp *http.Response) (*UpdateToolsetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateToolsetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Toolset
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
 
 	}
 

@@ -57,7 +57,7 @@ func statusOf(err error) (int, string) {
 		errors.Is(err, durable.ErrDeliveryNotFound):
 		return http.StatusNotFound, CodeNotFound
 	case errors.Is(err, durable.ErrIdempotencyConflict), errors.Is(err, durable.ErrOutcomeConflict),
-		errors.Is(err, durable.ErrToolsetExists), errors.Is(err, durable.ErrRunFinished),
+		errors.Is(err, durable.ErrToolsetExists), errors.Is(err, durable.ErrRunFinished), errors.Is(err, durable.ErrToolsetInUse),
 		errors.Is(err, durable.ErrDeliveryInProgress), errors.Is(err, durable.ErrWebhookDisabled):
 		return http.StatusConflict, CodeConflict
 	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest):

@@ -1,10 +1,10 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,83 +12,99 @@ import (
 	"github.com/codemode/codemode/internal/durable"
 )
 
-// streamPoll is how often a live event stream looks for new events.
-const streamPoll = 250 * time.Millisecond
+// streamKeepAlive is how often an idle event stream sends a comment line, so that proxies keep
+// the connection; it also rereads the run then, in case the notification listener is down.
+var streamKeepAlive = 15 * time.Second
 
-// streamEvents serves GET /v1/runs/{id}/events with "Accept: text/event-stream" as server-sent
-// events, live, until the run has finished and every event was sent or the client leaves.
-// Other requests for the route go to next (the JSON listing).
-func streamEvents(store *durable.Store) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			runID, isEvents := eventsRunID(r.URL.Path)
-			if !isEvents || r.Method != http.MethodGet || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
-				next.ServeHTTP(w, r)
-				return
-			}
-			after, _ := strconv.ParseInt(r.Header.Get("Last-Event-ID"), 10, 64)
-			if v := r.URL.Query().Get("after"); v != "" {
-				after, _ = strconv.ParseInt(v, 10, 64)
-			}
-			ctx := r.Context()
-			if _, err := store.GetRun(ctx, runID); err != nil {
-				status, code := statusOf(err)
-				writeError(w, status, code, err.Error())
-				return
-			}
-			rc := http.NewResponseController(w) // reaches the Flusher through wrapping writers
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.Header().Set("Cache-Control", "no-cache")
-			w.WriteHeader(http.StatusOK)
-			if err := rc.Flush(); err != nil {
-				return
-			}
-			ticker := time.NewTicker(streamPoll)
-			defer ticker.Stop()
-			for {
-				// Read the status first: events written before a final status are all visible.
-				run, err := store.GetRun(ctx, runID)
-				if err != nil {
-					return
-				}
-				events, err := store.ListEvents(ctx, runID, after, 1000)
-				if err != nil {
-					return
-				}
-				for _, e := range events {
-					data := map[string]any{}
-					_ = json.Unmarshal(e.Data, &data)
-					payload, _ := json.Marshal(gen.Event{Seq: e.Seq, Type: e.Type, Data: data, At: e.At})
-					if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Type, payload); err != nil {
-						return
-					}
-					after = e.Seq
-				}
-				if err := rc.Flush(); err != nil {
-					return
-				}
-				if durable.IsFinal(run.Status) && len(events) < 1000 {
-					return
-				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-ticker.C:
-				}
-			}
-		})
+// streamPage is how many events a stream reads at once.
+const streamPage = 1000
+
+// acceptsKey is the context key of the request's Accept header (see withAccept): the strict
+// handlers see the context, not the request.
+type acceptsKey struct{}
+
+// withAccept is a strict middleware handing the Accept header of a listEvents request to the
+// handler, which streams when it asks for text/event-stream.
+func withAccept(f gen.StrictHandlerFunc, operationID string) gen.StrictHandlerFunc {
+	if operationID != "ListEvents" {
+		return f
+	}
+	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, request any) (any, error) {
+		return f(context.WithValue(ctx, acceptsKey{}, r.Header.Get("Accept")), w, r, request)
 	}
 }
 
-// eventsRunID returns the run id of a /v1/runs/{id}/events path.
-func eventsRunID(path string) (string, bool) {
-	rest, ok := strings.CutPrefix(path, "/v1/runs/")
-	if !ok {
-		return "", false
+func wantsStream(ctx context.Context) bool {
+	accept, _ := ctx.Value(acceptsKey{}).(string)
+	return strings.Contains(accept, "text/event-stream")
+}
+
+// eventStream is the response of listEvents with "Accept: text/event-stream": the run's events
+// as server-sent events, live, until the run has finished and every event was sent or the
+// client leaves. It reads the run when PostgreSQL announces new events (durable.WatchEvents),
+// never on a timer of its own.
+type eventStream struct {
+	ctx   context.Context
+	store *durable.Store
+	runID string
+	after int64
+}
+
+// VisitListEventsResponse implements gen.ListEventsResponseObject.
+func (s eventStream) VisitListEventsResponse(w http.ResponseWriter) error {
+	ctx := s.ctx
+	// Subscribe before the first read: events added after it are announced.
+	changed, unwatch := s.store.WatchEvents(ctx, s.runID)
+	defer unwatch()
+	rc := http.NewResponseController(w) // reaches the Flusher through wrapping writers
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	if err := rc.Flush(); err != nil {
+		return nil
 	}
-	id, ok := strings.CutSuffix(rest, "/events")
-	if !ok || id == "" || strings.Contains(id, "/") {
-		return "", false
+	keepAlive := time.NewTicker(streamKeepAlive)
+	defer keepAlive.Stop()
+	after := s.after
+	for {
+		events, status, err := s.store.EventsSince(ctx, s.runID, after, streamPage)
+		if err != nil {
+			return nil // the client left, or the run was deleted: the stream just ends
+		}
+		for _, e := range events {
+			payload, _ := json.Marshal(toEvent(e))
+			if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Type, payload); err != nil {
+				return nil
+			}
+			after = e.Seq
+		}
+		if err := rc.Flush(); err != nil {
+			return nil
+		}
+		if len(events) == streamPage {
+			continue // more to read
+		}
+		if durable.IsFinal(status) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-changed:
+		case <-keepAlive.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return nil
+			}
+		}
 	}
-	return id, true
+}
+
+// toEvent is the API form of a stored event; its data is always an object.
+func toEvent(e durable.Event) gen.Event {
+	data := map[string]any{}
+	_ = json.Unmarshal(e.Data, &data)
+	if data == nil {
+		data = map[string]any{}
+	}
+	return gen.Event{Seq: e.Seq, Type: e.Type, Data: data, At: e.At}
 }

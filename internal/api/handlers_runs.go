@@ -197,14 +197,25 @@ func (h *handlers) CancelRun(ctx context.Context, req gen.CancelRunRequestObject
 	return gen.CancelRun200JSONResponse(toRun(run)), nil
 }
 
-// ListEvents implements gen.StrictServerInterface.
+// ListEvents implements gen.StrictServerInterface. With "Accept: text/event-stream" the events
+// are streamed (eventStream), continuing after the after parameter or else Last-Event-ID.
 func (h *handlers) ListEvents(ctx context.Context, req gen.ListEventsRequestObject) (gen.ListEventsResponseObject, error) {
 	after, limit := int64(0), 1000
+	if req.Params.LastEventID != nil && wantsStream(ctx) {
+		after = *req.Params.LastEventID
+	}
 	if req.Params.After != nil {
 		after = *req.Params.After
 	}
 	if req.Params.Limit != nil {
 		limit = *req.Params.Limit
+	}
+	if wantsStream(ctx) {
+		// The run must exist before the stream's 200 is sent.
+		if _, _, err := h.store.EventsSince(ctx, req.Id, after, 0); err != nil {
+			return nil, err
+		}
+		return eventStream{ctx: ctx, store: h.store, runID: req.Id, after: after}, nil
 	}
 	events, err := h.store.ListEvents(ctx, req.Id, after, limit)
 	if err != nil {
@@ -212,9 +223,7 @@ func (h *handlers) ListEvents(ctx context.Context, req gen.ListEventsRequestObje
 	}
 	out := gen.EventList{Events: make([]gen.Event, 0, len(events))}
 	for _, e := range events {
-		data := map[string]any{}
-		_ = json.Unmarshal(e.Data, &data)
-		out.Events = append(out.Events, gen.Event{Seq: e.Seq, Type: e.Type, Data: data, At: e.At})
+		out.Events = append(out.Events, toEvent(e))
 	}
 	return gen.ListEvents200JSONResponse(out), nil
 }

@@ -127,10 +127,64 @@ func (h *handlers) GetToolset(ctx context.Context, req gen.GetToolsetRequestObje
 
 // DeleteToolset implements gen.StrictServerInterface.
 func (h *handlers) DeleteToolset(ctx context.Context, req gen.DeleteToolsetRequestObject) (gen.DeleteToolsetResponseObject, error) {
-	if err := h.store.DeleteToolset(ctx, req.Name); err != nil {
+	if err := h.store.DeleteToolset(ctx, req.Name, req.Params.Force != nil && *req.Params.Force); err != nil {
 		return nil, err
 	}
 	return gen.DeleteToolset204Response{}, nil
+}
+
+// UpdateToolset implements gen.StrictServerInterface: the manifest is read again (from the
+// body's tools, or else fetched from the new or current url) and stored as a new version.
+func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetRequestObject) (gen.UpdateToolsetResponseObject, error) {
+	body := req.Body
+	var text []field
+	if body.Url != nil {
+		text = append(text, field{"url", *body.Url})
+	}
+	if body.Secret != nil {
+		text = append(text, field{"secret", *body.Secret})
+	}
+	if body.Description != nil {
+		text = append(text, field{"description", *body.Description})
+	}
+	if err := storableText(text...); err != nil {
+		return nil, err
+	}
+	if body.Secret != nil {
+		if err := usableSecret("secret", *body.Secret); err != nil {
+			return nil, err
+		}
+	}
+	current, err := h.store.GetToolset(ctx, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	url := current.URL
+	if body.Url != nil {
+		url = *body.Url
+	}
+	var raw []byte
+	if body.Tools != nil {
+		m := manifest{Tools: *body.Tools}
+		if body.Namespaces != nil {
+			m.Namespaces = *body.Namespaces
+		}
+		if raw, err = json.Marshal(m); err != nil {
+			return nil, fmt.Errorf("encode manifest: %w", err)
+		}
+		if _, err := runtools.ParseManifest(raw); err != nil {
+			return nil, fmt.Errorf("%w: tools: %w", errBadRequest, err)
+		}
+	} else if raw, err = h.fetchManifest(ctx, url); err != nil {
+		return nil, err
+	}
+	updated, err := h.store.UpdateToolset(ctx, req.Name, durable.ToolsetUpdate{
+		URL: body.Url, Secret: body.Secret, Description: body.Description, Manifest: raw,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateToolset200JSONResponse(toToolset(updated)), nil
 }
 
 // toolsets resolves a comma-separated filter (nil: all), ErrToolsetNotFound for unknown names.

@@ -102,7 +102,7 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	h := &handlers{store: store, cfg: cfg}
 
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, m.instrument, requireLoopbackHost(cfg.Token), requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes), validate, streamEvents(store))
+	r.Use(middleware.Recoverer, m.instrument, requireLoopbackHost(cfg.Token), requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes), validate)
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, CodeNotFound, "no such endpoint: "+r.URL.Path)
@@ -110,7 +110,7 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, CodeInvalidRequest, r.Method+" not allowed on "+r.URL.Path)
 	})
-	strict := gen.NewStrictHandlerWithOptions(h, nil, gen.StrictHTTPServerOptions{
+	strict := gen.NewStrictHandlerWithOptions(h, []gen.StrictMiddlewareFunc{withAccept}, gen.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
 			writeError(w, http.StatusBadRequest, CodeInvalidRequest, err.Error())
 		},

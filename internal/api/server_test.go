@@ -254,9 +254,13 @@ func TestRunInputIsKeptAsPosted(t *testing.T) {
 func TestToolsets(t *testing.T) {
 	t.Parallel()
 	b := setup(t, false)
+	var mu sync.Mutex
+	manifest := `{"tools":[{"path":"math.add","description":"adds","input":{"type":"object"}},{"path":"wait","durable":true}]}`
 	toolsetSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		require.Equal(t, http.MethodGet, r.Method)
-		fmt.Fprint(w, `{"tools":[{"path":"math.add","description":"adds","input":{"type":"object"}},{"path":"wait","durable":true}]}`)
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprint(w, manifest)
 	}))
 	t.Cleanup(toolsetSrv.Close)
 
@@ -313,7 +317,31 @@ func TestToolsets(t *testing.T) {
 		require.Contains(t, msg, "base64", path)
 	}
 
-	del, err := b.client.DeleteToolsetWithResponse(b.ctx, "ops")
+	// Update re-reads the manifest (the toolset now serves one tool) as a new version.
+	mu.Lock()
+	manifest = `{"tools":[{"path":"math.mul","description":"multiplies"}]}`
+	mu.Unlock()
+	status, body := b.do(t, http.MethodPatch, "/v1/toolsets/ops", `{"description":"ops v2"}`)
+	require.Equal(t, http.StatusOK, status, string(body))
+	var updated client.Toolset
+	require.NoError(t, json.Unmarshal(body, &updated))
+	require.Equal(t, "ops v2", updated.Description)
+	require.Len(t, updated.Tools, 1)
+	require.Equal(t, "math.mul", updated.Tools[0].Path)
+	status, _ = b.do(t, http.MethodPatch, "/v1/toolsets/nope", `{}`)
+	require.Equal(t, http.StatusNotFound, status)
+
+	// A run not yet final that may use it blocks the delete, unless forced.
+	run, err := b.client.CreateRunWithResponse(b.ctx, &client.CreateRunParams{}, client.RunCreate{Code: "1", Toolsets: &[]string{"ops"}})
+	require.NoError(t, err)
+	del, err := b.client.DeleteToolsetWithResponse(b.ctx, "ops", nil)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusConflict, del.StatusCode())
+	code, msg := errorCode(t, del.Body)
+	require.Equal(t, CodeConflict, code)
+	require.Contains(t, msg, run.JSON201.Id)
+	force := true
+	del, err = b.client.DeleteToolsetWithResponse(b.ctx, "ops", &client.DeleteToolsetParams{Force: &force})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusNoContent, del.StatusCode())
 	got, err := b.client.GetToolsetWithResponse(b.ctx, "ops")

@@ -13,9 +13,9 @@
 // blocks of one document run in order, in one bash (-e, pipefail) in a fresh directory, against
 // a fresh service: `codemode dev` on its own database, with CODEMODE_URL set to its address, so
 // examples name the service as ${CODEMODE_URL:-http://127.0.0.1:8080}. PATH starts with freshly
-// built codemode and toolsetd binaries, and a shell function stands in for `go run` and
-// `go build` of those two commands. The documented toolset ports 8765 and 8766 are replaced by
-// free ones, so documents run in parallel with each other and with other tests. Everything the
+// built codemode, toolsetd and webhook-receiver binaries, and a shell function stands in for
+// `go run` of them and `go build` of codemode. The documented toolset ports 8765 and 8766 (and
+// the example receiver's 8767) are replaced by free ones, so documents run in parallel with each other and with other tests. Everything the
 // blocks start in the background is killed when the document ends.
 //
 // Unmarked blocks (docker compose, Kubernetes, test262, `codemode dev` itself) are not run.

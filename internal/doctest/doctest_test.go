@@ -178,7 +178,8 @@ func build(t *testing.T) string {
 		}
 		cmd := exec.Command("go", "build", "-tags", roundTripTags(), "-o", binDir+"/",
 			"github.com/codemode/codemode/cmd/codemode",
-			"github.com/codemode/codemode/internal/toolset/toolsettest/cmd/toolsetd")
+			"github.com/codemode/codemode/internal/toolset/toolsettest/cmd/toolsetd",
+			"github.com/codemode/codemode/examples/webhook-receiver")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v: %s", err, out)
 		}
@@ -235,14 +236,16 @@ const (
 	defaultURL = "${CODEMODE_URL:-http://127.0.0.1:8080}"
 )
 
-// toolsetPortRE matches the documented toolset ports, replaced by free ones.
-var toolsetPortRE = regexp.MustCompile(`\b876[56]\b`)
+// toolsetPortRE matches the documented toolset ports and the example webhook receiver's
+// (8767), replaced by free ones.
+var toolsetPortRE = regexp.MustCompile(`\b876[567]\b`)
 
 // shim stands in for the go command in the blocks: it runs the built binaries.
 const shim = `go() {
   case "$1 $2" in
   "run ./cmd/codemode") shift 2; codemode "$@" ;;
   "run ./internal/toolset/toolsettest/cmd/toolsetd") shift 2; toolsetd "$@" ;;
+  "run ./examples/webhook-receiver") shift 2; webhook-receiver "$@" ;;
   "build -o")
     if [ "$4" != ./cmd/codemode ]; then echo "doctest: no stand-in for: go $*" >&2; return 1; fi
     mkdir -p "$(dirname "$3")" && cp "$(command -v codemode)" "$3" ;;

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/codemode/codemode/internal/toolcall"
 )
@@ -67,6 +68,21 @@ type Host interface {
 	// Checkpoint stores a snapshot of the running program, taken at a safe point after settled
 	// calls; a re-drive after a crash continues from the latest one.
 	Checkpoint(ctx context.Context, snapshot Snapshot) error
+	// Log takes a console line of the program; it is recorded with the next of the writes
+	// above (or the drive's end), never on its own.
+	Log(line LogLine)
+}
+
+// LogLine is a console line of a program.
+type LogLine struct {
+	// Level is the console method (log, info, warn, error, debug, trace).
+	Level string
+	// Text is the line.
+	Text string
+	// At is when the program wrote it.
+	At time.Time
+	// Truncated marks the line standing for the lines past the run's maxOutputBytes.
+	Truncated bool
 }
 
 // CallStart describes a tool call as the program starts it.

@@ -11,6 +11,9 @@ var (
 	ErrToolsetNotFound = errors.New("toolset not found")
 	// ErrToolsetExists: a toolset with that name is already registered.
 	ErrToolsetExists = errors.New("toolset already exists")
+	// ErrToolsetInUse: a run not yet final may call the toolset, so it is not deleted without
+	// force.
+	ErrToolsetInUse = errors.New("toolset in use")
 	// ErrIdempotencyConflict: the idempotency key was used before with a different request.
 	ErrIdempotencyConflict = errors.New("idempotency key reused with a different request")
 	// ErrOutcomeConflict: the call already has a different outcome, or it is not (or no longer)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -40,6 +41,14 @@ type Lease struct {
 	madeCalls bool
 	// input is what the drive needs, read with the lease.
 	input *driveInput
+	// worker is the id of the worker driving the run ("" when unknown), recorded on the
+	// events the drive writes so that a timeline shows which process did what.
+	worker string
+	// callStarts are when the drive started its inline calls, by call id, for the duration
+	// on their call.settled events.
+	callStarts map[int]time.Time
+	// mu guards deferred: console lines (Log) are queued by the program's goroutine.
+	mu sync.Mutex
 }
 
 // deferredEvent is an event waiting for the lease's next write.
@@ -50,7 +59,48 @@ type deferredEvent struct {
 
 // deferEvent queues an event for the lease's next fenced transaction.
 func (l *Lease) deferEvent(typ string, data map[string]any) {
+	l.mu.Lock()
 	l.deferred = append(l.deferred, deferredEvent{typ: typ, data: data})
+	l.mu.Unlock()
+}
+
+// takeDeferred removes and returns the queued events; a write that fails puts them back
+// (restoreDeferred) for the next one.
+func (l *Lease) takeDeferred() []deferredEvent {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d := l.deferred
+	l.deferred = nil
+	return d
+}
+
+func (l *Lease) restoreDeferred(d []deferredEvent) {
+	if len(d) == 0 {
+		return
+	}
+	l.mu.Lock()
+	l.deferred = append(d, l.deferred...)
+	l.mu.Unlock()
+}
+
+// Log implements Host: a console line becomes a log event written by the drive's next write
+// (a call's start or settlement, a checkpoint, the suspend or the finish), never by a round
+// trip of its own. Lines a drive writes after its last write before a crash are lost with it
+// (the re-drive runs that part of the program again and logs them anew).
+func (l *Lease) Log(line LogLine) {
+	data := map[string]any{"level": line.Level, "text": line.Text, "time": line.At.UTC().Format(time.RFC3339Nano)}
+	if line.Truncated {
+		data["truncated"] = true
+	}
+	l.deferEvent(EventLog, data)
+}
+
+// withWorker adds the driving worker's id to an event's data.
+func (l *Lease) withWorker(data map[string]any) map[string]any {
+	if l.worker != "" {
+		data["worker"] = l.worker
+	}
+	return data
 }
 
 var _ Host = (*Lease)(nil)
@@ -124,7 +174,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
 		}
-		found, err := pgx.CollectRows(rows, scanToolset)
+		found, err := pgx.CollectRows(rows, scanRunToolset)
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
 		}
@@ -156,7 +206,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	if err != nil {
 		return nil, 0, fmt.Errorf("lease run %s: %w", runID, err)
 	}
-	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes, knownCalls: known, input: &in}
+	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes, knownCalls: known, input: &in, worker: workerID}
 	if from != nil {
 		l.redriven = true
 		err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -202,6 +252,7 @@ func (l *Lease) journal(ctx context.Context, fn func(tx pgx.Tx, seq int) error) 
 func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq int) error) error {
 	// A pipelined transaction (pipeTx): BEGIN, the lock and the queued records of the lease
 	// travel in one round trip, the writes of fn and the COMMIT in another.
+	deferred := l.takeDeferred()
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
 		if async {
 			_, _ = tx.Exec(ctx, l.store.asyncCommit())
@@ -214,15 +265,15 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 		if err != nil {
 			return fmt.Errorf("lock run %s: %w", l.runID, err)
 		}
-		for _, e := range l.deferred {
+		for _, e := range deferred {
 			if err := addEvent(ctx, tx, l.runID, e.typ, e.data); err != nil {
 				return err
 			}
 		}
 		return fn(tx, seq)
 	})
-	if err == nil {
-		l.deferred = nil
+	if err != nil {
+		l.restoreDeferred(deferred)
 	}
 	return err
 }
@@ -233,12 +284,18 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 // under the lease's fence), since it runs whether or not the lock found the lease: for a
 // stale driver the lock matches no row, the guarded statements change nothing, and
 // ErrLeaseLost is returned. Like journal, it commits without waiting for the disk.
-func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) error {
+func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) (err error) {
+	deferred := l.takeDeferred()
+	defer func() {
+		if err != nil {
+			l.restoreDeferred(deferred)
+		}
+	}()
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
 	b.Queue(l.store.asyncCommit())
 	b.Queue(q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
-	for _, e := range l.deferred {
+	for _, e := range deferred {
 		if err := l.queueEventFenced(b, e.typ, e.data); err != nil {
 			return err
 		}
@@ -279,7 +336,6 @@ func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) err
 	if !locked {
 		return fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	}
-	l.deferred = nil
 	return nil
 }
 
@@ -308,12 +364,18 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 	}
 	err := l.oneShot(ctx, func(b *pgx.Batch) error {
 		b.Queue(q("CallInsertFenced"), l.runID, c.CallID, toolcall.Key(l.runID, int64(c.CallID)), c.Toolset, c.Path, args, c.Durable, l.fence)
-		return l.queueEventFenced(b, EventCallStarted, map[string]any{"callId": c.CallID, "path": c.Path})
+		return l.queueEventFenced(b, EventCallStarted, l.withWorker(map[string]any{"callId": c.CallID, "path": c.Path}))
 	})
 	if err != nil {
 		return CallRecord{}, fmt.Errorf("call %s started: %w", toolcall.Key(l.runID, int64(c.CallID)), err)
 	}
 	l.madeCalls = true
+	l.mu.Lock()
+	if l.callStarts == nil {
+		l.callStarts = map[int]time.Time{}
+	}
+	l.callStarts[c.CallID] = time.Now()
+	l.mu.Unlock()
 	return CallRecord{}, nil
 }
 
@@ -355,9 +417,19 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o toolcall.Outcome)
 	if !o.OK {
 		status = CallFailed
 	}
+	data := l.withWorker(map[string]any{"callId": callID, "ok": o.OK})
+	l.mu.Lock()
+	if at, ok := l.callStarts[callID]; ok {
+		data["durationMs"] = time.Since(at).Milliseconds()
+		delete(l.callStarts, callID)
+	}
+	l.mu.Unlock()
+	if !o.OK && o.Error != nil {
+		data["error"] = o.Error.Message
+	}
 	err = l.oneShot(ctx, func(b *pgx.Batch) error {
 		b.Queue(q("CallSettleFenced"), l.runID, callID, status, encoded, true, l.fence)
-		return l.queueEventFenced(b, EventCallSettled, map[string]any{"callId": callID, "ok": o.OK})
+		return l.queueEventFenced(b, EventCallSettled, data)
 	})
 	if err != nil {
 		return fmt.Errorf("call %s settled: %w", toolcall.Key(l.runID, int64(callID)), err)
@@ -375,7 +447,7 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 		if _, err := tx.Exec(ctx, q("CallSetPending"), l.runID, callID, handle); err != nil {
 			return fmt.Errorf("mark call pending: %w", err)
 		}
-		if err := addEvent(ctx, tx, l.runID, EventCallPending, map[string]any{"callId": callID}); err != nil {
+		if err := addEvent(ctx, tx, l.runID, EventCallPending, l.withWorker(map[string]any{"callId": callID})); err != nil {
 			return err
 		}
 		return l.store.enqueueWebhooks(ctx, tx, l.runID, WebhookCallPending, map[string]any{
@@ -395,7 +467,7 @@ func (l *Lease) Checkpoint(ctx context.Context, snapshot Snapshot) error {
 		if err != nil {
 			return err
 		}
-		return addEvent(ctx, tx, l.runID, EventCheckpointed, map[string]any{"seq": next})
+		return addEvent(ctx, tx, l.runID, EventCheckpointed, l.withWorker(map[string]any{"seq": next}))
 	})
 	if err != nil {
 		return fmt.Errorf("checkpoint run %s: %w", l.runID, err)
@@ -465,7 +537,7 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 		for i, c := range pending {
 			ids[i] = c.CallID
 		}
-		if err := addEvent(ctx, tx, l.runID, event, map[string]any{"seq": next, "pending": ids}); err != nil {
+		if err := addEvent(ctx, tx, l.runID, event, l.withWorker(map[string]any{"seq": next, "pending": ids})); err != nil {
 			return err
 		}
 		if yielded || hasUnapplied {
@@ -493,6 +565,10 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}
+	finishedData, err := json.Marshal(l.withWorker(finishedDetails(out.OK, result)))
+	if err != nil {
+		return fmt.Errorf("encode finished event: %w", err)
+	}
 	return l.fenced(ctx, func(tx pgx.Tx, _ int) error {
 		if err := l.markApplied(ctx, tx); err != nil {
 			return err
@@ -504,7 +580,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 				return err
 			}
 		}
-		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result); err != nil {
+		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result, finishedData); err != nil {
 			return fmt.Errorf("finish run: %w", err)
 		}
 		if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), l.runID); err != nil {
@@ -514,6 +590,30 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),
 		})
 	})
+}
+
+// finishedDetails is what a finished event says beyond its status: for a failed run, the
+// error of its Result (kind, message, and line and column when the program's source is at
+// fault), so that a timeline tells why without reading the Result.
+func finishedDetails(ok bool, result json.RawMessage) map[string]any {
+	data := map[string]any{}
+	if ok {
+		return data
+	}
+	var r struct {
+		Error map[string]any `json:"error"`
+	}
+	if json.Unmarshal(result, &r) != nil || r.Error == nil {
+		return data
+	}
+	e := map[string]any{}
+	for _, k := range []string{"kind", "message", "line", "column"} {
+		if v, ok := r.Error[k]; ok {
+			e[k] = v
+		}
+	}
+	data["error"] = e
+	return data
 }
 
 func pendingPayload(calls []Call) []map[string]any {

@@ -260,8 +260,8 @@ func (s *Store) getRunRow(ctx context.Context, id string) (Run, error) {
 
 // WaitRun returns the run once done(its status) is true or the wait is over (returning the
 // run as it is then). It rereads the run when a PostgreSQL notification announces a status
-// that done accepts (see runWatch) and, as a safety net, at growing intervals (50 ms up to
-// 1 s).
+// that done accepts (see runWatch); it polls (at growing intervals, 50 ms up to 1 s) only while
+// the listener is not listening, and otherwise rereads every watchSafetyPoll as a safety net.
 func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done func(status string) bool) (Run, error) {
 	deadline := time.Now().Add(wait)
 	changed, unsubscribe := s.watch.subscribe(ctx, id)
@@ -275,7 +275,11 @@ func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done
 		if done(run.Status) || !time.Now().Before(deadline) {
 			return s.withPending(ctx, run)
 		}
-		interval = min(interval*2, time.Second, time.Until(deadline))
+		interval = min(interval*2, time.Second)
+		if s.watch.listening() {
+			interval = watchSafetyPoll
+		}
+		interval = min(interval, time.Until(deadline))
 		if !waitChange(ctx, changed, interval, done) {
 			return s.withPending(context.WithoutCancel(ctx), run)
 		}

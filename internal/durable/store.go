@@ -167,6 +167,9 @@ const (
 	EventRedriven = "redriven"
 	// EventRequeued: a draining worker ran out of time and put the run back on the queue.
 	EventRequeued = "requeued"
+	// EventLog: the program wrote a console line; data has its level, text and time (see
+	// Lease.Log).
+	EventLog = "log"
 	// EventRetried: River retried a drive after a failed one; data has the attempt and the
 	// previous error.
 	EventRetried = "retried"
@@ -210,3 +213,26 @@ func (s *Store) runExists(ctx context.Context, runID string) error {
 }
 
 func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
+
+// EventsSince returns up to limit events of a run with a sequence number above after, and the
+// run's status read before them (so that every event written before a final status is among
+// them, or a later page), in two queries: what a live event stream reads when woken.
+func (s *Store) EventsSince(ctx context.Context, runID string, after int64, limit int) ([]Event, string, error) {
+	run, err := s.getRunRow(ctx, runID)
+	if err != nil {
+		return nil, "", err
+	}
+	rows, err := s.pool.Query(ctx, q("EventList"), runID, after, limit)
+	if err != nil {
+		return nil, "", fmt.Errorf("list events of run %s: %w", runID, err)
+	}
+	events, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Event, error) {
+		var e Event
+		err := r.Scan(&e.Seq, &e.Type, &e.Data, &e.At)
+		return e, err
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("list events of run %s: %w", runID, err)
+	}
+	return events, run.Status, nil
+}

@@ -161,6 +161,36 @@ func TestListRunsPaginatesNewestFirst(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidCursor)
 }
 
+// The toolset filter keeps the runs that name the toolset, and the runs naming none that
+// called it; not every run that names none.
+func TestListRunsToolsetFilterIsExact(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for _, name := range []string{"ops", "other"} {
+		_, err := b.store.CreateToolset(b.ctx, Toolset{Name: name, URL: "http://127.0.0.1:1"})
+		require.NoError(t, err)
+	}
+	named, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x", Toolsets: []string{"ops"}})
+	require.NoError(t, err)
+	_, _, err = b.store.CreateRun(b.ctx, NewRun{Code: "x", Toolsets: []string{"other"}})
+	require.NoError(t, err)
+	_, _, err = b.store.CreateRun(b.ctx, NewRun{Code: "x"}) // names none, calls nothing
+	require.NoError(t, err)
+	caller, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"}) // names none, calls ops
+	require.NoError(t, err)
+	_, err = b.store.pool.Exec(b.ctx, "INSERT INTO calls (run_id, call_id, key, toolset, path) VALUES ($1, 1, $2, 'ops', 'ops.math.add')",
+		caller.ID, toolcall.Key(caller.ID, 1))
+	require.NoError(t, err)
+
+	runs, _, err := b.store.ListRuns(b.ctx, ListFilter{Toolset: "ops"})
+	require.NoError(t, err)
+	var got []string
+	for _, r := range runs {
+		got = append(got, r.ID)
+	}
+	require.Equal(t, []string{caller.ID, named.ID}, got)
+}
+
 func TestGetRunUnknown(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -206,9 +236,17 @@ func TestToolsets(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"ops"}, run.Toolsets)
 
-	require.NoError(t, b.store.DeleteToolset(b.ctx, "two"))
-	require.ErrorIs(t, b.store.DeleteToolset(b.ctx, "two"), ErrToolsetNotFound)
+	require.NoError(t, b.store.DeleteToolset(b.ctx, "two", false), "no run not yet final names it")
+	require.ErrorIs(t, b.store.DeleteToolset(b.ctx, "two", false), ErrToolsetNotFound)
 	_, err = b.store.GetToolset(b.ctx, "two")
+	require.ErrorIs(t, err, ErrToolsetNotFound)
+
+	// The queued run may call ops: deleting it needs force.
+	err = b.store.DeleteToolset(b.ctx, "ops", false)
+	require.ErrorIs(t, err, ErrToolsetInUse)
+	require.Contains(t, err.Error(), run.ID)
+	require.NoError(t, b.store.DeleteToolset(b.ctx, "ops", true))
+	_, err = b.store.GetToolset(b.ctx, "ops")
 	require.ErrorIs(t, err, ErrToolsetNotFound)
 }
 

@@ -3,9 +3,12 @@ package durable
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -23,6 +26,9 @@ type Toolset struct {
 	Manifest json.RawMessage
 	// CreatedAt is when it was registered.
 	CreatedAt time.Time
+	// Deleted is set, in a run's toolsets, on a toolset deleted (forcibly) after the run was
+	// created: Manifest is the run's version of it and its calls fail (see runengine).
+	Deleted bool
 }
 
 // scanToolset reads a toolset row; its secret is still sealed (see openToolsets).
@@ -35,6 +41,15 @@ type toolsetRow struct {
 func scanToolset(r pgx.CollectableRow) (toolsetRow, error) {
 	var t toolsetRow
 	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt); err != nil {
+		return toolsetRow{}, err
+	}
+	return t, nil
+}
+
+// scanRunToolset reads a row of ToolsetListOfRun: a toolset row and whether it was deleted.
+func scanRunToolset(r pgx.CollectableRow) (toolsetRow, error) {
+	var t toolsetRow
+	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt, &t.Deleted); err != nil {
 		return toolsetRow{}, err
 	}
 	return t, nil
@@ -115,14 +130,94 @@ func (s *Store) ListToolsets(ctx context.Context, names []string) ([]Toolset, er
 	return s.openToolsets(found)
 }
 
-// DeleteToolset removes a toolset; ErrToolsetNotFound when there is none.
-func (s *Store) DeleteToolset(ctx context.Context, name string) error {
-	tag, err := s.pool.Exec(ctx, q("ToolsetDelete"), name)
-	if err != nil {
-		return fmt.Errorf("delete toolset %s: %w", name, err)
+// ToolsetUpdate is what UpdateToolset changes; nil fields are kept.
+type ToolsetUpdate struct {
+	URL, Secret, Description *string
+	// Manifest is the toolset's new manifest (required): the caller re-read it.
+	Manifest json.RawMessage
+}
+
+// UpdateToolset replaces a toolset's manifest (and URL, secret, description when given) as a
+// new version: runs created before keep driving with the manifest they recorded, new runs get
+// this one. ErrToolsetNotFound when there is none.
+func (s *Store) UpdateToolset(ctx context.Context, name string, u ToolsetUpdate) (Toolset, error) {
+	manifest := storable(u.Manifest)
+	if len(manifest) == 0 {
+		manifest = json.RawMessage(`{"tools":[]}`)
 	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("%w: %s", ErrToolsetNotFound, name)
+	var sealed []byte
+	if u.Secret != nil {
+		var err error
+		if sealed, err = s.seal(*u.Secret, whereToolset); err != nil {
+			return Toolset{}, fmt.Errorf("update toolset %s: %w", name, err)
+		}
+	}
+	var out []Toolset
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, q("ToolsetUpdate"), name, u.URL, sealed, u.Description, manifest, u.Secret != nil)
+		if err != nil {
+			return err
+		}
+		t, err := pgx.CollectExactlyOneRow(rows, scanToolset)
+		if isNoRows(err) {
+			return fmt.Errorf("%w: %s", ErrToolsetNotFound, name)
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, q("ToolsetManifestsPrune"), name); err != nil {
+			return fmt.Errorf("prune manifests: %w", err)
+		}
+		out, err = s.openToolsets([]toolsetRow{t})
+		return err
+	})
+	if err != nil {
+		return Toolset{}, fmt.Errorf("update toolset %s: %w", name, unstorable(err))
+	}
+	return out[0], nil
+}
+
+// DeleteToolset removes a toolset; ErrToolsetNotFound when there is none, and ErrToolsetInUse
+// (naming the runs) when a run not yet final may call it, unless force. The runs that may call
+// a forcibly deleted toolset keep its manifest, and their later calls of it fail, naming it.
+func (s *Store) DeleteToolset(ctx context.Context, name string, force bool) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// The lock orders the check against an update of the toolset.
+		if err := tx.QueryRow(ctx, q("ToolsetLock"), name).Scan(new(int)); err != nil {
+			if isNoRows(err) {
+				return fmt.Errorf("%w: %s", ErrToolsetNotFound, name)
+			}
+			return err
+		}
+		if !force {
+			rows, err := tx.Query(ctx, q("ToolsetRunsUsing"), name)
+			if err != nil {
+				return err
+			}
+			ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+			if err != nil {
+				return err
+			}
+			if len(ids) > 0 {
+				names := make([]string, len(ids))
+				for i, id := range ids {
+					names[i] = id.String()
+				}
+				return fmt.Errorf("%w: runs not yet finished may call toolset %s (%s); cancel them, wait for them to end, or delete with force=true",
+					ErrToolsetInUse, name, strings.Join(names, ", "))
+			}
+		}
+		if _, err := tx.Exec(ctx, q("ToolsetDelete"), name); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, q("ToolsetManifestsPrune"), name)
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, ErrToolsetNotFound) || errors.Is(err, ErrToolsetInUse) {
+			return err
+		}
+		return fmt.Errorf("delete toolset %s: %w", name, err)
 	}
 	return nil
 }

@@ -14,6 +14,14 @@ import (
 // run status change on, with "<run id> <new status>" as payload.
 const runStatusChannel = "codemode_run_status"
 
+// runEventsChannel is the notification channel a trigger (migration 00016) announces the run
+// of every transaction that appended events on, with the run id as payload. Its waiters are
+// kept under eventsKey(run id), beside the status waiters.
+const runEventsChannel = "codemode_run_events"
+
+// eventsKey is the waiters key of a run's event notifications.
+func eventsKey(id string) string { return "events " + id }
+
 // watchIdle is how long the listener stays connected with nobody waiting, so that a client
 // waiting on runs one after another does not reconnect for each.
 const watchIdle = 10 * time.Second
@@ -162,8 +170,10 @@ func (w *runWatch) listenOnce(ctx context.Context, listening func()) error {
 		return err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN "+runStatusChannel); err != nil {
-		return err
+	for _, channel := range []string{runStatusChannel, runEventsChannel} {
+		if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
+			return err
+		}
 	}
 	listening()
 	for {
@@ -171,10 +181,34 @@ func (w *runWatch) listenOnce(ctx context.Context, listening func()) error {
 		if err != nil {
 			return err
 		}
+		if n.Channel == runEventsChannel {
+			w.wake(eventsKey(n.Payload), "events")
+			continue
+		}
 		id, status, _ := strings.Cut(n.Payload, " ")
 		w.wake(id, status)
 	}
 }
+
+// listening reports whether the listener has been listening since a waiter subscribed (a
+// reconnect after that wakes every waiter, so notifications missed meanwhile cost nothing).
+func (w *runWatch) listening() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.running {
+		return false
+	}
+	select {
+	case <-w.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// watchSafetyPoll is how often a waiter rereads its run while the listener listens: only a
+// safety net, since every change is announced.
+const watchSafetyPoll = 15 * time.Second
 
 // close stops the listener at once.
 func (w *runWatch) close() {
@@ -188,4 +222,12 @@ func (w *runWatch) close() {
 		w.stop()
 		w.running = false
 	}
+}
+
+// WatchEvents returns a channel that receives a value whenever events may have been added to
+// run id's timeline (announced by PostgreSQL when the adding transaction commits, or after the
+// listener reconnected), and the function that ends the watch. It returns once the listener
+// listens (see runWatch.subscribe): events added after that are announced.
+func (s *Store) WatchEvents(ctx context.Context, id string) (<-chan string, func()) {
+	return s.watch.subscribe(ctx, eventsKey(id))
 }

@@ -41,7 +41,8 @@ func build(t *testing.T) string {
 		cmd := exec.Command("go", "build", "-tags", roundTripTags(), "-o", binDir+"/",
 			"github.com/codemode/codemode/cmd/server",
 			"github.com/codemode/codemode/cmd/worker",
-			"github.com/codemode/codemode/internal/toolset/toolsettest/cmd/toolsetd")
+			"github.com/codemode/codemode/internal/toolset/toolsettest/cmd/toolsetd",
+			"github.com/codemode/codemode/examples/webhook-receiver")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v: %s", err, out)
@@ -184,7 +185,7 @@ func setup(t *testing.T) *stack {
 	tools := start(t, "toolsetd", nil, "-listen", "127.0.0.1:0")
 	toolsURL := strings.TrimPrefix(tools.waitOutput(t, "listening on "), "listening on ")
 	addr := freeAddr(t)
-	env := []string{"DATABASE_URL=" + dbURL, "CODEMODE_LISTEN=" + addr, "CODEMODE_API_TOKEN=", "CODEMODE_EGRESS_ALLOW=loopback"}
+	env := []string{"DATABASE_URL=" + dbURL, "CODEMODE_LISTEN=" + addr, "CODEMODE_API_TOKEN=", "CODEMODE_EGRESS_ALLOW=loopback", secretKeyEnv}
 	start(t, "server", env)
 	s := &stack{api: api{t: t, base: "http://" + addr}, dbURL: dbURL, toolsURL: strings.TrimSpace(toolsURL)}
 	waitHealthy(t, s.api.base)
@@ -193,8 +194,12 @@ func setup(t *testing.T) *stack {
 }
 
 func (s *stack) startWorker(t *testing.T) *process {
-	return start(t, "worker", []string{"DATABASE_URL=" + s.dbURL, "CODEMODE_EGRESS_ALLOW=loopback", "CODEMODE_WORKER_LISTEN=127.0.0.1:0"})
+	return start(t, "worker", []string{"DATABASE_URL=" + s.dbURL, "CODEMODE_EGRESS_ALLOW=loopback", "CODEMODE_WORKER_LISTEN=127.0.0.1:0", secretKeyEnv})
 }
+
+// secretKeyEnv gives the server and the workers a key for stored signing secrets (32 bytes,
+// base64), so that runs can have signed webhooks.
+const secretKeyEnv = "CODEMODE_SECRET_KEY=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
 
 func (s *stack) executions(t *testing.T) map[string]int {
 	t.Helper()

@@ -155,7 +155,9 @@ func serveToolset(host string) (string, func(), error) {
 
 // registerToolset registers (or re-registers, with the new URL) the generator's toolset.
 func registerToolset(ctx context.Context, c *client.ClientWithResponses, url string) error {
-	if _, err := c.DeleteToolsetWithResponse(ctx, toolsetName); err != nil {
+	// Forced: runs of an earlier generation still in flight must not keep it registered.
+	force := true
+	if _, err := c.DeleteToolsetWithResponse(ctx, toolsetName, &client.DeleteToolsetParams{Force: &force}); err != nil {
 		return fmt.Errorf("loadgen: %w", err)
 	}
 	resp, err := c.CreateToolsetWithResponse(ctx, client.ToolsetCreate{Name: toolsetName, Url: url})

@@ -64,6 +64,8 @@ type Execution struct {
 	calls      []*callState
 	byPromise  map[uint64]*callState
 	logs       []string
+	logBytes   int64 // the logs' size as JSON strings (see ExecOptions.OnLog)
+	onLog      func(LogLine)
 	warnings   []Warning
 
 	activeUsed time.Duration // active time of earlier drives (resumes)
@@ -152,6 +154,7 @@ func (r *Runtime) newExecution(opts ExecOptions, limits Limits) *Execution {
 		journal:    opts.Journal,
 		checkpoint: opts.Checkpoint,
 		drain:      opts.Drain,
+		onLog:      opts.OnLog,
 		byPromise:  map[uint64]*callState{},
 		settledCh:  make(chan settlement, 16),
 
@@ -182,8 +185,25 @@ func (e *Execution) vmConfig() interp.Config {
 
 // log receives the program's console lines.
 func (e *Execution) log(level, text string) {
-	_ = level
 	e.logs = append(e.logs, text)
+	if e.onLog == nil {
+		return
+	}
+	before := e.logBytes
+	e.logBytes += jsonStringLen(text)
+	switch max := e.limits.MaxOutputBytes; {
+	case max <= 0 || e.logBytes <= max:
+		e.onLog(LogLine{Level: level, Text: text, At: e.rt.opts.Clock()})
+	case before <= max: // the first line past the cap stands for all the rest
+		e.onLog(LogLine{Level: "warn", Text: fmt.Sprintf("…[log lines past maxOutputBytes (%d bytes) are not recorded as events]", max),
+			At: e.rt.opts.Clock(), Truncated: true})
+	}
+}
+
+// jsonStringLen is the length of text as a JSON string, the measure of LimitOutput.
+func jsonStringLen(text string) int64 {
+	q, _ := json.Marshal(text)
+	return int64(len(q))
 }
 
 // RunID returns the run's id.

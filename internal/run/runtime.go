@@ -98,6 +98,24 @@ type ExecOptions struct {
 	// when the program starts; it is part of the run's state from then on). Without it, input
 	// is undefined. Execute only: a resumed run has the input it started with.
 	Input json.RawMessage
+	// OnLog, when set, receives each console line as the program writes it, so that a host can
+	// publish it before the run ends (the Result's logs hold them all again). Lines stop once
+	// the run's lines add up to more than MaxOutputBytes (as JSON strings, the measure of the
+	// Result's logs): the line that crosses it is replaced by one LogLine with Truncated set,
+	// and later lines are not passed. A resumed run counts the lines of its earlier drives.
+	OnLog func(LogLine)
+}
+
+// LogLine is a console line as ExecOptions.OnLog receives it.
+type LogLine struct {
+	// Level is the console method: log, info, warn, error, debug or trace.
+	Level string
+	// Text is the line.
+	Text string
+	// At is when the program wrote it (the runtime's clock).
+	At time.Time
+	// Truncated marks the line standing for every line past MaxOutputBytes.
+	Truncated bool
 }
 
 // CheckpointPolicy bounds what checkpoints cost a journaled run. A drive checkpoints after its

@@ -283,6 +283,12 @@ func (e *Execution) restore(st *runState) error {
 	e.nextCallID = st.NextCallID
 	e.activeUsed = time.Duration(st.ActiveMs * float64(time.Millisecond))
 	e.logs = st.Logs
+	e.logBytes = 0
+	if e.onLog != nil {
+		for _, line := range e.logs {
+			e.logBytes += jsonStringLen(line)
+		}
+	}
 	e.warnings = st.Warnings
 	e.calls = make([]*callState, 0, len(st.Calls))
 	e.byPromise = map[uint64]*callState{}

@@ -69,11 +69,24 @@ export interface paths {
         get: operations["getToolset"];
         put?: never;
         post?: never;
-        /** Remove a registered toolset. */
+        /**
+         * Remove a registered toolset.
+         * @description Refused with 409 while a run not yet finished (queued, running or suspended) may call
+         *     the toolset, naming up to 10 such runs. With force=true it is deleted anyway: those runs
+         *     go on, and each later call they make to it fails with an error naming the deleted
+         *     toolset.
+         */
         delete: operations["deleteToolset"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Re-read a toolset's manifest, optionally changing its url, secret or description.
+         * @description The manifest is fetched again from the (new) url, or taken from tools and namespaces
+         *     when given, and becomes the toolset's new version. Runs created before keep the
+         *     manifest version they were created with; new runs get the new one. The url, secret and
+         *     description apply to every later call, of old runs too.
+         */
+        patch: operations["updateToolset"];
         trace?: never;
     };
     "/v1/runs": {
@@ -358,6 +371,15 @@ export interface components {
             tools?: components["schemas"]["ToolDescriptor"][];
             namespaces?: components["schemas"]["Namespace"][];
         };
+        ToolsetUpdate: {
+            /** Format: uri */
+            url?: string;
+            /** @description The new signing secret; empty for unsigned calls. */
+            secret?: string;
+            description?: string;
+            tools?: components["schemas"]["ToolDescriptor"][];
+            namespaces?: components["schemas"]["Namespace"][];
+        };
         Toolset: {
             name: string;
             url: string;
@@ -426,10 +448,8 @@ export interface components {
             limits: components["schemas"]["Limits"];
             /** @description The run's input as posted, when one was given. */
             input?: unknown;
-            /** @description The program's Result (ok, value or error, logs, warnings). */
-            result?: {
-                [key: string]: unknown;
-            };
+            /** @description The program's Result, once the run has finished (see Result). */
+            result?: components["schemas"]["Result"];
             pending: components["schemas"]["Call"][];
         };
         RunList: {
@@ -472,11 +492,179 @@ export interface components {
             /** Format: int64 */
             seq: number;
             type: string;
-            data: {
-                [key: string]: unknown;
-            };
-            /** Format: date-time */
+            /** @description The event's details, always an object; its fields depend on the type (see the EventData schemas: EventDataLog for "log", and so on). */
+            data: components["schemas"]["EventDataEmpty"] | components["schemas"]["EventDataStarted"] | components["schemas"]["EventDataLog"] | components["schemas"]["EventDataCallStarted"] | components["schemas"]["EventDataCallSettled"] | components["schemas"]["EventDataCallPending"] | components["schemas"]["EventDataCheckpointed"] | components["schemas"]["EventDataSuspended"] | components["schemas"]["EventDataRequeued"] | components["schemas"]["EventDataRedriven"] | components["schemas"]["EventDataResumed"] | components["schemas"]["EventDataRetried"] | components["schemas"]["EventDataFinished"] | components["schemas"]["EventDataCancelled"];
+            /**
+             * Format: date-time
+             * @description When the event was stored.
+             */
             at: string;
+        };
+        /** @description Data of "created". */
+        EventDataEmpty: Record<string, never>;
+        /** @description Data of "started". */
+        EventDataStarted: {
+            /** @description Id of the worker that wrote the event. */
+            worker: string;
+        };
+        /** @description Data of "log": a console line of the program. Lines stop once they add up to more than the run's maxOutputBytes; the last one then has truncated true. */
+        EventDataLog: {
+            /** @enum {string} */
+            level: "log" | "info" | "warn" | "error" | "debug" | "trace";
+            text: string;
+            /**
+             * Format: date-time
+             * @description When the program wrote it.
+             */
+            time: string;
+            truncated?: boolean;
+        };
+        /** @description Data of "call.started". */
+        EventDataCallStarted: {
+            callId: number;
+            path: string;
+            worker?: string;
+        };
+        /** @description Data of "call.settled": a call the worker made answered (worker, durationMs, and error when ok is false), or an outcome was posted (posted true). */
+        EventDataCallSettled: {
+            callId: number;
+            ok: boolean;
+            worker?: string;
+            /** Format: int64 */
+            durationMs?: number;
+            error?: string;
+            posted?: boolean;
+        };
+        /** @description Data of "call.pending". */
+        EventDataCallPending: {
+            callId: number;
+            worker?: string;
+        };
+        /** @description Data of "checkpointed". */
+        EventDataCheckpointed: {
+            /** @description The snapshot's sequence number. */
+            seq: number;
+            worker?: string;
+        };
+        /** @description Data of "suspended" and "yielded". */
+        EventDataSuspended: {
+            seq: number;
+            pending: number[];
+            worker?: string;
+        };
+        /** @description Data of "requeued". */
+        EventDataRequeued: {
+            worker: string;
+        };
+        /** @description Data of "redriven". */
+        EventDataRedriven: {
+            from?: string;
+            to: string;
+            crashes: number;
+        };
+        /** @description Data of "resumed". */
+        EventDataResumed: {
+            seq: number;
+            outcomes: number;
+            worker?: string;
+        };
+        /** @description Data of "retried". */
+        EventDataRetried: {
+            attempt?: number;
+            error?: string;
+        };
+        /** @description Data of "finished"; error is the Result's diagnostic when the run failed. */
+        EventDataFinished: {
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            worker?: string;
+            error?: components["schemas"]["Diagnostic"];
+        };
+        /** @description Data of "cancelled". */
+        EventDataCancelled: {
+            from: components["schemas"]["RunStatus"];
+        };
+        /** @description A finished run's Result: ok true with the program's value, or ok false with the diagnostic; the console lines, warnings and every tool call. */
+        Result: {
+            ok: boolean;
+            /** @description The program's return value (ok true), cut to maxOutputBytes. */
+            value?: unknown;
+            error?: components["schemas"]["Diagnostic"];
+            logs?: string[];
+            warnings?: components["schemas"]["Diagnostic"][];
+            truncated?: boolean;
+            toolCalls: components["schemas"]["ToolCallRecord"][];
+        };
+        /** @description An error (or warning) of a run; line and column when the source is at fault. */
+        Diagnostic: {
+            /** @description ParseError, ExecutionFailure, ToolFailure, TimeoutExceeded, … */
+            kind: string;
+            message: string;
+            line?: number;
+            column?: number;
+        };
+        ToolCallRecord: {
+            /** Format: int64 */
+            callId: number;
+            key: string;
+            path: string;
+            status: components["schemas"]["CallStatus"];
+            durable?: boolean;
+            /** Format: int64 */
+            durationMs?: number;
+            error?: string;
+        };
+        /** @description The body of every webhook delivery (docs/webhooks.md); data depends on type (see the WebhookData schemas). */
+        WebhookPayload: {
+            type: components["schemas"]["WebhookEventType"];
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["WebhookDataCallPending"] | components["schemas"]["WebhookDataRunSuspended"] | components["schemas"]["WebhookDataRunFinished"] | components["schemas"]["WebhookDataRunCancelled"];
+        };
+        /** @enum {string} */
+        WebhookEventType: "run.suspended" | "run.completed" | "run.failed" | "run.cancelled" | "call.pending";
+        /** @description Data of call.pending. outcomeUrl is relative to the API's base URL. */
+        WebhookDataCallPending: {
+            runId: string;
+            callId: number;
+            key: string;
+            toolset: string;
+            path: string;
+            /** @description The call's input, any JSON value. */
+            args: unknown;
+            /** @description The handle the tool answered 202 with. */
+            handle: unknown;
+            outcomeUrl: string;
+        };
+        /** @description Data of run.suspended. */
+        WebhookDataRunSuspended: {
+            runId: string;
+            /** @enum {string} */
+            status: "suspended";
+            pending: components["schemas"]["WebhookPendingCall"][];
+        };
+        WebhookPendingCall: {
+            callId: number;
+            key: string;
+            path: string;
+            args: unknown;
+            handle: unknown;
+            outcomeUrl: string;
+        };
+        /** @description Data of run.completed (status succeeded) and run.failed (status failed). */
+        WebhookDataRunFinished: {
+            runId: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            result: components["schemas"]["Result"];
+            /** Format: date-time */
+            finishedAt: string;
+        };
+        /** @description Data of run.cancelled. */
+        WebhookDataRunCancelled: {
+            runId: string;
+            /** @enum {string} */
+            status: "cancelled";
         };
         EventList: {
             events: components["schemas"]["Event"][];
@@ -713,7 +901,10 @@ export interface operations {
     };
     deleteToolset: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Delete even while runs not yet finished may call the toolset. */
+                force?: boolean;
+            };
             header?: never;
             path: {
                 name: components["parameters"]["ToolsetName"];
@@ -729,10 +920,46 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
             421: components["responses"]["Error"];
             500: components["responses"]["Error"];
+        };
+    };
+    updateToolset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["parameters"]["ToolsetName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolsetUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Toolset"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+            502: components["responses"]["Error"];
         };
     };
     listRuns: {
@@ -834,6 +1061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Run"];
                 };
             };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             421: components["responses"]["Error"];
@@ -913,11 +1141,15 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events with a sequence number above this. */
+                /** @description Only events with a sequence number above this (default 0; for a stream, default the Last-Event-ID header). */
                 after?: number;
+                /** @description Page size of the JSON listing, 1 to 1000 (default 1000). */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description For a stream: the sequence number of the last event the client received; the stream continues after it. The after query parameter, when given, wins. */
+                "Last-Event-ID"?: number;
+            };
             path: {
                 id: components["parameters"]["RunID"];
             };
@@ -929,6 +1161,8 @@ export interface operations {
              * @description The events. With `Accept: text/event-stream` they are streamed live as server-sent
              *     events (`id` is the sequence number, `event` the type, `data` the Event as JSON)
              *     until the run has finished; `Last-Event-ID` resumes after that sequence number.
+             *     The stream is woken by the database when events are added (no polling) and sends a
+             *     comment line every 15 seconds while idle.
              */
             200: {
                 headers: {
@@ -939,6 +1173,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             421: components["responses"]["Error"];
@@ -1220,6 +1455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Catalog"];
                 };
             };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             421: components["responses"]["Error"];
@@ -1248,6 +1484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Prompt"];
                 };
             };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             421: components["responses"]["Error"];

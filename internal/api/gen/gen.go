@@ -71,6 +71,54 @@ func (e DeliveryStatus) Valid() bool {
 	}
 }
 
+// Defines values for EventDataFinishedStatus.
+const (
+	EventDataFinishedStatusFailed    EventDataFinishedStatus = "failed"
+	EventDataFinishedStatusSucceeded EventDataFinishedStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the EventDataFinishedStatus enum.
+func (e EventDataFinishedStatus) Valid() bool {
+	switch e {
+	case EventDataFinishedStatusFailed:
+		return true
+	case EventDataFinishedStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDataLogLevel.
+const (
+	EventDataLogLevelDebug EventDataLogLevel = "debug"
+	EventDataLogLevelError EventDataLogLevel = "error"
+	EventDataLogLevelInfo  EventDataLogLevel = "info"
+	EventDataLogLevelLog   EventDataLogLevel = "log"
+	EventDataLogLevelTrace EventDataLogLevel = "trace"
+	EventDataLogLevelWarn  EventDataLogLevel = "warn"
+)
+
+// Valid indicates whether the value is a known member of the EventDataLogLevel enum.
+func (e EventDataLogLevel) Valid() bool {
+	switch e {
+	case EventDataLogLevelDebug:
+		return true
+	case EventDataLogLevelError:
+		return true
+	case EventDataLogLevelInfo:
+		return true
+	case EventDataLogLevelLog:
+		return true
+	case EventDataLogLevelTrace:
+		return true
+	case EventDataLogLevelWarn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OutcomeAcceptedStatus.
 const (
 	Duplicate OutcomeAcceptedStatus = "duplicate"
@@ -253,6 +301,16 @@ type DeliveryList struct {
 	Deliveries []Delivery `json:"deliveries"`
 }
 
+// Diagnostic An error (or warning) of a run; line and column when the source is at fault.
+type Diagnostic struct {
+	Column *int `json:"column,omitempty"`
+
+	// Kind ParseError, ExecutionFailure, ToolFailure, TimeoutExceeded, …
+	Kind    string `json:"kind"`
+	Line    *int   `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
 // Error defines model for Error.
 type Error struct {
 	Error struct {
@@ -264,10 +322,113 @@ type Error struct {
 
 // Event defines model for Event.
 type Event struct {
-	At   time.Time              `json:"at"`
+	// At When the event was stored.
+	At time.Time `json:"at"`
+
+	// Data The event's details, always an object; its fields depend on the type (see the EventData schemas: EventDataLog for "log", and so on).
 	Data map[string]interface{} `json:"data"`
 	Seq  int64                  `json:"seq"`
 	Type string                 `json:"type"`
+}
+
+// EventDataCallPending Data of "call.pending".
+type EventDataCallPending struct {
+	CallId int     `json:"callId"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataCallSettled Data of "call.settled": a call the worker made answered (worker, durationMs, and error when ok is false), or an outcome was posted (posted true).
+type EventDataCallSettled struct {
+	CallId     int     `json:"callId"`
+	DurationMs *int64  `json:"durationMs,omitempty"`
+	Error      *string `json:"error,omitempty"`
+	Ok         bool    `json:"ok"`
+	Posted     *bool   `json:"posted,omitempty"`
+	Worker     *string `json:"worker,omitempty"`
+}
+
+// EventDataCallStarted Data of "call.started".
+type EventDataCallStarted struct {
+	CallId int     `json:"callId"`
+	Path   string  `json:"path"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataCancelled Data of "cancelled".
+type EventDataCancelled struct {
+	From RunStatus `json:"from"`
+}
+
+// EventDataCheckpointed Data of "checkpointed".
+type EventDataCheckpointed struct {
+	// Seq The snapshot's sequence number.
+	Seq    int     `json:"seq"`
+	Worker *string `json:"worker,omitempty"`
+}
+
+// EventDataEmpty Data of "created".
+type EventDataEmpty = map[string]interface{}
+
+// EventDataFinished Data of "finished"; error is the Result's diagnostic when the run failed.
+type EventDataFinished struct {
+	// Error An error (or warning) of a run; line and column when the source is at fault.
+	Error  *Diagnostic             `json:"error,omitempty"`
+	Status EventDataFinishedStatus `json:"status"`
+	Worker *string                 `json:"worker,omitempty"`
+}
+
+// EventDataFinishedStatus defines model for EventDataFinished.Status.
+type EventDataFinishedStatus string
+
+// EventDataLog Data of "log": a console line of the program. Lines stop once they add up to more than the run's maxOutputBytes; the last one then has truncated true.
+type EventDataLog struct {
+	Level EventDataLogLevel `json:"level"`
+	Text  string            `json:"text"`
+
+	// Time When the program wrote it.
+	Time      time.Time `json:"time"`
+	Truncated *bool     `json:"truncated,omitempty"`
+}
+
+// EventDataLogLevel defines model for EventDataLog.Level.
+type EventDataLogLevel string
+
+// EventDataRedriven Data of "redriven".
+type EventDataRedriven struct {
+	Crashes int     `json:"crashes"`
+	From    *string `json:"from,omitempty"`
+	To      string  `json:"to"`
+}
+
+// EventDataRequeued Data of "requeued".
+type EventDataRequeued struct {
+	Worker string `json:"worker"`
+}
+
+// EventDataResumed Data of "resumed".
+type EventDataResumed struct {
+	Outcomes int     `json:"outcomes"`
+	Seq      int     `json:"seq"`
+	Worker   *string `json:"worker,omitempty"`
+}
+
+// EventDataRetried Data of "retried".
+type EventDataRetried struct {
+	Attempt *int    `json:"attempt,omitempty"`
+	Error   *string `json:"error,omitempty"`
+}
+
+// EventDataStarted Data of "started".
+type EventDataStarted struct {
+	// Worker Id of the worker that wrote the event.
+	Worker string `json:"worker"`
+}
+
+// EventDataSuspended Data of "suspended" and "yielded".
+type EventDataSuspended struct {
+	Pending []int   `json:"pending"`
+	Seq     int     `json:"seq"`
+	Worker  *string `json:"worker,omitempty"`
 }
 
 // EventList defines model for EventList.
@@ -320,6 +481,20 @@ type Prompt struct {
 	Prompt string `json:"prompt"`
 }
 
+// Result A finished run's Result: ok true with the program's value, or ok false with the diagnostic; the console lines, warnings and every tool call.
+type Result struct {
+	// Error An error (or warning) of a run; line and column when the source is at fault.
+	Error     *Diagnostic      `json:"error,omitempty"`
+	Logs      *[]string        `json:"logs,omitempty"`
+	Ok        bool             `json:"ok"`
+	ToolCalls []ToolCallRecord `json:"toolCalls"`
+	Truncated *bool            `json:"truncated,omitempty"`
+
+	// Value The program's return value (ok true), cut to maxOutputBytes.
+	Value    interface{}   `json:"value,omitempty"`
+	Warnings *[]Diagnostic `json:"warnings,omitempty"`
+}
+
 // Run defines model for Run.
 type Run struct {
 	Code       string     `json:"code"`
@@ -334,7 +509,7 @@ type Run struct {
 	Limits  Limits `json:"limits"`
 	Pending []Call `json:"pending"`
 
-	// Result The program's Result (ok, value or error, logs, warnings).
+	// Result The program's Result, once the run has finished (see Result).
 	Result    *map[string]interface{} `json:"result,omitempty"`
 	Status    RunStatus               `json:"status"`
 	Toolsets  *[]string               `json:"toolsets,omitempty"`
@@ -362,6 +537,17 @@ type RunList struct {
 
 // RunStatus defines model for RunStatus.
 type RunStatus string
+
+// ToolCallRecord defines model for ToolCallRecord.
+type ToolCallRecord struct {
+	CallId     int64      `json:"callId"`
+	Durable    *bool      `json:"durable,omitempty"`
+	DurationMs *int64     `json:"durationMs,omitempty"`
+	Error      *string    `json:"error,omitempty"`
+	Key        string     `json:"key"`
+	Path       string     `json:"path"`
+	Status     CallStatus `json:"status"`
+}
 
 // ToolDescriptor defines model for ToolDescriptor.
 type ToolDescriptor struct {
@@ -396,6 +582,17 @@ type ToolsetCreate struct {
 // ToolsetList defines model for ToolsetList.
 type ToolsetList struct {
 	Toolsets []Toolset `json:"toolsets"`
+}
+
+// ToolsetUpdate defines model for ToolsetUpdate.
+type ToolsetUpdate struct {
+	Description *string      `json:"description,omitempty"`
+	Namespaces  *[]Namespace `json:"namespaces,omitempty"`
+
+	// Secret The new signing secret; empty for unsigned calls.
+	Secret *string           `json:"secret,omitempty"`
+	Tools  *[]ToolDescriptor `json:"tools,omitempty"`
+	Url    *string           `json:"url,omitempty"`
 }
 
 // WebhookCreate defines model for WebhookCreate.
@@ -507,9 +704,20 @@ type ListRunDeliveriesParams struct {
 
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
-	// After Only events with a sequence number above this.
+	// After Only events with a sequence number above this (default 0; for a stream, default the Last-Event-ID header).
 	After *int64 `form:"after,omitempty" json:"after,omitempty"`
-	Limit *int   `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Limit Page size of the JSON listing, 1 to 1000 (default 1000).
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// LastEventID For a stream: the sequence number of the last event the client received; the stream continues after it. The after query parameter, when given, wins.
+	LastEventID *int64 `json:"Last-Event-ID,omitempty"`
+}
+
+// DeleteToolsetParams defines parameters for DeleteToolset.
+type DeleteToolsetParams struct {
+	// Force Delete even while runs not yet finished may call the toolset.
+	Force *bool `form:"force,omitempty" json:"force,omitempty"`
 }
 
 // ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
@@ -525,6 +733,9 @@ type PostOutcomeJSONRequestBody = Outcome
 
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
+
+// UpdateToolsetJSONRequestBody defines body for UpdateToolset for application/json ContentType.
+type UpdateToolsetJSONRequestBody = ToolsetUpdate
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = WebhookCreate
@@ -578,10 +789,13 @@ type ServerInterface interface {
 	CreateToolset(w http.ResponseWriter, r *http.Request)
 	// DeleteToolset Remove a registered toolset.
 	// (DELETE /v1/toolsets/{name})
-	DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
+	DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName, params DeleteToolsetParams)
 	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
+	// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+	// (PATCH /v1/toolsets/{name})
+	UpdateToolset(w http.ResponseWriter, r *http.Request, name ToolsetName)
 	// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
 	// (GET /v1/webhooks)
 	ListWebhooks(w http.ResponseWriter, r *http.Request)
@@ -695,13 +909,19 @@ func (_ Unimplemented) CreateToolset(w http.ResponseWriter, r *http.Request) {
 
 // DeleteToolset Remove a registered toolset.
 // (DELETE /v1/toolsets/{name})
-func (_ Unimplemented) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
+func (_ Unimplemented) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName, params DeleteToolsetParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // GetToolset Read a registered toolset with its tools.
 // (GET /v1/toolsets/{name})
 func (_ Unimplemented) GetToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+// (PATCH /v1/toolsets/{name})
+func (_ Unimplemented) UpdateToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1217,6 +1437,27 @@ func (siw *ServerInterfaceWrapper) ListEvents(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "Last-Event-ID" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Last-Event-ID")]; found {
+		var LastEventID int64
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Last-Event-ID", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Last-Event-ID", valueList[0], &LastEventID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Last-Event-ID", Err: err})
+			return
+		}
+
+		params.LastEventID = &LastEventID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListEvents(w, r, id, params)
 	}))
@@ -1271,8 +1512,24 @@ func (siw *ServerInterfaceWrapper) DeleteToolset(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteToolsetParams
+
+	// ------------- Optional query parameter "force" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "force", r.URL.Query(), &params.Force, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "force"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "force", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteToolset(w, r, name)
+		siw.Handler.DeleteToolset(w, r, name, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1299,6 +1556,32 @@ func (siw *ServerInterfaceWrapper) GetToolset(w http.ResponseWriter, r *http.Req
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetToolset(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateToolset operation middleware
+func (siw *ServerInterfaceWrapper) UpdateToolset(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name ToolsetName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateToolset(w, r, name)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1614,6 +1897,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/v1/toolsets/{name}", wrapper.GetToolset)
 	})
 	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/v1/toolsets/{name}", wrapper.UpdateToolset)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/v1/runs", wrapper.ListRuns)
 	})
 	r.Group(func(r chi.Router) {
@@ -1748,7 +2034,21 @@ func (response GetCatalog200JSONResponse) VisitGetCatalogResponse(w http.Respons
 	return err
 }
 
-type GetCatalog401JSONResponse struct{ ErrorJSONResponse }
+type GetCatalog400JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetCatalog400JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalog401JSONResponse Error
 
 func (response GetCatalog401JSONResponse) VisitGetCatalogResponse(w http.ResponseWriter) error {
 
@@ -1826,7 +2126,21 @@ func (response GetCatalogPrompt200JSONResponse) VisitGetCatalogPromptResponse(w 
 	return err
 }
 
-type GetCatalogPrompt401JSONResponse struct{ ErrorJSONResponse }
+type GetCatalogPrompt400JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetCatalogPrompt400JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCatalogPrompt401JSONResponse Error
 
 func (response GetCatalogPrompt401JSONResponse) VisitGetCatalogPromptResponse(w http.ResponseWriter) error {
 
@@ -2132,7 +2446,21 @@ func (response GetRun200JSONResponse) VisitGetRunResponse(w http.ResponseWriter)
 	return err
 }
 
-type GetRun401JSONResponse struct{ ErrorJSONResponse }
+type GetRun400JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetRun400JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRun401JSONResponse Error
 
 func (response GetRun401JSONResponse) VisitGetRunResponse(w http.ResponseWriter) error {
 
@@ -2667,7 +2995,21 @@ func (response ListEvents200TexteventStreamResponse) VisitListEventsResponse(w h
 	}
 }
 
-type ListEvents401JSONResponse struct{ ErrorJSONResponse }
+type ListEvents400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListEvents400JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEvents401JSONResponse Error
 
 func (response ListEvents401JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
 
@@ -2921,7 +3263,8 @@ func (response CreateToolset502JSONResponse) VisitCreateToolsetResponse(w http.R
 }
 
 type DeleteToolsetRequestObject struct {
-	Name ToolsetName `json:"name"`
+	Name   ToolsetName `json:"name"`
+	Params DeleteToolsetParams
 }
 
 type DeleteToolsetResponseObject interface {
@@ -2936,7 +3279,21 @@ func (response DeleteToolset204Response) VisitDeleteToolsetResponse(w http.Respo
 	return nil
 }
 
-type DeleteToolset401JSONResponse struct{ ErrorJSONResponse }
+type DeleteToolset400JSONResponse struct{ ErrorJSONResponse }
+
+func (response DeleteToolset400JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset401JSONResponse Error
 
 func (response DeleteToolset401JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
 
@@ -2960,6 +3317,20 @@ func (response DeleteToolset404JSONResponse) VisitDeleteToolsetResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToolset409JSONResponse Error
+
+func (response DeleteToolset409JSONResponse) VisitDeleteToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3066,6 +3437,141 @@ func (response GetToolset500JSONResponse) VisitGetToolsetResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolsetRequestObject struct {
+	Name ToolsetName `json:"name"`
+	Body *UpdateToolsetJSONRequestBody
+}
+
+type UpdateToolsetResponseObject interface {
+	VisitUpdateToolsetResponse(w http.ResponseWriter) error
+}
+
+type UpdateToolset200JSONResponse Toolset
+
+func (response UpdateToolset200JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset400JSONResponse struct{ ErrorJSONResponse }
+
+func (response UpdateToolset400JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset401JSONResponse Error
+
+func (response UpdateToolset401JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset404JSONResponse Error
+
+func (response UpdateToolset404JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset413JSONResponse Error
+
+func (response UpdateToolset413JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset421JSONResponse Error
+
+func (response UpdateToolset421JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset422JSONResponse Error
+
+func (response UpdateToolset422JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset500JSONResponse Error
+
+func (response UpdateToolset500JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateToolset502JSONResponse Error
+
+func (response UpdateToolset502JSONResponse) VisitUpdateToolsetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3829,6 +4335,9 @@ type StrictServerInterface interface {
 	// GetToolset Read a registered toolset with its tools.
 	// (GET /v1/toolsets/{name})
 	GetToolset(ctx context.Context, request GetToolsetRequestObject) (GetToolsetResponseObject, error)
+	// UpdateToolset Re-read a toolset's manifest, optionally changing its url, secret or description.
+	// (PATCH /v1/toolsets/{name})
+	UpdateToolset(ctx context.Context, request UpdateToolsetRequestObject) (UpdateToolsetResponseObject, error)
 	// ListWebhooks List webhook subscriptions, oldest first (without their secrets).
 	// (GET /v1/webhooks)
 	ListWebhooks(ctx context.Context, request ListWebhooksRequestObject) (ListWebhooksResponseObject, error)
@@ -4273,10 +4782,11 @@ func (sh *strictHandler) CreateToolset(w http.ResponseWriter, r *http.Request) {
 }
 
 // DeleteToolset operation middleware
-func (sh *strictHandler) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
+func (sh *strictHandler) DeleteToolset(w http.ResponseWriter, r *http.Request, name ToolsetName, params DeleteToolsetParams) {
 	var request DeleteToolsetRequestObject
 
 	request.Name = name
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteToolset(ctx, request.(DeleteToolsetRequestObject))
@@ -4317,6 +4827,39 @@ func (sh *strictHandler) GetToolset(w http.ResponseWriter, r *http.Request, name
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetToolsetResponseObject); ok {
 		if err := validResponse.VisitGetToolsetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateToolset operation middleware
+func (sh *strictHandler) UpdateToolset(w http.ResponseWriter, r *http.Request, name ToolsetName) {
+	var request UpdateToolsetRequestObject
+
+	request.Name = name
+
+	var body UpdateToolsetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateToolset(ctx, request.(UpdateToolsetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateToolset")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateToolsetResponseObject); ok {
+		if err := validResponse.VisitUpdateToolsetResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -4522,83 +5065,114 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Dxpc9u2tn/lDN+dqf2G1uI4m/zhja+T3qZN4oztTmZelBdD5JGEhgRUALSjevzf32DjIoFa3MjNzW0/",
-	"NBYJAjj7CtxGCc9nnCFTMhrcRjMiSI4Khfn1AjN6jWL+muZU6QeURYPo9wLFPIojRnKMBlFmXsaRTKaY",
-	"Ez0qxTEpMhUN+r1eHOXkC82L3PzSPylzP+NIzWd6BsoUTlBEd3dxdF6wVy/KpWZETauVaBrFkcDfCyow",
-	"jQZKFFhf1s0mlaBsYia75DyTqN6az4NTmn/uNan8kWYKhYVXJoLOFOV6gVOe5+RAokalwhSUHQ96KdmJ",
-	"4iAS3SAZrV77PbF0aK54gQlnqQTF4YZQBWMuQE0RRMH0s2RK2ARhjyjIuVTwqNfbb9uH/r6xh5J6jxrE",
-	"65XEY0U+crR7j6Mp55+/Fv3u9GA540yi4caXQnCD74QzhcwggsxmGU2IRkT3N6mxcVub8R8Cx9Eg+q9u",
-	"xeRd+1Z27WxmlSY2TxigftcxMLnherYTNl/G/Qmbw88XZ2/hmmQFarSyIsvIKEML4F0cnZIsM7Il+AyF",
-	"ohYaIiZy3R71indxlJAse5XWUFQKTBylhbCLlS9HnGdImH45JSy17zZY5TPOA1SII16ohOdrZzlzw+5i",
-	"S/XQVBKVyjA9MaQbc5ETFQ2ilCg8UNQI4vInigi19SeqWItbTZULO9JymmfLDx7fFiWxZ2JDsArh5Tr1",
-	"PX4st8NHv2GiIkf+11SqZRbQ65g/qMJ8ow3r+dwCRAgyD25dtm7josQMMi3FHyJRMKbRFkczZKn9SxZJ",
-	"gpiixsCY0Mz8kRCWYKb//hhA+SlRJOOTZRCNXtsCRDON1rBrIbUzhyGtZlnaUEN6Ayy6Up4omxVW7aQp",
-	"1VOQ7F1tdqvQlvbDC3Wfz7wUNfXNj0WWgX4FRMJM8IkguQRNdqAK9gxWOsOi13uU6FHmLzTqfllO6IQR",
-	"VQhcXuVyPsML8xvKUXBD1RR+vnjBkxiwM+nA0BKhw2eykxM17ZA03TM4GsBtp9O52x/AO8FzKtHuyDy0",
-	"WxpGwT05Oxi2fnXyO6H04+vQVEQMcYf3aZaBPmMIeI1MgdT/Uxw4QxCYoP7gGKiSQFOg0hjXG2vsDmgK",
-	"UyQpCuBj/bmYA1EK85nSAC7ofPtCBsyIewOSsgTNAqnbKNwQCYlA40xwARmRCgS615jW8FizC+6DbfRm",
-	"OeM2HxmEXZqnAWmiafCxBqG05k1EvJ/ODfQZUSiVRyVYPQR7ZGRowzWSyv2G2VsvYhXeKU9DPD6tiPuD",
-	"BKvNNREDy/t1b6bItJylNAXGFRAmb1Dsh0lQ0sjrwuURBXsVxpBc0tSVfi7hrvRzSCfLYlSCa1dZhr8+",
-	"5hgckNp9JBX7Ke6dyR8k8BvmOT+I9GKWbst2hcjWi7t1HQ266jxnv66Z4lLCFtBfF4j6LldpiLDRbtJ0",
-	"I7NWqpx1Nq02d2hjpcg0d4Thx0mQ6y+U1oyQk2RKGR4IJKl5oEfDnlHrjKtPY16wNIaEs3FGExUDZdck",
-	"o+knvV2UKixyOUpJJrienGZv1fhlYBfGWxCDOLl2kcCipt1C7xFFtrbOEn9vrECZenIUVAMqrBwXINTz",
-	"ubFuR5qZ20EOM6eRjM0Z0yJvHVe6SUNb+QlJZr2U5j4q9bUGajsuNLXJOch2uoxJJnExdrMfQcZv0IbA",
-	"N1x8Nuo9QZpRNpEuOKbSRMd7ozm4bAU8etLT/0FujABJFL1G0DwTQ9+80L6G8bRkDP0nT58+Pew/gdFc",
-	"ofnAenlAWAqPHz159rT3vH9YvZ0ime0f6y3NISEMmPYUQBAq0dh0Olb6Zd6BExtJ6vkkTRH6XgE7CLT/",
-	"IVBjCVPrkh31esBIrt/pcSTT4KcgdNTfgV+ZRAVjilkqQZHP2MSLg152hmzJXcnJlzeYczH/pwYjyO6r",
-	"sjkm9XNm0PInJtBu/KkPlLb8XFOPF+rN9t/eBTjyLclRzkiC20cVLRFxyKcNycJZFYKvFIaN7MLGSrpd",
-	"O8cR/xyOkAzvbpRwWFiMf14F+UmS4ExhGo6h23Ij27hXAhMubMybFjanhAG3amHX3iMpMwYrFJqOhGYB",
-	"nT0rn6/hDjsuNPV5wdrt/xLw9wgNxpRROd3umxbfv4yhA964cTHNABPdcqkwja3TrUMxHQhN6DUy7Xx8",
-	"OZjwAzf7b5Kzzjm5eeM4Vnv/pflYxYnOyNxV6Y8/l40xGUuT+l7tTizD7kL5HyScmxlgj3+OvSkQNiMZ",
-	"Q8YnMoYbIpi2ZXUnrOaZbJT+Oi+Yz37FVfa5Dv1ybL4A6ta+fsinLz33sH8ee1fR0bMiVIscnJppttSU",
-	"XlRy8uU1sonW1f3e0bPHT58YK1E+izdm52Za2Bh+T2LQPrcEAgmfzbVvQA236xGTjI9IBldm0ivY0+ad",
-	"FwqoisuHVELBUhxTpgNf+AVnCvALSVQ2bwiN9gxc3LYDcbkfx7jIcd0yro5wScQEVTh2aKF+2Ctm+MU8",
-	"bWbmA8QUBdvcedZKd53rbCaM7QZatryck/29wAJdvMt8SlZqvjdP75Ge1T7UC8efIZfg3y8pulIqN3Wr",
-	"Lqtk44I+uE/ybDUKp0ReYCIaqc0aEpkrUS59x7zTuTljVn5qQAS3S8gvME7ICGySvXFVVpurqWPK76eu",
-	"/ldQ6l7KfYEyNR1/1Hv+JA6jfGHkkyPDegqFVu7/9+Hk4H/JwR+fPro/egfPP338739E8e7pJ0smqm3v",
-	"cf+wLZf+9UldykMhaBTXt3HYO3rWwNNUqZn8n0G3u9YXqHHICvqH1XvQFq0DVcv9RiUmbEl9OCN1L5YM",
-	"pGlqBblOXdvr3xqEDFX5u9T65mWp+W0Y0ll2kGoJOspe2RX727DWGh9ol4zh8rt2a/GqXJQjSJhHnOex",
-	"OY+42S5qCfK1/FIusmJ7jQmX3cZGRr4Dr5QEC7v2+24EVXjAmfb0WOpzSKgKwWwZaNGrZRKTQtFr/JHQ",
-	"rBABfeiT3RS1B0pqhZaxQgEky7QTSYWvhMj9WoXKFUnKeoQO0r5eNYpK7XOk50hkCFW+UFRHmEaS/65W",
-	"s6EZAjLzNJy3di8D1VYtva7a5OaNYTSHdyeXpz/puMyiSXEOOWFzj70qjw+UAQHBb2rr1sx+QBGsdaJb",
-	"4uqdVl6sFLrdVviKgzy2Ta2l6epvp0W3MIW71lArQPvVwL8WtJyy+tP+ksmoWHQjNvrbnlTUWq4taZ4V",
-	"VM0vtLa3CB4hEbadz5gAg2H7qJxAr2I7xigb84AutWES4BcjEpzp6F5OuVDwM7kmrqGibNow+tZ0bky5",
-	"VLZPsAMnkGRU6y2BEyoVCjlkP11evvN9hDKGd2cXlxJImVAg+ocoWGzMgk0vUCXB5qKO7UvTGkjZBDgD",
-	"F8+ZKsCQUQklh7gZZJFjahNvWse6FjBfHNefaVVrcw2dIRuyl6ZU3L3ugysQAkNMJVydFGrKBf3DtOgN",
-	"4J8GpWDbQRT/jMy2g1xVi0kU2q5NDVR2CNs7PXvx8s3Zi5efTt69+nR59svLt/sdMPVQCUQgXN0Obb57",
-	"GA3gdmiSBMMohqHPYg+ju7srW+RQVOlY1ozJbXbpGoW0NOx1+p2eCVBnyMiMRoPoUafXeeT6wAyrdKem",
-	"7PWH/tupLS2qxFfao3+h+skNWehhPOz1vloHoyu+hVoYtfnpNDg9Gnz4GEeyyHMi5qZSdo0MpYQDn5tK",
-	"9C+DfAma4ez3Xc1O85WgntsRfwmkZu2Optfj3qO2acp9lU2f7XjRE9IaYlKiyIhItGU3kkyN4Ggp0RKW",
-	"04nFheXCpBACmXKYu+53k6ovrg17vnUubvRefwhDUg3pLrQh333cIf79HgMEuJwiOCgNGY56/Y3JoEcf",
-	"bTP6cJu5H1sEbMwQJQtozEJahsLS5lJDLXEy9irRK2fY0/rc6jL/iErXWbO/xBjdqvizhj9c9ejPckkc",
-	"7uEfFekE1aVWts0W9JU10l2ynIO3heMs2r4XhnvDU8wOxiQx5X0mlSgSq1RMKxZzDoXlMuDXrrfBM1jF",
-	"VT5/HeQlHRif23z0Ag+FOKJqbt6IXLVyUhuP1Vo12084hD/18YQOthrfb1Z12vrcyuP6sZXH60+ttOy6",
-	"EJKLlfDuUoJ8OSTkH8CMTIw7pznGiVFvKzHqf3tipKE1AMXA8Eb7oGMqpNUS2lUNNMORHOFVivmMK2TJ",
-	"/OAXtKkVqV+MeDofGEkz8xgn2ngBNuECe4e93n4HzCSf3YeEcTVFMWT246Pe8w681+ZDe9+x6xeVNqPg",
-	"j+g0/G8uwBfbY3DneMyhHiqN5FsXtinZNgd5XrAW0bb9yRVjLkC8eN6njLIeP47XFVrWGiBzYsnyuYkL",
-	"/snT+ddkcZd/vWtG5e7kzS5lq800aYr6bm0kIqMoqmKsbGM4zS6GUQ+tZO1ylxZl6e7Ffjtb23u+zej+",
-	"o50poKPDw4dQVxeKCOVicz6uwvmmOe/e0vRuZfQVEvvNhfIvEZDvxXH7FzoCHlsRbyp5d1igPFpgz2HK",
-	"oFa3te1taGgPyt59XOSVbnmqrNULtO2UO40X3ZG31oAxy+T3wgQv3SkJ1xzsI0KTj6PMPRPpDojcvbV9",
-	"h3eLJ7c3njgOntMtuxnbz+quiwu9v9VkvndcKt/LuhuPoDyF+rD+wGKbagvfG/Pvk6k3RPuStusURjjm",
-	"Ao9Bu486CrS6InUuweFDbvTc7em4dFBtPlj+7TD8tQ6DJcxiQp6AK9CUWX2jcUwUk0wxLTKsnd+ypAy4",
-	"GF1b97m3JmmV+VMzr/VSHtrdOPW1rM43xowPY5ks+EDAdhTG4BoKtQdSRZxawn0+O8RKMsQtzVNwq/JN",
-	"L+qH8LZjreb1Izv1Vxtn/lq0dwXzt6YJHygvXp16rnc4VP7OD9Ken5awp7jhp9pxUcNjijf6NeR+KFXz",
-	"dTykqibeyp0vfT/DwpKLx8KzuYfLePkEpPZcWIJgLz8BMuLXaE6Vtd2rQpZSl2WysRevOJrU2zzduPoe",
-	"ni0v4tmlrFXnF01xHr8oS6wDqQSSvDlR4FKYZcm01HGZtivr3AxgaeYre/6OCAT7AFPQbAzEFT7FgUSm",
-	"hsxz8RVNr/x5/wWax3BlRl3ZVPx8hjFcpUQR+8DAqOf9+eLs7f6QFUzRrHSopkSWWb5juHpNpDowXxy8",
-	"enHl3S3fWzQlanHxzpB9RzrFag5Fc8woQxM0faV4qd4Z2qoFLqurl3bG8vX+1RYerlVzvun8uutKqS62",
-	"kjCam8utGon2UIb6sqwA7SL0a/aIbxQA9r/24uF4ymPsAdyG7z8k0qMP7xtAWUoAYVBvqbJXu5gfxjgI",
-	"JCmMBc+Nws4Jo2N7GQgUwhX3bUG/8oy9LHRvtSTcuYsi0Db+NWXhhXlel4UGTx4Fe3RRPUQQ8zB65Bxz",
-	"7S6RgC4xILZlultR1nsIMa7p6O+HECQNksH6uaVQ3MMQ129eLM1xvQm/1Ry/94N2SOb6UYG2VF09TPmu",
-	"KuQ+HmtAGAPP0jIOq06e2uZ/28kr99daeIfYHVn45pGbB7bwwQMhy7zj3o8ewtp/BzVQjy0g8Ov5a1Dc",
-	"xEcu/iovVLMlwwUtUstBdW/9bVWv0rtuefFTIJkZqHZUn251O+nHtqaSo97zqpm5vEWLSpCKZlmZYtsb",
-	"of7HnavBdB+4sNXC5oGWIfMnT0KtH+ce1rrkNSTg8KvnyEJs/5LZHOPxEtQeXjIhlP1dQviL5Q1ZWt3t",
-	"5tqNGmeW5pZQ7gKBsUA5Lc9+2RSer2NVFyAGZNN3Lax2gluZdq0T/B+WerXAAwka78pbqzTicSl3nKGN",
-	"ahi3F1uu9LFbKdJ7aEO66IT9ZxLeuehBsteuB/GnRPfv4apXt3Ybm0ZUErp21t4f5o5UanbKcOzvLTEp",
-	"1Q7UjpJaU7dg4WDC/V1mDG90LB0PmaQT5i8y828sLB24cofeBqCN8RUIPLBPpNZh/pxnAyeEpUMm0Pbd",
-	"KwkJL5jSjsTSyczj2vTmDN6Vn1J/GbK19iTfg7i47tDgA3cx3FMyNRfU+xW+ISH997fYp/byftLA+A/S",
-	"SE/pJ/sIzXQMOy42t0YZBtfsHLbQm5ZxHWP8Xcr9nkq5CwxVoeRP12TrFmXhrF11zvbDR80FtuxmZzXH",
-	"fs0h20G32z982ul1ep3+4FnvWU9P9P8BAAD//w==",
+	"7D1rbxw3kn+l0LeApUNrNJIfSSQcDl7b2XjXiQ1JiwDn8UVUN2eGq25yQrIlTwwB92vuh90vObCK7McM",
+	"ex6KpMRO8iHWdPNZrDerqj8lmSpnSnJpTXL0KZkxzUpuucZfL3khrrievxGlsO6BkMlR8nPF9TxJE8lK",
+	"nhwlBb5ME5NNeclcq5yPWVXY5OhgOEyTkn0UZVXiL/dTSP8zTex85kYQ0vIJ18nNTZqcVPL1y3qqGbPT",
+	"ZiaRJ2mi+c+V0DxPjqyueHtaP5qxWsgJDnamVGG4/QG7R4fEf241qPlWFJZr2q/JtJhZodwEL1RZsj3D",
+	"HSgtz8FSe3BTmUGSRoHoG5lk9dw/MjqH7oynPFMyN2AVXDNhYaw02CkHXUn3LJsyOeGwwyyUylh4PBzu",
+	"9q3D9e+soT69x53DG9aHJ6vywp/dj/xiqtTlXZ3fjWtsZkoajtj4SmuF8M6UtFwiINhsVoiMOUDs/8s4",
+	"aHxqjfgXzcfJUfJv+w2S79Nbs0+j4SxdaD6XwN27Ae7JN3ejPZfzZdg/l3P4++nbH+CKFRV3YJVVUbCL",
+	"gtMGb9LkBSsKpC2tZlxbQbthemLWrdHNeJMmGSuK13kLRDXBpEleaZqsfnmhVMGZdC+nTOb0boNZLvk8",
+	"cgppoiqbqXLtKG99s5uUTj02lOHWFjx/jkc3VrpkNjlKcmb5nhVIiMtdLNN26y62Wgtbdyqn1JIwLaDl",
+	"+wBvAkkakBgPrAF4PU97jR/q5aiLf/HMJv743whjl1HAzYN/CMvLjRbsxvMTMK3ZPLp007uM0xoyXDoq",
+	"fp/oSkoHtjSZcZnTX6bKMs5z7iAwZqLAPzImM164vz9EQP6CWVaoyfIWka9tsUUcxnHYtTulkeM7bUZZ",
+	"WlCHeiMoupKehJxVxHbyXLghWPGuNToxtKX1qMreplugoi6/+bYqCnCvgBmYaTXRrDTgjh2EhR2EymBU",
+	"DYePM9cK/+LI7pfpREwks5Xmy7OczWf8FH9D3QquhZ3C309fqiwFPpgMYESHMFAzMyiZnQ5Ynu8gjI7g",
+	"02AwuNk9gndalcJwWhE+pCWNkuiavByMS7/28XuiDO3bu2kOMYYdQadZ3vRbyYFfcWnBuP9ZBUpy0Dzj",
+	"rsMxCGtA5CAMCtdrEnZ7IocpZznXoMauu54Ds5aXM+s2uMDz6YWJiBH/BoyQGccJcr9QuGYGMs1RmVAa",
+	"CmYsaO5f87wFx5Zc8B224Zv1iNt0QoCd4dMINYk8+thtoZbmXUD8OJ3j7gtmubEBlEB8CHbYBZ6NckCq",
+	"1xtHbzcJMbwXKo/h+LQ53EcGiJu7Q4xMH+a9nnLp6CwXOUhlgUlzzfVu/AjqMwq8cLlFJV/HIWSWOHXD",
+	"n+t9N/w5xpNNdVFvl2ZZ3n+7zTH4TTr1kTXoZ1VQJh8ZUNcyYH4U6NUs3xbtKl2sJ3dSHRFcbZyj3i1R",
+	"XFPYAvjbBNFe5SoOERfa3TPdSKzVLGedTGuNHV2YYBOpjBVZTA8lrRV2lIZrpp1U33XYzNzJHUMhJAcm",
+	"c8hUUZWSMNmdq1GVzrjjasyRWVVE+Bb1iePwpZAR5HrHtOFI4im8+sizyj3/lomi0jwFJ5qbH6LkqrKv",
+	"PpLSkcL//c//RulZSB5fQsmNYRO+HotwrU37GIxrttSFAI8/zqKc5dQ66QMly6ZC8j3NWY4PXGvYQdEp",
+	"lf1prCqZp5ApOS5EZlMQ8ooVIv/JLZkbG2drG28W17ZqswvtaYtRmFx5a2tRmsXYt0crEqROdBmrvJTa",
+	"UAwxi8Ybk/O34+To/Rozzs3zkln2qpxZR2EbNj8lnX3zDm/UZPPGXtnebgbsRBbSdp3eedGweacpzy5n",
+	"ypHQFlOdVsYJoW26nDhMrrbrkWtxxeU2PUxVbjeF1WKbDt8KKcx0u1MJ1tLNhzQid5E6HhnIuWWiMCmw",
+	"4prNDTAJRHakbY4FL3LXysEdFFGWIxjYMZy0xHpK8Is4gjbKojAfJYWajJIU+b9xau3uYCSTNPm4N1F7",
+	"ngBLNntPRPjB4YUes4x/uiGr/eeONBfSPnsS1XhsXA9cYDRuPN/WU7uT2/2cZxHNl5gObl+NYYTm78Br",
+	"SmRhLFvcfZ6Ua6UvyZ+3hq/SGGuXG0h53XK9U2SUHAEjQw7NC1wNlCznXst06i89TcEZOG607w0dKol+",
+	"lOnq0snyMSsM302dveBwinwzyI5nyjhDYsf/64xPjw2bg6qZfkPEqMXnsnfpMm5q0/Li77Y8KZxk/XF5",
+	"dr32uKjdttjV6xPbejM40prtBO6zcjO+UWwnY63KdVrtSSV7/GfYe/UK2wJo1SJb7WLr9KwpYthINjNT",
+	"5XiscTLI2YvkqY7bapuegptw5c5IDen19SBdpv37JSOl4xyJTFILpBWgG/s2o+TYswfvuHDyskDhU5sT",
+	"jTWgK+lt7WVg10S80tZpbJSoGRtxLsaM143PgyZYeSRv1EqZgbIRea+SRhWcTCXvB/AetgG8EZKjLjsj",
+	"54Od8jmwPIdq5izkUmn3jMmWrVyyj2/R9ffXueXm2PsVjEW3knUQnzLjGLDMWGDFMU5c8CtetGFYqAle",
+	"34xVkibO1ksCh3WYdVG5t1azjEdBa/lHG+VEqJD3a/QeFHCtleUg7OYafb3FGDtfOFDarF+lX9PK060V",
+	"xhVHrH2bKNPWzEz7HDSBD0b8lOtx0yp0O9Dwa/bg1eSVe6A2sT1sSi2+3Zq1kDq9cinYJLYSr2n0gNOz",
+	"61/HftNmkjUbITV/5UawSWwj3pEUX26fOnOzaj0bKBgrdIsGQt3Or/PAqrzGaKfMehqt7fCII+EWmNHY",
+	"f6u2EBqNEtRMR8ncGTHxTc0ajb52pPVZFcFldmdYFCbv3XPc/4cA3dz3R76TdY4/P2hsKd9xVpDquKD6",
+	"1KL11hISwzrMlsoKdYJCXXPdwrtHBjIuCiEnxscfCIPaxM7FHHxACDx+NnT/QYl+dpZZccXBsfgUDvCF",
+	"VapAG8ikcPDsq6++Ojx4BhdOfLoOdJGGaPX08bOvvxp+c3DYvJ1yNts9JsGcMQmSX3ENmgnD8dpEjK17",
+	"WQ7gOV3Wu/GMyDkcBB+334HTlDR3UOI53Xo9GQ5BstK9c+1Y4bafg2ZywgfwT2m4Dca6ZZe8Cxe/exOT",
+	"7SX7+D0vlZ6jjhC1plYFzGB0TUvJuN0AZ0oVL8Jd9JbdLXlvv9++b4xZ/sBKbmZOc9n64rbHwIpdG8Zo",
+	"4W0T5bCSGDZyC2/so13lie6zjBF3N4rpWJisxwr2O3+eZXzm5dPmZu02N1iaZ0qT5p9XFLYT01AXVh0u",
+	"fWr7dwVDe6eVl9kLcqZ+vgY7qF1saLKaIvcuEAwtr/VTwyNQl6jQE/9o6c+PDHEf9M2oS/LUNK0ao4wM",
+	"hrZRYtJws2PI6+Pv5zzPjPGXW9hshZqYmERuKb8LArkPU22br2wkLQMnOkFUic210pZoEceyS6CBv+a2",
+	"0tILgR1/ULspZBXe+ndZajSkKxzD5leAHRCv1AXUZdIGXRQZK9l/F7V0XLcIBQg4vU2fnrv+OmYmcvuO",
+	"BIMNoPZMpt6NKcldOXF222DBV/0vo+TghF1/79kn3g4GXWbVMXiN5yaNqp7bR19hhKLnC6woNriv8nwk",
+	"fi3QoCg1S2tfA6pSU2YaboM3ANRsd7C5L3+j2LiWay9tQlO34glbBwLELvzra/345X0a7jj94a/W6U8q",
+	"+QKH2VLGB7oq2cc3XE6clnEwfPL106+eoX5TP0s3xv1uzOhxx7uiOcsNOqNmc6fVCiQN12JSqAtWwDkO",
+	"eg47TmSoyoKwaf1QGKhkzsdC8nx3AP/gMwv8I8tsMe9QWJA2uroP2rodxviwknXT+CDjM6Yn3MYvvXtO",
+	"P27PSe8O6/L4yGHqSm7O7x2HXsfoccCUFtCz5OWATe8oSluRm7XJfbvYzQWZu0L92+CiZ2X45B1eG/UF",
+	"K/eHHt9PUPAKZdTB9aWn+5iR8PlFoq7kdpsaWmdNhOeiI/YWEYurQThl5pRnuhNP2gKi9HkhS/1kMEM3",
+	"J/jGco0prVtFQS8gTky4bhIy51NbKECuDamwnrZYXXFStxKaCyfTkp1Pht88S+MgX2j57AminuXaCc3/",
+	"fv9877/Y3i8/ffB/DPe++enDv/8lSe///EyNRK3lPT047Atgvvujrumh0iJJ28s4HD75ugOnqbUz859H",
+	"+/trdawWhqw4/7jYjMr4dVt1dL9RXD+3ZtWS/okq4EOg5P1g0bLmL/k1RtoLOQFqdwy8nNk5OlMr6d7x",
+	"nFyjgy4CfJ54uHS0Xq+7FbeJ+ORbCS6DtoLkfjsAFNzWv2tFCV/WylLaCSeK6k6lkK9pxoNtuMYas+E+",
+	"ad7HS9PS0lUXD/5A4uTvlfXNMcyPdtoKOF/LCupJViyvM2DEO9eOcB/Aa2s8eTlT6VoLy/eUdMaRzMOF",
+	"ATqHYvEPmZIGI5mvuA9ejiRyvKxDuOkmrk5cGFuuwUd3CR0yC8xuK+PDJx3U8f2gJL+77A5hnDqZn3Bm",
+	"YqAKiRdtgDkghX6tHAhRcOASn8ZjlP3LSPYSOjspe8OPm8LFHN49P3vxHQarIZisUlAyOQ/Qa+LiQUhg",
+	"oNV1a96WRhdhBGvtzh6/1b1mMhAV+tU28EqjOLZN7kLXOt6Oi26h5dw3h1qxtQ1lfylk++nBkshoUHQj",
+	"NPpTnvTKblpapYWdnzpuTwC+4EzTZTyKAIQwPaoHcLNQBjbGMi3zUrKAgYcEElBjMFOlLfydXTGfoFgn",
+	"QSK/xQDaqTKW8u4H8ByyQji+pflEGMu1Gcnvzs7ehbx8k8K7t6dnBljtg2OGsmYotpY8csIaIF/vMb3E",
+	"VHunrikJ3lTHK9+RFAZqDPEjYLxME2UX4nFbkRuO1ZJ7bjCSI/kKr3b2rw7AJ4OA5Dw3cP68slOlxS/o",
+	"SDmCvyJIgdIrrbrkktIrz1sJPlw7uTbFXVETufPi7ctX3799+eqn5+9e/3T29h+vftgdAOa+GGCaw/mn",
+	"EXlfRskRfBqhX22UpDAKV5aj5ObmnG6crLCFO07XpiSH7BXXhs5wODgYDNH3MOOSzURylDweDAePvQsF",
+	"UWV/ijEOv7i/PdtypMpC5lryN26/800WagIcDod3VhHAR1rESgI48TPoYHpy9P5DmpiqLJmeY1jEFZfc",
+	"GNgL7tzM/ULgG3AIR/33HTrNV271hFr8JjvFuQfuvJ4OH/cNU6+rLqLQDxc3oGgBJmeWXTDDKcaCZVMk",
+	"HEcljsJKMSFYEBZmldYYvoSQuzrYz5o88z7ohVT0tFPLpOdWpmmyv1DW4+bDPcI/rDFyAM4Y9LvEY3hC",
+	"0250DK71wVatn2zT+nCbsZ9use6bNsK4c4C8tkUNXVbEEtJNGhhoYOWw47g/cb7wSBif17q7hEb7TVzA",
+	"GmzygQW/FqfSeAWdiyqfcHvmWHO3AMzK8Jn7RFC/3x78JLD9MdHze5XzYm/MMowTk8bqKiOGNaZcG1JW",
+	"CCdBXfkguYCODQ6G66Qo5jmj+4SuhxYwLoY/TSGSjQ63k7jxaVU5otXViOJdg63iDLlO/80ugbeuMfW0",
+	"XWLq6foKUz2rrrRReuV+75Pewu1kTPeAGZugqugw5v6J7mHIyO0WN5SC5NdOvx0LbYinODU4klTNSg6v",
+	"c17OlOUym+/9g5PbxrgXFyqfHyGl4TiooAtTO3Ng53A43B0ADnLpOzKp7JTrkaTOT4bfDOBHJ2ycZp/6",
+	"rDvTDcHo6PZK1+EYGM2FujwT6FtylE/qcZeyyb95Uske0qZaIg1iLux4sTZXbcE9fZquu59bK66wuhjh",
+	"Odocf1X5/C5R3Pt2b7oWvw+puk/a6hNk7kRDZRXOdCG4bmIjTB/COXRBRD0kyrrPVRLI8t+brB1+s03r",
+	"g8f3xoCeHB4+BLvC3A1v92NNjZAX1hHn+59EfrPSsouR/eZE+ZsQyB9Tzfsbt6FyyvWySPBlgOqiQVRh",
+	"0URlAAVQbHPiVALz5sMiZu3X9eJ6dUYKGb1Xy9UXs+s1XfGC8stAglfd+OpgbaJnUEj/TOf3cMj7nyjc",
+	"6GaxJuvGA6fRCpx1EFN/Fc51NmfQzrrI904ZG1Io7kd/qOtLPqz2sJgd0YP3qCy0yyyEZAe44GOl+TE4",
+	"ZdPZjMQrcq9AHD7kQk/8mo5rdZY80+ZP9eK3VS/oYBavBhj4q6L6fgE5Dto82ZTnVcFb2eZ0lBGFZJ9u",
+	"oG7NSXppnspMkE7z0MpJXeJi8DtDxoeRTLR9YEDhwCn4aGCngTT2qaPw4FmPoZKJYUu3vt0q79TLdnm9",
+	"7VCrW1j8XrXbTjW/Hu7d7PkP6nNv6pm2Yy0afeeRoURyAztWIT61CkEijlnViRwxuzHHzt1oSM3tfC92",
+	"vgqRFQtTLhZ8LeZhX6jls8ViMcAu1BWnZOadkMU8PPYlMo3VnJVpnd7sgPWGGbuH0++9fukrw/r6SjG/",
+	"I+t3ky7l0A7j7szFwosTDkb8Ul8uY6JJIYwVcpJSqvPBcDhstuN+9daDX3a8blXOfyn+pwW3I3873QV4",
+	"XX/VWF9DELMgwxU+lmv1CgwNA45LCFlx44OHhB2AQ2j6hfuBGg18dhlmlaVwLaRpnc2i761zlr/ikO6T",
+	"vTWVCm58bReijz2CTnegSIX9ntp0xrtCz0mfPIKlkc99CRwdDoLn4DgHMH/rrfcMl3YkA+M4F/l5qEG0",
+	"cOopnGOr87rAXQrnObPsvKlx58Z1uLw7kpW0oohmxR3DeefQzoOGGwLLpswuFYQaybMGm4SBa3XJJVzM",
+	"u/fViDd+L27TLHcidkcqmKmiwGqrqJlxmRtgI5mpsnTLxmpClKl78BSM/1QDBdGJvMCKP39UmUOSxYqS",
+	"OyihUX1H9nQ7PL1XSpw1H924N/psB9H3EFzrbvB3fVvj46eaT5oYRySOV3aubWL3HWf1feJ9uAa6iSob",
+	"OQgO7nryuL0dIPYAauWXbzK71oe3NbDpJIBJaAf/UZlV/IFMXXOWw1irEnl/yaQYUxl4qLQPLKFgksZy",
+	"CrSw/8lRwo0vEc5tpArBCR9Xpikp842XAnStIJWFOZaRCQneq2y7XSjZHI24kWzFF6ShSg1VpTsYgqmy",
+	"Kd0ck0AfK53x/8DKFOSkpsXmwOT8muEdqjLImc1IThQoHwXJWTbFAHVd1yidQ4m1bpxBgJHaQYsOpchb",
+	"FXP8LCPpFxq7Gn2JbRpWsVJ3p8YokD0Y3ZKXoRjA1I7C6FN2ETaxGICmWN2yKvckmgPAP/tLu4eRLCe8",
+	"dAYWi0gXBF/fTVpboNyv5F4jtb+Uu44Tx/lix0A0XbPJW6hm7a+woTeR2WwaT4OrOa4wMOY2cxTMJkzI",
+	"hinvSH6969gxhVwwp6vTS+LiMocmcW8k2+YeXt5zLB3YZgePDKbf+ZjlAZw4RhLCAsh9D5ecz1yfkayX",
+	"6NsTJ7zmmtd9HMSOcUzkSRNORqx7oCQn6xQ34FORmMxHsgUMcEiLH94gu6FhuxjxqIqcBrZKxfgoZUg8",
+	"iMrlkzEe+E5mBWXSgn53rPePp2/hVy8w4SDQWCCcFNSM0naKOd2GYSilNR2aUBpaJ9uoW+3Ew17D7sfQ",
+	"6B6RsJ0e2Xcp2HaIflGRe8Hz29lh6jhT7fFtCtRQwiOdq9ldayt6wN4T4+qmGT+wrRhNgl3GHf/+4iH4",
+	"2BcQmxWgBQz+efLGiU1nT3lXXf1RNgplWuAirduu/U/hi1ev85v9+uNRkWvTSFxF03WrL5x+6At2JePQ",
+	"J3DVX+ISBowVRVFf5u1ccPePzyV2VqHSFJfUTeIdyZBtG9MXTsJe25TXoYDDO7+Ni6H9K0kW7/HSrsN+",
+	"URX8M1jhN6Y3LvPm+3A+DLqTpz2ng/J1xsaam2md706XhSFipvmIYoQ2QzRl406J+Qt6kfbzMcwfRnB7",
+	"jwmLCu/Gyms44nFNd0py8o9JRR/HXGmb957I8KEF6aIS9sc8eG/aR4+9VUUwVMbYvYWJ33z5e4WB/y0V",
+	"yPZlJBw6FXwcyhviTeIAWuUzSNQtSDiYqFCs25nTzmIYheI4deQ+FtPBvQzg3Cf6H2GR13PQfI+eGMfD",
+	"Qm2LDkzQHNecsgetgUxV0jpFYqkaxXFreKw7cB6GdD37bfMHUXF/G9v8lpTpsKAdGfmn7X6X0WIIWGAd",
+	"iD/y9nbQk4OFhm41j8XuT0Jw/N5LVEJvGjDmEePPoLEv6QJ/AaEakPzq6K+2RFmoL9DUFnn/wWEBRZvQ",
+	"qFjqBAuLHO3vHxx+NRgOhoODo6+HXw8RYz7utR1InXosztCLGmPv3p6eoT+8FQ23EPq2WDjJuIft0VPw",
+	"QooZOLVM5kznENxUsNPowWmtE1tRcmNZOWseNd9ip1Als3sM/hs20AqK8R+1rtNVDj9+HMAp55CrzNTU",
+	"Oyij1qB/3f7g4r2KqXdsXiiWbyGnloLaMSYMdpicu63uri7UcVp/x5stxlX7ryweDg9hB7M+Z97tvnuM",
+	"cUBYSyCc2sJXKWnSbsGfO8eozvCfHUqdVPJFqxjSF4lTISgNv9kfNtuDPW14tNCnLiZ1P+gThv8s0add",
+	"aOtLRZ+mEnzIXfdZhnVt791+hApfhmzwyRcjuxdkorE/R0z6ti7R9qWjEaWC+PD21ic/A1bRGW6FUqb9",
+	"Ibi7x6p6+M8RsU7btQG/ZAnXroSRxorhYYZRP1rVgHIT39z8fwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -2,8 +2,11 @@
 -- Inserts a run with its "created" event (sequence 1) and returns it as RunGet does; no row
 -- when the idempotency key exists.
 WITH run AS (
-    INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq, input)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)
+    INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq, input,
+                      toolset_versions)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8,
+            -- the versions of the toolsets the run may use (see migration 00016)
+            (SELECT coalesce(jsonb_object_agg(name, version), '{}') FROM toolsets WHERE $3::text[] IS NULL OR name = ANY ($3::text[])))
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
               created_at, updated_at, finished_at, input
@@ -25,7 +28,9 @@ SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_se
        created_at, updated_at, finished_at, input
 FROM runs
 WHERE ($1::text IS NULL OR status = $1)
-  AND ($2::text IS NULL OR toolsets IS NULL OR $2 = ANY (toolsets))
+  -- runs naming the toolset, or naming none and having called it
+  AND ($2::text IS NULL OR $2 = ANY (toolsets)
+       OR (toolsets IS NULL AND EXISTS (SELECT 1 FROM calls c WHERE c.run_id = runs.id AND c.toolset = $2)))
   AND ($3::timestamptz IS NULL OR created_at > $3)
   AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5::uuid))
 ORDER BY created_at DESC, id DESC
@@ -97,7 +102,8 @@ RETURNING fence, snapshot_seq;
 UPDATE runs SET snapshot_seq = $2, crashes = 0, updated_at = now() WHERE id = $1;
 
 -- name: RunFinish
--- Ends a run with status $2 and result $3, and appends its "finished" event.
+-- Ends a run with status $2 and result $3, and appends its "finished" event: its status and
+-- the details in $4 (a JSON object).
 WITH run AS (
     UPDATE runs
     SET status = $2, result = $3, finished_at = now(), updated_at = now(),
@@ -106,7 +112,7 @@ WITH run AS (
     RETURNING event_seq
 )
 INSERT INTO run_events (run_id, seq, type, data)
-SELECT $1, event_seq, 'finished', json_build_object('status', $2::text) FROM run;
+SELECT $1, event_seq, 'finished', jsonb_build_object('status', $2::text) || $4::jsonb FROM run;
 
 -- name: RunRelease
 UPDATE runs
@@ -160,11 +166,21 @@ SELECT code, limits, toolsets, (SELECT coalesce(max(call_id), 0) FROM calls WHER
 FROM runs WHERE id = $1;
 
 -- name: ToolsetListOfRun
--- The toolsets run $1 may use (every toolset when it names none).
-SELECT name, url, secret, secret_sealed, description, manifest, created_at FROM toolsets
-WHERE (SELECT toolsets IS NULL FROM runs WHERE id = $1)
-   OR name = ANY ((SELECT toolsets FROM runs WHERE id = $1)::text[])
-ORDER BY name;
+-- The toolsets run $1 may use, with the manifests of the versions recorded when it was created
+-- and, last, whether the toolset has been deleted since (its URL, secret and description are
+-- then empty). A run created before migration 00016 recorded no versions: every toolset when
+-- it names none, else the named ones, with their current manifests.
+SELECT v.key, coalesce(t.url, ''), t.secret, t.secret_sealed, coalesce(t.description, ''),
+       coalesce(m.manifest, t.manifest, '{"tools":[]}'), coalesce(t.created_at, now()), t.name IS NULL
+FROM runs r
+CROSS JOIN LATERAL jsonb_each_text(r.toolset_versions) v
+LEFT JOIN toolsets t ON t.name = v.key
+LEFT JOIN toolset_manifests m ON m.name = v.key AND m.version = v.value::bigint
+WHERE r.id = $1
+UNION ALL
+SELECT name, url, secret, secret_sealed, description, manifest, created_at, false FROM toolsets
+WHERE (SELECT toolset_versions IS NULL AND (toolsets IS NULL OR toolsets.name = ANY (toolsets)) FROM runs WHERE id = $1)
+ORDER BY 1;
 
 -- name: SnapshotGetCurrent
 -- The run's latest snapshot (runs.snapshot_seq), if any.

@@ -181,7 +181,10 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 		admit(ctx, limits.MaxMemoryBytes)
 	}
 	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits,
-		Checkpoint: e.checkpointPolicy(), Input: spec.Input}
+		Checkpoint: e.checkpointPolicy(), Input: spec.Input,
+		OnLog: func(l run.LogLine) {
+			host.Log(durable.LogLine{Level: l.Level, Text: l.Text, At: l.At, Truncated: l.Truncated})
+		}}
 	if resume {
 		opts.Limits = nil
 	}
@@ -232,6 +235,9 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 // toolset builds a toolset's tools from the manifest stored when it was registered, or from
 // its URL when none was stored.
 func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*runtools.Toolset, error) {
+	if ts.Deleted {
+		return deletedToolset(ts)
+	}
 	client, err := toolset.New(toolset.Config{
 		URL: ts.URL, Name: ts.Name, Description: ts.Description, Secret: ts.Secret,
 		HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger,
@@ -249,6 +255,28 @@ func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*runtools.Too
 	loaded, err := runtools.LoadFrom(ctx, client)
 	if err != nil {
 		return nil, fmt.Errorf("load toolset %s: %w", ts.Name, err)
+	}
+	return loaded, nil
+}
+
+// deletedToolset is a toolset deleted (DELETE ...?force=true) after the run was created: its
+// tools stay where the program knows them, from the run's version of the manifest, and every
+// call fails with an error naming the toolset, rather than the program meeting an unknown
+// tool or an undefined namespace.
+func deletedToolset(ts durable.Toolset) (*runtools.Toolset, error) {
+	client, err := toolset.New(toolset.Config{URL: "http://deleted.invalid/", Name: ts.Name, Description: ts.Description})
+	if err != nil {
+		return nil, fmt.Errorf("toolset %s: %w", ts.Name, err)
+	}
+	m, err := runtools.ParseManifest(ts.Manifest)
+	if err != nil {
+		return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
+	}
+	loaded := runtools.FromManifest(client, m)
+	gone := &toolcall.ToolError{Message: fmt.Sprintf("toolset %q was deleted after this run started; its tools cannot be called any more", ts.Name)}
+	for i := range loaded.Tools {
+		loaded.Tools[i].Execute = func(context.Context, json.RawMessage, toolcall.Call) (json.RawMessage, error) { return nil, gone }
+		loaded.Tools[i].Durable = nil
 	}
 	return loaded, nil
 }

@@ -42,6 +42,9 @@ func runtimeKey(toolsets []durable.Toolset) (key [sha256.Size]byte, ok bool) {
 		field([]byte(ts.Secret))
 		field([]byte(ts.Description))
 		field(ts.Manifest)
+		if ts.Deleted {
+			field([]byte("deleted"))
+		}
 	}
 	h.Sum(key[:0])
 	return key, true
