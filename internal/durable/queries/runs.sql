@@ -1,9 +1,9 @@
 -- name: RunInsert
--- Inserts a run with its "created" event (sequence 1) and returns it as RunGet does; no row
+-- Inserts run $9 with its "created" event (sequence 1) and returns it as RunGet does; no row
 -- when the idempotency key exists.
 WITH run AS (
-    INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq, input)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)
+    INSERT INTO runs (id, code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq, input)
+    VALUES ($9, $1, $2, $3, $4, $5, $6, $7, 1, $8)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
               created_at, updated_at, finished_at, input
