@@ -38,6 +38,8 @@ type Lease struct {
 	knownCalls int
 	// madeCalls: the lease recorded a call start.
 	madeCalls bool
+	// seq is the run's latest snapshot: as the lease found it, then as its writes left it.
+	seq int
 	// input is what the drive needs, read with the lease.
 	input *driveInput
 }
@@ -156,7 +158,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	if err != nil {
 		return nil, 0, fmt.Errorf("lease run %s: %w", runID, err)
 	}
-	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes, knownCalls: known, input: &in}
+	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes, knownCalls: known, input: &in, seq: seq}
 	if from != nil {
 		l.redriven = true
 		err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -200,27 +202,49 @@ func (l *Lease) journal(ctx context.Context, fn func(tx pgx.Tx, seq int) error) 
 }
 
 func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq int) error) error {
-	// A pipelined transaction (pipeTx): BEGIN, the lock and the queued records of the lease
-	// travel in one round trip, the writes of fn and the COMMIT in another.
+	// A pipelined transaction (pipeTx): BEGIN, the lock, the queued records of the lease and
+	// the writes of fn travel together, up to the first statement whose answer fn needs (or
+	// up to the end); the lock's answer comes back with them and is checked before COMMIT is
+	// sent, in a round trip of its own. The writes sent before the check may belong to a stale
+	// driver: they are rolled back with the transaction. fn gets the lease's snapshot
+	// sequence, which only the lease holder changes.
+	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
+	checked, locked := false, false
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
 		if async {
 			_, _ = tx.Exec(ctx, l.store.asyncCommit())
 		}
-		var seq int
-		err := tx.QueryRow(ctx, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String()).Scan(&seq)
-		if isNoRows(err) {
-			return fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
-		}
-		if err != nil {
-			return fmt.Errorf("lock run %s: %w", l.runID, err)
-		}
+		tx.queueRow(func(r pgx.Row) error {
+			var seq int
+			err := r.Scan(&seq)
+			if isNoRows(err) {
+				checked = true
+				return lost
+			}
+			if err != nil {
+				return fmt.Errorf("lock run %s: %w", l.runID, err)
+			}
+			checked, locked = true, true
+			return nil
+		}, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
 		for _, e := range l.deferred {
 			if err := addEvent(ctx, tx, l.runID, e.typ, e.data); err != nil {
 				return err
 			}
 		}
-		return fn(tx, seq)
+		if err := fn(tx, l.seq); err != nil {
+			return err
+		}
+		if !checked {
+			if err := tx.flush(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
+	if checked && !locked {
+		return lost
+	}
 	if err == nil {
 		l.deferred = nil
 	}
@@ -390,8 +414,9 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 
 // Checkpoint implements Host.
 func (l *Lease) Checkpoint(ctx context.Context, snapshot Snapshot) error {
-	err := l.journal(ctx, func(tx pgx.Tx, seq int) error {
-		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
+	var next int
+	err := l.journal(ctx, func(tx pgx.Tx, seq int) (err error) {
+		next, err = l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
 			return err
 		}
@@ -400,6 +425,7 @@ func (l *Lease) Checkpoint(ctx context.Context, snapshot Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("checkpoint run %s: %w", l.runID, err)
 	}
+	l.seq = next
 	return nil
 }
 

@@ -77,6 +77,14 @@ func TestStaleDriverWritesAreRefused(t *testing.T) {
 			require.ErrorIs(t, tt.write(), ErrLeaseLost)
 		})
 	}
+	// The stale writes were sent with the lock that refused them, and rolled back with it.
+	after, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusRunning, after.Status)
+	require.Zero(t, after.SnapshotSeq)
+	var snapshots int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT count(*) FROM snapshots WHERE run_id = $1", run.ID).Scan(&snapshots))
+	require.Zero(t, snapshots)
 	_, err = fresh.CallStarted(b.ctx, CallStart{CallID: 1, Path: "t.a"})
 	require.NoError(t, err, "the current driver writes")
 	calls, err := b.store.ListCalls(b.ctx, run.ID)
