@@ -85,8 +85,8 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	)
 	// One round trip: the lease UPDATE, then (each statement seeing what the ones before it
 	// wrote, and every write of earlier drivers, which the new fence now shuts out) what the
-	// drive needs: the run's spec, the highest recorded call, its toolsets, its latest snapshot
-	// and the posted outcomes the program has not seen. When the lease is not granted the
+	// drive needs: the run's spec, the highest recorded call, its latest snapshot and the
+	// posted outcomes the program has not seen in one statement, its toolsets in another. When the lease is not granted the
 	// reads are wasted (and answer nothing of use).
 	//
 	// The lease commits without waiting for the disk, like the journal (see journal): a
@@ -102,8 +102,6 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	}
 	b.Queue(q("RunDriveInput"), runID)
 	b.Queue(q("ToolsetListOfRun"), runID)
-	b.Queue(q("SnapshotGetCurrent"), runID)
-	b.Queue(q("CallListUnapplied"), runID)
 	b.Queue("COMMIT")
 	err := func() error {
 		if _, err := uuid.Parse(runID); err != nil {
@@ -119,9 +117,16 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		if err := br.QueryRow().Scan(&fence, &seq, &from, &crashes); err != nil {
 			return err
 		}
-		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input); err != nil {
+		var unapplied []byte
+		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input,
+			&current.Header, &current.State, &unapplied); err != nil {
 			return fmt.Errorf("drive input: %w", err)
 		}
+		settled, err := decodeUnapplied(unapplied)
+		if err != nil {
+			return fmt.Errorf("posted outcomes: %w", err)
+		}
+		in.settled = settled
 		rows, err := br.Query()
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
@@ -129,17 +134,6 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		found, err := pgx.CollectRows(rows, scanToolset)
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
-		}
-		if err := br.QueryRow().Scan(&current.Header, &current.State); err != nil && !isNoRows(err) {
-			return fmt.Errorf("snapshot: %w", err)
-		}
-		rows, err = br.Query()
-		if err != nil {
-			return fmt.Errorf("posted outcomes: %w", err)
-		}
-		in.settled, err = pgx.CollectRows(rows, scanUnapplied)
-		if err != nil {
-			return fmt.Errorf("posted outcomes: %w", err)
 		}
 		if _, err := br.Exec(); err != nil {
 			return fmt.Errorf("commit: %w", err)
@@ -251,20 +245,29 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 	return err
 }
 
-// oneShot is a fenced journal transaction sent in a single round trip: BEGIN, the lock, the
-// lease's deferred events, the statements queue adds, and COMMIT. Every statement it queues
+// oneShot is a fenced journal transaction sent in a single round trip: BEGIN, the lease's
+// deferred events and event, the statements queue adds, and COMMIT. Every statement it queues
 // must be guarded by the fence itself (a "...Fenced" query, a no-op unless the run is running
 // under the lease's fence), since it runs whether or not the lock found the lease: for a
 // stale driver the lock matches no row, the guarded statements change nothing, and
 // ErrLeaseLost is returned. Like journal, it commits without waiting for the disk.
-func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) error {
+//
+// The lock is the first of its events, event or the first deferred one: an event insert that
+// locks the run's row and extends the lease as RunLockFenced does (EventInsertLocking), so
+// every later statement runs under the lock.
+func (l *Lease) oneShot(ctx context.Context, event deferredEvent, queue func(b *pgx.Batch) error) error {
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
 	b.Queue(l.store.asyncCommit())
-	b.Queue(q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
-	for _, e := range l.deferred {
-		if err := l.queueEventFenced(b, e.typ, e.data); err != nil {
+	for i, e := range append(l.deferred[:len(l.deferred):len(l.deferred)], event) {
+		raw, err := eventData(e.typ, e.data)
+		if err != nil {
 			return err
+		}
+		if i == 0 {
+			b.Queue(q("EventInsertLocking"), l.runID, e.typ, raw, l.fence, l.store.cfg.LeaseTTL.String())
+		} else {
+			b.Queue(q("EventInsertFenced"), l.runID, e.typ, raw, l.fence)
 		}
 	}
 	if err := queue(b); err != nil {
@@ -307,16 +310,6 @@ func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) err
 	return nil
 }
 
-// queueEventFenced queues an event guarded by the lease's fence (see oneShot).
-func (l *Lease) queueEventFenced(b *pgx.Batch, typ string, data map[string]any) error {
-	raw, err := eventData(typ, data)
-	if err != nil {
-		return err
-	}
-	b.Queue(q("EventInsertFenced"), l.runID, typ, raw, l.fence)
-	return nil
-}
-
 // CallStarted implements Host. A call above the highest one recorded when the lease was taken
 // is new: its start is written (fenced, in one round trip) without a look-up first.
 func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error) {
@@ -330,9 +323,10 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 	if len(args) == 0 {
 		args = json.RawMessage("null")
 	}
-	err := l.oneShot(ctx, func(b *pgx.Batch) error {
+	started := deferredEvent{typ: EventCallStarted, data: map[string]any{"callId": c.CallID, "path": c.Path}}
+	err := l.oneShot(ctx, started, func(b *pgx.Batch) error {
 		b.Queue(q("CallInsertFenced"), l.runID, c.CallID, toolcall.Key(l.runID, int64(c.CallID)), c.Toolset, c.Path, args, c.Durable, l.fence)
-		return l.queueEventFenced(b, EventCallStarted, map[string]any{"callId": c.CallID, "path": c.Path})
+		return nil
 	})
 	if err != nil {
 		return CallRecord{}, fmt.Errorf("call %s started: %w", toolcall.Key(l.runID, int64(c.CallID)), err)
@@ -379,9 +373,10 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o toolcall.Outcome)
 	if !o.OK {
 		status = CallFailed
 	}
-	err = l.oneShot(ctx, func(b *pgx.Batch) error {
+	settled := deferredEvent{typ: EventCallSettled, data: map[string]any{"callId": callID, "ok": o.OK}}
+	err = l.oneShot(ctx, settled, func(b *pgx.Batch) error {
 		b.Queue(q("CallSettleFenced"), l.runID, callID, status, encoded, true, l.fence)
-		return l.queueEventFenced(b, EventCallSettled, map[string]any{"callId": callID, "ok": o.OK})
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("call %s settled: %w", toolcall.Key(l.runID, int64(callID)), err)
@@ -533,8 +528,12 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result); err != nil {
 			return fmt.Errorf("finish run: %w", err)
 		}
-		if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), l.runID); err != nil {
-			return fmt.Errorf("delete snapshots: %w", err)
+		// A run at snapshot 0 has none: snapshots are written with the sequence that names
+		// them (writeSnapshot).
+		if l.seq > 0 {
+			if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), l.runID); err != nil {
+				return fmt.Errorf("delete snapshots: %w", err)
+			}
 		}
 		return l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{
 			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),

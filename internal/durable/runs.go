@@ -494,6 +494,28 @@ func decodeCursor(c string) (time.Time, string, error) {
 	return at, id, nil
 }
 
+// decodeUnapplied decodes the posted outcomes RunDriveInput returns (nil: none).
+func decodeUnapplied(raw []byte) ([]Settled, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	var rows []struct {
+		CallID  int             `json:"callId"`
+		Outcome json.RawMessage `json:"outcome"`
+	}
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, err
+	}
+	out := make([]Settled, len(rows))
+	for i, r := range rows {
+		out[i].CallID = r.CallID
+		if err := json.Unmarshal(r.Outcome, &out[i].Outcome); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // scanUnapplied scans a row of CallListUnapplied.
 func scanUnapplied(r pgx.CollectableRow) (Settled, error) {
 	var (
