@@ -11,6 +11,13 @@
 // the result), the most the database allows, and prints each scenario's runs/s as a ratio to
 // it. With -url, -ceiling needs -database-url (DATABASE_URL).
 //
+// With -workers N (and no -url) it starts N-1 worker processes besides codemode dev's worker, on
+// the same database, to see how the service scales out (scripts/scaleout.sh runs 1, 2 and 4).
+//
+// With -pg-counts it counts what a run of each scenario costs the database (statements, round
+// trips, writing transactions, commits, WAL flushes), and a call and a resume on top of a
+// trivial run: figures that hold on a busy machine, unlike the rates.
+//
 // It serves its own toolset on loopback and registers it as "loadgen"; the service must be
 // able to reach it. With -json it prints the results as JSON instead of a table.
 package main
@@ -69,9 +76,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	syncJournal := fs.Bool("synchronous-journal", false, "with no -url: run codemode dev with --synchronous-journal (every record waits for the disk), to see what asynchronous journal commits buy")
 	pgCounts := fs.Bool("pg-counts", false, "count what each scenario costs the database per run (statements, round trips, writing transactions, commits, WAL flushes) and the derived cost per call and per resume; with no -url the private cluster loads pg_stat_statements, with -url its server must (needs -database-url)")
 	pgTop := fs.Int("pg-top", 0, "with -pg-counts: list this many of the most frequent statements of each scenario")
+	workers := fs.Int("workers", 1, "with no -url: worker processes driving runs, codemode dev's own included (the others are this program again, with -worker-process)")
+	workerProcess := fs.Bool(workerProcessFlag, false, "be a worker process of the service another loadgen started, on -database-url with the key in -secret-file, until interrupted")
+	secretFile := fs.String("secret-file", "", "with -worker-process: the file holding the service's secret key")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (with no -url: the service too) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *workerProcess {
+		return runWorkerProcess(ctx, *dbURL, *secretFile, *syncJournal, stderr)
+	}
+	if *workers < 1 || (*workers > 1 && *url != "") {
+		return fmt.Errorf("-workers wants a positive number, and more than one only with no -url")
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -109,6 +125,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer svc.Stop()
 		*url = svc.URL
 		*dbURL = svc.DatabaseURL
+		if *workers > 1 {
+			stopWorkers, err := startWorkers(*workers-1, svc.DatabaseURL, dir, *syncJournal, stderr)
+			if err != nil {
+				return err
+			}
+			defer stopWorkers()
+		}
 	}
 	var results []loadgen.Result
 	if *ceiling {
@@ -127,7 +150,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-pg-counts with -url needs -database-url (or DATABASE_URL)")
 		}
 		counter = &loadgen.Counter{DatabaseURL: *dbURL, Top: *pgTop}
-		if inProcess {
+		if inProcess && *workers == 1 { // other processes' round trips are not seen here
 			counter.RoundTrips = durable.RoundTrips
 		}
 	}
