@@ -83,7 +83,8 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		current Snapshot
 		input   []byte
 	)
-	// One round trip: the lease UPDATE, then (each statement seeing what the ones before it
+	// One round trip, one transaction (a batch without BEGIN, see asyncCommitImplicit): the
+	// lease UPDATE, then (each statement seeing what the ones before it
 	// wrote, and every write of earlier drivers, which the new fence now shuts out) what the
 	// drive needs: the run's spec, the highest recorded call, its latest snapshot and the
 	// posted outcomes the program has not seen in one statement, its toolsets in another. When the lease is not granted the
@@ -93,8 +94,9 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	// PostgreSQL crash that loses it loses every later record of the drive too (the
 	// write-ahead log is flushed in order), and the run is taken again from where it was.
 	b := &pgx.Batch{}
-	b.Queue("BEGIN")
-	b.Queue(s.asyncCommit())
+	if async := s.asyncCommitImplicit(); async != "" {
+		b.Queue(async)
+	}
 	if resumeSeq == 0 {
 		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID)
 	} else {
@@ -102,14 +104,13 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	}
 	b.Queue(q("RunDriveInput"), runID)
 	b.Queue(q("ToolsetListOfRun"), runID)
-	b.Queue("COMMIT")
 	err := func() error {
 		if _, err := uuid.Parse(runID); err != nil {
 			return pgx.ErrNoRows
 		}
 		br := s.pool.SendBatch(ctx, b)
 		defer br.Close()
-		for range 2 { // BEGIN, SET LOCAL
+		for range len(b.QueuedQueries) - 3 { // set_config
 			if _, err := br.Exec(); err != nil {
 				return fmt.Errorf("begin: %w", err)
 			}
@@ -135,7 +136,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
 		}
-		if _, err := br.Exec(); err != nil {
+		if err := br.Close(); err != nil {
 			return fmt.Errorf("commit: %w", err)
 		}
 		in.snapshot = current
@@ -245,8 +246,9 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 	return err
 }
 
-// oneShot is a fenced journal transaction sent in a single round trip: BEGIN, the lease's
-// deferred events and event, the statements queue adds, and COMMIT. Every statement it queues
+// oneShot is a fenced journal transaction sent in a single round trip, as one batch without
+// BEGIN and COMMIT (one implicit transaction, see asyncCommitImplicit): the lease's deferred
+// events and event, and the statements queue adds. Every statement it queues
 // must be guarded by the fence itself (a "...Fenced" query, a no-op unless the run is running
 // under the lease's fence), since it runs whether or not the lock found the lease: for a
 // stale driver the lock matches no row, the guarded statements change nothing, and
@@ -257,8 +259,10 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 // every later statement runs under the lock.
 func (l *Lease) oneShot(ctx context.Context, event deferredEvent, queue func(b *pgx.Batch) error) error {
 	b := &pgx.Batch{}
-	b.Queue("BEGIN")
-	b.Queue(l.store.asyncCommit())
+	if async := l.store.asyncCommitImplicit(); async != "" {
+		b.Queue(async)
+	}
+	lockAt := len(b.QueuedQueries)
 	for i, e := range append(l.deferred[:len(l.deferred):len(l.deferred)], event) {
 		raw, err := eventData(e.typ, e.data)
 		if err != nil {
@@ -273,18 +277,15 @@ func (l *Lease) oneShot(ctx context.Context, event deferredEvent, queue func(b *
 	if err := queue(b); err != nil {
 		return err
 	}
-	b.Queue("COMMIT")
 	conn, err := l.store.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	// A connection left inside a transaction (a failed statement) is closed by the pool
-	// rather than reused.
 	defer conn.Release()
 	br := conn.SendBatch(ctx, b)
 	locked := true
 	for i := range b.QueuedQueries {
-		if i == 2 {
+		if i == lockAt {
 			var seq int
 			if err := br.QueryRow().Scan(&seq); isNoRows(err) {
 				locked = false
@@ -295,8 +296,7 @@ func (l *Lease) oneShot(ctx context.Context, event deferredEvent, queue func(b *
 			continue
 		}
 		if _, err := br.Exec(); err != nil {
-			_ = br.Close()
-			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+			_ = br.Close() // the transaction is rolled back
 			return err
 		}
 	}
