@@ -11,6 +11,13 @@
 // the result), the most the database allows, and prints each scenario's runs/s as a ratio to
 // it. With -url, -ceiling needs -database-url (DATABASE_URL).
 //
+// With -workers N (and no -url) it starts N-1 worker processes besides codemode dev's worker, on
+// the same database, to see how the service scales out (scripts/scaleout.sh runs 1, 2 and 4).
+//
+// With -pg-counts it counts what a run of each scenario costs the database (statements, round
+// trips, writing transactions, commits, WAL flushes), and a call and a resume on top of a
+// trivial run: figures that hold on a busy machine, unlike the rates.
+//
 // It serves its own toolset on loopback and registers it as "loadgen"; the service must be
 // able to reach it. With -json it prints the results as JSON instead of a table.
 package main
@@ -24,11 +31,13 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
 
+	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/loadgen"
 )
 
@@ -65,9 +74,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return nil
 		})
 	syncJournal := fs.Bool("synchronous-journal", false, "with no -url: run codemode dev with --synchronous-journal (every record waits for the disk), to see what asynchronous journal commits buy")
+	pgCounts := fs.Bool("pg-counts", false, "count what each scenario costs the database per run (statements, round trips, writing transactions, commits, WAL flushes) and the derived cost per call and per resume; with no -url the private cluster loads pg_stat_statements, with -url its server must (needs -database-url)")
+	pgTop := fs.Int("pg-top", 0, "with -pg-counts: list this many of the most frequent statements of each scenario")
+	workers := fs.Int("workers", 1, "with no -url: worker processes driving runs, codemode dev's own included (the others are this program again, with -worker-process)")
+	workerProcess := fs.Bool(workerProcessFlag, false, "be a worker process of the service another loadgen started, on -database-url with the key in -secret-file, until interrupted")
+	secretFile := fs.String("secret-file", "", "with -worker-process: the file holding the service's secret key")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (with no -url: the service too) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *workerProcess {
+		return runWorkerProcess(ctx, *dbURL, *secretFile, *syncJournal, stderr)
+	}
+	if *workers < 1 || (*workers > 1 && *url != "") {
+		return fmt.Errorf("-workers wants a positive number, and more than one only with no -url")
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -79,6 +99,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	inProcess := *url == ""
+	if *pgCounts && inProcess {
+		if cur := pgSettings["shared_preload_libraries"]; cur == "" {
+			pgSettings["shared_preload_libraries"] = "pg_stat_statements"
+		} else if !strings.Contains(cur, "pg_stat_statements") {
+			pgSettings["shared_preload_libraries"] = cur + ",pg_stat_statements"
+		}
 	}
 	if *url == "" {
 		dir := *data
@@ -97,6 +125,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer svc.Stop()
 		*url = svc.URL
 		*dbURL = svc.DatabaseURL
+		if *workers > 1 {
+			stopWorkers, err := startWorkers(*workers-1, svc.DatabaseURL, dir, *syncJournal, stderr)
+			if err != nil {
+				return err
+			}
+			defer stopWorkers()
+		}
 	}
 	var results []loadgen.Result
 	if *ceiling {
@@ -109,9 +144,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		results = append(results, c)
 	}
+	var counter *loadgen.Counter
+	if *pgCounts {
+		if *dbURL == "" {
+			return fmt.Errorf("-pg-counts with -url needs -database-url (or DATABASE_URL)")
+		}
+		counter = &loadgen.Counter{DatabaseURL: *dbURL, Top: *pgTop}
+		if inProcess && *workers == 1 { // other processes' round trips are not seen here
+			counter.RoundTrips = durable.RoundTrips
+		}
+	}
 	measured, err := loadgen.Run(ctx, loadgen.Config{
 		URL: *url, Token: *token, Scenarios: strings.Split(*names, ","),
-		Concurrency: *concurrency, Duration: *duration, Warmup: *warmup,
+		Concurrency: *concurrency, Duration: *duration, Warmup: *warmup, Counter: counter,
 	})
 	if err != nil {
 		return err
@@ -143,7 +188,62 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "%s: first error: %s\n", r.Scenario, r.FirstError)
 		}
 	}
+	if *pgCounts {
+		return printCounts(stdout, measured)
+	}
 	return nil
+}
+
+// printCounts prints what a run of each scenario cost the database, and what a tool call and a
+// suspension with its resume cost on top of a trivial run.
+func printCounts(w io.Writer, results []loadgen.Result) error {
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "per run of\truns\tstatements\tpgss\tround trips\twrite xacts\tcommits\tWAL flushes")
+	byName := map[string]*loadgen.Counts{}
+	for _, r := range results {
+		if r.Counts == nil {
+			continue
+		}
+		byName[r.Scenario] = r.Counts
+		printCountsRow(tw, r.Scenario, strconv.Itoa(r.Counts.Runs), *r.Counts)
+	}
+	if t, c := byName["trivial"], byName["calls10"]; t != nil && c != nil {
+		printCountsRow(tw, "a call: (calls10 - trivial) / 10", "", diffCounts(*c, *t, 10))
+	}
+	if t, r := byName["resume"], byName["trivial"]; t != nil && r != nil {
+		printCountsRow(tw, "suspend + resume: resume - trivial", "", diffCounts(*t, *r, 1))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range results {
+		if r.Counts == nil || len(r.Counts.Top) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s: statements per run\n", r.Scenario)
+		for _, s := range r.Counts.Top {
+			fmt.Fprintf(w, "%8.2f  %s\n", s.Calls, s.Query)
+		}
+	}
+	return nil
+}
+
+func printCountsRow(w io.Writer, name, runs string, c loadgen.Counts) {
+	trips := "-"
+	if c.RoundTrips != 0 {
+		trips = fmt.Sprintf("%.2f", c.RoundTrips)
+	}
+	fmt.Fprintf(w, "%s\t%s\t%.2f\t%.2f\t%s\t%.2f\t%.2f\t%.2f\n", name, runs, c.Statements, c.Tracked, trips, c.WriteXacts, c.Commits, c.WALSyncs)
+}
+
+// diffCounts is (a - b) / n for each count.
+func diffCounts(a, b loadgen.Counts, n float64) loadgen.Counts {
+	return loadgen.Counts{
+		Statements: (a.Statements - b.Statements) / n, Tracked: (a.Tracked - b.Tracked) / n, RoundTrips: (a.RoundTrips - b.RoundTrips) / n,
+		WriteXacts: (a.WriteXacts - b.WriteXacts) / n, Commits: (a.Commits - b.Commits) / n,
+		WALSyncs: (a.WALSyncs - b.WALSyncs) / n,
+	}
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }

@@ -69,17 +69,11 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 	if req.Params.IdempotencyKey != nil {
 		n.IdempotencyKey = *req.Params.IdempotencyKey
 	}
-	run, created, err := h.store.CreateRun(ctx, n)
+	run, created, err := h.store.CreateRunWait(ctx, n, h.waitFor(req.Params.Wait), func(status string) bool {
+		return status == durable.StatusSuspended || durable.IsFinal(status)
+	})
 	if err != nil {
 		return nil, err
-	}
-	if wait := h.waitFor(req.Params.Wait); wait > 0 {
-		run, err = h.store.WaitRun(ctx, run.ID, wait, func(status string) bool {
-			return status == durable.StatusSuspended || durable.IsFinal(status)
-		})
-		if err != nil {
-			return nil, err
-		}
 	}
 	if !created {
 		return gen.CreateRun200JSONResponse(toRun(run)), nil
@@ -109,16 +103,17 @@ func (h *handlers) checkLimits(l gen.Limits) error {
 
 // GetRun implements gen.StrictServerInterface.
 func (h *handlers) GetRun(ctx context.Context, req gen.GetRunRequestObject) (gen.GetRunResponseObject, error) {
-	run, err := h.store.GetRun(ctx, req.Id)
+	var (
+		run durable.Run
+		err error
+	)
+	if wait := h.waitFor(req.Params.Wait); wait > 0 {
+		run, err = h.store.WaitRunChange(ctx, req.Id, wait)
+	} else {
+		run, err = h.store.GetRun(ctx, req.Id)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if wait := h.waitFor(req.Params.Wait); wait > 0 && !durable.IsFinal(run.Status) {
-		first := run.Status
-		run, err = h.store.WaitRun(ctx, req.Id, wait, func(status string) bool { return status != first })
-		if err != nil {
-			return nil, err
-		}
 	}
 	return gen.GetRun200JSONResponse(toRun(run)), nil
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/codemode/codemode/internal/toolcall"
@@ -87,10 +88,13 @@ const (
 // so duplicate or concurrent posts never resume twice). A run still running picks the outcome
 // up when it suspends. Errors: ErrRunNotFound, ErrCallNotFound, ErrOutcomeConflict.
 func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o toolcall.Outcome) (Recorded, error) {
-	if err := s.runExists(ctx, runID); err != nil {
-		return 0, err
+	if _, err := uuid.Parse(runID); err != nil {
+		return 0, fmt.Errorf("%w: %s", ErrRunNotFound, runID)
 	}
 	if callID < 1 || callID > math.MaxInt32 { // call ids are PostgreSQL integers
+		if err := s.runExists(ctx, runID); err != nil {
+			return 0, err
+		}
 		return 0, fmt.Errorf("%w: %s", ErrCallNotFound, toolcall.Key(runID, int64(callID)))
 	}
 	encoded, err := json.Marshal(o)
@@ -99,28 +103,37 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 	}
 	encoded = storable(encoded)
 	var result Recorded
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
+	// A pipelined transaction (pipeTx): BEGIN, the run's lock and the look-up of the call in
+	// one round trip (the look-up a statement of its own, so that it sees what a writer the
+	// lock waited for committed); the writes, River's job when the run waits, and COMMIT in one
+	// more (two when a job is enqueued).
+	err = s.inPipe(ctx, func(tx *pipeTx) error {
 		var (
 			runStatus string
 			seq       int
 			fence     int64
+			found     bool
+			status    string
+			handle    []byte
+			current   []byte
 		)
-		if err := tx.QueryRow(ctx, q("RunLockForUpdate"), runID).Scan(&runStatus, &seq, &fence); err != nil {
+		tx.queueRow(func(r pgx.Row) error {
+			err := r.Scan(&runStatus, &seq, &fence)
+			found = err == nil
 			if isNoRows(err) {
-				return fmt.Errorf("%w: %s", ErrRunNotFound, runID)
+				return nil
 			}
-			return fmt.Errorf("lock run: %w", err)
+			return err
+		}, q("RunLockForUpdate"), runID)
+		err := tx.QueryRow(ctx, q("CallGetForUpdate"), runID, callID).Scan(&status, &handle, &current)
+		if !found && (err == nil || isNoRows(err)) {
+			return fmt.Errorf("%w: %s", ErrRunNotFound, runID)
 		}
-		var (
-			status  string
-			handle  []byte
-			current []byte
-		)
-		if err := tx.QueryRow(ctx, q("CallGetForUpdate"), runID, callID).Scan(&status, &handle, &current); err != nil {
-			if isNoRows(err) {
-				return fmt.Errorf("%w: %s", ErrCallNotFound, toolcall.Key(runID, int64(callID)))
-			}
-			return fmt.Errorf("lock call: %w", err)
+		if isNoRows(err) {
+			return fmt.Errorf("%w: %s", ErrCallNotFound, toolcall.Key(runID, int64(callID)))
+		}
+		if err != nil {
+			return fmt.Errorf("lock run and call: %w", err)
 		}
 		if current != nil {
 			if sameOutcome(current, encoded) {

@@ -39,6 +39,8 @@ type Lease struct {
 	knownCalls int
 	// madeCalls: the lease recorded a call start.
 	madeCalls bool
+	// seq is the run's latest snapshot: as the lease found it, then as its writes left it.
+	seq int
 	// input is what the drive needs, read with the lease.
 	input *driveInput
 	// worker is the id of the worker driving the run ("" when unknown), recorded on the
@@ -131,18 +133,20 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		current Snapshot
 		input   []byte
 	)
-	// One round trip: the lease UPDATE, then (each statement seeing what the ones before it
+	// One round trip, one transaction (a batch without BEGIN, see asyncCommitImplicit): the
+	// lease UPDATE, then (each statement seeing what the ones before it
 	// wrote, and every write of earlier drivers, which the new fence now shuts out) what the
-	// drive needs: the run's spec, the highest recorded call, its toolsets, its latest snapshot
-	// and the posted outcomes the program has not seen. When the lease is not granted the
+	// drive needs: the run's spec, the highest recorded call, its latest snapshot and the
+	// posted outcomes the program has not seen in one statement, its toolsets in another. When the lease is not granted the
 	// reads are wasted (and answer nothing of use).
 	//
 	// The lease commits without waiting for the disk, like the journal (see journal): a
 	// PostgreSQL crash that loses it loses every later record of the drive too (the
 	// write-ahead log is flushed in order), and the run is taken again from where it was.
 	b := &pgx.Batch{}
-	b.Queue("BEGIN")
-	b.Queue(s.asyncCommit())
+	if async := s.asyncCommitImplicit(); async != "" {
+		b.Queue(async)
+	}
 	if resumeSeq == 0 {
 		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID)
 	} else {
@@ -150,16 +154,13 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	}
 	b.Queue(q("RunDriveInput"), runID)
 	b.Queue(q("ToolsetListOfRun"), runID)
-	b.Queue(q("SnapshotGetCurrent"), runID)
-	b.Queue(q("CallListUnapplied"), runID)
-	b.Queue("COMMIT")
 	err := func() error {
 		if _, err := uuid.Parse(runID); err != nil {
 			return pgx.ErrNoRows
 		}
 		br := s.pool.SendBatch(ctx, b)
 		defer br.Close()
-		for range 2 { // BEGIN, SET LOCAL
+		for range len(b.QueuedQueries) - 3 { // set_config
 			if _, err := br.Exec(); err != nil {
 				return fmt.Errorf("begin: %w", err)
 			}
@@ -167,9 +168,16 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		if err := br.QueryRow().Scan(&fence, &seq, &from, &crashes); err != nil {
 			return err
 		}
-		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input); err != nil {
+		var unapplied []byte
+		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input,
+			&current.Header, &current.State, &unapplied); err != nil {
 			return fmt.Errorf("drive input: %w", err)
 		}
+		settled, err := decodeUnapplied(unapplied)
+		if err != nil {
+			return fmt.Errorf("posted outcomes: %w", err)
+		}
+		in.settled = settled
 		rows, err := br.Query()
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
@@ -178,18 +186,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		if err != nil {
 			return fmt.Errorf("toolsets: %w", err)
 		}
-		if err := br.QueryRow().Scan(&current.Header, &current.State); err != nil && !isNoRows(err) {
-			return fmt.Errorf("snapshot: %w", err)
-		}
-		rows, err = br.Query()
-		if err != nil {
-			return fmt.Errorf("posted outcomes: %w", err)
-		}
-		in.settled, err = pgx.CollectRows(rows, scanUnapplied)
-		if err != nil {
-			return fmt.Errorf("posted outcomes: %w", err)
-		}
-		if _, err := br.Exec(); err != nil {
+		if err := br.Close(); err != nil {
 			return fmt.Errorf("commit: %w", err)
 		}
 		in.snapshot = current
@@ -206,7 +203,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	if err != nil {
 		return nil, 0, fmt.Errorf("lease run %s: %w", runID, err)
 	}
-	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes, knownCalls: known, input: &in, worker: workerID}
+	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes, knownCalls: known, input: &in, worker: workerID, seq: seq}
 	if from != nil {
 		l.redriven = true
 		err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -250,41 +247,68 @@ func (l *Lease) journal(ctx context.Context, fn func(tx pgx.Tx, seq int) error) 
 }
 
 func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq int) error) error {
-	// A pipelined transaction (pipeTx): BEGIN, the lock and the queued records of the lease
-	// travel in one round trip, the writes of fn and the COMMIT in another.
+	// A pipelined transaction (pipeTx): BEGIN, the lock, the queued records of the lease and
+	// the writes of fn travel together, up to the first statement whose answer fn needs (or
+	// up to the end); the lock's answer comes back with them and is checked before COMMIT is
+	// sent, in a round trip of its own. The writes sent before the check may belong to a stale
+	// driver: they are rolled back with the transaction. fn gets the lease's snapshot
+	// sequence, which only the lease holder changes.
+	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
+	checked, locked := false, false
 	deferred := l.takeDeferred()
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
 		if async {
 			_, _ = tx.Exec(ctx, l.store.asyncCommit())
 		}
-		var seq int
-		err := tx.QueryRow(ctx, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String()).Scan(&seq)
-		if isNoRows(err) {
-			return fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
-		}
-		if err != nil {
-			return fmt.Errorf("lock run %s: %w", l.runID, err)
-		}
+		tx.queueRow(func(r pgx.Row) error {
+			var seq int
+			err := r.Scan(&seq)
+			if isNoRows(err) {
+				checked = true
+				return lost
+			}
+			if err != nil {
+				return fmt.Errorf("lock run %s: %w", l.runID, err)
+			}
+			checked, locked = true, true
+			return nil
+		}, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
 		for _, e := range deferred {
 			if err := addEvent(ctx, tx, l.runID, e.typ, e.data); err != nil {
 				return err
 			}
 		}
-		return fn(tx, seq)
+		if err := fn(tx, l.seq); err != nil {
+			return err
+		}
+		if !checked {
+			if err := tx.flush(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
+	if checked && !locked {
+		err = lost
+	}
 	if err != nil {
 		l.restoreDeferred(deferred)
 	}
 	return err
 }
 
-// oneShot is a fenced journal transaction sent in a single round trip: BEGIN, the lock, the
-// lease's deferred events, the statements queue adds, and COMMIT. Every statement it queues
+// oneShot is a fenced journal transaction sent in a single round trip, as one batch without
+// BEGIN and COMMIT (one implicit transaction, see asyncCommitImplicit): the lease's deferred
+// events and event, and the statements queue adds. Every statement it queues
 // must be guarded by the fence itself (a "...Fenced" query, a no-op unless the run is running
 // under the lease's fence), since it runs whether or not the lock found the lease: for a
 // stale driver the lock matches no row, the guarded statements change nothing, and
 // ErrLeaseLost is returned. Like journal, it commits without waiting for the disk.
-func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) (err error) {
+//
+// The lock is the first of its events, event or the first deferred one: an event insert that
+// locks the run's row and extends the lease as RunLockFenced does (EventInsertLocking), so
+// every later statement runs under the lock.
+func (l *Lease) oneShot(ctx context.Context, event deferredEvent, queue func(b *pgx.Batch) error) (err error) {
 	deferred := l.takeDeferred()
 	defer func() {
 		if err != nil {
@@ -292,29 +316,33 @@ func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) (er
 		}
 	}()
 	b := &pgx.Batch{}
-	b.Queue("BEGIN")
-	b.Queue(l.store.asyncCommit())
-	b.Queue(q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
-	for _, e := range deferred {
-		if err := l.queueEventFenced(b, e.typ, e.data); err != nil {
+	if async := l.store.asyncCommitImplicit(); async != "" {
+		b.Queue(async)
+	}
+	lockAt := len(b.QueuedQueries)
+	for i, e := range append(deferred[:len(deferred):len(deferred)], event) {
+		raw, err := eventData(e.typ, e.data)
+		if err != nil {
 			return err
+		}
+		if i == 0 {
+			b.Queue(q("EventInsertLocking"), l.runID, e.typ, raw, l.fence, l.store.cfg.LeaseTTL.String())
+		} else {
+			b.Queue(q("EventInsertFenced"), l.runID, e.typ, raw, l.fence)
 		}
 	}
 	if err := queue(b); err != nil {
 		return err
 	}
-	b.Queue("COMMIT")
 	conn, err := l.store.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	// A connection left inside a transaction (a failed statement) is closed by the pool
-	// rather than reused.
 	defer conn.Release()
 	br := conn.SendBatch(ctx, b)
 	locked := true
 	for i := range b.QueuedQueries {
-		if i == 2 {
+		if i == lockAt {
 			var seq int
 			if err := br.QueryRow().Scan(&seq); isNoRows(err) {
 				locked = false
@@ -325,8 +353,7 @@ func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) (er
 			continue
 		}
 		if _, err := br.Exec(); err != nil {
-			_ = br.Close()
-			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+			_ = br.Close() // the transaction is rolled back
 			return err
 		}
 	}
@@ -336,16 +363,6 @@ func (l *Lease) oneShot(ctx context.Context, queue func(b *pgx.Batch) error) (er
 	if !locked {
 		return fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	}
-	return nil
-}
-
-// queueEventFenced queues an event guarded by the lease's fence (see oneShot).
-func (l *Lease) queueEventFenced(b *pgx.Batch, typ string, data map[string]any) error {
-	raw, err := eventData(typ, data)
-	if err != nil {
-		return err
-	}
-	b.Queue(q("EventInsertFenced"), l.runID, typ, raw, l.fence)
 	return nil
 }
 
@@ -362,9 +379,10 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 	if len(args) == 0 {
 		args = json.RawMessage("null")
 	}
-	err := l.oneShot(ctx, func(b *pgx.Batch) error {
+	started := deferredEvent{typ: EventCallStarted, data: l.withWorker(map[string]any{"callId": c.CallID, "path": c.Path})}
+	err := l.oneShot(ctx, started, func(b *pgx.Batch) error {
 		b.Queue(q("CallInsertFenced"), l.runID, c.CallID, toolcall.Key(l.runID, int64(c.CallID)), c.Toolset, c.Path, args, c.Durable, l.fence)
-		return l.queueEventFenced(b, EventCallStarted, l.withWorker(map[string]any{"callId": c.CallID, "path": c.Path}))
+		return nil
 	})
 	if err != nil {
 		return CallRecord{}, fmt.Errorf("call %s started: %w", toolcall.Key(l.runID, int64(c.CallID)), err)
@@ -427,9 +445,10 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o toolcall.Outcome)
 	if !o.OK && o.Error != nil {
 		data["error"] = o.Error.Message
 	}
-	err = l.oneShot(ctx, func(b *pgx.Batch) error {
+	settled := deferredEvent{typ: EventCallSettled, data: data}
+	err = l.oneShot(ctx, settled, func(b *pgx.Batch) error {
 		b.Queue(q("CallSettleFenced"), l.runID, callID, status, encoded, true, l.fence)
-		return l.queueEventFenced(b, EventCallSettled, data)
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("call %s settled: %w", toolcall.Key(l.runID, int64(callID)), err)
@@ -462,8 +481,9 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 
 // Checkpoint implements Host.
 func (l *Lease) Checkpoint(ctx context.Context, snapshot Snapshot) error {
-	err := l.journal(ctx, func(tx pgx.Tx, seq int) error {
-		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
+	var next int
+	err := l.journal(ctx, func(tx pgx.Tx, seq int) (err error) {
+		next, err = l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
 			return err
 		}
@@ -472,6 +492,7 @@ func (l *Lease) Checkpoint(ctx context.Context, snapshot Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("checkpoint run %s: %w", l.runID, err)
 	}
+	l.seq = next
 	return nil
 }
 
@@ -583,8 +604,12 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result, finishedData); err != nil {
 			return fmt.Errorf("finish run: %w", err)
 		}
-		if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), l.runID); err != nil {
-			return fmt.Errorf("delete snapshots: %w", err)
+		// A run at snapshot 0 has none: snapshots are written with the sequence that names
+		// them (writeSnapshot).
+		if l.seq > 0 {
+			if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), l.runID); err != nil {
+				return fmt.Errorf("delete snapshots: %w", err)
+			}
 		}
 		return l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{
 			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),

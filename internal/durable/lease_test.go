@@ -77,6 +77,14 @@ func TestStaleDriverWritesAreRefused(t *testing.T) {
 			require.ErrorIs(t, tt.write(), ErrLeaseLost)
 		})
 	}
+	// The stale writes were sent with the lock that refused them, and rolled back with it.
+	after, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusRunning, after.Status)
+	require.Zero(t, after.SnapshotSeq)
+	var snapshots int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT count(*) FROM snapshots WHERE run_id = $1", run.ID).Scan(&snapshots))
+	require.Zero(t, snapshots)
 	_, err = fresh.CallStarted(b.ctx, CallStart{CallID: 1, Path: "t.a"})
 	require.NoError(t, err, "the current driver writes")
 	calls, err := b.store.ListCalls(b.ctx, run.ID)
@@ -281,6 +289,56 @@ func TestJournalWritesCommitAsynchronously(t *testing.T) {
 	lease, _, err = syncStore.acquire(ctx, run.ID, 2, 0)
 	require.NoError(t, err)
 	require.Equal(t, "on", mode(lease.journal))
+}
+
+// A batch without BEGIN is one transaction, which Lease.oneShot and Store.acquireAs rely on: its
+// statements share a transaction id, set_config's local setting lasts until its end and no
+// further, and a failed statement rolls back the ones before it, leaving the connection idle.
+func TestBatchIsOneImplicitTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	admin, url := pgtest.NewDB(t)
+	_, err := admin.Exec(ctx, "DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = on', current_database()); END$$")
+	require.NoError(t, err)
+	pool, err := OpenPool(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	store, err := New(pool, Config{Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	run, _, err := store.CreateRun(ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+
+	batch := &pgx.Batch{}
+	batch.Queue(store.asyncCommitImplicit())
+	batch.Queue("SELECT current_setting('synchronous_commit')")
+	batch.Queue("SELECT txid_current()")
+	batch.Queue("SELECT txid_current()")
+	br := conn.SendBatch(ctx, batch)
+	_, err = br.Exec()
+	require.NoError(t, err)
+	var setting string
+	require.NoError(t, br.QueryRow().Scan(&setting))
+	var first, second int64
+	require.NoError(t, br.QueryRow().Scan(&first))
+	require.NoError(t, br.QueryRow().Scan(&second))
+	require.NoError(t, br.Close())
+	require.Equal(t, "off", setting)
+	require.Equal(t, first, second, "one transaction")
+	require.NoError(t, conn.QueryRow(ctx, "SHOW synchronous_commit").Scan(&setting))
+	require.Equal(t, "on", setting, "the setting does not outlive the transaction")
+
+	batch = &pgx.Batch{}
+	batch.Queue("UPDATE runs SET code = 'changed' WHERE id = $1", run.ID)
+	batch.Queue("SELECT 1 / 0")
+	require.Error(t, conn.SendBatch(ctx, batch).Close())
+	require.Equal(t, byte('I'), conn.Conn().PgConn().TxStatus())
+	got, err := store.GetRun(ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, "x", got.Code, "the statement before the failed one was rolled back")
 }
 
 // A new snapshot is progress: the run's count of lost workers starts again from zero, so a run

@@ -19,8 +19,10 @@ import (
 type pipeTx struct {
 	conn    *pgxpool.Conn
 	pending pgx.Batch
-	begun   bool // BEGIN was sent
-	done    bool
+	// scans read the row of the pending statements queued by queueRow, by index in pending.
+	scans map[int]func(pgx.Row) error
+	begun bool // BEGIN was sent
+	done  bool
 }
 
 var _ pgx.Tx = (*pipeTx)(nil)
@@ -36,15 +38,52 @@ func (s *Store) beginPipe(ctx context.Context) (*pipeTx, error) {
 	return t, nil
 }
 
+// queueRow queues a statement like Exec, whose row (at most one) scan reads when the queue is
+// sent: its answer arrives with the statements queued after it, in the same round trip.
+func (t *pipeTx) queueRow(scan func(pgx.Row) error, sql string, args ...any) {
+	if t.scans == nil {
+		t.scans = map[int]func(pgx.Row) error{}
+	}
+	t.scans[len(t.pending.QueuedQueries)] = scan
+	t.pending.Queue(sql, args...)
+}
+
+// take returns the queued statements and their scans, leaving the queue empty.
+func (t *pipeTx) take() (pgx.Batch, map[int]func(pgx.Row) error) {
+	b, scans := t.pending, t.scans
+	t.pending, t.scans = pgx.Batch{}, nil
+	t.begun = true
+	return b, scans
+}
+
+// readQueued reads the results of the first n statements of a sent batch, with their scans.
+func readQueued(br pgx.BatchResults, n int, scans map[int]func(pgx.Row) error) error {
+	for i := range n {
+		if scan := scans[i]; scan != nil {
+			if err := scan(br.QueryRow()); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := br.Exec(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // flush sends the queued statements and reads their results.
 func (t *pipeTx) flush(ctx context.Context) error {
 	if len(t.pending.QueuedQueries) == 0 {
 		return nil
 	}
-	b := t.pending
-	t.pending = pgx.Batch{}
-	t.begun = true
-	return t.conn.SendBatch(ctx, &b).Close()
+	b, scans := t.take()
+	br := t.conn.SendBatch(ctx, &b)
+	err := readQueued(br, len(b.QueuedQueries), scans)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Exec implements pgx.Tx: the statement is queued (see pipeTx).
@@ -64,17 +103,13 @@ func (t *pipeTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, 
 	if len(t.pending.QueuedQueries) == 0 {
 		return t.conn.Query(ctx, sql, args...)
 	}
-	b := t.pending
-	t.pending = pgx.Batch{}
-	t.begun = true
-	b.Queue(sql, args...)
+	b, scans := t.take()
 	n := len(b.QueuedQueries)
+	b.Queue(sql, args...)
 	br := t.conn.SendBatch(ctx, &b)
-	for range n - 1 {
-		if _, err := br.Exec(); err != nil {
-			_ = br.Close()
-			return nil, err
-		}
+	if err := readQueued(br, n, scans); err != nil {
+		_ = br.Close()
+		return nil, err
 	}
 	rows, err := br.Query()
 	if err != nil {
@@ -188,6 +223,41 @@ func (t *pipeTx) Commit(ctx context.Context) error {
 	}
 	t.pending.Queue("COMMIT")
 	err := t.flush(ctx)
+	if err == nil && t.conn.Conn().PgConn().TxStatus() != 'I' {
+		err = fmt.Errorf("commit: transaction still open (status %c)", t.conn.Conn().PgConn().TxStatus())
+	}
+	if err != nil {
+		_ = t.Rollback(ctx)
+		return err
+	}
+	t.done = true
+	t.conn.Release()
+	return nil
+}
+
+// commitReturning sends the queued statements, the query sql and the COMMIT in one round trip;
+// scan reads the query's row, before the COMMIT's outcome is known (an error of either is
+// returned).
+func (t *pipeTx) commitReturning(ctx context.Context, scan func(pgx.Row) error, sql string, args ...any) error {
+	if t.done {
+		return pgx.ErrTxClosed
+	}
+	b, scans := t.take()
+	n := len(b.QueuedQueries)
+	b.Queue(sql, args...)
+	b.Queue("COMMIT")
+	err := func() error {
+		br := t.conn.SendBatch(ctx, &b)
+		defer br.Close()
+		if err := readQueued(br, n, scans); err != nil {
+			return err
+		}
+		if err := scan(br.QueryRow()); err != nil {
+			return err
+		}
+		_, err := br.Exec()
+		return err
+	}()
 	if err == nil && t.conn.Conn().PgConn().TxStatus() != 'I' {
 		err = fmt.Errorf("commit: transaction still open (status %c)", t.conn.Conn().PgConn().TxStatus())
 	}

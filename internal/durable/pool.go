@@ -24,6 +24,9 @@ func OpenPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = DefaultMaxConns
 	}
+	if cfg.ConnConfig.Tracer == nil {
+		cfg.ConnConfig.Tracer = roundTripCounter{}
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)

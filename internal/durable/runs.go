@@ -99,33 +99,101 @@ func canonicalJSON(raw json.RawMessage) any {
 // CreateRun stores a queued run and its run.execute job in one transaction. created is false
 // when an earlier run with the same idempotency key and request is returned instead.
 func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool, err error) {
+	return s.CreateRunWait(ctx, n, 0, nil)
+}
+
+// CreateRunWait is CreateRun, then WaitRun for up to wait (none when 0) until done accepts the
+// run's status. The run's id is chosen here and its status changes subscribed to before it is
+// stored, so that every change is announced and the run is read once, when done (or the wait
+// is over).
+func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration, done func(status string) bool) (run Run, created bool, err error) {
 	if len(n.Limits) == 0 {
 		n.Limits = json.RawMessage("{}")
 	}
-	var key *string
-	if n.IdempotencyKey != "" {
-		key = &n.IdempotencyKey
-	}
+	deadline := time.Now().Add(wait)
+	id := uuid.NewString()
 	var (
-		whURL    *string
-		whSecret []byte
+		changed   <-chan string
+		listening bool
 	)
-	if n.Webhook != nil {
-		whURL = &n.Webhook.URL
-		var err error
-		if whSecret, err = s.seal(n.Webhook.Secret, whereRunWebhook); err != nil {
-			return Run{}, false, fmt.Errorf("create run: %w", err)
+	if wait > 0 {
+		var unsubscribe func()
+		changed, listening, unsubscribe = s.watch.subscribeListening(ctx, id)
+		defer unsubscribe()
+	}
+	if n.IdempotencyKey == "" {
+		run, err = s.insertRun(ctx, id, n)
+		created = true
+	} else {
+		run, created, err = s.insertRunIdempotent(ctx, id, n)
+	}
+	if err != nil {
+		return Run{}, false, fmt.Errorf("create run: %w", unstorable(err))
+	}
+	if wait <= 0 {
+		if created {
+			return run, true, nil // a new run has no pending calls
+		}
+		run, err = s.GetRun(ctx, run.ID)
+		return run, false, err
+	}
+	if !created { // an earlier run, whose changes may predate the subscription
+		run, err = s.WaitRun(ctx, run.ID, time.Until(deadline), done)
+		return run, false, err
+	}
+	run, err = s.waitRun(ctx, id, deadline, done, changed, listening, &run)
+	return run, true, err
+}
+
+// insertRun stores a run without an idempotency key, as run id, and its run.execute job, in
+// a pipelined transaction (pipeTx) of two round trips: BEGIN, the run, the toolsets' check
+// (when it names toolsets; a third round trip) and River's job; then River's insert
+// notification, the run as stored, and COMMIT.
+func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error) {
+	whURL, whSecret, err := s.runWebhook(n)
+	if err != nil {
+		return Run{}, err
+	}
+	tx, err := s.beginPipe(ctx)
+	if err != nil {
+		return Run{}, err
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	_, _ = tx.Exec(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, nil, n.hash(), inputArg(n.Input), id)
+	if n.Toolsets != nil {
+		if err := checkToolsets(ctx, tx, n.Toolsets); err != nil {
+			return Run{}, err
 		}
 	}
+	if _, err := s.river.InsertTx(ctx, tx, ExecuteArgs{RunID: id}, nil); err != nil {
+		return Run{}, fmt.Errorf("enqueue run.execute: %w", err)
+	}
+	var run Run
+	if err := tx.commitReturning(ctx, func(row pgx.Row) (err error) {
+		run, err = scanRun(row)
+		return err
+	}, q("RunGet"), id); err != nil {
+		return Run{}, err
+	}
+	return run, nil
+}
+
+// insertRunIdempotent stores a run with an idempotency key, as run id unless the key exists;
+// created is false when an earlier run with the same key and request is returned instead.
+func (s *Store) insertRunIdempotent(ctx context.Context, id string, n NewRun) (run Run, created bool, err error) {
+	whURL, whSecret, err := s.runWebhook(n)
+	if err != nil {
+		return Run{}, false, err
+	}
+	key := &n.IdempotencyKey
 	hash := n.hash()
-	var id string
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		if n.Toolsets != nil {
 			if err := checkToolsets(ctx, tx, n.Toolsets); err != nil {
 				return err
 			}
 		}
-		inserted, err := scanRun(tx.QueryRow(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash, inputArg(n.Input)))
+		inserted, err := scanRun(tx.QueryRow(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash, inputArg(n.Input), id))
 		if isNoRows(err) { // the idempotency key exists
 			var (
 				uid      uuid.UUID
@@ -137,26 +205,31 @@ func (s *Store) CreateRun(ctx context.Context, n NewRun) (run Run, created bool,
 			if !bytes.Equal(prevHash, hash) {
 				return ErrIdempotencyConflict
 			}
-			id = uid.String()
+			run = Run{ID: uid.String()}
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("insert run: %w", err)
 		}
-		run, id, created = inserted, inserted.ID, true
+		run, created = inserted, true
 		if _, err := s.river.InsertTx(ctx, tx, ExecuteArgs{RunID: id}, nil); err != nil {
 			return fmt.Errorf("enqueue run.execute: %w", err)
 		}
 		return nil
 	})
+	return run, created, err
+}
+
+// runWebhook returns the run's webhook URL and sealed secret as stored (nil without one).
+func (s *Store) runWebhook(n NewRun) (*string, []byte, error) {
+	if n.Webhook == nil {
+		return nil, nil, nil
+	}
+	secret, err := s.seal(n.Webhook.Secret, whereRunWebhook)
 	if err != nil {
-		return Run{}, false, fmt.Errorf("create run: %w", unstorable(err))
+		return nil, nil, err
 	}
-	if created {
-		return run, true, nil // a new run has no pending calls
-	}
-	run, err = s.GetRun(ctx, id)
-	return run, false, err
+	return &n.Webhook.URL, secret, nil
 }
 
 // inputArg is a run's input as the RunInsert query takes it: NULL when none was given.
@@ -260,29 +333,70 @@ func (s *Store) getRunRow(ctx context.Context, id string) (Run, error) {
 
 // WaitRun returns the run once done(its status) is true or the wait is over (returning the
 // run as it is then). It rereads the run when a PostgreSQL notification announces a status
-// that done accepts (see runWatch); it polls (at growing intervals, 50 ms up to 1 s) only while
-// the listener is not listening, and otherwise rereads every watchSafetyPoll as a safety net.
+// that done accepts (see runWatch); only while the listener is not listening does it also
+// poll, at growing intervals (50 ms up to 1 s); otherwise it rereads every watchSafetyPoll as a
+// safety net.
 func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done func(status string) bool) (Run, error) {
 	deadline := time.Now().Add(wait)
-	changed, unsubscribe := s.watch.subscribe(ctx, id)
+	changed, listening, unsubscribe := s.watch.subscribeListening(ctx, id)
 	defer unsubscribe()
+	return s.waitRun(ctx, id, deadline, done, changed, listening, nil)
+}
+
+// WaitRunChange returns the run once its status differs from the one it has when asked (at
+// once when that is final), or when the wait is over.
+func (s *Store) WaitRunChange(ctx context.Context, id string, wait time.Duration) (Run, error) {
+	deadline := time.Now().Add(wait)
+	var first string
+	done := func(status string) bool { return status != first || IsFinal(status) }
+	if !s.watch.listening() {
+		// Not listening yet: a run already final is answered without connecting the listener.
+		run, err := s.getRunRow(ctx, id)
+		if err != nil || IsFinal(run.Status) {
+			if err != nil {
+				return Run{}, err
+			}
+			return s.withPending(ctx, run)
+		}
+	}
+	// Subscribed before the run is read: every change after the read is announced.
+	changed, listening, unsubscribe := s.watch.subscribeListening(ctx, id)
+	defer unsubscribe()
+	run, err := s.getRunRow(ctx, id)
+	if err != nil {
+		return Run{}, err
+	}
+	first = run.Status
+	return s.waitRun(ctx, id, deadline, done, changed, listening, &run)
+}
+
+// waitRun waits as WaitRun does on a subscription made before known (when not nil) was read.
+func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done func(status string) bool,
+	changed <-chan string, listening bool, known *Run) (Run, error) {
 	interval := 25 * time.Millisecond
 	for {
-		run, err := s.getRunRow(ctx, id)
-		if err != nil {
-			return Run{}, err
+		var run Run
+		if known != nil {
+			run, known = *known, nil
+		} else {
+			var err error
+			if run, err = s.getRunRow(ctx, id); err != nil {
+				return Run{}, err
+			}
 		}
 		if done(run.Status) || !time.Now().Before(deadline) {
 			return s.withPending(ctx, run)
 		}
-		interval = min(interval*2, time.Second)
-		if s.watch.listening() {
-			interval = watchSafetyPoll
+		next := min(watchSafetyPoll, time.Until(deadline))
+		if !listening {
+			// Notifications may be missed until the listener listens: poll as well.
+			interval = min(interval*2, time.Second)
+			next = min(interval, next)
 		}
-		interval = min(interval, time.Until(deadline))
-		if !waitChange(ctx, changed, interval, done) {
+		if !waitChange(ctx, changed, next, done) {
 			return s.withPending(context.WithoutCancel(ctx), run)
 		}
+		listening = listening || s.watch.listening()
 	}
 }
 
@@ -379,6 +493,28 @@ func decodeCursor(c string) (time.Time, string, error) {
 		return time.Time{}, "", fmt.Errorf("%w: %w", ErrInvalidCursor, err)
 	}
 	return at, id, nil
+}
+
+// decodeUnapplied decodes the posted outcomes RunDriveInput returns (nil: none).
+func decodeUnapplied(raw []byte) ([]Settled, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	var rows []struct {
+		CallID  int             `json:"callId"`
+		Outcome json.RawMessage `json:"outcome"`
+	}
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, err
+	}
+	out := make([]Settled, len(rows))
+	for i, r := range rows {
+		out[i].CallID = r.CallID
+		if err := json.Unmarshal(r.Outcome, &out[i].Outcome); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // scanUnapplied scans a row of CallListUnapplied.

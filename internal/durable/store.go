@@ -118,6 +118,18 @@ func (s *Store) asyncCommit() string {
 	return "SET LOCAL synchronous_commit = off"
 }
 
+// asyncCommitImplicit is asyncCommit for the implicit transaction of a pipelined batch
+// without BEGIN (one Sync: PostgreSQL runs its statements in one transaction, each with its own
+// snapshot, and commits at the end or rolls back at the first error): set_config's local
+// setting lasts until that transaction ends. "" with Config.SynchronousJournal, whose journal
+// follows the server's setting.
+func (s *Store) asyncCommitImplicit() string {
+	if s.cfg.SynchronousJournal {
+		return ""
+	}
+	return "SELECT set_config('synchronous_commit', 'off', true)"
+}
+
 func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, s.pool, fn)
 }

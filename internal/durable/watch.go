@@ -54,6 +54,14 @@ func newRunWatch(pool *pgxpool.Pool) *runWatch {
 // reconnected), and the function that ends the subscription. It returns once the listener
 // listens, or after watchReadyTimeout (or ctx's end) if it cannot connect.
 func (w *runWatch) subscribe(ctx context.Context, id string) (<-chan string, func()) {
+	ch, _, unsubscribe := w.subscribeListening(ctx, id)
+	return ch, unsubscribe
+}
+
+// subscribeListening is subscribe, also reporting whether the listener listens: then every
+// later change of the run is announced on the channel (or, after a reconnection, ""), and
+// the subscriber need not poll.
+func (w *runWatch) subscribeListening(ctx context.Context, id string) (<-chan string, bool, func()) {
 	ch := make(chan string, 1)
 	w.mu.Lock()
 	set := w.waiters[id]
@@ -77,12 +85,29 @@ func (w *runWatch) subscribe(ctx context.Context, id string) (<-chan string, fun
 	w.mu.Unlock()
 	timer := time.NewTimer(watchReadyTimeout)
 	defer timer.Stop()
+	listening := false
 	select {
 	case <-ready:
+		listening = true
 	case <-timer.C:
 	case <-ctx.Done():
 	}
-	return ch, func() { w.unsubscribe(id, ch) }
+	return ch, listening, func() { w.unsubscribe(id, ch) }
+}
+
+// listening reports whether the listener listens now, so that a subscription would not wait.
+func (w *runWatch) listening() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.running {
+		return false
+	}
+	select {
+	case <-w.ready:
+		return true
+	default:
+		return false
+	}
 }
 
 func (w *runWatch) unsubscribe(id string, ch chan string) {
@@ -187,22 +212,6 @@ func (w *runWatch) listenOnce(ctx context.Context, listening func()) error {
 		}
 		id, status, _ := strings.Cut(n.Payload, " ")
 		w.wake(id, status)
-	}
-}
-
-// listening reports whether the listener has been listening since a waiter subscribed (a
-// reconnect after that wakes every waiter, so notifications missed meanwhile cost nothing).
-func (w *runWatch) listening() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.running {
-		return false
-	}
-	select {
-	case <-w.ready:
-		return true
-	default:
-		return false
 	}
 }
 

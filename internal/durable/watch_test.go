@@ -99,3 +99,71 @@ func TestRunWatchKeepsTheLatestStatusForALaggingWaiter(t *testing.T) {
 	default:
 	}
 }
+
+// A run created with a wait is subscribed to before it is stored: a change right after the
+// creation (here a cancel from another goroutine) wakes the waiter, which reads the run once.
+func TestCreateRunWaitSeesChangesRightAfterCreation(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ids := make(chan string, 1)
+	go func() {
+		// The run's id appears with its row; cancel it as soon as it does.
+		for {
+			var id string
+			err := b.store.pool.QueryRow(b.ctx, "SELECT id::text FROM runs WHERE code = 'waited'").Scan(&id)
+			if err == nil {
+				_, _ = b.store.CancelRun(b.ctx, id)
+				ids <- id
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	run, created, err := b.store.CreateRunWait(b.ctx, NewRun{Code: "waited"}, time.Minute, IsFinal)
+	require.NoError(t, err)
+	require.True(t, created)
+	require.Equal(t, StatusCancelled, run.Status)
+	require.Equal(t, <-ids, run.ID)
+
+	// The same idempotent request again returns the first run, final at once.
+	first, created, err := b.store.CreateRunWait(b.ctx, NewRun{Code: "keyed", IdempotencyKey: "k"}, 0, nil)
+	require.NoError(t, err)
+	require.True(t, created)
+	_, err = b.store.CancelRun(b.ctx, first.ID)
+	require.NoError(t, err)
+	again, created, err := b.store.CreateRunWait(b.ctx, NewRun{Code: "keyed", IdempotencyKey: "k"}, time.Minute, IsFinal)
+	require.NoError(t, err)
+	require.False(t, created)
+	require.Equal(t, first.ID, again.ID)
+	require.Equal(t, StatusCancelled, again.Status)
+}
+
+// WaitRunChange answers a final run at once, and another once its status changes.
+func TestWaitRunChange(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	done := make(chan Run, 1)
+	go func() {
+		got, err := b.store.WaitRunChange(b.ctx, run.ID, time.Minute)
+		if err == nil {
+			done <- got
+		}
+		close(done)
+	}()
+	for !b.store.watch.listening() { // the waiter subscribed (or is about to read first)
+		time.Sleep(time.Millisecond)
+	}
+	_, err = b.store.CancelRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	got := <-done
+	require.Equal(t, StatusCancelled, got.Status)
+
+	again, err := b.store.WaitRunChange(b.ctx, run.ID, time.Minute)
+	require.NoError(t, err)
+	require.Equal(t, StatusCancelled, again.Status, "a final run is answered at once")
+
+	_, err = b.store.WaitRunChange(b.ctx, "00000000-0000-0000-0000-000000000000", time.Minute)
+	require.ErrorIs(t, err, ErrRunNotFound)
+}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/codemode/codemode/client"
 	"github.com/codemode/codemode/internal/cli"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
@@ -32,6 +34,8 @@ type Config struct {
 	// ToolsetHost is the address the generator's toolset listens on; the service must be able
 	// to reach it. Default 127.0.0.1:0 (a free port on loopback).
 	ToolsetHost string
+	// Counter, when set, counts what each scenario cost the database per run (Result.Counts).
+	Counter *Counter
 }
 
 func (c Config) withDefaults() Config {
@@ -70,6 +74,8 @@ type Result struct {
 	Latency     Latency       `json:"latency"`
 	// CeilingRatio is RunsPerSec divided by the PostgreSQL ceiling's, when one was measured.
 	CeilingRatio float64 `json:"ceilingRatio,omitempty"`
+	// Counts is what a run cost the database, when Config.Counter was set.
+	Counts *Counts `json:"counts,omitempty"`
 }
 
 // RatiosTo sets each result's CeilingRatio to its runs/s divided by ceiling's.
@@ -111,9 +117,16 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 	if err := registerToolset(ctx, client, toolsetURL); err != nil {
 		return nil, err
 	}
+	var counting *pgx.Conn
+	if cfg.Counter != nil {
+		if counting, err = cfg.Counter.connect(ctx); err != nil {
+			return nil, err
+		}
+		defer counting.Close(context.WithoutCancel(ctx))
+	}
 	var results []Result
 	for _, s := range picked {
-		res, err := drive(ctx, client, s, cfg)
+		res, err := drive(ctx, client, s, cfg, counting)
 		if err != nil {
 			return results, err
 		}
@@ -171,9 +184,19 @@ func registerToolset(ctx context.Context, c *client.ClientWithResponses, url str
 }
 
 // drive runs s with cfg.Concurrency runs in flight: a warm-up, then the measured window. A run
-// counts when it ends inside the window, so the rate is completions per second.
-func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg Config) (Result, error) {
+// counts when it ends inside the window, so the rate is completions per second. With
+// cfg.Counter the database's counters are read before the warm-up and after the last run, and
+// divided by every run driven.
+func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg Config, counting *pgx.Conn) (Result, error) {
 	res := Result{Scenario: s.name, Measures: s.measures, Concurrency: cfg.Concurrency}
+	var before sample
+	if counting != nil {
+		var err error
+		if before, err = cfg.Counter.sample(ctx, counting); err != nil {
+			return res, err
+		}
+	}
+	driven := 0
 	warmEnd := time.Now().Add(cfg.Warmup)
 	end := warmEnd.Add(cfg.Duration)
 	var (
@@ -192,10 +215,12 @@ func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg C
 				}
 				d, err := s.run(ctx, c, toolsetName)
 				done := time.Now()
+				mu.Lock()
+				driven++
 				if done.Before(warmEnd) || done.After(end) {
+					mu.Unlock()
 					continue
 				}
-				mu.Lock()
 				if err != nil {
 					res.Errors++
 					if res.FirstError == "" {
@@ -216,5 +241,23 @@ func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg C
 	res.Elapsed = cfg.Duration
 	res.RunsPerSec = float64(res.Runs) / cfg.Duration.Seconds()
 	res.Latency = summarize(latencies)
+	if counting != nil {
+		settle := cfg.Counter.Settle
+		if settle == 0 {
+			settle = 11 * time.Second
+		}
+		if settle > 0 {
+			select {
+			case <-ctx.Done():
+				return res, ctx.Err()
+			case <-time.After(settle):
+			}
+		}
+		after, err := cfg.Counter.sample(ctx, counting)
+		if err != nil {
+			return res, err
+		}
+		res.Counts = cfg.Counter.counts(before, after, driven)
+	}
 	return res, nil
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/durable"
 )
 
 func TestSummarize(t *testing.T) {
@@ -37,7 +39,8 @@ func TestSummarize(t *testing.T) {
 }
 
 // TestRunAgainstDevService drives every scenario briefly against codemode dev on a private
-// PostgreSQL: each must finish runs, all with the right result.
+// PostgreSQL: each must finish runs, all with the right result, and counts what they cost the
+// database.
 func TestRunAgainstDevService(t *testing.T) {
 	ctx := context.Background()
 	// The cluster runs as the postgres user when the tests run as root: its directory must
@@ -46,11 +49,12 @@ func TestRunAgainstDevService(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.Chmod(dir, 0o755))
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	svc, err := StartService(ctx, dir, logWriter{t}, nil)
+	svc, err := StartService(ctx, dir, logWriter{t}, map[string]string{"shared_preload_libraries": "pg_stat_statements"})
 	require.NoError(t, err)
 	t.Cleanup(svc.Stop)
 
-	results, err := Run(ctx, Config{URL: svc.URL, Concurrency: 2, Duration: time.Second, Warmup: -1})
+	counter := &Counter{DatabaseURL: svc.DatabaseURL, RoundTrips: durable.RoundTrips, Settle: -1, Top: 5}
+	results, err := Run(ctx, Config{URL: svc.URL, Concurrency: 2, Duration: time.Second, Warmup: -1, Counter: counter})
 	require.NoError(t, err)
 	require.Len(t, results, len(scenarios))
 	for i, r := range results {
@@ -60,10 +64,36 @@ func TestRunAgainstDevService(t *testing.T) {
 		require.InDelta(t, float64(r.Runs), r.RunsPerSec, 0.001, "one-second window")
 		require.LessOrEqual(t, r.Latency.P50, r.Latency.Max)
 		require.Positive(t, r.Latency.P50)
+		c := r.Counts
+		require.NotNil(t, c, r.Scenario)
+		require.GreaterOrEqual(t, c.Runs, r.Runs, "every run driven is counted")
+		// A run is at least created, leased and finished, each a writing transaction.
+		require.GreaterOrEqual(t, c.WriteXacts, 3.0, r.Scenario)
+		require.GreaterOrEqual(t, c.RoundTrips, 3.0, r.Scenario)
+		require.GreaterOrEqual(t, c.Statements, c.Tracked, "pg_stat_statements misses pipelined transaction control")
+		require.Positive(t, c.Tracked, r.Scenario)
+		require.Len(t, c.Top, 5)
 	}
 
 	_, err = Run(ctx, Config{URL: svc.URL, Scenarios: []string{"nope"}})
 	require.ErrorContains(t, err, `unknown scenario "nope"`)
+}
+
+// TestCountsPerRun divides the change of each counter by the runs, and lists the statements
+// sent most often.
+func TestCountsPerRun(t *testing.T) {
+	t.Parallel()
+	c := &Counter{RoundTrips: func() (int64, int64) { return 0, 0 }, Top: 2}
+	before := sample{statements: map[string]int64{"a": 10, "b": 5}, xid: 100, commits: 50, walSyncs: 7, roundTrips: 1000, sent: 3000}
+	after := sample{statements: map[string]int64{"a": 30, "b": 5, "c": 10, "d": 4}, xid: 130, commits: 90, walSyncs: 17, roundTrips: 1100, sent: 3400}
+	got := c.counts(before, after, 10)
+	require.Equal(t, &Counts{Runs: 10, Statements: 40, Tracked: 3.4, WriteXacts: 3, Commits: 4, WALSyncs: 1, RoundTrips: 10,
+		Top: []StatementCount{{Calls: 2, Query: "a"}, {Calls: 1, Query: "c"}}}, got)
+
+	c.RoundTrips = nil // a service elsewhere: statements as pg_stat_statements counts them
+	got = c.counts(before, after, 10)
+	require.InDelta(t, 3.4, got.Statements, 1e-9)
+	require.Zero(t, got.RoundTrips)
 }
 
 // logWriter sends the service's logs to the test log.

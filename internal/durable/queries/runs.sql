@@ -1,10 +1,10 @@
 -- name: RunInsert
--- Inserts a run with its "created" event (sequence 1) and returns it as RunGet does; no row
+-- Inserts run $9 with its "created" event (sequence 1) and returns it as RunGet does; no row
 -- when the idempotency key exists.
 WITH run AS (
-    INSERT INTO runs (code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq, input,
+    INSERT INTO runs (id, code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq, input,
                       toolset_versions)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8,
+    VALUES ($9, $1, $2, $3, $4, $5, $6, $7, 1, $8,
             -- the versions of the toolsets the run may use (see migration 00016)
             (SELECT coalesce(jsonb_object_agg(name, version), '{}') FROM toolsets WHERE $3::text[] IS NULL OR name = ANY ($3::text[])))
     ON CONFLICT (idempotency_key) DO NOTHING
@@ -154,16 +154,34 @@ WITH s AS (
 )
 INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s;
 
+-- name: EventInsertLocking
+-- EventInsertFenced that also extends the lease by $5 as RunLockFenced does, which it stands
+-- for as the first statement of a transaction (see Lease.oneShot): it returns the event's
+-- sequence number, no row when the lease was lost.
+WITH s AS (
+    UPDATE runs SET event_seq = event_seq + 1, lease_expires_at = now() + $5::interval, updated_at = now()
+    WHERE id = $1 AND fence = $4 AND status = 'running'
+    RETURNING event_seq
+)
+INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s
+RETURNING seq;
+
 -- name: EventList
 SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;
 
 
 -- name: RunDriveInput
--- What a drive needs once it took the lease: the run's code, limits and toolset names, and the
--- highest call id recorded so far (calls above it are new), and its input. Sent right after the
+-- What a drive needs once it took the lease: the run's code, limits and toolset names, the
+-- highest call id recorded so far (calls above it are new), its input, its latest snapshot
+-- (runs.snapshot_seq; NULLs when it has none) and the posted outcomes the program has not seen
+-- (a JSON array of {"callId", "outcome"}, in call order; NULL when none). Sent right after the
 -- lease UPDATE, as a statement of its own so that it sees every write of earlier drivers.
-SELECT code, limits, toolsets, (SELECT coalesce(max(call_id), 0) FROM calls WHERE run_id = $1), input
-FROM runs WHERE id = $1;
+SELECT r.code, r.limits, r.toolsets, (SELECT coalesce(max(call_id), 0) FROM calls WHERE run_id = $1), r.input,
+       s.header, s.state,
+       (SELECT json_agg(json_build_object('callId', c.call_id, 'outcome', c.outcome) ORDER BY c.call_id)
+        FROM calls c WHERE c.run_id = $1 AND c.outcome IS NOT NULL AND NOT c.applied)
+FROM runs r LEFT JOIN snapshots s ON s.run_id = r.id AND s.seq = r.snapshot_seq
+WHERE r.id = $1;
 
 -- name: ToolsetListOfRun
 -- The toolsets run $1 may use, with the manifests of the versions recorded when it was created
@@ -182,6 +200,3 @@ SELECT name, url, secret, secret_sealed, description, manifest, created_at, fals
 WHERE (SELECT toolset_versions IS NULL AND (toolsets IS NULL OR toolsets.name = ANY (toolsets)) FROM runs WHERE id = $1)
 ORDER BY 1;
 
--- name: SnapshotGetCurrent
--- The run's latest snapshot (runs.snapshot_seq), if any.
-SELECT s.header, s.state FROM snapshots s JOIN runs r ON r.id = s.run_id AND s.seq = r.snapshot_seq WHERE r.id = $1;
