@@ -202,8 +202,10 @@ func TestCancelPendingWhenProgramReturns(t *testing.T) {
 
 func TestTimeoutCountsAcrossResumes(t *testing.T) {
 	t.Parallel()
-	b, _ := setup(t, Limits{TimeoutMs: 150}, Hooks{})
-	e := execute(t, b, "await tools.util.sleep({ms: 100}); await tools.approvals.request({}); await tools.util.sleep({ms: 100}); 1")
+	// Each drive alone stays inside the limit, with room for a loaded machine; the two together
+	// do not.
+	b, _ := setup(t, Limits{TimeoutMs: 2000}, Hooks{})
+	e := execute(t, b, "await tools.util.sleep({ms: 1200}); await tools.approvals.request({}); await tools.util.sleep({ms: 1200}); 1")
 	require.Equal(t, StateSuspended, e.State())
 	s, err := e.Suspend()
 	require.NoError(t, err)
