@@ -429,6 +429,10 @@ func stringRepeat(vm *VM, c NativeCall) Value {
 	}
 	vm.chargeAhead(stringBaseSize + size)
 	var b stringBuilder
+	if !s.isASCII {
+		b.widen()
+	}
+	b.grow(s.Len() * int(n)) // one buffer, not the garbage of doubling ones
 	for i := 0; i < int(n); i++ {
 		b.writeString(s)
 	}

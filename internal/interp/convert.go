@@ -92,7 +92,11 @@ func (vm *VM) ToString(v Value) *jsString {
 	case KindString:
 		return v.str()
 	case KindNumber:
-		return numberToJSString(v.num)
+		s := numberToJSString(v.num)
+		if s.length > 1 { // not one of the shared digits: a new header and its text
+			vm.allocated += stringBaseSize + int64(s.length)
+		}
+		return s
 	case KindUndefined:
 		return strUndefined
 	case KindNull:

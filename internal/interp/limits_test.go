@@ -68,3 +68,23 @@ func TestHostilePrograms(t *testing.T) {
 		})
 	}
 }
+
+// TestChargesCoverRopesOfNumbers checks that what a program is charged as it allocates is at
+// least the live data it builds, for ropes of repeated strings and numbers: the first look at
+// the live heap comes when the charges reach the limit, so live data charged short would let
+// the process hold more than the limit before any look (and the Go heap twice that).
+func TestChargesCoverRopesOfNumbers(t *testing.T) {
+	t.Parallel()
+	p, err := Compile("const a = []; globalThis.keep = a; let s = ''; for (let i = 100; i < 20000; i++) { s += 'y'.repeat(100) + i; if (s.length > 1e5) { a.push(s); s = '' } }")
+	require.NoError(t, err)
+	vm := New(Config{MaxMemoryBytes: 1 << 40})
+	base := vm.liveHeapSize(nil)
+	charged := vm.allocated
+	require.NoError(t, vm.Start(p))
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusDone, st)
+	live := vm.liveHeapSize(nil) - base
+	require.Greater(t, live, int64(2e6))
+	require.GreaterOrEqual(t, vm.allocated-charged, live)
+}

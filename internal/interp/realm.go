@@ -665,6 +665,8 @@ type VM struct {
 	// heap accounting (bytes; see memory accounting in object allocation helpers)
 	allocated int64 // bytes allocated since the last live-size measurement
 	maxMemory int64 // Config.MaxMemoryBytes; 0 = no limit
+	// walkHint sizes the next live-heap walk's sets from what the last one saw.
+	walkHint struct{ objs, strs int }
 
 	// logf receives console output lines (Config.Log); nil drops them.
 	logf func(level, text string)

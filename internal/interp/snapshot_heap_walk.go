@@ -1,5 +1,7 @@
 package interp
 
+import "unsafe"
+
 // Reachability walk for memory accounting (MaxMemoryBytes).
 //
 // Allocation paths add an estimate to vm.allocated (objects, array storage, properties,
@@ -24,9 +26,9 @@ const (
 // heapWalker visits reachable heap data once and sums its estimated size.
 type heapWalker struct {
 	realm *Realm
-	objs  map[*Object]struct{}
+	objs  addrSet // objects seen
 	nodes map[slotCodec]struct{}
-	strs  map[*jsString]struct{}
+	strs  addrSet // long strings and rope nodes seen
 	stack []*Object
 	todo  []slotCodec
 	bytes int64
@@ -34,8 +36,8 @@ type heapWalker struct {
 
 // newHeapWalker prepares a walk over vm's heap.
 func (vm *VM) newHeapWalker() *heapWalker {
-	return &heapWalker{realm: vm.realm, objs: map[*Object]struct{}{}, nodes: map[slotCodec]struct{}{},
-		strs: map[*jsString]struct{}{}}
+	return &heapWalker{realm: vm.realm, objs: newAddrSet(vm.walkHint.objs), nodes: map[slotCodec]struct{}{},
+		strs: newAddrSet(vm.walkHint.strs)}
 }
 
 // add counts n more bytes (slots use it for their own storage).
@@ -70,10 +72,9 @@ func (w *heapWalker) object(o *Object) {
 	if o.iid != 0 {
 		o = w.realm.standIn(o) // an intrinsic not created yet is measured as the template's
 	}
-	if _, seen := w.objs[o]; seen {
+	if !w.objs.add(unsafe.Pointer(o)) {
 		return
 	}
-	w.objs[o] = struct{}{}
 	w.stack = append(w.stack, o)
 }
 
@@ -95,10 +96,8 @@ func (w *heapWalker) string(s *jsString) {
 	var stack []*jsString
 	for {
 		if s.length >= smallStringSize || s.left != nil {
-			if _, seen := w.strs[s]; seen {
+			if !w.strs.add(unsafe.Pointer(s)) {
 				s = nil
-			} else {
-				w.strs[s] = struct{}{}
 			}
 		}
 		if s != nil {
@@ -188,5 +187,6 @@ func (vm *VM) liveHeapSize(roots func(w *heapWalker)) int64 {
 		roots(w)
 	}
 	w.drain()
+	vm.walkHint.objs, vm.walkHint.strs = w.objs.len(), w.strs.len()
 	return w.bytes
 }

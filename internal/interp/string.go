@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -395,6 +396,15 @@ type stringBuilder struct {
 	ascii  []byte
 	utf16  []uint16
 	isWide bool
+}
+
+// grow makes room for n more code units in the current form.
+func (b *stringBuilder) grow(n int) {
+	if b.isWide {
+		b.utf16 = slices.Grow(b.utf16, n)
+	} else {
+		b.ascii = slices.Grow(b.ascii, n)
+	}
 }
 
 // writeUnit appends one code unit.

@@ -151,9 +151,11 @@ func (r memBombReport) ratio(limit int64) float64 {
 
 // TestMemoryBombs runs the catalogue under a 64 MiB limit, each bomb in its own process: every
 // bomb ends with MemoryLimitExceeded, every small program succeeds, and no run makes the
-// process's resident set grow past a bound of its limit. The goal (and the usual result, see
-// BenchmarkMemoryBombs) is 2× the limit; the test asserts 3× so that it holds on a loaded
-// machine.
+// process's resident set grow past a bound of its limit. The goal is 2× the limit, and
+// BenchmarkMemoryBombs measures at most about 1.85× (JSON parse; closure chain 1.75×) under
+// 64 MiB and 256 MiB. The test asserts 2.5×: when a collection happens relative to a program's
+// large allocations varies from run to run, more so on a loaded machine where the collector's
+// marking falls behind the program (the same bomb measures up to 0.3× the limit apart).
 func TestMemoryBombs(t *testing.T) {
 	if os.Getenv(memBombEnv) != "" {
 		t.Skip("child process")
@@ -175,7 +177,7 @@ func TestMemoryBombs(t *testing.T) {
 			} else {
 				require.Equal(t, string(KindMemoryLimitExceeded), rep.Kind, rep.Message)
 			}
-			require.LessOrEqual(t, rep.ratio(limit), 3.0, "peak resident memory above baseline ÷ limit")
+			require.LessOrEqual(t, rep.ratio(limit), 2.5, "peak resident memory above baseline ÷ limit")
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,10 +28,15 @@ const (
 	workerProcIDEnv    = "CODEMODE_TEST_WORKER_PROC_ID"    // worker id
 	workerProcLeaseEnv = "CODEMODE_TEST_WORKER_PROC_LEASE" // LeaseTTL (default: the store's)
 	workerProcDrainEnv = "CODEMODE_TEST_WORKER_PROC_DRAIN" // drain timeout on SIGTERM
+	workerProcRunsEnv  = "CODEMODE_TEST_WORKER_PROC_RUNS"  // runs driven at once (default 20)
+	// the memory ceiling of a run in bytes; set, the process also sets its soft memory limit
+	// for that many runs as cmd/worker does (SetMemoryLimit)
+	workerProcMemoryEnv = "CODEMODE_TEST_WORKER_PROC_MEMORY"
 )
 
 // runWorkerProcess runs this test binary as a worker with the real engine and the default
-// timings (unless the environment sets the lease TTL) until SIGTERM (a drain) or SIGKILL.
+// timings and ceilings (unless the environment sets the lease TTL, the runs at once or the
+// memory ceiling) until SIGTERM (a drain) or SIGKILL.
 func runWorkerProcess() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
@@ -53,8 +59,25 @@ func runWorkerProcess() {
 	if err != nil {
 		fail(err)
 	}
-	w, err := durable.NewWorker(store, newTestEngine(Config{Logger: logger, Egress: egress.Local()}), durable.WorkerConfig{
-		ID: os.Getenv(workerProcIDEnv), MaxRuns: 20, FetchPollInterval: 100 * time.Millisecond,
+	runs := 20
+	if v := os.Getenv(workerProcRunsEnv); v != "" {
+		if runs, err = strconv.Atoi(v); err != nil {
+			fail(err)
+		}
+	}
+	cfg := Config{Logger: logger, Egress: egress.Local()}
+	engine := newTestEngine(cfg)
+	if v := os.Getenv(workerProcMemoryEnv); v != "" {
+		if cfg.Ceilings.MaxMemoryBytes, err = strconv.ParseInt(v, 10, 64); err != nil {
+			fail(err)
+		}
+		SetMemoryLimit(cfg.Ceilings.MaxMemoryBytes, runs)
+		// memory is measured on the engine as deployed: under CODEMODE_ROUNDTRIP a heap near
+		// its limit would be encoded every few hundred instructions, past the snapshot limit
+		engine = New(cfg)
+	}
+	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{
+		ID: os.Getenv(workerProcIDEnv), MaxRuns: runs, FetchPollInterval: 100 * time.Millisecond,
 	})
 	if err != nil {
 		fail(err)
@@ -85,7 +108,7 @@ type workerProc struct {
 	err  error         // its exit status, once done
 }
 
-func startWorkerProcess(t *testing.T, dbURL, id string, env ...string) *workerProc {
+func startWorkerProcess(t testing.TB, dbURL, id string, env ...string) *workerProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), workerProcDBEnv+"="+dbURL, workerProcIDEnv+"="+id)
