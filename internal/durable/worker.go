@@ -185,6 +185,9 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[CancelCallArgs]) error {
 		return store.cancelCall(ctx, job.Args.RunID, job.Args.CallID)
 	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[TimerArgs]) error {
+		return store.fireTimer(ctx, job.Args)
+	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[RetentionArgs]) error {
 		retention := time.Duration(job.Args.RetentionMicros) * time.Microsecond
 		stats, err := store.PruneFinished(ctx, retention, cfg.RetentionBatch)
@@ -206,6 +209,7 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 			QueueRuns:        {MaxWorkers: cfg.MaxRuns},
 			QueueDelivery:    {MaxWorkers: cfg.MaxDeliveries},
 			QueueMaintenance: {MaxWorkers: 1},
+			QueueTimers:      {MaxWorkers: timerWorkers},
 		},
 		Workers:              workers,
 		PeriodicJobs:         periodic,

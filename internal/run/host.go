@@ -151,7 +151,7 @@ func (h *host) start(tool Tool, c *callState) {
 		if tool.Durable == nil {
 			out, err := tool.Execute(ctx, input, call)
 			if err != nil {
-				e.settledCh <- settlement{call: c, outcome: failure(err)}
+				e.settledCh <- settlement{call: c, outcome: failure(err), kind: errorKind(err)}
 				return
 			}
 			e.settledCh <- settlement{call: c, outcome: Outcome{OK: true, Value: out}}
@@ -160,7 +160,7 @@ func (h *host) start(tool Tool, c *callState) {
 		st, err := tool.Durable.Start(ctx, input, call)
 		switch {
 		case err != nil:
-			e.settledCh <- settlement{call: c, outcome: failure(err)}
+			e.settledCh <- settlement{call: c, outcome: failure(err), kind: errorKind(err)}
 		case st.Done:
 			e.settledCh <- settlement{call: c, outcome: Outcome{OK: true, Value: st.Output}}
 		default:

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,6 +27,7 @@ const (
 	workerProcIDEnv    = "CODEMODE_TEST_WORKER_PROC_ID"    // worker id
 	workerProcLeaseEnv = "CODEMODE_TEST_WORKER_PROC_LEASE" // LeaseTTL (default: the store's)
 	workerProcDrainEnv = "CODEMODE_TEST_WORKER_PROC_DRAIN" // drain timeout on SIGTERM
+	workerProcRunsEnv  = "CODEMODE_TEST_WORKER_PROC_RUNS"  // MaxRuns (default 20)
 )
 
 // runWorkerProcess runs this test binary as a worker with the real engine and the default
@@ -52,8 +54,14 @@ func runWorkerProcess() {
 	if err != nil {
 		fail(err)
 	}
+	maxRuns := 20
+	if v := os.Getenv(workerProcRunsEnv); v != "" {
+		if maxRuns, err = strconv.Atoi(v); err != nil {
+			fail(err)
+		}
+	}
 	w, err := durable.NewWorker(store, newTestEngine(Config{Logger: logger, Egress: egress.Local()}), durable.WorkerConfig{
-		ID: os.Getenv(workerProcIDEnv), MaxRuns: 20, FetchPollInterval: 100 * time.Millisecond,
+		ID: os.Getenv(workerProcIDEnv), MaxRuns: maxRuns, FetchPollInterval: 100 * time.Millisecond,
 	})
 	if err != nil {
 		fail(err)
