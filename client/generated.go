@@ -281,6 +281,30 @@ type Limits struct {
 	TimeoutMs      *int64 `json:"timeoutMs,omitempty"`
 }
 
+// Lineage Where the run came from, and the runs started from it.
+type Lineage struct {
+	// Derived The runs retried or forked from this one.
+	Derived *[]string `json:"derived,omitempty"`
+
+	// ForkedFrom The run this one was forked from.
+	ForkedFrom *string `json:"forkedFrom,omitempty"`
+
+	// FromSnapshot The snapshot of forkedFrom it was forked at (0, its start).
+	FromSnapshot *int `json:"fromSnapshot,omitempty"`
+
+	// ReplayedCalls How many of forkedFrom's calls were copied to answer this run's program.
+	ReplayedCalls *int `json:"replayedCalls,omitempty"`
+
+	// RetriedFrom The run this one retries.
+	RetriedFrom *string `json:"retriedFrom,omitempty"`
+
+	// ScheduleId The schedule that started this run.
+	ScheduleId *string `json:"scheduleId,omitempty"`
+
+	// ScheduledFor The schedule's tick this run is for.
+	ScheduledFor *time.Time `json:"scheduledFor,omitempty"`
+}
+
 // Namespace defines model for Namespace.
 type Namespace struct {
 	Description *string `json:"description,omitempty"`
@@ -324,8 +348,11 @@ type Run struct {
 	Input *json.RawMessage `json:"input,omitempty"`
 
 	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
-	Limits  Limits `json:"limits"`
-	Pending []Call `json:"pending"`
+	Limits Limits `json:"limits"`
+
+	// Lineage Where the run came from, and the runs started from it.
+	Lineage *Lineage `json:"lineage,omitempty"`
+	Pending []Call   `json:"pending"`
 
 	// Result The program's Result (ok, value or error, logs, warnings).
 	Result    *map[string]interface{} `json:"result,omitempty"`
@@ -345,6 +372,15 @@ type RunCreate struct {
 	Limits   *Limits        `json:"limits,omitempty"`
 	Toolsets *[]string      `json:"toolsets,omitempty"`
 	Webhook  *WebhookTarget `json:"webhook,omitempty"`
+}
+
+// RunFork defines model for RunFork.
+type RunFork struct {
+	// Code The program to run instead of the original's.
+	Code *string `json:"code,omitempty"`
+
+	// FromSnapshot The snapshot's sequence number in the original's history; 0 for its start.
+	FromSnapshot int `json:"fromSnapshot"`
 }
 
 // RunList defines model for RunList.
@@ -516,6 +552,9 @@ type CreateRunJSONRequestBody = RunCreate
 // PostOutcomeJSONRequestBody defines body for PostOutcome for application/json ContentType.
 type PostOutcomeJSONRequestBody = Outcome
 
+// ForkRunJSONRequestBody defines body for ForkRun for application/json ContentType.
+type ForkRunJSONRequestBody = RunFork
+
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
 
@@ -682,6 +721,47 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/runs/{id}/events (the `ListEvents` operationId).
 	ListEvents(ctx context.Context, id RunID, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ForkRunWithBody Start a new run from a point of a run's history, its earlier calls answered from their records.
+	//
+	// The new run executes `code` (the original's when absent) from the beginning, with the
+	// original's input, toolsets and limits. The calls the original had settled when it took
+	// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+	// its start) are copied to the new run under its own keys, so its program is answered from
+	// them without calling the tools again; every later call is made anew, against the
+	// toolsets as registered now. Calls are matched by call id: the code must make the same
+	// calls in the same order up to that point. 404 when the history names no such snapshot
+	// (never taken, or its events were deleted by retention).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
+	ForkRunWithBody(ctx context.Context, id RunID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
+	//
+	// The new run executes `code` (the original's when absent) from the beginning, with the
+	// original's input, toolsets and limits. The calls the original had settled when it took
+	// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+	// its start) are copied to the new run under its own keys, so its program is answered from
+	// them without calling the tools again; every later call is made anew, against the
+	// toolsets as registered now. Calls are matched by call id: the code must make the same
+	// calls in the same order up to that point. 404 when the history names no such snapshot
+	// (never taken, or its events were deleted by retention).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
+	ForkRun(ctx context.Context, id RunID, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+	//
+	// The new run's lineage names the original (retriedFrom), and both histories record the
+	// link (a lineage event in the new run, a derived event in the original). The original's
+	// webhook is not carried over. 409 when the run is not failed or cancelled.
+	//
+	// Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
+	RetryRun(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListToolsets List registered toolsets by name.
 	//
@@ -991,6 +1071,77 @@ func (c *Client) ListRunDeliveries(ctx context.Context, id RunID, params *ListRu
 // Corresponds with GET /v1/runs/{id}/events (the `ListEvents` operationId).
 func (c *Client) ListEvents(ctx context.Context, id RunID, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListEventsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ForkRunWithBody Start a new run from a point of a run's history, its earlier calls answered from their records.
+//
+// The new run executes `code` (the original's when absent) from the beginning, with the
+// original's input, toolsets and limits. The calls the original had settled when it took
+// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+// its start) are copied to the new run under its own keys, so its program is answered from
+// them without calling the tools again; every later call is made anew, against the
+// toolsets as registered now. Calls are matched by call id: the code must make the same
+// calls in the same order up to that point. 404 when the history names no such snapshot
+// (never taken, or its events were deleted by retention).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
+func (c *Client) ForkRunWithBody(ctx context.Context, id RunID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewForkRunRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
+//
+// The new run executes `code` (the original's when absent) from the beginning, with the
+// original's input, toolsets and limits. The calls the original had settled when it took
+// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+// its start) are copied to the new run under its own keys, so its program is answered from
+// them without calling the tools again; every later call is made anew, against the
+// toolsets as registered now. Calls are matched by call id: the code must make the same
+// calls in the same order up to that point. 404 when the history names no such snapshot
+// (never taken, or its events were deleted by retention).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
+func (c *Client) ForkRun(ctx context.Context, id RunID, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewForkRunRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+//
+// The new run's lineage names the original (retriedFrom), and both histories record the
+// link (a lineage event in the new run, a derived event in the original). The original's
+// webhook is not carried over. 409 when the run is not failed or cancelled.
+//
+// Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
+func (c *Client) RetryRun(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRetryRunRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -1909,6 +2060,87 @@ func NewListEventsRequest(server string, id RunID, params *ListEventsParams) (*h
 	return req, nil
 }
 
+// NewForkRunRequest calls the generic ForkRun builder with application/json body
+func NewForkRunRequest(server string, id RunID, body ForkRunJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewForkRunRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewForkRunRequestWithBody constructs an http.Request for the ForkRun method, with any body, and a specified content type
+func NewForkRunRequestWithBody(server string, id RunID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/runs/%s/fork", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRetryRunRequest constructs an http.Request for the RetryRun method
+func NewRetryRunRequest(server string, id RunID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/runs/%s/retry", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListToolsetsRequest constructs an http.Request for the ListToolsets method
 func NewListToolsetsRequest(server string) (*http.Request, error) {
 	var err error
@@ -2468,6 +2700,49 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/runs/{id}/events (the `ListEvents` operationId).
 	ListEventsWithResponse(ctx context.Context, id RunID, params *ListEventsParams, reqEditors ...RequestEditorFn) (*ListEventsResponse, error)
+
+	// ForkRunWithBodyWithResponse Start a new run from a point of a run's history, its earlier calls answered from their records.
+	//
+	// The new run executes `code` (the original's when absent) from the beginning, with the
+	// original's input, toolsets and limits. The calls the original had settled when it took
+	// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+	// its start) are copied to the new run under its own keys, so its program is answered from
+	// them without calling the tools again; every later call is made anew, against the
+	// toolsets as registered now. Calls are matched by call id: the code must make the same
+	// calls in the same order up to that point. 404 when the history names no such snapshot
+	// (never taken, or its events were deleted by retention).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
+	ForkRunWithBodyWithResponse(ctx context.Context, id RunID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ForkRunResponse, error)
+
+	// ForkRunWithResponse Start a new run from a point of a run's history, its earlier calls answered from their records.
+	//
+	// The new run executes `code` (the original's when absent) from the beginning, with the
+	// original's input, toolsets and limits. The calls the original had settled when it took
+	// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+	// its start) are copied to the new run under its own keys, so its program is answered from
+	// them without calling the tools again; every later call is made anew, against the
+	// toolsets as registered now. Calls are matched by call id: the code must make the same
+	// calls in the same order up to that point. 404 when the history names no such snapshot
+	// (never taken, or its events were deleted by retention).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
+	ForkRunWithResponse(ctx context.Context, id RunID, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*ForkRunResponse, error)
+
+	// RetryRunWithResponse Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+	//
+	// The new run's lineage names the original (retriedFrom), and both histories record the
+	// link (a lineage event in the new run, a derived event in the original). The original's
+	// webhook is not carried over. 409 when the run is not failed or cancelled.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
+	RetryRunWithResponse(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*RetryRunResponse, error)
 
 	// ListToolsetsWithResponse List registered toolsets by name.
 	//
@@ -3436,6 +3711,172 @@ func (r ListEventsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ForkRunResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Run
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r ForkRunResponse) GetJSON201() *Run {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ForkRunResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ForkRunResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ForkRunResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ForkRunResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ForkRunResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ForkRunResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ForkRunResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ForkRunResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ForkRunResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ForkRunResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ForkRunResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RetryRunResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Run
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RetryRunResponse) GetJSON201() *Run {
+	return r.JSON201
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RetryRunResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RetryRunResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RetryRunResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r RetryRunResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RetryRunResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RetryRunResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RetryRunResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RetryRunResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RetryRunResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4480,6 +4921,67 @@ func (c *ClientWithResponses) ListEventsWithResponse(ctx context.Context, id Run
 	return ParseListEventsResponse(rsp)
 }
 
+// ForkRunWithBodyWithResponse Start a new run from a point of a run's history, its earlier calls answered from their records.
+//
+// The new run executes `code` (the original's when absent) from the beginning, with the
+// original's input, toolsets and limits. The calls the original had settled when it took
+// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+// its start) are copied to the new run under its own keys, so its program is answered from
+// them without calling the tools again; every later call is made anew, against the
+// toolsets as registered now. Calls are matched by call id: the code must make the same
+// calls in the same order up to that point. 404 when the history names no such snapshot
+// (never taken, or its events were deleted by retention).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
+func (c *ClientWithResponses) ForkRunWithBodyWithResponse(ctx context.Context, id RunID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ForkRunResponse, error) {
+	rsp, err := c.ForkRunWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseForkRunResponse(rsp)
+}
+
+// ForkRunWithResponse Start a new run from a point of a run's history, its earlier calls answered from their records.
+//
+// The new run executes `code` (the original's when absent) from the beginning, with the
+// original's input, toolsets and limits. The calls the original had settled when it took
+// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+// its start) are copied to the new run under its own keys, so its program is answered from
+// them without calling the tools again; every later call is made anew, against the
+// toolsets as registered now. Calls are matched by call id: the code must make the same
+// calls in the same order up to that point. 404 when the history names no such snapshot
+// (never taken, or its events were deleted by retention).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
+func (c *ClientWithResponses) ForkRunWithResponse(ctx context.Context, id RunID, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*ForkRunResponse, error) {
+	rsp, err := c.ForkRun(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseForkRunResponse(rsp)
+}
+
+// RetryRunWithResponse Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+//
+// The new run's lineage names the original (retriedFrom), and both histories record the
+// link (a lineage event in the new run, a derived event in the original). The original's
+// webhook is not carried over. 409 when the run is not failed or cancelled.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
+func (c *ClientWithResponses) RetryRunWithResponse(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*RetryRunResponse, error) {
+	rsp, err := c.RetryRun(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRetryRunResponse(rsp)
+}
+
 // ListToolsetsWithResponse List registered toolsets by name.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -5353,6 +5855,142 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 
 	case rsp.StatusCode == 200:
 		// Content-type (text/event-stream) unsupported
+
+	}
+
+	return response, nil
+}
+
+// ParseForkRunResponse parses an HTTP response from a ForkRunWithResponse call
+func ParseForkRunResponse(rsp *http.Response) (*ForkRunResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ForkRunResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Run
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRetryRunResponse parses an HTTP response from a RetryRunWithResponse call
+func ParseRetryRunResponse(rsp *http.Response) (*RetryRunResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RetryRunResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Run
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	}
 

@@ -213,6 +213,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+         * @description The new run's lineage names the original (retriedFrom), and both histories record the
+         *     link (a lineage event in the new run, a derived event in the original). The original's
+         *     webhook is not carried over. 409 when the run is not failed or cancelled.
+         */
+        post: operations["retryRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new run from a point of a run's history, its earlier calls answered from their records.
+         * @description The new run executes `code` (the original's when absent) from the beginning, with the
+         *     original's input, toolsets and limits. The calls the original had settled when it took
+         *     snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+         *     its start) are copied to the new run under its own keys, so its program is answered from
+         *     them without calling the tools again; every later call is made anew, against the
+         *     toolsets as registered now. Calls are matched by call id: the code must make the same
+         *     calls in the same order up to that point. 404 when the history names no such snapshot
+         *     (never taken, or its events were deleted by retention).
+         */
+        post: operations["forkRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -410,6 +463,32 @@ export interface components {
             /** @description Any JSON value; the program reads a copy of it as the global `input` (without it, `input` is undefined). Kept exactly as posted, with the run. */
             input?: unknown;
         };
+        RunFork: {
+            /** @description The snapshot's sequence number in the original's history; 0 for its start. */
+            fromSnapshot: number;
+            /** @description The program to run instead of the original's. */
+            code?: string;
+        };
+        /** @description Where the run came from, and the runs started from it. */
+        Lineage: {
+            /** @description The run this one retries. */
+            retriedFrom?: string;
+            /** @description The run this one was forked from. */
+            forkedFrom?: string;
+            /** @description The snapshot of forkedFrom it was forked at (0, its start). */
+            fromSnapshot?: number;
+            /** @description How many of forkedFrom's calls were copied to answer this run's program. */
+            replayedCalls?: number;
+            /** @description The schedule that started this run. */
+            scheduleId?: string;
+            /**
+             * Format: date-time
+             * @description The schedule's tick this run is for.
+             */
+            scheduledFor?: string;
+            /** @description The runs retried or forked from this one. */
+            derived?: string[];
+        };
         /** @enum {string} */
         RunStatus: "queued" | "running" | "suspended" | "succeeded" | "failed" | "cancelled";
         Run: {
@@ -431,6 +510,7 @@ export interface components {
                 [key: string]: unknown;
             };
             pending: components["schemas"]["Call"][];
+            lineage?: components["schemas"]["Lineage"];
         };
         RunList: {
             runs: components["schemas"]["Run"][];
@@ -998,6 +1078,66 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    retryRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new run. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    forkRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunFork"];
+            };
+        };
+        responses: {
+            /** @description The new run. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
             500: components["responses"]["Error"];
         };
     };

@@ -288,6 +288,30 @@ type Limits struct {
 	TimeoutMs      *int64 `json:"timeoutMs,omitempty"`
 }
 
+// Lineage Where the run came from, and the runs started from it.
+type Lineage struct {
+	// Derived The runs retried or forked from this one.
+	Derived *[]string `json:"derived,omitempty"`
+
+	// ForkedFrom The run this one was forked from.
+	ForkedFrom *string `json:"forkedFrom,omitempty"`
+
+	// FromSnapshot The snapshot of forkedFrom it was forked at (0, its start).
+	FromSnapshot *int `json:"fromSnapshot,omitempty"`
+
+	// ReplayedCalls How many of forkedFrom's calls were copied to answer this run's program.
+	ReplayedCalls *int `json:"replayedCalls,omitempty"`
+
+	// RetriedFrom The run this one retries.
+	RetriedFrom *string `json:"retriedFrom,omitempty"`
+
+	// ScheduleId The schedule that started this run.
+	ScheduleId *string `json:"scheduleId,omitempty"`
+
+	// ScheduledFor The schedule's tick this run is for.
+	ScheduledFor *time.Time `json:"scheduledFor,omitempty"`
+}
+
 // Namespace defines model for Namespace.
 type Namespace struct {
 	Description *string `json:"description,omitempty"`
@@ -331,8 +355,11 @@ type Run struct {
 	Input *json.RawMessage `json:"input,omitempty"`
 
 	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
-	Limits  Limits `json:"limits"`
-	Pending []Call `json:"pending"`
+	Limits Limits `json:"limits"`
+
+	// Lineage Where the run came from, and the runs started from it.
+	Lineage *Lineage `json:"lineage,omitempty"`
+	Pending []Call   `json:"pending"`
 
 	// Result The program's Result (ok, value or error, logs, warnings).
 	Result    *map[string]interface{} `json:"result,omitempty"`
@@ -352,6 +379,15 @@ type RunCreate struct {
 	Limits   *Limits        `json:"limits,omitempty"`
 	Toolsets *[]string      `json:"toolsets,omitempty"`
 	Webhook  *WebhookTarget `json:"webhook,omitempty"`
+}
+
+// RunFork defines model for RunFork.
+type RunFork struct {
+	// Code The program to run instead of the original's.
+	Code *string `json:"code,omitempty"`
+
+	// FromSnapshot The snapshot's sequence number in the original's history; 0 for its start.
+	FromSnapshot int `json:"fromSnapshot"`
 }
 
 // RunList defines model for RunList.
@@ -523,6 +559,9 @@ type CreateRunJSONRequestBody = RunCreate
 // PostOutcomeJSONRequestBody defines body for PostOutcome for application/json ContentType.
 type PostOutcomeJSONRequestBody = Outcome
 
+// ForkRunJSONRequestBody defines body for ForkRun for application/json ContentType.
+type ForkRunJSONRequestBody = RunFork
+
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
 
@@ -570,6 +609,12 @@ type ServerInterface interface {
 	// ListEvents The run's timeline, in order.
 	// (GET /v1/runs/{id}/events)
 	ListEvents(w http.ResponseWriter, r *http.Request, id RunID, params ListEventsParams)
+	// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
+	// (POST /v1/runs/{id}/fork)
+	ForkRun(w http.ResponseWriter, r *http.Request, id RunID)
+	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+	// (POST /v1/runs/{id}/retry)
+	RetryRun(w http.ResponseWriter, r *http.Request, id RunID)
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(w http.ResponseWriter, r *http.Request)
@@ -678,6 +723,18 @@ func (_ Unimplemented) ListRunDeliveries(w http.ResponseWriter, r *http.Request,
 // ListEvents The run's timeline, in order.
 // (GET /v1/runs/{id}/events)
 func (_ Unimplemented) ListEvents(w http.ResponseWriter, r *http.Request, id RunID, params ListEventsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
+// (POST /v1/runs/{id}/fork)
+func (_ Unimplemented) ForkRun(w http.ResponseWriter, r *http.Request, id RunID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+// (POST /v1/runs/{id}/retry)
+func (_ Unimplemented) RetryRun(w http.ResponseWriter, r *http.Request, id RunID) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1228,6 +1285,58 @@ func (siw *ServerInterfaceWrapper) ListEvents(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// ForkRun operation middleware
+func (siw *ServerInterfaceWrapper) ForkRun(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id RunID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ForkRun(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RetryRun operation middleware
+func (siw *ServerInterfaceWrapper) RetryRun(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id RunID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RetryRun(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListToolsets operation middleware
 func (siw *ServerInterfaceWrapper) ListToolsets(w http.ResponseWriter, r *http.Request) {
 
@@ -1636,6 +1745,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/v1/runs/{id}/cancel", wrapper.CancelRun)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/runs/{id}/retry", wrapper.RetryRun)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/runs/{id}/fork", wrapper.ForkRun)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks)
@@ -2712,6 +2827,219 @@ func (response ListEvents421JSONResponse) VisitListEventsResponse(w http.Respons
 type ListEvents500JSONResponse Error
 
 func (response ListEvents500JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRunRequestObject struct {
+	Id   RunID `json:"id"`
+	Body *ForkRunJSONRequestBody
+}
+
+type ForkRunResponseObject interface {
+	VisitForkRunResponse(w http.ResponseWriter) error
+}
+
+type ForkRun201JSONResponse Run
+
+func (response ForkRun201JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ForkRun400JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun401JSONResponse Error
+
+func (response ForkRun401JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun404JSONResponse Error
+
+func (response ForkRun404JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun413JSONResponse Error
+
+func (response ForkRun413JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun421JSONResponse Error
+
+func (response ForkRun421JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun422JSONResponse Error
+
+func (response ForkRun422JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun500JSONResponse Error
+
+func (response ForkRun500JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRunRequestObject struct {
+	Id RunID `json:"id"`
+}
+
+type RetryRunResponseObject interface {
+	VisitRetryRunResponse(w http.ResponseWriter) error
+}
+
+type RetryRun201JSONResponse Run
+
+func (response RetryRun201JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun401JSONResponse struct{ ErrorJSONResponse }
+
+func (response RetryRun401JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun404JSONResponse Error
+
+func (response RetryRun404JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun409JSONResponse Error
+
+func (response RetryRun409JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun421JSONResponse Error
+
+func (response RetryRun421JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun500JSONResponse Error
+
+func (response RetryRun500JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -3817,6 +4145,12 @@ type StrictServerInterface interface {
 	// ListEvents The run's timeline, in order.
 	// (GET /v1/runs/{id}/events)
 	ListEvents(ctx context.Context, request ListEventsRequestObject) (ListEventsResponseObject, error)
+	// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
+	// (POST /v1/runs/{id}/fork)
+	ForkRun(ctx context.Context, request ForkRunRequestObject) (ForkRunResponseObject, error)
+	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+	// (POST /v1/runs/{id}/retry)
+	RetryRun(ctx context.Context, request RetryRunRequestObject) (RetryRunResponseObject, error)
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(ctx context.Context, request ListToolsetsRequestObject) (ListToolsetsResponseObject, error)
@@ -4217,6 +4551,65 @@ func (sh *strictHandler) ListEvents(w http.ResponseWriter, r *http.Request, id R
 	}
 }
 
+// ForkRun operation middleware
+func (sh *strictHandler) ForkRun(w http.ResponseWriter, r *http.Request, id RunID) {
+	var request ForkRunRequestObject
+
+	request.Id = id
+
+	var body ForkRunJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ForkRun(ctx, request.(ForkRunRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ForkRun")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ForkRunResponseObject); ok {
+		if err := validResponse.VisitForkRunResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RetryRun operation middleware
+func (sh *strictHandler) RetryRun(w http.ResponseWriter, r *http.Request, id RunID) {
+	var request RetryRunRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RetryRun(ctx, request.(RetryRunRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RetryRun")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RetryRunResponseObject); ok {
+		if err := validResponse.VisitRetryRunResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListToolsets operation middleware
 func (sh *strictHandler) ListToolsets(w http.ResponseWriter, r *http.Request) {
 	var request ListToolsetsRequestObject
@@ -4522,83 +4915,96 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7Dxpc9u2tn/lDN+dqf2G1uI4m/zhja+T3qZN4oztTmZelBdD5JGEhgRUALSjevzf32DjIoFa3MjNzW0/",
-	"NBYJAjj7CtxGCc9nnCFTMhrcRjMiSI4Khfn1AjN6jWL+muZU6QeURYPo9wLFPIojRnKMBlFmXsaRTKaY",
-	"Ez0qxTEpMhUN+r1eHOXkC82L3PzSPylzP+NIzWd6BsoUTlBEd3dxdF6wVy/KpWZETauVaBrFkcDfCyow",
-	"jQZKFFhf1s0mlaBsYia75DyTqN6az4NTmn/uNan8kWYKhYVXJoLOFOV6gVOe5+RAokalwhSUHQ96KdmJ",
-	"4iAS3SAZrV77PbF0aK54gQlnqQTF4YZQBWMuQE0RRMH0s2RK2ARhjyjIuVTwqNfbb9uH/r6xh5J6jxrE",
-	"65XEY0U+crR7j6Mp55+/Fv3u9GA540yi4caXQnCD74QzhcwggsxmGU2IRkT3N6mxcVub8R8Cx9Eg+q9u",
-	"xeRd+1Z27WxmlSY2TxigftcxMLnherYTNl/G/Qmbw88XZ2/hmmQFarSyIsvIKEML4F0cnZIsM7Il+AyF",
-	"ohYaIiZy3R71indxlJAse5XWUFQKTBylhbCLlS9HnGdImH45JSy17zZY5TPOA1SII16ohOdrZzlzw+5i",
-	"S/XQVBKVyjA9MaQbc5ETFQ2ilCg8UNQI4vInigi19SeqWItbTZULO9JymmfLDx7fFiWxZ2JDsArh5Tr1",
-	"PX4st8NHv2GiIkf+11SqZRbQ65g/qMJ8ow3r+dwCRAgyD25dtm7josQMMi3FHyJRMKbRFkczZKn9SxZJ",
-	"gpiixsCY0Mz8kRCWYKb//hhA+SlRJOOTZRCNXtsCRDON1rBrIbUzhyGtZlnaUEN6Ayy6Up4omxVW7aQp",
-	"1VOQ7F1tdqvQlvbDC3Wfz7wUNfXNj0WWgX4FRMJM8IkguQRNdqAK9gxWOsOi13uU6FHmLzTqfllO6IQR",
-	"VQhcXuVyPsML8xvKUXBD1RR+vnjBkxiwM+nA0BKhw2eykxM17ZA03TM4GsBtp9O52x/AO8FzKtHuyDy0",
-	"WxpGwT05Oxi2fnXyO6H04+vQVEQMcYf3aZaBPmMIeI1MgdT/Uxw4QxCYoP7gGKiSQFOg0hjXG2vsDmgK",
-	"UyQpCuBj/bmYA1EK85nSAC7ofPtCBsyIewOSsgTNAqnbKNwQCYlA40xwARmRCgS615jW8FizC+6DbfRm",
-	"OeM2HxmEXZqnAWmiafCxBqG05k1EvJ/ODfQZUSiVRyVYPQR7ZGRowzWSyv2G2VsvYhXeKU9DPD6tiPuD",
-	"BKvNNREDy/t1b6bItJylNAXGFRAmb1Dsh0lQ0sjrwuURBXsVxpBc0tSVfi7hrvRzSCfLYlSCa1dZhr8+",
-	"5hgckNp9JBX7Ke6dyR8k8BvmOT+I9GKWbst2hcjWi7t1HQ266jxnv66Z4lLCFtBfF4j6LldpiLDRbtJ0",
-	"I7NWqpx1Nq02d2hjpcg0d4Thx0mQ6y+U1oyQk2RKGR4IJKl5oEfDnlHrjKtPY16wNIaEs3FGExUDZdck",
-	"o+knvV2UKixyOUpJJrienGZv1fhlYBfGWxCDOLl2kcCipt1C7xFFtrbOEn9vrECZenIUVAMqrBwXINTz",
-	"ubFuR5qZ20EOM6eRjM0Z0yJvHVe6SUNb+QlJZr2U5j4q9bUGajsuNLXJOch2uoxJJnExdrMfQcZv0IbA",
-	"N1x8Nuo9QZpRNpEuOKbSRMd7ozm4bAU8etLT/0FujABJFL1G0DwTQ9+80L6G8bRkDP0nT58+Pew/gdFc",
-	"ofnAenlAWAqPHz159rT3vH9YvZ0ime0f6y3NISEMmPYUQBAq0dh0Olb6Zd6BExtJ6vkkTRH6XgE7CLT/",
-	"IVBjCVPrkh31esBIrt/pcSTT4KcgdNTfgV+ZRAVjilkqQZHP2MSLg152hmzJXcnJlzeYczH/pwYjyO6r",
-	"sjkm9XNm0PInJtBu/KkPlLb8XFOPF+rN9t/eBTjyLclRzkiC20cVLRFxyKcNycJZFYKvFIaN7MLGSrpd",
-	"O8cR/xyOkAzvbpRwWFiMf14F+UmS4ExhGo6h23Ij27hXAhMubMybFjanhAG3amHX3iMpMwYrFJqOhGYB",
-	"nT0rn6/hDjsuNPV5wdrt/xLw9wgNxpRROd3umxbfv4yhA964cTHNABPdcqkwja3TrUMxHQhN6DUy7Xx8",
-	"OZjwAzf7b5Kzzjm5eeM4Vnv/pflYxYnOyNxV6Y8/l40xGUuT+l7tTizD7kL5HyScmxlgj3+OvSkQNiMZ",
-	"Q8YnMoYbIpi2ZXUnrOaZbJT+Oi+Yz37FVfa5Dv1ybL4A6ta+fsinLz33sH8ee1fR0bMiVIscnJppttSU",
-	"XlRy8uU1sonW1f3e0bPHT58YK1E+izdm52Za2Bh+T2LQPrcEAgmfzbVvQA236xGTjI9IBldm0ivY0+ad",
-	"FwqoisuHVELBUhxTpgNf+AVnCvALSVQ2bwiN9gxc3LYDcbkfx7jIcd0yro5wScQEVTh2aKF+2Ctm+MU8",
-	"bWbmA8QUBdvcedZKd53rbCaM7QZatryck/29wAJdvMt8SlZqvjdP75Ge1T7UC8efIZfg3y8pulIqN3Wr",
-	"Lqtk44I+uE/ybDUKp0ReYCIaqc0aEpkrUS59x7zTuTljVn5qQAS3S8gvME7ICGySvXFVVpurqWPK76eu",
-	"/ldQ6l7KfYEyNR1/1Hv+JA6jfGHkkyPDegqFVu7/9+Hk4H/JwR+fPro/egfPP338739E8e7pJ0smqm3v",
-	"cf+wLZf+9UldykMhaBTXt3HYO3rWwNNUqZn8n0G3u9YXqHHICvqH1XvQFq0DVcv9RiUmbEl9OCN1L5YM",
-	"pGlqBblOXdvr3xqEDFX5u9T65mWp+W0Y0ll2kGoJOspe2RX727DWGh9ol4zh8rt2a/GqXJQjSJhHnOex",
-	"OY+42S5qCfK1/FIusmJ7jQmX3cZGRr4Dr5QEC7v2+24EVXjAmfb0WOpzSKgKwWwZaNGrZRKTQtFr/JHQ",
-	"rBABfeiT3RS1B0pqhZaxQgEky7QTSYWvhMj9WoXKFUnKeoQO0r5eNYpK7XOk50hkCFW+UFRHmEaS/65W",
-	"s6EZAjLzNJy3di8D1VYtva7a5OaNYTSHdyeXpz/puMyiSXEOOWFzj70qjw+UAQHBb2rr1sx+QBGsdaJb",
-	"4uqdVl6sFLrdVviKgzy2Ta2l6epvp0W3MIW71lArQPvVwL8WtJyy+tP+ksmoWHQjNvrbnlTUWq4taZ4V",
-	"VM0vtLa3CB4hEbadz5gAg2H7qJxAr2I7xigb84AutWES4BcjEpzp6F5OuVDwM7kmrqGibNow+tZ0bky5",
-	"VLZPsAMnkGRU6y2BEyoVCjlkP11evvN9hDKGd2cXlxJImVAg+ocoWGzMgk0vUCXB5qKO7UvTGkjZBDgD",
-	"F8+ZKsCQUQklh7gZZJFjahNvWse6FjBfHNefaVVrcw2dIRuyl6ZU3L3ugysQAkNMJVydFGrKBf3DtOgN",
-	"4J8GpWDbQRT/jMy2g1xVi0kU2q5NDVR2CNs7PXvx8s3Zi5efTt69+nR59svLt/sdMPVQCUQgXN0Obb57",
-	"GA3gdmiSBMMohqHPYg+ju7srW+RQVOlY1ozJbXbpGoW0NOx1+p2eCVBnyMiMRoPoUafXeeT6wAyrdKem",
-	"7PWH/tupLS2qxFfao3+h+skNWehhPOz1vloHoyu+hVoYtfnpNDg9Gnz4GEeyyHMi5qZSdo0MpYQDn5tK",
-	"9C+DfAma4ez3Xc1O85WgntsRfwmkZu2Optfj3qO2acp9lU2f7XjRE9IaYlKiyIhItGU3kkyN4Ggp0RKW",
-	"04nFheXCpBACmXKYu+53k6ovrg17vnUubvRefwhDUg3pLrQh333cIf79HgMEuJwiOCgNGY56/Y3JoEcf",
-	"bTP6cJu5H1sEbMwQJQtozEJahsLS5lJDLXEy9irRK2fY0/rc6jL/iErXWbO/xBjdqvizhj9c9ejPckkc",
-	"7uEfFekE1aVWts0W9JU10l2ynIO3heMs2r4XhnvDU8wOxiQx5X0mlSgSq1RMKxZzDoXlMuDXrrfBM1jF",
-	"VT5/HeQlHRif23z0Ag+FOKJqbt6IXLVyUhuP1Vo12084hD/18YQOthrfb1Z12vrcyuP6sZXH60+ttOy6",
-	"EJKLlfDuUoJ8OSTkH8CMTIw7pznGiVFvKzHqf3tipKE1AMXA8Eb7oGMqpNUS2lUNNMORHOFVivmMK2TJ",
-	"/OAXtKkVqV+MeDofGEkz8xgn2ngBNuECe4e93n4HzCSf3YeEcTVFMWT246Pe8w681+ZDe9+x6xeVNqPg",
-	"j+g0/G8uwBfbY3DneMyhHiqN5FsXtinZNgd5XrAW0bb9yRVjLkC8eN6njLIeP47XFVrWGiBzYsnyuYkL",
-	"/snT+ddkcZd/vWtG5e7kzS5lq800aYr6bm0kIqMoqmKsbGM4zS6GUQ+tZO1ylxZl6e7Ffjtb23u+zej+",
-	"o50poKPDw4dQVxeKCOVicz6uwvmmOe/e0vRuZfQVEvvNhfIvEZDvxXH7FzoCHlsRbyp5d1igPFpgz2HK",
-	"oFa3te1taGgPyt59XOSVbnmqrNULtO2UO40X3ZG31oAxy+T3wgQv3SkJ1xzsI0KTj6PMPRPpDojcvbV9",
-	"h3eLJ7c3njgOntMtuxnbz+quiwu9v9VkvndcKt/LuhuPoDyF+rD+wGKbagvfG/Pvk6k3RPuStusURjjm",
-	"Ao9Bu486CrS6InUuweFDbvTc7em4dFBtPlj+7TD8tQ6DJcxiQp6AK9CUWX2jcUwUk0wxLTKsnd+ypAy4",
-	"GF1b97m3JmmV+VMzr/VSHtrdOPW1rM43xowPY5ks+EDAdhTG4BoKtQdSRZxawn0+O8RKMsQtzVNwq/JN",
-	"L+qH8LZjreb1Izv1Vxtn/lq0dwXzt6YJHygvXp16rnc4VP7OD9Ken5awp7jhp9pxUcNjijf6NeR+KFXz",
-	"dTykqibeyp0vfT/DwpKLx8KzuYfLePkEpPZcWIJgLz8BMuLXaE6Vtd2rQpZSl2WysRevOJrU2zzduPoe",
-	"ni0v4tmlrFXnF01xHr8oS6wDqQSSvDlR4FKYZcm01HGZtivr3AxgaeYre/6OCAT7AFPQbAzEFT7FgUSm",
-	"hsxz8RVNr/x5/wWax3BlRl3ZVPx8hjFcpUQR+8DAqOf9+eLs7f6QFUzRrHSopkSWWb5juHpNpDowXxy8",
-	"enHl3S3fWzQlanHxzpB9RzrFag5Fc8woQxM0faV4qd4Z2qoFLqurl3bG8vX+1RYerlVzvun8uutKqS62",
-	"kjCam8utGon2UIb6sqwA7SL0a/aIbxQA9r/24uF4ymPsAdyG7z8k0qMP7xtAWUoAYVBvqbJXu5gfxjgI",
-	"JCmMBc+Nws4Jo2N7GQgUwhX3bUG/8oy9LHRvtSTcuYsi0Db+NWXhhXlel4UGTx4Fe3RRPUQQ8zB65Bxz",
-	"7S6RgC4xILZlultR1nsIMa7p6O+HECQNksH6uaVQ3MMQ129eLM1xvQm/1Ry/94N2SOb6UYG2VF09TPmu",
-	"KuQ+HmtAGAPP0jIOq06e2uZ/28kr99daeIfYHVn45pGbB7bwwQMhy7zj3o8ewtp/BzVQjy0g8Ov5a1Dc",
-	"xEcu/iovVLMlwwUtUstBdW/9bVWv0rtuefFTIJkZqHZUn251O+nHtqaSo97zqpm5vEWLSpCKZlmZYtsb",
-	"of7HnavBdB+4sNXC5oGWIfMnT0KtH+ce1rrkNSTg8KvnyEJs/5LZHOPxEtQeXjIhlP1dQviL5Q1ZWt3t",
-	"5tqNGmeW5pZQ7gKBsUA5Lc9+2RSer2NVFyAGZNN3Lax2gluZdq0T/B+WerXAAwka78pbqzTicSl3nKGN",
-	"ahi3F1uu9LFbKdJ7aEO66IT9ZxLeuehBsteuB/GnRPfv4apXt3Ybm0ZUErp21t4f5o5UanbKcOzvLTEp",
-	"1Q7UjpJaU7dg4WDC/V1mDG90LB0PmaQT5i8y828sLB24cofeBqCN8RUIPLBPpNZh/pxnAyeEpUMm0Pbd",
-	"KwkJL5jSjsTSyczj2vTmDN6Vn1J/GbK19iTfg7i47tDgA3cx3FMyNRfU+xW+ISH997fYp/byftLA+A/S",
-	"SE/pJ/sIzXQMOy42t0YZBtfsHLbQm5ZxHWP8Xcr9nkq5CwxVoeRP12TrFmXhrF11zvbDR80FtuxmZzXH",
-	"fs0h20G32z982ul1ep3+4FnvWU9P9P8BAAD//w==",
+	"7H3pchs3tvCrnOI3VZK+alGULNux9OOWx8vEmSR2SZpK1TV9Laj7kETUDdAAWjLj0rvfAg7QC4nmophK",
+	"rpP5MRG70VjOvsJfeqksplKgMLp38qU3ZYoVaFC5Xy8x5zeoZj/yghv7gIveSe9TiWrWS3qCFdg76eXu",
+	"ZdLT6QQLZkdlOGJlbnonh4NB0ivYZ16Uhftlf3LhfyY9M5vaGbgwOEbVu7tLemelePOyWmrKzKReiWe9",
+	"pKfwU8kVZr0To0psLutn00ZxMXaTXUiZazQ/u8+jU7r/3GtS/ZrnBhWdV6eKTw2XdoEXsijYvkYLSoMZ",
+	"GBoPdind7yVRIPpBurd87V8Y4aG94jmmUmQajIRbxg2MpAIzQVClsM/SCRNjhF1moJDawKPBYK9rH/b7",
+	"1h4q7D1qIW9QIU+UxZXH3S94NZHy+mvh784O1lMpNDpqfKWUdPBOpTAoHCDYdJrzlFlAHPyqLTS+NGb8",
+	"h8JR76T3/w5qIj+gt/qAZnOrtKH5XADad313Jj/czvZczBZh/1zM4Ifztz/DDctLtGAVZZ6zqxzpgHdJ",
+	"7wXLc8dbSk5RGU6nYWqsV+3RrniX9FKW52+yBogqhkl6WaloserllZQ5MmFfTpjI6N0aq1zjLIKFpCdL",
+	"k8pi5Sxv/bC7hLAem0qjMTlmzx3qRlIVzPROehkzuG+4Y8TFTwxTZuNPTLkSthYr5zSSKC2Q5fsAbwJJ",
+	"EojYIawGeLVOc48fqu3Iq18xNT2P/h+5NoskYNdxf3CDxVobtvP5BZhSbBbduu7cxnkFGRSWi9/3VCmE",
+	"BVvSm6LI6C9dpilihhYCI8Zz90fKRIq5/ftDBOQvmGG5HC8e0cm1DY7oprESduVJaeb4SetZFjbU4t4I",
+	"iS7lJy6mJYmdLON2Cpa/a8xOAm1hP7I09/kscFFb3rwu8xzsK2AapkqOFSs0WLQDN7DroNIfloPBo9SO",
+	"cn+hE/eLfMLHgplS4eIqF7MpnrvfUI2CW24m8MP5S5kmgP1xH4aEhL6c6n7BzKTPsmzXwegEvvT7/bu9",
+	"E3inZME10o7cQ9rSsBfdk9eDce3XRL9nyjC+eZoaiTHqCDbN4qHfCgS8QWFA2/8zEqRAUJii/eAUuNHA",
+	"M+DaKddbUnb7PIMJsgwVyJH9XM2AGYPF1NgDzsl8eqEjasS/Ac1Fim6BzG8UbpmGVKEzJqSCnGkDCv1r",
+	"zBpwbOgF/8EmcrOacZOPHMAu3NMIN/Es+tgeodLmbUD8Mpm50+fMoDYBlEByCHbZlcONtECq9hsnb7sI",
+	"CbwXMovR+KRG7o4GkuYWiZHlw7q3ExSWzzKegZAGmNC3qPbiKKhwFGTh4ohSvIlDSC9I6lo+V+eu5XNM",
+	"JuvyqjourbJ4/uaYU/CHtOYjq8nPyGBM7miQtyJQfhTo5TTblOxKla9mdzIdHbiaNEdfN1RxxWFz4G8y",
+	"RHOXyyREXGm3cbqWWqtEziqd1pg7trGKZdo7wvjjNEr158ZKRihYOuEC9xWyzD2wo2HXiXUhzceRLEWW",
+	"QCrFKOepSYCLG5bz7KPdLmoTZ7kCtWZjXI1Ot7d6/OJh58bTEaMwufGewLyk3UDuMcM21s4aP7VW4MI8",
+	"OY6KARMXjnMntPP5sX5Hlpi7jxwnTscZ6xMmAW8VVfpJY1v5HllOVkp7H7X4WnFqGheb2sUcdDdeRizX",
+	"OO+70UeQy1skF/hWqmsn3lPkORdj7Z1jrp13vHs1Ax+tgEdPBvZ/UDglwFLDbxAszSRw6F5YW8NZWjqB",
+	"wydPnz49OnwCVzOD7gOy8oCJDB4/evLd08Gzw6P67QTZdO/UbmkGKRMgrKUAinGNTqfzkbEviz48J0/S",
+	"zqd5hnAYBLA/gbU/FFooYUYm2fFgAIIV9p0dx3J7/AyU9fr78B+h0cCIY55pMOwa23Dxp9f9oVgwVwr2",
+	"+ScspJr90x4jSu7Lojku9PPWgeV3TGDN+BfBUdrwc4s9WZqfNv/2LkqRAr10m7dZUGEVcUlZgTBSskgc",
+	"MfjHzsCwXqJ7BTxiHWao+A12aGo3hUKjOFmBI4tAP5kjZylc9KHi+0XTusXjSY9meK1k0bliNbOzQRtL",
+	"RqW/fXEu2FRPpOkwN/xbyxH18tagaszPDOwOEmdtO5B1WlfTnM0wq2ijvdz38hYKJmbtpXbIVdJwazGW",
+	"yil3ATpvx1VyYadyrbrWdnhYE3Y0Wsd9sHSCWZljp4Hm34OZMFORUNjn0imz1zH7ujnpjgbD0+taHHKH",
+	"BDvrOpozxiM/swL1lKW4uefdETWK+X0xffG2DlMtVRhr2U5rGzLdFkzSk9fxKIKT72sF5eYWk9fLTv48",
+	"TXFqSH4sxpm64oebuCAKU6koLpSVFHfFiOsxt+tgtVdRtSVK/52SxTRi10yr5yuog8bFpj4rRbeNvHD4",
+	"e7jPIy64nmz2TYd/XMWZopJlR4Mb4CJAUhvMEnJMg6Ae8xt0suHz/lju+9l/1VL0z9jtT55irYdcmVjL",
+	"KNEbYm58pQCXf0DD7uqg4u+Lcbo8gEsoLTfSF6HlpfiOhjM3A+zK6yQYWIri/AnkcqwTuGVKWAuxqW8a",
+	"9v5aQeWzUoSYclLndJqnX6mWN/agY55y5Q/Hvd4kOGCeAmpEdXDOCzfNhrI1MFfBPv+IYmyl++Hg+LvH",
+	"T58426t6lqzNAO1kizOnA4rBerIamFXqTulzxx92xDiXVyyHSzfpJexao1mWBrhJqodcQykyHHGB2V4f",
+	"/o1TA/iZpSaftdjM2tveotsCg92PYnw8ZtUyPjt3wdQYTdwj78D+a6mu74n7Tpa0VpczOYQ2yLIQd5OK",
+	"j7lg+Y4zl+5BOesboTsaNH4qUaQIlMQELuY2AROujVSzUxg4x7EySvu9aDK06T80odvaVQeU4x69wM/u",
+	"aTurGDm4dRDWlrNWGa5y+92ECW2gY8uL+aRPJZboY3UipJO0lS7u6T1SS9b/e+mRGDPV/u8ldJZS8Lrm",
+	"7kWdKJnjvPsE/peDcML0OaaqlZZpAFH48oqF70RwBtYnzNp/iAi6zZKJc4QTU7XrRJ59hQjFmZuQCvtp",
+	"KtklmLqXCp3DTEMeHg+ePUniIJ8b+eTYkZ5BZSXg/7x/vv/fbP+3jx/8H4P9Zx8//P9/9JLt409XRNTY",
+	"3uPDo6484NdHdcUPpeJt/XI0OP6uBaeJMVP9XycHBystrgaFLMF/XLxHNf6qo1q+Xys9jh1hW28K3Isk",
+	"IyHmRjFBvynt7W97hBxN9buS+u5lJfnJPewvmqGN5AIXb2jFw01Ia4W9sE3C8Lkp2lqyLI7uERKnEW/f",
+	"rU8jfrbzRnJvJb1UiyzZXmvCReO8lU3swxtrK7mzW+v6VnGD+1JYe1pkIf6NplSCUtjz9qPQmJaG3+Br",
+	"xvNSReRhSNRx1BQeq5LEI4MKWJ5ba46rkMXVe43suk/wVrnUED/9Opl0rq3NkZ0h0zFQhSR3E2AWSOG7",
+	"Rr6Z5wgo3NN4zs2/jFSKWO71mXI/bwJXM3j3/OLF99b7JTAZKSlQ6qFX5yCtOcxAydvGug21HxEEK12V",
+	"jnjHVrPGxIV+tzW8kiiNbZInbjtUm0nRDVThtiXUkqP9x51/5dEKLppPDxdURk2ia5HR3/qkM8JOWysV",
+	"N7NzK+0JwFfIFJUiOxXgIEyPqgnsKlTtysVIRmQpuUmAnx1LSGE9cj2RysAP7Ib5YrCq4MzJW1d1NpHa",
+	"UI1zH55DmnMrtxSOuTao9FB8f3HxLtRA6wTevT2/0MCqMACzP1QpKFlGQRzrZVPE75ReurJmLsYgBXh/",
+	"zmUwh4JrqCjEz6DLAjMKiDpnnqLjIcBgP7OiliI6/aEYileuzOXg5hB8cQMIxEzD5fPSTKTiv7ny4hP4",
+	"pwMpUCmbkdcoqJTtsl5Mo7J6beJORUPE7ou3L1/99Pblq4/P3735ePH2369+3uuDq+XQwBTC5Zch5SGG",
+	"vRP4MnSxk2EvgWHILgx7d3eXlKA13Fhf1o0pKIZ3g0oTDgf9w/7AOahTFGzKeye9R/1B/5GvYXWkcjBx",
+	"Kfvf7N9ebFlWZaFKqPcvNN/7IXP110eDwVervvaFA7Hya6t++i1K7528/5D0dFkUTM1clv8GBWoN+yEC",
+	"mNpfDvgaLMHR9weWnGZLj3pGI/6Qk7q1+xZfjwePuqap9lUVrHfDxU7IG4DJmGFXTCOVDLB04hjHconl",
+	"sIKPCRZEhWmpFArjIXdzeJDWNb1d0Atlv0mrb+R9/CT1kIO5Foq7D1uEf9hjBAEXEwR/SoeG48Hh2miw",
+	"o483GX20ydyPCQBrE0RFAhaykFWusKaIdaycVydBJAbhDLtWnpMsC4+49lWBewuEcVAn5VbQh8/q/V4q",
+	"SeL9R1dlNkZzYYVtu31maX3HNknOn7eD4ghs3wrB/SQzzPdHLHWlSUIbVaYkVFwZqfAGBVEZyBtflxUI",
+	"rKaqEL+O0pJ1jM8oHj1HQzGKqBsz1kJXI2nXRWONMvPu7qz4p8GfsM5W6/v1cnsb99w9brbcPV7dcdex",
+	"61JpqZaed5scFNIhMfsApmzszDlLMZ6NBhux0eGfj43sad2BEhB4a23QEVeapIQ1VSOFvKxAeJNhMZUG",
+	"RTrb/zdSaEXbF1cym504TnPzhOqeEHCB3aPBYK8PbpJr/yET0kxQDQV9fDx41odfrPqw1nfia6Q0RRRC",
+	"sVvL/pYKQhFEAr4H0TUkcu04n0zYNmdTDPKsFB2sTb0VNWHOnXi+V7Hysh4/TlYlWlYqINdtSXTu/IJ/",
+	"ymz2NUncx1/v2l657xrcJm91qSZXvug7TZCpnKOqU966i+AsuThCPSLO2uYuCWTZ9tl+M107eLbJ6MNH",
+	"WxNAx0dHDyGuzg1TxvvmclS78211fvCFZ3dLva8Y26/PlH8Ig3wrhtu/0CPwlFi8LeR9o1PVFkU95Doq",
+	"1Sm3vQkOqcn/7sM8rRxUHbGdViCV+27VX/Ttup0OY57rb4UIXvkOL9/YEDxCF4/jwj9T2RaQfPCF6kHv",
+	"5m+dWHviJHrHQFVl2n3PwCq/MNhbbeJ7J7UJNcbbsQiqDvqHtQfmy4c76N6p/xBMvWXWlqRqYLjCkVR4",
+	"CtZ8tF4gyYrMmwRHD7nRM7+n08pApXiw/ttg+GMNBkLMfECegU/QVFF9J3GcF1M3PoSiZ0JlxMQ4oLzP",
+	"vSVJJ8+/cPOSlfLQ5saLkMvq/8mI8WE0Ex0fGFBFYQK+oNBaILXHaTk8xLNjpKRj1NLu4F0Wb3rZbCDe",
+	"jLTaVydt1V5t9St3SO/6zH82SfhAcfH6xoZmhUNt7+xouvtBw66Rjp4are7UyCdb9Rp6Lxaq+ToWUp0T",
+	"76TOV6GeYW7J+Sst8lk4l7Py2ULNM7uSN+hawLruhGILocsq2DhIlrRVDtYPNy6/Q2zDS8S2yWt177VL",
+	"zuNnQ8ja10YhK9oTRS60WuRMwo6PtF2ScXMCCzNfUu8wUwj0ADOwZAzMJz7VvkZhhiJQ8SXPLsNdJXM4",
+	"T+DSjbqkUPxsiglcZswweuDOaOf94fztz3tDUQrD88qgmjBdRflO4fJHps2++2L/zcvLYG6F2iLXtNhe",
+	"vD8U35BMIclheIE5F+icpq/uL418+8XvtW0WaU/grcOpz9FouExlhpewO9cF4aIBPg8YWo4RrnDMnU6u",
+	"+2KGovGVK65P6lyiFaLUEdOHypNuNVzAhGXgLwmr7loxUl4PRdU6fNnspfBbvdT46ZKafjSkE0yvp9LK",
+	"gyxpR6dnHHP7J/HIKQyA66GoO40pEV51BZsGiEqRoar0wjXOdAKaFEUoZeHah098k/RQmAkWENqN7HFD",
+	"j76DCbAx4+LUXxqUM8sxdJGThoJlCEzgbUKjtCHw1sDUVZENZiDkbR9caMQdoWDGms9wNfMTZpQLcJd8",
+	"FKU2UISLAKxbNxSECt/+Qp6epWIopwQHZsBBtA/Hg+O63MV3x9DVhiCsgkwnVYPNUOxSmadh1yhcRsCC",
+	"K6gjVM4sQUMbVWilM5diL5YmeC3VdbDDtxKLdz1Oa3nehw8RaPRk92cz1r6dyHXgayfNGFE3uaQk0j1p",
+	"0z0EIRdCbNJicl9iTMGQqLuh0NBtY1uT3zsafGuu58SWTN1t3Fawl/iMjZn4E1orWFXO+VDkXFzDLqsm",
+	"pAvRvGTw6yXueih3WUX7fVhzjwR8rQuGIljSXLuLs1Km6CaLG1RWqDyrhYpPK9pRviRZWsgHbzgiHM4s",
+	"hKNe+h/Aq38xP32en6p0odU1yRIbgJgtgmEPS89HzQaZTmfoor49d2uWf7ONp4MQGkUtf+oyg9puqPBy",
+	"RUq8VW8QS9RfVIUw29DD7Va5B9bGVWdVLKwcIPYACvnbjwzb0Uf3jSMTJoAJaFaW0+2c3qxW6ArJa0+l",
+	"YIKP6D5HKFXe9GcWJc3BF8sJd/6uP6T+hzYvvHTPm7zQosnjaKsSmoeI5T6MHDnDQt6gNZYWZIk7YlfC",
+	"vxNkg4dg44aM/nYQwbIoGkgRV0xxj3hE8/L8KirR7EXsVMe/hEFbRHOzY7IrY9mM1n5ThYLBmG6dMAGZ",
+	"Z1U4ur7mhBwUamjSeys1vAfsljR8u/P4gTV8tC92kXb8+6uH0PbfgEMdoAUM/nP2Y7jXxUd5qjuxW0Z9",
+	"kCKNVNzBl3Dh8BvnM/tfEb85UvRRf7rRPzDR6Vu3/NHqImSuQRue51WmcfcK7X98ezFmeyHENdfXOxSh",
+	"ATfuvfoVmpzX4oCjr54qjJH9K0Gp1tOFU4fzukjk35UUfzC/ocjq67l91XWrdXtGiPJR+ZFCPala4Ksr",
+	"SV2Qt77DPsKboXhzuRHcSbQrjeC/WAaaDg8sqrxra62WiKcV30mB5NUISf82wVIbuxMjg4dWpPNG2F8T",
+	"8d5Ej6K9cRdduCxj7x6mev0PLzmdxkwa+5dD6Apof7OEJaccR+GSPJdZ7kPjRg1SdXMaDsaymRgrVZ4M",
+	"heZjEe6iDm/oLH249L3/J2CV8SUo3Kcn2sqwcN1FCyZMZEOhkNoPjYZUlhSaX7ig4rQxvbuK4DJMab+M",
+	"6Vq60OBBTFx/d8IDF3PekzMtFTTLNv9OOX3NUjb699dYC+I72nFPZScHD82lST0VuytKHYG7+8KjGnrd",
+	"ajZPGH9XtH1LFW1zBFWD5HeXpjU1ytyVA/V1I+8/WCqg6iOa1d1+4u4aOTk4ODx62h/0B/3Dk+8G3w3s",
+	"RP8bAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
