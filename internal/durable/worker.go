@@ -188,6 +188,10 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[TimerArgs]) error {
 		return store.fireTimer(ctx, job.Args)
 	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, _ *river.Job[ScheduleTickArgs]) error {
+		_, err := store.FireSchedules(ctx, time.Now())
+		return err
+	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[RetentionArgs]) error {
 		retention := time.Duration(job.Args.RetentionMicros) * time.Microsecond
 		stats, err := store.PruneFinished(ctx, retention, cfg.RetentionBatch)
@@ -198,7 +202,7 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 			"snapshots", stats.Snapshots, "events", stats.Events, "deliveries", stats.Deliveries)
 		return nil
 	}))
-	var periodic []*river.PeriodicJob
+	periodic := []*river.PeriodicJob{scheduleJob()}
 	if cfg.Retention > 0 {
 		periodic = append(periodic, retentionJob(cfg))
 	}

@@ -352,6 +352,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List schedules, oldest first. */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
+         * @description Give exactly one of cron and every. Each tick starts at most one run, however many
+         *     servers and workers there are; the run's lineage names the schedule and the tick.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        /** Get a schedule with its latest ticks. */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /** Delete a schedule; the runs it started keep their link to it. */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a schedule from starting runs (runs already started go on). */
+        post: operations["pauseSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a paused schedule again, from its first tick after now. */
+        post: operations["resumeSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/catalog": {
         parameters: {
             query?: never;
@@ -620,6 +700,61 @@ export interface components {
         DeliveryList: {
             deliveries: components["schemas"]["Delivery"][];
         };
+        ScheduleCreate: {
+            code: string;
+            toolsets?: string[];
+            limits?: components["schemas"]["Limits"];
+            /** @description Any JSON value, the global `input` of every run. */
+            input?: unknown;
+            /** @description A cron expression in timezone: five fields (minute hour day-of-month month day-of-week), six with seconds first, or a descriptor (@hourly, @daily, @weekly, @monthly, @yearly, @every 90s). */
+            cron?: string;
+            /** @description A fixed interval, at least 1s, as a duration (90s, 5m, 1h30m); ticks from creation. */
+            every?: string;
+            /** @description The IANA time zone of cron (default UTC). */
+            timezone?: string;
+            /**
+             * @description What a tick does while a run the schedule started has not finished: skip starts no run for it, queue starts it once that run has finished (ticks passing meanwhile fold into it), allow starts it anyway.
+             * @default skip
+             * @enum {string}
+             */
+            overlap: "skip" | "queue" | "allow";
+        };
+        Schedule: {
+            id: string;
+            code: string;
+            toolsets?: string[];
+            limits: components["schemas"]["Limits"];
+            /** @description The runs' input, when one was given. */
+            input?: unknown;
+            cron?: string;
+            every?: string;
+            timezone: string;
+            /** @enum {string} */
+            overlap: "skip" | "queue" | "allow";
+            paused: boolean;
+            /**
+             * Format: date-time
+             * @description The next tick to fire.
+             */
+            nextTick: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The latest ticks (up to 20, newest first), in GET /v1/schedules/{id}. */
+            ticks?: components["schemas"]["ScheduleTick"][];
+        };
+        ScheduleTick: {
+            /** Format: date-time */
+            tick: string;
+            /** @description The run started for the tick. */
+            runId?: string;
+            /** @description Why no run was started (overlap, or the error that prevented it). */
+            skipped?: string;
+        };
+        ScheduleList: {
+            schedules: components["schemas"]["Schedule"][];
+        };
         CatalogTool: {
             /** @description Full path as programs call it (tools.<path>). */
             path: string;
@@ -660,6 +795,7 @@ export interface components {
         Wait: number;
         WebhookID: string;
         DeliveryLimit: number;
+        ScheduleID: string;
         /** @description Comma-separated toolset names. */
         ToolsetsFilter: string;
     };
@@ -1336,6 +1472,162 @@ export interface operations {
             413: components["responses"]["Error"];
             421: components["responses"]["Error"];
             422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleList"];
+                };
+            };
+            401: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    pauseSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The paused schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    resumeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
             500: components["responses"]["Error"];
         };
     };

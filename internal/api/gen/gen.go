@@ -119,6 +119,48 @@ func (e RunStatus) Valid() bool {
 	}
 }
 
+// Defines values for ScheduleOverlap.
+const (
+	ScheduleOverlapAllow ScheduleOverlap = "allow"
+	ScheduleOverlapQueue ScheduleOverlap = "queue"
+	ScheduleOverlapSkip  ScheduleOverlap = "skip"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleOverlap enum.
+func (e ScheduleOverlap) Valid() bool {
+	switch e {
+	case ScheduleOverlapAllow:
+		return true
+	case ScheduleOverlapQueue:
+		return true
+	case ScheduleOverlapSkip:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScheduleCreateOverlap.
+const (
+	ScheduleCreateOverlapAllow ScheduleCreateOverlap = "allow"
+	ScheduleCreateOverlapQueue ScheduleCreateOverlap = "queue"
+	ScheduleCreateOverlapSkip  ScheduleCreateOverlap = "skip"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleCreateOverlap enum.
+func (e ScheduleCreateOverlap) Valid() bool {
+	switch e {
+	case ScheduleCreateOverlapAllow:
+		return true
+	case ScheduleCreateOverlapQueue:
+		return true
+	case ScheduleCreateOverlapSkip:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookCreateEvents.
 const (
 	WebhookCreateEventsCallPending  WebhookCreateEvents = "call.pending"
@@ -399,6 +441,77 @@ type RunList struct {
 // RunStatus defines model for RunStatus.
 type RunStatus string
 
+// Schedule defines model for Schedule.
+type Schedule struct {
+	Code      string    `json:"code"`
+	CreatedAt time.Time `json:"createdAt"`
+	Cron      *string   `json:"cron,omitempty"`
+	Every     *string   `json:"every,omitempty"`
+	Id        string    `json:"id"`
+
+	// Input The runs' input, when one was given.
+	Input *json.RawMessage `json:"input,omitempty"`
+
+	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
+	Limits Limits `json:"limits"`
+
+	// NextTick The next tick to fire.
+	NextTick time.Time       `json:"nextTick"`
+	Overlap  ScheduleOverlap `json:"overlap"`
+	Paused   bool            `json:"paused"`
+
+	// Ticks The latest ticks (up to 20, newest first), in GET /v1/schedules/{id}.
+	Ticks     *[]ScheduleTick `json:"ticks,omitempty"`
+	Timezone  string          `json:"timezone"`
+	Toolsets  *[]string       `json:"toolsets,omitempty"`
+	UpdatedAt time.Time       `json:"updatedAt"`
+}
+
+// ScheduleOverlap defines model for Schedule.Overlap.
+type ScheduleOverlap string
+
+// ScheduleCreate defines model for ScheduleCreate.
+type ScheduleCreate struct {
+	Code string `json:"code"`
+
+	// Cron A cron expression in timezone: five fields (minute hour day-of-month month day-of-week), six with seconds first, or a descriptor (@hourly, @daily, @weekly, @monthly, @yearly, @every 90s).
+	Cron *string `json:"cron,omitempty"`
+
+	// Every A fixed interval, at least 1s, as a duration (90s, 5m, 1h30m); ticks from creation.
+	Every *string `json:"every,omitempty"`
+
+	// Input Any JSON value, the global `input` of every run.
+	Input *json.RawMessage `json:"input,omitempty"`
+
+	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
+	Limits *Limits `json:"limits,omitempty"`
+
+	// Overlap What a tick does while a run the schedule started has not finished: skip starts no run for it, queue starts it once that run has finished (ticks passing meanwhile fold into it), allow starts it anyway.
+	Overlap *ScheduleCreateOverlap `json:"overlap,omitempty"`
+
+	// Timezone The IANA time zone of cron (default UTC).
+	Timezone *string   `json:"timezone,omitempty"`
+	Toolsets *[]string `json:"toolsets,omitempty"`
+}
+
+// ScheduleCreateOverlap What a tick does while a run the schedule started has not finished: skip starts no run for it, queue starts it once that run has finished (ticks passing meanwhile fold into it), allow starts it anyway.
+type ScheduleCreateOverlap string
+
+// ScheduleList defines model for ScheduleList.
+type ScheduleList struct {
+	Schedules []Schedule `json:"schedules"`
+}
+
+// ScheduleTick defines model for ScheduleTick.
+type ScheduleTick struct {
+	// RunId The run started for the tick.
+	RunId *string `json:"runId,omitempty"`
+
+	// Skipped Why no run was started (overlap, or the error that prevented it).
+	Skipped *string   `json:"skipped,omitempty"`
+	Tick    time.Time `json:"tick"`
+}
+
 // ToolDescriptor defines model for ToolDescriptor.
 type ToolDescriptor struct {
 	Description *string                 `json:"description,omitempty"`
@@ -489,6 +602,9 @@ type DeliveryLimit = int
 // RunID defines model for RunID.
 type RunID = string
 
+// ScheduleID defines model for ScheduleID.
+type ScheduleID = string
+
 // ToolsetName defines model for ToolsetName.
 type ToolsetName = string
 
@@ -562,6 +678,9 @@ type PostOutcomeJSONRequestBody = Outcome
 // ForkRunJSONRequestBody defines body for ForkRun for application/json ContentType.
 type ForkRunJSONRequestBody = RunFork
 
+// CreateScheduleJSONRequestBody defines body for CreateSchedule for application/json ContentType.
+type CreateScheduleJSONRequestBody = ScheduleCreate
+
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
 
@@ -615,6 +734,24 @@ type ServerInterface interface {
 	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
 	// (POST /v1/runs/{id}/retry)
 	RetryRun(w http.ResponseWriter, r *http.Request, id RunID)
+	// ListSchedules List schedules, oldest first.
+	// (GET /v1/schedules)
+	ListSchedules(w http.ResponseWriter, r *http.Request)
+	// CreateSchedule Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
+	// (POST /v1/schedules)
+	CreateSchedule(w http.ResponseWriter, r *http.Request)
+	// DeleteSchedule Delete a schedule; the runs it started keep their link to it.
+	// (DELETE /v1/schedules/{id})
+	DeleteSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
+	// GetSchedule Get a schedule with its latest ticks.
+	// (GET /v1/schedules/{id})
+	GetSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
+	// PauseSchedule Stop a schedule from starting runs (runs already started go on).
+	// (POST /v1/schedules/{id}/pause)
+	PauseSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
+	// ResumeSchedule Start a paused schedule again, from its first tick after now.
+	// (POST /v1/schedules/{id}/resume)
+	ResumeSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(w http.ResponseWriter, r *http.Request)
@@ -735,6 +872,42 @@ func (_ Unimplemented) ForkRun(w http.ResponseWriter, r *http.Request, id RunID)
 // RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
 // (POST /v1/runs/{id}/retry)
 func (_ Unimplemented) RetryRun(w http.ResponseWriter, r *http.Request, id RunID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListSchedules List schedules, oldest first.
+// (GET /v1/schedules)
+func (_ Unimplemented) ListSchedules(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateSchedule Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
+// (POST /v1/schedules)
+func (_ Unimplemented) CreateSchedule(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteSchedule Delete a schedule; the runs it started keep their link to it.
+// (DELETE /v1/schedules/{id})
+func (_ Unimplemented) DeleteSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetSchedule Get a schedule with its latest ticks.
+// (GET /v1/schedules/{id})
+func (_ Unimplemented) GetSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// PauseSchedule Stop a schedule from starting runs (runs already started go on).
+// (POST /v1/schedules/{id}/pause)
+func (_ Unimplemented) PauseSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ResumeSchedule Start a paused schedule again, from its first tick after now.
+// (POST /v1/schedules/{id}/resume)
+func (_ Unimplemented) ResumeSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1337,6 +1510,138 @@ func (siw *ServerInterfaceWrapper) RetryRun(w http.ResponseWriter, r *http.Reque
 	handler.ServeHTTP(w, r)
 }
 
+// ListSchedules operation middleware
+func (siw *ServerInterfaceWrapper) ListSchedules(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSchedules(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateSchedule operation middleware
+func (siw *ServerInterfaceWrapper) CreateSchedule(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateSchedule(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteSchedule operation middleware
+func (siw *ServerInterfaceWrapper) DeleteSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetSchedule operation middleware
+func (siw *ServerInterfaceWrapper) GetSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// PauseSchedule operation middleware
+func (siw *ServerInterfaceWrapper) PauseSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PauseSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ResumeSchedule operation middleware
+func (siw *ServerInterfaceWrapper) ResumeSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ResumeSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListToolsets operation middleware
 func (siw *ServerInterfaceWrapper) ListToolsets(w http.ResponseWriter, r *http.Request) {
 
@@ -1772,6 +2077,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/v1/webhooks/deliveries/{deliveryId}/redeliver", wrapper.RedeliverWebhook)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/v1/schedules", wrapper.ListSchedules)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/schedules", wrapper.CreateSchedule)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/v1/schedules/{id}", wrapper.DeleteSchedule)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/v1/schedules/{id}", wrapper.GetSchedule)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/schedules/{id}/pause", wrapper.PauseSchedule)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/schedules/{id}/resume", wrapper.ResumeSchedule)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/v1/catalog", wrapper.GetCatalog)
@@ -3051,6 +3374,495 @@ func (response RetryRun500JSONResponse) VisitRetryRunResponse(w http.ResponseWri
 	return err
 }
 
+type ListSchedulesRequestObject struct {
+}
+
+type ListSchedulesResponseObject interface {
+	VisitListSchedulesResponse(w http.ResponseWriter) error
+}
+
+type ListSchedules200JSONResponse ScheduleList
+
+func (response ListSchedules200JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListSchedules401JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules421JSONResponse Error
+
+func (response ListSchedules421JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules500JSONResponse Error
+
+func (response ListSchedules500JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScheduleRequestObject struct {
+	Body *CreateScheduleJSONRequestBody
+}
+
+type CreateScheduleResponseObject interface {
+	VisitCreateScheduleResponse(w http.ResponseWriter) error
+}
+
+type CreateSchedule201JSONResponse Schedule
+
+func (response CreateSchedule201JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule400JSONResponse struct{ ErrorJSONResponse }
+
+func (response CreateSchedule400JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule401JSONResponse Error
+
+func (response CreateSchedule401JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule404JSONResponse Error
+
+func (response CreateSchedule404JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule413JSONResponse Error
+
+func (response CreateSchedule413JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule421JSONResponse Error
+
+func (response CreateSchedule421JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule422JSONResponse Error
+
+func (response CreateSchedule422JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule500JSONResponse Error
+
+func (response CreateSchedule500JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScheduleRequestObject struct {
+	Id ScheduleID `json:"id"`
+}
+
+type DeleteScheduleResponseObject interface {
+	VisitDeleteScheduleResponse(w http.ResponseWriter) error
+}
+
+type DeleteSchedule204Response struct {
+}
+
+func (response DeleteSchedule204Response) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSchedule401JSONResponse struct{ ErrorJSONResponse }
+
+func (response DeleteSchedule401JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSchedule404JSONResponse Error
+
+func (response DeleteSchedule404JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSchedule421JSONResponse Error
+
+func (response DeleteSchedule421JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSchedule500JSONResponse Error
+
+func (response DeleteSchedule500JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScheduleRequestObject struct {
+	Id ScheduleID `json:"id"`
+}
+
+type GetScheduleResponseObject interface {
+	VisitGetScheduleResponse(w http.ResponseWriter) error
+}
+
+type GetSchedule200JSONResponse Schedule
+
+func (response GetSchedule200JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetSchedule401JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule404JSONResponse Error
+
+func (response GetSchedule404JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule421JSONResponse Error
+
+func (response GetSchedule421JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule500JSONResponse Error
+
+func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseScheduleRequestObject struct {
+	Id ScheduleID `json:"id"`
+}
+
+type PauseScheduleResponseObject interface {
+	VisitPauseScheduleResponse(w http.ResponseWriter) error
+}
+
+type PauseSchedule200JSONResponse Schedule
+
+func (response PauseSchedule200JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseSchedule401JSONResponse struct{ ErrorJSONResponse }
+
+func (response PauseSchedule401JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseSchedule404JSONResponse Error
+
+func (response PauseSchedule404JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseSchedule421JSONResponse Error
+
+func (response PauseSchedule421JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseSchedule500JSONResponse Error
+
+func (response PauseSchedule500JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeScheduleRequestObject struct {
+	Id ScheduleID `json:"id"`
+}
+
+type ResumeScheduleResponseObject interface {
+	VisitResumeScheduleResponse(w http.ResponseWriter) error
+}
+
+type ResumeSchedule200JSONResponse Schedule
+
+func (response ResumeSchedule200JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSchedule401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ResumeSchedule401JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSchedule404JSONResponse Error
+
+func (response ResumeSchedule404JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSchedule421JSONResponse Error
+
+func (response ResumeSchedule421JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSchedule500JSONResponse Error
+
+func (response ResumeSchedule500JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListToolsetsRequestObject struct {
 }
 
@@ -4151,6 +4963,24 @@ type StrictServerInterface interface {
 	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
 	// (POST /v1/runs/{id}/retry)
 	RetryRun(ctx context.Context, request RetryRunRequestObject) (RetryRunResponseObject, error)
+	// ListSchedules List schedules, oldest first.
+	// (GET /v1/schedules)
+	ListSchedules(ctx context.Context, request ListSchedulesRequestObject) (ListSchedulesResponseObject, error)
+	// CreateSchedule Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
+	// (POST /v1/schedules)
+	CreateSchedule(ctx context.Context, request CreateScheduleRequestObject) (CreateScheduleResponseObject, error)
+	// DeleteSchedule Delete a schedule; the runs it started keep their link to it.
+	// (DELETE /v1/schedules/{id})
+	DeleteSchedule(ctx context.Context, request DeleteScheduleRequestObject) (DeleteScheduleResponseObject, error)
+	// GetSchedule Get a schedule with its latest ticks.
+	// (GET /v1/schedules/{id})
+	GetSchedule(ctx context.Context, request GetScheduleRequestObject) (GetScheduleResponseObject, error)
+	// PauseSchedule Stop a schedule from starting runs (runs already started go on).
+	// (POST /v1/schedules/{id}/pause)
+	PauseSchedule(ctx context.Context, request PauseScheduleRequestObject) (PauseScheduleResponseObject, error)
+	// ResumeSchedule Start a paused schedule again, from its first tick after now.
+	// (POST /v1/schedules/{id}/resume)
+	ResumeSchedule(ctx context.Context, request ResumeScheduleRequestObject) (ResumeScheduleResponseObject, error)
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(ctx context.Context, request ListToolsetsRequestObject) (ListToolsetsResponseObject, error)
@@ -4610,6 +5440,165 @@ func (sh *strictHandler) RetryRun(w http.ResponseWriter, r *http.Request, id Run
 	}
 }
 
+// ListSchedules operation middleware
+func (sh *strictHandler) ListSchedules(w http.ResponseWriter, r *http.Request) {
+	var request ListSchedulesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSchedules(ctx, request.(ListSchedulesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSchedules")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListSchedulesResponseObject); ok {
+		if err := validResponse.VisitListSchedulesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateSchedule operation middleware
+func (sh *strictHandler) CreateSchedule(w http.ResponseWriter, r *http.Request) {
+	var request CreateScheduleRequestObject
+
+	var body CreateScheduleJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSchedule(ctx, request.(CreateScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateScheduleResponseObject); ok {
+		if err := validResponse.VisitCreateScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteSchedule operation middleware
+func (sh *strictHandler) DeleteSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	var request DeleteScheduleRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSchedule(ctx, request.(DeleteScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteScheduleResponseObject); ok {
+		if err := validResponse.VisitDeleteScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetSchedule operation middleware
+func (sh *strictHandler) GetSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	var request GetScheduleRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSchedule(ctx, request.(GetScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetScheduleResponseObject); ok {
+		if err := validResponse.VisitGetScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// PauseSchedule operation middleware
+func (sh *strictHandler) PauseSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	var request PauseScheduleRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PauseSchedule(ctx, request.(PauseScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PauseSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PauseScheduleResponseObject); ok {
+		if err := validResponse.VisitPauseScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ResumeSchedule operation middleware
+func (sh *strictHandler) ResumeSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	var request ResumeScheduleRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ResumeSchedule(ctx, request.(ResumeScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResumeSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ResumeScheduleResponseObject); ok {
+		if err := validResponse.VisitResumeScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListToolsets operation middleware
 func (sh *strictHandler) ListToolsets(w http.ResponseWriter, r *http.Request) {
 	var request ListToolsetsRequestObject
@@ -4915,96 +5904,110 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3pchs3tvCrnOI3VZK+alGULNux9OOWx8vEmSR2SZpK1TV9Laj7kETUDdAAWjLj0rvfAg7QC4nmophK",
-	"rpP5MRG70VjOvsJfeqksplKgMLp38qU3ZYoVaFC5Xy8x5zeoZj/yghv7gIveSe9TiWrWS3qCFdg76eXu",
-	"ZdLT6QQLZkdlOGJlbnonh4NB0ivYZ16Uhftlf3LhfyY9M5vaGbgwOEbVu7tLemelePOyWmrKzKReiWe9",
-	"pKfwU8kVZr0To0psLutn00ZxMXaTXUiZazQ/u8+jU7r/3GtS/ZrnBhWdV6eKTw2XdoEXsijYvkYLSoMZ",
-	"GBoPdind7yVRIPpBurd87V8Y4aG94jmmUmQajIRbxg2MpAIzQVClsM/SCRNjhF1moJDawKPBYK9rH/b7",
-	"1h4q7D1qIW9QIU+UxZXH3S94NZHy+mvh784O1lMpNDpqfKWUdPBOpTAoHCDYdJrzlFlAHPyqLTS+NGb8",
-	"h8JR76T3/w5qIj+gt/qAZnOrtKH5XADad313Jj/czvZczBZh/1zM4Ifztz/DDctLtGAVZZ6zqxzpgHdJ",
-	"7wXLc8dbSk5RGU6nYWqsV+3RrniX9FKW52+yBogqhkl6WaloserllZQ5MmFfTpjI6N0aq1zjLIKFpCdL",
-	"k8pi5Sxv/bC7hLAem0qjMTlmzx3qRlIVzPROehkzuG+4Y8TFTwxTZuNPTLkSthYr5zSSKC2Q5fsAbwJJ",
-	"EojYIawGeLVOc48fqu3Iq18xNT2P/h+5NoskYNdxf3CDxVobtvP5BZhSbBbduu7cxnkFGRSWi9/3VCmE",
-	"BVvSm6LI6C9dpilihhYCI8Zz90fKRIq5/ftDBOQvmGG5HC8e0cm1DY7oprESduVJaeb4SetZFjbU4t4I",
-	"iS7lJy6mJYmdLON2Cpa/a8xOAm1hP7I09/kscFFb3rwu8xzsK2AapkqOFSs0WLQDN7DroNIfloPBo9SO",
-	"cn+hE/eLfMLHgplS4eIqF7MpnrvfUI2CW24m8MP5S5kmgP1xH4aEhL6c6n7BzKTPsmzXwegEvvT7/bu9",
-	"E3inZME10o7cQ9rSsBfdk9eDce3XRL9nyjC+eZoaiTHqCDbN4qHfCgS8QWFA2/8zEqRAUJii/eAUuNHA",
-	"M+DaKddbUnb7PIMJsgwVyJH9XM2AGYPF1NgDzsl8eqEjasS/Ac1Fim6BzG8UbpmGVKEzJqSCnGkDCv1r",
-	"zBpwbOgF/8EmcrOacZOPHMAu3NMIN/Es+tgeodLmbUD8Mpm50+fMoDYBlEByCHbZlcONtECq9hsnb7sI",
-	"CbwXMovR+KRG7o4GkuYWiZHlw7q3ExSWzzKegZAGmNC3qPbiKKhwFGTh4ohSvIlDSC9I6lo+V+eu5XNM",
-	"JuvyqjourbJ4/uaYU/CHtOYjq8nPyGBM7miQtyJQfhTo5TTblOxKla9mdzIdHbiaNEdfN1RxxWFz4G8y",
-	"RHOXyyREXGm3cbqWWqtEziqd1pg7trGKZdo7wvjjNEr158ZKRihYOuEC9xWyzD2wo2HXiXUhzceRLEWW",
-	"QCrFKOepSYCLG5bz7KPdLmoTZ7kCtWZjXI1Ot7d6/OJh58bTEaMwufGewLyk3UDuMcM21s4aP7VW4MI8",
-	"OY6KARMXjnMntPP5sX5Hlpi7jxwnTscZ6xMmAW8VVfpJY1v5HllOVkp7H7X4WnFqGheb2sUcdDdeRizX",
-	"OO+70UeQy1skF/hWqmsn3lPkORdj7Z1jrp13vHs1Ax+tgEdPBvZ/UDglwFLDbxAszSRw6F5YW8NZWjqB",
-	"wydPnz49OnwCVzOD7gOy8oCJDB4/evLd08Gzw6P67QTZdO/UbmkGKRMgrKUAinGNTqfzkbEviz48J0/S",
-	"zqd5hnAYBLA/gbU/FFooYUYm2fFgAIIV9p0dx3J7/AyU9fr78B+h0cCIY55pMOwa23Dxp9f9oVgwVwr2",
-	"+ScspJr90x4jSu7Lojku9PPWgeV3TGDN+BfBUdrwc4s9WZqfNv/2LkqRAr10m7dZUGEVcUlZgTBSskgc",
-	"MfjHzsCwXqJ7BTxiHWao+A12aGo3hUKjOFmBI4tAP5kjZylc9KHi+0XTusXjSY9meK1k0bliNbOzQRtL",
-	"RqW/fXEu2FRPpOkwN/xbyxH18tagaszPDOwOEmdtO5B1WlfTnM0wq2ijvdz38hYKJmbtpXbIVdJwazGW",
-	"yil3ATpvx1VyYadyrbrWdnhYE3Y0Wsd9sHSCWZljp4Hm34OZMFORUNjn0imz1zH7ujnpjgbD0+taHHKH",
-	"BDvrOpozxiM/swL1lKW4uefdETWK+X0xffG2DlMtVRhr2U5rGzLdFkzSk9fxKIKT72sF5eYWk9fLTv48",
-	"TXFqSH4sxpm64oebuCAKU6koLpSVFHfFiOsxt+tgtVdRtSVK/52SxTRi10yr5yuog8bFpj4rRbeNvHD4",
-	"e7jPIy64nmz2TYd/XMWZopJlR4Mb4CJAUhvMEnJMg6Ae8xt0suHz/lju+9l/1VL0z9jtT55irYdcmVjL",
-	"KNEbYm58pQCXf0DD7uqg4u+Lcbo8gEsoLTfSF6HlpfiOhjM3A+zK6yQYWIri/AnkcqwTuGVKWAuxqW8a",
-	"9v5aQeWzUoSYclLndJqnX6mWN/agY55y5Q/Hvd4kOGCeAmpEdXDOCzfNhrI1MFfBPv+IYmyl++Hg+LvH",
-	"T58426t6lqzNAO1kizOnA4rBerIamFXqTulzxx92xDiXVyyHSzfpJexao1mWBrhJqodcQykyHHGB2V4f",
-	"/o1TA/iZpSaftdjM2tveotsCg92PYnw8ZtUyPjt3wdQYTdwj78D+a6mu74n7Tpa0VpczOYQ2yLIQd5OK",
-	"j7lg+Y4zl+5BOesboTsaNH4qUaQIlMQELuY2AROujVSzUxg4x7EySvu9aDK06T80odvaVQeU4x69wM/u",
-	"aTurGDm4dRDWlrNWGa5y+92ECW2gY8uL+aRPJZboY3UipJO0lS7u6T1SS9b/e+mRGDPV/u8ldJZS8Lrm",
-	"7kWdKJnjvPsE/peDcML0OaaqlZZpAFH48oqF70RwBtYnzNp/iAi6zZKJc4QTU7XrRJ59hQjFmZuQCvtp",
-	"KtklmLqXCp3DTEMeHg+ePUniIJ8b+eTYkZ5BZSXg/7x/vv/fbP+3jx/8H4P9Zx8//P9/9JLt409XRNTY",
-	"3uPDo6484NdHdcUPpeJt/XI0OP6uBaeJMVP9XycHBystrgaFLMF/XLxHNf6qo1q+Xys9jh1hW28K3Isk",
-	"IyHmRjFBvynt7W97hBxN9buS+u5lJfnJPewvmqGN5AIXb2jFw01Ia4W9sE3C8Lkp2lqyLI7uERKnEW/f",
-	"rU8jfrbzRnJvJb1UiyzZXmvCReO8lU3swxtrK7mzW+v6VnGD+1JYe1pkIf6NplSCUtjz9qPQmJaG3+Br",
-	"xvNSReRhSNRx1BQeq5LEI4MKWJ5ba46rkMXVe43suk/wVrnUED/9Opl0rq3NkZ0h0zFQhSR3E2AWSOG7",
-	"Rr6Z5wgo3NN4zs2/jFSKWO71mXI/bwJXM3j3/OLF99b7JTAZKSlQ6qFX5yCtOcxAydvGug21HxEEK12V",
-	"jnjHVrPGxIV+tzW8kiiNbZInbjtUm0nRDVThtiXUkqP9x51/5dEKLppPDxdURk2ia5HR3/qkM8JOWysV",
-	"N7NzK+0JwFfIFJUiOxXgIEyPqgnsKlTtysVIRmQpuUmAnx1LSGE9cj2RysAP7Ib5YrCq4MzJW1d1NpHa",
-	"UI1zH55DmnMrtxSOuTao9FB8f3HxLtRA6wTevT2/0MCqMACzP1QpKFlGQRzrZVPE75ReurJmLsYgBXh/",
-	"zmUwh4JrqCjEz6DLAjMKiDpnnqLjIcBgP7OiliI6/aEYileuzOXg5hB8cQMIxEzD5fPSTKTiv7ny4hP4",
-	"pwMpUCmbkdcoqJTtsl5Mo7J6beJORUPE7ou3L1/99Pblq4/P3735ePH2369+3uuDq+XQwBTC5Zch5SGG",
-	"vRP4MnSxk2EvgWHILgx7d3eXlKA13Fhf1o0pKIZ3g0oTDgf9w/7AOahTFGzKeye9R/1B/5GvYXWkcjBx",
-	"Kfvf7N9ebFlWZaFKqPcvNN/7IXP110eDwVervvaFA7Hya6t++i1K7528/5D0dFkUTM1clv8GBWoN+yEC",
-	"mNpfDvgaLMHR9weWnGZLj3pGI/6Qk7q1+xZfjwePuqap9lUVrHfDxU7IG4DJmGFXTCOVDLB04hjHconl",
-	"sIKPCRZEhWmpFArjIXdzeJDWNb1d0Atlv0mrb+R9/CT1kIO5Foq7D1uEf9hjBAEXEwR/SoeG48Hh2miw",
-	"o483GX20ydyPCQBrE0RFAhaykFWusKaIdaycVydBJAbhDLtWnpMsC4+49lWBewuEcVAn5VbQh8/q/V4q",
-	"SeL9R1dlNkZzYYVtu31maX3HNknOn7eD4ghs3wrB/SQzzPdHLHWlSUIbVaYkVFwZqfAGBVEZyBtflxUI",
-	"rKaqEL+O0pJ1jM8oHj1HQzGKqBsz1kJXI2nXRWONMvPu7qz4p8GfsM5W6/v1cnsb99w9brbcPV7dcdex",
-	"61JpqZaed5scFNIhMfsApmzszDlLMZ6NBhux0eGfj43sad2BEhB4a23QEVeapIQ1VSOFvKxAeJNhMZUG",
-	"RTrb/zdSaEXbF1cym504TnPzhOqeEHCB3aPBYK8PbpJr/yET0kxQDQV9fDx41odfrPqw1nfia6Q0RRRC",
-	"sVvL/pYKQhFEAr4H0TUkcu04n0zYNmdTDPKsFB2sTb0VNWHOnXi+V7Hysh4/TlYlWlYqINdtSXTu/IJ/",
-	"ymz2NUncx1/v2l657xrcJm91qSZXvug7TZCpnKOqU966i+AsuThCPSLO2uYuCWTZ9tl+M107eLbJ6MNH",
-	"WxNAx0dHDyGuzg1TxvvmclS78211fvCFZ3dLva8Y26/PlH8Ig3wrhtu/0CPwlFi8LeR9o1PVFkU95Doq",
-	"1Sm3vQkOqcn/7sM8rRxUHbGdViCV+27VX/Ttup0OY57rb4UIXvkOL9/YEDxCF4/jwj9T2RaQfPCF6kHv",
-	"5m+dWHviJHrHQFVl2n3PwCq/MNhbbeJ7J7UJNcbbsQiqDvqHtQfmy4c76N6p/xBMvWXWlqRqYLjCkVR4",
-	"CtZ8tF4gyYrMmwRHD7nRM7+n08pApXiw/ttg+GMNBkLMfECegU/QVFF9J3GcF1M3PoSiZ0JlxMQ4oLzP",
-	"vSVJJ8+/cPOSlfLQ5saLkMvq/8mI8WE0Ex0fGFBFYQK+oNBaILXHaTk8xLNjpKRj1NLu4F0Wb3rZbCDe",
-	"jLTaVydt1V5t9St3SO/6zH82SfhAcfH6xoZmhUNt7+xouvtBw66Rjp4are7UyCdb9Rp6Lxaq+ToWUp0T",
-	"76TOV6GeYW7J+Sst8lk4l7Py2ULNM7uSN+hawLruhGILocsq2DhIlrRVDtYPNy6/Q2zDS8S2yWt177VL",
-	"zuNnQ8ja10YhK9oTRS60WuRMwo6PtF2ScXMCCzNfUu8wUwj0ADOwZAzMJz7VvkZhhiJQ8SXPLsNdJXM4",
-	"T+DSjbqkUPxsiglcZswweuDOaOf94fztz3tDUQrD88qgmjBdRflO4fJHps2++2L/zcvLYG6F2iLXtNhe",
-	"vD8U35BMIclheIE5F+icpq/uL418+8XvtW0WaU/grcOpz9FouExlhpewO9cF4aIBPg8YWo4RrnDMnU6u",
-	"+2KGovGVK65P6lyiFaLUEdOHypNuNVzAhGXgLwmr7loxUl4PRdU6fNnspfBbvdT46ZKafjSkE0yvp9LK",
-	"gyxpR6dnHHP7J/HIKQyA66GoO40pEV51BZsGiEqRoar0wjXOdAKaFEUoZeHah098k/RQmAkWENqN7HFD",
-	"j76DCbAx4+LUXxqUM8sxdJGThoJlCEzgbUKjtCHw1sDUVZENZiDkbR9caMQdoWDGms9wNfMTZpQLcJd8",
-	"FKU2UISLAKxbNxSECt/+Qp6epWIopwQHZsBBtA/Hg+O63MV3x9DVhiCsgkwnVYPNUOxSmadh1yhcRsCC",
-	"K6gjVM4sQUMbVWilM5diL5YmeC3VdbDDtxKLdz1Oa3nehw8RaPRk92cz1r6dyHXgayfNGFE3uaQk0j1p",
-	"0z0EIRdCbNJicl9iTMGQqLuh0NBtY1uT3zsafGuu58SWTN1t3Fawl/iMjZn4E1orWFXO+VDkXFzDLqsm",
-	"pAvRvGTw6yXueih3WUX7fVhzjwR8rQuGIljSXLuLs1Km6CaLG1RWqDyrhYpPK9pRviRZWsgHbzgiHM4s",
-	"hKNe+h/Aq38xP32en6p0odU1yRIbgJgtgmEPS89HzQaZTmfoor49d2uWf7ONp4MQGkUtf+oyg9puqPBy",
-	"RUq8VW8QS9RfVIUw29DD7Va5B9bGVWdVLKwcIPYACvnbjwzb0Uf3jSMTJoAJaFaW0+2c3qxW6ArJa0+l",
-	"YIKP6D5HKFXe9GcWJc3BF8sJd/6uP6T+hzYvvHTPm7zQosnjaKsSmoeI5T6MHDnDQt6gNZYWZIk7YlfC",
-	"vxNkg4dg44aM/nYQwbIoGkgRV0xxj3hE8/L8KirR7EXsVMe/hEFbRHOzY7IrY9mM1n5ThYLBmG6dMAGZ",
-	"Z1U4ur7mhBwUamjSeys1vAfsljR8u/P4gTV8tC92kXb8+6uH0PbfgEMdoAUM/nP2Y7jXxUd5qjuxW0Z9",
-	"kCKNVNzBl3Dh8BvnM/tfEb85UvRRf7rRPzDR6Vu3/NHqImSuQRue51WmcfcK7X98ezFmeyHENdfXOxSh",
-	"ATfuvfoVmpzX4oCjr54qjJH9K0Gp1tOFU4fzukjk35UUfzC/ocjq67l91XWrdXtGiPJR+ZFCPala4Ksr",
-	"SV2Qt77DPsKboXhzuRHcSbQrjeC/WAaaDg8sqrxra62WiKcV30mB5NUISf82wVIbuxMjg4dWpPNG2F8T",
-	"8d5Ej6K9cRdduCxj7x6mev0PLzmdxkwa+5dD6Apof7OEJaccR+GSPJdZ7kPjRg1SdXMaDsaymRgrVZ4M",
-	"heZjEe6iDm/oLH249L3/J2CV8SUo3Kcn2sqwcN1FCyZMZEOhkNoPjYZUlhSaX7ig4rQxvbuK4DJMab+M",
-	"6Vq60OBBTFx/d8IDF3PekzMtFTTLNv9OOX3NUjb699dYC+I72nFPZScHD82lST0VuytKHYG7+8KjGnrd",
-	"ajZPGH9XtH1LFW1zBFWD5HeXpjU1ytyVA/V1I+8/WCqg6iOa1d1+4u4aOTk4ODx62h/0B/3Dk+8G3w3s",
-	"RP8bAAD//w==",
+	"7H15c9u29uhXOaN3Z2K/oWXZWdrYf7zrm6VNb9tkbHc686r8apg8knBNAioAWlEz/u6/wQHARQK1uJGb",
+	"m7Z/NDIJgsDB2Td+7KWymEqBwujeycfelClWoEFFf73EnN+imn/PC27sBS56J73fSlTzXtITrMDeSS+n",
+	"m0lPpxMsmB2V4YiVuemdHA0GSa9gH3hRFvSX/ZML/2fSM/OpnYELg2NUvbu7pHdeijcvq1dNmZnUb+JZ",
+	"L+kp/K3kCrPeiVElNl/rZ9NGcTGmyS7SCWZljp9uxkspc43mR3o8OiX9c69J9WueG1QOgjpVfGq4tC94",
+	"IYuCHWi0h2MwA+PGg32V7veS6LH4Qbq3+t0/M3ey7TdeYCpFpsFImDFuYCQVmAmCKoW9lk6YGCPsMQOF",
+	"1AYeDwb7Xeuwz7fWUOHD4xY6DCp0EGVx7bHhZ7yeSHnzqc7vzg7WUyk0En6/UkoSvFMpDAoCBJtOc54y",
+	"C4jD/2gLjY+NGf+hcNQ76f2fw5psDt1dfehmo7e0oXkmAO29Pu3JD7eznYn5MuzPxBy+u3j7I9yyvEQL",
+	"VlHmObvO0W3wLum9YHlO1KrkFJXhbjdMjfW6Ndo33iW9lOX5m6wBoooEk15WKvey6ua1lDkyYW9OmMjc",
+	"vQ3ecoPzyCkkPVmaVBZrZ3nrh90l7tRjU2k0JsfsjI5uJFXBTO+klzGDB4YTIS4/YpgyWz9iyrWwtady",
+	"4UY6TAto+UuAtwNJEpCYDqwGePWe5hrfV8uR1//B1PT88X/PtVlGAfse+sENFhst2M7nX8CUYvPo0nXn",
+	"Mi4qyKCwVPxLT5VCWLAlvSmKzP3SZZoiZmghMGI8px8pEynm9vf7CMhfMMNyOV7eIvG1LbZI01gOu3an",
+	"bub4TutZlhbUot4Iiq6kJy6mpWM7WcbtFCx/15jdMbSl9cjS3OexQEVtfvO6zHOwt4BpmCo5VqzQYI8d",
+	"uIE9gkp/WA4Gj1M7in4hsftlOuFjwUypcPktl/MpXtDfUI2CGTcT+O7ipUwTwP64D0N3CH051f2CmUmf",
+	"ZdkewegEPvb7/bv9E3inZME1uhXRRbekYS+6Ji8H49KvefyeKMP45m7qQ4xhR9CSljf9ViDgLQoD2v7P",
+	"SJACQWGK9oFT4EYDz4BrEq4zJ+wOeAYTZBkqkCP7uJoDMwaLqbEbXOD57oaOiBF/BzQXKdILMr9QmDEN",
+	"qUJSJqSCnGkDCv1tzBpwbMgF/8A2fLOacZuHCGCXdDVCTTyLXrZbqKR5GxA/T+a0+5wZ1CaAEhwfgj12",
+	"TWcjLZCq9cbR277EMbwXMovh+KQ+3EcaHDe3hxh5fXjvbILC0lnGMxDSABN6hmo/fgTVGQVeuDyiFG/i",
+	"ENJLnLrmz9W+a/4c48m6vK62696yvP/mmFPwm7TqI6vRz8igTD7SIGciYH4U6OU02xbtSpWvJ3enOhK4",
+	"mjjnnm6I4orCFsDfJIjmKldxiLjQbp/pRmKtYjnrZFpj7tjCKpJprwjjl9Mo1l8YyxmhYOmECzxQyDK6",
+	"YEfDHrF1Ic2vI1mKLIFUilHOU5MAF7cs59mvdrmoTZzkCtSajXH9cdLa6vHLm10Y77YYhcmttwQWOe0W",
+	"fI8ZtrV01vhb6w1cmGdPomzAxJnjwg7tfH6sX5FF5u4tx5GTKGNzxHTAW4eVftLYUr5Fljstpb2Omn2t",
+	"2bUbF5uavBi6+1xGLNe4aLu5hyCXM3Qm8EyqG2LvKfKci7H2xjHXZB3vXc/B+z/g8bOB/Q8KEgIsNfwW",
+	"weJMAkd0w+oapGnpBI6effXVV8dHz+B6bpAecFoeMJHB08fPvv5q8PzouL47QTbdP7VLmkPKBAirKYBi",
+	"XCPJdD4y9mbRhzNnSdr5NM8QjgID9juw+odCCyXMnEr2ZDAAwQp7z45jud1+Bspa/X34SWg0MOKYZxoM",
+	"u8E2XPzudX8oltSVgn34AQup5v+y24ii+yr/EDmT3hJY/sAEVo1/EQylLR+3pydL88P2z95FMVKg526L",
+	"OgsqrDwuKSsQRkoWCSGDv0wKhrUS6RbwiHaYoeK32CGpaQqFRnGnBY7sAfrJCJ2lIO9DRffLqnWLxpOe",
+	"m+G1kkXnG6uZSQdtvDLK/e2NC8GmeiJNh7rh71qKqF9vFarG/MzA3iAhbZtA1qldTXM2x6zCjfbrvpUz",
+	"KJiYt1/1yJlKGmb2xFI55eSg83pcxRceVaZV17vpHDaEnRut4zZY8Hl2KWj+PpgJMxUKhXWunDJ7HdOv",
+	"m5M+0mB4elOzQ06HYGfdRHLGaORHVqCeshS3t7w7vEYxuy8mL97WbqqVAmMj3WljRaZbg0l68ibuRSD+",
+	"vpFTbuFl8mbVzs/SFKfG8Y9lP1OX/3AbE0RhKpXzC2Wl87tixPRYWHXQ2iuv2gqh/07JYhrRa6bV9TXY",
+	"4cbFpj4vRbeOvLT5e5jPIy64nmz3TId9XPmZopzlkQYaQB4gqQ1miTNMA6Me81sk3vDhYCwP/Oz/0VL0",
+	"z9nsB4+x1kKuVKxVmOgVMRpfCcDVD7hhd7VT8Y/5OCkOQCGq1Ur6MrQ8F3+k4ZxmgD15kwQFSzk/fwK5",
+	"HOsEZkwJqyE25U1D39/IqXxeiuBTTuqYTnP3a8Xy1hZ0zFKu7OG41ZsEA8xjQH1QHZTzgqbZkrcG4irY",
+	"h+9RjC13Pxo8+frpV89I96quJRsTQDvYQup0OGKwlqwGZoU6CX1O9GFHjHN5zXK4okmvYM8qzbI0wE1S",
+	"XeQaSpHhiAvM9vvwb5wawA8sNfm8RWZW3/Ya3Q4I7H4Y4/0x617jo3OXTI3RxC3yjtN/LdXNPc++kySt",
+	"1kUqh9AGWRb8blLxMRcsf0Tq0j0wZ3Ml9JEGjb+VKFIEF8QELhYWAROujVTzUxiQ4Vgppf1eNBjatB+a",
+	"0G2tqgPKcYte4Ae62o4qRjZuDYSN+awVhuvMfpowcQvoWPJyPOm3Ekv0vjoRwknache6eo/QUsgK2K3w",
+	"TlWHVoohVvBpZLd+5GT3A0lse3iXPL2Jr8fe9RaAhBFXuKnmn/TkLaqcTZtHr2/4tJc4DOglPXJDRE90",
+	"ykqNWVw3tqvR8dV6lzyNgL1yahd9PEhA4MxeH3GlzX5iafibV5dweHt0GOwcffiRZ3ct63gV+ALGEeAi",
+	"/NbC5Hcp4rj3Jwr9RZlerbM+rgr4DdTYxjUeQPPQ+kAgzwV1AOx1wA9ThVpzKYiB+12fwIjfYnB87RVc",
+	"lAZhIksFGZsfyNFBIYWZgPu/vzRDvNlPQPMPTtRrn1lDyJWAD4y4NUgFe/+08+XzBP6ZMU7/2hnoB81L",
+	"v+bI3BgXHXw+cCpmAwzHT9eDAONByzMY8Q+YgZU86pblCTADOTJt4EgnVndhkJWKMmRg7/lAJ/C0SOBo",
+	"8nhQ7J96aiIvEmEBl2Jhbc+efBptLYnpYlXIdDf6VINLVVlugU8tuvCYAeaYYSZRw2zCcwTmPTkNR0zw",
+	"wUyYphBgMPtOwE7sbts79KTTGRIgphjucR+/JJeOHWWnCtPAnjuSKdOaizEUyIRby0jmdMwSuOVzxF8b",
+	"UzIxn7G5BeLWDLnJ0Jb57puzH8+IqsCOsUdGVLcX/OY/Xb7Yj+DMJ+GMmyqpgS/FdahKDmysH1VKx7oV",
+	"1VOvWlYQwe1lVa6XuP+w8hf7bD6LF3GH3w2fTmN+458n84CIVskIE+55siB+ZmcmM9ih41RRtMcylI4Y",
+	"n/F7uYeUokdjcLqUMn9ZsdUvIWlnJcfc1KV5WSfDLEjS+yR3rAbhhOkLTFUr9aYBROFTaJeeE8Hhuzlx",
+	"1T7imHK1VcLYAuLENKtNsgt8FrDLJWhCKqynqSOtOKl7qUULJ9Ngo08Gz58lcZAvjLQMd8qMQWXp/n9+",
+	"OTv4/+zg91/f+x+Dg+e/vv+//+gluz8/XSFRY3lPj467BMKnP+qKHkrFF9SswZOvW3CaGDPV/+/k8HAt",
+	"62pgyIrzj4ufqOBbt1VL9xulQGJHaN67e+6FkpE0gkbCaL9p0du/7RZyNNXflWVPNyvr3oUA+suuxkYC",
+	"CRdv3BuPtkGtNfrpLhHD5x+5pSWrciX8gcRxxPvwNscRP9tFI4FrLb5UL1mxvNaEEWujmTHWhzdGg9s7",
+	"cA0zxQ0eSJHPKfLtcxzQlEq4NMVFe1BoTEvDb/E143mpIvwwJGNx1E5BqRIBRwaVVYKtBsNVyNTT+40M",
+	"Su8xqPLlQoz802RLcm11juwcmY6BKiQyNgFmgRSea+QUWu0eBV2N61z+ZiQb2FKvz4b08yZwPYd3Z5cv",
+	"viVzlcBkpHTBcA+9Os/MWswMlJw13tsQ+xFGsNaX0eEX22lmoKNCv9oaXkkUx7ZxeLSd5ttx0S1E4a45",
+	"1Iqt/UT7X7u1govm1aMlkVGj6EZo9Lc86cyicEsrFTdza0AWDsDXyJQrNyMRQBB2l6oJ7FtcRRMXIxnh",
+	"pc5MAvxAJCGFNeb1RCoD37Fb5hP+q6IC4rdUWTCR2rg6tj6cQZpzy7cUjrk2qPRQfHt5+S7UuekE3r29",
+	"uNTAqlAPOaFUKVxClAvUcaPBRXVPvZdlxrjhYgxSgLfnKEttKLiGCkP8DLosMHMudArYuAyIEESyj1lW",
+	"66J2/aEYilfkZTq8PQKfwAoCMdNwdVaaiVT8d3J9ncC/CKTgyhWMvEHhyhWu6pdpVFauTWhXbojYe/H2",
+	"5asf3r589evZuze/Xr7996sf9/tA+boamEK4+jh0uSbD3gl8HJInY9hLYBgySIa9u7srl4RnuLG2LI0p",
+	"nE/3FpV2ZzjoH/UHZKBOUbAp7530HvcH/ce+TolQ5XBCaZm/29+ebVlSZSETvPcNmm/9kIUau+PB4JNV",
+	"2Pnk0FiJnRU//Ram905+eZ/0dFkUTM0pk/MWBWoNByHKm9q/CPgaLMK55w8tOs1XbvXcjfhTdkrv7tvz",
+	"ejp43DVNta6qKLEbLnZC3gBMxgy7ZhpdWihLJ0Q4lkoshRV87GDhsDAtlUJhPORujw7Tum6rC3qhtCtp",
+	"VRv/Et9JPeRwoUz27v0O4R/WGDmAywmC3yUdw5PB0cbHYEc/2Wb08TZzP3UA2BghKhSwkG1EIbQLVcRK",
+	"tnQSWGJgzrBn+bnjZeES177yY38JMQ7rxKs1+OEzt/4oliTxqvXrMhujubTMtl0ivTKHd5co5/fbgXEO",
+	"bF8Kwv0gM8wPRiyl9HOhjSpTx1SoVEh4hcJhGchbn3sfEKzGqpCjEMUlaxifu5yDBRyKYURdfLvRcTUS",
+	"s7pwrFFK2F2BH3802BPW2Go9v5mTfOtODU+bjRqeru/T0LHqUmmpVu53lxQUUl5i+gFM2ZjUOYsxnowG",
+	"W5HR0edHRna3tKF2zgJtz6qqkWItViC8ybCYSoMinR/8G51rRdsb1zKbnxCl0Twhgzs4XGDveDDY7wNN",
+	"cuMfZEKaCaqhcA8/GTzvw89WfFjtO/F58DrEJzHMWevfUlWhyip+RE0nuCbKdypsm7KdD/K8FB2k7epn",
+	"a8Rc2PFiP4o6av40WRdoWSuAqKOGw3OyC/4ls/mnRHHvf71rW+W+M8QuaatLNFGJiq8mRqZyjqpOa9Rd",
+	"CGfRhRD12FHWLlfpQJbtnuy3k7WD59uMPnq8Mwb05Pj4IdjVhWHKeNtcjmpzvi3OKbVqpfUVI/vNifJP",
+	"IZAvRXH7Bv0BnjoSbzN5X8xelb67PkE6ytVdbHubM3Stoe7eL+LKYdX1pFMLdCVdO7UXfUuWToMxz/WX",
+	"ggSvfBW/L14NFiH547jw11S2g0M+/Ohqfu4We5VtPHES7SNVVRJ195JaZxcGfauNfO+kNqGObDcaQdUl",
+	"6WH1gcUSsQ68J/EfnKkzZnVJV/EF1ziSCk/Bqo/WCnS8IvMqwfFDLvTcr+m0UlCdP1j/rTD8uQqDO5hF",
+	"hzwDH6CpvPrEcciKqYtbQ2GbO8qIinHo4j735iSdNP+C5nVaykOrGy9CLKv/mSHjw0gmt31gLj02S8AX",
+	"jVgNpLY4LYUHf3YMlXQMW9pdWlb5m142m8Rsh1rthps71VdbPWk6uHe958+NEz6QX7zuytXMcKj1nUfa",
+	"9ffSsEdZ1K12Rq5Zg2zla+j9mKvm02hIdUy8EztfhXyGhVcuti3L52FfpOWzpbo2di1vkcr8u/p+siXX",
+	"ZeVsHCQrWmcMNnc3ru48u2Xr2V3SWt1fh4Lz+MG4wzrQRiEr2hNFmpYuU6Y7He9pu3LKzQkszXzl+sMw",
+	"heAuYAYWjYH5wKc60CjMUAQsvuLZVehHt3DmCVzRqCvnip9PMYGrjBnmLtAe7bzfXbz9cX8oSmF4XilU",
+	"zYKEU7j6nmlzQE8cvHl5FdStkFtEjSnaL+8PxRfEUxznMLzAnAsko+mT20sjX2L7R3WbWJHfjM7Ux2g0",
+	"XKUywyvYW6h0JW+AjwOGtjII1zjmJJPr2uehaDzlixmrWKJloq5Kpw+VJd0qqoUJy8A3gq366Rkpb4ai",
+	"ag9z1ayX9Uu90vjblSvs1pBOML2ZSssPsqTtnZ5zzO1PRyOnMACuh6LuJuMC4VXnF9MAUSkyVJVcuMG5",
+	"TkA7QRFSWbj27hPfCGcozAQLCCXldruhDxPBBNiYcXHqq5xyZinGNevUULAMgQmcJW6UNg68NTB1lWSD",
+	"GQg56wO5RmgLBTNWfYbruZ8wc7EAauRWlNpAEZo9WbNuKNxR+BJnZ+lZLAZXSemqPyxE+/Bk8KROd/EV",
+	"0K59NQgrINNJVUQ9FHsuzdOwGxQUEbDgCuIIFaklaNxCFVruzKXYj4UJXkt1E/TwnfjiqY59I8v76CEc",
+	"jR7tPjdl7cvxXAe6Jm7GHHY7k9SxdI/artdUiIU4MmkRuU8xds6QqLmh0LjizJ3x70cafPsVT4ktnrrX",
+	"6Ei1n/iIjZn4HVotWFXG+VDkXNzAHqsmdE1vPWfw70uo0pUakrXvh3fuOwZfy4KhCJo0d5WRKVOuW9kt",
+	"KstUntdMxYcVqX7SpSRLC/lgDUeYw7mFcNRK/xNo9S9mpy/SUxUutLImWaEDOGKLnLCHpaejVn1mpzV0",
+	"UY3aoe7fKiTt8pKGhfQ/71SDap0JyDzbJN/gG2tshLY3zWJfe6SkwvThFUsnrk7a1x6Hz0pQqzvLOCZy",
+	"RipBwcR8KJzh4rDCdZ0k3qXQajGnDdN8mb1V/sHQR5FKYDsTDKqi3d0oEAu9Dx5Yj6grkv9rAub//YqE",
+	"AyywWBtGHQmNW1pwmj4RCN1abFHhMuZCu4YIE6wi6k5xXmaGL+l6C9tbSPckWkWF5iHczA/D3tx2Gudy",
+	"WrdZ5XWbzBvEqdfdSOUhpx/BoCtZoRuogweh5KZ4+bKSECoKIuWBmjQ3+vncw5XS+FpU5U9p09Ah9brZ",
+	"XitvzdwZKrZzfw7o4hr6fHFYc2HktIk2ZIcRYXMxdpS+R/9nOVWAVEQ/liDFfhdfPXTOyx0hxTlN/jcT",
+	"2Z0JsoDtznGWhJ7avlGTk77OPS3krMaFZiV+p51xWX+KbWfH1+wX0HGCjez5zzqfuXZQVgbgtfMWtgyN",
+	"mMJ+WWXc70Jfb/fkeGB1vWrhEMtfCRB7AIX9y09BsaOP75uw4k7CKuTNElb3qSfvv1dIFat1SKRggo/c",
+	"x4GgVHkzcLLMaQ4/WkrYQJ1v0sJfTJs/x0LeUq+1JV6yUlnvBNngIci4waO/nINgWfQYaqXdFYFvr603",
+	"v8RaqevNpied4vjnMGiHx9xszdKlUDXTQr6oiqTgtW/tsO0yrHtmO2vadU7Q+2slvAfsjiR8u8XRA0v4",
+	"aAOeZdzx968fQtp/AZG7AC1g8NP596FJuA8nt7uF3i1wkUbO3+HH8PW6N2Ty+b8iVl8ku7x+dKuvFXcG",
+	"8VqBr+qrelyDNjzPq5TGvWu0//g+Rpjth1j6QgOhoQidfuJhMv+GJuW1KOD4k+ckxtD+lXA5nadLuw77",
+	"Jcvt75TtP5neUGT1tx59eWerR9Q8mNikAowU6knVa6uKy1A2Sf1B1AhtbubT7kTatUrwXyzVtXKAx4R3",
+	"ra3VHPG0ojsp0Fk1QroP3a7UsTtPZPDQgnRRCftrHrxX0aPH3viwSejKt38PVb3+ij/JNGbS2GeoXVt1",
+	"38LOolOOo/DFFUph7UOjdZ8TdQsSDsaymYFXqjwZCs3HInzYMNxxe+nDlW8ydgJWGF+BwgN3hZqch756",
+	"LZgwkQ2FQtfnxGhIZelygJY64Z02pqeeZ1dhSvtkTNa6zmkPouL6Jm0PXDV2T8q0WNCsD/s7JP0pQ9IE",
+	"WGAtiD/SRD2VnhwsNMrH9FhM37siBHdB0JiE3rRsxiPG36UzX1LpzAJC1SD5wzUwTYmy0Nus7mv4y3uL",
+	"BT5biO5Qm0VqanhyeHh0/FV/0B/0j06+Hnw9sBP9bwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
