@@ -95,7 +95,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	} else if n > 0 {
 		logger.Info("secrets sealed under the current CODEMODE_SECRET_KEY", "count", n)
 	}
-	ui, err := riverUI(ctx, pool, logger)
+	ui, err := api.NewRiverUI(ctx, pool, logger)
 	if err != nil {
 		return err
 	}

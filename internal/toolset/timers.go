@@ -80,6 +80,10 @@ func OverridesTimers(tools []run.Tool) bool {
 	return false
 }
 
+// isoMillis is how time.sleepUntil writes its instant: as JavaScript's Date.toISOString
+// does, so a program can compare it with one.
+const isoMillis = "2006-01-02T15:04:05.000Z"
+
 // timerHandle names a timer in progress: the instant it ends and the output it then gives,
 // so a process that did not start it (a resumed run, the service's timer job) needs nothing
 // else.
@@ -117,7 +121,7 @@ func (t *timerTool) Start(_ context.Context, input json.RawMessage, call run.Cal
 			return run.Started{}, &run.InvalidInputError{Message: fmt.Sprintf("time.sleepUntil: %s is more than %s away (the most a timer may wait)", in.At, MaxSleep)}
 		}
 		until = at.UTC()
-		output, _ = json.Marshal(map[string]string{"at": until.Format(time.RFC3339Nano)})
+		output, _ = json.Marshal(map[string]string{"at": until.Format(isoMillis)})
 	default:
 		var in struct {
 			Ms int64 `json:"ms"`

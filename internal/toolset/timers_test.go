@@ -28,11 +28,11 @@ func TestSleepUntil(t *testing.T) {
 		wantInvalid                       bool
 	}{
 		{name: "future instant in another zone", input: `{"at":"2026-01-02T04:04:06.5+01:00"}`,
-			wantHandle: `{"until":"2026-01-02T03:04:06.5Z","output":{"at":"2026-01-02T03:04:06.5Z"}}`},
+			wantHandle: `{"until":"2026-01-02T03:04:06.5Z","output":{"at":"2026-01-02T03:04:06.500Z"}}`},
 		{name: "space for T", input: `{"at":"2026-01-02 03:05:00Z"}`,
-			wantHandle: `{"until":"2026-01-02T03:05:00Z","output":{"at":"2026-01-02T03:05:00Z"}}`},
-		{name: "passed instant is done at once", input: `{"at":"2020-01-01T00:00:00Z"}`, wantDone: `{"at":"2020-01-01T00:00:00Z"}`},
-		{name: "now is done at once", input: `{"at":"2026-01-02T03:04:05Z"}`, wantDone: `{"at":"2026-01-02T03:04:05Z"}`},
+			wantHandle: `{"until":"2026-01-02T03:05:00Z","output":{"at":"2026-01-02T03:05:00.000Z"}}`},
+		{name: "passed instant is done at once", input: `{"at":"2020-01-01T00:00:00Z"}`, wantDone: `{"at":"2020-01-01T00:00:00.000Z"}`},
+		{name: "now is done at once", input: `{"at":"2026-01-02T03:04:05Z"}`, wantDone: `{"at":"2026-01-02T03:04:05.000Z"}`},
 		{name: "no time zone", input: `{"at":"2026-01-02T04:00:00"}`, wantInvalid: true},
 		{name: "not a date", input: `{"at":"tomorrow"}`, wantInvalid: true},
 		{name: "day out of range", input: `{"at":"2026-02-30T00:00:00Z"}`, wantInvalid: true},

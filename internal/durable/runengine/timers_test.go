@@ -183,7 +183,7 @@ return {kinds, past: past.at, woke: woke.at === new Date(soon).toISOString(), la
 	require.NoError(t, err)
 	got := b.waitStatus(t, r.ID, durable.StatusSucceeded, durable.StatusFailed)
 	require.JSONEq(t, `{"kinds": ["InvalidToolInput", "InvalidToolInput", "InvalidToolInput", "InvalidToolInput", "InvalidToolInput"],
-		"past": "2020-01-01T00:00:00Z", "woke": true, "late": true}`, okValue(t, got))
+		"past": "2020-01-01T00:00:00.000Z", "woke": true, "late": true}`, okValue(t, got))
 }
 
 // TestToolsetNamedTimeReplacesTimers registers a toolset under the name time: runs that mount

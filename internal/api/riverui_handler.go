@@ -1,4 +1,4 @@
-package main
+package api
 
 import (
 	"context"
@@ -11,14 +11,12 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"riverqueue.com/riverui"
-
-	"github.com/codemode/codemode/internal/api"
 )
 
-// riverUI returns River's web UI of the job queue, served by the API under api.RiverUIPrefix.
-// Its River client only reads and changes jobs (cancel, retry, delete from the UI); it works
-// none: the workers do.
-func riverUI(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) (http.Handler, error) {
+// NewRiverUI returns River's web UI of the job queue on pool, for Config.RiverUI (served under
+// RiverUIPrefix). Its River client only reads and changes jobs (cancel, retry, delete from the
+// UI); it works none: the workers do.
+func NewRiverUI(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) (http.Handler, error) {
 	client, err := river.NewClient[pgx.Tx](riverpgxv5.New(pool), &river.Config{Logger: logger})
 	if err != nil {
 		return nil, fmt.Errorf("river ui client: %w", err)
@@ -26,7 +24,7 @@ func riverUI(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) (http
 	h, err := riverui.NewHandler(&riverui.HandlerOpts{
 		Endpoints: riverui.NewEndpoints(client, nil),
 		Logger:    logger,
-		Prefix:    api.RiverUIPrefix,
+		Prefix:    RiverUIPrefix,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("river ui: %w", err)
