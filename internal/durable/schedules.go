@@ -327,9 +327,10 @@ func (s *Store) PauseSchedule(ctx context.Context, id string, paused bool) (Sche
 		if err != nil {
 			return Schedule{}, err
 		}
-		_, n := spec.due(sc.NextTick, time.Now())
-		if n.Before(sc.NextTick) {
-			n = sc.NextTick
+		// A tick still ahead is kept; one that passed while paused is not fired.
+		n := sc.NextTick
+		if now := time.Now(); !n.After(now) {
+			_, n = spec.due(n, now)
 		}
 		next = &n
 	}

@@ -64,3 +64,42 @@ func TestTickSpec(t *testing.T) {
 		require.ErrorIs(t, err, ErrInvalidSchedule, "%+v", bad)
 	}
 }
+
+func TestPauseAndResumeSchedule(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	s, ctx := b.store, b.ctx
+	sc, err := s.CreateSchedule(ctx, NewSchedule{Code: "1", Every: time.Hour})
+	require.NoError(t, err)
+	first := sc.NextTick
+
+	// Paused and resumed before its next tick: that tick is kept.
+	paused, err := s.PauseSchedule(ctx, sc.ID, true)
+	require.NoError(t, err)
+	require.True(t, paused.Paused)
+	resumed, err := s.PauseSchedule(ctx, sc.ID, false)
+	require.NoError(t, err)
+	require.False(t, resumed.Paused)
+	require.Equal(t, first, resumed.NextTick)
+
+	// Resumed after ticks passed while paused: they are not fired, the next one after now is.
+	_, err = s.PauseSchedule(ctx, sc.ID, true)
+	require.NoError(t, err)
+	_, err = s.pool.Exec(ctx, `UPDATE schedules SET next_tick = next_tick - interval '5 hours' WHERE id = $1`, sc.ID)
+	require.NoError(t, err)
+	n, err := s.FireSchedules(ctx, time.Now())
+	require.NoError(t, err)
+	require.Zero(t, n, "a paused schedule fires nothing")
+	resumed, err = s.PauseSchedule(ctx, sc.ID, false)
+	require.NoError(t, err)
+	require.Equal(t, first, resumed.NextTick, "the ticks that passed are skipped, on the schedule's grid")
+	got, err := s.GetSchedule(ctx, sc.ID, 10)
+	require.NoError(t, err)
+	require.Empty(t, got.Ticks)
+
+	require.NoError(t, s.DeleteSchedule(ctx, sc.ID))
+	_, err = s.GetSchedule(ctx, sc.ID, 10)
+	require.ErrorIs(t, err, ErrScheduleNotFound)
+	_, err = s.PauseSchedule(ctx, sc.ID, true)
+	require.ErrorIs(t, err, ErrScheduleNotFound)
+}
