@@ -1,4 +1,5 @@
-// Command server serves codemode's HTTP API against PostgreSQL. It drives no runs itself: start
+// Command server serves codemode's HTTP API against PostgreSQL, and River's web UI of the job
+// queue under /river (behind the same token). It drives no runs itself: start
 // any number of cmd/worker processes against the same database.
 //
 // Configuration (internal/config; flags override the environment; a wrong one exits 2):
@@ -94,7 +95,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	} else if n > 0 {
 		logger.Info("secrets sealed under the current CODEMODE_SECRET_KEY", "count", n)
 	}
-	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings, Egress: policy})
+	ui, err := api.NewRiverUI(ctx, pool, logger)
+	if err != nil {
+		return err
+	}
+	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings, Egress: policy, RiverUI: ui})
 	if err != nil {
 		return err
 	}

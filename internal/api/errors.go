@@ -54,13 +54,15 @@ func statusOf(err error) (int, string) {
 	switch {
 	case errors.Is(err, durable.ErrRunNotFound), errors.Is(err, durable.ErrCallNotFound),
 		errors.Is(err, durable.ErrToolsetNotFound), errors.Is(err, durable.ErrWebhookNotFound),
-		errors.Is(err, durable.ErrDeliveryNotFound):
+		errors.Is(err, durable.ErrDeliveryNotFound), errors.Is(err, durable.ErrForkPointNotFound),
+		errors.Is(err, durable.ErrScheduleNotFound):
 		return http.StatusNotFound, CodeNotFound
 	case errors.Is(err, durable.ErrIdempotencyConflict), errors.Is(err, durable.ErrOutcomeConflict),
 		errors.Is(err, durable.ErrToolsetExists), errors.Is(err, durable.ErrRunFinished), errors.Is(err, durable.ErrToolsetInUse),
-		errors.Is(err, durable.ErrDeliveryInProgress), errors.Is(err, durable.ErrWebhookDisabled):
+		errors.Is(err, durable.ErrDeliveryInProgress), errors.Is(err, durable.ErrWebhookDisabled),
+		errors.Is(err, durable.ErrNotRetryable):
 		return http.StatusConflict, CodeConflict
-	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest):
+	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest), errors.Is(err, durable.ErrInvalidSchedule):
 		return http.StatusBadRequest, CodeInvalidRequest
 	case errors.Is(err, durable.ErrUnstorable), errors.Is(err, durable.ErrNoSecretKey):
 		return http.StatusUnprocessableEntity, CodeUnprocessable

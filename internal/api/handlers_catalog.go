@@ -70,6 +70,12 @@ func (h *handlers) toolbox(ctx context.Context, filter *string) (*run.Toolbox, e
 		loaded := runtools.FromManifest(client, m)
 		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
 	}
+	// Runs get the built-in timers unless a toolset named time replaces them (as the workers
+	// decide, from the same toolsets).
+	if !runtools.OverridesTimers(tools) {
+		timers, ns := runtools.Timers(runtools.TimerConfig{Suspend: true})
+		tools, namespaces = append(tools, timers...), append(namespaces, ns...)
+	}
 	box, err := run.NewToolbox(tools, namespaces)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)

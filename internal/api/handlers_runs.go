@@ -115,7 +115,11 @@ func (h *handlers) GetRun(ctx context.Context, req gen.GetRunRequestObject) (gen
 	if err != nil {
 		return nil, err
 	}
-	return gen.GetRun200JSONResponse(toRun(run)), nil
+	out, err := h.withLineage(ctx, toRun(run))
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetRun200JSONResponse(out), nil
 }
 
 // ListRuns implements gen.StrictServerInterface.

@@ -43,6 +43,9 @@ type Config struct {
 	// for 0) is refused with 400 naming the allowed range. Zero fields take
 	// run.DefaultCeilings, the workers' defaults.
 	LimitCeilings run.Limits
+	// RiverUI, when set, is served under RiverUIPrefix (/river) behind the token: River's web
+	// UI of the job queue (cmd/server mounts riverqueue.com/riverui). Default: none.
+	RiverUI http.Handler
 }
 
 // WithDefaults returns a copy of the config with defaults filled in.
@@ -104,6 +107,9 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, m.instrument, requireLoopbackHost(cfg.Token), requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes), validate)
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
+	if cfg.RiverUI != nil {
+		mountRiverUI(r, cfg.RiverUI, cfg.Token)
+	}
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, CodeNotFound, "no such endpoint: "+r.URL.Path)
 	})

@@ -281,7 +281,11 @@ func TestToolsets(t *testing.T) {
 	catalog, err := b.client.GetCatalogWithResponse(b.ctx, &client.GetCatalogParams{})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, catalog.StatusCode(), string(catalog.Body))
-	require.Len(t, catalog.JSON200.Tools, 2)
+	// The toolset's tools, then the built-in timers every run gets.
+	require.Len(t, catalog.JSON200.Tools, 4)
+	require.Equal(t, "time.sleep", catalog.JSON200.Tools[2].Path)
+	require.Equal(t, "time", catalog.JSON200.Tools[2].Toolset)
+	require.Equal(t, "time.sleepUntil", catalog.JSON200.Tools[3].Path)
 	add := catalog.JSON200.Tools[0]
 	require.Equal(t, "ops.math.add", add.Path)
 	require.Equal(t, "ops", add.Toolset)
@@ -292,6 +296,7 @@ func TestToolsets(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, prompt.StatusCode(), string(prompt.Body))
 	require.Contains(t, prompt.JSON200.Prompt, "tools.ops.math.add")
+	require.Contains(t, prompt.JSON200.Prompt, "tools.time.sleep")
 
 	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"tools":[{"path":"dup"},{"path":"dup"}]}`)

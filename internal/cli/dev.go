@@ -151,7 +151,12 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	if err := worker.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings, Egress: policy, Registry: reg})
+	ui, err := api.NewRiverUI(ctx, pool, logger)
+	if err != nil {
+		return err
+	}
+	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings, Egress: policy, Registry: reg,
+		RiverUI: ui})
 	if err != nil {
 		return err
 	}

@@ -97,6 +97,12 @@ func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.
 		tools = append(tools, ts...)
 		namespaces = append(namespaces, ns...)
 	}
+	// The built-in timers wait in process here; a toolset mounted under time (NAME time, or
+	// at the root with tools under time.) replaces them.
+	if !runtools.OverridesTimers(tools) {
+		timers, ns := runtools.Timers(runtools.TimerConfig{})
+		tools, namespaces = append(tools, timers...), append(namespaces, ns...)
+	}
 	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: limits, RoundTrip: roundTrip})
 	if err != nil {
 		return failed(err)

@@ -53,6 +53,9 @@ type NewRun struct {
 	IdempotencyKey string
 	// Input is JSON the program reads as the global input; nil: none.
 	Input json.RawMessage
+	// afterInsert, when set, runs in the creating transaction once the run is inserted (a
+	// retry or fork records its lineage and copies calls there).
+	afterInsert func(ctx context.Context, tx pgx.Tx, id string) error
 }
 
 // Run is a stored run.
@@ -212,6 +215,11 @@ func (s *Store) insertRunIdempotent(ctx context.Context, id string, n NewRun) (r
 			return fmt.Errorf("insert run: %w", err)
 		}
 		run, created = inserted, true
+		if n.afterInsert != nil {
+			if err := n.afterInsert(ctx, tx, id); err != nil {
+				return err
+			}
+		}
 		if _, err := s.river.InsertTx(ctx, tx, ExecuteArgs{RunID: id}, nil); err != nil {
 			return fmt.Errorf("enqueue run.execute: %w", err)
 		}

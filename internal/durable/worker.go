@@ -185,6 +185,13 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[CancelCallArgs]) error {
 		return w.cancelCall(ctx, job.Args.RunID, job.Args.CallID)
 	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[TimerArgs]) error {
+		return store.fireTimer(ctx, job.Args)
+	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, _ *river.Job[ScheduleTickArgs]) error {
+		_, err := store.FireSchedules(ctx, time.Now())
+		return err
+	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[RetentionArgs]) error {
 		retention := time.Duration(job.Args.RetentionMicros) * time.Microsecond
 		stats, err := store.PruneFinished(ctx, retention, cfg.RetentionBatch)
@@ -195,7 +202,7 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 			"snapshots", stats.Snapshots, "events", stats.Events, "deliveries", stats.Deliveries)
 		return nil
 	}))
-	var periodic []*river.PeriodicJob
+	periodic := []*river.PeriodicJob{scheduleJob()}
 	if cfg.Retention > 0 {
 		periodic = append(periodic, retentionJob(cfg))
 	}
@@ -206,6 +213,7 @@ func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 			QueueRuns:        {MaxWorkers: cfg.MaxRuns},
 			QueueDelivery:    {MaxWorkers: cfg.MaxDeliveries},
 			QueueMaintenance: {MaxWorkers: 1},
+			QueueTimers:      {MaxWorkers: timerWorkers},
 		},
 		Workers:              workers,
 		PeriodicJobs:         periodic,

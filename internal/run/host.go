@@ -152,7 +152,7 @@ func (h *host) start(tool Tool, c *callState) {
 		if tool.Durable == nil {
 			out, err := tool.Execute(ctx, input, call)
 			if err != nil {
-				e.settledCh <- settlement{call: c, outcome: failure(err)}
+				e.settledCh <- settlement{call: c, outcome: failure(err), kind: errorKind(err)}
 				return
 			}
 			e.settledCh <- settlement{call: c, outcome: toolcall.Outcome{OK: true, Value: out}}
@@ -161,7 +161,7 @@ func (h *host) start(tool Tool, c *callState) {
 		st, err := tool.Durable.Start(ctx, input, call)
 		switch {
 		case err != nil:
-			e.settledCh <- settlement{call: c, outcome: failure(err)}
+			e.settledCh <- settlement{call: c, outcome: failure(err), kind: errorKind(err)}
 		case st.Done:
 			e.settledCh <- settlement{call: c, outcome: toolcall.Outcome{OK: true, Value: st.Output}}
 		default:

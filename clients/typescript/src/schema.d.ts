@@ -226,6 +226,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+         * @description The new run's lineage names the original (retriedFrom), and both histories record the
+         *     link (a lineage event in the new run, a derived event in the original). The original's
+         *     webhook is not carried over. 409 when the run is not failed or cancelled.
+         */
+        post: operations["retryRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new run from a point of a run's history, its earlier calls answered from their records.
+         * @description The new run executes `code` (the original's when absent) from the beginning, with the
+         *     original's input, toolsets and limits. The calls the original had settled when it took
+         *     snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
+         *     its start) are copied to the new run under its own keys, so its program is answered from
+         *     them without calling the tools again; every later call is made anew, against the
+         *     toolsets as registered now. Calls are matched by call id: the code must make the same
+         *     calls in the same order up to that point. 404 when the history names no such snapshot
+         *     (never taken, or its events were deleted by retention).
+         */
+        post: operations["forkRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -306,6 +359,86 @@ export interface paths {
          *     disabled.
          */
         post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List schedules, oldest first. */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
+         * @description Give exactly one of cron and every. Each tick starts at most one run, however many
+         *     servers and workers there are; the run's lineage names the schedule and the tick.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        /** Get a schedule with its latest ticks. */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /** Delete a schedule; the runs it started keep their link to it. */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a schedule from starting runs (runs already started go on). */
+        post: operations["pauseSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a paused schedule again, from its first tick after now. */
+        post: operations["resumeSchedule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -432,6 +565,32 @@ export interface components {
             /** @description Any JSON value; the program reads a copy of it as the global `input` (without it, `input` is undefined). Kept exactly as posted, with the run. */
             input?: unknown;
         };
+        RunFork: {
+            /** @description The snapshot's sequence number in the original's history; 0 for its start. */
+            fromSnapshot: number;
+            /** @description The program to run instead of the original's. */
+            code?: string;
+        };
+        /** @description Where the run came from, and the runs started from it. */
+        Lineage: {
+            /** @description The run this one retries. */
+            retriedFrom?: string;
+            /** @description The run this one was forked from. */
+            forkedFrom?: string;
+            /** @description The snapshot of forkedFrom it was forked at (0, its start). */
+            fromSnapshot?: number;
+            /** @description How many of forkedFrom's calls were copied to answer this run's program. */
+            replayedCalls?: number;
+            /** @description The schedule that started this run. */
+            scheduleId?: string;
+            /**
+             * Format: date-time
+             * @description The schedule's tick this run is for.
+             */
+            scheduledFor?: string;
+            /** @description The runs retried or forked from this one. */
+            derived?: string[];
+        };
         /** @enum {string} */
         RunStatus: "queued" | "running" | "suspended" | "succeeded" | "failed" | "cancelled";
         Run: {
@@ -451,6 +610,7 @@ export interface components {
             /** @description The program's Result, once the run has finished (see Result). */
             result?: components["schemas"]["Result"];
             pending: components["schemas"]["Call"][];
+            lineage?: components["schemas"]["Lineage"];
         };
         RunList: {
             runs: components["schemas"]["Run"][];
@@ -728,6 +888,61 @@ export interface components {
         DeliveryList: {
             deliveries: components["schemas"]["Delivery"][];
         };
+        ScheduleCreate: {
+            code: string;
+            toolsets?: string[];
+            limits?: components["schemas"]["Limits"];
+            /** @description Any JSON value, the global `input` of every run. */
+            input?: unknown;
+            /** @description A cron expression in timezone: five fields (minute hour day-of-month month day-of-week), six with seconds first, or a descriptor (@hourly, @daily, @weekly, @monthly, @yearly, @every 90s). */
+            cron?: string;
+            /** @description A fixed interval, at least 1s, as a duration (90s, 5m, 1h30m); ticks from creation. */
+            every?: string;
+            /** @description The IANA time zone of cron (default UTC). */
+            timezone?: string;
+            /**
+             * @description What a tick does while a run the schedule started has not finished: skip starts no run for it, queue starts it once that run has finished (ticks passing meanwhile fold into it), allow starts it anyway.
+             * @default skip
+             * @enum {string}
+             */
+            overlap: "skip" | "queue" | "allow";
+        };
+        Schedule: {
+            id: string;
+            code: string;
+            toolsets?: string[];
+            limits: components["schemas"]["Limits"];
+            /** @description The runs' input, when one was given. */
+            input?: unknown;
+            cron?: string;
+            every?: string;
+            timezone: string;
+            /** @enum {string} */
+            overlap: "skip" | "queue" | "allow";
+            paused: boolean;
+            /**
+             * Format: date-time
+             * @description The next tick to fire.
+             */
+            nextTick: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The latest ticks (up to 20, newest first), in GET /v1/schedules/{id}. */
+            ticks?: components["schemas"]["ScheduleTick"][];
+        };
+        ScheduleTick: {
+            /** Format: date-time */
+            tick: string;
+            /** @description The run started for the tick. */
+            runId?: string;
+            /** @description Why no run was started (overlap, or the error that prevented it). */
+            skipped?: string;
+        };
+        ScheduleList: {
+            schedules: components["schemas"]["Schedule"][];
+        };
         CatalogTool: {
             /** @description Full path as programs call it (tools.<path>). */
             path: string;
@@ -768,6 +983,7 @@ export interface components {
         Wait: number;
         WebhookID: string;
         DeliveryLimit: number;
+        ScheduleID: string;
         /** @description Comma-separated toolset names. */
         ToolsetsFilter: string;
     };
@@ -1236,6 +1452,66 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    retryRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new run. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    forkRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunFork"];
+            };
+        };
+        responses: {
+            /** @description The new run. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -1431,6 +1707,162 @@ export interface operations {
             413: components["responses"]["Error"];
             421: components["responses"]["Error"];
             422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleList"];
+                };
+            };
+            401: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    pauseSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The paused schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    resumeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            421: components["responses"]["Error"];
             500: components["responses"]["Error"];
         };
     };

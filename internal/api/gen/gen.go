@@ -167,6 +167,48 @@ func (e RunStatus) Valid() bool {
 	}
 }
 
+// Defines values for ScheduleOverlap.
+const (
+	ScheduleOverlapAllow ScheduleOverlap = "allow"
+	ScheduleOverlapQueue ScheduleOverlap = "queue"
+	ScheduleOverlapSkip  ScheduleOverlap = "skip"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleOverlap enum.
+func (e ScheduleOverlap) Valid() bool {
+	switch e {
+	case ScheduleOverlapAllow:
+		return true
+	case ScheduleOverlapQueue:
+		return true
+	case ScheduleOverlapSkip:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScheduleCreateOverlap.
+const (
+	ScheduleCreateOverlapAllow ScheduleCreateOverlap = "allow"
+	ScheduleCreateOverlapQueue ScheduleCreateOverlap = "queue"
+	ScheduleCreateOverlapSkip  ScheduleCreateOverlap = "skip"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleCreateOverlap enum.
+func (e ScheduleCreateOverlap) Valid() bool {
+	switch e {
+	case ScheduleCreateOverlapAllow:
+		return true
+	case ScheduleCreateOverlapQueue:
+		return true
+	case ScheduleCreateOverlapSkip:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookCreateEvents.
 const (
 	WebhookCreateEventsCallPending  WebhookCreateEvents = "call.pending"
@@ -449,6 +491,30 @@ type Limits struct {
 	TimeoutMs      *int64 `json:"timeoutMs,omitempty"`
 }
 
+// Lineage Where the run came from, and the runs started from it.
+type Lineage struct {
+	// Derived The runs retried or forked from this one.
+	Derived *[]string `json:"derived,omitempty"`
+
+	// ForkedFrom The run this one was forked from.
+	ForkedFrom *string `json:"forkedFrom,omitempty"`
+
+	// FromSnapshot The snapshot of forkedFrom it was forked at (0, its start).
+	FromSnapshot *int `json:"fromSnapshot,omitempty"`
+
+	// ReplayedCalls How many of forkedFrom's calls were copied to answer this run's program.
+	ReplayedCalls *int `json:"replayedCalls,omitempty"`
+
+	// RetriedFrom The run this one retries.
+	RetriedFrom *string `json:"retriedFrom,omitempty"`
+
+	// ScheduleId The schedule that started this run.
+	ScheduleId *string `json:"scheduleId,omitempty"`
+
+	// ScheduledFor The schedule's tick this run is for.
+	ScheduledFor *time.Time `json:"scheduledFor,omitempty"`
+}
+
 // Namespace defines model for Namespace.
 type Namespace struct {
 	Description *string `json:"description,omitempty"`
@@ -506,8 +572,11 @@ type Run struct {
 	Input *json.RawMessage `json:"input,omitempty"`
 
 	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
-	Limits  Limits `json:"limits"`
-	Pending []Call `json:"pending"`
+	Limits Limits `json:"limits"`
+
+	// Lineage Where the run came from, and the runs started from it.
+	Lineage *Lineage `json:"lineage,omitempty"`
+	Pending []Call   `json:"pending"`
 
 	// Result The program's Result, once the run has finished (see Result).
 	Result    *map[string]interface{} `json:"result,omitempty"`
@@ -529,6 +598,15 @@ type RunCreate struct {
 	Webhook  *WebhookTarget `json:"webhook,omitempty"`
 }
 
+// RunFork defines model for RunFork.
+type RunFork struct {
+	// Code The program to run instead of the original's.
+	Code *string `json:"code,omitempty"`
+
+	// FromSnapshot The snapshot's sequence number in the original's history; 0 for its start.
+	FromSnapshot int `json:"fromSnapshot"`
+}
+
 // RunList defines model for RunList.
 type RunList struct {
 	Next *string `json:"next"`
@@ -537,6 +615,77 @@ type RunList struct {
 
 // RunStatus defines model for RunStatus.
 type RunStatus string
+
+// Schedule defines model for Schedule.
+type Schedule struct {
+	Code      string    `json:"code"`
+	CreatedAt time.Time `json:"createdAt"`
+	Cron      *string   `json:"cron,omitempty"`
+	Every     *string   `json:"every,omitempty"`
+	Id        string    `json:"id"`
+
+	// Input The runs' input, when one was given.
+	Input *json.RawMessage `json:"input,omitempty"`
+
+	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
+	Limits Limits `json:"limits"`
+
+	// NextTick The next tick to fire.
+	NextTick time.Time       `json:"nextTick"`
+	Overlap  ScheduleOverlap `json:"overlap"`
+	Paused   bool            `json:"paused"`
+
+	// Ticks The latest ticks (up to 20, newest first), in GET /v1/schedules/{id}.
+	Ticks     *[]ScheduleTick `json:"ticks,omitempty"`
+	Timezone  string          `json:"timezone"`
+	Toolsets  *[]string       `json:"toolsets,omitempty"`
+	UpdatedAt time.Time       `json:"updatedAt"`
+}
+
+// ScheduleOverlap defines model for Schedule.Overlap.
+type ScheduleOverlap string
+
+// ScheduleCreate defines model for ScheduleCreate.
+type ScheduleCreate struct {
+	Code string `json:"code"`
+
+	// Cron A cron expression in timezone: five fields (minute hour day-of-month month day-of-week), six with seconds first, or a descriptor (@hourly, @daily, @weekly, @monthly, @yearly, @every 90s).
+	Cron *string `json:"cron,omitempty"`
+
+	// Every A fixed interval, at least 1s, as a duration (90s, 5m, 1h30m); ticks from creation.
+	Every *string `json:"every,omitempty"`
+
+	// Input Any JSON value, the global `input` of every run.
+	Input *json.RawMessage `json:"input,omitempty"`
+
+	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
+	Limits *Limits `json:"limits,omitempty"`
+
+	// Overlap What a tick does while a run the schedule started has not finished: skip starts no run for it, queue starts it once that run has finished (ticks passing meanwhile fold into it), allow starts it anyway.
+	Overlap *ScheduleCreateOverlap `json:"overlap,omitempty"`
+
+	// Timezone The IANA time zone of cron (default UTC).
+	Timezone *string   `json:"timezone,omitempty"`
+	Toolsets *[]string `json:"toolsets,omitempty"`
+}
+
+// ScheduleCreateOverlap What a tick does while a run the schedule started has not finished: skip starts no run for it, queue starts it once that run has finished (ticks passing meanwhile fold into it), allow starts it anyway.
+type ScheduleCreateOverlap string
+
+// ScheduleList defines model for ScheduleList.
+type ScheduleList struct {
+	Schedules []Schedule `json:"schedules"`
+}
+
+// ScheduleTick defines model for ScheduleTick.
+type ScheduleTick struct {
+	// RunId The run started for the tick.
+	RunId *string `json:"runId,omitempty"`
+
+	// Skipped Why no run was started (overlap, or the error that prevented it).
+	Skipped *string   `json:"skipped,omitempty"`
+	Tick    time.Time `json:"tick"`
+}
 
 // ToolCallRecord defines model for ToolCallRecord.
 type ToolCallRecord struct {
@@ -650,6 +799,9 @@ type DeliveryLimit = int
 // RunID defines model for RunID.
 type RunID = string
 
+// ScheduleID defines model for ScheduleID.
+type ScheduleID = string
+
 // ToolsetName defines model for ToolsetName.
 type ToolsetName = string
 
@@ -731,6 +883,12 @@ type CreateRunJSONRequestBody = RunCreate
 // PostOutcomeJSONRequestBody defines body for PostOutcome for application/json ContentType.
 type PostOutcomeJSONRequestBody = Outcome
 
+// ForkRunJSONRequestBody defines body for ForkRun for application/json ContentType.
+type ForkRunJSONRequestBody = RunFork
+
+// CreateScheduleJSONRequestBody defines body for CreateSchedule for application/json ContentType.
+type CreateScheduleJSONRequestBody = ScheduleCreate
+
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
 
@@ -781,6 +939,30 @@ type ServerInterface interface {
 	// ListEvents The run's timeline, in order.
 	// (GET /v1/runs/{id}/events)
 	ListEvents(w http.ResponseWriter, r *http.Request, id RunID, params ListEventsParams)
+	// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
+	// (POST /v1/runs/{id}/fork)
+	ForkRun(w http.ResponseWriter, r *http.Request, id RunID)
+	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+	// (POST /v1/runs/{id}/retry)
+	RetryRun(w http.ResponseWriter, r *http.Request, id RunID)
+	// ListSchedules List schedules, oldest first.
+	// (GET /v1/schedules)
+	ListSchedules(w http.ResponseWriter, r *http.Request)
+	// CreateSchedule Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
+	// (POST /v1/schedules)
+	CreateSchedule(w http.ResponseWriter, r *http.Request)
+	// DeleteSchedule Delete a schedule; the runs it started keep their link to it.
+	// (DELETE /v1/schedules/{id})
+	DeleteSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
+	// GetSchedule Get a schedule with its latest ticks.
+	// (GET /v1/schedules/{id})
+	GetSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
+	// PauseSchedule Stop a schedule from starting runs (runs already started go on).
+	// (POST /v1/schedules/{id}/pause)
+	PauseSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
+	// ResumeSchedule Start a paused schedule again, from its first tick after now.
+	// (POST /v1/schedules/{id}/resume)
+	ResumeSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(w http.ResponseWriter, r *http.Request)
@@ -892,6 +1074,54 @@ func (_ Unimplemented) ListRunDeliveries(w http.ResponseWriter, r *http.Request,
 // ListEvents The run's timeline, in order.
 // (GET /v1/runs/{id}/events)
 func (_ Unimplemented) ListEvents(w http.ResponseWriter, r *http.Request, id RunID, params ListEventsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
+// (POST /v1/runs/{id}/fork)
+func (_ Unimplemented) ForkRun(w http.ResponseWriter, r *http.Request, id RunID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+// (POST /v1/runs/{id}/retry)
+func (_ Unimplemented) RetryRun(w http.ResponseWriter, r *http.Request, id RunID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListSchedules List schedules, oldest first.
+// (GET /v1/schedules)
+func (_ Unimplemented) ListSchedules(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateSchedule Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
+// (POST /v1/schedules)
+func (_ Unimplemented) CreateSchedule(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteSchedule Delete a schedule; the runs it started keep their link to it.
+// (DELETE /v1/schedules/{id})
+func (_ Unimplemented) DeleteSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetSchedule Get a schedule with its latest ticks.
+// (GET /v1/schedules/{id})
+func (_ Unimplemented) GetSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// PauseSchedule Stop a schedule from starting runs (runs already started go on).
+// (POST /v1/schedules/{id}/pause)
+func (_ Unimplemented) PauseSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ResumeSchedule Start a paused schedule again, from its first tick after now.
+// (POST /v1/schedules/{id}/resume)
+func (_ Unimplemented) ResumeSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1469,6 +1699,190 @@ func (siw *ServerInterfaceWrapper) ListEvents(w http.ResponseWriter, r *http.Req
 	handler.ServeHTTP(w, r)
 }
 
+// ForkRun operation middleware
+func (siw *ServerInterfaceWrapper) ForkRun(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id RunID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ForkRun(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RetryRun operation middleware
+func (siw *ServerInterfaceWrapper) RetryRun(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id RunID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RetryRun(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListSchedules operation middleware
+func (siw *ServerInterfaceWrapper) ListSchedules(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSchedules(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateSchedule operation middleware
+func (siw *ServerInterfaceWrapper) CreateSchedule(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateSchedule(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteSchedule operation middleware
+func (siw *ServerInterfaceWrapper) DeleteSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetSchedule operation middleware
+func (siw *ServerInterfaceWrapper) GetSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// PauseSchedule operation middleware
+func (siw *ServerInterfaceWrapper) PauseSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PauseSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ResumeSchedule operation middleware
+func (siw *ServerInterfaceWrapper) ResumeSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ResumeSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListToolsets operation middleware
 func (siw *ServerInterfaceWrapper) ListToolsets(w http.ResponseWriter, r *http.Request) {
 
@@ -1924,6 +2338,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/v1/runs/{id}/cancel", wrapper.CancelRun)
 	})
 	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/runs/{id}/retry", wrapper.RetryRun)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/runs/{id}/fork", wrapper.ForkRun)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks)
 	})
 	r.Group(func(r chi.Router) {
@@ -1943,6 +2363,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/v1/webhooks/deliveries/{deliveryId}/redeliver", wrapper.RedeliverWebhook)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/v1/schedules", wrapper.ListSchedules)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/schedules", wrapper.CreateSchedule)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/v1/schedules/{id}", wrapper.DeleteSchedule)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/v1/schedules/{id}", wrapper.GetSchedule)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/schedules/{id}/pause", wrapper.PauseSchedule)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/v1/schedules/{id}/resume", wrapper.ResumeSchedule)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/v1/catalog", wrapper.GetCatalog)
@@ -3054,6 +3492,708 @@ func (response ListEvents421JSONResponse) VisitListEventsResponse(w http.Respons
 type ListEvents500JSONResponse Error
 
 func (response ListEvents500JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRunRequestObject struct {
+	Id   RunID `json:"id"`
+	Body *ForkRunJSONRequestBody
+}
+
+type ForkRunResponseObject interface {
+	VisitForkRunResponse(w http.ResponseWriter) error
+}
+
+type ForkRun201JSONResponse Run
+
+func (response ForkRun201JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ForkRun400JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun401JSONResponse Error
+
+func (response ForkRun401JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun404JSONResponse Error
+
+func (response ForkRun404JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun413JSONResponse Error
+
+func (response ForkRun413JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun421JSONResponse Error
+
+func (response ForkRun421JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun422JSONResponse Error
+
+func (response ForkRun422JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun500JSONResponse Error
+
+func (response ForkRun500JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRunRequestObject struct {
+	Id RunID `json:"id"`
+}
+
+type RetryRunResponseObject interface {
+	VisitRetryRunResponse(w http.ResponseWriter) error
+}
+
+type RetryRun201JSONResponse Run
+
+func (response RetryRun201JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun401JSONResponse struct{ ErrorJSONResponse }
+
+func (response RetryRun401JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun404JSONResponse Error
+
+func (response RetryRun404JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun409JSONResponse Error
+
+func (response RetryRun409JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun421JSONResponse Error
+
+func (response RetryRun421JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun500JSONResponse Error
+
+func (response RetryRun500JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedulesRequestObject struct {
+}
+
+type ListSchedulesResponseObject interface {
+	VisitListSchedulesResponse(w http.ResponseWriter) error
+}
+
+type ListSchedules200JSONResponse ScheduleList
+
+func (response ListSchedules200JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListSchedules401JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules421JSONResponse Error
+
+func (response ListSchedules421JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules500JSONResponse Error
+
+func (response ListSchedules500JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScheduleRequestObject struct {
+	Body *CreateScheduleJSONRequestBody
+}
+
+type CreateScheduleResponseObject interface {
+	VisitCreateScheduleResponse(w http.ResponseWriter) error
+}
+
+type CreateSchedule201JSONResponse Schedule
+
+func (response CreateSchedule201JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule400JSONResponse struct{ ErrorJSONResponse }
+
+func (response CreateSchedule400JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule401JSONResponse Error
+
+func (response CreateSchedule401JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule404JSONResponse Error
+
+func (response CreateSchedule404JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule413JSONResponse Error
+
+func (response CreateSchedule413JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule421JSONResponse Error
+
+func (response CreateSchedule421JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule422JSONResponse Error
+
+func (response CreateSchedule422JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule500JSONResponse Error
+
+func (response CreateSchedule500JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScheduleRequestObject struct {
+	Id ScheduleID `json:"id"`
+}
+
+type DeleteScheduleResponseObject interface {
+	VisitDeleteScheduleResponse(w http.ResponseWriter) error
+}
+
+type DeleteSchedule204Response struct {
+}
+
+func (response DeleteSchedule204Response) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSchedule401JSONResponse struct{ ErrorJSONResponse }
+
+func (response DeleteSchedule401JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSchedule404JSONResponse Error
+
+func (response DeleteSchedule404JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSchedule421JSONResponse Error
+
+func (response DeleteSchedule421JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSchedule500JSONResponse Error
+
+func (response DeleteSchedule500JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScheduleRequestObject struct {
+	Id ScheduleID `json:"id"`
+}
+
+type GetScheduleResponseObject interface {
+	VisitGetScheduleResponse(w http.ResponseWriter) error
+}
+
+type GetSchedule200JSONResponse Schedule
+
+func (response GetSchedule200JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule401JSONResponse struct{ ErrorJSONResponse }
+
+func (response GetSchedule401JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule404JSONResponse Error
+
+func (response GetSchedule404JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule421JSONResponse Error
+
+func (response GetSchedule421JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule500JSONResponse Error
+
+func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseScheduleRequestObject struct {
+	Id ScheduleID `json:"id"`
+}
+
+type PauseScheduleResponseObject interface {
+	VisitPauseScheduleResponse(w http.ResponseWriter) error
+}
+
+type PauseSchedule200JSONResponse Schedule
+
+func (response PauseSchedule200JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseSchedule401JSONResponse struct{ ErrorJSONResponse }
+
+func (response PauseSchedule401JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseSchedule404JSONResponse Error
+
+func (response PauseSchedule404JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseSchedule421JSONResponse Error
+
+func (response PauseSchedule421JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PauseSchedule500JSONResponse Error
+
+func (response PauseSchedule500JSONResponse) VisitPauseScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeScheduleRequestObject struct {
+	Id ScheduleID `json:"id"`
+}
+
+type ResumeScheduleResponseObject interface {
+	VisitResumeScheduleResponse(w http.ResponseWriter) error
+}
+
+type ResumeSchedule200JSONResponse Schedule
+
+func (response ResumeSchedule200JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSchedule401JSONResponse struct{ ErrorJSONResponse }
+
+func (response ResumeSchedule401JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSchedule404JSONResponse Error
+
+func (response ResumeSchedule404JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSchedule421JSONResponse Error
+
+func (response ResumeSchedule421JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSchedule500JSONResponse Error
+
+func (response ResumeSchedule500JSONResponse) VisitResumeScheduleResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -4323,6 +5463,30 @@ type StrictServerInterface interface {
 	// ListEvents The run's timeline, in order.
 	// (GET /v1/runs/{id}/events)
 	ListEvents(ctx context.Context, request ListEventsRequestObject) (ListEventsResponseObject, error)
+	// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
+	// (POST /v1/runs/{id}/fork)
+	ForkRun(ctx context.Context, request ForkRunRequestObject) (ForkRunResponseObject, error)
+	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
+	// (POST /v1/runs/{id}/retry)
+	RetryRun(ctx context.Context, request RetryRunRequestObject) (RetryRunResponseObject, error)
+	// ListSchedules List schedules, oldest first.
+	// (GET /v1/schedules)
+	ListSchedules(ctx context.Context, request ListSchedulesRequestObject) (ListSchedulesResponseObject, error)
+	// CreateSchedule Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
+	// (POST /v1/schedules)
+	CreateSchedule(ctx context.Context, request CreateScheduleRequestObject) (CreateScheduleResponseObject, error)
+	// DeleteSchedule Delete a schedule; the runs it started keep their link to it.
+	// (DELETE /v1/schedules/{id})
+	DeleteSchedule(ctx context.Context, request DeleteScheduleRequestObject) (DeleteScheduleResponseObject, error)
+	// GetSchedule Get a schedule with its latest ticks.
+	// (GET /v1/schedules/{id})
+	GetSchedule(ctx context.Context, request GetScheduleRequestObject) (GetScheduleResponseObject, error)
+	// PauseSchedule Stop a schedule from starting runs (runs already started go on).
+	// (POST /v1/schedules/{id}/pause)
+	PauseSchedule(ctx context.Context, request PauseScheduleRequestObject) (PauseScheduleResponseObject, error)
+	// ResumeSchedule Start a paused schedule again, from its first tick after now.
+	// (POST /v1/schedules/{id}/resume)
+	ResumeSchedule(ctx context.Context, request ResumeScheduleRequestObject) (ResumeScheduleResponseObject, error)
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(ctx context.Context, request ListToolsetsRequestObject) (ListToolsetsResponseObject, error)
@@ -4726,6 +5890,224 @@ func (sh *strictHandler) ListEvents(w http.ResponseWriter, r *http.Request, id R
 	}
 }
 
+// ForkRun operation middleware
+func (sh *strictHandler) ForkRun(w http.ResponseWriter, r *http.Request, id RunID) {
+	var request ForkRunRequestObject
+
+	request.Id = id
+
+	var body ForkRunJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ForkRun(ctx, request.(ForkRunRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ForkRun")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ForkRunResponseObject); ok {
+		if err := validResponse.VisitForkRunResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RetryRun operation middleware
+func (sh *strictHandler) RetryRun(w http.ResponseWriter, r *http.Request, id RunID) {
+	var request RetryRunRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RetryRun(ctx, request.(RetryRunRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RetryRun")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RetryRunResponseObject); ok {
+		if err := validResponse.VisitRetryRunResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListSchedules operation middleware
+func (sh *strictHandler) ListSchedules(w http.ResponseWriter, r *http.Request) {
+	var request ListSchedulesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSchedules(ctx, request.(ListSchedulesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSchedules")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListSchedulesResponseObject); ok {
+		if err := validResponse.VisitListSchedulesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateSchedule operation middleware
+func (sh *strictHandler) CreateSchedule(w http.ResponseWriter, r *http.Request) {
+	var request CreateScheduleRequestObject
+
+	var body CreateScheduleJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSchedule(ctx, request.(CreateScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateScheduleResponseObject); ok {
+		if err := validResponse.VisitCreateScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteSchedule operation middleware
+func (sh *strictHandler) DeleteSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	var request DeleteScheduleRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSchedule(ctx, request.(DeleteScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteScheduleResponseObject); ok {
+		if err := validResponse.VisitDeleteScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetSchedule operation middleware
+func (sh *strictHandler) GetSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	var request GetScheduleRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSchedule(ctx, request.(GetScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetScheduleResponseObject); ok {
+		if err := validResponse.VisitGetScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// PauseSchedule operation middleware
+func (sh *strictHandler) PauseSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	var request PauseScheduleRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PauseSchedule(ctx, request.(PauseScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PauseSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PauseScheduleResponseObject); ok {
+		if err := validResponse.VisitPauseScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ResumeSchedule operation middleware
+func (sh *strictHandler) ResumeSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	var request ResumeScheduleRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ResumeSchedule(ctx, request.(ResumeScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResumeSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ResumeScheduleResponseObject); ok {
+		if err := validResponse.VisitResumeScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListToolsets operation middleware
 func (sh *strictHandler) ListToolsets(w http.ResponseWriter, r *http.Request) {
 	var request ListToolsetsRequestObject
@@ -5065,114 +6447,141 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7D1rbxw3kn+l0LeApUNrNJIfSSQcDl7b2XjXiQ1JiwDn8UVUN2eGq25yQrIlTwwB92vuh90vObCK7McM",
-	"ex6KpMRO8iHWdPNZrDerqj8lmSpnSnJpTXL0KZkxzUpuucZfL3khrrievxGlsO6BkMlR8nPF9TxJE8lK",
-	"nhwlBb5ME5NNeclcq5yPWVXY5OhgOEyTkn0UZVXiL/dTSP8zTex85kYQ0vIJ18nNTZqcVPL1y3qqGbPT",
-	"ZiaRJ2mi+c+V0DxPjqyueHtaP5qxWsgJDnamVGG4/QG7R4fEf241qPlWFJZr2q/JtJhZodwEL1RZsj3D",
-	"HSgtz8FSe3BTmUGSRoHoG5lk9dw/MjqH7oynPFMyN2AVXDNhYaw02CkHXUn3LJsyOeGwwyyUylh4PBzu",
-	"9q3D9e+soT69x53DG9aHJ6vywp/dj/xiqtTlXZ3fjWtsZkoajtj4SmuF8M6UtFwiINhsVoiMOUDs/8s4",
-	"aHxqjfgXzcfJUfJv+w2S79Nbs0+j4SxdaD6XwN27Ae7JN3ejPZfzZdg/l3P4++nbH+CKFRV3YJVVUbCL",
-	"gtMGb9LkBSsKpC2tZlxbQbthemLWrdHNeJMmGSuK13kLRDXBpEleaZqsfnmhVMGZdC+nTOb0boNZLvk8",
-	"cgppoiqbqXLtKG99s5uUTj02lOHWFjx/jkc3VrpkNjlKcmb5nhVIiMtdLNN26y62Wgtbdyqn1JIwLaDl",
-	"+wBvAkkakBgPrAF4PU97jR/q5aiLf/HMJv743whjl1HAzYN/CMvLjRbsxvMTMK3ZPLp007uM0xoyXDoq",
-	"fp/oSkoHtjSZcZnTX6bKMs5z7iAwZqLAPzImM164vz9EQP6CWVaoyfIWka9tsUUcxnHYtTulkeM7bUZZ",
-	"WlCHeiMoupKehJxVxHbyXLghWPGuNToxtKX1qMreplugoi6/+bYqCnCvgBmYaTXRrDTgjh2EhR2EymBU",
-	"DYePM9cK/+LI7pfpREwks5Xmy7OczWf8FH9D3QquhZ3C309fqiwFPpgMYESHMFAzMyiZnQ5Ynu8gjI7g",
-	"02AwuNk9gndalcJwWhE+pCWNkuiavByMS7/28XuiDO3bu2kOMYYdQadZ3vRbyYFfcWnBuP9ZBUpy0Dzj",
-	"rsMxCGtA5CAMCtdrEnZ7IocpZznXoMauu54Ds5aXM+s2uMDz6YWJiBH/BoyQGccJcr9QuGYGMs1RmVAa",
-	"CmYsaO5f87wFx5Zc8B224Zv1iNt0QoCd4dMINYk8+thtoZbmXUD8OJ3j7gtmubEBlEB8CHbYBZ6NckCq",
-	"1xtHbzcJMbwXKo/h+LQ53EcGiJu7Q4xMH+a9nnLp6CwXOUhlgUlzzfVu/AjqMwq8cLlFJV/HIWSWOHXD",
-	"n+t9N/w5xpNNdVFvl2ZZ3n+7zTH4TTr1kTXoZ1VQJh8ZUNcyYH4U6NUs3xbtKl2sJ3dSHRFcbZyj3i1R",
-	"XFPYAvjbBNFe5SoOERfa3TPdSKzVLGedTGuNHV2YYBOpjBVZTA8lrRV2lIZrpp1U33XYzNzJHUMhJAcm",
-	"c8hUUZWSMNmdq1GVzrjjasyRWVVE+Bb1iePwpZAR5HrHtOFI4im8+sizyj3/lomi0jwFJ5qbH6LkqrKv",
-	"PpLSkcL//c//RulZSB5fQsmNYRO+HotwrU37GIxrttSFAI8/zqKc5dQ66QMly6ZC8j3NWY4PXGvYQdEp",
-	"lf1prCqZp5ApOS5EZlMQ8ooVIv/JLZkbG2drG28W17ZqswvtaYtRmFx5a2tRmsXYt0crEqROdBmrvJTa",
-	"UAwxi8Ybk/O34+To/Rozzs3zkln2qpxZR2EbNj8lnX3zDm/UZPPGXtnebgbsRBbSdp3eedGweacpzy5n",
-	"ypHQFlOdVsYJoW26nDhMrrbrkWtxxeU2PUxVbjeF1WKbDt8KKcx0u1MJ1tLNhzQid5E6HhnIuWWiMCmw",
-	"4prNDTAJRHakbY4FL3LXysEdFFGWIxjYMZy0xHpK8Is4gjbKojAfJYWajJIU+b9xau3uYCSTNPm4N1F7",
-	"ngBLNntPRPjB4YUes4x/uiGr/eeONBfSPnsS1XhsXA9cYDRuPN/WU7uT2/2cZxHNl5gObl+NYYTm78Br",
-	"SmRhLFvcfZ6Ua6UvyZ+3hq/SGGuXG0h53XK9U2SUHAEjQw7NC1wNlCznXst06i89TcEZOG607w0dKol+",
-	"lOnq0snyMSsM302dveBwinwzyI5nyjhDYsf/64xPjw2bg6qZfkPEqMXnsnfpMm5q0/Li77Y8KZxk/XF5",
-	"dr32uKjdttjV6xPbejM40prtBO6zcjO+UWwnY63KdVrtSSV7/GfYe/UK2wJo1SJb7WLr9KwpYthINjNT",
-	"5XiscTLI2YvkqY7bapuegptw5c5IDen19SBdpv37JSOl4xyJTFILpBWgG/s2o+TYswfvuHDyskDhU5sT",
-	"jTWgK+lt7WVg10S80tZpbJSoGRtxLsaM143PgyZYeSRv1EqZgbIRea+SRhWcTCXvB/AetgG8EZKjLjsj",
-	"54Od8jmwPIdq5izkUmn3jMmWrVyyj2/R9ffXueXm2PsVjEW3knUQnzLjGLDMWGDFMU5c8CtetGFYqAle",
-	"34xVkibO1ksCh3WYdVG5t1azjEdBa/lHG+VEqJD3a/QeFHCtleUg7OYafb3FGDtfOFDarF+lX9PK060V",
-	"xhVHrH2bKNPWzEz7HDSBD0b8lOtx0yp0O9Dwa/bg1eSVe6A2sT1sSi2+3Zq1kDq9cinYJLYSr2n0gNOz",
-	"61/HftNmkjUbITV/5UawSWwj3pEUX26fOnOzaj0bKBgrdIsGQt3Or/PAqrzGaKfMehqt7fCII+EWmNHY",
-	"f6u2EBqNEtRMR8ncGTHxTc0ajb52pPVZFcFldmdYFCbv3XPc/4cA3dz3R76TdY4/P2hsKd9xVpDquKD6",
-	"1KL11hISwzrMlsoKdYJCXXPdwrtHBjIuCiEnxscfCIPaxM7FHHxACDx+NnT/QYl+dpZZccXBsfgUDvCF",
-	"VapAG8ikcPDsq6++Ojx4BhdOfLoOdJGGaPX08bOvvxp+c3DYvJ1yNts9JsGcMQmSX3ENmgnD8dpEjK17",
-	"WQ7gOV3Wu/GMyDkcBB+334HTlDR3UOI53Xo9GQ5BstK9c+1Y4bafg2ZywgfwT2m4Dca6ZZe8Cxe/exOT",
-	"7SX7+D0vlZ6jjhC1plYFzGB0TUvJuN0AZ0oVL8Jd9JbdLXlvv9++b4xZ/sBKbmZOc9n64rbHwIpdG8Zo",
-	"4W0T5bCSGDZyC2/so13lie6zjBF3N4rpWJisxwr2O3+eZXzm5dPmZu02N1iaZ0qT5p9XFLYT01AXVh0u",
-	"fWr7dwVDe6eVl9kLcqZ+vgY7qF1saLKaIvcuEAwtr/VTwyNQl6jQE/9o6c+PDHEf9M2oS/LUNK0ao4wM",
-	"hrZRYtJws2PI6+Pv5zzPjPGXW9hshZqYmERuKb8LArkPU22br2wkLQMnOkFUic210pZoEceyS6CBv+a2",
-	"0tILgR1/ULspZBXe+ndZajSkKxzD5leAHRCv1AXUZdIGXRQZK9l/F7V0XLcIBQg4vU2fnrv+OmYmcvuO",
-	"BIMNoPZMpt6NKcldOXF222DBV/0vo+TghF1/79kn3g4GXWbVMXiN5yaNqp7bR19hhKLnC6woNriv8nwk",
-	"fi3QoCg1S2tfA6pSU2YaboM3ANRsd7C5L3+j2LiWay9tQlO34glbBwLELvzra/345X0a7jj94a/W6U8q",
-	"+QKH2VLGB7oq2cc3XE6clnEwfPL106+eoX5TP0s3xv1uzOhxx7uiOcsNOqNmc6fVCiQN12JSqAtWwDkO",
-	"eg47TmSoyoKwaf1QGKhkzsdC8nx3AP/gMwv8I8tsMe9QWJA2uroP2rodxviwknXT+CDjM6Yn3MYvvXtO",
-	"P27PSe8O6/L4yGHqSm7O7x2HXsfoccCUFtCz5OWATe8oSluRm7XJfbvYzQWZu0L92+CiZ2X45B1eG/UF",
-	"K/eHHt9PUPAKZdTB9aWn+5iR8PlFoq7kdpsaWmdNhOeiI/YWEYurQThl5pRnuhNP2gKi9HkhS/1kMEM3",
-	"J/jGco0prVtFQS8gTky4bhIy51NbKECuDamwnrZYXXFStxKaCyfTkp1Pht88S+MgX2j57AminuXaCc3/",
-	"fv9877/Y3i8/ffB/DPe++enDv/8lSe///EyNRK3lPT047Atgvvujrumh0iJJ28s4HD75ugOnqbUz859H",
-	"+/trdawWhqw4/7jYjMr4dVt1dL9RXD+3ZtWS/okq4EOg5P1g0bLmL/k1RtoLOQFqdwy8nNk5OlMr6d7x",
-	"nFyjgy4CfJ54uHS0Xq+7FbeJ+ORbCS6DtoLkfjsAFNzWv2tFCV/WylLaCSeK6k6lkK9pxoNtuMYas+E+",
-	"ad7HS9PS0lUXD/5A4uTvlfXNMcyPdtoKOF/LCupJViyvM2DEO9eOcB/Aa2s8eTlT6VoLy/eUdMaRzMOF",
-	"ATqHYvEPmZIGI5mvuA9ejiRyvKxDuOkmrk5cGFuuwUd3CR0yC8xuK+PDJx3U8f2gJL+77A5hnDqZn3Bm",
-	"YqAKiRdtgDkghX6tHAhRcOASn8ZjlP3LSPYSOjspe8OPm8LFHN49P3vxHQarIZisUlAyOQ/Qa+LiQUhg",
-	"oNV1a96WRhdhBGvtzh6/1b1mMhAV+tU28EqjOLZN7kLXOt6Oi26h5dw3h1qxtQ1lfylk++nBkshoUHQj",
-	"NPpTnvTKblpapYWdnzpuTwC+4EzTZTyKAIQwPaoHcLNQBjbGMi3zUrKAgYcEElBjMFOlLfydXTGfoFgn",
-	"QSK/xQDaqTKW8u4H8ByyQji+pflEGMu1Gcnvzs7ehbx8k8K7t6dnBljtg2OGsmYotpY8csIaIF/vMb3E",
-	"VHunrikJ3lTHK9+RFAZqDPEjYLxME2UX4nFbkRuO1ZJ7bjCSI/kKr3b2rw7AJ4OA5Dw3cP68slOlxS/o",
-	"SDmCvyJIgdIrrbrkktIrz1sJPlw7uTbFXVETufPi7ctX3799+eqn5+9e/3T29h+vftgdAOa+GGCaw/mn",
-	"EXlfRskRfBqhX22UpDAKV5aj5ObmnG6crLCFO07XpiSH7BXXhs5wODgYDNH3MOOSzURylDweDAePvQsF",
-	"UWV/ijEOv7i/PdtypMpC5lryN26/800WagIcDod3VhHAR1rESgI48TPoYHpy9P5DmpiqLJmeY1jEFZfc",
-	"GNgL7tzM/ULgG3AIR/33HTrNV271hFr8JjvFuQfuvJ4OH/cNU6+rLqLQDxc3oGgBJmeWXTDDKcaCZVMk",
-	"HEcljsJKMSFYEBZmldYYvoSQuzrYz5o88z7ohVT0tFPLpOdWpmmyv1DW4+bDPcI/rDFyAM4Y9LvEY3hC",
-	"0250DK71wVatn2zT+nCbsZ9use6bNsK4c4C8tkUNXVbEEtJNGhhoYOWw47g/cb7wSBif17q7hEb7TVzA",
-	"GmzygQW/FqfSeAWdiyqfcHvmWHO3AMzK8Jn7RFC/3x78JLD9MdHze5XzYm/MMowTk8bqKiOGNaZcG1JW",
-	"CCdBXfkguYCODQ6G66Qo5jmj+4SuhxYwLoY/TSGSjQ63k7jxaVU5otXViOJdg63iDLlO/80ugbeuMfW0",
-	"XWLq6foKUz2rrrRReuV+75Pewu1kTPeAGZugqugw5v6J7mHIyO0WN5SC5NdOvx0LbYinODU4klTNSg6v",
-	"c17OlOUym+/9g5PbxrgXFyqfHyGl4TiooAtTO3Ng53A43B0ADnLpOzKp7JTrkaTOT4bfDOBHJ2ycZp/6",
-	"rDvTDcHo6PZK1+EYGM2FujwT6FtylE/qcZeyyb95Uske0qZaIg1iLux4sTZXbcE9fZquu59bK66wuhjh",
-	"Odocf1X5/C5R3Pt2b7oWvw+puk/a6hNk7kRDZRXOdCG4bmIjTB/COXRBRD0kyrrPVRLI8t+brB1+s03r",
-	"g8f3xoCeHB4+BLvC3A1v92NNjZAX1hHn+59EfrPSsouR/eZE+ZsQyB9Tzfsbt6FyyvWySPBlgOqiQVRh",
-	"0URlAAVQbHPiVALz5sMiZu3X9eJ6dUYKGb1Xy9UXs+s1XfGC8stAglfd+OpgbaJnUEj/TOf3cMj7nyjc",
-	"6GaxJuvGA6fRCpx1EFN/Fc51NmfQzrrI904ZG1Io7kd/qOtLPqz2sJgd0YP3qCy0yyyEZAe44GOl+TE4",
-	"ZdPZjMQrcq9AHD7kQk/8mo5rdZY80+ZP9eK3VS/oYBavBhj4q6L6fgE5Dto82ZTnVcFb2eZ0lBGFZJ9u",
-	"oG7NSXppnspMkE7z0MpJXeJi8DtDxoeRTLR9YEDhwCn4aGCngTT2qaPw4FmPoZKJYUu3vt0q79TLdnm9",
-	"7VCrW1j8XrXbTjW/Hu7d7PkP6nNv6pm2Yy0afeeRoURyAztWIT61CkEijlnViRwxuzHHzt1oSM3tfC92",
-	"vgqRFQtTLhZ8LeZhX6jls8ViMcAu1BWnZOadkMU8PPYlMo3VnJVpnd7sgPWGGbuH0++9fukrw/r6SjG/",
-	"I+t3ky7l0A7j7szFwosTDkb8Ul8uY6JJIYwVcpJSqvPBcDhstuN+9daDX3a8blXOfyn+pwW3I3873QV4",
-	"XX/VWF9DELMgwxU+lmv1CgwNA45LCFlx44OHhB2AQ2j6hfuBGg18dhlmlaVwLaRpnc2i761zlr/ikO6T",
-	"vTWVCm58bReijz2CTnegSIX9ntp0xrtCz0mfPIKlkc99CRwdDoLn4DgHMH/rrfcMl3YkA+M4F/l5qEG0",
-	"cOopnGOr87rAXQrnObPsvKlx58Z1uLw7kpW0oohmxR3DeefQzoOGGwLLpswuFYQaybMGm4SBa3XJJVzM",
-	"u/fViDd+L27TLHcidkcqmKmiwGqrqJlxmRtgI5mpsnTLxmpClKl78BSM/1QDBdGJvMCKP39UmUOSxYqS",
-	"OyihUX1H9nQ7PL1XSpw1H924N/psB9H3EFzrbvB3fVvj46eaT5oYRySOV3aubWL3HWf1feJ9uAa6iSob",
-	"OQgO7nryuL0dIPYAauWXbzK71oe3NbDpJIBJaAf/UZlV/IFMXXOWw1irEnl/yaQYUxl4qLQPLKFgksZy",
-	"CrSw/8lRwo0vEc5tpArBCR9Xpikp842XAnStIJWFOZaRCQneq2y7XSjZHI24kWzFF6ShSg1VpTsYgqmy",
-	"Kd0ck0AfK53x/8DKFOSkpsXmwOT8muEdqjLImc1IThQoHwXJWTbFAHVd1yidQ4m1bpxBgJHaQYsOpchb",
-	"FXP8LCPpFxq7Gn2JbRpWsVJ3p8YokD0Y3ZKXoRjA1I7C6FN2ETaxGICmWN2yKvckmgPAP/tLu4eRLCe8",
-	"dAYWi0gXBF/fTVpboNyv5F4jtb+Uu44Tx/lix0A0XbPJW6hm7a+woTeR2WwaT4OrOa4wMOY2cxTMJkzI",
-	"hinvSH6969gxhVwwp6vTS+LiMocmcW8k2+YeXt5zLB3YZgePDKbf+ZjlAZw4RhLCAsh9D5ecz1yfkayX",
-	"6NsTJ7zmmtd9HMSOcUzkSRNORqx7oCQn6xQ34FORmMxHsgUMcEiLH94gu6FhuxjxqIqcBrZKxfgoZUg8",
-	"iMrlkzEe+E5mBWXSgn53rPePp2/hVy8w4SDQWCCcFNSM0naKOd2GYSilNR2aUBpaJ9uoW+3Ew17D7sfQ",
-	"6B6RsJ0e2Xcp2HaIflGRe8Hz29lh6jhT7fFtCtRQwiOdq9ldayt6wN4T4+qmGT+wrRhNgl3GHf/+4iH4",
-	"2BcQmxWgBQz+efLGiU1nT3lXXf1RNgplWuAirduu/U/hi1ev85v9+uNRkWvTSFxF03WrL5x+6At2JePQ",
-	"J3DVX+ISBowVRVFf5u1ccPePzyV2VqHSFJfUTeIdyZBtG9MXTsJe25TXoYDDO7+Ni6H9K0kW7/HSrsN+",
-	"URX8M1jhN6Y3LvPm+3A+DLqTpz2ng/J1xsaam2md706XhSFipvmIYoQ2QzRl406J+Qt6kfbzMcwfRnB7",
-	"jwmLCu/Gyms44nFNd0py8o9JRR/HXGmb957I8KEF6aIS9sc8eG/aR4+9VUUwVMbYvYWJ33z5e4WB/y0V",
-	"yPZlJBw6FXwcyhviTeIAWuUzSNQtSDiYqFCs25nTzmIYheI4deQ+FtPBvQzg3Cf6H2GR13PQfI+eGMfD",
-	"Qm2LDkzQHNecsgetgUxV0jpFYqkaxXFreKw7cB6GdD37bfMHUXF/G9v8lpTpsKAdGfmn7X6X0WIIWGAd",
-	"iD/y9nbQk4OFhm41j8XuT0Jw/N5LVEJvGjDmEePPoLEv6QJ/AaEakPzq6K+2RFmoL9DUFnn/wWEBRZvQ",
-	"qFjqBAuLHO3vHxx+NRgOhoODo6+HXw8RYz7utR1InXosztCLGmPv3p6eoT+8FQ23EPq2WDjJuIft0VPw",
-	"QooZOLVM5kznENxUsNPowWmtE1tRcmNZOWseNd9ip1Als3sM/hs20AqK8R+1rtNVDj9+HMAp55CrzNTU",
-	"Oyij1qB/3f7g4r2KqXdsXiiWbyGnloLaMSYMdpicu63uri7UcVp/x5stxlX7ryweDg9hB7M+Z97tvnuM",
-	"cUBYSyCc2sJXKWnSbsGfO8eozvCfHUqdVPJFqxjSF4lTISgNv9kfNtuDPW14tNCnLiZ1P+gThv8s0add",
-	"aOtLRZ+mEnzIXfdZhnVt791+hApfhmzwyRcjuxdkorE/R0z6ti7R9qWjEaWC+PD21ic/A1bRGW6FUqb9",
-	"Ibi7x6p6+M8RsU7btQG/ZAnXroSRxorhYYZRP1rVgHIT39z8fwAAAP//",
+	"7H3rbhu3tvCrEPo2YOnDWJadSxsbH76dnUubvdMmsF0UOFVOTc9QErdnSJXkWFYDA+dpzoOdJzngWiRn",
+	"RuLo4lpOk6Y/GmuGw8viunOtxY+dVBZTKZgwunP8sTOlihbMMAW/XrKcXzM1f8sLbuwDLjrHnd9Kpuad",
+	"pCNowTrHnRxeJh2dTlhBbauMjWiZm87x4WCQdAp6w4uygF/2JxfuZ9Ix86ntgQvDxkx1bm+Tzmkp3rwM",
+	"Q02pmVQj8ayTdBT7reSKZZ1jo0pWH9b1po3iYgydnaUTlpU5u78ez6XMNTM/wufRLuGfO3WqX/PcMIUQ",
+	"1KniU8OlHeCFLAq6r5ndHMMyYrA9sUPpfieJbotrpDurx/6Z4s42RzxjqRSZJkaSGeWGjKQiZsKIKoV9",
+	"lk6oGDPSpYYUUhvyaDDotc3Dft+YQ8CHRw10GAR0EGVx6bDhZ3Y5kfLqvvbv1jbWUyk0A/x+pZQEeKdS",
+	"GCYAEHQ6zXlKLSAO/q0tND7WevybYqPOcef/HFRkc4Bv9QH2BqM0oflcEGbf9WFNrrnt7bmYL8P+uZiT",
+	"f569+5Fc07xkFqyizHN6mTNc4G3SeUHzHKhVySlThuNqqBrrdXO0I94mnZTm+ZusBqJAgkknKxUOFl5e",
+	"SpkzKuzLCRUZvttglCs2j+xC0pGlSWWxtpd3rtltgrse60ozY3KWPYetG0lVUNM57mTUsH3DgRCXPzFU",
+	"ma0/MeVa2NpdOcOWiGkeLX/x8EaQJB6JYcMqgIdx6nP8EKYjL//NUtNx2/+Wa7OMAnYc+IMbVmw0Yduf",
+	"G4AqRefRqevWaZwFyDBhqfiXjiqFsGBLOlMmMvxLl2nKWMYsBEaU5/BHSkXKcvv3hwjIX1BDczleXiLw",
+	"tS2WCN1YDrt2pdhzfKVVL0sTalBvBEVX0hMX0xLZTpZx2wXN39d6R4a2NB9Zmrt85qmoyW9el3lO7CtC",
+	"NZkqOVa00MRuO+GGdAEq/WE5GDxKbSv4iwG7X6YTPhbUlIotj3I+n7Iz+E1CKzLjZkL+efZSpglh/XGf",
+	"DHET+nKq+wU1kz7Nsi7A6Jh87Pf7t71j8l7JgmuGM4KHOKVhJzonJwfj0q++/Y4offv6aqpNjGGH15KW",
+	"F/1OMMKumTBE2/8ZSaRgRLGU2Q9OCDea8IxwDcJ1hsJun2dkwmjGFJEj+7maE2oMK6bGLnCB5+MLHREj",
+	"7g3RXKQMBsjcRMmMapIqBsqEVCSn2hDF3GuW1eBYkwvug234Zuhxm48AYOfwNEJNPIs+tksI0rwJiJ8n",
+	"c1h9Tg3TxoOSIB8iXXoJeyMtkMJ84+htB0GG90JmMRyfVJu7pwlyc7uJkeH9uLMJE5bOMp4RIQ2hQs+Y",
+	"6sW3IOyR54XLLUrxJg4hvcSpK/4c1l3x5xhP1uVlWC6Osrz+epsT4hZp1UdaoZ+RXpnc00TOhMf8KNDL",
+	"abYt2pUqX0/uqDoCuOo4h1/XRHGgsAXw1wmiPstVHCIutJt7upFYCyxnnUyr9R2dGKdjIbXhaUwPRa2V",
+	"dKUiM6qsVO9ZbKZ2505IzgUjVGQklXlZCMRku69alipllqtRS2ZlHuFb+E0ch6+4iCDXe6o0AxJPyKsb",
+	"lpb2+WvK81KxhFjRXP3gBZOleXWDSkdC/ue//jtKz1yw+BQKpjUds/VYBHOt2sdgHNhSEwIs/jiNcpYz",
+	"Y6UPKWg64YLtK0YzeGBbky6ITiHNryNZiiwhqRSjnKcmIVxc05xnv9opM23ibG3jxcLcVi12oT0uMQqT",
+	"a2dtLUqzGPt2aIWC1IoubaSTUhuKIWrAeKNi/m7UOf5ljRlnx3lJDX1VTI2lsA2bn6HOvvkHb+V488ZO",
+	"2d5uBPgILaTtPnrvRMPmH01YejWVloS2GOqs1FYIbfPJqcXkcrsvMsWvmdjmC10W2w1hFN/mg9dccD3Z",
+	"ble8tXT7IYnIXaCOPU0yZijPdUJoPqNzTaggSHaobY44yzPbysKdSKQsSzCkqxlqiWFI4iZxTOooC8J8",
+	"2MnleNhJgP9rq9b2+kPRSTo3+2O57wiwoNNfkAg/WLxQI5qyj7dotf/WkOZcmKePoxqPieuBC4zG9ufa",
+	"Omq3crud8yyi+RLTgeXLERmC+dt3mhJaGMsWd5snZSbVFfrz1vBV7GPtdD0pr5uuc4oMO8eEoiEH5gXM",
+	"hhQ0Y07LtOovPk2INXBsbz9o3FQU/SDT5ZWV5SOaa9ZLrL1gcQp9M8COp1JbQ6Lr/rXGp8OGzUFVDb8h",
+	"YgTxuexduoqb2ji9+LstdwoGWb9djl2v3S5sty12tfrEtl4M9LRmOZ77rFyMaxRbyUjJYp1We1qKFv8Z",
+	"fL16hnUBtGqStXaxeTrWFDFsBJ3qibQ8VlsZZO1F9FTHbbVNd8EOuHJlqIa0+nqALpP29aKR0nCORAYJ",
+	"AmkF6EauzbBz4tiDc1xYeZmD8AnmRGUNqFI4W3sZ2IGIV9o6lY0SNWMjzsWY8brxfuAAK7fkrVwpM0A2",
+	"Au+VQsucoank/ADOw9Ynb7lgoMtO0flgJmxOaJaRcmot5EIq+4yKmq1c0Jt34Pr7x9wwfeL8CtqAW8lY",
+	"iE+otgxYpNSz4hgnztk1y+swzOUYjm9GspN0rK3X8RzWYtZlad8aRVMWBa1hNybKiUAhb9foHSjITEnD",
+	"CDeba/RhiTF2vrChuFg3SzenlbsbFMYVW6xcmyjTVlRP2hw0ng9G/JTrcdNIcDtg92vW4NTklWvANrE1",
+	"bEotrt2auaA6vXIq0CQ2E6dptIDTses/xn6TapA1C0E1f+VCoElsIc6RFJ9umzpzu2o+GygYK3SLCkLN",
+	"j99knlU5jdFMqHE0GuzwiCPhDphR2X+rluAbDTugmQ47c2vExBc1rTT64Ehrsyq8y+zesMgP3rrmuP8P",
+	"ALq57w99J+scf67T2FS+ZzRH1XFB9Qmi9c4SEgJF9JbKCn5EcjljqoZ3e5qkjOdcjLWLP+AatInu5Zy4",
+	"EBPy6OnA/kcK8LPT1PBrRiyLT8ghvDBS5mAD6YQcPv3mm2+ODp+SSys+7Qd4kAZo9eTR02+/GTw7PKre",
+	"Thid9k5QMKdUEMGumSKKcs3g2ISPjH1Z9MlzPKy3/WmeMXLofdxuBVZTUsxCiWV46vV4MCCCFvadbUdz",
+	"u/yMKCrGrE9+EpoZb6wbesWacHGr1zHZXtCbH1gh1Rx0hKg1tSoEB+J1akrG3To4lzJ/4c+it/zcoPf2",
+	"h+2/vY1ipGDOubmkhSgWNNSUFoxY2YzWr3sMZziWf8Irp6EsOu+tHtByGAJdOJFgMWZkN9B1BugsBQR4",
+	"LLKqmlawwKmwh9dOiYiOGHoG47w2ZNT5a1+cOdNmteFjKaIannBT758a0h0k4GICkLUeYE1zOmdZwI3m",
+	"cN/LGSmomDeH2sPTaE1mdsdSOeUQA+WcGIEv7IXT67axYR82hB221vFjbh9W1nYG5t6j5PQo5Oe5ssvs",
+	"dewIs97pniaGp1cVO+SwCZvqzjEa+ZEWTE+tdr91cEOLEyJ2tB6TF++qSKCVAmOjo5ONzzFWnda0eY+A",
+	"v28U97QwWIunyK38eZqyqdPhNnf9bHPKq1gqFVrHWYmhbTErbmHW/mA0+IhWCP33Sjq9dkEXC8/XYAe2",
+	"i3WNnoXI2STxzghH+djwmMgrMHpRxtZszD2NEhr8l/IKvZlVq8pxgUZ13XDXiT/91OgZdWfYTq+IyeA7",
+	"+DVyOdYxrbVdFLRhqqnL3o00Si+tTwFVYmOttLdrxLHMtir4K2ZKJZyi1HUb1UtIWkJkTFPtiIY9+m3Y",
+	"/Ji8AeKV+rK86tRBF0XGUrSf1y5t1x3CZTxOb/NNSzxMiCuLirk9TaABCd77xLn6ndYw5tcMBFX9POff",
+	"Wor+KZ394NgnnKB7fX/VNjirwJ24Oxa9+gNsdptEDbrtYxoh7tdxEprnG5wCO84TP2yrkBqbJcGDBxJ5",
+	"YvUiz5/gXA2b9fqbn5BtFHFac5gnVcD3Vlxk6/CaWBhNCJaJh8QkPnLAoctqS/m0FC+gmy21Ak+JBb15",
+	"y8TY6iWHg8ffPvnmKVgN4VmyMbU0I7FPGj5LxWimwcU7BXWVAzHZFuNcXtKcXECnF6RrhYwsDeEmCQ+5",
+	"JqXI2IgLlvX65F9sagi7oanJ5w2a9PLJqY33TI13wxgXrLVuGBe6f07VmJl4KEnL7r+W6uqOe99KqlbC",
+	"gLIstGE0eLik4mMuaL4HAucOmLO5+bR8bkS4WJgEmXBtpJqfkAG4PII51e9EMyXqlu/icVmYVQuU474o",
+	"4Vz5TdkbWbg1bTdmylZyrhPA0GGCE2iZ8nKwuXNyJ7Wo8+AuvFvcuU8Z2q2kT1WLPcV8IPH9CHq9h4L+",
+	"gcS73bxznl7F52PfOttVkhFXbPPzHnnNVE6njWO/Kz7tJIgBnaQDDrTojk5pqdsUVzsbHZ+ti9eFFqSL",
+	"Z3JHg4QINrPPR1xp00ssDX/36pwcXB8eeAtdH3zk2W3Dr7MKfB7jAHAx3ZsX7HcpWMup0ScT+osyPcyz",
+	"2q4A/BpqbBM360Hz0PqAJ89Fo9M+J+xmqpjWXApg4G7Vx2TEr5l32XYLLkrDyESWimR0vi9H+4UUZkLw",
+	"/+7RjLGrXkI0v0FRr13aHSAXhtoQPwepSPfvtr98npC/Z5TDv7YH+AP6hb/mjGIbNFSfDXRvQbgdPVkP",
+	"AhbPaLCG9w3LCKir1zRPCDUkZ1QbcqgTq7vQEEpEus8GOiFPioQcTh4Nit6JoybwfwIWcCkW5vb08f1o",
+	"a0lMFwv5FLvRp2pcKqTAej616HymhlBkhplkmswmPGcYWY0x1N6F6L2H1qYQ0gS74pjYjvG1fYNxFqAz",
+	"JASYon/HjbdOqImYJ7glU6o1F2NSMCpwLiOZwzZLwi2fA/5a65KK+YzOLRC3Zsh1hrbMd988//E5UBWx",
+	"beyWAdV1/YnPT+cvehGcuRfOuKmS6vlSXIcKcmBj/SgoHetmVHW9alpeBDenFZyGcc93OOlwqb4WL+Ku",
+	"6is+ncZOPH6ezD0iYpQ2dth1ZAH8DA6QIXYI0HGq4JzSMpSW4HTj1nIHKQWfxuC04O9a4XrdIBBxZXrf",
+	"PYY1tiXTtqfG7iZpdYUj2ML1ZRBXX0Km5EpJtOkhx3mVgbgYKHSHjLrVIJxQfcZS1ch3rAFRuLoFS98J",
+	"fwS0OdOqTo1iSutWWboLiBPTWDdJ6XKlFzCBqw4pP5+67rlip+6kbi7sTE08PR48e5rEQb7Q0gqyKTWG",
+	"KctP//OX5/v/Qfd///WD+2Ow/+zXD//3b51k9/unAxLVpvfk8KhN0N7/Vgd6KBVfUF8Hj79twGlizFT/",
+	"/+ODg7UioYYhK/Y/LtajCsW6pVq63yjvnBm9ako/gZ30ECi5GyyKeQNmkAlutU5sd0JYMTVz0EBKYd+x",
+	"DE/+F/S9zxMPl7bWeUjvxG0iMWO1Agz9uhPM/rYAyJkJv4MzDF4Gh1jSSHeJKu8FF29wxMNtuMYak26X",
+	"NO/yeXFqyarAOLchcfJ3bu/NMcz1dlZLiF7LCsIgK6bX6DBioNczsPvkjdGOvAjXZKa4YftS5HM4ynYB",
+	"bXAwG4vPT6XQkGl7zVxybcRZ9jKkGKNOHxLrR4Yp4rKPuPKZ77pXq0jgnGwh/9wHRN1P9QGurTqZnTKq",
+	"Y6DyhQHqALNA8t/VcvStQcwEPI2bKe5lpLoGBBpgdQHXb0Iu5+T98/MX34OHB8BkpMTIJwe9Km+bcEEo",
+	"UXJWG7em0UUYwVr3X4sreaeZ9kiFbrYVvJIojm3jI2yeM23HRbfQcnbNoVYsbUPZX3BRf3q4JDIqFN0I",
+	"jb7Kk1bZjVMrFTfzM8vtEcCXjCoMFgcRABDGR6EDOwpWCINcm2VeihYwYb7AAZEjoidSGfJPek1dAZ1Q",
+	"pAf4LSR4TqQ2WBeuT56TNOeWbyk25towpYfi+/Pz975unE7I+3dn55rQcDoKfltVCox+xbNtbjTBqIkT",
+	"55icUW6suiYFcaY6hCQPBdckYIjrAfI5qiwwny9ayyywrBYPuvtDMRSvwDF7cH1IXLECIhjLNLl4XpqJ",
+	"VPx3cKQck38ASAmW/zHyigks/3NRK0DBlJVrE1gVNhHdF+9evvrh3ctXvz5//+bX83f/evVjr0+gNoMm",
+	"VDFy8XGI3pdh55h8HILzb9hJyNCHCw47t7cXGO1luMntdto2BR6DXDOlcQ8H/cP+AHwPUybolHeOO4/6",
+	"g/4j50IBVDmYQAz+7/Zvx7YsqVJfWaXzHTPfuyYLNeuOBoN7q1jnMgFiJeus+Ok3ML1z/MuHpKPLoqBq",
+	"DmH710wwrcm+D4xI7S8AviYW4fD7A4tO85VLPcUWn2SlMHbf7teTwaO2bsK8QpG/drjYDnkNMBk19JJq",
+	"hjkANJ0A4VgqsRRW8DHCArEwLZWC9BqA3PXhQVrVQWuDni+VljSqd7bEN1VNDhbKTt5+2CH8/RwjG2CN",
+	"QbdK2IbHOOxG22BbH27V+vE2rY+26fvJFvO+rSOM3YfaMZ/Gs8BYwTSdeAbqWTnpWu6PnM8/4trVXeot",
+	"odFBFZO7BptcUO8fxakkXjP2sszGzJxb1twsULoyvWOXCOrW24KfCLa/Jnr+IDOW749oCnlMQhtVpsiw",
+	"RlgLApUVxEkir10Sl0fHCgd9yFAU86zRfYohQAsYF8OfqlDmRpvbKCzwcVW53NXVcuOfelvFGnKN7zc7",
+	"s9q6qvKTelHlJ+trKrfMulRaqpXr3SW9+Qi0mO5BpnQMqqLFmN0T3cOQkV0tLKgZQtT3pUkiRb9owcib",
+	"jBVTaZhI5/v/Yui20fbFpczmx0Bp0I9PBfLOHNI9Ggx6fQKdXLkPqZBmwtRQ4MePB8/65GcrbKxmn7iE",
+	"Kt0MZm7o9lKFyIFwnAsForkGykf1uEnZ6N88LUULaWOtywoxF1a8WDu6CmJ5kqw7n1srrqD6NeI52Bz/",
+	"kNn8PlHc+XZvmxa/S2fYJW21CTLIdXSVPxlVOWeqijLWbQhn0QUQ9Qgpa5ezRJBlfzZZO3i2TevDRztj",
+	"QI+Pjh6CXUFtAWf3Q83HkFtZF+cQ6bjSsouR/eZE+UkI5K+p5n3HjK/sOVsWCa5MbShqizcA6KgMwACK",
+	"bXYcL324/bCIWQehnnmrzojpWju1XF2x9VbTFQ4ovwwkeNXMbfTWJngGuXDPVLaDTT74iOFGt4u3kGzc",
+	"cRK9ISIEMbXfErHO5vTaWRP53kttfPrybvSHcP/Bw2oPi5nJLXgPykK9DKBPNCaXbCQVOyFW2bQ2I/KK",
+	"zCkQRw850VM3p5OgzqJnWn9VLz6teoEbs3g0QIk7KgrnC8BxwOapair4FFbcyohCcoAnUHfmJK00j2UQ",
+	"Uad5aOUklGDs/8mQ8WEkEy6fUIxtzxLiMr6sBlLZp5bCvWc9hko6hi3N+uurvFMv6+Xft0Ot5lVaO9Vu",
+	"G9XmW7h3tea/qM+9um+jHmtR6Tt7GgudadKFFIjGRQVYI0g2Ikd0L+bYuR8NqTqdb8XOVz6yYmHIxQtJ",
+	"8rlfF2j5dCkplV7Ka4bVZULOxeDEXeGgjWK0SEL5LQust1SbfRh+/81Ld3OJq/8b8zvSdjfpUo2nQdyd",
+	"uXgxwJgRzX8Ph8uQBJRzbbgYJ1iK63AwGFTLsb9a7ytbdrxudYHdUvxPDW7H7nS6CfBwP4g2rsY9VCDx",
+	"R/hwnYhTYLAbYrkEFyXTLniImz6xCI2/YD0koIFL/YSUz4TMuNC1vVn0vTX28g9s0i7ZW1VJ79bVHkX6",
+	"2EfoNDuK3ADXUjtdO1foBeqTx2Sp5wtXolX5jWAZsZyDUHfqrfY1E2YoPOO44NmFr5G7sOsJuYBWF6EA",
+	"e0IuMmroRVWD3fZrcbk3FKUwPI/WlzghF41Nu/Aarg8sgxJUCwWLh+K8wiauyUxeMUEu583zasAbtxa7",
+	"aJpZEdsVkkxlnsNtIKCZMZFpQocilUVhpw3VbjHP7vBJyGnEIDqe5VCR9q8qc1CyGF4wCyUwqu/dnh65",
+	"+gl/VPeNx2xbBHQnfppcpDJjF6S7UMYAMMedQftqd4xcsjEHna0qbDEUta9cpno4x7bIhSmYyN6wCFx9",
+	"KDKhFv+g2n24SclIeTUUoWrdRb0YgpvqhWa/XWDVDk3qFcGT5lmHKzTqiOCEDAjXQ1EVucOQjVCQztRA",
+	"VIqMqaA3XLG5TohGRcIHXXFd1eG3kxwKM2EF8fVC7HJ9eUiACaFjysWJI62cWvLGa9q0r+rPZgm20gbB",
+	"WwFTh3AwlhEhZ30CrjNYQkGNNa8sB8AOs2NXBitjpCi1IYWvQWnN/qHArXD1K9ATYLHYla7G1D4L0T55",
+	"PHhcBWa58hZ4cSkRVoFKJ6FCxlB0MSDZ0Csrq1wBDK+uMAVqKzM4UcWsKOHh5ommSvRaqitvp+3kZAeK",
+	"lGzkmTl8CLe1Q7s/mzL/5ZyDeLoGbkYRu8NlWFXlFiyB6U/WkEwaRO6C4dFZFjVHFTOYeb8z/r2niSvE",
+	"5SixwVO7tUKZvcSd/5mJW6G1klRw3gxFzsUV6dLQIWqwjjO48RIoYwB1Upvv/Zg9ZPCVLBgKb2lxTHtP",
+	"qcIiqtdMWabyrHnBgGvlguelhbz3lkSYw6mFcNSL8wlo9S/mx1mkp3D4bGVNskIHQGKL7LCDpaOjRvJ9",
+	"q7V8Flrt0FBpVAlo86L7ifT/3IErYZ4JkXm2SfTKd9Yy8jXN6pUcQg3NPnlF0wkWwXCFJfyF4lCB1zKO",
+	"iZyBSlBQMR8KtLIQK7AYNvAua5sodlJz3Syzt+A/9uWdob5Ba7hKqMiwGwViobDNA+sRVbmJzyb84vNX",
+	"JBCwhMaqQ+tIoIWlBVdq1hIIvFqsP4Txl74WT4QJhvgMVJyXmeFLeN7A9gbSPY7m+zHzEMcQD8PecDm1",
+	"fTmpqr/zqnr3FWNTp7uBygNOYYBBW+hLO1AHD0LJdfHS/6KCVAIFgfIAd0fUirXdwZXiwVj3pzRp6AAK",
+	"mW2vlTd6bg0lsH3/GdAFq7V9cVhzZuS0jjZghwFhczFGSu/C/2kOuUqB6Md4s2ULXz1AT+uOkAJvTfrK",
+	"RHZngixgOzrOEn/Vh6vCh9IXfelCzipcqJcDabUzfDrMLrevXrSkZQdruRh/6uj4ykEZDMBL9BY2DI2Y",
+	"wn4e8jd2oa83CwM9sLoe6sjE4ps8xB5AYf/yQ5Rs66O7BjThTliFvJ5sjdcuO/+9YpBbXR2JFFTwkdVc",
+	"qCGlyusHJ8uc5uCjpYQFdX4RH0bA09wVU88adSWFNGTOTK3246pYmh4pKB4HwLmEX0/ib61CV//hAH34",
+	"kKmDB6gjqVL2/+AWDgwK9k57LBl5TMxEalSwhwIkrLtxmKaT+qkGHLbiuYPVtcH146MWhCsiWLtBy40S",
+	"jjxitj3q+hWrWBkr4QwDds2EAyPoCEtQ9GCqZ721BRcAbGI5V9XllR+2t8E+0yjGh5Esp6yQ10ACS9Jl",
+	"pflWFyi7ldxrpPaXonadWs4X24bKjMMCFtvbbw6QP1oiA42amnQSPwIJHJdrMmJ47AmKX8WUu4LNepYd",
+	"Y4obvWL+JXJxkZGqUNpQ1MNr4LCEwVWidXawp8Hf7WpE9MmpZSQ+DQvDpYODYSjCFF175IR4+Zn7xkLs",
+	"xPvQNRkzE85bpGB4mgILcKWfqMiGogYMYpF2bhnr4mEyZJjLPMOOjZQxPooVaR5E5XLFbx44Bn4FZeKE",
+	"vjpIP7m+ta+QoVQ05gknIXKKZZLyOWYfQOq60Q2akIrUdrZSt+qF3loNu599ox0iYb0cXZtpXg9A/aIy",
+	"pf35b2OFzcOn6mod9MvivureWlvRAXZHjKtZ1vGBbcVo0cFl3HHvLx+Cj30BMSAeWoSSn07f+ruEXGBS",
+	"81KBRS5Syy44+Oj+nr8B56H7FfEfRvLYqk9X5rJFSjjEj2cbIRS+c0j2NzzPQ/JE95LZf1ztRmsV+muJ",
+	"mkUTh8JXN4wHXLgR6pTXoICje89+iKH9K4EW78nSqv16QRX8mhz2iemNiQxChkJVULVQF3PunbVgOowU",
+	"05NQXzSc8ENcoqPDfZ5FaHOz09FWpP18DPMHPkqNCe/Kyqs44kmgOykY+seENMS5v9pt89YdGTy0IF1U",
+	"wv6aG+9M++i21+4/9JWIe3cw8d1++COzuIH/Gm9fcmV7LTrlbOQvZoTMjT6plStGUbcg4chY1mO5rcUw",
+	"9MXIQ7AaFC+HtfTJhSusegwX2l4QxfbxCdyF5GsJN2AC5rhiWK3NaJLKEqNJl6r/ntS6hzqvF75L+2W7",
+	"bf4gKu6nsc3vSJkWC+qZ6F9t9/sMbgLAEtqA+J6zt72e7C00cKs5LLZ/IoJjOE1MQm+aoOsQ42uS7peU",
+	"MLWAUBVI/nC2bV2iLNRzrWo5//LBYoGLO4U3UFoaCjkfHxwcHn3TH/QH/cPjbwffDgBjbvbrDqRG/Wtr",
+	"6EWNsffvzs6rFCIMYV1INV4sVK/tw3rvCXFCimpyZqjIqMqId1ORbqUHJ0EnNrxg2tBiWj0KpUZdIq/u",
+	"nRCXD0BqSYiYlapCeaCjm5s+OWOMZDLVgXr7RdQadK9f0Dx/7yCzUzH1ns5zSbMt5NRSERHIwSVdKuZ2",
+	"qb3VhZHP8M4AJtxdiLU6Fi4R5GhwRLpQZW/q3O69E8i7hJwwv2svqaE1IOGgzQLr945Rje4/O5Q6LcWL",
+	"WvH5LxKnfMrLzOozfrEt2FOHRw19QvH+3aCP7/6zRJ/6xQZfKvpUd9j7WqGuqlu4L7vXjlCvXdxDhU/u",
+	"8oedIBP2/Tli0utwJcaXjkaYLu3KiWScjoXUhqcBq3APt0Kp6r6RnWBV6P5zRKyz+l0sX7KEq1ceTmKX",
+	"j0B6bTtaBUDZgW9v/zcAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

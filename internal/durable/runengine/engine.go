@@ -180,7 +180,7 @@ func (e *Engine) prepare(ctx context.Context, spec durable.RunSpec, host durable
 	} else {
 		admit(ctx, limits.MaxMemoryBytes)
 	}
-	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host}, Drain: ctx.Done(), Limits: &limits,
+	opts := run.ExecOptions{RunID: spec.RunID, Journal: journal{host: host, timers: builtinTimers(spec.Toolsets)}, Drain: ctx.Done(), Limits: &limits,
 		Checkpoint: e.checkpointPolicy(), Input: spec.Input,
 		OnLog: func(l run.LogLine) {
 			host.Log(durable.LogLine{Level: l.Level, Text: l.Text, At: l.At, Truncated: l.Truncated})
@@ -221,6 +221,10 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 			return nil, err
 		}
 		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
+	}
+	if builtinTimers(toolsets) {
+		timers, ns := runtools.Timers(runtools.TimerConfig{Suspend: true})
+		tools, namespaces = append(tools, timers...), append(namespaces, ns...)
 	}
 	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger, RoundTrip: e.cfg.RoundTrip})
 	if err != nil {
@@ -327,8 +331,12 @@ func snapshotTooLarge(exec *run.Execution, err error) (durable.Outcome, error) {
 	return durable.Outcome{Kind: durable.Finished, OK: false, Result: raw}, nil
 }
 
-// journal records the runtime's calls and checkpoints through the durable Host.
-type journal struct{ host durable.Host }
+// journal records the runtime's calls and checkpoints through the durable Host. timers: the
+// run has the built-in timers, whose pending calls the store fires (durable.TimerHost).
+type journal struct {
+	host   durable.Host
+	timers bool
+}
 
 func (j journal) CallStarted(ctx context.Context, call toolcall.Call, input json.RawMessage, isDurable bool) (run.Recorded, error) {
 	name, _, _ := strings.Cut(call.Path, ".")
@@ -346,6 +354,13 @@ func (j journal) CallSettled(ctx context.Context, call toolcall.Call, o toolcall
 }
 
 func (j journal) CallPending(ctx context.Context, call toolcall.Call, handle json.RawMessage) error {
+	if th, ok := j.host.(durable.TimerHost); ok && j.timers && runtools.IsTimer(call.Path) {
+		until, output, err := runtools.TimerWake(handle)
+		if err != nil {
+			return err
+		}
+		return th.TimerPending(ctx, int(call.CallID), handle, until, output)
+	}
 	return j.host.CallPending(ctx, int(call.CallID), handle)
 }
 

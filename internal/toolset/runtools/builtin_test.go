@@ -28,7 +28,7 @@ func TestSleep(t *testing.T) {
 		wantToolErr bool
 	}{
 		{name: "zero is done at once", input: `{"ms":0}`, wantDone: `{"slept":0}`},
-		{name: "handle holds the instant", input: `{"ms":1500}`, wantHandle: `{"until":"2026-01-02T03:04:06.5Z","ms":1500}`},
+		{name: "handle holds the instant", input: `{"ms":1500}`, wantHandle: `{"until":"2026-01-02T03:04:06.5Z","output":{"slept":1500}}`},
 		{name: "negative", input: `{"ms":-1}`, wantToolErr: true},
 		{name: "too long", input: `{"ms":999999999999}`, wantToolErr: true},
 		{name: "not an object", input: `"x"`, wantToolErr: true},
@@ -38,8 +38,8 @@ func TestSleep(t *testing.T) {
 			t.Parallel()
 			st, err := tool.Durable.Start(context.Background(), json.RawMessage(tt.input), c)
 			if tt.wantToolErr {
-				var te *toolcall.ToolError
-				require.ErrorAs(t, err, &te)
+				var ie *run.InvalidInputError
+				require.ErrorAs(t, err, &ie)
 				return
 			}
 			require.NoError(t, err)

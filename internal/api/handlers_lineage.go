@@ -1,0 +1,73 @@
+package api
+
+import (
+	"context"
+
+	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/durable"
+)
+
+// RetryRun implements gen.StrictServerInterface.
+func (h *handlers) RetryRun(ctx context.Context, req gen.RetryRunRequestObject) (gen.RetryRunResponseObject, error) {
+	run, err := h.store.RetryRun(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	out, err := h.withLineage(ctx, toRun(run))
+	if err != nil {
+		return nil, err
+	}
+	return gen.RetryRun201JSONResponse(out), nil
+}
+
+// ForkRun implements gen.StrictServerInterface.
+func (h *handlers) ForkRun(ctx context.Context, req gen.ForkRunRequestObject) (gen.ForkRunResponseObject, error) {
+	code := ""
+	if req.Body.Code != nil {
+		code = *req.Body.Code
+		if err := storableText(field{"code", code}); err != nil {
+			return nil, err
+		}
+	}
+	run, _, err := h.store.ForkRun(ctx, req.Id, req.Body.FromSnapshot, code)
+	if err != nil {
+		return nil, err
+	}
+	out, err := h.withLineage(ctx, toRun(run))
+	if err != nil {
+		return nil, err
+	}
+	return gen.ForkRun201JSONResponse(out), nil
+}
+
+// withLineage adds the run's lineage, when it has one, to a run as the API shows it.
+func (h *handlers) withLineage(ctx context.Context, r gen.Run) (gen.Run, error) {
+	l, err := h.store.RunLineage(ctx, r.Id)
+	if err != nil {
+		return r, err
+	}
+	r.Lineage = toLineage(l)
+	return r, nil
+}
+
+// toLineage is a lineage as the API shows it; nil when the run has none.
+func toLineage(l durable.Lineage) *gen.Lineage {
+	var out gen.Lineage
+	some := false
+	if l.RetriedFrom != "" {
+		out.RetriedFrom, some = &l.RetriedFrom, true
+	}
+	if l.ForkedFrom != "" {
+		out.ForkedFrom, out.FromSnapshot, out.ReplayedCalls, some = &l.ForkedFrom, &l.ForkedFromSeq, &l.ReplayedCalls, true
+	}
+	if l.ScheduleID != "" {
+		out.ScheduleId, out.ScheduledFor, some = &l.ScheduleID, l.ScheduledFor, true
+	}
+	if len(l.Derived) > 0 {
+		out.Derived, some = &l.Derived, true
+	}
+	if !some {
+		return nil
+	}
+	return &out
+}

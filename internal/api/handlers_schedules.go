@@ -1,0 +1,157 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/codemode/codemode/internal/api/gen"
+	"github.com/codemode/codemode/internal/durable"
+)
+
+// scheduleTicksShown is how many of its latest ticks GET /v1/schedules/{id} shows.
+const scheduleTicksShown = 20
+
+// CreateSchedule implements gen.StrictServerInterface.
+func (h *handlers) CreateSchedule(ctx context.Context, req gen.CreateScheduleRequestObject) (gen.CreateScheduleResponseObject, error) {
+	body := req.Body
+	text := []field{{"code", body.Code}}
+	if body.Toolsets != nil {
+		for _, name := range *body.Toolsets {
+			text = append(text, field{"toolsets", name})
+		}
+	}
+	for name, v := range map[string]*string{"cron": body.Cron, "every": body.Every, "timezone": body.Timezone} {
+		if v != nil {
+			text = append(text, field{name, *v})
+		}
+	}
+	if err := storableText(text...); err != nil {
+		return nil, err
+	}
+	n := durable.NewSchedule{Code: body.Code}
+	if body.Input != nil {
+		n.Input = *body.Input
+	}
+	if body.Toolsets != nil {
+		n.Toolsets = *body.Toolsets
+	}
+	if body.Limits != nil {
+		if err := h.checkLimits(*body.Limits); err != nil {
+			return nil, err
+		}
+		raw, err := json.Marshal(body.Limits)
+		if err != nil {
+			return nil, fmt.Errorf("encode limits: %w", err)
+		}
+		n.Limits = raw
+	}
+	if body.Cron != nil {
+		n.Cron = *body.Cron
+	}
+	if body.Every != nil {
+		every, err := time.ParseDuration(*body.Every)
+		if err != nil || every <= 0 {
+			return nil, fmt.Errorf("%w: every %q is not a duration such as 90s, 5m or 1h30m", errBadRequest, *body.Every)
+		}
+		n.Every = every
+	}
+	if body.Timezone != nil {
+		n.Timezone = *body.Timezone
+	}
+	if body.Overlap != nil {
+		n.Overlap = string(*body.Overlap)
+	}
+	sc, err := h.store.CreateSchedule(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateSchedule201JSONResponse(toSchedule(sc)), nil
+}
+
+// ListSchedules implements gen.StrictServerInterface.
+func (h *handlers) ListSchedules(ctx context.Context, _ gen.ListSchedulesRequestObject) (gen.ListSchedulesResponseObject, error) {
+	all, err := h.store.ListSchedules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := gen.ScheduleList{Schedules: make([]gen.Schedule, 0, len(all))}
+	for _, sc := range all {
+		out.Schedules = append(out.Schedules, toSchedule(sc))
+	}
+	return gen.ListSchedules200JSONResponse(out), nil
+}
+
+// GetSchedule implements gen.StrictServerInterface.
+func (h *handlers) GetSchedule(ctx context.Context, req gen.GetScheduleRequestObject) (gen.GetScheduleResponseObject, error) {
+	sc, err := h.store.GetSchedule(ctx, req.Id, scheduleTicksShown)
+	if err != nil {
+		return nil, err
+	}
+	out := toSchedule(sc)
+	ticks := make([]gen.ScheduleTick, 0, len(sc.Ticks))
+	for _, t := range sc.Ticks {
+		gt := gen.ScheduleTick{Tick: t.Tick}
+		if t.RunID != "" {
+			gt.RunId = &t.RunID
+		}
+		if t.Skipped != "" {
+			gt.Skipped = &t.Skipped
+		}
+		ticks = append(ticks, gt)
+	}
+	out.Ticks = &ticks
+	return gen.GetSchedule200JSONResponse(out), nil
+}
+
+// DeleteSchedule implements gen.StrictServerInterface.
+func (h *handlers) DeleteSchedule(ctx context.Context, req gen.DeleteScheduleRequestObject) (gen.DeleteScheduleResponseObject, error) {
+	if err := h.store.DeleteSchedule(ctx, req.Id); err != nil {
+		return nil, err
+	}
+	return gen.DeleteSchedule204Response{}, nil
+}
+
+// PauseSchedule implements gen.StrictServerInterface.
+func (h *handlers) PauseSchedule(ctx context.Context, req gen.PauseScheduleRequestObject) (gen.PauseScheduleResponseObject, error) {
+	sc, err := h.store.PauseSchedule(ctx, req.Id, true)
+	if err != nil {
+		return nil, err
+	}
+	return gen.PauseSchedule200JSONResponse(toSchedule(sc)), nil
+}
+
+// ResumeSchedule implements gen.StrictServerInterface.
+func (h *handlers) ResumeSchedule(ctx context.Context, req gen.ResumeScheduleRequestObject) (gen.ResumeScheduleResponseObject, error) {
+	sc, err := h.store.PauseSchedule(ctx, req.Id, false)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ResumeSchedule200JSONResponse(toSchedule(sc)), nil
+}
+
+func toSchedule(sc durable.Schedule) gen.Schedule {
+	out := gen.Schedule{
+		Id: sc.ID, Code: sc.Code, Timezone: sc.Timezone, Overlap: gen.ScheduleOverlap(sc.Overlap), Paused: sc.Paused,
+		NextTick: sc.NextTick, CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt,
+	}
+	_ = json.Unmarshal(sc.Limits, &out.Limits)
+	if sc.Toolsets != nil {
+		ts := sc.Toolsets
+		out.Toolsets = &ts
+	}
+	if sc.Input != nil {
+		in := json.RawMessage(sc.Input)
+		out.Input = &in
+	}
+	if sc.Cron != "" {
+		c := sc.Cron
+		out.Cron = &c
+	}
+	if sc.Every != 0 {
+		e := sc.Every.String()
+		out.Every = &e
+	}
+	return out
+}

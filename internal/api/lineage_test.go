@@ -1,0 +1,73 @@
+package api
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/client"
+)
+
+// TestRetryAndFork retries and forks through the API: 201 with the new run and its lineage,
+// 409 for a run that cannot be retried, 404 for a snapshot the history does not name, and the
+// original shows the runs started from it.
+func TestRetryAndFork(t *testing.T) {
+	t.Parallel()
+	b := setup(t, true)
+	created, err := b.client.CreateRunWithResponse(b.ctx, &client.CreateRunParams{}, client.RunCreate{Code: "wait"})
+	require.NoError(t, err)
+	id := created.JSON201.Id
+	_, err = b.store.WaitRun(b.ctx, id, 30*time.Second, func(s string) bool { return s == "suspended" })
+	require.NoError(t, err)
+
+	status, body := b.do(t, http.MethodPost, "/v1/runs/"+id+"/retry", "")
+	require.Equal(t, http.StatusConflict, status, string(body))
+	code, msg := errorCode(t, body)
+	require.Equal(t, CodeConflict, code)
+	require.Contains(t, msg, "only a failed or cancelled run can be retried")
+
+	_, err = b.client.CancelRunWithResponse(b.ctx, id)
+	require.NoError(t, err)
+	retried, err := b.client.RetryRunWithResponse(b.ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, retried.StatusCode(), string(retried.Body))
+	require.Equal(t, "wait", retried.JSON201.Code)
+	require.NotNil(t, retried.JSON201.Lineage)
+	require.Equal(t, id, *retried.JSON201.Lineage.RetriedFrom)
+
+	forked, err := b.client.ForkRunWithResponse(b.ctx, id, client.RunFork{FromSnapshot: 0, Code: ptr("plain")})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, forked.StatusCode(), string(forked.Body))
+	require.Equal(t, "plain", forked.JSON201.Code)
+	require.Equal(t, id, *forked.JSON201.Lineage.ForkedFrom)
+	require.Equal(t, 0, *forked.JSON201.Lineage.FromSnapshot)
+
+	status, body = b.do(t, http.MethodPost, "/v1/runs/"+id+"/fork", `{"fromSnapshot": 99}`)
+	require.Equal(t, http.StatusNotFound, status, string(body))
+	status, body = b.do(t, http.MethodPost, "/v1/runs/"+id+"/fork", `{"fromSnapshot": -1}`)
+	require.Equal(t, http.StatusBadRequest, status, string(body))
+	status, _ = b.do(t, http.MethodPost, "/v1/runs/00000000-0000-0000-0000-000000000000/retry", "")
+	require.Equal(t, http.StatusNotFound, status)
+
+	orig, err := b.client.GetRunWithResponse(b.ctx, id, &client.GetRunParams{})
+	require.NoError(t, err)
+	require.NotNil(t, orig.JSON200.Lineage)
+	require.ElementsMatch(t, []string{retried.JSON201.Id, forked.JSON201.Id}, *orig.JSON200.Lineage.Derived)
+	plain, err := b.client.GetRunWithResponse(b.ctx, retried.JSON201.Id, &client.GetRunParams{})
+	require.NoError(t, err)
+	require.Nil(t, plain.JSON200.Lineage.Derived)
+
+	events, err := b.client.ListEventsWithResponse(b.ctx, id, &client.ListEventsParams{})
+	require.NoError(t, err)
+	var derived []string
+	for _, e := range events.JSON200.Events {
+		if e.Type == "derived" {
+			derived = append(derived, e.Data["as"].(string))
+		}
+	}
+	require.Equal(t, []string{"retry", "fork"}, derived)
+}
+
+func ptr[T any](v T) *T { return &v }

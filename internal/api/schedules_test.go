@@ -1,0 +1,85 @@
+package api
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/client"
+)
+
+// TestSchedules manages a schedule through the API: invalid ones are refused with 400, a valid
+// one starts runs that link to it, and it can be paused, resumed, listed and deleted.
+func TestSchedules(t *testing.T) {
+	t.Parallel()
+	b := setup(t, true)
+	for _, body := range []string{
+		`{"code": "plain"}`,
+		`{"code": "plain", "cron": "* * * * *", "every": "1s"}`,
+		`{"code": "plain", "every": "soon"}`,
+		`{"code": "plain", "every": "10ms"}`,
+		`{"code": "plain", "cron": "not cron"}`,
+		`{"code": "plain", "cron": "0 9 * * *", "timezone": "Mars/Olympus"}`,
+		`{"code": "plain", "every": "1s", "overlap": "sometimes"}`,
+	} {
+		status, resp := b.do(t, http.MethodPost, "/v1/schedules", body)
+		require.Equal(t, http.StatusBadRequest, status, "%s: %s", body, resp)
+	}
+	status, _ := b.do(t, http.MethodPost, "/v1/schedules", `{"code": "plain", "every": "1s", "toolsets": ["nope"]}`)
+	require.Equal(t, http.StatusNotFound, status)
+
+	cron, err := b.client.CreateScheduleWithResponse(b.ctx, client.ScheduleCreate{Code: "plain", Cron: ptr("0 9 * * 1-5"), Timezone: ptr("Europe/Paris")})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, cron.StatusCode(), string(cron.Body))
+	require.Equal(t, client.ScheduleOverlapSkip, cron.JSON201.Overlap)
+	require.True(t, cron.JSON201.NextTick.After(time.Now()))
+
+	overlap := client.ScheduleCreateOverlapAllow
+	every, err := b.client.CreateScheduleWithResponse(b.ctx, client.ScheduleCreate{Code: "plain", Every: ptr("1s"), Overlap: &overlap})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, every.StatusCode(), string(every.Body))
+	id := every.JSON201.Id
+	require.Equal(t, "1s", *every.JSON201.Every)
+
+	var runID string
+	require.Eventually(t, func() bool {
+		got, err := b.client.GetScheduleWithResponse(b.ctx, id)
+		require.NoError(t, err)
+		for _, tick := range *got.JSON200.Ticks {
+			if tick.RunId != nil {
+				runID = *tick.RunId
+				return true
+			}
+		}
+		return false
+	}, 30*time.Second, 100*time.Millisecond)
+	run, err := b.client.GetRunWithResponse(b.ctx, runID, &client.GetRunParams{})
+	require.NoError(t, err)
+	require.Equal(t, "plain", run.JSON200.Code)
+	require.Equal(t, id, *run.JSON200.Lineage.ScheduleId)
+	require.NotNil(t, run.JSON200.Lineage.ScheduledFor)
+
+	paused, err := b.client.PauseScheduleWithResponse(b.ctx, id)
+	require.NoError(t, err)
+	require.True(t, paused.JSON200.Paused)
+	resumed, err := b.client.ResumeScheduleWithResponse(b.ctx, id)
+	require.NoError(t, err)
+	require.False(t, resumed.JSON200.Paused)
+
+	list, err := b.client.ListSchedulesWithResponse(b.ctx)
+	require.NoError(t, err)
+	require.Len(t, list.JSON200.Schedules, 2)
+
+	deleted, err := b.client.DeleteScheduleWithResponse(b.ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusNoContent, deleted.StatusCode())
+	status, _ = b.do(t, http.MethodDelete, "/v1/schedules/"+id, "")
+	require.Equal(t, http.StatusNotFound, status)
+	status, _ = b.do(t, http.MethodGet, "/v1/schedules/nope", "")
+	require.Equal(t, http.StatusNotFound, status)
+	run, err = b.client.GetRunWithResponse(b.ctx, runID, &client.GetRunParams{})
+	require.NoError(t, err)
+	require.Equal(t, id, *run.JSON200.Lineage.ScheduleId, "a run keeps its link to a deleted schedule")
+}

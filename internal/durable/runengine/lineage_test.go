@@ -1,0 +1,175 @@
+package runengine
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/toolcall"
+	"github.com/codemode/codemode/internal/toolset/toolsettest"
+)
+
+// TestRetryRun retries a failed run: the new run has the same program, input, toolsets and
+// limits, and both histories record the link. Only failed or cancelled runs can be retried.
+func TestRetryRun(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t)
+	orig, _, err := b.store.CreateRun(b.ctx, durable.NewRun{
+		Code:     `const s = await tools.ops.math.add({a: input.a, b: 1}); if (s.sum < 10) throw new Error("too small: " + s.sum); return s.sum;`,
+		Input:    json.RawMessage(`{"a": 2}`),
+		Toolsets: []string{"ops"},
+		Limits:   json.RawMessage(`{"maxToolCalls": 5}`),
+	})
+	require.NoError(t, err)
+	failed := b.waitStatus(t, orig.ID, durable.StatusFailed, durable.StatusSucceeded)
+	require.Equal(t, durable.StatusFailed, failed.Status)
+
+	retry, err := b.store.RetryRun(b.ctx, orig.ID)
+	require.NoError(t, err)
+	require.NotEqual(t, orig.ID, retry.ID)
+	require.Equal(t, orig.Code, retry.Code)
+	require.JSONEq(t, string(orig.Input), string(retry.Input))
+	require.Equal(t, []string{"ops"}, retry.Toolsets)
+	require.JSONEq(t, string(orig.Limits), string(retry.Limits))
+	got := b.waitStatus(t, retry.ID, durable.StatusFailed, durable.StatusSucceeded)
+	require.Contains(t, string(got.Result), "too small: 3")
+	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(retry.ID, 1)), "a retry makes its calls anew")
+
+	l, err := b.store.RunLineage(b.ctx, retry.ID)
+	require.NoError(t, err)
+	require.Equal(t, durable.Lineage{RetriedFrom: orig.ID}, l)
+	l, err = b.store.RunLineage(b.ctx, orig.ID)
+	require.NoError(t, err)
+	require.Equal(t, durable.Lineage{Derived: []string{retry.ID}}, l)
+	requireEvent(t, b, retry.ID, durable.EventLineage, fmt.Sprintf(`{"retriedFrom": %q}`, orig.ID))
+	requireEvent(t, b, orig.ID, durable.EventDerived, fmt.Sprintf(`{"runId": %q, "as": "retry"}`, retry.ID))
+
+	ok, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `return 1`})
+	require.NoError(t, err)
+	b.waitStatus(t, ok.ID, durable.StatusSucceeded)
+	_, err = b.store.RetryRun(b.ctx, ok.ID)
+	require.ErrorIs(t, err, durable.ErrNotRetryable)
+	_, err = b.store.RetryRun(b.ctx, "00000000-0000-0000-0000-000000000000")
+	require.ErrorIs(t, err, durable.ErrRunNotFound)
+}
+
+// requireEvent asserts the run's history has an event of type typ with data.
+func requireEvent(t *testing.T, b *testBundle, runID, typ, data string) {
+	t.Helper()
+	events, err := b.store.ListEvents(b.ctx, runID, 0, 1000)
+	require.NoError(t, err)
+	for _, e := range events {
+		if e.Type == typ {
+			require.JSONEq(t, data, string(e.Data))
+			return
+		}
+	}
+	t.Fatalf("run %s has no %s event", runID, typ)
+}
+
+// TestForkAfterToolsetFixed runs a program whose second toolset is broken, registers the
+// toolset again where it works, and forks the failed run from the snapshot taken after its
+// first call: the fork's first call is answered from the original's record (the tool is not
+// called again) and the rest of the program runs against the fixed toolset.
+func TestForkAfterToolsetFixed(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"error": {"message": "ext is broken"}}`)
+	}))
+	t.Cleanup(broken.Close)
+	_, err := b.store.CreateToolset(b.ctx, durable.Toolset{Name: "ext", URL: broken.URL, Manifest: json.RawMessage(toolsettest.Manifest)})
+	require.NoError(t, err)
+	b.startWorker(t)
+
+	code := `
+const s = await tools.ops.math.add({a: 1, b: 2});
+const u = await tools.ext.string.upper({text: "sum " + s.sum});
+return u.text;`
+	orig, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: code})
+	require.NoError(t, err)
+	failed := b.waitStatus(t, orig.ID, durable.StatusFailed, durable.StatusSucceeded)
+	require.Contains(t, string(failed.Result), "ext is broken")
+
+	// The fork point: the checkpoint taken once the first call had settled, before the second.
+	seq := forkPoint(t, b, orig.ID)
+
+	require.NoError(t, b.store.DeleteToolset(b.ctx, "ext", false))
+	_, err = b.store.CreateToolset(b.ctx, durable.Toolset{Name: "ext", URL: b.tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)})
+	require.NoError(t, err)
+
+	fork, replayed, err := b.store.ForkRun(b.ctx, orig.ID, seq, "")
+	require.NoError(t, err)
+	require.Equal(t, 1, replayed)
+	got := b.waitStatus(t, fork.ID, durable.StatusSucceeded, durable.StatusFailed)
+	require.Equal(t, `"SUM 3"`, okValue(t, got))
+	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(orig.ID, 1)))
+	require.Zero(t, b.tools.Handler.Executions(toolcall.Key(fork.ID, 1)), "the replayed call is not made again")
+	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(fork.ID, 2)))
+	calls, err := b.store.ListCalls(b.ctx, fork.ID)
+	require.NoError(t, err)
+	require.Len(t, calls, 2)
+	require.Equal(t, toolcall.Key(fork.ID, 1), calls[0].Key)
+	require.JSONEq(t, `{"sum": 3}`, string(calls[0].Outcome.Value))
+
+	l, err := b.store.RunLineage(b.ctx, fork.ID)
+	require.NoError(t, err)
+	require.Equal(t, durable.Lineage{ForkedFrom: orig.ID, ForkedFromSeq: seq, ReplayedCalls: 1}, l)
+	requireEvent(t, b, fork.ID, durable.EventLineage,
+		fmt.Sprintf(`{"forkedFrom": %q, "fromSnapshot": %d, "replayedCalls": 1, "codeChanged": false}`, orig.ID, seq))
+
+	// New code from the same point: the first call is still answered from the record.
+	changed, _, err := b.store.ForkRun(b.ctx, orig.ID, seq, `
+const s = await tools.ops.math.add({a: 1, b: 2});
+return (await tools.ext.string.upper({text: "total " + s.sum})).text;`)
+	require.NoError(t, err)
+	require.Equal(t, `"TOTAL 3"`, okValue(t, b.waitStatus(t, changed.ID, durable.StatusSucceeded, durable.StatusFailed)))
+	require.Zero(t, b.tools.Handler.Executions(toolcall.Key(changed.ID, 1)))
+
+	// From the start: every call is made anew.
+	fresh, replayed, err := b.store.ForkRun(b.ctx, orig.ID, 0, "")
+	require.NoError(t, err)
+	require.Zero(t, replayed)
+	b.waitStatus(t, fresh.ID, durable.StatusSucceeded)
+	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(fresh.ID, 1)))
+
+	_, _, err = b.store.ForkRun(b.ctx, orig.ID, 999, "")
+	require.ErrorIs(t, err, durable.ErrForkPointNotFound)
+	l, err = b.store.RunLineage(b.ctx, orig.ID)
+	require.NoError(t, err)
+	require.Len(t, l.Derived, 3)
+}
+
+// forkPoint returns the sequence number of the run's snapshot taken after its first call
+// settled and before its second started.
+func forkPoint(t *testing.T, b *testBundle, runID string) int {
+	t.Helper()
+	events, err := b.store.ListEvents(b.ctx, runID, 0, 1000)
+	require.NoError(t, err)
+	firstSettled := false
+	for _, e := range events {
+		var data struct {
+			CallID int `json:"callId"`
+			Seq    int `json:"seq"`
+		}
+		require.NoError(t, json.Unmarshal(e.Data, &data))
+		switch {
+		case e.Type == durable.EventCallSettled && data.CallID == 1:
+			firstSettled = true
+		case e.Type == durable.EventCallStarted && data.CallID == 2:
+			t.Fatalf("no snapshot between the first and the second call of run %s", runID)
+		case e.Type == durable.EventCheckpointed && firstSettled:
+			return data.Seq
+		}
+	}
+	t.Fatalf("run %s has no checkpoint", runID)
+	return 0
+}

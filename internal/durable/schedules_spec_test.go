@@ -1,0 +1,105 @@
+package durable
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestTickSpec(t *testing.T) {
+	t.Parallel()
+	at := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		require.NoError(t, err)
+		return v
+	}
+
+	every, err := parseTickSpec("", 2*time.Second, "")
+	require.NoError(t, err)
+	due, next := every.due(at("2026-01-01T00:00:00Z"), at("2026-01-01T00:00:00Z"))
+	require.Equal(t, at("2026-01-01T00:00:00Z"), due)
+	require.Equal(t, at("2026-01-01T00:00:02Z"), next)
+	// Missed ticks fold into the latest.
+	due, next = every.due(at("2026-01-01T00:00:00Z"), at("2026-01-01T00:00:07Z"))
+	require.Equal(t, at("2026-01-01T00:00:06Z"), due)
+	require.Equal(t, at("2026-01-01T00:00:08Z"), next)
+
+	// Nine every morning in Paris: 08:00 UTC in winter.
+	paris, err := parseTickSpec("0 9 * * *", 0, "Europe/Paris")
+	require.NoError(t, err)
+	require.Equal(t, at("2026-01-02T08:00:00Z"), paris.next(at("2026-01-01T08:00:00Z")))
+	require.Equal(t, at("2026-07-01T07:00:00Z"), paris.next(at("2026-06-30T08:00:00Z")), "summer time")
+	due, next = paris.due(at("2026-01-01T08:00:00Z"), at("2026-01-04T12:00:00Z"))
+	require.Equal(t, at("2026-01-04T08:00:00Z"), due)
+	require.Equal(t, at("2026-01-05T08:00:00Z"), next)
+
+	seconds, err := parseTickSpec("*/5 * * * * *", 0, "UTC")
+	require.NoError(t, err)
+	require.Equal(t, at("2026-01-01T00:00:05Z"), seconds.next(at("2026-01-01T00:00:01Z")))
+	// Far behind a frequent cron, it still lands on the latest tick.
+	due, _ = seconds.due(at("2020-01-01T00:00:00Z"), at("2026-01-01T00:00:07Z"))
+	require.Equal(t, at("2026-01-01T00:00:05Z"), due)
+
+	hourly, err := parseTickSpec("@hourly", 0, "")
+	require.NoError(t, err)
+	require.Equal(t, at("2026-01-01T01:00:00Z"), hourly.next(at("2026-01-01T00:10:00Z")))
+
+	for _, bad := range []struct {
+		cron     string
+		every    time.Duration
+		timezone string
+	}{
+		{cron: "", every: 0},
+		{cron: "* * * * *", every: time.Second},
+		{every: 500 * time.Millisecond},
+		{every: time.Second + time.Microsecond},
+		{cron: "61 * * * *"},
+		{cron: "not cron"},
+		{cron: "CRON_TZ=Europe/Paris 0 9 * * *"},
+		{cron: "0 9 * * *", timezone: "Mars/Olympus"},
+		{cron: "0 0 30 2 *"},
+	} {
+		_, err := parseTickSpec(bad.cron, bad.every, bad.timezone)
+		require.ErrorIs(t, err, ErrInvalidSchedule, "%+v", bad)
+	}
+}
+
+func TestPauseAndResumeSchedule(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	s, ctx := b.store, b.ctx
+	sc, err := s.CreateSchedule(ctx, NewSchedule{Code: "1", Every: time.Hour})
+	require.NoError(t, err)
+	first := sc.NextTick
+
+	// Paused and resumed before its next tick: that tick is kept.
+	paused, err := s.PauseSchedule(ctx, sc.ID, true)
+	require.NoError(t, err)
+	require.True(t, paused.Paused)
+	resumed, err := s.PauseSchedule(ctx, sc.ID, false)
+	require.NoError(t, err)
+	require.False(t, resumed.Paused)
+	require.Equal(t, first, resumed.NextTick)
+
+	// Resumed after ticks passed while paused: they are not fired, the next one after now is.
+	_, err = s.PauseSchedule(ctx, sc.ID, true)
+	require.NoError(t, err)
+	_, err = s.pool.Exec(ctx, `UPDATE schedules SET next_tick = next_tick - interval '5 hours' WHERE id = $1`, sc.ID)
+	require.NoError(t, err)
+	n, err := s.FireSchedules(ctx, time.Now())
+	require.NoError(t, err)
+	require.Zero(t, n, "a paused schedule fires nothing")
+	resumed, err = s.PauseSchedule(ctx, sc.ID, false)
+	require.NoError(t, err)
+	require.Equal(t, first, resumed.NextTick, "the ticks that passed are skipped, on the schedule's grid")
+	got, err := s.GetSchedule(ctx, sc.ID, 10)
+	require.NoError(t, err)
+	require.Empty(t, got.Ticks)
+
+	require.NoError(t, s.DeleteSchedule(ctx, sc.ID))
+	_, err = s.GetSchedule(ctx, sc.ID, 10)
+	require.ErrorIs(t, err, ErrScheduleNotFound)
+	_, err = s.PauseSchedule(ctx, sc.ID, true)
+	require.ErrorIs(t, err, ErrScheduleNotFound)
+}
