@@ -124,7 +124,9 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 		changed, listening, unsubscribe = s.watch.subscribeListening(ctx, id)
 		defer unsubscribe()
 	}
-	if n.IdempotencyKey == "" {
+	// The pipelined insert has no transaction to hand to afterInsert (retry, fork, schedules):
+	// those runs are stored in a transaction of their own.
+	if n.IdempotencyKey == "" && n.afterInsert == nil {
 		run, err = s.insertRun(ctx, id, n)
 		created = true
 	} else {
@@ -188,7 +190,10 @@ func (s *Store) insertRunIdempotent(ctx context.Context, id string, n NewRun) (r
 	if err != nil {
 		return Run{}, false, err
 	}
-	key := &n.IdempotencyKey
+	var key *string // NULL: no idempotency key, never a conflict
+	if n.IdempotencyKey != "" {
+		key = &n.IdempotencyKey
+	}
 	hash := n.hash()
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		if n.Toolsets != nil {
