@@ -834,12 +834,17 @@
     const list = h('div', {id: 'webhooks'});
     const err = h('div');
     const url = h('input', {id: 'webhook-url', type: 'url', required: true, size: 40, placeholder: 'https://example.com/hooks/codemode'});
-    const secret = h('input', {id: 'webhook-secret', type: 'password', size: 30, placeholder: 'optional (whsec_…)', autocomplete: 'off'});
+    // The secret signs the deliveries; the API never returns it, so the one generated here is
+    // shown in clear for the receiver's owner to copy before subscribing.
+    const secret = h('input', {id: 'webhook-secret', required: true, size: 44, placeholder: 'whsec_…', autocomplete: 'off', spellcheck: 'false'});
+    const generate = h('button', {type: 'button', id: 'webhook-generate', onclick: () => {
+      const bytes = crypto.getRandomValues(new Uint8Array(24));
+      secret.value = 'whsec_' + btoa(String.fromCharCode(...bytes));
+    }}, 'Generate');
     const boxes = WEBHOOK_EVENTS.map((e) => h('input', {type: 'checkbox', value: e, checked: e !== 'call.pending'}));
     const form = h('form', {id: 'webhook-form', class: 'card', onsubmit: async (ev) => {
       ev.preventDefault();
-      const body = {url: url.value, events: boxes.filter((b) => b.checked).map((b) => b.value)};
-      if (secret.value) body.secret = secret.value;
+      const body = {url: url.value, secret: secret.value, events: boxes.filter((b) => b.checked).map((b) => b.value)};
       try {
         await api('POST', '/v1/webhooks', body);
         form.reset();
@@ -847,7 +852,7 @@
       } catch (e) {
         fill(err, errorBox(e));
       }
-    }}, h('h2', null, 'Subscribe'), h('label', null, 'URL ', url), ' ', h('label', null, 'Secret ', secret), h('br'),
+    }}, h('h2', null, 'Subscribe'), h('label', null, 'URL ', url), ' ', h('label', null, 'Secret ', secret), ' ', generate, h('br'),
     boxes.map((b) => h('label', {class: 'check'}, b, ' ', b.value)), h('br'), h('button', {type: 'submit'}, 'Subscribe'));
     fill(main, h('h1', null, 'Webhooks'), err, list, form);
 
