@@ -41,7 +41,8 @@ const hostile = `<img src=x onerror=alert(1)>`
 func TestBrowser(t *testing.T) {
 	chromium := chromiumPath(t)
 	const token = "console-test-token"
-	svc := startService(t, token)
+	bin := buildBinaries(t)
+	svc := startService(t, bin, token)
 	tools := toolsettest.New(t, toolsettest.Options{})
 	code, body := svc.do(t, "POST", "/v1/toolsets", map[string]any{"name": "ops", "url": tools.URL})
 	require.Equal(t, http.StatusCreated, code, "%s", body)
@@ -166,6 +167,28 @@ func TestBrowser(t *testing.T) {
 	require.Equal(t, int32(2), received.Load())
 	b.screenshot("07-webhook")
 
+	// Without a token (loopback only) there is no sign-in. Denying a pending call rejects the
+	// program's promise: uncaught, it fails the run (a ToolFailure's diagnostic has no line).
+	open := startService(t, bin, "")
+	code, body = open.do(t, "POST", "/v1/toolsets", map[string]any{"name": "ops", "url": tools.URL})
+	require.Equal(t, http.StatusCreated, code, "%s", body)
+	denied := "const {sum} = await tools.ops.math.add({a: 1, b: 1})\nconst answer = await tools.ops.approvals.request({reason: 'deploy?'})\nreturn answer"
+	code, body = open.do(t, "POST", "/v1/runs?wait=30", map[string]any{"code": denied})
+	require.Equal(t, http.StatusCreated, code, "%s", body)
+	require.NoError(t, json.Unmarshal(body, &created))
+	b.do(chromedp.Navigate(open.base + "/ui/#/runs/" + created.ID))
+	b.waitJS(`document.querySelector('#run-status')?.textContent === 'suspended'`)
+	require.Equal(t, "no token needed", b.evalString(`document.querySelector('#session').textContent`))
+	require.False(t, b.evalBool(`!!document.querySelector('#login-token')`))
+	b.do(chromedp.SetValue(chromedp.CSS(`.pending-call[data-call-id="2"] input.deny-message`), "not on a Friday"),
+		chromedp.Click(chromedp.CSS(`.pending-call[data-call-id="2"] button.deny`)))
+	b.waitJS(`document.querySelector('#run-status')?.textContent === 'failed' && !!document.querySelector('#result-error')`)
+	require.Equal(t, "ToolFailure", b.evalString(`document.querySelector('#result-error .kind').textContent`))
+	require.Contains(t, b.evalString(`document.querySelector('#result-error .message').textContent`), "not on a Friday")
+	require.Empty(t, b.evalList(`[...document.querySelectorAll('#code-lines li.error-line')]`))
+	require.Equal(t, []any{`error: not on a Friday`}, b.evalList(`[...document.querySelectorAll('#calls tr[data-call-id="2"] td:last-child pre')].map(p => p.textContent)`))
+	b.screenshot("08-denied")
+
 	b.finish()
 }
 
@@ -204,6 +227,7 @@ type browser struct {
 	t     *testing.T
 	ctx   context.Context
 	shots string
+	start time.Time
 
 	mu       sync.Mutex
 	problems []string
@@ -218,7 +242,7 @@ func newBrowser(t *testing.T, chromium, shots string) *browser {
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	b := &browser{t: t, ctx: ctx, shots: shots}
+	b := &browser{t: t, ctx: ctx, shots: shots, start: time.Now()}
 	// The first action starts the browser, which lives as long as the context of that action:
 	// this one has no timeout.
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
@@ -343,7 +367,7 @@ func (b *browser) screenshot(name string) {
 		b.t.Logf("screenshot %s: %v", name, err)
 		return
 	}
-	b.t.Logf("screenshot: %s", path)
+	b.t.Logf("screenshot after %.1fs: %s", time.Since(b.start).Seconds(), path)
 }
 
 func (b *browser) finish() {
@@ -353,7 +377,8 @@ func (b *browser) finish() {
 	require.Empty(b.t, b.problems, "problems in the browser")
 }
 
-// service is a server process and a worker process on a fresh database.
+// service is a server process and a worker process on a fresh database; token "" starts the
+// server without one (it then listens on loopback only, as here).
 type service struct {
 	base  string
 	token string
@@ -370,7 +395,9 @@ func (s service) do(t *testing.T, method, path string, body any) (int, []byte) {
 	req, err := http.NewRequest(method, s.base+path, r)
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+s.token)
+	if s.token != "" {
+		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -379,9 +406,8 @@ func (s service) do(t *testing.T, method, path string, body any) (int, []byte) {
 	return resp.StatusCode, data
 }
 
-func startService(t *testing.T, token string) service {
+func startService(t *testing.T, bin, token string) service {
 	t.Helper()
-	bin := buildBinaries(t)
 	_, dbURL := pgtest.NewDB(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -407,6 +433,7 @@ func startService(t *testing.T, token string) service {
 	}
 }
 
+// buildBinaries builds the server and the worker into a directory of the test.
 func buildBinaries(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()

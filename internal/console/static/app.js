@@ -80,6 +80,12 @@
     return (n / (1024 * 1024)).toFixed(1) + ' MiB';
   }
 
+  // summary is the first line of a program that says something, cut to 80 characters.
+  function summary(code) {
+    const line = (code || '').split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('//')) || '';
+    return line.length > 80 ? line.slice(0, 79) + '…' : line;
+  }
+
   function statusBadge(status, extra) {
     return h('span', Object.assign({class: 'status status-' + status}, extra || {}), status);
   }
@@ -319,7 +325,7 @@
         h('a', {href: '#/runs/new', class: 'button'}, 'New run')),
       err,
       h('table', {class: 'list', id: 'runs-table'},
-        h('thead', null, h('tr', null, ['Run', 'Status', 'Toolsets', 'Created', 'Finished'].map((t) => h('th', null, t)))),
+        h('thead', null, h('tr', null, ['Run', 'Status', 'Code', 'Toolsets', 'Created', 'Finished'].map((t) => h('th', null, t)))),
         rows),
       more, info);
 
@@ -351,9 +357,10 @@
       fill(rows, r.data.runs.length ? r.data.runs.map((run) => h('tr', {'data-run-id': run.id, 'data-status': run.status},
         h('td', null, runLink(run.id, run.id.slice(0, 8))),
         h('td', null, statusBadge(run.status)),
+        h('td', {class: 'mono code-summary'}, summary(run.code)),
         h('td', null, run.toolsets ? run.toolsets.join(', ') : h('span', {class: 'muted'}, 'all')),
         h('td', null, fmtTime(run.createdAt)),
-        h('td', null, fmtTime(run.finishedAt)))) : h('tr', null, h('td', {colspan: 5, class: 'muted'}, 'No runs.')));
+        h('td', null, fmtTime(run.finishedAt)))) : h('tr', null, h('td', {colspan: 6, class: 'muted'}, 'No runs.')));
       return true;
     }
     more.addEventListener('click', () => {
