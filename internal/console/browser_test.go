@@ -189,6 +189,20 @@ func TestBrowser(t *testing.T) {
 	require.Equal(t, []any{`error: not on a Friday`}, b.evalList(`[...document.querySelectorAll('#calls tr[data-call-id="2"] td:last-child pre')].map(p => p.textContent)`))
 	b.screenshot("08-denied")
 
+	// Cancelling asks with a second click.
+	code, body = open.do(t, "POST", "/v1/runs?wait=30", map[string]any{"code": denied})
+	require.Equal(t, http.StatusCreated, code, "%s", body)
+	require.NoError(t, json.Unmarshal(body, &created))
+	b.goTo("#/runs/" + created.ID)
+	b.waitJS(`document.querySelector('#run-status')?.textContent === 'suspended' && !!document.querySelector('#run-cancel')`)
+	b.do(chromedp.Click(chromedp.CSS("#run-cancel")))
+	require.Equal(t, "Really cancel?", b.evalString(`document.querySelector('#run-cancel').textContent`))
+	require.Equal(t, "suspended", b.evalString(`document.querySelector('#run-status').textContent`))
+	b.do(chromedp.Click(chromedp.CSS("#run-cancel")))
+	b.waitJS(`document.querySelector('#run-status')?.textContent === 'cancelled'`)
+	b.waitJS(`document.querySelector('#result-none')?.textContent === 'Cancelled runs have no result.' && !document.querySelector('#run-cancel')`)
+	b.waitJS(`!!document.querySelector('#timeline-table tr[data-type="cancelled"]')`)
+
 	b.finish()
 }
 

@@ -98,6 +98,35 @@
     return h('p', {class: 'error', role: 'alert'}, err && err.message ? err.message : String(err));
   }
 
+  // confirmButton asks before a destructive action with a second click, not a blocking dialog:
+  // the first click turns the button into the question for 5 s, the second runs action.
+  function confirmButton(attrs, label, question, action) {
+    let armed = null;
+    const b = h('button', Object.assign({type: 'button'}, attrs, {onclick: async () => {
+      if (!armed) {
+        b.textContent = question;
+        b.classList.add('armed');
+        armed = setTimeout(() => {
+          armed = null;
+          b.textContent = label;
+          b.classList.remove('armed');
+        }, 5000);
+        return;
+      }
+      clearTimeout(armed);
+      armed = null;
+      b.textContent = label;
+      b.classList.remove('armed');
+      b.disabled = true;
+      try {
+        await action();
+      } finally {
+        b.disabled = false;
+      }
+    }}), label);
+    return b;
+  }
+
   function section(title, id, ...children) {
     return h('section', {id: id}, h('h2', null, title), children);
   }
@@ -215,7 +244,8 @@
     while (!signal.aborted) {
       try {
         await sleep(delay, signal);
-        const changed = await load();
+        // A hidden tab asks less and less often, as if nothing changed.
+        const changed = document.hidden ? false : await load();
         delay = changed ? 1000 : Math.min(delay * 2, max || 16000);
       } catch (e) {
         if (signal.aborted) return;
@@ -437,15 +467,14 @@
       const run = st.run;
       const actions = [];
       if (!FINISHED.has(run.status)) {
-        actions.push(h('button', {type: 'button', id: 'run-cancel', onclick: async () => {
-          if (!confirm('Cancel this run?')) return;
+        actions.push(confirmButton({id: 'run-cancel'}, 'Cancel run', 'Really cancel?', async () => {
           try {
             await api('POST', runPath(id) + '/cancel');
             await refresh();
           } catch (e) {
             fill(err, errorBox(e));
           }
-        }}, 'Cancel run'));
+        }));
       }
       actions.push(h('button', {type: 'button', id: 'run-again', onclick: () => {
         sessionStorage.setItem(DRAFT_KEY, JSON.stringify({code: run.code, toolsets: run.toolsets, input: run.input}));
@@ -775,15 +804,14 @@
         return h('section', {class: 'toolset card', 'data-toolset': ts.name},
           h('h2', null, h('span', {class: 'mono'}, ts.name), ' ', h('span', {class: 'muted'}, ts.url),
             ts.hasSecret ? h('span', {class: 'tag'}, 'signed') : null, ' ',
-            h('button', {type: 'button', class: 'link delete-toolset', onclick: async () => {
-              if (!confirm('Delete the toolset ' + ts.name + '? Runs using it will no longer find its tools.')) return;
+            confirmButton({class: 'link delete-toolset', title: 'Runs using it will no longer find its tools'}, 'delete', 'really delete?', async () => {
               try {
                 await api('DELETE', '/v1/toolsets/' + encodeURIComponent(ts.name));
                 await load();
               } catch (e) {
                 fill(err, errorBox(e));
               }
-            }}, 'delete')),
+            })),
           ts.description ? h('p', null, ts.description) : null,
           h('p', {class: 'muted'}, 'Registered ' + fmtTime(ts.createdAt)),
           mine.length ? h('ul', {class: 'tools'}, mine.map((t) => h('li', {class: 'tool', 'data-path': t.path},
@@ -886,9 +914,8 @@
           h('td', null, fmtTime(w.createdAt)),
           h('td', null,
             h('button', {type: 'button', class: 'toggle', onclick: () => act('PATCH', '/v1/webhooks/' + encodeURIComponent(w.id), {enabled: !w.enabled})}, w.enabled ? 'Disable' : 'Enable'), ' ',
-            h('button', {type: 'button', class: 'delete', onclick: () => {
-              if (confirm('Delete this subscription and its deliveries?')) act('DELETE', '/v1/webhooks/' + encodeURIComponent(w.id));
-            }}, 'Delete')))))) : h('p', {class: 'muted'}, 'No subscriptions.'));
+            confirmButton({class: 'delete', title: 'Its deliveries are deleted too'}, 'Delete', 'Really delete?',
+              () => act('DELETE', '/v1/webhooks/' + encodeURIComponent(w.id)))))))) : h('p', {class: 'muted'}, 'No subscriptions.'));
     }
     try {
       await load();
