@@ -75,6 +75,8 @@ func TestBrowser(t *testing.T) {
 	runID := b.evalString(`decodeURIComponent(location.hash.split('/')[2])`)
 	require.Equal(t, "ops.approvals.request", b.evalString(`document.querySelector('.pending-call h3 .mono').textContent`))
 	require.Contains(t, b.evalString(`document.querySelector('.pending-call pre.args').textContent`), `"reason": "ship 42?"`)
+	b.waitJS(`document.querySelector('.pending-call pre.signature')?.textContent.startsWith('tools.ops.approvals.request(input: {')`)
+	require.Contains(t, b.evalString(`document.querySelector('.pending-call pre.signature').textContent`), "approved: boolean")
 	b.waitJS(`!!document.querySelector('#timeline-table tr[data-type="suspended"]')`)
 	require.Equal(t, "The logs come with the result.", b.evalString(`document.querySelector('#logs p').textContent`))
 	b.screenshot("02-suspended")

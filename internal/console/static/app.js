@@ -506,6 +506,10 @@
       const value = h('textarea', {class: 'approve-value', rows: 3, cols: 60, spellcheck: 'false', value: '{"approved": true}'});
       const reason = h('input', {class: 'deny-message', size: 40, value: 'denied in the console'});
       const status = h('p', {class: 'post-status', role: 'status'});
+      // What the program expects back: the tool's signature from the catalog, when it has one.
+      const expects = h('dd', {class: 'muted'}, '…');
+      toolSignature(call.path).then((sig) => fill(expects, sig ? h('pre', {class: 'signature'}, sig) : 'unknown'))
+        .catch(() => fill(expects, 'unknown'));
       async function post(body) {
         fill(status, 'Posting…');
         status.className = 'post-status muted';
@@ -523,7 +527,8 @@
         h('dl', {class: 'meta'},
           h('dt', null, 'Arguments'), h('dd', null, h('pre', {class: 'args'}, json(call.args))),
           call.handle !== undefined ? [h('dt', null, 'Handle'), h('dd', null, h('pre', null, json(call.handle)))] : null,
-          h('dt', null, 'Waiting since'), h('dd', null, fmtTime(call.startedAt))),
+          h('dt', null, 'Waiting since'), h('dd', null, fmtTime(call.startedAt)),
+          h('dt', null, 'Signature'), expects),
         h('form', {class: 'approve-form', onsubmit: (ev) => {
           ev.preventDefault();
           let v;
@@ -541,6 +546,19 @@
           post({ok: false, error: {message: reason.value || 'denied'}});
         }}, h('label', null, 'Message ', reason), ' ', h('button', {type: 'submit', class: 'deny'}, 'Deny')),
         status);
+    }
+
+    // toolSignature looks a tool up in the catalog of its toolset (the path's first part), once
+    // per toolset and page.
+    const catalogs = new Map();
+    async function toolSignature(path) {
+      const toolset = path.split('.')[0];
+      if (!catalogs.has(toolset)) {
+        catalogs.set(toolset, api('GET', '/v1/catalog?toolsets=' + encodeURIComponent(toolset), undefined, signal)
+          .then((r) => r.data.tools));
+      }
+      const tool = (await catalogs.get(toolset)).find((t) => t.path === path);
+      return tool ? tool.signature : '';
     }
 
     function renderResult() {
