@@ -134,7 +134,19 @@ func TestBrowser(t *testing.T) {
 	code, body = svc.do(t, "POST", "/v1/runs", map[string]any{"code": "return 1"})
 	require.Equal(t, http.StatusCreated, code, "%s", body)
 	b.waitJS(`document.querySelectorAll('#runs-rows tr[data-run-id]').length === 3`)
+	// The toolset filter: a run limited to another toolset is not among the runs that may use ops.
+	code, body = svc.do(t, "POST", "/v1/toolsets", map[string]any{"name": "other", "url": tools.URL, "tools": []any{map[string]any{"path": "noop"}}})
+	require.Equal(t, http.StatusCreated, code, "%s", body)
+	code, body = svc.do(t, "POST", "/v1/runs", map[string]any{"code": "return 3", "toolsets": []string{"other"}})
+	require.Equal(t, http.StatusCreated, code, "%s", body)
+	var other struct{ ID string }
+	require.NoError(t, json.Unmarshal(body, &other))
+	b.waitJS(`document.querySelectorAll('#runs-rows tr[data-run-id]').length === 4`)
 	b.screenshot("05-runs")
+	b.goTo("#/runs?toolset=ops")
+	b.waitJS(`document.querySelector('#filter-toolset').value === 'ops' && document.querySelectorAll('#runs-rows tr[data-run-id]').length === 3`)
+	require.False(t, b.evalBool(`!!document.querySelector('#runs-rows tr[data-run-id=`+jsString(other.ID)+`]')`))
+	require.Equal(t, []any{"", "ops", "other"}, b.evalList(`[...document.querySelectorAll('#filter-toolset option')].map(o => o.value)`))
 
 	// Toolsets: the catalog's signatures, and a search box.
 	b.do(chromedp.Click(chromedp.CSS(`nav a[data-nav="toolsets"]`)))
@@ -144,7 +156,7 @@ func TestBrowser(t *testing.T) {
 	b.do(chromedp.SendKeys(chromedp.CSS("#tool-search"), "approv"))
 	b.waitJS(`document.querySelectorAll('li.tool').length === 1`)
 	require.Equal(t, []any{"ops.approvals.request"}, b.evalList(`[...document.querySelectorAll('li.tool')].map(li => li.dataset.path)`))
-	require.Equal(t, "1 of 10 tools match", b.evalString(`document.querySelector('#tool-count').textContent`))
+	require.Equal(t, "1 of 11 tools match", b.evalString(`document.querySelector('#tool-count').textContent`))
 	b.screenshot("06-toolsets")
 
 	// Webhooks: subscribe in the console, see a delivery and redeliver it.

@@ -29,11 +29,10 @@
       else if (k === 'checked' || k === 'disabled' || k === 'selected') el[k] = Boolean(v);
       else el.setAttribute(k, v === true ? '' : String(v));
     }
-    append(el, children);
-    return el;
+    return append(el, ...children);
   }
 
-  function append(el, children) {
+  function append(el, ...children) {
     for (const c of children.flat(Infinity)) {
       if (c === null || c === undefined || c === false) continue;
       el.append(c instanceof Node ? c : document.createTextNode(String(c)));
@@ -43,7 +42,7 @@
 
   function fill(el, ...children) {
     el.replaceChildren();
-    return append(el, children);
+    return append(el, ...children);
   }
 
   function json(v) {
@@ -363,7 +362,9 @@
       for (const ts of r.data.toolsets) append(toolsetSel, h('option', {value: ts.name, selected: ts.name === toolset}, ts.name));
       // A filter on a toolset deleted since still shows what it asked for.
       if (toolset && !r.data.toolsets.some((ts) => ts.name === toolset)) append(toolsetSel, h('option', {value: toolset, selected: true}, toolset));
-    }).catch(() => {});
+    }).catch((e) => {
+      if (!signal.aborted) append(err, errorBox(new Error('Listing the toolsets: ' + e.message)));
+    });
 
     let limit = 50;
     let last = '';
