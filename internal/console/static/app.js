@@ -698,8 +698,12 @@
       document.title = 'Run ' + id.slice(0, 8) + ' · ' + st.run.status + ' · codemode';
     }
 
+    // Refreshes may overlap (an event, a posted outcome): only the latest one started is shown.
+    let refreshGen = 0;
     async function refresh() {
+      const gen = ++refreshGen;
       const [r, c] = await Promise.all([api('GET', runPath(id), undefined, signal), api('GET', runPath(id) + '/calls', undefined, signal)]);
+      if (gen !== refreshGen) return;
       st.run = r.data;
       st.calls = c.data.calls;
       fill(err);
@@ -713,16 +717,38 @@
       renderDeliveries();
     }
 
-    // Refreshes triggered by events are coalesced: a burst of events costs one refresh.
+    // impliedStatus is the status the latest event stands for, when it stands for one.
+    function impliedStatus() {
+      const ev = st.events[st.events.length - 1];
+      if (!ev) return null;
+      if (ev.type === 'suspended' || ev.type === 'cancelled') return ev.type;
+      if (ev.type === 'finished') return ev.data && ev.data.status;
+      return null;
+    }
+
+    // Refreshes triggered by events are coalesced: a burst of events costs one refresh. An event
+    // can be visible before the run's new status is: while they disagree the page asks again,
+    // a little later each time (ten times at most).
     let refreshTimer = null;
-    function refreshSoon() {
+    let settleTries = 0;
+    function refreshSoon(delay) {
       if (refreshTimer) return;
-      refreshTimer = setTimeout(() => {
+      refreshTimer = setTimeout(async () => {
         refreshTimer = null;
-        refresh().catch((e) => {
+        try {
+          await refresh();
+        } catch (e) {
           if (!signal.aborted) fill(err, errorBox(e));
-        });
-      }, 150);
+          return;
+        }
+        const want = impliedStatus();
+        if (want && want !== st.run.status && settleTries < 10) {
+          settleTries++;
+          refreshSoon(250 * settleTries);
+        } else {
+          settleTries = 0;
+        }
+      }, delay || 150);
     }
 
     function addEvent(ev) {
