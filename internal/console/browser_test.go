@@ -166,8 +166,11 @@ func TestBrowser(t *testing.T) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer hook.Close()
-	b.do(chromedp.Click(chromedp.CSS(`nav a[data-nav="webhooks"]`)), chromedp.WaitVisible(chromedp.CSS("#webhook-url")),
-		chromedp.SetValue(chromedp.CSS("#webhook-url"), hook.URL+"/hook"), chromedp.Click(chromedp.CSS("#webhook-generate")),
+	// Clicks land where the element is when they are made: wait for the list above the form to
+	// be filled before using the form.
+	b.do(chromedp.Click(chromedp.CSS(`nav a[data-nav="webhooks"]`)))
+	b.waitJS(`!!document.querySelector('#webhooks p, #webhooks table')`)
+	b.do(chromedp.SetValue(chromedp.CSS("#webhook-url"), hook.URL+"/hook"), chromedp.Click(chromedp.CSS("#webhook-generate")),
 		chromedp.Click(chromedp.CSS(`#webhook-form button[type="submit"]`)))
 	b.waitJS(`document.querySelectorAll('#webhooks tr[data-webhook-id]').length === 1`)
 	code, body = svc.do(t, "POST", "/v1/runs?wait=30", map[string]any{"code": "return 2"})
@@ -194,6 +197,7 @@ func TestBrowser(t *testing.T) {
 	b.waitJS(`document.querySelector('#run-status')?.textContent === 'suspended'`)
 	require.Equal(t, "no token needed", b.evalString(`document.querySelector('#session').textContent`))
 	require.False(t, b.evalBool(`!!document.querySelector('#login-token')`))
+	b.waitJS(`!!document.querySelector('.pending-call pre.signature')`)
 	b.do(chromedp.SetValue(chromedp.CSS(`.pending-call[data-call-id="2"] input.deny-message`), "not on a Friday"),
 		chromedp.Click(chromedp.CSS(`.pending-call[data-call-id="2"] button.deny`)))
 	b.waitJS(`document.querySelector('#run-status')?.textContent === 'failed' && !!document.querySelector('#result-error')`)
@@ -325,6 +329,10 @@ func (b *browser) fail(format string, args ...any) {
 	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
 	defer cancel()
 	text, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('main')?.innerText ?? ''`))
+	// The page's latest requests, to tell a request that never answered from one never made.
+	requests, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`performance.getEntriesByType('resource').slice(-20)
+		.map(e => Math.round(e.startTime) + '..' + Math.round(e.responseEnd) + ' ' + e.name).join('\n')`))
+	text += "\nlatest requests (ms since the page loaded):\n" + requests
 	b.screenshot("failure")
 	b.mu.Lock()
 	problems := b.problems

@@ -451,7 +451,7 @@
   // ---- one run -----------------------------------------------------------------------------
 
   async function runPage(id, signal) {
-    const st = {run: null, calls: [], events: [], deliveries: [], pendingKey: null, codeKey: null};
+    const st = {run: null, calls: [], events: [], deliveries: [], headKey: null, pendingKey: null, codeKey: null};
     const head = h('div', {id: 'run-head'});
     const err = h('div', {id: 'run-error'});
     const pending = h('section', {id: 'pending', hidden: true});
@@ -466,6 +466,10 @@
 
     function renderHead() {
       const run = st.run;
+      // Unchanged, the head is left as it is: a half-confirmed Cancel stays so.
+      const key = compact([run.status, run.updatedAt, run.finishedAt]);
+      if (key === st.headKey) return;
+      st.headKey = key;
       const actions = [];
       if (!FINISHED.has(run.status)) {
         actions.push(confirmButton({id: 'run-cancel'}, 'Cancel run', 'Really cancel?', async () => {
@@ -780,6 +784,9 @@
       fill(err, errorBox(e));
     }
     renderTimeline();
+    // Events read after the run may be newer than it: refresh once they are in (and again while
+    // the latest one's status is not yet the run's).
+    refreshSoon(1);
     // A connection that fails, or ends before the run finished, is tried again after a delay
     // that doubles (up to 30 s) while no event arrives.
     let delay = 1000;
