@@ -31,6 +31,7 @@ import (
 
 	"github.com/codemode/codemode/internal/api"
 	"github.com/codemode/codemode/internal/config"
+	"github.com/codemode/codemode/internal/console"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/egress"
@@ -107,8 +108,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	logger.Info("serving the API", "addr", ln.Addr().String(), "auth", cfg.APIToken != "")
-	err = api.Serve(ctx, ln, handler, cfg.ShutdownTimeout)
+	logger.Info("serving the API and the console", "addr", ln.Addr().String(), "console", "http://"+ln.Addr().String()+console.Prefix, "auth", cfg.APIToken != "")
+	err = api.Serve(ctx, ln, console.Mount(handler), cfg.ShutdownTimeout)
 	logger.Info("stopped")
 	return err
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/api"
+	"github.com/codemode/codemode/internal/console"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/pgtest"
 	"github.com/codemode/codemode/migrations"
@@ -80,6 +81,25 @@ func TestServeAndShutDown(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	require.Equal(t, http.StatusCreated, resp.StatusCode, string(body))
+
+	// The console is served beside the API: its files need no token, the API still does.
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err = noRedirect.Get("http://" + addr + "/")
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusFound, resp.StatusCode)
+	require.Equal(t, console.Prefix, resp.Header.Get("Location"))
+	resp, err = http.Get("http://" + addr + console.Prefix)
+	require.NoError(t, err)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, console.ContentSecurityPolicy, resp.Header.Get("Content-Security-Policy"))
+	require.Contains(t, string(body), `<script src="app.js" defer></script>`)
+	resp, err = http.Get("http://" + addr + "/v1/runs")
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 
 	cancel() // what SIGTERM does
 	select {

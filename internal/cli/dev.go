@@ -20,6 +20,7 @@ import (
 
 	"github.com/codemode/codemode/internal/api"
 	"github.com/codemode/codemode/internal/config"
+	"github.com/codemode/codemode/internal/console"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/durable/migrate"
 	"github.com/codemode/codemode/internal/durable/runengine"
@@ -164,8 +165,8 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	fmt.Fprintf(env.Stdout, "codemode is serving http://%s (Ctrl-C stops it)\n", ln.Addr())
-	serveErr := api.Serve(ctx, ln, handler, 10*time.Second)
+	fmt.Fprintf(env.Stdout, "codemode is serving http://%s (Ctrl-C stops it); the console is at http://%s%s\n", ln.Addr(), ln.Addr(), console.Prefix)
+	serveErr := api.Serve(ctx, ln, console.Mount(handler), 10*time.Second)
 	drainCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	stopErr := worker.Stop(drainCtx)

@@ -129,6 +129,15 @@ func TestDevStartsAndStopsItsOwnCluster(t *testing.T) {
 	resp.Body.Close()
 	require.NoError(t, err)
 	require.Contains(t, string(metrics), "codemode_worker_runs_driving 0", "the API's /metrics shows the worker's")
+	// The console: / leads to it.
+	resp, err = http.Get(d.url + "/")
+	require.NoError(t, err)
+	page, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, d.url+"/ui/", resp.Request.URL.String())
+	require.Contains(t, string(page), "<title>codemode console</title>")
 	require.Equal(t, ExitOK, d.stop(t), d.stderr.String())
 
 	c, err := pgcluster.New(pgcluster.Config{Dir: dir})

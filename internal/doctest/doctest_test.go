@@ -137,6 +137,7 @@ var documents = map[string]int{
 	"docs/api.md":           17,
 	"docs/tool-protocol.md": 3,
 	"docs/webhooks.md":      1,
+	"docs/console.md":       1,
 }
 
 // TestDocsMarked checks that every document that has marked blocks is listed in documents.
