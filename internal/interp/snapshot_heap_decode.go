@@ -39,6 +39,9 @@ type heapDecoder struct {
 	unitBuf    []uint16             // scratch for decoding escaped and non-ASCII strings
 	longStrs   map[string]*jsString // long ASCII strings by contents (see internMinLength)
 	longUnits  map[string]*jsString // other long strings by the bytes of their code units
+
+	binStrs []*jsString // format 2: the string values decoded, by table index
+	binKeys []string    // format 2: the property names decoded, by table index
 }
 
 // intrinsicRef is an entry of the "intr" list: an object id naming an intrinsic.
@@ -267,10 +270,10 @@ func (d *heapDecoder) nodeHead(r *jsonReader, alloc bool) {
 func (d *heapDecoder) scanTo(r *jsonReader, id int) {
 	ar := &d.nodeReader
 	if d.aheadOK {
-		*ar = jsonReader{data: r.data, pos: d.ahead}
+		*ar = jsonReader{data: r.data, pos: d.ahead, bin: r.bin, strs: r.strs}
 	} else {
 		// the last record allocated is the one being decoded: pass over its data
-		*ar = jsonReader{data: r.data, pos: d.lastNodeAt}
+		*ar = jsonReader{data: r.data, pos: d.lastNodeAt, bin: r.bin, strs: r.strs}
 		ar.skip()
 		if !ar.open('}') {
 			ar.more(false)
