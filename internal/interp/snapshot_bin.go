@@ -618,3 +618,17 @@ func restoreBin(data []byte, cfg Config) (*VM, int, error) {
 	d.release()
 	return vm, r.pos, nil
 }
+
+// SnapshotFormatOf returns the format of snapshot data from its first byte: 1 (a JSON
+// document), 2 (binary), or 0 when it is neither.
+func SnapshotFormatOf(data []byte) int {
+	switch {
+	case len(data) == 0:
+		return 0
+	case data[0] == '{':
+		return snapshotFormat
+	case data[0] == binMarker:
+		return snapshotFormat2
+	}
+	return 0
+}
