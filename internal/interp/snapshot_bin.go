@@ -98,6 +98,18 @@ type binTable struct {
 	n     int            // their count
 	goIdx map[string]int // entries of ASCII and Go text by contents
 	u16   map[string]int // entries of UTF-16 code units by the bytes of the units
+	// recent is a direct-mapped cache in front of goIdx by the address of the text: the
+	// names of properties and repeated values are mostly one string, which is then found
+	// without hashing its text. An entry holds its string, so the address cannot be reused
+	// for other text while it is cached.
+	recent *[binRecent]binRecentEntry
+}
+
+const binRecent = 512
+
+type binRecentEntry struct {
+	s   string
+	idx int
 }
 
 // reset empties the table for the next document, keeping its storage.
@@ -105,10 +117,31 @@ func (t *binTable) reset() {
 	t.buf, t.n = t.buf[:0], 0
 	clear(t.goIdx)
 	clear(t.u16)
+	if t.recent != nil {
+		clear(t.recent[:])
+	}
 }
 
 // goString returns the index of Go text s, adding it on first sight.
 func (t *binTable) goString(s string) int {
+	if len(s) == 0 {
+		return t.goStringSlow(s)
+	}
+	if t.recent == nil {
+		t.recent = new([binRecent]binRecentEntry)
+	}
+	p := unsafe.StringData(s)
+	e := &t.recent[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s))*0x9e37)%binRecent]
+	if unsafe.StringData(e.s) == p && len(e.s) == len(s) {
+		return e.idx
+	}
+	i := t.goStringSlow(s)
+	e.s, e.idx = s, i
+	return i
+}
+
+// goStringSlow is goString by the text.
+func (t *binTable) goStringSlow(s string) int {
 	if i, ok := t.goIdx[s]; ok {
 		return i
 	}

@@ -18,8 +18,9 @@ type jsonReader struct {
 
 	asciiStart, asciiEnd int // the last string read by units when it was plain ASCII
 
-	bin  bool     // the data is a format-2 document (snapshot_bin.go)
-	strs []binStr // its string table
+	bin    bool     // the data is a format-2 document (snapshot_bin.go)
+	strs   []binStr // its string table
+	goStrs []string // its entries as Go text, made on first use
 }
 
 // fail records a syntax error (the first one wins).
@@ -549,11 +550,19 @@ func (r *jsonReader) jsString() *jsString {
 // goString reads a string as Go text (lone surrogates kept as WTF-8).
 func (r *jsonReader) goString() string {
 	if r.bin {
-		s, ok := r.binEntry()
-		if !ok {
+		i := r.binEntryIndex()
+		if i < 0 {
 			return ""
 		}
-		return r.binGo(s)
+		if r.goStrs == nil {
+			r.goStrs = make([]string, len(r.strs))
+		}
+		if s := r.goStrs[i]; s != "" {
+			return s
+		}
+		s := r.binGo(r.strs[i])
+		r.goStrs[i] = s
+		return s
 	}
 	raw, plain := r.stringRaw()
 	if r.err != nil {
