@@ -138,6 +138,9 @@ type Program struct {
 
 	compiledOnce sync.Once // compiled, computed on the first snapshot
 	compiled     []byte    // the "compiled" member of snapshots (snapshot_code.go)
+
+	compiledBinOnce sync.Once
+	compiledBinary  []byte // the "compiled" member of format-2 snapshots
 }
 
 // quoted returns the source as snapshots write it: a JSON string of its UTF-16 code units.

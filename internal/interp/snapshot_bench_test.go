@@ -97,40 +97,46 @@ func mixedHeapVM(tb testing.TB, n int) *VM {
 }
 
 // BenchmarkSnapshot measures Snapshot (encode) and Restore (decode) of a VM holding a mix of
-// live data; MB/s is bytes of snapshot JSON per second, x-json the snapshot's size over the
-// size of the JSON of the live data it holds (JSON.stringify of the records, arrays and Map).
+// live data, in format 1 (JSON) and format 2 (binary) side by side; MB/s is bytes of snapshot
+// per second, x-json the snapshot's size over the size of the JSON of the live data it holds
+// (JSON.stringify of the records, arrays and Map).
 func BenchmarkSnapshot(b *testing.B) {
 	for _, size := range mixedHeapUnits {
 		b.Run(size.name, func(b *testing.B) {
 			vm := mixedHeapVM(b, size.units)
-			data, err := vm.Snapshot()
-			if err != nil {
-				b.Fatal(err)
+			jsonBytes := mixedHeapJSONBytes(b, size.units)
+			for _, format := range []int{snapshotFormat, snapshotFormat2} {
+				b.Run(fmt.Sprintf("format=%d", format), func(b *testing.B) {
+					data, err := vm.snapshot(format)
+					if err != nil {
+						b.Fatal(err)
+					}
+					ratio := float64(len(data)) / float64(jsonBytes)
+					b.Run("encode", func(b *testing.B) {
+						b.SetBytes(int64(len(data)))
+						b.ReportAllocs()
+						cpu := benchcpu.Start()
+						for b.Loop() {
+							if _, err := vm.snapshot(format); err != nil {
+								b.Fatal(err)
+							}
+						}
+						cpu.ReportThroughput(b, len(data))
+						b.ReportMetric(ratio, "x-json") // after the loop, which clears reported metrics
+					})
+					b.Run("decode", func(b *testing.B) {
+						b.SetBytes(int64(len(data)))
+						b.ReportAllocs()
+						cpu := benchcpu.Start()
+						for b.Loop() {
+							if _, err := Restore(data, Config{}); err != nil {
+								b.Fatal(err)
+							}
+						}
+						cpu.ReportThroughput(b, len(data))
+					})
+				})
 			}
-			ratio := float64(len(data)) / float64(mixedHeapJSONBytes(b, size.units))
-			b.Run("encode", func(b *testing.B) {
-				b.SetBytes(int64(len(data)))
-				b.ReportAllocs()
-				cpu := benchcpu.Start()
-				for b.Loop() {
-					if _, err := vm.Snapshot(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				cpu.ReportThroughput(b, len(data))
-				b.ReportMetric(ratio, "x-json") // after the loop, which clears reported metrics
-			})
-			b.Run("decode", func(b *testing.B) {
-				b.SetBytes(int64(len(data)))
-				b.ReportAllocs()
-				cpu := benchcpu.Start()
-				for b.Loop() {
-					if _, err := Restore(data, Config{}); err != nil {
-						b.Fatal(err)
-					}
-				}
-				cpu.ReportThroughput(b, len(data))
-			})
 		})
 	}
 }

@@ -60,12 +60,22 @@ var funcKindNames = [...]string{
 // member). Computed once per program, like quoted: every snapshot of every VM running the
 // program writes the same bytes.
 func (p *Program) compiledJSON() []byte {
-	p.compiledOnce.Do(func() { p.compiled = encodeCompiled(p) })
+	p.compiledOnce.Do(func() { p.compiled = encodeCompiled(p, false) })
 	return p.compiled
 }
 
-func encodeCompiled(p *Program) []byte {
+// compiledBin is compiledJSON in format 2: a format-2 document of the same members (base64
+// strings as bytes), which format-2 snapshots embed.
+func (p *Program) compiledBin() []byte {
+	p.compiledBinOnce.Do(func() { p.compiledBinary = encodeCompiled(p, true) })
+	return p.compiledBinary
+}
+
+func encodeCompiled(p *Program, bin bool) []byte {
 	w := &jsonWriter{}
+	if bin {
+		w.tab = &binTable{}
+	}
 	// The operations used, in order of first use.
 	index := map[Op]int{}
 	var ops []Op
@@ -123,7 +133,7 @@ func encodeCompiled(p *Program) []byte {
 			b = binary.AppendVarint(b, int64(in.A))
 			b = binary.AppendVarint(b, int64(in.B))
 		}
-		w.string(base64.StdEncoding.EncodeToString(b))
+		w.bytes(b)
 		w.key("consts")
 		w.beginArray()
 		for _, k := range f.Consts {
@@ -139,7 +149,7 @@ func encodeCompiled(p *Program) []byte {
 			b = binary.AppendVarint(b, int64(e.Column))
 			prev = e
 		}
-		w.string(base64.StdEncoding.EncodeToString(b))
+		w.bytes(b)
 		w.endObject()
 	}
 	w.endArray()
@@ -154,23 +164,22 @@ func encodeCompiled(p *Program) []byte {
 				w.null()
 				continue
 			}
-			w.comma()
-			w.setBuf(appendJSONUTF16(w.buf, c))
-			w.needComma = true
+			w.utf16(c)
 		}
 		w.endArray()
 		w.key("raw")
 		w.beginArray()
 		for _, r := range t.Raw {
-			w.comma()
-			w.setBuf(appendJSONUTF16(w.buf, r))
-			w.needComma = true
+			w.utf16(r)
 		}
 		w.endArray()
 		w.endObject()
 	}
 	w.endArray()
 	w.endObject()
+	if bin {
+		return w.tab.appendDoc(nil, w.buf)
+	}
 	return w.buf
 }
 
@@ -180,15 +189,11 @@ func encodeCompiled(p *Program) []byte {
 func encodeConstant(w *jsonWriter, k Constant) {
 	switch k.Kind {
 	case constString:
-		w.comma()
-		w.setBuf(appendJSONUTF16(w.buf, k.Str))
-		w.needComma = true
+		w.utf16(k.Str)
 	case constBigInt:
 		w.beginObject()
 		w.key("bigint")
-		w.comma()
-		w.setBuf(appendJSONUTF16(w.buf, k.Str))
-		w.needComma = true
+		w.utf16(k.Str)
 		w.endObject()
 	default:
 		var special string
@@ -217,6 +222,9 @@ func encodeConstant(w *jsonWriter, k Constant) {
 // snapshot's source and script flag.
 func decodeCompiled(data []byte, source string, script bool) (*Program, error) {
 	r := &jsonReader{data: data}
+	if len(data) > 0 && data[0] == binMarker {
+		r = openBin(data)
+	}
 	p := &Program{source: source, hash: hashSource(source), script: script, strict: true}
 	var ops []Op
 	var unknown []string
@@ -360,6 +368,9 @@ func decodeFuncCode(r *jsonReader, ops []Op) *FuncCode {
 
 // base64 reads a string of standard base64.
 func (r *jsonReader) base64() []byte {
+	if r.bin {
+		return r.binBytesTok()
+	}
 	raw, _ := r.stringRaw()
 	if r.err != nil {
 		return nil

@@ -31,8 +31,13 @@ import (
 // section (see snapshot_state.go). The upgrade guarantee is described in
 // docs/snapshots.md.
 
-// snapshotFormat is the current snapshot format version.
-const snapshotFormat = 1
+// snapshotFormat is the version of the JSON snapshot format; snapshotFormat2 is the binary
+// format (snapshot_bin.go), which Snapshot writes. Restore reads both, told apart by the first
+// byte.
+const (
+	snapshotFormat  = 1
+	snapshotFormat2 = 2
+)
 
 // ErrCodeChanged is returned by Restore when the snapshot's program compiles to different code
 // in this version than in the one that wrote it (see Program.CodeFingerprint) and the snapshot
@@ -44,9 +49,16 @@ var ErrCodeChanged = errors.New("interp: the program compiles to different code 
 // possible when Snapshot is called from inside a host function).
 var ErrSnapshotBusy = errors.New("interp: snapshot outside a safe point")
 
-// Snapshot encodes the VM's state. Call it between Run calls (every return of
+// Snapshot encodes the VM's state in format 2. Call it between Run calls (every return of
 // Run is at a safe point).
-func (vm *VM) Snapshot() ([]byte, error) {
+func (vm *VM) Snapshot() ([]byte, error) { return vm.snapshot(snapshotFormat2) }
+
+// SnapshotFormat1 encodes the VM's state in format 1, the JSON document: for comparisons
+// and for the readers of format 1 (which Restore keeps reading).
+func (vm *VM) SnapshotFormat1() ([]byte, error) { return vm.snapshot(snapshotFormat) }
+
+// snapshot encodes the VM's state in the given format.
+func (vm *VM) snapshot(format int) ([]byte, error) {
 	ex := &vm.exec
 	if ex.depth > 0 || ex.noPause > 0 {
 		return nil, ErrSnapshotBusy
@@ -56,6 +68,9 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	}
 	e := vm.newHeapEncoder()
 	w := e.w
+	if format == snapshotFormat2 {
+		w.tab = &e.tab
+	}
 	w.beginObject()
 	w.key("stack")
 	e.values(ex.stack[:ex.sp])
@@ -147,6 +162,9 @@ func (vm *VM) Snapshot() ([]byte, error) {
 	w.endArray()
 	w.endObject()
 	execBytes := w.buf
+	if format == snapshotFormat2 {
+		return vm.finishBin(e, execBytes)
+	}
 	// The document is assembled in one buffer, sized from the previous snapshot's objects.
 	h := vm.snapshotHint
 	size := max(h.docBytes, h.objBytes+h.nodeBytes+len(execBytes)+len(ex.program.quoted())+len(ex.program.compiledJSON())) + 1024
@@ -212,6 +230,9 @@ func Restore(data []byte, cfg Config) (*VM, error) {
 // document may follow (a snapshot embedded as a member of an object); it also returns the
 // index just after the snapshot.
 func RestorePrefix(data []byte, cfg Config) (*VM, int, error) {
+	if len(data) > 0 && data[0] == binMarker {
+		return restoreBin(data, cfg)
+	}
 	r := &jsonReader{data: data}
 	var (
 		format             int64  = -1

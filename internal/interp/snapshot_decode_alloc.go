@@ -62,6 +62,9 @@ func (d *heapDecoder) release() {
 	d.envSlab, d.closSlab = nil, nil
 	d.unitBuf = d.unitBuf[:0]
 	d.longStrs, d.longUnits = nil, nil
+	clear(d.binStrs)
+	clear(d.binKeys)
+	d.binStrs, d.binKeys = d.binStrs[:0], d.binKeys[:0]
 	decoderPool.Put(d)
 }
 
@@ -170,6 +173,9 @@ const internMinLength = 256
 
 // str reads a string value, charging it to the memory budget.
 func (d *heapDecoder) str(r *jsonReader) *jsString {
+	if r.bin {
+		return d.binStr(r)
+	}
 	raw, plain := r.stringRaw()
 	if r.err != nil {
 		return emptyString
@@ -324,6 +330,9 @@ func unitsBytes(u []uint16) []byte {
 
 // internKey reads a property name, sharing one string per distinct ASCII name.
 func (d *heapDecoder) internKey(r *jsonReader) string {
+	if r.bin {
+		return d.binKey(r)
+	}
 	raw, plain := r.stringRaw()
 	if r.err != nil {
 		return ""

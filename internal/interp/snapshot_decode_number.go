@@ -30,6 +30,9 @@ func (r *jsonReader) numberText() []byte {
 // in one pass without strconv; the rest, and any text outside that simple form, go through
 // strconv.ParseFloat.
 func (r *jsonReader) float() float64 {
+	if r.bin {
+		return r.binFloatTok()
+	}
 	if f, ok := r.fastFloat(); ok {
 		return f
 	}
@@ -171,6 +174,9 @@ func smallInt(t []byte) (float64, bool) {
 
 // int reads an integer.
 func (r *jsonReader) int() int64 {
+	if r.bin {
+		return r.binIntTok()
+	}
 	r.peek()
 	data := r.data
 	i := r.pos

@@ -168,26 +168,32 @@ func TestDecodeSharesStrings(t *testing.T) {
 await later(); a.length`)
 	_, err := vm.Run(context.Background(), RunOptions{})
 	require.NoError(t, err)
-	data, err := vm.Snapshot()
-	require.NoError(t, err)
-	var charges []int64
-	for range 3 {
-		restored, err := Restore(data, Config{})
+	for _, format := range []int{snapshotFormat, snapshotFormat2} {
+		data, err := vm.snapshot(format)
 		require.NoError(t, err)
-		charges = append(charges, restored.allocated)
-		av, err := restored.Get(restored.Global(), "a")
-		require.NoError(t, err)
-		a := av.asObject()
-		require.Len(t, a.elems, 8)
-		str := func(i int) *jsString { return a.elems[i].str() }
-		require.Same(t, str(0), str(1), "short strings")
-		require.NotSame(t, str(2), str(3), "middle-sized strings are not looked up")
-		require.Equal(t, str(2).flat().ascii, str(3).flat().ascii)
-		require.Same(t, str(4), str(5), "long strings")
-		require.Same(t, str(6), str(7), "long non-ASCII strings")
+		var charges []int64
+		for range 3 {
+			restored, err := Restore(data, Config{})
+			require.NoError(t, err)
+			charges = append(charges, restored.allocated)
+			av, err := restored.Get(restored.Global(), "a")
+			require.NoError(t, err)
+			a := av.asObject()
+			require.Len(t, a.elems, 8)
+			str := func(i int) *jsString { return a.elems[i].str() }
+			require.Same(t, str(0), str(1), "short strings")
+			if format == snapshotFormat {
+				require.NotSame(t, str(2), str(3), "middle-sized strings are not looked up")
+			} else {
+				require.Same(t, str(2), str(3), "format 2 stores each string once")
+			}
+			require.Equal(t, str(2).flat().ascii, str(3).flat().ascii)
+			require.Same(t, str(4), str(5), "long strings")
+			require.Same(t, str(6), str(7), "long non-ASCII strings")
+		}
+		require.Equal(t, charges[0], charges[1])
+		require.Equal(t, charges[0], charges[2])
 	}
-	require.Equal(t, charges[0], charges[1])
-	require.Equal(t, charges[0], charges[2])
 }
 
 // TestDecodeSharesNoStringAcrossRestores checks that the decoder's string cache, kept with

@@ -44,6 +44,9 @@ func (d *heapDecoder) node(r *jsonReader) slotCodec {
 
 // value reads one JavaScript value.
 func (d *heapDecoder) value(r *jsonReader) Value {
+	if r.bin {
+		return d.binValue(r)
+	}
 	switch c := r.peek(); {
 	case c == '"':
 		return stringValue(d.str(r))
@@ -131,6 +134,22 @@ func (d *heapDecoder) objectRef(r *jsonReader) (Value, bool) {
 func (r *jsonReader) tagRef(tag byte) (int, bool) {
 	data := r.data
 	i := r.pos
+	if r.bin {
+		t := byte(binObjRef)
+		if tag == '@' {
+			t = binNodeRef
+		}
+		if i >= len(data) || data[i] != t {
+			return 0, false
+		}
+		r.pos++
+		u := r.uvarint()
+		if r.err != nil || u > 1<<31 {
+			r.fail("bad reference")
+			return 0, false
+		}
+		return int(u), true
+	}
 	if i+5 >= len(data) || data[i] != '{' || data[i+1] != '"' || data[i+2] != tag || data[i+3] != '"' || data[i+4] != ':' {
 		return 0, false
 	}

@@ -39,6 +39,9 @@ type heapDecoder struct {
 	unitBuf    []uint16             // scratch for decoding escaped and non-ASCII strings
 	longStrs   map[string]*jsString // long ASCII strings by contents (see internMinLength)
 	longUnits  map[string]*jsString // other long strings by the bytes of their code units
+
+	binStrs []*jsString // format 2: the string values decoded, by table index
+	binKeys []string    // format 2: the property names decoded, by table index
 }
 
 // intrinsicRef is an entry of the "intr" list: an object id naming an intrinsic.
@@ -267,10 +270,10 @@ func (d *heapDecoder) nodeHead(r *jsonReader, alloc bool) {
 func (d *heapDecoder) scanTo(r *jsonReader, id int) {
 	ar := &d.nodeReader
 	if d.aheadOK {
-		*ar = jsonReader{data: r.data, pos: d.ahead}
+		*ar = jsonReader{data: r.data, pos: d.ahead, bin: r.bin, strs: r.strs, goStrs: r.goStrs}
 	} else {
 		// the last record allocated is the one being decoded: pass over its data
-		*ar = jsonReader{data: r.data, pos: d.lastNodeAt}
+		*ar = jsonReader{data: r.data, pos: d.lastNodeAt, bin: r.bin, strs: r.strs, goStrs: r.goStrs}
 		ar.skip()
 		if !ar.open('}') {
 			ar.more(false)
@@ -397,6 +400,29 @@ const (
 // objMember reads the name of a member of an object entry, and its colon.
 func (r *jsonReader) objMember() int {
 	data, p := r.data, r.pos
+	if r.bin {
+		s, ok := r.binEntry()
+		if !ok {
+			return memberOther
+		}
+		switch string(data[s.start:s.end]) {
+		case "c":
+			return memberClass
+		case "p":
+			return memberProto
+		case "f":
+			return memberFlags
+		case "pr":
+			return memberProps
+		case "el":
+			return memberElems
+		case "len":
+			return memberLen
+		case "s":
+			return memberSlots
+		}
+		return memberOther
+	}
 	if p+5 < len(data) && data[p] == '"' {
 		switch {
 		case data[p+2] == '"' && data[p+3] == ':':

@@ -26,6 +26,7 @@ type heapEncoder struct {
 	objW, nodeW jsonWriter // the heap section's parts: object entries and records
 	changed     []bool     // changed intrinsics by id (see changedIntrinsics)
 	intr        []int      // ids of the intrinsics written
+	tab         binTable   // format 2: the string table (the writers' tab when in use)
 }
 
 // heapEncoderPool keeps finished encoders (emptied, with their tables and buffers) for the
@@ -47,6 +48,7 @@ func (vm *VM) newHeapEncoder() *heapEncoder {
 	e.w = &jsonWriter{buf: make([]byte, 0, h.execBytes+64)}
 	e.objIDs.reset()
 	e.nodeIDs.reset()
+	e.tab.reset()
 	return e
 }
 
@@ -63,6 +65,10 @@ func (e *heapEncoder) release() {
 	e.objQueue, e.nodeQueue, e.syms, e.intr = e.objQueue[:0], e.nodeQueue[:0], e.syms[:0], e.intr[:0]
 	e.objW = jsonWriter{buf: e.objW.buf[:0]}
 	e.nodeW = jsonWriter{buf: e.nodeW.buf[:0]}
+	if len(e.tab.goIdx) > 1<<16 {
+		e.tab = binTable{} // do not keep a large heap's strings alive in the pool
+	}
+	e.tab.reset()
 	heapEncoderPool.Put(e)
 }
 
@@ -93,24 +99,28 @@ func (e *heapEncoder) objectID(o *Object) int {
 // symbolRef writes a symbol reference.
 func (e *heapEncoder) symbolRef(s *Symbol) {
 	w := e.w
-	w.beginObject()
 	if s.wellKnown != "" {
+		if w.tab != nil {
+			w.buf = append(w.buf, binWellKnown)
+			w.string(s.wellKnown)
+			return
+		}
+		w.beginObject()
 		w.key("w")
 		w.string(s.wellKnown)
-	} else {
-		if e.symIDs == nil {
-			e.symIDs = map[*Symbol]int{}
-		}
-		id, ok := e.symIDs[s]
-		if !ok {
-			id = len(e.syms)
-			e.symIDs[s] = id
-			e.syms = append(e.syms, s)
-		}
-		w.key("y")
-		w.int(int64(id))
+		w.endObject()
+		return
 	}
-	w.endObject()
+	if e.symIDs == nil {
+		e.symIDs = map[*Symbol]int{}
+	}
+	id, ok := e.symIDs[s]
+	if !ok {
+		id = len(e.syms)
+		e.symIDs[s] = id
+		e.syms = append(e.syms, s)
+	}
+	w.ref(`{"y":`, id)
 }
 
 // tagged writes {"k": v} with a string payload.
@@ -124,6 +134,10 @@ func (e *heapEncoder) tagged(k, v string) {
 // value writes one JavaScript value.
 func (e *heapEncoder) value(v Value) {
 	w := e.w
+	if w.tab != nil {
+		e.binValue(v)
+		return
+	}
 	switch v.kind {
 	case KindUndefined:
 		w.comma()
@@ -161,6 +175,41 @@ func (e *heapEncoder) value(v Value) {
 		w.comma()
 		w.buf = append(w.buf, `{"h":1}`...)
 		w.needComma = true
+	}
+}
+
+// binValue is value in format 2.
+func (e *heapEncoder) binValue(v Value) {
+	w := e.w
+	switch v.kind {
+	case KindUndefined:
+		w.buf = append(w.buf, binUndefined)
+	case KindNull:
+		w.buf = append(w.buf, binNull)
+	case KindBool:
+		w.bool(v.num != 0)
+	case KindNumber:
+		f := v.num
+		switch {
+		case f != f:
+			w.buf = append(w.buf, binNaN)
+		case math.IsInf(f, 1):
+			w.buf = append(w.buf, binInf)
+		case math.IsInf(f, -1):
+			w.buf = append(w.buf, binNegInf)
+		case f == 0 && math.Signbit(f):
+			w.buf = append(w.buf, binNegZero)
+		default:
+			w.binFloat(f)
+		}
+	case KindString:
+		w.jsString(v.str())
+	case KindSymbol:
+		e.symbolRef(v.sym())
+	case KindObject:
+		w.binUint(binObjRef, uint64(e.objectID(v.obj())))
+	case kindHole:
+		w.buf = append(w.buf, binHole)
 	}
 }
 
@@ -278,6 +327,7 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	}
 	execBytes := len(e.w.buf) // what the execution half wrote
 	objW, nodeW := &e.objW, &e.nodeW
+	objW.tab, nodeW.tab = e.w.tab, e.w.tab
 	objW.buf = slices.Grow(objW.buf[:0], e.vm.snapshotHint.objBytes+64)
 	nodeW.buf = slices.Grow(nodeW.buf[:0], e.vm.snapshotHint.nodeBytes+64)
 	objW.beginArray()

@@ -17,6 +17,10 @@ type jsonReader struct {
 	err  error
 
 	asciiStart, asciiEnd int // the last string read by units when it was plain ASCII
+
+	bin    bool     // the data is a format-2 document (snapshot_bin.go)
+	strs   []binStr // its string table
+	goStrs []string // its entries as Go text, made on first use
 }
 
 // fail records a syntax error (the first one wins).
@@ -40,6 +44,9 @@ func (r *jsonReader) skipSpace() {
 
 // peek returns the next non-space byte (0 at the end).
 func (r *jsonReader) peek() byte {
+	if r.bin {
+		return binPeek[r.binTok()]
+	}
 	if r.pos < len(r.data) && r.data[r.pos] > ' ' {
 		return r.data[r.pos] // snapshots have no whitespace
 	}
@@ -60,11 +67,18 @@ func (r *jsonReader) expect(c byte) {
 // at reports whether byte c is at the position.
 func (r *jsonReader) at(c byte) bool {
 	p := r.pos
+	if r.bin {
+		return p < len(r.data) && c != 0 && r.data[p] == binTokenOf(c)
+	}
 	return p < len(r.data) && r.data[p] == c
 }
 
 // expectSlow is expect after spaces, or the failure when c is not next.
 func (r *jsonReader) expectSlow(c byte) {
+	if r.bin {
+		r.binExpect(binTokenOf(c))
+		return
+	}
 	if r.peek() != c {
 		r.fail("expected %q", c)
 		return
@@ -92,6 +106,9 @@ func (r *jsonReader) more(first bool) bool {
 // the fast path of more(false), small enough to inline in the decoder's loops. A failed
 // reader is at the end, so it finds none.
 func (r *jsonReader) comma() bool {
+	if r.bin {
+		return r.pos < len(r.data) && r.data[r.pos] != binEnd
+	}
 	if r.at(',') {
 		r.pos++
 		return true
@@ -112,6 +129,20 @@ func (r *jsonReader) open(c byte) bool {
 // moreSlow is more without its fast path: spaces, the first element, the closing bracket,
 // and the failures.
 func (r *jsonReader) moreSlow(first bool) bool {
+	if r.bin {
+		if r.err != nil {
+			return false
+		}
+		if r.pos >= len(r.data) {
+			r.fail("unterminated container")
+			return false
+		}
+		if r.data[r.pos] == binEnd {
+			r.pos++
+			return false
+		}
+		return true
+	}
 	c := r.peek()
 	if c == ']' || c == '}' {
 		r.pos++
@@ -133,6 +164,9 @@ func (r *jsonReader) moreSlow(first bool) bool {
 // key reads an object member name and its colon. The member names of the snapshot format
 // come back without an allocation.
 func (r *jsonReader) key() string {
+	if r.bin {
+		return r.goString()
+	}
 	if r.peek() == '"' {
 		// fast path: a short plain name followed directly by its colon
 		end := r.pos + 1
@@ -250,6 +284,13 @@ func knownKey(b []byte) (string, bool) {
 
 // null consumes null if it is next and reports whether it did.
 func (r *jsonReader) null() bool {
+	if r.bin {
+		if r.binTok() == binNull {
+			r.pos++
+			return true
+		}
+		return false
+	}
 	if r.peek() == 'n' && r.pos+4 <= len(r.data) && string(r.data[r.pos:r.pos+4]) == "null" {
 		r.pos += 4
 		return true
@@ -259,6 +300,18 @@ func (r *jsonReader) null() bool {
 
 // bool reads true or false.
 func (r *jsonReader) bool() bool {
+	if r.bin {
+		switch r.binTok() {
+		case binTrue:
+			r.pos++
+			return true
+		case binFalse:
+			r.pos++
+			return false
+		}
+		r.fail("expected a boolean")
+		return false
+	}
 	switch r.peek() {
 	case 't':
 		if r.pos+4 <= len(r.data) && string(r.data[r.pos:r.pos+4]) == "true" {
@@ -288,6 +341,19 @@ var plainString = func() (t [256]bool) {
 // are plain (printable ASCII without escapes: the string's text as it is). Escapes and
 // UTF-8 are left for decodeUnits.
 func (r *jsonReader) stringRaw() (raw []byte, plain bool) {
+	if r.bin {
+		// the bytes of the entry; only ASCII entries are plain (the callers that read other
+		// text in format 2 go through units, goString or jsString)
+		s, ok := r.binEntry()
+		if !ok {
+			return nil, true
+		}
+		if s.kind != binStrASCII {
+			r.fail("expected an ASCII string")
+			return nil, true
+		}
+		return r.data[s.start:s.end], true
+	}
 	if r.peek() != '"' {
 		r.fail("expected a string")
 		return nil, true
@@ -435,6 +501,19 @@ func (r *jsonReader) decodeString(raw []byte) string {
 // units reads a string as UTF-16 code units (lone surrogate escapes kept). A plain string
 // comes back as (nil, true) with its bytes at data[asciiStart:asciiEnd].
 func (r *jsonReader) units() ([]uint16, bool) {
+	if r.bin {
+		s, ok := r.binEntry()
+		switch {
+		case !ok:
+			return nil, true
+		case s.kind == binStrASCII:
+			r.asciiStart, r.asciiEnd = s.start, s.end
+			return nil, true
+		case s.kind == binStrGo:
+			return decodeWTF8(string(r.data[s.start:s.end])), false
+		}
+		return binUnits(r.data[s.start:s.end]), false
+	}
 	raw, plain := r.stringRaw()
 	if r.err != nil {
 		return nil, true
@@ -451,6 +530,13 @@ func (r *jsonReader) units() ([]uint16, bool) {
 
 // jsString reads a string as a JavaScript string.
 func (r *jsonReader) jsString() *jsString {
+	if r.bin {
+		s, ok := r.binEntry()
+		if !ok {
+			return emptyString
+		}
+		return r.binJS(s)
+	}
 	u, isASCII := r.units()
 	if r.err != nil {
 		return emptyString
@@ -463,6 +549,21 @@ func (r *jsonReader) jsString() *jsString {
 
 // goString reads a string as Go text (lone surrogates kept as WTF-8).
 func (r *jsonReader) goString() string {
+	if r.bin {
+		i := r.binEntryIndex()
+		if i < 0 {
+			return ""
+		}
+		if r.goStrs == nil {
+			r.goStrs = make([]string, len(r.strs))
+		}
+		if s := r.goStrs[i]; s != "" {
+			return s
+		}
+		s := r.binGo(r.strs[i])
+		r.goStrs[i] = s
+		return s
+	}
 	raw, plain := r.stringRaw()
 	if r.err != nil {
 		return ""
@@ -480,6 +581,10 @@ const maxSkipDepth = 512
 // that matches brackets and quotes without checking the rest of the grammar: the skipped
 // text is either read properly later (records are scanned once, then decoded) or ignored.
 func (r *jsonReader) skip() {
+	if r.bin {
+		r.binSkip()
+		return
+	}
 	switch r.peek() {
 	case '{', '[':
 		r.skipContainer()
@@ -495,6 +600,9 @@ func (r *jsonReader) skip() {
 // bracket, found by a scan like skipContainer's. The position does not move; on malformed
 // text the count may be anything (the reading that follows reports the error).
 func (r *jsonReader) countRest() int {
+	if r.bin {
+		return r.binCountRest()
+	}
 	data := r.data
 	depth, n := 0, 0
 	for i := r.pos; i < len(data); i++ {

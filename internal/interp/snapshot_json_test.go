@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"testing"
@@ -10,49 +11,65 @@ import (
 )
 
 // TestSnapshotReencodeIdentical restores each snapshot of the round-trip programs (taken at
-// several points of their runs) and snapshots the restored VM again: the two documents must
-// be byte for byte the same, so the reader loses nothing the writer wrote.
+// several points of their runs) and snapshots the restored VM again, in each format: the two
+// documents must be byte for byte the same, so the reader loses nothing the writer wrote.
+// Snapshotting the same VM twice gives the same bytes too (the encoding is deterministic).
 func TestSnapshotReencodeIdentical(t *testing.T) {
 	t.Parallel()
-	for _, tt := range snapshotPrograms {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p, err := Compile(tt.src)
-			require.NoError(t, err)
-			vm := New(Config{})
-			require.NoError(t, vm.Start(p))
-			checked := 0
-			for step := 0; step < 400; step++ {
-				st, err := vm.Run(context.Background(), RunOptions{MaxSteps: 3})
+	for _, format := range []int{snapshotFormat, snapshotFormat2} {
+		for _, tt := range snapshotPrograms {
+			t.Run(fmt.Sprintf("format=%d/%s", format, tt.name), func(t *testing.T) {
+				t.Parallel()
+				p, err := Compile(tt.src)
 				require.NoError(t, err)
-				first, err := vm.Snapshot()
-				require.NoError(t, err)
-				restored, err := Restore(first, Config{})
-				require.NoError(t, err)
-				second, err := restored.Snapshot()
-				require.NoError(t, err)
-				require.Equal(t, string(first), string(second), "after %d runs", step)
-				checked++
-				if st == StatusDone {
-					break
+				vm := New(Config{})
+				require.NoError(t, vm.Start(p))
+				checked := 0
+				for step := 0; step < 400; step++ {
+					st, err := vm.Run(context.Background(), RunOptions{MaxSteps: 3})
+					require.NoError(t, err)
+					first, err := vm.snapshot(format)
+					require.NoError(t, err)
+					require.Equal(t, format, SnapshotFormatOf(first))
+					again, err := vm.snapshot(format)
+					require.NoError(t, err)
+					require.Equal(t, string(first), string(again), "snapshot twice after %d runs", step)
+					restored, err := Restore(first, Config{})
+					require.NoError(t, err)
+					second, err := restored.snapshot(format)
+					require.NoError(t, err)
+					require.Equal(t, string(first), string(second), "after %d runs", step)
+					checked++
+					if st == StatusDone {
+						break
+					}
 				}
-			}
-			require.Positive(t, checked)
-		})
+				require.Positive(t, checked)
+			})
+		}
 	}
 }
 
-// TestSnapshotReencodeMixedHeap checks the same on the benchmark's heap of mixed data.
+// TestSnapshotReencodeMixedHeap checks the same on the benchmark's heap of mixed data, and
+// that a snapshot restored from one format and written in the other says the same.
 func TestSnapshotReencodeMixedHeap(t *testing.T) {
 	t.Parallel()
 	vm := mixedHeapVM(t, 300)
-	first, err := vm.Snapshot()
-	require.NoError(t, err)
-	restored, err := Restore(first, Config{})
-	require.NoError(t, err)
-	second, err := restored.Snapshot()
-	require.NoError(t, err)
-	require.Equal(t, string(first), string(second))
+	for _, format := range []int{snapshotFormat, snapshotFormat2} {
+		first, err := vm.snapshot(format)
+		require.NoError(t, err)
+		restored, err := Restore(first, Config{})
+		require.NoError(t, err)
+		second, err := restored.snapshot(format)
+		require.NoError(t, err)
+		require.Equal(t, string(first), string(second))
+		other := snapshotFormat + snapshotFormat2 - format
+		crossed, err := restored.snapshot(other)
+		require.NoError(t, err)
+		direct, err := vm.snapshot(other)
+		require.NoError(t, err)
+		require.Equal(t, string(direct), string(crossed), "format %d read back, written as %d", format, other)
+	}
 }
 
 // TestAppendJSONFloat compares the number writer with strconv's 'g' shortest form, which

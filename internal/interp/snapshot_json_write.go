@@ -20,6 +20,7 @@ import (
 type jsonWriter struct {
 	buf       []byte
 	needComma bool
+	tab       *binTable // set: the writer writes format 2's tokens (snapshot_bin.go)
 }
 
 // setBuf stores b, the result of appending to w.buf, in w.buf. When b is w.buf grown in place
@@ -34,18 +35,42 @@ func (w *jsonWriter) setBuf(b []byte) {
 }
 
 func (w *jsonWriter) comma() {
-	if w.needComma {
+	if w.needComma && w.tab == nil {
 		w.buf = append(w.buf, ',')
 	}
 }
 
-func (w *jsonWriter) beginObject() { w.comma(); w.buf = append(w.buf, '{'); w.needComma = false }
-func (w *jsonWriter) endObject()   { w.buf = append(w.buf, '}'); w.needComma = true }
-func (w *jsonWriter) beginArray()  { w.comma(); w.buf = append(w.buf, '['); w.needComma = false }
-func (w *jsonWriter) endArray()    { w.buf = append(w.buf, ']'); w.needComma = true }
+func (w *jsonWriter) beginObject() { w.token('{', binObject) }
+func (w *jsonWriter) endObject()   { w.end('}') }
+func (w *jsonWriter) beginArray()  { w.token('[', binArray) }
+func (w *jsonWriter) endArray()    { w.end(']') }
+
+// token opens a container: c in JSON, t in format 2.
+func (w *jsonWriter) token(c, t byte) {
+	if w.tab != nil {
+		w.buf = append(w.buf, t)
+		return
+	}
+	w.comma()
+	w.buf = append(w.buf, c)
+	w.needComma = false
+}
+
+// end closes a container.
+func (w *jsonWriter) end(c byte) {
+	if w.tab != nil {
+		c = binEnd
+	}
+	w.buf = append(w.buf, c)
+	w.needComma = true
+}
 
 // key writes an object key; the next value follows without a comma.
 func (w *jsonWriter) key(k string) {
+	if w.tab != nil {
+		w.binUint(binString, uint64(w.tab.goString(k)))
+		return
+	}
 	if !w.shortString(k, true) {
 		w.comma()
 		w.setBuf(appendJSONGoString(w.buf, k))
@@ -93,6 +118,17 @@ func (w *jsonWriter) shortString(s string, colon bool) bool {
 
 // ref writes a tagged reference {"#":id}; prefix is the text up to the id, as `{"#":`.
 func (w *jsonWriter) ref(prefix string, id int) {
+	if w.tab != nil {
+		t := byte(binObjRef)
+		switch prefix[2] {
+		case '@':
+			t = binNodeRef
+		case 'y':
+			t = binSym
+		}
+		w.binUint(t, uint64(id))
+		return
+	}
 	if n := len(w.buf); len(prefix) <= 8 && cap(w.buf)-n >= 32 && id >= 0 {
 		// in place: a comma, the prefix, the id (at most 20 digits), the brace
 		b := w.buf[n : n+32]
@@ -117,6 +153,10 @@ func (w *jsonWriter) ref(prefix string, id int) {
 
 // int writes an integer.
 func (w *jsonWriter) int(i int64) {
+	if w.tab != nil {
+		w.binInt(i)
+		return
+	}
 	w.comma()
 	w.setBuf(appendDecimal(w.buf, i))
 	w.needComma = true
@@ -188,6 +228,10 @@ func decimalDigits(u uint64) int {
 // strconv.AppendFloat(f, 'g', -1) spells it (integers from 1e21 up and below -1e21 use an
 // exponent, and so do integers from 1e6 up: 1234567 is 1.234567e+06).
 func (w *jsonWriter) float(f float64) {
+	if w.tab != nil {
+		w.binFloat(f)
+		return
+	}
 	w.comma()
 	w.setBuf(appendJSONFloat(w.buf, f))
 	w.needComma = true
@@ -296,6 +340,14 @@ func appendIntExponent(b []byte, i int64) []byte {
 
 // bool writes true or false.
 func (w *jsonWriter) bool(b bool) {
+	if w.tab != nil {
+		t := byte(binFalse)
+		if b {
+			t = binTrue
+		}
+		w.buf = append(w.buf, t)
+		return
+	}
 	w.comma()
 	if b {
 		w.buf = append(w.buf, "true"...)
@@ -306,10 +358,22 @@ func (w *jsonWriter) bool(b bool) {
 }
 
 // null writes null.
-func (w *jsonWriter) null() { w.comma(); w.buf = append(w.buf, "null"...); w.needComma = true }
+func (w *jsonWriter) null() {
+	if w.tab != nil {
+		w.buf = append(w.buf, binNull)
+		return
+	}
+	w.comma()
+	w.buf = append(w.buf, "null"...)
+	w.needComma = true
+}
 
 // string writes Go text (UTF-8; WTF-8 surrogates are written as \u escapes).
 func (w *jsonWriter) string(s string) {
+	if w.tab != nil {
+		w.binUint(binString, uint64(w.tab.goString(s)))
+		return
+	}
 	if !w.shortString(s, false) {
 		w.comma()
 		w.setBuf(appendJSONGoString(w.buf, s))
@@ -320,6 +384,14 @@ func (w *jsonWriter) string(s string) {
 // jsString writes a JavaScript string; lone surrogates become \uXXXX escapes.
 func (w *jsonWriter) jsString(s *jsString) {
 	s = s.flat()
+	if w.tab != nil {
+		if s.isASCII {
+			w.binUint(binString, uint64(w.tab.goString(s.ascii)))
+		} else {
+			w.binUint(binString, uint64(w.tab.units(s.flatUnits())))
+		}
+		return
+	}
 	if s.isASCII {
 		if !w.shortString(s.ascii, false) {
 			w.comma()

@@ -25,7 +25,7 @@ import (
 // Files are never rewritten afterwards: they are what that release wrote.
 
 // thisRelease names the directory -update-release writes.
-const thisRelease = "2026-12-01.2"
+const thisRelease = "2026-12-01.3"
 
 var updateRelease = flag.Bool("update-release", false, "write this release's suspended runs to testdata/releases/"+thisRelease)
 

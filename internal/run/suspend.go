@@ -208,7 +208,7 @@ func decodeOneDocument(data []byte) (*runState, error) {
 
 // checkState checks a decoded state's required members.
 func checkState(st *runState) (*runState, error) {
-	if st.RunID == "" || len(st.VM) == 0 || st.VM[0] != '{' {
+	if st.RunID == "" || interp.SnapshotFormatOf(st.VM) == 0 {
 		return nil, &SnapshotError{Message: "malformed state: runId and vm are required"}
 	}
 	return st, nil

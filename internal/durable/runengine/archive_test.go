@@ -113,6 +113,12 @@ func storedArchiveState(t *testing.T, state json.RawMessage, runID string) (head
 	out, err := json.Marshal(head)
 	require.NoError(t, err)
 	if twoParts {
+		if bin := doc["vmBinary"]; bin != nil {
+			// a binary (format 2) interpreter snapshot, base64 in the file
+			var vm []byte
+			require.NoError(t, json.Unmarshal(bin, &vm))
+			return out, vm, calls
+		}
 		return out, doc["vm"], calls
 	}
 	return nil, out, calls
