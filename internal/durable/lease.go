@@ -586,9 +586,13 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}
-	finishedData, err := json.Marshal(l.withWorker(finishedDetails(out.OK, result)))
+	details := l.withWorker(finishedDetails(out.OK, result))
+	details["status"] = status
+	// The details carry the program's error message, any text: stored as the other program
+	// data is (storable, a json column), never cast to jsonb, which refuses U+0000.
+	finishedData, err := eventData(EventFinished, details)
 	if err != nil {
-		return fmt.Errorf("encode finished event: %w", err)
+		return err
 	}
 	return l.fenced(ctx, func(tx pgx.Tx, _ int) error {
 		if err := l.markApplied(ctx, tx); err != nil {

@@ -102,8 +102,8 @@ RETURNING fence, snapshot_seq;
 UPDATE runs SET snapshot_seq = $2, crashes = 0, updated_at = now() WHERE id = $1;
 
 -- name: RunFinish
--- Ends a run with status $2 and result $3, and appends its "finished" event: its status and
--- the details in $4 (a JSON object).
+-- Ends a run with status $2 and result $3, and appends its "finished" event with data $4 (a
+-- JSON object holding the status and the details; json, not jsonb, which refuses U+0000).
 WITH run AS (
     UPDATE runs
     SET status = $2, result = $3, finished_at = now(), updated_at = now(),
@@ -112,7 +112,7 @@ WITH run AS (
     RETURNING event_seq
 )
 INSERT INTO run_events (run_id, seq, type, data)
-SELECT $1, event_seq, 'finished', jsonb_build_object('status', $2::text) || $4::jsonb FROM run;
+SELECT $1, event_seq, 'finished', $4::json FROM run;
 
 -- name: RunRelease
 UPDATE runs
