@@ -871,8 +871,21 @@
               t.description ? [' — ', t.description] : null),
             h('pre', {class: 'signature'}, t.signature)))) : h('p', {class: 'muted'}, 'No tools.'));
       });
+      // Tools of no registered toolset are the service's built-ins (the timers, tools.time).
+      const registered = new Set(toolsets.map((ts) => ts.name));
+      const builtins = tools.filter((t) => !registered.has(t.toolset) && (!q ||
+        [t.path, t.description || '', t.signature].some((s) => s.toLowerCase().includes(q))));
+      shown += builtins.length;
+      if (builtins.length) {
+        blocks.push(h('section', {class: 'toolset card', 'data-toolset': ''},
+          h('h2', null, 'Built in'), h('p', {class: 'muted'}, 'Available to every run.'),
+          h('ul', {class: 'tools'}, builtins.map((t) => h('li', {class: 'tool', 'data-path': t.path},
+            h('div', null, h('strong', {class: 'mono'}, t.path), t.durable ? h('span', {class: 'tag'}, 'durable') : null,
+              t.description ? [' — ', t.description] : null),
+            h('pre', {class: 'signature'}, t.signature))))));
+      }
       fill(count, q ? shown + ' of ' + tools.length + ' tools match' : tools.length + ' tools');
-      fill(list, toolsets.length ? blocks : h('p', {class: 'muted'}, 'No toolsets registered.'));
+      fill(list, toolsets.length || builtins.length ? blocks : h('p', {class: 'muted'}, 'No toolsets registered.'));
     }
     async function load() {
       const [ts, cat] = await Promise.all([api('GET', '/v1/toolsets', undefined, signal), api('GET', '/v1/catalog', undefined, signal)]);
