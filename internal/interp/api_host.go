@@ -68,7 +68,8 @@ func (vm *VM) NewHostPromise() (id uint64, promise Value) {
 		ex.hostPromise = map[uint64]*Object{}
 	}
 	if len(ex.hostPromise) >= maxPendingPromises {
-		vm.throwRangeError("too many pending promises")
+		// V8 has no such limit, so no message to match: this one names the cap.
+		vm.throwRangeError("too many pending promises: more than %d tool and search calls unsettled at once", maxPendingPromises)
 	}
 	ex.nextHostID++
 	p := vm.newPromise()

@@ -198,7 +198,7 @@ func (vm *VM) PutValue(base Value, key PropertyKey, v Value) {
 func (vm *VM) arraySetLength(a *Object, v Value) bool {
 	n := vm.ToNumber(v)
 	u := vm.ToUint32(v)
-	if float64(u) != n {
+	if float64(u) != n || (u > maxArrayLength && u > a.length) {
 		vm.throwRangeError("Invalid array length")
 	}
 	if a.flags&objLengthReadOnly != 0 {
@@ -213,7 +213,7 @@ func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor
 	if o.class == ClassArray && key == keyLength && d.HasValue {
 		n := vm.ToNumber(d.Value)
 		u := vm.ToUint32(d.Value)
-		if float64(u) != n {
+		if float64(u) != n || (u > maxArrayLength && u > o.length) {
 			vm.throwRangeError("Invalid array length")
 		}
 		d.Value = Number(float64(u))

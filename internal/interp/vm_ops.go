@@ -234,7 +234,10 @@ func (vm *VM) deleteMember(obj Value, key PropertyKey) bool {
 	return true
 }
 
-// maxArrayLength is the cap on dense array storage.
+// maxArrayLength is the cap on an array's length: growing past it (push, Array(n), setting
+// length) is a RangeError "Invalid array length", V8's message for lengths past 2^32-1. A
+// sparse write at a higher index is the one way past it (the element lives in the property
+// map, not in storage the cap protects).
 const maxArrayLength = 10_000_000
 
 func (vm *VM) arrayAppend(a *Object, v Value) {
