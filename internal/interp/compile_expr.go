@@ -526,7 +526,7 @@ func staticPath(x js.IExpr) (string, bool) {
 }
 
 // args pushes call arguments and emits the call; calleeB is the call's operand B (see
-// calleeName; 0 for constructs and super calls).
+// calleeName; 0 for super calls).
 func (c *compiler) args(list []js.Arg, plain, spread Op, calleeB int) {
 	hasSpread := false
 	for _, a := range list {
@@ -669,11 +669,13 @@ func (c *compiler) storeBindingKeep(b *binding) { c.storeBinding(b, 1) }
 func (c *compiler) newExpr(n *js.NewExpr) {
 	c.expr(n.X)
 	c.mark(n)
+	// operand B names the constructor as written, for V8's "Math.abs is not a constructor"
+	calleeB := c.calleeName(n.X)
 	if n.Args == nil {
-		c.emit(OpNew, 0, 0)
+		c.emit(OpNew, 0, calleeB)
 		return
 	}
-	c.args(n.Args.List, OpNew, OpNewSpread, 0)
+	c.args(n.Args.List, OpNew, OpNewSpread, calleeB)
 }
 
 func (c *compiler) unary(n *js.UnaryExpr) {

@@ -174,7 +174,7 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 // SetProp is [[Set]] with Throw=true (strict mode assignment).
 func (vm *VM) SetProp(o *Object, key PropertyKey, v Value) {
 	if !vm.setOn(o, key, v, objectValue(o)) {
-		vm.throwTypeError("Cannot assign to read only property '%s' of object", key)
+		vm.throwSetRefused(o, key)
 	}
 }
 
@@ -224,6 +224,9 @@ func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor
 // DefinePropertyOrThrow is [[DefineOwnProperty]] that throws a TypeError when refused.
 func (vm *VM) DefinePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescriptor) {
 	if !vm.DefineOwnProperty(o, key, d) {
+		if _, exists := o.getOwn(key); !exists && !o.extensible() {
+			vm.throwTypeError("Cannot define property %s, object is not extensible", key)
+		}
 		vm.throwTypeError("Cannot redefine property: %s", key)
 	}
 }
