@@ -76,3 +76,37 @@ func TestThrownNonErrorDescribed(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorInBuiltinLocatedAtCall checks that an error a built-in raises while it runs (here
+// Array.from calling an iterator's next that is no function) is located at the call the
+// program wrote, not at the call's last argument.
+func TestErrorInBuiltinLocatedAtCall(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		src       string
+		line, col int
+	}{
+		{"return Array.from({ [Symbol.iterator]: () => ({ next: 1 }) })", 1, 8},
+		{"const x = 1\nconst r = [1].map(42, {a: [1, 2]})", 2, 11},
+		{"const m = new Map([[1, 2]])\nconst s = new Set(m.get(1))", 2, 11},
+	} {
+		p, err := Compile(tt.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vm := New(Config{})
+		if err := vm.Start(p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := vm.Run(t.Context(), RunOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		v, thrown := vm.Result()
+		if !thrown {
+			t.Fatalf("%s: did not throw", tt.src)
+		}
+		if _, msg, line, col := vm.DescribeError(v); line != tt.line || col != tt.col {
+			t.Errorf("%s: %s at %d:%d, want %d:%d", tt.src, msg, line, col, tt.line, tt.col)
+		}
+	}
+}
