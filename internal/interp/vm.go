@@ -83,11 +83,15 @@ type execState struct {
 	thrown      bool
 	started     bool
 
-	jobs            []job
-	hostPromise     map[uint64]*Object
-	nextHostID      uint64
-	unhandled       []*Object
-	promiseSeq      uint64 // promises created so far: each promise's creation number
+	jobs        []job
+	hostPromise map[uint64]*Object
+	nextHostID  uint64
+	unhandled   []*Object
+	promiseSeq  uint64 // promises created so far: each promise's creation number
+	// pendingPromises counts the promises not settled yet, for the cap of maxPendingPromises;
+	// not saved in snapshots: decoding a pending promise counts it again.
+	pendingPromises int
+	combinatorThens int // > 0 while a Promise combinator subscribes to its elements
 	pendingErr      error
 	asyncExit       bool
 	lastThrow       Value
