@@ -318,10 +318,15 @@ func TestHostileToolCalls(t *testing.T) {
 func TestHostilePendingPromises(t *testing.T) {
 	t.Parallel()
 	lim := Limits{TimeoutMs: safetyMs, MaxMemoryBytes: 256 << 20}
+	dropped := hostileCase{name: "1e5 unresolved promises dropped", src: "for (let i = 0; i < 1e5; i++) new Promise(() => {}); 1", limits: lim,
+		kind: KindExecutionFailure, msg: "RangeError: too many pending promises", wall: safetyWall}
+	if envRoundTrip {
+		// a save forgets the promises nobody can reach, so they stop counting (docs/language.md)
+		dropped.kind, dropped.msg, dropped.value = "", "", "1"
+	}
 	runHostile(t, []hostileCase{
 		// past 10,000 pending promises the program gets the cap's RangeError, not a wait
-		{name: "1e5 unresolved promises dropped", src: "for (let i = 0; i < 1e5; i++) new Promise(() => {}); 1", limits: lim,
-			kind: KindExecutionFailure, msg: "RangeError: too many pending promises", wall: safetyWall},
+		dropped,
 		{name: "1e5 unresolved promises awaited", src: "const ps = []; for (let i = 0; i < 1e5; i++) ps.push(new Promise(() => {})); await Promise.all(ps)",
 			limits: lim, kind: KindExecutionFailure, msg: "RangeError: too many pending promises", wall: safetyWall},
 		{name: "1e5 chained thens on one pending promise", src: "const p = new Promise(() => {}); for (let i = 0; i < 1e5; i++) p.then(() => {}); await p",
