@@ -230,12 +230,31 @@ func (vm *VM) DescribeError(v Value) (name, message string, line, column int) {
 	if o == nil {
 		return "", vm.safeString(v), line, column
 	}
-	if ed, ok := o.slots.(*errorData); ok && ed.line > 0 {
+	ed, isError := o.slots.(*errorData)
+	if isError && ed.line > 0 {
 		line, column = ed.line, ed.column
 	}
-	n := vm.safeGet(o, keyName)
 	m := vm.safeGet(o, strKey("message"))
+	if !isError && m.kind != KindString {
+		// a thrown object that is no error ({code: 7}) is described as node prints it
+		return "", vm.safeInspect(v), line, column
+	}
+	n := vm.safeGet(o, keyName)
 	return vm.safeString(n), vm.safeString(m), line, column
+}
+
+// safeInspect formats v as node's util.inspect does; a getter that throws on the way gives
+// the plain string conversion instead.
+func (vm *VM) safeInspect(v Value) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(*Exception); !ok {
+				panic(r)
+			}
+			s = vm.safeString(v)
+		}
+	}()
+	return vm.inspect(v, 2)
 }
 
 // currentPosition is the line and column of the instruction running now.

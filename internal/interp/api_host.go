@@ -53,7 +53,7 @@ func (vm *VM) NewHostFunction(id, name string, length int) Value {
 	return objectValue(f)
 }
 
-// maxPendingPromises caps the host promises that may be pending at once.
+// maxPendingPromises caps the promises that may be pending at once, tool calls' included.
 const maxPendingPromises = 10_000
 
 // ErrTooManyPendingPromises is returned by NewHostPromise when
@@ -67,9 +67,7 @@ func (vm *VM) NewHostPromise() (id uint64, promise Value) {
 	if ex.hostPromise == nil {
 		ex.hostPromise = map[uint64]*Object{}
 	}
-	if len(ex.hostPromise) >= maxPendingPromises {
-		vm.throwRangeError("too many pending promises")
-	}
+	vm.checkPendingPromises()
 	ex.nextHostID++
 	p := vm.newPromise()
 	promiseOf(p).hostID = ex.nextHostID

@@ -1,7 +1,5 @@
 package interp
 
-import "math"
-
 // The Array global: the constructor, Array.from/of/isArray, Array[Symbol.species] and the
 // prototype methods that search, copy within or fill. The other methods live beside it:
 // builtin_array_callback.go (forEach, map, filter, reduce, find, flat, ...),
@@ -94,7 +92,7 @@ func arrayConstructor(vm *VM, c NativeCall) Value {
 			a = vm.newArray([]Value{n})
 			break
 		}
-		if !validArrayLength(n.num) {
+		if !validArrayLength(n.num) || n.num > maxArrayLength {
 			vm.throwRangeError("Invalid array length")
 		}
 		a = vm.arrayCreate(int64(n.num))
@@ -105,10 +103,11 @@ func arrayConstructor(vm *VM, c NativeCall) Value {
 	return objectValue(a)
 }
 
-// arrayCreate is ArrayCreate(length): an empty array whose length is n (RangeError above
-// 2^32-1). Storage for small lengths is reserved up front.
+// arrayCreate is ArrayCreate(length): an empty array whose length is n. The standard's bound
+// is 2^32-1; codemode's array length cap (maxArrayLength) is lower and gives the same
+// RangeError. Storage for small lengths is reserved up front.
 func (vm *VM) arrayCreate(n int64) *Object {
-	if n > math.MaxUint32 {
+	if n > maxArrayLength {
 		vm.throwRangeError("Invalid array length")
 	}
 	a := vm.newArray(nil)

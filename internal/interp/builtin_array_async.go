@@ -55,6 +55,7 @@ func init() {
 
 // arrayFromAsync is Array.fromAsync(items, mapFn, thisArg).
 func arrayFromAsync(vm *VM, c NativeCall) Value {
+	vm.checkPendingPromises()
 	p := vm.newPromise()
 	st := &fromAsyncState{promise: p, mapFn: c.Arg(1), thisArg: c.Arg(2)}
 	items, ctor := c.Arg(0), c.This

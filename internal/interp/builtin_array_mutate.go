@@ -31,6 +31,16 @@ func arrayPop(vm *VM, c NativeCall) Value {
 	return v
 }
 
+// checkArrayGrowth throws the RangeError of the array length cap before a generic method
+// grows array o from length n to newLen past maxArrayLength. Checked up front because the
+// elements are written before the length: a sparse write past the cap would otherwise carry
+// the length along with it.
+func (vm *VM) checkArrayGrowth(o *Object, n, newLen int64) {
+	if o.class == ClassArray && newLen > n && newLen > maxArrayLength {
+		vm.throwRangeError("Invalid array length")
+	}
+}
+
 // arrayPush is Array.prototype.push(...items).
 func arrayPush(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "push")
@@ -47,6 +57,7 @@ func arrayPush(vm *VM, c NativeCall) Value {
 	if n+int64(len(c.Args)) > maxArrayLikeLength {
 		vm.throwTypeError("Pushing %d elements on an array-like of length %d is disallowed, as the total surpasses 2**53-1", len(c.Args), n)
 	}
+	vm.checkArrayGrowth(o, n, n+int64(len(c.Args)))
 	for _, v := range c.Args {
 		vm.setIndex(o, n, v)
 		n++
@@ -111,6 +122,7 @@ func arrayUnshift(vm *VM, c NativeCall) Value {
 		if n+argc > maxArrayLikeLength {
 			vm.throwTypeError("Invalid array length")
 		}
+		vm.checkArrayGrowth(o, n, n+argc)
 		for k := n; k > 0; k-- {
 			vm.pollLoop(k)
 			if v, ok := vm.getPresent(o, k-1); ok {
@@ -187,6 +199,7 @@ func arraySplice(vm *VM, c NativeCall) Value {
 	if n+itemCount-del > maxArrayLikeLength {
 		vm.throwTypeError("Invalid array length")
 	}
+	vm.checkArrayGrowth(o, n, n+itemCount-del)
 	a := vm.arraySpeciesCreate(o, del)
 	if vm.plainDense(o) && int64(len(o.elems)) == n && vm.freshArray(a) && int64(a.length) == del {
 		if n+itemCount-del > maxDenseLength {

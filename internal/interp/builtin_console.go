@@ -47,6 +47,7 @@ func setupConsole(r *Realm) {
 		r.method(con, l.method, 0, consoleLevelFuncs[level])
 	}
 	r.method(con, "dir", 0, consoleDir)
+	r.method(con, "table", 1, consoleTable)
 	r.method(con, "assert", 0, consoleAssert)
 	r.method(con, "count", 0, consoleCount)
 	r.method(con, "countReset", 0, consoleCountReset)
@@ -119,12 +120,6 @@ func (vm *VM) emit(level, text string) {
 		text = pad + strings.ReplaceAll(text, "\n", "\n"+pad)
 	}
 	vm.logf(level, text)
-}
-
-// consoleDir is console.dir(value): inspects its first argument (strings quoted).
-func consoleDir(vm *VM, c NativeCall) Value {
-	vm.emit("log", vm.inspect(c.Arg(0), 2))
-	return undefinedValue
 }
 
 // consoleAssert is console.assert(cond, ...data): "Assertion failed[: data]" at level warn when falsy.
@@ -341,6 +336,25 @@ type inspector struct {
 	seen         []*Object
 	circular     map[*Object]int
 	showHidden   bool // %o: arrays also show [length]
+	maxArray     int  // array elements shown before "... more items"; 0: inspectMaxArray, <0: none
+	breakLength  int  // line width past which entries go on lines of their own; 0: inspectBreakLength
+}
+
+func (in *inspector) maxArrayLength() int {
+	switch {
+	case in.maxArray > 0:
+		return in.maxArray
+	case in.maxArray < 0:
+		return 0
+	}
+	return inspectMaxArray
+}
+
+func (in *inspector) lineWidth() int {
+	if in.breakLength > 0 {
+		return in.breakLength
+	}
+	return inspectBreakLength
 }
 
 const (
@@ -620,7 +634,7 @@ func (in *inspector) arrayEntries(o *Object, level int) ([]string, []Value) {
 	}
 	shown := 0
 	var i int64
-	for i = 0; i < n && shown < inspectMaxArray; i++ {
+	for i = 0; i < n && shown < in.maxArrayLength(); i++ {
 		p, ok := o.getOwn(indexKey(uint32(i)))
 		if !ok {
 			holes++
@@ -771,12 +785,12 @@ func (in *inspector) reduce(output []string, base string, braces [2]string, isAr
 
 func (in *inspector) isBelowBreakLength(output []string, start int, base string) bool {
 	total := len(output) + start
-	if total+len(output) > inspectBreakLength {
+	if total+len(output) > in.lineWidth() {
 		return false
 	}
 	for _, s := range output {
 		total += len([]rune(s))
-		if total > inspectBreakLength {
+		if total > in.lineWidth() {
 			return false
 		}
 	}
@@ -801,12 +815,12 @@ func (in *inspector) groupArrayElements(output []string, vals []Value) []string 
 		}
 	}
 	actualMax := maxLen + sep
-	if actualMax*3+in.indent < inspectBreakLength && (float64(total)/float64(actualMax) > 5 || maxLen <= 6) {
+	if actualMax*3+in.indent < in.lineWidth() && (float64(total)/float64(actualMax) > 5 || maxLen <= 6) {
 		averageBias := math.Sqrt(float64(actualMax) - float64(total)/float64(len(output)))
 		biasedMax := math.Max(float64(actualMax)-3-averageBias, 1)
 		columns := min(
 			int(math.Round(math.Sqrt(2.5*biasedMax*float64(outputLen))/biasedMax)),
-			(inspectBreakLength-in.indent)/actualMax,
+			(in.lineWidth()-in.indent)/actualMax,
 			inspectCompact*4,
 			15,
 		)

@@ -22,8 +22,10 @@ func promiseConstructor(vm *VM, c NativeCall) Value {
 	if !IsCallable(exec) {
 		vm.throwTypeError("Promise resolver %s is not a function", vm.describeForError(exec))
 	}
+	vm.checkPendingPromises()
 	p := vm.OrdinaryCreateFromConstructor(c.NewTarget, "Promise.prototype", ClassPromise)
 	vm.exec.promiseSeq++
+	vm.exec.pendingPromises++
 	p.slots = &promiseSlots{seq: vm.exec.promiseSeq}
 	res, rej := vm.resolvingFunctions(p)
 	func() {
@@ -61,7 +63,14 @@ func promiseThen(vm *VM, c NativeCall) Value {
 		onR = undefinedValue
 	}
 	if SameValue(ctor, pc) {
+		vm.checkPendingPromises()
 		derived := vm.newPromise()
+		if vm.exec.combinatorThens > 0 {
+			// Promise.all(items) subscribes with then: the promises that makes are the
+			// combinator's bookkeeping, so that n calls cost n promises, not 2n
+			promiseOf(derived).uncounted = true
+			vm.exec.pendingPromises--
+		}
 		vm.performThen(p, &reaction{handler: onF, derived: derived}, &reaction{handler: onR, derived: derived, reject: true})
 		return objectValue(derived)
 	}
@@ -107,9 +116,19 @@ func setupPromiseStatics(r *Realm) {
 	r.value(proto, symKey(symToStringTag), asciiValue("Promise"), propConfigurable)
 }
 
+// combinatorThen subscribes a combinator (Promise.all, race, ...) to one of its elements with
+// next.then(onF, onR). The promise then makes for it is the combinator's bookkeeping: it is
+// left out of the pending-promise cap, so that n pending calls cost n promises, not 2n.
+func (vm *VM) combinatorThen(next, onF, onR Value) {
+	vm.exec.combinatorThens++
+	defer func() { vm.exec.combinatorThens-- }()
+	vm.Invoke(next, strKey("then"), onF, onR)
+}
+
 // newPromiseCapability is NewPromiseCapability(C): the promise and its resolving functions.
 func (vm *VM) newPromiseCapability(c Value) (p Value, resolve, reject Value) {
 	if pc := vm.realm.Intrinsic("Promise"); c.kind == KindObject && c.obj() == pc {
+		vm.checkPendingPromises()
 		o := vm.newPromise()
 		res, rej := vm.resolvingFunctions(o)
 		return objectValue(o), objectValue(res), objectValue(rej)
@@ -232,7 +251,7 @@ func (vm *VM) promiseCombinator(c NativeCall, kind combinator) Value {
 			case combineAny:
 				onF, onR = resolve, vm.newElementFunction(st, i, false)
 			}
-			vm.Invoke(next, strKey("then"), onF, onR)
+			vm.combinatorThen(next, onF, onR)
 			i++
 			return true
 		})
@@ -272,7 +291,7 @@ func promiseRace(vm *VM, c NativeCall) Value {
 		}
 		vm.ForOf(c.Arg(0), func(v Value) bool {
 			next := vm.Call(resolveFn, c.This, v)
-			vm.Invoke(next, strKey("then"), resolve, reject)
+			vm.combinatorThen(next, resolve, reject)
 			return true
 		})
 	}()

@@ -111,7 +111,7 @@ func (vm *VM) promiseAllKeyed(c NativeCall, settled bool) Value {
 				onR = vm.newKeyedElement(st, called, i, true)
 			}
 			st.remaining++
-			vm.Invoke(next, strKey("then"), onF, onR)
+			vm.combinatorThen(next, onF, onR)
 		}
 		st.remaining--
 		if st.remaining == 0 {

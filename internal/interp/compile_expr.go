@@ -526,8 +526,12 @@ func staticPath(x js.IExpr) (string, bool) {
 }
 
 // args pushes call arguments and emits the call; calleeB is the call's operand B (see
-// calleeName; 0 for constructs and super calls).
+// calleeName; 0 for super calls).
 func (c *compiler) args(list []js.Arg, plain, spread Op, calleeB int) {
+	// The call itself is at the position marked before its arguments, not at its last
+	// argument's: an error a built-in raises inside the call (Array.from calling an iterator's
+	// next) is located at the call the program wrote.
+	at := c.fs.pending
 	hasSpread := false
 	for _, a := range list {
 		if a.Rest {
@@ -538,6 +542,7 @@ func (c *compiler) args(list []js.Arg, plain, spread Op, calleeB int) {
 		for _, a := range list {
 			c.expr(a.Value)
 		}
+		c.fs.pending = at
 		c.emit(plain, len(list), calleeB)
 		return
 	}
@@ -550,6 +555,7 @@ func (c *compiler) args(list []js.Arg, plain, spread Op, calleeB int) {
 			c.op(OpArrayPush)
 		}
 	}
+	c.fs.pending = at
 	c.emit(spread, 0, calleeB)
 }
 
@@ -669,11 +675,13 @@ func (c *compiler) storeBindingKeep(b *binding) { c.storeBinding(b, 1) }
 func (c *compiler) newExpr(n *js.NewExpr) {
 	c.expr(n.X)
 	c.mark(n)
+	// operand B names the constructor as written, for V8's "Math.abs is not a constructor"
+	calleeB := c.calleeName(n.X)
 	if n.Args == nil {
-		c.emit(OpNew, 0, 0)
+		c.emit(OpNew, 0, calleeB)
 		return
 	}
-	c.args(n.Args.List, OpNew, OpNewSpread, 0)
+	c.args(n.Args.List, OpNew, OpNewSpread, calleeB)
 }
 
 func (c *compiler) unary(n *js.UnaryExpr) {

@@ -228,6 +228,45 @@ func (vm *VM) Construct(fn Value, newTarget *Object, args ...Value) Value {
 }
 
 // describeForError renders a value for an error message without calling JavaScript.
+// throwSetRefused throws the TypeError of a strict-mode assignment to key of o that was
+// refused, with V8's wording for each reason: a read-only property (own or inherited), an
+// accessor without a setter, or a new property on an object that is not extensible (frozen,
+// sealed, preventExtensions).
+func (vm *VM) throwSetRefused(o *Object, key PropertyKey) {
+	for q := o; q != nil; q = q.proto {
+		p, ok := q.getOwn(key)
+		if !ok {
+			continue
+		}
+		if p.isAccessor() {
+			vm.throwTypeError("Cannot set property %s of %s which has only a getter", key.String(), objectTag(o))
+		}
+		vm.throwTypeError("Cannot assign to read only property '%s' of object '%s'", key.String(), objectTag(o))
+	}
+	if o != nil && !o.extensible() {
+		vm.throwTypeError("Cannot add property %s, object is not extensible", key.String())
+	}
+	vm.throwTypeError("Cannot assign to read only property '%s' of object", key.String())
+}
+
+// objectTag names an object in a message as V8 does: '[object Array]' for an array,
+// '#<Name>' after its constructor otherwise (without running getters).
+func objectTag(o *Object) string {
+	if o == nil {
+		return "#<Object>"
+	}
+	if o.class == ClassArray {
+		return "[object Array]"
+	}
+	name := "Object"
+	if c := lookupDataProperty(o, strKey("constructor")).asObject(); c != nil {
+		if n := lookupDataProperty(c, keyName); n.kind == KindString && n.str().Len() > 0 {
+			name = n.str().String()
+		}
+	}
+	return "#<" + name + ">"
+}
+
 func (vm *VM) describeForError(v Value) string {
 	switch v.kind {
 	case KindString:

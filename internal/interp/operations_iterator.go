@@ -89,10 +89,41 @@ func (vm *VM) IteratorClose(it *Iterator, thrown bool) {
 
 // ForOf iterates an iterable calling fn for each value; fn returns false to stop early (the
 // iterator is then closed). If fn throws, the iterator is closed and the exception goes on.
+//
+// ForOf serves built-ins given an iterable argument (Promise.all, new Set, ...): a value that is
+// not iterable is a TypeError worded as V8 words it for them, naming the value's type
+// ("number 5 is not iterable (cannot read property Symbol(Symbol.iterator))").
 func (vm *VM) ForOf(iterable Value, fn func(v Value) bool) {
-	// fast path: unmodified arrays with the built-in iterator
-	it := vm.GetIterator(iterable)
-	vm.iterate(it, fn)
+	var m Value
+	if !iterable.IsNullish() {
+		m = vm.GetMethod(iterable, symKey(symIterator))
+	}
+	if iterable.IsNullish() || m.IsUndefined() {
+		vm.throwTypeError("%s is not iterable (cannot read property Symbol(Symbol.iterator))", notIterableDescription(iterable))
+	}
+	vm.iterate(vm.GetIteratorFromMethod(iterable, m), fn)
+}
+
+// notIterableDescription names a value that is not iterable as V8's messages for built-ins
+// do: its type, and the value itself for a primitive that has a short form.
+func notIterableDescription(v Value) string {
+	switch v.kind {
+	case KindUndefined:
+		return "undefined"
+	case KindNull:
+		return "object null"
+	case KindNumber:
+		return "number " + v.String()
+	case KindBool:
+		return "boolean " + v.String()
+	case KindSymbol:
+		return "symbol"
+	case KindObject:
+		if v.obj().isCallable() {
+			return "function"
+		}
+	}
+	return "object"
 }
 
 // iterate drives an iterator record with fn (see ForOf).

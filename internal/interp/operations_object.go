@@ -174,7 +174,7 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 // SetProp is [[Set]] with Throw=true (strict mode assignment).
 func (vm *VM) SetProp(o *Object, key PropertyKey, v Value) {
 	if !vm.setOn(o, key, v, objectValue(o)) {
-		vm.throwTypeError("Cannot assign to read only property '%s' of object", key)
+		vm.throwSetRefused(o, key)
 	}
 }
 
@@ -198,7 +198,7 @@ func (vm *VM) PutValue(base Value, key PropertyKey, v Value) {
 func (vm *VM) arraySetLength(a *Object, v Value) bool {
 	n := vm.ToNumber(v)
 	u := vm.ToUint32(v)
-	if float64(u) != n {
+	if float64(u) != n || (u > maxArrayLength && u > a.length) {
 		vm.throwRangeError("Invalid array length")
 	}
 	if a.flags&objLengthReadOnly != 0 {
@@ -213,7 +213,7 @@ func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor
 	if o.class == ClassArray && key == keyLength && d.HasValue {
 		n := vm.ToNumber(d.Value)
 		u := vm.ToUint32(d.Value)
-		if float64(u) != n {
+		if float64(u) != n || (u > maxArrayLength && u > o.length) {
 			vm.throwRangeError("Invalid array length")
 		}
 		d.Value = Number(float64(u))
@@ -224,6 +224,9 @@ func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor
 // DefinePropertyOrThrow is [[DefineOwnProperty]] that throws a TypeError when refused.
 func (vm *VM) DefinePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescriptor) {
 	if !vm.DefineOwnProperty(o, key, d) {
+		if _, exists := o.getOwn(key); !exists && !o.extensible() {
+			vm.throwTypeError("Cannot define property %s, object is not extensible", key)
+		}
 		vm.throwTypeError("Cannot redefine property: %s", key)
 	}
 }

@@ -22,6 +22,9 @@ type promiseSlots struct {
 	handled bool
 	hostID  uint64 // host promises: their id (0 otherwise)
 	seq     uint64 // creation number (execState.promiseSeq), orders UnhandledRejections
+	// uncounted: a combinator's throwaway then-promise, left out of the pending-promise cap
+	// (not saved: after a restore it counts, which only makes the cap stricter)
+	uncounted bool
 }
 
 // reaction is a PromiseReaction.
@@ -52,8 +55,24 @@ func (vm *VM) newPromise() *Object {
 	}
 	o := vm.newObject(proto, ClassPromise)
 	vm.exec.promiseSeq++
+	vm.exec.pendingPromises++
 	o.slots = &promiseSlots{seq: vm.exec.promiseSeq}
 	return o
+}
+
+// checkPendingPromises throws the RangeError of the pending-promise cap before a promise the
+// program asked for (new Promise, then, a combinator, a tool call) is made past it. Promises
+// the VM makes for itself (an async function's) are counted but never refused: the places
+// that make them cannot throw.
+func (vm *VM) checkPendingPromises() {
+	if vm.exec.combinatorThens > 0 {
+		return
+	}
+	// +1: the program's own promise, pending while it runs, is not one of the program's
+	if vm.exec.pendingPromises >= maxPendingPromises+1 {
+		// V8 has no such limit, so no message to match: this one names the cap.
+		vm.throwRangeError("too many pending promises: more than %d unsettled at once (tool calls included)", maxPendingPromises)
+	}
 }
 
 func promiseOf(o *Object) *promiseSlots {
@@ -112,6 +131,9 @@ func (vm *VM) rejectPromise(p *Object, v Value) {
 
 func (vm *VM) settle(p *Object, st promiseStatus, v Value) {
 	ps := promiseOf(p)
+	if ps.status == promisePending && !ps.uncounted && vm.exec.pendingPromises > 0 {
+		vm.exec.pendingPromises--
+	}
 	ps.status, ps.value = st, v
 	rs := ps.fulfill
 	if st == promiseRejected {

@@ -531,6 +531,9 @@ func decodePromise(d *heapDecoder, r *jsonReader, s slotCodec) {
 	r.beginArray()
 	r.more(true)
 	ps.status = promiseStatus(r.int())
+	if ps.status == promisePending {
+		d.vm.exec.pendingPromises++
+	}
 	r.more(false)
 	ps.value = d.value(r)
 	r.more(false)

@@ -83,11 +83,15 @@ type execState struct {
 	thrown      bool
 	started     bool
 
-	jobs            []job
-	hostPromise     map[uint64]*Object
-	nextHostID      uint64
-	unhandled       []*Object
-	promiseSeq      uint64 // promises created so far: each promise's creation number
+	jobs        []job
+	hostPromise map[uint64]*Object
+	nextHostID  uint64
+	unhandled   []*Object
+	promiseSeq  uint64 // promises created so far: each promise's creation number
+	// pendingPromises counts the promises not settled yet, for the cap of maxPendingPromises;
+	// not saved in snapshots: decoding a pending promise counts it again.
+	pendingPromises int
+	combinatorThens int // > 0 while a Promise combinator subscribes to its elements
 	pendingErr      error
 	asyncExit       bool
 	lastThrow       Value
@@ -491,7 +495,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				base, key, v, this := stack[ex.sp-4], stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 				ex.sp -= 3
 				if !vm.setOn(base.asObject(), vm.ToPropertyKey(key), v, this) {
-					vm.throwTypeError("Cannot assign to read only property '%s' of object", vm.ToPropertyKey(key))
+					vm.throwSetRefused(base.asObject(), vm.ToPropertyKey(key))
 				}
 				stack[ex.sp-1] = v
 				break
@@ -558,7 +562,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			fo := fnv.asObject()
 			if isNew {
 				if fo == nil || !fo.isConstructor() {
-					vm.throwTypeError("%s is not a constructor", vm.describeForError(fnv))
+					vm.notConstructor(f, in, fnv)
 				}
 			} else if fo == nil || !fo.isCallable() {
 				vm.notCallable(f, in, fnv)

@@ -178,7 +178,7 @@ func (vm *VM) putMember(obj Value, key PropertyKey, v Value) {
 			}
 		}
 		if !vm.setOn(o, key, v, obj) {
-			vm.throwTypeError("Cannot assign to read only property '%s' of object", key.String())
+			vm.throwSetRefused(o, key)
 		}
 		return
 	}
@@ -234,7 +234,10 @@ func (vm *VM) deleteMember(obj Value, key PropertyKey) bool {
 	return true
 }
 
-// maxArrayLength is the cap on dense array storage.
+// maxArrayLength is the cap on an array's length: growing past it (push, Array(n), setting
+// length) is a RangeError "Invalid array length", V8's message for lengths past 2^32-1. A
+// sparse write at a higher index is the one way past it (the element lives in the property
+// map, not in storage the cap protects).
 const maxArrayLength = 10_000_000
 
 func (vm *VM) arrayAppend(a *Object, v Value) {
@@ -254,7 +257,8 @@ func (vm *VM) spreadInto(a *Object, src Value) {
 		}
 		return
 	}
-	vm.ForOf(src, func(v Value) bool {
+	// spread is the language's iteration, not a built-in's: GetIterator's message
+	vm.iterate(vm.GetIterator(src), func(v Value) bool {
 		vm.arrayAppend(a, v)
 		return true
 	})
@@ -320,6 +324,16 @@ func (vm *VM) notCallable(f *frame, in Instr, v Value) {
 		vm.throwTypeError("%s is not a function", text)
 	}
 	vm.throwTypeError("%s is not a function", vm.describeForError(v))
+}
+
+// notConstructor throws the TypeError of new applied to v, naming the constructor as the
+// program wrote it when the instruction knows it (new Math.abs(): "Math.abs is not a
+// constructor", as V8 says).
+func (vm *VM) notConstructor(f *frame, in Instr, v Value) {
+	if in.B > 0 && int(in.B) <= len(f.code.vals) {
+		vm.throwTypeError("%s is not a constructor", f.code.vals[in.B-1].String())
+	}
+	vm.throwTypeError("%s is not a constructor", vm.describeForError(v))
 }
 
 // execMisc executes the less frequent operations. It reports done when the

@@ -26,11 +26,6 @@ var catchableKinds = map[Kind]bool{
 	KindInvalidDataValue:  true,
 }
 
-// KindInterrupted is a warning only: a call was still running or pending when the program
-// returned, and was interrupted (durable work is cancelled at its tool: by the run itself
-// without a journal, else by its host).
-const KindInterrupted Kind = "Interrupted"
-
 // finish builds the Result of a program that ended (returned or threw).
 func (e *Execution) finish() {
 	v, thrown := e.vm.Result()
@@ -69,15 +64,29 @@ func (e *Execution) finishWithError(d *Diagnostic) {
 }
 
 // complete adds what every Result carries: logs, warnings, calls; cancels leftover work.
+//
+// Work still running when the program returns is interrupted without a warning of its own
+// (its call's status says cancelled): a program may leave work behind on purpose, the loser of
+// a Promise.race for one. What the host hears about is what the program could not have
+// handled: a call that had already failed, reported as the rejection it was, and a time limit
+// that ran out while the leftover work was being stopped (a TimeoutExceeded warning, first).
 func (e *Execution) complete() {
 	res := e.result
+	if res.OK && e.vm != nil {
+		e.settleArrived()
+	}
 	if e.vm != nil {
 		for _, r := range e.vm.UnhandledRejections() {
 			kind, msg, line, col := e.describe(r)
-			e.warnings = append(e.warnings, Warning{Kind: kind, Message: "unhandled rejection: " + msg, Line: line, Column: col})
+			e.warnings = append(e.warnings, Warning{Kind: kind, Message: "unhandled rejection from an un-awaited promise: " + msg, Line: line, Column: col})
 		}
 	}
-	e.interruptLeftovers()
+	leftover := e.interruptLeftovers()
+	if left, limited := e.remaining(); res.OK && leftover && limited && left <= 0 {
+		e.warnings = append([]Warning{{Kind: KindTimeoutExceeded, Message: fmt.Sprintf(
+			"the program returned, but background work was still running at the time limit of %d ms and was interrupted; await every promise you start",
+			e.limits.TimeoutMs)}}, e.warnings...)
+	}
 	res.Warnings = e.warnings
 	res.Logs = e.logs
 	res.ToolCalls = make([]ToolCallRecord, len(e.calls))
@@ -87,8 +96,8 @@ func (e *Execution) complete() {
 	if !res.OK {
 		res.Warnings = nil
 	}
-	res.LimitOutput(e.limits.MaxOutputBytes)
 	limitMessages(res, e.limits.MaxOutputBytes)
+	res.LimitOutput(e.limits.MaxOutputBytes)
 	e.state = StateDone
 	if e.cancelAll != nil {
 		e.cancelAll()
@@ -129,19 +138,51 @@ func (e *Execution) awaitDurableStarts() {
 	}
 }
 
-// interruptLeftovers cancels calls still running or pending when the program ended. Durable
-// work is cancelled at its tool by exactly one party: a run without a journal cancels it here,
-// in process (codemode eval has nobody else to do it); a journaled run leaves it to its host,
-// which owns the calls it recorded pending (the durable service cancels them from a job once the
-// run's end is stored, so the drive never waits on a toolset's cancel).
-func (e *Execution) interruptLeftovers() {
+// settleArrived hands the program the outcomes that arrived before it returned but that it had
+// not taken yet: a call that failed then is an unhandled rejection (unless the program attached
+// a handler), not work interrupted. Nothing of the program runs any more; the promises only
+// settle.
+func (e *Execution) settleArrived() {
+	for more := true; more && e.inflight > 0; {
+		select {
+		case s := <-e.settledCh:
+			e.inflight--
+			e.ready = append(e.ready, s)
+		default:
+			more = false
+		}
+	}
+	batch := e.ready
+	e.ready = nil
+	for _, s := range batch {
+		if s.pending || (s.call.status != CallRunning && s.call.status != CallPending) {
+			// started durable work stays pending; it is cancelled below
+			if s.pending && s.call.status == CallRunning {
+				s.call.status = CallPending
+				s.call.handle = s.handle
+			}
+			continue
+		}
+		if err := e.settle(context.Background(), s.call, s); err != nil {
+			e.rt.opts.Logger.Warn("settle call after the program returned", "run_id", e.runID, "key", s.call.Key, "error", err)
+		}
+	}
+}
+
+// interruptLeftovers cancels calls still running or pending when the program ended and reports
+// whether there were any. Durable work is cancelled at its tool by exactly one party: a run
+// without a journal cancels it here, in process (codemode eval has nobody else to do it); a
+// journaled run leaves it to its host, which owns the calls it recorded pending (the durable
+// service cancels them from a job once the run's end is stored, so the drive never waits on a
+// toolset's cancel).
+func (e *Execution) interruptLeftovers() bool {
 	e.awaitDurableStarts()
+	leftover := false
 	for _, c := range e.calls {
 		if c.status != CallRunning && c.status != CallPending {
 			continue
 		}
-		e.warnings = append(e.warnings, Warning{Kind: KindInterrupted,
-			Message: fmt.Sprintf("%s (call %d) was still %s when the program returned and was interrupted", AccessPath(c.Path), c.CallID, c.status)})
+		leftover = true
 		if c.status == CallPending && c.handle != nil && e.journal == nil {
 			if tool, ok := e.rt.toolbox.Lookup(c.Path); ok && tool.Durable != nil {
 				ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
@@ -153,6 +194,7 @@ func (e *Execution) interruptLeftovers() {
 		}
 		c.status = CallCancelled
 	}
+	return leftover
 }
 
 // describe classifies a thrown or rejected value: its kind, message and position.

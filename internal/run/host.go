@@ -71,9 +71,11 @@ func (h *host) CallHost(vm *interp.VM, id string, this interp.Value, args []inte
 		return interp.Undefined(), &interp.Diagnostic{Kind: string(KindToolCallLimitExceeded),
 			Message: fmt.Sprintf("the run made more than %d tool calls (maxToolCalls)", max)}
 	}
+	// The promise first: past the cap of pending promises it throws a RangeError, and a
+	// call refused there gets no call id.
+	pid, promise := vm.NewHostPromise()
 	e.nextCallID++
 	call := toolcall.Call{RunID: e.runID, CallID: e.nextCallID, Key: toolcall.Key(e.runID, e.nextCallID), Path: path}
-	pid, promise := vm.NewHostPromise()
 	c := &callState{Call: call, promiseID: pid, status: CallRunning, started: time.Now()}
 	e.calls = append(e.calls, c)
 	e.byPromise[pid] = c

@@ -183,9 +183,12 @@ const truncationMarker = "…[truncated]"
 // budget becomes a JSON string holding the start of its JSON text followed
 // by "…[truncated]". The log lines then fit in what remains, in order; the
 // first line that does not fit and all after it are replaced by one line
-// "…[N log lines truncated]". When anything was cut, Truncated is set and a
-// KindTruncated warning is appended (for successful runs only; a failed run
-// shows the log marker alone).
+// "…[N log lines truncated]". Warnings have a budget of their own, maxBytes
+// of their JSON, so that a large value cannot crowd out what went wrong: they
+// are kept in order while they fit, and the rest are left out. When anything
+// was cut, Truncated is set and one KindTruncated warning, saying what was
+// cut, ends the warnings (for successful runs only; a failed run shows the
+// log marker alone).
 func (r *Result) LimitOutput(maxBytes int64) bool {
 	if maxBytes <= 0 {
 		return false
@@ -210,12 +213,27 @@ func (r *Result) LimitOutput(maxBytes int64) bool {
 		}
 		used += n
 	}
+	droppedWarnings := 0
+	if r.OK {
+		warned := int64(0)
+		for i, w := range r.Warnings {
+			q, _ := json.Marshal(w)
+			if warned+int64(len(q)) > maxBytes {
+				droppedWarnings = len(r.Warnings) - i
+				r.Warnings = r.Warnings[:i:i]
+				cut = true
+				break
+			}
+			warned += int64(len(q))
+		}
+	}
 	if cut && r.OK {
 		r.Truncated = true
-		r.Warnings = append(r.Warnings, Warning{
-			Kind:    KindTruncated,
-			Message: fmt.Sprintf("output truncated to maxOutputBytes (%d bytes)", maxBytes),
-		})
+		msg := fmt.Sprintf("output truncated to maxOutputBytes (%d bytes)", maxBytes)
+		if droppedWarnings > 0 {
+			msg += fmt.Sprintf("; %d more warnings left out", droppedWarnings)
+		}
+		r.Warnings = append(r.Warnings, Warning{Kind: KindTruncated, Message: msg})
 	}
 	return cut
 }

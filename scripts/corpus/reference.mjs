@@ -25,7 +25,9 @@
 // The search built-in is not modelled. Work still running when the
 // program returns is abandoned (the process exits).
 import { readFileSync } from 'node:fs';
-import { format } from 'node:util';
+import { format, inspect } from 'node:util';
+import { Console } from 'node:console';
+import { Writable } from 'node:stream';
 
 // node 20 lacks a few built-ins of the language (ES2024/ES2025). They are
 // installed here, written after their specifications, so the corpus can
@@ -416,7 +418,20 @@ async function main() {
   globalThis.tools = tools;
   const logs = [];
   const capture = (...a) => { logs.push(format(...a)); };
-  const console = { log: capture, info: capture, warn: capture, error: capture };
+  // console.table is node's own, written to a string (its stream writes synchronously);
+  // console.dir is util.inspect with the caller's options, as node's console.dir.
+  let tableText = '';
+  const tableConsole = new Console({
+    stdout: new Writable({ write(chunk, _enc, cb) { tableText += chunk; cb(); } }),
+    colorMode: false,
+  });
+  const table = (...a) => {
+    tableText = '';
+    tableConsole.table(...a);
+    logs.push(tableText.replace(/\n$/, ''));
+  };
+  const dir = (v, opts) => { logs.push(inspect(v, { ...opts, customInspect: false })); };
+  const console = { log: capture, info: capture, warn: capture, error: capture, table, dir };
   const AsyncFunction = (async () => {}).constructor;
   let result;
   let fn;
