@@ -131,7 +131,12 @@ return r;`
 			require.NoError(t, err)
 			require.JSONEq(t, `{"approved": true}`, okValue(t, b.waitStatus(t, approved.ID, durable.StatusSucceeded, durable.StatusFailed)))
 
-			// No answer: the deadline passes.
+			// No answer: the deadline passes. (On a loaded machine the run may not have made
+			// its calls yet.)
+			waitDB(t, 30*time.Second, "the timed-out run's two calls", func() bool {
+				calls, err := b.store.ListCalls(b.ctx, timedOut.ID)
+				return err == nil && len(calls) >= 2
+			})
 			until := b.timerUntil(t, timedOut.ID, 2)
 			r = b.waitStatus(t, timedOut.ID, durable.StatusSucceeded, durable.StatusFailed)
 			require.JSONEq(t, `{"timedOut": true}`, okValue(t, r))

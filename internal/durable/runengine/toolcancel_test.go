@@ -214,7 +214,7 @@ return r.sum;
 `})
 		require.NoError(t, err)
 		final := b.waitStatus(t, run.ID, durable.StatusSucceeded)
-		require.Contains(t, string(final.Result), "Interrupted")
+		require.Contains(t, string(final.Result), `"path":"ts.approvals.request","status":"cancelled"`)
 		key := toolcall.Key(run.ID, 1)
 		waitDB(t, 30*time.Second, "the cancel job to complete", func() bool {
 			state, _ := b.cancelJobState(t, run.ID, 1)
