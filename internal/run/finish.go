@@ -109,6 +109,18 @@ func (e *Execution) complete() {
 // be cancelled at its tool. A journaled run records each such handle (Journal.CallPending), so
 // that its host knows the call is pending and cancels it; a journal error is the drive's
 // (host.journalErr).
+// pendAfterReturn records a durable start that answered after the program returned: the call
+// is pending with its handle, and a journal learns it, so that its host cancels the work.
+func (e *Execution) pendAfterReturn(s settlement) {
+	s.call.status = CallPending
+	s.call.handle = s.handle
+	if e.journal != nil && e.host.journalErr == nil {
+		if err := e.journal.CallPending(e.host.callCtx, s.call.Call, s.handle); err != nil {
+			e.host.journalErr = fmt.Errorf("record pending call %s: %w", s.call.Key, err)
+		}
+	}
+}
+
 func (e *Execution) awaitDurableStarts() {
 	starting := func() bool {
 		for _, c := range e.calls {
@@ -124,13 +136,7 @@ func (e *Execution) awaitDurableStarts() {
 		case s := <-e.settledCh:
 			e.inflight--
 			if s.pending && s.call.status == CallRunning {
-				s.call.status = CallPending
-				s.call.handle = s.handle
-				if e.journal != nil && e.host.journalErr == nil {
-					if err := e.journal.CallPending(e.host.callCtx, s.call.Call, s.handle); err != nil {
-						e.host.journalErr = fmt.Errorf("record pending call %s: %w", s.call.Key, err)
-					}
-				}
+				e.pendAfterReturn(s)
 			}
 		case <-timeout:
 			return
@@ -158,8 +164,7 @@ func (e *Execution) settleArrived() {
 		if s.pending || (s.call.status != CallRunning && s.call.status != CallPending) {
 			// started durable work stays pending; it is cancelled below
 			if s.pending && s.call.status == CallRunning {
-				s.call.status = CallPending
-				s.call.handle = s.handle
+				e.pendAfterReturn(s)
 			}
 			continue
 		}
