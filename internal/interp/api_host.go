@@ -56,12 +56,9 @@ func (vm *VM) NewHostFunction(id, name string, length int) Value {
 // maxPendingPromises caps the promises that may be pending at once, tool calls' included.
 const maxPendingPromises = 10_000
 
-// ErrTooManyPendingPromises is returned by NewHostPromise when
-// maxPendingPromises host promises are already pending.
-var ErrTooManyPendingPromises = errors.New("interp: too many pending host promises")
-
 // NewHostPromise creates a pending promise settled later by SettleHostPromise.
-// Its bookkeeping is part of snapshots. Ids start at 1 and increase.
+// Its bookkeeping is part of snapshots. Ids start at 1 and increase. Past the cap of
+// pending promises (maxPendingPromises) it throws the program's RangeError instead.
 func (vm *VM) NewHostPromise() (id uint64, promise Value) {
 	ex := &vm.exec
 	if ex.hostPromise == nil {
