@@ -396,6 +396,9 @@ type EventDataCancelled struct {
 
 // EventDataCheckpointed Data of "checkpointed".
 type EventDataCheckpointed struct {
+	// Bytes The snapshot's size in bytes (header and state).
+	Bytes *int `json:"bytes,omitempty"`
+
 	// Seq The snapshot's sequence number.
 	Seq    int     `json:"seq"`
 	Worker *string `json:"worker,omitempty"`
@@ -461,6 +464,8 @@ type EventDataStarted struct {
 
 // EventDataSuspended Data of "suspended" and "yielded".
 type EventDataSuspended struct {
+	// Bytes The snapshot's size in bytes (header and state).
+	Bytes   *int    `json:"bytes,omitempty"`
 	Pending []int   `json:"pending"`
 	Seq     int     `json:"seq"`
 	Worker  *string `json:"worker,omitempty"`

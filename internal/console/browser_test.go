@@ -78,6 +78,8 @@ func TestBrowser(t *testing.T) {
 	b.waitJS(`document.querySelector('.pending-call pre.signature')?.textContent.startsWith('tools.ops.approvals.request(input: {')`)
 	require.Contains(t, b.evalString(`document.querySelector('.pending-call pre.signature').textContent`), "approved: boolean")
 	b.waitJS(`!!document.querySelector('#timeline-table tr[data-type="suspended"]')`)
+	// The snapshot's size, from the event.
+	require.Regexp(t, `^[0-9.]+ (B|KB|KiB|kB)$`, b.evalString(`document.querySelector('#timeline-table tr[data-type="suspended"] .size')?.textContent ?? ''`))
 	require.Equal(t, "The logs come with the result.", b.evalString(`document.querySelector('#logs p').textContent`))
 	b.screenshot("02-suspended")
 

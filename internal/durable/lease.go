@@ -487,7 +487,7 @@ func (l *Lease) Checkpoint(ctx context.Context, snapshot Snapshot) error {
 		if err != nil {
 			return err
 		}
-		return addEvent(ctx, tx, l.runID, EventCheckpointed, l.withWorker(map[string]any{"seq": next}))
+		return addEvent(ctx, tx, l.runID, EventCheckpointed, l.withWorker(map[string]any{"seq": next, "bytes": snapshot.Len()}))
 	})
 	if err != nil {
 		return fmt.Errorf("checkpoint run %s: %w", l.runID, err)
@@ -558,7 +558,7 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 		for i, c := range pending {
 			ids[i] = c.CallID
 		}
-		if err := addEvent(ctx, tx, l.runID, event, l.withWorker(map[string]any{"seq": next, "pending": ids})); err != nil {
+		if err := addEvent(ctx, tx, l.runID, event, l.withWorker(map[string]any{"seq": next, "bytes": snapshot.Len(), "pending": ids})); err != nil {
 			return err
 		}
 		if yielded || hasUnapplied {

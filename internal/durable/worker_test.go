@@ -308,6 +308,11 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 			require.NoError(t, json.Unmarshal(e.Data, &data), "%s data is an object: %s", e.Type, e.Data)
 			require.NotEmpty(t, data["worker"], "%s names the worker: %s", e.Type, e.Data)
 		}
+		if e.Type == EventSuspended || e.Type == EventCheckpointed {
+			var data struct{ Bytes int }
+			require.NoError(t, json.Unmarshal(e.Data, &data))
+			require.Positive(t, data.Bytes, "%s has the snapshot's size: %s", e.Type, e.Data)
+		}
 	}
 	require.Contains(t, types, EventSuspended)
 	require.Contains(t, types, EventResumed)

@@ -704,11 +704,15 @@ export interface components {
         EventDataCheckpointed: {
             /** @description The snapshot's sequence number. */
             seq: number;
+            /** @description The snapshot's size in bytes (header and state). */
+            bytes?: number;
             worker?: string;
         };
         /** @description Data of "suspended" and "yielded". */
         EventDataSuspended: {
             seq: number;
+            /** @description The snapshot's size in bytes (header and state). */
+            bytes?: number;
             pending: number[];
             worker?: string;
         };
