@@ -133,9 +133,9 @@ return r;`
 
 			// No answer: the deadline passes. (On a loaded machine the run may not have made
 			// its calls yet.)
-			waitDB(t, 30*time.Second, "the timed-out run's two calls", func() bool {
+			waitDB(t, 30*time.Second, "the timed-out run's timer to be pending", func() bool {
 				calls, err := b.store.ListCalls(b.ctx, timedOut.ID)
-				return err == nil && len(calls) >= 2
+				return err == nil && len(calls) >= 2 && len(calls[1].Handle) > 0
 			})
 			until := b.timerUntil(t, timedOut.ID, 2)
 			r = b.waitStatus(t, timedOut.ID, durable.StatusSucceeded, durable.StatusFailed)
