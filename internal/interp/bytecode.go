@@ -141,6 +141,8 @@ type Program struct {
 
 	compiledBinOnce sync.Once
 	compiledBinary  []byte // the "compiled" member of format-2 snapshots
+	packedOnce      sync.Once
+	packed          []byte // the "program" member of format-2 snapshots (snapshot_bin_program.go)
 }
 
 // quoted returns the source as snapshots write it: a JSON string of its UTF-16 code units.

@@ -60,7 +60,10 @@ const (
 	binNegZero   = 0x12
 	binWellKnown = 0x13 // a string token follows: the symbol's name
 	binBytes     = 0x14 // uvarint length, bytes
-	binSmall     = 0x80 // binSmall|n: the integer n, 0 <= n < 128
+	// Minor version 1 (snapshot_bin_program.go): object entries of the common shapes.
+	binArrayObj = 0x15 // an array value follows: {"c":"Array","el":[...]}
+	binPlainObj = 0x16 // an array value follows: {"pr":[...]}
+	binSmall    = 0x80 // binSmall|n: the integer n, 0 <= n < 128
 )
 
 // Kinds of string table entries.
@@ -83,7 +86,7 @@ var binPeek = func() (t [256]byte) {
 	t[binFloat] = '0'
 	t[binString] = '"'
 	t[binBytes] = '"'
-	for _, c := range []byte{binObjRef, binNodeRef, binSym, binUndefined, binHole, binNaN, binInf, binNegInf, binNegZero, binWellKnown} {
+	for _, c := range []byte{binObjRef, binNodeRef, binSym, binUndefined, binHole, binNaN, binInf, binNegInf, binNegZero, binWellKnown, binArrayObj, binPlainObj} {
 		t[c] = '{' // tagged values are small objects in format 1
 	}
 	for c := binSmall; c < 256; c++ {
@@ -512,6 +515,8 @@ func (r *jsonReader) binSkip() {
 			r.binBytesTok()
 		case c == binWellKnown:
 			continue // its name follows
+		case c == binArrayObj || c == binPlainObj:
+			continue // its elements or properties follow
 		case c >= binNull && c <= binTrue, c >= binUndefined && c <= binNegZero:
 		default:
 			r.pos--
@@ -551,18 +556,18 @@ func (r *jsonReader) binCountRest() int {
 func (vm *VM) finishBin(e *heapEncoder, execBytes []byte) ([]byte, error) {
 	prog := vm.exec.program
 	h := vm.snapshotHint
-	out := &jsonWriter{tab: &e.tab, buf: make([]byte, 0, h.objBytes+h.nodeBytes+len(execBytes)+len(prog.quoted())+len(prog.compiledBin())+64)}
+	out := &jsonWriter{tab: &e.tab, buf: make([]byte, 0, h.objBytes+h.nodeBytes+len(execBytes)+len(prog.packedBin())+64)}
 	out.beginObject()
 	out.key("format")
 	out.int(snapshotFormat2)
-	out.key("source")
-	out.bytes(prog.quoted())
+	out.key("minor")
+	out.int(binMinor)
+	out.key("program")
+	out.bytes(prog.packedBin())
 	out.key("script")
 	out.bool(prog.script)
 	out.key("code")
 	out.string(prog.CodeFingerprint())
-	out.key("compiled")
-	out.bytes(prog.compiledBin())
 	out.key("heap")
 	if err := e.finishTo(out, len(execBytes)+16); err != nil {
 		e.release()
@@ -583,7 +588,8 @@ func restoreBin(data []byte, cfg Config) (*VM, int, error) {
 	r := openBin(data)
 	var (
 		format          int64 = -1
-		source          []byte
+		minor           int64
+		source, packed  []byte
 		script          bool
 		code            string
 		compiled        []byte
@@ -605,8 +611,15 @@ func restoreBin(data []byte, cfg Config) (*VM, int, error) {
 			if format != snapshotFormat2 && r.err == nil {
 				return fail(fmt.Errorf("restore: format %d: %w", format, ErrSnapshotUnsupported))
 			}
+		case "minor":
+			minor = r.int()
+			if (minor < 0 || minor > binMinor) && r.err == nil {
+				return fail(fmt.Errorf("restore: format 2.%d: %w", minor, ErrSnapshotUnsupported))
+			}
 		case "source":
 			source = r.binBytesTok()
+		case "program":
+			packed = r.binBytesTok()
 		case "script":
 			script = r.bool()
 		case "code":
@@ -614,12 +627,16 @@ func restoreBin(data []byte, cfg Config) (*VM, int, error) {
 		case "compiled":
 			compiled = r.binBytesTok()
 		case "heap":
-			if r.err != nil || source == nil || format != snapshotFormat2 || haveHeap {
+			if r.err != nil || (source == nil) == (packed == nil) || format != snapshotFormat2 || haveHeap {
 				r.fail("heap before the program")
 				break
 			}
 			var err error
-			vm, err = restoreVM(source, script, code, compiled, cfg)
+			if packed != nil {
+				vm, err = restorePackedVM(packed, script, code, cfg)
+			} else {
+				vm, err = restoreVM(source, script, code, compiled, cfg)
+			}
 			if err != nil {
 				return fail(err)
 			}

@@ -110,6 +110,13 @@ func TestFormat2UnknownFormat(t *testing.T) {
 
 // FuzzRestoreFormat2 restores arbitrary bytes seeded with real format-2 snapshots: no panic,
 // and what restores snapshots again.
+//
+// The seeds are kilobytes long, so the fuzzer's minimization of each new interesting input
+// runs to its limit (-fuzzminimizetime, 60s by default), during which its execution count does
+// not move although the worker keeps executing inputs (thousands a second). Fuzz with a
+// smaller limit to keep it exploring:
+//
+//	go test -run XXX -fuzz FuzzRestoreFormat2 -fuzzminimizetime 200x ./internal/interp/
 func FuzzRestoreFormat2(f *testing.F) {
 	for _, s := range format2Seeds(f) {
 		f.Add(s)

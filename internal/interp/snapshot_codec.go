@@ -344,11 +344,25 @@ func restoreVM(quoted []byte, script bool, code string, compiled []byte, cfg Con
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
+	return vmOnProgram(prog, cfg), nil
+}
+
+// restorePackedVM is restoreVM for the "program" member of a format-2 snapshot.
+func restorePackedVM(packed []byte, script bool, code string, cfg Config) (*VM, error) {
+	prog, err := restorePrograms.restorePacked(packed, script, code)
+	if err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
+	}
+	return vmOnProgram(prog, cfg), nil
+}
+
+// vmOnProgram returns a VM to restore a snapshot of prog into.
+func vmOnProgram(prog *Program, cfg Config) *VM {
 	vm := newVM(cfg)
 	ex := &vm.exec
 	ex.program = prog
 	ex.started = true
-	return vm, nil
+	return vm
 }
 
 // readExec reads the exec section.

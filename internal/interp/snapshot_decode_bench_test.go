@@ -4,14 +4,14 @@ import (
 	"testing"
 )
 
-// BenchmarkSnapshotDecode splits Restore of mixedHeapProgram's snapshots into its parts:
+// BenchmarkSnapshotDecode splits Restore of mixedHeapProgram's format-1 snapshots into its parts:
 // "fresh" is the VM that Restore decodes into (New and the program cache), "sections" is
 // the reading of the heap and exec sections into such a VM (made outside the timer), so
 // that the decoder's own cost is measured without the realm's.
 func BenchmarkSnapshotDecode(b *testing.B) {
 	for _, size := range mixedHeapUnits {
 		b.Run(size.name, func(b *testing.B) {
-			data, err := mixedHeapVM(b, size.units).Snapshot()
+			data, err := mixedHeapVM(b, size.units).SnapshotFormat1() // snapshotSections reads JSON
 			if err != nil {
 				b.Fatal(err)
 			}

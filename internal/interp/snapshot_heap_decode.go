@@ -343,6 +343,21 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 	o.class = ClassObject
 	o.flags = objExtensible
 	hasProto, hasLen := false, false
+	if r.bin && r.pos < len(r.data) && (r.data[r.pos] == binArrayObj || r.data[r.pos] == binPlainObj) {
+		if r.data[r.pos] == binArrayObj {
+			o.class = ClassArray
+			r.pos++
+			o.elems = d.readElements(r)
+			o.length = uint32(len(o.elems))
+		} else {
+			r.pos++
+			d.readProps(r, o, false)
+		}
+		o.proto = d.vm.realm.defaultProto(o.class)
+		d.validateObject(r, o)
+		d.vm.allocated += objectBaseSize
+		return
+	}
 	if !r.open('{') {
 		r.expectSlow('{')
 	}

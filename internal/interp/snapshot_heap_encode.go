@@ -349,7 +349,9 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 				e.intrinsicDiff(o, ref.counterpart(r, o))
 				continue
 			}
-			e.objectEntry(o)
+			if e.w.tab == nil || !e.compactEntry(o) {
+				e.objectEntry(o)
+			}
 		}
 		if ni < len(e.nodeQueue) {
 			e.w = nodeW
@@ -437,6 +439,36 @@ func (e *heapEncoder) objectEntry(o *Object) {
 		e.slot(o.slots)
 	}
 	w.endObject()
+}
+
+// compactEntry writes the entry of a non-intrinsic object of a common shape in format 2 as
+// one token and a list: an array of the default prototype and flags with its elements only
+// (binArrayObj and the elements), an ordinary object of the default prototype and flags with
+// properties only (binPlainObj and the properties). It reports false for other objects.
+func (e *heapEncoder) compactEntry(o *Object) bool {
+	if o.slots != nil || o.programFlags() != objExtensible || o.proto != e.vm.realm.defaultProto(o.class) {
+		return false
+	}
+	w := e.w
+	switch {
+	case o.class == ClassArray && o.props.len() == 0 && int(o.length) == len(o.elems):
+		w.buf = append(w.buf, binArrayObj)
+		w.beginArray()
+		for _, v := range o.elems {
+			e.value(v)
+		}
+		w.endArray()
+	case o.class == ClassObject && o.props.len() > 0 && len(o.elems) == 0:
+		w.buf = append(w.buf, binPlainObj)
+		w.beginArray()
+		for i, k := range o.props.keys {
+			e.property(k, &o.props.props[i])
+		}
+		w.endArray()
+	default:
+		return false
+	}
+	return true
 }
 
 // elements writes "el" and "len" of an array.
