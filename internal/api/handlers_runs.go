@@ -51,12 +51,9 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 		n.Toolsets = *body.Toolsets
 	}
 	if body.Limits != nil {
-		if err := h.checkLimits(*body.Limits); err != nil {
-			return nil, err
-		}
-		raw, err := json.Marshal(body.Limits)
+		raw, err := h.limitsJSON(*body.Limits)
 		if err != nil {
-			return nil, fmt.Errorf("encode limits: %w", err)
+			return nil, err
 		}
 		n.Limits = raw
 	}
@@ -82,6 +79,18 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 }
 
 // checkLimits refuses limits outside 1 to the workers' ceilings.
+// limitsJSON checks a run's limits against the ceilings and encodes them as stored.
+func (h *handlers) limitsJSON(l gen.Limits) (json.RawMessage, error) {
+	if err := h.checkLimits(l); err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(l)
+	if err != nil {
+		return nil, fmt.Errorf("encode limits: %w", err)
+	}
+	return raw, nil
+}
+
 func (h *handlers) checkLimits(l gen.Limits) error {
 	ceil := h.cfg.LimitCeilings
 	for _, f := range []struct {

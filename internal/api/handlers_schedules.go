@@ -38,12 +38,9 @@ func (h *handlers) CreateSchedule(ctx context.Context, req gen.CreateScheduleReq
 		n.Toolsets = *body.Toolsets
 	}
 	if body.Limits != nil {
-		if err := h.checkLimits(*body.Limits); err != nil {
-			return nil, err
-		}
-		raw, err := json.Marshal(body.Limits)
+		raw, err := h.limitsJSON(*body.Limits)
 		if err != nil {
-			return nil, fmt.Errorf("encode limits: %w", err)
+			return nil, err
 		}
 		n.Limits = raw
 	}
