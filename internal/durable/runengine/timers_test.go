@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
@@ -190,6 +191,23 @@ return {kinds, past: past.at, woke: woke.at === new Date(soon).toISOString(), la
 	got := b.waitStatus(t, r.ID, durable.StatusSucceeded, durable.StatusFailed)
 	require.JSONEq(t, `{"kinds": ["InvalidToolInput", "InvalidToolInput", "InvalidToolInput", "InvalidToolInput", "InvalidToolInput"],
 		"past": "2020-01-01T00:00:00.000Z", "woke": true, "late": true}`, okValue(t, got))
+}
+
+// TestTimersFireOnAMeasuredWorker: a worker recording metrics (as cmd/worker and codemode dev
+// do) wraps each run's host; a timer started there still gets its timer.fire job and wakes
+// the run.
+func TestTimersFireOnAMeasuredWorker(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	w, err := durable.NewWorker(b.store, newTestEngine(Config{Egress: egress.Local()}), durable.WorkerConfig{
+		FetchPollInterval: 100 * time.Millisecond, Metrics: durable.NewMetrics(prometheus.NewRegistry())})
+	require.NoError(t, err)
+	require.NoError(t, w.Start(b.ctx))
+	t.Cleanup(func() { _ = w.Stop(b.ctx) })
+	r, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `await tools.time.sleep({ms: 300}); return "woke"`})
+	require.NoError(t, err)
+	got := b.waitStatus(t, r.ID, durable.StatusSucceeded, durable.StatusFailed)
+	require.JSONEq(t, `"woke"`, okValue(t, got))
 }
 
 // TestToolsetNamedTimeReplacesTimers registers a toolset under the name time: runs that mount
