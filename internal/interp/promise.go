@@ -22,8 +22,8 @@ type promiseSlots struct {
 	handled bool
 	hostID  uint64 // host promises: their id (0 otherwise)
 	seq     uint64 // creation number (execState.promiseSeq), orders UnhandledRejections
-	// uncounted: a combinator's throwaway then-promise, left out of the pending-promise cap
-	// (not saved: after a restore it counts, which only makes the cap stricter)
+	// uncounted: a combinator's or an adoption's then-promise, left out of the pending-promise
+	// cap (saved with the promise, so that a restored VM counts as the saved one did)
 	uncounted bool
 }
 
@@ -204,6 +204,14 @@ func (vm *VM) runJob(j job) {
 					vm.Call(objectValue(reject), undefinedValue, e.Value)
 				}
 			}()
+			// A promise adopting a native promise subscribes to it with the intrinsic then: the
+			// promise that makes is the adoption's bookkeeping, and refusing it at the
+			// pending-promise cap would reject the adopting promise with a RangeError the
+			// program never caused. A program's own thenable is called as any function.
+			if j.thenable.kind == KindObject && promiseOf(j.thenable.obj()) != nil && j.then.kind == KindObject && j.then.obj() == vm.realm.Intrinsic("Promise.prototype.then") {
+				vm.exec.combinatorThens++
+				defer func() { vm.exec.combinatorThens-- }()
+			}
 			vm.Call(j.then, j.thenable, objectValue(resolve), objectValue(reject))
 		}()
 		return

@@ -491,6 +491,11 @@ func (ps *promiseSlots) encodeSlot(e *heapEncoder) {
 	w.bool(ps.handled)
 	w.int(int64(ps.hostID))
 	w.int(int64(ps.seq))
+	if ps.uncounted {
+		// Left out of the pending-promise cap (a combinator's or an adoption's bookkeeping):
+		// written only then, so that other promises encode as before.
+		w.bool(true)
+	}
 	w.endArray()
 }
 
@@ -531,9 +536,6 @@ func decodePromise(d *heapDecoder, r *jsonReader, s slotCodec) {
 	r.beginArray()
 	r.more(true)
 	ps.status = promiseStatus(r.int())
-	if ps.status == promisePending {
-		d.vm.exec.pendingPromises++
-	}
 	r.more(false)
 	ps.value = d.value(r)
 	r.more(false)
@@ -547,10 +549,17 @@ func decodePromise(d *heapDecoder, r *jsonReader, s slotCodec) {
 	// The creation number was added within format 1: older snapshots end before it.
 	if r.more(false) {
 		ps.seq = uint64(r.int())
-		r.more(false)
+		// Then, only when set, that it is left out of the pending-promise cap.
+		if r.more(false) {
+			ps.uncounted = r.bool()
+			r.more(false)
+		}
 	}
 	if ps.status > promiseRejected {
 		r.fail("bad promise state")
+	}
+	if ps.status == promisePending && !ps.uncounted {
+		d.vm.exec.pendingPromises++
 	}
 }
 
