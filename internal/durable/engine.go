@@ -65,6 +65,11 @@ type Host interface {
 	// CallPending records that a durable call was started and answered with handle; its outcome
 	// will be posted later and handed to Resume.
 	CallPending(ctx context.Context, callID int, handle json.RawMessage) error
+	// TimerPending records that durable call callID is a built-in timer answered with handle,
+	// which ends at until with output: the call is marked pending and a timer.fire job is
+	// stored to post that outcome at that instant, so the program may suspend at once and no
+	// worker waits for the timer.
+	TimerPending(ctx context.Context, callID int, handle json.RawMessage, until time.Time, output json.RawMessage) error
 	// Checkpoint stores a snapshot of the running program, taken at a safe point after settled
 	// calls; a re-drive after a crash continues from the latest one.
 	Checkpoint(ctx context.Context, snapshot Snapshot) error

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -165,20 +164,11 @@ func (h *meteredHost) CallPending(ctx context.Context, callID int, handle json.R
 	return h.Host.CallPending(ctx, callID, handle)
 }
 
-var _ TimerHost = (*meteredHost)(nil)
-
-// TimerPending hands a timer's start to the measured Host, which stores its timer.fire job
-// (Lease does). Without it a measured worker (cmd/worker, codemode dev) would record timers as
-// ordinary pending calls that nothing ever answers.
 func (h *meteredHost) TimerPending(ctx context.Context, callID int, handle json.RawMessage, until time.Time, output json.RawMessage) error {
-	th, ok := h.Host.(TimerHost)
-	if !ok {
-		return fmt.Errorf("timer %d: the run's host does not fire timers", callID)
-	}
 	h.mu.Lock()
 	delete(h.started, callID)
 	h.mu.Unlock()
-	return th.TimerPending(ctx, callID, handle, until, output)
+	return h.Host.TimerPending(ctx, callID, handle, until, output)
 }
 
 func (h *meteredHost) Checkpoint(ctx context.Context, snapshot Snapshot) error {

@@ -35,19 +35,7 @@ func (TimerArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueTimers, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
-// TimerHost is implemented by a Host whose store fires timers itself (Lease does): an engine
-// records the start of a durable timer with TimerPending instead of CallPending, and the
-// program may suspend at once; no worker waits for the timer.
-type TimerHost interface {
-	// TimerPending records that durable call callID is a timer answered with handle, which
-	// ends at until with output: the call is marked pending and a timer.fire job is stored
-	// to post that outcome at that instant.
-	TimerPending(ctx context.Context, callID int, handle json.RawMessage, until time.Time, output json.RawMessage) error
-}
-
-var _ TimerHost = (*Lease)(nil)
-
-// TimerPending implements TimerHost. It commits synchronously (not as the journal does): the
+// TimerPending implements Host. It commits synchronously (not as the journal does): the
 // instant is fixed when the timer starts, so a lost record would restart the timer later.
 //
 // The timer.fire job is stored available with its scheduled_at in the future rather than in

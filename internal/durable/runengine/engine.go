@@ -332,7 +332,7 @@ func snapshotTooLarge(exec *run.Execution, err error) (durable.Outcome, error) {
 }
 
 // journal records the runtime's calls and checkpoints through the durable Host. timers: the
-// run has the built-in timers, whose pending calls the store fires (durable.TimerHost).
+// run has the built-in timers, whose pending calls the store fires (Host.TimerPending).
 type journal struct {
 	host   durable.Host
 	timers bool
@@ -354,12 +354,12 @@ func (j journal) CallSettled(ctx context.Context, call toolcall.Call, o toolcall
 }
 
 func (j journal) CallPending(ctx context.Context, call toolcall.Call, handle json.RawMessage) error {
-	if th, ok := j.host.(durable.TimerHost); ok && j.timers && runtools.IsTimer(call.Path) {
+	if j.timers && runtools.IsTimer(call.Path) {
 		until, output, err := runtools.TimerWake(handle)
 		if err != nil {
 			return err
 		}
-		return th.TimerPending(ctx, int(call.CallID), handle, until, output)
+		return j.host.TimerPending(ctx, int(call.CallID), handle, until, output)
 	}
 	return j.host.CallPending(ctx, int(call.CallID), handle)
 }
