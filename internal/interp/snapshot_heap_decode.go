@@ -420,23 +420,7 @@ func (r *jsonReader) objMember() int {
 		if !ok {
 			return memberOther
 		}
-		switch string(data[s.start:s.end]) {
-		case "c":
-			return memberClass
-		case "p":
-			return memberProto
-		case "f":
-			return memberFlags
-		case "pr":
-			return memberProps
-		case "el":
-			return memberElems
-		case "len":
-			return memberLen
-		case "s":
-			return memberSlots
-		}
-		return memberOther
+		return memberOf(string(data[s.start:s.end]))
 	}
 	if p+5 < len(data) && data[p] == '"' {
 		switch {
@@ -472,7 +456,12 @@ func (r *jsonReader) objMember() int {
 			}
 		}
 	}
-	switch r.key() {
+	return memberOf(r.key())
+}
+
+// memberOf is the member code of an object entry's member name.
+func memberOf(name string) int {
+	switch name {
 	case "c":
 		return memberClass
 	case "p":
