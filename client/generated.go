@@ -821,8 +821,10 @@ type GetCatalogParams struct {
 // GetCatalogPromptParams defines parameters for GetCatalogPrompt.
 type GetCatalogPromptParams struct {
 	// Toolsets Comma-separated toolset names.
-	Toolsets     *ToolsetsFilter `form:"toolsets,omitempty" json:"toolsets,omitempty"`
-	BudgetTokens *int            `form:"budgetTokens,omitempty" json:"budgetTokens,omitempty"`
+	Toolsets *ToolsetsFilter `form:"toolsets,omitempty" json:"toolsets,omitempty"`
+
+	// BudgetTokens Estimated tokens (4 characters each) of tool signatures to list, chosen round-robin across namespaces; the instructions and namespace summaries are outside the budget. Default 2000.
+	BudgetTokens *int `form:"budgetTokens,omitempty" json:"budgetTokens,omitempty"`
 }
 
 // ListRunsParams defines parameters for ListRuns.

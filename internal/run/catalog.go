@@ -3,7 +3,6 @@ package run
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -601,122 +600,6 @@ func topLevelUnion(t string) bool {
 // sortDescriptors sorts by path in place.
 func sortDescriptors(ds []Descriptor) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Path < ds[j].Path })
-}
-
-// promptHeader tells a model how to write a program for the execute tool.
-const promptHeader = `Use the execute tool to run a JavaScript program that calls the tools below.
-- The program is the body of an async function in strict mode: use await at the top level, and return the result (or end with an expression). The result must be JSON-compatible.
-- Call a tool with await tools.<namespace>.<name>(input); it returns a promise of the tool's output. Names that are not identifiers use brackets: tools.ns["my-tool"](input).
-- Calls start when made: start independent calls together and await them with Promise.all to run them concurrently.
-- A failing tool throws an Error; catch it with try/catch. Inputs and outputs are copied as JSON and checked against the tool's schema.
-- console.log lines are returned as logs. There is no eval, import, require, fetch, timers or file system: only the tools and standard JavaScript built-ins.
-- await search({ query, namespace?, limit?, offset? }) finds tools by the words of their paths, descriptions and parameters. It returns { items: [{ path, description, signature }], remaining, next }; pass next as offset for more.
-`
-
-// charsPerToken converts a token budget to characters.
-const charsPerToken = 4
-
-// promptNoteReserve is the room kept for the closing note of a trimmed
-// prompt, in characters.
-const promptNoteReserve = 200
-
-// RenderPrompt renders model-facing instructions for an execute tool: how to
-// write a program, then one line per tool ("- tools.math.add(input: { a:
-// number; b: number }): Promise<{ sum: number }> // Add two numbers"),
-// sorted by path. budgetTokens (0 = unlimited) caps the text at about 4
-// characters per token: tools that do not fit with their signature are
-// listed by path and description only, then not at all, and a closing note
-// sends the model to search() for what was left out. The header is always
-// included.
-func RenderPrompt(descriptors []Descriptor, budgetTokens int) string {
-	return renderPrompt(descriptors, nil, budgetTokens)
-}
-
-// Prompt is RenderPrompt over the toolbox's catalog, with a comment line
-// naming each described namespace before its first tool ("// tools.math:
-// Arithmetic").
-func (b *Toolbox) Prompt(budgetTokens int) string {
-	return renderPrompt(b.Catalog(), b.Namespaces(), budgetTokens)
-}
-
-func renderPrompt(descriptors []Descriptor, namespaces []Namespace, budgetTokens int) string {
-	described := make(map[string]string)
-	for _, ns := range namespaces {
-		if ns.Description != "" {
-			described[ns.Path] = firstLine(ns.Description)
-		}
-	}
-	ds := append([]Descriptor(nil), descriptors...)
-	sortDescriptors(ds)
-	var b strings.Builder
-	b.WriteString(promptHeader)
-	if len(ds) == 0 {
-		b.WriteString("\nNo tools are available.\n")
-		return b.String()
-	}
-	b.WriteString("\nTools:\n")
-	full := make([]string, len(ds))
-	short := make([]string, len(ds))
-	lastParent := "\x00"
-	for i, d := range ds {
-		parent := ""
-		if j := strings.LastIndexByte(d.Path, '.'); j >= 0 {
-			parent = d.Path[:j]
-		}
-		heading := ""
-		if parent != lastParent {
-			lastParent = parent
-			if desc, ok := described[parent]; ok {
-				heading = "// " + AccessPath(parent) + ": " + desc + "\n"
-			}
-		}
-		desc := firstLine(d.Description)
-		sig := derive(&ds[i]).compact
-		short[i] = heading + "- " + AccessPath(d.Path)
-		full[i] = heading + "- " + sig
-		if desc != "" {
-			short[i] += " // " + desc
-			full[i] += " // " + desc
-		}
-		short[i] += "\n"
-		full[i] += "\n"
-	}
-	budget := budgetTokens * charsPerToken
-	if budgetTokens <= 0 {
-		for _, l := range full {
-			b.WriteString(l)
-		}
-		return b.String()
-	}
-	avail := budget - b.Len() - promptNoteReserve
-	i := 0
-	for ; i < len(ds) && len(full[i]) <= avail; i++ {
-		b.WriteString(full[i])
-		avail -= len(full[i])
-	}
-	if i == len(ds) {
-		return b.String()
-	}
-	bare := 0
-	for ; i < len(ds) && len(short[i]) <= avail; i++ {
-		b.WriteString(short[i])
-		avail -= len(short[i])
-		bare++
-	}
-	omitted := len(ds) - i
-	b.WriteString("\n")
-	if bare == 1 {
-		b.WriteString("1 tool is listed without its signature. ")
-	} else if bare > 1 {
-		fmt.Fprintf(&b, "%d tools are listed without signatures. ", bare)
-	}
-	if omitted == 1 {
-		b.WriteString("1 more tool is not listed. ")
-	} else if omitted > 1 {
-		fmt.Fprintf(&b, "%d more tools are not listed. ", omitted)
-	}
-	b.WriteString("Use search({ query }) to find tools and read their signatures before calling them.\n")
-	return b.String()
 }
 
 func firstLine(s string) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -242,47 +243,124 @@ func TestRenderPrompt(t *testing.T) {
 		"- tools.math.add(input: { a: number; b: number }): Promise<{ sum: number }> // Add two numbers\n",
 		"- tools.strings.upper(input: { text: string }): Promise<unknown> // Upper-case a string\n",
 	}
+	summary := "\nNamespaces (4 tools in 4 namespaces):\n- tools.approvals (1 tool)\n- tools.context7 (1 tool)\n- tools.math (1 tool)\n- tools.strings (1 tool)\n"
 
 	t.Run("unlimited", func(t *testing.T) {
 		t.Parallel()
 		// Reverse the input: the prompt sorts by path itself.
 		rev := []Descriptor{cat[3], cat[2], cat[1], cat[0]}
-		got := RenderPrompt(rev, 0)
-		require.True(t, strings.HasPrefix(got, promptHeader))
-		require.True(t, strings.HasSuffix(got, "\nTools:\n"+strings.Join(lines, "")))
-		require.Contains(t, got, "search({ query, namespace?, limit?, offset? })")
+		got := RenderPrompt(rev, -1)
+		require.Equal(t, promptHeader+summary+"\nTools:\n"+strings.Join(lines, ""), got)
+		require.Contains(t, got, SearchSignature)
 		require.NotContains(t, got, "/**")
 	})
-	t.Run("generous budget changes nothing", func(t *testing.T) {
+	t.Run("the default budget holds a small catalog", func(t *testing.T) {
 		t.Parallel()
-		require.Equal(t, RenderPrompt(cat, 0), RenderPrompt(cat, 100_000))
+		require.Equal(t, RenderPrompt(cat, -1), RenderPrompt(cat, 0))
+		require.Equal(t, RenderPrompt(cat, 0), RenderPrompt(cat, DefaultPromptBudget))
 	})
-	t.Run("tight budget drops signatures then tools", func(t *testing.T) {
+	t.Run("tight budget lists the lines that fit and sends the model to search", func(t *testing.T) {
 		t.Parallel()
-		// Room for the header, two full lines and the closing note only.
-		budget := (len(promptHeader) + len("\nTools:\n") + len(lines[0]) + len(lines[1]) + promptNoteReserve + 3) / 4
+		// Room for the first two lines only: the budget counts tool lines only.
+		budget := (len(lines[0]) + len(lines[1]) + 3) / 4
 		got := RenderPrompt(cat, budget)
-		require.LessOrEqual(t, len(got), budget*4)
-		require.Contains(t, got, lines[0])
-		require.Contains(t, got, lines[1])
-		require.NotContains(t, got, "tools.math.add(")
-		require.Contains(t, got, "\n2 more tools are not listed. ")
-		require.Contains(t, got, "Use search({ query })")
-	})
-	t.Run("short lines when signatures do not fit", func(t *testing.T) {
-		t.Parallel()
-		budget := (len(promptHeader) + len("\nTools:\n") + len(lines[0]) + promptNoteReserve + 48) / 4
-		got := RenderPrompt(cat, budget)
-		require.LessOrEqual(t, len(got), budget*4)
-		require.Contains(t, got, lines[0])
-		require.Contains(t, got, "- tools.context7[\"resolve-library-id\"]\n")
-		require.NotContains(t, got, "tools.math.add")
-		require.Contains(t, got, "\n1 tool is listed without its signature. 2 more tools are not listed. Use search({ query })")
+		require.Equal(t, promptHeader+summary+"\nTools:\n"+lines[0]+lines[1]+
+			"\n2 of 4 tools are listed above. Call search to find the others and read their signatures before calling them: every namespace above has tools that search returns.\n", got)
 	})
 	t.Run("no tools", func(t *testing.T) {
 		t.Parallel()
 		require.Contains(t, RenderPrompt(nil, 0), "No tools are available.")
 	})
+}
+
+// bigCatalog is 500 tools in 12 namespaces of very different sizes: one namespace holds
+// more than half of the tools, and its tools have the longest signatures.
+func bigCatalog(t testing.TB) *Toolbox {
+	t.Helper()
+	sizes := []int{260, 60, 40, 30, 25, 20, 20, 15, 12, 8, 6, 4}
+	var (
+		tools      []Tool
+		namespaces []Namespace
+	)
+	for n, size := range sizes {
+		ns := fmt.Sprintf("ns%02d", n)
+		namespaces = append(namespaces, Namespace{Path: ns, Description: "Namespace number " + strconv.Itoa(n)})
+		for i := range size {
+			tool := plain(fmt.Sprintf("%s.op%03d", ns, i))
+			tool.Description = "Operation " + strconv.Itoa(i) + " of " + ns
+			props := `"id":{"type":"string"}`
+			if n == 0 {
+				props += `,"filter":{"type":"object","properties":{"state":{"enum":["open","closed","merged"]},"labels":{"type":"array","items":{"type":"string"}}}}`
+			}
+			tool.Input = json.RawMessage(`{"type":"object","properties":{` + props + `},"required":["id"]}`)
+			tools = append(tools, tool)
+		}
+	}
+	b, err := NewToolbox(tools, namespaces)
+	require.NoError(t, err)
+	return b
+}
+
+func TestPromptOfALargeCatalog(t *testing.T) {
+	t.Parallel()
+	box := bigCatalog(t)
+	require.Equal(t, 500, box.Len())
+	prompt := box.Prompt(0)
+	head, tools, ok := strings.Cut(prompt, "\nTools:\n")
+	require.True(t, ok)
+
+	// Every namespace is summarised, with its description and tool count, whatever the budget.
+	require.Contains(t, head, "Namespaces (500 tools in 12 namespaces):\n")
+	require.Contains(t, head, "- tools.ns00 (260 tools): Namespace number 0\n")
+	require.Contains(t, head, "- tools.ns11 (4 tools): Namespace number 11\n")
+
+	// The tool lines stay within the default budget; the rest are left to search.
+	body, note, ok := strings.Cut(tools, "\n\n")
+	require.True(t, ok, "a partial list ends with a note")
+	require.LessOrEqual(t, len(body)+1, DefaultPromptBudget*charsPerToken)
+	require.Greater(t, len(body), DefaultPromptBudget*charsPerToken*9/10, "the budget is used")
+	require.Contains(t, note, "tools are listed above. Call search")
+
+	// Round-robin: every namespace has its first tools listed, and no namespace has more than
+	// one tool more than any namespace that still had tools left.
+	perNS := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		path := strings.TrimPrefix(l, "- tools.")
+		perNS[path[:strings.IndexByte(path, '.')]]++
+	}
+	require.Len(t, perNS, 12)
+	sizes := []int{260, 60, 40, 30, 25, 20, 20, 15, 12, 8, 6, 4}
+	least := 1 << 30
+	for n, size := range sizes {
+		if c := perNS[fmt.Sprintf("ns%02d", n)]; c < size {
+			least = min(least, c)
+		}
+	}
+	for n := range sizes {
+		require.LessOrEqual(t, perNS[fmt.Sprintf("ns%02d", n)], least+1, "namespace ns%02d", n)
+	}
+	require.Less(t, perNS["ns00"], 260/4, "the large namespace does not crowd out the others")
+
+	// A bigger budget lists more, an unlimited one lists all 500 with no note.
+	require.Greater(t, strings.Count(box.Prompt(6000), "\n- tools."), strings.Count(prompt, "\n- tools."))
+	all := box.Prompt(-1)
+	require.Equal(t, 500+12, strings.Count(all, "\n- tools."))
+	require.NotContains(t, all, "are listed above")
+}
+
+func TestCallableForms(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, `await tools.context7["resolve-library-id"]({ q })`, CallExpression("context7.resolve-library-id", "{ q }"))
+	require.Equal(t, `await tools.math.add({ a: 1, b: 2 })`, CallExpression("math.add", "{ a: 1, b: 2 }"))
+	// The signature the prompt shows is the search built-in's: a program calling search
+	// the way it says gets the page it describes.
+	b, _ := setup(t, Limits{}, Hooks{})
+	res := resultOf(t, execute(t, b, `const p = await search({ query: "add", namespace: "math", limit: 5, offset: 0 }); return [p.items[0].path, typeof p.items[0].signature, p.remaining, p.next]`))
+	require.True(t, res.OK, "%+v", res)
+	require.JSONEq(t, `["tools.math.add","string",0,null]`, string(res.Value))
+	for _, member := range []string{"query: string", "namespace?: string", "limit?: number", "offset?: number", "path: string", "remaining: number", "next: number | null"} {
+		require.Contains(t, SearchSignature, member)
+	}
 }
 
 func BenchmarkSignature(b *testing.B) {
@@ -359,9 +437,9 @@ func TestCatalogGolden(t *testing.T) {
 		got  string
 	}{
 		{name: "pretty signatures", file: "signatures.golden", got: sigs.String()},
-		{name: "prompt", file: "prompt.golden", got: b.Prompt(0)},
-		{name: "prompt within 450 tokens", file: "prompt_450.golden", got: b.Prompt(450)},
-		{name: "prompt within 500 tokens", file: "prompt_500.golden", got: b.Prompt(500)},
+		{name: "prompt", file: "prompt.golden", got: b.Prompt(-1)},
+		{name: "prompt within 150 tokens", file: "prompt_150.golden", got: b.Prompt(150)},
+		{name: "prompt within 300 tokens", file: "prompt_300.golden", got: b.Prompt(300)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -369,8 +447,15 @@ func TestCatalogGolden(t *testing.T) {
 			golden(t, tt.file, tt.got)
 		})
 	}
-	for _, budget := range []int{1, 300, 450, 500, 700, 1000} {
-		require.LessOrEqual(t, len(b.Prompt(budget)), max(budget*4, len(promptHeader)+len("\nTools:\n")+promptNoteReserve), budget)
+	for _, budget := range []int{1, 100, 150, 300, 450, 1000} {
+		_, tools, _ := strings.Cut(b.Prompt(budget), "\nTools:\n")
+		listed := 0
+		for _, l := range strings.SplitAfter(tools, "\n") {
+			if strings.HasPrefix(l, "- ") {
+				listed += len(l)
+			}
+		}
+		require.LessOrEqual(t, listed, budget*4, budget)
 	}
 }
 

@@ -1903,6 +1903,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated toolset names. */
                 toolsets?: components["parameters"]["ToolsetsFilter"];
+                /** @description Estimated tokens (4 characters each) of tool signatures to list, chosen round-robin across namespaces; the instructions and namespace summaries are outside the budget. Default 2000. */
                 budgetTokens?: number;
             };
             header?: never;
