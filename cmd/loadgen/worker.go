@@ -53,7 +53,8 @@ func runWorkerProcess(ctx context.Context, dbURL, keyFile string, syncJournal bo
 	}
 	defer store.Close()
 	engine := runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: egress.Local(),
-		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes})
+		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes,
+		MaxConcurrentCalls: cfg.MaxConcurrentCalls})
 	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes})
 	if err != nil {
 		return err

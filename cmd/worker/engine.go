@@ -14,5 +14,6 @@ import (
 // HTTP toolsets.
 func newEngine(logger *slog.Logger, ceilings coderun.Limits, policy egress.Policy, cfg config.Config) (durable.Engine, error) {
 	return runengine.New(runengine.Config{Logger: logger, Ceilings: ceilings, Egress: policy,
-		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes}), nil
+		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes,
+		MaxConcurrentCalls: cfg.MaxConcurrentCalls}), nil
 }

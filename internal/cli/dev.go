@@ -144,7 +144,8 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: policy,
-		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes, RoundTrip: roundTrip}),
+		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes, RoundTrip: roundTrip,
+		MaxConcurrentCalls: cfg.MaxConcurrentCalls}),
 		durable.WorkerConfig{RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: durable.NewMetrics(reg)})
 	if err != nil {
 		return err

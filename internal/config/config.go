@@ -98,6 +98,10 @@ type Config struct {
 	// 1 MiB; negative: no such threshold (both negative: after every settled batch).
 	CheckpointInterval time.Duration
 	CheckpointBytes    int64
+	// MaxConcurrentCalls caps the tool calls of one run executing at once; the others queue
+	// in call order (--max-concurrent-calls; run.Options.MaxConcurrentCalls). Default 0: 8;
+	// negative: no cap.
+	MaxConcurrentCalls int
 	// SynchronousJournal makes the workers' records of calls, checkpoints and leases wait for
 	// the disk (--synchronous-journal; durable.Config.SynchronousJournal). Default false.
 	SynchronousJournal bool
@@ -186,6 +190,7 @@ func (c *Config) AddFlags(fs *pflag.FlagSet, p Process) {
 		fs.DurationVar(&c.CheckpointInterval, "checkpoint-interval", c.CheckpointInterval, "active time between a run's checkpoints (0: 200ms; negative: none)")
 		fs.BoolVar(&c.SynchronousJournal, "synchronous-journal", c.SynchronousJournal, "records of calls, checkpoints and leases wait for the disk (slower; nothing in flight is repeated after a PostgreSQL crash)")
 		fs.Int64Var(&c.CheckpointBytes, "checkpoint-bytes", c.CheckpointBytes, "bytes of settled outcomes between a run's checkpoints (0: 1 MiB; negative: none)")
+		fs.IntVar(&c.MaxConcurrentCalls, "max-concurrent-calls", c.MaxConcurrentCalls, "tool calls of one run executing at once; later calls queue in call order (0: 8; negative: no cap)")
 	}
 	// The server checks requests against the same ceilings the workers hold runs to.
 	fs.Int64Var(&c.Ceilings.TimeoutMs, "max-timeout-ms", c.Ceilings.TimeoutMs, "ceiling on a run's timeoutMs")

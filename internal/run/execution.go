@@ -74,6 +74,10 @@ type Execution struct {
 	settledCh chan settlement // results of calls made in goroutines
 	ready     []settlement    // results known without waiting (journal replays, search)
 	inflight  int             // goroutines that will send on settledCh
+	executing int             // calls whose tool is executing (Execute or Durable.Start), at most Options.MaxConcurrentCalls
+	queue     []*callState    // calls made past the cap, in call order, waiting to execute
+	restart   []*callState    // calls in flight when the resumed state was saved: made again when the drive begins
+	reattach  []*callState    // durable work awaited in process when the resumed state was saved
 	cancelAll context.CancelFunc
 
 	result *Result
@@ -97,6 +101,7 @@ type callState struct {
 	duration  *int64
 	errMsg    string
 	external  bool // pending durable work whose outcome must come from outside
+	queued    bool // made past the concurrency cap and not executing yet (Execution.queue)
 }
 
 // settlement is how one call ended, reported to the driver.
@@ -107,6 +112,9 @@ type settlement struct {
 	// pending is set instead of an outcome when durable work started and answered with handle.
 	pending bool
 	handle  json.RawMessage
+	// executed is set on the settlement of a tool's execution (Execute or Durable.Start),
+	// which frees a place under the concurrency cap.
+	executed bool
 	// attach asks the driver to wait in process for the pending work.
 	attach bool
 }
@@ -266,6 +274,9 @@ func (e *Execution) drive(parent context.Context) (err error) {
 		}
 	}()
 	e.host.callCtx = callCtx
+	if err := e.resumeCalls(); err != nil {
+		return err
+	}
 	for {
 		if err := e.applyReady(ctx); err != nil {
 			return err
@@ -313,6 +324,16 @@ func (e *Execution) drive(parent context.Context) (err error) {
 		if len(e.ready) > 0 {
 			continue
 		}
+		if e.inflight == 0 && len(e.queue) > 0 {
+			// Only a drain holds queued calls back: the run yields with them, and they start
+			// when it resumes.
+			if e.draining() {
+				e.state = StateYielded
+				return nil
+			}
+			e.startQueued()
+			continue
+		}
 		if e.inflight == 0 {
 			if e.hasExternalPending() {
 				e.state = StateSuspended
@@ -329,8 +350,9 @@ func (e *Execution) drive(parent context.Context) (err error) {
 		}
 		select {
 		case s := <-e.settledCh:
-			e.inflight--
+			e.received(s)
 			e.ready = append(e.ready, s)
+			e.startQueued()
 		case <-ctx.Done():
 			if parent.Err() != nil {
 				return fmt.Errorf("run %s interrupted: %w", e.runID, parent.Err())

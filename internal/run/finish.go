@@ -124,7 +124,7 @@ func (e *Execution) pendAfterReturn(s settlement) {
 func (e *Execution) awaitDurableStarts() {
 	starting := func() bool {
 		for _, c := range e.calls {
-			if c.status == CallRunning && c.durable {
+			if c.status == CallRunning && c.durable && !c.queued {
 				return true
 			}
 		}
@@ -134,7 +134,7 @@ func (e *Execution) awaitDurableStarts() {
 	for e.inflight > 0 && starting() {
 		select {
 		case s := <-e.settledCh:
-			e.inflight--
+			e.received(s)
 			if s.pending && s.call.status == CallRunning {
 				e.pendAfterReturn(s)
 			}
@@ -152,7 +152,7 @@ func (e *Execution) settleArrived() {
 	for more := true; more && e.inflight > 0; {
 		select {
 		case s := <-e.settledCh:
-			e.inflight--
+			e.received(s)
 			e.ready = append(e.ready, s)
 		default:
 			more = false

@@ -143,10 +143,25 @@ func (h *host) fail(c *callState, kind Kind, msg string) {
 	h.e.ready = append(h.e.ready, settlement{call: c, kind: kind, outcome: toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: msg}}})
 }
 
-// start makes the call in a goroutine; its settlement arrives on settledCh.
+// start makes the call in a goroutine, or queues it behind the calls made before it when the
+// run's calls executing at once reach Options.MaxConcurrentCalls (see startQueued).
 func (h *host) start(tool Tool, c *callState) {
 	e := h.e
+	if len(e.queue) > 0 || !e.belowCallCap() {
+		c.queued = true
+		e.queue = append(e.queue, c)
+		return
+	}
+	h.execute(tool, c)
+}
+
+// execute runs the tool in a goroutine; its settlement arrives on settledCh.
+func (h *host) execute(tool Tool, c *callState) {
+	e := h.e
 	e.inflight++
+	e.executing++
+	c.queued = false
+	c.started = time.Now()
 	ctx := h.callCtx
 	input := c.input
 	call := c.Call
@@ -154,20 +169,20 @@ func (h *host) start(tool Tool, c *callState) {
 		if tool.Durable == nil {
 			out, err := tool.Execute(ctx, input, call)
 			if err != nil {
-				e.settledCh <- settlement{call: c, outcome: failure(err), kind: errorKind(err)}
+				e.settledCh <- settlement{call: c, outcome: failure(err), kind: errorKind(err), executed: true}
 				return
 			}
-			e.settledCh <- settlement{call: c, outcome: toolcall.Outcome{OK: true, Value: out}}
+			e.settledCh <- settlement{call: c, outcome: toolcall.Outcome{OK: true, Value: out}, executed: true}
 			return
 		}
 		st, err := tool.Durable.Start(ctx, input, call)
 		switch {
 		case err != nil:
-			e.settledCh <- settlement{call: c, outcome: failure(err), kind: errorKind(err)}
+			e.settledCh <- settlement{call: c, outcome: failure(err), kind: errorKind(err), executed: true}
 		case st.Done:
-			e.settledCh <- settlement{call: c, outcome: toolcall.Outcome{OK: true, Value: st.Output}}
+			e.settledCh <- settlement{call: c, outcome: toolcall.Outcome{OK: true, Value: st.Output}, executed: true}
 		default:
-			e.settledCh <- settlement{call: c, pending: true, handle: st.Handle, attach: true}
+			e.settledCh <- settlement{call: c, pending: true, handle: st.Handle, attach: true, executed: true}
 		}
 	}()
 }

@@ -31,7 +31,16 @@ type Options struct {
 	// in another process would: state a snapshot forgets shows up as a wrong result. It makes
 	// runs far slower. The test suites set it when CODEMODE_ROUNDTRIP=1 (docs/architecture.md).
 	RoundTrip bool
+	// MaxConcurrentCalls caps the tool calls of one run that execute at once: 0 means
+	// DefaultMaxConcurrentCalls, a negative value no cap. Calls past the cap wait in a queue in
+	// call order; they have their call ids and keys, count against maxToolCalls and are
+	// journaled when made, and start as earlier calls finish. A run saved with queued calls
+	// (a drain) starts them when it resumes.
+	MaxConcurrentCalls int
 }
+
+// DefaultMaxConcurrentCalls is the default of Options.MaxConcurrentCalls.
+const DefaultMaxConcurrentCalls = 8
 
 // buildRoundTrip turns RoundTrip on in every runtime of a binary built with the
 // codemode_roundtrip build tag: the end-to-end tests build the service's binaries so when
@@ -68,6 +77,9 @@ func New(opts Options) (*Runtime, error) {
 		opts.Clock = time.Now
 	}
 	opts.RoundTrip = opts.RoundTrip || buildRoundTrip
+	if opts.MaxConcurrentCalls == 0 {
+		opts.MaxConcurrentCalls = DefaultMaxConcurrentCalls
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -102,6 +102,7 @@ type callStateJSON struct {
 	DurationMs *int64          `json:"durationMs,omitempty"`
 	Error      string          `json:"error,omitempty"`
 	External   bool            `json:"external,omitempty"`
+	Queued     bool            `json:"queued,omitempty"`
 }
 
 // Suspend saves a suspended or yielded run. The Execution stays usable: a failed Suspend (a
@@ -148,7 +149,7 @@ func (e *Execution) encode() (SavedState, error) {
 		st.Calls = append(st.Calls, callStateJSON{
 			CallID: c.CallID, Key: c.Key, Path: c.Path, PromiseID: c.promiseID, Input: c.input,
 			Durable: c.durable, Status: c.status, Handle: c.handle, DurationMs: c.duration,
-			Error: c.errMsg, External: c.external,
+			Error: c.errMsg, External: c.external, Queued: c.queued,
 		})
 	}
 	head, err := json.Marshal(st)
@@ -261,10 +262,14 @@ func (r *Runtime) Resume(ctx context.Context, state SavedState, outcomes []Outco
 		// The host recorded these outcomes before handing them over: they are not journaled again.
 		e.ready = append(e.ready, settlement{call: c, outcome: o.Outcome, kind: kindReplayed})
 	}
-	// Pending work that can be awaited in process is attached again.
+	// Pending work that can be awaited in process is attached again, and calls in flight
+	// when the state was saved are made again, when the drive begins (resumeCalls).
 	for _, c := range e.calls {
-		if c.status == CallPending && !seen[c.Key] && !c.external {
-			e.attach(c)
+		switch {
+		case c.status == CallPending && !seen[c.Key] && !c.external:
+			e.reattach = append(e.reattach, c)
+		case c.status == CallRunning:
+			e.restart = append(e.restart, c)
 		}
 	}
 	if err := e.drive(ctx); err != nil {
@@ -297,6 +302,7 @@ func (e *Execution) restore(st *runState) error {
 			Call:      toolcall.Call{RunID: e.runID, CallID: j.CallID, Key: j.Key, Path: j.Path},
 			promiseID: j.PromiseID, input: j.Input, durable: j.Durable, status: j.Status,
 			handle: j.Handle, duration: j.DurationMs, errMsg: j.Error, external: j.External,
+			queued: j.Queued,
 		}
 		e.calls = append(e.calls, c)
 		if c.status == CallPending || c.status == CallRunning {

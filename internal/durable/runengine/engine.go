@@ -54,6 +54,9 @@ type Config struct {
 	// after every settled batch of calls.
 	CheckpointInterval time.Duration
 	CheckpointBytes    int64
+	// MaxConcurrentCalls caps the tool calls of one run executing at once
+	// (run.Options.MaxConcurrentCalls: 0 is run.DefaultMaxConcurrentCalls, negative no cap).
+	MaxConcurrentCalls int
 	// RoundTrip, for tests, runs every program with run.Options.RoundTrip (saved and restored
 	// at every host call and every few hundred instructions).
 	RoundTrip bool
@@ -226,7 +229,8 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 		timers, ns := runtools.Timers(runtools.TimerConfig{Suspend: true})
 		tools, namespaces = append(tools, timers...), append(namespaces, ns...)
 	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger, RoundTrip: e.cfg.RoundTrip})
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger, RoundTrip: e.cfg.RoundTrip,
+		MaxConcurrentCalls: e.cfg.MaxConcurrentCalls})
 	if err != nil {
 		return nil, err
 	}
