@@ -301,7 +301,7 @@ func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match
 		var in *jsregexp.Input
 		var err error
 		if f := s.flat(); f.isASCII {
-			in, err = jsregexp.NewInputASCII(f.ascii)
+			in, err = vm.asciiInput.input(f.ascii)
 		} else {
 			in, err = jsregexp.NewInput(f.flatUnits(), rs.re.Flags().Unicode || rs.re.Flags().UnicodeSets)
 		}

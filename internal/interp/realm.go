@@ -681,6 +681,10 @@ type VM struct {
 	// stacks; set by the execution engine; nil = unknown.
 	positionHook func() (line, column int)
 
+	// asciiInput is the prepared matching input of the last ASCII string a RegExp matched;
+	// a substring of it is matched on a slice of it (builtin_regexp_input.go).
+	asciiInput asciiInputCache
+
 	// exec is the execution state (frames, operand stack, job queue): see vm.go.
 	exec execState
 }

@@ -56,6 +56,15 @@ func NewInputASCII(s string) (*Input, error) {
 	return in, nil
 }
 
+// SliceASCII returns the input of the characters [from, to) of an input made by
+// NewInputASCII, sharing its storage: no character is converted again.
+func (in *Input) SliceASCII(from, to int) *Input {
+	if !in.ascii {
+		panic("jsregexp: SliceASCII of an input that is not ASCII")
+	}
+	return &Input{runes: in.runes[from:to:to], ascii: true}
+}
+
 // Units returns the input's UTF-16 code units. The slice is shared unless the Input was
 // made by NewInputASCII, which makes a new one each call: do not modify it.
 func (in *Input) Units() []uint16 {

@@ -1,0 +1,47 @@
+package interp
+
+import (
+	"unsafe"
+
+	"github.com/codemode/codemode/internal/interp/jsregexp"
+)
+
+// A lexer written in JavaScript matches its patterns at the start of what is left of its
+// source and cuts what it matched off: src = src.substring(n). Each substring is a new string,
+// and preparing a matching input converts the whole string, so such a lexer would convert
+// its source once per token: quadratic in the source's length. An ASCII substring shares the
+// bytes of the string it was cut from (Go substrings do), so the VM keeps the input of the
+// last ASCII string it prepared and matches any string lying inside that one's bytes on a
+// slice of its input: one conversion per source, whatever the number of tokens.
+
+// asciiInputCache is the input of the last ASCII string prepared for matching.
+type asciiInputCache struct {
+	base string
+	in   *jsregexp.Input
+	// converted counts the characters converted, for tests.
+	converted int64
+}
+
+// asciiInputMinLength is the length from which an ASCII input is kept for its substrings:
+// shorter strings cost less to convert than to keep.
+const asciiInputMinLength = 256
+
+// input returns the prepared input of the ASCII string s.
+func (c *asciiInputCache) input(s string) (*jsregexp.Input, error) {
+	if c.in != nil && len(s) > 0 {
+		base, p := uintptr(unsafe.Pointer(unsafe.StringData(c.base))), uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		if p >= base && p-base+uintptr(len(s)) <= uintptr(len(c.base)) {
+			from := int(p - base)
+			return c.in.SliceASCII(from, from+len(s)), nil
+		}
+	}
+	in, err := jsregexp.NewInputASCII(s)
+	if err != nil {
+		return nil, err
+	}
+	c.converted += int64(len(s))
+	if len(s) >= asciiInputMinLength {
+		c.base, c.in = s, in
+	}
+	return in, nil
+}
