@@ -11,6 +11,8 @@ func TestGlobalFuncsBuiltins(t *testing.T) {
 		{"parseFloat", `[parseFloat('3.5e2x'), parseFloat('  -.25'), parseFloat('Infinityx'), parseFloat('1e1000'), parseFloat('0x10'), parseFloat(''), parseFloat('-0') === 0, 1 / parseFloat('-0')].join()`, "350,-0.25,Infinity,Infinity,0,NaN,true,-Infinity"},
 		{"isNaN", `[isNaN('abc'), isNaN('12'), isNaN(undefined), isNaN(null), isNaN({}), isNaN([])].join()`, "true,false,true,false,true,false"},
 		{"isFinite", `[isFinite('12'), isFinite(Infinity), isFinite(null), isFinite('x')].join()`, "true,false,true,false"},
+		{"escape", `JSON.stringify([escape("a b+c/d@e*f_g-h.i"), escape("é€😀\u0000%"), escape(""), escape(123), escape.length, Object.getOwnPropertyDescriptor(globalThis, "escape").enumerable])`, `["a%20b+c/d@e*f_g-h.i","%E9%u20AC%uD83D%uDE00%00%25","","123",1,false]`},
+		{"unescape", `JSON.stringify([unescape("%41%u20AC%zz%u12%4"), unescape(escape("mixé€😀 ~!")), unescape("%"), unescape("%u00411"), unescape.length])`, `["A€%zz%u12%4","mixé€😀 ~!","%","A1",1]`},
 		{"encodeURIComponent", `encodeURIComponent("a b&c=d/é😀?#-_.!~*'()")`, "a%20b%26c%3Dd%2F%C3%A9%F0%9F%98%80%3F%23-_.!~*'()"},
 		{"encodeURI", `encodeURI("http://x.y/a b?q=é&r=1#h[]")`, "http://x.y/a%20b?q=%C3%A9&r=1#h%5B%5D"},
 		{"decodeURIComponent", `decodeURIComponent('a%20b%26%C3%A9%F0%9F%98%80%2f')`, "a b&é😀/"},
