@@ -116,14 +116,17 @@ func functionToString(vm *VM, c NativeCall) Value {
 	}
 	if cl, ok := o.slots.(*closureSlots); ok {
 		if src := cl.prog.source; cl.code.SourceEnd > cl.code.SourceStart && cl.code.SourceEnd <= len(src) {
-			return asciiValue(src[cl.code.SourceStart:cl.code.SourceEnd])
+			return stringValue(newStringFromGo(src[cl.code.SourceStart:cl.code.SourceEnd]))
 		}
+	}
+	if _, bound := o.slots.(*boundFunction); bound {
+		return asciiValue("function () { [native code] }") // V8's text: no name
 	}
 	name := ""
 	if n := lookupDataProperty(o, keyName); n.kind == KindString {
 		name = n.str().String()
 	}
-	return asciiValue("function " + name + "() { [native code] }")
+	return stringValue(newStringFromGo("function " + name + "() { [native code] }"))
 }
 
 func functionHasInstance(vm *VM, c NativeCall) Value {

@@ -53,3 +53,27 @@ func TestFunctionConstructorThrowsEvalErrorWhenCalled(t *testing.T) {
 		})
 	}
 }
+
+// Function.prototype.toString returns the source text of functions, methods, arrow functions
+// and classes exactly as written (as node does), and V8's native-code form for built-ins and
+// bound functions. Expected values come from node 20.
+func TestFunctionToStringIsTheSourceText(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"declaration", `function foo(a){return a+1}; String(foo)`, "function foo(a){return a+1}"},
+		{"spacing and comments", "String(function*  gen ( /* c */ ) {yield 1})", "function*  gen ( /* c */ ) {yield 1}"},
+		{"class", `class A { static m(a){ return a } get x(){return 1} }; String(A)`, "class A { static m(a){ return a } get x(){return 1} }"},
+		{"derived class", `class A {}; String(class B extends A { constructor(){ super() } })`, "class B extends A { constructor(){ super() } }"},
+		{"anonymous class", `String(class {})`, "class {}"},
+		{"static method", `class A { static m(a){ return a } }; String(A.m)`, "m(a){ return a }"},
+		{"getter", `class A { get x(){return 1} }; String(Object.getOwnPropertyDescriptor(A.prototype, "x").get)`, "get x(){return 1}"},
+		{"async generator method", `class A { async *g(){} }; String(A.prototype.g)`, "async *g(){}"},
+		{"computed method", `class A { ["c"+1](){} }; String(A.prototype.c1)`, `["c"+1](){}`},
+		{"object methods", `const o = { f(){}, async g(){}, get h(){return 1}, k: function(){ } }; [o.f, o.g, Object.getOwnPropertyDescriptor(o, "h").get, o.k].map(String).join("|")`, "f(){}|async g(){}|get h(){return 1}|function(){ }"},
+		{"arrows", `[() => 1, x=>x, async (a, b) => { await a }, (a) => (a), async x => x].map(String).join("|")`, "() => 1|x=>x|async (a, b) => { await a }|(a) => (a)|async x => x"},
+		{"non-ASCII", `String(function é(){ return "ü😀" })`, `function é(){ return "ü😀" }`},
+		{"native", `String(Math.max)`, "function max() { [native code] }"},
+		{"bound", `String(function f(){}.bind(null))`, "function () { [native code] }"},
+		{"isNative check", `const reNative = /\{\s*\[native code\]\s*\}/; [reNative.test(String(Math.max)), reNative.test(String(function(){}))].join()`, "true,false"},
+	})
+}

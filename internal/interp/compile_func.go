@@ -57,8 +57,7 @@ func (c *compiler) compileFunction(f *funcInfo, params *js.Params, body *js.Bloc
 	code.Length = paramLength(params)
 	code.HasFields = f.hasField
 	if node, ok := f.node.(js.INode); ok {
-		p := c.src.Pos(node)
-		_ = p
+		c.sourceText(code, node)
 	}
 	c.prologue(f, params)
 	if f.kind == funcClassCtor && f.hasField {
@@ -150,15 +149,19 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 			ctor = el.Method
 		}
 	}
+	var ctorIndex int
 	if ctor != nil {
 		f := c.an.funcs[ctor]
 		c.compileFunction(f, &ctor.Params, &ctor.Body, name, false, false)
-		c.emit(OpClosure, f.index, 0)
+		ctorIndex = f.index
 	} else {
 		f := c.an.funcs[implicitCtorKey{n}]
 		c.implicitCtor(f, name)
-		c.emit(OpClosure, f.index, 0)
+		ctorIndex = f.index
 	}
+	// A class is its constructor: its text is the whole class's.
+	c.sourceText(c.prog.Funcs[ctorIndex], n)
+	c.emit(OpClosure, ctorIndex, 0)
 	ext := 0
 	if n.Extends != nil {
 		ext = 1
@@ -650,5 +653,13 @@ func (c *compiler) enterBodyScope(f *funcInfo) {
 			c.op(OpUndef)
 		}
 		c.storeBinding(b, 0)
+	}
+}
+
+// sourceText records where the text of the function or class node is in the program's
+// source, for Function.prototype.toString.
+func (c *compiler) sourceText(code *FuncCode, node js.INode) {
+	if start, end, ok := c.src.Text(node); ok {
+		code.SourceStart, code.SourceEnd = start, end
 	}
 }

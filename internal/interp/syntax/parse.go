@@ -94,6 +94,17 @@ func (p *Program) Pos(node js.INode) Position {
 	return p.lines.position(off)
 }
 
+// Text returns the byte offsets [start, end) in Source of the text of a function, method,
+// arrow function or class node, as Function.prototype.toString returns it; ok is false when
+// unknown.
+func (p *Program) Text(node js.INode) (start, end int, ok bool) {
+	if !isPointer(node) {
+		return 0, 0, false
+	}
+	r, ok := p.pos.text[node]
+	return r[0], r[1], ok
+}
+
 // ErrorPos returns where V8 reports a run-time error raised by node: the
 // property name of a dot access, the '[' of an index access, for a call the
 // property name of a method callee, the start of an identifier callee and

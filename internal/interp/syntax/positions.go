@@ -18,6 +18,10 @@ import (
 type positions struct {
 	start map[js.INode]int // where the node starts
 	op    map[js.INode]int // where V8 reports a run-time error in the node
+	// text holds the source text of functions and classes ([start, end) byte offsets), as
+	// Function.prototype.toString returns it: a method's from its name (after "static"),
+	// an arrow function's from its parameters to the end of its body.
+	text map[js.INode][2]int
 	// bareNew holds the new expressions written without an argument list
 	// ("new C"), which tdewolff does not tell from "new C()".
 	bareNew map[*js.NewExpr]bool
@@ -84,6 +88,7 @@ func computePositions(ast *js.AST, buf *buffer) positions {
 		pos: positions{
 			start:     make(map[js.INode]int, len(toks)/2),
 			op:        make(map[js.INode]int, len(toks)/4),
+			text:      map[js.INode][2]int{},
 			bareNew:   map[*js.NewExpr]bool{},
 			restComma: map[js.INode]bool{},
 			holes:     map[*js.BindingArray]int{},
@@ -103,6 +108,9 @@ func computePositions(ast *js.AST, buf *buffer) positions {
 		}
 		for k, off := range w.pos.ident {
 			w.pos.ident[k] = buf.toOrig(off)
+		}
+		for n, r := range w.pos.text {
+			w.pos.text[n] = [2]int{buf.toOrig(r[0]), buf.toOrig(r[1])}
 		}
 	}
 	return w.pos
@@ -157,6 +165,18 @@ func isPointer(n js.INode) bool {
 func (w *posWalker) record(n js.INode, off int) {
 	if off >= 0 && isPointer(n) {
 		w.pos.start[n] = off
+	}
+}
+
+// recordText records that the text of n starts at start and ends with the last token
+// consumed.
+func (w *posWalker) recordText(n js.INode, start int) {
+	if start < 0 || w.i == 0 || w.misses > 0 {
+		return
+	}
+	last := w.toks[w.i-1]
+	if end := last.off + int(last.n); end > start {
+		w.pos.text[n] = [2]int{start, end}
 	}
 }
 
@@ -517,5 +537,6 @@ func (w *posWalker) arrow(n *js.ArrowFunc) int {
 			w.record(ret, w.expr(ret.Value))
 		}
 	}
+	w.recordText(n, start)
 	return start
 }

@@ -341,33 +341,36 @@ func (w *posWalker) funcDecl(n *js.FuncDecl) int {
 	w.seek(js.CloseParenToken)
 	w.block(&n.Body)
 	w.record(n, start)
+	w.recordText(n, start)
 	return start
 }
 
 func (w *posWalker) methodDecl(n *js.MethodDecl) int {
 	defer func(prev js.INode) { w.parent = prev }(w.enterParent(n))
-	start := -1
+	start, text := -1, -1
 	if n.Static {
 		start = w.seek(js.StaticToken)
 	}
 	if n.Async {
-		start = first(start, w.seek(js.AsyncToken))
+		text = first(text, w.seek(js.AsyncToken))
 	}
 	if n.Generator {
-		start = first(start, w.seek(js.MulToken))
+		text = first(text, w.seek(js.MulToken))
 	}
 	if n.Get {
-		start = first(start, w.seek(js.GetToken))
+		text = first(text, w.seek(js.GetToken))
 	}
 	if n.Set {
-		start = first(start, w.seek(js.SetToken))
+		text = first(text, w.seek(js.SetToken))
 	}
-	start = first(start, w.elementName(&n.Name))
+	text = first(text, w.elementName(&n.Name))
+	start = first(start, text)
 	w.seek(js.OpenParenToken)
 	w.params(&n.Params)
 	w.seek(js.CloseParenToken)
 	w.block(&n.Body)
 	w.record(n, start)
+	w.recordText(n, text)
 	return start
 }
 
@@ -416,5 +419,6 @@ func (w *posWalker) classDecl(n *js.ClassDecl) int {
 	}
 	w.seek(js.CloseBraceToken)
 	w.record(n, start)
+	w.recordText(n, start)
 	return start
 }
