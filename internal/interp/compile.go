@@ -76,6 +76,17 @@ type compiler struct {
 	fs      *funcState
 	script  bool
 	lastPos syntax.Position
+	// parent is the innermost statement or expression (other than an identifier) being
+	// compiled: the node an identifier use belongs to, for its position (syntax.IdentPos).
+	parent js.INode
+}
+
+// enter makes n the parent of what is compiled until the returned function restores the
+// previous one.
+func (c *compiler) enter(n js.INode) func() {
+	prev := c.parent
+	c.parent = n
+	return func() { c.parent = prev }
 }
 
 // funcState is the code generation state of one function.
@@ -89,6 +100,10 @@ type funcState struct {
 	parent   *funcState
 	complReg int // program: register holding the completion value (-1 otherwise)
 	pending  syntax.Position
+	// stmtPending is set while pending is a statement's position not yet given to an
+	// instruction: as in V8, it wins over the positions of the expressions the statement
+	// starts with (markStmt).
+	stmtPending bool
 }
 
 func (c *compiler) fail(kind string, node js.INode, format string, args ...any) {
@@ -103,13 +118,40 @@ func (c *compiler) unsupported(node js.INode, what string) {
 	c.fail("UnsupportedSyntax", node, "%s is not supported", what)
 }
 
-// mark records node's position for the next emitted instruction.
+// mark records where V8 reports a run-time error raised by node (syntax.ErrorPos: the
+// property of a dot access, the '[' of an index, an operator, ...) for the next emitted
+// instruction, which is the one that may raise it.
 func (c *compiler) mark(node js.INode) {
 	if node == nil {
 		return
 	}
-	p := c.src.Pos(node)
+	if c.fs.stmtPending {
+		return
+	}
+	p := c.src.ErrorPos(node)
 	if p.Line != 0 {
+		c.fs.pending = p
+	}
+}
+
+// markStmt records the position of a statement for its first instruction: an error raised
+// there (an undeclared name read first, say) is reported where V8 reports it, at the
+// statement (a return's keyword, an expression statement's start, a declaration's
+// initializer).
+func (c *compiler) markStmt(node js.INode) {
+	if p := c.src.Pos(node); p.Line != 0 {
+		c.fs.pending, c.fs.stmtPending = p, true
+	}
+}
+
+// markIdent records where the identifier v is used in the node being compiled, for the
+// next emitted instruction (the load or store that throws a ReferenceError for an undeclared
+// name or an uninitialised binding).
+func (c *compiler) markIdent(v *js.Var) {
+	if c.fs.stmtPending {
+		return
+	}
+	if p := c.src.IdentPos(c.parent, v); p.Line != 0 {
 		c.fs.pending = p
 	}
 }
@@ -122,7 +164,7 @@ func (c *compiler) emit(op Op, a, b int) int {
 		if n == 0 || f.code.Pos[n-1].Line != int32(p.Line) || f.code.Pos[n-1].Column != int32(p.Column) {
 			f.code.Pos = append(f.code.Pos, posEntry{PC: int32(pc), Line: int32(p.Line), Column: int32(p.Column)})
 		}
-		f.pending = syntax.Position{}
+		f.pending, f.stmtPending = syntax.Position{}, false
 	}
 	f.code.Code = append(f.code.Code, Instr{Op: op, A: int32(a), B: int32(b)})
 	return pc

@@ -7,6 +7,9 @@ import (
 // Expressions. Every compileXxx leaves exactly one value on the operand stack.
 
 func (c *compiler) expr(e js.IExpr) {
+	if _, ident := e.(*js.Var); !ident {
+		defer c.enter(e)()
+	}
 	switch n := e.(type) {
 	case *js.Var:
 		name := varName(n)
@@ -16,7 +19,7 @@ func (c *compiler) expr(e js.IExpr) {
 				return
 			}
 		}
-		c.mark(n)
+		c.markIdent(n)
 		c.loadName(name)
 	case *js.LiteralExpr:
 		c.literal(n)
@@ -344,6 +347,9 @@ func (c *compiler) optionalBelow(oc *optChain, depth, below int) {
 // chainPart compiles e inside an optional chain. With method=true it leaves
 // [fn this] (for a call) instead of the value.
 func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
+	if _, ident := e.(*js.Var); !ident {
+		defer c.enter(e)()
+	}
 	switch n := e.(type) {
 	case *js.DotExpr:
 		if isSuper(n.X) {

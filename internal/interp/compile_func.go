@@ -58,6 +58,7 @@ func (c *compiler) compileFunction(f *funcInfo, params *js.Params, body *js.Bloc
 	code.HasFields = f.hasField
 	if node, ok := f.node.(js.INode); ok {
 		c.sourceText(code, node)
+		defer c.enter(node)()
 	}
 	c.prologue(f, params)
 	if f.kind == funcClassCtor && f.hasField {

@@ -64,11 +64,13 @@ func (c *compiler) hoistFunctions(list []js.IStmt) {
 }
 
 func (c *compiler) stmt(st js.IStmt) {
+	defer c.enter(st)()
 	switch n := st.(type) {
 	case nil, *js.EmptyStmt, *js.DirectivePrologueStmt, *js.Comment:
 	case *js.BlockStmt:
 		c.block(n)
 	case *js.ExprStmt:
+		c.markStmt(n.Value)
 		c.expr(n.Value)
 		c.op(OpPop)
 	case *js.VarDecl:
@@ -108,6 +110,7 @@ func (c *compiler) stmt(st js.IStmt) {
 		c.branch(n)
 	case *js.ReturnStmt:
 		if n.Value != nil {
+			c.markStmt(n)
 			c.expr(n.Value)
 		} else {
 			c.op(OpUndef)
@@ -118,6 +121,7 @@ func (c *compiler) stmt(st js.IStmt) {
 		c.emitAwaitReturnValue()
 		c.emitReturn()
 	case *js.ThrowStmt:
+		c.markStmt(n)
 		c.expr(n.Value)
 		c.mark(n)
 		c.op(OpThrow)
@@ -146,6 +150,7 @@ func (c *compiler) varDecl(d *js.VarDecl) {
 	for _, e := range d.List {
 		switch {
 		case e.Default != nil:
+			c.markStmt(e.Default)
 			c.namedExpr(e.Default, e.Binding)
 		case d.TokenType == js.VarToken:
 			continue

@@ -79,15 +79,16 @@ func TestThrownNonErrorDescribed(t *testing.T) {
 
 // TestErrorInBuiltinLocatedAtCall checks that an error a built-in raises while it runs (here
 // Array.from calling an iterator's next that is no function) is located at the call the
-// program wrote, not at the call's last argument.
+// program wrote, where node's stack locates it: a method call at the method's name, a
+// constructor call at "new".
 func TestErrorInBuiltinLocatedAtCall(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		src       string
 		line, col int
 	}{
-		{"return Array.from({ [Symbol.iterator]: () => ({ next: 1 }) })", 1, 8},
-		{"const x = 1\nconst r = [1].map(42, {a: [1, 2]})", 2, 11},
+		{"return Array.from({ [Symbol.iterator]: () => ({ next: 1 }) })", 1, 14},
+		{"const x = 1\nconst r = [1].map(42, {a: [1, 2]})", 2, 15},
 		{"const m = new Map([[1, 2]])\nconst s = new Set(m.get(1))", 2, 11},
 	} {
 		p, err := Compile(tt.src)

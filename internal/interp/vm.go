@@ -243,8 +243,12 @@ func (vm *VM) run(stopDepth int) Value {
 			panic(other)
 		}
 		if exc != nil {
-			ex.lastThrow = exc.Value
-			ex.lastThrowLine, ex.lastThrowColumn = vm.currentPosition()
+			// A value thrown by a throw statement inside a callback of a built-in arrives
+			// here through the built-in: it keeps the position of its throw statement.
+			if ex.lastThrow.kind == KindUndefined || !SameValue(ex.lastThrow, exc.Value) {
+				ex.lastThrow = exc.Value
+				ex.lastThrowLine, ex.lastThrowColumn = vm.currentPosition()
+			}
 			if !vm.unwindTo(exc.Value, stopDepth) {
 				if ex.asyncExit {
 					ex.asyncExit = false
