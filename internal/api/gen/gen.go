@@ -209,6 +209,87 @@ func (e ScheduleCreateOverlap) Valid() bool {
 	}
 }
 
+// Defines values for ToolsetKind.
+const (
+	ToolsetKindHttp    ToolsetKind = "http"
+	ToolsetKindMcp     ToolsetKind = "mcp"
+	ToolsetKindOpenapi ToolsetKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetKind enum.
+func (e ToolsetKind) Valid() bool {
+	switch e {
+	case ToolsetKindHttp:
+		return true
+	case ToolsetKindMcp:
+		return true
+	case ToolsetKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthIn.
+const (
+	Header ToolsetAuthIn = "header"
+	Query  ToolsetAuthIn = "query"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthIn enum.
+func (e ToolsetAuthIn) Valid() bool {
+	switch e {
+	case Header:
+		return true
+	case Query:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthType.
+const (
+	ApiKey ToolsetAuthType = "apiKey"
+	Basic  ToolsetAuthType = "basic"
+	Bearer ToolsetAuthType = "bearer"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthType enum.
+func (e ToolsetAuthType) Valid() bool {
+	switch e {
+	case ApiKey:
+		return true
+	case Basic:
+		return true
+	case Bearer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetCreateKind.
+const (
+	ToolsetCreateKindHttp    ToolsetCreateKind = "http"
+	ToolsetCreateKindMcp     ToolsetCreateKind = "mcp"
+	ToolsetCreateKindOpenapi ToolsetCreateKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetCreateKind enum.
+func (e ToolsetCreateKind) Valid() bool {
+	switch e {
+	case ToolsetCreateKindHttp:
+		return true
+	case ToolsetCreateKindMcp:
+		return true
+	case ToolsetCreateKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookCreateEvents.
 const (
 	WebhookCreateEventsCallPending  WebhookCreateEvents = "call.pending"
@@ -692,6 +773,13 @@ type ScheduleTick struct {
 	Tick    time.Time `json:"tick"`
 }
 
+// SkippedOperation defines model for SkippedOperation.
+type SkippedOperation struct {
+	// Operation METHOD /path
+	Operation string `json:"operation"`
+	Reason    string `json:"reason"`
+}
+
 // ToolCallRecord defines model for ToolCallRecord.
 type ToolCallRecord struct {
 	CallId     int64      `json:"callId"`
@@ -714,24 +802,78 @@ type ToolDescriptor struct {
 
 // Toolset defines model for Toolset.
 type Toolset struct {
-	CreatedAt   time.Time        `json:"createdAt"`
-	Description string           `json:"description"`
-	HasSecret   *bool            `json:"hasSecret,omitempty"`
-	Name        string           `json:"name"`
-	Namespaces  *[]Namespace     `json:"namespaces,omitempty"`
-	Tools       []ToolDescriptor `json:"tools"`
-	Url         string           `json:"url"`
+	CreatedAt   time.Time `json:"createdAt"`
+	Description string    `json:"description"`
+
+	// HasAuth Whether credentials are stored (they are never returned).
+	HasAuth    *bool        `json:"hasAuth,omitempty"`
+	HasSecret  *bool        `json:"hasSecret,omitempty"`
+	Kind       *ToolsetKind `json:"kind,omitempty"`
+	Name       string       `json:"name"`
+	Namespaces *[]Namespace `json:"namespaces,omitempty"`
+
+	// Skipped openapi only; the document's operations that are not tools, and why.
+	Skipped *[]SkippedOperation `json:"skipped,omitempty"`
+	Tools   []ToolDescriptor    `json:"tools"`
+	Url     string              `json:"url"`
 }
+
+// ToolsetKind defines model for Toolset.Kind.
+type ToolsetKind string
+
+// ToolsetAuth Credentials applied to every request of the toolset; never returned.
+type ToolsetAuth struct {
+	// In apiKey: where the key goes.
+	In *ToolsetAuthIn `json:"in,omitempty"`
+
+	// Name apiKey: the header or query parameter name.
+	Name *string `json:"name,omitempty"`
+
+	// Password basic: the password.
+	Password *string `json:"password,omitempty"`
+
+	// Token bearer: the token.
+	Token *string         `json:"token,omitempty"`
+	Type  ToolsetAuthType `json:"type"`
+
+	// Username basic: the user name.
+	Username *string `json:"username,omitempty"`
+
+	// Value apiKey: the key.
+	Value *string `json:"value,omitempty"`
+}
+
+// ToolsetAuthIn apiKey: where the key goes.
+type ToolsetAuthIn string
+
+// ToolsetAuthType defines model for ToolsetAuth.Type.
+type ToolsetAuthType string
 
 // ToolsetCreate defines model for ToolsetCreate.
 type ToolsetCreate struct {
-	Description *string           `json:"description,omitempty"`
-	Name        string            `json:"name"`
-	Namespaces  *[]Namespace      `json:"namespaces,omitempty"`
-	Secret      *string           `json:"secret,omitempty"`
-	Tools       *[]ToolDescriptor `json:"tools,omitempty"`
-	Url         string            `json:"url"`
+	// Auth Credentials applied to every request of the toolset; never returned.
+	Auth *ToolsetAuth `json:"auth,omitempty"`
+
+	// BaseUrl openapi only; the server the operations are called on, instead of the document's first server.
+	BaseUrl     *string `json:"baseUrl,omitempty"`
+	Description *string `json:"description,omitempty"`
+
+	// Document openapi only, instead of url; an inline OpenAPI 3.0 or 3.1 document.
+	Document *map[string]interface{} `json:"document,omitempty"`
+
+	// Kind How the toolset is reached (docs/toolsets.md).
+	Kind       *ToolsetCreateKind `json:"kind,omitempty"`
+	Name       string             `json:"name"`
+	Namespaces *[]Namespace       `json:"namespaces,omitempty"`
+	Secret     *string            `json:"secret,omitempty"`
+	Tools      *[]ToolDescriptor  `json:"tools,omitempty"`
+
+	// Url http: the tool protocol URL (required); mcp: the MCP server's streamable HTTP endpoint (required); openapi: where to fetch the document (this or document).
+	Url *string `json:"url,omitempty"`
 }
+
+// ToolsetCreateKind How the toolset is reached (docs/toolsets.md).
+type ToolsetCreateKind string
 
 // ToolsetList defines model for ToolsetList.
 type ToolsetList struct {
@@ -971,7 +1113,7 @@ type ServerInterface interface {
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(w http.ResponseWriter, r *http.Request)
-	// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
+	// CreateToolset Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
 	// (POST /v1/toolsets)
 	CreateToolset(w http.ResponseWriter, r *http.Request)
 	// DeleteToolset Remove a registered toolset.
@@ -1136,7 +1278,7 @@ func (_ Unimplemented) ListToolsets(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
+// CreateToolset Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
 // (POST /v1/toolsets)
 func (_ Unimplemented) CreateToolset(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -5495,7 +5637,7 @@ type StrictServerInterface interface {
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(ctx context.Context, request ListToolsetsRequestObject) (ListToolsetsResponseObject, error)
-	// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
+	// CreateToolset Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
 	// (POST /v1/toolsets)
 	CreateToolset(ctx context.Context, request CreateToolsetRequestObject) (CreateToolsetResponseObject, error)
 	// DeleteToolset Remove a registered toolset.
@@ -6452,141 +6594,152 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7D1rbxu3ln+F0F7A0mIsy86jjY3F3jSPNvemTWC7KLBVtqZnKInXM6RKciyrgYH9NfvD9pcseA7JmZE4",
-	"eriW06Tth8aa4fBxeN485/BjJ5XFVAomjO4cf+xMqaIFM0zBr5cs59dMzd/yghv7gIvOcefXkql5J+kI",
-	"WrDOcSeHl0lHpxNWUNsqYyNa5qZzfDgYJJ2C3vCiLOCX/cmF+5l0zHxqe+DCsDFTndvbpHNaijcvw1BT",
-	"aibVSDzrJB3Ffi25Ylnn2KiS1Yd1vWmjuBhDZ2fphGVlzu6vx3Mpc83MD/B5tEv4506d6tc8N0whBHWq",
-	"+NRwaQd4IYuC7mtmN8ewjBhsT+xQut9JotviGunO6rF/orizzRHPWCpFpomRZEa5ISOpiJkwokphn6UT",
-	"KsaMdKkhhdSGPBoMem3zsN835hDw4VEDHQYBHURZXDps+IldTqS8uq/9u7WN9VQKzQC/XyklAd6pFIYJ",
-	"AASdTnOeUguIg39pC42PtR7/ptioc9z5t4OKbA7wrT7A3mCUJjSfC8Lsuz6syTW3vT0X82XYPxdz8o+z",
-	"dz+Qa5qXzIJVlHlOL3OGC7xNOi9ongO1KjllynBcDVVjvW6OdsTbpJPSPH+T1UAUSDDpZKXCwcLLSylz",
-	"RoV9OaEiw3cbjHLF5pFdSDqyNKks1vbyzjW7TXDXY11pZkzOsuewdSOpCmo6x52MGrZvOBDi8ieGKrP1",
-	"J6ZcC1u7K2fYEjHNo+XPHt4IksQjMWxYBfAwTn2OH8J05OW/WGo6bvvfcm2WUcCOA39ww4qNJmz7cwNQ",
-	"peg8OnXdOo2zABkmLBX/3FGlEBZsSWfKRIZ/6TJNGcuYhcCI8hz+SKlIWW7//hAB+QtqaC7Hy0sEvrbF",
-	"EqEby2HXrhR7jq+06mVpQg3qjaDoSnriYloi28kybrug+fta78jQluYjS3OXzzwVNfnN6zLPiX1FqCZT",
-	"JceKFprYbSfckC5ApT8sB4NHqW0FfzFg98t0wseCmlKx5VHO51N2Br9JaEVm3EzIP85eyjQhrD/ukyFu",
-	"Ql9Odb+gZtKnWdYFGB2Tj/1+/7Z3TN4rWXDNcEbwEKc07ETn5ORgXPrVt98RpW9fX021iTHs8FrS8qLf",
-	"CUbYNROGaPs/I4kUjCiWMvvBCeFGE54RrkG4zlDY7fOMTBjNmCJyZD9Xc0KNYcXU2AUu8Hx8oSNixL0h",
-	"mouUwQCZmyiZUU1SxUCZkIrkVBuimHvNshoca3LBfbAN3ww9bvMRAOwcnkaoiWfRx3YJQZo3AfHTZA6r",
-	"z6lh2nhQEuRDpEsvYW+kBVKYbxy97SDI8F7ILIbjk2pz9zRBbm43MTK8H3c2YcLSWcYzIqQhVOgZU734",
-	"FoQ98rxwuUUp3sQhpJc4dcWfw7or/hzjybq8DMvFUZbXX29zQtwirfpIK/Qz0iuTe5rImfCYHwV6Oc22",
-	"RbtS5evJHVVHAFcd5/DrmigOFLYA/jpB1Ge5ikPEhXZzTzcSa4HlrJNptb6jE+N0LKQ2PI3poai1kq5U",
-	"ZEaVleo9i83U7twJyblghIqMpDIvC4GYbPdVy1KlzHI1asmszCN8C7+J4/AVFxHkek+VZkDiCXl1w9LS",
-	"Pn9NeV4qlhArmqsfvGCyNK9uUOlIyP/9z/9G6ZkLFp9CwbSmY7Yei2CuVfsYjANbakKAxR+nUc5yZqz0",
-	"IQVNJ1ywfcVoBg9sa9IF0Smk+WUkS5ElJJVilPPUJISLa5rz7Bc7ZaZNnK1tvFiY26rFLrTHJUZhcu2s",
-	"rUVpFmPfDq1QkFrRpY10UmpDMUQNGG9UzN+NOsc/rzHj7DgvqaGviqmxFLZh8zPU2Tf/4K0cb97YKdvb",
-	"jQAfoYW03UfvnWjY/KMJS6+m0pLQFkOdldoKoW0+ObWYXG73Rab4NRPbfKHLYrshjOLbfPCaC64n2+2K",
-	"t5ZuPyQRuQvUsadJxgzluU4IzWd0rgkVBMkOtc0RZ3lmW1m4E4mUZQmGdDVDLTEMSdwkjkkdZUGYDzu5",
-	"HA87CfB/bdXaXn8oOknnZn8s9x0BFnT6MxLhB4sXakRT9vEWrfZfG9KcC/P0cVTjMXE9cIHR2P5cW0ft",
-	"Vm63c55FNF9iOrB8OSJDMH/7TlNCC2PZ4m7zpMykukJ/3hq+in2sna4n5XXTdU6RYeeYUDTkwLyA2ZCC",
-	"ZsxpmVb9xacJsQaO7e17jZuKoh9kuryysnxEc816ibUXLE6hbwbY8VRqa0h03b/W+HTYsDmoquE3RIwg",
-	"Ppe9S1dxUxunF3+35U7BIOu3y7HrtduF7bbFrlaf2NaLgZ7WLMdzn5WLcY1iKxkpWazTak9L0eI/g69X",
-	"z7AugFZNstYuNs/LuYm4ddC0EXSqJ9JyWc1/Y4QLAq1J15nrwAwNNazFfHNsb3XPVr5ZWxS94PGONt1h",
-	"O+BKqKGK0+pHAppP2mGJBlDD8RIZJAi7Fdsycm2GnRPHepxTxMriHARbMFUqS0OVwtnxyxsZGMRKO6qy",
-	"f6ImcsRxGTOMN94PHGDllryVK+URyF3g61JomTM0w5yPwXnv+uQtFwz05Ck6NsyEzQnNMlJOrfVdSGWf",
-	"UVGzwwt68w7cit9YnD5xPgttwGVlLMQnVFvmLlLq2XyMy+fsmuV1GOZyDEdDI9lJOtaO7HjubTHrsrRv",
-	"jaIpi4LWsBsT5XKg7LdbCw4UZKakYYSbza2FsMSYqFjYUFysm6Wb08rdDcroii1Wrk1UICiqJ23OH89j",
-	"Iz7Q9bhpJLg0sPs1a3Aq+Mo1YJvYGjalFtduzVxQVV85FWgSm4nTYlrA6dj172O/STXImoWgCbFyIdAk",
-	"thDnpIpPt01Vul01nw2UlxV6SwWh5sdvMs+qnDZqJtQ4Gg02fsRJcQfMqGzLVUvwjYYdkN7DztwaSA+v",
-	"GkwrSyQ4ANusIe/quzcM9YO3wjPut4TN2txniT6fdQ5L12lsKt8xmqPK25xHJbbvLH0hwEVvqQjhRySX",
-	"M6ZqOL2nScp4zsVYu7gJrkFT6V7OiQuNIY+eDux/pIDzAZoafs2IFR8JOYQXRsocbDedkMOnX3311dHh",
-	"U4dTckTwABCw6smjp19/NXh2eFS9nTA67Z2g0E+pIIJdM0UU5ZrBcQ8fGfuy6JPnGGRg+9M8Y+TQ++bd",
-	"CqwWppiFEsvwtO7xYEAELew7247mdvkZUVSMWZ/8KDQz3slg6BVrwsWtXsf0hoLefM8KqebfeDJbsgJX",
-	"hQ5BnFFNgblbB+dS5i/8GfqWnxv0On+//be3UYwUzDlllzQcxYL2m9KCESv30Wp3j+HsyfJmeOW0n8VD",
-	"B6tjtBziQBdO3FiMGdkNdJ0BOksBgSmLrKqmcSxwKuzhtVNQoiOGnsGpUBsy6rS2L84c113Nky1FVMMT",
-	"bur9U0O6gwRcYwCy1oO3aU7nLAu40RzuOzkjBRXz5lB7eIquyczuWCqnHGK3nPMl8IW9cOreNjbsw4aw",
-	"w9Y6fjzvw+Hazu7ce5TKHoX8PFd2mb2OHb3WO93TxPD0qmKHHDZhU708RiM/0ILpqbUctg7KaHGexEIC",
-	"YvLiXRXBtFJgbHTks/H5y6pTpjavF/D3jeK1FgZr8XC5lT9PUzZ1+uHmLqttTqcVS6VCyzsrMSQvZiEu",
-	"zNof6Abf1gqh/15JpzM3VzANz9dgB7aLdY1ei8iZKvGODkf52PCYyCswqFHG1uzXPY0SGvyu8gq9sFWr",
-	"yimCBnvdKaATf2qr0aPrzt6dXhGTwXfwmeRyrGNaa7soaMNUU5e9G2mUXlqfAqrExlppy9eIY5ltVfBX",
-	"zJRKOEWp6zaql5C0hIieptoRDdf027D58X4DxCv1ZXnVqYMuioylaD9nXtquO4T5eJze5puWOJ4QDxcV",
-	"c3uaQAMSTh0Sd0ThtIYxv2YgqOrnUP/SUvRP6ex7xz7h5N/r+6u2wVkFLlLAsejVH2CzFoNu+1hMiFd2",
-	"nITm+Qan147zxA8JK6TGZknwDoJEnli9yPMnOA/EZr3+5id7G0XK1hz9SRWovhUX2TosKBb+E4J84qE8",
-	"iY94cOiy2lI+LcUL6GZLrcBTYkFv3jIxtnrJ4eDx10++egpWQ3iWbEwtzQjyk4Y/VDGaaXAfT0Fd5UBM",
-	"tsU4l5c0JxfQ6QXpWiEjS0O4ScJDrkkpMjbigmW9PvknmxrCbmhq8nmDJr18cmrjPVPj3TDGBZmtG8al",
-	"HJxTNWYmHgLTsvuvpbq64963kqqVMKAsC20YDd4zqfiYC5rvgcC5A+Zsbj4tn0kRLhYmQSZcG6nmJ2QA",
-	"Lo9gTvU70QyPuuW7eMwXZtUC5bgvSrhjgqbsjSzcmrYbM2UrOdcJYOgwwQm0THk5SN450JNatHxwRd4t",
-	"Xt6nOu1W0qeqxZ5iPgD6fgS93kNB/0Di3W7eOU+v4vOxb53tKsmIK7b5WZK8Ziqn08aR4hWfdhLEgE7S",
-	"AQdadEentNRtiqudTYsr2sUZQwvSxfO+o0FCBJvZ5yOutOklloa/fXVODq4PD7yFrg8+8uy24ddZBT6P",
-	"cQC4mO7NC/abFKzlROqTCf1FmR7mWW1XAH4NNbaJ9/WgeWh9wJPnotFpnxN2M1VMay4FMHC36mMy4tfM",
-	"u2y7BRelYWQiS0UyOt+Xo/1CCjMh+H/3aMbYVS8hmt+gqNcuXRCQC0OEiJ+DVKT7d9tfPk/I3zPK4V/b",
-	"A/wB/cJfc0axDRqqzwa6tyDcjp6sBwGLZ2JYw/uGZQTU1WuaJ4QakjOqDTnUidVdaAiBIt1nA52QJ0VC",
-	"DiePBkXvxFET+D8BC7gUC3N7+vh+tLUkpouFPJDd6FM1LhVSdz2fWnQ+U0MoMsNMMk1mE54zjAjH2G/v",
-	"QvTeQ2tTCGmCXXFMbMf42r7BGA7QGRICTNG/48ZbJ9REzBPckinVmosxKRgVOJeRzGGbJeGWzwF/rXVJ",
-	"xXxG5xaIWzPkOkNb5rtvnv/wHKiK2DZ2y4Dquv7E58fzF70IztwLZ9xUSfV8Ka5DBTmwsX4UlI51M6q6",
-	"XjUtL4Kb0wpOw7jnO5x0uBRlixdxV/UVn05jJx4/TeYeETG6HDvsOrIAfgaH0xCXBOg4VXBOaRlKS1C9",
-	"cWu5g5SCT2NwWvB3rXC9bhBAuTIt8R7DMduSgNtTeneTbLvCEWzh+jKIqy8hw3OlJNr0kOO8ypxcDEK6",
-	"QybgahBOqD5jqWrkadaAKFy9haXvhD8C2pxpVadGMaV1q+ziBcSJaaybpKK5khGYeFaHlJ9PXfdcsVN3",
-	"UjcXdqYmnh4Pnj1N4iBfaGkF2ZQaw5Tlp//98/P9/6L7v/3ywf0x2H/2y4d//1sn2f3+6YBEtek9OTxq",
-	"E7T3v9WBHkrFF9TXweOvG3CaGDPV/3l8cLBWJNQwZMX+x8V6VKFYt1RL9xvlyzOjV03pR7CTHgIld4NF",
-	"MW/ADDLYrdaJ7U4IK6ZmDhpIKew7luHJ/4K+93ni4dLWOg/pnbhNJGasVjiiX3eC2d8WADkz4XdwhsHL",
-	"4BBLGmk6UeW94OINjni4DddYY9LtkuZdHjJOLVkVGOc2JE7+zu29OYa53s5qidxrWUEYZMX0Gh1GDPR6",
-	"5nifvDHakRfhmswUN2xfinwOR9kuoA0OZmOx/6kUGjKEr5lLCo44y16G1GjU6UNBgJFhirisKa58xr7u",
-	"1SopOCdbyJv3AVH3UzWBa6tOZqeM6hiofEGDOsAskPx3tdoC1iBmAp7GzRT3MlIVBAINsCqC6zchl3Py",
-	"/vn5i+/AwwNgMlJi5JODXpVvTrgglCg5q41b0+gijGCt+6/FlbzTCgFIhW62FbySKI5t4yNsnjNtx0W3",
-	"0HJ2zaFWLG1D2V9wUX96uCQyKhTdCI3+kietshunVipu5meW27u4dkYVBouDCAAI46PQgR0FK5tBHs8y",
-	"L0ULmDBfmIHIEdETqQz5B72mrvBPKC4E/BYSUydSG6xn1yfPSZpzy7cUG3NtmNJD8d35+Xtf704n5P27",
-	"s3NNaDgdBb+tKgVGv+LZNjeaYNTEiXNMzig3Vl2TgjhTHUKSh4JrEjDE9QC5IlWGmc9zrWUtWFaLB939",
-	"oRiKV+CYPbg+JK7IAhGMZZpcPC/NRCr+GzhSjsk3AFKCZYuMvGICyxZd1ApnMGXl2gRWhU1E98W7l6++",
-	"f/fy1S/P37/55fzdP1/90OsTqCmhCVWMXHwcovdl2DkmH4fg/Bt2EjL04YLDzu3tBUZ7GW5yu522TYHH",
-	"INdMadzDQf+wPwDfw5QJOuWd486j/qD/yLlQAFUOJhCD/5v927EtS6rUV4TpfMvMd67JQq29o8Hg3irt",
-	"uUyAWKk9K376DUzvHP/8IenosiiomkPY/jUTTGuy7wMjUvsLgK+JRTj8/sCi03zlUk+xxSdZKYzdt/v1",
-	"ZPCorZswr1CcsB0utkNeA0xGDb2kmmEOAE0nQDiWSiyFFXyMsEAsTEulIHUHIHd9eJBW9dvaoOdLvCWN",
-	"qqMt8U1Vk4OFcpm3H3YIfz/HyAZYY9CtErbhMQ670TbY1odbtX68Teujbfp+ssW8b+sIY/ehdsyn8Sww",
-	"VuhNJ56BelZOupb7I+fzj7h29aJ6S2h0UMXkrsEmF9T7e3Eqide6vSyzMTPnljU3C6uuTO/YJYK69bbg",
-	"J4Ltz4me38uM5fsjmkIek9BGlSkyrBHWsEBlBXGSyGuXxOXRscJBHzIUxTxrdJ9iCNACxsXwpyrwudHm",
-	"NgoifFxV5nd1ld/4p95WsYZc4/vNzqy2rgb9pF4M+sn6WtAtsy6VlmrlendJbz4CLaZ7kCkdg6poMWb3",
-	"RPcwZGRXCwtqhhD1fUmVSLEyWjDyJmPFVBom0vn+Pxm6bbR9cSmz+TFQGvTjU4G8M4d0jwaDXp9AJ1fu",
-	"QyqkmTA1FPjx48GzPvnJChur2ScuoUo3g5kbur1UIXIgHOdCYWuugfJRPW5SNvo3T0vRQtqY2Vsh5sKK",
-	"F2teV0EsT5J153NrxRVU7UY8B5vjG5nN7xPFnW/3tmnxu3SGXdJWmyCDXEdXsZRRlXOmqihj3YZwFl0A",
-	"UY+QsnY5SwRZ9keTtYNn27Q+fLQzBvT46Ogh2BXULXB2P9SqDLmVdXEOkY4rLbsY2W9OlJ+EQP6cat63",
-	"zPiKpLNlkeDK64ZivHhzgY7KAAyg2GbH8bKK2w+LmHUQ6rC36oyYrrVTy9UViW81XeGA8stAglfN3EZv",
-	"bYJnkAv3TGU72OSDjxhudLt4e8rGHSfRmy1CEFP77RbrbE6vnTWR773Uxqcv70Z/CPc2PKz2sJiZ3IL3",
-	"oCzUyxf6RGNyyUZSsRNilU1rMyKvyJwCcfSQEz11czoJ6ix6pvVf6sWnVS9wYxaPBihxR0XhfAE4Dtg8",
-	"VU0Fn8KKWxlRSA7wBOrOnKSV5rF8I+o0D62chNKR/T8YMj6MZMLlE4qx7VlCXMaX1UAq+9RSuPesx1BJ",
-	"x7ClWTd+lXfqZb1s/Xao1bwCbKfabaNKfgv3rtb8J/W5V/eE1GMtKn1nT2MRNU26kALRuGABawTJRuSI",
-	"7sUcO/ejIVWn863Y+cpHViwMuXiRSj736wItny4lpdJLec2wukzIuRicuKsntFGMFkkov2WB9ZZqsw/D",
-	"77956W5ccXWLY35H2u4mXarxNIi7MxcvNBgzrBbndg+SgHKuDRfjBEtxHQ4Gg2o59lfrPWvLjtetLt5b",
-	"iv+pwe3YnU43AR7uNdHG1eaHCiT+CB+uQXEKDHZDLJfgomTaBQ9x0ycWofEXrIcENHCpn5DymZAZF7q2",
-	"N4u+t8Ze/o5N2iV7qyrp3bq6pkgf+widZkeRm+taar5r5wq9QH3ymCz1fOHKvyq/ESwjlnMQ6k691b5m",
-	"wgyFZxwXPLvw9XcXdj0hF9DqIhSOT8hFRg29qGrH234tLveGohSG59H6EifkorFpF17D9YFlUIJqoRjy",
-	"UJxX2MQ1mckrJsjlvHleDXjj1mIXTTMrYrtCkqnMc7jFBDQzJjJN6FCksijstKGSLubZHT4JOY0YRMez",
-	"HKrd/lllDkoWwwtmoQRG9b3b0yNXP+H36r7xmG2LgO7ET5OLVGbsgnQXyhgA5rgzaF/tjpFLNuags1WF",
-	"LYai9pXLVA/n2Ba5MAUT2RsWgasPRSbU4h9U6Q83QBkpr4YiVK27qBdDcFO90OzXC6zaoUm9knnSPOtw",
-	"RUwdEZyQAeF6KKoidxiyEQrSmRqISpExFfSGKzbXCdGoSPigK66r+wPsJIfCTFhBfL0Qu1xfHhJgQuiY",
-	"cnHiSCunlrzxejntbyNgswRbaYPgrYCpQzgYy4iQsz4B1xksoaDGmleWA2CH2bErg5UxUpTakMLXoLRm",
-	"/1DgVrj6FegJsFjsymJjap+FaJ88HjyuArNceQu8cJUIq0Clk1AhYyi6GJBs6JWVVa4AhldXmAK1lRmc",
-	"qGJWlPBwY0ZTJXot1ZW303ZysgNFSjbyzBw+hNvaod0fTZn/cs5BPF0DN6OI3eESr6pyC5bA9CdrSCYN",
-	"InfB8Ogsi5qjihnMvN8Z/97TxBXicpTY4KndWqHMXuLO/8zErdBaSSo4b4Yi5+KKdGnoEDVYxxnceAmU",
-	"MYA6qc33fsweMvhKFgyFt7Q4pr2nVGER1WumLFN51ry8wLVywfPSQt57SyLM4dRCOOrF+QS0+ifz4yzS",
-	"Uzh8trImWaEDILFFdtjB0tFRI/m+1Vo+C612aKg0qgS0edH9RPp/7MCVMM+EyDzbJHrlW2sZ+Zpm9UoO",
-	"oYZmn7yi6QSLYLjCEv4idKjAaxnHRM5AJSiomA8FWlmIFVgMG3iXtU0UO6m5bpbZW/Af+/LOUN+gNVwl",
-	"VGTYjQKxUNjmgfWIqtzEZxN+8fkrEghYQmPVoXUk0MLSgis1awkEXi3WH8L4S1+LJ8IEQ3wGKs7LzPAl",
-	"PG9gewPpHkfz/Zh5iGOIh2FvuJzavpxU1d95Vb37irGp091A5QGnMMCgLfSlHaiDB6Hkunjpf1FBKoGC",
-	"QHmAuyNqxdru4ErxYKz7U5o0dACFzLbXyhs9t4YS2L7/COiC1dq+OKw5M3JaRxuww4CwuRgjpXfh/zSH",
-	"XKVA9GO8kbOFrx6gp3VHSIE3Mv3FRHZngixgOzrOEn/Vh6vCh9IXfelCzipcqJcDabUzfDrMLrevXrSk",
-	"ZQdruRh/6Oj4ykEZDMBL9BY2DI2Ywn4e8jd2oa83CwM9sLoe6sjE4ps8xB5AYf/yQ5Rs66O7BjThTliF",
-	"vJ5sjddFO/+9YpBbXR2JFFTwkdVcqCGlyusHJ8uc5uCjpYQFdX4RH0bA09wVU88adSWFNGTOTK3246pY",
-	"mh4pKB4HwLmEX0/ib61CV//hAH34kKmDB6gjqVL2H3ALBwYFe6c9low8JmYiNSrYQwES1t2UTNNJ/VQD",
-	"Dlvx3MHq2uD68VELwhURrN2g5UYJRx4x2x51/YpVrIyVcIYBu2bCgRF0hCUoejDVs97aggsANrGcq+pi",
-	"zA/b22CfaRTjw0iWU1bIayCBJemy0nyrC5TdSu41UvtLUbtOLeeLbUNlxmEBi+3tNwfIHyyRgUZNTTqJ",
-	"H4EEjss1GTE89gTFr2LKXcFmPcuOMcWNXjH/Erm4yEhVKG0o6uE1cFjC4JrSOjvY0+DvdjUi+uTUMhKf",
-	"hoXh0sHBMBRhiq49ckK8/Mx9YyF24n3omoyZCectUjA8TYEFuNJPVGRDUQMGsUg7t4x18TAZMsxlnmHH",
-	"RsoYH8WKNA+icrniNw8cA7+CMnFCfzlIP7m+ta+QoVQ05gknIXKKZZLyOWYfQOq60Q2akIrUdrZSt+qF",
-	"3loNu598ox0iYb0cXZtpXg9A/aIypf35b2OFzcOn6mod9MvivureWlvRAXZHjKtZ1vGBbcVo0cFl3HHv",
-	"Lx+Cj30BMSAeWoSSH0/f+ruEXGBS81KBRS5Syy44+Oj+nr8B56H7FfEfRvLYqk9X5rJFSjjEj2cbIRS+",
-	"c0j2NzzPQ/JE95LZf1ztRmsV+muJmkUTh8JXN4wHXLgR6pTXoICje89+iKH9K4EW78nSqv16QRX8Kzns",
-	"E9MbExmEDIWqoGqhLubcO2vBdBgppiehvmg44Ye4REeH+zyL0OZmp6OtSPv5GOYPfJQaE96VlVdxxJNA",
-	"d1Iw9I8JaYhzf7Xb5q07MnhoQbqohP05N96Z9tFtr91/6CsR9+5g4rv98EdmcQP/Nd6+5Mr2WnTK2chf",
-	"zAiZG31SK1eMom5BwpGxrMdyW4th6IuRh2A1KF4Oa+mTC1dY9RgutL0giu3jE7gLydcSbsAEzHHFsFqb",
-	"0SSVJUaTLlX/Pal1D3VeL3yX9st22/xBVNxPY5vfkTItFtQz0f+y3e8zuAkAS2gD4nvO3vZ6srfQwK3m",
-	"sNj+iQiO4TQxCb1pgq5DjL+SdL+khKkFhKpA8ruzbesSZaGea1XL+ecPFgtc3Cm8gdLSUMj5+ODg8Oir",
-	"/qA/6B8efz34egAYc7NfdyA16l9bQy9qjL1/d3ZepRBhCOtCqvFioXptH9Z7T4gTUlSTM0NFRlVGvJuK",
-	"dCs9OAk6seEF04YW0+pRKDXqEnl174S4fABSS0LErFQVygMd3dz0yRljJJOpDtTbL6LWoHv9gub5eweZ",
-	"nYqp93SeS5ptIaeWiohADi7pUjG3S+2tLox8hncGMOHuQqzVsXCJIEeDI9KFKntT53bvnUDeJeSE+V17",
-	"SQ2tAQkHbRZYv3eManT/2aHUaSle1IrPf5E45VNeZlaf8YttwZ46PGroE4r37wZ9fPefJfrULzb4UtGn",
-	"usPe1wp1Vd3Cfdm9doR67eIeKnxylz/sBJmw788Rk16HKzG+dDTCdGlXTiTjdCykNjwNWIV7uBVKVfeN",
-	"7ASrQvefI2Kd1e9i+ZIlXL3ycBK7fATSa9vRKgDKDnx7+/8BAAD//w==",
+	"7H17bxu39uBXIbQ/wNJiLMvOo42Nxd7cPG5zb9IEtosCW2VreoaSeDVD6pIcK2pgYD/NfrD9JAueQ3Jm",
+	"JI4eruU0aftHY81w+Dg873N4+LmTymImBRNGd04/d2ZU0YIZpuDXS5bzG6YWb3nBjX3ARee085+SqUUn",
+	"6QhasM5pJ4eXSUenE1ZQ2ypjI1rmpnN6PBgknYJ+4kVZwC/7kwv3M+mYxcz2wIVhY6Y6t7dJ57wUb16G",
+	"oWbUTKqReNZJOor9p+SKZZ1To0pWH9b1po3iYgydXaQTlpU5u78eL6XMNTM/wufRLuGfO3WqX/PcMIUQ",
+	"1KniM8OlHeCFLAp6qJndHMMyYrA9sUPpfieJbotrpDvrx/6Z4s42R7xgqRSZJkaSOeWGjKQiZsKIKoV9",
+	"lk6oGDPSpYYUUhvyaDDotc3Dft+YQ8CHRw10GAR0EGVx7bDhZ3Y9kXJ6X/t3axvrmRSaAX6/UkoCvFMp",
+	"DBMACDqb5TylFhBH/9YWGp9rPf6XYqPOaee/HVVkc4Rv9RH2BqM0oflcEGbf9WFNrrnt7blYrML+uViQ",
+	"f168/5Hc0LxkFqyizHN6nTNc4G3SeUHzHKhVyRlThuNqqBrrTXO0I94mnZTm+ZusBqJAgkknKxUOFl5e",
+	"S5kzKuzLCRUZvttilClbRHYh6cjSpLLY2Mt71+w2wV2PdaWZMTnLnsPWjaQqqOmcdjJq2KHhQIirnxiq",
+	"zM6fmHIjbO2uXGBLxDSPlr94eCNIEo/EsGEVwMM49Tl+DNOR1/9mqem47X/LtVlFATsO/MENK7aasO3P",
+	"DUCVoovo1HXrNC4CZJiwVPxLR5VCWLAlnRkTGf6lyzRlLGMWAiPKc/gjpSJluf37YwTkL6ihuRyvLhH4",
+	"2g5LhG4sh924Uuw5vtKql5UJNag3gqJr6YmLWYlsJ8u47YLmH2q9I0NbmY8szV0+81TU5Devyzwn9hWh",
+	"msyUHCtaaGK3nXBDugCV/rAcDB6lthX8xYDdr9IJHwtqSsVWR7lczNgF/CahFZlzMyH/vHgp04Sw/rhP",
+	"hrgJfTnT/YKaSZ9mWRdgdEo+9/v9294p+aBkwTXDGcFDnNKwE52Tk4Nx6VfffkeUvn19NdUmxrDDa0mr",
+	"i34vGGE3TBii7f+MJFIwoljK7AdnhBtNeEa4BuE6R2F3yDMyYTRjisiR/VwtCDWGFTNjF7jE8/GFjogR",
+	"94ZoLlIGA2RuomRONUkVA2VCKpJTbYhi7jXLanCsyQX3wS58M/S4y0cAsEt4GqEmnkUf2yUEad4ExM+T",
+	"Baw+p4Zp40FJkA+RLr2GvZEWSGG+cfS2gyDDeyGzGI5Pqs090AS5ud3EyPB+3PmECUtnGc+IkIZQoedM",
+	"9eJbEPbI88LVFqV4E4eQXuHUFX8O6674c4wn6/I6LBdHWV1/vc0ZcYu06iOt0M9Ir0weaCLnwmN+FOjl",
+	"LNsV7UqVbyZ3VB0BXHWcw69rojhQ2BL46wRRn+U6DhEX2s093UqsBZazSabV+o5OjNOxkNrwNKaHotZK",
+	"ulKROVVWqvcsNlO7c2ck54IRKjKSyrwsBGKy3VctS5Uyy9WoJbMyj/At/CaOw1MuIsj1gSrNgMQT8uoT",
+	"S0v7/DXlealYQqxorn7wgsnSvPqESkdC/t//+b9ReuaCxadQMK3pmG3GIphr1T4G48CWmhBg8cdplLNc",
+	"GCt9SEHTCRfsUDGawQPbmnRBdAppfh3JUmQJSaUY5Tw1CeHihuY8+9VOmWkTZ2tbLxbmtm6xS+1xiVGY",
+	"3Dhra1maxdi3QysUpFZ0aSOdlNpSDFEDxhsVi/ejzukvG8w4O85LauirYmYshW3Z/AJ19u0/eCvH2zd2",
+	"yvZuI8BHaCHt9tEHJxq2/2jC0ulMWhLaYaiLUlshtMsn5xaTy92+yBS/YWKXL3RZ7DaEUXyXD15zwfVk",
+	"t13x1tLtxyQid4E6DjTJmKE81wmh+ZwuNKGCINmhtjniLM9sKwt3IpGyLMGQrmaoJYYhiZvEKamjLAjz",
+	"YSeX42EnAf6vrVrb6w9FJ+l8OhzLQ0eABZ39gkT40eKFGtGUfb5Fq/0/DWnOhXn6OKrxmLgeuMRobH+u",
+	"raN2K7fbOc8ymq8wHVi+HJEhmL99pymhhbFqcbd5UuZSTdGft4GvYh8bp+tJedN0nVNk2DklFA05MC9g",
+	"NqSgGXNaplV/8WlCrIFje3uncVNR9INMl1Mry0c016yXWHvB4hT6ZoAdz6S2hkTX/WuNT4cN24OqGn5L",
+	"xAjic9W7NI2b2ji9+LsddwoG2bxdjl1v3C5styt2tfrEdl4M9LRhOZ77rF2MaxRbyUjJYpNWe16KFv8Z",
+	"fL1+hnUBtG6StXaxeV4vTMStg6aNoDM9kZbLav4bI1wQaE26zlwHZmioYS3mm2N763u28s3aougFj3e0",
+	"7Q7bAddCDVWcVj8S0HzSDks0gBqOl8ggQdit2ZaRazPsnDnW45wiVhbnINiCqVJZGqoUzo5f3cjAINba",
+	"UZX9EzWRI47LmGG89X7gAGu35K1cK49A7gJfl0LLnKEZ5nwMznvXJ2+5YKAnz9CxYSZsQWiWkXJmre9C",
+	"KvuMipodXtBP78Gt+HeL02fOZ6ENuKyMhfiEasvcRUo9m49x+ZzdsLwOw1yOITQ0kp2kY+3IjufeFrOu",
+	"S/vWKJqyKGgN+2SiXA6U/XZrwYGCzJU0jHCzvbUQlhgTFUsbiot1s3RzWru7QRlds8XKtYkKBEX1pM35",
+	"43lsxAe6GTeNBJcGdr9hDU4FX7sGbBNbw7bU4tptmAuq6munAk1iM3FaTAs4Hbv+few3qQbZsBA0IdYu",
+	"BJrEFuKcVPHptqlKt+vms4XyskZvqSDU/PhN5lmV00bNhBpHo8HGjzgp7oAZlW25bgm+0bAD0nvYWVgD",
+	"6eFVg1lliQQHYJs15F1994ahfvBWeMb9lrBZ2/ss0eezyWHpOo1N5QdGc1R5m/OoxPadpS8kuOgdFSH8",
+	"iORyzlQNpw80SRnPuRhrlzfBNWgq3esFcakx5NHTgf2PFBAfoKnhN4xY8ZGQY3hhpMzBdtMJOX763Xff",
+	"nRw/dTglRwQDgIBVTx49/f67wbPjk+rthNFZ7wyFfkoFEeyGKaIo1wzCPXxk7MuiT55jkoHtT/OMkWPv",
+	"m3crsFqYYhZKLMNo3ePBgAha2He2Hc3t8jOiqBizPvlJaGa8k8HQKWvCxa1ex/SGgn56xwqpFn/3ZLZi",
+	"Ba5LHYI8o5oCc7cOLqXMX/gY+o6fG/Q6v9v929soRgrmnLIrGo5iQftNacGIlftotbvHEHuyvBleOe1n",
+	"OehgdYyWIA504cSNxZiR3UDXGaCzFJCYssyqahrHEqfCHl47BSU6YugZnAq1IaNOa/viwnHd9TzZUkQ1",
+	"POGm3j81pDtIwDUGIGsNvM1yumBZwI3mcD/IOSmoWDSHOsAouiZzu2OpnHHI3XLOl8AXDkLUvW1s2Ict",
+	"YYetdTw879Ph2mJ37j1KZY9Cfp5ru8xex0Kv9U4PNDE8nVbskMMmbKuXx2jkR1owPbOWw85JGS3Ok1hK",
+	"QExevK8ymNYKjK1CPlvHX9ZFmdq8XsDft8rXWhqsxcPlVv48TdnM6Yfbu6x2iU4rlkqFlndWYkpezEJc",
+	"mrUP6Abf1hqh/0FJpzM3VzALzzdgB7aLdY1ei0hMlXhHh6N8bHhK5BQMapSxNfv1QKOEBr+rnKIXtmpV",
+	"OUXQYK87BXTio7YaPbou9u70ipgMvoPPJJdjHdNa20VBG6aauuzdSqP00vocUCU21lpbvkYcq2yrgr9i",
+	"plTCKUpdt1G9hKQlZPQ01Y5ouqbfhu3D+w0Qr9WX5bRTB10UGUvRHmde2a47pPl4nN7lm5Y8npAPFxVz",
+	"B5pAAxKiDokLUTitYcxvGAiqehzq31qK/jmdv3PsEyL/Xt9ftw3OKnCZAo5Fr/8Am7UYdLvnYkK+suMk",
+	"NM+3iF47zhMPElZIjc2S4B0EiTyxepHnTxAPxGa9/vaRva0yZWuO/qRKVN+Ji+ycFhRL/wlJPvFUnsRn",
+	"PDh0WW8pn5fiBXSzo1bgKbGgn94yMbZ6yfHg8fdPvnsKVkN4lmxNLc0M8rOGP1QxmmlwH89AXeVATLbF",
+	"OJfXNCdX0OkV6VohI0tDuEnCQ65JKTI24oJlvT75F5sZwj7R1OSLBk16+eTUxnumxrthjEsy2zSMO3Jw",
+	"SdWYmXgKTMvuv5Zqese9byVVK2FAWRbaMBq8Z1LxMRc0PwCBcwfM2d58Wo1JES6WJkEmXBupFmdkAC6P",
+	"YE71O9ETHnXLdznMF2bVAuW4L0q4MEFT9kYWbk3brZmylZybBDB0mOAEWqa8miTvHOhJLVs+uCLvli/v",
+	"jzrtV9KnqsWeYj4B+n4EvT5AQf9A4t1u3iVPp/H52LfOdpVkxBXbPpYkb5jK6awRUpzyWSdBDOgkHXCg",
+	"RXd0Rkvdprja2bS4ol2eMbQgXYz3nQwSItjcPh9xpU0vsTT8j1eX5Ojm+Mhb6ProM89uG36ddeDzGAeA",
+	"i+nevGC/ScFaIlJfTOgvy/Qwz2q7AvBrqLFLvq8HzUPrA548l41O+5ywTzPFtOZSAAN3qz4lI37DvMu2",
+	"W3BRGkYmslQko4tDOTospDATgv93j+aMTXsJ0fwTinrtjgsCcmGKEPFzkIp0/2b7yxcJ+VtGOfxre4A/",
+	"oF/4a8EotkFD9dlA95aE28mTzSBg8ZMY1vD+xDIC6uoNzRNCDckZ1YYc68TqLjSkQJHus4FOyJMiIceT",
+	"R4Oid+aoCfyfgAVciqW5PX18P9paEtPFwjmQ/ehTNS4Vju56PrXsfKaGUGSGmWSazCc8Z5gRjrnf3oXo",
+	"vYfWphDSBLvilNiO8bV9gzkcoDMkBJiif8eNt06oiZgnuCUzqjUXY1IwKnAuI5nDNkvCLZ8D/lrrkorF",
+	"nC4sEHdmyHWGtsp33zz/8TlQFbFt7JYB1XV9xOenyxe9CM7cC2fcVkn1fCmuQwU5sLV+FJSOTTOqul43",
+	"LS+Cm9MKTsO45ztEOtwRZYsXcVf1lM9msYjHz5OFR0TMLscOu44sgJ9BcBrykgAdZwrilJahtCTVG7eW",
+	"O0gp+DQKJ1zB+xlDRrUKK1l/1Vzlu1eXP7x/SY78MbcVxZhRHVXulh1OYYjwTWyuS765NW7iLZI91x6h",
+	"vMfU0bYDy+3Hj/dzMHiN09rC9WUQrd/CadS1UnPbgMxldcpzOWHqDqcW14NwQvXzMnaS9ucJMxOmrIqQ",
+	"MWE4zTWhirnzKqSLWXiK+YA8OJabhw0bR+31BUtV4+hq7bU/JeXF2MQYK8bkjAk641bQpLOoGBOudkX0",
+	"BYTTthcAVQQulp3SxnDdHIkU+QK9U5lMywIPMAT+opHVArykwaIXGOWeTxbbWynLPDNmqex0pHyJAmNm",
+	"yjbnD12dEDxtWIePn0/d4FiD8h4Vd0hceVHHz9ksd3Fpp2LiUTHvaXLqyNkSzq4mFPCIzKEz/i+2OLVG",
+	"vMtZmLIFGUuMkwTMhRQpVMHUYi3Oxru3HfsT04pALyQUsoEqKTFDIsLltZ47YdUc6JpqnuI4vtFSj48H",
+	"z55GlblpLNfzmlHF1KkD8JSJLXtzh2E84HD9ncT1Z/+wE41CsNRMxaFYW5xttD28WqJn9V2ZssU2S1tW",
+	"gOzbNSh/J7OaOjrZRNqepG4BmuwnpOVNDEwzdeOywGoMzPIuK+FZRqRIlp24NaYHhrPrpOFdKhVf2orB",
+	"4+9Bdhqm7FT+t+X7+n+eHh1tIco2o5if0yZp3g6PxjJLlZ8RKggXkKb+fsbE8w9vyKP+wFLqo/5xAEL0",
+	"CEF1EthbpU7Krabf1HgVJq3RFMzETKb6yNtU/QKF7Z1l5pLxVtuGX54f/i96+NuvH90fg8Nnv3787//V",
+	"SR5AzgYtoTa9J8cnbcbl/Uu65nZYqJ6GDSEzJY1MZU5+On9Lup7Oe2ekSF2zdy8+ONyHqgmK0QJON/9w",
+	"efmBMJHBcZ3Gp27HgmSRZMRMOmmQldW3uLZ45p+4U2n3Q1wxcb6GZ8VN7qixvwWH2q6WDTN63ZR+Ah/m",
+	"jmx0Z46yP2yPeernUF2GizHBdmeEFTOzAO9AKew7lmFW3pJcelB6uTcMXNlaF728k4SM5HPXijr16wEq",
+	"+9sCIGcm/A6BKngZglVJ4whtlLsWXLzBEY934W4b3K33Des6ebkaITi1ZF3SutuQOPm7kPT2GOZ6u6gV",
+	"WdnICsIga6bX6DDiPK9XdemTN0Y78rKidq64YYdW9INxtslOSKXQUL3jhrmCHZFA1stQtgSNwFCsZ2Q1",
+	"eneimStfTUf3alWOXAAs1LTxycr3U9GIayuasvPgLYsXG6oDzALJf1er+8NzRpiAp3EXonsZqdgFSYBY",
+	"scj1m5DrBfnw/PLFDxB9ATAZKTEr2UGvqgVDuCCUKDmPex4ijGBjaK4lzLvX6j1IhW62FbySKI7tEr9r",
+	"5oDsxkV30Mb2zaHWLG1L2V9wUX96vCIyKhTdCo3+kietshunVipuFheW27szZ2jZ+xqkLDgPqi7BiIGq",
+	"o3DGdpWXoseXMF80yRpmeiKVIf+kN9QV5QuF/4DfQtGIidTO7dYnz0mac8u3FBtzbZjSQwHquVc0E/Lh",
+	"/cWlJjRkLkFMVZUCfXaYd8aNNc10mZszFzScU26suiYFca5pOC40FFyTgCGuBzjHWZ3+9jUoaicKLavF",
+	"JLT+UAzFK/BoHd0cB6+WYCzT5Mpa+FLx38BOPyV/B5ASLCkIDhksKXhVK2qFBv4EVoVNRPfF+5ev3r1/",
+	"+erX5x/e/Hr5/l+vfuz1CdR7Qtv/6vMQow3Dzin5PITA3LCTkKFP5R92bm+v0Cox3OR2O22bAlMUbpjS",
+	"uIeD/nF/AL52Z6qedh71B/1HLmQAqHI0gfNxv9m/HdsKrog3Wee08w9mfnBNlurgngwG91YF153Si5XB",
+	"teKn38D0zukvH5OOLouCqgUcqbthgmlNDn3SYmp/AfA12IP4/ZFFp8XapZ5jiy+yUhi7b/fryeBRWzdh",
+	"XqFwcDtcbIe8BpiMGnpNNQuuDiAcSyWWwgo+bnigSqXAwwKQuzk+Sqvaqm3Q8+VXk0ZF8Jbc46rJ0VIp",
+	"69uPe4S/n2NkA6wx6FYJ2/AYh91qG2zr451aP96l9ckufT/ZYd63dYSx+1BLwdGYpxMrwqqTJVe/Jl3L",
+	"/ZHz+Udcu1qOvRU0OqrOy2zAJnfg5vfiVBKvQ39dZmNmLi1rbhY9X3v0cp8I6tbbgp8Itj8ner6TGcsP",
+	"RzSFM8ZCG1WmyLBGWF8KlRXnQZTetR78uAEHfTpvFPOs0X2O6blLGBfDn6r49lab2yhW9HldCf71Ffjj",
+	"n3pbxRpyje+3yyfZ+aaGJ/WLGp5svqehZdal0lKtXe8+6c1nh8d0DzKjY1AVLcbsn+gehozsamFBzfTe",
+	"vi93FikkSgtG3mSsmEnDRLo4/BdDt422L65l5gJ3GJByx3S9M4d0TwaDXp9AJ1P3IRXSTJgaCvz48eBZ",
+	"n/xshY3V7BN32Fk3Dxo1dHupQlZfSLWCSye4BspH9bhJ2ejfPC9FC2mHkLJDzKUVL99HUcU5nySb8lE2",
+	"iiu4UQPxHGyOv8tscZ8o7ny7t02L3x013CdttQkyqEPgqokzqnLOVHUCSLchnEUXQNQTpKx9zhJBlv3R",
+	"ZO3g2S6tjx/tjQE9Pjl5CHYFNYWc3Q91pEPdg7o4h1MIay27GNlvT5RfhED+nGreP5jx1cLnqyLBlb4P",
+	"hfLxViEdlQGYn7PLjuNFUrcflzHrKNyR0qoz4lHqvVqu7gKXVtMVApTfBhK8atYd8NYmeAa5cM9UtodN",
+	"PvqM6bW3yzebbd1xEr11KiTttt88tcnm9NpZE/k+SG18aZH96A/hTqWH1R6Wq4a04D0oC/XSwr4ICLlm",
+	"I6nYGbHKprUZkVdkToE4eciJnrs5nQV1Fj3T+i/14suqF7gxy6EBSlyoKMQXgOOAzVPVO/LlJXArIwrJ",
+	"EUag7sxJWmkeSyujTvPQykko69z/gyHjw0gmXD6heO4sS4g7jW01kMo+tRTuPesxVNIxbGne6bLOO/Wy",
+	"fqXMbqjVvJ5zr9pt4wabFu5drflP6nOv7vCq51pU+s6BxgKnmnTheGLj8iOs3ycbmSO6F3Ps3I+GVEXn",
+	"W7Hzlc+sWBpy+ZKzfOHXBVo+XSkYQa/lDcPKb+E85ODMXQuFCZ9JKI1pgfWWanMIwx++eely+132Zszv",
+	"SNvdpCv1Fwdxd+byZUNjhpVc3e7BAd2ca8PFOMEymceDwaBajv3VegfqquN1p0txV/J/anA7ddHpJsDD",
+	"nWPauHtzoDqYD+HDFWVOgcFuiOUSXJRMu+QhbvrEIjT+WjpT4coyQDmGhMy50LW9Wfa9Nfbyd2zSPtlb",
+	"VeX21tUcR/o4ROg0O4rcKttyH4t2rtAr1CdPyUrPVyQcCsMHLCOWcxDqot7qUDNhhsIzjiueXfna+Eu7",
+	"npAraHUVLnVJyFVGDb2q7nWx/Vpc7g1FKQzPo7WfzshVY9OuvIbrE8ugPOTSRQVDcVlhE9dkLqdMkOtF",
+	"M14NeOPWYhdNMytiu0KSmcxzuGEMNDMmMk3oUKSygFxuOD6AB5SOn4R6A5hEx7McKtH/WWUOShbDC2ah",
+	"BEb1vdvTI1fb6PfqvvGcbYuALuKnyVUqM3YFpyXrJYYAc1wM2leiZeSajTnobFXRqaGofeWqyIQ4tkUu",
+	"LI+A7A0LtNaHIhNq8Q9u0Am3Mxopp0MRKspe1QsVualeafafK6yopUn9lpGkGetwBcYdEZyRAeF6KKoC",
+	"tJiyEYrFmhqISpExFfSGKVvohGhUJHzSFdfV3T52kkNhJqwgvpaXXa4v3QwwIXRMuThzpJVTS9549av2",
+	"NwWxeYKttEHwVsDUIR2MZUTIeZ+A6wyWUFADJ3CuF67D7NSVqMwYKUptSOHrQ1uzfyhwK1xtKfQEWCx2",
+	"V1bgsXsL0T55PHhcJWa50lN4GToRVoFKJ6F61VB0MSHZ0KmVVa44lVdXmAK1lRmcqGJWlPBwm1VTJXot",
+	"1dTbaXuJ7EABsa08M8cP4bZ2aPdHU+a/nTiIp2vgZhSxO1ywWVVVw/LUPrKGZNIgcpcMj86yqDmqmMGq",
+	"OHvj3weauCKZjhIbPLVbK2LdS1z8z0zcCq2VpILzZihyLqakS0OHqME6zuDGS6DEENQwb773Y/aQwVey",
+	"YCi8pcWxJE1KFRY4v2HKMpVnzYuFXCuXPC8t5L23JMIczi2Eo16cL0CrfzI/zjI9heCzlTXJGh0AiS2y",
+	"ww6Wjo4ahXFareWL0GqPhkqjgk+bF91PpP/HTlwJ80yIzLNtslf+YS0jX2+0XmUp1Lfuk1c0nWCBKlf0",
+	"iRpSSHePFTCOiZyDSlBQsRgKtLIQK/CiCuBd1jZR7Kzmulllb8F/7K9egNpDrekqoVrSfhSIpaJzD6xH",
+	"VKWgvpr0i69fkUDAEhq7uUFHEi0sLbgy8JZA4NVybUDMv/R18iJMMORnoOK8ygxfwvMGtjeQ7nH0vB8z",
+	"DxGGeBj2hsup7ctZdTMLr27WmDI2c7obqDzgFAYYtKW+tAN18CCUXBcv/W8qSSVQECgPcK9TrZDqHVwp",
+	"Hox1f0qTho6gyOjuWnmj59ZUAtv3HwFdsJLqN4c1F0bO6mgDdhgQNhdjpPQu/J/mcFYpEP0Yb8tu4atH",
+	"6GndE1LgbYl/MZH9mSBL2I6Os8Rfw+UL/YD0RV+6kPMKF+rlQFrtDH8cZp/bVy9a0rKDtbMYf+js+MpB",
+	"GQzA64UrctVqaEy5yMjEmBn6dl2Qr1edfoVDoFhtSM8YndadqlXFG2pIqfI+sd0Nha+SVNAp8x1AaV9r",
+	"sehyNpPAIMKOg34m1hVNSoYC6t54P1CpctsE4nK+5hLVofnZcn2q1QJ79tdQ5BxucueCuBp+fUJLMyET",
+	"mWe6Ud6wdpUnVpLTeMNZmLWD0oEeCmf06NN6zAsqIzKRqsXMuIO+zQoSpOvqLRJNFxAGgBqLYKINBXQi",
+	"C9brkwsGtX8a1Z7ajbHLcDZnH7ZYs1DZA5tioUZQLHfNU8MDGGPffvqZbX1y12Q13ImKkZyBgAhUCCfm",
+	"q0BXQQUfWX0UeQrpuixpT2ehxlU9ULYqWY4+W863ZL4t48gIZJi77vNZo8a3ZRQLZmp1uNflTvVIQTH8",
+	"A3Eov9LE3yCKoZ3jAcZs4GQWBsxHUqXsf8CNaJgE7oM0WL7bchCp0aAaCtCo0KkMrLQWxQJGg3Ema1uB",
+	"q89nqQhX0Ll2m6kbJYS4YuwDbbuKfazNjXGGILP8GMEIOuEKFD2Y6qcc25JJADaxM3bVJeUfd7e5v9Ks",
+	"1YfRJM5ZIW+ABFa0ibXmel3I7FdT26ClfStq9rnlibFtqMx2LFiyu73uAPmjJTKwoKhJJ/GQV+DFXBOv",
+	"f4GiX7HrrmDznmXUeKSRTpl/ifzdqjmhMN5Q1NOpIDjG4Mr4Ojs40BDfcDVB+uTcMhJ/7A7T44NDaSjC",
+	"FF175IR4Ea37xkLszMdMNBkzE+JrUjCMnsECXKkvanXYGjBA4VtUhYMrtgsVBWSeYcdGyhgfxQpED6KG",
+	"uWJHD3zmYQ1l4oT+coh/cR3sUCFDqWjME05C5AzLYuULPG0CpQqMbtCEVKS2s5W6VS/s12rI/+wb7REJ",
+	"6+UH21wx9YTjb+pkvI/3N1bYDDZW1xyiHx73VfcavoGY/egAuyfG1Szj+cD2Y7TI5CruuPfXD8HHvoGc",
+	"Hw8tQqEQsrvX0SWiNS94WuYitdMkR5/d34s34Cx2vyL+4si5xerTtWcXIyU74l6yRsqM7xyKOxie5+Gw",
+	"TPea2X9crU5rFforIptFMofCV7OMJ9i4EeqU16CAk3s/7RJD+1cCLd6zlVX79YIq+NdhwC9Mb0xkkCIW",
+	"qsCqpTqoC++cB9NhpJiehHqyIaMD8lAdHR7yLEKb20XDW5H26zHMHzh0HhPelZVXccSzQHdSMB282c79",
+	"1W6bt+7I4KEF6bIS9ufceGfaR7e9dhe1rzzdu4OJ7/bDh0jjBv5rvAnTlWm26JSzkb8kG6IWfVIrT42i",
+	"bknCkbGs5+5bi2Hoi8+H5EQoVg9r6ZMrV0j3lFhhfEUUO8QncC+lrx3dgAmY44phdT6jSSpLzB5eqfZ8",
+	"Vuse6vpe+S7tl+22+YOouF/GNr8jZVosqFce+Mt2v89kNgAsoQ2IHzh72+vJ3kIDt5rDYvsnIjimT8Uk",
+	"9LYHsh1i/HUo+1s6ILeEUBVIfvfp6rpEWarfW9Xu/uWjxQKXZwxvoJQ43pNzdHR88l1/0B/0j0+/H3w/",
+	"AIz5dFh3IDXqnVtDL2qMfXh/cVkdGcOU5aWj5csXE0Csvt57QpyQoppcGCoyqjLi3VSkW+nBSdCJDS+Y",
+	"NrSYVY9CaVl3cFv3zog7/0Fqh07xFLIK5aBOPn2qBfE9AFqC+O71C5rnHxxk9iqmPtBFLmm2g5xaKRoD",
+	"Z65Jl4qFXWpvfSHsC7wjggl3L3Wtbok7+HMyOCFdqKo4c2733hmcs4UzgH7XXlJDa0DCQZsF9e8doxrd",
+	"f3UodV6KF7XLBr5JnPJHnOZWn/GLbcGeOjxq6BMua9gP+vjuv0r0qV9k8a2ijz9RUKVpuSp+ukxTxjK4",
+	"pq0NoV67vIcKn9xlH3tBJuz7a8Sk1+EKlG8djfB4vCsfk3E6FlIbngaswj3cCaWq+2X2glWh+68RsS7q",
+	"d+98yxKuXmk6iV02A8ep29EqAMoOfHv7/wMAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -37,8 +37,9 @@
 //
 // The library is github.com/getkin/kin-openapi: it loads 3.0 and 3.1 documents in JSON or
 // YAML into plain Go structs with every local $ref resolved (refs to other documents are
-// refused, so a document cannot make the service fetch anything), it is small, has no
-// dependencies beyond YAML and JSON pointers, and is maintained. pb33f/libopenapi models the
+// refused, so a document cannot make the service fetch anything), it is maintained, and the
+// API server already validates its own requests with it (internal/api), so the service
+// depends on one OpenAPI library, not two. pb33f/libopenapi models the
 // document at a lower level (high and low models, ordered maps, its own index) that this
 // package, which only walks operations and converts schemas, does not need.
 package openapi

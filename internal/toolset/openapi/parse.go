@@ -23,6 +23,9 @@ var ErrInvalidDocument = errors.New("invalid OpenAPI document")
 type Source struct {
 	// BaseURL is the server URL the operations' paths are appended to.
 	BaseURL string `json:"baseUrl"`
+	// Server is the baseUrl given at registration (Options.BaseURL), kept for a re-read of
+	// the document; empty when the document's server is used.
+	Server string `json:"server,omitempty"`
 	// Operations are the tools' operations, by tool path within the toolset.
 	Operations map[string]Operation `json:"operations"`
 	// Skipped are the operations that are not tools, and why.
@@ -108,7 +111,7 @@ func Parse(data []byte, opts Options) (*Spec, error) {
 		ops   []built
 		bases []string
 	)
-	src := Source{BaseURL: base, Operations: map[string]Operation{}}
+	src := Source{BaseURL: base, Server: opts.BaseURL, Operations: map[string]Operation{}}
 	if doc.Paths != nil {
 		paths := doc.Paths.Map()
 		keys := make([]string, 0, len(paths))
