@@ -292,4 +292,20 @@ func TestOpenAPIToolsetRequests(t *testing.T) {
 	require.Contains(t, string(body), `"skipped":[{"operation":"PUT /pets/{id}/photo"`)
 	status, body = b.do(t, http.MethodPatch, "/v1/toolsets/inline", `{}`)
 	require.Equal(t, http.StatusBadRequest, status, "%s", body)
+	_, msg := errorCode(t, body)
+	require.Contains(t, msg, "inline document")
+
+	// Registered by URL, an update reads the document again, keeping the credentials.
+	api := &petAPI{authorized: func(*http.Request) bool { return true }}
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+	status, body = b.do(t, http.MethodPost, "/v1/toolsets", `{"name": "byurl", "kind": "openapi", "url": "`+srv.URL+`/openapi.json", "auth": {"type": "bearer", "token": "tok"}}`)
+	require.Equal(t, http.StatusCreated, status, "%s", body)
+	status, body = b.do(t, http.MethodPatch, "/v1/toolsets/byurl", `{"description": "pets again"}`)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	require.Contains(t, string(body), `"description":"pets again"`)
+	require.Contains(t, string(body), `"hasAuth":true`)
+	require.Contains(t, string(body), `"path":"pets.get"`)
+	status, body = b.do(t, http.MethodPatch, "/v1/toolsets/byurl", `{"tools": []}`)
+	require.Equal(t, http.StatusBadRequest, status, "%s", body)
 }
