@@ -234,7 +234,9 @@ return {created, got, missing, invalid};`, c.name)
 	// The signatures leave readOnly out of the input and writeOnly out of the output.
 	status, body := s.do(t, http.MethodGet, "/v1/catalog?toolsets=hdr", "")
 	require.Equal(t, http.StatusOK, status, "%s", body)
-	var catalog struct{ Tools []struct{ Path, Signature string } }
+	var catalog struct {
+		Tools []struct{ Path, Signature string }
+	}
 	require.NoError(t, json.Unmarshal(body, &catalog))
 	signatures := map[string]string{}
 	for _, tool := range catalog.Tools {
