@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
@@ -19,8 +18,8 @@ import (
 // descriptions are around 10 MB).
 const maxDocumentBytes = 16 << 20
 
-// documentTimeout bounds the fetch of an OpenAPI document at registration.
-const documentTimeout = 30 * time.Second
+// documentTimeout bounds the fetch of an OpenAPI document at registration, like a manifest's.
+const documentTimeout = manifestTimeout
 
 // createOpenAPIToolset registers a toolset of kind openapi: its tools are made of the
 // document's operations (internal/toolset/openapi) and stored as its manifest, the

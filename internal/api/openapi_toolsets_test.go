@@ -311,3 +311,25 @@ func TestOpenAPIToolsetRequests(t *testing.T) {
 	status, body = b.do(t, http.MethodPatch, "/v1/toolsets/byurl", `{"tools": []}`)
 	require.Equal(t, http.StatusBadRequest, status, "%s", body)
 }
+
+// The document is fetched under the egress policy: the default policy refuses a loopback
+// address, with the one message that does not tell refused from unreachable.
+func TestOpenAPIDocumentFetchObeysEgress(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	handler, err := New(store, Config{Token: testToken})
+	require.NoError(t, err)
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	api := &petAPI{authorized: func(*http.Request) bool { return true }}
+	apiSrv := httptest.NewServer(api)
+	t.Cleanup(apiSrv.Close)
+	b := &testBundle{url: srv.URL, store: store, ctx: context.Background()}
+	status, body := b.do(t, http.MethodPost, "/v1/toolsets", `{"name": "a", "kind": "openapi", "url": "`+apiSrv.URL+`/openapi.json"}`)
+	require.Equal(t, http.StatusBadGateway, status, "%s", body)
+	_, msg := errorCode(t, body)
+	require.Contains(t, msg, "not allowed by the egress policy")
+}

@@ -3,12 +3,16 @@ package runengine
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // An OpenAPI toolset's tools come from its stored manifest and source; new credentials or a
@@ -48,4 +52,26 @@ func TestOpenAPIToolsetRuntimes(t *testing.T) {
 	unknown.Kind = "carrier-pigeon"
 	_, err = e.runtime(ctx, []durable.Toolset{unknown})
 	require.ErrorContains(t, err, `kind "carrier-pigeon" is not supported`)
+}
+
+// An OpenAPI tool's request obeys the worker's egress policy: the default policy refuses a
+// loopback API, and the tool never reaches it.
+func TestOpenAPICallsObeyEgress(t *testing.T) {
+	t.Parallel()
+	var reached atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached.Store(true) }))
+	t.Cleanup(srv.Close)
+	ts := durable.Toolset{Name: "pets", Kind: "openapi",
+		Manifest: json.RawMessage(`{"tools":[{"path":"list"}]}`),
+		Source:   json.RawMessage(`{"baseUrl":"` + srv.URL + `","operations":{"list":{"method":"GET","path":"/pets"}}}`)}
+	for _, c := range []struct {
+		policy egress.Policy
+		denied bool
+	}{{egress.Policy{}, true}, {egress.Local(), false}} {
+		loaded, err := newTestEngine(Config{Egress: c.policy}).toolset(context.Background(), ts)
+		require.NoError(t, err)
+		_, err = loaded.Tools[0].Execute(context.Background(), json.RawMessage(`{}`), toolcall.Call{Key: "r:1"})
+		require.Equal(t, c.denied, egress.IsDenied(err), "%v", err)
+		require.Equal(t, !c.denied, reached.Load())
+	}
 }
