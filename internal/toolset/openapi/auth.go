@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"golang.org/x/net/http/httpguts"
 )
@@ -92,4 +93,18 @@ func (a *Auth) apply(h http.Header, q url.Values) {
 		r := http.Request{Header: h}
 		r.SetBasicAuth(a.Username, a.Password)
 	}
+}
+
+// redact replaces the credentials in text (an error body the program will see, which an API
+// may echo them in) with "[redacted]".
+func (a *Auth) redact(text string) string {
+	if a == nil {
+		return text
+	}
+	for _, secret := range []string{a.Value, a.Token, a.Password} {
+		if secret != "" {
+			text = strings.ReplaceAll(text, secret, "[redacted]")
+		}
+	}
+	return text
 }

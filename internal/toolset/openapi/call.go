@@ -138,7 +138,7 @@ func (c caller) call(ctx context.Context, input json.RawMessage, call toolcall.C
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
 	if status < 200 || status >= 300 {
-		return nil, &toolcall.ToolError{Message: fmt.Sprintf("%s answered %d %s: %s", label, status, http.StatusText(status), excerpt(resp))}
+		return nil, &toolcall.ToolError{Message: fmt.Sprintf("%s answered %d %s: %s", label, status, http.StatusText(status), c.auth.redact(excerpt(resp)))}
 	}
 	return output(resp, c.op.Text)
 }

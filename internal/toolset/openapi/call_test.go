@@ -123,6 +123,9 @@ func TestCallAnswers(t *testing.T) {
 			_, _ = io.WriteString(w, `[1,2]`)
 		case "/text":
 			_, _ = io.WriteString(w, "hello")
+		case "/echo":
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = io.WriteString(w, "bad token "+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
 		case "/empty":
 			w.WriteHeader(http.StatusNoContent)
 		}
@@ -148,6 +151,11 @@ func TestCallAnswers(t *testing.T) {
 	out, err = callTool(t, Operation{Method: "DELETE", Path: "/empty"}, srv.URL, nil, `{}`)
 	require.NoError(t, err)
 	require.Equal(t, "null", string(out))
+
+	// An API echoing the credentials in an error does not show them to the program.
+	_, err = callTool(t, Operation{Method: "GET", Path: "/echo"}, srv.URL, &Auth{Type: "bearer", Token: "tok-echoed"}, `{}`)
+	require.ErrorAs(t, err, &te)
+	require.Equal(t, `GET /echo answered 401 Unauthorized: bad token [redacted]`, te.Message)
 
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()

@@ -76,6 +76,7 @@ components:
         owner: {$ref: "#/components/schemas/Owner"}
         parent: {$ref: "#/components/schemas/Pet"}
         nickname: {type: string, nullable: true}
+        age: {type: [integer, "null"], exclusiveMinimum: 0}
     Owner:
       type: object
       properties:
@@ -107,8 +108,8 @@ func TestRules(t *testing.T) {
 
 	// readOnly out of requests, writeOnly out of responses, through $refs and at every depth.
 	const (
-		petIn  = `{ body: { name: string; nickname?: string | null; owner?: { name?: string; token?: string }; parent?: Pet; secret: string } }`
-		petOut = `{ id: number; name: string; nickname?: string | null; owner?: { name?: string }; parent?: Pet }`
+		petIn  = `{ body: { age?: number | null; name: string; nickname?: string | null; owner?: { name?: string; token?: string }; parent?: Pet; secret: string } }`
+		petOut = `{ age?: number | null; id: number; name: string; nickname?: string | null; owner?: { name?: string }; parent?: Pet }`
 	)
 	require.Equal(t, `tools.api.pets.create(input: `+petIn+`): Promise<`+petOut+`>`, signature(t, s, "pets.create"))
 	require.Equal(t, `tools.api.pets.list(input: { "X-Trace": string; tag?: Array<string> }): Promise<Array<`+petOut+`>>`, signature(t, s, "pets.list"))
