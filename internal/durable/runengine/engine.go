@@ -275,7 +275,9 @@ func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*runtools.Too
 // openAPIToolset makes the tools of an OpenAPI toolset from its stored manifest and source
 // (internal/toolset/openapi); their requests carry the toolset's credentials.
 func (e *Engine) openAPIToolset(ts durable.Toolset) (*runtools.Toolset, error) {
-	m, err := runtools.ParseManifest(ts.Manifest)
+	// Decoded, not checked again: registration checked it, and run.New compiles its schemas
+	// anyway (a large API's take seconds to compile; once is enough).
+	m, err := toolset.DecodeManifest(ts.Manifest)
 	if err != nil {
 		return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
 	}
