@@ -1,6 +1,9 @@
 package openapi
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -136,4 +139,48 @@ func TestNames(t *testing.T) {
 	require.Equal(t, "getPetsByPetIdPhotos", derivedName("GET", "/pets/{petId}/photos"))
 	require.Equal(t, "get", derivedName("GET", "/"))
 	require.Equal(t, []string{"a", "a_2", "b_2", "b.c", "a_3"}, assignNames([]string{"a", "a", "b", "b.c", "a"}))
+}
+
+// A document whose schemas outgrow the $defs budget makes the same tools every time: which
+// components are expanded does not depend on map order.
+func TestDefsBudgetIsDeterministic(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"openapi": "3.0.3", "info": {"title": "big", "version": "1"}, "servers": [{"url": "https://x.example"}],
+  "paths": {"/root": {"get": {"operationId": "root", "responses": {"200": {"description": "ok",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/C0"}}}}}}}},
+  "components": {"schemas": {`)
+	for i := range 60 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"C%d": {"type": "object", "description": "%s", "properties": {`, i, strings.Repeat("d", 400))
+		for j := range 6 {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"p%d": {"$ref": "#/components/schemas/C%d"}`, j, (i*7+j*13+1)%60)
+		}
+		b.WriteString("}}")
+	}
+	b.WriteString("}}}")
+	first, err := Parse([]byte(b.String()), Options{})
+	require.NoError(t, err)
+	var defs struct {
+		Defs map[string]json.RawMessage `json:"$defs"`
+	}
+	require.NoError(t, json.Unmarshal(first.Manifest.Tools[0].Output, &defs))
+	require.Len(t, defs.Defs, 60, "every component is a $def")
+	expanded := 0
+	for _, d := range defs.Defs {
+		if !strings.Contains(string(d), "not expanded") {
+			expanded++
+		}
+	}
+	require.Less(t, expanded, 60, "the budget stopped the expansion")
+	for range 10 {
+		again, err := Parse([]byte(b.String()), Options{})
+		require.NoError(t, err)
+		require.Equal(t, string(first.Manifest.Tools[0].Output), string(again.Manifest.Tools[0].Output))
+	}
 }

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -149,12 +150,16 @@ func (c *converter) convert(schema any, depth int) any {
 	}
 	out := make(map[string]any, len(m))
 	var removed []string
-	for k, v := range m {
+	// Keys in order, so that components are met, and kept within maxDefsBytes, in the same
+	// order every time: a document always makes the same tools.
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v := m[k]
 		switch k {
 		case "properties":
 			props, _ := v.(map[string]any)
 			converted := make(map[string]any, len(props))
-			for name, p := range props {
+			for _, name := range slices.Sorted(maps.Keys(props)) {
+				p := props[name]
 				if c.flagged(p, c.dir.omitted()) {
 					removed = append(removed, name)
 					continue
@@ -179,8 +184,8 @@ func (c *converter) convert(schema any, depth int) any {
 		case "patternProperties", "dependentSchemas":
 			schemas, _ := v.(map[string]any)
 			converted := make(map[string]any, len(schemas))
-			for name, s := range schemas {
-				converted[name] = c.convert(s, depth+1)
+			for _, name := range slices.Sorted(maps.Keys(schemas)) {
+				converted[name] = c.convert(schemas[name], depth+1)
 			}
 			out[k] = converted
 		case "discriminator", "xml", "externalDocs", "example", "examples", "$schema", "$id", "$defs", "definitions":

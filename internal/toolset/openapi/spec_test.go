@@ -89,7 +89,7 @@ func TestStripe(t *testing.T) {
 	require.Equal(t, `tools.api.DeleteCustomersCustomer(input: { customer: string }): Promise<{ deleted: true; id: string; object: "customer" }>`,
 		signature(t, s, "DeleteCustomersCustomer"))
 	require.Contains(t, signature(t, s, "GetCustomers"),
-		`tools.api.GetCustomers(input: { created?: { gt?: number; gte?: number; lt?: number; lte?: number } | number; email?: string; ending_before?: string; expand?: Array<string>; limit?: number; starting_after?: string; test_clock?: string }): Promise<{ data: Array<{ address?: unknown; balance?: number; created: number; currency?: string | null;`)
+		`tools.api.GetCustomers(input: { created?: { gt?: number; gte?: number; lt?: number; lte?: number } | number; email?: string; ending_before?: string; expand?: Array<string>; limit?: number; starting_after?: string; test_clock?: string }): Promise<{ data: Array<{ address?: { city?: string | null; country?: string | null; line1?: string | null; line2?: string | null; postal_code?: string | null; state?: string | null } | null; balance?: number; created: number; currency?: string | null; default_source?: unknown;`)
 	op := s.Source.Operations["GetCustomers"]
 	require.Equal(t, Param{Name: "expand", In: "query", Explode: true, Deep: true}, op.Params[3])
 	for _, tl := range s.Manifest.Tools {
