@@ -202,6 +202,87 @@ func (e ScheduleCreateOverlap) Valid() bool {
 	}
 }
 
+// Defines values for ToolsetKind.
+const (
+	ToolsetKindHttp    ToolsetKind = "http"
+	ToolsetKindMcp     ToolsetKind = "mcp"
+	ToolsetKindOpenapi ToolsetKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetKind enum.
+func (e ToolsetKind) Valid() bool {
+	switch e {
+	case ToolsetKindHttp:
+		return true
+	case ToolsetKindMcp:
+		return true
+	case ToolsetKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthIn.
+const (
+	Header ToolsetAuthIn = "header"
+	Query  ToolsetAuthIn = "query"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthIn enum.
+func (e ToolsetAuthIn) Valid() bool {
+	switch e {
+	case Header:
+		return true
+	case Query:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthType.
+const (
+	ApiKey ToolsetAuthType = "apiKey"
+	Basic  ToolsetAuthType = "basic"
+	Bearer ToolsetAuthType = "bearer"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthType enum.
+func (e ToolsetAuthType) Valid() bool {
+	switch e {
+	case ApiKey:
+		return true
+	case Basic:
+		return true
+	case Bearer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetCreateKind.
+const (
+	ToolsetCreateKindHttp    ToolsetCreateKind = "http"
+	ToolsetCreateKindMcp     ToolsetCreateKind = "mcp"
+	ToolsetCreateKindOpenapi ToolsetCreateKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetCreateKind enum.
+func (e ToolsetCreateKind) Valid() bool {
+	switch e {
+	case ToolsetCreateKindHttp:
+		return true
+	case ToolsetCreateKindMcp:
+		return true
+	case ToolsetCreateKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookCreateEvents.
 const (
 	WebhookCreateEventsCallPending  WebhookCreateEvents = "call.pending"
@@ -685,6 +766,13 @@ type ScheduleTick struct {
 	Tick    time.Time `json:"tick"`
 }
 
+// SkippedOperation defines model for SkippedOperation.
+type SkippedOperation struct {
+	// Operation METHOD /path
+	Operation string `json:"operation"`
+	Reason    string `json:"reason"`
+}
+
 // ToolCallRecord defines model for ToolCallRecord.
 type ToolCallRecord struct {
 	CallId     int64      `json:"callId"`
@@ -707,24 +795,78 @@ type ToolDescriptor struct {
 
 // Toolset defines model for Toolset.
 type Toolset struct {
-	CreatedAt   time.Time        `json:"createdAt"`
-	Description string           `json:"description"`
-	HasSecret   *bool            `json:"hasSecret,omitempty"`
-	Name        string           `json:"name"`
-	Namespaces  *[]Namespace     `json:"namespaces,omitempty"`
-	Tools       []ToolDescriptor `json:"tools"`
-	Url         string           `json:"url"`
+	CreatedAt   time.Time `json:"createdAt"`
+	Description string    `json:"description"`
+
+	// HasAuth Whether credentials are stored (they are never returned).
+	HasAuth    *bool        `json:"hasAuth,omitempty"`
+	HasSecret  *bool        `json:"hasSecret,omitempty"`
+	Kind       *ToolsetKind `json:"kind,omitempty"`
+	Name       string       `json:"name"`
+	Namespaces *[]Namespace `json:"namespaces,omitempty"`
+
+	// Skipped openapi only; the document's operations that are not tools, and why.
+	Skipped *[]SkippedOperation `json:"skipped,omitempty"`
+	Tools   []ToolDescriptor    `json:"tools"`
+	Url     string              `json:"url"`
 }
+
+// ToolsetKind defines model for Toolset.Kind.
+type ToolsetKind string
+
+// ToolsetAuth Credentials applied to every request of the toolset; never returned.
+type ToolsetAuth struct {
+	// In apiKey: where the key goes.
+	In *ToolsetAuthIn `json:"in,omitempty"`
+
+	// Name apiKey: the header or query parameter name.
+	Name *string `json:"name,omitempty"`
+
+	// Password basic: the password.
+	Password *string `json:"password,omitempty"`
+
+	// Token bearer: the token.
+	Token *string         `json:"token,omitempty"`
+	Type  ToolsetAuthType `json:"type"`
+
+	// Username basic: the user name.
+	Username *string `json:"username,omitempty"`
+
+	// Value apiKey: the key.
+	Value *string `json:"value,omitempty"`
+}
+
+// ToolsetAuthIn apiKey: where the key goes.
+type ToolsetAuthIn string
+
+// ToolsetAuthType defines model for ToolsetAuth.Type.
+type ToolsetAuthType string
 
 // ToolsetCreate defines model for ToolsetCreate.
 type ToolsetCreate struct {
-	Description *string           `json:"description,omitempty"`
-	Name        string            `json:"name"`
-	Namespaces  *[]Namespace      `json:"namespaces,omitempty"`
-	Secret      *string           `json:"secret,omitempty"`
-	Tools       *[]ToolDescriptor `json:"tools,omitempty"`
-	Url         string            `json:"url"`
+	// Auth Credentials applied to every request of the toolset; never returned.
+	Auth *ToolsetAuth `json:"auth,omitempty"`
+
+	// BaseUrl openapi only; the server the operations are called on, instead of the document's first server.
+	BaseUrl     *string `json:"baseUrl,omitempty"`
+	Description *string `json:"description,omitempty"`
+
+	// Document openapi only, instead of url; an inline OpenAPI 3.0 or 3.1 document.
+	Document *map[string]interface{} `json:"document,omitempty"`
+
+	// Kind How the toolset is reached (docs/toolsets.md).
+	Kind       *ToolsetCreateKind `json:"kind,omitempty"`
+	Name       string             `json:"name"`
+	Namespaces *[]Namespace       `json:"namespaces,omitempty"`
+	Secret     *string            `json:"secret,omitempty"`
+	Tools      *[]ToolDescriptor  `json:"tools,omitempty"`
+
+	// Url http: the tool protocol URL (required); mcp: the MCP server's streamable HTTP endpoint (required); openapi: where to fetch the document (this or document).
+	Url *string `json:"url,omitempty"`
 }
+
+// ToolsetCreateKind How the toolset is reached (docs/toolsets.md).
+type ToolsetCreateKind string
 
 // ToolsetList defines model for ToolsetList.
 type ToolsetList struct {
@@ -1150,14 +1292,28 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/toolsets (the `ListToolsets` operationId).
 	ListToolsets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// CreateToolsetWithBody Register an HTTP toolset; its tools are read from the manifest at url when absent.
+	// CreateToolsetWithBody Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
+	//
+	// kind http (the default) registers a toolset speaking the tool protocol at url. kind
+	// openapi makes a tool of each supported operation of an OpenAPI 3.0 or 3.1 document,
+	// fetched from url or given inline as document; the operations that are not tools are
+	// listed in skipped. auth holds credentials the worker applies to an OpenAPI toolset's
+	// requests: they are stored encrypted and never returned (hasAuth says whether there
+	// are some). See docs/toolsets.md.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/toolsets (the `CreateToolset` operationId).
 	CreateToolsetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
+	// CreateToolset Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
+	//
+	// kind http (the default) registers a toolset speaking the tool protocol at url. kind
+	// openapi makes a tool of each supported operation of an OpenAPI 3.0 or 3.1 document,
+	// fetched from url or given inline as document; the operations that are not tools are
+	// listed in skipped. auth holds credentials the worker applies to an OpenAPI toolset's
+	// requests: they are stored encrypted and never returned (hasAuth says whether there
+	// are some). See docs/toolsets.md.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1693,7 +1849,14 @@ func (c *Client) ListToolsets(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
-// CreateToolsetWithBody Register an HTTP toolset; its tools are read from the manifest at url when absent.
+// CreateToolsetWithBody Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
+//
+// kind http (the default) registers a toolset speaking the tool protocol at url. kind
+// openapi makes a tool of each supported operation of an OpenAPI 3.0 or 3.1 document,
+// fetched from url or given inline as document; the operations that are not tools are
+// listed in skipped. auth holds credentials the worker applies to an OpenAPI toolset's
+// requests: they are stored encrypted and never returned (hasAuth says whether there
+// are some). See docs/toolsets.md.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1710,7 +1873,14 @@ func (c *Client) CreateToolsetWithBody(ctx context.Context, contentType string, 
 	return c.Client.Do(req)
 }
 
-// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
+// CreateToolset Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
+//
+// kind http (the default) registers a toolset speaking the tool protocol at url. kind
+// openapi makes a tool of each supported operation of an OpenAPI 3.0 or 3.1 document,
+// fetched from url or given inline as document; the operations that are not tools are
+// listed in skipped. auth holds credentials the worker applies to an OpenAPI toolset's
+// requests: they are stored encrypted and never returned (hasAuth says whether there
+// are some). See docs/toolsets.md.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3673,14 +3843,28 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/toolsets (the `ListToolsets` operationId).
 	ListToolsetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListToolsetsResponse, error)
 
-	// CreateToolsetWithBodyWithResponse Register an HTTP toolset; its tools are read from the manifest at url when absent.
+	// CreateToolsetWithBodyWithResponse Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
+	//
+	// kind http (the default) registers a toolset speaking the tool protocol at url. kind
+	// openapi makes a tool of each supported operation of an OpenAPI 3.0 or 3.1 document,
+	// fetched from url or given inline as document; the operations that are not tools are
+	// listed in skipped. auth holds credentials the worker applies to an OpenAPI toolset's
+	// requests: they are stored encrypted and never returned (hasAuth says whether there
+	// are some). See docs/toolsets.md.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/toolsets (the `CreateToolset` operationId).
 	CreateToolsetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateToolsetResponse, error)
 
-	// CreateToolsetWithResponse Register an HTTP toolset; its tools are read from the manifest at url when absent.
+	// CreateToolsetWithResponse Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
+	//
+	// kind http (the default) registers a toolset speaking the tool protocol at url. kind
+	// openapi makes a tool of each supported operation of an OpenAPI 3.0 or 3.1 document,
+	// fetched from url or given inline as document; the operations that are not tools are
+	// listed in skipped. auth holds credentials the worker applies to an OpenAPI toolset's
+	// requests: they are stored encrypted and never returned (hasAuth says whether there
+	// are some). See docs/toolsets.md.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6603,7 +6787,14 @@ func (c *ClientWithResponses) ListToolsetsWithResponse(ctx context.Context, reqE
 	return ParseListToolsetsResponse(rsp)
 }
 
-// CreateToolsetWithBodyWithResponse Register an HTTP toolset; its tools are read from the manifest at url when absent.
+// CreateToolsetWithBodyWithResponse Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
+//
+// kind http (the default) registers a toolset speaking the tool protocol at url. kind
+// openapi makes a tool of each supported operation of an OpenAPI 3.0 or 3.1 document,
+// fetched from url or given inline as document; the operations that are not tools are
+// listed in skipped. auth holds credentials the worker applies to an OpenAPI toolset's
+// requests: they are stored encrypted and never returned (hasAuth says whether there
+// are some). See docs/toolsets.md.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6616,7 +6807,14 @@ func (c *ClientWithResponses) CreateToolsetWithBodyWithResponse(ctx context.Cont
 	return ParseCreateToolsetResponse(rsp)
 }
 
-// CreateToolsetWithResponse Register an HTTP toolset; its tools are read from the manifest at url when absent.
+// CreateToolsetWithResponse Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
+//
+// kind http (the default) registers a toolset speaking the tool protocol at url. kind
+// openapi makes a tool of each supported operation of an OpenAPI 3.0 or 3.1 document,
+// fetched from url or given inline as document; the operations that are not tools are
+// listed in skipped. auth holds credentials the worker applies to an OpenAPI toolset's
+// requests: they are stored encrypted and never returned (hasAuth says whether there
+// are some). See docs/toolsets.md.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

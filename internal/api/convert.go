@@ -111,10 +111,25 @@ func toToolset(t durable.Toolset) gen.Toolset {
 	if m.Tools == nil {
 		m.Tools = []gen.ToolDescriptor{}
 	}
-	hasSecret := t.Secret != ""
+	hasSecret, hasAuth := t.Secret != "", len(t.Auth) > 0
+	kind := gen.ToolsetKind(t.Kind)
+	if kind == "" {
+		kind = gen.ToolsetKindHttp
+	}
 	out := gen.Toolset{
 		Name: t.Name, Url: t.URL, Description: t.Description, Tools: m.Tools,
-		CreatedAt: t.CreatedAt, HasSecret: &hasSecret,
+		CreatedAt: t.CreatedAt, HasSecret: &hasSecret, Kind: &kind, HasAuth: &hasAuth,
+	}
+	if kind == gen.ToolsetKindOpenapi {
+		// The operations that are not tools; the source's other fields stay internal.
+		var src struct {
+			Skipped []gen.SkippedOperation `json:"skipped"`
+		}
+		_ = json.Unmarshal(t.Source, &src)
+		if src.Skipped == nil {
+			src.Skipped = []gen.SkippedOperation{}
+		}
+		out.Skipped = &src.Skipped
 	}
 	if m.Namespaces != nil {
 		out.Namespaces = &m.Namespaces

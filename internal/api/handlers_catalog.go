@@ -59,7 +59,13 @@ func (h *handlers) toolbox(ctx context.Context, filter *string) (*run.Toolbox, e
 		namespaces []run.Namespace
 	)
 	for _, ts := range stored {
-		client, err := toolset.New(toolset.Config{URL: ts.URL, Name: ts.Name, Description: ts.Description})
+		url := ts.URL
+		if ts.Kind != "" && ts.Kind != "http" {
+			// The catalog never calls a tool; another kind's url (if any: an OpenAPI document
+			// may be inline) is not a tool protocol URL.
+			url = "http://catalog.invalid/"
+		}
+		client, err := toolset.New(toolset.Config{URL: url, Name: ts.Name, Description: ts.Description})
 		if err != nil {
 			return nil, fmt.Errorf("toolset %s: %w", ts.Name, err)
 		}

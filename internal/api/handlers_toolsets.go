@@ -23,7 +23,24 @@ const manifestTimeout = 10 * time.Second
 // CreateToolset implements gen.StrictServerInterface.
 func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetRequestObject) (gen.CreateToolsetResponseObject, error) {
 	body := req.Body
-	text := []field{{"name", body.Name}, {"url", body.Url}}
+	kind := gen.ToolsetCreateKindHttp
+	if body.Kind != nil {
+		kind = *body.Kind
+	}
+	switch kind {
+	case gen.ToolsetCreateKindOpenapi:
+		return h.createOpenAPIToolset(ctx, body)
+	case gen.ToolsetCreateKindHttp:
+	default:
+		return nil, fmt.Errorf("%w: kind %q is not supported by this server", errBadRequest, kind)
+	}
+	if body.Url == nil {
+		return nil, fmt.Errorf("%w: url is required for a toolset of kind http", errBadRequest)
+	}
+	if body.Document != nil || body.BaseUrl != nil || body.Auth != nil {
+		return nil, fmt.Errorf("%w: document, baseUrl and auth apply to kind openapi only", errBadRequest)
+	}
+	text := []field{{"name", body.Name}, {"url", *body.Url}}
 	if body.Secret != nil {
 		text = append(text, field{"secret", *body.Secret})
 	}
@@ -53,13 +70,13 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 		}
 		raw = encoded
 	} else {
-		fetched, err := h.fetchManifest(ctx, body.Url)
+		fetched, err := h.fetchManifest(ctx, *body.Url)
 		if err != nil {
 			return nil, err
 		}
 		raw = fetched
 	}
-	t := durable.Toolset{Name: body.Name, URL: body.Url, Manifest: raw}
+	t := durable.Toolset{Name: body.Name, URL: *body.Url, Kind: string(gen.ToolsetCreateKindHttp), Manifest: raw}
 	if body.Secret != nil {
 		t.Secret = *body.Secret
 	}
@@ -158,6 +175,9 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 	current, err := h.store.GetToolset(ctx, req.Name)
 	if err != nil {
 		return nil, err
+	}
+	if current.Kind == string(gen.ToolsetCreateKindOpenapi) {
+		return h.updateOpenAPIToolset(ctx, current, body)
 	}
 	url := current.URL
 	if body.Url != nil {

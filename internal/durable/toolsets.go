@@ -20,6 +20,15 @@ type Toolset struct {
 	URL string
 	// Secret signs calls (Standard Webhooks headers); empty: unsigned.
 	Secret string
+	// Kind is how the toolset is reached: "http" (the tool protocol, the default), "openapi"
+	// or "mcp" (docs/toolsets.md).
+	Kind string
+	// Source is the kind's configuration without credentials (openapi: the operations the
+	// tools call; mcp: nothing beyond URL); nil for "http".
+	Source json.RawMessage
+	// Auth is the credentials the worker applies to the kind's requests, decrypted (an
+	// AuthConfig as JSON); nil when none. It is never returned by the API.
+	Auth json.RawMessage
 	// Description is shown in the catalog.
 	Description string
 	// Manifest is the toolset's manifest: {"tools": [...], "namespaces": [...]}.
@@ -31,16 +40,18 @@ type Toolset struct {
 	Deleted bool
 }
 
-// scanToolset reads a toolset row; its secret is still sealed (see openToolsets).
+// toolsetRow is a toolset row whose secret and auth are still sealed (see openToolsets).
 type toolsetRow struct {
 	Toolset
-	plain  *string
-	sealed []byte
+	plain      *string
+	sealed     []byte
+	authSealed []byte
 }
 
 func scanToolset(r pgx.CollectableRow) (toolsetRow, error) {
 	var t toolsetRow
-	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt); err != nil {
+	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt,
+		&t.Kind, &t.Source, &t.authSealed); err != nil {
 		return toolsetRow{}, err
 	}
 	return t, nil
@@ -49,13 +60,14 @@ func scanToolset(r pgx.CollectableRow) (toolsetRow, error) {
 // scanRunToolset reads a row of ToolsetListOfRun: a toolset row and whether it was deleted.
 func scanRunToolset(r pgx.CollectableRow) (toolsetRow, error) {
 	var t toolsetRow
-	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt, &t.Deleted); err != nil {
+	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt,
+		&t.Kind, &t.Source, &t.authSealed, &t.Deleted); err != nil {
 		return toolsetRow{}, err
 	}
 	return t, nil
 }
 
-// openToolsets decrypts the rows' secrets.
+// openToolsets decrypts the rows' secrets and auths.
 func (s *Store) openToolsets(rows []toolsetRow) ([]Toolset, error) {
 	out := make([]Toolset, len(rows))
 	for i, r := range rows {
@@ -63,8 +75,15 @@ func (s *Store) openToolsets(rows []toolsetRow) ([]Toolset, error) {
 		if err != nil {
 			return nil, fmt.Errorf("toolset %s: %w", r.Name, err)
 		}
+		auth, err := s.openSecret(r.authSealed, nil, whereToolsetAuth)
+		if err != nil {
+			return nil, fmt.Errorf("toolset %s: %w", r.Name, err)
+		}
 		out[i] = r.Toolset
 		out[i].Secret = secret
+		if auth != "" {
+			out[i].Auth = json.RawMessage(auth)
+		}
 	}
 	return out, nil
 }
@@ -75,11 +94,19 @@ func (s *Store) CreateToolset(ctx context.Context, t Toolset) (Toolset, error) {
 	if len(t.Manifest) == 0 {
 		t.Manifest = json.RawMessage(`{"tools":[]}`)
 	}
+	if t.Kind == "" {
+		t.Kind = "http"
+	}
 	secret, err := s.seal(t.Secret, whereToolset)
 	if err != nil {
 		return Toolset{}, fmt.Errorf("create toolset %s: %w", t.Name, err)
 	}
-	err = s.pool.QueryRow(ctx, q("ToolsetInsert"), t.Name, t.URL, secret, t.Description, t.Manifest).Scan(&t.CreatedAt)
+	auth, err := s.seal(string(t.Auth), whereToolsetAuth)
+	if err != nil {
+		return Toolset{}, fmt.Errorf("create toolset %s: auth: %w", t.Name, err)
+	}
+	err = s.pool.QueryRow(ctx, q("ToolsetInsert"), t.Name, t.URL, secret, t.Description, t.Manifest,
+		t.Kind, storable(t.Source), auth).Scan(&t.CreatedAt)
 	if isNoRows(err) {
 		return Toolset{}, fmt.Errorf("%w: %s", ErrToolsetExists, t.Name)
 	}
@@ -135,6 +162,10 @@ type ToolsetUpdate struct {
 	URL, Secret, Description *string
 	// Manifest is the toolset's new manifest (required): the caller re-read it.
 	Manifest json.RawMessage
+	// Source replaces the kind's configuration when not nil.
+	Source json.RawMessage
+	// Auth replaces the credentials when not nil (pointing to nil or empty: removes them).
+	Auth *json.RawMessage
 }
 
 // UpdateToolset replaces a toolset's manifest (and URL, secret, description when given) as a
@@ -152,9 +183,17 @@ func (s *Store) UpdateToolset(ctx context.Context, name string, u ToolsetUpdate)
 			return Toolset{}, fmt.Errorf("update toolset %s: %w", name, err)
 		}
 	}
+	var auth []byte
+	if u.Auth != nil {
+		var err error
+		if auth, err = s.seal(string(*u.Auth), whereToolsetAuth); err != nil {
+			return Toolset{}, fmt.Errorf("update toolset %s: auth: %w", name, err)
+		}
+	}
 	var out []Toolset
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, q("ToolsetUpdate"), name, u.URL, sealed, u.Description, manifest, u.Secret != nil)
+		rows, err := tx.Query(ctx, q("ToolsetUpdate"), name, u.URL, sealed, u.Description, manifest, u.Secret != nil,
+			storable(u.Source), auth, u.Auth != nil)
 		if err != nil {
 			return err
 		}

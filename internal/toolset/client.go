@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -199,32 +201,38 @@ func (c *Client) Cancel(ctx context.Context, tool, key string, handle json.RawMe
 // Retryable: connection errors, per-attempt timeouts, 5xx, 408 and 429.
 // key, when set, is sent as Idempotency-Key and used as the webhook-id.
 func (c *Client) do(ctx context.Context, method string, body []byte, key string) (int, []byte, error) {
+	return c.retrying(ctx, c.cfg.URL, key, func() attemptResult { return c.attempt(ctx, method, body, key) })
+}
+
+// retrying makes attempts (one call of try each) until one succeeds or fails for good, waiting
+// the backoff between them. target and key only label the debug log and the errors.
+func (c *Client) retrying(ctx context.Context, target, key string, try func() attemptResult) (int, []byte, error) {
 	var last error
 	lastRetryAfter := time.Duration(-1)
 	attempts := 0
 	for attempt := 0; attempt <= c.cfg.Retries; attempt++ {
 		if attempt > 0 {
 			wait := c.backoff(attempt, lastRetryAfter)
-			c.cfg.Logger.DebugContext(ctx, "toolset request retry", "url", c.cfg.URL, "key", key, "attempt", attempt+1, "wait", wait, "error", last)
+			c.cfg.Logger.DebugContext(ctx, "toolset request retry", "url", target, "key", key, "attempt", attempt+1, "wait", wait, "error", last)
 			t := time.NewTimer(wait)
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				return 0, nil, fmt.Errorf("%s after %d attempts (last: %v): %w", c.cfg.URL, attempts, last, ctx.Err())
+				return 0, nil, fmt.Errorf("%s after %d attempts (last: %v): %w", target, attempts, last, ctx.Err())
 			case <-t.C:
 			}
 		}
 		attempts++
-		a := c.attempt(ctx, method, body, key)
+		a := try()
 		if !a.retry {
 			return a.status, a.body, a.err
 		}
 		if ctx.Err() != nil {
-			return 0, nil, fmt.Errorf("%s after %d attempts (last: %v): %w", c.cfg.URL, attempts, a.err, ctx.Err())
+			return 0, nil, fmt.Errorf("%s after %d attempts (last: %v): %w", target, attempts, a.err, ctx.Err())
 		}
 		last, lastRetryAfter = a.err, a.retryAfter
 	}
-	return 0, nil, &UnavailableError{URL: c.cfg.URL, Attempts: attempts, Last: last}
+	return 0, nil, &UnavailableError{URL: target, Attempts: attempts, Last: last}
 }
 
 // attemptResult is the outcome of one request.
@@ -264,8 +272,19 @@ func (c *Client) attempt(ctx context.Context, method string, body []byte, key st
 			return attemptResult{err: fmt.Errorf("sign request: %w", err)}
 		}
 	}
+	return c.exchange(ctx, actx, req, c.cfg.URL)
+}
+
+// exchange sends req (bounded by actx, the attempt's context under ctx) and reads and
+// classifies the answer. label names the request in errors, in place of its URL, which may
+// carry a credential in its query.
+func (c *Client) exchange(ctx, actx context.Context, req *http.Request, label string) attemptResult {
 	r, err := c.cfg.HTTPClient.Do(req)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = label
+		}
 		if ctx.Err() == nil && actx.Err() != nil {
 			// The attempt's own deadline, not the caller's: do not let it
 			// read as the caller's context error.
@@ -282,7 +301,7 @@ func (c *Client) attempt(ctx context.Context, method string, body []byte, key st
 		return attemptResult{err: fmt.Errorf("read response: %w", err), retry: true, retryAfter: -1}
 	}
 	if int64(len(resp)) > c.cfg.MaxResponseBytes {
-		return attemptResult{err: fmt.Errorf("%w: %s answered more than %d bytes", ErrResponseTooLarge, c.cfg.URL, c.cfg.MaxResponseBytes)}
+		return attemptResult{err: fmt.Errorf("%w: %s answered more than %d bytes", ErrResponseTooLarge, label, c.cfg.MaxResponseBytes)}
 	}
 	if r.StatusCode >= 500 || r.StatusCode == http.StatusRequestTimeout || r.StatusCode == http.StatusTooManyRequests {
 		ra := parseRetryAfter(r.Header.Get("Retry-After"))

@@ -20,8 +20,12 @@
 // signature headers (webhook-id, webhook-timestamp, webhook-signature;
 // internal/signing).
 //
+// Client.Send sends the requests of other kinds of toolsets (an OpenAPI
+// operation's) with the same transport, size cap and retries.
+//
 // The package knows nothing of the runtime: a call is a toolcall.Call and its
 // failure a toolcall.ToolError (internal/toolcall). The subpackage runtools
-// makes the runtime's tools of a manifest; the subpackage toolsettest serves a
-// toolset for tests and for a standalone process (toolsettest/cmd/toolsetd).
+// makes the runtime's tools of a manifest, the subpackage openapi those of an
+// OpenAPI document; the subpackage toolsettest serves a toolset for tests and
+// for a standalone process (toolsettest/cmd/toolsetd).
 package toolset

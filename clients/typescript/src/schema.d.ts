@@ -48,7 +48,15 @@ export interface paths {
         /** List registered toolsets by name. */
         get: operations["listToolsets"];
         put?: never;
-        /** Register an HTTP toolset; its tools are read from the manifest at url when absent. */
+        /**
+         * Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
+         * @description kind http (the default) registers a toolset speaking the tool protocol at url. kind
+         *     openapi makes a tool of each supported operation of an OpenAPI 3.0 or 3.1 document,
+         *     fetched from url or given inline as document; the operations that are not tools are
+         *     listed in skipped. auth holds credentials the worker applies to an OpenAPI toolset's
+         *     requests: they are stored encrypted and never returned (hasAuth says whether there
+         *     are some). See docs/toolsets.md.
+         */
         post: operations["createToolset"];
         delete?: never;
         options?: never;
@@ -497,8 +505,27 @@ export interface components {
         Any: unknown;
         ToolsetCreate: {
             name: string;
-            /** Format: uri */
-            url: string;
+            /**
+             * @description How the toolset is reached (docs/toolsets.md).
+             * @default http
+             * @enum {string}
+             */
+            kind: "http" | "openapi" | "mcp";
+            /**
+             * Format: uri
+             * @description http: the tool protocol URL (required); mcp: the MCP server's streamable HTTP endpoint (required); openapi: where to fetch the document (this or document).
+             */
+            url?: string;
+            /** @description openapi only, instead of url; an inline OpenAPI 3.0 or 3.1 document. */
+            document?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uri
+             * @description openapi only; the server the operations are called on, instead of the document's first server.
+             */
+            baseUrl?: string;
+            auth?: components["schemas"]["ToolsetAuth"];
             secret?: string;
             description?: string;
             tools?: components["schemas"]["ToolDescriptor"][];
@@ -513,11 +540,42 @@ export interface components {
             tools?: components["schemas"]["ToolDescriptor"][];
             namespaces?: components["schemas"]["Namespace"][];
         };
+        /** @description Credentials applied to every request of the toolset; never returned. */
+        ToolsetAuth: {
+            /** @enum {string} */
+            type: "apiKey" | "bearer" | "basic";
+            /**
+             * @description apiKey: where the key goes.
+             * @enum {string}
+             */
+            in?: "header" | "query";
+            /** @description apiKey: the header or query parameter name. */
+            name?: string;
+            /** @description apiKey: the key. */
+            value?: string;
+            /** @description bearer: the token. */
+            token?: string;
+            /** @description basic: the user name. */
+            username?: string;
+            /** @description basic: the password. */
+            password?: string;
+        };
+        SkippedOperation: {
+            /** @description METHOD /path */
+            operation: string;
+            reason: string;
+        };
         Toolset: {
             name: string;
+            /** @enum {string} */
+            kind?: "http" | "openapi" | "mcp";
             url: string;
             description: string;
             hasSecret?: boolean;
+            /** @description Whether credentials are stored (they are never returned). */
+            hasAuth?: boolean;
+            /** @description openapi only; the document's operations that are not tools, and why. */
+            skipped?: components["schemas"]["SkippedOperation"][];
             tools: components["schemas"]["ToolDescriptor"][];
             namespaces?: components["schemas"]["Namespace"][];
             /** Format: date-time */

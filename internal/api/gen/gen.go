@@ -209,6 +209,87 @@ func (e ScheduleCreateOverlap) Valid() bool {
 	}
 }
 
+// Defines values for ToolsetKind.
+const (
+	ToolsetKindHttp    ToolsetKind = "http"
+	ToolsetKindMcp     ToolsetKind = "mcp"
+	ToolsetKindOpenapi ToolsetKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetKind enum.
+func (e ToolsetKind) Valid() bool {
+	switch e {
+	case ToolsetKindHttp:
+		return true
+	case ToolsetKindMcp:
+		return true
+	case ToolsetKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthIn.
+const (
+	Header ToolsetAuthIn = "header"
+	Query  ToolsetAuthIn = "query"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthIn enum.
+func (e ToolsetAuthIn) Valid() bool {
+	switch e {
+	case Header:
+		return true
+	case Query:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthType.
+const (
+	ApiKey ToolsetAuthType = "apiKey"
+	Basic  ToolsetAuthType = "basic"
+	Bearer ToolsetAuthType = "bearer"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthType enum.
+func (e ToolsetAuthType) Valid() bool {
+	switch e {
+	case ApiKey:
+		return true
+	case Basic:
+		return true
+	case Bearer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetCreateKind.
+const (
+	ToolsetCreateKindHttp    ToolsetCreateKind = "http"
+	ToolsetCreateKindMcp     ToolsetCreateKind = "mcp"
+	ToolsetCreateKindOpenapi ToolsetCreateKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetCreateKind enum.
+func (e ToolsetCreateKind) Valid() bool {
+	switch e {
+	case ToolsetCreateKindHttp:
+		return true
+	case ToolsetCreateKindMcp:
+		return true
+	case ToolsetCreateKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookCreateEvents.
 const (
 	WebhookCreateEventsCallPending  WebhookCreateEvents = "call.pending"
@@ -692,6 +773,13 @@ type ScheduleTick struct {
 	Tick    time.Time `json:"tick"`
 }
 
+// SkippedOperation defines model for SkippedOperation.
+type SkippedOperation struct {
+	// Operation METHOD /path
+	Operation string `json:"operation"`
+	Reason    string `json:"reason"`
+}
+
 // ToolCallRecord defines model for ToolCallRecord.
 type ToolCallRecord struct {
 	CallId     int64      `json:"callId"`
@@ -714,24 +802,78 @@ type ToolDescriptor struct {
 
 // Toolset defines model for Toolset.
 type Toolset struct {
-	CreatedAt   time.Time        `json:"createdAt"`
-	Description string           `json:"description"`
-	HasSecret   *bool            `json:"hasSecret,omitempty"`
-	Name        string           `json:"name"`
-	Namespaces  *[]Namespace     `json:"namespaces,omitempty"`
-	Tools       []ToolDescriptor `json:"tools"`
-	Url         string           `json:"url"`
+	CreatedAt   time.Time `json:"createdAt"`
+	Description string    `json:"description"`
+
+	// HasAuth Whether credentials are stored (they are never returned).
+	HasAuth    *bool        `json:"hasAuth,omitempty"`
+	HasSecret  *bool        `json:"hasSecret,omitempty"`
+	Kind       *ToolsetKind `json:"kind,omitempty"`
+	Name       string       `json:"name"`
+	Namespaces *[]Namespace `json:"namespaces,omitempty"`
+
+	// Skipped openapi only; the document's operations that are not tools, and why.
+	Skipped *[]SkippedOperation `json:"skipped,omitempty"`
+	Tools   []ToolDescriptor    `json:"tools"`
+	Url     string              `json:"url"`
 }
+
+// ToolsetKind defines model for Toolset.Kind.
+type ToolsetKind string
+
+// ToolsetAuth Credentials applied to every request of the toolset; never returned.
+type ToolsetAuth struct {
+	// In apiKey: where the key goes.
+	In *ToolsetAuthIn `json:"in,omitempty"`
+
+	// Name apiKey: the header or query parameter name.
+	Name *string `json:"name,omitempty"`
+
+	// Password basic: the password.
+	Password *string `json:"password,omitempty"`
+
+	// Token bearer: the token.
+	Token *string         `json:"token,omitempty"`
+	Type  ToolsetAuthType `json:"type"`
+
+	// Username basic: the user name.
+	Username *string `json:"username,omitempty"`
+
+	// Value apiKey: the key.
+	Value *string `json:"value,omitempty"`
+}
+
+// ToolsetAuthIn apiKey: where the key goes.
+type ToolsetAuthIn string
+
+// ToolsetAuthType defines model for ToolsetAuth.Type.
+type ToolsetAuthType string
 
 // ToolsetCreate defines model for ToolsetCreate.
 type ToolsetCreate struct {
-	Description *string           `json:"description,omitempty"`
-	Name        string            `json:"name"`
-	Namespaces  *[]Namespace      `json:"namespaces,omitempty"`
-	Secret      *string           `json:"secret,omitempty"`
-	Tools       *[]ToolDescriptor `json:"tools,omitempty"`
-	Url         string            `json:"url"`
+	// Auth Credentials applied to every request of the toolset; never returned.
+	Auth *ToolsetAuth `json:"auth,omitempty"`
+
+	// BaseUrl openapi only; the server the operations are called on, instead of the document's first server.
+	BaseUrl     *string `json:"baseUrl,omitempty"`
+	Description *string `json:"description,omitempty"`
+
+	// Document openapi only, instead of url; an inline OpenAPI 3.0 or 3.1 document.
+	Document *map[string]interface{} `json:"document,omitempty"`
+
+	// Kind How the toolset is reached (docs/toolsets.md).
+	Kind       *ToolsetCreateKind `json:"kind,omitempty"`
+	Name       string             `json:"name"`
+	Namespaces *[]Namespace       `json:"namespaces,omitempty"`
+	Secret     *string            `json:"secret,omitempty"`
+	Tools      *[]ToolDescriptor  `json:"tools,omitempty"`
+
+	// Url http: the tool protocol URL (required); mcp: the MCP server's streamable HTTP endpoint (required); openapi: where to fetch the document (this or document).
+	Url *string `json:"url,omitempty"`
 }
+
+// ToolsetCreateKind How the toolset is reached (docs/toolsets.md).
+type ToolsetCreateKind string
 
 // ToolsetList defines model for ToolsetList.
 type ToolsetList struct {
@@ -973,7 +1115,7 @@ type ServerInterface interface {
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(w http.ResponseWriter, r *http.Request)
-	// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
+	// CreateToolset Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
 	// (POST /v1/toolsets)
 	CreateToolset(w http.ResponseWriter, r *http.Request)
 	// DeleteToolset Remove a registered toolset.
@@ -1138,7 +1280,7 @@ func (_ Unimplemented) ListToolsets(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
+// CreateToolset Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
 // (POST /v1/toolsets)
 func (_ Unimplemented) CreateToolset(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -5497,7 +5639,7 @@ type StrictServerInterface interface {
 	// ListToolsets List registered toolsets by name.
 	// (GET /v1/toolsets)
 	ListToolsets(ctx context.Context, request ListToolsetsRequestObject) (ListToolsetsResponseObject, error)
-	// CreateToolset Register an HTTP toolset; its tools are read from the manifest at url when absent.
+	// CreateToolset Register a toolset; its tools are read from the manifest at url (or the OpenAPI document) when absent.
 	// (POST /v1/toolsets)
 	CreateToolset(ctx context.Context, request CreateToolsetRequestObject) (CreateToolsetResponseObject, error)
 	// DeleteToolset Remove a registered toolset.
@@ -6454,143 +6596,154 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H17cxs38uBX6eL9qkxdjShKtpNYqqtbrx8b7zqxS9JWqi70RdAMSGI1AzAARjLjUtV9mvtg90mu0A3M",
-	"g8TwoYhy7CR/xOIMBo9Gv9Hd+NRLVTFTkktresefejOmWcEt1/jrJc/FNdfzt6IQ1j0Qsnfc+7Xket5L",
-	"epIVvHfcy/Fl0jPplBfMtcr4mJW57R0fDodJr2AfRVEW+Mv9FNL/THp2PnM9CGn5hOve7W3SOy3lm5fV",
-	"UDNmp/VIIuslPc1/LYXmWe/Y6pI3h/W9GauFnGBnZ+mUZ2XO76/Hc6Vyw+2P+Hm0S/znTp2a1yK3XBME",
-	"TarFzArlBnihioLtG+42x/IMLLUHN5QZ9JLotvhGprd67J8Y7Wx7xDOeKpkZsApumLAwVhrslIMupXuW",
-	"TpmccOgzC4UyFh4Ph3td83Dft+ZQ4cPjFjoMK3SQZXHpseEnfjlV6uq+9u/WNTYzJQ1H/H6ltUJ4p0pa",
-	"LhEQbDbLRcocIA7+Yxw0PjV6/C/Nx73j3n87qMnmgN6aA+oNR2lD87kE7t4NcE2+uevtuZwvw/65nMM/",
-	"z979CNcsL7kDqyzznF3mnBZ4m/ResDxHatVqxrUVtBqmJ2bdHN2It0kvZXn+JmuAqCLBpJeVmgarXl4q",
-	"lXMm3cspkxm922CUKz6P7ELSU6VNVbG2l3e+2W1Cux7rynBrc549x60bK10w2zvuZczyfSuQEJc/sUzb",
-	"rT+x5VrYul05o5aEaQEtfw7wJpAkAYlxw2qAV+M05/ihmo66/A9Pbc9v/1th7DIKuHHwD2F5sdGEXX9+",
-	"AKY1m0enbjqncVZBhktHxT/3dCmlA1vSm3GZ0V+mTFPOM+4gMGYixz9SJlOeu78/RED+glmWq8nyEpGv",
-	"bbFE7MZx2LUrpZ7jK617WZpQi3ojKLqSnoSclcR2sky4Llj+vtE7MbSl+ajS3uWzQEVtfvO6zHNwr4AZ",
-	"mGk10aww4LYdhIU+QmUwKofDx6lrhX9xZPfLdCImktlS8+VRzuczfoa/oWoFN8JO4Z9nL1WaAB9MBjCi",
-	"TRiomRkUzE4HLMv6CKNj+DQYDG73juG9VoUwnGaED2lKo150Tl4OxqVfc/s9UYb2zdXUmxjDjqAlLS/6",
-	"neTAr7m0YNz/rAIlOWiecvfBCQhrQGQgDArXGxJ2+yKDKWcZ16DG7nM9B2YtL2bWLXCB59MLExEj/g0Y",
-	"IVOOA2R+onDDDKSaozKhNOTMWNDcv+ZZA44NueA/2IZvVj1u8xEC7ByfRqhJZNHHbgmVNG8D4qfpHFef",
-	"M8uNDaAE4kPQZ5e4N8oBqZpvHL3dIMTwXqgshuPTenMfGSBu7jYxMnwY92bKpaOzTGQglQUmzQ3Xe/Et",
-	"qPYo8MLlFqV8E4eQWeLUNX+u1l3z5xhPNuVltVwaZXn9zTYn4Bfp1EdWo59VQZl8ZEDdyID5UaCXs2xb",
-	"tCt1vp7cSXVEcDVxjr5uiOKKwhbA3ySI5ixXcYi40G7v6UZirWI562Rao+/oxASbSGWsSGN6KGmt0Fca",
-	"bph2Un3PYTNzO3cCuZAcmMwgVXlZSMJkt69GlTrljqsxR2ZlHuFb9E0ch6+EjCDXe6YNRxJP4NVHnpbu",
-	"+Wsm8lLzBJxorn+IgqvSvvpISkcC/+///N8oPQvJ41MouDFswtdjEc61bh+DccWW2hDg8cdplLOcWSd9",
-	"oGDpVEi+rznL8IFrDX0UnVLZX8aqlFkCqZLjXKQ2ASGvWS6yX9yUubFxtrbxYnFuqxa70J6WGIXJtbe2",
-	"FqVZjH17tCJB6kSXscpLqQ3FELNovDE5fzfuHf+8xoxz47xklr0qZtZR2IbNz0hn3/yDt2qyeWOvbG83",
-	"An5EFtJ2H733omHzj6Y8vZopR0JbDHVWGieEtvnk1GFyud0XmRbXXG7zhSmL7YawWmzzwWshhZlutyvB",
-	"Wrr9kETkLlLHIwMZt0zkJgGW37C5ASaByI60zbHgeeZaObiDIspyBAN9w0lLrIYEP4ljaKIsCvNRL1eT",
-	"US9B/m+cWrs3GMle0vu4P1H7ngALNvuZiPCDwws9Zin/dEtW+68taS6k/eZJVOOxcT1wgdG4/nxbT+1O",
-	"bndznkU0X2I6uHw1hhGavwOvKZGFsWxxd3lSbpS+In/eGr5KfaydbiDlddP1TpFR7xgYGXJoXuBsoGAZ",
-	"91qmU3/paQLOwHG9/WBoU0n0o0xXV06Wj1lu+F7i7AWHU+SbQXY8U8YZEn3/rzM+PTZsDqp6+A0RoxKf",
-	"y96lq7ipTdOLv9typ3CQ9dvl2fXa7aJ222JXp09s68VgT2uWE7jPysX4RrGVjLUq1mm1p6Xs8J/h16tn",
-	"2BRAqybZaBeb5+XcRtw6ZNpINjNT5bisEb9xEBKwNfS9uY7M0DLLO8w3z/ZW9+zkm7NFyQse72jTHXYD",
-	"roQaqTidfiSk+aQblmQAtRwvkUEqYbdiW8a+zah34lmPd4o4WZyjYKtMldrS0KX0dvzyRlYMYqUdVds/",
-	"URM54riMGcYb7wcNsHJL3qqV8gjlLvJ1JY3KOZlh3sfgvXcDeCskRz15Ro4NO+VzYFkG5cxZ34XS7hmT",
-	"DTu8YB/foVvx7w6nT7zPwlh0WVkH8SkzjrnLlAU2H+PyOb/meROGuZrg0dBY9ZKesyN7gXs7zLos3Vur",
-	"WcqjoLX8o41yOVT2u60FDwq40cpyEHZza6FaYkxULGwoLdbP0s9p5e5WyuiKLda+TVQgaGamXc6fwGMj",
-	"PtD1uGkVujSo+zVr8Cr4yjVQm9gaNqUW327NXEhVXzkVbBKbiddiOsDp2fXvY79JPciahZAJsXIh2CS2",
-	"EO+kik+3S1W6XTWfDZSXFXpLDaH2x2+ywKq8NmqnzHoarWz8iJPiDphR25arlhAajXoovUe9uTOQHl41",
-	"mNWWSOUA7LKGgqvv3jA0DN4Jz7jfEjdrc58l+XzWOSx9p7GpfM9ZTipvex612L6z9MUAF7OlIkQfQa5u",
-	"uG7g9CMDKRe5kBPj4yaEQU2lfzkHHxoDj78Zuv+gwPMBllpxzcGJjwQO8YVVKkfbzSRw+M233357dPiN",
-	"xyk1BjoARKx6+vib774dPjs8qt9OOZvtnZDQT5kEya+5Bs2E4XjcI8bWvSwG8JyCDFx/RmQcDoNv3q/A",
-	"aWGaOyjxjE7rngyHIFnh3rl2LHfLz0AzOeED+Lc03AYng2VXvA0Xv3oT0xsK9vEHXig9/3sgsyUrcFXo",
-	"EMYZNRSYu3VwrlT+Ipyhb/m5Ja/zD9t/exvFSMm9U3ZJw9G80n5TVnBwcp+sdv8Yz54cb8ZXXvtZPHRw",
-	"OkbHIQ524cWNw5ix20DfGaKzkhiYssiqGhrHAqeiHl57BSU6YtUzOhUaQ0ad1u7Fmee6q3myo4h6eBC2",
-	"2T+z0B8m6BpDkHUevM1yNudZhRvt4b5XN1AwOW8P9YhO0Q3cuB1L1Uxg7JZ3vlR84VF16t41Nu7DhrCj",
-	"1iZ+PB/C4brO7vx7ksoBhcI8V3aZvY4dvTY7fWTAivSqZocCN2FTvTxGIz+ygpuZsxy2DsrocJ7EQgJi",
-	"8uJdHcG0UmBsdOSz8fnLqlOmLq8X8veN4rUWBuvwcPmVP09TPvP64eYuq21OpzVPlSbLOyspJC9mIS7M",
-	"OhzoVr6tFUL/vVZeZ26vYFY9X4Md1C7WNXktImeqEBwdnvKp4TGoKzSoScY27NdHhiQ0+l3VFXlh61a1",
-	"U4QM9qZTwCTh1NaQR9efvXu9IiaD7+AzydXExLTWblHQham2KXs30iiDtD5FVImNtdKWbxDHMtuq4a+5",
-	"LbX0ilLfb9ReAmmJET1ttSMarhm2YfPj/RaIV+rL6qrXBF0UGUvZfc68tF13CPMJOL3NNx1xPFU8XFTM",
-	"PTKADaA6dUj8EYXXGibimqOgap5D/ccoOThlNz949okn/0HfX7UN3irwkQKeRa/+gJp1GHTbx2JivLLn",
-	"JCzPNzi99pwnfkhYIzU1SyrvIErkqdOLAn/C80BqtjfY/GRvo0jZhqM/qQPVt+IiW4cFxcJ/qiCfeChP",
-	"EiIePLqstpRPS/kCu9lSKwiUWLCPb7mcOL3kcPjku6fffoNWQ/Us2Zha2hHkJy1/qOYsM+g+nqG6KpCY",
-	"XItJri5ZDhfY6QX0nZBRpQVhk+qhMFDKjI+F5NneAP7FZxb4R5bafN6iySCfvNp4z9R4N4zxQWbrhvEp",
-	"B+dMT7iNh8B07P5rpa/uuPedpOokDCrL0ljOKu+Z0mIiJMsfocC5A+Zsbj4tn0mBkAuTgKkwVun5CQzR",
-	"5VGZU4NeNMOjafkuHvNVs+qActwXJf0xQVv2RhbuTNuNmbKTnOsEMHaY0AQ6prwcJO8d6EkjWr5yRd4t",
-	"Xj6kOu1W0qe6w57iIQD6fgS9eUSC/oHEu9u8c5Fexefj3nrbVcFYaL75WZK65jpns9aR4pWY9RLCgF7S",
-	"QwdadEdnrDRdiqubTYcr2scZYwvo03nf0TAByW/c87HQxu4ljob/8eocDq4PD4KFbg4+iey25ddZBb6A",
-	"cQi4mO4tCv6bkrzjROqzCf1FmV7Ns96uCvgN1Ngm3jeA5qH1gUCei0anew7840xzY4SSyMD9qo9hLK55",
-	"cNn2CyFLy2GqSg0Zm++r8X6hpJ0C/d8/uuH8ai8BIz6SqDc+XRCRi0KEIMxBaej/zfWXzxP4W8YE/ut6",
-	"wD+wX/xrzhm1IUP12dDsLQi3o6frQcDjmRjO8P7IM0B19ZrlCTALOWfGwqFJnO7CqhAo6D8bmgSeFgkc",
-	"Th8Pi70TT03o/0QsEEouzO2bJ/ejrSUxXazKA9mNPtXgUlXqbuBTi85nZoERM8wUN3AzFTmniHCK/Q4u",
-	"xOA9dDaFVLayK47BdUyv3RuK4UCdIQFkiuGdsME6YTZintCWzJgxQk6g4EzSXMYqx21WIByfQ/7a6JLJ",
-	"+Q2bOyBuzZCbDG2Z7755/uNzpCpwbdyWIdX1w4nPv89f7EVw5l4446ZKauBLcR2qkgMb60eV0rFuRnXX",
-	"q6YVRHB7WpXTMO75rk46fIqyw4u4q/pKzGaxE4+fpvOAiBRdTh32PVkgP8PDaYxLQnScaTyndAylI6je",
-	"+rXcQUrhpzE4Lfi7VrheNwigXJmWeI/hmF1JwN0pvbtJtl3hCHZwfVmJq68hw3OlJNr0kOO8zpxcDEK6",
-	"QybgahBOmTnjqW7laTaAKH29haXvZDgC2pxp1adGMaV1q+ziBcSJaaybpKL5khGUeNaEVJhPU/dcsVN3",
-	"UjcXdqYhnp4Mn32TxEG+0NIJshmzlmvHT//3z8/3/xfb/+2XD/6P4f6zXz789//qJbvfP1MhUWN6Tw+P",
-	"ugTt/W91RQ+lFgvq6/DJdy04Ta2dmf95fHCwViQ0MGTF/sfFelShWLdUR/cb5ctza1ZN6d9oJz0ESu4G",
-	"i2LegBvMYHdaJ7U7AV7M7Bw1kFK6dzyjk/8Ffe/LxMOlrfUe0jtxm0jMWKNwxKDpBHO/HQBybqvflTMM",
-	"X1YOsaSVphNV3gsh39CIh9twjTUm3S5p3uch09SSVYFxfkPi5O/d3ptjmO/trJHIvZYVVIOsmF6rw4iB",
-	"3swcH8Abazx5gTBwo4Xl+0rmczzK9gFteDAbi/1PlTSYIXzNfVJwxFn2skqNJp2+KggwtlyDz5oSOmTs",
-	"m71GJQXvZKvy5kNA1P1UTRDGqZPZKWcmBqpQ0KAJMAek8F2jtoAziLnEp3Ezxb+MVAXBQAOqiuD7TeBy",
-	"Du+fn7/4Hj08CCarFEU+eejV+eYgJDDQ6qYxbkOjizCCte6/DlfyTisEEBX62dbwSqI4to2PsH3OtB0X",
-	"3ULL2TWHWrG0DWV/IWTz6eGSyKhRdCM0+kuedMpumlqphZ2fOW7v49o50xQsjiIAIUyPqg7cKFTZDPN4",
-	"lnkpWcDAQ2EGUGMwU6Ut/JNdM1/4pyouhPwWE1OnyliqZzeA55DmwvEtzSfCWK7NSH5/fv4+1LszCbx/",
-	"d3ZugFWno+i31aWk6Fc62xbWAEVNnHjH5A0T1qlrSoI31TEkeSSFgQpDfA+YK1JnmIU810bWgmO1dNA9",
-	"GMmRfIWO2YPrQ/BFFkBynhm4eF7aqdLiN3SkHMPfEaRAZYusuuKSyhZdNApncO3k2hRXRU1k/8W7l69+",
-	"ePfy1S/P37/55fzdv179uDcArClhgGkOF59G5H0Z9Y7h0widf6NeAqMQLjjq3d5eULSXFTZ32+naFHQM",
-	"cs21oT0cDg4HQ/Q9zLhkM9E77j0eDAePvQsFUeVgijH4v7m/PdtypMpCRZjeP7j93jdZqLV3NBzeW6U9",
-	"nwkQK7XnxM+ghem9458/JD1TFgXTcwzbv+aSGwP7ITAidb8Q+AYcwtH3Bw6d5iuXekotPstKceyB26+n",
-	"w8dd3VTzqooTdsPFdSgagMmYZZfMcMoBYOkUCcdRiaOwQkwIFoSFaak1pu4g5K4PD9K6flsX9EKJt6RV",
-	"dbQjvqlucrBQLvP2ww7hH+YY2QBnDPpV4jY8oWE32gbX+nCr1k+2aX20Td9Pt5j3bRNh3D40jvkMnQXG",
-	"Cr2ZJDDQwMqh77g/cb7wSBhfL2pvCY0O6pjcNdjkg3p/L04lixLulbGi8NVXr7g00H8C6ZRplrrvwdEH",
-	"FkfC+Np64WAV5MLYBNKpMlyCVqXM9rW6dOpxqpUxUHsvKFRLSGN1mXricuZOaAAEfKddO6ILWTvuo8sy",
-	"m3A7gJf+uOloOBx2lWSltue4jnhpVsxBWlutd5eE5/exg+4IHf6cZPeDyni+P2Yp5mc1cWVMtTlICSNa",
-	"A3Xtk9MCmdW0FUKhohT1Vhh7SqFNC5QUw6i6cOlGm9sq9PBpVfni1dWL458GG8wZqK3vNzuL27rK9dNm",
-	"keun62tcd8y61EbplevdJb2FyLqYTgUzNkEV2GHM7onuYcjIrRYX1A6NGoRSMZEibKzg8CbjxUxZLtP5",
-	"/r84uaOMe3GpsvkxUhr2E1KcgpMK+kfD4d4AsJMr/yGTyk65Hkn6+Mnw2QB+ckLUWSyJTxQz7SDtls2i",
-	"dBURUR1TY8FuYZDySe1vUzb5bU9L2UHalLFcI+bCihcFRh2c8zRZd+64VgxjNXLCc7Sl/q6y+X2iuPdZ",
-	"37Y9GT5NY5e01SXIMIfTV2LlTOeC6zp62nQhnEMXRNQjoqxdzpJAlv3RZO3w2TatDx/vjAE9OTp6CHaF",
-	"9Ri8PwNrcFY5o01xjhGcKy3WGNlvTpSfhUD+nGreP7gNlVZvlkWCLxtcFRmmGxlMVAZQYMg2O06XcNx+",
-	"WMSsg6q+fKfOSGloO7XIffH7TpMcD16/DiR41c7ZDFY0ejyF9M90toNNPvhEYVS3i7fCbNxxEr2xowrO",
-	"6r61Y53NGbSzNvK9V8aGtOzd6A/VfRQPqz0sZlx34D0qC82yjCGBGi75WGl+Ak7ZdDYj8YrMKxBHDznR",
-	"Uz+nk0qdJY+7+Uu9+LzqBW3M4pEHA38EVp2bIMdBm6euFRFSc2krIwrJAZ2s3ZmTdNI8laUkneahlZOq",
-	"JObgD4aMDyOZaPnAKGY/S8BnsjkNpLZPHYWHE4MYKpkYtrTr4a/yTr1sluPfDrXaV5vtVLttVf/v4N71",
-	"mv+kZwn1/SfNGJJa33lkqDicgT6mdrQujqDaR6oVEWP2Yo6d+9GQ6qiDTux8FSJGFoZcvCAmn4d1oZbP",
-	"lpJt2aW65lQ1p8olGZ74KzWM1ZwVSVVWzAHrLTN2H4fff/PS3yTj6zHH/I6s2026VLtqGHdnLl7UMOFU",
-	"Bc/vHiY35cJYIScJlRg7HA6H9XLcr87745Ydr1tdKLgU19SA27E/dW8DvLqvxVh/5wBWVgmhCXi9i1dg",
-	"qBtwXELIkhsfFCXsABxC0y9cD1Ro4FNaMZU1gRshTWNvFn1vrb38HZu0S/ZWVwi89fVaiT72CTrtjiI3",
-	"8nXUsjfeFXpB+uQxLPV84cva6rARPAPHOYD503y9b7i0IxkYx4XILkJd4YVdT+ACW11UBfETuMiYZRd1",
-	"TXzXr8PlvZEspRV5tG7GCVy0Nu0iaLghYA5Lay0UeR7J8xqbhIEbdcUlXM7b5/CIN34tbtEscyK2LxXM",
-	"VJ7j7SyomXGZGWAjmaqicNPGCsGUP3j4tMrVpOBAkeVYxffPKnNIslhRcAclNKrv3Z4e+7oQv1f3jcei",
-	"OwT0J34GLlKV8QvoL5RnQMzxZ+uhih+HSz4RqLPVBTtGsvGVz8CvzucdclFqKbE3Km7XHAqmzOEf3j5Q",
-	"3Wxllboayaoa30WzyIOf6oXhv15QNRIDzQrtSfuswxdn9URwAkMQZiTr4n0UilIV2rMNEJUy47rSG674",
-	"3CRgSJEIwWTC1PciuEmOpJ3yAkIdFLfcUPYSYQJswoQ88aSVM0fedG2eCbcs8JuEWhlL4K2BaaowN56B",
-	"VDcDQNcZLqFg1plXjgNQh9mxL++VcShKY6EItTWd2T+StBW+Lgd5AhwW+3LflLLoIDqAJ8MndcCZL9tB",
-	"AQYgnQKVTqvKHyPZp0Bry66crPKFPYK6wjWqrdzSRDV3okRUN4G0VaLXSl8FO20nJztYfGUjz8zhQ7it",
-	"Pdr90ZT5r+ccJNA1cjNG2F1dTlZXpKHSnuFkjcikReQ+yJ+cZVFzVHNLFQV2xr8fGfAFxjwltnhqv1EA",
-	"dC/x53926lforCRdOW9GMhfyCvqs6pA0WM8Z/HgJlmfA+q/t92HMPWLwtSwYyWBpCUrnT5mm4rDXXDum",
-	"8qx9KYNv5ZMClIN88JZEmMOpg3DUi/MZaPVP5sdZpKfq8NnJmmSFDkDEFtlhD0tPR62iAp3W8lnVaoeG",
-	"Sqv6QZcXPUxk8McOXKnmmYDKs02iV/7hLKNQq61ZoaKqDTqAVyydUnEPXzAjXPCOlYUd45iqG1QJCibn",
-	"I0lWFmEFFflG3uVsE81PGq6bZfZW+Y9D2Wqs29AZrlJVmtiNArFQsOeB9Yi6jMYXE37x5SsSBFhgsarX",
-	"JhJo4WjBl9B1BIKvFusqUfxlqDEUYYJVfAYpzsvM8CU+b2F7C+meRPMYuX2IY4iHYW+0nMa+nNRV7UVd",
-	"lfyK85nX3VDlQacwwqAr9KUbqMMHoeSmeBl8VUEqFQWh8oB3YjSK0N3BlRLA2PSntGnoAAu0ba+Vt3ru",
-	"DCVwff8R0IWq0H11WHNm1ayJNmiHIWELOSFK7+P/WY45WBXRT+im0Q6+ekCe1h0hBd009RcT2Z0JsoDt",
-	"5DhLwhUmvrogSV/ypUt1U+NCs8xJp50R0nx2uX3NYiwdO9jIxfhDR8fXDsrKALwkb2HL0Igp7OdV/sYu",
-	"9PV2waMHVter+jix+KYAsQdQ2L/+ECXX+uiuAU20E04hbyaR0zXY3n+vOeaM10ciBZNi7DQXZqHUefPg",
-	"ZJnTHHxylLCgzi/iwxh5mr8661mrXqZUFubcNmparoql2YOC0XEAnkuE9SThNi5y9R8OyYePmTp0gDpW",
-	"OuX/A28XoaDg4LSnUpjHYKfKkII9kihh/Q3QLJ02TzXwsJXOHZyuja6fELUgfXHExs1gfpTqyCNm25Ou",
-	"X7OKlbES3jDg11x6MKKOsATFAKZm1ltXcAHCJpZzVV/4+WF7G+wLjWJ8GMlyygt1jSSwJF1Wmm9NgbJb",
-	"yb1Gan8tatep43yxbajNOCrMsb395gH5oyMy1KiZTafxI5CK4woDY07Hnqj41Uy5L/nNnmPHlOLGrnh4",
-	"SVy8mSFtRrIZXoOHJRyvX22yg0cG/d2+9sUATh0jCWlYFC5dORhGspqib0+ckC518984iJ0EH7qBCbfV",
-	"eYuSnE5TcAG+pBWT2Ug2gAEOaeeOsS4eJmPmvMoz6tgqFeOjVGnnQVQuX9TngWPgV1AmTegvB+ln17f2",
-	"NTGUmsYC4SSgZlT+KZ9T9gGmrlvTogmlobGztbrVLGDXadj9FBrtEAmbZfa6TPNmAOpXlSkdzn9bK2wf",
-	"PtVXBpFflvbV7K21FT1gd8S42uUqH9hWjBZTXMYd//7yIfjYVxADEqAFDP59+jbckeQDk9qXJSxykUZ2",
-	"wcEn//f8DToP/a+I/zCSx1Z/ujKXLVLCIX482wqhCJ1jsr8VeV4lT/QvufvH16R0VmG4bqldDHIkQ9XG",
-	"eMCFH6FJeS0KOLr37IcY2r+SZPGeLK06rBdVwb+Swz4zvXGZYchQVe1UL9T7nAdnLZoOY83NtKqbWp3w",
-	"Y1yip8N9kUVoc7PT0U6k/XIM8wc+So0J79rKqzniSUV3SvoaU1JZ8O6vbtu8c0eGDy1IF5WwP+fGe9M+",
-	"uu2Nex1DheW9O5j4fj/CkVncwH9Nt0r5csQOnXI+DhdOYubGABplmEnULUg4mKhmLLezGEahyHoVrIZF",
-	"2XEtA7jwBWOP8aLeC9B8n57gHU+hRnILJmiOa05V6KyBVJUUTbpU1fik0T3Wr70IXbovu23zB1FxP49t",
-	"fkfKdFjQzET/y3a/z+AmBCywFsQfeXs76MnBQkO3msdi9ychOIXTxCT0pgm6HjH+StL9mhKmFhCqBsnv",
-	"zrZtSpSFOrV1jeqfPzgs8HGn+AZLZmOB6uODg8OjbwfDwXBwePzd8LshYszH/aYDqVXX2xl6UWPs/buz",
-	"8zqFiEJYF1KNFwvwY6XPZu8JeCHFDJxZJjOmMwhuKujXenBS6cRWFNxYVszqR1UlUZ/Ia/ZOwOcDQCMJ",
-	"kbJSdVUe6OjjxwGccQ6ZSk1FvYMiag361y9Ynr/3kNmpmHrP5rli2RZyaqmICObgQp/JuVvq3uqCz2d0",
-	"FwKX/o7HRh0LnwhyNDyCPlbZm3m3+94J5l1iTljYtZfMsgaQaNB24fh7x6hW918cSp2W8kWjqP5XiVMh",
-	"5eXG6TNhsR3Y04RHA32qSwl2gz6h+y8SfZoXNnyt6FPfzR9qhfqqbtU94HvdCPXaxz3U+OQvtdgJMlHf",
-	"XyImva6u+vja0YjSpX05kUywiVTGirTCKtrDrVCqvkdlJ1hVdf8lItZZ846Zr1nCNSsPJ7FLVTC9thut",
-	"KkC5gW9v/38AAAD//w==",
+	"7H17bxw38uBXKcz9AI8OrdHIjzwkHG69fmy8m8SGpSDAZXwR1U3NcNVNzpJsyRNDwH2a+2D3SQ6sItnd",
+	"M+x5KJKSOMkfsaabzUex3lUsfhrkqporyaU1g6NPgznTrOKWa/z1kpfiiuvFt6IS1j0QcnA0+E/N9WKQ",
+	"DSSr+OBoUOLLbGDyGa+Ya1XwC1aXdnB0OB5ng4p9FFVd4S/3U0j/MxvYxdz1IKTlU64HNzfZ4H0t37yM",
+	"Q82ZnTUjiWKQDTT/Ty00LwZHVte8PazvzVgt5BQ7O8lnvKhLfnc9nipVGm6/x8+TXeI/t+rUvBal5Zog",
+	"aHIt5lYoN8ALVVVs33C3OZYXYKk9uKHMaJAlt8U3MoP1Y//IaGe7I57wXMnCgFVwzYSFC6XBzjjoWrpn",
+	"+YzJKYchs1ApY+HJeLzXNw/3fWcOER+edNBhHNFB1tW5x4Yf+flMqcu72r8b19jMlTQc8fuV1grhnStp",
+	"uURAsPm8FDlzgDj4t3HQ+NTq8b80vxgcDf7bQUM2B/TWHFBvOEoXms8lcPduhGvyzV1vz+ViFfbP5QL+",
+	"efL2e7hiZc0dWGVdluy85LTAm2zwgpUlUqtWc66toNUwPTWb5uhGvMkGOSvLN0ULRJEEs0FRaxosvjxX",
+	"quRMupczJgt6t8Uol3yR2IVsoGqbq2pjL299s5uMdj3VleHWlrx4jlt3oXTF7OBoUDDL961AQlz9xDJt",
+	"d/7E1hth63blhFoSpgW0/CnAm0CSBSTGDWsAHsdpz/FDnI46/zfP7cBv/7fC2FUUcOPgH8LyaqsJu/78",
+	"AExrtkhO3fRO4yRChktHxT8NdC2lA1s2mHNZ0F+mznPOC+4gcMFEiX/kTOa8dH9/SID8BbOsVNPVJSJf",
+	"22GJ2I3jsBtXSj2nV9r0sjKhDvUmUHQtPQk5r4ntFIVwXbDyXat3Ymgr81G1vc1ngYq6/OZ1XZbgXgEz",
+	"MNdqqlllwG07CAtDhMpoUo/HT3LXCv/iyO5X6URMJbO15qujnC7m/AR/Q2wF18LO4J8nL1WeAR9NRzCh",
+	"TRipuRlVzM5GrCiGCKMj+DQajW72juCdVpUwnGaED2lKk0FyTl4OpqVfe/s9UYb27dU0m5jCjqAlrS76",
+	"reTAr7i0YNz/rAIlOWiec/fBMQhrQBQgDArXaxJ2+6KAGWcF16Au3Od6AcxaXs2tW+ASz6cXJiFG/Bsw",
+	"QuYcByj8ROGaGcg1R2VCaSiZsaC5f82LFhxbcsF/sAvfjD3u8hEC7BSfJqhJFMnHbglRmncB8eNsgasv",
+	"meXGBlAC8SEYsnPcG+WAFOebRm83CDG8F6pI4fis2dxHBoibu01MDB/GvZ5x6eisEAVIZYFJc831XnoL",
+	"4h4FXrjaopZv0hAyK5y64c9x3Q1/TvFkU5/H5dIoq+tvtzkGv0inPrIG/awKyuQjA+paBsxPAr2eF7ui",
+	"Xa3LzeROqiOCq41z9HVLFEcKWwJ/myDas1zHIdJCu7unW4m1yHI2ybRW38mJCTaVyliRp/RQ0lphqDRc",
+	"M+2k+p7DZuZ27hhKITkwWUCuyrqShMluX42qdc4dV2OOzOoywbfomzQOXwqZQK53TBuOJJ7Bq488r93z",
+	"10yUteYZONHc/BAVV7V99ZGUjgz+3//5v0l6FpKnp1BxY9iUb8YinGvTPgXjyJa6EODpx3mSs5xYJ32g",
+	"YvlMSL6vOSvwgWsNQxSdUtmfL1QtiwxyJS9KkdsMhLxipSh+dlPmxqbZ2taLxbmtW+xSe1piEiZX3tpa",
+	"lmYp9u3RigSpE13GKi+lthRDzKLxxuTi7cXg6KcNZpwb5yWz7FU1t47Ctmx+Qjr79h98q6bbN/bK9m4j",
+	"4EdkIe320TsvGrb/aMbzy7lyJLTDUCe1cUJol0/eO0yud/ui0OKKy12+MHW12xBWi10+eC2kMLPddiVY",
+	"SzcfsoTcRep4ZKDglonSZMDKa7YwwCQQ2ZG2eSF4WbhWDu6giLIcwcDQcNIS45DgJ3EEbZRFYT4ZlGo6",
+	"GWTI/41Ta/dGEznIBh/3p2rfE2DF5j8REX5weKEvWM4/3ZDV/p+ONBfSfvE0qfHYtB64xGhcf76tp3Yn",
+	"t/s5zzKarzAdXL66gAmavyOvKZGFsWpx93lSrpW+JH/eBr5KfWycbiDlTdP1TpHJ4AgYGXJoXuBsoGIF",
+	"91qmU3/paQbOwHG9fWdoU0n0o0xXl06WX7DS8L3M2QsOp8g3g+x4rowzJIb+X2d8emzYHlTN8FsiRhSf",
+	"q96ly7SpTdNLv9txp3CQzdvl2fXG7aJ2u2JXr09s58VgTxuWE7jP2sX4RqmVXGhVbdJq39eyx3+GX6+f",
+	"YVsArZtkq11qnucLm3DrkGkj2dzMlOOyRvzCQUjA1jD05joyQ8ss7zHfPNtb37OTb84WJS94uqNtd9gN",
+	"uBZqpOL0+pGQ5rN+WJIB1HG8JAaJwm7Ntlz4NpPBsWc93iniZHGJgi2aKo2loWvp7fjVjYwMYq0d1dg/",
+	"SRM54bhMGcZb7wcNsHZLvlVr5RHKXeTrShpVcjLDvI/Be+9G8K2QHPXkOTk27IwvgBUF1HNnfVdKu2dM",
+	"tuzwin18i27FvzucPvY+C2PRZWUdxGfMOOYucxbYfIrLl/yKl20YlmqKoaELNcgGzo4cBO7tMOu8dm+t",
+	"ZjlPgtbyjzbJ5VDZ77cWPCjgWivLQdjtrYW4xJSoWNpQWqyfpZ/T2t2NyuiaLda+TVIgaGZmfc6fwGMT",
+	"PtDNuGkVujSo+w1r8Cr42jVQm9QatqUW327DXEhVXzsVbJKaiddiesDp2fWvY79ZM8iGhZAJsXYh2CS1",
+	"EO+kSk+3T1W6WTefLZSXNXpLA6Hux2+KwKq8NmpnzHoajTZ+wklxC8xobMt1SwiNJgOU3pPBwhlID68a",
+	"zBtLJDoA+6yh4Oq7MwwNg/fCM+23xM3a3mdJPp9NDkvfaWoq33BWksrbnUcjtm8tfTHBxeyoCNFHUKpr",
+	"rls4/chAzkUp5NT4vAlhUFMZni/Ap8bAky/G7j+oMD7AciuuODjxkcEhvrBKlWi7mQwOv/jyyy8fH37h",
+	"cUpdAAUAEauePfniqy/HXx8+bt7OOJvvHZPQz5kEya+4Bs2E4RjuERfWvaxG8JySDFx/RhQcDoNv3q/A",
+	"aWGaOyjxgqJ1T8djkKxy71w7VrrlF6CZnPIR/CANt8HJYNkl78LFr96k9IaKffyOV0ov/h7IbMUKXJc6",
+	"hHlGLQXmdh2cKlW+CDH0HT+35HX+bvdvb5IYKbl3yq5oOJpH7TdnFQcn98lq948x9uR4M77y2s9y0MHp",
+	"GD1BHOzCixuHMRduA31niM5KYmLKMqtqaRxLnIp6eO0VlOSIsWd0KrSGTDqt3YsTz3XX82RHEc3wIGy7",
+	"f2ZhOM7QNYYg6w28zUu24EXEje5w36hrqJhcdId6RFF0A9dux3I1F5i75Z0vkS88ilH3vrFxH7aEHbU2",
+	"6fB8SIfri9359ySVAwqFea7tsnidCr22O31kwIr8smGHAjdhW708RSPfs4qbubMcdk7K6HGepFICUvLi",
+	"bZPBtFZgbBXy2Tr+si7K1Of1Qv6+Vb7W0mA9Hi6/8ud5zudeP9zeZbVLdFrzXGmyvIuaUvJSFuLSrENA",
+	"N/q21gj9d1p5nbm7gnl8vgE7qF2qa/JaJGKqEBwdnvKp4RGoSzSoSca27NdHhiQ0+l3VJXlhm1aNU4QM",
+	"9rZTwGQhamvIo+tj716vSMngW/hMSjU1Ka21XxT0Yapty96tNMogrd8jqqTGWmvLt4hjlW018Nfc1lp6",
+	"RWnoN2ovg7zGjJ6u2pFM1wzbsH14vwPitfqyuhy0QZdExlr2x5lXtusWaT4Bp3f5piePJ+bDJcXcIwPY",
+	"AGLUIfMhCq81TMUVR0HVjkP92yg5es+uv/PsEyP/Qd9ftw3eKvCZAp5Fr/+AmvUYdLvnYmK+suckrCy3",
+	"iF57zpMOEjZITc2y6B1EiTxzelHgTxgPpGZ7o+0je1tlyrYc/VmTqL4TF9k5LSiV/hOTfNKpPFnIePDo",
+	"st5Sfl/LF9jNjlpBoMSKffyWy6nTSw7HT7969uUXaDXEZ9nW1NLNID/u+EM1Z4VB9/Ec1VWBxORaTEt1",
+	"zko4w07PYOiEjKotCJvFh8JALQt+ISQv9kbwLz63wD+y3JaLDk0G+eTVxjumxtthjE8y2zSMP3JwyvSU",
+	"23QKTM/uv1b68pZ730uqTsKgsiyN5Sx6z5QWUyFZ+QgFzi0wZ3vzaTUmBUIuTQJmwlilF8cwRpdHNKdG",
+	"g+QJj7bluxzmi7PqgXLaFyV9mKArexMLd6bt1kzZSc5NAhg7zGgCPVNeTZL3DvSslS0fXZG3y5cPR53u",
+	"V9Lnusee4iEB+m4EvXlEgv6BxLvbvFORX6bn495621XBhdB8+1iSuuK6ZPNOSPFSzAcZYcAgG6ADLbmj",
+	"c1abPsXVzabHFe3zjLEFDCne93icgeTX7vmF0MbuZY6G//HqFA6uDg+ChW4OPonipuPXWQe+gHEIuJTu",
+	"LSr+i5K8JyL1mwn9ZZke59lsVwR+CzV2yfcNoHlofSCQ57LR6Z4D/zjX3BihJDJwv+ojuBBXPLhsh5WQ",
+	"teUwU7WGgi321cV+paSdAf3fP7rm/HIvAyM+kqg3/rggIhelCEGYg9Iw/Jvrr1xk8LeCCfzX9YB/YL/4",
+	"14IzakOG6tdjs7ck3B4/2wwCnj6J4Qzvj7wAVFevWJkBs1ByZiwcmszpLiymQMHw67HJ4FmVweHsybja",
+	"O/bUhP5PxAKh5NLcvnh6N9paltLF4jmQ+9GnWlwqHt0NfGrZ+cwsMGKGheIGrmei5JQRTrnfwYUYvIfO",
+	"ppDKRrviCFzH9Nq9oRwO1BkyQKYY3gkbrBNmE+YJbcmcGSPkFCrOJM3lQpW4zQqE43PIX1tdMrm4ZgsH",
+	"xJ0ZcpuhrfLdN8+/f45UBa6N2zKkumGI+Pxw+mIvgTN3whm3VVIDX0rrUFEObK0fRaVj04yartdNK4jg",
+	"7rSi0zDt+Y6RDn9E2eFF2lV9KebzVMTjx9kiICJll1OHQ08WyM8wOI15SYiOc41xSsdQepLqrV/LLaQU",
+	"fpqEE63g7ZwTo1qFlWq/6q7yu1en37x9CQfhmNuKYsyZSSp3yw6nOET8JjXXJd/cGjfxFsmea49Q3mHq",
+	"aN+B5f7jx/dzMHiN09rB9WUUrZ/DadS1UnPbgMxpc8pzOWHqFqcW14NwxszzOnWS9scZtzOunYpQcGkF",
+	"Kw0wzf15FRhSFp7mISCPjuXuYcPOUXtzwnPdObraeh1OSQUxNrPWiTE155LNhRM0+TwpxqSvXZF8geG0",
+	"7QVAE4FLZaf0MVw/R1CyXJB3qlB5XdEBhshfDLFahJeyVPSCotzXs8X2Vsoyz0xZKjsdKV+iwJSZss35",
+	"Q18nhE4btuET5tM2ONagfEDFHRJXXrTxcz4vfVzaq5h0VCx4mrw6cryEs6sJBSIhc9hc/IsvjpwR73MW",
+	"LvkCporiJBFzMUWKVDC9WIuz6e5dx+HEtAbsBWIhG6ySkjIkElzemGsvrLoDnTMjchonNFrq8en46y+S",
+	"ytxlKtfznDPN9ZEH8CWXW/bmD8MEwNH6B5nvz/3hJpqEYG24TkOxtTjXaHt49UTP2rtyyRfbLG1ZAXJv",
+	"16D8rcxq5ulkE2kHkrpBaPIfiJY3MTDD9ZXPAmsxMMe7nITnBSiZLTtxW0wPDWffSce7VGuxtBXjp1+h",
+	"7LRcu6n8b8f3zf88OjjYQpRtRrEwp03SvB8enWXWujwGJkFITFN/O+fy+bs38GQ0dpT6ZHQYgZA8QtCc",
+	"BA5WqZdyq+k3LV5FSWssRzOxULk5CDbVqCJhe2uZuWS8tbbhp+f7/4vt//LzB//HeP/rnz/89/8aZA8g",
+	"Z6OW0Jres8PHfcbl3Uu67nY4qB7FDYG5VlblqoQf3n8Lw0Dne8dQ5b7Zdy/eedzHqgmaswpPN39zevoO",
+	"uCzwuE7nU79jUbIouOA2n3XIyulbwjg8C0/8qbS7Ia6UOF/Ds9Imd9LY34JDbVfLhluzbko/oA9zRza6",
+	"M0e5P2xPeeqvsbqMkFOgdsfAq7ldoHeglu4dLygrb0kuPSi93BkGrmytj17eSkIm8rlbRZ1G7QCV++0A",
+	"UHIbf8dAFb6Mwaqsc4Q2yV0rId/QiIe7cLcN7ta7hnWbvHyNEJpati5p3W9Imvx9SHp7DPO9nbSKrGxk",
+	"BXGQNdPrdJhwnreruozgjTWevJyovdbC8n0n+tE422Qn5EoarN5xxX3BjkQg62UsW0JGYCzWc+E0en+i",
+	"WehQTcfstaoc+QBYrGkTkpXvpqKRME40Fe+jtyxdbKgNMAek8F2r7o8oOXCJT9MuRP8yUbELkwCpYpHv",
+	"N4PzBbx7fvriG4y+IJisUpSV7KHX1IIBIYGBVtdpz0OCEWwMzfWEee+1eg9RoZ9tA68siWO7xO+6OSC7",
+	"cdEdtLH75lBrlral7K+EbD89XBEZDYpuhUZ/yZNe2U1Tq7WwixPH7f2ZM7LsQw1SHp0HTZdoxGDVUTxj",
+	"u8pLyeMLPBRNcoaZmSlt4Z/sivmifLHwH/JbLBoxU8a73UbwHPJSOL6l+VQYy7WZSFTPg6KZwbu3J6cG",
+	"WMxcwpiqriX57CjvTFhnmpm6tMc+aHjNhHXqmpLgXdN4XGgihYGIIb4HPMfZnP4ONShaJwodq6UktNFE",
+	"TuQr9GgdXB1Gr5bkvDBw5ix8pcUvaKcfwd8RpEAlBdEhQyUFz1pFrcjAn+GqqIkcvnj78tV3b1+++vn5",
+	"uzc/n77916vv90aA9Z7I9j/7NKFow2RwBJ8mGJibDDKYhFT+yeDm5oysEits6bbTtakoReGKa0N7OB4d",
+	"jsboa/em6tHgyWg8euJDBogqBzM8H/eL+9uzreiKeFMMjgb/4PYb32SpDu7j8fjOquD6U3qpMrhO/Iw6",
+	"mD44+ulDNjB1VTG9wCN1V1xyY2A/JC3m7hcC36A9SN8fOHRarF3qe2rxm6wUxx65/Xo2ftLXTZxXLBzc",
+	"DxfXoWgBpmCWnTPDo6sDCcdRiaOwSkw7Hqhaa/SwIOSuDg/yprZqH/RC+dWsUxG8J/e4aXKwVMr65sM9",
+	"wj/MMbEBzhj0q8RteErDbrUNrvXhTq2f7tL68S59P9th3jdthHH70ErBMZSnkyrCarIlV7+BoeP+xPnC",
+	"I2F8Lce9FTQ6aM7LbMAmf+Dm1+JUtizhXhkrKl8Z/ZJLA8OnkM+YZrn7Hhx9YOFCdEc1CweroBTGZpDP",
+	"lOEStKplsa/VuVOPc62MgcZ7QX5eIY3Vde6Jy5k7oQEQ8J127YgunKh1H53XxZTbEbz0qSCPx+NxX7l0",
+	"anuK60iXTcfzwRsr6d8n4fl97KE7Qoc/J9l9pwpe7l+wHM9Ot3HlgupmkRLmPaMqhAyifzrSVkhTTlLU",
+	"t8LY95R2vERJKYxqiopvtbmdIkyf1l0tsP5mgfSnwQZzBmrn++3yZHa+geJZ+wKKZ5vvn+iZda2N0mvX",
+	"e5/0FrLeUzoVzNkUVWCHMfdPdA9DRm61uKBu2vIolHFLFEhlFYc3Ba/mynKZL/b/xckdZdyLc1X4gCQF",
+	"2vzx4+CkguHj8XhvBNjJpf+QSWVnXE8kffx0/PUIfnRC1FksmT/EbboHqDo2i9IxWzGmkOFlGsIg5ZPa",
+	"36Vs8tu+r2UPacdQuUfMpRUvC4wmfvss25Rns1EM400hhOdoS/1dFYu7RHHvs77pejL8Ecr7pK0+QYb1",
+	"FXyVdM50KbhuTjaZPoRz6IKI+pgo6z5nSSArfm+ydvz1Lq0Pn9wbA3r6+PFDsCusleT9GVgfO9ZzaItz",
+	"PF2x1mJNkf32RPmbEMifU837B7ehCvr1qkjwJf3jBQB0W5JJygDKO9plx+mCrJsPy5h1EO9+6dUZ6Yj4",
+	"vVrk/mKaXpMcA6+fBxK86tZTCFY0ejyF9M90cQ+bfPCJ0oZvlm9s27rjLHmbVkxG7r9Ra5PNGbSzLvK9",
+	"U8aGkin3oz/Eu6IeVntYrobSg/eoLLRLJofiJnDOL5Tmx+CUTWczEq8ovALx+CEn+t7P6Tiqs+RxN3+p",
+	"F7+tekEbsxzyYOBDYDFughwHbZ6mjlMom0FbmVBIDiiydmtO0kvzVDKadJqHVk5iuerR7wwZH0Yy0fKB",
+	"0Xm6IgN/ytxpII196ig8RAxSqGRS2NK9q2add+pl+6qc3VCre+3ovWq3nZt5erh3s+Y/aSyhuZusnUPS",
+	"6DuPDBVuNTDEY5edS52oLqHqZMSYvZRj5240pCbroBc7X4WMkaUhly9vKxdhXajls5VCGOxcXXGqaBfP",
+	"eY6P/XVXlMiaxZKfDljfMmP3cfj9Ny/9mQWflZryO7J+N+lKXclx2p25fInSlFOFWr97ePC4FMYKOc2o",
+	"/OfheDxuluN+9d7tuup43emy35W8phbcjnzUvQvweJeasf4+IKx6FlIT8Oo1r8BQN+C4hJA1Nz4pStgR",
+	"OISmX0tnRXy5CSwzkcG1kKa1N8u+t85e/opNuk/21lTvvfG11Ik+9gk63Y4St+X23DNjvCv0jPTJI1jp",
+	"+QziYTd6wAtwnAOYj+brfcOlncjAOM5EcRZq/i/tegZn2OosXlaTwVnBLDtr7qtx/Tpc3pvIWlpRJmta",
+	"HcNZZ9POgoYbEuaw7OXSBQwTedpgkzBwrS65hPNFNw6PeOPX4hbNCidih1LBXJUl3pyGmhmXhQE2kbmq",
+	"MEcdj0XQwavDZ7GOAiUHiqLECvt/VplDksWKijsooVF95/b0ha/Z9Gt133QuukNAH/EzcJargp/hKdB2",
+	"6STEHB9bDxV2OZzzqUCdrSmmNZGtr3x1nBifd8hFZR+IvVHh2fZQMGMO//BmoHjrpFXqciJjpdyzdgEm",
+	"P9Uzw/9zRpXCDLRvT8m6sQ5fON0TwTGMQZiJbArrUipKLIJrWyCqZcF11Bsu+cJkYEiRCMlkwjR3FrlJ",
+	"TqSd8QpCjTK33FCSGmECbMqEPPakVTJH3nSlrQk3IPHrjFoZS+BtgGlimhsvQKrrEaDrDJdQMYsni84X",
+	"vsPiyJfeLDhUtbFQhbrXzuyfSNoKXzOLPAEOi/1VHFROwEF0BE/HT5uEM19SixIMQDoFKp/FqlwTOaRE",
+	"a8sunazyRbeCusI1qq3c0kQ1d6JExFu6uirRa6Uvg512L5EdLIy2lWfm8CHc1h7tfm/K/OcTBwl0jdyM",
+	"EXbHi0ObanFUdjtE1ohMOkTuk/zJWZY0RzW3VO3n3vj3IwO++KenxA5PHbaKc+9lPv5nZ36FzkrS0Xkz",
+	"kaWQlzBksUPSYD1n8ONlWDoJa7N334cx94jBN7JgIoOlJajUTs40FW6/4toxla+7Fyb5Vv5QgHKQD96S",
+	"BHN47yCc9OL8BrT6J/PjLNNTDD47WZOt0QGI2BI77GHp6ahT8KfXWj6Jre7RUOlUJurzooeJjH7fiStx",
+	"nhmostgme+UfzjIKdVTb1aNi3e4RvGL5jApv+WJWzEKl/P1cyDhm6hpVgorJxUSSlUVYQRdwIO9ytonm",
+	"xy3XzSp7i/7jcKUE1lTqTVeJVaDuR4FYKqb3wHpEU+LqD5N+8cdXJAiwwFI3UphEooWjBV/e3hEIvlqu",
+	"eUj5l6H+X4IJxvwMUpxXmeFLfN7B9g7SPU2eY+T2IcIQD8PeaDmtfTlubpwRzY0hl5zPve6GKg86hREG",
+	"fakv/UAdPwglt8XL6LNKUokUhMoD3lfVKhB7C1dKAGPbn9KloQMsnrq7Vt7puTeVwPX9e0AXqhD72WHN",
+	"iVXzNtqgHYaELeSUKH2I/2clnsGKRD+lW8B7+OoBeVrvCSnoFsi/mMj9mSBL2E6OsyxcLxYKGKH0JV+6",
+	"VNcNLrTLnPTaGeGYz31uX7sYS88Ots5i/K6z4xsHZTQAzxe+eFevoXEpZAEza+fk2/VBvr3mVC8ebqUq",
+	"SmbO2WXbqdpU8mEWal2OwHU3kaH6U8UueegASxY7i8XU87lCBhF3HPUzua4YVDaRWM8n+IFqXbomGJcL",
+	"taSYic2Pl+turRYOdL8mshR4Q72Q4GsTjoDVdgYzVRamU7axdUUpVcgzdHNbnLWH0iMzkd7oMUftmBdW",
+	"fOQy14u59QeYu5UxYOjrSIJhCwwDYO1INNEmEjtRFd8bwQnHmkadKlb9xthpPJtzH7ZYtwDbA5tisfZR",
+	"KnctUMMDGGOff/qZa/34tslqtBMNIzlGARGpECsBNIGuiklx4fRR4ikw9FnSgc5i7a52oGxVshx8cpxv",
+	"yXxbxpELlGH+GtOvO7XLHaNYcNuqL74ud2oPKkbhH4xDhZVm4WZUCu0cjilmgyezKGB+oXTO/wfe9EZJ",
+	"4CFIQ2XJHQdRhgyqiUSNipzKyEpbUSxkNBRncrYVuvpClor0hapbt7T6UWKIK8U+yLZr2Mfa3BhvCHLH",
+	"jwmMqBOuQDGAqX3KsS+ZBGGTOmPXXL7+YXeb+w+atfowmsR7XqkrJIEVbWKtud4WMverqW3Q0j4XNfu9",
+	"44mpbWjMdirEsru97gH5vSMytKCYzWfpkFfkxcJA0L9Q0W/Y9VDy6z3HqOlII7vk4SXx9/aJeDOR7XQq",
+	"DI5xvAq/zQ4eGYxv+FonI3jvGEk4dkfp8dGhNJFxir49cUK6YNd/4yB2HGImBqbcxviakpyiZ7gAX8KM",
+	"OR22BQxU+BZNQeSG7WKlBFUW1LFVKsVHqbLSg6hhvojTA595WEOZNKG/HOK/uQ62r4mhNDQWCCcDNady",
+	"X+WCTptgqQJrOjShNLR2tlG32gULew35H0Oje0TCdlnFPldMO+H4szoZH+L9nRV2g43N9Y3kh6d9NXsd",
+	"30DKfvSAvSfG1S1P+sD2Y7J45iru+PfnD8HHPoOcnwAtYFjg2d9X6RPRuhdXLXOR1mmSg0/+78UbdBb7",
+	"Xwl/ceLcYvPp2rOLiZIdaS9ZJ2UmdI7FHawoy3hYZnjO3T++BqmzCsPVl93inxMZqnSmE2z8CG3K61DA",
+	"4zs/7ZJC+1eSLN7jlVWH9aIq+NdhwN+Y3rgsMEUsVrfVS/VdF8E5j6bDheZmFuvkxowOzEP1dLgvigRt",
+	"bhcN70XaP45h/sCh85Twbqy8hiMeR7pT0tcUk8qCd3/12+a9OzJ+aEG6rIT9OTfem/bJbW/dsR0qau/d",
+	"wsT3+xFCpGkD/zXd8OnLTzt0KvlFuPwboxYjaJXdJlG3JOFgqtq5+85imISi+jE5EYvw41pGcOYLBB+B",
+	"E8ZnoPk+PcH7NkNN7A5M0BzXnKoOWgO5qil7eKWK9XGre6xXfBa6dF/22+YPouL+Nrb5LSnTYUG78sBf",
+	"tvtdJrMhYIF1IP7I29tBTw4WGrrVPBa7PwnBKX0qJaG3PZDtEeOvQ9mf0wG5JYRqQPKrT1e3JcpSXeKm",
+	"JvlPHxwW+DxjfIMl0un+n4ODw8dfjsaj8ejw6KvxV2PEmI/7bQdSp467M/SSxti7tyenzZExSlleOlq+",
+	"fOECxurbvWfghRQzcGKZLJguILipYNjowVnUia2ouLGsmjePYuVYf3Db7B2DP/8BrUOndApZx3JQjz9+",
+	"bAXxAwB6gvj+9QtWlu88ZO5VTL1ji1KxYgc5tVI0Bs9cw5DJhVvq3voC3yd09wWX/r7tVt0Sf/Dn8fgx",
+	"DLGq4ty73feO8ZwtngEMu/aSWdYCEg3avSjgzjGq0/0fDqXe1/JF6xKFzxKnwhGna6fPhMX2YE8bHi30",
+	"iZdQ3A/6hO7/kOjTvqDjc0WfcKKgSdPyVfxMneecF3j9XB9CvfZ5Dw0++UtM7gWZqO8/Iia9jle7fO5o",
+	"RMfjffmYQrCpVMaKPGIV7eFOKNXcm3MvWBW7/yMi1kn7TqHPWcK1K01nqUt08Dh1P1pFQLmBb27+fwAA",
+	"AP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

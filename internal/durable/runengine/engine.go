@@ -1,5 +1,6 @@
 // Package runengine is the worker's durable.Engine: it runs programs with the code-mode runtime
-// (internal/run) against the run's HTTP toolsets (internal/toolset, through runtools), recording
+// (internal/run) against the run's toolsets (tool protocol ones through internal/toolset and
+// runtools, OpenAPI ones through internal/toolset/openapi), recording
 // every call and checkpoint through the durable Host, turns the runtime's end states into
 // durable Outcomes, and cancels the durable calls runs left pending (CancelCall). It is the
 // durable service's only way to a toolset.
@@ -20,6 +21,7 @@ import (
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolcall"
 	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/openapi"
 	"github.com/codemode/codemode/internal/toolset/runtools"
 )
 
@@ -240,11 +242,18 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 	return rt, nil
 }
 
-// toolset builds a toolset's tools from the manifest stored when it was registered, or from
-// its URL when none was stored.
+// toolset builds a toolset's tools by its kind: for the tool protocol from the manifest
+// stored when it was registered, or from its URL when none was stored.
 func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*runtools.Toolset, error) {
 	if ts.Deleted {
 		return deletedToolset(ts)
+	}
+	switch ts.Kind {
+	case "", "http":
+	case "openapi":
+		return e.openAPIToolset(ts)
+	default:
+		return nil, fmt.Errorf("toolset %s: kind %q is not supported by this worker", ts.Name, ts.Kind)
 	}
 	client, err := toolset.New(toolset.Config{
 		URL: ts.URL, Name: ts.Name, Description: ts.Description, Secret: ts.Secret,
@@ -265,6 +274,27 @@ func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*runtools.Too
 		return nil, fmt.Errorf("load toolset %s: %w", ts.Name, err)
 	}
 	return loaded, nil
+}
+
+// openAPIToolset makes the tools of an OpenAPI toolset from its stored manifest and source
+// (internal/toolset/openapi); their requests carry the toolset's credentials.
+func (e *Engine) openAPIToolset(ts durable.Toolset) (*runtools.Toolset, error) {
+	// Decoded, not checked again: registration checked it, and run.New compiles its schemas
+	// anyway (a large API's take seconds to compile; once is enough).
+	m, err := toolset.DecodeManifest(ts.Manifest)
+	if err != nil {
+		return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
+	}
+	var src openapi.Source
+	if err := json.Unmarshal(ts.Source, &src); err != nil {
+		return nil, fmt.Errorf("stored source of toolset %s: %w", ts.Name, err)
+	}
+	auth, err := openapi.ParseAuth(ts.Auth)
+	if err != nil {
+		return nil, fmt.Errorf("stored auth of toolset %s: %w", ts.Name, err)
+	}
+	return openapi.Load(openapi.Config{Name: ts.Name, Description: ts.Description, Source: src, Auth: auth,
+		HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger}, m)
 }
 
 // deletedToolset is a toolset deleted (DELETE ...?force=true) after the run was created: its

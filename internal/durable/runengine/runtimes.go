@@ -42,6 +42,9 @@ func runtimeKey(toolsets []durable.Toolset) (key [sha256.Size]byte, ok bool) {
 		field([]byte(ts.Secret))
 		field([]byte(ts.Description))
 		field(ts.Manifest)
+		field([]byte(ts.Kind))
+		field(ts.Source)
+		field(ts.Auth)
 		if ts.Deleted {
 			field([]byte("deleted"))
 		}
