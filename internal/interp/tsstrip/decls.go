@@ -280,7 +280,14 @@ func (s *stripper) exportDecl(i int) {
 	j := i + 1
 	w := s.tok(j).text
 	switch {
-	case w == "type" && (s.is(j+1, js.OpenBraceToken) || s.is(j+1, js.MulToken)):
+	case w == "type" && s.is(j+1, js.OpenBraceToken) && s.match[j+1] > 0:
+		end := s.skipSemi(s.match[j+1] + 1)
+		if s.word(s.match[j+1]+1, "from") {
+			end = s.moduleEnd(s.match[j+1] + 1)
+		}
+		s.finish(i, end)
+		return
+	case w == "type" && s.is(j+1, js.MulToken):
 		s.finish(i, s.moduleEnd(j+1))
 		return
 	case w == "type" && s.name(j+1):

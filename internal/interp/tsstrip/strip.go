@@ -1,6 +1,7 @@
 package tsstrip
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tdewolff/parse/v2/js"
@@ -29,6 +30,9 @@ func Strip(src []byte) (out []byte, changed bool, err error) {
 	}
 	s := &stripper{src: src, toks: toks, match: matchBrackets(toks), prev: -1}
 	if e := s.run(); e != nil {
+		if e == errGaveUp {
+			return src, false, nil
+		}
 		return nil, false, e
 	}
 	if len(s.blanks) == 0 {
@@ -78,6 +82,9 @@ type stripper struct {
 	pendingCase int  // case clauses whose ':' is still to come
 }
 
+// errGaveUp is run's result when the walk panicked.
+var errGaveUp = errors.New("tsstrip: walk failed")
+
 // abort unwinds the walk with a refusal (recovered in run).
 type abort struct{ err *Error }
 
@@ -86,7 +93,9 @@ func (s *stripper) run() (err error) {
 		if r := recover(); r != nil {
 			a, ok := r.(abort)
 			if !ok {
-				panic(r)
+				// a walker bug on odd input: strip nothing, the parser reports the error
+				err = errGaveUp
+				return
 			}
 			err = a.err
 		}
@@ -157,6 +166,7 @@ func (s *stripper) sameLine(i int) bool {
 // blankToks records the tokens [from, to) for blanking, with a ';' when the
 // next line could otherwise continue the statement before them.
 func (s *stripper) blankToks(from, to int) {
+	to = min(to, len(s.toks))
 	if from >= to {
 		return
 	}
@@ -171,6 +181,7 @@ func (s *stripper) blankToks(from, to int) {
 // member: its first character becomes ';', an empty statement (or class
 // element) that ends whatever came before it, as the declaration did.
 func (s *stripper) blankStmt(from, to int) {
+	to = min(to, len(s.toks))
 	if from >= to {
 		return
 	}
