@@ -81,6 +81,10 @@ func TestStrip(t *testing.T) {
 			"x = y        / 2"},
 		{"label: for (const a of b as c[]) { break label }",
 			"label: for (const a of b       ) { break label }"},
+		{"const p = JSON.parse<unknown>;\nconst q = f<T>\nfoo()\nconst r = f<T>\n+1",
+			"const p = JSON.parse         ;\nconst q = f   \nfoo()\nconst r = f<T>\n+1"},
+		{"x = a < b > c", "x = a < b > c"},
+		{"x = a < b > +c", "x = a < b > +c"},
 	}
 	for _, tc := range tests {
 		out, _, err := Strip([]byte(tc.ts))

@@ -194,13 +194,10 @@ func (s *stripper) angle(i int) {
 			s.i = k
 			return
 		}
-	} else if k := s.typeArgs(i); k > 0 {
-		switch s.tok(k).tt {
-		case js.OpenParenToken, js.TemplateToken, js.TemplateStartToken:
-			s.blankToks(i, k)
-			s.i = k
-			return
-		}
+	} else if k := s.typeArgs(i); k > 0 && s.canFollowTypeArgs(k) {
+		s.blankToks(i, k)
+		s.i = k
+		return
 	}
 	s.advance(i + 1)
 }
@@ -358,6 +355,45 @@ func (s *stripper) method() bool {
 		s.block(s.i)
 		s.operand = true
 		return true
+	}
+	return false
+}
+
+// canFollowTypeArgs reports whether the token at k, after '<...>' that
+// follows an operand, makes the angle brackets type arguments (a call's, a
+// tagged template's or an instantiation expression's) rather than two
+// comparisons, as TypeScript decides: a '(' or template does; '<', '>', '+'
+// and '-' do not; otherwise a token on a new line, a binary operator or a
+// token that cannot start an expression does.
+func (s *stripper) canFollowTypeArgs(k int) bool {
+	t := s.tok(k)
+	switch t.tt {
+	case js.OpenParenToken, js.TemplateToken, js.TemplateStartToken:
+		return true
+	case js.LtToken, js.GtToken, js.AddToken, js.SubToken:
+		return false
+	case js.ErrorToken:
+		return t.text != "@"
+	}
+	if t.nl {
+		return true
+	}
+	if js.IsOperator(t.tt) {
+		switch t.tt {
+		case js.NotToken, js.BitNotToken, js.IncrToken, js.DecrToken, js.DivToken, js.DivEqToken:
+			return false // can start an expression
+		}
+		return true
+	}
+	if js.IsPunctuator(t.tt) {
+		switch t.tt {
+		case js.OpenBraceToken, js.OpenBracketToken, js.EllipsisToken:
+			return false
+		}
+		return true
+	}
+	if js.IsIdentifierName(t.tt) {
+		return t.text == "in" || t.text == "instanceof" || t.text == "as" || t.text == "satisfies"
 	}
 	return false
 }
