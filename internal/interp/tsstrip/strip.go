@@ -163,18 +163,24 @@ func (s *stripper) sameLine(i int) bool {
 	return i < len(s.toks) && !s.toks[i].nl
 }
 
-// blankToks records the tokens [from, to) for blanking, with a ';' when the
-// next line could otherwise continue the statement before them.
+// blankToks records the tokens [from, to) for blanking.
 func (s *stripper) blankToks(from, to int) {
 	to = min(to, len(s.toks))
 	if from >= to {
 		return
 	}
-	b := blank{from: s.toks[from].start, to: s.toks[to-1].end}
-	if n := s.tok(to); n.nl && continuesLine(n) {
-		b.semi = true
+	s.blanks = append(s.blanks, blank{from: s.toks[from].start, to: s.toks[to-1].end})
+}
+
+// blankPostfix records the tokens [from, to) of a construct that ends an
+// expression (`as T`, `satisfies T`, a non-null `!`), with a ';' when the
+// next line could otherwise continue the expression: TypeScript ends the
+// statement there, JavaScript would not once the construct is gone.
+func (s *stripper) blankPostfix(from, to int) {
+	s.blankToks(from, to)
+	if n := s.tok(to); n.nl && continuesLine(n) && len(s.blanks) > 0 {
+		s.blanks[len(s.blanks)-1].semi = true
 	}
-	s.blanks = append(s.blanks, b)
 }
 
 // blankStmt records the tokens [from, to) of a whole type-only statement or

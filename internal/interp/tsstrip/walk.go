@@ -10,9 +10,15 @@ import "github.com/tdewolff/parse/v2/js"
 // before a call's arguments, and in declarations that are types as a whole.
 // Everything else passes through.
 
-// step consumes one unit at s.i; it always advances.
+// step consumes one unit at s.i; it always advances (on input whose
+// brackets do not match, a unit may end where it began: the guard moves on).
 func (s *stripper) step() {
 	i := s.i
+	defer func() {
+		if s.i <= i {
+			s.i = i + 1
+		}
+	}()
 	t := s.tok(i)
 	colon := s.stmtColon
 	s.stmtColon = false
@@ -41,7 +47,7 @@ func (s *stripper) step() {
 	case js.NotToken:
 		if s.operand && !t.nl {
 			// non-null assertion x!
-			s.blankToks(i, i+1)
+			s.blankPostfix(i, i+1)
 			s.i = i + 1
 			return
 		}
@@ -206,6 +212,10 @@ func (s *stripper) angle(i int) {
 // marks and type annotations, and refuses parameter properties.
 func (s *stripper) params(open int) {
 	close := s.match[open]
+	if close < 0 {
+		s.i = len(s.toks)
+		return
+	}
 	s.i = open + 1
 	s.prev = open
 	s.operand = false

@@ -11,7 +11,7 @@ func (s *stripper) wordStep(i int) {
 	switch {
 	case (w == "as" || w == "satisfies") && s.operand && !t.nl:
 		if k := s.typ(i + 1); k > 0 {
-			s.blankToks(i, k)
+			s.blankPostfix(i, k)
 			s.i = k
 			return
 		}
@@ -230,7 +230,11 @@ func (s *stripper) classBody(open int) {
 	}
 	s.i = open + 1
 	for s.i < close && s.i < len(s.toks) {
+		at := s.i
 		s.member(close)
+		if s.i <= at {
+			s.i = at + 1
+		}
 	}
 	s.i = close + 1
 	s.prev = close
