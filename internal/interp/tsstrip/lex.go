@@ -27,10 +27,12 @@ func lex(src []byte) ([]tok, bool) {
 	var toks []tok
 	pos := 0
 	nl := false
+	var heads []bool   // for each open '(', whether it opens a control statement's head
+	afterHead := false // the last token is the ')' of such a head
 	for {
 		start := pos
 		tt, b := l.Next()
-		if (tt == js.DivToken || tt == js.DivEqToken) && regexpAllowed(toks) {
+		if (tt == js.DivToken || tt == js.DivEqToken) && (afterHead || regexpAllowed(toks)) {
 			tt, b = l.RegExp()
 			if tt == js.ErrorToken {
 				return nil, false
@@ -60,6 +62,16 @@ func lex(src []byte) ([]tok, bool) {
 			nl = false
 			continue
 		}
+		afterHead = false
+		switch tt {
+		case js.OpenParenToken:
+			heads = append(heads, len(toks) > 0 && isControl(toks[len(toks)-1].text))
+		case js.CloseParenToken:
+			if n := len(heads); n > 0 {
+				afterHead = heads[n-1]
+				heads = heads[:n-1]
+			}
+		}
 		toks = append(toks, tok{tt: tt, start: start, end: pos, nl: nl, text: string(b)})
 		nl = false
 	}
@@ -67,10 +79,14 @@ func lex(src []byte) ([]tok, bool) {
 
 // regexpAllowed reports whether a '/' after toks starts a regular expression.
 func regexpAllowed(toks []tok) bool {
-	if len(toks) == 0 {
+	n := len(toks)
+	if n == 0 {
 		return true
 	}
-	return !endsOperand(toks[len(toks)-1])
+	if last := toks[n-1]; last.tt == js.NotToken && !last.nl && n > 1 && endsOperand(toks[n-2]) {
+		return false // x! / 2: a non-null assertion ends the operand
+	}
+	return !endsOperand(toks[n-1])
 }
 
 // operatorWords are the reserved and contextual words after which an operand
