@@ -33,6 +33,10 @@ func parseTypeScript(source string, lines *lineTable) (*buffer, *js.AST, error) 
 	buf := newBufferBytes(out)
 	ast, perr := parseJS(buf, js.Options{Inline: true})
 	if perr != nil {
+		// the blanked text may meet the parser's arrow-default bug too
+		if fixed, fixedAST := reparseArrowDefaults(string(out)); fixedAST != nil {
+			return fixed, fixedAST, nil
+		}
 		if uerr := moduleSyntaxIn(newBufferBytes(append([]byte(nil), out...)), lines); uerr != nil {
 			return nil, nil, uerr
 		}

@@ -102,3 +102,13 @@ func TestJavaScriptNotStripped(t *testing.T) {
 		require.Equal(t, plain.JSString(), p.AST.JSString(), src)
 	}
 }
+
+// TestTypeScriptArrowDefaults: a typed arrow whose parameter defaults hold
+// literals parses once blanked, through the same workaround as JavaScript.
+func TestTypeScriptArrowDefaults(t *testing.T) {
+	t.Parallel()
+	p, err := Parse("const f = ({ w: [x] = [4] }: { w?: number[] }): number => x;\ng()", ModeAsyncBody)
+	require.NoError(t, err)
+	call := nthNode(t, p.AST, "*js.CallExpr", 0)
+	require.Equal(t, Position{Line: 2, Column: 1}, p.Pos(call))
+}
