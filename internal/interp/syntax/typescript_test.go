@@ -112,3 +112,29 @@ func TestTypeScriptArrowDefaults(t *testing.T) {
 	call := nthNode(t, p.AST, "*js.CallExpr", 0)
 	require.Equal(t, Position{Line: 2, Column: 1}, p.Pos(call))
 }
+
+// TestTypeScriptPrograms: TypeScript texts that parse once blanked, with the
+// position of their last statement unchanged.
+func TestTypeScriptPrograms(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		src       string
+		line, col int // where the last statement starts
+	}{
+		{"hashbang", "#!/usr/bin/env -S node --experimental-strip-types\nconst x: number = 1\nx", 3, 1},
+		{"CRLF line ends", "type A = {\r\n  a: number\r\n}\r\nconst v: A = { a: 1 }\r\n  v", 5, 3},
+		{"wide characters before", "const s: string = '😀😀'; let n: number = s.length; n", 1, 53},
+		{"type named like a property", "const h = { type: 'x' as const }; const t: string = h.type as string; t", 1, 71},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse(tc.src, ModeAsyncBody)
+			require.NoError(t, err)
+			require.Equal(t, tc.src, p.Source)
+			last := p.AST.List[len(p.AST.List)-1]
+			require.Equal(t, Position{Line: tc.line, Column: tc.col}, p.Pos(last))
+		})
+	}
+}
