@@ -12,10 +12,11 @@
 // function and method overload signatures, abstract members, index
 // signatures), type-only imports and exports, `implements` clauses and the
 // modifiers `public`, `private`, `protected`, `readonly`, `override` and
-// `abstract`. Where blanking a construct would let the next line join the
-// previous statement (a line starting with `(`, `[`, a template, `+`, `-` or
-// `/`), the first blanked character becomes a semicolon, so automatic
-// semicolon insertion works as it did in the TypeScript text.
+// `abstract`. A blanked declaration or class member starts with a semicolon
+// (an empty statement or class element), so that it still ends what comes
+// before it; so does a blanked `as T`, `satisfies T` or `!` that ends a line
+// when the next line starts with `(`, `[`, a template, `+`, `-` or `/`, where
+// TypeScript ends the statement and JavaScript would continue it.
 //
 // What is refused, as an *Error at the offending keyword: syntax with a
 // run-time meaning that plain JavaScript lacks (enums, namespaces and
