@@ -212,7 +212,3 @@ func (s *stripper) skipSemi(i int) int {
 	}
 	return i
 }
-
-// endOfTypeDecl returns the end of a type-only declaration whose type ends
-// at j (just after it), including a following ';'.
-func (s *stripper) endOfTypeDecl(j int) int { return s.skipSemi(j) }
