@@ -75,7 +75,7 @@ func (s *stripper) wordStep(i int) {
 }
 
 func isOperatorWord(w string) bool {
-	return operatorWords[w] || w == "instanceof"
+	return operatorWords[w]
 }
 
 // declarable are the words after which `declare` starts an ambient
