@@ -80,17 +80,24 @@ type corpusCase struct {
 // an expectation, or an expectation without a program, fails the test.
 func loadCorpus(t *testing.T) []corpusCase {
 	t.Helper()
-	programs, err := filepath.Glob(filepath.Join(corpusDir, "*.js"))
+	return loadCorpusFrom(t, corpusDir, ".js")
+}
+
+// loadCorpusFrom reads the programs NAME+ext of dir with their
+// expectations NAME.expected.json.
+func loadCorpusFrom(t *testing.T, dir, ext string) []corpusCase {
+	t.Helper()
+	programs, err := filepath.Glob(filepath.Join(dir, "*"+ext))
 	require.NoError(t, err)
-	expectations, err := filepath.Glob(filepath.Join(corpusDir, "*.expected.json"))
+	expectations, err := filepath.Glob(filepath.Join(dir, "*.expected.json"))
 	require.NoError(t, err)
-	require.Len(t, expectations, len(programs), "every program needs NAME.expected.json and vice versa (scripts/corpus/regen.sh)")
+	require.Len(t, expectations, len(programs), "every program needs NAME.expected.json and vice versa")
 	cases := make([]corpusCase, 0, len(programs))
 	for _, file := range programs {
-		name := strings.TrimSuffix(filepath.Base(file), ".js")
+		name := strings.TrimSuffix(filepath.Base(file), ext)
 		src, err := os.ReadFile(file)
 		require.NoError(t, err)
-		raw, err := os.ReadFile(filepath.Join(corpusDir, name+".expected.json"))
+		raw, err := os.ReadFile(filepath.Join(dir, name+".expected.json"))
 		require.NoError(t, err, "program %s has no expectation", name)
 		var f corpusFile
 		require.NoError(t, json.Unmarshal(raw, &f), "expectation of %s", name)

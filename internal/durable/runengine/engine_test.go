@@ -107,6 +107,35 @@ return {sum: s.sum, approved: r.approved};
 	require.Zero(t, b.tools.Handler.ManifestReads(), "tools come from the stored manifest")
 }
 
+// TestTypeScriptRunSuspendsAndResumes: a TypeScript program runs in the
+// service, is saved to PostgreSQL while it waits and resumes from the saved
+// text.
+func TestTypeScriptRunSuspendsAndResumes(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t)
+	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `
+interface Approval { approved: boolean }
+const s = (await tools.ops.math.add({a: 1, b: 2})) as { sum: number };
+const r: Approval = await tools.ops.approvals.request({reason: "ship it"} satisfies { reason: string });
+const twice = <T extends number>(n: T): number => n * 2;
+return {sum: twice(s.sum), approved: r.approved!};
+`})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, durable.StatusSuspended)
+	require.Len(t, run.Pending, 1)
+	_, err = b.store.RecordOutcome(b.ctx, run.ID, run.Pending[0].CallID, toolcall.Outcome{OK: true, Value: json.RawMessage(`{"approved": true}`)})
+	require.NoError(t, err)
+	run = b.waitStatus(t, run.ID, durable.StatusSucceeded)
+	var result struct {
+		OK    bool            `json:"ok"`
+		Value json.RawMessage `json:"value"`
+	}
+	require.NoError(t, json.Unmarshal(run.Result, &result))
+	require.True(t, result.OK, string(run.Result))
+	require.JSONEq(t, `{"sum": 6, "approved": true}`, string(result.Value))
+}
+
 func TestProgramErrorsFailTheRun(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -115,6 +144,8 @@ func TestProgramErrorsFailTheRun(t *testing.T) {
 		name, code, kind string
 	}{
 		{name: "parse error", code: "return (", kind: "ParseError"},
+		{name: "empty program", code: " \n// nothing to run\n", kind: "ParseError"},
+		{name: "TypeScript enum", code: "const a: number = 1\nenum E { A }", kind: "UnsupportedSyntax"},
 		{name: "thrown", code: "throw new Error('boom')", kind: "ExecutionFailure"},
 		{name: "tool input fails its schema", code: "await tools.ops.math.add({a: 'x'})", kind: "InvalidToolInput"},
 	}

@@ -9,7 +9,13 @@
 //     that fails only because of import/export declarations, the error is an
 //     UnsupportedSyntax; when it fails on an arrow parameter list whose
 //     nested defaults hold literals (a tdewolff bug), the defaults are
-//     wrapped in parentheses and the source is parsed again.
+//     wrapped in parentheses and the source is parsed again. Otherwise, in
+//     ModeAsyncBody, the source is read as TypeScript (typescript.go):
+//     package tsstrip overwrites its types with spaces, keeping every offset,
+//     and the blanked text is parsed; Program.Source stays the text as
+//     given. A program that parses as JavaScript is never blanked.
+//     A program with no statements is a ParseError ("source is empty") in
+//     ModeAsyncBody.
 //  2. Positions: the AST has none, so a source-order walk of the tree is
 //     aligned with the lexer's tokens (see positions.go). Program.Pos gives
 //     where a node starts, Program.ErrorPos where V8 reports a run-time error

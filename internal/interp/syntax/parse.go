@@ -56,10 +56,20 @@ func Parse(source string, mode Mode) (*Program, error) {
 			return nil, uerr
 		}
 		fixed, fixedAST := reparseArrowDefaults(source)
+		if fixedAST == nil && mode == ModeAsyncBody {
+			var terr error
+			fixed, fixedAST, terr = parseTypeScript(source, lines)
+			if terr != nil {
+				return nil, terr
+			}
+		}
 		if fixedAST == nil {
 			return nil, convertParseError(err, lines)
 		}
 		buf, ast = fixed, fixedAST
+	}
+	if mode == ModeAsyncBody && isEmpty(ast) {
+		return nil, &Error{Kind: KindParseError, Message: "source is empty"}
 	}
 	p := &Program{
 		AST:    ast,
@@ -153,7 +163,12 @@ func moduleSyntax(source string, lines *lineTable) error {
 	if !strings.Contains(source, "import") && !strings.Contains(source, "export") {
 		return nil
 	}
-	buf := newBuffer(source)
+	return moduleSyntaxIn(newBuffer(source), lines)
+}
+
+// moduleSyntaxIn is moduleSyntax over a buffer whose offsets are those of
+// the source lines describes.
+func moduleSyntaxIn(buf *buffer, lines *lineTable) error {
 	ast, err := parseJS(buf, js.Options{})
 	if err != nil {
 		return nil

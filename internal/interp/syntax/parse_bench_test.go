@@ -40,3 +40,29 @@ func BenchmarkParseSmall(b *testing.B) {
 		}
 	}
 }
+
+// benchProgramTS is one block of benchProgram with TypeScript annotations:
+// the JavaScript parse fails, the types are blanked and the text parsed again.
+var benchProgramTS = `{
+interface Item { id?: string; tags?: string[] }
+const { items = [] } = (await tools.search.query({ q: "x", limit: 10 })) as { items: Item[] };
+const out: Array<{ i: number; id: string; name: string; tags: string[] }> = [];
+for (const [i, item] of items.entries()) {
+  if (!item?.id) continue;
+  const detail: any = await tools.store.get({ id: item.id }).catch((e: Error) => ({ error: e.message }));
+  out.push({ i, id: item.id!, name: detail.name ?? "unknown", tags: (detail.tags || []).map((t: string): string => t.toLowerCase()) });
+}
+class Acc { #n: number = 0; add(v: number): this { this.#n += v; return this } get n(): number { return this.#n } }
+const acc = new Acc();
+out.forEach(o => acc.add(o.tags.length));
+}
+`
+
+func BenchmarkParseTypeScriptSmall(b *testing.B) {
+	b.SetBytes(int64(len(benchProgramTS)))
+	for b.Loop() {
+		if _, err := Parse(benchProgramTS, ModeAsyncBody); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,4 @@
+interface Box { inner?: { value: number } }
+const b: Box = {};
+const v: number = b.inner!.value;
+return v;

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Regenerates the expectations of the TypeScript corpus
+# (internal/run/testdata/tscorpus): each NAME.ts is compiled to JavaScript by
+# the TypeScript compiler (transpile.mjs; the version is pinned in
+# package-lock.json and installed with npm ci), the JavaScript runs in node
+# through the differential corpus's reference runner
+# (scripts/corpus/reference.mjs) against the test toolset, and the Result is
+# written to NAME.expected.json. The Go test (TestTypeScriptCorpus) runs the
+# TypeScript text itself and compares; it needs neither node nor npm.
+#
+#   scripts/tscorpus/regen.sh            # every program
+#   scripts/tscorpus/regen.sh foo bar    # only foo.ts and bar.ts
+set -euo pipefail
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+here="$root/scripts/tscorpus"
+corpus="$root/internal/run/testdata/tscorpus"
+tmp=$(mktemp -d)
+pid=""
+cleanup() {
+	if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+(cd "$here" && npm ci --no-audit --no-fund --silent)
+
+(cd "$root" && go build -o "$tmp/toolsetd" ./internal/toolset/toolsettest/cmd/toolsetd)
+"$tmp/toolsetd" -listen 127.0.0.1:0 >"$tmp/toolsetd.out" 2>&1 &
+pid=$!
+url=""
+for _ in $(seq 1 100); do
+	url=$(sed -n 's/^listening on //p' "$tmp/toolsetd.out")
+	[[ -n "$url" ]] && break
+	sleep 0.1
+done
+[[ -n "$url" ]] || { echo "regen: toolsetd did not start" >&2; cat "$tmp/toolsetd.out" >&2; exit 1; }
+
+if [[ $# -gt 0 ]]; then
+	files=()
+	for name in "$@"; do files+=("$corpus/${name%.ts}.ts"); done
+else
+	files=("$corpus"/*.ts)
+fi
+for f in "${files[@]}"; do
+	name=$(basename "$f" .ts)
+	node "$here/transpile.mjs" "$f" >"$tmp/$name.js"
+	# The run id is the program's name, as in the Go test.
+	if ! out=$(TZ=UTC node --harmony-iterator-helpers "$root/scripts/corpus/reference.mjs" --tools-url "$url" --run-id "ts_$name" "$tmp/$name.js"); then
+		[[ -n "$out" ]] || { echo "regen: $name: reference failed" >&2; exit 1; }
+	fi
+	printf '%s\n' "$out" | node -e '
+		let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+			process.stdout.write(JSON.stringify(JSON.parse(s), null, 2) + "\n");
+		});' >"$corpus/$name.expected.json"
+	echo "$name: $(head -c 200 <<<"$out")"
+done
