@@ -20,6 +20,15 @@ type Toolset struct {
 	URL string
 	// Secret signs calls (Standard Webhooks headers); empty: unsigned.
 	Secret string
+	// Kind is how the toolset is reached: "http" (the tool protocol, the default), "openapi"
+	// or "mcp" (docs/toolsets.md).
+	Kind string
+	// Source is the kind's configuration without credentials (openapi: the operations the
+	// tools call; mcp: nothing beyond URL); nil for "http".
+	Source json.RawMessage
+	// Auth is the credentials the worker applies to the kind's requests, decrypted (an
+	// AuthConfig as JSON); nil when none. It is never returned by the API.
+	Auth json.RawMessage
 	// Description is shown in the catalog.
 	Description string
 	// Manifest is the toolset's manifest: {"tools": [...], "namespaces": [...]}.
@@ -31,16 +40,21 @@ type Toolset struct {
 	Deleted bool
 }
 
-// scanToolset reads a toolset row; its secret is still sealed (see openToolsets).
+// whereToolsetAuth is the associated data of a toolset's sealed auth (toolsets.auth_sealed).
+const whereToolsetAuth = "toolsets.auth"
+
+// scanToolset reads a toolset row; its secret and auth are still sealed (see openToolsets).
 type toolsetRow struct {
 	Toolset
-	plain  *string
-	sealed []byte
+	plain      *string
+	sealed     []byte
+	authSealed []byte
 }
 
 func scanToolset(r pgx.CollectableRow) (toolsetRow, error) {
 	var t toolsetRow
-	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt); err != nil {
+	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt,
+		&t.Kind, &t.Source, &t.authSealed); err != nil {
 		return toolsetRow{}, err
 	}
 	return t, nil
@@ -49,13 +63,14 @@ func scanToolset(r pgx.CollectableRow) (toolsetRow, error) {
 // scanRunToolset reads a row of ToolsetListOfRun: a toolset row and whether it was deleted.
 func scanRunToolset(r pgx.CollectableRow) (toolsetRow, error) {
 	var t toolsetRow
-	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt, &t.Deleted); err != nil {
+	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt,
+		&t.Kind, &t.Source, &t.authSealed, &t.Deleted); err != nil {
 		return toolsetRow{}, err
 	}
 	return t, nil
 }
 
-// openToolsets decrypts the rows' secrets.
+// openToolsets decrypts the rows' secrets and auth.
 func (s *Store) openToolsets(rows []toolsetRow) ([]Toolset, error) {
 	out := make([]Toolset, len(rows))
 	for i, r := range rows {
@@ -65,9 +80,26 @@ func (s *Store) openToolsets(rows []toolsetRow) ([]Toolset, error) {
 		}
 		out[i] = r.Toolset
 		out[i].Secret = secret
+		if r.authSealed != nil {
+			auth, err := s.openSecret(r.authSealed, nil, whereToolsetAuth)
+			if err != nil {
+				return nil, fmt.Errorf("toolset %s: %w", r.Name, err)
+			}
+			out[i].Auth = json.RawMessage(auth)
+		}
+		if out[i].Kind == "" {
+			out[i].Kind = KindHTTP
+		}
 	}
 	return out, nil
 }
+
+// The kinds of toolset (Toolset.Kind).
+const (
+	KindHTTP    = "http"
+	KindOpenAPI = "openapi"
+	KindMCP     = "mcp"
+)
 
 // CreateToolset registers a toolset; ErrToolsetExists when the name is taken.
 func (s *Store) CreateToolset(ctx context.Context, t Toolset) (Toolset, error) {
@@ -79,7 +111,15 @@ func (s *Store) CreateToolset(ctx context.Context, t Toolset) (Toolset, error) {
 	if err != nil {
 		return Toolset{}, fmt.Errorf("create toolset %s: %w", t.Name, err)
 	}
-	err = s.pool.QueryRow(ctx, q("ToolsetInsert"), t.Name, t.URL, secret, t.Description, t.Manifest).Scan(&t.CreatedAt)
+	auth, err := s.seal(string(t.Auth), whereToolsetAuth)
+	if err != nil {
+		return Toolset{}, fmt.Errorf("create toolset %s: %w", t.Name, err)
+	}
+	if t.Kind == "" {
+		t.Kind = KindHTTP
+	}
+	err = s.pool.QueryRow(ctx, q("ToolsetInsert"), t.Name, t.URL, secret, t.Description, t.Manifest,
+		t.Kind, storable(t.Source), auth).Scan(&t.CreatedAt)
 	if isNoRows(err) {
 		return Toolset{}, fmt.Errorf("%w: %s", ErrToolsetExists, t.Name)
 	}
@@ -133,6 +173,8 @@ func (s *Store) ListToolsets(ctx context.Context, names []string) ([]Toolset, er
 // ToolsetUpdate is what UpdateToolset changes; nil fields are kept.
 type ToolsetUpdate struct {
 	URL, Secret, Description *string
+	// Auth replaces the toolset's auth (an empty value removes it); nil keeps it.
+	Auth *json.RawMessage
 	// Manifest is the toolset's new manifest (required): the caller re-read it.
 	Manifest json.RawMessage
 }
@@ -152,9 +194,17 @@ func (s *Store) UpdateToolset(ctx context.Context, name string, u ToolsetUpdate)
 			return Toolset{}, fmt.Errorf("update toolset %s: %w", name, err)
 		}
 	}
+	var authSealed []byte
+	if u.Auth != nil {
+		var err error
+		if authSealed, err = s.seal(string(*u.Auth), whereToolsetAuth); err != nil {
+			return Toolset{}, fmt.Errorf("update toolset %s: %w", name, err)
+		}
+	}
 	var out []Toolset
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, q("ToolsetUpdate"), name, u.URL, sealed, u.Description, manifest, u.Secret != nil)
+		rows, err := tx.Query(ctx, q("ToolsetUpdate"), name, u.URL, sealed, u.Description, manifest, u.Secret != nil,
+			authSealed, u.Auth != nil)
 		if err != nil {
 			return err
 		}

@@ -189,14 +189,15 @@ WHERE r.id = $1;
 -- then empty). A run created before migration 00016 recorded no versions: every toolset when
 -- it names none, else the named ones, with their current manifests.
 SELECT v.key, coalesce(t.url, ''), t.secret, t.secret_sealed, coalesce(t.description, ''),
-       coalesce(m.manifest, t.manifest, '{"tools":[]}'), coalesce(t.created_at, now()), t.name IS NULL
+       coalesce(m.manifest, t.manifest, '{"tools":[]}'), coalesce(t.created_at, now()),
+       coalesce(t.kind, 'http'), t.source, t.auth_sealed, t.name IS NULL
 FROM runs r
 CROSS JOIN LATERAL jsonb_each_text(r.toolset_versions) v
 LEFT JOIN toolsets t ON t.name = v.key
 LEFT JOIN toolset_manifests m ON m.name = v.key AND m.version = v.value::bigint
 WHERE r.id = $1
 UNION ALL
-SELECT name, url, secret, secret_sealed, description, manifest, created_at, false FROM toolsets
+SELECT name, url, secret, secret_sealed, description, manifest, created_at, kind, source, auth_sealed, false FROM toolsets
 WHERE (SELECT toolset_versions IS NULL AND (toolsets IS NULL OR toolsets.name = ANY (toolsets)) FROM runs WHERE id = $1)
 ORDER BY 1;
 

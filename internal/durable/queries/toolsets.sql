@@ -1,8 +1,8 @@
 -- name: ToolsetInsert
 -- Registers a toolset and keeps its manifest as its first version.
 WITH t AS (
-    INSERT INTO toolsets (name, url, secret_sealed, description, manifest)
-    VALUES ($1, $2, $3, $4, $5)
+    INSERT INTO toolsets (name, url, secret_sealed, description, manifest, kind, source, auth_sealed)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
     ON CONFLICT (name) DO NOTHING
     RETURNING name, version, manifest, created_at
 ), m AS (
@@ -12,21 +12,22 @@ SELECT created_at FROM t;
 
 -- name: ToolsetUpdate
 -- Replaces the manifest $5 and, when not NULL, the URL $2, the sealed secret $3 (replace: $6)
--- and the description $4 of toolset $1, as a new version whose manifest is kept; returns the
--- updated row as ToolsetGet does (no row: no such toolset).
+-- and the description $4 of toolset $1, and the sealed auth $7 (replace: $8), as a new version
+-- whose manifest is kept; returns the updated row as ToolsetGet does (no row: no such toolset).
 WITH t AS (
     UPDATE toolsets
     SET url = coalesce($2, url),
         secret = CASE WHEN $6 THEN NULL ELSE secret END,
         secret_sealed = CASE WHEN $6 THEN $3 ELSE secret_sealed END,
         description = coalesce($4, description),
+        auth_sealed = CASE WHEN $8 THEN $7 ELSE auth_sealed END,
         manifest = $5, version = nextval('toolset_version_seq'), updated_at = now()
     WHERE name = $1
-    RETURNING name, url, secret, secret_sealed, description, manifest, created_at, version
+    RETURNING name, url, secret, secret_sealed, description, manifest, created_at, kind, source, auth_sealed, version
 ), m AS (
     INSERT INTO toolset_manifests (name, version, manifest) SELECT name, version, manifest FROM t
 )
-SELECT name, url, secret, secret_sealed, description, manifest, created_at FROM t;
+SELECT name, url, secret, secret_sealed, description, manifest, created_at, kind, source, auth_sealed FROM t;
 
 -- name: ToolsetRunsUsing
 -- Up to 10 runs not yet final that may call toolset $1 (see Store.DeleteToolset).
@@ -48,13 +49,13 @@ WHERE m.name = $1
   );
 
 -- name: ToolsetGet
-SELECT name, url, secret, secret_sealed, description, manifest, created_at FROM toolsets WHERE name = $1;
+SELECT name, url, secret, secret_sealed, description, manifest, created_at, kind, source, auth_sealed FROM toolsets WHERE name = $1;
 
 -- name: ToolsetList
-SELECT name, url, secret, secret_sealed, description, manifest, created_at FROM toolsets ORDER BY name;
+SELECT name, url, secret, secret_sealed, description, manifest, created_at, kind, source, auth_sealed FROM toolsets ORDER BY name;
 
 -- name: ToolsetListNamed
-SELECT name, url, secret, secret_sealed, description, manifest, created_at FROM toolsets
+SELECT name, url, secret, secret_sealed, description, manifest, created_at, kind, source, auth_sealed FROM toolsets
 WHERE name = ANY ($1::text[]) ORDER BY name;
 
 -- name: ToolsetDelete
