@@ -1,0 +1,130 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/run"
+	"github.com/codemode/codemode/internal/toolcall"
+	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/mcp"
+	"github.com/codemode/codemode/internal/toolset/mcp/mcptest"
+)
+
+const token = "mcp-token"
+
+// Against each implementation of the test server: the manifest lists every tool (across
+// pages) under its normalised path with its schemas, and the tools' calls map each kind of
+// result to an output or a tool error.
+func TestListAndCall(t *testing.T) {
+	for name, start := range mcptest.Servers {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			cfg := mcp.Config{URL: start(t, token), Auth: &toolset.AuthConfig{Type: "bearer", Token: token}}
+
+			raw, err := mcp.List(ctx, cfg)
+			require.NoError(t, err)
+			m, err := mcp.ParseManifest(raw)
+			require.NoError(t, err)
+			byPath := map[string]mcp.ManifestTool{}
+			var paths []string
+			for _, tool := range m.Tools {
+				byPath[tool.Path] = tool
+				paths = append(paths, tool.Path)
+			}
+			sort.Strings(paths)
+			require.Equal(t, []string{"add", "docs.search", "echo", "fail", "keyed", "pair", "resolve_library_id"}, paths)
+			require.Equal(t, "resolve-library-id", byPath["resolve_library_id"].Name)
+			require.Equal(t, "Add: Add two numbers", byPath["add"].Description)
+			require.Equal(t, "Add", byPath["add"].Title)
+			require.NotEmpty(t, byPath["add"].Output, "add declares an output schema")
+			require.Empty(t, byPath["echo"].Output)
+			require.Contains(t, string(byPath["echo"].Input), `"text"`)
+
+			// The manifest is one the runtime accepts (as every catalog reads it).
+			_, err = toolset.DecodeManifest(raw)
+			require.NoError(t, err)
+
+			var pool mcp.Pool
+			defer pool.Close()
+			tools, ns := mcp.Toolset{Name: "m", Description: "test server", Config: cfg, Manifest: m}.Tools(&pool)
+			require.Equal(t, []run.Namespace{{Path: "m", Description: "test server"}}, ns)
+			_, err = run.NewToolbox(tools, ns)
+			require.NoError(t, err, "the schemas compile")
+			exec := map[string]run.Tool{}
+			for _, tool := range tools {
+				exec[tool.Path] = tool
+			}
+			call := func(path, input string, callID int64) (json.RawMessage, error) {
+				c := toolcall.Call{RunID: "r1", CallID: callID, Key: toolcall.Key("r1", callID), Path: path}
+				return exec[path].Execute(ctx, json.RawMessage(input), c)
+			}
+			for _, tt := range []struct {
+				path, input, want, fails string
+			}{
+				{path: "m.add", input: `{"a":2,"b":40}`, want: `{"sum":42}`},
+				{path: "m.echo", input: `{"text":"hi"}`, want: `"hi"`},
+				{path: "m.pair", input: `{}`, want: `[{"type":"text","text":"one"},{"type":"text","text":"two"}]`},
+				{path: "m.resolve_library_id", input: `{"name":"x"}`, want: `"/lib/x"`},
+				{path: "m.docs.search", input: `{"q":"y"}`, want: `"found y"`},
+				{path: "m.keyed", input: `{}`, want: `{"key":"r1:7","seen":1}`},
+				{path: "m.fail", input: `{"message":"nope"}`, fails: "nope"},
+			} {
+				out, err := call(tt.path, tt.input, 7)
+				if tt.fails != "" {
+					var te *toolcall.ToolError
+					require.True(t, errors.As(err, &te), "%s: %v", tt.path, err)
+					require.Contains(t, te.Message, tt.fails)
+					continue
+				}
+				require.NoError(t, err, tt.path)
+				require.JSONEq(t, tt.want, string(out), tt.path)
+			}
+		})
+	}
+}
+
+// A server refusing the credentials cannot be listed.
+func TestListRefusedWithoutAuth(t *testing.T) {
+	url := mcptest.StartGo(t, token)
+	_, err := mcp.List(context.Background(), mcp.Config{URL: url})
+	require.Error(t, err)
+	_, err = mcp.List(context.Background(), mcp.Config{URL: url, Auth: &toolset.AuthConfig{Type: "bearer", Token: "wrong"}})
+	require.Error(t, err)
+}
+
+// A pooled session the server forgot (it restarted) is replaced and the call made again.
+func TestSessionReconnects(t *testing.T) {
+	ctx := context.Background()
+	url := mcptest.StartGo(t, "")
+	cfg := mcp.Config{URL: url}
+	raw, err := mcp.List(ctx, cfg)
+	require.NoError(t, err)
+	m, err := mcp.ParseManifest(raw)
+	require.NoError(t, err)
+	var pool mcp.Pool
+	defer pool.Close()
+	tools, _ := mcp.Toolset{Name: "m", Config: cfg, Manifest: m}.Tools(&pool)
+	var echo run.Tool
+	for _, tool := range tools {
+		if tool.Path == "m.echo" {
+			echo = tool
+		}
+	}
+	c := toolcall.Call{RunID: "r", CallID: 1, Key: "r:1", Path: "m.echo"}
+	out, err := echo.Execute(ctx, json.RawMessage(`{"text":"a"}`), c)
+	require.NoError(t, err)
+	require.JSONEq(t, `"a"`, string(out))
+
+	// End the session on the server's side, as a restarted server would have lost it.
+	require.NoError(t, pool.DeleteSessionForTest(ctx, url))
+	out, err = echo.Execute(ctx, json.RawMessage(`{"text":"b"}`), c)
+	require.NoError(t, err)
+	require.JSONEq(t, `"b"`, string(out))
+}
