@@ -202,6 +202,87 @@ func (e ScheduleCreateOverlap) Valid() bool {
 	}
 }
 
+// Defines values for ToolsetKind.
+const (
+	ToolsetKindHttp    ToolsetKind = "http"
+	ToolsetKindMcp     ToolsetKind = "mcp"
+	ToolsetKindOpenapi ToolsetKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetKind enum.
+func (e ToolsetKind) Valid() bool {
+	switch e {
+	case ToolsetKindHttp:
+		return true
+	case ToolsetKindMcp:
+		return true
+	case ToolsetKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthIn.
+const (
+	Header ToolsetAuthIn = "header"
+	Query  ToolsetAuthIn = "query"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthIn enum.
+func (e ToolsetAuthIn) Valid() bool {
+	switch e {
+	case Header:
+		return true
+	case Query:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthType.
+const (
+	ApiKey ToolsetAuthType = "apiKey"
+	Basic  ToolsetAuthType = "basic"
+	Bearer ToolsetAuthType = "bearer"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthType enum.
+func (e ToolsetAuthType) Valid() bool {
+	switch e {
+	case ApiKey:
+		return true
+	case Basic:
+		return true
+	case Bearer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetCreateKind.
+const (
+	ToolsetCreateKindHttp    ToolsetCreateKind = "http"
+	ToolsetCreateKindMcp     ToolsetCreateKind = "mcp"
+	ToolsetCreateKindOpenapi ToolsetCreateKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetCreateKind enum.
+func (e ToolsetCreateKind) Valid() bool {
+	switch e {
+	case ToolsetCreateKindHttp:
+		return true
+	case ToolsetCreateKindMcp:
+		return true
+	case ToolsetCreateKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookCreateEvents.
 const (
 	WebhookCreateEventsCallPending  WebhookCreateEvents = "call.pending"
@@ -707,24 +788,81 @@ type ToolDescriptor struct {
 
 // Toolset defines model for Toolset.
 type Toolset struct {
-	CreatedAt   time.Time        `json:"createdAt"`
-	Description string           `json:"description"`
-	HasSecret   *bool            `json:"hasSecret,omitempty"`
-	Name        string           `json:"name"`
-	Namespaces  *[]Namespace     `json:"namespaces,omitempty"`
-	Tools       []ToolDescriptor `json:"tools"`
-	Url         string           `json:"url"`
+	CreatedAt   time.Time `json:"createdAt"`
+	Description string    `json:"description"`
+
+	// HasAuth Whether the toolset has auth (never returned).
+	HasAuth    *bool        `json:"hasAuth,omitempty"`
+	HasSecret  *bool        `json:"hasSecret,omitempty"`
+	Kind       *ToolsetKind `json:"kind,omitempty"`
+	Name       string       `json:"name"`
+	Namespaces *[]Namespace `json:"namespaces,omitempty"`
+
+	// Skipped openapi only; the operations that did not become tools, and why.
+	Skipped *[]struct {
+		Operation string `json:"operation"`
+		Reason    string `json:"reason"`
+	} `json:"skipped,omitempty"`
+	Tools []ToolDescriptor `json:"tools"`
+	Url   string           `json:"url"`
 }
 
-// ToolsetCreate defines model for ToolsetCreate.
-type ToolsetCreate struct {
-	Description *string           `json:"description,omitempty"`
-	Name        string            `json:"name"`
-	Namespaces  *[]Namespace      `json:"namespaces,omitempty"`
-	Secret      *string           `json:"secret,omitempty"`
-	Tools       *[]ToolDescriptor `json:"tools,omitempty"`
-	Url         string            `json:"url"`
+// ToolsetKind defines model for Toolset.Kind.
+type ToolsetKind string
+
+// ToolsetAuth Credentials the worker applies to an openapi or mcp toolset's requests; stored encrypted and never returned.
+type ToolsetAuth struct {
+	// In apiKey only; where the key goes.
+	In *ToolsetAuthIn `json:"in,omitempty"`
+
+	// Name apiKey only; the header or query parameter name.
+	Name *string `json:"name,omitempty"`
+
+	// Password basic only.
+	Password *string `json:"password,omitempty"`
+
+	// Token bearer only; sent as the header Authorization: Bearer <token>.
+	Token *string         `json:"token,omitempty"`
+	Type  ToolsetAuthType `json:"type"`
+
+	// Username basic only.
+	Username *string `json:"username,omitempty"`
+
+	// Value apiKey only; the key.
+	Value *string `json:"value,omitempty"`
 }
+
+// ToolsetAuthIn apiKey only; where the key goes.
+type ToolsetAuthIn string
+
+// ToolsetAuthType defines model for ToolsetAuth.Type.
+type ToolsetAuthType string
+
+// ToolsetCreate A toolset to register (docs/toolsets.md). `url` is required except for an openapi toolset given an inline `document`; the server answers 400 naming the field otherwise.
+type ToolsetCreate struct {
+	// Auth Credentials the worker applies to an openapi or mcp toolset's requests; stored encrypted and never returned.
+	Auth *ToolsetAuth `json:"auth,omitempty"`
+
+	// BaseUrl openapi only; overrides the document's servers.
+	BaseUrl     *string `json:"baseUrl,omitempty"`
+	Description *string `json:"description,omitempty"`
+
+	// Document openapi only; an inline OpenAPI document.
+	Document *map[string]interface{} `json:"document,omitempty"`
+
+	// Kind How the toolset is reached: http (the tool protocol), openapi (an OpenAPI document's operations) or mcp (an MCP server's tools).
+	Kind       *ToolsetCreateKind `json:"kind,omitempty"`
+	Name       string             `json:"name"`
+	Namespaces *[]Namespace       `json:"namespaces,omitempty"`
+	Secret     *string            `json:"secret,omitempty"`
+	Tools      *[]ToolDescriptor  `json:"tools,omitempty"`
+
+	// Url http: the tool protocol URL; mcp: the MCP server's streamable HTTP endpoint; openapi: where to fetch the document.
+	Url *string `json:"url,omitempty"`
+}
+
+// ToolsetCreateKind How the toolset is reached: http (the tool protocol), openapi (an OpenAPI document's operations) or mcp (an MCP server's tools).
+type ToolsetCreateKind string
 
 // ToolsetList defines model for ToolsetList.
 type ToolsetList struct {

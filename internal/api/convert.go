@@ -111,10 +111,14 @@ func toToolset(t durable.Toolset) gen.Toolset {
 	if m.Tools == nil {
 		m.Tools = []gen.ToolDescriptor{}
 	}
-	hasSecret := t.Secret != ""
+	hasSecret, hasAuth := t.Secret != "", len(t.Auth) > 0
+	kind := gen.ToolsetKind(t.Kind)
+	if kind == "" {
+		kind = gen.ToolsetKindHttp
+	}
 	out := gen.Toolset{
 		Name: t.Name, Url: t.URL, Description: t.Description, Tools: m.Tools,
-		CreatedAt: t.CreatedAt, HasSecret: &hasSecret,
+		CreatedAt: t.CreatedAt, HasSecret: &hasSecret, Kind: &kind, HasAuth: &hasAuth,
 	}
 	if m.Namespaces != nil {
 		out.Namespaces = &m.Namespaces

@@ -264,17 +264,17 @@ func TestToolsets(t *testing.T) {
 	}))
 	t.Cleanup(toolsetSrv.Close)
 
-	created, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "ops", Url: toolsetSrv.URL})
+	created, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "ops", Url: &toolsetSrv.URL})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, created.StatusCode(), string(created.Body))
 	require.Len(t, created.JSON201.Tools, 2)
 	require.Equal(t, "math.add", created.JSON201.Tools[0].Path)
 
-	dup, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "ops", Url: toolsetSrv.URL})
+	dup, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "ops", Url: &toolsetSrv.URL})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusConflict, dup.StatusCode())
 
-	down, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "down", Url: "http://127.0.0.1:1/"})
+	down, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "down", Url: ptr("http://127.0.0.1:1/")})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusBadGateway, down.StatusCode(), string(down.Body))
 
@@ -302,7 +302,7 @@ func TestToolsets(t *testing.T) {
 		fmt.Fprint(w, `{"tools":[{"path":"dup"},{"path":"dup"}]}`)
 	}))
 	t.Cleanup(bad.Close)
-	invalid, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "bad", Url: bad.URL})
+	invalid, err := b.client.CreateToolsetWithResponse(b.ctx, client.ToolsetCreate{Name: "bad", Url: &bad.URL})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusBadGateway, invalid.StatusCode(), "an invalid fetched manifest is refused")
 

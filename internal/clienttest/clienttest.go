@@ -63,7 +63,7 @@ func Start(ctx context.Context, logs io.Writer) (*Service, error) {
 		s.Stop()
 		return nil, err
 	}
-	resp, err := c.CreateToolsetWithResponse(ctx, client.ToolsetCreate{Name: Toolset, Url: s.tools.URL})
+	resp, err := c.CreateToolsetWithResponse(ctx, client.ToolsetCreate{Name: Toolset, Url: &s.tools.URL})
 	if err == nil && resp.JSON201 == nil {
 		err = fmt.Errorf("HTTP %d: %s", resp.StatusCode(), resp.Body)
 	}

@@ -495,10 +495,30 @@ export interface components {
         };
         /** @description Any JSON value. */
         Any: unknown;
+        /** @description A toolset to register (docs/toolsets.md). `url` is required except for an openapi toolset given an inline `document`; the server answers 400 naming the field otherwise. */
         ToolsetCreate: {
             name: string;
-            /** Format: uri */
-            url: string;
+            /**
+             * @description How the toolset is reached: http (the tool protocol), openapi (an OpenAPI document's operations) or mcp (an MCP server's tools).
+             * @default http
+             * @enum {string}
+             */
+            kind: "http" | "openapi" | "mcp";
+            /**
+             * Format: uri
+             * @description http: the tool protocol URL; mcp: the MCP server's streamable HTTP endpoint; openapi: where to fetch the document.
+             */
+            url?: string;
+            /** @description openapi only; an inline OpenAPI document. */
+            document?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uri
+             * @description openapi only; overrides the document's servers.
+             */
+            baseUrl?: string;
+            auth?: components["schemas"]["ToolsetAuth"];
             secret?: string;
             description?: string;
             tools?: components["schemas"]["ToolDescriptor"][];
@@ -513,11 +533,40 @@ export interface components {
             tools?: components["schemas"]["ToolDescriptor"][];
             namespaces?: components["schemas"]["Namespace"][];
         };
+        /** @description Credentials the worker applies to an openapi or mcp toolset's requests; stored encrypted and never returned. */
+        ToolsetAuth: {
+            /** @enum {string} */
+            type: "apiKey" | "bearer" | "basic";
+            /**
+             * @description apiKey only; where the key goes.
+             * @enum {string}
+             */
+            in?: "header" | "query";
+            /** @description apiKey only; the header or query parameter name. */
+            name?: string;
+            /** @description apiKey only; the key. */
+            value?: string;
+            /** @description bearer only; sent as the header Authorization: Bearer <token>. */
+            token?: string;
+            /** @description basic only. */
+            username?: string;
+            /** @description basic only. */
+            password?: string;
+        };
         Toolset: {
             name: string;
             url: string;
             description: string;
             hasSecret?: boolean;
+            /** @enum {string} */
+            kind?: "http" | "openapi" | "mcp";
+            /** @description Whether the toolset has auth (never returned). */
+            hasAuth?: boolean;
+            /** @description openapi only; the operations that did not become tools, and why. */
+            skipped?: {
+                operation: string;
+                reason: string;
+            }[];
             tools: components["schemas"]["ToolDescriptor"][];
             namespaces?: components["schemas"]["Namespace"][];
             /** Format: date-time */

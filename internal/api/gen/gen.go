@@ -209,6 +209,87 @@ func (e ScheduleCreateOverlap) Valid() bool {
 	}
 }
 
+// Defines values for ToolsetKind.
+const (
+	ToolsetKindHttp    ToolsetKind = "http"
+	ToolsetKindMcp     ToolsetKind = "mcp"
+	ToolsetKindOpenapi ToolsetKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetKind enum.
+func (e ToolsetKind) Valid() bool {
+	switch e {
+	case ToolsetKindHttp:
+		return true
+	case ToolsetKindMcp:
+		return true
+	case ToolsetKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthIn.
+const (
+	Header ToolsetAuthIn = "header"
+	Query  ToolsetAuthIn = "query"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthIn enum.
+func (e ToolsetAuthIn) Valid() bool {
+	switch e {
+	case Header:
+		return true
+	case Query:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetAuthType.
+const (
+	ApiKey ToolsetAuthType = "apiKey"
+	Basic  ToolsetAuthType = "basic"
+	Bearer ToolsetAuthType = "bearer"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetAuthType enum.
+func (e ToolsetAuthType) Valid() bool {
+	switch e {
+	case ApiKey:
+		return true
+	case Basic:
+		return true
+	case Bearer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ToolsetCreateKind.
+const (
+	ToolsetCreateKindHttp    ToolsetCreateKind = "http"
+	ToolsetCreateKindMcp     ToolsetCreateKind = "mcp"
+	ToolsetCreateKindOpenapi ToolsetCreateKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ToolsetCreateKind enum.
+func (e ToolsetCreateKind) Valid() bool {
+	switch e {
+	case ToolsetCreateKindHttp:
+		return true
+	case ToolsetCreateKindMcp:
+		return true
+	case ToolsetCreateKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookCreateEvents.
 const (
 	WebhookCreateEventsCallPending  WebhookCreateEvents = "call.pending"
@@ -714,24 +795,81 @@ type ToolDescriptor struct {
 
 // Toolset defines model for Toolset.
 type Toolset struct {
-	CreatedAt   time.Time        `json:"createdAt"`
-	Description string           `json:"description"`
-	HasSecret   *bool            `json:"hasSecret,omitempty"`
-	Name        string           `json:"name"`
-	Namespaces  *[]Namespace     `json:"namespaces,omitempty"`
-	Tools       []ToolDescriptor `json:"tools"`
-	Url         string           `json:"url"`
+	CreatedAt   time.Time `json:"createdAt"`
+	Description string    `json:"description"`
+
+	// HasAuth Whether the toolset has auth (never returned).
+	HasAuth    *bool        `json:"hasAuth,omitempty"`
+	HasSecret  *bool        `json:"hasSecret,omitempty"`
+	Kind       *ToolsetKind `json:"kind,omitempty"`
+	Name       string       `json:"name"`
+	Namespaces *[]Namespace `json:"namespaces,omitempty"`
+
+	// Skipped openapi only; the operations that did not become tools, and why.
+	Skipped *[]struct {
+		Operation string `json:"operation"`
+		Reason    string `json:"reason"`
+	} `json:"skipped,omitempty"`
+	Tools []ToolDescriptor `json:"tools"`
+	Url   string           `json:"url"`
 }
 
-// ToolsetCreate defines model for ToolsetCreate.
-type ToolsetCreate struct {
-	Description *string           `json:"description,omitempty"`
-	Name        string            `json:"name"`
-	Namespaces  *[]Namespace      `json:"namespaces,omitempty"`
-	Secret      *string           `json:"secret,omitempty"`
-	Tools       *[]ToolDescriptor `json:"tools,omitempty"`
-	Url         string            `json:"url"`
+// ToolsetKind defines model for Toolset.Kind.
+type ToolsetKind string
+
+// ToolsetAuth Credentials the worker applies to an openapi or mcp toolset's requests; stored encrypted and never returned.
+type ToolsetAuth struct {
+	// In apiKey only; where the key goes.
+	In *ToolsetAuthIn `json:"in,omitempty"`
+
+	// Name apiKey only; the header or query parameter name.
+	Name *string `json:"name,omitempty"`
+
+	// Password basic only.
+	Password *string `json:"password,omitempty"`
+
+	// Token bearer only; sent as the header Authorization: Bearer <token>.
+	Token *string         `json:"token,omitempty"`
+	Type  ToolsetAuthType `json:"type"`
+
+	// Username basic only.
+	Username *string `json:"username,omitempty"`
+
+	// Value apiKey only; the key.
+	Value *string `json:"value,omitempty"`
 }
+
+// ToolsetAuthIn apiKey only; where the key goes.
+type ToolsetAuthIn string
+
+// ToolsetAuthType defines model for ToolsetAuth.Type.
+type ToolsetAuthType string
+
+// ToolsetCreate A toolset to register (docs/toolsets.md). `url` is required except for an openapi toolset given an inline `document`; the server answers 400 naming the field otherwise.
+type ToolsetCreate struct {
+	// Auth Credentials the worker applies to an openapi or mcp toolset's requests; stored encrypted and never returned.
+	Auth *ToolsetAuth `json:"auth,omitempty"`
+
+	// BaseUrl openapi only; overrides the document's servers.
+	BaseUrl     *string `json:"baseUrl,omitempty"`
+	Description *string `json:"description,omitempty"`
+
+	// Document openapi only; an inline OpenAPI document.
+	Document *map[string]interface{} `json:"document,omitempty"`
+
+	// Kind How the toolset is reached: http (the tool protocol), openapi (an OpenAPI document's operations) or mcp (an MCP server's tools).
+	Kind       *ToolsetCreateKind `json:"kind,omitempty"`
+	Name       string             `json:"name"`
+	Namespaces *[]Namespace       `json:"namespaces,omitempty"`
+	Secret     *string            `json:"secret,omitempty"`
+	Tools      *[]ToolDescriptor  `json:"tools,omitempty"`
+
+	// Url http: the tool protocol URL; mcp: the MCP server's streamable HTTP endpoint; openapi: where to fetch the document.
+	Url *string `json:"url,omitempty"`
+}
+
+// ToolsetCreateKind How the toolset is reached: http (the tool protocol), openapi (an OpenAPI document's operations) or mcp (an MCP server's tools).
+type ToolsetCreateKind string
 
 // ToolsetList defines model for ToolsetList.
 type ToolsetList struct {
@@ -6452,141 +6590,150 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7D1rbxu3ln+F0F7A0mIsy86jjY3F3jSPNvemTWC7KLBVtqZnKInXM6RKciyrgYH9NfvD9pcseA7JmZE4",
-	"eriW06Tth8aa4fBxeN485/BjJ5XFVAomjO4cf+xMqaIFM0zBr5cs59dMzd/yghv7gIvOcefXkql5J+kI",
-	"WrDOcSeHl0lHpxNWUNsqYyNa5qZzfDgYJJ2C3vCiLOCX/cmF+5l0zHxqe+DCsDFTndvbpHNaijcvw1BT",
-	"aibVSDzrJB3Ffi25Ylnn2KiS1Yd1vWmjuBhDZ2fphGVlzu6vx3Mpc83MD/B5tEv4506d6tc8N0whBHWq",
-	"+NRwaQd4IYuC7mtmN8ewjBhsT+xQut9JotviGunO6rF/orizzRHPWCpFpomRZEa5ISOpiJkwokphn6UT",
-	"KsaMdKkhhdSGPBoMem3zsN835hDw4VEDHQYBHURZXDps+IldTqS8uq/9u7WN9VQKzQC/XyklAd6pFIYJ",
-	"AASdTnOeUguIg39pC42PtR7/ptioc9z5t4OKbA7wrT7A3mCUJjSfC8Lsuz6syTW3vT0X82XYPxdz8o+z",
-	"dz+Qa5qXzIJVlHlOL3OGC7xNOi9ongO1KjllynBcDVVjvW6OdsTbpJPSPH+T1UAUSDDpZKXCwcLLSylz",
-	"RoV9OaEiw3cbjHLF5pFdSDqyNKks1vbyzjW7TXDXY11pZkzOsuewdSOpCmo6x52MGrZvOBDi8ieGKrP1",
-	"J6ZcC1u7K2fYEjHNo+XPHt4IksQjMWxYBfAwTn2OH8J05OW/WGo6bvvfcm2WUcCOA39ww4qNJmz7cwNQ",
-	"peg8OnXdOo2zABkmLBX/3FGlEBZsSWfKRIZ/6TJNGcuYhcCI8hz+SKlIWW7//hAB+QtqaC7Hy0sEvrbF",
-	"EqEby2HXrhR7jq+06mVpQg3qjaDoSnriYloi28kybrug+fta78jQluYjS3OXzzwVNfnN6zLPiX1FqCZT",
-	"JceKFprYbSfckC5ApT8sB4NHqW0FfzFg98t0wseCmlKx5VHO51N2Br9JaEVm3EzIP85eyjQhrD/ukyFu",
-	"Ql9Odb+gZtKnWdYFGB2Tj/1+/7Z3TN4rWXDNcEbwEKc07ETn5ORgXPrVt98RpW9fX021iTHs8FrS8qLf",
-	"CUbYNROGaPs/I4kUjCiWMvvBCeFGE54RrkG4zlDY7fOMTBjNmCJyZD9Xc0KNYcXU2AUu8Hx8oSNixL0h",
-	"mouUwQCZmyiZUU1SxUCZkIrkVBuimHvNshoca3LBfbAN3ww9bvMRAOwcnkaoiWfRx3YJQZo3AfHTZA6r",
-	"z6lh2nhQEuRDpEsvYW+kBVKYbxy97SDI8F7ILIbjk2pz9zRBbm43MTK8H3c2YcLSWcYzIqQhVOgZU734",
-	"FoQ98rxwuUUp3sQhpJc4dcWfw7or/hzjybq8DMvFUZbXX29zQtwirfpIK/Qz0iuTe5rImfCYHwV6Oc22",
-	"RbtS5evJHVVHAFcd5/DrmigOFLYA/jpB1Ge5ikPEhXZzTzcSa4HlrJNptb6jE+N0LKQ2PI3poai1kq5U",
-	"ZEaVleo9i83U7twJyblghIqMpDIvC4GYbPdVy1KlzHI1asmszCN8C7+J4/AVFxHkek+VZkDiCXl1w9LS",
-	"Pn9NeV4qlhArmqsfvGCyNK9uUOlIyP/9z/9G6ZkLFp9CwbSmY7Yei2CuVfsYjANbakKAxR+nUc5yZqz0",
-	"IQVNJ1ywfcVoBg9sa9IF0Smk+WUkS5ElJJVilPPUJISLa5rz7Bc7ZaZNnK1tvFiY26rFLrTHJUZhcu2s",
-	"rUVpFmPfDq1QkFrRpY10UmpDMUQNGG9UzN+NOsc/rzHj7DgvqaGviqmxFLZh8zPU2Tf/4K0cb97YKdvb",
-	"jQAfoYW03UfvnWjY/KMJS6+m0pLQFkOdldoKoW0+ObWYXG73Rab4NRPbfKHLYrshjOLbfPCaC64n2+2K",
-	"t5ZuPyQRuQvUsadJxgzluU4IzWd0rgkVBMkOtc0RZ3lmW1m4E4mUZQmGdDVDLTEMSdwkjkkdZUGYDzu5",
-	"HA87CfB/bdXaXn8oOknnZn8s9x0BFnT6MxLhB4sXakRT9vEWrfZfG9KcC/P0cVTjMXE9cIHR2P5cW0ft",
-	"Vm63c55FNF9iOrB8OSJDMH/7TlNCC2PZ4m7zpMykukJ/3hq+in2sna4n5XXTdU6RYeeYUDTkwLyA2ZCC",
-	"ZsxpmVb9xacJsQaO7e17jZuKoh9kuryysnxEc816ibUXLE6hbwbY8VRqa0h03b/W+HTYsDmoquE3RIwg",
-	"Ppe9S1dxUxunF3+35U7BIOu3y7HrtduF7bbFrlaf2NaLgZ7WLMdzn5WLcY1iKxkpWazTak9L0eI/g69X",
-	"z7AugFZNstYuNs/LuYm4ddC0EXSqJ9JyWc1/Y4QLAq1J15nrwAwNNazFfHNsb3XPVr5ZWxS94PGONt1h",
-	"O+BKqKGK0+pHAppP2mGJBlDD8RIZJAi7Fdsycm2GnRPHepxTxMriHARbMFUqS0OVwtnxyxsZGMRKO6qy",
-	"f6ImcsRxGTOMN94PHGDllryVK+URyF3g61JomTM0w5yPwXnv+uQtFwz05Ck6NsyEzQnNMlJOrfVdSGWf",
-	"UVGzwwt68w7cit9YnD5xPgttwGVlLMQnVFvmLlLq2XyMy+fsmuV1GOZyDEdDI9lJOtaO7HjubTHrsrRv",
-	"jaIpi4LWsBsT5XKg7LdbCw4UZKakYYSbza2FsMSYqFjYUFysm6Wb08rdDcroii1Wrk1UICiqJ23OH89j",
-	"Iz7Q9bhpJLg0sPs1a3Aq+Mo1YJvYGjalFtduzVxQVV85FWgSm4nTYlrA6dj172O/STXImoWgCbFyIdAk",
-	"thDnpIpPt01Vul01nw2UlxV6SwWh5sdvMs+qnDZqJtQ4Gg02fsRJcQfMqGzLVUvwjYYdkN7DztwaSA+v",
-	"GkwrSyQ4ANusIe/quzcM9YO3wjPut4TN2txniT6fdQ5L12lsKt8xmqPK25xHJbbvLH0hwEVvqQjhRySX",
-	"M6ZqOL2nScp4zsVYu7gJrkFT6V7OiQuNIY+eDux/pIDzAZoafs2IFR8JOYQXRsocbDedkMOnX3311dHh",
-	"U4dTckTwABCw6smjp19/NXh2eFS9nTA67Z2g0E+pIIJdM0UU5ZrBcQ8fGfuy6JPnGGRg+9M8Y+TQ++bd",
-	"CqwWppiFEsvwtO7xYEAELew7247mdvkZUVSMWZ/8KDQz3slg6BVrwsWtXsf0hoLefM8KqebfeDJbsgJX",
-	"hQ5BnFFNgblbB+dS5i/8GfqWnxv0On+//be3UYwUzDlllzQcxYL2m9KCESv30Wp3j+HsyfJmeOW0n8VD",
-	"B6tjtBziQBdO3FiMGdkNdJ0BOksBgSmLrKqmcSxwKuzhtVNQoiOGnsGpUBsy6rS2L84c113Nky1FVMMT",
-	"bur9U0O6gwRcYwCy1oO3aU7nLAu40RzuOzkjBRXz5lB7eIquyczuWCqnHGK3nPMl8IW9cOreNjbsw4aw",
-	"w9Y6fjzvw+Hazu7ce5TKHoX8PFd2mb2OHb3WO93TxPD0qmKHHDZhU708RiM/0ILpqbUctg7KaHGexEIC",
-	"YvLiXRXBtFJgbHTks/H5y6pTpjavF/D3jeK1FgZr8XC5lT9PUzZ1+uHmLqttTqcVS6VCyzsrMSQvZiEu",
-	"zNof6Abf1gqh/15JpzM3VzANz9dgB7aLdY1ei8iZKvGODkf52PCYyCswqFHG1uzXPY0SGvyu8gq9sFWr",
-	"yimCBnvdKaATf2qr0aPrzt6dXhGTwXfwmeRyrGNaa7soaMNUU5e9G2mUXlqfAqrExlppy9eIY5ltVfBX",
-	"zJRKOEWp6zaql5C0hIieptoRDdf027D58X4DxCv1ZXnVqYMuioylaD9nXtquO4T5eJze5puWOJ4QDxcV",
-	"c3uaQAMSTh0Sd0ThtIYxv2YgqOrnUP/SUvRP6ex7xz7h5N/r+6u2wVkFLlLAsejVH2CzFoNu+1hMiFd2",
-	"nITm+Qan147zxA8JK6TGZknwDoJEnli9yPMnOA/EZr3+5id7G0XK1hz9SRWovhUX2TosKBb+E4J84qE8",
-	"iY94cOiy2lI+LcUL6GZLrcBTYkFv3jIxtnrJ4eDx10++egpWQ3iWbEwtzQjyk4Y/VDGaaXAfT0Fd5UBM",
-	"tsU4l5c0JxfQ6QXpWiEjS0O4ScJDrkkpMjbigmW9PvknmxrCbmhq8nmDJr18cmrjPVPj3TDGBZmtG8al",
-	"HJxTNWYmHgLTsvuvpbq64963kqqVMKAsC20YDd4zqfiYC5rvgcC5A+Zsbj4tn0kRLhYmQSZcG6nmJ2QA",
-	"Lo9gTvU70QyPuuW7eMwXZtUC5bgvSrhjgqbsjSzcmrYbM2UrOdcJYOgwwQm0THk5SN450JNatHxwRd4t",
-	"Xt6nOu1W0qeqxZ5iPgD6fgS93kNB/0Di3W7eOU+v4vOxb53tKsmIK7b5WZK8Ziqn08aR4hWfdhLEgE7S",
-	"AQdadEentNRtiqudTYsr2sUZQwvSxfO+o0FCBJvZ5yOutOklloa/fXVODq4PD7yFrg8+8uy24ddZBT6P",
-	"cQC4mO7NC/abFKzlROqTCf1FmR7mWW1XAH4NNbaJ9/WgeWh9wJPnotFpnxN2M1VMay4FMHC36mMy4tfM",
-	"u2y7BRelYWQiS0UyOt+Xo/1CCjMh+H/3aMbYVS8hmt+gqNcuXRCQC0OEiJ+DVKT7d9tfPk/I3zPK4V/b",
-	"A/wB/cJfc0axDRqqzwa6tyDcjp6sBwGLZ2JYw/uGZQTU1WuaJ4QakjOqDTnUidVdaAiBIt1nA52QJ0VC",
-	"DiePBkXvxFET+D8BC7gUC3N7+vh+tLUkpouFPJDd6FM1LhVSdz2fWnQ+U0MoMsNMMk1mE54zjAjH2G/v",
-	"QvTeQ2tTCGmCXXFMbMf42r7BGA7QGRICTNG/48ZbJ9REzBPckinVmosxKRgVOJeRzGGbJeGWzwF/rXVJ",
-	"xXxG5xaIWzPkOkNb5rtvnv/wHKiK2DZ2y4Dquv7E58fzF70IztwLZ9xUSfV8Ka5DBTmwsX4UlI51M6q6",
-	"XjUtL4Kb0wpOw7jnO5x0uBRlixdxV/UVn05jJx4/TeYeETG6HDvsOrIAfgaH0xCXBOg4VXBOaRlKS1C9",
-	"cWu5g5SCT2NwWvB3rXC9bhBAuTIt8R7DMduSgNtTeneTbLvCEWzh+jKIqy8hw3OlJNr0kOO8ypxcDEK6",
-	"QybgahBOqD5jqWrkadaAKFy9haXvhD8C2pxpVadGMaV1q+ziBcSJaaybpKK5khGYeFaHlJ9PXfdcsVN3",
-	"UjcXdqYmnh4Pnj1N4iBfaGkF2ZQaw5Tlp//98/P9/6L7v/3ywf0x2H/2y4d//1sn2f3+6YBEtek9OTxq",
-	"E7T3v9WBHkrFF9TXweOvG3CaGDPV/3l8cLBWJNQwZMX+x8V6VKFYt1RL9xvlyzOjV03pR7CTHgIld4NF",
-	"MW/ADDLYrdaJ7U4IK6ZmDhpIKew7luHJ/4K+93ni4dLWOg/pnbhNJGasVjiiX3eC2d8WADkz4XdwhsHL",
-	"4BBLGmk6UeW94OINjni4DddYY9LtkuZdHjJOLVkVGOc2JE7+zu29OYa53s5qidxrWUEYZMX0Gh1GDPR6",
-	"5nifvDHakRfhmswUN2xfinwOR9kuoA0OZmOx/6kUGjKEr5lLCo44y16G1GjU6UNBgJFhirisKa58xr7u",
-	"1SopOCdbyJv3AVH3UzWBa6tOZqeM6hiofEGDOsAskPx3tdoC1iBmAp7GzRT3MlIVBAINsCqC6zchl3Py",
-	"/vn5i+/AwwNgMlJi5JODXpVvTrgglCg5q41b0+gijGCt+6/FlbzTCgFIhW62FbySKI5t4yNsnjNtx0W3",
-	"0HJ2zaFWLG1D2V9wUX96uCQyKhTdCI3+kietshunVipu5meW27u4dkYVBouDCAAI46PQgR0FK5tBHs8y",
-	"L0ULmDBfmIHIEdETqQz5B72mrvBPKC4E/BYSUydSG6xn1yfPSZpzy7cUG3NtmNJD8d35+Xtf704n5P27",
-	"s3NNaDgdBb+tKgVGv+LZNjeaYNTEiXNMzig3Vl2TgjhTHUKSh4JrEjDE9QC5IlWGmc9zrWUtWFaLB939",
-	"oRiKV+CYPbg+JK7IAhGMZZpcPC/NRCr+GzhSjsk3AFKCZYuMvGICyxZd1ApnMGXl2gRWhU1E98W7l6++",
-	"f/fy1S/P37/55fzdP1/90OsTqCmhCVWMXHwcovdl2DkmH4fg/Bt2EjL04YLDzu3tBUZ7GW5yu522TYHH",
-	"INdMadzDQf+wPwDfw5QJOuWd486j/qD/yLlQAFUOJhCD/5v927EtS6rUV4TpfMvMd67JQq29o8Hg3irt",
-	"uUyAWKk9K376DUzvHP/8IenosiiomkPY/jUTTGuy7wMjUvsLgK+JRTj8/sCi03zlUk+xxSdZKYzdt/v1",
-	"ZPCorZswr1CcsB0utkNeA0xGDb2kmmEOAE0nQDiWSiyFFXyMsEAsTEulIHUHIHd9eJBW9dvaoOdLvCWN",
-	"qqMt8U1Vk4OFcpm3H3YIfz/HyAZYY9CtErbhMQ670TbY1odbtX68Teujbfp+ssW8b+sIY/ehdsyn8Sww",
-	"VuhNJ56BelZOupb7I+fzj7h29aJ6S2h0UMXkrsEmF9T7e3Eqide6vSyzMTPnljU3C6uuTO/YJYK69bbg",
-	"J4Ltz4me38uM5fsjmkIek9BGlSkyrBHWsEBlBXGSyGuXxOXRscJBHzIUxTxrdJ9iCNACxsXwpyrwudHm",
-	"NgoifFxV5nd1ld/4p95WsYZc4/vNzqy2rgb9pF4M+sn6WtAtsy6VlmrlendJbz4CLaZ7kCkdg6poMWb3",
-	"RPcwZGRXCwtqhhD1fUmVSLEyWjDyJmPFVBom0vn+Pxm6bbR9cSmz+TFQGvTjU4G8M4d0jwaDXp9AJ1fu",
-	"QyqkmTA1FPjx48GzPvnJChur2ScuoUo3g5kbur1UIXIgHOdCYWuugfJRPW5SNvo3T0vRQtqY2Vsh5sKK",
-	"F2teV0EsT5J153NrxRVU7UY8B5vjG5nN7xPFnW/3tmnxu3SGXdJWmyCDXEdXsZRRlXOmqihj3YZwFl0A",
-	"UY+QsnY5SwRZ9keTtYNn27Q+fLQzBvT46Ogh2BXULXB2P9SqDLmVdXEOkY4rLbsY2W9OlJ+EQP6cat63",
-	"zPiKpLNlkeDK64ZivHhzgY7KAAyg2GbH8bKK2w+LmHUQ6rC36oyYrrVTy9UViW81XeGA8stAglfN3EZv",
-	"bYJnkAv3TGU72OSDjxhudLt4e8rGHSfRmy1CEFP77RbrbE6vnTWR773Uxqcv70Z/CPc2PKz2sJiZ3IL3",
-	"oCzUyxf6RGNyyUZSsRNilU1rMyKvyJwCcfSQEz11czoJ6ix6pvVf6sWnVS9wYxaPBihxR0XhfAE4Dtg8",
-	"VU0Fn8KKWxlRSA7wBOrOnKSV5rF8I+o0D62chNKR/T8YMj6MZMLlE4qx7VlCXMaX1UAq+9RSuPesx1BJ",
-	"x7ClWTd+lXfqZb1s/Xao1bwCbKfabaNKfgv3rtb8J/W5V/eE1GMtKn1nT2MRNU26kALRuGABawTJRuSI",
-	"7sUcO/ejIVWn863Y+cpHViwMuXiRSj736wItny4lpdJLec2wukzIuRicuKsntFGMFkkov2WB9ZZqsw/D",
-	"77956W5ccXWLY35H2u4mXarxNIi7MxcvNBgzrBbndg+SgHKuDRfjBEtxHQ4Gg2o59lfrPWvLjtetLt5b",
-	"iv+pwe3YnU43AR7uNdHG1eaHCiT+CB+uQXEKDHZDLJfgomTaBQ9x0ycWofEXrIcENHCpn5DymZAZF7q2",
-	"N4u+t8Ze/o5N2iV7qyrp3bq6pkgf+widZkeRm+taar5r5wq9QH3ymCz1fOHKvyq/ESwjlnMQ6k691b5m",
-	"wgyFZxwXPLvw9XcXdj0hF9DqIhSOT8hFRg29qGrH234tLveGohSG59H6EifkorFpF17D9YFlUIJqoRjy",
-	"UJxX2MQ1mckrJsjlvHleDXjj1mIXTTMrYrtCkqnMc7jFBDQzJjJN6FCksijstKGSLubZHT4JOY0YRMez",
-	"HKrd/lllDkoWwwtmoQRG9b3b0yNXP+H36r7xmG2LgO7ET5OLVGbsgnQXyhgA5rgzaF/tjpFLNuags1WF",
-	"LYai9pXLVA/n2Ba5MAUT2RsWgasPRSbU4h9U6Q83QBkpr4YiVK27qBdDcFO90OzXC6zaoUm9knnSPOtw",
-	"RUwdEZyQAeF6KKoidxiyEQrSmRqISpExFfSGKzbXCdGoSPigK66r+wPsJIfCTFhBfL0Qu1xfHhJgQuiY",
-	"cnHiSCunlrzxejntbyNgswRbaYPgrYCpQzgYy4iQsz4B1xksoaDGmleWA2CH2bErg5UxUpTakMLXoLRm",
-	"/1DgVrj6FegJsFjsymJjap+FaJ88HjyuArNceQu8cJUIq0Clk1AhYyi6GJBs6JWVVa4AhldXmAK1lRmc",
-	"qGJWlPBwY0ZTJXot1ZW303ZysgNFSjbyzBw+hNvaod0fTZn/cs5BPF0DN6OI3eESr6pyC5bA9CdrSCYN",
-	"InfB8Ogsi5qjihnMvN8Z/97TxBXicpTY4KndWqHMXuLO/8zErdBaSSo4b4Yi5+KKdGnoEDVYxxnceAmU",
-	"MYA6qc33fsweMvhKFgyFt7Q4pr2nVGER1WumLFN51ry8wLVywfPSQt57SyLM4dRCOOrF+QS0+ifz4yzS",
-	"Uzh8trImWaEDILFFdtjB0tFRI/m+1Vo+C612aKg0qgS0edH9RPp/7MCVMM+EyDzbJHrlW2sZ+Zpm9UoO",
-	"oYZmn7yi6QSLYLjCEv4idKjAaxnHRM5AJSiomA8FWlmIFVgMG3iXtU0UO6m5bpbZW/Af+/LOUN+gNVwl",
-	"VGTYjQKxUNjmgfWIqtzEZxN+8fkrEghYQmPVoXUk0MLSgis1awkEXi3WH8L4S1+LJ8IEQ3wGKs7LzPAl",
-	"PG9gewPpHkfz/Zh5iGOIh2FvuJzavpxU1d95Vb37irGp091A5QGnMMCgLfSlHaiDB6Hkunjpf1FBKoGC",
-	"QHmAuyNqxdru4ErxYKz7U5o0dACFzLbXyhs9t4YS2L7/COiC1dq+OKw5M3JaRxuww4CwuRgjpXfh/zSH",
-	"XKVA9GO8kbOFrx6gp3VHSIE3Mv3FRHZngixgOzrOEn/Vh6vCh9IXfelCzipcqJcDabUzfDrMLrevXrSk",
-	"ZQdruRh/6Oj4ykEZDMBL9BY2DI2Ywn4e8jd2oa83CwM9sLoe6sjE4ps8xB5AYf/yQ5Rs66O7BjThTliF",
-	"vJ5sjddFO/+9YpBbXR2JFFTwkdVcqCGlyusHJ8uc5uCjpYQFdX4RH0bA09wVU88adSWFNGTOTK3246pY",
-	"mh4pKB4HwLmEX0/ib61CV//hAH34kKmDB6gjqVL2H3ALBwYFe6c9low8JmYiNSrYQwES1t2UTNNJ/VQD",
-	"Dlvx3MHq2uD68VELwhURrN2g5UYJRx4x2x51/YpVrIyVcIYBu2bCgRF0hCUoejDVs97aggsANrGcq+pi",
-	"zA/b22CfaRTjw0iWU1bIayCBJemy0nyrC5TdSu41UvtLUbtOLeeLbUNlxmEBi+3tNwfIHyyRgUZNTTqJ",
-	"H4EEjss1GTE89gTFr2LKXcFmPcuOMcWNXjH/Erm4yEhVKG0o6uE1cFjC4JrSOjvY0+DvdjUi+uTUMhKf",
-	"hoXh0sHBMBRhiq49ckK8/Mx9YyF24n3omoyZCectUjA8TYEFuNJPVGRDUQMGsUg7t4x18TAZMsxlnmHH",
-	"RsoYH8WKNA+icrniNw8cA7+CMnFCfzlIP7m+ta+QoVQ05gknIXKKZZLyOWYfQOq60Q2akIrUdrZSt+qF",
-	"3loNu598ox0iYb0cXZtpXg9A/aIypf35b2OFzcOn6mod9MvivureWlvRAXZHjKtZ1vGBbcVo0cFl3HHv",
-	"Lx+Cj30BMSAeWoSSH0/f+ruEXGBS81KBRS5Syy44+Oj+nr8B56H7FfEfRvLYqk9X5rJFSjjEj2cbIRS+",
-	"c0j2NzzPQ/JE95LZf1ztRmsV+muJmkUTh8JXN4wHXLgR6pTXoICje89+iKH9K4EW78nSqv16QRX8Kzns",
-	"E9MbExmEDIWqoGqhLubcO2vBdBgppiehvmg44Ye4REeH+zyL0OZmp6OtSPv5GOYPfJQaE96VlVdxxJNA",
-	"d1Iw9I8JaYhzf7Xb5q07MnhoQbqohP05N96Z9tFtr91/6CsR9+5g4rv98EdmcQP/Nd6+5Mr2WnTK2chf",
-	"zAiZG31SK1eMom5BwpGxrMdyW4th6IuRh2A1KF4Oa+mTC1dY9RgutL0giu3jE7gLydcSbsAEzHHFsFqb",
-	"0SSVJUaTLlX/Pal1D3VeL3yX9st22/xBVNxPY5vfkTItFtQz0f+y3e8zuAkAS2gD4nvO3vZ6srfQwK3m",
-	"sNj+iQiO4TQxCb1pgq5DjL+SdL+khKkFhKpA8ruzbesSZaGea1XL+ecPFgtc3Cm8gdLSUMj5+ODg8Oir",
-	"/qA/6B8efz34egAYc7NfdyA16l9bQy9qjL1/d3ZepRBhCOtCqvFioXptH9Z7T4gTUlSTM0NFRlVGvJuK",
-	"dCs9OAk6seEF04YW0+pRKDXqEnl174S4fABSS0LErFQVygMd3dz0yRljJJOpDtTbL6LWoHv9gub5eweZ",
-	"nYqp93SeS5ptIaeWiohADi7pUjG3S+2tLox8hncGMOHuQqzVsXCJIEeDI9KFKntT53bvnUDeJeSE+V17",
-	"SQ2tAQkHbRZYv3eManT/2aHUaSle1IrPf5E45VNeZlaf8YttwZ46PGroE4r37wZ9fPefJfrULzb4UtGn",
-	"usPe1wp1Vd3Cfdm9doR67eIeKnxylz/sBJmw788Rk16HKzG+dDTCdGlXTiTjdCykNjwNWIV7uBVKVfeN",
-	"7ASrQvefI2Kd1e9i+ZIlXL3ycBK7fATSa9vRKgDKDnx7+/8BAAD//w==",
+	"7H39ctu29uCrYLS/GUs7tCw7SdvYs7M3Nx+3uTdtMrY7ndkqW8MkJOGaBHQB0Iqa8cw+zT7YPskOzgFA",
+	"UgIpybXcNm3/aCwSxMfB+T4HB597qSzmUjBhdO/0c29OFS2YYQp+vWI5v2Vq+Y4X3NgHXPROe/8pmVr2",
+	"kp6gBeud9nJ4mfR0OmMFta0yNqFlbnqnx6NR0ivoJ16UBfyyP7lwP5OeWc5tD1wYNmWqd3eX9M5L8fZV",
+	"GGpOzawaiWe9pKfYf0quWNY7Napk9WFdb9ooLqbQ2UU6Y1mZs4fr8VLKXDPzPXwe7RL+uVen+g3PDVMI",
+	"QZ0qPjdc2gFeyqKgh5rZzTEsIwbbEzuUHvaS6La4RrrXPfaPFHe2OeIFS6XINDGSLCg3ZCIVMTNGVCns",
+	"s3RGxZSRPjWkkNqQJ6PRoG0e9vvGHAI+PGmgwyiggyiLa4cNP7LrmZQ3D7V/d7axnkuhGeD3a6UkwDuV",
+	"wjABgKDzec5TagFx9G9tofG51uN/KTbpnfb+21FFNkf4Vh9hbzBKE5ovBGH23RDW5Jrb3l6I5TrsX4gl",
+	"+efF++/JLc1LZsEqyjyn1znDBd4lvZc0z4FalZwzZTiuhqqp3jRHO+Jd0ktpnr/NaiAKJJj0slLhYOHl",
+	"tZQ5o8K+nFGR4bstRrlhy8guJD1ZmlQWG3t575rdJbjrsa40MyZn2QvYuolUBTW9015GDTs0HAhx/RND",
+	"ldn5E1NuhK3dlQtsiZjm0fInD28ESeKRGDasAngYpz7Hj2E68vrfLDU9t/3vuDbrKGDHgT+4YcVWE7b9",
+	"uQGoUnQZnbpuncZFgAwTlop/6qlSCAu2pDdnIsO/dJmmjGXMQmBCeQ5/pFSkLLd/f4yA/CU1NJfT9SUC",
+	"X9thidCN5bAbV4o9x1da9bI2oQb1RlC0k564mJfIdrKM2y5o/qHWOzK0tfnI0tznM09FTX7zpsxzYl8R",
+	"qslcyamihSZ22wk3pA9QGY7L0ehJalvBXwzY/Tqd8KmgplRsfZTL5ZxdwG8SWpEFNzPyz4tXMk0IG06H",
+	"ZIybMJRzPSyomQ1plvUBRqfk83A4vBuckg9KFlwznBE8xCmNe9E5OTkYl3717XdE6dvXV1NtYgw7vJa0",
+	"vuj3ghF2y4Qh2v7PSCIFI4qlzH5wRrjRhGeEaxCuCxR2hzwjM0Yzpoic2M/VklBjWDE3doErPB9f6IgY",
+	"cW+I5iJlMEDmJkoWVJNUMVAmpCI51YYo5l6zrAbHmlxwH+zCN0OPu3wEALuEpxFq4ln0sV1CkOZNQPw4",
+	"W8Lqc2qYNh6UBPkQ6dNr2BtpgRTmG0dvOwgyvJcyi+H4rNrcA02Qm9tNjAzvx13MmLB0lvGMCGkIFXrB",
+	"1CC+BWGPPC9cb1GKt3EI6TVOXfHnsO6KP8d4si6vw3JxlPX119ucEbdIqz7SCv2M9MrkgSZyITzmR4Fe",
+	"zrNd0a5U+WZyR9URwFXHOfy6JooDha2Av04Q9Vl2cYi40G7u6VZiLbCcTTKt1nd0YpxOhdSGpzE9FLVW",
+	"0peKLKiyUn1gsZnanTsjOReMUJGRVOZlIRCT7b5qWaqUWa5GLZmVeYRv4TdxHL7hIoJcH6jSDEg8Ia8/",
+	"sbS0z99QnpeKJcSK5uoHL5gszetPqHQk5P/9n/8bpWcuWHwKBdOaTtlmLIK5Vu1jMA5sqQkBFn+cRjnL",
+	"hbHShxQ0nXHBDhWjGTywrUkfRKeQ5ueJLEWWkFSKSc5TkxAubmnOs5/tlJk2cba29WJhbl2LXWmPS4zC",
+	"5NZZW6vSLMa+HVqhILWiSxvppNSWYogaMN6oWL6f9E5/2mDG2XFeUUNfF3NjKWzL5heos2//wTs53b6x",
+	"U7Z3GwE+Qgtpt48+ONGw/Uczlt7MpSWhHYa6KLUVQrt8cm4xudzti0zxWyZ2+UKXxW5DGMV3+eANF1zP",
+	"dtsVby3dfUwicheo40CTjBnKc50Qmi/oUhMqCJIdapsTzvLMtrJwJxIpyxIM6WuGWmIYkrhJnJI6yoIw",
+	"H/dyOR33EuD/2qq1g+FY9JLep8OpPHQEWND5T0iEHy1eqAlN2ec7tNr/05DmXJivnkY1HhPXA1cYje3P",
+	"tXXUbuV2O+dZRfM1pgPLlxMyBvN36DQltDDWLe42T8pCqhv0523gq9jHxul6Ut40XecUGfdOCUVDDswL",
+	"mA0paMaclmnVX3yaEGvg2N6+07ipKPpBpssbK8snNNdskFh7weIU+maAHc+ltoZE3/1rjU+HDduDqhp+",
+	"S8QI4nPdu3QTN7VxevF3O+4UDLJ5uxy73rhd2G5X7Gr1ie28GOhpw3I89+lcjGsUW8lEyWKTVnteihb/",
+	"GXzdPcO6AOqaZK1dbJ7XSxNx66BpI+hcz6Tlspr/wggXBFqTvjPXgRkaaliL+ebYXnfPVr5ZWxS94PGO",
+	"tt1hO2An1FDFafUjAc0n7bBEA6jheIkMEoRdx7ZMXJtx78yxHucUsbI4B8EWTJXK0lClcHb8+kYGBtFp",
+	"R1X2T9REjjguY4bx1vuBA3RuyTvZKY9A7gJfl0LLnKEZ5nwMzns3JO+4YKAnz9GxYWZsSWiWkXJure9C",
+	"KvuMipodXtBP78Gt+HeL02fOZ6ENuKyMhfiMasvcRUo9m49x+ZzdsrwOw1xOITQ0kb2kZ+3InufeFrOu",
+	"S/vWKJqyKGgN+2SiXA6U/XZrwYGCLJQ0jHCzvbUQlhgTFSsbiot1s3Rz6tzdoIx2bLFybaICQVE9a3P+",
+	"eB4b8YFuxk0jwaWB3W9Yg1PBO9eAbWJr2JZaXLsNc0FVvXMq0CQ2E6fFtIDTsetfx36TapANC0ETonMh",
+	"0CS2EOekik+3TVW665rPFspLh95SQaj58dvMsyqnjZoZNY5Gg40fcVLcAzMq27JrCb7RuAfSe9xbWgPp",
+	"8VWDeWWJBAdgmzXkXX0PhqF+8FZ4xv2WsFnb+yzR57PJYek6jU3lW0ZzVHmb86jE9r2lLyS46B0VIfyI",
+	"5HLBVA2nDzRJGc+5mGqXN8E1aCr96yVxqTHkyVcj+x8pID5AU8NvGbHiIyHH8MJImYPtphNy/NXXX399",
+	"cvyVwyk5IRgABKx69uSrb74ePT8+qd7OGJ0PzlDop1QQwW6ZIopyzSDcwyfGviyG5AUmGdj+NM8YOfa+",
+	"ebcCq4UpZqHEMozWPR2NiKCFfWfb0dwuPyOKiikbkh+EZsY7GQy9YU24uNXrmN5Q0E/fsUKq5d89ma1Z",
+	"gV2pQ5BnVFNg7tfBpZT5Sx9D3/Fzg17n73b/9i6KkYI5p+yahqNY0H5TWjBi5T5a7e4xxJ4sb4ZXTvtZ",
+	"DTpYHaMliANdOHFjMWZiN9B1BugsBSSmrLKqmsaxwqmwhzdOQYmOGHoGp0JtyKjT2r64cFy3mydbiqiG",
+	"J9zU+6eG9EcJuMYAZK2Bt3lOlywLuNEc7lu5IAUVy+ZQBxhF12RhdyyVcw65W875EvjCQYi6t40N+7Al",
+	"7LC1jofnfTpcW+zOvUep7FHIz7Ozy+xNLPRa7/RAE8PTm4odctiEbfXyGI18Twum59Zy2Dkpo8V5EksJ",
+	"iMmL91UGU6fA2Crks3X8pSvK1Ob1Av6+Vb7WymAtHi638hdpyuZOP9zeZbVLdFqxVCq0vLMSU/JiFuLK",
+	"rH1AN/i2OoT+ByWdztxcwTw834Ad2C7WNXotIjFV4h0djvKx4SmRN2BQo4yt2a8HGiU0+F3lDXphq1aV",
+	"UwQN9rpTQCc+aqvRo+ti706viMnge/hMcjnVMa21XRS0Yaqpy96tNEovrc8BVWJjddryNeJYZ1sV/BUz",
+	"pRJOUeq7jRokJC0ho6epdkTTNf02bB/eb4C4U1+WN7066KLIWIr2OPPadt0jzcfj9C7ftOTxhHy4qJg7",
+	"0AQakBB1SFyIwmkNU37LQFDV41D/1lIMz+niO8c+IfLv9f2ubXBWgcsUcCy6+wNs1mLQ7Z6LCfnKjpPQ",
+	"PN8ieu04TzxIWCE1NkuCdxAk8szqRZ4/QTwQmw2G20f2tsqUrTn6kypRfScusnNaUCz9JyT5xFN5Ep/x",
+	"4NCl21I+L8VL6GZHrcBTYkE/vWNiavWS49HTb559/RVYDeFZsjW1NDPIzxr+UMVopsF9PAd1lQMx2RbT",
+	"XF7TnFxBp1ekb4WMLA3hJgkPuSalyNiEC5YNhuRfbG4I+0RTky8bNOnlk1MbH5ga74cxLsls0zDuyMEl",
+	"VVNm4ikwLbv/Rqqbe+59K6laCQPKstCG0eA9k4pPuaD5AQice2DO9ubTekyKcLEyCTLj2ki1PCMjcHkE",
+	"c2rYi57wqFu+q2G+MKsWKMd9UcKFCZqyN7Jwa9puzZSt5NwkgKHDBCfQMuX1JHnnQE9q2fLBFXm/fHl/",
+	"1Gm/kj5VLfYU8wnQDyPo9QEK+kcS73bzLnl6E5+PfetsV0kmXLHtY0nylqmczhshxRs+7yWIAb2kBw60",
+	"6I7OaanbFFc7mxZXtMszhhakj/G+k1FCBFvY5xOutBkklob/8fqSHN0eH3kLXR995tldw6/TBT6PcQC4",
+	"mO7NC/aLFKwlIvWbCf1VmR7mWW1XAH4NNXbJ9/WgeWx9wJPnqtFpnxP2aa6Y1lwKYOBu1adkwm+Zd9n2",
+	"Cy5Kw8hMlopkdHkoJ4eFFGZG8P/u0YKxm0FCNP+Eol6744KAXJgiRPwcpCL9v9n+8mVC/pZRDv/aHuAP",
+	"6Bf+WjKKbdBQfT7SgxXhdvJsMwhY/CSGNbw/sYyAunpL84RQQ3JGtSHHOrG6Cw0pUKT/fKQT8qxIyPHs",
+	"yagYnDlqAv8nYAGXYmVuXz19GG0tieli4RzIfvSpGpcKR3c9n1p1PlNDKDLDTDJNFjOeM8wIx9xv70L0",
+	"3kNrUwhpgl1xSmzH+Nq+wRwO0BkSAkzRv+PGWyfURMwT3JI51ZqLKSkYFTiXicxhmyXhls8Bf611ScVy",
+	"QZcWiDsz5DpDW+e7b198/wKoitg2dsuA6vo+4vPD5ctBBGcehDNuq6R6vhTXoYIc2Fo/CkrHphlVXXdN",
+	"y4vg5rSC0zDu+Q6RDndE2eJF3FV9w+fzWMTjx9nSIyJml2OHfUcWwM8gOA15SYCOcwVxSstQWpLqjVvL",
+	"PaQUfBqD04q/q8P1ukUCZeexxAdMx2w7BNx+pHc/h207HMEWrq+CuPoSTnh2SqJtgxyX1cnJ1SSke5wE",
+	"7AbhjOoXZex06o8zZmYuvu7rHlhBQEszI30X2QYPbfPUXuPMur5gqWqcAa299seNvDyYGWPlgZwzQefc",
+	"cux0HpUHwhWBiL6AuNT2nLQKZcXSPNo4l5sjkSJfopvHbhNQrkZG5Y8VXjNI1wYIYqh4MVs2VP2VzCjf",
+	"T3SBilEdfbXqnA69hG9iiLZmOex0xHuFemNmwzbnAV3dDjz9Vwezn0/dAOggF4/GOySSvFQsY8Jwmut6",
+	"bhRUomAaQ8Yk7LUiRTr3tADxCTjbpc/cuSjCRKqWcyuc7D43SWQ9EYBHLAY65/9iS4dWi5BwcMOWZCox",
+	"yBGoBfKbUH9Sy0466RjD9u7PPCsCXZFQigbqnMRMgYhM0XrhRGNztGuqeQqDrXT0dPT8q6gWdhNL0rxm",
+	"VNk5wqThaKtznrrJ282Xiv8CSH9K/o7N8ag6dIlH1becgzv74kGNEOslbhb2D7uqKMxLzVQc7q2QiIO0",
+	"JUS2tns3bCvIrqo69m0HMW1pQK/ael5QGEkUm3JtkaifyVQfee16WGSDIbkqVX6FOU44J8I+pWzuDixX",
+	"NOf7A/+TfcEFpF1fZTItCybMFQJBM3ULyX56wZRezZUCG5tIK84WXLNIFqdjHZu4necyd4AB7Adkb12i",
+	"waqyimcMkdXPGly7dsa64dEqFV/BjNHTb0C3MEzZvv+3FZH6f54eHW0h6jfjuZ/OJm2na4HVnryfM/Hi",
+	"w9uwyOjZhOqIsTd3ndRfz+upKx6AKTQFM9Z+QPr+LZkraWQq80ESsKZPxdpsDnRNRA88M7ctv3v5we3G",
+	"gcYBBw0+u6tWsmJn1nbvpxeH/4se/vLzR/fH6PD5zx//+3/1kkfQZIIeVpves+OTNjv44ZWA5gZbqJ6S",
+	"tU0kP5y/O7M7g+8aW6ONYrSA09ffXl5+IExkcJzozO/7qZeYkkyYSWcNkns4QoupLx2cNG7yR50NW7Cf",
+	"7WrpMKO7pvQD+FB39I7uzF32h8KxSMECqttYjo/tzggr5mYJAqUU9h3LMCtwRVo+KhE8GAauba2Lnt7L",
+	"8R3JJ68VlRrWA2T2twVAzkz4HQJl8DIEy5LGEd4oyyy4eIsjHu/Csja4ex8a1nXycjVKcGpJV9K825A4",
+	"+buQ+PYY5nq7qBV52cgKwiAd02t0GHHe16vKDMlbox15WYm8UNywQ6sGbGXvpFJoqB5yy1zBkEgg7VUo",
+	"m4JmdCgWNLGqpDtRzZWv5qMHtSpLLgAXaur4ZOmHqajEtRU92XmwwOPFjuoAs0Dy39XqDvGcESbgadyF",
+	"6V5GKoZBEiJWTHL9JuR6ST68uHz5LUR/AExGSsyKdtCratEQLgglSi7iDpsII9gYGmwJM++1ehBSoZtt",
+	"Ba8kimO7xA+bOSi7cdEdVKx9c6iOpW0p+wsu6k+P10RGhaJbodFf8qRVduPUSsXN8sJye3fmDV0NvgYq",
+	"Cz6QqkuwTKDqKZzxXeel6B0nzBdtInJC9EwqQ/5Jb6krChgKDwK/haIVM6kNWkJD8oKkObd8y9vzeixA",
+	"/faKZkI+vL+41ISGzCmI6apSoLsT8964sRacLnNz5oKWC8qNVdekIM6ND+63seCaBAxxPcA50ur0ua+B",
+	"UTvRaFktJsENx2IsXkPQ9uj22DvpiGAs0+RqSz/RVa2oFroWwPVNsInov3z/6vV371+9/vnFh7c/X77/",
+	"1+vvB0MC9aY0oYqRq89jjMyMe6fk8xgCg+NeQsb+KMG4d3d3hZnghpvcbqdtU2CKxC1TGvdwNDwejiAu",
+	"4ezP096T4Wj4xIVXAFWOZnA+7xf7t2NbwdR9m/VOe/9g5lvXZKUO78lo9GBVeN0pwVgZXit+hg1M753+",
+	"9DHp6bIoqFrCkb5bJpjW5NAnTab2FwBfg72H3x9ZdFp2LvUcW/wmK4Wxh3a/no2etHUT5hUKF7fDxXbI",
+	"a4DJqKHXVLPgEQHCsVRiKazgUx+EsFiYlkqB6QuQuz0+Sqvarm3Q8+Vfk0ZF8pbc56rJ0Uop7buPe4S/",
+	"n2NkA6wx6FYJ2/AUh91qG2zr451aP92l9ckufT/bYd53dYSx+1BLAdKYJxQrAqsTz0A9Kyd9y/2R8/lH",
+	"XLtakoM1NDqqzutswCZ34OfX4lQSr4N/XWZTZi4ta24WXe88+rlPBHXrbcFPBNufEz2/kxnLDyc0hTPO",
+	"QhtVpsiwnOcflRXnFpS3zQC0rnDQpxNHMc8a3eeYHryCcTH8qYp/b7W5jWJJn7uuAOi+ASD+qbdVrCHX",
+	"+H67fJadb4p4Vr8o4tnmeyJaZl0qLVXnevdJbz47PaZ7kDmdgqpoMWb/RPc4ZGRXCwtqphcPfbm1SCFT",
+	"WjDyNmPFXBom0uXhvxi6bbR9cS2z5amLlSnsGjUMdOaQ/sloNBgS6OTGfUgFRNTGAj9+Ono+JD9aYWM1",
+	"+yTE4hoHnRq6vVQhqzCkesGlF1wD5aN63KRs9G+el6KFtENU3CHmyopX78OoQrDPkk25OxvFFdzogXgO",
+	"NsffZbZ8SBR3vt27psXvjjruk7baBBnUQXDVzBlVOWeqOoGk2xDOogsg6glS1j5niSDLfm+ydvR8l9bH",
+	"T/bGgJ6enDwGu4KaRs7uhzrWoe5CXZzDKYhOyy5G9tsT5W9CIH9ONe8fzPhq5Yt1keBK74dC/XirkY7K",
+	"AMwu2mXH8SKru4+rmHUU7mhp1RnxKPdeLVd3gUyr6QoByi8DCV436x54axM8g1y4ZyrbwyYffcZU5LvV",
+	"m9W27jiJ3noVEpzbb77aZHN67ayJfB+kNr60yX70h3Cn0+NqD6tVS1rwHpSFemljX4SEXLOJVOyMWGXT",
+	"2ozIKzKnQJw85kTP3ZzOgjqLnmn9l3rx26oXuDGroQFKXKgoxBeA44DNU9Vb8uUtcCsjCskRRqDuzUla",
+	"aR5LO6NO89jKSSgrPfydIePjSCZcPqF47i1LiDsNbjWQyj61FO496zFU0jFsad4p0+WdelW/0mY31Gpe",
+	"D7pX7bZxg04L967W/Cf1uVd3iNVzLSp950BjgVVN+nA8snH5EtYPlI3MET2IOXYeRkOqovOt2PnaZ1as",
+	"DLl6yVq+9OsCLZ+uFayg1/KWYeW5cB5zdOaupcKEziSU5rTAeke1OYThD9++csn97k6DmN+RtrtJ1+o/",
+	"juLuzNXLjqYMK8m63YMDwjnXhotpgmU6j0ejUbUc+6v1DtZ1x+tOl/Ku5f/U4HbqotNNgIc7z7Rx9/ZA",
+	"dTIfwocr0pwCg90QyyW4KJl2yUPcDIlFaPy1ciLElYWAdPyELLjQtb1Z9b019vJXbNI+2VtVZffO1TxH",
+	"+jhE6DQ7itxq23IfjHau0CvUJ0/JWs9XrjS88hvBMmI5B6H+bMChZsKMhWccVzy78rX5V3Y9IVfQ6ipc",
+	"KpOQq4waelXdK2P7tbg8GItSGJ5Ha0+dkavGpl15DdcnlkF5ypWLEsbissImrslC3jBBrpfNeDXgjVuL",
+	"XTTNrIjtC0nmMs/hhjPQzJjINKFjkcqisNOGowV4Bv/4Wah3gEl0PMuhEv6fVeagZDG8YBZKYFQ/uD09",
+	"cbWVfq3uG8/ZtgjoIn6aXKUyY1d4tKNW4ggwx8WgfSVcRq7ZlIPOVhW9GovaV66KTYhjW+TC8gzI3rBA",
+	"bH0oMqMW/+AGn3A7pJHyZixCRdureqEkN9Urzf5zhRW9NKnfcpI0Yx2uwLkjgjMyIlyPRVUAF1M2QrFa",
+	"UwNRKTKmgt5ww5Y6IRoVCZ90xXV1t5Cd5FiYGSuIryVml+uPQwFMCJ1SLs4caeXUkjdePav9TUVskWAr",
+	"bRC8FTB1SAdjGRFyMSTgOoMlFNRY88pyAOwwO3UlMjNGilIbUvj61NbsHwvcClfbCj0BFovdlRl47N9C",
+	"dEiejp5WiVmu9BVexk6EVaDSWaieNRbujLKhN1ZWueJYXl1hCtRWZnCiillRwsNtWk2V6I1UN95O20tk",
+	"BwqYbeWZOX4Mt7VDu9+bMv/lxEE8XQM3o4jd4YLPqqoblsf2kTUkkwaRu2R4dJZFzVHFDFbl2Rv/PtDE",
+	"Fel0lNjgqf1aEe1B4uJ/ZuZWaK0kFZw3Y5FzcUP6NHSIGqzjDG68BEocQQ315ns/5gAZfCULxsJbWhxL",
+	"4qRUYYH1W6YsU3nevNjItXLJ89JC3ntLIszh3EI46sX5DWj1T+bHWaWnEHy2sibp0AGQ2CI77GDp6KhR",
+	"mKfVWr4IrfZoqDQqCLV50f1Ehr/vxJUwz4TIPNsme+Uf1jLy9U7rVZ5Cfe0heU3TGRbIckWnqCGFdPdo",
+	"AeOYyQWoBAUVy7FwJ7CxJgcUfgDeZW0Txc5qrpt19hb8x/7qB6h91JquEqo17UeBWCl698h6RFWK6g+T",
+	"fvHHVyQQsITGbo7QkUQLSwuuDL0lEHi1WpsQ8y99nb4IEwz5Gag4rzPDV/C8ge0NpHsaPe/HzGOEIR6H",
+	"veFyavtyVt0Mw6ubPW4YmzvdDVQecAoDDNpSX9qBOnoUSq6Ll+EXlaQSKAiUB7hXqlbI9R6uFA/Guj+l",
+	"SUNHUOR0d6280XNrKoHt+/eALljJ9YvDmgsj53W0ATsMCJuLKVJ6H/5PczirFIh+ird1t/DVI/S07gkp",
+	"8LbGv5jI/kyQFWxHx1nirwFzFXpR+qIvXchFhQv1ciCtdoY/DrPP7asXLWnZwdpZjN91dnzloAwG4PXS",
+	"lTS7a03KAMXqMpzf2Ie+3iyx9cjqeqgjE8tv8hB7BIX9y09Rsq1P7pvQ5GqnUUHqh63PgJU4/71icLa6",
+	"CokUVPCJ1VyoIaXK64GTdU5z9NlSwoo6v4oPE+Bp7vrJ542a00IasmSmVhe6K5dmQAqK4QCIS/j1JL5K",
+	"G7r6j0fow4eTOhhAnUiVsv8BN3RhUrB32mM56VNiZlKjgj0WIGHRychoOqtHNSDYinEHq2uD68dnLQhX",
+	"YLhWMc6NEkIeMdsedf2KVXTmSjjDgN0y4cAIOsIaFD2Y6qfe2pILADaxM1fVpdkfd7fB/qBZjI8jWc5Z",
+	"IW+BBNakS6f5Vhco+5XcG6T2l6J2nVvOF9uGyozDAha7228OkN9bIgONmpp0Fg+BBI7LNZacs4zJKn4V",
+	"U+4LthhYdoxH3OgN8y+Ri4uMVIXSxqKeXgPBEigfrOvs4ECDv9vViBiSc8tI/DEsTJcODoaxCFN07ZET",
+	"4sWo7hsLsTPvQ9dkykyIt0jBMJoCC3Cln6jIxqIGDKiXu7SMdTWYDCfMZZ5hx0bKGB/FijSPonK54jeP",
+	"nAPfQZk4ob8cpL+5vnWokKFUNOYJJyFyjmWS8iWePoCj60Y3aEIqUtvZSt2qF3prNex+9I32iIT1cnRt",
+	"pnk9AfWLOint47+NFTaDT9W1e+iXxX3Vg422ogPsnhhXs6zjI9uK0aKD67jj3l8/Bh/7AnJAPLQIJT+c",
+	"v/P3DLrEpOaFQ6tcpHa64Oiz+3v5FpyH7lfEfxg5x1Z92nmWLVLCIR6ebaRQ+M7hsL/heR4OT/Svmf3H",
+	"1W60VqG/srBZNHEsfHXDeMKFG6FOeQ0KOHnw0w8xtH8t0OI9W1u1Xy+ogn8dDvuN6Y2JDFKGQlVQtVIX",
+	"c+mdtWA6TBTTs1BfNET4IS/R0eEhzyK0uV10tBVp/ziG+SOHUmPCu7LyKo54FuhOCob+MSENce6vdtu8",
+	"dUdGjy1IV5WwP+fGO9M+uu21u5F9JeLBPUx8tx8+ZBY38N/gzYyubK9Fp5xN/L0jcHJjSGrlilHUrUg4",
+	"MpX1XG5rMYx9MfKQrAbFy2EtQ3LlCquewmX3V0SxQ3wC9yT6WsINmIA5rhhWazOapLLEbNK16r9nte6h",
+	"zuuV79J+2W6bP4qK+9vY5vekTIsF9ZPof9nuD5ncBIAltAHxA2dvez3ZW2jgVnNYbP9EBMd0mpiE3vaA",
+	"rkOMvw7pfkkHplYQqgLJrz5tW5coK/Vcq1rOP320WODyTuENlJbGy1COjo5Pvh6OhqPh8ek3o29GgDGf",
+	"DusOpEb9a2voRY2xD+8vLqsjRJjCunLUeLVQPVx1Vu89IU5IUU0uDBUZVRnxbirSr/TgJOjEhhdMG1rM",
+	"q0eh1Kg7yKsHZ8SdByC1Q4h4KrW6venk06chuWBwd4sO1Dssotage/2S5vkHB5m9iqkPdJlLmu0gp9aK",
+	"iMAZXNKnYmmXOugujHyBdwYw4e5JrtWxcAdBTkYnpA9V9ubO7T44g3OXcCbM79oramgNSDhos8D6g2NU",
+	"o/s/HEqdl+Jlrfj8F4lT/sjLwuozfrEt2FOHRw19QvH+/aCP7/4PiT71iw2+VPTxGeZVrVBX1U2XacpY",
+	"xrJBO0K9cXkPFT65yx/2gkzY9x8Rk96EKzG+dDTC49KunEjG6VRIbXgasAr3cCeUqu4b2QtWhe7/iIh1",
+	"Ub+L5UuWcPXKw0ns8hE4XtuOVgFQduC7u/8fAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
