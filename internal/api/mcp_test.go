@@ -42,14 +42,15 @@ func newStack(t *testing.T, roundTrip bool) *stack {
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)
 	roundTrip = roundTrip || os.Getenv("CODEMODE_ROUNDTRIP") == "1"
-	w, err := durable.NewWorker(store, runengine.New(runengine.Config{Egress: egress.Local(), RoundTrip: roundTrip}),
-		durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	engine := runengine.New(runengine.Config{Egress: egress.Local(), RoundTrip: roundTrip})
+	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(context.Background()))
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = w.Stop(ctx)
+		engine.Close()
 	})
 	s := &stack{url: srv.URL, store: store}
 	ops := toolsettest.New(t, toolsettest.Options{})

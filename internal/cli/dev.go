@@ -143,8 +143,9 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	// One /metrics, the API's, shows the worker's metrics too.
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: policy,
-		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes, RoundTrip: roundTrip}),
+	engine := runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: policy,
+		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes, RoundTrip: roundTrip})
+	worker, err := durable.NewWorker(store, engine,
 		durable.WorkerConfig{RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: durable.NewMetrics(reg)})
 	if err != nil {
 		return err
@@ -170,6 +171,7 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	drainCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	stopErr := worker.Stop(drainCtx)
+	engine.Close()
 	return errors.Join(serveErr, stopErr)
 }
 

@@ -129,6 +129,10 @@ var _ durable.Engine = (*Engine)(nil)
 // New returns an Engine.
 func New(cfg Config) *Engine { return &Engine{cfg: cfg.WithDefaults()} }
 
+// Close ends the engine's sessions with MCP servers, once its worker has stopped (a later run
+// would open them again).
+func (e *Engine) Close() { e.mcp.Close() }
+
 // Start implements durable.Engine.
 func (e *Engine) Start(ctx context.Context, spec durable.RunSpec, host durable.Host) (durable.Outcome, error) {
 	rt, opts, execCtx, done, err := e.prepare(ctx, spec, host, false)
