@@ -265,7 +265,11 @@ func runResult(r gen.Run) *mcp.CallToolResult {
 		if logs, _ := res["logs"].([]any); len(logs) > 0 {
 			b.WriteString("Logs:\n")
 			for _, l := range logs {
-				fmt.Fprintf(&b, "  %s\n", compact(l))
+				if line, ok := l.(string); ok {
+					fmt.Fprintf(&b, "  %s\n", line)
+				} else {
+					fmt.Fprintf(&b, "  %s\n", compact(l))
+				}
 			}
 		}
 		if warnings, _ := res["warnings"].([]any); len(warnings) > 0 {
