@@ -61,6 +61,25 @@ func TestMCPToolsetRun(t *testing.T) {
 				require.True(t, ts.HasAuth)
 				require.Len(t, ts.Tools, 7)
 
+				// Fields of other kinds are refused.
+				for _, bad := range []map[string]any{
+					{"name": "x", "kind": "mcp", "url": url, "tools": []any{}},
+					{"name": "x", "kind": "mcp", "url": url, "secret": "s"},
+					{"name": "x", "kind": "mcp", "url": url, "document": map[string]any{}},
+					{"name": "x", "url": url, "auth": map[string]any{"type": "bearer", "token": "t"}},
+					{"name": "x", "kind": "mcp", "url": url, "auth": map[string]any{"type": "bearer"}},
+				} {
+					status, body := s.rest(t, http.MethodPost, "/v1/toolsets", bad)
+					require.Equal(t, http.StatusBadRequest, status, "%v: %s", bad, body)
+				}
+				// PATCH lists the tools again, with the stored auth.
+				status, body = s.rest(t, http.MethodPatch, "/v1/toolsets/m", map[string]any{"description": "again"})
+				require.Equal(t, http.StatusOK, status, "%s", body)
+				require.Contains(t, string(body), `"hasAuth":true`)
+				require.Contains(t, string(body), `"path":"docs.search"`)
+				status, body = s.rest(t, http.MethodPatch, "/v1/toolsets/m", map[string]any{"tools": []any{}})
+				require.Equal(t, http.StatusBadRequest, status, "%s", body)
+
 				status, body = s.rest(t, http.MethodGet, "/v1/catalog?toolsets=m", nil)
 				require.Equal(t, http.StatusOK, status)
 				require.Contains(t, string(body), `"path":"m.resolve_library_id"`)
