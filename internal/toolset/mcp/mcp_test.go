@@ -128,3 +128,30 @@ func TestSessionReconnects(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `"b"`, string(out))
 }
+
+// BenchmarkCall measures one tools/call over the pooled session against the Go test server
+// process (text result).
+func BenchmarkCall(b *testing.B) {
+	ctx := context.Background()
+	cfg := mcp.Config{URL: mcptest.StartGo(b, "")}
+	raw, err := mcp.List(ctx, cfg)
+	require.NoError(b, err)
+	m, err := mcp.ParseManifest(raw)
+	require.NoError(b, err)
+	var pool mcp.Pool
+	defer pool.Close()
+	tools, _ := mcp.Toolset{Name: "m", Config: cfg, Manifest: m}.Tools(&pool)
+	var echo run.Tool
+	for _, tool := range tools {
+		if tool.Path == "m.echo" {
+			echo = tool
+		}
+	}
+	c := toolcall.Call{RunID: "r", CallID: 1, Key: "r:1", Path: "m.echo"}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := echo.Execute(ctx, json.RawMessage(`{"text":"a"}`), c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
