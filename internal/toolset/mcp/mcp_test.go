@@ -86,6 +86,18 @@ func TestListAndCall(t *testing.T) {
 				require.NoError(t, err, tt.path)
 				require.JSONEq(t, tt.want, string(out), tt.path)
 			}
+
+			// A tool the server no longer has (the stored manifest is older): the server's
+			// refusal is the tool's failure, and the session stays usable.
+			ghost := mcp.Manifest{Tools: []mcp.ManifestTool{{ManifestTool: toolset.ManifestTool{Path: "ghost"}, Name: "ghost"}}}
+			gone, _ := mcp.Toolset{Name: "m", Config: cfg, Manifest: &ghost}.Tools(&pool)
+			_, err = gone[0].Execute(ctx, json.RawMessage(`{}`), toolcall.Call{RunID: "r1", CallID: 8, Key: "r1:8", Path: "m.ghost"})
+			var te *toolcall.ToolError
+			require.True(t, errors.As(err, &te), "%v", err)
+			require.Contains(t, te.Message, "ghost")
+			out, err := call("m.echo", `{"text":"still"}`, 9)
+			require.NoError(t, err)
+			require.JSONEq(t, `"still"`, string(out))
 		})
 	}
 }
