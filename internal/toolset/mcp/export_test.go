@@ -28,3 +28,14 @@ func (p *Pool) DeleteSessionForTest(ctx context.Context, url string) error {
 	}
 	return nil
 }
+
+// SessionsForTest is the ids of the pooled sessions.
+func (p *Pool) SessionsForTest() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var ids []string
+	for _, s := range p.sessions {
+		ids = append(ids, s.ID())
+	}
+	return ids
+}

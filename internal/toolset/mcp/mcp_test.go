@@ -111,7 +111,8 @@ func TestListRefusedWithoutAuth(t *testing.T) {
 	require.Error(t, err)
 }
 
-// A pooled session the server forgot (it restarted) is replaced and the call made again.
+// Calls share a pooled session; one the server forgot (it restarted) is replaced and the call
+// made again.
 func TestSessionReconnects(t *testing.T) {
 	ctx := context.Background()
 	url := mcptest.StartGo(t, "")
@@ -133,12 +134,26 @@ func TestSessionReconnects(t *testing.T) {
 	out, err := echo.Execute(ctx, json.RawMessage(`{"text":"a"}`), c)
 	require.NoError(t, err)
 	require.JSONEq(t, `"a"`, string(out))
+	first := pool.SessionsForTest()
+	require.Len(t, first, 1)
+
+	// The tools of another runtime over the same server share the session.
+	again, _ := mcp.Toolset{Name: "m", Config: cfg, Manifest: m}.Tools(&pool)
+	for _, tool := range again {
+		if tool.Path == "m.echo" {
+			_, err = tool.Execute(ctx, json.RawMessage(`{"text":"a"}`), c)
+			require.NoError(t, err)
+		}
+	}
+	require.Equal(t, first, pool.SessionsForTest())
 
 	// End the session on the server's side, as a restarted server would have lost it.
 	require.NoError(t, pool.DeleteSessionForTest(ctx, url))
 	out, err = echo.Execute(ctx, json.RawMessage(`{"text":"b"}`), c)
 	require.NoError(t, err)
 	require.JSONEq(t, `"b"`, string(out))
+	require.Len(t, pool.SessionsForTest(), 1)
+	require.NotEqual(t, first, pool.SessionsForTest(), "a new session replaced the one the server ended")
 }
 
 // BenchmarkCall measures one tools/call over the pooled session against the Go test server
