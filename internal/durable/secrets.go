@@ -17,6 +17,8 @@ const (
 	whereToolset      = "toolsets.secret"
 	whereRunWebhook   = "runs.webhook_secret"
 	whereSubscription = "webhook_subscriptions.secret"
+	// whereToolsetAuth is a toolset's auth (toolsets.auth_sealed, migration 00019).
+	whereToolsetAuth = "toolsets.auth"
 )
 
 // seal encrypts a secret for storage; nil for no secret.
@@ -51,9 +53,11 @@ func (s *Store) openSecret(sealed []byte, plain *string, where string) (string, 
 }
 
 // secretColumns are the tables holding secrets: key column, plaintext column (from before
-// encryption), sealed column, and the associated data.
+// encryption; NULL::text for a secret that was always sealed), sealed column, and the
+// associated data.
 var secretColumns = []struct{ table, key, plain, sealed, where string }{
 	{"toolsets", "name", "secret", "secret_sealed", whereToolset},
+	{"toolsets", "name", "NULL::text", "auth_sealed", whereToolsetAuth},
 	{"runs", "id::text", "webhook_secret", "webhook_secret_sealed", whereRunWebhook},
 	{"webhook_subscriptions", "id::text", "secret", "secret_sealed", whereSubscription},
 }
@@ -105,6 +109,9 @@ func (s *Store) PrepareSecrets(ctx context.Context) (int, error) {
 			return sealedCount, fmt.Errorf("read secrets in %s: %w", c.table, err)
 		}
 		update := fmt.Sprintf(`UPDATE %s SET %s = NULL, %s = $2 WHERE %s = $1`, c.table, c.plain, c.sealed, c.key)
+		if c.plain == "NULL::text" {
+			update = fmt.Sprintf(`UPDATE %s SET %s = $2 WHERE %s = $1`, c.table, c.sealed, c.key)
+		}
 		for _, r := range todo {
 			secret := ""
 			if r.sealed != nil {

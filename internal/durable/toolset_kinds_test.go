@@ -1,10 +1,13 @@
 package durable
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/pgtest"
 )
 
 // A toolset's kind, source and auth are stored with it and read back by every read; the auth
@@ -49,4 +52,22 @@ func TestToolsetKindSourceAuth(t *testing.T) {
 	cleared, err := b.store.UpdateToolset(b.ctx, "m", ToolsetUpdate{Auth: &none})
 	require.NoError(t, err)
 	require.Nil(t, cleared.Auth)
+}
+
+// Key rotation seals a toolset's auth again under the new key, like its secret.
+func TestToolsetAuthRotates(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	ctx := context.Background()
+	auth := json.RawMessage(`{"type":"basic","username":"u","password":"p"}`)
+	_, err := storeWith(t, pool, keyring(t, 1)).CreateToolset(ctx, Toolset{Name: "m", URL: "http://127.0.0.1:1/", Kind: KindMCP, Auth: auth})
+	require.NoError(t, err)
+	n, err := storeWith(t, pool, keyring(t, 2, 1)).PrepareSecrets(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	ts, err := storeWith(t, pool, keyring(t, 2)).GetToolset(ctx, "m")
+	require.NoError(t, err)
+	require.JSONEq(t, string(auth), string(ts.Auth))
+	_, err = storeWith(t, pool, nil).PrepareSecrets(ctx)
+	require.ErrorIs(t, err, ErrNoSecretKey, "a stored auth needs the key")
 }

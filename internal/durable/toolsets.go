@@ -40,9 +40,6 @@ type Toolset struct {
 	Deleted bool
 }
 
-// whereToolsetAuth is the associated data of a toolset's sealed auth (toolsets.auth_sealed).
-const whereToolsetAuth = "toolsets.auth"
-
 // scanToolset reads a toolset row; its secret and auth are still sealed (see openToolsets).
 type toolsetRow struct {
 	Toolset
