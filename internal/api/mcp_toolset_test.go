@@ -59,7 +59,7 @@ func TestMCPToolsetRun(t *testing.T) {
 				require.NoError(t, json.Unmarshal(body, &ts))
 				require.Equal(t, "mcp", ts.Kind)
 				require.True(t, ts.HasAuth)
-				require.Len(t, ts.Tools, 7)
+				require.Len(t, ts.Tools, 8)
 
 				// Fields of other kinds are refused.
 				for _, bad := range []map[string]any{

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -39,7 +40,7 @@ func TestListAndCall(t *testing.T) {
 				paths = append(paths, tool.Path)
 			}
 			sort.Strings(paths)
-			require.Equal(t, []string{"add", "docs.search", "echo", "fail", "keyed", "pair", "resolve_library_id"}, paths)
+			require.Equal(t, []string{"add", "docs.search", "echo", "fail", "keyed", "pair", "resolve_library_id", "slow"}, paths)
 			require.Equal(t, "resolve-library-id", byPath["resolve_library_id"].Name)
 			require.Equal(t, "Add: Add two numbers", byPath["add"].Description)
 			require.Equal(t, "Add", byPath["add"].Title)
@@ -98,6 +99,20 @@ func TestListAndCall(t *testing.T) {
 			out, err := call("m.echo", `{"text":"still"}`, 9)
 			require.NoError(t, err)
 			require.JSONEq(t, `"still"`, string(out))
+
+			// A call without an answer in time fails once, without being sent again.
+			short := cfg
+			short.Timeout = 300 * time.Millisecond
+			slow, _ := mcp.Toolset{Name: "m", Config: short, Manifest: m}.Tools(&pool)
+			for _, tool := range slow {
+				if tool.Path != "m.slow" {
+					continue
+				}
+				began := time.Now()
+				_, err := tool.Execute(ctx, json.RawMessage(`{"ms":1500}`), toolcall.Call{RunID: "r1", CallID: 10, Key: "r1:10", Path: "m.slow"})
+				require.ErrorContains(t, err, "no answer within 300ms")
+				require.Less(t, time.Since(began), 550*time.Millisecond, "not sent again")
+			}
 		})
 	}
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -72,6 +73,11 @@ func executeFunc(pool *Pool, key string, cfg Config, name string) func(context.C
 			}
 			if isProtocolError(err) {
 				return nil, &toolcall.ToolError{Message: fmt.Sprintf("MCP tool %s: %v", name, err)}
+			}
+			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+				// The tool is slow, not the session broken: sending it again would only wait
+				// as long once more.
+				return nil, fmt.Errorf("MCP tool %s at %s: no answer within %s", name, cfg.URL, timeout)
 			}
 			pool.drop(key, s)
 			if attempt > 0 || ctx.Err() != nil {

@@ -1,7 +1,7 @@
 // Package mcptest serves an MCP server (the Go SDK's streamable HTTP handler) with a few
 // tools covering what an MCP toolset maps: structured output, text output, several content
-// items, an isError result, names that are not identifiers, dotted names and the call's
-// _meta. Tests run it as a process (cmd/mcpserverd); a second implementation with the
+// items, an isError result, names that are not identifiers, dotted names, a slow tool and the
+// call's _meta. Tests run it as a process (cmd/mcpserverd); a second implementation with the
 // TypeScript SDK serves the same tools (internal/toolset/mcp/testdata/ts).
 package mcptest
 
@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -56,6 +57,12 @@ func Handler(token string) http.Handler {
 	raw(server, "docs.search", "A dotted name", `{"type":"object","properties":{"q":{"type":"string"}}}`,
 		func(args map[string]any, _ mcp.Meta) *mcp.CallToolResult {
 			return text("found " + fmt.Sprint(args["q"]))
+		})
+	raw(server, "slow", "Answers after ms milliseconds", `{"type":"object","properties":{"ms":{"type":"number"}}}`,
+		func(args map[string]any, _ mcp.Meta) *mcp.CallToolResult {
+			ms, _ := args["ms"].(float64)
+			time.Sleep(time.Duration(ms) * time.Millisecond)
+			return text("done")
 		})
 	var mu sync.Mutex
 	seen := map[string]int{}

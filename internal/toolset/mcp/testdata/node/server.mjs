@@ -30,6 +30,8 @@ function server() {
     async ({ name }) => text("/lib/" + name));
   s.registerTool("docs.search", { description: "A dotted name", inputSchema: { q: z.string().optional() } },
     async ({ q }) => text("found " + q));
+  s.registerTool("slow", { description: "Answers after ms milliseconds", inputSchema: { ms: z.number().optional() } },
+    async ({ ms }) => { await new Promise((r) => setTimeout(r, ms || 0)); return text("done"); });
   s.registerTool("keyed", { description: "Reports the idempotency key of the call and how often it was seen" },
     async (extra) => {
       const key = String((extra._meta || {})["codemode/idempotencyKey"]);
