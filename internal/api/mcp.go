@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,7 +23,8 @@ const MCPPath = "/mcp"
 // mcpHandler serves the MCP server: stateless (every request is answered on its own, so any
 // API server of a deployment can take any request), answering with JSON. Each request gets a
 // server built for it, so that execute's description is the catalog of the toolsets as they
-// are now; "?toolsets=a,b" on the endpoint's URL scopes the server to those toolsets.
+// are now; "?toolsets=a,b" on the endpoint's URL scopes the server to those toolsets, and
+// "?budgetTokens=N" bounds the description as GET /v1/catalog/prompt does.
 func (h *handlers) mcpHandler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(h.mcpServer, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true, Logger: h.cfg.Logger,
@@ -39,8 +41,9 @@ func (h *handlers) mcpServer(r *http.Request) *mcp.Server {
 		Instructions: "Run JavaScript programs that call tools with execute; find tools with search; read a run with get_run.",
 	})
 	prompt := "Run a JavaScript program that calls the toolsets' tools (tools.<toolset>.<tool>) and return its result."
+	budget, _ := strconv.Atoi(r.URL.Query().Get("budgetTokens"))
 	if box, err := h.toolbox(r.Context(), scope); err == nil {
-		prompt = box.Prompt(0)
+		prompt = box.Prompt(max(budget, 0))
 	} else {
 		h.cfg.Logger.WarnContext(r.Context(), "MCP: the catalog could not be read", "error", err)
 	}

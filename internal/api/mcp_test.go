@@ -244,6 +244,24 @@ func TestMCPServerScoped(t *testing.T) {
 	require.Empty(t, out.ID)
 	require.True(t, res.IsError)
 	require.Contains(t, text(res), "not offered")
+	// A budget shortens execute's description, leaving tools to search.
+	small, err := s.connectMCP(t, MCPPath+"?toolsets=ops&budgetTokens=50", testToken)
+	require.NoError(t, err)
+	full, err := session.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	short, err := small.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	describe := func(l *mcp.ListToolsResult) string {
+		for _, tool := range l.Tools {
+			if tool.Name == "execute" {
+				return tool.Description
+			}
+		}
+		return ""
+	}
+	require.Less(t, len(describe(short)), len(describe(full)))
+	require.Contains(t, describe(short), "search(")
+
 	res, out = callTool(t, session, "execute", map[string]any{"code": "return Object.keys(tools).sort()"})
 	require.False(t, res.IsError, text(res))
 	require.Equal(t, "succeeded", out.Status)
