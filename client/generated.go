@@ -842,7 +842,7 @@ type ToolsetAuthIn string
 // ToolsetAuthType defines model for ToolsetAuth.Type.
 type ToolsetAuthType string
 
-// ToolsetCreate defines model for ToolsetCreate.
+// ToolsetCreate A toolset to register (docs/toolsets.md). `url` is required except for an openapi toolset given an inline `document`; the server answers 400 naming the field otherwise.
 type ToolsetCreate struct {
 	// Auth Credentials applied to every request of the toolset; never returned.
 	Auth *ToolsetAuth `json:"auth,omitempty"`

@@ -87,6 +87,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	// The engine keeps sessions with MCP servers; they end when the worker stops.
+	if c, ok := engine.(interface{ Close() }); ok {
+		defer c.Close()
+	}
 	pool, err := durable.OpenPool(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err

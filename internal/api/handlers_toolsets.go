@@ -11,6 +11,7 @@ import (
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/mcp"
 	"github.com/codemode/codemode/internal/toolset/runtools"
 )
 
@@ -23,24 +24,27 @@ const manifestTimeout = 10 * time.Second
 // CreateToolset implements gen.StrictServerInterface.
 func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetRequestObject) (gen.CreateToolsetResponseObject, error) {
 	body := req.Body
-	kind := gen.ToolsetCreateKindHttp
+	kind := durable.KindHTTP
 	if body.Kind != nil {
-		kind = *body.Kind
+		kind = string(*body.Kind)
 	}
-	switch kind {
-	case gen.ToolsetCreateKindOpenapi:
+	if kind == durable.KindOpenAPI {
 		return h.createOpenAPIToolset(ctx, body)
-	case gen.ToolsetCreateKindHttp:
-	default:
-		return nil, fmt.Errorf("%w: kind %q is not supported by this server", errBadRequest, kind)
 	}
 	if body.Url == nil {
-		return nil, fmt.Errorf("%w: url is required for a toolset of kind http", errBadRequest)
+		return nil, fmt.Errorf("%w: url is required for a toolset of kind %s", errBadRequest, kind)
 	}
-	if body.Document != nil || body.BaseUrl != nil || body.Auth != nil {
-		return nil, fmt.Errorf("%w: document, baseUrl and auth apply to kind openapi only", errBadRequest)
+	url := *body.Url
+	if kind == durable.KindHTTP && body.Auth != nil {
+		return nil, fmt.Errorf("%w: auth is for toolsets of kind openapi or mcp; an http toolset signs its calls with secret", errBadRequest)
 	}
-	text := []field{{"name", body.Name}, {"url", *body.Url}}
+	if kind != durable.KindOpenAPI && (body.Document != nil || body.BaseUrl != nil) {
+		return nil, fmt.Errorf("%w: document and baseUrl are for toolsets of kind openapi", errBadRequest)
+	}
+	if kind == durable.KindMCP && (body.Tools != nil || body.Namespaces != nil || body.Secret != nil) {
+		return nil, fmt.Errorf("%w: an mcp toolset's tools are listed from its server; tools, namespaces and secret are for kind http", errBadRequest)
+	}
+	text := []field{{"name", body.Name}, {"url", url}}
 	if body.Secret != nil {
 		text = append(text, field{"secret", *body.Secret})
 	}
@@ -55,8 +59,28 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 			return nil, err
 		}
 	}
-	var raw []byte
-	if body.Tools != nil {
+	t := durable.Toolset{Name: body.Name, URL: url, Kind: kind}
+	if body.Secret != nil {
+		t.Secret = *body.Secret
+	}
+	if body.Description != nil {
+		t.Description = *body.Description
+	}
+	switch {
+	case kind == durable.KindMCP:
+		auth, err := authOf(body.Auth)
+		if err != nil {
+			return nil, err
+		}
+		if t.Manifest, err = h.listMCP(ctx, url, auth); err != nil {
+			return nil, err
+		}
+		if auth != nil {
+			if t.Auth, err = json.Marshal(auth); err != nil {
+				return nil, fmt.Errorf("encode auth: %w", err)
+			}
+		}
+	case body.Tools != nil:
 		m := manifest{Tools: *body.Tools}
 		if body.Namespaces != nil {
 			m.Namespaces = *body.Namespaces
@@ -68,26 +92,65 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 		if _, err := runtools.ParseManifest(encoded); err != nil {
 			return nil, fmt.Errorf("%w: tools: %w", errBadRequest, err)
 		}
-		raw = encoded
-	} else {
-		fetched, err := h.fetchManifest(ctx, *body.Url)
+		t.Manifest = encoded
+	default:
+		fetched, err := h.fetchManifest(ctx, url)
 		if err != nil {
 			return nil, err
 		}
-		raw = fetched
-	}
-	t := durable.Toolset{Name: body.Name, URL: *body.Url, Kind: string(gen.ToolsetCreateKindHttp), Manifest: raw}
-	if body.Secret != nil {
-		t.Secret = *body.Secret
-	}
-	if body.Description != nil {
-		t.Description = *body.Description
+		t.Manifest = fetched
 	}
 	stored, err := h.store.CreateToolset(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	return gen.CreateToolset201JSONResponse(toToolset(stored)), nil
+}
+
+// authOf checks a toolset's auth; nil for none.
+func authOf(a *gen.ToolsetAuth) (*toolset.AuthConfig, error) {
+	if a == nil {
+		return nil, nil
+	}
+	out := &toolset.AuthConfig{Type: string(a.Type)}
+	for _, f := range []struct {
+		dst *string
+		src *string
+	}{{&out.Name, a.Name}, {&out.Value, a.Value}, {&out.Token, a.Token}, {&out.Username, a.Username}, {&out.Password, a.Password}} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+	if a.In != nil {
+		out.In = string(*a.In)
+	}
+	if err := out.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: auth: %w", errBadRequest, err)
+	}
+	if err := storableText(field{"auth", out.Name + out.Value + out.Token + out.Username + out.Password}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// listMCP lists an MCP server's tools as an mcp toolset's manifest (internal/toolset/mcp),
+// over the API's HTTP client (the egress policy). As for fetchManifest, a server that cannot
+// be reached is not described to the client, only in the log; a listing the runtime refuses
+// is.
+func (h *handlers) listMCP(ctx context.Context, url string, auth *toolset.AuthConfig) ([]byte, error) {
+	raw, err := mcp.List(ctx, mcp.Config{URL: url, Auth: auth, HTTPClient: h.cfg.HTTPClient, Timeout: manifestTimeout})
+	if err != nil {
+		h.cfg.Logger.WarnContext(ctx, "MCP toolset listing failed", "url", url, "error", err)
+		return nil, fmt.Errorf("%w: listing the tools of the MCP server %s failed: it could not be reached, refused the credentials or answered an error, or its address is not allowed by the egress policy (the server's log has the details)", ErrManifest, url)
+	}
+	_, err = runtools.ParseManifest(raw)
+	if err == nil && len(raw) > maxManifestBytes {
+		err = fmt.Errorf("the tools' listing is %d bytes, over %d", len(raw), maxManifestBytes)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: MCP server %s: %w", ErrManifest, url, err)
+	}
+	return raw, nil
 }
 
 // fetchManifest reads a toolset's manifest with GET url and checks it (paths valid and unique,
@@ -176,7 +239,7 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 	if err != nil {
 		return nil, err
 	}
-	if current.Kind == string(gen.ToolsetCreateKindOpenapi) {
+	if current.Kind == durable.KindOpenAPI {
 		return h.updateOpenAPIToolset(ctx, current, body)
 	}
 	url := current.URL
@@ -184,7 +247,20 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 		url = *body.Url
 	}
 	var raw []byte
-	if body.Tools != nil {
+	if current.Kind == durable.KindMCP {
+		if body.Tools != nil || body.Namespaces != nil || body.Secret != nil {
+			return nil, fmt.Errorf("%w: an mcp toolset's tools are listed from its server; tools, namespaces and secret are for kind http", errBadRequest)
+		}
+		auth, err := toolset.ParseAuth(current.Auth)
+		if err != nil {
+			return nil, err
+		}
+		if raw, err = h.listMCP(ctx, url, auth); err != nil {
+			return nil, err
+		}
+	} else if current.Kind != durable.KindHTTP && current.Kind != "" {
+		return nil, fmt.Errorf("%w: toolsets of kind %s cannot be updated by this server", errBadRequest, current.Kind)
+	} else if body.Tools != nil {
 		m := manifest{Tools: *body.Tools}
 		if body.Namespaces != nil {
 			m.Namespaces = *body.Namespaces

@@ -47,7 +47,13 @@ func (h *handlers) createOpenAPIToolset(ctx context.Context, body *gen.CreateToo
 	if err != nil {
 		return nil, err
 	}
-	t := durable.Toolset{Name: body.Name, Kind: string(gen.ToolsetCreateKindOpenapi), Auth: auth}
+	var authJSON json.RawMessage
+	if auth != nil {
+		if authJSON, err = json.Marshal(auth); err != nil {
+			return nil, fmt.Errorf("encode auth: %w", err)
+		}
+	}
+	t := durable.Toolset{Name: body.Name, Kind: string(gen.ToolsetCreateKindOpenapi), Auth: authJSON}
 	if body.Description != nil {
 		t.Description = *body.Description
 	}
@@ -98,32 +104,6 @@ func (h *handlers) updateOpenAPIToolset(ctx context.Context, current durable.Too
 		return nil, err
 	}
 	return gen.UpdateToolset200JSONResponse(toToolset(updated)), nil
-}
-
-// authOf checks the credentials of a request and returns them as stored; nil for none.
-func authOf(a *gen.ToolsetAuth) (json.RawMessage, error) {
-	if a == nil {
-		return nil, nil
-	}
-	auth := openapi.Auth{Type: string(a.Type)}
-	for _, f := range []struct {
-		dst *string
-		src *string
-	}{{&auth.Name, a.Name}, {&auth.Value, a.Value}, {&auth.Token, a.Token}, {&auth.Username, a.Username}, {&auth.Password, a.Password}} {
-		if f.src != nil {
-			*f.dst = *f.src
-		}
-	}
-	if a.In != nil {
-		auth.In = string(*a.In)
-	}
-	if err := auth.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: auth: %w", errBadRequest, err)
-	}
-	if err := storableText(field{"auth", auth.Name + auth.Value + auth.Token + auth.Username + auth.Password}); err != nil {
-		return nil, err
-	}
-	return json.Marshal(auth)
 }
 
 // readDocument reads an OpenAPI document, inline or fetched from url (obeying the egress

@@ -278,7 +278,7 @@ func TestOpenAPIToolsetRequests(t *testing.T) {
 		{`{"name": "a", "kind": "openapi", "document": ` + petsDocument + `}`, "no http(s) server URL"},
 		{`{"name": "a", "kind": "openapi", "document": {"openapi": "2.0"}, "baseUrl": "http://127.0.0.1:1"}`, "invalid OpenAPI document"},
 		{`{"name": "a"}`, "url is required"},
-		{`{"name": "a", "url": "http://127.0.0.1:1", "auth": {"type": "bearer", "token": "t"}}`, "apply to kind openapi only"},
+		{`{"name": "a", "url": "http://127.0.0.1:1", "auth": {"type": "bearer", "token": "t"}}`, "auth is for toolsets of kind openapi or mcp"},
 	} {
 		status, body := b.do(t, http.MethodPost, "/v1/toolsets", c.body)
 		require.Equal(t, http.StatusBadRequest, status, "%s: %s", c.body, body)

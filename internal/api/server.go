@@ -21,8 +21,8 @@ import (
 
 // Config configures the API server.
 type Config struct {
-	// Token, when set, is required as "Authorization: Bearer <Token>" on every /v1 request
-	// (CODEMODE_API_TOKEN). Default empty: no auth (listen on loopback only; see CheckListen).
+	// Token, when set, is required as "Authorization: Bearer <Token>" on every /v1 and /mcp
+	// request (CODEMODE_API_TOKEN). Default empty: no auth (listen on loopback only; see CheckListen).
 	Token string
 	// MaxBodyBytes bounds request bodies; larger ones get 413. Default 2 MiB.
 	MaxBodyBytes int64
@@ -87,8 +87,8 @@ func (c Config) validate() error {
 	return nil
 }
 
-// New returns the API's HTTP handler: /v1 (the spec's operations), /healthz, /readyz and
-// /metrics.
+// New returns the API's HTTP handler: /v1 (the spec's operations), /mcp (the service as an
+// MCP server, mcp.go), /healthz, /readyz and /metrics.
 func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.validate(); err != nil {
@@ -110,6 +110,7 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	if cfg.RiverUI != nil {
 		mountRiverUI(r, cfg.RiverUI, cfg.Token)
 	}
+	r.Handle(MCPPath, h.mcpHandler())
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, CodeNotFound, "no such endpoint: "+r.URL.Path)
 	})

@@ -143,9 +143,10 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	// One /metrics, the API's, shows the worker's metrics too.
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	worker, err := durable.NewWorker(store, runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: policy,
+	engine := runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: policy,
 		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes, RoundTrip: roundTrip,
-		MaxConcurrentCalls: cfg.MaxConcurrentCalls}),
+		MaxConcurrentCalls: cfg.MaxConcurrentCalls})
+	worker, err := durable.NewWorker(store, engine,
 		durable.WorkerConfig{RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: durable.NewMetrics(reg)})
 	if err != nil {
 		return err
@@ -171,6 +172,7 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	drainCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	stopErr := worker.Stop(drainCtx)
+	engine.Close()
 	return errors.Join(serveErr, stopErr)
 }
 

@@ -138,6 +138,19 @@ func TestDevStartsAndStopsItsOwnCluster(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Equal(t, d.url+"/ui/", resp.Request.URL.String())
 	require.Contains(t, string(page), "<title>codemode console</title>")
+	// The MCP server: an initialize request is answered.
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	req, err := http.NewRequest(http.MethodPost, d.url+"/mcp", strings.NewReader(init))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	answer, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", answer)
+	require.Contains(t, string(answer), `"name":"codemode"`)
 	require.Equal(t, ExitOK, d.stop(t), d.stderr.String())
 
 	c, err := pgcluster.New(pgcluster.Config{Dir: dir})

@@ -12,6 +12,13 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// Toolset kinds (Toolset.Kind).
+const (
+	KindHTTP    = "http"    // the tool protocol (docs/tool-protocol.md)
+	KindOpenAPI = "openapi" // an OpenAPI document's operations (docs/toolsets.md)
+	KindMCP     = "mcp"     // an MCP server's tools (docs/toolsets.md)
+)
+
 // Toolset is a registered HTTP toolset (see docs/tool-protocol.md).
 type Toolset struct {
 	// Name mounts the toolset's tools under tools.<Name>.

@@ -173,7 +173,7 @@ func registerToolset(ctx context.Context, c *client.ClientWithResponses, url str
 	if _, err := c.DeleteToolsetWithResponse(ctx, toolsetName, &client.DeleteToolsetParams{Force: &force}); err != nil {
 		return fmt.Errorf("loadgen: %w", err)
 	}
-	resp, err := c.CreateToolsetWithResponse(ctx, client.ToolsetCreate{Name: toolsetName, Url: new(url)})
+	resp, err := c.CreateToolsetWithResponse(ctx, client.ToolsetCreate{Name: toolsetName, Url: &url})
 	if err != nil {
 		return fmt.Errorf("loadgen: register toolset: %w", err)
 	}

@@ -1,5 +1,7 @@
 // Package toolset speaks the tool protocol (docs/tool-protocol.md): it is the
-// only package that sends requests to toolsets.
+// only package that sends requests to toolsets of that kind (the subpackage mcp
+// speaks to MCP servers). It also holds AuthConfig, the credentials a worker
+// applies to the requests of other kinds of toolset.
 //
 // A toolset is a base URL that any language can serve:
 //

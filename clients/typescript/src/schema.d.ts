@@ -503,6 +503,7 @@ export interface components {
         };
         /** @description Any JSON value. */
         Any: unknown;
+        /** @description A toolset to register (docs/toolsets.md). `url` is required except for an openapi toolset given an inline `document`; the server answers 400 naming the field otherwise. */
         ToolsetCreate: {
             name: string;
             /**

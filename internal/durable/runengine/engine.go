@@ -1,6 +1,7 @@
 // Package runengine is the worker's durable.Engine: it runs programs with the code-mode runtime
-// (internal/run) against the run's toolsets (tool protocol ones through internal/toolset and
-// runtools, OpenAPI ones through internal/toolset/openapi), recording
+// (internal/run) against the run's toolsets (the tool protocol's through internal/toolset and
+// runtools, OpenAPI documents' through internal/toolset/openapi, MCP servers' through
+// internal/toolset/mcp), recording
 // every call and checkpoint through the durable Host, turns the runtime's end states into
 // durable Outcomes, and cancels the durable calls runs left pending (CancelCall). It is the
 // durable service's only way to a toolset.
@@ -21,6 +22,7 @@ import (
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolcall"
 	"github.com/codemode/codemode/internal/toolset"
+	"github.com/codemode/codemode/internal/toolset/mcp"
 	"github.com/codemode/codemode/internal/toolset/openapi"
 	"github.com/codemode/codemode/internal/toolset/runtools"
 )
@@ -123,12 +125,18 @@ func orDefault(l, def run.Limits) run.Limits {
 type Engine struct {
 	cfg      Config
 	runtimes runtimeCache
+	// mcp holds the sessions with the MCP servers of "mcp" toolsets, shared by every run.
+	mcp mcp.Pool
 }
 
 var _ durable.Engine = (*Engine)(nil)
 
 // New returns an Engine.
 func New(cfg Config) *Engine { return &Engine{cfg: cfg.WithDefaults()} }
+
+// Close ends the engine's sessions with MCP servers, once its worker has stopped (a later run
+// would open them again).
+func (e *Engine) Close() { e.mcp.Close() }
 
 // Start implements durable.Engine.
 func (e *Engine) Start(ctx context.Context, spec durable.RunSpec, host durable.Host) (durable.Outcome, error) {
@@ -242,19 +250,41 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 	return rt, nil
 }
 
-// toolset builds a toolset's tools by its kind: for the tool protocol from the manifest
-// stored when it was registered, or from its URL when none was stored.
+// toolset builds a toolset's tools, by its kind, from what was stored when it was registered
+// (for the tool protocol, from its URL when no manifest was stored).
 func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*runtools.Toolset, error) {
 	if ts.Deleted {
 		return deletedToolset(ts)
 	}
 	switch ts.Kind {
-	case "", "http":
-	case "openapi":
+	case "", durable.KindHTTP:
+		return e.httpToolset(ctx, ts)
+	case durable.KindOpenAPI:
 		return e.openAPIToolset(ts)
-	default:
-		return nil, fmt.Errorf("toolset %s: kind %q is not supported by this worker", ts.Name, ts.Kind)
+	case durable.KindMCP:
+		return e.mcpToolset(ts)
 	}
+	return nil, fmt.Errorf("toolset %s: kind %q is not supported by this worker", ts.Name, ts.Kind)
+}
+
+// mcpToolset mounts an MCP server's tools (internal/toolset/mcp) from the stored manifest;
+// their calls share the engine's sessions and obey the egress policy.
+func (e *Engine) mcpToolset(ts durable.Toolset) (*runtools.Toolset, error) {
+	m, err := mcp.ParseManifest(ts.Manifest)
+	if err != nil {
+		return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
+	}
+	auth, err := toolset.ParseAuth(ts.Auth)
+	if err != nil {
+		return nil, fmt.Errorf("toolset %s: %w", ts.Name, err)
+	}
+	tools, namespaces := mcp.Toolset{Name: ts.Name, Description: ts.Description, Manifest: m,
+		Config: mcp.Config{URL: ts.URL, Auth: auth, HTTPClient: e.cfg.HTTPClient}}.Tools(&e.mcp)
+	return &runtools.Toolset{Tools: tools, Namespaces: namespaces}, nil
+}
+
+// httpToolset builds a tool protocol toolset's tools.
+func (e *Engine) httpToolset(ctx context.Context, ts durable.Toolset) (*runtools.Toolset, error) {
 	client, err := toolset.New(toolset.Config{
 		URL: ts.URL, Name: ts.Name, Description: ts.Description, Secret: ts.Secret,
 		HTTPClient: e.cfg.HTTPClient, Logger: e.cfg.Logger,

@@ -107,7 +107,7 @@ func TestHistoryOfAFailedRunSaysWhereAndWhy(t *testing.T) {
 	require.Equal(t, "ExecutionFailure", e["kind"])
 	require.Contains(t, e["message"], "boom")
 	require.Equal(t, 3.0, e["line"])
-	require.Equal(t, 3.0, e["column"])
+	require.Equal(t, 8.0, e["column"], "at the property, where node locates it")
 }
 
 // Console lines ride on the drive's writes: a program that makes no call writes all of them

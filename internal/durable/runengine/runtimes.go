@@ -16,7 +16,7 @@ const maxCachedRuntimes = 64
 // toolsets share one: building a runtime compiles every tool's JSON Schemas and renders the
 // catalog, which costs far more than a short run. A runtime is safe for concurrent use. The
 // key covers everything a runtime is built from (each toolset's name, URL, secret,
-// description and stored manifest), so a re-registered toolset gets a new runtime.
+// description, kind, source, auth and stored manifest), so a re-registered toolset gets a new runtime.
 type runtimeCache struct {
 	mu      sync.Mutex
 	entries map[[sha256.Size]byte]*run.Runtime

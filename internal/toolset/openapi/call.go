@@ -128,7 +128,7 @@ func (c caller) call(ctx context.Context, input json.RawMessage, call toolcall.C
 	}
 	header.Set("Accept", "application/json, text/*;q=0.5")
 	header.Set("Idempotency-Key", call.Key)
-	c.auth.apply(header, query)
+	applyAuth(c.auth, header, query)
 	target := c.base + path
 	if q := query.Encode(); q != "" {
 		target += "?" + q
@@ -138,7 +138,7 @@ func (c caller) call(ctx context.Context, input json.RawMessage, call toolcall.C
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
 	if status < 200 || status >= 300 {
-		return nil, &toolcall.ToolError{Message: fmt.Sprintf("%s answered %d %s: %s", label, status, http.StatusText(status), c.auth.redact(excerpt(resp)))}
+		return nil, &toolcall.ToolError{Message: fmt.Sprintf("%s answered %d %s: %s", label, status, http.StatusText(status), c.auth.Redact(excerpt(resp)))}
 	}
 	return output(resp, c.op.Text)
 }

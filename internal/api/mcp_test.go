@@ -1,0 +1,269 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/durable/runengine"
+	"github.com/codemode/codemode/internal/egress"
+	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/secretbox"
+	"github.com/codemode/codemode/internal/toolset/toolsettest"
+)
+
+// stack is the service with the real engine: an API server and a worker on one PostgreSQL
+// database, and the test toolset registered as ops.
+type stack struct {
+	url   string
+	store *durable.Store
+}
+
+func newStack(t *testing.T, roundTrip bool) *stack {
+	t.Helper()
+	pool, _ := pgtest.NewDB(t)
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	handler, err := New(store, Config{Token: testToken, Egress: egress.Local()})
+	require.NoError(t, err)
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	roundTrip = roundTrip || os.Getenv("CODEMODE_ROUNDTRIP") == "1"
+	engine := runengine.New(runengine.Config{Egress: egress.Local(), RoundTrip: roundTrip})
+	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, w.Start(context.Background()))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = w.Stop(ctx)
+		engine.Close()
+	})
+	s := &stack{url: srv.URL, store: store}
+	ops := toolsettest.New(t, toolsettest.Options{})
+	status, body := s.rest(t, http.MethodPost, "/v1/toolsets", map[string]any{"name": "ops", "url": ops.URL})
+	require.Equal(t, http.StatusCreated, status, "%s", body)
+	return s
+}
+
+// rest sends a request to the REST API with the token.
+func (s *stack) rest(t *testing.T, method, path string, body any) (int, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		require.NoError(t, err)
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, s.url+path, rd)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, data
+}
+
+// bearer adds the token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// connectMCP opens a session with the service's MCP server (path: /mcp and its query).
+func (s *stack) connectMCP(t *testing.T, path, token string) (*mcp.ClientSession, error) {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	transport := &mcp.StreamableClientTransport{Endpoint: s.url + path, HTTPClient: &http.Client{Transport: bearer{token}}, MaxRetries: -1}
+	session, err := client.Connect(context.Background(), transport, nil)
+	if err == nil {
+		t.Cleanup(func() { _ = session.Close() })
+	}
+	return session, err
+}
+
+// runAnswer is execute's and get_run's structured content.
+type runAnswer struct {
+	ID      string         `json:"id"`
+	Status  string         `json:"status"`
+	Result  map[string]any `json:"result"`
+	Pending []struct {
+		CallID int    `json:"callId"`
+		Path   string `json:"path"`
+		Key    string `json:"key"`
+		Handle any    `json:"handle"`
+	} `json:"pending"`
+}
+
+func callTool(t *testing.T, s *mcp.ClientSession, name string, args any) (*mcp.CallToolResult, runAnswer) {
+	t.Helper()
+	res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(t, err)
+	var out runAnswer
+	raw, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &out))
+	return res, out
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b bytes.Buffer
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// The Go SDK's client over real HTTP: the tools and their schemas, a program run to its
+// result, a run suspended on an approval whose outcome is posted over REST and read with
+// get_run, the catalog search, and the token required.
+func TestMCPServer(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, false)
+	session, err := s.connectMCP(t, MCPPath, testToken)
+	require.NoError(t, err)
+
+	listed, err := session.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	byName := map[string]*mcp.Tool{}
+	var names []string
+	for _, tool := range listed.Tools {
+		byName[tool.Name] = tool
+		names = append(names, tool.Name)
+	}
+	sort.Strings(names)
+	require.Equal(t, []string{"execute", "get_run", "search"}, names)
+	require.Contains(t, byName["execute"].Description, "tools.ops.math.add", "execute's description is the catalog prompt")
+	require.NotNil(t, byName["execute"].OutputSchema)
+
+	// A program run to its result.
+	res, out := callTool(t, session, "execute", map[string]any{"code": "const {sum} = await tools.ops.math.add({a: 2, b: 40}); console.log('sum', sum); return sum"})
+	require.False(t, res.IsError, text(res))
+	require.Equal(t, "succeeded", out.Status)
+	require.Equal(t, true, out.Result["ok"])
+	require.EqualValues(t, 42, out.Result["value"])
+	require.Contains(t, text(res), "Value: 42")
+	require.Contains(t, text(res), "sum 42")
+
+	// A failing program is the tool's error, with its diagnostic.
+	res, out = callTool(t, session, "execute", map[string]any{"code": "throw new Error('boom')"})
+	require.True(t, res.IsError)
+	require.Equal(t, "failed", out.Status)
+	require.Contains(t, text(res), "boom")
+
+	// A run suspended on an approval: its pending call, the outcome posted over REST, then
+	// get_run reads the result.
+	res, out = callTool(t, session, "execute", map[string]any{"code": "const ok = await tools.ops.approvals.request({reason: 'ship?'}); return ok.approved ? 'shipped' : 'held'",
+		"toolsets": []string{"ops"}})
+	require.False(t, res.IsError, text(res))
+	require.Equal(t, "suspended", out.Status)
+	require.Len(t, out.Pending, 1)
+	require.Equal(t, "ops.approvals.request", out.Pending[0].Path)
+	require.Equal(t, out.ID+":1", out.Pending[0].Key)
+	require.NotNil(t, out.Pending[0].Handle)
+	require.Contains(t, text(res), "POST /v1/runs/"+out.ID+"/calls/{callId}")
+	status, body := s.rest(t, http.MethodPost, "/v1/runs/"+out.ID+"/calls/1", map[string]any{"ok": true, "value": map[string]any{"approved": true}})
+	require.Equal(t, http.StatusAccepted, status, "%s", body)
+	deadline := time.Now().Add(20 * time.Second)
+	for out.Status != "succeeded" && time.Now().Before(deadline) {
+		res, out = callTool(t, session, "get_run", map[string]any{"id": out.ID, "wait": 5})
+		require.False(t, res.IsError, text(res))
+	}
+	require.Equal(t, "succeeded", out.Status)
+	require.Equal(t, "shipped", out.Result["value"])
+	require.Empty(t, out.Pending)
+
+	// An unknown run and toolset are the tools' errors.
+	res, _ = callTool(t, session, "get_run", map[string]any{"id": "00000000-0000-0000-0000-000000000000"})
+	require.True(t, res.IsError)
+	res, _ = callTool(t, session, "execute", map[string]any{"code": "return 1", "toolsets": []string{"nope"}})
+	require.True(t, res.IsError)
+
+	// The catalog search.
+	sres, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "add numbers", "limit": 1}})
+	require.NoError(t, err)
+	require.False(t, sres.IsError, text(sres))
+	raw, err := json.Marshal(sres.StructuredContent)
+	require.NoError(t, err)
+	var page struct {
+		Items []struct{ Path, Signature string } `json:"items"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &page))
+	require.Len(t, page.Items, 1)
+	require.Equal(t, "tools.ops.math.add", page.Items[0].Path)
+	require.Contains(t, text(sres), "tools.ops.math.add(")
+
+	// Without the token, or with another, the endpoint refuses.
+	for _, token := range []string{"", "wrong"} {
+		_, err := s.connectMCP(t, MCPPath, token)
+		require.Error(t, err, "token %q", token)
+	}
+	req, err := http.NewRequest(http.MethodPost, s.url+MCPPath, bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)))
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+}
+
+// An endpoint scoped with ?toolsets= describes and runs only those toolsets.
+func TestMCPServerScoped(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, false)
+	// A scope naming an unknown toolset still serves (without a catalog); its runs are refused.
+	unknown, err := s.connectMCP(t, MCPPath+"?toolsets=none_here", testToken)
+	require.NoError(t, err)
+	res, _ := callTool(t, unknown, "execute", map[string]any{"code": "return 1"})
+	require.True(t, res.IsError)
+	require.Contains(t, text(res), "none_here")
+
+	session, err := s.connectMCP(t, MCPPath+"?toolsets=ops", testToken)
+	require.NoError(t, err)
+	res, out := callTool(t, session, "execute", map[string]any{"code": "return 1", "toolsets": []string{"other"}})
+	require.Empty(t, out.ID)
+	require.True(t, res.IsError)
+	require.Contains(t, text(res), "not offered")
+	// A budget shortens execute's description, leaving tools to search.
+	small, err := s.connectMCP(t, MCPPath+"?toolsets=ops&budgetTokens=50", testToken)
+	require.NoError(t, err)
+	full, err := session.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	short, err := small.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	describe := func(l *mcp.ListToolsResult) string {
+		for _, tool := range l.Tools {
+			if tool.Name == "execute" {
+				return tool.Description
+			}
+		}
+		return ""
+	}
+	require.Less(t, len(describe(short)), len(describe(full)))
+	require.Contains(t, describe(short), "search(")
+
+	res, out = callTool(t, session, "execute", map[string]any{"code": "return Object.keys(tools).sort()"})
+	require.False(t, res.IsError, text(res))
+	require.Equal(t, "succeeded", out.Status)
+	require.Equal(t, []any{"ops", "time"}, out.Result["value"])
+}
