@@ -138,6 +138,8 @@ var documents = map[string]int{
 	"docs/tool-protocol.md": 3,
 	"docs/webhooks.md":      1,
 	"docs/console.md":       1,
+	"docs/mcp.md":           1,
+	"docs/toolsets.md":      1,
 }
 
 // TestDocsMarked checks that every document that has marked blocks is listed in documents.
