@@ -13,7 +13,7 @@ import (
 
 // promptHeader tells a model how to write a program for the execute tool.
 const promptHeader = `Use the execute tool to run a JavaScript program that calls the tools below.
-- The program is the body of an async function in strict mode: use await at the top level, and return the result (or end with an expression). The result must be JSON-compatible.
+- The program is the body of an async function in strict mode: use await at the top level, and return the result (or end with an expression). The result must be JSON-compatible. TypeScript type annotations are accepted (and not checked).
 - Call a tool with await tools.<namespace>.<name>(input); it returns a promise of the tool's output. Names that are not identifiers use brackets: tools.ns["my-tool"](input).
 - Calls start when made: start independent calls together and await them with Promise.all to run them concurrently.
 - A failing tool throws an Error; catch it with try/catch. Inputs and outputs are copied as JSON and checked against the tool's schema.
