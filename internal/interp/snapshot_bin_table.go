@@ -28,6 +28,10 @@ type binTable struct {
 	seeded  bool
 	scratch []byte // a key of UTF-16 units in little-endian order, on big-endian machines
 	recent  *[binRecent]binRecentEntry
+	// recentSet lists the first entries of recent this document set (recentN in all), so
+	// that the reset after a small document clears those only
+	recentSet [64]uint16
+	recentN   int
 }
 
 // binTabEntry locates an entry: its text is buf[off:off+size].
@@ -81,8 +85,15 @@ func (t *binTable) reset() {
 	t.buf, t.n, t.ents = t.buf[:0], 0, t.ents[:0]
 	clear(t.slots)
 	if t.recent != nil {
-		clear(t.recent[:])
+		if t.recentN <= len(t.recentSet) {
+			for _, i := range t.recentSet[:t.recentN] {
+				t.recent[i] = binRecentEntry{}
+			}
+		} else {
+			clear(t.recent[:])
+		}
 	}
+	t.recentN = 0
 }
 
 // goString returns the index of Go text s, adding it on first sight.
@@ -104,10 +115,15 @@ func (t *binTable) cached(s string, ascii bool) int {
 		t.recent = new([binRecent]binRecentEntry)
 	}
 	p := unsafe.StringData(s)
-	e := &t.recent[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s))*0x9e37)%binRecent]
+	slot := (uintptr(unsafe.Pointer(p))>>3 ^ uintptr(len(s))*0x9e37) % binRecent
+	e := &t.recent[slot]
 	if unsafe.StringData(e.s) == p && len(e.s) == len(s) {
 		return e.idx
 	}
+	if t.recentN < len(t.recentSet) {
+		t.recentSet[t.recentN] = uint16(slot)
+	}
+	t.recentN++
 	kind := uint8(binStrASCII)
 	if !ascii && !isASCII(unsafe.Slice(p, len(s))) {
 		kind = binStrGo
