@@ -20,7 +20,11 @@ type heapDecoder struct {
 	lastTag    []byte     // the tag of the last record allocated, and its type:
 	lastType   slotType   // consecutive records of one type look it up once
 	lastEnv    bool       // lastTag is "env" (allocated from envSlab)
-	syms       []*Symbol
+	// the tag and type of the last internal slot decoded (kept from one decode to the
+	// next: the types are registered once)
+	lastSlotTag  []byte
+	lastSlotType slotType
+	syms         []*Symbol
 
 	slotDepth  int                  // nesting of slot decoding (bounded)
 	keys       map[string]string    // interned property names
@@ -770,10 +774,14 @@ func (d *heapDecoder) slot(r *jsonReader) any {
 		}
 		out = nf
 	default:
-		st, ok := lookupSlotTypeBytes(tag)
-		if !ok {
-			r.fail("unknown slot type %q", tag)
-			return nil
+		st, ok := d.lastSlotType, true
+		if string(tag) != string(d.lastSlotTag) || len(d.lastSlotTag) == 0 {
+			// most slots in a row are of one type (the closures of the functions)
+			if st, ok = lookupSlotTypeBytes(tag); !ok {
+				r.fail("unknown slot type %q", tag)
+				return nil
+			}
+			d.lastSlotTag, d.lastSlotType = append(d.lastSlotTag[:0], tag...), st
 		}
 		var s slotCodec
 		if string(tag) == "closure" {
