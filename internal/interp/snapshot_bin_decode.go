@@ -80,7 +80,7 @@ func (d *heapDecoder) binValue(r *jsonReader) Value {
 // binStr reads a string value. Every entry of the table becomes one string, shared by all
 // the values that refer to it, and is charged to the memory budget once.
 func (d *heapDecoder) binStr(r *jsonReader) *jsString {
-	i := r.binEntryIndex()
+	i := r.binStringIndex()
 	if i < 0 {
 		return emptyString
 	}
@@ -133,7 +133,7 @@ func (d *heapDecoder) binUnitsString(b []byte, kind uint8) *jsString {
 
 // binKey reads a property name, one Go string per entry of the table.
 func (d *heapDecoder) binKey(r *jsonReader) string {
-	i := r.binEntryIndex()
+	i := r.binStringIndex()
 	if i < 0 {
 		return ""
 	}
@@ -249,4 +249,24 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 		n++
 	}
 	d.endFreshProps(r, o, n)
+}
+
+// binStringIndex is binEntryIndex with a fast path for an index of one or two bytes (a
+// table of up to 16,384 entries), small enough to inline.
+func (r *jsonReader) binStringIndex() int {
+	data, p := r.data, r.pos
+	if p+2 < len(data) && data[p] == binString {
+		if c := data[p+1]; c < 0x80 {
+			if int(c) < len(r.strs) {
+				r.pos = p + 2
+				return int(c)
+			}
+		} else if c2 := data[p+2]; c2 < 0x80 {
+			if i := int(c&0x7f) | int(c2)<<7; i < len(r.strs) {
+				r.pos = p + 3
+				return i
+			}
+		}
+	}
+	return r.binEntryIndex()
 }
