@@ -82,8 +82,16 @@ func binSlotsFor(n int) int {
 // reset empties the table for the next document, keeping its storage. It keeps no string
 // of the last document alive (the cache is cleared; the rest holds no pointers).
 func (t *binTable) reset() {
+	switch {
+	case t.n == 0: // no slot is in use
+	case len(t.slots) > 4*binSlotsFor(t.n):
+		// far larger than this document needed (a pooled table of a larger heap): the next
+		// document's reserve sizes it, rather than every small document clearing it
+		t.slots = nil
+	default:
+		clear(t.slots)
+	}
 	t.buf, t.n, t.ents = t.buf[:0], 0, t.ents[:0]
-	clear(t.slots)
 	if t.recent != nil {
 		if t.recentN <= len(t.recentSet) {
 			for _, i := range t.recentSet[:t.recentN] {
