@@ -95,96 +95,6 @@ var binPeek = func() (t [256]byte) {
 	return t
 }()
 
-// binTable collects the string table of a format-2 document while it is written.
-type binTable struct {
-	buf   []byte         // the entries written so far
-	n     int            // their count
-	goIdx map[string]int // entries of ASCII and Go text by contents
-	u16   map[string]int // entries of UTF-16 code units by the bytes of the units
-	// recent is a direct-mapped cache in front of goIdx by the address of the text: the
-	// names of properties and repeated values are mostly one string, which is then found
-	// without hashing its text. An entry holds its string, so the address cannot be reused
-	// for other text while it is cached.
-	recent *[binRecent]binRecentEntry
-}
-
-const binRecent = 512
-
-type binRecentEntry struct {
-	s   string
-	idx int
-}
-
-// reset empties the table for the next document, keeping its storage.
-func (t *binTable) reset() {
-	t.buf, t.n = t.buf[:0], 0
-	clear(t.goIdx)
-	clear(t.u16)
-	if t.recent != nil {
-		clear(t.recent[:])
-	}
-}
-
-// goString returns the index of Go text s, adding it on first sight.
-func (t *binTable) goString(s string) int {
-	if len(s) == 0 {
-		return t.goStringSlow(s)
-	}
-	if t.recent == nil {
-		t.recent = new([binRecent]binRecentEntry)
-	}
-	p := unsafe.StringData(s)
-	e := &t.recent[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s))*0x9e37)%binRecent]
-	if unsafe.StringData(e.s) == p && len(e.s) == len(s) {
-		return e.idx
-	}
-	i := t.goStringSlow(s)
-	e.s, e.idx = s, i
-	return i
-}
-
-// goStringSlow is goString by the text.
-func (t *binTable) goStringSlow(s string) int {
-	if i, ok := t.goIdx[s]; ok {
-		return i
-	}
-	if t.goIdx == nil {
-		t.goIdx = map[string]int{}
-	}
-	kind := binStrASCII
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			kind = binStrGo
-			break
-		}
-	}
-	t.buf = binary.AppendUvarint(t.buf, uint64(len(s))<<2|uint64(kind))
-	t.buf = append(t.buf, s...)
-	i := t.n
-	t.n++
-	t.goIdx[s] = i
-	return i
-}
-
-// units returns the index of UTF-16 code units u (not all ASCII), adding them on first sight.
-func (t *binTable) units(u []uint16) int {
-	b := unitsBytes(u)
-	if i, ok := t.u16[string(b)]; ok {
-		return i
-	}
-	if t.u16 == nil {
-		t.u16 = map[string]int{}
-	}
-	t.buf = binary.AppendUvarint(t.buf, uint64(len(u))<<2|binStrUTF16)
-	for _, c := range u {
-		t.buf = binary.LittleEndian.AppendUint16(t.buf, c)
-	}
-	i := t.n
-	t.n++
-	t.u16[string(b)] = i
-	return i
-}
-
 // appendDoc appends the document: marker, table, then the tokens.
 func (t *binTable) appendDoc(dst, tokens []byte) []byte {
 	dst = append(dst, binMarker)
@@ -552,33 +462,53 @@ func (r *jsonReader) binCountRest() int {
 }
 
 // finishBin assembles a format-2 snapshot from the encoded execution half: the members of
-// the format-1 document, in its order, the source and compiled code as bytes.
+// the format-1 document, in its order, the program as bytes. The parts are copied once, into
+// a document of their exact size: the string table (complete only when every part has been
+// written), the small members written here, the records and the objects, the execution half.
 func (vm *VM) finishBin(e *heapEncoder, execBytes []byte) ([]byte, error) {
 	prog := vm.exec.program
-	h := vm.snapshotHint
-	out := &jsonWriter{tab: &e.tab, buf: make([]byte, 0, h.objBytes+h.nodeBytes+len(execBytes)+len(prog.packedBin())+64)}
-	out.beginObject()
-	out.key("format")
-	out.int(snapshotFormat2)
-	out.key("minor")
-	out.int(binMinor)
-	out.key("program")
-	out.bytes(prog.packedBin())
-	out.key("script")
-	out.bool(prog.script)
-	out.key("code")
-	out.string(prog.CodeFingerprint())
-	out.key("heap")
-	if err := e.finishTo(out, len(execBytes)+16); err != nil {
+	packed := prog.packedBin()
+	if err := e.drain(); err != nil {
 		e.release()
 		return nil, fmt.Errorf("snapshot heap: %w", err)
 	}
-	out.key("exec")
-	out.raw(execBytes)
-	out.endObject()
-	doc := e.tab.appendDoc(make([]byte, 0, len(e.tab.buf)+len(out.buf)+16), out.buf)
-	e.release()
+	small := &jsonWriter{tab: &e.tab, buf: make([]byte, 0, len(packed)+e.headBytes()+128)}
+	small.beginObject()
+	small.key("format")
+	small.int(snapshotFormat2)
+	small.key("minor")
+	small.int(binMinor)
+	small.key("program")
+	small.bytes(packed)
+	small.key("script")
+	small.bool(prog.script)
+	small.key("code")
+	small.string(prog.CodeFingerprint())
+	small.key("heap")
+	e.heapHead(small)
+	head := len(small.buf) // then the records
+	small.key("objs")
+	mid := len(small.buf) // then the objects
+	small.endObject()
+	small.key("exec")
+	tail := len(small.buf) // then the execution half, and the end of the document
+	nodes, objs := e.nodeW.buf, e.objW.buf
+	var count [binary.MaxVarintLen64]byte
+	countBytes := binary.PutUvarint(count[:], uint64(e.tab.n))
+	doc := make([]byte, 0, 1+countBytes+len(e.tab.buf)+len(small.buf)+len(nodes)+len(objs)+len(execBytes)+1)
+	doc = append(doc, binMarker)
+	doc = append(doc, count[:countBytes]...)
+	doc = append(doc, e.tab.buf...)
+	doc = append(doc, small.buf[:head]...)
+	doc = append(doc, nodes...)
+	doc = append(doc, small.buf[head:mid]...)
+	doc = append(doc, objs...)
+	doc = append(doc, small.buf[mid:tail]...)
+	doc = append(doc, execBytes...)
+	doc = append(doc, binEnd)
 	vm.snapshotHint.docBytes = len(doc)
+	vm.snapshotHint.strings, vm.snapshotHint.tabBytes = e.tab.n, len(e.tab.buf)
+	e.release()
 	return doc, nil
 }
 

@@ -1,6 +1,10 @@
 package interp
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+	"unsafe"
+)
 
 // The format-2 paths of the heap decoder's values and strings (snapshot_bin.go).
 
@@ -76,7 +80,7 @@ func (d *heapDecoder) binValue(r *jsonReader) Value {
 // binStr reads a string value. Every entry of the table becomes one string, shared by all
 // the values that refer to it, and is charged to the memory budget once.
 func (d *heapDecoder) binStr(r *jsonReader) *jsString {
-	i := r.binEntryIndex()
+	i := r.binStringIndex()
 	if i < 0 {
 		return emptyString
 	}
@@ -89,8 +93,13 @@ func (d *heapDecoder) binStr(r *jsonReader) *jsString {
 	e := r.strs[i]
 	var s *jsString
 	if e.kind == binStrASCII {
-		s = d.asciiString(r.data[e.start:e.end])
-	} else {
+		// the table holds each text once, and binStrs each entry's string: no cache needed
+		if e.start == e.end {
+			s = emptyString
+		} else {
+			s = d.freshASCII(r.data[e.start:e.end])
+		}
+	} else if s = d.binUnitsString(r.data[e.start:e.end], e.kind); s == nil {
 		s = r.binJS(e)
 		d.vm.allocated += stringBaseSize + 2*int64(s.length)
 	}
@@ -98,9 +107,33 @@ func (d *heapDecoder) binStr(r *jsonReader) *jsString {
 	return s
 }
 
+// binUnitsString is the string of a table entry of little-endian UTF-16 code units b, in
+// the decoder's slabs; nil for another kind of entry, or units all ASCII (which make an
+// ASCII string).
+func (d *heapDecoder) binUnitsString(b []byte, kind uint8) *jsString {
+	n := len(b) / 2
+	if kind != binStrUTF16 || n == 0 {
+		return nil
+	}
+	text := d.unitsText(n)
+	var any uint16
+	for i := range text {
+		c := binary.LittleEndian.Uint16(b[2*i:])
+		text[i] = c
+		any |= c
+	}
+	if any < 0x80 {
+		return nil
+	}
+	s := d.newString() // zeroed: set only the fields that are not zero (fewer write barriers)
+	s.u16, s.length = unsafe.SliceData(text), int32(n)
+	d.vm.allocated += stringBaseSize + 2*int64(n)
+	return s
+}
+
 // binKey reads a property name, one Go string per entry of the table.
 func (d *heapDecoder) binKey(r *jsonReader) string {
-	i := r.binEntryIndex()
+	i := r.binStringIndex()
 	if i < 0 {
 		return ""
 	}
@@ -110,7 +143,130 @@ func (d *heapDecoder) binKey(r *jsonReader) string {
 	if k := d.binKeys[i]; k != "" {
 		return k
 	}
-	k := r.binGo(r.strs[i])
+	var k string
+	if e := r.strs[i]; e.kind == binStrASCII {
+		k = d.internASCII(r.data[e.start:e.end])
+	} else {
+		k = r.binGo(e)
+	}
 	d.binKeys[i] = k
 	return k
+}
+
+// binValueList is readValueList in format 2: the tokens of the list read directly, without
+// the JSON reader's separators and peeks.
+func (d *heapDecoder) binValueList(r *jsonReader) []Value {
+	if !r.binExpect(binArray) {
+		return nil
+	}
+	s := &d.vals
+	n := 0
+	for {
+		if r.pos >= len(r.data) {
+			r.fail("unterminated list")
+			return nil
+		}
+		if r.data[r.pos] == binEnd {
+			r.pos++
+			break
+		}
+		if s.used == len(s.buf) {
+			d.growVals(r, n)
+		}
+		setValue(&s.buf[s.used], d.binValue(r))
+		s.used++
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return s.buf[s.used-n : s.used : s.used]
+}
+
+// binFreshProps is readProps in format 2 for an object without properties yet (every
+// object entry): [key, value] or [key, value, flags] or [key, getter, setter, flags], each
+// into the property slab.
+func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
+	if !r.binExpect(binArray) {
+		return
+	}
+	data := r.data
+	n := 0 // properties written to the slab
+	for {
+		if r.pos >= len(data) {
+			r.fail("unterminated property list")
+			return
+		}
+		c := data[r.pos]
+		if c == binEnd {
+			r.pos++
+			break
+		}
+		if c != binArray {
+			r.fail("expected a property")
+			return
+		}
+		r.pos++
+		var key PropertyKey
+		if r.pos < len(data) && data[r.pos] == binString {
+			key = strKey(d.binKey(r))
+		} else {
+			v := d.binValue(r)
+			if v.kind != KindSymbol {
+				r.fail("bad property key")
+				return
+			}
+			key = symKey(v.sym())
+		}
+		a := d.binValue(r)
+		p := Property{value: a, flags: propDefault}
+		if r.pos < len(data) && data[r.pos] != binEnd {
+			if c := data[r.pos]; binPeek[c] == '{' || c == binNull {
+				// accessor: getter, setter, flags
+				b := d.binValue(r)
+				flags := propFlags(r.binIntTok())
+				if a.kind != KindObject && a.kind != KindNull || b.kind != KindObject && b.kind != KindNull {
+					r.fail("accessor with a getter or setter that is not an object")
+				}
+				if flags&propAccessor == 0 {
+					r.fail("accessor without the accessor flag")
+				}
+				p = accessorProperty(a.asObject(), b.asObject(), flags)
+			} else {
+				p.flags = propFlags(r.binIntTok())
+				if p.flags&propAccessor != 0 {
+					r.fail("accessor flag on a data property")
+				}
+			}
+		}
+		if !r.binExpect(binEnd) {
+			return
+		}
+		d.vm.allocated += propertySize
+		if !d.putFreshProp(r, key, &p, n) {
+			return
+		}
+		n++
+	}
+	d.endFreshProps(r, o, n)
+}
+
+// binStringIndex is binEntryIndex with a fast path for an index of one or two bytes (a
+// table of up to 16,384 entries), small enough to inline.
+func (r *jsonReader) binStringIndex() int {
+	data, p := r.data, r.pos
+	if p+2 < len(data) && data[p] == binString {
+		if c := data[p+1]; c < 0x80 {
+			if int(c) < len(r.strs) {
+				r.pos = p + 2
+				return int(c)
+			}
+		} else if c2 := data[p+2]; c2 < 0x80 {
+			if i := int(c&0x7f) | int(c2)<<7; i < len(r.strs) {
+				r.pos = p + 3
+				return i
+			}
+		}
+	}
+	return r.binEntryIndex()
 }

@@ -143,6 +143,9 @@ func setValue(dst *Value, v Value) {
 
 // readValueList reads an array of values into exactly sized storage (nil when empty).
 func (d *heapDecoder) readValueList(r *jsonReader) []Value {
+	if r.bin {
+		return d.binValueList(r)
+	}
 	if !r.open('[') {
 		r.expectSlow('[')
 	}
@@ -212,16 +215,7 @@ func (d *heapDecoder) str(r *jsonReader) *jsString {
 			return s
 		}
 	}
-	var text []uint16
-	if size := min(unitSlab, max(64, d.heapBytes/16)); n > size/4 {
-		text = make([]uint16, n)
-	} else {
-		if len(d.unitText) < n {
-			d.unitText = make([]uint16, size)
-		}
-		text = d.unitText[:n:n]
-		d.unitText = d.unitText[n:]
-	}
+	text := d.unitsText(n)
 	copy(text, u)
 	s := d.newString() // zeroed: set only the fields that are not zero (fewer write barriers)
 	s.u16, s.length = unsafe.SliceData(text), int32(n)
@@ -257,6 +251,22 @@ func (d *heapDecoder) asciiString(b []byte) *jsString {
 			return s
 		}
 	}
+	s := d.freshASCII(b)
+	switch {
+	case slot != nil:
+		*slot = s
+	case len(b) >= internMinLength:
+		if d.longStrs == nil {
+			d.longStrs = map[string]*jsString{}
+		}
+		d.longStrs[s.ascii] = s
+	}
+	return s
+}
+
+// freshASCII returns a new string of ASCII text b (not empty; copied), charging it to the
+// memory budget.
+func (d *heapDecoder) freshASCII(b []byte) *jsString {
 	var text string
 	if size := min(textSlab, max(64, d.heapBytes/16)); len(b) > size/4 {
 		text = string(b)
@@ -271,16 +281,19 @@ func (d *heapDecoder) asciiString(b []byte) *jsString {
 	s := d.newString() // zeroed: set only the fields that are not zero (fewer write barriers)
 	s.ascii, s.length, s.isASCII = text, int32(len(text)), true
 	d.vm.allocated += stringBaseSize + int64(len(text))
-	switch {
-	case slot != nil:
-		*slot = s
-	case len(b) >= internMinLength:
-		if d.longStrs == nil {
-			d.longStrs = map[string]*jsString{}
-		}
-		d.longStrs[text] = s
-	}
 	return s
+}
+
+// unitsText returns storage for n code units, from the slab when small.
+func (d *heapDecoder) unitsText(n int) []uint16 {
+	if size := min(unitSlab, max(64, d.heapBytes/16)); n > size/4 {
+		return make([]uint16, n)
+	} else if len(d.unitText) < n {
+		d.unitText = make([]uint16, size)
+	}
+	text := d.unitText[:n:n]
+	d.unitText = d.unitText[n:]
+	return text
 }
 
 // newString returns a zeroed string header from the slab.
@@ -342,6 +355,12 @@ func (d *heapDecoder) internKey(r *jsonReader) string {
 		n := r.decodeUnits(raw, u)
 		return newUTF16(u[:n:n]).wtf8()
 	}
+	return d.internASCII(raw)
+}
+
+// internASCII returns ASCII name raw as a Go string, the same string for every occurrence,
+// in this decode and the next ones (the decoder keeps its names).
+func (d *heapDecoder) internASCII(raw []byte) string {
 	slot := &d.recentKeys[keyCacheIndex(raw)]
 	if *slot == string(raw) && len(raw) > 0 {
 		return *slot

@@ -20,7 +20,11 @@ type heapDecoder struct {
 	lastTag    []byte     // the tag of the last record allocated, and its type:
 	lastType   slotType   // consecutive records of one type look it up once
 	lastEnv    bool       // lastTag is "env" (allocated from envSlab)
-	syms       []*Symbol
+	// the tag and type of the last internal slot decoded (kept from one decode to the
+	// next: the types are registered once)
+	lastSlotTag  []byte
+	lastSlotType slotType
+	syms         []*Symbol
 
 	slotDepth  int                  // nesting of slot decoding (bounded)
 	keys       map[string]string    // interned property names
@@ -576,7 +580,10 @@ func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 // The properties of a fresh object go into exactly sized storage.
 func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 	fresh := !overwrite && o.props.len() == 0
-	s := &d.props
+	if fresh && r.bin {
+		d.binFreshProps(r, o)
+		return
+	}
 	n := 0 // properties of a fresh object written to the slab
 	if !r.open('[') {
 		r.expectSlow('[')
@@ -626,39 +633,56 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		}
 		d.vm.allocated += propertySize
 		if fresh {
-			if n < mapIndexThreshold {
-				for _, k := range s.keys[s.used-n : s.used] {
-					if k == key {
-						r.fail("duplicate property %s", key)
-						return
-					}
-				}
+			if !d.putFreshProp(r, key, &p, n) {
+				return
 			}
-			if s.used == len(s.keys) {
-				d.growProps(r, n)
-			}
-			// the slab is zeroed: set only the fields that are not zero (fewer write barriers)
-			if key.sym != nil {
-				s.keys[s.used].sym = key.sym
-			} else {
-				s.keys[s.used].name = key.name
-			}
-			dst := &s.props[s.used]
-			setValue(&dst.value, p.value)
-			dst.flags = p.flags
-			s.used++
 			n++
 			continue
 		}
 		d.setProp(r, o, key, p, overwrite)
 	}
-	if n > 0 {
-		o.props.keys = s.keys[s.used-n : s.used : s.used]
-		o.props.props = s.props[s.used-n : s.used : s.used]
-		if n > mapIndexThreshold {
-			if !o.props.buildIndex() {
-				r.fail("duplicate property names")
+	d.endFreshProps(r, o, n)
+}
+
+// putFreshProp adds a property of a fresh object to the property slab, after the n already
+// read; false when it fails (a duplicate key).
+func (d *heapDecoder) putFreshProp(r *jsonReader, key PropertyKey, p *Property, n int) bool {
+	s := &d.props
+	if n < mapIndexThreshold {
+		for _, k := range s.keys[s.used-n : s.used] {
+			if k == key {
+				r.fail("duplicate property %s", key)
+				return false
 			}
+		}
+	}
+	if s.used == len(s.keys) {
+		d.growProps(r, n)
+	}
+	// the slab is zeroed: set only the fields that are not zero (fewer write barriers)
+	if key.sym != nil {
+		s.keys[s.used].sym = key.sym
+	} else {
+		s.keys[s.used].name = key.name
+	}
+	dst := &s.props[s.used]
+	setValue(&dst.value, p.value)
+	dst.flags = p.flags
+	s.used++
+	return true
+}
+
+// endFreshProps gives a fresh object the n properties last put into the slab.
+func (d *heapDecoder) endFreshProps(r *jsonReader, o *Object, n int) {
+	if n == 0 {
+		return
+	}
+	s := &d.props
+	o.props.keys = s.keys[s.used-n : s.used : s.used]
+	o.props.props = s.props[s.used-n : s.used : s.used]
+	if n > mapIndexThreshold {
+		if !o.props.buildIndex() {
+			r.fail("duplicate property names")
 		}
 	}
 }
@@ -750,10 +774,14 @@ func (d *heapDecoder) slot(r *jsonReader) any {
 		}
 		out = nf
 	default:
-		st, ok := lookupSlotTypeBytes(tag)
-		if !ok {
-			r.fail("unknown slot type %q", tag)
-			return nil
+		st, ok := d.lastSlotType, true
+		if string(tag) != string(d.lastSlotTag) || len(d.lastSlotTag) == 0 {
+			// most slots in a row are of one type (the closures of the functions)
+			if st, ok = lookupSlotTypeBytes(tag); !ok {
+				r.fail("unknown slot type %q", tag)
+				return nil
+			}
+			d.lastSlotTag, d.lastSlotType = append(d.lastSlotTag[:0], tag...), st
 		}
 		var s slotCodec
 		if string(tag) == "closure" {

@@ -49,6 +49,7 @@ func (vm *VM) newHeapEncoder() *heapEncoder {
 	e.objIDs.reset()
 	e.nodeIDs.reset()
 	e.tab.reset()
+	e.tab.reserve(h.strings, h.tabBytes)
 	return e
 }
 
@@ -65,10 +66,7 @@ func (e *heapEncoder) release() {
 	e.objQueue, e.nodeQueue, e.syms, e.intr = e.objQueue[:0], e.nodeQueue[:0], e.syms[:0], e.intr[:0]
 	e.objW = jsonWriter{buf: e.objW.buf[:0]}
 	e.nodeW = jsonWriter{buf: e.nodeW.buf[:0]}
-	if len(e.tab.goIdx) > 1<<16 {
-		e.tab = binTable{} // do not keep a large heap's strings alive in the pool
-	}
-	e.tab.reset()
+	e.tab.reset() // keeps its storage (no pointers), and none of the heap's strings
 	heapEncoderPool.Put(e)
 }
 
@@ -78,6 +76,7 @@ type snapshotHint struct {
 	execBytes                           int // the execution half
 	idChunks                            int // chunks of the object id table
 	docBytes                            int // the whole document
+	strings, tabBytes                   int // format 2: entries and bytes of the string table
 }
 
 // fail records the first encoding error.
@@ -315,6 +314,22 @@ func (e *heapEncoder) finish() ([]byte, error) {
 // finishTo drains the queues and writes the heap section to out as one value, leaving room
 // for extra more bytes after it. e.w must not be used afterwards.
 func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
+	if err := e.drain(); err != nil {
+		return err
+	}
+	out.buf = slices.Grow(out.buf, len(e.objW.buf)+len(e.nodeW.buf)+e.headBytes()+extra)
+	e.heapHead(out)
+	out.raw(e.nodeW.buf)
+	out.key("objs")
+	out.raw(e.objW.buf)
+	out.endObject()
+	return nil
+}
+
+// drain writes the entries of the queued objects and records, and of every changed
+// intrinsic, to e.objW and e.nodeW (each a list), and notes their sizes for the next
+// encoding. e.w must not be used afterwards.
+func (e *heapEncoder) drain() error {
 	r := e.vm.realm
 	ref := referenceRealm()
 	// every changed intrinsic is reachable through its name
@@ -371,7 +386,19 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	if e.err != nil {
 		return e.err
 	}
-	out.buf = slices.Grow(out.buf, len(objW.buf)+len(nodeW.buf)+32*len(e.syms)+64*len(e.intr)+64+extra)
+	e.vm.snapshotHint = snapshotHint{objects: len(e.objQueue), nodes: len(e.nodeQueue), objBytes: len(objW.buf),
+		nodeBytes: len(nodeW.buf), execBytes: execBytes, idChunks: e.objIDs.chunks}
+	return nil
+}
+
+// headBytes bounds what heapHead writes.
+func (e *heapEncoder) headBytes() int { return 32*len(e.syms) + 64*len(e.intr) + 64 }
+
+// heapHead writes the heap section up to its records (after drain): the opening of the
+// object, the symbols, the intrinsics, the object count and the key "nodes". The records
+// (e.nodeW), the key "objs", the objects (e.objW) and the closing of the object follow.
+func (e *heapEncoder) heapHead(out *jsonWriter) {
+	r := e.vm.realm
 	out.beginObject()
 	out.key("syms")
 	out.beginArray()
@@ -398,13 +425,6 @@ func (e *heapEncoder) finishTo(out *jsonWriter, extra int) error {
 	out.key("n")
 	out.int(int64(len(e.objQueue)))
 	out.key("nodes")
-	out.raw(nodeW.buf)
-	out.key("objs")
-	out.raw(objW.buf)
-	out.endObject()
-	e.vm.snapshotHint = snapshotHint{objects: len(e.objQueue), nodes: len(e.nodeQueue), objBytes: len(objW.buf),
-		nodeBytes: len(nodeW.buf), execBytes: execBytes, idChunks: e.objIDs.chunks}
-	return nil
 }
 
 // objectEntry writes the full entry of a non-intrinsic object.

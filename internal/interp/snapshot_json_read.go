@@ -18,9 +18,9 @@ type jsonReader struct {
 
 	asciiStart, asciiEnd int // the last string read by units when it was plain ASCII
 
-	bin    bool     // the data is a format-2 document (snapshot_bin.go)
-	strs   []binStr // its string table
-	goStrs []string // its entries as Go text, made on first use
+	bin    bool           // the data is a format-2 document (snapshot_bin.go)
+	strs   []binStr       // its string table
+	goStrs map[int]string // its entries read as Go text (other than knownKey's), by index
 }
 
 // fail records a syntax error (the first one wins).
@@ -554,13 +554,19 @@ func (r *jsonReader) goString() string {
 		if i < 0 {
 			return ""
 		}
-		if r.goStrs == nil {
-			r.goStrs = make([]string, len(r.strs))
+		e := r.strs[i]
+		if e.kind == binStrASCII {
+			if k, ok := knownKey(r.data[e.start:e.end]); ok {
+				return k // the format's member names, without a table of every entry
+			}
 		}
-		if s := r.goStrs[i]; s != "" {
+		if s, ok := r.goStrs[i]; ok {
 			return s
 		}
-		s := r.binGo(r.strs[i])
+		if r.goStrs == nil {
+			r.goStrs = map[int]string{}
+		}
+		s := r.binGo(e)
 		r.goStrs[i] = s
 		return s
 	}

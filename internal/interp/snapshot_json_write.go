@@ -386,7 +386,7 @@ func (w *jsonWriter) jsString(s *jsString) {
 	s = s.flat()
 	if w.tab != nil {
 		if s.isASCII {
-			w.binUint(binString, uint64(w.tab.goString(s.ascii)))
+			w.binUint(binString, uint64(w.tab.ascii(s.ascii)))
 		} else {
 			w.binUint(binString, uint64(w.tab.units(s.flatUnits())))
 		}
