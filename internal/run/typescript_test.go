@@ -11,7 +11,9 @@ import (
 )
 
 // TestTypeScriptErrorPositions: the line and column of a failure in a
-// TypeScript program point at the text as written, types included.
+// TypeScript program point at the text as written, types included, where node
+// locates the failure in the compiled JavaScript (a property access at the
+// property, a method call at the method's name).
 func TestTypeScriptErrorPositions(t *testing.T) {
 	t.Parallel()
 	b, _ := setup(t, Limits{}, Hooks{})
@@ -23,13 +25,13 @@ func TestTypeScriptErrorPositions(t *testing.T) {
 	}{
 		{"property of undefined after a non-null assertion",
 			"interface Box { inner?: { value: number } }\nconst b: Box = {};\nconst v: number = b.inner!.value;\nreturn v",
-			KindExecutionFailure, 3, 19},
+			KindExecutionFailure, 3, 28},
 		{"call of a non-function after casts",
 			"const f = (42 as unknown) as () => void;\nf();",
 			KindExecutionFailure, 2, 1},
 		{"method call on null after a double cast",
 			"type T = { f(): void };\nconst o = null as unknown as T;\n  o.f();",
-			KindExecutionFailure, 3, 3},
+			KindExecutionFailure, 3, 5},
 		{"throw in a generic arrow with a return type",
 			"const fail = <T,>(msg: T): never => {\n  throw new RangeError(String(msg));\n};\nfail<string>(\"x\");",
 			KindExecutionFailure, 2, 9},
@@ -99,5 +101,5 @@ return out`
 	require.NoError(t, err)
 	res = resultOf(t, e3)
 	require.False(t, res.OK)
-	require.Equal(t, [2]int{7, 22}, [2]int{res.Error.Line, res.Error.Column}, "%+v", res.Error)
+	require.Equal(t, [2]int{7, 41}, [2]int{res.Error.Line, res.Error.Column}, "%+v", res.Error)
 }
