@@ -51,11 +51,23 @@ func Parse(source string, mode Mode) (*Program, error) {
 	buf := newBuffer(source)
 	lines := newLineTable(source)
 	ast, err := parseJS(buf, js.Options{Inline: true})
+	text := source // the source with its import declarations blanked (imports.go)
+	var imports []importDecl
 	if err != nil {
-		if uerr := moduleSyntax(source, lines); uerr != nil {
+		var cerr error
+		if text, imports, cerr = cutImports(source, err, lines); cerr != nil {
+			return nil, cerr
+		}
+		if len(imports) > 0 {
+			buf = newBuffer(text)
+			ast, err = parseJS(buf, js.Options{Inline: true})
+		}
+	}
+	if err != nil {
+		if uerr := moduleSyntax(text, lines); uerr != nil {
 			return nil, uerr
 		}
-		fixed, fixedAST := reparseArrowDefaults(source)
+		fixed, fixedAST := reparseArrowDefaults(text)
 		if fixedAST == nil {
 			return nil, convertParseError(err, lines)
 		}
@@ -67,6 +79,11 @@ func Parse(source string, mode Mode) (*Program, error) {
 		Strict: mode == ModeAsyncBody || hasUseStrict(ast.List),
 		lines:  lines,
 		pos:    computePositions(ast, buf),
+	}
+	if len(imports) > 0 {
+		if err := p.addImports(imports); err != nil {
+			return nil, err
+		}
 	}
 	if p.pos.errOff >= 0 {
 		pos := lines.position(p.pos.errOff)
@@ -150,7 +167,13 @@ func moduleSyntax(source string, lines *lineTable) error {
 	pos := computePositions(ast, buf)
 	for _, s := range ast.List {
 		switch s.(type) {
-		case *js.ImportStmt, *js.ExportStmt:
+		case *js.ImportStmt:
+			// An import declaration left in the text could not be cut out (imports.go): it is
+			// not at the program's top level.
+			c := &checker{pos: pos, lines: lines}
+			c.unsupported(s, "import declarations are only supported at the top level of a program")
+			return c.err
+		case *js.ExportStmt:
 			c := &checker{pos: pos, lines: lines}
 			c.stmt(s)
 			return c.err
