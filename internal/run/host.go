@@ -49,10 +49,14 @@ func (h *host) install(vm *interp.VM) {
 	}
 	_ = vm.Set(vm.Global(), "tools", tools)
 	_ = vm.Set(vm.Global(), "search", vm.NewHostFunction(hostIDSearch, "search", 1))
+	h.installExtensions(vm)
 }
 
 // CallHost implements interp.Host: every call of a tool function or of search.
 func (h *host) CallHost(vm *interp.VM, id string, this interp.Value, args []interp.Value) (interp.Value, error) {
+	if strings.HasPrefix(id, hostExtPrefix) || strings.HasPrefix(id, hostValuePrefix) {
+		return h.callExtension(vm, id, args)
+	}
 	e := h.e
 	arg := interp.Undefined()
 	if len(args) > 0 {
