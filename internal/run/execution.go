@@ -275,6 +275,7 @@ func (e *Execution) drive(parent context.Context) (err error) {
 		}
 	}()
 	e.host.callCtx = callCtx
+	e.host.driveCtx = ctx
 	for {
 		if err := e.applyReady(ctx); err != nil {
 			return err

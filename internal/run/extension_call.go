@@ -67,20 +67,22 @@ func (h *host) callExtension(vm *interp.VM, id string, args []interp.Value) (int
 	}
 	call.Args = goArgs
 	if !fn.Async {
+		// The program waits for a synchronous call: it gets the drive's context, which the
+		// run's time limit ends.
 		var v any
 		err := argErr
 		if err == nil {
-			err = e.extBefore(h.callCtx, call)
+			err = e.extBefore(h.driveCtx, call)
 		}
 		if err == nil {
-			v, err = fn.Call(h.callCtx, goArgs)
+			v, err = fn.Call(h.driveCtx, goArgs)
 		}
 		var out interp.Value
 		if err == nil {
 			out, err = e.extResult(ext, name, v)
 		}
 		if hook := e.rt.opts.Hooks.ExtensionAfter; hook != nil {
-			hook(h.callCtx, call, v, err)
+			hook(h.driveCtx, call, v, err)
 		}
 		if err != nil {
 			return interp.Undefined(), vm.Throw(vm.NewError("Error", err.Error()))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -485,4 +486,25 @@ type releasingJournal struct {
 func (j *releasingJournal) CallSettled(ctx context.Context, c toolcall.Call, o toolcall.Outcome) error {
 	j.once.Do(func() { close(j.release) })
 	return j.recorder.CallSettled(ctx, c, o)
+}
+
+// A synchronous call holds the program up: its context ends with the run's time limit.
+func TestSyncExtensionCallEndsWithTheTimeLimit(t *testing.T) {
+	t.Parallel()
+	bothModes(t, func(t *testing.T, roundTrip bool) {
+		block := Extension{Name: "block", Value: SyncFunc(func(ctx context.Context, _ []any) (any, error) {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(10 * time.Second):
+				return "the context did not end", nil
+			}
+		})}
+		rt := extRuntime(t, roundTrip, Limits{TimeoutMs: 100}, Hooks{}, block)
+		start := time.Now()
+		res := runExt(t, rt, `try { return block() } catch (e) { return e.message }`)
+		require.Less(t, time.Since(start), 5*time.Second)
+		require.False(t, res.OK, "%s", res.Value)
+		require.Equal(t, KindTimeoutExceeded, res.Error.Kind)
+	})
 }

@@ -25,6 +25,7 @@ const (
 type host struct {
 	e          *Execution
 	callCtx    context.Context // context of calls made in goroutines (cancelled when the run ends)
+	driveCtx   context.Context // context of the drive: synchronous extension calls end with it
 	journalErr error           // a journal failure: the drive stops with it
 }
 
