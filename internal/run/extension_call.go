@@ -61,6 +61,8 @@ func (h *host) callExtension(vm *interp.VM, id string, args []interp.Value) (int
 		return interp.Undefined(), vm.Throw(vm.NewError("TypeError", lostErr))
 	}
 	call := ExtensionCall{Extension: ext.Name, Name: name}
+	syncCtx := context.WithValue(h.driveCtx, runIDKey{}, e.runID)
+	asyncCtx := context.WithValue(h.callCtx, runIDKey{}, e.runID)
 	goArgs, argErr := argsOf(vm, args)
 	if argErr != nil {
 		argErr = fmt.Errorf("%s: %w", name, argErr)
@@ -72,17 +74,17 @@ func (h *host) callExtension(vm *interp.VM, id string, args []interp.Value) (int
 		var v any
 		err := argErr
 		if err == nil {
-			err = e.extBefore(h.driveCtx, call)
+			err = e.extBefore(syncCtx, call)
 		}
 		if err == nil {
-			v, err = fn.Call(h.driveCtx, goArgs)
+			v, err = fn.Call(syncCtx, goArgs)
 		}
 		var out interp.Value
 		if err == nil {
 			out, err = e.extResult(ext, name, v)
 		}
 		if hook := e.rt.opts.Hooks.ExtensionAfter; hook != nil {
-			hook(h.driveCtx, call, v, err)
+			hook(syncCtx, call, v, err)
 		}
 		if err != nil {
 			return interp.Undefined(), vm.Throw(vm.NewError("Error", err.Error()))
@@ -92,7 +94,7 @@ func (h *host) callExtension(vm *interp.VM, id string, args []interp.Value) (int
 	pid, promise := vm.NewHostPromise()
 	err := argErr
 	if err == nil {
-		err = e.extBefore(h.callCtx, call)
+		err = e.extBefore(asyncCtx, call)
 	}
 	if err != nil {
 		e.ready = append(e.ready, settlement{ext: &extOutcome{promiseID: pid, ext: ext, call: call, err: err}})
@@ -100,12 +102,21 @@ func (h *host) callExtension(vm *interp.VM, id string, args []interp.Value) (int
 	}
 	e.extCalls[pid] = name
 	e.inflight++
-	ctx := h.callCtx
 	go func() {
-		v, err := fn.Call(ctx, goArgs)
+		v, err := fn.Call(asyncCtx, goArgs)
 		e.settledCh <- settlement{ext: &extOutcome{promiseID: pid, ext: ext, call: call, value: v, err: err}}
 	}()
 	return promise, nil
+}
+
+// runIDKey is the context key of the run id an extension function's context carries.
+type runIDKey struct{}
+
+// CallRunID returns the id of the run whose extension call ctx belongs to (the context a
+// Func's Call and the extension hooks receive), or "".
+func CallRunID(ctx context.Context) string {
+	id, _ := ctx.Value(runIDKey{}).(string)
+	return id
 }
 
 // extBefore runs the ExtensionBefore hook: its error denies the call.
@@ -127,7 +138,7 @@ func (e *Execution) settleExt(ctx context.Context, o *extOutcome) error {
 		v, err = e.extResult(o.ext, o.call.Name, o.value)
 	}
 	if hook := e.rt.opts.Hooks.ExtensionAfter; hook != nil {
-		hook(ctx, o.call, o.value, err)
+		hook(context.WithValue(ctx, runIDKey{}, e.runID), o.call, o.value, err)
 	}
 	if err != nil {
 		return e.vm.SettleHostPromise(o.promiseID, false, e.vm.NewError("Error", err.Error()))

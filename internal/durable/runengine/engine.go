@@ -214,6 +214,7 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 	var (
 		tools      []run.Tool
 		namespaces []run.Namespace
+		extensions []run.Extension
 	)
 	for _, ts := range toolsets {
 		loaded, err := e.toolset(ctx, ts)
@@ -221,12 +222,13 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 			return nil, err
 		}
 		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
+		extensions = append(extensions, loaded.Extensions...)
 	}
 	if builtinTimers(toolsets) {
 		timers, ns := runtools.Timers(runtools.TimerConfig{Suspend: true})
 		tools, namespaces = append(tools, timers...), append(namespaces, ns...)
 	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger, RoundTrip: e.cfg.RoundTrip})
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Extensions: extensions, Limits: e.cfg.Limits, Logger: e.cfg.Logger, RoundTrip: e.cfg.RoundTrip})
 	if err != nil {
 		return nil, err
 	}
@@ -282,6 +284,7 @@ func deletedToolset(ts durable.Toolset) (*runtools.Toolset, error) {
 		loaded.Tools[i].Execute = func(context.Context, json.RawMessage, toolcall.Call) (json.RawMessage, error) { return nil, gone }
 		loaded.Tools[i].Durable = nil
 	}
+	loaded.Extensions = runtools.Unreachable(loaded.Extensions, gone)
 	return loaded, nil
 }
 
