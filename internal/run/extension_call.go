@@ -79,6 +79,14 @@ func (h *host) callExtension(vm *interp.VM, id string, args []interp.Value) (int
 		if err == nil {
 			v, err = fn.Call(syncCtx, goArgs)
 		}
+		// The run's time ran out (or its drive was cancelled) while the program waited: the
+		// run ends there, whatever the function answered.
+		if cerr := h.driveCtx.Err(); cerr != nil {
+			if errors.Is(cerr, context.DeadlineExceeded) {
+				return interp.Undefined(), &interp.Diagnostic{Kind: string(KindTimeoutExceeded), Message: timeoutDiagnostic(e.limits.TimeoutMs).Message}
+			}
+			return interp.Undefined(), &interp.Diagnostic{Kind: string(KindExecutionFailure), Message: "the run was interrupted: " + cerr.Error()}
+		}
 		var out interp.Value
 		if err == nil {
 			out, err = e.extResult(ext, name, v)

@@ -27,10 +27,20 @@ type memFS struct {
 	encoded  int
 	decoded  int
 	encodeOK bool
+	greeters map[*Func]string // the functions fs.greeter returned, by the name they greet
+}
+
+// greeter is what fs.greeter returns: a function itself.
+func (m *memFS) greeter(name string) *Func {
+	f := AsyncFunc(func(context.Context, []any) (any, error) { return "hello " + name, nil })
+	m.mu.Lock()
+	m.greeters[f] = name
+	m.mu.Unlock()
+	return f
 }
 
 func newMemFS() *memFS {
-	return &memFS{files: map[string]string{"a.txt": "hello", "b.txt": "bye"}, encodeOK: true, release: make(chan struct{})}
+	return &memFS{files: map[string]string{"a.txt": "hello", "b.txt": "bye"}, encodeOK: true, release: make(chan struct{}), greeters: map[*Func]string{}}
 }
 
 func (m *memFS) read(path any) (any, error) {
@@ -77,6 +87,10 @@ func (m *memFS) extension(hooks bool) Extension {
 			return m.handle(arg(args, 0).(string)), nil
 		}),
 		"constants": map[string]any{"F_OK": 0},
+		"greeter": SyncFunc(func(_ context.Context, args []any) (any, error) {
+			name, _ := arg(args, 0).(string)
+			return m.greeter(name), nil
+		}),
 		"promises": map[string]any{
 			"readFile": AsyncFunc(func(_ context.Context, args []any) (any, error) { return m.read(arg(args, 0)) }),
 			"wait": AsyncFunc(func(ctx context.Context, _ []any) (any, error) {
@@ -98,6 +112,9 @@ func (m *memFS) extension(hooks bool) Extension {
 				if !m.encodeOK {
 					return nil, errors.New("handles cannot be saved today")
 				}
+				if f, ok := v.(*Func); ok {
+					return []any{"greeter", m.greeters[f]}, nil
+				}
 				h := v.(map[string]any)
 				return map[string]any{"path": h["path"], "raw": []byte(h["path"].(string))}, nil
 			},
@@ -105,6 +122,9 @@ func (m *memFS) extension(hooks bool) Extension {
 				m.mu.Lock()
 				m.decoded++
 				m.mu.Unlock()
+				if g, ok := data.([]any); ok {
+					return m.greeter(g[1].(string)), nil
+				}
 				d := data.(map[string]any)
 				if string(d["raw"].([]byte)) != d["path"] {
 					return nil, errors.New("the byte array did not survive")
@@ -232,6 +252,8 @@ func TestExtensions(t *testing.T) {
 			want: `"the result of fs.bad cannot be copied into the program: a Go chan int is not a value (functions are *run.Func)"`},
 		{name: "functions inside a returned value", src: `const h = fs.open("a.txt"); const c = await h.close(); return [h.path, h.read(), c, typeof h.read, h.read.name]`,
 			want: `["a.txt", "hello", {"closed": "a.txt"}, "function", "read"]`},
+		{name: "a returned function", src: `const g = fs.greeter("ana"); const first = await g(); await tools.util.sleep({ms: 1}); return [typeof g, first, await g()]`,
+			want: `["function", "hello ana", "hello ana"]`},
 		{name: "imports", src: `import fs2, { readFile } from "node:fs"
 import { readFile as readAsync } from "fs/promises"
 import * as ns from "fs"
@@ -258,7 +280,7 @@ return [readFile("a.txt"), await readAsync("b.txt"), fs2 === fs, ns === fs, req 
 				require.True(t, res.OK, "%+v", res.Error)
 				require.JSONEq(t, tc.want, string(res.Value))
 				for _, c := range res.ToolCalls {
-					require.Equal(t, "math.add", c.Path, "only tools are recorded as tool calls")
+					require.Contains(t, []string{"math.add", "util.sleep"}, c.Path, "only tools are recorded as tool calls")
 				}
 			})
 		})
