@@ -2,8 +2,10 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -121,6 +123,9 @@ func newExtensionSet(exts []Extension) (*extensionSet, error) {
 		if x.Snapshot != nil && (x.Snapshot.Encode == nil || x.Snapshot.Decode == nil) {
 			return nil, fmt.Errorf("extension %q: snapshot hooks need both Encode and Decode", x.Name)
 		}
+		if err := checkValue(x.Value, x.Name, 0); err != nil {
+			return nil, fmt.Errorf("extension %q: %w", x.Name, err)
+		}
 		if err := walkFuncs(x.Value, x.Name, 0, func(path string, f *Func) error {
 			if f.Call == nil {
 				return fmt.Errorf("extension %q: function %s has no Call", x.Name, path)
@@ -161,6 +166,41 @@ func walkFuncs(v any, base string, depth int, fn func(path string, f *Func) erro
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// checkValue reports whether an extension's Value is made of functions, maps of them and data
+// the program can be given a copy of.
+func checkValue(v any, path string, depth int) error {
+	if depth > MaxValueDepth {
+		return fmt.Errorf("%s: nested more than %d levels deep", path, MaxValueDepth)
+	}
+	switch x := v.(type) {
+	case *Func, nil, bool, string, float64, json.Number, json.RawMessage, []byte:
+		return nil
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			if err := checkValue(x[k], path+"."+k, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	case []any:
+		for i, el := range x {
+			if err := checkValue(el, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32:
+		return nil
+	}
+	if _, err := json.Marshal(v); err != nil {
+		return fmt.Errorf("%s: a %T is no value a program can be given (functions are *run.Func): %w", path, v, err)
 	}
 	return nil
 }

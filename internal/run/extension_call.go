@@ -46,7 +46,7 @@ func (h *host) installExtensions(vm *interp.VM) {
 	for _, name := range set.names {
 		x := set.byName[name]
 		v, err := h.toJS(vm, x.Value, name, 0, func(path string, _ *Func) string { return hostExtPrefix + path })
-		if err != nil { // checked by New: constant data that cannot be copied
+		if err != nil { // New checked the value (checkValue): this cannot happen
 			v = interp.Undefined()
 		}
 		_ = vm.Set(vm.Global(), name, v)

@@ -340,6 +340,8 @@ func TestExtensionNames(t *testing.T) {
 		{[]Extension{{Name: "input", Value: f}}, `extension "input": the runtime's global input cannot be replaced`},
 		{[]Extension{{Name: "fs", Value: f}, {Name: "fs", Value: f}}, `extension "fs": another extension has the same name`},
 		{[]Extension{{Name: "a-b", Value: f}}, `extension "a-b": the name must be an identifier`},
+		{[]Extension{{Name: "fs", Value: map[string]any{"c": make(chan int)}}}, `extension "fs": fs.c: a chan int is no value a program can be given (functions are *run.Func): json: unsupported type: chan int`},
+		{[]Extension{{Name: "fs", Value: map[string]any{"f": Func{}}}}, `extension "fs": fs.f: a run.Func is no value a program can be given (functions are *run.Func): json: unsupported type: func(context.Context, []interface {}) (interface {}, error)`},
 		{[]Extension{{Name: "fs", Value: map[string]any{"x": &Func{}}}}, `extension "fs": function fs.x has no Call`},
 		{[]Extension{{Name: "fs", Value: f, Snapshot: &SnapshotHooks{Encode: func(any) (any, error) { return nil, nil }}}}, `extension "fs": snapshot hooks need both Encode and Decode`},
 	} {
