@@ -45,3 +45,12 @@ func TestMalformedImport(t *testing.T) {
 	require.Equal(t, KindParseError, se.Kind)
 	require.Equal(t, []int{2, 1}, []int{se.Line, se.Column})
 }
+
+// A classic script (ModeScript, as test262 runs them) has no import declarations.
+func TestNoImportsInScripts(t *testing.T) {
+	t.Parallel()
+	_, err := Parse("import fs from 'fs'", ModeScript)
+	var se *Error
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, KindUnsupportedSyntax, se.Kind)
+}

@@ -53,7 +53,7 @@ func Parse(source string, mode Mode) (*Program, error) {
 	ast, err := parseJS(buf, js.Options{Inline: true})
 	text := source // the source with its import declarations blanked (imports.go)
 	var imports []importDecl
-	if err != nil {
+	if err != nil && mode == ModeAsyncBody { // a classic script has no import declarations
 		var cerr error
 		if text, imports, cerr = cutImports(source, err, lines); cerr != nil {
 			return nil, cerr
