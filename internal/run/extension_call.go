@@ -112,7 +112,10 @@ func (h *host) callExtension(vm *interp.VM, id string, args []interp.Value) (int
 	e.inflight++
 	go func() {
 		v, err := fn.Call(asyncCtx, goArgs)
-		e.settledCh <- settlement{ext: &extOutcome{promiseID: pid, ext: ext, call: call, value: v, err: err}}
+		select {
+		case e.settledCh <- settlement{ext: &extOutcome{promiseID: pid, ext: ext, call: call, value: v, err: err}}:
+		case <-asyncCtx.Done(): // the run ended: nobody takes the outcome any more
+		}
 	}()
 	return promise, nil
 }

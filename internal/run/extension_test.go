@@ -532,3 +532,20 @@ func TestSyncExtensionCallEndsWithTheTimeLimit(t *testing.T) {
 		require.Equal(t, KindTimeoutExceeded, res.Error.Kind)
 	})
 }
+
+// Asynchronous calls that settle after the program returned are handed to it like tool calls:
+// a rejection nobody handled is a warning; nothing waits for calls still running.
+func TestExtensionCallsLeftWhenTheProgramReturns(t *testing.T) {
+	t.Parallel()
+	bothModes(t, func(t *testing.T, roundTrip bool) {
+		m := newMemFS()
+		rt := extRuntime(t, roundTrip, Limits{}, Hooks{}, m.extension(true))
+		res := runExt(t, rt, `fs.promises.readFile("nope"); fs.promises.wait()
+let x = 0; for (let i = 0; i < 200000; i++) x++
+return x`)
+		require.True(t, res.OK, "%+v", res.Error)
+		require.JSONEq(t, `200000`, string(res.Value))
+		require.Len(t, res.Warnings, 1, "%+v", res.Warnings)
+		require.Contains(t, res.Warnings[0].Message, "ENOENT: no such file or directory, open 'nope'")
+	})
+}
