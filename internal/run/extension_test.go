@@ -20,8 +20,9 @@ import (
 // fs.readBytes, fs.open returning a handle whose read and close are functions, and a few
 // functions for the edge cases. With hooks, its handles survive a save and restore.
 type memFS struct {
-	files   map[string]string
-	release chan struct{} // fs.promises.wait returns once it is closed
+	files    map[string]string
+	release  chan struct{} // fs.promises.wait returns once it is closed
+	rejected chan struct{} // closed as fs.promises.reject returns
 
 	mu       sync.Mutex
 	encoded  int
@@ -40,7 +41,7 @@ func (m *memFS) greeter(name string) *Func {
 }
 
 func newMemFS() *memFS {
-	return &memFS{files: map[string]string{"a.txt": "hello", "b.txt": "bye"}, encodeOK: true, release: make(chan struct{}), greeters: map[*Func]string{}}
+	return &memFS{files: map[string]string{"a.txt": "hello", "b.txt": "bye"}, encodeOK: true, release: make(chan struct{}), rejected: make(chan struct{}), greeters: map[*Func]string{}}
 }
 
 func (m *memFS) read(path any) (any, error) {
@@ -91,8 +92,19 @@ func (m *memFS) extension(hooks bool) Extension {
 			name, _ := arg(args, 0).(string)
 			return m.greeter(name), nil
 		}),
+		// fs.rejected waits until fs.promises.reject has returned, and a little more for its
+		// outcome to reach the run.
+		"rejected": SyncFunc(func(context.Context, []any) (any, error) {
+			<-m.rejected
+			time.Sleep(50 * time.Millisecond)
+			return nil, nil
+		}),
 		"promises": map[string]any{
 			"readFile": AsyncFunc(func(_ context.Context, args []any) (any, error) { return m.read(arg(args, 0)) }),
+			"reject": AsyncFunc(func(context.Context, []any) (any, error) {
+				defer close(m.rejected)
+				return nil, errors.New("rejected on purpose")
+			}),
 			"wait": AsyncFunc(func(ctx context.Context, _ []any) (any, error) {
 				select {
 				case <-m.release:
@@ -540,12 +552,10 @@ func TestExtensionCallsLeftWhenTheProgramReturns(t *testing.T) {
 	bothModes(t, func(t *testing.T, roundTrip bool) {
 		m := newMemFS()
 		rt := extRuntime(t, roundTrip, Limits{}, Hooks{}, m.extension(true))
-		res := runExt(t, rt, `fs.promises.readFile("nope"); fs.promises.wait()
-let x = 0; for (let i = 0; i < 200000; i++) x++
-return x`)
+		res := runExt(t, rt, `fs.promises.reject(); fs.promises.wait(); fs.rejected(); return 1`)
 		require.True(t, res.OK, "%+v", res.Error)
-		require.JSONEq(t, `200000`, string(res.Value))
+		require.JSONEq(t, `1`, string(res.Value))
 		require.Len(t, res.Warnings, 1, "%+v", res.Warnings)
-		require.Contains(t, res.Warnings[0].Message, "ENOENT: no such file or directory, open 'nope'")
+		require.Contains(t, res.Warnings[0].Message, "rejected on purpose")
 	})
 }
