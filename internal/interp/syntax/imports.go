@@ -13,10 +13,10 @@ import (
 // A program is the body of an async function, which tdewolff parses in its
 // Inline mode; that mode has no import declarations (only modules have them,
 // and a module cannot return at its top level). So an inline parse that fails
-// at an import declaration has the declaration cut out: its bytes become
-// spaces (line breaks are kept, so every other offset, line and column stays
-// what it was), the declaration alone is parsed as a module, and the inline
-// parse is run again. The declarations end up at the front of the program's
+// at an import declaration has the declaration cut out: its bytes become the
+// statements "0;0;" and spaces (line breaks are kept, so every other offset,
+// line and column stays what it was), the declaration alone is parsed as a
+// module, and the inline parse is run again. The declarations end up at the front of the program's
 // statement list, where the compiler initialises their bindings before the
 // program's first statement runs (imports are hoisted). Export declarations
 // stay unsupported.
@@ -31,10 +31,10 @@ type importDecl struct {
 }
 
 // cutImports blanks the import declarations the inline parse of source fails
-// at, until it fails elsewhere or succeeds. It returns the text to parse (each declaration
-// replaced by two statements "0;" and spaces) and
-// the declarations in source order; no declarations when the first failure
-// (err) is not at one. A declaration that is not well formed is an *Error.
+// at, until it fails elsewhere or succeeds. It returns the text to parse (each
+// declaration replaced by two statements "0;" and spaces) and the declarations
+// in source order; no declarations when the first failure (err) is not at one.
+// A declaration that is not well formed is an *Error.
 func cutImports(source string, err error, lines *lineTable) (string, []importDecl, error) {
 	text := []byte(source)
 	var decls []importDecl
