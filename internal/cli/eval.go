@@ -89,13 +89,19 @@ var roundTrip bool
 func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.Limits, opts run.ExecOptions, env Env) error {
 	var tools []run.Tool
 	var namespaces []run.Namespace
+	var extensions []run.Extension
 	for _, cfg := range cfgs {
-		ts, ns, err := runtools.Load(ctx, cfg)
+		c, err := toolset.New(cfg)
 		if err != nil {
 			return failed(fmt.Errorf("toolset %s: %w", cfg.URL, err))
 		}
-		tools = append(tools, ts...)
-		namespaces = append(namespaces, ns...)
+		ts, err := runtools.LoadFrom(ctx, c)
+		if err != nil {
+			return failed(fmt.Errorf("toolset %s: %w", cfg.URL, err))
+		}
+		tools = append(tools, ts.Tools...)
+		namespaces = append(namespaces, ts.Namespaces...)
+		extensions = append(extensions, ts.Extensions...)
 	}
 	// The built-in timers wait in process here; a toolset mounted under time (NAME time, or
 	// at the root with tools under time.) replaces them.
@@ -103,7 +109,7 @@ func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.
 		timers, ns := runtools.Timers(runtools.TimerConfig{})
 		tools, namespaces = append(tools, timers...), append(namespaces, ns...)
 	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: limits, RoundTrip: roundTrip})
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Extensions: extensions, Limits: limits, RoundTrip: roundTrip})
 	if err != nil {
 		return failed(err)
 	}

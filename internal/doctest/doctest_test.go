@@ -135,7 +135,7 @@ func TestParse(t *testing.T) {
 var documents = map[string]int{
 	"README.md":             6,
 	"docs/api.md":           17,
-	"docs/tool-protocol.md": 3,
+	"docs/tool-protocol.md": 4,
 	"docs/webhooks.md":      1,
 	"docs/console.md":       1,
 	"docs/mcp.md":           1,

@@ -24,6 +24,10 @@ type Config struct {
 	MaxMemoryBytes int64
 	// MaxCallDepth caps JavaScript frames; default 10000. Exceeding it throws a RangeError.
 	MaxCallDepth int
+	// Modules names the globals a program may import by their name as Node modules (import
+	// declarations, import() and require; see module.go), besides the built-in url, util and
+	// buffer. It is not part of snapshots: a restored VM is given it again.
+	Modules []string
 }
 
 // Host handles calls of functions made with NewHostFunction.

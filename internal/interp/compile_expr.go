@@ -421,6 +421,10 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 			c.superCall(n)
 			return
 		}
+		if isImportCall(n.X) {
+			c.dynamicImport(n)
+			return
+		}
 		calleeB := c.calleeName(n.X)
 		start := c.pc()
 		c.callee(n.X, oc)

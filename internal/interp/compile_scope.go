@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"github.com/codemode/codemode/internal/interp/syntax"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -269,6 +270,10 @@ func (a *analyzer) hoistLexical(s *scope, list []js.IStmt, funcTop bool) {
 		case *js.ClassDecl:
 			if n.Name != nil {
 				a.declare(s, varName(n.Name), bindClass)
+			}
+		case *js.ImportStmt:
+			for _, b := range syntax.ImportBindings(n) {
+				a.declare(s, b.Local, bindConst)
 			}
 		case *js.FuncDecl:
 			if n.Name != nil {

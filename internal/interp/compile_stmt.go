@@ -131,7 +131,7 @@ func (c *compiler) stmt(st js.IStmt) {
 	case *js.WithStmt:
 		c.unsupported(n, "the with statement")
 	case *js.ImportStmt:
-		c.unsupported(n, "import declarations")
+		c.importStmt(n)
 	case *js.ExportStmt:
 		c.unsupported(n, "export declarations")
 	default:

@@ -201,6 +201,7 @@ const (
 
 	// Misc.
 	OpDebugger
+	OpImport  // A=0: [spec] -> [module]; A=1 (import()): [spec] -> [promise]; A=2: [module spec] -> [module's member constant B]
 	OpPosMark // no-op marking a position (unused at run time)
 
 	opCount
@@ -243,7 +244,7 @@ var opNames = [...]string{
 	OpIterNextRaw: "IterNextRaw", OpIterResult: "IterResult", OpIsSyncIter: "IsSyncIter",
 	OpAwait: "Await", OpYield: "Yield", OpResumeMode: "ResumeMode", OpYieldDelegate: "YieldDelegate",
 	OpAsyncGenYield: "AsyncGenYield", OpInitialYield: "InitialYield", OpAsyncDelegateCall: "AsyncDelegateCall", OpDelegateResult: "DelegateResult", OpDelegateResume: "DelegateResume",
-	OpDebugger: "Debugger", OpPosMark: "PosMark",
+	OpDebugger: "Debugger", OpImport: "Import", OpPosMark: "PosMark",
 }
 
 // String returns the operation's name, e.g. "GetProp".

@@ -531,6 +531,11 @@ func (p *Program) checkCode() error {
 					return fmt.Errorf("function %d pc %d: %s name %d out of range", i, pc, in.Op, in.B)
 				}
 				n, limit = int(in.A), f.NumRegs
+			case OpImport:
+				if in.A != 2 {
+					continue
+				}
+				n, limit = int(in.B), len(f.Consts)
 			case OpRegExp:
 				if in.B < 0 || int(in.B) >= len(f.Consts) {
 					return fmt.Errorf("function %d pc %d: %s flags %d out of range", i, pc, in.Op, in.B)

@@ -639,6 +639,17 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 	case OpAwait, OpYield, OpInitialYield, OpYieldDelegate, OpResumeMode, OpAsyncGenYield,
 		OpAsyncDelegateCall, OpDelegateResult, OpDelegateResume:
 		return vm.execCoroutine(f, in, stopDepth)
+	case OpImport:
+		switch in.A {
+		case 0:
+			stack[ex.sp-1] = vm.requireModule(stack[ex.sp-1])
+		case 1:
+			stack[ex.sp-1] = vm.importDynamic(stack[ex.sp-1])
+		default:
+			v := vm.importNamed(stack[ex.sp-2], stack[ex.sp-1], vm.ToGoString(f.code.vals[in.B]))
+			ex.sp--
+			ex.stack[ex.sp-1] = v
+		}
 	case OpDebugger, OpPosMark:
 	default:
 		panic("interp: unknown opcode " + in.Op.String())

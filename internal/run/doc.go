@@ -17,6 +17,13 @@
 //     built-in.
 //   - Limits (limits.go) and Result, Diagnostic, Warning, ToolCallRecord
 //     (result.go): what a run may use and what it reports.
+//   - Extension, Func and SnapshotHooks (extension*.go): globals of the
+//     embedder's own that programs call directly (fetch, fs.readFile), outside
+//     the catalog, the call count and the journal, with their hooks
+//     (Hooks.ExtensionBefore, Hooks.ExtensionAfter) and the snapshot hooks that
+//     carry functions inside returned values across a save and restore. They
+//     are also the modules a program imports (import fs from "node:fs"). See
+//     docs/embedding.md.
 //
 // Paths are written two ways. A tool's Path is the registered dotted name
 // ("math.add", "context7.resolve-library-id"). AccessPath renders the

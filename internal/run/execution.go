@@ -82,6 +82,10 @@ type Execution struct {
 
 	result *Result
 
+	extCalls     map[uint64]string // asynchronous extension calls in progress: their names by promise id
+	extValues    map[int64]*extValue
+	nextExtValue int64
+
 	roundtripEvery int64 // roundtrip mode: instructions between saves (grows with the state's size)
 
 	checkpoint     CheckpointPolicy
@@ -117,6 +121,8 @@ type settlement struct {
 	executed bool
 	// attach asks the driver to wait in process for the pending work.
 	attach bool
+	// ext, when set, is an extension call's end instead (call is nil then).
+	ext *extOutcome
 }
 
 // Execute compiles source and runs it until it finishes or can only wait for outcomes of durable
@@ -164,6 +170,8 @@ func (r *Runtime) newExecution(opts ExecOptions, limits Limits) *Execution {
 		drain:      opts.Drain,
 		onLog:      opts.OnLog,
 		byPromise:  map[uint64]*callState{},
+		extCalls:   map[uint64]string{},
+		extValues:  map[int64]*extValue{},
 		settledCh:  make(chan settlement, 16),
 
 		roundtripEvery: roundtripSteps,
@@ -188,6 +196,7 @@ func (e *Execution) vmConfig() interp.Config {
 		Now:            e.rt.opts.Clock,
 		RandomSeed:     binary.LittleEndian.Uint64(seed[:]),
 		MaxMemoryBytes: e.limits.MaxMemoryBytes,
+		Modules:        e.rt.exts.names,
 	}
 }
 
@@ -274,6 +283,7 @@ func (e *Execution) drive(parent context.Context) (err error) {
 		}
 	}()
 	e.host.callCtx = callCtx
+	e.host.driveCtx = ctx
 	if err := e.resumeCalls(); err != nil {
 		return err
 	}
@@ -402,6 +412,12 @@ func (e *Execution) applyReady(ctx context.Context) error {
 	e.ready = nil
 	settledAny := false
 	for _, s := range batch {
+		if s.ext != nil {
+			if err := e.settleExt(ctx, s.ext); err != nil {
+				return fmt.Errorf("settle extension call %s: %w", s.ext.call.Name, err)
+			}
+			continue
+		}
 		c := s.call
 		if s.pending {
 			known := c.status == CallPending
@@ -431,15 +447,27 @@ func (e *Execution) applyReady(ctx context.Context) error {
 	}
 	if settledAny && e.journal != nil && (e.lastCheckpoint.IsZero() ||
 		e.checkpoint.due(time.Since(e.lastCheckpoint), e.uncheckpointed)) {
-		state, err := e.encode()
-		if err != nil {
-			return fmt.Errorf("checkpoint: %w", err)
-		}
-		if err := e.journal.Checkpoint(ctx, state); err != nil {
-			return fmt.Errorf("checkpoint: %w", err)
-		}
-		e.lastCheckpoint, e.uncheckpointed = time.Now(), 0
+		return e.storeCheckpoint(ctx)
 	}
+	return nil
+}
+
+// storeCheckpoint saves the run through the journal. A state that extensions keep from
+// being saved (calls in progress, an Encode that fails) is not checkpointed this time: the
+// run goes on, and a later checkpoint or the suspend stores it.
+func (e *Execution) storeCheckpoint(ctx context.Context) error {
+	state, err := e.encodeChecked()
+	if errors.Is(err, ErrExtensionState) {
+		e.rt.opts.Logger.Warn("checkpoint skipped", "run", e.runID, "reason", err.Error())
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := e.journal.Checkpoint(ctx, state); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	e.lastCheckpoint, e.uncheckpointed = time.Now(), 0
 	return nil
 }
 

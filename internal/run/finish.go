@@ -135,7 +135,7 @@ func (e *Execution) awaitDurableStarts() {
 		select {
 		case s := <-e.settledCh:
 			e.received(s)
-			if s.pending && s.call.status == CallRunning {
+			if s.ext == nil && s.pending && s.call.status == CallRunning {
 				e.pendAfterReturn(s)
 			}
 		case <-timeout:
@@ -161,6 +161,12 @@ func (e *Execution) settleArrived() {
 	batch := e.ready
 	e.ready = nil
 	for _, s := range batch {
+		if s.ext != nil {
+			if err := e.settleExt(context.Background(), s.ext); err != nil {
+				e.rt.opts.Logger.Warn("settle extension call after the program returned", "run_id", e.runID, "call", s.ext.call.Name, "error", err)
+			}
+			continue
+		}
 		if s.pending || (s.call.status != CallRunning && s.call.status != CallPending) {
 			// started durable work stays pending; it is cancelled below
 			if s.pending && s.call.status == CallRunning {

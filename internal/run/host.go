@@ -25,6 +25,7 @@ const (
 type host struct {
 	e          *Execution
 	callCtx    context.Context // context of calls made in goroutines (cancelled when the run ends)
+	driveCtx   context.Context // context of the drive: synchronous extension calls end with it
 	journalErr error           // a journal failure: the drive stops with it
 }
 
@@ -49,10 +50,14 @@ func (h *host) install(vm *interp.VM) {
 	}
 	_ = vm.Set(vm.Global(), "tools", tools)
 	_ = vm.Set(vm.Global(), "search", vm.NewHostFunction(hostIDSearch, "search", 1))
+	h.installExtensions(vm)
 }
 
 // CallHost implements interp.Host: every call of a tool function or of search.
 func (h *host) CallHost(vm *interp.VM, id string, this interp.Value, args []interp.Value) (interp.Value, error) {
+	if strings.HasPrefix(id, hostExtPrefix) || strings.HasPrefix(id, hostValuePrefix) {
+		return h.callExtension(vm, id, args)
+	}
 	e := h.e
 	arg := interp.Undefined()
 	if len(args) > 0 {

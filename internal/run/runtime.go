@@ -16,6 +16,8 @@ type Options struct {
 	Tools []Tool
 	// Namespaces describe dotted prefixes of tool paths (for catalogs and search).
 	Namespaces []Namespace
+	// Extensions are globals of the host's own that programs call directly (see Extension).
+	Extensions []Extension
 	// Limits apply to every run unless ExecOptions.Limits overrides them. Zero fields mean no
 	// limit.
 	Limits Limits
@@ -47,13 +49,22 @@ const DefaultMaxConcurrentCalls = 8
 // CODEMODE_ROUNDTRIP=1. Release binaries cannot turn it on.
 var buildRoundTrip = false
 
-// Hooks run around every host call (tool calls and search).
+// Hooks run around every host call: tool calls and search (BeforeCall, AfterCall), and
+// extension calls (ExtensionBefore, ExtensionAfter).
 type Hooks struct {
 	// BeforeCall runs before the call is made. A non-nil error denies the call: the program sees
 	// a thrown Error with the error's message, and the tool is not called.
 	BeforeCall func(ctx context.Context, call toolcall.Call, input json.RawMessage) error
 	// AfterCall runs once the call has settled (succeeded, failed or was cancelled).
 	AfterCall func(ctx context.Context, call toolcall.Call, record ToolCallRecord)
+	// ExtensionBefore runs before an extension function is called, on the goroutine driving
+	// the run. A non-nil error denies the call: a synchronous call throws, an asynchronous
+	// call's promise rejects, with an Error "call denied: <message>".
+	ExtensionBefore func(ctx context.Context, call ExtensionCall) error
+	// ExtensionAfter runs once an extension call has ended (on the goroutine driving the run),
+	// with the function's result, or the error the program sees (the function's, a denial, or
+	// a result that could not be copied into the program).
+	ExtensionAfter func(ctx context.Context, call ExtensionCall, result any, err error)
 }
 
 // Runtime runs programs against a fixed set of tools. It is safe for concurrent use: every
@@ -61,15 +72,21 @@ type Hooks struct {
 type Runtime struct {
 	toolbox *Toolbox
 	catalog []Descriptor
+	exts    *extensionSet
 	opts    Options
 }
 
-// New checks the options and makes a Runtime. Invalid limits, tool paths or schemas are errors.
+// New checks the options and makes a Runtime. Invalid limits, tool paths or schemas are errors,
+// and so are extensions that would shadow a global or each other (see Extension).
 func New(opts Options) (*Runtime, error) {
 	if err := opts.Limits.Validate(); err != nil {
 		return nil, err
 	}
 	box, err := NewToolbox(opts.Tools, opts.Namespaces)
+	if err != nil {
+		return nil, err
+	}
+	exts, err := newExtensionSet(opts.Extensions)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +100,7 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Runtime{toolbox: box, catalog: box.Catalog(), opts: opts}, nil
+	return &Runtime{toolbox: box, catalog: box.Catalog(), exts: exts, opts: opts}, nil
 }
 
 // Catalog lists the runtime's tools with their TypeScript signatures, sorted by path.

@@ -87,6 +87,9 @@ type runStateHead struct {
 	Calls      []callStateJSON `json:"calls"`
 	Logs       []string        `json:"logs,omitempty"`
 	Warnings   []Warning       `json:"warnings,omitempty"`
+	// ExtValues are the values holding functions that extensions returned (extension_state.go).
+	ExtValues    []extValueJSON `json:"extValues,omitempty"`
+	NextExtValue int64          `json:"nextExtValue,omitempty"`
 }
 
 // callStateJSON is one call in the header.
@@ -106,7 +109,8 @@ type callStateJSON struct {
 }
 
 // Suspend saves a suspended or yielded run. The Execution stays usable: a failed Suspend (a
-// state over maxSnapshotBytes) harms nothing.
+// state over maxSnapshotBytes, or one an extension's Encode fails on, ErrExtensionState)
+// harms nothing.
 func (e *Execution) Suspend() (*Suspension, error) {
 	if e.state != StateSuspended && e.state != StateYielded {
 		return nil, fmt.Errorf("%w: it is %s", ErrNotSuspendable, e.state)
@@ -117,6 +121,9 @@ func (e *Execution) Suspend() (*Suspension, error) {
 			if c.status == CallRunning || (c.status == CallPending && !c.external) {
 				running = append(running, fmt.Sprintf("%s (call %d)", AccessPath(c.Path), c.CallID))
 			}
+		}
+		for _, name := range e.extInFlight() {
+			running = append(running, name+" (extension call)")
 		}
 		return nil, fmt.Errorf("%w: calls still running in process: %v", ErrNotSuspendable, running)
 	}
@@ -132,6 +139,10 @@ func (e *Execution) Suspend() (*Suspension, error) {
 
 // encode writes the run's whole state: its header and the interpreter's snapshot.
 func (e *Execution) encode() (SavedState, error) {
+	extValues, err := e.encodeExtValues()
+	if err != nil {
+		return SavedState{}, err
+	}
 	vmState, err := e.vm.Snapshot()
 	if err != nil {
 		return SavedState{}, fmt.Errorf("snapshot interpreter: %w", err)
@@ -144,6 +155,7 @@ func (e *Execution) encode() (SavedState, error) {
 		Format: StateFormat, RunID: e.runID, Limits: e.limits, NextCallID: e.nextCallID,
 		ActiveMs: float64(active) / float64(time.Millisecond),
 		Logs:     e.logs, Warnings: e.warnings,
+		ExtValues: extValues, NextExtValue: e.nextExtValue,
 	}
 	for _, c := range e.calls {
 		st.Calls = append(st.Calls, callStateJSON{
@@ -280,6 +292,9 @@ func (r *Runtime) Resume(ctx context.Context, state SavedState, outcomes []Outco
 
 // restore rebuilds the execution from a decoded state.
 func (e *Execution) restore(st *runState) error {
+	if err := e.restoreExtValues(st.ExtValues, st.NextExtValue); err != nil {
+		return err
+	}
 	vm, err := interp.Restore(st.VM, e.vmConfig())
 	if err != nil {
 		return &SnapshotError{Message: "interpreter state: " + err.Error()}
@@ -324,6 +339,9 @@ const (
 // process would (the execution's own bookkeeping goes through the header too).
 func (e *Execution) roundtrip() error {
 	state, err := e.encode()
+	if errors.Is(err, ErrExtensionState) {
+		return nil // a state that cannot be saved is not restored either: the run goes on
+	}
 	if err != nil {
 		return fmt.Errorf("roundtrip encode: %w", err)
 	}

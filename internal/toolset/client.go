@@ -89,6 +89,65 @@ type callBody struct {
 	RunID string          `json:"runId"`
 }
 
+// extensionBody is the request of an extension function's call.
+type extensionBody struct {
+	Extension string `json:"extension"`
+	Function  string `json:"function"`
+	Args      []any  `json:"args"`
+	RunID     string `json:"runId,omitempty"`
+}
+
+// CallExtension calls a function of one of the toolset's extensions (function is its dotted
+// path within the global, "" for a global that is a function) with POST <url>. Extension calls
+// are not journaled and carry no Idempotency-Key: they are retried like tool calls on 5xx and
+// connection failures, and a run re-driven after a crash makes them again. A failure (200
+// with "error", or a 4xx) is a *toolcall.ToolError.
+func (c *Client) CallExtension(ctx context.Context, extension, function string, args []any, runID string) (json.RawMessage, error) {
+	name := extension
+	if function != "" {
+		name += "." + function
+	}
+	if args == nil {
+		args = []any{}
+	}
+	body, err := json.Marshal(extensionBody{Extension: extension, Function: function, Args: args, RunID: runID})
+	if err != nil {
+		return nil, fmt.Errorf("extension %s: encode call: %w", name, err)
+	}
+	status, resp, err := c.do(ctx, http.MethodPost, body, "")
+	if err != nil {
+		return nil, fmt.Errorf("extension %s: %w", name, err)
+	}
+	var a answer
+	switch {
+	case status >= 400 && status < 500:
+		msg := fmt.Sprintf("extension %s failed: %d %s", name, status, http.StatusText(status))
+		if json.Unmarshal(resp, &a) == nil && a.Error != nil && a.Error.Message != "" {
+			msg = a.Error.Message
+		}
+		return nil, &toolcall.ToolError{Message: msg}
+	case status >= 200 && status < 300 && status != http.StatusAccepted:
+		if len(bytes.TrimSpace(resp)) == 0 {
+			return json.RawMessage("null"), nil
+		}
+		if err := json.Unmarshal(resp, &a); err != nil {
+			return nil, fmt.Errorf("extension %s: %w: body: %w", name, ErrProtocol, err)
+		}
+		if a.Error != nil {
+			msg := a.Error.Message
+			if msg == "" {
+				msg = "extension " + name + " failed"
+			}
+			return nil, &toolcall.ToolError{Message: msg}
+		}
+		if len(a.Output) == 0 {
+			a.Output = json.RawMessage("null")
+		}
+		return a.Output, nil
+	}
+	return nil, fmt.Errorf("extension %s: %w: status %d", name, ErrProtocol, status)
+}
+
 type cancelBody struct {
 	Cancel cancelRequest `json:"cancel"`
 }

@@ -7,13 +7,17 @@
 //
 //   - GET URL returns the manifest: {"tools": [{"path", "description",
 //     "input", "output", "durable"}], "namespaces": [{"path",
-//     "description"}]}.
+//     "description"}], "extensions": [{"name", "async", "functions":
+//     [{"path", "async"}]}]}.
 //   - POST URL with {"tool", "input", "key", "runId"} and the header
 //     Idempotency-Key: <key> calls a tool. 200 {"output": X} is success;
 //     200 {"error": {"message"}} or a 4xx is the tool's failure (a
 //     *toolcall.ToolError); 202 {"handle": H} starts durable work; 5xx,
 //     connection errors and timeouts are retried with exponential backoff
 //     under the same key.
+//   - POST URL with {"extension", "function", "args", "runId"} calls an
+//     extension function (CallExtension): no key, 200 {"output": X} or a
+//     failure as for a tool.
 //   - POST URL with {"cancel": {"tool", "key", "handle"}} under the key
 //     CancelKey(key) cancels durable work, retried the same way; a refusal
 //     wraps ErrRejected.

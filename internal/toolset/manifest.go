@@ -12,6 +12,28 @@ type Manifest struct {
 	Tools []ManifestTool `json:"tools"`
 	// Namespaces describes namespaces of the tool paths (optional).
 	Namespaces []Namespace `json:"namespaces,omitempty"`
+	// Extensions are globals the toolset offers programs besides its tools (optional): not
+	// described to the model, called with POST {"extension", "function", "args"}.
+	Extensions []ManifestExtension `json:"extensions,omitempty"`
+}
+
+// ManifestExtension is a global a toolset offers: a function itself (no Functions), or an
+// object of functions (fs with readFile and promises.readFile).
+type ManifestExtension struct {
+	// Name is the global's name ("fetch", "fs").
+	Name string `json:"name"`
+	// Async, for a global that is a function itself, makes calls return a promise.
+	Async bool `json:"async,omitempty"`
+	// Functions are the global's functions by dotted path ("readFile", "promises.readFile").
+	Functions []ManifestFunction `json:"functions,omitempty"`
+}
+
+// ManifestFunction is a function of an extension.
+type ManifestFunction struct {
+	// Path is the function's dotted path within the global.
+	Path string `json:"path"`
+	// Async makes calls return a promise; otherwise the program waits for the answer.
+	Async bool `json:"async,omitempty"`
 }
 
 // ManifestTool is one tool of a manifest.

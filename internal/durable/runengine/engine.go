@@ -227,6 +227,7 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 	var (
 		tools      []run.Tool
 		namespaces []run.Namespace
+		extensions []run.Extension
 	)
 	for _, ts := range toolsets {
 		loaded, err := e.toolset(ctx, ts)
@@ -234,13 +235,14 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 			return nil, err
 		}
 		tools, namespaces = append(tools, loaded.Tools...), append(namespaces, loaded.Namespaces...)
+		extensions = append(extensions, loaded.Extensions...)
 	}
 	if builtinTimers(toolsets) {
 		timers, ns := runtools.Timers(runtools.TimerConfig{Suspend: true})
 		tools, namespaces = append(tools, timers...), append(namespaces, ns...)
 	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Limits: e.cfg.Limits, Logger: e.cfg.Logger, RoundTrip: e.cfg.RoundTrip,
-		MaxConcurrentCalls: e.cfg.MaxConcurrentCalls})
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Extensions: extensions, Limits: e.cfg.Limits, Logger: e.cfg.Logger,
+		RoundTrip: e.cfg.RoundTrip, MaxConcurrentCalls: e.cfg.MaxConcurrentCalls})
 	if err != nil {
 		return nil, err
 	}
@@ -346,6 +348,7 @@ func deletedToolset(ts durable.Toolset) (*runtools.Toolset, error) {
 		loaded.Tools[i].Execute = func(context.Context, json.RawMessage, toolcall.Call) (json.RawMessage, error) { return nil, gone }
 		loaded.Tools[i].Durable = nil
 	}
+	loaded.Extensions = runtools.Unreachable(loaded.Extensions, gone)
 	return loaded, nil
 }
 

@@ -166,6 +166,10 @@ func (c *checker) hoistDecls(list []js.IStmt, functionTop bool) {
 					c.declareLexical(n, v, declLexical)
 				}
 			}
+		case *js.ImportStmt:
+			for _, name := range ImportBindings(n) {
+				c.declareLexical(n, &js.Var{Data: []byte(name.Local)}, declLexical)
+			}
 		}
 	}
 }
@@ -264,7 +268,7 @@ func (c *checker) stmt(s js.IStmt) {
 	case *js.ClassDecl:
 		c.class(n)
 	case *js.ImportStmt:
-		c.unsupported(n, "import declarations are not supported: a program is a single script without modules")
+		// Only the program's top level holds import declarations (imports.go puts them there).
 	case *js.ExportStmt:
 		c.unsupported(n, "export declarations are not supported: a program is a single script without modules")
 	}

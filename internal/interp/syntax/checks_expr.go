@@ -132,7 +132,8 @@ func (c *checker) call(n *js.CallExpr) {
 			c.args(&n.Args)
 			return
 		case js.ImportToken:
-			c.unsupported(n, "import() is not supported: a program is a single script without modules")
+			// import(specifier) takes a global by its module name, as require does.
+			c.args(&n.Args)
 			return
 		}
 	case *js.Var:

@@ -233,9 +233,10 @@ func TestUnsupportedSyntax(t *testing.T) {
 		message string
 	}{
 		{name: "with", src: "x;\n  with (o) {}", line: 2, col: 3, message: "with is not supported"},
-		{name: "import declaration", src: "import a from 'b'\na", line: 1, col: 1, message: "import declarations are not supported"},
+		{name: "nested import declaration", src: "{\n  import a from 'b'\n}", line: 2, col: 3, message: "import declarations are only supported at the top level of a program"},
+		{name: "import declaration in a function", src: "function f() { import a from 'b' }", line: 1, col: 16, message: "import declarations are only supported at the top level of a program"},
+		{name: "export after an import", src: "import a from 'b'\nexport { a }", line: 2, col: 1, message: "export declarations are not supported"},
 		{name: "export declaration", src: "let a = 1;\nexport { a }", line: 2, col: 1, message: "export declarations are not supported"},
-		{name: "dynamic import", src: "const m = await import('x')", line: 1, col: 17, message: "import() is not supported"},
 		{name: "import.meta", src: "x = import.meta.url", line: 1, col: 5, message: "import.meta is not supported"},
 		{name: "eval call", src: "let r = eval('1')", line: 1, col: 9, message: "eval is not supported: programs cannot evaluate code at run time"},
 		{name: "RegExp v flag", src: "x = /[\\p{L}--\\p{Lu}]/v", line: 1, col: 5, message: "the RegExp v flag is not supported"},

@@ -51,14 +51,26 @@ func Parse(source string, mode Mode) (*Program, error) {
 	buf := newBuffer(source)
 	lines := newLineTable(source)
 	ast, err := parseJS(buf, js.Options{Inline: true})
+	text := source // the source with its import declarations blanked (imports.go)
+	var imports []importDecl
+	if err != nil && mode == ModeAsyncBody { // a classic script has no import declarations
+		var cerr error
+		if text, imports, cerr = cutImports(source, err, lines); cerr != nil {
+			return nil, cerr
+		}
+		if len(imports) > 0 {
+			buf = newBuffer(text)
+			ast, err = parseJS(buf, js.Options{Inline: true})
+		}
+	}
 	if err != nil {
-		if uerr := moduleSyntax(source, lines); uerr != nil {
+		if uerr := moduleSyntax(text, lines); uerr != nil {
 			return nil, uerr
 		}
-		fixed, fixedAST := reparseArrowDefaults(source)
+		fixed, fixedAST := reparseArrowDefaults(text)
 		if fixedAST == nil && mode == ModeAsyncBody {
 			var terr error
-			fixed, fixedAST, terr = parseTypeScript(source, lines)
+			fixed, fixedAST, terr = parseTypeScript(text, lines)
 			if terr != nil {
 				return nil, terr
 			}
@@ -77,6 +89,11 @@ func Parse(source string, mode Mode) (*Program, error) {
 		Strict: mode == ModeAsyncBody || hasUseStrict(ast.List),
 		lines:  lines,
 		pos:    computePositions(ast, buf),
+	}
+	if len(imports) > 0 {
+		if err := p.addImports(imports); err != nil {
+			return nil, err
+		}
 	}
 	if p.pos.errOff >= 0 {
 		pos := lines.position(p.pos.errOff)
@@ -176,7 +193,13 @@ func moduleSyntaxIn(buf *buffer, lines *lineTable) error {
 	pos := computePositions(ast, buf)
 	for _, s := range ast.List {
 		switch s.(type) {
-		case *js.ImportStmt, *js.ExportStmt:
+		case *js.ImportStmt:
+			// An import declaration left in the text could not be cut out (imports.go): it is
+			// not at the program's top level.
+			c := &checker{pos: pos, lines: lines}
+			c.unsupported(s, "import declarations are only supported at the top level of a program")
+			return c.err
+		case *js.ExportStmt:
 			c := &checker{pos: pos, lines: lines}
 			c.stmt(s)
 			return c.err

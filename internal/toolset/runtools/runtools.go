@@ -28,6 +28,9 @@ type Toolset struct {
 	Namespaces []run.Namespace
 	// Manifest is the manifest as read.
 	Manifest *toolset.Manifest
+	// Extensions are the manifest's extensions: globals whose functions call the toolset
+	// (extensions.go), for run.Options.Extensions.
+	Extensions []run.Extension
 }
 
 // ParseManifest decodes a manifest (toolset.DecodeManifest) and checks it against the
@@ -44,8 +47,8 @@ func ParseManifest(data []byte) (*toolset.Manifest, error) {
 }
 
 // Check reports whether the runtime accepts a manifest's tools: valid and unique paths, no tool
-// that is also a namespace, schemas that compile (see run.NewToolbox). Its errors wrap
-// toolset.ErrInvalidManifest.
+// that is also a namespace, schemas that compile (see run.NewToolbox), and extensions it accepts
+// (see run.Extension). Its errors wrap toolset.ErrInvalidManifest.
 func Check(m *toolset.Manifest) error {
 	// Compile everything once with stand-in implementations, so a bad path or schema is
 	// reported before any tool is used.
@@ -54,6 +57,9 @@ func Check(m *toolset.Manifest) error {
 		tools[i] = run.Tool{Path: t.Path, Input: t.Input, Output: t.Output, Execute: noExecute}
 	}
 	if _, err := run.NewToolbox(tools, namespaces(m, "")); err != nil {
+		return fmt.Errorf("%w: %w", toolset.ErrInvalidManifest, err)
+	}
+	if err := checkExtensions(m); err != nil {
 		return fmt.Errorf("%w: %w", toolset.ErrInvalidManifest, err)
 	}
 	return nil
@@ -118,6 +124,8 @@ func FromManifest(c *toolset.Client, m *toolset.Manifest) *Toolset {
 		ts.Namespaces = append(ts.Namespaces, run.Namespace{Path: name, Description: c.Config().Description})
 	}
 	ts.Namespaces = append(ts.Namespaces, namespaces(m, name)...)
+	// Check accepted the extensions: making them again cannot fail.
+	ts.Extensions, _ = extensionsOf(m, extensionFunc(c))
 	return ts
 }
 
