@@ -291,7 +291,10 @@ func (c *compiler) compileProgram(ast *js.AST) {
 	n := len(body.List)
 	for i, st := range body.List {
 		if es, ok := st.(*js.ExprStmt); ok && i == n-1 {
+			done := c.enter(es)
+			c.markStmt(es.Value)
 			c.expr(es.Value)
+			done()
 			c.emit(OpPutReg, fs.complReg, 0)
 			continue
 		}

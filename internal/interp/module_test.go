@@ -71,11 +71,11 @@ return x`, "rf", 0, 0},
 		{"used in a function", `function f() { return fs.readFile }
 import fs from "fs"
 return f()`, "rf", 0, 0},
-		{"positions after an import stay exact", `import fs from "fs"; null.x`, "TypeError: Cannot read properties of null (reading 'x')", 1, 22},
-		{"positions on later lines stay exact", "import {\n  readFile\n} from \"fs\"\n  null.x", "TypeError: Cannot read properties of null (reading 'x')", 4, 3},
-		// As without the import, this ReferenceError has no position (not the import's).
-		{"no position is not the import's", "import fs from \"fs\"\nundefinedName", "ReferenceError: undefinedName is not defined", 0, 0},
-		{"bindings are constants", `import fs from "fs"; fs = 1`, "TypeError: Assignment to constant variable.", 1, 22},
+		{"positions after an import stay exact", `import fs from "fs"; null.x`, "TypeError: Cannot read properties of null (reading 'x')", 1, 27},
+		{"positions on later lines stay exact", "import {\n  readFile\n} from \"fs\"\n  null.x", "TypeError: Cannot read properties of null (reading 'x')", 4, 8},
+		// The ReferenceError is located at the name, not at the import.
+		{"the position is the name's, not the import's", "import fs from \"fs\"\nundefinedName", "ReferenceError: undefinedName is not defined", 2, 1},
+		{"bindings are constants", `import fs from "fs"; fs = 1`, "TypeError: Assignment to constant variable.", 1, 25},
 		{"unknown module", `import x from "left-pad"`, "Error: Cannot find module 'left-pad'" + notFound, 1, 1},
 		{"not a module global", `require("Math")`, "Error: Cannot find module 'Math'" + notFound, 1, 1},
 		{"buffer without Buffer", `import { Buffer } from "node:buffer"`, "Error: Cannot find module 'node:buffer': this runtime has no Buffer global" + notFound, 1, 1},

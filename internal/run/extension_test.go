@@ -253,7 +253,7 @@ func TestExtensions(t *testing.T) {
 			want: `[true, "ENOENT: no such file or directory, open 'nope'"]`},
 		{name: "async failure rejects", src: `try { await fs.promises.readFile("nope"); return "no" } catch (e) { return [e instanceof Error, e.message] }`,
 			want: `[true, "ENOENT: no such file or directory, open 'nope'"]`},
-		{name: "uncaught failure ends the run", src: `fs.readFile("nope")`, err: "uncaught Error: ENOENT: no such file or directory, open 'nope' (line 1, column 1)"},
+		{name: "uncaught failure ends the run", src: `fs.readFile("nope")`, err: "uncaught Error: ENOENT: no such file or directory, open 'nope' (line 1, column 4)"},
 		{name: "global function failure", src: `return await fetch("http://x").catch(e => e.message)`, want: `"fetch failed: http://x is not https"`},
 		{name: "bytes", src: `return fs.readBytes("a.txt")`, want: `[104, 101, 108, 108, 111]`},
 		{name: "arguments are copies", src: `const o = {a: [1]}; const [r] = fs.echo(o, undefined); r.a.push(2); return [o, r, fs.echo(1, undefined, "x")]`,

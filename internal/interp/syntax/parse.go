@@ -56,7 +56,20 @@ func Parse(source string, mode Mode) (*Program, error) {
 	if err != nil && mode == ModeAsyncBody { // a classic script has no import declarations
 		var cerr error
 		if text, imports, cerr = cutImports(source, err, lines); cerr != nil {
-			return nil, cerr
+			// A TypeScript program's type-only imports (import type {T} from "m") are no
+			// value imports: strip its types first, then cut the imports that remain.
+			stripped, ok := stripTypes(source)
+			if !ok {
+				return nil, cerr
+			}
+			text, imports = stripped, nil
+			if _, serr := parseJS(newBuffer(stripped), js.Options{Inline: true}); serr != nil {
+				if text, imports, err = cutImports(stripped, serr, lines); err != nil {
+					return nil, cerr
+				}
+			}
+			buf = newBuffer(text)
+			ast, err = parseJS(buf, js.Options{Inline: true})
 		}
 		if len(imports) > 0 {
 			buf = newBuffer(text)

@@ -53,6 +53,16 @@ func parseTypeScript(source string, lines *lineTable) (*buffer, *js.AST, error) 
 	return buf, ast, nil
 }
 
+// stripTypes returns source with its TypeScript types blanked (positions kept), or false when
+// it has none or cannot be stripped.
+func stripTypes(source string) (string, bool) {
+	out, changed, err := tsstrip.Strip(newBuffer(source).b)
+	if err != nil || !changed {
+		return "", false
+	}
+	return string(out), true
+}
+
 // isEmpty reports whether a program has no statements: empty, or only
 // whitespace and comments. Such a program is refused rather than run to an
 // undefined result, which would hide a program lost on its way.
