@@ -5,10 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"sort"
 	"testing"
 	"time"
@@ -17,10 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
-	"github.com/codemode/codemode/internal/durable/runengine"
-	"github.com/codemode/codemode/internal/egress"
-	"github.com/codemode/codemode/internal/pgtest"
-	"github.com/codemode/codemode/internal/secretbox"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -33,26 +26,8 @@ type stack struct {
 
 func newStack(t *testing.T, roundTrip bool) *stack {
 	t.Helper()
-	pool, _ := pgtest.NewDB(t)
-	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
-	require.NoError(t, err)
-	t.Cleanup(store.Close)
-	handler, err := New(store, Config{Token: testToken, Egress: egress.Local()})
-	require.NoError(t, err)
-	srv := httptest.NewServer(handler)
-	t.Cleanup(srv.Close)
-	roundTrip = roundTrip || os.Getenv("CODEMODE_ROUNDTRIP") == "1"
-	engine := runengine.New(runengine.Config{Egress: egress.Local(), RoundTrip: roundTrip})
-	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
-	require.NoError(t, err)
-	require.NoError(t, w.Start(context.Background()))
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = w.Stop(ctx)
-		engine.Close()
-	})
-	s := &stack{url: srv.URL, store: store}
+	full := startFullStack(t, roundTrip)
+	s := &stack{url: full.url, store: full.store}
 	ops := toolsettest.New(t, toolsettest.Options{})
 	status, body := s.rest(t, http.MethodPost, "/v1/toolsets", map[string]any{"name": "ops", "url": ops.URL})
 	require.Equal(t, http.StatusCreated, status, "%s", body)

@@ -114,7 +114,9 @@ type fullStack struct {
 	pool *pgxpool.Pool
 }
 
-func setupFullStack(t *testing.T) *fullStack {
+// startFullStack starts the API server and a worker with the real engine; roundTrip (or
+// CODEMODE_ROUNDTRIP=1) saves and restores every run at each host call.
+func startFullStack(t *testing.T, roundTrip bool) *fullStack {
 	t.Helper()
 	pool, _ := pgtest.NewDB(t)
 	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
@@ -124,7 +126,8 @@ func setupFullStack(t *testing.T) *fullStack {
 	require.NoError(t, err)
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)
-	engine := runengine.New(runengine.Config{Egress: egress.Local(), RoundTrip: os.Getenv("CODEMODE_ROUNDTRIP") == "1"})
+	roundTrip = roundTrip || os.Getenv("CODEMODE_ROUNDTRIP") == "1"
+	engine := runengine.New(runengine.Config{Egress: egress.Local(), RoundTrip: roundTrip})
 	w, err := durable.NewWorker(store, engine, durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(context.Background()))
@@ -132,6 +135,7 @@ func setupFullStack(t *testing.T) *fullStack {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = w.Stop(ctx)
+		engine.Close()
 	})
 	return &fullStack{testBundle: &testBundle{url: srv.URL, store: store, ctx: context.Background()}, pool: pool}
 }
@@ -142,7 +146,7 @@ func setupFullStack(t *testing.T) *fullStack {
 // and nothing else.
 func TestOpenAPIToolsetRuns(t *testing.T) {
 	t.Parallel()
-	s := setupFullStack(t)
+	s := startFullStack(t, false)
 	const (
 		apiKey   = "key-5e5a8d1c"
 		token    = "tok-90b1e2f4"
