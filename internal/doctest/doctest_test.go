@@ -139,6 +139,7 @@ var documents = map[string]int{
 	"docs/webhooks.md":      1,
 	"docs/console.md":       1,
 	"docs/mcp.md":           1,
+	"docs/language.md":      1,
 	"docs/toolsets.md":      1,
 }
 
