@@ -559,3 +559,42 @@ func TestExtensionCallsLeftWhenTheProgramReturns(t *testing.T) {
 		require.Contains(t, res.Warnings[0].Message, "rejected on purpose")
 	})
 }
+
+// An asynchronous extension call in progress holds the suspend back: a run waiting on an
+// approval does not suspend until the call has settled (its result could not be saved), then
+// suspends, and the resumed run has the call's result.
+func TestAsyncExtensionCallHoldsTheSuspendBack(t *testing.T) {
+	t.Parallel()
+	bothModes(t, func(t *testing.T, roundTrip bool) {
+		m := newMemFS()
+		rt := extRuntime(t, roundTrip, Limits{}, Hooks{}, m.extension(true))
+		const src = `const w = fs.promises.wait()
+const ok = await tools.approvals.request({what: "read"})
+return [ok, await w]`
+		type executed struct {
+			e   *Execution
+			err error
+		}
+		done := make(chan executed, 1)
+		go func() {
+			e, err := rt.Execute(context.Background(), src, ExecOptions{RunID: "r1"})
+			done <- executed{e, err}
+		}()
+		select {
+		case x := <-done:
+			t.Fatalf("the run stopped (%v, %v) while fs.promises.wait was in progress", x.e.State(), x.err)
+		case <-time.After(300 * time.Millisecond):
+		}
+		close(m.release)
+		x := <-done
+		require.NoError(t, x.err)
+		require.Equal(t, StateSuspended, x.e.State())
+		s, err := x.e.Suspend()
+		require.NoError(t, err)
+		e2, err := rt.Resume(context.Background(), s.State, approved, ExecOptions{})
+		require.NoError(t, err)
+		res := resultOf(t, e2)
+		require.True(t, res.OK, "%+v", res.Error)
+		require.JSONEq(t, `["yes", "released"]`, string(res.Value))
+	})
+}
