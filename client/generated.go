@@ -425,6 +425,15 @@ type Diagnostic struct {
 	Kind    string `json:"kind"`
 	Line    *int   `json:"line,omitempty"`
 	Message string `json:"message"`
+
+	// Stack For an uncaught error the program made: the frames that made it, innermost first (the error's own position first), as its stack lists them.
+	Stack *[]struct {
+		Column int `json:"column"`
+
+		// Function The function's name; absent for the program itself and anonymous functions.
+		Function *string `json:"function,omitempty"`
+		Line     int     `json:"line"`
+	} `json:"stack,omitempty"`
 }
 
 // Error defines model for Error.

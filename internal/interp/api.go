@@ -224,6 +224,33 @@ func (vm *VM) describeValue(v Value) string {
 	return name + ": " + msg
 }
 
+// StackFrame is one frame of an error's stack: the function's name ("" for the program or an
+// anonymous function) and the 1-based line and column of the call or of the error.
+type StackFrame struct {
+	Function     string
+	Line, Column int
+}
+
+// ErrorStack returns the frames of an error made by the program, innermost first (the error's
+// own position first); nil for other values and errors without a recorded position.
+func (vm *VM) ErrorStack(v Value) []StackFrame {
+	o := v.asObject()
+	if o == nil {
+		return nil
+	}
+	ed, ok := o.slots.(*errorData)
+	if !ok || ed.line == 0 {
+		return nil
+	}
+	out := []StackFrame{{Function: ed.fn, Line: ed.line, Column: ed.column}}
+	for _, f := range ed.callers {
+		if f.line > 0 {
+			out = append(out, StackFrame{Function: f.fn, Line: f.line, Column: f.column})
+		}
+	}
+	return out
+}
+
 // DescribeError gives the name, message and position of an error value.
 func (vm *VM) DescribeError(v Value) (name, message string, line, column int) {
 	ex := &vm.exec

@@ -86,7 +86,7 @@ func TestConsoleFormat(t *testing.T) {
 			e := vm.makeError(NativeCall{Callee: vm.realm.Intrinsic("Error")}, asciiValue("m"), objectValue(objectFrom(vm, "cause", 1)))
 			vm.CreateDataProperty(e, strKey("code"), asciiValue("X"))
 			return []Value{objectValue(e)}
-		}, "Error: m\n    at 3:7 {\n  code: 'X',\n  [cause]: 1\n}"},
+		}, "Error: m\n    at <anonymous>:3:7 {\n  code: 'X',\n  [cause]: 1\n}"},
 		{"subclassed error", func(vm *VM) []Value {
 			proto := vm.newObject(vm.realm.errorPrototype(), ClassObject)
 			ctor := vm.newNativeFunction(testArrayNative, "MyErr", 0)

@@ -83,7 +83,7 @@ func TestErrorStackIsFormattedLazily(t *testing.T) {
 	vm.CreateDataProperty(e.obj(), keyName, asciiValue("ValidationError"))
 	stack, err := vm.Get(e, "stack")
 	require.NoError(t, err)
-	require.Equal(t, "ValidationError: late\n    at 12:5", stack.String())
+	require.Equal(t, "ValidationError: late\n    at <anonymous>:12:5", stack.String())
 	name, msg, line, col := "", "", 0, 0
 	ed := e.obj().slots.(*errorData)
 	line, col = ed.line, ed.column

@@ -3,6 +3,7 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrNotReady is returned (wrapped) when an operation needs a part of the VM that is not
@@ -80,14 +81,74 @@ func (vm *VM) NewError(kind, message string) Value {
 // errorData is the [[ErrorData]] slot: where the error was created.
 type errorData struct {
 	line, column int // 1-based; 0 when unknown
+	// fn is the name of the function that made the error ("" for the program itself or an
+	// anonymous function), and callers the frames that called it, innermost first: the
+	// stack the Error.prototype.stack getter formats as V8 does.
+	fn      string
+	callers []stackFrame
 }
 
-// recordErrorPosition records on a new error where the running code made it: the stack text
-// the Error.prototype.stack getter formats names that position.
+// stackFrame is one caller in an error's stack.
+type stackFrame struct {
+	fn           string
+	line, column int
+}
+
+// stackTraceLimit is how many frames an error's stack holds, as V8's default
+// Error.stackTraceLimit.
+const stackTraceLimit = 10
+
+// recordErrorPosition records on a new error where the running code made it and the frames
+// that called it: the stack text the Error.prototype.stack getter formats.
 func (vm *VM) recordErrorPosition(o *Object) {
-	if ed, _ := o.slots.(*errorData); ed != nil && vm.positionHook != nil {
-		ed.line, ed.column = vm.positionHook()
+	ed, _ := o.slots.(*errorData)
+	if ed == nil || vm.positionHook == nil {
+		return
 	}
+	ed.line, ed.column = vm.positionHook()
+	frames := vm.exec.frames
+	if len(frames) == 0 {
+		return
+	}
+	ed.fn = frameName(frames[len(frames)-1])
+	for i := len(frames) - 2; i >= 0 && len(ed.callers) < stackTraceLimit-1; i-- {
+		f := frames[i]
+		line, col := f.code.PosAt(f.pc - 1)
+		ed.callers = append(ed.callers, stackFrame{fn: frameName(f), line: line, column: col})
+	}
+}
+
+// frameName is the name a stack shows for a frame: its function's name property as it is
+// now (names given at run time included), "" for the program and anonymous functions.
+func frameName(f *frame) string {
+	if f.code.Kind == funcProgram {
+		return ""
+	}
+	name := f.code.Name
+	if f.callee != nil {
+		if n := lookupDataProperty(f.callee, keyName); n.kind == KindString {
+			name = n.str().String()
+		}
+	}
+	// A method called on an object is named after the receiver's constructor, as V8 names
+	// it ("A.m", "Object.f").
+	if recv := f.this.asObject(); recv != nil && name != "" && !f.construct && !recv.isCallable() {
+		if ctor := lookupDataProperty(recv, keyConstructor).asObject(); ctor != nil {
+			if n := lookupDataProperty(ctor, keyName); n.kind == KindString && n.str().Len() > 0 {
+				return n.str().String() + "." + name
+			}
+		}
+	}
+	return name
+}
+
+// writeStackFrame writes one "    at" line as V8 does for a script without a file name.
+func writeStackFrame(b *strings.Builder, fn string, line, column int) {
+	if fn == "" {
+		fmt.Fprintf(b, "\n    at <anonymous>:%d:%d", line, column)
+		return
+	}
+	fmt.Fprintf(b, "\n    at %s (<anonymous>:%d:%d)", fn, line, column)
 }
 
 // errorStackString formats the stack text of an error object without calling JavaScript
@@ -105,7 +166,15 @@ func errorStackString(o *Object) *jsString {
 		head = name + ": " + msg
 	}
 	if ed, _ := o.slots.(*errorData); ed != nil && ed.line > 0 {
-		head += fmt.Sprintf("\n    at %d:%d", ed.line, ed.column)
+		var b strings.Builder
+		b.WriteString(head)
+		writeStackFrame(&b, ed.fn, ed.line, ed.column)
+		for _, f := range ed.callers {
+			if f.line > 0 {
+				writeStackFrame(&b, f.fn, f.line, f.column)
+			}
+		}
+		head = b.String()
 	}
 	return newStringFromGo(head)
 }

@@ -11,7 +11,19 @@ func init() {
 		ed.line = int(r.int())
 		r.more(false)
 		ed.column = int(r.int())
-		r.more(false)
+		// The stack's frames came later within format 1 and 2: older snapshots end here.
+		if r.more(false) {
+			ed.fn = r.goString()
+			for r.more(false) {
+				var f stackFrame
+				f.fn = r.goString()
+				r.more(false)
+				f.line = int(r.int())
+				r.more(false)
+				f.column = int(r.int())
+				ed.callers = append(ed.callers, f)
+			}
+		}
 	})
 	registerSlotType("arrayIterator", func() slotCodec { return &arrayIterator{} }, func(d *heapDecoder, r *jsonReader, s slotCodec) {
 		it := s.(*arrayIterator)
@@ -105,6 +117,15 @@ func (ed *errorData) encodeSlot(e *heapEncoder) {
 	e.w.beginArray()
 	e.w.int(int64(ed.line))
 	e.w.int(int64(ed.column))
+	if ed.fn != "" || len(ed.callers) > 0 {
+		// written only then, so that errors without frames encode as before
+		e.w.string(ed.fn)
+		for _, f := range ed.callers {
+			e.w.string(f.fn)
+			e.w.int(int64(f.line))
+			e.w.int(int64(f.column))
+		}
+	}
 	e.w.endArray()
 }
 func (ed *errorData) walkSlot(w *heapWalker) {}

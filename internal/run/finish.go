@@ -232,7 +232,11 @@ func (e *Execution) diagnosticFromThrown(v interp.Value) *Diagnostic {
 	if kind == KindExecutionFailure {
 		msg = "uncaught " + msg
 	}
-	return &Diagnostic{Kind: kind, Message: msg, Line: line, Column: col}
+	d := &Diagnostic{Kind: kind, Message: msg, Line: line, Column: col}
+	for _, f := range e.vm.ErrorStack(v) {
+		d.Stack = append(d.Stack, StackFrame{Function: f.Function, Line: f.Line, Column: f.Column})
+	}
+	return d
 }
 
 // diagnosticFromRunError converts an error of interp's Run (a limit, a host diagnostic).

@@ -56,6 +56,17 @@ type Diagnostic struct {
 	Line int `json:"line,omitempty"`
 	// Column is the 1-based source column, 0 when unknown.
 	Column int `json:"column,omitempty"`
+	// Stack is, for an uncaught error the program made, the frames that made it, innermost
+	// first, as the error's stack lists them.
+	Stack []StackFrame `json:"stack,omitempty"`
+}
+
+// StackFrame is one frame of a Diagnostic's stack.
+type StackFrame struct {
+	// Function is the function's name; empty for the program itself and anonymous functions.
+	Function string `json:"function,omitempty"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
 }
 
 // Error returns "Kind: message".

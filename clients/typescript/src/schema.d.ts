@@ -825,6 +825,13 @@ export interface components {
             message: string;
             line?: number;
             column?: number;
+            /** @description For an uncaught error the program made: the frames that made it, innermost first (the error's own position first), as its stack lists them. */
+            stack?: {
+                /** @description The function's name; absent for the program itself and anonymous functions. */
+                function?: string;
+                line: number;
+                column: number;
+            }[];
         };
         ToolCallRecord: {
             /** Format: int64 */
