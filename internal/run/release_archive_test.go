@@ -25,7 +25,7 @@ import (
 // Files are never rewritten afterwards: they are what that release wrote.
 
 // thisRelease names the directory -update-release writes.
-const thisRelease = "2026-12-01.3"
+const thisRelease = "2026-12-01.4"
 
 var updateRelease = flag.Bool("update-release", false, "write this release's suspended runs to testdata/releases/"+thisRelease)
 
@@ -140,6 +140,17 @@ const keyed = await Promise.allKeyed({a: Promise.resolve(1), b: tools.math.add({
 const zipped = [...Iterator.zip([[1, 2], ["x", "y"]])]
 return {got, chunks, keyed, zipped, tagged: ((s, ...v) => s.raw.join("|") + v.join(","))` + "`a${1}b${2}c`" + `}`,
 		result: `{"got":["s1","s2"],"chunks":[[1,2],[3,4],[5]],"keyed":{"a":1,"b":4},"zipped":[[1,"x"],[2,"y"]],"tagged":"a|b|c1,2"}`},
+	{name: "typescript_imports_stacks", src: `import { URLSearchParams } from "node:url"
+interface Answer { approved: boolean; what: string }
+function make(): Error { return new RangeError("kept") }
+const err = make()
+const src = String(function twice(x: number): number { return x * 2 })
+const q = new URLSearchParams("a=1&b=2")
+const r = (await tools.approvals.request({what: "ts"})) as Answer
+let thrown = ""
+try { (null as any).x } catch (e) { thrown = (e as Error).stack!.split("\n")[1] }
+return {stack: err.stack, src, b: q.get("b"), what: r.what, thrown}`,
+		result: `{"b":"2","src":"function twice(x: number): number { return x * 2 }","stack":"RangeError: kept\n    at make (<anonymous>:3:33)\n    at <anonymous>:4:13","thrown":"    at <anonymous>:9:21","what":"ts"}`},
 }
 
 // approvalOutcome answers approvals.request({what}): approved, unless what starts with "deny".
