@@ -103,3 +103,23 @@ return out`
 	require.False(t, res.OK)
 	require.Equal(t, [2]int{7, 41}, [2]int{res.Error.Line, res.Error.Column}, "%+v", res.Error)
 }
+
+// TypeScript programs with import declarations: types (and type-only imports) are stripped,
+// value imports take their globals, wherever the first parse error was, and positions stay
+// those of the text as written.
+func TestTypeScriptWithImports(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t, Limits{}, Hooks{})
+	for _, tc := range []struct{ name, src, value string }{
+		{"an import after a typed statement on one line",
+			`const x: number = 6; import {URL} from "url"; return x * 7 + new URL("https://a.b/?q=1").searchParams.get("q").length`, `43`},
+		{"type-only and value imports", "import type { T } from \"x\";\nimport { URL } from \"url\";\nconst n: T = 1 as any;\nreturn [n, typeof URL]", `[1, "function"]`},
+	} {
+		res := resultOf(t, execute(t, b, tc.src))
+		require.True(t, res.OK, "%s: %+v", tc.name, res.Error)
+		require.JSONEq(t, tc.value, string(res.Value), tc.name)
+	}
+	res := resultOf(t, execute(t, b, "import {URL} from \"url\";\nconst u: URL = null as any;\n  u.href"))
+	require.False(t, res.OK)
+	require.Equal(t, [2]int{3, 5}, [2]int{res.Error.Line, res.Error.Column}, "%+v", res.Error)
+}

@@ -55,25 +55,20 @@ func Parse(source string, mode Mode) (*Program, error) {
 	var imports []importDecl
 	if err != nil && mode == ModeAsyncBody { // a classic script has no import declarations
 		var cerr error
-		if text, imports, cerr = cutImports(source, err, lines); cerr != nil {
-			// A TypeScript program's type-only imports (import type {T} from "m") are no
-			// value imports: strip its types first, then cut the imports that remain.
-			stripped, ok := stripTypes(source)
-			if !ok {
-				return nil, cerr
-			}
-			text, imports = stripped, nil
-			if _, serr := parseJS(newBuffer(stripped), js.Options{Inline: true}); serr != nil {
-				if text, imports, err = cutImports(stripped, serr, lines); err != nil {
-					return nil, cerr
-				}
-			}
+		text, imports, cerr = cutImports(source, err, lines)
+		if cerr == nil && len(imports) > 0 {
 			buf = newBuffer(text)
 			ast, err = parseJS(buf, js.Options{Inline: true})
 		}
-		if len(imports) > 0 {
-			buf = newBuffer(text)
-			ast, err = parseJS(buf, js.Options{Inline: true})
+		if cerr != nil || err != nil {
+			// A TypeScript program: strip its types first (its type-only imports with them),
+			// then cut the value imports that remain.
+			if st, sbuf, sast, simports, ok := stripThenCutImports(source, lines); ok {
+				text, imports, buf, ast, err, cerr = st, simports, sbuf, sast, nil, nil
+			}
+			if cerr != nil {
+				return nil, cerr
+			}
 		}
 	}
 	if err != nil {

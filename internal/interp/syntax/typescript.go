@@ -53,14 +53,29 @@ func parseTypeScript(source string, lines *lineTable) (*buffer, *js.AST, error) 
 	return buf, ast, nil
 }
 
-// stripTypes returns source with its TypeScript types blanked (positions kept), or false when
-// it has none or cannot be stripped.
-func stripTypes(source string) (string, bool) {
-	out, changed, err := tsstrip.Strip(newBuffer(source).b)
-	if err != nil || !changed {
-		return "", false
+// stripThenCutImports reads source as a TypeScript program with import declarations: its
+// types blanked (positions kept), then its value imports cut (imports.go). ok is false when
+// source has no types, or the result still does not parse: the caller reports the error.
+func stripThenCutImports(source string, lines *lineTable) (text string, buf *buffer, ast *js.AST, imports []importDecl, ok bool) {
+	out, changed, serr := tsstrip.Strip(newBuffer(source).b)
+	if serr != nil || !changed {
+		return "", nil, nil, nil, false
 	}
-	return string(out), true
+	text = string(out)
+	buf = newBuffer(text)
+	ast, err := parseJS(buf, js.Options{Inline: true})
+	if err != nil {
+		cut, decls, cerr := cutImports(text, err, lines)
+		if cerr != nil || len(decls) == 0 {
+			return "", nil, nil, nil, false
+		}
+		text, imports = cut, decls
+		buf = newBuffer(text)
+		if ast, err = parseJS(buf, js.Options{Inline: true}); err != nil {
+			return "", nil, nil, nil, false
+		}
+	}
+	return text, buf, ast, imports, true
 }
 
 // isEmpty reports whether a program has no statements: empty, or only
