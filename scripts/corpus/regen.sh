@@ -21,20 +21,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-toolsetd=${TOOLSETD:-}
-if [[ -z "$toolsetd" ]]; then
-	toolsetd="$tmp/toolsetd"
-	(cd "$root" && go build -o "$toolsetd" ./internal/toolset/toolsettest/cmd/toolsetd)
-fi
-"$toolsetd" -listen 127.0.0.1:0 >"$tmp/toolsetd.out" 2>&1 &
-pid=$!
-url=""
-for _ in $(seq 1 100); do
-	url=$(sed -n 's/^listening on //p' "$tmp/toolsetd.out")
-	[[ -n "$url" ]] && break
-	sleep 0.1
-done
-[[ -n "$url" ]] || { echo "regen: toolsetd did not start" >&2; cat "$tmp/toolsetd.out" >&2; exit 1; }
+source "$root/scripts/corpus/lib.sh"
+start_toolsetd
+pid=$toolsetd_pid
+url=$toolsetd_url
 
 if [[ $# -gt 0 ]]; then
 	files=()
@@ -49,9 +39,5 @@ for f in "${files[@]}"; do
 	if ! out=$(TZ=UTC node --harmony-iterator-helpers "$root/scripts/corpus/reference.mjs" --tools-url "$url" --run-id "$name" "$f"); then
 		[[ -n "$out" ]] || { echo "regen: $name: reference failed" >&2; exit 1; }
 	fi
-	printf '%s\n' "$out" | node -e '
-		let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-			process.stdout.write(JSON.stringify(JSON.parse(s), null, 2) + "\n");
-		});' >"$corpus/$name.expected.json"
-	echo "$name: $(head -c 200 <<<"$out")"
+	write_expected "$name" "$out"
 done

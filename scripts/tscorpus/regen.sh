@@ -25,16 +25,10 @@ trap cleanup EXIT
 
 (cd "$here" && npm ci --no-audit --no-fund --silent)
 
-(cd "$root" && go build -o "$tmp/toolsetd" ./internal/toolset/toolsettest/cmd/toolsetd)
-"$tmp/toolsetd" -listen 127.0.0.1:0 >"$tmp/toolsetd.out" 2>&1 &
-pid=$!
-url=""
-for _ in $(seq 1 100); do
-	url=$(sed -n 's/^listening on //p' "$tmp/toolsetd.out")
-	[[ -n "$url" ]] && break
-	sleep 0.1
-done
-[[ -n "$url" ]] || { echo "regen: toolsetd did not start" >&2; cat "$tmp/toolsetd.out" >&2; exit 1; }
+source "$root/scripts/corpus/lib.sh"
+start_toolsetd
+pid=$toolsetd_pid
+url=$toolsetd_url
 
 if [[ $# -gt 0 ]]; then
 	files=()
@@ -49,9 +43,5 @@ for f in "${files[@]}"; do
 	if ! out=$(TZ=UTC node --harmony-iterator-helpers "$root/scripts/corpus/reference.mjs" --tools-url "$url" --run-id "ts_$name" "$tmp/$name.js"); then
 		[[ -n "$out" ]] || { echo "regen: $name: reference failed" >&2; exit 1; }
 	fi
-	printf '%s\n' "$out" | node -e '
-		let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-			process.stdout.write(JSON.stringify(JSON.parse(s), null, 2) + "\n");
-		});' >"$corpus/$name.expected.json"
-	echo "$name: $(head -c 200 <<<"$out")"
+	write_expected "$name" "$out"
 done
