@@ -48,6 +48,7 @@ func setupRegExp(r *Realm) {
 	ctor := r.newConstructor("RegExp", 2, regexpConstructor, proto)
 	r.getter(ctor, symKey(symSpecies), func(vm *VM, c NativeCall) Value { return c.This })
 	r.method(ctor, "escape", 1, regexpEscape)
+	setupRegExpLegacy(r, ctor)
 	r.method(proto, "exec", 1, regexpExecMethod)
 	r.method(proto, "test", 1, regexpTest)
 	r.method(proto, "toString", 0, regexpToString)
@@ -321,6 +322,9 @@ func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match
 		m, err := rs.matcher.Exec(rs.lastInput, lastIndex, slice)
 		switch {
 		case err == nil:
+			if m != nil {
+				vm.recordLegacyMatch(s, m.Start, m.End, m.Groups)
+			}
 			return m
 		case errors.Is(err, jsregexp.ErrTimeout):
 			slice = min(2*slice, maxMatchSlice)

@@ -160,6 +160,17 @@ func (vm *VM) snapshot(format int) ([]byte, error) {
 	w.int(int64(ex.lastThrowLine))
 	w.int(int64(ex.lastThrowColumn))
 	w.endArray()
+	if l := &ex.legacy; l.input != nil {
+		// The legacy RegExp statics' last match; written only once there is one.
+		w.key("legacy")
+		w.beginArray()
+		e.value(stringValue(l.input))
+		w.int(int64(l.numGroups))
+		for _, c := range l.caps {
+			w.int(int64(c))
+		}
+		w.endArray()
+	}
 	w.endObject()
 	execBytes := w.buf
 	if format == snapshotFormat2 {
@@ -506,6 +517,31 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 			r.more(false)
 			ex.lastThrowColumn = int(r.int())
 			r.more(false)
+		case "legacy":
+			r.beginArray()
+			r.more(true)
+			in := d.value(r)
+			if in.kind != KindString {
+				r.fail("legacy RegExp input is not a string")
+				return
+			}
+			l := &ex.legacy
+			l.input = in.str()
+			r.more(false)
+			l.numGroups = int(r.int())
+			l.caps = l.caps[:0]
+			for r.more(false) {
+				c := r.int()
+				if c < -1 || c > int64(l.input.Len()) {
+					r.fail("legacy RegExp match out of its input")
+					return
+				}
+				l.caps = append(l.caps, int32(c))
+			}
+			if len(l.caps)%2 != 0 || len(l.caps) < 2 {
+				r.fail("bad legacy RegExp match")
+				return
+			}
 		default:
 			r.skip()
 		}

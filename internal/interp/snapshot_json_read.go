@@ -278,6 +278,8 @@ func knownKey(b []byte) (string, bool) {
 		return "random", true
 	case "throw":
 		return "throw", true
+	case "legacy":
+		return "legacy", true
 	}
 	return "", false
 }

@@ -94,6 +94,7 @@ type execState struct {
 	combinatorThens int // > 0 while a Promise combinator subscribes to its elements
 	pendingErr      error
 	asyncExit       bool
+	legacy          regexpLegacy // the legacy RegExp statics' last match (builtin_regexp_legacy.go)
 	lastThrow       Value
 	noPause         int // nested runs started by natives: no pausing inside them
 	lastThrowLine   int

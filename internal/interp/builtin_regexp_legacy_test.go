@@ -1,0 +1,60 @@
+package interp
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestRegExpLegacyStatics checks RegExp.$1 … $9, input, lastMatch, lastParen, leftContext
+// and rightContext (and their $-names) against node's values for the same program.
+func TestRegExpLegacyStatics(t *testing.T) {
+	t.Parallel()
+	const src = `const out = [];
+/(\d)(\d)?-(x)/.exec("ab12-xcd");
+out.push([RegExp.$1, RegExp.$2, RegExp.$3, RegExp.$4, RegExp.lastMatch, RegExp["$&"], RegExp.lastParen, RegExp["$+"], RegExp.leftContext, RegExp["$` + "`" + `"], RegExp.rightContext, RegExp["$'"], RegExp.input, RegExp.$_]);
+"q1".replace(/(\d)/, "z"); out.push([RegExp.$1, RegExp.input]);
+/(a)|(b)/.exec("b"); out.push([RegExp.$1, RegExp.$2, RegExp.lastParen]);
+/nomatch/.exec("zz"); out.push(RegExp.$1);
+RegExp.input = "set"; out.push([RegExp.$_, RegExp.input]);
+"a-b".split(/(-)/); out.push(RegExp.$1);
+"x7y8".replace(/\d/g, d => d + RegExp.lastMatch); out.push(RegExp.lastMatch);
+const d = Object.getOwnPropertyDescriptor(RegExp, "$1"); out.push([typeof d.get, typeof d.set, d.enumerable, d.configurable]);
+RegExp.$1 = "ignored"; out.push(RegExp.$1);
+"abc".match(/b/); out.push([RegExp.leftContext, RegExp.rightContext]);
+/x/.test("--x--"); out.push(RegExp["$` + "`" + `"]);
+JSON.stringify(out)`
+	got, thrown := runProgram(t, src)
+	require.False(t, thrown, got)
+	require.Equal(t, `[["1","2","x","","12-x","12-x","x","x","ab","ab","cd","cd","ab12-xcd","ab12-xcd"],["1","q1"],["","b","b"],"",["set","set"],"-","8",["function","function",false,true],"",["a","c"],"--"]`, got)
+}
+
+// The last match is part of the execution state: the statics read after a restore are those
+// of the match made before the snapshot, in both formats.
+func TestRegExpLegacyStaticsSurviveSnapshots(t *testing.T) {
+	t.Parallel()
+	const src = `/(\w+)@(\w+)/.exec("mail: ann@example now"); await later();
+[RegExp.$1, RegExp.$2, RegExp.lastMatch, RegExp.leftContext, RegExp.rightContext, RegExp.lastParen].join("|")`
+	for _, format1 := range []bool{false, true} {
+		h := &testHost{}
+		vm := waitingVMIn(t, New(Config{Host: h}), src)
+		var data []byte
+		var err error
+		if format1 {
+			data, err = vm.SnapshotFormat1()
+		} else {
+			data, err = vm.Snapshot()
+		}
+		require.NoError(t, err)
+		vm2, err := Restore(data, Config{Host: h})
+		require.NoError(t, err)
+		require.NoError(t, vm2.SettleHostPromise(h.pending[0], true, Undefined()))
+		st, err := vm2.Run(context.Background(), RunOptions{})
+		require.NoError(t, err)
+		require.Equal(t, StatusDone, st)
+		v, thrown := vm2.Result()
+		require.False(t, thrown)
+		require.Equal(t, "ann|example|ann@example|mail: | now|example", vm2.ToGoString(v), "format 1: %v", format1)
+	}
+}
