@@ -58,3 +58,13 @@ func TestRegExpLegacyStaticsSurviveSnapshots(t *testing.T) {
 		require.Equal(t, "ann|example|ann@example|mail: | now|example", vm2.ToGoString(v), "format 1: %v", format1)
 	}
 }
+
+// The input the legacy statics keep is live data: the memory limit counts it after the
+// program has dropped every reference of its own.
+func TestRegExpLegacyInputIsLive(t *testing.T) {
+	t.Parallel()
+	vm := newTestVM(t)
+	base := vm.liveHeapSize(vm.execRoots)
+	vm.recordLegacyMatch(newASCII(string(make([]byte, 100_000))), 0, 1, nil)
+	require.GreaterOrEqual(t, vm.liveHeapSize(vm.execRoots)-base, int64(100_000))
+}

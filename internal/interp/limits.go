@@ -168,6 +168,9 @@ func (vm *VM) execRoots(w *heapWalker) {
 		}
 	}
 	w.value(ex.lastThrow)
+	if in := ex.legacy.input; in != nil {
+		w.value(stringValue(in)) // the legacy RegExp statics keep the last match's input
+	}
 	for _, o := range ex.pinned {
 		w.object(o)
 	}
