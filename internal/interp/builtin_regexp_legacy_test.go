@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -37,25 +36,7 @@ func TestRegExpLegacyStaticsSurviveSnapshots(t *testing.T) {
 	const src = `/(\w+)@(\w+)/.exec("mail: ann@example now"); await later();
 [RegExp.$1, RegExp.$2, RegExp.lastMatch, RegExp.leftContext, RegExp.rightContext, RegExp.lastParen].join("|")`
 	for _, format1 := range []bool{false, true} {
-		h := &testHost{}
-		vm := waitingVMIn(t, New(Config{Host: h}), src)
-		var data []byte
-		var err error
-		if format1 {
-			data, err = vm.SnapshotFormat1()
-		} else {
-			data, err = vm.Snapshot()
-		}
-		require.NoError(t, err)
-		vm2, err := Restore(data, Config{Host: h})
-		require.NoError(t, err)
-		require.NoError(t, vm2.SettleHostPromise(h.pending[0], true, Undefined()))
-		st, err := vm2.Run(context.Background(), RunOptions{})
-		require.NoError(t, err)
-		require.Equal(t, StatusDone, st)
-		v, thrown := vm2.Result()
-		require.False(t, thrown)
-		require.Equal(t, "ann|example|ann@example|mail: | now|example", vm2.ToGoString(v), "format 1: %v", format1)
+		require.Equal(t, "ann|example|ann@example|mail: | now|example", resultAfterRestore(t, src, format1), "format 1: %v", format1)
 	}
 }
 

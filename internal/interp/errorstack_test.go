@@ -44,24 +44,32 @@ func TestErrorStackSurvivesSnapshots(t *testing.T) {
 	t.Parallel()
 	const src = "function inner() { return new Error(\"boom\") }\nfunction outer() { return inner() }\nconst e = outer();\nawait later();\nreturn e.stack"
 	for _, format1 := range []bool{false, true} {
-		h := &testHost{}
-		vm := waitingVMIn(t, New(Config{Host: h}), src)
-		var data []byte
-		var err error
-		if format1 {
-			data, err = vm.SnapshotFormat1()
-		} else {
-			data, err = vm.Snapshot()
-		}
-		require.NoError(t, err)
-		vm2, err := Restore(data, Config{Host: h})
-		require.NoError(t, err)
-		require.NoError(t, vm2.SettleHostPromise(h.pending[0], true, Undefined()))
-		st, err := vm2.Run(context.Background(), RunOptions{})
-		require.NoError(t, err)
-		require.Equal(t, StatusDone, st)
-		v, thrown := vm2.Result()
-		require.False(t, thrown)
-		require.Equal(t, "Error: boom\n    at inner (<anonymous>:1:27)\n    at outer (<anonymous>:2:27)\n    at <anonymous>:3:11", vm2.ToGoString(v), "format 1: %v", format1)
+		require.Equal(t, "Error: boom\n    at inner (<anonymous>:1:27)\n    at outer (<anonymous>:2:27)\n    at <anonymous>:3:11",
+			resultAfterRestore(t, src, format1), "format 1: %v", format1)
 	}
+}
+
+// resultAfterRestore runs src until it waits on later(), saves the VM (in format 1 or 2),
+// restores it into a new VM, settles later() and returns the program's result as a string.
+func resultAfterRestore(t *testing.T, src string, format1 bool) string {
+	t.Helper()
+	h := &testHost{}
+	vm := waitingVMIn(t, New(Config{Host: h}), src)
+	var data []byte
+	var err error
+	if format1 {
+		data, err = vm.SnapshotFormat1()
+	} else {
+		data, err = vm.Snapshot()
+	}
+	require.NoError(t, err)
+	vm2, err := Restore(data, Config{Host: h})
+	require.NoError(t, err)
+	require.NoError(t, vm2.SettleHostPromise(h.pending[0], true, Undefined()))
+	st, err := vm2.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusDone, st)
+	v, thrown := vm2.Result()
+	require.False(t, thrown, vm2.ToGoString(v))
+	return vm2.ToGoString(v)
 }
