@@ -102,17 +102,31 @@ func (s *stripper) walkTo(end int) {
 	}
 }
 
+// closing returns the bracket that matches the one at open; an unmatched bracket ends the
+// walk (ok is false).
+func (s *stripper) closing(open int) (close int, ok bool) {
+	if close = s.match[open]; close < 0 {
+		s.i = len(s.toks)
+		return 0, false
+	}
+	return close, true
+}
+
+// enter is closing, then moves inside the brackets, at the start of an expression.
+func (s *stripper) enter(open int) (close int, ok bool) {
+	if close, ok = s.closing(open); ok {
+		s.i, s.prev, s.operand = open+1, open, false
+	}
+	return close, ok
+}
+
 // group walks the tokens between the bracket at open and its match, and
 // moves past the match; an unmatched bracket ends the walk.
 func (s *stripper) group(open int) {
-	close := s.match[open]
-	if close < 0 {
-		s.i = len(s.toks)
+	close, ok := s.enter(open)
+	if !ok {
 		return
 	}
-	s.i = open + 1
-	s.prev = open
-	s.operand = false
 	s.walkTo(close)
 	s.i = close + 1
 	s.prev = close
@@ -154,9 +168,8 @@ func (s *stripper) template(i int) {
 // a return type and '=>'), a control statement's head, or a parenthesized
 // expression or call arguments.
 func (s *stripper) paren(open int) {
-	close := s.match[open]
-	if close < 0 {
-		s.i = len(s.toks)
+	close, ok := s.closing(open)
+	if !ok {
 		return
 	}
 	if !s.operand {
@@ -211,14 +224,10 @@ func (s *stripper) angle(i int) {
 // params walks a parameter list: it blanks a `this` parameter, optional
 // marks and type annotations, and refuses parameter properties.
 func (s *stripper) params(open int) {
-	close := s.match[open]
-	if close < 0 {
-		s.i = len(s.toks)
+	close, ok := s.enter(open)
+	if !ok {
 		return
 	}
-	s.i = open + 1
-	s.prev = open
-	s.operand = false
 	for s.i < close && s.i < len(s.toks) {
 		i := s.i
 		t := s.toks[i]
@@ -290,14 +299,10 @@ func (s *stripper) returnType() {
 // object walks an object literal or an object binding pattern, whose
 // methods have parameter lists and return types.
 func (s *stripper) object(open int) {
-	close := s.match[open]
-	if close < 0 {
-		s.i = len(s.toks)
+	close, ok := s.enter(open)
+	if !ok {
 		return
 	}
-	s.i = open + 1
-	s.prev = open
-	s.operand = false
 	value := func() {
 		for s.i < close && !s.is(s.i, js.CommaToken) {
 			s.step()

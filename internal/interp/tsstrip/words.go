@@ -223,9 +223,8 @@ func (s *stripper) class(i int) {
 }
 
 func (s *stripper) classBody(open int) {
-	close := s.match[open]
-	if close < 0 {
-		s.i = len(s.toks)
+	close, ok := s.closing(open)
+	if !ok {
 		return
 	}
 	s.i = open + 1
