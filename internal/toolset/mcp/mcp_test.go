@@ -126,25 +126,33 @@ func TestListRefusedWithoutAuth(t *testing.T) {
 	require.Error(t, err)
 }
 
+// echoTool lists the server at cfg and returns its echo tool, called over pool, and the
+// manifest.
+func echoTool(tb testing.TB, cfg mcp.Config, pool *mcp.Pool) (run.Tool, *mcp.Manifest) {
+	tb.Helper()
+	raw, err := mcp.List(context.Background(), cfg)
+	require.NoError(tb, err)
+	m, err := mcp.ParseManifest(raw)
+	require.NoError(tb, err)
+	tools, _ := mcp.Toolset{Name: "m", Config: cfg, Manifest: m}.Tools(pool)
+	for _, tool := range tools {
+		if tool.Path == "m.echo" {
+			return tool, m
+		}
+	}
+	tb.Fatal("the server has no echo tool")
+	return run.Tool{}, m
+}
+
 // Calls share a pooled session; one the server forgot (it restarted) is replaced and the call
 // made again.
 func TestSessionReconnects(t *testing.T) {
 	ctx := context.Background()
 	url := mcptest.StartGo(t, "")
 	cfg := mcp.Config{URL: url}
-	raw, err := mcp.List(ctx, cfg)
-	require.NoError(t, err)
-	m, err := mcp.ParseManifest(raw)
-	require.NoError(t, err)
 	var pool mcp.Pool
 	defer pool.Close()
-	tools, _ := mcp.Toolset{Name: "m", Config: cfg, Manifest: m}.Tools(&pool)
-	var echo run.Tool
-	for _, tool := range tools {
-		if tool.Path == "m.echo" {
-			echo = tool
-		}
-	}
+	echo, m := echoTool(t, cfg, &pool)
 	c := toolcall.Call{RunID: "r", CallID: 1, Key: "r:1", Path: "m.echo"}
 	out, err := echo.Execute(ctx, json.RawMessage(`{"text":"a"}`), c)
 	require.NoError(t, err)
@@ -176,19 +184,9 @@ func TestSessionReconnects(t *testing.T) {
 func BenchmarkCall(b *testing.B) {
 	ctx := context.Background()
 	cfg := mcp.Config{URL: mcptest.StartGo(b, "")}
-	raw, err := mcp.List(ctx, cfg)
-	require.NoError(b, err)
-	m, err := mcp.ParseManifest(raw)
-	require.NoError(b, err)
 	var pool mcp.Pool
 	defer pool.Close()
-	tools, _ := mcp.Toolset{Name: "m", Config: cfg, Manifest: m}.Tools(&pool)
-	var echo run.Tool
-	for _, tool := range tools {
-		if tool.Path == "m.echo" {
-			echo = tool
-		}
-	}
+	echo, _ := echoTool(b, cfg, &pool)
 	c := toolcall.Call{RunID: "r", CallID: 1, Key: "r:1", Path: "m.echo"}
 	b.ResetTimer()
 	for b.Loop() {
