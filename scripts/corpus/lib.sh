@@ -1,5 +1,14 @@
 # Shared by the corpus regeneration scripts (scripts/corpus/regen.sh,
-# scripts/tscorpus/regen.sh); source it after setting root and tmp.
+# scripts/tscorpus/regen.sh); source it after setting root and corpus. It makes
+# a scratch directory, tmp, removed at exit with the toolset server.
+
+tmp=$(mktemp -d)
+toolsetd_pid=""
+cleanup() {
+	if [[ -n "$toolsetd_pid" ]]; then kill "$toolsetd_pid" 2>/dev/null || true; wait "$toolsetd_pid" 2>/dev/null || true; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 
 # start_toolsetd starts the test toolset server (TOOLSETD, or built from
 # ./internal/toolset/toolsettest/cmd/toolsetd) on a free port, and sets
@@ -21,6 +30,19 @@ start_toolsetd() {
 	echo "regen: toolsetd did not start" >&2
 	cat "$tmp/toolsetd.out" >&2
 	exit 1
+}
+
+# select_programs EXT [NAME...] sets files to the corpus programs NAME.EXT, or
+# to every *.EXT of the corpus.
+select_programs() {
+	local ext=$1
+	shift
+	files=()
+	if [[ $# -gt 0 ]]; then
+		for name in "$@"; do files+=("$corpus/${name%."$ext"}.$ext"); done
+	else
+		files=("$corpus"/*."$ext")
+	fi
 }
 
 # write_expected NAME OUT writes the reference runner's Result OUT, indented, to

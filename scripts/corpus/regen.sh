@@ -13,25 +13,11 @@ set -euo pipefail
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 corpus="$root/internal/run/testdata/corpus"
-tmp=$(mktemp -d)
-pid=""
-cleanup() {
-	if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
 source "$root/scripts/corpus/lib.sh"
 start_toolsetd
-pid=$toolsetd_pid
 url=$toolsetd_url
 
-if [[ $# -gt 0 ]]; then
-	files=()
-	for name in "$@"; do files+=("$corpus/${name%.js}.js"); done
-else
-	files=("$corpus"/*.js)
-fi
+select_programs js "$@"
 for f in "${files[@]}"; do
 	name=$(basename "$f" .js)
 	# The run id is the program's name: call keys stay unique across programs

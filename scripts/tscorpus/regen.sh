@@ -15,27 +15,13 @@ set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 here="$root/scripts/tscorpus"
 corpus="$root/internal/run/testdata/tscorpus"
-tmp=$(mktemp -d)
-pid=""
-cleanup() {
-	if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
 (cd "$here" && npm ci --no-audit --no-fund --silent)
 
 source "$root/scripts/corpus/lib.sh"
 start_toolsetd
-pid=$toolsetd_pid
 url=$toolsetd_url
 
-if [[ $# -gt 0 ]]; then
-	files=()
-	for name in "$@"; do files+=("$corpus/${name%.ts}.ts"); done
-else
-	files=("$corpus"/*.ts)
-fi
+select_programs ts "$@"
 for f in "${files[@]}"; do
 	name=$(basename "$f" .ts)
 	node "$here/transpile.mjs" "$f" >"$tmp/$name.js"
