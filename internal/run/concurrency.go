@@ -2,8 +2,6 @@ package run
 
 import (
 	"fmt"
-
-	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // The calls of one run that execute at once are capped (Options.MaxConcurrentCalls); the
@@ -36,7 +34,7 @@ func (e *Execution) startQueued() {
 		}
 		tool, ok := e.rt.toolbox.Lookup(c.Path)
 		if !ok {
-			e.host.fail(c, KindUnknownTool, (&UnknownToolError{Path: c.Path, Suggestion: e.rt.toolbox.Suggest(c.Path)}).Error())
+			e.failUnknownTool(c)
 			continue
 		}
 		e.host.execute(tool, c)
@@ -60,28 +58,40 @@ func (e *Execution) resumeCalls() error {
 			if err != nil {
 				return fmt.Errorf("record call %s: %w", c.Key, err)
 			}
-			switch {
-			case rec.Outcome != nil:
-				c.queued = false
-				e.ready = append(e.ready, settlement{call: c, outcome: *rec.Outcome, kind: kindReplayed})
-				continue
-			case rec.Handle != nil:
-				c.queued = false
-				c.status = CallPending
-				c.handle = rec.Handle
-				e.ready = append(e.ready, settlement{call: c, pending: true, handle: rec.Handle, attach: true, kind: kindReplayed})
+			if e.replay(c, rec) {
 				continue
 			}
 		}
+		c.queued = false
 		tool, ok := e.rt.toolbox.Lookup(c.Path)
 		if !ok {
-			c.queued = false
-			e.ready = append(e.ready, settlement{call: c, kind: KindUnknownTool, outcome: toolcall.Outcome{OK: false,
-				Error: &toolcall.OutcomeError{Message: (&UnknownToolError{Path: c.Path, Suggestion: e.rt.toolbox.Suggest(c.Path)}).Error()}}})
+			e.failUnknownTool(c)
 			continue
 		}
-		c.queued = false
 		e.host.start(tool, c)
 	}
 	return nil
+}
+
+// replay settles c from the journal's record of it (a re-drive): its stored outcome, or the
+// handle of its durable work still pending. It reports whether the journal knew the call.
+func (e *Execution) replay(c *callState, rec Recorded) bool {
+	switch {
+	case rec.Outcome != nil:
+		c.queued = false
+		e.ready = append(e.ready, settlement{call: c, outcome: *rec.Outcome, kind: kindReplayed})
+		return true
+	case rec.Handle != nil:
+		c.queued = false
+		c.status = CallPending
+		c.handle = rec.Handle
+		e.ready = append(e.ready, settlement{call: c, pending: true, handle: rec.Handle, attach: true, kind: kindReplayed})
+		return true
+	}
+	return false
+}
+
+// failUnknownTool fails c, whose path names no tool, with the nearest tool suggested.
+func (e *Execution) failUnknownTool(c *callState) {
+	e.host.fail(c, KindUnknownTool, (&UnknownToolError{Path: c.Path, Suggestion: e.rt.toolbox.Suggest(c.Path)}).Error())
 }

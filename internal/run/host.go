@@ -95,14 +95,7 @@ func (h *host) CallHost(vm *interp.VM, id string, this interp.Value, args []inte
 			h.journalErr = fmt.Errorf("record call %s: %w", call.Key, err)
 			return interp.Undefined(), &interp.Diagnostic{Kind: string(KindExecutionFailure), Message: h.journalErr.Error()}
 		}
-		switch {
-		case rec.Outcome != nil:
-			e.ready = append(e.ready, settlement{call: c, outcome: *rec.Outcome, kind: kindReplayed})
-			return promise, nil
-		case rec.Handle != nil:
-			c.status = CallPending
-			c.handle = rec.Handle
-			e.ready = append(e.ready, settlement{call: c, pending: true, handle: rec.Handle, attach: true, kind: kindReplayed})
+		if e.replay(c, rec) {
 			return promise, nil
 		}
 	}
@@ -114,7 +107,7 @@ func (h *host) CallHost(vm *interp.VM, id string, this interp.Value, args []inte
 		h.search(c)
 		return promise, nil
 	case !known:
-		h.fail(c, KindUnknownTool, (&UnknownToolError{Path: path, Suggestion: e.rt.toolbox.Suggest(path)}).Error())
+		e.failUnknownTool(c)
 		return promise, nil
 	}
 	if err := e.rt.toolbox.ValidateInput(path, input); err != nil {
