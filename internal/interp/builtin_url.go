@@ -1,110 +1,114 @@
 package interp
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/codemode/codemode/internal/interp/whatwgurl"
+)
 
 // The URL global (WHATWG URL: parsing against a base, the component getters and setters,
 // origin, searchParams kept in sync with the query, URL.canParse and URL.parse). The parser
-// is in builtin_url_parse.go, URLSearchParams in builtin_url_params.go.
+// is package whatwgurl, URLSearchParams in builtin_url_params.go.
 
 func init() { registerBuiltin("URL", 50, setupURL) }
 
 // urlData is the internal slot of a URL object: the parsed record and its URLSearchParams
 // object (created with the URL).
 type urlData struct {
-	rec    urlRecord
+	rec    whatwgurl.URL
 	params Value // the URLSearchParams object of searchParams
 }
 
 // urlComponent describes one accessor of URL.prototype.
 type urlComponent struct {
 	name string
-	get  func(u *urlRecord) string
+	get  func(u *whatwgurl.URL) string
 	set  func(vm *VM, d *urlData, v string) // nil for read-only
 }
 
 // urlComponents lists URL.prototype's accessors in node's order.
 var urlComponents = []urlComponent{
-	{"href", func(u *urlRecord) string { return u.href() }, urlSetHref},
-	{"origin", func(u *urlRecord) string { return u.origin() }, nil},
-	{"protocol", func(u *urlRecord) string { return u.scheme + ":" }, func(vm *VM, d *urlData, v string) {
-		parseURL(v+":", nil, &d.rec, stSchemeStart)
+	{"href", func(u *whatwgurl.URL) string { return u.Href() }, urlSetHref},
+	{"origin", func(u *whatwgurl.URL) string { return u.Origin() }, nil},
+	{"protocol", func(u *whatwgurl.URL) string { return u.Scheme + ":" }, func(vm *VM, d *urlData, v string) {
+		whatwgurl.Parse(v+":", nil, &d.rec, whatwgurl.SchemeStartState)
 	}},
-	{"username", func(u *urlRecord) string { return u.username }, func(vm *VM, d *urlData, v string) {
-		if !d.rec.cannotHaveCredentialsOrPort() {
-			d.rec.username = percentEncodeString(v, inUserinfoSet)
+	{"username", func(u *whatwgurl.URL) string { return u.Username }, func(vm *VM, d *urlData, v string) {
+		if !d.rec.CannotHaveCredentialsOrPort() {
+			d.rec.Username = whatwgurl.PercentEncode(v, whatwgurl.InUserinfoSet)
 		}
 	}},
-	{"password", func(u *urlRecord) string { return u.password }, func(vm *VM, d *urlData, v string) {
-		if !d.rec.cannotHaveCredentialsOrPort() {
-			d.rec.password = percentEncodeString(v, inUserinfoSet)
+	{"password", func(u *whatwgurl.URL) string { return u.Password }, func(vm *VM, d *urlData, v string) {
+		if !d.rec.CannotHaveCredentialsOrPort() {
+			d.rec.Password = whatwgurl.PercentEncode(v, whatwgurl.InUserinfoSet)
 		}
 	}},
-	{"host", func(u *urlRecord) string {
-		if !u.hasHost {
+	{"host", func(u *whatwgurl.URL) string {
+		if !u.HasHost {
 			return ""
 		}
-		if u.port < 0 {
-			return u.host
+		if u.Port < 0 {
+			return u.Host
 		}
-		return u.host + ":" + strconv.Itoa(u.port)
+		return u.Host + ":" + strconv.Itoa(u.Port)
 	}, func(vm *VM, d *urlData, v string) {
-		if !d.rec.opaque {
-			urlSetWith(d, v, stHost)
+		if !d.rec.Opaque {
+			urlSetWith(d, v, whatwgurl.HostState)
 		}
 	}},
-	{"hostname", func(u *urlRecord) string { return u.host }, func(vm *VM, d *urlData, v string) {
-		if !d.rec.opaque {
-			urlSetWith(d, v, stHostname)
+	{"hostname", func(u *whatwgurl.URL) string { return u.Host }, func(vm *VM, d *urlData, v string) {
+		if !d.rec.Opaque {
+			urlSetWith(d, v, whatwgurl.HostnameState)
 		}
 	}},
-	{"port", func(u *urlRecord) string {
-		if u.port < 0 {
+	{"port", func(u *whatwgurl.URL) string {
+		if u.Port < 0 {
 			return ""
 		}
-		return strconv.Itoa(u.port)
+		return strconv.Itoa(u.Port)
 	}, func(vm *VM, d *urlData, v string) {
-		if d.rec.cannotHaveCredentialsOrPort() {
+		if d.rec.CannotHaveCredentialsOrPort() {
 			return
 		}
 		if v == "" {
-			d.rec.port = -1
+			d.rec.Port = -1
 			return
 		}
-		urlSetWith(d, v, stPort)
+		urlSetWith(d, v, whatwgurl.PortState)
 	}},
-	{"pathname", func(u *urlRecord) string { return u.pathString() }, func(vm *VM, d *urlData, v string) {
-		if d.rec.opaque {
+	{"pathname", func(u *whatwgurl.URL) string { return u.PathString() }, func(vm *VM, d *urlData, v string) {
+		if d.rec.Opaque {
 			return
 		}
-		saved := d.rec.path
-		d.rec.path = nil
-		if !parseURL(v, nil, &d.rec, stPathStart) {
-			d.rec.path = saved
+		saved := d.rec.Path
+		d.rec.Path = nil
+		if !whatwgurl.Parse(v, nil, &d.rec, whatwgurl.PathStartState) {
+			d.rec.Path = saved
 		}
 	}},
-	{"search", func(u *urlRecord) string {
-		if !u.hasQuery || u.query == "" {
+	{"search", func(u *whatwgurl.URL) string {
+		if !u.HasQuery || u.Query == "" {
 			return ""
 		}
-		return "?" + u.query
+		return "?" + u.Query
 	}, urlSetSearch},
 	{"searchParams", nil, nil},
-	{"hash", func(u *urlRecord) string {
-		if !u.hasFrag || u.fragment == "" {
+	{"hash", func(u *whatwgurl.URL) string {
+		if !u.HasFragment || u.Fragment == "" {
 			return ""
 		}
-		return "#" + u.fragment
+		return "#" + u.Fragment
 	}, func(vm *VM, d *urlData, v string) {
 		if v == "" {
-			d.rec.fragment, d.rec.hasFrag = "", false
+			d.rec.Fragment, d.rec.HasFragment = "", false
 			return
 		}
 		if v[0] == '#' {
 			v = v[1:]
 		}
 		saved := d.rec
-		d.rec.fragment, d.rec.hasFrag = "", true
-		if !parseURL(v, nil, &d.rec, stFragment) {
+		d.rec.Fragment, d.rec.HasFragment = "", true
+		if !whatwgurl.Parse(v, nil, &d.rec, whatwgurl.FragmentState) {
 			d.rec = saved
 		}
 	}},
@@ -112,8 +116,8 @@ var urlComponents = []urlComponent{
 
 // urlSetWith runs the parser with a state override on the URL in place; as the standard
 // says, a failure keeps what was set before it (host:badport sets the host only).
-func urlSetWith(d *urlData, v string, st urlState) {
-	parseURL(v, nil, &d.rec, st)
+func urlSetWith(d *urlData, v string, st whatwgurl.State) {
+	whatwgurl.Parse(v, nil, &d.rec, st)
 }
 
 // setupURL installs URL and URL.prototype.
@@ -162,17 +166,17 @@ func thisURL(vm *VM, this Value, method string) *urlData {
 }
 
 // parseWithBase parses url against an optional base string; ok is false on failure.
-func parseWithBase(url string, base *string) (urlRecord, bool) {
-	var b *urlRecord
+func parseWithBase(url string, base *string) (whatwgurl.URL, bool) {
+	var b *whatwgurl.URL
 	if base != nil {
-		var br urlRecord
-		if !parseURL(*base, nil, &br, stNone) {
-			return urlRecord{}, false
+		var br whatwgurl.URL
+		if !whatwgurl.Parse(*base, nil, &br, whatwgurl.NoState) {
+			return whatwgurl.URL{}, false
 		}
 		b = &br
 	}
-	var rec urlRecord
-	ok := parseURL(url, b, &rec, stNone)
+	var rec whatwgurl.URL
+	ok := whatwgurl.Parse(url, b, &rec, whatwgurl.NoState)
 	return rec, ok
 }
 
@@ -188,18 +192,18 @@ func urlArgs(vm *VM, c NativeCall) (string, *string) {
 }
 
 // newURLObject creates a URL object (and its searchParams) for rec.
-func (vm *VM) newURLObject(proto *Object, rec urlRecord) *Object {
+func (vm *VM) newURLObject(proto *Object, rec whatwgurl.URL) *Object {
 	o := vm.newObject(proto, ClassURL)
 	d := &urlData{rec: rec}
 	o.slots = d
 	po := vm.newObject(vm.realm.Intrinsic("URLSearchParams.prototype"), ClassURLSearchParams)
 	pd := &paramsData{url: objectValue(o)}
-	if rec.hasQuery {
-		pd.list = parseURLEncoded(rec.query)
+	if rec.HasQuery {
+		pd.list = parseURLEncoded(rec.Query)
 	}
 	po.slots = pd
 	d.params = objectValue(po)
-	vm.allocated += int64(len(rec.href()))
+	vm.allocated += int64(len(rec.Href()))
 	return o
 }
 
@@ -242,7 +246,7 @@ func urlParseStatic(vm *VM, c NativeCall) Value {
 
 // urlToString is URL.prototype.toString and toJSON: the href.
 func urlToString(vm *VM, c NativeCall) Value {
-	return vm.String(thisURL(vm, c.This, "URL.prototype.toString").rec.href())
+	return vm.String(thisURL(vm, c.This, "URL.prototype.toString").rec.Href())
 }
 
 // urlSearchParamsGetter is get URL.prototype.searchParams.
@@ -252,8 +256,8 @@ func urlSearchParamsGetter(vm *VM, c NativeCall) Value {
 
 // urlSetHref is set URL.prototype.href: a full reparse (TypeError when invalid).
 func urlSetHref(vm *VM, d *urlData, v string) {
-	var rec urlRecord
-	if !parseURL(v, nil, &rec, stNone) {
+	var rec whatwgurl.URL
+	if !whatwgurl.Parse(v, nil, &rec, whatwgurl.NoState) {
 		vm.throwTypeError("Invalid URL")
 	}
 	d.rec = rec
@@ -263,7 +267,7 @@ func urlSetHref(vm *VM, d *urlData, v string) {
 // urlSetSearch is set URL.prototype.search.
 func urlSetSearch(vm *VM, d *urlData, v string) {
 	if v == "" {
-		d.rec.query, d.rec.hasQuery = "", false
+		d.rec.Query, d.rec.HasQuery = "", false
 		d.syncParams()
 		return
 	}
@@ -271,8 +275,8 @@ func urlSetSearch(vm *VM, d *urlData, v string) {
 		v = v[1:]
 	}
 	saved := d.rec
-	d.rec.query, d.rec.hasQuery = "", true
-	if !parseURL(v, nil, &d.rec, stQuery) {
+	d.rec.Query, d.rec.HasQuery = "", true
+	if !whatwgurl.Parse(v, nil, &d.rec, whatwgurl.QueryState) {
 		d.rec = saved
 	}
 	d.syncParams()
@@ -286,8 +290,8 @@ func (d *urlData) syncParams() {
 	}
 	pd := po.slots.(*paramsData)
 	pd.list = nil
-	if d.rec.hasQuery {
-		pd.list = parseURLEncoded(d.rec.query)
+	if d.rec.HasQuery {
+		pd.list = parseURLEncoded(d.rec.Query)
 	}
 }
 
@@ -300,7 +304,7 @@ func init() {
 		r.more(false)
 		u.params = d.value(r)
 		r.more(false)
-		if !parseURL(href, nil, &u.rec, stNone) {
+		if !whatwgurl.Parse(href, nil, &u.rec, whatwgurl.NoState) {
 			r.fail("bad URL in snapshot")
 		}
 	})
@@ -309,12 +313,12 @@ func init() {
 func (d *urlData) slotTag() string { return "url" }
 func (d *urlData) encodeSlot(e *heapEncoder) {
 	e.w.beginArray()
-	e.w.string(d.rec.href())
+	e.w.string(d.rec.Href())
 	e.value(d.params)
 	e.w.endArray()
 }
 func (d *urlData) walkSlot(w *heapWalker) {
-	w.add(int64(len(d.rec.href())))
+	w.add(int64(len(d.rec.Href())))
 	w.value(d.params)
 }
 

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/codemode/codemode/internal/interp/whatwgurl"
 )
 
 // The URLSearchParams global: an ordered list of name/value pairs parsed from and serialized
@@ -75,8 +77,8 @@ func parseURLEncoded(s string) [][2]string {
 		name = strings.ReplaceAll(name, "+", " ")
 		value = strings.ReplaceAll(value, "+", " ")
 		out = append(out, [2]string{
-			strings.ToValidUTF8(string(percentDecode(name)), "\uFFFD"),
-			strings.ToValidUTF8(string(percentDecode(value)), "\uFFFD"),
+			strings.ToValidUTF8(string(whatwgurl.PercentDecode(name)), "\uFFFD"),
+			strings.ToValidUTF8(string(whatwgurl.PercentDecode(value)), "\uFFFD"),
 		})
 	}
 	return out
@@ -123,10 +125,10 @@ func (d *paramsData) update() {
 	u := o.slots.(*urlData)
 	q := d.serialize()
 	if q == "" {
-		u.rec.query, u.rec.hasQuery = "", false
+		u.rec.Query, u.rec.HasQuery = "", false
 		return
 	}
-	u.rec.query, u.rec.hasQuery = q, true
+	u.rec.Query, u.rec.HasQuery = q, true
 }
 
 // urlSearchParamsConstructor is new URLSearchParams(init): a query string (leading '?'

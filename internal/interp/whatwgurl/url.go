@@ -1,4 +1,11 @@
-package interp
+// Package whatwgurl is the WHATWG URL Standard's parser and serializer: the basic URL parser
+// state machine (with the state overrides the URL setters use), host parsing (domains, IPv4 with
+// its hex and octal forms, IPv6, opaque hosts) and percent-encoding. Domains go through UTS #46
+// (golang.org/x/net/idna), so non-ASCII domains become xn-- labels as in node.
+//
+// It knows nothing of JavaScript values: the interpreter's URL and URLSearchParams built-ins
+// wrap it.
+package whatwgurl
 
 import (
 	"strconv"
@@ -8,54 +15,50 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// The WHATWG URL parser ("basic URL parser" state machine with state overrides for the
-// setters), host parsing (domains, IPv4 with its hex/octal forms, IPv6, opaque hosts) and the
-// URL serializer. Domains go through UTS #46 (golang.org/x/net/idna), so non-ASCII domains
-// become xn-- labels as in node.
-
-// urlRecord is a parsed URL. Strings are UTF-8 and already percent-encoded.
-type urlRecord struct {
-	scheme     string
-	username   string
-	password   string
-	host       string // serialized host; meaningful when hasHost
-	hasHost    bool
-	port       int // -1 when null
-	path       []string
-	opaque     bool   // the URL has an opaque path (mailto:x, data:...)
-	opaquePath string // the opaque path when opaque
-	query      string
-	hasQuery   bool
-	fragment   string
-	hasFrag    bool
+// URL is a parsed URL. Strings are UTF-8 and already percent-encoded.
+type URL struct {
+	Scheme      string
+	Username    string
+	Password    string
+	Host        string // serialized host; meaningful when hasHost
+	HasHost     bool
+	Port        int // -1 when null
+	Path        []string
+	Opaque      bool   // the URL has an opaque path (mailto:x, data:...)
+	OpaquePath  string // the opaque path when opaque
+	Query       string
+	HasQuery    bool
+	Fragment    string
+	HasFragment bool
 }
 
-// urlState is a state of the basic URL parser.
-type urlState uint8
+// State is a state of the basic URL parser. The exported states are the state overrides the
+// URL setters pass to Parse; NoState parses a whole URL.
+type State uint8
 
 const (
-	stNone urlState = iota
-	stSchemeStart
-	stScheme
-	stNoScheme
-	stSpecialRelativeOrAuthority
-	stPathOrAuthority
-	stRelative
-	stRelativeSlash
-	stSpecialAuthoritySlashes
-	stSpecialAuthorityIgnoreSlashes
-	stAuthority
-	stHost
-	stHostname
-	stPort
-	stFile
-	stFileSlash
-	stFileHost
-	stPathStart
-	stPath
-	stOpaquePath
-	stQuery
-	stFragment
+	NoState State = iota
+	SchemeStartState
+	schemeState
+	noSchemeState
+	specialRelativeOrAuthorityState
+	pathOrAuthorityState
+	relativeState
+	relativeSlashState
+	specialAuthoritySlashesState
+	specialAuthorityIgnoreSlashesState
+	authorityState
+	HostState
+	HostnameState
+	PortState
+	fileState
+	fileSlashState
+	fileHostState
+	PathStartState
+	pathState
+	opaquePathState
+	QueryState
+	FragmentState
 )
 
 // specialPorts are the special schemes with their default ports (file has none: -1).
@@ -81,13 +84,13 @@ func inQuerySet(b byte) bool {
 }
 func inSpecialQuerySet(b byte) bool { return inQuerySet(b) || b == '\'' }
 func inPathSet(b byte) bool         { return inQuerySet(b) || b == '?' || b == '`' || b == '{' || b == '}' }
-func inUserinfoSet(b byte) bool {
+func InUserinfoSet(b byte) bool {
 	return inPathSet(b) || b == '/' || b == ':' || b == ';' || b == '=' || b == '@' ||
 		(b >= '[' && b <= '^') || b == '|'
 }
 
-// percentEncodeString percent-encodes the bytes of s that are in set.
-func percentEncodeString(s string, set func(byte) bool) string {
+// PercentEncode percent-encodes the bytes of s that are in set.
+func PercentEncode(s string, set func(byte) bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -106,11 +109,11 @@ func percentEncodeString(s string, set func(byte) bool) string {
 func percentEncodeRune(r rune, set func(byte) bool) string {
 	var buf [4]byte
 	n := utf8.EncodeRune(buf[:], r)
-	return percentEncodeString(string(buf[:n]), set)
+	return PercentEncode(string(buf[:n]), set)
 }
 
-// percentDecode decodes %XX escapes into bytes (invalid escapes stay as they are).
-func percentDecode(s string) []byte {
+// PercentDecode decodes %XX escapes into bytes (invalid escapes stay as they are).
+func PercentDecode(s string) []byte {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
@@ -164,22 +167,22 @@ func startsWithWindowsDriveLetter(in []rune, i int) bool {
 	return false
 }
 
-// includesCredentials reports whether the URL has a username or password.
-func (u *urlRecord) includesCredentials() bool { return u.username != "" || u.password != "" }
+// IncludesCredentials reports whether the URL has a username or password.
+func (u *URL) IncludesCredentials() bool { return u.Username != "" || u.Password != "" }
 
-// cannotHaveCredentialsOrPort reports whether username, password and port cannot be set.
-func (u *urlRecord) cannotHaveCredentialsOrPort() bool {
-	return !u.hasHost || u.host == "" || u.scheme == "file"
+// CannotHaveCredentialsOrPort reports whether username, password and port cannot be set.
+func (u *URL) CannotHaveCredentialsOrPort() bool {
+	return !u.HasHost || u.Host == "" || u.Scheme == "file"
 }
 
 // shortenPath removes the last path segment (keeping a lone Windows drive letter of file
 // URLs).
-func (u *urlRecord) shortenPath() {
-	if u.scheme == "file" && len(u.path) == 1 && isWindowsDriveLetter(u.path[0], true) {
+func (u *URL) shortenPath() {
+	if u.Scheme == "file" && len(u.Path) == 1 && isWindowsDriveLetter(u.Path[0], true) {
 		return
 	}
-	if len(u.path) > 0 {
-		u.path = u.path[:len(u.path)-1]
+	if len(u.Path) > 0 {
+		u.Path = u.Path[:len(u.Path)-1]
 	}
 }
 
@@ -192,11 +195,11 @@ func isDoubleDot(s string) bool {
 	return false
 }
 
-// parseURL is the basic URL parser. With override set it modifies url in place (a setter)
+// Parse is the basic URL parser. With override set it modifies url in place (a setter)
 // and returns false only on failure; without, it parses input against base into url.
-func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) bool {
-	if override == stNone {
-		*url = urlRecord{port: -1}
+func Parse(input string, base *URL, url *URL, override State) bool {
+	if override == NoState {
+		*url = URL{Port: -1}
 		input = strings.TrimFunc(input, func(r rune) bool { return r <= 0x20 })
 	}
 	input = strings.Map(func(r rune) rune {
@@ -207,12 +210,12 @@ func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) 
 	}, input)
 	in := []rune(input)
 	state := override
-	if state == stNone {
-		state = stSchemeStart
+	if state == NoState {
+		state = SchemeStartState
 	}
 	var buf strings.Builder
 	atSignSeen, insideBrackets, passwordTokenSeen := false, false, false
-	special := isSpecialScheme(url.scheme)
+	special := isSpecialScheme(url.Scheme)
 	remainingStarts := func(p int, s string) bool {
 		return strings.HasPrefix(string(in[min(p+1, len(in)):]), s)
 	}
@@ -222,17 +225,17 @@ func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) 
 			c = in[p]
 		}
 		switch state {
-		case stSchemeStart:
+		case SchemeStartState:
 			if isASCIIAlpha(c) {
 				buf.WriteRune(c | 0x20)
-				state = stScheme
-			} else if override == stNone {
-				state = stNoScheme
+				state = schemeState
+			} else if override == NoState {
+				state = noSchemeState
 				p--
 			} else {
 				return false
 			}
-		case stScheme:
+		case schemeState:
 			if isASCIIAlpha(c) || isASCIIDigit(c) || c == '+' || c == '-' || c == '.' {
 				if c < 'a' && isASCIIAlpha(c) {
 					c |= 0x20
@@ -240,128 +243,128 @@ func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) 
 				buf.WriteRune(c)
 			} else if c == ':' {
 				s := buf.String()
-				if override != stNone {
-					if isSpecialScheme(url.scheme) != isSpecialScheme(s) {
+				if override != NoState {
+					if isSpecialScheme(url.Scheme) != isSpecialScheme(s) {
 						return true
 					}
-					if (url.includesCredentials() || url.port >= 0) && s == "file" {
+					if (url.IncludesCredentials() || url.Port >= 0) && s == "file" {
 						return true
 					}
-					if url.scheme == "file" && url.hasHost && url.host == "" {
+					if url.Scheme == "file" && url.HasHost && url.Host == "" {
 						return true
 					}
 				}
-				url.scheme = s
+				url.Scheme = s
 				special = isSpecialScheme(s)
-				if override != stNone {
-					if url.port == defaultPort(s) {
-						url.port = -1
+				if override != NoState {
+					if url.Port == defaultPort(s) {
+						url.Port = -1
 					}
 					return true
 				}
 				buf.Reset()
 				switch {
 				case s == "file":
-					state = stFile
-				case special && base != nil && base.scheme == s:
-					state = stSpecialRelativeOrAuthority
+					state = fileState
+				case special && base != nil && base.Scheme == s:
+					state = specialRelativeOrAuthorityState
 				case special:
-					state = stSpecialAuthoritySlashes
+					state = specialAuthoritySlashesState
 				case remainingStarts(p, "/"):
-					state = stPathOrAuthority
+					state = pathOrAuthorityState
 					p++
 				default:
-					url.opaque = true
-					url.opaquePath = ""
-					state = stOpaquePath
+					url.Opaque = true
+					url.OpaquePath = ""
+					state = opaquePathState
 				}
-			} else if override == stNone {
+			} else if override == NoState {
 				buf.Reset()
-				state = stNoScheme
+				state = noSchemeState
 				p = -1
 			} else {
 				return false
 			}
-		case stNoScheme:
-			if base == nil || (base.opaque && c != '#') {
+		case noSchemeState:
+			if base == nil || (base.Opaque && c != '#') {
 				return false
 			}
-			if base.opaque && c == '#' {
-				url.scheme, url.opaque, url.opaquePath = base.scheme, true, base.opaquePath
-				url.query, url.hasQuery = base.query, base.hasQuery
-				url.fragment, url.hasFrag = "", true
-				special = isSpecialScheme(url.scheme)
-				state = stFragment
-			} else if base.scheme != "file" {
-				state = stRelative
+			if base.Opaque && c == '#' {
+				url.Scheme, url.Opaque, url.OpaquePath = base.Scheme, true, base.OpaquePath
+				url.Query, url.HasQuery = base.Query, base.HasQuery
+				url.Fragment, url.HasFragment = "", true
+				special = isSpecialScheme(url.Scheme)
+				state = FragmentState
+			} else if base.Scheme != "file" {
+				state = relativeState
 				p--
 			} else {
-				state = stFile
+				state = fileState
 				p--
 			}
-		case stSpecialRelativeOrAuthority:
+		case specialRelativeOrAuthorityState:
 			if c == '/' && remainingStarts(p, "/") {
-				state = stSpecialAuthorityIgnoreSlashes
+				state = specialAuthorityIgnoreSlashesState
 				p++
 			} else {
-				state = stRelative
+				state = relativeState
 				p--
 			}
-		case stPathOrAuthority:
+		case pathOrAuthorityState:
 			if c == '/' {
-				state = stAuthority
+				state = authorityState
 			} else {
-				state = stPath
+				state = pathState
 				p--
 			}
-		case stRelative:
-			url.scheme = base.scheme
-			special = isSpecialScheme(url.scheme)
+		case relativeState:
+			url.Scheme = base.Scheme
+			special = isSpecialScheme(url.Scheme)
 			if c == '/' || (special && c == '\\') {
-				state = stRelativeSlash
+				state = relativeSlashState
 			} else {
-				url.username, url.password = base.username, base.password
-				url.host, url.hasHost, url.port = base.host, base.hasHost, base.port
-				url.path = append([]string(nil), base.path...)
-				url.query, url.hasQuery = base.query, base.hasQuery
+				url.Username, url.Password = base.Username, base.Password
+				url.Host, url.HasHost, url.Port = base.Host, base.HasHost, base.Port
+				url.Path = append([]string(nil), base.Path...)
+				url.Query, url.HasQuery = base.Query, base.HasQuery
 				switch {
 				case c == '?':
-					url.query, url.hasQuery = "", true
-					state = stQuery
+					url.Query, url.HasQuery = "", true
+					state = QueryState
 				case c == '#':
-					url.fragment, url.hasFrag = "", true
-					state = stFragment
+					url.Fragment, url.HasFragment = "", true
+					state = FragmentState
 				case c != -1:
-					url.query, url.hasQuery = "", false
+					url.Query, url.HasQuery = "", false
 					url.shortenPath()
-					state = stPath
+					state = pathState
 					p--
 				}
 			}
-		case stRelativeSlash:
+		case relativeSlashState:
 			if special && (c == '/' || c == '\\') {
-				state = stSpecialAuthorityIgnoreSlashes
+				state = specialAuthorityIgnoreSlashesState
 			} else if c == '/' {
-				state = stAuthority
+				state = authorityState
 			} else {
-				url.username, url.password = base.username, base.password
-				url.host, url.hasHost, url.port = base.host, base.hasHost, base.port
-				state = stPath
+				url.Username, url.Password = base.Username, base.Password
+				url.Host, url.HasHost, url.Port = base.Host, base.HasHost, base.Port
+				state = pathState
 				p--
 			}
-		case stSpecialAuthoritySlashes:
-			state = stSpecialAuthorityIgnoreSlashes
+		case specialAuthoritySlashesState:
+			state = specialAuthorityIgnoreSlashesState
 			if c == '/' && remainingStarts(p, "/") {
 				p++
 			} else {
 				p--
 			}
-		case stSpecialAuthorityIgnoreSlashes:
+		case specialAuthorityIgnoreSlashesState:
 			if c != '/' && c != '\\' {
-				state = stAuthority
+				state = authorityState
 				p--
 			}
-		case stAuthority:
+		case authorityState:
 			if c == '@' {
 				s := buf.String()
 				if atSignSeen {
@@ -373,11 +376,11 @@ func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) 
 						passwordTokenSeen = true
 						continue
 					}
-					enc := percentEncodeRune(r, inUserinfoSet)
+					enc := percentEncodeRune(r, InUserinfoSet)
 					if passwordTokenSeen {
-						url.password += enc
+						url.Password += enc
 					} else {
-						url.username += enc
+						url.Username += enc
 					}
 				}
 				buf.Reset()
@@ -387,43 +390,43 @@ func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) 
 				}
 				p -= utf8.RuneCountInString(buf.String()) + 1
 				buf.Reset()
-				state = stHost
+				state = HostState
 			} else {
 				buf.WriteRune(c)
 			}
-		case stHost, stHostname:
-			if override != stNone && url.scheme == "file" {
+		case HostState, HostnameState:
+			if override != NoState && url.Scheme == "file" {
 				p--
-				state = stFileHost
+				state = fileHostState
 			} else if c == ':' && !insideBrackets {
 				if buf.Len() == 0 {
 					return false
 				}
-				if override == stHostname {
+				if override == HostnameState {
 					return false
 				}
 				h, ok := parseHost(buf.String(), !special)
 				if !ok {
 					return false
 				}
-				url.host, url.hasHost = h, true
+				url.Host, url.HasHost = h, true
 				buf.Reset()
-				state = stPort
+				state = PortState
 			} else if c == -1 || c == '/' || c == '?' || c == '#' || (special && c == '\\') {
 				p--
 				if special && buf.Len() == 0 {
 					return false
-				} else if override != stNone && buf.Len() == 0 && (url.includesCredentials() || url.port >= 0) {
+				} else if override != NoState && buf.Len() == 0 && (url.IncludesCredentials() || url.Port >= 0) {
 					return false
 				}
 				h, ok := parseHost(buf.String(), !special)
 				if !ok {
 					return false
 				}
-				url.host, url.hasHost = h, true
+				url.Host, url.HasHost = h, true
 				buf.Reset()
-				state = stPathStart
-				if override != stNone {
+				state = PathStartState
+				if override != NoState {
 					return true
 				}
 			} else {
@@ -434,86 +437,86 @@ func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) 
 				}
 				buf.WriteRune(c)
 			}
-		case stPort:
+		case PortState:
 			if isASCIIDigit(c) {
 				buf.WriteRune(c)
-			} else if c == -1 || c == '/' || c == '?' || c == '#' || (special && c == '\\') || override != stNone {
+			} else if c == -1 || c == '/' || c == '?' || c == '#' || (special && c == '\\') || override != NoState {
 				if buf.Len() != 0 {
 					digits := strings.TrimLeft(buf.String(), "0")
 					n, err := strconv.Atoi("0" + digits)
 					if err != nil || len(digits) > 5 || n > 65535 {
 						return false
 					}
-					if n == defaultPort(url.scheme) {
-						url.port = -1
+					if n == defaultPort(url.Scheme) {
+						url.Port = -1
 					} else {
-						url.port = n
+						url.Port = n
 					}
 					buf.Reset()
 				}
-				if override != stNone {
+				if override != NoState {
 					return true
 				}
-				state = stPathStart
+				state = PathStartState
 				p--
 			} else {
 				return false
 			}
-		case stFile:
-			url.scheme = "file"
+		case fileState:
+			url.Scheme = "file"
 			special = true
-			url.host, url.hasHost = "", true
+			url.Host, url.HasHost = "", true
 			if c == '/' || c == '\\' {
-				state = stFileSlash
-			} else if base != nil && base.scheme == "file" {
-				url.host, url.hasHost = base.host, base.hasHost
-				url.path = append([]string(nil), base.path...)
-				url.query, url.hasQuery = base.query, base.hasQuery
+				state = fileSlashState
+			} else if base != nil && base.Scheme == "file" {
+				url.Host, url.HasHost = base.Host, base.HasHost
+				url.Path = append([]string(nil), base.Path...)
+				url.Query, url.HasQuery = base.Query, base.HasQuery
 				switch {
 				case c == '?':
-					url.query, url.hasQuery = "", true
-					state = stQuery
+					url.Query, url.HasQuery = "", true
+					state = QueryState
 				case c == '#':
-					url.fragment, url.hasFrag = "", true
-					state = stFragment
+					url.Fragment, url.HasFragment = "", true
+					state = FragmentState
 				case c != -1:
-					url.query, url.hasQuery = "", false
+					url.Query, url.HasQuery = "", false
 					if !startsWithWindowsDriveLetter(in, p) {
 						url.shortenPath()
 					} else {
-						url.path = nil
+						url.Path = nil
 					}
-					state = stPath
+					state = pathState
 					p--
 				}
 			} else {
-				state = stPath
+				state = pathState
 				p--
 			}
-		case stFileSlash:
+		case fileSlashState:
 			if c == '/' || c == '\\' {
-				state = stFileHost
+				state = fileHostState
 			} else {
-				if base != nil && base.scheme == "file" {
-					url.host, url.hasHost = base.host, base.hasHost
-					if !startsWithWindowsDriveLetter(in, p) && len(base.path) > 0 && isWindowsDriveLetter(base.path[0], true) {
-						url.path = append(url.path, base.path[0])
+				if base != nil && base.Scheme == "file" {
+					url.Host, url.HasHost = base.Host, base.HasHost
+					if !startsWithWindowsDriveLetter(in, p) && len(base.Path) > 0 && isWindowsDriveLetter(base.Path[0], true) {
+						url.Path = append(url.Path, base.Path[0])
 					}
 				}
-				state = stPath
+				state = pathState
 				p--
 			}
-		case stFileHost:
+		case fileHostState:
 			if c == -1 || c == '/' || c == '\\' || c == '?' || c == '#' {
 				p--
-				if override == stNone && isWindowsDriveLetter(buf.String(), false) {
-					state = stPath
+				if override == NoState && isWindowsDriveLetter(buf.String(), false) {
+					state = pathState
 				} else if buf.Len() == 0 {
-					url.host, url.hasHost = "", true
-					if override != stNone {
+					url.Host, url.HasHost = "", true
+					if override != NoState {
 						return true
 					}
-					state = stPathStart
+					state = PathStartState
 				} else {
 					h, ok := parseHost(buf.String(), false)
 					if !ok {
@@ -522,96 +525,96 @@ func parseURL(input string, base *urlRecord, url *urlRecord, override urlState) 
 					if h == "localhost" {
 						h = ""
 					}
-					url.host, url.hasHost = h, true
-					if override != stNone {
+					url.Host, url.HasHost = h, true
+					if override != NoState {
 						return true
 					}
 					buf.Reset()
-					state = stPathStart
+					state = PathStartState
 				}
 			} else {
 				buf.WriteRune(c)
 			}
-		case stPathStart:
+		case PathStartState:
 			switch {
 			case special:
-				state = stPath
+				state = pathState
 				if c != '/' && c != '\\' {
 					p--
 				}
-			case override == stNone && c == '?':
-				url.query, url.hasQuery = "", true
-				state = stQuery
-			case override == stNone && c == '#':
-				url.fragment, url.hasFrag = "", true
-				state = stFragment
+			case override == NoState && c == '?':
+				url.Query, url.HasQuery = "", true
+				state = QueryState
+			case override == NoState && c == '#':
+				url.Fragment, url.HasFragment = "", true
+				state = FragmentState
 			case c != -1:
-				state = stPath
+				state = pathState
 				if c != '/' {
 					p--
 				}
-			case override != stNone && !url.hasHost:
-				url.path = append(url.path, "")
+			case override != NoState && !url.HasHost:
+				url.Path = append(url.Path, "")
 			}
-		case stPath:
-			if c == -1 || c == '/' || (special && c == '\\') || (override == stNone && (c == '?' || c == '#')) {
+		case pathState:
+			if c == -1 || c == '/' || (special && c == '\\') || (override == NoState && (c == '?' || c == '#')) {
 				seg := buf.String()
 				slash := c == '/' || (special && c == '\\')
 				switch {
 				case isDoubleDot(seg):
 					url.shortenPath()
 					if !slash {
-						url.path = append(url.path, "")
+						url.Path = append(url.Path, "")
 					}
 				case isSingleDot(seg) && !slash:
-					url.path = append(url.path, "")
+					url.Path = append(url.Path, "")
 				case !isSingleDot(seg):
-					if url.scheme == "file" && len(url.path) == 0 && isWindowsDriveLetter(seg, false) {
+					if url.Scheme == "file" && len(url.Path) == 0 && isWindowsDriveLetter(seg, false) {
 						seg = seg[:1] + ":"
 					}
-					url.path = append(url.path, seg)
+					url.Path = append(url.Path, seg)
 				}
 				buf.Reset()
 				if c == '?' {
-					url.query, url.hasQuery = "", true
-					state = stQuery
+					url.Query, url.HasQuery = "", true
+					state = QueryState
 				} else if c == '#' {
-					url.fragment, url.hasFrag = "", true
-					state = stFragment
+					url.Fragment, url.HasFragment = "", true
+					state = FragmentState
 				}
 			} else {
 				buf.WriteString(percentEncodeRune(c, inPathSet))
 			}
-		case stOpaquePath:
+		case opaquePathState:
 			switch {
 			case c == '?':
-				url.query, url.hasQuery = "", true
-				state = stQuery
+				url.Query, url.HasQuery = "", true
+				state = QueryState
 			case c == '#':
-				url.fragment, url.hasFrag = "", true
-				state = stFragment
+				url.Fragment, url.HasFragment = "", true
+				state = FragmentState
 			case c != -1:
-				url.opaquePath += percentEncodeRune(c, inC0ControlSet)
+				url.OpaquePath += percentEncodeRune(c, inC0ControlSet)
 			}
-		case stQuery:
-			if (override == stNone && c == '#') || c == -1 {
+		case QueryState:
+			if (override == NoState && c == '#') || c == -1 {
 				set := inQuerySet
 				if special {
 					set = inSpecialQuerySet
 				}
-				url.query += percentEncodeString(buf.String(), set)
-				url.hasQuery = true
+				url.Query += PercentEncode(buf.String(), set)
+				url.HasQuery = true
 				buf.Reset()
 				if c == '#' {
-					url.fragment, url.hasFrag = "", true
-					state = stFragment
+					url.Fragment, url.HasFragment = "", true
+					state = FragmentState
 				}
 			} else if c != -1 {
 				buf.WriteRune(c)
 			}
-		case stFragment:
+		case FragmentState:
 			if c != -1 {
-				url.fragment += percentEncodeRune(c, inFragmentSet)
+				url.Fragment += percentEncodeRune(c, inFragmentSet)
 			}
 		}
 		if p >= len(in) {
@@ -658,9 +661,9 @@ func parseHost(input string, notSpecial bool) (string, bool) {
 				return "", false
 			}
 		}
-		return percentEncodeString(input, inC0ControlSet), true
+		return PercentEncode(input, inC0ControlSet), true
 	}
-	domain := strings.ToValidUTF8(string(percentDecode(input)), "\uFFFD")
+	domain := strings.ToValidUTF8(string(PercentDecode(input)), "\uFFFD")
 	ascii, err := idnaProfile.ToASCII(domain)
 	if err != nil || ascii == "" {
 		return "", false
@@ -911,67 +914,67 @@ func serializeIPv6(a [8]uint16) string {
 	return b.String()
 }
 
-// pathString serializes the path.
-func (u *urlRecord) pathString() string {
-	if u.opaque {
-		return u.opaquePath
+// PathString serializes the path.
+func (u *URL) PathString() string {
+	if u.Opaque {
+		return u.OpaquePath
 	}
 	var b strings.Builder
-	for _, s := range u.path {
+	for _, s := range u.Path {
 		b.WriteByte('/')
 		b.WriteString(s)
 	}
 	return b.String()
 }
 
-// href is the URL serializer.
-func (u *urlRecord) href() string {
+// Href is the URL serializer.
+func (u *URL) Href() string {
 	var b strings.Builder
-	b.WriteString(u.scheme)
+	b.WriteString(u.Scheme)
 	b.WriteByte(':')
-	if u.hasHost {
+	if u.HasHost {
 		b.WriteString("//")
-		if u.includesCredentials() {
-			b.WriteString(u.username)
-			if u.password != "" {
+		if u.IncludesCredentials() {
+			b.WriteString(u.Username)
+			if u.Password != "" {
 				b.WriteByte(':')
-				b.WriteString(u.password)
+				b.WriteString(u.Password)
 			}
 			b.WriteByte('@')
 		}
-		b.WriteString(u.host)
-		if u.port >= 0 {
+		b.WriteString(u.Host)
+		if u.Port >= 0 {
 			b.WriteByte(':')
-			b.WriteString(strconv.Itoa(u.port))
+			b.WriteString(strconv.Itoa(u.Port))
 		}
-	} else if !u.opaque && len(u.path) > 1 && u.path[0] == "" {
+	} else if !u.Opaque && len(u.Path) > 1 && u.Path[0] == "" {
 		b.WriteString("/.")
 	}
-	b.WriteString(u.pathString())
-	if u.hasQuery {
+	b.WriteString(u.PathString())
+	if u.HasQuery {
 		b.WriteByte('?')
-		b.WriteString(u.query)
+		b.WriteString(u.Query)
 	}
-	if u.hasFrag {
+	if u.HasFragment {
 		b.WriteByte('#')
-		b.WriteString(u.fragment)
+		b.WriteString(u.Fragment)
 	}
 	return b.String()
 }
 
-// origin is the ASCII serialization of the URL's origin ("null" when opaque).
-func (u *urlRecord) origin() string {
-	switch u.scheme {
+// Origin is the ASCII serialization of the URL's origin ("null" when opaque).
+func (u *URL) Origin() string {
+	switch u.Scheme {
 	case "http", "https", "ws", "wss", "ftp":
-		s := u.scheme + "://" + u.host
-		if u.port >= 0 {
-			s += ":" + strconv.Itoa(u.port)
+		s := u.Scheme + "://" + u.Host
+		if u.Port >= 0 {
+			s += ":" + strconv.Itoa(u.Port)
 		}
 		return s
 	case "blob":
-		var inner urlRecord
-		if parseURL(u.pathString(), nil, &inner, stNone) && (inner.scheme == "http" || inner.scheme == "https") {
-			return inner.origin()
+		var inner URL
+		if Parse(u.PathString(), nil, &inner, NoState) && (inner.Scheme == "http" || inner.Scheme == "https") {
+			return inner.Origin()
 		}
 	}
 	return "null"
