@@ -113,7 +113,7 @@ func TestRunOne(t *testing.T) {
 		"test/language/hang.js":              "/*---\n---*/\nHANG",
 		"test/language/async.js":             "/*---\nflags: [async]\n---*/\nASYNC",
 		"test/language/sloppy.js":            "/*---\nflags: [noStrict]\n---*/\nSLOPPY",
-		"test/language/proxy.js":             "/*---\nfeatures: [Proxy]\n---*/\nPROXY",
+		"test/language/proxy.js":             "/*---\nfeatures: [WeakRef]\n---*/\nPROXY",
 		"test/language/nometa.js":            "NOMETA",
 		"test/language/statements/with/w.js": "/*---\n---*/\nWITH",
 	})
@@ -160,7 +160,7 @@ func TestRunOne(t *testing.T) {
 		{path: "test/language/panic.js", status: statusFail, message: "engine panic: engine exploded at github.com/codemode/codemode/cmd/test262.explode (runner_test.go:"},
 		{path: "test/language/hang.js", status: statusFail, message: "abandoned"},
 		{path: "test/language/sloppy.js", status: statusSkip, message: "noStrict"},
-		{path: "test/language/proxy.js", status: statusSkip, message: "feature Proxy"},
+		{path: "test/language/proxy.js", status: statusSkip, message: "feature WeakRef"},
 		{path: "test/language/nometa.js", status: statusFail, message: "metadata"},
 		{path: "test/language/missing.js", status: statusFail, message: "read test"},
 		{path: "test/language/statements/with/w.js", status: statusSkip, message: "directory excluded"},

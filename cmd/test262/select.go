@@ -22,7 +22,7 @@ var selectedBuiltins = []string{
 	"AsyncFromSyncIteratorPrototype", "GeneratorFunction", "AsyncFunction",
 	"AsyncGeneratorFunction", "parseInt", "parseFloat", "isNaN", "isFinite",
 	"encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI", "global",
-	"undefined", "NaN", "Infinity", "structuredClone",
+	"undefined", "NaN", "Infinity", "structuredClone", "Proxy", "Reflect",
 }
 
 // selectedAnnexB are the directories of test/annexB whose tests are run: the Annex B features
@@ -51,8 +51,6 @@ var excludedDirs = map[string]string{
 // excludedFeatures maps feature tags of the frontmatter to the reason a test using the
 // feature is skipped. Tags are matched exactly; excludedFeaturePrefixes covers families.
 var excludedFeatures = map[string]string{
-	"Proxy":                  "Proxy is not in the language",
-	"proxy-missing-checks":   "Proxy is not in the language",
 	"TypedArray":             "typed arrays are not in the language",
 	"Float16Array":           "typed arrays are not in the language",
 	"Float32Array":           "typed arrays are not in the language",
@@ -97,7 +95,6 @@ var excludedFeatures = map[string]string{
 
 // excludedFeaturePrefixes maps prefixes of feature tags to skip reasons, for tag families.
 var excludedFeaturePrefixes = []struct{ prefix, reason string }{
-	{"Reflect", "Reflect is not in the language"},
 	{"DataView", "DataView is not in the language"},
 	{"Atomics", "Atomics is not in the language"},
 	{"Temporal", "Temporal is not in the language"},
@@ -118,8 +115,6 @@ var absentFeatures = []struct{ errorName, prefix, reason string }{
 	{"UnsupportedSyntax", "the RegExp v flag is not supported", "the RegExp v flag"},
 	{"EvalError", "the Function constructor is not supported", "the Function constructor"},
 	{"ReferenceError", "eval is not defined", "eval"},
-	{"ReferenceError", "Proxy is not defined", "Proxy"},
-	{"ReferenceError", "Reflect is not defined", "Reflect"},
 	{"ReferenceError", "SharedArrayBuffer is not defined", "SharedArrayBuffer"},
 	{"ReferenceError", "WeakRef is not defined", "WeakRef"},
 	{"ReferenceError", "FinalizationRegistry is not defined", "FinalizationRegistry"},

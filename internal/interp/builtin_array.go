@@ -118,7 +118,7 @@ func (vm *VM) arrayCreate(n int64) *Object {
 // arraySpeciesCreate is ArraySpeciesCreate(original, length): an array made by the species
 // constructor of original when original is an array.
 func (vm *VM) arraySpeciesCreate(original *Object, n int64) *Object {
-	if original.class != ClassArray {
+	if original.class != ClassArray && !vm.isArray(objectValue(original)) {
 		return vm.arrayCreate(n)
 	}
 	c := vm.GetProp(original, keyConstructor)
@@ -142,7 +142,7 @@ func (vm *VM) arraySpeciesCreate(original *Object, n int64) *Object {
 }
 
 // arrayIsArray is Array.isArray.
-func arrayIsArray(vm *VM, c NativeCall) Value { return Bool(IsArray(c.Arg(0))) }
+func arrayIsArray(vm *VM, c NativeCall) Value { return Bool(vm.isArray(c.Arg(0))) }
 
 // arrayOf is Array.of(...items).
 func arrayOf(vm *VM, c NativeCall) Value {
@@ -299,7 +299,7 @@ func (vm *VM) isConcatSpreadable(v Value) bool {
 	if !s.IsUndefined() {
 		return ToBoolean(s)
 	}
-	return o.class == ClassArray
+	return vm.isArray(v)
 }
 
 // arrayConcat is Array.prototype.concat.

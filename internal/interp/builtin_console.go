@@ -428,6 +428,13 @@ func (in *inspector) format(v Value, level int, top bool) string {
 		return v.sym().descriptiveString()
 	}
 	o := v.obj()
+	for o.class == ClassProxy { // node shows the target of a proxy
+		s := o.slots.(*proxySlots)
+		if s.target == nil {
+			return "<Revoked Proxy>"
+		}
+		o = s.target
+	}
 	for _, s := range in.seen {
 		if s == o {
 			idx, ok := in.circular[o]

@@ -604,7 +604,7 @@ func (vm *VM) setterIgnoringPrototype(this Value, home *Object, key PropertyKey,
 	if o == home {
 		vm.throwTypeError("Cannot assign to read only property '%s' of object", key)
 	}
-	if !o.hasOwn(key) {
+	if !vm.HasOwnProperty(o, key) {
 		vm.CreateDataPropertyOrThrow(o, key, v)
 		return
 	}

@@ -57,7 +57,7 @@ func (vm *VM) internalizeJSON(holder *Object, name PropertyKey, reviver Value, d
 				if k.isSymbol() {
 					continue
 				}
-				if p, ok := o.getOwn(k); !ok || !p.enumerable() {
+				if p, ok := vm.GetOwnProperty(o, k); !ok || !p.Enumerable {
 					continue
 				}
 				vm.reviveElement(o, k, vm.internalizeJSON(o, k, reviver, depth+1))
@@ -69,14 +69,11 @@ func (vm *VM) internalizeJSON(holder *Object, name PropertyKey, reviver Value, d
 
 func (vm *VM) reviveElement(o *Object, k PropertyKey, v Value) {
 	if v.IsUndefined() {
-		o.deleteOwn(k)
+		vm.deleteProperty(o, k)
 		return
 	}
 	vm.CreateDataProperty(o, k, v)
 }
-
-// isArray is IsArray (no proxies in the language, so the class decides).
-func (vm *VM) isArray(v Value) bool { return IsArray(v) }
 
 // jsonSerializer holds the state of one JSON.stringify (SerializeJSONProperty and friends).
 type jsonSerializer struct {
@@ -309,7 +306,7 @@ func (s *jsonSerializer) enumerableKeys(o *Object) []PropertyKey {
 		if k.isSymbol() {
 			continue
 		}
-		if p, ok := o.getOwn(k); ok && p.enumerable() {
+		if p, ok := s.vm.GetOwnProperty(o, k); ok && p.Enumerable {
 			out = append(out, k)
 		}
 	}

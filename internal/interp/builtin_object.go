@@ -78,8 +78,8 @@ func objectAssign(vm *VM, c NativeCall) Value {
 		}
 		from := vm.ToObject(src)
 		for _, k := range vm.OwnPropertyKeys(from) {
-			p, ok := from.getOwn(k)
-			if !ok || !p.enumerable() {
+			p, ok := vm.GetOwnProperty(from, k)
+			if !ok || !p.Enumerable {
 				continue
 			}
 			vm.SetProp(to, k, vm.getFrom(from, k, objectValue(from)))
@@ -110,8 +110,8 @@ func (vm *VM) objectDefineProperties(o *Object, props Value) {
 	}
 	var list []pending
 	for _, k := range vm.OwnPropertyKeys(src) {
-		p, ok := src.getOwn(k)
-		if !ok || !p.enumerable() {
+		p, ok := vm.GetOwnProperty(src, k)
+		if !ok || !p.Enumerable {
 			continue
 		}
 		list = append(list, pending{k, vm.ToPropertyDescriptor(vm.getFrom(src, k, objectValue(src)))})
@@ -152,8 +152,8 @@ func (vm *VM) enumerableOwn(o *Object, kind arrayIterKind) []Value {
 		if k.sym != nil {
 			continue
 		}
-		p, ok := o.getOwn(k)
-		if !ok || !p.enumerable() {
+		p, ok := vm.GetOwnProperty(o, k)
+		if !ok || !p.Enumerable {
 			continue
 		}
 		if kind == iterKeys {
@@ -184,38 +184,38 @@ func objectEntries(vm *VM, c NativeCall) Value {
 
 func objectFreeze(vm *VM, c NativeCall) Value {
 	if o := c.Arg(0).asObject(); o != nil {
-		o.setIntegrity(true)
+		vm.setIntegrity(o, true)
 	}
 	return c.Arg(0)
 }
 
 func objectSeal(vm *VM, c NativeCall) Value {
 	if o := c.Arg(0).asObject(); o != nil {
-		o.setIntegrity(false)
+		vm.setIntegrity(o, false)
 	}
 	return c.Arg(0)
 }
 
 func objectPreventExtensions(vm *VM, c NativeCall) Value {
-	if o := c.Arg(0).asObject(); o != nil {
-		o.preventExtensions()
+	if o := c.Arg(0).asObject(); o != nil && !vm.preventExtensions(o) {
+		vm.throwTypeError("'preventExtensions' on proxy: trap returned falsish")
 	}
 	return c.Arg(0)
 }
 
 func objectIsFrozen(vm *VM, c NativeCall) Value {
 	o := c.Arg(0).asObject()
-	return Bool(o == nil || o.testIntegrity(true))
+	return Bool(o == nil || vm.testIntegrity(o, true))
 }
 
 func objectIsSealed(vm *VM, c NativeCall) Value {
 	o := c.Arg(0).asObject()
-	return Bool(o == nil || o.testIntegrity(false))
+	return Bool(o == nil || vm.testIntegrity(o, false))
 }
 
 func objectIsExtensible(vm *VM, c NativeCall) Value {
 	o := c.Arg(0).asObject()
-	return Bool(o != nil && o.extensible())
+	return Bool(o != nil && vm.isExtensible(o))
 }
 
 // objectFromEntries is Object.fromEntries(iterable).
@@ -282,7 +282,7 @@ func objectGetOwnPropertySymbols(vm *VM, c NativeCall) Value {
 }
 
 func objectGetPrototypeOf(vm *VM, c NativeCall) Value {
-	return objectValue(vm.ToObject(c.Arg(0)).proto)
+	return objectValue(vm.getPrototypeOf(vm.ToObject(c.Arg(0))))
 }
 
 func objectSetPrototypeOf(vm *VM, c NativeCall) Value {
@@ -297,7 +297,10 @@ func objectSetPrototypeOf(vm *VM, c NativeCall) Value {
 	if o == nil {
 		return v
 	}
-	if !o.setPrototype(proto.asObject()) {
+	if !vm.setPrototypeOf(o, proto.asObject()) {
+		if o.class == ClassProxy {
+			vm.throwTypeError("'setPrototypeOf' on proxy: trap returned falsish for property 'undefined'")
+		}
 		if !o.extensible() {
 			vm.throwTypeError("%s is not extensible", vm.describeForError(v))
 		}
@@ -337,14 +340,14 @@ func objectGroupBy(vm *VM, c NativeCall) Value {
 
 func objectHasOwn(vm *VM, c NativeCall) Value {
 	o := vm.ToObject(c.Arg(0))
-	return Bool(o.hasOwn(vm.ToPropertyKey(c.Arg(1))))
+	return Bool(vm.HasOwnProperty(o, vm.ToPropertyKey(c.Arg(1))))
 }
 
 func objectIs(vm *VM, c NativeCall) Value { return Bool(SameValue(c.Arg(0), c.Arg(1))) }
 
 func objectProtoHasOwnProperty(vm *VM, c NativeCall) Value {
 	key := vm.ToPropertyKey(c.Arg(0))
-	return Bool(vm.ToObject(c.This).hasOwn(key))
+	return Bool(vm.HasOwnProperty(vm.ToObject(c.This), key))
 }
 
 func objectProtoIsPrototypeOf(vm *VM, c NativeCall) Value {
@@ -353,7 +356,7 @@ func objectProtoIsPrototypeOf(vm *VM, c NativeCall) Value {
 		return falseValue
 	}
 	o := vm.ToObject(c.This)
-	for q := v.proto; q != nil; q = q.proto {
+	for q := vm.getPrototypeOf(v); q != nil; q = vm.getPrototypeOf(q) {
 		if q == o {
 			return trueValue
 		}
@@ -363,8 +366,8 @@ func objectProtoIsPrototypeOf(vm *VM, c NativeCall) Value {
 
 func objectProtoPropertyIsEnumerable(vm *VM, c NativeCall) Value {
 	key := vm.ToPropertyKey(c.Arg(0))
-	p, ok := vm.ToObject(c.This).getOwn(key)
-	return Bool(ok && p.enumerable())
+	p, ok := vm.GetOwnProperty(vm.ToObject(c.This), key)
+	return Bool(ok && p.Enumerable)
 }
 
 func objectProtoToLocaleString(vm *VM, c NativeCall) Value {
@@ -391,6 +394,9 @@ func objectProtoToString(vm *VM, c NativeCall) Value {
 	}
 	o := vm.ToObject(c.This)
 	tag := builtinTag(o)
+	if o.class == ClassProxy {
+		tag = vm.proxyBuiltinTag(o)
+	}
 	if t := vm.GetProp(o, symKey(symToStringTag)); t.kind == KindString {
 		return stringValue(concatStrings(concatStrings(newASCII("[object "), t.str()), newASCII("]")))
 	}
@@ -400,7 +406,7 @@ func objectProtoToString(vm *VM, c NativeCall) Value {
 func objectProtoValueOf(vm *VM, c NativeCall) Value { return objectValue(vm.ToObject(c.This)) }
 
 func objectProtoGetProto(vm *VM, c NativeCall) Value {
-	return objectValue(vm.ToObject(c.This).proto)
+	return objectValue(vm.getPrototypeOf(vm.ToObject(c.This)))
 }
 
 func objectProtoSetProto(vm *VM, c NativeCall) Value {
@@ -412,7 +418,10 @@ func objectProtoSetProto(vm *VM, c NativeCall) Value {
 	if (proto.kind != KindObject && proto.kind != KindNull) || o == nil {
 		return undefinedValue
 	}
-	if !o.setPrototype(proto.asObject()) {
+	if !vm.setPrototypeOf(o, proto.asObject()) {
+		if o.class == ClassProxy {
+			vm.throwTypeError("'setPrototypeOf' on proxy: trap returned falsish for property 'undefined'")
+		}
 		vm.throwTypeError("Cyclic __proto__ value")
 	}
 	return undefinedValue
@@ -441,15 +450,15 @@ func objectProtoDefineSetter(vm *VM, c NativeCall) Value {
 func (vm *VM) lookupAccessor(c NativeCall, setter bool) Value {
 	o := vm.ToObject(c.This)
 	key := vm.ToPropertyKey(c.Arg(0))
-	for ; o != nil; o = o.proto {
-		if p, ok := o.getOwn(key); ok {
+	for ; o != nil; o = vm.getPrototypeOf(o) {
+		if p, ok := vm.GetOwnProperty(o, key); ok {
 			if !p.isAccessor() {
 				return undefinedValue
 			}
 			if setter {
-				return objectOrUndefined(p.setter())
+				return p.Set
 			}
-			return objectOrUndefined(p.getter())
+			return p.Get
 		}
 	}
 	return undefinedValue

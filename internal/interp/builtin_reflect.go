@@ -1,7 +1,7 @@
 package interp
 
-// Reflect: the object operations as functions (ECMA-262 28.1). There is no Proxy, so each is
-// the ordinary operation on its target; the errors are V8's.
+// Reflect: the object operations as functions (ECMA-262 28.1). Each is the generic internal
+// method, which runs a proxy's trap; the errors are V8's.
 
 func init() { registerBuiltin("reflect", 1, setupReflect) }
 
@@ -50,7 +50,7 @@ func reflectDefineProperty(vm *VM, c NativeCall) Value {
 
 func reflectDeleteProperty(vm *VM, c NativeCall) Value {
 	o := reflectTarget(vm, c, "deleteProperty")
-	return Bool(o.deleteOwn(vm.ToPropertyKey(c.Arg(1))))
+	return Bool(vm.deleteProperty(o, vm.ToPropertyKey(c.Arg(1))))
 }
 
 func reflectApply(vm *VM, c NativeCall) Value {
@@ -111,7 +111,7 @@ func reflectGetOwnPropertyDescriptor(vm *VM, c NativeCall) Value {
 }
 
 func reflectGetPrototypeOf(vm *VM, c NativeCall) Value {
-	return objectValue(reflectTarget(vm, c, "getPrototypeOf").proto)
+	return objectValue(vm.getPrototypeOf(reflectTarget(vm, c, "getPrototypeOf")))
 }
 
 func reflectHas(vm *VM, c NativeCall) Value {
@@ -120,7 +120,7 @@ func reflectHas(vm *VM, c NativeCall) Value {
 }
 
 func reflectIsExtensible(vm *VM, c NativeCall) Value {
-	return Bool(reflectTarget(vm, c, "isExtensible").extensible())
+	return Bool(vm.isExtensible(reflectTarget(vm, c, "isExtensible")))
 }
 
 func reflectOwnKeys(vm *VM, c NativeCall) Value {
@@ -134,8 +134,7 @@ func reflectOwnKeys(vm *VM, c NativeCall) Value {
 }
 
 func reflectPreventExtensions(vm *VM, c NativeCall) Value {
-	reflectTarget(vm, c, "preventExtensions").preventExtensions()
-	return trueValue
+	return Bool(vm.preventExtensions(reflectTarget(vm, c, "preventExtensions")))
 }
 
 func reflectSet(vm *VM, c NativeCall) Value {
@@ -154,7 +153,7 @@ func reflectSetPrototypeOf(vm *VM, c NativeCall) Value {
 	if proto.kind != KindObject && proto.kind != KindNull {
 		vm.throwTypeError("Object prototype may only be an Object or null: %s", vm.describeForError(proto))
 	}
-	return Bool(o.setPrototype(proto.asObject()))
+	return Bool(vm.setPrototypeOf(o, proto.asObject()))
 }
 
 // withArticle is "a number", "an object", "undefined" as V8's messages say a type.

@@ -145,8 +145,8 @@ func (cl *cloner) copyProps(src, dst *Object) {
 		if k.isSymbol() {
 			continue
 		}
-		p, ok := src.getOwn(k)
-		if !ok || !p.enumerable() {
+		p, ok := vm.GetOwnProperty(src, k)
+		if !ok || !p.Enumerable {
 			continue
 		}
 		v := cl.clone(vm.GetProp(src, k))

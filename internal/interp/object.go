@@ -50,6 +50,7 @@ const (
 	ClassURL                          // URL
 	ClassURLSearchParams              // URLSearchParams
 	ClassOther                        // any other object with internal slots
+	ClassProxy                        // Proxy exotic object: slots is a *proxySlots (builtin_proxy.go)
 )
 
 var classNames = [...]string{
@@ -58,7 +59,7 @@ var classNames = [...]string{
 	ClassArguments: "Arguments", ClassDate: "Date", ClassRegExp: "RegExp", ClassMap: "Map",
 	ClassSet: "Set", ClassWeakMap: "WeakMap", ClassWeakSet: "WeakSet", ClassPromise: "Promise",
 	ClassIterator: "Iterator", ClassURL: "URL", ClassURLSearchParams: "URLSearchParams",
-	ClassOther: "Object",
+	ClassOther: "Object", ClassProxy: "Proxy",
 }
 
 // String returns the class name ("Array").
@@ -83,7 +84,12 @@ const (
 	objProgramFlags = objExtensible | objCallable | objConstructor | objLengthReadOnly
 )
 
-func (o *Object) className() string { return o.class.String() }
+func (o *Object) className() string {
+	if o.class == ClassProxy {
+		return "Object" // messages name a proxy as V8 does, like a plain object
+	}
+	return o.class.String()
+}
 
 // programFlags returns o's flags but the interpreter's own marks.
 func (o *Object) programFlags() objFlags { return o.flags & objProgramFlags }

@@ -302,6 +302,9 @@ func (vm *VM) Construct(fn Value, newTarget *Object, args ...Value) Value {
 // accessor without a setter, or a new property on an object that is not extensible (frozen,
 // sealed, preventExtensions).
 func (vm *VM) throwSetRefused(o *Object, key PropertyKey) {
+	if o != nil && o.class == ClassProxy {
+		vm.throwTypeError("'set' on proxy: trap returned falsish for property '%s'", key)
+	}
 	for q := o; q != nil; q = q.proto {
 		p, ok := q.getOwn(key)
 		if !ok {

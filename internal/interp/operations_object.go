@@ -18,6 +18,9 @@ func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 				}
 				return vm.callObject(p.getter(), receiver, nil, nil)
 			}
+			if o.class == ClassProxy {
+				return vm.proxyGet(o, key, receiver)
+			}
 			continue
 		}
 		if p, ok := o.getOwn(key); ok {
@@ -123,6 +126,8 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 			if pp := q.props.peek(key); pp != nil { // read only: shared storage stays shared
 				p, ok = *pp, true
 			}
+		} else if q.class == ClassProxy {
+			return vm.proxySet(q, key, v, receiver)
 		} else {
 			p, ok = q.getOwn(key)
 		}
@@ -153,6 +158,9 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 		vm.chargeProperty(r)
 		r.props.add(key, Property{value: v, flags: propDefault})
 		return true
+	}
+	if r.class == ClassProxy {
+		return vm.setOnProxyReceiver(r, key, v)
 	}
 	if existing, ok := r.getOwn(key); ok {
 		if existing.isAccessor() || !existing.writable() {
@@ -210,6 +218,9 @@ func (vm *VM) arraySetLength(a *Object, v Value) bool {
 // DefineOwnProperty is [[DefineOwnProperty]]; it returns false when refused. For arrays a
 // length value is validated (RangeError) first.
 func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor) bool {
+	if o.class == ClassProxy {
+		return vm.proxyDefineOwn(o, key, d)
+	}
 	if o.class == ClassArray && key == keyLength && d.HasValue {
 		n := vm.ToNumber(d.Value)
 		u := vm.ToUint32(d.Value)
@@ -224,6 +235,9 @@ func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor
 // DefinePropertyOrThrow is [[DefineOwnProperty]] that throws a TypeError when refused.
 func (vm *VM) DefinePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescriptor) {
 	if !vm.DefineOwnProperty(o, key, d) {
+		if o.class == ClassProxy {
+			vm.throwTypeError("'defineProperty' on proxy: trap returned falsish for property '%s'", key)
+		}
 		if _, exists := o.getOwn(key); !exists && !o.extensible() {
 			vm.throwTypeError("Cannot define property %s, object is not extensible", key)
 		}
@@ -233,12 +247,19 @@ func (vm *VM) DefinePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescri
 
 // CreateDataProperty defines a default data property; false when refused.
 func (vm *VM) CreateDataProperty(o *Object, key PropertyKey, v Value) bool {
+	if o.class == ClassProxy {
+		return vm.proxyDefineOwn(o, key, dataDescriptor(v, propDefault))
+	}
 	vm.chargeProperty(o)
 	return o.defineOwn(key, dataDescriptor(v, propDefault))
 }
 
 // CreateDataPropertyOrThrow is CreateDataProperty that throws a TypeError when refused.
 func (vm *VM) CreateDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
+	if o.class == ClassProxy {
+		vm.DefinePropertyOrThrow(o, key, dataDescriptor(v, propDefault))
+		return
+	}
 	vm.chargeProperty(o)
 	if !o.defineOwn(key, dataDescriptor(v, propDefault)) {
 		vm.throwTypeError("Cannot define property %s, object is not extensible", key)
@@ -248,6 +269,9 @@ func (vm *VM) CreateDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
 // HasProperty is [[HasProperty]] along the prototype chain.
 func (vm *VM) HasProperty(o *Object, key PropertyKey) bool {
 	for ; o != nil; o = o.proto {
+		if o.class == ClassProxy {
+			return vm.proxyHas(o, key)
+		}
 		if o.hasOwn(key) {
 			return true
 		}
@@ -256,11 +280,20 @@ func (vm *VM) HasProperty(o *Object, key PropertyKey) bool {
 }
 
 // HasOwnProperty reports whether o has own property key.
-func (vm *VM) HasOwnProperty(o *Object, key PropertyKey) bool { return o.hasOwn(key) }
+func (vm *VM) HasOwnProperty(o *Object, key PropertyKey) bool {
+	if o.class == ClassProxy {
+		_, ok := vm.proxyGetOwnProperty(o, key)
+		return ok
+	}
+	return o.hasOwn(key)
+}
 
 // DeletePropertyOrThrow deletes key; strict mode: TypeError when non-configurable.
 func (vm *VM) DeletePropertyOrThrow(o *Object, key PropertyKey) {
-	if !o.deleteOwn(key) {
+	if !vm.deleteProperty(o, key) {
+		if o.class == ClassProxy {
+			vm.throwTypeError("'deleteProperty' on proxy: trap returned falsish for property '%s'", key)
+		}
 		vm.throwTypeError("Cannot delete property '%s' of %s", key, vm.describeForError(objectValue(o)))
 	}
 }
@@ -269,6 +302,9 @@ func (vm *VM) DeletePropertyOrThrow(o *Object, key PropertyKey) {
 // keys are charged to the heap budget; a String wrapper too long to list (more keys than
 // the dense array cap) throws a RangeError instead of allocating them.
 func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey {
+	if o.class == ClassProxy {
+		return vm.proxyOwnKeys(o)
+	}
 	n := int64(o.props.len())
 	switch o.class {
 	case ClassArray:
@@ -285,6 +321,9 @@ func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey {
 
 // GetOwnProperty is [[GetOwnProperty]] as a descriptor; ok is false when absent.
 func (vm *VM) GetOwnProperty(o *Object, key PropertyKey) (PropertyDescriptor, bool) {
+	if o.class == ClassProxy {
+		return vm.proxyGetOwnProperty(o, key)
+	}
 	p, ok := o.getOwn(key)
 	if !ok {
 		return PropertyDescriptor{}, false
@@ -306,7 +345,7 @@ func IsCallable(v Value) bool { return v.kind == KindObject && v.obj().isCallabl
 // IsConstructor reports whether v is an object with [[Construct]].
 func IsConstructor(v Value) bool { return v.kind == KindObject && v.obj().isConstructor() }
 
-// IsArray is the ECMAScript IsArray (no proxies in this language).
+// IsArray reports whether v is an array (not looking through proxies; vm.isArray does).
 func IsArray(v Value) bool { return v.kind == KindObject && v.obj().class == ClassArray }
 
 // CreateArrayFromList makes an array of the values (copied).
@@ -364,7 +403,7 @@ func (vm *VM) OrdinaryHasInstance(c Value, o Value) bool {
 	if p.kind != KindObject {
 		vm.throwTypeError("Function has non-object prototype '%s' in instanceof check", p.String())
 	}
-	for q := obj.proto; q != nil; q = q.proto {
+	for q := vm.getPrototypeOf(obj); q != nil; q = vm.getPrototypeOf(q) {
 		if q == p.obj() {
 			return true
 		}

@@ -228,6 +228,10 @@ func (vm *VM) deleteMember(obj Value, key PropertyKey) bool {
 	if o == nil {
 		return true
 	}
+	if o.class == ClassProxy {
+		vm.DeletePropertyOrThrow(o, key)
+		return true
+	}
 	if !o.deleteOwn(key) {
 		vm.throwTypeError("Cannot delete property '%s' of %s", key.String(), vm.describeForError(obj))
 	}
@@ -678,7 +682,7 @@ func (vm *VM) copyDataProperties(o *Object, src Value, excl map[PropertyKey]bool
 		return
 	}
 	s := vm.ToObject(src)
-	for _, k := range s.ownKeys() {
+	for _, k := range vm.ownKeysOf(s) {
 		if excl[k] {
 			continue
 		}
@@ -785,8 +789,8 @@ func (vm *VM) forInPrepare(v Value) Value {
 	if v.kind > KindNull {
 		o := vm.ToObject(v)
 		st.obj = o
-		for p := o; p != nil; p = p.proto {
-			for _, k := range p.ownKeys() {
+		for p := o; p != nil; p = vm.getPrototypeOf(p) {
+			for _, k := range vm.ownKeysOf(p) {
 				if k.sym != nil || st.seen[k] {
 					continue
 				}
@@ -805,7 +809,7 @@ func (vm *VM) forInNext(v Value) (Value, bool) {
 	for st.i < len(st.keys) {
 		k := st.keys[st.i]
 		st.i++
-		if st.obj != nil && !vm.HasProperty(st.obj, k) {
+		if st.obj != nil && st.obj.class != ClassProxy && !vm.HasProperty(st.obj, k) {
 			continue
 		}
 		return k.toValue(), true
@@ -882,7 +886,7 @@ func (vm *VM) definePrivate(o *Object, pn *privateName, v Value, what privateAdd
 		}
 		vm.throwTypeError("Cannot initialize #%s twice on the same object", pn.desc)
 	}
-	if !o.extensible() {
+	if !o.extensible() && o.class != ClassProxy {
 		vm.throwTypeError("Cannot define private #%s on an object that is not extensible", pn.desc)
 	}
 	pe := vm.privates(o)

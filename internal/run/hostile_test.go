@@ -408,7 +408,10 @@ func TestHostileSandboxEscape(t *testing.T) {
 		{name: "with statement", src: "with (globalThis) { process }", limits: lim, kind: KindUnsupportedSyntax, noHost: true, wall: safetyWall},
 		{name: "timers", src: "setTimeout(() => {}, 0)", limits: lim, kind: KindExecutionFailure, msg: "ReferenceError", noHost: true, wall: safetyWall},
 		{name: "Proxy and Reflect", src: "typeof Proxy + typeof Reflect + typeof SharedArrayBuffer + typeof WeakRef", limits: lim,
-			value: `"undefinedobjectundefinedundefined"`, noHost: true, wall: safetyWall},
+			value: `"functionobjectundefinedundefined"`, noHost: true, wall: safetyWall},
+		// A proxy's traps are program functions: a proxy reaches no more than the program could.
+		{name: "Proxy to the Function constructor", src: "try { new Proxy(() => 1, {}).constructor('return this')() } catch (e) { return e.name }", limits: lim,
+			value: `"EvalError"`, noHost: true, wall: safetyWall},
 		// Reflect is the ordinary object operations: it reaches no more than the program could.
 		{name: "Reflect to the Function constructor", src: "try { Reflect.construct(Reflect.getPrototypeOf(() => 1).constructor, ['return this'])() } catch (e) { return e.name }", limits: lim,
 			value: `"EvalError"`, noHost: true, wall: safetyWall},

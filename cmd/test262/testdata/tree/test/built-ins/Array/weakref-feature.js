@@ -1,5 +1,5 @@
 /*---
 description: Uses an excluded feature (skipped).
-features: [Proxy]
+features: [WeakRef]
 ---*/
-new Proxy({}, {});
+new WeakRef({});
