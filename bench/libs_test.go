@@ -1,0 +1,70 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// libraryPrograms loads every library program, skipping the test when the libraries are not
+// installed.
+func libraryPrograms(t testing.TB) []Program {
+	t.Helper()
+	set, err := LoadLibraries(LibsDir)
+	require.NoError(t, err)
+	if !set.Fetched() {
+		t.Skip("library files are not installed: run bench/libs/fetch.sh (npm ci) first")
+	}
+	var progs []Program
+	for _, lib := range set.Libraries {
+		p, err := set.Program(lib)
+		require.NoError(t, err)
+		progs = append(progs, p)
+	}
+	return progs
+}
+
+func TestLoadLibraries(t *testing.T) {
+	t.Parallel()
+	set, err := LoadLibraries(LibsDir)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(set.Libraries), 8)
+	for _, lib := range set.Libraries {
+		require.NotEmpty(t, lib.Package, lib.Name)
+		require.NotEmpty(t, lib.File, lib.Name)
+		require.Positive(t, lib.Iterations, lib.Name)
+		require.FileExists(t, "libs/workloads/"+lib.Name+".js")
+		require.FileExists(t, set.ExpectedPath(lib.Name))
+		for _, in := range lib.Inputs {
+			require.FileExists(t, "libs/inputs/"+in)
+		}
+	}
+}
+
+// checkLibraries checks that the engine gives node's output for every library. A library
+// marked as needing a feature codemode lacks is skipped while it fails.
+func checkLibraries(t *testing.T, e LibEngine) {
+	for _, p := range libraryPrograms(t) {
+		t.Run(p.Name, func(t *testing.T) {
+			err := CheckLib(context.Background(), e, p)
+			if err != nil && p.Needs != "" {
+				t.Skipf("needs %s: %v", p.Needs, err)
+			}
+			require.NoError(t, err)
+			if p.Needs != "" {
+				t.Logf("%s runs: its needs marker (%s) can go", p.Name, p.Needs)
+			}
+		})
+	}
+}
+
+// TestOursLibraries checks that codemode's interpreter gives node's output for every library.
+func TestOursLibraries(t *testing.T) {
+	checkLibraries(t, Ours{})
+}
+
+// TestGojaLibraries checks goja against node on every library.
+func TestGojaLibraries(t *testing.T) {
+	checkLibraries(t, Goja{})
+}
