@@ -68,3 +68,45 @@ func TestOursLibraries(t *testing.T) {
 func TestGojaLibraries(t *testing.T) {
 	checkLibraries(t, Goja{})
 }
+
+// BenchmarkLibraries runs every library program (compile, library load, then main
+// 1+iterations times) on codemode and goja, for profiling one of them:
+//
+//	go test -bench 'Libraries/ours/marked$' -run '^$' -cpuprofile cpu.out .
+func BenchmarkLibraries(b *testing.B) {
+	progs := libraryPrograms(b)
+	for _, e := range []LibEngine{Ours{}, Goja{}} {
+		for _, p := range progs {
+			b.Run(e.Name()+"/"+p.Name, func(b *testing.B) {
+				if err := CheckLib(context.Background(), e, p); err != nil {
+					b.Skip(err)
+				}
+				for b.Loop() {
+					if _, err := e.RunLib(context.Background(), p.Text, p.Iterations); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLibraryCalls calls one library's main b.N times in a single VM, so that a
+// profile shows the workload rather than compiling and loading the library:
+//
+//	go test -bench 'LibraryCalls/ours/marked$' -run '^$' -benchtime 20x -cpuprofile cpu.out .
+func BenchmarkLibraryCalls(b *testing.B) {
+	progs := libraryPrograms(b)
+	for _, e := range []LibEngine{Ours{}, Goja{}} {
+		for _, p := range progs {
+			b.Run(e.Name()+"/"+p.Name, func(b *testing.B) {
+				if err := CheckLib(context.Background(), e, p); err != nil {
+					b.Skip(err)
+				}
+				if _, err := e.RunLib(context.Background(), p.Text, b.N); err != nil {
+					b.Fatal(err)
+				}
+			})
+		}
+	}
+}
