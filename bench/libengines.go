@@ -19,7 +19,9 @@ import (
 // program text is evaluated, main is called once for the output, then iterations more times
 // between two readings of a clock the engine provides as __benchNow() (nanoseconds as a
 // number). Only those calls are timed, so parsing, loading the library and process start-up
-// are left out, on every engine alike.
+// are left out, on every engine alike. The clock starts before the engine compiles the
+// program, so its reading before the first call is the load time: compiling the program and
+// evaluating the library (node's start-up is not in it).
 
 // LibRun is the outcome of one library run.
 type LibRun struct {
@@ -27,6 +29,8 @@ type LibRun struct {
 	Output string
 	// Elapsed is the time of the timed calls.
 	Elapsed time.Duration
+	// Load is the time to compile the program and evaluate it up to the first call of main.
+	Load time.Duration
 }
 
 // LibEngine runs library programs.
@@ -37,14 +41,15 @@ type LibEngine interface {
 	RunLib(ctx context.Context, text string, iterations int) (LibRun, error)
 }
 
-// libTail follows the program text on every engine: it calls main and returns the elapsed
-// nanoseconds and the output on two lines.
+// libTail follows the program text on every engine: it calls main and returns the load and
+// elapsed nanoseconds and the output on three lines.
 func libTail(iterations int) string {
-	return "\n;var __benchOut = JSON.stringify(main(), null, 1);\n" +
+	return "\n;var __benchLoad = __benchNow();\n" +
+		"var __benchOut = JSON.stringify(main(), null, 1);\n" +
 		"var __benchStart = __benchNow();\n" +
 		"for (var __benchI = 0; __benchI < " + strconv.Itoa(iterations) + "; __benchI++) main();\n" +
 		"var __benchNS = __benchNow() - __benchStart;\n" +
-		"return __benchNS + \"\\n\" + __benchOut;\n"
+		"return __benchLoad + \"\\n\" + __benchNS + \"\\n\" + __benchOut;\n"
 }
 
 // strictWrap makes text plus the tail the body of a strict function, as codemode compiles a
@@ -54,27 +59,32 @@ func strictWrap(text string, iterations int, params string) string {
 	return "(function (" + params + ") {'use strict';\n" + text + libTail(iterations) + "\n})()"
 }
 
-// parseLibOutput splits an engine's "nanoseconds\noutput" result.
+// parseLibOutput splits an engine's "load\nelapsed\noutput" result (times in nanoseconds).
 func parseLibOutput(engine, s string) (LibRun, error) {
-	ns, out, ok := strings.Cut(s, "\n")
-	if !ok {
+	parts := strings.SplitN(s, "\n", 3)
+	if len(parts) != 3 {
 		return LibRun{}, fmt.Errorf("%s: %w: malformed result %.80q", engine, ErrScriptFailed, s)
 	}
-	f, err := strconv.ParseFloat(ns, 64)
-	if err != nil {
-		return LibRun{}, fmt.Errorf("%s: %w: malformed time %q", engine, ErrScriptFailed, ns)
+	var times [2]float64
+	for i := range times {
+		f, err := strconv.ParseFloat(parts[i], 64)
+		if err != nil {
+			return LibRun{}, fmt.Errorf("%s: %w: malformed time %q", engine, ErrScriptFailed, parts[i])
+		}
+		times[i] = f
 	}
-	return LibRun{Output: out, Elapsed: time.Duration(f)}, nil
+	return LibRun{Output: parts[2], Load: time.Duration(times[0]), Elapsed: time.Duration(times[1])}, nil
 }
 
 // RunLib implements LibEngine for codemode: the program is compiled as a code mode program;
 // __benchNow is a host function.
 func (Ours) RunLib(ctx context.Context, text string, iterations int) (LibRun, error) {
+	start := time.Now()
 	prog, err := interp.Compile(text + libTail(iterations))
 	if err != nil {
 		return LibRun{}, fmt.Errorf("ours: compile: %w", err)
 	}
-	vm := interp.New(interp.Config{Host: clockHost{start: time.Now()}})
+	vm := interp.New(interp.Config{Host: clockHost{start: start}})
 	if err := vm.Set(vm.Global(), "__benchNow", vm.NewHostFunction("benchNow", "__benchNow", 0)); err != nil {
 		return LibRun{}, fmt.Errorf("ours: define clock: %w", err)
 	}
@@ -109,10 +119,10 @@ func (c clockHost) CallHost(_ *interp.VM, id string, _ interp.Value, _ []interp.
 
 // RunLib implements LibEngine for goja: the program is the body of a strict function.
 func (Goja) RunLib(ctx context.Context, text string, iterations int) (LibRun, error) {
+	start := time.Now()
 	vm := goja.New()
 	stop := context.AfterFunc(ctx, func() { vm.Interrupt(ctx.Err()) })
 	defer stop()
-	start := time.Now()
 	if err := vm.Set("__benchNow", func() float64 { return float64(time.Since(start).Nanoseconds()) }); err != nil {
 		return LibRun{}, fmt.Errorf("goja: define clock: %w", err)
 	}
@@ -131,12 +141,15 @@ func (Goja) RunLib(ctx context.Context, text string, iterations int) (LibRun, er
 const gojaConsole = `var console = { log: function () {}, info: function () {}, warn: function () {}, error: function () {}, debug: function () {} };`
 
 // nodeDriver runs the wrapped program file given as its argument in node's main context, with
-// __benchNow reading process.hrtime, and prints the result.
+// __benchNow reading process.hrtime from just before the program is compiled, and prints the
+// result.
 const nodeDriver = `
-const t0 = process.hrtime.bigint();
+let t0 = 0n;
 globalThis.__benchNow = () => Number(process.hrtime.bigint() - t0);
 const src = require("fs").readFileSync(process.argv[1], "utf8");
-process.stdout.write(String(require("vm").runInThisContext(src, { filename: "program.js" })));
+const vm = require("vm");
+t0 = process.hrtime.bigint();
+process.stdout.write(String(vm.runInThisContext(src, { filename: "program.js" })));
 `
 
 // nodeHidden are node's globals that neither codemode nor goja has: inside the program they

@@ -36,6 +36,7 @@ function main() {
 			require.NoError(t, err)
 			require.Equal(t, "{\n \"v\": 42,\n \"strict\": true,\n \"process\": \"undefined\",\n \"calls\": 1,\n \"list\": [\n  1,\n  \"a\",\n  null\n ]\n}", r.Output)
 			require.Positive(t, r.Elapsed)
+			require.Positive(t, r.Load)
 		})
 	}
 }

@@ -12,15 +12,19 @@ import (
 
 // libEntry is one row of the library set's JSON report: median nanoseconds per call of main
 // on each engine (0 when the engine failed) and the ratios of ours to the others (0 when
-// either side failed). The geomeans are 0 when there is no ratio.
+// either side failed), and the median load times (compiling the program and evaluating the
+// library). The geomeans are 0 when there is no ratio.
 type libEntry struct {
-	Name             string  `json:"name"`
-	Version          string  `json:"version"`
-	OursNS           int64   `json:"ours_ns"`
-	GojaNS           int64   `json:"goja_ns"`
-	NodeJitlessNS    int64   `json:"node_jitless_ns"`
-	Ratio            float64 `json:"ratio"`
-	RatioNodeJitless float64 `json:"ratio_node_jitless"`
+	Name              string  `json:"name"`
+	Version           string  `json:"version"`
+	OursNS            int64   `json:"ours_ns"`
+	GojaNS            int64   `json:"goja_ns"`
+	NodeJitlessNS     int64   `json:"node_jitless_ns"`
+	Ratio             float64 `json:"ratio"`
+	RatioNodeJitless  float64 `json:"ratio_node_jitless"`
+	OursLoadNS        int64   `json:"ours_load_ns"`
+	GojaLoadNS        int64   `json:"goja_load_ns"`
+	NodeJitlessLoadNS int64   `json:"node_jitless_load_ns"`
 }
 
 // libFailure is an engine that could not run a library, or gave another output than node.
@@ -63,13 +67,16 @@ func compareLibs(ctx context.Context, progs []bench.Program, re *regexp.Regexp, 
 				}
 			}
 		}
-		ns, err := timeLib(ctx, p, runs, engines, ok)
+		ns, load, err := timeLib(ctx, p, runs, engines, ok)
 		if err != nil {
 			failed++
 			fmt.Fprintf(stderr, "compare: %v\n", err)
 			continue
 		}
-		e := libEntry{Name: p.Name, Version: p.Version, OursNS: ns[0], GojaNS: ns[1], NodeJitlessNS: ns[2]}
+		e := libEntry{
+			Name: p.Name, Version: p.Version, OursNS: ns[0], GojaNS: ns[1], NodeJitlessNS: ns[2],
+			OursLoadNS: load[0], GojaLoadNS: load[1], NodeJitlessLoadNS: load[2],
+		}
 		if ok[0] && ok[1] {
 			e.Ratio = float64(ns[0]) / float64(ns[1])
 			vsGoja = append(vsGoja, e.Ratio)
@@ -90,13 +97,25 @@ func compareLibs(ctx context.Context, progs []bench.Program, re *regexp.Regexp, 
 	if len(vsNode) > 0 {
 		rep.GeomeanNodeJitless = bench.Geomean(vsNode)
 	}
+	printLoads(stdout, rep.Benchmarks)
 	return rep, failed
 }
 
+// printLoads prints the load times: compiling each program and evaluating its library, not
+// part of the ratios above.
+func printLoads(stdout io.Writer, rows []libEntry) {
+	fmt.Fprintf(stdout, "\nload (compile and evaluate the library, median):\n%-16s %11s %11s %12s\n", "name", "ours", "goja", "node-jitless")
+	for _, e := range rows {
+		fmt.Fprintf(stdout, "%-16s %11s %11s %12s\n", e.Name,
+			cell(e.OursLoadNS, e.OursLoadNS > 0), cell(e.GojaLoadNS, e.GojaLoadNS > 0), cell(e.NodeJitlessLoadNS, e.NodeJitlessLoadNS > 0))
+	}
+}
+
 // timeLib times a program runs times on each engine that passed its check, alternating the
-// engines, and returns the median time per call of main (0 for the others).
-func timeLib(ctx context.Context, p bench.Program, runs int, engines [3]bench.LibEngine, ok [3]bool) ([3]int64, error) {
-	var times [3][]time.Duration
+// engines, and returns the median time per call of main and the median load time (0 for the
+// others).
+func timeLib(ctx context.Context, p bench.Program, runs int, engines [3]bench.LibEngine, ok [3]bool) (ns, load [3]int64, err error) {
+	var times, loads [3][]time.Duration
 	for range runs {
 		for i, e := range engines {
 			if !ok[i] {
@@ -106,18 +125,19 @@ func timeLib(ctx context.Context, p bench.Program, runs int, engines [3]bench.Li
 			r, err := e.RunLib(rctx, p.Text, p.Iterations)
 			cancel()
 			if err != nil {
-				return [3]int64{}, fmt.Errorf("%s on %s: %w", p.Name, e.Name(), err)
+				return ns, load, fmt.Errorf("%s on %s: %w", p.Name, e.Name(), err)
 			}
 			times[i] = append(times[i], r.Elapsed)
+			loads[i] = append(loads[i], r.Load)
 		}
 	}
-	var ns [3]int64
 	for i := range engines {
 		if ok[i] {
 			ns[i] = max(1, bench.Median(times[i]).Nanoseconds()/int64(p.Iterations))
+			load[i] = max(1, bench.Median(loads[i]).Nanoseconds())
 		}
 	}
-	return ns, nil
+	return ns, load, nil
 }
 
 func checkLib(ctx context.Context, e bench.LibEngine, p bench.Program) error {

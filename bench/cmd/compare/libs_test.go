@@ -25,7 +25,7 @@ type fakeLibEngine struct {
 func (f fakeLibEngine) Name() string { return f.name }
 
 func (f fakeLibEngine) RunLib(_ context.Context, _ string, iterations int) (bench.LibRun, error) {
-	return bench.LibRun{Output: f.output, Elapsed: time.Duration(iterations) * f.perCall}, f.err
+	return bench.LibRun{Output: f.output, Elapsed: time.Duration(iterations) * f.perCall, Load: 10 * f.perCall}, f.err
 }
 
 func TestCompareLibs(t *testing.T) {
@@ -63,6 +63,7 @@ func TestCompareLibs(t *testing.T) {
 			for _, b := range rep.Benchmarks {
 				require.Equal(t, int64(2*time.Millisecond), b.GojaNS, "per call, not per run")
 				require.Equal(t, int64(time.Millisecond), b.NodeJitlessNS)
+				require.Equal(t, int64(20*time.Millisecond), b.GojaLoadNS, "load times are not divided")
 				require.InDelta(t, tt.wantRatio, b.Ratio, 1e-9)
 				require.InDelta(t, 2*tt.wantRatio, b.RatioNodeJitless, 1e-9)
 			}
@@ -72,6 +73,7 @@ func TestCompareLibs(t *testing.T) {
 			require.Contains(t, out, "alpha")
 			require.Contains(t, out, "geomean ratio vs goja: ")
 			require.Contains(t, out, "geomean ratio vs node --jitless: ")
+			require.Contains(t, out, "load (compile and evaluate the library, median):")
 			if tt.wantFailed > 0 {
 				require.Contains(t, out, "fails")
 				require.Contains(t, stderr.String(), "Uint8Array is not defined")
@@ -113,7 +115,7 @@ func TestRunLibsSet(t *testing.T) {
 	require.Contains(t, stdout.String(), "mustache")
 	data, err := os.ReadFile(out)
 	require.NoError(t, err)
-	for _, key := range []string{`"node_jitless_ns"`, `"ratio_node_jitless"`, `"geomean_node_jitless"`, `"failures"`} {
+	for _, key := range []string{`"node_jitless_ns"`, `"ratio_node_jitless"`, `"geomean_node_jitless"`, `"failures"`, `"ours_load_ns"`} {
 		require.Contains(t, string(data), key)
 	}
 }
