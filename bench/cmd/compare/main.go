@@ -2,10 +2,16 @@
 // same process, several times each (alternating engines), and prints the median times,
 // the ratio ours/goja per script and the geometric mean of the ratios.
 //
-//	cd bench && go run ./cmd/compare [-json OUT] [-runs N] [-filter RE]
+//	cd bench && go run ./cmd/compare [-json OUT] [-runs N] [-filter RE] [-set scripts|libs]
 //
 // Before timing, each script's value is checked on both engines against node's value; a
 // script that fails on an engine is reported and left out of the geometric mean.
+//
+// -set libs runs the library set (libs/, installed by libs/fetch.sh) instead, on codemode,
+// goja and node --jitless (a subprocess), and reports per library the median time of one call
+// of its workload on each engine, the ratios ours/goja and ours/node-jitless and their
+// geometric means. An engine that fails a library (an error, or another output than node's)
+// is listed with its error and left out of the ratios.
 package main
 
 import (
@@ -48,6 +54,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.String("json", "", "write the JSON report to this file")
 	runs := fs.Int("runs", 5, "timed runs per script and engine (the median is reported)")
 	filter := fs.String("filter", "", "run only scripts whose name matches this regular expression")
+	set := fs.String("set", "scripts", "benchmark set: scripts (scripts/*.js) or libs (the library set in -libs)")
+	libsDir := fs.String("libs", bench.LibsDir, "the library set's directory (-set libs)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -58,6 +66,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *runs < 1 {
 		fmt.Fprintln(stderr, "compare: -runs must be at least 1")
+		return 2
+	}
+	switch *set {
+	case "scripts":
+	case "libs":
+		return runLibs(ctx, *libsDir, re, *runs, *jsonOut, stdout, stderr)
+	default:
+		fmt.Fprintln(stderr, "compare: -set must be scripts or libs")
 		return 2
 	}
 	scripts, err := bench.Scripts()
@@ -146,7 +162,29 @@ func round(ns int64) string {
 	return time.Duration(ns).Round(10 * time.Microsecond).String()
 }
 
-func writeReport(file string, rep report) error {
+// runLibs runs the library set on codemode, goja and node --jitless.
+func runLibs(ctx context.Context, dir string, re *regexp.Regexp, runs int, jsonOut string, stdout, stderr io.Writer) int {
+	progs, err := loadLibPrograms(dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "compare:", err)
+		return 1
+	}
+	engines := [3]bench.LibEngine{bench.Ours{}, bench.Goja{}, bench.Node{Jitless: true}}
+	rep, failed := compareLibs(ctx, progs, re, runs, engines, stdout, stderr)
+	if jsonOut != "" {
+		if err := writeReport(jsonOut, rep); err != nil {
+			fmt.Fprintln(stderr, "compare:", err)
+			return 1
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stderr, "compare: %d library(ies) failed on ours\n", failed)
+		return 1
+	}
+	return 0
+}
+
+func writeReport(file string, rep any) error {
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode report: %w", err)
