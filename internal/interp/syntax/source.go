@@ -15,44 +15,70 @@ import (
 type lineTable struct {
 	src    string
 	starts []int // byte offset of the first byte of each line
+	// marks are column checkpoints every markEvery bytes or so, in ascending offset order,
+	// so that a position on a long line (a minified bundle is one line) is counted from the
+	// nearest mark rather than from the start of the line.
+	marks []columnMark
 }
+
+// columnMark records the UTF-16 column (1-based) at a byte offset.
+type columnMark struct{ off, col int }
+
+// markEvery is the spacing of column marks in bytes.
+const markEvery = 256
 
 func newLineTable(src string) *lineTable {
 	t := &lineTable{src: src, starts: []int{0}}
+	col, next := 1, markEvery
 	for i := 0; i < len(src); {
+		if i >= next {
+			t.marks = append(t.marks, columnMark{i, col})
+			next = i + markEvery
+		}
 		c := src[i]
 		switch {
 		case c == '\n':
 			i++
 			t.starts = append(t.starts, i)
+			col = 1
 		case c == '\r':
 			i++
 			if i < len(src) && src[i] == '\n' {
 				i++
 			}
 			t.starts = append(t.starts, i)
+			col = 1
 		case c < utf8.RuneSelf:
 			i++
+			col++
 		default:
 			r, n := utf8.DecodeRuneInString(src[i:])
 			i += n
+			col++
+			if r > 0xFFFF {
+				col++
+			}
 			if r == '\u2028' || r == '\u2029' {
 				t.starts = append(t.starts, i)
+				col = 1
 			}
 		}
 	}
 	return t
 }
 
-// position converts a byte offset to a Position; a negative offset gives the
-// zero Position.
+// position converts a byte offset to a Position: its line, then its column counted from the
+// last column mark on that line (or the line's start).
 func (t *lineTable) position(off int) Position {
 	if off < 0 || off > len(t.src) {
 		return Position{}
 	}
 	line := sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > off }) - 1
-	col := 1
-	for _, r := range t.src[t.starts[line]:off] {
+	from, col := t.starts[line], 1
+	if m := sort.Search(len(t.marks), func(i int) bool { return t.marks[i].off > off }) - 1; m >= 0 && t.marks[m].off > from {
+		from, col = t.marks[m].off, t.marks[m].col
+	}
+	for _, r := range t.src[from:off] {
 		col++
 		if r > 0xFFFF {
 			col++
