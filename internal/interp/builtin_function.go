@@ -1,5 +1,7 @@
 package interp
 
+import "strings"
+
 // Function.prototype: call, apply, bind, toString and Symbol.hasInstance. The
 // Function constructor cannot evaluate code: calling it (with or without new) throws
 // EvalError when the call happens, so code that only names it compiles; the global
@@ -27,7 +29,7 @@ func setupFunction(r *Realm) {
 	}
 	// The global Function exists so that Function.prototype, instanceof Function and
 	// f.constructor === Function work (test262's propertyHelper needs them); calling it
-	// cannot evaluate code: direct calls are UnsupportedSyntax, indirect ones throw.
+	// cannot evaluate code: it throws an EvalError, but for Function("return this").
 	ctor := r.newConstructor("Function", 1, functionConstructorAbsent, fp)
 	r.defineGlobal("Function", objectValue(ctor))
 }
@@ -38,11 +40,47 @@ func throwTypeErrorIntrinsic(vm *VM, c NativeCall) Value {
 	return undefinedValue
 }
 
-// functionConstructorAbsent is what an indirect call of Function does: programs cannot
-// evaluate code at run time.
+// functionConstructorAbsent is what calling Function does: programs cannot evaluate code at
+// run time, so it throws an EvalError. The one exception is a body of just "return this",
+// which libraries (lodash, json5, handlebars) use as their last way to find the global
+// object: it gives a function doing what that sloppy-mode function would do, without
+// compiling anything.
 func functionConstructorAbsent(vm *VM, c NativeCall) Value {
+	if isReturnThis(c.Args) {
+		return objectValue(vm.newNativeFunction(nativeReturnThis, "anonymous", 0))
+	}
 	vm.throwError("EvalError", "the Function constructor is not supported: programs cannot evaluate code at run time")
 	return undefinedValue
+}
+
+// nativeReturnThis is the function Function("return this") makes: a sloppy-mode function
+// returning its receiver, the global object when called without one.
+var nativeReturnThis = registerNative("Function(\"return this\")", func(vm *VM, c NativeCall) Value {
+	if c.This.IsNullish() {
+		return objectValue(vm.realm.Global)
+	}
+	return objectValue(vm.ToObject(c.This))
+})
+
+// isReturnThis reports whether the arguments of Function are only string parameters of blank
+// text and a body that is "return this" between blanks, with or without a semicolon.
+func isReturnThis(args []Value) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, a := range args {
+		if a.kind != KindString {
+			return false
+		}
+	}
+	for _, p := range args[:len(args)-1] {
+		if strings.TrimSpace(p.str().String()) != "" {
+			return false
+		}
+	}
+	body := strings.TrimSpace(args[len(args)-1].str().String())
+	body = strings.TrimSpace(strings.TrimSuffix(body, ";"))
+	return body == "return this"
 }
 
 func requireCallable(vm *VM, v Value, method string) *Object {

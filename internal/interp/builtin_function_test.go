@@ -38,7 +38,11 @@ func TestFunctionConstructorThrowsEvalErrorWhenCalled(t *testing.T) {
 		src  string
 		want string
 	}{
-		{name: "a call throws a catchable EvalError", src: "let r; try { Function('return this')() } catch (e) { r = [e.name, e instanceof EvalError].join() } r", want: "EvalError,true"},
+		{name: "a call throws a catchable EvalError", src: "let r; try { Function('return 1')() } catch (e) { r = [e.name, e instanceof EvalError].join() } r", want: "EvalError,true"},
+		{name: "return this finds the global object", src: "[Function('return this')() === globalThis, new Function('', ' return this; ')() === globalThis, Function('return this').name].join()", want: "true,true,anonymous"},
+		{name: "return this called on a value", src: "const f = Function('return this'); [typeof f.call(5), f.call(5) instanceof Number, f.call(undefined) === globalThis].join()", want: "object,true,true"},
+		{name: "return this with a parameter still throws", src: "let r; try { Function('a', 'return this') } catch (e) { r = e.name } r", want: "EvalError"},
+		{name: "return this with more code still throws", src: "let r; try { Function('return this; 1') } catch (e) { r = e.name } r", want: "EvalError"},
 		{name: "new throws it too", src: "let r; try { new Function('a', 'return a') } catch (e) { r = e.name } r", want: "EvalError"},
 		{name: "an unreachable fallback runs nothing", src: "const g = typeof globalThis == 'object' ? globalThis : Function('return this')(); typeof g", want: "object"},
 		{name: "a parameter named Function is an ordinary binding", src: "function g(Function) { return (() => Function(1))() } g(x => x + 1)", want: "2"},

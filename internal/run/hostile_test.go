@@ -405,15 +405,21 @@ func TestHostileSandboxEscape(t *testing.T) {
 			kind: KindExecutionFailure, msg: noFunction, noHost: true, wall: safetyWall},
 		{name: "constructor caught then used", src: "let F; try { F = [].constructor.constructor('return 1') } catch (e) { return e.name }", limits: lim,
 			value: `"EvalError"`, noHost: true, wall: safetyWall},
+		// The one body the Function constructor accepts gives the global object, which the
+		// program has anyway; nothing is compiled.
+		{name: "Function('return this')", src: "const g = Function('return this')(); return [g === globalThis, Function(' return this; ').call(null) === globalThis]", limits: lim,
+			value: `[true,true]`, noHost: true, wall: safetyWall},
+		{name: "return this with more code", src: "try { Function('return this; tools.host.hit({})')() } catch (e) { return e.name }", limits: lim,
+			value: `"EvalError"`, noHost: true, wall: safetyWall},
 		{name: "with statement", src: "with (globalThis) { process }", limits: lim, kind: KindUnsupportedSyntax, noHost: true, wall: safetyWall},
 		{name: "timers", src: "setTimeout(() => {}, 0)", limits: lim, kind: KindExecutionFailure, msg: "ReferenceError", noHost: true, wall: safetyWall},
 		{name: "Proxy and Reflect", src: "typeof Proxy + typeof Reflect + typeof SharedArrayBuffer + typeof WeakRef", limits: lim,
 			value: `"functionobjectundefinedundefined"`, noHost: true, wall: safetyWall},
 		// A proxy's traps are program functions: a proxy reaches no more than the program could.
-		{name: "Proxy to the Function constructor", src: "try { new Proxy(() => 1, {}).constructor('return this')() } catch (e) { return e.name }", limits: lim,
+		{name: "Proxy to the Function constructor", src: "try { new Proxy(() => 1, {}).constructor('return tools')() } catch (e) { return e.name }", limits: lim,
 			value: `"EvalError"`, noHost: true, wall: safetyWall},
 		// Reflect is the ordinary object operations: it reaches no more than the program could.
-		{name: "Reflect to the Function constructor", src: "try { Reflect.construct(Reflect.getPrototypeOf(() => 1).constructor, ['return this'])() } catch (e) { return e.name }", limits: lim,
+		{name: "Reflect to the Function constructor", src: "try { Reflect.construct(Reflect.getPrototypeOf(() => 1).constructor, ['return tools'])() } catch (e) { return e.name }", limits: lim,
 			value: `"EvalError"`, noHost: true, wall: safetyWall},
 	})
 }
