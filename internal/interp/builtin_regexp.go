@@ -304,7 +304,7 @@ func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match
 		if f := s.flat(); f.isASCII {
 			in, err = vm.asciiInput.input(f.ascii)
 		} else {
-			in, err = jsregexp.NewInput(f.flatUnits(), rs.re.Flags().Unicode || rs.re.Flags().UnicodeSets)
+			in, err = vm.asciiInput.inputUTF16(f.flatUnits(), rs.re.Flags().Unicode || rs.re.Flags().UnicodeSets)
 		}
 		if err != nil {
 			vm.throwRangeError("Invalid string length")

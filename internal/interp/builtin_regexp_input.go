@@ -14,10 +14,20 @@ import (
 // last ASCII string it prepared and matches any string lying inside that one's bytes on a
 // slice of its input: one conversion per source, whatever the number of tokens.
 
-// asciiInputCache is the input of the last ASCII string prepared for matching.
+// A long substring of a non-ASCII string shares its code units in the same way (see
+// jsString.substring), and the VM keeps the input of the last long UTF-16 string it prepared
+// for expressions without the u or v flag, where one code unit is one character: the inputs of
+// its substrings are slices of it. (With u or v the positions of characters and code units
+// differ, and such inputs are prepared whole.)
+
+// asciiInputCache is the input of the last ASCII string prepared for matching, and of the last
+// UTF-16 string prepared for an expression without code point semantics.
 type asciiInputCache struct {
 	base string
 	in   *jsregexp.Input
+	// wide is the code units of the last UTF-16 string prepared, wideIn its input.
+	wide   []uint16
+	wideIn *jsregexp.Input
 	// converted counts the characters converted, for tests.
 	converted int64
 }
@@ -42,6 +52,28 @@ func (c *asciiInputCache) input(s string) (*jsregexp.Input, error) {
 	c.converted += int64(len(s))
 	if len(s) >= asciiInputMinLength {
 		c.base, c.in = s, in
+	}
+	return in, nil
+}
+
+// inputUTF16 returns the prepared input of the UTF-16 string u for an expression with
+// (unicode) or without code point semantics.
+func (c *asciiInputCache) inputUTF16(u []uint16, unicode bool) (*jsregexp.Input, error) {
+	if !unicode && c.wideIn != nil && len(u) > 0 {
+		base, p := uintptr(unsafe.Pointer(unsafe.SliceData(c.wide))), uintptr(unsafe.Pointer(unsafe.SliceData(u)))
+		const unit = unsafe.Sizeof(uint16(0))
+		if p >= base && (p-base)%unit == 0 && int((p-base)/unit)+len(u) <= len(c.wide) {
+			from := int((p - base) / unit)
+			return c.wideIn.SliceUnits(from, from+len(u)), nil
+		}
+	}
+	in, err := jsregexp.NewInput(u, unicode)
+	if err != nil {
+		return nil, err
+	}
+	c.converted += int64(len(u))
+	if !unicode && len(u) >= asciiInputMinLength {
+		c.wide, c.wideIn = u, in
 	}
 	return in, nil
 }

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -11,9 +12,15 @@ import (
 // lexerProgram tokenises an ASCII source of about n characters the way hand-written lexers
 // do: match at the start of what is left, then cut the match off with substring.
 func lexerProgram(n int) string {
-	return `const unit = "let x1 = 42 + foo(bar, 7);\n";
+	return lexerProgramOf(`"let x1 = 42 + foo(bar, 7);\n"`, n)
+}
+
+// lexerProgramOf is lexerProgram over a source made of unit (a JavaScript string literal)
+// repeated; strings in double quotes are tokens too.
+func lexerProgramOf(unit string, n int) string {
+	return `const unit = ` + unit + `;
 let src = unit.repeat(Math.ceil(` + strconv.Itoa(n) + ` / unit.length));
-const rules = [/^\s+/, /^[A-Za-z_]\w*/, /^\d+/, /^[=+(),;]/];
+const rules = [/^\s+/, /^[A-Za-z_]\w*/, /^\d+/, /^[=+(),;]/, /^"[^"]*"/];
 let tokens = 0;
 while (src.length > 0) {
   let m = null;
@@ -46,6 +53,34 @@ func TestRegExpInputIsPreparedOncePerSource(t *testing.T) {
 	}
 	got, thrown := runProgram(t, lexerProgram(2000))
 	require.False(t, thrown, got)
+}
+
+// The same holds for a source that is not ASCII: its long substrings share its code units and
+// are matched on slices of its prepared input.
+// Neither the substrings nor their inputs are copies: the bytes the run allocates stay linear
+// in the source (they were quadratic: about 1 GB at 40,000 characters). The test is not
+// parallel, so that the allocation counter sees this run alone.
+func TestRegExpInputIsPreparedOncePerNonASCIISource(t *testing.T) {
+	for _, n := range []int{5_000, 40_000} {
+		p, err := Compile(lexerProgramOf(`'let x1 = "café ☕" + foo(bar, 7);\n'`, n))
+		require.NoError(t, err)
+		vm := New(Config{})
+		require.NoError(t, vm.Start(p))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		st, err := vm.Run(context.Background(), RunOptions{})
+		runtime.ReadMemStats(&after)
+		require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(2_000*n), "n=%d: bytes allocated", n)
+		require.NoError(t, err)
+		require.Equal(t, StatusDone, st)
+		v, thrown := vm.Result()
+		require.False(t, thrown, vm.ToGoString(v))
+		tokens, _ := strconv.Atoi(vm.ToGoString(v))
+		require.Greater(t, tokens, n/5)
+		// The last substrings, shorter than substringShareMinLength, are copies, converted
+		// each: a cost that does not grow with the source.
+		require.LessOrEqual(t, vm.asciiInput.converted, int64(2*n+64<<10), "n=%d: characters converted", n)
+	}
 }
 
 // Substrings matched on a slice of their source's input see exactly their own characters:

@@ -319,9 +319,33 @@ func (s *jsString) substring(from, to int) *jsString {
 	if s.isASCII {
 		return newASCII(s.ascii[from:to])
 	}
+	if to-from >= substringShareMinLength {
+		// A long substring shares the code units of its string, as an ASCII substring shares
+		// its bytes: a lexer cutting what it matched off its source (src = src.substring(n))
+		// then copies nothing, and its RegExp matches on a slice of the source's prepared input
+		// (builtin_regexp_input.go).
+		if u := s.flatUnits()[from:to]; !allASCII(u) {
+			return newFlatUTF16(u[:len(u):len(u)])
+		}
+	}
 	u := make([]uint16, to-from)
 	copy(u, s.flatUnits()[from:to])
 	return newUTF16(u)
+}
+
+// substringShareMinLength is the length from which a substring of a non-ASCII string shares
+// its code units instead of copying them: a short one copies, so that it does not keep a long
+// string alive.
+const substringShareMinLength = 256
+
+// allASCII reports whether every code unit of u is below 0x80.
+func allASCII(u []uint16) bool {
+	for _, c := range u {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // indexOf returns the first index >= from where t occurs in s, or -1.

@@ -65,6 +65,16 @@ func (in *Input) SliceASCII(from, to int) *Input {
 	return &Input{runes: in.runes[from:to:to], ascii: true}
 }
 
+// SliceUnits returns the input of the code units [from, to) of an input made by NewInput
+// without code point semantics, sharing its storage: each code unit is one rune there, so no
+// character is converted again.
+func (in *Input) SliceUnits(from, to int) *Input {
+	if in.ascii || in.unicode {
+		panic("jsregexp: SliceUnits of an input that is ASCII or in unicode mode")
+	}
+	return &Input{units: in.units[from:to:to], runes: in.runes[from:to:to]}
+}
+
 // Units returns the input's UTF-16 code units. The slice is shared unless the Input was
 // made by NewInputASCII, which makes a new one each call: do not modify it.
 func (in *Input) Units() []uint16 {
