@@ -26,9 +26,10 @@ func TestSkipReason(t *testing.T) {
 		{name: "CanBlockIsTrue skipped", path: "test/language/a.js", md: metadata{Flags: []string{"CanBlockIsTrue"}}, want: "CanBlockIsTrue"},
 		{name: "Proxy feature", path: "test/built-ins/Object/a.js", md: metadata{Features: []string{"Symbol", "Proxy"}}, want: "feature Proxy"},
 		{name: "Reflect.construct prefix", path: "test/built-ins/Object/a.js", md: metadata{Features: []string{"Reflect.construct"}}, want: "Reflect is not"},
-		{name: "typed array", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"TypedArray"}}, want: "typed arrays"},
-		{name: "Int8Array", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"Int8Array"}}, want: "typed arrays"},
-		{name: "DataView family", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"DataView.prototype.getInt8"}}, want: "DataView"},
+		{name: "typed array runs", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"TypedArray", "Int8Array", "resizable-arraybuffer"}}},
+		{name: "DataView family runs", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"DataView.prototype.getInt8"}}},
+		{name: "Float16Array", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"Float16Array"}}, want: "typed arrays"},
+		{name: "SharedArrayBuffer", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"SharedArrayBuffer"}}, want: "SharedArrayBuffer"},
 		{name: "Atomics family", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"Atomics.waitAsync"}}, want: "Atomics"},
 		{name: "BigInt", path: "test/language/a.js", md: metadata{Features: []string{"BigInt"}}, want: "BigInt"},
 		{name: "Temporal", path: "test/built-ins/Date/a.js", md: metadata{Features: []string{"Temporal"}}, want: "Temporal"},
@@ -107,6 +108,7 @@ func TestSelectTests(t *testing.T) {
 			name: "default selection",
 			want: []string{
 				"test/built-ins/Array/from/d.js",
+				"test/built-ins/ArrayBuffer/f.js",
 				"test/built-ins/parseInt/g.js",
 				"test/language/expressions/a.js",
 				"test/language/statements/with/b.js",
@@ -183,6 +185,36 @@ func TestOutsideLanguage(t *testing.T) {
 			}
 			require.Contains(t, got, tt.want)
 			require.True(t, strings.HasPrefix(got, "outside the language: "), got)
+		})
+	}
+}
+
+// A test is skipped for a feature that one of its harness includes declares.
+func TestHarnessSkipReason(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{
+		"harness/needsBigInt.js": "/*---\ndescription: x\nfeatures: [BigInt]\n---*/\nvar x = 1;\n",
+		"harness/plain.js":       "/*---\ndescription: y\nfeatures: [TypedArray]\n---*/\nvar y = 1;\n",
+	})
+	h := newHarness(root)
+	tests := []struct {
+		name     string
+		includes []string
+		want     string
+	}{
+		{name: "no includes"},
+		{name: "harness without excluded features", includes: []string{"plain.js"}},
+		{name: "harness needing BigInt", includes: []string{"plain.js", "needsBigInt.js"}, want: "feature BigInt of harness needsBigInt.js"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := h.skipReason(&metadata{Includes: tt.includes})
+			if tt.want == "" {
+				require.Empty(t, got)
+				return
+			}
+			require.Contains(t, got, tt.want)
 		})
 	}
 }

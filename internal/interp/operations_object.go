@@ -8,7 +8,7 @@ import "math"
 func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 	plain := !key.mayBeIndexOrLength()
 	for ; o != nil; o = o.proto {
-		if o.class != ClassString && (plain || o.class != ClassArray) {
+		if o.class != ClassString && o.class != ClassTypedArray && (plain || o.class != ClassArray) {
 			if p := o.props.peek(key); p != nil {
 				if p.flags&propAccessor == 0 {
 					return o.dataValue(p.value)
@@ -19,6 +19,11 @@ func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 				return vm.callObject(p.getter(), receiver, nil, nil)
 			}
 			continue
+		}
+		if o.class == ClassTypedArray {
+			if idx, ok := canonicalNumericKey(key); ok {
+				return typedArrayGet(o, idx) // no prototype walk for numeric keys
+			}
 		}
 		if p, ok := o.getOwn(key); ok {
 			if !p.isAccessor() {
@@ -123,6 +128,8 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 			if pp := q.props.peek(key); pp != nil { // read only: shared storage stays shared
 				p, ok = *pp, true
 			}
+		} else if q.class == ClassTypedArray && vm.typedArraySetStops(q, key, v, receiver) {
+			return true
 		} else {
 			p, ok = q.getOwn(key)
 		}
@@ -153,6 +160,11 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 		vm.chargeProperty(r)
 		r.props.add(key, Property{value: v, flags: propDefault})
 		return true
+	}
+	if r.class == ClassTypedArray {
+		if _, ok := canonicalNumericKey(key); ok {
+			return vm.DefineOwnProperty(r, key, PropertyDescriptor{Value: v, HasValue: true})
+		}
 	}
 	if existing, ok := r.getOwn(key); ok {
 		if existing.isAccessor() || !existing.writable() {
@@ -218,6 +230,11 @@ func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor
 		}
 		d.Value = Number(float64(u))
 	}
+	if o.class == ClassTypedArray {
+		if idx, ok := canonicalNumericKey(key); ok {
+			return vm.typedArrayDefine(o, idx, d)
+		}
+	}
 	return o.defineOwn(key, d)
 }
 
@@ -248,6 +265,11 @@ func (vm *VM) CreateDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
 // HasProperty is [[HasProperty]] along the prototype chain.
 func (vm *VM) HasProperty(o *Object, key PropertyKey) bool {
 	for ; o != nil; o = o.proto {
+		if o.class == ClassTypedArray {
+			if idx, ok := canonicalNumericKey(key); ok {
+				return o.slots.(*typedArray).validIndex(idx) // no prototype walk
+			}
+		}
 		if o.hasOwn(key) {
 			return true
 		}
@@ -275,6 +297,9 @@ func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey {
 		n += int64(len(o.elems))
 	case ClassString:
 		n += int64(o.slots.(Value).str().Len())
+	case ClassTypedArray:
+		l, _ := o.slots.(*typedArray).length()
+		n += int64(l)
 	}
 	if n > maxDenseLength {
 		vm.throwRangeError("Too many properties to enumerate")
