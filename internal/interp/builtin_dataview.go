@@ -16,7 +16,7 @@ type dataView struct {
 	fixed  int     // [[ByteLength]]; -1 when it tracks the buffer's length
 }
 
-func (v *dataView) buf() *arrayBuffer { return v.buffer.slots.(*arrayBuffer) }
+func (v *dataView) buf() *arrayBuffer { return bufferOf(v.buffer) }
 
 // byteLength is GetViewByteLength; ok is false when the view is out of bounds (or its
 // buffer detached).

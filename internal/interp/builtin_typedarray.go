@@ -124,7 +124,42 @@ type typedArray struct {
 }
 
 // buf returns the viewed buffer's slot.
-func (t *typedArray) buf() *arrayBuffer { return t.buffer.slots.(*arrayBuffer) }
+func (t *typedArray) buf() *arrayBuffer { return bufferOf(t.buffer) }
+
+// bufferOf returns the slot of a view's buffer object. A snapshot cannot name anything else
+// there without failing to decode, but the buffer's own entry may come later than the view's,
+// so the check is made here: anything else reads as a detached buffer.
+func bufferOf(o *Object) *arrayBuffer {
+	if b, ok := o.slots.(*arrayBuffer); ok && o.class == ClassArrayBuffer {
+		return b
+	}
+	return detachedBuffer
+}
+
+// detachedBuffer stands for a view's buffer that is not an ArrayBuffer (see bufferOf).
+var detachedBuffer = &arrayBuffer{max: -1, detached: true}
+
+// validateBinaryData rejects an ArrayBuffer, typed array or DataView whose slot is of another
+// type, and such a slot on an object of another class.
+func (d *heapDecoder) validateBinaryData(r *jsonReader, o *Object) {
+	var want Class
+	switch o.slots.(type) {
+	case *arrayBuffer:
+		want = ClassArrayBuffer
+	case *typedArray:
+		want = ClassTypedArray
+	case *dataView:
+		want = ClassDataView
+	default:
+		if o.class == ClassArrayBuffer || o.class == ClassTypedArray || o.class == ClassDataView {
+			r.fail("%s object without its data", o.class)
+		}
+		return
+	}
+	if o.class != want {
+		r.fail("%s data on a %s object", want, o.class)
+	}
+}
 
 // elem returns the element type.
 func (t *typedArray) elem() *elemType { return &elemTypes[t.kind] }

@@ -281,6 +281,16 @@ func (vm *VM) BytesOf(v Value) (b []byte, ok bool) {
 	return append([]byte{}, view...), true
 }
 
+// Uint8ArrayBytes returns a copy of the bytes of a Uint8Array (embedding API); ok is false
+// for any other value, other typed arrays included.
+func (vm *VM) Uint8ArrayBytes(v Value) (b []byte, ok bool) {
+	o := v.asObject()
+	if o == nil || o.class != ClassTypedArray || o.slots.(*typedArray).kind != elemUint8 {
+		return nil, false
+	}
+	return append([]byte{}, o.slots.(*typedArray).bytes()...), true
+}
+
 // viewBytes returns the bytes an ArrayBuffer, typed array or DataView covers now (shared,
 // not copied); ok is false for other values.
 func viewBytes(v Value) ([]byte, bool) {
