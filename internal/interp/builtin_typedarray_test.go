@@ -3,7 +3,8 @@ package interp
 import "testing"
 
 // TestTypedArrayBuiltins checks ArrayBuffer, the typed arrays and DataView against results
-// computed by node 20 (transfer, which node 20 lacks, against the specification).
+// computed by node 20 (transfer and the base64 methods, which node 20 lacks, against the
+// specification).
 func TestTypedArrayBuiltins(t *testing.T) {
 	t.Parallel()
 	runJSCases(t, typedArrayCases)
@@ -50,5 +51,9 @@ var typedArrayCases = []jsCase{
 	{"dataview_tracking", `const b = new ArrayBuffer(4, {maxByteLength: 8}); const dv = new DataView(b); const fixed = new DataView(b, 0, 4); b.resize(8); const l = dv.byteLength; b.resize(2); let e; try { fixed.byteLength } catch (x) { e = x.constructor.name } [l, dv.byteLength, e].join()`, "8,2,TypeError"},
 	{"json", `JSON.stringify({a: Uint8Array.of(1, 2), b: new ArrayBuffer(2), c: new DataView(new ArrayBuffer(1))})`, "{\"a\":{\"0\":1,\"1\":2},\"b\":{},\"c\":{}}"},
 	{"iter_detached", `const b = new ArrayBuffer(2); const it = new Uint8Array(b).values(); it.next(); b.transfer(); it.next()`, "throws TypeError"},
+	{"negative_zero_index", `const a = new Uint8Array(2); a[-0] = 5; const k = -0; [a[0], a[k], a[-1], a[1.5]].join()`, "5,5,,"},
+	{"base64", `const u = Uint8Array.fromBase64('aGk/+w=='); [u.join(), u.toBase64(), u.toBase64({alphabet: 'base64url', omitPadding: true}), u.toHex(), Uint8Array.fromHex('00ff').join()].join('|')`, "104,105,63,251|aGk/+w==|aGk_-w|68693ffb|0,255"},
+	{"setFromBase64", `const u = new Uint8Array(4); const r = u.setFromBase64('aGVsbG8='); [r.read, r.written, u.join()].join('|')`, "4|3|104,101,108,0"},
+	{"base64_errors", `const out = []; for (const f of [() => Uint8Array.fromBase64('a'), () => Uint8Array.fromBase64(1), () => Uint8Array.fromHex('abc'), () => Uint8Array.fromBase64('aGk=', {lastChunkHandling: 'strict', alphabet: 'x'}), () => Uint8Array.prototype.toHex.call(new Int8Array(1))]) { try { f(); out.push('ok') } catch (e) { out.push(e.constructor.name) } } out.join()`, "SyntaxError,TypeError,SyntaxError,TypeError,TypeError"},
 	{"sort_default", `Uint32Array.of(10, 9, 1e9, 2).sort().join()`, "2,9,10,1000000000"},
 }
