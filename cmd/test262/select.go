@@ -94,9 +94,12 @@ var absentFeatures = []struct{ errorName, prefix, reason string }{
 	{"ReferenceError", "Proxy is not defined", "Proxy"},
 	{"ReferenceError", "Reflect is not defined", "Reflect"},
 	{"ReferenceError", "SharedArrayBuffer is not defined", "SharedArrayBuffer"},
+	{"ReferenceError", "BigInt64Array is not defined", "BigInt"},
+	{"ReferenceError", "BigUint64Array is not defined", "BigInt"},
 	{"ReferenceError", "WeakRef is not defined", "WeakRef"},
 	{"ReferenceError", "FinalizationRegistry is not defined", "FinalizationRegistry"},
 	{"TypeError", "$262.evalScript is not a function", "$262.evalScript (a run is one script)"},
+	{"TypeError", "$262.createRealm is not a function", "$262.createRealm (one realm only)"},
 }
 
 // evalWord finds eval used as a name in test code (comments stripped): the global the language

@@ -169,6 +169,8 @@ func TestOutsideLanguage(t *testing.T) {
 		{name: "other thrown error counts", res: engineResult{Thrown: &jsError{Name: "TypeError", Message: "eval is not defined"}}},
 		{name: "Reflect reached at run time", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "Reflect is not defined"}}, want: "uses Reflect"},
 		{name: "evalScript", res: engineResult{Thrown: &jsError{Name: "TypeError", Message: "$262.evalScript is not a function"}}, want: "evalScript"},
+		{name: "createRealm", res: engineResult{Thrown: &jsError{Name: "TypeError", Message: "$262.createRealm is not a function"}}, want: "createRealm"},
+		{name: "BigInt typed array", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "BigInt64Array is not defined"}}, want: "uses BigInt"},
 		{name: "other reference error counts", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "x is not defined"}}},
 		{name: "engine error counts", res: engineResult{Err: os.ErrDeadlineExceeded}},
 		{name: "test passing eval around", body: "x = (0, eval)('1');", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "Expected a SyntaxError"}}, want: "refers to eval"},
