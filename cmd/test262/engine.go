@@ -89,6 +89,27 @@ func (h *harness) file(name string) (string, error) {
 	return h.files[name], nil
 }
 
+// skipReason returns why a test is skipped for a feature one of its includes declares
+// (resizableArrayBufferUtils.js needs BigInt: its helpers name BigInt64Array), or "".
+func (h *harness) skipReason(md *metadata) string {
+	for _, name := range md.Includes {
+		src, err := h.file(name)
+		if err != nil {
+			continue // assemble reports it
+		}
+		hm, err := parseMetadata(src)
+		if err != nil {
+			continue
+		}
+		for _, f := range hm.Features {
+			if reason := featureSkipReason(f); reason != "" {
+				return fmt.Sprintf("feature %s of harness %s: %s", f, name, reason)
+			}
+		}
+	}
+	return ""
+}
+
 // assemble builds the script that runs a test: for raw tests the body unchanged;
 // otherwise (when strict) the "use strict" directive, assert.js, sta.js, doneprintHandle.js
 // for async tests, each include in order, then the body.

@@ -13,6 +13,7 @@ const (
 	// testMemoryBytes is the heap accounting limit of one test's VM.
 	testMemoryBytes = 512 << 20
 	hostPrint       = "test262.print"
+	hostDetach      = "test262.detachArrayBuffer"
 )
 
 // interpEngine runs tests on codemode's interpreter, one fresh VM per test.
@@ -30,6 +31,16 @@ type printHost struct {
 
 // CallHost implements interp.Host.
 func (h *printHost) CallHost(vm *interp.VM, id string, _ interp.Value, args []interp.Value) (interp.Value, error) {
+	if id == hostDetach {
+		var buf interp.Value
+		if len(args) > 0 {
+			buf = args[0]
+		}
+		if err := vm.DetachArrayBuffer(buf); err != nil {
+			return interp.Undefined(), err
+		}
+		return interp.Null(), nil
+	}
 	if id != hostPrint {
 		return interp.Undefined(), vm.Throw(vm.NewError("TypeError", "unknown host function "+id))
 	}
@@ -101,8 +112,8 @@ func constructorName(vm *interp.VM, v interp.Value) string {
 	return vm.ToGoString(name)
 }
 
-// installGlobals defines the host's globals: print and $262 (with global only; evalScript,
-// createRealm, detachArrayBuffer and agent are absent).
+// installGlobals defines the host's globals: print and $262 (with global and
+// detachArrayBuffer; evalScript, createRealm and agent are absent).
 func installGlobals(vm *interp.VM) error {
 	global := vm.Global()
 	if err := vm.Set(global, "print", vm.NewHostFunction(hostPrint, "print", 1)); err != nil {
@@ -111,6 +122,9 @@ func installGlobals(vm *interp.VM) error {
 	t262 := vm.NewObject()
 	if err := vm.Set(t262, "global", global); err != nil {
 		return fmt.Errorf("install $262.global: %w", err)
+	}
+	if err := vm.Set(t262, "detachArrayBuffer", vm.NewHostFunction(hostDetach, "detachArrayBuffer", 1)); err != nil {
+		return fmt.Errorf("install $262.detachArrayBuffer: %w", err)
 	}
 	if err := vm.Set(global, "$262", t262); err != nil {
 		return fmt.Errorf("install $262: %w", err)

@@ -117,6 +117,9 @@ func (r *runner) runOne(ctx context.Context, p string) result {
 	if reason := skipReason(p, md); reason != "" {
 		return result{Path: p, Status: statusSkip, Message: reason}
 	}
+	if reason := r.harness.skipReason(md); reason != "" {
+		return result{Path: p, Status: statusSkip, Message: reason}
+	}
 	src, err := r.harness.assemble(body, md, !md.hasFlag(flagRaw))
 	if err != nil {
 		return result{Path: p, Status: statusFail, Message: err.Error()}

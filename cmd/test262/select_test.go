@@ -26,9 +26,10 @@ func TestSkipReason(t *testing.T) {
 		{name: "CanBlockIsTrue skipped", path: "test/language/a.js", md: metadata{Flags: []string{"CanBlockIsTrue"}}, want: "CanBlockIsTrue"},
 		{name: "Proxy feature runs", path: "test/built-ins/Object/a.js", md: metadata{Features: []string{"Symbol", "Proxy"}}},
 		{name: "Reflect.construct runs", path: "test/built-ins/Object/a.js", md: metadata{Features: []string{"Reflect.construct"}}},
-		{name: "typed array", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"TypedArray"}}, want: "typed arrays"},
-		{name: "Int8Array", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"Int8Array"}}, want: "typed arrays"},
-		{name: "DataView family", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"DataView.prototype.getInt8"}}, want: "DataView"},
+		{name: "typed array runs", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"TypedArray", "Int8Array", "resizable-arraybuffer"}}},
+		{name: "DataView family runs", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"DataView.prototype.getInt8"}}},
+		{name: "Float16Array", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"Float16Array"}}, want: "typed arrays"},
+		{name: "SharedArrayBuffer", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"SharedArrayBuffer"}}, want: "SharedArrayBuffer"},
 		{name: "Atomics family", path: "test/built-ins/Array/a.js", md: metadata{Features: []string{"Atomics.waitAsync"}}, want: "Atomics"},
 		{name: "BigInt", path: "test/language/a.js", md: metadata{Features: []string{"BigInt"}}, want: "BigInt"},
 		{name: "Temporal", path: "test/built-ins/Date/a.js", md: metadata{Features: []string{"Temporal"}}, want: "Temporal"},
@@ -107,6 +108,7 @@ func TestSelectTests(t *testing.T) {
 			name: "default selection",
 			want: []string{
 				"test/built-ins/Array/from/d.js",
+				"test/built-ins/ArrayBuffer/f.js",
 				"test/built-ins/Proxy/e.js",
 				"test/built-ins/parseInt/g.js",
 				"test/language/expressions/a.js",
@@ -169,6 +171,8 @@ func TestOutsideLanguage(t *testing.T) {
 		{name: "WeakRef reached at run time", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "WeakRef is not defined"}}, want: "uses WeakRef"},
 		{name: "Reflect is defined: its ReferenceError counts", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "Reflect is not defined"}}},
 		{name: "evalScript", res: engineResult{Thrown: &jsError{Name: "TypeError", Message: "$262.evalScript is not a function"}}, want: "evalScript"},
+		{name: "createRealm", res: engineResult{Thrown: &jsError{Name: "TypeError", Message: "$262.createRealm is not a function"}}, want: "createRealm"},
+		{name: "BigInt typed array", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "BigInt64Array is not defined"}}, want: "uses BigInt"},
 		{name: "other reference error counts", res: engineResult{Thrown: &jsError{Name: "ReferenceError", Message: "x is not defined"}}},
 		{name: "engine error counts", res: engineResult{Err: os.ErrDeadlineExceeded}},
 		{name: "test passing eval around", body: "x = (0, eval)('1');", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "Expected a SyntaxError"}}, want: "refers to eval"},
@@ -185,6 +189,36 @@ func TestOutsideLanguage(t *testing.T) {
 			}
 			require.Contains(t, got, tt.want)
 			require.True(t, strings.HasPrefix(got, "outside the language: "), got)
+		})
+	}
+}
+
+// A test is skipped for a feature that one of its harness includes declares.
+func TestHarnessSkipReason(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{
+		"harness/needsBigInt.js": "/*---\ndescription: x\nfeatures: [BigInt]\n---*/\nvar x = 1;\n",
+		"harness/plain.js":       "/*---\ndescription: y\nfeatures: [TypedArray]\n---*/\nvar y = 1;\n",
+	})
+	h := newHarness(root)
+	tests := []struct {
+		name     string
+		includes []string
+		want     string
+	}{
+		{name: "no includes"},
+		{name: "harness without excluded features", includes: []string{"plain.js"}},
+		{name: "harness needing BigInt", includes: []string{"plain.js", "needsBigInt.js"}, want: "feature BigInt of harness needsBigInt.js"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := h.skipReason(&metadata{Includes: tt.includes})
+			if tt.want == "" {
+				require.Empty(t, got)
+				return
+			}
+			require.Contains(t, got, tt.want)
 		})
 	}
 }

@@ -500,6 +500,19 @@ func (in *inspector) formatObject(o *Object, level int) string {
 		if o.length == 0 && len(keys) == 0 {
 			return braces[0] + "]"
 		}
+	case o.class == ClassTypedArray:
+		isArray = true
+		t := o.slots.(*typedArray)
+		n, _ := t.length()
+		name := t.elem().name
+		pre := in.constructorNameOr(o, name) + "(" + strconv.Itoa(n) + ") "
+		if cn := in.constructorNameOr(o, name); cn != name {
+			pre += "[" + name + "] "
+		}
+		braces = [2]string{pre + "[", "]"}
+		if n == 0 && len(keys) == 0 {
+			return braces[0] + "]"
+		}
 	case o.isCallable():
 		base = in.functionBase(o)
 		if len(keys) == 0 {
@@ -628,6 +641,10 @@ func (in *inspector) arrayEntries(o *Object, level int) ([]string, []Value) {
 	var out []string
 	var vals []Value
 	n := int64(o.length)
+	if o.class == ClassTypedArray {
+		l, _ := o.slots.(*typedArray).length()
+		n = int64(l)
+	}
 	holes := 0
 	flush := func() {
 		if holes > 0 {

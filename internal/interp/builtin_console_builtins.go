@@ -13,7 +13,7 @@ import "strconv"
 func (in *inspector) inspectBuiltin(o *Object, level int) (out string, ok bool) {
 	switch o.class {
 	case ClassMap, ClassSet, ClassWeakMap, ClassWeakSet, ClassDate, ClassRegExp, ClassPromise,
-		ClassURL, ClassURLSearchParams:
+		ClassURL, ClassURLSearchParams, ClassArrayBuffer, ClassDataView:
 	default:
 		return "", false
 	}
@@ -100,6 +100,25 @@ func (in *inspector) inspectBuiltin(o *Object, level int) (out string, ok bool) 
 				entries = []string{"<rejected> " + in.format(ps.value, level+1, false)}
 			}
 		}
+	case ClassArrayBuffer:
+		prefix, ok = name, true
+		b := o.slots.(*arrayBuffer)
+		if b.detached {
+			entries = append(entries, "(detached)")
+		} else {
+			entries = append(entries, "[Uint8Contents]: "+bufferContents(b.data, in.maxArrayLength()))
+		}
+		entries = append(entries, "byteLength: "+strconv.Itoa(len(b.data)))
+	case ClassDataView:
+		prefix, ok = name, true
+		v := o.slots.(*dataView)
+		n, _ := v.byteLength()
+		off := v.offset
+		if _, in := v.byteLength(); !in {
+			off = 0
+		}
+		entries = append(entries, "byteLength: "+strconv.Itoa(n), "byteOffset: "+strconv.Itoa(off),
+			"buffer: "+in.format(objectValue(v.buffer), level+1, false))
 	case ClassURL:
 		prefix, ok = name, true
 		for _, k := range []string{"href", "origin", "protocol", "username", "password", "host",
@@ -120,4 +139,25 @@ func (in *inspector) inspectBuiltin(o *Object, level int) (out string, ok bool) 
 		return prefix + " {}", true
 	}
 	return in.reduce(entries, "", [2]string{prefix + " {", "}"}, false, level, nil), true
+}
+
+// bufferContents formats bytes as node shows an ArrayBuffer's: <01 ff ...>, at most max of
+// them.
+func bufferContents(b []byte, max int) string {
+	const digits = "0123456789abcdef"
+	out := []byte{'<'}
+	for i, x := range b {
+		if i == max {
+			out = append(out, " ... "+strconv.Itoa(len(b)-max)+" more byte"...)
+			if len(b)-max > 1 {
+				out = append(out, 's')
+			}
+			break
+		}
+		if i > 0 {
+			out = append(out, ' ')
+		}
+		out = append(out, digits[x>>4], digits[x&15])
+	}
+	return string(append(out, '>'))
 }

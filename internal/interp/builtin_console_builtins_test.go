@@ -24,6 +24,11 @@ func TestConsoleBuiltinObjects(t *testing.T) {
 		{"search params", `console.log(new URLSearchParams('a=1&b=2'), new URLSearchParams(''))`, "URLSearchParams { 'a' => '1', 'b' => '2' } URLSearchParams {}"},
 		{"url", `console.log(new URL('https://x.y/p?q=1'))`, "URL {\n  href: 'https://x.y/p?q=1',\n  origin: 'https://x.y',\n  protocol: 'https:',\n  username: '',\n  password: '',\n  host: 'x.y',\n  hostname: 'x.y',\n  port: '',\n  pathname: '/p',\n  search: '?q=1',\n  searchParams: URLSearchParams { 'q' => '1' },\n  hash: ''\n}"},
 		{"deep map", `console.log({a: {b: {c: new Map([[1, 2]])}}})`, "{ a: { b: { c: [Map] } } }"},
+		{"typed arrays", `console.log(new Uint8Array([1, 2, 3]), new Float64Array(0), [new Int8Array(1)])`, "Uint8Array(3) [ 1, 2, 3 ] Float64Array(0) [] [ Int8Array(1) [ 0 ] ]"},
+		{"array buffer", `console.log(new ArrayBuffer(2), new ArrayBuffer(2, {maxByteLength: 4}))`, "ArrayBuffer { [Uint8Contents]: <00 00>, byteLength: 2 } ArrayBuffer { [Uint8Contents]: <00 00>, byteLength: 2 }"},
+		{"data view", `console.log(new DataView(new ArrayBuffer(2), 1))`, "DataView {\n  byteLength: 1,\n  byteOffset: 1,\n  buffer: ArrayBuffer { [Uint8Contents]: <00 00>, byteLength: 2 }\n}"},
+		{"grouped numbers", `console.log({a: new Int16Array(10).fill(7)})`, "{\n  a: Int16Array(10) [\n    7, 7, 7, 7, 7,\n    7, 7, 7, 7, 7\n  ]\n}"},
+		{"subclass and extra key", `class V extends Uint8Array {} const u = new Uint8Array(2); u.x = 1; console.log(new V(2), u)`, "V(2) [Uint8Array] [ 0, 0 ] Uint8Array(2) [ 0, 0, x: 1 ]"},
 		{"circular map", `const m = new Map(); m.set('self', m); console.log(m)`, "<ref *1> Map(1) { 'self' => [Circular *1] }"},
 	}
 	for _, tt := range tests {

@@ -115,7 +115,15 @@ func arrayIteratorNext(vm *VM, c NativeCall) Value {
 		return vm.CreateIterResultObject(undefinedValue, true)
 	}
 	t := it.target.obj()
-	if it.index >= vm.LengthOfArrayLike(t) {
+	if t.class == ClassTypedArray {
+		if _, ok := t.slots.(*typedArray).length(); !ok {
+			vm.throwTypeError("Cannot perform %%ArrayIteratorPrototype%%.next on a detached ArrayBuffer")
+		}
+		if n, _ := t.slots.(*typedArray).length(); it.index >= int64(n) {
+			it.target = undefinedValue
+			return vm.CreateIterResultObject(undefinedValue, true)
+		}
+	} else if it.index >= vm.LengthOfArrayLike(t) {
 		it.target = undefinedValue
 		return vm.CreateIterResultObject(undefinedValue, true)
 	}

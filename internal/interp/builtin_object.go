@@ -184,6 +184,12 @@ func objectEntries(vm *VM, c NativeCall) Value {
 
 func objectFreeze(vm *VM, c NativeCall) Value {
 	if o := c.Arg(0).asObject(); o != nil {
+		if o.class == ClassTypedArray {
+			if n, _ := o.slots.(*typedArray).length(); n > 0 {
+				o.preventExtensions() // as SetIntegrityLevel does before defining the elements
+				vm.throwTypeError("Cannot freeze array buffer views with elements")
+			}
+		}
 		vm.setIntegrity(o, true)
 	}
 	return c.Arg(0)
@@ -191,6 +197,12 @@ func objectFreeze(vm *VM, c NativeCall) Value {
 
 func objectSeal(vm *VM, c NativeCall) Value {
 	if o := c.Arg(0).asObject(); o != nil {
+		if o.class == ClassTypedArray {
+			if n, _ := o.slots.(*typedArray).length(); n > 0 {
+				o.preventExtensions() // as SetIntegrityLevel does before defining the elements
+				vm.throwTypeError("Cannot seal array buffer views with elements")
+			}
+		}
 		vm.setIntegrity(o, false)
 	}
 	return c.Arg(0)

@@ -4,7 +4,8 @@ package interp
 // the types the language has. Primitives are returned as they are; arrays (length and holes
 // kept), plain objects and class instances (copied as plain objects: own enumerable string
 // keys, read through getters), primitive wrappers, Date, RegExp, Map, Set and errors are
-// copied, and shared or cyclic references stay shared in the copy. Symbols, functions and
+// copied, and so are ArrayBuffers, typed arrays and DataViews (views of one buffer share its
+// copy), and shared or cyclic references stay shared in the copy. Symbols, functions and
 // objects with other internal state (Promise, WeakMap, iterators, URL, ...) throw a
 // DataCloneError. The transfer option is accepted and ignored (there is nothing to transfer).
 
@@ -130,6 +131,29 @@ func (cl *cloner) cloneObject(o *Object) *Object {
 			data.set(vm, ck, cv)
 		}
 		return out
+	case ClassArrayBuffer:
+		b := o.slots.(*arrayBuffer)
+		if b.detached {
+			vm.throw(vm.newDOMException("DataCloneError", "An ArrayBuffer is detached and could not be cloned."))
+		}
+		out = vm.newArrayBuffer(vm.realm.Intrinsic("ArrayBuffer.prototype"), int64(len(b.data)), int64(b.max))
+		copy(out.slots.(*arrayBuffer).data, b.data)
+	case ClassTypedArray:
+		t := o.slots.(*typedArray)
+		if _, ok := t.length(); !ok {
+			vm.throw(vm.newDOMException("DataCloneError", "An ArrayBuffer is detached and could not be cloned."))
+		}
+		buf := cl.cloneObject(t.buffer) // views of one buffer share its copy
+		out = vm.newObject(vm.realm.Intrinsic(t.elem().name+".prototype"), ClassTypedArray)
+		out.slots = &typedArray{buffer: buf, kind: t.kind, offset: t.offset, fixed: t.fixed}
+	case ClassDataView:
+		v := o.slots.(*dataView)
+		if _, ok := v.byteLength(); !ok {
+			vm.throw(vm.newDOMException("DataCloneError", "An ArrayBuffer is detached and could not be cloned."))
+		}
+		buf := cl.cloneObject(v.buffer)
+		out = vm.newObject(vm.realm.Intrinsic("DataView.prototype"), ClassDataView)
+		out.slots = &dataView{buffer: buf, offset: v.offset, fixed: v.fixed}
 	default:
 		cl.fail(objectValue(o))
 	}

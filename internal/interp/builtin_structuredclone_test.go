@@ -11,6 +11,10 @@ func TestBase64AndStructuredClone(t *testing.T) {
 
 // cloneCases are the node-checked programs of this file (also run under snapshots).
 var cloneCases = []jsCase{
+	{"buffers_shared_in_clone", `const b = new ArrayBuffer(8); const u = new Uint8Array(b); u[0] = 1; const c = structuredClone({u, d: new DataView(b, 2), i: new Int16Array(b, 4, 2), b}); c.u[4] = 9; [c.u.buffer === c.d.buffer, c.i.buffer === c.b, c.u.buffer !== b, c.i[0], u[4], c.d.byteOffset, c.i.length, Object.prototype.toString.call(c.i)].join()`, "true,true,true,9,0,2,2,[object Int16Array]"},
+	{"resizable_buffer", `const b = new ArrayBuffer(2, {maxByteLength: 4}); const c = structuredClone(b); [c.resizable, c.maxByteLength, c.byteLength].join()`, "true,4,2"},
+	{"subarray", `const s = new Uint8Array(4).subarray(1, 3); s[0] = 5; const c = structuredClone(s); [c.length, c.byteOffset, c.buffer.byteLength, c[0]].join()`, "2,1,4,5"},
+	{"detached_buffer", `const b = new ArrayBuffer(2); const u = new Uint8Array(b); b.transfer(); let n; try { structuredClone(u) } catch (e) { n = e.name } n`, "DataCloneError"},
 	{"atob", `atob('aGVsbG8gd29ybGQ=')`, "hello world"},
 	{"atob_no_padding", `atob('aGk')`, "hi"},
 	{"atob_whitespace", `atob(' aG\nVs bG8= ')`, "hello"},

@@ -98,18 +98,6 @@ func textEncoderConstructor(vm *VM, c NativeCall) Value {
 // usvString converts a string to UTF-8 with lone surrogates replaced by U+FFFD.
 func usvString(s *jsString) string { return s.String() }
 
-// bytesToArray makes an array of byte numbers.
-func (vm *VM) bytesToArray(b []byte) Value {
-	if len(b) > maxArrayLength {
-		vm.throwRangeError("Invalid array length")
-	}
-	elems := make([]Value, len(b))
-	for i, x := range b {
-		elems[i] = intValue(int(x))
-	}
-	return vm.newArrayValue(elems)
-}
-
 // textEncoderEncode is TextEncoder.prototype.encode(input = "").
 func textEncoderEncode(vm *VM, c NativeCall) Value {
 	thisTextEncoder(vm, c.This, "TextEncoder.prototype.encode")
@@ -117,7 +105,7 @@ func textEncoderEncode(vm *VM, c NativeCall) Value {
 	if in := c.Arg(0); !in.IsUndefined() {
 		s = usvString(vm.ToString(in))
 	}
-	return vm.bytesToArray([]byte(s))
+	return vm.NewUint8Array([]byte(s))
 }
 
 // textEncoderEncodeInto is TextEncoder.prototype.encodeInto(source, destination): writes
@@ -126,10 +114,11 @@ func textEncoderEncodeInto(vm *VM, c NativeCall) Value {
 	thisTextEncoder(vm, c.This, "TextEncoder.prototype.encodeInto")
 	src := vm.ToString(c.Arg(0))
 	dst := c.Arg(1).asObject()
-	if dst == nil {
-		vm.throwTypeError("The \"dest\" argument must be an instance of Uint8Array.")
+	if dst == nil || dst.class != ClassTypedArray || dst.slots.(*typedArray).kind != elemUint8 {
+		vm.throwTypeError("The \"dest\" argument must be an instance of Uint8Array.%s", receivedText(c.Arg(1)))
 	}
-	space := vm.LengthOfArrayLike(dst)
+	out := dst.slots.(*typedArray).bytes()
+	space := int64(len(out))
 	var read, written int64
 	var buf [4]byte
 	for i := 0; i < src.Len(); {
@@ -141,9 +130,7 @@ func textEncoderEncodeInto(vm *VM, c NativeCall) Value {
 		if written+int64(k) > space {
 			break
 		}
-		for j := 0; j < k; j++ {
-			vm.SetProp(dst, vm.indexToKey(written+int64(j)), intValue(int(buf[j])))
-		}
+		copy(out[written:], buf[:k])
 		written += int64(k)
 		read += int64(n)
 		i += n
@@ -182,21 +169,45 @@ func textDecoderConstructor(vm *VM, c NativeCall) Value {
 	return objectValue(o)
 }
 
-// bytesFromArrayLike reads an array-like of byte numbers.
-func (vm *VM) bytesFromArrayLike(v Value) []byte {
-	o := v.asObject()
-	if o == nil {
-		vm.throwTypeError("The \"input\" argument must be an instance of ArrayBuffer or ArrayBufferView. Received %s", vm.describeForError(v))
+// bytesOfBufferSource reads the bytes of an ArrayBuffer or a view of one (a copy).
+func (vm *VM) bytesOfBufferSource(v Value) []byte {
+	b, ok := viewBytes(v)
+	if !ok {
+		vm.throwTypeError("The \"list\" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.")
 	}
-	n := vm.LengthOfArrayLike(o)
-	if n > maxArrayLength {
-		vm.throwRangeError("Invalid array length")
+	return append([]byte{}, b...)
+}
+
+// receivedText is the end of node's ERR_INVALID_ARG_TYPE messages: " Received an instance
+// of Array", " Received type number (1)", " Received undefined".
+func receivedText(v Value) string {
+	switch v.kind {
+	case KindUndefined, KindNull:
+		return " Received " + v.kind.String()
+	case KindObject:
+		if v.obj().isCallable() {
+			if n := lookupDataProperty(v.obj(), keyName); n.kind == KindString && n.str().Len() > 0 {
+				return " Received function " + n.str().String()
+			}
+			return " Received function "
+		}
+		name := "Object"
+		if c := lookupDataProperty(v.obj(), keyConstructor).asObject(); c != nil {
+			if n := lookupDataProperty(c, keyName); n.kind == KindString && n.str().Len() > 0 {
+				name = n.str().String()
+			}
+		}
+		return " Received an instance of " + name
+	case KindString:
+		s := v.str().String()
+		if len(s) > 28 {
+			s = s[:25] + "..."
+		}
+		return " Received type string ('" + s + "')"
+	case KindSymbol:
+		return " Received type symbol (" + v.sym().descriptiveString() + ")"
 	}
-	b := make([]byte, n)
-	for i := int64(0); i < n; i++ {
-		b[i] = byte(vm.ToUint32(vm.getIndex(o, i)))
-	}
-	return b
+	return " Received type " + v.kind.String() + " (" + v.String() + ")"
 }
 
 // textDecoderDecode is TextDecoder.prototype.decode(input, {stream}).
@@ -204,7 +215,7 @@ func textDecoderDecode(vm *VM, c NativeCall) Value {
 	d := thisTextDecoder(vm, c.This, "TextDecoder.prototype.decode")
 	var in []byte
 	if v := c.Arg(0); !v.IsUndefined() {
-		in = vm.bytesFromArrayLike(v)
+		in = vm.bytesOfBufferSource(v)
 	}
 	stream := false
 	if opts := c.Arg(1); !opts.IsNullish() {

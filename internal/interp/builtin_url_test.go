@@ -16,7 +16,7 @@ func TestURLBuiltins(t *testing.T) {
 // survive snapshots.
 func TestURLSnapshot(t *testing.T) {
 	t.Parallel()
-	src := `const u = new URL('https://h.example/p?a=1&b=2#f'); const sp = u.searchParams; const it = sp.keys(); it.next(); let n = 0; for (let i = 0; i < 4; i++) n += i; sp.append('c', String(n)); [u.href, it.next().value, sp === u.searchParams, new TextDecoder().decode([0xe2, 0x82, 0xac])].join(' ')`
+	src := `const u = new URL('https://h.example/p?a=1&b=2#f'); const sp = u.searchParams; const it = sp.keys(); it.next(); let n = 0; for (let i = 0; i < 4; i++) n += i; sp.append('c', String(n)); [u.href, it.next().value, sp === u.searchParams, new TextDecoder().decode(new Uint8Array([0xe2, 0x82, 0xac]))].join(' ')`
 	got, thrown, snaps := runWithSnapshots(t, src, 5)
 	require.False(t, thrown, got)
 	require.Equal(t, "https://h.example/p?a=1&b=2&c=6#f b true €", got)

@@ -34,6 +34,12 @@ func TestHostilePrograms(t *testing.T) {
 			maxMemory: 8 << 20, result: "3000000"},
 		{name: "array grown by index", src: "const a = []; for (let i = 0;; i++) a[i] = i", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
 		{name: "closures in a loop", src: "const fs = []; for (let i = 0;; i++) fs.push(() => i)", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
+		{name: "huge array buffer", src: "new ArrayBuffer(2 ** 40)", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
+		{name: "huge typed array", src: "new Float64Array(2 ** 37)", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
+		{name: "kept buffers", src: "const keep = []; for (;;) keep.push(new Uint8Array(1 << 20))", maxMemory: 64 << 20, kind: "MemoryLimitExceeded"},
+		{name: "growing resizable buffer", src: "const b = new ArrayBuffer(0, {maxByteLength: 2 ** 32}); for (let n = 1;; n *= 2) b.resize(n)", maxMemory: 64 << 20, kind: "MemoryLimitExceeded"},
+		{name: "garbage buffers are not counted", src: "let n = 0; for (let i = 0; i < 200; i++) n += new Uint8Array(1 << 20).length; n", maxMemory: 16 << 20, result: "209715200"},
+		{name: "impossible buffer is a RangeError", src: "let m; try { new ArrayBuffer(2 ** 52) } catch (e) { m = e.name + ': ' + e.message } m", maxMemory: 8 << 20, result: "RangeError: Array buffer allocation failed"},
 		{name: "non-ASCII substrings", src: "const t = 'é'.repeat(1e5); const a = []; for (let i = 0;; i++) a.push(t.slice(i % 7))", maxMemory: 8 << 20, kind: "MemoryLimitExceeded"},
 	}
 	for _, tt := range tests {

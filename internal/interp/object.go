@@ -51,6 +51,9 @@ const (
 	ClassURLSearchParams              // URLSearchParams
 	ClassOther                        // any other object with internal slots
 	ClassProxy                        // Proxy exotic object: slots is a *proxySlots (builtin_proxy.go)
+	ClassArrayBuffer                  // ArrayBuffer: slots is an *arrayBuffer
+	ClassTypedArray                   // integer-indexed exotic object: slots is a *typedArray
+	ClassDataView                     // DataView: slots is a *dataView
 )
 
 var classNames = [...]string{
@@ -59,7 +62,8 @@ var classNames = [...]string{
 	ClassArguments: "Arguments", ClassDate: "Date", ClassRegExp: "RegExp", ClassMap: "Map",
 	ClassSet: "Set", ClassWeakMap: "WeakMap", ClassWeakSet: "WeakSet", ClassPromise: "Promise",
 	ClassIterator: "Iterator", ClassURL: "URL", ClassURLSearchParams: "URLSearchParams",
-	ClassOther: "Object", ClassProxy: "Proxy",
+	ClassOther: "Object", ClassProxy: "Proxy", ClassArrayBuffer: "ArrayBuffer", ClassTypedArray: "TypedArray",
+	ClassDataView: "DataView",
 }
 
 // String returns the class name ("Array").
@@ -127,6 +131,10 @@ func (o *Object) getOwn(key PropertyKey) (Property, bool) {
 		if key == keyLength {
 			return Property{value: intValue(s.Len())}, true
 		}
+	case ClassTypedArray:
+		if idx, ok := canonicalNumericKey(key); ok {
+			return typedArrayOwn(o, idx)
+		}
 	}
 	if p := o.props.peek(key); p != nil {
 		q := *p
@@ -155,6 +163,11 @@ func (o *Object) ownKeys() []PropertyKey {
 		}
 	case ClassString:
 		n := o.slots.(Value).str().Len()
+		for i := 0; i < n; i++ {
+			ints = append(ints, uint32(i))
+		}
+	case ClassTypedArray:
+		n, _ := o.slots.(*typedArray).length()
 		for i := 0; i < n; i++ {
 			ints = append(ints, uint32(i))
 		}
@@ -365,6 +378,10 @@ func (o *Object) defineOwn(key PropertyKey, d PropertyDescriptor) bool {
 		if p, ok := o.getOwn(key); ok && (key == keyLength || o.props.get(key) == nil) {
 			return isCompatibleDescriptor(false, d, &p)
 		}
+	case ClassTypedArray:
+		if idx, ok := canonicalNumericKey(key); ok {
+			return typedArrayDefineOwn(o, idx, d)
+		}
 	}
 	return o.applyDescriptor(key, d)
 }
@@ -520,6 +537,10 @@ func (o *Object) deleteOwn(key PropertyKey) bool {
 		if p, ok := o.getOwn(key); ok && !p.configurable() && o.props.get(key) == nil {
 			return false
 		}
+	case ClassTypedArray:
+		if idx, ok := canonicalNumericKey(key); ok {
+			return !o.slots.(*typedArray).validIndex(idx)
+		}
 	}
 	o.resolveAll() // a snapshot lists every property of a built-in with one deleted
 	p := o.props.get(key)
@@ -578,6 +599,10 @@ func (o *Object) testIntegrity(frozen bool) bool {
 		}
 	case ClassString:
 		// indices are read-only and non-configurable; length too
+	case ClassTypedArray:
+		if n, _ := o.slots.(*typedArray).length(); n > 0 {
+			return false // elements are writable and configurable
+		}
 	}
 	for i := range o.props.props {
 		p := &o.props.props[i]

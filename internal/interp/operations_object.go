@@ -8,7 +8,7 @@ import "math"
 func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 	plain := !key.mayBeIndexOrLength()
 	for ; o != nil; o = o.proto {
-		if o.class != ClassString && (plain || o.class != ClassArray) {
+		if o.class != ClassString && o.class != ClassTypedArray && (plain || o.class != ClassArray) {
 			if p := o.props.peek(key); p != nil {
 				if p.flags&propAccessor == 0 {
 					return o.dataValue(p.value)
@@ -22,6 +22,11 @@ func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 				return vm.proxyGet(o, key, receiver)
 			}
 			continue
+		}
+		if o.class == ClassTypedArray {
+			if idx, ok := canonicalNumericKey(key); ok {
+				return typedArrayGet(o, idx) // no prototype walk for numeric keys
+			}
 		}
 		if p, ok := o.getOwn(key); ok {
 			if !p.isAccessor() {
@@ -128,6 +133,8 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 			}
 		} else if q.class == ClassProxy {
 			return vm.proxySet(q, key, v, receiver)
+		} else if q.class == ClassTypedArray && vm.typedArraySetStops(q, key, v, receiver) {
+			return true
 		} else {
 			p, ok = q.getOwn(key)
 		}
@@ -161,6 +168,11 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 	}
 	if r.class == ClassProxy {
 		return vm.setOnProxyReceiver(r, key, v)
+	}
+	if r.class == ClassTypedArray {
+		if _, ok := canonicalNumericKey(key); ok {
+			return vm.DefineOwnProperty(r, key, PropertyDescriptor{Value: v, HasValue: true})
+		}
 	}
 	if existing, ok := r.getOwn(key); ok {
 		if existing.isAccessor() || !existing.writable() {
@@ -229,6 +241,11 @@ func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor
 		}
 		d.Value = Number(float64(u))
 	}
+	if o.class == ClassTypedArray {
+		if idx, ok := canonicalNumericKey(key); ok {
+			return vm.typedArrayDefine(o, idx, d)
+		}
+	}
 	return o.defineOwn(key, d)
 }
 
@@ -272,6 +289,11 @@ func (vm *VM) HasProperty(o *Object, key PropertyKey) bool {
 		if o.class == ClassProxy {
 			return vm.proxyHas(o, key)
 		}
+		if o.class == ClassTypedArray {
+			if idx, ok := canonicalNumericKey(key); ok {
+				return o.slots.(*typedArray).validIndex(idx) // no prototype walk
+			}
+		}
 		if o.hasOwn(key) {
 			return true
 		}
@@ -311,6 +333,9 @@ func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey {
 		n += int64(len(o.elems))
 	case ClassString:
 		n += int64(o.slots.(Value).str().Len())
+	case ClassTypedArray:
+		l, _ := o.slots.(*typedArray).length()
+		n += int64(l)
 	}
 	if n > maxDenseLength {
 		vm.throwRangeError("Too many properties to enumerate")

@@ -494,6 +494,7 @@ func (d *heapDecoder) validateObject(r *jsonReader, o *Object) {
 		r.fail("elements on a non-array")
 	}
 	isWrapper := o.class >= ClassBoolean && o.class <= ClassSymbol
+	d.validateBinaryData(r, o)
 	switch s := o.slots.(type) {
 	case nil: // most objects: plain ones and arrays
 		if isWrapper {

@@ -194,6 +194,10 @@ func (vm *VM) getElem(obj Value, key Value) Value {
 					return v
 				}
 			}
+		} else if o.class == ClassTypedArray {
+			if i := key.num; i >= 0 && i == math.Trunc(i) && i < math.MaxUint32 {
+				return typedArrayGet(o, i+0) // -0 is the key "0"
+			}
 		}
 	}
 	if obj.kind <= KindNull {
@@ -211,6 +215,11 @@ func (vm *VM) setElem(obj, key, v Value) {
 					o.elems[int(i)] = v
 					return
 				}
+			}
+		} else if o.class == ClassTypedArray {
+			if i := key.num; i >= 0 && i == math.Trunc(i) && i < math.MaxUint32 {
+				vm.typedArraySetElement(o, i+0, v)
+				return
 			}
 		}
 	}

@@ -19,9 +19,10 @@ import (
 // docs/language.md).
 //
 // Values cross the boundary as copies. A function's arguments are the program's values copied
-// as JSON data (nil, bool, float64, string, []any, map[string]any); what it returns is copied
-// into the program and may be any of those, another number type, []byte (an array of byte
-// values), json.RawMessage, a value encoding/json can marshal, or a *Func: a function inside a
+// as JSON data (nil, bool, float64, string, []any, map[string]any), except that an argument
+// that is a Uint8Array arrives as a []byte (inside other values a Uint8Array is data as
+// JSON.stringify writes it: an object of its elements); what it returns is copied into the
+// program and may be any of those, another number type, []byte (a Uint8Array), json.RawMessage, a value encoding/json can marshal, or a *Func: a function inside a
 // returned value is callable from the program like the extension's own, and its calls go
 // through the same hooks, named after the call that returned it ("fs.open().read").
 //

@@ -218,11 +218,16 @@ func (e *Execution) extInFlight() []string {
 	return out
 }
 
-// argsOf copies a call's arguments as JSON data.
+// argsOf copies a call's arguments as JSON data; an argument that is a Uint8Array is copied
+// as a []byte.
 func argsOf(vm *interp.VM, args []interp.Value) ([]any, error) {
 	out := make([]any, len(args))
 	for i, a := range args {
 		if a.IsUndefined() {
+			continue
+		}
+		if b, ok := vm.Uint8ArrayBytes(a); ok {
+			out[i] = b // a Uint8Array argument arrives as the bytes it holds
 			continue
 		}
 		data, err := vm.ToData(a, MaxValueDepth, fmt.Sprintf("argument %d", i+1))
@@ -260,11 +265,7 @@ func (h *host) toJS(vm *interp.VM, v any, path string, depth int, idOf func(path
 	case json.RawMessage:
 		return vm.FromJSON(x)
 	case []byte:
-		vals := make([]interp.Value, len(x))
-		for i, b := range x {
-			vals[i] = interp.Number(float64(b))
-		}
-		return vm.CreateArrayFromList(vals), nil
+		return vm.NewUint8Array(x), nil
 	case *Func:
 		if x == nil {
 			return interp.Null(), nil
