@@ -103,6 +103,8 @@ func TestProxyErrors(t *testing.T) {
 		{"set frozen data", `const t = {}; Object.defineProperty(t, 'x', {value: 1}); new Proxy(t, {set() { return true }}).x = 2`, "TypeError: 'set' on proxy: trap returned truish for property 'x' which exists in the proxy target as a non-configurable and non-writable data property with a different value"},
 		{"set accessor without setter", `const t = {}; Object.defineProperty(t, 'x', {get() {}}); new Proxy(t, {set() { return true }}).x = 2`, "TypeError: 'set' on proxy: trap returned truish for property 'x' which exists in the proxy target as a non-configurable and non-writable accessor property without a setter"},
 		{"not callable", `new Proxy({}, {})()`, "TypeError: object is not a function"},
+		{"structuredClone of an object proxy", `structuredClone({a: new Proxy({}, {})})`, "DataCloneError: #<Object> could not be cloned."},
+		{"structuredClone of an array proxy", `structuredClone(new Proxy([1], {}))`, "DataCloneError: [object Array] could not be cloned."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

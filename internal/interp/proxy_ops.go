@@ -583,3 +583,15 @@ func (vm *VM) ownKeysOf(o *Object) []PropertyKey {
 	}
 	return o.ownKeys()
 }
+
+// proxiedArray reports whether o is a proxy (of proxies) of an array, without throwing for a
+// revoked one (messages use it).
+func proxiedArray(o *Object) bool {
+	if o.class != ClassProxy {
+		return false
+	}
+	for o != nil && o.class == ClassProxy {
+		o = o.slots.(*proxySlots).target
+	}
+	return o != nil && o.class == ClassArray
+}
