@@ -275,7 +275,7 @@ func (vm *VM) flattenInto(target, source *Object, n, start int64, depth float64,
 		if cb != nil {
 			v = cb.call3(vm, v, Number(float64(k)), ov)
 		}
-		if depth > 0 && IsArray(v) {
+		if depth > 0 && vm.isArray(v) {
 			e := v.obj()
 			start = vm.flattenInto(target, e, vm.LengthOfArrayLike(e), start, depth-1, nil, level+1)
 			continue

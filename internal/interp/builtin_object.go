@@ -313,6 +313,9 @@ func objectSetPrototypeOf(vm *VM, c NativeCall) Value {
 		if o.class == ClassProxy {
 			vm.throwTypeError("'setPrototypeOf' on proxy: trap returned falsish for property 'undefined'")
 		}
+		if o == vm.realm.ObjectPrototype {
+			vm.throwTypeError("Immutable prototype object 'Object.prototype' cannot have their prototype set")
+		}
 		if !o.extensible() {
 			vm.throwTypeError("%s is not extensible", vm.describeForError(v))
 		}
@@ -433,6 +436,9 @@ func objectProtoSetProto(vm *VM, c NativeCall) Value {
 	if !vm.setPrototypeOf(o, proto.asObject()) {
 		if o.class == ClassProxy {
 			vm.throwTypeError("'setPrototypeOf' on proxy: trap returned falsish for property 'undefined'")
+		}
+		if o == vm.realm.ObjectPrototype {
+			vm.throwTypeError("Immutable prototype object 'Object.prototype' cannot have their prototype set")
 		}
 		vm.throwTypeError("Cyclic __proto__ value")
 	}

@@ -38,6 +38,9 @@ func TestProxy(t *testing.T) {
 		{"array methods", `const p = new Proxy([3, 1, 2], {}); [p.length, p.map(x => x * 2), Array.prototype.slice.call(p, 1), [0].concat(p), p.includes(2)].join('|')`, "3|6,2,4|1,2|0,3,1,2|true"},
 		{"revocable", `const {proxy, revoke} = Proxy.revocable({a: 1}, {}); const before = proxy.a; revoke(); revoke(); let m; try { proxy.a } catch (e) { m = e.message } [before, m, typeof proxy].join('|')`, "1|Cannot perform 'get' on a proxy that has been revoked|object"},
 		{"statics", `[Proxy.name, Proxy.length, Object.getOwnPropertyNames(Proxy), Proxy.revocable.length, 'prototype' in Proxy, Object.keys(Proxy.revocable({}, {}))].join('|')`, "Proxy|2|length,name,revocable|2|false|proxy,revoke"},
+		{"flat looks through proxies", `const calls = []; const p = new Proxy([1, [2]], {get(t, k, r) { calls.push(String(k)); return Reflect.get(t, k, r) }}); JSON.stringify([[0, p].flat(2), calls])`, `[[0,1,2],["length","0","1"]]`},
+		{"construct with a proxy revoked on the way", `const h = Proxy.revocable(function () {}, {get() { h.revoke() }}); let n; try { new h.proxy() } catch (e) { n = e.name } n`, "TypeError"},
+		{"Object.prototype is an immutable prototype", `const r = []; try { Object.setPrototypeOf(Object.prototype, {}) } catch (e) { r.push(e.message) } r.push(Reflect.setPrototypeOf(Object.prototype, null), Reflect.setPrototypeOf(Object.prototype, {})); r.join()`, "Immutable prototype object 'Object.prototype' cannot have their prototype set,true,false"},
 		{"private fields on proxies", `class Base { constructor(o) { return o } } class S extends Base { #x = 1; static has(o) { return #x in o } } const p = new Proxy({}, {}); new S(p); S.has(p)`, "true"},
 	}
 	for _, tt := range tests {
@@ -100,6 +103,8 @@ func TestProxyErrors(t *testing.T) {
 		{"set frozen data", `const t = {}; Object.defineProperty(t, 'x', {value: 1}); new Proxy(t, {set() { return true }}).x = 2`, "TypeError: 'set' on proxy: trap returned truish for property 'x' which exists in the proxy target as a non-configurable and non-writable data property with a different value"},
 		{"set accessor without setter", `const t = {}; Object.defineProperty(t, 'x', {get() {}}); new Proxy(t, {set() { return true }}).x = 2`, "TypeError: 'set' on proxy: trap returned truish for property 'x' which exists in the proxy target as a non-configurable and non-writable accessor property without a setter"},
 		{"not callable", `new Proxy({}, {})()`, "TypeError: object is not a function"},
+		{"structuredClone of an object proxy", `structuredClone({a: new Proxy({}, {})})`, "DataCloneError: #<Object> could not be cloned."},
+		{"structuredClone of an array proxy", `structuredClone(new Proxy([1], {}))`, "DataCloneError: [object Array] could not be cloned."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

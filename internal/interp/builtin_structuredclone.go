@@ -42,6 +42,9 @@ func (cl *cloner) fail(v Value) {
 	desc := v.String()
 	if v.kind == KindObject {
 		desc = cl.vm.describeReceiver(v)
+		if proxiedArray(v.obj()) {
+			desc = "[object Array]" // V8 names a proxy by its target's kind
+		}
 	}
 	cl.vm.throw(cl.vm.newDOMException("DataCloneError", desc+" could not be cloned."))
 }

@@ -478,6 +478,9 @@ func (vm *VM) GetPrototypeFromConstructor(newTarget *Object, defaultProto string
 		if p := vm.GetProp(newTarget, keyPrototype); p.kind == KindObject {
 			return p.obj()
 		}
+		if newTarget.class == ClassProxy {
+			vm.proxyFunctionRealm(newTarget)
+		}
 	}
 	return vm.realm.Intrinsic(defaultProto)
 }

@@ -61,12 +61,28 @@ func (vm *VM) getPrototypeOf(o *Object) *Object {
 	return o.proto
 }
 
-// setPrototypeOf is [[SetPrototypeOf]]; false when refused.
+// setPrototypeOf is [[SetPrototypeOf]]; false when refused. Object.prototype is an
+// immutable prototype exotic object: only its current prototype may be set.
 func (vm *VM) setPrototypeOf(o, proto *Object) bool {
 	if o.class == ClassProxy {
 		return vm.proxySetPrototypeOf(o, proto)
 	}
+	if o == vm.realm.ObjectPrototype {
+		return proto == o.proto
+	}
 	return o.setPrototype(proto)
+}
+
+// proxyFunctionRealm is GetFunctionRealm of a proxy, for GetPrototypeFromConstructor: there
+// is one realm, so it only checks that no proxy on the way to a function is revoked.
+func (vm *VM) proxyFunctionRealm(p *Object) {
+	for p.class == ClassProxy {
+		s := p.slots.(*proxySlots)
+		if s.handler == nil {
+			vm.throwTypeError("Cannot perform 'construct' on a proxy that has been revoked")
+		}
+		p = s.target
+	}
 }
 
 // isExtensible is [[IsExtensible]].
@@ -566,4 +582,16 @@ func (vm *VM) ownKeysOf(o *Object) []PropertyKey {
 		return vm.OwnPropertyKeys(o)
 	}
 	return o.ownKeys()
+}
+
+// proxiedArray reports whether o is a proxy (of proxies) of an array, without throwing for a
+// revoked one (messages use it).
+func proxiedArray(o *Object) bool {
+	if o.class != ClassProxy {
+		return false
+	}
+	for o != nil && o.class == ClassProxy {
+		o = o.slots.(*proxySlots).target
+	}
+	return o != nil && o.class == ClassArray
 }
