@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
+	"unicode/utf16"
 
 	"github.com/tdewolff/parse/v2/js"
 
@@ -216,6 +218,21 @@ func goToUTF16(s string) []uint16 {
 	return u
 }
 
+// bigIntConst returns the constant-pool index of a BigInt literal (kept as decimal digits).
+func (c *compiler) bigIntConst(n js.INode) int {
+	lit, _ := n.(*js.LiteralExpr)
+	digits, ok := "", false
+	if lit != nil {
+		digits, ok = parseBigIntLiteral(lit.Data)
+	}
+	if !ok {
+		c.fail("SyntaxError", n, "Invalid or unexpected token")
+	}
+	i := len(c.fs.code.Consts)
+	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constBigInt, Str: goToUTF16(digits)})
+	return i
+}
+
 func (c *compiler) numConst(f float64) int {
 	key := math.Float64bits(f)
 	if i, ok := c.fs.nums[key]; ok {
@@ -348,6 +365,14 @@ func (f *FuncCode) buildConstValues() {
 	for i, k := range f.Consts {
 		if k.Kind == constNumber {
 			f.vals[i] = Number(k.Num)
+			continue
+		}
+		if k.Kind == constBigInt {
+			b, _ := new(big.Int).SetString(string(utf16.Decode(k.Str)), 10)
+			if b == nil {
+				b = new(big.Int) // a corrupt constant; decoding validates digits
+			}
+			f.vals[i] = bigIntValue(b)
 			continue
 		}
 		s := newUTF16(k.Str)

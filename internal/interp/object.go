@@ -50,6 +50,7 @@ const (
 	ClassURL                          // URL
 	ClassURLSearchParams              // URLSearchParams
 	ClassOther                        // any other object with internal slots
+	ClassBigInt                       // BigInt wrapper: slots is a Value (the BigInt)
 )
 
 var classNames = [...]string{
@@ -58,7 +59,7 @@ var classNames = [...]string{
 	ClassArguments: "Arguments", ClassDate: "Date", ClassRegExp: "RegExp", ClassMap: "Map",
 	ClassSet: "Set", ClassWeakMap: "WeakMap", ClassWeakSet: "WeakSet", ClassPromise: "Promise",
 	ClassIterator: "Iterator", ClassURL: "URL", ClassURLSearchParams: "URLSearchParams",
-	ClassOther: "Object",
+	ClassOther: "Object", ClassBigInt: "BigInt",
 }
 
 // String returns the class name ("Array").

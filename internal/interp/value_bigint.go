@@ -1,0 +1,556 @@
+package interp
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+	"strings"
+	"unsafe"
+)
+
+// BigInt values
+//
+// A BigInt is a Value of kind KindBigInt whose ref points to a *big.Int. The big.Int is
+// immutable once it is in a Value: every operation makes a new one, so values can share it
+// (copies of a Value, snapshots, Map keys) without aliasing surprises.
+//
+// Size and cost are bounded. A result may not exceed maxBigIntBits (a RangeError, as V8's
+// "Maximum BigInt size exceeded"); the memory a result needs is charged before it is
+// computed, so that a run near its memory limit ends with MemoryLimitExceeded instead of
+// allocating; and the work of an operation on large operands is charged to the step
+// counter (chargeBigIntWork) so that the time limit and the step budget see it.
+
+// maxBigIntBits is the largest BigInt a program may make. V8 allows 2^30 bits, but one
+// multiplication or decimal conversion of numbers that size runs for minutes without a
+// chance to stop: math/big operations cannot be interrupted. At 2^24 bits (2 MiB) the
+// slowest single operation (decimal text of the largest value) takes a few seconds.
+const maxBigIntBits = 1 << 24
+
+// bigIntValue wraps b, which must not be changed afterwards.
+func bigIntValue(b *big.Int) Value { return Value{kind: KindBigInt, ref: unsafe.Pointer(b)} }
+
+// bigint returns the BigInt payload; v must be a BigInt.
+func (v Value) bigint() *big.Int { return (*big.Int)(v.ref) }
+
+// IsBigInt reports whether v is a BigInt.
+func (v Value) IsBigInt() bool { return v.kind == KindBigInt }
+
+// BigInt returns a BigInt value holding a copy of b.
+func BigInt(b *big.Int) Value { return bigIntValue(new(big.Int).Set(b)) }
+
+// BigIntValue returns a copy of the BigInt payload (nil unless v is a BigInt).
+func (v Value) BigIntValue() *big.Int {
+	if v.kind != KindBigInt {
+		return nil
+	}
+	return new(big.Int).Set(v.bigint())
+}
+
+// smallBigInts are the shared values 0n to 16n (common results of comparisons and counters).
+var smallBigInts = func() (t [17]Value) {
+	for i := range t {
+		t[i] = bigIntValue(big.NewInt(int64(i)))
+	}
+	return
+}()
+
+// bigIntFromInt64 returns the BigInt of i.
+func bigIntFromInt64(i int64) Value {
+	if i >= 0 && i < int64(len(smallBigInts)) {
+		return smallBigInts[i]
+	}
+	return bigIntValue(big.NewInt(i))
+}
+
+// bigIntBytes is what a BigInt of n bits holds in memory (the big.Int header and its words).
+func bigIntBytes(nbits int) int64 { return 32 + int64((nbits+63)/64)*8 }
+
+// bigIntWords is the number of 64-bit words of |b|.
+func bigIntWords(b *big.Int) int { return (b.BitLen() + 63) / 64 }
+
+// newBigIntResult checks that a result of up to nbits bits may be made and charges its
+// memory: a RangeError past maxBigIntBits, the memory limit's error when the heap cannot
+// hold it.
+func (vm *VM) newBigIntResult(nbits int) {
+	if nbits > maxBigIntBits {
+		vm.throwRangeError("Maximum BigInt size exceeded")
+	}
+	if nbits > 256 {
+		vm.chargeAhead(bigIntBytes(nbits))
+	} else {
+		vm.allocated += bigIntBytes(nbits)
+	}
+}
+
+// bigIntWorkSteps is how many words of work count as one step of the dispatch loop.
+const bigIntWorkSteps = 16
+
+// chargeBigIntWork counts work (in word operations) as steps. Work above one check
+// interval makes the dispatch loop look at its interrupt flags and the memory counter at its
+// next instruction, so a loop of huge operations stops promptly at the time limit.
+func (vm *VM) chargeBigIntWork(work float64) {
+	steps := int64(work / bigIntWorkSteps)
+	if steps <= 0 {
+		return
+	}
+	ex := &vm.exec
+	ex.steps += steps
+	if steps >= memoryCheckInterval {
+		ex.steps |= memoryCheckInterval - 1 // the next instruction makes it a multiple
+	}
+}
+
+// mulWork estimates the word operations of multiplying or dividing numbers of m and n words
+// (Karatsuba: about n·m^0.585 for m ≤ n).
+func mulWork(m, n int) float64 {
+	if m > n {
+		m, n = n, m
+	}
+	if m <= 32 {
+		return float64(m) * float64(n)
+	}
+	return float64(n) * math.Pow(float64(m), 0.585) * 4
+}
+
+// bigIntBinary applies a binary arithmetic or bitwise operator to two BigInts.
+func (vm *VM) bigIntBinary(op Op, a, b Value) Value {
+	x, y := a.bigint(), b.bigint()
+	wx, wy := bigIntWords(x), bigIntWords(y)
+	r := new(big.Int)
+	switch op {
+	case OpAdd, OpSub:
+		vm.newBigIntResult(max(x.BitLen(), y.BitLen()) + 1)
+		vm.chargeBigIntWork(float64(wx + wy))
+		if op == OpAdd {
+			r.Add(x, y)
+		} else {
+			r.Sub(x, y)
+		}
+	case OpMul:
+		if x.Sign() == 0 || y.Sign() == 0 {
+			return smallBigInts[0]
+		}
+		vm.newBigIntResult(x.BitLen() + y.BitLen())
+		vm.chargeBigIntWork(mulWork(wx, wy))
+		r.Mul(x, y)
+	case OpDiv, OpMod:
+		if y.Sign() == 0 {
+			vm.throwRangeError("Division by zero")
+		}
+		vm.newBigIntResult(x.BitLen())
+		if wx >= wy {
+			vm.chargeBigIntWork(mulWork(wx-wy+1, wy))
+		}
+		if op == OpDiv {
+			r.Quo(x, y)
+		} else {
+			r.Rem(x, y)
+		}
+	case OpExp:
+		return vm.bigIntPow(x, y)
+	case OpBitAnd, OpBitOr, OpBitXor:
+		vm.newBigIntResult(max(x.BitLen(), y.BitLen()) + 1)
+		vm.chargeBigIntWork(float64(wx + wy))
+		switch op {
+		case OpBitAnd:
+			r.And(x, y)
+		case OpBitOr:
+			r.Or(x, y)
+		default:
+			r.Xor(x, y)
+		}
+	case OpShl, OpShr:
+		neg := op == OpShr
+		if y.Sign() < 0 {
+			neg = !neg
+		}
+		return vm.bigIntShift(x, new(big.Int).Abs(y), neg)
+	case OpUShr:
+		vm.throwTypeError("BigInts have no unsigned right shift, use >> instead")
+	}
+	return bigIntValue(r)
+}
+
+// bigIntShift is x << n (right when right is set) for n ≥ 0; a right shift rounds toward
+// negative infinity, as BigInt's >> does.
+func (vm *VM) bigIntShift(x, n *big.Int, right bool) Value {
+	if x.Sign() == 0 {
+		return smallBigInts[0]
+	}
+	if right {
+		if !n.IsInt64() || n.Int64() >= int64(x.BitLen()) {
+			if x.Sign() < 0 {
+				return bigIntFromInt64(-1)
+			}
+			return smallBigInts[0]
+		}
+		vm.chargeBigIntWork(float64(bigIntWords(x)))
+		return bigIntValue(new(big.Int).Rsh(x, uint(n.Int64())))
+	}
+	if !n.IsInt64() || n.Int64() > maxBigIntBits {
+		vm.throwRangeError("Maximum BigInt size exceeded")
+	}
+	s := int(n.Int64())
+	vm.newBigIntResult(x.BitLen() + s)
+	vm.chargeBigIntWork(float64(bigIntWords(x) + s/64))
+	return bigIntValue(new(big.Int).Lsh(x, uint(s)))
+}
+
+// bigIntPow is x ** y.
+func (vm *VM) bigIntPow(x, y *big.Int) Value {
+	if y.Sign() < 0 {
+		vm.throwRangeError("undefined must be positive") // V8's wording
+	}
+	switch {
+	case y.Sign() == 0:
+		return smallBigInts[1]
+	case x.Sign() == 0 || x.Cmp(smallBigInts[1].bigint()) == 0:
+		return bigIntValue(x)
+	case x.CmpAbs(smallBigInts[1].bigint()) == 0: // -1
+		if y.Bit(0) == 0 {
+			return smallBigInts[1]
+		}
+		return bigIntValue(x)
+	}
+	if !y.IsInt64() || y.Int64() > maxBigIntBits {
+		vm.throwRangeError("Maximum BigInt size exceeded")
+	}
+	e := y.Int64()
+	nbits := int64(x.BitLen()-1)*e + 1 // at least this many
+	if nbits > maxBigIntBits {
+		vm.throwRangeError("Maximum BigInt size exceeded")
+	}
+	upper := min(int64(x.BitLen())*e, maxBigIntBits)
+	vm.chargeAhead(bigIntBytes(int(upper)))
+	words := int(upper+63) / 64
+	vm.chargeBigIntWork(mulWork(words, words) * 1.5)
+	return bigIntValue(new(big.Int).Exp(x, y, nil))
+}
+
+// bigIntUnary applies unary minus, ~, ++ or -- to a BigInt.
+func (vm *VM) bigIntUnary(op Op, v Value) Value {
+	x := v.bigint()
+	vm.newBigIntResult(x.BitLen() + 1)
+	vm.chargeBigIntWork(float64(bigIntWords(x)))
+	r := new(big.Int)
+	switch op {
+	case OpNeg:
+		if x.Sign() == 0 {
+			return v
+		}
+		r.Neg(x)
+	case OpBitNot:
+		r.Not(x)
+	case OpInc:
+		r.Add(x, smallBigInts[1].bigint())
+	case OpDec:
+		r.Sub(x, smallBigInts[1].bigint())
+	}
+	return bigIntValue(r)
+}
+
+// toNumeric is ToNumeric: a primitive BigInt, or a number.
+func (vm *VM) toNumeric(v Value) Value {
+	switch v.kind {
+	case KindNumber, KindBigInt:
+		return v
+	case KindObject:
+		p := vm.ToPrimitive(v, hintNumber)
+		if p.kind == KindBigInt {
+			return p
+		}
+		return Number(vm.ToNumber(p))
+	}
+	return Number(vm.ToNumber(v))
+}
+
+// numericBinary is a binary arithmetic or bitwise operator (not +) when an operand is not a
+// number: both operands become numerics; two BigInts compute a BigInt, mixed kinds throw.
+func (vm *VM) numericBinary(op Op, a, b Value) Value {
+	x, y := vm.toNumeric(a), vm.toNumeric(b)
+	if x.kind == KindBigInt || y.kind == KindBigInt {
+		if x.kind != y.kind {
+			vm.throwTypeError("Cannot mix BigInt and other types, use explicit conversions")
+		}
+		return vm.bigIntBinary(op, x, y)
+	}
+	return numberBinary(op, x.num, y.num)
+}
+
+// numberBinary applies a binary operator other than + to two numbers.
+func numberBinary(op Op, x, y float64) Value {
+	var r float64
+	switch op {
+	case OpSub:
+		r = x - y
+	case OpMul:
+		r = x * y
+	case OpDiv:
+		r = x / y
+	case OpMod:
+		r = jsMod(x, y)
+	case OpExp:
+		r = jsPow(x, y)
+	case OpAdd:
+		r = x + y
+	default:
+		i, u := toInt32(x), uint32(toInt32(y))
+		switch op {
+		case OpBitAnd:
+			r = float64(i & int32(u))
+		case OpBitOr:
+			r = float64(i | int32(u))
+		case OpBitXor:
+			r = float64(i ^ int32(u))
+		case OpShl:
+			r = float64(i << (u & 31))
+		case OpShr:
+			r = float64(i >> (u & 31))
+		case OpUShr:
+			r = float64(uint32(i) >> (u & 31))
+		}
+	}
+	return Number(r)
+}
+
+// numericUnary is unary minus, ~, ++ or -- of a value that is not a number.
+func (vm *VM) numericUnary(op Op, v Value) Value {
+	x := vm.toNumeric(v)
+	if x.kind == KindBigInt {
+		return vm.bigIntUnary(op, x)
+	}
+	switch op {
+	case OpNeg:
+		return Number(-x.num)
+	case OpBitNot:
+		return Number(float64(^toInt32(x.num)))
+	case OpInc:
+		return Number(x.num + 1)
+	}
+	return Number(x.num - 1)
+}
+
+// bigIntToString is the text of a BigInt in a radix from 2 to 36 (lowercase digits).
+func (vm *VM) bigIntToString(b *big.Int, radix int) *jsString {
+	n := b.BitLen()
+	if n > 64 {
+		// the text's length is bounded by the string cap, checked before it is made
+		digits := float64(n) / math.Log2(float64(radix))
+		if digits+1 > maxStringLength {
+			vm.throwRangeError("Invalid string length")
+		}
+		w := bigIntWords(b)
+		vm.chargeBigIntWork(mulWork(w, w) * 2)
+	}
+	return vm.chargeString(newStringFromGo(b.Text(radix)))
+}
+
+// stringToBigInt is StringToBigInt: the BigInt a string's text denotes (decimal, 0x, 0o,
+// 0b; surrounding white space; no sign with a prefix; empty text is 0n), ok false when none.
+func stringToBigInt(s *jsString) (*big.Int, bool) {
+	t := strings.TrimFunc(s.String(), isJSSpace)
+	if t == "" {
+		return new(big.Int), true
+	}
+	base := 10
+	if len(t) > 2 && t[0] == '0' {
+		switch t[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
+		if base != 10 {
+			t = t[2:]
+		}
+	}
+	if base == 10 && (t[0] == '+' || t[0] == '-') {
+		if len(t) == 1 || t[1] == '+' || t[1] == '-' {
+			return nil, false
+		}
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if (c == '+' || c == '-') && i == 0 && base == 10 {
+			continue
+		}
+		if digitValue(c) >= base {
+			return nil, false
+		}
+	}
+	if len(t)*bits.Len(uint(base-1)) > maxBigIntBits+8 {
+		return nil, false
+	}
+	r, ok := new(big.Int).SetString(t, base)
+	return r, ok
+}
+
+// digitValue is the value of an ASCII digit or letter (36 for anything else).
+func digitValue(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10
+	}
+	return 36
+}
+
+// parseBigIntLiteral parses the text of a BigInt literal (123n, 0x1fn, 0o7n, 0b1n, with
+// separators) into its decimal digits.
+func parseBigIntLiteral(raw []byte) (string, bool) {
+	s := strings.ReplaceAll(strings.TrimSuffix(string(raw), "n"), "_", "")
+	base := 10
+	if len(s) > 1 && s[0] == '0' {
+		switch s[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		default:
+			return "", false // legacy octal and leading zeros are not BigInt literals
+		}
+		s = s[2:]
+	}
+	b, ok := new(big.Int).SetString(s, base)
+	if !ok {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// numberToBigInt is NumberToBigInt: a RangeError unless f is an integer.
+func (vm *VM) numberToBigInt(f float64) Value {
+	if f != math.Trunc(f) || math.IsInf(f, 0) {
+		vm.throwRangeError("The number %s cannot be converted to a BigInt because it is not an integer", numberToString(f))
+	}
+	if f >= math.MinInt64 && f < math.MaxInt64 {
+		return bigIntFromInt64(int64(f))
+	}
+	b, _ := new(big.Float).SetFloat64(f).Int(nil)
+	return bigIntValue(b)
+}
+
+// ToBigInt is the ECMAScript ToBigInt: BigInts, booleans and strings convert; numbers,
+// undefined, null and symbols throw a TypeError, unparsable text a SyntaxError.
+func (vm *VM) ToBigInt(v Value) Value {
+	p := vm.ToPrimitive(v, hintNumber)
+	switch p.kind {
+	case KindBigInt:
+		return p
+	case KindBool:
+		return bigIntFromInt64(int64(p.num))
+	case KindString:
+		b, ok := stringToBigInt(p.str())
+		if !ok {
+			vm.throwSyntaxError("Cannot convert %s to a BigInt", p.str().String())
+		}
+		return bigIntValue(b)
+	case KindNumber:
+		vm.throwTypeError("Cannot convert %s to a BigInt", numberToString(p.num))
+	case KindSymbol:
+		vm.throwTypeError("Cannot convert %s to a BigInt", p.sym().descriptiveString())
+	}
+	vm.throwTypeError("Cannot convert %s to a BigInt", p.kind)
+	return undefinedValue
+}
+
+// ToBigInt64 is the ECMAScript ToBigInt64: ToBigInt modulo 2^64 as a signed integer.
+func (vm *VM) ToBigInt64(v Value) int64 { return int64(bigIntLow64(vm.ToBigInt(v).bigint())) }
+
+// ToBigUint64 is the ECMAScript ToBigUint64: ToBigInt modulo 2^64.
+func (vm *VM) ToBigUint64(v Value) uint64 { return bigIntLow64(vm.ToBigInt(v).bigint()) }
+
+// bigIntLow64 is b modulo 2^64 (two's complement for negative b).
+func bigIntLow64(b *big.Int) uint64 {
+	var u uint64
+	if w := b.Bits(); len(w) > 0 {
+		u = uint64(w[0])
+	}
+	if b.Sign() < 0 {
+		u = -u
+	}
+	return u
+}
+
+// BigIntFromInt64 and BigIntFromUint64 make the BigInt values of 64-bit integers (for
+// typed arrays of 64-bit elements).
+func BigIntFromInt64(i int64) Value { return bigIntFromInt64(i) }
+
+// BigIntFromUint64 makes the BigInt value of u.
+func BigIntFromUint64(u uint64) Value {
+	if u <= math.MaxInt64 {
+		return bigIntFromInt64(int64(u))
+	}
+	return bigIntValue(new(big.Int).SetUint64(u))
+}
+
+// bigIntCompareNumber compares a BigInt with a number exactly: -1, 0 or 1; ok is false for
+// NaN.
+func bigIntCompareNumber(b *big.Int, f float64) (int, bool) {
+	switch {
+	case f != f:
+		return 0, false
+	case math.IsInf(f, 1):
+		return -1, true
+	case math.IsInf(f, -1):
+		return 1, true
+	}
+	return new(big.Float).SetInt(b).Cmp(big.NewFloat(f)), true
+}
+
+// bigIntEqualsNumber reports whether a BigInt and a number are the same mathematical value.
+func bigIntEqualsNumber(b *big.Int, f float64) bool {
+	c, ok := bigIntCompareNumber(b, f)
+	return ok && c == 0
+}
+
+// bigIntLess is IsLessThan(a, b) for primitives of which one at least is a BigInt; undef is
+// set when the comparison is undefined (NaN, or text that is no BigInt).
+func (vm *VM) bigIntLess(a, b Value) (lt, undef bool) {
+	if a.kind == KindString {
+		x, ok := stringToBigInt(a.str())
+		if !ok {
+			return false, true
+		}
+		a = bigIntValue(x)
+	}
+	if b.kind == KindString {
+		y, ok := stringToBigInt(b.str())
+		if !ok {
+			return false, true
+		}
+		b = bigIntValue(y)
+	}
+	switch {
+	case a.kind == KindBigInt && b.kind == KindBigInt:
+		return a.bigint().Cmp(b.bigint()) < 0, false
+	case a.kind == KindBigInt:
+		c, ok := bigIntCompareNumber(a.bigint(), vm.ToNumber(b))
+		return ok && c < 0, !ok
+	default:
+		c, ok := bigIntCompareNumber(b.bigint(), vm.ToNumber(a))
+		return ok && c > 0, !ok
+	}
+}
+
+// parseHexBigInt parses the snapshot form of a BigInt: hexadecimal digits, "-" first when
+// negative, no larger than maxBigIntBits.
+func parseHexBigInt(s string) (*big.Int, bool) {
+	t := strings.TrimPrefix(s, "-")
+	if t == "" || len(t) > maxBigIntBits/4+1 {
+		return nil, false
+	}
+	for i := 0; i < len(t); i++ {
+		if digitValue(t[i]) >= 16 {
+			return nil, false
+		}
+	}
+	return new(big.Int).SetString(s, 16)
+}
