@@ -23,6 +23,7 @@ var selectedBuiltins = []string{
 	"AsyncGeneratorFunction", "parseInt", "parseFloat", "isNaN", "isFinite",
 	"encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI", "global",
 	"undefined", "NaN", "Infinity", "structuredClone",
+	"BigInt",
 }
 
 // excludedDirs are test directories (relative to the test262 root) of things the
@@ -61,7 +62,6 @@ var excludedFeatures = map[string]string{
 	"immutable-arraybuffer":  "ArrayBuffer is not in the language",
 	"align-detached-buffer-semantics-with-web-reality": "ArrayBuffer is not in the language",
 	"SharedArrayBuffer":                    "SharedArrayBuffer is not in the language",
-	"BigInt":                               "BigInt is not in the language",
 	"WeakRef":                              "WeakRef is not in the language",
 	"FinalizationRegistry":                 "FinalizationRegistry is not in the language",
 	"host-gc-required":                     "needs a host garbage-collection hook",
@@ -103,7 +103,6 @@ var excludedFeaturePrefixes = []struct{ prefix, reason string }{
 var absentFeatures = []struct{ errorName, prefix, reason string }{
 	{"UnsupportedSyntax", "eval is not supported", "eval"},
 	{"UnsupportedSyntax", "the Function constructor is not supported", "the Function constructor"},
-	{"UnsupportedSyntax", "BigInt literals are not supported", "BigInt"},
 	{"UnsupportedSyntax", "the RegExp v flag is not supported", "the RegExp v flag"},
 	{"EvalError", "the Function constructor is not supported", "the Function constructor"},
 	{"ReferenceError", "eval is not defined", "eval"},
