@@ -1,9 +1,6 @@
 package interp
 
-import (
-	"math"
-	"math/big"
-)
+import "math/big"
 
 // The BigInt global: the conversion function (callable, not constructible), BigInt.asIntN and
 // BigInt.asUintN, and BigInt.prototype (toString, toLocaleString, valueOf).
@@ -115,10 +112,15 @@ func bigIntProtoToString(vm *VM, c NativeCall) Value {
 	return stringValue(vm.bigIntToString(b.bigint(), radix))
 }
 
-// bigIntToLocaleString is BigInt.prototype.toLocaleString: the decimal text grouped as
-// Number's en-US format groups integers.
+// bigIntToLocaleString is BigInt.prototype.toLocaleString(locales, options): a safe integer
+// formats as Number.prototype.toLocaleString formats it (exactly); larger values are their
+// decimal text grouped by three with the locale's separator.
 func bigIntToLocaleString(vm *VM, c NativeCall) Value {
 	b := thisBigIntValue(vm, c.This, "BigInt.prototype.toLocaleString").bigint()
+	f := vm.resolveLocaleFormat(c.Arg(0), c.Arg(1))
+	if b.IsInt64() && b.Int64() > -1<<53 && b.Int64() < 1<<53 {
+		return vm.String(f.format(float64(b.Int64())))
+	}
 	s := vm.bigIntToString(b, 10).String()
 	neg := s[0] == '-'
 	if neg {
@@ -129,8 +131,8 @@ func bigIntToLocaleString(vm *VM, c NativeCall) Value {
 		out = append(out, '-')
 	}
 	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
+		if i > 0 && (len(s)-i)%3 == 0 && f.grouping {
+			out = append(out, f.group...)
 		}
 		out = append(out, s[i])
 	}
@@ -149,9 +151,6 @@ func bigIntToNumber(b *big.Int) float64 {
 			return float64(i)
 		}
 	}
-	f, _ := new(big.Float).SetInt(b).Float64()
-	if math.IsInf(f, 0) {
-		return f
-	}
+	f, _ := new(big.Float).SetInt(b).Float64() // nearest, ties to even; ±Inf beyond the range
 	return f
 }

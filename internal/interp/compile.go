@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"unicode/utf16"
 
 	"github.com/tdewolff/parse/v2/js"
@@ -368,11 +367,7 @@ func (f *FuncCode) buildConstValues() {
 			continue
 		}
 		if k.Kind == constBigInt {
-			b, _ := new(big.Int).SetString(string(utf16.Decode(k.Str)), 10)
-			if b == nil {
-				b = new(big.Int) // a corrupt constant; decoding validates digits
-			}
-			f.vals[i] = bigIntValue(b)
+			f.vals[i] = bigIntValue(parseDecimal(string(utf16.Decode(k.Str))))
 			continue
 		}
 		s := newUTF16(k.Str)

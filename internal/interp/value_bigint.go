@@ -383,8 +383,43 @@ func stringToBigInt(s *jsString) (*big.Int, bool) {
 	if len(t)*bits.Len(uint(base-1)) > maxBigIntBits+8 {
 		return nil, false
 	}
+	if base == 10 {
+		return parseDecimal(t), true
+	}
 	r, ok := new(big.Int).SetString(t, base)
 	return r, ok
+}
+
+// parseDecimal parses validated decimal text (an optional sign, then digits). math/big reads
+// decimal text in quadratic time; long text is split in halves and joined with one
+// multiplication by a power of ten, which keeps a few million digits to a fraction of a second.
+func parseDecimal(s string) *big.Int {
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	r := parseDigits(s)
+	if neg {
+		r.Neg(r)
+	}
+	return r
+}
+
+// parseDigits parses decimal digits, splitting long text (see parseDecimal).
+func parseDigits(s string) *big.Int {
+	const direct = 4096
+	if len(s) <= direct {
+		r, ok := new(big.Int).SetString(s, 10)
+		if !ok {
+			return new(big.Int)
+		}
+		return r
+	}
+	n := len(s) / 2
+	hi, lo := parseDigits(s[:len(s)-n]), parseDigits(s[len(s)-n:])
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+	return hi.Mul(hi, p).Add(hi, lo)
 }
 
 // digitValue is the value of an ASCII digit or letter (36 for anything else).
@@ -417,6 +452,14 @@ func parseBigIntLiteral(raw []byte) (string, bool) {
 			return "", false // legacy octal and leading zeros are not BigInt literals
 		}
 		s = s[2:]
+	}
+	if base == 10 {
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				return "", false
+			}
+		}
+		return s, s != ""
 	}
 	b, ok := new(big.Int).SetString(s, base)
 	if !ok {
@@ -451,6 +494,9 @@ func (vm *VM) ToBigInt(v Value) Value {
 		if !ok {
 			vm.throwSyntaxError("Cannot convert %s to a BigInt", p.str().String())
 		}
+		w := bigIntWords(b)
+		vm.newBigIntResult(b.BitLen())
+		vm.chargeBigIntWork(mulWork(w, w) * 2)
 		return bigIntValue(b)
 	case KindNumber:
 		vm.throwTypeError("Cannot convert %s to a BigInt", numberToString(p.num))
@@ -553,4 +599,15 @@ func parseHexBigInt(s string) (*big.Int, bool) {
 		}
 	}
 	return new(big.Int).SetString(s, 16)
+}
+
+// bigIntDigits reports whether u is a non-empty run of ASCII decimal digits (the form of a
+// BigInt constant).
+func bigIntDigits(u []uint16) bool {
+	for _, c := range u {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(u) > 0
 }

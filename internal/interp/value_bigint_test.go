@@ -37,6 +37,7 @@ func TestBigIntSemantics(t *testing.T) {
 		{"property key", `const o = {1n: 'a'}; o[2n] = 'b'; Object.keys(o).join() + [7, 8, 9][1n]`, "1,28"},
 		{"BigInt()", `[BigInt(1e21), BigInt(-0), BigInt(true), BigInt('  -12  '), BigInt(''), BigInt('0b101'), BigInt(' 0x1f '), BigInt(Object(3n))].join()`,
 			"1000000000000000000000,0,1,-12,0,5,31,3"},
+		{"long decimal text", `BigInt('9'.repeat(100000)) + 1n === 10n ** 100000n && BigInt('-' + '1'.repeat(9999)) === -(10n ** 9999n - 1n) / 9n`, "true"},
 		{"BigInt(1.5)", `BigInt(1.5)`, "throws RangeError"},
 		{"BigInt(NaN)", `BigInt(NaN)`, "throws RangeError"},
 		{"BigInt('1.5')", `BigInt('1.5')`, "throws SyntaxError"},
