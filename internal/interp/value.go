@@ -198,7 +198,7 @@ func (v Value) String() string {
 	case KindObject:
 		return "[object " + v.obj().className() + "]"
 	case KindBigInt:
-		return v.bigint().String() + "n"
+		return v.bigint().String() // V8's messages write BigInts without the n
 	}
 	return v.kind.String()
 }

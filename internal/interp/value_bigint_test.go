@@ -64,6 +64,17 @@ func TestBigIntSemantics(t *testing.T) {
 	})
 }
 
+// TestBigIntThrown checks that a thrown BigInt is described as node prints it.
+func TestBigIntThrown(t *testing.T) {
+	t.Parallel()
+	vm := New(Config{})
+	require.Equal(t, "throws ", evalIn(t, vm, "throw 5n"))
+	v, thrown := vm.Result()
+	require.True(t, thrown)
+	_, msg, _, _ := vm.DescribeError(v)
+	require.Equal(t, "5n", msg)
+}
+
 // TestBigIntConsole checks console output of BigInts against node's.
 func TestBigIntConsole(t *testing.T) {
 	t.Parallel()
