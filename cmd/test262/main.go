@@ -8,7 +8,7 @@
 // step budget and a wall-clock timeout, in parallel, and prints pass/fail/skip counts per
 // directory (the first two path levels under test/) and in total. Tests of what the
 // language leaves out on purpose (eval, with, modules, Proxy, Reflect, typed arrays,
-// Atomics, BigInt, Temporal, Intl, WeakRef, ...) are skipped by feature tag, flag or
+// Atomics, Temporal, Intl, WeakRef, ...) are skipped by feature tag, flag or
 // directory, with the reason in the JSON summary. With -expect it reports tests whose
 // outcome differs from the expectations file (cmd/test262/expectations.txt) and exits
 // non-zero on unexpected failures; -update-expect rewrites the file from the run.

@@ -258,6 +258,9 @@ func (vm *VM) DescribeError(v Value) (name, message string, line, column int) {
 		line, column = ex.lastThrowLine, ex.lastThrowColumn
 	}
 	o := v.asObject()
+	if v.kind == KindBigInt {
+		return "", vm.safeString(v) + "n", line, column // as node prints it: Uncaught 5n
+	}
 	if o == nil {
 		return "", vm.safeString(v), line, column
 	}

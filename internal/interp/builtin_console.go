@@ -268,11 +268,16 @@ func (vm *VM) formatVerb(verb byte, a Value) string {
 			return vm.inspect(a, 0)
 		case KindSymbol:
 			return a.sym().descriptiveString()
+		case KindBigInt:
+			return vm.ToGoString(a) + "n"
 		}
 		return vm.ToGoString(a)
 	case 'd', 'i':
 		if a.kind == KindObject {
 			return "NaN"
+		}
+		if a.kind == KindBigInt {
+			return vm.ToGoString(a) + "n"
 		}
 		n := vm.ToNumber(a)
 		if verb == 'i' {
@@ -426,6 +431,8 @@ func (in *inspector) format(v Value, level int, top bool) string {
 		return quoteJS(v.str().String())
 	case KindSymbol:
 		return v.sym().descriptiveString()
+	case KindBigInt:
+		return in.vm.bigIntToString(v.bigint(), 10).String() + "n"
 	}
 	o := v.obj()
 	for o.class == ClassProxy { // node shows the target of a proxy
@@ -527,7 +534,8 @@ func (in *inspector) formatObject(o *Object, level int) string {
 		if len(keys) == 0 {
 			return base
 		}
-	case o.class == ClassBoolean || o.class == ClassNumber || o.class == ClassString || o.class == ClassSymbol:
+	case o.class == ClassBoolean || o.class == ClassNumber || o.class == ClassString || o.class == ClassSymbol ||
+		o.class == ClassBigInt:
 		pv := o.slots.(Value)
 		typ := o.class.String()
 		base = "[" + typ + ": " + in.format(pv, level, false) + "]"

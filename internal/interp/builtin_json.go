@@ -90,6 +90,9 @@ type jsonSerializer struct {
 	// JSON.stringify would silently drop or empty fails instead, errors become {name, message}.
 	data bool
 	path []string // with data: the keys from the root to the value being written
+	// bigInt is set when the serializer itself threw for a BigInt (ToData returns that
+	// TypeError as the *Exception it is).
+	bigInt bool
 }
 
 // jsonStringify is JSON.stringify(value, replacer, space).
@@ -172,7 +175,7 @@ func (s *jsonSerializer) setGap(space Value) {
 // (false for undefined, functions and symbols).
 func (s *jsonSerializer) property(holder *Object, key PropertyKey, v Value) bool {
 	vm := s.vm
-	if v.kind == KindObject {
+	if v.kind == KindObject || v.kind == KindBigInt {
 		if toJSON := vm.GetV(v, strKey("toJSON")); IsCallable(toJSON) {
 			v = vm.Call(toJSON, v, key.toValue())
 		}
@@ -186,7 +189,7 @@ func (s *jsonSerializer) property(holder *Object, key PropertyKey, v Value) bool
 			v = Number(vm.ToNumber(v))
 		case ClassString:
 			v = stringValue(vm.ToString(v))
-		case ClassBoolean:
+		case ClassBoolean, ClassBigInt:
 			v = o.slots.(Value)
 		}
 	}
@@ -214,6 +217,9 @@ func (s *jsonSerializer) property(holder *Object, key PropertyKey, v Value) bool
 		} else {
 			s.b.putASCII("null")
 		}
+	case KindBigInt:
+		s.bigInt = true
+		vm.throwTypeError("Do not know how to serialize a BigInt")
 	case KindObject:
 		if v.obj().isCallable() {
 			return false
@@ -362,22 +368,28 @@ var errNotJSON = errors.New("the value has no JSON form")
 // builtin_json_data.go); root names the value in messages ("result", "input"). A value that
 // is not data, a cycle, nesting deeper than maxDepth (0: unlimited) or a value with no JSON
 // form is a *Diagnostic of kind "InvalidDataValue"; an exception thrown by a toJSON method or
-// getter is returned as one too.
+// getter is returned as one too. A BigInt without a toJSON is the TypeError JSON.stringify
+// throws ("Do not know how to serialize a BigInt"), returned as the *Exception itself so that
+// the host can throw it where the value left the program.
 func (vm *VM) ToData(v Value, maxDepth int, root string) (out []byte, err error) {
 	type hostFail struct{ msg string }
+	s := &jsonSerializer{vm: vm, maxDepth: maxDepth}
 	defer func() {
 		if r := recover(); r != nil {
 			switch e := r.(type) {
 			case hostFail:
 				err = &Diagnostic{Kind: "InvalidDataValue", Message: e.msg}
 			case *Exception:
+				if s.bigInt {
+					err = e
+					return
+				}
 				err = &Diagnostic{Kind: "InvalidDataValue", Message: "copying the value as JSON threw: " + vm.describeValue(e.Value)}
 			default:
 				panic(r)
 			}
 		}
 	}()
-	s := &jsonSerializer{vm: vm, maxDepth: maxDepth}
 	s.fail = func(msg string) { panic(hostFail{msg}) }
 	s.data, s.path = true, []string{root}
 	wrapper := vm.newPlainObject()

@@ -105,6 +105,10 @@ func collHash(v Value) uint64 {
 		return collHash64(collTagBool)
 	case KindNull:
 		return collHash64(collTagNull)
+	case KindBigInt:
+		// by value: the low word and the sign, enough to spread keys (equal values agree)
+		b := v.bigint()
+		return collHash64(bigIntLow64(b) ^ uint64(b.Sign()+1)<<62 ^ uint64(b.BitLen()))
 	}
 	return collHash64(collTagUndefined)
 }
@@ -151,6 +155,8 @@ func collSameKey(a, b Value) bool {
 		return a.ref == b.ref || collSameString(a.str(), b.str())
 	case KindSymbol, KindObject:
 		return a.ref == b.ref
+	case KindBigInt:
+		return a.ref == b.ref || a.bigint().Cmp(b.bigint()) == 0
 	}
 	return true
 }

@@ -56,7 +56,11 @@ func setupNumber(r *Realm) {
 func numberConstructor(vm *VM, c NativeCall) Value {
 	n := zeroValue
 	if len(c.Args) > 0 {
-		n = Number(vm.ToNumber(c.Args[0]))
+		if p := vm.toNumeric(c.Args[0]); p.kind == KindBigInt {
+			n = Number(bigIntToNumber(p.bigint()))
+		} else {
+			n = p
+		}
 	}
 	if c.NewTarget == nil {
 		return n

@@ -90,7 +90,7 @@ func (cl *cloner) cloneObject(o *Object) *Object {
 		cl.memo[o] = out
 		cl.copyProps(o, out)
 		return out
-	case ClassBoolean, ClassNumber, ClassString:
+	case ClassBoolean, ClassNumber, ClassString, ClassBigInt:
 		out = vm.ToObject(o.slots.(Value))
 	case ClassDate:
 		out = vm.newDate(o.slots.(*dateData).t)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unicode/utf16"
 
 	"github.com/tdewolff/parse/v2/js"
 
@@ -216,6 +217,21 @@ func goToUTF16(s string) []uint16 {
 	return u
 }
 
+// bigIntConst returns the constant-pool index of a BigInt literal (kept as decimal digits).
+func (c *compiler) bigIntConst(n js.INode) int {
+	lit, _ := n.(*js.LiteralExpr)
+	digits, ok := "", false
+	if lit != nil {
+		digits, ok = parseBigIntLiteral(lit.Data)
+	}
+	if !ok {
+		c.fail("SyntaxError", n, "Invalid or unexpected token")
+	}
+	i := len(c.fs.code.Consts)
+	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constBigInt, Str: goToUTF16(digits)})
+	return i
+}
+
 func (c *compiler) numConst(f float64) int {
 	key := math.Float64bits(f)
 	if i, ok := c.fs.nums[key]; ok {
@@ -348,6 +364,10 @@ func (f *FuncCode) buildConstValues() {
 	for i, k := range f.Consts {
 		if k.Kind == constNumber {
 			f.vals[i] = Number(k.Num)
+			continue
+		}
+		if k.Kind == constBigInt {
+			f.vals[i] = bigIntValue(parseDecimal(string(utf16.Decode(k.Str))))
 			continue
 		}
 		s := newUTF16(k.Str)

@@ -149,7 +149,8 @@ func (c *compiler) literal(n *js.LiteralExpr) {
 		if js.IsNumeric(n.TokenType) {
 			f, ok := parseNumericLiteral(n.Data)
 			if !ok {
-				c.unsupported(n, "BigInt literals")
+				c.emit(OpConst, c.bigIntConst(n), 0)
+				return
 			}
 			c.emitNumber(f)
 			return
@@ -190,7 +191,7 @@ func (c *compiler) propertyKeyName(p *js.PropertyName) (string, bool) {
 	case js.IsNumeric(lit.TokenType):
 		f, ok := parseNumericLiteral(lit.Data)
 		if !ok {
-			c.unsupported(&lit, "BigInt literals")
+			return c.fs.code.Consts[c.bigIntConst(&lit)].GoString(), true
 		}
 		return numberToString(f), true
 	}

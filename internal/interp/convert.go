@@ -18,6 +18,8 @@ func ToBoolean(v Value) bool {
 		return v.str().Len() > 0
 	case KindSymbol, KindObject:
 		return true
+	case KindBigInt:
+		return v.bigint().Sign() != 0
 	}
 	return false
 }
@@ -80,6 +82,8 @@ func (vm *VM) ToNumber(v Value) float64 {
 		return stringToNumber(v.str())
 	case KindSymbol:
 		vm.throwTypeError("Cannot convert a Symbol value to a number")
+	case KindBigInt:
+		vm.throwTypeError("Cannot convert a BigInt value to a number")
 	case KindObject:
 		return vm.ToNumber(vm.ToPrimitive(v, hintNumber))
 	}
@@ -108,6 +112,8 @@ func (vm *VM) ToString(v Value) *jsString {
 		return strFalse
 	case KindSymbol:
 		vm.throwTypeError("Cannot convert a Symbol value to a string")
+	case KindBigInt:
+		return vm.bigIntToString(v.bigint(), 10)
 	case KindObject:
 		return vm.ToString(vm.ToPrimitive(v, hintString))
 	}
@@ -174,6 +180,8 @@ func (vm *VM) wrapPrimitive(v Value) *Object {
 		o = vm.newObject(vm.realm.Intrinsic("String.prototype"), ClassString)
 	case KindSymbol:
 		o = vm.newObject(vm.realm.Intrinsic("Symbol.prototype"), ClassSymbol)
+	case KindBigInt:
+		o = vm.newObject(vm.realm.Intrinsic("BigInt.prototype"), ClassBigInt)
 	default:
 		panic("interp: wrapPrimitive of " + v.kind.String())
 	}

@@ -54,6 +54,7 @@ const (
 	ClassArrayBuffer                  // ArrayBuffer: slots is an *arrayBuffer
 	ClassTypedArray                   // integer-indexed exotic object: slots is a *typedArray
 	ClassDataView                     // DataView: slots is a *dataView
+	ClassBigInt                       // BigInt wrapper: slots is a Value (the BigInt)
 )
 
 var classNames = [...]string{
@@ -63,7 +64,7 @@ var classNames = [...]string{
 	ClassSet: "Set", ClassWeakMap: "WeakMap", ClassWeakSet: "WeakSet", ClassPromise: "Promise",
 	ClassIterator: "Iterator", ClassURL: "URL", ClassURLSearchParams: "URLSearchParams",
 	ClassOther: "Object", ClassProxy: "Proxy", ClassArrayBuffer: "ArrayBuffer", ClassTypedArray: "TypedArray",
-	ClassDataView: "DataView",
+	ClassDataView: "DataView", ClassBigInt: "BigInt",
 }
 
 // String returns the class name ("Array").

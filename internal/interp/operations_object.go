@@ -61,6 +61,8 @@ func (vm *VM) GetV(v Value, key PropertyKey) Value {
 		return vm.getFrom(vm.realm.Intrinsic("Boolean.prototype"), key, v)
 	case KindSymbol:
 		return vm.getFrom(vm.realm.Intrinsic("Symbol.prototype"), key, v)
+	case KindBigInt:
+		return vm.getFrom(vm.realm.Intrinsic("BigInt.prototype"), key, v)
 	}
 	vm.throwTypeError("Cannot read properties of %s (reading '%s')", v.kind, key)
 	return undefinedValue

@@ -27,7 +27,8 @@ import (
 // zigzag varint (binInt) or eight bytes (binFloat); and for the tagged values of the heap
 // codec one token each instead of a small object: binObjRef {"#":id}, binNodeRef {"@":id},
 // binSym {"y":id} (an id as a uvarint), binUndefined, binHole, binNaN, binInf, binNegInf,
-// binNegZero, binWellKnown (followed by the name as a string token). binBytes is a uvarint
+// binNegZero, binWellKnown (followed by the name as a string token), binBigInt (followed by
+// the value's hexadecimal text, "-" first when negative, as a string token). binBytes is a uvarint
 // length and raw bytes: the program's source (as its quoted JSON text) and the compiled code
 // (itself a format-2 document, of snapshot_code.go's members, base64 strings as binBytes).
 //
@@ -63,6 +64,7 @@ const (
 	// Minor version 1 (snapshot_bin_program.go): object entries of the common shapes.
 	binArrayObj = 0x15 // an array value follows: {"c":"Array","el":[...]}
 	binPlainObj = 0x16 // an array value follows: {"pr":[...]}
+	binBigInt   = 0x17 // a string token follows: the BigInt in hexadecimal ({"bi":"-1f"})
 	binSmall    = 0x80 // binSmall|n: the integer n, 0 <= n < 128
 )
 
@@ -86,7 +88,7 @@ var binPeek = func() (t [256]byte) {
 	t[binFloat] = '0'
 	t[binString] = '"'
 	t[binBytes] = '"'
-	for _, c := range []byte{binObjRef, binNodeRef, binSym, binUndefined, binHole, binNaN, binInf, binNegInf, binNegZero, binWellKnown, binArrayObj, binPlainObj} {
+	for _, c := range []byte{binObjRef, binNodeRef, binSym, binUndefined, binHole, binNaN, binInf, binNegInf, binNegZero, binWellKnown, binArrayObj, binPlainObj, binBigInt} {
 		t[c] = '{' // tagged values are small objects in format 1
 	}
 	for c := binSmall; c < 256; c++ {
@@ -423,8 +425,8 @@ func (r *jsonReader) binSkip() {
 		case c == binBytes:
 			r.pos--
 			r.binBytesTok()
-		case c == binWellKnown:
-			continue // its name follows
+		case c == binWellKnown || c == binBigInt:
+			continue // its name or digits follow
 		case c == binArrayObj || c == binPlainObj:
 			continue // its elements or properties follow
 		case c >= binNull && c <= binTrue, c >= binUndefined && c <= binNegZero:

@@ -63,6 +63,9 @@ func (d *heapDecoder) binValue(r *jsonReader) Value {
 			return undefinedValue
 		}
 		return symbolValue(d.syms[id])
+	case binBigInt:
+		r.pos++
+		return d.bigInt(r)
 	case binWellKnown:
 		r.pos++
 		name := r.goString()

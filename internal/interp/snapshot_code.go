@@ -439,6 +439,9 @@ func decodeConstant(r *jsonReader) Constant {
 		switch r.key() {
 		case "bigint":
 			k = Constant{Kind: constBigInt, Str: r.utf16Units()}
+			if !bigIntDigits(k.Str) {
+				r.fail("bad BigInt constant")
+			}
 		case "number":
 			switch s := r.goString(); s {
 			case "NaN":

@@ -93,6 +93,8 @@ func (d *heapDecoder) value(r *jsonReader) Value {
 				return undefinedValue
 			}
 			v = symbolValue(s)
+		case "bi":
+			v = d.bigInt(r)
 		case "n":
 			switch s := r.goString(); s {
 			case "NaN":
@@ -168,4 +170,16 @@ func (r *jsonReader) tagRef(tag byte) (int, bool) {
 	}
 	r.pos = i + 1
 	return id, true
+}
+
+// bigInt reads the hexadecimal text of a BigInt ({"bi": text} or binBigInt's string token).
+func (d *heapDecoder) bigInt(r *jsonReader) Value {
+	s := r.goString()
+	b, ok := parseHexBigInt(s)
+	if !ok {
+		r.fail("bad BigInt %q", s)
+		return undefinedValue
+	}
+	d.vm.allocated += bigIntBytes(b.BitLen())
+	return bigIntValue(b)
 }

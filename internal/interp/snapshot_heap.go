@@ -33,7 +33,8 @@ import (
 // Values are JSON: finite numbers (except -0) as numbers, strings as strings (lone surrogates
 // as \u escapes), booleans, null, and tagged objects for the rest: {"u":1} undefined,
 // {"n":"NaN"|"Infinity"|"-Infinity"|"-0"}, {"#":id} object, {"y":id} symbol, {"w":"iterator"}
-// well-known symbol, {"h":1} array hole, and {"@":id} for a shared record (node).
+// well-known symbol, {"h":1} array hole, {"bi":"-1f"} a BigInt (hexadecimal), and {"@":id}
+// for a shared record (node).
 //
 // Decoding allocates every object up front (from the count "n"), and each record when the
 // reading reaches it or something refers to it, then fills them in, so references may point

@@ -493,7 +493,7 @@ func (d *heapDecoder) validateObject(r *jsonReader, o *Object) {
 	if o.class != ClassArray && len(o.elems) > 0 {
 		r.fail("elements on a non-array")
 	}
-	isWrapper := o.class >= ClassBoolean && o.class <= ClassSymbol
+	isWrapper := o.class >= ClassBoolean && o.class <= ClassSymbol || o.class == ClassBigInt
 	d.validateBinaryData(r, o)
 	switch s := o.slots.(type) {
 	case nil: // most objects: plain ones and arrays
@@ -506,7 +506,8 @@ func (d *heapDecoder) validateObject(r *jsonReader, o *Object) {
 	case Value:
 		if !isWrapper {
 			r.fail("primitive slot on a %s object", o.class)
-		} else if s.kind != wrapperKinds[o.class-ClassBoolean] {
+		} else if o.class == ClassBigInt && s.kind != KindBigInt ||
+			o.class != ClassBigInt && s.kind != wrapperKinds[o.class-ClassBoolean] {
 			r.fail("%s object without its primitive value", o.class)
 		}
 	default:

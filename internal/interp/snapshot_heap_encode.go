@@ -174,6 +174,8 @@ func (e *heapEncoder) value(v Value) {
 		w.comma()
 		w.buf = append(w.buf, `{"h":1}`...)
 		w.needComma = true
+	case KindBigInt:
+		e.tagged("bi", v.bigint().Text(16))
 	}
 }
 
@@ -209,6 +211,9 @@ func (e *heapEncoder) binValue(v Value) {
 		w.binUint(binObjRef, uint64(e.objectID(v.obj())))
 	case kindHole:
 		w.buf = append(w.buf, binHole)
+	case KindBigInt:
+		w.buf = append(w.buf, binBigInt)
+		w.string(v.bigint().Text(16))
 	}
 }
 

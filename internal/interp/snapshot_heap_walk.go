@@ -54,6 +54,11 @@ func (w *heapWalker) value(v Value) {
 		if d := v.sym().description; d != nil {
 			w.string(d)
 		}
+	case KindBigInt:
+		// shared values count once (the set of strings holds their addresses too)
+		if b := v.bigint(); b.BitLen() <= 64 || w.strs.add(v.ref) {
+			w.bytes += bigIntBytes(b.BitLen())
+		}
 	}
 }
 

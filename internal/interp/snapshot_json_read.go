@@ -248,6 +248,8 @@ func knownKey(b []byte) (string, bool) {
 		return "y", true
 	case "w":
 		return "w", true
+	case "bi":
+		return "bi", true
 	case "@":
 		return "@", true
 	case "stack":

@@ -17,6 +17,7 @@ import (
 //	String  -                   *jsString
 //	Symbol  -                   *Symbol
 //	Object  -                   *Object
+//	BigInt  -                   *big.Int (immutable: never changed once in a Value)
 //
 // Numbers and booleans never allocate, a kind switch is a byte compare, and the struct is 24
 // bytes (one word for the tag, the float, and the pointer). The pointer is an unsafe.Pointer so
@@ -30,8 +31,7 @@ type Value struct {
 	ref  unsafe.Pointer
 }
 
-// Kind is the type tag of a Value: one of the ECMAScript language types (BigInt is not
-// supported).
+// Kind is the type tag of a Value: one of the ECMAScript language types.
 type Kind uint8
 
 // The kinds of Values. The zero Value is undefined.
@@ -45,6 +45,7 @@ const (
 	KindObject                // an object (functions included)
 	kindHole                  // internal: an empty slot of dense array storage; never visible to JS
 	kindAccessor              // internal: the value of an accessor Property (its accessorPair)
+	KindBigInt                // an arbitrary-precision integer (after the internal kinds: kinds are append-only)
 )
 
 // String returns the name of the kind as typeof-like lowercase text ("undefined", "object", ...).
@@ -68,6 +69,8 @@ func (k Kind) String() string {
 		return "hole"
 	case kindAccessor:
 		return "accessor"
+	case KindBigInt:
+		return "bigint"
 	}
 	return "invalid"
 }
@@ -194,6 +197,8 @@ func (v Value) String() string {
 		return v.sym().descriptiveString()
 	case KindObject:
 		return "[object " + v.obj().className() + "]"
+	case KindBigInt:
+		return v.bigint().String() // V8's messages write BigInts without the n
 	}
 	return v.kind.String()
 }
@@ -213,6 +218,8 @@ func (v Value) typeOf() string {
 		return "string"
 	case KindSymbol:
 		return "symbol"
+	case KindBigInt:
+		return "bigint"
 	case KindObject:
 		if v.obj().isCallable() {
 			return "function"
@@ -260,6 +267,8 @@ func strictEqualNonNumber(a, b Value) bool {
 		return a.num == b.num
 	case KindString:
 		return a.str().Equals(b.str())
+	case KindBigInt:
+		return a.ref == b.ref || a.bigint().Cmp(b.bigint()) == 0
 	default:
 		return a.ref == b.ref
 	}

@@ -652,7 +652,8 @@ func (vm *VM) loop(stopDepth int) Value {
 			if a.kind == KindNumber && b.kind == KindNumber {
 				x, y = a.num, b.num
 			} else {
-				x, y = vm.ToNumber(a), vm.ToNumber(b)
+				stack[ex.sp-1] = vm.numericBinary(in.Op, a, b)
+				break
 			}
 			var r float64
 			switch in.Op {
@@ -671,7 +672,11 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			x, y := vm.ToInt32(a), vm.ToUint32(b)
+			if a.kind != KindNumber || b.kind != KindNumber {
+				stack[ex.sp-1] = vm.numericBinary(in.Op, a, b)
+				break
+			}
+			x, y := toInt32(a.num), uint32(toInt32(b.num))
 			var r float64
 			switch in.Op {
 			case OpBitAnd:
@@ -725,22 +730,42 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack[ex.sp-1] = Bool(vm.compare(in.Op, a, b))
 		case OpNeg:
 			v := stack[ex.sp-1]
-			stack[ex.sp-1] = Value{kind: KindNumber, num: -vm.toNum(v)}
+			if v.kind != KindNumber {
+				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				break
+			}
+			stack[ex.sp-1] = Value{kind: KindNumber, num: -v.num}
 		case OpPlus, OpNumeric:
 			v := stack[ex.sp-1]
 			if v.kind != KindNumber {
+				if in.Op == OpNumeric {
+					stack[ex.sp-1] = vm.toNumeric(v)
+					break
+				}
 				stack[ex.sp-1] = Value{kind: KindNumber, num: vm.ToNumber(v)}
 			}
 		case OpNot:
 			stack[ex.sp-1] = Bool(!ToBoolean(stack[ex.sp-1]))
 		case OpBitNot:
-			stack[ex.sp-1] = Value{kind: KindNumber, num: float64(^vm.ToInt32(stack[ex.sp-1]))}
+			if v := stack[ex.sp-1]; v.kind != KindNumber {
+				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				break
+			}
+			stack[ex.sp-1] = Value{kind: KindNumber, num: float64(^toInt32(stack[ex.sp-1].num))}
 		case OpTypeof:
 			stack[ex.sp-1] = asciiValue(stack[ex.sp-1].typeOf())
 		case OpInc:
-			stack[ex.sp-1] = Value{kind: KindNumber, num: vm.toNum(stack[ex.sp-1]) + 1}
+			if v := stack[ex.sp-1]; v.kind == KindNumber {
+				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num + 1}
+			} else {
+				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+			}
 		case OpDec:
-			stack[ex.sp-1] = Value{kind: KindNumber, num: vm.toNum(stack[ex.sp-1]) - 1}
+			if v := stack[ex.sp-1]; v.kind == KindNumber {
+				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num - 1}
+			} else {
+				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+			}
 		case OpToString:
 			v := stack[ex.sp-1]
 			if v.kind != KindString {
@@ -857,13 +882,6 @@ func (vm *VM) throwTDZ(name string) {
 		vm.throwReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor")
 	}
 	vm.throwReferenceError("Cannot access '%s' before initialization", name)
-}
-
-func (vm *VM) toNum(v Value) float64 {
-	if v.kind == KindNumber {
-		return v.num
-	}
-	return vm.ToNumber(v)
 }
 
 func jsMod(x, y float64) float64 {

@@ -79,6 +79,9 @@ func (vm *VM) add(a, b Value) Value {
 	if pa.kind == KindString || pb.kind == KindString {
 		return stringValue(vm.concat(vm.ToString(pa), vm.ToString(pb)))
 	}
+	if pa.kind == KindBigInt || pb.kind == KindBigInt {
+		return vm.numericBinary(OpAdd, pa, pb)
+	}
 	return Value{kind: KindNumber, num: vm.ToNumber(pa) + vm.ToNumber(pb)}
 }
 
@@ -99,6 +102,16 @@ func (vm *VM) looseEqual(a, b Value) bool {
 			return a.num == vm.ToNumber(b)
 		case a.kind == KindString && b.kind == KindNumber:
 			return vm.ToNumber(a) == b.num
+		case a.kind == KindBigInt && b.kind == KindNumber:
+			return bigIntEqualsNumber(a.bigint(), b.num)
+		case a.kind == KindNumber && b.kind == KindBigInt:
+			return bigIntEqualsNumber(b.bigint(), a.num)
+		case a.kind == KindBigInt && b.kind == KindString:
+			n, ok := stringToBigInt(b.str())
+			return ok && n.Cmp(a.bigint()) == 0
+		case a.kind == KindString && b.kind == KindBigInt:
+			a, b = b, a
+			continue
 		case a.kind == KindBool:
 			a = Number(vm.ToNumber(a))
 		case b.kind == KindBool:
@@ -123,6 +136,8 @@ func (vm *VM) compare(op Op, a, b Value) bool {
 	var lt, undef bool
 	if pa.kind == KindString && pb.kind == KindString {
 		lt = pa.str().Compare(pb.str()) < 0
+	} else if pa.kind == KindBigInt || pb.kind == KindBigInt {
+		lt, undef = vm.bigIntLess(pa, pb)
 	} else {
 		x, y := vm.ToNumber(pa), vm.ToNumber(pb)
 		if math.IsNaN(x) || math.IsNaN(y) {

@@ -64,6 +64,10 @@ func (h *host) callExtension(vm *interp.VM, id string, args []interp.Value) (int
 	syncCtx := context.WithValue(h.driveCtx, runIDKey{}, e.runID)
 	asyncCtx := context.WithValue(h.callCtx, runIDKey{}, e.runID)
 	goArgs, argErr := argsOf(vm, args)
+	var ex *interp.Exception
+	if errors.As(argErr, &ex) {
+		return interp.Undefined(), ex // a BigInt: JSON.stringify's TypeError, thrown here
+	}
 	if argErr != nil {
 		argErr = fmt.Errorf("%s: %w", name, argErr)
 	}
@@ -231,6 +235,10 @@ func argsOf(vm *interp.VM, args []interp.Value) ([]any, error) {
 			continue
 		}
 		data, err := vm.ToData(a, MaxValueDepth, fmt.Sprintf("argument %d", i+1))
+		var ex *interp.Exception
+		if errors.As(err, &ex) {
+			return nil, ex
+		}
 		if err != nil {
 			return nil, errors.New(dataErrorText(err))
 		}

@@ -35,6 +35,12 @@ func (e *Execution) finish() {
 	}
 	res := &Result{OK: true}
 	value, err := e.valueJSON(v)
+	var ex *interp.Exception
+	if errors.As(err, &ex) {
+		// a BigInt: the TypeError JSON.stringify throws, as if the program had thrown it
+		e.finishWithError(e.diagnosticFromThrown(ex.Value))
+		return
+	}
 	if err != nil {
 		e.finishWithError(&Diagnostic{Kind: KindInvalidDataValue, Message: "the program's result cannot be copied as JSON: " + dataErrorText(err)})
 		return

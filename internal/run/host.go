@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -76,6 +77,13 @@ func (h *host) CallHost(vm *interp.VM, id string, this interp.Value, args []inte
 		return interp.Undefined(), &interp.Diagnostic{Kind: string(KindToolCallLimitExceeded),
 			Message: fmt.Sprintf("the run made more than %d tool calls (maxToolCalls)", max)}
 	}
+	// The input before the promise: a BigInt in it throws JSON.stringify's TypeError at the
+	// call site, as a program that stringified its input itself would see.
+	input, inputErr := h.inputOf(vm, arg)
+	var ex *interp.Exception
+	if errors.As(inputErr, &ex) {
+		return interp.Undefined(), ex
+	}
 	// The promise first: past the cap of pending promises it throws a RangeError, and a
 	// call refused there gets no call id.
 	pid, promise := vm.NewHostPromise()
@@ -85,7 +93,6 @@ func (h *host) CallHost(vm *interp.VM, id string, this interp.Value, args []inte
 	e.calls = append(e.calls, c)
 	e.byPromise[pid] = c
 
-	input, inputErr := h.inputOf(vm, arg)
 	c.input = input
 	tool, known := e.rt.toolbox.Lookup(path)
 	c.durable = known && tool.Durable != nil
@@ -130,6 +137,10 @@ func (h *host) inputOf(vm *interp.VM, arg interp.Value) (json.RawMessage, error)
 		return json.RawMessage("{}"), nil
 	}
 	data, err := vm.ToData(arg, MaxValueDepth, "input")
+	var ex *interp.Exception
+	if errors.As(err, &ex) {
+		return nil, ex
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tool input cannot be copied as JSON: %s", dataErrorText(err))
 	}

@@ -27,7 +27,9 @@ func (c *checker) literal(n *js.LiteralExpr) {
 	case js.DecimalToken, js.IntegerToken, js.BinaryToken, js.OctalToken, js.HexadecimalToken:
 		data := string(n.Data)
 		if strings.HasSuffix(data, "n") {
-			c.unsupported(n, "BigInt literals are not supported: numbers are IEEE-754 doubles")
+			if !validBigIntLiteral(data) {
+				c.syntaxError(n, "Invalid or unexpected token")
+			}
 			return
 		}
 		if c.fn.strict && len(data) > 1 && data[0] == '0' && data[1] >= '0' && data[1] <= '9' {
@@ -184,4 +186,19 @@ func (c *checker) regexpLiteral(n *js.LiteralExpr) {
 	if _, err := jsregexp.Compile(utf16.Encode([]rune(s[1:end])), fl); err != nil {
 		c.syntaxError(n, "%s", err.Error())
 	}
+}
+
+// validBigIntLiteral reports whether the text of a numeric literal ending in n is a BigInt
+// literal: an integer without a fraction, exponent or leading zero (0n is fine; 0x, 0o and 0b
+// prefixes too).
+func validBigIntLiteral(s string) bool {
+	s = strings.TrimSuffix(s, "n")
+	if len(s) > 1 && s[0] == '0' {
+		switch s[1] {
+		case 'x', 'X', 'o', 'O', 'b', 'B':
+			return len(s) > 2
+		}
+		return false
+	}
+	return !strings.ContainsAny(s, ".eE")
 }

@@ -26,7 +26,7 @@
 //     class fields on one line, a trailing comma after a rest element).
 //  4. A checker walk (checks*.go, scope.go) reports ECMAScript early errors
 //     as KindParseError and unsupported features (with, modules, import(),
-//     import.meta, eval, the Function constructor, BigInt literals) as
+//     import.meta, eval, the Function constructor) as
 //     KindUnsupportedSyntax, each at the offending node's position.
 //
 // Every error returned by Parse is an *Error.

@@ -20,7 +20,7 @@ var fuzzSeeds = []string{
 	"x = { __proto__: null, get a() { return 1 }, set a(v) {}, [k]: 2, ...s, m() { return super.m() } }",
 	"let a, b; [a, ...b] = [1]; ({a, b: {c = 1} = {}} = {}); a **= 2; a ||= b && c",
 	"#!/usr/bin/env node\nreturn '😀'.length",
-	"with (o) {}", "if (x) import a from 'b'", "eval('1')", "x = import.meta.url", "x = 10n",
+	"with (o) {}", "if (x) import a from 'b'", "eval('1')", "x = import.meta.url", "x = 01n",
 	"if (x) {}; else {}", "class A { a b }", "f() = 1", "continue", "'\\01'",
 	// found by FuzzParse: the lexer read past the end after an error at "#"
 	"A0000000000000000000#",
