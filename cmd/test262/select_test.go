@@ -196,8 +196,8 @@ func TestOutsideLanguage(t *testing.T) {
 func TestHarnessSkipReason(t *testing.T) {
 	t.Parallel()
 	root := writeTree(t, map[string]string{
-		"harness/needsBigInt.js": "/*---\ndescription: x\nfeatures: [BigInt]\n---*/\nvar x = 1;\n",
-		"harness/plain.js":       "/*---\ndescription: y\nfeatures: [TypedArray]\n---*/\nvar y = 1;\n",
+		"harness/needsWeakRef.js": "/*---\ndescription: x\nfeatures: [WeakRef]\n---*/\nvar x = 1;\n",
+		"harness/plain.js":        "/*---\ndescription: y\nfeatures: [TypedArray]\n---*/\nvar y = 1;\n",
 	})
 	h := newHarness(root)
 	tests := []struct {
@@ -207,7 +207,7 @@ func TestHarnessSkipReason(t *testing.T) {
 	}{
 		{name: "no includes"},
 		{name: "harness without excluded features", includes: []string{"plain.js"}},
-		{name: "harness needing BigInt", includes: []string{"plain.js", "needsBigInt.js"}, want: "feature BigInt of harness needsBigInt.js"},
+		{name: "harness needing WeakRef", includes: []string{"plain.js", "needsWeakRef.js"}, want: "feature WeakRef of harness needsWeakRef.js"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
