@@ -245,12 +245,18 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// uvarint reads a uvarint.
+// uvarint reads a uvarint. Those of one and two bytes (object ids below 16,384) are read
+// without the general loop.
 func (r *jsonReader) uvarint() uint64 {
-	if r.pos < len(r.data) && r.data[r.pos] < 0x80 {
-		u := uint64(r.data[r.pos])
-		r.pos++
-		return u
+	data, p := r.data, r.pos
+	if p+1 < len(data) {
+		if c := data[p]; c < 0x80 {
+			r.pos = p + 1
+			return uint64(c)
+		} else if c2 := data[p+1]; c2 < 0x80 {
+			r.pos = p + 2
+			return uint64(c&0x7f) | uint64(c2)<<7
+		}
 	}
 	u, n := binary.Uvarint(r.data[min(r.pos, len(r.data)):])
 	if n <= 0 {
