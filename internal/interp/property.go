@@ -214,6 +214,10 @@ func objectOrUndefined(o *Object) Value {
 // pointers into a private copy, remove copies before it compacts, add's append reallocates.
 // The index of an object whose keys are frozen is the template's, shared too: add leaves it
 // as it is (see add) and remove copies it before it changes it.
+//
+// The keys of objects restored from a snapshot are shared by the objects of one shape (the
+// same names in the same order; see heapDecoder.binShapeKeys), exactly sized too: add's
+// append copies them, and remove copies keys of exact size before it compacts them.
 type propertyMap struct {
 	keys  []PropertyKey
 	props []Property
@@ -341,6 +345,8 @@ func (m *propertyMap) remove(key PropertyKey) {
 		if m.index != nil {
 			m.index = m.index.clone()
 		}
+	} else if len(m.keys) == cap(m.keys) {
+		m.keys = slices.Clone(m.keys) // may be shared by the objects of one shape (see below)
 	}
 	if frozenProps(m.props) {
 		m.props = slices.Clone(m.props)

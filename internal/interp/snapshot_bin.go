@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 	"unsafe"
 )
 
@@ -164,10 +165,28 @@ func (w *jsonWriter) bytes(b []byte) {
 // The reader's tokens.
 
 // binStr is an entry of the string table of the document a reader reads: its bytes are
-// data[start:end].
+// data[start:end]. (Offsets of 32 bits: the table of a large snapshot is a third the size.)
 type binStr struct {
-	start, end int
+	start, end uint32
 	kind       uint8
+}
+
+// binStrPool keeps string tables between restores (a table of n entries is 12n bytes that
+// would otherwise be allocated and zeroed for every restore).
+var binStrPool = sync.Pool{New: func() any { return new([]binStr) }}
+
+// maxPooledStrs is the entry count from which a string table is dropped rather than pooled.
+const maxPooledStrs = 1 << 20
+
+// releaseStrs returns the reader's string table to the pool; the reader must not be used
+// after.
+func (r *jsonReader) releaseStrs() {
+	if r.strs == nil || cap(r.strs) > maxPooledStrs {
+		return
+	}
+	s := r.strs[:0]
+	r.strs = nil
+	binStrPool.Put(&s)
 }
 
 // openBin starts reading the format-2 document data (which starts with binMarker): it reads
@@ -175,12 +194,21 @@ type binStr struct {
 // input: a count or length past its end fails.
 func openBin(data []byte) *jsonReader {
 	r := &jsonReader{data: data, bin: true, pos: 1}
+	if uint64(len(data)) > math.MaxUint32 {
+		r.fail("snapshot of %d bytes", len(data))
+		return r
+	}
 	n := r.uvarint()
 	if n > uint64(len(data)-r.pos) {
 		r.fail("string table of %d entries", n)
 		return r
 	}
-	strs := make([]binStr, n)
+	pooled := binStrPool.Get().(*[]binStr)
+	strs := *pooled
+	if uint64(cap(strs)) < n {
+		strs = make([]binStr, n)
+	}
+	strs = strs[:n]
 	for i := range strs {
 		h := r.uvarint()
 		kind, size := uint8(h&3), h>>2
@@ -191,13 +219,13 @@ func openBin(data []byte) *jsonReader {
 			r.fail("bad string table entry %d", i)
 			return r
 		}
-		s := binStr{start: r.pos, end: r.pos + int(size), kind: kind}
+		s := binStr{start: uint32(r.pos), end: uint32(r.pos + int(size)), kind: kind}
 		if kind == binStrASCII && !isASCII(data[s.start:s.end]) {
 			r.fail("string table entry %d is not ASCII", i)
 			return r
 		}
 		strs[i] = s
-		r.pos = s.end
+		r.pos = int(s.end)
 	}
 	r.strs = strs
 	return r
@@ -219,12 +247,18 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// uvarint reads a uvarint.
+// uvarint reads a uvarint. Those of one and two bytes (object ids below 16,384) are read
+// without the general loop.
 func (r *jsonReader) uvarint() uint64 {
-	if r.pos < len(r.data) && r.data[r.pos] < 0x80 {
-		u := uint64(r.data[r.pos])
-		r.pos++
-		return u
+	data, p := r.data, r.pos
+	if p+1 < len(data) {
+		if c := data[p]; c < 0x80 {
+			r.pos = p + 1
+			return uint64(c)
+		} else if c2 := data[p+1]; c2 < 0x80 {
+			r.pos = p + 2
+			return uint64(c&0x7f) | uint64(c2)<<7
+		}
 	}
 	u, n := binary.Uvarint(r.data[min(r.pos, len(r.data)):])
 	if n <= 0 {
@@ -533,6 +567,7 @@ func restoreBin(data []byte, cfg Config) (*VM, int, error) {
 		if d != nil {
 			d.release()
 		}
+		r.releaseStrs()
 		return nil, 0, err
 	}
 	r.beginObject()
@@ -597,7 +632,8 @@ func restoreBin(data []byte, cfg Config) (*VM, int, error) {
 	if !haveX {
 		return fail(fmt.Errorf("restore: missing sections: %w", ErrSnapshotCorrupt))
 	}
-	d.release()
+	d.release() // before the string table: the decoder's reader shares it
+	r.releaseStrs()
 	return vm, r.pos, nil
 }
 

@@ -24,12 +24,12 @@ func (d *heapDecoder) binValue(r *jsonReader) Value {
 		return stringValue(d.binStr(r))
 	case binObjRef:
 		r.pos++
-		id, ok := r.binID(len(d.objs))
-		if !ok || d.objs[id] == nil {
+		id, ok := r.binID(d.nObjs)
+		if !ok {
 			r.fail("bad object id")
 			return undefinedValue
 		}
-		return objectValue(d.objs[id])
+		return objectValue(d.objAt(id))
 	case binInt, binFloat:
 		return Number(r.binFloatTok())
 	case binNull:
@@ -140,6 +140,11 @@ func (d *heapDecoder) binKey(r *jsonReader) string {
 	if i < 0 {
 		return ""
 	}
+	return d.binKeyAt(r, i)
+}
+
+// binKeyAt is the property name of entry i of the string table.
+func (d *heapDecoder) binKeyAt(r *jsonReader, i int) string {
 	if len(d.binKeys) < len(r.strs) {
 		d.binKeys = growClear(d.binKeys, len(r.strs))
 	}
@@ -187,13 +192,16 @@ func (d *heapDecoder) binValueList(r *jsonReader) []Value {
 }
 
 // binFreshProps is readProps in format 2 for an object without properties yet (every
-// object entry): [key, value] or [key, value, flags] or [key, getter, setter, flags], each
-// into the property slab.
+// object entry): [key, value] or [key, value, flags] or [key, getter, setter, flags]. The
+// values and attributes go into the property slab; the keys are the object's shape's
+// (binShapeKeys).
 func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 	if !r.binExpect(binArray) {
 		return
 	}
 	data := r.data
+	idx, keys := d.shapeIdx[:0], d.shapeKeys[:0]
+	shareable := true
 	n := 0 // properties written to the slab
 	for {
 		if r.pos >= len(data) {
@@ -212,7 +220,12 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 		r.pos++
 		var key PropertyKey
 		if r.pos < len(data) && data[r.pos] == binString {
-			key = strKey(d.binKey(r))
+			i := r.binStringIndex()
+			if i < 0 {
+				return
+			}
+			key = strKey(d.binKeyAt(r, i))
+			idx = appendShapeIndex(idx, i)
 		} else {
 			v := d.binValue(r)
 			if v.kind != KindSymbol {
@@ -220,6 +233,7 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 				return
 			}
 			key = symKey(v.sym())
+			shareable = false
 		}
 		a := d.binValue(r)
 		p := Property{value: a, flags: propDefault}
@@ -246,12 +260,18 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 			return
 		}
 		d.vm.allocated += propertySize
-		if !d.putFreshProp(r, key, &p, n) {
-			return
-		}
+		d.putBinProp(r, &p, n)
+		keys = append(keys, key)
 		n++
 	}
-	d.endFreshProps(r, o, n)
+	d.shapeIdx, d.shapeKeys = idx, keys[:0]
+	if n == 0 {
+		return
+	}
+	o.props.keys = d.binShapeKeys(r, idx, keys, shareable && n <= maxShapeKeys)
+	if o.props.keys != nil {
+		o.props.props = d.lastBinProps(n)
+	}
 }
 
 // binStringIndex is binEntryIndex with a fast path for an index of one or two bytes (a

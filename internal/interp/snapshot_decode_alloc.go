@@ -30,7 +30,6 @@ const maxPooledKeys = 4096
 // cleared so that the pool does not keep it alive; the interned property names (immutable
 // Go strings) are kept.
 func (d *heapDecoder) release() {
-	clear(d.objs)
 	clear(d.nodes)
 	clear(d.syms)
 	clear(d.nodeDecode)
@@ -50,7 +49,7 @@ func (d *heapDecoder) release() {
 	}
 	// reset field by field: the caches are too large to copy through a struct literal
 	d.vm = nil
-	d.objs, d.isIntr, d.intr, d.counted = d.objs[:0], d.isIntr[:0], d.intr[:0], false
+	d.pool, d.objIntr, d.nObjs, d.intr, d.counted = nil, d.objIntr[:0], 0, d.intr[:0], false
 	d.nodes, d.nodeDecode = d.nodes[:0], d.nodeDecode[:0]
 	d.nodeReader = jsonReader{}
 	d.scanning, d.lastNodeAt, d.ahead, d.aheadOK, d.aheadDone = false, 0, 0, false, false
@@ -62,6 +61,13 @@ func (d *heapDecoder) release() {
 	d.envSlab, d.closSlab = nil, nil
 	d.unitBuf = d.unitBuf[:0]
 	d.longStrs, d.longUnits = nil, nil
+	d.binProps, d.keySlab = binPropSlab{}, nil
+	clear(d.shapeKeys[:cap(d.shapeKeys)]) // the scratch keys keep no symbols alive
+	if len(d.shapes) > maxPooledShapes {
+		d.shapes = nil
+	} else {
+		clear(d.shapes) // its keys are the decoded heap's
+	}
 	clear(d.binStrs)
 	clear(d.binKeys)
 	d.binStrs, d.binKeys = d.binStrs[:0], d.binKeys[:0]

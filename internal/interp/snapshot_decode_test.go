@@ -386,8 +386,8 @@ func TestDecodeReferences(t *testing.T) {
 			t.Parallel()
 			d := New(Config{}).newHeapDecoder()
 			defer d.release()
-			objs := []Object{{}, {}}
-			d.objs = []*Object{&objs[0], &objs[1]}
+			d.pool, d.objIntr, d.nObjs = make([]Object, 2), make([]uint32, 2), 2
+			objs := d.pool
 			d.nodes = []slotCodec{&envRecord{}}
 			r := &jsonReader{data: []byte(tt.json + "]")}
 			v := d.value(r)

@@ -73,11 +73,11 @@ func (d *heapDecoder) value(r *jsonReader) Value {
 			v = holeValue
 		case "#":
 			id := int(r.int())
-			if id < 0 || id >= len(d.objs) || d.objs[id] == nil {
+			if id < 0 || id >= d.nObjs {
 				r.fail("bad object id %d", id)
 				return undefinedValue
 			}
-			v = objectValue(d.objs[id])
+			v = objectValue(d.objAt(id))
 		case "y":
 			id := int(r.int())
 			if id < 0 || id >= len(d.syms) {
@@ -124,11 +124,11 @@ func (d *heapDecoder) value(r *jsonReader) Value {
 func (d *heapDecoder) objectRef(r *jsonReader) (Value, bool) {
 	p := r.pos
 	id, ok := r.tagRef('#')
-	if !ok || id >= len(d.objs) || d.objs[id] == nil {
+	if !ok || id >= d.nObjs {
 		r.pos = p
 		return Value{}, false
 	}
-	return objectValue(d.objs[id]), true
+	return objectValue(d.objAt(id)), true
 }
 
 // tagRef reads {"<tag>":id}, a reference written without spaces, with an id of at most nine

@@ -1,12 +1,15 @@
 package interp
 
+import "math"
+
 // The decoding half of the heap codec (format described in snapshot_heap.go).
 
 // heapDecoder rebuilds a heap section into a VM with a fresh realm.
 type heapDecoder struct {
 	vm         *VM
-	objs       []*Object
-	isIntr     []bool
+	pool       []Object       // the objects by id (the entries of intrinsics' ids stay unused)
+	objIntr    []uint32       // by id: 0, or 1 + the position in intr of the intrinsic of that id
+	nObjs      int            // the object count (0 until it is read)
 	intr       []intrinsicRef // the "intr" entries, applied when the count is read
 	counted    bool           // the object count was read and every object allocated
 	nodes      []slotCodec
@@ -44,8 +47,13 @@ type heapDecoder struct {
 	longStrs   map[string]*jsString // long ASCII strings by contents (see internMinLength)
 	longUnits  map[string]*jsString // other long strings by the bytes of their code units
 
-	binStrs []*jsString // format 2: the string values decoded, by table index
-	binKeys []string    // format 2: the property names decoded, by table index
+	binStrs   []*jsString              // format 2: the string values decoded, by table index
+	binKeys   []string                 // format 2: the property names decoded, by table index
+	binProps  binPropSlab              // format 2: storage for the properties of decoded objects
+	keySlab   []PropertyKey            // format 2: keys of new shapes not handed out yet
+	shapes    map[string][]PropertyKey // format 2: the keys of each shape, by its name indices
+	shapeIdx  []byte                   // scratch: the name indices of the property list read
+	shapeKeys []PropertyKey            // scratch: the keys of the property list read
 }
 
 // intrinsicRef is an entry of the "intr" list: an object id naming an intrinsic.
@@ -129,18 +137,18 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 			r.beginArray()
 			id := 0
 			for ok := r.more(true); ok; ok = r.comma() || r.moreSlow(false) {
-				if id >= len(d.objs) {
+				if id >= d.nObjs {
 					r.fail("more objects than counted")
 					break
 				}
-				if d.isIntr[id] {
-					d.readIntrinsicDiff(r, d.objs[id])
+				if d.objIntr[id] != 0 {
+					d.readIntrinsicDiff(r, d.objAt(id))
 				} else {
-					d.readObject(r, d.objs[id])
+					d.readObject(r, &d.pool[id])
 				}
 				id++
 			}
-			if id != len(d.objs) && r.err == nil {
+			if id != d.nObjs && r.err == nil {
 				r.fail("fewer objects than counted")
 			}
 		default:
@@ -151,7 +159,8 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 }
 
 // allocObjects makes the table of n object ids: the intrinsics listed before, and one
-// array of fresh objects for the rest.
+// array of fresh objects for the rest. The table holds no pointers (objIntr), so that making
+// and clearing it costs the collector nothing.
 func (d *heapDecoder) allocObjects(r *jsonReader, n int) {
 	if d.counted {
 		r.fail("a second object count")
@@ -165,26 +174,25 @@ func (d *heapDecoder) allocObjects(r *jsonReader, n int) {
 		r.fail("bad object count %d", n)
 		return
 	}
-	d.objs = growClear(d.objs, n)
-	d.isIntr = growClear(d.isIntr, n)
-	for _, e := range d.intr {
-		d.objs[e.id] = e.o
-		d.isIntr[e.id] = true
+	if len(d.intr) >= math.MaxUint32 {
+		r.fail("too many intrinsics")
+		return
 	}
-	intr := 0
-	for _, isIntr := range d.isIntr {
-		if isIntr {
-			intr++
-		}
+	d.objIntr = growClear(d.objIntr, n)
+	for i, e := range d.intr {
+		d.objIntr[e.id] = uint32(i + 1)
 	}
-	pool := make([]Object, n-intr)
-	for id := range d.objs {
-		if !d.isIntr[id] {
-			d.objs[id] = &pool[0]
-			pool = pool[1:]
-		}
-	}
+	d.pool = make([]Object, n)
+	d.nObjs = n
 	d.counted = true
+}
+
+// objAt returns the object of id (below nObjs).
+func (d *heapDecoder) objAt(id int) *Object {
+	if i := d.objIntr[id]; i != 0 {
+		return d.intr[i-1].o
+	}
+	return &d.pool[id]
 }
 
 // growClear returns s with length n, all zero, reusing its storage when large enough.

@@ -511,7 +511,7 @@ func (r *jsonReader) units() ([]uint16, bool) {
 		case !ok:
 			return nil, true
 		case s.kind == binStrASCII:
-			r.asciiStart, r.asciiEnd = s.start, s.end
+			r.asciiStart, r.asciiEnd = int(s.start), int(s.end)
 			return nil, true
 		case s.kind == binStrGo:
 			return decodeWTF8(string(r.data[s.start:s.end])), false
