@@ -99,8 +99,6 @@ var absentFeatures = []struct{ errorName, prefix, reason string }{
 	{"EvalError", "the Function constructor is not supported", "the Function constructor"},
 	{"ReferenceError", "eval is not defined", "eval"},
 	{"ReferenceError", "SharedArrayBuffer is not defined", "SharedArrayBuffer"},
-	{"ReferenceError", "BigInt64Array is not defined", "BigInt"},
-	{"ReferenceError", "BigUint64Array is not defined", "BigInt"},
 	{"ReferenceError", "WeakRef is not defined", "WeakRef"},
 	{"ReferenceError", "FinalizationRegistry is not defined", "FinalizationRegistry"},
 	{"TypeError", "$262.evalScript is not a function", "$262.evalScript (a run is one script)"},

@@ -50,6 +50,7 @@ var dataViewTypes = []struct {
 }{
 	{"Int8", elemInt8}, {"Uint8", elemUint8}, {"Int16", elemInt16}, {"Uint16", elemUint16},
 	{"Int32", elemInt32}, {"Uint32", elemUint32}, {"Float32", elemFloat32}, {"Float64", elemFloat64},
+	{"BigInt64", elemBigInt64}, {"BigUint64", elemBigUint64},
 }
 
 func setupDataView(r *Realm) {

@@ -10,9 +10,9 @@ package interp
 // every write and a resize or detach at once. A view whose bytes are no longer all inside its
 // buffer is out of bounds and has length 0.
 //
-// The element types are one table (elemTypes): the BigInt types (BigInt64Array,
-// BigUint64Array) belong at its end, with bigint set, once the language has BigInt values;
-// conversion of stored values goes through toElemValue, which is where ToBigInt goes.
+// The element types are one table (elemTypes), the BigInt types (BigInt64Array,
+// BigUint64Array) at its end with bigint set; conversion of stored values goes through
+// toElemValue: ToNumber, or ToBigInt for the BigInt types.
 
 import (
 	"encoding/binary"
@@ -35,6 +35,8 @@ const (
 	elemUint32
 	elemFloat32
 	elemFloat64
+	elemBigInt64
+	elemBigUint64
 )
 
 // elemType describes one element type: its constructor's name, its size in bytes, whether
@@ -93,6 +95,16 @@ var elemTypes = [...]elemType{
 		store: func(b []byte, o binary.ByteOrder, v Value) {
 			o.PutUint64(b, math.Float64bits(v.num))
 		}},
+	elemBigInt64: {name: "BigInt64Array", size: 8, bigint: true,
+		load: func(b []byte, o binary.ByteOrder) Value { return bigIntFromInt64(int64(o.Uint64(b))) },
+		store: func(b []byte, o binary.ByteOrder, v Value) {
+			o.PutUint64(b, bigIntLow64(v.bigint()))
+		}},
+	elemBigUint64: {name: "BigUint64Array", size: 8, bigint: true,
+		load: func(b []byte, o binary.ByteOrder) Value { return BigIntFromUint64(o.Uint64(b)) },
+		store: func(b []byte, o binary.ByteOrder, v Value) {
+			o.PutUint64(b, bigIntLow64(v.bigint()))
+		}},
 }
 
 // clampUint8 is ToUint8Clamp: NaN → 0, clamped to [0, 255], rounded half to even.
@@ -109,6 +121,9 @@ func clampUint8(f float64) byte {
 // toElemValue converts v for storing in an element of type t (ToNumber, or ToBigInt for the
 // BigInt types).
 func (vm *VM) toElemValue(t *elemType, v Value) Value {
+	if t.bigint {
+		return vm.ToBigInt(v)
+	}
 	if v.kind == KindNumber {
 		return v
 	}
@@ -312,6 +327,26 @@ func typedArrayDefineOwn(o *Object, idx float64, d PropertyDescriptor) bool {
 	t := o.slots.(*typedArray)
 	if !t.validIndex(idx) || !typedArrayDescriptorOK(d) {
 		return false
+	}
+	if d.HasValue && t.elem().bigint {
+		// ToBigInt of a primitive: a BigInt, a boolean or a string of an integer
+		var b Value
+		switch v := d.Value; v.kind {
+		case KindBigInt:
+			b = v
+		case KindBool:
+			b = bigIntFromInt64(int64(v.num))
+		case KindString:
+			n, ok := stringToBigInt(v.str())
+			if !ok {
+				return false
+			}
+			b = bigIntValue(n)
+		default:
+			return false
+		}
+		t.put(int(idx), b)
+		return true
 	}
 	if d.HasValue {
 		var f float64

@@ -57,7 +57,7 @@ func (vm *VM) constructTypedArray(kind elemKind, c NativeCall) Value {
 		o := vm.allocTypedArray(proto, kind, int64(n))
 		t := o.slots.(*typedArray)
 		if st.elem().bigint != e.bigint {
-			vm.throwTypeError("Content type of the source does not match the target's")
+			vm.throwTypeError("Cannot mix BigInt and other types, use explicit conversions")
 		}
 		if st.kind == kind {
 			copy(t.bytes(), st.bytes())
@@ -194,7 +194,7 @@ func (vm *VM) typedArraySpeciesCreate(exemplar *Object, method string, args ...V
 	}
 	o, t := vm.typedArrayCreate(ctor, method, args...)
 	if t.elem().bigint != et.elem().bigint {
-		vm.throwTypeError("Content type of the result does not match the source's")
+		vm.throwTypeError("Cannot mix BigInt and other types, use explicit conversions")
 	}
 	return o, t
 }

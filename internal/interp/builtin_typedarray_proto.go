@@ -368,7 +368,7 @@ func taSet(vm *VM, c NativeCall) Value {
 			vm.throwTypeError("Cannot perform %s on a detached ArrayBuffer", name)
 		}
 		if st.elem().bigint != t.elem().bigint {
-			vm.throwTypeError("Content type of the source does not match the target's")
+			vm.throwTypeError("Cannot mix BigInt and other types, use explicit conversions")
 		}
 		if math.IsInf(off, 1) || float64(srcLen)+off > float64(targetLen) {
 			vm.throwRangeError("offset is out of bounds")
@@ -438,6 +438,10 @@ func taSlice(vm *VM, c NativeCall) Value {
 // count as 0), or numerically with -0 before +0 and NaN last.
 func taSortValues(vm *VM, vals []Value, comparefn Value) {
 	if comparefn.IsUndefined() {
+		if len(vals) > 0 && vals[0].kind == KindBigInt {
+			slices.SortStableFunc(vals, func(a, b Value) int { return a.bigint().Cmp(b.bigint()) })
+			return
+		}
 		slices.SortStableFunc(vals, func(a, b Value) int {
 			x, y := a.num, b.num
 			switch {
@@ -564,7 +568,7 @@ func taSubarray(vm *VM, c NativeCall) Value {
 	r := vm.Construct(ctor, nil, args...)
 	ro, rt, _ := vm.validateTypedArray(r, "%TypedArray%.prototype.subarray")
 	if rt.elem().bigint != t.elem().bigint {
-		vm.throwTypeError("Content type of the result does not match the source's")
+		vm.throwTypeError("Cannot mix BigInt and other types, use explicit conversions")
 	}
 	return objectValue(ro)
 }

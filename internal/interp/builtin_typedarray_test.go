@@ -57,3 +57,21 @@ var typedArrayCases = []jsCase{
 	{"base64_errors", `const out = []; for (const f of [() => Uint8Array.fromBase64('a'), () => Uint8Array.fromBase64(1), () => Uint8Array.fromHex('abc'), () => Uint8Array.fromBase64('aGk=', {lastChunkHandling: 'strict', alphabet: 'x'}), () => Uint8Array.prototype.toHex.call(new Int8Array(1))]) { try { f(); out.push('ok') } catch (e) { out.push(e.constructor.name) } } out.join()`, "SyntaxError,TypeError,SyntaxError,TypeError,TypeError"},
 	{"sort_default", `Uint32Array.of(10, 9, 1e9, 2).sort().join()`, "2,9,10,1000000000"},
 }
+
+// BigInt64Array, BigUint64Array and DataView's BigInt methods, with values and messages node
+// 20 gives for the same programs.
+func TestBigIntTypedArrays(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"wrap to 64 bits", `String(new BigInt64Array([1n, -2n, 2n ** 63n]))`, "1,-2,-9223372036854775808"},
+		{"unsigned", `const u = new BigUint64Array(2); u[0] = -1n; u[1] = 5n; String(u)`, "18446744073709551615,5"},
+		{"DataView", `const dv = new DataView(new ArrayBuffer(16)); dv.setBigInt64(0, -5n); dv.setBigUint64(8, 2n ** 64n - 1n, true); [dv.getBigInt64(0), dv.getBigUint64(8, true), dv.getInt32(0)].join()`, "-5,18446744073709551615,-1"},
+		{"a number is refused", `let r; try { new BigInt64Array(1)[0] = 1 } catch (e) { r = e.name + ": " + e.message } r`, "TypeError: Cannot convert 1 to a BigInt"},
+		{"strings and booleans convert", `String(new BigInt64Array(["12", true]))`, "12,1"},
+		{"content types do not mix", `let r; try { new Int8Array(new BigInt64Array(1)) } catch (e) { r = e.message } r`, "Cannot mix BigInt and other types, use explicit conversions"},
+		{"sort", `String(new BigInt64Array([3n, -1n, 2n]).sort())`, "-1,2,3"},
+		{"search and map", `const a = new BigInt64Array([1n, -2n]); [a.includes(-2n), a.indexOf(1n), String(a.map(x => x * 2n))].join()`, "true,0,2,-4"},
+		{"tag and size", `[Object.prototype.toString.call(new BigUint64Array(1)), BigInt64Array.BYTES_PER_ELEMENT].join()`, "[object BigUint64Array],8"},
+		{"defineProperty", `const a = new BigInt64Array(1); Object.defineProperty(a, "0", {value: 9n}); String(a[0])`, "9"},
+	})
+}
