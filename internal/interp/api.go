@@ -310,7 +310,7 @@ func (vm *VM) safeGet(o *Object, k PropertyKey) (v Value) {
 			v = undefinedValue
 		}
 	}()
-	return vm.GetProp(o, k)
+	return vm.getProp(o, k)
 }
 
 func (vm *VM) safeString(v Value) (s string) {

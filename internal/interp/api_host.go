@@ -92,8 +92,8 @@ func (vm *VM) SettleHostPromise(id uint64, ok bool, v Value) error {
 // ErrUnknownHostPromise is returned when settling an id that is not pending.
 var ErrUnknownHostPromise = errors.New("unknown or already settled host promise")
 
-// PendingHostPromises lists the ids of the pending host promises, ascending.
-func (vm *VM) PendingHostPromises() []uint64 {
+// pendingHostPromises lists the ids of the pending host promises, ascending.
+func (vm *VM) pendingHostPromises() []uint64 {
 	ids := make([]uint64, 0, len(vm.exec.hostPromise))
 	for id := range vm.exec.hostPromise {
 		ids = append(ids, id)

@@ -80,7 +80,7 @@ func TestHostFunctions(t *testing.T) {
 		st, err := vm.Run(context.Background(), RunOptions{})
 		require.NoError(t, err)
 		require.Equal(t, StatusWaiting, st)
-		require.Equal(t, []uint64{1}, vm.PendingHostPromises())
+		require.Equal(t, []uint64{1}, vm.pendingHostPromises())
 		require.NoError(t, vm.SettleHostPromise(h.pending[0], true, Number(40)))
 		st, err = vm.Run(context.Background(), RunOptions{})
 		require.NoError(t, err)

@@ -68,7 +68,7 @@ func (vm *VM) startCoroutine(f *frame) {
 			kind, def = coAsyncGen, "%AsyncGeneratorPrototype%"
 		}
 		proto := vm.realm.Intrinsic(def)
-		if p := vm.GetProp(f.callee, keyPrototype); p.kind == KindObject {
+		if p := vm.getProp(f.callee, keyPrototype); p.kind == KindObject {
 			proto = p.obj()
 		}
 		co := &coroutine{kind: kind, fr: f, status: genExecuting}
@@ -132,10 +132,10 @@ func (vm *VM) frameReturned(f *frame, v Value) Value {
 		return objectValue(co.promise)
 	case coGen:
 		co.status = genCompleted
-		return vm.CreateIterResultObject(v, true)
+		return vm.createIterResultObject(v, true)
 	default:
 		co.status = genCompleted
-		vm.asyncGenSettle(co, true, vm.CreateIterResultObject(v, true))
+		vm.asyncGenSettle(co, true, vm.createIterResultObject(v, true))
 		vm.asyncGenDrain(co)
 		return undefinedValue
 	}
@@ -210,7 +210,7 @@ func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
 		ex.sp--
 		v := ex.stack[ex.sp]
 		if co.kind == coAsyncGen {
-			vm.asyncGenSettle(co, true, vm.CreateIterResultObject(v, false))
+			vm.asyncGenSettle(co, true, vm.createIterResultObject(v, false))
 			if len(co.queue) > 0 {
 				// the next request continues the generator at once
 				vm.applyResume(f, co.queue[0].mode, co.queue[0].value)
@@ -222,7 +222,7 @@ func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		vm.park(f)
 		co.status = genSuspendedYield
-		return vm.coroutineHandOff(f, vm.CreateIterResultObject(v, false))
+		return vm.coroutineHandOff(f, vm.createIterResultObject(v, false))
 	case OpResumeMode:
 		if co.mode == resumeNext {
 			f.pc = int(in.A)
@@ -238,9 +238,9 @@ func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
 			vm.throwTypeError("Iterator result %s is not an object", r.String())
 		}
 		mode := co.mode
-		if ToBoolean(vm.GetProp(r.obj(), strKey("done"))) {
+		if ToBoolean(vm.getProp(r.obj(), strKey("done"))) {
 			co.mode = resumeNext
-			ex.stack[ex.sp-1] = vm.GetProp(r.obj(), strKey("value"))
+			ex.stack[ex.sp-1] = vm.getProp(r.obj(), strKey("value"))
 			if mode == resumeReturn {
 				f.pc = int(in.B)
 			} else {
@@ -249,7 +249,7 @@ func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
 			break
 		}
 		co.mode = resumeNext
-		ex.stack[ex.sp-1] = vm.GetProp(r.obj(), strKey("value"))
+		ex.stack[ex.sp-1] = vm.getProp(r.obj(), strKey("value"))
 	case OpDelegateResume:
 	default:
 		vm.throwTypeError("%s is not supported", in.Op)
@@ -302,11 +302,11 @@ func (vm *VM) resumeAsync(co *coroutine, v Value, throw bool) {
 // getAsyncIterator is GetIterator(v, async); without Symbol.asyncIterator it
 // falls back to the sync iterator (reported by sync=true: the loop awaits values).
 func (vm *VM) getAsyncIterator(v Value) (it *Iterator, sync bool) {
-	m := vm.GetMethod(v, symKey(symAsyncIterator))
+	m := vm.getMethod(v, symKey(symAsyncIterator))
 	if m.IsUndefined() {
-		return vm.GetIterator(v), true
+		return vm.getIterator(v), true
 	}
-	return vm.GetIteratorFromMethod(v, m), false
+	return vm.getIteratorFromMethod(v, m), false
 }
 
 // generatorSlots are the internal slots of a generator object: its coroutine
@@ -343,15 +343,15 @@ func (vm *VM) asyncDelegateCall(f *frame, in Instr) {
 	var r Value
 	switch f.co.mode {
 	case resumeThrow:
-		m := vm.GetMethod(it.Obj, strKey("throw"))
+		m := vm.getMethod(it.Obj, strKey("throw"))
 		if m.IsUndefined() {
 			f.co.mode = resumeNext
-			vm.IteratorClose(it, false)
+			vm.iteratorClose(it, false)
 			vm.throwTypeError("The iterator does not provide a 'throw' method")
 		}
 		r = vm.Call(m, it.Obj, received)
 	case resumeReturn:
-		m := vm.GetMethod(it.Obj, strKey("return"))
+		m := vm.getMethod(it.Obj, strKey("return"))
 		if m.IsUndefined() {
 			f.co.mode = resumeNext
 			ex.push(received)

@@ -80,7 +80,7 @@ const maxArrayLikeLength = 1<<53 - 1
 func arrayConstructor(vm *VM, c NativeCall) Value {
 	proto := vm.realm.ArrayPrototype
 	if c.NewTarget != nil && c.NewTarget != c.Callee {
-		proto = vm.GetPrototypeFromConstructor(c.NewTarget, "Array.prototype")
+		proto = vm.getPrototypeFromConstructor(c.NewTarget, "Array.prototype")
 	}
 	var a *Object
 	switch len(c.Args) {
@@ -121,9 +121,9 @@ func (vm *VM) arraySpeciesCreate(original *Object, n int64) *Object {
 	if original.class != ClassArray && !vm.isArray(objectValue(original)) {
 		return vm.arrayCreate(n)
 	}
-	c := vm.GetProp(original, keyConstructor)
+	c := vm.getProp(original, keyConstructor)
 	if o := c.asObject(); o != nil {
-		c = vm.GetProp(o, symKey(symSpecies))
+		c = vm.getProp(o, symKey(symSpecies))
 		if c.IsNull() {
 			c = undefinedValue
 		}
@@ -134,7 +134,7 @@ func (vm *VM) arraySpeciesCreate(original *Object, n int64) *Object {
 	if !IsConstructor(c) {
 		vm.throwTypeError("object.constructor[Symbol.species] is not a constructor")
 	}
-	r := vm.Construct(c, nil, Number(float64(n)))
+	r := vm.construct(c, nil, Number(float64(n)))
 	if r.kind != KindObject {
 		vm.throwTypeError("species constructor did not return an object")
 	}
@@ -149,7 +149,7 @@ func arrayOf(vm *VM, c NativeCall) Value {
 	n := len(c.Args)
 	var a *Object
 	if IsConstructor(c.This) && c.This.asObject() != vm.realm.arrayConstructor() {
-		r := vm.Construct(c.This, nil, intValue(n))
+		r := vm.construct(c.This, nil, intValue(n))
 		if r.kind != KindObject {
 			vm.throwTypeError("constructor did not return an object")
 		}
@@ -173,7 +173,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 	}
 	useCtor := IsConstructor(c.This) && c.This.asObject() != vm.realm.arrayConstructor()
 	construct := func(args ...Value) *Object {
-		r := vm.Construct(c.This, nil, args...)
+		r := vm.construct(c.This, nil, args...)
 		if r.kind != KindObject {
 			vm.throwTypeError("constructor did not return an object")
 		}
@@ -186,7 +186,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 		}
 		vm.throwTypeError("%s is not iterable (cannot read property Symbol(Symbol.iterator))", what)
 	}
-	usingIterator := vm.GetMethod(items, symKey(symIterator))
+	usingIterator := vm.getMethod(items, symKey(symIterator))
 	if !usingIterator.IsUndefined() {
 		var a *Object
 		if useCtor {
@@ -199,7 +199,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 			// the built-in array iterator reads length and the element at each step:
 			// do the same without creating the iterator and its result objects
 			k := int64(0)
-			for ; k < vm.LengthOfArrayLike(src); k++ {
+			for ; k < vm.lengthOfArrayLike(src); k++ {
 				vm.pollLoop(k)
 				v := vm.getIndex(src, k)
 				if mapping {
@@ -210,7 +210,7 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 			vm.setLength(a, k)
 			return objectValue(a)
 		}
-		it := vm.GetIteratorFromMethod(items, usingIterator)
+		it := vm.getIteratorFromMethod(items, usingIterator)
 		k := int64(0)
 		vm.iterate(it, func(v Value) bool {
 			if k >= maxArrayLikeLength {
@@ -227,8 +227,8 @@ func arrayFrom(vm *VM, c NativeCall) Value {
 		vm.setLength(a, k)
 		return objectValue(a)
 	}
-	src := vm.ToObject(items)
-	n := vm.LengthOfArrayLike(src)
+	src := vm.toObject(items)
+	n := vm.lengthOfArrayLike(src)
 	var a *Object
 	if useCtor {
 		a = construct(Number(float64(n)))
@@ -278,8 +278,8 @@ func (vm *VM) builtinArrayIteration(o *Object, method Value) bool {
 // arrayAt is Array.prototype.at.
 func arrayAt(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "at")
-	n := vm.LengthOfArrayLike(o)
-	f := vm.ToIntegerOrInfinity(c.Arg(0))
+	n := vm.lengthOfArrayLike(o)
+	f := vm.toIntegerOrInfinity(c.Arg(0))
 	if f < 0 {
 		f += float64(n)
 	}
@@ -295,7 +295,7 @@ func (vm *VM) isConcatSpreadable(v Value) bool {
 	if o == nil {
 		return false
 	}
-	s := vm.GetProp(o, symKey(symIsConcatSpreadable))
+	s := vm.getProp(o, symKey(symIsConcatSpreadable))
 	if !s.IsUndefined() {
 		return ToBoolean(s)
 	}
@@ -318,7 +318,7 @@ func arrayConcat(vm *VM, c NativeCall) Value {
 			return
 		}
 		eo := e.obj()
-		ln := vm.LengthOfArrayLike(eo)
+		ln := vm.lengthOfArrayLike(eo)
 		if n+ln > maxArrayLikeLength {
 			vm.throwTypeError("Invalid array length")
 		}
@@ -358,7 +358,7 @@ func arrayConcat(vm *VM, c NativeCall) Value {
 // arrayCopyWithin is Array.prototype.copyWithin(target, start, end).
 func arrayCopyWithin(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "copyWithin")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	to := vm.relativeIndex(c.Arg(0), n, 0)
 	from := vm.relativeIndex(c.Arg(1), n, 0)
 	final := vm.relativeIndex(c.Arg(2), n, n)
@@ -392,7 +392,7 @@ func arrayCopyWithin(vm *VM, c NativeCall) Value {
 // arrayFill is Array.prototype.fill(value, start, end).
 func arrayFill(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "fill")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	v := c.Arg(0)
 	k := vm.relativeIndex(c.Arg(1), n, 0)
 	final := vm.relativeIndex(c.Arg(2), n, n)
@@ -424,7 +424,7 @@ func arrayFill(vm *VM, c NativeCall) Value {
 // as undefined).
 func arrayIncludes(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "includes")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if n == 0 {
 		return falseValue
 	}
@@ -454,7 +454,7 @@ func arrayIncludes(vm *VM, c NativeCall) Value {
 // arrayIndexOf is Array.prototype.indexOf(search, fromIndex) (strict equality, holes skipped).
 func arrayIndexOf(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "indexOf")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if n == 0 {
 		return intValue(-1)
 	}
@@ -488,13 +488,13 @@ func arrayIndexOf(vm *VM, c NativeCall) Value {
 // arrayLastIndexOf is Array.prototype.lastIndexOf(search, fromIndex).
 func arrayLastIndexOf(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "lastIndexOf")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if n == 0 {
 		return intValue(-1)
 	}
 	k := n - 1
 	if len(c.Args) > 1 {
-		f := vm.ToIntegerOrInfinity(c.Args[1])
+		f := vm.toIntegerOrInfinity(c.Args[1])
 		if f >= 0 {
 			if f < float64(n-1) {
 				k = int64(f)

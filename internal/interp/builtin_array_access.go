@@ -13,7 +13,7 @@ func thisArrayObject(vm *VM, c *NativeCall, method string) *Object {
 	if c.This.IsNullish() {
 		vm.throwTypeError("Array.prototype.%s called on null or undefined", method)
 	}
-	return vm.ToObject(c.This)
+	return vm.toObject(c.This)
 }
 
 // relativeIndex resolves a relative index argument (negative counts from the end) clamped
@@ -22,7 +22,7 @@ func (vm *VM) relativeIndex(v Value, n int64, def int64) int64 {
 	if v.IsUndefined() {
 		return def
 	}
-	f := vm.ToIntegerOrInfinity(v)
+	f := vm.toIntegerOrInfinity(v)
 	if f < 0 {
 		f += float64(n)
 		if f < 0 {
@@ -63,10 +63,10 @@ func (vm *VM) getPresent(o *Object, i int64) (Value, bool) {
 		return o.elems[i], true
 	}
 	k := vm.indexToKey(i)
-	if !vm.HasProperty(o, k) {
+	if !vm.hasProperty(o, k) {
 		return undefinedValue, false
 	}
-	return vm.GetProp(o, k), true
+	return vm.getProp(o, k), true
 }
 
 // setIndex is Set(o, i, v, true).
@@ -75,12 +75,12 @@ func (vm *VM) setIndex(o *Object, i int64, v Value) {
 		o.elems[i] = v
 		return
 	}
-	vm.SetProp(o, vm.indexToKey(i), v)
+	vm.setProp(o, vm.indexToKey(i), v)
 }
 
 // deleteIndex is DeletePropertyOrThrow(o, i).
 func (vm *VM) deleteIndex(o *Object, i int64) {
-	vm.DeletePropertyOrThrow(o, vm.indexToKey(i))
+	vm.deletePropertyOrThrow(o, vm.indexToKey(i))
 }
 
 // createIndex is CreateDataPropertyOrThrow(o, i, v), appending directly to dense storage
@@ -97,7 +97,7 @@ func (vm *VM) createIndex(o *Object, i int64, v Value) {
 		o.elems[i] = v
 		return
 	}
-	vm.CreateDataPropertyOrThrow(o, vm.indexToKey(i), v)
+	vm.createDataPropertyOrThrow(o, vm.indexToKey(i), v)
 }
 
 // setLength is Set(o, "length", n, true).
@@ -108,7 +108,7 @@ func (vm *VM) setLength(o *Object, n int64) {
 		}
 		return
 	}
-	vm.SetProp(o, keyLength, Number(float64(n)))
+	vm.setProp(o, keyLength, Number(float64(n)))
 }
 
 // hasIndexKeys reports whether o has an own index-keyed property in its property map.

@@ -63,9 +63,9 @@ func arrayFromAsync(vm *VM, c NativeCall) Value {
 		if !st.mapFn.IsUndefined() && !IsCallable(st.mapFn) {
 			vm.throwTypeError("%s is not a function", describeNonCallable(st.mapFn))
 		}
-		method := vm.GetMethod(items, symKey(symAsyncIterator))
+		method := vm.getMethod(items, symKey(symAsyncIterator))
 		if method.IsUndefined() {
-			method = vm.GetMethod(items, symKey(symIterator))
+			method = vm.getMethod(items, symKey(symIterator))
 			st.sync = !method.IsUndefined()
 		}
 		if !method.IsUndefined() {
@@ -74,12 +74,12 @@ func arrayFromAsync(vm *VM, c NativeCall) Value {
 			} else {
 				st.target = vm.newArray(nil)
 			}
-			st.iter = vm.GetIteratorFromMethod(items, method)
+			st.iter = vm.getIteratorFromMethod(items, method)
 			vm.fromAsyncStep(st)
 			return
 		}
-		st.arrayLike = vm.ToObject(items)
-		st.length = vm.LengthOfArrayLike(st.arrayLike)
+		st.arrayLike = vm.toObject(items)
+		st.length = vm.lengthOfArrayLike(st.arrayLike)
 		if IsConstructor(ctor) {
 			st.target = vm.constructTarget(ctor, Number(float64(st.length)))
 		} else {
@@ -92,7 +92,7 @@ func arrayFromAsync(vm *VM, c NativeCall) Value {
 
 // constructTarget is Construct(C, args) checked to return an object.
 func (vm *VM) constructTarget(ctor Value, args ...Value) *Object {
-	r := vm.Construct(ctor, nil, args...)
+	r := vm.construct(ctor, nil, args...)
 	if r.kind != KindObject {
 		vm.throwTypeError("constructor did not return an object")
 	}
@@ -148,13 +148,13 @@ func (vm *VM) fromAsyncStep(st *fromAsyncState) {
 		vm.fromAsyncAwait(st, vm.Call(st.iter.Next, st.iter.Obj), fromAsyncNext)
 		return
 	}
-	r := vm.IteratorNext(st.iter)
-	if ToBoolean(vm.GetProp(r, keyDone)) {
+	r := vm.iteratorNext(st.iter)
+	if ToBoolean(vm.getProp(r, keyDone)) {
 		st.iter.Done = true
 		vm.fromAsyncFinish(st, st.k)
 		return
 	}
-	vm.fromAsyncAwait(st, vm.GetProp(r, keyValue), fromAsyncValue)
+	vm.fromAsyncAwait(st, vm.getProp(r, keyValue), fromAsyncValue)
 }
 
 // fromAsyncResume continues after an await fulfilled with v.
@@ -165,12 +165,12 @@ func (vm *VM) fromAsyncResume(st *fromAsyncState, v Value) {
 		if r == nil {
 			vm.throwTypeError("Iterator result %s is not an object", v.String())
 		}
-		if ToBoolean(vm.GetProp(r, keyDone)) {
+		if ToBoolean(vm.getProp(r, keyDone)) {
 			st.iter.Done = true
 			vm.fromAsyncFinish(st, st.k)
 			return
 		}
-		vm.fromAsyncValueReady(st, vm.GetProp(r, keyValue))
+		vm.fromAsyncValueReady(st, vm.getProp(r, keyValue))
 	case fromAsyncValue:
 		vm.fromAsyncValueReady(st, v)
 	case fromAsyncMapped:
@@ -187,7 +187,7 @@ func (vm *VM) fromAsyncAbort(st *fromAsyncState, reason Value) {
 		vm.fromAsyncReject(st, st.pending)
 	case st.phase == fromAsyncValue && st.iter != nil && st.sync:
 		// a rejected value of a sync iterator closes it
-		vm.IteratorClose(st.iter, true)
+		vm.iteratorClose(st.iter, true)
 		vm.fromAsyncReject(st, reason)
 	case st.phase == fromAsyncMapped && st.iter != nil:
 		vm.fromAsyncCloseWith(st, reason)
@@ -239,7 +239,7 @@ func (vm *VM) fromAsyncTry(st *fromAsyncState, fn func()) (ok bool) {
 // for async iterators awaits return()'s result), then rejects with reason.
 func (vm *VM) fromAsyncCloseWith(st *fromAsyncState, reason Value) {
 	if st.sync {
-		vm.IteratorClose(st.iter, true)
+		vm.iteratorClose(st.iter, true)
 		vm.fromAsyncReject(st, reason)
 		return
 	}
@@ -255,7 +255,7 @@ func (vm *VM) fromAsyncCloseWith(st *fromAsyncState, reason Value) {
 				failed = true
 			}
 		}()
-		m := vm.GetMethod(st.iter.Obj, keyReturn)
+		m := vm.getMethod(st.iter.Obj, keyReturn)
 		if m.IsUndefined() {
 			failed = true
 			return

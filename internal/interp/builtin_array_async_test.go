@@ -39,7 +39,7 @@ func TestArrayFromAsyncSnapshot(t *testing.T) {
 	require.NoError(t, err)
 	vm2, err := Restore(data, Config{Host: h})
 	require.NoError(t, err)
-	require.Equal(t, []uint64{1}, vm2.PendingHostPromises())
+	require.Equal(t, []uint64{1}, vm2.pendingHostPromises())
 	require.NoError(t, vm2.SettleHostPromise(1, true, Number(21)))
 	st, err = vm2.Run(context.Background(), RunOptions{})
 	require.NoError(t, err)

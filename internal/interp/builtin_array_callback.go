@@ -60,7 +60,7 @@ func (cb *callback) call2(vm *VM, a, b Value) Value {
 // arrayForEach is Array.prototype.forEach(fn, thisArg).
 func arrayForEach(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "forEach")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	ov := objectValue(o)
 	for k := int64(0); k < n; k++ {
@@ -75,7 +75,7 @@ func arrayForEach(vm *VM, c NativeCall) Value {
 // arrayMap is Array.prototype.map(fn, thisArg).
 func arrayMap(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "map")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	a := vm.arraySpeciesCreate(o, n)
 	ov := objectValue(o)
@@ -119,7 +119,7 @@ func trimTrailingHoles(a *Object) {
 // arrayFilter is Array.prototype.filter(fn, thisArg).
 func arrayFilter(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "filter")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	a := vm.arraySpeciesCreate(o, 0)
 	defer vm.unpin(vm.pin(a))
@@ -140,7 +140,7 @@ func arrayFilter(vm *VM, c NativeCall) Value {
 // arraySome is Array.prototype.some(fn, thisArg).
 func arraySome(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "some")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	ov := objectValue(o)
 	for k := int64(0); k < n; k++ {
@@ -155,7 +155,7 @@ func arraySome(vm *VM, c NativeCall) Value {
 // arrayEvery is Array.prototype.every(fn, thisArg).
 func arrayEvery(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "every")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	ov := objectValue(o)
 	for k := int64(0); k < n; k++ {
@@ -171,7 +171,7 @@ func arrayEvery(vm *VM, c NativeCall) Value {
 // backwards and returns the first element and index where the predicate holds.
 func (vm *VM) findIn(c *NativeCall, method string, backwards bool) (Value, int64) {
 	o := thisArrayObject(vm, c, method)
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(c), c.Arg(1))
 	ov := objectValue(o)
 	for i := int64(0); i < n; i++ {
@@ -215,7 +215,7 @@ func arrayFindLastIndex(vm *VM, c NativeCall) Value {
 // reduceIn runs reduce (forwards) or reduceRight (backwards).
 func (vm *VM) reduceIn(c *NativeCall, method string, backwards bool) Value {
 	o := thisArrayObject(vm, c, method)
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(c), undefinedValue)
 	ov := objectValue(o)
 	k, step, end := int64(0), int64(1), n
@@ -277,7 +277,7 @@ func (vm *VM) flattenInto(target, source *Object, n, start int64, depth float64,
 		}
 		if depth > 0 && vm.isArray(v) {
 			e := v.obj()
-			start = vm.flattenInto(target, e, vm.LengthOfArrayLike(e), start, depth-1, nil, level+1)
+			start = vm.flattenInto(target, e, vm.lengthOfArrayLike(e), start, depth-1, nil, level+1)
 			continue
 		}
 		if start >= maxArrayLikeLength {
@@ -292,10 +292,10 @@ func (vm *VM) flattenInto(target, source *Object, n, start int64, depth float64,
 // arrayFlat is Array.prototype.flat(depth = 1).
 func arrayFlat(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "flat")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	depth := 1.0
 	if d := c.Arg(0); !d.IsUndefined() {
-		depth = vm.ToIntegerOrInfinity(d)
+		depth = vm.toIntegerOrInfinity(d)
 		if depth < 0 {
 			depth = 0
 		}
@@ -309,7 +309,7 @@ func arrayFlat(vm *VM, c NativeCall) Value {
 // arrayFlatMap is Array.prototype.flatMap(fn, thisArg).
 func arrayFlatMap(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "flatMap")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	cb := newCallback(vm.callbackArg(&c), c.Arg(1))
 	a := vm.arraySpeciesCreate(o, 0)
 	defer vm.unpin(vm.pin(a))

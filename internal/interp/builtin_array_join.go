@@ -13,10 +13,10 @@ import (
 // arrayJoin is Array.prototype.join(separator): null and undefined elements give "".
 func arrayJoin(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "join")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	sep := commaString
 	if s := c.Arg(0); !s.IsUndefined() {
-		sep = vm.ToString(s)
+		sep = vm.toString(s)
 	}
 	if !vm.enterJoin(o) {
 		return stringValue(emptyString)
@@ -61,11 +61,11 @@ func (vm *VM) joinArray(o *Object, n int64, sep *jsString, locale bool, localeAr
 		}
 		var s *jsString
 		if locale {
-			s = vm.ToString(vm.Invoke(v, strKey("toLocaleString"), localeArgs...))
+			s = vm.toString(vm.invoke(v, strKey("toLocaleString"), localeArgs...))
 		} else if v.kind == KindString {
 			s = v.str()
 		} else {
-			s = vm.ToString(v)
+			s = vm.toString(v)
 		}
 		total += s.Len()
 		if total > maxJoinLength {
@@ -202,7 +202,7 @@ var joinGuards = struct {
 // join is not callable.
 func arrayToString(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "toString")
-	join := vm.GetProp(o, strKey("join"))
+	join := vm.getProp(o, strKey("join"))
 	if IsCallable(join) {
 		return vm.Call(join, objectValue(o))
 	}
@@ -213,7 +213,7 @@ func arrayToString(vm *VM, c NativeCall) Value {
 // toLocaleString(locales, options) joined with "," (ECMA-402).
 func arrayToLocaleString(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "toLocaleString")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if !vm.enterJoin(o) {
 		return stringValue(emptyString)
 	}

@@ -20,7 +20,7 @@ func arrayPop(vm *VM, c NativeCall) Value {
 		}
 		return v
 	}
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if n == 0 {
 		vm.setLength(o, 0)
 		return undefinedValue
@@ -53,7 +53,7 @@ func arrayPush(vm *VM, c NativeCall) Value {
 		o.length = uint32(len(o.elems))
 		return intValue(len(o.elems))
 	}
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if n+int64(len(c.Args)) > maxArrayLikeLength {
 		vm.throwTypeError("Pushing %d elements on an array-like of length %d is disallowed, as the total surpasses 2**53-1", len(c.Args), n)
 	}
@@ -82,7 +82,7 @@ func arrayShift(vm *VM, c NativeCall) Value {
 		}
 		return v
 	}
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if n == 0 {
 		vm.setLength(o, 0)
 		return undefinedValue
@@ -117,7 +117,7 @@ func arrayUnshift(vm *VM, c NativeCall) Value {
 		o.length = uint32(len(elems))
 		return intValue(len(elems))
 	}
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if argc > 0 {
 		if n+argc > maxArrayLikeLength {
 			vm.throwTypeError("Invalid array length")
@@ -142,7 +142,7 @@ func arrayUnshift(vm *VM, c NativeCall) Value {
 // arraySlice is Array.prototype.slice(start, end).
 func arraySlice(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "slice")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	k := vm.relativeIndex(c.Arg(0), n, 0)
 	final := vm.relativeIndex(c.Arg(1), n, n)
 	count := max(final-k, 0)
@@ -180,7 +180,7 @@ func (vm *VM) spliceCounts(c *NativeCall, n int64) (start, del int64) {
 	case 1:
 		del = n - start
 	default:
-		f := vm.ToIntegerOrInfinity(c.Args[1])
+		f := vm.toIntegerOrInfinity(c.Args[1])
 		del = int64(min(max(f, 0), float64(n-start)))
 	}
 	return start, del
@@ -189,7 +189,7 @@ func (vm *VM) spliceCounts(c *NativeCall, n int64) (start, del int64) {
 // arraySplice is Array.prototype.splice(start, deleteCount, ...items).
 func arraySplice(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "splice")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	start, del := vm.spliceCounts(&c, n)
 	var items []Value
 	if len(c.Args) > 2 {

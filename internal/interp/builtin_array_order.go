@@ -35,7 +35,7 @@ func (vm *VM) sortValues(vals []Value, cmp Value) []Value {
 			if v.kind == KindString {
 				s = v.str()
 			} else {
-				s = vm.ToString(v)
+				s = vm.toString(v)
 			}
 			items[i] = keyed{s, v}
 		}
@@ -49,7 +49,7 @@ func (vm *VM) sortValues(vals []Value, cmp Value) []Value {
 			r := cb.call2(vm, x, y)
 			f := r.num
 			if r.kind != KindNumber {
-				f = vm.ToNumber(r)
+				f = vm.toNumber(r)
 			}
 			switch {
 			case f < 0:
@@ -151,7 +151,7 @@ func arraySort(vm *VM, c NativeCall) Value {
 	cmp := c.Arg(0)
 	vm.checkComparator(cmp)
 	o := thisArrayObject(vm, &c, "sort")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	sorted := vm.sortValues(vm.collectValues(o, n, true), cmp)
 	if vm.plainDense(o) && int64(len(o.elems)) == n {
 		copy(o.elems, sorted)
@@ -186,7 +186,7 @@ func arrayToSorted(vm *VM, c NativeCall) Value {
 	cmp := c.Arg(0)
 	vm.checkComparator(cmp)
 	o := thisArrayObject(vm, &c, "toSorted")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if n > maxDenseLength {
 		vm.throwRangeError("Invalid array length")
 	}
@@ -202,7 +202,7 @@ func arrayReverse(vm *VM, c NativeCall) Value {
 		trimTrailingHoles(o)
 		return objectValue(o)
 	}
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	for lower := int64(0); lower < n/2; lower++ {
 		vm.pollLoop(lower)
 		upper := n - 1 - lower
@@ -226,7 +226,7 @@ func arrayReverse(vm *VM, c NativeCall) Value {
 // arrayToReversed is Array.prototype.toReversed: a reversed copy (holes become undefined).
 func arrayToReversed(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "toReversed")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if n > maxDenseLength {
 		vm.arrayCreate(n) // RangeError above 2^32-1
 		vm.throwRangeError("Invalid array length")
@@ -242,7 +242,7 @@ func arrayToReversed(vm *VM, c NativeCall) Value {
 // splice applied.
 func arrayToSpliced(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "toSpliced")
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	start, skip := vm.spliceCounts(&c, n)
 	var items []Value
 	if len(c.Args) > 2 {
@@ -270,8 +270,8 @@ func arrayToSpliced(vm *VM, c NativeCall) Value {
 // arrayWith is Array.prototype.with(index, value): a copy with one element replaced.
 func arrayWith(vm *VM, c NativeCall) Value {
 	o := thisArrayObject(vm, &c, "with")
-	n := vm.LengthOfArrayLike(o)
-	rel := vm.ToIntegerOrInfinity(c.Arg(0))
+	n := vm.lengthOfArrayLike(o)
+	rel := vm.toIntegerOrInfinity(c.Arg(0))
 	actual := rel
 	if rel < 0 {
 		actual = float64(n) + rel

@@ -128,7 +128,7 @@ func arrayBufferConstructor(vm *VM, c NativeCall) Value {
 	n := vm.toIndexMsg(c.Arg(0), "Invalid array buffer length")
 	max := int64(-1)
 	if opts := c.Arg(1).asObject(); opts != nil {
-		if m := vm.GetProp(opts, strKey("maxByteLength")); !m.IsUndefined() {
+		if m := vm.getProp(opts, strKey("maxByteLength")); !m.IsUndefined() {
 			max = vm.toIndexMsg(m, "Invalid array buffer max length")
 			if n > max {
 				vm.throwRangeError("Invalid array buffer max length")
@@ -138,7 +138,7 @@ func arrayBufferConstructor(vm *VM, c NativeCall) Value {
 			}
 		}
 	}
-	proto := vm.GetPrototypeFromConstructor(c.NewTarget, "ArrayBuffer.prototype")
+	proto := vm.getPrototypeFromConstructor(c.NewTarget, "ArrayBuffer.prototype")
 	return objectValue(vm.newArrayBuffer(proto, n, max))
 }
 
@@ -147,7 +147,7 @@ func (vm *VM) toIndexMsg(v Value, msg string) int64 {
 	if v.IsUndefined() {
 		return 0
 	}
-	f := vm.ToIntegerOrInfinity(v)
+	f := vm.toIntegerOrInfinity(v)
 	if f < 0 || f > maxSafeInteger {
 		vm.throwRangeError("%s", msg)
 	}
@@ -160,7 +160,7 @@ func (vm *VM) relIndex(v Value, n int, def int) int {
 	if v.IsUndefined() {
 		return def
 	}
-	f := vm.ToIntegerOrInfinity(v)
+	f := vm.toIntegerOrInfinity(v)
 	if f < 0 {
 		return int(math.Max(float64(n)+f, 0))
 	}
@@ -178,8 +178,8 @@ func arrayBufferSlice(vm *VM, c NativeCall) Value {
 	first := vm.relIndex(c.Arg(0), n, 0)
 	final := vm.relIndex(c.Arg(1), n, n)
 	count := max(final-first, 0)
-	ctor := vm.SpeciesConstructor(c.This.obj(), objectValue(vm.realm.Intrinsic("ArrayBuffer")))
-	nv := vm.Construct(ctor, nil, intValue(count))
+	ctor := vm.speciesConstructor(c.This.obj(), objectValue(vm.realm.Intrinsic("ArrayBuffer")))
+	nv := vm.construct(ctor, nil, intValue(count))
 	no := nv.asObject()
 	if no == nil || no.class != ClassArrayBuffer {
 		vm.throwTypeError("Method %s called on incompatible receiver %s", name, vm.receiverText(nv))

@@ -34,7 +34,7 @@ func globalBtoa(vm *VM, c NativeCall) Value {
 	if len(c.Args) == 0 {
 		vm.throwTypeError("The \"data\" argument must be specified")
 	}
-	s := vm.ToString(c.Arg(0))
+	s := vm.toString(c.Arg(0))
 	n := s.Len()
 	b := make([]byte, n)
 	for i := 0; i < n; i++ {
@@ -54,7 +54,7 @@ func globalAtob(vm *VM, c NativeCall) Value {
 	if len(c.Args) == 0 {
 		vm.throwTypeError("The \"data\" argument must be specified")
 	}
-	s := vm.ToString(c.Arg(0))
+	s := vm.toString(c.Arg(0))
 	b, msg := forgivingBase64Decode(s)
 	if msg != "" {
 		vm.throw(vm.newDOMException("InvalidCharacterError", msg))

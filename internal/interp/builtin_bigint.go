@@ -26,11 +26,11 @@ func bigIntConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget != nil {
 		vm.throwTypeError("BigInt is not a constructor")
 	}
-	p := vm.ToPrimitive(c.Arg(0), hintNumber)
+	p := vm.toPrimitive(c.Arg(0), hintNumber)
 	if p.kind == KindNumber {
 		return vm.numberToBigInt(p.num)
 	}
-	return vm.ToBigInt(p)
+	return vm.toBigInt(p)
 }
 
 // bigIntBits reads the bits argument of asIntN/asUintN (ToIndex, V8's message).
@@ -38,7 +38,7 @@ func bigIntBits(vm *VM, v Value) int64 {
 	if v.IsUndefined() {
 		return 0
 	}
-	f := vm.ToIntegerOrInfinity(v)
+	f := vm.toIntegerOrInfinity(v)
 	if f < 0 || f > maxSafeInteger {
 		vm.throwRangeError("Invalid value: not (convertible to) a safe integer")
 	}
@@ -48,7 +48,7 @@ func bigIntBits(vm *VM, v Value) int64 {
 // bigIntAsUintN is BigInt.asUintN(bits, bigint): bigint modulo 2^bits.
 func bigIntAsUintN(vm *VM, c NativeCall) Value {
 	n := bigIntBits(vm, c.Arg(0))
-	b := vm.ToBigInt(c.Arg(1)).bigint()
+	b := vm.toBigInt(c.Arg(1)).bigint()
 	if b.Sign() >= 0 && int64(b.BitLen()) <= n {
 		return bigIntValue(b)
 	}
@@ -62,7 +62,7 @@ func bigIntAsUintN(vm *VM, c NativeCall) Value {
 // bigIntAsIntN is BigInt.asIntN(bits, bigint): bigint modulo 2^bits as a signed integer.
 func bigIntAsIntN(vm *VM, c NativeCall) Value {
 	n := bigIntBits(vm, c.Arg(0))
-	b := vm.ToBigInt(c.Arg(1)).bigint()
+	b := vm.toBigInt(c.Arg(1)).bigint()
 	if n == 0 {
 		return smallBigInts[0]
 	}
@@ -103,7 +103,7 @@ func bigIntProtoToString(vm *VM, c NativeCall) Value {
 	b := thisBigIntValue(vm, c.This, "BigInt.prototype.toString")
 	radix := 10
 	if r := c.Arg(0); !r.IsUndefined() {
-		f := vm.ToIntegerOrInfinity(r)
+		f := vm.toIntegerOrInfinity(r)
 		if f < 2 || f > 36 {
 			vm.throwRangeError("toString() radix argument must be between 2 and 36")
 		}

@@ -22,7 +22,7 @@ func booleanConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget == nil {
 		return b
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "Boolean.prototype", ClassBoolean)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "Boolean.prototype", ClassBoolean)
 	o.slots = b
 	return objectValue(o)
 }
@@ -41,7 +41,7 @@ func thisBooleanValue(vm *VM, v Value, method string) Value {
 
 // booleanToString is Boolean.prototype.toString.
 func booleanToString(vm *VM, c NativeCall) Value {
-	return stringValue(vm.ToString(thisBooleanValue(vm, c.This, "Boolean.prototype.toString")))
+	return stringValue(vm.toString(thisBooleanValue(vm, c.This, "Boolean.prototype.toString")))
 }
 
 // booleanValueOf is Boolean.prototype.valueOf.

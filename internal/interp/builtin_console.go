@@ -279,7 +279,7 @@ func (vm *VM) formatVerb(verb byte, a Value) string {
 		if a.kind == KindBigInt {
 			return vm.ToGoString(a) + "n"
 		}
-		n := vm.ToNumber(a)
+		n := vm.toNumber(a)
 		if verb == 'i' {
 			n = math.Trunc(n)
 		}
@@ -288,10 +288,10 @@ func (vm *VM) formatVerb(verb byte, a Value) string {
 		if a.kind == KindSymbol {
 			return "NaN"
 		}
-		return formatConsoleNumber(vm.ToNumber(vm.ToStringValue(a)))
+		return formatConsoleNumber(vm.toNumber(vm.toStringValue(a)))
 	case 'j':
 		if j := vm.realm.globalProp(strKey("JSON")); j != nil && j.value.kind == KindObject {
-			r := vm.Invoke(j.value, strKey("stringify"), a)
+			r := vm.invoke(j.value, strKey("stringify"), a)
 			if r.IsUndefined() {
 				return "undefined"
 			}
@@ -610,7 +610,7 @@ func (in *inspector) constructorNameOr(o *Object, fallback string) string {
 
 // ownEnumerableKeys lists own enumerable keys (strings then symbols).
 func (in *inspector) ownEnumerableKeys(o *Object) []PropertyKey {
-	all := in.vm.OwnPropertyKeys(o)
+	all := in.vm.ownPropertyKeys(o)
 	out := all[:0]
 	for _, k := range all {
 		if p, ok := o.getOwn(k); ok && p.enumerable() {

@@ -60,9 +60,9 @@ func (in *inspector) inspectBuiltin(o *Object, level int) (out string, ok bool) 
 		if !found || itv.kind != KindObject {
 			return false
 		}
-		it := vm.GetIteratorDirect(itv.obj())
+		it := vm.getIteratorDirect(itv.obj())
 		for {
-			v, more := vm.IteratorStep(it)
+			v, more := vm.iteratorStep(it)
 			if !more {
 				return true
 			}

@@ -15,13 +15,13 @@ import (
 func consoleDir(vm *VM, c NativeCall) Value {
 	in := &inspector{vm: vm, depth: 2, circular: map[*Object]int{}}
 	if opts := c.Arg(1).asObject(); opts != nil {
-		if d := vm.GetProp(opts, strKey("depth")); d.kind == KindNull {
+		if d := vm.getProp(opts, strKey("depth")); d.kind == KindNull {
 			in.depth = math.MaxInt32
 		} else if !d.IsUndefined() {
 			in.depth = inspectCount(vm, d, -1)
 		}
-		in.showHidden = ToBoolean(vm.GetProp(opts, strKey("showHidden")))
-		if m := vm.GetProp(opts, strKey("maxArrayLength")); m.kind == KindNull {
+		in.showHidden = ToBoolean(vm.getProp(opts, strKey("showHidden")))
+		if m := vm.getProp(opts, strKey("maxArrayLength")); m.kind == KindNull {
 			in.maxArray = math.MaxInt32
 		} else if !m.IsUndefined() {
 			// 0 shows no element: "[ ... 3 more items ]"
@@ -30,7 +30,7 @@ func consoleDir(vm *VM, c NativeCall) Value {
 				in.maxArray = -1
 			}
 		}
-		if b := vm.GetProp(opts, strKey("breakLength")); !b.IsUndefined() {
+		if b := vm.getProp(opts, strKey("breakLength")); !b.IsUndefined() {
 			in.breakLength = max(inspectCount(vm, b, 1), 1)
 		}
 	}
@@ -41,7 +41,7 @@ func consoleDir(vm *VM, c NativeCall) Value {
 // inspectCount reads a numeric inspect option: Infinity is no limit, NaN is zero, and values
 // are cut to integers no lower than min.
 func inspectCount(vm *VM, v Value, min int) int {
-	f := vm.ToNumber(v)
+	f := vm.toNumber(v)
 	switch {
 	case math.IsNaN(f):
 		return 0
@@ -73,7 +73,7 @@ func consoleTable(vm *VM, c NativeCall) Value {
 		if po == nil || po.class != ClassArray {
 			vm.throwTypeError("The \"properties\" argument must be an instance of Array. Received %s", describeReceived(vm, p))
 		}
-		props = vm.IterableToList(p)
+		props = vm.iterableToList(p)
 	}
 	o := data.asObject()
 	if o == nil {
@@ -98,16 +98,16 @@ func consoleTable(vm *VM, c NativeCall) Value {
 	switch o.class {
 	case ClassMap:
 		var keys, values []string
-		vm.ForOf(data, func(entry Value) bool {
-			keys = append(keys, cell(vm.GetV(entry, indexKey(0))))
-			values = append(values, cell(vm.GetV(entry, indexKey(1))))
+		vm.forOf(data, func(entry Value) bool {
+			keys = append(keys, cell(vm.getV(entry, indexKey(0))))
+			values = append(values, cell(vm.getV(entry, indexKey(1))))
 			return true
 		})
 		vm.emit("log", renderTable([]string{tableIterKey, tableKeyKey, tableValues}, [][]string{indexes(len(keys)), keys, values}))
 		return undefinedValue
 	case ClassSet:
 		var values []string
-		vm.ForOf(data, func(v Value) bool {
+		vm.forOf(data, func(v Value) bool {
 			values = append(values, cell(v))
 			return true
 		})
@@ -135,7 +135,7 @@ func consoleTable(vm *VM, c NativeCall) Value {
 	primitives := map[int]string{}
 	for i, rk := range rowKeys {
 		index[i] = rk.String()
-		item := vm.GetV(data, vm.ToPropertyKey(rk))
+		item := vm.getV(data, vm.toPropertyKey(rk))
 		io := item.asObject()
 		if props == nil && io == nil {
 			primitives[i] = cell(item)
@@ -146,13 +146,13 @@ func consoleTable(vm *VM, c NativeCall) Value {
 			keys = vm.enumerableOwn(io, iterKeys)
 		}
 		for _, k := range keys {
-			pk := vm.ToPropertyKey(k)
+			pk := vm.toPropertyKey(k)
 			cl := col(pk.String())
 			if io == nil || !io.hasOwn(pk) {
 				cl.cells[i] = ""
 				continue
 			}
-			cl.cells[i] = cell(vm.GetProp(io, pk))
+			cl.cells[i] = cell(vm.getProp(io, pk))
 		}
 	}
 	head := []string{tableIndexKey}

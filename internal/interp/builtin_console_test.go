@@ -45,12 +45,12 @@ func TestConsoleFormat(t *testing.T) {
 			o := objectFrom(vm, "a-b", 1)
 			o.props.add(strKey("g"), accessorProperty(vm.realm.Intrinsic("Object.keys"), nil, propEnumerable|propConfigurable))
 			o.props.add(strKey("s"), accessorProperty(nil, vm.realm.Intrinsic("Object.keys"), propEnumerable|propConfigurable))
-			vm.CreateDataProperty(o, symKey(newSymbol(newASCII("s"))), Number(2))
+			vm.createDataProperty(o, symKey(newSymbol(newASCII("s"))), Number(2))
 			return []Value{objectValue(o)}
 		}, "{ 'a-b': 1, g: [Getter], s: [Setter], [Symbol(s)]: 2 }"},
 		{"circular", func(vm *VM) []Value {
 			o := objectFrom(vm, "name", "o")
-			vm.CreateDataProperty(o, strKey("self"), objectValue(o))
+			vm.createDataProperty(o, strKey("self"), objectValue(o))
 			return []Value{objectValue(o)}
 		}, "<ref *1> { name: 'o', self: [Circular *1] }"},
 		{"deep arrays and escapes", func(vm *VM) []Value {
@@ -84,21 +84,21 @@ func TestConsoleFormat(t *testing.T) {
 		{"error with position, props and cause", func(vm *VM) []Value {
 			vm.positionHook = func() (int, int) { return 3, 7 }
 			e := vm.makeError(NativeCall{Callee: vm.realm.Intrinsic("Error")}, asciiValue("m"), objectValue(objectFrom(vm, "cause", 1)))
-			vm.CreateDataProperty(e, strKey("code"), asciiValue("X"))
+			vm.createDataProperty(e, strKey("code"), asciiValue("X"))
 			return []Value{objectValue(e)}
 		}, "Error: m\n    at <anonymous>:3:7 {\n  code: 'X',\n  [cause]: 1\n}"},
 		{"subclassed error", func(vm *VM) []Value {
 			proto := vm.newObject(vm.realm.errorPrototype(), ClassObject)
 			ctor := vm.newNativeFunction(testArrayNative, "MyErr", 0)
-			vm.CreateDataProperty(proto, keyConstructor, objectValue(ctor))
+			vm.createDataProperty(proto, keyConstructor, objectValue(ctor))
 			e := vm.newObject(proto, ClassError)
 			e.slots = &errorData{}
-			vm.CreateDataProperty(e, keyMessage, asciiValue("x"))
+			vm.createDataProperty(e, keyMessage, asciiValue("x"))
 			vm.recordErrorPosition(e)
 			return []Value{objectValue(e), vm.newArrayValue([]Value{vm.NewError("RangeError", "r")})}
 		}, "[MyErr [Error]: x] [ [RangeError: r] ]"},
 		{"boxed", func(vm *VM) []Value {
-			return []Value{objectValue(vm.ToObject(trueValue)), vm.newArrayValue([]Value{symbolValue(newSymbol(nil))})}
+			return []Value{objectValue(vm.toObject(trueValue)), vm.newArrayValue([]Value{symbolValue(newSymbol(nil))})}
 		}, "[Boolean: true] [ Symbol() ]"},
 		{"hundred and one", func(vm *VM) []Value {
 			ns := make([]float64, 101)

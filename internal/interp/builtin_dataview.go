@@ -128,7 +128,7 @@ func dataViewConstructor(vm *VM, c NativeCall) Value {
 			vm.throwRangeError("Invalid DataView length %d", viewLen)
 		}
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "DataView.prototype", ClassDataView)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "DataView.prototype", ClassDataView)
 	if b.detached {
 		vm.throwTypeError("Cannot perform DataView constructor on a detached ArrayBuffer")
 	}

@@ -179,16 +179,16 @@ func dateConstructor(vm *VM, c NativeCall) Value {
 				break
 			}
 		}
-		p := vm.ToPrimitive(v, hintDefault)
+		p := vm.toPrimitive(v, hintDefault)
 		if p.kind == KindString {
 			tv = jsdate.TimeClip(jsdate.Parse(p.str().String()))
 		} else {
-			tv = jsdate.TimeClip(vm.ToNumber(p))
+			tv = jsdate.TimeClip(vm.toNumber(p))
 		}
 	default:
 		tv = vm.dateFromComponents(c.Args)
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "Date.prototype", ClassDate)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "Date.prototype", ClassDate)
 	o.slots = &dateData{t: tv}
 	return objectValue(o)
 }
@@ -198,7 +198,7 @@ func dateConstructor(vm *VM, c NativeCall) Value {
 func (vm *VM) dateFromComponents(args []Value) float64 {
 	f := [7]float64{math.NaN(), 0, 1, 0, 0, 0, 0}
 	for i := 0; i < len(args) && i < 7; i++ {
-		f[i] = vm.ToNumber(args[i])
+		f[i] = vm.toNumber(args[i])
 	}
 	y := jsdate.MakeFullYear(f[0])
 	return jsdate.TimeClip(jsdate.MakeDate(jsdate.MakeDay(y, f[1], f[2]), jsdate.MakeTime(f[3], f[4], f[5], f[6])))
@@ -231,7 +231,7 @@ func dateSetFields(vm *VM, c NativeCall, method string, first, max int) Value {
 		if i > 0 && i >= len(c.Args) {
 			break
 		}
-		vals[i] = vm.ToNumber(c.Arg(i))
+		vals[i] = vm.toNumber(c.Arg(i))
 		n++
 	}
 	if t != t {
@@ -252,13 +252,13 @@ func dateSetFields(vm *VM, c NativeCall, method string, first, max int) Value {
 // dateSetTime is Date.prototype.setTime(time).
 func dateSetTime(vm *VM, c NativeCall) Value {
 	thisTimeValue(vm, c.This, "Date.prototype.setTime")
-	return setThisTime(c.This, jsdate.TimeClip(vm.ToNumber(c.Arg(0))))
+	return setThisTime(c.This, jsdate.TimeClip(vm.toNumber(c.Arg(0))))
 }
 
 // dateSetYear is Date.prototype.setYear(year) (Annex B): two-digit years mean 19xx.
 func dateSetYear(vm *VM, c NativeCall) Value {
 	t := thisTimeValue(vm, c.This, "Date.prototype.setYear")
-	y := vm.ToNumber(c.Arg(0))
+	y := vm.toNumber(c.Arg(0))
 	if t != t {
 		t = 0
 	}
@@ -285,12 +285,12 @@ func dateToUTCString(vm *VM, c NativeCall) Value {
 
 // dateToJSON is Date.prototype.toJSON: null for non-finite time values, else toISOString().
 func dateToJSON(vm *VM, c NativeCall) Value {
-	o := vm.ToObject(c.This)
-	tv := vm.ToPrimitive(objectValue(o), hintNumber)
+	o := vm.toObject(c.This)
+	tv := vm.toPrimitive(objectValue(o), hintNumber)
 	if tv.kind == KindNumber && (math.IsNaN(tv.num) || math.IsInf(tv.num, 0)) {
 		return nullValue
 	}
-	m := vm.GetProp(o, strKey("toISOString"))
+	m := vm.getProp(o, strKey("toISOString"))
 	if !IsCallable(m) {
 		vm.throwTypeError("toISOString is not a function")
 	}
@@ -327,7 +327,7 @@ func (vm *VM) ordinaryToPrimitive(o *Object, hint string) Value {
 		first, second = keyToString, keyValueOf
 	}
 	for _, k := range [2]PropertyKey{first, second} {
-		m := vm.GetProp(o, k)
+		m := vm.getProp(o, k)
 		if IsCallable(m) {
 			if r := vm.Call(m, objectValue(o)); r.kind != KindObject {
 				return r

@@ -66,7 +66,7 @@ func (vm *VM) checkLocales(loc Value) {
 	}
 	var tags []Value
 	if lo := loc.asObject(); lo != nil {
-		tags = vm.CreateListFromArrayLike(loc)
+		tags = vm.createListFromArrayLike(loc)
 	} else {
 		tags = []Value{loc}
 	}
@@ -87,9 +87,9 @@ func (vm *VM) readDateLocaleOpts(v Value, required int) dateLocaleOpts {
 	if v.IsUndefined() {
 		v = objectValue(vm.newPlainObject())
 	}
-	obj := vm.ToObject(v)
+	obj := vm.toObject(v)
 	get := func(name string, allowed ...string) string {
-		x := vm.GetProp(obj, strKey(name))
+		x := vm.getProp(obj, strKey(name))
 		if x.IsUndefined() {
 			return ""
 		}
@@ -111,7 +111,7 @@ func (vm *VM) readDateLocaleOpts(v Value, required int) dateLocaleOpts {
 	o.hour = get("hour", numeric...)
 	o.minute = get("minute", numeric...)
 	o.second = get("second", numeric...)
-	if h12 := vm.GetProp(obj, strKey("hour12")); !h12.IsUndefined() {
+	if h12 := vm.getProp(obj, strKey("hour12")); !h12.IsUndefined() {
 		o.hourCycle = "h12"
 		if !ToBoolean(h12) {
 			o.hourCycle = "h24" // node 20 (ICU) shows midnight as 24 with hour12: false
@@ -122,7 +122,7 @@ func (vm *VM) readDateLocaleOpts(v Value, required int) dateLocaleOpts {
 			o.hourCycle = "h12"
 		}
 	}
-	if tz := vm.GetProp(obj, strKey("timeZone")); !tz.IsUndefined() {
+	if tz := vm.getProp(obj, strKey("timeZone")); !tz.IsUndefined() {
 		switch s := strings.ToUpper(vm.ToGoString(tz)); s {
 		case "UTC", "ETC/UTC", "GMT", "ETC/GMT", "Z", "ZULU":
 		default:

@@ -53,7 +53,7 @@ func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
 		nt = c.Callee
 	}
 	var proto *Object
-	if p := vm.GetProp(nt, keyPrototype); p.kind == KindObject {
+	if p := vm.getProp(nt, keyPrototype); p.kind == KindObject {
 		proto = p.obj()
 	} else {
 		proto = vm.realm.Intrinsic(vm.realm.nameOf(c.Callee) + ".prototype")
@@ -63,11 +63,11 @@ func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
 	o.props.keys = make([]PropertyKey, 0, 3)
 	o.props.props = make([]Property, 0, 3)
 	if !message.IsUndefined() {
-		msg := vm.ToString(message)
+		msg := vm.toString(message)
 		o.props.add(keyMessage, Property{value: stringValue(msg), flags: propHidden})
 	}
-	if opts := options.asObject(); opts != nil && vm.HasProperty(opts, keyCause) {
-		cause := vm.GetProp(opts, keyCause)
+	if opts := options.asObject(); opts != nil && vm.hasProperty(opts, keyCause) {
+		cause := vm.getProp(opts, keyCause)
 		o.props.add(keyCause, Property{value: cause, flags: propHidden})
 	}
 	vm.recordErrorPosition(o)
@@ -77,7 +77,7 @@ func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
 // aggregateErrorConstructor is AggregateError(errors, message, options).
 func aggregateErrorConstructor(vm *VM, c NativeCall) Value {
 	o := vm.makeError(c, c.Arg(1), c.Arg(2))
-	errs := vm.IterableToList(c.Arg(0))
+	errs := vm.iterableToList(c.Arg(0))
 	o.props.add(keyErrors, Property{value: vm.CreateArrayFromList(errs), flags: propHidden})
 	return objectValue(o)
 }
@@ -88,15 +88,15 @@ func errorToString(vm *VM, c NativeCall) Value {
 	if o == nil {
 		vm.throwTypeError("Error.prototype.toString called on non-object")
 	}
-	name := vm.GetProp(o, keyName)
-	msg := vm.GetProp(o, keyMessage)
+	name := vm.getProp(o, keyName)
+	msg := vm.getProp(o, keyMessage)
 	ns := newASCII("Error")
 	if !name.IsUndefined() {
-		ns = vm.ToString(name)
+		ns = vm.toString(name)
 	}
 	ms := strEmpty
 	if !msg.IsUndefined() {
-		ms = vm.ToString(msg)
+		ms = vm.toString(msg)
 	}
 	switch {
 	case ns.Len() == 0:
@@ -123,7 +123,7 @@ func errorCaptureStackTrace(vm *VM, c NativeCall) Value {
 			text = concatStrings(text, newASCII(fmt.Sprintf("\n    at %d:%d", line, col)))
 		}
 	}
-	vm.DefinePropertyOrThrow(o, keyStack, dataDescriptor(stringValue(text), propHidden))
+	vm.definePropertyOrThrow(o, keyStack, dataDescriptor(stringValue(text), propHidden))
 	return undefinedValue
 }
 

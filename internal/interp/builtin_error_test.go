@@ -41,7 +41,7 @@ func TestErrorConstructors(t *testing.T) {
 			err := func() (err error) {
 				defer vm.catchException(&err)
 				if tt.asNew {
-					e = vm.Construct(ctor, nil, tt.args(vm)...)
+					e = vm.construct(ctor, nil, tt.args(vm)...)
 				} else {
 					e = vm.Call(ctor, undefinedValue, tt.args(vm)...)
 				}
@@ -60,7 +60,7 @@ func TestErrorConstructors(t *testing.T) {
 			if tt.cause != "" {
 				c, _ := vm.Get(e, "cause")
 				require.Equal(t, tt.cause, c.String())
-				d, ok := vm.GetOwnProperty(e.obj(), keyCause)
+				d, ok := vm.getOwnProperty(e.obj(), keyCause)
 				require.True(t, ok)
 				require.False(t, d.Enumerable)
 			} else {
@@ -80,7 +80,7 @@ func TestErrorStackIsFormattedLazily(t *testing.T) {
 	vm.positionHook = func() (int, int) { return 12, 5 }
 	e := vm.NewError("Error", "late")
 	// a subclass constructor assigns the name after super() returned
-	vm.CreateDataProperty(e.obj(), keyName, asciiValue("ValidationError"))
+	vm.createDataProperty(e.obj(), keyName, asciiValue("ValidationError"))
 	stack, err := vm.Get(e, "stack")
 	require.NoError(t, err)
 	require.Equal(t, "ValidationError: late\n    at <anonymous>:12:5", stack.String())

@@ -18,7 +18,7 @@ func escapeKeeps(c uint16) bool {
 }
 
 func globalEscape(vm *VM, c NativeCall) Value {
-	s := vm.ToString(c.Arg(0))
+	s := vm.toString(c.Arg(0))
 	const hex = "0123456789ABCDEF"
 	units := s.units()
 	out := make([]byte, 0, len(units))
@@ -39,7 +39,7 @@ func globalEscape(vm *VM, c NativeCall) Value {
 }
 
 func globalUnescape(vm *VM, c NativeCall) Value {
-	units := vm.ToString(c.Arg(0)).units()
+	units := vm.toString(c.Arg(0)).units()
 	out := make([]uint16, 0, len(units))
 	for i := 0; i < len(units); i++ {
 		u := units[i]

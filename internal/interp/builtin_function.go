@@ -59,7 +59,7 @@ var nativeReturnThis = registerNative("Function(\"return this\")", func(vm *VM, 
 	if c.This.IsNullish() {
 		return objectValue(vm.realm.Global)
 	}
-	return objectValue(vm.ToObject(c.This))
+	return objectValue(vm.toObject(c.This))
 })
 
 // isReturnThis reports whether the arguments of Function are only string parameters of blank
@@ -103,7 +103,7 @@ func functionApply(vm *VM, c NativeCall) Value {
 	fn := requireCallable(vm, c.This, "apply")
 	var args []Value
 	if a := c.Arg(1); !a.IsNullish() {
-		args = vm.CreateListFromArrayLike(a)
+		args = vm.createListFromArrayLike(a)
 	}
 	return vm.callObject(fn, c.Arg(0), args, nil)
 }
@@ -115,7 +115,7 @@ func (b *boundFunction) callFunction(vm *VM, this Value, args []Value, newTarget
 		if newTarget == b.self {
 			newTarget = b.target
 		}
-		return vm.Construct(objectValue(b.target), newTarget, all...)
+		return vm.construct(objectValue(b.target), newTarget, all...)
 	}
 	return vm.callObject(b.target, b.this, all, nil)
 }
@@ -130,15 +130,15 @@ func functionBind(vm *VM, c NativeCall) Value {
 	f.flags |= objCallable | (target.flags & objConstructor)
 	f.slots = &boundFunction{target: target, this: c.Arg(0), args: args, self: f}
 	length := 0.0
-	if vm.HasOwnProperty(target, keyLength) {
-		if l := vm.GetProp(target, keyLength); l.kind == KindNumber {
-			length = vm.ToIntegerOrInfinity(l) - float64(len(args))
+	if vm.hasOwnProperty(target, keyLength) {
+		if l := vm.getProp(target, keyLength); l.kind == KindNumber {
+			length = vm.toIntegerOrInfinity(l) - float64(len(args))
 			if length < 0 {
 				length = 0
 			}
 		}
 	}
-	name := vm.GetProp(target, keyName)
+	name := vm.getProp(target, keyName)
 	if name.kind != KindString {
 		name = asciiValue("")
 	}
@@ -168,5 +168,5 @@ func functionToString(vm *VM, c NativeCall) Value {
 }
 
 func functionHasInstance(vm *VM, c NativeCall) Value {
-	return Bool(vm.OrdinaryHasInstance(c.This, c.Arg(0)))
+	return Bool(vm.ordinaryHasInstance(c.This, c.Arg(0)))
 }

@@ -31,23 +31,23 @@ func setupGlobal(r *Realm) {
 }
 
 func globalIsNaN(vm *VM, c NativeCall) Value {
-	f := vm.ToNumber(c.Arg(0))
+	f := vm.toNumber(c.Arg(0))
 	return Bool(f != f)
 }
 
 func globalIsFinite(vm *VM, c NativeCall) Value {
-	f := vm.ToNumber(c.Arg(0))
+	f := vm.toNumber(c.Arg(0))
 	return Bool(!math.IsNaN(f) && !math.IsInf(f, 0))
 }
 
 func globalParseInt(vm *VM, c NativeCall) Value {
-	s := vm.ToString(c.Arg(0))
-	radix := vm.ToInt32(c.Arg(1))
+	s := vm.toString(c.Arg(0))
+	radix := vm.toInt32(c.Arg(1))
 	return Number(numconv.ParseIntRadix(s.String(), int(radix)))
 }
 
 func globalParseFloat(vm *VM, c NativeCall) Value {
-	return Number(numconv.ParseFloatPrefix(vm.ToString(c.Arg(0)).String()))
+	return Number(numconv.ParseFloatPrefix(vm.toString(c.Arg(0)).String()))
 }
 
 // URI reserved and unescaped sets (ECMA-262 19.2.6).
@@ -58,19 +58,19 @@ const (
 )
 
 func globalEncodeURIComponent(vm *VM, c NativeCall) Value {
-	return stringValue(vm.uriEncode(vm.ToString(c.Arg(0)), uriAlnumMark))
+	return stringValue(vm.uriEncode(vm.toString(c.Arg(0)), uriAlnumMark))
 }
 
 func globalEncodeURI(vm *VM, c NativeCall) Value {
-	return stringValue(vm.uriEncode(vm.ToString(c.Arg(0)), uriAlnumMark+uriReservedHs))
+	return stringValue(vm.uriEncode(vm.toString(c.Arg(0)), uriAlnumMark+uriReservedHs))
 }
 
 func globalDecodeURIComponent(vm *VM, c NativeCall) Value {
-	return stringValue(vm.uriDecode(vm.ToString(c.Arg(0)), ""))
+	return stringValue(vm.uriDecode(vm.toString(c.Arg(0)), ""))
 }
 
 func globalDecodeURI(vm *VM, c NativeCall) Value {
-	return stringValue(vm.uriDecode(vm.ToString(c.Arg(0)), uriReservedHs))
+	return stringValue(vm.uriDecode(vm.toString(c.Arg(0)), uriReservedHs))
 }
 
 // uriEncode is Encode(string, extraUnescaped): UTF-8 percent-encoding; lone surrogates throw

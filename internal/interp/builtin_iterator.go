@@ -112,7 +112,7 @@ func arrayIteratorNext(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("next method called on incompatible %s", vm.describeForError(c.This))
 	}
 	if it.target.IsUndefined() {
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	t := it.target.obj()
 	if t.class == ClassTypedArray {
@@ -121,22 +121,22 @@ func arrayIteratorNext(vm *VM, c NativeCall) Value {
 		}
 		if n, _ := t.slots.(*typedArray).length(); it.index >= int64(n) {
 			it.target = undefinedValue
-			return vm.CreateIterResultObject(undefinedValue, true)
+			return vm.createIterResultObject(undefinedValue, true)
 		}
-	} else if it.index >= vm.LengthOfArrayLike(t) {
+	} else if it.index >= vm.lengthOfArrayLike(t) {
 		it.target = undefinedValue
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	i := it.index
 	it.index++
 	switch it.kind {
 	case iterKeys:
-		return vm.CreateIterResultObject(Number(float64(i)), false)
+		return vm.createIterResultObject(Number(float64(i)), false)
 	case iterEntries:
 		pair := vm.newArrayValue([]Value{Number(float64(i)), vm.getIndex(t, i)})
-		return vm.CreateIterResultObject(pair, false)
+		return vm.createIterResultObject(pair, false)
 	}
-	return vm.CreateIterResultObject(vm.getIndex(t, i), false)
+	return vm.createIterResultObject(vm.getIndex(t, i), false)
 }
 
 // iteratorConstructor is Iterator(): abstract, only constructible through a subclass.
@@ -144,7 +144,7 @@ func iteratorConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget == nil || c.NewTarget == c.Callee {
 		vm.throwTypeError("Abstract class Iterator not directly constructable")
 	}
-	return objectValue(vm.OrdinaryCreateFromConstructor(c.NewTarget, "Iterator.prototype", ClassObject))
+	return objectValue(vm.ordinaryCreateFromConstructor(c.NewTarget, "Iterator.prototype", ClassObject))
 }
 
 // thisIteratorRecord checks that this is an object and returns GetIteratorDirect(this)
@@ -159,7 +159,7 @@ func thisIteratorObject(vm *VM, c NativeCall, method string) *Object {
 
 // closeOnThrow closes the iterator (ignoring its errors) and rethrows v.
 func (vm *VM) closeAndThrow(it *Iterator, v Value) {
-	vm.IteratorClose(it, true)
+	vm.iteratorClose(it, true)
 	vm.throw(v)
 }
 
@@ -173,7 +173,7 @@ func (vm *VM) requireCallableArg(o *Object, fn Value, method string) {
 
 // newIteratorHelper creates the helper object for map/filter/take/drop/flatMap.
 func (vm *VM) newIteratorHelper(o *Object, method string, fn Value, limit float64) Value {
-	h := &iteratorHelper{method: method, under: vm.GetIteratorDirect(o), fn: fn, limit: limit}
+	h := &iteratorHelper{method: method, under: vm.getIteratorDirect(o), fn: fn, limit: limit}
 	obj := vm.newObject(vm.realm.Intrinsic("%IteratorHelperPrototype%"), ClassIterator)
 	obj.slots = h
 	return objectValue(obj)
@@ -210,12 +210,12 @@ func (vm *VM) helperLimit(o *Object, v Value) float64 {
 				panic(r)
 			}
 		}()
-		n = vm.ToNumber(v)
+		n = vm.toNumber(v)
 	}()
 	if n != n {
 		vm.closeAndThrow(it, vm.newRangeError("%s must be positive", v.String()))
 	}
-	n = vm.ToIntegerOrInfinity(Number(n))
+	n = vm.toIntegerOrInfinity(Number(n))
 	if n < 0 || (n > maxSafeInteger && !math.IsInf(n, 1)) {
 		vm.closeAndThrow(it, vm.newRangeError("%s must be positive", v.String()))
 	}
@@ -237,7 +237,7 @@ func (vm *VM) callClosing(it *Iterator, fn Value, args ...Value) (result Value) 
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(*Exception); ok {
-				vm.IteratorClose(it, true)
+				vm.iteratorClose(it, true)
 			}
 			panic(r)
 		}
@@ -255,16 +255,16 @@ func iteratorHelperNext(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("Generator is already running")
 	}
 	if h.done {
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	h.running = true
 	defer func() { h.running = false }()
 	v, ok := vm.helperStep(h)
 	if !ok {
 		h.done = true
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
-	return vm.CreateIterResultObject(v, false)
+	return vm.createIterResultObject(v, false)
 }
 
 // helperStep produces the next value of a helper, or ok=false when it is exhausted.
@@ -282,7 +282,7 @@ func (vm *VM) helperStep(h *iteratorHelper) (Value, bool) {
 	case "windows":
 		return vm.windowsStep(h)
 	case "map":
-		v, ok := vm.IteratorStep(h.under)
+		v, ok := vm.iteratorStep(h.under)
 		if !ok {
 			return undefinedValue, false
 		}
@@ -291,7 +291,7 @@ func (vm *VM) helperStep(h *iteratorHelper) (Value, bool) {
 		return r, true
 	case "filter":
 		for {
-			v, ok := vm.IteratorStep(h.under)
+			v, ok := vm.iteratorStep(h.under)
 			if !ok {
 				return undefinedValue, false
 			}
@@ -303,23 +303,23 @@ func (vm *VM) helperStep(h *iteratorHelper) (Value, bool) {
 		}
 	case "take":
 		if h.limit == 0 {
-			vm.IteratorClose(h.under, false)
+			vm.iteratorClose(h.under, false)
 			return undefinedValue, false
 		}
 		h.limit--
-		return vm.IteratorStep(h.under)
+		return vm.iteratorStep(h.under)
 	case "drop":
 		for h.limit > 0 {
 			h.limit--
-			if _, ok := vm.IteratorStep(h.under); !ok {
+			if _, ok := vm.iteratorStep(h.under); !ok {
 				return undefinedValue, false
 			}
 		}
-		return vm.IteratorStep(h.under)
+		return vm.iteratorStep(h.under)
 	case "concat":
 		for {
 			if h.inner != nil {
-				if v, ok := vm.IteratorStep(h.inner); ok {
+				if v, ok := vm.iteratorStep(h.inner); ok {
 					return v, true
 				}
 				h.inner = nil
@@ -333,7 +333,7 @@ func (vm *VM) helperStep(h *iteratorHelper) (Value, bool) {
 			if it.kind != KindObject {
 				vm.throwTypeError("Result of the Symbol.iterator method is not an object")
 			}
-			h.inner = vm.GetIteratorDirect(it.obj())
+			h.inner = vm.getIteratorDirect(it.obj())
 		}
 	case "flatMap":
 		for {
@@ -342,19 +342,19 @@ func (vm *VM) helperStep(h *iteratorHelper) (Value, bool) {
 					defer func() {
 						if r := recover(); r != nil {
 							if _, isEx := r.(*Exception); isEx {
-								vm.IteratorClose(h.under, true)
+								vm.iteratorClose(h.under, true)
 							}
 							panic(r)
 						}
 					}()
-					return vm.IteratorStep(h.inner)
+					return vm.iteratorStep(h.inner)
 				}()
 				if ok {
 					return v, true
 				}
 				h.inner = nil
 			}
-			v, ok := vm.IteratorStep(h.under)
+			v, ok := vm.iteratorStep(h.under)
 			if !ok {
 				return undefinedValue, false
 			}
@@ -364,7 +364,7 @@ func (vm *VM) helperStep(h *iteratorHelper) (Value, bool) {
 				defer func() {
 					if r := recover(); r != nil {
 						if _, isEx := r.(*Exception); isEx {
-							vm.IteratorClose(h.under, true)
+							vm.iteratorClose(h.under, true)
 						}
 						panic(r)
 					}
@@ -381,7 +381,7 @@ func (vm *VM) getIteratorFlattenable(v Value, allowStrings bool) *Iterator {
 	if v.kind != KindObject && !(allowStrings && v.kind == KindString) {
 		vm.throwTypeError("%s is not an object", vm.describeForError(v))
 	}
-	m := vm.GetMethod(v, symKey(symIterator))
+	m := vm.getMethod(v, symKey(symIterator))
 	var it Value
 	if m.IsUndefined() {
 		it = v
@@ -391,7 +391,7 @@ func (vm *VM) getIteratorFlattenable(v Value, allowStrings bool) *Iterator {
 	if it.kind != KindObject {
 		vm.throwTypeError("%s is not an object", vm.describeForError(it))
 	}
-	return vm.GetIteratorDirect(it.obj())
+	return vm.getIteratorDirect(it.obj())
 }
 
 // thisZip returns the zip state of an Iterator.zip / zipKeyed result, or nil.
@@ -434,19 +434,19 @@ func iteratorHelperReturn(vm *VM, c NativeCall) Value {
 				defer func() {
 					if r := recover(); r != nil {
 						if h.under != nil {
-							vm.IteratorClose(h.under, true)
+							vm.iteratorClose(h.under, true)
 						}
 						panic(r)
 					}
 				}()
-				vm.IteratorClose(inner, false)
+				vm.iteratorClose(inner, false)
 			}()
 		}
 		if h.under != nil {
-			vm.IteratorClose(h.under, false)
+			vm.iteratorClose(h.under, false)
 		}
 	}
-	return vm.CreateIterResultObject(undefinedValue, true)
+	return vm.createIterResultObject(undefinedValue, true)
 }
 
 // consume drives the underlying iterator of this for the eager helpers.
@@ -455,9 +455,9 @@ func (vm *VM) consumeIterator(c NativeCall, method string, needFn bool, fn func(
 	if needFn {
 		vm.requireCallableArg(o, c.Arg(0), method)
 	}
-	it := vm.GetIteratorDirect(o)
+	it := vm.getIteratorDirect(o)
 	for i := int64(0); ; i++ {
-		v, ok := vm.IteratorStep(it)
+		v, ok := vm.iteratorStep(it)
 		if !ok {
 			return
 		}
@@ -470,11 +470,11 @@ func (vm *VM) consumeIterator(c NativeCall, method string, needFn bool, fn func(
 func iteratorReduce(vm *VM, c NativeCall) Value {
 	o := thisIteratorObject(vm, c, "reduce")
 	vm.requireCallableArg(o, c.Arg(0), "reduce")
-	it := vm.GetIteratorDirect(o)
+	it := vm.getIteratorDirect(o)
 	var acc Value
 	counter := int64(0)
 	if len(c.Args) < 2 {
-		v, ok := vm.IteratorStep(it)
+		v, ok := vm.iteratorStep(it)
 		if !ok {
 			vm.throwTypeError("Reduce of empty iterator with no initial value")
 		}
@@ -485,7 +485,7 @@ func iteratorReduce(vm *VM, c NativeCall) Value {
 	}
 	fn := c.Arg(0)
 	for ; ; counter++ {
-		v, ok := vm.IteratorStep(it)
+		v, ok := vm.iteratorStep(it)
 		if !ok {
 			return acc
 		}
@@ -516,7 +516,7 @@ func iteratorSome(vm *VM, c NativeCall) Value {
 	vm.consumeIterator(c, "some", true, func(it *Iterator, v Value, i int64) bool {
 		if ToBoolean(vm.callClosing(it, fn, v, Number(float64(i)))) {
 			found = true
-			vm.IteratorClose(it, false)
+			vm.iteratorClose(it, false)
 			return false
 		}
 		return true
@@ -529,7 +529,7 @@ func iteratorEvery(vm *VM, c NativeCall) Value {
 	vm.consumeIterator(c, "every", true, func(it *Iterator, v Value, i int64) bool {
 		if !ToBoolean(vm.callClosing(it, fn, v, Number(float64(i)))) {
 			all = false
-			vm.IteratorClose(it, false)
+			vm.iteratorClose(it, false)
 			return false
 		}
 		return true
@@ -542,7 +542,7 @@ func iteratorFind(vm *VM, c NativeCall) Value {
 	vm.consumeIterator(c, "find", true, func(it *Iterator, v Value, i int64) bool {
 		if ToBoolean(vm.callClosing(it, fn, v, Number(float64(i)))) {
 			found = v
-			vm.IteratorClose(it, false)
+			vm.iteratorClose(it, false)
 			return false
 		}
 		return true
@@ -553,7 +553,7 @@ func iteratorFind(vm *VM, c NativeCall) Value {
 // iteratorFrom is Iterator.from(obj).
 func iteratorFrom(vm *VM, c NativeCall) Value {
 	rec := vm.getIteratorFlattenable(c.Arg(0), true)
-	if o := rec.Obj.obj(); vm.OrdinaryHasInstance(objectValue(vm.realm.Intrinsic("Iterator")), rec.Obj) {
+	if o := rec.Obj.obj(); vm.ordinaryHasInstance(objectValue(vm.realm.Intrinsic("Iterator")), rec.Obj) {
 		return objectValue(o)
 	}
 	w := vm.newObject(vm.realm.Intrinsic("%WrapForValidIteratorPrototype%"), ClassIterator)
@@ -578,9 +578,9 @@ func wrapIteratorNext(vm *VM, c NativeCall) Value {
 
 func wrapIteratorReturn(vm *VM, c NativeCall) Value {
 	w := thisWrap(vm, c.This)
-	ret := vm.GetMethod(w.iterated.Obj, keyReturn)
+	ret := vm.getMethod(w.iterated.Obj, keyReturn)
 	if ret.IsUndefined() {
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	return vm.Call(ret, w.iterated.Obj)
 }
@@ -592,7 +592,7 @@ func iteratorConcat(vm *VM, c NativeCall) Value {
 		if item.kind != KindObject {
 			vm.throwTypeError("%s is not an object", vm.describeForError(item))
 		}
-		m := vm.GetMethod(item, symKey(symIterator))
+		m := vm.getMethod(item, symKey(symIterator))
 		if m.IsUndefined() {
 			vm.throwTypeError("%s is not iterable", vm.describeForError(item))
 		}
@@ -612,11 +612,11 @@ func (vm *VM) setterIgnoringPrototype(this Value, home *Object, key PropertyKey,
 	if o == home {
 		vm.throwTypeError("Cannot assign to read only property '%s' of object", key)
 	}
-	if !vm.HasOwnProperty(o, key) {
-		vm.CreateDataPropertyOrThrow(o, key, v)
+	if !vm.hasOwnProperty(o, key) {
+		vm.createDataPropertyOrThrow(o, key, v)
 		return
 	}
-	vm.SetProp(o, key, v)
+	vm.setProp(o, key, v)
 }
 
 func iteratorProtoConstructorGet(vm *VM, c NativeCall) Value {

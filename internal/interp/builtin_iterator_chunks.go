@@ -69,7 +69,7 @@ func iteratorWindows(vm *VM, c NativeCall) Value {
 func (vm *VM) chunksStep(h *iteratorHelper) (Value, bool) {
 	size := int(h.limit)
 	for {
-		v, ok := vm.IteratorStep(h.under)
+		v, ok := vm.iteratorStep(h.under)
 		if !ok {
 			if len(h.items) == 0 {
 				return undefinedValue, false
@@ -93,7 +93,7 @@ func (vm *VM) chunksStep(h *iteratorHelper) (Value, bool) {
 func (vm *VM) windowsStep(h *iteratorHelper) (Value, bool) {
 	size := int(h.limit)
 	for {
-		v, ok := vm.IteratorStep(h.under)
+		v, ok := vm.iteratorStep(h.under)
 		if !ok {
 			n := len(h.items)
 			if h.counter == windowsAllowPartial && n > 0 && n < size {

@@ -25,9 +25,9 @@ func iteratorIncludes(vm *VM, c NativeCall) Value {
 		}
 	}
 	search := c.Arg(0)
-	it := vm.GetIteratorDirect(o)
+	it := vm.getIteratorDirect(o)
 	for skipped := 0.0; ; {
-		v, ok := vm.IteratorStep(it)
+		v, ok := vm.iteratorStep(it)
 		if !ok {
 			return falseValue
 		}
@@ -36,7 +36,7 @@ func iteratorIncludes(vm *VM, c NativeCall) Value {
 			continue
 		}
 		if SameValueZero(v, search) {
-			vm.IteratorClose(it, false)
+			vm.iteratorClose(it, false)
 			return trueValue
 		}
 	}
@@ -52,11 +52,11 @@ func iteratorJoin(vm *VM, c NativeCall) Value {
 	if s := c.Arg(0); !s.IsUndefined() {
 		sep = vm.toStringClosing(&Iterator{Obj: objectValue(o)}, s)
 	}
-	it := vm.GetIteratorDirect(o)
+	it := vm.getIteratorDirect(o)
 	var b stringBuilder
 	total := 0
 	for first := true; ; first = false {
-		v, ok := vm.IteratorStep(it)
+		v, ok := vm.iteratorStep(it)
 		if !ok {
 			return stringValue(b.string())
 		}
@@ -91,10 +91,10 @@ func (vm *VM) toStringClosing(it *Iterator, v Value) (s *jsString) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(*Exception); ok {
-				vm.IteratorClose(it, true)
+				vm.iteratorClose(it, true)
 			}
 			panic(r)
 		}
 	}()
-	return vm.ToString(v)
+	return vm.toString(v)
 }

@@ -79,7 +79,7 @@ out.join(' ')`
 				require.NoError(t, err)
 				suspensions++
 			}
-			for _, id := range vm.PendingHostPromises() {
+			for _, id := range vm.pendingHostPromises() {
 				settle(vm, id)
 			}
 		}

@@ -74,7 +74,7 @@ func TestIteratorHelpers(t *testing.T) {
 			n := 0
 			next := fnValue(vm, func(vm *VM, c NativeCall) Value {
 				n++
-				return vm.CreateIterResultObject(Number(float64(n)), n > 2)
+				return vm.createIterResultObject(Number(float64(n)), n > 2)
 			})
 			plain := objectFrom(vm, "next", next)
 			w := mustCall(t, vm, "Iterator.from", undefinedValue, objectValue(plain))
@@ -104,16 +104,16 @@ func TestIteratorPrototypeAccessors(t *testing.T) {
 	t.Parallel()
 	vm := newTestVM(t)
 	ip := vm.realm.iteratorPrototype()
-	tag := vm.GetProp(ip, symKey(symToStringTag))
+	tag := vm.getProp(ip, symKey(symToStringTag))
 	require.Equal(t, "Iterator", tag.String())
-	require.Same(t, vm.realm.Intrinsic("Iterator"), vm.GetProp(ip, keyConstructor).obj())
+	require.Same(t, vm.realm.Intrinsic("Iterator"), vm.getProp(ip, keyConstructor).obj())
 	// assigning on the prototype itself throws; on an inheriting object it defines an own property
 	_, err := callIntrinsic(vm, "set Iterator.prototype[Symbol.toStringTag]", objectValue(ip), asciiValue("x"))
 	require.Equal(t, "TypeError", thrownName(vm, err))
 	child := vm.newObject(ip, ClassObject)
-	vm.SetProp(child, symKey(symToStringTag), asciiValue("Mine"))
+	vm.setProp(child, symKey(symToStringTag), asciiValue("Mine"))
 	require.Equal(t, "Mine", lookupDataProperty(child, symKey(symToStringTag)).String())
-	require.Equal(t, "Iterator", vm.GetProp(ip, symKey(symToStringTag)).String())
+	require.Equal(t, "Iterator", vm.getProp(ip, symKey(symToStringTag)).String())
 }
 
 func TestErrorIsError(t *testing.T) {

@@ -57,10 +57,10 @@ func (vm *VM) iteratorCloseAll(iters []*Iterator, pending *Exception) {
 			continue
 		}
 		if pending != nil {
-			vm.IteratorClose(it, true)
+			vm.iteratorClose(it, true)
 			continue
 		}
-		pending = catchJS(func() { vm.IteratorClose(it, false) })
+		pending = catchJS(func() { vm.iteratorClose(it, false) })
 	}
 	if pending != nil {
 		panic(pending)
@@ -86,7 +86,7 @@ func (vm *VM) zipOptions(options Value) (zipMode, Value) {
 	}
 	o := options.obj()
 	mode := zipShortest
-	switch m := vm.GetProp(o, strKey("mode")); {
+	switch m := vm.getProp(o, strKey("mode")); {
 	case m.IsUndefined():
 	case m.kind == KindString && m.str().String() == "shortest":
 	case m.kind == KindString && m.str().String() == "longest":
@@ -99,7 +99,7 @@ func (vm *VM) zipOptions(options Value) (zipMode, Value) {
 	if mode != zipLongest {
 		return mode, undefinedValue
 	}
-	pad := vm.GetProp(o, strKey("padding"))
+	pad := vm.getProp(o, strKey("padding"))
 	if !pad.IsUndefined() && pad.kind != KindObject {
 		vm.throwTypeError("padding must be an object, got %s", vm.describeForError(pad))
 	}
@@ -113,12 +113,12 @@ func iteratorZip(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("%s is not an object", vm.describeForError(iterables))
 	}
 	mode, padOpt := vm.zipOptions(c.Arg(1))
-	input := vm.GetIterator(iterables)
+	input := vm.getIterator(iterables)
 	var iters []*Iterator
 	for {
 		var next Value
 		var ok bool
-		vm.closeAllOnThrow(iters, func() { next, ok = vm.IteratorStep(input) })
+		vm.closeAllOnThrow(iters, func() { next, ok = vm.iteratorStep(input) })
 		if !ok {
 			break
 		}
@@ -130,18 +130,18 @@ func iteratorZip(vm *VM, c NativeCall) Value {
 	padding := make([]Value, len(iters))
 	if mode == zipLongest && !padOpt.IsUndefined() {
 		var padIter *Iterator
-		vm.closeAllOnThrow(iters, func() { padIter = vm.GetIterator(padOpt) })
+		vm.closeAllOnThrow(iters, func() { padIter = vm.getIterator(padOpt) })
 		using := true
 		for i := range padding {
 			var v Value
-			vm.closeAllOnThrow(iters, func() { v, using = vm.IteratorStep(padIter) })
+			vm.closeAllOnThrow(iters, func() { v, using = vm.iteratorStep(padIter) })
 			if !using {
 				break
 			}
 			padding[i] = v
 		}
 		if using {
-			vm.closeAllOnThrow(iters, func() { vm.IteratorClose(padIter, false) })
+			vm.closeAllOnThrow(iters, func() { vm.iteratorClose(padIter, false) })
 		}
 	}
 	return vm.newZipHelper(&zipHelper{iters: iters, padding: padding, mode: mode})
@@ -158,16 +158,16 @@ func iteratorZipKeyed(vm *VM, c NativeCall) Value {
 	src := iterables.obj()
 	var iters []*Iterator
 	var keys []Value
-	for _, k := range vm.OwnPropertyKeys(src) {
+	for _, k := range vm.ownPropertyKeys(src) {
 		var v Value
 		skip := false
 		vm.closeAllOnThrow(iters, func() {
-			d, ok := vm.GetOwnProperty(src, k)
+			d, ok := vm.getOwnProperty(src, k)
 			if !ok || !d.Enumerable {
 				skip = true
 				return
 			}
-			v = vm.GetProp(src, k)
+			v = vm.getProp(src, k)
 		})
 		if skip || v.IsUndefined() {
 			continue
@@ -181,7 +181,7 @@ func iteratorZipKeyed(vm *VM, c NativeCall) Value {
 	if mode == zipLongest && !padOpt.IsUndefined() {
 		pad := padOpt.obj()
 		for i, k := range keys {
-			vm.closeAllOnThrow(iters, func() { padding[i] = vm.GetProp(pad, zipKey(k)) })
+			vm.closeAllOnThrow(iters, func() { padding[i] = vm.getProp(pad, zipKey(k)) })
 		}
 	}
 	return vm.newZipHelper(&zipHelper{iters: iters, padding: padding, keys: keys, keyed: true, mode: mode})
@@ -208,7 +208,7 @@ func (vm *VM) zipNext(z *zipHelper) Value {
 		vm.throwTypeError("Generator is already running")
 	}
 	if z.done {
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	z.started = true
 	z.running = true
@@ -216,9 +216,9 @@ func (vm *VM) zipNext(z *zipHelper) Value {
 	v, ok := vm.zipStep(z)
 	if !ok {
 		z.done = true
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
-	return vm.CreateIterResultObject(v, false)
+	return vm.createIterResultObject(v, false)
 }
 
 // zipReturn is %IteratorHelperPrototype%.return for a zip: it closes the open inputs. A zip
@@ -236,7 +236,7 @@ func (vm *VM) zipReturn(z *zipHelper) Value {
 		z.iters = make([]*Iterator, len(open))
 		vm.iteratorCloseAll(open, nil)
 	}
-	return vm.CreateIterResultObject(undefinedValue, true)
+	return vm.createIterResultObject(undefinedValue, true)
 }
 
 // zipStep produces the next result of a zip, or ok=false when it has ended.
@@ -260,7 +260,7 @@ func (vm *VM) zipStep(z *zipHelper) (Value, bool) {
 		}
 		var v Value
 		var ok bool
-		if exc := catchJS(func() { v, ok = vm.IteratorStep(it) }); exc != nil {
+		if exc := catchJS(func() { v, ok = vm.iteratorStep(it) }); exc != nil {
 			z.iters[i] = nil
 			vm.iteratorCloseAll(z.iters, exc)
 		}
@@ -311,8 +311,8 @@ func (vm *VM) iteratorStepDone(it *Iterator) bool {
 		return true
 	}
 	it.Done = true
-	r := vm.IteratorNext(it)
-	if ToBoolean(vm.GetProp(r, keyDone)) {
+	r := vm.iteratorNext(it)
+	if ToBoolean(vm.getProp(r, keyDone)) {
 		return true
 	}
 	it.Done = false
@@ -337,7 +337,7 @@ func (vm *VM) zipResult(z *zipHelper, results []Value) Value {
 	}
 	o := vm.newObject(nil, ClassObject)
 	for i, k := range z.keys {
-		vm.CreateDataPropertyOrThrow(o, zipKey(k), results[i])
+		vm.createDataPropertyOrThrow(o, zipKey(k), results[i])
 	}
 	return objectValue(o)
 }

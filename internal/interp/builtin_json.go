@@ -25,7 +25,7 @@ func setupJSON(r *Realm) {
 
 // jsonParse is JSON.parse(text, reviver).
 func jsonParse(vm *VM, c NativeCall) Value {
-	text := vm.ToString(c.Arg(0)).wtf8()
+	text := vm.toString(c.Arg(0)).wtf8()
 	v, serr := vm.parseJSONText(text)
 	if serr != nil {
 		vm.throwSyntaxError("%s", serr.message(text))
@@ -35,7 +35,7 @@ func jsonParse(vm *VM, c NativeCall) Value {
 		return v
 	}
 	root := vm.newPlainObject()
-	vm.CreateDataProperty(root, strKey(""), v)
+	vm.createDataProperty(root, strKey(""), v)
 	return vm.internalizeJSON(root, strKey(""), reviver, 0)
 }
 
@@ -44,20 +44,20 @@ func (vm *VM) internalizeJSON(holder *Object, name PropertyKey, reviver Value, d
 	if depth > jsonMaxDepth {
 		vm.throwRangeError("Maximum call stack size exceeded")
 	}
-	val := vm.GetProp(holder, name)
+	val := vm.getProp(holder, name)
 	if o := val.asObject(); o != nil {
 		if vm.isArray(val) {
-			n := vm.LengthOfArrayLike(o)
+			n := vm.lengthOfArrayLike(o)
 			for i := int64(0); i < n; i++ {
 				k := vm.indexToKey(i)
 				vm.reviveElement(o, k, vm.internalizeJSON(o, k, reviver, depth+1))
 			}
 		} else {
-			for _, k := range vm.OwnPropertyKeys(o) {
+			for _, k := range vm.ownPropertyKeys(o) {
 				if k.isSymbol() {
 					continue
 				}
-				if p, ok := vm.GetOwnProperty(o, k); !ok || !p.Enumerable {
+				if p, ok := vm.getOwnProperty(o, k); !ok || !p.Enumerable {
 					continue
 				}
 				vm.reviveElement(o, k, vm.internalizeJSON(o, k, reviver, depth+1))
@@ -72,7 +72,7 @@ func (vm *VM) reviveElement(o *Object, k PropertyKey, v Value) {
 		vm.deleteProperty(o, k)
 		return
 	}
-	vm.CreateDataProperty(o, k, v)
+	vm.createDataProperty(o, k, v)
 }
 
 // jsonSerializer holds the state of one JSON.stringify (SerializeJSONProperty and friends).
@@ -102,7 +102,7 @@ func jsonStringify(vm *VM, c NativeCall) Value {
 	s.setReplacer(c.Arg(1))
 	s.setGap(c.Arg(2))
 	wrapper := vm.newPlainObject()
-	vm.CreateDataProperty(wrapper, strKey(""), c.Arg(0))
+	vm.createDataProperty(wrapper, strKey(""), c.Arg(0))
 	if !s.property(wrapper, strKey(""), c.Arg(0)) {
 		return undefinedValue
 	}
@@ -119,7 +119,7 @@ func (s *jsonSerializer) setReplacer(r Value) {
 		return
 	}
 	o := r.obj()
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	seen := map[PropertyKey]bool{}
 	s.allow = []PropertyKey{}
 	for i := int64(0); i < n; i++ {
@@ -129,9 +129,9 @@ func (s *jsonSerializer) setReplacer(r Value) {
 		case v.kind == KindString:
 			item = v.str()
 		case v.kind == KindNumber:
-			item = vm.ToString(v)
+			item = vm.toString(v)
 		case v.kind == KindObject && (v.obj().class == ClassString || v.obj().class == ClassNumber):
-			item = vm.ToString(v)
+			item = vm.toString(v)
 		default:
 			continue
 		}
@@ -148,14 +148,14 @@ func (s *jsonSerializer) setGap(space Value) {
 	if o := space.asObject(); o != nil {
 		switch o.class {
 		case ClassNumber:
-			space = Number(vm.ToNumber(space))
+			space = Number(vm.toNumber(space))
 		case ClassString:
-			space = stringValue(vm.ToString(space))
+			space = stringValue(vm.toString(space))
 		}
 	}
 	switch space.kind {
 	case KindNumber:
-		n := vm.ToIntegerOrInfinity(space)
+		n := vm.toIntegerOrInfinity(space)
 		if n > 10 {
 			n = 10
 		}
@@ -176,7 +176,7 @@ func (s *jsonSerializer) setGap(space Value) {
 func (s *jsonSerializer) property(holder *Object, key PropertyKey, v Value) bool {
 	vm := s.vm
 	if v.kind == KindObject || v.kind == KindBigInt {
-		if toJSON := vm.GetV(v, strKey("toJSON")); IsCallable(toJSON) {
+		if toJSON := vm.getV(v, strKey("toJSON")); IsCallable(toJSON) {
 			v = vm.Call(toJSON, v, key.toValue())
 		}
 	}
@@ -186,9 +186,9 @@ func (s *jsonSerializer) property(holder *Object, key PropertyKey, v Value) bool
 	if o := v.asObject(); o != nil {
 		switch o.class {
 		case ClassNumber:
-			v = Number(vm.ToNumber(v))
+			v = Number(vm.toNumber(v))
 		case ClassString:
-			v = stringValue(vm.ToString(v))
+			v = stringValue(vm.toString(v))
 		case ClassBoolean, ClassBigInt:
 			v = o.slots.(Value)
 		}
@@ -278,7 +278,7 @@ func (s *jsonSerializer) object(o *Object) {
 	s.b.writeUnit('{')
 	wrote := false
 	for _, k := range keys {
-		v := vm.GetProp(o, k)
+		v := vm.getProp(o, k)
 		mark := s.b.len()
 		if wrote {
 			s.b.writeUnit(',')
@@ -306,13 +306,13 @@ func (s *jsonSerializer) object(o *Object) {
 
 // enumerableKeys lists o's own enumerable string keys in property order.
 func (s *jsonSerializer) enumerableKeys(o *Object) []PropertyKey {
-	keys := s.vm.OwnPropertyKeys(o)
+	keys := s.vm.ownPropertyKeys(o)
 	out := keys[:0]
 	for _, k := range keys {
 		if k.isSymbol() {
 			continue
 		}
-		if p, ok := s.vm.GetOwnProperty(o, k); ok && p.Enumerable {
+		if p, ok := s.vm.getOwnProperty(o, k); ok && p.Enumerable {
 			out = append(out, k)
 		}
 	}
@@ -334,7 +334,7 @@ func (s *jsonSerializer) array(o *Object) {
 	defer s.leave()
 	stepback := s.indent
 	s.indent += s.gap
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	s.b.writeUnit('[')
 	for i := int64(0); i < n; i++ {
 		if i > 0 {
@@ -346,7 +346,7 @@ func (s *jsonSerializer) array(o *Object) {
 		if i < int64(len(o.elems)) && !o.elems[i].isHole() {
 			v = o.elems[i]
 		} else {
-			v = vm.GetProp(o, k)
+			v = vm.getProp(o, k)
 		}
 		s.push(k)
 		if !s.property(o, k, v) {
@@ -393,7 +393,7 @@ func (vm *VM) ToData(v Value, maxDepth int, root string) (out []byte, err error)
 	s.fail = func(msg string) { panic(hostFail{msg}) }
 	s.data, s.path = true, []string{root}
 	wrapper := vm.newPlainObject()
-	vm.CreateDataProperty(wrapper, strKey(""), v)
+	vm.createDataProperty(wrapper, strKey(""), v)
 	if !s.property(wrapper, strKey(""), v) {
 		return nil, &Diagnostic{Kind: "InvalidDataValue", Message: errNotJSON.Error()}
 	}

@@ -73,13 +73,13 @@ func (s *jsonSerializer) plainData(v Value) Value {
 func (s *jsonSerializer) errorData(o *Object) Value {
 	vm := s.vm
 	out := vm.newPlainObject()
-	vm.CreateDataProperty(out, strKey("name"), stringValue(vm.ToString(vm.GetProp(o, strKey("name")))))
-	vm.CreateDataProperty(out, strKey("message"), stringValue(vm.ToString(vm.GetProp(o, strKey("message")))))
+	vm.createDataProperty(out, strKey("name"), stringValue(vm.toString(vm.getProp(o, strKey("name")))))
+	vm.createDataProperty(out, strKey("message"), stringValue(vm.toString(vm.getProp(o, strKey("message")))))
 	for _, k := range s.enumerableKeys(o) {
 		if k.name == "name" || k.name == "message" {
 			continue
 		}
-		vm.CreateDataProperty(out, k, vm.GetProp(o, k))
+		vm.createDataProperty(out, k, vm.getProp(o, k))
 	}
 	return objectValue(out)
 }

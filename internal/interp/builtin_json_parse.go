@@ -402,7 +402,7 @@ func (p *jsonParser) object() Value {
 		if p.err != nil {
 			return undefinedValue
 		}
-		p.vm.CreateDataProperty(o, key, v)
+		p.vm.createDataProperty(o, key, v)
 		p.skipSpace()
 		if p.pos >= len(p.src) {
 			p.fail("")

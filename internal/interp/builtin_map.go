@@ -72,14 +72,14 @@ func mapConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget == nil {
 		vm.throwTypeError("Constructor Map requires 'new'")
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "Map.prototype", ClassMap)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "Map.prototype", ClassMap)
 	data := newCollection(true)
 	o.slots = &collSlot{data: data}
 	it := c.Arg(0)
 	if it.IsNullish() {
 		return objectValue(o)
 	}
-	adder := vm.GetProp(o, strKey("set"))
+	adder := vm.getProp(o, strKey("set"))
 	if !IsCallable(adder) {
 		vm.throwTypeError("'%s' returned for property 'set' of object '#<Map>' is not a function", vm.describeForError(adder))
 	}
@@ -97,7 +97,7 @@ func mapConstructor(vm *VM, c NativeCall) Value {
 // addEntriesFromIterable is AddEntriesFromIterable: each item must be an object whose "0"
 // and "1" properties are the key and value; add receives them.
 func (vm *VM) addEntriesFromIterable(target, iterable, adder Value, add func(k, v Value)) {
-	vm.ForOf(iterable, func(item Value) bool {
+	vm.forOf(iterable, func(item Value) bool {
 		o := item.asObject()
 		if o == nil {
 			vm.throwTypeError("Iterator value %s is not an entry object", vm.describeReceiver(item))
@@ -106,8 +106,8 @@ func (vm *VM) addEntriesFromIterable(target, iterable, adder Value, add func(k, 
 			add(o.elems[0], o.elems[1])
 			return true
 		}
-		k := vm.GetProp(o, strKey("0"))
-		v := vm.GetProp(o, strKey("1"))
+		k := vm.getProp(o, strKey("0"))
+		v := vm.getProp(o, strKey("1"))
 		add(k, v)
 		return true
 	})
@@ -124,7 +124,7 @@ func mapGroupBy(vm *VM, c NativeCall) Value {
 	}
 	data := newCollection(true)
 	var k int64
-	vm.ForOf(items, func(v Value) bool {
+	vm.forOf(items, func(v Value) bool {
 		key := vm.Call(fn, undefinedValue, v, Number(float64(k)))
 		k++
 		key = normalizeKey(key)
@@ -227,15 +227,15 @@ func collIteratorNext(vm *VM, c NativeCall, isMap bool, method string) Value {
 	}
 	k, v, ok := it.step()
 	if !ok {
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	switch it.kind {
 	case collKeys:
-		return vm.CreateIterResultObject(k, false)
+		return vm.createIterResultObject(k, false)
 	case collValues:
-		return vm.CreateIterResultObject(v, false)
+		return vm.createIterResultObject(v, false)
 	}
-	return vm.CreateIterResultObject(vm.newArrayValue([]Value{k, v}), false)
+	return vm.createIterResultObject(vm.newArrayValue([]Value{k, v}), false)
 }
 
 // mapIteratorNext is %MapIteratorPrototype%.next.

@@ -88,7 +88,7 @@ func math1(f func(float64) float64) NativeFunc {
 		if a.kind == KindNumber {
 			return Number(f(a.num))
 		}
-		return Number(f(vm.ToNumber(a)))
+		return Number(f(vm.toNumber(a)))
 	}
 }
 
@@ -137,7 +137,7 @@ func numberArgs(vm *VM, c *NativeCall) []float64 {
 		if a.kind == KindNumber {
 			out[i] = a.num
 		} else {
-			out[i] = vm.ToNumber(a)
+			out[i] = vm.toNumber(a)
 		}
 	}
 	return out
@@ -145,20 +145,20 @@ func numberArgs(vm *VM, c *NativeCall) []float64 {
 
 // mathAtan2 is Math.atan2(y, x).
 func mathAtan2(vm *VM, c NativeCall) Value {
-	y := vm.ToNumber(c.Arg(0))
-	x := vm.ToNumber(c.Arg(1))
+	y := vm.toNumber(c.Arg(0))
+	x := vm.toNumber(c.Arg(1))
 	return Number(math.Atan2(y, x))
 }
 
 // mathClz32 is Math.clz32.
 func mathClz32(vm *VM, c NativeCall) Value {
-	return intValue(bits.LeadingZeros32(vm.ToUint32(c.Arg(0))))
+	return intValue(bits.LeadingZeros32(vm.toUint32(c.Arg(0))))
 }
 
 // mathImul is Math.imul: 32-bit integer multiplication.
 func mathImul(vm *VM, c NativeCall) Value {
-	a := vm.ToUint32(c.Arg(0))
-	b := vm.ToUint32(c.Arg(1))
+	a := vm.toUint32(c.Arg(0))
+	b := vm.toUint32(c.Arg(1))
 	return intValue(int(int32(a * b)))
 }
 
@@ -224,8 +224,8 @@ func mathMin(vm *VM, c NativeCall) Value {
 
 // mathPow is Math.pow(base, exponent).
 func mathPow(vm *VM, c NativeCall) Value {
-	b := vm.ToNumber(c.Arg(0))
-	e := vm.ToNumber(c.Arg(1))
+	b := vm.toNumber(c.Arg(0))
+	e := vm.toNumber(c.Arg(1))
 	return Number(mathPowOf(b, e))
 }
 

@@ -86,10 +86,10 @@ func TestMathRandomStateRoundTrip(t *testing.T) {
 	t.Parallel()
 	vm := newTestVM(t)
 	vm.seedMathRandom(7)
-	saved := vm.MathRandomState()
+	saved := vm.mathRandomState()
 	want := mustCall(t, vm, "Math.random", undefinedValue)
-	require.NotEqual(t, saved, vm.MathRandomState())
-	vm.SetMathRandomState(saved)
+	require.NotEqual(t, saved, vm.mathRandomState())
+	vm.setMathRandomState(saved)
 	require.Equal(t, want, mustCall(t, vm, "Math.random", undefinedValue))
 
 	st := &mathRandomState{S0: 1<<64 - 1, S1: 0xabc}

@@ -58,16 +58,16 @@ func (vm *VM) mathState() *mathRandomState {
 	return nil
 }
 
-// MathRandomState returns the state of Math.random's generator (for snapshots).
-func (vm *VM) MathRandomState() [2]uint64 {
+// mathRandomState returns the state of Math.random's generator (for snapshots).
+func (vm *VM) mathRandomState() [2]uint64 {
 	if st := vm.mathState(); st != nil {
 		return [2]uint64{st.S0, st.S1}
 	}
 	return [2]uint64{}
 }
 
-// SetMathRandomState restores the state of Math.random's generator from MathRandomState.
-func (vm *VM) SetMathRandomState(s [2]uint64) {
+// setMathRandomState restores the state of Math.random's generator from MathRandomState.
+func (vm *VM) setMathRandomState(s [2]uint64) {
 	if st := vm.mathState(); st != nil {
 		st.S0, st.S1 = s[0], s[1]
 	}

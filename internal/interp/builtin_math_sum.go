@@ -25,7 +25,7 @@ func mathSumPrecise(vm *VM, c NativeCall) Value {
 	if items.IsNullish() {
 		vm.throwTypeError("Math.sumPrecise called on %s", items.kind)
 	}
-	it := vm.GetIterator(items)
+	it := vm.getIterator(items)
 	const (
 		stMinusZero = iota
 		stFinite

@@ -65,7 +65,7 @@ func numberConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget == nil {
 		return n
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "Number.prototype", ClassNumber)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "Number.prototype", ClassNumber)
 	o.slots = n
 	return objectValue(o)
 }
@@ -120,7 +120,7 @@ func numberProtoToString(vm *VM, c NativeCall) Value {
 	x := thisNumberValue(vm, c.This, "Number.prototype.toString")
 	radix := 10.0
 	if r := c.Arg(0); !r.IsUndefined() {
-		radix = vm.ToIntegerOrInfinity(r)
+		radix = vm.toIntegerOrInfinity(r)
 	}
 	if radix < 2 || radix > 36 {
 		vm.throwRangeError("toString() radix argument must be between 2 and 36")
@@ -134,7 +134,7 @@ func numberProtoToString(vm *VM, c NativeCall) Value {
 // numberToFixed is Number.prototype.toFixed(digits).
 func numberToFixed(vm *VM, c NativeCall) Value {
 	x := thisNumberValue(vm, c.This, "Number.prototype.toFixed")
-	f := vm.ToIntegerOrInfinity(c.Arg(0))
+	f := vm.toIntegerOrInfinity(c.Arg(0))
 	if f < 0 || f > 100 {
 		vm.throwRangeError("toFixed() digits argument must be between 0 and 100")
 	}
@@ -145,7 +145,7 @@ func numberToFixed(vm *VM, c NativeCall) Value {
 func numberToExponential(vm *VM, c NativeCall) Value {
 	x := thisNumberValue(vm, c.This, "Number.prototype.toExponential")
 	d := c.Arg(0)
-	f := vm.ToIntegerOrInfinity(d)
+	f := vm.toIntegerOrInfinity(d)
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return stringValue(numberToJSString(x))
 	}
@@ -166,7 +166,7 @@ func numberToPrecision(vm *VM, c NativeCall) Value {
 	if p.IsUndefined() {
 		return stringValue(numberToJSString(x))
 	}
-	f := vm.ToIntegerOrInfinity(p)
+	f := vm.toIntegerOrInfinity(p)
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return stringValue(numberToJSString(x))
 	}

@@ -47,23 +47,23 @@ func (vm *VM) resolveLocaleFormat(locales, options Value) localeFormat {
 	}
 	var opts *Object
 	if !options.IsUndefined() {
-		opts = vm.ToObject(options)
+		opts = vm.toObject(options)
 	}
 	get := func(name string) Value {
 		if opts == nil {
 			return undefinedValue
 		}
-		return vm.GetProp(opts, strKey(name))
+		return vm.getProp(opts, strKey(name))
 	}
 	style := "decimal"
 	if v := get("style"); !v.IsUndefined() {
-		style = vm.ToString(v).String()
+		style = vm.toString(v).String()
 		if style != "decimal" && style != "percent" && style != "currency" && style != "unit" {
 			vm.throwRangeError("Value %s out of range for Number.prototype.toLocaleString options property style", style)
 		}
 	}
 	if v := get("currency"); !v.IsUndefined() {
-		code := vm.ToString(v).String()
+		code := vm.toString(v).String()
 		if len(code) != 3 || strings.IndexFunc(code, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0 {
 			vm.throwRangeError("Invalid currency code : %s", code)
 		}
@@ -91,7 +91,7 @@ func (vm *VM) resolveLocaleFormat(locales, options Value) localeFormat {
 		if v.IsUndefined() {
 			return 0, false
 		}
-		n := vm.ToNumber(v)
+		n := vm.toNumber(v)
 		if n != n || n < float64(lo) || n > float64(hi) {
 			vm.throwRangeError("%s value is out of range.", name)
 		}

@@ -60,29 +60,29 @@ func setupObject(r *Realm) {
 // objectConstructor is Object(value) / new Object(value).
 func objectConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget != nil && c.NewTarget != c.Callee {
-		return objectValue(vm.OrdinaryCreateFromConstructor(c.NewTarget, "Object.prototype", ClassObject))
+		return objectValue(vm.ordinaryCreateFromConstructor(c.NewTarget, "Object.prototype", ClassObject))
 	}
 	v := c.Arg(0)
 	if v.IsNullish() {
 		return vm.NewObject()
 	}
-	return objectValue(vm.ToObject(v))
+	return objectValue(vm.toObject(v))
 }
 
 // objectAssign is Object.assign(target, ...sources).
 func objectAssign(vm *VM, c NativeCall) Value {
-	to := vm.ToObject(c.Arg(0))
+	to := vm.toObject(c.Arg(0))
 	for _, src := range c.Args[min(1, len(c.Args)):] {
 		if src.IsNullish() {
 			continue
 		}
-		from := vm.ToObject(src)
-		for _, k := range vm.OwnPropertyKeys(from) {
-			p, ok := vm.GetOwnProperty(from, k)
+		from := vm.toObject(src)
+		for _, k := range vm.ownPropertyKeys(from) {
+			p, ok := vm.getOwnProperty(from, k)
 			if !ok || !p.Enumerable {
 				continue
 			}
-			vm.SetProp(to, k, vm.getFrom(from, k, objectValue(from)))
+			vm.setProp(to, k, vm.getFrom(from, k, objectValue(from)))
 		}
 	}
 	return objectValue(to)
@@ -103,21 +103,21 @@ func objectCreate(vm *VM, c NativeCall) Value {
 
 // objectDefineProperties applies ObjectDefineProperties: all descriptors are read first.
 func (vm *VM) objectDefineProperties(o *Object, props Value) {
-	src := vm.ToObject(props)
+	src := vm.toObject(props)
 	type pending struct {
 		key  PropertyKey
 		desc PropertyDescriptor
 	}
 	var list []pending
-	for _, k := range vm.OwnPropertyKeys(src) {
-		p, ok := vm.GetOwnProperty(src, k)
+	for _, k := range vm.ownPropertyKeys(src) {
+		p, ok := vm.getOwnProperty(src, k)
 		if !ok || !p.Enumerable {
 			continue
 		}
-		list = append(list, pending{k, vm.ToPropertyDescriptor(vm.getFrom(src, k, objectValue(src)))})
+		list = append(list, pending{k, vm.toPropertyDescriptor(vm.getFrom(src, k, objectValue(src)))})
 	}
 	for _, p := range list {
-		vm.DefinePropertyOrThrow(o, p.key, p.desc)
+		vm.definePropertyOrThrow(o, p.key, p.desc)
 	}
 }
 
@@ -138,21 +138,21 @@ func objectDefineProperties(vm *VM, c NativeCall) Value {
 
 func objectDefineProperty(vm *VM, c NativeCall) Value {
 	o := vm.requireObjectArg(c.Arg(0), "Object.defineProperty")
-	key := vm.ToPropertyKey(c.Arg(1))
-	d := vm.ToPropertyDescriptor(c.Arg(2))
-	vm.DefinePropertyOrThrow(o, key, d)
+	key := vm.toPropertyKey(c.Arg(1))
+	d := vm.toPropertyDescriptor(c.Arg(2))
+	vm.definePropertyOrThrow(o, key, d)
 	return c.Arg(0)
 }
 
 // enumerableOwn is EnumerableOwnProperties for keys, values or entries (string keys only).
 func (vm *VM) enumerableOwn(o *Object, kind arrayIterKind) []Value {
-	keys := vm.OwnPropertyKeys(o)
+	keys := vm.ownPropertyKeys(o)
 	out := make([]Value, 0, len(keys))
 	for _, k := range keys {
 		if k.sym != nil {
 			continue
 		}
-		p, ok := vm.GetOwnProperty(o, k)
+		p, ok := vm.getOwnProperty(o, k)
 		if !ok || !p.Enumerable {
 			continue
 		}
@@ -171,15 +171,15 @@ func (vm *VM) enumerableOwn(o *Object, kind arrayIterKind) []Value {
 }
 
 func objectKeys(vm *VM, c NativeCall) Value {
-	return vm.newArrayValue(vm.enumerableOwn(vm.ToObject(c.Arg(0)), iterKeys))
+	return vm.newArrayValue(vm.enumerableOwn(vm.toObject(c.Arg(0)), iterKeys))
 }
 
 func objectValues(vm *VM, c NativeCall) Value {
-	return vm.newArrayValue(vm.enumerableOwn(vm.ToObject(c.Arg(0)), iterValues))
+	return vm.newArrayValue(vm.enumerableOwn(vm.toObject(c.Arg(0)), iterValues))
 }
 
 func objectEntries(vm *VM, c NativeCall) Value {
-	return vm.newArrayValue(vm.enumerableOwn(vm.ToObject(c.Arg(0)), iterEntries))
+	return vm.newArrayValue(vm.enumerableOwn(vm.toObject(c.Arg(0)), iterEntries))
 }
 
 func objectFreeze(vm *VM, c NativeCall) Value {
@@ -237,44 +237,44 @@ func objectFromEntries(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("%s is not iterable", it.String())
 	}
 	o := vm.newPlainObject()
-	vm.ForOf(it, func(entry Value) bool {
+	vm.forOf(it, func(entry Value) bool {
 		e := entry.asObject()
 		if e == nil {
 			vm.throwTypeError("Iterator value %s is not an entry object", vm.describeForError(entry))
 		}
 		k := vm.getIndex(e, 0)
 		v := vm.getIndex(e, 1)
-		vm.CreateDataPropertyOrThrow(o, vm.ToPropertyKey(k), v)
+		vm.createDataPropertyOrThrow(o, vm.toPropertyKey(k), v)
 		return true
 	})
 	return objectValue(o)
 }
 
 func objectGetOwnPropertyDescriptor(vm *VM, c NativeCall) Value {
-	o := vm.ToObject(c.Arg(0))
-	key := vm.ToPropertyKey(c.Arg(1))
-	d, ok := vm.GetOwnProperty(o, key)
+	o := vm.toObject(c.Arg(0))
+	key := vm.toPropertyKey(c.Arg(1))
+	d, ok := vm.getOwnProperty(o, key)
 	if !ok {
 		return undefinedValue
 	}
-	return vm.FromPropertyDescriptor(d)
+	return vm.fromPropertyDescriptor(d)
 }
 
 func objectGetOwnPropertyDescriptors(vm *VM, c NativeCall) Value {
-	o := vm.ToObject(c.Arg(0))
+	o := vm.toObject(c.Arg(0))
 	out := vm.newPlainObject()
-	for _, k := range vm.OwnPropertyKeys(o) {
-		if d, ok := vm.GetOwnProperty(o, k); ok {
-			vm.CreateDataProperty(out, k, vm.FromPropertyDescriptor(d))
+	for _, k := range vm.ownPropertyKeys(o) {
+		if d, ok := vm.getOwnProperty(o, k); ok {
+			vm.createDataProperty(out, k, vm.fromPropertyDescriptor(d))
 		}
 	}
 	return objectValue(out)
 }
 
 func objectGetOwnPropertyNames(vm *VM, c NativeCall) Value {
-	o := vm.ToObject(c.Arg(0))
+	o := vm.toObject(c.Arg(0))
 	var out []Value
-	for _, k := range vm.OwnPropertyKeys(o) {
+	for _, k := range vm.ownPropertyKeys(o) {
 		if k.sym == nil {
 			out = append(out, k.toValue())
 		}
@@ -283,9 +283,9 @@ func objectGetOwnPropertyNames(vm *VM, c NativeCall) Value {
 }
 
 func objectGetOwnPropertySymbols(vm *VM, c NativeCall) Value {
-	o := vm.ToObject(c.Arg(0))
+	o := vm.toObject(c.Arg(0))
 	var out []Value
-	for _, k := range vm.OwnPropertyKeys(o) {
+	for _, k := range vm.ownPropertyKeys(o) {
 		if k.sym != nil {
 			out = append(out, k.toValue())
 		}
@@ -294,7 +294,7 @@ func objectGetOwnPropertySymbols(vm *VM, c NativeCall) Value {
 }
 
 func objectGetPrototypeOf(vm *VM, c NativeCall) Value {
-	return objectValue(vm.getPrototypeOf(vm.ToObject(c.Arg(0))))
+	return objectValue(vm.getPrototypeOf(vm.toObject(c.Arg(0))))
 }
 
 func objectSetPrototypeOf(vm *VM, c NativeCall) Value {
@@ -336,10 +336,10 @@ func objectGroupBy(vm *VM, c NativeCall) Value {
 	out := vm.newObject(nil, ClassObject)
 	var order []PropertyKey
 	groups := map[PropertyKey][]Value{}
-	it := vm.GetIterator(items)
+	it := vm.getIterator(items)
 	k := 0
 	vm.iterate(it, func(v Value) bool {
-		key := vm.ToPropertyKey(vm.Call(fn, undefinedValue, v, intValue(k)))
+		key := vm.toPropertyKey(vm.Call(fn, undefinedValue, v, intValue(k)))
 		k++
 		if _, ok := groups[key]; !ok {
 			order = append(order, key)
@@ -348,21 +348,21 @@ func objectGroupBy(vm *VM, c NativeCall) Value {
 		return true
 	})
 	for _, key := range order {
-		vm.CreateDataProperty(out, key, vm.newArrayValue(groups[key]))
+		vm.createDataProperty(out, key, vm.newArrayValue(groups[key]))
 	}
 	return objectValue(out)
 }
 
 func objectHasOwn(vm *VM, c NativeCall) Value {
-	o := vm.ToObject(c.Arg(0))
-	return Bool(vm.HasOwnProperty(o, vm.ToPropertyKey(c.Arg(1))))
+	o := vm.toObject(c.Arg(0))
+	return Bool(vm.hasOwnProperty(o, vm.toPropertyKey(c.Arg(1))))
 }
 
 func objectIs(vm *VM, c NativeCall) Value { return Bool(SameValue(c.Arg(0), c.Arg(1))) }
 
 func objectProtoHasOwnProperty(vm *VM, c NativeCall) Value {
-	key := vm.ToPropertyKey(c.Arg(0))
-	return Bool(vm.HasOwnProperty(vm.ToObject(c.This), key))
+	key := vm.toPropertyKey(c.Arg(0))
+	return Bool(vm.hasOwnProperty(vm.toObject(c.This), key))
 }
 
 func objectProtoIsPrototypeOf(vm *VM, c NativeCall) Value {
@@ -370,7 +370,7 @@ func objectProtoIsPrototypeOf(vm *VM, c NativeCall) Value {
 	if v == nil {
 		return falseValue
 	}
-	o := vm.ToObject(c.This)
+	o := vm.toObject(c.This)
 	for q := vm.getPrototypeOf(v); q != nil; q = vm.getPrototypeOf(q) {
 		if q == o {
 			return trueValue
@@ -380,13 +380,13 @@ func objectProtoIsPrototypeOf(vm *VM, c NativeCall) Value {
 }
 
 func objectProtoPropertyIsEnumerable(vm *VM, c NativeCall) Value {
-	key := vm.ToPropertyKey(c.Arg(0))
-	p, ok := vm.GetOwnProperty(vm.ToObject(c.This), key)
+	key := vm.toPropertyKey(c.Arg(0))
+	p, ok := vm.getOwnProperty(vm.toObject(c.This), key)
 	return Bool(ok && p.Enumerable)
 }
 
 func objectProtoToLocaleString(vm *VM, c NativeCall) Value {
-	return vm.Invoke(c.This, keyToString)
+	return vm.invoke(c.This, keyToString)
 }
 
 // builtinTag returns the tag Object.prototype.toString uses before @@toStringTag.
@@ -407,21 +407,21 @@ func objectProtoToString(vm *VM, c NativeCall) Value {
 	case KindNull:
 		return asciiValue("[object Null]")
 	}
-	o := vm.ToObject(c.This)
+	o := vm.toObject(c.This)
 	tag := builtinTag(o)
 	if o.class == ClassProxy {
 		tag = vm.proxyBuiltinTag(o)
 	}
-	if t := vm.GetProp(o, symKey(symToStringTag)); t.kind == KindString {
+	if t := vm.getProp(o, symKey(symToStringTag)); t.kind == KindString {
 		return stringValue(concatStrings(concatStrings(newASCII("[object "), t.str()), newASCII("]")))
 	}
 	return asciiValue("[object " + tag + "]")
 }
 
-func objectProtoValueOf(vm *VM, c NativeCall) Value { return objectValue(vm.ToObject(c.This)) }
+func objectProtoValueOf(vm *VM, c NativeCall) Value { return objectValue(vm.toObject(c.This)) }
 
 func objectProtoGetProto(vm *VM, c NativeCall) Value {
-	return objectValue(vm.getPrototypeOf(vm.ToObject(c.This)))
+	return objectValue(vm.getPrototypeOf(vm.toObject(c.This)))
 }
 
 func objectProtoSetProto(vm *VM, c NativeCall) Value {
@@ -446,30 +446,30 @@ func objectProtoSetProto(vm *VM, c NativeCall) Value {
 }
 
 func objectProtoDefineGetter(vm *VM, c NativeCall) Value {
-	o := vm.ToObject(c.This)
+	o := vm.toObject(c.This)
 	if !IsCallable(c.Arg(1)) {
 		vm.throwTypeError("Object.prototype.__defineGetter__: Expecting function")
 	}
-	vm.DefinePropertyOrThrow(o, vm.ToPropertyKey(c.Arg(0)), PropertyDescriptor{Get: c.Arg(1), HasGet: true,
+	vm.definePropertyOrThrow(o, vm.toPropertyKey(c.Arg(0)), PropertyDescriptor{Get: c.Arg(1), HasGet: true,
 		Enumerable: true, HasEnumerable: true, Configurable: true, HasConfigurable: true})
 	return undefinedValue
 }
 
 func objectProtoDefineSetter(vm *VM, c NativeCall) Value {
-	o := vm.ToObject(c.This)
+	o := vm.toObject(c.This)
 	if !IsCallable(c.Arg(1)) {
 		vm.throwTypeError("Object.prototype.__defineSetter__: Expecting function")
 	}
-	vm.DefinePropertyOrThrow(o, vm.ToPropertyKey(c.Arg(0)), PropertyDescriptor{Set: c.Arg(1), HasSet: true,
+	vm.definePropertyOrThrow(o, vm.toPropertyKey(c.Arg(0)), PropertyDescriptor{Set: c.Arg(1), HasSet: true,
 		Enumerable: true, HasEnumerable: true, Configurable: true, HasConfigurable: true})
 	return undefinedValue
 }
 
 func (vm *VM) lookupAccessor(c NativeCall, setter bool) Value {
-	o := vm.ToObject(c.This)
-	key := vm.ToPropertyKey(c.Arg(0))
+	o := vm.toObject(c.This)
+	key := vm.toPropertyKey(c.Arg(0))
 	for ; o != nil; o = vm.getPrototypeOf(o) {
-		if p, ok := vm.GetOwnProperty(o, key); ok {
+		if p, ok := vm.getOwnProperty(o, key); ok {
 			if !p.isAccessor() {
 				return undefinedValue
 			}

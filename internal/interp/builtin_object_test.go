@@ -39,7 +39,7 @@ func thrownName(vm *VM, err error) string {
 // listString joins the elements of an array with commas, for assertions.
 func listString(vm *VM, v Value) string {
 	var parts []string
-	for _, e := range vm.CreateListFromArrayLike(v) {
+	for _, e := range vm.createListFromArrayLike(v) {
 		if e.IsObject() && IsArray(e) {
 			parts = append(parts, "["+listString(vm, e)+"]")
 			continue
@@ -62,7 +62,7 @@ func objectFrom(vm *VM, kv ...any) *Object {
 		case Value:
 			v = x
 		}
-		vm.CreateDataProperty(o, strKey(kv[i].(string)), v)
+		vm.createDataProperty(o, strKey(kv[i].(string)), v)
 	}
 	return o
 }

@@ -23,7 +23,7 @@ func promiseConstructor(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("Promise resolver %s is not a function", vm.describeForError(exec))
 	}
 	vm.checkPendingPromises()
-	p := vm.OrdinaryCreateFromConstructor(c.NewTarget, "Promise.prototype", ClassPromise)
+	p := vm.ordinaryCreateFromConstructor(c.NewTarget, "Promise.prototype", ClassPromise)
 	vm.exec.promiseSeq++
 	vm.exec.pendingPromises++
 	p.slots = &promiseSlots{seq: vm.exec.promiseSeq}
@@ -54,7 +54,7 @@ func thisPromise(vm *VM, v Value, method string) *Object {
 func promiseThen(vm *VM, c NativeCall) Value {
 	p := thisPromise(vm, c.This, "Promise.prototype.then")
 	pc := objectValue(vm.realm.Intrinsic("Promise"))
-	ctor := vm.SpeciesConstructor(p, pc)
+	ctor := vm.speciesConstructor(p, pc)
 	onF, onR := c.Arg(0), c.Arg(1)
 	if !IsCallable(onF) {
 		onF = undefinedValue
@@ -82,7 +82,7 @@ func promiseThen(vm *VM, c NativeCall) Value {
 }
 
 func promiseCatch(vm *VM, c NativeCall) Value {
-	return vm.Invoke(c.This, strKey("then"), undefinedValue, c.Arg(0))
+	return vm.invoke(c.This, strKey("then"), undefinedValue, c.Arg(0))
 }
 
 func promiseStaticResolve(vm *VM, c NativeCall) Value {
@@ -122,7 +122,7 @@ func setupPromiseStatics(r *Realm) {
 func (vm *VM) combinatorThen(next, onF, onR Value) {
 	vm.exec.combinatorThens++
 	defer func() { vm.exec.combinatorThens-- }()
-	vm.Invoke(next, strKey("then"), onF, onR)
+	vm.invoke(next, strKey("then"), onF, onR)
 }
 
 // newPromiseCapability is NewPromiseCapability(C): the promise and its resolving functions.
@@ -138,9 +138,9 @@ func (vm *VM) newPromiseCapability(c Value) (p Value, resolve, reject Value) {
 	}
 	holder := vm.newPlainObject()
 	exec := vm.newNativeFunction(&nativeFunction{name: nativeCapabilityExecutor.name, fn: nativeCapabilityExecutor.fn, data: &capabilityHolder{obj: holder}}, "", 2)
-	p = vm.Construct(c, nil, objectValue(exec))
-	resolve = vm.GetProp(holder, strKey("resolve"))
-	reject = vm.GetProp(holder, strKey("reject"))
+	p = vm.construct(c, nil, objectValue(exec))
+	resolve = vm.getProp(holder, strKey("resolve"))
+	reject = vm.getProp(holder, strKey("reject"))
 	if !IsCallable(resolve) || !IsCallable(reject) {
 		vm.throwTypeError("Promise resolve or reject function is not callable")
 	}
@@ -149,11 +149,11 @@ func (vm *VM) newPromiseCapability(c Value) (p Value, resolve, reject Value) {
 
 var nativeCapabilityExecutor = registerNative("%GetCapabilitiesExecutor%", func(vm *VM, c NativeCall) Value {
 	holder := c.Callee.slots.(*nativeFunction).data.(*capabilityHolder).obj
-	if !vm.GetProp(holder, strKey("resolve")).IsUndefined() || !vm.GetProp(holder, strKey("reject")).IsUndefined() {
+	if !vm.getProp(holder, strKey("resolve")).IsUndefined() || !vm.getProp(holder, strKey("reject")).IsUndefined() {
 		vm.throwTypeError("Promise executor has already been invoked with non-undefined arguments")
 	}
-	vm.CreateDataPropertyOrThrow(holder, strKey("resolve"), c.Arg(0))
-	vm.CreateDataPropertyOrThrow(holder, strKey("reject"), c.Arg(1))
+	vm.createDataPropertyOrThrow(holder, strKey("resolve"), c.Arg(0))
+	vm.createDataPropertyOrThrow(holder, strKey("reject"), c.Arg(1))
 	return undefinedValue
 })
 
@@ -199,7 +199,7 @@ var nativeCombinatorElement = registerNative("%PromiseCombinatorElement%", func(
 		arr := vm.newArray(append([]Value(nil), st.values...))
 		if st.kind == combineAny {
 			e := vm.NewError("AggregateError", "All promises were rejected")
-			vm.DefinePropertyOrThrow(e.obj(), strKey("errors"), dataDescriptor(objectValue(arr), propHidden))
+			vm.definePropertyOrThrow(e.obj(), strKey("errors"), dataDescriptor(objectValue(arr), propHidden))
 			vm.Call(st.reject, undefinedValue, e)
 		} else {
 			vm.Call(st.resolve, undefinedValue, objectValue(arr))
@@ -213,11 +213,11 @@ var nativeCombinatorElement = registerNative("%PromiseCombinatorElement%", func(
 func (vm *VM) settledRecord(v Value, rejected bool) Value {
 	o := vm.newPlainObject()
 	if rejected {
-		vm.CreateDataPropertyOrThrow(o, strKey("status"), asciiValue("rejected"))
-		vm.CreateDataPropertyOrThrow(o, strKey("reason"), v)
+		vm.createDataPropertyOrThrow(o, strKey("status"), asciiValue("rejected"))
+		vm.createDataPropertyOrThrow(o, strKey("reason"), v)
 	} else {
-		vm.CreateDataPropertyOrThrow(o, strKey("status"), asciiValue("fulfilled"))
-		vm.CreateDataPropertyOrThrow(o, strKey("value"), v)
+		vm.createDataPropertyOrThrow(o, strKey("status"), asciiValue("fulfilled"))
+		vm.createDataPropertyOrThrow(o, strKey("value"), v)
 	}
 	return objectValue(o)
 }
@@ -232,13 +232,13 @@ func (vm *VM) promiseCombinator(c NativeCall, kind combinator) Value {
 	p, resolve, reject := vm.newPromiseCapability(c.This)
 	func() {
 		defer vm.rejectOnThrow(reject)
-		resolveFn := vm.GetProp(c.This.obj(), strKey("resolve"))
+		resolveFn := vm.getProp(c.This.obj(), strKey("resolve"))
 		if !IsCallable(resolveFn) {
 			vm.throwTypeError("Promise resolve is not a function")
 		}
 		st := &combinatorState{remaining: 1, resolve: resolve, reject: reject, kind: kind}
 		i := 0
-		vm.ForOf(c.Arg(0), func(v Value) bool {
+		vm.forOf(c.Arg(0), func(v Value) bool {
 			st.values = append(st.values, undefinedValue)
 			next := vm.Call(resolveFn, c.This, v)
 			st.remaining++
@@ -260,7 +260,7 @@ func (vm *VM) promiseCombinator(c NativeCall, kind combinator) Value {
 			arr := objectValue(vm.newArray(append([]Value(nil), st.values...)))
 			if kind == combineAny {
 				e := vm.NewError("AggregateError", "All promises were rejected")
-				vm.DefinePropertyOrThrow(e.obj(), strKey("errors"), dataDescriptor(arr, propHidden))
+				vm.definePropertyOrThrow(e.obj(), strKey("errors"), dataDescriptor(arr, propHidden))
 				vm.Call(reject, undefinedValue, e)
 			} else {
 				vm.Call(resolve, undefinedValue, arr)
@@ -285,11 +285,11 @@ func promiseRace(vm *VM, c NativeCall) Value {
 	p, resolve, reject := vm.newPromiseCapability(c.This)
 	func() {
 		defer vm.rejectOnThrow(reject)
-		resolveFn := vm.GetProp(c.This.obj(), strKey("resolve"))
+		resolveFn := vm.getProp(c.This.obj(), strKey("resolve"))
 		if !IsCallable(resolveFn) {
 			vm.throwTypeError("Promise resolve is not a function")
 		}
-		vm.ForOf(c.Arg(0), func(v Value) bool {
+		vm.forOf(c.Arg(0), func(v Value) bool {
 			next := vm.Call(resolveFn, c.This, v)
 			vm.combinatorThen(next, resolve, reject)
 			return true
@@ -315,9 +315,9 @@ func promiseTry(vm *VM, c NativeCall) Value {
 func promiseWithResolvers(vm *VM, c NativeCall) Value {
 	p, resolve, reject := vm.newPromiseCapability(c.This)
 	o := vm.newPlainObject()
-	vm.CreateDataPropertyOrThrow(o, strKey("promise"), p)
-	vm.CreateDataPropertyOrThrow(o, strKey("resolve"), resolve)
-	vm.CreateDataPropertyOrThrow(o, strKey("reject"), reject)
+	vm.createDataPropertyOrThrow(o, strKey("promise"), p)
+	vm.createDataPropertyOrThrow(o, strKey("resolve"), resolve)
+	vm.createDataPropertyOrThrow(o, strKey("reject"), reject)
 	return objectValue(o)
 }
 
@@ -344,23 +344,23 @@ func finallyFunction(vm *VM, c NativeCall) Value {
 	p := vm.promiseResolveWith(d.ctor, r)
 	thunk := vm.newNativeFunction(&nativeFunction{name: "%PromiseFinallyFunction%", fn: finallyFunction,
 		data: &finallyData{thunk: true, reject: d.reject, value: c.Arg(0)}}, "", 0)
-	return vm.Invoke(p, strKey("then"), objectValue(thunk))
+	return vm.invoke(p, strKey("then"), objectValue(thunk))
 }
 
 func promiseFinally(vm *VM, c NativeCall) Value {
 	if c.This.kind != KindObject {
 		vm.throwTypeError("Promise.prototype.finally called on a non-object")
 	}
-	ctor := vm.SpeciesConstructor(c.This.obj(), objectValue(vm.realm.Intrinsic("Promise")))
+	ctor := vm.speciesConstructor(c.This.obj(), objectValue(vm.realm.Intrinsic("Promise")))
 	onFinally := c.Arg(0)
 	if !IsCallable(onFinally) {
-		return vm.Invoke(c.This, strKey("then"), onFinally, onFinally)
+		return vm.invoke(c.This, strKey("then"), onFinally, onFinally)
 	}
 	mk := func(reject bool) Value {
 		return objectValue(vm.newNativeFunction(&nativeFunction{name: nativeFinally.name, fn: nativeFinally.fn,
 			data: &finallyData{onFinally: onFinally, ctor: ctor, reject: reject}}, "", 1))
 	}
-	return vm.Invoke(c.This, strKey("then"), mk(false), mk(true))
+	return vm.invoke(c.This, strKey("then"), mk(false), mk(true))
 }
 
 // promiseResolveWith is PromiseResolve(C, x).
@@ -369,7 +369,7 @@ func (vm *VM) promiseResolveWith(c Value, x Value) Value {
 		return objectValue(vm.promiseResolve(x))
 	}
 	if o := x.asObject(); o != nil && promiseOf(o) != nil {
-		if ctor := vm.GetProp(o, keyConstructor); SameValue(ctor, c) {
+		if ctor := vm.getProp(o, keyConstructor); SameValue(ctor, c) {
 			return x
 		}
 	}

@@ -69,7 +69,7 @@ func keyedElementFunction(vm *VM, c NativeCall) Value {
 func (vm *VM) keyedResult(st *keyedCombinator) Value {
 	o := vm.newObject(nil, ClassObject)
 	for i, k := range st.keys {
-		vm.CreateDataPropertyOrThrow(o, zipKey(k), st.values[i])
+		vm.createDataPropertyOrThrow(o, zipKey(k), st.values[i])
 	}
 	return objectValue(o)
 }
@@ -85,7 +85,7 @@ func (vm *VM) promiseAllKeyed(c NativeCall, settled bool) Value {
 	p, resolve, reject := vm.newPromiseCapability(c.This)
 	func() {
 		defer vm.rejectOnThrow(reject)
-		resolveFn := vm.GetProp(c.This.obj(), strKey("resolve"))
+		resolveFn := vm.getProp(c.This.obj(), strKey("resolve"))
 		if !IsCallable(resolveFn) {
 			vm.throwTypeError("Promise resolve is not a function")
 		}
@@ -95,12 +95,12 @@ func (vm *VM) promiseAllKeyed(c NativeCall, settled bool) Value {
 		}
 		src := promises.obj()
 		st := &keyedCombinator{remaining: 1, resolve: resolve, settled: settled}
-		for _, k := range vm.OwnPropertyKeys(src) {
-			d, ok := vm.GetOwnProperty(src, k)
+		for _, k := range vm.ownPropertyKeys(src) {
+			d, ok := vm.getOwnProperty(src, k)
 			if !ok || !d.Enumerable {
 				continue
 			}
-			v := vm.GetProp(src, k)
+			v := vm.getProp(src, k)
 			i := len(st.keys)
 			st.keys = append(st.keys, k.toValue())
 			st.values = append(st.values, undefinedValue)

@@ -65,8 +65,8 @@ func proxyRevocable(vm *VM, c NativeCall) Value {
 	p := vm.proxyCreate(c.Arg(0), c.Arg(1))
 	revoke := vm.newNativeFunction(&nativeFunction{name: nativeProxyRevoke.name, fn: nativeProxyRevoke.fn, data: &proxyRevoker{proxy: p}}, "", 0)
 	out := vm.newPlainObject()
-	vm.CreateDataProperty(out, strKey("proxy"), objectValue(p))
-	vm.CreateDataProperty(out, strKey("revoke"), objectValue(revoke))
+	vm.createDataProperty(out, strKey("proxy"), objectValue(p))
+	vm.createDataProperty(out, strKey("revoke"), objectValue(revoke))
 	return objectValue(out)
 }
 

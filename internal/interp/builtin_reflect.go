@@ -44,13 +44,13 @@ func reflectTarget(vm *VM, c NativeCall, fn string) *Object {
 
 func reflectDefineProperty(vm *VM, c NativeCall) Value {
 	o := reflectTarget(vm, c, "defineProperty")
-	key := vm.ToPropertyKey(c.Arg(1))
-	return Bool(vm.DefineOwnProperty(o, key, vm.ToPropertyDescriptor(c.Arg(2))))
+	key := vm.toPropertyKey(c.Arg(1))
+	return Bool(vm.defineOwnProperty(o, key, vm.toPropertyDescriptor(c.Arg(2))))
 }
 
 func reflectDeleteProperty(vm *VM, c NativeCall) Value {
 	o := reflectTarget(vm, c, "deleteProperty")
-	return Bool(vm.deleteProperty(o, vm.ToPropertyKey(c.Arg(1))))
+	return Bool(vm.deleteProperty(o, vm.toPropertyKey(c.Arg(1))))
 }
 
 func reflectApply(vm *VM, c NativeCall) Value {
@@ -61,7 +61,7 @@ func reflectApply(vm *VM, c NativeCall) Value {
 	if c.Arg(2).asObject() == nil {
 		vm.throwTypeError("CreateListFromArrayLike called on non-object")
 	}
-	return vm.callObject(fn, c.Arg(1), vm.CreateListFromArrayLike(c.Arg(2)), nil)
+	return vm.callObject(fn, c.Arg(1), vm.createListFromArrayLike(c.Arg(2)), nil)
 }
 
 func reflectConstruct(vm *VM, c NativeCall) Value {
@@ -79,7 +79,7 @@ func reflectConstruct(vm *VM, c NativeCall) Value {
 	if c.Arg(1).asObject() == nil {
 		vm.throwTypeError("CreateListFromArrayLike called on non-object")
 	}
-	return vm.Construct(target, newTarget.asObject(), vm.CreateListFromArrayLike(c.Arg(1))...)
+	return vm.construct(target, newTarget.asObject(), vm.createListFromArrayLike(c.Arg(1))...)
 }
 
 // reflectDescribe names a value in an error as V8's Reflect does: a function by its source
@@ -93,7 +93,7 @@ func reflectDescribe(vm *VM, v Value) string {
 
 func reflectGet(vm *VM, c NativeCall) Value {
 	o := reflectTarget(vm, c, "get")
-	key := vm.ToPropertyKey(c.Arg(1))
+	key := vm.toPropertyKey(c.Arg(1))
 	receiver := c.Arg(0)
 	if len(c.Args) > 2 {
 		receiver = c.Arg(2)
@@ -103,11 +103,11 @@ func reflectGet(vm *VM, c NativeCall) Value {
 
 func reflectGetOwnPropertyDescriptor(vm *VM, c NativeCall) Value {
 	o := reflectTarget(vm, c, "getOwnPropertyDescriptor")
-	d, ok := vm.GetOwnProperty(o, vm.ToPropertyKey(c.Arg(1)))
+	d, ok := vm.getOwnProperty(o, vm.toPropertyKey(c.Arg(1)))
 	if !ok {
 		return undefinedValue
 	}
-	return vm.FromPropertyDescriptor(d)
+	return vm.fromPropertyDescriptor(d)
 }
 
 func reflectGetPrototypeOf(vm *VM, c NativeCall) Value {
@@ -116,7 +116,7 @@ func reflectGetPrototypeOf(vm *VM, c NativeCall) Value {
 
 func reflectHas(vm *VM, c NativeCall) Value {
 	o := reflectTarget(vm, c, "has")
-	return Bool(vm.HasProperty(o, vm.ToPropertyKey(c.Arg(1))))
+	return Bool(vm.hasProperty(o, vm.toPropertyKey(c.Arg(1))))
 }
 
 func reflectIsExtensible(vm *VM, c NativeCall) Value {
@@ -125,7 +125,7 @@ func reflectIsExtensible(vm *VM, c NativeCall) Value {
 
 func reflectOwnKeys(vm *VM, c NativeCall) Value {
 	o := reflectTarget(vm, c, "ownKeys")
-	keys := vm.OwnPropertyKeys(o)
+	keys := vm.ownPropertyKeys(o)
 	out := make([]Value, len(keys))
 	for i, k := range keys {
 		out[i] = k.toValue()
@@ -139,7 +139,7 @@ func reflectPreventExtensions(vm *VM, c NativeCall) Value {
 
 func reflectSet(vm *VM, c NativeCall) Value {
 	o := reflectTarget(vm, c, "set")
-	key := vm.ToPropertyKey(c.Arg(1))
+	key := vm.toPropertyKey(c.Arg(1))
 	receiver := c.Arg(0)
 	if len(c.Args) > 3 {
 		receiver = c.Arg(3)

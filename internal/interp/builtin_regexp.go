@@ -116,13 +116,13 @@ func regexpOf(o *Object) *regexpSlots {
 	return rs
 }
 
-// IsRegExp is the abstract operation IsRegExp: Symbol.match decides, then [[RegExpMatcher]].
-func (vm *VM) IsRegExp(v Value) bool {
+// isRegExp is the abstract operation IsRegExp: Symbol.match decides, then [[RegExpMatcher]].
+func (vm *VM) isRegExp(v Value) bool {
 	o := v.asObject()
 	if o == nil {
 		return false
 	}
-	if m := vm.GetProp(o, symKey(symMatch)); !m.IsUndefined() {
+	if m := vm.getProp(o, symKey(symMatch)); !m.IsUndefined() {
 		return ToBoolean(m)
 	}
 	return regexpOf(o) != nil
@@ -133,12 +133,12 @@ var keyLastIndex = strKey("lastIndex")
 // regexpConstructor is RegExp(pattern, flags).
 func regexpConstructor(vm *VM, c NativeCall) Value {
 	pattern, flags := c.Arg(0), c.Arg(1)
-	isRE := vm.IsRegExp(pattern)
+	isRE := vm.isRegExp(pattern)
 	newTarget := c.NewTarget
 	if newTarget == nil {
 		newTarget = c.Callee
 		if isRE && flags.IsUndefined() {
-			pc := vm.GetProp(pattern.obj(), keyConstructor)
+			pc := vm.getProp(pattern.obj(), keyConstructor)
 			if pc.kind == KindObject && pc.obj() == newTarget {
 				return pattern
 			}
@@ -152,15 +152,15 @@ func regexpConstructor(vm *VM, c NativeCall) Value {
 			f = asciiValue(rs.flags)
 		}
 	} else if isRE {
-		p = vm.GetProp(pattern.obj(), strKey("source"))
+		p = vm.getProp(pattern.obj(), strKey("source"))
 		f = flags
 		if f.IsUndefined() {
-			f = vm.GetProp(pattern.obj(), strKey("flags"))
+			f = vm.getProp(pattern.obj(), strKey("flags"))
 		}
 	} else {
 		p, f = pattern, flags
 	}
-	o := vm.OrdinaryCreateFromConstructor(newTarget, "RegExp.prototype", ClassRegExp)
+	o := vm.ordinaryCreateFromConstructor(newTarget, "RegExp.prototype", ClassRegExp)
 	o.props.add(keyLastIndex, Property{value: intValue(0), flags: propWritable})
 	vm.allocated += propertySize
 	vm.regexpInitialize(o, p, f)
@@ -172,10 +172,10 @@ func regexpConstructor(vm *VM, c NativeCall) Value {
 func (vm *VM) regexpInitialize(o *Object, pattern, flags Value) {
 	p, f := emptyString, ""
 	if !pattern.IsUndefined() {
-		p = vm.ToString(pattern)
+		p = vm.toString(pattern)
 	}
 	if !flags.IsUndefined() {
-		f = vm.ToString(flags).String()
+		f = vm.toString(flags).String()
 	}
 	fl, err := jsregexp.ParseFlags(f)
 	if err != nil {
@@ -186,7 +186,7 @@ func (vm *VM) regexpInitialize(o *Object, pattern, flags Value) {
 		vm.throwSyntaxError("%s", err.Error())
 	}
 	o.slots = &regexpSlots{source: p, flags: f, re: re}
-	vm.SetProp(o, keyLastIndex, intValue(0))
+	vm.setProp(o, keyLastIndex, intValue(0))
 }
 
 // regexpCompile is RegExp.prototype.compile (Annex B): reinitializes this in place.
@@ -233,7 +233,7 @@ func regexpFlagsGetter(vm *VM, c NativeCall) Value {
 	}
 	var b []byte
 	for _, f := range regexpFlagGetters {
-		if ToBoolean(vm.GetProp(o, strKey(f.name))) {
+		if ToBoolean(vm.getProp(o, strKey(f.name))) {
 			b = append(b, f.char)
 		}
 	}
@@ -248,9 +248,9 @@ func regexpToString(vm *VM, c NativeCall) Value {
 	}
 	var b stringBuilder
 	b.writeUnit('/')
-	b.writeString(vm.ToString(vm.GetProp(o, strKey("source"))))
+	b.writeString(vm.toString(vm.getProp(o, strKey("source"))))
 	b.writeUnit('/')
-	b.writeString(vm.ToString(vm.GetProp(o, strKey("flags"))))
+	b.writeString(vm.toString(vm.getProp(o, strKey("flags"))))
 	return stringValue(b.string())
 }
 
@@ -260,7 +260,7 @@ func regexpExecMethod(vm *VM, c NativeCall) Value {
 	if regexpOf(o) == nil {
 		vm.throwTypeError("Method RegExp.prototype.exec called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
-	return vm.regexpBuiltinExec(o, vm.ToString(c.Arg(0)))
+	return vm.regexpBuiltinExec(o, vm.toString(c.Arg(0)))
 }
 
 // regexpTest is RegExp.prototype.test.
@@ -269,7 +269,7 @@ func regexpTest(vm *VM, c NativeCall) Value {
 	if o == nil {
 		vm.throwTypeError("Method RegExp.prototype.test called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
-	s := vm.ToString(c.Arg(0))
+	s := vm.toString(c.Arg(0))
 	if regexpOf(o) != nil && vm.hasBuiltinExec(o) {
 		m, _ := vm.regexpBuiltinMatch(o, s)
 		return Bool(m != nil)
@@ -280,7 +280,7 @@ func regexpTest(vm *VM, c NativeCall) Value {
 // regexpExec is RegExpExec: a user-defined exec method if there is one, the built-in one
 // otherwise. The result is an object or null.
 func (vm *VM) regexpExec(o *Object, s *jsString) Value {
-	exec := vm.GetProp(o, strKey("exec"))
+	exec := vm.getProp(o, strKey("exec"))
 	if IsCallable(exec) {
 		res := vm.Call(exec, objectValue(o), stringValue(s))
 		if res.kind != KindObject && res.kind != KindNull {
@@ -352,9 +352,9 @@ func (vm *VM) getLastIndex(o *Object) int64 {
 		if v := p.value; v.kind == KindNumber && v.num >= 0 && v.num <= maxSafeInteger && v.num == float64(int64(v.num)) {
 			return int64(v.num)
 		}
-		return vm.ToLength(p.value)
+		return vm.toLength(p.value)
 	}
-	return vm.ToLength(vm.GetProp(o, keyLastIndex))
+	return vm.toLength(vm.getProp(o, keyLastIndex))
 }
 
 // putLastIndex is Set(o, "lastIndex", i, true) for a RegExp object: a TypeError when the
@@ -364,7 +364,7 @@ func (vm *VM) putLastIndex(o *Object, i int) {
 		p.value = intValue(i)
 		return
 	}
-	vm.SetProp(o, keyLastIndex, intValue(i))
+	vm.setProp(o, keyLastIndex, intValue(i))
 }
 
 // regexpBuiltinExec is RegExpBuiltinExec: one match honouring lastIndex, global and sticky;
@@ -472,7 +472,7 @@ func (vm *VM) execIndices(keys *regexpGroupKeys, m *jsregexp.Match) *Object {
 	if keys.named {
 		ig = objectValue(vm.groupsObject(keys, pairs[1:]))
 	}
-	vm.CreateDataProperty(ind, keyGroups, ig)
+	vm.createDataProperty(ind, keyGroups, ig)
 	return ind
 }
 
@@ -529,7 +529,7 @@ func (vm *VM) groupsObject(keys *regexpGroupKeys, vals []Value) *Object {
 			if !vals[i].IsUndefined() {
 				matched = append(matched, k)
 			}
-			vm.CreateDataProperty(g, k, vals[i])
+			vm.createDataProperty(g, k, vals[i])
 		}
 		return g
 	}

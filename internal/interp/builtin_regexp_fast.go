@@ -158,7 +158,7 @@ func (vm *VM) regexpReplaceFast(rx *Object, rs *regexpSlots, s *jsString, unicod
 		case literal:
 			repl = template
 		case functional:
-			repl = vm.ToString(vm.Call(replaceValue, undefinedValue, vm.replaceArgs(rs, keys, s, p)...))
+			repl = vm.toString(vm.Call(replaceValue, undefinedValue, vm.replaceArgs(rs, keys, s, p)...))
 		default:
 			for g := range captures {
 				captures[g] = nil

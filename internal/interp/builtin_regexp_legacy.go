@@ -46,7 +46,7 @@ func setupRegExpLegacy(r *Realm, ctor *Object) {
 		return stringValue(emptyString)
 	}
 	setInput := func(vm *VM, c NativeCall) Value {
-		vm.exec.legacy.input = vm.ToString(c.Arg(0))
+		vm.exec.legacy.input = vm.toString(c.Arg(0))
 		return undefinedValue
 	}
 	lastMatch := func(vm *VM, c NativeCall) Value { return stringValue(vm.exec.legacy.part(0)) }

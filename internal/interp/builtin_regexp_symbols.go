@@ -22,24 +22,24 @@ func thisRegExpObject(vm *VM, c NativeCall, method string) *Object {
 
 // regexpFlagsOf reads ToString(rx.flags).
 func (vm *VM) regexpFlagsOf(rx *Object) string {
-	return vm.ToString(vm.GetProp(rx, strKey("flags"))).String()
+	return vm.toString(vm.getProp(rx, strKey("flags"))).String()
 }
 
 // setLastIndex is Set(rx, "lastIndex", i, true).
 func (vm *VM) setLastIndex(rx *Object, i int64) {
-	vm.SetProp(rx, keyLastIndex, Number(float64(i)))
+	vm.setProp(rx, keyLastIndex, Number(float64(i)))
 }
 
 // advanceAfterEmpty moves lastIndex past an empty match.
 func (vm *VM) advanceAfterEmpty(rx *Object, s *jsString, unicode bool) {
-	li := vm.ToLength(vm.GetProp(rx, keyLastIndex))
+	li := vm.toLength(vm.getProp(rx, keyLastIndex))
 	vm.setLastIndex(rx, advanceStringIndex(s, li, unicode))
 }
 
 // regexpSymbolMatch is RegExp.prototype[Symbol.match].
 func regexpSymbolMatch(vm *VM, c NativeCall) Value {
 	rx := thisRegExpObject(vm, c, "@@match")
-	s := vm.ToString(c.Arg(0))
+	s := vm.toString(c.Arg(0))
 	flags := vm.regexpFlagsOf(rx)
 	if !strings.Contains(flags, "g") {
 		return vm.regexpExec(rx, s)
@@ -58,7 +58,7 @@ func regexpSymbolMatch(vm *VM, c NativeCall) Value {
 			}
 			return vm.newArrayValue(found)
 		}
-		m := vm.ToString(vm.GetProp(res.obj(), strKey("0")))
+		m := vm.toString(vm.getProp(res.obj(), strKey("0")))
 		found = append(found, stringValue(m))
 		vm.chargeElems(1)
 		if m.Len() == 0 {
@@ -79,11 +79,11 @@ type regexpStringIterator struct {
 // regexpSymbolMatchAll is RegExp.prototype[Symbol.matchAll].
 func regexpSymbolMatchAll(vm *VM, c NativeCall) Value {
 	rx := thisRegExpObject(vm, c, "@@matchAll")
-	s := vm.ToString(c.Arg(0))
-	ctor := vm.SpeciesConstructor(rx, objectValue(vm.realm.Intrinsic("RegExp")))
-	flags := vm.ToString(vm.GetProp(rx, strKey("flags")))
-	matcher := vm.Construct(ctor, nil, objectValue(rx), stringValue(flags))
-	li := vm.ToLength(vm.GetProp(rx, keyLastIndex))
+	s := vm.toString(c.Arg(0))
+	ctor := vm.speciesConstructor(rx, objectValue(vm.realm.Intrinsic("RegExp")))
+	flags := vm.toString(vm.getProp(rx, strKey("flags")))
+	matcher := vm.construct(ctor, nil, objectValue(rx), stringValue(flags))
+	li := vm.toLength(vm.getProp(rx, keyLastIndex))
 	vm.setLastIndex(matcher.obj(), li)
 	fs := flags.String()
 	o := vm.newObject(vm.realm.Intrinsic("%RegExpStringIteratorPrototype%"), ClassIterator)
@@ -102,22 +102,22 @@ func regexpStringIteratorNext(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("Method RegExp String Iterator.prototype.next called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	if it.done {
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	rx, s := it.matcher.obj(), it.str.str()
 	res := vm.regexpExec(rx, s)
 	if res.IsNull() {
 		it.done = true
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	if !it.global {
 		it.done = true
-		return vm.CreateIterResultObject(res, false)
+		return vm.createIterResultObject(res, false)
 	}
-	if vm.ToString(vm.GetProp(res.obj(), strKey("0"))).Len() == 0 {
+	if vm.toString(vm.getProp(res.obj(), strKey("0"))).Len() == 0 {
 		vm.advanceAfterEmpty(rx, s, it.unicode)
 	}
-	return vm.CreateIterResultObject(res, false)
+	return vm.createIterResultObject(res, false)
 }
 
 // getSubstitution is GetSubstitution on interpreter values: namedCaptures is undefined or an
@@ -134,7 +134,7 @@ func (vm *VM) getSubstitution(matched, str *jsString, strUnits []uint16, positio
 	caps := make([][]uint16, len(captures))
 	for i, cv := range captures {
 		if !cv.IsUndefined() {
-			caps[i] = vm.ToString(cv).units()
+			caps[i] = vm.toString(cv).units()
 			if caps[i] == nil {
 				caps[i] = []uint16{}
 			}
@@ -142,13 +142,13 @@ func (vm *VM) getSubstitution(matched, str *jsString, strUnits []uint16, positio
 	}
 	var named func([]uint16) []uint16
 	if !namedCaptures.IsUndefined() {
-		groups := vm.ToObject(namedCaptures)
+		groups := vm.toObject(namedCaptures)
 		named = func(name []uint16) []uint16 {
-			v := vm.GetProp(groups, jsStringKey(newUTF16(append([]uint16(nil), name...))))
+			v := vm.getProp(groups, jsStringKey(newUTF16(append([]uint16(nil), name...))))
 			if v.IsUndefined() {
 				return nil
 			}
-			return vm.ToString(v).units()
+			return vm.toString(v).units()
 		}
 	}
 	out := jsregexp.Substitute(nil, matched.units(), strUnits, position, caps, named, template.units())
@@ -159,12 +159,12 @@ func (vm *VM) getSubstitution(matched, str *jsString, strUnits []uint16, positio
 // regexpSymbolReplace is RegExp.prototype[Symbol.replace].
 func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 	rx := thisRegExpObject(vm, c, "@@replace")
-	s := vm.ToString(c.Arg(0))
+	s := vm.toString(c.Arg(0))
 	replaceValue := c.Arg(1)
 	functional := IsCallable(replaceValue)
 	var template *jsString
 	if !functional {
-		template = vm.ToString(replaceValue)
+		template = vm.toString(replaceValue)
 	}
 	flags := vm.regexpFlagsOf(rx)
 	global := strings.Contains(flags, "g")
@@ -186,7 +186,7 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 		if !global {
 			break
 		}
-		if vm.ToString(vm.GetProp(res.obj(), strKey("0"))).Len() == 0 {
+		if vm.toString(vm.getProp(res.obj(), strKey("0"))).Len() == 0 {
 			vm.advanceAfterEmpty(rx, s, unicode)
 		}
 	}
@@ -197,18 +197,18 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 	var b stringBuilder
 	next := 0
 	for _, res := range results {
-		nCaps := max(vm.LengthOfArrayLike(res)-1, 0)
-		matched := vm.ToString(vm.GetProp(res, strKey("0")))
-		pos := int(math.Max(0, math.Min(vm.ToIntegerOrInfinity(vm.GetProp(res, strKey("index"))), float64(s.Len()))))
+		nCaps := max(vm.lengthOfArrayLike(res)-1, 0)
+		matched := vm.toString(vm.getProp(res, strKey("0")))
+		pos := int(math.Max(0, math.Min(vm.toIntegerOrInfinity(vm.getProp(res, strKey("index"))), float64(s.Len()))))
 		captures := make([]Value, 0, nCaps)
 		for i := int64(1); i <= nCaps; i++ {
 			cv := vm.getIndex(res, i)
 			if !cv.IsUndefined() {
-				cv = stringValue(vm.ToString(cv))
+				cv = stringValue(vm.toString(cv))
 			}
 			captures = append(captures, cv)
 		}
-		named := vm.GetProp(res, strKey("groups"))
+		named := vm.getProp(res, strKey("groups"))
 		var repl *jsString
 		if functional {
 			args := make([]Value, 0, len(captures)+4)
@@ -218,10 +218,10 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 			if !named.IsUndefined() {
 				args = append(args, named)
 			}
-			repl = vm.ToString(vm.Call(replaceValue, undefinedValue, args...))
+			repl = vm.toString(vm.Call(replaceValue, undefinedValue, args...))
 		} else {
 			if !named.IsUndefined() {
-				named = objectValue(vm.ToObject(named))
+				named = objectValue(vm.toObject(named))
 			}
 			repl = vm.getSubstitution(matched, s, sUnits, pos, captures, named, template)
 		}
@@ -245,37 +245,37 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 // regexpSymbolSearch is RegExp.prototype[Symbol.search].
 func regexpSymbolSearch(vm *VM, c NativeCall) Value {
 	rx := thisRegExpObject(vm, c, "@@search")
-	s := vm.ToString(c.Arg(0))
-	prev := vm.GetProp(rx, keyLastIndex)
+	s := vm.toString(c.Arg(0))
+	prev := vm.getProp(rx, keyLastIndex)
 	if !SameValue(prev, intValue(0)) {
 		vm.setLastIndex(rx, 0)
 	}
 	res := vm.regexpExec(rx, s)
-	if cur := vm.GetProp(rx, keyLastIndex); !SameValue(cur, prev) {
-		vm.SetProp(rx, keyLastIndex, prev)
+	if cur := vm.getProp(rx, keyLastIndex); !SameValue(cur, prev) {
+		vm.setProp(rx, keyLastIndex, prev)
 	}
 	if res.IsNull() {
 		return intValue(-1)
 	}
-	return vm.GetProp(res.obj(), strKey("index"))
+	return vm.getProp(res.obj(), strKey("index"))
 }
 
 // regexpSymbolSplit is RegExp.prototype[Symbol.split]: it matches with a sticky copy of
 // the expression made through the species constructor.
 func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 	rx := thisRegExpObject(vm, c, "@@split")
-	s := vm.ToString(c.Arg(0))
-	ctor := vm.SpeciesConstructor(rx, objectValue(vm.realm.Intrinsic("RegExp")))
+	s := vm.toString(c.Arg(0))
+	ctor := vm.speciesConstructor(rx, objectValue(vm.realm.Intrinsic("RegExp")))
 	flags := vm.regexpFlagsOf(rx)
 	unicode := strings.ContainsAny(flags, "uv")
 	newFlags := flags
 	if !strings.Contains(flags, "y") {
 		newFlags += "y"
 	}
-	splitter := vm.Construct(ctor, nil, objectValue(rx), vm.String(newFlags)).obj()
+	splitter := vm.construct(ctor, nil, objectValue(rx), vm.String(newFlags)).obj()
 	lim := uint32(math.MaxUint32)
 	if l := c.Arg(1); !l.IsUndefined() {
-		lim = vm.ToUint32(l)
+		lim = vm.toUint32(l)
 	}
 	var out []Value
 	if lim == 0 {
@@ -294,7 +294,7 @@ func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 		return uint32(len(out)) == lim
 	}
 	if rs := regexpOf(splitter); rs != nil && SameValue(ctor, objectValue(vm.realm.Intrinsic("RegExp"))) &&
-		SameValue(vm.GetProp(splitter, strKey("exec")), objectValue(vm.realm.Intrinsic("RegExp.prototype.exec"))) {
+		SameValue(vm.getProp(splitter, strKey("exec")), objectValue(vm.realm.Intrinsic("RegExp.prototype.exec"))) {
 		vm.splitSearching(rs, s, unicode, push)
 		return vm.newArrayValue(out)
 	}
@@ -306,7 +306,7 @@ func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 			q = int(advanceStringIndex(s, int64(q), unicode))
 			continue
 		}
-		e := int(min(vm.ToLength(vm.GetProp(splitter, keyLastIndex)), int64(size)))
+		e := int(min(vm.toLength(vm.getProp(splitter, keyLastIndex)), int64(size)))
 		if e == p {
 			q = int(advanceStringIndex(s, int64(q), unicode))
 			continue
@@ -315,7 +315,7 @@ func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 			return vm.newArrayValue(out)
 		}
 		p = e
-		nCaps := max(vm.LengthOfArrayLike(z.obj())-1, 0)
+		nCaps := max(vm.lengthOfArrayLike(z.obj())-1, 0)
 		for i := int64(1); i <= nCaps; i++ {
 			if push(vm.getIndex(z.obj(), i)) {
 				return vm.newArrayValue(out)

@@ -45,19 +45,19 @@ func setConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget == nil {
 		vm.throwTypeError("Constructor Set requires 'new'")
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "Set.prototype", ClassSet)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "Set.prototype", ClassSet)
 	data := newCollection(false)
 	o.slots = &collSlot{data: data}
 	it := c.Arg(0)
 	if it.IsNullish() {
 		return objectValue(o)
 	}
-	adder := vm.GetProp(o, strKey("add"))
+	adder := vm.getProp(o, strKey("add"))
 	if !IsCallable(adder) {
 		vm.throwTypeError("'%s' returned for property 'add' of object '#<Set>' is not a function", vm.describeForError(adder))
 	}
 	direct := adder.obj() == vm.realm.Intrinsic("Set.prototype.add")
-	vm.ForOf(it, func(v Value) bool {
+	vm.forOf(it, func(v Value) bool {
 		if direct {
 			data.set(vm, v, undefinedValue)
 		} else {
@@ -143,20 +143,20 @@ func (vm *VM) getSetRecord(v Value) setRecord {
 	if o == nil {
 		vm.throwTypeError("%s is not an object", vm.describeForError(v))
 	}
-	raw := vm.GetProp(o, strKey("size"))
-	num := vm.ToNumber(raw)
+	raw := vm.getProp(o, strKey("size"))
+	num := vm.toNumber(raw)
 	if num != num {
 		vm.throwTypeError("The 'size' property must be a number")
 	}
-	size := vm.ToIntegerOrInfinity(Number(num))
+	size := vm.toIntegerOrInfinity(Number(num))
 	if size < 0 {
 		vm.throwRangeError("'%s' is an invalid size", numberToString(size))
 	}
-	has := vm.GetProp(o, strKey("has"))
+	has := vm.getProp(o, strKey("has"))
 	if !IsCallable(has) {
 		vm.throwTypeError("The 'has' property must be a function")
 	}
-	keys := vm.GetProp(o, strKey("keys"))
+	keys := vm.getProp(o, strKey("keys"))
 	if !IsCallable(keys) {
 		vm.throwTypeError("The 'keys' property must be a function")
 	}
@@ -170,7 +170,7 @@ func (vm *VM) keysIterator(rec setRecord) *Iterator {
 	if it.kind != KindObject {
 		vm.throwTypeError("%s is not an object", vm.describeForError(it))
 	}
-	next := vm.GetV(it, keyNext)
+	next := vm.getV(it, keyNext)
 	if !IsCallable(next) {
 		vm.throwTypeError("%s is not a function", vm.describeForError(next))
 	}
@@ -182,12 +182,12 @@ func (vm *VM) keysIterator(rec setRecord) *Iterator {
 func (vm *VM) eachKey(rec setRecord, fn func(v Value) bool) {
 	it := vm.keysIterator(rec)
 	for {
-		v, ok := vm.IteratorStep(it)
+		v, ok := vm.iteratorStep(it)
 		if !ok {
 			return
 		}
 		if !fn(normalizeKey(v)) {
-			vm.IteratorClose(it, false)
+			vm.iteratorClose(it, false)
 			return
 		}
 	}
@@ -239,7 +239,7 @@ func setUnion(vm *VM, c NativeCall) Value {
 	keys := vm.keysIterator(rec)
 	out := data.copy(vm)
 	for {
-		v, ok := vm.IteratorStep(keys)
+		v, ok := vm.iteratorStep(keys)
 		if !ok {
 			break
 		}
@@ -310,7 +310,7 @@ func setSymmetricDifference(vm *VM, c NativeCall) Value {
 	keys := vm.keysIterator(rec)
 	out := data.copy(vm)
 	for {
-		v, ok := vm.IteratorStep(keys)
+		v, ok := vm.iteratorStep(keys)
 		if !ok {
 			break
 		}

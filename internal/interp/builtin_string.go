@@ -69,13 +69,13 @@ func stringConstructor(vm *VM, c NativeCall) Value {
 		if v := c.Args[0]; c.NewTarget == nil && v.kind == KindSymbol {
 			s = newStringFromGo(v.sym().descriptiveString())
 		} else {
-			s = vm.ToString(v)
+			s = vm.toString(v)
 		}
 	}
 	if c.NewTarget == nil {
 		return stringValue(s)
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "String.prototype", ClassString)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "String.prototype", ClassString)
 	o.slots = stringValue(s)
 	return objectValue(o)
 }
@@ -100,7 +100,7 @@ func thisStr(vm *VM, c NativeCall, method string) *jsString {
 	if c.This.IsNullish() {
 		vm.throwTypeError("String.prototype.%s called on null or undefined", method)
 	}
-	return vm.ToString(c.This)
+	return vm.toString(c.This)
 }
 
 // stringToString is String.prototype.toString.
@@ -134,7 +134,7 @@ func stringFromCharCode(vm *VM, c NativeCall) Value {
 	}
 	u := make([]uint16, len(c.Args))
 	for i, a := range c.Args {
-		u[i] = uint16(vm.ToInt32(a))
+		u[i] = uint16(vm.toInt32(a))
 	}
 	return stringValue(vm.newJSString(u))
 }
@@ -143,9 +143,9 @@ func stringFromCharCode(vm *VM, c NativeCall) Value {
 func stringFromCodePoint(vm *VM, c NativeCall) Value {
 	var b stringBuilder
 	for _, a := range c.Args {
-		f := vm.ToNumber(a)
+		f := vm.toNumber(a)
 		if f != math.Trunc(f) || f < 0 || f > 0x10FFFF || math.IsInf(f, 0) {
-			vm.throwRangeError("Invalid code point %s", vm.ToString(a).String())
+			vm.throwRangeError("Invalid code point %s", vm.toString(a).String())
 		}
 		b.writeRune(rune(f))
 	}
@@ -155,14 +155,14 @@ func stringFromCodePoint(vm *VM, c NativeCall) Value {
 
 // stringRaw is String.raw(template, ...substitutions).
 func stringRaw(vm *VM, c NativeCall) Value {
-	cooked := vm.ToObject(c.Arg(0))
-	raw := vm.ToObject(vm.GetProp(cooked, strKey("raw")))
-	n := vm.LengthOfArrayLike(raw)
+	cooked := vm.toObject(c.Arg(0))
+	raw := vm.toObject(vm.getProp(cooked, strKey("raw")))
+	n := vm.lengthOfArrayLike(raw)
 	var b stringBuilder
 	for i := int64(0); i < n; i++ {
-		b.writeString(vm.ToString(vm.getIndex(raw, i)))
+		b.writeString(vm.toString(vm.getIndex(raw, i)))
 		if i+1 < n && int(i)+1 < len(c.Args) {
-			b.writeString(vm.ToString(c.Args[i+1]))
+			b.writeString(vm.toString(c.Args[i+1]))
 		}
 		vm.checkStringLength(int64(b.len()))
 	}
@@ -172,7 +172,7 @@ func stringRaw(vm *VM, c NativeCall) Value {
 // relativeStart converts a relative index argument (negative counts from the end) to a
 // position clamped to [0, n].
 func (vm *VM) relativeStart(v Value, n int) int {
-	f := vm.ToIntegerOrInfinity(v)
+	f := vm.toIntegerOrInfinity(v)
 	if f < 0 {
 		f = math.Max(float64(n)+f, 0)
 	}
@@ -181,14 +181,14 @@ func (vm *VM) relativeStart(v Value, n int) int {
 
 // clampPos converts an absolute position argument to [0, n].
 func (vm *VM) clampPos(v Value, n int) int {
-	f := vm.ToIntegerOrInfinity(v)
+	f := vm.toIntegerOrInfinity(v)
 	return int(math.Max(0, math.Min(f, float64(n))))
 }
 
 // stringAt is String.prototype.at.
 func stringAt(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "at")
-	f := vm.ToIntegerOrInfinity(c.Arg(0))
+	f := vm.toIntegerOrInfinity(c.Arg(0))
 	if f < 0 {
 		f += float64(s.Len())
 	}
@@ -201,7 +201,7 @@ func stringAt(vm *VM, c NativeCall) Value {
 // stringCharAt is String.prototype.charAt.
 func stringCharAt(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "charAt")
-	f := vm.ToIntegerOrInfinity(c.Arg(0))
+	f := vm.toIntegerOrInfinity(c.Arg(0))
 	if f < 0 || f >= float64(s.Len()) {
 		return stringValue(emptyString)
 	}
@@ -211,7 +211,7 @@ func stringCharAt(vm *VM, c NativeCall) Value {
 // stringCharCodeAt is String.prototype.charCodeAt.
 func stringCharCodeAt(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "charCodeAt")
-	f := vm.ToIntegerOrInfinity(c.Arg(0))
+	f := vm.toIntegerOrInfinity(c.Arg(0))
 	if f < 0 || f >= float64(s.Len()) {
 		return Number(math.NaN())
 	}
@@ -221,7 +221,7 @@ func stringCharCodeAt(vm *VM, c NativeCall) Value {
 // stringCodePointAt is String.prototype.codePointAt.
 func stringCodePointAt(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "codePointAt")
-	f := vm.ToIntegerOrInfinity(c.Arg(0))
+	f := vm.toIntegerOrInfinity(c.Arg(0))
 	if f < 0 || f >= float64(s.Len()) {
 		return undefinedValue
 	}
@@ -233,7 +233,7 @@ func stringCodePointAt(vm *VM, c NativeCall) Value {
 func stringConcat(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "concat")
 	for _, a := range c.Args {
-		s = vm.concat(s, vm.ToString(a))
+		s = vm.concat(s, vm.toString(a))
 	}
 	return stringValue(s)
 }
@@ -241,10 +241,10 @@ func stringConcat(vm *VM, c NativeCall) Value {
 // searchArg converts the search argument of includes/startsWith/endsWith, which must not be
 // a regular expression.
 func searchArg(vm *VM, v Value, method string) *jsString {
-	if vm.IsRegExp(v) {
+	if vm.isRegExp(v) {
 		vm.throwTypeError("First argument to String.prototype.%s must not be a regular expression", method)
 	}
-	return vm.ToString(v)
+	return vm.toString(v)
 }
 
 // hasAt reports whether t occurs in s at index i.
@@ -288,15 +288,15 @@ func stringIncludes(vm *VM, c NativeCall) Value {
 // stringIndexOf is String.prototype.indexOf.
 func stringIndexOf(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "indexOf")
-	t := vm.ToString(c.Arg(0))
+	t := vm.toString(c.Arg(0))
 	return intValue(s.indexOf(t, vm.clampPos(c.Arg(1), s.Len())))
 }
 
 // stringLastIndexOf is String.prototype.lastIndexOf.
 func stringLastIndexOf(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "lastIndexOf")
-	t := vm.ToString(c.Arg(0))
-	pos := vm.ToNumber(c.Arg(1))
+	t := vm.toString(c.Arg(0))
+	pos := vm.toNumber(c.Arg(1))
 	start := s.Len()
 	if pos == pos {
 		f := math.Trunc(pos)
@@ -313,7 +313,7 @@ func stringLastIndexOf(vm *VM, c NativeCall) Value {
 // normalization, so canonically equivalent strings are equal), giving -1, 0 or 1.
 func stringLocaleCompare(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "localeCompare")
-	t := vm.ToString(c.Arg(0))
+	t := vm.toString(c.Arg(0))
 	if !s.flat().isASCII || !t.flat().isASCII {
 		s, t = mapWellFormed(s, norm.NFC.String), mapWellFormed(t, norm.NFC.String)
 	}
@@ -371,13 +371,13 @@ func stringToWellFormed(vm *VM, c NativeCall) Value {
 // stringPad implements padStart (atStart) and padEnd.
 func stringPad(vm *VM, c NativeCall, method string, atStart bool) Value {
 	s := thisStr(vm, c, method)
-	maxLen := vm.ToLength(c.Arg(0))
+	maxLen := vm.toLength(c.Arg(0))
 	if maxLen <= int64(s.Len()) {
 		return stringValue(s)
 	}
 	fill := newASCII(" ")
 	if !c.Arg(1).IsUndefined() {
-		fill = vm.ToString(c.Arg(1))
+		fill = vm.toString(c.Arg(1))
 	}
 	if fill.Len() == 0 {
 		return stringValue(s)
@@ -413,7 +413,7 @@ func stringPadEnd(vm *VM, c NativeCall) Value { return stringPad(vm, c, "padEnd"
 // stringRepeat is String.prototype.repeat.
 func stringRepeat(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "repeat")
-	n := vm.ToIntegerOrInfinity(c.Arg(0))
+	n := vm.toIntegerOrInfinity(c.Arg(0))
 	if n < 0 || math.IsInf(n, 1) {
 		vm.throwRangeError("Invalid count value: %s", numberToString(n))
 	}
@@ -467,7 +467,7 @@ func stringSubstr(vm *VM, c NativeCall) Value {
 	from := vm.relativeStart(c.Arg(0), s.Len())
 	n := float64(s.Len() - from)
 	if !c.Arg(1).IsUndefined() {
-		n = math.Min(math.Max(vm.ToIntegerOrInfinity(c.Arg(1)), 0), n)
+		n = math.Min(math.Max(vm.toIntegerOrInfinity(c.Arg(1)), 0), n)
 	}
 	if n <= 0 {
 		return stringValue(emptyString)
@@ -530,15 +530,15 @@ func stringIteratorNext(vm *VM, c NativeCall) Value {
 		vm.throwTypeError("Method String Iterator.prototype.next called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	if it.str.IsUndefined() {
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	s := it.str.str()
 	if it.next >= int64(s.Len()) {
 		it.str = undefinedValue
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	i := int(it.next)
 	_, n := s.codePointAt(i)
 	it.next += int64(n)
-	return vm.CreateIterResultObject(stringValue(s.substring(i, i+n)), false)
+	return vm.createIterResultObject(stringValue(s.substring(i, i+n)), false)
 }

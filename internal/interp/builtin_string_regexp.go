@@ -16,7 +16,7 @@ func (vm *VM) delegateToSymbol(arg Value, sym *Symbol, this Value, extra ...Valu
 	if arg.kind != KindObject {
 		return undefinedValue, false
 	}
-	m := vm.GetMethod(arg, symKey(sym))
+	m := vm.getMethod(arg, symKey(sym))
 	if m.IsUndefined() {
 		return undefinedValue, false
 	}
@@ -31,7 +31,7 @@ func (vm *VM) regexpCreate(pattern Value, flags string) *Object {
 	if flags != "" {
 		f = asciiValue(flags)
 	}
-	return vm.Construct(ctor, nil, pattern, f).obj()
+	return vm.construct(ctor, nil, pattern, f).obj()
 }
 
 // requireCoercible throws the V8 TypeError for String.prototype methods on null/undefined.
@@ -47,21 +47,21 @@ func stringMatch(vm *VM, c NativeCall) Value {
 	if v, ok := vm.delegateToSymbol(c.Arg(0), symMatch, c.This); ok {
 		return v
 	}
-	s := vm.ToString(c.This)
+	s := vm.toString(c.This)
 	rx := vm.regexpCreate(c.Arg(0), "")
-	return vm.Invoke(objectValue(rx), symKey(symMatch), stringValue(s))
+	return vm.invoke(objectValue(rx), symKey(symMatch), stringValue(s))
 }
 
 // stringMatchAll is String.prototype.matchAll: a RegExp argument must be global.
 func stringMatchAll(vm *VM, c NativeCall) Value {
 	requireCoercible(vm, c, "matchAll")
 	if re := c.Arg(0); !re.IsNullish() {
-		if vm.IsRegExp(re) {
-			flags := vm.GetProp(re.obj(), strKey("flags"))
+		if vm.isRegExp(re) {
+			flags := vm.getProp(re.obj(), strKey("flags"))
 			if flags.IsNullish() {
 				vm.throwTypeError("String.prototype.matchAll called with a non-global RegExp argument")
 			}
-			if !strings.Contains(vm.ToString(flags).String(), "g") {
+			if !strings.Contains(vm.toString(flags).String(), "g") {
 				vm.throwTypeError("String.prototype.matchAll called with a non-global RegExp argument")
 			}
 		}
@@ -69,9 +69,9 @@ func stringMatchAll(vm *VM, c NativeCall) Value {
 			return v
 		}
 	}
-	s := vm.ToString(c.This)
+	s := vm.toString(c.This)
 	rx := vm.regexpCreate(c.Arg(0), "g")
-	return vm.Invoke(objectValue(rx), symKey(symMatchAll), stringValue(s))
+	return vm.invoke(objectValue(rx), symKey(symMatchAll), stringValue(s))
 }
 
 // stringSearch is String.prototype.search.
@@ -80,9 +80,9 @@ func stringSearch(vm *VM, c NativeCall) Value {
 	if v, ok := vm.delegateToSymbol(c.Arg(0), symSearch, c.This); ok {
 		return v
 	}
-	s := vm.ToString(c.This)
+	s := vm.toString(c.This)
 	rx := vm.regexpCreate(c.Arg(0), "")
-	return vm.Invoke(objectValue(rx), symKey(symSearch), stringValue(s))
+	return vm.invoke(objectValue(rx), symKey(symSearch), stringValue(s))
 }
 
 // stringReplace is String.prototype.replace: the first occurrence of a string, or whatever
@@ -92,13 +92,13 @@ func stringReplace(vm *VM, c NativeCall) Value {
 	if v, ok := vm.delegateToSymbol(c.Arg(0), symReplace, c.This, c.Arg(1)); ok {
 		return v
 	}
-	s := vm.ToString(c.This)
-	search := vm.ToString(c.Arg(0))
+	s := vm.toString(c.This)
+	search := vm.toString(c.Arg(0))
 	replaceValue := c.Arg(1)
 	functional := IsCallable(replaceValue)
 	var template *jsString
 	if !functional {
-		template = vm.ToString(replaceValue)
+		template = vm.toString(replaceValue)
 	}
 	pos := s.indexOf(search, 0)
 	if pos < 0 {
@@ -106,7 +106,7 @@ func stringReplace(vm *VM, c NativeCall) Value {
 	}
 	var repl *jsString
 	if functional {
-		repl = vm.ToString(vm.Call(replaceValue, undefinedValue, stringValue(search), intValue(pos), stringValue(s)))
+		repl = vm.toString(vm.Call(replaceValue, undefinedValue, stringValue(search), intValue(pos), stringValue(s)))
 	} else {
 		repl = vm.getSubstitution(search, s, nil, pos, nil, undefinedValue, template)
 	}
@@ -124,9 +124,9 @@ func stringReplace(vm *VM, c NativeCall) Value {
 func stringReplaceAll(vm *VM, c NativeCall) Value {
 	requireCoercible(vm, c, "replaceAll")
 	if sv := c.Arg(0); !sv.IsNullish() {
-		if vm.IsRegExp(sv) {
-			flags := vm.GetProp(sv.obj(), strKey("flags"))
-			if flags.IsNullish() || !strings.Contains(vm.ToString(flags).String(), "g") {
+		if vm.isRegExp(sv) {
+			flags := vm.getProp(sv.obj(), strKey("flags"))
+			if flags.IsNullish() || !strings.Contains(vm.toString(flags).String(), "g") {
 				vm.throwTypeError("String.prototype.replaceAll called with a non-global RegExp argument")
 			}
 		}
@@ -134,13 +134,13 @@ func stringReplaceAll(vm *VM, c NativeCall) Value {
 			return v
 		}
 	}
-	s := vm.ToString(c.This)
-	search := vm.ToString(c.Arg(0))
+	s := vm.toString(c.This)
+	search := vm.toString(c.Arg(0))
 	replaceValue := c.Arg(1)
 	functional := IsCallable(replaceValue)
 	var template *jsString
 	if !functional {
-		template = vm.ToString(replaceValue)
+		template = vm.toString(replaceValue)
 	}
 	advance := max(1, search.Len())
 	var positions []int
@@ -159,7 +159,7 @@ func stringReplaceAll(vm *VM, c NativeCall) Value {
 	for _, p := range positions {
 		var repl *jsString
 		if functional {
-			repl = vm.ToString(vm.Call(replaceValue, undefinedValue, stringValue(search), intValue(p), stringValue(s)))
+			repl = vm.toString(vm.Call(replaceValue, undefinedValue, stringValue(search), intValue(p), stringValue(s)))
 		} else {
 			repl = vm.getSubstitution(search, s, sUnits, p, nil, undefinedValue, template)
 		}
@@ -182,12 +182,12 @@ func stringSplit(vm *VM, c NativeCall) Value {
 	if v, ok := vm.delegateToSymbol(c.Arg(0), symSplit, c.This, c.Arg(1)); ok {
 		return v
 	}
-	s := vm.ToString(c.This)
+	s := vm.toString(c.This)
 	lim := uint32(math.MaxUint32)
 	if l := c.Arg(1); !l.IsUndefined() {
-		lim = vm.ToUint32(l)
+		lim = vm.toUint32(l)
 	}
-	sep := vm.ToString(c.Arg(0))
+	sep := vm.toString(c.Arg(0))
 	if lim == 0 {
 		return vm.newArrayValue(nil)
 	}

@@ -90,18 +90,18 @@ func localeArg(vm *VM, v Value) {
 	case KindNull:
 		vm.throwTypeError("Cannot convert undefined or null to object")
 	}
-	o := vm.ToObject(v)
-	n := vm.LengthOfArrayLike(o)
+	o := vm.toObject(v)
+	n := vm.lengthOfArrayLike(o)
 	for i := int64(0); i < n; i++ {
 		key := vm.indexToKey(i)
-		if !vm.HasProperty(o, key) {
+		if !vm.hasProperty(o, key) {
 			continue
 		}
-		tag := vm.GetProp(o, key)
+		tag := vm.getProp(o, key)
 		if tag.kind != KindString && tag.kind != KindObject {
 			vm.throwTypeError("Language ID should be string or object.")
 		}
-		vm.ToString(tag)
+		vm.toString(tag)
 	}
 }
 
@@ -124,7 +124,7 @@ func stringNormalize(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "normalize")
 	form := norm.NFC
 	if f := c.Arg(0); !f.IsUndefined() {
-		switch vm.ToString(f).String() {
+		switch vm.toString(f).String() {
 		case "NFC":
 		case "NFD":
 			form = norm.NFD

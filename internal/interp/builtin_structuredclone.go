@@ -91,7 +91,7 @@ func (cl *cloner) cloneObject(o *Object) *Object {
 		cl.copyProps(o, out)
 		return out
 	case ClassBoolean, ClassNumber, ClassString, ClassBigInt:
-		out = vm.ToObject(o.slots.(Value))
+		out = vm.toObject(o.slots.(Value))
 	case ClassDate:
 		out = vm.newDate(o.slots.(*dateData).t)
 	case ClassRegExp:
@@ -100,7 +100,7 @@ func (cl *cloner) cloneObject(o *Object) *Object {
 			cl.fail(objectValue(o))
 		}
 		ctor := vm.realm.Intrinsic("RegExp")
-		out = vm.Construct(objectValue(ctor), ctor, stringValue(rs.source), asciiValue(rs.flags)).obj()
+		out = vm.construct(objectValue(ctor), ctor, stringValue(rs.source), asciiValue(rs.flags)).obj()
 	case ClassError:
 		out = cl.cloneError(o)
 		return out
@@ -168,16 +168,16 @@ func (cl *cloner) cloneObject(o *Object) *Object {
 // with [[Get]], so getters run).
 func (cl *cloner) copyProps(src, dst *Object) {
 	vm := cl.vm
-	for _, k := range vm.OwnPropertyKeys(src) {
+	for _, k := range vm.ownPropertyKeys(src) {
 		if k.isSymbol() {
 			continue
 		}
-		p, ok := vm.GetOwnProperty(src, k)
+		p, ok := vm.getOwnProperty(src, k)
 		if !ok || !p.Enumerable {
 			continue
 		}
-		v := cl.clone(vm.GetProp(src, k))
-		vm.CreateDataProperty(dst, k, v)
+		v := cl.clone(vm.getProp(src, k))
+		vm.createDataProperty(dst, k, v)
 	}
 }
 
@@ -189,19 +189,19 @@ var serializableErrors = map[string]bool{"Error": true, "EvalError": true, "Rang
 func (cl *cloner) cloneError(o *Object) *Object {
 	vm := cl.vm
 	name := "Error"
-	if n := vm.GetProp(o, keyName); n.kind == KindString && serializableErrors[n.str().String()] {
+	if n := vm.getProp(o, keyName); n.kind == KindString && serializableErrors[n.str().String()] {
 		name = n.str().String()
 	}
 	out := vm.newObject(vm.realm.Intrinsic(name+".prototype"), ClassError)
 	out.slots = &errorData{}
 	cl.memo[o] = out
-	if d, ok := vm.GetOwnProperty(o, keyMessage); ok && d.HasValue {
-		out.props.add(keyMessage, Property{value: stringValue(vm.ToString(d.Value)), flags: propHidden})
+	if d, ok := vm.getOwnProperty(o, keyMessage); ok && d.HasValue {
+		out.props.add(keyMessage, Property{value: stringValue(vm.toString(d.Value)), flags: propHidden})
 	}
-	if s := vm.GetProp(o, keyStack); s.kind == KindString {
+	if s := vm.getProp(o, keyStack); s.kind == KindString {
 		out.props.add(keyStack, Property{value: s, flags: propHidden})
 	}
-	if d, ok := vm.GetOwnProperty(o, keyCause); ok && d.HasValue {
+	if d, ok := vm.getOwnProperty(o, keyCause); ok && d.HasValue {
 		out.props.add(keyCause, Property{value: cl.clone(d.Value), flags: propHidden})
 	}
 	return out

@@ -29,14 +29,14 @@ func symbolConstructor(vm *VM, c NativeCall) Value {
 	}
 	var desc *jsString
 	if d := c.Arg(0); !d.IsUndefined() {
-		desc = vm.ToString(d)
+		desc = vm.toString(d)
 	}
 	return symbolValue(newSymbol(desc))
 }
 
 // symbolFor is Symbol.for(key): the registered symbol for key, created on first use.
 func symbolFor(vm *VM, c NativeCall) Value {
-	key := vm.ToString(c.Arg(0))
+	key := vm.toString(c.Arg(0))
 	k := key.wtf8()
 	if s, ok := vm.realm.symbolRegistry[k]; ok {
 		return symbolValue(s)

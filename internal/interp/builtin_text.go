@@ -90,7 +90,7 @@ func textEncoderConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget == nil {
 		vm.throwTypeError("Class constructor TextEncoder cannot be invoked without 'new'")
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "TextEncoder.prototype", ClassOther)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "TextEncoder.prototype", ClassOther)
 	o.slots = &textEncoderData{}
 	return objectValue(o)
 }
@@ -103,7 +103,7 @@ func textEncoderEncode(vm *VM, c NativeCall) Value {
 	thisTextEncoder(vm, c.This, "TextEncoder.prototype.encode")
 	s := ""
 	if in := c.Arg(0); !in.IsUndefined() {
-		s = usvString(vm.ToString(in))
+		s = usvString(vm.toString(in))
 	}
 	return vm.NewUint8Array([]byte(s))
 }
@@ -112,7 +112,7 @@ func textEncoderEncode(vm *VM, c NativeCall) Value {
 // whole characters while they fit and returns {read (UTF-16 units), written (bytes)}.
 func textEncoderEncodeInto(vm *VM, c NativeCall) Value {
 	thisTextEncoder(vm, c.This, "TextEncoder.prototype.encodeInto")
-	src := vm.ToString(c.Arg(0))
+	src := vm.toString(c.Arg(0))
 	dst := c.Arg(1).asObject()
 	if dst == nil || dst.class != ClassTypedArray || dst.slots.(*typedArray).kind != elemUint8 {
 		vm.throwTypeError("The \"dest\" argument must be an instance of Uint8Array.%s", receivedText(c.Arg(1)))
@@ -136,8 +136,8 @@ func textEncoderEncodeInto(vm *VM, c NativeCall) Value {
 		i += n
 	}
 	o := vm.newPlainObject()
-	vm.CreateDataProperty(o, strKey("read"), Number(float64(read)))
-	vm.CreateDataProperty(o, strKey("written"), Number(float64(written)))
+	vm.createDataProperty(o, strKey("read"), Number(float64(read)))
+	vm.createDataProperty(o, strKey("written"), Number(float64(written)))
 	return objectValue(o)
 }
 
@@ -161,10 +161,10 @@ func textDecoderConstructor(vm *VM, c NativeCall) Value {
 		if o == nil {
 			vm.throwTypeError("The \"options\" argument must be of type object.")
 		}
-		d.fatal = ToBoolean(vm.GetProp(o, strKey("fatal")))
-		d.ignoreBOM = ToBoolean(vm.GetProp(o, strKey("ignoreBOM")))
+		d.fatal = ToBoolean(vm.getProp(o, strKey("fatal")))
+		d.ignoreBOM = ToBoolean(vm.getProp(o, strKey("ignoreBOM")))
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "TextDecoder.prototype", ClassOther)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "TextDecoder.prototype", ClassOther)
 	o.slots = d
 	return objectValue(o)
 }
@@ -223,7 +223,7 @@ func textDecoderDecode(vm *VM, c NativeCall) Value {
 		if o == nil {
 			vm.throwTypeError("The \"options\" argument must be of type object.")
 		}
-		stream = ToBoolean(vm.GetProp(o, strKey("stream")))
+		stream = ToBoolean(vm.getProp(o, strKey("stream")))
 	}
 	data := append([]byte(d.pending), in...)
 	d.pending = ""

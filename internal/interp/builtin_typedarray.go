@@ -122,12 +122,12 @@ func clampUint8(f float64) byte {
 // BigInt types).
 func (vm *VM) toElemValue(t *elemType, v Value) Value {
 	if t.bigint {
-		return vm.ToBigInt(v)
+		return vm.toBigInt(v)
 	}
 	if v.kind == KindNumber {
 		return v
 	}
-	return Number(vm.ToNumber(v))
+	return Number(vm.toNumber(v))
 }
 
 // typedArray is the slot of a typed array.

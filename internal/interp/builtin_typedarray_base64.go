@@ -32,7 +32,7 @@ func setupUint8ArrayBase64(r *Realm, ctor, proto *Object) {
 		alphabet, _ := base64Options(vm, c.Arg(0), false)
 		omit := false
 		if o := c.Arg(0).asObject(); o != nil {
-			omit = ToBoolean(vm.GetProp(o, strKey("omitPadding")))
+			omit = ToBoolean(vm.getProp(o, strKey("omitPadding")))
 		}
 		b := uint8ArrayBytes(vm, t, "Uint8Array.prototype.toBase64")
 		enc := base64.StdEncoding
@@ -98,8 +98,8 @@ func (vm *VM) setFromResult(o *Object, t *typedArray, res decodeResult) Value {
 		vm.throwError("SyntaxError", "%s", res.err)
 	}
 	out := vm.newPlainObject()
-	vm.CreateDataProperty(out, strKey("read"), intValue(res.read))
-	vm.CreateDataProperty(out, strKey("written"), intValue(len(res.bytes)))
+	vm.createDataProperty(out, strKey("read"), intValue(res.read))
+	vm.createDataProperty(out, strKey("written"), intValue(len(res.bytes)))
 	return objectValue(out)
 }
 
@@ -121,7 +121,7 @@ func base64Options(vm *VM, v Value, decoding bool) (alphabet, last string) {
 	if o == nil {
 		vm.throwTypeError("The options argument must be an object")
 	}
-	if a := vm.GetProp(o, strKey("alphabet")); !a.IsUndefined() {
+	if a := vm.getProp(o, strKey("alphabet")); !a.IsUndefined() {
 		if a.kind != KindString || (a.str().String() != "base64" && a.str().String() != "base64url") {
 			vm.throwTypeError("The alphabet option must be \"base64\" or \"base64url\"")
 		}
@@ -130,7 +130,7 @@ func base64Options(vm *VM, v Value, decoding bool) (alphabet, last string) {
 	if !decoding {
 		return
 	}
-	if l := vm.GetProp(o, strKey("lastChunkHandling")); !l.IsUndefined() {
+	if l := vm.getProp(o, strKey("lastChunkHandling")); !l.IsUndefined() {
 		s := ""
 		if l.kind == KindString {
 			s = l.str().String()

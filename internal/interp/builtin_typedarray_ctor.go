@@ -43,10 +43,10 @@ func (vm *VM) constructTypedArray(kind elemKind, c NativeCall) Value {
 	src := first.asObject()
 	if src == nil {
 		n := vm.toIndexMsg(first, "Invalid typed array length: "+vm.ToGoString(first))
-		proto := vm.GetPrototypeFromConstructor(c.NewTarget, e.name+".prototype")
+		proto := vm.getPrototypeFromConstructor(c.NewTarget, e.name+".prototype")
 		return objectValue(vm.allocTypedArray(proto, kind, n))
 	}
-	proto := vm.GetPrototypeFromConstructor(c.NewTarget, e.name+".prototype")
+	proto := vm.getPrototypeFromConstructor(c.NewTarget, e.name+".prototype")
 	switch src.class {
 	case ClassTypedArray:
 		st := src.slots.(*typedArray)
@@ -72,9 +72,9 @@ func (vm *VM) constructTypedArray(kind elemKind, c NativeCall) Value {
 	}
 	o := vm.newObject(proto, ClassTypedArray)
 	defer vm.unpin(vm.pin(o))
-	if m := vm.GetMethod(first, symKey(symIterator)); !m.IsUndefined() {
+	if m := vm.getMethod(first, symKey(symIterator)); !m.IsUndefined() {
 		var vals []Value
-		vm.iterate(vm.GetIteratorFromMethod(first, m), func(v Value) bool {
+		vm.iterate(vm.getIteratorFromMethod(first, m), func(v Value) bool {
 			vals = append(vals, v)
 			return true
 		})
@@ -84,7 +84,7 @@ func (vm *VM) constructTypedArray(kind elemKind, c NativeCall) Value {
 		}
 		return objectValue(o)
 	}
-	n := vm.LengthOfArrayLike(src)
+	n := vm.lengthOfArrayLike(src)
 	vm.initTypedArray(o, kind, n)
 	for i := int64(0); i < n; i++ {
 		vm.typedArraySetElement(o, float64(i), vm.getIndex(src, i))
@@ -175,7 +175,7 @@ func (vm *VM) validateTypedArray(v Value, method string) (*Object, *typedArray, 
 // typedArrayCreate is TypedArrayCreateFromConstructor: construct with args, check the
 // result is a typed array in bounds and, for a single length argument, long enough.
 func (vm *VM) typedArrayCreate(ctor Value, method string, args ...Value) (*Object, *typedArray) {
-	r := vm.Construct(ctor, nil, args...)
+	r := vm.construct(ctor, nil, args...)
 	o, t, n := vm.validateTypedArray(r, method)
 	if len(args) == 1 && args[0].kind == KindNumber && float64(n) < args[0].num {
 		vm.throwTypeError("Derived TypedArray constructor created an array which was too small")
@@ -187,7 +187,7 @@ func (vm *VM) typedArrayCreate(ctor Value, method string, args ...Value) (*Objec
 func (vm *VM) typedArraySpeciesCreate(exemplar *Object, method string, args ...Value) (*Object, *typedArray) {
 	et := exemplar.slots.(*typedArray)
 	def := objectValue(vm.realm.Intrinsic(et.elem().name))
-	ctor := vm.SpeciesConstructor(exemplar, def)
+	ctor := vm.speciesConstructor(exemplar, def)
 	if ctor.asObject() == def.asObject() && len(args) == 1 {
 		o := vm.allocTypedArray(vm.realm.Intrinsic(et.elem().name+".prototype"), et.kind, int64(args[0].num))
 		return o, o.slots.(*typedArray)
@@ -220,15 +220,15 @@ func typedArrayFrom(vm *VM, c NativeCall) Value {
 	var vals []Value
 	var arrayLike *Object
 	n := int64(0)
-	if m := vm.GetMethod(source, symKey(symIterator)); !m.IsUndefined() {
-		vm.iterate(vm.GetIteratorFromMethod(source, m), func(v Value) bool {
+	if m := vm.getMethod(source, symKey(symIterator)); !m.IsUndefined() {
+		vm.iterate(vm.getIteratorFromMethod(source, m), func(v Value) bool {
 			vals = append(vals, v)
 			return true
 		})
 		n = int64(len(vals))
 	} else {
-		arrayLike = vm.ToObject(source)
-		n = vm.LengthOfArrayLike(arrayLike)
+		arrayLike = vm.toObject(source)
+		n = vm.lengthOfArrayLike(arrayLike)
 	}
 	o, _ := vm.typedArrayCreate(c.This, "%TypedArray%.from", Number(float64(n)))
 	for k := int64(0); k < n; k++ {
@@ -241,7 +241,7 @@ func typedArrayFrom(vm *VM, c NativeCall) Value {
 		if mapping {
 			v = vm.Call(mapfn, thisArg, v, Number(float64(k)))
 		}
-		vm.SetProp(o, indexKey(uint32(k)), v)
+		vm.setProp(o, indexKey(uint32(k)), v)
 	}
 	return objectValue(o)
 }
@@ -254,7 +254,7 @@ func typedArrayOf(vm *VM, c NativeCall) Value {
 	items := append([]Value(nil), c.Args...)
 	o, _ := vm.typedArrayCreate(c.This, "%TypedArray%.of", Number(float64(len(items))))
 	for k, v := range items {
-		vm.SetProp(o, indexKey(uint32(k)), v)
+		vm.setProp(o, indexKey(uint32(k)), v)
 	}
 	return objectValue(o)
 }
@@ -271,9 +271,9 @@ func (vm *VM) newUint8Array(b []byte) *Object {
 	return o
 }
 
-// BytesOf returns a copy of the bytes a Uint8Array, another typed array, a DataView or an
+// bytesOf returns a copy of the bytes a Uint8Array, another typed array, a DataView or an
 // ArrayBuffer views (embedding API); ok is false for other values.
-func (vm *VM) BytesOf(v Value) (b []byte, ok bool) {
+func (vm *VM) bytesOf(v Value) (b []byte, ok bool) {
 	view, ok := viewBytes(v)
 	if !ok {
 		return nil, false

@@ -143,7 +143,7 @@ func taIterateBack(vm *VM, c NativeCall, method string, result func(v Value, k i
 
 func taAt(vm *VM, c NativeCall) Value {
 	o, _, n := vm.validateTypedArray(c.This, "%TypedArray%.prototype.at")
-	rel := vm.ToIntegerOrInfinity(c.Arg(0))
+	rel := vm.toIntegerOrInfinity(c.Arg(0))
 	k := rel
 	if rel < 0 {
 		k = float64(n) + rel
@@ -206,7 +206,7 @@ func taFilter(vm *VM, c NativeCall) Value {
 	}
 	a, _ := vm.typedArraySpeciesCreate(o, "%TypedArray%.prototype.filter", intValue(len(kept)))
 	for i, v := range kept {
-		vm.SetProp(a, indexKey(uint32(i)), v)
+		vm.setProp(a, indexKey(uint32(i)), v)
 	}
 	return objectValue(a)
 }
@@ -214,7 +214,7 @@ func taFilter(vm *VM, c NativeCall) Value {
 // taStart is the start index of includes/indexOf from fromIndex; ok is false when the
 // search is over before it starts.
 func taStart(vm *VM, from Value, n int) (int, bool) {
-	f := vm.ToIntegerOrInfinity(from)
+	f := vm.toIntegerOrInfinity(from)
 	if f >= float64(n) {
 		return 0, false
 	}
@@ -267,7 +267,7 @@ func taLastIndexOf(vm *VM, c NativeCall) Value {
 	}
 	k := float64(n - 1)
 	if len(c.Args) > 1 {
-		f := vm.ToIntegerOrInfinity(c.Args[1])
+		f := vm.toIntegerOrInfinity(c.Args[1])
 		if f == math.Inf(-1) {
 			return intValue(-1)
 		}
@@ -290,7 +290,7 @@ func taJoin(vm *VM, c NativeCall) Value {
 	o, _, n := vm.validateTypedArray(c.This, "%TypedArray%.prototype.join")
 	sep := newASCII(",")
 	if !c.Arg(0).IsUndefined() {
-		sep = vm.ToString(c.Arg(0))
+		sep = vm.toString(c.Arg(0))
 	}
 	var b stringBuilder
 	for k := 0; k < n; k++ {
@@ -298,7 +298,7 @@ func taJoin(vm *VM, c NativeCall) Value {
 			b.writeString(sep)
 		}
 		if v := typedArrayGet(o, float64(k)); !v.IsUndefined() {
-			b.writeString(vm.ToString(v))
+			b.writeString(vm.toString(v))
 		}
 	}
 	return stringValue(vm.chargeString(b.string()))
@@ -309,7 +309,7 @@ func taMap(vm *VM, c NativeCall) Value {
 	a, _ := vm.typedArraySpeciesCreate(o, "%TypedArray%.prototype.map", intValue(n))
 	for k := 0; k < n; k++ {
 		v := typedArrayGet(o, float64(k))
-		vm.SetProp(a, indexKey(uint32(k)), vm.Call(fn, c.Arg(1), v, intValue(k), objectValue(o)))
+		vm.setProp(a, indexKey(uint32(k)), vm.Call(fn, c.Arg(1), v, intValue(k), objectValue(o)))
 	}
 	return objectValue(a)
 }
@@ -353,7 +353,7 @@ func taReverse(vm *VM, c NativeCall) Value {
 func taSet(vm *VM, c NativeCall) Value {
 	const name = "%TypedArray%.prototype.set"
 	o, t := vm.thisTypedArray(c.This)
-	off := vm.ToIntegerOrInfinity(c.Arg(1))
+	off := vm.toIntegerOrInfinity(c.Arg(1))
 	if off < 0 {
 		vm.throwRangeError("offset is out of bounds")
 	}
@@ -388,8 +388,8 @@ func taSet(vm *VM, c NativeCall) Value {
 		}
 		return undefinedValue
 	}
-	src := vm.ToObject(c.Arg(0))
-	srcLen := vm.LengthOfArrayLike(src)
+	src := vm.toObject(c.Arg(0))
+	srcLen := vm.lengthOfArrayLike(src)
 	if math.IsInf(off, 1) || float64(srcLen)+off > float64(targetLen) {
 		vm.throwRangeError("offset is out of bounds")
 	}
@@ -427,7 +427,7 @@ func taSlice(vm *VM, c NativeCall) Value {
 			}
 		} else {
 			for k, i := start, 0; k < end; k, i = k+1, i+1 {
-				vm.SetProp(a, indexKey(uint32(i)), typedArrayGet(o, float64(k)))
+				vm.setProp(a, indexKey(uint32(i)), typedArrayGet(o, float64(k)))
 			}
 		}
 	}
@@ -469,7 +469,7 @@ func taSortValues(vm *VM, vals []Value, comparefn Value) {
 		return
 	}
 	slices.SortStableFunc(vals, func(a, b Value) int {
-		f := vm.ToNumber(vm.Call(comparefn, undefinedValue, a, b))
+		f := vm.toNumber(vm.Call(comparefn, undefinedValue, a, b))
 		switch {
 		case f < 0:
 			return -1
@@ -531,7 +531,7 @@ func taToReversed(vm *VM, c NativeCall) Value {
 
 func taWith(vm *VM, c NativeCall) Value {
 	o, t, n := vm.validateTypedArray(c.This, "%TypedArray%.prototype.with")
-	rel := vm.ToIntegerOrInfinity(c.Arg(0))
+	rel := vm.toIntegerOrInfinity(c.Arg(0))
 	idx := rel
 	if rel < 0 {
 		idx = float64(n) + rel
@@ -564,8 +564,8 @@ func taSubarray(vm *VM, c NativeCall) Value {
 	}
 	et := o.slots.(*typedArray)
 	def := objectValue(vm.realm.Intrinsic(et.elem().name))
-	ctor := vm.SpeciesConstructor(o, def)
-	r := vm.Construct(ctor, nil, args...)
+	ctor := vm.speciesConstructor(o, def)
+	r := vm.construct(ctor, nil, args...)
 	ro, rt, _ := vm.validateTypedArray(r, "%TypedArray%.prototype.subarray")
 	if rt.elem().bigint != t.elem().bigint {
 		vm.throwTypeError("Cannot mix BigInt and other types, use explicit conversions")
@@ -581,7 +581,7 @@ func taToLocaleString(vm *VM, c NativeCall) Value {
 			b.writeGo(",")
 		}
 		if v := typedArrayGet(o, float64(k)); !v.IsNullish() {
-			b.writeString(vm.ToString(vm.Invoke(v, strKey("toLocaleString"))))
+			b.writeString(vm.toString(vm.invoke(v, strKey("toLocaleString"))))
 		}
 	}
 	return stringValue(vm.chargeString(b.string()))

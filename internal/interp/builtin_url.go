@@ -220,7 +220,7 @@ func urlConstructor(vm *VM, c NativeCall) Value {
 	if !ok {
 		vm.throwTypeError("Invalid URL")
 	}
-	proto := vm.GetPrototypeFromConstructor(c.NewTarget, "URL.prototype")
+	proto := vm.getPrototypeFromConstructor(c.NewTarget, "URL.prototype")
 	return objectValue(vm.newURLObject(proto, rec))
 }
 

@@ -142,14 +142,14 @@ func urlSearchParamsConstructor(vm *VM, c NativeCall) Value {
 	switch {
 	case init.IsNullish():
 	case init.kind == KindObject:
-		method := vm.GetMethod(init, symKey(symIterator))
+		method := vm.getMethod(init, symKey(symIterator))
 		if !method.IsUndefined() {
-			it := vm.GetIteratorFromMethod(init, method)
+			it := vm.getIteratorFromMethod(init, method)
 			vm.iterate(it, func(pair Value) bool {
 				if pair.kind != KindObject {
 					vm.throwTypeError("Each query pair must be an iterable [name, value] tuple")
 				}
-				parts := vm.IterableToList(pair)
+				parts := vm.iterableToList(pair)
 				if len(parts) != 2 {
 					vm.throwTypeError("Each query pair must be an iterable [name, value] tuple")
 				}
@@ -158,15 +158,15 @@ func urlSearchParamsConstructor(vm *VM, c NativeCall) Value {
 			})
 		} else {
 			o := init.obj()
-			for _, k := range vm.OwnPropertyKeys(o) {
+			for _, k := range vm.ownPropertyKeys(o) {
 				if k.isSymbol() {
 					continue
 				}
-				desc, ok := vm.GetOwnProperty(o, k)
+				desc, ok := vm.getOwnProperty(o, k)
 				if !ok || !desc.Enumerable {
 					continue
 				}
-				v := vm.GetProp(o, k)
+				v := vm.getProp(o, k)
 				d.list = append(d.list, [2]string{k.toValue().str().String(), vm.ToGoString(v)})
 			}
 		}
@@ -175,7 +175,7 @@ func urlSearchParamsConstructor(vm *VM, c NativeCall) Value {
 		s = strings.TrimPrefix(s, "?")
 		d.list = parseURLEncoded(s)
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "URLSearchParams.prototype", ClassURLSearchParams)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "URLSearchParams.prototype", ClassURLSearchParams)
 	o.slots = d
 	return objectValue(o)
 }
@@ -334,22 +334,22 @@ func paramsIteratorNext(vm *VM, c NativeCall) Value {
 	}
 	po := it.target.asObject()
 	if po == nil {
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	d, ok := po.slots.(*paramsData)
 	if !ok || it.index >= len(d.list) {
 		it.target = undefinedValue
-		return vm.CreateIterResultObject(undefinedValue, true)
+		return vm.createIterResultObject(undefinedValue, true)
 	}
 	kv := d.list[it.index]
 	it.index++
 	switch it.kind {
 	case collKeys:
-		return vm.CreateIterResultObject(vm.String(kv[0]), false)
+		return vm.createIterResultObject(vm.String(kv[0]), false)
 	case collValues:
-		return vm.CreateIterResultObject(vm.String(kv[1]), false)
+		return vm.createIterResultObject(vm.String(kv[1]), false)
 	}
-	return vm.CreateIterResultObject(vm.newArrayValue([]Value{vm.String(kv[0]), vm.String(kv[1])}), false)
+	return vm.createIterResultObject(vm.newArrayValue([]Value{vm.String(kv[0]), vm.String(kv[1])}), false)
 }
 
 func init() {

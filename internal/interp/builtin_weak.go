@@ -57,14 +57,14 @@ func weakMapConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget == nil {
 		vm.throwTypeError("Constructor WeakMap requires 'new'")
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "WeakMap.prototype", ClassWeakMap)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "WeakMap.prototype", ClassWeakMap)
 	data := newCollection(true)
 	o.slots = &collSlot{data: data, weak: true}
 	it := c.Arg(0)
 	if it.IsNullish() {
 		return objectValue(o)
 	}
-	adder := vm.GetProp(o, strKey("set"))
+	adder := vm.getProp(o, strKey("set"))
 	if !IsCallable(adder) {
 		vm.throwTypeError("'%s' returned for property 'set' of object '#<WeakMap>' is not a function", vm.describeForError(adder))
 	}
@@ -129,17 +129,17 @@ func weakSetConstructor(vm *VM, c NativeCall) Value {
 	if c.NewTarget == nil {
 		vm.throwTypeError("Constructor WeakSet requires 'new'")
 	}
-	o := vm.OrdinaryCreateFromConstructor(c.NewTarget, "WeakSet.prototype", ClassWeakSet)
+	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "WeakSet.prototype", ClassWeakSet)
 	o.slots = &collSlot{data: newCollection(false), weak: true}
 	it := c.Arg(0)
 	if it.IsNullish() {
 		return objectValue(o)
 	}
-	adder := vm.GetProp(o, strKey("add"))
+	adder := vm.getProp(o, strKey("add"))
 	if !IsCallable(adder) {
 		vm.throwTypeError("'%s' returned for property 'add' of object '#<WeakSet>' is not a function", vm.describeForError(adder))
 	}
-	vm.ForOf(it, func(v Value) bool {
+	vm.forOf(it, func(v Value) bool {
 		vm.Call(adder, objectValue(o), v)
 		return true
 	})

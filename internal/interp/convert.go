@@ -31,15 +31,15 @@ const (
 	hintString  = "string"
 )
 
-// ToPrimitive converts an object to a primitive (Symbol.toPrimitive, then valueOf/toString in
+// toPrimitive converts an object to a primitive (Symbol.toPrimitive, then valueOf/toString in
 // hint order); primitives are returned unchanged. hint is "default" (what + and == pass),
 // "number" or "string"; it is the argument a Symbol.toPrimitive method receives.
-func (vm *VM) ToPrimitive(v Value, hint string) Value {
+func (vm *VM) toPrimitive(v Value, hint string) Value {
 	if v.kind != KindObject {
 		return v
 	}
 	o := v.obj()
-	exotic := vm.GetMethod(v, symKey(symToPrimitive))
+	exotic := vm.getMethod(v, symKey(symToPrimitive))
 	if !exotic.IsUndefined() {
 		r := vm.Call(exotic, v, asciiValue(hint))
 		if r.kind == KindObject {
@@ -67,8 +67,8 @@ func (vm *VM) ToPrimitive(v Value, hint string) Value {
 	return undefinedValue
 }
 
-// ToNumber is the ECMAScript ToNumber.
-func (vm *VM) ToNumber(v Value) float64 {
+// toNumber is the ECMAScript ToNumber.
+func (vm *VM) toNumber(v Value) float64 {
 	switch v.kind {
 	case KindNumber:
 		return v.num
@@ -85,13 +85,13 @@ func (vm *VM) ToNumber(v Value) float64 {
 	case KindBigInt:
 		vm.throwTypeError("Cannot convert a BigInt value to a number")
 	case KindObject:
-		return vm.ToNumber(vm.ToPrimitive(v, hintNumber))
+		return vm.toNumber(vm.toPrimitive(v, hintNumber))
 	}
 	return math.NaN()
 }
 
-// ToString is the ECMAScript ToString.
-func (vm *VM) ToString(v Value) *jsString {
+// toString is the ECMAScript ToString.
+func (vm *VM) toString(v Value) *jsString {
 	switch v.kind {
 	case KindString:
 		return v.str()
@@ -115,21 +115,21 @@ func (vm *VM) ToString(v Value) *jsString {
 	case KindBigInt:
 		return vm.bigIntToString(v.bigint(), 10)
 	case KindObject:
-		return vm.ToString(vm.ToPrimitive(v, hintString))
+		return vm.toString(vm.toPrimitive(v, hintString))
 	}
 	return strEmpty
 }
 
-// ToStringValue is ToString wrapped as a Value.
-func (vm *VM) ToStringValue(v Value) Value {
+// toStringValue is ToString wrapped as a Value.
+func (vm *VM) toStringValue(v Value) Value {
 	if v.kind == KindString {
 		return v
 	}
-	return stringValue(vm.ToString(v))
+	return stringValue(vm.toString(v))
 }
 
 // ToGoString is ToString as UTF-8 Go text (lone surrogates become U+FFFD).
-func (vm *VM) ToGoString(v Value) string { return vm.ToString(v).String() }
+func (vm *VM) ToGoString(v Value) string { return vm.toString(v).String() }
 
 // String makes a string value from UTF-8 Go text.
 func (vm *VM) String(s string) Value {
@@ -137,8 +137,8 @@ func (vm *VM) String(s string) Value {
 	return stringValue(newStringFromGo(s))
 }
 
-// ToPropertyKey is the ECMAScript ToPropertyKey.
-func (vm *VM) ToPropertyKey(v Value) PropertyKey {
+// toPropertyKey is the ECMAScript ToPropertyKey.
+func (vm *VM) toPropertyKey(v Value) PropertyKey {
 	switch v.kind {
 	case KindString:
 		return jsStringKey(v.str())
@@ -150,15 +150,15 @@ func (vm *VM) ToPropertyKey(v Value) PropertyKey {
 		}
 		return strKey(numberToString(v.num))
 	}
-	p := vm.ToPrimitive(v, hintString)
+	p := vm.toPrimitive(v, hintString)
 	if p.kind == KindSymbol {
 		return symKey(p.sym())
 	}
-	return jsStringKey(vm.ToString(p))
+	return jsStringKey(vm.toString(p))
 }
 
-// ToObject is the ECMAScript ToObject: primitives are wrapped; null and undefined throw.
-func (vm *VM) ToObject(v Value) *Object {
+// toObject is the ECMAScript ToObject: primitives are wrapped; null and undefined throw.
+func (vm *VM) toObject(v Value) *Object {
 	switch v.kind {
 	case KindObject:
 		return v.obj()
@@ -192,9 +192,9 @@ func (vm *VM) wrapPrimitive(v Value) *Object {
 	return o
 }
 
-// ToIntegerOrInfinity is the ECMAScript ToIntegerOrInfinity (NaN → 0, truncation).
-func (vm *VM) ToIntegerOrInfinity(v Value) float64 {
-	f := vm.ToNumber(v)
+// toIntegerOrInfinity is the ECMAScript ToIntegerOrInfinity (NaN → 0, truncation).
+func (vm *VM) toIntegerOrInfinity(v Value) float64 {
+	f := vm.toNumber(v)
 	if f != f {
 		return 0
 	}
@@ -204,9 +204,9 @@ func (vm *VM) ToIntegerOrInfinity(v Value) float64 {
 	return math.Trunc(f) + 0 // +0 turns -0 into +0
 }
 
-// ToLength is the ECMAScript ToLength: an integer in [0, 2^53-1].
-func (vm *VM) ToLength(v Value) int64 {
-	f := vm.ToIntegerOrInfinity(v)
+// toLength is the ECMAScript ToLength: an integer in [0, 2^53-1].
+func (vm *VM) toLength(v Value) int64 {
+	f := vm.toIntegerOrInfinity(v)
 	if f <= 0 {
 		return 0
 	}
@@ -219,28 +219,28 @@ func (vm *VM) ToLength(v Value) int64 {
 // maxSafeInteger is 2^53-1.
 const maxSafeInteger = 1<<53 - 1
 
-// ToIndex is the ECMAScript ToIndex: RangeError outside [0, 2^53-1].
-func (vm *VM) ToIndex(v Value) int64 {
+// toIndex is the ECMAScript ToIndex: RangeError outside [0, 2^53-1].
+func (vm *VM) toIndex(v Value) int64 {
 	if v.IsUndefined() {
 		return 0
 	}
-	f := vm.ToIntegerOrInfinity(v)
+	f := vm.toIntegerOrInfinity(v)
 	if f < 0 || f > maxSafeInteger {
 		vm.throwRangeError("Invalid index")
 	}
 	return int64(f)
 }
 
-// ToInt32 is the ECMAScript ToInt32.
-func (vm *VM) ToInt32(v Value) int32 {
+// toInt32 is the ECMAScript ToInt32.
+func (vm *VM) toInt32(v Value) int32 {
 	if v.kind == KindNumber {
 		return toInt32(v.num)
 	}
-	return toInt32(vm.ToNumber(v))
+	return toInt32(vm.toNumber(v))
 }
 
-// ToUint32 is the ECMAScript ToUint32.
-func (vm *VM) ToUint32(v Value) uint32 { return uint32(vm.ToInt32(v)) }
+// toUint32 is the ECMAScript ToUint32.
+func (vm *VM) toUint32(v Value) uint32 { return uint32(vm.toInt32(v)) }
 
 // toInt32 converts a float64 with wrap-around modulo 2^32.
 func toInt32(f float64) int32 {

@@ -128,7 +128,7 @@ func (cl *closureSlots) callFunction(vm *VM, this Value, args []Value, newTarget
 func (vm *VM) enterClosure(cl *closureSlots, callee *Object, this Value, fnIdx, argc int, newTarget *Object, ret retKind) bool {
 	code := cl.code
 	if newTarget != nil && code.Kind != funcDerivedCtor {
-		proto := vm.GetPrototypeFromConstructor(newTarget, "Object.prototype")
+		proto := vm.getPrototypeFromConstructor(newTarget, "Object.prototype")
 		this = objectValue(vm.newObject(proto, ClassObject))
 	}
 	f := vm.pushFrame(cl, callee, fnIdx+2, argc, this, newTarget, ret)

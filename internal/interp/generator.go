@@ -68,9 +68,9 @@ func (vm *VM) genResumeImmediate(co *coroutine, mode resumeMode, v Value) (Value
 		case resumeThrow:
 			vm.throw(v)
 		case resumeReturn:
-			return vm.CreateIterResultObject(v, true), true
+			return vm.createIterResultObject(v, true), true
 		}
-		return vm.CreateIterResultObject(undefinedValue, true), true
+		return vm.createIterResultObject(undefinedValue, true), true
 	case genSuspendedStart:
 		switch mode {
 		case resumeThrow:
@@ -78,7 +78,7 @@ func (vm *VM) genResumeImmediate(co *coroutine, mode resumeMode, v Value) (Value
 			vm.throw(v)
 		case resumeReturn:
 			co.status = genCompleted
-			return vm.CreateIterResultObject(v, true), true
+			return vm.createIterResultObject(v, true), true
 		}
 	}
 	return undefinedValue, false
@@ -201,14 +201,14 @@ func (vm *VM) yieldDelegate(f *frame, in Instr) (bool, Value) {
 	case resumeNext:
 		r = vm.Call(it.Next, it.Obj, received)
 	case resumeThrow:
-		m := vm.GetMethod(it.Obj, strKey("throw"))
+		m := vm.getMethod(it.Obj, strKey("throw"))
 		if m.IsUndefined() {
-			vm.IteratorClose(it, false)
+			vm.iteratorClose(it, false)
 			vm.throwTypeError("The iterator does not provide a 'throw' method")
 		}
 		r = vm.Call(m, it.Obj, received)
 	case resumeReturn:
-		m := vm.GetMethod(it.Obj, strKey("return"))
+		m := vm.getMethod(it.Obj, strKey("return"))
 		if m.IsUndefined() {
 			ex.sp -= 2
 			ex.push(received)
@@ -219,8 +219,8 @@ func (vm *VM) yieldDelegate(f *frame, in Instr) (bool, Value) {
 	if r.kind != KindObject {
 		vm.throwTypeError("Iterator result %s is not an object", r.String())
 	}
-	if ToBoolean(vm.GetProp(r.obj(), strKey("done"))) {
-		val := vm.GetProp(r.obj(), strKey("value"))
+	if ToBoolean(vm.getProp(r.obj(), strKey("done"))) {
+		val := vm.getProp(r.obj(), strKey("value"))
 		ex.sp -= 2
 		ex.push(val)
 		if mode != resumeReturn {
@@ -282,7 +282,7 @@ func (vm *VM) asyncGenResumeNext(co *coroutine) {
 				if req.mode == resumeReturn {
 					v = req.value
 				}
-				vm.asyncGenSettle(co, true, vm.CreateIterResultObject(v, true))
+				vm.asyncGenSettle(co, true, vm.createIterResultObject(v, true))
 			}
 			continue
 		}

@@ -35,7 +35,7 @@ func TestLiveHeapSizeSizesItsSets(t *testing.T) {
 	t.Parallel()
 	vm := newTestVM(t)
 	arr := vm.newArray(nil)
-	vm.CreateDataProperty(vm.realm.Global, strKey("keep"), objectValue(arr))
+	vm.createDataProperty(vm.realm.Global, strKey("keep"), objectValue(arr))
 	for i := range 1000 {
 		arr.elems = append(arr.elems, objectValue(vm.newArray(nil)), stringValue(newASCII(string(make([]byte, 40+i)))))
 	}

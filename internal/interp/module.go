@@ -47,7 +47,7 @@ func (vm *VM) requireModule(spec Value) Value {
 	switch bare {
 	case "fs/promises":
 		if fs, ok := vm.moduleGlobal("fs"); ok {
-			if p := vm.GetV(fs, strKey("promises")); p.kind == KindObject {
+			if p := vm.getV(fs, strKey("promises")); p.kind == KindObject {
 				return p
 			}
 		}
@@ -74,7 +74,7 @@ func (vm *VM) moduleGlobal(name string) (Value, bool) {
 	if p == nil {
 		return undefinedValue, false
 	}
-	return vm.GetV(vm.Global(), strKey(name)), true
+	return vm.getV(vm.Global(), strKey(name)), true
 }
 
 // moduleOf returns a new object holding the named globals that exist.
@@ -82,7 +82,7 @@ func (vm *VM) moduleOf(names ...string) Value {
 	o := vm.newPlainObject()
 	for _, n := range names {
 		if vm.realm.globalProp(strKey(n)) != nil {
-			vm.CreateDataPropertyOrThrow(o, strKey(n), vm.GetV(vm.Global(), strKey(n)))
+			vm.createDataPropertyOrThrow(o, strKey(n), vm.getV(vm.Global(), strKey(n)))
 		}
 	}
 	return objectValue(o)
@@ -117,14 +117,14 @@ func (vm *VM) throwModuleNotFound(name, why string) {
 	}
 	msg += ". A program has no module system: a module is one of the runtime's globals, by its name with or without \"node:\". Available modules: " + strings.Join(avail, ", ")
 	err := vm.NewError("Error", msg)
-	vm.CreateDataPropertyOrThrow(err.obj(), strKey("code"), asciiValue("MODULE_NOT_FOUND"))
+	vm.createDataPropertyOrThrow(err.obj(), strKey("code"), asciiValue("MODULE_NOT_FOUND"))
 	vm.throw(err)
 }
 
 // importNamed is the value of import { name } from spec: the module's member name.
 func (vm *VM) importNamed(module, spec Value, name string) Value {
-	if module.kind == KindObject && vm.HasProperty(module.obj(), strKey(name)) {
-		return vm.GetV(module, strKey(name))
+	if module.kind == KindObject && vm.hasProperty(module.obj(), strKey(name)) {
+		return vm.getV(module, strKey(name))
 	}
 	vm.throwSyntaxError("The requested module '%s' does not provide an export named '%s'", vm.ToGoString(spec), name)
 	return undefinedValue

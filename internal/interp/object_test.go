@@ -22,7 +22,7 @@ var (
 		return vm.newArrayValue(nil)
 	})
 	testArrayValuesNative = registerNative("test Array.prototype.values", func(vm *VM, c NativeCall) Value {
-		return vm.newArrayIterator(objectValue(vm.ToObject(c.This)), iterValues)
+		return vm.newArrayIterator(objectValue(vm.toObject(c.This)), iterValues)
 	})
 )
 
@@ -46,11 +46,11 @@ func TestOwnKeysOrder(t *testing.T) {
 	vm := newTestVM(t)
 	o := vm.newPlainObject()
 	for _, k := range []string{"b", "2", "a", "1", "10", "-1", "01"} {
-		require.True(t, vm.CreateDataProperty(o, strKey(k), Number(1)))
+		require.True(t, vm.createDataProperty(o, strKey(k), Number(1)))
 	}
 	s := newSymbol(newASCII("s"))
-	vm.CreateDataProperty(o, symKey(s), Number(1))
-	vm.CreateDataProperty(o, strKey("z"), Number(1))
+	vm.createDataProperty(o, symKey(s), Number(1))
+	vm.createDataProperty(o, strKey("z"), Number(1))
 	var got []string
 	for _, k := range o.ownKeys() {
 		got = append(got, k.String())
@@ -66,12 +66,12 @@ func TestArrayExotic(t *testing.T) {
 		len  uint32
 		keys []string
 	}{
-		{name: "push", run: func(vm *VM, a *Object) { vm.SetProp(a, indexKey(3), Number(4)) }, len: 4, keys: []string{"0", "1", "2", "3", "length"}},
-		{name: "hole", run: func(vm *VM, a *Object) { vm.SetProp(a, indexKey(5), Number(4)) }, len: 6, keys: []string{"0", "1", "2", "5", "length"}},
-		{name: "sparse", run: func(vm *VM, a *Object) { vm.SetProp(a, indexKey(100000), Number(4)) }, len: 100001, keys: []string{"0", "1", "2", "100000", "length"}},
-		{name: "shrink", run: func(vm *VM, a *Object) { vm.SetProp(a, keyLength, Number(1)) }, len: 1, keys: []string{"0", "length"}},
-		{name: "delete", run: func(vm *VM, a *Object) { vm.DeletePropertyOrThrow(a, indexKey(1)) }, len: 3, keys: []string{"0", "2", "length"}},
-		{name: "grow length", run: func(vm *VM, a *Object) { vm.SetProp(a, keyLength, Number(7)) }, len: 7, keys: []string{"0", "1", "2", "length"}},
+		{name: "push", run: func(vm *VM, a *Object) { vm.setProp(a, indexKey(3), Number(4)) }, len: 4, keys: []string{"0", "1", "2", "3", "length"}},
+		{name: "hole", run: func(vm *VM, a *Object) { vm.setProp(a, indexKey(5), Number(4)) }, len: 6, keys: []string{"0", "1", "2", "5", "length"}},
+		{name: "sparse", run: func(vm *VM, a *Object) { vm.setProp(a, indexKey(100000), Number(4)) }, len: 100001, keys: []string{"0", "1", "2", "100000", "length"}},
+		{name: "shrink", run: func(vm *VM, a *Object) { vm.setProp(a, keyLength, Number(1)) }, len: 1, keys: []string{"0", "length"}},
+		{name: "delete", run: func(vm *VM, a *Object) { vm.deletePropertyOrThrow(a, indexKey(1)) }, len: 3, keys: []string{"0", "2", "length"}},
+		{name: "grow length", run: func(vm *VM, a *Object) { vm.setProp(a, keyLength, Number(7)) }, len: 7, keys: []string{"0", "1", "2", "length"}},
 		{name: "frozen", run: func(vm *VM, a *Object) {
 			a.setIntegrity(true)
 			require.False(t, vm.setOn(a, indexKey(0), Number(9), objectValue(a)))
@@ -101,7 +101,7 @@ func TestArrayLengthRangeError(t *testing.T) {
 	a := vm.newArray(nil)
 	err := func() (err error) {
 		defer vm.catchException(&err)
-		vm.SetProp(a, keyLength, Number(-1))
+		vm.setProp(a, keyLength, Number(-1))
 		return nil
 	}()
 	var ex *Exception
@@ -133,7 +133,7 @@ func TestBooleanBuiltin(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, IsConstructor(ctor))
 	require.Equal(t, trueValue, vm.Call(ctor, undefinedValue, asciiValue("x")))
-	w := vm.Construct(ctor, nil, Number(0))
+	w := vm.construct(ctor, nil, Number(0))
 	require.Equal(t, ClassBoolean, w.obj().class)
 	require.Equal(t, "false", vm.ToGoString(w))
 	toString := vm.realm.Intrinsic("Boolean.prototype.toString")

@@ -284,8 +284,8 @@ func (vm *VM) callObject(o *Object, this Value, args []Value, newTarget *Object)
 	panic(fmt.Errorf("call of %T: %w", o.slots, ErrNotReady))
 }
 
-// Construct is [[Construct]]: new fn(...args) with the given newTarget (fn itself when nil).
-func (vm *VM) Construct(fn Value, newTarget *Object, args ...Value) Value {
+// construct is [[Construct]]: new fn(...args) with the given newTarget (fn itself when nil).
+func (vm *VM) construct(fn Value, newTarget *Object, args ...Value) Value {
 	o := fn.asObject()
 	if o == nil || !o.isConstructor() {
 		vm.throwTypeError("%s is not a constructor", vm.describeForError(fn))

@@ -31,7 +31,7 @@ func BenchmarkGetManyProperties(b *testing.B) {
 	vm := newTestVM(&testing.T{})
 	o := vm.newPlainObject()
 	for i := 0; i < 50; i++ {
-		vm.CreateDataProperty(o, strKey("k"+strconv.Itoa(i)), intValue(i))
+		vm.createDataProperty(o, strKey("k"+strconv.Itoa(i)), intValue(i))
 	}
 	key := strKey("k37")
 	b.ReportAllocs()
@@ -46,7 +46,7 @@ func BenchmarkSetExistingProperty(b *testing.B) {
 	key := strKey("y")
 	b.ReportAllocs()
 	for b.Loop() {
-		vm.SetProp(o, key, Number(3))
+		vm.setProp(o, key, Number(3))
 	}
 }
 
@@ -66,7 +66,7 @@ func BenchmarkNumberToString(b *testing.B) {
 	vm := newTestVM(&testing.T{})
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = vm.ToString(Number(1234.5678))
+		_ = vm.toString(Number(1234.5678))
 	}
 }
 

@@ -195,13 +195,13 @@ func (vm *VM) toNumeric(v Value) Value {
 	case KindNumber, KindBigInt:
 		return v
 	case KindObject:
-		p := vm.ToPrimitive(v, hintNumber)
+		p := vm.toPrimitive(v, hintNumber)
 		if p.kind == KindBigInt {
 			return p
 		}
-		return Number(vm.ToNumber(p))
+		return Number(vm.toNumber(p))
 	}
-	return Number(vm.ToNumber(v))
+	return Number(vm.toNumber(v))
 }
 
 // numericBinary is a binary arithmetic or bitwise operator (not +) when an operand is not a
@@ -291,10 +291,10 @@ func (vm *VM) bigIntLess(a, b Value) (lt, undef bool) {
 	case a.kind == KindBigInt && b.kind == KindBigInt:
 		return a.bigint().Cmp(b.bigint()) < 0, false
 	case a.kind == KindBigInt:
-		c, ok := bigIntCompareNumber(a.bigint(), vm.ToNumber(b))
+		c, ok := bigIntCompareNumber(a.bigint(), vm.toNumber(b))
 		return ok && c < 0, !ok
 	default:
-		c, ok := bigIntCompareNumber(b.bigint(), vm.ToNumber(a))
+		c, ok := bigIntCompareNumber(b.bigint(), vm.toNumber(a))
 		return ok && c > 0, !ok
 	}
 }

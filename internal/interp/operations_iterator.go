@@ -11,31 +11,31 @@ type Iterator struct {
 	Done bool
 }
 
-// GetIterator is GetIterator(v, sync): calls v[Symbol.iterator]().
-func (vm *VM) GetIterator(v Value) *Iterator {
-	m := vm.GetMethod(v, symKey(symIterator))
+// getIterator is GetIterator(v, sync): calls v[Symbol.iterator]().
+func (vm *VM) getIterator(v Value) *Iterator {
+	m := vm.getMethod(v, symKey(symIterator))
 	if m.IsUndefined() {
 		vm.throwTypeError("%s is not iterable", vm.describeForError(v))
 	}
-	return vm.GetIteratorFromMethod(v, m)
+	return vm.getIteratorFromMethod(v, m)
 }
 
-// GetIteratorFromMethod calls method on v and checks that the result is an object.
-func (vm *VM) GetIteratorFromMethod(v, method Value) *Iterator {
+// getIteratorFromMethod calls method on v and checks that the result is an object.
+func (vm *VM) getIteratorFromMethod(v, method Value) *Iterator {
 	it := vm.Call(method, v)
 	if it.kind != KindObject {
 		vm.throwTypeError("Result of the Symbol.iterator method is not an object")
 	}
-	return &Iterator{Obj: it, Next: vm.GetV(it, keyNext)}
+	return &Iterator{Obj: it, Next: vm.getV(it, keyNext)}
 }
 
-// GetIteratorDirect makes an iterator record from an iterator object (iterator helpers).
-func (vm *VM) GetIteratorDirect(o *Object) *Iterator {
-	return &Iterator{Obj: objectValue(o), Next: vm.GetProp(o, keyNext)}
+// getIteratorDirect makes an iterator record from an iterator object (iterator helpers).
+func (vm *VM) getIteratorDirect(o *Object) *Iterator {
+	return &Iterator{Obj: objectValue(o), Next: vm.getProp(o, keyNext)}
 }
 
-// IteratorNext calls next() and checks that the result is an object.
-func (vm *VM) IteratorNext(it *Iterator, args ...Value) *Object {
+// iteratorNext calls next() and checks that the result is an object.
+func (vm *VM) iteratorNext(it *Iterator, args ...Value) *Object {
 	r := vm.Call(it.Next, it.Obj, args...)
 	if r.kind != KindObject {
 		it.Done = true
@@ -44,26 +44,26 @@ func (vm *VM) IteratorNext(it *Iterator, args ...Value) *Object {
 	return r.obj()
 }
 
-// IteratorStep advances: it returns (value, true) or (undefined, false) when done.
-func (vm *VM) IteratorStep(it *Iterator) (Value, bool) {
+// iteratorStep advances: it returns (value, true) or (undefined, false) when done.
+func (vm *VM) iteratorStep(it *Iterator) (Value, bool) {
 	if it.Done {
 		return undefinedValue, false
 	}
 	// An abrupt next(), done or value leaves the iterator done, so it is not closed afterwards
 	// (IteratorStep and IteratorValue set [[Done]] before returning an abrupt completion).
 	it.Done = true
-	r := vm.IteratorNext(it)
-	if ToBoolean(vm.GetProp(r, keyDone)) {
+	r := vm.iteratorNext(it)
+	if ToBoolean(vm.getProp(r, keyDone)) {
 		return undefinedValue, false
 	}
-	v := vm.GetProp(r, keyValue)
+	v := vm.getProp(r, keyValue)
 	it.Done = false
 	return v, true
 }
 
-// IteratorClose calls return() on an abrupt exit. Errors from return() are ignored when the
+// iteratorClose calls return() on an abrupt exit. Errors from return() are ignored when the
 // exit is already a throw (pass thrown=true), as the spec says.
-func (vm *VM) IteratorClose(it *Iterator, thrown bool) {
+func (vm *VM) iteratorClose(it *Iterator, thrown bool) {
 	if it.Done {
 		return
 	}
@@ -77,7 +77,7 @@ func (vm *VM) IteratorClose(it *Iterator, thrown bool) {
 			}
 		}()
 	}
-	ret := vm.GetMethod(it.Obj, keyReturn)
+	ret := vm.getMethod(it.Obj, keyReturn)
 	if ret.IsUndefined() {
 		return
 	}
@@ -87,21 +87,21 @@ func (vm *VM) IteratorClose(it *Iterator, thrown bool) {
 	}
 }
 
-// ForOf iterates an iterable calling fn for each value; fn returns false to stop early (the
+// forOf iterates an iterable calling fn for each value; fn returns false to stop early (the
 // iterator is then closed). If fn throws, the iterator is closed and the exception goes on.
 //
 // ForOf serves built-ins given an iterable argument (Promise.all, new Set, ...): a value that is
 // not iterable is a TypeError worded as V8 words it for them, naming the value's type
 // ("number 5 is not iterable (cannot read property Symbol(Symbol.iterator))").
-func (vm *VM) ForOf(iterable Value, fn func(v Value) bool) {
+func (vm *VM) forOf(iterable Value, fn func(v Value) bool) {
 	var m Value
 	if !iterable.IsNullish() {
-		m = vm.GetMethod(iterable, symKey(symIterator))
+		m = vm.getMethod(iterable, symKey(symIterator))
 	}
 	if iterable.IsNullish() || m.IsUndefined() {
 		vm.throwTypeError("%s is not iterable (cannot read property Symbol(Symbol.iterator))", notIterableDescription(iterable))
 	}
-	vm.iterate(vm.GetIteratorFromMethod(iterable, m), fn)
+	vm.iterate(vm.getIteratorFromMethod(iterable, m), fn)
 }
 
 // notIterableDescription names a value that is not iterable as V8's messages for built-ins
@@ -129,38 +129,38 @@ func notIterableDescription(v Value) string {
 // iterate drives an iterator record with fn (see ForOf).
 func (vm *VM) iterate(it *Iterator, fn func(v Value) bool) {
 	for {
-		v, ok := vm.IteratorStep(it)
+		v, ok := vm.iteratorStep(it)
 		if !ok {
 			return
 		}
 		cont := func() (cont bool) {
 			defer func() {
 				if r := recover(); r != nil {
-					vm.IteratorClose(it, true)
+					vm.iteratorClose(it, true)
 					panic(r)
 				}
 			}()
 			return fn(v)
 		}()
 		if !cont {
-			vm.IteratorClose(it, false)
+			vm.iteratorClose(it, false)
 			return
 		}
 	}
 }
 
-// IterableToList collects the values of an iterable.
-func (vm *VM) IterableToList(iterable Value) []Value {
+// iterableToList collects the values of an iterable.
+func (vm *VM) iterableToList(iterable Value) []Value {
 	var out []Value
-	vm.ForOf(iterable, func(v Value) bool {
+	vm.forOf(iterable, func(v Value) bool {
 		out = append(out, v)
 		return true
 	})
 	return out
 }
 
-// CreateIterResultObject makes {value, done}.
-func (vm *VM) CreateIterResultObject(v Value, done bool) Value {
+// createIterResultObject makes {value, done}.
+func (vm *VM) createIterResultObject(v Value, done bool) Value {
 	o := vm.newPlainObject()
 	o.props.add(keyValue, Property{value: v, flags: propDefault})
 	o.props.add(keyDone, Property{value: Bool(done), flags: propDefault})

@@ -41,8 +41,8 @@ func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
 	return undefinedValue
 }
 
-// GetV is the ECMAScript GetV: [[Get]] on any value (primitives use their prototype).
-func (vm *VM) GetV(v Value, key PropertyKey) Value {
+// getV is the ECMAScript GetV: [[Get]] on any value (primitives use their prototype).
+func (vm *VM) getV(v Value, key PropertyKey) Value {
 	switch v.kind {
 	case KindObject:
 		return vm.getFrom(v.obj(), key, v)
@@ -68,13 +68,13 @@ func (vm *VM) GetV(v Value, key PropertyKey) Value {
 	return undefinedValue
 }
 
-// GetProp is [[Get]] on an object value by key.
-func (vm *VM) GetProp(o *Object, key PropertyKey) Value { return vm.getFrom(o, key, objectValue(o)) }
+// getProp is [[Get]] on an object value by key.
+func (vm *VM) getProp(o *Object, key PropertyKey) Value { return vm.getFrom(o, key, objectValue(o)) }
 
 // Get reads property key (UTF-8 name) of an object or primitive (embedding API).
 func (vm *VM) Get(obj Value, key string) (v Value, err error) {
 	defer vm.catchException(&err)
-	return vm.GetV(obj, strKey(string(newStringFromGo(key).wtf8()))), nil
+	return vm.getV(obj, strKey(string(newStringFromGo(key).wtf8()))), nil
 }
 
 // Set creates or overwrites an own data property (CreateDataProperty semantics; embedding API).
@@ -84,7 +84,7 @@ func (vm *VM) Set(obj Value, key string, v Value) (err error) {
 	if o == nil {
 		vm.throwTypeError("Set on a non-object")
 	}
-	vm.CreateDataPropertyOrThrow(o, strKey(newStringFromGo(key).wtf8()), v)
+	vm.createDataPropertyOrThrow(o, strKey(newStringFromGo(key).wtf8()), v)
 	return nil
 }
 
@@ -99,9 +99,9 @@ func (vm *VM) catchException(err *error) {
 	}
 }
 
-// GetMethod is the ECMAScript GetMethod: undefined when absent; TypeError when not callable.
-func (vm *VM) GetMethod(v Value, key PropertyKey) Value {
-	f := vm.GetV(v, key)
+// getMethod is the ECMAScript GetMethod: undefined when absent; TypeError when not callable.
+func (vm *VM) getMethod(v Value, key PropertyKey) Value {
+	f := vm.getV(v, key)
 	if f.IsNullish() {
 		return undefinedValue
 	}
@@ -111,9 +111,9 @@ func (vm *VM) GetMethod(v Value, key PropertyKey) Value {
 	return f
 }
 
-// Invoke calls the method key of v with args.
-func (vm *VM) Invoke(v Value, key PropertyKey, args ...Value) Value {
-	return vm.Call(vm.GetV(v, key), v, args...)
+// invoke calls the method key of v with args.
+func (vm *VM) invoke(v Value, key PropertyKey, args ...Value) Value {
+	return vm.Call(vm.getV(v, key), v, args...)
 }
 
 // setOn is OrdinarySet: [[Set]] of key on o with receiver; returns false when refused
@@ -173,7 +173,7 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 	}
 	if r.class == ClassTypedArray {
 		if _, ok := canonicalNumericKey(key); ok {
-			return vm.DefineOwnProperty(r, key, PropertyDescriptor{Value: v, HasValue: true})
+			return vm.defineOwnProperty(r, key, PropertyDescriptor{Value: v, HasValue: true})
 		}
 	}
 	if existing, ok := r.getOwn(key); ok {
@@ -193,24 +193,24 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 	return r.defineOwn(key, dataDescriptor(v, propDefault))
 }
 
-// SetProp is [[Set]] with Throw=true (strict mode assignment).
-func (vm *VM) SetProp(o *Object, key PropertyKey, v Value) {
+// setProp is [[Set]] with Throw=true (strict mode assignment).
+func (vm *VM) setProp(o *Object, key PropertyKey, v Value) {
 	if !vm.setOn(o, key, v, objectValue(o)) {
 		vm.throwSetRefused(o, key)
 	}
 }
 
-// PutValue assigns to a property of any value (strict: primitives' setters run, otherwise a
+// putValue assigns to a property of any value (strict: primitives' setters run, otherwise a
 // TypeError).
-func (vm *VM) PutValue(base Value, key PropertyKey, v Value) {
+func (vm *VM) putValue(base Value, key PropertyKey, v Value) {
 	switch base.kind {
 	case KindObject:
-		vm.SetProp(base.obj(), key, v)
+		vm.setProp(base.obj(), key, v)
 		return
 	case KindUndefined, KindNull:
 		vm.throwTypeError("Cannot set properties of %s (setting '%s')", base.kind, key)
 	}
-	proto := vm.ToObject(base)
+	proto := vm.toObject(base)
 	if !vm.setOn(proto, key, v, base) {
 		vm.throwTypeError("Cannot create property '%s' on %s", key, base.typeOf())
 	}
@@ -218,8 +218,8 @@ func (vm *VM) PutValue(base Value, key PropertyKey, v Value) {
 
 // arraySetLength assigns to an array's length (ArraySetLength with a value).
 func (vm *VM) arraySetLength(a *Object, v Value) bool {
-	n := vm.ToNumber(v)
-	u := vm.ToUint32(v)
+	n := vm.toNumber(v)
+	u := vm.toUint32(v)
 	if float64(u) != n || (u > maxArrayLength && u > a.length) {
 		vm.throwRangeError("Invalid array length")
 	}
@@ -229,15 +229,15 @@ func (vm *VM) arraySetLength(a *Object, v Value) bool {
 	return a.setArrayLength(u)
 }
 
-// DefineOwnProperty is [[DefineOwnProperty]]; it returns false when refused. For arrays a
+// defineOwnProperty is [[DefineOwnProperty]]; it returns false when refused. For arrays a
 // length value is validated (RangeError) first.
-func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor) bool {
+func (vm *VM) defineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor) bool {
 	if o.class == ClassProxy {
 		return vm.proxyDefineOwn(o, key, d)
 	}
 	if o.class == ClassArray && key == keyLength && d.HasValue {
-		n := vm.ToNumber(d.Value)
-		u := vm.ToUint32(d.Value)
+		n := vm.toNumber(d.Value)
+		u := vm.toUint32(d.Value)
 		if float64(u) != n || (u > maxArrayLength && u > o.length) {
 			vm.throwRangeError("Invalid array length")
 		}
@@ -251,9 +251,9 @@ func (vm *VM) DefineOwnProperty(o *Object, key PropertyKey, d PropertyDescriptor
 	return o.defineOwn(key, d)
 }
 
-// DefinePropertyOrThrow is [[DefineOwnProperty]] that throws a TypeError when refused.
-func (vm *VM) DefinePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescriptor) {
-	if !vm.DefineOwnProperty(o, key, d) {
+// definePropertyOrThrow is [[DefineOwnProperty]] that throws a TypeError when refused.
+func (vm *VM) definePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescriptor) {
+	if !vm.defineOwnProperty(o, key, d) {
 		if o.class == ClassProxy {
 			vm.throwTypeError("'defineProperty' on proxy: trap returned falsish for property '%s'", key)
 		}
@@ -264,8 +264,8 @@ func (vm *VM) DefinePropertyOrThrow(o *Object, key PropertyKey, d PropertyDescri
 	}
 }
 
-// CreateDataProperty defines a default data property; false when refused.
-func (vm *VM) CreateDataProperty(o *Object, key PropertyKey, v Value) bool {
+// createDataProperty defines a default data property; false when refused.
+func (vm *VM) createDataProperty(o *Object, key PropertyKey, v Value) bool {
 	if o.class == ClassProxy {
 		return vm.proxyDefineOwn(o, key, dataDescriptor(v, propDefault))
 	}
@@ -273,10 +273,10 @@ func (vm *VM) CreateDataProperty(o *Object, key PropertyKey, v Value) bool {
 	return o.defineOwn(key, dataDescriptor(v, propDefault))
 }
 
-// CreateDataPropertyOrThrow is CreateDataProperty that throws a TypeError when refused.
-func (vm *VM) CreateDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
+// createDataPropertyOrThrow is CreateDataProperty that throws a TypeError when refused.
+func (vm *VM) createDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
 	if o.class == ClassProxy {
-		vm.DefinePropertyOrThrow(o, key, dataDescriptor(v, propDefault))
+		vm.definePropertyOrThrow(o, key, dataDescriptor(v, propDefault))
 		return
 	}
 	vm.chargeProperty(o)
@@ -285,8 +285,8 @@ func (vm *VM) CreateDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
 	}
 }
 
-// HasProperty is [[HasProperty]] along the prototype chain.
-func (vm *VM) HasProperty(o *Object, key PropertyKey) bool {
+// hasProperty is [[HasProperty]] along the prototype chain.
+func (vm *VM) hasProperty(o *Object, key PropertyKey) bool {
 	for ; o != nil; o = o.proto {
 		if o.class == ClassProxy {
 			return vm.proxyHas(o, key)
@@ -303,8 +303,8 @@ func (vm *VM) HasProperty(o *Object, key PropertyKey) bool {
 	return false
 }
 
-// HasOwnProperty reports whether o has own property key.
-func (vm *VM) HasOwnProperty(o *Object, key PropertyKey) bool {
+// hasOwnProperty reports whether o has own property key.
+func (vm *VM) hasOwnProperty(o *Object, key PropertyKey) bool {
 	if o.class == ClassProxy {
 		_, ok := vm.proxyGetOwnProperty(o, key)
 		return ok
@@ -312,8 +312,8 @@ func (vm *VM) HasOwnProperty(o *Object, key PropertyKey) bool {
 	return o.hasOwn(key)
 }
 
-// DeletePropertyOrThrow deletes key; strict mode: TypeError when non-configurable.
-func (vm *VM) DeletePropertyOrThrow(o *Object, key PropertyKey) {
+// deletePropertyOrThrow deletes key; strict mode: TypeError when non-configurable.
+func (vm *VM) deletePropertyOrThrow(o *Object, key PropertyKey) {
 	if !vm.deleteProperty(o, key) {
 		if o.class == ClassProxy {
 			vm.throwTypeError("'deleteProperty' on proxy: trap returned falsish for property '%s'", key)
@@ -322,10 +322,10 @@ func (vm *VM) DeletePropertyOrThrow(o *Object, key PropertyKey) {
 	}
 }
 
-// OwnPropertyKeys is [[OwnPropertyKeys]] (integer keys ascending, strings, symbols). The
+// ownPropertyKeys is [[OwnPropertyKeys]] (integer keys ascending, strings, symbols). The
 // keys are charged to the heap budget; a String wrapper too long to list (more keys than
 // the dense array cap) throws a RangeError instead of allocating them.
-func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey {
+func (vm *VM) ownPropertyKeys(o *Object) []PropertyKey {
 	if o.class == ClassProxy {
 		return vm.proxyOwnKeys(o)
 	}
@@ -346,8 +346,8 @@ func (vm *VM) OwnPropertyKeys(o *Object) []PropertyKey {
 	return o.ownKeys()
 }
 
-// GetOwnProperty is [[GetOwnProperty]] as a descriptor; ok is false when absent.
-func (vm *VM) GetOwnProperty(o *Object, key PropertyKey) (PropertyDescriptor, bool) {
+// getOwnProperty is [[GetOwnProperty]] as a descriptor; ok is false when absent.
+func (vm *VM) getOwnProperty(o *Object, key PropertyKey) (PropertyDescriptor, bool) {
 	if o.class == ClassProxy {
 		return vm.proxyGetOwnProperty(o, key)
 	}
@@ -358,12 +358,12 @@ func (vm *VM) GetOwnProperty(o *Object, key PropertyKey) (PropertyDescriptor, bo
 	return descriptorOf(&p), true
 }
 
-// LengthOfArrayLike is ToLength(Get(o, "length")).
-func (vm *VM) LengthOfArrayLike(o *Object) int64 {
+// lengthOfArrayLike is ToLength(Get(o, "length")).
+func (vm *VM) lengthOfArrayLike(o *Object) int64 {
 	if o.class == ClassArray {
 		return int64(o.length)
 	}
-	return vm.ToLength(vm.GetProp(o, keyLength))
+	return vm.toLength(vm.getProp(o, keyLength))
 }
 
 // IsCallable reports whether v is a callable object.
@@ -380,19 +380,19 @@ func (vm *VM) CreateArrayFromList(vals []Value) Value {
 	return vm.newArrayValue(append([]Value(nil), vals...))
 }
 
-// CreateListFromArrayLike reads elements 0..length-1 of an array-like object.
-func (vm *VM) CreateListFromArrayLike(v Value) []Value {
+// createListFromArrayLike reads elements 0..length-1 of an array-like object.
+func (vm *VM) createListFromArrayLike(v Value) []Value {
 	o := v.asObject()
 	if o == nil {
 		vm.throwTypeError("CreateListFromArrayLike called on non-object")
 	}
-	n := vm.LengthOfArrayLike(o)
+	n := vm.lengthOfArrayLike(o)
 	if n > maxDenseLength {
 		vm.throwRangeError("Too many arguments in function call")
 	}
 	out := make([]Value, n)
 	for i := int64(0); i < n; i++ {
-		out[i] = vm.GetProp(o, indexKey(uint32(i)))
+		out[i] = vm.getProp(o, indexKey(uint32(i)))
 	}
 	return out
 }
@@ -402,7 +402,7 @@ func (vm *VM) getIndex(o *Object, i int64) Value {
 	if o.class == ClassArray && i >= 0 && i < int64(len(o.elems)) && !o.elems[i].isHole() {
 		return o.elems[i]
 	}
-	return vm.GetProp(o, vm.indexToKey(i))
+	return vm.getProp(o, vm.indexToKey(i))
 }
 
 // indexToKey converts a non-negative integer index (possibly >= 2^32-1) to a key.
@@ -413,20 +413,20 @@ func (vm *VM) indexToKey(i int64) PropertyKey {
 	return strKey(numberToString(float64(i)))
 }
 
-// OrdinaryHasInstance is the default instanceof: walks o's prototype chain for C.prototype.
-func (vm *VM) OrdinaryHasInstance(c Value, o Value) bool {
+// ordinaryHasInstance is the default instanceof: walks o's prototype chain for C.prototype.
+func (vm *VM) ordinaryHasInstance(c Value, o Value) bool {
 	if !IsCallable(c) {
 		return false
 	}
 	// bound functions delegate to their target (resolved by the execution engine's slots)
 	if b, ok := c.obj().slots.(interface{ boundTarget() *Object }); ok {
-		return vm.InstanceOf(o, objectValue(b.boundTarget()))
+		return vm.instanceOf(o, objectValue(b.boundTarget()))
 	}
 	obj := o.asObject()
 	if obj == nil {
 		return false
 	}
-	p := vm.GetProp(c.obj(), keyPrototype)
+	p := vm.getProp(c.obj(), keyPrototype)
 	if p.kind != KindObject {
 		vm.throwTypeError("Function has non-object prototype '%s' in instanceof check", p.String())
 	}
@@ -438,31 +438,31 @@ func (vm *VM) OrdinaryHasInstance(c Value, o Value) bool {
 	return false
 }
 
-// InstanceOf is the instanceof operator (Symbol.hasInstance, then OrdinaryHasInstance).
-func (vm *VM) InstanceOf(o Value, c Value) bool {
+// instanceOf is the instanceof operator (Symbol.hasInstance, then OrdinaryHasInstance).
+func (vm *VM) instanceOf(o Value, c Value) bool {
 	if c.kind != KindObject {
 		vm.throwTypeError("Right-hand side of 'instanceof' is not an object")
 	}
-	h := vm.GetMethod(c, symKey(symHasInstance))
+	h := vm.getMethod(c, symKey(symHasInstance))
 	if !h.IsUndefined() {
 		return ToBoolean(vm.Call(h, c, o))
 	}
 	if !IsCallable(c) {
 		vm.throwTypeError("Right-hand side of 'instanceof' is not callable")
 	}
-	return vm.OrdinaryHasInstance(c, o)
+	return vm.ordinaryHasInstance(c, o)
 }
 
-// SpeciesConstructor returns o.constructor[Symbol.species], or def when undefined.
-func (vm *VM) SpeciesConstructor(o *Object, def Value) Value {
-	c := vm.GetProp(o, keyConstructor)
+// speciesConstructor returns o.constructor[Symbol.species], or def when undefined.
+func (vm *VM) speciesConstructor(o *Object, def Value) Value {
+	c := vm.getProp(o, keyConstructor)
 	if c.IsUndefined() {
 		return def
 	}
 	if c.kind != KindObject {
 		vm.throwTypeError("object.constructor is not an object")
 	}
-	s := vm.GetProp(c.obj(), symKey(symSpecies))
+	s := vm.getProp(c.obj(), symKey(symSpecies))
 	if s.IsNullish() {
 		return def
 	}
@@ -473,11 +473,11 @@ func (vm *VM) SpeciesConstructor(o *Object, def Value) Value {
 	return undefinedValue
 }
 
-// GetPrototypeFromConstructor returns newTarget.prototype when it is an object, else the
+// getPrototypeFromConstructor returns newTarget.prototype when it is an object, else the
 // named intrinsic default ("Map.prototype").
-func (vm *VM) GetPrototypeFromConstructor(newTarget *Object, defaultProto string) *Object {
+func (vm *VM) getPrototypeFromConstructor(newTarget *Object, defaultProto string) *Object {
 	if newTarget != nil {
-		if p := vm.GetProp(newTarget, keyPrototype); p.kind == KindObject {
+		if p := vm.getProp(newTarget, keyPrototype); p.kind == KindObject {
 			return p.obj()
 		}
 		if newTarget.class == ClassProxy {
@@ -487,39 +487,39 @@ func (vm *VM) GetPrototypeFromConstructor(newTarget *Object, defaultProto string
 	return vm.realm.Intrinsic(defaultProto)
 }
 
-// OrdinaryCreateFromConstructor creates an object of class whose prototype comes from
+// ordinaryCreateFromConstructor creates an object of class whose prototype comes from
 // newTarget (for subclassing), falling back to the named intrinsic.
-func (vm *VM) OrdinaryCreateFromConstructor(newTarget *Object, defaultProto string, class Class) *Object {
-	return vm.newObject(vm.GetPrototypeFromConstructor(newTarget, defaultProto), class)
+func (vm *VM) ordinaryCreateFromConstructor(newTarget *Object, defaultProto string, class Class) *Object {
+	return vm.newObject(vm.getPrototypeFromConstructor(newTarget, defaultProto), class)
 }
 
-// ToPropertyDescriptor converts a descriptor object (Object.defineProperty's argument).
-func (vm *VM) ToPropertyDescriptor(v Value) PropertyDescriptor {
+// toPropertyDescriptor converts a descriptor object (Object.defineProperty's argument).
+func (vm *VM) toPropertyDescriptor(v Value) PropertyDescriptor {
 	o := v.asObject()
 	if o == nil {
 		vm.throwTypeError("Property description must be an object: %s", v.String())
 	}
 	var d PropertyDescriptor
-	if vm.HasProperty(o, keyEnumerable) {
-		d.HasEnumerable, d.Enumerable = true, ToBoolean(vm.GetProp(o, keyEnumerable))
+	if vm.hasProperty(o, keyEnumerable) {
+		d.HasEnumerable, d.Enumerable = true, ToBoolean(vm.getProp(o, keyEnumerable))
 	}
-	if vm.HasProperty(o, keyConfigurable) {
-		d.HasConfigurable, d.Configurable = true, ToBoolean(vm.GetProp(o, keyConfigurable))
+	if vm.hasProperty(o, keyConfigurable) {
+		d.HasConfigurable, d.Configurable = true, ToBoolean(vm.getProp(o, keyConfigurable))
 	}
-	if vm.HasProperty(o, keyValue) {
-		d.HasValue, d.Value = true, vm.GetProp(o, keyValue)
+	if vm.hasProperty(o, keyValue) {
+		d.HasValue, d.Value = true, vm.getProp(o, keyValue)
 	}
-	if vm.HasProperty(o, keyWritable) {
-		d.HasWritable, d.Writable = true, ToBoolean(vm.GetProp(o, keyWritable))
+	if vm.hasProperty(o, keyWritable) {
+		d.HasWritable, d.Writable = true, ToBoolean(vm.getProp(o, keyWritable))
 	}
-	if vm.HasProperty(o, keyGet) {
-		d.HasGet, d.Get = true, vm.GetProp(o, keyGet)
+	if vm.hasProperty(o, keyGet) {
+		d.HasGet, d.Get = true, vm.getProp(o, keyGet)
 		if !d.Get.IsUndefined() && !IsCallable(d.Get) {
 			vm.throwTypeError("Getter must be a function: %s", vm.describeForError(d.Get))
 		}
 	}
-	if vm.HasProperty(o, keySet) {
-		d.HasSet, d.Set = true, vm.GetProp(o, keySet)
+	if vm.hasProperty(o, keySet) {
+		d.HasSet, d.Set = true, vm.getProp(o, keySet)
 		if !d.Set.IsUndefined() && !IsCallable(d.Set) {
 			vm.throwTypeError("Setter must be a function: %s", vm.describeForError(d.Set))
 		}
@@ -530,26 +530,26 @@ func (vm *VM) ToPropertyDescriptor(v Value) PropertyDescriptor {
 	return d
 }
 
-// FromPropertyDescriptor converts a descriptor to an object (getOwnPropertyDescriptor).
-func (vm *VM) FromPropertyDescriptor(d PropertyDescriptor) Value {
+// fromPropertyDescriptor converts a descriptor to an object (getOwnPropertyDescriptor).
+func (vm *VM) fromPropertyDescriptor(d PropertyDescriptor) Value {
 	o := vm.newPlainObject()
 	if d.HasValue {
-		vm.CreateDataProperty(o, keyValue, d.Value)
+		vm.createDataProperty(o, keyValue, d.Value)
 	}
 	if d.HasWritable {
-		vm.CreateDataProperty(o, keyWritable, Bool(d.Writable))
+		vm.createDataProperty(o, keyWritable, Bool(d.Writable))
 	}
 	if d.HasGet {
-		vm.CreateDataProperty(o, keyGet, d.Get)
+		vm.createDataProperty(o, keyGet, d.Get)
 	}
 	if d.HasSet {
-		vm.CreateDataProperty(o, keySet, d.Set)
+		vm.createDataProperty(o, keySet, d.Set)
 	}
 	if d.HasEnumerable {
-		vm.CreateDataProperty(o, keyEnumerable, Bool(d.Enumerable))
+		vm.createDataProperty(o, keyEnumerable, Bool(d.Enumerable))
 	}
 	if d.HasConfigurable {
-		vm.CreateDataProperty(o, keyConfigurable, Bool(d.Configurable))
+		vm.createDataProperty(o, keyConfigurable, Bool(d.Configurable))
 	}
 	return objectValue(o)
 }

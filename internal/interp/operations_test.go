@@ -24,7 +24,7 @@ func TestHostileInputsFailCleanly(t *testing.T) {
 		}, "RangeError"},
 		{"keys of a huge String wrapper", func(vm *VM) error {
 			big := stringValue(newASCII(strings.Repeat("x", maxDenseLength+1)))
-			_, err := callIntrinsic(vm, "Object.keys", undefinedValue, objectValue(vm.ToObject(big)))
+			_, err := callIntrinsic(vm, "Object.keys", undefinedValue, objectValue(vm.toObject(big)))
 			return err
 		}, "RangeError"},
 	}

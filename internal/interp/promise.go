@@ -109,7 +109,7 @@ func (vm *VM) resolvePromise(p *Object, v Value) {
 				thrown = e
 			}
 		}()
-		then = vm.GetProp(v.obj(), strKey("then"))
+		then = vm.getProp(v.obj(), strKey("then"))
 	}()
 	if thrown != nil {
 		vm.rejectPromise(p, thrown.Value)
@@ -151,7 +151,7 @@ func (vm *VM) settle(p *Object, st promiseStatus, v Value) {
 // promiseResolve is PromiseResolve(%Promise%, v).
 func (vm *VM) promiseResolve(v Value) *Object {
 	if o := v.asObject(); o != nil && promiseOf(o) != nil {
-		ctor := vm.GetProp(o, keyConstructor)
+		ctor := vm.getProp(o, keyConstructor)
 		if pc := vm.realm.Intrinsic("Promise"); pc != nil && ctor.kind == KindObject && ctor.obj() == pc {
 			return o
 		}

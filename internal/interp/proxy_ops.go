@@ -248,13 +248,13 @@ func (vm *VM) proxyGetOwnProperty(p *Object, key PropertyKey) (PropertyDescripto
 	target := s.target
 	trap := vm.proxyTrap(s, "getOwnPropertyDescriptor")
 	if trap.IsUndefined() {
-		return vm.GetOwnProperty(target, key)
+		return vm.getOwnProperty(target, key)
 	}
 	r := vm.Call(trap, objectValue(s.handler), objectValue(target), key.toValue())
 	if r.kind != KindObject && r.kind != KindUndefined {
 		vm.throwTypeError("'getOwnPropertyDescriptor' on proxy: trap returned neither object nor undefined for property '%s'", key)
 	}
-	targetDesc, has := vm.GetOwnProperty(target, key)
+	targetDesc, has := vm.getOwnProperty(target, key)
 	if r.kind == KindUndefined {
 		if !has {
 			return PropertyDescriptor{}, false
@@ -268,7 +268,7 @@ func (vm *VM) proxyGetOwnProperty(p *Object, key PropertyKey) (PropertyDescripto
 		return PropertyDescriptor{}, false
 	}
 	extensible := vm.isExtensible(target)
-	d := completeDescriptor(vm.ToPropertyDescriptor(r))
+	d := completeDescriptor(vm.toPropertyDescriptor(r))
 	if !compatibleDescriptor(extensible, d, targetDesc, has) {
 		vm.throwTypeError("'getOwnPropertyDescriptor' on proxy: trap returned descriptor for property '%s' that is incompatible with the existing property in the proxy target", key)
 	}
@@ -289,13 +289,13 @@ func (vm *VM) proxyDefineOwn(p *Object, key PropertyKey, d PropertyDescriptor) b
 	target := s.target
 	trap := vm.proxyTrap(s, "defineProperty")
 	if trap.IsUndefined() {
-		return vm.DefineOwnProperty(target, key, d)
+		return vm.defineOwnProperty(target, key, d)
 	}
-	descObj := vm.FromPropertyDescriptor(d)
+	descObj := vm.fromPropertyDescriptor(d)
 	if !ToBoolean(vm.Call(trap, objectValue(s.handler), objectValue(target), key.toValue(), descObj)) {
 		return false
 	}
-	targetDesc, has := vm.GetOwnProperty(target, key)
+	targetDesc, has := vm.getOwnProperty(target, key)
 	extensible := vm.isExtensible(target)
 	settingConfigFalse := d.HasConfigurable && !d.Configurable
 	if !has {
@@ -325,11 +325,11 @@ func (vm *VM) proxyHas(p *Object, key PropertyKey) bool {
 	target := s.target
 	trap := vm.proxyTrap(s, "has")
 	if trap.IsUndefined() {
-		return vm.HasProperty(target, key)
+		return vm.hasProperty(target, key)
 	}
 	r := ToBoolean(vm.Call(trap, objectValue(s.handler), objectValue(target), key.toValue()))
 	if !r {
-		if td, has := vm.GetOwnProperty(target, key); has {
+		if td, has := vm.getOwnProperty(target, key); has {
 			if !td.Configurable {
 				vm.throwTypeError("'has' on proxy: trap returned falsish for property '%s' which exists in the proxy target as non-configurable", key)
 			}
@@ -350,7 +350,7 @@ func (vm *VM) proxyGet(p *Object, key PropertyKey, receiver Value) Value {
 		return vm.getFrom(target, key, receiver)
 	}
 	v := vm.Call(trap, objectValue(s.handler), objectValue(target), key.toValue(), receiver)
-	if td, has := vm.GetOwnProperty(target, key); has && !td.Configurable {
+	if td, has := vm.getOwnProperty(target, key); has && !td.Configurable {
 		if !td.isAccessor() && !td.Writable && !SameValue(v, td.Value) {
 			vm.throwTypeError("'get' on proxy: property '%s' is a read-only and non-configurable data property on the proxy target but the proxy did not return its actual value (expected '%s' but got '%s')", key, proxyShow(td.Value), proxyShow(v))
 		}
@@ -372,7 +372,7 @@ func (vm *VM) proxySet(p *Object, key PropertyKey, v, receiver Value) bool {
 	if !ToBoolean(vm.Call(trap, objectValue(s.handler), objectValue(target), key.toValue(), v, receiver)) {
 		return false
 	}
-	if td, has := vm.GetOwnProperty(target, key); has && !td.Configurable {
+	if td, has := vm.getOwnProperty(target, key); has && !td.Configurable {
 		if !td.isAccessor() && !td.Writable && !SameValue(v, td.Value) {
 			vm.throwTypeError("'set' on proxy: trap returned truish for property '%s' which exists in the proxy target as a non-configurable and non-writable data property with a different value", key)
 		}
@@ -394,7 +394,7 @@ func (vm *VM) proxyDelete(p *Object, key PropertyKey) bool {
 	if !ToBoolean(vm.Call(trap, objectValue(s.handler), objectValue(target), key.toValue())) {
 		return false
 	}
-	td, has := vm.GetOwnProperty(target, key)
+	td, has := vm.getOwnProperty(target, key)
 	if !has {
 		return true
 	}
@@ -413,14 +413,14 @@ func (vm *VM) proxyOwnKeys(p *Object) []PropertyKey {
 	target := s.target
 	trap := vm.proxyTrap(s, "ownKeys")
 	if trap.IsUndefined() {
-		return vm.OwnPropertyKeys(target)
+		return vm.ownPropertyKeys(target)
 	}
 	res := vm.Call(trap, objectValue(s.handler), objectValue(target))
 	arr := res.asObject()
 	if arr == nil {
 		vm.throwTypeError("CreateListFromArrayLike called on non-object")
 	}
-	n := vm.LengthOfArrayLike(arr)
+	n := vm.lengthOfArrayLike(arr)
 	if n > maxDenseLength {
 		vm.throwRangeError("Too many properties to enumerate")
 	}
@@ -432,7 +432,7 @@ func (vm *VM) proxyOwnKeys(p *Object) []PropertyKey {
 		if v.kind != KindString && v.kind != KindSymbol {
 			vm.throwTypeError("%s is not a valid property name", proxyShow(v))
 		}
-		k := vm.ToPropertyKey(v)
+		k := vm.toPropertyKey(v)
 		if seen[k] {
 			vm.throwTypeError("'ownKeys' on proxy: trap returned duplicate entries")
 		}
@@ -440,10 +440,10 @@ func (vm *VM) proxyOwnKeys(p *Object) []PropertyKey {
 		keys = append(keys, k)
 	}
 	extensible := vm.isExtensible(target)
-	targetKeys := vm.OwnPropertyKeys(target)
+	targetKeys := vm.ownPropertyKeys(target)
 	var configurable, nonConfigurable []PropertyKey
 	for _, k := range targetKeys {
-		if d, has := vm.GetOwnProperty(target, k); has && !d.Configurable {
+		if d, has := vm.getOwnProperty(target, k); has && !d.Configurable {
 			nonConfigurable = append(nonConfigurable, k)
 		} else {
 			configurable = append(configurable, k)
@@ -494,7 +494,7 @@ func (vm *VM) proxyConstruct(s *proxySlots, args []Value, newTarget *Object) Val
 	target := s.target
 	trap := vm.proxyTrap(s, "construct")
 	if trap.IsUndefined() {
-		return vm.Construct(objectValue(target), newTarget, args...)
+		return vm.construct(objectValue(target), newTarget, args...)
 	}
 	r := vm.Call(trap, objectValue(s.handler), objectValue(target), vm.CreateArrayFromList(args), objectValue(newTarget))
 	if r.kind != KindObject {
@@ -507,13 +507,13 @@ func (vm *VM) proxyConstruct(s *proxySlots, args []Value, newTarget *Object) Val
 // own property is redefined with the value, or a new data property created, through its
 // traps.
 func (vm *VM) setOnProxyReceiver(r *Object, key PropertyKey, v Value) bool {
-	if d, ok := vm.GetOwnProperty(r, key); ok {
+	if d, ok := vm.getOwnProperty(r, key); ok {
 		if d.isAccessor() || !d.Writable {
 			return false
 		}
-		return vm.DefineOwnProperty(r, key, PropertyDescriptor{Value: v, HasValue: true})
+		return vm.defineOwnProperty(r, key, PropertyDescriptor{Value: v, HasValue: true})
 	}
-	return vm.DefineOwnProperty(r, key, dataDescriptor(v, propDefault))
+	return vm.defineOwnProperty(r, key, dataDescriptor(v, propDefault))
 }
 
 // proxyBuiltinTag is the tag Object.prototype.toString gives a proxy: "Array" through
@@ -541,16 +541,16 @@ func (vm *VM) setIntegrity(o *Object, freeze bool) {
 	if !vm.preventExtensions(o) {
 		vm.throwTypeError("'preventExtensions' on proxy: trap returned falsish")
 	}
-	for _, k := range vm.OwnPropertyKeys(o) {
+	for _, k := range vm.ownPropertyKeys(o) {
 		d := PropertyDescriptor{Configurable: false, HasConfigurable: true}
 		if freeze {
-			if cur, ok := vm.GetOwnProperty(o, k); ok && !cur.isAccessor() {
+			if cur, ok := vm.getOwnProperty(o, k); ok && !cur.isAccessor() {
 				d.Writable, d.HasWritable = false, true
 			} else if !ok {
 				continue
 			}
 		}
-		vm.DefinePropertyOrThrow(o, k, d)
+		vm.definePropertyOrThrow(o, k, d)
 	}
 }
 
@@ -562,8 +562,8 @@ func (vm *VM) testIntegrity(o *Object, frozen bool) bool {
 	if vm.isExtensible(o) {
 		return false
 	}
-	for _, k := range vm.OwnPropertyKeys(o) {
-		if d, ok := vm.GetOwnProperty(o, k); ok {
+	for _, k := range vm.ownPropertyKeys(o) {
+		if d, ok := vm.getOwnProperty(o, k); ok {
 			if d.Configurable {
 				return false
 			}
@@ -579,7 +579,7 @@ func (vm *VM) testIntegrity(o *Object, frozen bool) bool {
 // directly (without OwnPropertyKeys' accounting): a proxy runs its trap.
 func (vm *VM) ownKeysOf(o *Object) []PropertyKey {
 	if o.class == ClassProxy {
-		return vm.OwnPropertyKeys(o)
+		return vm.ownPropertyKeys(o)
 	}
 	return o.ownKeys()
 }

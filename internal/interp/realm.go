@@ -26,7 +26,7 @@ import (
 //     accessors, r.symbolMethod for [Symbol.xxx] methods, r.value(holder, key, v, flags) for
 //     data properties, and r.defineGlobal(name, v) for the global binding;
 //  3. natives have the signature NativeFunc: func(vm *VM, c NativeCall) Value. They read
-//     arguments with c.Arg(i), convert with vm.ToString/vm.ToNumber/..., throw with
+//     arguments with c.Arg(i), convert with vm.toString/vm.toNumber/..., throw with
 //     vm.throwTypeError(...) (which panics with *Exception and unwinds to the VM), and call
 //     back into JavaScript with vm.Call(fn, this, args...). They must not keep c.Args.
 //
@@ -48,12 +48,12 @@ import (
 // counters) must hold either plain data (a pointer to a struct of numbers, booleans and
 // strings, copied automatically) or a type implementing slotCloner; such an intrinsic's slot
 // is written into every snapshot. TestRealmCloneIsolation fails when a built-in breaks this.
-// Code that lists keys should use vm.OwnPropertyKeys (it charges the heap budget and refuses
+// Code that lists keys should use vm.ownPropertyKeys (it charges the heap budget and refuses
 // absurd sizes) rather than Object.ownKeys.
 //
 // Built-in objects are created lazily in realms cloned from the template (realm_lazy.go): a
 // data property of a built-in may hold a placeholder until it is read. Read built-ins'
-// properties with getOwn, vm.GetProp and the like; code that reads one straight from the
+// properties with getOwn, vm.getProp and the like; code that reads one straight from the
 // property map (props.peek) must pass the value through o.dataValue, and code that changes
 // its attributes through defineOwn.
 

@@ -232,7 +232,7 @@ func TestLazyGlobalPaths(t *testing.T) {
 					t.Fatalf("%s: %s", name, msg)
 				}
 				require.Empty(t, reachesTemplate(vm.realm, v), "the result reaches a template object")
-				out := vm.ToGoString(vm.Call(vm.GetProp(vm.realm.Intrinsic("JSON"), strKey("stringify")),
+				out := vm.ToGoString(vm.Call(vm.getProp(vm.realm.Intrinsic("JSON"), strKey("stringify")),
 					undefinedValue, vm.newArrayValue([]Value{v, vm.String(describeIntrinsics(vm, v))})))
 				return vm, out
 			}
@@ -313,7 +313,7 @@ Object.freeze(Promise.prototype); await later(); [Math.extra, typeof JSON.parse,
 			again, err := restored.Snapshot()
 			require.NoError(t, err)
 			require.Equal(t, string(a), string(again))
-			id := restored.PendingHostPromises()[0]
+			id := restored.pendingHostPromises()[0]
 			require.NoError(t, restored.SettleHostPromise(id, true, Undefined()))
 			st, err := restored.Run(context.Background(), RunOptions{})
 			require.NoError(t, err)
@@ -332,9 +332,9 @@ func TestLazyRealmIsolation(t *testing.T) {
 	t.Parallel()
 	a, b := New(Config{}), New(Config{})
 	mapProto := a.realm.Intrinsic("Map.prototype")
-	a.CreateDataProperty(mapProto, strKey("extra"), Number(1))
-	a.DeletePropertyOrThrow(mapProto, strKey("get"))
-	a.DeletePropertyOrThrow(a.realm.Global, strKey("JSON"))
+	a.createDataProperty(mapProto, strKey("extra"), Number(1))
+	a.deletePropertyOrThrow(mapProto, strKey("get"))
+	a.deletePropertyOrThrow(a.realm.Global, strKey("JSON"))
 	require.False(t, a.realm.Intrinsic("Map.prototype").hasOwn(strKey("get")))
 	require.True(t, b.realm.Intrinsic("Map.prototype").hasOwn(strKey("get")))
 	require.False(t, b.realm.Intrinsic("Map.prototype").hasOwn(strKey("extra")))

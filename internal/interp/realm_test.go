@@ -33,8 +33,8 @@ func TestRealmCloneIsolation(t *testing.T) {
 	a, b := newTestVM(t), newTestVM(t)
 	// many-property objects get their index rebuilt per clone; edits stay local
 	objCtor := a.realm.Intrinsic("Object")
-	a.CreateDataProperty(objCtor, strKey("extra"), Number(1))
-	a.DeletePropertyOrThrow(objCtor, strKey("keys"))
+	a.createDataProperty(objCtor, strKey("extra"), Number(1))
+	a.deletePropertyOrThrow(objCtor, strKey("keys"))
 	a.realm.ArrayPrototype.setElement(0, Number(5))
 	require.True(t, b.realm.Intrinsic("Object").hasOwn(strKey("keys")))
 	require.False(t, b.realm.Intrinsic("Object").hasOwn(strKey("extra")))

@@ -94,7 +94,7 @@ func (vm *VM) snapshot(format int) ([]byte, error) {
 	w.endArray()
 	w.key("host")
 	w.beginArray()
-	for _, id := range vm.PendingHostPromises() {
+	for _, id := range vm.pendingHostPromises() {
 		w.beginArray()
 		w.int(int64(id))
 		e.object(ex.hostPromise[id])
@@ -148,7 +148,7 @@ func (vm *VM) snapshot(format int) ([]byte, error) {
 		w.endArray()
 	}
 	w.endArray()
-	rs := vm.MathRandomState()
+	rs := vm.mathRandomState()
 	w.key("random")
 	w.beginArray()
 	w.string(fmt.Sprintf("%x", rs[0]))
@@ -507,7 +507,7 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 			r.more(false)
 			s1 := parseHexState(r, r.goString())
 			r.more(false)
-			vm.SetMathRandomState([2]uint64{s0, s1})
+			vm.setMathRandomState([2]uint64{s0, s1})
 		case "throw":
 			r.beginArray()
 			r.more(true)

@@ -69,7 +69,7 @@ func TestSnapshotsOfOtherCodeGenerator(t *testing.T) {
 		vm, err := Restore(w.Snapshot, Config{Host: h})
 		require.NoError(t, err)
 		require.NotEqual(t, p.CodeFingerprint(), vm.exec.program.CodeFingerprint())
-		for ids := vm.PendingHostPromises(); len(ids) > 0; ids = vm.PendingHostPromises() {
+		for ids := vm.pendingHostPromises(); len(ids) > 0; ids = vm.pendingHostPromises() {
 			require.NoError(t, vm.SettleHostPromise(ids[0], true, Number(1)))
 			_, err := vm.Run(context.Background(), RunOptions{})
 			require.NoError(t, err)

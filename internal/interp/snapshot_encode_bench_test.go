@@ -36,7 +36,7 @@ func BenchmarkObjectIDs(b *testing.B) {
 	for _, f := range vm.exec.frames {
 		e.node(f)
 	}
-	for _, id := range vm.PendingHostPromises() {
+	for _, id := range vm.pendingHostPromises() {
 		e.object(vm.exec.hostPromise[id])
 	}
 	if _, err := e.finish(); err != nil {

@@ -10,8 +10,8 @@ func bigHeap(vm *VM, n int) Value {
 	elems := make([]Value, n)
 	for i := range elems {
 		o := objectFrom(vm, "id", i, "name", "record number "+strconv.Itoa(i))
-		vm.CreateDataProperty(o, strKey("tags"), vm.newArrayValue([]Value{asciiValue("alpha"), asciiValue("beta")}))
-		vm.CreateDataProperty(o, strKey("nested"), objectValue(objectFrom(vm, "x", Number(float64(i)*1.5), "y", nullValue)))
+		vm.createDataProperty(o, strKey("tags"), vm.newArrayValue([]Value{asciiValue("alpha"), asciiValue("beta")}))
+		vm.createDataProperty(o, strKey("nested"), objectValue(objectFrom(vm, "x", Number(float64(i)*1.5), "y", nullValue)))
 		elems[i] = objectValue(o)
 	}
 	return vm.newArrayValue(elems)

@@ -86,7 +86,7 @@ func TestSnapshotHeapRoundTrip(t *testing.T) {
 		{name: "cycle and shared", build: func(vm *VM) []Value {
 			a := objectFrom(vm, "name", "a")
 			b := objectFrom(vm, "a", objectValue(a))
-			vm.CreateDataProperty(a, strKey("b"), objectValue(b))
+			vm.createDataProperty(a, strKey("b"), objectValue(b))
 			arr := vm.newArrayValue([]Value{objectValue(a), objectValue(a), holeValue, Number(3)})
 			return []Value{objectValue(a), arr}
 		}, check: func(t *testing.T, vm *VM, r []Value) {
@@ -103,7 +103,7 @@ func TestSnapshotHeapRoundTrip(t *testing.T) {
 			s := newSymbol(newASCII("mine"))
 			reg := mustCall(t, vm, "Symbol.for", undefinedValue, asciiValue("app"))
 			o := vm.newPlainObject()
-			vm.CreateDataProperty(o, symKey(s), Number(1))
+			vm.createDataProperty(o, symKey(s), Number(1))
 			return []Value{objectValue(o), symbolValue(s), reg}
 		}, check: func(t *testing.T, vm *VM, r []Value) {
 			s := r[1].sym()
@@ -134,10 +134,10 @@ func TestSnapshotHeapRoundTrip(t *testing.T) {
 			require.True(t, r[1].obj().testIntegrity(true))
 		}},
 		{name: "changed intrinsics", build: func(vm *VM) []Value {
-			vm.CreateDataProperty(vm.realm.ArrayPrototype, strKey("last"), asciiValue("added"))
-			vm.SetProp(vm.realm.Intrinsic("Object"), strKey("keys"), Number(7))
+			vm.createDataProperty(vm.realm.ArrayPrototype, strKey("last"), asciiValue("added"))
+			vm.setProp(vm.realm.Intrinsic("Object"), strKey("keys"), Number(7))
 			vm.realm.Intrinsic("Math.nope") // absent: no effect
-			vm.DeletePropertyOrThrow(vm.realm.Intrinsic("Boolean.prototype"), strKey("valueOf"))
+			vm.deletePropertyOrThrow(vm.realm.Intrinsic("Boolean.prototype"), strKey("valueOf"))
 			vm.realm.Intrinsic("Object.prototype.toString").props.get(keyName).value = asciiValue("renamed")
 			return nil
 		}, check: func(t *testing.T, vm *VM, r []Value) {
@@ -150,7 +150,7 @@ func TestSnapshotHeapRoundTrip(t *testing.T) {
 		{name: "slots", build: func(vm *VM) []Value {
 			err := vm.NewError("RangeError", "boom")
 			err.obj().slots.(*errorData).line = 3
-			wrapped := objectValue(vm.ToObject(asciiValue("str")))
+			wrapped := objectValue(vm.toObject(asciiValue("str")))
 			arr := vm.newArrayValue([]Value{Number(1), Number(2)})
 			it := vm.newArrayIterator(arr, iterEntries)
 			mustCall(t, vm, "%ArrayIteratorPrototype%.next", it)

@@ -19,7 +19,7 @@ func TestLiveHeapSize(t *testing.T) {
 
 	// a reachable array of 10,000 numbers counts its storage
 	arr := vm.newArray(make([]Value, 10_000))
-	vm.CreateDataProperty(vm.realm.Global, strKey("keep"), objectValue(arr))
+	vm.createDataProperty(vm.realm.Global, strKey("keep"), objectValue(arr))
 	withArr := vm.liveHeapSize(nil)
 	require.GreaterOrEqual(t, withArr-base, int64(10_000*valueSize))
 

@@ -218,10 +218,10 @@ func (vm *VM) numberToBigInt(f float64) Value {
 	return bigIntValue(b)
 }
 
-// ToBigInt is the ECMAScript ToBigInt: BigInts, booleans and strings convert; numbers,
+// toBigInt is the ECMAScript ToBigInt: BigInts, booleans and strings convert; numbers,
 // undefined, null and symbols throw a TypeError, unparsable text a SyntaxError.
-func (vm *VM) ToBigInt(v Value) Value {
-	p := vm.ToPrimitive(v, hintNumber)
+func (vm *VM) toBigInt(v Value) Value {
+	p := vm.toPrimitive(v, hintNumber)
 	switch p.kind {
 	case KindBigInt:
 		return p
@@ -245,11 +245,11 @@ func (vm *VM) ToBigInt(v Value) Value {
 	return undefinedValue
 }
 
-// ToBigInt64 is the ECMAScript ToBigInt64: ToBigInt modulo 2^64 as a signed integer.
-func (vm *VM) ToBigInt64(v Value) int64 { return int64(bigIntLow64(vm.ToBigInt(v).bigint())) }
+// toBigInt64 is the ECMAScript ToBigInt64: ToBigInt modulo 2^64 as a signed integer.
+func (vm *VM) toBigInt64(v Value) int64 { return int64(bigIntLow64(vm.toBigInt(v).bigint())) }
 
-// ToBigUint64 is the ECMAScript ToBigUint64: ToBigInt modulo 2^64.
-func (vm *VM) ToBigUint64(v Value) uint64 { return bigIntLow64(vm.ToBigInt(v).bigint()) }
+// toBigUint64 is the ECMAScript ToBigUint64: ToBigInt modulo 2^64.
+func (vm *VM) toBigUint64(v Value) uint64 { return bigIntLow64(vm.toBigInt(v).bigint()) }
 
 // bigIntLow64 is b modulo 2^64 (two's complement for negative b).
 func bigIntLow64(b *big.Int) uint64 {

@@ -413,24 +413,24 @@ func (vm *VM) loop(stopDepth int) Value {
 			g := vm.realm.Global
 			if p := g.props.peek(key); p != nil && p.flags&propAccessor == 0 {
 				stack[ex.sp] = g.dataValue(p.value)
-			} else if !vm.HasProperty(g, key) {
+			} else if !vm.hasProperty(g, key) {
 				vm.throwReferenceError("%s is not defined", key.String())
 			} else {
-				stack[ex.sp] = vm.GetProp(g, key)
+				stack[ex.sp] = vm.getProp(g, key)
 			}
 			ex.sp++
 		case OpSetGlobal:
 			key := f.code.keys[in.A]
 			g := vm.realm.Global
-			if !vm.HasProperty(g, key) {
+			if !vm.hasProperty(g, key) {
 				vm.throwReferenceError("%s is not defined", key.String())
 			}
-			vm.SetProp(g, key, stack[ex.sp-1])
+			vm.setProp(g, key, stack[ex.sp-1])
 		case OpTypeofGlobal:
 			key := f.code.keys[in.A]
 			v := undefinedValue
-			if vm.HasProperty(vm.realm.Global, key) {
-				v = vm.GetProp(vm.realm.Global, key)
+			if vm.hasProperty(vm.realm.Global, key) {
+				v = vm.getProp(vm.realm.Global, key)
 			}
 			stack[ex.sp] = asciiValue(v.typeOf())
 			ex.sp++
@@ -441,10 +441,10 @@ func (vm *VM) loop(stopDepth int) Value {
 			v := stack[ex.sp]
 			if g.hasOwn(key) {
 				if v.kind != KindUndefined || code[f.pc-2].Op != OpUndef {
-					vm.SetProp(g, key, v)
+					vm.setProp(g, key, v)
 				}
 			} else {
-				vm.CreateDataPropertyOrThrow(g, key, v)
+				vm.createDataPropertyOrThrow(g, key, v)
 			}
 		case OpThrowConst:
 			vm.throwTypeError("Assignment to constant variable.")
@@ -485,7 +485,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				// super[key] with receiver: [base key this]
 				base, key, this := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 				ex.sp -= 2
-				stack[ex.sp-1] = vm.getFrom(base.asObject(), vm.ToPropertyKey(key), this)
+				stack[ex.sp-1] = vm.getFrom(base.asObject(), vm.toPropertyKey(key), this)
 				break
 			}
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
@@ -499,8 +499,8 @@ func (vm *VM) loop(stopDepth int) Value {
 			if in.B == 1 {
 				base, key, v, this := stack[ex.sp-4], stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 				ex.sp -= 3
-				if !vm.setOn(base.asObject(), vm.ToPropertyKey(key), v, this) {
-					vm.throwSetRefused(base.asObject(), vm.ToPropertyKey(key))
+				if !vm.setOn(base.asObject(), vm.toPropertyKey(key), v, this) {
+					vm.throwSetRefused(base.asObject(), vm.toPropertyKey(key))
 				}
 				stack[ex.sp-1] = v
 				break
@@ -514,19 +514,19 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpDeleteElem:
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			stack[ex.sp-1] = Bool(vm.deleteMember(obj, vm.ToPropertyKey(key)))
+			stack[ex.sp-1] = Bool(vm.deleteMember(obj, vm.toPropertyKey(key)))
 		case OpIn:
 			key, obj := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			o := obj.asObject()
 			if o == nil {
-				vm.throwTypeError("Cannot use 'in' operator to search for '%s' in %s", vm.ToPropertyKey(key), obj.String())
+				vm.throwTypeError("Cannot use 'in' operator to search for '%s' in %s", vm.toPropertyKey(key), obj.String())
 			}
-			stack[ex.sp-1] = Bool(vm.HasProperty(o, vm.ToPropertyKey(key)))
+			stack[ex.sp-1] = Bool(vm.hasProperty(o, vm.toPropertyKey(key)))
 		case OpInstanceOf:
 			v, c := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			stack[ex.sp-1] = Bool(vm.InstanceOf(v, c))
+			stack[ex.sp-1] = Bool(vm.instanceOf(v, c))
 		case OpToPropertyKey:
 			v := stack[ex.sp-1]
 			if v.kind != KindString && v.kind != KindSymbol && v.kind != KindNumber {
@@ -536,7 +536,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				if base := stack[ex.sp-2]; base.kind <= KindNull && in.B == 0 {
 					vm.throwTypeError("Cannot read properties of %s", base.kind)
 				}
-				stack[ex.sp-1] = vm.ToPropertyKey(v).toValue()
+				stack[ex.sp-1] = vm.toPropertyKey(v).toValue()
 			}
 		case OpCheckCoercible:
 			if v := stack[ex.sp-1]; v.kind <= KindNull {
@@ -742,7 +742,7 @@ func (vm *VM) loop(stopDepth int) Value {
 					stack[ex.sp-1] = vm.toNumeric(v)
 					break
 				}
-				stack[ex.sp-1] = Value{kind: KindNumber, num: vm.ToNumber(v)}
+				stack[ex.sp-1] = Value{kind: KindNumber, num: vm.toNumber(v)}
 			}
 		case OpNot:
 			stack[ex.sp-1] = Bool(!ToBoolean(stack[ex.sp-1]))
@@ -772,7 +772,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				if v.kind == KindSymbol {
 					vm.throwTypeError("Cannot convert a Symbol value to a string")
 				}
-				stack[ex.sp-1] = stringValue(vm.ToString(v))
+				stack[ex.sp-1] = stringValue(vm.toString(v))
 			}
 		case OpConcatN:
 			n := int(in.A)

@@ -75,14 +75,14 @@ func (vm *VM) add(a, b Value) Value {
 	if a.kind == KindString && b.kind == KindString {
 		return stringValue(vm.concat(a.str(), b.str()))
 	}
-	pa, pb := vm.ToPrimitive(a, hintDefault), vm.ToPrimitive(b, hintDefault)
+	pa, pb := vm.toPrimitive(a, hintDefault), vm.toPrimitive(b, hintDefault)
 	if pa.kind == KindString || pb.kind == KindString {
-		return stringValue(vm.concat(vm.ToString(pa), vm.ToString(pb)))
+		return stringValue(vm.concat(vm.toString(pa), vm.toString(pb)))
 	}
 	if pa.kind == KindBigInt || pb.kind == KindBigInt {
 		return vm.numericBinary(OpAdd, pa, pb)
 	}
-	return Value{kind: KindNumber, num: vm.ToNumber(pa) + vm.ToNumber(pb)}
+	return Value{kind: KindNumber, num: vm.toNumber(pa) + vm.toNumber(pb)}
 }
 
 // looseEqual is IsLooselyEqual (==).
@@ -99,9 +99,9 @@ func (vm *VM) looseEqual(a, b Value) bool {
 		}
 		switch {
 		case a.kind == KindNumber && b.kind == KindString:
-			return a.num == vm.ToNumber(b)
+			return a.num == vm.toNumber(b)
 		case a.kind == KindString && b.kind == KindNumber:
-			return vm.ToNumber(a) == b.num
+			return vm.toNumber(a) == b.num
 		case a.kind == KindBigInt && b.kind == KindNumber:
 			return bigIntEqualsNumber(a.bigint(), b.num)
 		case a.kind == KindNumber && b.kind == KindBigInt:
@@ -113,13 +113,13 @@ func (vm *VM) looseEqual(a, b Value) bool {
 			a, b = b, a
 			continue
 		case a.kind == KindBool:
-			a = Number(vm.ToNumber(a))
+			a = Number(vm.toNumber(a))
 		case b.kind == KindBool:
-			b = Number(vm.ToNumber(b))
+			b = Number(vm.toNumber(b))
 		case a.kind == KindObject && b.kind != KindObject:
-			a = vm.ToPrimitive(a, hintDefault)
+			a = vm.toPrimitive(a, hintDefault)
 		case b.kind == KindObject && a.kind != KindObject:
-			b = vm.ToPrimitive(b, hintDefault)
+			b = vm.toPrimitive(b, hintDefault)
 		default:
 			return false
 		}
@@ -128,7 +128,7 @@ func (vm *VM) looseEqual(a, b Value) bool {
 
 // compare implements <, <=, >, >= for non-number operands.
 func (vm *VM) compare(op Op, a, b Value) bool {
-	pa, pb := vm.ToPrimitive(a, hintNumber), vm.ToPrimitive(b, hintNumber)
+	pa, pb := vm.toPrimitive(a, hintNumber), vm.toPrimitive(b, hintNumber)
 	if op == OpGt || op == OpLe {
 		// evaluate as b < a (operands already converted in order)
 		pa, pb = pb, pa
@@ -139,7 +139,7 @@ func (vm *VM) compare(op Op, a, b Value) bool {
 	} else if pa.kind == KindBigInt || pb.kind == KindBigInt {
 		lt, undef = vm.bigIntLess(pa, pb)
 	} else {
-		x, y := vm.ToNumber(pa), vm.ToNumber(pb)
+		x, y := vm.toNumber(pa), vm.toNumber(pb)
 		if math.IsNaN(x) || math.IsNaN(y) {
 			undef = true
 		}
@@ -160,7 +160,7 @@ func (vm *VM) throwNullishAccess(what, verb string, obj, key Value) {
 	if key.kind == KindObject {
 		vm.throwTypeError("Cannot %s %s", what, obj.kind)
 	}
-	vm.throwTypeError("Cannot %s %s (%s '%s')", what, obj.kind, verb, vm.ToPropertyKey(key).String())
+	vm.throwTypeError("Cannot %s %s (%s '%s')", what, obj.kind, verb, vm.toPropertyKey(key).String())
 }
 
 // getMember is obj.key for any value.
@@ -177,7 +177,7 @@ func (vm *VM) getMember(obj Value, key PropertyKey) Value {
 	if obj.kind <= KindNull {
 		vm.throwTypeError("Cannot read properties of %s (reading '%s')", obj.kind, key.String())
 	}
-	return vm.GetV(obj, key)
+	return vm.getV(obj, key)
 }
 
 func (vm *VM) putMember(obj Value, key PropertyKey, v Value) {
@@ -197,7 +197,7 @@ func (vm *VM) putMember(obj Value, key PropertyKey, v Value) {
 		}
 		return
 	}
-	vm.PutValue(obj, key, v)
+	vm.putValue(obj, key, v)
 }
 
 func (vm *VM) getElem(obj Value, key Value) Value {
@@ -218,7 +218,7 @@ func (vm *VM) getElem(obj Value, key Value) Value {
 	if obj.kind <= KindNull {
 		vm.throwNullishAccess("read properties of", "reading", obj, key)
 	}
-	return vm.getMember(obj, vm.ToPropertyKey(key))
+	return vm.getMember(obj, vm.toPropertyKey(key))
 }
 
 func (vm *VM) setElem(obj, key, v Value) {
@@ -241,7 +241,7 @@ func (vm *VM) setElem(obj, key, v Value) {
 	if obj.kind <= KindNull {
 		vm.throwNullishAccess("set properties of", "setting", obj, key)
 	}
-	vm.putMember(obj, vm.ToPropertyKey(key), v)
+	vm.putMember(obj, vm.toPropertyKey(key), v)
 }
 
 func (vm *VM) deleteMember(obj Value, key PropertyKey) bool {
@@ -253,7 +253,7 @@ func (vm *VM) deleteMember(obj Value, key PropertyKey) bool {
 		return true
 	}
 	if o.class == ClassProxy {
-		vm.DeletePropertyOrThrow(o, key)
+		vm.deletePropertyOrThrow(o, key)
 		return true
 	}
 	if !o.deleteOwn(key) {
@@ -286,7 +286,7 @@ func (vm *VM) spreadInto(a *Object, src Value) {
 		return
 	}
 	// spread is the language's iteration, not a built-in's: GetIterator's message
-	vm.iterate(vm.GetIterator(src), func(v Value) bool {
+	vm.iterate(vm.getIterator(src), func(v Value) bool {
 		vm.arrayAppend(a, v)
 		return true
 	})
@@ -375,7 +375,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		if ctor == nil {
 			vm.throwSyntaxError("regular expressions are not available")
 		}
-		r := vm.Construct(ctor.value, nil, f.code.vals[in.A], f.code.vals[in.B])
+		r := vm.construct(ctor.value, nil, f.code.vals[in.A], f.code.vals[in.B])
 		stack = ex.stack
 		stack[ex.sp] = r
 		ex.sp++
@@ -385,13 +385,13 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 	case OpDefineField:
 		o, key, v := stack[ex.sp-3].obj(), stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp -= 2
-		vm.CreateDataPropertyOrThrow(o, vm.ToPropertyKey(key), v)
+		vm.createDataPropertyOrThrow(o, vm.toPropertyKey(key), v)
 	case OpDefineName:
 		o, v := stack[ex.sp-2].obj(), stack[ex.sp-1]
 		ex.sp--
-		vm.CreateDataPropertyOrThrow(o, f.code.keys[in.A], v)
+		vm.createDataPropertyOrThrow(o, f.code.keys[in.A], v)
 	case OpDefineGetter, OpDefineSetter, OpDefineMethod:
-		o, key, fn := stack[ex.sp-3].obj(), vm.ToPropertyKey(stack[ex.sp-2]), stack[ex.sp-1].obj()
+		o, key, fn := stack[ex.sp-3].obj(), vm.toPropertyKey(stack[ex.sp-2]), stack[ex.sp-1].obj()
 		ex.sp -= 2
 		if cl, ok := fn.slots.(*closureSlots); ok {
 			cl.home = o
@@ -402,12 +402,12 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		switch in.Op {
 		case OpDefineMethod:
-			vm.DefinePropertyOrThrow(o, key, dataDescriptor(objectValue(fn), flags|propWritable))
+			vm.definePropertyOrThrow(o, key, dataDescriptor(objectValue(fn), flags|propWritable))
 		case OpDefineGetter:
-			vm.DefinePropertyOrThrow(o, key, PropertyDescriptor{Get: objectValue(fn), HasGet: true,
+			vm.definePropertyOrThrow(o, key, PropertyDescriptor{Get: objectValue(fn), HasGet: true,
 				Enumerable: in.B == 1, HasEnumerable: true, Configurable: true, HasConfigurable: true})
 		case OpDefineSetter:
-			vm.DefinePropertyOrThrow(o, key, PropertyDescriptor{Set: objectValue(fn), HasSet: true,
+			vm.definePropertyOrThrow(o, key, PropertyDescriptor{Set: objectValue(fn), HasSet: true,
 				Enumerable: in.B == 1, HasEnumerable: true, Configurable: true, HasConfigurable: true})
 		}
 	case OpCopyData, OpCopyDataExcl:
@@ -417,7 +417,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		excl := map[PropertyKey]bool{}
 		for i := 0; i < n; i++ {
-			excl[vm.ToPropertyKey(stack[ex.sp-n+i])] = true
+			excl[vm.toPropertyKey(stack[ex.sp-n+i])] = true
 		}
 		ex.sp -= n
 		o, src := stack[ex.sp-2].obj(), stack[ex.sp-1]
@@ -433,7 +433,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 	case OpSetFnName:
 		key, fn := stack[ex.sp-2], stack[ex.sp-1].obj()
-		name := vm.fnNameFromKey(vm.ToPropertyKey(key))
+		name := vm.fnNameFromKey(vm.toPropertyKey(key))
 		switch in.B {
 		case 1:
 			name = "get " + name
@@ -441,7 +441,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			name = "set " + name
 		}
 		if p := fn.props.get(keyName); p == nil || (p.value.kind == KindString && p.value.str().Len() == 0) {
-			vm.DefinePropertyOrThrow(fn, keyName, dataDescriptor(asciiValue(name), propConfigurable))
+			vm.definePropertyOrThrow(fn, keyName, dataDescriptor(asciiValue(name), propConfigurable))
 		}
 	case OpClosure:
 		stack[ex.sp] = objectValue(vm.makeClosure(f, int(in.A)))
@@ -566,7 +566,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		if in.B == 1 {
 			it, sync = vm.getAsyncIterator(v)
 		} else {
-			it = vm.GetIterator(v)
+			it = vm.getIterator(v)
 		}
 		stack = ex.stack
 		stack[ex.sp-1] = iteratorValue(it)
@@ -575,7 +575,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		ex.stack[ex.sp-1] = Bool(ex.stack[ex.sp-1].obj().slots.(*iterRecord).syncFallback)
 	case OpIterNext:
 		it := iteratorOf(stack[ex.sp-1])
-		v, ok := vm.IteratorStep(it)
+		v, ok := vm.iteratorStep(it)
 		stack = ex.stack
 		if !ok {
 			ex.sp--
@@ -588,7 +588,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		v := undefinedValue
 		if !it.Done {
 			var ok bool
-			v, ok = vm.IteratorStep(it)
+			v, ok = vm.iteratorStep(it)
 			if !ok {
 				v = undefinedValue
 			}
@@ -599,7 +599,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		it := iteratorOf(stack[ex.sp-1])
 		var vals []Value
 		for !it.Done {
-			v, ok := vm.IteratorStep(it)
+			v, ok := vm.iteratorStep(it)
 			if !ok {
 				break
 			}
@@ -615,7 +615,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		if in.B == 1 {
 			// async: push the result of return() for the code to await
-			ret := vm.GetMethod(it.Obj, strKey("return"))
+			ret := vm.getMethod(it.Obj, strKey("return"))
 			r := undefinedValue
 			if !ret.IsUndefined() {
 				if in.Op == OpIterCloseThrow {
@@ -634,10 +634,10 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		if in.Op == OpIterCloseThrow {
 			func() {
 				defer func() { recover() }()
-				vm.IteratorClose(it, true)
+				vm.iteratorClose(it, true)
 			}()
 		} else {
-			vm.IteratorClose(it, false)
+			vm.iteratorClose(it, false)
 		}
 	case OpIterNextRaw:
 		it := iteratorOf(stack[ex.sp-1])
@@ -648,12 +648,12 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		if r.kind != KindObject {
 			vm.throwTypeError("Iterator result %s is not an object", r.String())
 		}
-		if ToBoolean(vm.GetProp(r.obj(), strKey("done"))) {
+		if ToBoolean(vm.getProp(r.obj(), strKey("done"))) {
 			ex.sp--
 			f.pc = int(in.A)
 			break
 		}
-		ex.stack[ex.sp-1] = vm.GetProp(r.obj(), strKey("value"))
+		ex.stack[ex.sp-1] = vm.getProp(r.obj(), strKey("value"))
 	case OpForInPrep:
 		stack[ex.sp-1] = vm.forInPrepare(stack[ex.sp-1])
 	case OpForInNext:
@@ -705,16 +705,16 @@ func (vm *VM) copyDataProperties(o *Object, src Value, excl map[PropertyKey]bool
 	if src.kind <= KindNull {
 		return
 	}
-	s := vm.ToObject(src)
+	s := vm.toObject(src)
 	for _, k := range vm.ownKeysOf(s) {
 		if excl[k] {
 			continue
 		}
-		d, ok := vm.GetOwnProperty(s, k)
+		d, ok := vm.getOwnProperty(s, k)
 		if !ok || !d.Enumerable {
 			continue
 		}
-		vm.CreateDataPropertyOrThrow(o, k, vm.GetProp(s, k))
+		vm.createDataPropertyOrThrow(o, k, vm.getProp(s, k))
 	}
 }
 
@@ -732,7 +732,7 @@ func (vm *VM) defineClass(hasParent bool) {
 		case parent.kind == KindNull:
 			protoParent = nil
 		case IsConstructor(parent):
-			pp := vm.GetProp(parent.obj(), keyPrototype)
+			pp := vm.getProp(parent.obj(), keyPrototype)
 			switch pp.kind {
 			case KindObject:
 				protoParent = pp.obj()
@@ -811,7 +811,7 @@ type forInState struct {
 func (vm *VM) forInPrepare(v Value) Value {
 	st := &forInState{seen: map[PropertyKey]bool{}}
 	if v.kind > KindNull {
-		o := vm.ToObject(v)
+		o := vm.toObject(v)
 		st.obj = o
 		for p := o; p != nil; p = vm.getPrototypeOf(p) {
 			for _, k := range vm.ownKeysOf(p) {
@@ -819,7 +819,7 @@ func (vm *VM) forInPrepare(v Value) Value {
 					continue
 				}
 				st.seen[k] = true
-				if d, ok := vm.GetOwnProperty(p, k); ok && d.Enumerable {
+				if d, ok := vm.getOwnProperty(p, k); ok && d.Enumerable {
 					st.keys = append(st.keys, k)
 				}
 			}
@@ -833,7 +833,7 @@ func (vm *VM) forInNext(v Value) (Value, bool) {
 	for st.i < len(st.keys) {
 		k := st.keys[st.i]
 		st.i++
-		if st.obj != nil && st.obj.class != ClassProxy && !vm.HasProperty(st.obj, k) {
+		if st.obj != nil && st.obj.class != ClassProxy && !vm.hasProperty(st.obj, k) {
 			continue
 		}
 		return k.toValue(), true
