@@ -654,41 +654,6 @@ func (r *Realm) defineGlobal(name string, v Value) {
 	r.value(r.Global, strKey(name), v, propHidden)
 }
 
-// VM is one JavaScript virtual machine: a realm of built-ins, a heap, and (in vm.go) the
-// execution state. A VM is not safe for concurrent use.
-//
-// The runtime half of its fields is declared here; the execution half is added by the
-// execution files.
-type VM struct {
-	realm *Realm
-
-	// heap accounting (bytes; see memory accounting in object allocation helpers)
-	allocated int64 // bytes allocated since the last live-size measurement
-	maxMemory int64 // Config.MaxMemoryBytes; 0 = no limit
-	// walkHint sizes the next live-heap walk's sets from what the last one saw.
-	walkHint struct{ objs, strs int }
-
-	// logf receives console output lines (Config.Log); nil drops them.
-	logf func(level, text string)
-
-	// nativeDepth counts nested calls through Go (natives, and JS re-entered from natives).
-	nativeDepth int
-
-	// snapshotHint pre-sizes the next snapshot encoding (see newHeapEncoder).
-	snapshotHint snapshotHint
-
-	// positionHook reports the line and column (1-based) of the code running now, for error
-	// stacks; set by the execution engine; nil = unknown.
-	positionHook func() (line, column int)
-
-	// asciiInput is the prepared matching input of the last ASCII string a RegExp matched;
-	// a substring of it is matched on a slice of it (builtin_regexp_input.go).
-	asciiInput asciiInputCache
-
-	// exec is the execution state (frames, operand stack, job queue): see vm.go.
-	exec execState
-}
-
 // initRuntime creates the realm. The VM constructor calls it once.
 func (vm *VM) initRuntime() {
 	vm.realm = newRealm(vm)

@@ -22,6 +22,38 @@ import (
 // natives throw, see operations.go); the dispatch loop recovers them, finds the
 // innermost handler of the current frames and continues there.
 
+// VM is one JavaScript virtual machine: a realm of built-ins (realm.go), a heap, and the
+// execution state (execState, below). A VM is not safe for concurrent use.
+type VM struct {
+	realm *Realm
+
+	// heap accounting (bytes; see memory accounting in object allocation helpers)
+	allocated int64 // bytes allocated since the last live-size measurement
+	maxMemory int64 // Config.MaxMemoryBytes; 0 = no limit
+	// walkHint sizes the next live-heap walk's sets from what the last one saw.
+	walkHint struct{ objs, strs int }
+
+	// logf receives console output lines (Config.Log); nil drops them.
+	logf func(level, text string)
+
+	// nativeDepth counts nested calls through Go (natives, and JS re-entered from natives).
+	nativeDepth int
+
+	// snapshotHint pre-sizes the next snapshot encoding (see newHeapEncoder).
+	snapshotHint snapshotHint
+
+	// positionHook reports the line and column (1-based) of the code running now, for error
+	// stacks; set by the execution engine; nil = unknown.
+	positionHook func() (line, column int)
+
+	// asciiInput is the prepared matching input of the last ASCII string a RegExp matched;
+	// a substring of it is matched on a slice of it (builtin_regexp_input.go).
+	asciiInput asciiInputCache
+
+	// exec is the execution state (frames, operand stack, job queue).
+	exec execState
+}
+
 // envRecord is an environment record: the captured bindings of one scope.
 type envRecord struct {
 	parent *envRecord
