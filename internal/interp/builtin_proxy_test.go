@@ -173,37 +173,3 @@ func TestProxySnapshots(t *testing.T) {
 		}
 	}
 }
-
-// runWithSnapshotsIn is runWithSnapshots in a chosen snapshot format (1, JSON, or 2).
-func runWithSnapshotsIn(t *testing.T, src string, every int64, format1 bool) (string, bool, int) {
-	t.Helper()
-	p, err := Compile(src)
-	require.NoError(t, err)
-	vm := New(Config{})
-	require.NoError(t, vm.Start(p))
-	snaps := 0
-	for {
-		st, err := vm.Run(context.Background(), RunOptions{MaxSteps: every})
-		require.NoError(t, err)
-		if st == StatusDone {
-			break
-		}
-		require.Equal(t, StatusPaused, st)
-		var data []byte
-		if format1 {
-			data, err = vm.SnapshotFormat1()
-		} else {
-			data, err = vm.Snapshot()
-		}
-		require.NoError(t, err)
-		vm, err = Restore(data, Config{})
-		require.NoError(t, err, "restore after %d snapshots", snaps)
-		snaps++
-	}
-	v, thrown := vm.Result()
-	if thrown {
-		name, msg, _, _ := vm.DescribeError(v)
-		return name + ": " + msg, true, snaps
-	}
-	return vm.ToGoString(v), false, snaps
-}

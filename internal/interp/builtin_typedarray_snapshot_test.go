@@ -1,48 +1,11 @@
 package interp
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
-
-// runWithSnapshotsBoth is runWithSnapshots alternating the two snapshot formats: the VM is
-// encoded (format 1, then 2, then 1, ...) and restored into a new VM every few
-// instructions.
-func runWithSnapshotsBoth(t *testing.T, src string, every int64) (string, bool, int) {
-	t.Helper()
-	p, err := Compile(src)
-	require.NoError(t, err)
-	vm := New(Config{})
-	require.NoError(t, vm.Start(p))
-	snaps := 0
-	for {
-		st, err := vm.Run(context.Background(), RunOptions{MaxSteps: every})
-		require.NoError(t, err)
-		if st == StatusDone {
-			break
-		}
-		require.Equal(t, StatusPaused, st)
-		var data []byte
-		if snaps%2 == 0 {
-			data, err = vm.SnapshotFormat1()
-		} else {
-			data, err = vm.Snapshot()
-		}
-		require.NoError(t, err)
-		vm, err = Restore(data, Config{})
-		require.NoError(t, err, "restore after %d snapshots", snaps)
-		snaps++
-	}
-	v, thrown := vm.Result()
-	if thrown {
-		name, msg, _, _ := vm.DescribeError(v)
-		return name + ": " + msg, true, snaps
-	}
-	return vm.ToGoString(v), false, snaps
-}
 
 // TestTypedArraySnapshots runs programs holding buffers and views across snapshots in both
 // formats: bytes, resizable and detached buffers, length-tracking views and the aliasing of

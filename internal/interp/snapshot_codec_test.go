@@ -8,10 +8,30 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// runWithSnapshots runs src pausing after every instruction (MaxSteps: 1),
-// snapshotting and restoring into a brand-new VM at each pause. It returns the
+// runWithSnapshots runs src pausing after every `every` instructions (MaxSteps),
+// snapshotting (format 2) and restoring into a brand-new VM at each pause. It returns the
 // completion like runProgram and the number of snapshots taken.
 func runWithSnapshots(t *testing.T, src string, every int64) (string, bool, int) {
+	t.Helper()
+	return runSnapshotting(t, src, every, func(int) bool { return false })
+}
+
+// runWithSnapshotsIn is runWithSnapshots in a chosen snapshot format (1, JSON, or 2).
+func runWithSnapshotsIn(t *testing.T, src string, every int64, format1 bool) (string, bool, int) {
+	t.Helper()
+	return runSnapshotting(t, src, every, func(int) bool { return format1 })
+}
+
+// runWithSnapshotsBoth is runWithSnapshots alternating the two snapshot formats: format 1,
+// then 2, then 1, ...
+func runWithSnapshotsBoth(t *testing.T, src string, every int64) (string, bool, int) {
+	t.Helper()
+	return runSnapshotting(t, src, every, func(i int) bool { return i%2 == 0 })
+}
+
+// runSnapshotting runs src, pausing every `every` instructions to encode the VM (in format 1
+// when format1 says so for the pause's number, else format 2) and restore it into a new VM.
+func runSnapshotting(t *testing.T, src string, every int64, format1 func(snap int) bool) (string, bool, int) {
 	t.Helper()
 	p, err := Compile(src)
 	require.NoError(t, err)
@@ -28,7 +48,12 @@ func runWithSnapshots(t *testing.T, src string, every int64) (string, bool, int)
 			t.Fatal("program waits on host promises")
 		}
 		require.Equal(t, StatusPaused, st)
-		data, err := vm.Snapshot()
+		var data []byte
+		if format1(snaps) {
+			data, err = vm.SnapshotFormat1()
+		} else {
+			data, err = vm.Snapshot()
+		}
 		require.NoError(t, err)
 		vm, err = Restore(data, Config{})
 		require.NoError(t, err, "restore after %d snapshots", snaps)
