@@ -175,6 +175,9 @@ func TestOutsideLanguage(t *testing.T) {
 		{name: "engine error counts", res: engineResult{Err: os.ErrDeadlineExceeded}},
 		{name: "test passing eval around", body: "x = (0, eval)('1');", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "Expected a SyntaxError"}}, want: "refers to eval"},
 		{name: "eval only in a comment counts", body: "/* eval */ // eval\nx = 1;", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "boom"}}},
+		{name: "test calling the Function constructor", body: "try { new Function('a', 'a b') } catch (e) { assert(e instanceof SyntaxError) }", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "Expected true"}}, want: "calls the Function constructor"},
+		{name: "Function.prototype is not a call", body: "Function.prototype.call(1); x.Function(2);", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "boom"}}},
+		{name: "an intrinsic the harness evaluates", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "this implementation could not obtain %AsyncFunction%"}}, want: "the Function constructor"},
 		{name: "evaluate is not eval", body: "evaluate(1); medieval;", res: engineResult{Thrown: &jsError{Name: "Test262Error", Message: "boom"}}},
 	}
 	for _, tt := range tests {
