@@ -25,7 +25,7 @@ import (
 // Files are never rewritten afterwards: they are what that release wrote.
 
 // thisRelease names the directory -update-release writes.
-const thisRelease = "2026-12-01.4"
+const thisRelease = "2026-12-02"
 
 var updateRelease = flag.Bool("update-release", false, "write this release's suspended runs to testdata/releases/"+thisRelease)
 
@@ -151,6 +151,22 @@ let thrown = ""
 try { (null as any).x } catch (e) { thrown = (e as Error).stack!.split("\n")[1] }
 return {stack: err.stack, src, b: q.get("b"), what: r.what, thrown}`,
 		result: `{"b":"2","src":"function twice(x: number): number { return x * 2 }","stack":"RangeError: kept\n    at make (<anonymous>:3:33)\n    at <anonymous>:4:13","thrown":"    at <anonymous>:9:21","what":"ts"}`},
+	{name: "binary_proxy_bigint", src: `
+const buf = new ArrayBuffer(8, {maxByteLength: 16})
+const u8 = new Uint8Array(buf)
+const dv = new DataView(buf)
+const tracked = new Uint16Array(buf)
+u8.set([1, 2, 3, 4])
+const big = 2n ** 70n + 5n
+const b64 = new BigInt64Array([-1n, big])
+const target = {hits: 0}
+const p = new Proxy(target, {get(t, k) { t.hits++; return k === "hits" ? t.hits : k.length }})
+const g = Function("return this")
+const r = await tools.approvals.request({what: "bin"})
+buf.resize(12)
+dv.setUint16(8, 0x0506, true)
+return {what: r.what, bytes: Array.from(u8), tracked: tracked.length, big: String(big * 2n), b64: String(b64), pLen: p.abc, hits: p.hits, global: g() === globalThis}`,
+		result: `{"b64":"-1,5","big":"2361183241434822606858","bytes":[1,2,3,4,0,0,0,0,6,5,0,0],"global":true,"hits":2,"pLen":3,"tracked":6,"what":"bin"}`},
 }
 
 // approvalOutcome answers approvals.request({what}): approved, unless what starts with "deny".
