@@ -113,3 +113,25 @@ func TestFunctionCallApplyInPlace(t *testing.T) {
 		})
 	}
 }
+
+func TestFunctionApplyArrayLists(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{name: "a holey array reads the prototype", src: "Array.prototype[1] = 'p'; function f(a, b, c) { return [a, b, c].join() } const r = f.apply(null, [1, , 3]); delete Array.prototype[1]; r", want: "1,p,3"},
+		{name: "an array with a longer length", src: "function f() { return arguments.length } const a = [1]; a.length = 3; f.apply(null, a)", want: "3"},
+		{name: "an empty array", src: "function f() { return arguments.length } f.apply(null, [])", want: "0"},
+		{name: "the callee cannot change the list", src: "const a = [1, 2]; function f(x, y) { a[0] = 9; return x + y } f.apply(null, a) + ',' + a[0]", want: "3,9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, thrown := runProgram(t, tt.src)
+			require.False(t, thrown, got)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}

@@ -1,5 +1,7 @@
 package interp
 
+import "slices"
+
 // Closures: function objects made from compiled code.
 
 // closureSlots are the internal slots of a function object created from
@@ -200,7 +202,9 @@ func (vm *VM) callValue(fo *Object, this Value, fnIdx, argc int, newTarget *Obje
 					list = ex.stack[fnIdx+3]
 				}
 				var args []Value
-				if !list.IsNullish() {
+				if lo := list.asObject(); lo != nil && lo.class == ClassArray && int64(lo.length) == int64(len(lo.elems)) && !slices.ContainsFunc(lo.elems, Value.isHole) {
+					args = lo.elems // a dense array: its elements are the list, copied below before any code runs
+				} else if !list.IsNullish() {
 					args = vm.createListFromArrayLike(list)
 				}
 				ex.sp = fnIdx + 2
