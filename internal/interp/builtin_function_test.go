@@ -81,3 +81,57 @@ func TestFunctionToStringIsTheSourceText(t *testing.T) {
 		{"isNative check", `const reNative = /\{\s*\[native code\]\s*\}/; [reNative.test(String(Math.max)), reNative.test(String(function(){}))].join()`, "true,false"},
 	})
 }
+
+func TestFunctionCallApplyInPlace(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{name: "call without arguments", src: "function f() { 'use strict'; return [this, arguments.length].join() } f.call()", want: ",0"},
+		{name: "call passes this and arguments", src: "function f(a, b) { return this.x + a + b } f.call({x: 1}, 2, 3)", want: "6"},
+		{name: "call of a native", src: "Array.prototype.join.call([1, 2], '-')", want: "1-2"},
+		{name: "call of a bound function", src: "function f(a, b) { return this.x + a + b } f.bind({x: 1}, 2).call({x: 10}, 3)", want: "6"},
+		{name: "call of call", src: "function f(a) { return this.x + a } f.call.call(f, {x: 1}, 2)", want: "3"},
+		{name: "call on a non-callable throws", src: "let r; try { Function.prototype.call.call({}) } catch (e) { r = e.constructor.name } r", want: "TypeError"},
+		{name: "call of a class constructor throws", src: "class C {} let r; try { C.call({}) } catch (e) { r = e.constructor.name } r", want: "TypeError"},
+		{name: "apply with arguments object", src: "function g(a, b, c) { return a + b + c } function f() { return g.apply(null, arguments) } f(1, 2, 3)", want: "6"},
+		{name: "apply with null list", src: "function f() { return arguments.length } f.apply(null, null)", want: "0"},
+		{name: "apply with an array-like", src: "function f(a, b) { return a + b } f.apply(null, {length: 2, 0: 'x', 1: 'y'})", want: "xy"},
+		{name: "apply with a non-object list throws", src: "function f() {} let r; try { f.apply(null, 1) } catch (e) { r = e.constructor.name } r", want: "TypeError"},
+		{name: "apply of a long list", src: "Math.max.apply(null, Array.from({length: 5000}, (_, i) => i))", want: "4999"},
+		{name: "call of a generator function", src: "function* g(a) { yield this.x + a } g.call({x: 1}, 2).next().value", want: "3"},
+		{name: "apply inside a loop keeps the stack", src: "function f(a, b) { return a * b } let s = 0; for (let i = 0; i < 100; i++) s += f.apply(null, [i, 2]) + f.call(null, i, 1); s", want: "14850"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, thrown := runProgram(t, tt.src)
+			require.False(t, thrown, got)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestFunctionApplyArrayLists(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{name: "a holey array reads the prototype", src: "Array.prototype[1] = 'p'; function f(a, b, c) { return [a, b, c].join() } const r = f.apply(null, [1, , 3]); delete Array.prototype[1]; r", want: "1,p,3"},
+		{name: "an array with a longer length", src: "function f() { return arguments.length } const a = [1]; a.length = 3; f.apply(null, a)", want: "3"},
+		{name: "an empty array", src: "function f() { return arguments.length } f.apply(null, [])", want: "0"},
+		{name: "the callee cannot change the list", src: "const a = [1, 2]; function f(x, y) { a[0] = 9; return x + y } f.apply(null, a) + ',' + a[0]", want: "3,9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, thrown := runProgram(t, tt.src)
+			require.False(t, thrown, got)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}

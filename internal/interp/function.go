@@ -1,5 +1,7 @@
 package interp
 
+import "slices"
+
 // Closures: function objects made from compiled code.
 
 // closureSlots are the internal slots of a function object created from
@@ -169,9 +171,51 @@ func (vm *VM) callValue(fo *Object, this Value, fnIdx, argc int, newTarget *Obje
 		stack[fnIdx+1] = this
 		return vm.callValue(s.target, this, fnIdx, argc+n, newTarget)
 	}
-	if nf, ok := fo.slots.(*nativeFunction); ok && newTarget == nil && len(nf.name) > 0 && nf.name[0] == '%' {
-		if co, mode, ok := generatorFastPath(nf, this); ok {
-			return vm.genResumeFromJS(co, mode, fnIdx, argc)
+	if nf, ok := fo.slots.(*nativeFunction); ok && newTarget == nil {
+		switch {
+		case len(nf.name) > 0 && nf.name[0] == '%':
+			if co, mode, ok := generatorFastPath(nf, this); ok {
+				return vm.genResumeFromJS(co, mode, fnIdx, argc)
+			}
+		case nf.name == "Function.prototype.call":
+			// f.call(thisArg, ...args): drop the call layer and call f in place,
+			// so closures run in this dispatch loop instead of a nested one.
+			if target := this.asObject(); target != nil && target.flags&objCallable != 0 {
+				stack := ex.stack
+				stack[fnIdx] = this
+				if argc == 0 {
+					stack[fnIdx+1] = undefinedValue
+				} else {
+					copy(stack[fnIdx+1:], stack[fnIdx+2:fnIdx+2+argc])
+					argc--
+					ex.sp--
+				}
+				return vm.callValue(target, stack[fnIdx+1], fnIdx, argc, nil)
+			}
+		case nf.name == "Function.prototype.apply":
+			if target := this.asObject(); target != nil && target.flags&objCallable != 0 {
+				thisArg, list := undefinedValue, undefinedValue
+				if argc > 0 {
+					thisArg = ex.stack[fnIdx+2]
+				}
+				if argc > 1 {
+					list = ex.stack[fnIdx+3]
+				}
+				var args []Value
+				if lo := list.asObject(); lo != nil && lo.class == ClassArray && int64(lo.length) == int64(len(lo.elems)) && !slices.ContainsFunc(lo.elems, Value.isHole) {
+					args = lo.elems // a dense array: its elements are the list, copied below before any code runs
+				} else if !list.IsNullish() {
+					args = vm.createListFromArrayLike(list)
+				}
+				ex.sp = fnIdx + 2
+				vm.ensureStack(len(args))
+				stack := ex.stack
+				stack[fnIdx] = this
+				stack[fnIdx+1] = thisArg
+				copy(stack[fnIdx+2:], args)
+				ex.sp += len(args)
+				return vm.callValue(target, thisArg, fnIdx, len(args), nil)
+			}
 		}
 	}
 	args := make([]Value, argc)

@@ -805,24 +805,51 @@ type forInState struct {
 	obj  *Object
 	keys []PropertyKey
 	i    int
-	seen map[PropertyKey]bool
 }
 
+// forInPrepare lists the enumerable string keys of v and its prototypes, each once, a key
+// shadowed by an earlier object's own key (enumerable or not) left out. The own keys of the
+// objects already walked are put in a set only when a later object has a key that may be
+// listed: the common chain of an object and prototypes without enumerable properties needs
+// none. A proxy's descriptor traps are observable, so keys of a proxy (or a host object) are
+// checked against the set before its descriptor is asked for.
 func (vm *VM) forInPrepare(v Value) Value {
-	st := &forInState{seen: map[PropertyKey]bool{}}
+	st := &forInState{}
 	if v.kind > KindNull {
 		o := vm.toObject(v)
 		st.obj = o
+		var seen map[PropertyKey]bool
+		var walked [][]PropertyKey // own keys of the objects walked, not yet in seen
+		isSeen := func(k PropertyKey) bool {
+			if len(walked) > 0 {
+				if seen == nil {
+					seen = map[PropertyKey]bool{}
+				}
+				for _, ks := range walked {
+					for _, k := range ks {
+						seen[k] = true
+					}
+				}
+				walked = walked[:0]
+			}
+			return seen[k]
+		}
 		for p := o; p != nil; p = vm.getPrototypeOf(p) {
-			for _, k := range vm.ownKeysOf(p) {
-				if k.sym != nil || st.seen[k] {
+			keys := vm.ownKeysOf(p)
+			// asking a proxy (or a host object) for a descriptor may be observed
+			observable := p.class == ClassProxy || p.class == ClassOther
+			for _, k := range keys {
+				if k.sym != nil {
 					continue
 				}
-				st.seen[k] = true
-				if d, ok := vm.getOwnProperty(p, k); ok && d.Enumerable {
+				if observable && isSeen(k) {
+					continue
+				}
+				if d, ok := vm.getOwnProperty(p, k); ok && d.Enumerable && (observable || !isSeen(k)) {
 					st.keys = append(st.keys, k)
 				}
 			}
+			walked = append(walked, keys)
 		}
 	}
 	return objectValue(&Object{class: ClassOther, slots: st})

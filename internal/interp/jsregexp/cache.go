@@ -8,8 +8,10 @@ import (
 
 // CacheSize is how many compiled expressions Compile keeps, by source and flags, least
 // recently used first out. Compiling takes tens to hundreds of microseconds, and a regular
-// expression literal in a loop is compiled on every evaluation.
-const CacheSize = 128
+// expression literal in a loop is compiled on every evaluation. A library such as a markdown
+// converter evaluates a few hundred distinct expressions per call (its literals and the ones
+// it builds with new RegExp), so a smaller cache would evict each before its next use.
+const CacheSize = 512
 
 // cacheKey identifies a compilation: the source's UTF-16 code units and the flags.
 type cacheKey struct {
