@@ -2,17 +2,11 @@ package interp
 
 import (
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 func TestFunctionRestrictedProperties(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		src  string
-		want string
-	}{
+	runProgramCases(t, []jsCase{
 		{name: "reading caller of a class throws", src: "class B {}; let r = 'none'; try { B.caller } catch (e) { r = e.constructor.name }; r", want: "TypeError"},
 		{name: "writing arguments of a function throws", src: "function f() {}; let r = 'none'; try { f.arguments = 1 } catch (e) { r = e.constructor.name }; r", want: "TypeError"},
 		{name: "no own caller or arguments", src: "function f() {}; [f.hasOwnProperty('caller'), f.hasOwnProperty('arguments'), (() => 1).hasOwnProperty('caller')].join()", want: "false,false,false"},
@@ -20,24 +14,12 @@ func TestFunctionRestrictedProperties(t *testing.T) {
 		{name: "arguments.callee throws", src: "function f() { try { arguments.callee; return 'none' } catch (e) { return e.constructor.name } } f()", want: "TypeError"},
 		{name: "arguments.callee is a non-configurable accessor", src: "const d = (function () { return Object.getOwnPropertyDescriptor(arguments, 'callee') })(); const g = Object.getOwnPropertyDescriptor(Function.prototype, 'caller').get; [d.get === g, d.set === g, d.configurable, d.enumerable, Object.keys((function () { return arguments })(1, 2)).join('')].join()", want: "true,true,false,false,01"},
 		{name: "the thrower is frozen and anonymous", src: "const g = Object.getOwnPropertyDescriptor(Function.prototype, 'caller').get; [Object.isFrozen(g), g.name === '', g.length].join()", want: "true,true,0"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, thrown := runProgram(t, tt.src)
-			require.False(t, thrown, got)
-			require.Equal(t, tt.want, got)
-		})
-	}
+	})
 }
 
 func TestFunctionConstructorThrowsEvalErrorWhenCalled(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		src  string
-		want string
-	}{
+	runProgramCases(t, []jsCase{
 		{name: "a call throws a catchable EvalError", src: "let r; try { Function('return 1')() } catch (e) { r = [e.name, e instanceof EvalError].join() } r", want: "EvalError,true"},
 		{name: "return this finds the global object", src: "[Function('return this')() === globalThis, new Function('', ' return this; ')() === globalThis, Function('return this').name].join()", want: "true,true,anonymous"},
 		{name: "return this called on a value", src: "const f = Function('return this'); [typeof f.call(5), f.call(5) instanceof Number, f.call(undefined) === globalThis].join()", want: "object,true,true"},
@@ -47,15 +29,7 @@ func TestFunctionConstructorThrowsEvalErrorWhenCalled(t *testing.T) {
 		{name: "an unreachable fallback runs nothing", src: "const g = typeof globalThis == 'object' ? globalThis : Function('return this')(); typeof g", want: "object"},
 		{name: "a parameter named Function is an ordinary binding", src: "function g(Function) { return (() => Function(1))() } g(x => x + 1)", want: "2"},
 		{name: "the global is still the constructor of functions", src: "[(function () {}) instanceof Function, typeof Function].join()", want: "true,function"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, thrown := runProgram(t, tt.src)
-			require.False(t, thrown, got)
-			require.Equal(t, tt.want, got)
-		})
-	}
+	})
 }
 
 // Function.prototype.toString returns the source text of functions, methods, arrow functions
@@ -84,11 +58,7 @@ func TestFunctionToStringIsTheSourceText(t *testing.T) {
 
 func TestFunctionCallApplyInPlace(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		src  string
-		want string
-	}{
+	runProgramCases(t, []jsCase{
 		{name: "call without arguments", src: "function f() { 'use strict'; return [this, arguments.length].join() } f.call()", want: ",0"},
 		{name: "call passes this and arguments", src: "function f(a, b) { return this.x + a + b } f.call({x: 1}, 2, 3)", want: "6"},
 		{name: "call of a native", src: "Array.prototype.join.call([1, 2], '-')", want: "1-2"},
@@ -103,35 +73,15 @@ func TestFunctionCallApplyInPlace(t *testing.T) {
 		{name: "apply of a long list", src: "Math.max.apply(null, Array.from({length: 5000}, (_, i) => i))", want: "4999"},
 		{name: "call of a generator function", src: "function* g(a) { yield this.x + a } g.call({x: 1}, 2).next().value", want: "3"},
 		{name: "apply inside a loop keeps the stack", src: "function f(a, b) { return a * b } let s = 0; for (let i = 0; i < 100; i++) s += f.apply(null, [i, 2]) + f.call(null, i, 1); s", want: "14850"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, thrown := runProgram(t, tt.src)
-			require.False(t, thrown, got)
-			require.Equal(t, tt.want, got)
-		})
-	}
+	})
 }
 
 func TestFunctionApplyArrayLists(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		src  string
-		want string
-	}{
+	runProgramCases(t, []jsCase{
 		{name: "a holey array reads the prototype", src: "Array.prototype[1] = 'p'; function f(a, b, c) { return [a, b, c].join() } const r = f.apply(null, [1, , 3]); delete Array.prototype[1]; r", want: "1,p,3"},
 		{name: "an array with a longer length", src: "function f() { return arguments.length } const a = [1]; a.length = 3; f.apply(null, a)", want: "3"},
 		{name: "an empty array", src: "function f() { return arguments.length } f.apply(null, [])", want: "0"},
 		{name: "the callee cannot change the list", src: "const a = [1, 2]; function f(x, y) { a[0] = 9; return x + y } f.apply(null, a) + ',' + a[0]", want: "3,9"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, thrown := runProgram(t, tt.src)
-			require.False(t, thrown, got)
-			require.Equal(t, tt.want, got)
-		})
-	}
+	})
 }

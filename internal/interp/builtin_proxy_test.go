@@ -12,11 +12,7 @@ import (
 // the built-ins that must go through a proxy, against node's results for the same programs.
 func TestProxy(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		src  string
-		want string
-	}{
+	runProgramCases(t, []jsCase{
 		{"get trap", `const p = new Proxy({a: 1}, {get: (t, k, r) => k === 'b' ? r === p : t[k]}); [p.a, p.b, p['a'], p[0]].join()`, "1,true,1,"},
 		{"forwarding", `const t = {a: 1}; const p = new Proxy(t, {}); p.b = 2; delete p.a; [t.b, 'a' in t, 'b' in p, Object.keys(p)].join()`, "2,false,true,b"},
 		{"set trap receiver", `const log = []; const p = new Proxy({}, {set(t, k, v, r) { log.push(k, v, r === p); t[k] = v * 2; return true }}); p.x = 3; [log, p.x].join()`, "x,3,true,6"},
@@ -42,15 +38,7 @@ func TestProxy(t *testing.T) {
 		{"construct with a proxy revoked on the way", `const h = Proxy.revocable(function () {}, {get() { h.revoke() }}); let n; try { new h.proxy() } catch (e) { n = e.name } n`, "TypeError"},
 		{"Object.prototype is an immutable prototype", `const r = []; try { Object.setPrototypeOf(Object.prototype, {}) } catch (e) { r.push(e.message) } r.push(Reflect.setPrototypeOf(Object.prototype, null), Reflect.setPrototypeOf(Object.prototype, {})); r.join()`, "Immutable prototype object 'Object.prototype' cannot have their prototype set,true,false"},
 		{"private fields on proxies", `class Base { constructor(o) { return o } } class S extends Base { #x = 1; static has(o) { return #x in o } } const p = new Proxy({}, {}); new S(p); S.has(p)`, "true"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, thrown := runProgram(t, tt.src)
-			require.False(t, thrown, got)
-			require.Equal(t, tt.want, got)
-		})
-	}
+	})
 }
 
 // TestProxyErrors checks the TypeErrors of revoked proxies and of every invariant check

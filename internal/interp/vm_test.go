@@ -8,6 +8,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// runProgramCases runs each case with runProgram as a parallel subtest: the program must end
+// without an exception, with the wanted completion value.
+func runProgramCases(t *testing.T, cases []jsCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, thrown := runProgram(t, tt.src)
+			require.False(t, thrown, got)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
 // runProgram compiles and runs src, returning the completion as a string and whether it threw.
 //
 // With CODEMODE_ROUNDTRIP=1 the run is snapshotted and restored into a new VM
