@@ -157,6 +157,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	measured, err := loadgen.Run(ctx, loadgen.Config{
 		URL: *url, Token: *token, Scenarios: strings.Split(*names, ","),
 		Concurrency: *concurrency, Duration: *duration, Warmup: *warmup, Counter: counter,
+		DatabaseURL: *dbURL,
 	})
 	if err != nil {
 		return err
@@ -171,14 +172,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(results)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "scenario\truns/s\t÷ ceiling\truns\terrors\tp50\tp90\tp99\tmax\tlatency of")
+	fmt.Fprintln(tw, "scenario\truns/s\t÷ ceiling\truns\terrors\tp50\tp90\tp99\tmax\tcpu/run client+pg\tlatency of")
 	for _, r := range results {
 		ratio := "-"
 		if r.CeilingRatio > 0 {
 			ratio = fmt.Sprintf("%.2f", r.CeilingRatio)
 		}
-		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Scenario, r.RunsPerSec, ratio, r.Runs, r.Errors,
-			ms(r.Latency.P50), ms(r.Latency.P90), ms(r.Latency.P99), ms(r.Latency.Max), r.Measures)
+		cpu := "-"
+		if r.CPU != nil {
+			cpu = fmt.Sprintf("%.2f+%.2fms", float64(r.CPU.Client)/1e6, float64(r.CPU.Postgres)/1e6)
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Scenario, r.RunsPerSec, ratio, r.Runs, r.Errors,
+			ms(r.Latency.P50), ms(r.Latency.P90), ms(r.Latency.P99), ms(r.Latency.Max), cpu, r.Measures)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -95,7 +95,10 @@ CREATE TABLE `+ceilingSchema+`.river_job (LIKE public.river_job INCLUDING ALL);`
 		"--client", strconv.Itoa(concurrency), "--jobs", strconv.Itoa(min(concurrency, 4)),
 		"--time", strconv.Itoa(secs), "--log", "--log-prefix", filepath.Join(dir, "tx"), dbURL)
 	cmd.Dir = dir
+	meter := newCPUMeter(ctx, conn)
+	cpuBefore := meter.sample()
 	out, err := cmd.CombinedOutput()
+	cpuAfter := meter.sample()
 	if err != nil {
 		return res, fmt.Errorf("loadgen: pgbench: %w\n%s", err, out)
 	}
@@ -108,6 +111,7 @@ CREATE TABLE `+ceilingSchema+`.river_job (LIKE public.river_job INCLUDING ALL);`
 	res.Elapsed = time.Duration(secs) * time.Second
 	res.RunsPerSec = float64(res.Runs) / float64(secs)
 	res.Latency = summarize(latencies)
+	res.CPU = perRun(cpuBefore, cpuAfter, res.Runs, true)
 	return res, nil
 }
 

@@ -36,6 +36,9 @@ type Config struct {
 	ToolsetHost string
 	// Counter, when set, counts what each scenario cost the database per run (Result.Counts).
 	Counter *Counter
+	// DatabaseURL, when set and the database runs on this machine, has each scenario measure
+	// the processor time a run costs this process and PostgreSQL (Result.CPU).
+	DatabaseURL string
 }
 
 func (c Config) withDefaults() Config {
@@ -76,6 +79,8 @@ type Result struct {
 	CeilingRatio float64 `json:"ceilingRatio,omitempty"`
 	// Counts is what a run cost the database, when Config.Counter was set.
 	Counts *Counts `json:"counts,omitempty"`
+	// CPU is the processor time a run cost, when it could be measured (Config.DatabaseURL).
+	CPU *CPUPerRun `json:"cpuPerRun,omitempty"`
 }
 
 // RatiosTo sets each result's CeilingRatio to its runs/s divided by ceiling's.
@@ -124,9 +129,18 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 		}
 		defer counting.Close(context.WithoutCancel(ctx))
 	}
+	var meter *cpuMeter
+	if cfg.DatabaseURL != "" {
+		conn, err := pgx.Connect(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("loadgen: %w", err)
+		}
+		meter = newCPUMeter(ctx, conn)
+		conn.Close(context.WithoutCancel(ctx))
+	}
 	var results []Result
 	for _, s := range picked {
-		res, err := drive(ctx, client, s, cfg, counting)
+		res, err := drive(ctx, client, s, cfg, counting, meter)
 		if err != nil {
 			return results, err
 		}
@@ -187,8 +201,9 @@ func registerToolset(ctx context.Context, c *client.ClientWithResponses, url str
 // counts when it ends inside the window, so the rate is completions per second. With
 // cfg.Counter the database's counters are read before the warm-up and after the last run, and
 // divided by every run driven.
-func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg Config, counting *pgx.Conn) (Result, error) {
+func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg Config, counting *pgx.Conn, meter *cpuMeter) (Result, error) {
 	res := Result{Scenario: s.name, Measures: s.measures, Concurrency: cfg.Concurrency}
+	cpuBefore := meter.sample()
 	var before sample
 	if counting != nil {
 		var err error
@@ -241,6 +256,7 @@ func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg C
 	res.Elapsed = cfg.Duration
 	res.RunsPerSec = float64(res.Runs) / cfg.Duration.Seconds()
 	res.Latency = summarize(latencies)
+	res.CPU = perRun(cpuBefore, meter.sample(), driven, false)
 	if counting != nil {
 		settle := cfg.Counter.Settle
 		if settle == 0 {

@@ -54,7 +54,8 @@ func TestRunAgainstDevService(t *testing.T) {
 	t.Cleanup(svc.Stop)
 
 	counter := &Counter{DatabaseURL: svc.DatabaseURL, RoundTrips: durable.RoundTrips, Settle: -1, Top: 5}
-	results, err := Run(ctx, Config{URL: svc.URL, Concurrency: 2, Duration: time.Second, Warmup: -1, Counter: counter})
+	results, err := Run(ctx, Config{URL: svc.URL, Concurrency: 2, Duration: time.Second, Warmup: -1, Counter: counter,
+		DatabaseURL: svc.DatabaseURL})
 	require.NoError(t, err)
 	require.Len(t, results, len(scenarios))
 	for i, r := range results {
@@ -73,6 +74,11 @@ func TestRunAgainstDevService(t *testing.T) {
 		require.GreaterOrEqual(t, c.Statements, c.Tracked, "pg_stat_statements misses pipelined transaction control")
 		require.Positive(t, c.Tracked, r.Scenario)
 		require.Len(t, c.Top, 5)
+		// The service runs in this process; each run costs it and PostgreSQL some CPU.
+		require.NotNil(t, r.CPU, r.Scenario)
+		require.Positive(t, r.CPU.Client, r.Scenario)
+		require.Positive(t, r.CPU.Postgres, r.Scenario)
+		require.Less(t, r.CPU.Total(), time.Second, r.Scenario)
 	}
 
 	_, err = Run(ctx, Config{URL: svc.URL, Scenarios: []string{"nope"}})
@@ -124,6 +130,9 @@ func TestCeilingOnTheServiceDatabase(t *testing.T) {
 	require.Positive(t, res.Runs)
 	require.InDelta(t, float64(res.Runs), res.RunsPerSec, 0.001)
 	require.Positive(t, res.Latency.P50)
+	require.NotNil(t, res.CPU, "pgbench and the cluster run on this machine")
+	require.Positive(t, res.CPU.Postgres)
+	require.Less(t, res.CPU.Total(), time.Second)
 
 	conn, err := pgx.Connect(ctx, svc.DatabaseURL)
 	require.NoError(t, err)
@@ -135,4 +144,32 @@ func TestCeilingOnTheServiceDatabase(t *testing.T) {
 	results := []Result{{RunsPerSec: res.RunsPerSec / 2}}
 	RatiosTo(res, results)
 	require.InDelta(t, 0.5, results[0].CeilingRatio, 1e-9)
+}
+
+// TestReadStat reads this process's own /proc entry: its parent is the test's parent, and the
+// times grow with work done.
+func TestReadStat(t *testing.T) {
+	t.Parallel()
+	before, err := readStat(os.Getpid())
+	require.NoError(t, err)
+	require.Equal(t, os.Getppid(), before.ppid)
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
+		after, err := readStat(os.Getpid())
+		require.NoError(t, err)
+		if after.utime+after.stime > before.utime+before.stime {
+			return
+		}
+	}
+	t.Fatal("no CPU time counted after a second of spinning")
+}
+
+// TestPerRun divides the time between two samples by the runs; a failed sample gives none.
+func TestPerRun(t *testing.T) {
+	t.Parallel()
+	before := cpuSample{self: time.Second, children: 0, postgres: 2 * time.Second, ok: true}
+	after := cpuSample{self: 3 * time.Second, children: time.Second, postgres: 6 * time.Second, ok: true}
+	require.Equal(t, &CPUPerRun{Client: 200 * time.Millisecond, Postgres: 400 * time.Millisecond}, perRun(before, after, 10, false))
+	require.Equal(t, &CPUPerRun{Client: 100 * time.Millisecond, Postgres: 400 * time.Millisecond}, perRun(before, after, 10, true))
+	require.Nil(t, perRun(cpuSample{}, after, 10, false))
+	require.Nil(t, perRun(before, after, 0, false))
 }
