@@ -594,7 +594,37 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	if err != nil {
 		return err
 	}
-	return l.fenced(ctx, func(tx pgx.Tx, _ int) error {
+	// One statement checks the lease, ends the run and appends its events (the lease's
+	// deferred ones, then "finished"): the run's row is written once, where a lock, an event
+	// and the end would write three versions of it.
+	deferred := l.takeDeferred()
+	types := make([]string, 0, len(deferred)+1)
+	datas := make([]string, 0, len(deferred)+1)
+	for _, e := range deferred {
+		raw, err := eventData(e.typ, e.data)
+		if err != nil {
+			l.restoreDeferred(deferred)
+			return err
+		}
+		types, datas = append(types, e.typ), append(datas, string(raw))
+	}
+	types, datas = append(types, EventFinished), append(datas, string(finishedData))
+	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
+	checked, ended := false, false
+	err = l.store.inPipe(ctx, func(tx *pipeTx) error {
+		tx.queueRow(func(r pgx.Row) error {
+			var one int
+			err := r.Scan(&one)
+			if isNoRows(err) {
+				checked = true
+				return lost
+			}
+			if err != nil {
+				return fmt.Errorf("finish run: %w", err)
+			}
+			checked, ended = true, true
+			return nil
+		}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas)
 		if err := l.markApplied(ctx, tx); err != nil {
 			return err
 		}
@@ -605,9 +635,6 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 				return err
 			}
 		}
-		if _, err := tx.Exec(ctx, q("RunFinish"), l.runID, status, result, finishedData); err != nil {
-			return fmt.Errorf("finish run: %w", err)
-		}
 		// A run at snapshot 0 has none: snapshots are written with the sequence that names
 		// them (writeSnapshot).
 		if l.seq > 0 {
@@ -615,10 +642,23 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 				return fmt.Errorf("delete snapshots: %w", err)
 			}
 		}
-		return l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{
+		if err := l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{
 			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),
-		})
+		}); err != nil {
+			return err
+		}
+		if !checked {
+			return tx.flush(ctx)
+		}
+		return nil
 	})
+	if checked && !ended {
+		err = lost
+	}
+	if err != nil {
+		l.restoreDeferred(deferred)
+	}
+	return err
 }
 
 // finishedDetails is what a finished event says beyond its status: for a failed run, the

@@ -11,6 +11,11 @@ import (
 // "-- name: NounVerb" line. They are loaded once into a map; q panics on an unknown name, which
 // every test that runs the calling code catches.
 //
+// A statement that finds one run by id and checks its status writes the check as
+// `(status = 'running') IS TRUE`, which no index on status can serve: the planner then always
+// takes the primary key, also on a young table without statistics, where an index on status
+// looks as cheap and would be scanned through every running run (TestRunLookupsUseThePrimaryKey).
+//
 //go:embed queries/*.sql
 var queryFS embed.FS
 

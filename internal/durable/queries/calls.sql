@@ -49,14 +49,14 @@ SELECT EXISTS (SELECT 1 FROM calls WHERE run_id = $1 AND outcome IS NOT NULL AND
 -- CallInsert, only while the run is running under fence $8 (see Lease.oneShot).
 INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable)
 SELECT $1, $2, $3, $4, $5, $6, $7
-WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $8 AND status = 'running');
+WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $8 AND (status = 'running') IS TRUE);
 
 -- name: CallSettleFenced
 -- CallSettle, only while the run is running under fence $6 (see Lease.oneShot).
 UPDATE calls
 SET status = $3, outcome = $4, settled_at = now(), applied = $5
 WHERE run_id = $1 AND call_id = $2 AND status IN ('running', 'pending')
-  AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $6 AND status = 'running');
+  AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $6 AND (status = 'running') IS TRUE);
 
 -- name: CallGetDetails
 SELECT toolset, path, args FROM calls WHERE run_id = $1 AND call_id = $2;

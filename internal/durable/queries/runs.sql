@@ -42,7 +42,7 @@ SELECT status, snapshot_seq, fence FROM runs WHERE id = $1 FOR UPDATE;
 -- name: RunLockFenced
 -- Locks the row of a run still leased under fence $2 and extends the lease by $3.
 UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
-WHERE id = $1 AND fence = $2 AND status = 'running'
+WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
 RETURNING snapshot_seq;
 
 -- name: RunLeaseExecute
@@ -51,8 +51,8 @@ RETURNING snapshot_seq;
 UPDATE runs r
 SET status = 'running', fence = r.fence + 1, lease_owner = $2, lease_worker = $4, redriven_from = NULL,
     lease_expires_at = now() + $3::interval, updated_at = now()
-FROM (SELECT id, redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
-WHERE r.id = old.id
+FROM (SELECT redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
+WHERE r.id = $1
   AND (r.status = 'queued'
        OR (r.status = 'running' AND (r.lease_owner = $2 OR r.lease_expires_at < now())))
 RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
@@ -62,8 +62,8 @@ RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
 UPDATE runs r
 SET status = 'running', fence = r.fence + 1, lease_owner = $2, lease_worker = $4, redriven_from = NULL,
     lease_expires_at = now() + $3::interval, updated_at = now()
-FROM (SELECT id, redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
-WHERE r.id = old.id
+FROM (SELECT redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
+WHERE r.id = $1
   AND ((r.status IN ('suspended', 'queued') AND r.snapshot_seq = $5)
        OR (r.status = 'running' AND (r.lease_owner = $2 OR r.lease_expires_at < now())))
 RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
@@ -74,7 +74,7 @@ SELECT lease_owner FROM runs WHERE id = $1;
 -- name: RunHeartbeat
 -- Extends the lease of a run still leased under fence $2; no row when the lease was lost.
 UPDATE runs SET lease_expires_at = now() + $3::interval
-WHERE id = $1 AND fence = $2 AND status = 'running'
+WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
 RETURNING id;
 
 -- name: RunListExpired
@@ -93,7 +93,7 @@ UPDATE runs
 SET status = 'queued', fence = fence + 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = now(),
     crashes = crashes + CASE WHEN $3::boolean THEN 1 ELSE 0 END,
     redriven_from = CASE WHEN $3::boolean THEN coalesce(lease_worker, '') ELSE redriven_from END
-WHERE id = $1 AND status = 'running' AND ($2::bigint IS NULL OR fence = $2)
+WHERE id = $1 AND (status = 'running') IS TRUE AND ($2::bigint IS NULL OR fence = $2)
 RETURNING fence, snapshot_seq;
 
 
@@ -101,18 +101,22 @@ RETURNING fence, snapshot_seq;
 -- A new snapshot is progress past every earlier crash: the count of lost workers restarts.
 UPDATE runs SET snapshot_seq = $2, crashes = 0, updated_at = now() WHERE id = $1;
 
--- name: RunFinish
--- Ends a run with status $2 and result $3, and appends its "finished" event with data $4 (a
--- JSON object holding the status and the details; json, not jsonb, which refuses U+0000).
+-- name: RunFinishFenced
+-- Ends run $1, still leased under fence $2, with status $3 and result $4, and appends its
+-- events: types $5 with data $6 (JSON texts, stored as json, not jsonb, which refuses U+0000),
+-- in order. Returns a row only when the lease was still held.
 WITH run AS (
     UPDATE runs
-    SET status = $2, result = $3, finished_at = now(), updated_at = now(),
-        lease_owner = NULL, lease_expires_at = NULL, event_seq = event_seq + 1
-    WHERE id = $1
+    SET status = $3, result = $4, finished_at = now(), updated_at = now(),
+        lease_owner = NULL, lease_expires_at = NULL, event_seq = event_seq + cardinality($5::text[])
+    WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
     RETURNING event_seq
+), events AS (
+    INSERT INTO run_events (run_id, seq, type, data)
+    SELECT $1, run.event_seq - cardinality($5::text[]) + e.n, e.type, e.data::json
+    FROM run, unnest($5::text[], $6::text[]) WITH ORDINALITY AS e(type, data, n)
 )
-INSERT INTO run_events (run_id, seq, type, data)
-SELECT $1, event_seq, 'finished', $4::json FROM run;
+SELECT 1 FROM run;
 
 -- name: RunRelease
 UPDATE runs
@@ -149,7 +153,7 @@ INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FR
 -- EventInsert, only while the run is running under fence $4 (see Lease.oneShot).
 WITH s AS (
     UPDATE runs SET event_seq = event_seq + 1
-    WHERE id = $1 AND fence = $4 AND status = 'running'
+    WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE
     RETURNING event_seq
 )
 INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s;
@@ -160,7 +164,7 @@ INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FR
 -- sequence number, no row when the lease was lost.
 WITH s AS (
     UPDATE runs SET event_seq = event_seq + 1, lease_expires_at = now() + $5::interval, updated_at = now()
-    WHERE id = $1 AND fence = $4 AND status = 'running'
+    WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE
     RETURNING event_seq
 )
 INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s

@@ -1,0 +1,110 @@
+package durable
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/pgtest"
+)
+
+// runByID matches a statement that reads or writes one run by its id (the first parameter).
+var runByID = regexp.MustCompile(`(?:FROM|UPDATE) runs(?: r)?\s[\s\S]*?WHERE (?:r\.)?id = \$1\b`)
+
+// TestRunLookupsUseThePrimaryKey checks that every statement finding one run by id reaches it
+// through runs_pkey, on a young table that was never analyzed, as a new deployment has. With a
+// plan that scans an index on status instead (a partial index on running runs looks cheapest
+// to a planner without statistics), every fenced write walks the entries of all running runs,
+// dead versions included, and a cached generic plan keeps doing so for the connection's life.
+func TestRunLookupsUseThePrimaryKey(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	ctx := context.Background()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	_, err = conn.Exec(ctx, `INSERT INTO runs (code, status) SELECT '1', 'succeeded' FROM generate_series(1, 50)`)
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan")
+	require.NoError(t, err)
+
+	names := make([]string, 0, len(queries))
+	for name, text := range queries {
+		if runByID.MatchString(text) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	require.GreaterOrEqual(t, len(names), 10, "statements finding a run by id")
+	params := regexp.MustCompile(`\$(\d+)`)
+	for i, name := range names {
+		text := queries[name]
+		n := 0
+		for _, m := range params.FindAllStringSubmatch(text, -1) {
+			k, _ := strconv.Atoi(m[1])
+			n = max(n, k)
+		}
+		stmt := fmt.Sprintf("plan_%d", i)
+		_, err := conn.Exec(ctx, "PREPARE "+stmt+" AS "+text)
+		require.NoError(t, err, name)
+		args := "("
+		for k := range n {
+			if k > 0 {
+				args += ", "
+			}
+			args += "NULL"
+		}
+		args += ")"
+		if n == 0 {
+			args = ""
+		}
+		var plan json.RawMessage
+		require.NoError(t, conn.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE "+stmt+args).Scan(&plan), name)
+		for _, scan := range runScans(t, plan) {
+			if scan != "Index Scan using runs_pkey" && scan != "Index Only Scan using runs_pkey" {
+				t.Errorf("%s: reaches runs by %s, want the primary key\n%s", name, scan, plan)
+			}
+		}
+	}
+}
+
+// runScans lists how each node of plan that reads the runs table reads it ("Index Scan using
+// runs_pkey", "Seq Scan", "Bitmap Heap Scan"...).
+func runScans(t *testing.T, plan json.RawMessage) []string {
+	t.Helper()
+	var doc []struct {
+		Plan planNode `json:"Plan"`
+	}
+	require.NoError(t, json.Unmarshal(plan, &doc))
+	var out []string
+	var walk func(n planNode)
+	walk = func(n planNode) {
+		if n.Relation == "runs" && n.Type != "ModifyTable" {
+			s := n.Type
+			if n.Index != "" {
+				s += " using " + n.Index
+			}
+			out = append(out, s)
+		}
+		for _, c := range n.Plans {
+			walk(c)
+		}
+	}
+	for _, d := range doc {
+		walk(d.Plan)
+	}
+	return out
+}
+
+type planNode struct {
+	Type     string     `json:"Node Type"`
+	Relation string     `json:"Relation Name"`
+	Index    string     `json:"Index Name"`
+	Plans    []planNode `json:"Plans"`
+}
