@@ -49,7 +49,12 @@ type Lease struct {
 	// callStarts are when the drive started its inline calls, by call id, for the duration
 	// on their call.settled events.
 	callStarts map[int]time.Time
-	// mu guards deferred: console lines (Log) are queued by the program's goroutine.
+	// unwritten are the rows of started calls not written yet (see CallStartDelay), by call
+	// id; timerWrites those their timers are writing or wrote.
+	unwritten   map[int]*unwrittenCall
+	timerWrites map[int]*unwrittenCall
+	// mu guards deferred, unwritten and timerWrites: console lines (Log) are queued by the
+	// program's goroutine, and call rows are written by timers.
 	mu sync.Mutex
 }
 
@@ -255,6 +260,7 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 	// sequence, which only the lease holder changes.
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	checked, locked := false, false
+	rows := l.claimCallRows()
 	deferred := l.takeDeferred()
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
 		if async {
@@ -278,6 +284,9 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 				return err
 			}
 		}
+		for _, u := range rows {
+			_, _ = tx.Exec(ctx, q("CallInsertFenced"), l.insertArgs(u)...)
+		}
 		if err := fn(tx, l.seq); err != nil {
 			return err
 		}
@@ -293,6 +302,7 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 	}
 	if err != nil {
 		l.restoreDeferred(deferred)
+		l.restoreCallRows(rows)
 	}
 	return err
 }
@@ -305,10 +315,11 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 // stale driver the lock matches no row, the guarded statements change nothing, and
 // ErrLeaseLost is returned. Like journal, it commits without waiting for the disk.
 //
-// The lock is the first of its events, event or the first deferred one: an event insert that
-// locks the run's row and extends the lease as RunLockFenced does (EventInsertLocking), so
-// every later statement runs under the lock.
-func (l *Lease) oneShot(ctx context.Context, event deferredEvent, queue func(b *pgx.Batch) error) (err error) {
+// The lock is the insert of its events, the deferred ones and event (nil: none), which locks
+// the run's row and extends the lease as RunLockFenced does (EventInsertLocking,
+// EventsInsertLocking), or RunLockFenced itself when there is no event, so every later
+// statement runs under the lock.
+func (l *Lease) oneShot(ctx context.Context, event *deferredEvent, queue func(b *pgx.Batch) error) (err error) {
 	deferred := l.takeDeferred()
 	defer func() {
 		if err != nil {
@@ -320,16 +331,30 @@ func (l *Lease) oneShot(ctx context.Context, event deferredEvent, queue func(b *
 		b.Queue(async)
 	}
 	lockAt := len(b.QueuedQueries)
-	for i, e := range append(deferred[:len(deferred):len(deferred)], event) {
-		raw, err := eventData(e.typ, e.data)
+	events := deferred[:len(deferred):len(deferred)]
+	if event != nil {
+		events = append(events, *event)
+	}
+	switch len(events) {
+	case 0:
+		b.Queue(q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
+	case 1:
+		raw, err := eventData(events[0].typ, events[0].data)
 		if err != nil {
 			return err
 		}
-		if i == 0 {
-			b.Queue(q("EventInsertLocking"), l.runID, e.typ, raw, l.fence, l.store.cfg.LeaseTTL.String())
-		} else {
-			b.Queue(q("EventInsertFenced"), l.runID, e.typ, raw, l.fence)
+		b.Queue(q("EventInsertLocking"), l.runID, events[0].typ, raw, l.fence, l.store.cfg.LeaseTTL.String())
+	default:
+		// All the events in one statement: the run's row is written once.
+		types, datas := make([]string, len(events)), make([]string, len(events))
+		for i, e := range events {
+			raw, err := eventData(e.typ, e.data)
+			if err != nil {
+				return err
+			}
+			types[i], datas[i] = e.typ, string(raw)
 		}
+		b.Queue(q("EventsInsertLocking"), l.runID, types, datas, l.fence, l.store.cfg.LeaseTTL.String())
 	}
 	if err := queue(b); err != nil {
 		return err
@@ -367,7 +392,9 @@ func (l *Lease) oneShot(ctx context.Context, event deferredEvent, queue func(b *
 }
 
 // CallStarted implements Host. A call above the highest one recorded when the lease was taken
-// is new: its start is written (fenced, in one round trip) without a look-up first.
+// is new: its start is written without a look-up first, by its settlement's transaction when
+// it settles within Config.CallStartDelay (see CallStartDelay), else on its own (fenced, in one
+// round trip).
 func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error) {
 	if c.CallID <= l.knownCalls {
 		rec, found, err := l.storedCall(ctx, c.CallID)
@@ -380,12 +407,21 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 		args = json.RawMessage("null")
 	}
 	started := deferredEvent{typ: EventCallStarted, data: l.withWorker(map[string]any{"callId": c.CallID, "path": c.Path})}
-	err := l.oneShot(ctx, started, func(b *pgx.Batch) error {
-		b.Queue(q("CallInsertFenced"), l.runID, c.CallID, toolcall.Key(l.runID, int64(c.CallID)), c.Toolset, c.Path, args, c.Durable, l.fence)
-		return nil
-	})
-	if err != nil {
-		return CallRecord{}, fmt.Errorf("call %s started: %w", toolcall.Key(l.runID, int64(c.CallID)), err)
+	if l.store.cfg.CallStartDelay > 0 && plainText(c.Path) && plainText(c.Toolset) {
+		// The call.started event waits in the timeline's queue, in order with the console
+		// lines around it; the row waits for the call's settlement (deferCallRow). A start
+		// the database would refuse is written at once instead, so that the refusal stops
+		// the call before it is made.
+		l.deferEvent(started.typ, started.data)
+		l.deferCallRow(c, args)
+	} else {
+		err := l.oneShot(ctx, &started, func(b *pgx.Batch) error {
+			b.Queue(q("CallInsertFenced"), l.runID, c.CallID, toolcall.Key(l.runID, int64(c.CallID)), c.Toolset, c.Path, args, c.Durable, l.fence)
+			return nil
+		})
+		if err != nil {
+			return CallRecord{}, fmt.Errorf("call %s started: %w", toolcall.Key(l.runID, int64(c.CallID)), err)
+		}
 	}
 	l.madeCalls = true
 	l.mu.Lock()
@@ -446,11 +482,17 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o toolcall.Outcome)
 		data["error"] = o.Error.Message
 	}
 	settled := deferredEvent{typ: EventCallSettled, data: data}
-	err = l.oneShot(ctx, settled, func(b *pgx.Batch) error {
+	row := l.claimCallRow(callID)
+	err = l.oneShot(ctx, &settled, func(b *pgx.Batch) error {
+		if row != nil {
+			b.Queue(q("CallInsertSettledFenced"), append(l.insertArgs(row), row.at, status, encoded)...)
+			return nil
+		}
 		b.Queue(q("CallSettleFenced"), l.runID, callID, status, encoded, true, l.fence)
 		return nil
 	})
 	if err != nil {
+		l.restoreCallRows([]*unwrittenCall{row})
 		return fmt.Errorf("call %s settled: %w", toolcall.Key(l.runID, int64(callID)), err)
 	}
 	return nil
@@ -597,6 +639,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	// One statement checks the lease, ends the run and appends its events (the lease's
 	// deferred ones, then "finished"): the run's row is written once, where a lock, an event
 	// and the end would write three versions of it.
+	l.dropCallRows()
 	deferred := l.takeDeferred()
 	types := make([]string, 0, len(deferred)+1)
 	datas := make([]string, 0, len(deferred)+1)

@@ -58,14 +58,15 @@ func TestStaleDriverWritesAreRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, fresh.Fence(), stale.Fence())
 
+	// A new call's row waits for its settlement (CallStartDelay): the stale driver learns
+	// there that it lost the lease, and the call is made under the same key as the fresh
+	// driver's, which the tool deduplicates.
+	_, err = stale.CallStarted(b.ctx, CallStart{CallID: 1, Path: "t.a"})
+	require.NoError(t, err)
 	tests := []struct {
 		name  string
 		write func() error
 	}{
-		{name: "call started", write: func() error {
-			_, err := stale.CallStarted(b.ctx, CallStart{CallID: 1, Path: "t.a"})
-			return err
-		}},
 		{name: "call settled", write: func() error { return stale.CallSettled(b.ctx, 1, toolcall.Outcome{OK: true}) }},
 		{name: "call pending", write: func() error { return stale.CallPending(b.ctx, 1, nil) }},
 		{name: "checkpoint", write: func() error { return stale.Checkpoint(b.ctx, Snapshot{State: []byte("s")}) }},
@@ -86,7 +87,8 @@ func TestStaleDriverWritesAreRefused(t *testing.T) {
 	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT count(*) FROM snapshots WHERE run_id = $1", run.ID).Scan(&snapshots))
 	require.Zero(t, snapshots)
 	_, err = fresh.CallStarted(b.ctx, CallStart{CallID: 1, Path: "t.a"})
-	require.NoError(t, err, "the current driver writes")
+	require.NoError(t, err)
+	require.NoError(t, fresh.CallSettled(b.ctx, 1, toolcall.Outcome{OK: true}), "the current driver writes")
 	calls, err := b.store.ListCalls(b.ctx, run.ID)
 	require.NoError(t, err)
 	require.Len(t, calls, 1)

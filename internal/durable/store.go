@@ -44,6 +44,10 @@ type Config struct {
 	// after all its attempts) before the subscription is disabled. Default
 	// DefaultWebhookDisableAfter.
 	WebhookDisableAfter int
+	// CallStartDelay is how long a new call's row may wait to be written with its settlement
+	// instead of on its own (see the constant CallStartDelay, the default). Negative: every
+	// call's start is written before the call is made.
+	CallStartDelay time.Duration
 }
 
 // WithDefaults returns a copy of the config with defaults filled in.
@@ -59,6 +63,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.WebhookDisableAfter == 0 {
 		c.WebhookDisableAfter = DefaultWebhookDisableAfter
+	}
+	if c.CallStartDelay == 0 {
+		c.CallStartDelay = CallStartDelay
 	}
 	return c
 }

@@ -60,3 +60,10 @@ WHERE run_id = $1 AND call_id = $2 AND status IN ('running', 'pending')
 
 -- name: CallGetDetails
 SELECT toolset, path, args FROM calls WHERE run_id = $1 AND call_id = $2;
+
+-- name: CallInsertSettledFenced
+-- CallInsertFenced and CallSettleFenced in one: a call started at $9 whose start was not written
+-- before it settled with status $10 and outcome $11 (see Lease.CallStarted).
+INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, outcome, settled_at, applied)
+SELECT $1, $2, $3, $4, $5, $6, $7, $9, $10, $11, now(), true
+WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $8 AND (status = 'running') IS TRUE);

@@ -149,25 +149,29 @@ SELECT header, state FROM snapshots WHERE run_id = $1 AND seq = $2;
 WITH s AS (UPDATE runs SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq)
 INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s;
 
--- name: EventInsertFenced
--- EventInsert, only while the run is running under fence $4 (see Lease.oneShot).
-WITH s AS (
-    UPDATE runs SET event_seq = event_seq + 1
-    WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE
-    RETURNING event_seq
-)
-INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s;
-
 -- name: EventInsertLocking
--- EventInsertFenced that also extends the lease by $5 as RunLockFenced does, which it stands
--- for as the first statement of a transaction (see Lease.oneShot): it returns the event's
--- sequence number, no row when the lease was lost.
+-- Appends an event, only while the run is running under fence $4, and extends the lease by $5
+-- as RunLockFenced does, which it stands for as the first statement of a transaction (see
+-- Lease.oneShot): it returns the event's sequence number, no row when the lease was lost.
 WITH s AS (
     UPDATE runs SET event_seq = event_seq + 1, lease_expires_at = now() + $5::interval, updated_at = now()
     WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE
     RETURNING event_seq
 )
 INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s
+RETURNING seq;
+
+-- name: EventsInsertLocking
+-- EventInsertLocking for several events: types $2 with data $3 (JSON texts), in order. Returns
+-- their sequence numbers, no row when the lease was lost.
+WITH s AS (
+    UPDATE runs SET event_seq = event_seq + cardinality($2::text[]), lease_expires_at = now() + $5::interval, updated_at = now()
+    WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE
+    RETURNING event_seq
+)
+INSERT INTO run_events (run_id, seq, type, data)
+SELECT $1, s.event_seq - cardinality($2::text[]) + e.n, e.type, e.data::json
+FROM s, unnest($2::text[], $3::text[]) WITH ORDINALITY AS e(type, data, n)
 RETURNING seq;
 
 -- name: EventList
