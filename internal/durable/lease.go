@@ -279,10 +279,8 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 			checked, locked = true, true
 			return nil
 		}, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
-		for _, e := range deferred {
-			if err := addEvent(ctx, tx, l.runID, e.typ, e.data); err != nil {
-				return err
-			}
+		if err := l.queueEvents(ctx, tx, deferred); err != nil {
+			return err
 		}
 		for _, u := range rows {
 			_, _ = tx.Exec(ctx, q("CallInsertFenced"), l.insertArgs(u)...)
@@ -305,6 +303,29 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 		l.restoreCallRows(rows)
 	}
 	return err
+}
+
+// queueEvents appends events to the run's timeline in tx, which holds the run's lock: one
+// statement for all of them, writing the run's row once.
+func (l *Lease) queueEvents(ctx context.Context, tx pgx.Tx, events []deferredEvent) error {
+	switch len(events) {
+	case 0:
+		return nil
+	case 1:
+		return addEvent(ctx, tx, l.runID, events[0].typ, events[0].data)
+	}
+	types, datas := make([]string, len(events)), make([]string, len(events))
+	for i, e := range events {
+		raw, err := eventData(e.typ, e.data)
+		if err != nil {
+			return err
+		}
+		types[i], datas[i] = e.typ, string(raw)
+	}
+	if _, err := tx.Exec(ctx, q("EventsInsertLocking"), l.runID, types, datas, l.fence, l.store.cfg.LeaseTTL.String()); err != nil {
+		return fmt.Errorf("insert events: %w", err)
+	}
+	return nil
 }
 
 // oneShot is a fenced journal transaction sent in a single round trip, as one batch without
