@@ -83,6 +83,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 	memLimit := runengine.SetMemoryLimit(cfg.Ceilings.MaxMemoryBytes, cfg.WorkerRuns)
+	runengine.TuneCollector()
 	engine, err := newEngine(logger, cfg.Ceilings, policy, cfg)
 	if err != nil {
 		return err

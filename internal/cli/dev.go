@@ -143,6 +143,7 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	// One /metrics, the API's, shows the worker's metrics too.
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	runengine.TuneCollector()
 	engine := runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: policy,
 		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes, RoundTrip: roundTrip,
 		MaxConcurrentCalls: cfg.MaxConcurrentCalls})

@@ -41,6 +41,22 @@ func SetMemoryLimit(maxMemory int64, runs int) int64 {
 	return limit
 }
 
+// CollectorPercent is the GOGC of a worker process unless the environment sets GOGC. A worker's
+// live heap between runs is small, and Go's default (100) collects each time it doubles: at
+// hundreds of runs a second that is a cycle every few runs. 400 lets the heap grow fivefold
+// first; the soft memory limit (SetMemoryLimit) still makes the collector run sooner when
+// memory is short. Measured with cmd/loadgen (trivial runs, codemode dev): about a quarter less
+// CPU per run in the service's process.
+const CollectorPercent = 400
+
+// TuneCollector sets the collector's GOGC to CollectorPercent unless GOGC is set in the
+// environment.
+func TuneCollector() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(CollectorPercent)
+	}
+}
+
 // admitPoll is how often a run waiting for memory looks again.
 const admitPoll = 100 * time.Millisecond
 

@@ -40,3 +40,17 @@ func TestAdmit(t *testing.T) {
 	admit(ctx, 2<<30)
 	require.GreaterOrEqual(t, time.Since(start), 250*time.Millisecond, "no room: waits for the context")
 }
+
+// TuneCollector sets GOGC to CollectorPercent, unless the environment chose one.
+func TestTuneCollector(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "")
+	debug.SetGCPercent(100)
+	TuneCollector()
+	require.Equal(t, CollectorPercent, debug.SetGCPercent(100))
+
+	t.Setenv("GOGC", "150")
+	debug.SetGCPercent(150)
+	TuneCollector()
+	require.Equal(t, 150, debug.SetGCPercent(150), "the environment's GOGC stays")
+}
