@@ -380,12 +380,14 @@ func (r *jsonReader) binIntTok() int64 {
 		return int64(c &^ binSmall)
 	case c == binInt:
 		r.pos++
-		i, n := binary.Varint(r.data[r.pos:])
-		if n <= 0 {
-			r.fail("truncated or overlong varint")
+		u := r.uvarint() // zigzag: the fast paths of short uvarints serve short ints too
+		if r.err != nil {
 			return 0
 		}
-		r.pos += n
+		i := int64(u >> 1)
+		if u&1 != 0 {
+			i = ^i
+		}
 		return i
 	case c == binFloat:
 		f := r.binFloatTok()

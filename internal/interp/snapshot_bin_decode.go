@@ -286,11 +286,11 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 	}
 }
 
-// binStringIndex is binEntryIndex with a fast path for an index of one or two bytes (a
-// table of up to 16,384 entries), small enough to inline.
+// binStringIndex is binEntryIndex with a fast path for an index of one to three bytes (a
+// table of up to 2,097,152 entries).
 func (r *jsonReader) binStringIndex() int {
 	data, p := r.data, r.pos
-	if p+2 < len(data) && data[p] == binString {
+	if p+3 < len(data) && data[p] == binString {
 		if c := data[p+1]; c < 0x80 {
 			if int(c) < len(r.strs) {
 				r.pos = p + 2
@@ -299,6 +299,11 @@ func (r *jsonReader) binStringIndex() int {
 		} else if c2 := data[p+2]; c2 < 0x80 {
 			if i := int(c&0x7f) | int(c2)<<7; i < len(r.strs) {
 				r.pos = p + 3
+				return i
+			}
+		} else if c3 := data[p+3]; c3 < 0x80 {
+			if i := int(c&0x7f) | int(c2&0x7f)<<7 | int(c3)<<14; i < len(r.strs) {
+				r.pos = p + 4
 				return i
 			}
 		}
