@@ -97,9 +97,21 @@ func mixedHeapVM(tb testing.TB, n int) *VM {
 }
 
 // BenchmarkSnapshot measures Snapshot (encode) and Restore (decode) of a VM holding a mix of
-// live data, in format 1 (JSON) and format 2 (binary) side by side; MB/s is bytes of snapshot
-// per second, x-json the snapshot's size over the size of the JSON of the live data it holds
-// (JSON.stringify of the records, arrays and Map).
+// live data, in format 1 (JSON) and format 2 (binary) side by side.
+//
+// MB/s is bytes of snapshot per second of wall-clock time (b.SetBytes is the length of the
+// snapshot in the format measured), MB/cpu-s the same bytes per second of process CPU
+// (collector included). The timed region is the whole operation: for encode, VM.Snapshot's
+// walk of the heap and the assembly of the document; for decode, Restore from the bytes to a
+// runnable VM, including its new realm and the program's lookup. The speed target (100 MB/s
+// of snapshot, encode and decode, every size) is on MB/s, the honest measure for a format:
+// what a store or a network moves per second.
+//
+// MB/s rates each format on its own bytes, so a smaller encoding of the same heap needs less
+// time per snapshot for the same figure (format 2 is about half the bytes of format 1). To
+// compare the formats on the same work, json-MB/s is the size of the JSON of the live data
+// the snapshot holds (JSON.stringify of the records, arrays and Map: the same for both
+// formats) per second of wall-clock time; x-json is the snapshot's size over that size.
 func BenchmarkSnapshot(b *testing.B) {
 	for _, size := range mixedHeapUnits {
 		b.Run(size.name, func(b *testing.B) {
@@ -122,6 +134,7 @@ func BenchmarkSnapshot(b *testing.B) {
 							}
 						}
 						cpu.ReportThroughput(b, len(data))
+						reportJSONThroughput(b, jsonBytes)
 						b.ReportMetric(ratio, "x-json") // after the loop, which clears reported metrics
 					})
 					b.Run("decode", func(b *testing.B) {
@@ -134,9 +147,18 @@ func BenchmarkSnapshot(b *testing.B) {
 							}
 						}
 						cpu.ReportThroughput(b, len(data))
+						reportJSONThroughput(b, jsonBytes)
 					})
 				})
 			}
 		})
+	}
+}
+
+// reportJSONThroughput adds the metric "json-MB/s": jsonBytes (the JSON of the live data a
+// snapshot holds) times b.N over the wall-clock time of the loop.
+func reportJSONThroughput(b *testing.B, jsonBytes int) {
+	if d := b.Elapsed(); d > 0 {
+		b.ReportMetric(float64(jsonBytes)*float64(b.N)/d.Seconds()/1e6, "json-MB/s")
 	}
 }

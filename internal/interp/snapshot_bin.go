@@ -247,18 +247,24 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// uvarint reads a uvarint. Those of one and two bytes (object ids below 16,384) are read
-// without the general loop.
+// uvarint reads a uvarint. Those of one to three bytes (object ids and string indices below
+// 2,097,152) are read without the general loop.
 func (r *jsonReader) uvarint() uint64 {
 	data, p := r.data, r.pos
-	if p+1 < len(data) {
+	if p+2 < len(data) {
 		if c := data[p]; c < 0x80 {
 			r.pos = p + 1
 			return uint64(c)
 		} else if c2 := data[p+1]; c2 < 0x80 {
 			r.pos = p + 2
 			return uint64(c&0x7f) | uint64(c2)<<7
+		} else if c3 := data[p+2]; c3 < 0x80 {
+			r.pos = p + 3
+			return uint64(c&0x7f) | uint64(c2&0x7f)<<7 | uint64(c3)<<14
 		}
+	} else if p < len(data) && data[p] < 0x80 {
+		r.pos = p + 1
+		return uint64(data[p])
 	}
 	u, n := binary.Uvarint(r.data[min(r.pos, len(r.data)):])
 	if n <= 0 {
@@ -374,12 +380,14 @@ func (r *jsonReader) binIntTok() int64 {
 		return int64(c &^ binSmall)
 	case c == binInt:
 		r.pos++
-		i, n := binary.Varint(r.data[r.pos:])
-		if n <= 0 {
-			r.fail("truncated or overlong varint")
+		u := r.uvarint() // zigzag: the fast paths of short uvarints serve short ints too
+		if r.err != nil {
 			return 0
 		}
-		r.pos += n
+		i := int64(u >> 1)
+		if u&1 != 0 {
+			i = ^i
+		}
 		return i
 	case c == binFloat:
 		f := r.binFloatTok()

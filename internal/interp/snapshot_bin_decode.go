@@ -88,7 +88,7 @@ func (d *heapDecoder) binStr(r *jsonReader) *jsString {
 		return emptyString
 	}
 	if len(d.binStrs) < len(r.strs) {
-		d.binStrs = growClear(d.binStrs, len(r.strs))
+		d.binStrs = make([]*jsString, len(r.strs)) // fresh: see release
 	}
 	if s := d.binStrs[i]; s != nil {
 		return s
@@ -146,10 +146,14 @@ func (d *heapDecoder) binKey(r *jsonReader) string {
 // binKeyAt is the property name of entry i of the string table.
 func (d *heapDecoder) binKeyAt(r *jsonReader, i int) string {
 	if len(d.binKeys) < len(r.strs) {
-		d.binKeys = growClear(d.binKeys, len(r.strs))
+		d.binKeys = make([]binKey, len(r.strs))
 	}
-	if k := d.binKeys[i]; k != "" {
-		return k
+	if d.keyEpoch == 0 { // the first decode of this decoder, or the epoch wrapped around
+		clear(d.binKeys[:cap(d.binKeys)])
+		d.keyEpoch = 1
+	}
+	if e := &d.binKeys[i]; e.epoch == d.keyEpoch {
+		return e.k
 	}
 	var k string
 	if e := r.strs[i]; e.kind == binStrASCII {
@@ -157,7 +161,7 @@ func (d *heapDecoder) binKeyAt(r *jsonReader, i int) string {
 	} else {
 		k = r.binGo(e)
 	}
-	d.binKeys[i] = k
+	d.binKeys[i] = binKey{k: k, epoch: d.keyEpoch}
 	return k
 }
 
@@ -194,7 +198,8 @@ func (d *heapDecoder) binValueList(r *jsonReader) []Value {
 // binFreshProps is readProps in format 2 for an object without properties yet (every
 // object entry): [key, value] or [key, value, flags] or [key, getter, setter, flags]. The
 // values and attributes go into the property slab; the keys are the object's shape's
-// (binShapeKeys).
+// (binShapeKeys). The keys are collected only from the first symbol key on: a list of names
+// is its string-table indices until its shape is looked up.
 func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 	if !r.binExpect(binArray) {
 		return
@@ -218,22 +223,27 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 			return
 		}
 		r.pos++
-		var key PropertyKey
 		if r.pos < len(data) && data[r.pos] == binString {
 			i := r.binStringIndex()
 			if i < 0 {
 				return
 			}
-			key = strKey(d.binKeyAt(r, i))
 			idx = appendShapeIndex(idx, i)
+			if !shareable {
+				keys = append(keys, strKey(d.binKeyAt(r, i)))
+			}
 		} else {
 			v := d.binValue(r)
 			if v.kind != KindSymbol {
 				r.fail("bad property key")
 				return
 			}
-			key = symKey(v.sym())
-			shareable = false
+			if shareable {
+				// the keys so far are names: from here on, every key is kept
+				keys = d.shapeKeysOf(r, keys, idx[:4*n])
+				shareable = false
+			}
+			keys = append(keys, symKey(v.sym()))
 		}
 		a := d.binValue(r)
 		p := Property{value: a, flags: propDefault}
@@ -261,24 +271,26 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 		}
 		d.vm.allocated += propertySize
 		d.putBinProp(r, &p, n)
-		keys = append(keys, key)
 		n++
 	}
-	d.shapeIdx, d.shapeKeys = idx, keys[:0]
+	d.shapeIdx = idx
 	if n == 0 {
 		return
 	}
-	o.props.keys = d.binShapeKeys(r, idx, keys, shareable && n <= maxShapeKeys)
+	if !shareable {
+		d.shapeKeys = keys[:0]
+	}
+	o.props.keys = d.binShapeKeys(r, idx, keys, shareable)
 	if o.props.keys != nil {
 		o.props.props = d.lastBinProps(n)
 	}
 }
 
-// binStringIndex is binEntryIndex with a fast path for an index of one or two bytes (a
-// table of up to 16,384 entries), small enough to inline.
+// binStringIndex is binEntryIndex with a fast path for an index of one to three bytes (a
+// table of up to 2,097,152 entries).
 func (r *jsonReader) binStringIndex() int {
 	data, p := r.data, r.pos
-	if p+2 < len(data) && data[p] == binString {
+	if p+3 < len(data) && data[p] == binString {
 		if c := data[p+1]; c < 0x80 {
 			if int(c) < len(r.strs) {
 				r.pos = p + 2
@@ -287,6 +299,11 @@ func (r *jsonReader) binStringIndex() int {
 		} else if c2 := data[p+2]; c2 < 0x80 {
 			if i := int(c&0x7f) | int(c2)<<7; i < len(r.strs) {
 				r.pos = p + 3
+				return i
+			}
+		} else if c3 := data[p+3]; c3 < 0x80 {
+			if i := int(c&0x7f) | int(c2&0x7f)<<7 | int(c3)<<14; i < len(r.strs) {
+				r.pos = p + 4
 				return i
 			}
 		}

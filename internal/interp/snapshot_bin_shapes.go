@@ -20,15 +20,28 @@ const maxShapeKeys = 64
 // rather than keep it (cleared) for the next decode.
 const maxPooledShapes = 1024
 
-// binShapeKeys returns the keys of an object whose property list named keys, with idx the
-// string-table indices of the names (4 bytes each, little-endian) when shareable (every key
-// a name, at most maxShapeKeys of them): the slice of an earlier object of the shape, or a
-// new one after checking that no key repeats. Nil after a failure (reported to r).
-func (d *heapDecoder) binShapeKeys(r *jsonReader, idx []byte, keys []PropertyKey, shareable bool) []PropertyKey {
+// binShapeKeys returns the keys of an object's property list: with names, the list is
+// every key a name, and idx their string-table indices (4 bytes each, little-endian); else
+// keys holds the keys. The result is the slice of an earlier object of the shape, or a new
+// one after checking that no key repeats. Nil after a failure (reported to r).
+func (d *heapDecoder) binShapeKeys(r *jsonReader, idx []byte, keys []PropertyKey, names bool) []PropertyKey {
+	shareable := names && len(idx) <= 4*maxShapeKeys
+	var recent *shapeEntry
 	if shareable {
-		if k, ok := d.shapes[unsafe.String(unsafe.SliceData(idx), len(idx))]; ok {
-			return k
+		// the shapes met last, by their first and last names and length, before the table
+		name := unsafe.String(unsafe.SliceData(idx), len(idx))
+		recent = &d.recentShapes[(uint(idx[0])*31+uint(idx[len(idx)-4])*7+uint(len(idx)))%recentShapes]
+		if recent.keys != nil && recent.idx == name {
+			return recent.keys
 		}
+		if e, ok := d.shapes[name]; ok {
+			*recent = e
+			return e.keys
+		}
+	}
+	if names {
+		keys = d.shapeKeysOf(r, d.shapeKeys[:0], idx)
+		d.shapeKeys = keys[:0]
 	}
 	if len(keys) <= mapIndexThreshold {
 		for i := 1; i < len(keys); i++ {
@@ -47,12 +60,32 @@ func (d *heapDecoder) binShapeKeys(r *jsonReader, idx []byte, keys []PropertyKey
 	copy(out, keys)
 	if shareable {
 		if d.shapes == nil {
-			d.shapes = map[string][]PropertyKey{}
+			d.shapes = map[string]shapeEntry{}
 		}
-		d.shapes[string(idx)] = out
+		e := shapeEntry{idx: string(idx), keys: out}
+		d.shapes[e.idx] = e
+		*recent = e
 	}
 	return out
 }
+
+// shapeKeysOf appends to keys the names of the string-table indices idx (4 bytes each).
+func (d *heapDecoder) shapeKeysOf(r *jsonReader, keys []PropertyKey, idx []byte) []PropertyKey {
+	for i := 0; i+4 <= len(idx); i += 4 {
+		keys = append(keys, strKey(d.binKeyAt(r, int(binary.LittleEndian.Uint32(idx[i:])))))
+	}
+	return keys
+}
+
+// shapeEntry is a shape: the string-table indices of its names (as binShapeKeys takes
+// them) and its keys.
+type shapeEntry struct {
+	idx  string
+	keys []PropertyKey
+}
+
+// recentShapes is the size of the decoder's cache of the shapes met last.
+const recentShapes = 16
 
 // appendShapeIndex appends a string-table index to a shape's list of indices.
 func appendShapeIndex(idx []byte, i int) []byte {
@@ -65,11 +98,12 @@ func (d *heapDecoder) newKeys(n int) []PropertyKey {
 	if n > size/4 {
 		return make([]PropertyKey, n)
 	}
-	if len(d.keySlab) < n {
-		d.keySlab = make([]PropertyKey, size)
+	t := &d.keySlab
+	if len(t.buf)-t.used < n {
+		t.buf, t.used = make([]PropertyKey, size), 0
 	}
-	k := d.keySlab[:n:n]
-	d.keySlab = d.keySlab[n:]
+	k := t.buf[t.used : t.used+n : t.used+n]
+	t.used += n
 	return k
 }
 

@@ -57,20 +57,27 @@ func (d *heapDecoder) release() {
 	d.syms = d.syms[:0]
 	d.slotDepth, d.heapBytes = 0, 0
 	d.props, d.vals = propSlab{}, valSlab{}
-	d.strSlab, d.text, d.unitText = nil, nil, nil
-	d.envSlab, d.closSlab = nil, nil
+	d.strSlab, d.text, d.unitText = slab[jsString]{}, slab[byte]{}, slab[uint16]{}
+	d.envSlab, d.closSlab = slab[envRecord]{}, slab[closureSlots]{}
 	d.unitBuf = d.unitBuf[:0]
 	d.longStrs, d.longUnits = nil, nil
-	d.binProps, d.keySlab = binPropSlab{}, nil
+	d.binProps, d.keySlab = binPropSlab{}, slab[PropertyKey]{}
 	clear(d.shapeKeys[:cap(d.shapeKeys)]) // the scratch keys keep no symbols alive
 	if len(d.shapes) > maxPooledShapes {
 		d.shapes = nil
 	} else {
 		clear(d.shapes) // its keys are the decoded heap's
 	}
-	clear(d.binStrs)
-	clear(d.binKeys)
-	d.binStrs, d.binKeys = d.binStrs[:0], d.binKeys[:0]
+	clear(d.recentShapes[:])
+	// The string values by table index refer to the decoded heap: dropped rather than
+	// cleared (clearing pointers while the collector marks costs a write barrier each; the
+	// next decode allocates a fresh, zeroed table). The property names are names this
+	// decoder interns anyway; their table is kept and made stale by the next epoch.
+	d.binStrs = nil
+	if cap(d.binKeys) > maxPooledStrs {
+		d.binKeys = nil
+	}
+	d.keyEpoch++ // 0 after a wraparound: the next decode clears the table
 	decoderPool.Put(d)
 }
 
@@ -94,6 +101,14 @@ func (d *heapDecoder) slabSize(limit, perBytes int) int {
 // slab refilled near the end is small, so little of it is left unused.
 func restSlabSize(r *jsonReader, limit, perBytes int) int {
 	return min(limit, max(16, (len(r.data)-r.pos)/perBytes))
+}
+
+// slab is storage that values are cut from: entries [used:] free. The decoder advances
+// used rather than reslicing buf, so that handing out an entry writes no pointer (a write
+// barrier while the collector marks).
+type slab[T any] struct {
+	buf  []T
+	used int
 }
 
 // propSlab is storage for properties: keys and props are parallel, entries [used:] free.
@@ -277,12 +292,14 @@ func (d *heapDecoder) freshASCII(b []byte) *jsString {
 	if size := min(textSlab, max(64, d.heapBytes/16)); len(b) > size/4 {
 		text = string(b)
 	} else {
-		if len(d.text) < len(b) {
-			d.text = make([]byte, size)
+		t := &d.text
+		if len(t.buf)-t.used < len(b) {
+			t.buf, t.used = make([]byte, size), 0
 		}
-		copy(d.text, b)
-		text = unsafe.String(unsafe.SliceData(d.text), len(b))
-		d.text = d.text[len(b):]
+		dst := t.buf[t.used : t.used+len(b)]
+		copy(dst, b)
+		text = unsafe.String(unsafe.SliceData(dst), len(b))
+		t.used += len(b)
 	}
 	s := d.newString() // zeroed: set only the fields that are not zero (fewer write barriers)
 	s.ascii, s.length, s.isASCII = text, int32(len(text)), true
@@ -292,23 +309,27 @@ func (d *heapDecoder) freshASCII(b []byte) *jsString {
 
 // unitsText returns storage for n code units, from the slab when small.
 func (d *heapDecoder) unitsText(n int) []uint16 {
-	if size := min(unitSlab, max(64, d.heapBytes/16)); n > size/4 {
+	size := min(unitSlab, max(64, d.heapBytes/16))
+	if n > size/4 {
 		return make([]uint16, n)
-	} else if len(d.unitText) < n {
-		d.unitText = make([]uint16, size)
 	}
-	text := d.unitText[:n:n]
-	d.unitText = d.unitText[n:]
+	t := &d.unitText
+	if len(t.buf)-t.used < n {
+		t.buf, t.used = make([]uint16, size), 0
+	}
+	text := t.buf[t.used : t.used+n : t.used+n]
+	t.used += n
 	return text
 }
 
 // newString returns a zeroed string header from the slab.
 func (d *heapDecoder) newString() *jsString {
-	if len(d.strSlab) == 0 {
-		d.strSlab = make([]jsString, d.slabSize(stringSlab, 192))
+	t := &d.strSlab
+	if t.used == len(t.buf) {
+		t.buf, t.used = make([]jsString, d.slabSize(stringSlab, 192)), 0
 	}
-	s := &d.strSlab[0]
-	d.strSlab = d.strSlab[1:]
+	s := &t.buf[t.used]
+	t.used++
 	return s
 }
 
@@ -324,21 +345,23 @@ func (d *heapDecoder) recordSlabSize() int {
 
 // newEnv returns a zeroed environment record from the slab.
 func (d *heapDecoder) newEnv() *envRecord {
-	if len(d.envSlab) == 0 {
-		d.envSlab = make([]envRecord, d.recordSlabSize())
+	t := &d.envSlab
+	if t.used == len(t.buf) {
+		t.buf, t.used = make([]envRecord, d.recordSlabSize()), 0
 	}
-	e := &d.envSlab[0]
-	d.envSlab = d.envSlab[1:]
+	e := &t.buf[t.used]
+	t.used++
 	return e
 }
 
 // newClosure returns zeroed closure slots from the slab.
 func (d *heapDecoder) newClosure() *closureSlots {
-	if len(d.closSlab) == 0 {
-		d.closSlab = make([]closureSlots, d.recordSlabSize())
+	t := &d.closSlab
+	if t.used == len(t.buf) {
+		t.buf, t.used = make([]closureSlots, d.recordSlabSize()), 0
 	}
-	c := &d.closSlab[0]
-	d.closSlab = d.closSlab[1:]
+	c := &t.buf[t.used]
+	t.used++
 	return c
 }
 

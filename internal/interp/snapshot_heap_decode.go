@@ -38,22 +38,32 @@ type heapDecoder struct {
 	heapBytes  int                  // size of the heap section (sizes the slabs)
 	props      propSlab             // storage for the properties of decoded objects
 	vals       valSlab              // storage for the elements of decoded arrays, value lists
-	strSlab    []jsString           // string headers not handed out yet
-	envSlab    []envRecord          // environment records not handed out yet
-	closSlab   []closureSlots       // closure slots not handed out yet
-	text       []byte               // string text not handed out yet
-	unitText   []uint16             // code units not handed out yet
+	strSlab    slab[jsString]       // string headers not handed out yet
+	envSlab    slab[envRecord]      // environment records not handed out yet
+	closSlab   slab[closureSlots]   // closure slots not handed out yet
+	text       slab[byte]           // string text not handed out yet
+	unitText   slab[uint16]         // code units not handed out yet
 	unitBuf    []uint16             // scratch for decoding escaped and non-ASCII strings
 	longStrs   map[string]*jsString // long ASCII strings by contents (see internMinLength)
 	longUnits  map[string]*jsString // other long strings by the bytes of their code units
 
-	binStrs   []*jsString              // format 2: the string values decoded, by table index
-	binKeys   []string                 // format 2: the property names decoded, by table index
-	binProps  binPropSlab              // format 2: storage for the properties of decoded objects
-	keySlab   []PropertyKey            // format 2: keys of new shapes not handed out yet
-	shapes    map[string][]PropertyKey // format 2: the keys of each shape, by its name indices
-	shapeIdx  []byte                   // scratch: the name indices of the property list read
-	shapeKeys []PropertyKey            // scratch: the keys of the property list read
+	binStrs  []*jsString           // format 2: the string values decoded, by table index
+	binKeys  []binKey              // format 2: the property names decoded, by table index
+	keyEpoch uint32                // format 2: the decode whose names binKeys holds (0: none)
+	binProps binPropSlab           // format 2: storage for the properties of decoded objects
+	keySlab  slab[PropertyKey]     // format 2: keys of new shapes not handed out yet
+	shapes   map[string]shapeEntry // format 2: the keys of each shape, by its name indices
+	// format 2: the shapes met last (a direct-mapped cache in front of shapes)
+	recentShapes [recentShapes]shapeEntry
+	shapeIdx     []byte        // scratch: the name indices of the property list read
+	shapeKeys    []PropertyKey // scratch: the keys of the property list read
+}
+
+// binKey is the property name of a string-table entry, decoded by the decode of epoch
+// (entries of other epochs are stale: the pooled table is not cleared between decodes).
+type binKey struct {
+	k     string
+	epoch uint32
 }
 
 // intrinsicRef is an entry of the "intr" list: an object id naming an intrinsic.
