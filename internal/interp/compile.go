@@ -361,6 +361,7 @@ func (c *compiler) endFunction() {
 func (f *FuncCode) buildConstValues() {
 	f.vals = make([]Value, len(f.Consts))
 	f.keys = make([]PropertyKey, len(f.Consts))
+	f.keyHashes = make([]uint64, len(f.Consts))
 	for i, k := range f.Consts {
 		if k.Kind == constNumber {
 			f.vals[i] = Number(k.Num)
@@ -373,6 +374,7 @@ func (f *FuncCode) buildConstValues() {
 		s := newUTF16(k.Str)
 		f.vals[i] = stringValue(s)
 		f.keys[i] = jsStringKey(s)
+		f.keyHashes[i] = propHash(f.keys[i])
 	}
 }
 

@@ -443,8 +443,8 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpGetGlobal:
 			key := f.code.keys[in.A]
 			g := vm.realm.Global
-			if p := g.props.peek(key); p != nil && p.flags&propAccessor == 0 {
-				stack[ex.sp] = g.dataValue(p.value)
+			if i, _ := g.props.findHashed(key, f.code.keyHashes[in.A]); i >= 0 && g.props.props[i].flags&propAccessor == 0 {
+				stack[ex.sp] = g.dataValue(g.props.props[i].value)
 			} else if !vm.hasProperty(g, key) {
 				vm.throwReferenceError("%s is not defined", key.String())
 			} else {
@@ -498,18 +498,18 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMember(obj, f.code.keys[in.A])
+			stack[ex.sp-1] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
 		case OpGetPropKeep:
 			obj := stack[ex.sp-1]
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMember(obj, f.code.keys[in.A])
+			stack[ex.sp-1] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
 			stack[ex.sp] = obj
 			ex.sp++
 		case OpSetProp:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
-			vm.putMember(obj, f.code.keys[in.A], v)
+			vm.putMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A], v)
 			stack[ex.sp-2] = v
 			ex.sp--
 		case OpGetElem:
