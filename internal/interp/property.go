@@ -319,12 +319,15 @@ func (m *propertyMap) add(key PropertyKey, p Property) *Property {
 // addHashed is add for a key whose hash h is known (0: not known), as findHashed returns it.
 func (m *propertyMap) addHashed(key PropertyKey, h uint64, p Property) *Property {
 	sharedIndex := m.index != nil && m.index.count() < len(m.keys)
-	if cap(m.keys) == 0 {
-		m.keys = make([]PropertyKey, 0, 4)
-		m.props = make([]Property, 0, 4)
+	if cap(m.keys) == 0 && cap(m.props) == 0 {
+		m.keys, m.props = newPropStorage(4)
 	} else if len(m.keys) == cap(m.keys) && frozenKeys(m.keys) {
 		sharedIndex = m.index != nil
 		m.keys = append(make([]PropertyKey, 0, len(m.keys)+frozenSpare), m.keys...)
+	} else if len(m.keys) == cap(m.keys) && len(m.props) == cap(m.props) && !frozenProps(m.props) {
+		// both full: grow them together, in one allocation while they are small
+		keys, props := newPropStorage(2 * len(m.keys))
+		m.keys, m.props = append(keys, m.keys...), append(props, m.props...)
 	}
 	if len(m.props) == cap(m.props) && frozenProps(m.props) {
 		m.props = append(make([]Property, 0, len(m.props)+frozenSpare), m.props...)
@@ -346,6 +349,39 @@ func (m *propertyMap) addHashed(key PropertyKey, h uint64, p Property) *Property
 		m.buildIndex()
 	}
 	return &m.props[n-1]
+}
+
+// Small property storage: the keys and the properties of an object are allocated together
+// (one allocation instead of two for most objects; the size of each is a malloc size class).
+type (
+	propStorage4 struct {
+		keys  [4]PropertyKey
+		props [4]Property
+	}
+	propStorage8 struct {
+		keys  [8]PropertyKey
+		props [8]Property
+	}
+	propStorage16 struct {
+		keys  [16]PropertyKey
+		props [16]Property
+	}
+)
+
+// newPropStorage returns empty keys and properties with room for n entries (at least).
+func newPropStorage(n int) ([]PropertyKey, []Property) {
+	switch {
+	case n <= 4:
+		s := new(propStorage4)
+		return s.keys[:0], s.props[:0]
+	case n <= 8:
+		s := new(propStorage8)
+		return s.keys[:0], s.props[:0]
+	case n <= 16:
+		s := new(propStorage16)
+		return s.keys[:0], s.props[:0]
+	}
+	return make([]PropertyKey, 0, n), make([]Property, 0, n)
 }
 
 // frozenSpare is the room for more properties that an object leaves when it copies its
