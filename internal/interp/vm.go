@@ -103,6 +103,10 @@ type execState struct {
 
 	steps     int64 // instructions executed in total
 	stepLimit int64 // pause when steps reaches it (0 = none)
+	// checkAt is the count of steps from which the loop runs stepChecks before an instruction
+	// (the step limit or the next memory check); 0 makes the next instruction run them, and
+	// whatever changes steps or stepLimit other than the loop sets it to 0.
+	checkAt int64
 	interrupt uint32
 	paused    bool
 	depth     int // nested dispatch loops (native re-entry)
@@ -312,6 +316,38 @@ func (vm *VM) runProtected(stopDepth int) (v Value, done bool, exc *Exception, o
 	return vm.loop(stopDepth), true, nil, nil
 }
 
+// stepChecks counts an instruction about to run when the count has reached checkAt: it pauses
+// at the step limit (unless pausing is held off), checks interrupts and memory every
+// memoryCheckInterval instructions, and sets the next checkAt. It reports whether the loop
+// must return.
+func (vm *VM) stepChecks() bool {
+	ex := &vm.exec
+	if ex.stepLimit > 0 && ex.steps >= ex.stepLimit && ex.noPause == 0 {
+		ex.paused = true
+		ex.checkAt = 0
+		return true
+	}
+	ex.steps++
+	if ex.steps&(memoryCheckInterval-1) == 0 {
+		if vm.checkInterrupts() {
+			ex.checkAt = 0
+			return true
+		}
+		vm.checkMemory()
+	}
+	// the count before the instruction that makes it the next multiple of the interval
+	next := ex.steps | (memoryCheckInterval - 1)
+	if ex.stepLimit > 0 {
+		if ex.steps >= ex.stepLimit {
+			next = ex.steps // past the limit while pausing is held off: check every instruction
+		} else {
+			next = min(next, ex.stepLimit)
+		}
+	}
+	ex.checkAt = next
+	return false
+}
+
 // errPaused is used internally to stop the loop at a safe point.
 type pauseSignal struct{}
 
@@ -322,16 +358,10 @@ func (vm *VM) loop(stopDepth int) Value {
 	code := f.code.Code
 	stack := ex.stack
 	for {
-		if ex.stepLimit > 0 && ex.steps >= ex.stepLimit && ex.noPause == 0 {
-			ex.paused = true
+		if ex.steps < ex.checkAt {
+			ex.steps++
+		} else if vm.stepChecks() {
 			return undefinedValue
-		}
-		ex.steps++
-		if ex.steps&(memoryCheckInterval-1) == 0 {
-			if vm.checkInterrupts() {
-				return undefinedValue
-			}
-			vm.checkMemory()
 		}
 		in := code[f.pc]
 		f.pc++
