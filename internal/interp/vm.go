@@ -195,14 +195,10 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 	}
 	vm.ensureStack(frameNeed(code))
 	base := argsBase + argc
-	n := code.NumParams
-	for i := 0; i < code.NumRegs; i++ {
-		if i < n && i < argc {
-			ex.stack[base+i] = ex.stack[argsBase+i]
-		} else {
-			ex.stack[base+i] = undefinedValue
-		}
-	}
+	// the parameters are copied into their registers, the other registers start undefined
+	regs := ex.stack[base : base+code.NumRegs]
+	n := copy(regs[:min(code.NumParams, argc, len(regs))], ex.stack[argsBase:])
+	clear(regs[n:])
 	ex.sp = base + code.NumRegs
 	var f *frame
 	if n := len(ex.framePool); n > 0 {
