@@ -106,7 +106,7 @@ type execState struct {
 	// checkAt is the count of steps from which the loop runs stepChecks before an instruction
 	// (the step limit or the next memory check); 0 makes the next instruction run them, and
 	// whatever changes steps or stepLimit other than the loop sets it to 0.
-	checkAt int64
+	checkAt   int64
 	interrupt uint32
 	paused    bool
 	depth     int // nested dispatch loops (native re-entry)
