@@ -196,9 +196,17 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 	vm.ensureStack(frameNeed(code))
 	base := argsBase + argc
 	// the parameters are copied into their registers, the other registers start undefined
+	// (element by element: for the few registers of most functions, copy and clear cost more
+	// in their calls and write-barrier checks than they save)
 	regs := ex.stack[base : base+code.NumRegs]
-	n := copy(regs[:min(code.NumParams, argc, len(regs))], ex.stack[argsBase:])
-	clear(regs[n:])
+	n := min(code.NumParams, argc, len(regs))
+	args := ex.stack[argsBase : argsBase+n]
+	for i := range args {
+		regs[i] = args[i]
+	}
+	for i := n; i < len(regs); i++ {
+		regs[i] = undefinedValue
+	}
 	ex.sp = base + code.NumRegs
 	var f *frame
 	if n := len(ex.framePool); n > 0 {
