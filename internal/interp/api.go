@@ -109,6 +109,7 @@ func (vm *VM) Run(ctx context.Context, opts RunOptions) (st Status, err error) {
 	}
 	ex.paused = false
 	ex.stepLimit = 0
+	ex.checkAt = 0
 	if opts.MaxSteps > 0 {
 		ex.stepLimit = ex.steps + opts.MaxSteps
 	}

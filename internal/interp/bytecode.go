@@ -87,6 +87,7 @@ type FuncCode struct {
 
 	vals        []Value       // Consts as values (built at compile time; immutable)
 	keys        []PropertyKey // Consts as property keys (strings only)
+	keyHashes   []uint64      // propHash of keys (0 for the other constants)
 	SourceStart int           // byte offsets of the function text in the program (Function.prototype.toString)
 	SourceEnd   int
 }

@@ -71,12 +71,13 @@ type compileError struct {
 
 // compiler is the state of one compilation.
 type compiler struct {
-	src     *syntax.Program
-	prog    *Program
-	an      *analyzer
-	fs      *funcState
-	script  bool
-	lastPos syntax.Position
+	keyNames map[string]string // the constant key names of the program, interned
+	src      *syntax.Program
+	prog     *Program
+	an       *analyzer
+	fs       *funcState
+	script   bool
+	lastPos  syntax.Position
 	// parent is the innermost statement or expression (other than an identifier) being
 	// compiled: the node an identifier use belongs to, for its position (syntax.IdentPos).
 	parent js.INode
@@ -353,14 +354,23 @@ func (c *compiler) endFunction() {
 		fs.code.NumRegs++
 	}
 	fs.code.NumParams = fs.info.params
-	fs.code.buildConstValues()
+	if c.keyNames == nil {
+		c.keyNames = map[string]string{}
+	}
+	fs.code.buildConstValues(c.keyNames)
 	c.fs = fs.parent
 }
 
 // buildConstValues fills vals and keys from Consts.
-func (f *FuncCode) buildConstValues() {
+//
+// The keys' names are interned: a name that a built-in object has as a key is its string, and
+// names take the string of the same name in names (filled as it goes; nil: none). Comparing
+// two keys whose names share their bytes stops at the pointers, where different copies of one
+// name are compared byte by byte.
+func (f *FuncCode) buildConstValues(names map[string]string) {
 	f.vals = make([]Value, len(f.Consts))
 	f.keys = make([]PropertyKey, len(f.Consts))
+	f.keyHashes = make([]uint64, len(f.Consts))
 	for i, k := range f.Consts {
 		if k.Kind == constNumber {
 			f.vals[i] = Number(k.Num)
@@ -372,7 +382,8 @@ func (f *FuncCode) buildConstValues() {
 		}
 		s := newUTF16(k.Str)
 		f.vals[i] = stringValue(s)
-		f.keys[i] = jsStringKey(s)
+		f.keys[i] = strKey(internKeyName(names, s.wtf8()))
+		f.keyHashes[i] = propHash(f.keys[i])
 	}
 }
 
@@ -678,4 +689,21 @@ func (c *compiler) needsUnwind(target int) bool {
 		}
 	}
 	return false
+}
+
+// internKeyName returns the interned string of a key name (see buildConstValues).
+func internKeyName(names map[string]string, name string) string {
+	if f := frozen.Load(); f != nil {
+		if n, ok := f.names[name]; ok {
+			return n
+		}
+	}
+	if names == nil {
+		return name
+	}
+	if n, ok := names[name]; ok {
+		return n
+	}
+	names[name] = name
+	return name
 }

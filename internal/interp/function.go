@@ -218,8 +218,10 @@ func (vm *VM) callValue(fo *Object, this Value, fnIdx, argc int, newTarget *Obje
 			}
 		}
 	}
-	args := make([]Value, argc)
-	copy(args, ex.stack[fnIdx+2:fnIdx+2+argc])
+	// The arguments stay where they are on the stack: natives do not keep c.Args (see
+	// realm.go), calls they make push above them, and the capacity ends with them, so that an
+	// append copies.
+	args := ex.stack[fnIdx+2 : fnIdx+2+argc : fnIdx+2+argc]
 	var r Value
 	if newTarget != nil {
 		r = vm.callObject(fo, undefinedValue, args, newTarget)

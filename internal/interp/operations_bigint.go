@@ -35,6 +35,7 @@ func (vm *VM) chargeBigIntWork(work float64) {
 	}
 	ex := &vm.exec
 	ex.steps += steps
+	ex.checkAt = 0
 	if steps >= memoryCheckInterval {
 		ex.steps |= memoryCheckInterval - 1 // the next instruction makes it a multiple
 	}

@@ -6,10 +6,18 @@ import "math"
 // Objects whose own properties all live in the property map (every class but String
 // wrappers, and arrays for keys that cannot be an index or "length") are looked up directly.
 func (vm *VM) getFrom(o *Object, key PropertyKey, receiver Value) Value {
+	return vm.getFromHashed(o, key, 0, receiver)
+}
+
+// getFromHashed is getFrom with the key's hash, or 0 (see propertyMap.findHashed): the walk
+// hashes the key at most once.
+func (vm *VM) getFromHashed(o *Object, key PropertyKey, h uint64, receiver Value) Value {
 	plain := !key.mayBeIndexOrLength()
 	for ; o != nil; o = o.proto {
 		if o.class != ClassString && o.class != ClassTypedArray && (plain || o.class != ClassArray) {
-			if p := o.props.peek(key); p != nil {
+			var i int
+			if i, h = o.props.findHashed(key, h); i >= 0 {
+				p := &o.props.props[i] // read only: shared storage stays shared
 				if p.flags&propAccessor == 0 {
 					return o.dataValue(p.value)
 				}
@@ -119,25 +127,42 @@ func (vm *VM) invoke(v Value, key PropertyKey, args ...Value) Value {
 // setOn is OrdinarySet: [[Set]] of key on o with receiver; returns false when refused
 // (callers in strict code throw a TypeError).
 func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
+	return vm.setOnHashed(o, key, 0, v, receiver)
+}
+
+// setOnHashed is setOn with the key's hash, or 0 (see propertyMap.findHashed).
+func (vm *VM) setOnHashed(o *Object, key PropertyKey, h uint64, v Value, receiver Value) bool {
+	// ownAbsent: the receiver is o, an ordinary object found without the key, and no code has
+	// run since (that could have added it)
+	ownAbsent := false
+	q := o
 	// fast path: own writable data property on an ordinary receiver
 	if receiver.kind == KindObject && receiver.obj() == o && (o.class == ClassObject || o.class == ClassFunction) {
-		if p := o.props.get(key); p != nil && p.flags&(propAccessor|propWritable) == propWritable {
-			p.value = v
-			return true
+		var i int
+		if i, h = o.props.findHashed(key, h); i >= 0 {
+			if p := o.props.at(i); p.flags&(propAccessor|propWritable) == propWritable {
+				p.value = v
+				return true
+			}
+		} else {
+			ownAbsent = true
+			q = o.proto
 		}
 	}
-	for q := o; q != nil; q = q.proto {
+	for ; q != nil; q = q.proto {
 		var p Property
 		var ok bool
 		if q.class == ClassObject || q.class == ClassFunction {
-			if pp := q.props.peek(key); pp != nil { // read only: shared storage stays shared
-				p, ok = *pp, true
+			var i int
+			if i, h = q.props.findHashed(key, h); i >= 0 {
+				p, ok = q.props.props[i], true // read only: shared storage stays shared
 			}
 		} else if q.class == ClassProxy {
 			return vm.proxySet(q, key, v, receiver)
 		} else if q.class == ClassTypedArray && vm.typedArraySetStops(q, key, v, receiver) {
 			return true
 		} else {
+			ownAbsent = false // getOwn and typedArraySetStops may run code
 			p, ok = q.getOwn(key)
 		}
 		if !ok {
@@ -159,13 +184,13 @@ func (vm *VM) setOn(o *Object, key PropertyKey, v Value, receiver Value) bool {
 	if r == nil {
 		return false
 	}
-	if r == o && (r.class == ClassObject || r.class == ClassFunction) && !r.props.has(key) {
+	if r == o && (r.class == ClassObject || r.class == ClassFunction) && (ownAbsent || !r.props.has(key)) {
 		// the chain walk found no own property on the receiver: create it
 		if !r.extensible() {
 			return false
 		}
 		vm.chargeProperty(r)
-		r.props.add(key, Property{value: v, flags: propDefault})
+		r.props.addHashed(key, h, Property{value: v, flags: propDefault})
 		return true
 	}
 	if r.class == ClassProxy {
@@ -275,11 +300,32 @@ func (vm *VM) createDataProperty(o *Object, key PropertyKey, v Value) bool {
 
 // createDataPropertyOrThrow is CreateDataProperty that throws a TypeError when refused.
 func (vm *VM) createDataPropertyOrThrow(o *Object, key PropertyKey, v Value) {
+	vm.createDataPropertyHashed(o, key, 0, v)
+}
+
+// createDataPropertyHashed is createDataPropertyOrThrow with the key's hash, or 0 (see
+// propertyMap.findHashed).
+func (vm *VM) createDataPropertyHashed(o *Object, key PropertyKey, h uint64, v Value) {
 	if o.class == ClassProxy {
 		vm.definePropertyOrThrow(o, key, dataDescriptor(v, propDefault))
 		return
 	}
 	vm.chargeProperty(o)
+	if o.class == ClassObject && !o.lazyMarked() {
+		// an ordinary object: a new key is added, and an own property with the default
+		// attributes takes the value, without building a descriptor
+		var i int
+		if i, h = o.props.findHashed(key, h); i < 0 {
+			if !o.extensible() {
+				vm.throwTypeError("Cannot define property %s, object is not extensible", key)
+			}
+			o.props.addHashed(key, h, Property{value: v, flags: propDefault})
+			return
+		} else if p := o.props.at(i); p.flags == propDefault {
+			p.value = v
+			return
+		}
+	}
 	if !o.defineOwn(key, dataDescriptor(v, propDefault)) {
 		vm.throwTypeError("Cannot define property %s, object is not extensible", key)
 	}

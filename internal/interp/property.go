@@ -230,28 +230,43 @@ const mapIndexThreshold = 8
 
 // find returns the position of key, or -1.
 func (m *propertyMap) find(key PropertyKey) int {
+	i, _ := m.findHashed(key, 0)
+	return i
+}
+
+// findHashed is find for a key whose hash h (propHash) the caller may know already, or 0 when
+// it does not: it returns the position and the hash, computed if the lookup needed it (else
+// still 0). A lookup along a prototype chain, or one followed by an add, hashes the key once,
+// and the instructions with a constant key pass the hash computed with the code.
+func (m *propertyMap) findHashed(key PropertyKey, h uint64) (int, uint64) {
 	if m.index != nil {
-		if i := m.index.find(m.keys, key, propHash(key)); i >= 0 {
-			return i
+		if h == 0 {
+			h = propHash(key)
+		}
+		if i := m.index.find(m.keys, key, h); i >= 0 {
+			return i, h
 		}
 		// keys added to an object that shares the template's index lie past its end
 		for i := m.index.count(); i < len(m.keys); i++ {
 			if m.keys[i] == key {
-				return i
+				return i, h
 			}
 		}
-		return -1
+		return -1, h
 	}
 	if len(m.keys) > mapIndexThreshold {
+		if h == 0 {
+			h = propHash(key)
+		}
 		m.buildIndex() // filled without one (the snapshot decoder's fast path)
-		return m.index.find(m.keys, key, propHash(key))
+		return m.index.find(m.keys, key, h), h
 	}
 	for i := range m.keys {
 		if m.keys[i] == key {
-			return i
+			return i, h
 		}
 	}
-	return -1
+	return -1, h
 }
 
 // buildIndex creates the hash index from the entries. It reports false when two entries have
@@ -298,13 +313,21 @@ func (m *propertyMap) has(key PropertyKey) bool { return m.find(key) >= 0 }
 // keys added lie past the index's end, where find scans them, until there are more than
 // sharedIndexTail of them and the object builds an index of its own.
 func (m *propertyMap) add(key PropertyKey, p Property) *Property {
+	return m.addHashed(key, 0, p)
+}
+
+// addHashed is add for a key whose hash h is known (0: not known), as findHashed returns it.
+func (m *propertyMap) addHashed(key PropertyKey, h uint64, p Property) *Property {
 	sharedIndex := m.index != nil && m.index.count() < len(m.keys)
-	if cap(m.keys) == 0 {
-		m.keys = make([]PropertyKey, 0, 4)
-		m.props = make([]Property, 0, 4)
+	if cap(m.keys) == 0 && cap(m.props) == 0 {
+		m.keys, m.props = newPropStorage(4)
 	} else if len(m.keys) == cap(m.keys) && frozenKeys(m.keys) {
 		sharedIndex = m.index != nil
 		m.keys = append(make([]PropertyKey, 0, len(m.keys)+frozenSpare), m.keys...)
+	} else if len(m.keys) == cap(m.keys) && len(m.props) == cap(m.props) && !frozenProps(m.props) {
+		// both full: grow them together, in one allocation while they are small
+		keys, props := newPropStorage(2 * len(m.keys))
+		m.keys, m.props = append(keys, m.keys...), append(props, m.props...)
 	}
 	if len(m.props) == cap(m.props) && frozenProps(m.props) {
 		m.props = append(make([]Property, 0, len(m.props)+frozenSpare), m.props...)
@@ -318,11 +341,47 @@ func (m *propertyMap) add(key PropertyKey, p Property) *Property {
 	case sharedIndex:
 		// the template's index stays as it is
 	case m.index != nil:
-		m.index = m.index.insert(propHash(key), n-1)
+		if h == 0 {
+			h = propHash(key)
+		}
+		m.index = m.index.insert(h, n-1)
 	case n > mapIndexThreshold:
 		m.buildIndex()
 	}
 	return &m.props[n-1]
+}
+
+// Small property storage: the keys and the properties of an object are allocated together
+// (one allocation instead of two for most objects; the size of each is a malloc size class).
+type (
+	propStorage4 struct {
+		keys  [4]PropertyKey
+		props [4]Property
+	}
+	propStorage8 struct {
+		keys  [8]PropertyKey
+		props [8]Property
+	}
+	propStorage16 struct {
+		keys  [16]PropertyKey
+		props [16]Property
+	}
+)
+
+// newPropStorage returns empty keys and properties with room for n entries (at least).
+func newPropStorage(n int) ([]PropertyKey, []Property) {
+	switch {
+	case n <= 4:
+		s := new(propStorage4)
+		return s.keys[:0], s.props[:0]
+	case n <= 8:
+		s := new(propStorage8)
+		return s.keys[:0], s.props[:0]
+	case n <= 16:
+		s := new(propStorage16)
+		return s.keys[:0], s.props[:0]
+	}
+	return make([]PropertyKey, 0, n), make([]Property, 0, n)
 }
 
 // frozenSpare is the room for more properties that an object leaves when it copies its
@@ -392,12 +451,13 @@ func newPropIndex(words []uint64) *propIndex {
 // propNameSeed is the seed of the hashes of string property keys, random per process.
 var propNameSeed = maphash.MakeSeed()
 
-// propHash returns the hash of key.
+// propHash returns the hash of key. It is never 0, which findHashed takes for a hash not yet
+// computed: the top bit is set, and the index uses only the low 32 bits.
 func propHash(key PropertyKey) uint64 {
 	if key.sym != nil {
-		return collHash64(uint64(uintptr(unsafe.Pointer(key.sym))))
+		return collHash64(uint64(uintptr(unsafe.Pointer(key.sym)))) | 1<<63
 	}
-	return maphash.String(propNameSeed, key.name)
+	return maphash.String(propNameSeed, key.name) | 1<<63
 }
 
 // count returns the number of keys the index covers.

@@ -72,6 +72,12 @@ func (t *Realm) freeze() {
 		}
 		t.shared[i].props = o.props.props
 	}
+	store.names = make(map[string]string, len(store.keys))
+	for _, k := range store.keys {
+		if k.sym == nil {
+			store.names[k.name] = k.name
+		}
+	}
 	frozen.Store(store)
 }
 
@@ -82,7 +88,8 @@ func (t *Realm) freeze() {
 type frozenStore struct {
 	keys    []PropertyKey
 	props   []Property
-	indexes []uint64 // the hash indexes of the keys (propIndex), one after the other
+	indexes []uint64          // the hash indexes of the keys (propIndex), one after the other
+	names   map[string]string // the names of the string keys, for interning (internKeyName)
 }
 
 // frozen is the frozen store, set once when the template realm is complete.

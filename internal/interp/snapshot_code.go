@@ -362,7 +362,7 @@ func decodeFuncCode(r *jsonReader, ops []Op) *FuncCode {
 	if !found {
 		r.fail("unknown function kind %q", kind)
 	}
-	f.buildConstValues()
+	f.buildConstValues(nil)
 	return f
 }
 

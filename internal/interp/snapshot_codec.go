@@ -457,6 +457,7 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 			}
 		case "steps":
 			ex.steps = r.int()
+			ex.checkAt = 0
 		case "promiseSeq":
 			ex.promiseSeq = uint64(r.int())
 		case "templates":

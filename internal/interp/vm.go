@@ -103,6 +103,10 @@ type execState struct {
 
 	steps     int64 // instructions executed in total
 	stepLimit int64 // pause when steps reaches it (0 = none)
+	// checkAt is the count of steps from which the loop runs stepChecks before an instruction
+	// (the step limit or the next memory check); 0 makes the next instruction run them, and
+	// whatever changes steps or stepLimit other than the loop sets it to 0.
+	checkAt   int64
 	interrupt uint32
 	paused    bool
 	depth     int // nested dispatch loops (native re-entry)
@@ -191,13 +195,17 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 	}
 	vm.ensureStack(frameNeed(code))
 	base := argsBase + argc
-	n := code.NumParams
-	for i := 0; i < code.NumRegs; i++ {
-		if i < n && i < argc {
-			ex.stack[base+i] = ex.stack[argsBase+i]
-		} else {
-			ex.stack[base+i] = undefinedValue
-		}
+	// the parameters are copied into their registers, the other registers start undefined
+	// (element by element: for the few registers of most functions, copy and clear cost more
+	// in their calls and write-barrier checks than they save)
+	regs := ex.stack[base : base+code.NumRegs]
+	n := min(code.NumParams, argc, len(regs))
+	args := ex.stack[argsBase : argsBase+n]
+	for i := range args {
+		regs[i] = args[i]
+	}
+	for i := n; i < len(regs); i++ {
+		regs[i] = undefinedValue
 	}
 	ex.sp = base + code.NumRegs
 	var f *frame
@@ -312,6 +320,38 @@ func (vm *VM) runProtected(stopDepth int) (v Value, done bool, exc *Exception, o
 	return vm.loop(stopDepth), true, nil, nil
 }
 
+// stepChecks counts an instruction about to run when the count has reached checkAt: it pauses
+// at the step limit (unless pausing is held off), checks interrupts and memory every
+// memoryCheckInterval instructions, and sets the next checkAt. It reports whether the loop
+// must return.
+func (vm *VM) stepChecks() bool {
+	ex := &vm.exec
+	if ex.stepLimit > 0 && ex.steps >= ex.stepLimit && ex.noPause == 0 {
+		ex.paused = true
+		ex.checkAt = 0
+		return true
+	}
+	ex.steps++
+	if ex.steps&(memoryCheckInterval-1) == 0 {
+		if vm.checkInterrupts() {
+			ex.checkAt = 0
+			return true
+		}
+		vm.checkMemory()
+	}
+	// the count before the instruction that makes it the next multiple of the interval
+	next := ex.steps | (memoryCheckInterval - 1)
+	if ex.stepLimit > 0 {
+		if ex.steps >= ex.stepLimit {
+			next = ex.steps // past the limit while pausing is held off: check every instruction
+		} else {
+			next = min(next, ex.stepLimit)
+		}
+	}
+	ex.checkAt = next
+	return false
+}
+
 // errPaused is used internally to stop the loop at a safe point.
 type pauseSignal struct{}
 
@@ -322,16 +362,10 @@ func (vm *VM) loop(stopDepth int) Value {
 	code := f.code.Code
 	stack := ex.stack
 	for {
-		if ex.stepLimit > 0 && ex.steps >= ex.stepLimit && ex.noPause == 0 {
-			ex.paused = true
+		if ex.steps < ex.checkAt {
+			ex.steps++
+		} else if vm.stepChecks() {
 			return undefinedValue
-		}
-		ex.steps++
-		if ex.steps&(memoryCheckInterval-1) == 0 {
-			if vm.checkInterrupts() {
-				return undefinedValue
-			}
-			vm.checkMemory()
 		}
 		in := code[f.pc]
 		f.pc++
@@ -443,8 +477,8 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpGetGlobal:
 			key := f.code.keys[in.A]
 			g := vm.realm.Global
-			if p := g.props.peek(key); p != nil && p.flags&propAccessor == 0 {
-				stack[ex.sp] = g.dataValue(p.value)
+			if i, _ := g.props.findHashed(key, f.code.keyHashes[in.A]); i >= 0 && g.props.props[i].flags&propAccessor == 0 {
+				stack[ex.sp] = g.dataValue(g.props.props[i].value)
 			} else if !vm.hasProperty(g, key) {
 				vm.throwReferenceError("%s is not defined", key.String())
 			} else {
@@ -498,18 +532,18 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMember(obj, f.code.keys[in.A])
+			stack[ex.sp-1] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
 		case OpGetPropKeep:
 			obj := stack[ex.sp-1]
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMember(obj, f.code.keys[in.A])
+			stack[ex.sp-1] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
 			stack[ex.sp] = obj
 			ex.sp++
 		case OpSetProp:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
-			vm.putMember(obj, f.code.keys[in.A], v)
+			vm.putMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A], v)
 			stack[ex.sp-2] = v
 			ex.sp--
 		case OpGetElem:

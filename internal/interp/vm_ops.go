@@ -165,14 +165,25 @@ func (vm *VM) throwNullishAccess(what, verb string, obj, key Value) {
 
 // getMember is obj.key for any value.
 func (vm *VM) getMember(obj Value, key PropertyKey) Value {
+	return vm.getMemberHashed(obj, key, 0)
+}
+
+// getMemberHashed is getMember with the key's hash, or 0 (see propertyMap.findHashed).
+func (vm *VM) getMemberHashed(obj Value, key PropertyKey, h uint64) Value {
 	if obj.kind == KindObject {
 		o := obj.obj()
 		if o.class == ClassObject {
-			if p := o.props.peek(key); p != nil && p.flags&propAccessor == 0 {
-				return o.dataValue(p.value)
+			var i int
+			if i, h = o.props.findHashed(key, h); i >= 0 {
+				if p := &o.props.props[i]; p.flags&propAccessor == 0 {
+					return o.dataValue(p.value)
+				}
+			} else {
+				// an ordinary object without the key: the walk goes on from its prototype
+				return vm.getFromHashed(o.proto, key, h, obj)
 			}
 		}
-		return vm.getFrom(o, key, obj)
+		return vm.getFromHashed(o, key, h, obj)
 	}
 	if obj.kind <= KindNull {
 		vm.throwTypeError("Cannot read properties of %s (reading '%s')", obj.kind, key.String())
@@ -181,18 +192,17 @@ func (vm *VM) getMember(obj Value, key PropertyKey) Value {
 }
 
 func (vm *VM) putMember(obj Value, key PropertyKey, v Value) {
+	vm.putMemberHashed(obj, key, 0, v)
+}
+
+// putMemberHashed is putMember with the key's hash, or 0 (see propertyMap.findHashed).
+func (vm *VM) putMemberHashed(obj Value, key PropertyKey, h uint64, v Value) {
 	if obj.kind <= KindNull {
 		vm.throwTypeError("Cannot set properties of %s (setting '%s')", obj.kind, key.String())
 	}
 	if obj.kind == KindObject {
 		o := obj.obj()
-		if o.class == ClassObject {
-			if p := o.props.get(key); p != nil && p.flags&(propAccessor|propWritable) == propWritable {
-				p.value = v
-				return
-			}
-		}
-		if !vm.setOn(o, key, v, obj) {
+		if !vm.setOnHashed(o, key, h, v, obj) {
 			vm.throwSetRefused(o, key)
 		}
 		return
@@ -389,7 +399,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 	case OpDefineName:
 		o, v := stack[ex.sp-2].obj(), stack[ex.sp-1]
 		ex.sp--
-		vm.createDataPropertyOrThrow(o, f.code.keys[in.A], v)
+		vm.createDataPropertyHashed(o, f.code.keys[in.A], f.code.keyHashes[in.A], v)
 	case OpDefineGetter, OpDefineSetter, OpDefineMethod:
 		o, key, fn := stack[ex.sp-3].obj(), vm.toPropertyKey(stack[ex.sp-2]), stack[ex.sp-1].obj()
 		ex.sp -= 2
