@@ -59,11 +59,12 @@ func TestLineSearchMatches(t *testing.T) {
 		{`^(.+)[ \t]*\n=+[ \t]*\n+`, "gm"}, {`^(?=#)|^\n`, "gm"}, {`^(?<=\n)#`, "gm"},
 		{`^(\S)(?:.*\n)*?\1`, "gm"}, {`^.`, "gmu"}, {`^#.`, "gmu"}, {`^[^]`, "gm"},
 		{`^#b`, "ym"},
+		{`^#|^f`, ""}, {`^#|^f`, "g"}, {`^(f)|^(#)`, "y"}, {`^\n|^(?:x)`, "i"},
 	}
 	for _, p := range patterns {
 		got := mustCompile(t, p.pattern, p.flags)
 		want := mustCompile(t, "(?:"+p.pattern+")", p.flags)
-		require.Equal(t, !got.flags.Sticky, got.lines != nil, p.pattern)
+		require.Equal(t, got.flags.Multiline && !got.flags.Sticky, got.lines != nil, p.pattern)
 		require.Nil(t, want.lines)
 		for _, units := range unitInputs {
 			for last := 0; last <= len(units); last++ {
@@ -89,4 +90,19 @@ func TestLineSearchTimeout(t *testing.T) {
 	_, err = re.NewMatcher().Exec(in, 0, 20*time.Millisecond)
 	require.ErrorIs(t, err, ErrTimeout)
 	require.Less(t, time.Since(start), 5*time.Second)
+}
+
+// TestStartAnchoredTranslation checks that a pattern without the m flag whose alternatives all
+// begin with ^ reaches regexp2 with a leading ^, so that it tries the start of the input only.
+func TestStartAnchoredTranslation(t *testing.T) {
+	t.Parallel()
+	tr, err := translate(u16(`^a|^b(c)`), Flags{})
+	require.NoError(t, err)
+	require.Equal(t, `^(?:^a|^b(c))`, tr.pattern)
+	tr, err = translate(u16(`^a|^b`), Flags{Multiline: true})
+	require.NoError(t, err)
+	require.Equal(t, `^a|^b`, tr.pattern)
+	tr, err = translate(u16(`^a|b`), Flags{})
+	require.NoError(t, err)
+	require.Equal(t, `^a|b`, tr.pattern)
 }

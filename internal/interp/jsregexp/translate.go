@@ -84,7 +84,14 @@ func translate(src []uint16, flags Flags) (*translation, error) {
 			}
 		}
 	}
-	return &translation{pattern: t.pattern(), names: t.names, maxDecimalEscape: t.maxDec}, nil
+	pattern := t.pattern()
+	if !flags.Multiline && startsLines(src) {
+		// Every alternative must match at the start of the input, but regexp2 only searches
+		// that way when the whole pattern begins with ^: otherwise it tries every position
+		// (see linesearch.go). Stating the anchor once more in front makes it try one.
+		pattern = "^(?:" + pattern + ")"
+	}
+	return &translation{pattern: pattern, names: t.names, maxDecimalEscape: t.maxDec}, nil
 }
 
 // mightBothParticipate is MightBothParticipate of the specification for two groups declared
