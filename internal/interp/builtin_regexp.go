@@ -73,7 +73,7 @@ func setupRegExp(r *Realm) {
 
 // regexpFlagGetters are the boolean flag accessors of RegExp.prototype, in the order
 // RegExp.prototype.flags reads them.
-var regexpFlagGetters = []struct {
+var regexpFlagGetters = [...]struct {
 	name string
 	char byte
 	get  NativeFunc
@@ -87,6 +87,18 @@ var regexpFlagGetters = []struct {
 	{"unicodeSets", 'v', flagGetter("unicodeSets", 'v')},
 	{"sticky", 'y', flagGetter("sticky", 'y')},
 }
+
+// regexpFlagKeys are the property keys of regexpFlagGetters and the stable names of the
+// getters, in the same order.
+var regexpFlagKeys = func() (keys [len(regexpFlagGetters)]struct {
+	key        PropertyKey
+	getterName string
+}) {
+	for i, f := range regexpFlagGetters {
+		keys[i].key, keys[i].getterName = strKey(f.name), "get RegExp.prototype."+f.name
+	}
+	return keys
+}()
 
 // flagGetter makes the getter of one flag: true or false on a RegExp, undefined on
 // RegExp.prototype itself, a TypeError otherwise.
