@@ -42,8 +42,19 @@ func newCompileCache(size int) *compileCache {
 }
 
 func keyOf(source []uint16, flags Flags) cacheKey {
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(source))), 2*len(source))
-	return cacheKey{source: string(b), flags: flags}
+	return cacheKey{source: string(sourceBytes(source)), flags: flags}
+}
+
+// lookupKeyOf is keyOf sharing the memory of source, for a lookup, which does not keep its
+// key: a cache hit copies nothing.
+func lookupKeyOf(source []uint16, flags Flags) cacheKey {
+	b := sourceBytes(source)
+	return cacheKey{source: unsafe.String(unsafe.SliceData(b), len(b)), flags: flags}
+}
+
+// sourceBytes returns the bytes of the code units of source.
+func sourceBytes(source []uint16) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(source))), 2*len(source))
 }
 
 func (c *compileCache) get(k cacheKey) *Regexp {

@@ -53,15 +53,14 @@ type Match struct {
 // literal) under flags. A pattern that is not valid JavaScript is a *SyntaxError whose message
 // follows V8's. The last CacheSize successful compilations are reused.
 func Compile(source []uint16, flags Flags) (*Regexp, error) {
-	key := keyOf(source, flags)
-	if re := cache.get(key); re != nil {
+	if re := cache.get(lookupKeyOf(source, flags)); re != nil {
 		return re, nil
 	}
 	re, err := compile(source, flags)
 	if err != nil {
 		return nil, err
 	}
-	cache.put(key, re)
+	cache.put(keyOf(source, flags), re)
 	return re, nil
 }
 
