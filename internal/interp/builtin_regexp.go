@@ -179,6 +179,18 @@ func regexpConstructor(vm *VM, c NativeCall) Value {
 	return objectValue(o)
 }
 
+// regexpLiteral evaluates a regular expression literal: RegExpCreate with the realm's
+// %RegExp%, whatever the global RegExp binding now holds, as the specification says. The
+// object is made directly rather than through the constructor, whose generality (IsRegExp,
+// the new target's prototype) a literal does not need.
+func (vm *VM) regexpLiteral(pattern, flags Value) Value {
+	o := vm.newObject(vm.realm.Intrinsic("RegExp.prototype"), ClassRegExp)
+	o.props.add(keyLastIndex, Property{value: intValue(0), flags: propWritable})
+	vm.allocated += propertySize
+	vm.regexpInitialize(o, pattern, flags)
+	return objectValue(o)
+}
+
 // regexpInitialize is RegExpInitialize: it parses the flags, compiles the pattern and resets
 // lastIndex.
 func (vm *VM) regexpInitialize(o *Object, pattern, flags Value) {

@@ -27,6 +27,8 @@ func TestRegExpFastPaths(t *testing.T) {
 		{"replace_own_flags", `const r = /b/g; Object.defineProperty(r, 'flags', {value: 'gu'}); 'abc😀b'.replace(r, '$&$&')`, "abbc😀bb"},
 		{"replace_flag_getter_replaced", `let n = 0; Object.defineProperty(RegExp.prototype, 'global', {get() { n++; return false }}); JSON.stringify(['aXa'.replace(/a/g, 'b'), n])`, `["bXa",1]`},
 		{"own_flag_property", `const r = /a/g; Object.defineProperty(r, 'global', {value: false}); JSON.stringify(['aXa'.replace(r, 'b'), 'aXa'.match(/a/gi), 'a,b'.split(/,/y)])`, `["bXa",["a","a"],["a","b"]]`},
+		{"literal_ignores_global_binding", `const R = RegExp; globalThis.RegExp = undefined; JSON.stringify([/a/.test("a"), Object.getPrototypeOf(/a/g) === R.prototype, /a/g.lastIndex, /x/gi.flags])`, `[true,true,0,"gi"]`},
+		{"literal_without_global", `delete globalThis.RegExp; /b/.source`, "b"},
 		{"replace_fn_throws", `let msg; try { 'aa'.replace(/a/g, () => { throw new Error('x'); }) } catch (e) { msg = e.message } msg`, "x"},
 		{"replace_wide", `JSON.stringify('été'.replace(/t/g, 'è') + 'xé'.replace(/(x)/g, '$1$1'))`, "\"éèéxxé\""},
 		{"match_global", `JSON.stringify(['a1b22c333'.match(/\d+/g), 'abc'.match(/z/g), 'a😀'.match(/(?:)/gu), 'a😀'.match(/(?:)/g).length])`, "[[\"1\",\"22\",\"333\"],null,[\"\",\"\",\"\"],4]"},
