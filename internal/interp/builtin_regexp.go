@@ -73,7 +73,7 @@ func setupRegExp(r *Realm) {
 
 // regexpFlagGetters are the boolean flag accessors of RegExp.prototype, in the order
 // RegExp.prototype.flags reads them.
-var regexpFlagGetters = []struct {
+var regexpFlagGetters = [...]struct {
 	name string
 	char byte
 	get  NativeFunc
@@ -87,6 +87,18 @@ var regexpFlagGetters = []struct {
 	{"unicodeSets", 'v', flagGetter("unicodeSets", 'v')},
 	{"sticky", 'y', flagGetter("sticky", 'y')},
 }
+
+// regexpFlagKeys are the property keys of regexpFlagGetters and the stable names of the
+// getters, in the same order.
+var regexpFlagKeys = func() (keys [len(regexpFlagGetters)]struct {
+	key        PropertyKey
+	getterName string
+}) {
+	for i, f := range regexpFlagGetters {
+		keys[i].key, keys[i].getterName = strKey(f.name), "get RegExp.prototype."+f.name
+	}
+	return keys
+}()
 
 // flagGetter makes the getter of one flag: true or false on a RegExp, undefined on
 // RegExp.prototype itself, a TypeError otherwise.
@@ -164,6 +176,18 @@ func regexpConstructor(vm *VM, c NativeCall) Value {
 	o.props.add(keyLastIndex, Property{value: intValue(0), flags: propWritable})
 	vm.allocated += propertySize
 	vm.regexpInitialize(o, p, f)
+	return objectValue(o)
+}
+
+// regexpLiteral evaluates a regular expression literal: RegExpCreate with the realm's
+// %RegExp%, whatever the global RegExp binding now holds, as the specification says. The
+// object is made directly rather than through the constructor, whose generality (IsRegExp,
+// the new target's prototype) a literal does not need.
+func (vm *VM) regexpLiteral(pattern, flags Value) Value {
+	o := vm.newObject(vm.realm.Intrinsic("RegExp.prototype"), ClassRegExp)
+	o.props.add(keyLastIndex, Property{value: intValue(0), flags: propWritable})
+	vm.allocated += propertySize
+	vm.regexpInitialize(o, pattern, flags)
 	return objectValue(o)
 }
 

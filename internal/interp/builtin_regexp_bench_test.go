@@ -26,6 +26,7 @@ let n = 0, m; while ((m = re.exec(s)) !== null) n += m.groups.host.length; n`},
 		{"replace_literal", regexpBenchText + `s.replace(/example/g, "ex").length`},
 		{"replace_fn", regexpBenchText + `s.replace(/host(\d+)/g, (m, d) => d).length`},
 		{"split", regexpBenchText + `s.split(/\s+/).length`},
+		{"replace_per_word", regexpBenchText + `let n = 0; for (const w of words) n += w.replace(/host/g, 'h').length; n`},
 	} {
 		b.Run(bb.name, func(b *testing.B) { benchmarkJS(b, bb.src) })
 	}

@@ -1,6 +1,11 @@
 package interp
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 // TestRegExpFastPaths checks test, exec, [Symbol.match] and [Symbol.replace] where they
 // match without building result arrays, and where they must not (a subclass exec, an own
@@ -20,6 +25,10 @@ func TestRegExpFastPaths(t *testing.T) {
 		{"replace_readonly_lastIndex", `const r = /a/g; Object.defineProperty(r, 'lastIndex', {writable: false}); 'a'.replace(r, 'b')`, "throws TypeError"},
 		{"replace_subclass_exec", `const log = []; class R extends RegExp { exec(s) { log.push(this.lastIndex); return super.exec(s); } } JSON.stringify(['abab'.replace(new R('b', 'g'), 'c'), log])`, "[\"acac\",[0,2,4]]"},
 		{"replace_own_flags", `const r = /b/g; Object.defineProperty(r, 'flags', {value: 'gu'}); 'abc😀b'.replace(r, '$&$&')`, "abbc😀bb"},
+		{"replace_flag_getter_replaced", `let n = 0; Object.defineProperty(RegExp.prototype, 'global', {get() { n++; return false }}); JSON.stringify(['aXa'.replace(/a/g, 'b'), n])`, `["bXa",1]`},
+		{"own_flag_property", `const r = /a/g; Object.defineProperty(r, 'global', {value: false}); JSON.stringify(['aXa'.replace(r, 'b'), 'aXa'.match(/a/gi), 'a,b'.split(/,/y)])`, `["bXa",["a","a"],["a","b"]]`},
+		{"literal_ignores_global_binding", `const R = RegExp; globalThis.RegExp = undefined; JSON.stringify([/a/.test("a"), Object.getPrototypeOf(/a/g) === R.prototype, /a/g.lastIndex, /x/gi.flags])`, `[true,true,0,"gi"]`},
+		{"literal_without_global", `delete globalThis.RegExp; /b/.source`, "b"},
 		{"replace_fn_throws", `let msg; try { 'aa'.replace(/a/g, () => { throw new Error('x'); }) } catch (e) { msg = e.message } msg`, "x"},
 		{"replace_wide", `JSON.stringify('été'.replace(/t/g, 'è') + 'xé'.replace(/(x)/g, '$1$1'))`, "\"éèéxxé\""},
 		{"match_global", `JSON.stringify(['a1b22c333'.match(/\d+/g), 'abc'.match(/z/g), 'a😀'.match(/(?:)/gu), 'a😀'.match(/(?:)/g).length])`, "[[\"1\",\"22\",\"333\"],null,[\"\",\"\",\"\"],4]"},
@@ -41,4 +50,37 @@ func TestRegExpFastPaths(t *testing.T) {
 		{"exec_readonly_lastIndex", `const r = /a/g; Object.defineProperty(r, 'lastIndex', {value: 0, writable: false}); r.exec('a')`, "throws TypeError"},
 		{"exec_unicode_lastIndex", `const r = /./gu; r.lastIndex = 1; JSON.stringify([r.exec('😀x')[0], r.lastIndex])`, "[\"😀\",2]"},
 	})
+}
+
+// TestBuiltinFlagsGetters checks when regexpFlagsOf may skip the flags accessors: for a
+// RegExp whose prototype holds the built-in getters, and not once a program changed one of
+// them or gave the RegExp an own property.
+func TestBuiltinFlagsGetters(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{`/a/gi`, true},
+		{`new RegExp('a', 'yg')`, true},
+		{`const r = /a/g; r.x = 1; r`, false},
+		{`Object.defineProperty(RegExp.prototype, 'sticky', {get() { return true }}); /a/`, false},
+		{`Object.defineProperty(RegExp.prototype, 'flags', {get() { return '' }}); /a/`, false},
+		{`class R extends RegExp {} new R('a')`, false},
+	} {
+		vm := New(Config{})
+		p, err := Compile(tt.src)
+		require.NoError(t, err)
+		require.NoError(t, vm.Start(p))
+		_, err = vm.Run(context.Background(), RunOptions{})
+		require.NoError(t, err)
+		v, thrown := vm.Result()
+		require.False(t, thrown)
+		rx := v.asObject()
+		require.NotNil(t, regexpOf(rx), tt.src)
+		require.Equal(t, tt.want, builtinFlagsGetters(rx), tt.src)
+		if tt.want {
+			require.Equal(t, vm.toString(vm.getProp(rx, keyFlags)).String(), vm.regexpFlagsOf(rx), tt.src)
+		}
+	}
 }

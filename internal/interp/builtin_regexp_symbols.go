@@ -3,6 +3,7 @@ package interp
 import (
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/codemode/codemode/internal/interp/jsregexp"
 )
@@ -20,9 +21,81 @@ func thisRegExpObject(vm *VM, c NativeCall, method string) *Object {
 	return o
 }
 
-// regexpFlagsOf reads ToString(rx.flags).
+// regexpFlagsOf reads ToString(rx.flags). When that would run the built-in flags getter over
+// the built-in flag getters (builtinFlagsGetters), it computes what they return instead of
+// calling ten accessors: replace, match and split read the flags on every call.
 func (vm *VM) regexpFlagsOf(rx *Object) string {
-	return vm.toString(vm.getProp(rx, strKey("flags"))).String()
+	if rs := regexpOf(rx); rs != nil && builtinFlagsGetters(rx) {
+		var buf [len(regexpFlagGetters)]byte
+		b := buf[:0]
+		for i := range regexpFlagGetters {
+			if c := regexpFlagGetters[i].char; strings.IndexByte(rs.flags, c) >= 0 {
+				b = append(b, c)
+			}
+		}
+		if string(b) == rs.flags {
+			return rs.flags
+		}
+		return string(b)
+	}
+	return vm.toString(vm.getProp(rx, keyFlags)).String()
+}
+
+var keyFlags = strKey("flags")
+
+// builtinFlagsGetters reports whether Get(rx, "flags") finds the built-in flags getter, and
+// the getter's reads of the flag properties find the built-in flag getters: rx has no own
+// property but lastIndex and its prototype holds them all, so no program code runs.
+func builtinFlagsGetters(rx *Object) bool {
+	proto := rx.proto
+	if proto == nil || len(rx.props.keys) != 1 || rx.props.keys[0] != keyLastIndex {
+		return false
+	}
+	if !isBuiltinGetter(peekAt(&proto.props, keyFlags, &flagsGetterAt), "get RegExp.prototype.flags") {
+		return false
+	}
+	for i := range regexpFlagKeys {
+		f := &regexpFlagKeys[i]
+		if !isBuiltinGetter(peekAt(&proto.props, f.key, &flagGetterAt[i]), f.getterName) {
+			return false
+		}
+	}
+	return true
+}
+
+// flagsGetterAt and flagGetterAt are where RegExp.prototype held the flags accessors when
+// last looked up: every realm lays the prototype out alike, so the position found once is
+// checked first and the lookup (hashing the key) is mostly skipped.
+var (
+	flagsGetterAt atomic.Int32
+	flagGetterAt  [len(regexpFlagGetters)]atomic.Int32
+)
+
+// peekAt is m.peek(key), trying position *at first and remembering where key was found.
+func peekAt(m *propertyMap, key PropertyKey, at *atomic.Int32) *Property {
+	if i := int(at.Load()); i < len(m.keys) && m.keys[i] == key {
+		return &m.props[i]
+	}
+	i := m.find(key)
+	if i < 0 {
+		return nil
+	}
+	at.Store(int32(i))
+	return &m.props[i]
+}
+
+// isBuiltinGetter reports whether p is an accessor whose getter is the built-in function of
+// that stable name (from any realm: they all behave alike).
+func isBuiltinGetter(p *Property, name string) bool {
+	if p == nil || !p.isAccessor() {
+		return false
+	}
+	g := p.getter()
+	if g == nil {
+		return false
+	}
+	nf, ok := g.slots.(*nativeFunction)
+	return ok && nf.name == name
 }
 
 // setLastIndex is Set(rx, "lastIndex", i, true).

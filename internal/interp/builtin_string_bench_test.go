@@ -31,6 +31,8 @@ func BenchmarkStringRegExp(b *testing.B) {
 		{"split_string", text + `s.split(', ').length`},
 		{"matchAll", text + `let n = 0; for (const m of s.matchAll(/(?<w>\w+)/g)) n += m.groups.w.length; n`},
 		{"replaceAll_string", text + `s.replaceAll('or', 'OR').length`},
+		{"replaceAll_string_wide", text + `('¨' + s).replaceAll('or', 'OR').length`},
+		{"split_string_wide", text + `('¨' + s).split('; ').length`},
 		{"toUpperCase", text + `s.toUpperCase().length + 'ärger'.repeat(10000).toUpperCase().length`},
 	} {
 		b.Run(bb.name, func(b *testing.B) { benchmarkJS(b, bb.src) })

@@ -370,14 +370,51 @@ func (s *jsString) indexOf(t *jsString, from int) int {
 		}
 		return i + from
 	}
-	first := t.At(0)
+	// Compare code unit slices rather than calling At per unit, which flattens and
+	// dispatches on the form of each string for every unit compared.
+	if s.isASCII {
+		// t is wide here: it can only occur if all its units are ASCII.
+		tu := t.flatUnits()
+		if !allASCII(tu) {
+			return -1
+		}
+		b := make([]byte, len(tu))
+		for i, c := range tu {
+			b[i] = byte(c)
+		}
+		i := strings.Index(s.ascii[from:], string(b))
+		if i < 0 {
+			return -1
+		}
+		return i + from
+	}
+	if t.isASCII {
+		return indexUnitsASCII(s.flatUnits(), t.ascii, from)
+	}
+	return indexUnits(s.flatUnits(), t.flatUnits(), from)
+}
+
+// indexUnits returns the first index >= from where t (not empty) occurs in s, or -1.
+func indexUnits(s, t []uint16, from int) int {
+	first, rest := t[0], t[1:]
+	for i := from; i+len(t) <= len(s); i++ {
+		if s[i] == first && slices.Equal(s[i+1:i+len(t)], rest) {
+			return i
+		}
+	}
+	return -1
+}
+
+// indexUnitsASCII is indexUnits for an ASCII t.
+func indexUnitsASCII(s []uint16, t string, from int) int {
+	first := uint16(t[0])
 outer:
-	for i := from; i+t.Len() <= s.Len(); i++ {
-		if s.At(i) != first {
+	for i := from; i+len(t) <= len(s); i++ {
+		if s[i] != first {
 			continue
 		}
-		for j := 1; j < t.Len(); j++ {
-			if s.At(i+j) != t.At(j) {
+		for j := 1; j < len(t); j++ {
+			if s[i+j] != uint16(t[j]) {
 				continue outer
 			}
 		}

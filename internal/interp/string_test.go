@@ -2,6 +2,7 @@ package interp
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -64,4 +65,47 @@ func FuzzStringEncodings(f *testing.F) {
 		require.True(t, rope.Equals(s))
 		require.Equal(t, 0, rope.Compare(s))
 	})
+}
+
+// TestIndexOfForms checks indexOf on every pairing of ASCII, wide and rope strings against a
+// unit-by-unit search.
+func TestIndexOfForms(t *testing.T) {
+	t.Parallel()
+	naive := func(s, t *jsString, from int) int {
+		for i := max(from, 0); i+t.Len() <= s.Len(); i++ {
+			ok := true
+			for j := 0; j < t.Len() && ok; j++ {
+				ok = s.At(i+j) == t.At(j)
+			}
+			if ok {
+				return i
+			}
+		}
+		return -1
+	}
+	wideASCII := func(s string) *jsString { // ASCII content held in the wide form
+		u := make([]uint16, len(s))
+		for i := range s {
+			u[i] = uint16(s[i])
+		}
+		return newFlatUTF16(u)
+	}
+	haystacks := []*jsString{
+		newASCII("abcababcab"),
+		newStringFromGo("ab¨cab¨0¨cabé"),
+		wideASCII("xxabcabca"),
+		concatStrings(newStringFromGo(strings.Repeat("é¨a", 30)), newASCII(strings.Repeat("ab", 40))),
+	}
+	needles := []*jsString{
+		newASCII("a"), newASCII("ab"), newASCII("cab"), newStringFromGo("¨"), newStringFromGo("¨c"),
+		newStringFromGo("é¨a"), newStringFromGo("aé"), wideASCII("ab"), wideASCII("ca"), newASCII("zz"),
+		concatStrings(newStringFromGo("¨a"), newASCII(strings.Repeat("x", 70))),
+	}
+	for hi, s := range haystacks {
+		for ni, n := range needles {
+			for from := -1; from <= s.Len()+1; from++ {
+				require.Equal(t, naive(s, n, from), s.indexOf(n, from), "haystack %d needle %d from %d", hi, ni, from)
+			}
+		}
+	}
 }

@@ -381,11 +381,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 	stack := ex.stack
 	switch in.Op {
 	case OpRegExp:
-		ctor := vm.realm.globalProp(strKey("RegExp"))
-		if ctor == nil {
-			vm.throwSyntaxError("regular expressions are not available")
-		}
-		r := vm.construct(ctor.value, nil, f.code.vals[in.A], f.code.vals[in.B])
+		r := vm.regexpLiteral(f.code.vals[in.A], f.code.vals[in.B])
 		stack = ex.stack
 		stack[ex.sp] = r
 		ex.sp++

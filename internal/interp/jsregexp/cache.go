@@ -8,10 +8,12 @@ import (
 
 // CacheSize is how many compiled expressions Compile keeps, by source and flags, least
 // recently used first out. Compiling takes tens to hundreds of microseconds, and a regular
-// expression literal in a loop is compiled on every evaluation. A library such as a markdown
-// converter evaluates a few hundred distinct expressions per call (its literals and the ones
-// it builds with new RegExp), so a smaller cache would evict each before its next use.
-const CacheSize = 512
+// expression literal in a loop or a function body is compiled on every evaluation. A markdown
+// converter evaluates a few hundred distinct expressions per call, and a validation library
+// holds some 700 (one per locale and format), which it evaluates as its functions are
+// called: a cache smaller than a library's working set evicts each expression before its
+// next use. A typical compiled expression takes about 3 KB.
+const CacheSize = 2048
 
 // cacheKey identifies a compilation: the source's UTF-16 code units and the flags.
 type cacheKey struct {
@@ -40,8 +42,19 @@ func newCompileCache(size int) *compileCache {
 }
 
 func keyOf(source []uint16, flags Flags) cacheKey {
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(source))), 2*len(source))
-	return cacheKey{source: string(b), flags: flags}
+	return cacheKey{source: string(sourceBytes(source)), flags: flags}
+}
+
+// lookupKeyOf is keyOf sharing the memory of source, for a lookup, which does not keep its
+// key: a cache hit copies nothing.
+func lookupKeyOf(source []uint16, flags Flags) cacheKey {
+	b := sourceBytes(source)
+	return cacheKey{source: unsafe.String(unsafe.SliceData(b), len(b)), flags: flags}
+}
+
+// sourceBytes returns the bytes of the code units of source.
+func sourceBytes(source []uint16) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(source))), 2*len(source))
 }
 
 func (c *compileCache) get(k cacheKey) *Regexp {

@@ -58,3 +58,18 @@ func TestCompileCacheConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestCompileCacheHoldsLibrary checks that the cache keeps the working set of a library with
+// hundreds of distinct expressions (a validation library has about 700): the first one is
+// still cached after all of them were compiled. Not parallel: other tests fill the cache.
+func TestCompileCacheHoldsLibrary(t *testing.T) {
+	first, err := Compile(u16(`library-0-\d+`), Flags{})
+	require.NoError(t, err)
+	for i := 1; i < 1000; i++ {
+		_, err := Compile(u16(fmt.Sprintf(`library-%d-\d+`, i)), Flags{})
+		require.NoError(t, err)
+	}
+	again, err := Compile(u16(`library-0-\d+`), Flags{})
+	require.NoError(t, err)
+	require.Same(t, first, again)
+}

@@ -30,13 +30,13 @@ type classAtom struct {
 
 // class translates a non-unicode character class starting at src[i] == '[' and returns the
 // index after it. Ranges that touch the surrogate block are split so their surrogate part maps
-// to the stand-ins; everything else is copied.
+// to the stand-ins; everything else is copied. With the i flag a class spanning more than
+// foldThreshold characters is written closed under case folding instead (casefold.go).
 func (t *translator) class(i int) (int, error) {
 	src := t.src
-	t.out.WriteByte('[')
 	i++
-	if i < len(src) && src[i] == '^' {
-		t.out.WriteByte('^')
+	negate := i < len(src) && src[i] == '^'
+	if negate {
 		i++
 	}
 	var atoms []classAtom
@@ -55,6 +55,13 @@ func (t *translator) class(i int) (int, error) {
 	if i >= len(src) {
 		return 0, errMessage("Unterminated character class")
 	}
+	// Each element is one atom, or three (lo, '-', hi) for a range.
+	type element struct {
+		atoms  []classAtom
+		lo, hi int // a range's ends
+	}
+	var elems []element
+	var ranges []runeRange // the class's characters as regexp2 sees them, when folding
 	for k := 0; k < len(atoms); k++ {
 		a := atoms[k]
 		if k+2 < len(atoms) && a.single && atoms[k+2].single && src[atoms[k+1].start] == '-' &&
@@ -63,16 +70,59 @@ func (t *translator) class(i int) (int, error) {
 			if a.value > b.value {
 				return 0, errMessage("Range out of order in character class")
 			}
-			if a.value <= 0xDFFF && b.value >= 0xD800 {
-				t.writeSplitRange(a.value, b.value)
-				k += 2
-				continue
+			elems = append(elems, element{atoms: atoms[k : k+3], lo: a.value, hi: b.value})
+			if t.fold {
+				ranges = appendSplitRange(ranges, rune(a.value), rune(b.value))
+			}
+			k += 2
+			continue
+		}
+		elems = append(elems, element{atoms: atoms[k : k+1]})
+		if t.fold {
+			if a.single {
+				r := surrogateStandIn(uint16(a.value))
+				ranges = append(ranges, runeRange{r, r})
+			} else {
+				ranges = append(ranges, escapeRanges(src[a.start+1])...)
 			}
 		}
-		t.writeAtom(a)
+	}
+	if t.fold {
+		if ranges = normalizeRanges(ranges); rangesSize(ranges) > foldThreshold {
+			t.writeFoldedClass(foldLegacy(ranges), negate)
+			return i + 1, nil
+		}
+	}
+	t.out.WriteByte('[')
+	if negate {
+		t.out.WriteByte('^')
+	}
+	for _, e := range elems {
+		if len(e.atoms) == 3 && e.lo <= 0xDFFF && e.hi >= 0xD800 {
+			t.writeSplitRange(e.lo, e.hi)
+			continue
+		}
+		for _, a := range e.atoms {
+			t.writeAtom(a)
+		}
 	}
 	t.out.WriteByte(']')
 	return i + 1, nil
+}
+
+// appendSplitRange appends lo-hi (code units) as regexp2 sees it: its part in the surrogate
+// block maps to the stand-ins.
+func appendSplitRange(rs []runeRange, lo, hi rune) []runeRange {
+	if lo < 0xD800 {
+		rs = append(rs, runeRange{lo, min(hi, 0xD7FF)})
+	}
+	if lo <= 0xDFFF && hi >= 0xD800 {
+		rs = append(rs, runeRange{surrogateStandIn(uint16(max(lo, 0xD800))), surrogateStandIn(uint16(min(hi, 0xDFFF)))})
+	}
+	if hi > 0xDFFF {
+		rs = append(rs, runeRange{max(lo, 0xE000), hi})
+	}
+	return rs
 }
 
 // writeAtom copies one class atom, replacing a surrogate by its stand-in.

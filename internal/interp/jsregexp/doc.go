@@ -10,6 +10,12 @@
 // character, as in JavaScript, so "." matches half of a surrogate pair; with it, surrogate
 // pairs are combined into code points and match indices are mapped back to UTF-16.
 //
+// Two costs of regexp2 are avoided around it: with the i flag, sets spanning much of Unicode
+// reach it already closed under case folding (casefold.go), as it would fold them one
+// character at a time; and a pattern whose every alternative begins with ^ is tried only
+// where it can match, at the start of the input or of each line (linesearch.go), where
+// regexp2 would start its backtracker at every position.
+//
 // Every match runs under a deadline so a catastrophic backtracking pattern ends with
 // ErrTimeout instead of hanging the interpreter, inputs are bounded by MaxInput, and the
 // backtracking stack by MaxBacktrackSlots. Compile keeps recent compilations (CacheSize).

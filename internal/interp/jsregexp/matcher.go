@@ -16,6 +16,8 @@ import (
 type Matcher struct {
 	re    *Regexp
 	yield func(regexp2.MatchView) bool
+	// yieldAnchored is yield for the sticky form of the expression (lineSearch).
+	yieldAnchored func(regexp2.MatchView) bool
 
 	in    *Input // the input of the Exec in progress, for yield
 	match Match
@@ -26,6 +28,9 @@ type Matcher struct {
 func (r *Regexp) NewMatcher() *Matcher {
 	m := &Matcher{re: r}
 	m.yield = m.collect
+	if r.lines != nil {
+		m.yieldAnchored = m.collectAnchored
+	}
 	return m
 }
 
@@ -64,7 +69,13 @@ func (m *Matcher) Regexp() *Regexp { return m.re }
 
 // collect is the engine's callback: it copies the first match and stops the search.
 func (m *Matcher) collect(v regexp2.MatchView) bool {
-	m.found = m.re.collect(v, m.in, &m.match)
+	m.found = m.re.collect(v, m.in, &m.match, m.re.anchored)
+	return false
+}
+
+// collectAnchored is collect for the sticky form of the expression.
+func (m *Matcher) collectAnchored(v regexp2.MatchView) bool {
+	m.found = m.re.collect(v, m.in, &m.match, true)
 	return false
 }
 
@@ -74,12 +85,13 @@ func (m *Matcher) collect(v regexp2.MatchView) bool {
 // than timeout (give or take TimeoutCheckPeriod) stops with ErrTimeout. The Match returned
 // belongs to m and is overwritten by the next Exec: copy what must outlive it.
 func (m *Matcher) Exec(in *Input, lastIndex int, timeout time.Duration) (*Match, error) {
-	return m.exec(m.re.engine(timeout), in, lastIndex, timeout > 0)
+	return m.exec(m.re.engine(timeout), in, lastIndex, timeout, true)
 }
 
-// exec is Exec on engine, a form of the expression's engine with the time limit set; timed
-// tells whether it has one.
-func (m *Matcher) exec(engine *regexp2.Regexp, in *Input, lastIndex int, timed bool) (*Match, error) {
+// exec is Exec on engine, a form of the expression's engine with its time limit set to
+// timeout (none when 0); keep tells whether engine copies made for that limit may be kept.
+func (m *Matcher) exec(engine *regexp2.Regexp, in *Input, lastIndex int, timeout time.Duration, keep bool) (*Match, error) {
+	timed := timeout > 0
 	r := m.re
 	if !in.fits(r.flags.unicodeMode()) {
 		var err error
@@ -95,9 +107,14 @@ func (m *Matcher) exec(engine *regexp2.Regexp, in *Input, lastIndex int, timed b
 	}
 	start := in.runeIndex(lastIndex)
 	m.in, m.found = in, false
-	// FindRunesMatches lends the engine's capture storage to the callback instead of
-	// allocating a regexp2.Match; the first match is all Exec needs.
-	err := engine.FindRunesMatches(in.runes, start, m.yield)
+	var err error
+	if r.lines != nil && len(in.runes)-start >= lineSearchMinLength {
+		err = m.searchLines(r.lines, r.lines.engine(timeout, keep), in, start, timeout)
+	} else {
+		// FindRunesMatches lends the engine's capture storage to the callback instead of
+		// allocating a regexp2.Match; the first match is all Exec needs.
+		err = engine.FindRunesMatches(in.runes, start, m.yield)
+	}
 	m.in = nil
 	switch {
 	case errors.Is(err, regexp2.ErrBacktrackingStackLimit):

@@ -38,6 +38,8 @@ type Regexp struct {
 	anchored bool
 	// engines are copies of re with a time limit, by limit (see engine).
 	engines atomic.Pointer[map[time.Duration]*regexp2.Regexp]
+	// lines is set when a match can only start at the start of a line (linesearch.go).
+	lines *lineSearch
 }
 
 // Match is the result of one successful Exec. All positions are UTF-16 code unit indices.
@@ -51,15 +53,14 @@ type Match struct {
 // literal) under flags. A pattern that is not valid JavaScript is a *SyntaxError whose message
 // follows V8's. The last CacheSize successful compilations are reused.
 func Compile(source []uint16, flags Flags) (*Regexp, error) {
-	key := keyOf(source, flags)
-	if re := cache.get(key); re != nil {
+	if re := cache.get(lookupKeyOf(source, flags)); re != nil {
 		return re, nil
 	}
 	re, err := compile(source, flags)
 	if err != nil {
 		return nil, err
 	}
-	cache.put(key, re)
+	cache.put(keyOf(source, flags), re)
 	return re, nil
 }
 
@@ -102,7 +103,11 @@ func compile(source []uint16, flags Flags) (*Regexp, error) {
 		return nil, fmt.Errorf("compile /%s/: engine counted %d groups, pattern has %d: %w",
 			sourceString(source), got, len(tr.names), newSyntaxError(source, flags, errMessage("Invalid group")))
 	}
-	return &Regexp{re: re, flags: flags, names: tr.names, source: sourceString(source), anchored: anchored}, nil
+	r := &Regexp{re: re, flags: flags, names: tr.names, source: sourceString(source), anchored: anchored}
+	if flags.Multiline && !flags.Sticky && tr.maxDecimalEscape <= len(tr.names) && startsLines(source) {
+		r.lines = &lineSearch{pattern: tr.pattern, opts: opts, groups: len(tr.names)}
+	}
+	return r, nil
 }
 
 // Flags returns the flags the expression was compiled with.
@@ -146,13 +151,14 @@ func (r *Regexp) ExecInput(in *Input, lastIndex int, deadline time.Time) (*Match
 	// place among the kept ones.
 	engine := *r.re
 	engine.MatchTimeout = timeout
-	return r.NewMatcher().exec(&engine, in, lastIndex, true)
+	return r.NewMatcher().exec(&engine, in, lastIndex, timeout, false)
 }
 
 // collect copies a match out of the engine's storage into m, in UTF-16 indices, reusing
-// m.Groups. It reports false when only the sticky fallback matched.
-func (r *Regexp) collect(v regexp2.MatchView, in *Input, m *Match) bool {
-	if r.anchored {
+// m.Groups. anchored tells whether the engine is the sticky form "(?:P)|()"; collect reports
+// false when only its fallback matched.
+func (r *Regexp) collect(v regexp2.MatchView, in *Input, m *Match, anchored bool) bool {
+	if anchored {
 		if _, _, ok := v.GroupRange(len(r.names) + 1); ok {
 			return false // only the fallback matched: no match at lastIndex
 		}

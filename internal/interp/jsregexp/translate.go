@@ -25,10 +25,14 @@ type translator struct {
 	src     []uint16
 	unicode bool // u or v flag
 	sets    bool // v flag
-	out     strings.Builder
-	names   []string   // per capture group, in order; "" when unnamed
-	refs    []namedRef // \k<name> references, in order
-	maxDec  int        // largest decimal escape outside classes
+	// fold: the i flag holds throughout the pattern (no modifier group), so the translator
+	// writes large sets already closed under case folding (casefold.go).
+	fold   bool
+	dotAll bool // s flag
+	out    strings.Builder
+	names  []string   // per capture group, in order; "" when unnamed
+	refs   []namedRef // \k<name> references, in order
+	maxDec int        // largest decimal escape outside classes
 	// totalGroups is the number of capture groups in the whole pattern, known before the scan
 	// as V8 knows it, so a back reference past it is an error at its own position.
 	totalGroups int
@@ -64,7 +68,8 @@ func isLow(c uint16) bool  { return c >= 0xDC00 && c <= 0xDFFF }
 // classes become equivalent expressions (setClass).
 func translate(src []uint16, flags Flags) (*translation, error) {
 	t := &translator{src: src, unicode: flags.unicodeMode(), sets: flags.UnicodeSets, seen: map[string]bool{},
-		path: []altPos{{}}, nextDisj: 1, declared: map[string][][]altPos{}}
+		path: []altPos{{}}, nextDisj: 1, declared: map[string][][]altPos{}, dotAll: flags.DotAll}
+	t.fold = flags.IgnoreCase && !hasModifierGroup(src)
 	t.totalGroups, t.hasNamed = countGroups(src)
 	if err := t.run(); err != nil {
 		return nil, err
@@ -79,7 +84,14 @@ func translate(src []uint16, flags Flags) (*translation, error) {
 			}
 		}
 	}
-	return &translation{pattern: t.pattern(), names: t.names, maxDecimalEscape: t.maxDec}, nil
+	pattern := t.pattern()
+	if !flags.Multiline && startsLines(src) {
+		// Every alternative must match at the start of the input, but regexp2 only searches
+		// that way when the whole pattern begins with ^: otherwise it tries every position
+		// (see linesearch.go). Stating the anchor once more in front makes it try one.
+		pattern = "^(?:" + pattern + ")"
+	}
+	return &translation{pattern: pattern, names: t.names, maxDecimalEscape: t.maxDec}, nil
 }
 
 // mightBothParticipate is MightBothParticipate of the specification for two groups declared
@@ -294,6 +306,10 @@ func (t *translator) run() error {
 			i = t.writeChar(i)
 		case t.unicode && (c == '}' || c == ']'):
 			return errMessage("Lone quantifier brackets")
+		case c == '.' && t.fold && !t.dotAll:
+			last = kindAtom
+			t.out.WriteString(dotClass)
+			i++
 		default:
 			last = kindAtom
 			i = t.writeChar(i)
@@ -408,6 +424,9 @@ func (t *translator) escape(i int, inClass bool) (int, error) {
 			t.writeUnit(u)
 		}
 		return j, nil
+	case t.fold && !inClass && foldedEscapes[n] != "":
+		t.out.WriteString(foldedEscapes[n])
+		return i + 2, nil
 	case n >= '1' && n <= '9' && !inClass:
 		v, j := 0, i+1
 		for j < len(src) && src[j] >= '0' && src[j] <= '9' && v < 1<<20 {
