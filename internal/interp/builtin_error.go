@@ -60,8 +60,7 @@ func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
 	}
 	o := vm.newObject(proto, ClassError)
 	o.slots = &errorData{}
-	o.props.keys = make([]PropertyKey, 0, 3)
-	o.props.props = make([]Property, 0, 3)
+	o.props.keys, o.props.props = newPropStorage(3)
 	if !message.IsUndefined() {
 		msg := vm.toString(message)
 		o.props.add(keyMessage, Property{value: stringValue(msg), flags: propHidden})

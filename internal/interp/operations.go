@@ -111,6 +111,9 @@ func (vm *VM) recordErrorPosition(o *Object) {
 		return
 	}
 	ed.fn = frameName(frames[len(frames)-1])
+	if n := min(len(frames)-1, stackTraceLimit-1); n > 0 {
+		ed.callers = make([]stackFrame, 0, n)
+	}
 	for i := len(frames) - 2; i >= 0 && len(ed.callers) < stackTraceLimit-1; i-- {
 		f := frames[i]
 		line, col := f.code.PosAt(f.pc - 1)
