@@ -44,6 +44,13 @@ func errorConstructor(vm *VM, c NativeCall) Value {
 	return objectValue(vm.makeError(c, c.Arg(0), c.Arg(1)))
 }
 
+// errorObject is an error instance and its data, allocated together: programs that throw in a
+// loop make many.
+type errorObject struct {
+	obj  Object
+	data errorData
+}
+
 // makeError is the shared body of the error constructors: OrdinaryCreateFromConstructor,
 // message, cause (InstallErrorCause), and the position the stack text shows. The instance
 // gets no own "stack": Error.prototype.stack formats it on read.
@@ -58,8 +65,10 @@ func (vm *VM) makeError(c NativeCall, message, options Value) *Object {
 	} else {
 		proto = vm.realm.Intrinsic(vm.realm.nameOf(c.Callee) + ".prototype")
 	}
-	o := vm.newObject(proto, ClassError)
-	o.slots = &errorData{}
+	eo := &errorObject{obj: Object{proto: proto, class: ClassError, flags: objExtensible}}
+	vm.allocated += objectBaseSize
+	o := &eo.obj
+	o.slots = &eo.data
 	o.props.keys, o.props.props = newPropStorage(3)
 	if !message.IsUndefined() {
 		msg := vm.toString(message)
