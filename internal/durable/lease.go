@@ -266,19 +266,8 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 		if async {
 			_, _ = tx.Exec(ctx, l.store.asyncCommit())
 		}
-		tx.queueRow(func(r pgx.Row) error {
-			var seq int
-			err := r.Scan(&seq)
-			if isNoRows(err) {
-				checked = true
-				return lost
-			}
-			if err != nil {
-				return fmt.Errorf("lock run %s: %w", l.runID, err)
-			}
-			checked, locked = true, true
-			return nil
-		}, q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
+		tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
+			q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
 		if err := l.queueEvents(ctx, tx, deferred); err != nil {
 			return err
 		}
@@ -326,6 +315,25 @@ func (l *Lease) queueEvents(ctx context.Context, tx pgx.Tx, events []deferredEve
 		return fmt.Errorf("insert events: %w", err)
 	}
 	return nil
+}
+
+// fenceRow scans the answer of a fenced statement that returns one row (a number) while the
+// lease holds and none once it is lost: it sets *checked when the answer arrived, and *held
+// when it was a row; no row is lost.
+func fenceRow(lost error, what string, checked, held *bool) func(pgx.Row) error {
+	return func(r pgx.Row) error {
+		var n int64
+		err := r.Scan(&n)
+		if isNoRows(err) {
+			*checked = true
+			return lost
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		*checked, *held = true, true
+		return nil
+	}
 }
 
 // oneShot is a fenced journal transaction sent in a single round trip, as one batch without
@@ -676,19 +684,8 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	checked, ended := false, false
 	err = l.store.inPipe(ctx, func(tx *pipeTx) error {
-		tx.queueRow(func(r pgx.Row) error {
-			var one int
-			err := r.Scan(&one)
-			if isNoRows(err) {
-				checked = true
-				return lost
-			}
-			if err != nil {
-				return fmt.Errorf("finish run: %w", err)
-			}
-			checked, ended = true, true
-			return nil
-		}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas)
+		tx.queueRow(fenceRow(lost, "finish run", &checked, &ended),
+			q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas)
 		if err := l.markApplied(ctx, tx); err != nil {
 			return err
 		}
