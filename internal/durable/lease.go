@@ -56,6 +56,11 @@ type Lease struct {
 	// mu guards deferred, unwritten and timerWrites: console lines (Log) are queued by the
 	// program's goroutine, and call rows are written by timers.
 	mu sync.Mutex
+	// writing is held by a write that took the deferred events, until it ended: a timer's
+	// write of a call row and the driver's next write then commit in the order they took
+	// their events, so the timeline's sequence numbers keep the order the events were queued
+	// in. No one holding it waits for a timer's write.
+	writing sync.Mutex
 }
 
 // deferredEvent is an event waiting for the lease's next write.
@@ -261,6 +266,8 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	checked, locked := false, false
 	rows := l.claimCallRows()
+	l.writing.Lock()
+	defer l.writing.Unlock()
 	deferred := l.takeDeferred()
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
 		if async {
@@ -349,6 +356,8 @@ func fenceRow(lost error, what string, checked, held *bool) func(pgx.Row) error 
 // EventsInsertLocking), or RunLockFenced itself when there is no event, so every later
 // statement runs under the lock.
 func (l *Lease) oneShot(ctx context.Context, event *deferredEvent, queue func(b *pgx.Batch) error) (err error) {
+	l.writing.Lock()
+	defer l.writing.Unlock()
 	deferred := l.takeDeferred()
 	defer func() {
 		if err != nil {
@@ -669,6 +678,8 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	// deferred ones, then "finished"): the run's row is written once, where a lock, an event
 	// and the end would write three versions of it.
 	l.dropCallRows()
+	l.writing.Lock()
+	defer l.writing.Unlock()
 	deferred := l.takeDeferred()
 	types := make([]string, 0, len(deferred)+1)
 	datas := make([]string, 0, len(deferred)+1)
