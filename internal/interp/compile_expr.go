@@ -209,8 +209,19 @@ func (c *compiler) pushKey(p *js.PropertyName) string {
 	return ""
 }
 
+// maxLiteralSizeHint bounds the storage an object literal reserves up front.
+const maxLiteralSizeHint = 64
+
 func (c *compiler) objectLit(n *js.ObjectExpr) {
-	c.op(OpNewObject)
+	// A is the literal's count of properties (spreads aside), for the object's storage to
+	// start at that size instead of growing to it; 0, as earlier code has it, is no hint.
+	props := 0
+	for _, p := range n.List {
+		if !p.Spread {
+			props++
+		}
+	}
+	c.emit(OpNewObject, min(props, maxLiteralSizeHint), 0)
 	for i, p := range n.List {
 		if p.Spread {
 			c.expr(p.Value)

@@ -140,7 +140,7 @@ const (
 	OpJumpIfNotUndef       // [v] -> [v] when jumping, [] otherwise (default values)
 
 	// Object and array literals.
-	OpNewObject    // [] -> [{}]
+	OpNewObject    // [] -> [{}] with room for A properties (0: none reserved)
 	OpNewArray     // [] -> [[]] with capacity A
 	OpArrayPush    // [arr v] -> [arr]
 	OpArrayHole    // [arr] -> [arr] (elision)

@@ -914,7 +914,11 @@ func (vm *VM) loop(stopDepth int) Value {
 			if vm.allocated > vm.maxMemory && vm.maxMemory > 0 {
 				vm.checkMemory()
 			}
-			stack[ex.sp] = objectValue(vm.newPlainObject())
+			o := vm.newPlainObject()
+			if in.A > 4 { // a literal's size: room for all its properties at once
+				o.props.keys, o.props.props = newPropStorage(int(in.A))
+			}
+			stack[ex.sp] = objectValue(o)
 			ex.sp++
 		case OpNewArray:
 			stack[ex.sp] = objectValue(vm.newArray(make([]Value, 0, in.A)))

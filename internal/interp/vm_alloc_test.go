@@ -18,6 +18,7 @@ func TestCallAllocations(t *testing.T) {
 		globalThis.native = function () { return Math.abs(-1) + Math.pow(2, 3) }
 		globalThis.literal = function () { return { a: 1, b: 2, c: 3 } }
 		globalThis.grown = function () { const o = { a: 1 }; o.b = 2; o.c = 3; o.d = 4; o.e = 5; return o }
+		globalThis.literal6 = function () { return { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 } }
 		function inner() { return new RangeError("x") }
 		function middle() { return inner() }
 		globalThis.error = function () { return middle() }
@@ -31,6 +32,7 @@ func TestCallAllocations(t *testing.T) {
 	require.Equal(t, 0.0, count("native")-base, "a native's arguments are not copied")
 	require.Equal(t, 2.0, count("literal")-base, "object, then keys and properties in one")
 	require.Equal(t, 3.0, count("grown")-base, "object, storage for 4, storage for 8")
+	require.Equal(t, 2.0, count("literal6")-base, "object, storage for its 6 properties at once")
 	// The error with its error data, its own properties' storage, its stack's callers in one
 	// slice of their final size.
 	require.Equal(t, 3.0, count("error")-base, "an error three frames deep")
