@@ -1,29 +1,19 @@
 package durable
 
 import (
-	"context"
 	"encoding/json"
-	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/codemode/codemode/internal/egress"
-	"github.com/codemode/codemode/internal/pgtest"
-	"github.com/codemode/codemode/internal/secretbox"
 	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // setupWithCallDelay is setup with a Store whose CallStartDelay is delay.
 func setupWithCallDelay(t *testing.T, delay time.Duration) *testBundle {
 	t.Helper()
-	pool, _ := pgtest.NewDB(t)
-	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		Egress: egress.Local(), Secrets: secretbox.Ephemeral(), CallStartDelay: delay})
-	require.NoError(t, err)
-	t.Cleanup(store.Close)
-	return &testBundle{store: store, ctx: context.Background()}
+	return setupWith(t, func(c *Config) { c.CallStartDelay = delay })
 }
 
 func (b *testBundle) calls(t *testing.T, runID string) []Call {

@@ -310,13 +310,9 @@ func (l *Lease) queueEvents(ctx context.Context, tx pgx.Tx, events []deferredEve
 	case 1:
 		return addEvent(ctx, tx, l.runID, events[0].typ, events[0].data)
 	}
-	types, datas := make([]string, len(events)), make([]string, len(events))
-	for i, e := range events {
-		raw, err := eventData(e.typ, e.data)
-		if err != nil {
-			return err
-		}
-		types[i], datas[i] = e.typ, string(raw)
+	types, datas, err := eventArrays(events)
+	if err != nil {
+		return err
 	}
 	if _, err := tx.Exec(ctx, q("EventsInsertLocking"), l.runID, types, datas, l.fence, l.store.cfg.LeaseTTL.String()); err != nil {
 		return fmt.Errorf("insert events: %w", err)
@@ -341,6 +337,20 @@ func fenceRow(lost error, what string, checked, held *bool) func(pgx.Row) error 
 		*checked, *held = true, true
 		return nil
 	}
+}
+
+// eventArrays encodes events as the parallel arrays of types and data (JSON texts) that
+// EventsInsertLocking and RunFinishFenced take.
+func eventArrays(events []deferredEvent) (types, datas []string, err error) {
+	types, datas = make([]string, len(events), len(events)+1), make([]string, len(events), len(events)+1)
+	for i, e := range events {
+		raw, err := eventData(e.typ, e.data)
+		if err != nil {
+			return nil, nil, err
+		}
+		types[i], datas[i] = e.typ, string(raw)
+	}
+	return types, datas, nil
 }
 
 // oneShot is a fenced journal transaction sent in a single round trip, as one batch without
@@ -384,13 +394,9 @@ func (l *Lease) oneShot(ctx context.Context, event *deferredEvent, queue func(b 
 		b.Queue(q("EventInsertLocking"), l.runID, events[0].typ, raw, l.fence, l.store.cfg.LeaseTTL.String())
 	default:
 		// All the events in one statement: the run's row is written once.
-		types, datas := make([]string, len(events)), make([]string, len(events))
-		for i, e := range events {
-			raw, err := eventData(e.typ, e.data)
-			if err != nil {
-				return err
-			}
-			types[i], datas[i] = e.typ, string(raw)
+		types, datas, err := eventArrays(events)
+		if err != nil {
+			return err
 		}
 		b.Queue(q("EventsInsertLocking"), l.runID, types, datas, l.fence, l.store.cfg.LeaseTTL.String())
 	}
@@ -681,15 +687,10 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	l.writing.Lock()
 	defer l.writing.Unlock()
 	deferred := l.takeDeferred()
-	types := make([]string, 0, len(deferred)+1)
-	datas := make([]string, 0, len(deferred)+1)
-	for _, e := range deferred {
-		raw, err := eventData(e.typ, e.data)
-		if err != nil {
-			l.restoreDeferred(deferred)
-			return err
-		}
-		types, datas = append(types, e.typ), append(datas, string(raw))
+	types, datas, err := eventArrays(deferred)
+	if err != nil {
+		l.restoreDeferred(deferred)
+		return err
 	}
 	types, datas = append(types, EventFinished), append(datas, string(finishedData))
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)

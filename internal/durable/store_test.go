@@ -32,8 +32,16 @@ type testBundle struct {
 
 func setup(t *testing.T) *testBundle {
 	t.Helper()
+	return setupWith(t, func(*Config) {})
+}
+
+// setupWith is setup with a Store whose config change adjusts.
+func setupWith(t *testing.T, change func(*Config)) *testBundle {
+	t.Helper()
 	pool, _ := pgtest.NewDB(t)
-	store, err := New(pool, Config{Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})), Egress: egress.Local(), Secrets: secretbox.Ephemeral()})
+	cfg := Config{Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})), Egress: egress.Local(), Secrets: secretbox.Ephemeral()}
+	change(&cfg)
+	store, err := New(pool, cfg)
 	require.NoError(t, err)
 	t.Cleanup(store.Close)
 	return &testBundle{store: store, ctx: context.Background()}
