@@ -3,6 +3,8 @@ package interp
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"strconv"
 	"testing"
 
@@ -113,6 +115,26 @@ func mixedHeapVM(tb testing.TB, n int) *VM {
 // the snapshot holds (JSON.stringify of the records, arrays and Map: the same for both
 // formats) per second of wall-clock time; x-json is the snapshot's size over that size.
 func BenchmarkSnapshot(b *testing.B) {
+	benchmarkSnapshotSizes(b)
+}
+
+// workerGCPercent is the collector setting of the service's workers (GOGC=400, set by
+// runengine.TuneCollector when GOGC is not in the environment).
+const workerGCPercent = 400
+
+// BenchmarkSnapshotWorkerGC is BenchmarkSnapshot with the collector set as the service's
+// workers set it (GOGC=400, unless GOGC is in the environment, as in the workers): the same
+// operations and metrics, with fewer collection cycles during a restore. BenchmarkSnapshot,
+// at the default setting, is the reference figure.
+func BenchmarkSnapshotWorkerGC(b *testing.B) {
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(workerGCPercent))
+	}
+	benchmarkSnapshotSizes(b)
+}
+
+// benchmarkSnapshotSizes runs the encode and decode benchmarks of BenchmarkSnapshot.
+func benchmarkSnapshotSizes(b *testing.B) {
 	for _, size := range mixedHeapUnits {
 		b.Run(size.name, func(b *testing.B) {
 			vm := mixedHeapVM(b, size.units)
