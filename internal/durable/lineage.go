@@ -45,9 +45,10 @@ type Lineage struct {
 }
 
 // RunLineage returns the lineage of a run, or ErrRunNotFound.
+// One statement reads it and tells whether the run exists.
 func (s *Store) RunLineage(ctx context.Context, runID string) (Lineage, error) {
-	if err := s.runExists(ctx, runID); err != nil {
-		return Lineage{}, err
+	if _, err := uuid.Parse(runID); err != nil {
+		return Lineage{}, fmt.Errorf("%w: %s", ErrRunNotFound, runID)
 	}
 	var (
 		l               Lineage
@@ -57,6 +58,9 @@ func (s *Store) RunLineage(ctx context.Context, runID string) (Lineage, error) {
 		derived         []uuid.UUID
 	)
 	if err := s.pool.QueryRow(ctx, q("LineageGet"), runID).Scan(&retried, &forked, &seq, &l.ReplayedCalls, &schedule, &l.ScheduledFor, &derived); err != nil {
+		if isNoRows(err) {
+			return Lineage{}, fmt.Errorf("%w: %s", ErrRunNotFound, runID)
+		}
 		return Lineage{}, fmt.Errorf("lineage of run %s: %w", runID, err)
 	}
 	if retried != nil {

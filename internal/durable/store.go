@@ -226,8 +226,10 @@ func (s *Store) ListEvents(ctx context.Context, runID string, after int64, limit
 	return events, nil
 }
 
+// runExists returns ErrRunNotFound when the run does not exist (one statement: the run's row,
+// without its pending calls).
 func (s *Store) runExists(ctx context.Context, runID string) error {
-	_, err := s.GetRun(ctx, runID)
+	_, err := s.getRunRow(ctx, runID)
 	return err
 }
 
