@@ -151,9 +151,9 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 }
 
 // insertRun stores a run without an idempotency key, as run id, and its run.execute job, in
-// a pipelined transaction (pipeTx) of two round trips: BEGIN, the run, the toolsets' check
-// (when it names toolsets; a third round trip) and River's job; then River's insert
-// notification, the run as stored, and COMMIT.
+// a pipelined transaction (pipeTx) of two round trips: BEGIN, the run (returned as stored by
+// its insert), the toolsets' check (when it names toolsets; a third round trip) and River's
+// job; then River's insert notification and COMMIT.
 func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error) {
 	whURL, whSecret, err := s.runWebhook(n)
 	if err != nil {
@@ -164,7 +164,11 @@ func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error)
 		return Run{}, err
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	_, _ = tx.Exec(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, nil, n.hash(), inputArg(n.Input), id)
+	var run Run
+	tx.queueRow(func(row pgx.Row) (err error) {
+		run, err = scanRun(row)
+		return err
+	}, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, nil, n.hash(), inputArg(n.Input), id)
 	if n.Toolsets != nil {
 		if err := checkToolsets(ctx, tx, n.Toolsets); err != nil {
 			return Run{}, err
@@ -173,11 +177,7 @@ func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error)
 	if _, err := s.river.InsertTx(ctx, tx, ExecuteArgs{RunID: id}, nil); err != nil {
 		return Run{}, fmt.Errorf("enqueue run.execute: %w", err)
 	}
-	var run Run
-	if err := tx.commitReturning(ctx, func(row pgx.Row) (err error) {
-		run, err = scanRun(row)
-		return err
-	}, q("RunGet"), id); err != nil {
+	if err := tx.Commit(ctx); err != nil {
 		return Run{}, err
 	}
 	return run, nil
