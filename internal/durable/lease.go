@@ -621,17 +621,9 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, q("CallListPending"), l.runID)
+		pending, hasUnapplied, err := pendingOrUnapplied(ctx, tx, l.runID)
 		if err != nil {
-			return fmt.Errorf("pending calls: %w", err)
-		}
-		pending, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Call, error) { return scanCall(r) })
-		if err != nil {
-			return fmt.Errorf("pending calls: %w", err)
-		}
-		var hasUnapplied bool
-		if err := tx.QueryRow(ctx, q("CallHasUnapplied"), l.runID).Scan(&hasUnapplied); err != nil {
-			return fmt.Errorf("unapplied outcomes: %w", err)
+			return err
 		}
 		status, event := StatusSuspended, EventSuspended
 		if yielded {
@@ -659,6 +651,42 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 			"runId": l.runID, "status": StatusSuspended, "pending": pendingPayload(pending),
 		})
 	})
+}
+
+// pendingOrUnapplied reads, in one statement, a suspending run's pending calls and whether
+// outcomes were posted that its program has not been given.
+func pendingOrUnapplied(ctx context.Context, tx pgx.Tx, runID string) (pending []Call, hasUnapplied bool, err error) {
+	rows, err := tx.Query(ctx, q("CallListPendingOrUnapplied"), runID)
+	if err != nil {
+		return nil, false, fmt.Errorf("pending calls: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			c                  Call
+			outcome            []byte
+			isPending, unappld bool
+		)
+		if err := rows.Scan(&c.CallID, &c.Key, &c.Toolset, &c.Path, &c.Args, &c.Durable, &c.Status, &c.Handle,
+			&outcome, &c.StartedAt, &c.SettledAt, &isPending, &unappld); err != nil {
+			return nil, false, fmt.Errorf("pending calls: %w", err)
+		}
+		hasUnapplied = hasUnapplied || unappld
+		if !isPending {
+			continue
+		}
+		if outcome != nil {
+			c.Outcome = &toolcall.Outcome{}
+			if err := json.Unmarshal(outcome, c.Outcome); err != nil {
+				return nil, false, fmt.Errorf("decode outcome of call %s: %w", c.Key, err)
+			}
+		}
+		pending = append(pending, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("pending calls: %w", err)
+	}
+	return pending, hasUnapplied, nil
 }
 
 // finish stores the program's result and ends the run; calls still pending are cancelled.

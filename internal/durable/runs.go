@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Run statuses.
@@ -303,17 +305,97 @@ func scanRun(r pgx.Row) (Run, error) {
 	return run, nil
 }
 
-// GetRun returns a run with its pending calls, or ErrRunNotFound.
+// GetRun returns a run with its pending calls, or ErrRunNotFound: one statement reads both.
 func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
-	run, err := s.getRunRow(ctx, id)
-	if err != nil {
-		return Run{}, err
+	if _, err := uuid.Parse(id); err != nil {
+		return Run{}, fmt.Errorf("%w: %s", ErrRunNotFound, id)
 	}
-	return s.withPending(ctx, run)
+	rows, err := s.pool.Query(ctx, q("RunGetPending"), id)
+	if err != nil {
+		return Run{}, fmt.Errorf("get run %s: %w", id, err)
+	}
+	defer rows.Close()
+	var (
+		run   Run
+		found bool
+	)
+	for rows.Next() {
+		var (
+			r     Run
+			c     pendingCallColumns
+			uid   uuid.UUID
+			whURL *string
+			whSec *string
+			lim   []byte
+			res   []byte
+			input []byte
+		)
+		if err := rows.Scan(&uid, &r.Status, &r.Code, &lim, &r.Toolsets, &whURL, &whSec, &res,
+			&r.SnapshotSeq, &r.CreatedAt, &r.UpdatedAt, &r.FinishedAt, &input,
+			&c.callID, &c.key, &c.toolset, &c.path, &c.args, &c.durable, &c.status, &c.handle,
+			&c.outcome, &c.startedAt, &c.settledAt); err != nil {
+			return Run{}, fmt.Errorf("get run %s: %w", id, err)
+		}
+		if !found {
+			found = true
+			run = r
+			run.ID = uid.String()
+			run.Limits = lim
+			if res != nil {
+				run.Result = res
+			}
+			if input != nil {
+				run.Input = input
+			}
+			if whURL != nil {
+				run.Webhook = &Webhook{URL: *whURL}
+				if whSec != nil {
+					run.Webhook.Secret = *whSec
+				}
+			}
+		}
+		if c.callID == nil {
+			continue
+		}
+		call, err := c.call()
+		if err != nil {
+			return Run{}, err
+		}
+		run.Pending = append(run.Pending, call)
+	}
+	if err := rows.Err(); err != nil {
+		return Run{}, fmt.Errorf("get run %s: %w", id, err)
+	}
+	if !found {
+		return Run{}, fmt.Errorf("%w: %s", ErrRunNotFound, id)
+	}
+	return run, nil
 }
 
-// withPending adds the run's pending calls to run. A finished run has none (its pending calls
-// were cancelled when it ended), so it is not asked for them.
+// pendingCallColumns are the call columns of RunGetPending, NULL on the row of a run without
+// pending calls.
+type pendingCallColumns struct {
+	callID                     *int
+	key, toolset, path, status *string
+	args, handle, outcome      []byte
+	durable                    *bool
+	startedAt, settledAt       *time.Time
+}
+
+func (c pendingCallColumns) call() (Call, error) {
+	call := Call{CallID: *c.callID, Key: *c.key, Toolset: *c.toolset, Path: *c.path, Args: c.args,
+		Durable: *c.durable, Status: *c.status, Handle: c.handle, StartedAt: *c.startedAt, SettledAt: c.settledAt}
+	if c.outcome != nil {
+		call.Outcome = &toolcall.Outcome{}
+		if err := json.Unmarshal(c.outcome, call.Outcome); err != nil {
+			return Call{}, fmt.Errorf("decode outcome of call %s: %w", call.Key, err)
+		}
+	}
+	return call, nil
+}
+
+// withPending adds the run's pending calls to run, read after it. A finished run has none
+// (its pending calls were cancelled when it ended), so it is not asked for them.
 func (s *Store) withPending(ctx context.Context, run Run) (Run, error) {
 	if IsFinal(run.Status) {
 		return run, nil
@@ -389,16 +471,23 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 	interval := 25 * time.Millisecond
 	for {
 		var run Run
+		withCalls := false // run holds its pending calls
 		if known != nil {
 			run, known = *known, nil
+			if done(run.Status) || !time.Now().Before(deadline) {
+				return s.withPending(ctx, run)
+			}
 		} else {
+			// A reread takes the pending calls with the run, in one statement: the wait
+			// usually ends with it.
 			var err error
-			if run, err = s.getRunRow(ctx, id); err != nil {
+			if run, err = s.GetRun(ctx, id); err != nil {
 				return Run{}, err
 			}
-		}
-		if done(run.Status) || !time.Now().Before(deadline) {
-			return s.withPending(ctx, run)
+			withCalls = true
+			if done(run.Status) || !time.Now().Before(deadline) {
+				return run, nil
+			}
 		}
 		next := min(watchSafetyPoll, time.Until(deadline))
 		if !listening {
@@ -407,6 +496,9 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 			next = min(interval, next)
 		}
 		if !waitChange(ctx, changed, next, done) {
+			if withCalls {
+				return run, nil
+			}
 			return s.withPending(context.WithoutCancel(ctx), run)
 		}
 		listening = listening || s.watch.listening()

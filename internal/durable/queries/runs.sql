@@ -23,6 +23,16 @@ SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_se
        created_at, updated_at, finished_at, input
 FROM runs WHERE id = $1;
 
+-- name: RunGetPending
+-- RunGet with the run's pending calls (as CallListPending reads them) in the same snapshot: a
+-- row per pending call, in call order, or one row with NULL call columns when it has none.
+SELECT r.id, r.status, r.code, r.limits, r.toolsets, r.webhook_url, NULL::text AS webhook_secret, r.result, r.snapshot_seq,
+       r.created_at, r.updated_at, r.finished_at, r.input,
+       c.call_id, c.key, c.toolset, c.path, c.args, c.durable, c.status, c.handle, c.outcome, c.started_at, c.settled_at
+FROM runs r LEFT JOIN calls c ON c.run_id = r.id AND c.status = 'pending'
+WHERE r.id = $1
+ORDER BY c.call_id;
+
 -- name: RunList
 SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
        created_at, updated_at, finished_at, input
