@@ -78,6 +78,9 @@ type Run struct {
 	Input json.RawMessage
 	// Pending lists the calls waiting for an outcome (filled by GetRun).
 	Pending []Call
+	// Lineage is where the run came from and the runs started from it, when read with it (by
+	// GetRun); nil otherwise.
+	Lineage *Lineage
 }
 
 func (n NewRun) hash() []byte {
@@ -305,7 +308,8 @@ func scanRun(r pgx.Row) (Run, error) {
 	return run, nil
 }
 
-// GetRun returns a run with its pending calls, or ErrRunNotFound: one statement reads both.
+// GetRun returns a run with its pending calls and its lineage, or ErrRunNotFound: one
+// statement reads them.
 func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 	if _, err := uuid.Parse(id); err != nil {
 		return Run{}, fmt.Errorf("%w: %s", ErrRunNotFound, id)
@@ -323,6 +327,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 		var (
 			r     Run
 			c     pendingCallColumns
+			lc    lineageColumns
 			uid   uuid.UUID
 			whURL *string
 			whSec *string
@@ -330,10 +335,12 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 			res   []byte
 			input []byte
 		)
-		if err := rows.Scan(&uid, &r.Status, &r.Code, &lim, &r.Toolsets, &whURL, &whSec, &res,
-			&r.SnapshotSeq, &r.CreatedAt, &r.UpdatedAt, &r.FinishedAt, &input,
-			&c.callID, &c.key, &c.toolset, &c.path, &c.args, &c.durable, &c.status, &c.handle,
-			&c.outcome, &c.startedAt, &c.settledAt); err != nil {
+		dest := []any{&uid, &r.Status, &r.Code, &lim, &r.Toolsets, &whURL, &whSec, &res,
+			&r.SnapshotSeq, &r.CreatedAt, &r.UpdatedAt, &r.FinishedAt, &input}
+		dest = append(dest, lc.dest()...)
+		dest = append(dest, &c.callID, &c.key, &c.toolset, &c.path, &c.args, &c.durable, &c.status, &c.handle,
+			&c.outcome, &c.startedAt, &c.settledAt)
+		if err := rows.Scan(dest...); err != nil {
 			return Run{}, fmt.Errorf("get run %s: %w", id, err)
 		}
 		if !found {
@@ -353,6 +360,8 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 					run.Webhook.Secret = *whSec
 				}
 			}
+			l := lc.lineage()
+			run.Lineage = &l
 		}
 		if c.callID == nil {
 			continue

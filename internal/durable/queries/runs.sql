@@ -24,12 +24,18 @@ SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_se
 FROM runs WHERE id = $1;
 
 -- name: RunGetPending
--- RunGet with the run's pending calls (as CallListPending reads them) in the same snapshot: a
--- row per pending call, in call order, or one row with NULL call columns when it has none.
+-- RunGet with the run's lineage (as LineageGet reads it) and its pending calls (as
+-- CallListPending reads them) in the same snapshot: a row per pending call, in call order, or
+-- one row with NULL call columns when it has none.
 SELECT r.id, r.status, r.code, r.limits, r.toolsets, r.webhook_url, NULL::text AS webhook_secret, r.result, r.snapshot_seq,
        r.created_at, r.updated_at, r.finished_at, r.input,
+       l.retried_from, l.forked_from, l.forked_from_seq, coalesce(l.replayed_calls, 0), l.schedule_id, l.schedule_tick,
+       coalesce((SELECT array_agg(d.run_id ORDER BY d.run_id) FROM run_lineage d
+                 WHERE d.retried_from = $1 OR d.forked_from = $1), '{}'),
        c.call_id, c.key, c.toolset, c.path, c.args, c.durable, c.status, c.handle, c.outcome, c.started_at, c.settled_at
-FROM runs r LEFT JOIN calls c ON c.run_id = r.id AND c.status = 'pending'
+FROM runs r
+LEFT JOIN run_lineage l ON l.run_id = r.id
+LEFT JOIN calls c ON c.run_id = r.id AND c.status = 'pending'
 WHERE r.id = $1
 ORDER BY c.call_id;
 
