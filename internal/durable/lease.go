@@ -242,7 +242,7 @@ func (l *Lease) Fence() int64 { return l.fence }
 // fenced runs fn in a transaction holding the run's row lock, after checking the lease is still
 // ours; it extends the lease.
 func (l *Lease) fenced(ctx context.Context, fn func(tx pgx.Tx, seq int) error) error {
-	return l.fencedTx(ctx, false, fn)
+	return l.fencedTx(ctx, false, "", nil, fn)
 }
 
 // journal is fenced for the records of calls and checkpoints, which commit without waiting
@@ -253,10 +253,13 @@ func (l *Lease) fenced(ctx context.Context, fn func(tx pgx.Tx, seq int) error) e
 // creation, posted outcomes, suspend, finish, cancel) still waits for the disk, and so makes
 // every journal record before it durable too: the write-ahead log is flushed in order.
 func (l *Lease) journal(ctx context.Context, fn func(tx pgx.Tx, seq int) error) error {
-	return l.fencedTx(ctx, true, fn)
+	return l.fencedTx(ctx, true, "", nil, fn)
 }
 
-func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq int) error) error {
+// fencedTx is fenced (journal when async). With a webhook event hook, the lock also reads who
+// gets it into *receivers, set once the lock's answer arrived (at fn's first statement that
+// returns rows, or a flush).
+func (l *Lease) fencedTx(ctx context.Context, async bool, hook string, receivers *[]webhookReceiver, fn func(tx pgx.Tx, seq int) error) error {
 	// A pipelined transaction (pipeTx): BEGIN, the lock, the queued records of the lease and
 	// the writes of fn travel together, up to the first statement whose answer fn needs (or
 	// up to the end); the lock's answer comes back with them and is checked before COMMIT is
@@ -273,8 +276,28 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 		if async {
 			_, _ = tx.Exec(ctx, l.store.asyncCommit())
 		}
-		tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
-			q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
+		if hook == "" {
+			tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
+				q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
+		} else {
+			tx.queueRow(func(r pgx.Row) error {
+				var (
+					seq int64
+					rc  receiverColumns
+				)
+				err := r.Scan(append([]any{&seq}, rc.dest()...)...)
+				if isNoRows(err) {
+					checked = true
+					return lost
+				}
+				if err != nil {
+					return fmt.Errorf("lock run %s: %w", l.runID, err)
+				}
+				checked, locked = true, true
+				*receivers = rc.receivers()
+				return nil
+			}, q("RunLockFencedReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook)
+		}
 		if err := l.queueEvents(ctx, tx, deferred); err != nil {
 			return err
 		}
@@ -548,16 +571,21 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 	if len(handle) == 0 {
 		handle = json.RawMessage("null")
 	}
-	err := l.journal(ctx, func(tx pgx.Tx, _ int) error {
+	// The lock reads who gets the call.pending webhook; its answer arrives with the flush.
+	var receivers []webhookReceiver
+	err := l.fencedTx(ctx, true, WebhookCallPending, &receivers, func(tx pgx.Tx, _ int) error {
 		if _, err := tx.Exec(ctx, q("CallSetPending"), l.runID, callID, handle); err != nil {
 			return fmt.Errorf("mark call pending: %w", err)
 		}
 		if err := addEvent(ctx, tx, l.runID, EventCallPending, l.withWorker(map[string]any{"callId": callID})); err != nil {
 			return err
 		}
-		return l.store.enqueueWebhooks(ctx, tx, l.runID, WebhookCallPending, map[string]any{
+		if err := tx.(*pipeTx).flush(ctx); err != nil {
+			return err
+		}
+		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, WebhookCallPending, map[string]any{
 			"runId": l.runID, "callId": callID, "key": toolcall.Key(l.runID, int64(callID)), "handle": handle,
-		})
+		}, receivers)
 	})
 	if err != nil {
 		return fmt.Errorf("call %s pending: %w", toolcall.Key(l.runID, int64(callID)), err)
@@ -616,7 +644,13 @@ func (l *Lease) markApplied(ctx context.Context, tx pgx.Tx) error {
 // suspend stores the snapshot and parks the run until an outcome arrives. When outcomes were
 // posted while the program ran (not yet given to it), the resume is enqueued at once.
 func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) error {
-	return l.fenced(ctx, func(tx pgx.Tx, seq int) error {
+	// A suspension's lock reads who gets its webhook; the answer arrives with the pending calls.
+	hook := WebhookRunSuspended
+	if yielded {
+		hook = ""
+	}
+	var receivers []webhookReceiver
+	return l.fencedTx(ctx, false, hook, &receivers, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
 			return err
@@ -647,9 +681,9 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 		if yielded {
 			return nil
 		}
-		return l.store.enqueueWebhooks(ctx, tx, l.runID, WebhookRunSuspended, map[string]any{
+		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, WebhookRunSuspended, map[string]any{
 			"runId": l.runID, "status": StatusSuspended, "pending": pendingPayload(pending),
-		})
+		}, receivers)
 	})
 }
 
@@ -723,9 +757,25 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	types, datas = append(types, EventFinished), append(datas, string(finishedData))
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	checked, ended := false, false
+	var receivers []webhookReceiver // who gets the webhook, read by the statement that ends the run
 	err = l.store.inPipe(ctx, func(tx *pipeTx) error {
-		tx.queueRow(fenceRow(lost, "finish run", &checked, &ended),
-			q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas)
+		tx.queueRow(func(r pgx.Row) error {
+			var (
+				one int64
+				rc  receiverColumns
+			)
+			err := r.Scan(append([]any{&one}, rc.dest()...)...)
+			if isNoRows(err) {
+				checked = true
+				return lost
+			}
+			if err != nil {
+				return fmt.Errorf("finish run: %w", err)
+			}
+			checked, ended = true, true
+			receivers = rc.receivers()
+			return nil
+		}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas, hook)
 		if err := l.markApplied(ctx, tx); err != nil {
 			return err
 		}
@@ -743,15 +793,14 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 				return fmt.Errorf("delete snapshots: %w", err)
 			}
 		}
-		if err := l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{
-			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),
-		}); err != nil {
-			return err
-		}
 		if !checked {
-			return tx.flush(ctx)
+			if err := tx.flush(ctx); err != nil {
+				return err
+			}
 		}
-		return nil
+		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, hook, map[string]any{
+			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),
+		}, receivers)
 	})
 	if checked && !ended {
 		err = lost

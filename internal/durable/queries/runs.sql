@@ -61,6 +61,16 @@ UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
 WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
 RETURNING snapshot_seq;
 
+-- name: RunLockFencedReceivers
+-- RunLockFenced, also returning who gets event $4 of the run (as WebhookReceivers, saving its
+-- statement): the run's own webhook URL (NULL when none), and the ids and URLs of the enabled
+-- subscriptions to the event, oldest first.
+UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
+WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
+RETURNING snapshot_seq, nullif(webhook_url, ''),
+          ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events) ORDER BY created_at, id),
+          ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events) ORDER BY created_at, id);
+
 -- name: RunLeaseExecute
 -- Leases the run to job $2 of worker $4; returns the worker whose lost lease made the run
 -- re-driven (NULL when it was not), and the run's count of such re-drives.
@@ -120,19 +130,23 @@ UPDATE runs SET snapshot_seq = $2, crashes = 0, updated_at = now() WHERE id = $1
 -- name: RunFinishFenced
 -- Ends run $1, still leased under fence $2, with status $3 and result $4, and appends its
 -- events: types $5 with data $6 (JSON texts, stored as json, not jsonb, which refuses U+0000),
--- in order. Returns a row only when the lease was still held.
+-- in order. Returns a row only when the lease was still held, with who gets the run's webhook
+-- event $7 (as RunLockFencedReceivers).
 WITH run AS (
     UPDATE runs
     SET status = $3, result = $4, finished_at = now(), updated_at = now(),
         lease_owner = NULL, lease_expires_at = NULL, event_seq = event_seq + cardinality($5::text[])
     WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
-    RETURNING event_seq
+    RETURNING event_seq, webhook_url
 ), events AS (
     INSERT INTO run_events (run_id, seq, type, data)
     SELECT $1, run.event_seq - cardinality($5::text[]) + e.n, e.type, e.data::json
     FROM run, unnest($5::text[], $6::text[]) WITH ORDINALITY AS e(type, data, n)
 )
-SELECT 1 FROM run;
+SELECT 1, nullif(run.webhook_url, ''),
+       ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
+       ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id)
+FROM run;
 
 -- name: RunRelease
 UPDATE runs
