@@ -153,14 +153,18 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	// The lease commits without waiting for the disk, like the journal (see journal): a
 	// PostgreSQL crash that loses it loses every later record of the drive too (the
 	// write-ahead log is flushed in order), and the run is taken again from where it was.
+	// The lease UPDATE sets synchronous_commit itself (see asyncCommitImplicit), saving a
+	// statement.
 	b := &pgx.Batch{}
-	if async := s.asyncCommitImplicit(); async != "" {
-		b.Queue(async)
+	var commitMode *string // the server's setting
+	if !s.cfg.SynchronousJournal {
+		off := "off"
+		commitMode = &off
 	}
 	if resumeSeq == 0 {
-		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID)
+		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID, commitMode)
 	} else {
-		b.Queue(q("RunLeaseResume"), runID, jobID, ttl, workerID, resumeSeq)
+		b.Queue(q("RunLeaseResume"), runID, jobID, ttl, workerID, resumeSeq, commitMode)
 	}
 	b.Queue(q("RunDriveInput"), runID)
 	b.Queue(q("ToolsetListOfRun"), runID)
@@ -170,11 +174,6 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		}
 		br := s.pool.SendBatch(ctx, b)
 		defer br.Close()
-		for range len(b.QueuedQueries) - 3 { // set_config
-			if _, err := br.Exec(); err != nil {
-				return fmt.Errorf("begin: %w", err)
-			}
-		}
 		if err := br.QueryRow().Scan(&fence, &seq, &from, &crashes); err != nil {
 			return err
 		}

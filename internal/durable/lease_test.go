@@ -378,3 +378,35 @@ func TestSnapshotHeaderAndStateStoredApart(t *testing.T) {
 	require.Nil(t, snapshot.Header)
 	require.Equal(t, "one document", string(snapshot.State))
 }
+
+// The lease UPDATE sets the transaction's synchronous_commit itself: off for an asynchronous
+// journal, the transaction's setting as it was (NULL) with Config.SynchronousJournal.
+func TestLeaseSetsCommitMode(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	off := "off"
+	for _, tt := range []struct {
+		mode *string
+		want string
+	}{{mode: nil, want: "on"}, {mode: &off, want: "off"}, {mode: nil, want: "on"}} {
+		run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "1"})
+		require.NoError(t, err)
+		got := func() string {
+			tx, err := b.store.pool.Begin(b.ctx)
+			require.NoError(t, err)
+			defer func() { _ = tx.Rollback(b.ctx) }()
+			_, err = tx.Exec(b.ctx, "SET LOCAL synchronous_commit = on")
+			require.NoError(t, err)
+			var (
+				fence        int64
+				seq, crashes int
+				from         *string
+				got          string
+			)
+			require.NoError(t, tx.QueryRow(b.ctx, q("RunLeaseExecute"), run.ID, 1, "6s", "w", tt.mode).Scan(&fence, &seq, &from, &crashes))
+			require.NoError(t, tx.QueryRow(b.ctx, "SELECT current_setting('synchronous_commit')").Scan(&got))
+			return got
+		}()
+		require.Equal(t, tt.want, got)
+	}
+}

@@ -73,23 +73,30 @@ RETURNING snapshot_seq, nullif(webhook_url, ''),
 
 -- name: RunLeaseExecute
 -- Leases the run to job $2 of worker $4; returns the worker whose lost lease made the run
--- re-driven (NULL when it was not), and the run's count of such re-drives.
+-- re-driven (NULL when it was not), and the run's count of such re-drives. With $5 set, the
+-- transaction commits with synchronous_commit $5 (set_config, local to the transaction, in
+-- the statement rather than one of its own; old.commit_mode is never NULL, the condition only
+-- keeps the setting from being planned away).
 UPDATE runs r
 SET status = 'running', fence = r.fence + 1, lease_owner = $2, lease_worker = $4, redriven_from = NULL,
     lease_expires_at = now() + $3::interval, updated_at = now()
-FROM (SELECT redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
-WHERE r.id = $1
+FROM (SELECT redriven_from,
+             set_config('synchronous_commit', coalesce($5::text, current_setting('synchronous_commit')), true) AS commit_mode
+      FROM runs WHERE id = $1 FOR UPDATE) old
+WHERE r.id = $1 AND old.commit_mode IS NOT NULL
   AND (r.status = 'queued'
        OR (r.status = 'running' AND (r.lease_owner = $2 OR r.lease_expires_at < now())))
 RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
 
 -- name: RunLeaseResume
--- As RunLeaseExecute, for a run suspended or queued at snapshot $5.
+-- As RunLeaseExecute, for a run suspended or queued at snapshot $5, with synchronous_commit $6.
 UPDATE runs r
 SET status = 'running', fence = r.fence + 1, lease_owner = $2, lease_worker = $4, redriven_from = NULL,
     lease_expires_at = now() + $3::interval, updated_at = now()
-FROM (SELECT redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
-WHERE r.id = $1
+FROM (SELECT redriven_from,
+             set_config('synchronous_commit', coalesce($6::text, current_setting('synchronous_commit')), true) AS commit_mode
+      FROM runs WHERE id = $1 FOR UPDATE) old
+WHERE r.id = $1 AND old.commit_mode IS NOT NULL
   AND ((r.status IN ('suspended', 'queued') AND r.snapshot_seq = $5)
        OR (r.status = 'running' AND (r.lease_owner = $2 OR r.lease_expires_at < now())))
 RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
