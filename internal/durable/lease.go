@@ -756,14 +756,20 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	types, datas = append(types, EventFinished), append(datas, string(finishedData))
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	checked, ended := false, false
-	var receivers []webhookReceiver // who gets the webhook, read by the statement that ends the run
+	var (
+		receivers []webhookReceiver // who gets the webhook, read by the statement that ends the run
+		cancels   []int             // cancelled calls with durable work at their tools, from it too
+	)
+	// A run with no recorded call (none before the lease, none made under it) has none to
+	// cancel: the statement does not look.
+	mayHaveCalls := l.knownCalls > 0 || l.madeCalls
 	err = l.store.inPipe(ctx, func(tx *pipeTx) error {
 		tx.queueRow(func(r pgx.Row) error {
 			var (
 				one int64
 				rc  receiverColumns
 			)
-			err := r.Scan(append([]any{&one}, rc.dest()...)...)
+			err := r.Scan(append([]any{&one}, append(rc.dest(), &cancels)...)...)
 			if isNoRows(err) {
 				checked = true
 				return lost
@@ -774,16 +780,9 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 			checked, ended = true, true
 			receivers = rc.receivers()
 			return nil
-		}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas, hook)
+		}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas, hook, mayHaveCalls)
 		if err := l.markApplied(ctx, tx); err != nil {
 			return err
-		}
-		// A run with no recorded call (none before the lease, none made under it) has none to
-		// cancel: the look-up is skipped.
-		if l.knownCalls > 0 || l.madeCalls {
-			if err := l.store.cancelPendingCalls(ctx, tx, l.runID); err != nil {
-				return err
-			}
 		}
 		// A run at snapshot 0 has none: snapshots are written with the sequence that names
 		// them (writeSnapshot).
@@ -796,6 +795,9 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 			if err := tx.flush(ctx); err != nil {
 				return err
 			}
+		}
+		if err := l.store.enqueueCallCancels(ctx, tx, l.runID, cancels); err != nil {
+			return err
 		}
 		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, hook, map[string]any{
 			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),

@@ -410,3 +410,29 @@ func TestLeaseSetsCommitMode(t *testing.T) {
 		require.Equal(t, tt.want, got)
 	}
 }
+
+// A run that ends with calls left running or pending has them cancelled by the statement that
+// ends it, and the call.cancel job of each with durable work at its tool enqueued.
+func TestFinishCancelsLeftoverCalls(t *testing.T) {
+	t.Parallel()
+	b := setupWith(t, func(c *Config) { c.CallStartDelay = -1 })
+	run, lease := b.leasedRun(t)
+	_, err := lease.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.wait", Durable: true})
+	require.NoError(t, err)
+	require.NoError(t, lease.CallPending(b.ctx, 1, json.RawMessage(`{"job":7}`)))
+	_, err = lease.CallStarted(b.ctx, CallStart{CallID: 2, Toolset: "t", Path: "t.add", Args: json.RawMessage(`[1,2]`)})
+	require.NoError(t, err)
+	require.NoError(t, lease.finish(b.ctx, Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`1`)}))
+
+	calls, err := b.store.ListCalls(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Len(t, calls, 2)
+	for _, c := range calls {
+		require.Equal(t, CallCancelled, c.Status, "call %d", c.CallID)
+		require.NotNil(t, c.SettledAt)
+	}
+	require.Equal(t, 1, b.jobCount(t, "call.cancel"), "one call had durable work at its tool")
+	got, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, got.Status)
+}

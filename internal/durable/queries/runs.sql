@@ -138,7 +138,9 @@ UPDATE runs SET snapshot_seq = $2, crashes = 0, updated_at = now() WHERE id = $1
 -- Ends run $1, still leased under fence $2, with status $3 and result $4, and appends its
 -- events: types $5 with data $6 (JSON texts, stored as json, not jsonb, which refuses U+0000),
 -- in order. Returns a row only when the lease was still held, with who gets the run's webhook
--- event $7 (as RunLockFencedReceivers).
+-- event $7 (as RunLockFencedReceivers). With $8, the calls still running or pending are
+-- cancelled (as CallCancelPending) and, last, the ids of those with a handle (durable work to
+-- cancel at its tool) are returned.
 WITH run AS (
     UPDATE runs
     SET status = $3, result = $4, finished_at = now(), updated_at = now(),
@@ -149,10 +151,15 @@ WITH run AS (
     INSERT INTO run_events (run_id, seq, type, data)
     SELECT $1, run.event_seq - cardinality($5::text[]) + e.n, e.type, e.data::json
     FROM run, unnest($5::text[], $6::text[]) WITH ORDINALITY AS e(type, data, n)
+), cancelled AS (
+    UPDATE calls SET status = 'cancelled', settled_at = now()
+    WHERE run_id = $1 AND status IN ('running', 'pending') AND $8::boolean AND EXISTS (SELECT FROM run)
+    RETURNING call_id, handle IS NOT NULL AS has_handle
 )
 SELECT 1, nullif(run.webhook_url, ''),
        ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
-       ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id)
+       ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
+       ARRAY(SELECT call_id FROM cancelled WHERE has_handle ORDER BY call_id)
 FROM run;
 
 -- name: RunRelease
