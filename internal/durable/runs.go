@@ -478,6 +478,7 @@ func (s *Store) WaitRunChange(ctx context.Context, id string, wait time.Duration
 func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done func(status string) bool,
 	changed <-chan string, listening bool, known *Run) (Run, error) {
 	interval := 25 * time.Millisecond
+	announced := "" // the status the last notification announced ("" if none)
 	for {
 		var run Run
 		withCalls := false // run holds its pending calls
@@ -487,15 +488,23 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 				return s.withPending(ctx, run)
 			}
 		} else {
-			// A reread takes the pending calls with the run, in one statement: the wait
-			// usually ends with it.
+			// A reread takes the pending calls (and lineage) with the run, in one statement:
+			// the wait usually ends with it. A run announced final has none, and is read alone.
 			var err error
-			if run, err = s.GetRun(ctx, id); err != nil {
+			if IsFinal(announced) {
+				run, err = s.getRunRow(ctx, id)
+			} else {
+				run, err = s.GetRun(ctx, id)
+				withCalls = true
+			}
+			if err != nil {
 				return Run{}, err
 			}
-			withCalls = true
 			if done(run.Status) || !time.Now().Before(deadline) {
-				return run, nil
+				if withCalls {
+					return run, nil
+				}
+				return s.withPending(ctx, run) // final: nothing to read
 			}
 		}
 		next := min(watchSafetyPoll, time.Until(deadline))
@@ -504,7 +513,8 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 			interval = min(interval*2, time.Second)
 			next = min(interval, next)
 		}
-		if !waitChange(ctx, changed, next, done) {
+		var ok bool
+		if announced, ok = waitChange(ctx, changed, next, done); !ok {
 			if withCalls {
 				return run, nil
 			}
@@ -515,20 +525,20 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 }
 
 // waitChange waits until changed announces a status done accepts (or an unknown one), or
-// interval passes; it returns false when ctx ended.
-func waitChange(ctx context.Context, changed <-chan string, interval time.Duration, done func(string) bool) bool {
+// interval passes; it returns the status announced ("" when none), and false when ctx ended.
+func waitChange(ctx context.Context, changed <-chan string, interval time.Duration, done func(string) bool) (string, bool) {
 	timer := time.NewTimer(interval)
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return false
+			return "", false
 		case status := <-changed:
 			if status == "" || done(status) {
-				return true
+				return status, true
 			}
 		case <-timer.C:
-			return true
+			return "", true
 		}
 	}
 }
