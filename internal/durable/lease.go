@@ -700,7 +700,7 @@ func pendingOrUnapplied(ctx context.Context, tx pgx.Tx, runID string) (pending [
 			outcome            []byte
 			isPending, unappld bool
 		)
-		if err := rows.Scan(&c.CallID, &c.Key, &c.Toolset, &c.Path, &c.Args, &c.Durable, &c.Status, &c.Handle,
+		if err := rows.Scan(&c.CallID, &c.Key, &c.Toolset, &c.Path, (*[]byte)(&c.Args), &c.Durable, &c.Status, (*[]byte)(&c.Handle),
 			&outcome, &c.StartedAt, &c.SettledAt, &isPending, &unappld); err != nil {
 			return nil, false, fmt.Errorf("pending calls: %w", err)
 		}
