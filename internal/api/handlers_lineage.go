@@ -13,7 +13,7 @@ func (h *handlers) RetryRun(ctx context.Context, req gen.RetryRunRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	out, err := h.withLineage(ctx, toRun(run))
+	out, err := h.withLineage(ctx, toRun(run), run.Lineage)
 	if err != nil {
 		return nil, err
 	}
@@ -33,15 +33,20 @@ func (h *handlers) ForkRun(ctx context.Context, req gen.ForkRunRequestObject) (g
 	if err != nil {
 		return nil, err
 	}
-	out, err := h.withLineage(ctx, toRun(run))
+	out, err := h.withLineage(ctx, toRun(run), run.Lineage)
 	if err != nil {
 		return nil, err
 	}
 	return gen.ForkRun201JSONResponse(out), nil
 }
 
-// withLineage adds the run's lineage, when it has one, to a run as the API shows it.
-func (h *handlers) withLineage(ctx context.Context, r gen.Run) (gen.Run, error) {
+// withLineage adds the run's lineage, when it has one, to a run as the API shows it: the one
+// read with the run when it was (durable.Run.Lineage), else read now.
+func (h *handlers) withLineage(ctx context.Context, r gen.Run, known *durable.Lineage) (gen.Run, error) {
+	if known != nil {
+		r.Lineage = toLineage(*known)
+		return r, nil
+	}
 	l, err := h.store.RunLineage(ctx, r.Id)
 	if err != nil {
 		return r, err

@@ -124,7 +124,7 @@ func (h *handlers) GetRun(ctx context.Context, req gen.GetRunRequestObject) (gen
 	if err != nil {
 		return nil, err
 	}
-	out, err := h.withLineage(ctx, toRun(run))
+	out, err := h.withLineage(ctx, toRun(run), run.Lineage)
 	if err != nil {
 		return nil, err
 	}

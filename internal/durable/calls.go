@@ -38,12 +38,16 @@ type Call struct {
 	SettledAt *time.Time
 }
 
+// scanCall reads a call row. Its JSON columns are scanned through *[]byte: pgx copies JSON
+// into a []byte as it is, where a json.RawMessage target goes through json.Unmarshal, which
+// validates again what PostgreSQL validated (the same holds for every JSON column read into a
+// json.RawMessage here).
 func scanCall(r pgx.Row) (Call, error) {
 	var (
 		c       Call
 		outcome []byte
 	)
-	err := r.Scan(&c.CallID, &c.Key, &c.Toolset, &c.Path, &c.Args, &c.Durable, &c.Status, &c.Handle,
+	err := r.Scan(&c.CallID, &c.Key, &c.Toolset, &c.Path, (*[]byte)(&c.Args), &c.Durable, &c.Status, (*[]byte)(&c.Handle),
 		&outcome, &c.StartedAt, &c.SettledAt)
 	if err != nil {
 		return Call{}, err

@@ -81,11 +81,20 @@ func (s *Store) cancelPendingCalls(ctx context.Context, tx pgx.Tx, runID string)
 	if err != nil {
 		return fmt.Errorf("cancel calls: %w", err)
 	}
+	var withHandle []int
 	for _, c := range calls {
-		if !c.hasHandle {
-			continue
+		if c.hasHandle {
+			withHandle = append(withHandle, c.id)
 		}
-		if _, err := s.river.InsertTx(ctx, tx, CancelCallArgs{RunID: runID, CallID: c.id}, nil); err != nil {
+	}
+	return s.enqueueCallCancels(ctx, tx, runID, withHandle)
+}
+
+// enqueueCallCancels enqueues the call.cancel jobs of cancelled calls whose durable work has a
+// handle at its tool.
+func (s *Store) enqueueCallCancels(ctx context.Context, tx pgx.Tx, runID string, callIDs []int) error {
+	for _, id := range callIDs {
+		if _, err := s.river.InsertTx(ctx, tx, CancelCallArgs{RunID: runID, CallID: id}, nil); err != nil {
 			return fmt.Errorf("enqueue call.cancel: %w", err)
 		}
 	}

@@ -153,14 +153,18 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	// The lease commits without waiting for the disk, like the journal (see journal): a
 	// PostgreSQL crash that loses it loses every later record of the drive too (the
 	// write-ahead log is flushed in order), and the run is taken again from where it was.
+	// The lease UPDATE sets synchronous_commit itself (see asyncCommitImplicit), saving a
+	// statement.
 	b := &pgx.Batch{}
-	if async := s.asyncCommitImplicit(); async != "" {
-		b.Queue(async)
+	var commitMode *string // the server's setting
+	if !s.cfg.SynchronousJournal {
+		off := "off"
+		commitMode = &off
 	}
 	if resumeSeq == 0 {
-		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID)
+		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID, commitMode)
 	} else {
-		b.Queue(q("RunLeaseResume"), runID, jobID, ttl, workerID, resumeSeq)
+		b.Queue(q("RunLeaseResume"), runID, jobID, ttl, workerID, resumeSeq, commitMode)
 	}
 	b.Queue(q("RunDriveInput"), runID)
 	b.Queue(q("ToolsetListOfRun"), runID)
@@ -170,11 +174,6 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		}
 		br := s.pool.SendBatch(ctx, b)
 		defer br.Close()
-		for range len(b.QueuedQueries) - 3 { // set_config
-			if _, err := br.Exec(); err != nil {
-				return fmt.Errorf("begin: %w", err)
-			}
-		}
 		if err := br.QueryRow().Scan(&fence, &seq, &from, &crashes); err != nil {
 			return err
 		}
@@ -242,7 +241,7 @@ func (l *Lease) Fence() int64 { return l.fence }
 // fenced runs fn in a transaction holding the run's row lock, after checking the lease is still
 // ours; it extends the lease.
 func (l *Lease) fenced(ctx context.Context, fn func(tx pgx.Tx, seq int) error) error {
-	return l.fencedTx(ctx, false, fn)
+	return l.fencedTx(ctx, false, "", nil, fn)
 }
 
 // journal is fenced for the records of calls and checkpoints, which commit without waiting
@@ -253,10 +252,13 @@ func (l *Lease) fenced(ctx context.Context, fn func(tx pgx.Tx, seq int) error) e
 // creation, posted outcomes, suspend, finish, cancel) still waits for the disk, and so makes
 // every journal record before it durable too: the write-ahead log is flushed in order.
 func (l *Lease) journal(ctx context.Context, fn func(tx pgx.Tx, seq int) error) error {
-	return l.fencedTx(ctx, true, fn)
+	return l.fencedTx(ctx, true, "", nil, fn)
 }
 
-func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq int) error) error {
+// fencedTx is fenced (journal when async). With a webhook event hook, the lock also reads who
+// gets it into *receivers, set once the lock's answer arrived (at fn's first statement that
+// returns rows, or a flush).
+func (l *Lease) fencedTx(ctx context.Context, async bool, hook string, receivers *[]webhookReceiver, fn func(tx pgx.Tx, seq int) error) error {
 	// A pipelined transaction (pipeTx): BEGIN, the lock, the queued records of the lease and
 	// the writes of fn travel together, up to the first statement whose answer fn needs (or
 	// up to the end); the lock's answer comes back with them and is checked before COMMIT is
@@ -273,8 +275,28 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, fn func(tx pgx.Tx, seq
 		if async {
 			_, _ = tx.Exec(ctx, l.store.asyncCommit())
 		}
-		tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
-			q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
+		if hook == "" {
+			tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
+				q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
+		} else {
+			tx.queueRow(func(r pgx.Row) error {
+				var (
+					seq int64
+					rc  receiverColumns
+				)
+				err := r.Scan(append([]any{&seq}, rc.dest()...)...)
+				if isNoRows(err) {
+					checked = true
+					return lost
+				}
+				if err != nil {
+					return fmt.Errorf("lock run %s: %w", l.runID, err)
+				}
+				checked, locked = true, true
+				*receivers = rc.receivers()
+				return nil
+			}, q("RunLockFencedReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook)
+		}
 		if err := l.queueEvents(ctx, tx, deferred); err != nil {
 			return err
 		}
@@ -548,16 +570,21 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 	if len(handle) == 0 {
 		handle = json.RawMessage("null")
 	}
-	err := l.journal(ctx, func(tx pgx.Tx, _ int) error {
+	// The lock reads who gets the call.pending webhook; its answer arrives with the flush.
+	var receivers []webhookReceiver
+	err := l.fencedTx(ctx, true, WebhookCallPending, &receivers, func(tx pgx.Tx, _ int) error {
 		if _, err := tx.Exec(ctx, q("CallSetPending"), l.runID, callID, handle); err != nil {
 			return fmt.Errorf("mark call pending: %w", err)
 		}
 		if err := addEvent(ctx, tx, l.runID, EventCallPending, l.withWorker(map[string]any{"callId": callID})); err != nil {
 			return err
 		}
-		return l.store.enqueueWebhooks(ctx, tx, l.runID, WebhookCallPending, map[string]any{
+		if err := tx.(*pipeTx).flush(ctx); err != nil {
+			return err
+		}
+		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, WebhookCallPending, map[string]any{
 			"runId": l.runID, "callId": callID, "key": toolcall.Key(l.runID, int64(callID)), "handle": handle,
-		})
+		}, receivers)
 	})
 	if err != nil {
 		return fmt.Errorf("call %s pending: %w", toolcall.Key(l.runID, int64(callID)), err)
@@ -616,22 +643,20 @@ func (l *Lease) markApplied(ctx context.Context, tx pgx.Tx) error {
 // suspend stores the snapshot and parks the run until an outcome arrives. When outcomes were
 // posted while the program ran (not yet given to it), the resume is enqueued at once.
 func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) error {
-	return l.fenced(ctx, func(tx pgx.Tx, seq int) error {
+	// A suspension's lock reads who gets its webhook; the answer arrives with the pending calls.
+	hook := WebhookRunSuspended
+	if yielded {
+		hook = ""
+	}
+	var receivers []webhookReceiver
+	return l.fencedTx(ctx, false, hook, &receivers, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, q("CallListPending"), l.runID)
+		pending, hasUnapplied, err := pendingOrUnapplied(ctx, tx, l.runID)
 		if err != nil {
-			return fmt.Errorf("pending calls: %w", err)
-		}
-		pending, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Call, error) { return scanCall(r) })
-		if err != nil {
-			return fmt.Errorf("pending calls: %w", err)
-		}
-		var hasUnapplied bool
-		if err := tx.QueryRow(ctx, q("CallHasUnapplied"), l.runID).Scan(&hasUnapplied); err != nil {
-			return fmt.Errorf("unapplied outcomes: %w", err)
+			return err
 		}
 		status, event := StatusSuspended, EventSuspended
 		if yielded {
@@ -655,10 +680,46 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 		if yielded {
 			return nil
 		}
-		return l.store.enqueueWebhooks(ctx, tx, l.runID, WebhookRunSuspended, map[string]any{
+		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, WebhookRunSuspended, map[string]any{
 			"runId": l.runID, "status": StatusSuspended, "pending": pendingPayload(pending),
-		})
+		}, receivers)
 	})
+}
+
+// pendingOrUnapplied reads, in one statement, a suspending run's pending calls and whether
+// outcomes were posted that its program has not been given.
+func pendingOrUnapplied(ctx context.Context, tx pgx.Tx, runID string) (pending []Call, hasUnapplied bool, err error) {
+	rows, err := tx.Query(ctx, q("CallListPendingOrUnapplied"), runID)
+	if err != nil {
+		return nil, false, fmt.Errorf("pending calls: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			c                  Call
+			outcome            []byte
+			isPending, unappld bool
+		)
+		if err := rows.Scan(&c.CallID, &c.Key, &c.Toolset, &c.Path, (*[]byte)(&c.Args), &c.Durable, &c.Status, (*[]byte)(&c.Handle),
+			&outcome, &c.StartedAt, &c.SettledAt, &isPending, &unappld); err != nil {
+			return nil, false, fmt.Errorf("pending calls: %w", err)
+		}
+		hasUnapplied = hasUnapplied || unappld
+		if !isPending {
+			continue
+		}
+		if outcome != nil {
+			c.Outcome = &toolcall.Outcome{}
+			if err := json.Unmarshal(outcome, c.Outcome); err != nil {
+				return nil, false, fmt.Errorf("decode outcome of call %s: %w", c.Key, err)
+			}
+		}
+		pending = append(pending, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("pending calls: %w", err)
+	}
+	return pending, hasUnapplied, nil
 }
 
 // finish stores the program's result and ends the run; calls still pending are cancelled.
@@ -695,18 +756,33 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	types, datas = append(types, EventFinished), append(datas, string(finishedData))
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	checked, ended := false, false
+	var (
+		receivers []webhookReceiver // who gets the webhook, read by the statement that ends the run
+		cancels   []int             // cancelled calls with durable work at their tools, from it too
+	)
+	// A run with no recorded call (none before the lease, none made under it) has none to
+	// cancel: the statement does not look.
+	mayHaveCalls := l.knownCalls > 0 || l.madeCalls
 	err = l.store.inPipe(ctx, func(tx *pipeTx) error {
-		tx.queueRow(fenceRow(lost, "finish run", &checked, &ended),
-			q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas)
+		tx.queueRow(func(r pgx.Row) error {
+			var (
+				one int64
+				rc  receiverColumns
+			)
+			err := r.Scan(append([]any{&one}, append(rc.dest(), &cancels)...)...)
+			if isNoRows(err) {
+				checked = true
+				return lost
+			}
+			if err != nil {
+				return fmt.Errorf("finish run: %w", err)
+			}
+			checked, ended = true, true
+			receivers = rc.receivers()
+			return nil
+		}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas, hook, mayHaveCalls)
 		if err := l.markApplied(ctx, tx); err != nil {
 			return err
-		}
-		// A run with no recorded call (none before the lease, none made under it) has none to
-		// cancel: the look-up is skipped.
-		if l.knownCalls > 0 || l.madeCalls {
-			if err := l.store.cancelPendingCalls(ctx, tx, l.runID); err != nil {
-				return err
-			}
 		}
 		// A run at snapshot 0 has none: snapshots are written with the sequence that names
 		// them (writeSnapshot).
@@ -715,15 +791,17 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 				return fmt.Errorf("delete snapshots: %w", err)
 			}
 		}
-		if err := l.store.enqueueWebhooks(ctx, tx, l.runID, hook, map[string]any{
-			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),
-		}); err != nil {
+		if !checked {
+			if err := tx.flush(ctx); err != nil {
+				return err
+			}
+		}
+		if err := l.store.enqueueCallCancels(ctx, tx, l.runID, cancels); err != nil {
 			return err
 		}
-		if !checked {
-			return tx.flush(ctx)
-		}
-		return nil
+		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, hook, map[string]any{
+			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),
+		}, receivers)
 	})
 	if checked && !ended {
 		err = lost

@@ -378,3 +378,61 @@ func TestSnapshotHeaderAndStateStoredApart(t *testing.T) {
 	require.Nil(t, snapshot.Header)
 	require.Equal(t, "one document", string(snapshot.State))
 }
+
+// The lease UPDATE sets the transaction's synchronous_commit itself: off for an asynchronous
+// journal, the transaction's setting as it was (NULL) with Config.SynchronousJournal.
+func TestLeaseSetsCommitMode(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	off := "off"
+	for _, tt := range []struct {
+		mode *string
+		want string
+	}{{mode: nil, want: "on"}, {mode: &off, want: "off"}, {mode: nil, want: "on"}} {
+		run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "1"})
+		require.NoError(t, err)
+		got := func() string {
+			tx, err := b.store.pool.Begin(b.ctx)
+			require.NoError(t, err)
+			defer func() { _ = tx.Rollback(b.ctx) }()
+			_, err = tx.Exec(b.ctx, "SET LOCAL synchronous_commit = on")
+			require.NoError(t, err)
+			var (
+				fence        int64
+				seq, crashes int
+				from         *string
+				got          string
+			)
+			require.NoError(t, tx.QueryRow(b.ctx, q("RunLeaseExecute"), run.ID, 1, "6s", "w", tt.mode).Scan(&fence, &seq, &from, &crashes))
+			require.NoError(t, tx.QueryRow(b.ctx, "SELECT current_setting('synchronous_commit')").Scan(&got))
+			return got
+		}()
+		require.Equal(t, tt.want, got)
+	}
+}
+
+// A run that ends with calls left running or pending has them cancelled by the statement that
+// ends it, and the call.cancel job of each with durable work at its tool enqueued.
+func TestFinishCancelsLeftoverCalls(t *testing.T) {
+	t.Parallel()
+	b := setupWith(t, func(c *Config) { c.CallStartDelay = -1 })
+	run, lease := b.leasedRun(t)
+	_, err := lease.CallStarted(b.ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.wait", Durable: true})
+	require.NoError(t, err)
+	require.NoError(t, lease.CallPending(b.ctx, 1, json.RawMessage(`{"job":7}`)))
+	_, err = lease.CallStarted(b.ctx, CallStart{CallID: 2, Toolset: "t", Path: "t.add", Args: json.RawMessage(`[1,2]`)})
+	require.NoError(t, err)
+	require.NoError(t, lease.finish(b.ctx, Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`1`)}))
+
+	calls, err := b.store.ListCalls(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Len(t, calls, 2)
+	for _, c := range calls {
+		require.Equal(t, CallCancelled, c.Status, "call %d", c.CallID)
+		require.NotNil(t, c.SettledAt)
+	}
+	require.Equal(t, 1, b.jobCount(t, "call.cancel"), "one call had durable work at its tool")
+	got, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, got.Status)
+}

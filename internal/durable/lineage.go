@@ -45,36 +45,52 @@ type Lineage struct {
 }
 
 // RunLineage returns the lineage of a run, or ErrRunNotFound.
+// One statement reads it and tells whether the run exists.
 func (s *Store) RunLineage(ctx context.Context, runID string) (Lineage, error) {
-	if err := s.runExists(ctx, runID); err != nil {
-		return Lineage{}, err
+	if _, err := uuid.Parse(runID); err != nil {
+		return Lineage{}, fmt.Errorf("%w: %s", ErrRunNotFound, runID)
 	}
-	var (
-		l               Lineage
-		retried, forked *uuid.UUID
-		schedule        *uuid.UUID
-		seq             *int
-		derived         []uuid.UUID
-	)
-	if err := s.pool.QueryRow(ctx, q("LineageGet"), runID).Scan(&retried, &forked, &seq, &l.ReplayedCalls, &schedule, &l.ScheduledFor, &derived); err != nil {
+	var c lineageColumns
+	if err := s.pool.QueryRow(ctx, q("LineageGet"), runID).Scan(c.dest()...); err != nil {
+		if isNoRows(err) {
+			return Lineage{}, fmt.Errorf("%w: %s", ErrRunNotFound, runID)
+		}
 		return Lineage{}, fmt.Errorf("lineage of run %s: %w", runID, err)
 	}
-	if retried != nil {
-		l.RetriedFrom = retried.String()
+	return c.lineage(), nil
+}
+
+// lineageColumns are the columns of LineageGet (also read by RunGetPending).
+type lineageColumns struct {
+	retried, forked, schedule *uuid.UUID
+	seq                       *int
+	replayed                  int
+	scheduledFor              *time.Time
+	derived                   []uuid.UUID
+}
+
+func (c *lineageColumns) dest() []any {
+	return []any{&c.retried, &c.forked, &c.seq, &c.replayed, &c.schedule, &c.scheduledFor, &c.derived}
+}
+
+func (c *lineageColumns) lineage() Lineage {
+	l := Lineage{ReplayedCalls: c.replayed, ScheduledFor: c.scheduledFor}
+	if c.retried != nil {
+		l.RetriedFrom = c.retried.String()
 	}
-	if forked != nil {
-		l.ForkedFrom = forked.String()
+	if c.forked != nil {
+		l.ForkedFrom = c.forked.String()
 	}
-	if seq != nil {
-		l.ForkedFromSeq = *seq
+	if c.seq != nil {
+		l.ForkedFromSeq = *c.seq
 	}
-	if schedule != nil {
-		l.ScheduleID = schedule.String()
+	if c.schedule != nil {
+		l.ScheduleID = c.schedule.String()
 	}
-	for _, d := range derived {
+	for _, d := range c.derived {
 		l.Derived = append(l.Derived, d.String())
 	}
-	return l, nil
+	return l
 }
 
 // RetryRun starts a new run with the code, input, toolsets and limits of a failed or

@@ -235,41 +235,6 @@ func (t *pipeTx) Commit(ctx context.Context) error {
 	return nil
 }
 
-// commitReturning sends the queued statements, the query sql and the COMMIT in one round trip;
-// scan reads the query's row, before the COMMIT's outcome is known (an error of either is
-// returned).
-func (t *pipeTx) commitReturning(ctx context.Context, scan func(pgx.Row) error, sql string, args ...any) error {
-	if t.done {
-		return pgx.ErrTxClosed
-	}
-	b, scans := t.take()
-	n := len(b.QueuedQueries)
-	b.Queue(sql, args...)
-	b.Queue("COMMIT")
-	err := func() error {
-		br := t.conn.SendBatch(ctx, &b)
-		defer br.Close()
-		if err := readQueued(br, n, scans); err != nil {
-			return err
-		}
-		if err := scan(br.QueryRow()); err != nil {
-			return err
-		}
-		_, err := br.Exec()
-		return err
-	}()
-	if err == nil && t.conn.Conn().PgConn().TxStatus() != 'I' {
-		err = fmt.Errorf("commit: transaction still open (status %c)", t.conn.Conn().PgConn().TxStatus())
-	}
-	if err != nil {
-		_ = t.Rollback(ctx)
-		return err
-	}
-	t.done = true
-	t.conn.Release()
-	return nil
-}
-
 // Rollback rolls back and releases the connection; it does nothing after Commit.
 func (t *pipeTx) Rollback(ctx context.Context) error {
 	if t.done {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 // Run statuses.
@@ -76,6 +78,9 @@ type Run struct {
 	Input json.RawMessage
 	// Pending lists the calls waiting for an outcome (filled by GetRun).
 	Pending []Call
+	// Lineage is where the run came from and the runs started from it, when read with it (by
+	// GetRun); nil otherwise.
+	Lineage *Lineage
 }
 
 func (n NewRun) hash() []byte {
@@ -151,9 +156,9 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 }
 
 // insertRun stores a run without an idempotency key, as run id, and its run.execute job, in
-// a pipelined transaction (pipeTx) of two round trips: BEGIN, the run, the toolsets' check
-// (when it names toolsets; a third round trip) and River's job; then River's insert
-// notification, the run as stored, and COMMIT.
+// a pipelined transaction (pipeTx) of two round trips: BEGIN, the run (returned as stored by
+// its insert), the toolsets' check (when it names toolsets; a third round trip) and River's
+// job; then River's insert notification and COMMIT.
 func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error) {
 	whURL, whSecret, err := s.runWebhook(n)
 	if err != nil {
@@ -164,7 +169,11 @@ func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error)
 		return Run{}, err
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	_, _ = tx.Exec(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, nil, n.hash(), inputArg(n.Input), id)
+	var run Run
+	tx.queueRow(func(row pgx.Row) (err error) {
+		run, err = scanRun(row)
+		return err
+	}, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, nil, n.hash(), inputArg(n.Input), id)
 	if n.Toolsets != nil {
 		if err := checkToolsets(ctx, tx, n.Toolsets); err != nil {
 			return Run{}, err
@@ -173,11 +182,7 @@ func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error)
 	if _, err := s.river.InsertTx(ctx, tx, ExecuteArgs{RunID: id}, nil); err != nil {
 		return Run{}, fmt.Errorf("enqueue run.execute: %w", err)
 	}
-	var run Run
-	if err := tx.commitReturning(ctx, func(row pgx.Row) (err error) {
-		run, err = scanRun(row)
-		return err
-	}, q("RunGet"), id); err != nil {
+	if err := tx.Commit(ctx); err != nil {
 		return Run{}, err
 	}
 	return run, nil
@@ -303,17 +308,103 @@ func scanRun(r pgx.Row) (Run, error) {
 	return run, nil
 }
 
-// GetRun returns a run with its pending calls, or ErrRunNotFound.
+// GetRun returns a run with its pending calls and its lineage, or ErrRunNotFound: one
+// statement reads them.
 func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
-	run, err := s.getRunRow(ctx, id)
-	if err != nil {
-		return Run{}, err
+	if _, err := uuid.Parse(id); err != nil {
+		return Run{}, fmt.Errorf("%w: %s", ErrRunNotFound, id)
 	}
-	return s.withPending(ctx, run)
+	rows, err := s.pool.Query(ctx, q("RunGetPending"), id)
+	if err != nil {
+		return Run{}, fmt.Errorf("get run %s: %w", id, err)
+	}
+	defer rows.Close()
+	var (
+		run   Run
+		found bool
+	)
+	for rows.Next() {
+		var (
+			r     Run
+			c     pendingCallColumns
+			lc    lineageColumns
+			uid   uuid.UUID
+			whURL *string
+			whSec *string
+			lim   []byte
+			res   []byte
+			input []byte
+		)
+		dest := []any{&uid, &r.Status, &r.Code, &lim, &r.Toolsets, &whURL, &whSec, &res,
+			&r.SnapshotSeq, &r.CreatedAt, &r.UpdatedAt, &r.FinishedAt, &input}
+		dest = append(dest, lc.dest()...)
+		dest = append(dest, &c.callID, &c.key, &c.toolset, &c.path, &c.args, &c.durable, &c.status, &c.handle,
+			&c.outcome, &c.startedAt, &c.settledAt)
+		if err := rows.Scan(dest...); err != nil {
+			return Run{}, fmt.Errorf("get run %s: %w", id, err)
+		}
+		if !found {
+			found = true
+			run = r
+			run.ID = uid.String()
+			run.Limits = lim
+			if res != nil {
+				run.Result = res
+			}
+			if input != nil {
+				run.Input = input
+			}
+			if whURL != nil {
+				run.Webhook = &Webhook{URL: *whURL}
+				if whSec != nil {
+					run.Webhook.Secret = *whSec
+				}
+			}
+			l := lc.lineage()
+			run.Lineage = &l
+		}
+		if c.callID == nil {
+			continue
+		}
+		call, err := c.call()
+		if err != nil {
+			return Run{}, err
+		}
+		run.Pending = append(run.Pending, call)
+	}
+	if err := rows.Err(); err != nil {
+		return Run{}, fmt.Errorf("get run %s: %w", id, err)
+	}
+	if !found {
+		return Run{}, fmt.Errorf("%w: %s", ErrRunNotFound, id)
+	}
+	return run, nil
 }
 
-// withPending adds the run's pending calls to run. A finished run has none (its pending calls
-// were cancelled when it ended), so it is not asked for them.
+// pendingCallColumns are the call columns of RunGetPending, NULL on the row of a run without
+// pending calls.
+type pendingCallColumns struct {
+	callID                     *int
+	key, toolset, path, status *string
+	args, handle, outcome      []byte
+	durable                    *bool
+	startedAt, settledAt       *time.Time
+}
+
+func (c pendingCallColumns) call() (Call, error) {
+	call := Call{CallID: *c.callID, Key: *c.key, Toolset: *c.toolset, Path: *c.path, Args: c.args,
+		Durable: *c.durable, Status: *c.status, Handle: c.handle, StartedAt: *c.startedAt, SettledAt: c.settledAt}
+	if c.outcome != nil {
+		call.Outcome = &toolcall.Outcome{}
+		if err := json.Unmarshal(c.outcome, call.Outcome); err != nil {
+			return Call{}, fmt.Errorf("decode outcome of call %s: %w", call.Key, err)
+		}
+	}
+	return call, nil
+}
+
+// withPending adds the run's pending calls to run, read after it. A finished run has none
+// (its pending calls were cancelled when it ended), so it is not asked for them.
 func (s *Store) withPending(ctx context.Context, run Run) (Run, error) {
 	if IsFinal(run.Status) {
 		return run, nil
@@ -387,18 +478,34 @@ func (s *Store) WaitRunChange(ctx context.Context, id string, wait time.Duration
 func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done func(status string) bool,
 	changed <-chan string, listening bool, known *Run) (Run, error) {
 	interval := 25 * time.Millisecond
+	announced := "" // the status the last notification announced ("" if none)
 	for {
 		var run Run
+		withCalls := false // run holds its pending calls
 		if known != nil {
 			run, known = *known, nil
+			if done(run.Status) || !time.Now().Before(deadline) {
+				return s.withPending(ctx, run)
+			}
 		} else {
+			// A reread takes the pending calls (and lineage) with the run, in one statement:
+			// the wait usually ends with it. A run announced final has none, and is read alone.
 			var err error
-			if run, err = s.getRunRow(ctx, id); err != nil {
+			if IsFinal(announced) {
+				run, err = s.getRunRow(ctx, id)
+			} else {
+				run, err = s.GetRun(ctx, id)
+				withCalls = true
+			}
+			if err != nil {
 				return Run{}, err
 			}
-		}
-		if done(run.Status) || !time.Now().Before(deadline) {
-			return s.withPending(ctx, run)
+			if done(run.Status) || !time.Now().Before(deadline) {
+				if withCalls {
+					return run, nil
+				}
+				return s.withPending(ctx, run) // final: nothing to read
+			}
 		}
 		next := min(watchSafetyPoll, time.Until(deadline))
 		if !listening {
@@ -406,7 +513,11 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 			interval = min(interval*2, time.Second)
 			next = min(interval, next)
 		}
-		if !waitChange(ctx, changed, next, done) {
+		var ok bool
+		if announced, ok = waitChange(ctx, changed, next, done); !ok {
+			if withCalls {
+				return run, nil
+			}
 			return s.withPending(context.WithoutCancel(ctx), run)
 		}
 		listening = listening || s.watch.listening()
@@ -414,20 +525,20 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 }
 
 // waitChange waits until changed announces a status done accepts (or an unknown one), or
-// interval passes; it returns false when ctx ended.
-func waitChange(ctx context.Context, changed <-chan string, interval time.Duration, done func(string) bool) bool {
+// interval passes; it returns the status announced ("" when none), and false when ctx ended.
+func waitChange(ctx context.Context, changed <-chan string, interval time.Duration, done func(string) bool) (string, bool) {
 	timer := time.NewTimer(interval)
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return false
+			return "", false
 		case status := <-changed:
 			if status == "" || done(status) {
-				return true
+				return status, true
 			}
 		case <-timer.C:
-			return true
+			return "", true
 		}
 	}
 }

@@ -217,7 +217,7 @@ func (s *Store) ListEvents(ctx context.Context, runID string, after int64, limit
 	}
 	events, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Event, error) {
 		var e Event
-		err := r.Scan(&e.Seq, &e.Type, &e.Data, &e.At)
+		err := r.Scan(&e.Seq, &e.Type, (*[]byte)(&e.Data), &e.At)
 		return e, err
 	})
 	if err != nil {
@@ -226,8 +226,10 @@ func (s *Store) ListEvents(ctx context.Context, runID string, after int64, limit
 	return events, nil
 }
 
+// runExists returns ErrRunNotFound when the run does not exist (one statement: the run's row,
+// without its pending calls).
 func (s *Store) runExists(ctx context.Context, runID string) error {
-	_, err := s.GetRun(ctx, runID)
+	_, err := s.getRunRow(ctx, runID)
 	return err
 }
 
@@ -247,7 +249,7 @@ func (s *Store) EventsSince(ctx context.Context, runID string, after int64, limi
 	}
 	events, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Event, error) {
 		var e Event
-		err := r.Scan(&e.Seq, &e.Type, &e.Data, &e.At)
+		err := r.Scan(&e.Seq, &e.Type, (*[]byte)(&e.Data), &e.At)
 		return e, err
 	})
 	if err != nil {

@@ -217,8 +217,23 @@ func TestGetRunUnknown(t *testing.T) {
 			require.ErrorIs(t, err, ErrRunNotFound)
 			_, err = b.store.CancelRun(b.ctx, tt.id)
 			require.ErrorIs(t, err, ErrRunNotFound)
+			_, err = b.store.RunLineage(b.ctx, tt.id)
+			require.ErrorIs(t, err, ErrRunNotFound)
+			_, err = b.store.ListEvents(b.ctx, tt.id, 0, 10)
+			require.ErrorIs(t, err, ErrRunNotFound)
 		})
 	}
+}
+
+// A run started from no other has an empty lineage, read in the statement that finds the run.
+func TestRunLineageOfPlainRun(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "1"})
+	require.NoError(t, err)
+	l, err := b.store.RunLineage(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, Lineage{}, l)
 }
 
 func TestToolsets(t *testing.T) {

@@ -57,7 +57,7 @@ type toolsetRow struct {
 
 func scanToolset(r pgx.CollectableRow) (toolsetRow, error) {
 	var t toolsetRow
-	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt,
+	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, (*[]byte)(&t.Manifest), &t.CreatedAt,
 		&t.Kind, &t.Source, &t.authSealed); err != nil {
 		return toolsetRow{}, err
 	}
@@ -67,7 +67,7 @@ func scanToolset(r pgx.CollectableRow) (toolsetRow, error) {
 // scanRunToolset reads a row of ToolsetListOfRun: a toolset row and whether it was deleted.
 func scanRunToolset(r pgx.CollectableRow) (toolsetRow, error) {
 	var t toolsetRow
-	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, &t.Manifest, &t.CreatedAt,
+	if err := r.Scan(&t.Name, &t.URL, &t.plain, &t.sealed, &t.Description, (*[]byte)(&t.Manifest), &t.CreatedAt,
 		&t.Kind, &t.Source, &t.authSealed, &t.Deleted); err != nil {
 		return toolsetRow{}, err
 	}

@@ -298,27 +298,64 @@ func (s *Store) Redeliver(ctx context.Context, id string) (Delivery, error) {
 	return d, nil
 }
 
+// webhookReceiver is who gets a webhook event: a subscription, or the run's own webhook
+// (subID nil).
+type webhookReceiver struct {
+	subID *uuid.UUID
+	url   string
+}
+
+// receiverColumns scans the receivers a fenced statement returns with its lock
+// (RunLockFencedReceivers, RunFinishFenced): the run's webhook URL, then the subscriptions' ids
+// and URLs.
+type receiverColumns struct {
+	runURL *string
+	subIDs []uuid.UUID
+	urls   []string
+}
+
+func (c *receiverColumns) dest() []any { return []any{&c.runURL, &c.subIDs, &c.urls} }
+
+// receivers lists them as WebhookReceivers does: the run's webhook first.
+func (c *receiverColumns) receivers() []webhookReceiver {
+	var out []webhookReceiver
+	if c.runURL != nil {
+		out = append(out, webhookReceiver{url: *c.runURL})
+	}
+	for i := range min(len(c.subIDs), len(c.urls)) {
+		out = append(out, webhookReceiver{subID: &c.subIDs[i], url: c.urls[i]})
+	}
+	return out
+}
+
 // enqueueWebhooks stores one delivery of event per receiver (the run's webhook, and each
 // subscription to the event) and enqueues its webhook.deliver job in tx.
 func (s *Store) enqueueWebhooks(ctx context.Context, tx pgx.Tx, runID, event string, data map[string]any) error {
-	type receiver struct {
-		subID *uuid.UUID
-		url   string
-	}
 	rows, err := tx.Query(ctx, q("WebhookReceivers"), runID, event)
 	if err != nil {
 		return fmt.Errorf("webhook receivers: %w", err)
 	}
-	receivers, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (receiver, error) {
-		var rc receiver
+	receivers, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (webhookReceiver, error) {
+		var rc webhookReceiver
 		err := r.Scan(&rc.subID, &rc.url)
 		return rc, err
 	})
 	if err != nil {
 		return fmt.Errorf("webhook receivers: %w", err)
 	}
+	return s.enqueueWebhooksTo(ctx, tx, runID, event, data, receivers)
+}
+
+// enqueueWebhooksTo is enqueueWebhooks for receivers already read (with the run's lock).
+func (s *Store) enqueueWebhooksTo(ctx context.Context, tx pgx.Tx, runID, event string, data map[string]any, receivers []webhookReceiver) error {
 	if len(receivers) == 0 {
 		return nil
+	}
+	if p, ok := tx.(*pipeTx); ok {
+		// The statements queued before are sent first, as the look-up sends them (see below).
+		if err := p.flush(ctx); err != nil {
+			return err
+		}
 	}
 	switch event {
 	case WebhookCallPending:

@@ -410,6 +410,9 @@ func (e *Execution) applyReady(ctx context.Context) error {
 	}
 	batch := e.ready
 	e.ready = nil
+	// Only outcomes the drive got from its tools make a batch worth a checkpoint: those it was
+	// handed from the journal (a re-drive's replay, the posted outcomes a resume starts with)
+	// are stored already, and a re-drive gets them again from there.
 	settledAny := false
 	for _, s := range batch {
 		if s.ext != nil {
@@ -437,8 +440,8 @@ func (e *Execution) applyReady(ctx context.Context) error {
 		if err := e.settle(ctx, c, s); err != nil {
 			return err
 		}
-		settledAny = true
 		if !s.replayed() {
+			settledAny = true
 			e.uncheckpointed += int64(len(s.outcome.Value))
 			if s.outcome.Error != nil {
 				e.uncheckpointed += int64(len(s.outcome.Error.Message))

@@ -90,6 +90,42 @@ func TestJournalRecordsEachCallOnce(t *testing.T) {
 	require.NotContains(t, j.events, "settled r1:2 ok=true")
 }
 
+// A resumed drive does not checkpoint for the posted outcomes it starts with (stored by the
+// host, given again on a re-drive), nor a re-drive for the outcomes it replays from the
+// journal; its first call a tool answers is checkpointed.
+func TestNoCheckpointForOutcomesFromTheJournal(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t, Limits{}, Hooks{})
+	j := newRecorder()
+	src := `const ok = await tools.approvals.request({})
+if (ok !== "yes") throw new Error("not approved")
+const r = await tools.math.add({a: 1, b: 2})
+return r.sum`
+	e, err := b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r1", Journal: j})
+	require.NoError(t, err)
+	require.Equal(t, StateSuspended, e.State())
+	s, err := e.Suspend()
+	require.NoError(t, err)
+
+	j.outcomes["r1:1"] = toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes"`)}
+	j.events = nil
+	posted := []OutcomeFor{{Key: "r1:1", Outcome: j.outcomes["r1:1"]}}
+	e2, err := b.rt.Resume(context.Background(), s.State, posted, ExecOptions{Journal: j})
+	require.NoError(t, err)
+	require.JSONEq(t, "3", string(resultOf(t, e2).Value))
+	require.Equal(t, []string{"started r1:2 durable=false", "settled r1:2 ok=true", "checkpoint"}, j.events,
+		"no checkpoint for the posted outcome, one for the tool's")
+	require.EqualValues(t, 1, b.calls.Load())
+
+	// A re-drive from the suspension gets both outcomes from the journal: nothing to checkpoint.
+	j.events = nil
+	e3, err := b.rt.Resume(context.Background(), s.State, posted, ExecOptions{Journal: j})
+	require.NoError(t, err)
+	require.JSONEq(t, "3", string(resultOf(t, e3).Value))
+	require.Equal(t, []string{"started r1:2 durable=false"}, j.events)
+	require.EqualValues(t, 1, b.calls.Load(), "a re-drive must not call the tools again")
+}
+
 // TestRedriveTakesRecordedOutcomes: a run re-driven from the start after a crash gets the
 // outcomes of calls it already made from the journal; the tools are not called again.
 func TestRedriveTakesRecordedOutcomes(t *testing.T) {

@@ -42,8 +42,13 @@ SELECT c.key, c.toolset, c.path, c.handle, t.url, t.secret, t.secret_sealed
 FROM calls c JOIN toolsets t ON t.name = c.toolset
 WHERE c.run_id = $1 AND c.call_id = $2;
 
--- name: CallHasUnapplied
-SELECT EXISTS (SELECT 1 FROM calls WHERE run_id = $1 AND outcome IS NOT NULL AND NOT applied);
+-- name: CallListPendingOrUnapplied
+-- What a suspension reads of its run's calls: the pending ones (as CallListPending) and those
+-- whose posted outcome the program has not been given yet, each saying which it is.
+SELECT call_id, key, toolset, path, args, durable, status, handle, outcome, started_at, settled_at,
+       status = 'pending' AS pending, (outcome IS NOT NULL AND NOT applied) AS unapplied
+FROM calls WHERE run_id = $1 AND (status = 'pending' OR (outcome IS NOT NULL AND NOT applied))
+ORDER BY call_id;
 
 -- name: CallInsertFenced
 -- CallInsert, only while the run is running under fence $8 (see Lease.oneShot).

@@ -3,11 +3,12 @@ INSERT INTO run_lineage (run_id, retried_from, forked_from, forked_from_seq, rep
 VALUES ($1, $2, $3, $4, $5);
 
 -- name: LineageGet
--- Where run $1 came from, and the runs started from it.
+-- Where run $1 came from, and the runs started from it; no row when the run does not exist.
 SELECT l.retried_from, l.forked_from, l.forked_from_seq, coalesce(l.replayed_calls, 0), l.schedule_id, l.schedule_tick,
        coalesce((SELECT array_agg(d.run_id ORDER BY d.run_id) FROM run_lineage d
                  WHERE d.retried_from = $1 OR d.forked_from = $1), '{}')
-FROM (SELECT $1::uuid AS id) r LEFT JOIN run_lineage l ON l.run_id = r.id;
+FROM runs r LEFT JOIN run_lineage l ON l.run_id = r.id
+WHERE r.id = $1;
 
 -- name: ForkPointEvent
 -- The event of run $1 that recorded its snapshot $2 (a checkpoint, a suspension or a yield).

@@ -23,6 +23,22 @@ SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_se
        created_at, updated_at, finished_at, input
 FROM runs WHERE id = $1;
 
+-- name: RunGetPending
+-- RunGet with the run's lineage (as LineageGet reads it) and its pending calls (as
+-- CallListPending reads them) in the same snapshot: a row per pending call, in call order, or
+-- one row with NULL call columns when it has none.
+SELECT r.id, r.status, r.code, r.limits, r.toolsets, r.webhook_url, NULL::text AS webhook_secret, r.result, r.snapshot_seq,
+       r.created_at, r.updated_at, r.finished_at, r.input,
+       l.retried_from, l.forked_from, l.forked_from_seq, coalesce(l.replayed_calls, 0), l.schedule_id, l.schedule_tick,
+       coalesce((SELECT array_agg(d.run_id ORDER BY d.run_id) FROM run_lineage d
+                 WHERE d.retried_from = $1 OR d.forked_from = $1), '{}'),
+       c.call_id, c.key, c.toolset, c.path, c.args, c.durable, c.status, c.handle, c.outcome, c.started_at, c.settled_at
+FROM runs r
+LEFT JOIN run_lineage l ON l.run_id = r.id
+LEFT JOIN calls c ON c.run_id = r.id AND c.status = 'pending'
+WHERE r.id = $1
+ORDER BY c.call_id;
+
 -- name: RunList
 SELECT id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
        created_at, updated_at, finished_at, input
@@ -45,25 +61,42 @@ UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
 WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
 RETURNING snapshot_seq;
 
+-- name: RunLockFencedReceivers
+-- RunLockFenced, also returning who gets event $4 of the run (as WebhookReceivers, saving its
+-- statement): the run's own webhook URL (NULL when none), and the ids and URLs of the enabled
+-- subscriptions to the event, oldest first.
+UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
+WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
+RETURNING snapshot_seq, nullif(webhook_url, ''),
+          ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events) ORDER BY created_at, id),
+          ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events) ORDER BY created_at, id);
+
 -- name: RunLeaseExecute
 -- Leases the run to job $2 of worker $4; returns the worker whose lost lease made the run
--- re-driven (NULL when it was not), and the run's count of such re-drives.
+-- re-driven (NULL when it was not), and the run's count of such re-drives. With $5 set, the
+-- transaction commits with synchronous_commit $5 (set_config, local to the transaction, in
+-- the statement rather than one of its own; old.commit_mode is never NULL, the condition only
+-- keeps the setting from being planned away).
 UPDATE runs r
 SET status = 'running', fence = r.fence + 1, lease_owner = $2, lease_worker = $4, redriven_from = NULL,
     lease_expires_at = now() + $3::interval, updated_at = now()
-FROM (SELECT redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
-WHERE r.id = $1
+FROM (SELECT redriven_from,
+             set_config('synchronous_commit', coalesce($5::text, current_setting('synchronous_commit')), true) AS commit_mode
+      FROM runs WHERE id = $1 FOR UPDATE) old
+WHERE r.id = $1 AND old.commit_mode IS NOT NULL
   AND (r.status = 'queued'
        OR (r.status = 'running' AND (r.lease_owner = $2 OR r.lease_expires_at < now())))
 RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
 
 -- name: RunLeaseResume
--- As RunLeaseExecute, for a run suspended or queued at snapshot $5.
+-- As RunLeaseExecute, for a run suspended or queued at snapshot $5, with synchronous_commit $6.
 UPDATE runs r
 SET status = 'running', fence = r.fence + 1, lease_owner = $2, lease_worker = $4, redriven_from = NULL,
     lease_expires_at = now() + $3::interval, updated_at = now()
-FROM (SELECT redriven_from FROM runs WHERE id = $1 FOR UPDATE) old
-WHERE r.id = $1
+FROM (SELECT redriven_from,
+             set_config('synchronous_commit', coalesce($6::text, current_setting('synchronous_commit')), true) AS commit_mode
+      FROM runs WHERE id = $1 FOR UPDATE) old
+WHERE r.id = $1 AND old.commit_mode IS NOT NULL
   AND ((r.status IN ('suspended', 'queued') AND r.snapshot_seq = $5)
        OR (r.status = 'running' AND (r.lease_owner = $2 OR r.lease_expires_at < now())))
 RETURNING r.fence, r.snapshot_seq, old.redriven_from, r.crashes;
@@ -104,19 +137,30 @@ UPDATE runs SET snapshot_seq = $2, crashes = 0, updated_at = now() WHERE id = $1
 -- name: RunFinishFenced
 -- Ends run $1, still leased under fence $2, with status $3 and result $4, and appends its
 -- events: types $5 with data $6 (JSON texts, stored as json, not jsonb, which refuses U+0000),
--- in order. Returns a row only when the lease was still held.
+-- in order. Returns a row only when the lease was still held, with who gets the run's webhook
+-- event $7 (as RunLockFencedReceivers). With $8, the calls still running or pending are
+-- cancelled (as CallCancelPending) and, last, the ids of those with a handle (durable work to
+-- cancel at its tool) are returned.
 WITH run AS (
     UPDATE runs
     SET status = $3, result = $4, finished_at = now(), updated_at = now(),
         lease_owner = NULL, lease_expires_at = NULL, event_seq = event_seq + cardinality($5::text[])
     WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
-    RETURNING event_seq
+    RETURNING event_seq, webhook_url
 ), events AS (
     INSERT INTO run_events (run_id, seq, type, data)
     SELECT $1, run.event_seq - cardinality($5::text[]) + e.n, e.type, e.data::json
     FROM run, unnest($5::text[], $6::text[]) WITH ORDINALITY AS e(type, data, n)
+), cancelled AS (
+    UPDATE calls SET status = 'cancelled', settled_at = now()
+    WHERE run_id = $1 AND status IN ('running', 'pending') AND $8::boolean AND EXISTS (SELECT FROM run)
+    RETURNING call_id, handle IS NOT NULL AS has_handle
 )
-SELECT 1 FROM run;
+SELECT 1, nullif(run.webhook_url, ''),
+       ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
+       ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
+       ARRAY(SELECT call_id FROM cancelled WHERE has_handle ORDER BY call_id)
+FROM run;
 
 -- name: RunRelease
 UPDATE runs

@@ -47,6 +47,13 @@ func TestRetryRun(t *testing.T) {
 	l, err = b.store.RunLineage(b.ctx, orig.ID)
 	require.NoError(t, err)
 	require.Equal(t, durable.Lineage{Derived: []string{retry.ID}}, l)
+	// GetRun reads the same lineage with the run.
+	for id, want := range map[string]durable.Lineage{retry.ID: {RetriedFrom: orig.ID}, orig.ID: {Derived: []string{retry.ID}}} {
+		run, err := b.store.GetRun(b.ctx, id)
+		require.NoError(t, err)
+		require.NotNil(t, run.Lineage)
+		require.Equal(t, want, *run.Lineage)
+	}
 	requireEvent(t, b, retry.ID, durable.EventLineage, fmt.Sprintf(`{"retriedFrom": %q}`, orig.ID))
 	requireEvent(t, b, orig.ID, durable.EventDerived, fmt.Sprintf(`{"runId": %q, "as": "retry"}`, retry.ID))
 
