@@ -354,6 +354,10 @@ func (m *propertyMap) addHashed(key PropertyKey, h uint64, p Property) *Property
 // Small property storage: the keys and the properties of an object are allocated together
 // (one allocation instead of two for most objects; the size of each is a malloc size class).
 type (
+	propStorage1 struct {
+		keys  [1]PropertyKey
+		props [1]Property
+	}
 	propStorage4 struct {
 		keys  [4]PropertyKey
 		props [4]Property
