@@ -68,6 +68,11 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	case funcClassCtor, funcDerivedCtor:
 		o.flags |= objConstructor
 	}
+	if code.Generator || code.Kind == funcNormal && !code.Async {
+		o.props.reserve(3) // length, name, prototype
+	} else {
+		o.props.reserve(2)
+	}
 	o.props.add(keyLength, Property{value: intValue(code.Length), flags: propConfigurable})
 	o.props.add(keyName, Property{value: asciiValue(code.Name), flags: propConfigurable})
 	switch {
@@ -83,8 +88,7 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 		p := vm.newPlainObject()
 		// room for constructor only: the prototypes of most functions never get another
 		// property (a class-like function's methods regrow it once)
-		s := new(propStorage1)
-		p.props.keys, p.props.props = s.keys[:0], s.props[:0]
+		p.props.reserve(1)
 		p.props.add(keyConstructor, Property{value: objectValue(o), flags: propWritable | propConfigurable})
 		o.props.add(keyPrototype, Property{value: objectValue(p), flags: propWritable})
 	}

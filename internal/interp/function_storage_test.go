@@ -40,3 +40,20 @@ var names = 'abcdefghij'.split('');
 names.forEach(function (n, i) { C.prototype[n] = function () { return i + 1; }; });
 [Object.getOwnPropertyNames(C.prototype).join(), C.prototype.constructor === C, new C().j()].join('|')`))
 }
+
+// TestExactStorageGrows checks the objects made with room for exactly their properties (a
+// function's, an iterator result's, a regular expression literal's) as more are added.
+func TestExactStorageGrows(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "length,name,a,b,c|value,done,x,y,z|lastIndex,p,q|length,name,prototype,m|3", evalJS(t, `
+var f = () => 1; f.a = 1; f.b = 2; f.c = 3;
+var r = [1][Symbol.iterator]().next(); r.x = 1; r.y = 2; r.z = 3;
+var re = /a/g; re.p = 1; re.q = 2;
+function g() {} g.m = 1;
+[Object.getOwnPropertyNames(f).join(), Object.keys(r).join(), Object.getOwnPropertyNames(re).join(),
+ Object.getOwnPropertyNames(g).join(), f.c].join('|')`))
+	vm := New(Config{})
+	evalIn(t, vm, `globalThis.h = x => x; globalThis.k = function () {}`)
+	require.Equal(t, 2, cap(vm.getProp(vm.realm.Global, strKey("h")).obj().props.keys))
+	require.Equal(t, 1, cap(vm.getProp(vm.getProp(vm.realm.Global, strKey("k")).obj(), keyPrototype).obj().props.keys))
+}
