@@ -915,8 +915,8 @@ func (vm *VM) loop(stopDepth int) Value {
 				vm.checkMemory()
 			}
 			o := vm.newPlainObject()
-			if in.A > 4 || in.A > 0 && in.A < 3 { // a literal's size: room for all its properties at once
-				o.props.reserve(int(in.A))
+			if in.A > 4 { // a literal's size: room for all its properties at once
+				o.props.keys, o.props.props = newPropStorage(int(in.A))
 			}
 			stack[ex.sp] = objectValue(o)
 			ex.sp++
