@@ -14,6 +14,13 @@ type closureSlots struct {
 	home   *Object
 	fields *Object // class constructors: the instance field initialiser, or nil
 	obj    *Object // the function object owning these slots
+
+	// lastNew is the object most recently created by calling the function as a constructor,
+	// or nil. The next one starts with room for as many properties as lastNew has by then
+	// (constructors tend to make objects of one size, to which properties are added after
+	// the constructor returned too), rather than growing its storage 4, 8, 16. It is a
+	// hint only: snapshots do not keep it.
+	lastNew *Object
 }
 
 // privateName is a class private name (#x); objects keep private elements in
@@ -61,6 +68,11 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	case funcClassCtor, funcDerivedCtor:
 		o.flags |= objConstructor
 	}
+	if code.Generator || code.Kind == funcNormal && !code.Async {
+		o.props.reserve(3) // length, name, prototype
+	} else {
+		o.props.reserve(2)
+	}
 	o.props.add(keyLength, Property{value: intValue(code.Length), flags: propConfigurable})
 	o.props.add(keyName, Property{value: asciiValue(code.Name), flags: propConfigurable})
 	switch {
@@ -74,6 +86,9 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 		o.props.add(keyPrototype, Property{value: objectValue(p), flags: propWritable})
 	case code.Kind == funcNormal && !code.Async:
 		p := vm.newPlainObject()
+		// room for constructor only: the prototypes of most functions never get another
+		// property (a class-like function's methods regrow it once)
+		p.props.reserve(1)
 		p.props.add(keyConstructor, Property{value: objectValue(o), flags: propWritable | propConfigurable})
 		o.props.add(keyPrototype, Property{value: objectValue(p), flags: propWritable})
 	}
@@ -131,7 +146,14 @@ func (vm *VM) enterClosure(cl *closureSlots, callee *Object, this Value, fnIdx, 
 	code := cl.code
 	if newTarget != nil && code.Kind != funcDerivedCtor {
 		proto := vm.getPrototypeFromConstructor(newTarget, "Object.prototype")
-		this = objectValue(vm.newObject(proto, ClassObject))
+		o := vm.newObject(proto, ClassObject)
+		if last := cl.lastNew; last != nil {
+			if n := len(last.props.keys); n > 4 {
+				o.props.keys, o.props.props = newPropStorage(n)
+			}
+		}
+		cl.lastNew = o
+		this = objectValue(o)
 	}
 	f := vm.pushFrame(cl, callee, fnIdx+2, argc, this, newTarget, ret)
 	if code.Async || code.Generator {

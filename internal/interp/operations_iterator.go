@@ -162,6 +162,7 @@ func (vm *VM) iterableToList(iterable Value) []Value {
 // createIterResultObject makes {value, done}.
 func (vm *VM) createIterResultObject(v Value, done bool) Value {
 	o := vm.newPlainObject()
+	o.props.reserve(2)
 	o.props.add(keyValue, Property{value: v, flags: propDefault})
 	o.props.add(keyDone, Property{value: Bool(done), flags: propDefault})
 	return objectValue(o)

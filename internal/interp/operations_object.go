@@ -50,23 +50,28 @@ func (vm *VM) getFromHashed(o *Object, key PropertyKey, h uint64, receiver Value
 }
 
 // getV is the ECMAScript GetV: [[Get]] on any value (primitives use their prototype).
-func (vm *VM) getV(v Value, key PropertyKey) Value {
+func (vm *VM) getV(v Value, key PropertyKey) Value { return vm.getVHashed(v, key, 0) }
+
+// getVHashed is getV with the key's hash, or 0 (see propertyMap.findHashed).
+func (vm *VM) getVHashed(v Value, key PropertyKey, h uint64) Value {
 	switch v.kind {
 	case KindObject:
-		return vm.getFrom(v.obj(), key, v)
+		return vm.getFromHashed(v.obj(), key, h, v)
 	case KindString:
 		s := v.str()
-		if key == keyLength {
-			return intValue(s.Len())
+		if key.mayBeIndexOrLength() {
+			if key == keyLength {
+				return intValue(s.Len())
+			}
+			if idx, ok := key.arrayIndex(); ok && int64(idx) < int64(s.Len()) {
+				return stringValue(s.substring(int(idx), int(idx)+1))
+			}
 		}
-		if idx, ok := key.arrayIndex(); ok && int64(idx) < int64(s.Len()) {
-			return stringValue(s.substring(int(idx), int(idx)+1))
-		}
-		return vm.getFrom(vm.realm.Intrinsic("String.prototype"), key, v)
+		return vm.getFromHashed(vm.realm.primitiveProto(protoString), key, h, v)
 	case KindNumber:
-		return vm.getFrom(vm.realm.Intrinsic("Number.prototype"), key, v)
+		return vm.getFromHashed(vm.realm.primitiveProto(protoNumber), key, h, v)
 	case KindBool:
-		return vm.getFrom(vm.realm.Intrinsic("Boolean.prototype"), key, v)
+		return vm.getFromHashed(vm.realm.primitiveProto(protoBoolean), key, h, v)
 	case KindSymbol:
 		return vm.getFrom(vm.realm.Intrinsic("Symbol.prototype"), key, v)
 	case KindBigInt:

@@ -354,6 +354,14 @@ func (m *propertyMap) addHashed(key PropertyKey, h uint64, p Property) *Property
 // Small property storage: the keys and the properties of an object are allocated together
 // (one allocation instead of two for most objects; the size of each is a malloc size class).
 type (
+	propStorage1 struct {
+		keys  [1]PropertyKey
+		props [1]Property
+	}
+	propStorage2 struct {
+		keys  [2]PropertyKey
+		props [2]Property
+	}
 	propStorage4 struct {
 		keys  [4]PropertyKey
 		props [4]Property
@@ -382,6 +390,22 @@ func newPropStorage(n int) ([]PropertyKey, []Property) {
 		return s.keys[:0], s.props[:0]
 	}
 	return make([]PropertyKey, 0, n), make([]Property, 0, n)
+}
+
+// reserve gives an object without properties room for exactly n of them when n is 1 or 2
+// (smaller than the 4 an add starts with), or for at least n otherwise: for objects that are
+// made with all their properties (a function's, an iterator result's).
+func (m *propertyMap) reserve(n int) {
+	switch n {
+	case 1:
+		s := new(propStorage1)
+		m.keys, m.props = s.keys[:0], s.props[:0]
+	case 2:
+		s := new(propStorage2)
+		m.keys, m.props = s.keys[:0], s.props[:0]
+	default:
+		m.keys, m.props = newPropStorage(n)
+	}
 }
 
 // frozenSpare is the room for more properties that an object leaves when it copies its

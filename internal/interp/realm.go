@@ -175,6 +175,7 @@ type Realm struct {
 	ArrayConstructor       *Object
 
 	objs           intrinsicObjs      // intrinsics by iid; id 0 is nil
+	primIDs        [3]uint16          // iids of the primitiveProto names, 0 until looked up
 	names          *intrinsicTable    // names by iid; shared once the realm is complete
 	symbolRegistry map[string]*Symbol // Symbol.for, by key (WTF-8)
 
@@ -544,6 +545,30 @@ func (r *Realm) Intrinsic(name string) *Object {
 		return r.materialize(id)
 	}
 	return nil
+}
+
+// The prototypes of primitive values that primitiveProto finds.
+const (
+	protoString = iota
+	protoNumber
+	protoBoolean
+)
+
+var primitiveProtoNames = [...]string{protoString: "String.prototype", protoNumber: "Number.prototype",
+	protoBoolean: "Boolean.prototype"}
+
+// primitiveProto returns String.prototype, Number.prototype or Boolean.prototype (k is
+// protoString, protoNumber or protoBoolean), as Intrinsic does, looking its name up once.
+func (r *Realm) primitiveProto(k int) *Object {
+	id := r.primIDs[k]
+	if id == 0 {
+		id, _ = r.names.find(primitiveProtoNames[k])
+		r.primIDs[k] = id
+	}
+	if o := r.objs.at(int(id)); o != nil {
+		return o
+	}
+	return r.materialize(id)
 }
 
 // nameOf returns the primary intrinsic name of o, or "" when o is not an intrinsic of r.

@@ -75,7 +75,8 @@ const (
 	retExit                // leave the dispatch loop with the result (entered from Go)
 )
 
-// frame is one activation of a JavaScript function.
+// frame is one activation of a JavaScript function. pushFrame sets every field of a frame it
+// takes from the pool one by one: a field added here must be set there too.
 type frame struct {
 	code       *FuncCode
 	prog       *Program
@@ -212,8 +213,12 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 	if n := len(ex.framePool); n > 0 {
 		f = ex.framePool[n-1]
 		ex.framePool = ex.framePool[:n-1]
-		*f = frame{code: code, prog: cl.prog, callee: callee, env: cl.env, this: this, newTarget: newTarget,
-			base: base, argsBase: argsBase, argc: argc, ret: ret, construct: newTarget != nil, handlers: f.handlers[:0]}
+		// every field, one by one: assigning a frame literal builds it on the Go stack and
+		// copies it over with a bulk write barrier
+		f.code, f.prog, f.callee, f.env, f.this, f.newTarget = code, cl.prog, callee, cl.env, this, newTarget
+		f.pc, f.base, f.argsBase, f.argc, f.ret, f.construct = 0, base, argsBase, argc, ret, newTarget != nil
+		f.handlers = f.handlers[:0]
+		f.co, f.reaction, f.isReaction = nil, nil, false
 	} else {
 		f = &frame{code: code, prog: cl.prog, callee: callee, env: cl.env, this: this, newTarget: newTarget,
 			base: base, argsBase: argsBase, argc: argc, ret: ret, construct: newTarget != nil}

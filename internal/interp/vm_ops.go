@@ -188,7 +188,7 @@ func (vm *VM) getMemberHashed(obj Value, key PropertyKey, h uint64) Value {
 	if obj.kind <= KindNull {
 		vm.throwTypeError("Cannot read properties of %s (reading '%s')", obj.kind, key.String())
 	}
-	return vm.getV(obj, key)
+	return vm.getVHashed(obj, key, h)
 }
 
 func (vm *VM) putMember(obj Value, key PropertyKey, v Value) {
