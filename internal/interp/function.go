@@ -15,12 +15,12 @@ type closureSlots struct {
 	fields *Object // class constructors: the instance field initialiser, or nil
 	obj    *Object // the function object owning these slots
 
-	// lastNew is the object most recently created by calling the function as a constructor,
-	// or nil. The next one starts with room for as many properties as lastNew has by then
-	// (constructors tend to make objects of one size, to which properties are added after
-	// the constructor returned too), rather than growing its storage 4, 8, 16. It is a
-	// hint only: snapshots do not keep it.
-	lastNew *Object
+	// newSize is how many own properties the object last made by calling the function as a
+	// constructor had when the constructor returned. The next one starts with room for as
+	// many (constructors tend to make objects of one size) rather than growing its storage
+	// 4, 8, 16. It is a count, not the object, so it keeps nothing alive; it is a hint only,
+	// and snapshots do not keep it.
+	newSize int32
 }
 
 // privateName is a class private name (#x); objects keep private elements in
@@ -147,12 +147,9 @@ func (vm *VM) enterClosure(cl *closureSlots, callee *Object, this Value, fnIdx, 
 	if newTarget != nil && code.Kind != funcDerivedCtor {
 		proto := vm.getPrototypeFromConstructor(newTarget, "Object.prototype")
 		o := vm.newObject(proto, ClassObject)
-		if last := cl.lastNew; last != nil {
-			if n := len(last.props.keys); n > 4 {
-				o.props.keys, o.props.props = newPropStorage(n)
-			}
+		if n := int(cl.newSize); n > 4 {
+			o.props.keys, o.props.props = newPropStorage(n)
 		}
-		cl.lastNew = o
 		this = objectValue(o)
 	}
 	f := vm.pushFrame(cl, callee, fnIdx+2, argc, this, newTarget, ret)
@@ -260,10 +257,17 @@ func (vm *VM) callValue(fo *Object, this Value, fnIdx, argc int, newTarget *Obje
 // loop must exit with res (the frame was entered from Go).
 func (vm *VM) doReturn(f *frame, v Value, stopDepth int) (bool, Value) {
 	ex := &vm.exec
-	if f.construct && v.kind != KindObject {
-		v = f.this
-		if f.code.Kind == funcDerivedCtor {
-			v = ex.stack[ex.sp-1]
+	if f.construct {
+		if v.kind != KindObject {
+			v = f.this
+			if f.code.Kind == funcDerivedCtor {
+				v = ex.stack[ex.sp-1]
+			}
+		}
+		if o := f.this.asObject(); o != nil && f.code.Kind != funcDerivedCtor {
+			if cl, ok := f.callee.slots.(*closureSlots); ok {
+				cl.newSize = int32(len(o.props.keys))
+			}
 		}
 	}
 	ex.frames = ex.frames[:len(ex.frames)-1]
