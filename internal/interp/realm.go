@@ -186,10 +186,8 @@ type Realm struct {
 	plan        *lazyPlan
 
 	// lazy clones only (realm_lazy.go): the template (nil for a realm with every intrinsic
-	// created), and scratch space for creating intrinsics.
-	tmpl  *Realm
-	marks []bool
-	todo  []uint16
+	// created)
+	tmpl *Realm
 }
 
 // intrinsicTable names intrinsics by id. It is written while the template realm is set up

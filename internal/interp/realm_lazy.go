@@ -2,6 +2,7 @@ package interp
 
 import (
 	"sort"
+	"sync"
 	"unsafe"
 )
 
@@ -334,33 +335,46 @@ func (r *Realm) materializeList(ids []uint16) {
 		return
 	}
 	p := r.tmpl.plan
-	if cap(r.marks) == 0 {
-		r.marks = make([]bool, r.objs.len())
+	sc := lazyScratchPool.Get().(*lazyScratch)
+	if len(sc.marks) < r.objs.len() {
+		sc.marks = make([]bool, r.objs.len())
 	}
-	list := r.todo[:0]
+	marks := sc.marks
+	list := sc.todo[:0]
 	for _, iid := range ids {
-		if r.objs.at(int(iid)) == nil && !r.marks[iid] {
-			r.marks[iid] = true
+		if r.objs.at(int(iid)) == nil && !marks[iid] {
+			marks[iid] = true
 			list = append(list, iid)
 		}
 	}
 	for i := 0; i < len(list); i++ {
 		id := list[i]
 		for _, e := range p.edges[p.start[id]:p.start[id+1]] {
-			if r.objs.at(int(e)) == nil && !r.marks[e] {
-				r.marks[e] = true
+			if r.objs.at(int(e)) == nil && !marks[e] {
+				marks[e] = true
 				list = append(list, e)
 			}
 		}
 	}
 	for _, id := range list {
-		r.marks[id] = false
+		marks[id] = false
 	}
 	if len(list) > 0 {
 		r.create(list)
 	}
-	r.todo = list[:0]
+	sc.todo = list[:0]
+	lazyScratchPool.Put(sc)
 }
+
+// lazyScratch is materializeList's scratch space: marks by intrinsic id (all false between
+// uses) and the list of the intrinsics to create. Realms share it through lazyScratchPool
+// rather than each making its own (a restore, which creates intrinsics once, paid for both).
+type lazyScratch struct {
+	marks []bool
+	todo  []uint16
+}
+
+var lazyScratchPool = sync.Pool{New: func() any { return &lazyScratch{todo: make([]uint16, 0, 64)} }}
 
 // isPlaceholder reports whether o, found in r's heap, is a placeholder: the template's
 // intrinsic standing for r's.

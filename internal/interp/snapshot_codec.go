@@ -662,8 +662,10 @@ func (c *programCache) find(match func(*programCacheEntry) bool) *Program {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i := len(c.entries) - 1; i >= 0; i-- {
-		if e := c.entries[i]; match(&e) {
-			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
+		if match(&c.entries[i]) { // match only reads the entry: no copy that escapes
+			e := c.entries[i]
+			copy(c.entries[i:], c.entries[i+1:]) // in place, without a new slice
+			c.entries[len(c.entries)-1] = e
 			return e.prog
 		}
 	}

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -255,4 +256,32 @@ func waitingSnapshot(t *testing.T, src string) ([]byte, *testHost) {
 	data, err := waitingVMIn(t, New(Config{Host: h}), src).SnapshotFormat1()
 	require.NoError(t, err)
 	return data, h
+}
+
+// TestProgramCacheRecency finds entries of a full program cache: a found entry becomes the
+// most recent, the others keep their order, and the next addition evicts the least recent.
+func TestProgramCacheRecency(t *testing.T) {
+	t.Parallel()
+	var c programCache
+	progs := make([]*Program, programCacheSize+1)
+	for i := range progs {
+		progs[i] = &Program{}
+	}
+	for i := range programCacheSize {
+		c.add(programCacheEntry{source: fmt.Sprint(i), prog: progs[i]})
+	}
+	find := func(i int) *Program {
+		return c.find(func(e *programCacheEntry) bool { return e.source == fmt.Sprint(i) })
+	}
+	require.Same(t, progs[0], find(0)) // the least recent becomes the most recent
+	require.Same(t, progs[5], find(5))
+	require.Same(t, progs[5], find(5)) // already the most recent
+	c.add(programCacheEntry{source: fmt.Sprint(programCacheSize), prog: progs[programCacheSize]})
+	require.Nil(t, find(1), "the least recent entry is evicted")
+	for i := range programCacheSize + 1 {
+		if i != 1 {
+			require.Same(t, progs[i], find(i), "entry %d", i)
+		}
+	}
+	require.Len(t, c.entries, programCacheSize)
 }

@@ -95,3 +95,20 @@ func decodeSections(vm *VM, data []byte, heapAt int) error {
 	d.release()
 	return r.err
 }
+
+// BenchmarkRestoreNoLiveData restores mixedHeapProgram's format-2 snapshot with no live data:
+// the fixed cost of a restore (a new realm, the program's lookup, the intrinsics the heap
+// names, the global it adds, the VM).
+func BenchmarkRestoreNoLiveData(b *testing.B) {
+	data, err := mixedHeapVM(b, 0).snapshot(snapshotFormat2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Restore(data, Config{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -113,7 +113,7 @@ func (d *heapDecoder) readHeap(r *jsonReader) error {
 				r.beginArray()
 				id := int(r.int())
 				r.more(false)
-				name := r.goString()
+				name := r.goStringView() // looked up only
 				r.more(false)
 				iid, ok := realm.names.find(name)
 				if !ok {

@@ -20,8 +20,21 @@ type jsonReader struct {
 
 	bin    bool           // the data is a format-2 document (snapshot_bin.go)
 	strs   []binStr       // its string table
-	goStrs map[int]string // its entries read as Go text (other than knownKey's), by index
+	goStrs map[int]string // its entries read as Go text (other than knownKey's), by index,
+	// past the first few, which goFew holds (most documents read few entries as Go text: a
+	// map for them cost a restore several allocations)
+	goFew  [goFewSize]goStrEntry
+	goFewN int
 }
+
+// goStrEntry is an entry of the string table read as Go text.
+type goStrEntry struct {
+	i int
+	s string
+}
+
+// goFewSize is how many entries read as Go text a jsonReader finds without its map.
+const goFewSize = 8
 
 // fail records a syntax error (the first one wins).
 func (r *jsonReader) fail(format string, args ...any) {
@@ -551,6 +564,25 @@ func (r *jsonReader) jsString() *jsString {
 	return newUTF16(u)
 }
 
+// goStringView is goString for text the caller only looks at: in a format-2 document an
+// entry of Go text comes back as a view of the document's bytes, without a copy, that must
+// not be kept past the call that reads it.
+func (r *jsonReader) goStringView() string {
+	if !r.bin {
+		return r.goString()
+	}
+	save := r.pos
+	i := r.binEntryIndex()
+	if i < 0 {
+		return ""
+	}
+	if e := r.strs[i]; e.kind != binStrUTF16 {
+		return unsafe.String(unsafe.SliceData(r.data[e.start:e.end]), e.end-e.start)
+	}
+	r.pos = save
+	return r.goString()
+}
+
 // goString reads a string as Go text (lone surrogates kept as WTF-8).
 func (r *jsonReader) goString() string {
 	if r.bin {
@@ -564,13 +596,23 @@ func (r *jsonReader) goString() string {
 				return k // the format's member names, without a table of every entry
 			}
 		}
+		for j := range r.goFew[:r.goFewN] {
+			if r.goFew[j].i == i {
+				return r.goFew[j].s
+			}
+		}
 		if s, ok := r.goStrs[i]; ok {
+			return s
+		}
+		s := r.binGo(e)
+		if r.goFewN < len(r.goFew) {
+			r.goFew[r.goFewN] = goStrEntry{i: i, s: s}
+			r.goFewN++
 			return s
 		}
 		if r.goStrs == nil {
 			r.goStrs = map[int]string{}
 		}
-		s := r.binGo(e)
 		r.goStrs[i] = s
 		return s
 	}
