@@ -280,32 +280,43 @@ func checkToolsets(ctx context.Context, tx pgx.Tx, names []string) error {
 }
 
 func scanRun(r pgx.Row) (Run, error) {
-	var (
-		run                   Run
-		uid                   uuid.UUID
-		whURL, whSecret       *string
-		limits, result, input []byte
-	)
-	err := r.Scan(&uid, &run.Status, &run.Code, &limits, &run.Toolsets, &whURL, &whSecret, &result,
-		&run.SnapshotSeq, &run.CreatedAt, &run.UpdatedAt, &run.FinishedAt, &input)
-	if err != nil {
+	var c runColumns
+	if err := r.Scan(c.dest()...); err != nil {
 		return Run{}, err
 	}
-	run.ID = uid.String()
-	run.Limits = limits
-	if result != nil {
-		run.Result = result
+	return c.run(), nil
+}
+
+// runColumns are the run columns every statement returning a run starts with (RunGet's).
+type runColumns struct {
+	r                     Run
+	uid                   uuid.UUID
+	whURL, whSecret       *string
+	limits, result, input []byte
+}
+
+func (c *runColumns) dest() []any {
+	return []any{&c.uid, &c.r.Status, &c.r.Code, &c.limits, &c.r.Toolsets, &c.whURL, &c.whSecret, &c.result,
+		&c.r.SnapshotSeq, &c.r.CreatedAt, &c.r.UpdatedAt, &c.r.FinishedAt, &c.input}
+}
+
+func (c *runColumns) run() Run {
+	run := c.r
+	run.ID = c.uid.String()
+	run.Limits = c.limits
+	if c.result != nil {
+		run.Result = c.result
 	}
-	if input != nil {
-		run.Input = input
+	if c.input != nil {
+		run.Input = c.input
 	}
-	if whURL != nil {
-		run.Webhook = &Webhook{URL: *whURL}
-		if whSecret != nil {
-			run.Webhook.Secret = *whSecret
+	if c.whURL != nil {
+		run.Webhook = &Webhook{URL: *c.whURL}
+		if c.whSecret != nil {
+			run.Webhook.Secret = *c.whSecret
 		}
 	}
-	return run, nil
+	return run
 }
 
 // GetRun returns a run with its pending calls and its lineage, or ErrRunNotFound: one
@@ -325,19 +336,11 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 	)
 	for rows.Next() {
 		var (
-			r     Run
-			c     pendingCallColumns
-			lc    lineageColumns
-			uid   uuid.UUID
-			whURL *string
-			whSec *string
-			lim   []byte
-			res   []byte
-			input []byte
+			rc runColumns
+			c  pendingCallColumns
+			lc lineageColumns
 		)
-		dest := []any{&uid, &r.Status, &r.Code, &lim, &r.Toolsets, &whURL, &whSec, &res,
-			&r.SnapshotSeq, &r.CreatedAt, &r.UpdatedAt, &r.FinishedAt, &input}
-		dest = append(dest, lc.dest()...)
+		dest := append(rc.dest(), lc.dest()...)
 		dest = append(dest, &c.callID, &c.key, &c.toolset, &c.path, &c.args, &c.durable, &c.status, &c.handle,
 			&c.outcome, &c.startedAt, &c.settledAt)
 		if err := rows.Scan(dest...); err != nil {
@@ -345,21 +348,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 		}
 		if !found {
 			found = true
-			run = r
-			run.ID = uid.String()
-			run.Limits = lim
-			if res != nil {
-				run.Result = res
-			}
-			if input != nil {
-				run.Input = input
-			}
-			if whURL != nil {
-				run.Webhook = &Webhook{URL: *whURL}
-				if whSec != nil {
-					run.Webhook.Secret = *whSec
-				}
-			}
+			run = rc.run()
 			l := lc.lineage()
 			run.Lineage = &l
 		}
