@@ -184,7 +184,7 @@ func (d *heapDecoder) allocObjects(r *jsonReader, n int) {
 		r.fail("bad object count %d", n)
 		return
 	}
-	if len(d.intr) >= math.MaxUint32 {
+	if uint64(len(d.intr)) >= math.MaxUint32 {
 		r.fail("too many intrinsics")
 		return
 	}
