@@ -228,22 +228,12 @@ var foldedEscapes = map[uint16]string{'D': `[^\d]`, 'S': `[^\s]`, 'W': `[^\w]`}
 // outside classes and escapes. Where one is, the i flag may differ from the pattern's in
 // places, so the translator leaves folding to regexp2.
 func hasModifierGroup(src []uint16) bool {
-	inClass := false
-	for i := 0; i < len(src); i++ {
-		switch c := src[i]; {
-		case c == '\\':
-			i++
-		case inClass:
-			inClass = c != ']'
-		case c == '[':
-			inClass = true
-		case c == '(':
-			if i+2 < len(src) && src[i+1] == '?' && isModifierStart(src[i+2]) {
-				return true
-			}
-		}
-	}
-	return false
+	found := false
+	groupOpenings(src, func(i int) bool {
+		found = i+2 < len(src) && src[i+1] == '?' && isModifierStart(src[i+2])
+		return !found
+	})
+	return found
 }
 
 // dotClass is "." without the s flag: anything but a line terminator.

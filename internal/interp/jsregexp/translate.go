@@ -451,6 +451,21 @@ func (t *translator) escape(i int, inClass bool) (int, error) {
 // countGroups counts the capture groups of a pattern and reports whether any is named. A
 // group is "(" not followed by "?", or followed by "?<" and a name, outside classes and escapes.
 func countGroups(src []uint16) (n int, named bool) {
+	groupOpenings(src, func(i int) bool {
+		if i+1 >= len(src) || src[i+1] != '?' {
+			n++
+		} else if i+3 < len(src) && src[i+2] == '<' && src[i+3] != '=' && src[i+3] != '!' {
+			n++
+			named = true
+		}
+		return true
+	})
+	return n, named
+}
+
+// groupOpenings calls fn with the index of every "(" of the pattern outside classes and
+// escapes, in order, until fn returns false.
+func groupOpenings(src []uint16, fn func(i int) bool) {
 	inClass := false
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; {
@@ -461,15 +476,11 @@ func countGroups(src []uint16) (n int, named bool) {
 		case c == '[':
 			inClass = true
 		case c == '(':
-			if i+1 >= len(src) || src[i+1] != '?' {
-				n++
-			} else if i+3 < len(src) && src[i+2] == '<' && src[i+3] != '=' && src[i+3] != '!' {
-				n++
-				named = true
+			if !fn(i) {
+				return
 			}
 		}
 	}
-	return n, named
 }
 
 // unicodeEscapeError returns the error V8 reports for the escape at src[i] in unicode mode
