@@ -1,9 +1,7 @@
 package jsregexp
 
 import (
-	"maps"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -35,9 +33,8 @@ type lineSearch struct {
 	re      *regexp2.Regexp // nil if the sticky form did not compile
 	// first is the set of characters a match can begin with, nil when a match can be empty or
 	// the set is not known.
-	first *syntax.CharSet
-	// engines are copies of re with a time limit, by limit (see Regexp.engine).
-	engines atomic.Pointer[map[time.Duration]*regexp2.Regexp]
+	first   *syntax.CharSet
+	engines timedEngines // copies of re with a time limit
 }
 
 // engine returns the sticky form with its time limit set to timeout (none when 0), or nil
@@ -58,26 +55,10 @@ func (ls *lineSearch) engine(timeout time.Duration, keep bool) *regexp2.Regexp {
 			ls.first = &first
 		}
 	})
-	if ls.re == nil || timeout <= 0 {
-		return ls.re
+	if ls.re == nil {
+		return nil
 	}
-	old := ls.engines.Load()
-	if old != nil {
-		if e, ok := (*old)[timeout]; ok {
-			return e
-		}
-	}
-	cp := *ls.re
-	cp.MatchTimeout = timeout
-	if keep && (old == nil || len(*old) < maxEngines) {
-		next := make(map[time.Duration]*regexp2.Regexp, maxEngines)
-		if old != nil {
-			maps.Copy(next, *old)
-		}
-		next[timeout] = &cp
-		ls.engines.CompareAndSwap(old, &next) // a lost race only loses the cache entry
-	}
-	return &cp
+	return ls.engines.get(ls.re, timeout, keep)
 }
 
 // searchLines finds the first match at a line start at or after the rune index start with

@@ -3,7 +3,6 @@ package jsregexp
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -34,34 +33,9 @@ func (r *Regexp) NewMatcher() *Matcher {
 	return m
 }
 
-// maxEngines bounds how many time limits a Regexp keeps an engine copy for.
-const maxEngines = 8
-
 // engine returns the compiled engine with its time limit set to timeout (none when 0).
-// MatchTimeout is a field of the engine value, so each limit needs its own copy; the copies
-// share the compiled program and runner pool, and the first maxEngines limits asked for are
-// kept (callers use a few fixed time slices), published copy-on-write for lock-free reads.
 func (r *Regexp) engine(timeout time.Duration) *regexp2.Regexp {
-	if timeout <= 0 {
-		return r.re
-	}
-	old := r.engines.Load()
-	if old != nil {
-		if e, ok := (*old)[timeout]; ok {
-			return e
-		}
-	}
-	cp := *r.re
-	cp.MatchTimeout = timeout
-	if old == nil || len(*old) < maxEngines {
-		next := make(map[time.Duration]*regexp2.Regexp, maxEngines)
-		if old != nil {
-			maps.Copy(next, *old)
-		}
-		next[timeout] = &cp
-		r.engines.CompareAndSwap(old, &next) // a lost race only loses the cache entry
-	}
-	return &cp
+	return r.engines.get(r.re, timeout, true)
 }
 
 // Regexp returns the expression m runs.

@@ -3,7 +3,6 @@ package jsregexp
 import (
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -36,8 +35,7 @@ type Regexp struct {
 	// anchored reports that re is the sticky form "(?:P)|()": it always matches at the
 	// search start, and the extra last group is set exactly when P did not match there.
 	anchored bool
-	// engines are copies of re with a time limit, by limit (see engine).
-	engines atomic.Pointer[map[time.Duration]*regexp2.Regexp]
+	engines  timedEngines // copies of re with a time limit
 	// lines is set when a match can only start at the start of a line (linesearch.go).
 	lines *lineSearch
 }
