@@ -43,18 +43,31 @@ type Call struct {
 // validates again what PostgreSQL validated (the same holds for every JSON column read into a
 // json.RawMessage here).
 func scanCall(r pgx.Row) (Call, error) {
-	var (
-		c       Call
-		outcome []byte
-	)
-	err := r.Scan(&c.CallID, &c.Key, &c.Toolset, &c.Path, (*[]byte)(&c.Args), &c.Durable, &c.Status, (*[]byte)(&c.Handle),
-		&outcome, &c.StartedAt, &c.SettledAt)
-	if err != nil {
+	var c callColumns
+	if err := r.Scan(c.dest()...); err != nil {
 		return Call{}, err
 	}
-	if outcome != nil {
+	return c.call()
+}
+
+// callColumns are the columns of a call row, in the order every statement returning calls
+// lists them.
+type callColumns struct {
+	c       Call
+	outcome []byte
+}
+
+func (cc *callColumns) dest() []any {
+	c := &cc.c
+	return []any{&c.CallID, &c.Key, &c.Toolset, &c.Path, (*[]byte)(&c.Args), &c.Durable, &c.Status, (*[]byte)(&c.Handle),
+		&cc.outcome, &c.StartedAt, &c.SettledAt}
+}
+
+func (cc *callColumns) call() (Call, error) {
+	c := cc.c
+	if cc.outcome != nil {
 		c.Outcome = &toolcall.Outcome{}
-		if err := json.Unmarshal(outcome, c.Outcome); err != nil {
+		if err := json.Unmarshal(cc.outcome, c.Outcome); err != nil {
 			return Call{}, fmt.Errorf("decode outcome of call %s: %w", c.Key, err)
 		}
 	}

@@ -696,23 +696,19 @@ func pendingOrUnapplied(ctx context.Context, tx pgx.Tx, runID string) (pending [
 	defer rows.Close()
 	for rows.Next() {
 		var (
-			c                  Call
-			outcome            []byte
+			cc                 callColumns
 			isPending, unappld bool
 		)
-		if err := rows.Scan(&c.CallID, &c.Key, &c.Toolset, &c.Path, (*[]byte)(&c.Args), &c.Durable, &c.Status, (*[]byte)(&c.Handle),
-			&outcome, &c.StartedAt, &c.SettledAt, &isPending, &unappld); err != nil {
+		if err := rows.Scan(append(cc.dest(), &isPending, &unappld)...); err != nil {
 			return nil, false, fmt.Errorf("pending calls: %w", err)
 		}
 		hasUnapplied = hasUnapplied || unappld
 		if !isPending {
 			continue
 		}
-		if outcome != nil {
-			c.Outcome = &toolcall.Outcome{}
-			if err := json.Unmarshal(outcome, c.Outcome); err != nil {
-				return nil, false, fmt.Errorf("decode outcome of call %s: %w", c.Key, err)
-			}
+		c, err := cc.call()
+		if err != nil {
+			return nil, false, err
 		}
 		pending = append(pending, c)
 	}
