@@ -26,6 +26,13 @@ func Compile(source string) (*Program, error) {
 	return compileSource(source, false)
 }
 
+// CompileShared is Compile for a program that may have been compiled before in this process:
+// the last programs compiled by CompileShared or read by Restore are kept by source text and
+// shared (a Program is immutable once compiled, so VMs share it). Failures are not kept.
+func CompileShared(source string) (*Program, error) {
+	return sharedPrograms.compile(source, false)
+}
+
 // CompileScript compiles a classic script (test262): not wrapped in an async
 // function, no top-level await or return, strict when it starts with a
 // "use strict" directive. Top-level var and function declarations become

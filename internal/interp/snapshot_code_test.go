@@ -104,12 +104,12 @@ func otherCompilation(t *testing.T, src string) *Program {
 // one cache of the process.
 func withProgramCache(t *testing.T, progs ...*Program) {
 	t.Helper()
-	saved := restorePrograms
-	restorePrograms = &programCache{}
+	saved := sharedPrograms
+	sharedPrograms = &programCache{}
 	for _, p := range progs {
-		restorePrograms.add(programCacheEntry{source: p.source, script: p.script, prog: p})
+		sharedPrograms.add(programCacheEntry{source: p.source, script: p.script, prog: p})
 	}
-	t.Cleanup(func() { restorePrograms = saved })
+	t.Cleanup(func() { sharedPrograms = saved })
 }
 
 // upgradeProgram suspends inside a generator, a closure and an async function, with a tagged

@@ -351,7 +351,7 @@ func RestorePrefix(data []byte, cfg Config) (*VM, int, error) {
 // restoreVM finds the program a snapshot was running (restoreProgram) and makes the VM its
 // state is decoded into.
 func restoreVM(quoted []byte, script bool, code string, compiled []byte, cfg Config) (*VM, error) {
-	prog, err := restorePrograms.restoreProgram(quoted, script, code, compiled)
+	prog, err := sharedPrograms.restoreProgram(quoted, script, code, compiled)
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
@@ -360,7 +360,7 @@ func restoreVM(quoted []byte, script bool, code string, compiled []byte, cfg Con
 
 // restorePackedVM is restoreVM for the "program" member of a format-2 snapshot.
 func restorePackedVM(packed []byte, script bool, code string, cfg Config) (*VM, error) {
-	prog, err := restorePrograms.restorePacked(packed, script, code)
+	prog, err := sharedPrograms.restorePacked(packed, script, code)
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
@@ -569,13 +569,13 @@ func (vm *VM) readExec(d *heapDecoder, r *jsonReader) {
 	}
 }
 
-// programCacheSize is how many compiled programs Restore keeps: a run suspended and resumed
-// many times in one process compiles its program once.
+// programCacheSize is how many compiled programs CompileShared and Restore keep: a program
+// run many times, or a run suspended and resumed many times, in one process is compiled once.
 const programCacheSize = 16
 
-// restorePrograms caches the programs Restore compiled. A Program is immutable once compiled,
-// so VMs share it.
-var restorePrograms = &programCache{}
+// sharedPrograms caches the programs CompileShared and Restore compiled. A Program is
+// immutable once compiled, so VMs share it.
+var sharedPrograms = &programCache{}
 
 // programCache holds recently compiled programs by source text, the oldest evicted first.
 type programCache struct {

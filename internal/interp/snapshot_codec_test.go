@@ -285,3 +285,39 @@ func TestProgramCacheRecency(t *testing.T) {
 	}
 	require.Len(t, c.entries, programCacheSize)
 }
+
+// TestCompileSharedKeepsPrograms compiles a program once for every VM that runs its source,
+// and shares it with Restore; a failed compilation is not kept, and a program shared by two
+// VMs runs in each as if compiled for it alone.
+func TestCompileSharedKeepsPrograms(t *testing.T) {
+	src := "let n = 0; for (const x of [1, 2, 3]) n += x; n * 7"
+	first, err := CompileShared(src)
+	require.NoError(t, err)
+	again, err := CompileShared(src)
+	require.NoError(t, err)
+	require.Same(t, first, again)
+	other, err := CompileShared(src + " + 1")
+	require.NoError(t, err)
+	require.NotSame(t, first, other)
+
+	_, err = CompileShared("let = ;")
+	require.Error(t, err)
+	require.Nil(t, sharedPrograms.find(func(e *programCacheEntry) bool { return e.source == "let = ;" }))
+
+	restored, err := sharedPrograms.compileQuoted(first.quoted(), false)
+	require.NoError(t, err)
+	require.Same(t, first, restored, "Restore finds the program CompileShared compiled")
+
+	var results []string
+	for range 2 {
+		vm := New(Config{})
+		require.NoError(t, vm.Start(first))
+		st, err := vm.Run(context.Background(), RunOptions{})
+		require.NoError(t, err)
+		require.Equal(t, StatusDone, st)
+		v, thrown := vm.Result()
+		require.False(t, thrown)
+		results = append(results, vm.ToGoString(v))
+	}
+	require.Equal(t, []string{"42", "42"}, results)
+}

@@ -136,7 +136,7 @@ func (r *Runtime) Execute(ctx context.Context, source string, opts ExecOptions) 
 	}
 	e := r.newExecution(opts, limits)
 	e.source = source
-	prog, err := interp.Compile(source)
+	prog, err := interp.CompileShared(source) // the same program is often run many times
 	if err != nil {
 		e.finishWithError(diagnosticOf(err))
 		return e, nil
