@@ -4,18 +4,20 @@ import (
 	"github.com/riverqueue/river"
 )
 
-// ExecuteArgs is the run.execute job: drive a new run from its source. Unique per run.
+// ExecuteArgs is the run.execute job: drive a new run from its source. One per run: it is
+// inserted only in the transaction that inserts the run, under a new id, so it needs no unique
+// key (which would cost a hash on insert and an entry in River's unique index).
 type ExecuteArgs struct {
 	// RunID is the run to drive.
-	RunID string `json:"run_id" river:"unique"`
+	RunID string `json:"run_id"`
 }
 
 // Kind implements river.JobArgs.
 func (ExecuteArgs) Kind() string { return "run.execute" }
 
-// InsertOpts makes the job unique per run.
+// InsertOpts puts the job on the runs queue.
 func (ExecuteArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueRuns, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	return river.InsertOpts{Queue: QueueRuns}
 }
 
 // ResumeArgs is the run.resume job: continue a run from snapshot Seq with the outcomes that

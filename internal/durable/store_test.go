@@ -107,6 +107,12 @@ func TestCreateRunEnqueuesExecuteAndIsIdempotent(t *testing.T) {
 		})
 	}
 	require.Equal(t, 2, b.jobCount(t, "run.execute"), "one job per created run")
+	// The job is inserted only with its run: a unique key would cost a hash and an entry in
+	// River's unique index for nothing.
+	var keyed int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx,
+		"SELECT count(*) FROM river_job WHERE kind = 'run.execute' AND unique_key IS NOT NULL").Scan(&keyed))
+	require.Zero(t, keyed, "run.execute jobs carry no unique key")
 }
 
 func TestCreateRunConcurrentSameKey(t *testing.T) {
