@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
 
 	"github.com/codemode/codemode/internal/toolcall"
 )
@@ -155,14 +156,18 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 	return run, true, err
 }
 
-// insertRun stores a run without an idempotency key, as run id, and its run.execute job, in
-// a pipelined transaction (pipeTx) of two round trips: BEGIN, the run (returned as stored by
-// its insert), the toolsets' check (when it names toolsets; a third round trip) and River's
-// job; then River's insert notification and COMMIT.
+// insertRun stores a run without an idempotency key, as run id, with its run.execute job
+// (RunInsert writes both): one statement in a transaction of its own, one round trip. When
+// the run names toolsets, their check follows in the same transaction (BEGIN, the insert and
+// the check pipelined, then COMMIT).
 func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error) {
 	whURL, whSecret, err := s.runWebhook(n)
 	if err != nil {
 		return Run{}, err
+	}
+	args := append([]any{n.Code, n.Limits, n.Toolsets, whURL, whSecret, nil, n.hash(), inputArg(n.Input), id}, s.executeJob()...)
+	if n.Toolsets == nil {
+		return scanRun(s.pool.QueryRow(ctx, q("RunInsert"), args...))
 	}
 	tx, err := s.beginPipe(ctx)
 	if err != nil {
@@ -173,20 +178,34 @@ func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error)
 	tx.queueRow(func(row pgx.Row) (err error) {
 		run, err = scanRun(row)
 		return err
-	}, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, nil, n.hash(), inputArg(n.Input), id)
-	if n.Toolsets != nil {
-		if err := checkToolsets(ctx, tx, n.Toolsets); err != nil {
-			return Run{}, err
-		}
-	}
-	if _, err := s.river.InsertTx(ctx, tx, ExecuteArgs{RunID: id}, nil); err != nil {
-		return Run{}, fmt.Errorf("enqueue run.execute: %w", err)
+	}, q("RunInsert"), args...)
+	if err := checkToolsets(ctx, tx, n.Toolsets); err != nil {
+		return Run{}, err
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return Run{}, err
 	}
 	return run, nil
 }
+
+// executeJob returns RunInsert's last arguments, the run.execute job it writes: River's kind
+// and queue of ExecuteArgs, River's default attempts and priority (an insert-only client sets
+// neither), and the payload of River's insert notification, or nil when one was sent less
+// than River's minimal fetch cooldown ago (as River's own insert rate-limits them): the
+// workers' fetch after that notification, or their poll, takes the job.
+func (s *Store) executeJob() []any {
+	var payload *string
+	now := time.Now().UnixNano()
+	if last := s.insertNotified.Load(); now-last >= int64(river.FetchCooldownMin) && s.insertNotified.CompareAndSwap(last, now) {
+		p := executeNotifyPayload
+		payload = &p
+	}
+	var args ExecuteArgs
+	return []any{args.Kind(), args.InsertOpts().Queue, river.MaxAttemptsDefault, river.PriorityDefault, payload}
+}
+
+// executeNotifyPayload is River's insert notification for ExecuteArgs' queue.
+var executeNotifyPayload = fmt.Sprintf(`{"queue": %q}`, QueueRuns)
 
 // insertRunIdempotent stores a run with an idempotency key, as run id unless the key exists;
 // created is false when an earlier run with the same key and request is returned instead.
@@ -206,7 +225,8 @@ func (s *Store) insertRunIdempotent(ctx context.Context, id string, n NewRun) (r
 				return err
 			}
 		}
-		inserted, err := scanRun(tx.QueryRow(ctx, q("RunInsert"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash, inputArg(n.Input), id))
+		inserted, err := scanRun(tx.QueryRow(ctx, q("RunInsert"),
+			append([]any{n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash, inputArg(n.Input), id}, s.executeJob()...)...))
 		if isNoRows(err) { // the idempotency key exists
 			var (
 				uid      uuid.UUID
@@ -229,9 +249,6 @@ func (s *Store) insertRunIdempotent(ctx context.Context, id string, n NewRun) (r
 			if err := n.afterInsert(ctx, tx, id); err != nil {
 				return err
 			}
-		}
-		if _, err := s.river.InsertTx(ctx, tx, ExecuteArgs{RunID: id}, nil); err != nil {
-			return fmt.Errorf("enqueue run.execute: %w", err)
 		}
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -86,6 +87,8 @@ type Store struct {
 	river *river.Client[pgx.Tx] // insert-only
 	cfg   Config
 	watch *runWatch // wakes WaitRun on run status changes
+	// insertNotified is when RunInsert last notified River's producers (Unix nanoseconds).
+	insertNotified atomic.Int64
 }
 
 // New returns a store on pool, whose database must be migrated (package migrate).

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/egress"
@@ -302,4 +303,51 @@ func TestQueryLookup(t *testing.T) {
 	t.Parallel()
 	require.NotEmpty(t, q("RunGet"))
 	require.Panics(t, func() { q("NoSuchQuery") })
+}
+
+// TestRunInsertWritesRiversJob checks that the run.execute job RunInsert writes with a run is
+// the row River's own insert writes for the same job (so River's producers and workers treat
+// it alike, and an upgrade of River that changes its rows fails here), and that River's
+// producers are notified of it on River's insert channel.
+func TestRunInsertWritesRiversJob(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	conn, err := b.store.pool.Acquire(b.ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	_, err = conn.Exec(b.ctx, "LISTEN "+`"public.river_insert"`)
+	require.NoError(t, err)
+
+	b.store.insertNotified.Store(0) // the first insert notifies
+	run, created, err := b.store.CreateRun(b.ctx, NewRun{Code: "1"})
+	require.NoError(t, err)
+	require.True(t, created)
+	waitCtx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	n, err := conn.Conn().WaitForNotification(waitCtx)
+	require.NoError(t, err)
+	require.Equal(t, "public.river_insert", n.Channel)
+	require.JSONEq(t, `{"queue": "runs"}`, n.Payload)
+
+	const columns = `args, kind, max_attempts, priority, queue, state::text, metadata, tags, attempt, errors IS NULL,
+		unique_key IS NULL, unique_states IS NULL, attempted_at IS NULL, finalized_at IS NULL,
+		scheduled_at <= now(), created_at <= now()`
+	read := func(id int64) []any {
+		rows, err := b.store.pool.Query(b.ctx, "SELECT "+columns+" FROM river_job WHERE id = $1", id)
+		require.NoError(t, err)
+		row, err := pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) ([]any, error) { return r.Values() })
+		require.NoError(t, err)
+		return row
+	}
+	var ours int64
+	require.NoError(t, b.store.pool.QueryRow(b.ctx,
+		"SELECT id FROM river_job WHERE kind = 'run.execute' AND args->>'run_id' = $1", run.ID).Scan(&ours))
+
+	tx, err := b.store.pool.Begin(b.ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(b.ctx) }()
+	res, err := b.store.river.InsertTx(b.ctx, tx, ExecuteArgs{RunID: run.ID}, nil)
+	require.NoError(t, err)
+	require.NoError(t, tx.Commit(b.ctx))
+	require.Equal(t, read(res.Job.ID), read(ours))
 }

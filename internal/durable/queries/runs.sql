@@ -1,6 +1,11 @@
 -- name: RunInsert
--- Inserts run $9 with its "created" event (sequence 1) and returns it as RunGet does; no row
--- when the idempotency key exists.
+-- Inserts run $9 with its "created" event (sequence 1) and its run.execute job, and returns it
+-- as RunGet does; no row (and no job) when the idempotency key exists.
+--
+-- The job row is what River's insert writes for ExecuteArgs (see executeJob): args {"run_id"},
+-- kind $10, queue $11, at most $12 attempts, priority $13, available now, no unique key. With
+-- payload $14, River's producers are told a job is available, as River's insert notifies them
+-- (channel <schema>.river_insert).
 WITH run AS (
     INSERT INTO runs (id, code, limits, toolsets, webhook_url, webhook_secret_sealed, idempotency_key, request_hash, event_seq, input,
                       toolset_versions)
@@ -12,8 +17,13 @@ WITH run AS (
               created_at, updated_at, finished_at, input
 ), created AS (
     INSERT INTO run_events (run_id, seq, type) SELECT id, 1, 'created' FROM run
+), job AS (
+    INSERT INTO river_job (args, kind, max_attempts, priority, queue, state, scheduled_at, metadata, tags)
+    SELECT jsonb_build_object('run_id', id::text), $10, $12, $13, $11, 'available', now(), '{}', '{}'
+    FROM run
 )
-SELECT * FROM run;
+SELECT run.* FROM run
+LEFT JOIN LATERAL (SELECT pg_notify(current_schema() || '.river_insert', $14::text) WHERE $14::text IS NOT NULL) n ON true;
 
 -- name: RunByIdempotencyKey
 SELECT id, request_hash FROM runs WHERE idempotency_key = $1;
