@@ -315,6 +315,7 @@ func (w *Worker) Wait(ctx context.Context) error {
 // leaving it running; so does, at once, a write the database refuses for good (ErrUnstorable).
 // retry, on a job's later attempts, describes the failed attempt (see retryOf).
 func (w *Worker) drive(ctx context.Context, runID string, jobID int64, resumeSeq, attempt, maxAttempts int, retry map[string]any) error {
+	growStack()
 	log := w.log.With("run_id", runID, "job_id", jobID)
 	lease, seq, err := w.store.acquireAs(ctx, runID, jobID, resumeSeq, w.id)
 	if errors.Is(err, errNoLease) {
@@ -506,3 +507,21 @@ func (r *runJobWorker[T]) Work(ctx context.Context, job *river.Job[T]) error { r
 func (r *runJobWorker[T]) NextRetry(job *river.Job[T]) time.Time {
 	return time.Now().Add(runRetryDelay(job.Attempt))
 }
+
+// growStackIndex is always 0: read through a variable, so that growStack's array is kept.
+var growStackIndex int
+
+// growStack grows the calling goroutine's stack to at least driveStack bytes at once. River
+// runs every job on a new goroutine, with Go's initial stack (8 KB); a drive goes much deeper
+// (River's executor, the drive, the interpreter's dispatch loop and its calls, pgx), and a
+// stack grown by doublings at depth is copied, and every frame on it re-walked, at each one.
+// Grown first, while the stack is shallow, it is copied once with a few frames.
+//
+//go:noinline
+func growStack() byte {
+	var pad [driveStack]byte
+	return pad[growStackIndex]
+}
+
+// driveStack is the stack a drive starts with (see growStack).
+const driveStack = 64 << 10
