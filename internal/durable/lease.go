@@ -143,7 +143,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		current Snapshot
 		input   []byte
 	)
-	// One round trip, one transaction (a batch without BEGIN, see asyncCommitImplicit): the
+	// One round trip, one transaction (a batch without BEGIN, see journalCommitMode): the
 	// lease UPDATE, then (each statement seeing what the ones before it
 	// wrote, and every write of earlier drivers, which the new fence now shuts out) what the
 	// drive needs: the run's spec, the highest recorded call, its latest snapshot and the
@@ -153,14 +153,10 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	// The lease commits without waiting for the disk, like the journal (see journal): a
 	// PostgreSQL crash that loses it loses every later record of the drive too (the
 	// write-ahead log is flushed in order), and the run is taken again from where it was.
-	// The lease UPDATE sets synchronous_commit itself (see asyncCommitImplicit), saving a
+	// The lease UPDATE sets synchronous_commit itself (see journalCommitMode), saving a
 	// statement.
 	b := &pgx.Batch{}
-	var commitMode *string // the server's setting
-	if !s.cfg.SynchronousJournal {
-		off := "off"
-		commitMode = &off
-	}
+	commitMode := s.journalCommitMode()
 	if resumeSeq == 0 {
 		b.Queue(q("RunLeaseExecute"), runID, jobID, ttl, workerID, commitMode)
 	} else {
@@ -271,13 +267,14 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, hook string, receivers
 	l.writing.Lock()
 	defer l.writing.Unlock()
 	deferred := l.takeDeferred()
+	var commitMode *string // the transaction's setting: the server's
+	if async {
+		commitMode = l.store.journalCommitMode()
+	}
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
-		if async {
-			_, _ = tx.Exec(ctx, l.store.asyncCommit())
-		}
 		if hook == "" {
 			tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
-				q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
+				q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), commitMode)
 		} else {
 			tx.queueRow(func(r pgx.Row) error {
 				var (
@@ -295,7 +292,7 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, hook string, receivers
 				checked, locked = true, true
 				*receivers = rc.receivers()
 				return nil
-			}, q("RunLockFencedReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook)
+			}, q("RunLockFencedReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
 		}
 		if err := l.queueEvents(ctx, tx, deferred); err != nil {
 			return err
@@ -336,7 +333,8 @@ func (l *Lease) queueEvents(ctx context.Context, tx pgx.Tx, events []deferredEve
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, q("EventsInsertLocking"), l.runID, types, datas, l.fence, l.store.cfg.LeaseTTL.String()); err != nil {
+	// The lock before it set the commit mode: nil keeps it.
+	if _, err := tx.Exec(ctx, q("EventsInsertLocking"), l.runID, types, datas, l.fence, l.store.cfg.LeaseTTL.String(), nil); err != nil {
 		return fmt.Errorf("insert events: %w", err)
 	}
 	return nil
@@ -376,7 +374,7 @@ func eventArrays(events []deferredEvent) (types, datas []string, err error) {
 }
 
 // oneShot is a fenced journal transaction sent in a single round trip, as one batch without
-// BEGIN and COMMIT (one implicit transaction, see asyncCommitImplicit): the lease's deferred
+// BEGIN and COMMIT (one implicit transaction, see journalCommitMode): the lease's deferred
 // events and event, and the statements queue adds. Every statement it queues
 // must be guarded by the fence itself (a "...Fenced" query, a no-op unless the run is running
 // under the lease's fence), since it runs whether or not the lock found the lease: for a
@@ -397,30 +395,28 @@ func (l *Lease) oneShot(ctx context.Context, event *deferredEvent, queue func(b 
 		}
 	}()
 	b := &pgx.Batch{}
-	if async := l.store.asyncCommitImplicit(); async != "" {
-		b.Queue(async)
-	}
-	lockAt := len(b.QueuedQueries)
+	const lockAt = 0 // the lock is the first statement; it sets the commit mode
+	mode := l.store.journalCommitMode()
 	events := deferred[:len(deferred):len(deferred)]
 	if event != nil {
 		events = append(events, *event)
 	}
 	switch len(events) {
 	case 0:
-		b.Queue(q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String())
+		b.Queue(q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), mode)
 	case 1:
 		raw, err := eventData(events[0].typ, events[0].data)
 		if err != nil {
 			return err
 		}
-		b.Queue(q("EventInsertLocking"), l.runID, events[0].typ, raw, l.fence, l.store.cfg.LeaseTTL.String())
+		b.Queue(q("EventInsertLocking"), l.runID, events[0].typ, raw, l.fence, l.store.cfg.LeaseTTL.String(), mode)
 	default:
 		// All the events in one statement: the run's row is written once.
 		types, datas, err := eventArrays(events)
 		if err != nil {
 			return err
 		}
-		b.Queue(q("EventsInsertLocking"), l.runID, types, datas, l.fence, l.store.cfg.LeaseTTL.String())
+		b.Queue(q("EventsInsertLocking"), l.runID, types, datas, l.fence, l.store.cfg.LeaseTTL.String(), mode)
 	}
 	if err := queue(b); err != nil {
 		return err
@@ -611,17 +607,11 @@ func (l *Lease) Checkpoint(ctx context.Context, snapshot Snapshot) error {
 
 func (l *Lease) writeSnapshot(ctx context.Context, tx pgx.Tx, seq int, snapshot Snapshot) (int, error) {
 	next := seq + 1
-	if _, err := tx.Exec(ctx, q("SnapshotInsert"), l.runID, next, snapshot.Header, snapshot.State); err != nil {
-		return 0, fmt.Errorf("insert snapshot %d: %w", next, err)
-	}
 	// The new snapshot supersedes the older ones: every job resumes from the run's latest
-	// snapshot whatever sequence it names (acquire returns runs.snapshot_seq), so they go in
-	// the transaction that commits it.
-	if _, err := tx.Exec(ctx, q("SnapshotPruneBefore"), l.runID, next); err != nil {
-		return 0, fmt.Errorf("prune snapshots before %d: %w", next, err)
-	}
-	if _, err := tx.Exec(ctx, q("RunSetSnapshotSeq"), l.runID, next); err != nil {
-		return 0, fmt.Errorf("set snapshot seq: %w", err)
+	// snapshot whatever sequence it names (acquire returns runs.snapshot_seq), so they are
+	// deleted by the statement that writes it.
+	if _, err := tx.Exec(ctx, q("SnapshotWrite"), l.runID, next, snapshot.Header, snapshot.State); err != nil {
+		return 0, fmt.Errorf("write snapshot %d: %w", next, err)
 	}
 	if err := l.markApplied(ctx, tx); err != nil {
 		return 0, err
@@ -662,15 +652,16 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 		if yielded {
 			status, event = StatusQueued, EventYielded
 		}
-		if _, err := tx.Exec(ctx, q("RunRelease"), l.runID, status); err != nil {
-			return fmt.Errorf("release run: %w", err)
-		}
 		ids := make([]int, len(pending))
 		for i, c := range pending {
 			ids[i] = c.CallID
 		}
-		if err := addEvent(ctx, tx, l.runID, event, l.withWorker(map[string]any{"seq": next, "bytes": snapshot.Len(), "pending": ids})); err != nil {
+		data, err := eventData(event, l.withWorker(map[string]any{"seq": next, "bytes": snapshot.Len(), "pending": ids}))
+		if err != nil {
 			return err
+		}
+		if _, err := tx.Exec(ctx, q("RunReleaseEvent"), l.runID, status, event, data); err != nil {
+			return fmt.Errorf("release run: %w", err)
 		}
 		if yielded || hasUnapplied {
 			if _, err := l.store.river.InsertTx(ctx, tx, ResumeArgs{RunID: l.runID, Seq: next}, nil); err != nil {

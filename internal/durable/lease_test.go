@@ -3,6 +3,7 @@ package durable
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -315,7 +316,7 @@ func TestBatchIsOneImplicitTransaction(t *testing.T) {
 	defer conn.Release()
 
 	batch := &pgx.Batch{}
-	batch.Queue(store.asyncCommitImplicit())
+	batch.Queue("SELECT set_config('synchronous_commit', 'off', true)")
 	batch.Queue("SELECT current_setting('synchronous_commit')")
 	batch.Queue("SELECT txid_current()")
 	batch.Queue("SELECT txid_current()")
@@ -379,35 +380,61 @@ func TestSnapshotHeaderAndStateStoredApart(t *testing.T) {
 	require.Equal(t, "one document", string(snapshot.State))
 }
 
-// The lease UPDATE sets the transaction's synchronous_commit itself: off for an asynchronous
-// journal, the transaction's setting as it was (NULL) with Config.SynchronousJournal.
+// The lease UPDATE and the statements that lock a leased run's row (the first of every fenced
+// transaction) set the transaction's synchronous_commit themselves: off for an asynchronous
+// journal, the transaction's setting as it was (NULL) with Config.SynchronousJournal or for a
+// write that waits for the disk. Each statement must find its run to take effect.
 func TestLeaseSetsCommitMode(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	off := "off"
-	for _, tt := range []struct {
-		mode *string
-		want string
-	}{{mode: nil, want: "on"}, {mode: &off, want: "off"}, {mode: nil, want: "on"}} {
-		run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "1"})
-		require.NoError(t, err)
-		got := func() string {
-			tx, err := b.store.pool.Begin(b.ctx)
-			require.NoError(t, err)
-			defer func() { _ = tx.Rollback(b.ctx) }()
-			_, err = tx.Exec(b.ctx, "SET LOCAL synchronous_commit = on")
-			require.NoError(t, err)
-			var (
-				fence        int64
-				seq, crashes int
-				from         *string
-				got          string
-			)
-			require.NoError(t, tx.QueryRow(b.ctx, q("RunLeaseExecute"), run.ID, 1, "6s", "w", tt.mode).Scan(&fence, &seq, &from, &crashes))
-			require.NoError(t, tx.QueryRow(b.ctx, "SELECT current_setting('synchronous_commit')").Scan(&got))
-			return got
-		}()
-		require.Equal(t, tt.want, got)
+	statements := []struct {
+		name string
+		args func(runID string, fence int64, mode *string) []any
+	}{
+		{"RunLeaseExecute", func(id string, _ int64, mode *string) []any { return []any{id, 1, "6s", "w", mode} }},
+		{"RunLockFenced", func(id string, fence int64, mode *string) []any { return []any{id, fence, "6s", mode} }},
+		{"RunLockFencedReceivers", func(id string, fence int64, mode *string) []any {
+			return []any{id, fence, "6s", WebhookRunCompleted, mode}
+		}},
+		{"EventInsertLocking", func(id string, fence int64, mode *string) []any {
+			return []any{id, EventLog, `{}`, fence, "6s", mode}
+		}},
+		{"EventsInsertLocking", func(id string, fence int64, mode *string) []any {
+			return []any{id, []string{EventLog, EventLog}, []string{`{}`, `{}`}, fence, "6s", mode}
+		}},
+	}
+	for _, st := range statements {
+		for _, tt := range []struct {
+			mode *string
+			want string
+		}{{mode: nil, want: "on"}, {mode: &off, want: "off"}} {
+			t.Run(fmt.Sprintf("%s/%s", st.name, tt.want), func(t *testing.T) {
+				run, lease := b.leasedRun(t)
+				fence := lease.Fence()
+				if st.name == "RunLeaseExecute" {
+					r, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "1"})
+					require.NoError(t, err)
+					run = r
+				}
+				tx, err := b.store.pool.Begin(b.ctx)
+				require.NoError(t, err)
+				defer func() { _ = tx.Rollback(b.ctx) }()
+				_, err = tx.Exec(b.ctx, "SET LOCAL synchronous_commit = on")
+				require.NoError(t, err)
+				rows, err := tx.Query(b.ctx, q(st.name), st.args(run.ID, fence, tt.mode)...)
+				require.NoError(t, err)
+				n := 0
+				for rows.Next() {
+					n++
+				}
+				require.NoError(t, rows.Err())
+				require.NotZero(t, n, "the statement found its run")
+				var got string
+				require.NoError(t, tx.QueryRow(b.ctx, "SELECT current_setting('synchronous_commit')").Scan(&got))
+				require.Equal(t, tt.want, got)
+			})
+		}
 	}
 }
 

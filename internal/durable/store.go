@@ -119,25 +119,18 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
 
 // inTx runs fn in a transaction, committing when it returns nil.
-// asyncCommit is the statement a journal transaction starts with: synchronous_commit off,
-// or with Config.SynchronousJournal the server's setting, as for every other write.
-func (s *Store) asyncCommit() string {
+// journalCommitMode is the synchronous_commit a journal transaction commits with, which its
+// first statement sets itself (the lease and lock statements take it as a parameter): off, or
+// nil with Config.SynchronousJournal, whose journal follows the server's setting like every
+// other write. Set by set_config with is_local, it lasts until the transaction ends (a batch
+// without BEGIN is one implicit transaction: one Sync, its statements each with their own
+// snapshot, committed at the end or rolled back at the first error).
+func (s *Store) journalCommitMode() *string {
 	if s.cfg.SynchronousJournal {
-		return "SET LOCAL synchronous_commit = DEFAULT"
+		return nil
 	}
-	return "SET LOCAL synchronous_commit = off"
-}
-
-// asyncCommitImplicit is asyncCommit for the implicit transaction of a pipelined batch
-// without BEGIN (one Sync: PostgreSQL runs its statements in one transaction, each with its own
-// snapshot, and commits at the end or rolls back at the first error): set_config's local
-// setting lasts until that transaction ends. "" with Config.SynchronousJournal, whose journal
-// follows the server's setting.
-func (s *Store) asyncCommitImplicit() string {
-	if s.cfg.SynchronousJournal {
-		return ""
-	}
-	return "SELECT set_config('synchronous_commit', 'off', true)"
+	off := "off"
+	return &off
 }
 
 func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {

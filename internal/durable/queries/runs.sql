@@ -66,17 +66,22 @@ LIMIT $6;
 SELECT status, snapshot_seq, fence FROM runs WHERE id = $1 FOR UPDATE;
 
 -- name: RunLockFenced
--- Locks the row of a run still leased under fence $2 and extends the lease by $3.
+-- Locks the row of a run still leased under fence $2 and extends the lease by $3. With $4 set,
+-- the transaction commits with synchronous_commit $4 (set_config, local to the transaction, in
+-- the statement rather than one of its own, as RunLeaseExecute does; the condition on it only
+-- keeps the setting from being planned away).
 UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
-WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
+FROM (SELECT set_config('synchronous_commit', coalesce($4::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
 RETURNING snapshot_seq;
 
 -- name: RunLockFencedReceivers
 -- RunLockFenced, also returning who gets event $4 of the run (as WebhookReceivers, saving its
 -- statement): the run's own webhook URL (NULL when none), and the ids and URLs of the enabled
--- subscriptions to the event, oldest first.
+-- subscriptions to the event, oldest first. $5 is RunLockFenced's commit mode.
 UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
-WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
+FROM (SELECT set_config('synchronous_commit', coalesce($5::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
 RETURNING snapshot_seq, nullif(webhook_url, ''),
           ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events) ORDER BY created_at, id),
           ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events) ORDER BY created_at, id);
@@ -140,10 +145,6 @@ WHERE id = $1 AND (status = 'running') IS TRUE AND ($2::bigint IS NULL OR fence 
 RETURNING fence, snapshot_seq;
 
 
--- name: RunSetSnapshotSeq
--- A new snapshot is progress past every earlier crash: the count of lost workers restarts.
-UPDATE runs SET snapshot_seq = $2, crashes = 0, updated_at = now() WHERE id = $1;
-
 -- name: RunFinishFenced
 -- Ends run $1, still leased under fence $2, with status $3 and result $4, and appends its
 -- events: types $5 with data $6 (JSON texts, stored as json, not jsonb, which refuses U+0000),
@@ -172,10 +173,17 @@ SELECT 1, nullif(run.webhook_url, ''),
        ARRAY(SELECT call_id FROM cancelled WHERE has_handle ORDER BY call_id)
 FROM run;
 
--- name: RunRelease
-UPDATE runs
-SET status = $2, updated_at = now(), lease_owner = NULL, lease_expires_at = NULL
-WHERE id = $1;
+-- name: RunReleaseEvent
+-- Parks run $1 with status $2 (suspended, or queued when it yielded), its lease released, and
+-- appends event $3 with data $4, in one statement (one new version of the run's row). The
+-- caller holds the run's row lock.
+WITH s AS (
+    UPDATE runs
+    SET status = $2, updated_at = now(), lease_owner = NULL, lease_expires_at = NULL, event_seq = event_seq + 1
+    WHERE id = $1
+    RETURNING event_seq
+)
+INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $3, $4 FROM s;
 
 -- name: RunCancel
 UPDATE runs
@@ -183,13 +191,17 @@ SET status = 'cancelled', fence = fence + 1, finished_at = now(), updated_at = n
     lease_owner = NULL, lease_expires_at = NULL
 WHERE id = $1;
 
--- name: SnapshotInsert
+-- name: SnapshotWrite
+-- Inserts snapshot $2 of run $1 (header $3, state $4) and makes it the run's latest
+-- (runs.snapshot_seq), in one statement: the older ones are deleted, since resuming only ever
+-- reads the latest, and the count of lost workers restarts, since a new snapshot is progress
+-- past every earlier crash. The caller holds the run's row lock.
+WITH pruned AS (
+    DELETE FROM snapshots WHERE run_id = $1 AND seq < $2
+), latest AS (
+    UPDATE runs SET snapshot_seq = $2, crashes = 0, updated_at = now() WHERE id = $1
+)
 INSERT INTO snapshots (run_id, seq, header, state) VALUES ($1, $2, $3, $4);
-
--- name: SnapshotPruneBefore
--- Deletes the run's snapshots older than $2: resuming only ever reads the latest one
--- (runs.snapshot_seq).
-DELETE FROM snapshots WHERE run_id = $1 AND seq < $2;
 
 -- name: SnapshotDeleteRun
 -- Deletes every snapshot of a run that ended: it is never resumed again.
@@ -206,10 +218,12 @@ INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FR
 -- name: EventInsertLocking
 -- Appends an event, only while the run is running under fence $4, and extends the lease by $5
 -- as RunLockFenced does, which it stands for as the first statement of a transaction (see
--- Lease.oneShot): it returns the event's sequence number, no row when the lease was lost.
+-- Lease.oneShot): it returns the event's sequence number, no row when the lease was lost. $6 is
+-- RunLockFenced's commit mode.
 WITH s AS (
     UPDATE runs SET event_seq = event_seq + 1, lease_expires_at = now() + $5::interval, updated_at = now()
-    WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE
+    FROM (SELECT set_config('synchronous_commit', coalesce($6::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+    WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
     RETURNING event_seq
 )
 INSERT INTO run_events (run_id, seq, type, data) SELECT $1, event_seq, $2, $3 FROM s
@@ -217,10 +231,11 @@ RETURNING seq;
 
 -- name: EventsInsertLocking
 -- EventInsertLocking for several events: types $2 with data $3 (JSON texts), in order. Returns
--- their sequence numbers, no row when the lease was lost.
+-- their sequence numbers, no row when the lease was lost. $6 is RunLockFenced's commit mode.
 WITH s AS (
     UPDATE runs SET event_seq = event_seq + cardinality($2::text[]), lease_expires_at = now() + $5::interval, updated_at = now()
-    WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE
+    FROM (SELECT set_config('synchronous_commit', coalesce($6::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+    WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
     RETURNING event_seq
 )
 INSERT INTO run_events (run_id, seq, type, data)
