@@ -212,6 +212,8 @@ func knownKey(b []byte) (string, bool) {
 	switch string(b) {
 	case "format":
 		return "format", true
+	case "minor":
+		return "minor", true
 	case "source":
 		return "source", true
 	case "script":
