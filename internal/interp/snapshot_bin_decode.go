@@ -185,10 +185,21 @@ func (d *heapDecoder) binValueList(r *jsonReader) []Value {
 		if s.used == len(s.buf) {
 			d.growVals(r, n)
 		}
-		if dst := &s.buf[s.used]; c >= binSmall { // a small integer: no call
+		// small integers, strings and object references without binValue's dispatch
+		switch dst := &s.buf[s.used]; {
+		case c >= binSmall:
 			dst.kind, dst.num = KindNumber, float64(c&^binSmall)
 			r.pos++
-		} else {
+		case c == binString:
+			*dst = stringValue(d.binStr(r))
+		case c == binObjRef:
+			id, ok := r.binRefID(d.nObjs)
+			if !ok {
+				r.fail("bad object id")
+				return nil
+			}
+			*dst = objectValue(d.objAt(id))
+		default:
 			setValue(dst, d.binValue(r))
 		}
 		s.used++
@@ -250,7 +261,13 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 			}
 			keys = append(keys, symKey(v.sym()))
 		}
-		a := d.binValue(r)
+		var a Value
+		if p := r.pos; p < len(data) && data[p] >= binSmall { // a small integer: no call
+			a = Number(float64(data[p] &^ binSmall))
+			r.pos = p + 1
+		} else {
+			a = d.binValue(r)
+		}
 		p := Property{value: a, flags: propDefault}
 		if r.pos < len(data) && data[r.pos] != binEnd {
 			if c := data[r.pos]; binPeek[c] == '{' || c == binNull {
