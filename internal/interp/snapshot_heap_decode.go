@@ -31,6 +31,7 @@ type heapDecoder struct {
 	lastSlotTag  []byte
 	lastSlotType slotType
 	binSlotIdx   binSlotIdx // format 2: the last slot's names and tag (binSlot)
+	binRecIdx    binRecIdx  // format 2: the names and the last tags of records (binNodeHead)
 	syms         []*Symbol
 
 	slotDepth  int                  // nesting of slot decoding (bounded)
@@ -255,6 +256,9 @@ func (d *heapDecoder) readNodes(r *jsonReader) {
 // nodeHead reads the start of a record entry, {"t": tag, "d": , and with alloc allocates
 // the record (the next id) and notes where its data starts.
 func (d *heapDecoder) nodeHead(r *jsonReader, alloc bool) {
+	if r.bin && d.binNodeHead(r, alloc) {
+		return
+	}
 	r.beginObject()
 	r.more(true)
 	if r.key() != "t" {
@@ -289,6 +293,74 @@ func (d *heapDecoder) nodeHead(r *jsonReader, alloc bool) {
 	if alloc {
 		d.lastNodeAt = r.pos
 	}
+}
+
+// binNodeHead is nodeHead in format 2: binObject and the name "t", the tag and the name "d"
+// as string tokens, read by their string-table indices. The indices of the names, and the
+// types of the tags met last by index, are remembered (binRecIdx), so that most records are
+// read without comparing text or looking a type up. False, with the position unchanged, for
+// anything else, which nodeHead then reads (and reports).
+func (d *heapDecoder) binNodeHead(r *jsonReader, alloc bool) bool {
+	start := r.pos
+	if start >= len(r.data) || r.data[start] != binObject {
+		return false
+	}
+	r.pos++
+	c := &d.binRecIdx
+	t, tag := r.binStringIndex(), -1
+	if t >= 0 {
+		tag = r.binStringIndex()
+	}
+	dd := -1
+	if tag >= 0 {
+		dd = r.binStringIndex()
+	}
+	if dd < 0 || r.err != nil {
+		r.pos, r.err = start, nil
+		return false
+	}
+	if c.t != t+1 || c.d != dd+1 {
+		if r.binText(t) != "t" || r.binText(dd) != "d" {
+			r.pos = start
+			return false
+		}
+		c.t, c.d = t+1, dd+1
+	}
+	if !alloc {
+		return true
+	}
+	e := &c.tags[tag%len(c.tags)]
+	if e.idx != tag+1 {
+		name := r.binText(tag)
+		st, ok := lookupSlotType(name)
+		if !ok || name == "" {
+			r.pos = start
+			return false
+		}
+		*e = binRecTag{idx: tag + 1, typ: st, env: name == "env"}
+	}
+	if e.env {
+		d.nodes = append(d.nodes, d.newEnv())
+	} else {
+		d.nodes = append(d.nodes, e.typ.alloc())
+	}
+	d.nodeDecode = append(d.nodeDecode, e.typ.decode)
+	d.lastNodeAt = r.pos
+	return true
+}
+
+// binRecIdx is what binNodeHead remembers: the string-table indices (plus one; 0 for none)
+// of the names "t" and "d", and the types of the tags met last, by tag index.
+type binRecIdx struct {
+	t, d int
+	tags [4]binRecTag
+}
+
+// binRecTag is a record tag's string-table index (plus one) and type.
+type binRecTag struct {
+	idx int
+	typ slotType
+	env bool // allocated from the decoder's slab of environment records
 }
 
 // scanTo allocates the records up to id (a forward reference met while decoding records),
