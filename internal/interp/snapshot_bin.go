@@ -209,42 +209,55 @@ func openBin(data []byte) *jsonReader {
 		strs = make([]binStr, n)
 	}
 	strs = strs[:n]
+	p := r.pos // kept in a register: the loop writes r.pos only for a long header
 	for i := range strs {
-		h := r.uvarint()
+		var h uint64
+		if p < len(data) && data[p] < 0x80 { // most entries: a one-byte header
+			h = uint64(data[p])
+			p++
+		} else {
+			r.pos = p
+			h = r.uvarint()
+			p = r.pos
+		}
 		kind, size := uint8(h&3), h>>2
 		if kind == binStrUTF16 {
 			size *= 2
 		}
-		if kind > binStrUTF16 || h>>2 > uint64(len(data)) || size > uint64(len(data)-r.pos) {
+		if kind > binStrUTF16 || h>>2 > uint64(len(data)) || size > uint64(len(data)-p) {
+			r.pos = p
 			r.fail("bad string table entry %d", i)
 			return r
 		}
-		s := binStr{start: uint32(r.pos), end: uint32(r.pos + int(size)), kind: kind}
+		s := binStr{start: uint32(p), end: uint32(p + int(size)), kind: kind}
 		if kind == binStrASCII && !isASCII(data[s.start:s.end]) {
+			r.pos = p
 			r.fail("string table entry %d is not ASCII", i)
 			return r
 		}
 		strs[i] = s
-		r.pos = int(s.end)
+		p = int(s.end)
 	}
+	r.pos = p
 	r.strs = strs
 	return r
 }
 
 // isASCII reports whether b is all ASCII.
 func isASCII(b []byte) bool {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		if binary.LittleEndian.Uint64(b[i:])&highBits != 0 {
-			return false
+	if len(b) < 8 {
+		var or byte
+		for _, c := range b {
+			or |= c
 		}
+		return or < 0x80
 	}
-	for ; i < len(b); i++ {
-		if b[i] >= 0x80 {
-			return false
-		}
+	// the words OR-ed together, the last one overlapping the one before: one test at the end
+	or := binary.LittleEndian.Uint64(b[len(b)-8:])
+	for i := 0; i+8 <= len(b); i += 8 {
+		or |= binary.LittleEndian.Uint64(b[i:])
 	}
-	return true
+	return or&highBits == 0
 }
 
 // uvarint reads a uvarint. Those of one to three bytes (object ids and string indices below
@@ -496,9 +509,23 @@ func (r *jsonReader) binSkipVarint() {
 // current container. The position does not move.
 func (r *jsonReader) binCountRest() int {
 	save, saveErr := r.pos, r.err
+	data := r.data
 	n := -1
-	for r.err == nil && r.pos < len(r.data) && r.data[r.pos] != binEnd {
-		r.binSkip()
+	for r.err == nil && r.pos < len(data) && data[r.pos] != binEnd {
+		// the values of long lists are mostly one token, or a token and a uvarint (numbers,
+		// strings, references): passed over here; others by binSkip
+		switch c := data[r.pos]; {
+		case c >= binSmall, c >= binNull && c <= binTrue, c >= binUndefined && c <= binNegZero:
+			r.pos++
+		case c == binString || c == binObjRef || c == binNodeRef || c == binSym:
+			p := r.pos + 1
+			for p < len(data) && data[p] >= 0x80 {
+				p++
+			}
+			r.pos = p + 1 // past the end when truncated: the count stops there
+		default:
+			r.binSkip()
+		}
 		n++
 	}
 	r.pos, r.err = save, saveErr

@@ -23,8 +23,7 @@ func (d *heapDecoder) binValue(r *jsonReader) Value {
 	case binString:
 		return stringValue(d.binStr(r))
 	case binObjRef:
-		r.pos++
-		id, ok := r.binID(d.nObjs)
+		id, ok := r.binRefID(d.nObjs)
 		if !ok {
 			r.fail("bad object id")
 			return undefinedValue
@@ -178,14 +177,31 @@ func (d *heapDecoder) binValueList(r *jsonReader) []Value {
 			r.fail("unterminated list")
 			return nil
 		}
-		if r.data[r.pos] == binEnd {
+		c := r.data[r.pos]
+		if c == binEnd {
 			r.pos++
 			break
 		}
 		if s.used == len(s.buf) {
 			d.growVals(r, n)
 		}
-		setValue(&s.buf[s.used], d.binValue(r))
+		// small integers, strings and object references without binValue's dispatch
+		switch dst := &s.buf[s.used]; {
+		case c >= binSmall:
+			dst.kind, dst.num = KindNumber, float64(c&^binSmall)
+			r.pos++
+		case c == binString:
+			*dst = stringValue(d.binStr(r))
+		case c == binObjRef:
+			id, ok := r.binRefID(d.nObjs)
+			if !ok {
+				r.fail("bad object id")
+				return nil
+			}
+			*dst = objectValue(d.objAt(id))
+		default:
+			setValue(dst, d.binValue(r))
+		}
 		s.used++
 		n++
 	}
@@ -245,7 +261,13 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 			}
 			keys = append(keys, symKey(v.sym()))
 		}
-		a := d.binValue(r)
+		var a Value
+		if p := r.pos; p < len(data) && data[p] >= binSmall { // a small integer: no call
+			a = Number(float64(data[p] &^ binSmall))
+			r.pos = p + 1
+		} else {
+			a = d.binValue(r)
+		}
 		p := Property{value: a, flags: propDefault}
 		if r.pos < len(data) && data[r.pos] != binEnd {
 			if c := data[r.pos]; binPeek[c] == '{' || c == binNull {
@@ -260,13 +282,20 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 				}
 				p = accessorProperty(a.asObject(), b.asObject(), flags)
 			} else {
-				p.flags = propFlags(r.binIntTok())
+				if c >= binSmall { // the flags of most properties: one byte
+					p.flags = propFlags(c &^ binSmall)
+					r.pos++
+				} else {
+					p.flags = propFlags(r.binIntTok())
+				}
 				if p.flags&propAccessor != 0 {
 					r.fail("accessor flag on a data property")
 				}
 			}
 		}
-		if !r.binExpect(binEnd) {
+		if r.pos < len(data) && data[r.pos] == binEnd {
+			r.pos++
+		} else if !r.binExpect(binEnd) {
 			return
 		}
 		d.vm.allocated += propertySize
@@ -284,6 +313,24 @@ func (d *heapDecoder) binFreshProps(r *jsonReader, o *Object) {
 	if o.props.keys != nil {
 		o.props.props = d.lastBinProps(n)
 	}
+}
+
+// binRefID reads the id after a reference token (at the position) as an index below limit,
+// ids of one and two bytes (below 16,384) without a call.
+func (r *jsonReader) binRefID(limit int) (int, bool) {
+	data, p := r.data, r.pos+1
+	if p+1 < len(data) {
+		if c := data[p]; c < 0x80 {
+			r.pos = p + 1
+			return int(c), int(c) < limit
+		} else if c2 := data[p+1]; c2 < 0x80 {
+			r.pos = p + 2
+			id := int(c&0x7f) | int(c2)<<7
+			return id, id < limit
+		}
+	}
+	r.pos = p
+	return r.binID(limit)
 }
 
 // binStringIndex is binEntryIndex with a fast path for an index of one to three bytes (a

@@ -1,6 +1,9 @@
 package interp
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // The decoding half of the heap codec (format described in snapshot_heap.go).
 
@@ -27,6 +30,8 @@ type heapDecoder struct {
 	// next: the types are registered once)
 	lastSlotTag  []byte
 	lastSlotType slotType
+	binSlotIdx   binSlotIdx // format 2: the last slot's names and tag (binSlot)
+	binRecIdx    binRecIdx  // format 2: the names and the last tags of records (binNodeHead)
 	syms         []*Symbol
 
 	slotDepth  int                  // nesting of slot decoding (bounded)
@@ -251,6 +256,9 @@ func (d *heapDecoder) readNodes(r *jsonReader) {
 // nodeHead reads the start of a record entry, {"t": tag, "d": , and with alloc allocates
 // the record (the next id) and notes where its data starts.
 func (d *heapDecoder) nodeHead(r *jsonReader, alloc bool) {
+	if r.bin && d.binNodeHead(r, alloc) {
+		return
+	}
 	r.beginObject()
 	r.more(true)
 	if r.key() != "t" {
@@ -285,6 +293,74 @@ func (d *heapDecoder) nodeHead(r *jsonReader, alloc bool) {
 	if alloc {
 		d.lastNodeAt = r.pos
 	}
+}
+
+// binNodeHead is nodeHead in format 2: binObject and the name "t", the tag and the name "d"
+// as string tokens, read by their string-table indices. The indices of the names, and the
+// types of the tags met last by index, are remembered (binRecIdx), so that most records are
+// read without comparing text or looking a type up. False, with the position unchanged, for
+// anything else, which nodeHead then reads (and reports).
+func (d *heapDecoder) binNodeHead(r *jsonReader, alloc bool) bool {
+	start := r.pos
+	if start >= len(r.data) || r.data[start] != binObject {
+		return false
+	}
+	r.pos++
+	c := &d.binRecIdx
+	t, tag := r.binStringIndex(), -1
+	if t >= 0 {
+		tag = r.binStringIndex()
+	}
+	dd := -1
+	if tag >= 0 {
+		dd = r.binStringIndex()
+	}
+	if dd < 0 || r.err != nil {
+		r.pos, r.err = start, nil
+		return false
+	}
+	if c.t != t+1 || c.d != dd+1 {
+		if r.binText(t) != "t" || r.binText(dd) != "d" {
+			r.pos = start
+			return false
+		}
+		c.t, c.d = t+1, dd+1
+	}
+	if !alloc {
+		return true
+	}
+	e := &c.tags[tag%len(c.tags)]
+	if e.idx != tag+1 {
+		name := r.binText(tag)
+		st, ok := lookupSlotType(name)
+		if !ok || name == "" {
+			r.pos = start
+			return false
+		}
+		*e = binRecTag{idx: tag + 1, typ: st, env: name == "env"}
+	}
+	if e.env {
+		d.nodes = append(d.nodes, d.newEnv())
+	} else {
+		d.nodes = append(d.nodes, e.typ.alloc())
+	}
+	d.nodeDecode = append(d.nodeDecode, e.typ.decode)
+	d.lastNodeAt = r.pos
+	return true
+}
+
+// binRecIdx is what binNodeHead remembers: the string-table indices (plus one; 0 for none)
+// of the names "t" and "d", and the types of the tags met last, by tag index.
+type binRecIdx struct {
+	t, d int
+	tags [4]binRecTag
+}
+
+// binRecTag is a record tag's string-table index (plus one) and type.
+type binRecTag struct {
+	idx int
+	typ slotType
+	env bool // allocated from the decoder's slab of environment records
 }
 
 // scanTo allocates the records up to id (a forward reference met while decoding records),
@@ -375,8 +451,9 @@ func (d *heapDecoder) readObject(r *jsonReader, o *Object) {
 			r.pos++
 			d.readProps(r, o, false)
 		}
+		// an array of its elements or a plain object of its properties: nothing for
+		// validateObject to reject (no slots, no other flags, the length the elements')
 		o.proto = d.vm.realm.defaultProto(o.class)
-		d.validateObject(r, o)
 		d.vm.allocated += objectBaseSize
 		return
 	}
@@ -755,6 +832,11 @@ func (d *heapDecoder) readElements(r *jsonReader) []Value {
 
 // slot reads an internal slot {"t": tag, "d": data}.
 func (d *heapDecoder) slot(r *jsonReader) any {
+	if r.bin {
+		if s, ok := d.binSlot(r); ok {
+			return s
+		}
+	}
 	d.slotDepth++
 	defer func() { d.slotDepth-- }()
 	if d.slotDepth > maxSkipDepth {
@@ -814,6 +896,78 @@ func (d *heapDecoder) slot(r *jsonReader) any {
 	}
 	r.more(false)
 	return out
+}
+
+// binSlot is slot in format 2 for a slot of a registered type (not "prim" or "native"):
+// binObject, the names "t" and "d" and the tag as string tokens, the data, binEnd. The
+// string-table indices of the names and of the last tag are remembered (binSlotIdx), so
+// that most slots are read without comparing text. False, with the position unchanged,
+// for any other entry, which slot then reads.
+func (d *heapDecoder) binSlot(r *jsonReader) (slotCodec, bool) {
+	start := r.pos
+	if start >= len(r.data) || r.data[start] != binObject || d.slotDepth >= maxSkipDepth {
+		return nil, false
+	}
+	r.pos++
+	c := &d.binSlotIdx
+	t, tag := r.binStringIndex(), -1
+	if t >= 0 {
+		tag = r.binStringIndex()
+	}
+	dd := -1
+	if tag >= 0 {
+		dd = r.binStringIndex()
+	}
+	if dd < 0 || r.err != nil {
+		r.pos, r.err = start, nil // slot reads the entry and reports what is wrong
+		return nil, false
+	}
+	if c.t != t+1 || c.d != dd+1 || c.tag != tag+1 {
+		if r.binText(t) != "t" || r.binText(dd) != "d" {
+			r.pos = start
+			return nil, false
+		}
+		name := r.binText(tag)
+		if name == "prim" || name == "native" || name == "" {
+			r.pos = start
+			return nil, false
+		}
+		st, ok := lookupSlotType(name)
+		if !ok {
+			r.pos = start
+			return nil, false
+		}
+		*c = binSlotIdx{t: t + 1, d: dd + 1, tag: tag + 1, typ: st, closure: name == "closure"}
+	}
+	st := c.typ
+	var out slotCodec
+	if c.closure {
+		out = d.newClosure()
+	} else {
+		out = st.alloc()
+	}
+	d.slotDepth++
+	st.decode(d, r, out)
+	d.slotDepth--
+	r.more(false)
+	return out, true
+}
+
+// binText is the text of ASCII entry i of the string table ("" for another kind).
+func (r *jsonReader) binText(i int) string {
+	e := r.strs[i]
+	if e.kind != binStrASCII {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(r.data[e.start:e.end]), int(e.end-e.start))
+}
+
+// binSlotIdx is what binSlot remembers of the last slot it read: the string-table indices
+// (plus one; 0 for none) of the names "t" and "d" and of the tag, and the tag's type.
+type binSlotIdx struct {
+	t, d, tag int
+	typ       slotType
+	closure   bool
 }
 
 // nativeByName finds a native by stable name: a run-time native, or an intrinsic function.

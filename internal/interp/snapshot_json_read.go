@@ -119,11 +119,16 @@ func (r *jsonReader) more(first bool) bool {
 // the fast path of more(false), small enough to inline in the decoder's loops. A failed
 // reader is at the end, so it finds none.
 func (r *jsonReader) comma() bool {
-	if r.bin {
-		return r.pos < len(r.data) && r.data[r.pos] != binEnd
+	p := r.pos
+	if uint(p) >= uint(len(r.data)) {
+		return false
 	}
-	if r.at(',') {
-		r.pos++
+	c := r.data[p]
+	if r.bin {
+		return c != binEnd
+	}
+	if c == ',' {
+		r.pos = p + 1
 		return true
 	}
 	return false
@@ -207,6 +212,8 @@ func knownKey(b []byte) (string, bool) {
 	switch string(b) {
 	case "format":
 		return "format", true
+	case "minor":
+		return "minor", true
 	case "source":
 		return "source", true
 	case "script":
