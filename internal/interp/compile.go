@@ -469,6 +469,22 @@ func (c *compiler) initLexical(s *scope) {
 			}
 			c.op(OpHole)
 			c.emit(OpPutReg, b.reg, 0)
+			b.inited = false
+		}
+	}
+}
+
+// declared records that the code generated so far has initialised the let, const or class
+// bindings a declaration binds: the reads and writes of those in registers that follow need no
+// dead-zone check. Code is generated in the order of the text, so what follows a declaration
+// in its scope runs after it: a scope is entered only at its start (its bindings back in their
+// dead zone, initLexical), no jump goes forward past a declaration into the rest of its scope,
+// and the other functions reach captured bindings, which live in environment records. The
+// exception is the clauses of a switch, which share one scope and each of which may be the entry.
+func (c *compiler) declared(names []string) {
+	for _, name := range names {
+		if b, _ := c.lookup(name); b != nil && !b.captured && b.kind.lexical() && !b.scope.isSwitch {
+			b.inited = true
 		}
 	}
 }
@@ -508,7 +524,7 @@ func (c *compiler) loadBinding(b *binding, hops int) {
 		c.emit(OpGetEnv, hops, b.slot)
 		return
 	}
-	if b.tdz() {
+	if b.tdz() && !b.inited {
 		c.emit(OpGetRegChecked, b.reg, c.nameConst(b))
 		return
 	}
@@ -567,7 +583,7 @@ func (c *compiler) assignName(name string) {
 		if b.captured {
 			c.emit(OpCheckEnv, hops, b.slot)
 			c.emit(OpNop, c.nameConst(b), 0)
-		} else {
+		} else if !b.inited {
 			c.emit(OpCheckReg, b.reg, c.nameConst(b))
 		}
 	}
