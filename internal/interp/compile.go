@@ -354,6 +354,7 @@ func (c *compiler) endFunction() {
 		fs.code.NumRegs++
 	}
 	fs.code.NumParams = fs.info.params
+	fuse(fs.code.Code)
 	if c.keyNames == nil {
 		c.keyNames = map[string]string{}
 	}
