@@ -362,13 +362,14 @@ func (c *compiler) endFunction() {
 	c.fs = fs.parent
 }
 
-// buildConstValues fills vals and keys from Consts.
+// buildConstValues fills vals and keys from Consts (and makes the code's lookup hints).
 //
 // The keys' names are interned: a name that a built-in object has as a key is its string, and
 // names take the string of the same name in names (filled as it goes; nil: none). Comparing
 // two keys whose names share their bytes stops at the pointers, where different copies of one
 // name are compared byte by byte.
 func (f *FuncCode) buildConstValues(names map[string]string) {
+	f.hints = make([]uint32, len(f.Code))
 	f.vals = make([]Value, len(f.Consts))
 	f.keys = make([]PropertyKey, len(f.Consts))
 	f.keyHashes = make([]uint64, len(f.Consts))

@@ -538,18 +538,18 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
+			stack[ex.sp-1] = vm.getMemberHint(obj, f.code, in, f.pc-1)
 		case OpGetPropKeep:
 			obj := stack[ex.sp-1]
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
+			stack[ex.sp-1] = vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack[ex.sp] = obj
 			ex.sp++
 		case OpSetProp:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
-			vm.putMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A], v)
+			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
 			stack[ex.sp-2] = v
 			ex.sp--
 		case OpGetElem:
@@ -952,7 +952,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
+			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
 			ex.sp++
 		case OpGetRegPropKeep:
 			obj := stack[f.base+int(in.A)]
@@ -961,7 +961,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
+			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack[ex.sp+1] = obj
 			ex.sp += 2
 		case OpGetReg2:
@@ -975,7 +975,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			f.pc++
 		case OpSetPropPop:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
-			vm.putMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A], v)
+			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
 			ex.sp -= 2
 			f.pc++
 		case OpStrictEqJump, OpStrictNeJump:
