@@ -30,6 +30,13 @@ func fuse(code []Instr) {
 				op = OpGetRegPropKeep
 			case OpGetReg:
 				op = OpGetReg2
+				if third == OpGetElem && code[i+2].B == 0 {
+					op, n = OpGetRegsElem, 3
+				}
+			case OpInc, OpDec:
+				op = OpGetRegInc
+			case OpUndef:
+				op = OpGetRegUndef
 			}
 		case OpPutReg:
 			if next == OpGetReg {
@@ -44,8 +51,13 @@ func fuse(code []Instr) {
 				op = OpPopJump
 			}
 		case OpGetEnv:
-			if next == OpUndef {
+			switch next {
+			case OpUndef:
 				op = OpGetEnvUndef
+			case OpGetProp:
+				op = OpGetEnvProp
+			case OpGetPropKeep:
+				op = OpGetEnvPropKeep
 			}
 		case OpLt, OpLe, OpGt, OpGe:
 			if isCondJump(next) {

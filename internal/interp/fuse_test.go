@@ -37,6 +37,15 @@ const v = {valueOf() { r.push("vo"); return 2 }}; if (v < 3) r.push("lt"); if ("
 	require.Equal(t, "number,2,get,set6,get,set5,bigint,0,1,2,9,vo,lt,gt,nle,vo,ge,4", evalJS(t, src))
 }
 
+// TestFusedReads checks captured property reads, register element reads (arrays with holes
+// and out of range, strings, typed arrays, objects) and register increments on values that are
+// not numbers (results from node).
+func TestFusedReads(t *testing.T) {
+	t.Parallel()
+	src := `const cfg = {a: 1, f() { return this.a + 1 }}; function g() { return cfg.a + cfg.f() } const out = [g()]; function el(a, i) { return a[i] } const arr = [1, , 3]; Object.prototype[1] = "p"; out.push(el(arr, 0), el(arr, 1), el(arr, 5), el(arr, -1), el(arr, 1.5), el("xyz", 1), el(new Uint8Array([7, 8]), 1), el({k: 2}, "k")); delete Object.prototype[1]; let b = 1n; let s = "4"; function inc() { let c = b; c++; let d = s; ++d; return [typeof c, c, d] } out.push(...inc()); let z = null; function h() { return z.q } try { h() } catch (e) { out.push(e.name) } out.join()`
+	require.Equal(t, "3,1,p,,,,y,8,2,bigint,2,5,TypeError", evalJS(t, src))
+}
+
 // TestFusedPropertyReadPosition checks that an error in the property read of a fused
 // instruction has the position of the read.
 func TestFusedPropertyReadPosition(t *testing.T) {

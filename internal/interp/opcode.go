@@ -225,6 +225,11 @@ const (
 	OpLeJump            // Le, then the conditional jump that follows
 	OpGtJump            // Gt, then the conditional jump that follows
 	OpGeJump            // Ge, then the conditional jump that follows
+	OpGetEnvProp        // GetEnv A B, then the GetProp that follows
+	OpGetEnvPropKeep    // GetEnv A B, then the GetPropKeep that follows
+	OpGetRegsElem       // GetReg A, then the GetReg and the GetElem (B=0) that follow
+	OpGetRegInc         // GetReg A, then the Inc or Dec that follows
+	OpGetRegUndef       // GetReg A, then the Undef that follows
 
 	opCount
 )
@@ -273,6 +278,8 @@ var opNames = [...]string{
 	OpConstStrictEqJump: "ConstStrictEqJump", OpConstStrictNeJump: "ConstStrictNeJump",
 	OpSetRegPop: "SetRegPop", OpPopJump: "PopJump", OpGetEnvUndef: "GetEnvUndef",
 	OpLtJump: "LtJump", OpLeJump: "LeJump", OpGtJump: "GtJump", OpGeJump: "GeJump",
+	OpGetEnvProp: "GetEnvProp", OpGetEnvPropKeep: "GetEnvPropKeep", OpGetRegsElem: "GetRegsElem",
+	OpGetRegInc: "GetRegInc", OpGetRegUndef: "GetRegUndef",
 }
 
 // String returns the operation's name, e.g. "GetProp".

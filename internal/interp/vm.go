@@ -964,6 +964,56 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack[ex.sp+1] = obj
 			ex.sp += 2
+		case OpGetEnvProp, OpGetEnvPropKeep:
+			e := f.env
+			for i := int32(0); i < in.A; i++ {
+				e = e.parent
+			}
+			obj := e.slots[in.B]
+			keep := in.Op == OpGetEnvPropKeep
+			in = code[f.pc]
+			f.pc++
+			if obj.kind <= KindNull && in.B > 0 {
+				vm.nullishCallee(f, in)
+			}
+			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			ex.sp++
+			if keep {
+				stack[ex.sp] = obj
+				ex.sp++
+			}
+		case OpGetRegsElem:
+			obj, key := stack[f.base+int(in.A)], stack[f.base+int(code[f.pc].A)]
+			f.pc += 2
+			if o := obj.asObject(); o != nil && o.class == ClassArray && key.kind == KindNumber {
+				if i := key.num; i >= 0 && i < float64(len(o.elems)) && i == math.Trunc(i) {
+					if v := o.elems[int(i)]; v.kind != kindHole {
+						stack[ex.sp] = v
+						ex.sp++
+						break
+					}
+				}
+			}
+			stack[ex.sp] = vm.getElem(obj, key)
+			ex.sp++
+		case OpGetRegInc:
+			v := stack[f.base+int(in.A)]
+			in = code[f.pc]
+			f.pc++
+			switch {
+			case v.kind != KindNumber:
+				stack[ex.sp] = vm.numericUnary(in.Op, v)
+			case in.Op == OpInc:
+				stack[ex.sp] = Value{kind: KindNumber, num: v.num + 1}
+			default:
+				stack[ex.sp] = Value{kind: KindNumber, num: v.num - 1}
+			}
+			ex.sp++
+		case OpGetRegUndef:
+			stack[ex.sp] = stack[f.base+int(in.A)]
+			stack[ex.sp+1] = undefinedValue
+			ex.sp += 2
+			f.pc++
 		case OpGetReg2:
 			stack[ex.sp] = stack[f.base+int(in.A)]
 			stack[ex.sp+1] = stack[f.base+int(code[f.pc].A)]
