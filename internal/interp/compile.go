@@ -416,8 +416,7 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 				c.op(OpLoadCallee)
 			}
 			c.storeBinding(b, 0)
-		case b.kind == bindFuncName && b.used:
-			// a function expression's own name, when its body refers to it
+		case b.kind == bindFuncName:
 			c.op(OpLoadCallee)
 			c.storeBinding(b, 0)
 		case b.kind == bindParam && b.captured && b.param < 0 && f.simple:

@@ -57,7 +57,6 @@ type binding struct {
 	// inited is code generation state: a lexical binding in a register whose declaration the
 	// code generated so far has run on every path to the next instruction (see declared).
 	inited bool
-	used   bool // the analysis resolved a reference to it
 }
 
 // tdz reports whether reads must check for the uninitialised marker. this is uninitialised
@@ -144,7 +143,6 @@ func (a *analyzer) resolve(name string) *binding {
 			if b.scope.fn != a.fn {
 				b.captured = true
 			}
-			b.used = true
 			return b
 		}
 		if s.isFunc && a.ownsInternal(s.fn, name) {

@@ -62,17 +62,3 @@ func TestCompileErrors(t *testing.T) {
 		})
 	}
 }
-
-// TestFunctionExpressionOwnName checks the own name of function expressions: bound from the
-// callee when the body refers to it (directly, in a shorthand property, from an arrow, by
-// typeof, by an assignment), left out of the prologue otherwise (results from node).
-func TestFunctionExpressionOwnName(t *testing.T) {
-	t.Parallel()
-	src := `const g = function fact(n) { return n <= 1 ? 1 : n * fact(n - 1) }; const h = function me() { return {me} }; const k = function q() { return typeof q }; const u = function unused() { return 1 }; const w = function ww() { return () => ww }; let r; try { (function c() { c = 1 })() } catch (e) { r = e.name } [g(5), h().me === h, k(), u(), w()() === w, r].join()`
-	require.Equal(t, "120,true,function,1,true,TypeError", evalJS(t, src))
-	p, err := Compile(`(function unused() { return 1 })`)
-	require.NoError(t, err)
-	for _, in := range p.Funcs[1].Code {
-		require.NotEqual(t, OpLoadCallee, in.Op, p.Disassemble())
-	}
-}
