@@ -477,8 +477,9 @@ func (c *compiler) initLexical(s *scope) {
 }
 
 // declared records that the code generated so far has initialised the let, const or class
-// bindings a declaration binds: the reads and writes of those in registers that follow need no
-// dead-zone check. Code is generated in the order of the text, so what follows a declaration
+// bindings a declaration binds: the reads of those in registers that follow need no dead-zone
+// check. (Assignments keep their CheckReg: leaving an instruction out would move the code after
+// it, and snapshots written without their compiled code resume at positions in it.) Code is generated in the order of the text, so what follows a declaration
 // in its scope runs after it: a scope is entered only at its start (its bindings back in their
 // dead zone, initLexical), no jump goes forward past a declaration into the rest of its scope,
 // and the other functions reach captured bindings, which live in environment records. The
@@ -585,7 +586,7 @@ func (c *compiler) assignName(name string) {
 		if b.captured {
 			c.emit(OpCheckEnv, hops, b.slot)
 			c.emit(OpNop, c.nameConst(b), 0)
-		} else if !b.inited {
+		} else {
 			c.emit(OpCheckReg, b.reg, c.nameConst(b))
 		}
 	}

@@ -839,28 +839,11 @@ func hasOptional(e js.IExpr) bool {
 
 // update compiles ++ and -- (prefix and postfix).
 func (c *compiler) update(n *js.UnaryExpr) {
-	c.updateExpr(n, n.Op == js.PostIncrToken || n.Op == js.PostDecrToken)
-}
-
-// exprUnused compiles an expression whose value is dropped (an expression statement, the update
-// of a for statement): x++ is compiled as ++x there, which does the same but for its value.
-func (c *compiler) exprUnused(e js.IExpr) {
-	if n, ok := unparen(e).(*js.UnaryExpr); ok && (n.Op == js.PostIncrToken || n.Op == js.PostDecrToken) {
-		switch unparen(n.X).(type) {
-		case *js.Var, *js.DotExpr, *js.IndexExpr:
-			c.updateExpr(n, false)
-			return
-		}
-	}
-	c.expr(e)
-}
-
-// updateExpr compiles ++ and -- (post: the value is the old one).
-func (c *compiler) updateExpr(n *js.UnaryExpr, post bool) {
 	inc := OpInc
 	if n.Op == js.PreDecrToken || n.Op == js.PostDecrToken {
 		inc = OpDec
 	}
+	post := n.Op == js.PostIncrToken || n.Op == js.PostDecrToken
 	if c.superRef(unparen(n.X)) {
 		c.op(OpDup2)
 		c.mark(n)

@@ -71,7 +71,7 @@ func (c *compiler) stmt(st js.IStmt) {
 		c.block(n)
 	case *js.ExprStmt:
 		c.markStmt(n.Value)
-		c.exprUnused(n.Value)
+		c.expr(n.Value)
 		c.op(OpPop)
 	case *js.VarDecl:
 		c.varDecl(n)
@@ -304,7 +304,7 @@ func (c *compiler) forStmt(n *js.ForStmt, labels []string) {
 		c.op(OpCopyEnv)
 	}
 	if n.Post != nil {
-		c.exprUnused(n.Post)
+		c.expr(n.Post)
 		c.op(OpPop)
 	}
 	c.emit(OpJump, top, 0)

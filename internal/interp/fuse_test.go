@@ -28,8 +28,8 @@ func TestFusedInstructions(t *testing.T) {
 }
 
 // TestFusedComparisonsAndUpdates checks relational comparisons with jumps on values that are
-// not numbers, and x++ whose value is unused (compiled as ++x) on registers, accessors and
-// elements (results from node).
+// not numbers, and increments and decrements of registers, accessors and elements (results
+// from node).
 func TestFusedComparisonsAndUpdates(t *testing.T) {
 	t.Parallel()
 	src := `let r = []; let s = "1"; s++; r.push(typeof s, s); const o = {v: "5", get x() { r.push("get"); return this.v }, set x(v) { r.push("set" + v); this.v = v } }; o.x++; (o.x)--; const a = [1n]; a[0]++; r.push(typeof a[0]); for (let i = 0; i < 3; i++) r.push(i); let k = 10; k--; r.push(k);
