@@ -85,10 +85,14 @@ type FuncCode struct {
 	Parent    int        // enclosing function index (-1 for the program)
 	NumParams int        // formal parameters before the rest parameter (registers 0..NumParams-1)
 
-	vals        []Value       // Consts as values (built at compile time; immutable)
-	keys        []PropertyKey // Consts as property keys (strings only)
-	keyHashes   []uint64      // propHash of keys (0 for the other constants)
-	SourceStart int           // byte offsets of the function text in the program (Function.prototype.toString)
+	vals      []Value       // Consts as values (built at compile time; immutable)
+	keys      []PropertyKey // Consts as property keys (strings only)
+	keyHashes []uint64      // propHash of keys (0 for the other constants)
+	// hints are the property lookups' guesses, by pc (vm_hint.go): where in an object's keys
+	// the instruction's key was found last. Written while the code runs, by every VM that
+	// runs it (atomically), never encoded.
+	hints       []uint32
+	SourceStart int // byte offsets of the function text in the program (Function.prototype.toString)
 	SourceEnd   int
 }
 

@@ -361,6 +361,7 @@ func (c *compiler) endFunction() {
 		fs.code.NumRegs++
 	}
 	fs.code.NumParams = fs.info.params
+	fuse(fs.code.Code)
 	if c.keyNames == nil {
 		c.keyNames = map[string]string{}
 	}
@@ -368,13 +369,14 @@ func (c *compiler) endFunction() {
 	c.fs = fs.parent
 }
 
-// buildConstValues fills vals and keys from Consts.
+// buildConstValues fills vals and keys from Consts (and makes the code's lookup hints).
 //
 // The keys' names are interned: a name that a built-in object has as a key is its string, and
 // names take the string of the same name in names (filled as it goes; nil: none). Comparing
 // two keys whose names share their bytes stops at the pointers, where different copies of one
 // name are compared byte by byte.
 func (f *FuncCode) buildConstValues(names map[string]string) {
+	f.hints = make([]uint32, len(f.Code))
 	f.vals = make([]Value, len(f.Consts))
 	f.keys = make([]PropertyKey, len(f.Consts))
 	f.keyHashes = make([]uint64, len(f.Consts))
@@ -476,6 +478,23 @@ func (c *compiler) initLexical(s *scope) {
 			}
 			c.op(OpHole)
 			c.emit(OpPutReg, b.reg, 0)
+			b.inited = false
+		}
+	}
+}
+
+// declared records that the code generated so far has initialised the let, const or class
+// bindings a declaration binds: the reads of those in registers that follow need no dead-zone
+// check. (Assignments keep their CheckReg: leaving an instruction out would move the code after
+// it, and snapshots written without their compiled code resume at positions in it.) Code is generated in the order of the text, so what follows a declaration
+// in its scope runs after it: a scope is entered only at its start (its bindings back in their
+// dead zone, initLexical), no jump goes forward past a declaration into the rest of its scope,
+// and the other functions reach captured bindings, which live in environment records. The
+// exception is the clauses of a switch, which share one scope and each of which may be the entry.
+func (c *compiler) declared(names []string) {
+	for _, name := range names {
+		if b, _ := c.lookup(name); b != nil && !b.captured && b.kind.lexical() && !b.scope.isSwitch {
+			b.inited = true
 		}
 	}
 }
@@ -515,7 +534,7 @@ func (c *compiler) loadBinding(b *binding, hops int) {
 		c.emit(OpGetEnv, hops, b.slot)
 		return
 	}
-	if b.tdz() {
+	if b.tdz() && !b.inited {
 		c.emit(OpGetRegChecked, b.reg, c.nameConst(b))
 		return
 	}

@@ -54,20 +54,26 @@ type binding struct {
 	slot     int  // environment slot, when captured
 	param    int  // parameter index for bindParam with a simple name (-1 otherwise)
 	paramTDZ bool // a parameter of a non-simple list: uninitialised until its turn
+	// inited is code generation state: a lexical binding in a register whose declaration the
+	// code generated so far has run on every path to the next instruction (see declared).
+	inited bool
 }
 
-// tdz reports whether reads must check for the uninitialised marker.
+// tdz reports whether reads must check for the uninitialised marker. this is uninitialised
+// only in a derived constructor until super() returns; every other function binds it in its
+// prologue.
 func (b *binding) tdz() bool {
-	return b.kind.lexical() || (b.kind == bindInternal && b.name == "this") || b.paramTDZ
+	return b.kind.lexical() || (b.kind == bindInternal && b.name == "this" && b.scope.fn.kind == funcDerivedCtor) || b.paramTDZ
 }
 
 type scope struct {
-	parent  *scope
-	fn      *funcInfo
-	isFunc  bool
-	names   map[string]*binding
-	list    []*binding
-	envSize int
+	parent   *scope
+	fn       *funcInfo
+	isFunc   bool
+	isSwitch bool // the scope of a switch's case clauses
+	names    map[string]*binding
+	list     []*binding
+	envSize  int
 }
 
 func (s *scope) needsEnv() bool { return s.envSize > 0 }
@@ -455,7 +461,7 @@ func (a *analyzer) stmt(st js.IStmt) {
 		a.forInOf(n, n.Init, n.Value, n.Body)
 	case *js.SwitchStmt:
 		a.expr(n.Init)
-		a.pushScope(n, false)
+		a.pushScope(n, false).isSwitch = true
 		for _, c := range n.List {
 			a.hoistLexical(a.cur, c.List, false)
 		}

@@ -80,6 +80,7 @@ func (c *compiler) stmt(st js.IStmt) {
 	case *js.ClassDecl:
 		c.class(n)
 		c.initName(varName(n.Name))
+		c.declared([]string{varName(n.Name)})
 	case *js.IfStmt:
 		c.expr(n.Cond)
 		j := c.emit(OpJumpIfFalse, 0, 0)
@@ -158,6 +159,9 @@ func (c *compiler) varDecl(d *js.VarDecl) {
 			c.op(OpUndef)
 		}
 		c.bindPattern(e.Binding, true)
+		if d.TokenType != js.VarToken {
+			c.declared(boundNames(e.Binding, nil))
+		}
 	}
 }
 
@@ -316,6 +320,9 @@ func (c *compiler) forStmt(n *js.ForStmt, labels []string) {
 func (c *compiler) forBinding(init js.IExpr) {
 	if d, ok := init.(*js.VarDecl); ok {
 		c.bindPattern(d.List[0].Binding, true)
+		if d.TokenType != js.VarToken {
+			c.declared(boundNames(d.List[0].Binding, nil))
+		}
 		return
 	}
 	c.assignTarget(init)

@@ -204,6 +204,33 @@ const (
 	OpImport  // A=0: [spec] -> [module]; A=1 (import()): [spec] -> [promise]; A=2: [module spec] -> [module's member constant B]
 	OpPosMark // no-op marking a position (unused at run time)
 
+	// Fused operations: each runs the operation its name starts with (with its own operands)
+	// and then the instructions that follow it, which keep their place in the code, as one
+	// instruction (fuse.go). A jump to one of those runs it alone, as before.
+	OpGetRegProp        // GetReg A, then the GetProp that follows
+	OpGetRegPropKeep    // GetReg A, then the GetPropKeep that follows
+	OpGetReg2           // GetReg A, then the GetReg that follows
+	OpPutRegGetReg      // PutReg A, then the GetReg that follows
+	OpSetPropPop        // SetProp A, then the Pop that follows
+	OpStrictEqJump      // StrictEq, then the conditional jump that follows (JumpIfFalse, JumpIfTrue, JumpIfFalseKeep or JumpIfTrueKeep)
+	OpStrictNeJump      // StrictNe, then the conditional jump that follows
+	OpIntStrictEqJump   // Int A, then the StrictEq and the conditional jump that follow
+	OpIntStrictNeJump   // Int A, then the StrictNe and the conditional jump that follow
+	OpConstStrictEqJump // Const A, then the StrictEq and the conditional jump that follow
+	OpConstStrictNeJump // Const A, then the StrictNe and the conditional jump that follow
+	OpSetRegPop         // SetReg A, then the Pop that follows
+	OpPopJump           // Pop, then the Jump that follows
+	OpGetEnvUndef       // GetEnv A B, then the Undef that follows
+	OpLtJump            // Lt, then the conditional jump that follows
+	OpLeJump            // Le, then the conditional jump that follows
+	OpGtJump            // Gt, then the conditional jump that follows
+	OpGeJump            // Ge, then the conditional jump that follows
+	OpGetEnvProp        // GetEnv A B, then the GetProp that follows
+	OpGetEnvPropKeep    // GetEnv A B, then the GetPropKeep that follows
+	OpGetRegsElem       // GetReg A, then the GetReg and the GetElem (B=0) that follow
+	OpGetRegInc         // GetReg A, then the Inc or Dec that follows
+	OpGetRegUndef       // GetReg A, then the Undef that follows
+
 	opCount
 )
 
@@ -245,6 +272,14 @@ var opNames = [...]string{
 	OpAwait: "Await", OpYield: "Yield", OpResumeMode: "ResumeMode", OpYieldDelegate: "YieldDelegate",
 	OpAsyncGenYield: "AsyncGenYield", OpInitialYield: "InitialYield", OpAsyncDelegateCall: "AsyncDelegateCall", OpDelegateResult: "DelegateResult", OpDelegateResume: "DelegateResume",
 	OpDebugger: "Debugger", OpImport: "Import", OpPosMark: "PosMark",
+	OpGetRegProp: "GetRegProp", OpGetRegPropKeep: "GetRegPropKeep", OpGetReg2: "GetReg2",
+	OpPutRegGetReg: "PutRegGetReg", OpSetPropPop: "SetPropPop", OpStrictEqJump: "StrictEqJump",
+	OpStrictNeJump: "StrictNeJump", OpIntStrictEqJump: "IntStrictEqJump", OpIntStrictNeJump: "IntStrictNeJump",
+	OpConstStrictEqJump: "ConstStrictEqJump", OpConstStrictNeJump: "ConstStrictNeJump",
+	OpSetRegPop: "SetRegPop", OpPopJump: "PopJump", OpGetEnvUndef: "GetEnvUndef",
+	OpLtJump: "LtJump", OpLeJump: "LeJump", OpGtJump: "GtJump", OpGeJump: "GeJump",
+	OpGetEnvProp: "GetEnvProp", OpGetEnvPropKeep: "GetEnvPropKeep", OpGetRegsElem: "GetRegsElem",
+	OpGetRegInc: "GetRegInc", OpGetRegUndef: "GetRegUndef",
 }
 
 // String returns the operation's name, e.g. "GetProp".

@@ -374,6 +374,7 @@ func (vm *VM) loop(stopDepth int) Value {
 		}
 		in := code[f.pc]
 		f.pc++
+		var cond bool // the comparison result of a fused comparison and jump (condJump)
 		switch in.Op {
 		case OpNop:
 		case OpUndef:
@@ -537,18 +538,18 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
+			stack[ex.sp-1] = vm.getMemberHint(obj, f.code, in, f.pc-1)
 		case OpGetPropKeep:
 			obj := stack[ex.sp-1]
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A])
+			stack[ex.sp-1] = vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack[ex.sp] = obj
 			ex.sp++
 		case OpSetProp:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
-			vm.putMemberHashed(obj, f.code.keys[in.A], f.code.keyHashes[in.A], v)
+			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
 			stack[ex.sp-2] = v
 			ex.sp--
 		case OpGetElem:
@@ -941,6 +942,154 @@ func (vm *VM) loop(stopDepth int) Value {
 			ex.sp--
 			vm.spreadInto(a, src)
 			stack = ex.stack
+
+		// Fused operations (fuse.go): f.pc moves past each instruction before it runs, as
+		// when it runs alone, so that an error has its position.
+		case OpGetRegProp:
+			obj := stack[f.base+int(in.A)]
+			in = code[f.pc]
+			f.pc++
+			if obj.kind <= KindNull && in.B > 0 {
+				vm.nullishCallee(f, in)
+			}
+			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			ex.sp++
+		case OpGetRegPropKeep:
+			obj := stack[f.base+int(in.A)]
+			in = code[f.pc]
+			f.pc++
+			if obj.kind <= KindNull && in.B > 0 {
+				vm.nullishCallee(f, in)
+			}
+			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack[ex.sp+1] = obj
+			ex.sp += 2
+		case OpGetEnvProp, OpGetEnvPropKeep:
+			e := f.env
+			for i := int32(0); i < in.A; i++ {
+				e = e.parent
+			}
+			obj := e.slots[in.B]
+			keep := in.Op == OpGetEnvPropKeep
+			in = code[f.pc]
+			f.pc++
+			if obj.kind <= KindNull && in.B > 0 {
+				vm.nullishCallee(f, in)
+			}
+			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			ex.sp++
+			if keep {
+				stack[ex.sp] = obj
+				ex.sp++
+			}
+		case OpGetRegsElem:
+			obj, key := stack[f.base+int(in.A)], stack[f.base+int(code[f.pc].A)]
+			f.pc += 2
+			if o := obj.asObject(); o != nil && o.class == ClassArray && key.kind == KindNumber {
+				if i := key.num; i >= 0 && i < float64(len(o.elems)) && i == math.Trunc(i) {
+					if v := o.elems[int(i)]; v.kind != kindHole {
+						stack[ex.sp] = v
+						ex.sp++
+						break
+					}
+				}
+			}
+			stack[ex.sp] = vm.getElem(obj, key)
+			ex.sp++
+		case OpGetRegInc:
+			v := stack[f.base+int(in.A)]
+			in = code[f.pc]
+			f.pc++
+			switch {
+			case v.kind != KindNumber:
+				stack[ex.sp] = vm.numericUnary(in.Op, v)
+			case in.Op == OpInc:
+				stack[ex.sp] = Value{kind: KindNumber, num: v.num + 1}
+			default:
+				stack[ex.sp] = Value{kind: KindNumber, num: v.num - 1}
+			}
+			ex.sp++
+		case OpGetRegUndef:
+			stack[ex.sp] = stack[f.base+int(in.A)]
+			stack[ex.sp+1] = undefinedValue
+			ex.sp += 2
+			f.pc++
+		case OpGetReg2:
+			stack[ex.sp] = stack[f.base+int(in.A)]
+			stack[ex.sp+1] = stack[f.base+int(code[f.pc].A)]
+			f.pc++
+			ex.sp += 2
+		case OpPutRegGetReg:
+			stack[f.base+int(in.A)] = stack[ex.sp-1]
+			stack[ex.sp-1] = stack[f.base+int(code[f.pc].A)]
+			f.pc++
+		case OpSetPropPop:
+			obj, v := stack[ex.sp-2], stack[ex.sp-1]
+			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
+			ex.sp -= 2
+			f.pc++
+		case OpStrictEqJump, OpStrictNeJump:
+			a, b := stack[ex.sp-2], stack[ex.sp-1]
+			ex.sp -= 2
+			if a.kind == KindNumber && b.kind == KindNumber {
+				cond = a.num == b.num
+			} else {
+				cond = strictEqualNonNumber(a, b)
+			}
+			cond = cond == (in.Op == OpStrictEqJump)
+			goto condJump
+		case OpIntStrictEqJump, OpIntStrictNeJump:
+			a := stack[ex.sp-1]
+			ex.sp--
+			cond = a.kind == KindNumber && a.num == float64(in.A)
+			cond = cond == (in.Op == OpIntStrictEqJump)
+			f.pc++
+			goto condJump
+		case OpSetRegPop:
+			ex.sp--
+			stack[f.base+int(in.A)] = stack[ex.sp]
+			f.pc++
+		case OpPopJump:
+			ex.sp--
+			f.pc = int(code[f.pc].A)
+		case OpGetEnvUndef:
+			e := f.env
+			for i := int32(0); i < in.A; i++ {
+				e = e.parent
+			}
+			stack[ex.sp] = e.slots[in.B]
+			stack[ex.sp+1] = undefinedValue
+			ex.sp += 2
+			f.pc++
+		case OpLtJump, OpLeJump, OpGtJump, OpGeJump:
+			a, b := stack[ex.sp-2], stack[ex.sp-1]
+			if a.kind == KindNumber && b.kind == KindNumber {
+				switch in.Op {
+				case OpLtJump:
+					cond = a.num < b.num
+				case OpLeJump:
+					cond = a.num <= b.num
+				case OpGtJump:
+					cond = a.num > b.num
+				default:
+					cond = a.num >= b.num
+				}
+			} else {
+				cond = vm.compare(unfusedCompare[in.Op], a, b)
+			}
+			ex.sp -= 2
+			goto condJump
+		case OpConstStrictEqJump, OpConstStrictNeJump:
+			a, b := stack[ex.sp-1], f.code.vals[in.A]
+			ex.sp--
+			if a.kind == KindNumber && b.kind == KindNumber {
+				cond = a.num == b.num
+			} else {
+				cond = strictEqualNonNumber(a, b)
+			}
+			cond = cond == (in.Op == OpConstStrictEqJump)
+			f.pc++
+			goto condJump
 		default:
 			if done, res := vm.execMisc(f, in, stopDepth); done {
 				return res
@@ -948,6 +1097,33 @@ func (vm *VM) loop(stopDepth int) Value {
 			f = ex.frames[len(ex.frames)-1]
 			code = f.code.Code
 			stack = ex.stack
+		}
+		continue
+	condJump:
+		// the conditional jump after a fused comparison, on its result cond
+		in = code[f.pc]
+		f.pc++
+		switch in.Op {
+		case OpJumpIfFalse:
+			if !cond {
+				f.pc = int(in.A)
+			}
+		case OpJumpIfTrue:
+			if cond {
+				f.pc = int(in.A)
+			}
+		case OpJumpIfFalseKeep:
+			if !cond {
+				stack[ex.sp] = falseValue
+				ex.sp++
+				f.pc = int(in.A)
+			}
+		case OpJumpIfTrueKeep:
+			if cond {
+				stack[ex.sp] = trueValue
+				ex.sp++
+				f.pc = int(in.A)
+			}
 		}
 	}
 }

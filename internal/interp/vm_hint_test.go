@@ -1,0 +1,20 @@
+package interp
+
+import "testing"
+
+// TestPropertyHints runs one read and one write site over objects that have the key at other
+// positions, not at all, on their prototype, as an accessor, frozen, and after a delete, so
+// that every hint the sites keep is wrong for some of them (results from node).
+func TestPropertyHints(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{{"mixed_objects", `function get(o) { return o.x }
+function set(o, v) { o.x = v; return o.x }
+const a = {x: 1, y: 2}, b = {y: 3, x: 4}, c = {y: 5}, d = Object.create({x: 6}), e = {y: 0, get x() { return 7 }}, f = Object.freeze({x: 8})
+const g = {y: 0, set x(v) { this.log = v }}
+const r = [get(a), get(b), get(c), get(d), get(e), get(f), get(a), get(b)]
+r.push(set(a, 10), set(b, 11), set(g, 12), g.log, set(c, 13), set(d, 14), Object.getPrototypeOf(d).x)
+try { set(f, 15) } catch (err) { r.push(err.name) }
+delete a.x
+r.push(get(a), set(a, 16), get(a), Object.keys(a).join(''))
+r.join()`, "1,4,,6,7,8,1,4,10,11,,12,13,14,6,TypeError,,16,16,yx"}})
+}
