@@ -307,15 +307,8 @@ func (d *heapDecoder) binNodeHead(r *jsonReader, alloc bool) bool {
 	}
 	r.pos++
 	c := &d.binRecIdx
-	t, tag := r.binStringIndex(), -1
-	if t >= 0 {
-		tag = r.binStringIndex()
-	}
-	dd := -1
-	if tag >= 0 {
-		dd = r.binStringIndex()
-	}
-	if dd < 0 || r.err != nil {
+	t, tag, dd, ok := r.binHeadIndices()
+	if !ok {
 		r.pos, r.err = start, nil
 		return false
 	}
@@ -898,6 +891,21 @@ func (d *heapDecoder) slot(r *jsonReader) any {
 	return out
 }
 
+// binHeadIndices reads the three string tokens a record's or a slot's head starts with after
+// binObject (the name "t", the tag and the name "d"; the callers check them), by their
+// string-table indices. False when one is not a string token of the table: the caller then
+// rewinds and reads the entry the general way.
+func (r *jsonReader) binHeadIndices() (first, second, third int, ok bool) {
+	first, second, third = r.binStringIndex(), -1, -1
+	if first >= 0 {
+		second = r.binStringIndex()
+	}
+	if second >= 0 {
+		third = r.binStringIndex()
+	}
+	return first, second, third, third >= 0 && r.err == nil
+}
+
 // binSlot is slot in format 2 for a slot of a registered type (not "prim" or "native"):
 // binObject, the names "t" and "d" and the tag as string tokens, the data, binEnd. The
 // string-table indices of the names and of the last tag are remembered (binSlotIdx), so
@@ -910,15 +918,8 @@ func (d *heapDecoder) binSlot(r *jsonReader) (slotCodec, bool) {
 	}
 	r.pos++
 	c := &d.binSlotIdx
-	t, tag := r.binStringIndex(), -1
-	if t >= 0 {
-		tag = r.binStringIndex()
-	}
-	dd := -1
-	if tag >= 0 {
-		dd = r.binStringIndex()
-	}
-	if dd < 0 || r.err != nil {
+	t, tag, dd, ok := r.binHeadIndices()
+	if !ok {
 		r.pos, r.err = start, nil // slot reads the entry and reports what is wrong
 		return nil, false
 	}
