@@ -161,11 +161,10 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 // the run names toolsets, their check follows in the same transaction (BEGIN, the insert and
 // the check pipelined, then COMMIT).
 func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error) {
-	whURL, whSecret, err := s.runWebhook(n)
+	args, err := s.runInsertArgs(id, n, nil, n.hash())
 	if err != nil {
 		return Run{}, err
 	}
-	args := append([]any{n.Code, n.Limits, n.Toolsets, whURL, whSecret, nil, n.hash(), inputArg(n.Input), id}, s.executeJob()...)
 	if n.Toolsets == nil {
 		return scanRun(s.pool.QueryRow(ctx, q("RunInsert"), args...))
 	}
@@ -188,45 +187,50 @@ func (s *Store) insertRun(ctx context.Context, id string, n NewRun) (Run, error)
 	return run, nil
 }
 
-// executeJob returns RunInsert's last arguments, the run.execute job it writes: River's kind
-// and queue of ExecuteArgs, River's default attempts and priority (an insert-only client sets
-// neither), and the payload of River's insert notification, or nil when one was sent less
-// than River's minimal fetch cooldown ago (as River's own insert rate-limits them): the
-// workers' fetch after that notification, or their poll, takes the job.
-func (s *Store) executeJob() []any {
+// runInsertArgs returns RunInsert's arguments for run id with idempotency key key (nil: none)
+// and request hash hash. The last ones are the run.execute job it writes: River's kind and
+// queue of ExecuteArgs, River's default attempts and priority (an insert-only client sets
+// neither), and the payload of River's insert notification, or nil when one was sent less than
+// River's minimal fetch cooldown ago (as River's own insert rate-limits them): the workers'
+// fetch after that notification, or their poll, takes the job.
+func (s *Store) runInsertArgs(id string, n NewRun, key *string, hash []byte) ([]any, error) {
+	whURL, whSecret, err := s.runWebhook(n)
+	if err != nil {
+		return nil, err
+	}
 	var payload *string
 	now := time.Now().UnixNano()
 	if last := s.insertNotified.Load(); now-last >= int64(river.FetchCooldownMin) && s.insertNotified.CompareAndSwap(last, now) {
 		p := executeNotifyPayload
 		payload = &p
 	}
-	var args ExecuteArgs
-	return []any{args.Kind(), args.InsertOpts().Queue, river.MaxAttemptsDefault, river.PriorityDefault, payload}
+	var job ExecuteArgs
+	return []any{n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash, inputArg(n.Input), id,
+		job.Kind(), job.InsertOpts().Queue, river.MaxAttemptsDefault, river.PriorityDefault, payload}, nil
 }
 
 // executeNotifyPayload is River's insert notification for ExecuteArgs' queue.
-var executeNotifyPayload = fmt.Sprintf(`{"queue": %q}`, QueueRuns)
+var executeNotifyPayload = fmt.Sprintf(`{"queue": %q}`, ExecuteArgs{}.InsertOpts().Queue)
 
 // insertRunIdempotent stores a run with an idempotency key, as run id unless the key exists;
 // created is false when an earlier run with the same key and request is returned instead.
 func (s *Store) insertRunIdempotent(ctx context.Context, id string, n NewRun) (run Run, created bool, err error) {
-	whURL, whSecret, err := s.runWebhook(n)
-	if err != nil {
-		return Run{}, false, err
-	}
 	var key *string // NULL: no idempotency key, never a conflict
 	if n.IdempotencyKey != "" {
 		key = &n.IdempotencyKey
 	}
 	hash := n.hash()
+	args, err := s.runInsertArgs(id, n, key, hash)
+	if err != nil {
+		return Run{}, false, err
+	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		if n.Toolsets != nil {
 			if err := checkToolsets(ctx, tx, n.Toolsets); err != nil {
 				return err
 			}
 		}
-		inserted, err := scanRun(tx.QueryRow(ctx, q("RunInsert"),
-			append([]any{n.Code, n.Limits, n.Toolsets, whURL, whSecret, key, hash, inputArg(n.Input), id}, s.executeJob()...)...))
+		inserted, err := scanRun(tx.QueryRow(ctx, q("RunInsert"), args...))
 		if isNoRows(err) { // the idempotency key exists
 			var (
 				uid      uuid.UUID
