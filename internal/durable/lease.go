@@ -53,6 +53,9 @@ type Lease struct {
 	// id; timerWrites those their timers are writing or wrote.
 	unwritten   map[int]*unwrittenCall
 	timerWrites map[int]*unwrittenCall
+	// finished, when set, is told how the run ended once its end is stored (finish): status,
+	// stored result, finished_at and latest snapshot, as the run's row now has them.
+	finished func(status string, result json.RawMessage, at time.Time, seq int)
 	// mu guards deferred, unwritten and timerWrites: console lines (Log) are queued by the
 	// program's goroutine, and call rows are written by timers.
 	mu sync.Mutex
@@ -744,8 +747,9 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	checked, ended := false, false
 	var (
-		receivers []webhookReceiver // who gets the webhook, read by the statement that ends the run
-		cancels   []int             // cancelled calls with durable work at their tools, from it too
+		receivers  []webhookReceiver // who gets the webhook, read by the statement that ends the run
+		cancels    []int             // cancelled calls with durable work at their tools, from it too
+		finishedAt time.Time         // when it ended, by the database's clock
 	)
 	// A run with no recorded call (none before the lease, none made under it) has none to
 	// cancel: the statement does not look.
@@ -756,7 +760,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 				one int64
 				rc  receiverColumns
 			)
-			err := r.Scan(append([]any{&one}, append(rc.dest(), &cancels)...)...)
+			err := r.Scan(append([]any{&one}, append(rc.dest(), &cancels, &finishedAt)...)...)
 			if isNoRows(err) {
 				checked = true
 				return lost
@@ -787,7 +791,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 			return err
 		}
 		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, hook, map[string]any{
-			"runId": l.runID, "status": status, "result": result, "finishedAt": time.Now().UTC(),
+			"runId": l.runID, "status": status, "result": result, "finishedAt": finishedAt.UTC(),
 		}, receivers)
 	})
 	if checked && !ended {
@@ -795,8 +799,12 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	}
 	if err != nil {
 		l.restoreDeferred(deferred)
+		return err
 	}
-	return err
+	if l.finished != nil {
+		l.finished(status, result, finishedAt, l.seq)
+	}
+	return nil
 }
 
 // finishedDetails is what a finished event says beyond its status: for a failed run, the

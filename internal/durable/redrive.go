@@ -49,7 +49,7 @@ func (s *Store) holdLease(ctx context.Context, l *Lease, d time.Duration) error 
 // for.
 type leases struct {
 	mu   sync.Mutex
-	live map[*Lease]int64 // lease → its River job
+	live map[*Lease]int64 // lease → its River job (0: a direct drive)
 }
 
 func (ls *leases) add(l *Lease, jobID int64) {
@@ -215,7 +215,11 @@ func (w *Worker) requeueLive(ctx context.Context) error {
 		err := w.store.inTx(ctx, func(tx pgx.Tx) error {
 			fence := l.fence
 			var err error
-			if requeued, err = w.store.requeue(ctx, tx, l.runID, &fence, &live.job, false); err != nil || !requeued {
+			var job *int64 // a direct drive has no River job
+			if live.job != 0 {
+				job = &live.job
+			}
+			if requeued, err = w.store.requeue(ctx, tx, l.runID, &fence, job, false); err != nil || !requeued {
 				return err
 			}
 			return addEvent(ctx, tx, l.runID, EventRequeued, map[string]any{"worker": w.id})

@@ -132,10 +132,26 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 	}
 	// The pipelined insert has no transaction to hand to afterInsert (retry, fork, schedules):
 	// those runs are stored in a transaction of their own.
-	if n.IdempotencyKey == "" && n.afterInsert == nil {
+	direct := s.direct.Load()
+	switch {
+	case n.IdempotencyKey == "" && n.afterInsert == nil && wait > 0 && direct != nil && direct.reserveDirect():
+		// A waiting client's run, driven at once by this process's worker (direct.go), which
+		// hands over the ended run: no read.
+		var ended <-chan Run
+		if run, ended, err = s.insertRunDirect(ctx, id, n, direct); err == nil {
+			if end, ok := waitEnded(ctx, ended, deadline); ok && done(end.Status) {
+				return end, true, nil
+			}
+			// Suspended, yielded or requeued (announced to the subscription), or the wait
+			// is over: the run is read.
+			run, err = s.waitRun(ctx, id, deadline, done, changed, listening, nil)
+			return run, true, err
+		}
+		created = true
+	case n.IdempotencyKey == "" && n.afterInsert == nil:
 		run, err = s.insertRun(ctx, id, n)
 		created = true
-	} else {
+	default:
 		run, created, err = s.insertRunIdempotent(ctx, id, n)
 	}
 	if err != nil {

@@ -89,6 +89,8 @@ type Store struct {
 	watch *runWatch // wakes WaitRun on run status changes
 	// insertNotified is when RunInsert last notified River's producers (Unix nanoseconds).
 	insertNotified atomic.Int64
+	// direct is the worker driving this store's new runs directly (direct.go); nil: none.
+	direct atomic.Pointer[Worker]
 }
 
 // New returns a store on pool, whose database must be migrated (package migrate).

@@ -18,6 +18,11 @@ import (
 type WorkerConfig struct {
 	// MaxRuns is how many runs this worker drives at once. Default 10.
 	MaxRuns int
+	// DirectRuns is how many runs this worker drives directly at once, on top of MaxRuns: runs
+	// created through its own store (an API served by the same process, as codemode dev does)
+	// by a client that waits for them, stored already leased to the worker and driven at once
+	// rather than through the queue (see direct.go). Default MaxRuns; negative: none.
+	DirectRuns int
 	// MaxDeliveries is how many webhook deliveries and call cancellations it sends at once.
 	// Default 10.
 	MaxDeliveries int
@@ -72,6 +77,9 @@ type WorkerConfig struct {
 func (c WorkerConfig) WithDefaults() WorkerConfig {
 	if c.MaxRuns == 0 {
 		c.MaxRuns = 10
+	}
+	if c.DirectRuns == 0 {
+		c.DirectRuns = c.MaxRuns
 	}
 	if c.MaxDeliveries == 0 {
 		c.MaxDeliveries = 10
@@ -151,6 +159,8 @@ type Worker struct {
 	// stopRedrive ends the loop started by Start that re-drives runs of lost workers.
 	stopRedrive context.CancelFunc
 	redriveDone chan struct{}
+	// direct are the runs it drives without a job (direct.go).
+	direct directDrives
 }
 
 // NewWorker returns a worker; Start begins taking jobs.
@@ -257,6 +267,7 @@ func (w *Worker) Start(ctx context.Context) error {
 		return fmt.Errorf("durable: start worker: %w", err)
 	}
 	w.started.Store(true)
+	w.startDirect(ctx)
 	redriveCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	w.stopRedrive, w.redriveDone = cancel, make(chan struct{})
 	go func() {
@@ -274,6 +285,7 @@ func (w *Worker) Start(ctx context.Context) error {
 // from the drives, so no run is left running on a stopped worker.
 func (w *Worker) Stop(ctx context.Context) error {
 	w.started.Store(false)
+	w.stopDirect()
 	if w.stopRedrive != nil {
 		w.stopRedrive()
 		<-w.redriveDone
@@ -287,6 +299,9 @@ func (w *Worker) Stop(ctx context.Context) error {
 		defer cancel()
 	}
 	err := w.river.StopAndCancel(riverCtx)
+	if err == nil {
+		err = w.waitDirect(riverCtx)
+	}
 	if err == nil {
 		return nil
 	}
@@ -303,7 +318,7 @@ func (w *Worker) Stop(ctx context.Context) error {
 func (w *Worker) Wait(ctx context.Context) error {
 	select {
 	case <-w.river.Stopped():
-		return nil
+		return w.waitDirect(ctx)
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -25,6 +25,27 @@ WITH run AS (
 SELECT run.* FROM run
 LEFT JOIN LATERAL (SELECT pg_notify(current_schema() || '.river_insert', $14::text) WHERE $14::text IS NOT NULL) n ON true;
 
+-- name: RunInsertLeased
+-- Inserts run $8 as RunInsert does (no idempotency key), already leased to worker $9 for $10
+-- under fence 1, to be driven at once by that worker (see direct.go): status running, its
+-- "created" event, no River job (lease_owner NULL). Returns it as RunGet does; no row (and
+-- nothing stored) when a toolset named in $3 does not exist.
+WITH versions AS (
+    SELECT coalesce(jsonb_object_agg(name, version), '{}') AS versions, count(*) AS found
+    FROM toolsets WHERE $3::text[] IS NULL OR name = ANY ($3::text[])
+), run AS (
+    INSERT INTO runs (id, code, limits, toolsets, webhook_url, webhook_secret_sealed, request_hash, event_seq, input,
+                      toolset_versions, status, fence, lease_worker, lease_expires_at)
+    SELECT $8, $1, $2, $3, $4, $5, $6, 1, $7, v.versions, 'running', 1, $9, now() + $10::interval
+    FROM versions v
+    WHERE $3::text[] IS NULL OR v.found = (SELECT count(DISTINCT t) FROM unnest($3::text[]) t)
+    RETURNING id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
+              created_at, updated_at, finished_at, input
+), created AS (
+    INSERT INTO run_events (run_id, seq, type) SELECT id, 1, 'created' FROM run
+)
+SELECT * FROM run;
+
 -- name: RunByIdempotencyKey
 SELECT id, request_hash FROM runs WHERE idempotency_key = $1;
 
@@ -151,13 +172,13 @@ RETURNING fence, snapshot_seq;
 -- in order. Returns a row only when the lease was still held, with who gets the run's webhook
 -- event $7 (as RunLockFencedReceivers). With $8, the calls still running or pending are
 -- cancelled (as CallCancelPending) and, last, the ids of those with a handle (durable work to
--- cancel at its tool) are returned.
+-- cancel at its tool) are returned, then the run's finished_at (also its updated_at).
 WITH run AS (
     UPDATE runs
     SET status = $3, result = $4, finished_at = now(), updated_at = now(),
         lease_owner = NULL, lease_expires_at = NULL, event_seq = event_seq + cardinality($5::text[])
     WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
-    RETURNING event_seq, webhook_url
+    RETURNING event_seq, webhook_url, finished_at
 ), events AS (
     INSERT INTO run_events (run_id, seq, type, data)
     SELECT $1, run.event_seq - cardinality($5::text[]) + e.n, e.type, e.data::json
@@ -170,7 +191,7 @@ WITH run AS (
 SELECT 1, nullif(run.webhook_url, ''),
        ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
        ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
-       ARRAY(SELECT call_id FROM cancelled WHERE has_handle ORDER BY call_id)
+       ARRAY(SELECT call_id FROM cancelled WHERE has_handle ORDER BY call_id), run.finished_at
 FROM run;
 
 -- name: RunReleaseEvent

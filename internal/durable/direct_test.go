@@ -1,0 +1,202 @@
+package durable
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/pgtest"
+	"github.com/codemode/codemode/internal/toolcall"
+)
+
+// A run whose client waits is driven at once by the worker of the process that stores it:
+// no River job, the run's row leased to the worker from its insert, and the ended run handed
+// to the waiting client as the database has it.
+func TestDirectDriveRunsWithoutAJob(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := newScriptEngine()
+	w := b.startWorker(t, engine)
+
+	run, created, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1}]}`},
+		30*time.Second, IsFinal)
+	require.NoError(t, err)
+	require.True(t, created)
+	require.Equal(t, StatusSucceeded, run.Status)
+	require.JSONEq(t, `{"ok":true,"value":[1]}`, string(run.Result))
+	require.Equal(t, 1, engine.count(toolcall.Key(run.ID, 1)))
+	require.Zero(t, b.jobCount(t, "run.execute"), "no job was queued")
+
+	stored, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, stored.Status, run.Status)
+	require.JSONEq(t, string(stored.Result), string(run.Result))
+	require.NotNil(t, run.FinishedAt)
+	require.True(t, stored.FinishedAt.Equal(*run.FinishedAt), "finished_at %v, handed %v", stored.FinishedAt, run.FinishedAt)
+	require.True(t, stored.UpdatedAt.Equal(run.UpdatedAt))
+	require.True(t, stored.CreatedAt.Equal(run.CreatedAt))
+	require.Equal(t, stored.Code, run.Code)
+
+	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventFinished}, b.eventTypes(t, run.ID))
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	var started struct {
+		Worker string `json:"worker"`
+	}
+	require.NoError(t, json.Unmarshal(events[1].Data, &started))
+	require.Equal(t, w.ID(), started.Worker)
+}
+
+// A run that names a toolset that does not exist is refused, and nothing is stored.
+func TestDirectDriveRefusesAMissingToolset(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t, newScriptEngine())
+	_, err := b.store.CreateToolset(b.ctx, Toolset{Name: "present", URL: "http://toolset.invalid/"})
+	require.NoError(t, err)
+
+	_, _, err = b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[]}`, Toolsets: []string{"present", "absent"}},
+		5*time.Second, IsFinal)
+	require.ErrorIs(t, err, ErrToolsetNotFound)
+	require.ErrorContains(t, err, "absent")
+	var n int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT count(*) FROM runs").Scan(&n))
+	require.Zero(t, n)
+
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[]}`, Toolsets: []string{"present", "present"}},
+		30*time.Second, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, run.Status)
+}
+
+// Past its free direct slots (or with none), a worker's process queues runs as before.
+func TestDirectDriveWithoutAFreeSlotQueues(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := newScriptEngine()
+	w, err := NewWorker(b.store, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond, DirectRuns: 1})
+	require.NoError(t, err)
+	require.NoError(t, w.Start(b.ctx))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = w.Stop(ctx)
+	})
+
+	// The first run holds the only slot until the worker stops.
+	blocked, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"block":true}]}`}, 50*time.Millisecond, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, blocked.ID, <-engine.blocked)
+	require.Zero(t, b.jobCount(t, "run.execute"))
+
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":2}]}`}, 30*time.Second, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, run.Status)
+	require.Equal(t, 1, b.jobCount(t, "run.execute"), "the second run went through the queue")
+}
+
+// A run stored for a direct drive whose process then died (its lease is never heartbeated)
+// is re-driven by another worker once the lease expires, with a redriven event naming both.
+func TestDirectRunOfALostProcessIsRedriven(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	store, err := New(pool, Config{LeaseTTL: time.Second, Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	b := &testBundle{store: store, ctx: context.Background()}
+
+	// What insertRunDirect stores, for a worker that dies before driving it.
+	id := "6c1f1ad2-3f0c-4a53-9f4c-0d3a6c1d2e01"
+	n := NewRun{Code: `{"steps":[{"tool":"t.a","args":7}]}`, Limits: json.RawMessage(`{}`)}
+	var stored Run
+	stored, err = scanRun(pool.QueryRow(b.ctx, q("RunInsertLeased"), n.Code, n.Limits, n.Toolsets, nil, nil, n.hash(), nil, id,
+		"lost-worker", store.cfg.LeaseTTL.String()))
+	require.NoError(t, err)
+	require.Equal(t, "running", stored.Status)
+
+	engine := newScriptEngine()
+	w, err := NewWorker(store, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond, RedriveInterval: 100 * time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, w.Start(b.ctx))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = w.Stop(ctx)
+	})
+	run := b.waitStatus(t, id, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":[7]}`, string(run.Result))
+	events, err := store.ListEvents(b.ctx, id, 0, 100)
+	require.NoError(t, err)
+	var redriven *Event
+	for i := range events {
+		if events[i].Type == EventRedriven {
+			redriven = &events[i]
+		}
+	}
+	require.NotNil(t, redriven, "events %v", b.eventTypes(t, id))
+	var data struct{ From, To string }
+	require.NoError(t, json.Unmarshal(redriven.Data, &data))
+	require.Equal(t, "lost-worker", data.From)
+	require.Equal(t, w.ID(), data.To)
+}
+
+// A direct drive that fails puts its run back on the queue (requeued event with the error),
+// where a job drives it.
+func TestDirectDriveFailureRequeues(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := &flakyEngine{next: newScriptEngine()}
+	engine.failures.Store(1)
+	b.startWorker(t, engine)
+
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":3}]}`}, 30*time.Second, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, run.Status)
+	require.JSONEq(t, `{"ok":true,"value":[3]}`, string(run.Result))
+	require.Equal(t, 1, b.jobCount(t, "run.redrive"))
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	var requeued *Event
+	for i := range events {
+		if events[i].Type == EventRequeued {
+			requeued = &events[i]
+		}
+	}
+	require.NotNil(t, requeued, "events %v", b.eventTypes(t, run.ID))
+	require.Contains(t, string(requeued.Data), "database briefly unreachable")
+}
+
+// Stopping the worker (a drain) yields a direct drive at its next safe point; another worker
+// continues the run from that checkpoint.
+func TestDirectDriveDrainYieldsAndAnotherWorkerContinues(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	first := newScriptEngine()
+	w1, err := NewWorker(b.store, first, WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, w1.Start(b.ctx))
+
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"block":true},{"tool":"t.b","args":2}]}`},
+		50*time.Millisecond, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, run.ID, <-first.blocked)
+	stopCtx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	require.NoError(t, w1.Stop(stopCtx))
+	yielded, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusQueued, yielded.Status)
+	require.Positive(t, yielded.SnapshotSeq)
+
+	second := newScriptEngine()
+	b.startWorker(t, second)
+	run = b.waitStatus(t, run.ID, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
+	require.Equal(t, 1, first.count(toolcall.Key(run.ID, 1)))
+	require.Zero(t, second.count(toolcall.Key(run.ID, 1)), "continued from the checkpoint, not from the start")
+	require.Equal(t, 1, second.count(toolcall.Key(run.ID, 3)))
+}
