@@ -193,7 +193,8 @@ func (s *Store) insertRunDirect(ctx context.Context, id string, n NewRun, w *Wor
 		// and re-driven once its lease expires.
 		return Run{}, nil, err
 	}
-	in := &driveInput{spec: RunSpec{RunID: id, Code: run.Code, Limits: run.Limits, Input: run.Input}, toolsets: run.Toolsets}
+	in := &driveInput{spec: RunSpec{RunID: id, Code: run.Code, Limits: run.Limits, Input: run.Input}, toolsets: run.Toolsets,
+		hasWebhook: run.Webhook != nil}
 	lease := &Lease{store: s, runID: id, fence: 1, input: in, worker: w.id}
 	ended := make(chan Run, 1)
 	lease.finished = func(status string, result json.RawMessage, at time.Time, seq int) {

@@ -3,6 +3,7 @@ package durable
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"testing"
 	"time"
@@ -199,4 +200,79 @@ func TestDirectDriveDrainYieldsAndAnotherWorkerContinues(t *testing.T) {
 	require.Equal(t, 1, first.count(toolcall.Key(run.ID, 1)))
 	require.Zero(t, second.count(toolcall.Key(run.ID, 1)), "continued from the checkpoint, not from the start")
 	require.Equal(t, 1, second.count(toolcall.Key(run.ID, 3)))
+}
+
+// A finish expecting nobody to notify commits with its statement; when a subscription appeared
+// since the store's last finish, the statement refuses, nothing of the first attempt is kept,
+// and the run still ends once, its run.completed delivered, with the finish's time.
+func TestFinishThatFindsASubscriptionStillNotifies(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t, newScriptEngine())
+	first, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[]}`}, 30*time.Second, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, first.Status)
+	require.False(t, b.store.finishSubscribed.Load(), "the first finish found no subscription")
+
+	hooks, srv := newHookReceiver(t, "whsec_c2Vjb25k")
+	_, err = b.store.CreateSubscription(b.ctx, Subscription{URL: srv.URL, Secret: "whsec_c2Vjb25k", Events: []string{WebhookRunCompleted}})
+	require.NoError(t, err)
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":5}]}`}, 30*time.Second, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, run.Status)
+	require.True(t, b.store.finishSubscribed.Load(), "the refused finish taught the store")
+
+	body := hooks.waitFor(t, WebhookRunCompleted)
+	var msg struct {
+		Data struct {
+			RunID      string    `json:"runId"`
+			FinishedAt time.Time `json:"finishedAt"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(body, &msg))
+	require.Equal(t, run.ID, msg.Data.RunID)
+	require.True(t, msg.Data.FinishedAt.Equal(*run.FinishedAt), "webhook %v, run %v", msg.Data.FinishedAt, run.FinishedAt)
+	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventFinished}, b.eventTypes(t, run.ID))
+}
+
+// gatedEngine finishes each run once its gate opens, after telling started.
+type gatedEngine struct {
+	started chan string
+	gate    chan struct{}
+}
+
+func (e *gatedEngine) Start(_ context.Context, spec RunSpec, _ Host) (Outcome, error) {
+	e.started <- spec.RunID
+	<-e.gate
+	return Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true,"value":1}`)}, nil
+}
+
+func (e *gatedEngine) Resume(context.Context, RunSpec, Snapshot, []Settled, Host) (Outcome, error) {
+	return Outcome{}, errors.New("not resumed in this test")
+}
+
+func (e *gatedEngine) CancelCall(context.Context, CallCancel) error { return nil }
+
+// A finish sent with its COMMIT (nobody to notify) whose lease was lost meanwhile (the run
+// was cancelled) writes nothing: the run stays cancelled, without a finished event.
+func TestOneTripFinishAfterLostLeaseWritesNothing(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := &gatedEngine{started: make(chan string, 1), gate: make(chan struct{})}
+	b.startWorker(t, engine)
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: "x"}, 50*time.Millisecond, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, run.ID, <-engine.started)
+	_, err = b.store.CancelRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	close(engine.gate)
+
+	// The refused finish leaves the store expecting receivers (the lease is not looked at
+	// apart from them).
+	require.Eventually(t, b.store.finishSubscribed.Load, 10*time.Second, 10*time.Millisecond)
+	got, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusCancelled, got.Status)
+	require.Nil(t, got.Result)
+	require.NotContains(t, b.eventTypes(t, run.ID), EventFinished)
 }

@@ -177,7 +177,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 			return err
 		}
 		var unapplied []byte
-		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input,
+		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input, &in.hasWebhook,
 			&current.Header, &current.State, &unapplied); err != nil {
 			return fmt.Errorf("drive input: %w", err)
 		}
@@ -228,6 +228,8 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 type driveInput struct {
 	spec     RunSpec
 	toolsets []string
+	// hasWebhook: the run has a webhook of its own (besides the subscriptions).
+	hasWebhook bool
 	// snapshot is the run's latest snapshot (State nil when it has none); settled the posted
 	// outcomes not yet applied.
 	snapshot Snapshot
@@ -745,55 +747,85 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	}
 	types, datas = append(types, EventFinished), append(datas, string(finishedData))
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
-	checked, ended := false, false
 	var (
-		receivers  []webhookReceiver // who gets the webhook, read by the statement that ends the run
-		cancels    []int             // cancelled calls with durable work at their tools, from it too
-		finishedAt time.Time         // when it ended, by the database's clock
+		checked, ended bool
+		receivers      []webhookReceiver // who gets the webhook, read by the statement that ends the run
+		subscribed     bool              // some of them are webhook subscriptions
+		cancels        []int             // cancelled calls with durable work at their tools, from it too
+		finishedAt     time.Time         // when it ended, by the database's clock
 	)
 	// A run with no recorded call (none before the lease, none made under it) has none to
 	// cancel: the statement does not look.
 	mayHaveCalls := l.knownCalls > 0 || l.madeCalls
-	err = l.store.inPipe(ctx, func(tx *pipeTx) error {
-		tx.queueRow(func(r pgx.Row) error {
-			var (
-				one int64
-				rc  receiverColumns
-			)
-			err := r.Scan(append([]any{&one}, append(rc.dest(), &cancels, &finishedAt)...)...)
-			if isNoRows(err) {
+	// store ends the run in one transaction. With expectNone, the lease is expected held and
+	// nobody to get the webhook: the COMMIT is sent with the statement, one round trip, and
+	// the statement refuses when that does not hold. Otherwise its answer is read before
+	// the webhooks and cancellations it calls for are enqueued, and the COMMIT follows.
+	store := func(expectNone bool) error {
+		checked, ended, receivers, subscribed, cancels = false, false, nil, false, nil
+		return l.store.inPipe(ctx, func(tx *pipeTx) error {
+			tx.queueRow(func(r pgx.Row) error {
+				var (
+					held    bool
+					rc      receiverColumns
+					at      *time.Time
+					refusal *bool
+				)
+				err := r.Scan(append([]any{&held}, append(rc.dest(), &cancels, &at, &refusal)...)...)
+				if err != nil {
+					return fmt.Errorf("finish run: %w", err)
+				}
 				checked = true
-				return lost
-			}
-			if err != nil {
-				return fmt.Errorf("finish run: %w", err)
-			}
-			checked, ended = true, true
-			receivers = rc.receivers()
-			return nil
-		}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas, hook, mayHaveCalls)
-		if err := l.markApplied(ctx, tx); err != nil {
-			return err
-		}
-		// A run at snapshot 0 has none: snapshots are written with the sequence that names
-		// them (writeSnapshot).
-		if l.seq > 0 {
-			if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), l.runID); err != nil {
-				return fmt.Errorf("delete snapshots: %w", err)
-			}
-		}
-		if !checked {
-			if err := tx.flush(ctx); err != nil {
+				if !held {
+					return lost
+				}
+				ended, finishedAt = true, *at
+				receivers, subscribed = rc.receivers(), len(rc.subIDs) > 0
+				return nil
+			}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas, hook, mayHaveCalls, expectNone)
+			if err := l.markApplied(ctx, tx); err != nil {
 				return err
 			}
+			// A run at snapshot 0 has none: snapshots are written with the sequence that names
+			// them (writeSnapshot).
+			if l.seq > 0 {
+				if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), l.runID); err != nil {
+					return fmt.Errorf("delete snapshots: %w", err)
+				}
+			}
+			if expectNone {
+				return nil
+			}
+			if !checked {
+				if err := tx.flush(ctx); err != nil {
+					return err
+				}
+			}
+			if err := l.store.enqueueCallCancels(ctx, tx, l.runID, cancels); err != nil {
+				return err
+			}
+			return l.store.enqueueWebhooksTo(ctx, tx, l.runID, hook, map[string]any{
+				"runId": l.runID, "status": status, "result": result, "finishedAt": finishedAt.UTC(),
+			}, receivers)
+		})
+	}
+	// One round trip when nothing follows the statement: no call to cancel, no webhook of the
+	// run's own, and no subscription the last finish of this store found (a guess the
+	// statement checks).
+	unapplied := l.unapplied
+	if !mayHaveCalls && !l.input.hasWebhook && !l.store.finishSubscribed.Load() {
+		err = store(true)
+		if isRefusal(err) {
+			l.store.finishSubscribed.Store(true)
+			l.unapplied = unapplied
+			err = store(false)
 		}
-		if err := l.store.enqueueCallCancels(ctx, tx, l.runID, cancels); err != nil {
-			return err
-		}
-		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, hook, map[string]any{
-			"runId": l.runID, "status": status, "result": result, "finishedAt": finishedAt.UTC(),
-		}, receivers)
-	})
+	} else {
+		err = store(false)
+	}
+	if err == nil {
+		l.store.finishSubscribed.Store(subscribed)
+	}
 	if checked && !ended {
 		err = lost
 	}

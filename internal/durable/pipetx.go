@@ -250,6 +250,12 @@ func (t *pipeTx) Rollback(ctx context.Context) error {
 	return err
 }
 
+// isRefusal reports whether err is a statement's refusal (codemode_refuse, SQLSTATE CM001).
+func isRefusal(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "CM001"
+}
+
 // inPipe runs fn in a pipelined transaction (pipeTx), committing when it returns nil.
 func (s *Store) inPipe(ctx context.Context, fn func(tx *pipeTx) error) error {
 	tx, err := s.beginPipe(ctx)

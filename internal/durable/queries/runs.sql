@@ -169,10 +169,13 @@ RETURNING fence, snapshot_seq;
 -- name: RunFinishFenced
 -- Ends run $1, still leased under fence $2, with status $3 and result $4, and appends its
 -- events: types $5 with data $6 (JSON texts, stored as json, not jsonb, which refuses U+0000),
--- in order. Returns a row only when the lease was still held, with who gets the run's webhook
--- event $7 (as RunLockFencedReceivers). With $8, the calls still running or pending are
--- cancelled (as CallCancelPending) and, last, the ids of those with a handle (durable work to
--- cancel at its tool) are returned, then the run's finished_at (also its updated_at).
+-- in order. Returns one row: whether the lease was still held (nothing was written when it
+-- was not), who gets the run's webhook event $7 (as RunLockFencedReceivers), the ids of the
+-- cancelled calls with a handle (durable work to cancel at its tool; with $8, the calls still
+-- running or pending are cancelled, as CallCancelPending does) and the run's finished_at (also
+-- its updated_at). With $9 the caller expects the lease held and nobody to get the webhook,
+-- and sends its COMMIT with the statement: when either does not hold, the statement refuses
+-- (codemode_refuse), aborting the transaction.
 WITH run AS (
     UPDATE runs
     SET status = $3, result = $4, finished_at = now(), updated_at = now(),
@@ -188,11 +191,14 @@ WITH run AS (
     WHERE run_id = $1 AND status IN ('running', 'pending') AND $8::boolean AND EXISTS (SELECT FROM run)
     RETURNING call_id, handle IS NOT NULL AS has_handle
 )
-SELECT 1, nullif(run.webhook_url, ''),
+SELECT run.event_seq IS NOT NULL, nullif(run.webhook_url, ''),
        ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
        ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
-       ARRAY(SELECT call_id FROM cancelled WHERE has_handle ORDER BY call_id), run.finished_at
-FROM run;
+       ARRAY(SELECT call_id FROM cancelled WHERE has_handle ORDER BY call_id), run.finished_at,
+       CASE WHEN $9::boolean AND (run.event_seq IS NULL OR nullif(run.webhook_url, '') IS NOT NULL
+                                  OR EXISTS (SELECT FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events)))
+            THEN codemode_refuse('the finish has webhooks to enqueue, or lost its lease') END
+FROM (VALUES (1)) AS one LEFT JOIN run ON true;
 
 -- name: RunReleaseEvent
 -- Parks run $1 with status $2 (suspended, or queued when it yielded), its lease released, and
@@ -270,12 +276,13 @@ SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER 
 
 -- name: RunDriveInput
 -- What a drive needs once it took the lease: the run's code, limits and toolset names, the
--- highest call id recorded so far (calls above it are new), its input, its latest snapshot
+-- highest call id recorded so far (calls above it are new), its input, whether it has a
+-- webhook of its own, its latest snapshot
 -- (runs.snapshot_seq; NULLs when it has none) and the posted outcomes the program has not seen
 -- (a JSON array of {"callId", "outcome"}, in call order; NULL when none). Sent right after the
 -- lease UPDATE, as a statement of its own so that it sees every write of earlier drivers.
 SELECT r.code, r.limits, r.toolsets, (SELECT coalesce(max(call_id), 0) FROM calls WHERE run_id = $1), r.input,
-       s.header, s.state,
+       nullif(r.webhook_url, '') IS NOT NULL, s.header, s.state,
        (SELECT json_agg(json_build_object('callId', c.call_id, 'outcome', c.outcome) ORDER BY c.call_id)
         FROM calls c WHERE c.run_id = $1 AND c.outcome IS NOT NULL AND NOT c.applied)
 FROM runs r LEFT JOIN snapshots s ON s.run_id = r.id AND s.seq = r.snapshot_seq
