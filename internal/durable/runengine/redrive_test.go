@@ -32,6 +32,11 @@ const (
 	// the memory ceiling of a run in bytes; set, the process also sets its soft memory limit
 	// for that many runs as cmd/worker does (SetMemoryLimit)
 	workerProcMemoryEnv = "CODEMODE_TEST_WORKER_PROC_MEMORY"
+	// set to N: the process also creates N runs of the program in workerProcCodeEnv through
+	// its own store, as its API would for clients waiting on them: its worker drives them
+	// directly, as codemode dev does
+	workerProcCreateEnv = "CODEMODE_TEST_WORKER_PROC_CREATE"
+	workerProcCodeEnv   = "CODEMODE_TEST_WORKER_PROC_CODE"
 )
 
 // runWorkerProcess runs this test binary as a worker with the real engine and the default
@@ -84,6 +89,20 @@ func runWorkerProcess() {
 	}
 	if err := w.Start(context.WithoutCancel(ctx)); err != nil {
 		fail(err)
+	}
+	if v := os.Getenv(workerProcCreateEnv); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			fail(err)
+		}
+		for range n {
+			go func() {
+				_, _, err := store.CreateRunWait(ctx, durable.NewRun{Code: os.Getenv(workerProcCodeEnv)}, time.Hour, durable.IsFinal)
+				if err != nil && ctx.Err() == nil {
+					fail(err)
+				}
+			}()
+		}
 	}
 	<-ctx.Done()
 	drain := 2 * time.Second
@@ -255,6 +274,80 @@ return total;
 	took := time.Since(started)
 	t.Logf("%d runs in flight at the kill, %d redriven events; all finished %s after the new worker started",
 		inFlight, redriven, took.Round(time.Millisecond))
+	require.Equal(t, inFlight, redriven, "each run in flight was re-driven once, with a redriven event")
+	require.Less(t, took, 15*time.Second)
+}
+
+// SIGKILL of a process that drives the runs it accepted itself (as codemode dev does, with no
+// River job): another worker re-drives every run in flight once its lease expires, from its
+// checkpoint, within 15 s of starting; no completed call ran twice.
+func TestKilledDirectDrivesAreRedrivenWithinSeconds(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	const runs, calls = 10, 15
+	code := fmt.Sprintf(`
+let total = 0;
+for (let i = 0; i < %d; i++) {
+  await tools.ops.slow({ms: 100});
+  total = (await tools.ops.math.add({a: total, b: i})).sum;
+}
+return total;
+`, calls)
+	accepting := startWorkerProcess(t, b.url, "accepting", workerProcCreateEnv+"="+strconv.Itoa(runs), workerProcCodeEnv+"="+code,
+		workerProcRunsEnv+"="+strconv.Itoa(runs))
+	var ids []string
+	waitDB(t, 60*time.Second, "every run to have made a call", func() bool {
+		rows, err := b.store.Pool().Query(b.ctx, `SELECT id::text FROM runs r WHERE (SELECT count(*) FROM calls c WHERE c.run_id = r.id) >= 2`)
+		require.NoError(t, err)
+		ids = ids[:0]
+		for rows.Next() {
+			var id string
+			require.NoError(t, rows.Scan(&id))
+			ids = append(ids, id)
+		}
+		require.NoError(t, rows.Err())
+		return len(ids) == runs
+	})
+	accepting.kill(t)
+	var jobs int
+	require.NoError(t, b.store.Pool().QueryRow(b.ctx, `SELECT count(*) FROM river_job WHERE kind = 'run.execute'`).Scan(&jobs))
+	require.Zero(t, jobs, "the runs were driven without jobs")
+	inFlight := 0
+	for _, id := range ids {
+		if b.runRow(t, id).status == durable.StatusRunning {
+			inFlight++
+		}
+	}
+	require.Positive(t, inFlight, "runs were in flight when the process was killed")
+
+	started := time.Now()
+	startWorkerProcess(t, b.url, "second")
+	want := 0
+	for i := range calls {
+		want += i
+	}
+	redriven := 0
+	for _, id := range ids {
+		run, err := b.store.WaitRun(b.ctx, id, 60*time.Second, durable.IsFinal)
+		require.NoError(t, err)
+		require.Equal(t, durable.StatusSucceeded, run.Status, "run %s: %s", id, run.Result)
+		require.Equal(t, float64(want), resultValue(t, run.Result))
+		recorded, err := b.store.ListCalls(b.ctx, id)
+		require.NoError(t, err)
+		require.Len(t, recorded, 2*calls)
+		for _, c := range recorded {
+			require.Equal(t, 1, b.tools.Handler.Executions(c.Key), "call %s executed once", c.Key)
+		}
+		for _, e := range b.eventsOf(t, id, durable.EventRedriven) {
+			var data struct{ From, To string }
+			require.NoError(t, json.Unmarshal(e.Data, &data))
+			require.Equal(t, "accepting", data.From)
+			require.Equal(t, "second", data.To)
+			redriven++
+		}
+	}
+	took := time.Since(started)
+	t.Logf("%d direct runs in flight at the kill; all finished %s after the new worker started", inFlight, took.Round(time.Millisecond))
 	require.Equal(t, inFlight, redriven, "each run in flight was re-driven once, with a redriven event")
 	require.Less(t, took, 15*time.Second)
 }
