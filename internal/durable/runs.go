@@ -504,7 +504,6 @@ func (s *Store) WaitRunChange(ctx context.Context, id string, wait time.Duration
 func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done func(status string) bool,
 	changed <-chan string, listening bool, known *Run) (Run, error) {
 	interval := 25 * time.Millisecond
-	announced := "" // the status the last notification announced ("" if none)
 	for {
 		var run Run
 		withCalls := false // run holds its pending calls
@@ -514,23 +513,16 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 				return s.withPending(ctx, run)
 			}
 		} else {
-			// A reread takes the pending calls (and lineage) with the run, in one statement:
-			// the wait usually ends with it. A run announced final has none, and is read alone.
+			// A reread takes the pending calls and the lineage with the run, in one statement:
+			// the wait usually ends with it, and the API shows both.
 			var err error
-			if IsFinal(announced) {
-				run, err = s.getRunRow(ctx, id)
-			} else {
-				run, err = s.GetRun(ctx, id)
-				withCalls = true
-			}
+			run, err = s.GetRun(ctx, id)
+			withCalls = true
 			if err != nil {
 				return Run{}, err
 			}
 			if done(run.Status) || !time.Now().Before(deadline) {
-				if withCalls {
-					return run, nil
-				}
-				return s.withPending(ctx, run) // final: nothing to read
+				return run, nil
 			}
 		}
 		next := min(watchSafetyPoll, time.Until(deadline))
@@ -539,8 +531,7 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 			interval = min(interval*2, time.Second)
 			next = min(interval, next)
 		}
-		var ok bool
-		if announced, ok = waitChange(ctx, changed, next, done); !ok {
+		if !waitChange(ctx, changed, next, done) {
 			if withCalls {
 				return run, nil
 			}
@@ -551,20 +542,20 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 }
 
 // waitChange waits until changed announces a status done accepts (or an unknown one), or
-// interval passes; it returns the status announced ("" when none), and false when ctx ended.
-func waitChange(ctx context.Context, changed <-chan string, interval time.Duration, done func(string) bool) (string, bool) {
+// interval passes; it returns false when ctx ended.
+func waitChange(ctx context.Context, changed <-chan string, interval time.Duration, done func(string) bool) bool {
 	timer := time.NewTimer(interval)
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return "", false
+			return false
 		case status := <-changed:
 			if status == "" || done(status) {
-				return status, true
+				return true
 			}
 		case <-timer.C:
-			return "", true
+			return true
 		}
 	}
 }
