@@ -636,3 +636,18 @@ func TestNoTokenChecksHost(t *testing.T) {
 		require.Equal(t, want, resp.StatusCode, host)
 	}
 }
+
+// A run created with ?wait= by a process that also runs a worker is driven directly and
+// handed to the request as it ended: the response is the run exactly as a GET shows it.
+func TestCreatedRunWithWaitIsAnsweredAsStored(t *testing.T) {
+	t.Parallel()
+	b := setup(t, true)
+	status, created := b.do(t, "POST", "/v1/runs?wait=10", `{"code":"plain","limits":{"timeoutMs":5000}}`, "Content-Type", "application/json")
+	require.Equal(t, http.StatusCreated, status, "%s", created)
+	var run client.Run
+	require.NoError(t, json.Unmarshal(created, &run))
+	require.Equal(t, client.RunStatusSucceeded, run.Status)
+	status, got := b.do(t, "GET", "/v1/runs/"+run.Id, "")
+	require.Equal(t, http.StatusOK, status)
+	require.JSONEq(t, string(got), string(created))
+}

@@ -200,7 +200,10 @@ func (s *Store) insertRunDirect(ctx context.Context, id string, n NewRun, w *Wor
 	lease.finished = func(status string, result json.RawMessage, at time.Time, seq int) {
 		end := run
 		end.Status, end.Result, end.FinishedAt, end.UpdatedAt, end.SnapshotSeq = status, result, &at, at, seq
-		ended <- end
+		select {
+		case ended <- end:
+		default: // a run ends once; never block its drive
+		}
 	}
 	started = true
 	if in.spec.Toolsets, err = s.openToolsets(found); err != nil {
