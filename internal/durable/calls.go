@@ -120,11 +120,19 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 	}
 	encoded = storable(encoded)
 	var result Recorded
+	// A suspended run is resumed by this process's worker when it has a free direct slot
+	// (direct.go): leased in this transaction instead of a run.resume job enqueued.
+	direct := s.direct.Load()
+	if direct != nil && !direct.reserveDirect() {
+		direct = nil
+	}
+	var resume *directResume // the lease taken for direct's resume
 	// A pipelined transaction (pipeTx): BEGIN, the run's lock and the look-up of the call in
 	// one round trip (the look-up a statement of its own, so that it sees what a writer the
-	// lock waited for committed); the writes, River's job when the run waits, and COMMIT in one
-	// more (two when a job is enqueued).
+	// lock waited for committed); the writes, River's job (or the lease) when the run waits,
+	// and COMMIT in one more (two when a job is enqueued).
 	err = s.inPipe(ctx, func(tx *pipeTx) error {
+		resume = nil
 		var (
 			runStatus string
 			seq       int
@@ -172,7 +180,14 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 		if err := addEvent(ctx, tx, runID, EventCallSettled, map[string]any{"callId": callID, "ok": o.OK, "posted": true}); err != nil {
 			return err
 		}
-		if runStatus == StatusSuspended {
+		if runStatus == StatusSuspended && direct != nil {
+			// The lease commits with the outcome, waiting for the disk like it.
+			r := &directResume{seq: seq}
+			tx.queueRow(func(row pgx.Row) error {
+				return row.Scan(&r.fence, &r.seq, &r.from, &r.crashes)
+			}, q("RunLeaseResume"), runID, nil, s.cfg.LeaseTTL.String(), direct.id, seq, nil)
+			resume = r
+		} else if runStatus == StatusSuspended {
 			if _, err := s.river.InsertTx(ctx, tx, ResumeArgs{RunID: runID, Seq: seq}, nil); err != nil {
 				return fmt.Errorf("enqueue run.resume: %w", err)
 			}
@@ -180,6 +195,13 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 		result = OutcomeRecorded
 		return nil
 	})
+	if direct != nil {
+		if err == nil && resume != nil {
+			go direct.resumeDirect(runID, *resume)
+		} else {
+			direct.releaseDirect()
+		}
+	}
 	if err != nil {
 		return 0, fmt.Errorf("record outcome: %w", unstorable(err))
 	}

@@ -105,12 +105,15 @@ func (w *Worker) releaseDirect() {
 	w.direct.wg.Done()
 }
 
-// driveDirect drives a run stored leased to this worker (insertRunDirect), in a slot
-// reserveDirect took, until it finishes, suspends or yields (DriveTimeout, or a drain); a
-// drive that fails puts the run back on the queue. It closes ended when it returns.
+// driveDirect drives a run leased to this worker without a job (insertRunDirect, or a resume
+// RecordOutcome leased), in a slot reserveDirect took, from snapshot l.seq (0: the source)
+// until it finishes, suspends or yields (DriveTimeout, or a drain); a drive that fails puts
+// the run back on the queue. It closes ended, when not nil, when it returns.
 func (w *Worker) driveDirect(l *Lease, ended chan Run) {
 	defer w.releaseDirect()
-	defer close(ended)
+	if ended != nil {
+		defer close(ended)
+	}
 	growStack()
 	ctx, cancel := context.WithTimeout(w.direct.ctx, w.cfg.DriveTimeout)
 	defer cancel()
@@ -121,7 +124,7 @@ func (w *Worker) driveDirect(l *Lease, ended chan Run) {
 				err = fmt.Errorf("drive panicked: %v", r)
 			}
 		}()
-		return w.driveLeased(ctx, log, l, 0, 0, false)
+		return w.driveLeased(ctx, log, l, 0, l.seq, false)
 	}()
 	if err == nil {
 		return
@@ -148,6 +151,49 @@ func (w *Worker) requeueDirect(l *Lease, cause error) {
 		w.log.Error("could not put the run back on the queue; it is re-driven when its lease expires",
 			"run_id", l.runID, "error", err)
 	}
+}
+
+// directResume is the lease RecordOutcome took on a suspended run for its direct resume.
+type directResume struct {
+	fence   int64
+	seq     int
+	from    *string // the lost worker when the run was re-driven (RunLeaseResume)
+	crashes int
+}
+
+// resumeDirect reads what the resume of run runID under r needs and drives it, in a slot
+// reserveDirect took; when the read fails the run goes back on the queue.
+func (w *Worker) resumeDirect(runID string, r directResume) {
+	l := &Lease{store: w.store, runID: runID, fence: r.fence, crashes: r.crashes, worker: w.id, seq: r.seq}
+	ctx, cancel := context.WithTimeout(w.direct.ctx, 30*time.Second)
+	in, known, err := w.store.driveInputOf(ctx, runID)
+	cancel()
+	if err == nil && r.from != nil {
+		l.redriven = true
+		err = w.store.inTx(w.direct.ctx, func(tx pgx.Tx) error {
+			return addEvent(w.direct.ctx, tx, runID, EventRedriven, map[string]any{"from": *r.from, "to": w.id, "crashes": r.crashes})
+		})
+	}
+	if err != nil {
+		defer w.releaseDirect()
+		w.requeueDirect(l, err)
+		return
+	}
+	l.input, l.knownCalls = &in, known
+	w.driveDirect(l, nil)
+}
+
+// driveInputOf reads what a drive of run runID needs, once its lease is taken.
+func (s *Store) driveInputOf(ctx context.Context, runID string) (driveInput, int, error) {
+	b := &pgx.Batch{}
+	queueDriveInput(b, runID)
+	br := s.pool.SendBatch(ctx, b)
+	defer br.Close()
+	in, known, err := s.readDriveInput(br, runID)
+	if err != nil {
+		return in, 0, err
+	}
+	return in, known, br.Close()
 }
 
 // insertRunDirect stores run n as id leased to worker w, in a slot reserveDirect took, and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -275,4 +276,62 @@ func TestOneTripFinishAfterLostLeaseWritesNothing(t *testing.T) {
 	require.Equal(t, StatusCancelled, got.Status)
 	require.Nil(t, got.Result)
 	require.NotContains(t, b.eventTypes(t, run.ID), EventFinished)
+}
+
+// An outcome posted to a suspended run, in a process whose worker has a free direct slot,
+// resumes the run at once in that process, without a job: once, however many posts race;
+// two outcomes of the same suspension posted at once both reach the program.
+func TestPostedOutcomesResumeDirectlyOnce(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := newScriptEngine()
+	w := b.startWorker(t, engine)
+	parked := func(status string) bool { return status == StatusSuspended || IsFinal(status) }
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`}, 30*time.Second, parked)
+	require.NoError(t, err)
+	require.Equal(t, StatusSuspended, run.Status)
+	var wg sync.WaitGroup
+	results := make(chan Recorded, 10)
+	for range 10 {
+		wg.Go(func() {
+			got, err := b.store.RecordOutcome(b.ctx, run.ID, 1, toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes"`)})
+			require.NoError(t, err)
+			results <- got
+		})
+	}
+	wg.Wait()
+	close(results)
+	counts := map[Recorded]int{}
+	for r := range results {
+		counts[r]++
+	}
+	require.Equal(t, map[Recorded]int{OutcomeRecorded: 1, OutcomeDuplicate: 9}, counts)
+	run = b.waitStatus(t, run.ID, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":["yes"]}`, string(run.Result))
+	require.Zero(t, b.jobCount(t, "run.resume"))
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	resumed := 0
+	for _, e := range events {
+		if e.Type == EventResumed {
+			resumed++
+			require.Contains(t, string(e.Data), w.ID())
+		}
+	}
+	require.Equal(t, 1, resumed)
+
+	two, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","durable":true},{"tool":"t.b","durable":true}]}`},
+		30*time.Second, parked)
+	require.NoError(t, err)
+	require.Equal(t, StatusSuspended, two.Status)
+	for id, v := range map[int]string{1: `"first"`, 2: `"second"`} {
+		wg.Go(func() {
+			got, err := b.store.RecordOutcome(b.ctx, two.ID, id, toolcall.Outcome{OK: true, Value: json.RawMessage(v)})
+			require.NoError(t, err)
+			require.Equal(t, OutcomeRecorded, got)
+		})
+	}
+	wg.Wait()
+	two = b.waitStatus(t, two.ID, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":["first","second"]}`, string(two.Result))
 }

@@ -141,17 +141,13 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		from    *string
 		crashes int
 		in      driveInput
-		limits  []byte
 		known   int
-		current Snapshot
-		input   []byte
 	)
 	// One round trip, one transaction (a batch without BEGIN, see journalCommitMode): the
 	// lease UPDATE, then (each statement seeing what the ones before it
 	// wrote, and every write of earlier drivers, which the new fence now shuts out) what the
-	// drive needs: the run's spec, the highest recorded call, its latest snapshot and the
-	// posted outcomes the program has not seen in one statement, its toolsets in another. When the lease is not granted the
-	// reads are wasted (and answer nothing of use).
+	// drive needs (queueDriveInput). When the lease is not granted the reads are wasted (and
+	// answer nothing of use).
 	//
 	// The lease commits without waiting for the disk, like the journal (see journal): a
 	// PostgreSQL crash that loses it loses every later record of the drive too (the
@@ -165,8 +161,7 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 	} else {
 		b.Queue(q("RunLeaseResume"), runID, jobID, ttl, workerID, resumeSeq, commitMode)
 	}
-	b.Queue(q("RunDriveInput"), runID)
-	b.Queue(q("ToolsetListOfRun"), runID)
+	queueDriveInput(b, runID)
 	err := func() error {
 		if _, err := uuid.Parse(runID); err != nil {
 			return pgx.ErrNoRows
@@ -176,34 +171,14 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		if err := br.QueryRow().Scan(&fence, &seq, &from, &crashes); err != nil {
 			return err
 		}
-		var unapplied []byte
-		if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input, &in.hasWebhook,
-			&current.Header, &current.State, &unapplied); err != nil {
-			return fmt.Errorf("drive input: %w", err)
-		}
-		settled, err := decodeUnapplied(unapplied)
-		if err != nil {
-			return fmt.Errorf("posted outcomes: %w", err)
-		}
-		in.settled = settled
-		rows, err := br.Query()
-		if err != nil {
-			return fmt.Errorf("toolsets: %w", err)
-		}
-		found, err := pgx.CollectRows(rows, scanRunToolset)
-		if err != nil {
-			return fmt.Errorf("toolsets: %w", err)
+		var err error
+		if in, known, err = s.readDriveInput(br, runID); err != nil {
+			return err
 		}
 		if err := br.Close(); err != nil {
 			return fmt.Errorf("commit: %w", err)
 		}
-		in.snapshot = current
-		in.spec.RunID, in.spec.Limits = runID, limits
-		if input != nil {
-			in.spec.Input = input
-		}
-		in.spec.Toolsets, err = s.openToolsets(found)
-		return err
+		return nil
 	}()
 	if isNoRows(err) {
 		return nil, 0, errNoLease
@@ -222,6 +197,48 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		}
 	}
 	return l, seq, nil
+}
+
+// queueDriveInput queues the reads of what a drive of run runID needs (readDriveInput reads
+// their answers): the run's spec, the highest recorded call, whether it has a webhook, its
+// latest snapshot and the posted outcomes the program has not seen in one statement, its
+// toolsets in another.
+func queueDriveInput(b *pgx.Batch, runID string) {
+	b.Queue(q("RunDriveInput"), runID)
+	b.Queue(q("ToolsetListOfRun"), runID)
+}
+
+// readDriveInput reads the answers of queueDriveInput's statements from br: the drive's
+// input, and the highest call id recorded for the run.
+func (s *Store) readDriveInput(br pgx.BatchResults, runID string) (in driveInput, known int, err error) {
+	var (
+		limits, input, unapplied []byte
+		current                  Snapshot
+	)
+	if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input, &in.hasWebhook,
+		&current.Header, &current.State, &unapplied); err != nil {
+		return in, 0, fmt.Errorf("drive input: %w", err)
+	}
+	if in.settled, err = decodeUnapplied(unapplied); err != nil {
+		return in, 0, fmt.Errorf("posted outcomes: %w", err)
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return in, 0, fmt.Errorf("toolsets: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, scanRunToolset)
+	if err != nil {
+		return in, 0, fmt.Errorf("toolsets: %w", err)
+	}
+	in.snapshot = current
+	in.spec.RunID, in.spec.Limits = runID, limits
+	if input != nil {
+		in.spec.Input = input
+	}
+	if in.spec.Toolsets, err = s.openToolsets(found); err != nil {
+		return in, 0, err
+	}
+	return in, known, nil
 }
 
 // driveInput is what acquire read for the drive along with the lease.

@@ -322,11 +322,17 @@ func TestWorkerSuspendsAndResumesWithOutcome(t *testing.T) {
 		require.False(t, events[i].At.Before(events[i-1].At), "event %d (%s) is timed before the one before it", i+1, types[i])
 	}
 
+	// The resume was driven at once by the worker of this store's process, without a job.
+	require.Zero(t, b.jobCount(t, "run.resume"))
 	// A late duplicate post neither changes nor resumes anything.
 	got, err = b.store.RecordOutcome(b.ctx, run.ID, 3, toolcall.Outcome{OK: true, Value: json.RawMessage(`"approved"`)})
 	require.NoError(t, err)
 	require.Equal(t, OutcomeDuplicate, got)
-	require.Equal(t, 1, b.jobCount(t, "run.resume"))
+	require.Zero(t, b.jobCount(t, "run.resume"))
+	after, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, after.Status)
+	require.Equal(t, len(events), len(b.eventTypes(t, run.ID)), "no event was added")
 }
 
 func TestWorkerRedriveAfterCrashDoesNotRepeatCalls(t *testing.T) {
