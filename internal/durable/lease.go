@@ -660,8 +660,11 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 	if yielded {
 		hook = ""
 	}
-	var receivers []webhookReceiver
-	return l.fencedTx(ctx, false, hook, &receivers, func(tx pgx.Tx, seq int) error {
+	var (
+		receivers []webhookReceiver
+		parked    string // the status the run was left in
+	)
+	err := l.fencedTx(ctx, false, hook, &receivers, func(tx pgx.Tx, seq int) error {
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
 			return err
@@ -685,6 +688,7 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 		if _, err := tx.Exec(ctx, q("RunReleaseEvent"), l.runID, status, event, data); err != nil {
 			return fmt.Errorf("release run: %w", err)
 		}
+		parked = status
 		if yielded || hasUnapplied {
 			if _, err := l.store.river.InsertTx(ctx, tx, ResumeArgs{RunID: l.runID, Seq: next}, nil); err != nil {
 				return fmt.Errorf("enqueue run.resume: %w", err)
@@ -697,6 +701,10 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 			"runId": l.runID, "status": StatusSuspended, "pending": pendingPayload(pending),
 		}, receivers)
 	})
+	if err == nil {
+		l.store.announce(l.runID, parked)
+	}
+	return err
 }
 
 // pendingOrUnapplied reads, in one statement, a suspending run's pending calls and whether
@@ -853,6 +861,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	if l.finished != nil {
 		l.finished(status, result, finishedAt, l.seq)
 	}
+	l.store.announce(l.runID, status)
 	return nil
 }
 

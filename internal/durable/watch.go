@@ -219,6 +219,14 @@ func (w *runWatch) listenOnce(ctx context.Context, listening func()) error {
 // safety net, since every change is announced.
 const watchSafetyPoll = 15 * time.Second
 
+// announce wakes this process's waiters on run id, which just committed status and events:
+// they need not wait for PostgreSQL's notification of the change, which follows (and wakes
+// them, or the waiters of other processes, again).
+func (s *Store) announce(id, status string) {
+	s.watch.wake(id, status)
+	s.watch.wake(eventsKey(id), "events")
+}
+
 // close stops the listener at once.
 func (w *runWatch) close() {
 	w.mu.Lock()

@@ -167,3 +167,18 @@ func TestWaitRunChange(t *testing.T) {
 	_, err = b.store.WaitRunChange(b.ctx, "00000000-0000-0000-0000-000000000000", time.Minute)
 	require.ErrorIs(t, err, ErrRunNotFound)
 }
+
+// A change this process committed wakes its own waiters at once, without PostgreSQL's
+// notification (none is sent here: nothing changed in the database).
+func TestAnnounceWakesThisProcesssWaiters(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	const id = "0b8f6f3e-5d2a-4f7e-9d1c-3a2b1c0d9e8f"
+	status, unsubscribe := b.store.watch.subscribe(b.ctx, id)
+	defer unsubscribe()
+	events, unsubscribeEvents := b.store.WatchEvents(b.ctx, id)
+	defer unsubscribeEvents()
+	b.store.announce(id, StatusSucceeded)
+	require.Equal(t, StatusSucceeded, received(status))
+	require.Equal(t, "events", received(events))
+}
