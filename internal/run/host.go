@@ -166,7 +166,7 @@ func (h *host) start(tool Tool, c *callState) {
 // execute runs the tool in a goroutine; its settlement arrives on settledCh.
 func (h *host) execute(tool Tool, c *callState) {
 	e := h.e
-	e.inflight++
+	e.launch()
 	e.executing++
 	c.queued = false
 	c.started = time.Now()

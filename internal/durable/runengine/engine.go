@@ -357,7 +357,8 @@ func outcomeOf(exec *run.Execution) (durable.Outcome, error) {
 	switch exec.State() {
 	case run.StateDone:
 		result, _ := exec.Result()
-		raw, err := json.Marshal(result)
+		// Result's own encoding, which json.Marshal would only compact again
+		raw, err := result.MarshalJSON()
 		if err != nil {
 			return durable.Outcome{}, fmt.Errorf("encode result: %w", err)
 		}
