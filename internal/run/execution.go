@@ -3,11 +3,11 @@ package run
 import (
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	mathrand "math/rand/v2"
 	"time"
 
 	"github.com/codemode/codemode/internal/interp"
@@ -194,13 +194,13 @@ func newRunID() string {
 }
 
 func (e *Execution) vmConfig() interp.Config {
-	var seed [8]byte
-	_, _ = rand.Read(seed[:])
 	return interp.Config{
-		Host:           e.host,
-		Log:            e.log,
-		Now:            e.rt.opts.Clock,
-		RandomSeed:     binary.LittleEndian.Uint64(seed[:]),
+		Host: e.host,
+		Log:  e.log,
+		Now:  e.rt.opts.Clock,
+		// Math.random's seed: from the runtime's generator (seeded by the system, unpredictable),
+		// which costs no system call per run
+		RandomSeed:     mathrand.Uint64(),
 		MaxMemoryBytes: e.limits.MaxMemoryBytes,
 		Modules:        e.rt.exts.names,
 	}
