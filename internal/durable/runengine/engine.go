@@ -218,7 +218,14 @@ func (e *Engine) checkpointPolicy() run.CheckpointPolicy {
 // runtime returns the runtime for a run on toolsets: a cached one when the same toolsets
 // (with the same stored manifests) were used before.
 func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.Runtime, error) {
-	key, cacheable := runtimeKey(toolsets)
+	buf := keyBufs.Get().(*[]byte)
+	key, cacheable := runtimeKey((*buf)[:0], toolsets)
+	defer func() {
+		if cap(key) <= maxPooledKey {
+			*buf = key[:0]
+			keyBufs.Put(buf)
+		}
+	}()
 	if cacheable {
 		if rt := e.runtimes.get(key); rt != nil {
 			return rt, nil
