@@ -9,7 +9,8 @@ import (
 // HostFunc is one host function of a HostGlobals: the path of property names that reaches
 // it from the global object ({"tools", "math", "add"}: globalThis.tools.math.add), the id its
 // calls pass to Config.Host.CallHost, and its length property. Its name property is the last
-// name of the path.
+// name of the path. Without an id it stands for an ordinary object at the path instead (one
+// that is there even when no function is below it).
 type HostFunc struct {
 	Path   []string
 	ID     string
@@ -52,8 +53,8 @@ type hostNode struct {
 // hostFunctionKeys are the keys of every host function of a HostGlobals.
 var hostFunctionKeys = []PropertyKey{keyLength, keyName}
 
-// NewHostGlobals prepares fns. It fails when a path is empty, when two functions have the
-// same path, or when a function's path is the prefix of another's.
+// NewHostGlobals prepares fns. It fails when a path is empty, when a function has the path
+// of another function or object, or when a function's path is the prefix of another's.
 func NewHostGlobals(fns []HostFunc) (*HostGlobals, error) {
 	g := &HostGlobals{}
 	byKey := []map[PropertyKey]int{} // for each ordinary node, its kids by key
@@ -83,12 +84,13 @@ func NewHostGlobals(fns []HostFunc) (*HostGlobals, error) {
 				}
 				at, found = byKey[parent][key]
 			}
+			isFn := last && f.ID != ""
 			switch {
-			case found && (last || g.nodes[at].fn != nil):
+			case found && (isFn || g.nodes[at].fn != nil):
 				return nil, fmt.Errorf("interp: host function %s: %s is defined twice", f.ID, strings.Join(f.Path[:i+1], "."))
 			case !found:
 				n := hostNode{}
-				if last {
+				if isFn {
 					n = hostNode{fn: &hostFunction{id: f.ID}, keys: hostFunctionKeys,
 						name: asciiValue(name), length: intValue(f.Length)}
 				}

@@ -11,6 +11,7 @@ import (
 // hostGlobalsFns is a tree of host functions like a run's tools: nested namespaces, names that
 // are not identifiers, and a global function beside the tree.
 var hostGlobalsFns = []HostFunc{
+	{Path: []string{"tools"}},
 	{Path: []string{"tools", "approvals", "request"}, ID: "tool:approvals.request", Length: 1},
 	{Path: []string{"tools", "echo"}, ID: "tool:echo", Length: 1},
 	{Path: []string{"tools", "math", "add"}, ID: "tool:math.add", Length: 2},
@@ -18,6 +19,8 @@ var hostGlobalsFns = []HostFunc{
 	{Path: []string{"tools", "résumé", "get-item"}, ID: "tool:résumé.get-item", Length: 0},
 	{Path: []string{"tools", "string", "split"}, ID: "tool:string.split", Length: 1},
 	{Path: []string{"search"}, ID: "search", Length: 1},
+	{Path: []string{"empty"}},
+	{Path: []string{"tools", "math"}},
 }
 
 // setHostFuncs defines fns the way an embedder does without HostGlobals: NewObject,
@@ -27,18 +30,24 @@ func setHostFuncs(t *testing.T, vm *VM, fns []HostFunc) {
 	made := map[string]Value{}
 	for _, f := range fns {
 		obj := vm.Global()
-		for i, name := range f.Path[:len(f.Path)-1] {
-			path := strings.Join(f.Path[:i+1], ".")
-			next, ok := made[path]
+		path := f.Path
+		if f.ID == "" {
+			path = append(path[:len(path):len(path)], "") // an object: made as a namespace of nothing
+		}
+		for i, name := range path[:len(path)-1] {
+			key := strings.Join(f.Path[:i+1], ".")
+			next, ok := made[key]
 			if !ok {
 				next = vm.NewObject()
-				made[path] = next
+				made[key] = next
 				require.NoError(t, vm.Set(obj, name, next))
 			}
 			obj = next
 		}
-		last := f.Path[len(f.Path)-1]
-		require.NoError(t, vm.Set(obj, last, vm.NewHostFunction(f.ID, last, f.Length)))
+		if f.ID != "" {
+			last := f.Path[len(f.Path)-1]
+			require.NoError(t, vm.Set(obj, last, vm.NewHostFunction(f.ID, last, f.Length)))
+		}
 	}
 }
 
@@ -60,6 +69,7 @@ function walk(path, o) {
 }
 walk('tools', tools);
 walk('search', search);
+walk('empty', empty);
 out.push(Object.keys(globalThis).join());
 out.push(Object.getOwnPropertyNames(globalThis).slice(-2).join());
 out.push(JSON.stringify(tools));
@@ -144,10 +154,12 @@ JSON.stringify(Object.keys(tools)) + Object.keys(tools.math).length`
 func TestNewHostGlobalsRejects(t *testing.T) {
 	t.Parallel()
 	for name, fns := range map[string][]HostFunc{
-		"empty path":       {{ID: "x"}},
-		"twice":            {{Path: []string{"a", "b"}, ID: "1"}, {Path: []string{"a", "b"}, ID: "2"}},
-		"below a function": {{Path: []string{"a", "b"}, ID: "1"}, {Path: []string{"a", "b", "c"}, ID: "2"}},
-		"over a function":  {{Path: []string{"a", "b", "c"}, ID: "1"}, {Path: []string{"a", "b"}, ID: "2"}},
+		"empty path":            {{ID: "x"}},
+		"twice":                 {{Path: []string{"a", "b"}, ID: "1"}, {Path: []string{"a", "b"}, ID: "2"}},
+		"below a function":      {{Path: []string{"a", "b"}, ID: "1"}, {Path: []string{"a", "b", "c"}, ID: "2"}},
+		"over a function":       {{Path: []string{"a", "b", "c"}, ID: "1"}, {Path: []string{"a", "b"}, ID: "2"}},
+		"object at a function":  {{Path: []string{"a", "b"}, ID: "1"}, {Path: []string{"a", "b"}}},
+		"function at an object": {{Path: []string{"a", "b"}}, {Path: []string{"a", "b"}, ID: "1"}},
 	} {
 		_, err := NewHostGlobals(fns)
 		require.Error(t, err, name)

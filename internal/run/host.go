@@ -44,7 +44,8 @@ func (h *host) install(vm *interp.VM) {
 // search.
 func hostGlobals(box *Toolbox) (*interp.HostGlobals, error) {
 	tools := box.Tools()
-	fns := make([]interp.HostFunc, 0, len(tools)+1)
+	fns := make([]interp.HostFunc, 0, len(tools)+2)
+	fns = append(fns, interp.HostFunc{Path: []string{"tools"}}) // there without tools too
 	for _, t := range tools {
 		fns = append(fns, interp.HostFunc{Path: append([]string{"tools"}, strings.Split(t.Path, ".")...),
 			ID: hostToolPrefix + t.Path, Length: 1})

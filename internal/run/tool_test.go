@@ -252,3 +252,17 @@ func TestNamespaceNamedAsAnInheritedProperty(t *testing.T) {
 	require.True(t, res.OK, "%+v", res.Error)
 	require.JSONEq(t, `"[\"function\",true,\"undefined\",\"function\",\"undefined\",[\"constructor\",\"toString\",\"valueOf\"],\"function\",null]"`, string(res.Value))
 }
+
+// A runtime without tools still gives programs an empty tools object.
+func TestToolsWithoutTools(t *testing.T) {
+	t.Parallel()
+	rt, err := New(testOptions(Options{}))
+	require.NoError(t, err)
+	e, err := rt.Execute(context.Background(), `JSON.stringify([typeof tools, Object.keys(tools), Object.getPrototypeOf(tools) === Object.prototype,
+  Object.keys(globalThis), typeof search])`, ExecOptions{})
+	require.NoError(t, err)
+	res, done := e.Result()
+	require.True(t, done)
+	require.True(t, res.OK, "%+v", res.Error)
+	require.JSONEq(t, `"[\"object\",[],true,[\"tools\",\"search\",\"input\"],\"function\"]"`, string(res.Value))
+}
