@@ -65,12 +65,9 @@ type RunOptions struct {
 	Pause <-chan struct{}
 }
 
-// New creates a VM with a fresh realm.
-func New(cfg Config) *VM {
-	vm := newVM(cfg)
-	vm.exec.stack = make([]Value, initialStack)
-	return vm
-}
+// New creates a VM with a fresh realm. Its value stack is made when the program starts, to the
+// size of the program's top-level code (see startProgram).
+func New(cfg Config) *VM { return newVM(cfg) }
 
 // newVM creates a VM with a fresh realm and no value stack (Restore sizes it to the frames
 // it restores).
@@ -187,6 +184,9 @@ func (vm *VM) startProgram() {
 	ex := &vm.exec
 	p := ex.program
 	code := p.Funcs[0]
+	// room for the callee, this and the top-level frame, and a little more: a program whose
+	// top-level code is small often calls nothing, and the stack grows when it does
+	vm.sizeStack(2 + frameNeed(code))
 	fn := vm.newObject(vm.realm.FunctionPrototype, ClassFunction)
 	fn.flags |= objCallable
 	cl := &closureSlots{prog: p, code: code, obj: fn}

@@ -3,11 +3,11 @@ package run
 import (
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	mathrand "math/rand/v2"
 	"time"
 
 	"github.com/codemode/codemode/internal/interp"
@@ -71,7 +71,7 @@ type Execution struct {
 	activeUsed time.Duration // active time of earlier drives (resumes)
 	driveStart time.Time
 
-	settledCh chan settlement // results of calls made in goroutines
+	settledCh chan settlement // results of calls made in goroutines; made by the first (launch)
 	ready     []settlement    // results known without waiting (journal replays, search)
 	inflight  int             // goroutines that will send on settledCh
 	executing int             // calls whose tool is executing (Execute or Durable.Start), at most Options.MaxConcurrentCalls
@@ -170,14 +170,20 @@ func (r *Runtime) newExecution(opts ExecOptions, limits Limits) *Execution {
 		drain:      opts.Drain,
 		onLog:      opts.OnLog,
 		byPromise:  map[uint64]*callState{},
-		extCalls:   map[uint64]string{},
-		extValues:  map[int64]*extValue{},
-		settledCh:  make(chan settlement, 16),
 
 		roundtripEvery: roundtripSteps,
 	}
 	e.host = &host{e: e}
 	return e
+}
+
+// launch accounts for a goroutine about to be started that will send its result on
+// settledCh, which the first one makes (a run that makes no call in a goroutine never needs it).
+func (e *Execution) launch() {
+	e.inflight++
+	if e.settledCh == nil {
+		e.settledCh = make(chan settlement, 16)
+	}
 }
 
 // newRunID returns a random run id.
@@ -188,13 +194,13 @@ func newRunID() string {
 }
 
 func (e *Execution) vmConfig() interp.Config {
-	var seed [8]byte
-	_, _ = rand.Read(seed[:])
 	return interp.Config{
-		Host:           e.host,
-		Log:            e.log,
-		Now:            e.rt.opts.Clock,
-		RandomSeed:     binary.LittleEndian.Uint64(seed[:]),
+		Host: e.host,
+		Log:  e.log,
+		Now:  e.rt.opts.Clock,
+		// Math.random's seed: from the runtime's generator (seeded by the system, unpredictable),
+		// which costs no system call per run
+		RandomSeed:     mathrand.Uint64(),
 		MaxMemoryBytes: e.limits.MaxMemoryBytes,
 		Modules:        e.rt.exts.names,
 	}
@@ -548,7 +554,7 @@ func (e *Execution) attach(c *callState) {
 		c.external = true
 		return
 	}
-	e.inflight++
+	e.launch()
 	ctx := e.host.callCtx
 	go func() {
 		out, err := tool.Durable.Attach(ctx, c.handle, c.Call)

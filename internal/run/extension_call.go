@@ -112,8 +112,11 @@ func (h *host) callExtension(vm *interp.VM, id string, args []interp.Value) (int
 		e.ready = append(e.ready, settlement{ext: &extOutcome{promiseID: pid, ext: ext, call: call, err: err}})
 		return promise, nil
 	}
+	if e.extCalls == nil {
+		e.extCalls = map[uint64]string{}
+	}
 	e.extCalls[pid] = name
-	e.inflight++
+	e.launch()
 	go func() {
 		v, err := fn.Call(asyncCtx, goArgs)
 		select {
@@ -178,9 +181,17 @@ func (e *Execution) extResult(ext *Extension, name string, v any) (interp.Value,
 	}
 	if funcs != nil {
 		e.nextExtValue = n
-		e.extValues[n] = &extValue{ext: ext, name: name + "()", value: v, funcs: funcs}
+		e.putExtValue(n, &extValue{ext: ext, name: name + "()", value: v, funcs: funcs})
 	}
 	return out, nil
+}
+
+// putExtValue records the extension value n (the map is made by the first).
+func (e *Execution) putExtValue(n int64, v *extValue) {
+	if e.extValues == nil {
+		e.extValues = map[int64]*extValue{}
+	}
+	e.extValues[n] = v
 }
 
 // extFunc finds the function of a host function id, its extension and its name; lost says

@@ -61,7 +61,7 @@ func (e *Execution) restoreExtValues(vals []extValueJSON, next int64) error {
 			if ext == nil {
 				ext = &Extension{Name: j.Ext}
 			}
-			e.extValues[j.ID] = &extValue{ext: ext, name: j.Name, lost: true}
+			e.putExtValue(j.ID, &extValue{ext: ext, name: j.Name, lost: true})
 			continue
 		}
 		if ext == nil || ext.Snapshot == nil {
@@ -79,7 +79,7 @@ func (e *Execution) restoreExtValues(vals []extValueJSON, next int64) error {
 		if err := walkFuncs(v, "", 0, func(path string, f *Func) error { funcs[path] = f; return nil }); err != nil {
 			return &SnapshotError{Message: fmt.Sprintf("extension %q decoded the value of %s: %v", j.Ext, j.Name, err)}
 		}
-		e.extValues[j.ID] = &extValue{ext: ext, name: j.Name, value: v, funcs: funcs}
+		e.putExtValue(j.ID, &extValue{ext: ext, name: j.Name, value: v, funcs: funcs})
 	}
 	return nil
 }

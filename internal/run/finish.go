@@ -136,6 +136,9 @@ func (e *Execution) awaitDurableStarts() {
 		}
 		return false
 	}
+	if e.inflight == 0 {
+		return
+	}
 	timeout := time.After(cancelTimeout)
 	for e.inflight > 0 && starting() {
 		select {

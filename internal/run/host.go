@@ -32,26 +32,26 @@ type host struct {
 
 var _ interp.Host = (*host)(nil)
 
-// install defines the program's globals: the tools tree and search.
+// install defines the program's globals: the tools tree and search (prepared once per
+// runtime, see hostGlobals), then the extensions.
 func (h *host) install(vm *interp.VM) {
-	tools := vm.NewObject()
-	for _, t := range h.e.rt.toolbox.Tools() {
-		segs := strings.Split(t.Path, ".")
-		obj := tools
-		for _, seg := range segs[:len(segs)-1] {
-			next, _ := vm.Get(obj, seg)
-			if !next.IsObject() {
-				next = vm.NewObject()
-				_ = vm.Set(obj, seg, next)
-			}
-			obj = next
-		}
-		last := segs[len(segs)-1]
-		_ = vm.Set(obj, last, vm.NewHostFunction(hostToolPrefix+t.Path, last, 1))
-	}
-	_ = vm.Set(vm.Global(), "tools", tools)
-	_ = vm.Set(vm.Global(), "search", vm.NewHostFunction(hostIDSearch, "search", 1))
+	_ = vm.InstallHostGlobals(h.e.rt.globals) // a fresh global object takes any binding
 	h.installExtensions(vm)
+}
+
+// hostGlobals prepares the globals that install defines in every run: tools, an object
+// holding a host function for each tool at its path (its namespaces are plain objects), and
+// search.
+func hostGlobals(box *Toolbox) (*interp.HostGlobals, error) {
+	tools := box.Tools()
+	fns := make([]interp.HostFunc, 0, len(tools)+2)
+	fns = append(fns, interp.HostFunc{Path: []string{"tools"}}) // there without tools too
+	for _, t := range tools {
+		fns = append(fns, interp.HostFunc{Path: append([]string{"tools"}, strings.Split(t.Path, ".")...),
+			ID: hostToolPrefix + t.Path, Length: 1})
+	}
+	fns = append(fns, interp.HostFunc{Path: []string{"search"}, ID: hostIDSearch, Length: 1})
+	return interp.NewHostGlobals(fns)
 }
 
 // CallHost implements interp.Host: every call of a tool function or of search.
@@ -167,7 +167,7 @@ func (h *host) start(tool Tool, c *callState) {
 // execute runs the tool in a goroutine; its settlement arrives on settledCh.
 func (h *host) execute(tool Tool, c *callState) {
 	e := h.e
-	e.inflight++
+	e.launch()
 	e.executing++
 	c.queued = false
 	c.started = time.Now()

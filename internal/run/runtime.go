@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/codemode/codemode/internal/interp"
 	"github.com/codemode/codemode/internal/toolcall"
 )
 
@@ -73,6 +74,7 @@ type Runtime struct {
 	toolbox *Toolbox
 	catalog []Descriptor
 	exts    *extensionSet
+	globals *interp.HostGlobals // tools and search, installed in every run
 	opts    Options
 }
 
@@ -90,6 +92,10 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
+	globals, err := hostGlobals(box)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
@@ -100,7 +106,7 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Runtime{toolbox: box, catalog: box.Catalog(), exts: exts, opts: opts}, nil
+	return &Runtime{toolbox: box, catalog: box.Catalog(), exts: exts, globals: globals, opts: opts}, nil
 }
 
 // Catalog lists the runtime's tools with their TypeScript signatures, sorted by path.

@@ -236,3 +236,33 @@ func ExampleToolbox_Resolve() {
 	fmt.Println(err)
 	// Output: tools.math.ad is not a tool; did you mean tools.math.add?
 }
+
+// A namespace is an own property of its parent even when its name is inherited from
+// Object.prototype: the tools under tools.toString are not added to Object.prototype.toString.
+func TestNamespaceNamedAsAnInheritedProperty(t *testing.T) {
+	t.Parallel()
+	rt, err := New(testOptions(Options{Tools: []Tool{plain("toString.x"), plain("constructor.keys.y"), plain("valueOf")}}))
+	require.NoError(t, err)
+	e, err := rt.Execute(context.Background(), `JSON.stringify([typeof tools.toString.x, Object.hasOwn(tools, 'toString'),
+  typeof Object.prototype.toString.x, typeof tools.constructor.keys.y, typeof Object.keys.y, Object.keys(tools),
+  typeof tools.valueOf, await tools.toString.x()])`, ExecOptions{})
+	require.NoError(t, err)
+	res, done := e.Result()
+	require.True(t, done)
+	require.True(t, res.OK, "%+v", res.Error)
+	require.JSONEq(t, `"[\"function\",true,\"undefined\",\"function\",\"undefined\",[\"constructor\",\"toString\",\"valueOf\"],\"function\",null]"`, string(res.Value))
+}
+
+// A runtime without tools still gives programs an empty tools object.
+func TestToolsWithoutTools(t *testing.T) {
+	t.Parallel()
+	rt, err := New(testOptions(Options{}))
+	require.NoError(t, err)
+	e, err := rt.Execute(context.Background(), `JSON.stringify([typeof tools, Object.keys(tools), Object.getPrototypeOf(tools) === Object.prototype,
+  Object.keys(globalThis), typeof search])`, ExecOptions{})
+	require.NoError(t, err)
+	res, done := e.Result()
+	require.True(t, done)
+	require.True(t, res.OK, "%+v", res.Error)
+	require.JSONEq(t, `"[\"object\",[],true,[\"tools\",\"search\",\"input\"],\"function\"]"`, string(res.Value))
+}

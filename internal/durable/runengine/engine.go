@@ -218,7 +218,14 @@ func (e *Engine) checkpointPolicy() run.CheckpointPolicy {
 // runtime returns the runtime for a run on toolsets: a cached one when the same toolsets
 // (with the same stored manifests) were used before.
 func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.Runtime, error) {
-	key, cacheable := runtimeKey(toolsets)
+	buf := keyBufs.Get().(*[]byte)
+	key, cacheable := runtimeKey((*buf)[:0], toolsets)
+	defer func() {
+		if cap(key) <= maxPooledKey {
+			*buf = key[:0]
+			keyBufs.Put(buf)
+		}
+	}()
 	if cacheable {
 		if rt := e.runtimes.get(key); rt != nil {
 			return rt, nil
@@ -357,7 +364,8 @@ func outcomeOf(exec *run.Execution) (durable.Outcome, error) {
 	switch exec.State() {
 	case run.StateDone:
 		result, _ := exec.Result()
-		raw, err := json.Marshal(result)
+		// Result's own encoding, which json.Marshal would only compact again
+		raw, err := result.MarshalJSON()
 		if err != nil {
 			return durable.Outcome{}, fmt.Errorf("encode result: %w", err)
 		}

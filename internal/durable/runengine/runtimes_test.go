@@ -3,6 +3,7 @@ package runengine
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,10 +70,39 @@ func TestRuntimeCacheIsBounded(t *testing.T) {
 	rt, err := run.New(run.Options{})
 	require.NoError(t, err)
 	for i := range maxCachedRuntimes + 10 {
-		key, ok := runtimeKey([]durable.Toolset{{Name: "t", Manifest: json.RawMessage(`{"tools":[]}`), URL: string(rune('a' + i))}})
+		key, ok := runtimeKey(nil, []durable.Toolset{{Name: "t", Manifest: json.RawMessage(`{"tools":[]}`), URL: string(rune('a' + i))}})
 		require.True(t, ok)
 		c.put(key, rt)
 	}
 	require.Len(t, c.entries, maxCachedRuntimes)
 	require.Len(t, c.order, maxCachedRuntimes)
+}
+
+// BenchmarkRuntimeCached measures what a run pays to find its runtime in the cache: the
+// toolsets are the test toolset's, in copies of their own as the store hands them to each run.
+func BenchmarkRuntimeCached(b *testing.B) {
+	tools := toolsettest.New(b, toolsettest.Options{})
+	e := newTestEngine(Config{Egress: egress.Local()})
+	ctx := context.Background()
+	ts := durable.Toolset{Name: "loadgen", URL: tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)}
+	first, err := e.runtime(ctx, []durable.Toolset{ts})
+	if err != nil {
+		b.Fatal(err)
+	}
+	copies := make([][]durable.Toolset, 64)
+	for i := range copies {
+		fresh := ts
+		fresh.URL = strings.Clone(ts.URL)
+		fresh.Manifest = append(json.RawMessage(nil), ts.Manifest...)
+		copies[i] = []durable.Toolset{fresh}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		rt, err := e.runtime(ctx, copies[i%len(copies)])
+		if err != nil || rt != first {
+			b.Fatalf("runtime %p, %v", rt, err)
+		}
+		i++
+	}
 }
