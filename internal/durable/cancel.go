@@ -59,6 +59,9 @@ func (s *Store) CancelRun(ctx context.Context, runID string) (Run, error) {
 	if err != nil {
 		return Run{}, fmt.Errorf("cancel run %s: %w", runID, err)
 	}
+	if w := s.direct.Load(); w != nil {
+		w.interruptLocal(runID) // a direct drive has no River job to cancel
+	}
 	return s.GetRun(ctx, runID)
 }
 

@@ -335,3 +335,29 @@ func TestPostedOutcomesResumeDirectlyOnce(t *testing.T) {
 	two = b.waitStatus(t, two.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":["first","second"]}`, string(two.Result))
 }
+
+// Cancelling a run this process drives directly (no River job to cancel) stops its drive at
+// once, not at the next heartbeat.
+func TestCancelStopsADirectDrive(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	// Heartbeats every 20 s: within this test only the cancel can stop the drive.
+	store, err := New(pool, Config{LeaseTTL: time.Minute, Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	b := &testBundle{store: store, ctx: context.Background()}
+	engine := newScriptEngine()
+	w := b.startWorker(t, engine)
+
+	run, _, err := store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"block":true}]}`}, 50*time.Millisecond, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, run.ID, <-engine.blocked)
+	require.Len(t, w.live.list(), 1)
+	_, err = store.CancelRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(w.live.list()) == 0 }, 10*time.Second, 10*time.Millisecond,
+		"the drive stopped")
+	got, err := store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, StatusCancelled, got.Status)
+}

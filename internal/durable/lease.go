@@ -53,6 +53,8 @@ type Lease struct {
 	// id; timerWrites those their timers are writing or wrote.
 	unwritten   map[int]*unwrittenCall
 	timerWrites map[int]*unwrittenCall
+	// interrupt cancels the drive's context (set by keepAlive while the drive lives).
+	interrupt context.CancelCauseFunc
 	// finished, when set, is told how the run ended once its end is stored (finish): status,
 	// stored result, finished_at and latest snapshot, as the run's row now has them.
 	finished func(status string, result json.RawMessage, at time.Time, seq int)

@@ -114,12 +114,25 @@ func (w *Worker) keepAlive(ctx context.Context, l *Lease, jobID int64) (context.
 			}
 		}
 	}()
+	l.interrupt = cancel
 	w.live.add(l, jobID)
 	return driveCtx, func() {
 		close(done)
 		wg.Wait()
 		cancel(nil)
 		w.live.remove(l)
+	}
+}
+
+// interruptLocal stops this worker's drives of run runID at their next safe point: a cancel
+// this process committed fenced them off. A drive with a River job is also stopped by the
+// job's cancellation, from any process; a direct drive has none, and a cancel from another
+// process reaches it at its next heartbeat.
+func (w *Worker) interruptLocal(runID string) {
+	for _, live := range w.live.list() {
+		if live.lease.runID == runID {
+			live.lease.interrupt(ErrLeaseLost)
+		}
 	}
 }
 
