@@ -19,9 +19,13 @@ import (
 // which a short run spends most of its time on. Every other run, and every run past the free
 // slots, goes through the queue as before.
 //
+// An outcome posted to a suspended run through such a store (RecordOutcome) is resumed the same
+// way: the outcome's transaction leases the run to the worker instead of enqueuing a
+// run.resume job, and the worker resumes it at once (resumeDirect).
+//
 // A direct drive is a drive like any other from its lease on: it heartbeats, checkpoints,
-// suspends and finishes through the same Lease, and its later resumes are River jobs. What
-// differs is who takes over when it cannot go on:
+// suspends and finishes through the same Lease. What differs is who takes over when it cannot
+// go on, and how a cancel reaches it:
 //   - the process dies: the lease stops being heartbeated and expires, and the redrive loop of
 //     any worker puts the run back on the queue with a run.redrive job (redriven event), as for
 //     a run.execute job's drive (the run was stored before the client was told of it);
@@ -30,7 +34,10 @@ import (
 //     (requeued event with the error);
 //   - the worker drains: the drive's context is cancelled with the River jobs', so the engine
 //     yields at its next safe point and the run is requeued from its checkpoint; a drive still
-//     live when the drain runs out of time is requeued by Stop (requeueLive).
+//     live when the drain runs out of time is requeued by Stop (requeueLive);
+//   - the run is cancelled: with no River job to cancel, CancelRun interrupts the drive in
+//     this process (Worker.interruptLocal); a cancel from another process reaches it at its
+//     next heartbeat, which finds the lease gone.
 
 // directDrives are a worker's direct slots and the drives using them.
 type directDrives struct {
