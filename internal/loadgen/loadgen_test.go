@@ -68,9 +68,10 @@ func TestRunAgainstDevService(t *testing.T) {
 		c := r.Counts
 		require.NotNil(t, c, r.Scenario)
 		require.GreaterOrEqual(t, c.Runs, r.Runs, "every run driven is counted")
-		// A run is at least created, leased and finished, each a writing transaction.
-		require.GreaterOrEqual(t, c.WriteXacts, 3.0, r.Scenario)
-		require.GreaterOrEqual(t, c.RoundTrips, 3.0, r.Scenario)
+		// A run is at least created (and leased, when codemode dev drives it at once) and
+		// finished, each a writing transaction of its own round trip.
+		require.GreaterOrEqual(t, c.WriteXacts, 2.0, r.Scenario)
+		require.GreaterOrEqual(t, c.RoundTrips, 2.0, r.Scenario)
 		require.GreaterOrEqual(t, c.Statements, c.Tracked, "pg_stat_statements misses pipelined transaction control")
 		require.Positive(t, c.Tracked, r.Scenario)
 		require.Len(t, c.Top, 5)
