@@ -361,3 +361,41 @@ func TestCancelStopsADirectDrive(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, StatusCancelled, got.Status)
 }
+
+// leftoverEngine starts a durable call and finishes without waiting for it.
+type leftoverEngine struct{}
+
+func (leftoverEngine) Resume(context.Context, RunSpec, Snapshot, []Settled, Host) (Outcome, error) {
+	return Outcome{}, errors.New("not resumed in this test")
+}
+
+func (leftoverEngine) CancelCall(context.Context, CallCancel) error { return nil }
+
+func (leftoverEngine) Start(ctx context.Context, _ RunSpec, host Host) (Outcome, error) {
+	if _, err := host.CallStarted(ctx, CallStart{CallID: 1, Toolset: "t", Path: "t.build", Durable: true}); err != nil {
+		return Outcome{}, err
+	}
+	if err := host.CallPending(ctx, 1, json.RawMessage(`{"build":1}`)); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Kind: Finished, OK: true, Result: json.RawMessage(`{"ok":true,"value":"left"}`)}, nil
+}
+
+// A one-trip finish that finds durable work to cancel is refused and redone the two-trip way:
+// the call is cancelled and its call.cancel job enqueued, once.
+func TestFinishThatFindsWorkToCancelStillCancelsIt(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t, leftoverEngine{})
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: "x"}, 30*time.Second, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, run.Status)
+	// The one-trip finish was tried first (no webhook, no subscription): only its refusal
+	// and the two-trip redo enqueue the call.cancel job.
+	calls, err := b.store.ListCalls(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Len(t, calls, 1)
+	require.Equal(t, CallCancelled, calls[0].Status)
+	require.Equal(t, 1, b.jobCount(t, "call.cancel"))
+	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallPending, EventFinished}, b.eventTypes(t, run.ID))
+}

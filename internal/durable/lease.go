@@ -784,9 +784,9 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	// A run with no recorded call (none before the lease, none made under it) has none to
 	// cancel: the statement does not look.
 	mayHaveCalls := l.knownCalls > 0 || l.madeCalls
-	// store ends the run in one transaction. With expectNone, the lease is expected held and
-	// nobody to get the webhook: the COMMIT is sent with the statement, one round trip, and
-	// the statement refuses when that does not hold. Otherwise its answer is read before
+	// store ends the run in one transaction. With expectNone, the lease is expected held,
+	// nobody to get the webhook and no call.cancel job to enqueue: the COMMIT is sent with the
+	// statement, one round trip, and the statement refuses when that does not hold. Otherwise its answer is read before
 	// the webhooks and cancellations it calls for are enqueued, and the COMMIT follows.
 	store := func(expectNone bool) error {
 		checked, ended, receivers, subscribed, cancels = false, false, nil, false, nil
@@ -836,11 +836,11 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 			}, receivers)
 		})
 	}
-	// One round trip when nothing follows the statement: no call to cancel, no webhook of the
-	// run's own, and no subscription the last finish of this store found (a guess the
-	// statement checks).
+	// One round trip when nothing follows the statement: no webhook of the run's own, no
+	// subscription the last finish of this store found, and no durable work to cancel at a
+	// tool (guesses the statement checks).
 	unapplied := l.unapplied
-	if !mayHaveCalls && !l.input.hasWebhook && !l.store.finishSubscribed.Load() {
+	if !l.input.hasWebhook && !l.store.finishSubscribed.Load() {
 		err = store(true)
 		if isRefusal(err) {
 			l.store.finishSubscribed.Store(true)

@@ -89,8 +89,8 @@ type Store struct {
 	watch *runWatch // wakes WaitRun on run status changes
 	// insertNotified is when RunInsert last notified River's producers (Unix nanoseconds).
 	insertNotified atomic.Int64
-	// finishSubscribed: the latest finish found webhook subscriptions to notify (see
-	// Lease.finish).
+	// finishSubscribed: the latest finish found webhook subscriptions to notify, or its
+	// one-trip attempt was refused (see Lease.finish).
 	finishSubscribed atomic.Bool
 	// direct is the worker driving this store's new runs directly (direct.go); nil: none.
 	direct atomic.Pointer[Worker]

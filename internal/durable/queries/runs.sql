@@ -173,9 +173,9 @@ RETURNING fence, snapshot_seq;
 -- was not), who gets the run's webhook event $7 (as RunLockFencedReceivers), the ids of the
 -- cancelled calls with a handle (durable work to cancel at its tool; with $8, the calls still
 -- running or pending are cancelled, as CallCancelPending does) and the run's finished_at (also
--- its updated_at). With $9 the caller expects the lease held and nobody to get the webhook,
--- and sends its COMMIT with the statement: when either does not hold, the statement refuses
--- (codemode_refuse), aborting the transaction.
+-- its updated_at). With $9 the caller expects the lease held, nobody to get the webhook and no
+-- durable work to cancel, and sends its COMMIT with the statement: when any of that does not
+-- hold, the statement refuses (codemode_refuse), aborting the transaction.
 WITH run AS (
     UPDATE runs
     SET status = $3, result = $4, finished_at = now(), updated_at = now(),
@@ -196,8 +196,9 @@ SELECT run.event_seq IS NOT NULL, nullif(run.webhook_url, ''),
        ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
        ARRAY(SELECT call_id FROM cancelled WHERE has_handle ORDER BY call_id), run.finished_at,
        CASE WHEN $9::boolean AND (run.event_seq IS NULL OR nullif(run.webhook_url, '') IS NOT NULL
-                                  OR EXISTS (SELECT FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events)))
-            THEN codemode_refuse('the finish has webhooks to enqueue, or lost its lease') END
+                                  OR EXISTS (SELECT FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events))
+                                  OR EXISTS (SELECT FROM cancelled WHERE has_handle))
+            THEN codemode_refuse('the finish has webhooks or cancellations to enqueue, or lost its lease') END
 FROM (VALUES (1)) AS one LEFT JOIN run ON true;
 
 -- name: RunReleaseEvent
