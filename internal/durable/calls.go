@@ -123,7 +123,7 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 	// A suspended run is resumed by this process's worker when it has a free direct slot
 	// (direct.go): leased in this transaction instead of a run.resume job enqueued.
 	direct := s.direct.Load()
-	if direct != nil && !direct.reserveDirect() {
+	if direct != nil && !direct.reserveDirect(0) {
 		direct = nil
 	}
 	var resume *directResume // the lease taken for direct's resume

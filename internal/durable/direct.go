@@ -13,7 +13,8 @@ import (
 
 // Direct drives. A process that serves the API and runs a worker on the same store (codemode
 // dev) drives a run it accepts itself, at once, when a client waits for the run and the worker
-// has a free direct slot (WorkerConfig.DirectRuns): the run is stored already leased to the
+// has a free direct slot (WorkerConfig.DirectRuns; one that frees within the fetch cooldown,
+// the least a queued run waits for its fetch, is waited for): the run is stored already leased to the
 // worker, under fence 1 and with no River job (RunInsertLeased), and driven in this process.
 // That spares the queue's round trips (the job's insert, fetch, completion and the lease),
 // which a short run spends most of its time on. Every other run, and every run past the free
@@ -89,22 +90,35 @@ func (w *Worker) waitDirect(ctx context.Context) error {
 	}
 }
 
-// reserveDirect takes a direct slot, reporting whether one was free; the caller either
-// drives the run (driveDirect, which gives the slot back) or gives it back (releaseDirect).
-func (w *Worker) reserveDirect() bool {
+// reserveDirect takes a direct slot, waiting up to wait for one to free, and reports whether
+// it got one; the caller either drives the run (driveDirect, which gives the slot back) or
+// gives it back (releaseDirect).
+func (w *Worker) reserveDirect(wait time.Duration) bool {
 	d := &w.direct
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	if d.closed || d.slots == nil {
+		d.mu.Unlock()
 		return false
 	}
+	d.wg.Add(1) // Stop waits for a reservation in progress
+	d.mu.Unlock()
 	select {
 	case d.slots <- struct{}{}:
-		d.wg.Add(1)
 		return true
 	default:
-		return false
 	}
+	if wait > 0 {
+		timer := time.NewTimer(wait)
+		defer timer.Stop()
+		select {
+		case d.slots <- struct{}{}:
+			return true
+		case <-timer.C:
+		case <-d.ctx.Done():
+		}
+	}
+	d.wg.Done()
+	return false
 }
 
 func (w *Worker) releaseDirect() {

@@ -134,9 +134,10 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 	// those runs are stored in a transaction of their own.
 	direct := s.direct.Load()
 	switch {
-	case n.IdempotencyKey == "" && n.afterInsert == nil && wait > 0 && direct != nil && direct.reserveDirect():
+	case n.IdempotencyKey == "" && n.afterInsert == nil && wait > 0 && direct != nil && direct.reserveDirect(direct.cfg.FetchCooldown):
 		// A waiting client's run, driven at once by this process's worker (direct.go), which
-		// hands over the ended run: no read.
+		// hands over the ended run: no read. A slot that frees within the fetch cooldown
+		// (the least a queued run would wait for its fetch) is worth waiting for.
 		var ended <-chan Run
 		if run, ended, err = s.insertRunDirect(ctx, id, n, direct); err == nil {
 			if end, ok := waitEnded(ctx, ended, deadline); ok && done(end.Status) {
