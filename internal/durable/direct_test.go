@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/codemode/codemode/internal/pgtest"
 	"github.com/codemode/codemode/internal/toolcall"
 )
 
@@ -80,14 +78,7 @@ func TestDirectDriveWithoutAFreeSlotQueues(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	engine := newScriptEngine()
-	w, err := NewWorker(b.store, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond, DirectRuns: 1})
-	require.NoError(t, err)
-	require.NoError(t, w.Start(b.ctx))
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = w.Stop(ctx)
-	})
+	b.startWorkerWith(t, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond, DirectRuns: 1})
 
 	// The first run holds the only slot until the worker stops.
 	blocked, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"block":true}]}`}, 50*time.Millisecond, IsFinal)
@@ -105,30 +96,19 @@ func TestDirectDriveWithoutAFreeSlotQueues(t *testing.T) {
 // is re-driven by another worker once the lease expires, with a redriven event naming both.
 func TestDirectRunOfALostProcessIsRedriven(t *testing.T) {
 	t.Parallel()
-	pool, _ := pgtest.NewDB(t)
-	store, err := New(pool, Config{LeaseTTL: time.Second, Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))})
-	require.NoError(t, err)
-	t.Cleanup(store.Close)
-	b := &testBundle{store: store, ctx: context.Background()}
+	b := setupWith(t, func(c *Config) { c.LeaseTTL = time.Second })
+	store, pool := b.store, b.store.pool
 
 	// What insertRunDirect stores, for a worker that dies before driving it.
 	id := "6c1f1ad2-3f0c-4a53-9f4c-0d3a6c1d2e01"
 	n := NewRun{Code: `{"steps":[{"tool":"t.a","args":7}]}`, Limits: json.RawMessage(`{}`)}
-	var stored Run
-	stored, err = scanRun(pool.QueryRow(b.ctx, q("RunInsertLeased"), n.Code, n.Limits, n.Toolsets, nil, nil, n.hash(), nil, id,
+	stored, err := scanRun(pool.QueryRow(b.ctx, q("RunInsertLeased"), n.Code, n.Limits, n.Toolsets, nil, nil, n.hash(), nil, id,
 		"lost-worker", store.cfg.LeaseTTL.String()))
 	require.NoError(t, err)
 	require.Equal(t, "running", stored.Status)
 
 	engine := newScriptEngine()
-	w, err := NewWorker(store, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond, RedriveInterval: 100 * time.Millisecond})
-	require.NoError(t, err)
-	require.NoError(t, w.Start(b.ctx))
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = w.Stop(ctx)
-	})
+	w := b.startWorkerWith(t, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond, RedriveInterval: 100 * time.Millisecond})
 	run := b.waitStatus(t, id, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":[7]}`, string(run.Result))
 	events, err := store.ListEvents(b.ctx, id, 0, 100)
@@ -170,37 +150,6 @@ func TestDirectDriveFailureRequeues(t *testing.T) {
 	}
 	require.NotNil(t, requeued, "events %v", b.eventTypes(t, run.ID))
 	require.Contains(t, string(requeued.Data), "database briefly unreachable")
-}
-
-// Stopping the worker (a drain) yields a direct drive at its next safe point; another worker
-// continues the run from that checkpoint.
-func TestDirectDriveDrainYieldsAndAnotherWorkerContinues(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	first := newScriptEngine()
-	w1, err := NewWorker(b.store, first, WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
-	require.NoError(t, err)
-	require.NoError(t, w1.Start(b.ctx))
-
-	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"block":true},{"tool":"t.b","args":2}]}`},
-		50*time.Millisecond, IsFinal)
-	require.NoError(t, err)
-	require.Equal(t, run.ID, <-first.blocked)
-	stopCtx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
-	defer cancel()
-	require.NoError(t, w1.Stop(stopCtx))
-	yielded, err := b.store.GetRun(b.ctx, run.ID)
-	require.NoError(t, err)
-	require.Equal(t, StatusQueued, yielded.Status)
-	require.Positive(t, yielded.SnapshotSeq)
-
-	second := newScriptEngine()
-	b.startWorker(t, second)
-	run = b.waitStatus(t, run.ID, StatusSucceeded)
-	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
-	require.Equal(t, 1, first.count(toolcall.Key(run.ID, 1)))
-	require.Zero(t, second.count(toolcall.Key(run.ID, 1)), "continued from the checkpoint, not from the start")
-	require.Equal(t, 1, second.count(toolcall.Key(run.ID, 3)))
 }
 
 // A finish expecting nobody to notify commits with its statement; when a subscription appeared
@@ -340,12 +289,9 @@ func TestPostedOutcomesResumeDirectlyOnce(t *testing.T) {
 // once, not at the next heartbeat.
 func TestCancelStopsADirectDrive(t *testing.T) {
 	t.Parallel()
-	pool, _ := pgtest.NewDB(t)
 	// Heartbeats every 20 s: within this test only the cancel can stop the drive.
-	store, err := New(pool, Config{LeaseTTL: time.Minute, Logger: slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))})
-	require.NoError(t, err)
-	t.Cleanup(store.Close)
-	b := &testBundle{store: store, ctx: context.Background()}
+	b := setupWith(t, func(c *Config) { c.LeaseTTL = time.Minute })
+	store := b.store
 	engine := newScriptEngine()
 	w := b.startWorker(t, engine)
 

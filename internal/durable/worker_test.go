@@ -203,7 +203,13 @@ func (e *scriptEngine) count(key string) int {
 
 func (b *testBundle) startWorker(t *testing.T, engine Engine) *Worker {
 	t.Helper()
-	w, err := NewWorker(b.store, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	return b.startWorkerWith(t, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+}
+
+// startWorkerWith starts a worker configured by cfg, stopped when the test ends.
+func (b *testBundle) startWorkerWith(t *testing.T, engine Engine, cfg WorkerConfig) *Worker {
+	t.Helper()
+	w, err := NewWorker(b.store, engine, cfg)
 	require.NoError(t, err)
 	require.NoError(t, w.Start(b.ctx))
 	t.Cleanup(func() {
@@ -351,37 +357,59 @@ func TestWorkerRedriveAfterCrashDoesNotRepeatCalls(t *testing.T) {
 	}
 }
 
+// Stopping a worker (a drain) yields its drives at their next safe point, a run's job's drive
+// or a direct drive of a run created by a waiting client alike; another worker continues the
+// run from that checkpoint.
 func TestWorkerDrainYieldsAndAnotherWorkerContinues(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	first := newScriptEngine()
-	w1, err := NewWorker(b.store, first, WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
-	require.NoError(t, err)
-	require.NoError(t, w1.Start(b.ctx))
-
-	run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"block":true},{"tool":"t.b","args":2}]}`})
-	require.NoError(t, err)
-	select {
-	case id := <-first.blocked:
-		require.Equal(t, run.ID, id)
-	case <-time.After(30 * time.Second):
-		t.Fatal("run never reached its block step")
+	const code = `{"steps":[{"tool":"t.a","args":1},{"block":true},{"tool":"t.b","args":2}]}`
+	tests := []struct {
+		name   string
+		create func(b *testBundle) (Run, error)
+	}{
+		{name: "job", create: func(b *testBundle) (Run, error) {
+			run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: code})
+			return run, err
+		}},
+		{name: "direct", create: func(b *testBundle) (Run, error) {
+			run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: code}, 50*time.Millisecond, IsFinal)
+			return run, err
+		}},
 	}
-	stopCtx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
-	defer cancel()
-	require.NoError(t, w1.Stop(stopCtx))
-	yielded, err := b.store.GetRun(b.ctx, run.ID)
-	require.NoError(t, err)
-	require.Equal(t, StatusQueued, yielded.Status)
-	require.Positive(t, yielded.SnapshotSeq)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := setup(t)
+			first := newScriptEngine()
+			w1, err := NewWorker(b.store, first, WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+			require.NoError(t, err)
+			require.NoError(t, w1.Start(b.ctx))
 
-	second := newScriptEngine()
-	b.startWorker(t, second)
-	run = b.waitStatus(t, run.ID, StatusSucceeded)
-	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
-	require.Equal(t, 1, first.count(toolcall.Key(run.ID, 1)))
-	require.Zero(t, second.count(toolcall.Key(run.ID, 1)), "continued from the checkpoint, not from the start")
-	require.Equal(t, 1, second.count(toolcall.Key(run.ID, 3)))
+			run, err := tt.create(b)
+			require.NoError(t, err)
+			select {
+			case id := <-first.blocked:
+				require.Equal(t, run.ID, id)
+			case <-time.After(30 * time.Second):
+				t.Fatal("run never reached its block step")
+			}
+			stopCtx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+			defer cancel()
+			require.NoError(t, w1.Stop(stopCtx))
+			yielded, err := b.store.GetRun(b.ctx, run.ID)
+			require.NoError(t, err)
+			require.Equal(t, StatusQueued, yielded.Status)
+			require.Positive(t, yielded.SnapshotSeq)
+
+			second := newScriptEngine()
+			b.startWorker(t, second)
+			run = b.waitStatus(t, run.ID, StatusSucceeded)
+			require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
+			require.Equal(t, 1, first.count(toolcall.Key(run.ID, 1)))
+			require.Zero(t, second.count(toolcall.Key(run.ID, 1)), "continued from the checkpoint, not from the start")
+			require.Equal(t, 1, second.count(toolcall.Key(run.ID, 3)))
+		})
+	}
 }
 
 // Cancelling a suspended run has the engine cancel its pending durable call, once, from the

@@ -243,6 +243,20 @@ return total;
 
 	started := time.Now()
 	startWorkerProcess(t, b.url, "second")
+	redriven := b.checkRedriven(t, ids, calls, []string{"first-a", "first-b"}, "second")
+	took := time.Since(started)
+	t.Logf("%d runs in flight at the kill, %d redriven events; all finished %s after the new worker started",
+		inFlight, redriven, took.Round(time.Millisecond))
+	require.Equal(t, inFlight, redriven, "each run in flight was re-driven once, with a redriven event")
+	require.Less(t, took, 15*time.Second)
+}
+
+// checkRedriven waits for runs ids of the slow-adding program (calls rounds) to finish, and
+// checks each succeeded with the right sum, every call it recorded executed once, and each
+// redriven event names one of the lost workers from and the new worker to, with one crash.
+// It returns how many redriven events there were.
+func (b *testBundle) checkRedriven(t *testing.T, ids []string, calls int, from []string, to string) int {
+	t.Helper()
 	want := 0
 	for i := range calls {
 		want += i
@@ -265,17 +279,13 @@ return total;
 				Crashes  int
 			}
 			require.NoError(t, json.Unmarshal(e.Data, &data))
-			require.Contains(t, []string{"first-a", "first-b"}, data.From)
-			require.Equal(t, "second", data.To)
+			require.Contains(t, from, data.From)
+			require.Equal(t, to, data.To)
 			require.Equal(t, 1, data.Crashes)
 			redriven++
 		}
 	}
-	took := time.Since(started)
-	t.Logf("%d runs in flight at the kill, %d redriven events; all finished %s after the new worker started",
-		inFlight, redriven, took.Round(time.Millisecond))
-	require.Equal(t, inFlight, redriven, "each run in flight was re-driven once, with a redriven event")
-	require.Less(t, took, 15*time.Second)
+	return redriven
 }
 
 // SIGKILL of a process that drives the runs it accepted itself (as codemode dev does, with no
@@ -322,30 +332,7 @@ return total;
 
 	started := time.Now()
 	startWorkerProcess(t, b.url, "second")
-	want := 0
-	for i := range calls {
-		want += i
-	}
-	redriven := 0
-	for _, id := range ids {
-		run, err := b.store.WaitRun(b.ctx, id, 60*time.Second, durable.IsFinal)
-		require.NoError(t, err)
-		require.Equal(t, durable.StatusSucceeded, run.Status, "run %s: %s", id, run.Result)
-		require.Equal(t, float64(want), resultValue(t, run.Result))
-		recorded, err := b.store.ListCalls(b.ctx, id)
-		require.NoError(t, err)
-		require.Len(t, recorded, 2*calls)
-		for _, c := range recorded {
-			require.Equal(t, 1, b.tools.Handler.Executions(c.Key), "call %s executed once", c.Key)
-		}
-		for _, e := range b.eventsOf(t, id, durable.EventRedriven) {
-			var data struct{ From, To string }
-			require.NoError(t, json.Unmarshal(e.Data, &data))
-			require.Equal(t, "accepting", data.From)
-			require.Equal(t, "second", data.To)
-			redriven++
-		}
-	}
+	redriven := b.checkRedriven(t, ids, calls, []string{"accepting"}, "second")
 	took := time.Since(started)
 	t.Logf("%d direct runs in flight at the kill; all finished %s after the new worker started", inFlight, took.Round(time.Millisecond))
 	require.Equal(t, inFlight, redriven, "each run in flight was re-driven once, with a redriven event")
