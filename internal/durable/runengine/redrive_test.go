@@ -207,14 +207,7 @@ func TestKilledWorkersRunsAreRedrivenWithinSeconds(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	const runs, calls = 20, 15
-	code := fmt.Sprintf(`
-let total = 0;
-for (let i = 0; i < %d; i++) {
-  await tools.ops.slow({ms: 100});
-  total = (await tools.ops.math.add({a: total, b: i})).sum;
-}
-return total;
-`, calls)
+	code := slowSum(calls)
 	ids := make([]string, runs)
 	for i := range ids {
 		run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: code})
@@ -251,7 +244,20 @@ return total;
 	require.Less(t, took, 15*time.Second)
 }
 
-// checkRedriven waits for runs ids of the slow-adding program (calls rounds) to finish, and
+// slowSum is a program of calls rounds, each a slow call (100 ms) and an add: it sums
+// 0..calls-1 with 2*calls recorded calls.
+func slowSum(calls int) string {
+	return fmt.Sprintf(`
+let total = 0;
+for (let i = 0; i < %d; i++) {
+  await tools.ops.slow({ms: 100});
+  total = (await tools.ops.math.add({a: total, b: i})).sum;
+}
+return total;
+`, calls)
+}
+
+// checkRedriven waits for runs ids of the slow-adding program (slowSum) (calls rounds) to finish, and
 // checks each succeeded with the right sum, every call it recorded executed once, and each
 // redriven event names one of the lost workers from and the new worker to, with one crash.
 // It returns how many redriven events there were.
@@ -295,14 +301,7 @@ func TestKilledDirectDrivesAreRedrivenWithinSeconds(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	const runs, calls = 10, 15
-	code := fmt.Sprintf(`
-let total = 0;
-for (let i = 0; i < %d; i++) {
-  await tools.ops.slow({ms: 100});
-  total = (await tools.ops.math.add({a: total, b: i})).sum;
-}
-return total;
-`, calls)
+	code := slowSum(calls)
 	accepting := startWorkerProcess(t, b.url, "accepting", workerProcCreateEnv+"="+strconv.Itoa(runs), workerProcCodeEnv+"="+code,
 		workerProcRunsEnv+"="+strconv.Itoa(runs))
 	var ids []string
