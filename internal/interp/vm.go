@@ -504,7 +504,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			if vm.hasProperty(vm.realm.Global, key) {
 				v = vm.getProp(vm.realm.Global, key)
 			}
-			stack[ex.sp] = asciiValue(v.typeOf())
+			stack[ex.sp] = typeOfValue(v)
 			ex.sp++
 		case OpDeclareGlobal:
 			ex.sp--
@@ -825,7 +825,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: float64(^toInt32(stack[ex.sp-1].num))}
 		case OpTypeof:
-			stack[ex.sp-1] = asciiValue(stack[ex.sp-1].typeOf())
+			stack[ex.sp-1] = typeOfValue(stack[ex.sp-1])
 		case OpInc:
 			if v := stack[ex.sp-1]; v.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num + 1}

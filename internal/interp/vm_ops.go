@@ -224,6 +224,11 @@ func (vm *VM) getElem(obj Value, key Value) Value {
 				return typedArrayGet(o, i+0) // -0 is the key "0"
 			}
 		}
+	} else if obj.kind == KindString && key.kind == KindNumber {
+		// a code unit of a string: no key is made for the index
+		if s, i := obj.str(), key.num; i >= 0 && i < float64(s.Len()) && i == math.Trunc(i) {
+			return stringValue(s.substring(int(i), int(i)+1))
+		}
 	}
 	if obj.kind <= KindNull {
 		vm.throwNullishAccess("read properties of", "reading", obj, key)
@@ -821,6 +826,12 @@ type forInState struct {
 // checked against the set before its descriptor is asked for.
 func (vm *VM) forInPrepare(v Value) Value {
 	st := &forInState{}
+	if v.kind == KindObject {
+		if keys, ok := forInOrdinaryKeys(v.obj()); ok {
+			st.obj, st.keys = v.obj(), keys
+			return objectValue(&Object{class: ClassOther, slots: st})
+		}
+	}
 	if v.kind > KindNull {
 		o := vm.toObject(v)
 		st.obj = o
@@ -859,6 +870,46 @@ func (vm *VM) forInPrepare(v Value) Value {
 		}
 	}
 	return objectValue(&Object{class: ClassOther, slots: st})
+}
+
+// forInOrdinaryKeys lists the keys a for-in over o visits when that needs no walk of the
+// prototype chain: o is an ordinary object without index keys (which would be listed first)
+// and its prototypes are ordinary objects or functions without enumerable string keys (such
+// as Object.prototype and a class's prototype). Those lookups observe nothing, so the keys
+// are o's enumerable string keys in order. ok is false for any other object.
+func forInOrdinaryKeys(o *Object) (keys []PropertyKey, ok bool) {
+	if o.class != ClassObject {
+		return nil, false
+	}
+	for p := o.proto; p != nil; p = p.proto {
+		if p.class != ClassObject && p.class != ClassFunction {
+			return nil, false
+		}
+		for i := range p.props.props {
+			if p.props.props[i].flags&propEnumerable != 0 && p.props.keys[i].sym == nil {
+				return nil, false
+			}
+		}
+	}
+	n := 0
+	for i, k := range o.props.keys {
+		if k.sym != nil || o.props.props[i].flags&propEnumerable == 0 {
+			continue
+		}
+		if k.name != "" && k.name[0] >= '0' && k.name[0] <= '9' {
+			if _, isIndex := k.arrayIndex(); isIndex {
+				return nil, false
+			}
+		}
+		n++
+	}
+	keys = make([]PropertyKey, 0, n)
+	for i, k := range o.props.keys {
+		if k.sym == nil && o.props.props[i].flags&propEnumerable != 0 {
+			keys = append(keys, k)
+		}
+	}
+	return keys, true
 }
 
 func (vm *VM) forInNext(v Value) (Value, bool) {
