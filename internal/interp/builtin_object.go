@@ -157,7 +157,7 @@ func (vm *VM) enumerableOwn(o *Object, kind arrayIterKind) []Value {
 			continue
 		}
 		if kind == iterKeys {
-			out = append(out, k.toValue())
+			out = append(out, vm.keyValue(k))
 			continue
 		}
 		v := vm.getFrom(o, k, objectValue(o))

@@ -299,12 +299,53 @@ func concatStrings(a, b *jsString) *jsString {
 	}
 	a, b = a.flat(), b.flat()
 	if a.isASCII && b.isASCII {
-		return &jsString{ascii: a.ascii + b.ascii, length: n, isASCII: true}
+		return concatASCII(a.ascii, b.ascii)
 	}
 	u := make([]uint16, 0, n)
 	u = append(u, a.units()...)
 	u = append(u, b.units()...)
 	return newFlatUTF16(u)
+}
+
+// Short ASCII strings with their bytes: a concatenation below ropeMinLength is one
+// allocation.
+type (
+	asciiRoom16 struct {
+		s jsString
+		b [16]byte
+	}
+	asciiRoom32 struct {
+		s jsString
+		b [32]byte
+	}
+	asciiRoom64 struct {
+		s jsString
+		b [ropeMinLength]byte
+	}
+)
+
+// concatASCII returns the flat ASCII string a+b, whose length is below ropeMinLength, made in
+// one allocation with its bytes.
+func concatASCII(a, b string) *jsString {
+	n := len(a) + len(b)
+	var s *jsString
+	var buf []byte
+	switch {
+	case n <= 16:
+		r := &asciiRoom16{}
+		s, buf = &r.s, r.b[:n]
+	case n <= 32:
+		r := &asciiRoom32{}
+		s, buf = &r.s, r.b[:n]
+	case n <= ropeMinLength:
+		r := &asciiRoom64{}
+		s, buf = &r.s, r.b[:n]
+	default:
+		return newASCII(a + b)
+	}
+	copy(buf[copy(buf, a):], b)
+	s.ascii, s.length, s.isASCII = unsafe.String(&buf[0], n), int32(n), true
+	return s
 }
 
 // substring returns code units [from, to).

@@ -50,6 +50,16 @@ type VM struct {
 	// a substring of it is matched on a slice of it (builtin_regexp_input.go).
 	asciiInput asciiInputCache
 
+	// keyStrs caches the strings of the keys for-in and Object.keys list (keyValue).
+	keyStrs keyStrings
+
+	// regexpLiterals holds the source, flags and compiled pattern of each regular expression
+	// literal evaluated so far, by its constants (regexpLiteral).
+	regexpLiterals map[regexpLiteralKey]*regexpSlots
+
+	// argsIntrinsics caches the intrinsics arguments objects refer to (argumentsIntrinsics).
+	argsIntrinsics argumentsIntrinsics
+
 	// exec is the execution state (frames, operand stack, job queue).
 	exec execState
 }
@@ -920,10 +930,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			if vm.allocated > vm.maxMemory && vm.maxMemory > 0 {
 				vm.checkMemory()
 			}
-			o := vm.newPlainObject()
-			if in.A > 4 { // a literal's size: room for all its properties at once
-				o.props.keys, o.props.props = newPropStorage(int(in.A))
-			}
+			// a literal's size: room for all its properties at once (at least 4, as the
+			// first add would make)
+			o := vm.newObjectRoom(vm.realm.ObjectPrototype, ClassObject, roomFor(int(in.A)))
 			stack[ex.sp] = objectValue(o)
 			ex.sp++
 		case OpNewArray:

@@ -3,6 +3,7 @@ package interp
 import (
 	"math"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Operations of the dispatch loop that are too large to inline.
@@ -470,18 +471,19 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		ex.sp++
 	case OpArguments:
-		args := append([]Value(nil), stack[f.argsBase:f.argsBase+f.argc]...)
+		ai := vm.argumentsIntrinsics()
 		o := vm.newObject(vm.realm.ObjectPrototype, ClassArguments)
-		for i, a := range args {
+		o.props.reserve(f.argc + 3)
+		for i, a := range stack[f.argsBase : f.argsBase+f.argc] {
 			o.props.add(indexKey(uint32(i)), Property{value: a, flags: propDefault})
 		}
-		o.props.add(keyLength, Property{value: intValue(len(args)), flags: propHidden})
-		if values := vm.realm.Intrinsic("Array.prototype.values"); values != nil {
-			o.props.add(symKey(symIterator), Property{value: objectValue(values), flags: propHidden})
+		o.props.add(keyLength, Property{value: intValue(f.argc), flags: propHidden})
+		if ai.values != nil {
+			o.props.add(symKey(symIterator), Property{value: objectValue(ai.values), flags: propHidden})
 		}
 		// An unmapped (strict) arguments object: callee throws through %ThrowTypeError%.
-		if thrower := vm.realm.Intrinsic("%ThrowTypeError%"); thrower != nil {
-			o.props.add(strKey("callee"), accessorProperty(thrower, thrower, 0))
+		if ai.thrower != nil {
+			o.props.add(keyCallee, ai.callee)
 		}
 		stack[ex.sp] = objectValue(o)
 		ex.sp++
@@ -811,6 +813,31 @@ func iteratorValue(it *Iterator) Value {
 
 func iteratorOf(v Value) *Iterator { return v.obj().slots.(*iterRecord).it }
 
+// argumentsIntrinsics are what every arguments object of a realm refers to: the
+// Array.prototype.values it has as its @@iterator and the callee property that throws through
+// %ThrowTypeError% (whose accessor pair is shared, as pairs are never changed).
+type argumentsIntrinsics struct {
+	realm           *Realm
+	values, thrower *Object
+	callee          Property
+}
+
+var keyCallee = strKey("callee")
+
+// argumentsIntrinsics returns the intrinsics of arguments objects of the current realm, looked
+// up once per realm.
+func (vm *VM) argumentsIntrinsics() *argumentsIntrinsics {
+	ai := &vm.argsIntrinsics
+	if ai.realm != vm.realm {
+		*ai = argumentsIntrinsics{realm: vm.realm, values: vm.realm.Intrinsic("Array.prototype.values"),
+			thrower: vm.realm.Intrinsic("%ThrowTypeError%")}
+		if ai.thrower != nil {
+			ai.callee = accessorProperty(ai.thrower, ai.thrower, 0)
+		}
+	}
+	return ai
+}
+
 // forIn state: the keys to visit.
 type forInState struct {
 	obj  *Object
@@ -920,9 +947,31 @@ func (vm *VM) forInNext(v Value) (Value, bool) {
 		if st.obj != nil && st.obj.class != ClassProxy && !vm.hasProperty(st.obj, k) {
 			continue
 		}
-		return k.toValue(), true
+		return vm.keyValue(k), true
 	}
 	return undefinedValue, false
+}
+
+// keyStrings is a direct-mapped cache of the strings of property keys, by the address of the
+// key's text: the keys of objects made by the same code share their text, so listing them
+// again (for-in, Object.keys) finds the string made the first time.
+type keyStrings [256]*jsString
+
+// keyValue is k.toValue(), with the strings of ASCII keys taken from vm.keyStrs.
+func (vm *VM) keyValue(k PropertyKey) Value {
+	if k.sym != nil || k.name == "" {
+		return k.toValue()
+	}
+	p := unsafe.StringData(k.name)
+	slot := &vm.keyStrs[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(k.name)))%uintptr(len(vm.keyStrs))]
+	if c := *slot; c != nil && unsafe.StringData(c.ascii) == p && len(c.ascii) == len(k.name) {
+		return stringValue(c)
+	}
+	s := newStringFromGo(k.name)
+	if s.isASCII {
+		*slot = s
+	}
+	return stringValue(s)
 }
 
 // Private names travel on the stack as internal objects.
