@@ -184,7 +184,7 @@ func regexpConstructor(vm *VM, c NativeCall) Value {
 // object is made directly rather than through the constructor, whose generality (IsRegExp,
 // the new target's prototype) a literal does not need.
 func (vm *VM) regexpLiteral(pattern, flags Value) Value {
-	o := vm.newObject(vm.realm.Intrinsic("RegExp.prototype"), ClassRegExp)
+	o := vm.newObject(vm.regexpProtoIntrinsic(), ClassRegExp)
 	o.props.reserve(1)
 	o.props.add(keyLastIndex, Property{value: intValue(0), flags: propWritable})
 	vm.allocated += propertySize

@@ -57,6 +57,9 @@ type VM struct {
 	// literal evaluated so far, by its constants (regexpLiteral).
 	regexpLiterals map[regexpLiteralKey]*regexpSlots
 
+	// regexpProto and regexpExecFn are the realm's RegExp.prototype and its exec, once looked up.
+	regexpProto, regexpExecFn realmIntrinsic
+
 	// argsIntrinsics caches the intrinsics arguments objects refer to (argumentsIntrinsics).
 	argsIntrinsics argumentsIntrinsics
 
