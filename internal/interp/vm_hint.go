@@ -14,14 +14,14 @@ import "sync/atomic"
 
 // getMemberHint is getMemberHashed for the property instruction in at pc of code.
 //
-// A key an ordinary object does not have itself, such as a method, is mostly found on its
-// prototype: the hint then holds the key's position there, marked by protoHint, and a lookup
+// Functions keep their properties as ordinary objects do, and are looked at alike. A key an
+// ordinary object does not have itself, such as a method, is mostly found on its prototype: the hint then holds the key's position there, marked by protoHint, and a lookup
 // that finds the object without the key tries that position of its prototype first.
 func (vm *VM) getMemberHint(obj Value, code *FuncCode, in Instr, pc int) Value {
 	key, h := code.keys[in.A], code.keyHashes[in.A]
 	if obj.kind == KindObject && pc < len(code.hints) {
 		o := obj.obj()
-		if o.class == ClassObject {
+		if o.class == ClassObject || o.class == ClassFunction {
 			keys := o.props.keys
 			hint := &code.hints[pc]
 			u := atomic.LoadUint32(hint)
@@ -52,7 +52,7 @@ const protoHint uint32 = 1 << 31
 // (read as u) may hold the position of key in proto (see protoHint). A data property found
 // on an ordinary prototype updates the hint.
 func (vm *VM) getInheritedHint(proto *Object, key PropertyKey, h uint64, receiver Value, hint *uint32, u uint32) Value {
-	if proto == nil || proto.class != ClassObject {
+	if proto == nil || proto.class != ClassObject && proto.class != ClassFunction {
 		return vm.getFromHashed(proto, key, h, receiver)
 	}
 	keys := proto.props.keys

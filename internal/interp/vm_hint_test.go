@@ -34,5 +34,21 @@ p.m = 'p2'
 r.push(m(c), m(Object.create(c)), m([]) === Array.prototype.m, m('str'), m(Object.create(new B()))())
 const len = o => o.length
 r.push(len([1, 2]), len('abc'), len({length: 5}), len(Object.create([1])), len(function (x, y) {}), len(new String('ab')))
-r.join()`, "A,B,A,p,,,own,A,replaced,,B,getter:true,getter:false,p2,p2,true,,getter:false,2,3,5,1,2,2"}})
+r.join()`, "A,B,A,p,,,own,A,replaced,,B,getter:true,getter:false,p2,p2,true,,getter:false,2,3,5,1,2,2"},
+		{"functions", `function get(o) { return o.s }
+class C { static s = 'static' }
+class D extends C {}
+function F() {}
+F.s = 'prop'
+const bound = F.bind(null)
+const r = [get(C), get(D), get(F), get(bound), get(Math.max), get(C), get(F)]
+Function.prototype.s = 'inherited'
+r.push(get(bound), get(Math.max), get(() => 1), get(F))
+Object.defineProperty(C, 's', {get() { return 'getter' }})
+r.push(get(C), get(D))
+delete F.s
+r.push(get(F))
+delete Function.prototype.s
+r.push(get(F), get(bound))
+r.join()`, "static,static,prop,,,static,prop,inherited,inherited,inherited,prop,getter,getter,inherited,,"}})
 }
