@@ -25,6 +25,7 @@ func TestForInShadowing(t *testing.T) {
 		{name: "an enumerable method on a function prototype is listed", src: "function F() { this.x = 1 } F.prototype.m = function () {}; let r = []; for (const k in new F()) r.push(k); r.join()", want: "x,m"},
 		{name: "an object without a prototype", src: "const o = Object.create(null); o.q = 1; o.p = 2; let r = []; for (const k in o) r.push(k); r.join()", want: "q,p"},
 		{name: "an array prototype", src: "const o = Object.create([5, 6]); o.k = 1; let r = []; for (const k in o) r.push(k); r.join()", want: "k,0,1"},
+		{name: "Object.keys of ordinary objects", src: "const o = {b: 1, a: 2, [Symbol('s')]: 3}; Object.defineProperty(o, 'h', {value: 0}); const p = Object.create({inherited: 1}); p.own = 1; const q = {z: 1, 5: 1, 1: 1}; [Object.keys(o), Object.keys(p), Object.keys(q), Object.keys({}).length, Object.keys(Object.create(null, {x: {value: 1, enumerable: true}}))].join('|')", want: "b,a|own|1,5,z|0|x"},
 		{name: "a proxy prototype is asked only for unshadowed keys", src: "const log = []; const p = new Proxy({a: 1, b: 2}, {getOwnPropertyDescriptor(t, k) { log.push(k); return Reflect.getOwnPropertyDescriptor(t, k) }}); const o = Object.create(p); o.a = 0; let r = []; for (const k in o) r.push(k); r.join() + '|' + log.join()", want: "a,b|b"},
 	}
 	for _, tt := range tests {

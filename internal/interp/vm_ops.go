@@ -918,6 +918,13 @@ func forInOrdinaryKeys(o *Object) (keys []PropertyKey, ok bool) {
 			}
 		}
 	}
+	return ordinaryEnumerableOwnKeys(o)
+}
+
+// ordinaryEnumerableOwnKeys lists the enumerable string keys of o, an ordinary object, in
+// order when none of them is an array index (which would be listed first); ok is false
+// otherwise.
+func ordinaryEnumerableOwnKeys(o *Object) (keys []PropertyKey, ok bool) {
 	n := 0
 	for i, k := range o.props.keys {
 		if k.sym != nil || o.props.props[i].flags&propEnumerable == 0 {
