@@ -146,6 +146,17 @@ func objectDefineProperty(vm *VM, c NativeCall) Value {
 
 // enumerableOwn is EnumerableOwnProperties for keys, values or entries (string keys only).
 func (vm *VM) enumerableOwn(o *Object, kind arrayIterKind) []Value {
+	if kind == iterKeys && o.class == ClassObject {
+		// no code runs to list an ordinary object's keys: they are read off its storage
+		if keys, ok := ordinaryEnumerableOwnKeys(o); ok {
+			vm.chargeAhead(int64(o.props.len()) * 40) // as ownPropertyKeys charges
+			out := make([]Value, len(keys))
+			for i, k := range keys {
+				out[i] = vm.keyValue(k)
+			}
+			return out
+		}
+	}
 	keys := vm.ownPropertyKeys(o)
 	out := make([]Value, 0, len(keys))
 	for _, k := range keys {
@@ -157,7 +168,7 @@ func (vm *VM) enumerableOwn(o *Object, kind arrayIterKind) []Value {
 			continue
 		}
 		if kind == iterKeys {
-			out = append(out, k.toValue())
+			out = append(out, vm.keyValue(k))
 			continue
 		}
 		v := vm.getFrom(o, k, objectValue(o))

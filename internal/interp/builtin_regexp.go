@@ -184,12 +184,38 @@ func regexpConstructor(vm *VM, c NativeCall) Value {
 // object is made directly rather than through the constructor, whose generality (IsRegExp,
 // the new target's prototype) a literal does not need.
 func (vm *VM) regexpLiteral(pattern, flags Value) Value {
-	o := vm.newObject(vm.realm.Intrinsic("RegExp.prototype"), ClassRegExp)
+	o := vm.newObject(vm.regexpProtoIntrinsic(), ClassRegExp)
 	o.props.reserve(1)
 	o.props.add(keyLastIndex, Property{value: intValue(0), flags: propWritable})
 	vm.allocated += propertySize
+	key := regexpLiteralKey{pattern: literalString(pattern), flags: literalString(flags)}
+	if c := vm.regexpLiterals[key]; c != nil && key.pattern != nil {
+		// the literal was evaluated before: its flags parsed and its pattern compiled then
+		o.slots = &regexpSlots{source: c.source, flags: c.flags, re: c.re}
+		return objectValue(o)
+	}
 	vm.regexpInitialize(o, pattern, flags)
+	if rs := regexpOf(o); rs != nil && key.pattern != nil {
+		if vm.regexpLiterals == nil {
+			vm.regexpLiterals = map[regexpLiteralKey]*regexpSlots{}
+		}
+		vm.regexpLiterals[key] = &regexpSlots{source: rs.source, flags: rs.flags, re: rs.re}
+	}
 	return objectValue(o)
+}
+
+// literalString returns the string of a literal's constant, nil when it is not a string.
+func literalString(v Value) *jsString {
+	if v.kind != KindString {
+		return nil
+	}
+	return v.str()
+}
+
+// regexpLiteralKey identifies a regular expression literal by its pattern and flags, the
+// constants of the code that evaluates it (flags nil when it has none).
+type regexpLiteralKey struct {
+	pattern, flags *jsString
 }
 
 // regexpInitialize is RegExpInitialize: it parses the flags, compiles the pattern and resets

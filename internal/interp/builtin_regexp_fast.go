@@ -23,7 +23,29 @@ func (vm *VM) hasBuiltinExec(o *Object) bool {
 	}
 	p := proto.props.peek(keyExec)
 	return p != nil && !p.isAccessor() && p.value.kind == KindObject &&
-		proto.dataValue(p.value).obj() == vm.realm.Intrinsic("RegExp.prototype.exec")
+		proto.dataValue(p.value).obj() == vm.regexpExecIntrinsic()
+}
+
+// regexpExecIntrinsic returns the realm's RegExp.prototype.exec, looked up once per realm.
+func (vm *VM) regexpExecIntrinsic() *Object {
+	if c := &vm.regexpExecFn; c.realm != vm.realm {
+		c.realm, c.obj = vm.realm, vm.realm.Intrinsic("RegExp.prototype.exec")
+	}
+	return vm.regexpExecFn.obj
+}
+
+// regexpProtoIntrinsic returns the realm's RegExp.prototype, looked up once per realm.
+func (vm *VM) regexpProtoIntrinsic() *Object {
+	if c := &vm.regexpProto; c.realm != vm.realm {
+		c.realm, c.obj = vm.realm, vm.realm.Intrinsic("RegExp.prototype")
+	}
+	return vm.regexpProto.obj
+}
+
+// realmIntrinsic is an intrinsic of realm, kept by the VM to spare looking it up by name.
+type realmIntrinsic struct {
+	realm *Realm
+	obj   *Object
 }
 
 // regexpBuiltinMatch is RegExpBuiltinExec without the result array: it honours and updates

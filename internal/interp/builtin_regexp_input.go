@@ -28,6 +28,10 @@ type asciiInputCache struct {
 	// wide is the code units of the last UTF-16 string prepared, wideIn its input.
 	wide   []uint16
 	wideIn *jsregexp.Input
+	// short is the last ASCII string shorter than asciiInputMinLength prepared, shortIn its
+	// input: one string matched against several expressions in turn is converted once.
+	short   string
+	shortIn *jsregexp.Input
 	// converted counts the characters converted, for tests.
 	converted int64
 }
@@ -45,6 +49,9 @@ func (c *asciiInputCache) input(s string) (*jsregexp.Input, error) {
 			return c.in.SliceASCII(from, from+len(s)), nil
 		}
 	}
+	if c.shortIn != nil && len(s) == len(c.short) && unsafe.StringData(s) == unsafe.StringData(c.short) {
+		return c.shortIn, nil
+	}
 	in, err := jsregexp.NewInputASCII(s)
 	if err != nil {
 		return nil, err
@@ -52,6 +59,8 @@ func (c *asciiInputCache) input(s string) (*jsregexp.Input, error) {
 	c.converted += int64(len(s))
 	if len(s) >= asciiInputMinLength {
 		c.base, c.in = s, in
+	} else if len(s) > 0 {
+		c.short, c.shortIn = s, in
 	}
 	return in, nil
 }

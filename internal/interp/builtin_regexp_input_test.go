@@ -109,3 +109,24 @@ func BenchmarkRegExpLexer(b *testing.B) {
 		})
 	}
 }
+
+// A short string tested against several expressions in turn (a validator's checks) is
+// prepared for matching once, and the results are those of separate preparations.
+func TestRegExpShortInputIsPreparedOnce(t *testing.T) {
+	t.Parallel()
+	p, err := Compile(`const s = "user" + "@example.com";
+const checks = [/^\w+@/, /\.com$/, /^\d+$/, /@(\w+)\./, /x/g];
+const r = checks.map(re => String(re.exec(s)));
+r.push(String(/e/.exec("other" + "case")), String(/^u/.exec(s)));
+r.join("|")`)
+	require.NoError(t, err)
+	vm := New(Config{})
+	require.NoError(t, vm.Start(p))
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusDone, st)
+	v, thrown := vm.Result()
+	require.False(t, thrown, vm.ToGoString(v))
+	require.Equal(t, "user@|.com|null|@example.,example|x|e|u", vm.ToGoString(v))
+	require.Equal(t, int64(len("user@example.com")+len("othercase")+len("user@example.com")), vm.asciiInput.converted)
+}

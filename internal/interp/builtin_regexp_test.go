@@ -16,6 +16,7 @@ func TestRegExpBuiltins(t *testing.T) {
 	runJSCases(t, []jsCase{
 		{"literal_exec", `const m = /(\d+)-(\d+)/.exec('a 12-34 b'); [m[0], m[1], m[2], m.index, m.input, m.length, m.groups].join('|')`, "12-34|12|34|2|a 12-34 b|3|"},
 		{"exec_null", `/z/.exec('abc')`, "null"},
+		{"literal_each_evaluation", `const f = () => /a(b)?/g, g = () => /a(b)?/g, h = () => /a(b)?/; const x = f(), y = f(); x.exec('ab a'); x.foo = 1; const z = g(); [x !== y, x.lastIndex, y.lastIndex, y.foo, y.source, y.flags, y.global, z.flags, h().flags, h().global, h().exec('zab')[1], f().test('b')].join()`, "true,2,0,,a(b)?,g,true,g,,false,b,false"},
 		{"exec_keys", `Object.keys(/a/d.exec('a')).join()`, "0,index,input,groups,indices"},
 		{"named_groups", `const m = /(?<y>\d{4})-(?<m>\d\d)/.exec('on 2024-05'); m.groups.y + '/' + m.groups.m + '/' + Object.getPrototypeOf(m.groups)`, "2024/05/null"},
 		{"indices", `const m = /a(?<z>b)?(c)/d.exec('xac'); JSON.stringify([m.indices, m.indices.groups])`, "[[[1,3],null,[2,3]],{}]"},

@@ -88,6 +88,7 @@ type FuncCode struct {
 	vals      []Value       // Consts as values (built at compile time; immutable)
 	keys      []PropertyKey // Consts as property keys (strings only)
 	keyHashes []uint64      // propHash of keys (0 for the other constants)
+	name      *jsString     // Name as a string, for the name property of its closures
 	// hints are the property lookups' guesses, by pc (vm_hint.go): where in an object's keys
 	// the instruction's key was found last. Written while the code runs, by every VM that
 	// runs it (atomically), never encoded.

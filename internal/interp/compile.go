@@ -380,6 +380,7 @@ func (f *FuncCode) buildConstValues(names map[string]string) {
 	f.vals = make([]Value, len(f.Consts))
 	f.keys = make([]PropertyKey, len(f.Consts))
 	f.keyHashes = make([]uint64, len(f.Consts))
+	f.name = newStringFromGo(f.Name)
 	for i, k := range f.Consts {
 		if k.Kind == constNumber {
 			f.vals[i] = Number(k.Num)

@@ -55,10 +55,23 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	case code.Async:
 		proto = vm.realm.Intrinsic("%AsyncFunction.prototype%")
 	}
-	o := vm.newObject(proto, ClassFunction)
+	// the function object, its slots and its property storage are one allocation
+	var o *Object
+	var cl *closureSlots
+	if code.Generator || code.Kind == funcNormal && !code.Async {
+		r := &closureRoom4{}
+		o, cl = &r.o, &r.cl
+		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0] // length, name, prototype
+	} else {
+		r := &closureRoom2{}
+		o, cl = &r.o, &r.cl
+		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0] // length, name
+	}
+	vm.allocated += objectBaseSize
+	o.proto, o.class, o.flags = proto, ClassFunction, objExtensible
 	vm.allocated += closureSlotsSize + 3*propertySize
 	o.flags |= objCallable
-	cl := &closureSlots{prog: f.prog, code: code, env: f.env, obj: o}
+	*cl = closureSlots{prog: f.prog, code: code, env: f.env, obj: o}
 	o.slots = cl
 	switch code.Kind {
 	case funcNormal:
@@ -68,13 +81,12 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	case funcClassCtor, funcDerivedCtor:
 		o.flags |= objConstructor
 	}
-	if code.Generator || code.Kind == funcNormal && !code.Async {
-		o.props.reserve(3) // length, name, prototype
-	} else {
-		o.props.reserve(2)
-	}
 	o.props.add(keyLength, Property{value: intValue(code.Length), flags: propConfigurable})
-	o.props.add(keyName, Property{value: asciiValue(code.Name), flags: propConfigurable})
+	name := code.name
+	if name == nil {
+		name = newStringFromGo(code.Name)
+	}
+	o.props.add(keyName, Property{value: stringValue(name), flags: propConfigurable})
 	switch {
 	case code.Generator:
 		// generator functions (declarations and methods): prototype inherits %GeneratorPrototype%
@@ -85,15 +97,28 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 		p := vm.newObject(vm.realm.Intrinsic(def), ClassObject)
 		o.props.add(keyPrototype, Property{value: objectValue(p), flags: propWritable})
 	case code.Kind == funcNormal && !code.Async:
-		p := vm.newPlainObject()
 		// room for constructor only: the prototypes of most functions never get another
 		// property (a class-like function's methods regrow it once)
-		p.props.reserve(1)
+		p := vm.newObjectRoom(vm.realm.ObjectPrototype, ClassObject, 1)
 		p.props.add(keyConstructor, Property{value: objectValue(o), flags: propWritable | propConfigurable})
 		o.props.add(keyPrototype, Property{value: objectValue(p), flags: propWritable})
 	}
 	return o
 }
+
+// A closure's function object, its slots and its property storage, allocated together.
+type (
+	closureRoom4 struct {
+		o  Object
+		cl closureSlots
+		s  propStorage4
+	}
+	closureRoom2 struct {
+		o  Object
+		cl closureSlots
+		s  propStorage2
+	}
+)
 
 // callFunction implements functionSlots: natives calling back into JavaScript
 // run the closure in a nested dispatch loop.
@@ -146,10 +171,8 @@ func (vm *VM) enterClosure(cl *closureSlots, callee *Object, this Value, fnIdx, 
 	code := cl.code
 	if newTarget != nil && code.Kind != funcDerivedCtor {
 		proto := vm.getPrototypeFromConstructor(newTarget, "Object.prototype")
-		o := vm.newObject(proto, ClassObject)
-		if n := int(cl.newSize); n > 4 {
-			o.props.keys, o.props.props = newPropStorage(n)
-		}
+		n := int(cl.newSize)
+		o := vm.newObjectRoom(proto, ClassObject, roomFor(n))
 		this = objectValue(o)
 	}
 	f := vm.pushFrame(cl, callee, fnIdx+2, argc, this, newTarget, ret)

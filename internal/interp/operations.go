@@ -203,6 +203,69 @@ func (vm *VM) newObject(proto *Object, class Class) *Object {
 	return &Object{proto: proto, class: class, flags: objExtensible}
 }
 
+// Objects made with room for their properties: the object and its first property storage
+// are one allocation (see newObjectRoom).
+type (
+	objectRoom1 struct {
+		o Object
+		s propStorage1
+	}
+	objectRoom4 struct {
+		o Object
+		s propStorage4
+	}
+	objectRoom8 struct {
+		o Object
+		s propStorage8
+	}
+	objectRoom16 struct {
+		o Object
+		s propStorage16
+	}
+)
+
+// newObjectRoom is newObject for an object about to get n properties: it is made with its
+// property storage (room for exactly 1, else for 4, 8 or 16, as an add would grow it) in the
+// same allocation. From 17 properties on the storage is a separate allocation of n.
+func (vm *VM) newObjectRoom(proto *Object, class Class, n int) *Object {
+	vm.allocated += objectBaseSize
+	var o *Object
+	switch {
+	case n <= 0:
+		o = &Object{}
+	case n == 1:
+		r := &objectRoom1{}
+		o = &r.o
+		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0]
+	case n <= 4:
+		r := &objectRoom4{}
+		o = &r.o
+		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0]
+	case n <= 8:
+		r := &objectRoom8{}
+		o = &r.o
+		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0]
+	case n <= 16:
+		r := &objectRoom16{}
+		o = &r.o
+		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0]
+	default:
+		o = &Object{}
+		o.props.keys, o.props.props = newPropStorage(n)
+	}
+	o.proto, o.class, o.flags = proto, class, objExtensible
+	return o
+}
+
+// roomFor returns the room an object expected to get n properties is made with: none for 0
+// (the first add makes some), at least 4 (as the first add would) otherwise.
+func roomFor(n int) int {
+	if n > 0 && n < 4 {
+		return 4
+	}
+	return n
+}
+
 // objectBaseSize is the accounted size of an object without properties (bytes).
 const objectBaseSize = 112
 

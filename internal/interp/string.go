@@ -299,12 +299,53 @@ func concatStrings(a, b *jsString) *jsString {
 	}
 	a, b = a.flat(), b.flat()
 	if a.isASCII && b.isASCII {
-		return &jsString{ascii: a.ascii + b.ascii, length: n, isASCII: true}
+		return concatASCII(a.ascii, b.ascii)
 	}
 	u := make([]uint16, 0, n)
 	u = append(u, a.units()...)
 	u = append(u, b.units()...)
 	return newFlatUTF16(u)
+}
+
+// Short ASCII strings with their bytes: a concatenation below ropeMinLength is one
+// allocation.
+type (
+	asciiRoom16 struct {
+		s jsString
+		b [16]byte
+	}
+	asciiRoom32 struct {
+		s jsString
+		b [32]byte
+	}
+	asciiRoom64 struct {
+		s jsString
+		b [ropeMinLength]byte
+	}
+)
+
+// concatASCII returns the flat ASCII string a+b, whose length is below ropeMinLength, made in
+// one allocation with its bytes.
+func concatASCII(a, b string) *jsString {
+	n := len(a) + len(b)
+	var s *jsString
+	var buf []byte
+	switch {
+	case n <= 16:
+		r := &asciiRoom16{}
+		s, buf = &r.s, r.b[:n]
+	case n <= 32:
+		r := &asciiRoom32{}
+		s, buf = &r.s, r.b[:n]
+	case n <= ropeMinLength:
+		r := &asciiRoom64{}
+		s, buf = &r.s, r.b[:n]
+	default:
+		return newASCII(a + b)
+	}
+	copy(buf[copy(buf, a):], b)
+	s.ascii, s.length, s.isASCII = unsafe.String(&buf[0], n), int32(n), true
+	return s
 }
 
 // substring returns code units [from, to).
@@ -317,7 +358,13 @@ func (s *jsString) substring(from, to int) *jsString {
 	}
 	s = s.flat()
 	if s.isASCII {
+		if to-from == 1 {
+			return asciiChars[s.ascii[from]]
+		}
 		return newASCII(s.ascii[from:to])
+	}
+	if to-from == 1 {
+		return codeUnitString(s.flatUnits()[from])
 	}
 	if to-from >= substringShareMinLength {
 		// A long substring shares the code units of its string, as an ASCII substring shares
@@ -328,9 +375,39 @@ func (s *jsString) substring(from, to int) *jsString {
 			return newFlatUTF16(u[:len(u):len(u)])
 		}
 	}
-	u := make([]uint16, to-from)
-	copy(u, s.flatUnits()[from:to])
-	return newUTF16(u)
+	u := s.flatUnits()[from:to]
+	if allASCII(u) {
+		// an ASCII run of a UTF-16 string (an identifier cut out of a source text with
+		// non-ASCII characters elsewhere) becomes an ASCII string without a UTF-16 copy
+		b := make([]byte, len(u))
+		for i, c := range u {
+			b[i] = byte(c)
+		}
+		return &jsString{ascii: unsafe.String(unsafe.SliceData(b), len(b)), length: int32(len(b)), isASCII: true}
+	}
+	return newFlatUTF16(slices.Clone(u))
+}
+
+// asciiChars are the strings of one ASCII character, shared (strings are immutable): indexing
+// a string and charAt make no string for them.
+var asciiChars = func() (t [0x80]*jsString) {
+	var b [0x80]byte
+	for i := range b {
+		b[i] = byte(i)
+	}
+	chars := string(b[:])
+	for i := range t {
+		t[i] = newASCII(chars[i : i+1])
+	}
+	return t
+}()
+
+// codeUnitString returns the string of the one code unit c: a shared one for ASCII.
+func codeUnitString(c uint16) *jsString {
+	if c < 0x80 {
+		return asciiChars[c]
+	}
+	return newFlatUTF16([]uint16{c})
 }
 
 // substringShareMinLength is the length from which a substring of a non-ASCII string shares

@@ -229,6 +229,43 @@ func (v Value) typeOf() string {
 	return "undefined"
 }
 
+// typeOfValue returns the typeof string of v, one of a few shared strings.
+func typeOfValue(v Value) Value {
+	switch v.kind {
+	case KindUndefined:
+		return stringValue(strUndefined)
+	case KindNull:
+		return stringValue(strObject)
+	case KindBool:
+		return stringValue(strBoolean)
+	case KindNumber:
+		return stringValue(strNumber)
+	case KindString:
+		return stringValue(strString)
+	case KindSymbol:
+		return stringValue(strSymbol)
+	case KindBigInt:
+		return stringValue(strBigint)
+	case KindObject:
+		if v.obj().isCallable() {
+			return stringValue(strFunction)
+		}
+		return stringValue(strObject)
+	}
+	return stringValue(strUndefined)
+}
+
+// the typeof strings but undefined (strUndefined)
+var (
+	strObject   = newASCII("object")
+	strBoolean  = newASCII("boolean")
+	strNumber   = newASCII("number")
+	strString   = newASCII("string")
+	strSymbol   = newASCII("symbol")
+	strBigint   = newASCII("bigint")
+	strFunction = newASCII("function")
+)
+
 // SameValue is the ECMAScript SameValue: like === but NaN equals NaN and +0 differs from -0.
 func SameValue(a, b Value) bool {
 	if a.kind == KindNumber && b.kind == KindNumber {

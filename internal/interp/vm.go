@@ -50,6 +50,19 @@ type VM struct {
 	// a substring of it is matched on a slice of it (builtin_regexp_input.go).
 	asciiInput asciiInputCache
 
+	// keyStrs caches the strings of the keys for-in and Object.keys list (keyValue).
+	keyStrs keyStrings
+
+	// regexpLiterals holds the source, flags and compiled pattern of each regular expression
+	// literal evaluated so far, by its constants (regexpLiteral).
+	regexpLiterals map[regexpLiteralKey]*regexpSlots
+
+	// regexpProto and regexpExecFn are the realm's RegExp.prototype and its exec, once looked up.
+	regexpProto, regexpExecFn realmIntrinsic
+
+	// argsIntrinsics caches the intrinsics arguments objects refer to (argumentsIntrinsics).
+	argsIntrinsics argumentsIntrinsics
+
 	// exec is the execution state (frames, operand stack, job queue).
 	exec execState
 }
@@ -504,7 +517,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			if vm.hasProperty(vm.realm.Global, key) {
 				v = vm.getProp(vm.realm.Global, key)
 			}
-			stack[ex.sp] = asciiValue(v.typeOf())
+			stack[ex.sp] = typeOfValue(v)
 			ex.sp++
 		case OpDeclareGlobal:
 			ex.sp--
@@ -825,7 +838,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: float64(^toInt32(stack[ex.sp-1].num))}
 		case OpTypeof:
-			stack[ex.sp-1] = asciiValue(stack[ex.sp-1].typeOf())
+			stack[ex.sp-1] = typeOfValue(stack[ex.sp-1])
 		case OpInc:
 			if v := stack[ex.sp-1]; v.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num + 1}
@@ -920,10 +933,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			if vm.allocated > vm.maxMemory && vm.maxMemory > 0 {
 				vm.checkMemory()
 			}
-			o := vm.newPlainObject()
-			if in.A > 4 { // a literal's size: room for all its properties at once
-				o.props.keys, o.props.props = newPropStorage(int(in.A))
-			}
+			// a literal's size: room for all its properties at once (at least 4, as the
+			// first add would make)
+			o := vm.newObjectRoom(vm.realm.ObjectPrototype, ClassObject, roomFor(int(in.A)))
 			stack[ex.sp] = objectValue(o)
 			ex.sp++
 		case OpNewArray:

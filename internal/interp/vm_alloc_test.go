@@ -7,9 +7,9 @@ import (
 )
 
 // TestCallAllocations counts the allocations of calls that the VM makes without any of its
-// own: a native called with arguments reads them on the stack, and an object literal with up
-// to four properties is one allocation for the object and one for its keys and properties
-// together. Each count is taken against a function returning a number, so that only the
+// own: a native called with arguments reads them on the stack, an object literal is one
+// allocation for the object with its keys and properties, and a closure is one for the
+// function object with its slots and properties (and one for a prototype object). Each count is taken against a function returning a number, so that only the
 // difference is measured (not parallel: testing.AllocsPerRun forbids it).
 func TestCallAllocations(t *testing.T) {
 	vm := New(Config{})
@@ -19,6 +19,10 @@ func TestCallAllocations(t *testing.T) {
 		globalThis.literal = function () { return { a: 1, b: 2, c: 3 } }
 		globalThis.grown = function () { const o = { a: 1 }; o.b = 2; o.c = 3; o.d = 4; o.e = 5; return o }
 		globalThis.literal6 = function () { return { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 } }
+		function Point(x, y) { this.x = x; this.y = y }
+		globalThis.instance = function () { return new Point(1, 2) }
+		globalThis.closure = function () { return function named() {} }
+		globalThis.arrow = function () { return () => 1 }
 		function inner() { return new RangeError("x") }
 		function middle() { return inner() }
 		globalThis.error = function () { return middle() }
@@ -30,9 +34,12 @@ func TestCallAllocations(t *testing.T) {
 	}
 	base := count("base")
 	require.Equal(t, 0.0, count("native")-base, "a native's arguments are not copied")
-	require.Equal(t, 2.0, count("literal")-base, "object, then keys and properties in one")
-	require.Equal(t, 3.0, count("grown")-base, "object, storage for 4, storage for 8")
-	require.Equal(t, 2.0, count("literal6")-base, "object, storage for its 6 properties at once")
+	require.Equal(t, 1.0, count("literal")-base, "object with its keys and properties")
+	require.Equal(t, 2.0, count("grown")-base, "object with storage for 4, storage for 8")
+	require.Equal(t, 1.0, count("literal6")-base, "object with storage for its 6 properties")
+	require.Equal(t, 1.0, count("instance")-base, "instance with storage for the constructor's 2 properties")
+	require.Equal(t, 2.0, count("closure")-base, "function with its slots and properties, prototype with its property")
+	require.Equal(t, 1.0, count("arrow")-base, "arrow function with its slots and properties")
 	// The error with its error data, its own properties' storage, its stack's callers in one
 	// slice of their final size.
 	require.Equal(t, 3.0, count("error")-base, "an error three frames deep")

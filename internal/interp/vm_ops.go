@@ -3,6 +3,7 @@ package interp
 import (
 	"math"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Operations of the dispatch loop that are too large to inline.
@@ -223,6 +224,11 @@ func (vm *VM) getElem(obj Value, key Value) Value {
 			if i := key.num; i >= 0 && i == math.Trunc(i) && i < math.MaxUint32 {
 				return typedArrayGet(o, i+0) // -0 is the key "0"
 			}
+		}
+	} else if obj.kind == KindString && key.kind == KindNumber {
+		// a code unit of a string: no key is made for the index
+		if s, i := obj.str(), key.num; i >= 0 && i < float64(s.Len()) && i == math.Trunc(i) {
+			return stringValue(s.substring(int(i), int(i)+1))
 		}
 	}
 	if obj.kind <= KindNull {
@@ -465,18 +471,19 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		ex.sp++
 	case OpArguments:
-		args := append([]Value(nil), stack[f.argsBase:f.argsBase+f.argc]...)
+		ai := vm.argumentsIntrinsics()
 		o := vm.newObject(vm.realm.ObjectPrototype, ClassArguments)
-		for i, a := range args {
+		o.props.reserve(f.argc + 3)
+		for i, a := range stack[f.argsBase : f.argsBase+f.argc] {
 			o.props.add(indexKey(uint32(i)), Property{value: a, flags: propDefault})
 		}
-		o.props.add(keyLength, Property{value: intValue(len(args)), flags: propHidden})
-		if values := vm.realm.Intrinsic("Array.prototype.values"); values != nil {
-			o.props.add(symKey(symIterator), Property{value: objectValue(values), flags: propHidden})
+		o.props.add(keyLength, Property{value: intValue(f.argc), flags: propHidden})
+		if ai.values != nil {
+			o.props.add(symKey(symIterator), Property{value: objectValue(ai.values), flags: propHidden})
 		}
 		// An unmapped (strict) arguments object: callee throws through %ThrowTypeError%.
-		if thrower := vm.realm.Intrinsic("%ThrowTypeError%"); thrower != nil {
-			o.props.add(strKey("callee"), accessorProperty(thrower, thrower, 0))
+		if ai.thrower != nil {
+			o.props.add(keyCallee, ai.callee)
 		}
 		stack[ex.sp] = objectValue(o)
 		ex.sp++
@@ -806,6 +813,31 @@ func iteratorValue(it *Iterator) Value {
 
 func iteratorOf(v Value) *Iterator { return v.obj().slots.(*iterRecord).it }
 
+// argumentsIntrinsics are what every arguments object of a realm refers to: the
+// Array.prototype.values it has as its @@iterator and the callee property that throws through
+// %ThrowTypeError% (whose accessor pair is shared, as pairs are never changed).
+type argumentsIntrinsics struct {
+	realm           *Realm
+	values, thrower *Object
+	callee          Property
+}
+
+var keyCallee = strKey("callee")
+
+// argumentsIntrinsics returns the intrinsics of arguments objects of the current realm, looked
+// up once per realm.
+func (vm *VM) argumentsIntrinsics() *argumentsIntrinsics {
+	ai := &vm.argsIntrinsics
+	if ai.realm != vm.realm {
+		*ai = argumentsIntrinsics{realm: vm.realm, values: vm.realm.Intrinsic("Array.prototype.values"),
+			thrower: vm.realm.Intrinsic("%ThrowTypeError%")}
+		if ai.thrower != nil {
+			ai.callee = accessorProperty(ai.thrower, ai.thrower, 0)
+		}
+	}
+	return ai
+}
+
 // forIn state: the keys to visit.
 type forInState struct {
 	obj  *Object
@@ -821,6 +853,12 @@ type forInState struct {
 // checked against the set before its descriptor is asked for.
 func (vm *VM) forInPrepare(v Value) Value {
 	st := &forInState{}
+	if v.kind == KindObject {
+		if keys, ok := forInOrdinaryKeys(v.obj()); ok {
+			st.obj, st.keys = v.obj(), keys
+			return objectValue(&Object{class: ClassOther, slots: st})
+		}
+	}
 	if v.kind > KindNull {
 		o := vm.toObject(v)
 		st.obj = o
@@ -861,6 +899,53 @@ func (vm *VM) forInPrepare(v Value) Value {
 	return objectValue(&Object{class: ClassOther, slots: st})
 }
 
+// forInOrdinaryKeys lists the keys a for-in over o visits when that needs no walk of the
+// prototype chain: o is an ordinary object without index keys (which would be listed first)
+// and its prototypes are ordinary objects or functions without enumerable string keys (such
+// as Object.prototype and a class's prototype). Those lookups observe nothing, so the keys
+// are o's enumerable string keys in order. ok is false for any other object.
+func forInOrdinaryKeys(o *Object) (keys []PropertyKey, ok bool) {
+	if o.class != ClassObject {
+		return nil, false
+	}
+	for p := o.proto; p != nil; p = p.proto {
+		if p.class != ClassObject && p.class != ClassFunction {
+			return nil, false
+		}
+		for i := range p.props.props {
+			if p.props.props[i].flags&propEnumerable != 0 && p.props.keys[i].sym == nil {
+				return nil, false
+			}
+		}
+	}
+	return ordinaryEnumerableOwnKeys(o)
+}
+
+// ordinaryEnumerableOwnKeys lists the enumerable string keys of o, an ordinary object, in
+// order when none of them is an array index (which would be listed first); ok is false
+// otherwise.
+func ordinaryEnumerableOwnKeys(o *Object) (keys []PropertyKey, ok bool) {
+	n := 0
+	for i, k := range o.props.keys {
+		if k.sym != nil || o.props.props[i].flags&propEnumerable == 0 {
+			continue
+		}
+		if k.name != "" && k.name[0] >= '0' && k.name[0] <= '9' {
+			if _, isIndex := k.arrayIndex(); isIndex {
+				return nil, false
+			}
+		}
+		n++
+	}
+	keys = make([]PropertyKey, 0, n)
+	for i, k := range o.props.keys {
+		if k.sym == nil && o.props.props[i].flags&propEnumerable != 0 {
+			keys = append(keys, k)
+		}
+	}
+	return keys, true
+}
+
 func (vm *VM) forInNext(v Value) (Value, bool) {
 	st := v.obj().slots.(*forInState)
 	for st.i < len(st.keys) {
@@ -869,9 +954,31 @@ func (vm *VM) forInNext(v Value) (Value, bool) {
 		if st.obj != nil && st.obj.class != ClassProxy && !vm.hasProperty(st.obj, k) {
 			continue
 		}
-		return k.toValue(), true
+		return vm.keyValue(k), true
 	}
 	return undefinedValue, false
+}
+
+// keyStrings is a direct-mapped cache of the strings of property keys, by the address of the
+// key's text: the keys of objects made by the same code share their text, so listing them
+// again (for-in, Object.keys) finds the string made the first time.
+type keyStrings [256]*jsString
+
+// keyValue is k.toValue(), with the strings of ASCII keys taken from vm.keyStrs.
+func (vm *VM) keyValue(k PropertyKey) Value {
+	if k.sym != nil || k.name == "" {
+		return k.toValue()
+	}
+	p := unsafe.StringData(k.name)
+	slot := &vm.keyStrs[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(k.name)))%uintptr(len(vm.keyStrs))]
+	if c := *slot; c != nil && unsafe.StringData(c.ascii) == p && len(c.ascii) == len(k.name) {
+		return stringValue(c)
+	}
+	s := newStringFromGo(k.name)
+	if s.isASCII {
+		*slot = s
+	}
+	return stringValue(s)
 }
 
 // Private names travel on the stack as internal objects.
