@@ -345,3 +345,21 @@ func TestFinishThatFindsWorkToCancelStillCancelsIt(t *testing.T) {
 	require.Equal(t, 1, b.jobCount(t, "call.cancel"))
 	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallPending, EventFinished}, b.eventTypes(t, run.ID))
 }
+
+// A direct drive is bounded by the drive timeout like a job's: it yields at its next safe
+// point and a job continues the run from there, while the client still waits for its end.
+func TestDirectDriveTimeoutYieldsAndAJobContinues(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := newScriptEngine()
+	b.startWorkerWith(t, engine, WorkerConfig{FetchPollInterval: 100 * time.Millisecond, DriveTimeout: time.Second})
+
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"block":true},{"tool":"t.b","args":2}]}`},
+		30*time.Second, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, StatusSucceeded, run.Status)
+	require.JSONEq(t, `{"ok":true,"value":[1,null,2]}`, string(run.Result))
+	require.Equal(t, 1, engine.count(toolcall.Key(run.ID, 1)), "continued from the yield's checkpoint")
+	require.Equal(t, 1, b.jobCount(t, "run.resume"), "the rest was driven by a job")
+	require.Contains(t, b.eventTypes(t, run.ID), EventYielded)
+}
