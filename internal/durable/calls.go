@@ -132,7 +132,6 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 	// lock waited for committed); the writes, River's job (or the lease) when the run waits,
 	// and COMMIT in one more (two when a job is enqueued).
 	err = s.inPipe(ctx, func(tx *pipeTx) error {
-		resume = nil
 		var (
 			runStatus string
 			seq       int

@@ -189,11 +189,8 @@ func (w *Worker) resumeDirect(runID string, r directResume) {
 	ctx, cancel := context.WithTimeout(w.direct.ctx, 30*time.Second)
 	in, known, err := w.store.driveInputOf(ctx, runID)
 	cancel()
-	if err == nil && r.from != nil {
-		l.redriven = true
-		err = w.store.inTx(w.direct.ctx, func(tx pgx.Tx) error {
-			return addEvent(w.direct.ctx, tx, runID, EventRedriven, map[string]any{"from": *r.from, "to": w.id, "crashes": r.crashes})
-		})
+	if err == nil {
+		err = l.recordRedriven(w.direct.ctx, r.from)
 	}
 	if err != nil {
 		defer w.releaseDirect()

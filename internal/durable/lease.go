@@ -189,16 +189,23 @@ func (s *Store) acquireAs(ctx context.Context, runID string, jobID int64, resume
 		return nil, 0, fmt.Errorf("lease run %s: %w", runID, err)
 	}
 	l := &Lease{store: s, runID: runID, fence: fence, crashes: crashes, knownCalls: known, input: &in, worker: workerID, seq: seq}
-	if from != nil {
-		l.redriven = true
-		err := s.inTx(ctx, func(tx pgx.Tx) error {
-			return addEvent(ctx, tx, runID, EventRedriven, map[string]any{"from": *from, "to": workerID, "crashes": crashes})
-		})
-		if err != nil {
-			return nil, 0, err
-		}
+	if err := l.recordRedriven(ctx, from); err != nil {
+		return nil, 0, err
 	}
 	return l, seq, nil
+}
+
+// recordRedriven marks the lease as taken from worker from, a lost one, and records the run's
+// redriven event naming both workers (at once: a run that crashes its worker may never write
+// anything else); it does nothing when from is nil (the run was not re-driven).
+func (l *Lease) recordRedriven(ctx context.Context, from *string) error {
+	if from == nil {
+		return nil
+	}
+	l.redriven = true
+	return l.store.inTx(ctx, func(tx pgx.Tx) error {
+		return addEvent(ctx, tx, l.runID, EventRedriven, map[string]any{"from": *from, "to": l.worker, "crashes": l.crashes})
+	})
 }
 
 // queueDriveInput queues the reads of what a drive of run runID needs (readDriveInput reads
