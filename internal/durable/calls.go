@@ -130,7 +130,8 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 	// A pipelined transaction (pipeTx): BEGIN, the run's lock and the look-up of the call in
 	// one round trip (the look-up a statement of its own, so that it sees what a writer the
 	// lock waited for committed); the writes, River's job (or the lease) when the run waits,
-	// and COMMIT in one more (two when a job is enqueued).
+	// and COMMIT in one more (two when a job is enqueued). A direct resume's lease comes with
+	// the reads of what its drive needs (queueDriveInput).
 	err = s.inPipe(ctx, func(tx *pipeTx) error {
 		var (
 			runStatus string
@@ -181,11 +182,19 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 		}
 		if runStatus == StatusSuspended && direct != nil {
 			// The lease commits with the outcome, waiting for the disk like it.
+			// So do the reads of what the drive needs, which see the outcome: the drive
+			// starts without another round trip.
 			r := &directResume{seq: seq}
 			tx.queueRow(func(row pgx.Row) error {
 				return row.Scan(&r.fence, &r.seq, &r.from, &r.crashes)
 			}, q("RunLeaseResume"), runID, nil, s.cfg.LeaseTTL.String(), direct.id, seq, nil)
-			resume = r
+			tx.queueRead(func(b *pgx.Batch) { queueDriveInput(b, runID) }, func(br pgx.BatchResults) error {
+				if err := r.input.read(br); err != nil {
+					return err
+				}
+				resume = r
+				return nil
+			})
 		} else if runStatus == StatusSuspended {
 			if _, err := s.river.InsertTx(ctx, tx, ResumeArgs{RunID: runID, Seq: seq}, nil); err != nil {
 				return fmt.Errorf("enqueue run.resume: %w", err)

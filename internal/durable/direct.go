@@ -180,15 +180,14 @@ type directResume struct {
 	seq     int
 	from    *string // the lost worker when the run was re-driven (RunLeaseResume)
 	crashes int
+	input   driveRows // what the drive needs, read in the lease's transaction
 }
 
-// resumeDirect reads what the resume of run runID under r needs and drives it, in a slot
-// reserveDirect took; when the read fails the run goes back on the queue.
+// resumeDirect drives the resume of run runID under r, in a slot reserveDirect took; when
+// what the lease's transaction read cannot be opened the run goes back on the queue.
 func (w *Worker) resumeDirect(runID string, r directResume) {
 	l := &Lease{store: w.store, runID: runID, fence: r.fence, crashes: r.crashes, worker: w.id, seq: r.seq}
-	ctx, cancel := context.WithTimeout(w.direct.ctx, 30*time.Second)
-	in, known, err := w.store.driveInputOf(ctx, runID)
-	cancel()
+	in, known, err := w.store.openDriveInput(r.input, runID)
 	if err == nil {
 		err = l.recordRedriven(w.direct.ctx, r.from)
 	}
@@ -199,19 +198,6 @@ func (w *Worker) resumeDirect(runID string, r directResume) {
 	}
 	l.input, l.knownCalls = &in, known
 	w.driveDirect(l, nil)
-}
-
-// driveInputOf reads what a drive of run runID needs, once its lease is taken.
-func (s *Store) driveInputOf(ctx context.Context, runID string) (driveInput, int, error) {
-	b := &pgx.Batch{}
-	queueDriveInput(b, runID)
-	br := s.pool.SendBatch(ctx, b)
-	defer br.Close()
-	in, known, err := s.readDriveInput(br, runID)
-	if err != nil {
-		return in, 0, err
-	}
-	return in, known, br.Close()
 }
 
 // insertRunDirect stores run n as id leased to worker w, in a slot reserveDirect took, and

@@ -219,35 +219,55 @@ func queueDriveInput(b *pgx.Batch, runID string) {
 
 // readDriveInput reads the answers of queueDriveInput's statements from br: the drive's
 // input, and the highest call id recorded for the run.
-func (s *Store) readDriveInput(br pgx.BatchResults, runID string) (in driveInput, known int, err error) {
-	var (
-		limits, input, unapplied []byte
-		current                  Snapshot
-	)
-	if err := br.QueryRow().Scan(&in.spec.Code, &limits, &in.toolsets, &known, &input, &in.hasWebhook,
-		&current.Header, &current.State, &unapplied); err != nil {
-		return in, 0, fmt.Errorf("drive input: %w", err)
+func (s *Store) readDriveInput(br pgx.BatchResults, runID string) (driveInput, int, error) {
+	var rows driveRows
+	if err := rows.read(br); err != nil {
+		return driveInput{}, 0, err
 	}
-	if in.settled, err = decodeUnapplied(unapplied); err != nil {
-		return in, 0, fmt.Errorf("posted outcomes: %w", err)
+	return s.openDriveInput(rows, runID)
+}
+
+// driveRows are the answers of queueDriveInput's statements as read, before openDriveInput
+// decodes them.
+type driveRows struct {
+	in                       driveInput
+	known                    int
+	limits, input, unapplied []byte
+	toolsets                 []toolsetRow
+}
+
+// read reads the answers of queueDriveInput's statements from br.
+func (r *driveRows) read(br pgx.BatchResults) error {
+	if err := br.QueryRow().Scan(&r.in.spec.Code, &r.limits, &r.in.toolsets, &r.known, &r.input, &r.in.hasWebhook,
+		&r.in.snapshot.Header, &r.in.snapshot.State, &r.unapplied); err != nil {
+		return fmt.Errorf("drive input: %w", err)
 	}
 	rows, err := br.Query()
 	if err != nil {
-		return in, 0, fmt.Errorf("toolsets: %w", err)
+		return fmt.Errorf("toolsets: %w", err)
 	}
-	found, err := pgx.CollectRows(rows, scanRunToolset)
-	if err != nil {
-		return in, 0, fmt.Errorf("toolsets: %w", err)
+	if r.toolsets, err = pgx.CollectRows(rows, scanRunToolset); err != nil {
+		return fmt.Errorf("toolsets: %w", err)
 	}
-	in.snapshot = current
-	in.spec.RunID, in.spec.Limits = runID, limits
-	if input != nil {
-		in.spec.Input = input
+	return nil
+}
+
+// openDriveInput decodes what r read for a drive of run runID: the drive's input, and the
+// highest call id recorded for the run.
+func (s *Store) openDriveInput(r driveRows, runID string) (driveInput, int, error) {
+	in := r.in
+	var err error
+	if in.settled, err = decodeUnapplied(r.unapplied); err != nil {
+		return in, 0, fmt.Errorf("posted outcomes: %w", err)
 	}
-	if in.spec.Toolsets, err = s.openToolsets(found); err != nil {
+	in.spec.RunID, in.spec.Limits = runID, r.limits
+	if r.input != nil {
+		in.spec.Input = r.input
+	}
+	if in.spec.Toolsets, err = s.openToolsets(r.toolsets); err != nil {
 		return in, 0, err
 	}
-	return in, known, nil
+	return in, r.known, nil
 }
 
 // driveInput is what acquire read for the drive along with the lease.

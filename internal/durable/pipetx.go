@@ -19,8 +19,9 @@ import (
 type pipeTx struct {
 	conn    *pgxpool.Conn
 	pending pgx.Batch
-	// scans read the row of the pending statements queued by queueRow, by index in pending.
-	scans map[int]func(pgx.Row) error
+	// reads read the answers of the pending statements queued by queueRow and queueRead, by
+	// the index in pending of the first statement each reads.
+	reads map[int]queuedRead
 	begun bool // BEGIN was sent
 	done  bool
 }
@@ -38,36 +39,52 @@ func (s *Store) beginPipe(ctx context.Context) (*pipeTx, error) {
 	return t, nil
 }
 
+// queuedRead reads the answers of n queued statements from the batch they were sent in.
+type queuedRead struct {
+	n    int
+	read func(pgx.BatchResults) error
+}
+
 // queueRow queues a statement like Exec, whose row (at most one) scan reads when the queue is
 // sent: its answer arrives with the statements queued after it, in the same round trip.
 func (t *pipeTx) queueRow(scan func(pgx.Row) error, sql string, args ...any) {
-	if t.scans == nil {
-		t.scans = map[int]func(pgx.Row) error{}
+	t.queueRead(func(b *pgx.Batch) { b.Queue(sql, args...) },
+		func(br pgx.BatchResults) error { return scan(br.QueryRow()) })
+}
+
+// queueRead queues the statements queue adds to a batch, whose answers read reads, in order,
+// when the queue is sent (with the statements queued after them, in the same round trip).
+func (t *pipeTx) queueRead(queue func(*pgx.Batch), read func(pgx.BatchResults) error) {
+	if t.reads == nil {
+		t.reads = map[int]queuedRead{}
 	}
-	t.scans[len(t.pending.QueuedQueries)] = scan
-	t.pending.Queue(sql, args...)
+	first := len(t.pending.QueuedQueries)
+	queue(&t.pending)
+	t.reads[first] = queuedRead{n: len(t.pending.QueuedQueries) - first, read: read}
 }
 
-// take returns the queued statements and their scans, leaving the queue empty.
-func (t *pipeTx) take() (pgx.Batch, map[int]func(pgx.Row) error) {
-	b, scans := t.pending, t.scans
-	t.pending, t.scans = pgx.Batch{}, nil
+// take returns the queued statements and their reads, leaving the queue empty.
+func (t *pipeTx) take() (pgx.Batch, map[int]queuedRead) {
+	b, reads := t.pending, t.reads
+	t.pending, t.reads = pgx.Batch{}, nil
 	t.begun = true
-	return b, scans
+	return b, reads
 }
 
-// readQueued reads the results of the first n statements of a sent batch, with their scans.
-func readQueued(br pgx.BatchResults, n int, scans map[int]func(pgx.Row) error) error {
-	for i := range n {
-		if scan := scans[i]; scan != nil {
-			if err := scan(br.QueryRow()); err != nil {
+// readQueued reads the results of the first n statements of a sent batch, with their reads.
+func readQueued(br pgx.BatchResults, n int, reads map[int]queuedRead) error {
+	for i := 0; i < n; {
+		if r, ok := reads[i]; ok {
+			if err := r.read(br); err != nil {
 				return err
 			}
+			i += r.n
 			continue
 		}
 		if _, err := br.Exec(); err != nil {
 			return err
 		}
+		i++
 	}
 	return nil
 }
@@ -77,9 +94,9 @@ func (t *pipeTx) flush(ctx context.Context) error {
 	if len(t.pending.QueuedQueries) == 0 {
 		return nil
 	}
-	b, scans := t.take()
+	b, reads := t.take()
 	br := t.conn.SendBatch(ctx, &b)
-	err := readQueued(br, len(b.QueuedQueries), scans)
+	err := readQueued(br, len(b.QueuedQueries), reads)
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
@@ -103,11 +120,11 @@ func (t *pipeTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, 
 	if len(t.pending.QueuedQueries) == 0 {
 		return t.conn.Query(ctx, sql, args...)
 	}
-	b, scans := t.take()
+	b, reads := t.take()
 	n := len(b.QueuedQueries)
 	b.Queue(sql, args...)
 	br := t.conn.SendBatch(ctx, &b)
-	if err := readQueued(br, n, scans); err != nil {
+	if err := readQueued(br, n, reads); err != nil {
 		_ = br.Close()
 		return nil, err
 	}
