@@ -268,6 +268,7 @@ func TestPostedOutcomesResumeDirectlyOnce(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, resumed)
+	b.requireEndedClean(t, run.ID)
 
 	two, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","durable":true},{"tool":"t.b","durable":true}]}`},
 		30*time.Second, parked)
@@ -283,6 +284,18 @@ func TestPostedOutcomesResumeDirectlyOnce(t *testing.T) {
 	wg.Wait()
 	two = b.waitStatus(t, two.ID, StatusSucceeded)
 	require.JSONEq(t, `{"ok":true,"value":["first","second"]}`, string(two.Result))
+	b.requireEndedClean(t, two.ID)
+}
+
+// requireEndedClean checks what the finish of a resumed run leaves: no snapshot (it is never
+// resumed again) and every posted outcome marked applied.
+func (b *testBundle) requireEndedClean(t *testing.T, runID string) {
+	t.Helper()
+	var snapshots, unapplied int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT (SELECT count(*) FROM snapshots WHERE run_id = $1),
+		(SELECT count(*) FROM calls WHERE run_id = $1 AND NOT applied)`, runID).Scan(&snapshots, &unapplied))
+	require.Zero(t, snapshots, "snapshots of the finished run")
+	require.Zero(t, unapplied, "posted outcomes not marked applied")
 }
 
 // Cancelling a run this process drives directly (no River job to cancel) stops its drive at

@@ -789,7 +789,9 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	}
 	// One statement checks the lease, ends the run and appends its events (the lease's
 	// deferred ones, then "finished"): the run's row is written once, where a lock, an event
-	// and the end would write three versions of it.
+	// and the end would write three versions of it. The same statement marks the posted
+	// outcomes the drive was handed applied and deletes the run's snapshots (a run at snapshot
+	// 0 has none: snapshots are written with the sequence that names them, writeSnapshot).
 	l.dropCallRows()
 	l.writing.Lock()
 	defer l.writing.Unlock()
@@ -836,17 +838,8 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 				ended, finishedAt = true, *at
 				receivers, subscribed = rc.receivers(), len(rc.subIDs) > 0
 				return nil
-			}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas, hook, mayHaveCalls, expectNone)
-			if err := l.markApplied(ctx, tx); err != nil {
-				return err
-			}
-			// A run at snapshot 0 has none: snapshots are written with the sequence that names
-			// them (writeSnapshot).
-			if l.seq > 0 {
-				if _, err := tx.Exec(ctx, q("SnapshotDeleteRun"), l.runID); err != nil {
-					return fmt.Errorf("delete snapshots: %w", err)
-				}
-			}
+			}, q("RunFinishFenced"), l.runID, l.fence, status, result, types, datas, hook, mayHaveCalls, expectNone,
+				l.unapplied, l.seq > 0)
 			if expectNone {
 				return nil
 			}
@@ -866,12 +859,10 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	// One round trip when nothing follows the statement: no webhook of the run's own, no
 	// subscription the last finish of this store found, and no durable work to cancel at a
 	// tool (guesses the statement checks).
-	unapplied := l.unapplied
 	if !l.input.hasWebhook && !l.store.finishSubscribed.Load() {
 		err = store(true)
 		if isRefusal(err) {
 			l.store.finishSubscribed.Store(true)
-			l.unapplied = unapplied
 			err = store(false)
 		}
 	} else {
@@ -879,6 +870,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	}
 	if err == nil {
 		l.store.finishSubscribed.Store(subscribed)
+		l.unapplied = nil
 	}
 	if checked && !ended {
 		err = lost

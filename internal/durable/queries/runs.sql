@@ -175,7 +175,9 @@ RETURNING fence, snapshot_seq;
 -- running or pending are cancelled, as CallCancelPending does) and the run's finished_at (also
 -- its updated_at). With $9 the caller expects the lease held, nobody to get the webhook and no
 -- durable work to cancel, and sends its COMMIT with the statement: when any of that does not
--- hold, the statement refuses (codemode_refuse), aborting the transaction.
+-- hold, the statement refuses (codemode_refuse), aborting the transaction. It also marks the
+-- posted outcomes $10 applied (as CallMarkApplied) and, with $11, deletes the run's snapshots
+-- (as SnapshotDeleteRun): a finished run is never resumed.
 WITH run AS (
     UPDATE runs
     SET status = $3, result = $4, finished_at = now(), updated_at = now(),
@@ -190,6 +192,11 @@ WITH run AS (
     UPDATE calls SET status = 'cancelled', settled_at = now()
     WHERE run_id = $1 AND status IN ('running', 'pending') AND $8::boolean AND EXISTS (SELECT FROM run)
     RETURNING call_id, handle IS NOT NULL AS has_handle
+), applied AS (
+    UPDATE calls SET applied = true
+    WHERE run_id = $1 AND call_id = ANY ($10::integer[]) AND EXISTS (SELECT FROM run)
+), pruned AS (
+    DELETE FROM snapshots WHERE run_id = $1 AND $11::boolean AND EXISTS (SELECT FROM run)
 )
 SELECT run.event_seq IS NOT NULL, nullif(run.webhook_url, ''),
        ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
