@@ -306,6 +306,13 @@ func (l *Lease) journal(ctx context.Context, fn func(tx pgx.Tx, seq int) error) 
 // gets it into *receivers, set once the lock's answer arrived (at fn's first statement that
 // returns rows, or a flush).
 func (l *Lease) fencedTx(ctx context.Context, async bool, hook string, receivers *[]webhookReceiver, fn func(tx pgx.Tx, seq int) error) error {
+	return l.fencedTxWith(ctx, async, hook, receivers, nil, fn)
+}
+
+// fencedTxWith is fencedTx appending events after the lease's deferred ones, in the same
+// statement.
+func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, receivers *[]webhookReceiver,
+	events []deferredEvent, fn func(tx pgx.Tx, seq int) error) error {
 	// A pipelined transaction (pipeTx): BEGIN, the lock, the queued records of the lease and
 	// the writes of fn travel together, up to the first statement whose answer fn needs (or
 	// up to the end); the lock's answer comes back with them and is checked before COMMIT is
@@ -345,7 +352,7 @@ func (l *Lease) fencedTx(ctx context.Context, async bool, hook string, receivers
 				return nil
 			}, q("RunLockFencedReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
 		}
-		if err := l.queueEvents(ctx, tx, deferred); err != nil {
+		if err := l.queueEvents(ctx, tx, append(deferred[:len(deferred):len(deferred)], events...)); err != nil {
 			return err
 		}
 		for _, u := range rows {
@@ -617,14 +624,22 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 	if len(handle) == 0 {
 		handle = json.RawMessage("null")
 	}
-	// The lock reads who gets the call.pending webhook; its answer arrives with the flush.
+	// The lock reads who gets the call.pending webhook; its answer arrives with the flush. The
+	// call.pending event is written with the lease's deferred ones, in one statement, and a
+	// call whose start is not written yet gets its row as pending at once.
 	var receivers []webhookReceiver
-	err := l.fencedTx(ctx, true, WebhookCallPending, &receivers, func(tx pgx.Tx, _ int) error {
-		if _, err := tx.Exec(ctx, q("CallSetPending"), l.runID, callID, handle); err != nil {
-			return fmt.Errorf("mark call pending: %w", err)
+	row := l.claimCallRow(callID)
+	pending := deferredEvent{typ: EventCallPending, data: l.withWorker(map[string]any{"callId": callID})}
+	err := l.fencedTxWith(ctx, true, WebhookCallPending, &receivers, []deferredEvent{pending}, func(tx pgx.Tx, _ int) error {
+		var err error
+		if row != nil {
+			_, err = tx.Exec(ctx, q("CallInsertPendingFenced"), l.runID, callID, toolcall.Key(l.runID, int64(callID)),
+				row.start.Toolset, row.start.Path, row.args, l.fence, row.at, handle)
+		} else {
+			_, err = tx.Exec(ctx, q("CallSetPending"), l.runID, callID, handle)
 		}
-		if err := addEvent(ctx, tx, l.runID, EventCallPending, l.withWorker(map[string]any{"callId": callID})); err != nil {
-			return err
+		if err != nil {
+			return fmt.Errorf("mark call pending: %w", err)
 		}
 		if err := tx.(*pipeTx).flush(ctx); err != nil {
 			return err
@@ -634,6 +649,7 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 		}, receivers)
 	})
 	if err != nil {
+		l.restoreCallRows([]*unwrittenCall{row})
 		return fmt.Errorf("call %s pending: %w", toolcall.Key(l.runID, int64(callID)), err)
 	}
 	return nil

@@ -66,6 +66,13 @@ WHERE run_id = $1 AND call_id = $2 AND status IN ('running', 'pending')
 -- name: CallGetDetails
 SELECT toolset, path, args FROM calls WHERE run_id = $1 AND call_id = $2;
 
+-- name: CallInsertPendingFenced
+-- CallInsertFenced (under fence $7) and CallSetPending in one: a durable call started at $8
+-- whose start was not written before it answered pending with handle $9 (see Lease.CallPending).
+INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, handle)
+SELECT $1, $2, $3, $4, $5, $6, true, $8, 'pending', $9
+WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $7 AND (status = 'running') IS TRUE);
+
 -- name: CallInsertSettledFenced
 -- CallInsertFenced and CallSettleFenced in one: a call started at $9 whose start was not written
 -- before it settled with status $10 and outcome $11 (see Lease.CallStarted).
