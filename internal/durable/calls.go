@@ -119,19 +119,16 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 		return 0, fmt.Errorf("encode outcome: %w", err)
 	}
 	encoded = storable(encoded)
-	var result Recorded
 	// A suspended run is resumed by this process's worker when it has a free direct slot
-	// (direct.go): leased in this transaction instead of a run.resume job enqueued.
-	direct := s.direct.Load()
-	if direct != nil && !direct.reserveDirect(0) {
-		direct = nil
+	// (direct.go): leased in the outcome's transaction instead of a run.resume job enqueued.
+	if direct := s.direct.Load(); direct != nil && direct.reserveDirect(0) {
+		return s.recordOutcomeDirect(ctx, runID, callID, o, encoded, direct)
 	}
-	var resume *directResume // the lease taken for direct's resume
+	var result Recorded
 	// A pipelined transaction (pipeTx): BEGIN, the run's lock and the look-up of the call in
 	// one round trip (the look-up a statement of its own, so that it sees what a writer the
-	// lock waited for committed); the writes, River's job (or the lease) when the run waits,
-	// and COMMIT in one more (two when a job is enqueued). A direct resume's lease comes with
-	// the reads of what its drive needs (queueDriveInput).
+	// lock waited for committed); the writes, River's job when the run waits, and COMMIT in one
+	// more (two when a job is enqueued).
 	err = s.inPipe(ctx, func(tx *pipeTx) error {
 		var (
 			runStatus string
@@ -160,15 +157,8 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 		if err != nil {
 			return fmt.Errorf("lock run and call: %w", err)
 		}
-		if current != nil {
-			if sameOutcome(current, encoded) {
-				result = OutcomeDuplicate
-				return nil
-			}
-			return fmt.Errorf("%w: %s", ErrOutcomeConflict, toolcall.Key(runID, int64(callID)))
-		}
-		if status != CallPending {
-			return fmt.Errorf("%w: call %s is %s", ErrOutcomeConflict, toolcall.Key(runID, int64(callID)), status)
+		if result, err = settledBefore(runID, callID, status, current, encoded); result != 0 || err != nil {
+			return err
 		}
 		callStatus := CallSucceeded
 		if !o.OK {
@@ -177,25 +167,10 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 		if _, err := tx.Exec(ctx, q("CallSettle"), runID, callID, callStatus, encoded, false); err != nil {
 			return fmt.Errorf("settle call: %w", err)
 		}
-		if err := addEvent(ctx, tx, runID, EventCallSettled, map[string]any{"callId": callID, "ok": o.OK, "posted": true}); err != nil {
+		if err := addEvent(ctx, tx, runID, EventCallSettled, postedEvent(callID, o)); err != nil {
 			return err
 		}
-		if runStatus == StatusSuspended && direct != nil {
-			// The lease commits with the outcome, waiting for the disk like it.
-			// So do the reads of what the drive needs, which see the outcome: the drive
-			// starts without another round trip.
-			r := &directResume{seq: seq}
-			tx.queueRow(func(row pgx.Row) error {
-				return row.Scan(&r.fence, &r.seq, &r.from, &r.crashes)
-			}, q("RunLeaseResume"), runID, nil, s.cfg.LeaseTTL.String(), direct.id, seq, nil)
-			tx.queueRead(func(b *pgx.Batch) { queueDriveInput(b, runID) }, func(br pgx.BatchResults) error {
-				if err := r.input.read(br); err != nil {
-					return err
-				}
-				resume = r
-				return nil
-			})
-		} else if runStatus == StatusSuspended {
+		if runStatus == StatusSuspended {
 			if _, err := s.river.InsertTx(ctx, tx, ResumeArgs{RunID: runID, Seq: seq}, nil); err != nil {
 				return fmt.Errorf("enqueue run.resume: %w", err)
 			}
@@ -203,17 +178,125 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 		result = OutcomeRecorded
 		return nil
 	})
-	if direct != nil {
-		if err == nil && resume != nil {
-			go direct.resumeDirect(runID, *resume)
-		} else {
-			direct.releaseDirect()
-		}
-	}
 	if err != nil {
 		return 0, fmt.Errorf("record outcome: %w", unstorable(err))
 	}
 	return result, nil
+}
+
+// postedEvent is the data of a posted outcome's call.settled event.
+func postedEvent(callID int, o toolcall.Outcome) map[string]any {
+	return map[string]any{"callId": callID, "ok": o.OK, "posted": true}
+}
+
+// settledBefore says what a post of outcome encoded to call callID of run runID, found with
+// status and stored outcome current under the locks, meets: OutcomeDuplicate when the same
+// outcome is stored, ErrOutcomeConflict when another is or the call is not pending, and 0
+// when the call waits for it.
+func settledBefore(runID string, callID int, status string, current, encoded []byte) (Recorded, error) {
+	if current != nil {
+		if sameOutcome(current, encoded) {
+			return OutcomeDuplicate, nil
+		}
+		return 0, fmt.Errorf("%w: %s", ErrOutcomeConflict, toolcall.Key(runID, int64(callID)))
+	}
+	if status != CallPending {
+		return 0, fmt.Errorf("%w: call %s is %s", ErrOutcomeConflict, toolcall.Key(runID, int64(callID)), status)
+	}
+	return 0, nil
+}
+
+// recordOutcomeDirect is RecordOutcome in a process whose worker w has a free direct slot
+// (reserved by the caller): one round trip. BEGIN, the run's lock, the look-up of the call (a
+// statement of its own, so that it sees what a writer the lock waited for committed), the
+// writes in one statement that settles the call only when it is pending without an outcome
+// and, when the run is suspended, leases it to w (CallSettlePosted), the reads of what the
+// resume's drive needs (queueDriveInput), and COMMIT are sent together; what the post met is
+// decided from the answers, and w resumes the run at once when it was leased.
+func (s *Store) recordOutcomeDirect(ctx context.Context, runID string, callID int, o toolcall.Outcome, encoded []byte,
+	w *Worker) (Recorded, error) {
+	eventRaw, err := eventData(EventCallSettled, postedEvent(callID, o))
+	if err != nil {
+		w.releaseDirect()
+		return 0, err
+	}
+	callStatus := CallSucceeded
+	if !o.OK {
+		callStatus = CallFailed
+	}
+	var (
+		runFound, callFound, settled, leased bool
+		status                               string
+		current                              []byte
+		r                                    directResume
+	)
+	err = s.inPipe(ctx, func(tx *pipeTx) error {
+		runFound, callFound, settled, leased = false, false, false, false
+		tx.queueRow(func(row pgx.Row) error {
+			var (
+				runStatus string
+				seq       int
+				fence     int64
+			)
+			return foundRow(&runFound, row.Scan(&runStatus, &seq, &fence))
+		}, q("RunLockForUpdate"), runID)
+		tx.queueRow(func(row pgx.Row) error {
+			var handle []byte
+			return foundRow(&callFound, row.Scan(&status, &handle, &current))
+		}, q("CallGetForUpdate"), runID, callID)
+		tx.queueRow(func(row pgx.Row) error {
+			return foundRow(&settled, row.Scan(&leased, &r.fence, &r.seq, &r.from, &r.crashes))
+		}, q("CallSettlePosted"), runID, callID, callStatus, encoded, eventRaw, w.id, s.cfg.LeaseTTL.String())
+		tx.queueRead(func(b *pgx.Batch) { queueDriveInput(b, runID) }, func(br pgx.BatchResults) error {
+			if leased {
+				return r.input.read(br)
+			}
+			// Not resumed here: the answers are not needed.
+			if _, err := br.Exec(); err != nil {
+				return err
+			}
+			_, err := br.Exec()
+			return err
+		})
+		return nil
+	})
+	if err != nil || !settled || !leased {
+		w.releaseDirect()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("record outcome: %w", unstorable(err))
+	}
+	if settled {
+		if leased {
+			go w.resumeDirect(runID, r)
+		}
+		return OutcomeRecorded, nil
+	}
+	switch {
+	case !runFound:
+		return 0, fmt.Errorf("%w: %s", ErrRunNotFound, runID)
+	case !callFound:
+		return 0, fmt.Errorf("%w: %s", ErrCallNotFound, toolcall.Key(runID, int64(callID)))
+	}
+	result, err := settledBefore(runID, callID, status, current, encoded)
+	if result == 0 && err == nil {
+		// Pending without an outcome under the locks, yet not settled: never expected.
+		err = fmt.Errorf("%w: call %s was not settled", ErrOutcomeConflict, toolcall.Key(runID, int64(callID)))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("record outcome: %w", err)
+	}
+	return result, nil
+}
+
+// foundRow sets found to whether a one-row scan found its row, and returns the scan's error
+// but for no row.
+func foundRow(found *bool, err error) error {
+	*found = err == nil
+	if isNoRows(err) {
+		return nil
+	}
+	return err
 }
 
 // sameOutcome compares two encoded outcomes as JSON values (key order and spacing ignored).

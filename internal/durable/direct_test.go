@@ -1,6 +1,7 @@
 package durable
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -375,4 +376,66 @@ func TestDirectDriveTimeoutYieldsAndAJobContinues(t *testing.T) {
 	require.Equal(t, 1, engine.count(toolcall.Key(run.ID, 1)), "continued from the yield's checkpoint")
 	require.Equal(t, 1, b.jobCount(t, "run.resume"), "the rest was driven by a job")
 	require.Contains(t, b.eventTypes(t, run.ID), EventYielded)
+}
+
+// An outcome posted to a process with a free direct slot is recorded in one round trip
+// (recordOutcomeDirect) and meets what a post through the queue meets: duplicates answered,
+// conflicts and unknown runs and calls refused, nothing written for them.
+func TestRecordOutcomeDirect(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := newScriptEngine()
+	b.startWorker(t, engine)
+	parked := func(status string) bool { return status == StatusSuspended || IsFinal(status) }
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":4},{"tool":"t.wait","durable":true}]}`},
+		30*time.Second, parked)
+	require.NoError(t, err)
+	require.Equal(t, StatusSuspended, run.Status)
+	require.Len(t, run.Pending, 1)
+	require.Equal(t, 2, run.Pending[0].CallID)
+
+	ok := toolcall.Outcome{OK: true, Value: json.RawMessage(`{"a": 1, "b": 2}`)}
+	tests := []struct {
+		name    string
+		runID   string
+		callID  int
+		outcome toolcall.Outcome
+		want    Recorded
+		wantErr error
+	}{
+		{name: "unknown run", runID: "6f1d3f4e-0000-4000-8000-000000000000", callID: 2, outcome: ok, wantErr: ErrRunNotFound},
+		{name: "unknown call", callID: 99, outcome: ok, wantErr: ErrCallNotFound},
+		{name: "plain call settled inline", callID: 1, outcome: ok, wantErr: ErrOutcomeConflict},
+		{name: "first outcome", callID: 2, outcome: ok, want: OutcomeRecorded},
+		{name: "same outcome again", callID: 2, outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`{"b":2,"a":1}`)}, want: OutcomeDuplicate},
+		{name: "different outcome", callID: 2, outcome: toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: "no"}}, wantErr: ErrOutcomeConflict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := cmp.Or(tt.runID, run.ID)
+			got, err := b.store.RecordOutcome(b.ctx, id, tt.callID, tt.outcome)
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+	run = b.waitStatus(t, run.ID, StatusSucceeded)
+	require.JSONEq(t, `{"ok":true,"value":[4,{"a":1,"b":2}]}`, string(run.Result))
+	require.Zero(t, b.jobCount(t, "run.resume"))
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	var settled []string
+	for _, e := range events {
+		if e.Type == EventCallSettled {
+			settled = append(settled, string(e.Data))
+		}
+	}
+	require.Len(t, settled, 2, "the inline call's and the posted outcome's, once")
+	require.JSONEq(t, `{"callId":2,"ok":true,"posted":true}`, settled[1])
+	b.requireEndedClean(t, run.ID)
+	// Every post gave its slot back.
+	require.Eventually(t, func() bool { return len(b.store.direct.Load().direct.slots) == 0 }, 10*time.Second, 10*time.Millisecond)
 }
