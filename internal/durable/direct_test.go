@@ -186,6 +186,45 @@ func TestFinishThatFindsASubscriptionStillNotifies(t *testing.T) {
 	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventFinished}, b.eventTypes(t, run.ID))
 }
 
+// A durable call's pending record expecting nobody to notify commits in one round trip; when
+// a subscription to call.pending appeared since the store's last such record, its lock
+// refuses, nothing of the first attempt is kept, and the call is recorded pending once, its
+// call.pending delivered.
+func TestPendingRecordThatFindsASubscriptionStillNotifies(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t, newScriptEngine())
+	parked := func(status string) bool { return status == StatusSuspended || IsFinal(status) }
+	first, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`}, 30*time.Second, parked)
+	require.NoError(t, err)
+	require.Equal(t, StatusSuspended, first.Status)
+	require.False(t, b.store.pendingSubscribed.Load(), "the first pending record found no subscription")
+
+	hooks, srv := newHookReceiver(t, "whsec_c2Vjb25k")
+	_, err = b.store.CreateSubscription(b.ctx, Subscription{URL: srv.URL, Secret: "whsec_c2Vjb25k", Events: []string{WebhookCallPending}})
+	require.NoError(t, err)
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":5},{"tool":"t.wait","durable":true}]}`},
+		30*time.Second, parked)
+	require.NoError(t, err)
+	require.Equal(t, StatusSuspended, run.Status)
+	require.True(t, b.store.pendingSubscribed.Load(), "the refused record taught the store")
+	require.Len(t, run.Pending, 1)
+	require.JSONEq(t, `{"n":2}`, string(run.Pending[0].Handle))
+
+	body := hooks.waitFor(t, WebhookCallPending)
+	var msg struct {
+		Data struct {
+			RunID  string `json:"runId"`
+			CallID int    `json:"callId"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(body, &msg))
+	require.Equal(t, run.ID, msg.Data.RunID)
+	require.Equal(t, 2, msg.Data.CallID)
+	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventCallStarted, EventCallPending,
+		EventSuspended}, b.eventTypes(t, run.ID))
+}
+
 // gatedEngine finishes each run once its gate opens, after telling started.
 type gatedEngine struct {
 	started chan string

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -329,11 +330,27 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 	if async {
 		commitMode = l.store.journalCommitMode()
 	}
+	// With a hook but no receivers to fill, the transaction goes with its COMMIT in one round
+	// trip: its lock refuses when somebody gets the hook's webhook, or the lease is lost.
+	oneTrip := hook != "" && receivers == nil
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
-		if hook == "" {
+		switch {
+		case hook == "":
 			tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
 				q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), commitMode)
-		} else {
+		case oneTrip:
+			tx.queueRow(func(r pgx.Row) error {
+				var (
+					seq     *int64
+					refusal *bool
+				)
+				if err := r.Scan(&seq, &refusal); err != nil {
+					return fmt.Errorf("lock run %s: %w", l.runID, err)
+				}
+				checked, locked = true, seq != nil
+				return nil
+			}, q("RunLockFencedNoReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
+		default:
 			tx.queueRow(func(r pgx.Row) error {
 				var (
 					seq int64
@@ -361,7 +378,7 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 		if err := fn(tx, l.seq); err != nil {
 			return err
 		}
-		if !checked {
+		if !checked && !oneTrip {
 			if err := tx.flush(ctx); err != nil {
 				return err
 			}
@@ -624,13 +641,15 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 	if len(handle) == 0 {
 		handle = json.RawMessage("null")
 	}
-	// The lock reads who gets the call.pending webhook; its answer arrives with the flush. The
-	// call.pending event is written with the lease's deferred ones, in one statement, and a
-	// call whose start is not written yet gets its row as pending at once.
-	var receivers []webhookReceiver
+	// The call.pending event is written with the lease's deferred ones, in one statement, and a
+	// call whose start is not written yet gets its row as pending at once. When the run has no
+	// webhook of its own and the store's last pending record found no subscription, the
+	// transaction is sent with its COMMIT in one round trip, its lock refusing when somebody
+	// gets the webhook after all (or the lease is lost); otherwise, and then, the lock reads
+	// who gets it and their deliveries are enqueued before the COMMIT.
 	row := l.claimCallRow(callID)
 	pending := deferredEvent{typ: EventCallPending, data: l.withWorker(map[string]any{"callId": callID})}
-	err := l.fencedTxWith(ctx, true, WebhookCallPending, &receivers, []deferredEvent{pending}, func(tx pgx.Tx, _ int) error {
+	write := func(tx pgx.Tx) error {
 		var err error
 		if row != nil {
 			_, err = tx.Exec(ctx, q("CallInsertPendingFenced"), l.runID, callID, toolcall.Key(l.runID, int64(callID)),
@@ -641,13 +660,36 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 		if err != nil {
 			return fmt.Errorf("mark call pending: %w", err)
 		}
-		if err := tx.(*pipeTx).flush(ctx); err != nil {
-			return err
+		return nil
+	}
+	var err error
+	oneTrip := !l.input.hasWebhook && !l.store.pendingSubscribed.Load()
+	if oneTrip {
+		err = l.fencedTxWith(ctx, true, WebhookCallPending, nil, []deferredEvent{pending}, func(tx pgx.Tx, _ int) error {
+			return write(tx)
+		})
+		if isRefusal(err) {
+			l.store.pendingSubscribed.Store(true)
+			oneTrip, err = false, nil
 		}
-		return l.store.enqueueWebhooksTo(ctx, tx, l.runID, WebhookCallPending, map[string]any{
-			"runId": l.runID, "callId": callID, "key": toolcall.Key(l.runID, int64(callID)), "handle": handle,
-		}, receivers)
-	})
+	}
+	if !oneTrip {
+		var receivers []webhookReceiver
+		err = l.fencedTxWith(ctx, true, WebhookCallPending, &receivers, []deferredEvent{pending}, func(tx pgx.Tx, _ int) error {
+			if err := write(tx); err != nil {
+				return err
+			}
+			if err := tx.(*pipeTx).flush(ctx); err != nil {
+				return err
+			}
+			return l.store.enqueueWebhooksTo(ctx, tx, l.runID, WebhookCallPending, map[string]any{
+				"runId": l.runID, "callId": callID, "key": toolcall.Key(l.runID, int64(callID)), "handle": handle,
+			}, receivers)
+		})
+		if err == nil {
+			l.store.pendingSubscribed.Store(slices.ContainsFunc(receivers, func(r webhookReceiver) bool { return r.subID != nil }))
+		}
+	}
 	if err != nil {
 		l.restoreCallRows([]*unwrittenCall{row})
 		return fmt.Errorf("call %s pending: %w", toolcall.Key(l.runID, int64(callID)), err)

@@ -92,6 +92,8 @@ type Store struct {
 	// finishSubscribed: the latest finish found webhook subscriptions to notify, or its
 	// one-trip attempt was refused (see Lease.finish).
 	finishSubscribed atomic.Bool
+	// pendingSubscribed is finishSubscribed for the call.pending event (see Lease.CallPending).
+	pendingSubscribed atomic.Bool
 	// direct is the worker driving this store's new runs directly (direct.go); nil: none.
 	direct atomic.Pointer[Worker]
 }

@@ -107,6 +107,22 @@ RETURNING snapshot_seq, nullif(webhook_url, ''),
           ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events) ORDER BY created_at, id),
           ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events) ORDER BY created_at, id);
 
+-- name: RunLockFencedNoReceivers
+-- RunLockFencedReceivers for a transaction sent with its COMMIT, which expects the lease held
+-- and nobody to get event $4 of the run: when either does not hold, the statement refuses
+-- (codemode_refuse), aborting the transaction. Returns the run's snapshot sequence.
+WITH locked AS (
+    UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
+    FROM (SELECT set_config('synchronous_commit', coalesce($5::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+    WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
+    RETURNING snapshot_seq, webhook_url
+)
+SELECT locked.snapshot_seq,
+       CASE WHEN locked.snapshot_seq IS NULL OR nullif(locked.webhook_url, '') IS NOT NULL
+                 OR EXISTS (SELECT FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events))
+            THEN codemode_refuse('the write has webhooks to enqueue, or lost its lease') END
+FROM (VALUES (1)) AS one LEFT JOIN locked ON true;
+
 -- name: RunLeaseExecute
 -- Leases the run to job $2 of worker $4; returns the worker whose lost lease made the run
 -- re-driven (NULL when it was not), and the run's count of such re-drives. With $5 set, the
