@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -477,4 +478,30 @@ func TestRecordOutcomeDirect(t *testing.T) {
 	b.requireEndedClean(t, run.ID)
 	// Every post gave its slot back.
 	require.Eventually(t, func() bool { return len(b.store.direct.Load().direct.slots) == 0 }, 10*time.Second, 10*time.Millisecond)
+}
+
+// A suspension with nobody to notify commits in one round trip, the release listing the
+// pending calls in the suspended event as the two-trip way does. (With outcomes posted while
+// the program ran, the release refuses and the suspension is redone the two-trip way, which
+// enqueues their resume: TestOutcomeWhileRunningResumesAfterSuspend.)
+func TestOneTripSuspension(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	w := b.startWorker(t, newScriptEngine())
+	parked := func(status string) bool { return status == StatusSuspended || IsFinal(status) }
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":1},{"tool":"t.x","durable":true},{"tool":"t.y","durable":true}]}`},
+		30*time.Second, parked)
+	require.NoError(t, err)
+	require.Equal(t, StatusSuspended, run.Status)
+	require.False(t, b.store.suspendSubscribed.Load(), "the suspension found no subscription")
+	events, err := b.store.ListEvents(b.ctx, run.ID, 0, 100)
+	require.NoError(t, err)
+	last := events[len(events)-1]
+	require.Equal(t, EventSuspended, last.Type)
+	var bytes int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT octet_length(header) + octet_length(state) FROM snapshots WHERE run_id = $1", run.ID).Scan(&bytes))
+	// As stored: compact, keys sorted, like every other event's data.
+	require.Equal(t, fmt.Sprintf(`{"bytes":%d,"pending":[2,3],"seq":1,"worker":%q}`, bytes, w.ID()), string(last.Data))
+	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventCallStarted, EventCallPending,
+		EventCallStarted, EventCallPending, EventSuspended}, b.eventTypes(t, run.ID))
 }

@@ -742,6 +742,18 @@ func (l *Lease) markApplied(ctx context.Context, tx pgx.Tx) error {
 // suspend stores the snapshot and parks the run until an outcome arrives. When outcomes were
 // posted while the program ran (not yet given to it), the resume is enqueued at once.
 func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) error {
+	if !yielded && !l.input.hasWebhook && !l.store.suspendSubscribed.Load() {
+		unapplied := l.unapplied
+		err := l.suspendOneTrip(ctx, snapshot)
+		if !isRefusal(err) {
+			if err == nil {
+				l.store.announce(l.runID, StatusSuspended)
+			}
+			return err
+		}
+		l.store.suspendSubscribed.Store(true)
+		l.unapplied = unapplied
+	}
 	// A suspension's lock reads who gets its webhook; the answer arrives with the pending calls.
 	hook := WebhookRunSuspended
 	if yielded {
@@ -789,9 +801,42 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 		}, receivers)
 	})
 	if err == nil {
+		if !yielded {
+			l.store.suspendSubscribed.Store(slices.ContainsFunc(receivers, func(r webhookReceiver) bool { return r.subID != nil }))
+		}
 		l.store.announce(l.runID, parked)
 	}
 	return err
+}
+
+// suspendOneTrip is suspend's transaction sent with its COMMIT, in one round trip, for a run
+// with no webhook of its own when the store's last suspension found no subscription to
+// run.suspended: the lock refuses when somebody gets the webhook after all (or the lease is
+// lost), and the release when posted outcomes wait to be resumed with (their resume job must
+// be enqueued); suspend then does it the two-trip way. The suspended event's pending calls
+// are listed by the release itself.
+func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) error {
+	return l.fencedTxWith(ctx, false, WebhookRunSuspended, nil, nil, func(tx pgx.Tx, seq int) error {
+		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
+		if err != nil {
+			return err
+		}
+		// The event's data as eventData encodes it (keys sorted), around the pending ids.
+		head, err := eventData(EventSuspended, map[string]any{"bytes": snapshot.Len()})
+		if err != nil {
+			return err
+		}
+		tail, err := eventData(EventSuspended, l.withWorker(map[string]any{"seq": next}))
+		if err != nil {
+			return err
+		}
+		head = append(head[:len(head)-1:len(head)-1], `,"pending":`...)
+		tail = append([]byte(","), tail[1:]...)
+		if _, err := tx.Exec(ctx, q("RunSuspendNoResume"), l.runID, string(head), string(tail)); err != nil {
+			return fmt.Errorf("release run: %w", err)
+		}
+		return nil
+	})
 }
 
 // pendingOrUnapplied reads, in one statement, a suspending run's pending calls and whether

@@ -94,6 +94,9 @@ type Store struct {
 	finishSubscribed atomic.Bool
 	// pendingSubscribed is finishSubscribed for the call.pending event (see Lease.CallPending).
 	pendingSubscribed atomic.Bool
+	// suspendSubscribed is finishSubscribed for the run.suspended event, also set when a
+	// suspension found posted outcomes to resume with (see Lease.suspend).
+	suspendSubscribed atomic.Bool
 	// direct is the worker driving this store's new runs directly (direct.go); nil: none.
 	direct atomic.Pointer[Worker]
 }

@@ -224,6 +224,27 @@ SELECT run.event_seq IS NOT NULL, nullif(run.webhook_url, ''),
             THEN codemode_refuse('the finish has webhooks or cancellations to enqueue, or lost its lease') END
 FROM (VALUES (1)) AS one LEFT JOIN run ON true;
 
+-- name: RunSuspendNoResume
+-- RunReleaseEvent for a suspension sent with its COMMIT (see Lease.suspend): parks run $1 as
+-- suspended, its lease released, and appends its suspended event, whose data is $2, the ids
+-- of the run's pending calls (a JSON array, as CallListPendingOrUnapplied finds them), then
+-- $3. When the run has posted outcomes the program was not given, whose resume must be
+-- enqueued, the statement refuses (codemode_refuse), aborting the transaction. The caller
+-- holds the run's row lock.
+WITH s AS (
+    UPDATE runs
+    SET status = 'suspended', updated_at = now(), lease_owner = NULL, lease_expires_at = NULL, event_seq = event_seq + 1
+    WHERE id = $1
+    RETURNING event_seq
+)
+INSERT INTO run_events (run_id, seq, type, data)
+SELECT $1, event_seq, 'suspended',
+       ($2::text || coalesce((SELECT array_to_json(array_agg(call_id ORDER BY call_id))::text
+                              FROM calls WHERE run_id = $1 AND status = 'pending'), '[]') || $3::text)::json
+FROM s
+WHERE CASE WHEN EXISTS (SELECT FROM calls WHERE run_id = $1 AND outcome IS NOT NULL AND NOT applied)
+           THEN codemode_refuse('the suspension has posted outcomes to resume with') ELSE true END;
+
 -- name: RunReleaseEvent
 -- Parks run $1 with status $2 (suspended, or queued when it yielded), its lease released, and
 -- appends event $3 with data $4, in one statement (one new version of the run's row). The
