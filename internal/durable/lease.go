@@ -461,6 +461,17 @@ func eventArrays(events []deferredEvent) (types, datas []string, err error) {
 // EventsInsertLocking), or RunLockFenced itself when there is no event, so every later
 // statement runs under the lock.
 func (l *Lease) oneShot(ctx context.Context, event *deferredEvent, queue func(b *pgx.Batch) error) (err error) {
+	return l.oneShotWith(ctx, event, nil, queue)
+}
+
+// lockingStatement returns a statement that appends events and locks the run as
+// EventsInsertLocking does, taking that statement's arguments (args) first, and writes more:
+// the lock of a oneShotWith.
+type lockingStatement func(args []any) (sql string, allArgs []any)
+
+// oneShotWith is oneShot whose lock is locking (when not nil), which may write what queue
+// would otherwise add as statements of their own.
+func (l *Lease) oneShotWith(ctx context.Context, event *deferredEvent, locking lockingStatement, queue func(b *pgx.Batch) error) (err error) {
 	l.writing.Lock()
 	defer l.writing.Unlock()
 	deferred := l.takeDeferred()
@@ -476,10 +487,17 @@ func (l *Lease) oneShot(ctx context.Context, event *deferredEvent, queue func(b 
 	if event != nil {
 		events = append(events, *event)
 	}
-	switch len(events) {
-	case 0:
+	switch {
+	case locking != nil && len(events) > 0:
+		types, datas, err := eventArrays(events)
+		if err != nil {
+			return err
+		}
+		sql, args := locking([]any{l.runID, types, datas, l.fence, l.store.cfg.LeaseTTL.String(), mode})
+		b.Queue(sql, args...)
+	case len(events) == 0:
 		b.Queue(q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), mode)
-	case 1:
+	case len(events) == 1:
 		raw, err := eventData(events[0].typ, events[0].data)
 		if err != nil {
 			return err
@@ -620,12 +638,18 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o toolcall.Outcome)
 	}
 	settled := deferredEvent{typ: EventCallSettled, data: data}
 	row := l.claimCallRow(callID)
-	err = l.oneShot(ctx, &settled, func(b *pgx.Batch) error {
-		if row != nil {
-			b.Queue(q("CallInsertSettledFenced"), append(l.insertArgs(row), row.at, status, encoded)...)
-			return nil
+	var locking lockingStatement
+	if row != nil {
+		// The call's row, started and settled, is written by the statement of its events.
+		locking = func(args []any) (string, []any) {
+			return q("EventsInsertLockingCallSettled"), append(args, callID, toolcall.Key(l.runID, int64(callID)),
+				row.start.Toolset, row.start.Path, row.args, row.start.Durable, row.at, status, encoded)
 		}
-		b.Queue(q("CallSettleFenced"), l.runID, callID, status, encoded, true, l.fence)
+	}
+	err = l.oneShotWith(ctx, &settled, locking, func(b *pgx.Batch) error {
+		if row == nil {
+			b.Queue(q("CallSettleFenced"), l.runID, callID, status, encoded, true, l.fence)
+		}
 		return nil
 	})
 	if err != nil {

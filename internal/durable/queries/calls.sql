@@ -73,13 +73,6 @@ INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_a
 SELECT $1, $2, $3, $4, $5, $6, true, $8, 'pending', $9
 WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $7 AND (status = 'running') IS TRUE);
 
--- name: CallInsertSettledFenced
--- CallInsertFenced and CallSettleFenced in one: a call started at $9 whose start was not written
--- before it settled with status $10 and outcome $11 (see Lease.CallStarted).
-INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, outcome, settled_at, applied)
-SELECT $1, $2, $3, $4, $5, $6, $7, $9, $10, $11, now(), true
-WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND fence = $8 AND (status = 'running') IS TRUE);
-
 -- name: CallSettlePosted
 -- The writes of an outcome posted to a process with a free direct slot, in one statement after
 -- RunLockForUpdate and CallGetForUpdate in the same transaction: call $2 of run $1, when it is

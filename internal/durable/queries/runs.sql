@@ -315,6 +315,28 @@ SELECT $1, s.event_seq - cardinality($2::text[]) + e.n, e.type, e.data::json
 FROM s, unnest($2::text[], $3::text[]) WITH ORDINALITY AS e(type, data, n)
 RETURNING seq;
 
+-- name: EventsInsertLockingCallSettled
+-- EventsInsertLocking ($1–$6), also inserting a settled call's row: call $7 (key $8, toolset
+-- $9, path $10, args $11, durable $12) started at $13, whose start was not written before it
+-- settled with status $14 and outcome $15 (see Lease.CallStarted), the lock standing for the
+-- fence check. Returns the first event's sequence number, no row when the lease was
+-- lost (then nothing is written).
+WITH s AS (
+    UPDATE runs SET event_seq = event_seq + cardinality($2::text[]), lease_expires_at = now() + $5::interval, updated_at = now()
+    FROM (SELECT set_config('synchronous_commit', coalesce($6::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+    WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
+    RETURNING event_seq
+), events AS (
+    INSERT INTO run_events (run_id, seq, type, data)
+    SELECT $1, s.event_seq - cardinality($2::text[]) + e.n, e.type, e.data::json
+    FROM s, unnest($2::text[], $3::text[]) WITH ORDINALITY AS e(type, data, n)
+    RETURNING seq
+), call AS (
+    INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, outcome, settled_at, applied)
+    SELECT $1, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(), true FROM s
+)
+SELECT seq FROM events ORDER BY seq LIMIT 1;
+
 -- name: EventList
 SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;
 
