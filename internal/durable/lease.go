@@ -316,10 +316,12 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 	events []deferredEvent, fn func(tx pgx.Tx, seq int) error) error {
 	// A pipelined transaction (pipeTx): BEGIN, the lock, the queued records of the lease and
 	// the writes of fn travel together, up to the first statement whose answer fn needs (or
-	// up to the end); the lock's answer comes back with them and is checked before COMMIT is
-	// sent, in a round trip of its own. The writes sent before the check may belong to a stale
-	// driver: they are rolled back with the transaction. fn gets the lease's snapshot
-	// sequence, which only the lease holder changes.
+	// up to the end). When receivers are to be read, the lock's answer comes back with them
+	// and is checked before COMMIT is sent, in a round trip of its own; otherwise the COMMIT
+	// goes with them and the lock refuses (RunLockFencedNoReceivers) when the lease is lost or
+	// somebody gets the hook's webhook. Either way the writes of a stale driver are rolled
+	// back with the transaction. fn gets the lease's snapshot sequence, which only the lease
+	// holder changes.
 	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
 	checked, locked := false, false
 	rows := l.claimCallRows()
@@ -330,14 +332,12 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 	if async {
 		commitMode = l.store.journalCommitMode()
 	}
-	// With a hook but no receivers to fill, the transaction goes with its COMMIT in one round
-	// trip: its lock refuses when somebody gets the hook's webhook, or the lease is lost.
-	oneTrip := hook != "" && receivers == nil
+	// With no receivers to fill, the transaction goes with its COMMIT in one round trip (unless
+	// fn needs an answer first): its lock refuses when the lease is lost, or somebody gets the
+	// hook's webhook.
+	oneTrip := receivers == nil
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
 		switch {
-		case hook == "":
-			tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
-				q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), commitMode)
 		case oneTrip:
 			tx.queueRow(func(r pgx.Row) error {
 				var (
@@ -350,6 +350,9 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 				checked, locked = true, seq != nil
 				return nil
 			}, q("RunLockFencedNoReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
+		case hook == "":
+			tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
+				q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), commitMode)
 		default:
 			tx.queueRow(func(r pgx.Row) error {
 				var (
@@ -385,7 +388,7 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 		}
 		return nil
 	})
-	if checked && !locked {
+	if checked && !locked || oneTrip && hook == "" && isRefusal(err) {
 		err = lost
 	}
 	if err != nil {

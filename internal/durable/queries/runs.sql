@@ -109,8 +109,9 @@ RETURNING snapshot_seq, nullif(webhook_url, ''),
 
 -- name: RunLockFencedNoReceivers
 -- RunLockFencedReceivers for a transaction sent with its COMMIT, which expects the lease held
--- and nobody to get event $4 of the run: when either does not hold, the statement refuses
--- (codemode_refuse), aborting the transaction. Returns the run's snapshot sequence.
+-- and nobody to get event $4 of the run ('': no event, as RunLockFenced): when either does not
+-- hold, the statement refuses (codemode_refuse), aborting the transaction. Returns the run's
+-- snapshot sequence.
 WITH locked AS (
     UPDATE runs SET lease_expires_at = now() + $3::interval, updated_at = now()
     FROM (SELECT set_config('synchronous_commit', coalesce($5::text, current_setting('synchronous_commit')), true) AS commit_mode) m
