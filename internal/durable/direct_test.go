@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -154,76 +155,70 @@ func TestDirectDriveFailureRequeues(t *testing.T) {
 	require.Contains(t, string(requeued.Data), "database briefly unreachable")
 }
 
-// A finish expecting nobody to notify commits with its statement; when a subscription appeared
-// since the store's last finish, the statement refuses, nothing of the first attempt is kept,
-// and the run still ends once, its run.completed delivered, with the finish's time.
-func TestFinishThatFindsASubscriptionStillNotifies(t *testing.T) {
+// A write expecting nobody to notify (a finish, a durable call's pending record, a
+// suspension) commits with its statement, in one round trip; when a subscription to its
+// webhook appeared since the store's last such write, the statement refuses, nothing of the
+// first attempt is kept, and the write is done once the two-trip way, its webhook delivered.
+func TestOneTripWriteThatFindsASubscriptionStillNotifies(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	b.startWorker(t, newScriptEngine())
-	first, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[]}`}, 30*time.Second, IsFinal)
-	require.NoError(t, err)
-	require.Equal(t, StatusSucceeded, first.Status)
-	require.False(t, b.store.finishSubscribed.Load(), "the first finish found no subscription")
-
-	hooks, srv := newHookReceiver(t, "whsec_c2Vjb25k")
-	_, err = b.store.CreateSubscription(b.ctx, Subscription{URL: srv.URL, Secret: "whsec_c2Vjb25k", Events: []string{WebhookRunCompleted}})
-	require.NoError(t, err)
-	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":5}]}`}, 30*time.Second, IsFinal)
-	require.NoError(t, err)
-	require.Equal(t, StatusSucceeded, run.Status)
-	require.True(t, b.store.finishSubscribed.Load(), "the refused finish taught the store")
-
-	body := hooks.waitFor(t, WebhookRunCompleted)
-	var msg struct {
-		Data struct {
-			RunID      string    `json:"runId"`
-			FinishedAt time.Time `json:"finishedAt"`
-		} `json:"data"`
-	}
-	require.NoError(t, json.Unmarshal(body, &msg))
-	require.Equal(t, run.ID, msg.Data.RunID)
-	require.True(t, msg.Data.FinishedAt.Equal(*run.FinishedAt), "webhook %v, run %v", msg.Data.FinishedAt, run.FinishedAt)
-	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventFinished}, b.eventTypes(t, run.ID))
-}
-
-// A durable call's pending record expecting nobody to notify commits in one round trip; when
-// a subscription to call.pending appeared since the store's last such record, its lock
-// refuses, nothing of the first attempt is kept, and the call is recorded pending once, its
-// call.pending delivered.
-func TestPendingRecordThatFindsASubscriptionStillNotifies(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	b.startWorker(t, newScriptEngine())
 	parked := func(status string) bool { return status == StatusSuspended || IsFinal(status) }
-	first, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`}, 30*time.Second, parked)
-	require.NoError(t, err)
-	require.Equal(t, StatusSuspended, first.Status)
-	require.False(t, b.store.pendingSubscribed.Load(), "the first pending record found no subscription")
-
-	hooks, srv := newHookReceiver(t, "whsec_c2Vjb25k")
-	_, err = b.store.CreateSubscription(b.ctx, Subscription{URL: srv.URL, Secret: "whsec_c2Vjb25k", Events: []string{WebhookCallPending}})
-	require.NoError(t, err)
-	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.a","args":5},{"tool":"t.wait","durable":true}]}`},
-		30*time.Second, parked)
-	require.NoError(t, err)
-	require.Equal(t, StatusSuspended, run.Status)
-	require.True(t, b.store.pendingSubscribed.Load(), "the refused record taught the store")
-	require.Len(t, run.Pending, 1)
-	require.JSONEq(t, `{"n":2}`, string(run.Pending[0].Handle))
-
-	body := hooks.waitFor(t, WebhookCallPending)
-	var msg struct {
-		Data struct {
-			RunID  string `json:"runId"`
-			CallID int    `json:"callId"`
-		} `json:"data"`
+	const durable = `{"steps":[{"tool":"t.wait","durable":true}]}`
+	const callThenDurable = `{"steps":[{"tool":"t.a","args":5},{"tool":"t.wait","durable":true}]}`
+	suspendedEvents := []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventCallStarted,
+		EventCallPending, EventSuspended}
+	tests := []struct {
+		name    string
+		hook    string
+		learned func(s *Store) *atomic.Bool // what the store learned of subscriptions
+		first   string                      // a run whose write finds no subscription
+		second  string                      // a run whose write finds one
+		status  string                      // how the second run is left
+		events  []string
+	}{
+		{name: "finish", hook: WebhookRunCompleted, learned: func(s *Store) *atomic.Bool { return &s.finishSubscribed },
+			first: `{"steps":[]}`, second: `{"steps":[{"tool":"t.a","args":5}]}`, status: StatusSucceeded,
+			events: []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventFinished}},
+		{name: "pending", hook: WebhookCallPending, learned: func(s *Store) *atomic.Bool { return &s.pendingSubscribed },
+			first: durable, second: callThenDurable, status: StatusSuspended, events: suspendedEvents},
+		{name: "suspension", hook: WebhookRunSuspended, learned: func(s *Store) *atomic.Bool { return &s.suspendSubscribed },
+			first: durable, second: callThenDurable, status: StatusSuspended, events: suspendedEvents},
 	}
-	require.NoError(t, json.Unmarshal(body, &msg))
-	require.Equal(t, run.ID, msg.Data.RunID)
-	require.Equal(t, 2, msg.Data.CallID)
-	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventCallStarted, EventCallPending,
-		EventSuspended}, b.eventTypes(t, run.ID))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := setup(t)
+			b.startWorker(t, newScriptEngine())
+			_, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: tt.first}, 30*time.Second, parked)
+			require.NoError(t, err)
+			require.False(t, tt.learned(b.store).Load(), "the first write found no subscription")
+
+			hooks, srv := newHookReceiver(t, "whsec_c2Vjb25k")
+			_, err = b.store.CreateSubscription(b.ctx, Subscription{URL: srv.URL, Secret: "whsec_c2Vjb25k", Events: []string{tt.hook}})
+			require.NoError(t, err)
+			run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: tt.second}, 30*time.Second, parked)
+			require.NoError(t, err)
+			require.Equal(t, tt.status, run.Status)
+			require.True(t, tt.learned(b.store).Load(), "the refused write taught the store")
+
+			body := hooks.waitFor(t, tt.hook)
+			var msg struct {
+				Data struct {
+					RunID      string     `json:"runId"`
+					FinishedAt *time.Time `json:"finishedAt"`
+				} `json:"data"`
+			}
+			require.NoError(t, json.Unmarshal(body, &msg))
+			require.Equal(t, run.ID, msg.Data.RunID)
+			if run.FinishedAt != nil {
+				require.NotNil(t, msg.Data.FinishedAt)
+				require.True(t, msg.Data.FinishedAt.Equal(*run.FinishedAt), "webhook %v, run %v", msg.Data.FinishedAt, run.FinishedAt)
+			} else {
+				require.Len(t, run.Pending, 1)
+				require.JSONEq(t, `{"n":2}`, string(run.Pending[0].Handle))
+			}
+			require.Equal(t, tt.events, b.eventTypes(t, run.ID))
+		})
+	}
 }
 
 // gatedEngine finishes each run once its gate opens, after telling started.
