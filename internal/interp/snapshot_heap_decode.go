@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 )
 
@@ -62,6 +63,8 @@ type heapDecoder struct {
 	recentShapes [recentShapes]shapeEntry
 	shapeIdx     []byte        // scratch: the name indices of the property list read
 	shapeKeys    []PropertyKey // scratch: the keys of the property list read
+	addKeys      []PropertyKey // scratch: the keys of an intrinsic's added properties
+	addProps     []Property    // scratch: the added properties (see readAddedProps)
 }
 
 // binKey is the property name of a string-table entry, decoded by the decode of epoch
@@ -635,8 +638,10 @@ func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 			o.proto = d.object(r)
 		case "f":
 			o.flags = d.objectFlags(r) | o.flags&objPlaceholders
-		case "set", "add":
+		case "set":
 			d.readProps(r, o, true)
+		case "add":
+			d.readAddedProps(r, o)
 		case "pr":
 			o.props = propertyMap{}
 			d.readProps(r, o, false)
@@ -679,47 +684,9 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		r.expectSlow('[')
 	}
 	for ok := r.moreSlow(true); ok; ok = r.comma() || !r.open(']') && r.moreSlow(false) {
-		if !r.open('[') {
-			r.expectSlow('[')
-		}
-		var key PropertyKey
-		if r.peek() == '{' {
-			v := d.value(r)
-			if v.kind != KindSymbol {
-				r.fail("bad property key")
-				return
-			}
-			key = symKey(v.sym())
-		} else {
-			key = strKey(d.internKey(r))
-		}
-		if !r.comma() {
-			r.moreSlow(false)
-		}
-		a := d.value(r)
-		p := Property{value: a, flags: propDefault}
-		if r.comma() || !r.open(']') && r.moreSlow(false) {
-			if c := r.peek(); c == '{' || c == 'n' {
-				// accessor: getter, setter, flags
-				b := d.value(r)
-				r.more(false)
-				flags := propFlags(r.int())
-				if a.kind != KindObject && a.kind != KindNull || b.kind != KindObject && b.kind != KindNull {
-					r.fail("accessor with a getter or setter that is not an object")
-				}
-				if flags&propAccessor == 0 {
-					r.fail("accessor without the accessor flag")
-				}
-				p = accessorProperty(a.asObject(), b.asObject(), flags)
-			} else {
-				p.flags = propFlags(r.int())
-				if p.flags&propAccessor != 0 {
-					r.fail("accessor flag on a data property")
-				}
-			}
-			if !r.open(']') {
-				r.more(false)
-			}
+		key, p, ok := d.readProp(r)
+		if !ok {
+			return
 		}
 		d.vm.allocated += propertySize
 		if fresh {
@@ -732,6 +699,97 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		d.setProp(r, o, key, p, overwrite)
 	}
 	d.endFreshProps(r, o, n)
+}
+
+// readProp reads an entry of a property list: [key, value] or [key, value, flags] or
+// [key, getter, setter, flags]. False when the key is not a string or a symbol (reported to
+// r), the list's reading then ends.
+func (d *heapDecoder) readProp(r *jsonReader) (PropertyKey, Property, bool) {
+	if !r.open('[') {
+		r.expectSlow('[')
+	}
+	var key PropertyKey
+	if r.peek() == '{' {
+		v := d.value(r)
+		if v.kind != KindSymbol {
+			r.fail("bad property key")
+			return key, Property{}, false
+		}
+		key = symKey(v.sym())
+	} else {
+		key = strKey(d.internKey(r))
+	}
+	if !r.comma() {
+		r.moreSlow(false)
+	}
+	a := d.value(r)
+	p := Property{value: a, flags: propDefault}
+	if r.comma() || !r.open(']') && r.moreSlow(false) {
+		if c := r.peek(); c == '{' || c == 'n' {
+			// accessor: getter, setter, flags
+			b := d.value(r)
+			r.more(false)
+			flags := propFlags(r.int())
+			if a.kind != KindObject && a.kind != KindNull || b.kind != KindObject && b.kind != KindNull {
+				r.fail("accessor with a getter or setter that is not an object")
+			}
+			if flags&propAccessor == 0 {
+				r.fail("accessor without the accessor flag")
+			}
+			p = accessorProperty(a.asObject(), b.asObject(), flags)
+		} else {
+			p.flags = propFlags(r.int())
+			if p.flags&propAccessor != 0 {
+				r.fail("accessor flag on a data property")
+			}
+		}
+		if !r.open(']') {
+			r.more(false)
+		}
+	}
+	return key, p, true
+}
+
+// maxAddedAtOnce is the length up to which readAddedProps adds a list of properties at once.
+const maxAddedAtOnce = 64
+
+// readAddedProps reads the "add" list of an intrinsic's changes: properties that follow the
+// pristine ones (the globals a host or a program defined, on the global object). They are
+// added at once: the object's storage is made at its final size, which copies the pristine
+// properties once (they are shared with the template realm until then), and the keys of an
+// intrinsic that still shares the template's come from sharedAddedKeys: every restore that
+// adds the same names to it shares one slice. A key that the object has already, or that
+// the list repeats, replaces the property in place, as "set" does.
+func (d *heapDecoder) readAddedProps(r *jsonReader, o *Object) {
+	keys, props := d.addKeys[:0], d.addProps[:0]
+	if !r.open('[') {
+		r.expectSlow('[')
+	}
+	for ok := r.moreSlow(true); ok; ok = r.comma() || !r.open(']') && r.moreSlow(false) {
+		key, p, ok := d.readProp(r)
+		if !ok {
+			break
+		}
+		d.vm.allocated += propertySize
+		keys, props = append(keys, key), append(props, p)
+	}
+	if r.err == nil {
+		m := &o.props
+		single := len(keys) > maxAddedAtOnce
+		for i := 0; i < len(keys) && !single; i++ {
+			single = m.find(keys[i]) >= 0 || slices.Contains(keys[:i], keys[i])
+		}
+		if single {
+			for i := range keys {
+				d.setProp(r, o, keys[i], props[i], true)
+			}
+		} else {
+			m.appendNew(keys, props)
+		}
+	}
+	clear(keys) // the scratch space of a pooled decoder keeps nothing alive
+	clear(props)
+	d.addKeys, d.addProps = keys[:0], props[:0]
 }
 
 // putFreshProp adds a property of a fresh object to the property slab, after the n already
