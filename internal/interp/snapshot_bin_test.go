@@ -167,3 +167,28 @@ func FuzzRestoreFormat2(f *testing.F) {
 		restoreOrFail(t, data)
 	})
 }
+
+// TestFormat2ClassNames restores, in format 2, objects of many classes in turn (more than the
+// decoder remembers by string-table index), each several times: every object keeps its class.
+func TestFormat2ClassNames(t *testing.T) {
+	t.Parallel()
+	src := `const make = [() => [], () => new Map(), () => new Set(), () => new Date(0), () => new Error('e'),
+  () => /x/g, () => new Boolean(true), () => new Number(1), () => new String('s'), () => Promise.resolve(),
+  () => new WeakMap(), () => function () {}, () => new URL('https://example.com/'), () => ({})];
+const objs = [];
+for (let i = 0; i < 3; i++) for (const m of make) objs.push(m());
+await later();
+objs.map(o => Object.prototype.toString.call(o).slice(8, -1)).join()`
+	want := runAddedGlobals(t, src, nil, 0)
+	vm, h := newHostVM(t, src)
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusWaiting, st)
+	data, err := vm.snapshot(snapshotFormat2)
+	require.NoError(t, err)
+	for range 2 { // the second restore with a decoder from the pool
+		restored, err := Restore(data, Config{Host: &testHost{}})
+		require.NoError(t, err)
+		require.Equal(t, want, runAddedGlobals(t, src, restored, h.pending[0]))
+	}
+}

@@ -55,6 +55,7 @@ func (d *heapDecoder) release() {
 	d.scanning, d.lastNodeAt, d.ahead, d.aheadOK, d.aheadDone = false, 0, 0, false, false
 	d.lastTag, d.lastType, d.lastEnv = nil, slotType{}, false
 	d.binSlotIdx, d.binRecIdx = binSlotIdx{}, binRecIdx{} // string-table indices of this document
+	d.binClasses = [len(d.binClasses)]binClassIdx{}
 	d.syms = d.syms[:0]
 	d.slotDepth, d.heapBytes = 0, 0
 	d.props, d.vals = propSlab{}, valSlab{}

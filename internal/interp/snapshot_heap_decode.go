@@ -31,8 +31,9 @@ type heapDecoder struct {
 	// next: the types are registered once)
 	lastSlotTag  []byte
 	lastSlotType slotType
-	binSlotIdx   binSlotIdx // format 2: the last slot's names and tag (binSlot)
-	binRecIdx    binRecIdx  // format 2: the names and the last tags of records (binNodeHead)
+	binSlotIdx   binSlotIdx     // format 2: the last slot's names and tag (binSlot)
+	binRecIdx    binRecIdx      // format 2: the names and the last tags of records (binNodeHead)
+	binClasses   [8]binClassIdx // format 2: the class names met last, by string-table index
 	syms         []*Symbol
 
 	slotDepth  int                  // nesting of slot decoding (bounded)
@@ -409,6 +410,36 @@ var classByName = func() map[string]Class {
 
 // className reads a class name.
 func (d *heapDecoder) className(r *jsonReader) (Class, bool) {
+	if r.bin {
+		// format 2: a name met before in this document, by its string-table index (below 128)
+		p := r.pos
+		if p+1 >= len(r.data) || r.data[p] != binString || r.data[p+1] >= 0x80 {
+			return d.classNameText(r)
+		}
+		i := int(r.data[p+1])
+		e := &d.binClasses[i%len(d.binClasses)]
+		if e.idx != i+1 {
+			c, ok := d.classNameText(r)
+			if !ok || r.err != nil {
+				return c, ok
+			}
+			*e = binClassIdx{idx: i + 1, class: c}
+		}
+		r.pos = p + 2
+		return e.class, true
+	}
+	return d.classNameText(r)
+}
+
+// binClassIdx is a class name of a format-2 document met before: its string-table index
+// (plus one; 0 for none) and its class.
+type binClassIdx struct {
+	idx   int
+	class Class
+}
+
+// classNameText is className from the name's text.
+func (d *heapDecoder) classNameText(r *jsonReader) (Class, bool) {
 	// the classes of most objects, compared as they are written
 	if data, p := r.data, r.pos; p+7 <= len(data) && string(data[p:p+7]) == `"Array"` {
 		r.pos = p + 7
