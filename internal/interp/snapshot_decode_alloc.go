@@ -32,8 +32,8 @@ const maxPooledKeys = 4096
 func (d *heapDecoder) release() {
 	clear(d.nodes)
 	clear(d.syms)
-	clear(d.nodeDecode)
 	clear(d.intr)
+	// (nodeDecode holds the decode functions of registered types: nothing to drop)
 	if d.strSetN <= len(d.strSet) { // a small heap: clear what it set
 		for _, i := range d.strSet[:d.strSetN] {
 			d.strCache[i] = nil
@@ -67,7 +67,7 @@ func (d *heapDecoder) release() {
 	clear(d.shapeKeys[:cap(d.shapeKeys)]) // the scratch keys keep no symbols alive
 	if len(d.shapes) > maxPooledShapes {
 		d.shapes = nil
-	} else {
+	} else if len(d.shapes) > 0 {
 		clear(d.shapes) // its keys are the decoded heap's
 	}
 	clear(d.recentShapes[:])

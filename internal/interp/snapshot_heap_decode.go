@@ -59,7 +59,7 @@ type heapDecoder struct {
 	keyEpoch uint32                // format 2: the decode whose names binKeys holds (0: none)
 	binProps binPropSlab           // format 2: storage for the properties of decoded objects
 	keySlab  slab[PropertyKey]     // format 2: keys of new shapes not handed out yet
-	shapes   map[string]shapeEntry // format 2: the keys of each shape, by its name indices
+	shapes   map[string]shapeEntry // format 2: the shapes recentShapes does not hold, by name indices
 	// format 2: the shapes met last (a direct-mapped cache in front of shapes)
 	recentShapes [recentShapes]shapeEntry
 	shapeIdx     []byte        // scratch: the name indices of the property list read
