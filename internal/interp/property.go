@@ -351,6 +351,34 @@ func (m *propertyMap) addHashed(key PropertyKey, h uint64, p Property) *Property
 	return &m.props[n-1]
 }
 
+// appendNew appends properties whose keys are neither present nor repeated, at once: the
+// storage is made at its final size (storage shared with other realms or objects is copied
+// once), the keys shared through sharedAddedKeys when they extend the frozen keys of a
+// built-in. The index follows add's rules; an object without one builds it on its first
+// lookup.
+func (m *propertyMap) appendNew(keys []PropertyKey, props []Property) {
+	if len(keys) == 0 {
+		return
+	}
+	n0, n := len(m.keys), len(m.keys)+len(keys)
+	sharedIndex := m.index != nil && (m.index.count() < n0 || frozenKeys(m.keys))
+	m.keys = sharedAddedKeys(m.keys, keys)
+	ps := make([]Property, n)
+	copy(ps, m.props)
+	copy(ps[n0:], props)
+	m.props = ps
+	switch {
+	case sharedIndex && n-m.index.count() > sharedIndexTail:
+		m.buildIndex()
+	case sharedIndex:
+		// the template's index stays as it is
+	case m.index != nil:
+		for i := n0; i < n; i++ {
+			m.index = m.index.insert(propHash(m.keys[i]), i)
+		}
+	}
+}
+
 // Small property storage: the keys and the properties of an object are allocated together
 // (one allocation instead of two for most objects; the size of each is a malloc size class).
 type (

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"encoding/binary"
+	"hash/maphash"
 	"sync/atomic"
 	"unsafe"
 )
@@ -115,4 +117,68 @@ func frozenProps(props []Property) bool {
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(props)))
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(f.props)))
 	return p-start < uintptr(len(f.props))*unsafe.Sizeof(Property{})
+}
+
+// addedKeys holds the keys of built-ins that snapshots add properties to (the global object
+// above all, with the globals a host defines): a built-in's frozen keys followed by the names
+// added, exactly sized (an add copies them) and shared by every realm that adds the same names
+// (sharedAddedKeys). It is a direct-mapped cache: an entry is replaced, never changed, so
+// that readers take no lock, and a list that meets another in its slot is copied for each
+// realm, as without the cache. A host's globals make one list, or a few.
+var addedKeys [addedKeySlots]atomic.Pointer[addedKeysEntry]
+
+// addedKeysEntry is an entry of addedKeys: what the keys are made of (see sharedAddedKeys),
+// and the keys.
+type addedKeysEntry struct {
+	id   string
+	keys []PropertyKey
+}
+
+// Bounds of addedKeys: the number of entries, the length of a list of added names, and the
+// size of an entry's id.
+const (
+	addedKeySlots  = 32
+	maxAddedKeys   = 64
+	maxAddedKeysID = 2048
+)
+
+// addedKeysSeed is the seed of the hashes that place lists in addedKeys.
+var addedKeysSeed = maphash.MakeSeed()
+
+// sharedAddedKeys returns keys followed by added, exactly sized: when keys are a built-in's
+// frozen keys and added are names, the slice shared by every realm that adds them (see
+// addedKeys); otherwise a copy.
+func sharedAddedKeys(keys, added []PropertyKey) []PropertyKey {
+	if len(keys) == 0 || len(keys) != cap(keys) || len(added) > maxAddedKeys || !frozenKeys(keys) {
+		return appendKeys(keys, added)
+	}
+	// the entry's id: where the frozen keys lie and how many, then each name with its length
+	var buf [256]byte
+	id := binary.LittleEndian.AppendUint64(buf[:0], uint64(uintptr(unsafe.Pointer(unsafe.SliceData(keys)))))
+	id = binary.AppendUvarint(id, uint64(len(keys)))
+	for _, k := range added {
+		if k.sym != nil {
+			return appendKeys(keys, added) // symbols belong to one heap
+		}
+		id = binary.AppendUvarint(id, uint64(len(k.name)))
+		id = append(id, k.name...)
+		if len(id) > maxAddedKeysID {
+			return appendKeys(keys, added)
+		}
+	}
+	slot := &addedKeys[maphash.Bytes(addedKeysSeed, id)%addedKeySlots]
+	if e := slot.Load(); e != nil && e.id == string(id) {
+		return e.keys
+	}
+	out := appendKeys(keys, added)
+	slot.Store(&addedKeysEntry{id: string(id), keys: out})
+	return out
+}
+
+// appendKeys returns keys followed by added in new storage of exact size.
+func appendKeys(keys, added []PropertyKey) []PropertyKey {
+	out := make([]PropertyKey, len(keys)+len(added))
+	copy(out, keys)
+	copy(out[len(keys):], added)
+	return out
 }

@@ -230,7 +230,7 @@ func openBin(data []byte) *jsonReader {
 			return r
 		}
 		s := binStr{start: uint32(p), end: uint32(p + int(size)), kind: kind}
-		if kind == binStrASCII && !isASCII(data[s.start:s.end]) {
+		if kind == binStrASCII && !shortASCII(data, s) && !isASCII(data[s.start:s.end]) {
 			r.pos = p
 			r.fail("string table entry %d is not ASCII", i)
 			return r
@@ -241,6 +241,16 @@ func openBin(data []byte) *jsonReader {
 	r.pos = p
 	r.strs = strs
 	return r
+}
+
+// shortASCII reports whether entry s of data is shorter than 8 bytes and ASCII, by one load
+// of the 8 bytes from its start when data has them (false: not known).
+func shortASCII(data []byte, s binStr) bool {
+	n := s.end - s.start
+	if n >= 8 || int(s.start)+8 > len(data) {
+		return false
+	}
+	return binary.LittleEndian.Uint64(data[s.start:])&(1<<(8*n)-1)&highBits == 0
 }
 
 // isASCII reports whether b is all ASCII.

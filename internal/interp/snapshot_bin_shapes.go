@@ -35,6 +35,7 @@ func (d *heapDecoder) binShapeKeys(r *jsonReader, idx []byte, keys []PropertyKey
 			return recent.keys
 		}
 		if e, ok := d.shapes[name]; ok {
+			d.evictShape(recent)
 			*recent = e
 			return e.keys
 		}
@@ -59,14 +60,23 @@ func (d *heapDecoder) binShapeKeys(r *jsonReader, idx []byte, keys []PropertyKey
 	out := d.newKeys(len(keys))
 	copy(out, keys)
 	if shareable {
-		if d.shapes == nil {
-			d.shapes = map[string]shapeEntry{}
-		}
-		e := shapeEntry{idx: string(idx), keys: out}
-		d.shapes[e.idx] = e
-		*recent = e
+		d.evictShape(recent)
+		*recent = shapeEntry{idx: string(idx), keys: out}
 	}
 	return out
+}
+
+// evictShape moves the shape of an entry of recentShapes, about to be replaced, to the
+// shape table (which holds the shapes that recentShapes does not: a heap of few shapes
+// needs no table).
+func (d *heapDecoder) evictShape(recent *shapeEntry) {
+	if recent.keys == nil {
+		return
+	}
+	if d.shapes == nil {
+		d.shapes = map[string]shapeEntry{}
+	}
+	d.shapes[recent.idx] = *recent
 }
 
 // shapeKeysOf appends to keys the names of the string-table indices idx (4 bytes each).

@@ -67,6 +67,42 @@ func TestFormat2ShapeSharesKeys(t *testing.T) {
 	require.NotSame(t, &a.props.props[0], &b.props.props[0])
 }
 
+// TestFormat2ManyShapesShareKeys restores objects of more shapes than the decoder keeps in
+// front of its shape table, interleaved: the objects of each shape share one slice of keys,
+// whether the decoder finds the shape in front of the table or in it, and keep their values.
+func TestFormat2ManyShapesShareKeys(t *testing.T) {
+	t.Parallel()
+	const shapes = 3 * recentShapes
+	vm := New(Config{})
+	p, err := Compile(fmt.Sprintf(`globalThis.objs = [];
+for (let round = 0; round < 3; round++)
+  for (let s = 0; s < %d; s++) objs.push({['k' + s]: round, ['m' + (s %% 5)]: s});
+await null`, shapes))
+	require.NoError(t, err)
+	require.NoError(t, vm.Start(p))
+	_, err = vm.Run(context.Background(), RunOptions{MaxSteps: 100000})
+	require.NoError(t, err)
+	data, err := vm.Snapshot()
+	require.NoError(t, err)
+	for range 2 { // the second restore with a decoder from the pool
+		got, err := Restore(data, Config{})
+		require.NoError(t, err)
+		v, err := got.Get(got.Global(), "objs")
+		require.NoError(t, err)
+		objs := v.asObject().elems
+		require.Len(t, objs, 3*shapes)
+		for i, ov := range objs {
+			o, round, s := ov.asObject(), i/shapes, i%shapes
+			require.Equal(t, fmt.Sprintf("k%d,m%d,", s, s%5), globalKeys(o), "object %d", i)
+			require.Equal(t, float64(round), o.props.props[0].value.NumberValue())
+			require.Equal(t, float64(s), o.props.props[1].value.NumberValue())
+			if round > 0 {
+				require.Same(t, &objs[s].asObject().props.keys[0], &o.props.keys[0], "object %d", i)
+			}
+		}
+	}
+}
+
 // TestFormat2DuplicateKeysFail restores snapshots whose string table names one key twice
 // (an entry rewritten to the text of another): an object of such a shape fails to decode,
 // with few keys and with more than a map scans without an index.

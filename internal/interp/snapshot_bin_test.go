@@ -100,6 +100,48 @@ func TestFormat2BoundsCounts(t *testing.T) {
 	}
 }
 
+// TestFormat2TableASCII checks the string table's ASCII entries, short ones (read with the
+// bytes after them) and long: an entry with a byte of 0x80 or more fails, wherever it is in
+// the entry, and the bytes after an entry do not count.
+func TestFormat2TableASCII(t *testing.T) {
+	t.Parallel()
+	goEntry := []byte{7<<2 | binStrGo, 0xc3, 0xa9, 0xc3, 0xa9, 0xc3, 0xa9, 0xc3} // not ASCII, not checked
+	table := func(entries ...[]byte) []byte {
+		data := []byte{binMarker, byte(len(entries))}
+		for _, e := range entries {
+			data = append(data, e...)
+		}
+		return append(data, binObject, binEnd)
+	}
+	ascii := func(text ...byte) []byte { return append([]byte{byte(len(text)) << 2}, text...) }
+	tests := []struct {
+		name string
+		data []byte
+		ok   bool
+	}{
+		{name: "short before high bytes", data: table(ascii('a', 'b'), goEntry), ok: true},
+		{name: "short at the end", data: table(goEntry, ascii('a', 'b')), ok: true},
+		{name: "empty before high bytes", data: table(ascii(), goEntry), ok: true},
+		{name: "seven bytes", data: table(ascii('a', 'b', 'c', 'd', 'e', 'f', 'g'), goEntry), ok: true},
+		{name: "long", data: table(ascii('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'), goEntry), ok: true},
+		{name: "short, first byte", data: table(ascii(0xc3, 'b'), goEntry)},
+		{name: "short, last byte", data: table(ascii('a', 0xff), goEntry)},
+		{name: "seven, last byte", data: table(ascii('a', 'b', 'c', 'd', 'e', 'f', 0x80), goEntry)},
+		{name: "short at the end, high byte", data: table(goEntry, ascii('a', 0x80))},
+		{name: "long, high byte", data: table(ascii('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 0x80), goEntry)},
+	}
+	for _, tt := range tests {
+		r := openBin(tt.data)
+		if tt.ok {
+			require.NoError(t, r.err, tt.name)
+			require.Len(t, r.strs, 2, tt.name)
+			continue
+		}
+		require.ErrorIs(t, r.err, ErrSnapshotCorrupt, tt.name)
+		require.ErrorContains(t, r.err, "is not ASCII", tt.name)
+	}
+}
+
 // TestFormat2UnknownFormat refuses a binary document of another format number.
 func TestFormat2UnknownFormat(t *testing.T) {
 	t.Parallel()
@@ -124,4 +166,29 @@ func FuzzRestoreFormat2(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		restoreOrFail(t, data)
 	})
+}
+
+// TestFormat2ClassNames restores, in format 2, objects of many classes in turn (more than the
+// decoder remembers by string-table index), each several times: every object keeps its class.
+func TestFormat2ClassNames(t *testing.T) {
+	t.Parallel()
+	src := `const make = [() => [], () => new Map(), () => new Set(), () => new Date(0), () => new Error('e'),
+  () => /x/g, () => new Boolean(true), () => new Number(1), () => new String('s'), () => Promise.resolve(),
+  () => new WeakMap(), () => function () {}, () => new URL('https://example.com/'), () => ({})];
+const objs = [];
+for (let i = 0; i < 3; i++) for (const m of make) objs.push(m());
+await later();
+objs.map(o => Object.prototype.toString.call(o).slice(8, -1)).join()`
+	want := runAddedGlobals(t, src, nil, 0)
+	vm, h := newHostVM(t, src)
+	st, err := vm.Run(context.Background(), RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, StatusWaiting, st)
+	data, err := vm.snapshot(snapshotFormat2)
+	require.NoError(t, err)
+	for range 2 { // the second restore with a decoder from the pool
+		restored, err := Restore(data, Config{Host: &testHost{}})
+		require.NoError(t, err)
+		require.Equal(t, want, runAddedGlobals(t, src, restored, h.pending[0]))
+	}
 }

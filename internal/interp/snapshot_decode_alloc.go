@@ -32,8 +32,8 @@ const maxPooledKeys = 4096
 func (d *heapDecoder) release() {
 	clear(d.nodes)
 	clear(d.syms)
-	clear(d.nodeDecode)
 	clear(d.intr)
+	// (nodeDecode holds the decode functions of registered types: nothing to drop)
 	if d.strSetN <= len(d.strSet) { // a small heap: clear what it set
 		for _, i := range d.strSet[:d.strSetN] {
 			d.strCache[i] = nil
@@ -55,6 +55,7 @@ func (d *heapDecoder) release() {
 	d.scanning, d.lastNodeAt, d.ahead, d.aheadOK, d.aheadDone = false, 0, 0, false, false
 	d.lastTag, d.lastType, d.lastEnv = nil, slotType{}, false
 	d.binSlotIdx, d.binRecIdx = binSlotIdx{}, binRecIdx{} // string-table indices of this document
+	d.binClasses = [len(d.binClasses)]binClassIdx{}
 	d.syms = d.syms[:0]
 	d.slotDepth, d.heapBytes = 0, 0
 	d.props, d.vals = propSlab{}, valSlab{}
@@ -66,7 +67,7 @@ func (d *heapDecoder) release() {
 	clear(d.shapeKeys[:cap(d.shapeKeys)]) // the scratch keys keep no symbols alive
 	if len(d.shapes) > maxPooledShapes {
 		d.shapes = nil
-	} else {
+	} else if len(d.shapes) > 0 {
 		clear(d.shapes) // its keys are the decoded heap's
 	}
 	clear(d.recentShapes[:])

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 )
 
@@ -30,8 +31,9 @@ type heapDecoder struct {
 	// next: the types are registered once)
 	lastSlotTag  []byte
 	lastSlotType slotType
-	binSlotIdx   binSlotIdx // format 2: the last slot's names and tag (binSlot)
-	binRecIdx    binRecIdx  // format 2: the names and the last tags of records (binNodeHead)
+	binSlotIdx   binSlotIdx     // format 2: the last slot's names and tag (binSlot)
+	binRecIdx    binRecIdx      // format 2: the names and the last tags of records (binNodeHead)
+	binClasses   [8]binClassIdx // format 2: the class names met last, by string-table index
 	syms         []*Symbol
 
 	slotDepth  int                  // nesting of slot decoding (bounded)
@@ -57,11 +59,13 @@ type heapDecoder struct {
 	keyEpoch uint32                // format 2: the decode whose names binKeys holds (0: none)
 	binProps binPropSlab           // format 2: storage for the properties of decoded objects
 	keySlab  slab[PropertyKey]     // format 2: keys of new shapes not handed out yet
-	shapes   map[string]shapeEntry // format 2: the keys of each shape, by its name indices
+	shapes   map[string]shapeEntry // format 2: the shapes recentShapes does not hold, by name indices
 	// format 2: the shapes met last (a direct-mapped cache in front of shapes)
 	recentShapes [recentShapes]shapeEntry
 	shapeIdx     []byte        // scratch: the name indices of the property list read
 	shapeKeys    []PropertyKey // scratch: the keys of the property list read
+	addKeys      []PropertyKey // scratch: the keys of an intrinsic's added properties
+	addProps     []Property    // scratch: the added properties (see readAddedProps)
 }
 
 // binKey is the property name of a string-table entry, decoded by the decode of epoch
@@ -406,6 +410,36 @@ var classByName = func() map[string]Class {
 
 // className reads a class name.
 func (d *heapDecoder) className(r *jsonReader) (Class, bool) {
+	if r.bin {
+		// format 2: a name met before in this document, by its string-table index (below 128)
+		p := r.pos
+		if p+1 >= len(r.data) || r.data[p] != binString || r.data[p+1] >= 0x80 {
+			return d.classNameText(r)
+		}
+		i := int(r.data[p+1])
+		e := &d.binClasses[i%len(d.binClasses)]
+		if e.idx != i+1 {
+			c, ok := d.classNameText(r)
+			if !ok || r.err != nil {
+				return c, ok
+			}
+			*e = binClassIdx{idx: i + 1, class: c}
+		}
+		r.pos = p + 2
+		return e.class, true
+	}
+	return d.classNameText(r)
+}
+
+// binClassIdx is a class name of a format-2 document met before: its string-table index
+// (plus one; 0 for none) and its class.
+type binClassIdx struct {
+	idx   int
+	class Class
+}
+
+// classNameText is className from the name's text.
+func (d *heapDecoder) classNameText(r *jsonReader) (Class, bool) {
 	// the classes of most objects, compared as they are written
 	if data, p := r.data, r.pos; p+7 <= len(data) && string(data[p:p+7]) == `"Array"` {
 		r.pos = p + 7
@@ -635,8 +669,10 @@ func (d *heapDecoder) readIntrinsicDiff(r *jsonReader, o *Object) {
 			o.proto = d.object(r)
 		case "f":
 			o.flags = d.objectFlags(r) | o.flags&objPlaceholders
-		case "set", "add":
+		case "set":
 			d.readProps(r, o, true)
+		case "add":
+			d.readAddedProps(r, o)
 		case "pr":
 			o.props = propertyMap{}
 			d.readProps(r, o, false)
@@ -679,47 +715,9 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		r.expectSlow('[')
 	}
 	for ok := r.moreSlow(true); ok; ok = r.comma() || !r.open(']') && r.moreSlow(false) {
-		if !r.open('[') {
-			r.expectSlow('[')
-		}
-		var key PropertyKey
-		if r.peek() == '{' {
-			v := d.value(r)
-			if v.kind != KindSymbol {
-				r.fail("bad property key")
-				return
-			}
-			key = symKey(v.sym())
-		} else {
-			key = strKey(d.internKey(r))
-		}
-		if !r.comma() {
-			r.moreSlow(false)
-		}
-		a := d.value(r)
-		p := Property{value: a, flags: propDefault}
-		if r.comma() || !r.open(']') && r.moreSlow(false) {
-			if c := r.peek(); c == '{' || c == 'n' {
-				// accessor: getter, setter, flags
-				b := d.value(r)
-				r.more(false)
-				flags := propFlags(r.int())
-				if a.kind != KindObject && a.kind != KindNull || b.kind != KindObject && b.kind != KindNull {
-					r.fail("accessor with a getter or setter that is not an object")
-				}
-				if flags&propAccessor == 0 {
-					r.fail("accessor without the accessor flag")
-				}
-				p = accessorProperty(a.asObject(), b.asObject(), flags)
-			} else {
-				p.flags = propFlags(r.int())
-				if p.flags&propAccessor != 0 {
-					r.fail("accessor flag on a data property")
-				}
-			}
-			if !r.open(']') {
-				r.more(false)
-			}
+		key, p, ok := d.readProp(r)
+		if !ok {
+			return
 		}
 		d.vm.allocated += propertySize
 		if fresh {
@@ -732,6 +730,97 @@ func (d *heapDecoder) readProps(r *jsonReader, o *Object, overwrite bool) {
 		d.setProp(r, o, key, p, overwrite)
 	}
 	d.endFreshProps(r, o, n)
+}
+
+// readProp reads an entry of a property list: [key, value] or [key, value, flags] or
+// [key, getter, setter, flags]. False when the key is not a string or a symbol (reported to
+// r), the list's reading then ends.
+func (d *heapDecoder) readProp(r *jsonReader) (PropertyKey, Property, bool) {
+	if !r.open('[') {
+		r.expectSlow('[')
+	}
+	var key PropertyKey
+	if r.peek() == '{' {
+		v := d.value(r)
+		if v.kind != KindSymbol {
+			r.fail("bad property key")
+			return key, Property{}, false
+		}
+		key = symKey(v.sym())
+	} else {
+		key = strKey(d.internKey(r))
+	}
+	if !r.comma() {
+		r.moreSlow(false)
+	}
+	a := d.value(r)
+	p := Property{value: a, flags: propDefault}
+	if r.comma() || !r.open(']') && r.moreSlow(false) {
+		if c := r.peek(); c == '{' || c == 'n' {
+			// accessor: getter, setter, flags
+			b := d.value(r)
+			r.more(false)
+			flags := propFlags(r.int())
+			if a.kind != KindObject && a.kind != KindNull || b.kind != KindObject && b.kind != KindNull {
+				r.fail("accessor with a getter or setter that is not an object")
+			}
+			if flags&propAccessor == 0 {
+				r.fail("accessor without the accessor flag")
+			}
+			p = accessorProperty(a.asObject(), b.asObject(), flags)
+		} else {
+			p.flags = propFlags(r.int())
+			if p.flags&propAccessor != 0 {
+				r.fail("accessor flag on a data property")
+			}
+		}
+		if !r.open(']') {
+			r.more(false)
+		}
+	}
+	return key, p, true
+}
+
+// maxAddedAtOnce is the length up to which readAddedProps adds a list of properties at once.
+const maxAddedAtOnce = 64
+
+// readAddedProps reads the "add" list of an intrinsic's changes: properties that follow the
+// pristine ones (the globals a host or a program defined, on the global object). They are
+// added at once: the object's storage is made at its final size, which copies the pristine
+// properties once (they are shared with the template realm until then), and the keys of an
+// intrinsic that still shares the template's come from sharedAddedKeys: every restore that
+// adds the same names to it shares one slice. A key that the object has already, or that
+// the list repeats, replaces the property in place, as "set" does.
+func (d *heapDecoder) readAddedProps(r *jsonReader, o *Object) {
+	keys, props := d.addKeys[:0], d.addProps[:0]
+	if !r.open('[') {
+		r.expectSlow('[')
+	}
+	for ok := r.moreSlow(true); ok; ok = r.comma() || !r.open(']') && r.moreSlow(false) {
+		key, p, ok := d.readProp(r)
+		if !ok {
+			break
+		}
+		d.vm.allocated += propertySize
+		keys, props = append(keys, key), append(props, p)
+	}
+	if r.err == nil {
+		m := &o.props
+		single := len(keys) > maxAddedAtOnce
+		for i := 0; i < len(keys) && !single; i++ {
+			single = m.find(keys[i]) >= 0 || slices.Contains(keys[:i], keys[i])
+		}
+		if single {
+			for i := range keys {
+				d.setProp(r, o, keys[i], props[i], true)
+			}
+		} else {
+			m.appendNew(keys, props)
+		}
+	}
+	clear(keys) // the scratch space of a pooled decoder keeps nothing alive
+	clear(props)
+	d.addKeys, d.addProps = keys[:0], props[:0]
 }
 
 // putFreshProp adds a property of a fresh object to the property slab, after the n already

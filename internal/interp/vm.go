@@ -50,8 +50,9 @@ type VM struct {
 	// a substring of it is matched on a slice of it (builtin_regexp_input.go).
 	asciiInput asciiInputCache
 
-	// keyStrs caches the strings of the keys for-in and Object.keys list (keyValue).
-	keyStrs keyStrings
+	// keyStrs caches the strings of the keys for-in and Object.keys list (keyValue); made on
+	// first use, so that a VM that lists no keys (a restore) does not pay for it.
+	keyStrs *keyStrings
 
 	// regexpLiterals holds the source, flags and compiled pattern of each regular expression
 	// literal evaluated so far, by its constants (regexpLiteral).

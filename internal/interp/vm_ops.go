@@ -969,8 +969,13 @@ func (vm *VM) keyValue(k PropertyKey) Value {
 	if k.sym != nil || k.name == "" {
 		return k.toValue()
 	}
+	ks := vm.keyStrs
+	if ks == nil {
+		ks = new(keyStrings)
+		vm.keyStrs = ks
+	}
 	p := unsafe.StringData(k.name)
-	slot := &vm.keyStrs[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(k.name)))%uintptr(len(vm.keyStrs))]
+	slot := &ks[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(k.name)))%uintptr(len(ks))]
 	if c := *slot; c != nil && unsafe.StringData(c.ascii) == p && len(c.ascii) == len(k.name) {
 		return stringValue(c)
 	}
