@@ -501,7 +501,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			} else if !vm.hasProperty(g, key) {
 				vm.throwReferenceError("%s is not defined", key.String())
 			} else {
-				stack[ex.sp] = vm.getProp(g, key)
+				r := vm.getProp(g, key)
+				stack = ex.stack
+				stack[ex.sp] = r
 			}
 			ex.sp++
 		case OpSetGlobal:
@@ -511,11 +513,13 @@ func (vm *VM) loop(stopDepth int) Value {
 				vm.throwReferenceError("%s is not defined", key.String())
 			}
 			vm.setProp(g, key, stack[ex.sp-1])
+			stack = ex.stack
 		case OpTypeofGlobal:
 			key := f.code.keys[in.A]
 			v := undefinedValue
 			if vm.hasProperty(vm.realm.Global, key) {
 				v = vm.getProp(vm.realm.Global, key)
+				stack = ex.stack
 			}
 			stack[ex.sp] = typeOfValue(v)
 			ex.sp++
@@ -527,9 +531,11 @@ func (vm *VM) loop(stopDepth int) Value {
 			if g.hasOwn(key) {
 				if v.kind != KindUndefined || code[f.pc-2].Op != OpUndef {
 					vm.setProp(g, key, v)
+					stack = ex.stack
 				}
 			} else {
 				vm.createDataPropertyOrThrow(g, key, v)
+				stack = ex.stack
 			}
 		case OpThrowConst:
 			vm.throwTypeError("Assignment to constant variable.")
@@ -551,18 +557,23 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpGetPropKeep:
 			obj := stack[ex.sp-1]
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp-1] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp-1] = r
 			stack[ex.sp] = obj
 			ex.sp++
 		case OpSetProp:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
 			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
+			stack = ex.stack
 			stack[ex.sp-2] = v
 			ex.sp--
 		case OpGetElem:
@@ -570,15 +581,21 @@ func (vm *VM) loop(stopDepth int) Value {
 				// super[key] with receiver: [base key this]
 				base, key, this := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 				ex.sp -= 2
-				stack[ex.sp-1] = vm.getFrom(base.asObject(), vm.toPropertyKey(key), this)
+				r := vm.getFrom(base.asObject(), vm.toPropertyKey(key), this)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			stack[ex.sp-1] = vm.getElem(obj, key)
+			r := vm.getElem(obj, key)
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpGetElemKeep:
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
-			stack[ex.sp-2] = vm.getElem(obj, key)
+			r := vm.getElem(obj, key)
+			stack = ex.stack
+			stack[ex.sp-2] = r
 			stack[ex.sp-1] = obj
 		case OpSetElem:
 			if in.B == 1 {
@@ -587,19 +604,25 @@ func (vm *VM) loop(stopDepth int) Value {
 				if !vm.setOn(base.asObject(), vm.toPropertyKey(key), v, this) {
 					vm.throwSetRefused(base.asObject(), vm.toPropertyKey(key))
 				}
+				stack = ex.stack
 				stack[ex.sp-1] = v
 				break
 			}
 			obj, key, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 			vm.setElem(obj, key, v)
+			stack = ex.stack
 			ex.sp -= 2
 			stack[ex.sp-1] = v
 		case OpDeleteProp:
-			stack[ex.sp-1] = Bool(vm.deleteMember(stack[ex.sp-1], f.code.keys[in.A]))
+			r := Bool(vm.deleteMember(stack[ex.sp-1], f.code.keys[in.A]))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpDeleteElem:
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			stack[ex.sp-1] = Bool(vm.deleteMember(obj, vm.toPropertyKey(key)))
+			r := Bool(vm.deleteMember(obj, vm.toPropertyKey(key)))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpIn:
 			key, obj := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
@@ -607,11 +630,15 @@ func (vm *VM) loop(stopDepth int) Value {
 			if o == nil {
 				vm.throwTypeError("Cannot use 'in' operator to search for '%s' in %s", vm.toPropertyKey(key), obj.String())
 			}
-			stack[ex.sp-1] = Bool(vm.hasProperty(o, vm.toPropertyKey(key)))
+			r := Bool(vm.hasProperty(o, vm.toPropertyKey(key)))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpInstanceOf:
 			v, c := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			stack[ex.sp-1] = Bool(vm.instanceOf(v, c))
+			r := Bool(vm.instanceOf(v, c))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpToPropertyKey:
 			v := stack[ex.sp-1]
 			if v.kind != KindString && v.kind != KindSymbol && v.kind != KindNumber {
@@ -621,7 +648,9 @@ func (vm *VM) loop(stopDepth int) Value {
 				if base := stack[ex.sp-2]; base.kind <= KindNull && in.B == 0 {
 					vm.throwTypeError("Cannot read properties of %s", base.kind)
 				}
-				stack[ex.sp-1] = vm.toPropertyKey(v).toValue()
+				r := vm.toPropertyKey(v).toValue()
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpCheckCoercible:
 			if v := stack[ex.sp-1]; v.kind <= KindNull {
@@ -728,7 +757,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			if a.kind == KindNumber && b.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: a.num + b.num}
 			} else {
-				stack[ex.sp-1] = vm.add(a, b)
+				r := vm.add(a, b)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpSub, OpMul, OpDiv, OpMod, OpExp:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
@@ -737,7 +768,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			if a.kind == KindNumber && b.kind == KindNumber {
 				x, y = a.num, b.num
 			} else {
-				stack[ex.sp-1] = vm.numericBinary(in.Op, a, b)
+				r := vm.numericBinary(in.Op, a, b)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			var r float64
@@ -758,7 +791,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			if a.kind != KindNumber || b.kind != KindNumber {
-				stack[ex.sp-1] = vm.numericBinary(in.Op, a, b)
+				r := vm.numericBinary(in.Op, a, b)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			x, y := toInt32(a.num), uint32(toInt32(b.num))
@@ -782,6 +817,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			r := vm.looseEqual(a, b)
+			stack = ex.stack
 			if in.Op == OpNe {
 				r = !r
 			}
@@ -812,11 +848,15 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack[ex.sp-1] = Bool(r)
 				break
 			}
-			stack[ex.sp-1] = Bool(vm.compare(in.Op, a, b))
+			r := Bool(vm.compare(in.Op, a, b))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpNeg:
 			v := stack[ex.sp-1]
 			if v.kind != KindNumber {
-				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: -v.num}
@@ -824,16 +864,22 @@ func (vm *VM) loop(stopDepth int) Value {
 			v := stack[ex.sp-1]
 			if v.kind != KindNumber {
 				if in.Op == OpNumeric {
-					stack[ex.sp-1] = vm.toNumeric(v)
+					r := vm.toNumeric(v)
+					stack = ex.stack
+					stack[ex.sp-1] = r
 					break
 				}
-				stack[ex.sp-1] = Value{kind: KindNumber, num: vm.toNumber(v)}
+				r := Value{kind: KindNumber, num: vm.toNumber(v)}
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpNot:
 			stack[ex.sp-1] = Bool(!ToBoolean(stack[ex.sp-1]))
 		case OpBitNot:
 			if v := stack[ex.sp-1]; v.kind != KindNumber {
-				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: float64(^toInt32(stack[ex.sp-1].num))}
@@ -843,13 +889,17 @@ func (vm *VM) loop(stopDepth int) Value {
 			if v := stack[ex.sp-1]; v.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num + 1}
 			} else {
-				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpDec:
 			if v := stack[ex.sp-1]; v.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num - 1}
 			} else {
-				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpToString:
 			v := stack[ex.sp-1]
@@ -857,13 +907,16 @@ func (vm *VM) loop(stopDepth int) Value {
 				if v.kind == KindSymbol {
 					vm.throwTypeError("Cannot convert a Symbol value to a string")
 				}
-				stack[ex.sp-1] = stringValue(vm.toString(v))
+				r := stringValue(vm.toString(v))
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpConcatN:
 			n := int(in.A)
 			s := stack[ex.sp-n].str()
 			for i := ex.sp - n + 1; i < ex.sp; i++ {
 				s = vm.concat(s, stack[i].str())
+				stack = ex.stack
 			}
 			ex.sp -= n - 1
 			stack[ex.sp-1] = stringValue(s)
@@ -932,6 +985,7 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpNewObject:
 			if vm.allocated > vm.maxMemory && vm.maxMemory > 0 {
 				vm.checkMemory()
+				stack = ex.stack
 			}
 			// a literal's size: room for all its properties at once (at least 4, as the
 			// first add would make)
@@ -939,15 +993,19 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack[ex.sp] = objectValue(o)
 			ex.sp++
 		case OpNewArray:
-			stack[ex.sp] = objectValue(vm.newArray(make([]Value, 0, in.A)))
+			r := objectValue(vm.newArray(make([]Value, 0, in.A)))
+			stack = ex.stack
+			stack[ex.sp] = r
 			ex.sp++
 		case OpArrayPush:
 			a := stack[ex.sp-2].obj()
 			vm.arrayAppend(a, stack[ex.sp-1])
+			stack = ex.stack
 			ex.sp--
 		case OpArrayHole:
 			a := stack[ex.sp-1].obj()
 			vm.arrayAppend(a, holeValue)
+			stack = ex.stack
 		case OpArraySpread:
 			a := stack[ex.sp-2].obj()
 			src := stack[ex.sp-1]
@@ -964,7 +1022,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp] = r
 			ex.sp++
 		case OpGetRegPropKeep:
 			obj := stack[f.base+int(in.A)]
@@ -973,7 +1033,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp] = r
 			stack[ex.sp+1] = obj
 			ex.sp += 2
 		case OpGetEnvProp, OpGetEnvPropKeep:
@@ -988,7 +1050,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			if obj.kind <= KindNull && in.B > 0 {
 				vm.nullishCallee(f, in)
 			}
-			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp] = r
 			ex.sp++
 			if keep {
 				stack[ex.sp] = obj
@@ -1006,7 +1070,9 @@ func (vm *VM) loop(stopDepth int) Value {
 					}
 				}
 			}
-			stack[ex.sp] = vm.getElem(obj, key)
+			r := vm.getElem(obj, key)
+			stack = ex.stack
+			stack[ex.sp] = r
 			ex.sp++
 		case OpGetRegInc:
 			v := stack[f.base+int(in.A)]
@@ -1014,7 +1080,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			f.pc++
 			switch {
 			case v.kind != KindNumber:
-				stack[ex.sp] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp] = r
 			case in.Op == OpInc:
 				stack[ex.sp] = Value{kind: KindNumber, num: v.num + 1}
 			default:
@@ -1038,6 +1106,7 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpSetPropPop:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
 			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
+			stack = ex.stack
 			ex.sp -= 2
 			f.pc++
 		case OpStrictEqJump, OpStrictNeJump:
@@ -1088,6 +1157,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				}
 			} else {
 				cond = vm.compare(unfusedCompare[in.Op], a, b)
+				stack = ex.stack
 			}
 			ex.sp -= 2
 			goto condJump
