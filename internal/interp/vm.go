@@ -554,17 +554,11 @@ func (vm *VM) loop(stopDepth int) Value {
 
 		case OpGetProp:
 			obj := stack[ex.sp-1]
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
 			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack = ex.stack
 			stack[ex.sp-1] = r
 		case OpGetPropKeep:
 			obj := stack[ex.sp-1]
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
 			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack = ex.stack
 			stack[ex.sp-1] = r
@@ -658,6 +652,20 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 
 		case OpCall, OpCallSpread, OpNew, OpNewSpread:
+			if in.Op == OpCall {
+				// a plain function or method closure: push its frame here (callValue's
+				// closure case without the checks that do not apply)
+				argc := int(in.A)
+				fnIdx := ex.sp - argc - 2
+				if fo := stack[fnIdx].asObject(); fo != nil {
+					if cl, ok := fo.slots.(*closureSlots); ok && cl.code.Kind < funcClassCtor && !cl.code.Async && !cl.code.Generator {
+						f = vm.pushFrame(cl, fo, fnIdx+2, argc, stack[fnIdx+1], nil, retPush)
+						code = f.code.Code
+						stack = ex.stack
+						break
+					}
+				}
+			}
 			argc := int(in.A)
 			if in.Op == OpCallSpread || in.Op == OpNewSpread {
 				argc = vm.spreadArgs()
@@ -816,11 +824,9 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpEq, OpNe:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			r := vm.looseEqual(a, b)
+			ne := in.Op == OpNe
+			r := vm.looseEqual(a, b) != ne
 			stack = ex.stack
-			if in.Op == OpNe {
-				r = !r
-			}
 			stack[ex.sp-1] = Bool(r)
 		case OpStrictEq:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
@@ -874,7 +880,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack[ex.sp-1] = r
 			}
 		case OpNot:
-			stack[ex.sp-1] = Bool(!ToBoolean(stack[ex.sp-1]))
+			stack[ex.sp-1] = Bool(!truthy(stack[ex.sp-1]))
 		case OpBitNot:
 			if v := stack[ex.sp-1]; v.kind != KindNumber {
 				r := vm.numericUnary(in.Op, v)
@@ -941,26 +947,22 @@ func (vm *VM) loop(stopDepth int) Value {
 			f.pc = int(in.A)
 		case OpJumpIfFalse:
 			ex.sp--
-			if v := stack[ex.sp]; v.kind == KindBool {
-				if v.num == 0 {
-					f.pc = int(in.A)
-				}
-			} else if !ToBoolean(v) {
+			if !truthy(stack[ex.sp]) {
 				f.pc = int(in.A)
 			}
 		case OpJumpIfTrue:
 			ex.sp--
-			if ToBoolean(stack[ex.sp]) {
+			if truthy(stack[ex.sp]) {
 				f.pc = int(in.A)
 			}
 		case OpJumpIfFalseKeep:
-			if !ToBoolean(stack[ex.sp-1]) {
+			if !truthy(stack[ex.sp-1]) {
 				f.pc = int(in.A)
 			} else {
 				ex.sp--
 			}
 		case OpJumpIfTrueKeep:
-			if ToBoolean(stack[ex.sp-1]) {
+			if truthy(stack[ex.sp-1]) {
 				f.pc = int(in.A)
 			} else {
 				ex.sp--
@@ -1019,9 +1021,6 @@ func (vm *VM) loop(stopDepth int) Value {
 			obj := stack[f.base+int(in.A)]
 			in = code[f.pc]
 			f.pc++
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
 			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack = ex.stack
 			stack[ex.sp] = r
@@ -1030,9 +1029,6 @@ func (vm *VM) loop(stopDepth int) Value {
 			obj := stack[f.base+int(in.A)]
 			in = code[f.pc]
 			f.pc++
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
 			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack = ex.stack
 			stack[ex.sp] = r
@@ -1047,9 +1043,6 @@ func (vm *VM) loop(stopDepth int) Value {
 			keep := in.Op == OpGetEnvPropKeep
 			in = code[f.pc]
 			f.pc++
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
 			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack = ex.stack
 			stack[ex.sp] = r
@@ -1112,12 +1105,13 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpStrictEqJump, OpStrictNeJump:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp -= 2
+			eq := in.Op == OpStrictEqJump
 			if a.kind == KindNumber && b.kind == KindNumber {
 				cond = a.num == b.num
 			} else {
 				cond = strictEqualNonNumber(a, b)
 			}
-			cond = cond == (in.Op == OpStrictEqJump)
+			cond = cond == eq
 			goto condJump
 		case OpIntStrictEqJump, OpIntStrictNeJump:
 			a := stack[ex.sp-1]
@@ -1164,12 +1158,13 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpConstStrictEqJump, OpConstStrictNeJump:
 			a, b := stack[ex.sp-1], f.code.vals[in.A]
 			ex.sp--
+			eq := in.Op == OpConstStrictEqJump
 			if a.kind == KindNumber && b.kind == KindNumber {
 				cond = a.num == b.num
 			} else {
 				cond = strictEqualNonNumber(a, b)
 			}
-			cond = cond == (in.Op == OpConstStrictEqJump)
+			cond = cond == eq
 			f.pc++
 			goto condJump
 		default:
@@ -1208,6 +1203,20 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 		}
 	}
+}
+
+// truthy is ToBoolean with the kinds most conditions test (booleans, objects, undefined and
+// null) decided inline.
+func truthy(v Value) bool {
+	switch {
+	case v.kind == KindBool:
+		return v.num != 0
+	case v.kind == KindObject:
+		return true
+	case v.kind <= KindNull:
+		return false
+	}
+	return ToBoolean(v)
 }
 
 func (vm *VM) throwTDZ(name string) {

@@ -343,12 +343,12 @@ func (vm *VM) spreadArgs() int {
 // nullishCallee runs when a read on the way to a static callee path (operand B, see
 // markCalleeReads) finds null or undefined: the host's NotCallable hook may throw its own error
 // for the whole path; otherwise the read throws the usual TypeError.
-func (vm *VM) nullishCallee(f *frame, in Instr) {
-	if int(in.B) > len(f.code.vals) {
+func (vm *VM) nullishCallee(code *FuncCode, in Instr) {
+	if int(in.B) > len(code.vals) {
 		return
 	}
 	if h, ok := vm.exec.cfg.Host.(NotCallableHost); ok {
-		if e, ok := h.NotCallable(vm, f.code.vals[in.B-1].String()); ok {
+		if e, ok := h.NotCallable(vm, code.vals[in.B-1].String()); ok {
 			vm.throw(e)
 		}
 	}
