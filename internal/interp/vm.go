@@ -219,7 +219,7 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 		regs[i] = args[i]
 	}
 	for i := n; i < len(regs); i++ {
-		regs[i] = undefinedValue
+		regs[i] = Value{} // undefined, without loading undefinedValue
 	}
 	ex.sp = base + code.NumRegs
 	var f *frame
@@ -391,7 +391,7 @@ func (vm *VM) loop(stopDepth int) Value {
 		switch in.Op {
 		case OpNop:
 		case OpUndef:
-			stack[ex.sp] = undefinedValue
+			stack[ex.sp] = Value{} // undefined
 			ex.sp++
 		case OpNull:
 			stack[ex.sp] = nullValue
@@ -740,6 +740,17 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack[ex.sp-1] = objectValue(home.proto)
 		case OpReturn:
 			v := stack[ex.sp-1]
+			if !f.construct && f.co == nil && !f.isReaction && f.ret == retPush {
+				// doReturn for a plain call made by this loop
+				ex.frames = ex.frames[:len(ex.frames)-1]
+				ex.sp = f.argsBase - 2
+				ex.framePool = append(ex.framePool, f)
+				stack[ex.sp] = v
+				ex.sp++
+				f = ex.frames[len(ex.frames)-1]
+				code = f.code.Code
+				break
+			}
 			if done, res := vm.doReturn(f, v, stopDepth); done {
 				return res
 			}
@@ -1084,7 +1095,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			ex.sp++
 		case OpGetRegUndef:
 			stack[ex.sp] = stack[f.base+int(in.A)]
-			stack[ex.sp+1] = undefinedValue
+			stack[ex.sp+1] = Value{} // undefined
 			ex.sp += 2
 			f.pc++
 		case OpGetReg2:
@@ -1133,7 +1144,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				e = e.parent
 			}
 			stack[ex.sp] = e.slots[in.B]
-			stack[ex.sp+1] = undefinedValue
+			stack[ex.sp+1] = Value{} // undefined
 			ex.sp += 2
 			f.pc++
 		case OpLtJump, OpLeJump, OpGtJump, OpGeJump:
