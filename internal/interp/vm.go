@@ -220,7 +220,7 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 		regs[i] = args[i]
 	}
 	for i := n; i < len(regs); i++ {
-		regs[i] = undefinedValue
+		regs[i] = Value{} // undefined, without loading undefinedValue
 	}
 	ex.sp = base + code.NumRegs
 	var f *frame
@@ -392,7 +392,7 @@ func (vm *VM) loop(stopDepth int) Value {
 		switch in.Op {
 		case OpNop:
 		case OpUndef:
-			stack[ex.sp] = undefinedValue
+			stack[ex.sp] = Value{} // undefined
 			ex.sp++
 		case OpNull:
 			stack[ex.sp] = nullValue
@@ -502,7 +502,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			} else if !vm.hasProperty(g, key) {
 				vm.throwReferenceError("%s is not defined", key.String())
 			} else {
-				stack[ex.sp] = vm.getProp(g, key)
+				r := vm.getProp(g, key)
+				stack = ex.stack
+				stack[ex.sp] = r
 			}
 			ex.sp++
 		case OpSetGlobal:
@@ -512,11 +514,13 @@ func (vm *VM) loop(stopDepth int) Value {
 				vm.throwReferenceError("%s is not defined", key.String())
 			}
 			vm.setProp(g, key, stack[ex.sp-1])
+			stack = ex.stack
 		case OpTypeofGlobal:
 			key := f.code.keys[in.A]
 			v := undefinedValue
 			if vm.hasProperty(vm.realm.Global, key) {
 				v = vm.getProp(vm.realm.Global, key)
+				stack = ex.stack
 			}
 			stack[ex.sp] = typeOfValue(v)
 			ex.sp++
@@ -528,9 +532,11 @@ func (vm *VM) loop(stopDepth int) Value {
 			if g.hasOwn(key) {
 				if v.kind != KindUndefined || code[f.pc-2].Op != OpUndef {
 					vm.setProp(g, key, v)
+					stack = ex.stack
 				}
 			} else {
 				vm.createDataPropertyOrThrow(g, key, v)
+				stack = ex.stack
 			}
 		case OpThrowConst:
 			vm.throwTypeError("Assignment to constant variable.")
@@ -549,21 +555,20 @@ func (vm *VM) loop(stopDepth int) Value {
 
 		case OpGetProp:
 			obj := stack[ex.sp-1]
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
-			stack[ex.sp-1] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpGetPropKeep:
 			obj := stack[ex.sp-1]
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
-			stack[ex.sp-1] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp-1] = r
 			stack[ex.sp] = obj
 			ex.sp++
 		case OpSetProp:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
 			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
+			stack = ex.stack
 			stack[ex.sp-2] = v
 			ex.sp--
 		case OpGetElem:
@@ -571,15 +576,21 @@ func (vm *VM) loop(stopDepth int) Value {
 				// super[key] with receiver: [base key this]
 				base, key, this := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 				ex.sp -= 2
-				stack[ex.sp-1] = vm.getFrom(base.asObject(), vm.toPropertyKey(key), this)
+				r := vm.getFrom(base.asObject(), vm.toPropertyKey(key), this)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			stack[ex.sp-1] = vm.getElem(obj, key)
+			r := vm.getElem(obj, key)
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpGetElemKeep:
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
-			stack[ex.sp-2] = vm.getElem(obj, key)
+			r := vm.getElem(obj, key)
+			stack = ex.stack
+			stack[ex.sp-2] = r
 			stack[ex.sp-1] = obj
 		case OpSetElem:
 			if in.B == 1 {
@@ -588,19 +599,25 @@ func (vm *VM) loop(stopDepth int) Value {
 				if !vm.setOn(base.asObject(), vm.toPropertyKey(key), v, this) {
 					vm.throwSetRefused(base.asObject(), vm.toPropertyKey(key))
 				}
+				stack = ex.stack
 				stack[ex.sp-1] = v
 				break
 			}
 			obj, key, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 			vm.setElem(obj, key, v)
+			stack = ex.stack
 			ex.sp -= 2
 			stack[ex.sp-1] = v
 		case OpDeleteProp:
-			stack[ex.sp-1] = Bool(vm.deleteMember(stack[ex.sp-1], f.code.keys[in.A]))
+			r := Bool(vm.deleteMember(stack[ex.sp-1], f.code.keys[in.A]))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpDeleteElem:
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			stack[ex.sp-1] = Bool(vm.deleteMember(obj, vm.toPropertyKey(key)))
+			r := Bool(vm.deleteMember(obj, vm.toPropertyKey(key)))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpIn:
 			key, obj := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
@@ -608,11 +625,15 @@ func (vm *VM) loop(stopDepth int) Value {
 			if o == nil {
 				vm.throwTypeError("Cannot use 'in' operator to search for '%s' in %s", vm.toPropertyKey(key), obj.String())
 			}
-			stack[ex.sp-1] = Bool(vm.hasProperty(o, vm.toPropertyKey(key)))
+			r := Bool(vm.hasProperty(o, vm.toPropertyKey(key)))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpInstanceOf:
 			v, c := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			stack[ex.sp-1] = Bool(vm.instanceOf(v, c))
+			r := Bool(vm.instanceOf(v, c))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpToPropertyKey:
 			v := stack[ex.sp-1]
 			if v.kind != KindString && v.kind != KindSymbol && v.kind != KindNumber {
@@ -622,7 +643,9 @@ func (vm *VM) loop(stopDepth int) Value {
 				if base := stack[ex.sp-2]; base.kind <= KindNull && in.B == 0 {
 					vm.throwTypeError("Cannot read properties of %s", base.kind)
 				}
-				stack[ex.sp-1] = vm.toPropertyKey(v).toValue()
+				r := vm.toPropertyKey(v).toValue()
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpCheckCoercible:
 			if v := stack[ex.sp-1]; v.kind <= KindNull {
@@ -630,6 +653,20 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 
 		case OpCall, OpCallSpread, OpNew, OpNewSpread:
+			if in.Op == OpCall {
+				// a plain function or method closure: push its frame here (callValue's
+				// closure case without the checks that do not apply)
+				argc := int(in.A)
+				fnIdx := ex.sp - argc - 2
+				if fo := stack[fnIdx].asObject(); fo != nil {
+					if cl, ok := fo.slots.(*closureSlots); ok && cl.code.Kind < funcClassCtor && !cl.code.Async && !cl.code.Generator {
+						f = vm.pushFrame(cl, fo, fnIdx+2, argc, stack[fnIdx+1], nil, retPush)
+						code = f.code.Code
+						stack = ex.stack
+						break
+					}
+				}
+			}
 			argc := int(in.A)
 			if in.Op == OpCallSpread || in.Op == OpNewSpread {
 				argc = vm.spreadArgs()
@@ -704,6 +741,17 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack[ex.sp-1] = objectValue(home.proto)
 		case OpReturn:
 			v := stack[ex.sp-1]
+			if !f.construct && f.co == nil && !f.isReaction && f.ret == retPush {
+				// doReturn for a plain call made by this loop
+				ex.frames = ex.frames[:len(ex.frames)-1]
+				ex.sp = f.argsBase - 2
+				ex.framePool = append(ex.framePool, f)
+				stack[ex.sp] = v
+				ex.sp++
+				f = ex.frames[len(ex.frames)-1]
+				code = f.code.Code
+				break
+			}
 			if done, res := vm.doReturn(f, v, stopDepth); done {
 				return res
 			}
@@ -729,7 +777,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			if a.kind == KindNumber && b.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: a.num + b.num}
 			} else {
-				stack[ex.sp-1] = vm.add(a, b)
+				r := vm.add(a, b)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpSub, OpMul, OpDiv, OpMod, OpExp:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
@@ -738,7 +788,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			if a.kind == KindNumber && b.kind == KindNumber {
 				x, y = a.num, b.num
 			} else {
-				stack[ex.sp-1] = vm.numericBinary(in.Op, a, b)
+				r := vm.numericBinary(in.Op, a, b)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			var r float64
@@ -759,7 +811,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			if a.kind != KindNumber || b.kind != KindNumber {
-				stack[ex.sp-1] = vm.numericBinary(in.Op, a, b)
+				r := vm.numericBinary(in.Op, a, b)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			x, y := toInt32(a.num), uint32(toInt32(b.num))
@@ -782,10 +836,9 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpEq, OpNe:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			r := vm.looseEqual(a, b)
-			if in.Op == OpNe {
-				r = !r
-			}
+			ne := in.Op == OpNe
+			r := vm.looseEqual(a, b) != ne
+			stack = ex.stack
 			stack[ex.sp-1] = Bool(r)
 		case OpStrictEq:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
@@ -813,11 +866,15 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack[ex.sp-1] = Bool(r)
 				break
 			}
-			stack[ex.sp-1] = Bool(vm.compare(in.Op, a, b))
+			r := Bool(vm.compare(in.Op, a, b))
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case OpNeg:
 			v := stack[ex.sp-1]
 			if v.kind != KindNumber {
-				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: -v.num}
@@ -825,16 +882,22 @@ func (vm *VM) loop(stopDepth int) Value {
 			v := stack[ex.sp-1]
 			if v.kind != KindNumber {
 				if in.Op == OpNumeric {
-					stack[ex.sp-1] = vm.toNumeric(v)
+					r := vm.toNumeric(v)
+					stack = ex.stack
+					stack[ex.sp-1] = r
 					break
 				}
-				stack[ex.sp-1] = Value{kind: KindNumber, num: vm.toNumber(v)}
+				r := Value{kind: KindNumber, num: vm.toNumber(v)}
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpNot:
-			stack[ex.sp-1] = Bool(!ToBoolean(stack[ex.sp-1]))
+			stack[ex.sp-1] = Bool(!truthy(stack[ex.sp-1]))
 		case OpBitNot:
 			if v := stack[ex.sp-1]; v.kind != KindNumber {
-				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 				break
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: float64(^toInt32(stack[ex.sp-1].num))}
@@ -844,13 +907,17 @@ func (vm *VM) loop(stopDepth int) Value {
 			if v := stack[ex.sp-1]; v.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num + 1}
 			} else {
-				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpDec:
 			if v := stack[ex.sp-1]; v.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num - 1}
 			} else {
-				stack[ex.sp-1] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpToString:
 			v := stack[ex.sp-1]
@@ -858,13 +925,16 @@ func (vm *VM) loop(stopDepth int) Value {
 				if v.kind == KindSymbol {
 					vm.throwTypeError("Cannot convert a Symbol value to a string")
 				}
-				stack[ex.sp-1] = stringValue(vm.toString(v))
+				r := stringValue(vm.toString(v))
+				stack = ex.stack
+				stack[ex.sp-1] = r
 			}
 		case OpConcatN:
 			n := int(in.A)
 			s := stack[ex.sp-n].str()
 			for i := ex.sp - n + 1; i < ex.sp; i++ {
 				s = vm.concat(s, stack[i].str())
+				stack = ex.stack
 			}
 			ex.sp -= n - 1
 			stack[ex.sp-1] = stringValue(s)
@@ -889,26 +959,22 @@ func (vm *VM) loop(stopDepth int) Value {
 			f.pc = int(in.A)
 		case OpJumpIfFalse:
 			ex.sp--
-			if v := stack[ex.sp]; v.kind == KindBool {
-				if v.num == 0 {
-					f.pc = int(in.A)
-				}
-			} else if !ToBoolean(v) {
+			if !truthy(stack[ex.sp]) {
 				f.pc = int(in.A)
 			}
 		case OpJumpIfTrue:
 			ex.sp--
-			if ToBoolean(stack[ex.sp]) {
+			if truthy(stack[ex.sp]) {
 				f.pc = int(in.A)
 			}
 		case OpJumpIfFalseKeep:
-			if !ToBoolean(stack[ex.sp-1]) {
+			if !truthy(stack[ex.sp-1]) {
 				f.pc = int(in.A)
 			} else {
 				ex.sp--
 			}
 		case OpJumpIfTrueKeep:
-			if ToBoolean(stack[ex.sp-1]) {
+			if truthy(stack[ex.sp-1]) {
 				f.pc = int(in.A)
 			} else {
 				ex.sp--
@@ -933,6 +999,7 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpNewObject:
 			if vm.allocated > vm.maxMemory && vm.maxMemory > 0 {
 				vm.checkMemory()
+				stack = ex.stack
 			}
 			// a literal's size: room for all its properties at once (at least 4, as the
 			// first add would make)
@@ -940,15 +1007,19 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack[ex.sp] = objectValue(o)
 			ex.sp++
 		case OpNewArray:
-			stack[ex.sp] = objectValue(vm.newArray(make([]Value, 0, in.A)))
+			r := objectValue(vm.newArray(make([]Value, 0, in.A)))
+			stack = ex.stack
+			stack[ex.sp] = r
 			ex.sp++
 		case OpArrayPush:
 			a := stack[ex.sp-2].obj()
 			vm.arrayAppend(a, stack[ex.sp-1])
+			stack = ex.stack
 			ex.sp--
 		case OpArrayHole:
 			a := stack[ex.sp-1].obj()
 			vm.arrayAppend(a, holeValue)
+			stack = ex.stack
 		case OpArraySpread:
 			a := stack[ex.sp-2].obj()
 			src := stack[ex.sp-1]
@@ -962,19 +1033,17 @@ func (vm *VM) loop(stopDepth int) Value {
 			obj := stack[f.base+int(in.A)]
 			in = code[f.pc]
 			f.pc++
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
-			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp] = r
 			ex.sp++
 		case OpGetRegPropKeep:
 			obj := stack[f.base+int(in.A)]
 			in = code[f.pc]
 			f.pc++
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
-			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp] = r
 			stack[ex.sp+1] = obj
 			ex.sp += 2
 		case OpGetEnvProp, OpGetEnvPropKeep:
@@ -986,10 +1055,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			keep := in.Op == OpGetEnvPropKeep
 			in = code[f.pc]
 			f.pc++
-			if obj.kind <= KindNull && in.B > 0 {
-				vm.nullishCallee(f, in)
-			}
-			stack[ex.sp] = vm.getMemberHint(obj, f.code, in, f.pc-1)
+			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
+			stack = ex.stack
+			stack[ex.sp] = r
 			ex.sp++
 			if keep {
 				stack[ex.sp] = obj
@@ -1007,7 +1075,9 @@ func (vm *VM) loop(stopDepth int) Value {
 					}
 				}
 			}
-			stack[ex.sp] = vm.getElem(obj, key)
+			r := vm.getElem(obj, key)
+			stack = ex.stack
+			stack[ex.sp] = r
 			ex.sp++
 		case OpGetRegInc:
 			v := stack[f.base+int(in.A)]
@@ -1015,7 +1085,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			f.pc++
 			switch {
 			case v.kind != KindNumber:
-				stack[ex.sp] = vm.numericUnary(in.Op, v)
+				r := vm.numericUnary(in.Op, v)
+				stack = ex.stack
+				stack[ex.sp] = r
 			case in.Op == OpInc:
 				stack[ex.sp] = Value{kind: KindNumber, num: v.num + 1}
 			default:
@@ -1024,7 +1096,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			ex.sp++
 		case OpGetRegUndef:
 			stack[ex.sp] = stack[f.base+int(in.A)]
-			stack[ex.sp+1] = undefinedValue
+			stack[ex.sp+1] = Value{} // undefined
 			ex.sp += 2
 			f.pc++
 		case OpGetReg2:
@@ -1039,17 +1111,19 @@ func (vm *VM) loop(stopDepth int) Value {
 		case OpSetPropPop:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
 			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
+			stack = ex.stack
 			ex.sp -= 2
 			f.pc++
 		case OpStrictEqJump, OpStrictNeJump:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp -= 2
+			eq := in.Op == OpStrictEqJump
 			if a.kind == KindNumber && b.kind == KindNumber {
 				cond = a.num == b.num
 			} else {
 				cond = strictEqualNonNumber(a, b)
 			}
-			cond = cond == (in.Op == OpStrictEqJump)
+			cond = cond == eq
 			goto condJump
 		case OpIntStrictEqJump, OpIntStrictNeJump:
 			a := stack[ex.sp-1]
@@ -1071,7 +1145,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				e = e.parent
 			}
 			stack[ex.sp] = e.slots[in.B]
-			stack[ex.sp+1] = undefinedValue
+			stack[ex.sp+1] = Value{} // undefined
 			ex.sp += 2
 			f.pc++
 		case OpLtJump, OpLeJump, OpGtJump, OpGeJump:
@@ -1089,18 +1163,20 @@ func (vm *VM) loop(stopDepth int) Value {
 				}
 			} else {
 				cond = vm.compare(unfusedCompare[in.Op], a, b)
+				stack = ex.stack
 			}
 			ex.sp -= 2
 			goto condJump
 		case OpConstStrictEqJump, OpConstStrictNeJump:
 			a, b := stack[ex.sp-1], f.code.vals[in.A]
 			ex.sp--
+			eq := in.Op == OpConstStrictEqJump
 			if a.kind == KindNumber && b.kind == KindNumber {
 				cond = a.num == b.num
 			} else {
 				cond = strictEqualNonNumber(a, b)
 			}
-			cond = cond == (in.Op == OpConstStrictEqJump)
+			cond = cond == eq
 			f.pc++
 			goto condJump
 		default:
@@ -1139,6 +1215,20 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 		}
 	}
+}
+
+// truthy is ToBoolean with the kinds most conditions test (booleans, objects, undefined and
+// null) decided inline.
+func truthy(v Value) bool {
+	switch {
+	case v.kind == KindBool:
+		return v.num != 0
+	case v.kind == KindObject:
+		return true
+	case v.kind <= KindNull:
+		return false
+	}
+	return ToBoolean(v)
 }
 
 func (vm *VM) throwTDZ(name string) {

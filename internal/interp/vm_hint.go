@@ -16,7 +16,9 @@ import "sync/atomic"
 //
 // Functions keep their properties as ordinary objects do, and are looked at alike. A key an
 // ordinary object does not have itself, such as a method, is mostly found on its prototype: the hint then holds the key's position there, marked by protoHint, and a lookup
-// that finds the object without the key tries that position of its prototype first.
+// that finds the object without the key tries that position of its prototype first. A read
+// of null or undefined on the way to a static callee path (operand B) goes to nullishCallee
+// before it throws.
 func (vm *VM) getMemberHint(obj Value, code *FuncCode, in Instr, pc int) Value {
 	key, h := code.keys[in.A], code.keyHashes[in.A]
 	if obj.kind == KindObject && pc < len(code.hints) {
@@ -41,6 +43,8 @@ func (vm *VM) getMemberHint(obj Value, code *FuncCode, in Instr, pc int) Value {
 		}
 	} else if obj.kind == KindString && key == keyLength {
 		return intValue(obj.str().Len())
+	} else if obj.kind <= KindNull && in.B > 0 {
+		vm.nullishCallee(code, in)
 	}
 	return vm.getMemberHashed(obj, key, h)
 }

@@ -343,12 +343,12 @@ func (vm *VM) spreadArgs() int {
 // nullishCallee runs when a read on the way to a static callee path (operand B, see
 // markCalleeReads) finds null or undefined: the host's NotCallable hook may throw its own error
 // for the whole path; otherwise the read throws the usual TypeError.
-func (vm *VM) nullishCallee(f *frame, in Instr) {
-	if int(in.B) > len(f.code.vals) {
+func (vm *VM) nullishCallee(code *FuncCode, in Instr) {
+	if int(in.B) > len(code.vals) {
 		return
 	}
 	if h, ok := vm.exec.cfg.Host.(NotCallableHost); ok {
-		if e, ok := h.NotCallable(vm, f.code.vals[in.B-1].String()); ok {
+		if e, ok := h.NotCallable(vm, code.vals[in.B-1].String()); ok {
 			vm.throw(e)
 		}
 	}
@@ -492,7 +492,9 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		if int(in.A) < f.argc {
 			rest = append(rest, stack[f.argsBase+int(in.A):f.argsBase+f.argc]...)
 		}
-		stack[ex.sp] = objectValue(vm.newArray(rest))
+		r := objectValue(vm.newArray(rest))
+		stack = ex.stack
+		stack[ex.sp] = r
 		ex.sp++
 	case OpGetArg:
 		v := undefinedValue
@@ -533,12 +535,14 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 	case OpGetPrivate:
 		o, pn := stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp--
-		stack[ex.sp-1] = vm.getPrivate(o, privateOf(pn))
+		r := vm.getPrivate(o, privateOf(pn))
+		stack = ex.stack
+		stack[ex.sp-1] = r
 	case OpSetPrivate:
 		o, pn, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp -= 2
 		vm.setPrivate(o, privateOf(pn), v)
-		stack[ex.sp-1] = v
+		ex.stack[ex.sp-1] = v
 	case OpHasPrivate:
 		pn, o := stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp--
@@ -619,7 +623,9 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			vals = append(vals, v)
 		}
 		stack = ex.stack
-		stack[ex.sp-1] = objectValue(vm.newArray(vals))
+		r := objectValue(vm.newArray(vals))
+		stack = ex.stack
+		stack[ex.sp-1] = r
 	case OpIterClose, OpIterCloseThrow:
 		it := iteratorOf(stack[ex.sp-1])
 		ex.sp--
@@ -668,7 +674,9 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		ex.stack[ex.sp-1] = vm.getProp(r.obj(), strKey("value"))
 	case OpForInPrep:
-		stack[ex.sp-1] = vm.forInPrepare(stack[ex.sp-1])
+		r := vm.forInPrepare(stack[ex.sp-1])
+		stack = ex.stack
+		stack[ex.sp-1] = r
 	case OpForInNext:
 		k, ok := vm.forInNext(stack[ex.sp-1])
 		if !ok {
@@ -676,16 +684,20 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			f.pc = int(in.A)
 			break
 		}
-		stack[ex.sp-1] = k
+		ex.stack[ex.sp-1] = k
 	case OpAwait, OpYield, OpInitialYield, OpYieldDelegate, OpResumeMode, OpAsyncGenYield,
 		OpAsyncDelegateCall, OpDelegateResult, OpDelegateResume:
 		return vm.execCoroutine(f, in, stopDepth)
 	case OpImport:
 		switch in.A {
 		case 0:
-			stack[ex.sp-1] = vm.requireModule(stack[ex.sp-1])
+			r := vm.requireModule(stack[ex.sp-1])
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		case 1:
-			stack[ex.sp-1] = vm.importDynamic(stack[ex.sp-1])
+			r := vm.importDynamic(stack[ex.sp-1])
+			stack = ex.stack
+			stack[ex.sp-1] = r
 		default:
 			v := vm.importNamed(stack[ex.sp-2], stack[ex.sp-1], vm.ToGoString(f.code.vals[in.B]))
 			ex.sp--

@@ -119,6 +119,11 @@ func TestRunPrograms(t *testing.T) {
 		{name: "logical assign", src: "let a = null; a ??= 3; let b = 1; b &&= 7; `${a},${b}`", want: "3,7"},
 		{name: "exp", src: "2 ** 10", want: "1024"},
 		{name: "compound member", src: "const o = {n: 1}; o.n += 4; o['n'] *= 2; o.n++; o.n", want: "11"},
+		// Compared with node: a getter's deep recursion grows (moves) the operand stack while
+		// the caller's operands wait on it.
+		{name: "operands survive a getter that grows the stack", src: "function deep(n) { return n == 0 ? 0 : 1 + deep(n - 1) } const o = { get x() { return deep(3000) } }; function add(a, b) { return a + b } const s = add(o.x, 1); const t = [o.x, o.x, deep(5000)]; s + ':' + t.join()", want: "3001:3000,3000,5000"},
+		{name: "operands survive a valueOf that grows the stack", src: "function deep(n) { return n == 0 ? 0 : 1 + deep(n - 1) } const v = { valueOf() { return deep(4000) } }; function pair(a, b) { return a + '/' + b } pair('k', v + 1) + '|' + pair(v * 1, -v)", want: "k/4001|4000/-4000"},
+		{name: "operands survive a private getter that grows the stack", src: "function deep(n) { return n == 0 ? 0 : 1 + deep(n - 1) } function pair(a, b) { return a + '/' + b } class C { get #g() { return deep(3000) } m() { return pair(this.#g, [this.#g].length) } } new C().m()", want: "3000/1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
