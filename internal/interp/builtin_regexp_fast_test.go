@@ -52,6 +52,32 @@ func TestRegExpFastPaths(t *testing.T) {
 	})
 }
 
+// TestRegExpDirectPaths checks the paths that skip generic steps no program can observe: a
+// String.prototype method calling a RegExp's built-in symbol method directly, replace
+// without the g flag matching once without a result array, and patterns matched without the
+// engine; and that they are not taken where a program could tell (own or replaced symbol
+// methods, subclasses). Expected results are node's.
+func TestRegExpDirectPaths(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"once_fn_reenters", "const r = /(a)(b)?/; JSON.stringify('xaby'.replace(r, (m, a, b, i, s) => { const inner = 'ab'.replace(r, '[$1]'); return m + a + b + i + s + inner; }))", "\"xabab1xaby[a]y\""},
+		{"once_sticky", "const r = /a/y; r.lastIndex = 1; const x = 'bab'.replace(r, 'X'); const li = r.lastIndex; const y = 'bab'.replace(r, 'Y'); JSON.stringify([x, li, y, r.lastIndex])", "[\"bXb\",2,\"bab\",0]"},
+		{"once_lastIndex_valueOf", "const log = []; const r = /o/; r.lastIndex = {valueOf() { log.push('v'); return 5; }}; JSON.stringify(['foo'.replace(r, '0'), log, typeof r.lastIndex])", "[\"f0o\",[\"v\"],\"object\"]"},
+		{"once_recompiled_by_lastIndex", "const r = /a/; r.lastIndex = {valueOf() { r.compile('(b)'); return 0; }}; JSON.stringify('ab'.replace(r, '<$1>'))", "\"a<b>\""},
+		{"once_named_template", "JSON.stringify(['2020-01'.replace(/(?<y>\\d+)-(?<m>\\d+)/, '$<m>/$<y>$<z>'), 'x'.replace(/(?<y>q)?x/, '[$<y>]')])", "[\"01/2020\",\"[]\"]"},
+		{"once_no_match", "JSON.stringify(['abc'.replace(/z/, 'y'), ''.replace(/z/, 'y'), ''.replace(/(?:)/, 'y')])", "[\"abc\",\"\",\"y\"]"},
+		{"once_dollar", "JSON.stringify('abc'.replace(/b/, \"[$`|$&|$'|$$|$1]\"))", "\"a[a|b|c|$|$1]c\""},
+		{"once_unicode", "JSON.stringify(['😀x'.replace(/x/u, 'y'), 'a😀'.replace(/./u, '-'), '😀'.replace(/(?:)/u, '-')])", "[\"😀y\",\"-😀\",\"-😀\"]"},
+		{"once_fn_args_named", "JSON.stringify('a1'.replace(/(?<l>[a-z])(\\d)/, (...a) => JSON.stringify(a)))", "\"[\\\"a1\\\",\\\"a\\\",\\\"1\\\",0,\\\"a1\\\",{\\\"l\\\":\\\"a\\\"}]\""},
+		{"delegate_own_symbol", "const r = /a/; r[Symbol.replace] = () => 'own'; JSON.stringify('a'.replace(r, 'b'))", "\"own\""},
+		{"delegate_proto_changed", "const old = RegExp.prototype[Symbol.split]; RegExp.prototype[Symbol.split] = function (s) { return ['patched', s]; }; const out = 'a,b'.split(/,/); RegExp.prototype[Symbol.split] = old; JSON.stringify([out, 'a,b'.split(/,/)])", "[[\"patched\",\"a,b\"],[\"a\",\"b\"]]"},
+		{"delegate_subclass", "class R extends RegExp { [Symbol.search](s) { return 42; } } JSON.stringify(['abc'.search(new R('c')), 'abc'.search(/c/)])", "[42,2]"},
+		{"delegate_non_regexp_with_symbol", "const o = { [Symbol.match](s) { return 'm:' + s; } }; JSON.stringify('q'.match(o))", "\"m:q\""},
+		{"delegate_match_all", "JSON.stringify([...'a1b2'.matchAll(/\\d/g)].map(m => m[0] + m.index))", "[\"11\",\"23\"]"},
+		{"simple_patterns", "JSON.stringify(['days'.replace(/s$/, ''), 'a\"b\"'.replace(/\"/g, '&quot;'), /\\s/.test('ab c'), 'Z'.match(/z$/i), 'a%20b'.split(/%..|./), 'x\\ny'.replace(/^y/m, 'Y'), 'a.b-c'.split(/[.\\-]/), 'ſ'.replace(/s/i, 'S'), 'K\\u212a'.replace(/k/gi, '_'), '\\u00e9t\\u00e9'.replace(/\\w+/g, '[$&]'), 'aaa'.replace(/a*?/g, '-'), 'abc'.replace(/\\b/g, '|'), 'a😀b'.replace(/[^a]/gu, '.'), 'a😀b'.replace(/[^a]/g, '.')])", "[\"day\",\"a&quot;b&quot;\",true,[\"Z\"],[\"\",\"\",\"\",\"\"],\"x\\nY\",[\"a\",\"b\",\"c\"],\"ſ\",\"_K\",\"é[t]é\",\"-a-a-a-\",\"|abc|\",\"a..\",\"a...\"]"},
+	})
+}
+
 // TestBuiltinFlagsGetters checks when regexpFlagsOf may skip the flags accessors: for a
 // RegExp whose prototype holds the built-in getters, and not once a program changed one of
 // them or gave the RegExp an own property.

@@ -100,6 +100,10 @@ func isBuiltinGetter(p *Property, name string) bool {
 
 // setLastIndex is Set(rx, "lastIndex", i, true).
 func (vm *VM) setLastIndex(rx *Object, i int64) {
+	if p := lastIndexProp(rx); p != nil && p.writable() {
+		p.value = Number(float64(i))
+		return
+	}
 	vm.setProp(rx, keyLastIndex, Number(float64(i)))
 }
 
@@ -248,6 +252,8 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 		if rs := vm.fastRegExp(rx, true, unicode); rs != nil {
 			return vm.regexpReplaceFast(rx, rs, s, unicode, replaceValue, template)
 		}
+	} else if rs := regexpOf(rx); rs != nil && !rs.re.Flags().Global && vm.hasBuiltinExec(rx) {
+		return vm.regexpReplaceOnce(rx, s, replaceValue, template)
 	}
 	var results []*Object
 	for {
