@@ -349,7 +349,7 @@ func (vm *VM) regexpExec(o *Object, s *jsString) Value {
 // file comment). It returns nil when there is no match; the Match belongs to rs's matcher
 // and is overwritten by the next match.
 func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match {
-	if rs.lastStr != s {
+	if rs.lastStr != s || vm.asciiInput.stale(rs.lastInput, s) {
 		var in *jsregexp.Input
 		var err error
 		if f := s.flat(); f.isASCII {

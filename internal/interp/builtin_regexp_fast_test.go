@@ -75,6 +75,8 @@ func TestRegExpDirectPaths(t *testing.T) {
 		{"delegate_non_regexp_with_symbol", "const o = { [Symbol.match](s) { return 'm:' + s; } }; JSON.stringify('q'.match(o))", "\"m:q\""},
 		{"delegate_match_all", "JSON.stringify([...'a1b2'.matchAll(/\\d/g)].map(m => m[0] + m.index))", "[\"11\",\"23\"]"},
 		{"simple_patterns", "JSON.stringify(['days'.replace(/s$/, ''), 'a\"b\"'.replace(/\"/g, '&quot;'), /\\s/.test('ab c'), 'Z'.match(/z$/i), 'a%20b'.split(/%..|./), 'x\\ny'.replace(/^y/m, 'Y'), 'a.b-c'.split(/[.\\-]/), 'ſ'.replace(/s/i, 'S'), 'K\\u212a'.replace(/k/gi, '_'), '\\u00e9t\\u00e9'.replace(/\\w+/g, '[$&]'), 'aaa'.replace(/a*?/g, '-'), 'abc'.replace(/\\b/g, '|'), 'a😀b'.replace(/[^a]/gu, '.'), 'a😀b'.replace(/[^a]/g, '.')])", "[\"day\",\"a&quot;b&quot;\",true,[\"Z\"],[\"\",\"\",\"\",\"\"],\"x\\nY\",[\"a\",\"b\",\"c\"],\"ſ\",\"_K\",\"é[t]é\",\"-a-a-a-\",\"|abc|\",\"a..\",\"a...\"]"},
+		{"short_inputs_shared", "const a = /b/, c = /d/, out = []; const s1 = 'ab' + 'c', s2 = 'xd' + 'y'; for (const s of [s1, s2, s1, s2, 'q']) out.push(a.test(s), c.test(s), s.replace(a, '_'), s.search(c)); JSON.stringify(out)", "[true,false,\"a_c\",-1,false,true,\"xdy\",1,true,false,\"a_c\",-1,false,true,\"xdy\",1,false,false,\"q\",-1]"},
+		{"short_input_reused_between_calls", "const r = /a(.)/g, s1 = 'xa1a2'; const m1 = r.exec(s1); /zz/.test('qqzzq'); const m2 = r.exec(s1); JSON.stringify([m1[1], m2[1], r.lastIndex])", "[\"1\",\"2\",5]"},
 	})
 }
 
