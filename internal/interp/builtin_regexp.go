@@ -192,7 +192,12 @@ func (vm *VM) regexpLiteral(pattern, flags Value) Value {
 		o.proto, o.class, o.flags = vm.regexpProtoIntrinsic(), ClassRegExp, objExtensible
 		r.keys[0], r.props[0] = keyLastIndex, Property{value: intValue(0), flags: propWritable}
 		o.props.keys, o.props.props = r.keys[:], r.props[:]
-		r.slots = regexpSlots{source: c.source, flags: c.flags, re: c.re}
+		if c.matcher == nil {
+			c.matcher = c.re.NewMatcher()
+		}
+		// Every RegExp of the literal shares one matcher and the group keys: a match is
+		// copied out before any program code runs, so they serve one object at a time.
+		r.slots = regexpSlots{source: c.source, flags: c.flags, re: c.re, matcher: c.matcher, keys: c.groupKeys()}
 		o.slots = &r.slots
 		vm.allocated += objectBaseSize + propertySize
 		return objectValue(o)
