@@ -184,16 +184,28 @@ func regexpConstructor(vm *VM, c NativeCall) Value {
 // object is made directly rather than through the constructor, whose generality (IsRegExp,
 // the new target's prototype) a literal does not need.
 func (vm *VM) regexpLiteral(pattern, flags Value) Value {
+	key := regexpLiteralKey{pattern: literalString(pattern), flags: literalString(flags)}
+	if c := vm.regexpLiterals[key]; c != nil && key.pattern != nil {
+		// the literal was evaluated before: its flags parsed and its pattern compiled then
+		r := &regexpObject{}
+		o := &r.obj
+		o.proto, o.class, o.flags = vm.regexpProtoIntrinsic(), ClassRegExp, objExtensible
+		r.keys[0], r.props[0] = keyLastIndex, Property{value: intValue(0), flags: propWritable}
+		o.props.keys, o.props.props = r.keys[:], r.props[:]
+		if c.matcher == nil {
+			c.matcher = c.re.NewMatcher()
+		}
+		// Every RegExp of the literal shares one matcher and the group keys: a match is
+		// copied out before any program code runs, so they serve one object at a time.
+		r.slots = regexpSlots{source: c.source, flags: c.flags, re: c.re, matcher: c.matcher, keys: c.groupKeys()}
+		o.slots = &r.slots
+		vm.allocated += objectBaseSize + propertySize
+		return objectValue(o)
+	}
 	o := vm.newObject(vm.regexpProtoIntrinsic(), ClassRegExp)
 	o.props.reserve(1)
 	o.props.add(keyLastIndex, Property{value: intValue(0), flags: propWritable})
 	vm.allocated += propertySize
-	key := regexpLiteralKey{pattern: literalString(pattern), flags: literalString(flags)}
-	if c := vm.regexpLiterals[key]; c != nil && key.pattern != nil {
-		// the literal was evaluated before: its flags parsed and its pattern compiled then
-		o.slots = &regexpSlots{source: c.source, flags: c.flags, re: c.re}
-		return objectValue(o)
-	}
 	vm.regexpInitialize(o, pattern, flags)
 	if rs := regexpOf(o); rs != nil && key.pattern != nil {
 		if vm.regexpLiterals == nil {
@@ -202,6 +214,15 @@ func (vm *VM) regexpLiteral(pattern, flags Value) Value {
 		vm.regexpLiterals[key] = &regexpSlots{source: rs.source, flags: rs.flags, re: rs.re}
 	}
 	return objectValue(o)
+}
+
+// regexpObject is a RegExp made by a literal evaluated before, allocated at once with its
+// lastIndex property and its state.
+type regexpObject struct {
+	obj   Object
+	keys  [1]PropertyKey
+	props [1]Property
+	slots regexpSlots
 }
 
 // literalString returns the string of a literal's constant, nil when it is not a string.
@@ -349,7 +370,7 @@ func (vm *VM) regexpExec(o *Object, s *jsString) Value {
 // file comment). It returns nil when there is no match; the Match belongs to rs's matcher
 // and is overwritten by the next match.
 func (vm *VM) match(rs *regexpSlots, s *jsString, lastIndex int) *jsregexp.Match {
-	if rs.lastStr != s {
+	if rs.lastStr != s || vm.asciiInput.stale(rs.lastInput, s) {
 		var in *jsregexp.Input
 		var err error
 		if f := s.flat(); f.isASCII {

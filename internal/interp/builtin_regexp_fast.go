@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"sync/atomic"
+
 	"github.com/codemode/codemode/internal/interp/jsregexp"
 )
 
@@ -153,9 +155,35 @@ func (vm *VM) regexpMatchFast(rx *Object, rs *regexpSlots, s *jsString, unicode 
 // lastIndex already set to 0: replaceValue is a function, or else template is the
 // replacement template.
 func (vm *VM) regexpReplaceFast(rx *Object, rs *regexpSlots, s *jsString, unicode bool, replaceValue Value, template *jsString) Value {
+	literal := template != nil && !hasDollar(template)
+	ms := vm.globalMatches(rx, rs, s, unicode, !literal)
+	return vm.replaceSpans(rs, s, ms, replaceValue, template)
+}
+
+// regexpReplaceOnce is RegExp.prototype[Symbol.replace] for a RegExp without the g flag
+// whose exec is the built-in one: a single RegExpBuiltinExec, then the replacement of what
+// it matched, without the result array no program code sees.
+func (vm *VM) regexpReplaceOnce(rx *Object, s *jsString, replaceValue Value, template *jsString) Value {
+	m, rs := vm.regexpBuiltinMatch(rx, s)
+	if m == nil {
+		return stringValue(s)
+	}
+	// the match belongs to the matcher, which a replacement function can run again
+	ms := &matchSpans{stride: 2 + 2*len(m.Groups)}
+	ms.pos = make([]int, 0, ms.stride)
+	ms.pos = append(ms.pos, m.Start, m.End)
+	for _, g := range m.Groups {
+		ms.pos = append(ms.pos, g[0], g[1])
+	}
+	return vm.replaceSpans(rs, s, ms, replaceValue, template)
+}
+
+// replaceSpans builds the result of replacing the matches ms of rs in s: replaceValue is a
+// function, or else template is the replacement template (ms has capture positions unless
+// the template has no '$').
+func (vm *VM) replaceSpans(rs *regexpSlots, s *jsString, ms *matchSpans, replaceValue Value, template *jsString) Value {
 	functional := template == nil
 	literal := !functional && !hasDollar(template)
-	ms := vm.globalMatches(rx, rs, s, unicode, !literal)
 	if ms.len() == 0 {
 		return stringValue(s)
 	}
@@ -246,4 +274,45 @@ func (rs *regexpSlots) namedCapture(captures [][]uint16) func([]uint16) []uint16
 		}
 		return nil
 	}
+}
+
+// regexpSymbolMethods are the stable names of the built-in RegExp.prototype symbol methods
+// that String.prototype methods delegate to, with where RegExp.prototype held each when last
+// looked up (see peekAt).
+var regexpSymbolMethods = [...]struct {
+	sym  *Symbol
+	name string
+	at   atomic.Int32
+}{
+	{sym: symMatch, name: "RegExp.prototype[Symbol.match]"},
+	{sym: symMatchAll, name: "RegExp.prototype[Symbol.matchAll]"},
+	{sym: symReplace, name: "RegExp.prototype[Symbol.replace]"},
+	{sym: symSearch, name: "RegExp.prototype[Symbol.search]"},
+	{sym: symSplit, name: "RegExp.prototype[Symbol.split]"},
+}
+
+// plainRegExpSymbolMethod returns, when Get(o, sym) finds a built-in RegExp.prototype symbol
+// method without running code (o is a RegExp whose only own property is lastIndex, and its
+// prototype holds the method as a data property), that function and its native state, so a
+// String.prototype method can call it directly, as the generic Call would.
+func plainRegExpSymbolMethod(o *Object, sym *Symbol) (*Object, *nativeFunction) {
+	if o.class != ClassRegExp || len(o.props.keys) != 1 || o.props.keys[0] != keyLastIndex || o.proto == nil {
+		return nil, nil
+	}
+	for i := range regexpSymbolMethods {
+		m := &regexpSymbolMethods[i]
+		if m.sym != sym {
+			continue
+		}
+		p := peekAt(&o.proto.props, symKey(sym), &m.at)
+		if p == nil || p.isAccessor() || p.value.kind != KindObject {
+			return nil, nil
+		}
+		f := o.proto.dataValue(p.value).obj()
+		if nf, ok := f.slots.(*nativeFunction); ok && nf.name == m.name {
+			return f, nf
+		}
+		return nil, nil
+	}
+	return nil, nil
 }

@@ -52,6 +52,44 @@ func TestRegExpFastPaths(t *testing.T) {
 	})
 }
 
+// TestRegExpDirectPaths checks the paths that skip generic steps no program can observe: a
+// String.prototype method calling a RegExp's built-in symbol method directly, replace
+// without the g flag matching once without a result array, and patterns matched without the
+// engine; and that they are not taken where a program could tell (own or replaced symbol
+// methods, subclasses). Expected results are node's.
+func TestRegExpDirectPaths(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"once_fn_reenters", "const r = /(a)(b)?/; JSON.stringify('xaby'.replace(r, (m, a, b, i, s) => { const inner = 'ab'.replace(r, '[$1]'); return m + a + b + i + s + inner; }))", "\"xabab1xaby[a]y\""},
+		{"once_sticky", "const r = /a/y; r.lastIndex = 1; const x = 'bab'.replace(r, 'X'); const li = r.lastIndex; const y = 'bab'.replace(r, 'Y'); JSON.stringify([x, li, y, r.lastIndex])", "[\"bXb\",2,\"bab\",0]"},
+		{"once_lastIndex_valueOf", "const log = []; const r = /o/; r.lastIndex = {valueOf() { log.push('v'); return 5; }}; JSON.stringify(['foo'.replace(r, '0'), log, typeof r.lastIndex])", "[\"f0o\",[\"v\"],\"object\"]"},
+		{"once_recompiled_by_lastIndex", "const r = /a/; r.lastIndex = {valueOf() { r.compile('(b)'); return 0; }}; JSON.stringify('ab'.replace(r, '<$1>'))", "\"a<b>\""},
+		{"once_named_template", "JSON.stringify(['2020-01'.replace(/(?<y>\\d+)-(?<m>\\d+)/, '$<m>/$<y>$<z>'), 'x'.replace(/(?<y>q)?x/, '[$<y>]')])", "[\"01/2020\",\"[]\"]"},
+		{"once_no_match", "JSON.stringify(['abc'.replace(/z/, 'y'), ''.replace(/z/, 'y'), ''.replace(/(?:)/, 'y')])", "[\"abc\",\"\",\"y\"]"},
+		{"once_dollar", "JSON.stringify('abc'.replace(/b/, \"[$`|$&|$'|$$|$1]\"))", "\"a[a|b|c|$|$1]c\""},
+		{"once_unicode", "JSON.stringify(['😀x'.replace(/x/u, 'y'), 'a😀'.replace(/./u, '-'), '😀'.replace(/(?:)/u, '-')])", "[\"😀y\",\"-😀\",\"-😀\"]"},
+		{"once_fn_args_named", "JSON.stringify('a1'.replace(/(?<l>[a-z])(\\d)/, (...a) => JSON.stringify(a)))", "\"[\\\"a1\\\",\\\"a\\\",\\\"1\\\",0,\\\"a1\\\",{\\\"l\\\":\\\"a\\\"}]\""},
+		{"delegate_own_symbol", "const r = /a/; r[Symbol.replace] = () => 'own'; JSON.stringify('a'.replace(r, 'b'))", "\"own\""},
+		{"delegate_proto_changed", "const old = RegExp.prototype[Symbol.split]; RegExp.prototype[Symbol.split] = function (s) { return ['patched', s]; }; const out = 'a,b'.split(/,/); RegExp.prototype[Symbol.split] = old; JSON.stringify([out, 'a,b'.split(/,/)])", "[[\"patched\",\"a,b\"],[\"a\",\"b\"]]"},
+		{"delegate_subclass", "class R extends RegExp { [Symbol.search](s) { return 42; } } JSON.stringify(['abc'.search(new R('c')), 'abc'.search(/c/)])", "[42,2]"},
+		{"delegate_non_regexp_with_symbol", "const o = { [Symbol.match](s) { return 'm:' + s; } }; JSON.stringify('q'.match(o))", "\"m:q\""},
+		{"delegate_match_all", "JSON.stringify([...'a1b2'.matchAll(/\\d/g)].map(m => m[0] + m.index))", "[\"11\",\"23\"]"},
+		{"simple_patterns", "JSON.stringify(['days'.replace(/s$/, ''), 'a\"b\"'.replace(/\"/g, '&quot;'), /\\s/.test('ab c'), 'Z'.match(/z$/i), 'a%20b'.split(/%..|./), 'x\\ny'.replace(/^y/m, 'Y'), 'a.b-c'.split(/[.\\-]/), 'ſ'.replace(/s/i, 'S'), 'K\\u212a'.replace(/k/gi, '_'), '\\u00e9t\\u00e9'.replace(/\\w+/g, '[$&]'), 'aaa'.replace(/a*?/g, '-'), 'abc'.replace(/\\b/g, '|'), 'a😀b'.replace(/[^a]/gu, '.'), 'a😀b'.replace(/[^a]/g, '.')])", "[\"day\",\"a&quot;b&quot;\",true,[\"Z\"],[\"\",\"\",\"\",\"\"],\"x\\nY\",[\"a\",\"b\",\"c\"],\"ſ\",\"_K\",\"é[t]é\",\"-a-a-a-\",\"|abc|\",\"a..\",\"a...\"]"},
+		{"short_inputs_shared", "const a = /b/, c = /d/, out = []; const s1 = 'ab' + 'c', s2 = 'xd' + 'y'; for (const s of [s1, s2, s1, s2, 'q']) out.push(a.test(s), c.test(s), s.replace(a, '_'), s.search(c)); JSON.stringify(out)", "[true,false,\"a_c\",-1,false,true,\"xdy\",1,true,false,\"a_c\",-1,false,true,\"xdy\",1,false,false,\"q\",-1]"},
+		{"short_input_reused_between_calls", "const r = /a(.)/g, s1 = 'xa1a2'; const m1 = r.exec(s1); /zz/.test('qqzzq'); const m2 = r.exec(s1); JSON.stringify([m1[1], m2[1], r.lastIndex])", "[\"1\",\"2\",5]"},
+		{"literal_objects_share_nothing_visible", "const f = () => /(a)(\\d)?/g; const r1 = f(), r2 = f(), out = []; out.push(r1.exec('a1 a2')[2], r2.exec('xa3')[2], r1.exec('a1 a2')[2], r1.lastIndex, r2.lastIndex); out.push('a1a2'.replace(f(), (m, a, d) => d + f().exec('a9')[2] + 'a7'.replace(f(), '$2'))); out.push(JSON.stringify('a5'.split(f()))); JSON.stringify(out)", "[\"1\",\"3\",\"2\",5,3,\"197297\",\"[\\\"\\\",\\\"a\\\",\\\"5\\\",\\\"\\\"]\"]"},
+		{"split_plain", "JSON.stringify(['a,b,,c'.split(/,/), 'a1b22c'.split(/(\\d)+/), 'ab'.split(/(?:)/), 'a😀b'.split(/(?:)/u), 'a😀b'.split(/(?:)/), 'a,b,c'.split(/,/, 2), ''.split(/,/), ''.split(/(?:)/), 'x'.split(/x/)])", "[[\"a\",\"b\",\"\",\"c\"],[\"a\",\"1\",\"b\",\"2\",\"c\"],[\"a\",\"b\"],[\"a\",\"😀\",\"b\"],[\"a\",\"\\ud83d\",\"\\ude00\",\"b\"],[\"a\",\"b\"],[\"\"],[],[\"\",\"\"]]"},
+		{"split_sticky_rx", "const r = /,/y; r.lastIndex = 2; JSON.stringify(['a,b,c'.split(r), r.lastIndex])", "[[\"a\",\"b\",\"c\"],2]"},
+		{"split_limit_valueOf", "const log = []; JSON.stringify(['a,b,c'.split(/,/, {valueOf() { log.push('lim'); return 2; }}), log])", "[[\"a\",\"b\"],[\"lim\"]]"},
+		{"split_species", "let n = 0; class R extends RegExp { static get [Symbol.species]() { n++; return RegExp; } } JSON.stringify(['a,b'.split(new R(',')), n])", "[[\"a\",\"b\"],1]"},
+		{"split_constructor_prop", "const r = /,/; let n = 0; r.constructor = function (p, f) { n++; return new RegExp(p, f); }; JSON.stringify(['a,b'.split(r), n])", "[[\"a\",\"b\"],0]"},
+		{"split_proto_exec", "const old = RegExp.prototype.exec; let n = 0; RegExp.prototype.exec = function (s) { n++; return old.call(this, s); }; const out = 'a,b'.split(/,/); RegExp.prototype.exec = old; JSON.stringify([out, n])", "[[\"a\",\"b\"],3]"},
+		{"split_flags_getter", "const d = Object.getOwnPropertyDescriptor(RegExp.prototype, 'flags'); let n = 0; Object.defineProperty(RegExp.prototype, 'flags', {get() { n++; return d.get.call(this); }, configurable: true}); const out = 'a,b'.split(/,/); Object.defineProperty(RegExp.prototype, 'flags', d); JSON.stringify([out, n])", "[[\"a\",\"b\"],1]"},
+		{"split_species_getter_replaced", "const d = Object.getOwnPropertyDescriptor(RegExp, Symbol.species); let n = 0; Object.defineProperty(RegExp, Symbol.species, {get() { n++; return RegExp; }, configurable: true}); const out = 'a,b'.split(/,/); Object.defineProperty(RegExp, Symbol.species, d); JSON.stringify([out, n])", "[[\"a\",\"b\"],1]"},
+		{"split_lastIndex_untouched", "const r = /,/g; r.lastIndex = 7; JSON.stringify(['a,b'.split(r), r.lastIndex])", "[[\"a\",\"b\"],7]"},
+	})
+}
+
 // TestBuiltinFlagsGetters checks when regexpFlagsOf may skip the flags accessors: for a
 // RegExp whose prototype holds the built-in getters, and not once a program changed one of
 // them or gave the RegExp an own property.

@@ -49,7 +49,17 @@ func (c *asciiInputCache) input(s string) (*jsregexp.Input, error) {
 			return c.in.SliceASCII(from, from+len(s)), nil
 		}
 	}
-	if c.shortIn != nil && len(s) == len(c.short) && unsafe.StringData(s) == unsafe.StringData(c.short) {
+	if c.holdsShort(s) {
+		return c.shortIn, nil
+	}
+	if c.shortIn != nil && len(s) > 0 && len(s) < asciiInputMinLength {
+		// one input serves every short string in turn: a RegExp that kept it for another
+		// string sees that it changed (holdsShort) and prepares that string again
+		if err := c.shortIn.ResetASCII(s); err != nil {
+			return nil, err
+		}
+		c.converted += int64(len(s))
+		c.short = s
 		return c.shortIn, nil
 	}
 	in, err := jsregexp.NewInputASCII(s)
@@ -63,6 +73,21 @@ func (c *asciiInputCache) input(s string) (*jsregexp.Input, error) {
 		c.short, c.shortIn = s, in
 	}
 	return in, nil
+}
+
+// holdsShort reports whether shortIn is now the input of the ASCII string s.
+func (c *asciiInputCache) holdsShort(s string) bool {
+	return c.shortIn != nil && len(s) == len(c.short) && unsafe.StringData(s) == unsafe.StringData(c.short)
+}
+
+// stale reports whether in, kept by a RegExp as the input of the string s, no longer is: the
+// short input was reused for another string since.
+func (c *asciiInputCache) stale(in *jsregexp.Input, s *jsString) bool {
+	if in != c.shortIn || in == nil {
+		return false
+	}
+	f := s.flat()
+	return !f.isASCII || !c.holdsShort(f.ascii)
 }
 
 // inputUTF16 returns the prepared input of the UTF-16 string u for an expression with

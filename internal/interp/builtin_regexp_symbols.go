@@ -100,6 +100,10 @@ func isBuiltinGetter(p *Property, name string) bool {
 
 // setLastIndex is Set(rx, "lastIndex", i, true).
 func (vm *VM) setLastIndex(rx *Object, i int64) {
+	if p := lastIndexProp(rx); p != nil && p.writable() {
+		p.value = Number(float64(i))
+		return
+	}
 	vm.setProp(rx, keyLastIndex, Number(float64(i)))
 }
 
@@ -248,6 +252,8 @@ func regexpSymbolReplace(vm *VM, c NativeCall) Value {
 		if rs := vm.fastRegExp(rx, true, unicode); rs != nil {
 			return vm.regexpReplaceFast(rx, rs, s, unicode, replaceValue, template)
 		}
+	} else if rs := regexpOf(rx); rs != nil && !rs.re.Flags().Global && vm.hasBuiltinExec(rx) {
+		return vm.regexpReplaceOnce(rx, s, replaceValue, template)
 	}
 	var results []*Object
 	for {
@@ -338,6 +344,33 @@ func regexpSymbolSearch(vm *VM, c NativeCall) Value {
 func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 	rx := thisRegExpObject(vm, c, "@@split")
 	s := vm.toString(c.Arg(0))
+	if rs := vm.plainSplitter(rx); rs != nil && s.Len() > 0 {
+		// The splitter would be new RegExp(rx, flags + "y") made without running program
+		// code, with the built-in exec: search with rx's own expression (without y).
+		lim := uint32(math.MaxUint32)
+		if l := c.Arg(1); !l.IsUndefined() {
+			lim = vm.toUint32(l)
+		}
+		var out []Value
+		if lim == 0 {
+			return vm.newArrayValue(out)
+		}
+		search := rs
+		if fl := rs.re.Flags(); fl.Sticky {
+			fl.Sticky = false
+			re, err := jsregexp.Compile(rs.source.units(), fl)
+			if err != nil {
+				vm.throwSyntaxError("%s", err.Error())
+			}
+			search = &regexpSlots{source: rs.source, re: re}
+		}
+		vm.splitWith(search, s, strings.ContainsAny(rs.flags, "uv"), func(v Value) bool {
+			out = append(out, v)
+			vm.chargeElems(1)
+			return uint32(len(out)) == lim
+		})
+		return vm.newArrayValue(out)
+	}
 	ctor := vm.speciesConstructor(rx, objectValue(vm.realm.Intrinsic("RegExp")))
 	flags := vm.regexpFlagsOf(rx)
 	unicode := strings.ContainsAny(flags, "uv")
@@ -400,6 +433,40 @@ func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 	return vm.newArrayValue(out)
 }
 
+// splitCtorAt is where RegExp.prototype held constructor when last looked up (see peekAt).
+var splitCtorAt atomic.Int32
+
+// plainSplitter returns the state of rx when RegExp.prototype[Symbol.split] may split with it
+// directly: constructing the splitter (SpeciesConstructor, IsRegExp, the flags, the new
+// object's prototype) and its exec would run only built-ins, the splitter's flags are rx's
+// own and its exec the built-in one.
+func (vm *VM) plainSplitter(rx *Object) *regexpSlots {
+	rs := regexpOf(rx)
+	if rs == nil {
+		return nil
+	}
+	if _, nf := plainRegExpSymbolMethod(rx, symMatch); nf == nil || !builtinFlagsGetters(rx) || !vm.hasBuiltinExec(rx) {
+		return nil
+	}
+	proto := rx.proto
+	p := peekAt(&proto.props, keyConstructor, &splitCtorAt)
+	if p == nil || p.isAccessor() || p.value.kind != KindObject {
+		return nil
+	}
+	ctor := proto.dataValue(p.value).obj()
+	if nf, ok := ctor.slots.(*nativeFunction); !ok || nf.name != "RegExp" {
+		return nil
+	}
+	if !isBuiltinGetter(ctor.props.peek(symKey(symSpecies)), "get RegExp[Symbol.species]") {
+		return nil
+	}
+	pp := ctor.props.peek(keyPrototype)
+	if pp == nil || pp.isAccessor() || pp.value.kind != KindObject || ctor.dataValue(pp.value).obj() != proto {
+		return nil
+	}
+	return rs
+}
+
 // hasDollar reports whether a replacement template contains '$' (otherwise it is literal).
 func hasDollar(t *jsString) bool {
 	if f := t.flat(); f.isASCII {
@@ -424,7 +491,11 @@ func (vm *VM) splitSearching(rs *regexpSlots, s *jsString, unicode bool, push fu
 	if err != nil {
 		vm.throwSyntaxError("%s", err.Error())
 	}
-	search := &regexpSlots{source: rs.source, re: re}
+	vm.splitWith(&regexpSlots{source: rs.source, re: re}, s, unicode, push)
+}
+
+// splitWith is the loop of splitSearching with search, an expression without the y flag.
+func (vm *VM) splitWith(search *regexpSlots, s *jsString, unicode bool, push func(Value) bool) {
 	size := s.Len()
 	p, q := 0, 0
 	for q < size {

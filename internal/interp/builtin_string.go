@@ -130,7 +130,7 @@ func (vm *VM) newJSString(u []uint16) *jsString {
 // stringFromCharCode is String.fromCharCode(...codeUnits).
 func stringFromCharCode(vm *VM, c NativeCall) Value {
 	if len(c.Args) == 1 && c.Args[0].kind == KindNumber {
-		return stringValue(newUTF16([]uint16{uint16(toInt32(c.Args[0].num))}))
+		return stringValue(codeUnitString(uint16(toInt32(c.Args[0].num))))
 	}
 	u := make([]uint16, len(c.Args))
 	for i, a := range c.Args {
@@ -141,6 +141,13 @@ func stringFromCharCode(vm *VM, c NativeCall) Value {
 
 // stringFromCodePoint is String.fromCodePoint(...codePoints).
 func stringFromCodePoint(vm *VM, c NativeCall) Value {
+	if len(c.Args) == 1 && c.Args[0].kind == KindNumber {
+		// one code unit: a lexer reading its input a character at a time
+		if f := c.Args[0].num; f >= 0 && f <= 0xFFFF && f == math.Trunc(f) {
+			vm.allocated += 2
+			return stringValue(codeUnitString(uint16(f)))
+		}
+	}
 	var b stringBuilder
 	for _, a := range c.Args {
 		f := vm.toNumber(a)

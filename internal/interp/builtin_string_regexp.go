@@ -16,6 +16,11 @@ func (vm *VM) delegateToSymbol(arg Value, sym *Symbol, this Value, extra ...Valu
 	if arg.kind != KindObject {
 		return undefinedValue, false
 	}
+	if f, nf := plainRegExpSymbolMethod(arg.obj(), sym); nf != nil {
+		var buf [2]Value
+		args := append(append(buf[:0], this), extra...)
+		return nf.fn(vm, NativeCall{This: arg, Args: args, Callee: f}), true
+	}
 	m := vm.getMethod(arg, symKey(sym))
 	if m.IsUndefined() {
 		return undefinedValue, false

@@ -87,3 +87,14 @@ func TestStringBuiltins(t *testing.T) {
 		{"toLocale_null", `'a'.toLocaleLowerCase(null)`, "throws TypeError"},
 	})
 }
+
+// TestStringFromOneCode checks String.fromCodePoint and String.fromCharCode with one numeric
+// argument, which return the shared string of an ASCII character, against node.
+func TestStringFromOneCode(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"from_code_point_one", "JSON.stringify([String.fromCodePoint(65), String.fromCodePoint(0xE9), String.fromCodePoint(0xD800).length, String.fromCodePoint(0x1F600), String.fromCodePoint(-0), String.fromCodePoint(0xFFFF).charCodeAt(0), String.fromCodePoint(0x10000).length, String.fromCodePoint(65) === 'A'])", "[\"A\",\"é\",1,\"😀\",\"\\u0000\",65535,2,true]"},
+		{"from_code_point_invalid", "const out = []; for (const v of [1.5, -1, 0x110000, NaN, Infinity]) { try { String.fromCodePoint(v); out.push('ok'); } catch (e) { out.push(e.constructor.name); } } JSON.stringify(out)", "[\"RangeError\",\"RangeError\",\"RangeError\",\"RangeError\",\"RangeError\"]"},
+		{"from_char_code_one", "JSON.stringify([String.fromCharCode(0x10041), String.fromCharCode(-1).charCodeAt(0), String.fromCharCode(65.9), String.fromCharCode(NaN).charCodeAt(0), String.fromCharCode(0xE9)])", "[\"A\",65535,\"A\",0,\"é\"]"},
+	})
+}

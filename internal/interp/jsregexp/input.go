@@ -56,6 +56,25 @@ func NewInputASCII(s string) (*Input, error) {
 	return in, nil
 }
 
+// ResetASCII makes in, an input made by NewInputASCII, the input of the ASCII string s
+// instead, reusing its storage: whoever holds in sees s from then on.
+func (in *Input) ResetASCII(s string) error {
+	if !in.ascii {
+		panic("jsregexp: ResetASCII of an input that is not ASCII")
+	}
+	if len(s) > MaxInput {
+		return ErrInputTooLarge
+	}
+	if cap(in.runes) < len(s) {
+		in.runes = make([]rune, len(s))
+	}
+	in.runes = in.runes[:len(s)]
+	for i := 0; i < len(s); i++ {
+		in.runes[i] = rune(s[i])
+	}
+	return nil
+}
+
 // SliceASCII returns the input of the characters [from, to) of an input made by
 // NewInputASCII, sharing its storage: no character is converted again.
 func (in *Input) SliceASCII(from, to int) *Input {

@@ -59,11 +59,16 @@ func (m *Matcher) collectAnchored(v regexp2.MatchView) bool {
 // than timeout (give or take TimeoutCheckPeriod) stops with ErrTimeout. The Match returned
 // belongs to m and is overwritten by the next Exec: copy what must outlive it.
 func (m *Matcher) Exec(in *Input, lastIndex int, timeout time.Duration) (*Match, error) {
+	if m.re.simple != nil {
+		// the engine is only wanted when the direct matcher gives up
+		return m.exec(nil, in, lastIndex, timeout, true)
+	}
 	return m.exec(m.re.engine(timeout), in, lastIndex, timeout, true)
 }
 
 // exec is Exec on engine, a form of the expression's engine with its time limit set to
-// timeout (none when 0); keep tells whether engine copies made for that limit may be kept.
+// timeout (none when 0), or nil to get that form when needed; keep tells whether engine
+// copies made for that limit may be kept.
 func (m *Matcher) exec(engine *regexp2.Regexp, in *Input, lastIndex int, timeout time.Duration, keep bool) (*Match, error) {
 	timed := timeout > 0
 	r := m.re
@@ -80,6 +85,23 @@ func (m *Matcher) exec(engine *regexp2.Regexp, in *Input, lastIndex int, timeout
 		return nil, nil
 	}
 	start := in.runeIndex(lastIndex)
+	if r.simple != nil {
+		s, e, res := r.simple.exec(in.runes, start, r.flags.Sticky)
+		switch res {
+		case simpleNoMatch:
+			return nil, nil
+		case simpleFound:
+			m.match.Start, m.match.End, m.match.Names = in.unitIndex(s), in.unitIndex(e), r.names
+			if m.match.Groups == nil {
+				m.match.Groups = [][2]int{}
+			}
+			m.match.Groups = m.match.Groups[:0]
+			return &m.match, nil
+		}
+	}
+	if engine == nil {
+		engine = r.engine(timeout)
+	}
 	m.in, m.found = in, false
 	var err error
 	if r.lines != nil && len(in.runes)-start >= lineSearchMinLength {

@@ -38,6 +38,8 @@ type Regexp struct {
 	engines  timedEngines // copies of re with a time limit
 	// lines is set when a match can only start at the start of a line (linesearch.go).
 	lines *lineSearch
+	// simple is set when the pattern is of the form simple.go matches directly.
+	simple *simplePattern
 }
 
 // Match is the result of one successful Exec. All positions are UTF-16 code unit indices.
@@ -102,6 +104,9 @@ func compile(source []uint16, flags Flags) (*Regexp, error) {
 			sourceString(source), got, len(tr.names), newSyntaxError(source, flags, errMessage("Invalid group")))
 	}
 	r := &Regexp{re: re, flags: flags, names: tr.names, source: sourceString(source), anchored: anchored}
+	if len(tr.names) == 0 {
+		r.simple = parseSimple(source, flags)
+	}
 	if flags.Multiline && !flags.Sticky && tr.maxDecimalEscape <= len(tr.names) && startsLines(source) {
 		r.lines = &lineSearch{pattern: tr.pattern, opts: opts, groups: len(tr.names)}
 	}
