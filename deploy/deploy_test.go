@@ -164,6 +164,7 @@ func buildImage(t *testing.T) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	pgtest.AfterRun(func() { _ = os.RemoveAll(root) })
 	context := filepath.Join(root, "context")
 	out := filepath.Join(root, "out")
 	bin := filepath.Join(root, "usr-local-bin")

@@ -180,6 +180,7 @@ func build(t *testing.T) string {
 		if buildErr != nil {
 			return
 		}
+		pgtest.AfterRun(func() { _ = os.RemoveAll(binDir) })
 		cmd := exec.Command("go", "build", "-tags", roundTripTags(), "-o", binDir+"/",
 			"github.com/codemode/codemode/cmd/codemode",
 			"github.com/codemode/codemode/internal/toolset/toolsettest/cmd/toolsetd",

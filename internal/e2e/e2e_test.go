@@ -38,6 +38,7 @@ func build(t *testing.T) string {
 		if buildErr != nil {
 			return
 		}
+		pgtest.AfterRun(func() { _ = os.RemoveAll(binDir) })
 		cmd := exec.Command("go", "build", "-tags", roundTripTags(), "-o", binDir+"/",
 			"github.com/codemode/codemode/cmd/server",
 			"github.com/codemode/codemode/cmd/worker",

@@ -42,7 +42,17 @@ var (
 	adminURL string // connection string to an administrative database on the server
 	template string // name of the migrated template database, once made
 	started  bool   // Main ran
+	afterRun []func()
 )
+
+// AfterRun registers fn to run once the package's tests have run (in Main, before it exits),
+// for what the tests of a package share and must not leave behind: a directory of binaries
+// built once, say.
+func AfterRun(fn func()) {
+	mu.Lock()
+	defer mu.Unlock()
+	afterRun = append(afterRun, fn)
+}
 
 // Main runs the tests of a package with a PostgreSQL server available and exits with their
 // status. It starts (and afterwards stops and removes) a private cluster unless
@@ -65,6 +75,12 @@ func run(m *testing.M) int {
 		defer stop()
 	}
 	code := m.Run()
+	mu.Lock()
+	cleanups := afterRun
+	mu.Unlock()
+	for _, fn := range cleanups {
+		fn()
+	}
 	if code == 0 {
 		// Every test stopped what it started (pools, River clients, servers).
 		if err := goleak.Find(
