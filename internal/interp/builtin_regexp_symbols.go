@@ -347,10 +347,7 @@ func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 	if rs := vm.plainSplitter(rx); rs != nil && s.Len() > 0 {
 		// The splitter would be new RegExp(rx, flags + "y") made without running program
 		// code, with the built-in exec: search with rx's own expression (without y).
-		lim := uint32(math.MaxUint32)
-		if l := c.Arg(1); !l.IsUndefined() {
-			lim = vm.toUint32(l)
-		}
+		lim := splitLimit(vm, c.Arg(1))
 		var out []Value
 		if lim == 0 {
 			return vm.newArrayValue(out)
@@ -379,10 +376,7 @@ func regexpSymbolSplit(vm *VM, c NativeCall) Value {
 		newFlags += "y"
 	}
 	splitter := vm.construct(ctor, nil, objectValue(rx), vm.String(newFlags)).obj()
-	lim := uint32(math.MaxUint32)
-	if l := c.Arg(1); !l.IsUndefined() {
-		lim = vm.toUint32(l)
-	}
+	lim := splitLimit(vm, c.Arg(1))
 	var out []Value
 	if lim == 0 {
 		return vm.newArrayValue(out)
@@ -525,4 +519,12 @@ func (vm *VM) splitWith(search *regexpSlots, s *jsString, unicode bool, push fun
 		q = p
 	}
 	push(stringValue(s.substring(p, size)))
+}
+
+// splitLimit is @@split's limit argument l: ToUint32, or 2³² − 1 when undefined.
+func splitLimit(vm *VM, l Value) uint32 {
+	if l.IsUndefined() {
+		return math.MaxUint32
+	}
+	return vm.toUint32(l)
 }
