@@ -38,16 +38,10 @@ tokens`
 func TestRegExpInputIsPreparedOncePerSource(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{5_000, 40_000} {
-		p, err := Compile(lexerProgram(n))
-		require.NoError(t, err)
 		vm := New(Config{})
-		require.NoError(t, vm.Start(p))
-		st, err := vm.Run(context.Background(), RunOptions{})
-		require.NoError(t, err)
-		require.Equal(t, StatusDone, st)
-		v, thrown := vm.Result()
-		require.False(t, thrown, vm.ToGoString(v))
-		tokens, _ := strconv.Atoi(vm.ToGoString(v))
+		got := evalIn(t, vm, lexerProgram(n))
+		tokens, err := strconv.Atoi(got)
+		require.NoError(t, err, got)
 		require.Greater(t, tokens, n/4)
 		require.LessOrEqual(t, vm.asciiInput.converted, int64(2*n), "n=%d: characters converted", n)
 	}
@@ -114,19 +108,12 @@ func BenchmarkRegExpLexer(b *testing.B) {
 // prepared for matching once, and the results are those of separate preparations.
 func TestRegExpShortInputIsPreparedOnce(t *testing.T) {
 	t.Parallel()
-	p, err := Compile(`const s = "user" + "@example.com";
+	vm := New(Config{})
+	got := evalIn(t, vm, `const s = "user" + "@example.com";
 const checks = [/^\w+@/, /\.com$/, /^\d+$/, /@(\w+)\./, /x/g];
 const r = checks.map(re => String(re.exec(s)));
 r.push(String(/e/.exec("other" + "case")), String(/^u/.exec(s)));
 r.join("|")`)
-	require.NoError(t, err)
-	vm := New(Config{})
-	require.NoError(t, vm.Start(p))
-	st, err := vm.Run(context.Background(), RunOptions{})
-	require.NoError(t, err)
-	require.Equal(t, StatusDone, st)
-	v, thrown := vm.Result()
-	require.False(t, thrown, vm.ToGoString(v))
-	require.Equal(t, "user@|.com|null|@example.,example|x|e|u", vm.ToGoString(v))
+	require.Equal(t, "user@|.com|null|@example.,example|x|e|u", got)
 	require.Equal(t, int64(len("user@example.com")+len("othercase")+len("user@example.com")), vm.asciiInput.converted)
 }
