@@ -74,6 +74,14 @@ func (t *Realm) freeze() {
 		}
 		t.shared[i].props = o.props.props
 	}
+	store.added = make(map[int]frozenBuiltin)
+	for i := 1; i < t.objs.len(); i++ {
+		if ks := t.objs.at(i).props.keys; len(ks) > 0 {
+			at := (uintptr(unsafe.Pointer(unsafe.SliceData(ks))) - uintptr(unsafe.Pointer(unsafe.SliceData(store.keys)))) /
+				unsafe.Sizeof(PropertyKey{})
+			store.added[int(at)] = frozenBuiltin{n: len(ks), ways: new(addedKeysWays)}
+		}
+	}
 	store.names = make(map[string]string, len(store.keys))
 	for _, k := range store.keys {
 		if k.sym == nil {
@@ -92,6 +100,14 @@ type frozenStore struct {
 	props   []Property
 	indexes []uint64          // the hash indexes of the keys (propIndex), one after the other
 	names   map[string]string // the names of the string keys, for interning (internKeyName)
+	added   map[int]frozenBuiltin
+}
+
+// frozenBuiltin is what frozenStore.added keeps per built-in, by where its keys start in
+// the store: how many keys it has, and its entries of added keys (see addedKeysWays).
+type frozenBuiltin struct {
+	n    int
+	ways *addedKeysWays
 }
 
 // frozen is the frozen store, set once when the template realm is complete.
@@ -119,43 +135,48 @@ func frozenProps(props []Property) bool {
 	return p-start < uintptr(len(f.props))*unsafe.Sizeof(Property{})
 }
 
-// addedKeys holds the keys of built-ins that snapshots add properties to (the global object
-// above all, with the globals a host defines): a built-in's frozen keys followed by the names
-// added, exactly sized (an add copies them) and shared by every realm that adds the same names
-// (sharedAddedKeys). It is a direct-mapped cache: an entry is replaced, never changed, so
-// that readers take no lock, and a list that meets another in its slot is copied for each
-// realm, as without the cache. A host's globals make one list, or a few.
-var addedKeys [addedKeySlots]atomic.Pointer[addedKeysEntry]
+// The keys of built-ins that snapshots add properties to (the global object above all, with
+// the globals a host defines) are a built-in's frozen keys followed by the names added,
+// exactly sized (an add copies them) and shared by every realm that adds the same names
+// (sharedAddedKeys). Each built-in with frozen keys has a few entries of its own
+// (frozenStore.added), so that the lists one restore writes for different built-ins never
+// replace each other. An entry is replaced, never changed, so that readers take no lock; a
+// built-in that meets more lists than it has entries copies them for each realm, as without
+// the entries. A host's globals make one list, or a few.
+type addedKeysWays [addedKeyWays]atomic.Pointer[addedKeysEntry]
 
-// addedKeysEntry is an entry of addedKeys: what the keys are made of (see sharedAddedKeys),
-// and the keys.
+// addedKeysEntry is an entry of addedKeysWays: the names added (see sharedAddedKeys), and
+// the keys.
 type addedKeysEntry struct {
 	id   string
 	keys []PropertyKey
 }
 
-// Bounds of addedKeys: the number of entries, the length of a list of added names, and the
-// size of an entry's id.
+// Bounds of the added keys: the entries per built-in, the length of a list of added names,
+// and the size of an entry's id.
 const (
-	addedKeySlots  = 32
+	addedKeyWays   = 4
 	maxAddedKeys   = 64
 	maxAddedKeysID = 2048
 )
 
-// addedKeysSeed is the seed of the hashes that place lists in addedKeys.
+// addedKeysSeed is the seed of the hashes that place lists among a built-in's entries.
 var addedKeysSeed = maphash.MakeSeed()
 
 // sharedAddedKeys returns keys followed by added, exactly sized: when keys are a built-in's
 // frozen keys and added are names, the slice shared by every realm that adds them (see
-// addedKeys); otherwise a copy.
+// addedKeysWays); otherwise a copy.
 func sharedAddedKeys(keys, added []PropertyKey) []PropertyKey {
-	if len(keys) == 0 || len(keys) != cap(keys) || len(added) > maxAddedKeys || !frozenKeys(keys) {
+	if len(keys) == 0 || len(keys) != cap(keys) || len(added) > maxAddedKeys {
 		return appendKeys(keys, added)
 	}
-	// the entry's id: where the frozen keys lie and how many, then each name with its length
+	ways := frozenAddedKeys(keys)
+	if ways == nil {
+		return appendKeys(keys, added)
+	}
+	// the entry's id: each name with its length
 	var buf [256]byte
-	id := binary.LittleEndian.AppendUint64(buf[:0], uint64(uintptr(unsafe.Pointer(unsafe.SliceData(keys)))))
-	id = binary.AppendUvarint(id, uint64(len(keys)))
+	id := buf[:0]
 	for _, k := range added {
 		if k.sym != nil {
 			return appendKeys(keys, added) // symbols belong to one heap
@@ -166,13 +187,30 @@ func sharedAddedKeys(keys, added []PropertyKey) []PropertyKey {
 			return appendKeys(keys, added)
 		}
 	}
-	slot := &addedKeys[maphash.Bytes(addedKeysSeed, id)%addedKeySlots]
-	if e := slot.Load(); e != nil && e.id == string(id) {
-		return e.keys
+	for i := range ways {
+		if e := ways[i].Load(); e != nil && e.id == string(id) {
+			return e.keys
+		}
 	}
 	out := appendKeys(keys, added)
-	slot.Store(&addedKeysEntry{id: string(id), keys: out})
+	ways[maphash.Bytes(addedKeysSeed, id)%addedKeyWays].Store(&addedKeysEntry{id: string(id), keys: out})
 	return out
+}
+
+// frozenAddedKeys returns the added keys' entries of the built-in whose frozen keys are
+// exactly keys, nil when keys are not a built-in's.
+func frozenAddedKeys(keys []PropertyKey) *addedKeysWays {
+	if !frozenKeys(keys) {
+		return nil
+	}
+	f := frozen.Load()
+	at := (uintptr(unsafe.Pointer(unsafe.SliceData(keys))) - uintptr(unsafe.Pointer(unsafe.SliceData(f.keys)))) /
+		unsafe.Sizeof(PropertyKey{})
+	b, ok := f.added[int(at)]
+	if !ok || b.n != len(keys) {
+		return nil
+	}
+	return b.ways
 }
 
 // appendKeys returns keys followed by added in new storage of exact size.

@@ -34,7 +34,7 @@ const got = await later();
 // properties added: the keys keep their order and are found, restores of the same names
 // share the global object's keys without seeing each other's changes, and the programs end
 // as they do without a restore. It runs before the parallel tests (which could take the
-// shared keys' entry in addedKeys between two restores).
+// global object's entries of added keys between two restores).
 func TestRestoreAddedGlobals(t *testing.T) {
 	for _, tt := range addedGlobalsPrograms {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,4 +140,34 @@ func TestRestoreAddedGlobalRepeated(t *testing.T) {
 	math, err := restored.Get(restored.Global(), "Math")
 	require.NoError(t, err)
 	require.Equal(t, 3.0, math.NumberValue())
+}
+
+// TestSharedAddedKeysPerBuiltin adds the same name to the frozen keys of more built-ins than
+// a shared table of entries would hold: each built-in keeps its own list, so that adding the
+// name again to any of them returns the list made the first time.
+func TestSharedAddedKeysPerBuiltin(t *testing.T) {
+	tmpl := templateRealm()
+	added := []PropertyKey{strKey("addedPerBuiltin")}
+	var builtins [][]PropertyKey
+	for i := 1; i < tmpl.objs.len() && len(builtins) < 80; i++ {
+		if keys := tmpl.objs.at(i).props.keys; len(keys) > 0 {
+			builtins = append(builtins, keys)
+		}
+	}
+	require.Len(t, builtins, 80)
+	first := make([][]PropertyKey, len(builtins))
+	for i, keys := range builtins {
+		first[i] = sharedAddedKeys(keys, added)
+		require.Equal(t, append(append([]PropertyKey{}, keys...), added...), first[i])
+	}
+	for i, keys := range builtins {
+		again := sharedAddedKeys(keys, added)
+		require.True(t, unsafe.SliceData(first[i]) == unsafe.SliceData(again), "built-in %d", i)
+	}
+	// a prefix of a built-in's keys is not its keys: copied
+	prefix := builtins[0][: len(builtins[0])-1 : len(builtins[0])-1]
+	if len(prefix) > 0 {
+		a, b := sharedAddedKeys(prefix, added), sharedAddedKeys(prefix, added)
+		require.False(t, unsafe.SliceData(a) == unsafe.SliceData(b))
+	}
 }
