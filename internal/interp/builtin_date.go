@@ -156,8 +156,23 @@ func (vm *VM) nowTimeValue() float64 {
 
 // newDate creates a Date object with the given time value and %Date.prototype%.
 func (vm *VM) newDate(t float64) *Object {
-	o := vm.newObject(vm.realm.Intrinsic("Date.prototype"), ClassDate)
-	o.slots = &dateData{t: t}
+	return vm.newDateObject(vm.realm.Intrinsic("Date.prototype"), t)
+}
+
+// dateObject is a Date allocated at once with its time value.
+type dateObject struct {
+	o Object
+	d dateData
+}
+
+// newDateObject creates a Date object with prototype proto and time value t, the object and
+// its slots in one allocation.
+func (vm *VM) newDateObject(proto *Object, t float64) *Object {
+	vm.allocated += objectBaseSize
+	r := &dateObject{d: dateData{t: t}}
+	o := &r.o
+	o.proto, o.class, o.flags = proto, ClassDate, objExtensible
+	o.slots = &r.d
 	return o
 }
 
@@ -188,9 +203,7 @@ func dateConstructor(vm *VM, c NativeCall) Value {
 	default:
 		tv = vm.dateFromComponents(c.Args)
 	}
-	o := vm.ordinaryCreateFromConstructor(c.NewTarget, "Date.prototype", ClassDate)
-	o.slots = &dateData{t: tv}
-	return objectValue(o)
+	return objectValue(vm.newDateObject(vm.getPrototypeFromConstructor(c.NewTarget, "Date.prototype"), tv))
 }
 
 // dateFromComponents converts (year, month[, date, hours, minutes, seconds, ms]) to a

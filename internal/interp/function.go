@@ -56,10 +56,17 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 		proto = vm.realm.Intrinsic("%AsyncFunction.prototype%")
 	}
 	// the function object, its slots and its property storage are one allocation
-	var o *Object
+	var o, p *Object
 	var cl *closureSlots
-	if code.Generator || code.Kind == funcNormal && !code.Async {
-		r := &closureRoom4{}
+	if code.Kind == funcNormal && !code.Async && !code.Generator {
+		// with the prototype object too (room for its constructor property)
+		r := &closureRoomProto{}
+		o, cl = &r.o, &r.cl
+		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0] // length, name, prototype
+		p = &r.proto.o
+		p.props.keys, p.props.props = r.proto.s.keys[:0], r.proto.s.props[:0]
+	} else if code.Generator {
+		r := &closureRoom3{}
 		o, cl = &r.o, &r.cl
 		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0] // length, name, prototype
 	} else {
@@ -99,7 +106,8 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	case code.Kind == funcNormal && !code.Async:
 		// room for constructor only: the prototypes of most functions never get another
 		// property (a class-like function's methods regrow it once)
-		p := vm.newObjectRoom(vm.realm.ObjectPrototype, ClassObject, 1)
+		vm.allocated += objectBaseSize
+		p.proto, p.class, p.flags = vm.realm.ObjectPrototype, ClassObject, objExtensible
 		p.props.add(keyConstructor, Property{value: objectValue(o), flags: propWritable | propConfigurable})
 		o.props.add(keyPrototype, Property{value: objectValue(p), flags: propWritable})
 	}
@@ -108,10 +116,16 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 
 // A closure's function object, its slots and its property storage, allocated together.
 type (
-	closureRoom4 struct {
+	closureRoom3 struct {
 		o  Object
 		cl closureSlots
-		s  propStorage4
+		s  propStorage3
+	}
+	// closureRoomProto is an ordinary function's: its prototype object comes in the same
+	// allocation (the two refer to each other, so they mostly live as long).
+	closureRoomProto struct {
+		closureRoom3
+		proto objectRoom1
 	}
 	closureRoom2 struct {
 		o  Object

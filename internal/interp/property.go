@@ -226,7 +226,7 @@ type propertyMap struct {
 
 // mapIndexThreshold is the entry count from which a propertyMap keeps a hash index; below it a
 // linear scan is faster.
-const mapIndexThreshold = 8
+const mapIndexThreshold = 16
 
 // find returns the position of key, or -1.
 func (m *propertyMap) find(key PropertyKey) int {
@@ -389,6 +389,10 @@ type (
 	propStorage2 struct {
 		keys  [2]PropertyKey
 		props [2]Property
+	}
+	propStorage3 struct {
+		keys  [3]PropertyKey
+		props [3]Property
 	}
 	propStorage4 struct {
 		keys  [4]PropertyKey

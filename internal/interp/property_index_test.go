@@ -90,8 +90,8 @@ func TestPropertyMapIndex(t *testing.T) {
 		{"remove middle", names("p", 20), []int{10}, nil},
 		{"remove last", names("p", 20), []int{19}, nil},
 		{"remove all", names("p", 20), []int{19, 0, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1, 2, 3, 4}, []int{7, 3, 12}},
-		{"below the threshold and back", names("p", 12), []int{0, 1, 2, 3, 4, 5}, []int{0, 1, 2, 3, 4, 5}},
-		{"re-add after remove", names("r", 16), []int{4, 5}, []int{5, 4}},
+		{"below the threshold and back", names("p", mapIndexThreshold+4), []int{0, 1, 2, 3, 4, 5}, []int{0, 1, 2, 3, 4, 5}},
+		{"re-add after remove", names("r", mapIndexThreshold+8), []int{4, 5}, []int{5, 4}},
 		{"colliding low bits", colliding, []int{0, 20, 39, 1}, []int{20, 0}},
 	}
 	for _, tt := range tests {
@@ -137,10 +137,10 @@ func TestPropertyMapLazyIndex(t *testing.T) {
 		unique bool
 	}{
 		{"distinct", names("k", 30), true},
-		{"distinct symbols", symbols(12), true},
-		{"duplicate", append(names("k", 12), strKey("k3")), false},
-		{"duplicate last", append(names("k", 12), strKey("k11")), false},
-		{"duplicate symbol", func() []PropertyKey { s := symbols(10); return append(s, s[9]) }(), false},
+		{"distinct symbols", symbols(mapIndexThreshold + 4), true},
+		{"duplicate", append(names("k", mapIndexThreshold+4), strKey("k3")), false},
+		{"duplicate last", append(names("k", mapIndexThreshold+4), strKey(fmt.Sprint("k", mapIndexThreshold+3))), false},
+		{"duplicate symbol", func() []PropertyKey { s := symbols(mapIndexThreshold + 2); return append(s, s[len(s)-1]) }(), false},
 		{"colliding", collidingNames(20, 6), true},
 		{"colliding duplicate", append(collidingNames(20, 6), collidingNames(2, 6)[1]), false},
 	}

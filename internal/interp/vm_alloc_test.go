@@ -9,8 +9,10 @@ import (
 // TestCallAllocations counts the allocations of calls that the VM makes without any of its
 // own: a native called with arguments reads them on the stack, an object literal is one
 // allocation for the object with its keys and properties, and a closure is one for the
-// function object with its slots and properties (and one for a prototype object). Each count is taken against a function returning a number, so that only the
-// difference is measured (not parallel: testing.AllocsPerRun forbids it).
+// function object with its slots and properties and its prototype object, an arguments
+// object one with room for its properties, a Date one with its time value. Each count is
+// taken against a function returning a number, so that only the difference is measured (not
+// parallel: testing.AllocsPerRun forbids it).
 func TestCallAllocations(t *testing.T) {
 	vm := New(Config{})
 	require.Equal(t, "ok", evalIn(t, vm, `
@@ -23,6 +25,8 @@ func TestCallAllocations(t *testing.T) {
 		globalThis.instance = function () { return new Point(1, 2) }
 		globalThis.closure = function () { return function named() {} }
 		globalThis.arrow = function () { return () => 1 }
+		globalThis.args = function () { return arguments }
+		globalThis.date = function () { return new Date(0) }
 		function inner() { return new RangeError("x") }
 		function middle() { return inner() }
 		globalThis.error = function () { return middle() }
@@ -38,8 +42,10 @@ func TestCallAllocations(t *testing.T) {
 	require.Equal(t, 2.0, count("grown")-base, "object with storage for 4, storage for 8")
 	require.Equal(t, 1.0, count("literal6")-base, "object with storage for its 6 properties")
 	require.Equal(t, 1.0, count("instance")-base, "instance with storage for the constructor's 2 properties")
-	require.Equal(t, 2.0, count("closure")-base, "function with its slots and properties, prototype with its property")
+	require.Equal(t, 1.0, count("closure")-base, "function with its slots and properties, prototype with its property")
 	require.Equal(t, 1.0, count("arrow")-base, "arrow function with its slots and properties")
+	require.Equal(t, 1.0, count("args")-base, "arguments object with room for its properties")
+	require.Equal(t, 1.0, count("date")-base, "date with its time value")
 	// The error with its error data, its own properties' storage, its stack's callers in one
 	// slice of their final size.
 	require.Equal(t, 3.0, count("error")-base, "an error three frames deep")

@@ -472,8 +472,9 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		ex.sp++
 	case OpArguments:
 		ai := vm.argumentsIntrinsics()
-		o := vm.newObject(vm.realm.ObjectPrototype, ClassArguments)
-		o.props.reserve(f.argc + 3)
+		// the object and room for its properties (the arguments, length, @@iterator and
+		// callee) in one allocation
+		o := vm.newObjectRoom(vm.realm.ObjectPrototype, ClassArguments, f.argc+3)
 		for i, a := range stack[f.argsBase : f.argsBase+f.argc] {
 			o.props.add(indexKey(uint32(i)), Property{value: a, flags: propDefault})
 		}
