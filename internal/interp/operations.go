@@ -214,9 +214,17 @@ type (
 		o Object
 		s propStorage4
 	}
+	objectRoom6 struct {
+		o Object
+		s propStorage6
+	}
 	objectRoom8 struct {
 		o Object
 		s propStorage8
+	}
+	objectRoom14 struct {
+		o Object
+		s propStorage14
 	}
 	objectRoom16 struct {
 		o Object
@@ -225,8 +233,9 @@ type (
 )
 
 // newObjectRoom is newObject for an object about to get n properties: it is made with its
-// property storage (room for exactly 1, else for 4, 8 or 16, as an add would grow it) in the
-// same allocation. From 17 properties on the storage is a separate allocation of n.
+// property storage (room for exactly 1, else for 4, 6, 8, 14 or 16: 6 and 14 fill the
+// allocator's size classes of 448 and 896 bytes that 8 and 16 would round up to 576 and 1024)
+// in the same allocation. From 17 properties on the storage is a separate allocation of n.
 func (vm *VM) newObjectRoom(proto *Object, class Class, n int) *Object {
 	vm.allocated += objectBaseSize
 	var o *Object
@@ -241,8 +250,16 @@ func (vm *VM) newObjectRoom(proto *Object, class Class, n int) *Object {
 		r := &objectRoom4{}
 		o = &r.o
 		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0]
+	case n <= 6:
+		r := &objectRoom6{}
+		o = &r.o
+		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0]
 	case n <= 8:
 		r := &objectRoom8{}
+		o = &r.o
+		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0]
+	case n <= 14:
+		r := &objectRoom14{}
 		o = &r.o
 		o.props.keys, o.props.props = r.s.keys[:0], r.s.props[:0]
 	case n <= 16:

@@ -398,9 +398,17 @@ type (
 		keys  [4]PropertyKey
 		props [4]Property
 	}
+	propStorage6 struct {
+		keys  [6]PropertyKey
+		props [6]Property
+	}
 	propStorage8 struct {
 		keys  [8]PropertyKey
 		props [8]Property
+	}
+	propStorage14 struct {
+		keys  [14]PropertyKey
+		props [14]Property
 	}
 	propStorage16 struct {
 		keys  [16]PropertyKey
