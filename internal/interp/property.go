@@ -325,8 +325,13 @@ func (m *propertyMap) addHashed(key PropertyKey, h uint64, p Property) *Property
 		sharedIndex = m.index != nil
 		m.keys = append(make([]PropertyKey, 0, len(m.keys)+frozenSpare), m.keys...)
 	} else if len(m.keys) == cap(m.keys) && len(m.props) == cap(m.props) && !frozenProps(m.props) {
-		// both full: grow them together, in one allocation while they are small
-		keys, props := newPropStorage(2 * len(m.keys))
+		// both full: grow them together, in one allocation while they are small (room for
+		// 6, of an object made so, grows to the 8 an object made with 4 grows to)
+		n := 2 * len(m.keys)
+		if len(m.keys) < 8 {
+			n = min(n, 8)
+		}
+		keys, props := newPropStorage(n)
 		m.keys, m.props = append(keys, m.keys...), append(props, m.props...)
 	}
 	if len(m.props) == cap(m.props) && frozenProps(m.props) {
