@@ -82,7 +82,10 @@ func (t *Realm) freeze() {
 			store.added[int(at)] = frozenBuiltin{n: len(ks), ways: new(addedKeysWays)}
 		}
 	}
-	store.names = make(map[string]string, len(store.keys))
+	// not sized by the keys: most names are the keys of several built-ins (some 450 names
+	// for 2,000 keys), and a table sized for every key would be mostly empty, yet scanned
+	// by every collection cycle of the process
+	store.names = make(map[string]string)
 	for _, k := range store.keys {
 		if k.sym == nil {
 			store.names[k.name] = k.name
