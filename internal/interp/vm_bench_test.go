@@ -41,7 +41,7 @@ func BenchmarkPropertyAccess(b *testing.B) {
 }
 
 func BenchmarkClosures(b *testing.B) {
-	benchProgram(b, "function mk(k) { return x => x + k } let s = 0; for (let i = 0; i < 20000; i++) s = mk(i)(s) % 1000 s")
+	benchProgram(b, "function mk(k) { return x => x + k } let s = 0; for (let i = 0; i < 20000; i++) s = mk(i)(s) % 1000; s")
 }
 
 func BenchmarkExceptions(b *testing.B) {
