@@ -9,12 +9,14 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/codemode/codemode/internal/interp/syntax"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
-// The compiler turns the tdewolff AST into bytecode (see opcode.go). It runs in
+// The compiler turns the tdewolff AST into bytecode (see bytecode/opcode.go). It runs in
 // two passes: scope analysis (compile_scope.go) then code generation, one
-// compileXxx per node type (compile_stmt.go, compile_expr.go, compile_pattern.go,
-// compile_class.go). Functions are numbered in the order the analysis meets
+// compileXxx per node type (compile_stmt.go, compile_expr.go, compile_assign.go,
+// compile_func.go). Functions are numbered in the order the analysis meets
 // them, which depends only on the source: the same source always gives the same
 // function indices.
 
@@ -165,21 +167,21 @@ func (c *compiler) markIdent(v *js.Var) {
 	}
 }
 
-func (c *compiler) emit(op Op, a, b int) int {
+func (c *compiler) emit(op bytecode.Op, a, b int) int {
 	f := c.fs
 	pc := len(f.code.Code)
 	if p := f.pending; p.Line != 0 {
 		n := len(f.code.Pos)
 		if n == 0 || f.code.Pos[n-1].Line != int32(p.Line) || f.code.Pos[n-1].Column != int32(p.Column) {
-			f.code.Pos = append(f.code.Pos, posEntry{PC: int32(pc), Line: int32(p.Line), Column: int32(p.Column)})
+			f.code.Pos = append(f.code.Pos, bytecode.PosEntry{PC: int32(pc), Line: int32(p.Line), Column: int32(p.Column)})
 		}
 		f.pending, f.stmtPending = syntax.Position{}, false
 	}
-	f.code.Code = append(f.code.Code, Instr{Op: op, A: int32(a), B: int32(b)})
+	f.code.Code = append(f.code.Code, bytecode.Instr{Op: op, A: int32(a), B: int32(b)})
 	return pc
 }
 
-func (c *compiler) op(op Op) int { return c.emit(op, 0, 0) }
+func (c *compiler) op(op bytecode.Op) int { return c.emit(op, 0, 0) }
 
 func (c *compiler) pc() int { return len(c.fs.code.Code) }
 
@@ -195,7 +197,7 @@ func (c *compiler) strConst16(u []uint16) int {
 		return i
 	}
 	i := len(c.fs.code.Consts)
-	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constString, Str: u})
+	c.fs.code.Consts = append(c.fs.code.Consts, bytecode.Constant{Kind: bytecode.ConstString, Str: u})
 	c.fs.strs[key] = i
 	return i
 }
@@ -236,7 +238,7 @@ func (c *compiler) bigIntConst(n js.INode) int {
 		c.fail("SyntaxError", n, "Invalid or unexpected token")
 	}
 	i := len(c.fs.code.Consts)
-	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constBigInt, Str: goToUTF16(digits)})
+	c.fs.code.Consts = append(c.fs.code.Consts, bytecode.Constant{Kind: bytecode.ConstBigInt, Str: goToUTF16(digits)})
 	return i
 }
 
@@ -246,7 +248,7 @@ func (c *compiler) numConst(f float64) int {
 		return i
 	}
 	i := len(c.fs.code.Consts)
-	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constNumber, Num: f})
+	c.fs.code.Consts = append(c.fs.code.Consts, bytecode.Constant{Kind: bytecode.ConstNumber, Num: f})
 	c.fs.nums[key] = i
 	return i
 }
@@ -254,13 +256,13 @@ func (c *compiler) numConst(f float64) int {
 // emitNumber pushes a number constant.
 func (c *compiler) emitNumber(f float64) {
 	if f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32 && !(f == 0 && math.Signbit(f)) {
-		c.emit(OpInt, int(f), 0)
+		c.emit(bytecode.OpInt, int(f), 0)
 		return
 	}
-	c.emit(OpConst, c.numConst(f), 0)
+	c.emit(bytecode.OpConst, c.numConst(f), 0)
 }
 
-func (c *compiler) emitString(s string) { c.emit(OpConst, c.strConst(s), 0) }
+func (c *compiler) emitString(s string) { c.emit(bytecode.OpConst, c.strConst(s), 0) }
 
 // newReg allocates a temporary register in the current function.
 func (c *compiler) newReg() int {
@@ -274,7 +276,7 @@ func (c *compiler) compileProgram(ast *js.AST) {
 	a := &analyzer{c: c, scopes: map[any]*scope{}, funcs: map[any]*funcInfo{}}
 	c.an = a
 	body := &ast.BlockStmt
-	f := &funcInfo{node: ast, kind: funcProgram, index: 0, simple: true}
+	f := &funcInfo{node: ast, kind: bytecode.FuncProgram, index: 0, simple: true}
 	a.order = append(a.order, f)
 	a.funcs[ast] = f
 	a.fn = f
@@ -307,8 +309,8 @@ func (c *compiler) compileProgram(ast *js.AST) {
 	if c.script {
 		// Global var/function declarations.
 		for _, name := range varNames(body.List, nil) {
-			c.emit(OpUndef, 0, 0)
-			c.emit(OpDeclareGlobal, c.strConst(name), 0)
+			c.emit(bytecode.OpUndef, 0, 0)
+			c.emit(bytecode.OpDeclareGlobal, c.strConst(name), 0)
 		}
 	}
 	c.hoistFunctions(body.List)
@@ -319,13 +321,13 @@ func (c *compiler) compileProgram(ast *js.AST) {
 			c.markStmt(es.Value)
 			c.expr(es.Value)
 			done()
-			c.emit(OpPutReg, fs.complReg, 0)
+			c.emit(bytecode.OpPutReg, fs.complReg, 0)
 			continue
 		}
 		c.stmt(st)
 	}
-	c.emit(OpGetReg, fs.complReg, 0)
-	c.op(OpReturn)
+	c.emit(bytecode.OpGetReg, fs.complReg, 0)
+	c.op(bytecode.OpReturn)
 	c.endFunction()
 }
 
@@ -341,7 +343,7 @@ func filterBindings(list []*binding, names map[string]*binding) []*binding {
 
 // beginFunction starts code generation for f.
 func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
-	code := &FuncCode{Index: f.index, Kind: f.kind, Strict: true, ThisReg: -1, Parent: -1}
+	code := &FuncCode{Func: bytecode.Func{Index: f.index, Kind: f.kind, Strict: true, ThisReg: -1, Parent: -1}}
 	if f.parent != nil {
 		code.Parent = f.parent.index
 	}
@@ -349,7 +351,7 @@ func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
 	c.prog.Funcs[f.index] = code
 	c.fs = fs
 	if codegenShift {
-		c.op(OpNop)
+		c.op(bytecode.OpNop)
 	}
 	return fs
 }
@@ -361,7 +363,7 @@ func (c *compiler) endFunction() {
 		fs.code.NumRegs++
 	}
 	fs.code.NumParams = fs.info.params
-	fuse(fs.code.Code)
+	bytecode.Fuse(fs.code.Code)
 	if c.keyNames == nil {
 		c.keyNames = map[string]string{}
 	}
@@ -382,11 +384,11 @@ func (f *FuncCode) buildConstValues(names map[string]string) {
 	f.keyHashes = make([]uint64, len(f.Consts))
 	f.name = newStringFromGo(f.Name)
 	for i, k := range f.Consts {
-		if k.Kind == constNumber {
+		if k.Kind == bytecode.ConstNumber {
 			f.vals[i] = Number(k.Num)
 			continue
 		}
-		if k.Kind == constBigInt {
+		if k.Kind == bytecode.ConstBigInt {
 			f.vals[i] = bigIntValue(parseDecimal(string(utf16.Decode(k.Str))))
 			continue
 		}
@@ -403,7 +405,7 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 	fs := c.fs
 	fs.cur = f.scope
 	if f.scope.needsEnv() {
-		c.emit(OpPushEnv, f.scope.envSize, 0)
+		c.emit(bytecode.OpPushEnv, f.scope.envSize, 0)
 	}
 	c.initLexical(f.scope)
 	for _, b := range f.scope.list {
@@ -411,21 +413,21 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 		case b.kind == bindInternal:
 			switch b.name {
 			case "this":
-				if f.kind == funcDerivedCtor {
-					c.op(OpHole) // uninitialised until super() returns
+				if f.kind == bytecode.FuncDerivedCtor {
+					c.op(bytecode.OpHole) // uninitialised until super() returns
 				} else {
-					c.op(OpLoadThis)
+					c.op(bytecode.OpLoadThis)
 				}
 			case "new.target":
-				c.op(OpLoadNewTarget)
+				c.op(bytecode.OpLoadNewTarget)
 			case "arguments":
-				c.op(OpArguments)
+				c.op(bytecode.OpArguments)
 			case "%callee":
-				c.op(OpLoadCallee)
+				c.op(bytecode.OpLoadCallee)
 			}
 			c.storeBinding(b, 0)
 		case b.kind == bindFuncName:
-			c.op(OpLoadCallee)
+			c.op(bytecode.OpLoadCallee)
 			c.storeBinding(b, 0)
 		case b.kind == bindParam && b.captured && b.param < 0 && f.simple:
 			// captured simple parameter: copy from its argument register
@@ -434,7 +436,7 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 	// Parameters of a non-simple list start uninitialised (TDZ).
 	for _, b := range f.scope.list {
 		if b.paramTDZ {
-			c.op(OpHole)
+			c.op(bytecode.OpHole)
 			c.storeBinding(b, 0)
 		}
 	}
@@ -447,16 +449,16 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 					continue
 				}
 			}
-			c.emit(OpGetReg, i, 0)
+			c.emit(bytecode.OpGetReg, i, 0)
 			if p.Default != nil {
-				j := c.emit(OpJumpIfNotUndef, 0, 0)
+				j := c.emit(bytecode.OpJumpIfNotUndef, 0, 0)
 				c.namedExpr(p.Default, p.Binding)
 				c.patch(j)
 			}
 			c.bindPattern(p.Binding, true)
 		}
 		if params.Rest != nil {
-			c.emit(OpRestArgs, len(params.List), 0)
+			c.emit(bytecode.OpRestArgs, len(params.List), 0)
 			c.bindPattern(params.Rest, true)
 		}
 	}
@@ -464,7 +466,7 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 	// already are; captured ones live in a fresh environment record).
 	for _, b := range f.scope.list {
 		if b.kind == bindVar && b.captured {
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 			c.storeBinding(b, 0)
 		}
 	}
@@ -477,8 +479,8 @@ func (c *compiler) initLexical(s *scope) {
 			if b.captured {
 				continue // a fresh environment record starts uninitialised
 			}
-			c.op(OpHole)
-			c.emit(OpPutReg, b.reg, 0)
+			c.op(bytecode.OpHole)
+			c.emit(bytecode.OpPutReg, b.reg, 0)
 			b.inited = false
 		}
 	}
@@ -519,7 +521,7 @@ func (c *compiler) lookup(name string) (*binding, int) {
 func (c *compiler) loadName(name string) {
 	b, hops := c.lookup(name)
 	if b == nil {
-		c.emit(OpGetGlobal, c.strConst(name), 0)
+		c.emit(bytecode.OpGetGlobal, c.strConst(name), 0)
 		return
 	}
 	c.loadBinding(b, hops)
@@ -528,18 +530,18 @@ func (c *compiler) loadName(name string) {
 func (c *compiler) loadBinding(b *binding, hops int) {
 	if b.captured {
 		if b.tdz() {
-			c.emit(OpGetEnvChecked, hops, b.slot)
-			c.emit(OpNop, c.nameConst(b), 0)
+			c.emit(bytecode.OpGetEnvChecked, hops, b.slot)
+			c.emit(bytecode.OpNop, c.nameConst(b), 0)
 			return
 		}
-		c.emit(OpGetEnv, hops, b.slot)
+		c.emit(bytecode.OpGetEnv, hops, b.slot)
 		return
 	}
 	if b.tdz() && !b.inited {
-		c.emit(OpGetRegChecked, b.reg, c.nameConst(b))
+		c.emit(bytecode.OpGetRegChecked, b.reg, c.nameConst(b))
 		return
 	}
-	c.emit(OpGetReg, b.reg, 0)
+	c.emit(bytecode.OpGetReg, b.reg, 0)
 }
 
 func (c *compiler) nameConst(b *binding) int {
@@ -560,16 +562,16 @@ func (c *compiler) storeBinding(b *binding, keep int) {
 	}
 	if b.captured {
 		if keep == 1 {
-			c.emit(OpSetEnv, hops, b.slot)
+			c.emit(bytecode.OpSetEnv, hops, b.slot)
 		} else {
-			c.emit(OpPutEnv, hops, b.slot)
+			c.emit(bytecode.OpPutEnv, hops, b.slot)
 		}
 		return
 	}
 	if keep == 1 {
-		c.emit(OpSetReg, b.reg, 0)
+		c.emit(bytecode.OpSetReg, b.reg, 0)
 	} else {
-		c.emit(OpPutReg, b.reg, 0)
+		c.emit(bytecode.OpPutReg, b.reg, 0)
 	}
 }
 
@@ -577,7 +579,7 @@ func (c *compiler) storeBinding(b *binding, keep int) {
 func (c *compiler) initName(name string) {
 	b, _ := c.lookup(name)
 	if b == nil {
-		c.emit(OpDeclareGlobal, c.strConst(name), 0)
+		c.emit(bytecode.OpDeclareGlobal, c.strConst(name), 0)
 		return
 	}
 	c.storeBinding(b, 0)
@@ -587,20 +589,20 @@ func (c *compiler) initName(name string) {
 func (c *compiler) assignName(name string) {
 	b, hops := c.lookup(name)
 	if b == nil {
-		c.emit(OpSetGlobal, c.strConst(name), 0)
+		c.emit(bytecode.OpSetGlobal, c.strConst(name), 0)
 		return
 	}
 	if b.tdz() {
 		if b.captured {
-			c.emit(OpCheckEnv, hops, b.slot)
-			c.emit(OpNop, c.nameConst(b), 0)
+			c.emit(bytecode.OpCheckEnv, hops, b.slot)
+			c.emit(bytecode.OpNop, c.nameConst(b), 0)
 		} else {
-			c.emit(OpCheckReg, b.reg, c.nameConst(b))
+			c.emit(bytecode.OpCheckReg, b.reg, c.nameConst(b))
 		}
 	}
 	switch b.kind {
 	case bindConst, bindFuncName, bindClassInner:
-		c.op(OpThrowConst)
+		c.op(bytecode.OpThrowConst)
 		return
 	}
 	c.storeBinding(b, 1)
@@ -648,23 +650,23 @@ func (c *compiler) unwind(target int) {
 		e := saveCtrl[i]
 		switch e.kind {
 		case ctrlEnv:
-			c.op(OpPopEnv)
+			c.op(bytecode.OpPopEnv)
 			fs.cur = e.scope
 		case ctrlTry:
-			c.op(OpTryPop)
+			c.op(bytecode.OpTryPop)
 		case ctrlIter:
-			c.emit(OpGetReg, e.iterReg, 0)
+			c.emit(bytecode.OpGetReg, e.iterReg, 0)
 			switch {
 			case e.async:
 				c.emitAsyncIterClose()
 			case e.iterIfOpen:
-				c.emit(OpIterClose, 0, 2)
+				c.emit(bytecode.OpIterClose, 0, 2)
 			default:
-				c.op(OpIterClose)
+				c.op(bytecode.OpIterClose)
 			}
 		case ctrlFinally:
 			if e.handler {
-				c.op(OpTryPop)
+				c.op(bytecode.OpTryPop)
 			}
 			fs.ctrl = saveCtrl[:i]
 			fs.cur = e.scope
@@ -675,36 +677,36 @@ func (c *compiler) unwind(target int) {
 }
 
 func (c *compiler) emitAsyncIterClose() {
-	c.emit(OpIterClose, 0, 1) // B=1: async: pushes the result of return() (or undefined)
-	c.op(OpAwait)
-	c.op(OpPop)
+	c.emit(bytecode.OpIterClose, 0, 1) // B=1: async: pushes the result of return() (or undefined)
+	c.op(bytecode.OpAwait)
+	c.op(bytecode.OpPop)
 }
 
 // emitReturn returns the value on top of the stack through every finally block.
 func (c *compiler) emitReturn() {
 	if c.needsUnwind(-1) {
 		r := c.newReg()
-		c.emit(OpPutReg, r, 0)
+		c.emit(bytecode.OpPutReg, r, 0)
 		c.unwind(-1)
-		c.emit(OpGetReg, r, 0)
+		c.emit(bytecode.OpGetReg, r, 0)
 	}
-	if c.fs.info.kind == funcDerivedCtor {
+	if c.fs.info.kind == bytecode.FuncDerivedCtor {
 		b, hops := c.lookup("this")
 		if b != nil {
 			c.loadBindingUnchecked(b, hops)
 		} else {
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 		}
-		c.op(OpCheckReturn)
+		c.op(bytecode.OpCheckReturn)
 	}
-	c.op(OpReturn)
+	c.op(bytecode.OpReturn)
 }
 
 func (c *compiler) loadBindingUnchecked(b *binding, hops int) {
 	if b.captured {
-		c.emit(OpGetEnv, hops, b.slot)
+		c.emit(bytecode.OpGetEnv, hops, b.slot)
 	} else {
-		c.emit(OpGetReg, b.reg, 0)
+		c.emit(bytecode.OpGetReg, b.reg, 0)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // TestDeadZoneAfterDeclarations checks the reads and writes of let, const and class bindings
@@ -36,7 +38,7 @@ func TestDeadZoneChecksLeftOut(t *testing.T) {
 	require.NoError(t, err)
 	for _, fc := range p.Funcs {
 		for _, in := range fc.Code {
-			require.NotEqual(t, OpGetRegChecked, in.Op, p.Disassemble())
+			require.NotEqual(t, bytecode.OpGetRegChecked, in.Op, p.Disassemble())
 		}
 	}
 }

@@ -19,9 +19,13 @@
 //     registers and environments), compile_stmt.go, compile_expr.go, compile_assign.go
 //     (destructuring), compile_func.go (functions, classes, parameters), compile_literal.go,
 //     compile_import.go (imports as globals);
-//   - opcode.go (the instruction set, append-only: an opcode's meaning never changes) and
-//     bytecode.go (Program, FuncCode, positions); fingerprint.go digests compiled code;
-//     codegen_normal.go and codegen_shift.go switch the generator a test build changes.
+//   - the subpackage bytecode holds compiled code as plain data: bytecode/opcode.go (the
+//     instruction set, append-only: an opcode's meaning never changes), bytecode/bytecode.go
+//     (instructions, constants, function kinds, positions, bytecode.Func) and bytecode/fuse.go
+//     (superinstructions);
+//   - program.go (Program, and FuncCode: a bytecode.Func with what the VM derives from it);
+//     fingerprint.go digests compiled code; codegen_normal.go and codegen_shift.go switch the
+//     generator a test build changes.
 //
 // The VM runs bytecode:
 //   - vm.go (the VM type, frames and the dispatch loop), vm_ops.go (the operations the loop
