@@ -3,10 +3,13 @@ package interp
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	"github.com/codemode/codemode/internal/interp/bytecode"
+	"github.com/codemode/codemode/internal/interp/compiler"
 )
 
 // FuncCode is the compiled code of one JavaScript function (or of the program body, index 0):
@@ -85,4 +88,92 @@ func (p *Program) Disassemble() string {
 		f.Disassemble(&b)
 	}
 	return b.String()
+}
+
+// Compile parses and compiles a program: the body of an async function in strict
+// mode (top-level await and return allowed; the value of the last top-level
+// expression statement is the completion value). Errors are *Diagnostic with
+// Kind "ParseError" or "UnsupportedSyntax".
+func Compile(source string) (*Program, error) {
+	return compileSource(source, false)
+}
+
+// CompileShared is Compile for a program that may have been compiled before in this process:
+// the last programs compiled by CompileShared or read by Restore are kept by source text and
+// shared (a Program is immutable once compiled, so VMs share it). Failures are not kept.
+func CompileShared(source string) (*Program, error) {
+	return sharedPrograms.compile(source, false)
+}
+
+// CompileScript compiles a classic script (test262): not wrapped in an async
+// function, no top-level await or return, strict when it starts with a
+// "use strict" directive. Top-level var and function declarations become
+// properties of the global object.
+func CompileScript(source string) (*Program, error) {
+	return compileSource(source, true)
+}
+
+func compileSource(source string, script bool) (*Program, error) {
+	cp, err := compiler.Compile(source, script)
+	if err != nil {
+		var ce *compiler.Error
+		if errors.As(err, &ce) {
+			return nil, &Diagnostic{Kind: ce.Kind, Message: ce.Message, Line: ce.Line, Column: ce.Column}
+		}
+		return nil, err
+	}
+	p := &Program{Funcs: make([]*FuncCode, len(cp.Funcs)), Templates: cp.Templates, source: source,
+		hash: hashSource(source), script: script, strict: cp.Strict}
+	names := map[string]string{}
+	for i, f := range cp.Funcs {
+		code := &FuncCode{Func: *f}
+		code.buildConstValues(names)
+		p.Funcs[i] = code
+	}
+	return p, nil
+}
+
+// buildConstValues fills vals and keys from Consts (and makes the code's lookup hints).
+//
+// The keys' names are interned: a name that a built-in object has as a key is its string, and
+// names take the string of the same name in names (filled as it goes; nil: none). Comparing
+// two keys whose names share their bytes stops at the pointers, where different copies of one
+// name are compared byte by byte.
+func (f *FuncCode) buildConstValues(names map[string]string) {
+	f.hints = make([]uint32, len(f.Code))
+	f.vals = make([]Value, len(f.Consts))
+	f.keys = make([]PropertyKey, len(f.Consts))
+	f.keyHashes = make([]uint64, len(f.Consts))
+	f.name = newStringFromGo(f.Name)
+	for i, k := range f.Consts {
+		if k.Kind == bytecode.ConstNumber {
+			f.vals[i] = Number(k.Num)
+			continue
+		}
+		if k.Kind == bytecode.ConstBigInt {
+			f.vals[i] = bigIntValue(parseDecimal(string(utf16.Decode(k.Str))))
+			continue
+		}
+		s := newUTF16(k.Str)
+		f.vals[i] = stringValue(s)
+		f.keys[i] = strKey(internKeyName(names, s.wtf8()))
+		f.keyHashes[i] = propHash(f.keys[i])
+	}
+}
+
+// internKeyName returns the interned string of a key name (see buildConstValues).
+func internKeyName(names map[string]string, name string) string {
+	if f := frozen.Load(); f != nil {
+		if n, ok := f.names[name]; ok {
+			return n
+		}
+	}
+	if names == nil {
+		return name
+	}
+	if n, ok := names[name]; ok {
+		return n
+	}
+	names[name] = name
+	return name
 }

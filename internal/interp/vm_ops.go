@@ -557,7 +557,7 @@ func (vm *VM) execMisc(f *frame, in bytecode.Instr, stopDepth int) (bool, Value)
 	case bytecode.OpDefPrivate:
 		o, pn, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp -= 2
-		vm.definePrivate(o.obj(), privateOf(pn), v, privateAdd(in.B))
+		vm.definePrivate(o.obj(), privateOf(pn), v, bytecode.PrivateAdd(in.B))
 	case bytecode.OpDefPrivMeth:
 		o, pn, fn := stack[ex.sp-3], privateOf(stack[ex.sp-2]), stack[ex.sp-1].obj()
 		ex.sp -= 2
@@ -570,7 +570,7 @@ func (vm *VM) execMisc(f *frame, in bytecode.Instr, stopDepth int) (bool, Value)
 			pn.setter = fn
 		}
 		if in.A == 1 {
-			vm.definePrivate(o.obj(), pn, undefinedValue, privateBrandShared)
+			vm.definePrivate(o.obj(), pn, undefinedValue, bytecode.PrivateBrandShared)
 		}
 	case bytecode.OpThrow:
 		ex.sp--
@@ -1049,23 +1049,14 @@ func (vm *VM) findPrivate(o *Object, pn *privateName) (int, bool) {
 	return 0, false
 }
 
-// privateAdd tells definePrivate what is being added (OpDefPrivate's operand B).
-type privateAdd int32
-
-const (
-	privateField       privateAdd = iota // a private field: adding it twice throws
-	privateBrandShared                   // a static method brand, added once per accessor half: a second add is a no-op
-	privateBrand                         // an instance's method brand: adding it twice throws
-)
-
 // definePrivate adds a private element to o (PrivateFieldAdd, PrivateMethodOrAccessorAdd):
 // a non-extensible object takes none, and an object takes each element once.
-func (vm *VM) definePrivate(o *Object, pn *privateName, v Value, what privateAdd) {
+func (vm *VM) definePrivate(o *Object, pn *privateName, v Value, what bytecode.PrivateAdd) {
 	if _, ok := vm.findPrivate(o, pn); ok {
-		if what == privateBrandShared {
+		if what == bytecode.PrivateBrandShared {
 			return
 		}
-		if what == privateBrand {
+		if what == bytecode.PrivateBrand {
 			vm.throwTypeError("Cannot initialize private methods of class %s twice on the same object", pn.desc)
 		}
 		vm.throwTypeError("Cannot initialize #%s twice on the same object", pn.desc)

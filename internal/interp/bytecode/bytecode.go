@@ -103,6 +103,15 @@ func (f *Func) PosAt(pc int) (line, column int) {
 	return int(e.Line), int(e.Column)
 }
 
+// PrivateAdd is operand B of OpDefPrivate: what is being added to the object.
+type PrivateAdd int32
+
+const (
+	PrivateField       PrivateAdd = iota // a private field: adding it twice throws
+	PrivateBrandShared                   // a static method brand, added once per accessor half: a second add is a no-op
+	PrivateBrand                         // an instance's method brand: adding it twice throws
+)
+
 // TemplateSite is the data of one tagged template call site: cooked strings
 // (nil entries mean undefined: an invalid escape) and raw strings.
 type TemplateSite struct {

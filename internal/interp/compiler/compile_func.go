@@ -1,7 +1,8 @@
-package interp
+package compiler
 
 import (
 	"github.com/tdewolff/parse/v2/js"
+	"strconv"
 
 	"github.com/codemode/codemode/internal/interp/bytecode"
 )
@@ -274,7 +275,7 @@ func (c *compiler) classNameDeadZone(s *scope, n *js.ClassDecl) {
 	}
 }
 
-func fieldKeyName(i int) string { return "%fieldkey" + itoa(i) }
+func fieldKeyName(i int) string { return "%fieldkey" + strconv.Itoa(i) }
 
 func classHasInstanceInit(n *js.ClassDecl) bool {
 	for _, el := range n.List {
@@ -317,7 +318,7 @@ func (c *compiler) fieldInitFunction(f *funcInfo, n *js.ClassDecl, static bool) 
 				c.loadName("this")
 				c.loadName(name)
 				c.op(bytecode.OpUndef)
-				c.emit(bytecode.OpDefPrivate, 0, int(privateBrand)) // a second brand on one object throws
+				c.emit(bytecode.OpDefPrivate, 0, int(bytecode.PrivateBrand)) // a second brand on one object throws
 				c.op(bytecode.OpPop)
 			}
 		}
@@ -661,7 +662,7 @@ func (c *compiler) enterBodyScope(f *funcInfo) {
 
 // sourceText records where the text of the function or class node is in the program's
 // source, for Function.prototype.toString.
-func (c *compiler) sourceText(code *FuncCode, node js.INode) {
+func (c *compiler) sourceText(code *bytecode.Func, node js.INode) {
 	if start, end, ok := c.src.Text(node); ok {
 		code.SourceStart, code.SourceEnd = start, end
 	}

@@ -1,4 +1,4 @@
-package interp
+package compiler
 
 import (
 	"github.com/codemode/codemode/internal/interp/syntax"

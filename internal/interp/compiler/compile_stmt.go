@@ -1,4 +1,4 @@
-package interp
+package compiler
 
 import (
 	"github.com/tdewolff/parse/v2/js"

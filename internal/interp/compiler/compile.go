@@ -1,10 +1,10 @@
-package interp
+package compiler
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"unicode/utf16"
+	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
 
@@ -13,37 +13,55 @@ import (
 	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
-// The compiler turns the tdewolff AST into bytecode (see bytecode/opcode.go). It runs in
+// The compiler turns the tdewolff AST into bytecode (package bytecode). It runs in
 // two passes: scope analysis (compile_scope.go) then code generation, one
 // compileXxx per node type (compile_stmt.go, compile_expr.go, compile_assign.go,
 // compile_func.go). Functions are numbered in the order the analysis meets
 // them, which depends only on the source: the same source always gives the same
 // function indices.
 
-// Compile parses and compiles a program: the body of an async function in strict
-// mode (top-level await and return allowed; the value of the last top-level
-// expression statement is the completion value). Errors are *Diagnostic with
-// Kind "ParseError" or "UnsupportedSyntax".
-func Compile(source string) (*Program, error) {
-	return compileSource(source, false)
+// Program is a compiled program as plain data: the functions in source order (index 0 is the
+// program body) and the tagged-template sites.
+type Program struct {
+	Funcs     []*bytecode.Func
+	Templates []bytecode.TemplateSite
+	Strict    bool // the program is strict code (a script starting with "use strict", or any module body)
 }
 
-// CompileShared is Compile for a program that may have been compiled before in this process:
-// the last programs compiled by CompileShared or read by Restore are kept by source text and
-// shared (a Program is immutable once compiled, so VMs share it). Failures are not kept.
-func CompileShared(source string) (*Program, error) {
-	return sharedPrograms.compile(source, false)
+// Disassemble renders every function of the program as text, one instruction per line, for
+// test failures and debugging.
+func (p *Program) Disassemble() string {
+	var b strings.Builder
+	for _, f := range p.Funcs {
+		f.Disassemble(&b)
+	}
+	return b.String()
 }
 
-// CompileScript compiles a classic script (test262): not wrapped in an async
-// function, no top-level await or return, strict when it starts with a
-// "use strict" directive. Top-level var and function declarations become
-// properties of the global object.
-func CompileScript(source string) (*Program, error) {
-	return compileSource(source, true)
+// Error is a program that does not compile: Kind is "ParseError" or "UnsupportedSyntax", and
+// Line and Column (1-based; 0 when unknown) say where.
+type Error struct {
+	Kind    string
+	Message string
+	Line    int
+	Column  int
 }
 
-func compileSource(source string, script bool) (prog *Program, err error) {
+// Error formats the error as "Kind: message (line L, column C)", as interp.Diagnostic does.
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.Kind, e.Message)
+	}
+	return fmt.Sprintf("%s: %s (line %d, column %d)", e.Kind, e.Message, e.Line, e.Column)
+}
+
+// Compile parses and compiles a program. A program (script false) is the body of an async
+// function in strict mode: top-level await and return are allowed, and the value of the last
+// top-level expression statement is the completion value. A script (script true) is a classic
+// script (test262): not wrapped in a function, strict when it starts with a "use strict"
+// directive, with its top-level var and function declarations declared as globals. Errors are
+// *Error.
+func Compile(source string, script bool) (prog *Program, err error) {
 	mode := syntax.ModeAsyncBody
 	if script {
 		mode = syntax.ModeScript
@@ -52,9 +70,9 @@ func compileSource(source string, script bool) (prog *Program, err error) {
 	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, &Diagnostic{Kind: se.Kind, Message: se.Message, Line: se.Line, Column: se.Column}
+			return nil, &Error{Kind: se.Kind, Message: se.Message, Line: se.Line, Column: se.Column}
 		}
-		return nil, &Diagnostic{Kind: "ParseError", Message: err.Error()}
+		return nil, &Error{Kind: "ParseError", Message: err.Error()}
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -62,16 +80,16 @@ func compileSource(source string, script bool) (prog *Program, err error) {
 			if !ok {
 				panic(r)
 			}
-			prog, err = nil, &Diagnostic{Kind: ce.kind, Message: ce.msg, Line: ce.pos.Line, Column: ce.pos.Column}
+			prog, err = nil, &Error{Kind: ce.kind, Message: ce.msg, Line: ce.pos.Line, Column: ce.pos.Column}
 		}
 	}()
 	c := &compiler{src: sp, script: script}
-	c.prog = &Program{source: source, hash: hashSource(source), script: script, strict: sp.Strict}
+	c.prog = &Program{Strict: sp.Strict}
 	c.compileProgram(sp.AST)
 	return c.prog, nil
 }
 
-// compileError aborts compilation (recovered in compileSource).
+// compileError aborts compilation (recovered in Compile).
 type compileError struct {
 	kind string
 	msg  string
@@ -80,13 +98,12 @@ type compileError struct {
 
 // compiler is the state of one compilation.
 type compiler struct {
-	keyNames map[string]string // the constant key names of the program, interned
-	src      *syntax.Program
-	prog     *Program
-	an       *analyzer
-	fs       *funcState
-	script   bool
-	lastPos  syntax.Position
+	src     *syntax.Program
+	prog    *Program
+	an      *analyzer
+	fs      *funcState
+	script  bool
+	lastPos syntax.Position
 	// parent is the innermost statement or expression (other than an identifier) being
 	// compiled: the node an identifier use belongs to, for its position (syntax.IdentPos).
 	parent js.INode
@@ -103,7 +120,7 @@ func (c *compiler) enter(n js.INode) func() {
 // funcState is the code generation state of one function.
 type funcState struct {
 	info     *funcInfo
-	code     *FuncCode
+	code     *bytecode.Func
 	cur      *scope
 	ctrl     []*ctrlEntry
 	strs     map[string]int
@@ -299,7 +316,7 @@ func (c *compiler) compileProgram(ast *js.AST) {
 	a.stmts(body.List)
 	a.cur = nil
 	a.assignSlots()
-	c.prog.Funcs = make([]*FuncCode, len(a.order))
+	c.prog.Funcs = make([]*bytecode.Func, len(a.order))
 
 	fs := c.beginFunction(f, nil)
 	fs.code.Name = ""
@@ -343,14 +360,14 @@ func filterBindings(list []*binding, names map[string]*binding) []*binding {
 
 // beginFunction starts code generation for f.
 func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
-	code := &FuncCode{Func: bytecode.Func{Index: f.index, Kind: f.kind, Strict: true, ThisReg: -1, Parent: -1}}
+	code := &bytecode.Func{Index: f.index, Kind: f.kind, Strict: true, ThisReg: -1, Parent: -1}
 	if f.parent != nil {
 		code.Parent = f.parent.index
 	}
 	fs := &funcState{info: f, code: code, strs: map[string]int{}, nums: map[uint64]int{}, parent: c.fs, complReg: -1}
 	c.prog.Funcs[f.index] = code
 	c.fs = fs
-	if codegenShift {
+	if CodegenShift {
 		c.op(bytecode.OpNop)
 	}
 	return fs
@@ -359,44 +376,12 @@ func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
 func (c *compiler) endFunction() {
 	fs := c.fs
 	fs.code.NumRegs = fs.info.numRegs
-	if codegenShift {
+	if CodegenShift {
 		fs.code.NumRegs++
 	}
 	fs.code.NumParams = fs.info.params
 	bytecode.Fuse(fs.code.Code)
-	if c.keyNames == nil {
-		c.keyNames = map[string]string{}
-	}
-	fs.code.buildConstValues(c.keyNames)
 	c.fs = fs.parent
-}
-
-// buildConstValues fills vals and keys from Consts (and makes the code's lookup hints).
-//
-// The keys' names are interned: a name that a built-in object has as a key is its string, and
-// names take the string of the same name in names (filled as it goes; nil: none). Comparing
-// two keys whose names share their bytes stops at the pointers, where different copies of one
-// name are compared byte by byte.
-func (f *FuncCode) buildConstValues(names map[string]string) {
-	f.hints = make([]uint32, len(f.Code))
-	f.vals = make([]Value, len(f.Consts))
-	f.keys = make([]PropertyKey, len(f.Consts))
-	f.keyHashes = make([]uint64, len(f.Consts))
-	f.name = newStringFromGo(f.Name)
-	for i, k := range f.Consts {
-		if k.Kind == bytecode.ConstNumber {
-			f.vals[i] = Number(k.Num)
-			continue
-		}
-		if k.Kind == bytecode.ConstBigInt {
-			f.vals[i] = bigIntValue(parseDecimal(string(utf16.Decode(k.Str))))
-			continue
-		}
-		s := newUTF16(k.Str)
-		f.vals[i] = stringValue(s)
-		f.keys[i] = strKey(internKeyName(names, s.wtf8()))
-		f.keyHashes[i] = propHash(f.keys[i])
-	}
 }
 
 // prologue emits the start of a function body: its environment record, the
@@ -718,21 +703,4 @@ func (c *compiler) needsUnwind(target int) bool {
 		}
 	}
 	return false
-}
-
-// internKeyName returns the interned string of a key name (see buildConstValues).
-func internKeyName(names map[string]string, name string) string {
-	if f := frozen.Load(); f != nil {
-		if n, ok := f.names[name]; ok {
-			return n
-		}
-	}
-	if names == nil {
-		return name
-	}
-	if n, ok := names[name]; ok {
-		return n
-	}
-	names[name] = name
-	return name
 }
