@@ -215,7 +215,8 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 	// the parameters are copied into their registers, the other registers start undefined
 	// (element by element: for the few registers of most functions, copy and clear cost more
 	// in their calls and write-barrier checks than they save)
-	regs := ex.stack[base : base+code.NumRegs]
+	numRegs := code.NumRegs
+	regs := ex.stack[base : base+numRegs]
 	n := min(code.NumParams, argc, len(regs))
 	args := ex.stack[argsBase : argsBase+n]
 	for i := range args {
@@ -224,7 +225,7 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 	for i := n; i < len(regs); i++ {
 		regs[i] = Value{} // undefined, without loading undefinedValue
 	}
-	ex.sp = base + code.NumRegs
+	ex.sp = base + numRegs
 	var f *frame
 	if n := len(ex.framePool); n > 0 {
 		f = ex.framePool[n-1]
