@@ -74,15 +74,28 @@ func (t *Realm) freeze() {
 		}
 		t.shared[i].props = o.props.props
 	}
-	store.added = make(map[int]frozenBuiltin)
+	// the entries of added keys of every built-in with keys, in one block (store.ways), and
+	// the table that finds them holds no pointers: the collector marks one object rather
+	// than one per built-in (some 660), and need not scan the table
+	nBuiltins := 0
+	for i := 1; i < t.objs.len(); i++ {
+		if len(t.objs.at(i).props.keys) > 0 {
+			nBuiltins++
+		}
+	}
+	store.ways = make([]addedKeysWays, nBuiltins)
+	store.added = make(map[int]frozenBuiltin, nBuiltins)
 	for i := 1; i < t.objs.len(); i++ {
 		if ks := t.objs.at(i).props.keys; len(ks) > 0 {
 			at := (uintptr(unsafe.Pointer(unsafe.SliceData(ks))) - uintptr(unsafe.Pointer(unsafe.SliceData(store.keys)))) /
 				unsafe.Sizeof(PropertyKey{})
-			store.added[int(at)] = frozenBuiltin{n: len(ks), ways: new(addedKeysWays)}
+			store.added[int(at)] = frozenBuiltin{n: int32(len(ks)), way: int32(len(store.added))}
 		}
 	}
-	store.names = make(map[string]string, len(store.keys))
+	// not sized by the keys: most names are the keys of several built-ins (some 450 names
+	// for 2,000 keys), and a table sized for every key would be mostly empty, yet scanned
+	// by every collection cycle of the process
+	store.names = make(map[string]string)
 	for _, k := range store.keys {
 		if k.sym == nil {
 			store.names[k.name] = k.name
@@ -101,13 +114,16 @@ type frozenStore struct {
 	indexes []uint64          // the hash indexes of the keys (propIndex), one after the other
 	names   map[string]string // the names of the string keys, for interning (internKeyName)
 	added   map[int]frozenBuiltin
+	ways    []addedKeysWays // the entries of added keys of the built-ins (frozenBuiltin.way)
 }
 
 // frozenBuiltin is what frozenStore.added keeps per built-in, by where its keys start in
-// the store: how many keys it has, and its entries of added keys (see addedKeysWays).
+// the store: how many keys it has, and the position of its entries of added keys in
+// frozenStore.ways (see addedKeysWays). It holds no pointer: the collector does not scan
+// the table.
 type frozenBuiltin struct {
-	n    int
-	ways *addedKeysWays
+	n   int32
+	way int32
 }
 
 // frozen is the frozen store, set once when the template realm is complete.
@@ -207,10 +223,10 @@ func frozenAddedKeys(keys []PropertyKey) *addedKeysWays {
 	at := (uintptr(unsafe.Pointer(unsafe.SliceData(keys))) - uintptr(unsafe.Pointer(unsafe.SliceData(f.keys)))) /
 		unsafe.Sizeof(PropertyKey{})
 	b, ok := f.added[int(at)]
-	if !ok || b.n != len(keys) {
+	if !ok || int(b.n) != len(keys) {
 		return nil
 	}
-	return b.ways
+	return &f.ways[b.way]
 }
 
 // appendKeys returns keys followed by added in new storage of exact size.

@@ -37,8 +37,12 @@ type compileCache struct {
 
 var cache = newCompileCache(CacheSize)
 
+// newCompileCache makes an empty cache of at most size entries. Its table grows with the
+// entries rather than being sized for size up front: a table for CacheSize entries takes
+// some 160 KB, which every garbage collection cycle of the process would scan, even while
+// the cache is nearly empty.
 func newCompileCache(size int) *compileCache {
-	return &compileCache{order: list.New(), items: make(map[cacheKey]*list.Element, size), size: size}
+	return &compileCache{order: list.New(), items: map[cacheKey]*list.Element{}, size: size}
 }
 
 func keyOf(source []uint16, flags Flags) cacheKey {
