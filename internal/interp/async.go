@@ -1,5 +1,7 @@
 package interp
 
+import "github.com/codemode/codemode/internal/interp/bytecode"
+
 // Coroutines: async functions, generators and async generators.
 //
 // A coroutine's frame runs on the shared stack like any other; when it
@@ -174,11 +176,11 @@ func (vm *VM) frameThrew(f *frame, v Value) (Value, bool) {
 }
 
 // execCoroutine executes await, yield and the generator start.
-func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
+func (vm *VM) execCoroutine(f *frame, in bytecode.Instr, stopDepth int) (bool, Value) {
 	ex := &vm.exec
 	co := f.co
 	switch in.Op {
-	case OpAwait:
+	case bytecode.OpAwait:
 		if co == nil {
 			vm.throwSyntaxError("await is only valid in async functions")
 		}
@@ -201,12 +203,12 @@ func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
 			return false, undefinedValue
 		}
 		return true, out
-	case OpInitialYield:
+	case bytecode.OpInitialYield:
 		vm.park(f)
 		co.status = genSuspendedStart
 		co.started = true
 		return vm.coroutineHandOff(f, objectValue(co.gen))
-	case OpYield:
+	case bytecode.OpYield:
 		ex.sp--
 		v := ex.stack[ex.sp]
 		if co.kind == coAsyncGen {
@@ -223,16 +225,16 @@ func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
 		vm.park(f)
 		co.status = genSuspendedYield
 		return vm.coroutineHandOff(f, vm.createIterResultObject(v, false))
-	case OpResumeMode:
+	case bytecode.OpResumeMode:
 		if co.mode == resumeNext {
 			f.pc = int(in.A)
 		}
 		co.mode = resumeNext
-	case OpYieldDelegate:
+	case bytecode.OpYieldDelegate:
 		return vm.yieldDelegate(f, in)
-	case OpAsyncDelegateCall:
+	case bytecode.OpAsyncDelegateCall:
 		vm.asyncDelegateCall(f, in)
-	case OpDelegateResult:
+	case bytecode.OpDelegateResult:
 		r := ex.stack[ex.sp-1]
 		if r.kind != KindObject {
 			vm.throwTypeError("Iterator result %s is not an object", r.String())
@@ -250,7 +252,7 @@ func (vm *VM) execCoroutine(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		co.mode = resumeNext
 		ex.stack[ex.sp-1] = vm.getProp(r.obj(), strKey("value"))
-	case OpDelegateResume:
+	case bytecode.OpDelegateResume:
 	default:
 		vm.throwTypeError("%s is not supported", in.Op)
 	}
@@ -331,11 +333,11 @@ func forwardsThrow(f *frame) bool {
 		return false
 	}
 	op := f.code.Code[f.pc].Op
-	return op == OpYieldDelegate || op == OpDelegateResume
+	return op == bytecode.OpYieldDelegate || op == bytecode.OpDelegateResume
 }
 
 // asyncDelegateCall: [iter received] -> [inner result] for yield* in async generators.
-func (vm *VM) asyncDelegateCall(f *frame, in Instr) {
+func (vm *VM) asyncDelegateCall(f *frame, in bytecode.Instr) {
 	ex := &vm.exec
 	it := iteratorOf(ex.stack[ex.sp-2])
 	received := ex.stack[ex.sp-1]

@@ -1,5 +1,7 @@
 package interp
 
+import "github.com/codemode/codemode/internal/interp/bytecode"
+
 // How console output names JavaScript functions: [class A extends B], [AsyncFunction: f],
 // [GeneratorFunction: g], [AsyncGeneratorFunction: h] (functionKinder for closures).
 
@@ -10,8 +12,8 @@ var _ functionKinder = (*closureSlots)(nil)
 func (cl *closureSlots) consoleFunctionKind() (kind, extends string) {
 	code := cl.code
 	switch {
-	case code.Kind == funcClassCtor || code.Kind == funcDerivedCtor:
-		if code.Kind == funcDerivedCtor && cl.obj != nil && cl.obj.proto != nil {
+	case code.Kind == bytecode.FuncClassCtor || code.Kind == bytecode.FuncDerivedCtor:
+		if code.Kind == bytecode.FuncDerivedCtor && cl.obj != nil && cl.obj.proto != nil {
 			if n := lookupDataProperty(cl.obj.proto, keyName); n.kind == KindString {
 				extends = n.str().String()
 			}

@@ -1,10 +1,6 @@
 package interp
 
-import (
-	"testing"
-
-	"github.com/stretchr/testify/require"
-)
+import "testing"
 
 // TestDeadZoneAfterDeclarations checks the reads and writes of let, const and class bindings
 // around their declarations, where the compiler leaves out the dead-zone check of a binding
@@ -26,17 +22,4 @@ func TestDeadZoneAfterDeclarations(t *testing.T) {
 		{"generator_resumed", `function* g() { let a = yield 1; yield a } const it = g(); it.next(); it.next(7).value`, "7"},
 		{"loop_locals", `let r = []; for (let i = 0; i < 3; i++) { let a = i; let b = a * 2; a += b; r.push(a) } r.join()`, "0,3,6"},
 	})
-}
-
-// TestDeadZoneChecksLeftOut checks that reads after a declaration, and of this outside derived
-// constructors, compile to plain register reads (assignments keep their check instruction).
-func TestDeadZoneChecksLeftOut(t *testing.T) {
-	t.Parallel()
-	p, err := Compile(`function f(o) { const x = o; let y = x.a; y += 1; return x.b + y + this.c } f`)
-	require.NoError(t, err)
-	for _, fc := range p.Funcs {
-		for _, in := range fc.Code {
-			require.NotEqual(t, OpGetRegChecked, in.Op, p.Disassemble())
-		}
-	}
 }

@@ -301,3 +301,26 @@ func isJSSpace(r rune) bool {
 	}
 	return r >= 0x2000 && r <= 0x200A
 }
+
+// itoa formats n in decimal.
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}

@@ -14,14 +14,22 @@
 // The front end lives in subpackages: syntax parses (with tdewolff/parse), checks what the
 // language leaves out and reports exact positions; tsstrip blanks TypeScript annotations.
 //
-// The compiler turns a checked AST into bytecode:
-//   - compile.go (entry points and the function being compiled), compile_scope.go (bindings,
-//     registers and environments), compile_stmt.go, compile_expr.go, compile_assign.go
-//     (destructuring), compile_func.go (functions, classes, parameters), compile_literal.go,
-//     compile_import.go (imports as globals);
-//   - opcode.go (the instruction set, append-only: an opcode's meaning never changes) and
-//     bytecode.go (Program, FuncCode, positions); fingerprint.go digests compiled code;
-//     codegen_normal.go and codegen_shift.go switch the generator a test build changes.
+// The compiler turns source text into bytecode, in two subpackages whose imports point one
+// way (bytecode <- compiler <- interp):
+//   - bytecode holds compiled code as plain data: bytecode/opcode.go (the instruction set,
+//     append-only: an opcode's meaning never changes), bytecode/bytecode.go (instructions,
+//     constants, function kinds, positions, bytecode.Func) and bytecode/fuse.go
+//     (superinstructions);
+//   - compiler generates it: compiler/compile.go (the entry point and the function being
+//     compiled), compiler/compile_scope.go (bindings, registers and environments),
+//     compiler/compile_stmt.go, compiler/compile_expr.go, compiler/compile_assign.go
+//     (destructuring), compiler/compile_func.go (functions, classes, parameters),
+//     compiler/compile_literal.go, compiler/compile_import.go (imports as globals);
+//     compiler/codegen_normal.go and compiler/codegen_shift.go switch the generator a test
+//     build changes;
+//   - program.go (Compile, CompileShared, CompileScript; Program, and FuncCode: a
+//     bytecode.Func with the constant values and keys the VM derives from it) and
+//     fingerprint.go (the digest of compiled code) are interp's side.
 //
 // The VM runs bytecode:
 //   - vm.go (the VM type, frames and the dispatch loop), vm_ops.go (the operations the loop

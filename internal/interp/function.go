@@ -1,6 +1,10 @@
 package interp
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
+)
 
 // Closures: function objects made from compiled code.
 
@@ -58,7 +62,7 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	// the function object, its slots and its property storage are one allocation
 	var o, p *Object
 	var cl *closureSlots
-	if code.Kind == funcNormal && !code.Async && !code.Generator {
+	if code.Kind == bytecode.FuncNormal && !code.Async && !code.Generator {
 		// with the prototype object too (room for its constructor property)
 		r := &closureRoomProto{}
 		o, cl = &r.o, &r.cl
@@ -81,11 +85,11 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 	*cl = closureSlots{prog: f.prog, code: code, env: f.env, obj: o}
 	o.slots = cl
 	switch code.Kind {
-	case funcNormal:
+	case bytecode.FuncNormal:
 		if !code.Async && !code.Generator {
 			o.flags |= objConstructor
 		}
-	case funcClassCtor, funcDerivedCtor:
+	case bytecode.FuncClassCtor, bytecode.FuncDerivedCtor:
 		o.flags |= objConstructor
 	}
 	o.props.add(keyLength, Property{value: intValue(code.Length), flags: propConfigurable})
@@ -103,7 +107,7 @@ func (vm *VM) makeClosure(f *frame, idx int) *Object {
 		}
 		p := vm.newObject(vm.realm.Intrinsic(def), ClassObject)
 		o.props.add(keyPrototype, Property{value: objectValue(p), flags: propWritable})
-	case code.Kind == funcNormal && !code.Async:
+	case code.Kind == bytecode.FuncNormal && !code.Async:
 		// room for constructor only: the prototypes of most functions never get another
 		// property (a class-like function's methods regrow it once)
 		vm.allocated += objectBaseSize
@@ -138,7 +142,7 @@ type (
 // run the closure in a nested dispatch loop.
 func (cl *closureSlots) callFunction(vm *VM, this Value, args []Value, newTarget *Object) Value {
 	ex := &vm.exec
-	if cl.code.Kind == funcClassCtor || cl.code.Kind == funcDerivedCtor {
+	if cl.code.Kind == bytecode.FuncClassCtor || cl.code.Kind == bytecode.FuncDerivedCtor {
 		if newTarget == nil {
 			vm.throwTypeError("Class constructor %s cannot be invoked without 'new'", cl.code.Name)
 		}
@@ -183,7 +187,7 @@ func (cl *closureSlots) callFunction(vm *VM, this Value, args []Value, newTarget
 // whether a frame was pushed.
 func (vm *VM) enterClosure(cl *closureSlots, callee *Object, this Value, fnIdx, argc int, newTarget *Object, ret retKind) bool {
 	code := cl.code
-	if newTarget != nil && code.Kind != funcDerivedCtor {
+	if newTarget != nil && code.Kind != bytecode.FuncDerivedCtor {
 		proto := vm.getPrototypeFromConstructor(newTarget, "Object.prototype")
 		n := int(cl.newSize)
 		o := vm.newObjectRoom(proto, ClassObject, roomFor(n))
@@ -203,7 +207,7 @@ func (vm *VM) callValue(fo *Object, this Value, fnIdx, argc int, newTarget *Obje
 	ex := &vm.exec
 	switch s := fo.slots.(type) {
 	case *closureSlots:
-		if newTarget == nil && (s.code.Kind == funcClassCtor || s.code.Kind == funcDerivedCtor) {
+		if newTarget == nil && (s.code.Kind == bytecode.FuncClassCtor || s.code.Kind == bytecode.FuncDerivedCtor) {
 			vm.throwTypeError("Class constructor %s cannot be invoked without 'new'", s.code.Name)
 		}
 		vm.enterClosure(s, fo, this, fnIdx, argc, newTarget, retPush)
@@ -297,11 +301,11 @@ func (vm *VM) doReturn(f *frame, v Value, stopDepth int) (bool, Value) {
 	if f.construct {
 		if v.kind != KindObject {
 			v = f.this
-			if f.code.Kind == funcDerivedCtor {
+			if f.code.Kind == bytecode.FuncDerivedCtor {
 				v = ex.stack[ex.sp-1]
 			}
 		}
-		if o := f.this.asObject(); o != nil && f.code.Kind != funcDerivedCtor {
+		if o := f.this.asObject(); o != nil && f.code.Kind != bytecode.FuncDerivedCtor {
 			if cl, ok := f.callee.slots.(*closureSlots); ok {
 				cl.newSize = int32(len(o.props.keys))
 			}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // TestFusedInstructions checks programs whose hot sequences run as fused instructions: the
@@ -16,13 +18,13 @@ func TestFusedInstructions(t *testing.T) {
 	require.Equal(t, "true,false,0,5,false,d,true,1,8,9,10,11|n,m,true,false,false,d,true,1,8,9,10,11|n,m,0,5,false,d,true,0,two|n,m,0,5,false,u,true,1,8,9,10,11", evalJS(t, src))
 	p, err := Compile(src)
 	require.NoError(t, err)
-	used := map[Op]bool{}
+	used := map[bytecode.Op]bool{}
 	for _, fc := range p.Funcs {
 		for _, in := range fc.Code {
 			used[in.Op] = true
 		}
 	}
-	for _, op := range []Op{OpGetRegProp, OpStrictEqJump, OpIntStrictEqJump, OpIntStrictNeJump, OpConstStrictEqJump, OpConstStrictNeJump} {
+	for _, op := range []bytecode.Op{bytecode.OpGetRegProp, bytecode.OpStrictEqJump, bytecode.OpIntStrictEqJump, bytecode.OpIntStrictNeJump, bytecode.OpConstStrictEqJump, bytecode.OpConstStrictNeJump} {
 		require.True(t, used[op], "%s in\n%s", op, p.Disassemble())
 	}
 }

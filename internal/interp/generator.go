@@ -1,5 +1,7 @@
 package interp
 
+import "github.com/codemode/codemode/internal/interp/bytecode"
+
 // Generators and async generators: %GeneratorPrototype% and
 // %AsyncGeneratorPrototype% with next/return/throw, resumption of parked
 // generator frames, and yield* delegation.
@@ -189,7 +191,7 @@ func generatorFastPath(nf *nativeFunction, this Value) (*coroutine, resumeMode, 
 
 // yieldDelegate executes one step of yield*: [iter received] with the
 // frame's resume mode.
-func (vm *VM) yieldDelegate(f *frame, in Instr) (bool, Value) {
+func (vm *VM) yieldDelegate(f *frame, in bytecode.Instr) (bool, Value) {
 	ex := &vm.exec
 	co := f.co
 	it := iteratorOf(ex.stack[ex.sp-2])

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // ErrNotReady is returned (wrapped) when an operation needs a part of the VM that is not
@@ -124,7 +126,7 @@ func (vm *VM) recordErrorPosition(o *Object) {
 // frameName is the name a stack shows for a frame: its function's name property as it is
 // now (names given at run time included), "" for the program and anonymous functions.
 func frameName(f *frame) string {
-	if f.code.Kind == funcProgram {
+	if f.code.Kind == bytecode.FuncProgram {
 		return ""
 	}
 	name := f.code.Name

@@ -3,6 +3,8 @@ package interp
 import (
 	"math"
 	"math/big"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // The operators on BigInts, and the slow paths of the numeric operators that meet one. The
@@ -54,27 +56,27 @@ func mulWork(m, n int) float64 {
 }
 
 // bigIntBinary applies a binary arithmetic or bitwise operator to two BigInts.
-func (vm *VM) bigIntBinary(op Op, a, b Value) Value {
+func (vm *VM) bigIntBinary(op bytecode.Op, a, b Value) Value {
 	x, y := a.bigint(), b.bigint()
 	wx, wy := bigIntWords(x), bigIntWords(y)
 	r := new(big.Int)
 	switch op {
-	case OpAdd, OpSub:
+	case bytecode.OpAdd, bytecode.OpSub:
 		vm.newBigIntResult(max(x.BitLen(), y.BitLen()) + 1)
 		vm.chargeBigIntWork(float64(wx + wy))
-		if op == OpAdd {
+		if op == bytecode.OpAdd {
 			r.Add(x, y)
 		} else {
 			r.Sub(x, y)
 		}
-	case OpMul:
+	case bytecode.OpMul:
 		if x.Sign() == 0 || y.Sign() == 0 {
 			return smallBigInts[0]
 		}
 		vm.newBigIntResult(x.BitLen() + y.BitLen())
 		vm.chargeBigIntWork(mulWork(wx, wy))
 		r.Mul(x, y)
-	case OpDiv, OpMod:
+	case bytecode.OpDiv, bytecode.OpMod:
 		if y.Sign() == 0 {
 			vm.throwRangeError("Division by zero")
 		}
@@ -82,31 +84,31 @@ func (vm *VM) bigIntBinary(op Op, a, b Value) Value {
 		if wx >= wy {
 			vm.chargeBigIntWork(mulWork(wx-wy+1, wy))
 		}
-		if op == OpDiv {
+		if op == bytecode.OpDiv {
 			r.Quo(x, y)
 		} else {
 			r.Rem(x, y)
 		}
-	case OpExp:
+	case bytecode.OpExp:
 		return vm.bigIntPow(x, y)
-	case OpBitAnd, OpBitOr, OpBitXor:
+	case bytecode.OpBitAnd, bytecode.OpBitOr, bytecode.OpBitXor:
 		vm.newBigIntResult(max(x.BitLen(), y.BitLen()) + 1)
 		vm.chargeBigIntWork(float64(wx + wy))
 		switch op {
-		case OpBitAnd:
+		case bytecode.OpBitAnd:
 			r.And(x, y)
-		case OpBitOr:
+		case bytecode.OpBitOr:
 			r.Or(x, y)
 		default:
 			r.Xor(x, y)
 		}
-	case OpShl, OpShr:
-		neg := op == OpShr
+	case bytecode.OpShl, bytecode.OpShr:
+		neg := op == bytecode.OpShr
 		if y.Sign() < 0 {
 			neg = !neg
 		}
 		return vm.bigIntShift(x, new(big.Int).Abs(y), neg)
-	case OpUShr:
+	case bytecode.OpUShr:
 		vm.throwTypeError("BigInts have no unsigned right shift, use >> instead")
 	}
 	return bigIntValue(r)
@@ -169,22 +171,22 @@ func (vm *VM) bigIntPow(x, y *big.Int) Value {
 }
 
 // bigIntUnary applies unary minus, ~, ++ or -- to a BigInt.
-func (vm *VM) bigIntUnary(op Op, v Value) Value {
+func (vm *VM) bigIntUnary(op bytecode.Op, v Value) Value {
 	x := v.bigint()
 	vm.newBigIntResult(x.BitLen() + 1)
 	vm.chargeBigIntWork(float64(bigIntWords(x)))
 	r := new(big.Int)
 	switch op {
-	case OpNeg:
+	case bytecode.OpNeg:
 		if x.Sign() == 0 {
 			return v
 		}
 		r.Neg(x)
-	case OpBitNot:
+	case bytecode.OpBitNot:
 		r.Not(x)
-	case OpInc:
+	case bytecode.OpInc:
 		r.Add(x, smallBigInts[1].bigint())
-	case OpDec:
+	case bytecode.OpDec:
 		r.Sub(x, smallBigInts[1].bigint())
 	}
 	return bigIntValue(r)
@@ -207,7 +209,7 @@ func (vm *VM) toNumeric(v Value) Value {
 
 // numericBinary is a binary arithmetic or bitwise operator (not +) when an operand is not a
 // number: both operands become numerics; two BigInts compute a BigInt, mixed kinds throw.
-func (vm *VM) numericBinary(op Op, a, b Value) Value {
+func (vm *VM) numericBinary(op bytecode.Op, a, b Value) Value {
 	x, y := vm.toNumeric(a), vm.toNumeric(b)
 	if x.kind == KindBigInt || y.kind == KindBigInt {
 		if x.kind != y.kind {
@@ -219,35 +221,35 @@ func (vm *VM) numericBinary(op Op, a, b Value) Value {
 }
 
 // numberBinary applies a binary operator other than + to two numbers.
-func numberBinary(op Op, x, y float64) Value {
+func numberBinary(op bytecode.Op, x, y float64) Value {
 	var r float64
 	switch op {
-	case OpSub:
+	case bytecode.OpSub:
 		r = x - y
-	case OpMul:
+	case bytecode.OpMul:
 		r = x * y
-	case OpDiv:
+	case bytecode.OpDiv:
 		r = x / y
-	case OpMod:
+	case bytecode.OpMod:
 		r = jsMod(x, y)
-	case OpExp:
+	case bytecode.OpExp:
 		r = jsPow(x, y)
-	case OpAdd:
+	case bytecode.OpAdd:
 		r = x + y
 	default:
 		i, u := toInt32(x), uint32(toInt32(y))
 		switch op {
-		case OpBitAnd:
+		case bytecode.OpBitAnd:
 			r = float64(i & int32(u))
-		case OpBitOr:
+		case bytecode.OpBitOr:
 			r = float64(i | int32(u))
-		case OpBitXor:
+		case bytecode.OpBitXor:
 			r = float64(i ^ int32(u))
-		case OpShl:
+		case bytecode.OpShl:
 			r = float64(i << (u & 31))
-		case OpShr:
+		case bytecode.OpShr:
 			r = float64(i >> (u & 31))
-		case OpUShr:
+		case bytecode.OpUShr:
 			r = float64(uint32(i) >> (u & 31))
 		}
 	}
@@ -255,17 +257,17 @@ func numberBinary(op Op, x, y float64) Value {
 }
 
 // numericUnary is unary minus, ~, ++ or -- of a value that is not a number.
-func (vm *VM) numericUnary(op Op, v Value) Value {
+func (vm *VM) numericUnary(op bytecode.Op, v Value) Value {
 	x := vm.toNumeric(v)
 	if x.kind == KindBigInt {
 		return vm.bigIntUnary(op, x)
 	}
 	switch op {
-	case OpNeg:
+	case bytecode.OpNeg:
 		return Number(-x.num)
-	case OpBitNot:
+	case bytecode.OpBitNot:
 		return Number(float64(^toInt32(x.num)))
-	case OpInc:
+	case bytecode.OpInc:
 		return Number(x.num + 1)
 	}
 	return Number(x.num - 1)

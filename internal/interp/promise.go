@@ -1,5 +1,7 @@
 package interp
 
+import "github.com/codemode/codemode/internal/interp/bytecode"
+
 // Promises and the microtask (job) queue. Reactions and jobs are data: a
 // reaction names its handler (a function value, or an async call to resume)
 // and the derived promise to settle; resolving functions are natives whose
@@ -223,7 +225,7 @@ func (vm *VM) runJob(j job) {
 	}
 	if o := r.handler.asObject(); o != nil && r.capResolve.IsUndefined() {
 		if cl, ok := o.slots.(*closureSlots); ok && !cl.code.Async && !cl.code.Generator &&
-			cl.code.Kind != funcClassCtor && cl.code.Kind != funcDerivedCtor {
+			cl.code.Kind != bytecode.FuncClassCtor && cl.code.Kind != bytecode.FuncDerivedCtor {
 			// Run the handler as a frame of the dispatch loop (pausable, no Go recursion).
 			ex := &vm.exec
 			vm.ensureStack(3)

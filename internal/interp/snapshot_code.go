@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // The compiled code a snapshot carries.
@@ -28,7 +30,7 @@ import (
 // keeps the member about a third of the size of JSON arrays of the same numbers.
 //
 // Operations are written by name, never by their number in the Op list: the instruction set
-// is append-only in meaning (see opcode.go), so a name read from any earlier snapshot means
+// is append-only in meaning (see bytecode/opcode.go), so a name read from any earlier snapshot means
 // the same thing in this release. Restore uses this code only when the source no longer
 // compiles to the snapshot's fingerprint (restoreProgram).
 
@@ -37,23 +39,12 @@ import (
 // run must be resumed by that release or a later one.
 var ErrUnknownOperation = errors.New("interp: the snapshot's code uses an operation this release does not know")
 
-// opByName maps operation names to this release's operations.
-var opByName = func() map[string]Op {
-	m := make(map[string]Op, len(opNames))
-	for op, name := range opNames {
-		if name != "" {
-			m[name] = Op(op)
-		}
-	}
-	return m
-}()
-
 // funcKindNames are the snapshot names of the function kinds (like operations, written by
-// name so that the funcKind list may change).
+// name so that the bytecode.FuncKind list may change).
 var funcKindNames = [...]string{
-	funcNormal: "normal", funcArrow: "arrow", funcMethod: "method", funcGetter: "getter",
-	funcSetter: "setter", funcClassCtor: "classCtor", funcDerivedCtor: "derivedCtor",
-	funcFieldInit: "fieldInit", funcProgram: "program",
+	bytecode.FuncNormal: "normal", bytecode.FuncArrow: "arrow", bytecode.FuncMethod: "method", bytecode.FuncGetter: "getter",
+	bytecode.FuncSetter: "setter", bytecode.FuncClassCtor: "classCtor", bytecode.FuncDerivedCtor: "derivedCtor",
+	bytecode.FuncFieldInit: "fieldInit", bytecode.FuncProgram: "program",
 }
 
 // compiledJSON returns the program's compiled code as snapshots write it (the "compiled"
@@ -77,8 +68,8 @@ func encodeCompiled(p *Program, bin bool) []byte {
 		w.tab = &binTable{}
 	}
 	// The operations used, in order of first use.
-	index := map[Op]int{}
-	var ops []Op
+	index := map[bytecode.Op]int{}
+	var ops []bytecode.Op
 	for _, f := range p.Funcs {
 		for _, in := range f.Code {
 			if _, ok := index[in.Op]; !ok {
@@ -142,7 +133,7 @@ func encodeCompiled(p *Program, bin bool) []byte {
 		w.endArray()
 		w.key("pos")
 		b = b[:0]
-		var prev posEntry
+		var prev bytecode.PosEntry
 		for _, e := range f.Pos {
 			b = binary.AppendVarint(b, int64(e.PC-prev.PC))
 			b = binary.AppendVarint(b, int64(e.Line-prev.Line))
@@ -186,11 +177,11 @@ func encodeCompiled(p *Program, bin bool) []byte {
 // encodeConstant writes a constant-pool entry: a string as a JSON string, a finite number
 // (other than -0) as a JSON number, other numbers as {"number": "NaN" | "Infinity" |
 // "-Infinity" | "-0"}, and a BigInt as {"bigint": digits}.
-func encodeConstant(w *jsonWriter, k Constant) {
+func encodeConstant(w *jsonWriter, k bytecode.Constant) {
 	switch k.Kind {
-	case constString:
+	case bytecode.ConstString:
 		w.utf16(k.Str)
-	case constBigInt:
+	case bytecode.ConstBigInt:
 		w.beginObject()
 		w.key("bigint")
 		w.utf16(k.Str)
@@ -226,7 +217,7 @@ func decodeCompiled(data []byte, source string, script bool) (*Program, error) {
 		r = openBin(data)
 	}
 	p := &Program{source: source, hash: hashSource(source), script: script, strict: true}
-	var ops []Op
+	var ops []bytecode.Op
 	var unknown []string
 	r.beginObject()
 	for first := true; r.more(first); first = false {
@@ -235,7 +226,7 @@ func decodeCompiled(data []byte, source string, script bool) (*Program, error) {
 			r.beginArray()
 			for f := true; r.more(f); f = false {
 				name := r.goString()
-				op, ok := opByName[name]
+				op, ok := bytecode.OpByName(name)
 				if !ok {
 					unknown = append(unknown, name)
 				}
@@ -280,8 +271,8 @@ func decodeCompiled(data []byte, source string, script bool) (*Program, error) {
 
 // decodeFuncCode reads one function of the "funcs" list; ops maps the code's operation
 // indices to operations.
-func decodeFuncCode(r *jsonReader, ops []Op) *FuncCode {
-	f := &FuncCode{ThisReg: -1, Parent: -1}
+func decodeFuncCode(r *jsonReader, ops []bytecode.Op) *FuncCode {
+	f := &FuncCode{Func: bytecode.Func{ThisReg: -1, Parent: -1}}
 	kind := ""
 	r.beginObject()
 	for first := true; r.more(first); first = false {
@@ -323,7 +314,7 @@ func decodeFuncCode(r *jsonReader, ops []Op) *FuncCode {
 					v.err = fmt.Errorf("operation index %d out of range", i)
 				}
 				if v.err == nil {
-					f.Code = append(f.Code, Instr{Op: ops[i], A: a, B: b})
+					f.Code = append(f.Code, bytecode.Instr{Op: ops[i], A: a, B: b})
 				}
 			}
 			if v.err != nil {
@@ -336,7 +327,7 @@ func decodeFuncCode(r *jsonReader, ops []Op) *FuncCode {
 			}
 		case "pos":
 			v := varints{data: r.base64()}
-			var e posEntry
+			var e bytecode.PosEntry
 			for len(v.data) > 0 && v.err == nil {
 				e.PC += v.int32()
 				e.Line += v.int32()
@@ -356,7 +347,7 @@ func decodeFuncCode(r *jsonReader, ops []Op) *FuncCode {
 	found := false
 	for k, name := range funcKindNames {
 		if name == kind {
-			f.Kind, found = funcKind(k), true
+			f.Kind, found = bytecode.FuncKind(k), true
 		}
 	}
 	if !found {
@@ -428,17 +419,17 @@ func (r *jsonReader) utf16Units() []uint16 {
 	return out
 }
 
-func decodeConstant(r *jsonReader) Constant {
+func decodeConstant(r *jsonReader) bytecode.Constant {
 	switch r.peek() {
 	case '"':
-		return Constant{Kind: constString, Str: r.utf16Units()}
+		return bytecode.Constant{Kind: bytecode.ConstString, Str: r.utf16Units()}
 	case '{':
-		var k Constant
+		var k bytecode.Constant
 		r.beginObject()
 		r.more(true)
 		switch r.key() {
 		case "bigint":
-			k = Constant{Kind: constBigInt, Str: r.utf16Units()}
+			k = bytecode.Constant{Kind: bytecode.ConstBigInt, Str: r.utf16Units()}
 			if !bigIntDigits(k.Str) {
 				r.fail("bad BigInt constant")
 			}
@@ -461,12 +452,12 @@ func decodeConstant(r *jsonReader) Constant {
 		r.more(false)
 		return k
 	default:
-		return Constant{Kind: constNumber, Num: r.float()}
+		return bytecode.Constant{Kind: bytecode.ConstNumber, Num: r.float()}
 	}
 }
 
-func decodeTemplateSite(r *jsonReader) templateSite {
-	var t templateSite
+func decodeTemplateSite(r *jsonReader) bytecode.TemplateSite {
+	var t bytecode.TemplateSite
 	r.beginObject()
 	for first := true; r.more(first); first = false {
 		switch r.key() {
@@ -501,7 +492,7 @@ func (p *Program) checkCode() error {
 	if len(p.Funcs) == 0 {
 		return errors.New("no functions")
 	}
-	if p.Funcs[0].Kind != funcProgram {
+	if p.Funcs[0].Kind != bytecode.FuncProgram {
 		return errors.New("function 0 is not the program body")
 	}
 	for i, f := range p.Funcs {
@@ -520,32 +511,32 @@ func (p *Program) checkCode() error {
 		for pc, in := range f.Code {
 			var n, limit int
 			switch in.Op {
-			case OpClosure:
+			case bytecode.OpClosure:
 				n, limit = int(in.A), len(p.Funcs)
-			case OpTemplate:
+			case bytecode.OpTemplate:
 				n, limit = int(in.A), len(p.Templates)
-			case OpConst, OpGetProp, OpGetPropKeep, OpSetProp, OpDeleteProp, OpDefineName,
-				OpGetGlobal, OpSetGlobal, OpTypeofGlobal, OpDeclareGlobal, OpThrowRef, OpThrowTyp, OpNewPrivate:
+			case bytecode.OpConst, bytecode.OpGetProp, bytecode.OpGetPropKeep, bytecode.OpSetProp, bytecode.OpDeleteProp, bytecode.OpDefineName,
+				bytecode.OpGetGlobal, bytecode.OpSetGlobal, bytecode.OpTypeofGlobal, bytecode.OpDeclareGlobal, bytecode.OpThrowRef, bytecode.OpThrowTyp, bytecode.OpNewPrivate:
 				n, limit = int(in.A), len(f.Consts)
-			case OpGetReg, OpSetReg, OpPutReg:
+			case bytecode.OpGetReg, bytecode.OpSetReg, bytecode.OpPutReg:
 				n, limit = int(in.A), f.NumRegs
-			case OpGetRegChecked, OpCheckReg:
+			case bytecode.OpGetRegChecked, bytecode.OpCheckReg:
 				if in.B < 0 || int(in.B) >= len(f.Consts) {
 					return fmt.Errorf("function %d pc %d: %s name %d out of range", i, pc, in.Op, in.B)
 				}
 				n, limit = int(in.A), f.NumRegs
-			case OpImport:
+			case bytecode.OpImport:
 				if in.A != 2 {
 					continue
 				}
 				n, limit = int(in.B), len(f.Consts)
-			case OpRegExp:
+			case bytecode.OpRegExp:
 				if in.B < 0 || int(in.B) >= len(f.Consts) {
 					return fmt.Errorf("function %d pc %d: %s flags %d out of range", i, pc, in.Op, in.B)
 				}
 				n, limit = int(in.A), len(f.Consts)
-			case OpJump, OpJumpIfFalse, OpJumpIfTrue, OpJumpIfFalseKeep, OpJumpIfTrueKeep,
-				OpJumpIfNotNullishKeep, OpJumpIfNullish, OpJumpIfNotUndef, OpTryPush:
+			case bytecode.OpJump, bytecode.OpJumpIfFalse, bytecode.OpJumpIfTrue, bytecode.OpJumpIfFalseKeep, bytecode.OpJumpIfTrueKeep,
+				bytecode.OpJumpIfNotNullishKeep, bytecode.OpJumpIfNullish, bytecode.OpJumpIfNotUndef, bytecode.OpTryPush:
 				n, limit = int(in.A), len(f.Code)+1
 			default:
 				continue

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // withoutCompiled returns the snapshot without its "compiled" member, as snapshots were written
@@ -27,7 +29,7 @@ func withoutCompiled(t *testing.T, data []byte) []byte {
 }
 
 // codeShape is a program's code without the values derived from it.
-func codeShape(p *Program) ([]FuncCode, []templateSite) {
+func codeShape(p *Program) ([]FuncCode, []bytecode.TemplateSite) {
 	funcs := make([]FuncCode, len(p.Funcs))
 	for i, f := range p.Funcs {
 		funcs[i] = *f

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/interp/compiler"
 )
 
 var updateCodegen = flag.Bool("update-codegen", false,
@@ -53,10 +55,10 @@ func TestSnapshotsOfOtherCodeGenerator(t *testing.T) {
 		b, err := json.Marshal(out)
 		require.NoError(t, err)
 		require.NoError(t, os.MkdirAll(filepath.Join("testdata", "codegen"), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join("testdata", "codegen", codegenName(codegenShift)+".json"), append(b, '\n'), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join("testdata", "codegen", codegenName(compiler.CodegenShift)+".json"), append(b, '\n'), 0o644))
 	}
 	t.Parallel()
-	b, err := os.ReadFile(filepath.Join("testdata", "codegen", codegenName(!codegenShift)+".json"))
+	b, err := os.ReadFile(filepath.Join("testdata", "codegen", codegenName(!compiler.CodegenShift)+".json"))
 	require.NoError(t, err)
 	var runs []written
 	require.NoError(t, json.Unmarshal(b, &runs))

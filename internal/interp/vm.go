@@ -2,6 +2,8 @@ package interp
 
 import (
 	"math"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // Execution.
@@ -213,7 +215,8 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 	// the parameters are copied into their registers, the other registers start undefined
 	// (element by element: for the few registers of most functions, copy and clear cost more
 	// in their calls and write-barrier checks than they save)
-	regs := ex.stack[base : base+code.NumRegs]
+	numRegs := code.NumRegs
+	regs := ex.stack[base : base+numRegs]
 	n := min(code.NumParams, argc, len(regs))
 	args := ex.stack[argsBase : argsBase+n]
 	for i := range args {
@@ -222,7 +225,7 @@ func (vm *VM) pushFrame(cl *closureSlots, callee *Object, argsBase, argc int, th
 	for i := n; i < len(regs); i++ {
 		regs[i] = Value{} // undefined, without loading undefinedValue
 	}
-	ex.sp = base + code.NumRegs
+	ex.sp = base + numRegs
 	var f *frame
 	if n := len(ex.framePool); n > 0 {
 		f = ex.framePool[n-1]
@@ -390,84 +393,84 @@ func (vm *VM) loop(stopDepth int) Value {
 		f.pc++
 		var cond bool // the comparison result of a fused comparison and jump (condJump)
 		switch in.Op {
-		case OpNop:
-		case OpUndef:
+		case bytecode.OpNop:
+		case bytecode.OpUndef:
 			stack[ex.sp] = Value{} // undefined
 			ex.sp++
-		case OpNull:
+		case bytecode.OpNull:
 			stack[ex.sp] = nullValue
 			ex.sp++
-		case OpTrue:
+		case bytecode.OpTrue:
 			stack[ex.sp] = trueValue
 			ex.sp++
-		case OpFalse:
+		case bytecode.OpFalse:
 			stack[ex.sp] = falseValue
 			ex.sp++
-		case OpInt:
+		case bytecode.OpInt:
 			stack[ex.sp] = Value{kind: KindNumber, num: float64(in.A)}
 			ex.sp++
-		case OpConst:
+		case bytecode.OpConst:
 			stack[ex.sp] = f.code.vals[in.A]
 			ex.sp++
-		case OpHole:
+		case bytecode.OpHole:
 			stack[ex.sp] = holeValue
 			ex.sp++
-		case OpPop:
+		case bytecode.OpPop:
 			ex.sp--
-		case OpDup:
+		case bytecode.OpDup:
 			stack[ex.sp] = stack[ex.sp-1]
 			ex.sp++
-		case OpDup2:
+		case bytecode.OpDup2:
 			stack[ex.sp] = stack[ex.sp-2]
 			stack[ex.sp+1] = stack[ex.sp-1]
 			ex.sp += 2
-		case OpSwap:
+		case bytecode.OpSwap:
 			stack[ex.sp-1], stack[ex.sp-2] = stack[ex.sp-2], stack[ex.sp-1]
-		case OpOver:
+		case bytecode.OpOver:
 			stack[ex.sp] = stack[ex.sp-2]
 			ex.sp++
-		case OpRot3:
+		case bytecode.OpRot3:
 			a, b, c := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 			stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1] = c, a, b
-		case OpRot4:
+		case bytecode.OpRot4:
 			a, b, c, d := stack[ex.sp-4], stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 			stack[ex.sp-4], stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1] = d, a, b, c
-		case OpGetReg:
+		case bytecode.OpGetReg:
 			stack[ex.sp] = stack[f.base+int(in.A)]
 			ex.sp++
-		case OpSetReg:
+		case bytecode.OpSetReg:
 			stack[f.base+int(in.A)] = stack[ex.sp-1]
-		case OpPutReg:
+		case bytecode.OpPutReg:
 			ex.sp--
 			stack[f.base+int(in.A)] = stack[ex.sp]
-		case OpGetRegChecked:
+		case bytecode.OpGetRegChecked:
 			v := stack[f.base+int(in.A)]
 			if v.kind == kindHole {
 				vm.throwTDZ(f.code.Consts[in.B].GoString())
 			}
 			stack[ex.sp] = v
 			ex.sp++
-		case OpCheckReg:
+		case bytecode.OpCheckReg:
 			if stack[f.base+int(in.A)].kind == kindHole {
 				vm.throwTDZ(f.code.Consts[in.B].GoString())
 			}
-		case OpGetEnv:
+		case bytecode.OpGetEnv:
 			e := f.env
 			for i := int32(0); i < in.A; i++ {
 				e = e.parent
 			}
 			stack[ex.sp] = e.slots[in.B]
 			ex.sp++
-		case OpSetEnv, OpPutEnv:
+		case bytecode.OpSetEnv, bytecode.OpPutEnv:
 			e := f.env
 			for i := int32(0); i < in.A; i++ {
 				e = e.parent
 			}
 			e.slots[in.B] = stack[ex.sp-1]
-			if in.Op == OpPutEnv {
+			if in.Op == bytecode.OpPutEnv {
 				ex.sp--
 			}
-		case OpGetEnvChecked, OpCheckEnv:
+		case bytecode.OpGetEnvChecked, bytecode.OpCheckEnv:
 			e := f.env
 			for i := int32(0); i < in.A; i++ {
 				e = e.parent
@@ -478,23 +481,23 @@ func (vm *VM) loop(stopDepth int) Value {
 			if v.kind == kindHole {
 				vm.throwTDZ(f.code.Consts[name].GoString())
 			}
-			if in.Op == OpGetEnvChecked {
+			if in.Op == bytecode.OpGetEnvChecked {
 				stack[ex.sp] = v
 				ex.sp++
 			}
-		case OpPushEnv:
+		case bytecode.OpPushEnv:
 			slots := make([]Value, in.A)
 			for i := range slots {
 				slots[i] = holeValue
 			}
 			f.env = &envRecord{parent: f.env, slots: slots}
 			vm.allocated += recordBaseSize + int64(in.A)*valueSize
-		case OpPopEnv:
+		case bytecode.OpPopEnv:
 			f.env = f.env.parent
-		case OpCopyEnv:
+		case bytecode.OpCopyEnv:
 			f.env = &envRecord{parent: f.env.parent, slots: append([]Value(nil), f.env.slots...)}
 			vm.allocated += recordBaseSize + int64(len(f.env.slots))*valueSize
-		case OpGetGlobal:
+		case bytecode.OpGetGlobal:
 			key := f.code.keys[in.A]
 			g := vm.realm.Global
 			if i, _ := g.props.findHashed(key, f.code.keyHashes[in.A]); i >= 0 && g.props.props[i].flags&propAccessor == 0 {
@@ -507,7 +510,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack[ex.sp] = r
 			}
 			ex.sp++
-		case OpSetGlobal:
+		case bytecode.OpSetGlobal:
 			key := f.code.keys[in.A]
 			g := vm.realm.Global
 			if !vm.hasProperty(g, key) {
@@ -515,7 +518,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 			vm.setProp(g, key, stack[ex.sp-1])
 			stack = ex.stack
-		case OpTypeofGlobal:
+		case bytecode.OpTypeofGlobal:
 			key := f.code.keys[in.A]
 			v := undefinedValue
 			if vm.hasProperty(vm.realm.Global, key) {
@@ -524,13 +527,13 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 			stack[ex.sp] = typeOfValue(v)
 			ex.sp++
-		case OpDeclareGlobal:
+		case bytecode.OpDeclareGlobal:
 			ex.sp--
 			key := f.code.keys[in.A]
 			g := vm.realm.Global
 			v := stack[ex.sp]
 			if g.hasOwn(key) {
-				if v.kind != KindUndefined || code[f.pc-2].Op != OpUndef {
+				if v.kind != KindUndefined || code[f.pc-2].Op != bytecode.OpUndef {
 					vm.setProp(g, key, v)
 					stack = ex.stack
 				}
@@ -538,11 +541,11 @@ func (vm *VM) loop(stopDepth int) Value {
 				vm.createDataPropertyOrThrow(g, key, v)
 				stack = ex.stack
 			}
-		case OpThrowConst:
+		case bytecode.OpThrowConst:
 			vm.throwTypeError("Assignment to constant variable.")
-		case OpThrowRef:
+		case bytecode.OpThrowRef:
 			vm.throwReferenceError("%s is not defined", f.code.Consts[in.A].GoString())
-		case OpThrowTyp:
+		case bytecode.OpThrowTyp:
 			if in.B == 1 {
 				v := stack[ex.sp-1]
 				ex.sp--
@@ -553,25 +556,25 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 			vm.throwTypeError("%s", f.code.Consts[in.A].GoString())
 
-		case OpGetProp:
+		case bytecode.OpGetProp:
 			obj := stack[ex.sp-1]
 			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack = ex.stack
 			stack[ex.sp-1] = r
-		case OpGetPropKeep:
+		case bytecode.OpGetPropKeep:
 			obj := stack[ex.sp-1]
 			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
 			stack = ex.stack
 			stack[ex.sp-1] = r
 			stack[ex.sp] = obj
 			ex.sp++
-		case OpSetProp:
+		case bytecode.OpSetProp:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
 			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
 			stack = ex.stack
 			stack[ex.sp-2] = v
 			ex.sp--
-		case OpGetElem:
+		case bytecode.OpGetElem:
 			if in.B == 1 {
 				// super[key] with receiver: [base key this]
 				base, key, this := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
@@ -586,13 +589,13 @@ func (vm *VM) loop(stopDepth int) Value {
 			r := vm.getElem(obj, key)
 			stack = ex.stack
 			stack[ex.sp-1] = r
-		case OpGetElemKeep:
+		case bytecode.OpGetElemKeep:
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
 			r := vm.getElem(obj, key)
 			stack = ex.stack
 			stack[ex.sp-2] = r
 			stack[ex.sp-1] = obj
-		case OpSetElem:
+		case bytecode.OpSetElem:
 			if in.B == 1 {
 				base, key, v, this := stack[ex.sp-4], stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 				ex.sp -= 3
@@ -608,17 +611,17 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack = ex.stack
 			ex.sp -= 2
 			stack[ex.sp-1] = v
-		case OpDeleteProp:
+		case bytecode.OpDeleteProp:
 			r := Bool(vm.deleteMember(stack[ex.sp-1], f.code.keys[in.A]))
 			stack = ex.stack
 			stack[ex.sp-1] = r
-		case OpDeleteElem:
+		case bytecode.OpDeleteElem:
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			r := Bool(vm.deleteMember(obj, vm.toPropertyKey(key)))
 			stack = ex.stack
 			stack[ex.sp-1] = r
-		case OpIn:
+		case bytecode.OpIn:
 			key, obj := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			o := obj.asObject()
@@ -628,13 +631,13 @@ func (vm *VM) loop(stopDepth int) Value {
 			r := Bool(vm.hasProperty(o, vm.toPropertyKey(key)))
 			stack = ex.stack
 			stack[ex.sp-1] = r
-		case OpInstanceOf:
+		case bytecode.OpInstanceOf:
 			v, c := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			r := Bool(vm.instanceOf(v, c))
 			stack = ex.stack
 			stack[ex.sp-1] = r
-		case OpToPropertyKey:
+		case bytecode.OpToPropertyKey:
 			v := stack[ex.sp-1]
 			if v.kind != KindString && v.kind != KindSymbol && v.kind != KindNumber {
 				// The base below the key is made an object before the key is converted
@@ -647,19 +650,19 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack = ex.stack
 				stack[ex.sp-1] = r
 			}
-		case OpCheckCoercible:
+		case bytecode.OpCheckCoercible:
 			if v := stack[ex.sp-1]; v.kind <= KindNull {
 				vm.throwTypeError("Cannot destructure '%s' as it is %s.", v.String(), v.kind)
 			}
 
-		case OpCall, OpCallSpread, OpNew, OpNewSpread:
-			if in.Op == OpCall {
+		case bytecode.OpCall, bytecode.OpCallSpread, bytecode.OpNew, bytecode.OpNewSpread:
+			if in.Op == bytecode.OpCall {
 				// a plain function or method closure: push its frame here (callValue's
 				// closure case without the checks that do not apply)
 				argc := int(in.A)
 				fnIdx := ex.sp - argc - 2
 				if fo := stack[fnIdx].asObject(); fo != nil {
-					if cl, ok := fo.slots.(*closureSlots); ok && cl.code.Kind < funcClassCtor && !cl.code.Async && !cl.code.Generator {
+					if cl, ok := fo.slots.(*closureSlots); ok && cl.code.Kind < bytecode.FuncClassCtor && !cl.code.Async && !cl.code.Generator {
 						f = vm.pushFrame(cl, fo, fnIdx+2, argc, stack[fnIdx+1], nil, retPush)
 						code = f.code.Code
 						stack = ex.stack
@@ -668,10 +671,10 @@ func (vm *VM) loop(stopDepth int) Value {
 				}
 			}
 			argc := int(in.A)
-			if in.Op == OpCallSpread || in.Op == OpNewSpread {
+			if in.Op == bytecode.OpCallSpread || in.Op == bytecode.OpNewSpread {
 				argc = vm.spreadArgs()
 			}
-			isNew := in.Op == OpNew || in.Op == OpNewSpread
+			isNew := in.Op == bytecode.OpNew || in.Op == bytecode.OpNewSpread
 			var fnIdx int
 			var this Value
 			if isNew {
@@ -704,9 +707,9 @@ func (vm *VM) loop(stopDepth int) Value {
 				code = f.code.Code
 			}
 			stack = ex.stack
-		case OpSuperCall, OpSuperCallSpread:
+		case bytecode.OpSuperCall, bytecode.OpSuperCallSpread:
 			argc := int(in.A)
-			if in.Op == OpSuperCallSpread {
+			if in.Op == bytecode.OpSuperCallSpread {
 				argc = vm.spreadArgs()
 			}
 			// [callee newTarget args...]
@@ -724,7 +727,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				code = f.code.Code
 			}
 			stack = ex.stack
-		case OpSuperBase:
+		case bytecode.OpSuperBase:
 			callee := stack[ex.sp-1].asObject()
 			var home *Object
 			if cl, ok := callee.slots.(*closureSlots); ok {
@@ -739,7 +742,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				break
 			}
 			stack[ex.sp-1] = objectValue(home.proto)
-		case OpReturn:
+		case bytecode.OpReturn:
 			v := stack[ex.sp-1]
 			if !f.construct && f.co == nil && !f.isReaction && f.ret == retPush {
 				// doReturn for a plain call made by this loop
@@ -758,7 +761,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			f = ex.frames[len(ex.frames)-1]
 			code = f.code.Code
 			stack = ex.stack
-		case OpCheckReturn:
+		case bytecode.OpCheckReturn:
 			v, this := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			if v.kind != KindObject {
@@ -771,7 +774,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack[ex.sp-1] = this
 			}
 
-		case OpAdd:
+		case bytecode.OpAdd:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			if a.kind == KindNumber && b.kind == KindNumber {
@@ -781,7 +784,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack = ex.stack
 				stack[ex.sp-1] = r
 			}
-		case OpSub, OpMul, OpDiv, OpMod, OpExp:
+		case bytecode.OpSub, bytecode.OpMul, bytecode.OpDiv, bytecode.OpMod, bytecode.OpExp:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			var x, y float64
@@ -795,19 +798,19 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 			var r float64
 			switch in.Op {
-			case OpSub:
+			case bytecode.OpSub:
 				r = x - y
-			case OpMul:
+			case bytecode.OpMul:
 				r = x * y
-			case OpDiv:
+			case bytecode.OpDiv:
 				r = x / y
-			case OpMod:
+			case bytecode.OpMod:
 				r = jsMod(x, y)
-			case OpExp:
+			case bytecode.OpExp:
 				r = jsPow(x, y)
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: r}
-		case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
+		case bytecode.OpBitAnd, bytecode.OpBitOr, bytecode.OpBitXor, bytecode.OpShl, bytecode.OpShr, bytecode.OpUShr:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			if a.kind != KindNumber || b.kind != KindNumber {
@@ -819,48 +822,48 @@ func (vm *VM) loop(stopDepth int) Value {
 			x, y := toInt32(a.num), uint32(toInt32(b.num))
 			var r float64
 			switch in.Op {
-			case OpBitAnd:
+			case bytecode.OpBitAnd:
 				r = float64(x & int32(y))
-			case OpBitOr:
+			case bytecode.OpBitOr:
 				r = float64(x | int32(y))
-			case OpBitXor:
+			case bytecode.OpBitXor:
 				r = float64(x ^ int32(y))
-			case OpShl:
+			case bytecode.OpShl:
 				r = float64(x << (y & 31))
-			case OpShr:
+			case bytecode.OpShr:
 				r = float64(x >> (y & 31))
-			case OpUShr:
+			case bytecode.OpUShr:
 				r = float64(uint32(x) >> (y & 31))
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: r}
-		case OpEq, OpNe:
+		case bytecode.OpEq, bytecode.OpNe:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
-			ne := in.Op == OpNe
+			ne := in.Op == bytecode.OpNe
 			r := vm.looseEqual(a, b) != ne
 			stack = ex.stack
 			stack[ex.sp-1] = Bool(r)
-		case OpStrictEq:
+		case bytecode.OpStrictEq:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			stack[ex.sp-1] = Bool(StrictEquals(a, b))
-		case OpStrictNe:
+		case bytecode.OpStrictNe:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			stack[ex.sp-1] = Bool(!StrictEquals(a, b))
-		case OpLt, OpLe, OpGt, OpGe:
+		case bytecode.OpLt, bytecode.OpLe, bytecode.OpGt, bytecode.OpGe:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
 			if a.kind == KindNumber && b.kind == KindNumber {
 				var r bool
 				switch in.Op {
-				case OpLt:
+				case bytecode.OpLt:
 					r = a.num < b.num
-				case OpLe:
+				case bytecode.OpLe:
 					r = a.num <= b.num
-				case OpGt:
+				case bytecode.OpGt:
 					r = a.num > b.num
-				case OpGe:
+				case bytecode.OpGe:
 					r = a.num >= b.num
 				}
 				stack[ex.sp-1] = Bool(r)
@@ -869,7 +872,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			r := Bool(vm.compare(in.Op, a, b))
 			stack = ex.stack
 			stack[ex.sp-1] = r
-		case OpNeg:
+		case bytecode.OpNeg:
 			v := stack[ex.sp-1]
 			if v.kind != KindNumber {
 				r := vm.numericUnary(in.Op, v)
@@ -878,10 +881,10 @@ func (vm *VM) loop(stopDepth int) Value {
 				break
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: -v.num}
-		case OpPlus, OpNumeric:
+		case bytecode.OpPlus, bytecode.OpNumeric:
 			v := stack[ex.sp-1]
 			if v.kind != KindNumber {
-				if in.Op == OpNumeric {
+				if in.Op == bytecode.OpNumeric {
 					r := vm.toNumeric(v)
 					stack = ex.stack
 					stack[ex.sp-1] = r
@@ -891,9 +894,9 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack = ex.stack
 				stack[ex.sp-1] = r
 			}
-		case OpNot:
+		case bytecode.OpNot:
 			stack[ex.sp-1] = Bool(!truthy(stack[ex.sp-1]))
-		case OpBitNot:
+		case bytecode.OpBitNot:
 			if v := stack[ex.sp-1]; v.kind != KindNumber {
 				r := vm.numericUnary(in.Op, v)
 				stack = ex.stack
@@ -901,9 +904,9 @@ func (vm *VM) loop(stopDepth int) Value {
 				break
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: float64(^toInt32(stack[ex.sp-1].num))}
-		case OpTypeof:
+		case bytecode.OpTypeof:
 			stack[ex.sp-1] = typeOfValue(stack[ex.sp-1])
-		case OpInc:
+		case bytecode.OpInc:
 			if v := stack[ex.sp-1]; v.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num + 1}
 			} else {
@@ -911,7 +914,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack = ex.stack
 				stack[ex.sp-1] = r
 			}
-		case OpDec:
+		case bytecode.OpDec:
 			if v := stack[ex.sp-1]; v.kind == KindNumber {
 				stack[ex.sp-1] = Value{kind: KindNumber, num: v.num - 1}
 			} else {
@@ -919,7 +922,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack = ex.stack
 				stack[ex.sp-1] = r
 			}
-		case OpToString:
+		case bytecode.OpToString:
 			v := stack[ex.sp-1]
 			if v.kind != KindString {
 				if v.kind == KindSymbol {
@@ -929,7 +932,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack = ex.stack
 				stack[ex.sp-1] = r
 			}
-		case OpConcatN:
+		case bytecode.OpConcatN:
 			n := int(in.A)
 			s := stack[ex.sp-n].str()
 			for i := ex.sp - n + 1; i < ex.sp; i++ {
@@ -939,7 +942,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			ex.sp -= n - 1
 			stack[ex.sp-1] = stringValue(s)
 
-		case OpThrow:
+		case bytecode.OpThrow:
 			// Throw without a Go panic when a handler of a frame above stopDepth takes it.
 			ex.sp--
 			v := stack[ex.sp]
@@ -955,48 +958,48 @@ func (vm *VM) loop(stopDepth int) Value {
 			f = ex.frames[len(ex.frames)-1]
 			code = f.code.Code
 			stack = ex.stack
-		case OpJump:
+		case bytecode.OpJump:
 			f.pc = int(in.A)
-		case OpJumpIfFalse:
+		case bytecode.OpJumpIfFalse:
 			ex.sp--
 			if !truthy(stack[ex.sp]) {
 				f.pc = int(in.A)
 			}
-		case OpJumpIfTrue:
+		case bytecode.OpJumpIfTrue:
 			ex.sp--
 			if truthy(stack[ex.sp]) {
 				f.pc = int(in.A)
 			}
-		case OpJumpIfFalseKeep:
+		case bytecode.OpJumpIfFalseKeep:
 			if !truthy(stack[ex.sp-1]) {
 				f.pc = int(in.A)
 			} else {
 				ex.sp--
 			}
-		case OpJumpIfTrueKeep:
+		case bytecode.OpJumpIfTrueKeep:
 			if truthy(stack[ex.sp-1]) {
 				f.pc = int(in.A)
 			} else {
 				ex.sp--
 			}
-		case OpJumpIfNotNullishKeep:
+		case bytecode.OpJumpIfNotNullishKeep:
 			if stack[ex.sp-1].kind > KindNull {
 				f.pc = int(in.A)
 			} else {
 				ex.sp--
 			}
-		case OpJumpIfNullish:
+		case bytecode.OpJumpIfNullish:
 			if stack[ex.sp-1-int(in.B)].kind <= KindNull {
 				f.pc = int(in.A)
 			}
-		case OpJumpIfNotUndef:
+		case bytecode.OpJumpIfNotUndef:
 			if stack[ex.sp-1].kind != KindUndefined {
 				f.pc = int(in.A)
 			} else {
 				ex.sp--
 			}
 
-		case OpNewObject:
+		case bytecode.OpNewObject:
 			if vm.allocated > vm.maxMemory && vm.maxMemory > 0 {
 				vm.checkMemory()
 				stack = ex.stack
@@ -1006,30 +1009,30 @@ func (vm *VM) loop(stopDepth int) Value {
 			o := vm.newObjectRoom(vm.realm.ObjectPrototype, ClassObject, roomFor(int(in.A)))
 			stack[ex.sp] = objectValue(o)
 			ex.sp++
-		case OpNewArray:
+		case bytecode.OpNewArray:
 			r := objectValue(vm.newArray(make([]Value, 0, in.A)))
 			stack = ex.stack
 			stack[ex.sp] = r
 			ex.sp++
-		case OpArrayPush:
+		case bytecode.OpArrayPush:
 			a := stack[ex.sp-2].obj()
 			vm.arrayAppend(a, stack[ex.sp-1])
 			stack = ex.stack
 			ex.sp--
-		case OpArrayHole:
+		case bytecode.OpArrayHole:
 			a := stack[ex.sp-1].obj()
 			vm.arrayAppend(a, holeValue)
 			stack = ex.stack
-		case OpArraySpread:
+		case bytecode.OpArraySpread:
 			a := stack[ex.sp-2].obj()
 			src := stack[ex.sp-1]
 			ex.sp--
 			vm.spreadInto(a, src)
 			stack = ex.stack
 
-		// Fused operations (fuse.go): f.pc moves past each instruction before it runs, as
+		// Fused operations (bytecode/fuse.go): f.pc moves past each instruction before it runs, as
 		// when it runs alone, so that an error has its position.
-		case OpGetRegProp:
+		case bytecode.OpGetRegProp:
 			obj := stack[f.base+int(in.A)]
 			in = code[f.pc]
 			f.pc++
@@ -1037,7 +1040,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack = ex.stack
 			stack[ex.sp] = r
 			ex.sp++
-		case OpGetRegPropKeep:
+		case bytecode.OpGetRegPropKeep:
 			obj := stack[f.base+int(in.A)]
 			in = code[f.pc]
 			f.pc++
@@ -1046,13 +1049,13 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack[ex.sp] = r
 			stack[ex.sp+1] = obj
 			ex.sp += 2
-		case OpGetEnvProp, OpGetEnvPropKeep:
+		case bytecode.OpGetEnvProp, bytecode.OpGetEnvPropKeep:
 			e := f.env
 			for i := int32(0); i < in.A; i++ {
 				e = e.parent
 			}
 			obj := e.slots[in.B]
-			keep := in.Op == OpGetEnvPropKeep
+			keep := in.Op == bytecode.OpGetEnvPropKeep
 			in = code[f.pc]
 			f.pc++
 			r := vm.getMemberHint(obj, f.code, in, f.pc-1)
@@ -1063,7 +1066,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				stack[ex.sp] = obj
 				ex.sp++
 			}
-		case OpGetRegsElem:
+		case bytecode.OpGetRegsElem:
 			obj, key := stack[f.base+int(in.A)], stack[f.base+int(code[f.pc].A)]
 			f.pc += 2
 			if o := obj.asObject(); o != nil && o.class == ClassArray && key.kind == KindNumber {
@@ -1079,7 +1082,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack = ex.stack
 			stack[ex.sp] = r
 			ex.sp++
-		case OpGetRegInc:
+		case bytecode.OpGetRegInc:
 			v := stack[f.base+int(in.A)]
 			in = code[f.pc]
 			f.pc++
@@ -1088,36 +1091,36 @@ func (vm *VM) loop(stopDepth int) Value {
 				r := vm.numericUnary(in.Op, v)
 				stack = ex.stack
 				stack[ex.sp] = r
-			case in.Op == OpInc:
+			case in.Op == bytecode.OpInc:
 				stack[ex.sp] = Value{kind: KindNumber, num: v.num + 1}
 			default:
 				stack[ex.sp] = Value{kind: KindNumber, num: v.num - 1}
 			}
 			ex.sp++
-		case OpGetRegUndef:
+		case bytecode.OpGetRegUndef:
 			stack[ex.sp] = stack[f.base+int(in.A)]
 			stack[ex.sp+1] = Value{} // undefined
 			ex.sp += 2
 			f.pc++
-		case OpGetReg2:
+		case bytecode.OpGetReg2:
 			stack[ex.sp] = stack[f.base+int(in.A)]
 			stack[ex.sp+1] = stack[f.base+int(code[f.pc].A)]
 			f.pc++
 			ex.sp += 2
-		case OpPutRegGetReg:
+		case bytecode.OpPutRegGetReg:
 			stack[f.base+int(in.A)] = stack[ex.sp-1]
 			stack[ex.sp-1] = stack[f.base+int(code[f.pc].A)]
 			f.pc++
-		case OpSetPropPop:
+		case bytecode.OpSetPropPop:
 			obj, v := stack[ex.sp-2], stack[ex.sp-1]
 			vm.putMemberHint(obj, f.code, in, f.pc-1, v)
 			stack = ex.stack
 			ex.sp -= 2
 			f.pc++
-		case OpStrictEqJump, OpStrictNeJump:
+		case bytecode.OpStrictEqJump, bytecode.OpStrictNeJump:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp -= 2
-			eq := in.Op == OpStrictEqJump
+			eq := in.Op == bytecode.OpStrictEqJump
 			if a.kind == KindNumber && b.kind == KindNumber {
 				cond = a.num == b.num
 			} else {
@@ -1125,21 +1128,21 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 			cond = cond == eq
 			goto condJump
-		case OpIntStrictEqJump, OpIntStrictNeJump:
+		case bytecode.OpIntStrictEqJump, bytecode.OpIntStrictNeJump:
 			a := stack[ex.sp-1]
 			ex.sp--
 			cond = a.kind == KindNumber && a.num == float64(in.A)
-			cond = cond == (in.Op == OpIntStrictEqJump)
+			cond = cond == (in.Op == bytecode.OpIntStrictEqJump)
 			f.pc++
 			goto condJump
-		case OpSetRegPop:
+		case bytecode.OpSetRegPop:
 			ex.sp--
 			stack[f.base+int(in.A)] = stack[ex.sp]
 			f.pc++
-		case OpPopJump:
+		case bytecode.OpPopJump:
 			ex.sp--
 			f.pc = int(code[f.pc].A)
-		case OpGetEnvUndef:
+		case bytecode.OpGetEnvUndef:
 			e := f.env
 			for i := int32(0); i < in.A; i++ {
 				e = e.parent
@@ -1148,29 +1151,29 @@ func (vm *VM) loop(stopDepth int) Value {
 			stack[ex.sp+1] = Value{} // undefined
 			ex.sp += 2
 			f.pc++
-		case OpLtJump, OpLeJump, OpGtJump, OpGeJump:
+		case bytecode.OpLtJump, bytecode.OpLeJump, bytecode.OpGtJump, bytecode.OpGeJump:
 			a, b := stack[ex.sp-2], stack[ex.sp-1]
 			if a.kind == KindNumber && b.kind == KindNumber {
 				switch in.Op {
-				case OpLtJump:
+				case bytecode.OpLtJump:
 					cond = a.num < b.num
-				case OpLeJump:
+				case bytecode.OpLeJump:
 					cond = a.num <= b.num
-				case OpGtJump:
+				case bytecode.OpGtJump:
 					cond = a.num > b.num
 				default:
 					cond = a.num >= b.num
 				}
 			} else {
-				cond = vm.compare(unfusedCompare[in.Op], a, b)
+				cond = vm.compare(bytecode.UnfusedCompare[in.Op], a, b)
 				stack = ex.stack
 			}
 			ex.sp -= 2
 			goto condJump
-		case OpConstStrictEqJump, OpConstStrictNeJump:
+		case bytecode.OpConstStrictEqJump, bytecode.OpConstStrictNeJump:
 			a, b := stack[ex.sp-1], f.code.vals[in.A]
 			ex.sp--
-			eq := in.Op == OpConstStrictEqJump
+			eq := in.Op == bytecode.OpConstStrictEqJump
 			if a.kind == KindNumber && b.kind == KindNumber {
 				cond = a.num == b.num
 			} else {
@@ -1193,21 +1196,21 @@ func (vm *VM) loop(stopDepth int) Value {
 		in = code[f.pc]
 		f.pc++
 		switch in.Op {
-		case OpJumpIfFalse:
+		case bytecode.OpJumpIfFalse:
 			if !cond {
 				f.pc = int(in.A)
 			}
-		case OpJumpIfTrue:
+		case bytecode.OpJumpIfTrue:
 			if cond {
 				f.pc = int(in.A)
 			}
-		case OpJumpIfFalseKeep:
+		case bytecode.OpJumpIfFalseKeep:
 			if !cond {
 				stack[ex.sp] = falseValue
 				ex.sp++
 				f.pc = int(in.A)
 			}
-		case OpJumpIfTrueKeep:
+		case bytecode.OpJumpIfTrueKeep:
 			if cond {
 				stack[ex.sp] = trueValue
 				ex.sp++

@@ -1,6 +1,10 @@
 package interp
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
+)
 
 // Property lookup hints.
 //
@@ -19,7 +23,7 @@ import "sync/atomic"
 // that finds the object without the key tries that position of its prototype first. A read
 // of null or undefined on the way to a static callee path (operand B) goes to nullishCallee
 // before it throws.
-func (vm *VM) getMemberHint(obj Value, code *FuncCode, in Instr, pc int) Value {
+func (vm *VM) getMemberHint(obj Value, code *FuncCode, in bytecode.Instr, pc int) Value {
 	key, h := code.keys[in.A], code.keyHashes[in.A]
 	if obj.kind == KindObject && pc < len(code.hints) {
 		o := obj.obj()
@@ -77,7 +81,7 @@ func (vm *VM) getInheritedHint(proto *Object, key PropertyKey, h uint64, receive
 // key at the hinted position it does what putMemberHashed does, whose search also finds where
 // an added key goes: that position becomes the hint (the next object made the same way has the
 // key there when it is written again).
-func (vm *VM) putMemberHint(obj Value, code *FuncCode, in Instr, pc int, v Value) {
+func (vm *VM) putMemberHint(obj Value, code *FuncCode, in bytecode.Instr, pc int, v Value) {
 	key, h := code.keys[in.A], code.keyHashes[in.A]
 	if obj.kind == KindObject && pc < len(code.hints) {
 		if o := obj.obj(); o.class == ClassObject {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // Operations of the dispatch loop that are too large to inline.
@@ -81,7 +83,7 @@ func (vm *VM) add(a, b Value) Value {
 		return stringValue(vm.concat(vm.toString(pa), vm.toString(pb)))
 	}
 	if pa.kind == KindBigInt || pb.kind == KindBigInt {
-		return vm.numericBinary(OpAdd, pa, pb)
+		return vm.numericBinary(bytecode.OpAdd, pa, pb)
 	}
 	return Value{kind: KindNumber, num: vm.toNumber(pa) + vm.toNumber(pb)}
 }
@@ -128,9 +130,9 @@ func (vm *VM) looseEqual(a, b Value) bool {
 }
 
 // compare implements <, <=, >, >= for non-number operands.
-func (vm *VM) compare(op Op, a, b Value) bool {
+func (vm *VM) compare(op bytecode.Op, a, b Value) bool {
 	pa, pb := vm.toPrimitive(a, hintNumber), vm.toPrimitive(b, hintNumber)
-	if op == OpGt || op == OpLe {
+	if op == bytecode.OpGt || op == bytecode.OpLe {
 		// evaluate as b < a (operands already converted in order)
 		pa, pb = pb, pa
 	}
@@ -147,7 +149,7 @@ func (vm *VM) compare(op Op, a, b Value) bool {
 		lt = x < y
 	}
 	switch op {
-	case OpLt, OpGt:
+	case bytecode.OpLt, bytecode.OpGt:
 		return !undef && lt
 	default: // Le, Ge: !(b < a), false when undefined
 		return !undef && !lt
@@ -343,7 +345,7 @@ func (vm *VM) spreadArgs() int {
 // nullishCallee runs when a read on the way to a static callee path (operand B, see
 // markCalleeReads) finds null or undefined: the host's NotCallable hook may throw its own error
 // for the whole path; otherwise the read throws the usual TypeError.
-func (vm *VM) nullishCallee(code *FuncCode, in Instr) {
+func (vm *VM) nullishCallee(code *FuncCode, in bytecode.Instr) {
 	if int(in.B) > len(code.vals) {
 		return
 	}
@@ -357,7 +359,7 @@ func (vm *VM) nullishCallee(code *FuncCode, in Instr) {
 // notCallable throws for a call of v, which is not a function: the host's NotCallable hook may
 // supply the error; otherwise a TypeError names the callee as written ("tools.math.ad is not a
 // function") when the call site recorded its text (operand B), else the value.
-func (vm *VM) notCallable(f *frame, in Instr, v Value) {
+func (vm *VM) notCallable(f *frame, in bytecode.Instr, v Value) {
 	if in.B > 0 && int(in.B) <= len(f.code.vals) {
 		text := f.code.vals[in.B-1].String()
 		if h, ok := vm.exec.cfg.Host.(NotCallableHost); ok {
@@ -373,7 +375,7 @@ func (vm *VM) notCallable(f *frame, in Instr, v Value) {
 // notConstructor throws the TypeError of new applied to v, naming the constructor as the
 // program wrote it when the instruction knows it (new Math.abs(): "Math.abs is not a
 // constructor", as V8 says).
-func (vm *VM) notConstructor(f *frame, in Instr, v Value) {
+func (vm *VM) notConstructor(f *frame, in bytecode.Instr, v Value) {
 	if in.B > 0 && int(in.B) <= len(f.code.vals) {
 		vm.throwTypeError("%s is not a constructor", f.code.vals[in.B-1].String())
 	}
@@ -382,27 +384,27 @@ func (vm *VM) notConstructor(f *frame, in Instr, v Value) {
 
 // execMisc executes the less frequent operations. It reports done when the
 // dispatch loop must exit with res.
-func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
+func (vm *VM) execMisc(f *frame, in bytecode.Instr, stopDepth int) (bool, Value) {
 	ex := &vm.exec
 	stack := ex.stack
 	switch in.Op {
-	case OpRegExp:
+	case bytecode.OpRegExp:
 		r := vm.regexpLiteral(f.code.vals[in.A], f.code.vals[in.B])
 		stack = ex.stack
 		stack[ex.sp] = r
 		ex.sp++
-	case OpTemplate:
+	case bytecode.OpTemplate:
 		stack[ex.sp] = objectValue(vm.templateObject(f.prog, int(in.A)))
 		ex.sp++
-	case OpDefineField:
+	case bytecode.OpDefineField:
 		o, key, v := stack[ex.sp-3].obj(), stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp -= 2
 		vm.createDataPropertyOrThrow(o, vm.toPropertyKey(key), v)
-	case OpDefineName:
+	case bytecode.OpDefineName:
 		o, v := stack[ex.sp-2].obj(), stack[ex.sp-1]
 		ex.sp--
 		vm.createDataPropertyHashed(o, f.code.keys[in.A], f.code.keyHashes[in.A], v)
-	case OpDefineGetter, OpDefineSetter, OpDefineMethod:
+	case bytecode.OpDefineGetter, bytecode.OpDefineSetter, bytecode.OpDefineMethod:
 		o, key, fn := stack[ex.sp-3].obj(), vm.toPropertyKey(stack[ex.sp-2]), stack[ex.sp-1].obj()
 		ex.sp -= 2
 		if cl, ok := fn.slots.(*closureSlots); ok {
@@ -413,18 +415,18 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			flags |= propEnumerable
 		}
 		switch in.Op {
-		case OpDefineMethod:
+		case bytecode.OpDefineMethod:
 			vm.definePropertyOrThrow(o, key, dataDescriptor(objectValue(fn), flags|propWritable))
-		case OpDefineGetter:
+		case bytecode.OpDefineGetter:
 			vm.definePropertyOrThrow(o, key, PropertyDescriptor{Get: objectValue(fn), HasGet: true,
 				Enumerable: in.B == 1, HasEnumerable: true, Configurable: true, HasConfigurable: true})
-		case OpDefineSetter:
+		case bytecode.OpDefineSetter:
 			vm.definePropertyOrThrow(o, key, PropertyDescriptor{Set: objectValue(fn), HasSet: true,
 				Enumerable: in.B == 1, HasEnumerable: true, Configurable: true, HasConfigurable: true})
 		}
-	case OpCopyData, OpCopyDataExcl:
+	case bytecode.OpCopyData, bytecode.OpCopyDataExcl:
 		n := int(in.A)
-		if in.Op == OpCopyData {
+		if in.Op == bytecode.OpCopyData {
 			n = 0
 		}
 		excl := map[PropertyKey]bool{}
@@ -435,7 +437,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		o, src := stack[ex.sp-2].obj(), stack[ex.sp-1]
 		ex.sp--
 		vm.copyDataProperties(o, src, excl)
-	case OpSetProto:
+	case bytecode.OpSetProto:
 		o, v := stack[ex.sp-2].obj(), stack[ex.sp-1]
 		ex.sp--
 		if v.kind == KindObject {
@@ -443,7 +445,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		} else if v.kind == KindNull {
 			o.setPrototype(nil)
 		}
-	case OpSetFnName:
+	case bytecode.OpSetFnName:
 		key, fn := stack[ex.sp-2], stack[ex.sp-1].obj()
 		name := vm.fnNameFromKey(vm.toPropertyKey(key))
 		switch in.B {
@@ -455,22 +457,22 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		if p := fn.props.get(keyName); p == nil || (p.value.kind == KindString && p.value.str().Len() == 0) {
 			vm.definePropertyOrThrow(fn, keyName, dataDescriptor(asciiValue(name), propConfigurable))
 		}
-	case OpClosure:
+	case bytecode.OpClosure:
 		stack[ex.sp] = objectValue(vm.makeClosure(f, int(in.A)))
 		ex.sp++
-	case OpLoadThis:
+	case bytecode.OpLoadThis:
 		stack[ex.sp] = f.this
 		ex.sp++
-	case OpLoadCallee:
+	case bytecode.OpLoadCallee:
 		stack[ex.sp] = objectValue(f.callee)
 		ex.sp++
-	case OpLoadNewTarget:
+	case bytecode.OpLoadNewTarget:
 		stack[ex.sp] = objectValue(f.newTarget)
 		if f.newTarget == nil {
 			stack[ex.sp] = undefinedValue
 		}
 		ex.sp++
-	case OpArguments:
+	case bytecode.OpArguments:
 		ai := vm.argumentsIntrinsics()
 		// the object and room for its properties (the arguments, length, @@iterator and
 		// callee) in one allocation
@@ -488,7 +490,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		stack[ex.sp] = objectValue(o)
 		ex.sp++
-	case OpRestArgs:
+	case bytecode.OpRestArgs:
 		var rest []Value
 		if int(in.A) < f.argc {
 			rest = append(rest, stack[f.argsBase+int(in.A):f.argsBase+f.argc]...)
@@ -497,26 +499,26 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		stack = ex.stack
 		stack[ex.sp] = r
 		ex.sp++
-	case OpGetArg:
+	case bytecode.OpGetArg:
 		v := undefinedValue
 		if int(in.A) < f.argc {
 			v = stack[f.argsBase+int(in.A)]
 		}
 		stack[ex.sp] = v
 		ex.sp++
-	case OpClass:
+	case bytecode.OpClass:
 		vm.defineClass(in.A == 1)
-	case OpSetHome:
+	case bytecode.OpSetHome:
 		fn, home := stack[ex.sp-2].obj(), stack[ex.sp-1].obj()
 		ex.sp--
 		if cl, ok := fn.slots.(*closureSlots); ok {
 			cl.home = home
 		}
-	case OpSetFields:
+	case bytecode.OpSetFields:
 		ctor, init := stack[ex.sp-2].obj(), stack[ex.sp-1].obj()
 		ex.sp--
 		ctor.slots.(*closureSlots).fields = init
-	case OpInitFields:
+	case bytecode.OpInitFields:
 		ctor, this := stack[ex.sp-2].asObject(), stack[ex.sp-1]
 		var init *Object
 		if ctor != nil {
@@ -531,20 +533,20 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		stack[ex.sp-2] = objectValue(init)
 		stack[ex.sp-1] = this
-	case OpNewPrivate:
+	case bytecode.OpNewPrivate:
 		vm.pushPrivate(&privateName{desc: f.code.Consts[in.A].GoString(), kind: int(in.B)})
-	case OpGetPrivate:
+	case bytecode.OpGetPrivate:
 		o, pn := stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp--
 		r := vm.getPrivate(o, privateOf(pn))
 		stack = ex.stack
 		stack[ex.sp-1] = r
-	case OpSetPrivate:
+	case bytecode.OpSetPrivate:
 		o, pn, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp -= 2
 		vm.setPrivate(o, privateOf(pn), v)
 		ex.stack[ex.sp-1] = v
-	case OpHasPrivate:
+	case bytecode.OpHasPrivate:
 		pn, o := stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp--
 		if o.kind != KindObject {
@@ -552,11 +554,11 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		_, ok := vm.findPrivate(o.obj(), privateOf(pn))
 		stack[ex.sp-1] = Bool(ok)
-	case OpDefPrivate:
+	case bytecode.OpDefPrivate:
 		o, pn, v := stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp -= 2
-		vm.definePrivate(o.obj(), privateOf(pn), v, privateAdd(in.B))
-	case OpDefPrivMeth:
+		vm.definePrivate(o.obj(), privateOf(pn), v, bytecode.PrivateAdd(in.B))
+	case bytecode.OpDefPrivMeth:
 		o, pn, fn := stack[ex.sp-3], privateOf(stack[ex.sp-2]), stack[ex.sp-1].obj()
 		ex.sp -= 2
 		switch in.B {
@@ -568,16 +570,16 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			pn.setter = fn
 		}
 		if in.A == 1 {
-			vm.definePrivate(o.obj(), pn, undefinedValue, privateBrandShared)
+			vm.definePrivate(o.obj(), pn, undefinedValue, bytecode.PrivateBrandShared)
 		}
-	case OpThrow:
+	case bytecode.OpThrow:
 		ex.sp--
 		vm.throwAt(f, stack[ex.sp])
-	case OpTryPush:
+	case bytecode.OpTryPush:
 		f.handlers = append(f.handlers, handler{pc: int(in.A), sp: ex.sp, env: f.env})
-	case OpTryPop:
+	case bytecode.OpTryPop:
 		f.handlers = f.handlers[:len(f.handlers)-1]
-	case OpGetIter:
+	case bytecode.OpGetIter:
 		v := stack[ex.sp-1]
 		var it *Iterator
 		sync := false
@@ -589,9 +591,9 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		stack = ex.stack
 		stack[ex.sp-1] = iteratorValue(it)
 		stack[ex.sp-1].obj().slots.(*iterRecord).syncFallback = sync
-	case OpIsSyncIter:
+	case bytecode.OpIsSyncIter:
 		ex.stack[ex.sp-1] = Bool(ex.stack[ex.sp-1].obj().slots.(*iterRecord).syncFallback)
-	case OpIterNext:
+	case bytecode.OpIterNext:
 		it := iteratorOf(stack[ex.sp-1])
 		v, ok := vm.iteratorStep(it)
 		stack = ex.stack
@@ -601,7 +603,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			break
 		}
 		stack[ex.sp-1] = v
-	case OpIterStep:
+	case bytecode.OpIterStep:
 		it := iteratorOf(stack[ex.sp-1])
 		v := undefinedValue
 		if !it.Done {
@@ -613,7 +615,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		}
 		stack = ex.stack
 		stack[ex.sp-1] = v
-	case OpIterRest:
+	case bytecode.OpIterRest:
 		it := iteratorOf(stack[ex.sp-1])
 		var vals []Value
 		for !it.Done {
@@ -627,7 +629,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		r := objectValue(vm.newArray(vals))
 		stack = ex.stack
 		stack[ex.sp-1] = r
-	case OpIterClose, OpIterCloseThrow:
+	case bytecode.OpIterClose, bytecode.OpIterCloseThrow:
 		it := iteratorOf(stack[ex.sp-1])
 		ex.sp--
 		if in.B == 2 && it.Done {
@@ -638,7 +640,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			ret := vm.getMethod(it.Obj, strKey("return"))
 			r := undefinedValue
 			if !ret.IsUndefined() {
-				if in.Op == OpIterCloseThrow {
+				if in.Op == bytecode.OpIterCloseThrow {
 					func() {
 						defer func() { recover() }()
 						r = vm.Call(ret, it.Obj)
@@ -651,7 +653,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			ex.sp++
 			break
 		}
-		if in.Op == OpIterCloseThrow {
+		if in.Op == bytecode.OpIterCloseThrow {
 			func() {
 				defer func() { recover() }()
 				vm.iteratorClose(it, true)
@@ -659,11 +661,11 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 		} else {
 			vm.iteratorClose(it, false)
 		}
-	case OpIterNextRaw:
+	case bytecode.OpIterNextRaw:
 		it := iteratorOf(stack[ex.sp-1])
 		r := vm.Call(it.Next, it.Obj)
 		ex.stack[ex.sp-1] = r
-	case OpIterResult:
+	case bytecode.OpIterResult:
 		r := stack[ex.sp-1]
 		if r.kind != KindObject {
 			vm.throwTypeError("Iterator result %s is not an object", r.String())
@@ -674,11 +676,11 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			break
 		}
 		ex.stack[ex.sp-1] = vm.getProp(r.obj(), strKey("value"))
-	case OpForInPrep:
+	case bytecode.OpForInPrep:
 		r := vm.forInPrepare(stack[ex.sp-1])
 		stack = ex.stack
 		stack[ex.sp-1] = r
-	case OpForInNext:
+	case bytecode.OpForInNext:
 		k, ok := vm.forInNext(stack[ex.sp-1])
 		if !ok {
 			ex.sp--
@@ -686,10 +688,10 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			break
 		}
 		ex.stack[ex.sp-1] = k
-	case OpAwait, OpYield, OpInitialYield, OpYieldDelegate, OpResumeMode, OpAsyncGenYield,
-		OpAsyncDelegateCall, OpDelegateResult, OpDelegateResume:
+	case bytecode.OpAwait, bytecode.OpYield, bytecode.OpInitialYield, bytecode.OpYieldDelegate, bytecode.OpResumeMode, bytecode.OpAsyncGenYield,
+		bytecode.OpAsyncDelegateCall, bytecode.OpDelegateResult, bytecode.OpDelegateResume:
 		return vm.execCoroutine(f, in, stopDepth)
-	case OpImport:
+	case bytecode.OpImport:
 		switch in.A {
 		case 0:
 			r := vm.requireModule(stack[ex.sp-1])
@@ -704,7 +706,7 @@ func (vm *VM) execMisc(f *frame, in Instr, stopDepth int) (bool, Value) {
 			ex.sp--
 			ex.stack[ex.sp-1] = v
 		}
-	case OpDebugger, OpPosMark:
+	case bytecode.OpDebugger, bytecode.OpPosMark:
 	default:
 		panic("interp: unknown opcode " + in.Op.String())
 	}
@@ -1047,23 +1049,14 @@ func (vm *VM) findPrivate(o *Object, pn *privateName) (int, bool) {
 	return 0, false
 }
 
-// privateAdd tells definePrivate what is being added (OpDefPrivate's operand B).
-type privateAdd int32
-
-const (
-	privateField       privateAdd = iota // a private field: adding it twice throws
-	privateBrandShared                   // a static method brand, added once per accessor half: a second add is a no-op
-	privateBrand                         // an instance's method brand: adding it twice throws
-)
-
 // definePrivate adds a private element to o (PrivateFieldAdd, PrivateMethodOrAccessorAdd):
 // a non-extensible object takes none, and an object takes each element once.
-func (vm *VM) definePrivate(o *Object, pn *privateName, v Value, what privateAdd) {
+func (vm *VM) definePrivate(o *Object, pn *privateName, v Value, what bytecode.PrivateAdd) {
 	if _, ok := vm.findPrivate(o, pn); ok {
-		if what == privateBrandShared {
+		if what == bytecode.PrivateBrandShared {
 			return
 		}
-		if what == privateBrand {
+		if what == bytecode.PrivateBrand {
 			vm.throwTypeError("Cannot initialize private methods of class %s twice on the same object", pn.desc)
 		}
 		vm.throwTypeError("Cannot initialize #%s twice on the same object", pn.desc)

@@ -3,5 +3,5 @@
 package run
 
 // codegenShifted tells the tests whether the interpreter's code generator is the changed one of
-// the codegen_shift build tag (internal/interp/codegen_shift.go).
+// the codegen_shift build tag (internal/interp/compiler/codegen_shift.go).
 const codegenShifted = false

@@ -1,8 +1,10 @@
-package interp
+package compiler
 
 import (
 	"github.com/codemode/codemode/internal/interp/syntax"
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // Scope analysis.
@@ -63,7 +65,7 @@ type binding struct {
 // only in a derived constructor until super() returns; every other function binds it in its
 // prologue.
 func (b *binding) tdz() bool {
-	return b.kind.lexical() || (b.kind == bindInternal && b.name == "this" && b.scope.fn.kind == funcDerivedCtor) || b.paramTDZ
+	return b.kind.lexical() || (b.kind == bindInternal && b.name == "this" && b.scope.fn.kind == bytecode.FuncDerivedCtor) || b.paramTDZ
 }
 
 type scope struct {
@@ -82,7 +84,7 @@ func (s *scope) needsEnv() bool { return s.envSize > 0 }
 type funcInfo struct {
 	node     any
 	parent   *funcInfo
-	kind     funcKind
+	kind     bytecode.FuncKind
 	arrow    bool
 	scope    *scope   // the function's top scope (parameters, var, top-level lexical)
 	body     *scope   // with parameter expressions: the body's separate var scope
@@ -161,13 +163,13 @@ func (a *analyzer) ownsInternal(f *funcInfo, name string) bool {
 	case "this", "new.target", "%callee":
 		return !f.arrow
 	case "arguments":
-		return !f.arrow && f.kind != funcProgram && f.kind != funcFieldInit
+		return !f.arrow && f.kind != bytecode.FuncProgram && f.kind != bytecode.FuncFieldInit
 	}
 	return false
 }
 
 // analyzeFunction analyses a function node: parameters, body, nested functions.
-func (a *analyzer) analyzeFunction(node any, kind funcKind, arrow bool, name *js.Var, params *js.Params, body *js.BlockStmt, exprName bool) *funcInfo {
+func (a *analyzer) analyzeFunction(node any, kind bytecode.FuncKind, arrow bool, name *js.Var, params *js.Params, body *js.BlockStmt, exprName bool) *funcInfo {
 	f := &funcInfo{node: node, parent: a.fn, kind: kind, arrow: arrow, index: len(a.order)}
 	a.order = append(a.order, f)
 	a.funcs[node] = f
@@ -544,7 +546,7 @@ func (a *analyzer) varDecl(d *js.VarDecl) {
 }
 
 func (a *analyzer) function(n *js.FuncDecl) {
-	a.analyzeFunction(n, funcNormal, false, n.Name, &n.Params, &n.Body, false)
+	a.analyzeFunction(n, bytecode.FuncNormal, false, n.Name, &n.Params, &n.Body, false)
 }
 
 func (a *analyzer) class(n *js.ClassDecl) {
@@ -577,9 +579,9 @@ func (a *analyzer) class(n *js.ClassDecl) {
 			ctor = el.Method
 		}
 	}
-	kind := funcClassCtor
+	kind := bytecode.FuncClassCtor
 	if n.Extends != nil {
-		kind = funcDerivedCtor
+		kind = bytecode.FuncDerivedCtor
 	}
 	var cf *funcInfo
 	if ctor != nil {
@@ -636,7 +638,7 @@ func (a *analyzer) class(n *js.ClassDecl) {
 
 // fieldInit analyses the instance (static=false) or static initialiser function of a class.
 func (a *analyzer) fieldInit(n *js.ClassDecl, static bool) {
-	f := &funcInfo{node: n, parent: a.fn, kind: funcFieldInit, index: len(a.order)}
+	f := &funcInfo{node: n, parent: a.fn, kind: bytecode.FuncFieldInit, index: len(a.order)}
 	a.order = append(a.order, f)
 	fkey := fieldInitKey{class: n, static: static}
 	a.funcs[fkey] = f
@@ -699,11 +701,11 @@ func isConstructorName(n *js.ClassElementName) bool {
 }
 
 func (a *analyzer) method(m *js.MethodDecl) {
-	kind := funcMethod
+	kind := bytecode.FuncMethod
 	if m.Get {
-		kind = funcGetter
+		kind = bytecode.FuncGetter
 	} else if m.Set {
-		kind = funcSetter
+		kind = bytecode.FuncSetter
 	}
 	a.analyzeFunction(m, kind, false, nil, &m.Params, &m.Body, false)
 }
@@ -795,9 +797,9 @@ func (a *analyzer) expr(e js.IExpr) {
 	case *js.CommaExpr:
 		a.exprs(n.List)
 	case *js.ArrowFunc:
-		a.analyzeFunction(n, funcArrow, true, nil, &n.Params, &n.Body, false)
+		a.analyzeFunction(n, bytecode.FuncArrow, true, nil, &n.Params, &n.Body, false)
 	case *js.FuncDecl:
-		a.analyzeFunction(n, funcNormal, false, n.Name, &n.Params, &n.Body, true)
+		a.analyzeFunction(n, bytecode.FuncNormal, false, n.Name, &n.Params, &n.Body, true)
 	case *js.ClassDecl:
 		a.class(n)
 	case *js.VarDecl:

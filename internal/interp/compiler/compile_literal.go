@@ -1,4 +1,4 @@
-package interp
+package compiler
 
 import (
 	"github.com/tdewolff/parse/v2/js"
@@ -232,7 +232,7 @@ func parseNumericLiteral(raw []byte) (float64, bool) {
 func wtf8ToUTF16(s string) []uint16 { return decodeWTF8(s) }
 
 // wtf8FromUTF16 converts UTF-16 to WTF-8 text (property-key form).
-func wtf8FromUTF16(u []uint16) string { return newUTF16(u).wtf8() }
+func wtf8FromUTF16(u []uint16) string { return encodeWTF8(u) }
 
 // varName returns the name of an identifier with its escapes decoded
 // (\u0061 and \u{61} name the same binding as a).

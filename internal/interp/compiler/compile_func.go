@@ -1,7 +1,10 @@
-package interp
+package compiler
 
 import (
 	"github.com/tdewolff/parse/v2/js"
+	"strconv"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // Functions, methods, classes and binding patterns.
@@ -20,7 +23,7 @@ func (c *compiler) closureNamed(node js.IExpr, name string) {
 	case *js.ArrowFunc:
 		c.compileFunction(f, &n.Params, &n.Body, name, n.Async, false)
 	}
-	c.emit(OpClosure, f.index, 0)
+	c.emit(bytecode.OpClosure, f.index, 0)
 }
 
 // closure compiles a function declaration and emits its closure.
@@ -31,10 +34,10 @@ func (c *compiler) closure(fd *js.FuncDecl) { c.closureNamed(fd, "") }
 func (c *compiler) method(m *js.MethodDecl, name string, computed bool) {
 	f := c.an.funcs[m]
 	if computed {
-		name = "" // named at run time from the key, with its get/set prefix (OpSetFnName)
+		name = "" // named at run time from the key, with its get/set prefix (bytecode.OpSetFnName)
 	}
 	c.compileFunction(f, &m.Params, &m.Body, name, m.Async, m.Generator)
-	c.emit(OpClosure, f.index, 0)
+	c.emit(bytecode.OpClosure, f.index, 0)
 	if computed {
 		prefix := 0
 		if m.Get {
@@ -42,7 +45,7 @@ func (c *compiler) method(m *js.MethodDecl, name string, computed bool) {
 		} else if m.Set {
 			prefix = 2
 		}
-		c.emit(OpSetFnName, 0, prefix)
+		c.emit(bytecode.OpSetFnName, 0, prefix)
 	}
 }
 
@@ -61,20 +64,20 @@ func (c *compiler) compileFunction(f *funcInfo, params *js.Params, body *js.Bloc
 		defer c.enter(node)()
 	}
 	c.prologue(f, params)
-	if f.kind == funcClassCtor && f.hasField {
-		c.op(OpLoadCallee)
-		c.op(OpLoadThis)
+	if f.kind == bytecode.FuncClassCtor && f.hasField {
+		c.op(bytecode.OpLoadCallee)
+		c.op(bytecode.OpLoadThis)
 		c.emitInitFields()
 	}
 	if gen {
-		c.op(OpInitialYield)
+		c.op(bytecode.OpInitialYield)
 	}
 	if f.body != nil {
 		c.enterBodyScope(f)
 	}
 	c.hoistFunctions(body.List)
 	c.stmts(body.List)
-	c.op(OpUndef)
+	c.op(bytecode.OpUndef)
 	c.emitReturn()
 	c.endFunction()
 	c.lastPos = saveLast
@@ -82,9 +85,9 @@ func (c *compiler) compileFunction(f *funcInfo, params *js.Params, body *js.Bloc
 
 // emitInitFields: [ctor this] -> []: runs the class's instance field initialiser on this.
 func (c *compiler) emitInitFields() {
-	j := c.emit(OpInitFields, 0, 0) // jumps (popping both) when the class has no initialiser
-	c.emit(OpCall, 0, 0)
-	c.op(OpPop)
+	j := c.emit(bytecode.OpInitFields, 0, 0) // jumps (popping both) when the class has no initialiser
+	c.emit(bytecode.OpCall, 0, 0)
+	c.op(bytecode.OpPop)
 	c.patch(j)
 }
 
@@ -140,7 +143,7 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 			}
 			b.param = -2
 		}
-		c.emit(OpNewPrivate, c.strConst(pname), kind)
+		c.emit(bytecode.OpNewPrivate, c.strConst(pname), kind)
 		c.storeBinding(b, 0)
 	}
 	// Constructor.
@@ -162,22 +165,22 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 	}
 	// A class is its constructor: its text is the whole class's.
 	c.sourceText(c.prog.Funcs[ctorIndex], n)
-	c.emit(OpClosure, ctorIndex, 0)
+	c.emit(bytecode.OpClosure, ctorIndex, 0)
 	ext := 0
 	if n.Extends != nil {
 		ext = 1
 	}
-	c.emit(OpClass, ext, 0)
+	c.emit(bytecode.OpClass, ext, 0)
 	pr := c.newReg()
 	cr := c.newReg()
-	c.emit(OpPutReg, pr, 0)
-	c.emit(OpSetReg, cr, 0)
+	c.emit(bytecode.OpPutReg, pr, 0)
+	c.emit(bytecode.OpSetReg, cr, 0)
 	if n.Name != nil {
 		if b, ok := s.names[name]; ok && b.kind == bindClassInner {
 			c.storeBinding(b, 1)
 		}
 	}
-	c.op(OpPop)
+	c.op(bytecode.OpPop)
 	// Methods and computed field keys, in order.
 	fieldKeys := 0
 	for i := range n.List {
@@ -192,11 +195,11 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 			}
 			if m.Name.Private != nil {
 				b, _ := c.lookup(varName(m.Name.Private))
-				c.emit(OpGetReg, target, 0)
+				c.emit(bytecode.OpGetReg, target, 0)
 				c.loadBinding(b, 0)
 				c.method(m, varName(m.Name.Private), false)
-				c.emit(OpGetReg, target, 0)
-				c.op(OpSetHome)
+				c.emit(bytecode.OpGetReg, target, 0)
+				c.op(bytecode.OpSetHome)
 				kind := 0
 				if m.Get {
 					kind = 1
@@ -207,25 +210,25 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 				if m.Static {
 					static = 1
 				}
-				c.emit(OpDefPrivMeth, static, kind) // [obj pname fn] -> [obj]; A=1: also brand obj
-				c.op(OpPop)
+				c.emit(bytecode.OpDefPrivMeth, static, kind) // [obj pname fn] -> [obj]; A=1: also brand obj
+				c.op(bytecode.OpPop)
 				continue
 			}
-			c.emit(OpGetReg, target, 0)
+			c.emit(bytecode.OpGetReg, target, 0)
 			name := c.pushKey(&m.Name.PropertyName)
 			prefix := ""
-			op := OpDefineMethod
+			op := bytecode.OpDefineMethod
 			if m.Get {
-				prefix, op = "get ", OpDefineGetter
+				prefix, op = "get ", bytecode.OpDefineGetter
 			} else if m.Set {
-				prefix, op = "set ", OpDefineSetter
+				prefix, op = "set ", bytecode.OpDefineSetter
 			}
 			c.method(m, prefix+name, m.Name.Computed != nil)
 			c.emit(op, 0, 0)
-			c.op(OpPop)
+			c.op(bytecode.OpPop)
 		case el.StaticBlock == nil && el.Name.Computed != nil:
 			c.expr(el.Name.Computed)
-			c.emit(OpToPropertyKey, 0, 1) // B=1: a field's key, with no base below it
+			c.emit(bytecode.OpToPropertyKey, 0, 1) // B=1: a field's key, with no base below it
 			b := s.names[fieldKeyName(fieldKeys)]
 			c.storeBinding(b, 0)
 			fieldKeys++
@@ -233,26 +236,26 @@ func (c *compiler) classNamed(n *js.ClassDecl, name string) {
 	}
 	// Instance field initialiser.
 	if fi := c.an.funcs[fieldInitKey{class: n, static: false}]; fi != nil && classHasInstanceInit(n) {
-		c.emit(OpGetReg, cr, 0)
+		c.emit(bytecode.OpGetReg, cr, 0)
 		c.fieldInitFunction(fi, n, false)
-		c.emit(OpClosure, fi.index, 0)
-		c.emit(OpGetReg, pr, 0)
-		c.op(OpSetHome)
-		c.op(OpSetFields)
-		c.op(OpPop)
+		c.emit(bytecode.OpClosure, fi.index, 0)
+		c.emit(bytecode.OpGetReg, pr, 0)
+		c.op(bytecode.OpSetHome)
+		c.op(bytecode.OpSetFields)
+		c.op(bytecode.OpPop)
 	}
 	// Static fields and blocks run now, with this = the constructor.
 	if fi := c.an.funcs[fieldInitKey{class: n, static: true}]; fi != nil && classHasStaticInit(n) {
 		c.fieldInitFunction(fi, n, true)
-		c.emit(OpClosure, fi.index, 0)
-		c.emit(OpGetReg, cr, 0)
-		c.op(OpSetHome)
-		c.emit(OpGetReg, cr, 0)
-		c.emit(OpCall, 0, 0)
-		c.op(OpPop)
+		c.emit(bytecode.OpClosure, fi.index, 0)
+		c.emit(bytecode.OpGetReg, cr, 0)
+		c.op(bytecode.OpSetHome)
+		c.emit(bytecode.OpGetReg, cr, 0)
+		c.emit(bytecode.OpCall, 0, 0)
+		c.op(bytecode.OpPop)
 	}
 	c.leaveScope(s)
-	c.emit(OpGetReg, cr, 0)
+	c.emit(bytecode.OpGetReg, cr, 0)
 }
 
 // class compiles a class declaration (the constructor is left on the stack).
@@ -267,12 +270,12 @@ func (c *compiler) classNameDeadZone(s *scope, n *js.ClassDecl) {
 		return
 	}
 	if b, ok := s.names[varName(n.Name)]; ok && b.kind == bindClassInner && !b.captured {
-		c.op(OpHole)
-		c.emit(OpPutReg, b.reg, 0)
+		c.op(bytecode.OpHole)
+		c.emit(bytecode.OpPutReg, b.reg, 0)
 	}
 }
 
-func fieldKeyName(i int) string { return "%fieldkey" + itoa(i) }
+func fieldKeyName(i int) string { return "%fieldkey" + strconv.Itoa(i) }
 
 func classHasInstanceInit(n *js.ClassDecl) bool {
 	for _, el := range n.List {
@@ -314,9 +317,9 @@ func (c *compiler) fieldInitFunction(f *funcInfo, n *js.ClassDecl, static bool) 
 				branded[name] = true
 				c.loadName("this")
 				c.loadName(name)
-				c.op(OpUndef)
-				c.emit(OpDefPrivate, 0, int(privateBrand)) // a second brand on one object throws
-				c.op(OpPop)
+				c.op(bytecode.OpUndef)
+				c.emit(bytecode.OpDefPrivate, 0, int(bytecode.PrivateBrand)) // a second brand on one object throws
+				c.op(bytecode.OpPop)
 			}
 		}
 	}
@@ -349,25 +352,25 @@ func (c *compiler) fieldInitFunction(f *funcInfo, n *js.ClassDecl, static bool) 
 			fieldKeys++
 		default:
 			name, _ = c.propertyKeyName(&el.Name.PropertyName)
-			c.emit(OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
+			c.emit(bytecode.OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
 		}
 		if el.Init != nil {
 			c.namedExprS(el.Init, name)
 			if computed && isAnonymousFn(el.Init) {
-				c.emit(OpSetFnName, 0, 0)
+				c.emit(bytecode.OpSetFnName, 0, 0)
 			}
 		} else {
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 		}
 		if el.Name.Private != nil {
-			c.emit(OpDefPrivate, 0, 0)
+			c.emit(bytecode.OpDefPrivate, 0, 0)
 		} else {
-			c.op(OpDefineField)
+			c.op(bytecode.OpDefineField)
 		}
-		c.op(OpPop)
+		c.op(bytecode.OpPop)
 	}
-	c.op(OpUndef)
-	c.op(OpReturn)
+	c.op(bytecode.OpUndef)
+	c.op(bytecode.OpReturn)
 	c.endFunction()
 }
 
@@ -382,19 +385,19 @@ func (c *compiler) implicitCtor(f *funcInfo, name string) {
 		nb, nhops := c.lookup("new.target")
 		c.loadBinding(cb, chops)
 		c.loadBinding(nb, nhops)
-		c.emit(OpRestArgs, 0, 0)
-		c.emit(OpSuperCallSpread, 0, 0)
+		c.emit(bytecode.OpRestArgs, 0, 0)
+		c.emit(bytecode.OpSuperCallSpread, 0, 0)
 		tb, _ := c.lookup("this")
 		c.storeBinding(tb, 0)
 		c.loadBinding(cb, chops)
 		c.loadBinding(tb, 0)
 		c.emitInitFields()
 	} else if f.hasField {
-		c.op(OpLoadCallee)
-		c.op(OpLoadThis)
+		c.op(bytecode.OpLoadCallee)
+		c.op(bytecode.OpLoadThis)
 		c.emitInitFields()
 	}
-	c.op(OpUndef)
+	c.op(bytecode.OpUndef)
 	c.emitReturn()
 	c.endFunction()
 }
@@ -406,74 +409,74 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 	case *js.Var:
 		c.initName(varName(n))
 	case *js.BindingArray:
-		c.op(OpGetIter)
+		c.op(bytecode.OpGetIter)
 		it := c.newReg()
-		c.emit(OpPutReg, it, 0)
+		c.emit(bytecode.OpPutReg, it, 0)
 		end := c.openPatternIter(it)
 		for _, e := range n.List {
-			c.emit(OpGetReg, it, 0)
-			c.op(OpIterStep)
+			c.emit(bytecode.OpGetReg, it, 0)
+			c.op(bytecode.OpIterStep)
 			if e.Binding == nil {
-				c.op(OpPop)
+				c.op(bytecode.OpPop)
 				continue
 			}
 			if e.Default != nil {
-				j := c.emit(OpJumpIfNotUndef, 0, 0)
+				j := c.emit(bytecode.OpJumpIfNotUndef, 0, 0)
 				c.namedExpr(e.Default, e.Binding)
 				c.patch(j)
 			}
 			c.bindPattern(e.Binding, init)
 		}
 		for range c.src.TrailingHoles(n) {
-			c.emit(OpGetReg, it, 0)
-			c.op(OpIterStep)
-			c.op(OpPop)
+			c.emit(bytecode.OpGetReg, it, 0)
+			c.op(bytecode.OpIterStep)
+			c.op(bytecode.OpPop)
 		}
 		if n.Rest != nil {
-			c.emit(OpGetReg, it, 0)
-			c.op(OpIterRest)
+			c.emit(bytecode.OpGetReg, it, 0)
+			c.op(bytecode.OpIterRest)
 			c.bindPattern(n.Rest, init)
 		}
 		c.closePatternIter(it, end)
 	case *js.BindingObject:
-		c.op(OpCheckCoercible)
+		c.op(bytecode.OpCheckCoercible)
 		src := c.newReg()
-		c.emit(OpPutReg, src, 0)
+		c.emit(bytecode.OpPutReg, src, 0)
 		var keyRegs []int
 		for _, it := range n.List {
-			c.emit(OpGetReg, src, 0)
+			c.emit(bytecode.OpGetReg, src, 0)
 			if name, ok := c.propertyKeyName(it.Key); ok {
 				if n.Rest != nil {
 					r := c.newReg()
-					c.emit(OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
-					c.emit(OpPutReg, r, 0)
+					c.emit(bytecode.OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
+					c.emit(bytecode.OpPutReg, r, 0)
 					keyRegs = append(keyRegs, r)
 				}
-				c.emit(OpGetProp, c.strConst16(wtf8ToUTF16(name)), 0)
+				c.emit(bytecode.OpGetProp, c.strConst16(wtf8ToUTF16(name)), 0)
 			} else {
 				c.expr(it.Key.Computed)
-				c.op(OpToPropertyKey)
+				c.op(bytecode.OpToPropertyKey)
 				if n.Rest != nil {
 					r := c.newReg()
-					c.emit(OpSetReg, r, 0)
+					c.emit(bytecode.OpSetReg, r, 0)
 					keyRegs = append(keyRegs, r)
 				}
-				c.op(OpGetElem)
+				c.op(bytecode.OpGetElem)
 			}
 			if it.Value.Default != nil {
-				j := c.emit(OpJumpIfNotUndef, 0, 0)
+				j := c.emit(bytecode.OpJumpIfNotUndef, 0, 0)
 				c.namedExpr(it.Value.Default, it.Value.Binding)
 				c.patch(j)
 			}
 			c.bindPattern(it.Value.Binding, init)
 		}
 		if n.Rest != nil {
-			c.op(OpNewObject)
-			c.emit(OpGetReg, src, 0)
+			c.op(bytecode.OpNewObject)
+			c.emit(bytecode.OpGetReg, src, 0)
 			for _, r := range keyRegs {
-				c.emit(OpGetReg, r, 0)
+				c.emit(bytecode.OpGetReg, r, 0)
 			}
-			c.emit(OpCopyDataExcl, len(keyRegs), 0)
+			c.emit(bytecode.OpCopyDataExcl, len(keyRegs), 0)
 			c.initName(varName(n.Rest))
 		}
 	default:
@@ -485,9 +488,9 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 func (c *compiler) assignPattern(e js.IExpr) {
 	switch n := e.(type) {
 	case *js.ArrayExpr:
-		c.op(OpGetIter)
+		c.op(bytecode.OpGetIter)
 		it := c.newReg()
-		c.emit(OpPutReg, it, 0)
+		c.emit(bytecode.OpPutReg, it, 0)
 		end := c.openPatternIter(it)
 		for _, el := range n.List {
 			if el.Spread {
@@ -495,55 +498,55 @@ func (c *compiler) assignPattern(e js.IExpr) {
 				break
 			}
 			if el.Value == nil {
-				c.emit(OpGetReg, it, 0)
-				c.op(OpIterStep)
-				c.op(OpPop)
+				c.emit(bytecode.OpGetReg, it, 0)
+				c.op(bytecode.OpIterStep)
+				c.op(bytecode.OpPop)
 				continue
 			}
 			c.assignElementTarget(el.Value, it, false)
 		}
 		c.closePatternIter(it, end)
 	case *js.ObjectExpr:
-		c.op(OpCheckCoercible)
+		c.op(bytecode.OpCheckCoercible)
 		src := c.newReg()
-		c.emit(OpPutReg, src, 0)
+		c.emit(bytecode.OpPutReg, src, 0)
 		var keyRegs []int
 		for _, p := range n.List {
 			if p.Spread {
-				c.op(OpNewObject)
-				c.emit(OpGetReg, src, 0)
+				c.op(bytecode.OpNewObject)
+				c.emit(bytecode.OpGetReg, src, 0)
 				for _, r := range keyRegs {
-					c.emit(OpGetReg, r, 0)
+					c.emit(bytecode.OpGetReg, r, 0)
 				}
-				c.emit(OpCopyDataExcl, len(keyRegs), 0)
+				c.emit(bytecode.OpCopyDataExcl, len(keyRegs), 0)
 				c.assignTarget(p.Value)
 				continue
 			}
-			c.emit(OpGetReg, src, 0)
+			c.emit(bytecode.OpGetReg, src, 0)
 			var target js.IExpr = p.Value
 			if p.Name == nil {
 				v := p.Value.(*js.Var)
 				r := c.newReg()
 				c.emitString(varName(v))
-				c.emit(OpPutReg, r, 0)
+				c.emit(bytecode.OpPutReg, r, 0)
 				keyRegs = append(keyRegs, r)
-				c.emit(OpGetProp, c.strConst(varName(v)), 0)
+				c.emit(bytecode.OpGetProp, c.strConst(varName(v)), 0)
 			} else if name, ok := c.propertyKeyName(p.Name); ok {
 				r := c.newReg()
-				c.emit(OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
-				c.emit(OpPutReg, r, 0)
+				c.emit(bytecode.OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
+				c.emit(bytecode.OpPutReg, r, 0)
 				keyRegs = append(keyRegs, r)
-				c.emit(OpGetProp, c.strConst16(wtf8ToUTF16(name)), 0)
+				c.emit(bytecode.OpGetProp, c.strConst16(wtf8ToUTF16(name)), 0)
 			} else {
 				c.expr(p.Name.Computed)
-				c.op(OpToPropertyKey)
+				c.op(bytecode.OpToPropertyKey)
 				r := c.newReg()
-				c.emit(OpSetReg, r, 0)
+				c.emit(bytecode.OpSetReg, r, 0)
 				keyRegs = append(keyRegs, r)
-				c.op(OpGetElem)
+				c.op(bytecode.OpGetElem)
 			}
 			if p.Init != nil {
-				j := c.emit(OpJumpIfNotUndef, 0, 0)
+				j := c.emit(bytecode.OpJumpIfNotUndef, 0, 0)
 				if v, ok := target.(*js.Var); ok {
 					c.namedExprS(p.Init, varName(v))
 				} else {
@@ -561,7 +564,7 @@ func (c *compiler) assignPattern(e js.IExpr) {
 // (a generator's return() at a yield inside) closes it too.
 func (c *compiler) openPatternIter(it int) int {
 	c.pushCtrl(&ctrlEntry{kind: ctrlIter, iterReg: it, iterIfOpen: true})
-	h := c.emit(OpTryPush, 0, 0)
+	h := c.emit(bytecode.OpTryPush, 0, 0)
 	c.pushCtrl(&ctrlEntry{kind: ctrlTry})
 	return h
 }
@@ -570,15 +573,15 @@ func (c *compiler) openPatternIter(it int) int {
 // iterator when it is not exhausted.
 func (c *compiler) closePatternIter(it, h int) {
 	c.popCtrl()
-	c.op(OpTryPop)
+	c.op(bytecode.OpTryPop)
 	c.popCtrl()
-	c.emit(OpGetReg, it, 0)
-	c.emit(OpIterClose, 0, 2)
-	end := c.emit(OpJump, 0, 0)
+	c.emit(bytecode.OpGetReg, it, 0)
+	c.emit(bytecode.OpIterClose, 0, 2)
+	end := c.emit(bytecode.OpJump, 0, 0)
 	c.patch(h)
-	c.emit(OpGetReg, it, 0)
-	c.emit(OpIterCloseThrow, 0, 2)
-	c.op(OpThrow)
+	c.emit(bytecode.OpGetReg, it, 0)
+	c.emit(bytecode.OpIterCloseThrow, 0, 2)
+	c.op(bytecode.OpThrow)
 	c.patch(end)
 }
 
@@ -592,14 +595,14 @@ func (c *compiler) assignElementTarget(target js.IExpr, it int, rest bool) {
 		t, def = unparen(b.X), b.Y
 	}
 	step := func() {
-		c.emit(OpGetReg, it, 0)
+		c.emit(bytecode.OpGetReg, it, 0)
 		if rest {
-			c.op(OpIterRest)
+			c.op(bytecode.OpIterRest)
 			return
 		}
-		c.op(OpIterStep)
+		c.op(bytecode.OpIterStep)
 		if def != nil {
-			j := c.emit(OpJumpIfNotUndef, 0, 0)
+			j := c.emit(bytecode.OpJumpIfNotUndef, 0, 0)
 			if v, ok := t.(*js.Var); ok {
 				c.namedExprS(def, varName(v))
 			} else {
@@ -613,17 +616,17 @@ func (c *compiler) assignElementTarget(target js.IExpr, it int, rest bool) {
 		if pv, ok := x.Y.(*js.Var); !ok || !isPrivateName(pv) {
 			c.expr(x.X)
 			step()
-			c.emit(OpSetProp, c.strConst(dotName(x)), 0)
-			c.op(OpPop)
+			c.emit(bytecode.OpSetProp, c.strConst(dotName(x)), 0)
+			c.op(bytecode.OpPop)
 			return
 		}
 	case *js.IndexExpr:
 		c.expr(x.X)
 		c.expr(x.Y)
-		c.op(OpToPropertyKey)
+		c.op(bytecode.OpToPropertyKey)
 		step()
-		c.op(OpSetElem)
-		c.op(OpPop)
+		c.op(bytecode.OpSetElem)
+		c.op(bytecode.OpPop)
 		return
 	}
 	step()
@@ -635,7 +638,7 @@ func (c *compiler) assignElementTarget(target js.IExpr, it int, rest bool) {
 func (c *compiler) enterBodyScope(f *funcInfo) {
 	bs := f.body
 	if bs.needsEnv() {
-		c.emit(OpPushEnv, bs.envSize, 0)
+		c.emit(bytecode.OpPushEnv, bs.envSize, 0)
 		c.pushCtrl(&ctrlEntry{kind: ctrlEnv})
 	}
 	c.fs.cur = bs
@@ -651,7 +654,7 @@ func (c *compiler) enterBodyScope(f *funcInfo) {
 			}
 			c.loadBindingUnchecked(pb, hops)
 		} else {
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 		}
 		c.storeBinding(b, 0)
 	}
@@ -659,7 +662,7 @@ func (c *compiler) enterBodyScope(f *funcInfo) {
 
 // sourceText records where the text of the function or class node is in the program's
 // source, for Function.prototype.toString.
-func (c *compiler) sourceText(code *FuncCode, node js.INode) {
+func (c *compiler) sourceText(code *bytecode.Func, node js.INode) {
 	if start, end, ok := c.src.Text(node); ok {
 		code.SourceStart, code.SourceEnd = start, end
 	}

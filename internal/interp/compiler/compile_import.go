@@ -1,8 +1,10 @@
-package interp
+package compiler
 
 import (
 	"github.com/codemode/codemode/internal/interp/syntax"
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // Import declarations and import(): see module.go for what a module is. The front end puts
@@ -15,22 +17,22 @@ func (c *compiler) importStmt(n *js.ImportStmt) {
 	spec := syntax.ImportModule(n)
 	c.emitString(spec)
 	c.mark(n)
-	c.emit(OpImport, 0, 0)
+	c.emit(bytecode.OpImport, 0, 0)
 	for _, b := range syntax.ImportBindings(n) {
-		c.op(OpDup)
+		c.op(bytecode.OpDup)
 		if b.Imported != "default" && b.Imported != "*" {
 			c.emitString(spec)
 			c.mark(n)
-			c.emit(OpImport, 2, c.strConst(b.Imported))
+			c.emit(bytecode.OpImport, 2, c.strConst(b.Imported))
 		}
 		c.initName(b.Local)
 	}
-	c.op(OpPop)
+	c.op(bytecode.OpPop)
 	// The declaration's position ends with it: the program's statements that follow are
 	// elsewhere in the source, and one without a position of its own must not seem to be at
 	// the import.
 	f := c.fs
-	f.code.Pos = append(f.code.Pos, posEntry{PC: int32(c.pc())})
+	f.code.Pos = append(f.code.Pos, bytecode.PosEntry{PC: int32(c.pc())})
 }
 
 // isImportCall reports whether a call's callee is the import keyword (import(spec)).
@@ -44,14 +46,14 @@ func isImportCall(e js.IExpr) bool {
 func (c *compiler) dynamicImport(n *js.CallExpr) {
 	list := n.Args.List
 	if len(list) == 0 {
-		c.op(OpUndef)
+		c.op(bytecode.OpUndef)
 	}
 	for i, a := range list {
 		c.expr(a.Value)
 		if i > 0 {
-			c.op(OpPop)
+			c.op(bytecode.OpPop)
 		}
 	}
 	c.mark(n)
-	c.emit(OpImport, 1, 0)
+	c.emit(bytecode.OpImport, 1, 0)
 }

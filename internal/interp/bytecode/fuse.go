@@ -1,4 +1,4 @@
-package interp
+package bytecode
 
 // Fused instructions.
 //
@@ -10,9 +10,9 @@ package interp
 // instruction count do not change, and a jump to one of the later instructions runs that one
 // alone.
 
-// fuse rewrites code in place: the first instruction of each sequence with a fused form gets
+// Fuse rewrites code in place: the first instruction of each sequence with a fused form gets
 // the fused operation. Sequences do not overlap.
-func fuse(code []Instr) {
+func Fuse(code []Instr) {
 	for i := 0; i+1 < len(code); i++ {
 		next := code[i+1].Op
 		third := OpNop
@@ -89,8 +89,9 @@ func fuse(code []Instr) {
 
 var compareJump = map[Op]Op{OpLt: OpLtJump, OpLe: OpLeJump, OpGt: OpGtJump, OpGe: OpGeJump}
 
-// unfusedCompare is the comparison a fused comparison and jump starts with.
-var unfusedCompare = [opCount]Op{OpLtJump: OpLt, OpLeJump: OpLe, OpGtJump: OpGt, OpGeJump: OpGe}
+// UnfusedCompare is the comparison a fused comparison and jump starts with, by the fused
+// operation (OpNop for the others).
+var UnfusedCompare = [OpCount]Op{OpLtJump: OpLt, OpLeJump: OpLe, OpGtJump: OpGt, OpGeJump: OpGe}
 
 var constCompareJump = map[[2]Op]Op{
 	{OpInt, OpStrictEq}: OpIntStrictEqJump, {OpInt, OpStrictNe}: OpIntStrictNeJump,

@@ -1,4 +1,6 @@
-package interp
+package bytecode
+
+import "strconv"
 
 // Op is a bytecode operation. Instructions are fixed-size (Instr: an Op and two
 // int32 operands) so that a frame's position is a plain integer pc, which makes
@@ -7,7 +9,7 @@ package interp
 // Stack effects are written [before] -> [after], top of stack on the right.
 //
 // The instruction set is append-only in meaning. Snapshots carry the code they were running,
-// with every operation written by its name (opNames), and a later release resumes them on that
+// with every operation written by its name (String, OpByName), and a later release resumes them on that
 // code (docs/snapshots.md). So:
 //   - an operation's meaning (what it does with its operands, the stack, registers and pc)
 //     never changes once released; a changed meaning is a new operation with a new name,
@@ -231,7 +233,8 @@ const (
 	OpGetRegInc         // GetReg A, then the Inc or Dec that follows
 	OpGetRegUndef       // GetReg A, then the Undef that follows
 
-	opCount
+	// OpCount is the number of operations: one more than the largest Op.
+	OpCount
 )
 
 var opNames = [...]string{
@@ -287,27 +290,24 @@ func (op Op) String() string {
 	if int(op) < len(opNames) && opNames[op] != "" {
 		return opNames[op]
 	}
-	return "Op(" + itoa(int(op)) + ")"
+	return "Op(" + strconv.Itoa(int(op)) + ")"
 }
 
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
+// opByName maps operation names to this release's operations.
+var opByName = func() map[string]Op {
+	m := make(map[string]Op, len(opNames))
+	for op, name := range opNames {
+		if name != "" {
+			m[name] = Op(op)
+		}
 	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
+	return m
+}()
+
+// OpByName returns the operation of this release with the given name (String's result), for
+// the snapshots, which write operations by name; ok is false for a name this release does not
+// know.
+func OpByName(name string) (op Op, ok bool) {
+	op, ok = opByName[name]
+	return op, ok
 }

@@ -1,7 +1,9 @@
-package interp
+package compiler
 
 import (
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // Expressions. Every compileXxx leaves exactly one value on the operand stack.
@@ -15,7 +17,7 @@ func (c *compiler) expr(e js.IExpr) {
 		name := varName(n)
 		if name == "undefined" {
 			if b, _ := c.lookup(name); b == nil {
-				c.op(OpUndef)
+				c.op(bytecode.OpUndef)
 				return
 			}
 		}
@@ -47,9 +49,9 @@ func (c *compiler) expr(e js.IExpr) {
 		c.binary(n)
 	case *js.CondExpr:
 		c.expr(n.Cond)
-		j := c.emit(OpJumpIfFalse, 0, 0)
+		j := c.emit(bytecode.OpJumpIfFalse, 0, 0)
 		c.expr(n.X)
-		e := c.emit(OpJump, 0, 0)
+		e := c.emit(bytecode.OpJump, 0, 0)
 		c.patch(j)
 		c.expr(n.Y)
 		c.patch(e)
@@ -57,7 +59,7 @@ func (c *compiler) expr(e js.IExpr) {
 		for i, x := range n.List {
 			c.expr(x)
 			if i < len(n.List)-1 {
-				c.op(OpPop)
+				c.op(bytecode.OpPop)
 			}
 		}
 	case *js.YieldExpr:
@@ -121,35 +123,35 @@ func isAnonymousFn(e js.IExpr) bool {
 func (c *compiler) literal(n *js.LiteralExpr) {
 	switch n.TokenType {
 	case js.TrueToken:
-		c.op(OpTrue)
+		c.op(bytecode.OpTrue)
 	case js.FalseToken:
-		c.op(OpFalse)
+		c.op(bytecode.OpFalse)
 	case js.NullToken:
-		c.op(OpNull)
+		c.op(bytecode.OpNull)
 	case js.ThisToken:
 		if b, hops := c.lookup("this"); b != nil {
 			c.mark(n)
 			c.loadBinding(b, hops)
 		} else {
-			c.op(OpLoadThis)
+			c.op(bytecode.OpLoadThis)
 		}
 	case js.StringToken:
 		u, ok := decodeStringLiteral(n.Data)
 		if !ok {
 			c.fail("ParseError", n, "Invalid escape sequence in string literal")
 		}
-		c.emit(OpConst, c.strConst16(u), 0)
+		c.emit(bytecode.OpConst, c.strConst16(u), 0)
 	case js.RegExpToken:
 		body, flags := splitRegExp(n.Data)
 		c.mark(n)
-		c.emit(OpRegExp, c.strConst16(goToUTF16(body)), c.strConst(flags))
+		c.emit(bytecode.OpRegExp, c.strConst16(goToUTF16(body)), c.strConst(flags))
 	case js.SuperToken:
 		c.fail("ParseError", n, "'super' keyword unexpected here")
 	default:
 		if js.IsNumeric(n.TokenType) {
 			f, ok := parseNumericLiteral(n.Data)
 			if !ok {
-				c.emit(OpConst, c.bigIntConst(n), 0)
+				c.emit(bytecode.OpConst, c.bigIntConst(n), 0)
 				return
 			}
 			c.emitNumber(f)
@@ -160,17 +162,17 @@ func (c *compiler) literal(n *js.LiteralExpr) {
 }
 
 func (c *compiler) arrayLit(n *js.ArrayExpr) {
-	c.emit(OpNewArray, len(n.List), 0)
+	c.emit(bytecode.OpNewArray, len(n.List), 0)
 	for _, el := range n.List {
 		switch {
 		case el.Value == nil:
-			c.op(OpArrayHole)
+			c.op(bytecode.OpArrayHole)
 		case el.Spread:
 			c.expr(el.Value)
-			c.op(OpArraySpread)
+			c.op(bytecode.OpArraySpread)
 		default:
 			c.expr(el.Value)
-			c.op(OpArrayPush)
+			c.op(bytecode.OpArrayPush)
 		}
 	}
 }
@@ -201,11 +203,11 @@ func (c *compiler) propertyKeyName(p *js.PropertyName) (string, bool) {
 // pushKey pushes a property key (computed keys converted with ToPropertyKey).
 func (c *compiler) pushKey(p *js.PropertyName) string {
 	if name, ok := c.propertyKeyName(p); ok {
-		c.emit(OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
+		c.emit(bytecode.OpConst, c.strConst16(wtf8ToUTF16(name)), 0)
 		return name
 	}
 	c.expr(p.Computed)
-	c.op(OpToPropertyKey)
+	c.op(bytecode.OpToPropertyKey)
 	return ""
 }
 
@@ -221,21 +223,21 @@ func (c *compiler) objectLit(n *js.ObjectExpr) {
 			props++
 		}
 	}
-	c.emit(OpNewObject, min(props, maxLiteralSizeHint), 0)
+	c.emit(bytecode.OpNewObject, min(props, maxLiteralSizeHint), 0)
 	for i, p := range n.List {
 		if p.Spread {
 			c.expr(p.Value)
-			c.op(OpCopyData)
+			c.op(bytecode.OpCopyData)
 			continue
 		}
 		if m, ok := p.Value.(*js.MethodDecl); ok {
 			name := c.pushKey(&m.Name.PropertyName)
 			prefix := ""
-			op := OpDefineMethod
+			op := bytecode.OpDefineMethod
 			if m.Get {
-				prefix, op = "get ", OpDefineGetter
+				prefix, op = "get ", bytecode.OpDefineGetter
 			} else if m.Set {
-				prefix, op = "set ", OpDefineSetter
+				prefix, op = "set ", bytecode.OpDefineSetter
 			}
 			c.method(m, prefix+name, m.Name.Computed != nil)
 			c.emit(op, 0, 1)
@@ -245,7 +247,7 @@ func (c *compiler) objectLit(n *js.ObjectExpr) {
 			// shorthand {a}
 			v := p.Value.(*js.Var)
 			c.expr(v)
-			c.emit(OpDefineName, c.strConst(varName(v)), 0)
+			c.emit(bytecode.OpDefineName, c.strConst(varName(v)), 0)
 			continue
 		}
 		if p.Init != nil {
@@ -254,21 +256,21 @@ func (c *compiler) objectLit(n *js.ObjectExpr) {
 		name, static := c.propertyKeyName(p.Name)
 		if static && name == "__proto__" && p.Name.Literal.TokenType != 0 && !c.src.Shorthand(&n.List[i]) {
 			c.expr(p.Value)
-			c.op(OpSetProto)
+			c.op(bytecode.OpSetProto)
 			continue
 		}
 		if static {
 			c.namedExprS(p.Value, name)
-			c.emit(OpDefineName, c.strConst16(wtf8ToUTF16(name)), 0)
+			c.emit(bytecode.OpDefineName, c.strConst16(wtf8ToUTF16(name)), 0)
 			continue
 		}
 		c.expr(p.Name.Computed)
-		c.op(OpToPropertyKey)
+		c.op(bytecode.OpToPropertyKey)
 		c.expr(p.Value)
 		if isAnonymousFn(p.Value) {
-			c.emit(OpSetFnName, 0, 0)
+			c.emit(bytecode.OpSetFnName, 0, 0)
 		}
-		c.op(OpDefineField)
+		c.op(bytecode.OpDefineField)
 	}
 }
 
@@ -281,11 +283,11 @@ func (c *compiler) template(n *js.TemplateExpr) {
 			c.fail("ParseError", n, "Invalid escape sequence in template")
 		}
 		if len(u) > 0 {
-			c.emit(OpConst, c.strConst16(u), 0)
+			c.emit(bytecode.OpConst, c.strConst16(u), 0)
 			count++
 		}
 		c.expr(p.Expr)
-		c.op(OpToString)
+		c.op(bytecode.OpToString)
 		count++
 	}
 	u, ok := cookTemplate(n.Tail, len(n.List) == 0)
@@ -293,17 +295,17 @@ func (c *compiler) template(n *js.TemplateExpr) {
 		c.fail("ParseError", n, "Invalid escape sequence in template")
 	}
 	if len(u) > 0 || count == 0 {
-		c.emit(OpConst, c.strConst16(u), 0)
+		c.emit(bytecode.OpConst, c.strConst16(u), 0)
 		count++
 	}
 	if count > 1 {
-		c.emit(OpConcatN, count, 0)
+		c.emit(bytecode.OpConcatN, count, 0)
 	}
 }
 
 // templateSite registers the strings of a tagged template and returns its index.
 func (c *compiler) templateSite(n *js.TemplateExpr) int {
-	var site templateSite
+	var site bytecode.TemplateSite
 	add := func(raw []byte, first bool) {
 		u, ok := cookTemplate(raw, first)
 		site.Cooked = append(site.Cooked, u)
@@ -331,19 +333,19 @@ func (c *compiler) chain(e js.IExpr) {
 	if len(oc.jumps) == 0 {
 		return
 	}
-	end := c.emit(OpJump, 0, 0)
+	end := c.emit(bytecode.OpJump, 0, 0)
 	var toUndef []int
 	for i, j := range oc.jumps {
 		c.patch(j)
 		for k := 0; k < oc.depths[i]; k++ {
-			c.op(OpPop)
+			c.op(bytecode.OpPop)
 		}
-		toUndef = append(toUndef, c.emit(OpJump, 0, 0))
+		toUndef = append(toUndef, c.emit(bytecode.OpJump, 0, 0))
 	}
 	for _, j := range toUndef {
 		c.patch(j)
 	}
-	c.op(OpUndef)
+	c.op(bytecode.OpUndef)
 	c.patch(end)
 }
 
@@ -352,7 +354,7 @@ func (c *compiler) optional(oc *optChain, depth int) { c.optionalBelow(oc, depth
 // optionalBelow is optional testing the value below slots from the top of the stack (1 for the
 // function of an optional call, under its this).
 func (c *compiler) optionalBelow(oc *optChain, depth, below int) {
-	oc.jumps = append(oc.jumps, c.emit(OpJumpIfNullish, 0, below))
+	oc.jumps = append(oc.jumps, c.emit(bytecode.OpJumpIfNullish, 0, below))
 	oc.depths = append(oc.depths, depth)
 }
 
@@ -368,13 +370,13 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 			c.superBase()
 			if method {
 				c.loadName("this")
-				c.op(OpSwap)
-				c.emit(OpConst, c.strConst(dotName(n)), 0)
+				c.op(bytecode.OpSwap)
+				c.emit(bytecode.OpConst, c.strConst(dotName(n)), 0)
 				c.superGetFromBase()
-				c.op(OpSwap)
+				c.op(bytecode.OpSwap)
 				return
 			}
-			c.emit(OpConst, c.strConst(dotName(n)), 0)
+			c.emit(bytecode.OpConst, c.strConst(dotName(n)), 0)
 			c.superGetFromBase()
 			return
 		}
@@ -385,35 +387,35 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 		c.mark(n)
 		if pv, ok := n.Y.(*js.Var); ok && isPrivateName(pv) {
 			if method {
-				c.op(OpDup)
+				c.op(bytecode.OpDup)
 				c.loadName(varName(pv))
-				c.op(OpGetPrivate)
-				c.op(OpSwap)
+				c.op(bytecode.OpGetPrivate)
+				c.op(bytecode.OpSwap)
 				return
 			}
 			c.loadName(varName(pv))
-			c.op(OpGetPrivate)
+			c.op(bytecode.OpGetPrivate)
 			return
 		}
 		if method {
-			c.emit(OpGetPropKeep, c.strConst(dotName(n)), 0)
+			c.emit(bytecode.OpGetPropKeep, c.strConst(dotName(n)), 0)
 			return
 		}
-		c.emit(OpGetProp, c.strConst(dotName(n)), 0)
+		c.emit(bytecode.OpGetProp, c.strConst(dotName(n)), 0)
 	case *js.IndexExpr:
 		if isSuper(n.X) {
 			c.superBase()
 			if method {
 				c.loadName("this")
-				c.op(OpSwap)
+				c.op(bytecode.OpSwap)
 				c.expr(n.Y)
-				c.op(OpToPropertyKey)
+				c.op(bytecode.OpToPropertyKey)
 				c.superGetFromBase()
-				c.op(OpSwap)
+				c.op(bytecode.OpSwap)
 				return
 			}
 			c.expr(n.Y)
-			c.op(OpToPropertyKey)
+			c.op(bytecode.OpToPropertyKey)
 			c.superGetFromBase()
 			return
 		}
@@ -424,10 +426,10 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 		c.expr(n.Y)
 		c.mark(n)
 		if method {
-			c.op(OpGetElemKeep)
+			c.op(bytecode.OpGetElemKeep)
 			return
 		}
-		c.op(OpGetElem)
+		c.op(bytecode.OpGetElem)
 	case *js.CallExpr:
 		if isSuper(n.X) {
 			c.superCall(n)
@@ -445,19 +447,19 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 			c.optionalBelow(oc, 2, 1) // the function, under its this
 		}
 		c.mark(n)
-		c.args(n.Args.List, OpCall, OpCallSpread, calleeB)
+		c.args(n.Args.List, bytecode.OpCall, bytecode.OpCallSpread, calleeB)
 	case *js.TemplateExpr:
 		if n.Tag == nil {
 			c.template(n)
 			return
 		}
 		c.callee(n.Tag, oc)
-		c.emit(OpTemplate, c.templateSite(n), 0)
+		c.emit(bytecode.OpTemplate, c.templateSite(n), 0)
 		for _, p := range n.List {
 			c.expr(p.Expr)
 		}
 		c.mark(n)
-		c.emit(OpCall, len(n.List)+1, 0)
+		c.emit(bytecode.OpCall, len(n.List)+1, 0)
 	case *js.GroupExpr:
 		if method {
 			switch n.X.(type) {
@@ -468,12 +470,12 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 		}
 		c.expr(n.X)
 		if method {
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 		}
 	default:
 		c.expr(e)
 		if method {
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 		}
 	}
 }
@@ -485,10 +487,10 @@ func (c *compiler) callee(x js.IExpr, oc *optChain) {
 		c.chainPart(x, oc, true)
 	case *js.CallExpr, *js.TemplateExpr:
 		c.chainPart(x, oc, false)
-		c.op(OpUndef)
+		c.op(bytecode.OpUndef)
 	default:
 		c.expr(x)
-		c.op(OpUndef)
+		c.op(bytecode.OpUndef)
 	}
 }
 
@@ -513,7 +515,7 @@ func (c *compiler) markCalleeReads(start, calleeB int) {
 	}
 	code := c.fs.code.Code
 	for pc := start; pc < len(code); pc++ {
-		if (code[pc].Op == OpGetProp || code[pc].Op == OpGetPropKeep) && code[pc].B == 0 {
+		if (code[pc].Op == bytecode.OpGetProp || code[pc].Op == bytecode.OpGetPropKeep) && code[pc].B == 0 {
 			code[pc].B = int32(calleeB)
 		}
 	}
@@ -549,7 +551,7 @@ func staticPath(x js.IExpr) (string, bool) {
 
 // args pushes call arguments and emits the call; calleeB is the call's operand B (see
 // calleeName; 0 for super calls).
-func (c *compiler) args(list []js.Arg, plain, spread Op, calleeB int) {
+func (c *compiler) args(list []js.Arg, plain, spread bytecode.Op, calleeB int) {
 	// The call itself is at the position marked before its arguments, not at its last
 	// argument's: an error a built-in raises inside the call (Array.from calling an iterator's
 	// next) is located at the call the program wrote.
@@ -568,13 +570,13 @@ func (c *compiler) args(list []js.Arg, plain, spread Op, calleeB int) {
 		c.emit(plain, len(list), calleeB)
 		return
 	}
-	c.emit(OpNewArray, len(list), 0)
+	c.emit(bytecode.OpNewArray, len(list), 0)
 	for _, a := range list {
 		c.expr(a.Value)
 		if a.Rest {
-			c.op(OpArraySpread)
+			c.op(bytecode.OpArraySpread)
 		} else {
-			c.op(OpArrayPush)
+			c.op(bytecode.OpArrayPush)
 		}
 	}
 	c.fs.pending = at
@@ -610,13 +612,13 @@ func (c *compiler) superBase() {
 		c.fail("ParseError", nil, "'super' keyword unexpected here")
 	}
 	c.loadBinding(b, hops)
-	c.op(OpSuperBase)
+	c.op(bytecode.OpSuperBase)
 }
 
 // superGetFromBase: [base key] -> [base[key] with this as receiver].
 func (c *compiler) superGetFromBase() {
 	c.loadName("this")
-	c.emit(OpGetElem, 0, 1) // B=1: receiver on top: [base key this]
+	c.emit(bytecode.OpGetElem, 0, 1) // B=1: receiver on top: [base key this]
 }
 
 // superRef pushes [base key] for super.name or super[expr] and reports true; for any other
@@ -629,18 +631,18 @@ func (c *compiler) superRef(x js.IExpr) bool {
 			return false
 		}
 		c.loadName("this")
-		c.op(OpPop)
+		c.op(bytecode.OpPop)
 		c.superBase()
-		c.emit(OpConst, c.strConst(dotName(t)), 0)
+		c.emit(bytecode.OpConst, c.strConst(dotName(t)), 0)
 	case *js.IndexExpr:
 		if !isSuper(t.X) {
 			return false
 		}
 		c.loadName("this")
-		c.op(OpPop)
+		c.op(bytecode.OpPop)
 		c.superBase()
 		c.expr(t.Y)
-		c.op(OpToPropertyKey)
+		c.op(bytecode.OpToPropertyKey)
 	default:
 		return false
 	}
@@ -650,21 +652,21 @@ func (c *compiler) superRef(x js.IExpr) bool {
 // superStore stores into a super reference: [base key v] -> [v] with this as the receiver.
 func (c *compiler) superStore() {
 	c.loadName("this")
-	c.emit(OpSetElem, 0, 1)
+	c.emit(bytecode.OpSetElem, 0, 1)
 }
 
 // superDelete compiles delete super.x and delete super[k]: the reference is evaluated
 // (this, then the key expression), then deleting it throws a ReferenceError.
 func (c *compiler) superDelete(x js.IExpr) {
 	c.loadName("this")
-	c.op(OpPop)
+	c.op(bytecode.OpPop)
 	if t, ok := x.(*js.IndexExpr); ok {
 		c.expr(t.Y)
-		c.op(OpPop)
+		c.op(bytecode.OpPop)
 	}
-	c.op(OpUndef)
-	c.emit(OpThrowTyp, c.strConst("Unsupported reference to 'super'"), 1) // B=1: ReferenceError
-	c.op(OpTrue)                                                          // never reached; keeps the stack shape
+	c.op(bytecode.OpUndef)
+	c.emit(bytecode.OpThrowTyp, c.strConst("Unsupported reference to 'super'"), 1) // B=1: ReferenceError
+	c.op(bytecode.OpTrue)                                                          // never reached; keeps the stack shape
 }
 
 func (c *compiler) superCall(n *js.CallExpr) {
@@ -676,19 +678,19 @@ func (c *compiler) superCall(n *js.CallExpr) {
 	c.loadBinding(cb, chops)
 	c.loadBinding(nb, nhops)
 	c.mark(n)
-	c.args(n.Args.List, OpSuperCall, OpSuperCallSpread, 0)
+	c.args(n.Args.List, bytecode.OpSuperCall, bytecode.OpSuperCallSpread, 0)
 	// Bind this (a second super() call throws) and run the field initialisers.
 	tb, thops := c.lookup("this")
 	if tb.captured {
-		c.emit(OpGetEnv, thops, tb.slot)
+		c.emit(bytecode.OpGetEnv, thops, tb.slot)
 	} else {
-		c.emit(OpGetReg, tb.reg, 0)
+		c.emit(bytecode.OpGetReg, tb.reg, 0)
 	}
-	c.emit(OpThrowTyp, c.strConst("Super constructor may only be called once"), 1) // B=1: only when initialised
+	c.emit(bytecode.OpThrowTyp, c.strConst("Super constructor may only be called once"), 1) // B=1: only when initialised
 	c.storeBindingKeep(tb)
-	c.op(OpDup)
+	c.op(bytecode.OpDup)
 	c.loadBinding(cb, chops)
-	c.op(OpSwap)
+	c.op(bytecode.OpSwap)
 	c.emitInitFields() // [this callee this] -> [this]
 }
 
@@ -700,46 +702,46 @@ func (c *compiler) newExpr(n *js.NewExpr) {
 	// operand B names the constructor as written, for V8's "Math.abs is not a constructor"
 	calleeB := c.calleeName(n.X)
 	if n.Args == nil {
-		c.emit(OpNew, 0, calleeB)
+		c.emit(bytecode.OpNew, 0, calleeB)
 		return
 	}
-	c.args(n.Args.List, OpNew, OpNewSpread, calleeB)
+	c.args(n.Args.List, bytecode.OpNew, bytecode.OpNewSpread, calleeB)
 }
 
 func (c *compiler) unary(n *js.UnaryExpr) {
 	switch n.Op {
 	case js.NegToken:
 		c.expr(n.X)
-		c.op(OpNeg)
+		c.op(bytecode.OpNeg)
 	case js.PosToken:
 		c.expr(n.X)
 		c.mark(n)
-		c.op(OpPlus)
+		c.op(bytecode.OpPlus)
 	case js.NotToken:
 		c.expr(n.X)
-		c.op(OpNot)
+		c.op(bytecode.OpNot)
 	case js.BitNotToken:
 		c.expr(n.X)
-		c.op(OpBitNot)
+		c.op(bytecode.OpBitNot)
 	case js.VoidToken:
 		c.expr(n.X)
-		c.op(OpPop)
-		c.op(OpUndef)
+		c.op(bytecode.OpPop)
+		c.op(bytecode.OpUndef)
 	case js.TypeofToken:
 		if v, ok := unparen(n.X).(*js.Var); ok {
 			if b, _ := c.lookup(varName(v)); b == nil {
-				c.emit(OpTypeofGlobal, c.strConst(varName(v)), 0)
+				c.emit(bytecode.OpTypeofGlobal, c.strConst(varName(v)), 0)
 				return
 			}
 		}
 		c.expr(n.X)
-		c.op(OpTypeof)
+		c.op(bytecode.OpTypeof)
 	case js.DeleteToken:
 		c.deleteExpr(n)
 	case js.AwaitToken:
 		c.expr(n.X)
 		c.mark(n)
-		c.op(OpAwait)
+		c.op(bytecode.OpAwait)
 	case js.PreIncrToken, js.PreDecrToken, js.PostIncrToken, js.PostDecrToken:
 		c.update(n)
 	default:
@@ -772,7 +774,7 @@ func (c *compiler) deleteExpr(n *js.UnaryExpr) {
 		}
 		c.expr(t.X)
 		c.mark(n)
-		c.emit(OpDeleteProp, c.strConst(dotName(t)), 0)
+		c.emit(bytecode.OpDeleteProp, c.strConst(dotName(t)), 0)
 	case *js.IndexExpr:
 		if t.Optional || hasOptional(t.X) {
 			c.chainDeleteElem(t)
@@ -781,13 +783,13 @@ func (c *compiler) deleteExpr(n *js.UnaryExpr) {
 		c.expr(t.X)
 		c.expr(t.Y)
 		c.mark(n)
-		c.op(OpDeleteElem)
+		c.op(bytecode.OpDeleteElem)
 	case *js.Var:
 		c.fail("ParseError", n, "Delete of an unqualified identifier in strict mode.")
 	default:
 		c.expr(x)
-		c.op(OpPop)
-		c.op(OpTrue)
+		c.op(bytecode.OpPop)
+		c.op(bytecode.OpTrue)
 	}
 }
 
@@ -797,7 +799,7 @@ func (c *compiler) chainDelete(t *js.DotExpr) {
 	if t.Optional {
 		c.optional(oc, 1)
 	}
-	c.emit(OpDeleteProp, c.strConst(dotName(t)), 0)
+	c.emit(bytecode.OpDeleteProp, c.strConst(dotName(t)), 0)
 	c.endChainDelete(oc)
 }
 
@@ -810,18 +812,18 @@ func (c *compiler) chainDeleteElem(t *js.IndexExpr) {
 		c.optional(oc, 1)
 	}
 	c.expr(t.Y)
-	c.op(OpDeleteElem)
+	c.op(bytecode.OpDeleteElem)
 	c.endChainDelete(oc)
 }
 
 // endChainDelete ends an optional-chain delete: a short-circuited chain is true.
 func (c *compiler) endChainDelete(oc *optChain) {
-	end := c.emit(OpJump, 0, 0)
+	end := c.emit(bytecode.OpJump, 0, 0)
 	for _, j := range oc.jumps {
 		c.patch(j)
 	}
-	c.op(OpPop)
-	c.op(OpTrue)
+	c.op(bytecode.OpPop)
+	c.op(bytecode.OpTrue)
 	c.patch(end)
 }
 
@@ -839,13 +841,13 @@ func hasOptional(e js.IExpr) bool {
 
 // update compiles ++ and -- (prefix and postfix).
 func (c *compiler) update(n *js.UnaryExpr) {
-	inc := OpInc
+	inc := bytecode.OpInc
 	if n.Op == js.PreDecrToken || n.Op == js.PostDecrToken {
-		inc = OpDec
+		inc = bytecode.OpDec
 	}
 	post := n.Op == js.PostIncrToken || n.Op == js.PostDecrToken
 	if c.superRef(unparen(n.X)) {
-		c.op(OpDup2)
+		c.op(bytecode.OpDup2)
 		c.mark(n)
 		c.superGetFromBase()
 		c.updateTail(inc, post, c.superStore)
@@ -855,11 +857,11 @@ func (c *compiler) update(n *js.UnaryExpr) {
 	case *js.Var:
 		c.loadName(varName(t))
 		if post {
-			c.op(OpNumeric)
-			c.op(OpDup)
+			c.op(bytecode.OpNumeric)
+			c.op(bytecode.OpDup)
 			c.op(inc)
 			c.assignName(varName(t))
-			c.op(OpPop)
+			c.op(bytecode.OpPop)
 			return
 		}
 		c.op(inc)
@@ -868,48 +870,48 @@ func (c *compiler) update(n *js.UnaryExpr) {
 		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
 			c.expr(t.X)
 			c.loadName(varName(pv))
-			c.op(OpDup2)
-			c.op(OpGetPrivate)
-			c.updateTail(inc, post, func() { c.op(OpSetPrivate) })
+			c.op(bytecode.OpDup2)
+			c.op(bytecode.OpGetPrivate)
+			c.updateTail(inc, post, func() { c.op(bytecode.OpSetPrivate) })
 			return
 		}
 		c.expr(t.X)
-		c.op(OpDup)
+		c.op(bytecode.OpDup)
 		c.mark(n)
-		c.emit(OpGetProp, c.strConst(dotName(t)), 0)
+		c.emit(bytecode.OpGetProp, c.strConst(dotName(t)), 0)
 		if post {
-			c.op(OpNumeric)
-			c.op(OpDup)
-			c.op(OpRot3)
+			c.op(bytecode.OpNumeric)
+			c.op(bytecode.OpDup)
+			c.op(bytecode.OpRot3)
 			c.op(inc)
-			c.emit(OpSetProp, c.strConst(dotName(t)), 0)
-			c.op(OpPop)
+			c.emit(bytecode.OpSetProp, c.strConst(dotName(t)), 0)
+			c.op(bytecode.OpPop)
 			return
 		}
 		c.op(inc)
-		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
+		c.emit(bytecode.OpSetProp, c.strConst(dotName(t)), 0)
 	case *js.IndexExpr:
 		c.expr(t.X)
 		c.expr(t.Y)
-		c.op(OpToPropertyKey)
-		c.op(OpDup2)
+		c.op(bytecode.OpToPropertyKey)
+		c.op(bytecode.OpDup2)
 		c.mark(n)
-		c.op(OpGetElem)
-		c.updateTail(inc, post, func() { c.op(OpSetElem) })
+		c.op(bytecode.OpGetElem)
+		c.updateTail(inc, post, func() { c.op(bytecode.OpSetElem) })
 	default:
 		c.fail("ParseError", n, "Invalid left-hand side expression in %s operation", map[bool]string{true: "postfix", false: "prefix"}[post])
 	}
 }
 
 // updateTail: [base key old] -> [result], writing with store ([base key v] -> [v]).
-func (c *compiler) updateTail(inc Op, post bool, store func()) {
+func (c *compiler) updateTail(inc bytecode.Op, post bool, store func()) {
 	if post {
-		c.op(OpNumeric)
-		c.op(OpDup)
-		c.op(OpRot4)
+		c.op(bytecode.OpNumeric)
+		c.op(bytecode.OpDup)
+		c.op(bytecode.OpRot4)
 		c.op(inc)
 		store()
-		c.op(OpPop)
+		c.op(bytecode.OpPop)
 		return
 	}
 	c.op(inc)
@@ -926,29 +928,29 @@ func unparen(e js.IExpr) js.IExpr {
 	}
 }
 
-var binaryOps = map[js.TokenType]Op{
-	js.AddToken: OpAdd, js.SubToken: OpSub, js.MulToken: OpMul, js.DivToken: OpDiv, js.ModToken: OpMod,
-	js.ExpToken: OpExp, js.BitAndToken: OpBitAnd, js.BitOrToken: OpBitOr, js.BitXorToken: OpBitXor,
-	js.LtLtToken: OpShl, js.GtGtToken: OpShr, js.GtGtGtToken: OpUShr, js.EqEqToken: OpEq, js.NotEqToken: OpNe,
-	js.EqEqEqToken: OpStrictEq, js.NotEqEqToken: OpStrictNe, js.LtToken: OpLt, js.LtEqToken: OpLe,
-	js.GtToken: OpGt, js.GtEqToken: OpGe, js.InToken: OpIn, js.InstanceofToken: OpInstanceOf,
+var binaryOps = map[js.TokenType]bytecode.Op{
+	js.AddToken: bytecode.OpAdd, js.SubToken: bytecode.OpSub, js.MulToken: bytecode.OpMul, js.DivToken: bytecode.OpDiv, js.ModToken: bytecode.OpMod,
+	js.ExpToken: bytecode.OpExp, js.BitAndToken: bytecode.OpBitAnd, js.BitOrToken: bytecode.OpBitOr, js.BitXorToken: bytecode.OpBitXor,
+	js.LtLtToken: bytecode.OpShl, js.GtGtToken: bytecode.OpShr, js.GtGtGtToken: bytecode.OpUShr, js.EqEqToken: bytecode.OpEq, js.NotEqToken: bytecode.OpNe,
+	js.EqEqEqToken: bytecode.OpStrictEq, js.NotEqEqToken: bytecode.OpStrictNe, js.LtToken: bytecode.OpLt, js.LtEqToken: bytecode.OpLe,
+	js.GtToken: bytecode.OpGt, js.GtEqToken: bytecode.OpGe, js.InToken: bytecode.OpIn, js.InstanceofToken: bytecode.OpInstanceOf,
 }
 
-var compoundOps = map[js.TokenType]Op{
-	js.AddEqToken: OpAdd, js.SubEqToken: OpSub, js.MulEqToken: OpMul, js.DivEqToken: OpDiv, js.ModEqToken: OpMod,
-	js.ExpEqToken: OpExp, js.BitAndEqToken: OpBitAnd, js.BitOrEqToken: OpBitOr, js.BitXorEqToken: OpBitXor,
-	js.LtLtEqToken: OpShl, js.GtGtEqToken: OpShr, js.GtGtGtEqToken: OpUShr,
+var compoundOps = map[js.TokenType]bytecode.Op{
+	js.AddEqToken: bytecode.OpAdd, js.SubEqToken: bytecode.OpSub, js.MulEqToken: bytecode.OpMul, js.DivEqToken: bytecode.OpDiv, js.ModEqToken: bytecode.OpMod,
+	js.ExpEqToken: bytecode.OpExp, js.BitAndEqToken: bytecode.OpBitAnd, js.BitOrEqToken: bytecode.OpBitOr, js.BitXorEqToken: bytecode.OpBitXor,
+	js.LtLtEqToken: bytecode.OpShl, js.GtGtEqToken: bytecode.OpShr, js.GtGtGtEqToken: bytecode.OpUShr,
 }
 
 func (c *compiler) binary(n *js.BinaryExpr) {
 	switch n.Op {
 	case js.AndToken, js.OrToken, js.NullishToken:
 		c.expr(n.X)
-		op := OpJumpIfFalseKeep
+		op := bytecode.OpJumpIfFalseKeep
 		if n.Op == js.OrToken {
-			op = OpJumpIfTrueKeep
+			op = bytecode.OpJumpIfTrueKeep
 		} else if n.Op == js.NullishToken {
-			op = OpJumpIfNotNullishKeep
+			op = bytecode.OpJumpIfNotNullishKeep
 		}
 		j := c.emit(op, 0, 0)
 		c.expr(n.Y)
@@ -965,7 +967,7 @@ func (c *compiler) binary(n *js.BinaryExpr) {
 			c.loadName(varName(pv))
 			c.expr(n.Y)
 			c.mark(n)
-			c.op(OpHasPrivate)
+			c.op(bytecode.OpHasPrivate)
 			return
 		}
 	}

@@ -1,7 +1,9 @@
-package interp
+package compiler
 
 import (
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // Statements.
@@ -14,7 +16,7 @@ func (c *compiler) enterScope(key any) *scope {
 		return nil
 	}
 	if s.needsEnv() {
-		c.emit(OpPushEnv, s.envSize, 0)
+		c.emit(bytecode.OpPushEnv, s.envSize, 0)
 		c.pushCtrl(&ctrlEntry{kind: ctrlEnv})
 	}
 	c.fs.cur = s
@@ -27,7 +29,7 @@ func (c *compiler) leaveScope(s *scope) {
 		return
 	}
 	if s.needsEnv() {
-		c.op(OpPopEnv)
+		c.op(bytecode.OpPopEnv)
 		c.popCtrl()
 	}
 	c.fs.cur = s.parent
@@ -55,7 +57,7 @@ func (c *compiler) hoistFunctions(list []js.IStmt) {
 			name := varName(fd.Name)
 			b, _ := c.lookup(name)
 			if b == nil {
-				c.emit(OpDeclareGlobal, c.strConst(name), 0)
+				c.emit(bytecode.OpDeclareGlobal, c.strConst(name), 0)
 				continue
 			}
 			c.storeBinding(b, 0)
@@ -72,7 +74,7 @@ func (c *compiler) stmt(st js.IStmt) {
 	case *js.ExprStmt:
 		c.markStmt(n.Value)
 		c.expr(n.Value)
-		c.op(OpPop)
+		c.op(bytecode.OpPop)
 	case *js.VarDecl:
 		c.varDecl(n)
 	case *js.FuncDecl:
@@ -83,10 +85,10 @@ func (c *compiler) stmt(st js.IStmt) {
 		c.declared([]string{varName(n.Name)})
 	case *js.IfStmt:
 		c.expr(n.Cond)
-		j := c.emit(OpJumpIfFalse, 0, 0)
+		j := c.emit(bytecode.OpJumpIfFalse, 0, 0)
 		c.stmt(n.Body)
 		if n.Else != nil {
-			e := c.emit(OpJump, 0, 0)
+			e := c.emit(bytecode.OpJump, 0, 0)
 			c.patch(j)
 			c.stmt(n.Else)
 			c.patch(e)
@@ -114,9 +116,9 @@ func (c *compiler) stmt(st js.IStmt) {
 			c.markStmt(n)
 			c.expr(n.Value)
 		} else {
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 		}
-		if c.fs.info.kind == funcProgram && c.fs.complReg >= 0 && c.script {
+		if c.fs.info.kind == bytecode.FuncProgram && c.fs.complReg >= 0 && c.script {
 			c.fail("ParseError", n, "Illegal return statement")
 		}
 		c.emitAwaitReturnValue()
@@ -125,7 +127,7 @@ func (c *compiler) stmt(st js.IStmt) {
 		c.markStmt(n)
 		c.expr(n.Value)
 		c.mark(n)
-		c.op(OpThrow)
+		c.op(bytecode.OpThrow)
 	case *js.TryStmt:
 		c.tryStmt(n)
 	case *js.DebuggerStmt:
@@ -143,7 +145,7 @@ func (c *compiler) stmt(st js.IStmt) {
 // emitAwaitReturnValue: in async generators, return awaits its operand.
 func (c *compiler) emitAwaitReturnValue() {
 	if c.fs.code.Async && c.fs.code.Generator {
-		c.op(OpAwait)
+		c.op(bytecode.OpAwait)
 	}
 }
 
@@ -156,7 +158,7 @@ func (c *compiler) varDecl(d *js.VarDecl) {
 		case d.TokenType == js.VarToken:
 			continue
 		default:
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 		}
 		c.bindPattern(e.Binding, true)
 		if d.TokenType != js.VarToken {
@@ -216,16 +218,16 @@ func (c *compiler) branch(n *js.BranchStmt) {
 		c.unwind(i)
 		if isBreak {
 			if e.iterReg >= 0 {
-				c.emit(OpGetReg, e.iterReg, 0)
+				c.emit(bytecode.OpGetReg, e.iterReg, 0)
 				if e.async {
 					c.emitAsyncIterClose()
 				} else {
-					c.op(OpIterClose)
+					c.op(bytecode.OpIterClose)
 				}
 			}
-			e.breaks = append(e.breaks, c.emit(OpJump, 0, 0))
+			e.breaks = append(e.breaks, c.emit(bytecode.OpJump, 0, 0))
 		} else {
-			e.continues = append(e.continues, c.emit(OpJump, 0, 0))
+			e.continues = append(e.continues, c.emit(bytecode.OpJump, 0, 0))
 		}
 		return
 	}
@@ -255,10 +257,10 @@ func (c *compiler) endLoop(e *ctrlEntry, contTarget int) {
 func (c *compiler) whileStmt(n *js.WhileStmt, labels []string) {
 	top := c.pc()
 	c.expr(n.Cond)
-	j := c.emit(OpJumpIfFalse, 0, 0)
+	j := c.emit(bytecode.OpJumpIfFalse, 0, 0)
 	e := c.loopEntry(labels)
 	c.stmt(n.Body)
-	c.emit(OpJump, top, 0)
+	c.emit(bytecode.OpJump, top, 0)
 	c.patch(j)
 	c.endLoop(e, top)
 }
@@ -270,7 +272,7 @@ func (c *compiler) doWhile(n *js.DoWhileStmt, labels []string) {
 	c.popCtrl()
 	cont := c.pc()
 	c.expr(n.Cond)
-	c.emit(OpJumpIfTrue, top, 0)
+	c.emit(bytecode.OpJumpIfTrue, top, 0)
 	c.fs.ctrl = append(c.fs.ctrl, e)
 	c.endLoop(e, cont)
 }
@@ -285,29 +287,29 @@ func (c *compiler) forStmt(n *js.ForStmt, labels []string) {
 		perIter = init.TokenType != js.VarToken && s != nil && s.needsEnv()
 	default:
 		c.expr(init)
-		c.op(OpPop)
+		c.op(bytecode.OpPop)
 	}
 	if perIter {
-		c.op(OpCopyEnv)
+		c.op(bytecode.OpCopyEnv)
 	}
 	top := c.pc()
 	j := -1
 	if n.Cond != nil {
 		c.expr(n.Cond)
-		j = c.emit(OpJumpIfFalse, 0, 0)
+		j = c.emit(bytecode.OpJumpIfFalse, 0, 0)
 	}
 	e := c.loopEntry(labels)
 	c.block(n.Body)
 	c.popCtrl()
 	cont := c.pc()
 	if perIter {
-		c.op(OpCopyEnv)
+		c.op(bytecode.OpCopyEnv)
 	}
 	if n.Post != nil {
 		c.expr(n.Post)
-		c.op(OpPop)
+		c.op(bytecode.OpPop)
 	}
-	c.emit(OpJump, top, 0)
+	c.emit(bytecode.OpJump, top, 0)
 	if j >= 0 {
 		c.patch(j)
 	}
@@ -342,18 +344,18 @@ func (c *compiler) forHeadValue(init, value js.IExpr) {
 
 func (c *compiler) forIn(n *js.ForInStmt, labels []string) {
 	c.forHeadValue(n.Init, n.Value)
-	c.op(OpForInPrep)
+	c.op(bytecode.OpForInPrep)
 	st := c.newReg()
-	c.emit(OpPutReg, st, 0)
+	c.emit(bytecode.OpPutReg, st, 0)
 	top := c.pc()
-	c.emit(OpGetReg, st, 0)
-	next := c.emit(OpForInNext, 0, 0)
+	c.emit(bytecode.OpGetReg, st, 0)
+	next := c.emit(bytecode.OpForInNext, 0, 0)
 	e := c.loopEntry(labels)
 	s := c.enterScope(n)
 	c.forBinding(n.Init)
 	c.block(n.Body)
 	c.leaveScope(s)
-	c.emit(OpJump, top, 0)
+	c.emit(bytecode.OpJump, top, 0)
 	c.patch(next)
 	c.endLoop(e, top)
 }
@@ -364,52 +366,52 @@ func (c *compiler) forOf(n *js.ForOfStmt, labels []string) {
 	if n.Await {
 		async = 1
 	}
-	c.emit(OpGetIter, 0, async)
+	c.emit(bytecode.OpGetIter, 0, async)
 	it := c.newReg()
-	c.emit(OpPutReg, it, 0)
+	c.emit(bytecode.OpPutReg, it, 0)
 	c.pushCtrl(&ctrlEntry{kind: ctrlIter, iterReg: it, async: n.Await})
 	top := c.pc()
-	c.emit(OpGetReg, it, 0)
+	c.emit(bytecode.OpGetReg, it, 0)
 	var next int
 	if n.Await {
-		c.op(OpIterNextRaw)
-		c.op(OpAwait)
-		next = c.emit(OpIterResult, 0, 0)
-		c.emit(OpGetReg, it, 0)
-		c.op(OpIsSyncIter)
-		skip := c.emit(OpJumpIfFalse, 0, 0)
-		c.op(OpAwait)
+		c.op(bytecode.OpIterNextRaw)
+		c.op(bytecode.OpAwait)
+		next = c.emit(bytecode.OpIterResult, 0, 0)
+		c.emit(bytecode.OpGetReg, it, 0)
+		c.op(bytecode.OpIsSyncIter)
+		skip := c.emit(bytecode.OpJumpIfFalse, 0, 0)
+		c.op(bytecode.OpAwait)
 		c.patch(skip)
 	} else {
-		next = c.emit(OpIterNext, 0, 0)
+		next = c.emit(bytecode.OpIterNext, 0, 0)
 	}
 	e := c.loopEntry(labels)
 	e.iterReg = it
 	e.async = n.Await
 	// The handler must not cover the value on the stack: park it in a register.
 	val := c.newReg()
-	c.emit(OpPutReg, val, 0)
-	h := c.emit(OpTryPush, 0, 0)
-	c.emit(OpGetReg, val, 0)
+	c.emit(bytecode.OpPutReg, val, 0)
+	h := c.emit(bytecode.OpTryPush, 0, 0)
+	c.emit(bytecode.OpGetReg, val, 0)
 	c.pushCtrl(&ctrlEntry{kind: ctrlTry})
 	s := c.enterScope(n)
 	c.forBinding(n.Init)
 	c.block(n.Body)
 	c.leaveScope(s)
 	c.popCtrl()
-	c.op(OpTryPop)
-	c.emit(OpJump, top, 0)
+	c.op(bytecode.OpTryPop)
+	c.emit(bytecode.OpJump, top, 0)
 	// An exception from the body closes the iterator (errors of return() are ignored).
 	c.patch(h)
-	c.emit(OpGetReg, it, 0)
+	c.emit(bytecode.OpGetReg, it, 0)
 	if n.Await {
-		c.emit(OpIterCloseThrow, 0, 1)
-		c.op(OpAwait)
-		c.op(OpPop)
+		c.emit(bytecode.OpIterCloseThrow, 0, 1)
+		c.op(bytecode.OpAwait)
+		c.op(bytecode.OpPop)
 	} else {
-		c.op(OpIterCloseThrow)
+		c.op(bytecode.OpIterCloseThrow)
 	}
-	c.op(OpThrow)
+	c.op(bytecode.OpThrow)
 	c.patch(next)
 	c.endLoop(e, top)
 	c.popCtrl() // ctrlIter
@@ -418,7 +420,7 @@ func (c *compiler) forOf(n *js.ForOfStmt, labels []string) {
 func (c *compiler) switchStmt(n *js.SwitchStmt, labels []string) {
 	c.expr(n.Init)
 	d := c.newReg()
-	c.emit(OpPutReg, d, 0)
+	c.emit(bytecode.OpPutReg, d, 0)
 	s := c.enterScope(n)
 	for _, cl := range n.List {
 		c.hoistFunctions(cl.List)
@@ -430,12 +432,12 @@ func (c *compiler) switchStmt(n *js.SwitchStmt, labels []string) {
 			def = i
 			continue
 		}
-		c.emit(OpGetReg, d, 0)
+		c.emit(bytecode.OpGetReg, d, 0)
 		c.expr(cl.Cond)
-		c.op(OpStrictEq)
-		jumps[i] = c.emit(OpJumpIfTrue, 0, 0)
+		c.op(bytecode.OpStrictEq)
+		jumps[i] = c.emit(bytecode.OpJumpIfTrue, 0, 0)
 	}
-	end := c.emit(OpJump, 0, 0)
+	end := c.emit(bytecode.OpJump, 0, 0)
 	e := c.pushCtrl(&ctrlEntry{kind: ctrlSwitch, labels: labels, iterReg: -1})
 	for i, cl := range n.List {
 		if i == def {
@@ -461,7 +463,7 @@ func (c *compiler) tryStmt(n *js.TryStmt) {
 	if n.Finally != nil {
 		fin = c.pushCtrl(&ctrlEntry{kind: ctrlFinally, finally: n.Finally, iterReg: -1})
 	}
-	h := c.emit(OpTryPush, 0, 0)
+	h := c.emit(bytecode.OpTryPush, 0, 0)
 	if n.Catch != nil || fin == nil {
 		c.pushCtrl(&ctrlEntry{kind: ctrlTry})
 	} else {
@@ -471,7 +473,7 @@ func (c *compiler) tryStmt(n *js.TryStmt) {
 	if n.Catch != nil || fin == nil {
 		c.popCtrl()
 	}
-	c.op(OpTryPop)
+	c.op(bytecode.OpTryPop)
 	var ends []int
 	runFinally := func() {
 		if fin != nil {
@@ -481,28 +483,28 @@ func (c *compiler) tryStmt(n *js.TryStmt) {
 		}
 	}
 	runFinally()
-	ends = append(ends, c.emit(OpJump, 0, 0))
+	ends = append(ends, c.emit(bytecode.OpJump, 0, 0))
 	if n.Catch != nil {
 		c.patch(h)
 		var h2 int
 		if fin != nil {
-			h2 = c.emit(OpTryPush, 0, 0)
+			h2 = c.emit(bytecode.OpTryPush, 0, 0)
 			fin.handler = true
 		}
 		s := c.enterScope(n)
 		if n.Binding != nil {
 			c.bindPattern(n.Binding, true)
 		} else {
-			c.op(OpPop)
+			c.op(bytecode.OpPop)
 		}
 		c.block(n.Catch)
 		c.leaveScope(s)
 		if fin != nil {
-			c.op(OpTryPop)
+			c.op(bytecode.OpTryPop)
 			fin.handler = false
 		}
 		runFinally()
-		ends = append(ends, c.emit(OpJump, 0, 0))
+		ends = append(ends, c.emit(bytecode.OpJump, 0, 0))
 		h = -1
 		if fin != nil {
 			h = h2
@@ -512,10 +514,10 @@ func (c *compiler) tryStmt(n *js.TryStmt) {
 		c.popCtrl()
 		c.patch(h)
 		r := c.newReg()
-		c.emit(OpPutReg, r, 0)
+		c.emit(bytecode.OpPutReg, r, 0)
 		c.block(n.Finally)
-		c.emit(OpGetReg, r, 0)
-		c.op(OpThrow)
+		c.emit(bytecode.OpGetReg, r, 0)
+		c.op(bytecode.OpThrow)
 	}
 	for _, j := range ends {
 		c.patch(j)

@@ -1,47 +1,67 @@
-package interp
+package compiler
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"unicode/utf16"
+	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/codemode/codemode/internal/interp/syntax"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
-// The compiler turns the tdewolff AST into bytecode (see opcode.go). It runs in
+// The compiler turns the tdewolff AST into bytecode (package bytecode). It runs in
 // two passes: scope analysis (compile_scope.go) then code generation, one
-// compileXxx per node type (compile_stmt.go, compile_expr.go, compile_pattern.go,
-// compile_class.go). Functions are numbered in the order the analysis meets
+// compileXxx per node type (compile_stmt.go, compile_expr.go, compile_assign.go,
+// compile_func.go). Functions are numbered in the order the analysis meets
 // them, which depends only on the source: the same source always gives the same
 // function indices.
 
-// Compile parses and compiles a program: the body of an async function in strict
-// mode (top-level await and return allowed; the value of the last top-level
-// expression statement is the completion value). Errors are *Diagnostic with
-// Kind "ParseError" or "UnsupportedSyntax".
-func Compile(source string) (*Program, error) {
-	return compileSource(source, false)
+// Program is a compiled program as plain data: the functions in source order (index 0 is the
+// program body) and the tagged-template sites.
+type Program struct {
+	Funcs     []*bytecode.Func
+	Templates []bytecode.TemplateSite
+	Strict    bool // the program is strict code (a script starting with "use strict", or any module body)
 }
 
-// CompileShared is Compile for a program that may have been compiled before in this process:
-// the last programs compiled by CompileShared or read by Restore are kept by source text and
-// shared (a Program is immutable once compiled, so VMs share it). Failures are not kept.
-func CompileShared(source string) (*Program, error) {
-	return sharedPrograms.compile(source, false)
+// Disassemble renders every function of the program as text, one instruction per line, for
+// test failures and debugging.
+func (p *Program) Disassemble() string {
+	var b strings.Builder
+	for _, f := range p.Funcs {
+		f.Disassemble(&b)
+	}
+	return b.String()
 }
 
-// CompileScript compiles a classic script (test262): not wrapped in an async
-// function, no top-level await or return, strict when it starts with a
-// "use strict" directive. Top-level var and function declarations become
-// properties of the global object.
-func CompileScript(source string) (*Program, error) {
-	return compileSource(source, true)
+// Error is a program that does not compile: Kind is "ParseError" or "UnsupportedSyntax", and
+// Line and Column (1-based; 0 when unknown) say where.
+type Error struct {
+	Kind    string
+	Message string
+	Line    int
+	Column  int
 }
 
-func compileSource(source string, script bool) (prog *Program, err error) {
+// Error formats the error as "Kind: message (line L, column C)", as interp.Diagnostic does.
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.Kind, e.Message)
+	}
+	return fmt.Sprintf("%s: %s (line %d, column %d)", e.Kind, e.Message, e.Line, e.Column)
+}
+
+// Compile parses and compiles a program. A program (script false) is the body of an async
+// function in strict mode: top-level await and return are allowed, and the value of the last
+// top-level expression statement is the completion value. A script (script true) is a classic
+// script (test262): not wrapped in a function, strict when it starts with a "use strict"
+// directive, with its top-level var and function declarations declared as globals. Errors are
+// *Error.
+func Compile(source string, script bool) (prog *Program, err error) {
 	mode := syntax.ModeAsyncBody
 	if script {
 		mode = syntax.ModeScript
@@ -50,9 +70,9 @@ func compileSource(source string, script bool) (prog *Program, err error) {
 	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, &Diagnostic{Kind: se.Kind, Message: se.Message, Line: se.Line, Column: se.Column}
+			return nil, &Error{Kind: se.Kind, Message: se.Message, Line: se.Line, Column: se.Column}
 		}
-		return nil, &Diagnostic{Kind: "ParseError", Message: err.Error()}
+		return nil, &Error{Kind: "ParseError", Message: err.Error()}
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -60,16 +80,16 @@ func compileSource(source string, script bool) (prog *Program, err error) {
 			if !ok {
 				panic(r)
 			}
-			prog, err = nil, &Diagnostic{Kind: ce.kind, Message: ce.msg, Line: ce.pos.Line, Column: ce.pos.Column}
+			prog, err = nil, &Error{Kind: ce.kind, Message: ce.msg, Line: ce.pos.Line, Column: ce.pos.Column}
 		}
 	}()
 	c := &compiler{src: sp, script: script}
-	c.prog = &Program{source: source, hash: hashSource(source), script: script, strict: sp.Strict}
+	c.prog = &Program{Strict: sp.Strict}
 	c.compileProgram(sp.AST)
 	return c.prog, nil
 }
 
-// compileError aborts compilation (recovered in compileSource).
+// compileError aborts compilation (recovered in Compile).
 type compileError struct {
 	kind string
 	msg  string
@@ -78,13 +98,12 @@ type compileError struct {
 
 // compiler is the state of one compilation.
 type compiler struct {
-	keyNames map[string]string // the constant key names of the program, interned
-	src      *syntax.Program
-	prog     *Program
-	an       *analyzer
-	fs       *funcState
-	script   bool
-	lastPos  syntax.Position
+	src     *syntax.Program
+	prog    *Program
+	an      *analyzer
+	fs      *funcState
+	script  bool
+	lastPos syntax.Position
 	// parent is the innermost statement or expression (other than an identifier) being
 	// compiled: the node an identifier use belongs to, for its position (syntax.IdentPos).
 	parent js.INode
@@ -101,7 +120,7 @@ func (c *compiler) enter(n js.INode) func() {
 // funcState is the code generation state of one function.
 type funcState struct {
 	info     *funcInfo
-	code     *FuncCode
+	code     *bytecode.Func
 	cur      *scope
 	ctrl     []*ctrlEntry
 	strs     map[string]int
@@ -165,21 +184,21 @@ func (c *compiler) markIdent(v *js.Var) {
 	}
 }
 
-func (c *compiler) emit(op Op, a, b int) int {
+func (c *compiler) emit(op bytecode.Op, a, b int) int {
 	f := c.fs
 	pc := len(f.code.Code)
 	if p := f.pending; p.Line != 0 {
 		n := len(f.code.Pos)
 		if n == 0 || f.code.Pos[n-1].Line != int32(p.Line) || f.code.Pos[n-1].Column != int32(p.Column) {
-			f.code.Pos = append(f.code.Pos, posEntry{PC: int32(pc), Line: int32(p.Line), Column: int32(p.Column)})
+			f.code.Pos = append(f.code.Pos, bytecode.PosEntry{PC: int32(pc), Line: int32(p.Line), Column: int32(p.Column)})
 		}
 		f.pending, f.stmtPending = syntax.Position{}, false
 	}
-	f.code.Code = append(f.code.Code, Instr{Op: op, A: int32(a), B: int32(b)})
+	f.code.Code = append(f.code.Code, bytecode.Instr{Op: op, A: int32(a), B: int32(b)})
 	return pc
 }
 
-func (c *compiler) op(op Op) int { return c.emit(op, 0, 0) }
+func (c *compiler) op(op bytecode.Op) int { return c.emit(op, 0, 0) }
 
 func (c *compiler) pc() int { return len(c.fs.code.Code) }
 
@@ -195,7 +214,7 @@ func (c *compiler) strConst16(u []uint16) int {
 		return i
 	}
 	i := len(c.fs.code.Consts)
-	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constString, Str: u})
+	c.fs.code.Consts = append(c.fs.code.Consts, bytecode.Constant{Kind: bytecode.ConstString, Str: u})
 	c.fs.strs[key] = i
 	return i
 }
@@ -236,7 +255,7 @@ func (c *compiler) bigIntConst(n js.INode) int {
 		c.fail("SyntaxError", n, "Invalid or unexpected token")
 	}
 	i := len(c.fs.code.Consts)
-	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constBigInt, Str: goToUTF16(digits)})
+	c.fs.code.Consts = append(c.fs.code.Consts, bytecode.Constant{Kind: bytecode.ConstBigInt, Str: goToUTF16(digits)})
 	return i
 }
 
@@ -246,7 +265,7 @@ func (c *compiler) numConst(f float64) int {
 		return i
 	}
 	i := len(c.fs.code.Consts)
-	c.fs.code.Consts = append(c.fs.code.Consts, Constant{Kind: constNumber, Num: f})
+	c.fs.code.Consts = append(c.fs.code.Consts, bytecode.Constant{Kind: bytecode.ConstNumber, Num: f})
 	c.fs.nums[key] = i
 	return i
 }
@@ -254,13 +273,13 @@ func (c *compiler) numConst(f float64) int {
 // emitNumber pushes a number constant.
 func (c *compiler) emitNumber(f float64) {
 	if f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32 && !(f == 0 && math.Signbit(f)) {
-		c.emit(OpInt, int(f), 0)
+		c.emit(bytecode.OpInt, int(f), 0)
 		return
 	}
-	c.emit(OpConst, c.numConst(f), 0)
+	c.emit(bytecode.OpConst, c.numConst(f), 0)
 }
 
-func (c *compiler) emitString(s string) { c.emit(OpConst, c.strConst(s), 0) }
+func (c *compiler) emitString(s string) { c.emit(bytecode.OpConst, c.strConst(s), 0) }
 
 // newReg allocates a temporary register in the current function.
 func (c *compiler) newReg() int {
@@ -274,7 +293,7 @@ func (c *compiler) compileProgram(ast *js.AST) {
 	a := &analyzer{c: c, scopes: map[any]*scope{}, funcs: map[any]*funcInfo{}}
 	c.an = a
 	body := &ast.BlockStmt
-	f := &funcInfo{node: ast, kind: funcProgram, index: 0, simple: true}
+	f := &funcInfo{node: ast, kind: bytecode.FuncProgram, index: 0, simple: true}
 	a.order = append(a.order, f)
 	a.funcs[ast] = f
 	a.fn = f
@@ -297,7 +316,7 @@ func (c *compiler) compileProgram(ast *js.AST) {
 	a.stmts(body.List)
 	a.cur = nil
 	a.assignSlots()
-	c.prog.Funcs = make([]*FuncCode, len(a.order))
+	c.prog.Funcs = make([]*bytecode.Func, len(a.order))
 
 	fs := c.beginFunction(f, nil)
 	fs.code.Name = ""
@@ -307,8 +326,8 @@ func (c *compiler) compileProgram(ast *js.AST) {
 	if c.script {
 		// Global var/function declarations.
 		for _, name := range varNames(body.List, nil) {
-			c.emit(OpUndef, 0, 0)
-			c.emit(OpDeclareGlobal, c.strConst(name), 0)
+			c.emit(bytecode.OpUndef, 0, 0)
+			c.emit(bytecode.OpDeclareGlobal, c.strConst(name), 0)
 		}
 	}
 	c.hoistFunctions(body.List)
@@ -319,13 +338,13 @@ func (c *compiler) compileProgram(ast *js.AST) {
 			c.markStmt(es.Value)
 			c.expr(es.Value)
 			done()
-			c.emit(OpPutReg, fs.complReg, 0)
+			c.emit(bytecode.OpPutReg, fs.complReg, 0)
 			continue
 		}
 		c.stmt(st)
 	}
-	c.emit(OpGetReg, fs.complReg, 0)
-	c.op(OpReturn)
+	c.emit(bytecode.OpGetReg, fs.complReg, 0)
+	c.op(bytecode.OpReturn)
 	c.endFunction()
 }
 
@@ -341,15 +360,15 @@ func filterBindings(list []*binding, names map[string]*binding) []*binding {
 
 // beginFunction starts code generation for f.
 func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
-	code := &FuncCode{Index: f.index, Kind: f.kind, Strict: true, ThisReg: -1, Parent: -1}
+	code := &bytecode.Func{Index: f.index, Kind: f.kind, Strict: true, ThisReg: -1, Parent: -1}
 	if f.parent != nil {
 		code.Parent = f.parent.index
 	}
 	fs := &funcState{info: f, code: code, strs: map[string]int{}, nums: map[uint64]int{}, parent: c.fs, complReg: -1}
 	c.prog.Funcs[f.index] = code
 	c.fs = fs
-	if codegenShift {
-		c.op(OpNop)
+	if CodegenShift {
+		c.op(bytecode.OpNop)
 	}
 	return fs
 }
@@ -357,44 +376,12 @@ func (c *compiler) beginFunction(f *funcInfo, node js.INode) *funcState {
 func (c *compiler) endFunction() {
 	fs := c.fs
 	fs.code.NumRegs = fs.info.numRegs
-	if codegenShift {
+	if CodegenShift {
 		fs.code.NumRegs++
 	}
 	fs.code.NumParams = fs.info.params
-	fuse(fs.code.Code)
-	if c.keyNames == nil {
-		c.keyNames = map[string]string{}
-	}
-	fs.code.buildConstValues(c.keyNames)
+	bytecode.Fuse(fs.code.Code)
 	c.fs = fs.parent
-}
-
-// buildConstValues fills vals and keys from Consts (and makes the code's lookup hints).
-//
-// The keys' names are interned: a name that a built-in object has as a key is its string, and
-// names take the string of the same name in names (filled as it goes; nil: none). Comparing
-// two keys whose names share their bytes stops at the pointers, where different copies of one
-// name are compared byte by byte.
-func (f *FuncCode) buildConstValues(names map[string]string) {
-	f.hints = make([]uint32, len(f.Code))
-	f.vals = make([]Value, len(f.Consts))
-	f.keys = make([]PropertyKey, len(f.Consts))
-	f.keyHashes = make([]uint64, len(f.Consts))
-	f.name = newStringFromGo(f.Name)
-	for i, k := range f.Consts {
-		if k.Kind == constNumber {
-			f.vals[i] = Number(k.Num)
-			continue
-		}
-		if k.Kind == constBigInt {
-			f.vals[i] = bigIntValue(parseDecimal(string(utf16.Decode(k.Str))))
-			continue
-		}
-		s := newUTF16(k.Str)
-		f.vals[i] = stringValue(s)
-		f.keys[i] = strKey(internKeyName(names, s.wtf8()))
-		f.keyHashes[i] = propHash(f.keys[i])
-	}
 }
 
 // prologue emits the start of a function body: its environment record, the
@@ -403,7 +390,7 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 	fs := c.fs
 	fs.cur = f.scope
 	if f.scope.needsEnv() {
-		c.emit(OpPushEnv, f.scope.envSize, 0)
+		c.emit(bytecode.OpPushEnv, f.scope.envSize, 0)
 	}
 	c.initLexical(f.scope)
 	for _, b := range f.scope.list {
@@ -411,21 +398,21 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 		case b.kind == bindInternal:
 			switch b.name {
 			case "this":
-				if f.kind == funcDerivedCtor {
-					c.op(OpHole) // uninitialised until super() returns
+				if f.kind == bytecode.FuncDerivedCtor {
+					c.op(bytecode.OpHole) // uninitialised until super() returns
 				} else {
-					c.op(OpLoadThis)
+					c.op(bytecode.OpLoadThis)
 				}
 			case "new.target":
-				c.op(OpLoadNewTarget)
+				c.op(bytecode.OpLoadNewTarget)
 			case "arguments":
-				c.op(OpArguments)
+				c.op(bytecode.OpArguments)
 			case "%callee":
-				c.op(OpLoadCallee)
+				c.op(bytecode.OpLoadCallee)
 			}
 			c.storeBinding(b, 0)
 		case b.kind == bindFuncName:
-			c.op(OpLoadCallee)
+			c.op(bytecode.OpLoadCallee)
 			c.storeBinding(b, 0)
 		case b.kind == bindParam && b.captured && b.param < 0 && f.simple:
 			// captured simple parameter: copy from its argument register
@@ -434,7 +421,7 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 	// Parameters of a non-simple list start uninitialised (TDZ).
 	for _, b := range f.scope.list {
 		if b.paramTDZ {
-			c.op(OpHole)
+			c.op(bytecode.OpHole)
 			c.storeBinding(b, 0)
 		}
 	}
@@ -447,16 +434,16 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 					continue
 				}
 			}
-			c.emit(OpGetReg, i, 0)
+			c.emit(bytecode.OpGetReg, i, 0)
 			if p.Default != nil {
-				j := c.emit(OpJumpIfNotUndef, 0, 0)
+				j := c.emit(bytecode.OpJumpIfNotUndef, 0, 0)
 				c.namedExpr(p.Default, p.Binding)
 				c.patch(j)
 			}
 			c.bindPattern(p.Binding, true)
 		}
 		if params.Rest != nil {
-			c.emit(OpRestArgs, len(params.List), 0)
+			c.emit(bytecode.OpRestArgs, len(params.List), 0)
 			c.bindPattern(params.Rest, true)
 		}
 	}
@@ -464,7 +451,7 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 	// already are; captured ones live in a fresh environment record).
 	for _, b := range f.scope.list {
 		if b.kind == bindVar && b.captured {
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 			c.storeBinding(b, 0)
 		}
 	}
@@ -477,8 +464,8 @@ func (c *compiler) initLexical(s *scope) {
 			if b.captured {
 				continue // a fresh environment record starts uninitialised
 			}
-			c.op(OpHole)
-			c.emit(OpPutReg, b.reg, 0)
+			c.op(bytecode.OpHole)
+			c.emit(bytecode.OpPutReg, b.reg, 0)
 			b.inited = false
 		}
 	}
@@ -519,7 +506,7 @@ func (c *compiler) lookup(name string) (*binding, int) {
 func (c *compiler) loadName(name string) {
 	b, hops := c.lookup(name)
 	if b == nil {
-		c.emit(OpGetGlobal, c.strConst(name), 0)
+		c.emit(bytecode.OpGetGlobal, c.strConst(name), 0)
 		return
 	}
 	c.loadBinding(b, hops)
@@ -528,18 +515,18 @@ func (c *compiler) loadName(name string) {
 func (c *compiler) loadBinding(b *binding, hops int) {
 	if b.captured {
 		if b.tdz() {
-			c.emit(OpGetEnvChecked, hops, b.slot)
-			c.emit(OpNop, c.nameConst(b), 0)
+			c.emit(bytecode.OpGetEnvChecked, hops, b.slot)
+			c.emit(bytecode.OpNop, c.nameConst(b), 0)
 			return
 		}
-		c.emit(OpGetEnv, hops, b.slot)
+		c.emit(bytecode.OpGetEnv, hops, b.slot)
 		return
 	}
 	if b.tdz() && !b.inited {
-		c.emit(OpGetRegChecked, b.reg, c.nameConst(b))
+		c.emit(bytecode.OpGetRegChecked, b.reg, c.nameConst(b))
 		return
 	}
-	c.emit(OpGetReg, b.reg, 0)
+	c.emit(bytecode.OpGetReg, b.reg, 0)
 }
 
 func (c *compiler) nameConst(b *binding) int {
@@ -560,16 +547,16 @@ func (c *compiler) storeBinding(b *binding, keep int) {
 	}
 	if b.captured {
 		if keep == 1 {
-			c.emit(OpSetEnv, hops, b.slot)
+			c.emit(bytecode.OpSetEnv, hops, b.slot)
 		} else {
-			c.emit(OpPutEnv, hops, b.slot)
+			c.emit(bytecode.OpPutEnv, hops, b.slot)
 		}
 		return
 	}
 	if keep == 1 {
-		c.emit(OpSetReg, b.reg, 0)
+		c.emit(bytecode.OpSetReg, b.reg, 0)
 	} else {
-		c.emit(OpPutReg, b.reg, 0)
+		c.emit(bytecode.OpPutReg, b.reg, 0)
 	}
 }
 
@@ -577,7 +564,7 @@ func (c *compiler) storeBinding(b *binding, keep int) {
 func (c *compiler) initName(name string) {
 	b, _ := c.lookup(name)
 	if b == nil {
-		c.emit(OpDeclareGlobal, c.strConst(name), 0)
+		c.emit(bytecode.OpDeclareGlobal, c.strConst(name), 0)
 		return
 	}
 	c.storeBinding(b, 0)
@@ -587,20 +574,20 @@ func (c *compiler) initName(name string) {
 func (c *compiler) assignName(name string) {
 	b, hops := c.lookup(name)
 	if b == nil {
-		c.emit(OpSetGlobal, c.strConst(name), 0)
+		c.emit(bytecode.OpSetGlobal, c.strConst(name), 0)
 		return
 	}
 	if b.tdz() {
 		if b.captured {
-			c.emit(OpCheckEnv, hops, b.slot)
-			c.emit(OpNop, c.nameConst(b), 0)
+			c.emit(bytecode.OpCheckEnv, hops, b.slot)
+			c.emit(bytecode.OpNop, c.nameConst(b), 0)
 		} else {
-			c.emit(OpCheckReg, b.reg, c.nameConst(b))
+			c.emit(bytecode.OpCheckReg, b.reg, c.nameConst(b))
 		}
 	}
 	switch b.kind {
 	case bindConst, bindFuncName, bindClassInner:
-		c.op(OpThrowConst)
+		c.op(bytecode.OpThrowConst)
 		return
 	}
 	c.storeBinding(b, 1)
@@ -648,23 +635,23 @@ func (c *compiler) unwind(target int) {
 		e := saveCtrl[i]
 		switch e.kind {
 		case ctrlEnv:
-			c.op(OpPopEnv)
+			c.op(bytecode.OpPopEnv)
 			fs.cur = e.scope
 		case ctrlTry:
-			c.op(OpTryPop)
+			c.op(bytecode.OpTryPop)
 		case ctrlIter:
-			c.emit(OpGetReg, e.iterReg, 0)
+			c.emit(bytecode.OpGetReg, e.iterReg, 0)
 			switch {
 			case e.async:
 				c.emitAsyncIterClose()
 			case e.iterIfOpen:
-				c.emit(OpIterClose, 0, 2)
+				c.emit(bytecode.OpIterClose, 0, 2)
 			default:
-				c.op(OpIterClose)
+				c.op(bytecode.OpIterClose)
 			}
 		case ctrlFinally:
 			if e.handler {
-				c.op(OpTryPop)
+				c.op(bytecode.OpTryPop)
 			}
 			fs.ctrl = saveCtrl[:i]
 			fs.cur = e.scope
@@ -675,36 +662,36 @@ func (c *compiler) unwind(target int) {
 }
 
 func (c *compiler) emitAsyncIterClose() {
-	c.emit(OpIterClose, 0, 1) // B=1: async: pushes the result of return() (or undefined)
-	c.op(OpAwait)
-	c.op(OpPop)
+	c.emit(bytecode.OpIterClose, 0, 1) // B=1: async: pushes the result of return() (or undefined)
+	c.op(bytecode.OpAwait)
+	c.op(bytecode.OpPop)
 }
 
 // emitReturn returns the value on top of the stack through every finally block.
 func (c *compiler) emitReturn() {
 	if c.needsUnwind(-1) {
 		r := c.newReg()
-		c.emit(OpPutReg, r, 0)
+		c.emit(bytecode.OpPutReg, r, 0)
 		c.unwind(-1)
-		c.emit(OpGetReg, r, 0)
+		c.emit(bytecode.OpGetReg, r, 0)
 	}
-	if c.fs.info.kind == funcDerivedCtor {
+	if c.fs.info.kind == bytecode.FuncDerivedCtor {
 		b, hops := c.lookup("this")
 		if b != nil {
 			c.loadBindingUnchecked(b, hops)
 		} else {
-			c.op(OpUndef)
+			c.op(bytecode.OpUndef)
 		}
-		c.op(OpCheckReturn)
+		c.op(bytecode.OpCheckReturn)
 	}
-	c.op(OpReturn)
+	c.op(bytecode.OpReturn)
 }
 
 func (c *compiler) loadBindingUnchecked(b *binding, hops int) {
 	if b.captured {
-		c.emit(OpGetEnv, hops, b.slot)
+		c.emit(bytecode.OpGetEnv, hops, b.slot)
 	} else {
-		c.emit(OpGetReg, b.reg, 0)
+		c.emit(bytecode.OpGetReg, b.reg, 0)
 	}
 }
 
@@ -716,21 +703,4 @@ func (c *compiler) needsUnwind(target int) bool {
 		}
 	}
 	return false
-}
-
-// internKeyName returns the interned string of a key name (see buildConstValues).
-func internKeyName(names map[string]string, name string) string {
-	if f := frozen.Load(); f != nil {
-		if n, ok := f.names[name]; ok {
-			return n
-		}
-	}
-	if names == nil {
-		return name
-	}
-	if n, ok := names[name]; ok {
-		return n
-	}
-	names[name] = name
-	return name
 }

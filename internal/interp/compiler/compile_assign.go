@@ -1,7 +1,9 @@
-package interp
+package compiler
 
 import (
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/codemode/codemode/internal/interp/bytecode"
 )
 
 // Assignments (plain, compound, logical, destructuring targets) and yield.
@@ -29,12 +31,12 @@ func (c *compiler) assign(n *js.BinaryExpr) {
 			c.loadName(varName(pv))
 			c.expr(n.Y)
 			c.mark(n)
-			c.op(OpSetPrivate)
+			c.op(bytecode.OpSetPrivate)
 			return
 		}
 		c.expr(n.Y)
 		c.mark(n)
-		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
+		c.emit(bytecode.OpSetProp, c.strConst(dotName(t)), 0)
 	case *js.IndexExpr:
 		if c.superRef(t) {
 			c.expr(n.Y)
@@ -46,10 +48,10 @@ func (c *compiler) assign(n *js.BinaryExpr) {
 		c.expr(t.Y)
 		c.expr(n.Y)
 		c.mark(n)
-		c.op(OpSetElem)
+		c.op(bytecode.OpSetElem)
 	case *js.ArrayExpr, *js.ObjectExpr:
 		c.expr(n.Y)
-		c.op(OpDup)
+		c.op(bytecode.OpDup)
 		c.assignPattern(t)
 	default:
 		c.fail("ParseError", n, "Invalid left-hand side in assignment")
@@ -57,9 +59,9 @@ func (c *compiler) assign(n *js.BinaryExpr) {
 }
 
 // compoundAssign compiles a op= b.
-func (c *compiler) compoundAssign(n *js.BinaryExpr, op Op) {
+func (c *compiler) compoundAssign(n *js.BinaryExpr, op bytecode.Op) {
 	if c.superRef(unparen(n.X)) {
-		c.op(OpDup2)
+		c.op(bytecode.OpDup2)
 		c.mark(n)
 		c.superGetFromBase()
 		c.expr(n.Y)
@@ -78,30 +80,30 @@ func (c *compiler) compoundAssign(n *js.BinaryExpr, op Op) {
 		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
 			c.expr(t.X)
 			c.loadName(varName(pv))
-			c.op(OpDup2)
-			c.op(OpGetPrivate)
+			c.op(bytecode.OpDup2)
+			c.op(bytecode.OpGetPrivate)
 			c.expr(n.Y)
 			c.op(op)
-			c.op(OpSetPrivate)
+			c.op(bytecode.OpSetPrivate)
 			return
 		}
 		c.expr(t.X)
-		c.op(OpDup)
+		c.op(bytecode.OpDup)
 		c.mark(n)
-		c.emit(OpGetProp, c.strConst(dotName(t)), 0)
+		c.emit(bytecode.OpGetProp, c.strConst(dotName(t)), 0)
 		c.expr(n.Y)
 		c.op(op)
-		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
+		c.emit(bytecode.OpSetProp, c.strConst(dotName(t)), 0)
 	case *js.IndexExpr:
 		c.expr(t.X)
 		c.expr(t.Y)
-		c.op(OpToPropertyKey)
-		c.op(OpDup2)
+		c.op(bytecode.OpToPropertyKey)
+		c.op(bytecode.OpDup2)
 		c.mark(n)
-		c.op(OpGetElem)
+		c.op(bytecode.OpGetElem)
 		c.expr(n.Y)
 		c.op(op)
-		c.op(OpSetElem)
+		c.op(bytecode.OpSetElem)
 	default:
 		c.fail("ParseError", n, "Invalid left-hand side in assignment")
 	}
@@ -109,12 +111,12 @@ func (c *compiler) compoundAssign(n *js.BinaryExpr, op Op) {
 
 // logicalAssign compiles a &&= b, a ||= b, a ??= b.
 func (c *compiler) logicalAssign(n *js.BinaryExpr) {
-	jop := OpJumpIfFalseKeep
+	jop := bytecode.OpJumpIfFalseKeep
 	switch n.Op {
 	case js.OrEqToken:
-		jop = OpJumpIfTrueKeep
+		jop = bytecode.OpJumpIfTrueKeep
 	case js.NullishEqToken:
-		jop = OpJumpIfNotNullishKeep
+		jop = bytecode.OpJumpIfNotNullishKeep
 	}
 	if c.superRef(unparen(n.X)) {
 		c.logicalPair(jop, n.Y, c.superGetFromBase, c.superStore)
@@ -131,25 +133,25 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
 			c.expr(t.X)
 			c.loadName(varName(pv))
-			c.logicalPair(jop, n.Y, func() { c.op(OpGetPrivate) }, func() { c.op(OpSetPrivate) })
+			c.logicalPair(jop, n.Y, func() { c.op(bytecode.OpGetPrivate) }, func() { c.op(bytecode.OpSetPrivate) })
 			return
 		}
 		c.expr(t.X)
-		c.op(OpDup)
-		c.emit(OpGetProp, c.strConst(dotName(t)), 0)
+		c.op(bytecode.OpDup)
+		c.emit(bytecode.OpGetProp, c.strConst(dotName(t)), 0)
 		j := c.emit(jop, 0, 0)
 		c.expr(n.Y)
-		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
-		e := c.emit(OpJump, 0, 0)
+		c.emit(bytecode.OpSetProp, c.strConst(dotName(t)), 0)
+		e := c.emit(bytecode.OpJump, 0, 0)
 		c.patch(j)
-		c.op(OpSwap)
-		c.op(OpPop)
+		c.op(bytecode.OpSwap)
+		c.op(bytecode.OpPop)
 		c.patch(e)
 	case *js.IndexExpr:
 		c.expr(t.X)
 		c.expr(t.Y)
-		c.op(OpToPropertyKey)
-		c.logicalPair(jop, n.Y, func() { c.op(OpGetElem) }, func() { c.op(OpSetElem) })
+		c.op(bytecode.OpToPropertyKey)
+		c.logicalPair(jop, n.Y, func() { c.op(bytecode.OpGetElem) }, func() { c.op(bytecode.OpSetElem) })
 	default:
 		c.fail("ParseError", n, "Invalid left-hand side in assignment")
 	}
@@ -158,17 +160,17 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 // logicalPair finishes a logical assignment to a two-part reference [base key] on the stack
 // (an element, a private member, a super property): get reads it ([base key] -> [v]), store
 // writes it ([base key v] -> [v]); the result is the value read when jop short-circuits.
-func (c *compiler) logicalPair(jop Op, value js.IExpr, get, store func()) {
-	c.op(OpDup2)
+func (c *compiler) logicalPair(jop bytecode.Op, value js.IExpr, get, store func()) {
+	c.op(bytecode.OpDup2)
 	get()
 	j := c.emit(jop, 0, 0)
 	c.expr(value)
 	store()
-	e := c.emit(OpJump, 0, 0)
+	e := c.emit(bytecode.OpJump, 0, 0)
 	c.patch(j)
-	c.op(OpRot3)
-	c.op(OpPop)
-	c.op(OpPop)
+	c.op(bytecode.OpRot3)
+	c.op(bytecode.OpPop)
+	c.op(bytecode.OpPop)
 	c.patch(e)
 }
 
@@ -177,33 +179,33 @@ func (c *compiler) assignTarget(e js.IExpr) {
 	switch t := unparen(e).(type) {
 	case *js.Var:
 		c.assignName(varName(t))
-		c.op(OpPop)
+		c.op(bytecode.OpPop)
 	case *js.DotExpr:
 		c.expr(t.X)
-		c.op(OpSwap)
+		c.op(bytecode.OpSwap)
 		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
 			c.loadName(varName(pv))
-			c.op(OpSwap)
-			c.op(OpSetPrivate)
-			c.op(OpPop)
+			c.op(bytecode.OpSwap)
+			c.op(bytecode.OpSetPrivate)
+			c.op(bytecode.OpPop)
 			return
 		}
-		c.emit(OpSetProp, c.strConst(dotName(t)), 0)
-		c.op(OpPop)
+		c.emit(bytecode.OpSetProp, c.strConst(dotName(t)), 0)
+		c.op(bytecode.OpPop)
 	case *js.IndexExpr:
 		c.expr(t.X)
 		c.expr(t.Y)
 		// [value obj key] -> [obj key value]: the value moves from the bottom to the top.
-		c.op(OpRot3)
-		c.op(OpRot3)
-		c.op(OpSetElem)
-		c.op(OpPop)
+		c.op(bytecode.OpRot3)
+		c.op(bytecode.OpRot3)
+		c.op(bytecode.OpSetElem)
+		c.op(bytecode.OpPop)
 	case *js.ArrayExpr, *js.ObjectExpr:
 		c.assignPattern(t)
 	case *js.BinaryExpr:
 		if t.Op == js.EqToken {
 			// target = default (inside a pattern)
-			j := c.emit(OpJumpIfNotUndef, 0, 0)
+			j := c.emit(bytecode.OpJumpIfNotUndef, 0, 0)
 			if v, ok := t.X.(*js.Var); ok {
 				c.namedExprS(t.Y, varName(v))
 			} else {
@@ -227,10 +229,10 @@ func (c *compiler) yield(n *js.YieldExpr) {
 	if n.Generator {
 		c.expr(n.X)
 		async := 0
-		c.emit(OpGetIter, 0, async)
-		c.op(OpUndef)
+		c.emit(bytecode.OpGetIter, 0, async)
+		c.op(bytecode.OpUndef)
 		c.mark(n)
-		loop := c.emit(OpYieldDelegate, 0, 0)
+		loop := c.emit(bytecode.OpYieldDelegate, 0, 0)
 		_ = loop
 		c.emitReturn()
 		c.patch(loop)
@@ -239,13 +241,13 @@ func (c *compiler) yield(n *js.YieldExpr) {
 	if n.X != nil {
 		c.expr(n.X)
 	} else {
-		c.op(OpUndef)
+		c.op(bytecode.OpUndef)
 	}
 	if c.fs.code.Async {
-		c.op(OpAwait)
+		c.op(bytecode.OpAwait)
 	}
-	c.op(OpYield)
-	j := c.emit(OpResumeMode, 0, 0)
+	c.op(bytecode.OpYield)
+	j := c.emit(bytecode.OpResumeMode, 0, 0)
 	c.emitAwaitReturnValue()
 	c.emitReturn()
 	c.patch(j)
@@ -256,32 +258,32 @@ func (c *compiler) yield(n *js.YieldExpr) {
 func (c *compiler) asyncYieldStar(n *js.YieldExpr) {
 	c.expr(n.X)
 	c.mark(n)
-	c.emit(OpGetIter, 0, 1)
+	c.emit(bytecode.OpGetIter, 0, 1)
 	it := c.newReg()
 	recv := c.newReg()
-	c.emit(OpPutReg, it, 0)
-	c.op(OpUndef)
-	c.emit(OpPutReg, recv, 0)
+	c.emit(bytecode.OpPutReg, it, 0)
+	c.op(bytecode.OpUndef)
+	c.emit(bytecode.OpPutReg, recv, 0)
 	loop := c.pc()
-	c.emit(OpGetReg, it, 0)
-	c.emit(OpGetReg, recv, 0)
-	direct := c.emit(OpAsyncDelegateCall, 0, 0)
-	c.op(OpAwait)
-	res := c.emit(OpDelegateResult, 0, 0)
+	c.emit(bytecode.OpGetReg, it, 0)
+	c.emit(bytecode.OpGetReg, recv, 0)
+	direct := c.emit(bytecode.OpAsyncDelegateCall, 0, 0)
+	c.op(bytecode.OpAwait)
+	res := c.emit(bytecode.OpDelegateResult, 0, 0)
 	// Over a sync iterator (the async-from-sync wrapper) each value is awaited: a rejected
 	// promise among them rejects the step.
-	c.emit(OpGetReg, it, 0)
-	c.op(OpIsSyncIter)
-	skip := c.emit(OpJumpIfFalse, 0, 0)
-	c.op(OpAwait)
+	c.emit(bytecode.OpGetReg, it, 0)
+	c.op(bytecode.OpIsSyncIter)
+	skip := c.emit(bytecode.OpJumpIfFalse, 0, 0)
+	c.op(bytecode.OpAwait)
 	c.patch(skip)
-	c.op(OpYield)
-	c.op(OpDelegateResume)
-	c.emit(OpPutReg, recv, 0)
-	c.emit(OpJump, loop, 0)
+	c.op(bytecode.OpYield)
+	c.op(bytecode.OpDelegateResume)
+	c.emit(bytecode.OpPutReg, recv, 0)
+	c.emit(bytecode.OpJump, loop, 0)
 	// return mode without a return method: await the received value and return it
 	c.patch(direct)
-	c.op(OpAwait)
+	c.op(bytecode.OpAwait)
 	ret := c.pc()
 	c.emitReturn()
 	c.patchTo(res, c.pc())

@@ -1,4 +1,4 @@
-package interp
+package compiler
 
 import (
 	"testing"
@@ -31,10 +31,10 @@ func TestCompileAcceptsLanguage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := Compile(tt.src)
+			p, err := Compile(tt.src, false)
 			require.NoError(t, err)
 			require.NotEmpty(t, p.Disassemble())
-			p2, err := Compile(tt.src)
+			p2, err := Compile(tt.src, false)
 			require.NoError(t, err)
 			require.Equal(t, p.Disassemble(), p2.Disassemble(), "compilation is deterministic")
 		})
@@ -55,8 +55,8 @@ func TestCompileErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := Compile(tt.src)
-			var d *Diagnostic
+			_, err := Compile(tt.src, false)
+			var d *Error
 			require.ErrorAs(t, err, &d)
 			require.Equal(t, tt.kind, d.Kind)
 		})
