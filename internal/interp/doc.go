@@ -54,7 +54,8 @@
 //   - builtin_<global>*.go, one family per global (builtin_array*.go, builtin_typedarray*.go,
 //     builtin_console*.go, ...); large ones are split by concern (_snapshot for their codecs,
 //     _proto for prototype methods). The WHATWG URL parser is the subpackage whatwgurl, the
-//     RegExp engine jsregexp, date arithmetic jsdate, number formatting numconv.
+//     RegExp engine jsregexp, date arithmetic jsdate, number formatting numconv, the
+//     conversions between UTF-16 and WTF-8 (property keys, constants) wtf8.
 //
 // The snapshot codec writes the heap and the execution state, and reads them back:
 //   - snapshot_codec.go (the document and its versions), snapshot_heap*.go (the heap walk,

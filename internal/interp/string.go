@@ -6,6 +6,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/codemode/codemode/internal/interp/wtf8"
 )
 
 // jsString is an immutable JavaScript string: a sequence of UTF-16 code units, lone surrogates
@@ -89,32 +91,7 @@ func newUTF16(u []uint16) *jsString {
 }
 
 // decodeWTF8 converts UTF-8 (with WTF-8 surrogates allowed) to UTF-16 code units.
-func decodeWTF8(s string) []uint16 {
-	out := make([]uint16, 0, len(s))
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			out = append(out, uint16(c))
-			i++
-			continue
-		}
-		// WTF-8 surrogate: ED A0..BF 80..BF
-		if c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
-			out = append(out, uint16(0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F)))
-			i += 3
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x10000 {
-			r1, r2 := utf16.EncodeRune(r)
-			out = append(out, uint16(r1), uint16(r2))
-		} else {
-			out = append(out, uint16(r))
-		}
-		i += size
-	}
-	return out
-}
+func decodeWTF8(s string) []uint16 { return wtf8.Decode(s) }
 
 // Len returns the length in UTF-16 code units.
 func (s *jsString) Len() int { return int(s.length) }
@@ -215,26 +192,7 @@ func (s *jsString) wtf8() string {
 	if s.isASCII {
 		return s.ascii
 	}
-	var b strings.Builder
-	b.Grow(len(s.flatUnits()) + 8)
-	u := s.flatUnits()
-	for i := 0; i < len(u); i++ {
-		c := u[i]
-		switch {
-		case c < 0x80:
-			b.WriteByte(byte(c))
-		case c >= 0xD800 && c <= 0xDBFF && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF:
-			b.WriteRune(utf16.DecodeRune(rune(c), rune(u[i+1])))
-			i++
-		case c >= 0xD800 && c <= 0xDFFF:
-			b.WriteByte(0xED)
-			b.WriteByte(byte(0x80 | (c>>6)&0x3F))
-			b.WriteByte(byte(0x80 | c&0x3F))
-		default:
-			b.WriteRune(rune(c))
-		}
-	}
-	return b.String()
+	return wtf8.Encode(s.flatUnits())
 }
 
 // Equals compares code units.

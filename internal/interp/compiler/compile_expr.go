@@ -4,6 +4,7 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/codemode/codemode/internal/interp/bytecode"
+	"github.com/codemode/codemode/internal/interp/numconv"
 )
 
 // Expressions. Every compileXxx leaves exactly one value on the operand stack.
@@ -195,7 +196,7 @@ func (c *compiler) propertyKeyName(p *js.PropertyName) (string, bool) {
 		if !ok {
 			return c.fs.code.Consts[c.bigIntConst(&lit)].GoString(), true
 		}
-		return numberToString(f), true
+		return numconv.FormatNumber(f), true
 	}
 	return identName(lit.Data), true
 }

@@ -1,11 +1,14 @@
 package compiler
 
 import (
-	"github.com/tdewolff/parse/v2/js"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/codemode/codemode/internal/interp/wtf8"
 )
 
 // Literal decoding: the parser hands literals over as raw source bytes.
@@ -229,10 +232,10 @@ func parseNumericLiteral(raw []byte) (float64, bool) {
 }
 
 // wtf8ToUTF16 converts WTF-8 text (property-key form) to UTF-16.
-func wtf8ToUTF16(s string) []uint16 { return decodeWTF8(s) }
+func wtf8ToUTF16(s string) []uint16 { return wtf8.Decode(s) }
 
 // wtf8FromUTF16 converts UTF-16 to WTF-8 text (property-key form).
-func wtf8FromUTF16(u []uint16) string { return encodeWTF8(u) }
+func wtf8FromUTF16(u []uint16) string { return wtf8.Encode(u) }
 
 // varName returns the name of an identifier with its escapes decoded
 // (\u0061 and \u{61} name the same binding as a).
