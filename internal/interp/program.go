@@ -10,6 +10,7 @@ import (
 
 	"github.com/codemode/codemode/internal/interp/bytecode"
 	"github.com/codemode/codemode/internal/interp/compiler"
+	"github.com/codemode/codemode/internal/interp/syntax"
 )
 
 // FuncCode is the compiled code of one JavaScript function (or of the program body, index 0):
@@ -116,7 +117,7 @@ func CompileScript(source string) (*Program, error) {
 func compileSource(source string, script bool) (*Program, error) {
 	cp, err := compiler.Compile(source, script)
 	if err != nil {
-		var ce *compiler.Error
+		var ce *syntax.Error
 		if errors.As(err, &ce) {
 			return nil, &Diagnostic{Kind: ce.Kind, Message: ce.Message, Line: ce.Line, Column: ce.Column}
 		}

@@ -38,29 +38,13 @@ func (p *Program) Disassemble() string {
 	return b.String()
 }
 
-// Error is a program that does not compile: Kind is "ParseError" or "UnsupportedSyntax", and
-// Line and Column (1-based; 0 when unknown) say where.
-type Error struct {
-	Kind    string
-	Message string
-	Line    int
-	Column  int
-}
-
-// Error formats the error as "Kind: message (line L, column C)", as interp.Diagnostic does.
-func (e *Error) Error() string {
-	if e.Line == 0 {
-		return fmt.Sprintf("%s: %s", e.Kind, e.Message)
-	}
-	return fmt.Sprintf("%s: %s (line %d, column %d)", e.Kind, e.Message, e.Line, e.Column)
-}
-
 // Compile parses and compiles a program. A program (script false) is the body of an async
 // function in strict mode: top-level await and return are allowed, and the value of the last
 // top-level expression statement is the completion value. A script (script true) is a classic
 // script (test262): not wrapped in a function, strict when it starts with a "use strict"
 // directive, with its top-level var and function declarations declared as globals. Errors are
-// *Error.
+// *syntax.Error, the front end's (KindParseError or KindUnsupportedSyntax, with a position),
+// for what the parser refuses and for what the compiler refuses alike.
 func Compile(source string, script bool) (prog *Program, err error) {
 	mode := syntax.ModeAsyncBody
 	if script {
@@ -70,9 +54,9 @@ func Compile(source string, script bool) (prog *Program, err error) {
 	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, &Error{Kind: se.Kind, Message: se.Message, Line: se.Line, Column: se.Column}
+			return nil, se
 		}
-		return nil, &Error{Kind: "ParseError", Message: err.Error()}
+		return nil, &syntax.Error{Kind: syntax.KindParseError, Message: err.Error()}
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -80,7 +64,7 @@ func Compile(source string, script bool) (prog *Program, err error) {
 			if !ok {
 				panic(r)
 			}
-			prog, err = nil, &Error{Kind: ce.kind, Message: ce.msg, Line: ce.pos.Line, Column: ce.pos.Column}
+			prog, err = nil, &syntax.Error{Kind: ce.kind, Message: ce.msg, Line: ce.pos.Line, Column: ce.pos.Column}
 		}
 	}()
 	c := &compiler{src: sp, script: script}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/interp/syntax"
 )
 
 func TestCompileAcceptsLanguage(t *testing.T) {
@@ -56,7 +58,7 @@ func TestCompileErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := Compile(tt.src, false)
-			var d *Error
+			var d *syntax.Error
 			require.ErrorAs(t, err, &d)
 			require.Equal(t, tt.kind, d.Kind)
 		})
