@@ -5,7 +5,8 @@ import "strings"
 // Function.prototype: call, apply, bind, toString and Symbol.hasInstance. The
 // Function constructor cannot evaluate code: calling it (with or without new) throws
 // EvalError when the call happens, so code that only names it compiles; the global
-// binding exists for Function.prototype and instanceof Function. eval is absent.
+// binding exists for Function.prototype and instanceof Function. eval (builtin_global.go)
+// throws EvalError the same way.
 
 func init() { registerBuiltin("Function", 1, setupFunction) }
 

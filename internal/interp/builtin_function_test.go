@@ -2,6 +2,8 @@ package interp
 
 import (
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestFunctionRestrictedProperties(t *testing.T) {
@@ -19,7 +21,7 @@ func TestFunctionRestrictedProperties(t *testing.T) {
 	})
 }
 
-func TestFunctionConstructorThrowsEvalErrorWhenCalled(t *testing.T) {
+func TestFunctionConstructorAndEvalThrowEvalErrorWhenCalled(t *testing.T) {
 	t.Parallel()
 	runProgramCases(t, []jsCase{
 		{name: "a call throws a catchable EvalError", src: "let r; try { Function('return 1')() } catch (e) { r = [e.name, e instanceof EvalError].join() } r", want: "EvalError,true"},
@@ -30,6 +32,9 @@ func TestFunctionConstructorThrowsEvalErrorWhenCalled(t *testing.T) {
 		{name: "new throws it too", src: "let r; try { new Function('a', 'return a') } catch (e) { r = e.name } r", want: "EvalError"},
 		{name: "an unreachable fallback runs nothing", src: "const g = typeof globalThis == 'object' ? globalThis : Function('return this')(); typeof g", want: "object"},
 		{name: "a parameter named Function is an ordinary binding", src: "function g(Function) { return (() => Function(1))() } g(x => x + 1)", want: "2"},
+		{name: "an indirect eval throws a catchable EvalError", src: "let r; try { (0, eval)('1') } catch (e) { r = [e.name, e instanceof EvalError].join() } r", want: "EvalError,true"},
+		{name: "eval reached as a value throws it too", src: "const e = globalThis.eval; let r; try { e('1') } catch (x) { r = x.name } [typeof eval, eval.name, eval.length, r].join()", want: "function,eval,1,EvalError"},
+		{name: "code that only names eval runs", src: "const ev = typeof eval === 'function' ? 'named' : 'absent'; ev", want: "named"},
 		{name: "the global is still the constructor of functions", src: "[(function () {}) instanceof Function, typeof Function].join()", want: "true,function"},
 	})
 }
@@ -86,4 +91,34 @@ func TestFunctionApplyArrayLists(t *testing.T) {
 		{name: "an empty array", src: "function f() { return arguments.length } f.apply(null, [])", want: "0"},
 		{name: "the callee cannot change the list", src: "const a = [1, 2]; function f(x, y) { a[0] = 9; return x + y } f.apply(null, a) + ',' + a[0]", want: "3,9"},
 	})
+}
+
+// TestCodeGenerationErrorPositions checks where an uncaught EvalError of eval or the Function
+// constructor is located, against node run with --disallow-code-generation-from-strings (the
+// V8 policy these errors stand for): the call's arguments for eval, new for Function.
+func TestCodeGenerationErrorPositions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, src    string
+		line, column int
+	}{
+		{name: "indirect eval", src: "const a = 1;\n  (0, eval)(\"1\")\n", line: 2, column: 12},
+		{name: "new Function", src: "const a = 1;\n  new Function(\"a\", \"return a\")\n", line: 2, column: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := CompileScript(tt.src)
+			require.NoError(t, err)
+			vm := New(Config{})
+			require.NoError(t, vm.Start(p))
+			_, err = vm.Run(t.Context(), RunOptions{})
+			require.NoError(t, err)
+			v, thrown := vm.Result()
+			require.True(t, thrown)
+			name, _, line, column := vm.DescribeError(v)
+			require.Equal(t, "EvalError", name)
+			require.Equal(t, []int{tt.line, tt.column}, []int{line, column})
+		})
+	}
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // The value properties and functions of the global object: NaN, Infinity, undefined,
-// isNaN, isFinite, parseInt, parseFloat and the URI functions (encodeURIComponent, ...).
+// isNaN, isFinite, parseInt, parseFloat, the URI functions (encodeURIComponent, ...) and
+// eval, which cannot evaluate code.
 //
 // Number.parseInt and Number.parseFloat must be the same function objects as the globals:
 // the Number setup (which runs later) copies them from the global object.
@@ -28,6 +29,17 @@ func setupGlobal(r *Realm) {
 	r.method(g, "encodeURI", 1, globalEncodeURI)
 	r.method(g, "decodeURIComponent", 1, globalDecodeURIComponent)
 	r.method(g, "decodeURI", 1, globalDecodeURI)
+	r.method(g, "eval", 1, globalEval)
+}
+
+// globalEval is eval reached as a value, an indirect eval ((0, eval)(src), globalThis.eval,
+// a copy of it): programs cannot evaluate code at run time, so calling it throws an
+// EvalError when the call happens, as V8 does where code generation from strings is
+// disallowed. A direct eval(...) never gets here: the front end refuses it before the program
+// runs, since it would need the caller's scope.
+func globalEval(vm *VM, c NativeCall) Value {
+	vm.throwError("EvalError", "eval is not supported: programs cannot evaluate code at run time")
+	return undefinedValue
 }
 
 func globalIsNaN(vm *VM, c NativeCall) Value {
