@@ -181,10 +181,18 @@ func (p Policy) Dialer() *net.Dialer {
 	return &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: p.control}
 }
 
-// Transport returns an HTTP transport whose connections obey the policy (and no proxy).
+// MaxIdleConnsPerHost is how many idle connections a Transport keeps to each host. A worker
+// drives many runs at once, often against one toolset host; with net/http's default of 2,
+// every call beyond the second in flight would dial a new connection and close it after.
+const MaxIdleConnsPerHost = 256
+
+// Transport returns an HTTP transport whose connections obey the policy (and no proxy), and
+// which keeps up to MaxIdleConnsPerHost idle connections to each host for reuse.
 func (p Policy) Transport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = nil
+	t.MaxIdleConnsPerHost = MaxIdleConnsPerHost
+	t.MaxIdleConns = 4 * MaxIdleConnsPerHost
 	d := p.Dialer()
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		return d.DialContext(ctx, network, addr)

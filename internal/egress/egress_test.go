@@ -2,12 +2,15 @@ package egress
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -124,4 +127,54 @@ func TestClientRedirects(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusSeeOther, resp.StatusCode, "not followed as a GET")
+}
+
+// Many calls in flight to one host, round after round, reuse their connections: a worker
+// driving 16 runs against one toolset must not dial (and close) a connection per call.
+func TestClientReusesConnectionsToOneHost(t *testing.T) {
+	const inFlight, rounds = 16, 5
+	var mu sync.Mutex
+	opened := 0
+	release := make(chan struct{})
+	arrived := make(chan struct{}, inFlight)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		<-release
+		io.WriteString(w, "ok")
+	}))
+	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			mu.Lock()
+			opened++
+			mu.Unlock()
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	policy, err := Parse("loopback", "")
+	require.NoError(t, err)
+	client := policy.Client(0)
+	for range rounds {
+		var wg sync.WaitGroup
+		for range inFlight {
+			wg.Go(func() {
+				resp, err := client.Get(srv.URL)
+				if !assert.NoError(t, err) {
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			})
+		}
+		for range inFlight { // all in flight at once
+			<-arrived
+		}
+		for range inFlight {
+			release <- struct{}{}
+		}
+		wg.Wait()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, inFlight, opened, "connections opened for %d rounds of %d calls in flight", rounds, inFlight)
 }
