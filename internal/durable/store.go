@@ -99,6 +99,8 @@ type Store struct {
 	suspendSubscribed atomic.Bool
 	// direct is the worker driving this store's new runs directly (direct.go); nil: none.
 	direct atomic.Pointer[Worker]
+	// eventsWatchFor, when not 0, replaces the constant eventsWatchFor (tests).
+	eventsWatchFor time.Duration
 }
 
 // New returns a store on pool, whose database must be migrated (package migrate).

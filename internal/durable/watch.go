@@ -241,10 +241,65 @@ func (w *runWatch) close() {
 	}
 }
 
+// eventsWatchFor is how long a mark of a run's events as watched lasts, and eventsWatchRenew
+// how often a live watch renews it (see migration 00022): a renewal may fail or come late
+// twice before a mark lapses.
+const (
+	eventsWatchFor   = time.Minute
+	eventsWatchRenew = eventsWatchFor / 3
+)
+
 // WatchEvents returns a channel that receives a value whenever events may have been added to
 // run id's timeline (announced by PostgreSQL when the adding transaction commits, or after the
 // listener reconnected), and the function that ends the watch. It returns once the listener
-// listens (see runWatch.subscribe): events added after that are announced.
+// listens (see runWatch.subscribe) and the run is marked watched: events added after that are
+// announced. The mark (only watched runs' events are announced) is renewed until the watch
+// ends; should a renewal fail, the watch is woken once one succeeds again, in case an
+// announcement was missed meanwhile.
 func (s *Store) WatchEvents(ctx context.Context, id string) (<-chan string, func()) {
-	return s.watch.subscribe(ctx, eventsKey(id))
+	ch, unsubscribe := s.watch.subscribe(ctx, eventsKey(id))
+	marked := s.markEventsWatched(ctx, id) == nil
+	wctx, stop := context.WithCancel(ctx)
+	go func() {
+		renew := time.NewTimer(s.eventsWatchRenew(marked))
+		defer renew.Stop()
+		for {
+			select {
+			case <-wctx.Done():
+				return
+			case <-renew.C:
+			}
+			ok := s.markEventsWatched(wctx, id) == nil
+			if ok && !marked {
+				s.watch.wake(eventsKey(id), "events")
+			}
+			marked = ok
+			renew.Reset(s.eventsWatchRenew(marked))
+		}
+	}()
+	return ch, func() {
+		stop()
+		unsubscribe()
+	}
+}
+
+// eventsWatchRenew is when a watch next renews its mark: soon after a failure.
+func (s *Store) eventsWatchRenew(marked bool) time.Duration {
+	if !marked {
+		return time.Second
+	}
+	if s.eventsWatchFor > 0 {
+		return s.eventsWatchFor / 3
+	}
+	return eventsWatchRenew
+}
+
+// markEventsWatched marks run id's events watched for eventsWatchFor more.
+func (s *Store) markEventsWatched(ctx context.Context, id string) error {
+	d := eventsWatchFor
+	if s.eventsWatchFor > 0 {
+		d = s.eventsWatchFor
+	}
+	_, err := s.pool.Exec(ctx, q("RunMarkEventsWatched"), id, d.String())
+	return err
 }

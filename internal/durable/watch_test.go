@@ -1,6 +1,7 @@
 package durable
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -181,4 +182,64 @@ func TestAnnounceWakesThisProcesssWaiters(t *testing.T) {
 	b.store.announce(id, StatusSucceeded)
 	require.Equal(t, StatusSucceeded, received(status))
 	require.Equal(t, "events", received(events))
+}
+
+// Only watched runs' events are announced: a run nobody streams appends its events without a
+// notification, while a run another process watches wakes that process's watch, also after
+// the watch's first mark would have lapsed (the watch renews it).
+func TestOnlyWatchedRunsAnnounceTheirEvents(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	// A second store on the same database stands for another API process: only PostgreSQL's
+	// notification can wake its watch (announce wakes the committing store's waiters alone).
+	viewer, err := New(b.store.pool, b.store.cfg)
+	require.NoError(t, err)
+	t.Cleanup(viewer.Close)
+	viewer.eventsWatchFor = 300 * time.Millisecond
+
+	listener, err := b.store.pool.Acquire(b.ctx)
+	require.NoError(t, err)
+	defer listener.Release()
+	_, err = listener.Exec(b.ctx, "LISTEN "+runEventsChannel)
+	require.NoError(t, err)
+	nextNotification := func() string {
+		ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+		defer cancel()
+		n, err := listener.Conn().WaitForNotification(ctx)
+		require.NoError(t, err)
+		return n.Payload
+	}
+
+	unwatched, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	watched, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "y"})
+	require.NoError(t, err)
+	events, unwatch := viewer.WatchEvents(b.ctx, watched.ID)
+	defer unwatch()
+	time.Sleep(time.Second) // past the first mark's 300 ms: only renewals keep it
+
+	// Notifications arrive in commit order: had the unwatched run's cancellation announced its
+	// event, that notification would come before the watched run's.
+	_, err = b.store.CancelRun(b.ctx, unwatched.ID)
+	require.NoError(t, err)
+	_, err = b.store.CancelRun(b.ctx, watched.ID)
+	require.NoError(t, err)
+	require.Equal(t, watched.ID, nextNotification(), "the first announcement is the watched run's")
+	require.Equal(t, "events", received(events), "the other process's watch is woken")
+
+	// A run whose watch ended is not announced once its mark lapses.
+	again, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "z"})
+	require.NoError(t, err)
+	_, stop := viewer.WatchEvents(b.ctx, again.ID)
+	stop()
+	time.Sleep(400 * time.Millisecond)
+	_, err = b.store.CancelRun(b.ctx, again.ID)
+	require.NoError(t, err)
+	last, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "w"})
+	require.NoError(t, err)
+	_, unwatchLast := viewer.WatchEvents(b.ctx, last.ID)
+	defer unwatchLast()
+	_, err = b.store.CancelRun(b.ctx, last.ID)
+	require.NoError(t, err)
+	require.Equal(t, last.ID, nextNotification(), "a lapsed mark announces nothing")
 }

@@ -163,6 +163,13 @@ UPDATE runs SET lease_expires_at = now() + $3::interval
 WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
 RETURNING id;
 
+-- name: RunMarkEventsWatched
+-- Marks run $1's events watched for $2 more (migration 00022): until then every transaction
+-- that appends events to it notifies codemode_run_events. A finished run gets no more events
+-- and is left alone.
+UPDATE runs SET events_watched_until = greatest(events_watched_until, now() + $2::interval)
+WHERE id = $1 AND finished_at IS NULL;
+
 -- name: RunListExpired
 -- Runs whose driver stopped heartbeating, oldest expiry first, locked for the caller.
 SELECT id, lease_owner, coalesce(lease_worker, ''), snapshot_seq, crashes FROM runs
