@@ -505,6 +505,7 @@ func (s *Store) WaitRunChange(ctx context.Context, id string, wait time.Duration
 func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done func(status string) bool,
 	changed <-chan string, listening bool, known *Run) (Run, error) {
 	interval := 25 * time.Millisecond
+	marked := false // the run is marked waited on (RunMarkStatusWatched)
 	for {
 		var run Run
 		withCalls := false // run holds its pending calls
@@ -526,6 +527,17 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 				return run, nil
 			}
 		}
+		if !marked {
+			// Only runs marked waited on announce their status changes: the mark returns the
+			// status as of any change made before it, and every later one is announced.
+			marked = true
+			status, err := s.markStatusWatched(ctx, id, deadline)
+			if err != nil {
+				listening = false // unannounced: poll
+			} else if status != run.Status {
+				continue // changed (or finished) since it was read
+			}
+		}
 		next := min(watchSafetyPoll, time.Until(deadline))
 		if !listening {
 			// Notifications may be missed until the listener listens: poll as well.
@@ -540,6 +552,21 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 		}
 		listening = listening || s.watch.listening()
 	}
+}
+
+// statusWatchMargin is how long a run stays marked waited on after the wait's deadline: the
+// wait's last reread comes after it.
+const statusWatchMargin = 5 * time.Second
+
+// markStatusWatched marks run id waited on until deadline (and a margin), and returns its
+// status then: "" when it is finished or gone.
+func (s *Store) markStatusWatched(ctx context.Context, id string, deadline time.Time) (string, error) {
+	var status string
+	err := s.pool.QueryRow(ctx, q("RunMarkStatusWatched"), id, (time.Until(deadline) + statusWatchMargin).String()).Scan(&status)
+	if isNoRows(err) {
+		return "", nil
+	}
+	return status, err
 }
 
 // waitChange waits until changed announces a status done accepts (or an unknown one), or

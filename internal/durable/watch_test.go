@@ -20,6 +20,16 @@ func received(ch <-chan string) string {
 	}
 }
 
+// markWaitedOn marks runs waited on for a minute, as a wait does: only then are their status
+// changes announced.
+func (b *testBundle) markWaitedOn(t *testing.T, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		_, err := b.store.markStatusWatched(b.ctx, id, time.Now().Add(time.Minute))
+		require.NoError(t, err)
+	}
+}
+
 func TestRunWatchDeliversStatusChanges(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -32,6 +42,7 @@ func TestRunWatchDeliversStatusChanges(t *testing.T) {
 	defer unsubscribe()
 	otherChanged, unsubscribeOther := b.store.watch.subscribe(b.ctx, other.ID)
 	defer unsubscribeOther()
+	b.markWaitedOn(t, run.ID, other.ID)
 
 	// A write that leaves the other run's status alone announces nothing. Notifications
 	// arrive in commit order on one connection and are dispatched in turn, so once the
@@ -55,6 +66,7 @@ func TestRunWatchReconnectsAndWakesEveryone(t *testing.T) {
 	require.NoError(t, err)
 	changed, unsubscribe := b.store.watch.subscribe(b.ctx, run.ID)
 	defer unsubscribe()
+	b.markWaitedOn(t, run.ID)
 
 	// Kill the listening connection: the watcher reconnects and wakes every waiter, since a
 	// change may have happened while it was away.
@@ -242,4 +254,60 @@ func TestOnlyWatchedRunsAnnounceTheirEvents(t *testing.T) {
 	_, err = b.store.CancelRun(b.ctx, last.ID)
 	require.NoError(t, err)
 	require.Equal(t, last.ID, nextNotification(), "a lapsed mark announces nothing")
+}
+
+// Only runs somebody waits on announce their status changes: a wait in another process (a
+// second store) marks its run and is woken by the announcement, while a run nobody waits on
+// changes status without one.
+func TestOnlyWaitedOnRunsAnnounceTheirStatus(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	viewer, err := New(b.store.pool, b.store.cfg)
+	require.NoError(t, err)
+	t.Cleanup(viewer.Close)
+
+	listener, err := b.store.pool.Acquire(b.ctx)
+	require.NoError(t, err)
+	defer listener.Release()
+	_, err = listener.Exec(b.ctx, "LISTEN "+runStatusChannel)
+	require.NoError(t, err)
+
+	unwatched, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
+	require.NoError(t, err)
+	waited, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "y"})
+	require.NoError(t, err)
+	type result struct {
+		run Run
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		run, err := viewer.WaitRun(b.ctx, waited.ID, time.Minute, IsFinal)
+		done <- result{run, err}
+	}()
+	require.Eventually(t, func() bool {
+		var marked bool
+		require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT status_watched_until IS NOT NULL FROM runs WHERE id = $1", waited.ID).Scan(&marked))
+		return marked
+	}, 10*time.Second, 10*time.Millisecond, "the wait marks its run")
+
+	// Notifications arrive in commit order: had the unwatched run's cancellation been
+	// announced, that notification would come first.
+	_, err = b.store.CancelRun(b.ctx, unwatched.ID)
+	require.NoError(t, err)
+	start := time.Now()
+	_, err = b.store.CancelRun(b.ctx, waited.ID)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	n, err := listener.Conn().WaitForNotification(ctx)
+	require.NoError(t, err)
+	require.Equal(t, waited.ID+" "+StatusCancelled, n.Payload, "the first announcement is the waited-on run's")
+
+	got := <-done
+	require.NoError(t, got.err)
+	require.Equal(t, StatusCancelled, got.run.Status)
+	// The wait's only timer is the 15 s safety reread: an answer within 5 s came by the
+	// announcement (typically within milliseconds).
+	require.Less(t, time.Since(start), 5*time.Second, "the wait is woken by the announcement")
 }

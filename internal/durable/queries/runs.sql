@@ -170,6 +170,14 @@ RETURNING id;
 UPDATE runs SET events_watched_until = greatest(events_watched_until, now() + $2::interval)
 WHERE id = $1 AND finished_at IS NULL;
 
+-- name: RunMarkStatusWatched
+-- Marks run $1 waited on for $2 more (migration 00023): until then its status changes are
+-- announced on codemode_run_status. Returns its status, as of any change the mark waited
+-- for; no row when it is finished (or gone).
+UPDATE runs SET status_watched_until = greatest(status_watched_until, now() + $2::interval)
+WHERE id = $1 AND finished_at IS NULL
+RETURNING status;
+
 -- name: RunListExpired
 -- Runs whose driver stopped heartbeating, oldest expiry first, locked for the caller.
 SELECT id, lease_owner, coalesce(lease_worker, ''), snapshot_seq, crashes FROM runs
