@@ -484,7 +484,7 @@ func (l *Lease) oneShotWith(ctx context.Context, event *deferredEvent, locking l
 		}
 	}()
 	b := &pgx.Batch{}
-	const lockAt = 0 // the lock is the first statement; it sets the commit mode
+	// The lock is the first statement (readJournalWrite counts on it); it sets the commit mode.
 	mode := l.store.journalCommitMode()
 	events := deferred[:len(deferred):len(deferred)]
 	if event != nil {
@@ -517,31 +517,10 @@ func (l *Lease) oneShotWith(ctx context.Context, event *deferredEvent, locking l
 	if err := queue(b); err != nil {
 		return err
 	}
-	conn, err := l.store.pool.Acquire(ctx)
+	// Sent with the one-shot writes of the store's other leases (journalGroup).
+	locked, err := l.store.journal.send(ctx, b)
 	if err != nil {
-		return err
-	}
-	defer conn.Release()
-	br := conn.SendBatch(ctx, b)
-	locked := true
-	for i := range b.QueuedQueries {
-		if i == lockAt {
-			var seq int
-			if err := br.QueryRow().Scan(&seq); isNoRows(err) {
-				locked = false
-			} else if err != nil {
-				_ = br.Close()
-				return fmt.Errorf("lock run %s: %w", l.runID, err)
-			}
-			continue
-		}
-		if _, err := br.Exec(); err != nil {
-			_ = br.Close() // the transaction is rolled back
-			return err
-		}
-	}
-	if err := br.Close(); err != nil {
-		return err
+		return fmt.Errorf("run %s: %w", l.runID, err)
 	}
 	if !locked {
 		return fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)

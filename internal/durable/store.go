@@ -99,6 +99,8 @@ type Store struct {
 	suspendSubscribed atomic.Bool
 	// direct is the worker driving this store's new runs directly (direct.go); nil: none.
 	direct atomic.Pointer[Worker]
+	// journal sends the one-shot journal writes of this store's leases together (group commit).
+	journal journalGroup
 	// eventsWatchFor, when not 0, replaces the constant eventsWatchFor (tests).
 	eventsWatchFor time.Duration
 }
@@ -117,7 +119,7 @@ func New(pool *pgxpool.Pool, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("durable: river insert client: %w", err)
 	}
-	return &Store{pool: pool, river: client, cfg: cfg, watch: newRunWatch(pool)}, nil
+	return &Store{pool: pool, river: client, cfg: cfg, watch: newRunWatch(pool), journal: journalGroup{pool: pool}}, nil
 }
 
 // Close stops the store's background work (the connection that listens for run status

@@ -1,0 +1,179 @@
+package durable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// journalGroup commits the one-shot journal writes of many leases together (group commit).
+// A worker driving many runs at once makes many small fenced writes, one per tool call; each
+// on its own costs a round trip and a commit, which dominate their cost in PostgreSQL. While
+// one group is on its way, the writes that arrive queue up and go next as one batch: one
+// round trip and one implicit transaction for all of them.
+//
+// Every write of a group is a oneShot batch: its first statement locks its run under the
+// lease's fence and returns a row (no row: the lease is lost, and the write's other
+// statements, fenced themselves, change nothing), and its other statements return nothing
+// to read. A write whose lease is lost therefore leaves the others alone. A statement that
+// fails aborts the whole transaction, which then writes nothing: each write of the group is
+// sent again on its own, so that only the failing one fails. A failure of the connection
+// itself (the group may or may not have committed) is every write's error, as it would be
+// for a write sent alone.
+//
+// The first writer to find no group on its way leads: it sends what is queued, its own write
+// included, and then hands the lead to the first writer that queued meanwhile, so no
+// goroutine waits on another's later groups, and none is kept running between groups.
+type journalGroup struct {
+	pool *pgxpool.Pool
+
+	mu      sync.Mutex
+	queue   []*journalWrite
+	sending bool // a leader is sending; queued writes wait for it
+}
+
+// journalWrite is one lease's batch in a journalGroup, and its outcome.
+type journalWrite struct {
+	ctx    context.Context
+	batch  *pgx.Batch
+	locked bool  // the first statement found the lease
+	err    error // set with locked before done is signalled
+	// wake receives true when the write is done, false when its writer leads the next group.
+	wake chan bool
+}
+
+// groupSendTimeout bounds a group's round trip, which does not end with the context of the
+// writer that leads it (its writes belong to other writers too).
+const groupSendTimeout = time.Minute
+
+// send writes batch (see journalGroup) and reports whether its first statement found the
+// lease.
+func (g *journalGroup) send(ctx context.Context, batch *pgx.Batch) (locked bool, err error) {
+	w := &journalWrite{ctx: ctx, batch: batch, wake: make(chan bool, 1)}
+	g.mu.Lock()
+	g.queue = append(g.queue, w)
+	lead := !g.sending
+	g.sending = true
+	g.mu.Unlock()
+	if !lead && <-w.wake {
+		return w.locked, w.err
+	}
+	g.mu.Lock()
+	group := g.queue // w among them
+	g.queue = nil
+	g.mu.Unlock()
+
+	g.sendGroup(group)
+
+	g.mu.Lock()
+	if len(g.queue) > 0 {
+		g.queue[0].wake <- false // leads the next group
+	} else {
+		g.sending = false
+	}
+	g.mu.Unlock()
+	for _, m := range group {
+		if m != w {
+			m.wake <- true
+		}
+	}
+	return w.locked, w.err
+}
+
+// sendGroup sends the writes of group as one batch and sets each one's outcome.
+func (g *journalGroup) sendGroup(group []*journalWrite) {
+	if len(group) == 1 {
+		w := group[0]
+		w.locked, w.err = g.sendAlone(w.ctx, w.batch)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(group[0].ctx), groupSendTimeout)
+	defer cancel()
+	combined := &pgx.Batch{}
+	for _, w := range group {
+		queueCopies(combined, w.batch)
+	}
+	conn, err := g.pool.Acquire(ctx)
+	if err != nil {
+		for _, w := range group {
+			w.err = err
+		}
+		return
+	}
+	defer conn.Release()
+	br := conn.SendBatch(ctx, combined)
+	var failed error
+	for _, w := range group {
+		if w.locked, failed = readJournalWrite(br, len(w.batch.QueuedQueries)); failed != nil {
+			break
+		}
+	}
+	closeErr := br.Close()
+	var pgErr *pgconn.PgError
+	switch {
+	case failed != nil && errors.As(failed, &pgErr):
+		// A statement failed: the transaction wrote nothing. Each write goes on its own.
+		for _, w := range group {
+			w.locked, w.err = g.sendAlone(w.ctx, w.batch)
+		}
+	case failed != nil:
+		for _, w := range group {
+			w.locked, w.err = false, failed
+		}
+	case closeErr != nil:
+		for _, w := range group {
+			w.locked, w.err = false, closeErr
+		}
+	}
+}
+
+// queueCopies queues copies of the statements of from in to. Sending a batch records on its
+// statements the prepared statements they ran as, which a failed batch deallocates: a write
+// sent again after its group failed must be sent as new statements.
+func queueCopies(to, from *pgx.Batch) {
+	for _, qq := range from.QueuedQueries {
+		to.Queue(qq.SQL, qq.Arguments...)
+	}
+}
+
+// sendAlone sends one write as a batch of its own.
+func (g *journalGroup) sendAlone(ctx context.Context, write *pgx.Batch) (bool, error) {
+	conn, err := g.pool.Acquire(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Release()
+	batch := &pgx.Batch{}
+	queueCopies(batch, write)
+	br := conn.SendBatch(ctx, batch)
+	locked, err := readJournalWrite(br, len(batch.QueuedQueries))
+	if closeErr := br.Close(); err == nil {
+		err = closeErr
+	}
+	return locked, err
+}
+
+// readJournalWrite reads the results of one write's n statements from br: the lock's row
+// (none: the lease is lost), then nothing.
+func readJournalWrite(br pgx.BatchResults, n int) (locked bool, err error) {
+	var seq int
+	switch err := br.QueryRow().Scan(&seq); {
+	case isNoRows(err):
+	case err != nil:
+		return false, fmt.Errorf("lock: %w", err)
+	default:
+		locked = true
+	}
+	for range n - 1 {
+		if _, err := br.Exec(); err != nil {
+			return false, err
+		}
+	}
+	return locked, nil
+}

@@ -1,0 +1,131 @@
+package durable
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/codemode/codemode/internal/pgtest"
+)
+
+// batchCounter counts the batches sent through a pool.
+type batchCounter struct{ n atomic.Int64 }
+
+func (c *batchCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	return ctx
+}
+func (c *batchCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *batchCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *batchCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (c *batchCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+func groupCommitPool(t *testing.T) (*pgxpool.Pool, *batchCounter) {
+	t.Helper()
+	_, url := pgtest.NewDB(t)
+	cfg, err := pgxpool.ParseConfig(url)
+	require.NoError(t, err)
+	counter := &batchCounter{}
+	cfg.ConnConfig.Tracer = counter
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	_, err = pool.Exec(context.Background(), "CREATE TABLE journal_rows (id int PRIMARY KEY)")
+	require.NoError(t, err)
+	return pool, counter
+}
+
+// journalBatch is a write as oneShot makes it: a lock returning a row when lease is held,
+// then statements returning nothing.
+func journalBatch(lease bool, statements ...string) *pgx.Batch {
+	b := &pgx.Batch{}
+	if lease {
+		b.Queue("SELECT 1")
+	} else {
+		b.Queue("SELECT 1 WHERE false")
+	}
+	for _, s := range statements {
+		b.Queue(s)
+	}
+	return b
+}
+
+func journalRows(t *testing.T, pool *pgxpool.Pool) []int {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), "SELECT id FROM journal_rows ORDER BY id")
+	require.NoError(t, err)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	require.NoError(t, err)
+	return ids
+}
+
+// In a group, a write whose lease is lost writes nothing and leaves the others alone, and a
+// write whose statement fails fails alone: the others are written all the same.
+func TestJournalGroupIsolatesItsWrites(t *testing.T) {
+	t.Parallel()
+	pool, _ := groupCommitPool(t)
+	ctx := context.Background()
+	g := &journalGroup{pool: pool}
+	write := func(b *pgx.Batch) *journalWrite { return &journalWrite{ctx: ctx, batch: b} }
+	ok := write(journalBatch(true, "INSERT INTO journal_rows VALUES (1)"))
+	lost := write(journalBatch(false, "INSERT INTO journal_rows SELECT 2 WHERE false"))
+	failing := write(journalBatch(true, "INSERT INTO journal_rows VALUES (3)", "INSERT INTO journal_rows VALUES (1)"))
+	last := write(journalBatch(true, "INSERT INTO journal_rows VALUES (4)"))
+	g.sendGroup([]*journalWrite{ok, lost, failing, last})
+
+	require.NoError(t, ok.err)
+	require.True(t, ok.locked)
+	require.NoError(t, lost.err)
+	require.False(t, lost.locked, "the lost lease is reported")
+	var pgErr *pgconn.PgError
+	require.True(t, errors.As(failing.err, &pgErr), "the failing write gets its own error: %v", failing.err)
+	require.Equal(t, "23505", pgErr.Code)
+	require.NoError(t, last.err)
+	require.True(t, last.locked)
+	require.Equal(t, []int{1, 4}, journalRows(t, pool), "the failing write wrote nothing, the others everything")
+}
+
+// Writes that arrive while a group is on its way go together in the next one: one batch
+// for all of them.
+func TestJournalGroupSendsQueuedWritesTogether(t *testing.T) {
+	t.Parallel()
+	pool, counter := groupCommitPool(t)
+	ctx := context.Background()
+	g := &journalGroup{pool: pool}
+	const writers = 20
+
+	slow := make(chan error, 1)
+	go func() {
+		_, err := g.send(ctx, journalBatch(true, "SELECT pg_sleep(0.5)", "INSERT INTO journal_rows VALUES (0)"))
+		slow <- err
+	}()
+	require.Eventually(t, func() bool { return counter.n.Load() == 1 }, 10*time.Second, time.Millisecond)
+
+	var wg sync.WaitGroup
+	locked := make([]bool, writers)
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Go(func() {
+			b := journalBatch(true, "INSERT INTO journal_rows VALUES ("+string(rune('0'+i/10))+string(rune('0'+i%10))+" + 1)")
+			locked[i], errs[i] = g.send(ctx, b)
+		})
+	}
+	wg.Wait()
+	require.NoError(t, <-slow)
+	for i := range writers {
+		require.NoError(t, errs[i])
+		require.True(t, locked[i])
+	}
+	require.Len(t, journalRows(t, pool), writers+1)
+	require.Equal(t, int64(2), counter.n.Load(), "the writes queued behind the first group went as one")
+}
