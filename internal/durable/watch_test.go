@@ -196,31 +196,36 @@ func TestAnnounceWakesThisProcesssWaiters(t *testing.T) {
 	require.Equal(t, "events", received(events))
 }
 
-// Only watched runs' events are announced: a run nobody streams appends its events without a
-// notification, while a run another process watches wakes that process's watch, also after
-// the watch's first mark would have lapsed (the watch renews it).
-func TestOnlyWatchedRunsAnnounceTheirEvents(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	// A second store on the same database stands for another API process: only PostgreSQL's
-	// notification can wake its watch (announce wakes the committing store's waiters alone).
+// viewerAndListener returns a second store on b's database, standing for another API process
+// (only PostgreSQL's notifications can wake its waiters: announce wakes the committing store's
+// alone), and a function returning the payload of the next notification on channel.
+func (b *testBundle) viewerAndListener(t *testing.T, channel string) (*Store, func() string) {
+	t.Helper()
 	viewer, err := New(b.store.pool, b.store.cfg)
 	require.NoError(t, err)
 	t.Cleanup(viewer.Close)
-	viewer.eventsWatchFor = 300 * time.Millisecond
-
 	listener, err := b.store.pool.Acquire(b.ctx)
 	require.NoError(t, err)
-	defer listener.Release()
-	_, err = listener.Exec(b.ctx, "LISTEN "+runEventsChannel)
+	t.Cleanup(listener.Release)
+	_, err = listener.Exec(b.ctx, "LISTEN "+channel)
 	require.NoError(t, err)
-	nextNotification := func() string {
+	return viewer, func() string {
 		ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 		defer cancel()
 		n, err := listener.Conn().WaitForNotification(ctx)
 		require.NoError(t, err)
 		return n.Payload
 	}
+}
+
+// Only watched runs' events are announced: a run nobody streams appends its events without a
+// notification, while a run another process watches wakes that process's watch, also after
+// the watch's first mark would have lapsed (the watch renews it).
+func TestOnlyWatchedRunsAnnounceTheirEvents(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	viewer, nextNotification := b.viewerAndListener(t, runEventsChannel)
+	viewer.eventsWatchFor = 300 * time.Millisecond
 
 	unwatched, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
 	require.NoError(t, err)
@@ -262,15 +267,7 @@ func TestOnlyWatchedRunsAnnounceTheirEvents(t *testing.T) {
 func TestOnlyWaitedOnRunsAnnounceTheirStatus(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	viewer, err := New(b.store.pool, b.store.cfg)
-	require.NoError(t, err)
-	t.Cleanup(viewer.Close)
-
-	listener, err := b.store.pool.Acquire(b.ctx)
-	require.NoError(t, err)
-	defer listener.Release()
-	_, err = listener.Exec(b.ctx, "LISTEN "+runStatusChannel)
-	require.NoError(t, err)
+	viewer, nextNotification := b.viewerAndListener(t, runStatusChannel)
 
 	unwatched, _, err := b.store.CreateRun(b.ctx, NewRun{Code: "x"})
 	require.NoError(t, err)
@@ -298,11 +295,7 @@ func TestOnlyWaitedOnRunsAnnounceTheirStatus(t *testing.T) {
 	start := time.Now()
 	_, err = b.store.CancelRun(b.ctx, waited.ID)
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-	defer cancel()
-	n, err := listener.Conn().WaitForNotification(ctx)
-	require.NoError(t, err)
-	require.Equal(t, waited.ID+" "+StatusCancelled, n.Payload, "the first announcement is the waited-on run's")
+	require.Equal(t, waited.ID+" "+StatusCancelled, nextNotification(), "the first announcement is the waited-on run's")
 
 	got := <-done
 	require.NoError(t, got.err)
