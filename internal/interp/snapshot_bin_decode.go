@@ -87,7 +87,7 @@ func (d *heapDecoder) binStr(r *jsonReader) *jsString {
 		return emptyString
 	}
 	if len(d.binStrs) < len(r.strs) {
-		d.binStrs = make([]*jsString, len(r.strs)) // fresh: see release
+		d.binStrs = growStrTable(d.binStrs, len(r.strs))
 	}
 	if s := d.binStrs[i]; s != nil {
 		return s
@@ -107,6 +107,19 @@ func (d *heapDecoder) binStr(r *jsonReader) *jsString {
 	}
 	d.binStrs[i] = s
 	return s
+}
+
+// maxPooledStrValues is the entry count from which the table of string values is dropped
+// rather than kept for the next decode.
+const maxPooledStrValues = 4096
+
+// growStrTable returns the table of string values t (all nil: see release) with length n,
+// in its storage when large enough.
+func growStrTable(t []*jsString, n int) []*jsString {
+	if cap(t) < n {
+		return make([]*jsString, n)
+	}
+	return t[:n]
 }
 
 // binUnitsString is the string of a table entry of little-endian UTF-16 code units b, in

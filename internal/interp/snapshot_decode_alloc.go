@@ -71,11 +71,17 @@ func (d *heapDecoder) release() {
 		clear(d.shapes) // its keys are the decoded heap's
 	}
 	clear(d.recentShapes[:])
-	// The string values by table index refer to the decoded heap: dropped rather than
-	// cleared (clearing pointers while the collector marks costs a write barrier each; the
-	// next decode allocates a fresh, zeroed table). The property names are names this
-	// decoder interns anyway; their table is kept and made stale by the next epoch.
-	d.binStrs = nil
+	// The string values by table index refer to the decoded heap: cleared, so that the
+	// pool does not keep it alive, and kept for the next decode when small (clearing costs
+	// a write barrier per entry while the collector marks, which is less than a fresh table
+	// costs the allocator and the collector). The property names are names this decoder
+	// interns anyway; their table is kept and made stale by the next epoch.
+	if cap(d.binStrs) > maxPooledStrValues {
+		d.binStrs = nil
+	} else {
+		clear(d.binStrs)
+		d.binStrs = d.binStrs[:0]
+	}
 	if cap(d.binKeys) > maxPooledStrs {
 		d.binKeys = nil
 	}

@@ -230,6 +230,48 @@ await later(); a.length`, n))
 	}
 }
 
+// TestDecodeStringTableNotStale checks the table of string values by index that a pooled
+// decoder keeps for format 2: restores of two snapshots whose string tables have the same
+// layout but other texts, in turn, each get their own strings, and a decoder back in the
+// pool holds no string of the heap it decoded.
+func TestDecodeStringTableNotStale(t *testing.T) {
+	snapshotOf := func(prefix string) []byte {
+		vm, _ := newHostVM(t, fmt.Sprintf(`globalThis.a = Array.from({length: 20}, (_, i) => '%s' + i);
+await later(); a.length`, prefix))
+		_, err := vm.Run(context.Background(), RunOptions{})
+		require.NoError(t, err)
+		data, err := vm.snapshot(snapshotFormat2)
+		require.NoError(t, err)
+		return data
+	}
+	datas := [][]byte{snapshotOf("p"), snapshotOf("q")}
+	var last []*jsString
+	for round := range 6 {
+		prefix := "pq"[round%2 : round%2+1]
+		restored, err := Restore(datas[round%2], Config{})
+		require.NoError(t, err)
+		av, err := restored.Get(restored.Global(), "a")
+		require.NoError(t, err)
+		elems := av.asObject().elems
+		require.Len(t, elems, 20)
+		for i, v := range elems {
+			require.Equal(t, fmt.Sprintf("%s%d", prefix, i), v.str().flat().ascii, "round %d", round)
+			if last != nil {
+				require.NotSame(t, last[i], v.str(), "string %d shared between restores", i)
+			}
+		}
+		last = last[:0]
+		for _, v := range elems {
+			last = append(last, v.str())
+		}
+		d := decoderPool.Get().(*heapDecoder)
+		for i, s := range d.binStrs[:cap(d.binStrs)] {
+			require.Nil(t, s, "entry %d of a pooled decoder's string table", i)
+		}
+		decoderPool.Put(d)
+	}
+}
+
 // TestDecodeLargeLists round-trips programs whose arrays and objects are larger than the
 // decoder's slabs, next to small ones cut from the same storage, and then grows them all:
 // every list must have its own storage.
