@@ -581,6 +581,9 @@ type Limits struct {
 
 // Lineage Where the run came from, and the runs started from it.
 type Lineage struct {
+	// AfterCall The call of forkedFrom whose settlement it was forked at (instead of a snapshot).
+	AfterCall *int `json:"afterCall,omitempty"`
+
 	// Derived The runs retried or forked from this one.
 	Derived *[]string `json:"derived,omitempty"`
 
@@ -686,13 +689,16 @@ type RunCreate struct {
 	Webhook  *WebhookTarget `json:"webhook,omitempty"`
 }
 
-// RunFork defines model for RunFork.
+// RunFork The fork point, `fromSnapshot` or `afterCall` (exactly one), and the code.
 type RunFork struct {
+	// AfterCall The id of one of the original's calls: the fork starts from the moment it settled, its outcome and those of the calls settled before it answering the new run.
+	AfterCall *int `json:"afterCall,omitempty"`
+
 	// Code The program to run instead of the original's.
 	Code *string `json:"code,omitempty"`
 
 	// FromSnapshot The snapshot's sequence number in the original's history; 0 for its start.
-	FromSnapshot int `json:"fromSnapshot"`
+	FromSnapshot *int `json:"fromSnapshot,omitempty"`
 }
 
 // RunList defines model for RunList.
@@ -1213,13 +1219,16 @@ type ClientInterface interface {
 	// ForkRunWithBody Start a new run from a point of a run's history, its earlier calls answered from their records.
 	//
 	// The new run executes `code` (the original's when absent) from the beginning, with the
-	// original's input, toolsets and limits. The calls the original had settled when it took
-	// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
-	// its start) are copied to the new run under its own keys, so its program is answered from
-	// them without calling the tools again; every later call is made anew, against the
-	// toolsets as registered now. Calls are matched by call id: the code must make the same
-	// calls in the same order up to that point. 404 when the history names no such snapshot
-	// (never taken, or its events were deleted by retention).
+	// original's input, toolsets and limits. The fork point is either a snapshot,
+	// `fromSnapshot` (the `seq` of one of the original's checkpointed, suspended or yielded
+	// events; 0 is its start), or a call, `afterCall` (the moment that call settled); give
+	// exactly one (400 otherwise). The calls the original had settled by that point (with
+	// `afterCall`, that call included) are copied to the new run under its own keys, so its
+	// program is answered from them without calling the tools again; every later call is
+	// made anew, against the toolsets as registered now. Calls are matched by call id: the
+	// code must make the same calls in the same order up to that point. 404 when the history
+	// names no such snapshot or settled call (never taken or settled, or its events were
+	// deleted by retention).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1229,13 +1238,16 @@ type ClientInterface interface {
 	// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
 	//
 	// The new run executes `code` (the original's when absent) from the beginning, with the
-	// original's input, toolsets and limits. The calls the original had settled when it took
-	// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
-	// its start) are copied to the new run under its own keys, so its program is answered from
-	// them without calling the tools again; every later call is made anew, against the
-	// toolsets as registered now. Calls are matched by call id: the code must make the same
-	// calls in the same order up to that point. 404 when the history names no such snapshot
-	// (never taken, or its events were deleted by retention).
+	// original's input, toolsets and limits. The fork point is either a snapshot,
+	// `fromSnapshot` (the `seq` of one of the original's checkpointed, suspended or yielded
+	// events; 0 is its start), or a call, `afterCall` (the moment that call settled); give
+	// exactly one (400 otherwise). The calls the original had settled by that point (with
+	// `afterCall`, that call included) are copied to the new run under its own keys, so its
+	// program is answered from them without calling the tools again; every later call is
+	// made anew, against the toolsets as registered now. Calls are matched by call id: the
+	// code must make the same calls in the same order up to that point. 404 when the history
+	// names no such snapshot or settled call (never taken or settled, or its events were
+	// deleted by retention).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1660,13 +1672,16 @@ func (c *Client) ListEvents(ctx context.Context, id RunID, params *ListEventsPar
 // ForkRunWithBody Start a new run from a point of a run's history, its earlier calls answered from their records.
 //
 // The new run executes `code` (the original's when absent) from the beginning, with the
-// original's input, toolsets and limits. The calls the original had settled when it took
-// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
-// its start) are copied to the new run under its own keys, so its program is answered from
-// them without calling the tools again; every later call is made anew, against the
-// toolsets as registered now. Calls are matched by call id: the code must make the same
-// calls in the same order up to that point. 404 when the history names no such snapshot
-// (never taken, or its events were deleted by retention).
+// original's input, toolsets and limits. The fork point is either a snapshot,
+// `fromSnapshot` (the `seq` of one of the original's checkpointed, suspended or yielded
+// events; 0 is its start), or a call, `afterCall` (the moment that call settled); give
+// exactly one (400 otherwise). The calls the original had settled by that point (with
+// `afterCall`, that call included) are copied to the new run under its own keys, so its
+// program is answered from them without calling the tools again; every later call is
+// made anew, against the toolsets as registered now. Calls are matched by call id: the
+// code must make the same calls in the same order up to that point. 404 when the history
+// names no such snapshot or settled call (never taken or settled, or its events were
+// deleted by retention).
 //
 // Takes any type of body and a specified content type.
 //
@@ -1686,13 +1701,16 @@ func (c *Client) ForkRunWithBody(ctx context.Context, id RunID, contentType stri
 // ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
 //
 // The new run executes `code` (the original's when absent) from the beginning, with the
-// original's input, toolsets and limits. The calls the original had settled when it took
-// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
-// its start) are copied to the new run under its own keys, so its program is answered from
-// them without calling the tools again; every later call is made anew, against the
-// toolsets as registered now. Calls are matched by call id: the code must make the same
-// calls in the same order up to that point. 404 when the history names no such snapshot
-// (never taken, or its events were deleted by retention).
+// original's input, toolsets and limits. The fork point is either a snapshot,
+// `fromSnapshot` (the `seq` of one of the original's checkpointed, suspended or yielded
+// events; 0 is its start), or a call, `afterCall` (the moment that call settled); give
+// exactly one (400 otherwise). The calls the original had settled by that point (with
+// `afterCall`, that call included) are copied to the new run under its own keys, so its
+// program is answered from them without calling the tools again; every later call is
+// made anew, against the toolsets as registered now. Calls are matched by call id: the
+// code must make the same calls in the same order up to that point. 404 when the history
+// names no such snapshot or settled call (never taken or settled, or its events were
+// deleted by retention).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3750,13 +3768,16 @@ type ClientWithResponsesInterface interface {
 	// ForkRunWithBodyWithResponse Start a new run from a point of a run's history, its earlier calls answered from their records.
 	//
 	// The new run executes `code` (the original's when absent) from the beginning, with the
-	// original's input, toolsets and limits. The calls the original had settled when it took
-	// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
-	// its start) are copied to the new run under its own keys, so its program is answered from
-	// them without calling the tools again; every later call is made anew, against the
-	// toolsets as registered now. Calls are matched by call id: the code must make the same
-	// calls in the same order up to that point. 404 when the history names no such snapshot
-	// (never taken, or its events were deleted by retention).
+	// original's input, toolsets and limits. The fork point is either a snapshot,
+	// `fromSnapshot` (the `seq` of one of the original's checkpointed, suspended or yielded
+	// events; 0 is its start), or a call, `afterCall` (the moment that call settled); give
+	// exactly one (400 otherwise). The calls the original had settled by that point (with
+	// `afterCall`, that call included) are copied to the new run under its own keys, so its
+	// program is answered from them without calling the tools again; every later call is
+	// made anew, against the toolsets as registered now. Calls are matched by call id: the
+	// code must make the same calls in the same order up to that point. 404 when the history
+	// names no such snapshot or settled call (never taken or settled, or its events were
+	// deleted by retention).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3766,13 +3787,16 @@ type ClientWithResponsesInterface interface {
 	// ForkRunWithResponse Start a new run from a point of a run's history, its earlier calls answered from their records.
 	//
 	// The new run executes `code` (the original's when absent) from the beginning, with the
-	// original's input, toolsets and limits. The calls the original had settled when it took
-	// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
-	// its start) are copied to the new run under its own keys, so its program is answered from
-	// them without calling the tools again; every later call is made anew, against the
-	// toolsets as registered now. Calls are matched by call id: the code must make the same
-	// calls in the same order up to that point. 404 when the history names no such snapshot
-	// (never taken, or its events were deleted by retention).
+	// original's input, toolsets and limits. The fork point is either a snapshot,
+	// `fromSnapshot` (the `seq` of one of the original's checkpointed, suspended or yielded
+	// events; 0 is its start), or a call, `afterCall` (the moment that call settled); give
+	// exactly one (400 otherwise). The calls the original had settled by that point (with
+	// `afterCall`, that call included) are copied to the new run under its own keys, so its
+	// program is answered from them without calling the tools again; every later call is
+	// made anew, against the toolsets as registered now. Calls are matched by call id: the
+	// code must make the same calls in the same order up to that point. 404 when the history
+	// names no such snapshot or settled call (never taken or settled, or its events were
+	// deleted by retention).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6628,13 +6652,16 @@ func (c *ClientWithResponses) ListEventsWithResponse(ctx context.Context, id Run
 // ForkRunWithBodyWithResponse Start a new run from a point of a run's history, its earlier calls answered from their records.
 //
 // The new run executes `code` (the original's when absent) from the beginning, with the
-// original's input, toolsets and limits. The calls the original had settled when it took
-// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
-// its start) are copied to the new run under its own keys, so its program is answered from
-// them without calling the tools again; every later call is made anew, against the
-// toolsets as registered now. Calls are matched by call id: the code must make the same
-// calls in the same order up to that point. 404 when the history names no such snapshot
-// (never taken, or its events were deleted by retention).
+// original's input, toolsets and limits. The fork point is either a snapshot,
+// `fromSnapshot` (the `seq` of one of the original's checkpointed, suspended or yielded
+// events; 0 is its start), or a call, `afterCall` (the moment that call settled); give
+// exactly one (400 otherwise). The calls the original had settled by that point (with
+// `afterCall`, that call included) are copied to the new run under its own keys, so its
+// program is answered from them without calling the tools again; every later call is
+// made anew, against the toolsets as registered now. Calls are matched by call id: the
+// code must make the same calls in the same order up to that point. 404 when the history
+// names no such snapshot or settled call (never taken or settled, or its events were
+// deleted by retention).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6650,13 +6677,16 @@ func (c *ClientWithResponses) ForkRunWithBodyWithResponse(ctx context.Context, i
 // ForkRunWithResponse Start a new run from a point of a run's history, its earlier calls answered from their records.
 //
 // The new run executes `code` (the original's when absent) from the beginning, with the
-// original's input, toolsets and limits. The calls the original had settled when it took
-// snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
-// its start) are copied to the new run under its own keys, so its program is answered from
-// them without calling the tools again; every later call is made anew, against the
-// toolsets as registered now. Calls are matched by call id: the code must make the same
-// calls in the same order up to that point. 404 when the history names no such snapshot
-// (never taken, or its events were deleted by retention).
+// original's input, toolsets and limits. The fork point is either a snapshot,
+// `fromSnapshot` (the `seq` of one of the original's checkpointed, suspended or yielded
+// events; 0 is its start), or a call, `afterCall` (the moment that call settled); give
+// exactly one (400 otherwise). The calls the original had settled by that point (with
+// `afterCall`, that call included) are copied to the new run under its own keys, so its
+// program is answered from them without calling the tools again; every later call is
+// made anew, against the toolsets as registered now. Calls are matched by call id: the
+// code must make the same calls in the same order up to that point. 404 when the history
+// names no such snapshot or settled call (never taken or settled, or its events were
+// deleted by retention).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
@@ -29,7 +30,11 @@ func (h *handlers) ForkRun(ctx context.Context, req gen.ForkRunRequestObject) (g
 			return nil, err
 		}
 	}
-	run, _, err := h.store.ForkRun(ctx, req.Id, req.Body.FromSnapshot, code)
+	point, err := forkPoint(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	run, _, err := h.store.ForkRun(ctx, req.Id, point, code)
 	if err != nil {
 		return nil, err
 	}
@@ -38,6 +43,20 @@ func (h *handlers) ForkRun(ctx context.Context, req gen.ForkRunRequestObject) (g
 		return nil, err
 	}
 	return gen.ForkRun201JSONResponse(out), nil
+}
+
+// forkPoint is the fork point a request names: exactly one of fromSnapshot and afterCall.
+func forkPoint(body *gen.ForkRunJSONRequestBody) (durable.ForkPoint, error) {
+	switch {
+	case body.FromSnapshot != nil && body.AfterCall != nil:
+		return durable.ForkPoint{}, fmt.Errorf("%w: give fromSnapshot or afterCall, not both", errBadRequest)
+	case body.AfterCall != nil:
+		return durable.ForkPoint{AfterCall: *body.AfterCall}, nil
+	case body.FromSnapshot != nil:
+		return durable.ForkPoint{Snapshot: *body.FromSnapshot}, nil
+	default:
+		return durable.ForkPoint{}, fmt.Errorf("%w: give the fork point, fromSnapshot or afterCall", errBadRequest)
+	}
 }
 
 // withLineage adds the run's lineage, when it has one, to a run as the API shows it: the one
@@ -63,7 +82,12 @@ func toLineage(l durable.Lineage) *gen.Lineage {
 		out.RetriedFrom, some = &l.RetriedFrom, true
 	}
 	if l.ForkedFrom != "" {
-		out.ForkedFrom, out.FromSnapshot, out.ReplayedCalls, some = &l.ForkedFrom, &l.ForkedFromSeq, &l.ReplayedCalls, true
+		out.ForkedFrom, out.ReplayedCalls, some = &l.ForkedFrom, &l.ReplayedCalls, true
+		if l.ForkedAfterCall > 0 {
+			out.AfterCall = &l.ForkedAfterCall
+		} else {
+			out.FromSnapshot = &l.ForkedFromSeq
+		}
 	}
 	if l.ScheduleID != "" {
 		out.ScheduleId, out.ScheduledFor, some = &l.ScheduleID, l.ScheduledFor, true

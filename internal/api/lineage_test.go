@@ -11,8 +11,9 @@ import (
 )
 
 // TestRetryAndFork retries and forks through the API: 201 with the new run and its lineage,
-// 409 for a run that cannot be retried, 404 for a snapshot the history does not name, and the
-// original shows the runs started from it.
+// 409 for a run that cannot be retried, 404 for a snapshot or call the history does not name,
+// 400 for a request naming no fork point or two, and the original shows the runs started from
+// it.
 func TestRetryAndFork(t *testing.T) {
 	t.Parallel()
 	b := setup(t, true)
@@ -37,17 +38,32 @@ func TestRetryAndFork(t *testing.T) {
 	require.NotNil(t, retried.JSON201.Lineage)
 	require.Equal(t, id, *retried.JSON201.Lineage.RetriedFrom)
 
-	forked, err := b.client.ForkRunWithResponse(b.ctx, id, client.RunFork{FromSnapshot: 0, Code: ptr("plain")})
+	forked, err := b.client.ForkRunWithResponse(b.ctx, id, client.RunFork{FromSnapshot: ptr(0), Code: ptr("plain")})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, forked.StatusCode(), string(forked.Body))
 	require.Equal(t, "plain", forked.JSON201.Code)
 	require.Equal(t, id, *forked.JSON201.Lineage.ForkedFrom)
 	require.Equal(t, 0, *forked.JSON201.Lineage.FromSnapshot)
+	require.Nil(t, forked.JSON201.Lineage.AfterCall)
 
 	status, body = b.do(t, http.MethodPost, "/v1/runs/"+id+"/fork", `{"fromSnapshot": 99}`)
 	require.Equal(t, http.StatusNotFound, status, string(body))
-	status, body = b.do(t, http.MethodPost, "/v1/runs/"+id+"/fork", `{"fromSnapshot": -1}`)
-	require.Equal(t, http.StatusBadRequest, status, string(body))
+	status, body = b.do(t, http.MethodPost, "/v1/runs/"+id+"/fork", `{"afterCall": 5}`)
+	require.Equal(t, http.StatusNotFound, status, string(body))
+	_, msg = errorCode(t, body)
+	require.Contains(t, msg, "the settlement of call 5")
+	for _, bad := range []struct{ body, message string }{
+		{`{"fromSnapshot": -1}`, "fromSnapshot"},
+		{`{"afterCall": 0}`, "afterCall"},
+		{`{"fromSnapshot": 0, "afterCall": 1}`, "not both"},
+		{`{"code": "plain"}`, "give the fork point"},
+	} {
+		status, body = b.do(t, http.MethodPost, "/v1/runs/"+id+"/fork", bad.body)
+		require.Equal(t, http.StatusBadRequest, status, string(body))
+		code, msg = errorCode(t, body)
+		require.Equal(t, CodeInvalidRequest, code, bad.body)
+		require.Contains(t, msg, bad.message, bad.body)
+	}
 	status, _ = b.do(t, http.MethodPost, "/v1/runs/00000000-0000-0000-0000-000000000000/retry", "")
 	require.Equal(t, http.StatusNotFound, status)
 

@@ -13,15 +13,16 @@ import (
 var (
 	// ErrNotRetryable: only a failed or cancelled run can be retried.
 	ErrNotRetryable = errors.New("run not retryable")
-	// ErrForkPointNotFound: the run's history names no snapshot with that sequence number
-	// (never taken, or its events were deleted by retention).
-	ErrForkPointNotFound = errors.New("snapshot not found in the run's history")
+	// ErrForkPointNotFound: the run's history names no snapshot with that sequence number, or
+	// no settlement of that call (never taken or settled, or its events were deleted by
+	// retention).
+	ErrForkPointNotFound = errors.New("fork point not found in the run's history")
 )
 
 // Event types of lineage.
 const (
 	// EventLineage opens the history of a run started from another: data has retriedFrom, or
-	// forkedFrom, fromSnapshot and replayedCalls.
+	// forkedFrom, fromSnapshot or afterCall, and replayedCalls.
 	EventLineage = "lineage"
 	// EventDerived is added to a run's history when another run is started from it: data has
 	// runId (the new run) and as ("retry" or "fork").
@@ -33,10 +34,12 @@ type Lineage struct {
 	// RetriedFrom is the run this one retries; empty if none.
 	RetriedFrom string
 	// ForkedFrom is the run this one was forked from, at snapshot ForkedFromSeq (0: from its
-	// start), with its first ReplayedCalls calls answered from that run's records.
-	ForkedFrom    string
-	ForkedFromSeq int
-	ReplayedCalls int
+	// start) or, when ForkedAfterCall is above 0, right after that call settled, with
+	// ReplayedCalls of its calls answered from that run's records.
+	ForkedFrom      string
+	ForkedFromSeq   int
+	ForkedAfterCall int
+	ReplayedCalls   int
 	// ScheduleID is the schedule that started this run at its tick ScheduledFor; empty if none.
 	ScheduleID   string
 	ScheduledFor *time.Time
@@ -63,14 +66,14 @@ func (s *Store) RunLineage(ctx context.Context, runID string) (Lineage, error) {
 // lineageColumns are the columns of LineageGet (also read by RunGetPending).
 type lineageColumns struct {
 	retried, forked, schedule *uuid.UUID
-	seq                       *int
+	seq, afterCall            *int
 	replayed                  int
 	scheduledFor              *time.Time
 	derived                   []uuid.UUID
 }
 
 func (c *lineageColumns) dest() []any {
-	return []any{&c.retried, &c.forked, &c.seq, &c.replayed, &c.schedule, &c.scheduledFor, &c.derived}
+	return []any{&c.retried, &c.forked, &c.seq, &c.afterCall, &c.replayed, &c.schedule, &c.scheduledFor, &c.derived}
 }
 
 func (c *lineageColumns) lineage() Lineage {
@@ -83,6 +86,9 @@ func (c *lineageColumns) lineage() Lineage {
 	}
 	if c.seq != nil {
 		l.ForkedFromSeq = *c.seq
+	}
+	if c.afterCall != nil {
+		l.ForkedAfterCall = *c.afterCall
 	}
 	if c.schedule != nil {
 		l.ScheduleID = c.schedule.String()
@@ -106,7 +112,7 @@ func (s *Store) RetryRun(ctx context.Context, runID string) (Run, error) {
 	}
 	n := NewRun{Code: orig.Code, Toolsets: orig.Toolsets, Limits: orig.Limits, Input: orig.Input}
 	n.afterInsert = func(ctx context.Context, tx pgx.Tx, id string) error {
-		if _, err := tx.Exec(ctx, q("LineageInsert"), id, runID, nil, nil, 0); err != nil {
+		if _, err := tx.Exec(ctx, q("LineageInsert"), id, runID, nil, nil, 0, nil); err != nil {
 			return fmt.Errorf("record lineage: %w", err)
 		}
 		return s.lineageEvents(ctx, tx, runID, id, "retry", map[string]any{"retriedFrom": runID})
@@ -115,15 +121,22 @@ func (s *Store) RetryRun(ctx context.Context, runID string) (Run, error) {
 	return run, err
 }
 
-// ForkRun starts a new run from the point of run runID's history where it took snapshot seq
-// (0: its start): the new run executes code (the original's when empty) from the beginning,
-// and the calls the original had settled by that point are copied to it under its own keys,
-// so its program is answered from their records instead of calling the tools again; every
-// later call is made anew, against the toolsets as registered now. The snapshot's bytes are
-// not used (a finished run keeps none, and new code could not resume them): the sequence
-// number names the point, found in the run's events. Errors: ErrRunNotFound,
-// ErrForkPointNotFound, ErrToolsetNotFound.
-func (s *Store) ForkRun(ctx context.Context, runID string, seq int, code string) (run Run, replayed int, err error) {
+// ForkPoint names the point of a run's history a fork starts from: snapshot Snapshot (the seq
+// of one of its checkpointed, suspended or yielded events; 0: its start) or, when AfterCall is
+// above 0, the settlement of call AfterCall.
+type ForkPoint struct {
+	Snapshot  int
+	AfterCall int
+}
+
+// ForkRun starts a new run from point of run runID's history: the new run executes code (the
+// original's when empty) from the beginning, and the calls the original had settled by that
+// point are copied to it under its own keys, so its program is answered from their records
+// instead of calling the tools again; every later call is made anew, against the toolsets as
+// registered now. A snapshot's bytes are not used (a finished run keeps none, and new code
+// could not resume them): its sequence number names the point, found in the run's events, as
+// a call's settlement is. Errors: ErrRunNotFound, ErrForkPointNotFound, ErrToolsetNotFound.
+func (s *Store) ForkRun(ctx context.Context, runID string, point ForkPoint, code string) (run Run, replayed int, err error) {
 	orig, err := s.getRunRow(ctx, runID)
 	if err != nil {
 		return Run{}, 0, err
@@ -133,29 +146,60 @@ func (s *Store) ForkRun(ctx context.Context, runID string, seq int, code string)
 	}
 	n := NewRun{Code: code, Toolsets: orig.Toolsets, Limits: orig.Limits, Input: orig.Input}
 	n.afterInsert = func(ctx context.Context, tx pgx.Tx, id string) error {
-		if seq > 0 {
-			var at int64
-			if err := tx.QueryRow(ctx, q("ForkPointEvent"), runID, seq).Scan(&at); err != nil {
-				if isNoRows(err) {
-					return fmt.Errorf("%w: run %s, snapshot %d", ErrForkPointNotFound, runID, seq)
-				}
-				return fmt.Errorf("find snapshot %d: %w", seq, err)
-			}
-			tag, err := tx.Exec(ctx, q("ForkCopyCalls"), runID, id, at)
+		before, err := forkPointEvent(ctx, tx, runID, point)
+		if err != nil {
+			return err
+		}
+		if before > 0 {
+			tag, err := tx.Exec(ctx, q("ForkCopyCalls"), runID, id, before)
 			if err != nil {
 				return fmt.Errorf("copy calls: %w", err)
 			}
 			replayed = int(tag.RowsAffected())
 		}
-		if _, err := tx.Exec(ctx, q("LineageInsert"), id, nil, runID, seq, replayed); err != nil {
+		var seq, afterCall any = point.Snapshot, nil
+		data := map[string]any{"forkedFrom": runID, "replayedCalls": replayed, "codeChanged": code != orig.Code}
+		if point.AfterCall > 0 {
+			seq, afterCall = nil, point.AfterCall
+			data["afterCall"] = point.AfterCall
+		} else {
+			data["fromSnapshot"] = point.Snapshot
+		}
+		if _, err := tx.Exec(ctx, q("LineageInsert"), id, nil, runID, seq, replayed, afterCall); err != nil {
 			return fmt.Errorf("record lineage: %w", err)
 		}
-		return s.lineageEvents(ctx, tx, runID, id, "fork", map[string]any{
-			"forkedFrom": runID, "fromSnapshot": seq, "replayedCalls": replayed, "codeChanged": code != orig.Code,
-		})
+		return s.lineageEvents(ctx, tx, runID, id, "fork", data)
 	}
 	run, _, err = s.CreateRun(ctx, n)
 	return run, replayed, err
+}
+
+// forkPointEvent returns the sequence number of the first event of run runID past point: the
+// calls whose settlement events come before it are the fork's. 0 for the run's start.
+func forkPointEvent(ctx context.Context, tx pgx.Tx, runID string, point ForkPoint) (int64, error) {
+	var (
+		statement, what string
+		arg             int
+	)
+	switch {
+	case point.AfterCall > 0:
+		statement, what, arg = "ForkPointCallEvent", "the settlement of call", point.AfterCall
+	case point.Snapshot > 0:
+		statement, what, arg = "ForkPointEvent", "snapshot", point.Snapshot
+	default:
+		return 0, nil
+	}
+	var at int64
+	if err := tx.QueryRow(ctx, q(statement), runID, arg).Scan(&at); err != nil {
+		if isNoRows(err) {
+			return 0, fmt.Errorf("%w: run %s, %s %d", ErrForkPointNotFound, runID, what, arg)
+		}
+		return 0, fmt.Errorf("find %s %d: %w", what, arg, err)
+	}
+	if point.AfterCall > 0 {
+		at++ // the call's own settlement is before the point
+	}
+	return at, nil
 }
 
 // lineageEvents records the lineage event of new run id and the derived event of the run it

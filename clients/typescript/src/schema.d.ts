@@ -272,13 +272,16 @@ export interface paths {
         /**
          * Start a new run from a point of a run's history, its earlier calls answered from their records.
          * @description The new run executes `code` (the original's when absent) from the beginning, with the
-         *     original's input, toolsets and limits. The calls the original had settled when it took
-         *     snapshot `fromSnapshot` (the `seq` of its checkpointed, suspended or yielded events; 0 is
-         *     its start) are copied to the new run under its own keys, so its program is answered from
-         *     them without calling the tools again; every later call is made anew, against the
-         *     toolsets as registered now. Calls are matched by call id: the code must make the same
-         *     calls in the same order up to that point. 404 when the history names no such snapshot
-         *     (never taken, or its events were deleted by retention).
+         *     original's input, toolsets and limits. The fork point is either a snapshot,
+         *     `fromSnapshot` (the `seq` of one of the original's checkpointed, suspended or yielded
+         *     events; 0 is its start), or a call, `afterCall` (the moment that call settled); give
+         *     exactly one (400 otherwise). The calls the original had settled by that point (with
+         *     `afterCall`, that call included) are copied to the new run under its own keys, so its
+         *     program is answered from them without calling the tools again; every later call is
+         *     made anew, against the toolsets as registered now. Calls are matched by call id: the
+         *     code must make the same calls in the same order up to that point. 404 when the history
+         *     names no such snapshot or settled call (never taken or settled, or its events were
+         *     deleted by retention).
          */
         post: operations["forkRun"];
         delete?: never;
@@ -624,9 +627,12 @@ export interface components {
             /** @description Any JSON value; the program reads a copy of it as the global `input` (without it, `input` is undefined). Kept exactly as posted, with the run. */
             input?: unknown;
         };
+        /** @description The fork point, `fromSnapshot` or `afterCall` (exactly one), and the code. */
         RunFork: {
             /** @description The snapshot's sequence number in the original's history; 0 for its start. */
-            fromSnapshot: number;
+            fromSnapshot?: number;
+            /** @description The id of one of the original's calls: the fork starts from the moment it settled, its outcome and those of the calls settled before it answering the new run. */
+            afterCall?: number;
             /** @description The program to run instead of the original's. */
             code?: string;
         };
@@ -638,6 +644,8 @@ export interface components {
             forkedFrom?: string;
             /** @description The snapshot of forkedFrom it was forked at (0, its start). */
             fromSnapshot?: number;
+            /** @description The call of forkedFrom whose settlement it was forked at (instead of a snapshot). */
+            afterCall?: number;
             /** @description How many of forkedFrom's calls were copied to answer this run's program. */
             replayedCalls?: number;
             /** @description The schedule that started this run. */

@@ -1,10 +1,10 @@
 -- name: LineageInsert
-INSERT INTO run_lineage (run_id, retried_from, forked_from, forked_from_seq, replayed_calls)
-VALUES ($1, $2, $3, $4, $5);
+INSERT INTO run_lineage (run_id, retried_from, forked_from, forked_from_seq, replayed_calls, forked_after_call)
+VALUES ($1, $2, $3, $4, $5, $6);
 
 -- name: LineageGet
 -- Where run $1 came from, and the runs started from it; no row when the run does not exist.
-SELECT l.retried_from, l.forked_from, l.forked_from_seq, coalesce(l.replayed_calls, 0), l.schedule_id, l.schedule_tick,
+SELECT l.retried_from, l.forked_from, l.forked_from_seq, l.forked_after_call, coalesce(l.replayed_calls, 0), l.schedule_id, l.schedule_tick,
        coalesce((SELECT array_agg(d.run_id ORDER BY d.run_id) FROM run_lineage d
                  WHERE d.retried_from = $1 OR d.forked_from = $1), '{}')
 FROM runs r LEFT JOIN run_lineage l ON l.run_id = r.id
@@ -14,6 +14,12 @@ WHERE r.id = $1;
 -- The event of run $1 that recorded its snapshot $2 (a checkpoint, a suspension or a yield).
 SELECT seq FROM run_events
 WHERE run_id = $1 AND type IN ('checkpointed', 'suspended', 'yielded') AND (data->>'seq')::integer = $2
+ORDER BY seq LIMIT 1;
+
+-- name: ForkPointCallEvent
+-- The event of run $1 that recorded the settlement of its call $2.
+SELECT seq FROM run_events
+WHERE run_id = $1 AND type = 'call.settled' AND (data->>'callId')::integer = $2
 ORDER BY seq LIMIT 1;
 
 -- name: ForkCopyCalls

@@ -60,7 +60,7 @@ FROM runs WHERE id = $1;
 -- one row with NULL call columns when it has none.
 SELECT r.id, r.status, r.code, r.limits, r.toolsets, r.webhook_url, NULL::text AS webhook_secret, r.result, r.snapshot_seq,
        r.created_at, r.updated_at, r.finished_at, r.input,
-       l.retried_from, l.forked_from, l.forked_from_seq, coalesce(l.replayed_calls, 0), l.schedule_id, l.schedule_tick,
+       l.retried_from, l.forked_from, l.forked_from_seq, l.forked_after_call, coalesce(l.replayed_calls, 0), l.schedule_id, l.schedule_tick,
        coalesce((SELECT array_agg(d.run_id ORDER BY d.run_id) FROM run_lineage d
                  WHERE d.retried_from = $1 OR d.forked_from = $1), '{}'),
        c.call_id, c.key, c.toolset, c.path, c.args, c.durable, c.status, c.handle, c.outcome, c.started_at, c.settled_at

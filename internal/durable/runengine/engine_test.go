@@ -52,7 +52,13 @@ func setup(t *testing.T) *testBundle {
 
 func (b *testBundle) startWorker(t *testing.T) *durable.Worker {
 	t.Helper()
-	w, err := durable.NewWorker(b.store, newTestEngine(Config{Egress: egress.Local()}), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
+	return b.startWorkerWith(t, Config{Egress: egress.Local()})
+}
+
+// startWorkerWith is startWorker with an engine of configuration cfg.
+func (b *testBundle) startWorkerWith(t *testing.T, cfg Config) *durable.Worker {
+	t.Helper()
+	w, err := durable.NewWorker(b.store, newTestEngine(cfg), durable.WorkerConfig{FetchPollInterval: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, w.Start(b.ctx))
 	t.Cleanup(func() {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/toolcall"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
@@ -81,9 +82,10 @@ func requireEvent(t *testing.T, b *testBundle, runID, typ, data string) {
 }
 
 // TestForkAfterToolsetFixed runs a program whose second toolset is broken, registers the
-// toolset again where it works, and forks the failed run from the snapshot taken after its
-// first call: the fork's first call is answered from the original's record (the tool is not
-// called again) and the rest of the program runs against the fixed toolset.
+// toolset again where it works, and forks the failed run from the settlement of its first call
+// and from the snapshot taken after it: the fork's first call is answered from the original's
+// record (the tool is not called again) and the rest of the program runs against the fixed
+// toolset.
 func TestForkAfterToolsetFixed(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -95,7 +97,8 @@ func TestForkAfterToolsetFixed(t *testing.T) {
 	t.Cleanup(broken.Close)
 	_, err := b.store.CreateToolset(b.ctx, durable.Toolset{Name: "ext", URL: broken.URL, Manifest: json.RawMessage(toolsettest.Manifest)})
 	require.NoError(t, err)
-	b.startWorker(t)
+	// A checkpoint after every settled batch, so that the run has a snapshot between its calls.
+	b.startWorkerWith(t, Config{Egress: egress.Local(), CheckpointInterval: -1, CheckpointBytes: -1})
 
 	code := `
 const s = await tools.ops.math.add({a: 1, b: 2});
@@ -106,35 +109,55 @@ return u.text;`
 	failed := b.waitStatus(t, orig.ID, durable.StatusFailed, durable.StatusSucceeded)
 	require.Contains(t, string(failed.Result), "ext is broken")
 
-	// The fork point: the checkpoint taken once the first call had settled, before the second.
+	// The snapshot fork point: the checkpoint taken once the first call had settled, before
+	// the second.
 	seq := forkPoint(t, b, orig.ID)
 
 	require.NoError(t, b.store.DeleteToolset(b.ctx, "ext", false))
 	_, err = b.store.CreateToolset(b.ctx, durable.Toolset{Name: "ext", URL: b.tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)})
 	require.NoError(t, err)
 
-	fork, replayed, err := b.store.ForkRun(b.ctx, orig.ID, seq, "")
-	require.NoError(t, err)
-	require.Equal(t, 1, replayed)
-	got := b.waitStatus(t, fork.ID, durable.StatusSucceeded, durable.StatusFailed)
-	require.Equal(t, `"SUM 3"`, okValue(t, got))
-	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(orig.ID, 1)))
-	require.Zero(t, b.tools.Handler.Executions(toolcall.Key(fork.ID, 1)), "the replayed call is not made again")
-	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(fork.ID, 2)))
-	calls, err := b.store.ListCalls(b.ctx, fork.ID)
-	require.NoError(t, err)
-	require.Len(t, calls, 2)
-	require.Equal(t, toolcall.Key(fork.ID, 1), calls[0].Key)
-	require.JSONEq(t, `{"sum": 3}`, string(calls[0].Outcome.Value))
+	for _, tt := range []struct {
+		name    string
+		point   durable.ForkPoint
+		lineage durable.Lineage
+		event   string
+	}{
+		{
+			name: "after the first call", point: durable.ForkPoint{AfterCall: 1},
+			lineage: durable.Lineage{ForkedFrom: orig.ID, ForkedAfterCall: 1, ReplayedCalls: 1},
+			event:   fmt.Sprintf(`{"forkedFrom": %q, "afterCall": 1, "replayedCalls": 1, "codeChanged": false}`, orig.ID),
+		},
+		{
+			name: "from the snapshot after it", point: durable.ForkPoint{Snapshot: seq},
+			lineage: durable.Lineage{ForkedFrom: orig.ID, ForkedFromSeq: seq, ReplayedCalls: 1},
+			event:   fmt.Sprintf(`{"forkedFrom": %q, "fromSnapshot": %d, "replayedCalls": 1, "codeChanged": false}`, orig.ID, seq),
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fork, replayed, err := b.store.ForkRun(b.ctx, orig.ID, tt.point, "")
+			require.NoError(t, err)
+			require.Equal(t, 1, replayed)
+			got := b.waitStatus(t, fork.ID, durable.StatusSucceeded, durable.StatusFailed)
+			require.Equal(t, `"SUM 3"`, okValue(t, got))
+			require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(orig.ID, 1)))
+			require.Zero(t, b.tools.Handler.Executions(toolcall.Key(fork.ID, 1)), "the replayed call is not made again")
+			require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(fork.ID, 2)))
+			calls, err := b.store.ListCalls(b.ctx, fork.ID)
+			require.NoError(t, err)
+			require.Len(t, calls, 2)
+			require.Equal(t, toolcall.Key(fork.ID, 1), calls[0].Key)
+			require.JSONEq(t, `{"sum": 3}`, string(calls[0].Outcome.Value))
 
-	l, err := b.store.RunLineage(b.ctx, fork.ID)
-	require.NoError(t, err)
-	require.Equal(t, durable.Lineage{ForkedFrom: orig.ID, ForkedFromSeq: seq, ReplayedCalls: 1}, l)
-	requireEvent(t, b, fork.ID, durable.EventLineage,
-		fmt.Sprintf(`{"forkedFrom": %q, "fromSnapshot": %d, "replayedCalls": 1, "codeChanged": false}`, orig.ID, seq))
+			l, err := b.store.RunLineage(b.ctx, fork.ID)
+			require.NoError(t, err)
+			require.Equal(t, tt.lineage, l)
+			requireEvent(t, b, fork.ID, durable.EventLineage, tt.event)
+		})
+	}
 
 	// New code from the same point: the first call is still answered from the record.
-	changed, _, err := b.store.ForkRun(b.ctx, orig.ID, seq, `
+	changed, _, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{AfterCall: 1}, `
 const s = await tools.ops.math.add({a: 1, b: 2});
 return (await tools.ext.string.upper({text: "total " + s.sum})).text;`)
 	require.NoError(t, err)
@@ -142,17 +165,19 @@ return (await tools.ext.string.upper({text: "total " + s.sum})).text;`)
 	require.Zero(t, b.tools.Handler.Executions(toolcall.Key(changed.ID, 1)))
 
 	// From the start: every call is made anew.
-	fresh, replayed, err := b.store.ForkRun(b.ctx, orig.ID, 0, "")
+	fresh, replayed, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{}, "")
 	require.NoError(t, err)
 	require.Zero(t, replayed)
 	b.waitStatus(t, fresh.ID, durable.StatusSucceeded)
 	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(fresh.ID, 1)))
 
-	_, _, err = b.store.ForkRun(b.ctx, orig.ID, 999, "")
-	require.ErrorIs(t, err, durable.ErrForkPointNotFound)
-	l, err = b.store.RunLineage(b.ctx, orig.ID)
+	for _, missing := range []durable.ForkPoint{{Snapshot: 999}, {AfterCall: 3}} {
+		_, _, err = b.store.ForkRun(b.ctx, orig.ID, missing, "")
+		require.ErrorIs(t, err, durable.ErrForkPointNotFound, "%+v", missing)
+	}
+	l, err := b.store.RunLineage(b.ctx, orig.ID)
 	require.NoError(t, err)
-	require.Len(t, l.Derived, 3)
+	require.Len(t, l.Derived, 4)
 }
 
 // forkPoint returns the sequence number of the run's snapshot taken after its first call
