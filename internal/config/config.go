@@ -92,10 +92,11 @@ type Config struct {
 	// before it ends failed (--max-crashes). Default 3.
 	MaxCrashes int
 	// CheckpointInterval and CheckpointBytes are the workers' checkpoint policy
-	// (--checkpoint-interval, --checkpoint-bytes; runengine.Config): after a drive's first
-	// settled calls, a run is checkpointed once that much active time has passed, or that
-	// many bytes of outcomes were settled, since its last checkpoint. Default 0: 200ms and
-	// 1 MiB; negative: no such threshold (both negative: after every settled batch).
+	// (--checkpoint-interval, --checkpoint-bytes; runengine.Config): after settled calls, a
+	// run is checkpointed once that much active time has passed since its drive began or
+	// last checkpointed, or that many bytes of outcomes were settled since its last
+	// checkpoint. Default 0: 200ms and 1 MiB; negative: no such threshold (both negative:
+	// after every settled batch).
 	CheckpointInterval time.Duration
 	CheckpointBytes    int64
 	// MaxConcurrentCalls caps the tool calls of one run executing at once; the others queue

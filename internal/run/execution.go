@@ -89,7 +89,7 @@ type Execution struct {
 	roundtripEvery int64 // roundtrip mode: instructions between saves (grows with the state's size)
 
 	checkpoint     CheckpointPolicy
-	lastCheckpoint time.Time // when the drive last stored a checkpoint; zero: not yet
+	lastCheckpoint time.Time // when the drive last stored a checkpoint, or began
 	uncheckpointed int64     // bytes of outcomes settled since then
 }
 
@@ -266,7 +266,7 @@ func (e *Execution) remaining() (time.Duration, bool) {
 // drive runs the program until it is done, suspended or yielded.
 func (e *Execution) drive(parent context.Context) (err error) {
 	e.driveStart = time.Now()
-	e.lastCheckpoint = time.Time{} // the drive's first settled batch is checkpointed
+	e.lastCheckpoint = e.driveStart // the interval counts from where the drive began
 	defer func() { e.activeUsed += time.Since(e.driveStart) }()
 	defer func() {
 		// A run that ended records the durable starts that answered after the program returned
@@ -454,8 +454,7 @@ func (e *Execution) applyReady(ctx context.Context) error {
 			}
 		}
 	}
-	if settledAny && e.journal != nil && (e.lastCheckpoint.IsZero() ||
-		e.checkpoint.due(time.Since(e.lastCheckpoint), e.uncheckpointed)) {
+	if settledAny && e.journal != nil && e.checkpoint.due(time.Since(e.lastCheckpoint), e.uncheckpointed) {
 		return e.storeCheckpoint(ctx)
 	}
 	return nil

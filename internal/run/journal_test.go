@@ -92,7 +92,7 @@ func TestJournalRecordsEachCallOnce(t *testing.T) {
 
 // A resumed drive does not checkpoint for the posted outcomes it starts with (stored by the
 // host, given again on a re-drive), nor a re-drive for the outcomes it replays from the
-// journal; its first call a tool answers is checkpointed.
+// journal; the zero policy checkpoints the first call a tool answers.
 func TestNoCheckpointForOutcomesFromTheJournal(t *testing.T) {
 	t.Parallel()
 	b, _ := setup(t, Limits{}, Hooks{})
@@ -146,9 +146,10 @@ func TestRedriveTakesRecordedOutcomes(t *testing.T) {
 	require.EqualValues(t, 5, b.calls.Load(), "a re-drive must not call the tools again")
 }
 
-// The checkpoint policy: a drive checkpoints after its first settled call, then once the
-// policy's interval or bytes are reached; a re-drive from that older checkpoint gets the later
-// calls from the journal and does not make them again.
+// The checkpoint policy: a drive checkpoints once the policy's interval (counted from the
+// drive's start) or bytes are reached; a re-drive from the oldest checkpoint, or from the
+// source when there is none, gets the later calls from the journal and does not make them
+// again.
 func TestCheckpointPolicy(t *testing.T) {
 	t.Parallel()
 	src := "let s = 0; for (let i = 0; i < 10; i++) s += (await tools.math.add({a: i, b: 1})).sum; s"
@@ -158,9 +159,10 @@ func TestCheckpointPolicy(t *testing.T) {
 		want   int
 	}{
 		{name: "every batch", policy: CheckpointPolicy{}, want: 10},
-		{name: "interval", policy: CheckpointPolicy{Interval: time.Hour}, want: 1},
+		{name: "interval", policy: CheckpointPolicy{Interval: time.Hour}, want: 0},
 		{name: "bytes", policy: CheckpointPolicy{Interval: time.Hour, Bytes: 1}, want: 10},
-		{name: "bytes not reached", policy: CheckpointPolicy{Bytes: 1 << 20}, want: 1},
+		{name: "bytes not reached", policy: CheckpointPolicy{Bytes: 1 << 20}, want: 0},
+		{name: "interval reached", policy: CheckpointPolicy{Interval: time.Nanosecond}, want: 10},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -172,8 +174,14 @@ func TestCheckpointPolicy(t *testing.T) {
 			require.Len(t, j.checkpoints, tt.want)
 			require.EqualValues(t, 10, b.calls.Load())
 
-			// A worker lost after the last call re-drives from the oldest checkpoint.
-			e2, err := b.rt.Resume(context.Background(), j.checkpoints[0], nil, ExecOptions{Journal: j, Checkpoint: tt.policy})
+			// A worker lost after the last call re-drives from the oldest checkpoint, or from
+			// the source.
+			var e2 *Execution
+			if len(j.checkpoints) > 0 {
+				e2, err = b.rt.Resume(context.Background(), j.checkpoints[0], nil, ExecOptions{Journal: j, Checkpoint: tt.policy})
+			} else {
+				e2, err = b.rt.Execute(context.Background(), src, ExecOptions{RunID: "r1", Journal: j, Checkpoint: tt.policy})
+			}
 			require.NoError(t, err)
 			require.JSONEq(t, "55", string(resultOf(t, e2).Value))
 			require.EqualValues(t, 10, b.calls.Load(), "a re-drive must not call the tools again")

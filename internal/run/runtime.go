@@ -153,14 +153,15 @@ type LogLine struct {
 	Truncated bool
 }
 
-// CheckpointPolicy bounds what checkpoints cost a journaled run. A drive checkpoints after its
-// first batch of calls settled by their tools (progress past where the drive began); after a
-// later batch only when Interval of active time has passed since its last checkpoint, or when
+// CheckpointPolicy bounds what checkpoints cost a journaled run. A drive checkpoints after a
+// batch of calls settled by their tools only when Interval of active time has passed since
+// its last checkpoint (or since the drive began, from a snapshot or from the source), or when
 // the outcomes settled since then add up to Bytes. A zero field is no threshold, and the zero
-// policy checkpoints after every such batch. A batch of outcomes the drive was handed from the
-// journal (a re-drive's replayed calls, the posted outcomes a resume starts with) is no
-// progress and no reason to checkpoint: they are stored, and a re-drive gets them again. A run
-// that must stop (suspend, yield, finish) is saved whatever the policy.
+// policy checkpoints after every such batch. A run of quick calls that is over within
+// Interval of its drive's start thus writes no checkpoint. A batch of outcomes the drive was
+// handed from the journal (a re-drive's replayed calls, the posted outcomes a resume starts
+// with) is no progress and no reason to checkpoint: they are stored, and a re-drive gets them
+// again. A run that must stop (suspend, yield, finish) is saved whatever the policy.
 //
 // Skipping checkpoints loses nothing: every settled outcome is recorded through
 // Journal.CallSettled before the program sees it, so a re-drive from an older checkpoint (or

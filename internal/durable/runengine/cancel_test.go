@@ -22,7 +22,7 @@ while (true) {}
 `})
 	require.NoError(t, err)
 	waitDB(t, 60*time.Second, "the loop", func() bool {
-		return len(b.eventsOf(t, run.ID, durable.EventCheckpointed)) == 1
+		return len(b.eventsOf(t, run.ID, durable.EventCallSettled)) == 1
 	})
 	var job int64
 	require.NoError(t, b.store.Pool().QueryRow(b.ctx, `SELECT lease_owner FROM runs WHERE id = $1`, run.ID).Scan(&job))

@@ -49,8 +49,8 @@ type Config struct {
 	// Logger receives the runtime's logs. Default: discard.
 	Logger *slog.Logger
 	// CheckpointInterval and CheckpointBytes are the checkpoint policy (run.CheckpointPolicy):
-	// a drive checkpoints after its first settled calls, then once CheckpointInterval of
-	// active time has passed since its last checkpoint or once the outcomes settled since
+	// a drive checkpoints after settled calls once CheckpointInterval of active time has
+	// passed since its last checkpoint (or its start) or once the outcomes settled since
 	// then add up to CheckpointBytes; a run is always saved when it suspends, yields or ends.
 	// A worker lost mid-run costs its re-drive at most that much replay, the calls answered
 	// from the store (never made again). Defaults DefaultCheckpointInterval and

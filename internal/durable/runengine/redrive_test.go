@@ -354,9 +354,9 @@ return spins > 0;
 	require.NoError(t, err)
 	draining := startWorkerProcess(t, b.url, "draining")
 	waitDB(t, 60*time.Second, "the run to be busy", func() bool { return b.callCount(t, run.ID) == 1 })
-	// The add is settled once its checkpoint is recorded; the loop runs after it.
-	waitDB(t, 10*time.Second, "the checkpoint after the call", func() bool {
-		return len(b.eventsOf(t, run.ID, durable.EventCheckpointed)) == 1
+	// The loop runs once the add is settled.
+	waitDB(t, 10*time.Second, "the call to settle", func() bool {
+		return len(b.eventsOf(t, run.ID, durable.EventCallSettled)) == 1
 	})
 	other := startWorkerProcess(t, b.url, "other")
 	time.Sleep(300 * time.Millisecond) // into the loop
@@ -401,13 +401,14 @@ while (true) {}
 	lease := workerProcLeaseEnv + "=2s"
 	for i := range 3 {
 		p := startWorkerProcess(t, b.url, fmt.Sprintf("crash-%d", i), lease)
-		// The first drive is killed only once the checkpoint after its call committed: later
-		// drives resume from it and write no snapshot, which would count as progress and
-		// restart the count of crashes. A re-drive is killed once it recorded its redriven
-		// event.
+		// The first drive is killed only once its call settled, in the loop: later drives
+		// replay the call from the store, which is no progress and writes no snapshot (a
+		// snapshot would restart the count of crashes). A re-drive is killed once it recorded
+		// its redriven event.
 		waitDB(t, 60*time.Second, p.id+" to drive the run", func() bool {
 			r := b.runRow(t, run.ID)
-			return r.status == durable.StatusRunning && r.worker == p.id && r.snapshotSeq >= 1 &&
+			return r.status == durable.StatusRunning && r.worker == p.id &&
+				len(b.eventsOf(t, run.ID, durable.EventCallSettled)) >= 1 &&
 				len(b.eventsOf(t, run.ID, durable.EventRedriven)) == i
 		})
 		p.kill(t) // the program "crashed" its worker
