@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	token := fs.String("token", os.Getenv("CODEMODE_API_TOKEN"), "bearer token (CODEMODE_API_TOKEN)")
 	data := fs.String("data", "", "with no -url: directory for the private PostgreSQL (default: a temporary directory, removed at the end)")
 	names := fs.String("scenarios", "trivial,calls10,resume", "comma-separated scenarios")
-	concurrency := fs.Int("concurrency", 16, "runs in flight at once")
+	concurrencyList := fs.String("concurrency", "16", "runs in flight at once; a comma-separated list (16,1) runs every scenario at each, in order, so a saturated machine's throughput and an unloaded run's latency come out of one measurement")
 	duration := fs.Duration("duration", 10*time.Second, "measured time per scenario")
 	warmup := fs.Duration("warmup", time.Second, "unmeasured time before each scenario")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
@@ -85,6 +85,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *workerProcess {
 		return runWorkerProcess(ctx, *dbURL, *secretFile, *syncJournal, stderr)
+	}
+	concurrencies, err := parseConcurrencies(*concurrencyList)
+	if err != nil {
+		return err
 	}
 	if *workers < 1 || (*workers > 1 && *url != "") {
 		return fmt.Errorf("-workers wants a positive number, and more than one only with no -url")
@@ -138,7 +142,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if *dbURL == "" {
 			return fmt.Errorf("-ceiling with -url needs -database-url (or DATABASE_URL)")
 		}
-		c, err := loadgen.Ceiling(ctx, *dbURL, *concurrency, *duration)
+		c, err := loadgen.Ceiling(ctx, *dbURL, concurrencies[0], *duration)
 		if err != nil {
 			return err
 		}
@@ -154,13 +158,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			counter.RoundTrips = durable.RoundTrips
 		}
 	}
-	measured, err := loadgen.Run(ctx, loadgen.Config{
-		URL: *url, Token: *token, Scenarios: strings.Split(*names, ","),
-		Concurrency: *concurrency, Duration: *duration, Warmup: *warmup, Counter: counter,
-		DatabaseURL: *dbURL,
-	})
-	if err != nil {
-		return err
+	var measured []loadgen.Result
+	for _, concurrency := range concurrencies {
+		m, err := loadgen.Run(ctx, loadgen.Config{
+			URL: *url, Token: *token, Scenarios: strings.Split(*names, ","),
+			Concurrency: concurrency, Duration: *duration, Warmup: *warmup, Counter: counter,
+			DatabaseURL: *dbURL,
+		})
+		if err != nil {
+			return err
+		}
+		measured = append(measured, m...)
 	}
 	if *ceiling {
 		loadgen.RatiosTo(results[0], measured)
@@ -172,7 +180,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(results)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "scenario\truns/s\t÷ ceiling\truns\terrors\tp50\tp90\tp99\tmax\tcpu/run client+pg\tlatency of")
+	fmt.Fprintln(tw, "scenario\tin flight\truns/s\t÷ ceiling\truns\terrors\tp50\tp90\tp99\tmax\tcpu/run client+pg\tlatency of")
 	for _, r := range results {
 		ratio := "-"
 		if r.CeilingRatio > 0 {
@@ -182,7 +190,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if r.CPU != nil {
 			cpu = fmt.Sprintf("%.2f+%.2fms", float64(r.CPU.Client)/1e6, float64(r.CPU.Postgres)/1e6)
 		}
-		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Scenario, r.RunsPerSec, ratio, r.Runs, r.Errors,
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Scenario, r.Concurrency, r.RunsPerSec, ratio, r.Runs, r.Errors,
 			ms(r.Latency.P50), ms(r.Latency.P90), ms(r.Latency.P99), ms(r.Latency.Max), cpu, r.Measures)
 	}
 	if err := tw.Flush(); err != nil {
@@ -199,19 +207,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// parseConcurrencies reads -concurrency: one positive number or a comma-separated list.
+func parseConcurrencies(list string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-concurrency wants positive numbers separated by commas, got %q", list)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
 // printCounts prints what a run of each scenario cost the database, and what a tool call and a
 // suspension with its resume cost on top of a trivial run.
 func printCounts(w io.Writer, results []loadgen.Result) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "per run of\truns\tstatements\tpgss\tround trips\twrite xacts\tcommits\tWAL flushes")
-	byName := map[string]*loadgen.Counts{}
+	byName := map[string]*loadgen.Counts{} // the differences are taken at the first concurrency
 	for _, r := range results {
 		if r.Counts == nil {
 			continue
 		}
-		byName[r.Scenario] = r.Counts
-		printCountsRow(tw, r.Scenario, strconv.Itoa(r.Counts.Runs), *r.Counts)
+		name := r.Scenario
+		if r.Concurrency != results[0].Concurrency {
+			name = fmt.Sprintf("%s (%d in flight)", r.Scenario, r.Concurrency)
+		} else {
+			byName[r.Scenario] = r.Counts
+		}
+		printCountsRow(tw, name, strconv.Itoa(r.Counts.Runs), *r.Counts)
 	}
 	if t, c := byName["trivial"], byName["calls10"]; t != nil && c != nil {
 		printCountsRow(tw, "a call: (calls10 - trivial) / 10", "", diffCounts(*c, *t, 10))

@@ -83,12 +83,17 @@ type Result struct {
 	CPU *CPUPerRun `json:"cpuPerRun,omitempty"`
 }
 
-// RatiosTo sets each result's CeilingRatio to its runs/s divided by ceiling's.
+// RatiosTo sets the CeilingRatio of each result measured with as many runs in flight as the
+// ceiling to its runs/s divided by ceiling's. Others keep none: at another concurrency the
+// rates do not compare.
 func RatiosTo(ceiling Result, results []Result) {
 	if ceiling.RunsPerSec <= 0 {
 		return
 	}
 	for i := range results {
+		if results[i].Concurrency != ceiling.Concurrency {
+			continue
+		}
 		results[i].CeilingRatio = results[i].RunsPerSec / ceiling.RunsPerSec
 	}
 }

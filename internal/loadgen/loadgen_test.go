@@ -142,9 +142,10 @@ func TestCeilingOnTheServiceDatabase(t *testing.T) {
 	require.NoError(t, conn.QueryRow(ctx, "SELECT count(*) FROM pg_namespace WHERE nspname = $1", ceilingSchema).Scan(&schemas))
 	require.Zero(t, schemas, "the scratch schema is dropped")
 
-	results := []Result{{RunsPerSec: res.RunsPerSec / 2}}
+	results := []Result{{RunsPerSec: res.RunsPerSec / 2, Concurrency: res.Concurrency}, {RunsPerSec: res.RunsPerSec / 4, Concurrency: res.Concurrency + 1}}
 	RatiosTo(res, results)
 	require.InDelta(t, 0.5, results[0].CeilingRatio, 1e-9)
+	require.Zero(t, results[1].CeilingRatio, "a rate at another concurrency is not compared with the ceiling")
 }
 
 // TestReadStat reads this process's own /proc entry: its parent is the test's parent, and the
