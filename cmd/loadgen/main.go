@@ -31,6 +31,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -122,7 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			defer os.RemoveAll(tmp)
 			dir = tmp
 		}
-		svc, err := loadgen.StartService(ctx, dir, stderr, pgSettings, devFlags(*syncJournal)...)
+		svc, err := loadgen.StartService(ctx, dir, stderr, pgSettings, devFlags(*syncJournal, slices.Max(concurrencies))...)
 		if err != nil {
 			return err
 		}
@@ -280,9 +281,13 @@ func diffCounts(a, b loadgen.Counts, n float64) loadgen.Counts {
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }
 
 // devFlags are the extra flags of the codemode dev loadgen starts.
-func devFlags(syncJournal bool) []string {
+// devFlags are the flags of the codemode dev it starts: its worker drives as many runs at once
+// as are kept in flight (at least the default 10), so that every run is driven at once rather
+// than waiting in the queue for a free slot.
+func devFlags(syncJournal bool, inFlight int) []string {
+	flags := []string{"--runs", strconv.Itoa(max(inFlight, 10))}
 	if syncJournal {
-		return []string{"--synchronous-journal"}
+		flags = append(flags, "--synchronous-journal")
 	}
-	return nil
+	return flags
 }

@@ -148,7 +148,7 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes, RoundTrip: roundTrip,
 		MaxConcurrentCalls: cfg.MaxConcurrentCalls})
 	worker, err := durable.NewWorker(store, engine,
-		durable.WorkerConfig{RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: durable.NewMetrics(reg)})
+		durable.WorkerConfig{MaxRuns: cfg.WorkerRuns, RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: durable.NewMetrics(reg)})
 	if err != nil {
 		return err
 	}

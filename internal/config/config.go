@@ -213,6 +213,7 @@ func (c *Config) AddFlags(fs *pflag.FlagSet, p Process) {
 		fs.DurationVar(&c.Retention, "retention", c.Retention, "how long finished runs' snapshots, events and webhook deliveries are kept (0: forever)")
 	case Dev:
 		fs.StringVar(&c.DataDir, "data", c.DataDir, "directory of the private PostgreSQL cluster (used when DATABASE_URL is empty)")
+		fs.IntVar(&c.WorkerRuns, "runs", c.WorkerRuns, "runs driven at once (CODEMODE_WORKER_RUNS)")
 	}
 }
 
@@ -264,8 +265,8 @@ func (c *Config) Validate(p Process) error {
 			return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.ShutdownTimeout)
 		}
 	case Worker:
-		if c.WorkerRuns < 1 {
-			return fmt.Errorf("runs driven at once (CODEMODE_WORKER_RUNS, --runs) is %d: want at least 1", c.WorkerRuns)
+		if err := c.validateWorkerRuns(); err != nil {
+			return err
 		}
 		if c.DrainTimeout <= 0 || c.DriveTimeout <= 0 {
 			return errors.New("--drain-timeout and --drive-timeout must be positive")
@@ -285,6 +286,16 @@ func (c *Config) Validate(p Process) error {
 		if strings.TrimSpace(c.DataDir) == "" {
 			return errors.New("--data must name a directory")
 		}
+		if err := c.validateWorkerRuns(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c Config) validateWorkerRuns() error {
+	if c.WorkerRuns < 1 {
+		return fmt.Errorf("runs driven at once (CODEMODE_WORKER_RUNS, --runs) is %d: want at least 1", c.WorkerRuns)
 	}
 	return nil
 }

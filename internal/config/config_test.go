@@ -66,6 +66,8 @@ func TestParse(t *testing.T) {
 			require.Equal(t, "localhost:9", c.Listen)
 		}},
 		{name: "dev default data dir", process: Dev, check: func(t *testing.T, c Config) { require.Equal(t, ".codemode", c.DataDir) }},
+		{name: "dev runs", process: Dev, args: []string{"--runs", "32"}, check: func(t *testing.T, c Config) { require.Equal(t, 32, c.WorkerRuns) }},
+		{name: "dev needs a run slot", process: Dev, args: []string{"--runs", "0"}, wantErr: "--runs) is 0"},
 		{name: "token allows a public address", process: Server, env: map[string]string{"DATABASE_URL": db, "CODEMODE_API_TOKEN": "t"},
 			args: []string{"--listen", "0.0.0.0:8080"}, check: func(t *testing.T, c Config) { require.Equal(t, "t", c.APIToken) }},
 		{name: "migrate-only does not listen", process: Server, env: map[string]string{"DATABASE_URL": db},
