@@ -500,3 +500,76 @@ func TestOneTripSuspension(t *testing.T) {
 	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventCallStarted, EventCallPending,
 		EventCallStarted, EventCallPending, EventSuspended}, b.eventTypes(t, run.ID))
 }
+
+// A wait on a run that a drive of this process holds counts on that drive: the run is not
+// marked waited on (a write), and its end answers the wait at once.
+func TestWaitOnARunDrivenHereMarksNothing(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	engine := &gatedEngine{started: make(chan string, 1), gate: make(chan struct{})}
+	b.startWorker(t, engine)
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[]}`}, 50*time.Millisecond, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, run.ID, <-engine.started)
+	require.Equal(t, StatusRunning, run.Status)
+
+	done := b.waitChange(run.ID)
+	require.Never(t, func() bool { return b.statusWatched(t, run.ID) }, 300*time.Millisecond, 20*time.Millisecond,
+		"a run driven here is not marked waited on")
+	close(engine.gate)
+	got := <-done
+	require.NoError(t, got.err)
+	require.Equal(t, StatusSucceeded, got.run.Status)
+	require.False(t, b.statusWatched(t, run.ID), "the run was never marked")
+}
+
+// A wait on a run driven here still sees a change made elsewhere (another process's cancel,
+// which nothing here announces) within a heartbeat interval.
+func TestWaitOnARunDrivenHereSeesChangesMadeElsewhere(t *testing.T) {
+	t.Parallel()
+	b := setupWith(t, func(c *Config) { c.LeaseTTL = 3 * time.Second }) // heartbeats every second
+	engine := &gatedEngine{started: make(chan string, 1), gate: make(chan struct{})}
+	b.startWorker(t, engine)
+	t.Cleanup(func() { close(engine.gate) }) // before the worker stops
+	run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[]}`}, 50*time.Millisecond, IsFinal)
+	require.NoError(t, err)
+	require.Equal(t, run.ID, <-engine.started)
+
+	done := b.waitChange(run.ID)
+	other, err := New(b.store.pool, b.store.cfg)
+	require.NoError(t, err)
+	t.Cleanup(other.Close)
+	time.Sleep(100 * time.Millisecond) // the wait has read the run
+	cancelAt := time.Now()
+	_, err = other.CancelRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	got := <-done
+	require.NoError(t, got.err)
+	require.Equal(t, StatusCancelled, got.run.Status)
+	require.Less(t, got.at.Sub(cancelAt), 3*time.Second, "seen within a heartbeat interval (1 s) and a margin")
+	t.Logf("the cancel was seen after %s", got.at.Sub(cancelAt))
+}
+
+// waitResult is what a WaitRunChange in the background returned, and when.
+type waitResult struct {
+	run Run
+	err error
+	at  time.Time
+}
+
+// waitChange starts WaitRunChange on run id (for 30 s) in the background.
+func (b *testBundle) waitChange(id string) chan waitResult {
+	done := make(chan waitResult, 1)
+	go func() {
+		run, err := b.store.WaitRunChange(b.ctx, id, 30*time.Second)
+		done <- waitResult{run, err, time.Now()}
+	}()
+	return done
+}
+
+// statusWatched reports whether run id is marked waited on (RunMarkStatusWatched).
+func (b *testBundle) statusWatched(t *testing.T, id string) bool {
+	var marked bool
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT status_watched_until IS NOT NULL FROM runs WHERE id = $1", id).Scan(&marked))
+	return marked
+}

@@ -116,11 +116,16 @@ func (w *Worker) keepAlive(ctx context.Context, l *Lease, jobID int64) (context.
 	}()
 	l.interrupt = cancel
 	w.live.add(l, jobID)
+	w.store.drivenHere.add(l.runID)
 	return driveCtx, func() {
 		close(done)
 		wg.Wait()
 		cancel(nil)
 		w.live.remove(l)
+		if w.store.drivenHere.remove(l.runID) {
+			// Waiters that counted on this drive to announce the run's changes read it again.
+			w.store.watch.wake(l.runID, "")
+		}
 	}
 }
 

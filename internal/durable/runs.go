@@ -505,7 +505,8 @@ func (s *Store) WaitRunChange(ctx context.Context, id string, wait time.Duration
 func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done func(status string) bool,
 	changed <-chan string, listening bool, known *Run) (Run, error) {
 	interval := 25 * time.Millisecond
-	marked := false // the run is marked waited on (RunMarkStatusWatched)
+	marked := false     // the run is marked waited on (RunMarkStatusWatched)
+	waitedHere := false // the wait counted on a drive of this process once
 	for {
 		var run Run
 		withCalls := false // run holds its pending calls
@@ -527,7 +528,21 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 				return run, nil
 			}
 		}
-		if !marked {
+		next := min(watchSafetyPoll, time.Until(deadline))
+		switch {
+		case marked:
+		case !waitedHere && s.drivenHere.has(id):
+			// A drive of this process holds the run: it announces here every change it
+			// commits, and its end (a change made elsewhere ends it at its next heartbeat)
+			// wakes this wait, so the run need not be marked (a write) for a while. Past a
+			// heartbeat interval the wait reads the run again and marks it as below.
+			waitedHere = true
+			next = min(next, s.cfg.LeaseTTL/3)
+			if !waitChange(ctx, changed, next, done) {
+				return s.endedWait(ctx, run, withCalls)
+			}
+			continue
+		default:
 			// Only runs marked waited on announce their status changes: the mark returns the
 			// status as of any change made before it, and every later one is announced.
 			marked = true
@@ -538,20 +553,25 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 				continue // changed (or finished) since it was read
 			}
 		}
-		next := min(watchSafetyPoll, time.Until(deadline))
 		if !listening {
 			// Notifications may be missed until the listener listens: poll as well.
 			interval = min(interval*2, time.Second)
 			next = min(interval, next)
 		}
 		if !waitChange(ctx, changed, next, done) {
-			if withCalls {
-				return run, nil
-			}
-			return s.withPending(context.WithoutCancel(ctx), run)
+			return s.endedWait(ctx, run, withCalls)
 		}
 		listening = listening || s.watch.listening()
 	}
+}
+
+// endedWait is what a wait whose context ended returns: run as last read, with its pending
+// calls (read now unless withCalls says run holds them).
+func (s *Store) endedWait(ctx context.Context, run Run, withCalls bool) (Run, error) {
+	if withCalls {
+		return run, nil
+	}
+	return s.withPending(context.WithoutCancel(ctx), run)
 }
 
 // statusWatchMargin is how long a run stays marked waited on after the wait's deadline: the

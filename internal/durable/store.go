@@ -101,6 +101,9 @@ type Store struct {
 	direct atomic.Pointer[Worker]
 	// journal sends the one-shot journal writes of this store's leases together (group commit).
 	journal journalGroup
+	// drivenHere are the runs a live drive of this process holds the lease of (see
+	// Store.waitRun).
+	drivenHere drivenRuns
 	// eventsWatchFor, when not 0, replaces the constant eventsWatchFor (tests).
 	eventsWatchFor time.Duration
 }

@@ -303,3 +303,40 @@ func (s *Store) markEventsWatched(ctx context.Context, id string) error {
 	_, err := s.pool.Exec(ctx, q("RunMarkEventsWatched"), id, d.String())
 	return err
 }
+
+// drivenRuns counts the live drives of each run in this process: from a drive's start to its
+// end, every change of the run's status is made by that drive (announced here as it commits)
+// or, made elsewhere (a cancel from another process, a lease lost), ends the drive at its
+// next heartbeat, whose end wakes the run's waiters here.
+type drivenRuns struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (d *drivenRuns) add(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.n == nil {
+		d.n = map[string]int{}
+	}
+	d.n[id]++
+}
+
+// remove ends a drive of run id and reports whether it was the last one here.
+func (d *drivenRuns) remove(id string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.n[id]--
+	if d.n[id] > 0 {
+		return false
+	}
+	delete(d.n, id)
+	return true
+}
+
+// has reports whether a drive of run id lives in this process.
+func (d *drivenRuns) has(id string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.n[id] > 0
+}
