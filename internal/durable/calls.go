@@ -268,6 +268,9 @@ func (s *Store) recordOutcomeDirect(ctx context.Context, runID string, callID in
 	}
 	if settled {
 		if leased {
+			// Driven here from now on, before the poster hears of it: a wait that follows
+			// counts on the drive (see drivenRuns).
+			s.drivenHere.add(runID)
 			go w.resumeDirect(runID, r)
 		}
 		return OutcomeRecorded, nil

@@ -184,8 +184,10 @@ type directResume struct {
 }
 
 // resumeDirect drives the resume of run runID under r, in a slot reserveDirect took; when
-// what the lease's transaction read cannot be opened the run goes back on the queue.
+// what the lease's transaction read cannot be opened the run goes back on the queue. The run
+// counts as driven here (drivenRuns) from the lease's transaction to the end of the drive.
 func (w *Worker) resumeDirect(runID string, r directResume) {
+	defer w.store.endDriveHere(runID)
 	l := &Lease{store: w.store, runID: runID, fence: r.fence, crashes: r.crashes, worker: w.id, seq: r.seq}
 	in, known, err := w.store.openDriveInput(r.input, runID)
 	if err == nil {

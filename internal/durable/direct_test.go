@@ -521,6 +521,42 @@ func TestWaitOnARunDrivenHereMarksNothing(t *testing.T) {
 	require.NoError(t, got.err)
 	require.Equal(t, StatusSucceeded, got.run.Status)
 	require.False(t, b.statusWatched(t, run.ID), "the run was never marked")
+	// The end the drive committed, as the database has it.
+	stored, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.JSONEq(t, string(stored.Result), string(got.run.Result))
+	require.True(t, stored.FinishedAt.Equal(*got.run.FinishedAt), "finished_at %v, handed %v", stored.FinishedAt, got.run.FinishedAt)
+	require.True(t, stored.UpdatedAt.Equal(got.run.UpdatedAt))
+	require.Equal(t, stored.SnapshotSeq, got.run.SnapshotSeq)
+	require.Equal(t, stored.Lineage, got.run.Lineage)
+	require.Empty(t, got.run.Pending)
+	require.Equal(t, stored.Code, got.run.Code)
+}
+
+// A wait that follows an outcome posted to this process (which resumes the run directly)
+// counts on the resume's drive from the outcome's answer on.
+func TestWaitAfterADirectResumeMarksNothing(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t, newScriptEngine())
+	parked := func(status string) bool { return status == StatusSuspended || IsFinal(status) }
+	for range 5 {
+		run, _, err := b.store.CreateRunWait(b.ctx, NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`}, 30*time.Second, parked)
+		require.NoError(t, err)
+		require.Equal(t, StatusSuspended, run.Status)
+		got, err := b.store.RecordOutcome(b.ctx, run.ID, 1, toolcall.Outcome{OK: true, Value: json.RawMessage(`"yes"`)})
+		require.NoError(t, err)
+		require.Equal(t, OutcomeRecorded, got)
+		waited := <-b.waitChange(run.ID)
+		require.NoError(t, waited.err)
+		if waited.run.Status == StatusRunning {
+			waited = <-b.waitChange(run.ID) // read before the resume ended
+			require.NoError(t, waited.err)
+		}
+		require.Equal(t, StatusSucceeded, waited.run.Status)
+		require.JSONEq(t, `{"ok":true,"value":["yes"]}`, string(waited.run.Result))
+		require.False(t, b.statusWatched(t, run.ID), "the run was never marked")
+	}
 }
 
 // A wait on a run driven here still sees a change made elsewhere (another process's cancel,

@@ -991,6 +991,7 @@ func (l *Lease) finish(ctx context.Context, out Outcome) error {
 	if l.finished != nil {
 		l.finished(status, result, finishedAt, l.seq)
 	}
+	l.store.drivenHere.ended(l.runID, runEnd{status: status, result: result, at: finishedAt, seq: l.seq})
 	l.store.announce(l.runID, status)
 	return nil
 }

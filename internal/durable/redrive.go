@@ -122,10 +122,7 @@ func (w *Worker) keepAlive(ctx context.Context, l *Lease, jobID int64) (context.
 		wg.Wait()
 		cancel(nil)
 		w.live.remove(l)
-		if w.store.drivenHere.remove(l.runID) {
-			// Waiters that counted on this drive to announce the run's changes read it again.
-			w.store.watch.wake(l.runID, "")
-		}
+		w.store.endDriveHere(l.runID)
 	}
 }
 

@@ -145,7 +145,7 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 			}
 			// Suspended, yielded or requeued (announced to the subscription), or the wait
 			// is over: the run is read.
-			run, err = s.waitRun(ctx, id, deadline, done, changed, listening, nil)
+			run, err = s.waitRun(ctx, id, deadline, done, changed, listening, nil, false)
 			return run, true, err
 		}
 		created = true
@@ -169,7 +169,7 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 		run, err = s.WaitRun(ctx, run.ID, time.Until(deadline), done)
 		return run, false, err
 	}
-	run, err = s.waitRun(ctx, id, deadline, done, changed, listening, &run)
+	run, err = s.waitRun(ctx, id, deadline, done, changed, listening, &run, false)
 	return run, true, err
 }
 
@@ -471,7 +471,7 @@ func (s *Store) WaitRun(ctx context.Context, id string, wait time.Duration, done
 	deadline := time.Now().Add(wait)
 	changed, listening, unsubscribe := s.watch.subscribeListening(ctx, id)
 	defer unsubscribe()
-	return s.waitRun(ctx, id, deadline, done, changed, listening, nil)
+	return s.waitRun(ctx, id, deadline, done, changed, listening, nil, false)
 }
 
 // WaitRunChange returns the run once its status differs from the one it has when asked (at
@@ -490,20 +490,22 @@ func (s *Store) WaitRunChange(ctx context.Context, id string, wait time.Duration
 			return s.withPending(ctx, run)
 		}
 	}
-	// Subscribed before the run is read: every change after the read is announced.
+	// Subscribed before the run is read: every change after the read is announced. Read with
+	// its pending calls and lineage, as the API shows it: a run this process finishes is
+	// answered from that read and the end the drive committed.
 	changed, listening, unsubscribe := s.watch.subscribeListening(ctx, id)
 	defer unsubscribe()
-	run, err := s.getRunRow(ctx, id)
+	run, err := s.GetRun(ctx, id)
 	if err != nil {
 		return Run{}, err
 	}
 	first = run.Status
-	return s.waitRun(ctx, id, deadline, done, changed, listening, &run)
+	return s.waitRun(ctx, id, deadline, done, changed, listening, &run, true)
 }
 
 // waitRun waits as WaitRun does on a subscription made before known (when not nil) was read.
 func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done func(status string) bool,
-	changed <-chan string, listening bool, known *Run) (Run, error) {
+	changed <-chan string, listening bool, known *Run, knownWithCalls bool) (Run, error) {
 	interval := 25 * time.Millisecond
 	marked := false     // the run is marked waited on (RunMarkStatusWatched)
 	waitedHere := false // the wait counted on a drive of this process once
@@ -511,9 +513,9 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 		var run Run
 		withCalls := false // run holds its pending calls
 		if known != nil {
-			run, known = *known, nil
+			run, known, withCalls = *known, nil, knownWithCalls
 			if done(run.Status) || !time.Now().Before(deadline) {
-				return s.withPending(ctx, run)
+				return s.endedWait(ctx, run, withCalls)
 			}
 		} else {
 			// A reread takes the pending calls and the lineage with the run, in one statement:
@@ -529,20 +531,31 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 			}
 		}
 		next := min(watchSafetyPoll, time.Until(deadline))
-		switch {
-		case marked:
-		case !waitedHere && s.drivenHere.has(id):
-			// A drive of this process holds the run: it announces here every change it
-			// commits, and its end (a change made elsewhere ends it at its next heartbeat)
-			// wakes this wait, so the run need not be marked (a write) for a while. Past a
-			// heartbeat interval the wait reads the run again and marks it as below.
-			waitedHere = true
-			next = min(next, s.cfg.LeaseTTL/3)
-			if !waitChange(ctx, changed, next, done) {
-				return s.endedWait(ctx, run, withCalls)
+		if !marked && !waitedHere {
+			// A drive of this process holds the run (drivenRuns): it announces here every
+			// change it commits, and its end (a change made elsewhere ends it at its next
+			// heartbeat) wakes this wait, so the run need not be marked (a write) for a
+			// while; past a heartbeat interval the wait reads the run again and marks it as
+			// below. When the drive finishes the run, the wait takes the end it committed
+			// instead of reading the run again.
+			if ends, unwatch := s.drivenHere.watchEnd(id); ends != nil {
+				waitedHere = true
+				woken := waitChange(ctx, changed, min(next, s.cfg.LeaseTTL/3), done)
+				unwatch()
+				select {
+				case end := <-ends:
+					if withCalls && done(end.status) {
+						return end.apply(run), nil
+					}
+				default:
+				}
+				if !woken {
+					return s.endedWait(ctx, run, withCalls)
+				}
+				continue
 			}
-			continue
-		default:
+		}
+		if !marked {
 			// Only runs marked waited on announce their status changes: the mark returns the
 			// status as of any change made before it, and every later one is announced.
 			marked = true

@@ -2,6 +2,7 @@ package durable
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"time"
@@ -304,39 +305,105 @@ func (s *Store) markEventsWatched(ctx context.Context, id string) error {
 	return err
 }
 
-// drivenRuns counts the live drives of each run in this process: from a drive's start to its
-// end, every change of the run's status is made by that drive (announced here as it commits)
-// or, made elsewhere (a cancel from another process, a lease lost), ends the drive at its
-// next heartbeat, whose end wakes the run's waiters here.
+// drivenRuns are the runs this process drives: from the moment a drive here holds a run's
+// lease to its end, every change of the run's status is made by that drive (announced here as
+// it commits) or, made elsewhere (a cancel from another process, a lease lost), ends the drive
+// at its next heartbeat, and the drive's end wakes the run's waiters here (Store.endDriveHere).
+// A wait on such a run need not mark it waited on, and it learns how the drive ended the run
+// without reading it again (Store.waitRun).
 type drivenRuns struct {
-	mu sync.Mutex
-	n  map[string]int
+	mu   sync.Mutex
+	runs map[string]*drivenRun
+}
+
+// drivenRun is one run's drives here and the waits that would take its end.
+type drivenRun struct {
+	drives int
+	ends   map[chan runEnd]struct{}
+}
+
+// runEnd is the end a drive of this process committed for its run (Lease.finish).
+type runEnd struct {
+	status string
+	result json.RawMessage
+	at     time.Time // finished_at and updated_at
+	seq    int       // snapshot_seq
+}
+
+// apply returns run as the end left it: finished, with no pending call.
+func (e runEnd) apply(run Run) Run {
+	at := e.at
+	run.Status, run.Result, run.FinishedAt, run.UpdatedAt, run.SnapshotSeq = e.status, e.result, &at, at, e.seq
+	run.Pending = nil
+	return run
 }
 
 func (d *drivenRuns) add(id string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.n == nil {
-		d.n = map[string]int{}
+	if d.runs == nil {
+		d.runs = map[string]*drivenRun{}
 	}
-	d.n[id]++
+	r := d.runs[id]
+	if r == nil {
+		r = &drivenRun{}
+		d.runs[id] = r
+	}
+	r.drives++
 }
 
 // remove ends a drive of run id and reports whether it was the last one here.
 func (d *drivenRuns) remove(id string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.n[id]--
-	if d.n[id] > 0 {
+	r := d.runs[id]
+	if r == nil {
 		return false
 	}
-	delete(d.n, id)
+	if r.drives--; r.drives > 0 {
+		return false
+	}
+	delete(d.runs, id)
 	return true
 }
 
-// has reports whether a drive of run id lives in this process.
-func (d *drivenRuns) has(id string) bool {
+// watchEnd returns a channel that receives run id's end if a drive here commits it, and the
+// function that stops watching; nil when no drive here holds the run.
+func (d *drivenRuns) watchEnd(id string) (<-chan runEnd, func()) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.n[id] > 0
+	r := d.runs[id]
+	if r == nil {
+		return nil, nil
+	}
+	ch := make(chan runEnd, 1)
+	if r.ends == nil {
+		r.ends = map[chan runEnd]struct{}{}
+	}
+	r.ends[ch] = struct{}{}
+	return ch, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		delete(r.ends, ch)
+	}
+}
+
+// ended hands run id's end to the waits watching for it.
+func (d *drivenRuns) ended(id string, e runEnd) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r := d.runs[id]; r != nil {
+		for ch := range r.ends {
+			ch <- e // cannot block: one end per run, one buffered slot per wait
+		}
+		r.ends = nil
+	}
+}
+
+// endDriveHere ends a drive of run id in this process (drivenRuns); when it was the last, the
+// run's waiters here read the run again.
+func (s *Store) endDriveHere(id string) {
+	if s.drivenHere.remove(id) {
+		s.watch.wake(id, "")
+	}
 }
