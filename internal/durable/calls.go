@@ -211,7 +211,8 @@ func settledBefore(runID string, callID int, status string, current, encoded []b
 // statement of its own, so that it sees what a writer the lock waited for committed), the
 // writes in one statement that settles the call only when it is pending without an outcome
 // and, when the run is suspended, leases it to w (CallSettlePosted), the reads of what the
-// resume's drive needs (queueDriveInput), and COMMIT are sent together; what the post met is
+// resume's drive needs (queueDriveInput) and of the run as it is then (for the waits that
+// follow, see drivenRuns), and COMMIT are sent together; what the post met is
 // decided from the answers, and w resumes the run at once when it was leased.
 func (s *Store) recordOutcomeDirect(ctx context.Context, runID string, callID int, o toolcall.Outcome, encoded []byte,
 	w *Worker) (Recorded, error) {
@@ -229,6 +230,7 @@ func (s *Store) recordOutcomeDirect(ctx context.Context, runID string, callID in
 		status                               string
 		current                              []byte
 		r                                    directResume
+		view                                 Run // the run after the lease, with its pending calls and lineage
 	)
 	err = s.inPipe(ctx, func(tx *pipeTx) error {
 		runFound, callFound, settled, leased = false, false, false, false
@@ -258,6 +260,19 @@ func (s *Store) recordOutcomeDirect(ctx context.Context, runID string, callID in
 			_, err := br.Exec()
 			return err
 		})
+		// The run as the API shows it, leased: a wait that follows starts from it (drivenRuns).
+		tx.queueRead(func(b *pgx.Batch) { b.Queue(q("RunGetPending"), runID) }, func(br pgx.BatchResults) error {
+			rows, err := br.Query()
+			if err != nil {
+				return err
+			}
+			if !leased {
+				rows.Close()
+				return rows.Err()
+			}
+			view, err = readRunPending(rows, runID)
+			return err
+		})
 		return nil
 	})
 	if err != nil || !settled || !leased {
@@ -270,7 +285,7 @@ func (s *Store) recordOutcomeDirect(ctx context.Context, runID string, callID in
 		if leased {
 			// Driven here from now on, before the poster hears of it: a wait that follows
 			// counts on the drive (see drivenRuns).
-			s.drivenHere.add(runID)
+			s.drivenHere.add(runID, &view)
 			go w.resumeDirect(runID, r)
 		}
 		return OutcomeRecorded, nil

@@ -556,6 +556,18 @@ func TestWaitAfterADirectResumeMarksNothing(t *testing.T) {
 		require.Equal(t, StatusSucceeded, waited.run.Status)
 		require.JSONEq(t, `{"ok":true,"value":["yes"]}`, string(waited.run.Result))
 		require.False(t, b.statusWatched(t, run.ID), "the run was never marked")
+		// Answered from the resume's read of the run and the end its drive committed: as the
+		// database has the run.
+		stored, err := b.store.GetRun(b.ctx, run.ID)
+		require.NoError(t, err)
+		require.Equal(t, stored.Code, waited.run.Code)
+		require.JSONEq(t, string(stored.Limits), string(waited.run.Limits))
+		require.True(t, stored.CreatedAt.Equal(waited.run.CreatedAt))
+		require.True(t, stored.UpdatedAt.Equal(waited.run.UpdatedAt), "updated_at %v, handed %v", stored.UpdatedAt, waited.run.UpdatedAt)
+		require.True(t, stored.FinishedAt.Equal(*waited.run.FinishedAt))
+		require.Equal(t, stored.SnapshotSeq, waited.run.SnapshotSeq)
+		require.Equal(t, stored.Lineage, waited.run.Lineage)
+		require.Empty(t, waited.run.Pending)
 	}
 }
 

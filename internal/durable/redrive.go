@@ -116,7 +116,7 @@ func (w *Worker) keepAlive(ctx context.Context, l *Lease, jobID int64) (context.
 	}()
 	l.interrupt = cancel
 	w.live.add(l, jobID)
-	w.store.drivenHere.add(l.runID)
+	w.store.drivenHere.add(l.runID, nil)
 	return driveCtx, func() {
 		close(done)
 		wg.Wait()

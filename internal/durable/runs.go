@@ -367,6 +367,11 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 	if err != nil {
 		return Run{}, fmt.Errorf("get run %s: %w", id, err)
 	}
+	return readRunPending(rows, id)
+}
+
+// readRunPending reads the rows of RunGetPending for run id and closes them.
+func readRunPending(rows pgx.Rows, id string) (Run, error) {
 	defer rows.Close()
 	var (
 		run   Run
@@ -495,6 +500,13 @@ func (s *Store) WaitRunChange(ctx context.Context, id string, wait time.Duration
 	// answered from that read and the end the drive committed.
 	changed, listening, unsubscribe := s.watch.subscribeListening(ctx, id)
 	defer unsubscribe()
+	if view, ok := s.drivenHere.view(id); ok {
+		// Resumed here, and read by the resume's transaction as it left the run: only the
+		// resume's drive has changed it since (or a change made elsewhere, which ends the
+		// drive), and the drive announces its changes here and wakes this wait when it ends.
+		first = view.Status
+		return s.waitRun(ctx, id, deadline, done, changed, listening, &view, true)
+	}
 	run, err := s.GetRun(ctx, id)
 	if err != nil {
 		return Run{}, err

@@ -320,6 +320,9 @@ type drivenRuns struct {
 type drivenRun struct {
 	drives int
 	ends   map[chan runEnd]struct{}
+	// view is the run as the transaction that leased it for a direct resume left it, read
+	// with its pending calls and lineage (recordOutcomeDirect); nil: not read.
+	view *Run
 }
 
 // runEnd is the end a drive of this process committed for its run (Lease.finish).
@@ -338,7 +341,9 @@ func (e runEnd) apply(run Run) Run {
 	return run
 }
 
-func (d *drivenRuns) add(id string) {
+// add begins a drive of run id here; view, when not nil, is the run as the drive's lease left
+// it (see drivenRun.view).
+func (d *drivenRuns) add(id string, view *Run) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.runs == nil {
@@ -350,6 +355,19 @@ func (d *drivenRuns) add(id string) {
 		d.runs[id] = r
 	}
 	r.drives++
+	if view != nil {
+		r.view = view
+	}
+}
+
+// view returns the run as the lease of its drive here left it, when that was read.
+func (d *drivenRuns) view(id string) (Run, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r := d.runs[id]; r != nil && r.view != nil {
+		return *r.view, true
+	}
+	return Run{}, false
 }
 
 // remove ends a drive of run id and reports whether it was the last one here.
