@@ -205,8 +205,9 @@ func (w *Worker) resumeDirect(runID string, r directResume) {
 // insertRunDirect stores run n as id leased to worker w, in a slot reserveDirect took, and
 // starts its drive; the slot is given back when the run could not be stored. One round trip:
 // the insert and the read of the run's toolsets, in one implicit transaction. The returned
-// channel receives the run as it is once the drive stored its end (without reading it back),
-// and is closed when the drive is over.
+// channel receives the run as it is once the drive stored its end (without reading it back)
+// or its suspension of one round trip (read in the suspension's transaction), and is closed
+// when the drive is over.
 func (s *Store) insertRunDirect(ctx context.Context, id string, n NewRun, w *Worker) (Run, <-chan Run, error) {
 	started := false
 	defer func() {
@@ -257,6 +258,12 @@ func (s *Store) insertRunDirect(ctx context.Context, id string, n NewRun, w *Wor
 		default: // a run ends once; never block its drive
 		}
 	}
+	lease.suspended = func(parked Run) {
+		select {
+		case ended <- parked:
+		default: // a drive parks its run once; never block it
+		}
+	}
 	started = true
 	if in.spec.Toolsets, err = s.openToolsets(found); err != nil {
 		close(ended)
@@ -270,9 +277,9 @@ func (s *Store) insertRunDirect(ctx context.Context, id string, n NewRun, w *Wor
 	return run, ended, nil
 }
 
-// waitEnded waits for the run a direct drive ended (insertRunDirect's channel) until deadline
-// or ctx's end; ok is false when the drive ended otherwise (suspended, yielded, requeued) or
-// the wait was over first.
+// waitEnded waits for the run a direct drive ended or suspended (insertRunDirect's channel)
+// until deadline or ctx's end; ok is false when the drive ended otherwise (yielded, requeued,
+// suspended the two-trip way) or the wait was over first.
 func waitEnded(ctx context.Context, ended <-chan Run, deadline time.Time) (run Run, ok bool) {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/toolcall"
@@ -620,4 +621,24 @@ func (b *testBundle) statusWatched(t *testing.T, id string) bool {
 	var marked bool
 	require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT status_watched_until IS NOT NULL FROM runs WHERE id = $1", id).Scan(&marked))
 	return marked
+}
+
+// A direct drive that suspends its run in one round trip hands the run, read in the
+// suspension's transaction, to the client waiting on its creation: as the database has it.
+func TestDirectSuspensionIsHandedToTheCreationsWait(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	w := b.startWorker(t, newScriptEngine())
+	require.True(t, w.reserveDirect(0))
+	run, ended, err := b.store.insertRunDirect(b.ctx, uuid.NewString(), NewRun{Code: `{"steps":[{"tool":"t.wait","durable":true}]}`,
+		Limits: json.RawMessage(`{}`)}, w)
+	require.NoError(t, err)
+	parked, ok := waitEnded(b.ctx, ended, time.Now().Add(30*time.Second))
+	require.True(t, ok, "the suspension was handed over")
+	require.Equal(t, StatusSuspended, parked.Status)
+	stored, err := b.store.GetRun(b.ctx, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, stored, parked)
+	require.Len(t, parked.Pending, 1)
+	require.Equal(t, toolcall.Key(run.ID, 1), parked.Pending[0].Key)
 }

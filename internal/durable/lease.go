@@ -59,6 +59,10 @@ type Lease struct {
 	// finished, when set, is told how the run ended once its end is stored (finish): status,
 	// stored result, finished_at and latest snapshot, as the run's row now has them.
 	finished func(status string, result json.RawMessage, at time.Time, seq int)
+	// suspended, when set, is handed the run as its suspension left it, read in the
+	// suspension's transaction with its pending calls and lineage, once the suspension is
+	// stored; only a suspension of one round trip reads it (suspendOneTrip).
+	suspended func(Run)
 	// mu guards deferred, unwritten and timerWrites: console lines (Log) are queued by the
 	// program's goroutine, and call rows are written by timers.
 	mu sync.Mutex
@@ -750,9 +754,12 @@ func (l *Lease) markApplied(ctx context.Context, tx pgx.Tx) error {
 func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) error {
 	if !yielded && !l.input.hasWebhook && !l.store.suspendSubscribed.Load() {
 		unapplied := l.unapplied
-		err := l.suspendOneTrip(ctx, snapshot)
+		parked, err := l.suspendOneTrip(ctx, snapshot)
 		if !isRefusal(err) {
 			if err == nil {
+				if l.suspended != nil && parked != nil {
+					l.suspended(*parked)
+				}
 				l.store.announce(l.runID, StatusSuspended)
 			}
 			return err
@@ -821,8 +828,9 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 // lost), and the release when posted outcomes wait to be resumed with (their resume job must
 // be enqueued); suspend then does it the two-trip way. The suspended event's pending calls
 // are listed by the release itself.
-func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) error {
-	return l.fencedTxWith(ctx, false, WebhookRunSuspended, nil, nil, func(tx pgx.Tx, seq int) error {
+func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) (parked *Run, err error) {
+	err = l.fencedTxWith(ctx, false, WebhookRunSuspended, nil, nil, func(tx pgx.Tx, seq int) error {
+		parked = nil
 		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
 		if err != nil {
 			return err
@@ -841,8 +849,25 @@ func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) error {
 		if _, err := tx.Exec(ctx, q("RunSuspendNoResume"), l.runID, string(head), string(tail)); err != nil {
 			return fmt.Errorf("release run: %w", err)
 		}
+		if p, ok := tx.(*pipeTx); ok && l.suspended != nil {
+			// The run as the API shows it, for the client waiting on it (insertRunDirect),
+			// read before COMMIT in the same round trip.
+			p.queueRead(func(b *pgx.Batch) { b.Queue(q("RunGetPending"), l.runID) }, func(br pgx.BatchResults) error {
+				rows, err := br.Query()
+				if err != nil {
+					return err
+				}
+				run, err := readRunPending(rows, l.runID)
+				if err != nil {
+					return err
+				}
+				parked = &run
+				return nil
+			})
+		}
 		return nil
 	})
+	return parked, err
 }
 
 // pendingOrUnapplied reads, in one statement, a suspending run's pending calls and whether

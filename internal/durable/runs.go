@@ -143,8 +143,8 @@ func (s *Store) CreateRunWait(ctx context.Context, n NewRun, wait time.Duration,
 			if end, ok := waitEnded(ctx, ended, deadline); ok && done(end.Status) {
 				return end, true, nil
 			}
-			// Suspended, yielded or requeued (announced to the subscription), or the wait
-			// is over: the run is read.
+			// Yielded, requeued or suspended the two-trip way (announced to the
+			// subscription), or the wait is over: the run is read.
 			run, err = s.waitRun(ctx, id, deadline, done, changed, listening, nil, false)
 			return run, true, err
 		}
