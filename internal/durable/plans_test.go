@@ -108,3 +108,39 @@ type planNode struct {
 	Index    string     `json:"Index Name"`
 	Plans    []planNode `json:"Plans"`
 }
+
+// TestIdempotencyKeyIndexHoldsKeyedRunsOnly checks that only runs created with an idempotency
+// key are in its index (no entry per version of every other run's row, migration 00025) and
+// that the look-up by key still goes through it, with a generic plan.
+func TestIdempotencyKeyIndexHoldsKeyedRunsOnly(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	ctx := context.Background()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	_, err = conn.Exec(ctx, `INSERT INTO runs (code, status, idempotency_key)
+		SELECT '1', 'succeeded', CASE WHEN i % 10 = 0 THEN 'key-' || i END FROM generate_series(1, 200) i`)
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, `UPDATE runs SET status = 'cancelled'`) // a second version of every row
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, `VACUUM runs`) // counts the live entries of the table's indexes
+	require.NoError(t, err)
+	var entries float64
+	require.NoError(t, conn.QueryRow(ctx, `SELECT i.reltuples FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+		WHERE x.indrelid = 'runs'::regclass AND x.indisunique AND pg_get_indexdef(x.indexrelid) LIKE '%(idempotency_key)%'`).Scan(&entries))
+	require.Equal(t, float64(20), entries, "entries of the idempotency key's index: the keyed runs")
+
+	_, err = conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan")
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "PREPARE by_key AS "+queries["RunByIdempotencyKey"])
+	require.NoError(t, err)
+	var plan json.RawMessage
+	require.NoError(t, conn.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE by_key('key-10')").Scan(&plan))
+	require.Equal(t, []string{"Index Scan using runs_idempotency_key_idx"}, runScans(t, plan))
+	var id string
+	require.NoError(t, conn.QueryRow(ctx, "EXECUTE by_key('key-10')").Scan(&id, new([]byte)))
+
+	_, err = conn.Exec(ctx, `INSERT INTO runs (code, idempotency_key) VALUES ('1', 'key-10')`)
+	require.ErrorContains(t, err, "runs_idempotency_key_idx", "keys stay unique")
+}

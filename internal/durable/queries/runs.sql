@@ -12,7 +12,7 @@ WITH run AS (
     VALUES ($9, $1, $2, $3, $4, $5, $6, $7, 1, $8,
             -- the versions of the toolsets the run may use (see migration 00016)
             (SELECT coalesce(jsonb_object_agg(name, version), '{}') FROM toolsets WHERE $3::text[] IS NULL OR name = ANY ($3::text[])))
-    ON CONFLICT (idempotency_key) DO NOTHING
+    ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
     RETURNING id, status, code, limits, toolsets, webhook_url, NULL::text AS webhook_secret, result, snapshot_seq,
               created_at, updated_at, finished_at, input
 ), created AS (
