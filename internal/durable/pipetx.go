@@ -13,7 +13,10 @@ import (
 // pipeTx is a transaction whose statements are pipelined: Exec queues a statement and returns
 // at once; the queue is sent in one round trip before the next statement that returns rows
 // (Query, QueryRow, SendBatch, CopyFrom) and with the COMMIT. The transaction's BEGIN travels
-// with its first statements. A failed statement aborts the transaction, so an Exec's error is
+// with its first statements. A transaction sent whole at its commit, in one round trip, has
+// no BEGIN and COMMIT: a pipelined batch ends with one Sync, and PostgreSQL runs it as one
+// implicit transaction, committed at the Sync or rolled back at the first error
+// (TestBatchIsOneImplicitTransaction). A failed statement aborts the transaction, so an Exec's error is
 // reported by the next flush instead (by Commit at the latest) and nothing after it commits.
 // Exec's command tag is therefore always empty: callers that need a row count must use Query.
 type pipeTx struct {
@@ -22,21 +25,20 @@ type pipeTx struct {
 	// reads read the answers of the pending statements queued by queueRow and queueRead, by
 	// the index in pending of the first statement each reads.
 	reads map[int]queuedRead
-	begun bool // BEGIN was sent
+	begun bool // BEGIN was sent: the transaction takes more than one round trip
 	done  bool
 }
 
 var _ pgx.Tx = (*pipeTx)(nil)
 
-// beginPipe acquires a connection for a pipelined transaction; BEGIN is queued, not sent.
+// beginPipe acquires a connection for a pipelined transaction; BEGIN goes with the first
+// statements sent before the commit, if any.
 func (s *Store) beginPipe(ctx context.Context) (*pipeTx, error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
-	t := &pipeTx{conn: conn}
-	t.pending.Queue("BEGIN")
-	return t, nil
+	return &pipeTx{conn: conn}, nil
 }
 
 // queuedRead reads the answers of n queued statements from the batch they were sent in.
@@ -63,11 +65,36 @@ func (t *pipeTx) queueRead(queue func(*pgx.Batch), read func(pgx.BatchResults) e
 	t.reads[first] = queuedRead{n: len(t.pending.QueuedQueries) - first, read: read}
 }
 
-// take returns the queued statements and their reads, leaving the queue empty.
+// take returns the queued statements and their reads, leaving the queue empty, after BEGIN
+// when they are the first sent before the commit.
 func (t *pipeTx) take() (pgx.Batch, map[int]queuedRead) {
 	b, reads := t.pending, t.reads
 	t.pending, t.reads = pgx.Batch{}, nil
+	if t.begun {
+		return b, reads
+	}
 	t.begun = true
+	var begun pgx.Batch
+	begun.Queue("BEGIN")
+	begun.QueuedQueries = append(begun.QueuedQueries, b.QueuedQueries...)
+	shifted := make(map[int]queuedRead, len(reads))
+	for i, r := range reads {
+		shifted[i+1] = r
+	}
+	return begun, shifted
+}
+
+// takeWhole returns the queued statements and their reads as a whole transaction sent at its
+// commit: as they are when nothing was sent before (one implicit transaction), else followed
+// by COMMIT.
+func (t *pipeTx) takeWhole() (pgx.Batch, map[int]queuedRead) {
+	if t.begun {
+		t.pending.Queue("COMMIT")
+		return t.take()
+	}
+	b, reads := t.pending, t.reads
+	t.pending, t.reads = pgx.Batch{}, nil
+	t.begun = true // sent: a failure leaves it to be rolled back
 	return b, reads
 }
 
@@ -94,7 +121,12 @@ func (t *pipeTx) flush(ctx context.Context) error {
 	if len(t.pending.QueuedQueries) == 0 {
 		return nil
 	}
-	b, reads := t.take()
+	return t.send(ctx, t.take)
+}
+
+// send sends the statements take returns and reads their results.
+func (t *pipeTx) send(ctx context.Context, take func() (pgx.Batch, map[int]queuedRead)) error {
+	b, reads := take()
 	br := t.conn.SendBatch(ctx, &b)
 	err := readQueued(br, len(b.QueuedQueries), reads)
 	if cerr := br.Close(); err == nil {
@@ -238,8 +270,10 @@ func (t *pipeTx) Commit(ctx context.Context) error {
 	if t.done {
 		return pgx.ErrTxClosed
 	}
-	t.pending.Queue("COMMIT")
-	err := t.flush(ctx)
+	var err error
+	if len(t.pending.QueuedQueries) > 0 || t.begun {
+		err = t.send(ctx, t.takeWhole)
+	}
 	if err == nil && t.conn.Conn().PgConn().TxStatus() != 'I' {
 		err = fmt.Errorf("commit: transaction still open (status %c)", t.conn.Conn().PgConn().TxStatus())
 	}
