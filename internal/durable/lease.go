@@ -340,10 +340,12 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 	// fn needs an answer first): its lock refuses when the lease is lost, or somebody gets the
 	// hook's webhook.
 	oneTrip := receivers == nil
+	all := append(deferred[:len(deferred):len(deferred)], events...)
 	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
+		eventsQueued := false
 		switch {
 		case oneTrip:
-			tx.queueRow(func(r pgx.Row) error {
+			scan := func(r pgx.Row) error {
 				var (
 					seq     *int64
 					refusal *bool
@@ -353,7 +355,19 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 				}
 				checked, locked = true, seq != nil
 				return nil
-			}, q("RunLockFencedNoReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
+			}
+			if len(all) == 0 {
+				tx.queueRow(scan, q("RunLockFencedNoReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
+				break
+			}
+			// The events go with the lock, in one update of the run's row.
+			types, datas, err := eventArrays(all)
+			if err != nil {
+				return err
+			}
+			tx.queueRow(scan, q("EventsInsertLockingNoReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode,
+				types, datas)
+			eventsQueued = true
 		case hook == "":
 			tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
 				q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), commitMode)
@@ -376,8 +390,10 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 				return nil
 			}, q("RunLockFencedReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
 		}
-		if err := l.queueEvents(ctx, tx, append(deferred[:len(deferred):len(deferred)], events...)); err != nil {
-			return err
+		if !eventsQueued {
+			if err := l.queueEvents(ctx, tx, all); err != nil {
+				return err
+			}
 		}
 		for _, u := range rows {
 			_, _ = tx.Exec(ctx, q("CallInsertFenced"), l.insertArgs(u)...)

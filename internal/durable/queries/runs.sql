@@ -124,6 +124,28 @@ SELECT locked.snapshot_seq,
             THEN codemode_refuse('the write has webhooks to enqueue, or lost its lease') END
 FROM (VALUES (1)) AS one LEFT JOIN locked ON true;
 
+-- name: EventsInsertLockingNoReceivers
+-- RunLockFencedNoReceivers ($1 run, $2 fence, $3 lease extension, $4 event, $5 commit mode)
+-- that also appends events: types $6 with data $7 (JSON texts), in order, in the same update
+-- of the run's row (the events of a transaction sent with its COMMIT, which would otherwise
+-- write the row twice). Refuses as RunLockFencedNoReceivers does; returns the run's snapshot
+-- sequence.
+WITH locked AS (
+    UPDATE runs SET event_seq = event_seq + cardinality($6::text[]), lease_expires_at = now() + $3::interval, updated_at = now()
+    FROM (SELECT set_config('synchronous_commit', coalesce($5::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+    WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
+    RETURNING event_seq, snapshot_seq, webhook_url
+), events AS (
+    INSERT INTO run_events (run_id, seq, type, data)
+    SELECT $1, locked.event_seq - cardinality($6::text[]) + e.n, e.type, e.data::json
+    FROM locked, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
+)
+SELECT locked.snapshot_seq,
+       CASE WHEN locked.snapshot_seq IS NULL OR nullif(locked.webhook_url, '') IS NOT NULL
+                 OR EXISTS (SELECT FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events))
+            THEN codemode_refuse('the write has webhooks to enqueue, or lost its lease') END
+FROM (VALUES (1)) AS one LEFT JOIN locked ON true;
+
 -- name: RunLeaseExecute
 -- Leases the run to job $2 of worker $4; returns the worker whose lost lease made the run
 -- re-driven (NULL when it was not), and the run's count of such re-drives. With $5 set, the
