@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/pgtest"
@@ -24,12 +25,8 @@ var runByID = regexp.MustCompile(`(?:FROM|UPDATE) runs(?: r)?\s[\s\S]*?WHERE (?:
 // dead versions included, and a cached generic plan keeps doing so for the connection's life.
 func TestRunLookupsUseThePrimaryKey(t *testing.T) {
 	t.Parallel()
-	pool, _ := pgtest.NewDB(t)
-	ctx := context.Background()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	_, err = conn.Exec(ctx, `INSERT INTO runs (code, status) SELECT '1', 'succeeded' FROM generate_series(1, 50)`)
+	ctx, conn := freshConn(t)
+	_, err := conn.Exec(ctx, `INSERT INTO runs (code, status) SELECT '1', 'succeeded' FROM generate_series(1, 50)`)
 	require.NoError(t, err)
 	_, err = conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan")
 	require.NoError(t, err)
@@ -114,12 +111,8 @@ type planNode struct {
 // that the look-up by key still goes through it, with a generic plan.
 func TestIdempotencyKeyIndexHoldsKeyedRunsOnly(t *testing.T) {
 	t.Parallel()
-	pool, _ := pgtest.NewDB(t)
-	ctx := context.Background()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	_, err = conn.Exec(ctx, `INSERT INTO runs (code, status, idempotency_key)
+	ctx, conn := freshConn(t)
+	_, err := conn.Exec(ctx, `INSERT INTO runs (code, status, idempotency_key)
 		SELECT '1', 'succeeded', CASE WHEN i % 10 = 0 THEN 'key-' || i END FROM generate_series(1, 200) i`)
 	require.NoError(t, err)
 	_, err = conn.Exec(ctx, `UPDATE runs SET status = 'cancelled'`) // a second version of every row
@@ -143,4 +136,16 @@ func TestIdempotencyKeyIndexHoldsKeyedRunsOnly(t *testing.T) {
 
 	_, err = conn.Exec(ctx, `INSERT INTO runs (code, idempotency_key) VALUES ('1', 'key-10')`)
 	require.ErrorContains(t, err, "runs_idempotency_key_idx", "keys stay unique")
+}
+
+// freshConn is a connection to a new, migrated database of its own, released when the test
+// ends: settings a test makes on it stay with it.
+func freshConn(t *testing.T) (context.Context, *pgxpool.Conn) {
+	t.Helper()
+	pool, _ := pgtest.NewDB(t)
+	ctx := context.Background()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	t.Cleanup(conn.Release)
+	return ctx, conn
 }

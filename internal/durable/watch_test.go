@@ -282,11 +282,8 @@ func TestOnlyWaitedOnRunsAnnounceTheirStatus(t *testing.T) {
 		run, err := viewer.WaitRun(b.ctx, waited.ID, time.Minute, IsFinal)
 		done <- result{run, err}
 	}()
-	require.Eventually(t, func() bool {
-		var marked bool
-		require.NoError(t, b.store.pool.QueryRow(b.ctx, "SELECT status_watched_until IS NOT NULL FROM runs WHERE id = $1", waited.ID).Scan(&marked))
-		return marked
-	}, 10*time.Second, 10*time.Millisecond, "the wait marks its run")
+	require.Eventually(t, func() bool { return b.statusWatched(t, waited.ID) }, 10*time.Second, 10*time.Millisecond,
+		"the wait marks its run")
 
 	// Notifications arrive in commit order: had the unwatched run's cancellation been
 	// announced, that notification would come first.
