@@ -133,15 +133,21 @@ func (c *Counter) counts(before, after sample, runs int) *Counts {
 	out.WriteXacts = float64(after.xid-before.xid) / n
 	out.Commits = float64(after.commits-before.commits) / n
 	out.WALSyncs = float64(after.walSyncs-before.walSyncs) / n
-	var top []StatementCount
+	var (
+		top     []StatementCount
+		tracked int64
+	)
 	for query, calls := range after.statements {
 		d := calls - before.statements[query]
 		if d <= 0 {
 			continue
 		}
-		out.Tracked += float64(d) / n
+		tracked += d
 		top = append(top, StatementCount{Calls: float64(d) / n, Query: oneLine(query)})
 	}
+	// Summed as counts, then divided: per-run figures compared with Statements (also a count
+	// divided by the runs) must not differ by rounding.
+	out.Tracked = float64(tracked) / n
 	sort.Slice(top, func(i, j int) bool {
 		if top[i].Calls != top[j].Calls {
 			return top[i].Calls > top[j].Calls
