@@ -280,7 +280,6 @@ func diffCounts(a, b loadgen.Counts, n float64) loadgen.Counts {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }
 
-// devFlags are the extra flags of the codemode dev loadgen starts.
 // devFlags are the flags of the codemode dev it starts: its worker drives as many runs at once
 // as are kept in flight (at least the default 10), so that every run is driven at once rather
 // than waiting in the queue for a free slot.

@@ -261,18 +261,7 @@ func (s *Store) recordOutcomeDirect(ctx context.Context, runID string, callID in
 			return err
 		})
 		// The run as the API shows it, leased: a wait that follows starts from it (drivenRuns).
-		tx.queueRead(func(b *pgx.Batch) { b.Queue(q("RunGetPending"), runID) }, func(br pgx.BatchResults) error {
-			rows, err := br.Query()
-			if err != nil {
-				return err
-			}
-			if !leased {
-				rows.Close()
-				return rows.Err()
-			}
-			view, err = readRunPending(rows, runID)
-			return err
-		})
+		queueRunPending(tx, runID, func() bool { return leased }, func(r Run) { view = r })
 		return nil
 	})
 	if err != nil || !settled || !leased {

@@ -868,18 +868,7 @@ func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) (parked *
 		if p, ok := tx.(*pipeTx); ok && l.suspended != nil {
 			// The run as the API shows it, for the client waiting on it (insertRunDirect),
 			// read before COMMIT in the same round trip.
-			p.queueRead(func(b *pgx.Batch) { b.Queue(q("RunGetPending"), l.runID) }, func(br pgx.BatchResults) error {
-				rows, err := br.Query()
-				if err != nil {
-					return err
-				}
-				run, err := readRunPending(rows, l.runID)
-				if err != nil {
-					return err
-				}
-				parked = &run
-				return nil
-			})
+			queueRunPending(p, l.runID, func() bool { return true }, func(r Run) { parked = &r })
 		}
 		return nil
 	})

@@ -370,6 +370,27 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, error) {
 	return readRunPending(rows, id)
 }
 
+// queueRunPending queues in tx the read of run id as GetRun reads it (RunGetPending); when its
+// answer arrives and want() holds, keep is handed the run.
+func queueRunPending(tx *pipeTx, id string, want func() bool, keep func(Run)) {
+	tx.queueRead(func(b *pgx.Batch) { b.Queue(q("RunGetPending"), id) }, func(br pgx.BatchResults) error {
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		if !want() {
+			rows.Close()
+			return rows.Err()
+		}
+		run, err := readRunPending(rows, id)
+		if err != nil {
+			return err
+		}
+		keep(run)
+		return nil
+	})
+}
+
 // readRunPending reads the rows of RunGetPending for run id and closes them.
 func readRunPending(rows pgx.Rows, id string) (Run, error) {
 	defer rows.Close()
@@ -552,7 +573,7 @@ func (s *Store) waitRun(ctx context.Context, id string, deadline time.Time, done
 			// instead of reading the run again.
 			if ends, unwatch := s.drivenHere.watchEnd(id); ends != nil {
 				waitedHere = true
-				woken := waitChange(ctx, changed, min(next, s.cfg.LeaseTTL/3), done)
+				woken := waitChange(ctx, changed, min(next, s.cfg.heartbeatInterval()), done)
 				unwatch()
 				select {
 				case end := <-ends:

@@ -71,6 +71,11 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
+// heartbeatInterval is how often a drive extends its lease unless its worker says otherwise
+// (WorkerConfig.HeartbeatInterval): a third of LeaseTTL, so that two heartbeats may fail
+// before the lease expires.
+func (c Config) heartbeatInterval() time.Duration { return c.LeaseTTL / 3 }
+
 func (c Config) validate() error {
 	if c.LeaseTTL < time.Second {
 		return fmt.Errorf("durable: LeaseTTL %s is below one second", c.LeaseTTL)

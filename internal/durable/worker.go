@@ -167,7 +167,7 @@ type Worker struct {
 func NewWorker(store *Store, engine Engine, cfg WorkerConfig) (*Worker, error) {
 	cfg = cfg.WithDefaults()
 	if cfg.HeartbeatInterval == 0 {
-		cfg.HeartbeatInterval = store.cfg.LeaseTTL / 3
+		cfg.HeartbeatInterval = store.cfg.heartbeatInterval()
 	}
 	if cfg.HeartbeatInterval >= store.cfg.LeaseTTL {
 		return nil, fmt.Errorf("durable: HeartbeatInterval %s is not below LeaseTTL %s", cfg.HeartbeatInterval, store.cfg.LeaseTTL)
