@@ -500,6 +500,22 @@ func TestOneTripSuspension(t *testing.T) {
 	require.Equal(t, fmt.Sprintf(`{"bytes":%d,"pending":[2,3],"seq":1,"worker":%q}`, bytes, w.ID()), string(last.Data))
 	require.Equal(t, []string{EventCreated, EventStarted, EventCallStarted, EventCallSettled, EventCallStarted, EventCallPending,
 		EventCallStarted, EventCallPending, EventSuspended}, b.eventTypes(t, run.ID))
+	// The run's row as the suspension left it: parked, its lease released, its one snapshot
+	// the latest, its event sequence at its last event.
+	var (
+		status               string
+		owner                *string
+		expires              *time.Time
+		snapshotSeq, crashes int
+		eventSeq, snapshots  int
+	)
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT status, lease_owner, lease_expires_at, snapshot_seq, crashes, event_seq,
+		(SELECT count(*) FROM snapshots WHERE run_id = $1) FROM runs WHERE id = $1`, run.ID).
+		Scan(&status, &owner, &expires, &snapshotSeq, &crashes, &eventSeq, &snapshots))
+	require.Equal(t, StatusSuspended, status)
+	require.Nil(t, owner)
+	require.Nil(t, expires)
+	require.Equal(t, []int{1, 0, len(events), 1}, []int{snapshotSeq, crashes, eventSeq, snapshots})
 }
 
 // A wait on a run that a drive of this process holds counts on that drive: the run is not

@@ -311,13 +311,15 @@ func (l *Lease) journal(ctx context.Context, fn func(tx pgx.Tx, seq int) error) 
 // gets it into *receivers, set once the lock's answer arrived (at fn's first statement that
 // returns rows, or a flush).
 func (l *Lease) fencedTx(ctx context.Context, async bool, hook string, receivers *[]webhookReceiver, fn func(tx pgx.Tx, seq int) error) error {
-	return l.fencedTxWith(ctx, async, hook, receivers, nil, fn)
+	return l.fencedTxWith(ctx, async, hook, receivers, nil, nil, fn)
 }
 
 // fencedTxWith is fencedTx appending events after the lease's deferred ones, in the same
-// statement.
+// statement. When the transaction goes in one round trip with events, a non-nil locking
+// replaces that statement (EventsInsertLockingNoReceivers) with one that also writes more; it
+// gets the statement's arguments.
 func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, receivers *[]webhookReceiver,
-	events []deferredEvent, fn func(tx pgx.Tx, seq int) error) error {
+	events []deferredEvent, locking lockingStatement, fn func(tx pgx.Tx, seq int) error) error {
 	// A pipelined transaction (pipeTx): BEGIN, the lock, the queued records of the lease and
 	// the writes of fn travel together, up to the first statement whose answer fn needs (or
 	// up to the end). When receivers are to be read, the lock's answer comes back with them
@@ -365,8 +367,12 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 			if err != nil {
 				return err
 			}
-			tx.queueRow(scan, q("EventsInsertLockingNoReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode,
-				types, datas)
+			sql, args := q("EventsInsertLockingNoReceivers"), []any{l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode,
+				types, datas}
+			if locking != nil {
+				sql, args = locking(args)
+			}
+			tx.queueRow(scan, sql, args...)
 			eventsQueued = true
 		case hook == "":
 			tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
@@ -675,12 +681,15 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 	// who gets it and their deliveries are enqueued before the COMMIT.
 	row := l.claimCallRow(callID)
 	pending := deferredEvent{typ: EventCallPending, data: l.withWorker(map[string]any{"callId": callID})}
-	write := func(tx pgx.Tx) error {
+	write := func(tx pgx.Tx, rowWritten bool) error {
 		var err error
-		if row != nil {
+		switch {
+		case rowWritten:
+			return nil
+		case row != nil:
 			_, err = tx.Exec(ctx, q("CallInsertPendingFenced"), l.runID, callID, toolcall.Key(l.runID, int64(callID)),
 				row.start.Toolset, row.start.Path, row.args, l.fence, row.at, handle)
-		} else {
+		default:
 			_, err = tx.Exec(ctx, q("CallSetPending"), l.runID, callID, handle)
 		}
 		if err != nil {
@@ -691,8 +700,16 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 	var err error
 	oneTrip := !l.input.hasWebhook && !l.store.pendingSubscribed.Load()
 	if oneTrip {
-		err = l.fencedTxWith(ctx, true, WebhookCallPending, nil, []deferredEvent{pending}, func(tx pgx.Tx, _ int) error {
-			return write(tx)
+		// A call's row not written yet is written as pending by the lock's own statement.
+		var locking lockingStatement
+		if row != nil {
+			locking = func(args []any) (string, []any) {
+				return q("EventsInsertLockingCallPendingNoReceivers"), append(args, callID, toolcall.Key(l.runID, int64(callID)),
+					row.start.Toolset, row.start.Path, row.args, row.at, handle)
+			}
+		}
+		err = l.fencedTxWith(ctx, true, WebhookCallPending, nil, []deferredEvent{pending}, locking, func(tx pgx.Tx, _ int) error {
+			return write(tx, row != nil)
 		})
 		if isRefusal(err) {
 			l.store.pendingSubscribed.Store(true)
@@ -701,8 +718,8 @@ func (l *Lease) CallPending(ctx context.Context, callID int, handle json.RawMess
 	}
 	if !oneTrip {
 		var receivers []webhookReceiver
-		err = l.fencedTxWith(ctx, true, WebhookCallPending, &receivers, []deferredEvent{pending}, func(tx pgx.Tx, _ int) error {
-			if err := write(tx); err != nil {
+		err = l.fencedTxWith(ctx, true, WebhookCallPending, &receivers, []deferredEvent{pending}, nil, func(tx pgx.Tx, _ int) error {
+			if err := write(tx, false); err != nil {
 				return err
 			}
 			if err := tx.(*pipeTx).flush(ctx); err != nil {
@@ -840,14 +857,19 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 
 // suspendOneTrip is suspend's transaction sent with its COMMIT, in one round trip, for a run
 // with no webhook of its own when the store's last suspension found no subscription to
-// run.suspended: the lock refuses when somebody gets the webhook after all (or the lease is
-// lost), and the release when posted outcomes wait to be resumed with (their resume job must
-// be enqueued); suspend then does it the two-trip way. The suspended event's pending calls
-// are listed by the release itself.
+// run.suspended. After the run's lock, one statement (RunSuspendFenced) checks the lease, appends the lease's
+// deferred events and the suspended event (which lists the pending calls itself), stores the
+// snapshot and parks the run; it refuses when the lease is lost, when somebody gets the webhook
+// after all, or when posted outcomes wait to be resumed with (their resume job must be
+// enqueued): suspend then does it the two-trip way.
 func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) (parked *Run, err error) {
-	err = l.fencedTxWith(ctx, false, WebhookRunSuspended, nil, nil, func(tx pgx.Tx, seq int) error {
-		parked = nil
-		next, err := l.writeSnapshot(ctx, tx, seq, snapshot)
+	rows := l.claimCallRows()
+	l.writing.Lock()
+	defer l.writing.Unlock()
+	deferred := l.takeDeferred()
+	next := l.seq + 1
+	err = func() error {
+		types, datas, err := eventArrays(deferred)
 		if err != nil {
 			return err
 		}
@@ -862,17 +884,39 @@ func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) (parked *
 		}
 		head = append(head[:len(head)-1:len(head)-1], `,"pending":`...)
 		tail = append([]byte(","), tail[1:]...)
-		if _, err := tx.Exec(ctx, q("RunSuspendNoResume"), l.runID, string(head), string(tail)); err != nil {
-			return fmt.Errorf("release run: %w", err)
-		}
-		if p, ok := tx.(*pipeTx); ok && l.suspended != nil {
-			// The run as the API shows it, for the client waiting on it (insertRunDirect),
-			// read before COMMIT in the same round trip.
-			queueRunPending(p, l.runID, func() bool { return true }, func(r Run) { parked = &r })
-		}
-		return nil
-	})
-	return parked, err
+		return l.store.inPipe(ctx, func(tx *pipeTx) error {
+			parked = nil
+			// The run's row is locked first, by a statement of its own: the suspension's
+			// statement then reads the calls as they are once the lock is held, an outcome
+			// posted meanwhile (under the same lock) included. Rows its checks must see go
+			// before it too: calls started and not yet written, and the posted outcomes this
+			// drive applied.
+			_, _ = tx.Exec(ctx, q("RunLockForUpdate"), l.runID)
+			for _, u := range rows {
+				_, _ = tx.Exec(ctx, q("CallInsertFenced"), l.insertArgs(u)...)
+			}
+			if len(l.unapplied) > 0 {
+				_, _ = tx.Exec(ctx, q("CallMarkApplied"), l.runID, l.unapplied)
+			}
+			if _, err := tx.Exec(ctx, q("RunSuspendFenced"), l.runID, l.fence, types, datas, next,
+				snapshot.Header, snapshot.State, string(head), string(tail)); err != nil {
+				return fmt.Errorf("suspend run: %w", err)
+			}
+			if l.suspended != nil {
+				// The run as the API shows it, for the client waiting on it (insertRunDirect),
+				// read before COMMIT in the same round trip.
+				queueRunPending(tx, l.runID, func() bool { return true }, func(r Run) { parked = &r })
+			}
+			return nil
+		})
+	}()
+	if err != nil {
+		l.restoreDeferred(deferred)
+		l.restoreCallRows(rows)
+		return nil, err
+	}
+	l.unapplied = nil
+	return parked, nil
 }
 
 // pendingOrUnapplied reads, in one statement, a suspending run's pending calls and whether

@@ -146,6 +146,31 @@ SELECT locked.snapshot_seq,
             THEN codemode_refuse('the write has webhooks to enqueue, or lost its lease') END
 FROM (VALUES (1)) AS one LEFT JOIN locked ON true;
 
+-- name: EventsInsertLockingCallPendingNoReceivers
+-- EventsInsertLockingNoReceivers ($1–$7), also inserting the row of a durable call whose start
+-- was not written before it answered pending: call $8 (key $9, toolset $10, path $11, args
+-- $12) started at $13, pending with handle $14 (as CallInsertPendingFenced does, the lock
+-- standing for its fence check). Refuses as EventsInsertLockingNoReceivers does (then nothing
+-- is written); returns the run's snapshot sequence.
+WITH locked AS (
+    UPDATE runs SET event_seq = event_seq + cardinality($6::text[]), lease_expires_at = now() + $3::interval, updated_at = now()
+    FROM (SELECT set_config('synchronous_commit', coalesce($5::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+    WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
+    RETURNING event_seq, snapshot_seq, webhook_url
+), events AS (
+    INSERT INTO run_events (run_id, seq, type, data)
+    SELECT $1, locked.event_seq - cardinality($6::text[]) + e.n, e.type, e.data::json
+    FROM locked, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
+), call AS (
+    INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, handle)
+    SELECT $1, $8, $9, $10, $11, $12, true, $13, 'pending', $14 FROM locked
+)
+SELECT locked.snapshot_seq,
+       CASE WHEN locked.snapshot_seq IS NULL OR nullif(locked.webhook_url, '') IS NOT NULL
+                 OR EXISTS (SELECT FROM webhook_subscriptions WHERE enabled AND $4 = ANY (events))
+            THEN codemode_refuse('the write has webhooks to enqueue, or lost its lease') END
+FROM (VALUES (1)) AS one LEFT JOIN locked ON true;
+
 -- name: RunLeaseExecute
 -- Leases the run to job $2 of worker $4; returns the worker whose lost lease made the run
 -- re-driven (NULL when it was not), and the run's count of such re-drives. With $5 set, the
@@ -229,7 +254,8 @@ RETURNING fence, snapshot_seq;
 -- running or pending are cancelled, as CallCancelPending does) and the run's finished_at (also
 -- its updated_at). With $9 the caller expects the lease held, nobody to get the webhook and no
 -- durable work to cancel, and sends its COMMIT with the statement: when any of that does not
--- hold, the statement refuses (codemode_refuse), aborting the transaction. It also marks the
+-- hold, the statement refuses (codemode_refuse), aborting the transaction; the receivers are
+-- then not read (NULL), the refusal standing for their absence. It also marks the
 -- posted outcomes $10 applied (as CallMarkApplied) and, with $11, deletes the run's snapshots
 -- (as SnapshotDeleteRun): a finished run is never resumed.
 WITH run AS (
@@ -253,8 +279,10 @@ WITH run AS (
     DELETE FROM snapshots WHERE run_id = $1 AND $11::boolean AND EXISTS (SELECT FROM run)
 )
 SELECT run.event_seq IS NOT NULL, nullif(run.webhook_url, ''),
-       ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
-       ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id),
+       CASE WHEN NOT $9::boolean THEN
+           ARRAY(SELECT id FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id) END,
+       CASE WHEN NOT $9::boolean THEN
+           ARRAY(SELECT url FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events) ORDER BY created_at, id) END,
        ARRAY(SELECT call_id FROM cancelled WHERE has_handle ORDER BY call_id), run.finished_at,
        CASE WHEN $9::boolean AND (run.event_seq IS NULL OR nullif(run.webhook_url, '') IS NOT NULL
                                   OR EXISTS (SELECT FROM webhook_subscriptions WHERE enabled AND $7 = ANY (events))
@@ -262,26 +290,43 @@ SELECT run.event_seq IS NOT NULL, nullif(run.webhook_url, ''),
             THEN codemode_refuse('the finish has webhooks or cancellations to enqueue, or lost its lease') END
 FROM (VALUES (1)) AS one LEFT JOIN run ON true;
 
--- name: RunSuspendNoResume
--- RunReleaseEvent for a suspension sent with its COMMIT (see Lease.suspend): parks run $1 as
--- suspended, its lease released, and appends its suspended event, whose data is $2, the ids
--- of the run's pending calls (a JSON array, as CallListPendingOrUnapplied finds them), then
--- $3. When the run has posted outcomes the program was not given, whose resume must be
--- enqueued, the statement refuses (codemode_refuse), aborting the transaction. The caller
--- holds the run's row lock.
-WITH s AS (
+-- name: RunSuspendFenced
+-- A suspension sent with its COMMIT (see Lease.suspendOneTrip) in one statement, which writes
+-- the run's row once where a lock, a snapshot and a release would write three versions of it:
+-- run $1, still leased under fence $2, is parked as suspended with its lease released, snapshot
+-- $5 (header $6, state $7) becomes its latest (the older ones are deleted and the count of lost
+-- workers restarts, as SnapshotWrite does) and its events are appended: types $3 with data $4
+-- (JSON texts), in order, then its suspended event, whose data is $8, the ids of the run's
+-- pending calls (a JSON array), then $9. The statement refuses (codemode_refuse), aborting the
+-- transaction, when the lease is lost, when somebody gets the run.suspended webhook (the run's
+-- own URL or an enabled subscription) or when the run has posted outcomes its program was not
+-- given (their resume must be enqueued): the suspension is then made the two-trip way. The
+-- caller holds the run's row lock (RunLockForUpdate, a statement of its own, so that this
+-- statement reads the calls as an outcome posted before the lock left them).
+WITH locked AS (
     UPDATE runs
-    SET status = 'suspended', updated_at = now(), lease_owner = NULL, lease_expires_at = NULL, event_seq = event_seq + 1
-    WHERE id = $1
-    RETURNING event_seq
+    SET status = 'suspended', updated_at = now(), lease_owner = NULL, lease_expires_at = NULL,
+        event_seq = event_seq + cardinality($3::text[]) + 1, snapshot_seq = $5, crashes = 0
+    WHERE id = $1 AND fence = $2 AND (status = 'running') IS TRUE
+    RETURNING event_seq, webhook_url
+), pruned AS (
+    DELETE FROM snapshots WHERE run_id = $1 AND seq < $5 AND EXISTS (SELECT FROM locked)
+), snapshot AS (
+    INSERT INTO snapshots (run_id, seq, header, state) SELECT $1, $5, $6, $7 FROM locked
+), events AS (
+    INSERT INTO run_events (run_id, seq, type, data)
+    SELECT $1, locked.event_seq - cardinality($3::text[]) - 1 + e.n, e.type, e.data::json
+    FROM locked,
+         unnest($3::text[] || 'suspended'::text,
+                $4::text[] || ($8::text || coalesce((SELECT array_to_json(array_agg(call_id ORDER BY call_id))::text
+                                                     FROM calls WHERE run_id = $1 AND status = 'pending'), '[]')
+                               || $9::text)) WITH ORDINALITY AS e(type, data, n)
 )
-INSERT INTO run_events (run_id, seq, type, data)
-SELECT $1, event_seq, 'suspended',
-       ($2::text || coalesce((SELECT array_to_json(array_agg(call_id ORDER BY call_id))::text
-                              FROM calls WHERE run_id = $1 AND status = 'pending'), '[]') || $3::text)::json
-FROM s
-WHERE CASE WHEN EXISTS (SELECT FROM calls WHERE run_id = $1 AND outcome IS NOT NULL AND NOT applied)
-           THEN codemode_refuse('the suspension has posted outcomes to resume with') ELSE true END;
+SELECT CASE WHEN locked.event_seq IS NULL OR nullif(locked.webhook_url, '') IS NOT NULL
+                 OR EXISTS (SELECT FROM webhook_subscriptions WHERE enabled AND 'run.suspended' = ANY (events))
+                 OR EXISTS (SELECT FROM calls WHERE run_id = $1 AND outcome IS NOT NULL AND NOT applied)
+            THEN codemode_refuse('the suspension has webhooks to enqueue or posted outcomes to resume with, or lost its lease') END
+FROM (VALUES (1)) AS one LEFT JOIN locked ON true;
 
 -- name: RunReleaseEvent
 -- Parks run $1 with status $2 (suspended, or queued when it yielded), its lease released, and
