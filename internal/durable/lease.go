@@ -857,11 +857,11 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 
 // suspendOneTrip is suspend's transaction sent with its COMMIT, in one round trip, for a run
 // with no webhook of its own when the store's last suspension found no subscription to
-// run.suspended. After the run's lock, one statement (RunSuspendFenced) checks the lease, appends the lease's
-// deferred events and the suspended event (which lists the pending calls itself), stores the
-// snapshot and parks the run; it refuses when the lease is lost, when somebody gets the webhook
-// after all, or when posted outcomes wait to be resumed with (their resume job must be
-// enqueued): suspend then does it the two-trip way.
+// run.suspended. After the run's lock, one statement (RunSuspendFenced) checks the lease,
+// appends the lease's deferred events and the suspended event (which lists the pending calls
+// itself), stores the snapshot and parks the run; it refuses when the lease is lost, when
+// somebody gets the webhook after all, or when posted outcomes wait to be resumed with (their
+// resume job must be enqueued): suspend then does it the two-trip way.
 func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) (parked *Run, err error) {
 	rows := l.claimCallRows()
 	l.writing.Lock()
