@@ -328,100 +328,115 @@ func (l *Lease) fencedTxWith(ctx context.Context, async bool, hook string, recei
 	// somebody gets the hook's webhook. Either way the writes of a stale driver are rolled
 	// back with the transaction. fn gets the lease's snapshot sequence, which only the lease
 	// holder changes.
-	lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
-	checked, locked := false, false
+	return l.withHeldWrites(func(deferred []deferredEvent, rows []*unwrittenCall) error {
+		lost := fmt.Errorf("%w: run %s", ErrLeaseLost, l.runID)
+		checked, locked := false, false
+		var commitMode *string // the transaction's setting: the server's
+		if async {
+			commitMode = l.store.journalCommitMode()
+		}
+		// With no receivers to fill, the transaction goes with its COMMIT in one round trip (unless
+		// fn needs an answer first): its lock refuses when the lease is lost, or somebody gets the
+		// hook's webhook.
+		oneTrip := receivers == nil
+		all := append(deferred[:len(deferred):len(deferred)], events...)
+		err := l.store.inPipe(ctx, func(tx *pipeTx) error {
+			eventsQueued := false
+			switch {
+			case oneTrip:
+				scan := func(r pgx.Row) error {
+					var (
+						seq     *int64
+						refusal *bool
+					)
+					if err := r.Scan(&seq, &refusal); err != nil {
+						return fmt.Errorf("lock run %s: %w", l.runID, err)
+					}
+					checked, locked = true, seq != nil
+					return nil
+				}
+				if len(all) == 0 {
+					tx.queueRow(scan, q("RunLockFencedNoReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
+					break
+				}
+				// The events go with the lock, in one update of the run's row.
+				types, datas, err := eventArrays(all)
+				if err != nil {
+					return err
+				}
+				sql, args := q("EventsInsertLockingNoReceivers"), []any{l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode,
+					types, datas}
+				if locking != nil {
+					sql, args = locking(args)
+				}
+				tx.queueRow(scan, sql, args...)
+				eventsQueued = true
+			case hook == "":
+				tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
+					q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), commitMode)
+			default:
+				tx.queueRow(func(r pgx.Row) error {
+					var (
+						seq int64
+						rc  receiverColumns
+					)
+					err := r.Scan(append([]any{&seq}, rc.dest()...)...)
+					if isNoRows(err) {
+						checked = true
+						return lost
+					}
+					if err != nil {
+						return fmt.Errorf("lock run %s: %w", l.runID, err)
+					}
+					checked, locked = true, true
+					*receivers = rc.receivers()
+					return nil
+				}, q("RunLockFencedReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
+			}
+			if !eventsQueued {
+				if err := l.queueEvents(ctx, tx, all); err != nil {
+					return err
+				}
+			}
+			l.queueCallRows(ctx, tx, rows)
+			if err := fn(tx, l.seq); err != nil {
+				return err
+			}
+			if !checked && !oneTrip {
+				if err := tx.flush(ctx); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if checked && !locked || oneTrip && hook == "" && isRefusal(err) {
+			err = lost
+		}
+		return err
+	})
+}
+
+// withHeldWrites runs write with what the lease has held back, claimed for it under the
+// lease's write lock: the rows of started calls not written yet (claimed first, see
+// claimCallRows) and the deferred events. When write fails, they are put back for the next.
+func (l *Lease) withHeldWrites(write func(deferred []deferredEvent, rows []*unwrittenCall) error) error {
 	rows := l.claimCallRows()
 	l.writing.Lock()
 	defer l.writing.Unlock()
 	deferred := l.takeDeferred()
-	var commitMode *string // the transaction's setting: the server's
-	if async {
-		commitMode = l.store.journalCommitMode()
-	}
-	// With no receivers to fill, the transaction goes with its COMMIT in one round trip (unless
-	// fn needs an answer first): its lock refuses when the lease is lost, or somebody gets the
-	// hook's webhook.
-	oneTrip := receivers == nil
-	all := append(deferred[:len(deferred):len(deferred)], events...)
-	err := l.store.inPipe(ctx, func(tx *pipeTx) error {
-		eventsQueued := false
-		switch {
-		case oneTrip:
-			scan := func(r pgx.Row) error {
-				var (
-					seq     *int64
-					refusal *bool
-				)
-				if err := r.Scan(&seq, &refusal); err != nil {
-					return fmt.Errorf("lock run %s: %w", l.runID, err)
-				}
-				checked, locked = true, seq != nil
-				return nil
-			}
-			if len(all) == 0 {
-				tx.queueRow(scan, q("RunLockFencedNoReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
-				break
-			}
-			// The events go with the lock, in one update of the run's row.
-			types, datas, err := eventArrays(all)
-			if err != nil {
-				return err
-			}
-			sql, args := q("EventsInsertLockingNoReceivers"), []any{l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode,
-				types, datas}
-			if locking != nil {
-				sql, args = locking(args)
-			}
-			tx.queueRow(scan, sql, args...)
-			eventsQueued = true
-		case hook == "":
-			tx.queueRow(fenceRow(lost, "lock run "+l.runID, &checked, &locked),
-				q("RunLockFenced"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), commitMode)
-		default:
-			tx.queueRow(func(r pgx.Row) error {
-				var (
-					seq int64
-					rc  receiverColumns
-				)
-				err := r.Scan(append([]any{&seq}, rc.dest()...)...)
-				if isNoRows(err) {
-					checked = true
-					return lost
-				}
-				if err != nil {
-					return fmt.Errorf("lock run %s: %w", l.runID, err)
-				}
-				checked, locked = true, true
-				*receivers = rc.receivers()
-				return nil
-			}, q("RunLockFencedReceivers"), l.runID, l.fence, l.store.cfg.LeaseTTL.String(), hook, commitMode)
-		}
-		if !eventsQueued {
-			if err := l.queueEvents(ctx, tx, all); err != nil {
-				return err
-			}
-		}
-		for _, u := range rows {
-			_, _ = tx.Exec(ctx, q("CallInsertFenced"), l.insertArgs(u)...)
-		}
-		if err := fn(tx, l.seq); err != nil {
-			return err
-		}
-		if !checked && !oneTrip {
-			if err := tx.flush(ctx); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if checked && !locked || oneTrip && hook == "" && isRefusal(err) {
-		err = lost
-	}
+	err := write(deferred, rows)
 	if err != nil {
 		l.restoreDeferred(deferred)
 		l.restoreCallRows(rows)
 	}
 	return err
+}
+
+// queueCallRows queues the fenced inserts of claimed call rows in tx.
+func (l *Lease) queueCallRows(ctx context.Context, tx pgx.Tx, rows []*unwrittenCall) {
+	for _, u := range rows {
+		_, _ = tx.Exec(ctx, q("CallInsertFenced"), l.insertArgs(u)...)
+	}
 }
 
 // queueEvents appends events to the run's timeline in tx, which holds the run's lock: one
@@ -863,12 +878,8 @@ func (l *Lease) suspend(ctx context.Context, snapshot Snapshot, yielded bool) er
 // somebody gets the webhook after all, or when posted outcomes wait to be resumed with (their
 // resume job must be enqueued): suspend then does it the two-trip way.
 func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) (parked *Run, err error) {
-	rows := l.claimCallRows()
-	l.writing.Lock()
-	defer l.writing.Unlock()
-	deferred := l.takeDeferred()
 	next := l.seq + 1
-	err = func() error {
+	err = l.withHeldWrites(func(deferred []deferredEvent, rows []*unwrittenCall) error {
 		types, datas, err := eventArrays(deferred)
 		if err != nil {
 			return err
@@ -892,11 +903,9 @@ func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) (parked *
 			// before it too: calls started and not yet written, and the posted outcomes this
 			// drive applied.
 			_, _ = tx.Exec(ctx, q("RunLockForUpdate"), l.runID)
-			for _, u := range rows {
-				_, _ = tx.Exec(ctx, q("CallInsertFenced"), l.insertArgs(u)...)
-			}
-			if len(l.unapplied) > 0 {
-				_, _ = tx.Exec(ctx, q("CallMarkApplied"), l.runID, l.unapplied)
+			l.queueCallRows(ctx, tx, rows)
+			if err := l.markApplied(ctx, tx); err != nil {
+				return err
 			}
 			if _, err := tx.Exec(ctx, q("RunSuspendFenced"), l.runID, l.fence, types, datas, next,
 				snapshot.Header, snapshot.State, string(head), string(tail)); err != nil {
@@ -909,13 +918,10 @@ func (l *Lease) suspendOneTrip(ctx context.Context, snapshot Snapshot) (parked *
 			}
 			return nil
 		})
-	}()
+	})
 	if err != nil {
-		l.restoreDeferred(deferred)
-		l.restoreCallRows(rows)
 		return nil, err
 	}
-	l.unapplied = nil
 	return parked, nil
 }
 
