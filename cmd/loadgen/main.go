@@ -9,7 +9,10 @@
 // With -ceiling it first measures, with pgbench on the service's own database, the bare
 // lifecycle of a run in three transactions (create the run and its job; take the job; store
 // the result), the most the database allows, and prints each scenario's runs/s as a ratio to
-// it. With -url, -ceiling needs -database-url (DATABASE_URL).
+// it. With calls10 among the scenarios it also measures the least a run of 10 sequential calls
+// costs under the promise that a completed call is never repeated (each call's toolset exchange,
+// then its journal write, with nothing of the service around them), and prints calls10 as a
+// ratio to that. With -url, -ceiling needs -database-url (DATABASE_URL).
 //
 // With -workers N (and no -url) it starts N-1 worker processes besides codemode dev's worker, on
 // the same database, to see how the service scales out (scripts/scaleout.sh runs 1, 2 and 4).
@@ -62,7 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	duration := fs.Duration("duration", 10*time.Second, "measured time per scenario")
 	warmup := fs.Duration("warmup", time.Second, "unmeasured time before each scenario")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
-	ceiling := fs.Bool("ceiling", false, "first measure the raw PostgreSQL ceiling with pgbench and print ratios to it")
+	ceiling := fs.Bool("ceiling", false, "first measure the raw PostgreSQL ceiling with pgbench (and, with calls10, the least a run of 10 calls costs) and print ratios to them")
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "with -url and -ceiling: the service's database (DATABASE_URL)")
 	pgSettings := map[string]string{}
 	fs.Func("pg-setting", "with no -url: a PostgreSQL server setting name=value for the private cluster (repeatable), e.g. shared_preload_libraries=pg_stat_statements",
@@ -138,6 +141,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			defer stopWorkers()
 		}
 	}
+	scenarioNames := strings.Split(*names, ",")
 	var results []loadgen.Result
 	if *ceiling {
 		if *dbURL == "" {
@@ -148,6 +152,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		results = append(results, c)
+		if slices.Contains(scenarioNames, "calls10") {
+			c, err := loadgen.CallsCeiling(ctx, *dbURL, concurrencies[0], *duration, *warmup, *syncJournal)
+			if err != nil {
+				return err
+			}
+			results = append(results, c)
+		}
 	}
 	var counter *loadgen.Counter
 	if *pgCounts {
@@ -162,7 +173,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var measured []loadgen.Result
 	for _, concurrency := range concurrencies {
 		m, err := loadgen.Run(ctx, loadgen.Config{
-			URL: *url, Token: *token, Scenarios: strings.Split(*names, ","),
+			URL: *url, Token: *token, Scenarios: scenarioNames,
 			Concurrency: concurrency, Duration: *duration, Warmup: *warmup, Counter: counter,
 			DatabaseURL: *dbURL,
 		})
@@ -172,7 +183,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		measured = append(measured, m...)
 	}
 	if *ceiling {
-		loadgen.RatiosTo(results[0], measured)
+		loadgen.RatiosTo(results, measured)
 	}
 	results = append(results, measured...)
 	if *asJSON {

@@ -177,3 +177,20 @@ func readJournalWrite(br pgx.BatchResults, n int) (locked bool, err error) {
 	}
 	return locked, nil
 }
+
+// JournalGroup is the group commit of the worker's journal (journalGroup) on a pool of the
+// caller's, for measuring what the journal's writes cost with nothing else of the service
+// around them (cmd/loadgen's calls ceiling).
+type JournalGroup struct{ group journalGroup }
+
+// NewJournalGroup returns a JournalGroup sending on pool.
+func NewJournalGroup(pool *pgxpool.Pool) *JournalGroup {
+	return &JournalGroup{group: journalGroup{pool: pool}}
+}
+
+// Send writes batch together with the writes of other goroutines sent meanwhile, as a lease's
+// one-shot write goes. The batch's first statement must return one row or none (found reports
+// which) and its others nothing.
+func (j *JournalGroup) Send(ctx context.Context, batch *pgx.Batch) (found bool, err error) {
+	return j.group.send(ctx, batch)
+}

@@ -75,7 +75,7 @@ type Result struct {
 	Elapsed     time.Duration `json:"elapsed"`
 	RunsPerSec  float64       `json:"runsPerSec"`
 	Latency     Latency       `json:"latency"`
-	// CeilingRatio is RunsPerSec divided by the PostgreSQL ceiling's, when one was measured.
+	// CeilingRatio is RunsPerSec divided by its ceiling's, when one was measured (RatiosTo).
 	CeilingRatio float64 `json:"ceilingRatio,omitempty"`
 	// Counts is what a run cost the database, when Config.Counter was set.
 	Counts *Counts `json:"counts,omitempty"`
@@ -83,15 +83,21 @@ type Result struct {
 	CPU *CPUPerRun `json:"cpuPerRun,omitempty"`
 }
 
-// RatiosTo sets the CeilingRatio of each result measured with as many runs in flight as the
-// ceiling to its runs/s divided by ceiling's. Others keep none: at another concurrency the
-// rates do not compare.
-func RatiosTo(ceiling Result, results []Result) {
-	if ceiling.RunsPerSec <= 0 {
-		return
+// RatiosTo sets the CeilingRatio of each result measured with as many runs in flight as its
+// ceiling to its runs/s divided by the ceiling's: calls10's ceiling is CallsCeilingScenario
+// when among ceilings, every other scenario's (and calls10's otherwise) CeilingScenario.
+// Others keep none: at another concurrency the rates do not compare.
+func RatiosTo(ceilings []Result, results []Result) {
+	byName := map[string]Result{}
+	for _, c := range ceilings {
+		byName[c.Scenario] = c
 	}
 	for i := range results {
-		if results[i].Concurrency != ceiling.Concurrency {
+		ceiling, ok := byName[CeilingScenario]
+		if c, found := byName[CallsCeilingScenario]; found && results[i].Scenario == "calls10" {
+			ceiling, ok = c, true
+		}
+		if !ok || ceiling.RunsPerSec <= 0 || results[i].Concurrency != ceiling.Concurrency {
 			continue
 		}
 		results[i].CeilingRatio = results[i].RunsPerSec / ceiling.RunsPerSec
@@ -202,8 +208,7 @@ func registerToolset(ctx context.Context, c *client.ClientWithResponses, url str
 	return nil
 }
 
-// drive runs s with cfg.Concurrency runs in flight: a warm-up, then the measured window. A run
-// counts when it ends inside the window, so the rate is completions per second. With
+// drive runs s with cfg.Concurrency runs in flight (measure). With
 // cfg.Counter the database's counters are read before the warm-up and after the last run, and
 // divided by every run driven.
 func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg Config, counting *pgx.Conn, meter *cpuMeter) (Result, error) {
@@ -216,52 +221,17 @@ func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg C
 			return res, err
 		}
 	}
-	driven := 0
-	warmEnd := time.Now().Add(cfg.Warmup)
-	end := warmEnd.Add(cfg.Duration)
-	var (
-		mu        sync.Mutex
-		latencies []time.Duration
-		wg        sync.WaitGroup
-	)
-	for range cfg.Concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				began := time.Now()
-				if !began.Before(end) {
-					return
-				}
-				d, err := s.run(ctx, c, toolsetName)
-				done := time.Now()
-				mu.Lock()
-				driven++
-				if done.Before(warmEnd) || done.After(end) {
-					mu.Unlock()
-					continue
-				}
-				if err != nil {
-					res.Errors++
-					if res.FirstError == "" {
-						res.FirstError = err.Error()
-					}
-				} else {
-					res.Runs++
-					latencies = append(latencies, d)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	w := measure(ctx, cfg.Concurrency, cfg.Duration, cfg.Warmup, func(ctx context.Context) (time.Duration, error) {
+		return s.run(ctx, c, toolsetName)
+	})
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
+	res.Runs, res.Errors, res.FirstError = len(w.latencies), w.errors, w.firstError
 	res.Elapsed = cfg.Duration
 	res.RunsPerSec = float64(res.Runs) / cfg.Duration.Seconds()
-	res.Latency = summarize(latencies)
-	res.CPU = perRun(cpuBefore, meter.sample(), driven, false)
+	res.Latency = summarize(w.latencies)
+	res.CPU = perRun(cpuBefore, meter.sample(), w.driven, false)
 	if counting != nil {
 		settle := cfg.Counter.Settle
 		if settle == 0 {
@@ -278,7 +248,58 @@ func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg C
 		if err != nil {
 			return res, err
 		}
-		res.Counts = cfg.Counter.counts(before, after, driven)
+		res.Counts = cfg.Counter.counts(before, after, w.driven)
 	}
 	return res, nil
+}
+
+// window is what measure saw.
+type window struct {
+	latencies  []time.Duration // of the runs that ended well inside the measured window
+	errors     int             // runs that ended inside it with an error
+	firstError string
+	driven     int // every run driven, warm-up included
+}
+
+// measure calls run over and over with concurrency calls in flight: a warm-up, then the
+// measured window. A run counts when it ends inside the window, so the rate is completions per
+// second.
+func measure(ctx context.Context, concurrency int, duration, warmup time.Duration, run func(context.Context) (time.Duration, error)) window {
+	var (
+		w       window
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		warmEnd = time.Now().Add(warmup)
+		end     = warmEnd.Add(duration)
+	)
+	for range concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				if !time.Now().Before(end) {
+					return
+				}
+				d, err := run(ctx)
+				done := time.Now()
+				mu.Lock()
+				w.driven++
+				if done.Before(warmEnd) || done.After(end) {
+					mu.Unlock()
+					continue
+				}
+				if err != nil {
+					w.errors++
+					if w.firstError == "" {
+						w.firstError = err.Error()
+					}
+				} else {
+					w.latencies = append(w.latencies, d)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return w
 }

@@ -143,9 +143,56 @@ func TestCeilingOnTheServiceDatabase(t *testing.T) {
 	require.Zero(t, schemas, "the scratch schema is dropped")
 
 	results := []Result{{RunsPerSec: res.RunsPerSec / 2, Concurrency: res.Concurrency}, {RunsPerSec: res.RunsPerSec / 4, Concurrency: res.Concurrency + 1}}
-	RatiosTo(res, results)
+	RatiosTo([]Result{res}, results)
 	require.InDelta(t, 0.5, results[0].CeilingRatio, 1e-9)
 	require.Zero(t, results[1].CeilingRatio, "a rate at another concurrency is not compared with the ceiling")
+}
+
+// TestCallsCeilingOnTheServiceDatabase measures the calls ceiling briefly on the database of a
+// dev service: runs of 10 calls finish without errors, each checked by CallsCeiling to have left
+// its calls and events; the scratch schema is gone afterwards; calls10 is compared with it, the
+// other scenarios with the PostgreSQL ceiling.
+func TestCallsCeilingOnTheServiceDatabase(t *testing.T) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "loadgen-calls-ceiling-test")
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	svc, err := StartService(ctx, dir, logWriter{t}, nil)
+	require.NoError(t, err)
+	t.Cleanup(svc.Stop)
+
+	for _, syncJournal := range []bool{false, true} {
+		res, err := CallsCeiling(ctx, svc.DatabaseURL, 2, time.Second, 100*time.Millisecond, syncJournal)
+		require.NoError(t, err)
+		require.Equal(t, CallsCeilingScenario, res.Scenario)
+		require.Zero(t, res.Errors, res.FirstError)
+		require.Positive(t, res.Runs)
+		require.InDelta(t, float64(res.Runs), res.RunsPerSec, 0.001)
+		require.Positive(t, res.Latency.P50)
+		require.NotNil(t, res.CPU)
+		require.Positive(t, res.CPU.Postgres)
+	}
+
+	conn, err := pgx.Connect(ctx, svc.DatabaseURL)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	var schemas, runs int
+	require.NoError(t, conn.QueryRow(ctx, "SELECT count(*) FROM pg_namespace WHERE nspname = $1", callsCeilingSchema).Scan(&schemas))
+	require.Zero(t, schemas, "the scratch schema is dropped")
+	require.NoError(t, conn.QueryRow(ctx, "SELECT count(*) FROM runs").Scan(&runs))
+	require.Zero(t, runs, "the service's own tables are not touched")
+
+	ceilings := []Result{{Scenario: CeilingScenario, RunsPerSec: 1000, Concurrency: 2}, {Scenario: CallsCeilingScenario, RunsPerSec: 400, Concurrency: 2}}
+	results := []Result{{Scenario: "trivial", RunsPerSec: 800, Concurrency: 2}, {Scenario: "calls10", RunsPerSec: 300, Concurrency: 2},
+		{Scenario: "calls10", RunsPerSec: 100, Concurrency: 1}}
+	RatiosTo(ceilings, results)
+	require.InDelta(t, 0.8, results[0].CeilingRatio, 1e-9)
+	require.InDelta(t, 0.75, results[1].CeilingRatio, 1e-9, "calls10 is compared with the calls ceiling")
+	require.Zero(t, results[2].CeilingRatio)
+	results[1].CeilingRatio = 0
+	RatiosTo(ceilings[:1], results)
+	require.InDelta(t, 0.3, results[1].CeilingRatio, 1e-9, "without a calls ceiling, with the PostgreSQL ceiling")
 }
 
 // TestReadStat reads this process's own /proc entry: its parent is the test's parent, and the
