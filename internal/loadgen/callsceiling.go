@@ -91,22 +91,15 @@ func CallsCeiling(ctx context.Context, dbURL string, concurrency int, duration, 
 		return res, fmt.Errorf("loadgen: calls ceiling: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	drop := func() error {
-		_, err := conn.Exec(context.WithoutCancel(ctx), "DROP SCHEMA IF EXISTS "+callsCeilingSchema+" CASCADE")
-		return err
-	}
-	if err := drop(); err != nil {
+	drop, err := scratchSchema(ctx, conn, callsCeilingSchema, "runs", "run_events", "calls")
+	if err != nil {
 		return res, fmt.Errorf("loadgen: calls ceiling: %w", err)
 	}
-	defer func() { _ = drop() }()
+	defer drop()
 	s := callsCeilingSchema
-	if _, err := conn.Exec(ctx, `CREATE SCHEMA `+s+`;
-CREATE TABLE `+s+`.runs (LIKE public.runs INCLUDING ALL);
-CREATE TABLE `+s+`.run_events (LIKE public.run_events INCLUDING ALL);
-CREATE TABLE `+s+`.calls (LIKE public.calls INCLUDING ALL);
-ALTER TABLE `+s+`.run_events ADD FOREIGN KEY (run_id) REFERENCES `+s+`.runs (id) ON DELETE CASCADE;
+	if _, err := conn.Exec(ctx, `ALTER TABLE `+s+`.run_events ADD FOREIGN KEY (run_id) REFERENCES `+s+`.runs (id) ON DELETE CASCADE;
 ALTER TABLE `+s+`.calls ADD FOREIGN KEY (run_id) REFERENCES `+s+`.runs (id) ON DELETE CASCADE;`); err != nil {
-		return res, fmt.Errorf("loadgen: calls ceiling: copy the service's tables: %w", err)
+		return res, fmt.Errorf("loadgen: calls ceiling: foreign keys: %w", err)
 	}
 
 	cfg, err := pgxpool.ParseConfig(dbURL)

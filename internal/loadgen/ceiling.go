@@ -67,19 +67,11 @@ func Ceiling(ctx context.Context, dbURL string, concurrency int, duration time.D
 		return res, fmt.Errorf("loadgen: ceiling: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	drop := func() error {
-		_, err := conn.Exec(context.WithoutCancel(ctx), "DROP SCHEMA IF EXISTS "+ceilingSchema+" CASCADE")
-		return err
-	}
-	if err := drop(); err != nil {
+	drop, err := scratchSchema(ctx, conn, ceilingSchema, "runs", "river_job")
+	if err != nil {
 		return res, fmt.Errorf("loadgen: ceiling: %w", err)
 	}
-	defer func() { _ = drop() }()
-	if _, err := conn.Exec(ctx, `CREATE SCHEMA `+ceilingSchema+`;
-CREATE TABLE `+ceilingSchema+`.runs (LIKE public.runs INCLUDING ALL);
-CREATE TABLE `+ceilingSchema+`.river_job (LIKE public.river_job INCLUDING ALL);`); err != nil {
-		return res, fmt.Errorf("loadgen: ceiling: copy the service's tables: %w", err)
-	}
+	defer drop()
 
 	dir, err := os.MkdirTemp("", "loadgen-ceiling")
 	if err != nil {
@@ -174,4 +166,24 @@ func countPgbenchFailures(summary string) int {
 		}
 	}
 	return 0
+}
+
+// scratchSchema creates schema (dropping any left from an earlier measurement) with copies of
+// the service's tables (columns, defaults, constraints and indexes; foreign keys are the
+// caller's), and returns what drops it again.
+func scratchSchema(ctx context.Context, conn *pgx.Conn, schema string, tables ...string) (drop func(), err error) {
+	dropSQL := "DROP SCHEMA IF EXISTS " + schema + " CASCADE"
+	if _, err := conn.Exec(ctx, dropSQL); err != nil {
+		return nil, err
+	}
+	create := "CREATE SCHEMA " + schema + ";"
+	for _, t := range tables {
+		create += fmt.Sprintf("\nCREATE TABLE %s.%s (LIKE public.%s INCLUDING ALL);", schema, t, t)
+	}
+	drop = func() { _, _ = conn.Exec(context.WithoutCancel(ctx), dropSQL) }
+	if _, err := conn.Exec(ctx, create); err != nil {
+		drop()
+		return nil, fmt.Errorf("copy the service's tables: %w", err)
+	}
+	return drop, nil
 }

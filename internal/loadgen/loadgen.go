@@ -208,9 +208,8 @@ func registerToolset(ctx context.Context, c *client.ClientWithResponses, url str
 	return nil
 }
 
-// drive runs s with cfg.Concurrency runs in flight (measure). With
-// cfg.Counter the database's counters are read before the warm-up and after the last run, and
-// divided by every run driven.
+// drive runs s with cfg.Concurrency runs in flight (measure). With cfg.Counter the database's
+// counters are read before the warm-up and after the last run, and divided by every run driven.
 func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg Config, counting *pgx.Conn, meter *cpuMeter) (Result, error) {
 	res := Result{Scenario: s.name, Measures: s.measures, Concurrency: cfg.Concurrency}
 	cpuBefore := meter.sample()

@@ -43,15 +43,7 @@ func TestSummarize(t *testing.T) {
 // database.
 func TestRunAgainstDevService(t *testing.T) {
 	ctx := context.Background()
-	// The cluster runs as the postgres user when the tests run as root: its directory must
-	// be reachable by others (t.TempDir's parent is not).
-	dir, err := os.MkdirTemp("", "loadgen-test")
-	require.NoError(t, err)
-	require.NoError(t, os.Chmod(dir, 0o755))
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	svc, err := StartService(ctx, dir, logWriter{t}, map[string]string{"shared_preload_libraries": "pg_stat_statements"})
-	require.NoError(t, err)
-	t.Cleanup(svc.Stop)
+	svc := startDevService(t, map[string]string{"shared_preload_libraries": "pg_stat_statements"})
 
 	counter := &Counter{DatabaseURL: svc.DatabaseURL, RoundTrips: durable.RoundTrips, Settle: -1, Top: 5}
 	results, err := Run(ctx, Config{URL: svc.URL, Concurrency: 2, Duration: time.Second, Warmup: -1, Counter: counter,
@@ -103,6 +95,22 @@ func TestCountsPerRun(t *testing.T) {
 	require.Zero(t, got.RoundTrips)
 }
 
+// startDevService starts codemode dev on a private cluster with the server settings given,
+// stopped and removed when the test ends.
+func startDevService(t *testing.T, settings map[string]string) *Service {
+	t.Helper()
+	// The cluster runs as the postgres user when the tests run as root: its directory must
+	// be reachable by others (t.TempDir's parent is not).
+	dir, err := os.MkdirTemp("", "loadgen-test")
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	svc, err := StartService(context.Background(), dir, logWriter{t}, settings)
+	require.NoError(t, err)
+	t.Cleanup(svc.Stop)
+	return svc
+}
+
 // logWriter sends the service's logs to the test log.
 type logWriter struct{ t *testing.T }
 
@@ -116,13 +124,7 @@ func (w logWriter) Write(p []byte) (int, error) {
 // and a completed job in the scratch tables, and the scratch schema is gone afterwards.
 func TestCeilingOnTheServiceDatabase(t *testing.T) {
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "loadgen-ceiling-test")
-	require.NoError(t, err)
-	require.NoError(t, os.Chmod(dir, 0o755))
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	svc, err := StartService(ctx, dir, logWriter{t}, nil)
-	require.NoError(t, err)
-	t.Cleanup(svc.Stop)
+	svc := startDevService(t, nil)
 
 	res, err := Ceiling(ctx, svc.DatabaseURL, 2, time.Second)
 	require.NoError(t, err)
@@ -154,13 +156,7 @@ func TestCeilingOnTheServiceDatabase(t *testing.T) {
 // other scenarios with the PostgreSQL ceiling.
 func TestCallsCeilingOnTheServiceDatabase(t *testing.T) {
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "loadgen-calls-ceiling-test")
-	require.NoError(t, err)
-	require.NoError(t, os.Chmod(dir, 0o755))
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	svc, err := StartService(ctx, dir, logWriter{t}, nil)
-	require.NoError(t, err)
-	t.Cleanup(svc.Stop)
+	svc := startDevService(t, nil)
 
 	for _, syncJournal := range []bool{false, true} {
 		res, err := CallsCeiling(ctx, svc.DatabaseURL, 2, time.Second, 100*time.Millisecond, syncJournal)
