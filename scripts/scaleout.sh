@@ -2,8 +2,8 @@
 # Scale-out check: loadgen's scenarios (trivial, calls10, resume) against one API and 1, 2 and 4
 # worker processes on one PostgreSQL, first with the journal committing asynchronously (the
 # default), then with synchronous_commit on for every write (--synchronous-journal). Each run
-# measures the PostgreSQL ceiling first and prints the scenarios' ratios to it, and what a run
-# costs the database (-pg-counts). See docs/operations.md, "Scaling out".
+# measures the ceilings first (PostgreSQL's, and the floor of a run of 10 calls) and prints each
+# scenario's ratio to its ceiling, and what a run costs the database (-pg-counts). See docs/operations.md, "Scaling out".
 #
 #   scripts/scaleout.sh                 # 1 2 4 workers, 10 s per scenario
 #   DURATION=20s CONCURRENCY=32 scripts/scaleout.sh 1 2 4 8
@@ -24,7 +24,7 @@ mkdir -p "$out"
 bin="$out/loadgen"
 go build -o "$bin" ./cmd/loadgen
 
-printf '%-6s %-8s %-9s %9s %9s %9s %9s %10s %10s\n' mode workers scenario 'runs/s' 'x ceil' p50 p99 'stmts/run' 'xacts/run'
+printf '%-6s %-8s %-15s %9s %9s %9s %9s %10s %10s\n' mode workers scenario 'runs/s' 'x ceil' p50 p99 'stmts/run' 'xacts/run'
 for mode in "${modes[@]}"; do
 	for n in "${workers[@]}"; do
 		flags=(-ceiling -pg-counts -json -workers "$n" -duration "$duration" -concurrency "$concurrency")
@@ -39,7 +39,7 @@ results = json.load(open(sys.argv[1]))
 for r in results:
     c = r.get("counts") or {}
     lat = r["latency"]
-    print("%-6s %-8s %-9s %9.1f %9s %9.1f %9.1f %10s %10s" % (
+    print("%-6s %-8s %-15s %9.1f %9s %9.1f %9.1f %10s %10s" % (
         sys.argv[2], sys.argv[3], r["scenario"], r["runsPerSec"],
         "%.2f" % r["ceilingRatio"] if r.get("ceilingRatio") else "-",
         lat["p50"] / 1e6, lat["p99"] / 1e6,
