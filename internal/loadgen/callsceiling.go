@@ -79,10 +79,10 @@ RETURNING seq`, callsCeilingSchema)
 // protocol's request, as the service sends it), records each settled call as the worker's
 // journal does (with the worker's own group commit, which sends the records that arrive while
 // a batch is on its way as the next batch; committed without waiting for the disk unless
-// syncJournal), and finishes. The statements run
-// on scratch copies of the service's runs, run_events and calls (columns, constraints, indexes
-// and foreign keys), dropped afterwards, and every run is checked to have left its 10 calls and
-// 23 events. The service's calls10 runs are compared with it.
+// syncJournal), and finishes. The statements run on scratch copies of the service's runs,
+// run_events and calls (columns, constraints, indexes and foreign keys), dropped afterwards,
+// and every run is checked to have left its 10 calls and 23 events. The service's calls10 runs
+// are compared with it.
 func CallsCeiling(ctx context.Context, dbURL string, concurrency int, duration, warmup time.Duration, syncJournal bool) (Result, error) {
 	res := Result{Scenario: CallsCeilingScenario, Concurrency: concurrency,
 		Measures: "10 x (toolset HTTP exchange, then its grouped journal write) between create and finish, no service"}
@@ -132,11 +132,7 @@ ALTER TABLE `+s+`.calls ADD FOREIGN KEY (run_id) REFERENCES `+s+`.runs (id) ON D
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	res.Runs, res.Errors, res.FirstError = len(w.latencies), w.errors, w.firstError
-	res.Elapsed = duration
-	res.RunsPerSec = float64(res.Runs) / duration.Seconds()
-	res.Latency = summarize(w.latencies)
-	res.CPU = perRun(cpuBefore, meter.sample(), w.driven, false)
+	w.report(&res, duration, perRun(cpuBefore, meter.sample(), w.driven, false))
 
 	// Every run that finished left what the service's would: its calls and all its events.
 	var finished, wrong int

@@ -226,11 +226,7 @@ func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg C
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	res.Runs, res.Errors, res.FirstError = len(w.latencies), w.errors, w.firstError
-	res.Elapsed = cfg.Duration
-	res.RunsPerSec = float64(res.Runs) / cfg.Duration.Seconds()
-	res.Latency = summarize(w.latencies)
-	res.CPU = perRun(cpuBefore, meter.sample(), w.driven, false)
+	w.report(&res, cfg.Duration, perRun(cpuBefore, meter.sample(), w.driven, false))
 	if counting != nil {
 		settle := cfg.Counter.Settle
 		if settle == 0 {
@@ -258,6 +254,16 @@ type window struct {
 	errors     int             // runs that ended inside it with an error
 	firstError string
 	driven     int // every run driven, warm-up included
+}
+
+// report sets what res says of a window of duration: runs, errors, rate and latency, and the
+// CPU a run cost.
+func (w window) report(res *Result, duration time.Duration, cpu *CPUPerRun) {
+	res.Runs, res.Errors, res.FirstError = len(w.latencies), w.errors, w.firstError
+	res.Elapsed = duration
+	res.RunsPerSec = float64(res.Runs) / duration.Seconds()
+	res.Latency = summarize(w.latencies)
+	res.CPU = cpu
 }
 
 // measure calls run over and over with concurrency calls in flight: a warm-up, then the
