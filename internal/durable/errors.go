@@ -36,6 +36,10 @@ var (
 	// ErrPermanent is wrapped by an Engine.CancelCall error that repeating the cancel cannot
 	// fix (the toolset refused it): the call.cancel job is then not retried.
 	ErrPermanent = errors.New("permanent failure")
+	// ErrReplayDiverged: a re-driven program made, under a call id the run has a record of, a
+	// call of another tool. The recorded outcome cannot answer it and driving the program
+	// again would diverge again, so the run fails (ExecutionFailure) rather than be retried.
+	ErrReplayDiverged = errors.New("the program diverged from its recorded calls")
 	// ErrWebhookDisabled: the delivery's subscription is disabled; enable it first.
 	ErrWebhookDisabled = errors.New("webhook subscription disabled")
 )

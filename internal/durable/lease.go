@@ -575,7 +575,7 @@ func (l *Lease) oneShotWith(ctx context.Context, event *deferredEvent, locking l
 // round trip).
 func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error) {
 	if c.CallID <= l.knownCalls {
-		rec, found, err := l.storedCall(ctx, c.CallID)
+		rec, found, err := l.storedCall(ctx, c)
 		if err != nil || found {
 			return rec, err
 		}
@@ -611,26 +611,32 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 	return CallRecord{}, nil
 }
 
-// storedCall returns the record of a call whose key may be known (a re-drive). Only the
-// run's lease holder inserts and settles its inline calls, so the look-up needs no lock: a
-// row an earlier driver wrote is committed (acquire saw it), and a stale driver's writes are
-// refused.
-func (l *Lease) storedCall(ctx context.Context, callID int) (CallRecord, bool, error) {
+// storedCall returns the record of call c, whose key may be known (a re-drive, or a fork's
+// copied calls). Only the run's lease holder inserts and settles its inline calls, so the
+// look-up needs no lock: a row an earlier driver wrote is committed (acquire saw it), and a
+// stale driver's writes are refused. A record of another tool is refused with
+// ErrReplayDiverged: its outcome answers a different call.
+func (l *Lease) storedCall(ctx context.Context, c CallStart) (CallRecord, bool, error) {
 	var (
 		rec             CallRecord
-		status          string
+		status, path    string
 		handle, outcome []byte
 	)
-	err := l.store.pool.QueryRow(ctx, q("CallGet"), l.runID, callID).Scan(&status, &handle, &outcome)
+	key := toolcall.Key(l.runID, int64(c.CallID))
+	err := l.store.pool.QueryRow(ctx, q("CallGet"), l.runID, c.CallID).Scan(&status, &handle, &outcome, &path)
 	switch {
 	case isNoRows(err):
 		return CallRecord{}, false, nil
 	case err != nil:
-		return CallRecord{}, false, fmt.Errorf("call %s started: look up call: %w", toolcall.Key(l.runID, int64(callID)), err)
+		return CallRecord{}, false, fmt.Errorf("call %s started: look up call: %w", key, err)
+	case path != c.Path:
+		return CallRecord{}, false, fmt.Errorf("%w: call %d is a call of %s in the run's record, and the program now calls %s there; "+
+			"a re-driven program (after a lost worker, or a fork's copied calls) must make the same calls in the same order, "+
+			"which a program whose calls depend on the clock may not", ErrReplayDiverged, c.CallID, path, c.Path)
 	case outcome != nil:
 		rec.Outcome = &toolcall.Outcome{}
 		if err := json.Unmarshal(outcome, rec.Outcome); err != nil {
-			return CallRecord{}, false, fmt.Errorf("call %s started: decode stored outcome: %w", toolcall.Key(l.runID, int64(callID)), err)
+			return CallRecord{}, false, fmt.Errorf("call %s started: decode stored outcome: %w", key, err)
 		}
 	case status == CallPending:
 		rec.Handle = handle

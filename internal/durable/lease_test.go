@@ -113,19 +113,22 @@ func TestRedriveAnswersSettledCallsFromTheStore(t *testing.T) {
 	second, _, err := b.store.acquire(b.ctx, run.ID, 1, 0)
 	require.NoError(t, err)
 	tests := []struct {
-		name string
-		id   int
-		want CallRecord
+		name    string
+		id      int
+		path    string
+		want    CallRecord
+		wantErr error
 	}{
-		{name: "settled call answered from the store", id: 1, want: CallRecord{Outcome: &toolcall.Outcome{OK: true, Value: json.RawMessage(`42`)}}},
-		{name: "pending call not started again", id: 2, want: CallRecord{Handle: json.RawMessage(`"h"`)}},
-		{name: "call in flight at the crash is made again", id: 3, want: CallRecord{}},
-		{name: "new call", id: 4, want: CallRecord{}},
+		{name: "another tool under a recorded id", id: 1, path: "t.x", wantErr: ErrReplayDiverged},
+		{name: "settled call answered from the store", id: 1, path: "t.add", want: CallRecord{Outcome: &toolcall.Outcome{OK: true, Value: json.RawMessage(`42`)}}},
+		{name: "pending call not started again", id: 2, path: "t.wait", want: CallRecord{Handle: json.RawMessage(`"h"`)}},
+		{name: "call in flight at the crash is made again", id: 3, path: "t.slow", want: CallRecord{}},
+		{name: "new call", id: 4, path: "t.x", want: CallRecord{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := second.CallStarted(b.ctx, CallStart{CallID: tt.id, Toolset: "t", Path: "t.x"})
-			require.NoError(t, err)
+			got, err := second.CallStarted(b.ctx, CallStart{CallID: tt.id, Toolset: "t", Path: tt.path})
+			require.ErrorIs(t, err, tt.wantErr)
 			require.Equal(t, tt.want, got)
 		})
 	}

@@ -412,6 +412,11 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 		outcome = driveFailed
 		return w.failUnstorable(storeCtx, log, lease, err)
 	}
+	if errors.Is(err, ErrReplayDiverged) {
+		// Driving the program again would meet the same divergence: the run fails now.
+		log.ErrorContext(ctx, "the program diverged from its recorded calls; failing the run", "error", err)
+		out, err = Outcome{Kind: Finished, OK: false, Result: divergedResult(err)}, nil
+	}
 	if err != nil && lastAttempt {
 		log.ErrorContext(ctx, "engine failed on the last attempt; failing the run", "error", err)
 		out = Outcome{Kind: Finished, OK: false, Result: internalErrorResult(err)}
@@ -486,6 +491,17 @@ func storageErrorResult(err error) json.RawMessage {
 	raw, _ := json.Marshal(map[string]any{
 		"ok":    false,
 		"error": map[string]any{"kind": "StorageError", "message": "the run's data cannot be stored: " + err.Error()},
+		"logs":  []any{},
+	})
+	return raw
+}
+
+// divergedResult is the Result of a run whose re-driven program called another tool than the
+// one its record has under the same call id (ErrReplayDiverged).
+func divergedResult(err error) json.RawMessage {
+	raw, _ := json.Marshal(map[string]any{
+		"ok":    false,
+		"error": map[string]any{"kind": "ExecutionFailure", "message": err.Error()},
 		"logs":  []any{},
 	})
 	return raw

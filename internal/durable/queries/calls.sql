@@ -2,7 +2,7 @@
 SELECT status, handle, outcome FROM calls WHERE run_id = $1 AND call_id = $2 FOR UPDATE;
 
 -- name: CallGet
-SELECT status, handle, outcome FROM calls WHERE run_id = $1 AND call_id = $2;
+SELECT status, handle, outcome, path FROM calls WHERE run_id = $1 AND call_id = $2;
 
 -- name: CallInsert
 INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable)

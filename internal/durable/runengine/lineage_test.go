@@ -164,6 +164,22 @@ return (await tools.ext.string.upper({text: "total " + s.sum})).text;`)
 	require.Equal(t, `"TOTAL 3"`, okValue(t, b.waitStatus(t, changed.ID, durable.StatusSucceeded, durable.StatusFailed)))
 	require.Zero(t, b.tools.Handler.Executions(toolcall.Key(changed.ID, 1)))
 
+	// New code calling another tool where the record has call 1: the recorded outcome does not
+	// answer it, and the fork fails saying so instead of handing the program the sum.
+	diverged, _, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{AfterCall: 1}, `
+const u = await tools.ops.string.upper({text: "first"});
+return u.text;`)
+	require.NoError(t, err)
+	got := b.waitStatus(t, diverged.ID, durable.StatusFailed, durable.StatusSucceeded)
+	require.Equal(t, durable.StatusFailed, got.Status, "%s", got.Result)
+	var res struct {
+		Error struct{ Kind, Message string }
+	}
+	require.NoError(t, json.Unmarshal(got.Result, &res))
+	require.Equal(t, "ExecutionFailure", res.Error.Kind)
+	require.Contains(t, res.Error.Message, "call 1 is a call of ops.math.add in the run's record, and the program now calls ops.string.upper")
+	require.Zero(t, b.tools.Handler.Executions(toolcall.Key(diverged.ID, 1)), "the diverged call is not made")
+
 	// From the start: every call is made anew.
 	fresh, replayed, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{}, "")
 	require.NoError(t, err)
@@ -177,7 +193,7 @@ return (await tools.ext.string.upper({text: "total " + s.sum})).text;`)
 	}
 	l, err := b.store.RunLineage(b.ctx, orig.ID)
 	require.NoError(t, err)
-	require.Len(t, l.Derived, 4)
+	require.Len(t, l.Derived, 5)
 }
 
 // forkPoint returns the sequence number of the run's snapshot taken after its first call
