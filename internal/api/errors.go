@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/codemode/codemode/internal/durable"
 	"github.com/codemode/codemode/internal/signing"
+	"github.com/codemode/codemode/internal/toolcall"
 )
 
 var (
@@ -62,7 +64,8 @@ func statusOf(err error) (int, string) {
 		errors.Is(err, durable.ErrDeliveryInProgress), errors.Is(err, durable.ErrWebhookDisabled),
 		errors.Is(err, durable.ErrNotRetryable):
 		return http.StatusConflict, CodeConflict
-	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest), errors.Is(err, durable.ErrInvalidSchedule):
+	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest), errors.Is(err, durable.ErrInvalidSchedule),
+		errors.Is(err, toolcall.ErrInvalidOutcome):
 		return http.StatusBadRequest, CodeInvalidRequest
 	case errors.Is(err, durable.ErrUnstorable), errors.Is(err, durable.ErrNoSecretKey):
 		return http.StatusUnprocessableEntity, CodeUnprocessable
@@ -92,6 +95,19 @@ func storableText(fields ...field) error {
 func usableSecret(name, value string) error {
 	if err := signing.CheckSecret(value); err != nil {
 		return fmt.Errorf("%w: %s: %w", errBadRequest, name, err)
+	}
+	return nil
+}
+
+// httpURLs refuses (400) URLs that are not absolute http:// or https:// URLs with a host (the
+// spec's pattern only checks the scheme): "http://", "http://a b/" or "http://[::1/" could
+// never be called or delivered to.
+func httpURLs(fields ...field) error {
+	for _, f := range fields {
+		u, err := url.Parse(f.value)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.Opaque != "" {
+			return fmt.Errorf("%w: %s %q is not an absolute http:// or https:// URL with a host", errBadRequest, f.name, f.value)
+		}
 	}
 	return nil
 }

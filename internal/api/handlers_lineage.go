@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
@@ -51,8 +52,15 @@ func forkPoint(body *gen.ForkRunJSONRequestBody) (durable.ForkPoint, error) {
 	case body.FromSnapshot != nil && body.AfterCall != nil:
 		return durable.ForkPoint{}, fmt.Errorf("%w: give fromSnapshot or afterCall, not both", errBadRequest)
 	case body.AfterCall != nil:
+		// Call ids and snapshot seqs are PostgreSQL integers: a larger one names nothing.
+		if int64(*body.AfterCall) > math.MaxInt32 {
+			return durable.ForkPoint{}, fmt.Errorf("%w: there is no call %d", durable.ErrForkPointNotFound, *body.AfterCall)
+		}
 		return durable.ForkPoint{AfterCall: *body.AfterCall}, nil
 	case body.FromSnapshot != nil:
+		if int64(*body.FromSnapshot) > math.MaxInt32 {
+			return durable.ForkPoint{}, fmt.Errorf("%w: there is no snapshot %d", durable.ErrForkPointNotFound, *body.FromSnapshot)
+		}
 		return durable.ForkPoint{Snapshot: *body.FromSnapshot}, nil
 	default:
 		return durable.ForkPoint{}, fmt.Errorf("%w: give the fork point, fromSnapshot or afterCall", errBadRequest)

@@ -38,6 +38,11 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 	if err := storableText(text...); err != nil {
 		return nil, err
 	}
+	if body.Webhook != nil {
+		if err := httpURLs(field{"webhook.url", body.Webhook.Url}); err != nil {
+			return nil, err
+		}
+	}
 	if body.Webhook != nil && body.Webhook.Secret != nil {
 		if err := usableSecret("webhook.secret", *body.Webhook.Secret); err != nil {
 			return nil, err
@@ -182,9 +187,17 @@ func (h *handlers) PostOutcome(ctx context.Context, req gen.PostOutcomeRequestOb
 	if req.Body.Ok && req.Body.Error != nil {
 		return nil, fmt.Errorf("%w: error must be absent when ok is true", errBadRequest)
 	}
+	// A failed outcome with a value was stored, and then refused by the worker resuming the
+	// run, which could never resume.
+	if !req.Body.Ok && req.Body.Value != nil {
+		return nil, fmt.Errorf("%w: value must be absent when ok is false", errBadRequest)
+	}
 	o, err := fromOutcome(*req.Body)
 	if err != nil {
 		return nil, fmt.Errorf("%w: value: %w", errBadRequest, err)
+	}
+	if err := o.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", errBadRequest, err)
 	}
 	recorded, err := h.store.RecordOutcome(ctx, req.Id, req.CallId, o)
 	if err != nil {

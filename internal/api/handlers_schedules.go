@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/codemode/codemode/internal/api/gen"
@@ -45,6 +46,13 @@ func (h *handlers) CreateSchedule(ctx context.Context, req gen.CreateScheduleReq
 		n.Limits = raw
 	}
 	if body.Cron != nil {
+		// The cron library reads "@every" intervals under a second (negative ones included)
+		// as one second; refuse them as every is refused.
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(*body.Cron), "@every "); ok {
+			if every, err := time.ParseDuration(strings.TrimSpace(rest)); err == nil && every < durable.MinEvery {
+				return nil, fmt.Errorf("%w: cron %q: the interval must be at least %s", errBadRequest, *body.Cron, durable.MinEvery)
+			}
+		}
 		n.Cron = *body.Cron
 	}
 	if body.Every != nil {
@@ -55,6 +63,10 @@ func (h *handlers) CreateSchedule(ctx context.Context, req gen.CreateScheduleReq
 		n.Every = every
 	}
 	if body.Timezone != nil {
+		// Go reads "Local" as the process's own zone, which differs from server to server.
+		if *body.Timezone == "Local" {
+			return nil, fmt.Errorf("%w: timezone \"Local\" is not an IANA time zone (such as Europe/Paris or UTC)", errBadRequest)
+		}
 		n.Timezone = *body.Timezone
 	}
 	if body.Overlap != nil {

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolset"
 	"github.com/codemode/codemode/internal/toolset/mcp"
 	"github.com/codemode/codemode/internal/toolset/runtools"
@@ -27,6 +29,9 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 	kind := durable.KindHTTP
 	if body.Kind != nil {
 		kind = string(*body.Kind)
+	}
+	if err := usableName(body.Name); err != nil {
+		return nil, err
 	}
 	if kind == durable.KindOpenAPI {
 		return h.createOpenAPIToolset(ctx, body)
@@ -52,6 +57,9 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 		text = append(text, field{"description", *body.Description})
 	}
 	if err := storableText(text...); err != nil {
+		return nil, err
+	}
+	if err := httpURLs(field{"url", url}); err != nil {
 		return nil, err
 	}
 	if body.Secret != nil {
@@ -99,6 +107,9 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 			return nil, err
 		}
 		t.Manifest = fetched
+	}
+	if err := mountable(body.Name, t.Manifest, body.Tools != nil); err != nil {
+		return nil, err
 	}
 	stored, err := h.store.CreateToolset(ctx, t)
 	if err != nil {
@@ -230,6 +241,11 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 	if err := storableText(text...); err != nil {
 		return nil, err
 	}
+	if body.Url != nil {
+		if err := httpURLs(field{"url", *body.Url}); err != nil {
+			return nil, err
+		}
+	}
 	if body.Secret != nil {
 		if err := usableSecret("secret", *body.Secret); err != nil {
 			return nil, err
@@ -274,6 +290,9 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 	} else if raw, err = h.fetchManifest(ctx, url); err != nil {
 		return nil, err
 	}
+	if err := mountable(req.Name, raw, body.Tools != nil); err != nil {
+		return nil, err
+	}
 	updated, err := h.store.UpdateToolset(ctx, req.Name, durable.ToolsetUpdate{
 		URL: body.Url, Secret: body.Secret, Description: body.Description, Manifest: raw,
 	})
@@ -288,7 +307,8 @@ func (h *handlers) toolsets(ctx context.Context, filter *string) ([]durable.Tool
 	var names []string
 	if filter != nil && *filter != "" {
 		for _, n := range strings.Split(*filter, ",") {
-			if n = strings.TrimSpace(n); n != "" {
+			// A name given twice is one toolset (the listing has it once).
+			if n = strings.TrimSpace(n); n != "" && !slices.Contains(names, n) {
 				names = append(names, n)
 			}
 		}
@@ -298,7 +318,51 @@ func (h *handlers) toolsets(ctx context.Context, filter *string) ([]durable.Tool
 		return nil, err
 	}
 	if names != nil && len(ts) != len(names) {
-		return nil, fmt.Errorf("%w: %s", durable.ErrToolsetNotFound, *filter)
+		var missing []string
+		for _, n := range names {
+			if !slices.ContainsFunc(ts, func(t durable.Toolset) bool { return t.Name == n }) {
+				missing = append(missing, n)
+			}
+		}
+		return nil, fmt.Errorf("%w: %s", durable.ErrToolsetNotFound, strings.Join(missing, ","))
 	}
 	return ts, nil
+}
+
+// usableName refuses (400) a toolset name the runtime cannot mount its tools under: the
+// pattern of the spec leaves only __proto__.
+func usableName(name string) error {
+	if err := run.ValidatePath(name); err != nil {
+		return fmt.Errorf("%w: name %q cannot be a toolset's name: %w", errBadRequest, name, err)
+	}
+	return nil
+}
+
+// mountable refuses a manifest whose tools the runtime would refuse once mounted under the
+// toolset's name as runs and the catalog see them (tools.<name>.<path>), such as a path that
+// is too long with the name in front. Stored anyway, such a toolset would fail the catalog
+// and every run that may use it, which is every run naming no toolsets. An inline manifest
+// (fromBody) is the request's fault (400), a fetched one the toolset's (502).
+func mountable(name string, manifestJSON []byte, fromBody bool) error {
+	err := func() error {
+		client, err := toolset.New(toolset.Config{URL: "http://catalog.invalid/", Name: name})
+		if err != nil {
+			return err
+		}
+		m, err := runtools.ParseManifest(manifestJSON)
+		if err != nil {
+			return err
+		}
+		loaded := runtools.FromManifest(client, m)
+		_, err = run.NewToolbox(loaded.Tools, loaded.Namespaces)
+		return err
+	}()
+	switch {
+	case err == nil:
+		return nil
+	case fromBody:
+		return fmt.Errorf("%w: tools under tools.%s: %w", errBadRequest, name, err)
+	default:
+		return fmt.Errorf("%w: tools under tools.%s: %w", ErrManifest, name, err)
+	}
 }

@@ -32,15 +32,22 @@ func (h *handlers) createOpenAPIToolset(ctx context.Context, body *gen.CreateToo
 		return nil, fmt.Errorf("%w: tools, namespaces and secret apply to kind http only", errBadRequest)
 	}
 	text := []field{{"name", body.Name}}
+	var urls []field
 	for _, f := range []struct {
 		name  string
 		value *string
 	}{{"url", body.Url}, {"baseUrl", body.BaseUrl}, {"description", body.Description}} {
 		if f.value != nil {
 			text = append(text, field{f.name, *f.value})
+			if f.name != "description" {
+				urls = append(urls, field{f.name, *f.value})
+			}
 		}
 	}
 	if err := storableText(text...); err != nil {
+		return nil, err
+	}
+	if err := httpURLs(urls...); err != nil {
 		return nil, err
 	}
 	auth, err := authOf(body.Auth)
@@ -65,6 +72,9 @@ func (h *handlers) createOpenAPIToolset(ctx context.Context, body *gen.CreateToo
 		baseURL = *body.BaseUrl
 	}
 	if t.Manifest, t.Source, err = h.readDocument(ctx, t.URL, body.Document, baseURL); err != nil {
+		return nil, err
+	}
+	if err := mountable(body.Name, t.Manifest, body.Document != nil); err != nil {
 		return nil, err
 	}
 	stored, err := h.store.CreateToolset(ctx, t)
@@ -95,6 +105,9 @@ func (h *handlers) updateOpenAPIToolset(ctx context.Context, current durable.Too
 	}
 	manifest, source, err := h.readDocument(ctx, url, nil, src.Server)
 	if err != nil {
+		return nil, err
+	}
+	if err := mountable(current.Name, manifest, false); err != nil {
 		return nil, err
 	}
 	updated, err := h.store.UpdateToolset(ctx, current.Name, durable.ToolsetUpdate{

@@ -15,6 +15,9 @@ func (h *handlers) CreateWebhook(ctx context.Context, req gen.CreateWebhookReque
 	if err := storableText(field{"url", req.Body.Url}, field{"secret", req.Body.Secret}); err != nil {
 		return nil, err
 	}
+	if err := httpURLs(field{"url", req.Body.Url}); err != nil {
+		return nil, err
+	}
 	if err := usableSecret("secret", req.Body.Secret); err != nil {
 		return nil, err
 	}
@@ -63,6 +66,11 @@ func (h *handlers) UpdateWebhook(ctx context.Context, req gen.UpdateWebhookReque
 	}
 	if err := storableText(text...); err != nil {
 		return nil, err
+	}
+	if body.Url != nil {
+		if err := httpURLs(field{"url", *body.Url}); err != nil {
+			return nil, err
+		}
 	}
 	if body.Secret != nil {
 		if err := usableSecret("secret", *body.Secret); err != nil {

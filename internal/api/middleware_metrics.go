@@ -58,7 +58,19 @@ func (m *metrics) instrument(next http.Handler) http.Handler {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
-		m.requests.WithLabelValues(r.Method, route, strconv.Itoa(rec.status)).Inc()
-		m.duration.WithLabelValues(r.Method, route).Observe(time.Since(start).Seconds())
+		method := methodLabel(r.Method)
+		m.requests.WithLabelValues(method, route, strconv.Itoa(rec.status)).Inc()
+		m.duration.WithLabelValues(method, route).Observe(time.Since(start).Seconds())
 	})
+}
+
+// methodLabel is the method label of a request: the standard methods as they are, any other
+// method (a client may send any token) "other", so that requests cannot add series at will.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "other"
 }

@@ -13,11 +13,7 @@ import (
 // accepting connections and waits up to shutdownTimeout for requests in flight (long waits
 // included) before closing the rest. It returns nil after a clean shutdown.
 func Serve(ctx context.Context, ln net.Listener, handler http.Handler, shutdownTimeout time.Duration) error {
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
+	srv := newHTTPServer(ctx, handler)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -35,4 +31,19 @@ func Serve(ctx context.Context, ln net.Listener, handler http.Handler, shutdownT
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// idleTimeout is how long a keep-alive connection may wait for its next request: without it a
+// client could hold any number of idle connections (and file descriptors) for good.
+const idleTimeout = 2 * time.Minute
+
+// newHTTPServer is the server of Serve. Request bodies have their own deadline (limitBody);
+// there is no ReadTimeout or WriteTimeout, which would cut long waits and event streams.
+func newHTTPServer(ctx context.Context, handler http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       idleTimeout,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
 }

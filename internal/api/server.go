@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -26,6 +27,9 @@ type Config struct {
 	Token string
 	// MaxBodyBytes bounds request bodies; larger ones get 413. Default 2 MiB.
 	MaxBodyBytes int64
+	// BodyReadTimeout bounds the reading of a request body; a body not received within it
+	// gets 400. Default 30 seconds.
+	BodyReadTimeout time.Duration
 	// MaxWait bounds the wait query parameter. Default 300 seconds.
 	MaxWait time.Duration
 	// Egress is the policy of the manifest fetches (internal/egress). Default: the zero
@@ -52,6 +56,9 @@ type Config struct {
 func (c Config) WithDefaults() Config {
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = 2 << 20
+	}
+	if c.BodyReadTimeout <= 0 {
+		c.BodyReadTimeout = 30 * time.Second
 	}
 	if c.MaxWait == 0 {
 		c.MaxWait = 300 * time.Second
@@ -105,7 +112,7 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	h := &handlers{store: store, cfg: cfg}
 
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, m.instrument, requireLoopbackHost(cfg.Token), requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes), validate)
+	r.Use(middleware.Recoverer, m.instrument, headAsGet(r), requireLoopbackHost(cfg.Token), requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes, cfg.BodyReadTimeout), validate)
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
 	if cfg.RiverUI != nil {
 		mountRiverUI(r, cfg.RiverUI, cfg.Token)
@@ -114,8 +121,11 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, CodeNotFound, "no such endpoint: "+r.URL.Path)
 	})
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusMethodNotAllowed, CodeInvalidRequest, r.Method+" not allowed on "+r.URL.Path)
+	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
+		if allow := allowedMethods(r, req); len(allow) > 0 {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+		}
+		writeError(w, http.StatusMethodNotAllowed, CodeInvalidRequest, req.Method+" not allowed on "+req.URL.Path)
 	})
 	strict := gen.NewStrictHandlerWithOptions(h, []gen.StrictMiddlewareFunc{withAccept}, gen.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
@@ -146,3 +156,53 @@ type handlers struct {
 }
 
 var _ gen.StrictServerInterface = (*handlers)(nil)
+
+// routedMethods are the methods the API's routes are registered with, in the order an Allow
+// header lists them.
+var routedMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// routingPath is the path chi routes a request by.
+func routingPath(r *http.Request) string {
+	if r.URL.RawPath != "" {
+		return r.URL.RawPath
+	}
+	return r.URL.Path
+}
+
+// allowedMethods lists the methods routes serves on the request's path (for the Allow header
+// of a 405, RFC 9110, section 15.5.6); HEAD wherever GET is (headAsGet).
+func allowedMethods(routes chi.Routes, r *http.Request) []string {
+	path := routingPath(r)
+	var allow []string
+	for _, m := range routedMethods {
+		if routes.Match(chi.NewRouteContext(), m, path) ||
+			(m == http.MethodHead && routes.Match(chi.NewRouteContext(), http.MethodGet, path)) {
+			allow = append(allow, m)
+		}
+	}
+	return allow
+}
+
+// headAsGet serves HEAD as GET without the body (RFC 9110, section 9.3.2) on the paths routes
+// has a GET but no HEAD for. The GET is validated like any other; a HEAD of the events is
+// answered as the JSON listing's would be, never streamed.
+func headAsGet(routes chi.Routes) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodHead {
+				next.ServeHTTP(w, r)
+				return
+			}
+			path := routingPath(r)
+			if routes.Match(chi.NewRouteContext(), http.MethodHead, path) || !routes.Match(chi.NewRouteContext(), http.MethodGet, path) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			get := r.Clone(r.Context())
+			get.Method = http.MethodGet
+			get.Header.Del("Accept")
+			// The server writes no body for the HEAD it received, whatever the handler writes.
+			next.ServeHTTP(w, get)
+		})
+	}
+}
