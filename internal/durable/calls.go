@@ -103,7 +103,8 @@ const (
 // RecordOutcome stores the outcome of a pending durable call and, when the run is suspended,
 // enqueues its run.resume job in the same transaction (unique per run and snapshot sequence,
 // so duplicate or concurrent posts never resume twice). A run still running picks the outcome
-// up when it suspends. Errors: ErrRunNotFound, ErrCallNotFound, ErrOutcomeConflict.
+// up when it suspends. Errors: ErrRunNotFound, ErrCallNotFound, ErrOutcomeConflict, and
+// toolcall.ErrInvalidOutcome for an outcome that is not well formed (Outcome.Validate).
 func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o toolcall.Outcome) (Recorded, error) {
 	if _, err := uuid.Parse(runID); err != nil {
 		return 0, fmt.Errorf("%w: %s", ErrRunNotFound, runID)
@@ -113,6 +114,10 @@ func (s *Store) RecordOutcome(ctx context.Context, runID string, callID int, o t
 			return 0, err
 		}
 		return 0, fmt.Errorf("%w: %s", ErrCallNotFound, toolcall.Key(runID, int64(callID)))
+	}
+	// A malformed outcome, stored, would be refused by the resume it starts.
+	if err := o.Validate(); err != nil {
+		return 0, err
 	}
 	encoded, err := json.Marshal(o)
 	if err != nil {

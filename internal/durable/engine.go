@@ -21,7 +21,9 @@ import (
 // context.WithoutCancel for them, with their own timeouts), stops at the next safe point and
 // returns Yielded with a snapshot; the run continues in a new job from that snapshot. Every tool call goes through the Host so it is recorded; a Host
 // method returning ErrLeaseLost means another driver owns the run now: the engine must stop at
-// once and return that error.
+// once and return that error. A Start or Resume error is retried by the run's job, except one
+// wrapping ErrPermanent or toolcall.ErrInvalidOutcome, which fails the run at once (the run's
+// stored data is at fault), and ErrReplayDiverged, which fails it with an ExecutionFailure.
 type Engine interface {
 	// Start runs spec.Code from the beginning.
 	Start(ctx context.Context, spec RunSpec, host Host) (Outcome, error)

@@ -33,8 +33,10 @@ var (
 	// ErrDeliveryInProgress: the delivery is still being attempted (it is pending), so it
 	// cannot be redelivered yet.
 	ErrDeliveryInProgress = errors.New("webhook delivery still pending")
-	// ErrPermanent is wrapped by an Engine.CancelCall error that repeating the cancel cannot
-	// fix (the toolset refused it): the call.cancel job is then not retried.
+	// ErrPermanent is wrapped by an engine error that repeating cannot fix: an Engine.CancelCall
+	// error (the toolset refused the cancel), whose call.cancel job is then not retried, or an
+	// Engine.Start or Resume error (the run's stored toolsets make no runtime), whose run then
+	// fails at once.
 	ErrPermanent = errors.New("permanent failure")
 	// ErrReplayDiverged: a re-driven program made, under a call id the run has a record of, a
 	// call of another tool. The recorded outcome cannot answer it and driving the program

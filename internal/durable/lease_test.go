@@ -150,6 +150,8 @@ func TestRecordOutcome(t *testing.T) {
 		want    Recorded
 		wantErr error
 	}{
+		{name: "failed outcome with a value", callID: 2, outcome: toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: "no"}, Value: json.RawMessage(`1`)}, wantErr: toolcall.ErrInvalidOutcome},
+		{name: "failed outcome without an error", callID: 2, outcome: toolcall.Outcome{OK: false}, wantErr: toolcall.ErrInvalidOutcome},
 		{name: "first outcome", callID: 2, outcome: ok, want: OutcomeRecorded},
 		{name: "same outcome again", callID: 2, outcome: toolcall.Outcome{OK: true, Value: json.RawMessage(`{"b":2,"a":1}`)}, want: OutcomeDuplicate},
 		{name: "different outcome", callID: 2, outcome: toolcall.Outcome{OK: false, Error: &toolcall.OutcomeError{Message: "no"}}, wantErr: ErrOutcomeConflict},

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/codemode/codemode/internal/toolcall"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -417,6 +418,10 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 		log.ErrorContext(ctx, "the program diverged from its recorded calls; failing the run", "error", err)
 		out, err = Outcome{Kind: Finished, OK: false, Result: divergedResult(err)}, nil
 	}
+	if err != nil && !lastAttempt && drivingAgainCannotHelp(err) {
+		log.ErrorContext(ctx, "the run cannot be driven, and driving it again would not help; failing the run", "error", err)
+		lastAttempt = true
+	}
 	if err != nil && lastAttempt {
 		log.ErrorContext(ctx, "engine failed on the last attempt; failing the run", "error", err)
 		out = Outcome{Kind: Finished, OK: false, Result: internalErrorResult(err)}
@@ -494,6 +499,14 @@ func storageErrorResult(err error) json.RawMessage {
 		"logs":  []any{},
 	})
 	return raw
+}
+
+// drivingAgainCannotHelp tells an engine error that a retry of the drive would meet again:
+// the run's stored data is at fault (tools its recorded manifests cannot make, an outcome
+// stored malformed), not a passing condition. Such a run fails with an InternalError at once
+// rather than stay running through every attempt.
+func drivingAgainCannotHelp(err error) bool {
+	return errors.Is(err, ErrPermanent) || errors.Is(err, toolcall.ErrInvalidOutcome)
 }
 
 // divergedResult is the Result of a run whose re-driven program called another tool than the

@@ -251,7 +251,9 @@ func (e *Engine) runtime(ctx context.Context, toolsets []durable.Toolset) (*run.
 	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces, Extensions: extensions, Limits: e.cfg.Limits, Logger: e.cfg.Logger,
 		RoundTrip: e.cfg.RoundTrip, MaxConcurrentCalls: e.cfg.MaxConcurrentCalls})
 	if err != nil {
-		return nil, err
+		// The tools come from the stored manifests of the versions the run recorded: the
+		// same ones would be refused again.
+		return nil, fmt.Errorf("%w: %w", durable.ErrPermanent, err)
 	}
 	if cacheable {
 		e.runtimes.put(key, rt)
@@ -281,7 +283,7 @@ func (e *Engine) toolset(ctx context.Context, ts durable.Toolset) (*runtools.Too
 func (e *Engine) mcpToolset(ts durable.Toolset) (*runtools.Toolset, error) {
 	m, err := mcp.ParseManifest(ts.Manifest)
 	if err != nil {
-		return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
+		return nil, fmt.Errorf("%w: stored manifest of toolset %s: %w", durable.ErrPermanent, ts.Name, err)
 	}
 	auth, err := toolset.ParseAuth(ts.Auth)
 	if err != nil {
@@ -304,7 +306,7 @@ func (e *Engine) httpToolset(ctx context.Context, ts durable.Toolset) (*runtools
 	if len(ts.Manifest) > 0 {
 		m, err := runtools.ParseManifest(ts.Manifest)
 		if err != nil {
-			return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
+			return nil, fmt.Errorf("%w: stored manifest of toolset %s: %w", durable.ErrPermanent, ts.Name, err)
 		}
 		return runtools.FromManifest(client, m), nil
 	}
@@ -322,7 +324,7 @@ func (e *Engine) openAPIToolset(ts durable.Toolset) (*runtools.Toolset, error) {
 	// anyway (a large API's take seconds to compile; once is enough).
 	m, err := toolset.DecodeManifest(ts.Manifest)
 	if err != nil {
-		return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
+		return nil, fmt.Errorf("%w: stored manifest of toolset %s: %w", durable.ErrPermanent, ts.Name, err)
 	}
 	var src openapi.Source
 	if err := json.Unmarshal(ts.Source, &src); err != nil {
@@ -347,7 +349,7 @@ func deletedToolset(ts durable.Toolset) (*runtools.Toolset, error) {
 	}
 	m, err := runtools.ParseManifest(ts.Manifest)
 	if err != nil {
-		return nil, fmt.Errorf("stored manifest of toolset %s: %w", ts.Name, err)
+		return nil, fmt.Errorf("%w: stored manifest of toolset %s: %w", durable.ErrPermanent, ts.Name, err)
 	}
 	loaded := runtools.FromManifest(client, m)
 	gone := &toolcall.ToolError{Message: fmt.Sprintf("toolset %q was deleted after this run started; its tools cannot be called any more", ts.Name)}

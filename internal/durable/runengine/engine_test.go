@@ -84,6 +84,27 @@ func (b *testBundle) waitStatus(t *testing.T, id string, statuses ...string) dur
 	return run
 }
 
+// TestRunWhoseToolsCannotBeMadeFailsAtOnce: a toolset stored with tools the runtime refuses
+// (here a name it cannot mount them under, which the API refuses at registration) fails the
+// runs that may use it at once with an InternalError naming the cause: driving them again
+// would meet the same stored manifest, so they do not stay running through every retry.
+func TestRunWhoseToolsCannotBeMadeFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	_, err := b.store.CreateToolset(b.ctx, durable.Toolset{Name: "__proto__", URL: b.tools.URL, Manifest: json.RawMessage(toolsettest.Manifest)})
+	require.NoError(t, err)
+	b.startWorker(t)
+	r, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `return 1`, Toolsets: []string{"__proto__"}})
+	require.NoError(t, err)
+	// The first retry of a drive that failed for a passing reason comes after a second, the
+	// last after minutes: a run still running after 15 s is being retried.
+	got, err := b.store.WaitRun(b.ctx, r.ID, 15*time.Second, func(status string) bool { return status == durable.StatusFailed })
+	require.NoError(t, err)
+	require.Equal(t, durable.StatusFailed, got.Status)
+	require.Contains(t, string(got.Result), `"kind":"InternalError"`)
+	require.Contains(t, string(got.Result), "__proto__")
+}
+
 func TestRunSuspendsOnDurableCallAndResumes(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
