@@ -951,6 +951,9 @@ type WebhookUpdateEvents string
 // DeliveryLimit defines model for DeliveryLimit.
 type DeliveryLimit = int
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // RunID defines model for RunID.
 type RunID = string
 
@@ -996,8 +999,10 @@ type ListRunsParams struct {
 // CreateRunParams defines parameters for CreateRun.
 type CreateRunParams struct {
 	// Wait Seconds to wait for the run to change (at most 300).
-	Wait           *Wait   `form:"wait,omitempty" json:"wait,omitempty"`
-	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+	Wait *Wait `form:"wait,omitempty" json:"wait,omitempty"`
+
+	// IdempotencyKey Makes the request idempotent; see the operation.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetRunParams defines parameters for GetRun.
@@ -1021,6 +1026,18 @@ type ListEventsParams struct {
 
 	// LastEventID For a stream: the sequence number of the last event the client received; the stream continues after it. The after query parameter, when given, wins.
 	LastEventID *int64 `json:"Last-Event-ID,omitempty"`
+}
+
+// ForkRunParams defines parameters for ForkRun.
+type ForkRunParams struct {
+	// IdempotencyKey Makes the request idempotent; see the operation.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RetryRunParams defines parameters for RetryRun.
+type RetryRunParams struct {
+	// IdempotencyKey Makes the request idempotent; see the operation.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DeleteToolsetParams defines parameters for DeleteToolset.
@@ -1228,12 +1245,14 @@ type ClientInterface interface {
 	// made anew, against the toolsets as registered now. Calls are matched by call id: the
 	// code must make the same calls in the same order up to that point. 404 when the history
 	// names no such snapshot or settled call (never taken or settled, or its events were
-	// deleted by retention).
+	// deleted by retention). With an Idempotency-Key, the same fork (run, point and code)
+	// with the same key returns the run the first one started (200); the key used for
+	// another request is 409.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
-	ForkRunWithBody(ctx context.Context, id RunID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ForkRunWithBody(ctx context.Context, id RunID, params *ForkRunParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
 	//
@@ -1247,21 +1266,25 @@ type ClientInterface interface {
 	// made anew, against the toolsets as registered now. Calls are matched by call id: the
 	// code must make the same calls in the same order up to that point. 404 when the history
 	// names no such snapshot or settled call (never taken or settled, or its events were
-	// deleted by retention).
+	// deleted by retention). With an Idempotency-Key, the same fork (run, point and code)
+	// with the same key returns the run the first one started (200); the key used for
+	// another request is 409.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
-	ForkRun(ctx context.Context, id RunID, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ForkRun(ctx context.Context, id RunID, params *ForkRunParams, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
 	//
 	// The new run's lineage names the original (retriedFrom), and both histories record the
 	// link (a lineage event in the new run, a derived event in the original). The original's
-	// webhook is not carried over. 409 when the run is not failed or cancelled.
+	// webhook is not carried over. 409 when the run is not failed or cancelled. With an
+	// Idempotency-Key, a retry of the same run with the same key returns the run the first
+	// one started (200); the key used for another request is 409.
 	//
 	// Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
-	RetryRun(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RetryRun(ctx context.Context, id RunID, params *RetryRunParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListSchedules List schedules, oldest first.
 	//
@@ -1681,13 +1704,15 @@ func (c *Client) ListEvents(ctx context.Context, id RunID, params *ListEventsPar
 // made anew, against the toolsets as registered now. Calls are matched by call id: the
 // code must make the same calls in the same order up to that point. 404 when the history
 // names no such snapshot or settled call (never taken or settled, or its events were
-// deleted by retention).
+// deleted by retention). With an Idempotency-Key, the same fork (run, point and code)
+// with the same key returns the run the first one started (200); the key used for
+// another request is 409.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
-func (c *Client) ForkRunWithBody(ctx context.Context, id RunID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewForkRunRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) ForkRunWithBody(ctx context.Context, id RunID, params *ForkRunParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewForkRunRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1710,13 +1735,15 @@ func (c *Client) ForkRunWithBody(ctx context.Context, id RunID, contentType stri
 // made anew, against the toolsets as registered now. Calls are matched by call id: the
 // code must make the same calls in the same order up to that point. 404 when the history
 // names no such snapshot or settled call (never taken or settled, or its events were
-// deleted by retention).
+// deleted by retention). With an Idempotency-Key, the same fork (run, point and code)
+// with the same key returns the run the first one started (200); the key used for
+// another request is 409.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
-func (c *Client) ForkRun(ctx context.Context, id RunID, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewForkRunRequest(c.Server, id, body)
+func (c *Client) ForkRun(ctx context.Context, id RunID, params *ForkRunParams, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewForkRunRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1731,11 +1758,13 @@ func (c *Client) ForkRun(ctx context.Context, id RunID, body ForkRunJSONRequestB
 //
 // The new run's lineage names the original (retriedFrom), and both histories record the
 // link (a lineage event in the new run, a derived event in the original). The original's
-// webhook is not carried over. 409 when the run is not failed or cancelled.
+// webhook is not carried over. 409 when the run is not failed or cancelled. With an
+// Idempotency-Key, a retry of the same run with the same key returns the run the first
+// one started (200); the key used for another request is 409.
 //
 // Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
-func (c *Client) RetryRun(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRetryRunRequest(c.Server, id)
+func (c *Client) RetryRun(ctx context.Context, id RunID, params *RetryRunParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRetryRunRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2848,18 +2877,18 @@ func NewListEventsRequest(server string, id RunID, params *ListEventsParams) (*h
 }
 
 // NewForkRunRequest calls the generic ForkRun builder with application/json body
-func NewForkRunRequest(server string, id RunID, body ForkRunJSONRequestBody) (*http.Request, error) {
+func NewForkRunRequest(server string, id RunID, params *ForkRunParams, body ForkRunJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewForkRunRequestWithBody(server, id, "application/json", bodyReader)
+	return NewForkRunRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewForkRunRequestWithBody constructs an http.Request for the ForkRun method, with any body, and a specified content type
-func NewForkRunRequestWithBody(server string, id RunID, contentType string, body io.Reader) (*http.Request, error) {
+func NewForkRunRequestWithBody(server string, id RunID, params *ForkRunParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2891,11 +2920,26 @@ func NewForkRunRequestWithBody(server string, id RunID, contentType string, body
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewRetryRunRequest constructs an http.Request for the RetryRun method
-func NewRetryRunRequest(server string, id RunID) (*http.Request, error) {
+func NewRetryRunRequest(server string, id RunID, params *RetryRunParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2923,6 +2967,21 @@ func NewRetryRunRequest(server string, id RunID) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -3777,12 +3836,14 @@ type ClientWithResponsesInterface interface {
 	// made anew, against the toolsets as registered now. Calls are matched by call id: the
 	// code must make the same calls in the same order up to that point. 404 when the history
 	// names no such snapshot or settled call (never taken or settled, or its events were
-	// deleted by retention).
+	// deleted by retention). With an Idempotency-Key, the same fork (run, point and code)
+	// with the same key returns the run the first one started (200); the key used for
+	// another request is 409.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
-	ForkRunWithBodyWithResponse(ctx context.Context, id RunID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ForkRunResponse, error)
+	ForkRunWithBodyWithResponse(ctx context.Context, id RunID, params *ForkRunParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ForkRunResponse, error)
 
 	// ForkRunWithResponse Start a new run from a point of a run's history, its earlier calls answered from their records.
 	//
@@ -3796,23 +3857,27 @@ type ClientWithResponsesInterface interface {
 	// made anew, against the toolsets as registered now. Calls are matched by call id: the
 	// code must make the same calls in the same order up to that point. 404 when the history
 	// names no such snapshot or settled call (never taken or settled, or its events were
-	// deleted by retention).
+	// deleted by retention). With an Idempotency-Key, the same fork (run, point and code)
+	// with the same key returns the run the first one started (200); the key used for
+	// another request is 409.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
-	ForkRunWithResponse(ctx context.Context, id RunID, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*ForkRunResponse, error)
+	ForkRunWithResponse(ctx context.Context, id RunID, params *ForkRunParams, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*ForkRunResponse, error)
 
 	// RetryRunWithResponse Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
 	//
 	// The new run's lineage names the original (retriedFrom), and both histories record the
 	// link (a lineage event in the new run, a derived event in the original). The original's
-	// webhook is not carried over. 409 when the run is not failed or cancelled.
+	// webhook is not carried over. 409 when the run is not failed or cancelled. With an
+	// Idempotency-Key, a retry of the same run with the same key returns the run the first
+	// one started (200); the key used for another request is 409.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
-	RetryRunWithResponse(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*RetryRunResponse, error)
+	RetryRunWithResponse(ctx context.Context, id RunID, params *RetryRunParams, reqEditors ...RequestEditorFn) (*RetryRunResponse, error)
 
 	// ListSchedulesWithResponse List schedules, oldest first.
 	//
@@ -4916,6 +4981,8 @@ func (r ListEventsResponse) ContentType() string {
 type ForkRunResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Run
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *Run
 	// JSON400 the response for an HTTP 400 `application/json` response
@@ -4924,6 +4991,8 @@ type ForkRunResponse struct {
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON421 the response for an HTTP 421 `application/json` response
@@ -4932,6 +5001,11 @@ type ForkRunResponse struct {
 	JSON422 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ForkRunResponse) GetJSON200() *Run {
+	return r.JSON200
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -4952,6 +5026,11 @@ func (r ForkRunResponse) GetJSON401() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ForkRunResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ForkRunResponse) GetJSON409() *Error {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -5006,8 +5085,12 @@ func (r ForkRunResponse) ContentType() string {
 type RetryRunResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Run
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *Run
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -5020,9 +5103,19 @@ type RetryRunResponse struct {
 	JSON500 *Error
 }
 
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RetryRunResponse) GetJSON200() *Run {
+	return r.JSON200
+}
+
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r RetryRunResponse) GetJSON201() *Run {
 	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RetryRunResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -6661,13 +6754,15 @@ func (c *ClientWithResponses) ListEventsWithResponse(ctx context.Context, id Run
 // made anew, against the toolsets as registered now. Calls are matched by call id: the
 // code must make the same calls in the same order up to that point. 404 when the history
 // names no such snapshot or settled call (never taken or settled, or its events were
-// deleted by retention).
+// deleted by retention). With an Idempotency-Key, the same fork (run, point and code)
+// with the same key returns the run the first one started (200); the key used for
+// another request is 409.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
-func (c *ClientWithResponses) ForkRunWithBodyWithResponse(ctx context.Context, id RunID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ForkRunResponse, error) {
-	rsp, err := c.ForkRunWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) ForkRunWithBodyWithResponse(ctx context.Context, id RunID, params *ForkRunParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ForkRunResponse, error) {
+	rsp, err := c.ForkRunWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -6686,13 +6781,15 @@ func (c *ClientWithResponses) ForkRunWithBodyWithResponse(ctx context.Context, i
 // made anew, against the toolsets as registered now. Calls are matched by call id: the
 // code must make the same calls in the same order up to that point. 404 when the history
 // names no such snapshot or settled call (never taken or settled, or its events were
-// deleted by retention).
+// deleted by retention). With an Idempotency-Key, the same fork (run, point and code)
+// with the same key returns the run the first one started (200); the key used for
+// another request is 409.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/runs/{id}/fork (the `ForkRun` operationId).
-func (c *ClientWithResponses) ForkRunWithResponse(ctx context.Context, id RunID, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*ForkRunResponse, error) {
-	rsp, err := c.ForkRun(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) ForkRunWithResponse(ctx context.Context, id RunID, params *ForkRunParams, body ForkRunJSONRequestBody, reqEditors ...RequestEditorFn) (*ForkRunResponse, error) {
+	rsp, err := c.ForkRun(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -6703,13 +6800,15 @@ func (c *ClientWithResponses) ForkRunWithResponse(ctx context.Context, id RunID,
 //
 // The new run's lineage names the original (retriedFrom), and both histories record the
 // link (a lineage event in the new run, a derived event in the original). The original's
-// webhook is not carried over. 409 when the run is not failed or cancelled.
+// webhook is not carried over. 409 when the run is not failed or cancelled. With an
+// Idempotency-Key, a retry of the same run with the same key returns the run the first
+// one started (200); the key used for another request is 409.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
-func (c *ClientWithResponses) RetryRunWithResponse(ctx context.Context, id RunID, reqEditors ...RequestEditorFn) (*RetryRunResponse, error) {
-	rsp, err := c.RetryRun(ctx, id, reqEditors...)
+func (c *ClientWithResponses) RetryRunWithResponse(ctx context.Context, id RunID, params *RetryRunParams, reqEditors ...RequestEditorFn) (*RetryRunResponse, error) {
+	rsp, err := c.RetryRun(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -7789,6 +7888,13 @@ func ParseForkRunResponse(rsp *http.Response) (*ForkRunResponse, error) {
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Run
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest Run
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7816,6 +7922,13 @@ func ParseForkRunResponse(rsp *http.Response) (*ForkRunResponse, error) {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
@@ -7864,12 +7977,26 @@ func ParseRetryRunResponse(rsp *http.Response) (*RetryRunResponse, error) {
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Run
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest Run
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error

@@ -11,13 +11,20 @@ import (
 
 // RetryRun implements gen.StrictServerInterface.
 func (h *handlers) RetryRun(ctx context.Context, req gen.RetryRunRequestObject) (gen.RetryRunResponseObject, error) {
-	run, err := h.store.RetryRun(ctx, req.Id)
+	key, err := idempotencyKey(req.Params.IdempotencyKey)
+	if err != nil {
+		return nil, err
+	}
+	run, created, err := h.store.RetryRun(ctx, req.Id, key)
 	if err != nil {
 		return nil, err
 	}
 	out, err := h.withLineage(ctx, toRun(run), run.Lineage)
 	if err != nil {
 		return nil, err
+	}
+	if !created {
+		return gen.RetryRun200JSONResponse(out), nil
 	}
 	return gen.RetryRun201JSONResponse(out), nil
 }
@@ -35,7 +42,11 @@ func (h *handlers) ForkRun(ctx context.Context, req gen.ForkRunRequestObject) (g
 	if err != nil {
 		return nil, err
 	}
-	run, _, err := h.store.ForkRun(ctx, req.Id, point, code)
+	key, err := idempotencyKey(req.Params.IdempotencyKey)
+	if err != nil {
+		return nil, err
+	}
+	run, _, created, err := h.store.ForkRun(ctx, req.Id, point, code, key)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +54,22 @@ func (h *handlers) ForkRun(ctx context.Context, req gen.ForkRunRequestObject) (g
 	if err != nil {
 		return nil, err
 	}
+	if !created {
+		return gen.ForkRun200JSONResponse(out), nil
+	}
 	return gen.ForkRun201JSONResponse(out), nil
+}
+
+// idempotencyKey is the Idempotency-Key header's value ("" without one), refused (400) when
+// it could not be stored.
+func idempotencyKey(header *string) (string, error) {
+	if header == nil {
+		return "", nil
+	}
+	if err := storableText(field{"Idempotency-Key", *header}); err != nil {
+		return "", err
+	}
+	return *header, nil
 }
 
 // forkPoint is the fork point a request names: exactly one of fromSnapshot and afterCall.

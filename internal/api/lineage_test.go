@@ -31,20 +31,48 @@ func TestRetryAndFork(t *testing.T) {
 
 	_, err = b.client.CancelRunWithResponse(b.ctx, id)
 	require.NoError(t, err)
-	retried, err := b.client.RetryRunWithResponse(b.ctx, id)
+	retryKey := &client.RetryRunParams{IdempotencyKey: ptr("retry-1")}
+	retried, err := b.client.RetryRunWithResponse(b.ctx, id, retryKey)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, retried.StatusCode(), string(retried.Body))
 	require.Equal(t, "wait", retried.JSON201.Code)
 	require.NotNil(t, retried.JSON201.Lineage)
 	require.Equal(t, id, *retried.JSON201.Lineage.RetriedFrom)
+	// The same retry again with its key (a client retrying after a lost answer): the first
+	// one's run, 200, and no second run.
+	again, err := b.client.RetryRunWithResponse(b.ctx, id, retryKey)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, again.StatusCode(), string(again.Body))
+	require.Equal(t, retried.JSON201.Id, again.JSON200.Id)
 
-	forked, err := b.client.ForkRunWithResponse(b.ctx, id, client.RunFork{FromSnapshot: ptr(0), Code: ptr("plain")})
+	fork := client.RunFork{FromSnapshot: ptr(0), Code: ptr("plain")}
+	forkKey := &client.ForkRunParams{IdempotencyKey: ptr("fork-1")}
+	forked, err := b.client.ForkRunWithResponse(b.ctx, id, forkKey, fork)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, forked.StatusCode(), string(forked.Body))
 	require.Equal(t, "plain", forked.JSON201.Code)
 	require.Equal(t, id, *forked.JSON201.Lineage.ForkedFrom)
 	require.Equal(t, 0, *forked.JSON201.Lineage.FromSnapshot)
 	require.Nil(t, forked.JSON201.Lineage.AfterCall)
+	forkedAgain, err := b.client.ForkRunWithResponse(b.ctx, id, forkKey, fork)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, forkedAgain.StatusCode(), string(forkedAgain.Body))
+	require.Equal(t, forked.JSON201.Id, forkedAgain.JSON200.Id)
+	// A key stands for one request: another fork, or a retry, with it is a conflict.
+	for _, reuse := range []func() (*http.Response, error){
+		func() (*http.Response, error) {
+			r, err := b.client.ForkRunWithResponse(b.ctx, id, forkKey, client.RunFork{FromSnapshot: ptr(0), Code: ptr("other")})
+			return r.HTTPResponse, err
+		},
+		func() (*http.Response, error) {
+			r, err := b.client.RetryRunWithResponse(b.ctx, id, &client.RetryRunParams{IdempotencyKey: ptr("fork-1")})
+			return r.HTTPResponse, err
+		},
+	} {
+		resp, err := reuse()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusConflict, resp.StatusCode)
+	}
 
 	status, body = b.do(t, http.MethodPost, "/v1/runs/"+id+"/fork", `{"fromSnapshot": 99}`)
 	require.Equal(t, http.StatusNotFound, status, string(body))

@@ -102,23 +102,26 @@ func (c *lineageColumns) lineage() Lineage {
 // RetryRun starts a new run with the code, input, toolsets and limits of a failed or
 // cancelled one (its webhook is not carried over: its secret is not kept in the clear).
 // Errors: ErrRunNotFound, ErrNotRetryable, ErrToolsetNotFound (a toolset it names is gone).
-func (s *Store) RetryRun(ctx context.Context, runID string) (Run, error) {
+// With idempotencyKey (empty: none), a retry of the same run with the same key returns the run
+// the first one started (created false); the key used for another request is
+// ErrIdempotencyConflict.
+func (s *Store) RetryRun(ctx context.Context, runID, idempotencyKey string) (run Run, created bool, err error) {
 	orig, err := s.getRunRow(ctx, runID)
 	if err != nil {
-		return Run{}, err
+		return Run{}, false, err
 	}
 	if orig.Status != StatusFailed && orig.Status != StatusCancelled {
-		return Run{}, fmt.Errorf("%w: run %s is %s; only a failed or cancelled run can be retried", ErrNotRetryable, runID, orig.Status)
+		return Run{}, false, fmt.Errorf("%w: run %s is %s; only a failed or cancelled run can be retried", ErrNotRetryable, runID, orig.Status)
 	}
-	n := NewRun{Code: orig.Code, Toolsets: orig.Toolsets, Limits: orig.Limits, Input: orig.Input}
+	n := NewRun{Code: orig.Code, Toolsets: orig.Toolsets, Limits: orig.Limits, Input: orig.Input,
+		IdempotencyKey: idempotencyKey, origin: "retry " + runID}
 	n.afterInsert = func(ctx context.Context, tx pgx.Tx, id string) error {
 		if _, err := tx.Exec(ctx, q("LineageInsert"), id, runID, nil, nil, 0, nil); err != nil {
 			return fmt.Errorf("record lineage: %w", err)
 		}
 		return s.lineageEvents(ctx, tx, runID, id, "retry", map[string]any{"retriedFrom": runID})
 	}
-	run, _, err := s.CreateRun(ctx, n)
-	return run, err
+	return s.CreateRun(ctx, n)
 }
 
 // ForkPoint names the point of a run's history a fork starts from: snapshot Snapshot (the seq
@@ -136,15 +139,19 @@ type ForkPoint struct {
 // registered now. A snapshot's bytes are not used (a finished run keeps none, and new code
 // could not resume them): its sequence number names the point, found in the run's events, as
 // a call's settlement is. Errors: ErrRunNotFound, ErrForkPointNotFound, ErrToolsetNotFound.
-func (s *Store) ForkRun(ctx context.Context, runID string, point ForkPoint, code string) (run Run, replayed int, err error) {
+// With idempotencyKey (empty: none), the same fork (run, point and code) with the same key
+// returns the run the first one started (created false, replayed 0); the key used for another
+// request is ErrIdempotencyConflict.
+func (s *Store) ForkRun(ctx context.Context, runID string, point ForkPoint, code, idempotencyKey string) (run Run, replayed int, created bool, err error) {
 	orig, err := s.getRunRow(ctx, runID)
 	if err != nil {
-		return Run{}, 0, err
+		return Run{}, 0, false, err
 	}
 	if code == "" {
 		code = orig.Code
 	}
-	n := NewRun{Code: code, Toolsets: orig.Toolsets, Limits: orig.Limits, Input: orig.Input}
+	n := NewRun{Code: code, Toolsets: orig.Toolsets, Limits: orig.Limits, Input: orig.Input,
+		IdempotencyKey: idempotencyKey, origin: fmt.Sprintf("fork %s snapshot %d after call %d", runID, point.Snapshot, point.AfterCall)}
 	n.afterInsert = func(ctx context.Context, tx pgx.Tx, id string) error {
 		before, err := forkPointEvent(ctx, tx, runID, point)
 		if err != nil {
@@ -170,8 +177,8 @@ func (s *Store) ForkRun(ctx context.Context, runID string, point ForkPoint, code
 		}
 		return s.lineageEvents(ctx, tx, runID, id, "fork", data)
 	}
-	run, _, err = s.CreateRun(ctx, n)
-	return run, replayed, err
+	run, created, err = s.CreateRun(ctx, n)
+	return run, replayed, created, err
 }
 
 // forkPointEvent returns the sequence number of the first event of run runID past point: the

@@ -59,6 +59,9 @@ type NewRun struct {
 	// afterInsert, when set, runs in the creating transaction once the run is inserted (a
 	// retry or fork records its lineage and copies calls there).
 	afterInsert func(ctx context.Context, tx pgx.Tx, id string) error
+	// origin is, for a retry or fork, what it was started from (the run, and the fork's
+	// point): part of the request an idempotency key stands for.
+	origin string
 }
 
 // Run is a stored run.
@@ -93,6 +96,9 @@ func (n NewRun) hash() []byte {
 	_ = enc.Encode(n.Webhook)
 	if len(n.Input) > 0 { // runs without input hash as they always did
 		_ = enc.Encode(canonicalJSON(n.Input))
+	}
+	if n.origin != "" {
+		_ = enc.Encode(n.origin)
 	}
 	return h.Sum(nil)
 }

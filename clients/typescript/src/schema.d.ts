@@ -249,7 +249,9 @@ export interface paths {
          * Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
          * @description The new run's lineage names the original (retriedFrom), and both histories record the
          *     link (a lineage event in the new run, a derived event in the original). The original's
-         *     webhook is not carried over. 409 when the run is not failed or cancelled.
+         *     webhook is not carried over. 409 when the run is not failed or cancelled. With an
+         *     Idempotency-Key, a retry of the same run with the same key returns the run the first
+         *     one started (200); the key used for another request is 409.
          */
         post: operations["retryRun"];
         delete?: never;
@@ -281,7 +283,9 @@ export interface paths {
          *     made anew, against the toolsets as registered now. Calls are matched by call id: the
          *     code must make the same calls in the same order up to that point. 404 when the history
          *     names no such snapshot or settled call (never taken or settled, or its events were
-         *     deleted by retention).
+         *     deleted by retention). With an Idempotency-Key, the same fork (run, point and code)
+         *     with the same key returns the run the first one started (200); the key used for
+         *     another request is 409.
          */
         post: operations["forkRun"];
         delete?: never;
@@ -1055,6 +1059,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Makes the request idempotent; see the operation. */
+        IdempotencyKey: string;
         RunID: string;
         ToolsetName: string;
         /** @description Seconds to wait for the run to change (at most 300). */
@@ -1293,7 +1299,8 @@ export interface operations {
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description Makes the request idempotent; see the operation. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1533,7 +1540,10 @@ export interface operations {
     retryRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request idempotent; see the operation. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["RunID"];
             };
@@ -1541,8 +1551,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new run. */
-            201: {
+            /** @description The run started earlier with the same Idempotency-Key and request. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1550,28 +1560,6 @@ export interface operations {
                     "application/json": components["schemas"]["Run"];
                 };
             };
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            421: components["responses"]["Error"];
-            500: components["responses"]["Error"];
-        };
-    };
-    forkRun: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["RunID"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RunFork"];
-            };
-        };
-        responses: {
             /** @description The new run. */
             201: {
                 headers: {
@@ -1584,6 +1572,51 @@ export interface operations {
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    forkRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request idempotent; see the operation. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: components["parameters"]["RunID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunFork"];
+            };
+        };
+        responses: {
+            /** @description The run started earlier with the same Idempotency-Key and request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description The new run. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
             413: components["responses"]["Error"];
             421: components["responses"]["Error"];
             422: components["responses"]["Error"];

@@ -958,6 +958,9 @@ type WebhookUpdateEvents string
 // DeliveryLimit defines model for DeliveryLimit.
 type DeliveryLimit = int
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // RunID defines model for RunID.
 type RunID = string
 
@@ -1003,8 +1006,10 @@ type ListRunsParams struct {
 // CreateRunParams defines parameters for CreateRun.
 type CreateRunParams struct {
 	// Wait Seconds to wait for the run to change (at most 300).
-	Wait           *Wait   `form:"wait,omitempty" json:"wait,omitempty"`
-	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+	Wait *Wait `form:"wait,omitempty" json:"wait,omitempty"`
+
+	// IdempotencyKey Makes the request idempotent; see the operation.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetRunParams defines parameters for GetRun.
@@ -1028,6 +1033,18 @@ type ListEventsParams struct {
 
 	// LastEventID For a stream: the sequence number of the last event the client received; the stream continues after it. The after query parameter, when given, wins.
 	LastEventID *int64 `json:"Last-Event-ID,omitempty"`
+}
+
+// ForkRunParams defines parameters for ForkRun.
+type ForkRunParams struct {
+	// IdempotencyKey Makes the request idempotent; see the operation.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RetryRunParams defines parameters for RetryRun.
+type RetryRunParams struct {
+	// IdempotencyKey Makes the request idempotent; see the operation.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DeleteToolsetParams defines parameters for DeleteToolset.
@@ -1105,10 +1122,10 @@ type ServerInterface interface {
 	ListEvents(w http.ResponseWriter, r *http.Request, id RunID, params ListEventsParams)
 	// ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
 	// (POST /v1/runs/{id}/fork)
-	ForkRun(w http.ResponseWriter, r *http.Request, id RunID)
+	ForkRun(w http.ResponseWriter, r *http.Request, id RunID, params ForkRunParams)
 	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
 	// (POST /v1/runs/{id}/retry)
-	RetryRun(w http.ResponseWriter, r *http.Request, id RunID)
+	RetryRun(w http.ResponseWriter, r *http.Request, id RunID, params RetryRunParams)
 	// ListSchedules List schedules, oldest first.
 	// (GET /v1/schedules)
 	ListSchedules(w http.ResponseWriter, r *http.Request)
@@ -1243,13 +1260,13 @@ func (_ Unimplemented) ListEvents(w http.ResponseWriter, r *http.Request, id Run
 
 // ForkRun Start a new run from a point of a run's history, its earlier calls answered from their records.
 // (POST /v1/runs/{id}/fork)
-func (_ Unimplemented) ForkRun(w http.ResponseWriter, r *http.Request, id RunID) {
+func (_ Unimplemented) ForkRun(w http.ResponseWriter, r *http.Request, id RunID, params ForkRunParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
 // (POST /v1/runs/{id}/retry)
-func (_ Unimplemented) RetryRun(w http.ResponseWriter, r *http.Request, id RunID) {
+func (_ Unimplemented) RetryRun(w http.ResponseWriter, r *http.Request, id RunID, params RetryRunParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1588,7 +1605,7 @@ func (siw *ServerInterfaceWrapper) CreateRun(w http.ResponseWriter, r *http.Requ
 
 	// ------------- Optional header parameter "Idempotency-Key" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
-		var IdempotencyKey string
+		var IdempotencyKey IdempotencyKey
 		n := len(valueList)
 		if n != 1 {
 			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
@@ -1878,8 +1895,32 @@ func (siw *ServerInterfaceWrapper) ForkRun(w http.ResponseWriter, r *http.Reques
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ForkRunParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ForkRun(w, r, id)
+		siw.Handler.ForkRun(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1904,8 +1945,32 @@ func (siw *ServerInterfaceWrapper) RetryRun(w http.ResponseWriter, r *http.Reque
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RetryRunParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.RetryRun(w, r, id)
+		siw.Handler.RetryRun(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3668,12 +3733,27 @@ func (response ListEvents500JSONResponse) VisitListEventsResponse(w http.Respons
 }
 
 type ForkRunRequestObject struct {
-	Id   RunID `json:"id"`
-	Body *ForkRunJSONRequestBody
+	Id     RunID `json:"id"`
+	Params ForkRunParams
+	Body   *ForkRunJSONRequestBody
 }
 
 type ForkRunResponseObject interface {
 	VisitForkRunResponse(w http.ResponseWriter) error
+}
+
+type ForkRun200JSONResponse Run
+
+func (response ForkRun200JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 type ForkRun201JSONResponse Run
@@ -3728,6 +3808,20 @@ func (response ForkRun404JSONResponse) VisitForkRunResponse(w http.ResponseWrite
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ForkRun409JSONResponse Error
+
+func (response ForkRun409JSONResponse) VisitForkRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3789,11 +3883,26 @@ func (response ForkRun500JSONResponse) VisitForkRunResponse(w http.ResponseWrite
 }
 
 type RetryRunRequestObject struct {
-	Id RunID `json:"id"`
+	Id     RunID `json:"id"`
+	Params RetryRunParams
 }
 
 type RetryRunResponseObject interface {
 	VisitRetryRunResponse(w http.ResponseWriter) error
+}
+
+type RetryRun200JSONResponse Run
+
+func (response RetryRun200JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 type RetryRun201JSONResponse Run
@@ -3810,7 +3919,21 @@ func (response RetryRun201JSONResponse) VisitRetryRunResponse(w http.ResponseWri
 	return err
 }
 
-type RetryRun401JSONResponse struct{ ErrorJSONResponse }
+type RetryRun400JSONResponse struct{ ErrorJSONResponse }
+
+func (response RetryRun400JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryRun401JSONResponse Error
 
 func (response RetryRun401JSONResponse) VisitRetryRunResponse(w http.ResponseWriter) error {
 
@@ -6055,10 +6178,11 @@ func (sh *strictHandler) ListEvents(w http.ResponseWriter, r *http.Request, id R
 }
 
 // ForkRun operation middleware
-func (sh *strictHandler) ForkRun(w http.ResponseWriter, r *http.Request, id RunID) {
+func (sh *strictHandler) ForkRun(w http.ResponseWriter, r *http.Request, id RunID, params ForkRunParams) {
 	var request ForkRunRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	var body ForkRunJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -6088,10 +6212,11 @@ func (sh *strictHandler) ForkRun(w http.ResponseWriter, r *http.Request, id RunI
 }
 
 // RetryRun operation middleware
-func (sh *strictHandler) RetryRun(w http.ResponseWriter, r *http.Request, id RunID) {
+func (sh *strictHandler) RetryRun(w http.ResponseWriter, r *http.Request, id RunID, params RetryRunParams) {
 	var request RetryRunRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.RetryRun(ctx, request.(RetryRunRequestObject))
@@ -6611,160 +6736,162 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3rchs31uCroLhflcmtFkXJdhJLtbXj8WXiGSd2SUqlakNvBHWDJEbdAAdAi2Jcqtqn2QfbJ9nCOQD6",
-	"QjQviqgkTubHxGKj0cDBud/wuZfKYi4FE0b3Tj735lTRghmm4K/XLOc3TC3f84Ib+wMXvZPef0qmlr2k",
-	"J2jBeie9HB4mPZ3OWEHtqIxNaJmb3snRaJT0CnrLi7KAv+yfXLg/k55Zzu0MXBg2Zap3d5f0zkrx7nX4",
-	"1JyaWfUlnvWSnmL/KbliWe/EqJLVP+tm00ZxMYXJztMZy8qcPdyMF1Lmmpnv4fXolPCfe02q3/LcMIUQ",
-	"1Knic8Ol/cArWRT0QDN7OIZlxOB4Yj+lh70keixukO6t//aPFE+2+cVzlkqRaWIkWVBuyEQqYmaMqFLY",
-	"39IZFVNG+tSQQmpDno5Gg6512Pcbawj48LSBDqOADqIsrhw2/MiuZlJeP9T53dnBei6FZoDfb5SSAO9U",
-	"CsMEAILO5zlPqQXE4b+1hcbn2oz/pdikd9L7b4cV2RziU32Is8FXmtB8KQizz4awJzfczvZSLFdh/1Is",
-	"yT/PP3xPbmheMgtWUeY5vcoZbvAu6b2ieQ7UquScKcNxN1RN9aY12i/eJb2U5vm7rAaiQIJJLysVfiw8",
-	"vJIyZ1TYhzMqMny2xVeu2TJyCklPliaVxcZZPrhhdwmeemwqzYzJWfYSjm4iVUFN76SXUcMODAdCXH3F",
-	"UGV2fsWUG2FrT+UcRyKmebT8ycMbQZJ4JIYDqwAevlNf46ewHHn1b5aanjv+91ybVRSw34F/cMOKrRZs",
-	"53MfoErRZXTpunMZ5wEyTFgq/qmnSiEs2JLenIkM/6XLNGUsYxYCE8pz+EdKRcpy++9PEZC/oobmcrq6",
-	"ReBrO2wRprEcduNOceb4TqtZVhbUoN4Iiq6lJy7mJbKdLON2Cpp/rM2ODG1lPbI093nNU1GT37wt85zY",
-	"R4RqMldyqmihiT12wg3pA1SG43I0epraUfAvBux+lU74VFBTKrb6lYvlnJ3D3ySMIgtuZuSf569lmhA2",
-	"nA7JGA9hKOd6WFAzG9Is6wOMTsjn4XB4NzghH5UsuGa4IvgRlzTuRdfk5GBc+tWP3xGlH1/fTXWIMezw",
-	"WtLqpj8IRtgNE4Zo+39GEikYUSxl9oVTwo0mPCNcg3BdoLA74BmZMZoxReTEvq6WhBrDirmxG2zxfHyg",
-	"I2LEPSGai5TBBzK3ULKgmqSKgTIhFcmpNkQx95hlNTjW5IJ7YRe+GWbc5SUA2AX8GqEmnkV/tlsI0rwJ",
-	"iB9nS9h9Tg3TxoOSIB8ifXoFZyMtkMJ64+htP4IM75XMYjg+qw73iSbIze0hRj7vv7uYMWHpLOMZEdIQ",
-	"KvSCqUH8CMIZeV64OqIU7+IQ0iucuuLPYd8Vf47xZF1ehe3iV1b3Xx9zStwmrfpIK/Qz0iuTTzSRC+Ex",
-	"Pwr0cp7tinalyjeTO6qOAK46zuHbNVEcKKwF/jpB1Fe5jkPEhXbzTLcSa4HlbJJptbmjC+N0KqQ2PI3p",
-	"oai1kr5UZEGVleoDi83UntwpyblghIqMpDIvC4GYbM9Vy1KlzHI1asmszCN8C9+J4/A1FxHk+kiVZkDi",
-	"CXlzy9LS/v6W8rxULCFWNFd/8ILJ0ry5RaUjIf/v//zfKD1zweJLKJjWdMq6CCm9johRi+OClCKl5XRm",
-	"HOwsPJxMJQXN2An8MrFGtmX61oCiGSPcJIQLwRSYUxOutJW8M4azOCqZSw2yHp8PEiuvrQSBBZGcawNy",
-	"pABLzGPR9mCflCL1SswqXfunTzSYnQ3Srm+SG83yCeAFFVIsC1nq8LIe7nIMLVSGYYnfQgyb11ICYFV1",
-	"srH3gwBpAo3Ff06jMuDcWD2BFDSdccEOFKMZ/GBHkz4oOUKanyeyFFlCUikmOU/h9G9ozrOf7ZKZNnEB",
-	"1I2WbaXdrm3dZlvjcYtRmNw4u7itd8QErWMAqPJYJUMb6fSJLRUGasDMpmL5YdI7+WmDwW2/85oa+qaY",
-	"G8sLtxx+jtbV9i+8l9PtBzuzaLcvwEtoy+720kcnxLd/acbS67m0VLbDp85LbdWFXV45s5hc7vZGpvgN",
-	"E7u8octit08YxXd54S0XXM92OxVv1959SiKcFKjjiSYZM5TnOiE0X9CltsIDyQ7tgglneWZHWbgTiZRl",
-	"CYb0NUN9PnySuEWckDrKAm8e93I5HfcS4MjaGiCD4Vj0kt7twVQeOAIs6PwnJMJPFi/UhKbs8x36V/7T",
-	"0Lu4MF89i+qmJq6xtxiNnc+NddRuNaxuztNG8xWmA9uXEzIGR8XQ6bRoC676Rrp8XguprtHzuoGv4hwb",
-	"l+tJedNynftq3DshFE1uMARhNagZoD1gDRX8NSHWFLWzfafxUFHRAO1LXluta0JzzQYJQYXEOduAHc+l",
-	"tiZf3/3XqJI5bNgeVNXnt0SMID5X/YDXcacILi/+bMeTgo9sPi7HrjceF47bFbs6vZc7bwZm2rAdz33W",
-	"bsYNiu1komSxyf44K0WHpxPeXr/CugBat8jauNg6r5Ym4oBDI1TQuZ5Jy2U1/4URLgiMJn3nWAFmaKhh",
-	"HYa2Y3vrZ7byTaSMYLwiPtG2J2w/uBZqqOJ0evyA5pNuWKKp2nCRRT4ShN2aY5m4MePeqWM9zn1lZXEO",
-	"gi0YlZVNqErhPC6rBxkYxFqLt7JUo86MiIs55sLY+jzwA2uP5L1cK49A7gJfl0LLnKHB7LxBzlwakvdc",
-	"MNCT5+iCMjO2JDTLSDknRpJCKvsbFTWPSUFvP4AD+O8Wp0+dd0kbcC4aC/EZ1Za5i5R6Nh/j8jm7YXkd",
-	"hrmcQhBvIntJz1r8Pc+9LWZdlfapUTRlUdAadmuiXA6U/W5rwVuOCyWNtYS3txbCFmOiom09wmbdKt2a",
-	"1p5uUEbXHLFyY6ICQVE963LTeR4b8VZvxk0jwfmE02/Yg1PB1+4Bx8T2sC21uHEb1oKq+tqlwJDYSpwW",
-	"0wFOx65/HftNqo9s2AiaEGs3AkNiG3HuxPhyu1Slu3Xr2UJ5WaO3VBBqvvwu86zKaaPgrEIaDTZ+xElx",
-	"D8yobMt1W/CDxj2Q3uPe0hpIj68azCtLJDjZuqwh74p6MAz1H++EZ9zDDIe1vXcZfT6bHGpu0thSvmU0",
-	"R5W3uY5KbN9b+kIqkt5REcKXSC4XTNVw+okmKeM5F1Pt/Jhcg6bSv1oSl8REnn41sv8jBURyaGr4DSNW",
-	"fCTkCB4YKXOw3XRCjr76+uuvj4++cjglJwRDtYBVz59+9c3XoxdHx9XTGaPzwSkK/ZQKItgNU0RRrhkE",
-	"5vjEoEuXvMR0EDuf5hkjRz6K4nZgtTDFLJRYhnHVZ6MREbSwz+w4mtvtZ0RRMWVD8oPQzHgng6HXrAkX",
-	"t3sd0xsKevsdK6Ra/t2T2YoVuC7JCzLCagrM/Sa4kDJ/5bMddnzdYHzgu93fvYtipGDOKbui4SgWtN+U",
-	"FoxYuY9Wu/sZvPeWN8Mjp/20JMbEMOUzflYZGngN5MQi8DXL3tpZFjOpGUHfQsGEIRy9sTiEUEP6XGjD",
-	"aIbhHM8TOzhexqyS0xHvgz04eWdR1n0DdgP0JAVrBCRWVZ4Wq6w20vnFMHN9W/aTUa+5fXDutrheKLTg",
-	"uAq2UeIjLsp0xmjnOV2yLCBn83PfygUpqFg2P/UEEy40WViUSeWcQ5qf8/4ExvQkJGh0fRvOYUvY4eh4",
-	"TEb7zMmuMK97jmqBx2G/zrVTZm9jUfr6pE80MTy9rvgxh0PY1jCIEen3tGB6bk2XnfN3Orw3seyRmMD6",
-	"UCW7rZVYW8Wctg4ArQtzdbndQMBsldrX+liHi83t/GWasrlTULf3me2SyKBYKhWa/lmJ2ZsxE7W1ah/7",
-	"D861NVrHRyWd0t7cwTz8vgE7cFxsanSbRMLvxHtaHOXjwBMir8GiRyFfM6CfaFQRwPErr9ENXI2qvDLo",
-	"Mah7JXTiA/waXcouTcMpNjEl4B5Om1xOdUxt7hYFXZhq6sJ/K5XWqwtngCqxb611JtSIY5VtVfBXzJRK",
-	"OE2t7w5qkJC0hOSvpt4Tzez1x7B9JkgDxGsVdnndq4Muioyl6A50rxzXPTLCPE7v8k5HyldInYyKuSea",
-	"wAASwh6Ji5E4rWHKbxgIqnog7N9aiuEZXXzn2CdkJ3iDY90xOLPEZTM4Fr3+BRzWYVHunrYLqe2Ok9A8",
-	"3yJ87jhPPEpZITUOS4J7EiTyzOpFnj9BQBKHDYbbhxa3SqquRRqSqqZhJy6ycwZZLFMs5IPFs74Sn3Lh",
-	"0GW9qX5WilcwzY5agafEgt6+Z2Jq9ZKj0bNvnn/9FZgt4bdka2ppFhucNhyyitFMg/96DuoqB2KyI6a5",
-	"vKI5uYRJL0nfChlZGkhj8j9yTUqRsQkXLBsMyb/Y3BB2S1OTLxs06eWTUxsfmBrvhzEuH3HTZ1x1ygVV",
-	"U2biOTgdp/9WqusdfRiQhCXVNYGQWEIu62bNpZX5l8FSvCR9D2oprADyFqdd084WJgczUVbBC6n4lAua",
-	"e6vFJbXZxYEloL35x0ghvQHqQt1oQPmgNK7LWqtuarSC3FhyxSZSMUA8MIS8L0OwhceX9ZZ+2pmn65Hc",
-	"SLQwKnu4uUP4xu7ktr3NuRpJJFy0wTzj2ki1PCUjcFQFG7QBgdF2/oqzUsS9hMIFcJpKSWRz1ubfWlpZ",
-	"lWKTZgITJriADopZLTRxoY2kVnESnMT3qznx5YL7VYFS1WFoMl9E8DAakH6CGtAj6T328C54LDP2Aij2",
-	"1jijXpIJV2z7KJ+8YSqn80aw95rPewliQC/pgWszeqJzWuoujd6upiNI4HL1YQTpYyT2eJRYvsN8fu4g",
-	"sXT6jzcX5PDm6NC7LvThZ57dNRxe68DnMQ4AFzNKeMF+kYJ1xAp/M22oreyEdVbHFYBfQ41dcuY9aB5b",
-	"UfLk2bbG7e+E3c4V05pLAUza7fqETPgN8870fsFFaRiZyVKRjC4P5OSgkMLMCP6/+2nB2PUgIZrfog6k",
-	"XcktIBcmbxG/BqlI/292vnyZkL9llMN/7QzwD5gX/rVkFMegBf9ipActAXb8fDMIWLya6SWZ8FuWEdDj",
-	"b2ieEGpIzqg25EhDNjoNyWmk/2KkE/K8SMjR7OmoGJw6agLNALCAS9Fa21fPHkaNTWJKaqil2o+iWeNS",
-	"ofzd86l2WIAaQpEZZpJpspjxnGFVBdZPeN+qd6taY0tIEwyuE2In9rqWQA0G9YKEAFP0z7jxZhs1EbsN",
-	"j2ROtbaaVcGowLVMZA7HLAmHOgPLX2tTUrFc0KUF4s4Muc7QVvnuu5ffvwSqIr84dROoru9jcT9cvBpE",
-	"cOZBOOO22rvnS3EdKsiBrfWjoHRsWlE19bpleRHcXFbwpsZDAiEG5Yo5LF7EffjXfD6PhYJ+nC09ImLe",
-	"P07Yd2QB/CzUsyA6zhVEkC1D6Sh3MG4v95BS8GoUTriDD3OGjGoVVrL+qLnL795cfPvhNTn0paIrijGj",
-	"OqrctT1x4RPhndhaW07LNf7zLdJw15YhP2BSb1fRf3cJ/36K69d48y1cXwfR+iVUdK+VmttGqi6qSul2",
-	"Kts9Kn/Xg3BG9csyVo3+44yZGVNWRciYMJzmmlDFXCURFMUt4QeXKgEe92bBbqNdhT5nqWqUf9ce+0pD",
-	"L8ZmxlgxJudM0Dm3giadR8WYcP1fog8gzri9AKhCk7G8oS6G69ZIpMiX6LbLZFoWWFoS+IurMQR4SYON",
-	"Y9AbtJgtt7dS2jwzZqns1JahRYExM2WbGl7Xawcrduvw8eupGxxrUN6j4g7uuFd1/JzPcxewdyomFvF5",
-	"b5JTR05bOLvqiOMRmUPn/F9seWKNeJdNcs2WZCoxgBQwF5LXUAVTy7U4G5/eTuy7DigCs5DQDApKPmOG",
-	"RITLa71wwqr5oSuqeYrf8YNaMz4bvfgqqsxdx7JwrxhVTJ04AF8zseVsrkzJAw7330vcfPYfdqFRCJaa",
-	"qTgUa5uzg7aHV0dYsX4q12y5zdbaCpB9ugbltzSr2xagbz1lJFFsyrVFjn4mU33ode5hkQ2G5LJU+SXm",
-	"pOGaCLtN2dy1AhDEsy8/H3il7AMuIE3+0nOzS2RumqkbSM7UC6Z0O7cNLG8ireBYcB3zcDsC38STPC+4",
-	"AzRgP6h8G87rFgc+24rzWqZrVROWESmStoe5xq2x3BsnabjFSsVbODR69g0IfcOUXcr/tgJL/8+Tw8Mt",
-	"ZPBm2vBr2qSGdMOjsc1S5ae1I/0wZ+Llx3fk6XBkWczT4VEAQrQqpWoD4M1pJ55XE6pqTBZxjqZg364i",
-	"Zp1l7irsW1Zn7Rh+ennwv+jBLz9/cv8YHbz4+dN//69e8ggKQlBvast7fnTcZRU/vIhuHoeF6kk4EDJX",
-	"0shU5uSHs/ek75nB4JQUqRv23auPDvehZYpitICC+W8vLj4SJjIIdzVedScWRKIkE2bSWYOsrKLItcUz",
-	"/4srdHwY4orpIWuYbdxXEPVSbMGhtmtkxYxet6QfwPm6o1t1Z46yP2yPhRgW0FrKCgUcd0pYMTdLkDml",
-	"sM9YhhHGlkB9VHp5MAxcOVoXj76XxzxSIlDr6DasR9bs3xYAOTPh7xBhg4chypY0qrKj3LXg4h1+8WgX",
-	"7rbBT/zQsK6Tl2sQhEtL1tVBuAOJk79LMtgew9xs57UOSxtZQfjImuU1Jox4/estnYbkndGOvKyoXShu",
-	"2IEV/WBVbjJwUik0tO65Ya5bTyQC9zr0LELrNXTqmlht0xXJc+VbaelBrcWZi9yFhlY+/fxh2plxbUVT",
-	"dhbcfPFOY3WAWSD592pNv3jOCBPwa9z36R5G+gxBWie2K3PzJuRqST6+vHj1LYSNAExGSswzd9CrGkER",
-	"LgglSi7iLpMII9gYU+yIT++1dRdSoVttBa8kimO7BB6bWT27cdEdtLF9c6g1W9tS9hdc1H89WhEZFYpu",
-	"hUZ/yZNO2Y1LKxU3y3PL7V0ZI7okfANiFrwe1ZRgxEDLYSjbXuWl6KomzHdMs4aZnkllyD/pDXUdOUPX",
-	"T+C3UFE0k9r5C4fkJUlzbvmWN/n1WIB67hXNhHz8cH6hCQ1pVRAMVqVAZyNmEnJjTTNd5ubURTsXlBur",
-	"rklBnE8dKtDGgmsSMMTNAKXBVUMBn0FWK1K1rBbTCodjMRZvwBV3eHMU3HGCsUyTS2vhS8V/ATv9hPwd",
-	"QEqwnyh4krCf6GWtox0a+DPYFQ4R/VcfXr/57sPrNz+//Pju54sP/3rz/WBIoIUY2v6Xn8cYJhn3Tsjn",
-	"MUQUx72EjH1xxrh3d3eJVonhJrfHaccUmFtxw5TGMxwNj4YjCBI4U/Wk93Q4Gj51sQ5AlcMZlFz+Yv/t",
-	"2FZwRbzLeie9fzDzrRvSaoJ9PBo9WAtsV/gZ64Ftxc+wgem9k58+JT1dFgVVS6jSvGGCaU0OfBpqav8C",
-	"4GuwB/H9Q4tOy7VbPcMRv8lO4dtDe17PR0+7pgnrCl3Du+FiJ+Q1wGTU0CuqWXB1AOFYKrEUVvBpwwNV",
-	"KgUeFoDczdFhWjVW7oKe772cNK4D6Mgmr4YctvrY333aI/z9GiMHgFWR8BiO4Rl+dqtjsKOPdhr9bJfR",
-	"x7vM/XyHdd/VEcaeQy13SGOCUawDs05aMQpN+pb7I+fzP3Htuj0OVtDosKqA2oBNroTq1+JU0pZwb7Th",
-	"hbsW4ZoJTfrPSDqjiqb2fWLpA7qWgjuq2jgxElpmJiSdSc0EUbIU2YGSV1Y9TpXU2OgSvRfo5+VCG1Wm",
-	"jrisueMHEAS+1a4t0fkibfvSVZlNmRmS1y6H5Xg0GnXdlYBjL2Af8TsToOR84zUa+yQ8d44ddIfo8Ock",
-	"u+9kxvKDCU2hHL+OKy7ogUqY84xKHzII/ulAWz6/OkpR77k2Z5gv3aKkGEZVNwpsdbiNvl6f190rsv5a",
-	"kfir3gazBmrj/e0SfHa+fuZ5/faZ55svn+lYdam0VGv3u0968+n6MZ2KzOkUVGCLMfsnuschI7tb2FAz",
-	"33roOwNGeu7SgpF3GSvm0jCRLg/+xdAdpe2DK5m5SCoG2lxBuXdSkf7xaDQYEpjk2r1IBQQTxwJffjZ6",
-	"MSQ/WiFqLZYkhCEbJXENm0WqkGYZct/gJh2ugfJR7W9SNvptz0rRQdohxu8Qs7XjtsCoAs/Pk00JQhvF",
-	"MFwThHgOttTfZbZ8SBR3Puu7pifDFcXuk7a6BBm07HBXJDCqcs5UVaumuxDOogsg6jFS1j5XiSDLfm+y",
-	"dvRil9FHT/fGgJ4dHz8Gu4L2W86fAd1UQoeOujiHspC1FmuM7Lcnyt+EQP6cat4/mPFXICxWRYK7zyPc",
-	"/oFXpemoDMCEqV1OHG/Hu/vUxqzDcPFTp86IRf97tcjdrVSdJjkEXr8MJHjT7JDhrWjweHLhflPZHg75",
-	"8DPmO9+1r2vceuIkepVeyKLuvk5vk83ptbMm8n2U2vgmOPvRH8JFcY+rPbT723TgPSgL9S7cvl2NK28+",
-	"JVbZtDYj8orMKRDHj7nQM7em06DOosdd/6Ve/LbqBR5MO+RBiQuBhbgJcBywearOXL4RCh5lRCE5xMja",
-	"vTlJJ81jF3LUaR5bOQkd0Ie/M2R8HMmE2ycUCwGzhLjyeKuBVPappXAfMYihko5hS/OiqnXeqdf1e7J2",
-	"Q63mncN71W4b13J1cO9qz3/SWEJ1MWE9h6TSd55o7AWsSR/qRRs3umGDD9nIiNGDmGPnYTSkKuugEzvf",
-	"+IyR1ifbNzfmS78v0PLpSpcOeiVvGPYoDAWqo1N31x0msiahi6wF1nuqzQF8/uDda1ds4bJSY35H2u0m",
-	"XWlVOoq7M9s3qE0ZNj12pwcV0znXhotpgh1lj0ajUbUd+1fnxc6rjtedbvqO3p/m4Hbiou5NgIeLFLVx",
-	"V0xBxxifmgD3LjoFBqchlktwUTLtkqK4GRKL0PhXq8jF9cmASoSELLjQtbNp+94aZ/krDmmf7K1qCH3n",
-	"2vMjfRwgdJoTRa7K7ri6SDtX6CXqkydkZeZLEqr08AeWEcs5CHXRfHWgmTBj4RnHJc8u/TUSrVNPyCWM",
-	"ugz3HyXkMqOGXlZXINl5LS4PxqIUhufRLmWn5LJxaJdew/UJc9DItHWnx1hcVNjENVnIaybI1bIZhwe8",
-	"cXuxm6aZFbF9Iclc5jlcmwiaGROZJnQsUllAjjqURWDF2NHz0AACkwN5lsOlDX9WmYOSxfCCWSiBUf3g",
-	"9vTEdeH6tbpvPBfdIqCL+GlymcqMXeKdjrW+ToA5LrZeNc26YlMOOlvVHm0sam+5tj4hPm+RC/tVIHur",
-	"2oRZnGUcCmqrNs/JWLSah8GyLjX7z+WaTl+163iSZqTDd+J39HxKRva7VaNk183E6pVJs0tZrUVYlXrm",
-	"un8NToEXj0WtlRnpPxuNqkKvAe4Xm4bV10tmNKu6iC1dwwGsJLEgHYvaMpLat7lI8zJj2QCTZ0Ij5lrX",
-	"MWhrp4Kmc82WOiEaVJ+xCNdg6urmLn+uBfF98uynfO0anCKhU8rFqWMGObUMCdejx8LdA8YWCQ7Tppmx",
-	"AS4FTMxjGRFyMSTg7IMtFNRALdTV0k2YnSA+wYWURakNKXz3d/BUIDBdCzL0XVi6c/fRVIAckmejZ1WK",
-	"nOtQNhaQE0GE1fnSWa2ztgrnAevoY6q4oZahVg8BVSxove7FFBuLjEFuqN2EYlYw8nCNXVPBeyvVtbc6",
-	"9xKngsZ9W/mZjh7DCR8a4f2+xMSXE9XxNA80TB0L8XcgV435sKuhjxMiCa3QP1fO9Rc1rhUz2HRpb9Lo",
-	"iSauOS0mLjU5Zr/WPN51jLySZuZ2aG0+FVxRY5FzcU36NEyI+rjjGu57CXSwgrsDms/9Nx37roTMWHi7",
-	"kWPHo5QqvFjghinLcF40bxRzo1yJg7SQ976fCHM4sxCO+qR+A1r9k3ml2vQUQulWDCVrNBoktsgJO1g6",
-	"Omr0Xeq0/c/DqD2aXY0GUV0xAb+Q4e87DSesMyEyz7bJxfmHtfPqGptv4hX6yg/JG5rOsP+Z6ylGDYGL",
-	"z+FWCss4ZnIB6kFBxXIs0GZErMAbaoB3WUtLsdOaI2qVvQVvuO+AC62tOpNvQjOu/SgQrZ6Gj6xHVJ3G",
-	"/jDJJH98RQIBS2jsxhQdSRuxtOCuX7AEAo/arScxm9S3YYwwwZBtgorzKjN8Db83sL2BdM+iVZnMPEZQ",
-	"5XHYG26ndi6n1ZVMvLrR5pqxudPdQOUBFzfAoCuRpxuoo0eh5Lp4GX5RKTeBgkB5gAvdan167+EY8mCs",
-	"e4eaNHQIPWx318obM3cmRti5fw/ogo16vzisOTdyXkcbsMOAsLmYIqX34f9pDhVlgeineE1+B189RL/x",
-	"npACr0n9i4nszwRpYTv61BJ//55vxwTSFyMDQi4qXKg3bem0M3zR0j6Pr95apuMEa5Ulv+tc/8p5GQzA",
-	"q6XrodZpaFxzkZGZMXP0IruQ5aCqUYZSXewJpeeMXtcdrlVfImpIqfIhsdONhe9lVdBr5ieAztHWYtHl",
-	"fC6BQYQTB/1MrGttlYwFdCfyfqBS5XYI9jtznbGoDsNP213EVvs32r/GIrebzAgXxLWIHBJamhmZyTzT",
-	"je6ZtTt8sVGhxpsFw6odlJ7osXBGD97osaw33mQiVcu5ceXYzT4fpO/aeRJNlxDUgIgDmGhjAZPIgg2G",
-	"5JxBh6ZGT65uY+wiVBrtwxZr9sF7ZFMsdHKKZeJ5angEY+zLT6azo4/vm3rnGhzSqoOnFRCBCqGvQe2u",
-	"Gyr4xOqjyFNI3+V8ezoLncjqYb9VyXL42XK+lvnWxpEJyDB3z++LRgt5yyiWzNTavK/LBBuQgmJoaCxq",
-	"UaXEt1fEsM/RCMM5UGeG4f+JVCn7H3ATIaa0+yANdoc/cff62DfGAjQqdCoDK61FuIDRYAjK2lbg6vM5",
-	"N8L1C6+1enRfGQu30Bj7QNuuYh9rM32cIcgsP0Ywgk64AkUPpnrsrSs1BmATqxgMDVIiiR8bbe4/aA7u",
-	"42gSZ6yQN0ACK9rEWnO9LmT2q6lt0NK+FDX7zPLE2DFUZju2ldndXneA/N4SGVhQ1KSzeMgr8GKuide/",
-	"QNGv2HVfsMXAMmos0IRAND5E/l6v79djUU8Og+AYS6X3MgcNCuIbrnPLkJxZRuKLCN1dZt6hNBZhiW48",
-	"ckK8ANq9YyF26mMmmkyZCfE1KRhGz2ADriEbtTpsDRig8C2rvtQV24W+DzLPcGIjZYyPYp+oR1HDXEuq",
-	"R67gWEOZuKC/HOK/uQ52oJChVDTmCSchco7Ny/Il1s5A4wWjGzQhFamdbKVu1dsvdhryP/pBe0TCepPI",
-	"LldMPX36i6rz9/H+xg6bwcbqelH0w+O56kHDNxCzHx1g98S4ms1WH9l+jLYCXcUd9/zqMfjYF5Dz46FF",
-	"KLSrdleDuky05v1hbS5Sq405/Oz+vXwHzmL3V8RfHKnCrF5dW4kZaUAS95I1Umb85NCqwvA8D6U//Stm",
-	"/+M6qlqr0N8y2mxlOha+52g8wcZ9oU55DQo4fvDanRjavxFo8Z6u7NrvF1TBv0obf2N6YyKDFLHQq1e1",
-	"utUuvXMeTIeJYnoWuv6GjA7IUXV0eMCzCG1uFw3vRNo/jmH+yKHzmPCurLyKI54GupPCdUgT0hDn/uq2",
-	"zTtPZPTYgrSthP05D96Z9tFjr90B7/uDD+5h4rvz8CHSuIH/Fi9adc20LTrlbOIvp4eoxZDUmoijqGtJ",
-	"ODKV9bx+azGM/RUBITkRrhSAvQzJpWt3fEKsML4kih3gL3Dtqe/w3YAJmOOKYQ9Fo0kqS8weXunJfVqb",
-	"HrovX/op7ZvdtvmjqLi/jW1+T8q0WFDvo/CX7f6QyWwAWEIbEH/i7G2vJ3sLDdxqDovtPxHBMX0qJqG3",
-	"LS93iPFXifmXVO7XQqgKJL+6VrwuUVpdlqsO6z99sljg8ozhCTR8x9uMDg+Pjr8ejoaj4dHJN6NvRoAx",
-	"twd1B1KjK7019KLG2McP5xdVORmmLLcK5dvXR0Csvj57QpyQopqcGyoyqjLi3VSkX+nBSdCJDS+YNrSY",
-	"Vz+FPriuDF0PTomr/yC1Elqsqa6uXTu+va0F8T0AOoL47vErmucfHWT2KqY+0mUuabaDnFppgQMV5KRP",
-	"xdJudbC+Xfk53uTBhLv2vNaFxRX+HI+OSR96RM6d231wClXDUB7oT+01NbQGJPxo89qDB8eoxvR/OJQ6",
-	"K8Wr2pUQXyRO+RKnhdVn/GY7sKcOjxr6hCs19oM+fvo/JPrUrxv5UtHHVxRUaVquJ6Eu05SxDEqsuxDq",
-	"rct7qPDJXcmyF2TCuf+ImPQ2XFTzpaMRlvu7ZjgZp1MhteFpwCo8w51QqroFaC9YFab/IyLWef2GpC9Z",
-	"wtX7ZiexK4GgnLobrQKg7Ifv7v5/AAAA//8=",
+	"7H17bxu39uBXIbQ/INJiLMtO0oeNxd7cPG5zb9oEtosCW2VreoaSeDVD6pIcy2pgYD/NfrD9JAueQ3Ie",
+	"4ujh2m6bpn801gyHj8PD8z6Hn3qpLBZSMGF07+RTb0EVLZhhCn69Yjm/Zmr1jhfc2Adc9E56/ymZWvWS",
+	"nqAF6530cniZ9HQ6YwW1rTI2oWVueidHo1HSK+gNL8oCftmfXLifSc+sFrYHLgybMtW7vU16bzNWLKRh",
+	"Il39i62wN50qvjBc2sG/p3OmiZkxoth/SqYN4f4Lc0o0Y/BOLpii9othL8FJzxjNmKpmXRvnwA5Un39B",
+	"b94xMTWz3snx8+cwZf+7mrQ2iospzPmsFG9fBfAsqJlV4/Csl/TsVLliWe/EqJLVh1rv7DydsazM2f31",
+	"eCFlrpn5AT6Pdgn/3KlT/Ybnhqn1fXopi4IeaGYRyrCMGGxP7FA67EoLlVwj3ds89k8UsbE54jlLpcg0",
+	"MZIsKTdkIhXiSSnss3RGxZSRPjWkkNqQp6PRoGse9vs2RiDSPm2g8ChggyiLK4fBP7GrmZTz+9q/W9tY",
+	"L6TQDM7ka6UkwDuVwiK9/ZMuFjlPAeEP/60tND7VevwvxSa9k95/O6yO+iG+1YfYG4zShOYLQZh9N4Q1",
+	"uea2txcicipfiBX55/n7H8g1zUtmwSrKPKdXOcMF3ia9lzTPgcIoezgNx9VQNdXb5mhHvE16Kc3zt1kN",
+	"RIFsJL2sVDhYeHklZc6osC9nVGT4bodR5kh0WruQ9GRpUlls7eW9a3ab4K7HutLMmJxlL2DrJlIV1PRO",
+	"ehk17MBwOIjrnxiqzN6fmHIrbO2unGNLxDSPlj97eCNIEo/EsGEVwMM49Tl+DNORV/9mqem57X/HtVlH",
+	"ATsO/MENK3aasO3PDUCVoqvo1HXnNM4DZJiwp/jnniqFsGBLegsmMvxLl2nKWMYsBCaU5/BHSkXKcvv3",
+	"xwjIX1JDczldXyLQtT2WCN1YCrt1pdhzfKVVL2sTapzeCIpuPE9cLEokO1nGbRc0/1DrHQna2nxkae7y",
+	"mT9FTXrzpsxzYl8RqslCyamihSZ22wk3pA9QGY7L0ehpalvBXwzI/fo54VNBTanY+igXqwU7h98ktCJL",
+	"bmbkn+evZJoQNpwOyRg3YSgXelhQMxvSLOsDjE7Ip+FweDs4IR+ULLhmOCN4iFMa96Jzcnwwzv3q2+8O",
+	"pW9fX021iTHs8JLd+qLfC0bYNROGaPs/I4kUVthKmf3glHCjCc8IRyFsiczugGcEJSwiJ/ZztSLUGFYs",
+	"jF1gi+bjCx1hI+4N0VykKMllbqJkSTVJFQNhQiqSU22IYu41y2pwrPEF98E+dDP0uM9HALALeBo5TTyL",
+	"PrZLCNy8CYifZitYfU6NFXEdxAjSIdKnV7A30gIpzDeO3nYQJHgvZRbD8Vm1uU80QWpuNzEyvB93OWPC",
+	"nrOMZ0RIQ6jQS6YG8S0Ie+Rp4XqLUryNQ0ivUeqKPod1V/Q5RpN1eRWWi6Osr7/e5pS4RVrxkVboZ6QX",
+	"Jp9oIpfCY34U6OUi2xftSpVvP+4oOgK46jiHX9dYcThhLfDXD0R9lpsoRJxpN/d0J7YWSM42nlbrOzox",
+	"TqdCasPTmByKUivpS0WWVFmuPrDYTO3OnZKcC0aoyEgq87IQiMl2X7UsVcosVaP2mJV5hG7hN3EcnnMR",
+	"Qa4PVGkGRzwhr29YWtrnbyjPS8USYllz9YMXTJbm9Q0KHQn5f//n/0bPMxcsPoWCaU2nrOsgpfMIG7U4",
+	"LkgpUlpOZ8bBzsLD8VRS0IydwJOJspobMTOrQNGMEW4SwoVgCtSpCVfact4Zw17cKVlIDbwe3w8Sy68t",
+	"B4EJkZxrA3ykAE3MY9HuYJ+UIvVCzPq59m+faFA7G0e7vkhuNMsngBdUSLEqZKnDx3q4zza0UBmaJX4J",
+	"MWzeeBIAq6qdjX0fGEgTaCz+OI3ygHNj5QRS0HTGBTtQjGbwwLYmfRByhDS/TGQpsoSkUkxynsLuX9Oc",
+	"Z784S0ycAXWjZVtot3PbtNhWe1xiFCbXTi9uyx0xRusIAIo8VsjQRjp5YkeBgRpQs6lYvZ/0Tn7eonDb",
+	"cV5RQ18XC2Np4Y7Nz1G72v2Dd3K6e2OnFu03AnyEuux+H31wTHz3j2YsnS+kPWV7DHVeaisu7PPJmcXk",
+	"cr8vMsWvmdjnC10W+w1hFN/ngzdccD3bb1e8Xnv7MYlQUjgdTzTJmKE81wmh+ZKutGUeeOxQL5hwlme2",
+	"lYU7kXiy7IEhfW+ZDUMSN4kTUkdZoM3jXi6n414CFFlbBWQwHIte0rs5mMoDdwALuvgZD+FHixdqQlP2",
+	"6RbtK/9pyF1cmK+eRWVTE5fYW4TG9ufautNuJaxuytNG8zWiA8uXEzIGQ8XQybSoC67bRrpsXkup5mh5",
+	"3UJXsY+t0/VHedt0nflq3DshFFVuUARhNigZoD5gFRV8mhCritrevte4qShogPQl51bqmtBcs0FCUCBx",
+	"xjYgxwuprcrXd/8aVTKHDbuDqhp+R8QI7HPdDjiPG0VwevF3e+4UDLJ9uxy53rpd2G5f7Oq0Xu69GOhp",
+	"y3I89dm4GNcotpKJksU2/eOsFB2WTvh68wzrDGjTJGvtYvO8WpmIAQ6VUEEXeiYtldX8V0a4INCa9J1h",
+	"BYihoYZ1KNqO7G3u2fI3kTKC/op4R7vusB1wI9RQxOm0+MGZT7phiapqw0QWGSQwuw3bMnFtxr1TR3qc",
+	"+cry4hwYW1AqK51QlcJZXNY3MhCIjRpvpalGjRkRE3PMhLHzfuAAG7fkndzIj4DvAl2XQsucocLsrEFO",
+	"XRqSd1wwkJMXaIIyM7YiNMtIuSBGkkIq+4yKmsWkoDfvwQD8d4vTp866pA0YF42F+IxqS9xFSj2Zj1H5",
+	"nF2zvA7DXE7BiTeRvaRnNf6ep94Ws65K+9YomrIoaA27MVEqB8J+t7bgNcelksZqwrtrC2GJMVbR1h5h",
+	"sW6Wbk4bdzcIoxu2WLk2UYagqJ51mek8jY1Yq7fjppFgfMLut6zBieAb14BtYmvY9bS4dlvmgqL6xqlA",
+	"k9hMnBTTAU5Hrn8b+U2qQbYsBFWIjQuBJrGFOHNifLpdotLtpvnsILxskFsqCDU/fpt5UuWkUTBW4RkN",
+	"On7ESHEHzKh0y01L8I3GPeDe497KKkiPLxosKk0kGNm6tCFviro3DPWDd8IzbmGGzdrduow2n20GNddp",
+	"bCrfMZqjyNucR8W278x9IXxK7ykI4Uckl0umajj9RJOU8ZyLqXZ2TK5BUulfrYgLvCJPvxrZ/0gBnhya",
+	"Gn7NiGUfCTmCF0bKHHQ3nZCjr77++uvjo68cTskJQVctYNXzp1998/Xo26Pj6u2M0cXgFJl+SgUR7Jop",
+	"oijXDBxzfGLQpEteYDiI7U/zjJEj70VxK7BSmGIWSixDv+qz0YgIWth3th3N7fIzoqiYsiH5UWhmvJHB",
+	"0DlrwsWtXsfkhoLefM8KqVZ/98dsTQvcFJgGUWw1AeZuHVxImb/00Q57fm7QP/D9/t/eRjFSMGeUXZNw",
+	"FAvSb0oLRizfR63dPQbrvaXN8MpJPy2OMTFM+YifdYIGVgM5sQg8Z9kb28tyJjUjaFsomDCEozUWmxBq",
+	"SJ8LbRjN0J3jaWIHxcuYFXI6/H2wBsfvLMq6MWA1cJ6kYA2HxLrI0yKV1UI6Rww915dlh4xaze2Lc7fE",
+	"zUyhBcd1sI0S73FRptNHu8jpimUBOZvDfSeXpKBi1RzqCQZcaLK0KJPKBYcwP2f9CYTpSQjQ6Bob9mFH",
+	"2GHruE9G+8jJLjeve49igcdhP8+NXWZvYl76eqdPNDE8nVf0mMMm7KoYxA7pD7RgemFVl73jdzqsN7Ho",
+	"kRjDel8Fu23kWDv5nHZ2AG1yc3WZ3YDB7BTa1xqsw8TmVv4iTdnCCai728z2CWRQLJUKVf+sxOjNmIra",
+	"mrX3/Qfj2gap44OSTmhvrmARnm/BDmwX6xrNJhH3O/GWFnfyseEJkXPQ6JHJ1xToJxpFBDD8yjmagatW",
+	"lVUGLQZ1q4ROvINfo0nZhWk4wSYmBNzBaJPLqY6Jzd2soAtTTZ357yTSenHhDFAlNtZGY0LtcKyTrQr+",
+	"iplSCSep9d1GDRKSlhD81ZR7opG9fht2jwRpgHijwC7nvTrooshYim5H99p23SEizOP0Pt90hHyF0Mko",
+	"m3uiCTQgwe2ROB+Jkxqm/JoBo6o7wv6tpRie0eX3jnxCdIJXODZtg1NLXDSDI9GbP8BmHRrl/mG7ENru",
+	"KAnN8x3c547yxL2UFVJjsySYJ4Ejz6xc5OkTOCSx2WC4u2txp6DqmqchqXIa9qIie0eQxSLFQjxYPOor",
+	"8SEXDl02q+pnpXgJ3ewpFfiTWEuqORo9++b5119tSazpPC3NZIPThkFWMZppsF8vQFzlcJhsi2kur2hO",
+	"LqHTS9K3TEaWBsKY/EOuSSkyNuGCZYMh+RdbGMJuaGryVeNMev7kxMZ7Po13wxgXj7htGJedckHVlJl4",
+	"DE7H7r+Rar6nDQOCsKSaE3CJJeSyrtZcWp5/GTTFS9L3oJbCMiCvcdo57a1hclATZeW8kIpPuaC511pc",
+	"UJudHGgC2qt/jBTSK6DO1Y0KlHdK47ystuq6Ri3ItSVXbCIVA8QDRcjbMgRbenzZrOmnnXG6HsmNRA2j",
+	"0oebK4Qx9j9uu+uc655EwkUbzDOujVSrUzICQ1XQQRsQGO1mrzgrRdxKKJwDpymURBZndf6duZUVKbZJ",
+	"JtBhghPoODHriSbOtZHUMk6CkfhuOSc+XfBhRaBUdSiazCcR3I8EpJ+gBPRIco/dvAsei4y9gBN7Y5xS",
+	"L8mEK7a7l09eM5XTRcPZO+eLXoIY0Et6YNqM7uiClrpLorez6XASuFh9aEH66Ik9HiWW7jAfnztI7Dn9",
+	"x+sLcnh9dOhNF/rwE89uGwavTeDzGAeAiyklvGC/SsE6fIW/mzTUFnbCPKvtCsCvocY+MfMeNI8tKPnj",
+	"2dbG7XPCbhaKac2lACLtVn1CJvyaeWN6v+CiNIzMZKlIRlcHcnJQSGFmBP/vHi0Zmw8SovkNykDapdwC",
+	"cmHwFvFzkIr0/2b7y1cJ+VtGOfxre4A/oF/4a8UotkEN/tuRHrQY2PHz7SBg8WymF2TCb1hGQI6/pnlC",
+	"qCE5o9qQIw3R6DQEp5H+tyOdkOdFQo5mT0fF4NSdJpAMAAtcRnltbl89ux8xNokJqSGX6mEEzRqVCin7",
+	"nk613QLUEIrEMJNMk+WM5wyzKjB/wttWvVnVKltCmqBwnRDbsZe1BEowKBckBIiif8eNV9uoiehtuCUL",
+	"qrWVrApGBc5lInPYZkk45BlY+lrrkorVkq4sEPcmyHWCtk5337744QWcKvKrEzfh1PW9L+7Hi5eDCM7c",
+	"C2XcVXr3dCkuQwU+sLN8FISObTOqut40Lc+Cm9MK1tS4SyD4oFwyh8WLuA1/zheLmCvop9nKIyLG/WOH",
+	"fXcsgJ6FfBZEx4UCD7IlKB3pDsat5Q5cCj6NwglX8N4XtViHlay/ahXMeH3x3ftX5NCniq4JxozqqHDX",
+	"tsSFIcI3sbm2jJYb7Oc7hOFuTEO+x6DerqT/7hT+h0mu32DNt3B9FVjr55DRva2qyk6eqosqU7odynaH",
+	"zN/NIJxR/aKMZaP/NGNmxpQVETImDKe5JlQxl0kESXEreOBCJcDi3kzYbZSr0OcsVY3079prn2no2djM",
+	"GMvG5IIJuuCW0aSLKBsTrv5L9AX4GXdnAJVrMhY31EVw3RyJFPkKzXaZTMsCU0sCfXE5hgAvabBwDFqD",
+	"lrPV7lpKm2bGNJW9yjK0TmBMTdklh9fV2sGM3Tp8/HzqCscGlPeouIc57mUdPxeL3DnsnYjpyik5a5IT",
+	"R05bOLtuiOMRnkMX/F9sdWKVeBdNMmcrMpXoQAqY60syYfWdTTgb79527KsOKAK9kFDAClI+Y4pEhMpr",
+	"vXTMqjnQFdU8xXF8o1aPz0bffhUV5uaxKNwrRhVTJw7AcyZ27M2lKXnA4fp7ievP/mEnGoVgqZmKQ7G2",
+	"ONtod3h1uBXruzJnq12W1haA7NsNKL+jWt3WAH3pKSOJYlOuLXL0M5nqQy9zD4tsMCSXpcovMSYN50TY",
+	"TcoWrhSAIJ58+f7AKmVfcAFh8peeml0icdNMXUNwpl4ypduxbaB5E2kZx5LrmIXbHfBtNMnTgltAA/aj",
+	"ynehvG5yjWJpyLWsaMIyIkXStjDXqDWme2MnDbNYqXgLh0bPvgGmb5iyU/nflmHp/3lyeLgDD95+Nvyc",
+	"tokh3fBoLLNU+WltS98vmHjx4S15OhxZEvN0eBSAEM1KqcoAeHXasef1gKoakUWcoynot+uIWSeZ+zL7",
+	"ltZZ24afXxz8L3rw6y8f3R+jg29/+fjf/6uXPIKAEMSb2vSeHx13acX3z6Kb22GhehI2hCyUNDKVOfnx",
+	"7B3pe2IwOCVF6pp9//KDw30omaIYLSBh/ruLiw+EiQzcXY1P3Y4FlijJhJl01jhWVlDk2uKZf+ISHe/n",
+	"cMXkkA3ENm4riFopdqBQuxWyYkZvmtKPYHzd06y6N0V5OGyPuRiWUFrKMgVsd0pYsTAr4DmlsO9Yhh7G",
+	"FkN91PNybxi4trXOH30ni3kkRaBW0W1Y96zZ3xYAOTPhd/CwwcvgZUsaWdlR6lpw8RZHPNqHum2xE983",
+	"rOvHyxUIwqklm/Ig3IbEj78LMtgdw1xv57UKS1tJQRhkw/QaHUas/vWSTkPy1mh3vCyrXSpu2IFl/aBV",
+	"blNwUik0lO65Zq5aT8QD9yrULELtNVTqmlhp0yXJc+VLaelBrcSZ89yFglY+/Px+yplxbVlTdhbMfPFK",
+	"Y3WAWSD572pFv3jOCBPwNG77dC8jdYYgrBPLlbl+E3K1Ih9eXLz8DtxGACYjJcaZO+hVhaAIF4QSJZdx",
+	"k0mEEGz1KXb4px+0dBeeQjfbCl5JFMf2cTw2o3r2o6J7SGMPTaE2LG1H3l9wUX96tMYyKhTdCY2+8JNO",
+	"3o1TKxU3q3NL7V0aI5okfAFiFqweVZegxEDJYUjbXqelaKomzFdMs4qZnkllyD/pNXUVOUPVT6C3kFE0",
+	"k9rZC4fkBUlzbumWV/n1WIB47gXNhHx4f36hCQ1hVeAMVqVAYyNGEnJjVTNd5ubUeTuXlBsrrklBnE0d",
+	"MtDGgmsSMMT1AKnBVUEBH0FWS1K1pBbDCodjMRavwRR3eH0UzHGCsUyTS6vhS8V/BT39hPwdQEqwnihY",
+	"krCe6GWtoh0q+DNYFTYR/ZfvX73+/v2r17+8+PD2l4v3/3r9w2BIoIQY6v6Xn8boJhn3TsinMXgUx72E",
+	"jH1yxrh3e3uJWonhJrfbadsUGFtxzZTGPRwNj4YjcBI4VfWk93Q4Gj51vg5AlcMZpFz+av92ZCuYIt5m",
+	"vZPeP5j5zjVpFcE+Ho3urQS2S/yM1cC27GfYwPTeyc8fk54ui4KqFWRpXjPBtCYHPgw1tb8A+Br0Qfz+",
+	"0KLTauNSz7DF77JSGHto9+v56GlXN2FeoWp4N1xsh7wGmIwaekU1C6YOODj2lNgTVvBpwwJVKgUWFoDc",
+	"9dFhWhVW7oKer72cNK4w6Igmr5octurY3358QPj7OUY2ALMi4TVswzMcdqdtsK2P9mr9bJ/Wx/v0/XyP",
+	"ed/WEcbuQy12SGOAUawCs05aPgpN+pb6I+Xzj7h21R4Ha2h0WGVAbcEml0L1W3EqaXO419rwwl2LMGdC",
+	"k/4zks6ooqn9ntjzAVVLwRxVLZwYCSUzE5LOpGaCKFmK7EDJKysep0pqLHSJ1gu083KhjSpTd7isuuMb",
+	"EAS+la7tofNJ2vajqzKbMjMkr1wMy/FoNOq6KwHbXsA64ncmQMr51qs/HvLguX3sOHeIDn/NY/e9zFh+",
+	"MKEppOPXccU5PVAIc5ZR6V0GwT4dzpaPr46eqHdcmzOMl26dpBhGVTcK7LS5jbpenzbdK7L5WpH4p14H",
+	"swpq4/vdAnz2vjLnef3GnOfbL8zpmHWptFQb1/uQ582H68dkKrKgUxCBLcY8/KF7nGNkVwsLasZbD31l",
+	"wEjNXVow0rqECOu42BdXMnOeVHS0uYRyb6Qi/ePRaDAk0MncfUgFOBPHAj9+Nvp2SH6yTNRqLElwQzZS",
+	"4ho6i1QhzDLEvsFNOlzDyUexv3my0W57Voq9mWTroqeuUqW1L+DaH8Rb0I3+LrPVfaKss0HfNi0TLsn1",
+	"Ic9KF2OCEhzuygNGVc6ZqnLPdBcC2e0HxDvGk/KQs0SQZX803jn6dp/WR08fjKA8Oz5+DPID5bScfQKq",
+	"o4SKG3X2DGkeGzXQOxzj2qH8XQ7IX1Ns+wcz/kqD5TqJd/dzhNs88OozHaXpGAC1z47jbXe3H9uYdRgu",
+	"cuqUATGJ/0E1bHfLVKeKDY7UzwMJXjcrXnitGCyYXLhnKnuATT78hPHLt+0rI3fuOIlejReioruvx9um",
+	"Q3ppq4l8H6Q2vqjNw8gP4eK3x5Ue2vVqOvAehIV6VW1ffsalK58SKzxaHRBpReYEiOPHnOiZm9NpEE/R",
+	"gq6/iBe/r3iBG9N2YVDiXFrBDwIUB3SYqtKWL2yCWxkRSA7RU3ZnStJ55rGqOMo0jy2chIrmwz8YMj4O",
+	"Z8LlE4qJfVlCXLq7lUAqfdOecO8BiKGSjmFL8+KpTdamV/V7r/ZDrea9xw8q3Tau2eqg3tWa/6K+geqi",
+	"wXpMSCXvPNFY21eTPuR/Nm5ow4IdshHhogcxQ839SEhVFEEndr72ESCtIds3MeYrvy6Q8ula1Q16Ja8Z",
+	"1hwMCaejU3d3HQamJqEqrAXWO6rNAQx/8PaVS55wUaYxOyLtNnuulR4dxc2T7RvRpgyLGLvdgwzonGvD",
+	"xTTBCrFHo9GoWo791XlR87ohda/bxqP3oTm4nTgvehPg4WJEbdyVUVABxocawD2KToDBboilElyUTLsg",
+	"J26GxCI0/molrbi6F5BZkJAlF7q2N+0rzBt7+Rs26SHJW1Xg+daV28fzcYDQaXYUufq64yoi7UyblyhP",
+	"npC1ni9JyLrDBywjlnIQ6rzz6kAzYcbCE45Lnl36ayFau56QS2h1Ge4zSshlRg29rK40sv1aXB6MRSkM",
+	"z6NVx07JZWPTLr2E6wPgoDBp646OsbiosIlrspRzJsjVqulXB7xxa7GLppllsX0hyULmOVyDCJIZE5km",
+	"dCxSWUDMOaQ5YAbY0fNQ0AGD/XiWwyUMf1Weg5zF8IJZKIFSfe/69MRV1fqtsm88ttwioPPgaXKZyoxd",
+	"4h2NtTpNgDnOV14VwbpiUw4yW1XubCxqX7kyPcHfbpEL608geavKflmcZRwSZKuyzclYtIqBwbQuNfvP",
+	"5YbKXbXrdZKm58JX1nfn+ZSM7LhV4WNXncTKlUmz6lit5FcVSuaqeQ1OgRaPRa00Gek/G42qxK0BrheL",
+	"gNXnS2Y0q6qCrVwBAcwMsSAdi9o0ktrYXKR5mbFsgMEwobByrYoYlKlTQdKZs5VOiAbRZyzCtZa6uonL",
+	"72tBfN07O5TPRYNdJHRKuTh1xCCnliDhfPRYuHu92DLBZto0IzDApICBdiwjQi6HBIx9sISCGshtulq5",
+	"DrMTxCe4YLIotSGFr+YOlgoEpisphrYLe+7c/TIVIIfk2ehZFfLmKo6NBcQ4EGFlvnRWq5Stwn7APPoY",
+	"+m2oJajVS0AVC1ovezHFxiJjEOtpF6GYZYxcioFjQ1S0PTFJNXU4CX2wyuHu4/2zGRuMRdObM2cr5+LT",
+	"gX1UPkCLeqFGxfFohDX44aNSYyGMsXBOwBA+yDU4AiOeuzdSze/Db/dw/jgoOPjH8sZ5+O/ujXOweSyH",
+	"3EW90uAXq9kfwSnnSTaQYOpogL+SuqqTiEUmPWIhBVwj31w5y23UNqKYwRpYDyZMPNHE1QrGOLImw+vX",
+	"avm7Ap5X0szcCq3KroIlcSxyLuakT0OHqE45ou/GS6CgGFzl0Hzvx3Tct5IRxsKr/RwLUKVU4T0P10xZ",
+	"fvFt84I318plnEgLeW+687R9LNaIO4WLCFZeRIHTD8Hhu9PzsdiBoJPd6fmZndC9EfQv5PXzJq+Po0S1",
+	"SWDYTyv+JBt0CKSPkUPpIO9IX6NyWae17Ty0ekDMbpRY6/LC+YkM/9iBbGGeCZF5tks02z/4NSN1HcmX",
+	"wQs3MwzJa5rOsIKgq8pHDSmkE2yB1s/kEgTygorVWKCVBrEC73gCKqqY1SlOa6bfdY4U/E++hjQUh+sM",
+	"Xwvl7B5GlG1VBd1Joj2699H/ROFbf37ZDwFLaOzOIR0J1LJnwV1gYg8IvGoXb8V4bF/INEIEQ3wXqqrr",
+	"xPAVPG9gewPpnkXzmpl5DDfm45A3XE5tX06rS814dSfUnLGFE7dBSgWnEsCgK3SuG6ijRznJdfYy/KyC",
+	"3MIJAuEBrkSsVbq+gynWg7Fuj22eoUOoAr2/ItXouTMUyfb9R0AXLHX92WHNuZGLOtqA6gwHm4spnvQ+",
+	"/J/mkJMZDv1UEikGXXT1ED01D4QUeNHwFyLycCpIC9vRip34Gyx9QTPgvuiLE3JZ4UK97FGnnuHT/h5y",
+	"++rFmTp2sJab9YfOlqncBUEBvFq5KoSdisaci4zMjFmg38YFCQyqLH9IdseqanrB6Lzu4qgqe1FDSpUP",
+	"ie1uLHw1uILOme8Aaq9bjUWXi4UEAhF2HOQzsak4XDIWUN/Lm+5KldsmWDHQ1ZajOjQ/bdfhW6+Aan+N",
+	"RW4XmREuiCuyOiS0NDMyk3mmG/Vna7dgY6lPjXdzhlk7KD3RY+GUHrwTZ1UvXctEqlYL4woaNCvlkL4r",
+	"iEs0XYEbESxVoKKNBXQiCzYYknMGNc4aVe26lbGLkKv3ELpYs5LkI6tioRZaLPbVn4ZHUMY+f0O8bX18",
+	"12BXVyKUVjVwLYMIpxAqg9Rui6KCT6w8ijSF9F2WhT9noZZf3dG+zlkOP1nK11Lf2jgyAR7mbsr+tnEJ",
+	"gyUUK2ZqFyVsir0ckIKiM3Ysan7cxBcoRUfr0QgdqJCpidbwiVQp+x9wlycmkXi3KN6vcOJuxrJfjAVI",
+	"VOgHAFJa8ykDoUGnr9WtwNTno9yEq7hfK5bqRhkLN9EY+UDdriIfG2PrnCLILD1GMIJMuAZFD6a6t7sr",
+	"GA1gE8u5DSWGIrb1rTr3FwPzxsNayGs4AmvSxEZ1vc5kHlZS2yKlfS5i9pmlibFtqNR2LMy0v77uAPmD",
+	"PWSgQVGTzuJeykCLuSZe/gJBvyLXfcGWA0uoMcUZQj/wJdL3eoUMPRb1cEzwZ7JUeitzkKDAv+FqHw3J",
+	"mSUkPm3X3QboDUpjEabo2iMlxCvU3TcWYqfeZ6LJlJngEpWCocMTFuBKGlIrw9aAAQLfqqrsXpFdqJwi",
+	"8ww7NlLG6ChWWnsUMcwVdXvkGI8NJxMn9MUg/rvLYAcKCUp1xvzBSYhcYPm/fIXZalC6xOjGmZCK1Ha2",
+	"ErfqBUw7FfmffKMHRMJ6mdUuU0w9YeGzqpThQzQaK2w6G6sLetEOj/uqBw3bQEx/dIB9IMLVLFf8yPpj",
+	"tJjuOu6491ePQcc+gzAtDy1CoeC7u1zXxX42b+BrU5FaNtrhJ/f36i0Yi92viL04kvdcfbox9zlSwidu",
+	"JWtEOfnOodiL4Xkeku36V8z+42oSW63Q39PbLAY8Fr5qbzzwyI1QP3mNE3B879lyMbR/LVDjPV1btV8v",
+	"iIJfwiJ/5/PGRAZRfaHatWrVe1554zyoDhPF9CzUzQ4RHRAR5s7hAc8iZ3M3b3gn0v55FPNHdp3HmHel",
+	"5VUU8TScOylcjUEhDXHmr27dvHNHRo/NSNtC2F9z451qH932IKTxUGF/cAcV3+2Hd5HGFfw3eFWxK0dv",
+	"0SlnE8i7816LIamV4UdW1+JwZCrrmTRWYxj7SzZCcCJcygFrGZJLVzD8hFhmfEkUO8AncHGwr5HfgAmo",
+	"44phFVKjSSpLDPheq2p/Wuse6pdf+i7tl926+aOIuL+Pbn7Hk2mxoF655Ivufp/BbABYQhsQf+L0bS8n",
+	"ew0NzGoOi+2fiOAYPhXj0LsWdHCI8aWow+eUYNtCqAokv7k6Q52jtOqUV3cU/PzRYoGLM4Y3cGUC3gd2",
+	"eHh0/PVwNBwNj06+GX0zAoy5OagbkBr3OlhFL6qMfXh/flElcGLIcqs0RfsCFvDV13tPiGNSVJNzQ0VG",
+	"VUa8mYr0Kzk4CTKx4QXThhaL6lGoJO0KP+jBKXEpO6SWtI5VDKqLC49vbmpOfA+ADie+e/2S5vkHB5kH",
+	"ZVMf6CqXNNuDT60VnYKaDaRPxcoudbC54P853oXDhOX/zbpHLlfreHRM+lBldeHM7oNTyNOHhFy/a6+o",
+	"oTUg4aDNi0PuHaMa3f/pUOqsFC9rl6p8ljjls8SWVp7xi+3Anjo8augTLqV5GPTx3f8p0ad+Yc/nij4+",
+	"o6AK03JVQHWZpoxlUNSgC6HeuLiHCp/cpUYPgkzY958Rk96Eq54+dzTCAhuu/FTG6VRIbXgasAr3cC+U",
+	"qu7RehCsCt3/GRHrvH7H2OfM4eqV55PYpVqQAd+NVgFQduDb2/8fAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

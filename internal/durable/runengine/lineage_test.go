@@ -31,8 +31,9 @@ func TestRetryRun(t *testing.T) {
 	failed := b.waitStatus(t, orig.ID, durable.StatusFailed, durable.StatusSucceeded)
 	require.Equal(t, durable.StatusFailed, failed.Status)
 
-	retry, err := b.store.RetryRun(b.ctx, orig.ID)
+	retry, created, err := b.store.RetryRun(b.ctx, orig.ID, "")
 	require.NoError(t, err)
+	require.True(t, created)
 	require.NotEqual(t, orig.ID, retry.ID)
 	require.Equal(t, orig.Code, retry.Code)
 	require.JSONEq(t, string(orig.Input), string(retry.Input))
@@ -61,9 +62,9 @@ func TestRetryRun(t *testing.T) {
 	ok, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `return 1`})
 	require.NoError(t, err)
 	b.waitStatus(t, ok.ID, durable.StatusSucceeded)
-	_, err = b.store.RetryRun(b.ctx, ok.ID)
+	_, _, err = b.store.RetryRun(b.ctx, ok.ID, "")
 	require.ErrorIs(t, err, durable.ErrNotRetryable)
-	_, err = b.store.RetryRun(b.ctx, "00000000-0000-0000-0000-000000000000")
+	_, _, err = b.store.RetryRun(b.ctx, "00000000-0000-0000-0000-000000000000", "")
 	require.ErrorIs(t, err, durable.ErrRunNotFound)
 }
 
@@ -135,7 +136,7 @@ return u.text;`
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			fork, replayed, err := b.store.ForkRun(b.ctx, orig.ID, tt.point, "")
+			fork, replayed, _, err := b.store.ForkRun(b.ctx, orig.ID, tt.point, "", "")
 			require.NoError(t, err)
 			require.Equal(t, 1, replayed)
 			got := b.waitStatus(t, fork.ID, durable.StatusSucceeded, durable.StatusFailed)
@@ -157,18 +158,18 @@ return u.text;`
 	}
 
 	// New code from the same point: the first call is still answered from the record.
-	changed, _, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{AfterCall: 1}, `
+	changed, _, _, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{AfterCall: 1}, `
 const s = await tools.ops.math.add({a: 1, b: 2});
-return (await tools.ext.string.upper({text: "total " + s.sum})).text;`)
+return (await tools.ext.string.upper({text: "total " + s.sum})).text;`, "")
 	require.NoError(t, err)
 	require.Equal(t, `"TOTAL 3"`, okValue(t, b.waitStatus(t, changed.ID, durable.StatusSucceeded, durable.StatusFailed)))
 	require.Zero(t, b.tools.Handler.Executions(toolcall.Key(changed.ID, 1)))
 
 	// New code calling another tool where the record has call 1: the recorded outcome does not
 	// answer it, and the fork fails saying so instead of handing the program the sum.
-	diverged, _, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{AfterCall: 1}, `
+	diverged, _, _, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{AfterCall: 1}, `
 const u = await tools.ops.string.upper({text: "first"});
-return u.text;`)
+return u.text;`, "")
 	require.NoError(t, err)
 	got := b.waitStatus(t, diverged.ID, durable.StatusFailed, durable.StatusSucceeded)
 	require.Equal(t, durable.StatusFailed, got.Status, "%s", got.Result)
@@ -181,14 +182,14 @@ return u.text;`)
 	require.Zero(t, b.tools.Handler.Executions(toolcall.Key(diverged.ID, 1)), "the diverged call is not made")
 
 	// From the start: every call is made anew.
-	fresh, replayed, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{}, "")
+	fresh, replayed, _, err := b.store.ForkRun(b.ctx, orig.ID, durable.ForkPoint{}, "", "")
 	require.NoError(t, err)
 	require.Zero(t, replayed)
 	b.waitStatus(t, fresh.ID, durable.StatusSucceeded)
 	require.Equal(t, 1, b.tools.Handler.Executions(toolcall.Key(fresh.ID, 1)))
 
 	for _, missing := range []durable.ForkPoint{{Snapshot: 999}, {AfterCall: 3}} {
-		_, _, err = b.store.ForkRun(b.ctx, orig.ID, missing, "")
+		_, _, _, err = b.store.ForkRun(b.ctx, orig.ID, missing, "", "")
 		require.ErrorIs(t, err, durable.ErrForkPointNotFound, "%+v", missing)
 	}
 	l, err := b.store.RunLineage(b.ctx, orig.ID)
