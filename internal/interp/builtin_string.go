@@ -2,8 +2,6 @@ package interp
 
 import (
 	"math"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // The String global: the constructor, String.fromCharCode/fromCodePoint/raw and the
@@ -313,18 +311,6 @@ func stringLastIndexOf(vm *VM, c NativeCall) Value {
 		return intValue(-1)
 	}
 	return intValue(s.lastIndexOf(t, start))
-}
-
-// stringLocaleCompare is String.prototype.localeCompare. The interpreter has no locale data:
-// strings compare by the code units of their NFC forms (the order of the < operator after
-// normalization, so canonically equivalent strings are equal), giving -1, 0 or 1.
-func stringLocaleCompare(vm *VM, c NativeCall) Value {
-	s := thisStr(vm, c, "localeCompare")
-	t := vm.toString(c.Arg(0))
-	if !s.flat().isASCII || !t.flat().isASCII {
-		s, t = mapWellFormed(s, norm.NFC.String), mapWellFormed(t, norm.NFC.String)
-	}
-	return intValue(s.Compare(t))
 }
 
 // isSurrogate, isHighSurrogate and isLowSurrogate classify UTF-16 code units.

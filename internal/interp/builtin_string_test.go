@@ -36,6 +36,13 @@ func TestStringBuiltins(t *testing.T) {
 		{"isWellFormed", `['ab'.isWellFormed(), 'a\uD800'.isWellFormed(), '\uD83D\uDE00'.isWellFormed()].join()`, "true,false,true"},
 		{"toWellFormed", `'a\uD800b\uDC00'.toWellFormed().split('').map(c => c.charCodeAt(0).toString(16)).join()`, "61,fffd,62,fffd"},
 		{"localeCompare", `['a'.localeCompare('b'), 'b'.localeCompare('a'), 'a'.localeCompare('a')].join()`, "-1,1,0"},
+		// node's ICU collation, not code units (expected values computed by node 20)
+		{"localeCompare_case_and_accents", `['a'.localeCompare('B'), 'a'.localeCompare('A'), 'á'.localeCompare('b'), 'résumé'.localeCompare('resume'), 'a-b'.localeCompare('ab'), 'ß'.localeCompare('ss'), '\u0041\u030A'.localeCompare('\u00C5')].join()`, "-1,-1,-1,1,-1,1,0"},
+		{"localeCompare_sort", `['banana', 'Apple', 'cherry', 'apple', 'Banana', 'éclair', 'Eclair', 'zebra', '_x', '10', '9'].sort((a, b) => a.localeCompare(b)).join()`, "_x,10,9,apple,Apple,banana,Banana,cherry,Eclair,éclair,zebra"},
+		{"localeCompare_numeric", `['item10', 'item2', 'Item1'].sort((a, b) => a.localeCompare(b, undefined, {numeric: true})).join()`, "Item1,item2,item10"},
+		{"localeCompare_sensitivity", `['base', 'accent', 'case', 'variant'].map(s => [['a', 'A'], ['a', 'á'], ['a', 'b']].map(([x, y]) => x.localeCompare(y, 'en', {sensitivity: s})).join(' ')).join()`, "0 0 -1,0 -1 -1,-1 0 -1,-1 -1 -1"},
+		{"localeCompare_swedish", `['ä', 'z', 'a'].sort((a, b) => a.localeCompare(b, 'sv')).join('')`, "azä"},
+		{"localeCompare_bad_locale", `let r; try { 'a'.localeCompare('b', 'en_US') } catch (e) { r = e.name + ': ' + e.message } r`, "RangeError: Incorrect locale information provided"},
 		{"normalize", `['\u0041\u030A'.normalize().length, '\u00C5'.normalize('NFD').length, '\uFB01'.normalize('NFKC'), '\uFB01'.normalize('NFKD')].join()`, "1,2,fi,fi"},
 		{"normalize_bad", `'a'.normalize('nfc')`, "throws RangeError"},
 		{"padStart", `['5'.padStart(3, '0'), 'abc'.padStart(6, '12'), 'abc'.padStart(2), 'a'.padStart(4), 'a'.padStart(4, '')].join('|')`, "005|121abc|abc|   a|a"},
