@@ -45,7 +45,11 @@ func (vm *VM) sortValues(vals []Value, cmp Value) []Value {
 		}
 	} else {
 		cb := newCallback(cmp, undefinedValue)
-		mergeSort(defined, func(x, y Value) int {
+		sortFn := mergeSort[Value]
+		if len(defined) < v8MinMerge {
+			sortFn = v8ShortSort[Value]
+		}
+		sortFn(defined, func(x, y Value) int {
 			r := cb.call2(vm, x, y)
 			f := r.num
 			if r.kind != KindNumber {
@@ -64,6 +68,49 @@ func (vm *VM) sortValues(vals []Value, cmp Value) []Value {
 		defined = append(defined, undefinedValue)
 	}
 	return defined
+}
+
+// v8MinMerge is the length from which V8's TimSort merges runs; shorter arrays are sorted
+// as one run by v8ShortSort.
+const v8MinMerge = 64
+
+// v8ShortSort sorts a (shorter than v8MinMerge) exactly as V8's TimSort does: the leading
+// run (ascending, or strictly descending and then reversed) is extended by binary insertion.
+// With a consistent comparator any stable sort gives the same order, but programs also pass
+// inconsistent ones ((a, b) => a > b, () => -1) and comparators that log: V8's sequence of
+// calls decides what those see and return, and node is the oracle.
+func v8ShortSort[T any](a []T, cmp func(x, y T) int) {
+	n := len(a)
+	if n < 2 {
+		return
+	}
+	// CountAndMakeRun
+	run := 2
+	desc := cmp(a[1], a[0]) < 0
+	for i := 2; i < n; i++ {
+		if o := cmp(a[i], a[i-1]); (desc && o >= 0) || (!desc && o < 0) {
+			break
+		}
+		run++
+	}
+	if desc {
+		slices.Reverse(a[:run])
+	}
+	// BinaryInsertionSort of the rest
+	for start := run; start < n; start++ {
+		pivot := a[start]
+		left, right := 0, start
+		for left < right {
+			mid := left + (right-left)>>1
+			if cmp(pivot, a[mid]) < 0 {
+				right = mid
+			} else {
+				left = mid + 1
+			}
+		}
+		copy(a[left+1:start+1], a[left:start])
+		a[left] = pivot
+	}
 }
 
 // mergeSort sorts a stably with cmp using a top-down merge sort with insertion sort for

@@ -68,3 +68,19 @@ func TestArraySortNative(t *testing.T) {
 	require.Equal(t, "1,10,9,b,undefined", listString(vm, vm.newArrayValue(a.elems[:5])))
 	require.False(t, a.hasOwn(indexKey(5)))
 }
+
+// TestSortShortArraysLikeV8 checks that sort and toSorted of arrays shorter than 64 call
+// the comparator as V8 does, so that inconsistent comparators and comparators that log give
+// node's results (expected values computed by node 20).
+func TestSortShortArraysLikeV8(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"boolean comparator", `JSON.stringify([5, 1, 4, 2, 3].sort((a, b) => a > b))`, "[5,1,4,2,3]"},
+		{"boolean comparator reversed", `JSON.stringify([3, 1, 2, 5, 4, 9, 7, 8, 6, 0].toSorted((a, b) => a < b))`, "[3,1,2,5,4,9,7,8,6,0]"},
+		{"always negative", `JSON.stringify([1, 2, 3, 4, 5].sort(() => -1))`, "[5,4,3,2,1]"},
+		{"always positive", `JSON.stringify([1, 2, 3, 4, 5].sort(() => 1))`, "[1,2,3,4,5]"},
+		{"call order", `const log = []; [3, 1, 2].sort((x, y) => { log.push(x + '' + y); return x - y }); log.join()`, "13,21,23,21"},
+		{"call order descending run", `const log = []; [5, 4, 3, 2, 1, 0, 9, 8].sort((x, y) => { log.push(x + '' + y); return x - y }); log.join()`, "45,34,23,12,01,90,93,95,83,85,89"},
+		{"consistent comparator still stable", `[{k: 1, v: 'a'}, {k: 0, v: 'b'}, {k: 1, v: 'c'}, {k: 0, v: 'd'}].sort((a, b) => a.k - b.k).map(x => x.v).join('')`, "bdac"},
+	})
+}
