@@ -84,6 +84,7 @@ type jsonSerializer struct {
 	gap      string           // indent unit
 	indent   string           // current indentation
 	stack    []*Object        // objects being serialized (cycle detection)
+	keys     []jsonKey        // keys[i] leads from stack[i] to stack[i+1] (or to the value being written)
 	maxDepth int              // 0 = unlimited (JSON.stringify); the embedding API sets it
 	fail     func(msg string) // how to report cycles and depth: a TypeError or a host error
 	// data is the plain-data contract of values leaving the program (VM.ToData): what
@@ -241,9 +242,9 @@ func (s *jsonSerializer) property(holder *Object, key PropertyKey, v Value) bool
 }
 
 func (s *jsonSerializer) enter(o *Object) {
-	for _, x := range s.stack {
+	for i, x := range s.stack {
 		if x == o {
-			s.fail("Converting circular structure to JSON")
+			s.fail(s.circularMessage(i))
 		}
 	}
 	if s.maxDepth > 0 && len(s.stack) >= s.maxDepth {
@@ -256,6 +257,59 @@ func (s *jsonSerializer) enter(o *Object) {
 }
 
 func (s *jsonSerializer) leave() { s.stack = s.stack[:len(s.stack)-1] }
+
+// jsonKey is a key being written: an array index or an object's property.
+type jsonKey struct {
+	k     PropertyKey
+	index bool
+}
+
+// circularMessage is V8's TypeError message for a cycle that closes at stack[start]: the
+// path from that object back to itself, at most the first two and the last of its middle
+// steps, each with the object's constructor name. Programs and their authors read it (node
+// prints it with the error).
+func (s *jsonSerializer) circularMessage(start int) string {
+	var b strings.Builder
+	key := func(k jsonKey) {
+		switch {
+		case k.index:
+			b.WriteString("index " + k.k.name)
+		case k.k.name == "":
+			b.WriteString("<anonymous>")
+		default:
+			b.WriteString("property '" + k.k.name + "'")
+		}
+	}
+	ctor := func(o *Object) {
+		name := (*inspector)(nil).constructorName(o)
+		if name == "" {
+			name = "Object"
+		}
+		b.WriteString("'" + name + "'")
+	}
+	b.WriteString("Converting circular structure to JSON\n    --> starting at object with constructor ")
+	ctor(s.stack[start])
+	line := func(j int) {
+		b.WriteString("\n    |     ")
+		key(s.keys[j-1])
+		b.WriteString(" -> object with constructor ")
+		ctor(s.stack[j])
+	}
+	first, last := start+1, len(s.stack)
+	if last-first > 3 {
+		line(first)
+		line(first + 1)
+		b.WriteString("\n    |     ...")
+		first = last - 1
+	}
+	for j := first; j < last; j++ {
+		line(j)
+	}
+	b.WriteString("\n    --- ")
+	key(s.keys[len(s.keys)-1])
+	b.WriteString(" closes the circle")
+	return b.String()
+}
 
 func (s *jsonSerializer) newline() {
 	if s.gap == "" {
@@ -289,7 +343,7 @@ func (s *jsonSerializer) object(o *Object) {
 		if s.gap != "" {
 			s.b.writeUnit(' ')
 		}
-		s.push(k)
+		s.push(k, false)
 		if s.property(o, k, v) {
 			wrote = true
 		} else {
@@ -348,7 +402,7 @@ func (s *jsonSerializer) array(o *Object) {
 		} else {
 			v = vm.getProp(o, k)
 		}
-		s.push(k)
+		s.push(k, true)
 		if !s.property(o, k, v) {
 			s.b.putASCII("null")
 		}

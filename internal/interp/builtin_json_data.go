@@ -13,13 +13,15 @@ import (
 // Dates keep their toJSON (an ISO string), and undefined properties are still left out.
 
 // push enters key k of the value being written (data mode only).
-func (s *jsonSerializer) push(k PropertyKey) {
+func (s *jsonSerializer) push(k PropertyKey, index bool) {
+	s.keys = append(s.keys, jsonKey{k, index})
 	if s.data {
 		s.path = append(s.path, k.name)
 	}
 }
 
 func (s *jsonSerializer) pop() {
+	s.keys = s.keys[:len(s.keys)-1]
 	if s.data {
 		s.path = s.path[:len(s.path)-1]
 	}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/codemode/codemode/internal/interp/wtf8"
 )
 
 // JSON text parsing, shared by JSON.parse and VM.FromJSON. The parser reads WTF-8 bytes (a JS
@@ -15,8 +17,9 @@ const jsonMaxDepth = 10000
 
 // jsonSyntaxError describes malformed JSON text; pos is the byte offset.
 type jsonSyntaxError struct {
-	msg string
-	pos int
+	msg    string
+	pos    int
+	number bool // an unexpected digit after a leading zero: V8's "Unexpected number"
 }
 
 // jsonParser parses one JSON text into VM values.
@@ -56,39 +59,61 @@ func (vm *VM) parseJSONText(src string) (Value, *jsonSyntaxError) {
 	return v, nil
 }
 
-// message renders the error like V8's JSON.parse messages.
+// message renders the error like V8's JSON.parse messages (node 20): a message naming what
+// was expected wins even at the end of the text; positions count UTF-16 code units; a text
+// that is a stringified undefined, NaN, Infinity or plain object (JSON.parse(undefined),
+// JSON.parse({})) is named whole; otherwise the unexpected character is quoted with at most
+// 10 characters of context on either side.
 func (e *jsonSyntaxError) message(src string) string {
+	pos := utf16Len(src[:min(e.pos, len(src))])
+	if e.msg != "" {
+		return e.msg + " at position " + strconv.Itoa(pos)
+	}
 	if e.pos >= len(src) {
 		return "Unexpected end of JSON input"
 	}
-	if e.msg != "" {
-		return e.msg + " at position " + strconv.Itoa(e.pos)
+	if e.number {
+		return "Unexpected number in JSON at position " + strconv.Itoa(pos)
+	}
+	switch src {
+	case "[object Object]", "undefined", "Infinity", "NaN":
+		return `"` + src + `" is not valid JSON`
 	}
 	r, _ := utf8.DecodeRuneInString(src[e.pos:])
-	return "Unexpected token '" + string(r) + "', " + jsonContext(src, e.pos) + " is not valid JSON"
+	return "Unexpected token '" + string(r) + "', " + jsonContext(src, pos) + " is not valid JSON"
 }
 
-// jsonContext quotes the text around pos, as V8 does in its messages.
+// jsonContext quotes the text around pos (in UTF-16 code units), as V8 does: the whole text
+// when it is at most 21 units long, else up to 10 units either side of pos, with "..."
+// outside the quotes where the text was cut.
 func jsonContext(src string, pos int) string {
-	if len(src) <= 30 {
-		return strconv.Quote(src)
+	const context = 10
+	u := decodeWTF8(src)
+	n := len(u)
+	if n <= 2*context+1 {
+		return `"` + src + `"`
 	}
-	start := pos - 10
-	if start < 0 {
-		start = 0
+	switch {
+	case pos < context:
+		return `"` + wtf8.Encode(u[:pos+context]) + `"...`
+	case pos < n-context:
+		return `..."` + wtf8.Encode(u[pos-context:pos+context]) + `"...`
 	}
-	end := pos + 10
-	if end > len(src) {
-		end = len(src)
+	return `..."` + wtf8.Encode(u[pos-context:]) + `"`
+}
+
+// utf16Len is the length in UTF-16 code units of WTF-8 text.
+func utf16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x80 || c >= 0xC0 && c < 0xF0:
+			n++ // a one-unit character starts here (or is ASCII)
+		case c >= 0xF0:
+			n += 2 // a four-byte sequence is a surrogate pair
+		}
 	}
-	s := src[start:end]
-	if start > 0 {
-		s = "..." + s
-	}
-	if end < len(src) {
-		s += "..."
-	}
-	return strconv.Quote(s)
+	return n
 }
 
 func (p *jsonParser) fail(msg string) {
@@ -163,6 +188,11 @@ func (p *jsonParser) number() Value {
 	switch c := p.src[p.pos]; {
 	case c == '0':
 		p.pos++
+		if p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+			p.fail("")
+			p.err.number = true
+			return undefinedValue
+		}
 	case c >= '1' && c <= '9':
 		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
 			p.pos++
@@ -279,18 +309,18 @@ func (p *jsonParser) escapedString(start int) (*jsString, bool) {
 			case 't':
 				units = append(units, '\t')
 			case 'u':
-				if p.pos+4 > len(p.src) {
-					p.pos = len(p.src)
-					p.fail("Bad Unicode escape in JSON")
-					return nil, false
+				// V8 reports the first character that is not a hex digit
+				var n uint16
+				for i := 0; i < 4; i++ {
+					d, ok := hexDigit(p.src, p.pos)
+					if !ok {
+						p.fail("Bad Unicode escape in JSON")
+						return nil, false
+					}
+					n = n<<4 | d
+					p.pos++
 				}
-				n, err := strconv.ParseUint(p.src[p.pos:p.pos+4], 16, 16)
-				if err != nil {
-					p.fail("Bad Unicode escape in JSON")
-					return nil, false
-				}
-				units = append(units, uint16(n))
-				p.pos += 4
+				units = append(units, n)
 			default:
 				p.pos--
 				p.fail("Bad escaped character in JSON")
@@ -353,7 +383,7 @@ func (p *jsonParser) array() Value {
 		elems = append(elems, v)
 		p.skipSpace()
 		if p.pos >= len(p.src) {
-			p.fail("")
+			p.fail("Expected ',' or ']' after array element in JSON")
 			return undefinedValue
 		}
 		switch p.src[p.pos] {
@@ -363,7 +393,7 @@ func (p *jsonParser) array() Value {
 			p.pos++
 			return p.vm.newArrayValue(elems)
 		default:
-			p.fail("")
+			p.fail("Expected ',' or ']' after array element in JSON")
 			return undefinedValue
 		}
 	}
@@ -379,10 +409,14 @@ func (p *jsonParser) object() Value {
 		p.pos++
 		return objectValue(o)
 	}
-	for {
+	for first := true; ; first = false {
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-			p.fail("")
+			if first {
+				p.fail("Expected property name or '}' in JSON")
+			} else {
+				p.fail("Expected double-quoted property name in JSON")
+			}
 			return undefinedValue
 		}
 		keyStart := p.pos
@@ -393,7 +427,7 @@ func (p *jsonParser) object() Value {
 		key := p.key(k, p.src[keyStart+1:p.pos-1])
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			p.fail("")
+			p.fail("Expected ':' after property name in JSON")
 			return undefinedValue
 		}
 		p.pos++
@@ -405,7 +439,7 @@ func (p *jsonParser) object() Value {
 		p.vm.createDataProperty(o, key, v)
 		p.skipSpace()
 		if p.pos >= len(p.src) {
-			p.fail("")
+			p.fail("Expected ',' or '}' after property value in JSON")
 			return undefinedValue
 		}
 		switch p.src[p.pos] {
@@ -415,7 +449,7 @@ func (p *jsonParser) object() Value {
 			p.pos++
 			return objectValue(o)
 		default:
-			p.fail("")
+			p.fail("Expected ',' or '}' after property value in JSON")
 			return undefinedValue
 		}
 	}
@@ -516,4 +550,20 @@ func (b *stringBuilder) putASCII(s string) {
 	for i := 0; i < len(s); i++ {
 		b.utf16 = append(b.utf16, uint16(s[i]))
 	}
+}
+
+// hexDigit reads the hex digit at src[i].
+func hexDigit(src string, i int) (uint16, bool) {
+	if i >= len(src) {
+		return 0, false
+	}
+	switch c := src[i]; {
+	case c >= '0' && c <= '9':
+		return uint16(c - '0'), true
+	case c >= 'a' && c <= 'f':
+		return uint16(c - 'a' + 10), true
+	case c >= 'A' && c <= 'F':
+		return uint16(c - 'A' + 10), true
+	}
+	return 0, false
 }

@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -60,6 +61,45 @@ func TestJSONBuiltins(t *testing.T) {
 		{"stringify_nonenumerable", `const o = {a: 1}; Object.defineProperty(o, 'h', {value: 2}); JSON.stringify(o)`, "{\"a\":1}"},
 		{"json_tag", `Object.prototype.toString.call(JSON) + JSON.parse.length + JSON.stringify.length`, "[object JSON]23"},
 		{"roundtrip", `const t = '{"a":[1,"two",{"three":3.5}],"b":null,"c":false}'; JSON.stringify(JSON.parse(t)) === t`, "true"},
+	})
+}
+
+// TestJSONErrorMessages checks the messages of JSON.parse's SyntaxErrors and of
+// JSON.stringify's cycle TypeError against node 20's: programs catch and report them.
+func TestJSONErrorMessages(t *testing.T) {
+	t.Parallel()
+	p := func(text string) string {
+		return "(() => { try { JSON.parse(" + strconv.Quote(text) + "); return 'no error' } catch (e) { return e.name + ': ' + e.message } })()"
+	}
+	s := func(src string) string {
+		return "(() => { try { " + src + "; return 'no error' } catch (e) { return e.name + ': ' + e.message } })()"
+	}
+	runJSCases(t, []jsCase{
+		{"parse_eos", p(`[1,`), "SyntaxError: Unexpected end of JSON input"},
+		{"parse_open_brace", p(`{`), "SyntaxError: Expected property name or '}' in JSON at position 1"},
+		{"parse_single_quotes", p(`{'a':1}`), "SyntaxError: Expected property name or '}' in JSON at position 1"},
+		{"parse_trailing_comma_object", p(`{"a":1,}`), "SyntaxError: Expected double-quoted property name in JSON at position 7"},
+		{"parse_missing_colon", p(`{"a" 1}`), "SyntaxError: Expected ':' after property name in JSON at position 5"},
+		{"parse_missing_comma_object", p(`{"a":1 "b":2}`), "SyntaxError: Expected ',' or '}' after property value in JSON at position 7"},
+		{"parse_unclosed_object", p(`{"a":1`), "SyntaxError: Expected ',' or '}' after property value in JSON at position 6"},
+		{"parse_missing_comma_array", p(`[1 2]`), "SyntaxError: Expected ',' or ']' after array element in JSON at position 3"},
+		{"parse_unclosed_array", p(`[1`), "SyntaxError: Expected ',' or ']' after array element in JSON at position 2"},
+		{"parse_trailing_comma_array", p(`[1,]`), "SyntaxError: Unexpected token ']', \"[1,]\" is not valid JSON"},
+		{"parse_leading_zero", p(`01`), "SyntaxError: Unexpected number in JSON at position 1"},
+		{"parse_minus", p(`-`), "SyntaxError: No number after minus sign in JSON at position 1"},
+		{"parse_fraction", p(`1.`), "SyntaxError: Unterminated fractional number in JSON at position 2"},
+		{"parse_unterminated_string", p(`"abc`), "SyntaxError: Unterminated string in JSON at position 4"},
+		{"parse_bad_unicode_escape", p(`"\u12"`), "SyntaxError: Bad Unicode escape in JSON at position 5"},
+		{"parse_undefined", s(`JSON.parse(undefined)`), "SyntaxError: \"undefined\" is not valid JSON"},
+		{"parse_object", s(`JSON.parse({})`), "SyntaxError: \"[object Object]\" is not valid JSON"},
+		{"parse_quotes_unescaped", p(`{"abc":x}`), "SyntaxError: Unexpected token 'x', \"{\"abc\":x}\" is not valid JSON"},
+		{"parse_context_start", p(strings.Repeat("a", 40)), "SyntaxError: Unexpected token 'a', \"aaaaaaaaaa\"... is not valid JSON"},
+		{"parse_context_middle", p(`{"key": "value", "other": undefined, "more": 1234567890}`), "SyntaxError: Unexpected token 'u', ...\" \"other\": undefined,\"... is not valid JSON"},
+		{"parse_position_utf16", p(`["é😀" x]`), "SyntaxError: Expected ',' or ']' after array element in JSON at position 7"},
+		{"cycle_self", s(`const o = {}; o.self = o; JSON.stringify(o)`), "TypeError: Converting circular structure to JSON\n    --> starting at object with constructor 'Object'\n    --- property 'self' closes the circle"},
+		{"cycle_path", s(`class A {}; const x = new A(); x.list = [1, x]; JSON.stringify([x])`), "TypeError: Converting circular structure to JSON\n    --> starting at object with constructor 'A'\n    |     property 'list' -> object with constructor 'Array'\n    --- index 1 closes the circle"},
+		{"cycle_long", s(`const a = {b: {c: {d: {e: {}}}}}; a.b.c.d.e.f = a; JSON.stringify(a)`), "TypeError: Converting circular structure to JSON\n    --> starting at object with constructor 'Object'\n    |     property 'b' -> object with constructor 'Object'\n    |     property 'c' -> object with constructor 'Object'\n    |     ...\n    |     property 'e' -> object with constructor 'Object'\n    --- property 'f' closes the circle"},
+		{"cycle_empty_key_null_proto", s(`const a = Object.create(null); a[''] = a; JSON.stringify(a)`), "TypeError: Converting circular structure to JSON\n    --> starting at object with constructor 'Object'\n    --- <anonymous> closes the circle"},
 	})
 }
 
