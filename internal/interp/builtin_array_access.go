@@ -104,7 +104,7 @@ func (vm *VM) createIndex(o *Object, i int64, v Value) {
 func (vm *VM) setLength(o *Object, n int64) {
 	if o.class == ClassArray && n >= 0 && n <= math.MaxUint32 && o.flags&objLengthReadOnly == 0 {
 		if !o.setArrayLength(uint32(n)) {
-			vm.throwTypeError("Cannot delete property '%d' of %s", o.length-1, vm.describeForError(objectValue(o)))
+			vm.throwTypeError("Cannot delete property '%d' of %s", o.length-1, vm.describeObject(objectValue(o)))
 		}
 		return
 	}

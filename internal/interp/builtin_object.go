@@ -328,7 +328,7 @@ func objectSetPrototypeOf(vm *VM, c NativeCall) Value {
 			vm.throwTypeError("Immutable prototype object 'Object.prototype' cannot have their prototype set")
 		}
 		if !o.extensible() {
-			vm.throwTypeError("%s is not extensible", vm.describeForError(v))
+			vm.throwTypeError("%s is not extensible", vm.describeObject(v))
 		}
 		vm.throwTypeError("Cyclic __proto__ value")
 	}

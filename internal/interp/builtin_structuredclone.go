@@ -42,6 +42,9 @@ func (cl *cloner) fail(v Value) {
 	desc := v.String()
 	if v.kind == KindObject {
 		desc = cl.vm.describeReceiver(v)
+		if v.obj().isCallable() && v.obj().class != ClassProxy {
+			desc = cl.vm.describeObject(v) // V8 prints a function's source text
+		}
 		if proxiedArray(v.obj()) {
 			desc = "[object Array]" // V8 names a proxy by its target's kind
 		}

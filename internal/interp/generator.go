@@ -42,7 +42,7 @@ func thisGenerator(vm *VM, v Value, kind coKind, method string) *coroutine {
 			return co
 		}
 	}
-	vm.throwTypeError("%s method called on incompatible receiver %s", method, vm.describeForError(v))
+	vm.throwTypeError("Method [Generator].prototype.%s called on incompatible receiver %s", method, vm.describeObject(v))
 	return nil
 }
 
@@ -259,7 +259,8 @@ func (vm *VM) asyncGenEnqueue(this Value, mode resumeMode, v Value) Value {
 	o := this.asObject()
 	co := coroutineOf(o)
 	if co == nil || co.kind != coAsyncGen || co.gen != o {
-		vm.rejectPromise(p, vm.newTypeError("AsyncGenerator method called on incompatible receiver"))
+		method := map[resumeMode]string{resumeNext: "next", resumeReturn: "return", resumeThrow: "throw"}[mode]
+		vm.rejectPromise(p, vm.newTypeError("Method [AsyncGenerator].prototype.%s called on incompatible receiver %s", method, vm.describeObject(this)))
 		return objectValue(p)
 	}
 	co.queue = append(co.queue, genRequest{mode: mode, value: v, promise: p})

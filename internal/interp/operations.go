@@ -390,6 +390,11 @@ func (vm *VM) throwSetRefused(o *Object, key PropertyKey) {
 	if o != nil && o.class == ClassProxy {
 		vm.throwTypeError("'set' on proxy: trap returned falsish for property '%s'", key)
 	}
+	if o != nil && o.class == ClassArray && o.flags&objLengthReadOnly != 0 && o.extensible() {
+		if idx, ok := key.arrayIndex(); ok && int64(idx) >= int64(o.length) {
+			key = keyLength // a new element would grow a length that is read-only: V8 names length
+		}
+	}
 	for q := o; q != nil; q = q.proto {
 		p, ok := q.getOwn(key)
 		if !ok {
@@ -422,6 +427,53 @@ func objectTag(o *Object) string {
 		}
 	}
 	return "#<" + name + ">"
+}
+
+// describeObject describes v as V8 does where its messages print an object
+// (Object::NoSideEffectsToString, "Cannot delete property 'x' of #<Object>"): a function by
+// its source text, an error as "Name: message", an object that inherits
+// Object.prototype.toString as #<Constructor>, any other object as [object Tag]. It runs no
+// JavaScript.
+func (vm *VM) describeObject(v Value) string {
+	o := v.asObject()
+	if o == nil {
+		if v.kind == KindString {
+			return "[object String]" // a primitive's wrapper
+		}
+		return vm.describeForError(v)
+	}
+	if o.isCallable() && o.class != ClassProxy {
+		return functionToString(vm, NativeCall{This: v}).str().String()
+	}
+	toString := lookupDataProperty(o, keyToString)
+	if o.class == ClassError {
+		name, msg := lookupDataProperty(o, keyName), lookupDataProperty(o, keyMessage)
+		n, m := "Error", ""
+		if name.kind == KindString {
+			n = name.str().String()
+		}
+		if msg.kind == KindString {
+			m = msg.str().String()
+		}
+		switch {
+		case n == "":
+			return m
+		case m == "":
+			return n
+		}
+		return n + ": " + m
+	}
+	if objToString := lookupDataProperty(vm.realm.ObjectPrototype, keyToString); toString.kind == KindObject && objToString.kind == KindObject && toString.obj() == objToString.obj() {
+		if ctor := lookupDataProperty(o, keyConstructor); ctor.kind == KindObject && ctor.obj().isCallable() {
+			if n := lookupDataProperty(ctor.obj(), keyName); n.kind == KindString && n.str().Len() > 0 {
+				return "#<" + n.str().String() + ">"
+			}
+		}
+	}
+	if t := lookupDataProperty(o, symKey(symToStringTag)); t.kind == KindString {
+		return "[object " + t.str().String() + "]"
+	}
+	return "[object " + builtinTag(o) + "]"
 }
 
 func (vm *VM) describeForError(v Value) string {

@@ -369,7 +369,7 @@ func (vm *VM) deletePropertyOrThrow(o *Object, key PropertyKey) {
 		if o.class == ClassProxy {
 			vm.throwTypeError("'deleteProperty' on proxy: trap returned falsish for property '%s'", key)
 		}
-		vm.throwTypeError("Cannot delete property '%s' of %s", key, vm.describeForError(objectValue(o)))
+		vm.throwTypeError("Cannot delete property '%s' of %s", key, vm.describeObject(objectValue(o)))
 	}
 }
 
@@ -576,7 +576,7 @@ func (vm *VM) toPropertyDescriptor(v Value) PropertyDescriptor {
 		}
 	}
 	if d.isAccessor() && d.isData() {
-		vm.throwTypeError("Invalid property descriptor. Cannot both specify accessors and a value or writable attribute")
+		vm.throwTypeError("Invalid property descriptor. Cannot both specify accessors and a value or writable attribute, %s", vm.describeObject(v))
 	}
 	return d
 }

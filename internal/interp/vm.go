@@ -652,7 +652,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			}
 		case bytecode.OpCheckCoercible:
 			if v := stack[ex.sp-1]; v.kind <= KindNull {
-				vm.throwTypeError("Cannot destructure '%s' as it is %s.", v.String(), v.kind)
+				vm.throwNotDestructurable(f, in.A, v)
 			}
 
 		case bytecode.OpCall, bytecode.OpCallSpread, bytecode.OpNew, bytecode.OpNewSpread:
@@ -718,7 +718,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			nt := stack[fnIdx+1].asObject()
 			parent := callee.proto
 			if parent == nil || !parent.isConstructor() {
-				vm.throwTypeError("Super constructor %s of anonymous class is not a constructor", objectValue(parent).String())
+				vm.throwNotSuperConstructor(callee, parent)
 			}
 			stack[fnIdx] = objectValue(parent)
 			stack[fnIdx+1] = undefinedValue
@@ -1027,6 +1027,9 @@ func (vm *VM) loop(stopDepth int) Value {
 			a := stack[ex.sp-2].obj()
 			src := stack[ex.sp-1]
 			ex.sp--
+			if in.A > 0 {
+				vm.checkIterable(f, in.A, src, false)
+			}
 			vm.spreadInto(a, src)
 			stack = ex.stack
 

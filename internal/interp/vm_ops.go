@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 
@@ -268,6 +269,13 @@ func (vm *VM) deleteMember(obj Value, key PropertyKey) bool {
 	}
 	o := obj.asObject()
 	if o == nil {
+		// a string's indices and length are non-configurable properties of its wrapper, so
+		// deleting them is a TypeError in strict code; any other key of a primitive is absent
+		if obj.kind == KindString {
+			if idx, ok := key.arrayIndex(); (ok && int64(idx) < int64(obj.str().Len())) || key == keyLength {
+				vm.throwTypeError("Cannot delete property '%s' of %s", key.String(), vm.describeObject(obj))
+			}
+		}
 		return true
 	}
 	if o.class == ClassProxy {
@@ -275,7 +283,7 @@ func (vm *VM) deleteMember(obj Value, key PropertyKey) bool {
 		return true
 	}
 	if !o.deleteOwn(key) {
-		vm.throwTypeError("Cannot delete property '%s' of %s", key.String(), vm.describeForError(obj))
+		vm.throwTypeError("Cannot delete property '%s' of %s", key.String(), vm.describeObject(obj))
 	}
 	return true
 }
@@ -308,6 +316,37 @@ func (vm *VM) spreadInto(a *Object, src Value) {
 		vm.arrayAppend(a, v)
 		return true
 	})
+}
+
+// checkIterable throws V8's TypeError naming the iterable as the program wrote it (the
+// constant text-1 of f's code, see the compiler's notIterableText) when v is null or
+// undefined, or an object without @@iterator (nor @@asyncIterator, for async). It runs no
+// code: an accessor counts as a method, and primitives and proxies are left to GetIterator.
+func (vm *VM) checkIterable(f *frame, text int32, v Value, async bool) {
+	if int(text) > len(f.code.vals) {
+		return
+	}
+	// for await reads @@asyncIterator of null or undefined first: V8's "Cannot read
+	// properties" then, left to GetIterator
+	if o := v.asObject(); v.kind <= KindNull && async || v.kind > KindNull && (o == nil || o.class == ClassProxy ||
+		hasMethodProperty(o, symKey(symIterator)) || async && hasMethodProperty(o, symKey(symAsyncIterator))) {
+		return
+	}
+	vm.throwTypeError("%s", f.code.vals[text-1].String())
+}
+
+// hasMethodProperty reports whether o has or inherits key as a function or an accessor,
+// without running code.
+func hasMethodProperty(o *Object, key PropertyKey) bool {
+	for ; o != nil; o = o.proto {
+		if o.class == ClassProxy {
+			return true // its traps decide
+		}
+		if p, ok := o.getOwn(key); ok {
+			return p.isAccessor() || IsCallable(p.value)
+		}
+	}
+	return false
 }
 
 // arrayIterIsPristine reports whether iterating o is plain index access.
@@ -362,14 +401,41 @@ func (vm *VM) nullishCallee(code *FuncCode, in bytecode.Instr) {
 func (vm *VM) notCallable(f *frame, in bytecode.Instr, v Value) {
 	if in.B > 0 && int(in.B) <= len(f.code.vals) {
 		text := f.code.vals[in.B-1].String()
+		if msg, found := strings.CutPrefix(text, "\x00"); found {
+			vm.throwTypeError("%s is not a function", msg) // a path with computed keys: no tool
+		}
 		if h, ok := vm.exec.cfg.Host.(NotCallableHost); ok {
 			if e, ok := h.NotCallable(vm, text); ok {
 				vm.throw(e)
 			}
 		}
-		vm.throwTypeError("%s is not a function", text)
+		vm.throwTypeError("%s is not a function", v8CalleeText(text))
 	}
 	vm.throwTypeError("%s is not a function", vm.describeForError(v))
+}
+
+// v8CalleeText writes a callee path as V8 prints it in messages: a string key in brackets
+// as a dotted name (o["a"].f and o['a-b'].f are o.a.f and o.a-b.f).
+func v8CalleeText(text string) string {
+	if !strings.Contains(text, "[") {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] == '[' && i+1 < len(text) && (text[i+1] == '"' || text[i+1] == '\'') {
+			q := text[i+1]
+			if end := strings.IndexByte(text[i+2:], q); end >= 0 && i+2+end+1 < len(text) && text[i+2+end+1] == ']' {
+				key := text[i+2 : i+2+end]
+				if !strings.Contains(key, "\\") {
+					b.WriteString("." + key)
+					i += 2 + end + 1
+					continue
+				}
+			}
+		}
+		b.WriteByte(text[i])
+	}
+	return b.String()
 }
 
 // notConstructor throws the TypeError of new applied to v, naming the constructor as the
@@ -377,7 +443,7 @@ func (vm *VM) notCallable(f *frame, in bytecode.Instr, v Value) {
 // constructor", as V8 says).
 func (vm *VM) notConstructor(f *frame, in bytecode.Instr, v Value) {
 	if in.B > 0 && int(in.B) <= len(f.code.vals) {
-		vm.throwTypeError("%s is not a constructor", f.code.vals[in.B-1].String())
+		vm.throwTypeError("%s is not a constructor", v8CalleeText(f.code.vals[in.B-1].String()))
 	}
 	vm.throwTypeError("%s is not a constructor", vm.describeForError(v))
 }
@@ -583,6 +649,9 @@ func (vm *VM) execMisc(f *frame, in bytecode.Instr, stopDepth int) (bool, Value)
 		v := stack[ex.sp-1]
 		var it *Iterator
 		sync := false
+		if in.A > 0 {
+			vm.checkIterable(f, in.A, v, in.B == 1)
+		}
 		if in.B == 1 {
 			it, sync = vm.getAsyncIterator(v)
 		} else {
@@ -1101,7 +1170,7 @@ func (vm *VM) setPrivate(ov Value, pn *privateName, v Value) {
 	}
 	switch pn.kind {
 	case 1:
-		vm.throwTypeError("Private method is not writable")
+		vm.throwTypeError("Private method '%s' is not writable", pn.desc)
 	case 2:
 		if pn.setter == nil {
 			vm.throwTypeError("'%s' was defined without a setter", pn.desc)
@@ -1110,4 +1179,45 @@ func (vm *VM) setPrivate(ov Value, pn *privateName, v Value) {
 		return
 	}
 	vm.exec.privMap[o].values[i] = v
+}
+
+// throwNotSuperConstructor throws V8's TypeError for super() in callee whose parent is not a
+// constructor: the parent by its name ("null" when it has none, as Function.prototype, the
+// parent of a class that extends null), the class by its own name.
+func (vm *VM) throwNotSuperConstructor(callee, parent *Object) {
+	super := "null"
+	if parent != nil {
+		if parent.isCallable() {
+			if n := lookupDataProperty(parent, keyName); n.kind == KindString && n.str().Len() > 0 {
+				super = n.str().String()
+			}
+		} else {
+			super = vm.describeObject(objectValue(parent))
+		}
+	}
+	if n := lookupDataProperty(callee, keyName); n.kind == KindString && n.str().Len() > 0 {
+		vm.throwTypeError("Super constructor %s of %s is not a constructor", super, n.str().String())
+	}
+	vm.throwTypeError("Super constructor %s of anonymous class is not a constructor", super)
+}
+
+// throwNotDestructurable throws V8's TypeError for an object pattern whose value v is null or
+// undefined; text is operand A of the CheckCoercible (see the compiler's destructText).
+func (vm *VM) throwNotDestructurable(f *frame, text int32, v Value) {
+	if text > 0 && int(text) <= len(f.code.vals) {
+		parts := strings.Split(f.code.vals[text-1].String(), "\x00")
+		switch {
+		case parts[0] == "read" && len(parts) == 2:
+			vm.throwTypeError("Cannot read properties of %s (reading '%s')", v.kind, parts[1])
+		case parts[0] == "param" && len(parts) == 2:
+			what := "undefined"
+			if v.kind == KindNull {
+				what = "object null" // V8 describes the argument by its type and value
+			}
+			vm.throwTypeError("Cannot destructure property '%s' of '%s' as it is %s.", parts[1], what, v.kind)
+		case parts[0] == "of" && len(parts) == 3:
+			vm.throwTypeError("Cannot destructure property '%s' of '%s' as it is %s.", parts[1], parts[2], v.kind)
+		}
+	}
+	vm.throwTypeError("Cannot destructure '%s' as it is %s.", v.String(), v.kind)
 }

@@ -91,6 +91,9 @@ type compiler struct {
 	// parent is the innermost statement or expression (other than an identifier) being
 	// compiled: the node an identifier use belongs to, for its position (syntax.IdentPos).
 	parent js.INode
+	// dctx says where the value of the pattern about to be bound comes from, for the
+	// message when it is null or undefined (see destructText).
+	dctx destructCtx
 }
 
 // enter makes n the parent of what is compiled until the returned function restores the
@@ -424,7 +427,9 @@ func (c *compiler) prologue(f *funcInfo, params *js.Params) {
 				c.namedExpr(p.Default, p.Binding)
 				c.patch(j)
 			}
+			c.dctx = destructCtx{param: true}
 			c.bindPattern(p.Binding, true)
+			c.dctx = destructCtx{}
 		}
 		if params.Rest != nil {
 			c.emit(bytecode.OpRestArgs, len(params.List), 0)

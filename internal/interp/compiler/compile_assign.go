@@ -52,7 +52,9 @@ func (c *compiler) assign(n *js.BinaryExpr) {
 	case *js.ArrayExpr, *js.ObjectExpr:
 		c.expr(n.Y)
 		c.op(bytecode.OpDup)
+		c.dctx = destructCtx{source: n.Y}
 		c.assignPattern(t)
+		c.dctx = destructCtx{}
 	default:
 		c.fail("ParseError", n, "Invalid left-hand side in assignment")
 	}

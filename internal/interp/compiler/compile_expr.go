@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"bytes"
+
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/codemode/codemode/internal/interp/bytecode"
@@ -170,7 +172,7 @@ func (c *compiler) arrayLit(n *js.ArrayExpr) {
 			c.op(bytecode.OpArrayHole)
 		case el.Spread:
 			c.expr(el.Value)
-			c.op(bytecode.OpArraySpread)
+			c.emit(bytecode.OpArraySpread, c.notIterableText(el.Value, false), 0)
 		default:
 			c.expr(el.Value)
 			c.op(bytecode.OpArrayPush)
@@ -448,7 +450,7 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 			c.optionalBelow(oc, 2, 1) // the function, under its this
 		}
 		c.mark(n)
-		c.args(n.Args.List, bytecode.OpCall, bytecode.OpCallSpread, calleeB)
+		c.args(n.Args.List, bytecode.OpCall, bytecode.OpCallSpread, c.calleeMessage(n.X, calleeB))
 	case *js.TemplateExpr:
 		if n.Tag == nil {
 			c.template(n)
@@ -504,6 +506,82 @@ func (c *compiler) calleeName(x js.IExpr) int {
 		return 0
 	}
 	return c.strConst(text) + 1
+}
+
+// calleeMessage returns the operand B of a call: calleeB when the callee is a static path,
+// else, for a path with computed keys (data[k].map), 1 + the constant index of its text as V8
+// prints it, marked by a leading NUL as being for the message only: the host's NotCallable
+// hook, which resolves tool paths, does not see it.
+func (c *compiler) calleeMessage(x js.IExpr, calleeB int) int {
+	if calleeB != 0 {
+		return calleeB
+	}
+	text, ok := v8Path(x)
+	if !ok || len(text) > 256 {
+		return 0
+	}
+	return c.strConst("\x00"+text) + 1
+}
+
+// notIterableText returns the operand A of a for-of's GetIter or an array literal's
+// ArraySpread: 1 + the constant index of V8's message for an iterable expression that is not
+// iterable, naming it as written ("data.items is not iterable", "getItems is not a function
+// or its return value is not iterable") when it is a static path or a call of one; 0
+// otherwise (the message then describes the value).
+func (c *compiler) notIterableText(x js.IExpr, async bool) int {
+	what := " is not iterable"
+	if async {
+		what = " is not async iterable"
+	}
+	text, ok := v8Path(x)
+	if call, isCall := x.(*js.CallExpr); isCall && !call.Optional {
+		if text, ok = v8Path(call.X); ok {
+			what = " is not a function or its return value" + what
+		}
+	}
+	if !ok || len(text) > 256 {
+		return 0
+	}
+	return c.strConst(text+what) + 1
+}
+
+// v8Path renders a name, this or a chain of property accesses as V8 prints it in messages:
+// a key that is a string literal as a dotted name (o["a"] is o.a, o["0"] is o.0), number and
+// name keys in brackets (o[0], o[k]); no optional chains.
+func v8Path(x js.IExpr) (string, bool) {
+	switch n := x.(type) {
+	case *js.Var:
+		return string(n.Data), true
+	case *js.LiteralExpr:
+		if n.TokenType == js.ThisToken {
+			return "this", true
+		}
+	case *js.DotExpr:
+		if base, ok := v8Path(n.X); ok && !n.Optional {
+			switch y := n.Y.(type) {
+			case js.LiteralExpr:
+				return base + "." + string(y.Data), true
+			case *js.Var:
+				return base + "." + string(y.Data), true
+			}
+		}
+	case *js.IndexExpr:
+		base, ok := v8Path(n.X)
+		if !ok || n.Optional {
+			return "", false
+		}
+		switch y := n.Y.(type) {
+		case *js.LiteralExpr:
+			if y.TokenType == js.StringToken && len(y.Data) >= 2 && !bytes.ContainsRune(y.Data, '\\') {
+				return base + "." + string(y.Data[1:len(y.Data)-1]), true
+			} else if y.TokenType == js.DecimalToken || y.TokenType == js.IntegerToken {
+				return base + "[" + string(y.Data) + "]", true
+			}
+		case *js.Var:
+			return base + "[" + string(y.Data) + "]", true
+		}
+	}
+	return "", false
 }
 
 // markCalleeReads gives the property reads of a static callee path emitted from start on

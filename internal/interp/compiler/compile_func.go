@@ -405,6 +405,9 @@ func (c *compiler) implicitCtor(f *funcInfo, name string) {
 // bindPattern initialises the bindings of a declaration pattern from the value
 // on top of the stack (popped).
 func (c *compiler) bindPattern(b js.IBinding, init bool) {
+	ctx := c.dctx
+	c.dctx = destructCtx{nested: true}
+	defer func() { c.dctx = ctx }()
 	switch n := b.(type) {
 	case *js.Var:
 		c.initName(varName(n))
@@ -439,7 +442,14 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 		}
 		c.closePatternIter(it, end)
 	case *js.BindingObject:
-		c.op(bytecode.OpCheckCoercible)
+		first, ok := "", false
+		if len(n.List) > 0 {
+			first, ok = c.propertyKeyName(n.List[0].Key)
+			if n.List[0].Value.Default != nil {
+				ctx = destructCtx{nested: true} // V8 reads the first key with its default
+			}
+		}
+		c.emit(bytecode.OpCheckCoercible, c.destructText(ctx, first, ok), 0)
 		src := c.newReg()
 		c.emit(bytecode.OpPutReg, src, 0)
 		var keyRegs []int
@@ -486,6 +496,9 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 
 // assignPattern destructures the value on top of the stack (popped) into assignment targets.
 func (c *compiler) assignPattern(e js.IExpr) {
+	ctx := c.dctx
+	c.dctx = destructCtx{nested: true}
+	defer func() { c.dctx = ctx }()
 	switch n := e.(type) {
 	case *js.ArrayExpr:
 		c.op(bytecode.OpGetIter)
@@ -507,7 +520,18 @@ func (c *compiler) assignPattern(e js.IExpr) {
 		}
 		c.closePatternIter(it, end)
 	case *js.ObjectExpr:
-		c.op(bytecode.OpCheckCoercible)
+		first, ok := "", false
+		if len(n.List) > 0 && !n.List[0].Spread {
+			if n.List[0].Name == nil {
+				first, ok = varName(n.List[0].Value.(*js.Var)), true
+			} else {
+				first, ok = c.propertyKeyName(n.List[0].Name)
+			}
+			if b, isAssign := n.List[0].Value.(*js.BinaryExpr); n.List[0].Init != nil || isAssign && b.Op == js.EqToken {
+				ctx = destructCtx{nested: true} // V8 reads the first key with its default
+			}
+		}
+		c.emit(bytecode.OpCheckCoercible, c.destructText(ctx, first, ok), 0)
 		src := c.newReg()
 		c.emit(bytecode.OpPutReg, src, 0)
 		var keyRegs []int
@@ -666,4 +690,49 @@ func (c *compiler) sourceText(code *bytecode.Func, node js.INode) {
 	if start, end, ok := c.src.Text(node); ok {
 		code.SourceStart, code.SourceEnd = start, end
 	}
+}
+
+// destructCtx is where a destructured value comes from: the expression a declaration or
+// assignment destructures (source), a parameter, or an enclosing pattern (nested).
+type destructCtx struct {
+	source js.IExpr
+	param  bool
+	nested bool
+}
+
+// destructText returns operand A of an object pattern's CheckCoercible: 1 + the constant
+// index of what V8's message says when the value is null or undefined, given the pattern's
+// first key (ok when it is not computed); 0 for the plain "Cannot destructure 'null'". The
+// text is "read\x00KEY" for a nested pattern ("Cannot read properties of null (reading
+// 'KEY')"), "param\x00KEY" for a parameter, or "of\x00KEY\x00SOURCE" with the source as
+// V8 prints it ("Cannot destructure property 'KEY' of 'SOURCE' as it is null.").
+func (c *compiler) destructText(ctx destructCtx, key string, ok bool) int {
+	if !ok || len(key) > 256 {
+		return 0
+	}
+	switch {
+	case ctx.nested:
+		return c.strConst("read\x00"+key) + 1
+	case ctx.param:
+		return c.strConst("param\x00"+key) + 1
+	case ctx.source == nil:
+		return 0
+	}
+	src, ok := v8Path(ctx.source)
+	switch x := ctx.source.(type) {
+	case *js.CallExpr:
+		if src, ok = v8Path(x.X); ok && !x.Optional {
+			src += "(...)"
+		}
+	case *js.UnaryExpr:
+		src, ok = "(intermediate value)", x.Op == js.AwaitToken
+	case *js.LiteralExpr:
+		if x.TokenType == js.NullToken {
+			src, ok = "null", true
+		}
+	}
+	if !ok || len(src) > 256 {
+		return 0
+	}
+	return c.strConst("of\x00"+key+"\x00"+src) + 1
 }

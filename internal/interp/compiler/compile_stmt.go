@@ -160,7 +160,11 @@ func (c *compiler) varDecl(d *js.VarDecl) {
 		default:
 			c.op(bytecode.OpUndef)
 		}
+		if e.Default != nil {
+			c.dctx = destructCtx{source: e.Default}
+		}
 		c.bindPattern(e.Binding, true)
+		c.dctx = destructCtx{}
 		if d.TokenType != js.VarToken {
 			c.declared(boundNames(e.Binding, nil))
 		}
@@ -366,7 +370,7 @@ func (c *compiler) forOf(n *js.ForOfStmt, labels []string) {
 	if n.Await {
 		async = 1
 	}
-	c.emit(bytecode.OpGetIter, 0, async)
+	c.emit(bytecode.OpGetIter, c.notIterableText(n.Value, n.Await), async)
 	it := c.newReg()
 	c.emit(bytecode.OpPutReg, it, 0)
 	c.pushCtrl(&ctrlEntry{kind: ctrlIter, iterReg: it, async: n.Await})
