@@ -558,11 +558,8 @@ func v8Path(x js.IExpr) (string, bool) {
 		}
 	case *js.DotExpr:
 		if base, ok := v8Path(n.X); ok && !n.Optional {
-			switch y := n.Y.(type) {
-			case js.LiteralExpr:
-				return base + "." + string(y.Data), true
-			case *js.Var:
-				return base + "." + string(y.Data), true
+			if key, ok := dotKey(n); ok {
+				return base + "." + key, true
 			}
 		}
 	case *js.IndexExpr:
@@ -580,6 +577,17 @@ func v8Path(x js.IExpr) (string, bool) {
 		case *js.Var:
 			return base + "[" + string(y.Data) + "]", true
 		}
+	}
+	return "", false
+}
+
+// dotKey is the property name of a dot access (o.name).
+func dotKey(n *js.DotExpr) (string, bool) {
+	switch y := n.Y.(type) {
+	case js.LiteralExpr:
+		return string(y.Data), true
+	case *js.Var:
+		return string(y.Data), true
 	}
 	return "", false
 }
@@ -610,11 +618,8 @@ func staticPath(x js.IExpr) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		switch y := n.Y.(type) {
-		case js.LiteralExpr:
-			return base + "." + string(y.Data), true
-		case *js.Var:
-			return base + "." + string(y.Data), true
+		if key, ok := dotKey(n); ok {
+			return base + "." + key, true
 		}
 	case *js.IndexExpr:
 		base, ok := staticPath(n.X)
