@@ -3,11 +3,15 @@ package interp
 import (
 	"math"
 	"math/bits"
+
+	"github.com/codemode/codemode/internal/interp/jsmath"
 )
 
 // The Math namespace object: its constants and functions with ECMAScript semantics for the
-// special values (NaN, ±0, ±Infinity), and Math.random from a seeded xorshift128+ generator
-// whose state lives in the Math object's slots (plain data, so it is part of snapshots).
+// special values (NaN, ±0, ±Infinity), the transcendental functions and pow computed by package
+// jsmath as V8 computes them (to the last bit), and Math.random from a seeded xorshift128+
+// generator whose state lives in the Math object's slots (plain data, so it is part of
+// snapshots).
 
 func init() { registerBuiltin("Math", 10, setupMath) }
 
@@ -28,41 +32,41 @@ func setupMath(r *Realm) {
 		fn     NativeFunc
 	}{
 		{"abs", 1, math1(math.Abs)},
-		{"acos", 1, math1(math.Acos)},
-		{"acosh", 1, math1(math.Acosh)},
-		{"asin", 1, math1(math.Asin)},
-		{"asinh", 1, math1(math.Asinh)},
-		{"atan", 1, math1(math.Atan)},
-		{"atanh", 1, math1(math.Atanh)},
+		{"acos", 1, math1(jsmath.Acos)},
+		{"acosh", 1, math1(jsmath.Acosh)},
+		{"asin", 1, math1(jsmath.Asin)},
+		{"asinh", 1, math1(jsmath.Asinh)},
+		{"atan", 1, math1(jsmath.Atan)},
+		{"atanh", 1, math1(jsmath.Atanh)},
 		{"atan2", 2, mathAtan2},
 		{"ceil", 1, math1(math.Ceil)},
-		{"cbrt", 1, math1(math.Cbrt)},
-		{"expm1", 1, math1(math.Expm1)},
+		{"cbrt", 1, math1(jsmath.Cbrt)},
+		{"expm1", 1, math1(jsmath.Expm1)},
 		{"clz32", 1, mathClz32},
-		{"cos", 1, math1(math.Cos)},
-		{"cosh", 1, math1(math.Cosh)},
-		{"exp", 1, math1(math.Exp)},
+		{"cos", 1, math1(jsmath.Cos)},
+		{"cosh", 1, math1(jsmath.Cosh)},
+		{"exp", 1, math1(jsmath.Exp)},
 		{"floor", 1, math1(math.Floor)},
 		{"fround", 1, math1(func(x float64) float64 { return float64(float32(x)) })},
 		{"f16round", 1, math1(f16round)},
 		{"hypot", 2, mathHypot},
 		{"imul", 2, mathImul},
-		{"log", 1, math1(math.Log)},
-		{"log1p", 1, math1(math.Log1p)},
-		{"log2", 1, math1(exactLog(math.Log2, 2))},
-		{"log10", 1, math1(exactLog(math.Log10, 10))},
+		{"log", 1, math1(jsmath.Log)},
+		{"log1p", 1, math1(jsmath.Log1p)},
+		{"log2", 1, math1(jsmath.Log2)},
+		{"log10", 1, math1(jsmath.Log10)},
 		{"max", 2, mathMax},
 		{"min", 2, mathMin},
 		{"pow", 2, mathPow},
 		{"random", 0, mathRandom},
 		{"round", 1, math1(jsRound)},
 		{"sign", 1, math1(jsSign)},
-		{"sin", 1, math1(math.Sin)},
-		{"sinh", 1, math1(math.Sinh)},
+		{"sin", 1, math1(jsmath.Sin)},
+		{"sinh", 1, math1(jsmath.Sinh)},
 		{"sqrt", 1, math1(math.Sqrt)},
 		{"sumPrecise", 1, mathSumPrecise},
-		{"tan", 1, math1(math.Tan)},
-		{"tanh", 1, math1(math.Tanh)},
+		{"tan", 1, math1(jsmath.Tan)},
+		{"tanh", 1, math1(jsmath.Tanh)},
 		{"trunc", 1, math1(math.Trunc)},
 	}
 	for _, f := range fns {
@@ -89,18 +93,6 @@ func math1(f func(float64) float64) NativeFunc {
 			return Number(f(a.num))
 		}
 		return Number(f(vm.toNumber(a)))
-	}
-}
-
-// exactLog wraps a logarithm so that exact powers of the base give exact integers
-// (Math.log10(1e15) is 15, as in V8).
-func exactLog(f func(float64) float64, base float64) func(float64) float64 {
-	return func(x float64) float64 {
-		r := f(x)
-		if n := math.Round(r); n != r && math.Abs(n-r) < 1e-9 && math.Pow(base, n) == x {
-			return n
-		}
-		return r
 	}
 }
 
@@ -147,7 +139,7 @@ func numberArgs(vm *VM, c *NativeCall) []float64 {
 func mathAtan2(vm *VM, c NativeCall) Value {
 	y := vm.toNumber(c.Arg(0))
 	x := vm.toNumber(c.Arg(1))
-	return Number(math.Atan2(y, x))
+	return Number(jsmath.Atan2(y, x))
 }
 
 // mathClz32 is Math.clz32.
@@ -162,36 +154,9 @@ func mathImul(vm *VM, c NativeCall) Value {
 	return intValue(int(int32(a * b)))
 }
 
-// mathHypot is Math.hypot(...values): the square root of the sum of squares, scaled to
-// avoid overflow, with compensated summation.
+// mathHypot is Math.hypot(...values).
 func mathHypot(vm *VM, c NativeCall) Value {
-	xs := numberArgs(vm, &c)
-	largest, nan := 0.0, false
-	for _, x := range xs {
-		if math.IsInf(x, 0) {
-			return Number(math.Inf(1))
-		}
-		if x != x {
-			nan = true
-			continue
-		}
-		largest = max(largest, math.Abs(x))
-	}
-	if nan {
-		return nanValue
-	}
-	if largest == 0 {
-		return zeroValue
-	}
-	sum, comp := 0.0, 0.0
-	for _, x := range xs {
-		r := x / largest
-		s := r*r - comp
-		t := sum + s
-		comp = (t - sum) - s
-		sum = t
-	}
-	return Number(math.Sqrt(sum) * largest)
+	return Number(jsmath.Hypot(numberArgs(vm, &c)...))
 }
 
 // mathMax is Math.max(...values): NaN wins, +0 is larger than -0.
@@ -226,19 +191,7 @@ func mathMin(vm *VM, c NativeCall) Value {
 func mathPow(vm *VM, c NativeCall) Value {
 	b := vm.toNumber(c.Arg(0))
 	e := vm.toNumber(c.Arg(1))
-	return Number(mathPowOf(b, e))
-}
-
-// mathPowOf is Number::exponentiate: Go's math.Pow except that a NaN exponent always gives
-// NaN and |base| = 1 with an infinite exponent gives NaN.
-func mathPowOf(b, e float64) float64 {
-	if e != e {
-		return math.NaN()
-	}
-	if math.IsInf(e, 0) && (b == 1 || b == -1) {
-		return math.NaN()
-	}
-	return math.Pow(b, e)
+	return Number(jsmath.Pow(b, e))
 }
 
 // seedMathRandom seeds Math.random; the VM constructor calls it with Config.RandomSeed.

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/codemode/codemode/internal/interp/bytecode"
+	"github.com/codemode/codemode/internal/interp/jsmath"
 )
 
 // The operators on BigInts, and the slow paths of the numeric operators that meet one. The
@@ -233,7 +234,7 @@ func numberBinary(op bytecode.Op, x, y float64) Value {
 	case bytecode.OpMod:
 		r = jsMod(x, y)
 	case bytecode.OpExp:
-		r = jsPow(x, y)
+		r = jsmath.Pow(x, y)
 	case bytecode.OpAdd:
 		r = x + y
 	default:

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/codemode/codemode/internal/interp/bytecode"
+	"github.com/codemode/codemode/internal/interp/jsmath"
 )
 
 // Execution.
@@ -807,7 +808,7 @@ func (vm *VM) loop(stopDepth int) Value {
 			case bytecode.OpMod:
 				r = jsMod(x, y)
 			case bytecode.OpExp:
-				r = jsPow(x, y)
+				r = jsmath.Pow(x, y)
 			}
 			stack[ex.sp-1] = Value{kind: KindNumber, num: r}
 		case bytecode.OpBitAnd, bytecode.OpBitOr, bytecode.OpBitXor, bytecode.OpShl, bytecode.OpShr, bytecode.OpUShr:
@@ -1259,17 +1260,4 @@ func jsMod(x, y float64) float64 {
 		return math.Copysign(0, x)
 	}
 	return r
-}
-
-func jsPow(x, y float64) float64 {
-	if math.IsNaN(y) {
-		return math.NaN()
-	}
-	if y == 0 {
-		return 1
-	}
-	if (x == 1 || x == -1) && math.IsInf(y, 0) {
-		return math.NaN()
-	}
-	return math.Pow(x, y)
 }
