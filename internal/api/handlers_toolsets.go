@@ -11,6 +11,7 @@ import (
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolset"
 	"github.com/codemode/codemode/internal/toolset/mcp"
@@ -182,7 +183,9 @@ func (h *handlers) fetchManifest(ctx context.Context, url string) ([]byte, error
 	}
 	data, m, err := client.ManifestData(ctx)
 	var status *toolset.StatusError
-	if errors.Is(err, toolset.ErrUnavailable) || errors.As(err, &status) {
+	// A refused address reads as any other failure to reach the toolset, so that registration
+	// cannot probe which addresses are refused.
+	if errors.Is(err, toolset.ErrUnavailable) || errors.As(err, &status) || egress.IsDenied(err) {
 		return nil, unreachable(err)
 	}
 	if err == nil {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codemode/codemode/internal/egress"
 	"github.com/codemode/codemode/internal/signing"
 	"github.com/codemode/codemode/internal/toolcall"
 )
@@ -118,23 +119,23 @@ func (c *Client) CallExtension(ctx context.Context, extension, function string, 
 	if err != nil {
 		return nil, fmt.Errorf("extension %s: %w", name, err)
 	}
-	var a answer
 	switch {
 	case status >= 400 && status < 500:
 		msg := fmt.Sprintf("extension %s failed: %d %s", name, status, http.StatusText(status))
-		if json.Unmarshal(resp, &a) == nil && a.Error != nil && a.Error.Message != "" {
-			msg = a.Error.Message
+		if a, err := decodeAnswer(resp); err == nil && a.Error != nil && a.Error.Message != "" {
+			msg = errorMessage(a.Error.Message)
 		}
 		return nil, &toolcall.ToolError{Message: msg}
 	case status >= 200 && status < 300 && status != http.StatusAccepted:
 		if len(bytes.TrimSpace(resp)) == 0 {
 			return json.RawMessage("null"), nil
 		}
-		if err := json.Unmarshal(resp, &a); err != nil {
+		a, err := decodeAnswer(resp)
+		if err != nil {
 			return nil, fmt.Errorf("extension %s: %w: body: %w", name, ErrProtocol, err)
 		}
 		if a.Error != nil {
-			msg := a.Error.Message
+			msg := errorMessage(a.Error.Message)
 			if msg == "" {
 				msg = "extension " + name + " failed"
 			}
@@ -158,14 +159,6 @@ type cancelRequest struct {
 	Handle json.RawMessage `json:"handle"`
 }
 
-type answer struct {
-	Output json.RawMessage `json:"output"`
-	Handle json.RawMessage `json:"handle"`
-	Error  *struct {
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
 // Call calls the toolset's tool (its manifest path, not the mounted one)
 // with POST <url>, under call.Key (required: ErrMissingKey without it). A
 // tool failure (200 with "error", or a 4xx) is a *toolcall.ToolError;
@@ -185,19 +178,19 @@ func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, c
 	if err != nil {
 		return Response{}, fmt.Errorf("tool %s: %w", tool, err)
 	}
-	var a answer
 	switch {
 	case status >= 400 && status < 500:
 		msg := fmt.Sprintf("tool %s failed: %d %s", tool, status, http.StatusText(status))
-		if json.Unmarshal(resp, &a) == nil && a.Error != nil && a.Error.Message != "" {
-			msg = a.Error.Message
+		if a, err := decodeAnswer(resp); err == nil && a.Error != nil && a.Error.Message != "" {
+			msg = errorMessage(a.Error.Message)
 		}
 		return Response{}, &toolcall.ToolError{Message: msg}
 	case status == http.StatusAccepted:
-		if err := json.Unmarshal(resp, &a); err != nil {
+		a, err := decodeAnswer(resp)
+		if err != nil {
 			return Response{}, fmt.Errorf("tool %s: %w: 202 body: %w", tool, ErrProtocol, err)
 		}
-		if len(a.Handle) == 0 {
+		if len(a.Handle) == 0 || string(a.Handle) == "null" {
 			return Response{}, fmt.Errorf("tool %s: %w: 202 without a handle", tool, ErrProtocol)
 		}
 		return Response{Pending: true, Handle: a.Handle}, nil
@@ -205,11 +198,12 @@ func (c *Client) Call(ctx context.Context, tool string, input json.RawMessage, c
 		if len(bytes.TrimSpace(resp)) == 0 {
 			return Response{Output: json.RawMessage("null")}, nil
 		}
-		if err := json.Unmarshal(resp, &a); err != nil {
+		a, err := decodeAnswer(resp)
+		if err != nil {
 			return Response{}, fmt.Errorf("tool %s: %w: body: %w", tool, ErrProtocol, err)
 		}
 		if a.Error != nil {
-			msg := a.Error.Message
+			msg := errorMessage(a.Error.Message)
 			if msg == "" {
 				msg = "tool " + tool + " failed"
 			}
@@ -349,7 +343,9 @@ func (c *Client) exchange(ctx, actx context.Context, req *http.Request, label st
 			// read as the caller's context error.
 			err = fmt.Errorf("%w after %s", ErrAttemptTimeout, c.cfg.Timeout)
 		}
-		return attemptResult{err: err, retry: true, retryAfter: -1}
+		// An address or redirect the egress policy refuses would be refused again: only a
+		// failure that may pass is retried.
+		return attemptResult{err: err, retry: !egress.IsDenied(err), retryAfter: -1}
 	}
 	defer r.Body.Close()
 	resp, err := io.ReadAll(io.LimitReader(r.Body, c.cfg.MaxResponseBytes+1))
@@ -362,7 +358,7 @@ func (c *Client) exchange(ctx, actx context.Context, req *http.Request, label st
 	if int64(len(resp)) > c.cfg.MaxResponseBytes {
 		return attemptResult{err: fmt.Errorf("%w: %s answered more than %d bytes", ErrResponseTooLarge, label, c.cfg.MaxResponseBytes)}
 	}
-	if r.StatusCode >= 500 || r.StatusCode == http.StatusRequestTimeout || r.StatusCode == http.StatusTooManyRequests {
+	if r.StatusCode >= 500 && r.StatusCode < 600 || r.StatusCode == http.StatusRequestTimeout || r.StatusCode == http.StatusTooManyRequests {
 		ra := parseRetryAfter(r.Header.Get("Retry-After"))
 		if ra > c.cfg.Backoff.Max {
 			ra = -1
@@ -404,12 +400,7 @@ func (c *Client) backoff(attempt int, retryAfter time.Duration) time.Duration {
 	return half + rand.N(d-half+1)
 }
 
-// snippet returns the start of a body for messages.
+// snippet returns the start of a body for messages: valid UTF-8, cut at a character boundary.
 func snippet(b []byte) string {
-	const maxLen = 200
-	s := strings.TrimSpace(string(b))
-	if len(s) > maxLen {
-		s = s[:maxLen] + "…"
-	}
-	return s
+	return truncate(strings.TrimSpace(string(b)), 200)
 }

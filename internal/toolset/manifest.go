@@ -1,7 +1,6 @@
 package toolset
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -59,14 +58,14 @@ type Namespace struct {
 	Description string `json:"description,omitempty"`
 }
 
-// DecodeManifest decodes a manifest: a JSON object with a "tools" array.
-// Unknown fields are ignored, for forward compatibility. Whether its paths
-// and schemas are ones the runtime accepts is checked where its tools are
+// DecodeManifest decodes a manifest: a JSON object with a "tools" array, and nothing after it.
+// Unknown fields are ignored, for forward compatibility; members are matched as encoding/json
+// matches them (case-insensitively), which manifests stored since the first release rely on.
+// Whether its paths and schemas are ones the runtime accepts is checked where its tools are
 // made (runtools.ParseManifest), not by the protocol.
 func DecodeManifest(data []byte) (*Manifest, error) {
 	var m Manifest
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&m); err != nil {
+	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidManifest, err)
 	}
 	if m.Tools == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -26,6 +27,10 @@ type Config struct {
 	// Timeout bounds connecting and each request (tools/list page, tools/call). Default 60
 	// seconds.
 	Timeout time.Duration
+	// MaxResponseBytes caps each HTTP response body from the server (a JSON answer, or the
+	// event stream answering one request): reading past it fails the request. Default 8 MiB,
+	// the tool protocol's (toolset.DefaultMaxResponseBytes).
+	MaxResponseBytes int64
 }
 
 func (c Config) withDefaults() Config {
@@ -34,6 +39,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Timeout == 0 {
 		c.Timeout = 60 * time.Second
+	}
+	if c.MaxResponseBytes == 0 {
+		c.MaxResponseBytes = toolset.DefaultMaxResponseBytes
 	}
 	return c
 }
@@ -46,7 +54,7 @@ var implementation = &mcp.Implementation{Name: "codemode", Version: "1"}
 func connect(ctx context.Context, cfg Config) (*mcp.ClientSession, error) {
 	cfg = cfg.withDefaults()
 	hc := *cfg.HTTPClient
-	hc.Transport = cfg.Auth.Transport(hc.Transport)
+	hc.Transport = limitTransport{next: cfg.Auth.Transport(hc.Transport), max: cfg.MaxResponseBytes}
 	transport := &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &hc,
 		// Calls wait for their own answers; nothing the server would send unasked is used.
 		DisableStandaloneSSE: true, MaxRetries: -1}
@@ -113,6 +121,53 @@ func (p *Pool) Close() {
 	for _, s := range sessions {
 		_ = s.Close()
 	}
+}
+
+// ErrResponseTooLarge is the failure of reading a response body past Config.MaxResponseBytes.
+var ErrResponseTooLarge = errors.New("MCP server response too large")
+
+// limitTransport caps the body of every response (the SDK reads JSON answers whole, without a
+// bound of its own).
+type limitTransport struct {
+	next http.RoundTripper
+	max  int64
+}
+
+func (t limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	next := t.next
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	resp, err := next.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	resp.Body = &limitedBody{ReadCloser: resp.Body, max: t.max, left: t.max}
+	return resp, nil
+}
+
+// limitedBody fails a read past its limit with ErrResponseTooLarge.
+type limitedBody struct {
+	io.ReadCloser
+	max, left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// Is there more? A body of exactly the limit is fine.
+		var one [1]byte
+		n, err := b.ReadCloser.Read(one[:])
+		if n > 0 {
+			return 0, fmt.Errorf("%w: more than %d bytes", ErrResponseTooLarge, b.max)
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
 
 // isProtocolError reports whether err is the server's JSON-RPC error answer (the session is

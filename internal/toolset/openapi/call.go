@@ -109,9 +109,19 @@ func (c caller) call(ctx context.Context, input json.RawMessage, call toolcall.C
 		}
 		switch p.In {
 		case "path":
-			path = strings.ReplaceAll(path, "{"+p.Name+"}", url.PathEscape(simple(v, p.Explode)))
+			// A value "", "." or ".." would make the path another one (/pets/.. is /), reaching
+			// operations the document does not describe, with the toolset's credentials.
+			value := simple(v, p.Explode)
+			if value == "" || value == "." || value == ".." {
+				return nil, &toolcall.ToolError{Message: fmt.Sprintf("%s: path parameter %s cannot be %q", label, p.Name, value)}
+			}
+			path = strings.ReplaceAll(path, "{"+p.Name+"}", url.PathEscape(value))
 		case "header":
-			header.Set(p.Name, simple(v, p.Explode))
+			value := simple(v, p.Explode)
+			if strings.ContainsFunc(value, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) {
+				return nil, &toolcall.ToolError{Message: fmt.Sprintf("%s: header parameter %s has a control character", label, p.Name)}
+			}
+			header.Set(p.Name, value)
 		case "query":
 			switch {
 			case p.Deep:

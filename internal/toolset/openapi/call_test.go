@@ -182,3 +182,25 @@ func TestAuthValidate(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, a)
 }
+
+// A path parameter that would make the request's path another one ("..": /pets/.. is /, which
+// the server reaches with the toolset's credentials) and a header parameter with a control
+// character (which the HTTP client refuses, on every retry) fail the call before any request.
+func TestCallRefusesPathAndHeaderInjection(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{answer: func(w http.ResponseWriter, r *http.Request) {}}
+	srv := httptest.NewServer(rec)
+	t.Cleanup(srv.Close)
+	op := Operation{Method: "GET", Path: "/pets/{id}", Params: []Param{{Name: "id", In: "path"}, {Name: "X-Trace", In: "header"}}}
+	for _, input := range []string{`{"id":".."}`, `{"id":"."}`, `{"id":""}`, `{"id":"1","X-Trace":"a\r\nX-Admin: 1"}`, `{"id":"1","X-Trace":"a\u0000"}`} {
+		_, err := callTool(t, op, srv.URL, nil, input)
+		var te *toolcall.ToolError
+		require.ErrorAs(t, err, &te, input)
+	}
+	rec.mu.Lock()
+	require.Empty(t, rec.seen)
+	rec.mu.Unlock()
+	_, err := callTool(t, op, srv.URL, nil, `{"id":"..a","X-Trace":"a\tb"}`)
+	require.NoError(t, err)
+	require.Equal(t, "/pets/..a", rec.last().Path)
+}

@@ -1,6 +1,7 @@
 package runtools
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -8,6 +9,11 @@ import (
 	"github.com/codemode/codemode/internal/run"
 	"github.com/codemode/codemode/internal/toolset"
 )
+
+// deepSchema is a schema whose objects nest depth levels deep.
+func deepSchema(depth int) string {
+	return strings.Repeat(`{"items":`, depth-1) + `{}` + strings.Repeat(`}`, depth-1)
+}
 
 func TestParseManifest(t *testing.T) {
 	t.Parallel()
@@ -28,6 +34,12 @@ func TestParseManifest(t *testing.T) {
 		{name: "tool and namespace", data: `{"tools":[{"path":"a"},{"path":"a.b"}]}`, wantErr: run.ErrInvalidTool},
 		{name: "bad schema", data: `{"tools":[{"path":"a","input":{"type":7}}]}`, wantErr: run.ErrInvalidSchema},
 		{name: "remote ref", data: `{"tools":[{"path":"a","input":{"$ref":"http://evil/x"}}]}`, wantErr: run.ErrInvalidSchema},
+		// Compiling a schema costs the square of its depth, for every run that mounts it: a
+		// 2000-deep one took 100 s.
+		{name: "deep input schema", data: `{"tools":[{"path":"a","input":` + deepSchema(MaxSchemaDepth+1) + `}]}`, wantErr: toolset.ErrInvalidManifest},
+		{name: "deep output schema", data: `{"tools":[{"path":"a","output":` + deepSchema(5000) + `}]}`, wantErr: toolset.ErrInvalidManifest},
+		{name: "schema at the depth limit", data: `{"tools":[{"path":"a","input":` + deepSchema(MaxSchemaDepth) + `}]}`, tools: 1},
+		{name: "brackets in strings do not nest", data: `{"tools":[{"path":"a","input":{"description":"` + strings.Repeat(`[{\"`, 100) + `"}}]}`, tools: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -50,6 +50,17 @@ func ParseManifest(data []byte) (*toolset.Manifest, error) {
 // that is also a namespace, schemas that compile (see run.NewToolbox), and extensions it accepts
 // (see run.Extension). Its errors wrap toolset.ErrInvalidManifest.
 func Check(m *toolset.Manifest) error {
+	for _, t := range m.Tools {
+		for _, sc := range []struct {
+			what   string
+			schema json.RawMessage
+		}{{"input", t.Input}, {"output", t.Output}} {
+			if d := nesting(sc.schema); d > MaxSchemaDepth {
+				return fmt.Errorf("%w: tool %s: %s schema: nested %d levels deep, more than %d",
+					toolset.ErrInvalidManifest, t.Path, sc.what, d, MaxSchemaDepth)
+			}
+		}
+	}
 	// Compile everything once with stand-in implementations, so a bad path or schema is
 	// reported before any tool is used.
 	tools := make([]run.Tool, len(m.Tools))
@@ -63,6 +74,38 @@ func Check(m *toolset.Manifest) error {
 		return fmt.Errorf("%w: %w", toolset.ErrInvalidManifest, err)
 	}
 	return nil
+}
+
+// MaxSchemaDepth bounds how deeply the arrays and objects of a tool's input or output schema
+// nest. Compiling a schema costs time that grows with the square of its depth, and workers
+// compile a toolset's schemas for every run that mounts it.
+const MaxSchemaDepth = 64
+
+// nesting returns how deeply the arrays and objects of the JSON value v nest (0 for a scalar).
+func nesting(v json.RawMessage) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range v {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
 }
 
 func noExecute(context.Context, json.RawMessage, toolcall.Call) (json.RawMessage, error) {
