@@ -20,6 +20,9 @@ var (
 	ErrManifest = errors.New("toolset manifest unavailable")
 	// errBadRequest wraps request errors found by handlers (beyond schema validation).
 	errBadRequest = errors.New("invalid request")
+	// errConflict is a request at odds with what is stored (409), such as a toolset declaring
+	// an extension another toolset declares.
+	errConflict = errors.New("conflict")
 )
 
 // Error codes in {"error": {"code", "message"}}.
@@ -62,7 +65,7 @@ func statusOf(err error) (int, string) {
 	case errors.Is(err, durable.ErrIdempotencyConflict), errors.Is(err, durable.ErrOutcomeConflict),
 		errors.Is(err, durable.ErrToolsetExists), errors.Is(err, durable.ErrRunFinished), errors.Is(err, durable.ErrToolsetInUse),
 		errors.Is(err, durable.ErrDeliveryInProgress), errors.Is(err, durable.ErrWebhookDisabled),
-		errors.Is(err, durable.ErrNotRetryable):
+		errors.Is(err, durable.ErrNotRetryable), errors.Is(err, errConflict):
 		return http.StatusConflict, CodeConflict
 	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest), errors.Is(err, durable.ErrInvalidSchedule),
 		errors.Is(err, toolcall.ErrInvalidOutcome):

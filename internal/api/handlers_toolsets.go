@@ -112,6 +112,9 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 	if err := mountable(body.Name, t.Manifest, body.Tools != nil); err != nil {
 		return nil, err
 	}
+	if err := h.extensionsFree(ctx, body.Name, t.Manifest); err != nil {
+		return nil, err
+	}
 	stored, err := h.store.CreateToolset(ctx, t)
 	if err != nil {
 		return nil, err
@@ -296,6 +299,9 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 	if err := mountable(req.Name, raw, body.Tools != nil); err != nil {
 		return nil, err
 	}
+	if err := h.extensionsFree(ctx, req.Name, raw); err != nil {
+		return nil, err
+	}
 	updated, err := h.store.UpdateToolset(ctx, req.Name, durable.ToolsetUpdate{
 		URL: body.Url, Secret: body.Secret, Description: body.Description, Manifest: raw,
 	})
@@ -368,4 +374,35 @@ func mountable(name string, manifestJSON []byte, fromBody bool) error {
 	default:
 		return fmt.Errorf("%w: tools under tools.%s: %w", ErrManifest, name, err)
 	}
+}
+
+// extensionsFree refuses (409) a manifest of toolset name declaring an extension that another
+// registered toolset declares: extensions are globals, so a run that may use both toolsets
+// (every run naming none) could not be given both, and would fail.
+func (h *handlers) extensionsFree(ctx context.Context, name string, manifestJSON []byte) error {
+	m, err := toolset.DecodeManifest(manifestJSON)
+	if err != nil || len(m.Extensions) == 0 {
+		return nil // mountable reported a manifest that does not decode
+	}
+	others, err := h.store.ListToolsets(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for _, other := range others {
+		if other.Name == name || len(other.Manifest) == 0 {
+			continue
+		}
+		om, err := toolset.DecodeManifest(other.Manifest)
+		if err != nil {
+			continue
+		}
+		for _, x := range m.Extensions {
+			for _, y := range om.Extensions {
+				if x.Name == y.Name {
+					return fmt.Errorf("%w: extension %q is declared by toolset %q too; extensions are globals, so a run could not use both toolsets", errConflict, x.Name, other.Name)
+				}
+			}
+		}
+	}
+	return nil
 }

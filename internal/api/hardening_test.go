@@ -410,6 +410,41 @@ func TestToolsetsTheRuntimeCannotMount(t *testing.T) {
 	require.Len(t, list.JSON200.Toolsets, 1, "only ops is registered")
 }
 
+// Extensions are globals: a second toolset declaring an extension a registered one declares is
+// refused (409), registered or updated. Stored, it made every run naming no toolsets fail.
+func TestToolsetExtensionDeclaredTwiceIsRefused(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	manifest := func(ext string) string {
+		return `{"tools": [{"path": "a"}], "extensions": [{"name": "` + ext + `", "functions": [{"path": "f"}]}]}`
+	}
+	serve := func(ext string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = fmt.Fprint(w, manifest(ext))
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	fsURL, otherURL := serve("fs"), serve("other")
+	status, body := b.do(t, http.MethodPost, "/v1/toolsets", `{"name":"one","url":"`+fsURL+`"}`)
+	require.Equal(t, http.StatusCreated, status, string(body))
+
+	status, body = b.do(t, http.MethodPost, "/v1/toolsets", `{"name":"two","url":"`+fsURL+`"}`)
+	require.Equal(t, http.StatusConflict, status, string(body))
+	code, msg := errorCode(t, body)
+	require.Equal(t, CodeConflict, code)
+	require.Contains(t, msg, `extension "fs" is declared by toolset "one" too`)
+
+	status, body = b.do(t, http.MethodPost, "/v1/toolsets", `{"name":"two","url":"`+otherURL+`"}`)
+	require.Equal(t, http.StatusCreated, status, string(body))
+	status, body = b.do(t, http.MethodPatch, "/v1/toolsets/two", `{"url":"`+fsURL+`"}`)
+	require.Equal(t, http.StatusConflict, status, string(body))
+	// A toolset updated with its own extensions again is no clash with itself.
+	status, body = b.do(t, http.MethodPatch, "/v1/toolsets/one", `{"url":"`+fsURL+`"}`)
+	require.Equal(t, http.StatusOK, status, string(body))
+}
+
 // The server closes keep-alive connections left idle; it never cuts a request that waits or
 // streams (no read or write timeout).
 func TestServerTimeouts(t *testing.T) {
