@@ -1,13 +1,16 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,18 +28,54 @@ const MCPPath = "/mcp"
 // server built for it, so that execute's description is the catalog of the toolsets as they
 // are now; "?toolsets=a,b" on the endpoint's URL scopes the server to those toolsets, and
 // "?budgetTokens=N" bounds the description as GET /v1/catalog/prompt does.
+//
+// Without a token, the SDK's own check refuses a request received on a loopback address whose
+// Host is not a loopback name (DNS rebinding). With a token, as for /v1 (middleware_host.go),
+// the token is what protects the endpoint and any Host is served: a reverse proxy on the same
+// machine passes its own name.
 func (h *handlers) mcpHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(h.mcpServer, &mcp.StreamableHTTPOptions{
+	getServer, once := oncePerRequest(h.mcpServer)
+	return once(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true, Logger: h.cfg.Logger,
-	})
+		DisableLocalhostProtection: h.cfg.Token != "",
+	}))
+}
+
+// oncePerRequest makes build run at most once per HTTP request: the SDK asks for the server
+// of a request more than once (to check the protocol version, then to serve), and building
+// one reads the catalog. wrap must wrap the SDK's handler; it also answers 405 to GET (a
+// client's attempt at an event stream) and the other methods a stateless endpoint refuses
+// without building a server.
+func oncePerRequest(build func(*http.Request) *mcp.Server) (getServer func(*http.Request) *mcp.Server, wrap func(http.Handler) http.Handler) {
+	type key struct{}
+	type memo struct {
+		once sync.Once
+		s    *mcp.Server
+	}
+	getServer = func(r *http.Request) *mcp.Server {
+		m, ok := r.Context().Value(key{}).(*memo)
+		if !ok {
+			return build(r)
+		}
+		m.once.Do(func() { m.s = build(r) })
+		return m.s
+	}
+	wrap = func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodPost && r.Method != http.MethodDelete { // DELETE: the SDK's (legacy sessions)
+				w.Header().Set("Allow", http.MethodPost)
+				http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), key{}, &memo{})))
+		})
+	}
+	return getServer, wrap
 }
 
 // mcpServer builds the MCP server of one request.
 func (h *handlers) mcpServer(r *http.Request) *mcp.Server {
-	var scope *string
-	if s := r.URL.Query().Get("toolsets"); s != "" {
-		scope = &s
-	}
+	scope := mcpScope(r.URL.Query().Get("toolsets"))
 	s := mcp.NewServer(&mcp.Implementation{Name: "codemode", Version: "1"}, &mcp.ServerOptions{
 		Instructions: "Run JavaScript programs that call tools with execute; find tools with search; read a run with get_run.",
 	})
@@ -49,22 +88,37 @@ func (h *handlers) mcpServer(r *http.Request) *mcp.Server {
 	}
 	s.AddTool(&mcp.Tool{Name: "execute", Title: "Run a program", Description: prompt,
 		InputSchema: json.RawMessage(executeInputSchema), OutputSchema: json.RawMessage(runOutputSchema)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		boundToRequest(r, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return h.mcpExecute(ctx, scope, req.Params.Arguments)
-		})
+		}))
 	s.AddTool(&mcp.Tool{Name: "search", Title: "Search the tools",
 		Description: "Search the tools programs can call, as the runtime's search(): ranked by the query's words; each hit has its access path, description and TypeScript signature.",
 		InputSchema: json.RawMessage(searchInputSchema), OutputSchema: json.RawMessage(searchOutputSchema)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		boundToRequest(r, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return h.mcpSearch(ctx, scope, req.Params.Arguments)
-		})
+		}))
 	s.AddTool(&mcp.Tool{Name: "get_run", Title: "Read a run",
 		Description: "Read a run started by execute: its status, its result once finished, and the calls it waits on while suspended (post their outcomes with POST /v1/runs/{id}/calls/{callId}).",
 		InputSchema: json.RawMessage(getRunInputSchema), OutputSchema: json.RawMessage(runOutputSchema)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		boundToRequest(r, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return h.mcpGetRun(ctx, req.Params.Arguments)
-		})
+		}))
 	return s
+}
+
+// boundToRequest ends a tool call when the HTTP request that carries it ends (the client went
+// away): the endpoint is stateless, so the answer could only go on that request, and the SDK
+// cancels a call's context on the request's only for the newest protocol versions. Without
+// it, an abandoned execute or get_run would go on waiting for its run for up to a minute. (A
+// run that execute created goes on: only the wait ends.)
+func boundToRequest(r *http.Request, handler mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		stop := context.AfterFunc(r.Context(), func() { cancel(context.Cause(r.Context())) })
+		defer stop()
+		return handler(ctx, req)
+	}
 }
 
 const limitsSchema = `{"type":"object","additionalProperties":false,"properties":{
@@ -115,7 +169,7 @@ type executeArgs struct {
 // mcpExecute creates a run as POST /v1/runs?wait= does (the same handler) and answers with it.
 func (h *handlers) mcpExecute(ctx context.Context, scope *string, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var args executeArgs
-	if err := json.Unmarshal(raw, &args); err != nil {
+	if err := decodeArgs(raw, &args); err != nil {
 		return toolError(fmt.Sprintf("execute: invalid arguments: %v", err)), nil
 	}
 	if args.Code == "" || len(args.Code) > maxCodeBytes {
@@ -143,6 +197,23 @@ func (h *handlers) mcpExecute(ctx context.Context, scope *string, raw json.RawMe
 		return nil, fmt.Errorf("execute: unexpected answer %T", resp)
 	}
 	return runResult(r), nil
+}
+
+// mcpScope is the endpoint's scope from its ?toolsets= parameter: the names it lists, trimmed,
+// comma-separated; nil (every toolset) when it lists none, so that the description, search and
+// runs agree on what "?toolsets=," or "?toolsets= " offers.
+func mcpScope(param string) *string {
+	var names []string
+	for _, n := range strings.Split(param, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	s := strings.Join(names, ",")
+	return &s
 }
 
 // scoped is the toolsets a run of an MCP request may call: those asked for, which must be
@@ -179,7 +250,7 @@ type getRunArgs struct {
 // mcpGetRun reads a run as GET /v1/runs/{id}?wait= does.
 func (h *handlers) mcpGetRun(ctx context.Context, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var args getRunArgs
-	if err := json.Unmarshal(raw, &args); err != nil {
+	if err := decodeArgs(raw, &args); err != nil {
 		return toolError(fmt.Sprintf("get_run: invalid arguments: %v", err)), nil
 	}
 	req := gen.GetRunRequestObject{Id: args.ID}
@@ -201,7 +272,7 @@ func (h *handlers) mcpGetRun(ctx context.Context, raw json.RawMessage) (*mcp.Cal
 // mcpSearch searches the catalog of the endpoint's toolsets as a program's search() does.
 func (h *handlers) mcpSearch(ctx context.Context, scope *string, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var q run.Query
-	if err := json.Unmarshal(raw, &q); err != nil {
+	if err := decodeArgs(raw, &q); err != nil {
 		return toolError(fmt.Sprintf("search: invalid arguments: %v", err)), nil
 	}
 	if err := q.Validate(); err != nil {
@@ -226,6 +297,24 @@ func (h *handlers) mcpSearch(ctx context.Context, scope *string, raw json.RawMes
 		fmt.Fprintf(&b, "(%d more: search again with offset %d)\n", page.Remaining, *page.Next)
 	}
 	return structured(page, b.String(), false)
+}
+
+// decodeArgs decodes a tool's arguments into v, refusing properties the tool's input schema
+// does not declare (every schema has additionalProperties false, as the REST API's bodies do):
+// a misspelt limit would otherwise be dropped and the run would go on without it.
+func decodeArgs(raw json.RawMessage, v any) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the arguments object")
+	}
+	return nil
 }
 
 // runResult is a run as an execute or get_run answer: the run's id, status, result and
@@ -322,6 +411,10 @@ func toolError(msg string) *mcp.CallToolResult {
 func (h *handlers) clientError(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 	if status, _ := statusOf(err); status < 500 {
 		return toolError(err.Error()), nil
+	}
+	if ctx.Err() != nil {
+		// The client went away (boundToRequest): nobody to answer, nothing to log.
+		return nil, ctx.Err()
 	}
 	h.cfg.Logger.ErrorContext(ctx, "MCP request failed", "error", err)
 	return nil, errors.New("internal error")

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"sort"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -241,4 +244,165 @@ func TestMCPServerScoped(t *testing.T) {
 	require.False(t, res.IsError, text(res))
 	require.Equal(t, "succeeded", out.Status)
 	require.Equal(t, []any{"ops", "time"}, out.Result["value"])
+}
+
+// mcpPost sends one JSON-RPC message to the endpoint with the token and the given Host (empty:
+// the listener's), and returns the status and body.
+func (s *stack) mcpPost(t *testing.T, path, host, message string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, s.url+path, strings.NewReader(message))
+	require.NoError(t, err)
+	if host != "" {
+		req.Host = host
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, string(body)
+}
+
+// Arguments the tools' input schemas do not declare are refused (as the REST API refuses
+// them), not dropped: a misspelt limit must not leave a run without it.
+func TestMCPRefusesUndeclaredArguments(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, false)
+	session, err := s.connectMCP(t, MCPPath, testToken)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"execute", map[string]any{"code": "return 1", "limits": map[string]any{"timeout": 1000}}, `"timeout"`},
+		{"execute", map[string]any{"code": "return 1", "toolset": []string{"ops"}}, `"toolset"`},
+		{"get_run", map[string]any{"id": "x", "wiat": 5}, `"wiat"`},
+		{"search", map[string]any{"query": "add", "namespce": "math"}, `"namespce"`},
+	} {
+		res, out := callTool(t, session, tc.tool, tc.args)
+		require.True(t, res.IsError, "%s %v: %s", tc.tool, tc.args, text(res))
+		require.Contains(t, text(res), "invalid arguments")
+		require.Contains(t, text(res), tc.want)
+		require.Empty(t, out.ID, "no run is created")
+	}
+	// Without arguments, execute says what it needs.
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute"})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	require.Contains(t, text(res), "code must be 1 to")
+}
+
+// With a token, /mcp serves any Host, as /v1 does: a reverse proxy on the service's machine
+// forwards its own name to the loopback listener.
+func TestMCPBehindProxyWithToken(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, false)
+	status, body := s.rest(t, http.MethodGet, "/v1/toolsets", nil)
+	require.Equal(t, http.StatusOK, status, body)
+	status, answer := s.mcpPost(t, MCPPath, "codemode.example.com", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	require.Equal(t, http.StatusOK, status, answer)
+	require.Contains(t, answer, `"result":{}`)
+}
+
+// A scope that names no toolset ("?toolsets=,") is no scope: runs may call what the
+// description and search offer, every toolset.
+func TestMCPEmptyScopeIsUnscoped(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, false)
+	other := toolsettest.New(t, toolsettest.Options{})
+	status, body := s.rest(t, http.MethodPost, "/v1/toolsets", map[string]any{"name": "other", "url": other.URL})
+	require.Equal(t, http.StatusCreated, status, "%s", body)
+	for _, path := range []string{MCPPath + "?toolsets=,", MCPPath + "?toolsets=%20"} {
+		session, err := s.connectMCP(t, path, testToken)
+		require.NoError(t, err)
+		res, out := callTool(t, session, "execute", map[string]any{"code": "return (await tools.other.math.add({a: 1, b: 2})).sum",
+			"toolsets": []string{"other"}})
+		require.False(t, res.IsError, "%s: %s", path, text(res))
+		require.EqualValues(t, 3, out.Result["value"])
+	}
+	// A scope with spaces and empty names is the names it lists.
+	session, err := s.connectMCP(t, MCPPath+"?toolsets=%20ops%20,,", testToken)
+	require.NoError(t, err)
+	res, out := callTool(t, session, "execute", map[string]any{"code": "return Object.keys(tools).sort()"})
+	require.False(t, res.IsError, text(res))
+	require.Equal(t, []any{"ops", "time"}, out.Result["value"])
+}
+
+// The SDK asks for a request's server more than once; building one reads the catalog, so it
+// is built once per POST, and not at all for the methods a stateless endpoint refuses.
+func TestMCPServerBuiltOncePerRequest(t *testing.T) {
+	t.Parallel()
+	var builds atomic.Int64
+	getServer, once := oncePerRequest(func(*http.Request) *mcp.Server {
+		builds.Add(1)
+		return mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	})
+	srv := httptest.NewServer(once(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})))
+	t.Cleanup(srv.Close)
+	post := func(msg string) int {
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(msg))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	require.Equal(t, http.StatusOK, post(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	require.EqualValues(t, 1, builds.Load())
+	require.Equal(t, http.StatusOK, post(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	require.EqualValues(t, 2, builds.Load())
+	resp, err := http.Get(srv.URL)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+	require.Equal(t, "POST", resp.Header.Get("Allow"))
+	require.EqualValues(t, 2, builds.Load())
+}
+
+// A tool call ends when its HTTP request does (the client went away), whatever the protocol
+// version: an abandoned get_run or execute must not go on waiting for its run.
+func TestMCPToolCallEndsWithItsRequest(t *testing.T) {
+	t.Parallel()
+	ended := make(chan error, 1)
+	getServer, once := oncePerRequest(func(r *http.Request) *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			boundToRequest(r, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				select {
+				case <-ctx.Done():
+					ended <- ctx.Err()
+				case <-time.After(time.Minute):
+					ended <- nil
+				}
+				return toolError("done"), nil
+			}))
+		return s
+	})
+	srv := httptest.NewServer(once(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})))
+	t.Cleanup(srv.Close)
+	for _, version := range []string{"2025-06-18", "2025-11-25"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL,
+			strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait","arguments":{}}}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", version)
+		_, err = http.DefaultClient.Do(req)
+		cancel()
+		require.Error(t, err, "the client gives up")
+		select {
+		case err := <-ended:
+			require.ErrorIs(t, err, context.Canceled, version)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the tool call went on after its request ended", version)
+		}
+	}
 }
