@@ -71,6 +71,8 @@ func TestUsageErrors(t *testing.T) {
 		{args: []string{"frobnicate"}, stderr: []string{`unknown command "frobnicate"`, "usage: codemode <command> [flags]"}},
 		{args: []string{"runz"}, stderr: []string{"Did you mean this?", "runs"}},
 		{args: []string{"runs"}, stderr: []string{"Available Commands:", "list", "create"}},
+		{args: []string{"help", "frobnicate"}, stderr: []string{`unknown command "frobnicate"`}},
+		{args: []string{"help", "runs", "frob"}, stderr: []string{`unknown help topic "runs frob"`}},
 		{args: []string{"runs", "frob"}, stderr: []string{`unknown command "frob" for "codemode runs"`, "usage: codemode runs <command> [flags]"}},
 		{args: []string{"runs", "get"}, stderr: []string{"accepts 1 arg(s), received 0", "usage: codemode runs get RUN"}},
 		{args: []string{"runs", "get", "a", "b"}, stderr: []string{"accepts 1 arg(s), received 2"}},
@@ -78,11 +80,18 @@ func TestUsageErrors(t *testing.T) {
 		{args: []string{"runs", "get", "RUN", "--wait", "soon"}, stderr: []string{`invalid argument "soon"`}},
 		{args: []string{"runs", "create", "-", "--nope"}, stderr: []string{"unknown flag: --nope"}},
 		{args: []string{"runs", "create", "/nonexistent/prog.js"}, stderr: []string{"/nonexistent/prog.js"}},
+		{args: []string{"runs", "get", "RUN", "--wait", "-1"}, stderr: []string{"--wait -1"}},
+		{args: []string{"runs", "create", "-", "--wait", "-2"}, stderr: []string{"--wait -2"}},
+		{args: []string{"runs", "list", "--limit", "-5"}, stderr: []string{"--limit -5"}},
+		{args: []string{"runs", "list", "--url", "127.0.0.1:8080"}, stderr: []string{`--url "127.0.0.1:8080" is not an http(s) URL`}},
+		{args: []string{"toolsets", "list", "--url", "localhost:8080"}, stderr: []string{`--url "localhost:8080" is not an http(s) URL`}},
+		{args: []string{"runs", "list", "--url", ""}, stderr: []string{`--url "" is not an http(s) URL`}},
 		{args: []string{"runs", "list", "extra"}, stderr: []string{`unknown command "extra" for "codemode runs list"`}},
 		{args: []string{"runs", "cancel", "RUN", "--value", "1"}, stderr: []string{"unknown flag: --value"}},
 		{args: []string{"calls", "complete", "RUN", "2"}, stderr: []string{"exactly one of --value and --error"}},
 		{args: []string{"calls", "complete", "RUN", "2", "--value", "1", "--error", "no"}, stderr: []string{"exactly one of --value and --error"}},
 		{args: []string{"calls", "complete", "RUN", "two", "--value", "1"}, stderr: []string{`CALL "two" is not a call id`}},
+		{args: []string{"calls", "complete", "RUN", "0", "--value", "1"}, stderr: []string{`CALL "0" is not a call id`}},
 		{args: []string{"calls", "complete", "RUN", "2", "--value", "{nope"}, stderr: []string{"--value is not valid JSON"}},
 		{args: []string{"calls", "list", "RUN", "--nope"}, stderr: []string{"unknown flag: --nope"}},
 		{args: []string{"toolsets", "add", "ops"}, stderr: []string{"accepts 2 arg(s), received 1"}},
@@ -90,6 +99,8 @@ func TestUsageErrors(t *testing.T) {
 		{args: []string{"eval", "-", "--nope"}, stderr: []string{"unknown flag: --nope", "usage: codemode eval FILE|-"}},
 		{args: []string{"eval", "-", "--timeout-ms", "soon"}, stderr: []string{`invalid argument "soon"`}},
 		{args: []string{"eval", "-", "--tools-url", ""}, stderr: []string{"empty URL"}},
+		{args: []string{"eval", "-", "--tools-url", "=http://127.0.0.1:1"}, stderr: []string{"is not a toolset name"}},
+		{args: []string{"eval", "-", "--tools-url", "my ops=http://127.0.0.1:1"}, stderr: []string{`"my ops" is not a toolset name`}},
 		{args: []string{"dev", "extra"}, stderr: []string{`unknown command "extra" for "codemode dev"`}},
 		{args: []string{"dev", "--log-level", "loud"}, stderr: []string{`log level "loud"`}},
 		{args: []string{"dev", "--listen", "0.0.0.0:0"}, stderr: []string{"CODEMODE_API_TOKEN"}},
@@ -137,7 +148,8 @@ return ok.approved ? sum : -1`), 0o644))
 	cli(t, ExitOK, "toolsets", "add", "ops", tools.URL, "--url", d.url)
 	require.Contains(t, cli(t, ExitOK, "toolsets", "list", "--url", d.url), "toolsets")
 
-	run := cli(t, ExitOK, "runs", "create", prog, "--wait", "5", "--url", d.url, "--toolsets", "ops")
+	// Names in --toolsets may have spaces around them.
+	run := cli(t, ExitOK, "runs", "create", prog, "--wait", "5", "--url", d.url, "--toolsets", " ops, ")
 	requireSubset(t, map[string]any{"status": "suspended", "pending": []any{map[string]any{"callId": 2.0}}}, run)
 	id := run["id"].(string)
 
@@ -146,11 +158,16 @@ return ok.approved ? sum : -1`), 0o644))
 	cli(t, ExitOK, "calls", "complete", id, "2", "--value", `{"approved":true}`, "--url", d.url)
 	got := cli(t, ExitOK, "runs", "get", id, "--wait", "5", "--url", d.url)
 	requireSubset(t, map[string]any{"status": "succeeded", "result": map[string]any{"ok": true, "value": 42.0}}, got)
+	// A --wait longer than the API lets one request wait (300 s) asks again as needed.
+	requireSubset(t, map[string]any{"status": "succeeded"}, cli(t, ExitOK, "runs", "get", id, "--wait", "400", "--url", d.url))
 	list := cli(t, ExitOK, "runs", "list", "--url", d.url, "--status", "succeeded", "--limit", "10")
 	require.Contains(t, list, "runs")
 
 	// Flags before the positionals work as well; stdin is "-".
 	code, out, errOut := runCLI(t, "1 + 1", "runs", "create", "--url", d.url, "--wait", "5", "-")
+	require.Equal(t, ExitOK, code, errOut)
+	require.Contains(t, out, `"status":"succeeded"`)
+	code, out, errOut = runCLI(t, "1 + 1", "runs", "create", "--url", d.url, "--wait", "400", "-")
 	require.Equal(t, ExitOK, code, errOut)
 	require.Contains(t, out, `"status":"succeeded"`)
 
@@ -163,6 +180,6 @@ return ok.approved ? sum : -1`), 0o644))
 	require.Contains(t, errOut, "HTTP 404")
 	code, _, errOut = runCLI(t, "", "runs", "list", "--url", "http://127.0.0.1:1")
 	require.Equal(t, ExitFailed, code)
-	require.Contains(t, errOut, "codemode runs list: ")
+	require.Contains(t, errOut, "codemode runs list: no answer from the service at http://127.0.0.1:1 (is it running?")
 	cli(t, ExitFailed, "runs", "cancel", id, "--url", d.url+"/nowhere")
 }

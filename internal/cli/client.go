@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +24,9 @@ type clientFlags struct {
 }
 
 func (f *clientFlags) client() (*client.ClientWithResponses, error) {
+	if u, err := url.Parse(f.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("--url %q is not an http(s) URL (such as http://127.0.0.1:8080)", f.url)
+	}
 	return NewAPIClient(f.url, f.token)
 }
 
@@ -51,6 +55,9 @@ func (f *clientFlags) do(cmd *cobra.Command, env Env, send call) error {
 	}
 	resp, body, err := send(cmd.Context(), c)
 	if err != nil {
+		if cmd.Context().Err() == nil {
+			err = fmt.Errorf("no answer from the service at %s (is it running? --url or CODEMODE_URL names it): %w", f.url, err)
+		}
 		return failed(err)
 	}
 	if resp.StatusCode() >= 300 {
@@ -114,6 +121,9 @@ func runsList(cf *clientFlags, env Env) *cobra.Command {
   codemode runs list --status suspended --limit 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if limit < 0 {
+				return fmt.Errorf("--limit %d: give a page size of 1 or more (0: the service's default)", limit)
+			}
 			p := &client.ListRunsParams{}
 			if status != "" {
 				s := client.RunStatus(status)
@@ -136,17 +146,47 @@ func runsList(cf *clientFlags, env Env) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&status, "status", "", "only runs with this status (queued, running, suspended, succeeded, failed, cancelled)")
-	f.IntVar(&limit, "limit", 0, "page size")
+	f.IntVar(&limit, "limit", 0, "page size (default: the service's)")
 	f.StringVar(&cursor, "cursor", "", "the page after this cursor (nextCursor of the previous page)")
 	return cmd
 }
 
-func waitParam(wait int) *client.Wait {
-	if wait <= 0 {
+// maxWaitPerRequest bounds the wait of one request: the API refuses a wait beyond its own
+// maximum (300 seconds by default), so a longer --wait asks again until its deadline.
+const maxWaitPerRequest = 60 * time.Second
+
+// waitUntil is the ?wait= of a request made now that must answer by deadline: nil once it
+// has passed.
+func waitUntil(deadline time.Time) *client.Wait {
+	left := time.Until(deadline)
+	if left < time.Second/10 {
 		return nil
 	}
-	w := client.Wait(wait)
+	w := client.Wait(min(left, maxWaitPerRequest).Seconds())
 	return &w
+}
+
+// checkWait refuses a negative --wait.
+func checkWait(wait int) error {
+	if wait < 0 {
+		return fmt.Errorf("--wait %d: give 0 (no wait) or a number of seconds", wait)
+	}
+	return nil
+}
+
+// awaitSettled reads the run id until it is suspended or finished, or deadline passes, and
+// returns the last answer.
+func awaitSettled(ctx context.Context, c *client.ClientWithResponses, id string, deadline time.Time) (response, []byte, error) {
+	for {
+		p := &client.GetRunParams{Wait: waitUntil(deadline)}
+		r, err := c.GetRunWithResponse(ctx, client.RunID(id), p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if p.Wait == nil || r.JSON200 == nil || settled(r.JSON200.Status) {
+			return r, r.Body, nil
+		}
+	}
 }
 
 func runsGet(cf *clientFlags, env Env) *cobra.Command {
@@ -157,27 +197,20 @@ func runsGet(cf *clientFlags, env Env) *cobra.Command {
 		Long: `Print a run: its status, pending calls and result.
 
 With --wait N it answers once the run is suspended or finished, or after N seconds, whichever
-comes first (the API's ?wait= answers at every status change; this asks again until then).`,
+comes first (the API's ?wait= answers at every status change; this asks again until then).
+A finished run is answered at once; a run suspended already is answered at its next change
+(once the outcomes it waits on are posted), so that "calls complete" followed by
+"runs get --wait" shows what the run did next.`,
 		Example: `  codemode runs get 0b9e...
   codemode runs get 0b9e... --wait 5     # once the run is suspended or finished, at most 5 seconds`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkWait(wait); err != nil {
+				return err
+			}
 			deadline := time.Now().Add(time.Duration(wait) * time.Second)
 			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				for {
-					p := &client.GetRunParams{}
-					if left := time.Until(deadline); left > 0 {
-						w := client.Wait(left.Seconds())
-						p.Wait = &w
-					}
-					r, err := c.GetRunWithResponse(ctx, client.RunID(args[0]), p)
-					if err != nil {
-						return nil, nil, err
-					}
-					if p.Wait == nil || r.JSON200 == nil || settled(r.JSON200.Status) {
-						return r, r.Body, nil
-					}
-				}
+				return awaitSettled(ctx, c, args[0], deadline)
 			})
 		},
 	}
@@ -205,13 +238,17 @@ func runsCreate(cf *clientFlags, env Env) *cobra.Command {
   echo 'await tools.ops.math.add({a: 1, b: 2})' | codemode runs create - --toolsets ops`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkWait(wait); err != nil {
+				return err
+			}
+			deadline := time.Now().Add(time.Duration(wait) * time.Second)
 			code, err := readSource(args[0], env.Stdin)
 			if err != nil {
 				return err
 			}
 			req := map[string]any{"code": code}
-			if toolsets != "" {
-				req["toolsets"] = strings.Split(toolsets, ",")
+			if names := splitNames(toolsets); len(names) > 0 {
+				req["toolsets"] = names
 			}
 			if input != "" {
 				if !json.Valid([]byte(input)) {
@@ -221,10 +258,18 @@ func runsCreate(cf *clientFlags, env Env) *cobra.Command {
 			}
 			payload, _ := json.Marshal(req)
 			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.CreateRunWithBodyWithResponse(ctx, &client.CreateRunParams{Wait: waitParam(wait)},
+				r, err := c.CreateRunWithBodyWithResponse(ctx, &client.CreateRunParams{Wait: waitUntil(deadline)},
 					"application/json", bytes.NewReader(payload))
 				if err != nil {
 					return nil, nil, err
+				}
+				created := r.JSON201
+				if created == nil {
+					created = r.JSON200
+				}
+				if created != nil && !settled(created.Status) && waitUntil(deadline) != nil {
+					// A --wait longer than one request may wait: ask again until the deadline.
+					return awaitSettled(ctx, c, created.Id, deadline)
 				}
 				return r, r.Body, nil
 			})
@@ -235,6 +280,17 @@ func runsCreate(cf *clientFlags, env Env) *cobra.Command {
 	f.StringVar(&toolsets, "toolsets", "", "comma-separated toolset names (default: all)")
 	f.StringVar(&input, "input", "", "JSON the program reads as the global input")
 	return cmd
+}
+
+// splitNames reads a comma-separated list of names: "ops, deploy" is ops and deploy.
+func splitNames(list string) []string {
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func runsCancel(cf *clientFlags, env Env) *cobra.Command {
@@ -283,8 +339,8 @@ func callsComplete(cf *clientFlags, env Env) *cobra.Command {
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			callID, err := strconv.Atoi(args[1])
-			if err != nil {
-				return fmt.Errorf("CALL %q is not a call id (a number)", args[1])
+			if err != nil || callID < 1 {
+				return fmt.Errorf("CALL %q is not a call id (a number from 1)", args[1])
 			}
 			if (value == "") == (errMsg == "") {
 				return errors.New("give exactly one of --value and --error")

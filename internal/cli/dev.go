@@ -80,6 +80,19 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 			return err
 		}
 		defer unlock()
+	}
+	// The address is taken first: when it is in use, dev says so before it creates or starts
+	// a cluster, migrates or starts a worker that would take runs it cannot serve.
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer ln.Close()
+	if dbURL == "" {
+		abs, err := filepath.Abs(cfg.DataDir)
+		if err != nil {
+			return err
+		}
 		cluster, err := pgcluster.New(pgcluster.Config{Dir: abs})
 		if err != nil {
 			return err
@@ -144,36 +157,35 @@ func dev(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) e
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	runengine.TuneCollector()
+	ui, err := api.NewRiverUI(ctx, pool, logger)
+	if err != nil {
+		return err
+	}
+	metrics := durable.NewMetrics(reg)
+	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings, Egress: policy, Registry: reg,
+		RiverUI: ui})
+	if err != nil {
+		return err
+	}
+	// The worker starts last: nothing after it can fail before serving, so it is always
+	// stopped (drained) below rather than left driving runs on a closed pool.
 	engine := runengine.New(runengine.Config{Logger: logger, Ceilings: cfg.Ceilings, Egress: policy,
 		CheckpointInterval: cfg.CheckpointInterval, CheckpointBytes: cfg.CheckpointBytes, RoundTrip: roundTrip,
 		MaxConcurrentCalls: cfg.MaxConcurrentCalls})
+	defer engine.Close()
 	worker, err := durable.NewWorker(store, engine,
-		durable.WorkerConfig{MaxRuns: cfg.WorkerRuns, RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: durable.NewMetrics(reg)})
+		durable.WorkerConfig{MaxRuns: cfg.WorkerRuns, RedriveInterval: cfg.RedriveInterval, MaxCrashes: cfg.MaxCrashes, Metrics: metrics})
 	if err != nil {
 		return err
 	}
 	if err := worker.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	ui, err := api.NewRiverUI(ctx, pool, logger)
-	if err != nil {
-		return err
-	}
-	handler, err := api.New(store, api.Config{Token: cfg.APIToken, Logger: logger, LimitCeilings: cfg.Ceilings, Egress: policy, Registry: reg,
-		RiverUI: ui})
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
 	fmt.Fprintf(env.Stdout, "codemode is serving http://%s (Ctrl-C stops it); the console is at http://%s%s\n", ln.Addr(), ln.Addr(), console.Prefix)
 	serveErr := api.Serve(ctx, ln, console.Mount(handler), 10*time.Second)
 	drainCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	stopErr := worker.Stop(drainCtx)
-	engine.Close()
 	return errors.Join(serveErr, stopErr)
 }
 

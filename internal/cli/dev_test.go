@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -206,4 +207,22 @@ func TestDevWithDatabaseURLLeavesDataDirAlone(t *testing.T) {
 	require.Contains(t, errOut, "codemode dev: ")
 	_, err := os.Stat(dir)
 	require.True(t, os.IsNotExist(err), "no private cluster with --database-url")
+}
+
+// An address in use stops codemode dev before it creates or starts a cluster (and before it
+// starts a worker that would take runs it cannot serve).
+func TestDevAddressInUse(t *testing.T) {
+	t.Parallel()
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = busy.Close() })
+	dir := clusterDir(t)
+	code, out, errOut := runCLI(t, "", "dev", "--data", dir, "--listen", busy.Addr().String())
+	require.Equal(t, ExitFailed, code, "stdout %s stderr %s", out, errOut)
+	require.Contains(t, errOut, "address already in use")
+	require.NotContains(t, errOut, "PostgreSQL", "no cluster is created or started")
+	require.Empty(t, out)
+	c, err := pgcluster.New(pgcluster.Config{Dir: dir})
+	require.NoError(t, err)
+	require.False(t, c.Initialized())
 }

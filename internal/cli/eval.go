@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,8 +26,15 @@ func parseToolsURL(v string) (toolset.Config, error) {
 	if cfg.URL == "" {
 		return cfg, fmt.Errorf("--tools-url %q: empty URL", v)
 	}
+	if cfg.URL != v && !toolsetName.MatchString(cfg.Name) {
+		return cfg, fmt.Errorf("--tools-url %q: the name %q is not a toolset name (letters, digits and _, not starting with a digit)", v, cfg.Name)
+	}
 	return cfg, nil
 }
+
+// toolsetName is what NAME=URL's name must be, as a toolset's name in the API: tools.NAME is
+// then a property access.
+var toolsetName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // newEvalCmd is `codemode eval`: it runs one program in process, with no database, and prints
 // the Result as one JSON line. A run that suspends on durable work cannot get its outcomes
@@ -97,7 +105,10 @@ func eval(ctx context.Context, source string, cfgs []toolset.Config, limits run.
 		}
 		ts, err := runtools.LoadFrom(ctx, c)
 		if err != nil {
-			return failed(fmt.Errorf("toolset %s: %w", cfg.URL, err))
+			if !strings.Contains(err.Error(), cfg.URL) { // it usually names the toolset already
+				err = fmt.Errorf("toolset %s: %w", cfg.URL, err)
+			}
+			return failed(err)
 		}
 		tools = append(tools, ts.Tools...)
 		namespaces = append(namespaces, ts.Namespaces...)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -123,9 +124,32 @@ func newRootCmd(env Env) *cobra.Command {
 		SilenceUsage:  true,
 		RunE:          needSubcommand,
 	}
+	root.SetHelpCommand(newHelpCmd())
 	root.AddCommand(newDevCmd(env), newEvalCmd(env), newMigrateCmd(env))
 	root.AddCommand(newClientCmds(env)...)
 	return root
+}
+
+// newHelpCmd is `codemode help [command]`: cobra's, except that an unknown command is a usage
+// error (exit status 2) rather than the root's help with status 0.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "Help shows any command's help: codemode help runs create.",
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err == nil && len(rest) > 0 {
+				err = fmt.Errorf("unknown help topic %q", strings.Join(args, " "))
+			}
+			if err != nil {
+				return err
+			}
+			target.InitDefaultHelpFlag()
+			target.SetOut(c.OutOrStdout())
+			return target.Help()
+		},
+	}
 }
 
 // needSubcommand is the RunE of commands that only group others: without a subcommand it
