@@ -128,7 +128,8 @@ const limitsSchema = `{"type":"object","additionalProperties":false,"properties"
 const executeInputSchema = `{"type":"object","required":["code"],"additionalProperties":false,"properties":{
 	"code":{"type":"string","minLength":1,"description":"The program: the body of an async function; return its result."},
 	"toolsets":{"type":"array","items":{"type":"string"},"description":"The toolsets the program may call (default: all the server offers)."},
-	"limits":` + limitsSchema + `}}`
+	"limits":` + limitsSchema + `,
+	"input":{"description":"Any JSON value but null: the program reads a copy of it as the global input."}}}`
 
 const getRunInputSchema = `{"type":"object","required":["id"],"additionalProperties":false,"properties":{
 	"id":{"type":"string","description":"The run's id, from execute."},
@@ -161,9 +162,10 @@ const maxCodeBytes = 1 << 20
 
 // executeArgs is execute's input.
 type executeArgs struct {
-	Code     string      `json:"code"`
-	Toolsets *[]string   `json:"toolsets"`
-	Limits   *gen.Limits `json:"limits"`
+	Code     string           `json:"code"`
+	Toolsets *[]string        `json:"toolsets"`
+	Limits   *gen.Limits      `json:"limits"`
+	Input    *json.RawMessage `json:"input"`
 }
 
 // mcpExecute creates a run as POST /v1/runs?wait= does (the same handler) and answers with it.
@@ -182,7 +184,7 @@ func (h *handlers) mcpExecute(ctx context.Context, scope *string, raw json.RawMe
 	wait := gen.Wait(min(mcpExecuteWait, h.cfg.MaxWait).Seconds())
 	resp, err := h.CreateRun(ctx, gen.CreateRunRequestObject{
 		Params: gen.CreateRunParams{Wait: &wait},
-		Body:   &gen.CreateRunJSONRequestBody{Code: args.Code, Toolsets: toolsets, Limits: args.Limits},
+		Body:   &gen.CreateRunJSONRequestBody{Code: args.Code, Toolsets: toolsets, Limits: args.Limits, Input: args.Input},
 	})
 	if err != nil {
 		return h.clientError(ctx, err)

@@ -144,6 +144,11 @@ func TestMCPServer(t *testing.T) {
 	require.Contains(t, text(res), "Value: 42")
 	require.Contains(t, text(res), "sum 42")
 
+	// The program reads its input, as a run created over REST does.
+	res, out = callTool(t, session, "execute", map[string]any{"code": "return input.a * input.b", "input": map[string]any{"a": 6, "b": 7}})
+	require.False(t, res.IsError, text(res))
+	require.EqualValues(t, 42, out.Result["value"])
+
 	// A failing program is the tool's error, with its diagnostic.
 	res, out = callTool(t, session, "execute", map[string]any{"code": "throw new Error('boom')"})
 	require.True(t, res.IsError)
