@@ -98,7 +98,7 @@ func (h *handlers) CreateToolset(ctx context.Context, req gen.CreateToolsetReque
 		if err != nil {
 			return nil, fmt.Errorf("encode manifest: %w", err)
 		}
-		if _, err := runtools.ParseManifest(encoded); err != nil {
+		if _, err := runtools.ParseNewManifest(encoded); err != nil {
 			return nil, fmt.Errorf("%w: tools: %w", errBadRequest, err)
 		}
 		t.Manifest = encoded
@@ -158,7 +158,7 @@ func (h *handlers) listMCP(ctx context.Context, url string, auth *toolset.AuthCo
 		h.cfg.Logger.WarnContext(ctx, "MCP toolset listing failed", "url", url, "error", err)
 		return nil, fmt.Errorf("%w: listing the tools of the MCP server %s failed: it could not be reached, refused the credentials or answered an error, or its address is not allowed by the egress policy (the server's log has the details)", ErrManifest, url)
 	}
-	_, err = runtools.ParseManifest(raw)
+	_, err = runtools.ParseNewManifest(raw)
 	if err == nil && len(raw) > maxManifestBytes {
 		err = fmt.Errorf("the tools' listing is %d bytes, over %d", len(raw), maxManifestBytes)
 	}
@@ -192,7 +192,7 @@ func (h *handlers) fetchManifest(ctx context.Context, url string) ([]byte, error
 		return nil, unreachable(err)
 	}
 	if err == nil {
-		err = runtools.Check(m)
+		err = runtools.CheckNew(m)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: GET %s: %w", ErrManifest, url, err)
@@ -290,7 +290,7 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 		if raw, err = json.Marshal(m); err != nil {
 			return nil, fmt.Errorf("encode manifest: %w", err)
 		}
-		if _, err := runtools.ParseManifest(raw); err != nil {
+		if _, err := runtools.ParseNewManifest(raw); err != nil {
 			return nil, fmt.Errorf("%w: tools: %w", errBadRequest, err)
 		}
 	} else if raw, err = h.fetchManifest(ctx, url); err != nil {
@@ -358,7 +358,7 @@ func mountable(name string, manifestJSON []byte, fromBody bool) error {
 		if err != nil {
 			return err
 		}
-		m, err := runtools.ParseManifest(manifestJSON)
+		m, err := runtools.ParseNewManifest(manifestJSON)
 		if err != nil {
 			return err
 		}

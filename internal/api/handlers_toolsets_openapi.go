@@ -141,7 +141,7 @@ func (h *handlers) readDocument(ctx context.Context, url string, inline *map[str
 	}
 	spec, err := openapi.Parse(data, openapi.Options{DocumentURL: url, BaseURL: baseURL})
 	if err == nil {
-		err = runtools.Check(spec.Manifest)
+		err = runtools.CheckNew(spec.Manifest)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: document: %w", bad, err)

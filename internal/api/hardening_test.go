@@ -375,6 +375,7 @@ func TestToolsetsTheRuntimeCannotMount(t *testing.T) {
 	t.Parallel()
 	b := setup(t, false)
 	long := strings.Repeat("a", 505) // a valid path alone; over 512 bytes under "longname." (and with 4 more under "ops.")
+	deep := strings.Repeat(`{"items":`, 3000) + `{}` + strings.Repeat(`}`, 3000)
 	served := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = fmt.Fprintf(w, `{"tools":[{"path":%q}]}`, long)
@@ -393,6 +394,9 @@ func TestToolsetsTheRuntimeCannotMount(t *testing.T) {
 		{"inline path too long under the name", "POST", "/v1/toolsets", `{"name":"longname","url":"http://127.0.0.1:1","tools":[{"path":"` + long + `"}]}`, 400, CodeInvalidRequest},
 		{"fetched path too long under the name", "POST", "/v1/toolsets", `{"name":"longname","url":"` + served.URL + `"}`, 502, CodeBadGateway},
 		{"update with a path too long under the name", "PATCH", "/v1/toolsets/ops", `{"tools":[{"path":"` + long + `xxxx"}]}`, 400, CodeInvalidRequest},
+		// Compiling costs the square of the depth, for every run mounting the toolset.
+		{"inline schema nested too deep", "POST", "/v1/toolsets", `{"name":"deep","url":"http://127.0.0.1:1","tools":[{"path":"a","input":` + deep + `}]}`, 400, CodeInvalidRequest},
+		{"update with a schema nested too deep", "PATCH", "/v1/toolsets/ops", `{"tools":[{"path":"a","input":` + deep + `}]}`, 400, CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

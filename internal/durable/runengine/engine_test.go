@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/codemode/codemode/internal/pgtest"
 	"github.com/codemode/codemode/internal/secretbox"
 	"github.com/codemode/codemode/internal/toolcall"
+	"github.com/codemode/codemode/internal/toolset/runtools"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -103,6 +105,23 @@ func TestRunWhoseToolsCannotBeMadeFailsAtOnce(t *testing.T) {
 	require.Equal(t, durable.StatusFailed, got.Status)
 	require.Contains(t, string(got.Result), `"kind":"InternalError"`)
 	require.Contains(t, string(got.Result), "__proto__")
+}
+
+// TestStoredToolsetOverTheDepthLimitStillLoads: registration refuses schemas nested deeper than
+// runtools.MaxSchemaDepth, but a toolset stored before that limit still loads for its runs.
+func TestStoredToolsetOverTheDepthLimitStillLoads(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	depth := runtools.MaxSchemaDepth + 1
+	deep := strings.Repeat(`{"items":`, depth-1) + `{}` + strings.Repeat(`}`, depth-1)
+	_, err := b.store.CreateToolset(b.ctx, durable.Toolset{Name: "deep", URL: b.tools.URL,
+		Manifest: json.RawMessage(`{"tools":[{"path":"a","input":` + deep + `}]}`)})
+	require.NoError(t, err)
+	b.startWorker(t)
+	r, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `return typeof tools.deep.a`, Toolsets: []string{"deep"}})
+	require.NoError(t, err)
+	got := b.waitStatus(t, r.ID, durable.StatusSucceeded, durable.StatusFailed)
+	require.Equal(t, `"function"`, okValue(t, got))
 }
 
 func TestRunSuspendsOnDurableCallAndResumes(t *testing.T) {

@@ -50,17 +50,6 @@ func ParseManifest(data []byte) (*toolset.Manifest, error) {
 // that is also a namespace, schemas that compile (see run.NewToolbox), and extensions it accepts
 // (see run.Extension). Its errors wrap toolset.ErrInvalidManifest.
 func Check(m *toolset.Manifest) error {
-	for _, t := range m.Tools {
-		for _, sc := range []struct {
-			what   string
-			schema json.RawMessage
-		}{{"input", t.Input}, {"output", t.Output}} {
-			if d := nesting(sc.schema); d > MaxSchemaDepth {
-				return fmt.Errorf("%w: tool %s: %s schema: nested %d levels deep, more than %d",
-					toolset.ErrInvalidManifest, t.Path, sc.what, d, MaxSchemaDepth)
-			}
-		}
-	}
 	// Compile everything once with stand-in implementations, so a bad path or schema is
 	// reported before any tool is used.
 	tools := make([]run.Tool, len(m.Tools))
@@ -80,6 +69,45 @@ func Check(m *toolset.Manifest) error {
 // nest. Compiling a schema costs time that grows with the square of its depth, and workers
 // compile a toolset's schemas for every run that mounts it.
 const MaxSchemaDepth = 64
+
+// ParseNewManifest is ParseManifest for a manifest being registered: CheckNew's rules.
+func ParseNewManifest(data []byte) (*toolset.Manifest, error) {
+	m, err := toolset.DecodeManifest(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckNew(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// CheckNew is Check for a manifest being registered: CheckDepth first (before anything is
+// compiled), then Check.
+func CheckNew(m *toolset.Manifest) error {
+	if err := CheckDepth(m); err != nil {
+		return err
+	}
+	return Check(m)
+}
+
+// CheckDepth refuses a manifest whose schemas nest deeper than MaxSchemaDepth. Registration
+// applies it, not Check: a manifest stored before the limit keeps loading for the runs that
+// recorded it, slow as it is to compile.
+func CheckDepth(m *toolset.Manifest) error {
+	for _, t := range m.Tools {
+		for _, sc := range []struct {
+			what   string
+			schema json.RawMessage
+		}{{"input", t.Input}, {"output", t.Output}} {
+			if d := nesting(sc.schema); d > MaxSchemaDepth {
+				return fmt.Errorf("%w: tool %s: %s schema: nested %d levels deep, more than %d",
+					toolset.ErrInvalidManifest, t.Path, sc.what, d, MaxSchemaDepth)
+			}
+		}
+	}
+	return nil
+}
 
 // nesting returns how deeply the arrays and objects of the JSON value v nest (0 for a scalar).
 func nesting(v json.RawMessage) int {
