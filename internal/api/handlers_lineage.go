@@ -60,18 +60,6 @@ func (h *handlers) ForkRun(ctx context.Context, req gen.ForkRunRequestObject) (g
 	return gen.ForkRun201JSONResponse(out), nil
 }
 
-// idempotencyKey is the Idempotency-Key header's value ("" without one), refused (400) when
-// it could not be stored.
-func idempotencyKey(header *string) (string, error) {
-	if header == nil {
-		return "", nil
-	}
-	if err := storableText(field{"Idempotency-Key", *header}); err != nil {
-		return "", err
-	}
-	return *header, nil
-}
-
 // forkPoint is the fork point a request names: exactly one of fromSnapshot and afterCall.
 func forkPoint(body *gen.ForkRunJSONRequestBody) (durable.ForkPoint, error) {
 	switch {

@@ -17,6 +17,18 @@ func (h *handlers) waitFor(seconds *gen.Wait) time.Duration {
 	return min(time.Duration(float64(*seconds)*float64(time.Second)), h.cfg.MaxWait)
 }
 
+// idempotencyKey is the Idempotency-Key header's value ("" without one), refused (400) when
+// it could not be stored.
+func idempotencyKey(header *string) (string, error) {
+	if header == nil {
+		return "", nil
+	}
+	if err := storableText(field{"Idempotency-Key", *header}); err != nil {
+		return "", err
+	}
+	return *header, nil
+}
+
 // CreateRun implements gen.StrictServerInterface.
 func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject) (gen.CreateRunResponseObject, error) {
 	body := req.Body
@@ -32,10 +44,11 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 			text = append(text, field{"webhook.secret", *body.Webhook.Secret})
 		}
 	}
-	if req.Params.IdempotencyKey != nil {
-		text = append(text, field{"Idempotency-Key", *req.Params.IdempotencyKey})
-	}
 	if err := storableText(text...); err != nil {
+		return nil, err
+	}
+	key, err := idempotencyKey(req.Params.IdempotencyKey)
+	if err != nil {
 		return nil, err
 	}
 	if body.Webhook != nil {
@@ -68,9 +81,7 @@ func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject
 			n.Webhook.Secret = *body.Webhook.Secret
 		}
 	}
-	if req.Params.IdempotencyKey != nil {
-		n.IdempotencyKey = *req.Params.IdempotencyKey
-	}
+	n.IdempotencyKey = key
 	run, created, err := h.store.CreateRunWait(ctx, n, h.waitFor(req.Params.Wait), func(status string) bool {
 		return status == durable.StatusSuspended || durable.IsFinal(status)
 	})

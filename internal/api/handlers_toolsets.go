@@ -314,13 +314,8 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 // toolsets resolves a comma-separated filter (nil: all), ErrToolsetNotFound for unknown names.
 func (h *handlers) toolsets(ctx context.Context, filter *string) ([]durable.Toolset, error) {
 	var names []string
-	if filter != nil && *filter != "" {
-		for _, n := range strings.Split(*filter, ",") {
-			// A name given twice is one toolset (the listing has it once).
-			if n = strings.TrimSpace(n); n != "" && !slices.Contains(names, n) {
-				names = append(names, n)
-			}
-		}
+	if filter != nil {
+		names = nameList(*filter)
 	}
 	ts, err := h.store.ListToolsets(ctx, names)
 	if err != nil {
@@ -405,4 +400,16 @@ func (h *handlers) extensionsFree(ctx context.Context, name string, manifestJSON
 		}
 	}
 	return nil
+}
+
+// nameList reads a comma-separated list of toolset names ("ops, deploy" is ops and deploy):
+// trimmed, empty ones dropped, a name given twice kept once. nil when it names none.
+func nameList(list string) []string {
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
 }

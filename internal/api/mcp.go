@@ -205,12 +205,7 @@ func (h *handlers) mcpExecute(ctx context.Context, scope *string, raw json.RawMe
 // comma-separated; nil (every toolset) when it lists none, so that the description, search and
 // runs agree on what "?toolsets=," or "?toolsets= " offers.
 func mcpScope(param string) *string {
-	var names []string
-	for _, n := range strings.Split(param, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
+	names := nameList(param)
 	if len(names) == 0 {
 		return nil
 	}
@@ -225,12 +220,9 @@ func scoped(scope *string, asked *[]string) (*[]string, error) {
 		return asked, nil
 	}
 	allowed := map[string]bool{}
-	var names []string
-	for _, n := range strings.Split(*scope, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			allowed[n] = true
-			names = append(names, n)
-		}
+	names := nameList(*scope)
+	for _, n := range names {
+		allowed[n] = true
 	}
 	if asked == nil {
 		return &names, nil

@@ -252,11 +252,5 @@ func (w *Worker) requeueLive(ctx context.Context) error {
 
 // crashedResult is the Result of a run that crashed its worker too often.
 func crashedResult(n int) json.RawMessage {
-	raw, _ := json.Marshal(map[string]any{
-		"ok": false,
-		"error": map[string]any{"kind": "InternalError",
-			"message": fmt.Sprintf("the run crashed its worker %d times", n)},
-		"logs": []any{},
-	})
-	return raw
+	return failedResult("InternalError", fmt.Sprintf("the run crashed its worker %d times", n))
 }

@@ -416,7 +416,7 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 	if errors.Is(err, ErrReplayDiverged) {
 		// Driving the program again would meet the same divergence: the run fails now.
 		log.ErrorContext(ctx, "the program diverged from its recorded calls; failing the run", "error", err)
-		out, err = Outcome{Kind: Finished, OK: false, Result: divergedResult(err)}, nil
+		out, err = Outcome{Kind: Finished, OK: false, Result: failedResult("ExecutionFailure", err.Error())}, nil
 	}
 	if err != nil && !lastAttempt && drivingAgainCannotHelp(err) {
 		log.ErrorContext(ctx, "the run cannot be driven, and driving it again would not help; failing the run", "error", err)
@@ -424,7 +424,7 @@ func (w *Worker) driveLeased(ctx context.Context, log *slog.Logger, lease *Lease
 	}
 	if err != nil && lastAttempt {
 		log.ErrorContext(ctx, "engine failed on the last attempt; failing the run", "error", err)
-		out = Outcome{Kind: Finished, OK: false, Result: internalErrorResult(err)}
+		out = Outcome{Kind: Finished, OK: false, Result: failedResult("InternalError", "the run could not be driven: "+err.Error())}
 	} else if err != nil {
 		return fmt.Errorf("drive run %s: %w", runID, err)
 	}
@@ -480,7 +480,7 @@ func driveOutcome(out Outcome) string {
 // cancelled (river.JobCancel), never retried.
 func (w *Worker) failUnstorable(ctx context.Context, log *slog.Logger, lease *Lease, cause error) error {
 	log.ErrorContext(ctx, "the run's data cannot be stored; failing the run", "error", cause)
-	err := lease.finish(ctx, Outcome{Kind: Finished, OK: false, Result: storageErrorResult(cause)})
+	err := lease.finish(ctx, Outcome{Kind: Finished, OK: false, Result: failedResult("StorageError", "the run's data cannot be stored: "+cause.Error())})
 	if err == nil || errors.Is(err, ErrLeaseLost) {
 		return nil
 	}
@@ -491,16 +491,6 @@ func (w *Worker) failUnstorable(ctx context.Context, log *slog.Logger, lease *Le
 	return fmt.Errorf("fail run %s: %w", lease.runID, err)
 }
 
-// storageErrorResult is the Result of a run whose data the database refused.
-func storageErrorResult(err error) json.RawMessage {
-	raw, _ := json.Marshal(map[string]any{
-		"ok":    false,
-		"error": map[string]any{"kind": "StorageError", "message": "the run's data cannot be stored: " + err.Error()},
-		"logs":  []any{},
-	})
-	return raw
-}
-
 // drivingAgainCannotHelp tells an engine error that a retry of the drive would meet again:
 // the run's stored data is at fault (tools its recorded manifests cannot make, an outcome
 // stored malformed), not a passing condition. Such a run fails with an InternalError at once
@@ -509,22 +499,14 @@ func drivingAgainCannotHelp(err error) bool {
 	return errors.Is(err, ErrPermanent) || errors.Is(err, toolcall.ErrInvalidOutcome)
 }
 
-// divergedResult is the Result of a run whose re-driven program called another tool than the
-// one its record has under the same call id (ErrReplayDiverged).
-func divergedResult(err error) json.RawMessage {
+// failedResult is the Result of a run the worker ends itself, failed with a diagnostic of kind
+// and message: data the database refused (StorageError), a program that diverged from its
+// recorded calls (ExecutionFailure), a run it could not drive or that kept crashing its
+// worker (InternalError).
+func failedResult(kind, message string) json.RawMessage {
 	raw, _ := json.Marshal(map[string]any{
 		"ok":    false,
-		"error": map[string]any{"kind": "ExecutionFailure", "message": err.Error()},
-		"logs":  []any{},
-	})
-	return raw
-}
-
-// internalErrorResult is the Result of a run the engine could not drive.
-func internalErrorResult(err error) json.RawMessage {
-	raw, _ := json.Marshal(map[string]any{
-		"ok":    false,
-		"error": map[string]any{"kind": "InternalError", "message": "the run could not be driven: " + err.Error()},
+		"error": map[string]any{"kind": kind, "message": message},
 		"logs":  []any{},
 	})
 	return raw
