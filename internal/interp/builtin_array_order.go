@@ -2,7 +2,7 @@ package interp
 
 import "slices"
 
-// The Array.prototype methods that reorder or copy with changes: sort (stable merge sort),
+// The Array.prototype methods that reorder or copy with changes: sort (V8's TimSort),
 // reverse, and the copying ES2023 methods toSorted, toReversed, toSpliced and with.
 
 // checkComparator validates sort's comparator argument before anything else is read.
@@ -13,7 +13,11 @@ func (vm *VM) checkComparator(cmp Value) {
 }
 
 // sortValues sorts vals (no holes) as SortIndexedProperties does: undefined last, then by
-// the comparator, or by string order of ToString when cmp is undefined. It is stable.
+// the comparator, or by string order of ToString when cmp is undefined. It is stable. A
+// comparator is called exactly as V8 calls it (v8TimSort). Without one, primitives are
+// converted once and sorted by any stable sort (the order is consistent, so the result is
+// V8's); objects and Symbols are converted at each comparison, as V8 does, because their
+// conversion is observable.
 func (vm *VM) sortValues(vals []Value, cmp Value) []Value {
 	defined := vals[:0:0]
 	undef := 0
@@ -24,7 +28,12 @@ func (vm *VM) sortValues(vals []Value, cmp Value) []Value {
 		}
 		defined = append(defined, v)
 	}
-	if cmp.IsUndefined() {
+	switch {
+	case cmp.IsUndefined() && !allPrimitive(defined):
+		// ToString of an object runs its toString or valueOf, and of a Symbol throws: V8
+		// converts both operands on every comparison, in TimSort's order.
+		v8TimSort(defined, func(x, y Value) int { return vm.toString(x).Compare(vm.toString(y)) })
+	case cmp.IsUndefined():
 		type keyed struct {
 			s *jsString
 			v Value
@@ -43,13 +52,9 @@ func (vm *VM) sortValues(vals []Value, cmp Value) []Value {
 		for i, it := range items {
 			defined[i] = it.v
 		}
-	} else {
+	default:
 		cb := newCallback(cmp, undefinedValue)
-		sortFn := mergeSort[Value]
-		if len(defined) < v8MinMerge {
-			sortFn = v8ShortSort[Value]
-		}
-		sortFn(defined, func(x, y Value) int {
+		v8TimSort(defined, func(x, y Value) int {
 			r := cb.call2(vm, x, y)
 			f := r.num
 			if r.kind != KindNumber {
@@ -70,47 +75,15 @@ func (vm *VM) sortValues(vals []Value, cmp Value) []Value {
 	return defined
 }
 
-// v8MinMerge is the length from which V8's TimSort merges runs; shorter arrays are sorted
-// as one run by v8ShortSort.
-const v8MinMerge = 64
-
-// v8ShortSort sorts a (shorter than v8MinMerge) exactly as V8's TimSort does: the leading
-// run (ascending, or strictly descending and then reversed) is extended by binary insertion.
-// With a consistent comparator any stable sort gives the same order, but programs also pass
-// inconsistent ones ((a, b) => a > b, () => -1) and comparators that log: V8's sequence of
-// calls decides what those see and return, and node is the oracle.
-func v8ShortSort[T any](a []T, cmp func(x, y T) int) {
-	n := len(a)
-	if n < 2 {
-		return
-	}
-	// CountAndMakeRun
-	run := 2
-	desc := cmp(a[1], a[0]) < 0
-	for i := 2; i < n; i++ {
-		if o := cmp(a[i], a[i-1]); (desc && o >= 0) || (!desc && o < 0) {
-			break
+// allPrimitive reports whether converting each of vals to a string is unobservable: no
+// object (whose toString or valueOf may run) and no Symbol (which throws).
+func allPrimitive(vals []Value) bool {
+	for _, v := range vals {
+		if v.kind == KindObject || v.kind == KindSymbol {
+			return false
 		}
-		run++
 	}
-	if desc {
-		slices.Reverse(a[:run])
-	}
-	// BinaryInsertionSort of the rest
-	for start := run; start < n; start++ {
-		pivot := a[start]
-		left, right := 0, start
-		for left < right {
-			mid := left + (right-left)>>1
-			if cmp(pivot, a[mid]) < 0 {
-				right = mid
-			} else {
-				left = mid + 1
-			}
-		}
-		copy(a[left+1:start+1], a[left:start])
-		a[left] = pivot
-	}
+	return true
 }
 
 // mergeSort sorts a stably with cmp using a top-down merge sort with insertion sort for

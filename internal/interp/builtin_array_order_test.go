@@ -84,3 +84,18 @@ func TestSortShortArraysLikeV8(t *testing.T) {
 		{"consistent comparator still stable", `[{k: 1, v: 'a'}, {k: 0, v: 'b'}, {k: 1, v: 'c'}, {k: 0, v: 'd'}].sort((a, b) => a.k - b.k).map(x => x.v).join('')`, "bdac"},
 	})
 }
+
+// TestSortLongArraysLikeV8 checks sorts that merge runs (64 elements and more) and the
+// default order's string conversions against results computed by node 20, for where node
+// is not installed (TestArraySortMatchesNode compares many more cases with node itself).
+func TestSortLongArraysLikeV8(t *testing.T) {
+	t.Parallel()
+	runJSCases(t, []jsCase{
+		{"always negative 100", `const a = Array.from({length: 100}, (_, i) => i); a.sort(() => -1); a.slice(0, 8).join() + '|' + a.slice(-8).join()`, "99,98,97,96,95,94,93,92|7,6,5,4,3,2,1,0"},
+		{"boolean comparator 200", `let s = 7; const a = Array.from({length: 200}, () => (s = (s * 48271) % 2147483647) % 1000); a.sort((x, y) => x > y); a.slice(0, 10).join() + '|' + a.slice(95, 105).join()`, "897,558,614,577,405,134,186,241,190,582|520,339,186,548,561,893,254,413,689,542"},
+		{"call count 300 runs", `let n = 0; const a = []; for (let r = 0; r < 10; r++) for (let i = 0; i < 30; i++) a.push(r % 2 ? 1000 - r * 30 - i : r * 30 + i); a.sort((x, y) => { n++; return x - y }); n + ':' + a.slice(0, 5).join()`, "1059:0,1,2,3,4"},
+		{"toSorted counter comparator 150", `let c = 0; const a = Array.from({length: 150}, (_, i) => i); a.toSorted(() => (c++ % 3) - 1).slice(0, 12).join() + '|' + c`, "39,76,1,3,0,7,9,11,14,17,13,20|776"},
+		{"default order calls toString per comparison", `const log = []; const o = n => ({toString() { log.push(n); return String(n) }}); [o(3), 5, o(1), 'x', o(2), undefined, 10].sort().map(String).join() + '|' + log.join('')`, "1,10,2,3,5,x,undefined|31113322321321123"},
+		{"throwing comparator leaves the array", `const a = Array.from({length: 100}, (_, i) => (i * 37) % 100); let k = 0; try { a.sort((x, y) => { if (++k > 300) throw 0; return x - y }) } catch {} a.slice(0, 6).join()`, "0,37,74,11,48,85"},
+	})
+}

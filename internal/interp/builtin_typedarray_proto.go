@@ -468,7 +468,7 @@ func taSortValues(vm *VM, vals []Value, comparefn Value) {
 		})
 		return
 	}
-	slices.SortStableFunc(vals, func(a, b Value) int {
+	v8TypedArrayMergeSort(vals, func(a, b Value) int {
 		f := vm.toNumber(vm.Call(comparefn, undefinedValue, a, b))
 		switch {
 		case f < 0:
