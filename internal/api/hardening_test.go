@@ -483,3 +483,55 @@ func TestFailedOutcomeWithAValueIsRefused(t *testing.T) {
 	status, body = b.do(t, http.MethodPost, "/v1/runs/"+run.Id+"/calls/1", `{"ok":false,"error":{"message":"no"}}`)
 	require.Equal(t, http.StatusAccepted, status, "the well-formed outcome is recorded: %s", body)
 }
+
+// A tool schema with a reference cycle validation can reach ($ref to itself, $refs leading back
+// with no keyword between that descends into the value) is refused at registration, naming the
+// tool and the cycle: stored, every call whose input reached the cycle failed with
+// InvalidToolInput. A schema recursing through properties or items (a tree) is registered.
+func TestToolsetSchemaCycleIsRefused(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	const pair = `{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}`
+	const tree = `{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#"}}}}`
+	served := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprint(w, `{"tools":[{"path":"x.get","output":`+pair+`}]}`)
+	}))
+	t.Cleanup(served.Close)
+	document := `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{"/x":{"post":{"operationId":"make",` +
+		`"requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}}},"responses":{"200":{"description":"ok"}}}}},` +
+		`"components":{"schemas":{"A":{"allOf":[{"$ref":"#/components/schemas/B"}]},"B":{"allOf":[{"$ref":"#/components/schemas/A"}]}}}}`
+	status, body := b.do(t, http.MethodPost, "/v1/toolsets", `{"name":"ops","url":"http://127.0.0.1:1","tools":[{"path":"a.b"}]}`)
+	require.Equal(t, http.StatusCreated, status, string(body))
+
+	tests := []struct {
+		name, method, path, body string
+		want                     int
+		wantCode                 string
+		wantMessage              string
+	}{
+		{"inline $ref to itself", "POST", "/v1/toolsets", `{"name":"self","url":"http://127.0.0.1:1","tools":[{"path":"a.b","input":{"$ref":"#"}}]}`,
+			400, CodeInvalidRequest, `tool a.b: input schema: invalid JSON Schema: reference cycle # -$ref-> #: `},
+		{"update with $defs that $ref each other", "PATCH", "/v1/toolsets/ops", `{"tools":[{"path":"a.b","input":` + pair + `}]}`,
+			400, CodeInvalidRequest, `tool a.b: input schema: invalid JSON Schema: reference cycle #/$defs/a -$ref-> #/$defs/b -$ref-> #/$defs/a: `},
+		{"fetched output schema", "POST", "/v1/toolsets", `{"name":"fetched","url":"` + served.URL + `"}`,
+			502, CodeBadGateway, `tool x.get: output schema: invalid JSON Schema: reference cycle #/$defs/a -$ref-> #/$defs/b -$ref-> #/$defs/a: `},
+		{"openapi components in a cycle", "POST", "/v1/toolsets", `{"name":"doc","kind":"openapi","baseUrl":"http://127.0.0.1:1","document":` + document + `}`,
+			400, CodeInvalidRequest, `tool make: input schema: invalid JSON Schema: reference cycle `},
+		{"inline tree", "POST", "/v1/toolsets", `{"name":"tree","url":"http://127.0.0.1:1","tools":[{"path":"a.b","input":` + tree + `,"output":` + tree + `}]}`,
+			201, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body := b.do(t, tt.method, tt.path, tt.body)
+			require.Equal(t, tt.want, status, string(body))
+			if tt.wantCode == "" {
+				return
+			}
+			code, message := errorCode(t, body)
+			require.Equal(t, tt.wantCode, code)
+			require.Contains(t, message, tt.wantMessage)
+			require.Contains(t, message, "a recursive schema must recurse through such a keyword")
+		})
+	}
+}

@@ -263,6 +263,21 @@ func NewToolbox(tools []Tool, namespaces []Namespace) (*Toolbox, error) {
 	return b, nil
 }
 
+// CheckCycles is Schema.CheckCycles for the input and output schemas of every tool, in path
+// order; the error names the tool and the schema ("tool a.b: input schema: ...").
+func (b *Toolbox) CheckCycles() error {
+	for _, p := range b.paths {
+		e := b.tools[p]
+		if err := e.input.CheckCycles(); err != nil {
+			return fmt.Errorf("tool %s: input schema: %w", p, err)
+		}
+		if err := e.output.CheckCycles(); err != nil {
+			return fmt.Errorf("tool %s: output schema: %w", p, err)
+		}
+	}
+	return nil
+}
+
 // Len returns the number of tools.
 func (b *Toolbox) Len() int { return len(b.paths) }
 

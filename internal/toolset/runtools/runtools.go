@@ -50,14 +50,26 @@ func ParseManifest(data []byte) (*toolset.Manifest, error) {
 // that is also a namespace, schemas that compile (see run.NewToolbox), and extensions it accepts
 // (see run.Extension). Its errors wrap toolset.ErrInvalidManifest.
 func Check(m *toolset.Manifest) error {
+	return check(m, false)
+}
+
+// check is Check, and with cycles CheckNew's refusal of reference cycles, on the schemas as
+// compiled once.
+func check(m *toolset.Manifest, cycles bool) error {
 	// Compile everything once with stand-in implementations, so a bad path or schema is
 	// reported before any tool is used.
 	tools := make([]run.Tool, len(m.Tools))
 	for i, t := range m.Tools {
 		tools[i] = run.Tool{Path: t.Path, Input: t.Input, Output: t.Output, Execute: noExecute}
 	}
-	if _, err := run.NewToolbox(tools, namespaces(m, "")); err != nil {
+	box, err := run.NewToolbox(tools, namespaces(m, ""))
+	if err != nil {
 		return fmt.Errorf("%w: %w", toolset.ErrInvalidManifest, err)
+	}
+	if cycles {
+		if err := box.CheckCycles(); err != nil {
+			return fmt.Errorf("%w: %w", toolset.ErrInvalidManifest, err)
+		}
 	}
 	if err := checkExtensions(m); err != nil {
 		return fmt.Errorf("%w: %w", toolset.ErrInvalidManifest, err)
@@ -83,12 +95,18 @@ func ParseNewManifest(data []byte) (*toolset.Manifest, error) {
 }
 
 // CheckNew is Check for a manifest being registered: CheckDepth first (before anything is
-// compiled), then Check.
+// compiled), then Check, refusing besides a tool whose input or output schema has a reference
+// cycle validation can reach (run.Schema.CheckCycles): a $ref to itself, or $refs, allOf and
+// the like leading back to a subschema with no keyword between that descends into the value,
+// which fails every call whose input or output reaches it. A schema that recurses through
+// properties or items (a tree) is accepted. Check does not refuse cycles, so that a manifest
+// stored before the check keeps loading for the runs that recorded it. The cycle's error
+// wraps toolset.ErrInvalidManifest and run.ErrInvalidSchema.
 func CheckNew(m *toolset.Manifest) error {
 	if err := CheckDepth(m); err != nil {
 		return err
 	}
-	return Check(m)
+	return check(m, true)
 }
 
 // CheckDepth refuses a manifest whose schemas nest deeper than MaxSchemaDepth. Registration
