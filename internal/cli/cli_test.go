@@ -106,6 +106,15 @@ func TestUsageErrors(t *testing.T) {
 		{args: []string{"dev", "--listen", "0.0.0.0:0"}, stderr: []string{"CODEMODE_API_TOKEN"}},
 		{args: []string{"migrate"}, stderr: []string{"DATABASE_URL (or --database-url) is required"}},
 		{args: []string{"migrate", "--nope"}, stderr: []string{"unknown flag: --nope"}},
+		// A flag value that does not parse is a usage error, not a failed connection.
+		{args: []string{"migrate", "--database-url", "not a url"}, stderr: []string{"is not a PostgreSQL connection string", "invalid keyword/value", "usage: codemode migrate"}},
+		{args: []string{"migrate", "--database-url", "postgres://u:pw@db:notaport/x"}, stderr: []string{"invalid port", "u:xxxxx@db"}},
+		{args: []string{"migrate", "--database-url", "postgres://%zz/x"}, stderr: []string{"is not a PostgreSQL connection string"}},
+		{args: []string{"dev", "--database-url", "not a url"}, stderr: []string{"is not a PostgreSQL connection string", "usage: codemode dev"}},
+		{args: []string{"eval", "-", "--tools-url", "not a url"}, stderr: []string{`--tools-url "not a url"`, "is not an http(s) URL"}},
+		{args: []string{"eval", "-", "--tools-url", "ftp://127.0.0.1/"}, stderr: []string{"is not an http(s) URL"}},
+		{args: []string{"eval", "-", "--tools-url", "127.0.0.1:8765"}, stderr: []string{`--tools-url "127.0.0.1:8765"`}},
+		{args: []string{"eval", "-", "--tools-url", "ops=http://a b/"}, stderr: []string{`--tools-url "ops=http://a b/"`, "invalid character"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 )
 
 // parseToolsURL reads one --tools-url: URL mounts a toolset at the root of tools, NAME=URL
-// mounts it under tools.NAME.
+// mounts it under tools.NAME. The URL must be an http(s) URL with a host.
 func parseToolsURL(v string) (toolset.Config, error) {
 	cfg := toolset.Config{URL: v}
 	if name, url, ok := strings.Cut(v, "="); ok && !strings.Contains(name, "/") && !strings.Contains(name, ":") {
@@ -28,6 +28,11 @@ func parseToolsURL(v string) (toolset.Config, error) {
 	}
 	if cfg.URL != v && !toolsetName.MatchString(cfg.Name) {
 		return cfg, fmt.Errorf("--tools-url %q: the name %q is not a toolset name (letters, digits and _, not starting with a digit)", v, cfg.Name)
+	}
+	// A URL the client cannot call (not http(s), no host, not a URL) is a usage error, as
+	// --url's is for the client verbs, not a failed run.
+	if _, err := toolset.New(cfg); err != nil {
+		return cfg, fmt.Errorf("--tools-url %q: %w", v, err)
 	}
 	return cfg, nil
 }

@@ -27,6 +27,9 @@ Applying them again is a no-op.`,
 			if dbURL == "" {
 				return errors.New("DATABASE_URL (or --database-url) is required")
 			}
+			if err := config.CheckDatabaseURL(dbURL); err != nil {
+				return err // a usage error, as a flag that does not parse
+			}
 			pool, err := pgxpool.New(cmd.Context(), dbURL)
 			if err != nil {
 				return failed(fmt.Errorf("connect: %w", err))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/pflag"
 
 	"github.com/codemode/codemode/internal/api"
@@ -233,8 +234,19 @@ func SecretStringVar(fs *pflag.FlagSet, p *string, name, value, usage string) {
 	fs.Lookup(name).DefValue = ""
 }
 
+// CheckDatabaseURL reports a PostgreSQL connection string (DATABASE_URL, --database-url) that
+// does not parse, as a URL (postgres://...) or keyword/value pairs, so that it is refused with
+// the other usage errors rather than when the process connects. The error names the string
+// with its password masked.
+func CheckDatabaseURL(s string) error {
+	if _, err := pgxpool.ParseConfig(s); err != nil {
+		return fmt.Errorf("DATABASE_URL (or --database-url) is not a PostgreSQL connection string: %w", err)
+	}
+	return nil
+}
+
 // Validate checks the configuration for process p: the environment parsed, the log level is
-// known, what p needs is set, and the API does not listen off loopback without a token.
+// known, what p needs is set, the database URL parses, and the API does not listen off loopback without a token.
 func (c *Config) Validate(p Process) error {
 	if c.envErr != nil {
 		return c.envErr
@@ -244,6 +256,11 @@ func (c *Config) Validate(p Process) error {
 	}
 	if c.DatabaseURL == "" && p != Dev {
 		return errors.New("DATABASE_URL (or --database-url) is required")
+	}
+	if c.DatabaseURL != "" {
+		if err := CheckDatabaseURL(c.DatabaseURL); err != nil {
+			return err
+		}
 	}
 	lc := c.Ceilings
 	if lc.TimeoutMs < 1 || lc.MaxToolCalls < 1 || lc.MaxOutputBytes < 1 || lc.MaxMemoryBytes < 1 || lc.MaxSnapshotBytes < 1 {

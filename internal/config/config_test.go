@@ -86,6 +86,9 @@ func TestParse(t *testing.T) {
 		{name: "worker has no listen flag", process: Worker, env: map[string]string{"DATABASE_URL": db}, args: []string{"--listen", "x"}, wantErr: "unknown flag: --listen"},
 		{name: "server has no data flag", process: Server, env: map[string]string{"DATABASE_URL": db}, args: []string{"--data", "x"}, wantErr: "unknown flag: --data"},
 		{name: "bad duration", process: Server, env: map[string]string{"DATABASE_URL": db}, args: []string{"--shutdown-timeout", "soon"}, wantErr: "invalid argument"},
+		{name: "database URL that does not parse", process: Server, env: map[string]string{"DATABASE_URL": "not a url"}, wantErr: "is not a PostgreSQL connection string"},
+		{name: "worker database URL with a bad port", process: Worker, args: []string{"--database-url", "postgres://u:pw@db:port/x"}, wantErr: "u:xxxxx@db:port"},
+		{name: "dev database URL that does not parse", process: Dev, args: []string{"--database-url", "postgres://%zz/x"}, wantErr: "is not a PostgreSQL connection string"},
 		{name: "argument", process: Server, env: map[string]string{"DATABASE_URL": db}, args: []string{"serve"}, wantErr: `unexpected argument "serve"`},
 	}
 	for _, tt := range tests {
