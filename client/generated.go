@@ -684,7 +684,9 @@ type RunCreate struct {
 	Input *json.RawMessage `json:"input,omitempty"`
 
 	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
-	Limits   *Limits        `json:"limits,omitempty"`
+	Limits *Limits `json:"limits,omitempty"`
+
+	// Toolsets The toolsets the program may use (absent, every registered toolset).
 	Toolsets *[]string      `json:"toolsets,omitempty"`
 	Webhook  *WebhookTarget `json:"webhook,omitempty"`
 }
@@ -759,7 +761,9 @@ type ScheduleCreate struct {
 	Overlap *ScheduleCreateOverlap `json:"overlap,omitempty"`
 
 	// Timezone The IANA time zone of cron (default UTC).
-	Timezone *string   `json:"timezone,omitempty"`
+	Timezone *string `json:"timezone,omitempty"`
+
+	// Toolsets The toolsets the runs may use (absent, every registered toolset).
 	Toolsets *[]string `json:"toolsets,omitempty"`
 }
 

@@ -29,9 +29,18 @@ func idempotencyKey(header *string) (string, error) {
 	return *header, nil
 }
 
+// maxIDLength bounds the run and schedule ids of paths (api/openapi.yaml's maxLength of the
+// RunID and ScheduleID parameters): they are UUIDs, 36 characters as the API writes them. The
+// spec's validation refuses a longer one (400); the store would take some longer spellings
+// (urn:uuid:...) for a UUID that PostgreSQL does not read.
+const maxIDLength = 36
+
 // CreateRun implements gen.StrictServerInterface.
 func (h *handlers) CreateRun(ctx context.Context, req gen.CreateRunRequestObject) (gen.CreateRunResponseObject, error) {
 	body := req.Body
+	if err := fewToolsets(body.Toolsets); err != nil {
+		return nil, err
+	}
 	text := []field{{"code", body.Code}}
 	if body.Toolsets != nil {
 		for _, name := range *body.Toolsets {

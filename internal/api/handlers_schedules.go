@@ -17,6 +17,9 @@ const scheduleTicksShown = 20
 // CreateSchedule implements gen.StrictServerInterface.
 func (h *handlers) CreateSchedule(ctx context.Context, req gen.CreateScheduleRequestObject) (gen.CreateScheduleResponseObject, error) {
 	body := req.Body
+	if err := fewToolsets(body.Toolsets); err != nil {
+		return nil, err
+	}
 	text := []field{{"code", body.Code}}
 	if body.Toolsets != nil {
 		for _, name := range *body.Toolsets {

@@ -402,6 +402,19 @@ func (h *handlers) extensionsFree(ctx context.Context, name string, manifestJSON
 	return nil
 }
 
+// maxToolsetNames bounds the toolsets a run or schedule names (api/openapi.yaml's maxItems of
+// RunCreate.toolsets and ScheduleCreate.toolsets; MCP's execute, which bypasses the spec's
+// validation, is held to it by CreateRun).
+const maxToolsetNames = 100
+
+// fewToolsets refuses (400) a list of more than maxToolsetNames toolset names.
+func fewToolsets(names *[]string) error {
+	if names != nil && len(*names) > maxToolsetNames {
+		return fmt.Errorf("%w: toolsets: %d names, more than %d", errBadRequest, len(*names), maxToolsetNames)
+	}
+	return nil
+}
+
 // nameList reads a comma-separated list of toolset names ("ops, deploy" is ops and deploy):
 // trimmed, empty ones dropped, a name given twice kept once. nil when it names none.
 func nameList(list string) []string {

@@ -29,16 +29,19 @@ const MCPPath = "/mcp"
 // are now; "?toolsets=a,b" on the endpoint's URL scopes the server to those toolsets, and
 // "?budgetTokens=N" bounds the description as GET /v1/catalog/prompt does.
 //
+// A body that is not a JSON-RPC message gets a JSON-RPC error (jsonRPCShape), not the SDK's
+// plain text.
+//
 // Without a token, the SDK's own check refuses a request received on a loopback address whose
 // Host is not a loopback name (DNS rebinding). With a token, as for /v1 (middleware_host.go),
 // the token is what protects the endpoint and any Host is served: a reverse proxy on the same
 // machine passes its own name.
 func (h *handlers) mcpHandler() http.Handler {
 	getServer, once := oncePerRequest(h.mcpServer)
-	return once(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+	return once(jsonRPCShape(h.cfg.MaxBodyBytes, h.cfg.Token == "", mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true, Logger: h.cfg.Logger,
 		DisableLocalhostProtection: h.cfg.Token != "",
-	}))
+	})))
 }
 
 // oncePerRequest makes build run at most once per HTTP request: the SDK asks for the server
@@ -127,12 +130,12 @@ const limitsSchema = `{"type":"object","additionalProperties":false,"properties"
 
 const executeInputSchema = `{"type":"object","required":["code"],"additionalProperties":false,"properties":{
 	"code":{"type":"string","minLength":1,"description":"The program: the body of an async function; return its result."},
-	"toolsets":{"type":"array","items":{"type":"string"},"description":"The toolsets the program may call (default: all the server offers)."},
+	"toolsets":{"type":"array","items":{"type":"string"},"maxItems":100,"description":"The toolsets the program may call (default: all the server offers)."},
 	"limits":` + limitsSchema + `,
 	"input":{"description":"Any JSON value but null: the program reads a copy of it as the global input."}}}`
 
 const getRunInputSchema = `{"type":"object","required":["id"],"additionalProperties":false,"properties":{
-	"id":{"type":"string","description":"The run's id, from execute."},
+	"id":{"type":"string","maxLength":36,"description":"The run's id, from execute."},
 	"wait":{"type":"number","minimum":0,"description":"Seconds to wait for the run to change first (bounded by the server)."}}}`
 
 const searchInputSchema = `{"type":"object","required":["query"],"additionalProperties":false,"properties":{
@@ -246,6 +249,10 @@ func (h *handlers) mcpGetRun(ctx context.Context, raw json.RawMessage) (*mcp.Cal
 	var args getRunArgs
 	if err := decodeArgs(raw, &args); err != nil {
 		return toolError(fmt.Sprintf("get_run: invalid arguments: %v", err)), nil
+	}
+	if len(args.ID) > maxIDLength {
+		// As GET /v1/runs/{id} refuses it (the spec's maxLength): a UUID is 36 characters.
+		return toolError(fmt.Sprintf("get_run: id is %d characters, more than %d: a run's id is a UUID as execute answers it", len(args.ID), maxIDLength)), nil
 	}
 	req := gen.GetRunRequestObject{Id: args.ID}
 	if args.Wait != nil {

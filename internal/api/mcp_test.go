@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
+	"github.com/codemode/codemode/internal/pgtest"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -408,6 +410,136 @@ func TestMCPToolCallEndsWithItsRequest(t *testing.T) {
 			require.ErrorIs(t, err, context.Canceled, version)
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: the tool call went on after its request ended", version)
+		}
+	}
+}
+
+// A body that is not a well-formed JSON-RPC message is answered with a JSON-RPC error object
+// (application/json): -32700 when it is not JSON, -32600 when it is JSON but not a message the
+// endpoint takes, with the message's id when it has a valid one. The SDK answered them with a
+// plain-text 400, which a JSON-RPC client cannot read. Well-formed messages, notifications and
+// the batches of protocol versions that have them are served as before.
+func TestMCPMalformedMessagesGetJSONRPCErrors(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	tests := []struct {
+		name, version, body string
+		status              int
+		code                int    // the JSON-RPC error's code; 0: served
+		id                  string // the error's id
+		message             string // in the error's message, or the answer when served
+	}{
+		{"empty body", "", ``, 400, -32700, `null`, "the request body is empty"},
+		{"truncated JSON", "", `{"jsonrpc":"2.0","id":1,`, 400, -32700, `null`, "not JSON"},
+		{"not JSON", "2025-06-18", `nope`, 400, -32700, `null`, "not JSON"},
+		{"data after the message", "", ping + ` x`, 400, -32700, `null`, "not JSON"},
+		{"a number", "", `1`, 400, -32600, `null`, "an object, not a number"},
+		{"a string", "", `"ping"`, 400, -32600, `null`, "an object, not a string"},
+		{"null", "", `null`, 400, -32600, `null`, "an object, not null"},
+		{"empty batch", "", `[]`, 400, -32600, `null`, "an empty batch"},
+		{"batch in 2025-06-18", "2025-06-18", `[` + ping + `]`, 400, -32600, `null`, "no JSON-RPC batches"},
+		{"batch in 2025-11-25", "2025-11-25", `[` + ping + `]`, 400, -32600, `null`, "no JSON-RPC batches"},
+		{"batch with a bad element", "2025-03-26", `[` + ping + `,{"id":2,"method":"ping"}]`, 400, -32600, `null`, `"jsonrpc" must be "2.0" (batch element 1)`},
+		{"missing jsonrpc", "", `{"id":1,"method":"ping"}`, 400, -32600, `1`, `"jsonrpc" must be "2.0"`},
+		{"jsonrpc 1.0", "2025-06-18", `{"jsonrpc":"1.0","id":"a","method":"ping"}`, 400, -32600, `"a"`, `"jsonrpc" must be "2.0"`},
+		{"jsonrpc a number", "", `{"jsonrpc":2.0,"id":1,"method":"ping"}`, 400, -32600, `1`, `"jsonrpc" must be "2.0"`},
+		{"id an object", "", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, 400, -32600, `null`, `"id" must be a string or an integer`},
+		{"id null", "", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, 400, -32600, `null`, `"id" must be a string or an integer`},
+		{"id a fraction", "", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, 400, -32600, `null`, `"id" must be a string or an integer`},
+		{"method a number", "", `{"jsonrpc":"2.0","id":7,"method":7}`, 400, -32600, `7`, `"method" must be a string`},
+		{"neither request nor response", "", `{"jsonrpc":"2.0","id":1}`, 400, -32600, `1`, "neither a request"},
+		{"notification without jsonrpc", "", `{"method":"notifications/initialized"}`, 400, -32600, `null`, `"jsonrpc" must be "2.0"`},
+
+		{"request", "", ping, 200, 0, ``, `"result":{}`},
+		{"request in 2025-06-18", "2025-06-18", ping, 200, 0, ``, `"result":{}`},
+		{"string id", "2025-06-18", `{"jsonrpc":"2.0","id":"x","method":"ping"}`, 200, 0, ``, `"id":"x"`},
+		{"notification", "2025-06-18", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202, 0, ``, ``},
+		{"batch in 2025-03-26", "2025-03-26", `[` + ping + `]`, 200, 0, ``, `[{"jsonrpc":"2.0","id":1,"result":{}}]`},
+		{"batch naming no version", "", `[` + ping + `,{"jsonrpc":"2.0","method":"notifications/initialized"}]`, 200, 0, ``, `"result":{}`},
+		{"tools/list", "2025-06-18", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 200, 0, ``, `"name":"execute"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			req, err := http.NewRequest(http.MethodPost, b.url+MCPPath, strings.NewReader(tt.body))
+			require.NoError(t, err)
+			req.Header.Set("Authorization", "Bearer "+testToken)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if tt.version != "" {
+				req.Header.Set("Mcp-Protocol-Version", tt.version)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			require.Equal(t, tt.status, resp.StatusCode, "%s", body)
+			if tt.code == 0 {
+				require.Contains(t, string(body), tt.message)
+				return
+			}
+			require.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+			var answer struct {
+				JSONRPC string          `json:"jsonrpc"`
+				ID      json.RawMessage `json:"id"`
+				Error   struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			require.NoError(t, json.Unmarshal(body, &answer), "%s", body)
+			require.Equal(t, "2.0", answer.JSONRPC)
+			require.JSONEq(t, tt.id, string(answer.ID))
+			require.Equal(t, tt.code, answer.Error.Code)
+			require.Contains(t, answer.Error.Message, tt.message)
+		})
+	}
+
+	// Other methods and content types keep their HTTP answers.
+	for _, tc := range []struct {
+		method, contentType string
+		want                int
+	}{{http.MethodGet, "", http.StatusMethodNotAllowed}, {http.MethodPost, "text/plain", http.StatusUnsupportedMediaType}} {
+		req, err := http.NewRequest(tc.method, b.url+MCPPath, strings.NewReader("nope"))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Content-Type", tc.contentType)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, tc.want, resp.StatusCode, "%s %s", tc.method, tc.contentType)
+	}
+}
+
+// Without a token, a request naming another host is refused (403, DNS rebinding) before its
+// body is looked at: the JSON-RPC check does not answer it first.
+func TestMCPNoTokenChecksHostBeforeTheBody(t *testing.T) {
+	t.Parallel()
+	pool, _ := pgtest.NewDB(t)
+	store, err := durable.New(pool, durable.Config{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	t.Cleanup(store.Close)
+	handler, err := New(store, Config{})
+	require.NoError(t, err)
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	_, port, _ := strings.Cut(strings.TrimPrefix(srv.URL, "http://"), ":")
+	for host, want := range map[string]int{"127.0.0.1:" + port: http.StatusBadRequest, "attacker.example:" + port: http.StatusForbidden} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL+MCPPath, strings.NewReader(`nope`))
+		require.NoError(t, err)
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.Equal(t, want, resp.StatusCode, "%s: %s", host, body)
+		if want == http.StatusBadRequest {
+			require.Contains(t, string(body), `"code":-32700`)
 		}
 	}
 }

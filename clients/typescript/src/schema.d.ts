@@ -124,6 +124,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -143,6 +144,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -162,6 +164,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
                 callId: number;
             };
@@ -182,6 +185,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -201,6 +205,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -220,6 +225,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -239,6 +245,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -265,6 +272,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -407,6 +415,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The schedule's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["ScheduleID"];
             };
             cookie?: never;
@@ -427,6 +436,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The schedule's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["ScheduleID"];
             };
             cookie?: never;
@@ -446,6 +456,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The schedule's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["ScheduleID"];
             };
             cookie?: never;
@@ -625,6 +636,7 @@ export interface components {
         };
         RunCreate: {
             code: string;
+            /** @description The toolsets the program may use (absent, every registered toolset). */
             toolsets?: string[];
             limits?: components["schemas"]["Limits"];
             webhook?: components["schemas"]["WebhookTarget"];
@@ -972,6 +984,7 @@ export interface components {
         };
         ScheduleCreate: {
             code: string;
+            /** @description The toolsets the runs may use (absent, every registered toolset). */
             toolsets?: string[];
             limits?: components["schemas"]["Limits"];
             /** @description Any JSON value, the global `input` of every run. */
@@ -1061,12 +1074,14 @@ export interface components {
     parameters: {
         /** @description Makes the request idempotent; see the operation. */
         IdempotencyKey: string;
+        /** @description The run's id, a UUID as the API writes it (36 characters). */
         RunID: string;
         ToolsetName: string;
         /** @description Seconds to wait for the run to change (at most 300). */
         Wait: number;
         WebhookID: string;
         DeliveryLimit: number;
+        /** @description The schedule's id, a UUID as the API writes it (36 characters). */
         ScheduleID: string;
         /** @description Comma-separated toolset names. */
         ToolsetsFilter: string;
@@ -1347,6 +1362,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -1374,6 +1390,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -1400,6 +1417,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
                 callId: number;
             };
@@ -1452,6 +1470,7 @@ export interface operations {
                 "Last-Event-ID"?: number;
             };
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -1488,6 +1507,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -1515,6 +1535,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -1545,6 +1566,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -1585,6 +1607,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The run's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["RunID"];
             };
             cookie?: never;
@@ -1880,6 +1903,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The schedule's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["ScheduleID"];
             };
             cookie?: never;
@@ -1906,6 +1930,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The schedule's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["ScheduleID"];
             };
             cookie?: never;
@@ -1930,6 +1955,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The schedule's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["ScheduleID"];
             };
             cookie?: never;
@@ -1956,6 +1982,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The schedule's id, a UUID as the API writes it (36 characters). */
                 id: components["parameters"]["ScheduleID"];
             };
             cookie?: never;
