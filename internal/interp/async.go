@@ -349,7 +349,7 @@ func (vm *VM) asyncDelegateCall(f *frame, in bytecode.Instr) {
 		if m.IsUndefined() {
 			f.co.mode = resumeNext
 			vm.iteratorClose(it, false)
-			vm.throwTypeError("The iterator does not provide a 'throw' method")
+			vm.throwTypeError("The iterator does not provide a 'throw' method.")
 		}
 		r = vm.Call(m, it.Obj, received)
 	case resumeReturn:

@@ -77,7 +77,7 @@ func (vm *VM) getVHashed(v Value, key PropertyKey, h uint64) Value {
 	case KindBigInt:
 		return vm.getFrom(vm.realm.Intrinsic("BigInt.prototype"), key, v)
 	}
-	vm.throwTypeError("Cannot read properties of %s (reading '%s')", v.kind, key)
+	vm.throwNullishRead(v, key)
 	return undefinedValue
 }
 
@@ -242,7 +242,13 @@ func (vm *VM) putValue(base Value, key PropertyKey, v Value) {
 	}
 	proto := vm.toObject(base)
 	if !vm.setOn(proto, key, v, base) {
-		vm.throwTypeError("Cannot create property '%s' on %s", key, base.typeOf())
+		// V8 names the primitive; a string's own index or length is read-only
+		if base.kind == KindString {
+			if i, ok := key.arrayIndex(); ok && int64(i) < int64(base.str().Len()) || key == keyLength {
+				vm.throwTypeError("Cannot assign to read only property '%s' of string '%s'", key, base.String())
+			}
+		}
+		vm.throwTypeError("Cannot create property '%s' on %s '%s'", key, base.typeOf(), base.String())
 	}
 }
 

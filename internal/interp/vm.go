@@ -601,7 +601,7 @@ func (vm *VM) loop(stopDepth int) Value {
 				base, key, v, this := stack[ex.sp-4], stack[ex.sp-3], stack[ex.sp-2], stack[ex.sp-1]
 				ex.sp -= 3
 				if !vm.setOn(base.asObject(), vm.toPropertyKey(key), v, this) {
-					vm.throwSetRefused(base.asObject(), vm.toPropertyKey(key))
+					vm.throwSuperSetRefused(base.asObject(), vm.toPropertyKey(key), this)
 				}
 				stack = ex.stack
 				stack[ex.sp-1] = v
@@ -619,6 +619,11 @@ func (vm *VM) loop(stopDepth int) Value {
 		case bytecode.OpDeleteElem:
 			obj, key := stack[ex.sp-2], stack[ex.sp-1]
 			ex.sp--
+			if obj.kind <= KindNull {
+				// ToObject of the base comes before the key's conversion (its toString
+				// does not run)
+				vm.throwTypeError("Cannot convert undefined or null to object")
+			}
 			r := Bool(vm.deleteMember(obj, vm.toPropertyKey(key)))
 			stack = ex.stack
 			stack[ex.sp-1] = r
@@ -627,7 +632,16 @@ func (vm *VM) loop(stopDepth int) Value {
 			ex.sp--
 			o := obj.asObject()
 			if o == nil {
-				vm.throwTypeError("Cannot use 'in' operator to search for '%s' in %s", vm.toPropertyKey(key), obj.String())
+				// The right side is checked before the key is converted: an object key's
+				// toString or Symbol.toPrimitive does not run, and V8 names it without side
+				// effects.
+				desc := ""
+				if key.kind == KindObject {
+					desc = vm.describeObject(key)
+				} else {
+					desc = vm.toPropertyKey(key).String()
+				}
+				vm.throwTypeError("Cannot use 'in' operator to search for '%s' in %s", desc, obj.String())
 			}
 			r := Bool(vm.hasProperty(o, vm.toPropertyKey(key)))
 			stack = ex.stack

@@ -158,13 +158,36 @@ func (vm *VM) compare(op bytecode.Op, a, b Value) bool {
 }
 
 // throwNullishAccess throws the TypeError of reading or writing a property of null or
-// undefined. An object key is not converted (its toString must not run): the message then
-// names no key, as V8's does.
+// undefined. An object key is not converted (its toString must not run): as in V8's message,
+// an object that inherits Object.prototype.toString is named #<Constructor>, and any other
+// object key leaves the key out.
 func (vm *VM) throwNullishAccess(what, verb string, obj, key Value) {
 	if key.kind == KindObject {
+		if o := key.obj(); !o.isCallable() && o.class != ClassProxy {
+			if d := vm.describeObject(key); strings.HasPrefix(d, "#<") {
+				vm.throwTypeError("Cannot %s %s (%s '%s')", what, obj.kind, verb, d)
+			}
+		}
 		vm.throwTypeError("Cannot %s %s", what, obj.kind)
 	}
-	vm.throwTypeError("Cannot %s %s (%s '%s')", what, obj.kind, verb, vm.toPropertyKey(key).String())
+	k := vm.toPropertyKey(key)
+	if verb == "reading" {
+		vm.throwNullishRead(obj, k)
+	}
+	vm.throwTypeError("Cannot %s %s (%s '%s')", what, obj.kind, verb, k.String())
+}
+
+// throwNullishRead throws the TypeError of reading key of null or undefined. V8 words a read
+// of Symbol.iterator as the iteration it is usually part of.
+func (vm *VM) throwNullishRead(obj Value, key PropertyKey) {
+	if key == symKey(symIterator) {
+		what := "undefined"
+		if obj.kind == KindNull {
+			what = "object null"
+		}
+		vm.throwTypeError("%s is not iterable (cannot read property Symbol(Symbol.iterator))", what)
+	}
+	vm.throwTypeError("Cannot read properties of %s (reading '%s')", obj.kind, key.String())
 }
 
 // getMember is obj.key for any value.
@@ -190,7 +213,7 @@ func (vm *VM) getMemberHashed(obj Value, key PropertyKey, h uint64) Value {
 		return vm.getFromHashed(o, key, h, obj)
 	}
 	if obj.kind <= KindNull {
-		vm.throwTypeError("Cannot read properties of %s (reading '%s')", obj.kind, key.String())
+		vm.throwNullishRead(obj, key)
 	}
 	return vm.getVHashed(obj, key, h)
 }
@@ -328,11 +351,45 @@ func (vm *VM) checkIterable(f *frame, text int32, v Value, async bool) {
 	}
 	// for await reads @@asyncIterator of null or undefined first: V8's "Cannot read
 	// properties" then, left to GetIterator
-	if o := v.asObject(); v.kind <= KindNull && async || v.kind > KindNull && (o == nil || o.class == ClassProxy ||
+	o := v.asObject()
+	if v.kind > KindNull && o == nil {
+		o = vm.primitiveProtoOf(v) // a primitive is iterable through its prototype
+	}
+	if v.kind <= KindNull && async || v.kind > KindNull && (o == nil || o.class == ClassProxy ||
 		hasMethodProperty(o, symKey(symIterator)) || async && hasMethodProperty(o, symKey(symAsyncIterator))) {
 		return
 	}
-	vm.throwTypeError("%s", f.code.vals[text-1].String())
+	msg := f.code.vals[text-1].String()
+	if msg == "\x02" {
+		// a destructured value, described as V8 describes it
+		vm.throwTypeError("%s is not iterable (cannot read property Symbol(Symbol.iterator))", notIterableDescription(v))
+	}
+	if expr, ok := strings.CutPrefix(msg, "\x01"); ok {
+		// a spread argument of a call, as V8 words it
+		if v.kind <= KindNull {
+			vm.throwTypeError("%s is not iterable (cannot read property %s)", expr, v.kind)
+		}
+		vm.throwTypeError("Spread syntax requires ...iterable[Symbol.iterator] to be a function")
+	}
+	vm.throwTypeError("%s", msg)
+}
+
+// primitiveProtoOf returns the prototype a primitive's properties are read from (nil for null
+// and undefined).
+func (vm *VM) primitiveProtoOf(v Value) *Object {
+	switch v.kind {
+	case KindString:
+		return vm.realm.primitiveProto(protoString)
+	case KindNumber:
+		return vm.realm.primitiveProto(protoNumber)
+	case KindBool:
+		return vm.realm.primitiveProto(protoBoolean)
+	case KindSymbol:
+		return vm.realm.Intrinsic("Symbol.prototype")
+	case KindBigInt:
+		return vm.realm.Intrinsic("BigInt.prototype")
+	}
+	return nil
 }
 
 // hasMethodProperty reports whether o has or inherits key as a function or an accessor,
@@ -443,7 +500,11 @@ func v8CalleeText(text string) string {
 // constructor", as V8 says).
 func (vm *VM) notConstructor(f *frame, in bytecode.Instr, v Value) {
 	if in.B > 0 && int(in.B) <= len(f.code.vals) {
-		vm.throwTypeError("%s is not a constructor", v8CalleeText(f.code.vals[in.B-1].String()))
+		text := f.code.vals[in.B-1].String()
+		if msg, found := strings.CutPrefix(text, "\x00"); found {
+			vm.throwTypeError("%s is not a constructor", msg) // V8's text of any other callee
+		}
+		vm.throwTypeError("%s is not a constructor", v8CalleeText(text))
 	}
 	vm.throwTypeError("%s is not a constructor", vm.describeForError(v))
 }
@@ -616,7 +677,7 @@ func (vm *VM) execMisc(f *frame, in bytecode.Instr, stopDepth int) (bool, Value)
 		pn, o := stack[ex.sp-2], stack[ex.sp-1]
 		ex.sp--
 		if o.kind != KindObject {
-			vm.throwTypeError("Cannot use 'in' operator to search for '#%s' in %s", privateOf(pn).desc, o.String())
+			vm.throwTypeError("Cannot use 'in' operator to search for '%s' in %s", privateOf(pn).desc, o.String())
 		}
 		_, ok := vm.findPrivate(o.obj(), privateOf(pn))
 		stack[ex.sp-1] = Bool(ok)
@@ -1128,10 +1189,10 @@ func (vm *VM) definePrivate(o *Object, pn *privateName, v Value, what bytecode.P
 		if what == bytecode.PrivateBrand {
 			vm.throwTypeError("Cannot initialize private methods of class %s twice on the same object", pn.desc)
 		}
-		vm.throwTypeError("Cannot initialize #%s twice on the same object", pn.desc)
+		vm.throwTypeError("Cannot initialize %s twice on the same object", pn.desc)
 	}
 	if !o.extensible() && o.class != ClassProxy {
-		vm.throwTypeError("Cannot define private #%s on an object that is not extensible", pn.desc)
+		vm.throwTypeError("Cannot define private %s on an object that is not extensible", pn.desc)
 	}
 	pe := vm.privates(o)
 	pe.names = append(pe.names, pn)
@@ -1217,6 +1278,17 @@ func (vm *VM) throwNotDestructurable(f *frame, text int32, v Value) {
 			vm.throwTypeError("Cannot destructure property '%s' of '%s' as it is %s.", parts[1], what, v.kind)
 		case parts[0] == "of" && len(parts) == 3:
 			vm.throwTypeError("Cannot destructure property '%s' of '%s' as it is %s.", parts[1], parts[2], v.kind)
+		// a pattern with no static first key: V8 names the value
+		case parts[0] == "value" && len(parts) == 2:
+			vm.throwTypeError("Cannot destructure '%s' as it is %s.", parts[1], v.kind)
+		case parts[0] == "paramvalue" && len(parts) == 1:
+			what := "undefined"
+			if v.kind == KindNull {
+				what = "object null"
+			}
+			vm.throwTypeError("Cannot destructure '%s' as it is %s.", what, v.kind)
+		case parts[0] == "readnone" && len(parts) == 1:
+			vm.throwTypeError("Cannot read properties of %s", v.kind)
 		}
 	}
 	vm.throwTypeError("Cannot destructure '%s' as it is %s.", v.String(), v.kind)

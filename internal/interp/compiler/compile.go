@@ -642,7 +642,9 @@ func (c *compiler) unwind(target int) {
 			if e.handler {
 				c.op(bytecode.OpTryPop)
 			}
-			fs.ctrl = saveCtrl[:i]
+			// capacity i: the entries the finally block pushes (a loop in it) must not
+			// overwrite this one in saveCtrl, which the code after it still unwinds through
+			fs.ctrl = saveCtrl[:i:i]
 			fs.cur = e.scope
 			c.block(e.finally)
 		}

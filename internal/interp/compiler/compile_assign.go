@@ -97,9 +97,10 @@ func (c *compiler) compoundAssign(n *js.BinaryExpr, op bytecode.Op) {
 		c.op(op)
 		c.emit(bytecode.OpSetProp, c.strConst(dotName(t)), 0)
 	case *js.IndexExpr:
+		// The key is converted by the read and again by the write (V8, and the
+		// specification since ES2024: a reference keeps the key value itself).
 		c.expr(t.X)
 		c.expr(t.Y)
-		c.op(bytecode.OpToPropertyKey)
 		c.op(bytecode.OpDup2)
 		c.mark(n)
 		c.op(bytecode.OpGetElem)
@@ -151,8 +152,7 @@ func (c *compiler) logicalAssign(n *js.BinaryExpr) {
 		c.patch(e)
 	case *js.IndexExpr:
 		c.expr(t.X)
-		c.expr(t.Y)
-		c.op(bytecode.OpToPropertyKey)
+		c.expr(t.Y) // converted by the read and by the write, as in compoundAssign
 		c.logicalPair(jop, n.Y, func() { c.op(bytecode.OpGetElem) }, func() { c.op(bytecode.OpSetElem) })
 	default:
 		c.fail("ParseError", n, "Invalid left-hand side in assignment")

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
 
@@ -516,11 +517,247 @@ func (c *compiler) calleeMessage(x js.IExpr, calleeB int) int {
 	if calleeB != 0 {
 		return calleeB
 	}
-	text, ok := v8Path(x)
+	if _, isNew := unparen(x).(*js.NewExpr); isNew {
+		// new X()(): V8 says "(intermediate value) is not a function"; the message keeps
+		// naming the value's type (builtin_proxy_test expects "object is not a function")
+		return 0
+	}
+	if literalReceiver(x) {
+		// "abc".x(): rare enough not to spend a constant on (the message names the value)
+		return 0
+	}
+	text, ok := v8Print(x)
 	if !ok || len(text) > 256 {
 		return 0
 	}
 	return c.strConst("\x00"+text) + 1
+}
+
+// v8Print renders an expression as V8's CallPrinter does in "x is not a function" and "x
+// is not a constructor": calls as f(...), keys that are string literals as dotted names,
+// operators in parentheses, values it cannot print (a function, a new, an await) as
+// (intermediate value). ok is false for what it does not render as V8 would; the message
+// then describes the value.
+func v8Print(x js.IExpr) (string, bool) { return v8PrintMode(x, false) }
+
+// v8PrintIter is v8Print for V8's "x is not iterable", which prints calls without their
+// parentheses (t(a).b is "t.b").
+func v8PrintIter(x js.IExpr) (string, bool) { return v8PrintMode(x, true) }
+
+func v8PrintMode(x js.IExpr, iter bool) (string, bool) {
+	const intermediate = "(intermediate value)"
+	v8Print := func(x js.IExpr) (string, bool) { return v8PrintMode(x, iter) }
+	switch n := x.(type) {
+	case *js.GroupExpr:
+		return v8Print(n.X)
+	case *js.Var:
+		return string(n.Data), true
+	case *js.LiteralExpr:
+		switch {
+		case n.TokenType == js.ThisToken || n.TokenType == js.NullToken || n.TokenType == js.TrueToken || n.TokenType == js.FalseToken:
+			return string(n.Data), true
+		case n.TokenType == js.StringToken:
+			if len(n.Data) >= 2 && !bytes.ContainsRune(n.Data, '\\') {
+				return "\"" + string(n.Data[1:len(n.Data)-1]) + "\"", true
+			}
+		case js.IsNumeric(n.TokenType):
+			if f, ok := parseNumericLiteral(n.Data); ok {
+				return numconv.FormatNumber(f), true
+			}
+			return intermediate, true // a BigInt
+		}
+	case *js.TemplateExpr:
+		if n.Tag == nil && len(n.List) == 0 {
+			if u, ok := cookTemplate(n.Tail, true); ok {
+				return "\"" + wtf8FromUTF16(u) + "\"", true
+			}
+		}
+	case *js.ArrayExpr:
+		parts := make([]string, len(n.List))
+		for i, el := range n.List {
+			if el.Spread || el.Value == nil {
+				return "", false
+			}
+			p, ok := v8Print(el.Value)
+			if !ok {
+				return "", false
+			}
+			parts[i] = p
+		}
+		return "[" + strings.Join(parts, ",") + "]", true
+	case *js.ObjectExpr:
+		if len(n.List) == 0 {
+			return "{}", true
+		}
+	case *js.FuncDecl, *js.ArrowFunc, *js.ClassDecl, *js.NewExpr:
+		return intermediate, true
+	case *js.DotExpr:
+		key, ok := dotKey(n)
+		if !ok || isSuper(n.X) {
+			return "", false
+		}
+		if v, isVar := n.Y.(*js.Var); isVar && isPrivateName(v) {
+			return "", false
+		}
+		base, ok := v8Print(n.X)
+		if !ok {
+			return "", false
+		}
+		if n.Optional {
+			return base + "?." + key, true
+		}
+		return base + "." + key, true
+	case *js.IndexExpr:
+		if isSuper(n.X) {
+			return "", false
+		}
+		base, ok := v8Print(n.X)
+		if !ok {
+			return "", false
+		}
+		dot, open := ".", "["
+		if n.Optional {
+			dot, open = "?.", "?.["
+		}
+		if lit, isLit := n.Y.(*js.LiteralExpr); isLit && lit.TokenType == js.StringToken {
+			if len(lit.Data) < 2 || bytes.ContainsRune(lit.Data, '\\') {
+				return "", false
+			}
+			return base + dot + string(lit.Data[1:len(lit.Data)-1]), true
+		}
+		key, ok := v8Print(n.Y)
+		if !ok {
+			return "", false
+		}
+		if t, isTemplate := n.Y.(*js.TemplateExpr); isTemplate && t.Tag == nil {
+			return base + dot + key[1:len(key)-1], true
+		}
+		return base + open + key + "]", true
+	case *js.CallExpr:
+		if n.Optional || isSuper(n.X) || isImportCall(n.X) {
+			return "", false
+		}
+		callee, ok := v8Print(n.X)
+		if !ok || iter {
+			return callee, ok
+		}
+		return callee + "(...)", true
+	case *js.UnaryExpr:
+		switch n.Op {
+		case js.AwaitToken:
+			return intermediate, true
+		case js.NegToken, js.PosToken:
+			if lit, isLit := n.X.(*js.LiteralExpr); isLit && js.IsNumeric(lit.TokenType) {
+				// folded into a number by V8's parser
+				if f, ok := parseNumericLiteral(lit.Data); ok {
+					if n.Op == js.NegToken {
+						f = -f
+					}
+					return numconv.FormatNumber(f), true
+				}
+				return "", false
+			}
+		case js.YieldToken:
+			return "", false
+		}
+		operand, ok := v8Print(n.X)
+		if !ok {
+			return "", false
+		}
+		switch n.Op {
+		case js.PostIncrToken, js.PostDecrToken:
+			return "(" + operand + string(n.Op.Bytes()) + ")", true
+		case js.TypeofToken, js.VoidToken, js.DeleteToken:
+			return "(" + string(n.Op.Bytes()) + " " + operand + ")", true
+		}
+		return "(" + string(n.Op.Bytes()) + operand + ")", true
+	case *js.CondExpr:
+		return intermediate + intermediate + intermediate, true
+	case *js.CommaExpr:
+		parts := make([]string, len(n.List))
+		for i, e := range n.List {
+			p, ok := v8Print(e)
+			if !ok {
+				return "", false
+			}
+			parts[i] = p
+		}
+		return "(" + strings.Join(parts, " , ") + ")", true
+	case *js.BinaryExpr:
+		if isAssignOp(n.Op) {
+			return v8Print(n.X) // an assignment is printed as its target
+		}
+		if js.IsNumeric(literalType(n.X)) && js.IsNumeric(literalType(n.Y)) {
+			switch n.Op {
+			case js.AddToken, js.SubToken, js.MulToken, js.DivToken, js.ModToken, js.ExpToken,
+				js.BitOrToken, js.BitAndToken, js.BitXorToken, js.LtLtToken, js.GtGtToken, js.GtGtGtToken:
+				return "", false // folded by V8's parser
+			}
+		}
+		l, ok := v8Print(n.X)
+		if !ok {
+			return "", false
+		}
+		r, ok := v8Print(n.Y)
+		if !ok {
+			return "", false
+		}
+		return "(" + l + " " + string(n.Op.Bytes()) + " " + r + ")", true
+	}
+	return "", false
+}
+
+// literalReceiver reports whether a chain of member accesses and calls starts at a literal
+// (a string, number, template, array or object literal).
+func literalReceiver(x js.IExpr) bool {
+	for {
+		switch n := x.(type) {
+		case *js.GroupExpr:
+			x = n.X
+		case *js.DotExpr:
+			x = n.X
+		case *js.IndexExpr:
+			x = n.X
+		case *js.CallExpr:
+			x = n.X
+		case *js.LiteralExpr:
+			return n.TokenType == js.StringToken || js.IsNumeric(n.TokenType)
+		case *js.TemplateExpr, *js.ArrayExpr, *js.ObjectExpr:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// isAssignOp reports whether op is = or a compound or logical assignment.
+func isAssignOp(op js.TokenType) bool {
+	b := op.Bytes()
+	switch string(b) {
+	case "==", "===", "!=", "!==", "<=", ">=":
+		return false
+	}
+	return bytes.HasSuffix(b, []byte("="))
+}
+
+// literalType is the token type of a literal expression, 0 for any other expression.
+func literalType(x js.IExpr) js.TokenType {
+	if lit, ok := x.(*js.LiteralExpr); ok {
+		return lit.TokenType
+	}
+	return 0
+}
+
+// spreadArgText returns the operand A of a call's ArraySpread: 1 + the constant index of
+// "\x01" and the argument as V8 prints it, for its messages ("u is not iterable (cannot read
+// property undefined)", "Spread syntax requires ...iterable[Symbol.iterator] to be a
+// function"); 0 when V8's text is not known.
+func (c *compiler) spreadArgText(x js.IExpr) int {
+	text, ok := v8Print(x)
+	if !ok || len(text) > 256 {
+		return 0
+	}
+	return c.strConst("\x01"+text) + 1
 }
 
 // notIterableText returns the operand A of a for-of's GetIter or an array literal's
@@ -533,9 +770,9 @@ func (c *compiler) notIterableText(x js.IExpr, async bool) int {
 	if async {
 		what = " is not async iterable"
 	}
-	text, ok := v8Path(x)
-	if call, isCall := x.(*js.CallExpr); isCall && !call.Optional {
-		if text, ok = v8Path(call.X); ok {
+	text, ok := v8PrintIter(x)
+	if call, isCall := unparen(x).(*js.CallExpr); isCall && !call.Optional {
+		if text, ok = v8PrintIter(call.X); ok {
 			what = " is not a function or its return value" + what
 		}
 	}
@@ -543,42 +780,6 @@ func (c *compiler) notIterableText(x js.IExpr, async bool) int {
 		return 0
 	}
 	return c.strConst(text+what) + 1
-}
-
-// v8Path renders a name, this or a chain of property accesses as V8 prints it in messages:
-// a key that is a string literal as a dotted name (o["a"] is o.a, o["0"] is o.0), number and
-// name keys in brackets (o[0], o[k]); no optional chains.
-func v8Path(x js.IExpr) (string, bool) {
-	switch n := x.(type) {
-	case *js.Var:
-		return string(n.Data), true
-	case *js.LiteralExpr:
-		if n.TokenType == js.ThisToken {
-			return "this", true
-		}
-	case *js.DotExpr:
-		if base, ok := v8Path(n.X); ok && !n.Optional {
-			if key, ok := dotKey(n); ok {
-				return base + "." + key, true
-			}
-		}
-	case *js.IndexExpr:
-		base, ok := v8Path(n.X)
-		if !ok || n.Optional {
-			return "", false
-		}
-		switch y := n.Y.(type) {
-		case *js.LiteralExpr:
-			if y.TokenType == js.StringToken && len(y.Data) >= 2 && !bytes.ContainsRune(y.Data, '\\') {
-				return base + "." + string(y.Data[1:len(y.Data)-1]), true
-			} else if y.TokenType == js.DecimalToken || y.TokenType == js.IntegerToken {
-				return base + "[" + string(y.Data) + "]", true
-			}
-		case *js.Var:
-			return base + "[" + string(y.Data) + "]", true
-		}
-	}
-	return "", false
 }
 
 // dotKey is the property name of a dot access (o.name).
@@ -658,7 +859,7 @@ func (c *compiler) args(list []js.Arg, plain, spread bytecode.Op, calleeB int) {
 	for _, a := range list {
 		c.expr(a.Value)
 		if a.Rest {
-			c.op(bytecode.OpArraySpread)
+			c.emit(bytecode.OpArraySpread, c.spreadArgText(a.Value), 0)
 		} else {
 			c.op(bytecode.OpArrayPush)
 		}
@@ -784,7 +985,7 @@ func (c *compiler) newExpr(n *js.NewExpr) {
 	c.expr(n.X)
 	c.mark(n)
 	// operand B names the constructor as written, for V8's "Math.abs is not a constructor"
-	calleeB := c.calleeName(n.X)
+	calleeB := c.calleeMessage(n.X, c.calleeName(n.X))
 	if n.Args == nil {
 		c.emit(bytecode.OpNew, 0, calleeB)
 		return
@@ -976,8 +1177,7 @@ func (c *compiler) update(n *js.UnaryExpr) {
 		c.emit(bytecode.OpSetProp, c.strConst(dotName(t)), 0)
 	case *js.IndexExpr:
 		c.expr(t.X)
-		c.expr(t.Y)
-		c.op(bytecode.OpToPropertyKey)
+		c.expr(t.Y) // converted by the read and by the write, as in compoundAssign
 		c.op(bytecode.OpDup2)
 		c.mark(n)
 		c.op(bytecode.OpGetElem)

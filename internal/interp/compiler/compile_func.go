@@ -412,7 +412,7 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 	case *js.Var:
 		c.initName(varName(n))
 	case *js.BindingArray:
-		c.op(bytecode.OpGetIter)
+		c.emit(bytecode.OpGetIter, c.patternIterText(ctx, false), 0)
 		it := c.newReg()
 		c.emit(bytecode.OpPutReg, it, 0)
 		end := c.openPatternIter(it)
@@ -445,7 +445,7 @@ func (c *compiler) bindPattern(b js.IBinding, init bool) {
 		first, ok := "", false
 		if len(n.List) > 0 {
 			first, ok = c.propertyKeyName(n.List[0].Key)
-			if n.List[0].Value.Default != nil {
+			if n.List[0].Value.Default != nil && ok {
 				ctx = destructCtx{nested: true} // V8 reads the first key with its default
 			}
 		}
@@ -501,7 +501,7 @@ func (c *compiler) assignPattern(e js.IExpr) {
 	defer func() { c.dctx = ctx }()
 	switch n := e.(type) {
 	case *js.ArrayExpr:
-		c.op(bytecode.OpGetIter)
+		c.emit(bytecode.OpGetIter, c.patternIterText(ctx, true), 0)
 		it := c.newReg()
 		c.emit(bytecode.OpPutReg, it, 0)
 		end := c.openPatternIter(it)
@@ -527,7 +527,7 @@ func (c *compiler) assignPattern(e js.IExpr) {
 			} else {
 				first, ok = c.propertyKeyName(n.List[0].Name)
 			}
-			if b, isAssign := n.List[0].Value.(*js.BinaryExpr); n.List[0].Init != nil || isAssign && b.Op == js.EqToken {
+			if b, isAssign := n.List[0].Value.(*js.BinaryExpr); ok && (n.List[0].Init != nil || isAssign && b.Op == js.EqToken) {
 				ctx = destructCtx{nested: true} // V8 reads the first key with its default
 			}
 		}
@@ -537,17 +537,37 @@ func (c *compiler) assignPattern(e js.IExpr) {
 		var keyRegs []int
 		for _, p := range n.List {
 			if p.Spread {
+				store, isRef := c.targetRef(p.Value)
 				c.op(bytecode.OpNewObject)
 				c.emit(bytecode.OpGetReg, src, 0)
 				for _, r := range keyRegs {
 					c.emit(bytecode.OpGetReg, r, 0)
 				}
 				c.emit(bytecode.OpCopyDataExcl, len(keyRegs), 0)
+				if isRef {
+					store()
+					continue
+				}
 				c.assignTarget(p.Value)
 				continue
 			}
-			c.emit(bytecode.OpGetReg, src, 0)
 			var target js.IExpr = p.Value
+			def := p.Init
+			if b, ok := unparen(target).(*js.BinaryExpr); ok && b.Op == js.EqToken && def == nil {
+				target, def = b.X, b.Y
+			}
+			// The key first, then the target's reference (its object and key), then the
+			// read of the source, as the specification orders them.
+			keyReg := -1
+			if p.Name != nil && p.Name.IsComputed() {
+				c.expr(p.Name.Computed)
+				c.op(bytecode.OpToPropertyKey)
+				keyReg = c.newReg()
+				c.emit(bytecode.OpPutReg, keyReg, 0)
+				keyRegs = append(keyRegs, keyReg)
+			}
+			store, isRef := c.targetRef(target)
+			c.emit(bytecode.OpGetReg, src, 0)
 			if p.Name == nil {
 				v := p.Value.(*js.Var)
 				r := c.newReg()
@@ -562,25 +582,80 @@ func (c *compiler) assignPattern(e js.IExpr) {
 				keyRegs = append(keyRegs, r)
 				c.emit(bytecode.OpGetProp, c.strConst16(wtf8ToUTF16(name)), 0)
 			} else {
-				c.expr(p.Name.Computed)
-				c.op(bytecode.OpToPropertyKey)
-				r := c.newReg()
-				c.emit(bytecode.OpSetReg, r, 0)
-				keyRegs = append(keyRegs, r)
+				c.emit(bytecode.OpGetReg, keyReg, 0)
 				c.op(bytecode.OpGetElem)
 			}
-			if p.Init != nil {
+			if def != nil {
 				j := c.emit(bytecode.OpJumpIfNotUndef, 0, 0)
-				if v, ok := target.(*js.Var); ok {
-					c.namedExprS(p.Init, varName(v))
+				if v, ok := unparen(target).(*js.Var); ok && target == unparen(target) {
+					c.namedExprS(def, varName(v))
 				} else {
-					c.expr(p.Init)
+					c.expr(def)
 				}
 				c.patch(j)
+			}
+			if isRef {
+				store()
+				continue
 			}
 			c.assignTarget(target)
 		}
 	}
+}
+
+// targetRef evaluates the reference of a member assignment target (its object, and its key
+// expression, left unconverted: the write converts it) and returns the code that stores the
+// value on top of the stack into it, popping reference and value. ok is false, with nothing
+// emitted, for any other target (a name, a pattern, a target with a default).
+func (c *compiler) targetRef(target js.IExpr) (store func(), ok bool) {
+	switch t := unparen(target).(type) {
+	case *js.DotExpr:
+		if c.superRef(t) {
+			return func() { c.superStore(); c.op(bytecode.OpPop) }, true
+		}
+		c.expr(t.X)
+		if pv, ok := t.Y.(*js.Var); ok && isPrivateName(pv) {
+			c.loadName(varName(pv))
+			return func() { c.op(bytecode.OpSetPrivate); c.op(bytecode.OpPop) }, true
+		}
+		return func() { c.emit(bytecode.OpSetProp, c.strConst(dotName(t)), 0); c.op(bytecode.OpPop) }, true
+	case *js.IndexExpr:
+		if c.superRef(t) {
+			return func() { c.superStore(); c.op(bytecode.OpPop) }, true
+		}
+		c.expr(t.X)
+		c.expr(t.Y)
+		return func() { c.op(bytecode.OpSetElem); c.op(bytecode.OpPop) }, true
+	}
+	return nil, false
+}
+
+// patternIterText returns the operand A of an array pattern's GetIter, for V8's message when
+// the value is not iterable: a declaration's initializer that is a name, a literal or a call
+// of a name is named as written ("u is not iterable", see notIterableText); the value of an
+// assignment, a parameter, a nested pattern or another initializer is described
+// ("number 5 is not iterable (cannot read property Symbol(Symbol.iterator))", the text
+// "\x02"); 0 (a for-of or catch binding) leaves the message to GetIterator.
+func (c *compiler) patternIterText(ctx destructCtx, assign bool) int {
+	switch {
+	case ctx.nested || ctx.param || assign && ctx.source != nil:
+		return c.strConst("\x02") + 1
+	case ctx.source == nil:
+		return 0
+	}
+	simple := false
+	switch x := unparen(ctx.source).(type) {
+	case *js.Var, *js.LiteralExpr, *js.ArrayExpr, *js.ObjectExpr:
+		simple = true
+	case *js.CallExpr:
+		_, simple = unparen(x.X).(*js.Var)
+	}
+	if simple {
+		if text := c.notIterableText(ctx.source, false); text != 0 {
+			return text
+		}
+	}
+	return c.strConst("\x02") + 1
 }
 
 // openPatternIter starts the protected region of an array pattern: an
@@ -635,22 +710,9 @@ func (c *compiler) assignElementTarget(target js.IExpr, it int, rest bool) {
 			c.patch(j)
 		}
 	}
-	switch x := t.(type) {
-	case *js.DotExpr:
-		if pv, ok := x.Y.(*js.Var); !ok || !isPrivateName(pv) {
-			c.expr(x.X)
-			step()
-			c.emit(bytecode.OpSetProp, c.strConst(dotName(x)), 0)
-			c.op(bytecode.OpPop)
-			return
-		}
-	case *js.IndexExpr:
-		c.expr(x.X)
-		c.expr(x.Y)
-		c.op(bytecode.OpToPropertyKey)
+	if store, ok := c.targetRef(t); ok {
 		step()
-		c.op(bytecode.OpSetElem)
-		c.op(bytecode.OpPop)
+		store()
 		return
 	}
 	step()
@@ -705,9 +767,26 @@ type destructCtx struct {
 // first key (ok when it is not computed); 0 for the plain "Cannot destructure 'null'". The
 // text is "read\x00KEY" for a nested pattern ("Cannot read properties of null (reading
 // 'KEY')"), "param\x00KEY" for a parameter, or "of\x00KEY\x00SOURCE" with the source as
-// V8 prints it ("Cannot destructure property 'KEY' of 'SOURCE' as it is null.").
+// V8 prints it ("Cannot destructure property 'KEY' of 'SOURCE' as it is null."). Without a
+// first key: "readnone" for a nested pattern ("Cannot read
+// properties of null"), "paramvalue" for a parameter ("Cannot destructure 'object null' as it
+// is null."), "value\x00SOURCE" otherwise ("Cannot destructure 'SOURCE' as it is null.").
 func (c *compiler) destructText(ctx destructCtx, key string, ok bool) int {
-	if !ok || len(key) > 256 {
+	if len(key) > 256 {
+		return 0
+	}
+	if !ok {
+		// A pattern whose first property has no static name (a computed key, a rest, an
+		// empty pattern): V8 names the value, not a property.
+		switch {
+		case ctx.nested:
+			return c.strConst("readnone") + 1
+		case ctx.param:
+			return c.strConst("paramvalue") + 1
+		}
+		if src, ok := destructSourceText(ctx.source); ok {
+			return c.strConst("value\x00"+src) + 1
+		}
 		return 0
 	}
 	switch {
@@ -715,24 +794,24 @@ func (c *compiler) destructText(ctx destructCtx, key string, ok bool) int {
 		return c.strConst("read\x00"+key) + 1
 	case ctx.param:
 		return c.strConst("param\x00"+key) + 1
-	case ctx.source == nil:
-		return 0
 	}
-	src, ok := v8Path(ctx.source)
-	switch x := ctx.source.(type) {
-	case *js.CallExpr:
-		if src, ok = v8Path(x.X); ok && !x.Optional {
-			src += "(...)"
-		}
-	case *js.UnaryExpr:
-		src, ok = "(intermediate value)", x.Op == js.AwaitToken
-	case *js.LiteralExpr:
-		if x.TokenType == js.NullToken {
-			src, ok = "null", true
-		}
-	}
-	if !ok || len(src) > 256 {
+	src, ok := destructSourceText(ctx.source)
+	if !ok {
 		return 0
 	}
 	return c.strConst("of\x00"+key+"\x00"+src) + 1
+}
+
+// destructSourceText renders the expression a declaration or assignment destructures as
+// V8's messages name it: a static path, a call of one as path(...), null, an await as
+// (intermediate value).
+func destructSourceText(source js.IExpr) (string, bool) {
+	if source == nil {
+		return "", false
+	}
+	src, ok := v8Print(source)
+	if !ok || len(src) > 256 {
+		return "", false
+	}
+	return src, true
 }
