@@ -79,15 +79,7 @@ func thisArrayBuffer(vm *VM, v Value, method string) *arrayBuffer {
 
 // receiverText describes a bad receiver as V8's "incompatible receiver" messages do.
 func (vm *VM) receiverText(v Value) string {
-	switch v.kind {
-	case KindObject:
-		return objectTag(v.obj())
-	case KindString:
-		return v.str().String()
-	case KindSymbol:
-		return v.sym().descriptiveString()
-	}
-	return v.String()
+	return vm.describeReceiver(v)
 }
 
 // allocBufferBytes makes n zero bytes for a buffer, charging them to the memory limit first.

@@ -464,7 +464,7 @@ func (in *inspector) format(v Value, level int, top bool) string {
 func (in *inspector) constructorName(o *Object) string {
 	for p := o; p != nil; p = p.proto {
 		if c, ok := p.getOwn(keyConstructor); ok && !c.isAccessor() {
-			if co := c.value.asObject(); co != nil && co.isCallable() {
+			if co := c.value.asObject(); co != nil && co.isCallable() && inspectInstanceOf(o, co) {
 				if n := lookupDataProperty(co, keyName); n.kind == KindString && n.str().Len() > 0 {
 					return n.str().String()
 				}
@@ -472,6 +472,30 @@ func (in *inspector) constructorName(o *Object) string {
 		}
 	}
 	return ""
+}
+
+// inspectInstanceOf is node's isInstanceof(o, ctor) in getConstructorName, without running
+// getters: ctor's prototype is on o's prototype chain (GeneratorFunction.prototype is not an
+// instance of GeneratorFunction, so node names it after Function). A constructor whose
+// prototype is not a plain data property (a proxy, a bound function) counts as a match.
+func inspectInstanceOf(o, ctor *Object) bool {
+	if ctor.class == ClassProxy {
+		return true
+	}
+	pv, ok := ctor.getOwn(keyPrototype)
+	if !ok || pv.isAccessor() {
+		return true
+	}
+	proto := pv.value.asObject()
+	if proto == nil {
+		return false
+	}
+	for p := o.proto; p != nil; p = p.proto {
+		if p == proto {
+			return true
+		}
+	}
+	return false
 }
 
 // prefix builds "Name " / "Name(n) " / "[Object: null prototype] " for a braced object.
@@ -571,9 +595,17 @@ func (in *inspector) formatObject(o *Object, level int) string {
 			break
 		}
 		pre := in.prefix(o, "Object", "")
-		if o.class == ClassIterator || o.class == ClassOther {
-			if tag := lookupDataProperty(o, symKey(symToStringTag)); tag.kind == KindString {
-				pre = "Object [" + tag.str().String() + "] "
+		// node adds a Symbol.toStringTag that differs from the constructor's name and is not
+		// an own enumerable property: "Object [Generator] {}", "Function [GeneratorFunction] {}"
+		if tag := lookupDataProperty(o, symKey(symToStringTag)); tag.kind == KindString && tag.str().Len() > 0 {
+			t := tag.str().String()
+			own, isOwn := o.getOwn(symKey(symToStringTag))
+			if name := in.constructorName(o); t != name && (!isOwn || !own.enumerable()) {
+				if name == "" {
+					pre = "[Object: null prototype] [" + t + "] "
+				} else {
+					pre = name + " [" + t + "] "
+				}
 			}
 		}
 		braces[0] = pre + "{"

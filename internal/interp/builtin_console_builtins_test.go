@@ -30,6 +30,8 @@ func TestConsoleBuiltinObjects(t *testing.T) {
 		{"grouped numbers", `console.log({a: new Int16Array(10).fill(7)})`, "{\n  a: Int16Array(10) [\n    7, 7, 7, 7, 7,\n    7, 7, 7, 7, 7\n  ]\n}"},
 		{"subclass and extra key", `class V extends Uint8Array {} const u = new Uint8Array(2); u.x = 1; console.log(new V(2), u)`, "V(2) [Uint8Array] [ 0, 0 ] Uint8Array(2) [ 0, 0, x: 1 ]"},
 		{"circular map", `const m = new Map(); m.set('self', m); console.log(m)`, "<ref *1> Map(1) { 'self' => [Circular *1] }"},
+		{"function kind prototypes", `console.log(Object.getPrototypeOf(function* () {}), Object.getPrototypeOf(async function () {}), Object.getPrototypeOf(function* () {}).prototype)`, "Function [GeneratorFunction] {} Function [AsyncFunction] {} Object [Generator] {}"},
+		{"inherited tags", `class D {}; Object.defineProperty(D.prototype, Symbol.toStringTag, {value: 'DD'}); class A { static [Symbol.toStringTag] = 'S' }; console.log(new D(), Object.create(null, {[Symbol.toStringTag]: {value: 'N'}}), {[Symbol.toStringTag]: 'T', a: 1}, new A())`, "D [DD] {} [Object: null prototype] [N] {} { a: 1, [Symbol(Symbol.toStringTag)]: 'T' } A {}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -57,11 +57,11 @@ func setupDataView(r *Realm) {
 	proto := r.vm.newObject(r.ObjectPrototype, ClassObject)
 	ctor := r.newConstructor("DataView", 1, dataViewConstructor, proto)
 	r.getter(proto, strKey("buffer"), func(vm *VM, c NativeCall) Value {
-		return objectValue(thisDataView(vm, c.This, "DataView.prototype.buffer").buffer)
+		return objectValue(thisDataView(vm, c.This, "get DataView.prototype.buffer").buffer)
 	})
 	r.getter(proto, strKey("byteLength"), func(vm *VM, c NativeCall) Value {
 		const name = "DataView.prototype.byteLength"
-		n, ok := thisDataView(vm, c.This, name).byteLength()
+		n, ok := thisDataView(vm, c.This, "get DataView.prototype.byte_length").byteLength()
 		if !ok {
 			vm.throwTypeError("Cannot perform %s on a detached ArrayBuffer", name)
 		}
@@ -69,7 +69,7 @@ func setupDataView(r *Realm) {
 	})
 	r.getter(proto, strKey("byteOffset"), func(vm *VM, c NativeCall) Value {
 		const name = "DataView.prototype.byteOffset"
-		v := thisDataView(vm, c.This, name)
+		v := thisDataView(vm, c.This, "get DataView.prototype.byte_offset")
 		if _, ok := v.byteLength(); !ok {
 			vm.throwTypeError("Cannot perform %s on a detached ArrayBuffer", name)
 		}
@@ -89,12 +89,13 @@ func setupDataView(r *Realm) {
 	r.defineGlobal("DataView", objectValue(ctor))
 }
 
-// thisDataView checks that v is a DataView.
+// thisDataView checks that v is a DataView. V8's message names every receiver "undefined" and
+// the byteLength and byteOffset getters by their internal names (byte_length, byte_offset).
 func thisDataView(vm *VM, v Value, method string) *dataView {
 	if o := v.asObject(); o != nil && o.class == ClassDataView {
 		return o.slots.(*dataView)
 	}
-	vm.throwTypeError("Method %s called on incompatible receiver %s", method, vm.receiverText(v))
+	vm.throwTypeError("Method %s called on incompatible receiver undefined", method)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"strings"
 	"time"
 
 	"github.com/codemode/codemode/internal/interp/jsdate"
@@ -129,14 +130,21 @@ func dateField(t float64, field int) float64 {
 	return float64([7]int{y, mon, d, h, mi, s, ms}[field])
 }
 
-// thisTimeValue is thisTimeValue(this): the time value of a Date, or a TypeError.
+// thisTimeValue is thisTimeValue(this): the time value of a Date, or a TypeError with V8's
+// message: "this is not a Date object." from the getters (getTime, getUTCHours, valueOf, ...
+// but not getYear), "Method Date.prototype.setDate called on incompatible receiver #<Object>"
+// from every other method.
 func thisTimeValue(vm *VM, this Value, method string) float64 {
 	if o := this.asObject(); o != nil {
 		if d, ok := o.slots.(*dateData); ok && o.class == ClassDate {
 			return d.t
 		}
 	}
-	vm.throwTypeError("this is not a Date object.")
+	if strings.HasPrefix(method, "Date.prototype.get") && method != "Date.prototype.getYear" ||
+		method == "Date.prototype.valueOf" {
+		vm.throwTypeError("this is not a Date object.")
+	}
+	vm.throwTypeError("Method %s called on incompatible receiver %s", method, vm.describeReceiver(this))
 	return 0
 }
 
@@ -314,7 +322,7 @@ func dateToJSON(vm *VM, c NativeCall) Value {
 func dateToPrimitive(vm *VM, c NativeCall) Value {
 	o := c.This.asObject()
 	if o == nil {
-		vm.throwTypeError("Date.prototype [ @@toPrimitive ] called on non-object")
+		vm.throwTypeError("Method Date.prototype [ @@toPrimitive ] called on incompatible receiver %s", vm.describeReceiver(c.This))
 	}
 	h := c.Arg(0)
 	var hint string

@@ -61,24 +61,7 @@ func dateLocaleString(vm *VM, c NativeCall, method string, required int) Value {
 
 // checkLocales validates the locales argument (every locale is formatted as en-US).
 func (vm *VM) checkLocales(loc Value) {
-	if loc.IsUndefined() {
-		return
-	}
-	var tags []Value
-	if lo := loc.asObject(); lo != nil {
-		tags = vm.createListFromArrayLike(loc)
-	} else {
-		tags = []Value{loc}
-	}
-	for _, tag := range tags {
-		if tag.kind != KindString && tag.kind != KindObject {
-			vm.throwTypeError("Language ID should be string or object.")
-		}
-		s := vm.ToGoString(tag)
-		if s == "" || strings.ContainsAny(s, " _") {
-			vm.throwRangeError("Incorrect locale information provided")
-		}
-	}
+	vm.localeList(loc, false)
 }
 
 // readDateLocaleOpts reads and validates the options and applies the defaults of the method.

@@ -54,6 +54,13 @@ func functionConstructorAbsent(vm *VM, c NativeCall) Value {
 	return undefinedValue
 }
 
+// functionKindConstructorAbsent is what calling GeneratorFunction, AsyncGeneratorFunction or
+// AsyncFunction does: an EvalError, as for Function.
+func functionKindConstructorAbsent(vm *VM, c NativeCall) Value {
+	vm.throwError("EvalError", "the Function constructor is not supported: programs cannot evaluate code at run time")
+	return undefinedValue
+}
+
 // nativeReturnThis is the function Function("return this") makes: a sloppy-mode function
 // returning its receiver, the global object when called without one.
 var nativeReturnThis = registerNative("Function(\"return this\")", func(vm *VM, c NativeCall) Value {

@@ -36,6 +36,9 @@ func TestFunctionConstructorAndEvalThrowEvalErrorWhenCalled(t *testing.T) {
 		{name: "eval reached as a value throws it too", src: "const e = globalThis.eval; let r; try { e('1') } catch (x) { r = x.name } [typeof eval, eval.name, eval.length, r].join()", want: "function,eval,1,EvalError"},
 		{name: "code that only names eval runs", src: "const ev = typeof eval === 'function' ? 'named' : 'absent'; ev", want: "named"},
 		{name: "the global is still the constructor of functions", src: "[(function () {}) instanceof Function, typeof Function].join()", want: "true,function"},
+		{name: "generator and async functions have their own constructors", src: "const k = f => f.constructor.name; [k(function* () {}), k(async () => {}), k(async function* () {}), k(function () {})].join()", want: "GeneratorFunction,AsyncFunction,AsyncGeneratorFunction,Function"},
+		{name: "the kind constructors as in node", src: "const G = Object.getPrototypeOf(function* () {}).constructor; [G.length, Object.getPrototypeOf(G) === Function, G.prototype === Object.getPrototypeOf(function* () {}), Object.getOwnPropertyNames(G.prototype).join('/'), (async () => {}) instanceof Object.getPrototypeOf(async () => {}).constructor].join()", want: "1,true,true,prototype/constructor,true"},
+		{name: "the kind constructors throw EvalError", src: "const AF = Object.getPrototypeOf(async () => {}).constructor; let r; try { new AF('return this') } catch (e) { r = e.name } r", want: "EvalError"},
 	})
 }
 

@@ -33,11 +33,18 @@ func setupMap(r *Realm) {
 	r.value(ip, symKey(symToStringTag), asciiValue("Map Iterator"), propConfigurable)
 }
 
-// describeReceiver renders a receiver the way V8's "incompatible receiver" messages do.
+// describeReceiver renders a receiver the way V8's "incompatible receiver" messages do
+// (Object::NoSideEffectsToString): an object as describeObject does ("#<Object>",
+// "[object Array]", a function's source text, "Error: x"), a string as its text, a symbol as
+// Symbol(desc), any other primitive as String does.
 func (vm *VM) describeReceiver(v Value) string {
 	switch v.kind {
 	case KindObject:
 		o := v.obj()
+		if o.class != ClassProxy {
+			return vm.describeObject(v)
+		}
+		// a proxy: V8 names it after the constructor its target reaches
 		if o.isCallable() {
 			return vm.describeForError(v)
 		}
@@ -50,6 +57,8 @@ func (vm *VM) describeReceiver(v Value) string {
 		return "#<" + name + ">"
 	case KindString:
 		return v.str().String()
+	case KindSymbol:
+		return v.sym().descriptiveString()
 	}
 	return v.String()
 }

@@ -39,6 +39,7 @@ var currencyDigits = map[string]int{"JPY": 0, "KRW": 0, "VND": 0, "CLP": 0, "ISK
 // currency, then the digit options, then useGrouping).
 func (vm *VM) resolveLocaleFormat(locales, options Value) localeFormat {
 	f := localeFormat{minInt: 1, grouping: true, group: ",", decimal: "."}
+	vm.checkLocales(locales)
 	if locales.kind == KindString {
 		tag := strings.ToLower(locales.str().String())
 		if tag == "de" || strings.HasPrefix(tag, "de-") {

@@ -84,25 +84,11 @@ func stringLocaleCompare(vm *VM, c NativeCall) Value {
 	t := vm.toString(c.Arg(0))
 	var k collatorKey
 	tag := language.AmericanEnglish
-	loc := c.Arg(1)
-	switch {
-	case loc.kind == KindNull:
-		vm.throwTypeError("Cannot convert undefined or null to object")
-	case loc.kind == KindObject:
-		// a list of locales: the first one decides (CanonicalizeLocaleList)
-		o := loc.obj()
-		loc = undefinedValue
-		if vm.lengthOfArrayLike(o) > 0 {
-			if loc = vm.getIndex(o, 0); loc.kind != KindString && loc.kind != KindObject {
-				vm.throwTypeError("Language ID should be string or object.")
-			}
-		}
-	}
-	if loc.kind == KindString || loc.kind == KindObject {
-		k.locale = vm.toString(loc).String()
+	if tags := vm.localeList(c.Arg(1), false); len(tags) > 0 {
+		k.locale = tags[0]
 		var err error
-		if tag, err = language.Parse(k.locale); err != nil || strings.Contains(k.locale, "_") {
-			vm.throwRangeError("Incorrect locale information provided")
+		if tag, err = language.Parse(k.locale); err != nil {
+			tag = language.Und // well-formed but unknown to x/text: ICU falls back to the root order
 		}
 	}
 	if opts := c.Arg(2); opts.kind == KindNull {

@@ -95,6 +95,54 @@ func TestStringBuiltins(t *testing.T) {
 	})
 }
 
+// TestStringLocaleCase checks toLocaleUpperCase and toLocaleLowerCase with the locales whose
+// mappings differ from the root's (Turkish, Azeri, Lithuanian, Greek), as V8 picks them from
+// the first locale, against node's ICU.
+func TestStringLocaleCase(t *testing.T) {
+	t.Parallel()
+	q := func(src string) string { return "JSON.stringify(" + src + ")" }
+	runJSCases(t, []jsCase{
+		{"tr_upper", q(`['i', 'ı', 'iİ'].map(s => s.toLocaleUpperCase('tr'))`), `["İ","I","İİ"]`},
+		{"tr_lower", q(`['I', 'İ', 'I\u0307', 'IΣ'].map(s => s.toLocaleLowerCase('tr-TR'))`), `["ı","i","i","ıς"]`},
+		{"az_upper", q(`'i'.toLocaleUpperCase('AZ')`), `"İ"`},
+		{"first_locale_decides", q(`['I'.toLocaleLowerCase(['tr', 'en']), 'I'.toLocaleLowerCase(['en', 'tr']), 'I'.toLocaleLowerCase([])]`), `["ı","i","i"]`},
+		{"lt_lower", q(`['İ', 'Ì', 'I\u0300', 'J\u0303'].map(s => s.toLocaleLowerCase('lt'))`), "[\"i\u0307\",\"i\u0307\u0300\",\"i\u0307\u0300\",\"j\u0307\u0303\"]"},
+		{"lt_upper", q(`'i\u0307'.toLocaleUpperCase('lt')`), `"I"`},
+		{"el_upper", q(`['άλφα', 'Μάιος', 'προϊόν', 'ΐ', 'ή καλή', 'ᾴ', 'α\u0301ι', 'ῥῆμα'].map(s => s.toLocaleUpperCase('el'))`), "[\"\u0391\u039b\u03a6\u0391\",\"\u039c\u0391\u03aa\u039f\u03a3\",\"\u03a0\u03a1\u039f\u03aa\u039f\u039d\",\"\u03aa\",\"\u0389 \u039a\u0391\u039b\u0397\",\"\u0391\u0399\",\"\u0391\u0399\u0308\",\"\u03a1\u0397\u039c\u0391\"]"},
+		{"el_lower_is_root", q(`'ΆΣ'.toLocaleLowerCase('el')`), `"άς"`},
+		{"other_locale_is_root", q(`['i'.toLocaleUpperCase('en'), 'I'.toLocaleLowerCase('de')]`), `["I","i"]`},
+		{"only_first_tag_read", q(`['I'.toLocaleLowerCase(['en', 5]), 'I'.toLocaleLowerCase(['en', 'x-a'])]`), `["i","i"]`},
+	})
+}
+
+// TestLocaleTags checks that locales arguments are validated as V8 validates them, with its two
+// messages, and that a number or boolean is an empty list of locales.
+func TestLocaleTags(t *testing.T) {
+	t.Parallel()
+	e := func(src string) string {
+		return "(() => { try { " + src + "; return 'ok' } catch (e) { return e.constructor.name + ': ' + e.message } })()"
+	}
+	const incorrect = "RangeError: Incorrect locale information provided"
+	runJSCases(t, []jsCase{
+		{"root", e(`'a'.toLocaleUpperCase('root')`), incorrect},
+		{"private use only", e(`'a'.localeCompare('b', 'x-private')`), incorrect},
+		{"grandfathered", e(`'a'.toLocaleLowerCase('i-klingon')`), incorrect},
+		{"underscore", e(`new Date(0).toLocaleDateString('en_US')`), incorrect},
+		{"duplicate region", e(`(1).toLocaleString('en-US-US')`), incorrect},
+		{"empty", e(`'a'.localeCompare('b', '')`), incorrect},
+		{"bad private use", e(`'a'.toLocaleUpperCase('en-x-abcdefghi')`), "RangeError: Invalid language tag: en-x-abcdefghi"},
+		{"empty extension", e(`'a'.localeCompare('b', 'EN-u')`), "RangeError: Invalid language tag: en-u"},
+		{"duplicate variant", e(`new Date(0).toLocaleString('en-valencia-valencia')`), "RangeError: Invalid language tag: en-valencia-valencia"},
+		{"duplicate singleton", e(`(1).toLocaleString('en-u-ca-gregory-u-nu-arab')`), "RangeError: Invalid language tag: en-u-ca-gregory-u-nu-arab"},
+		{"trailing dash", e(`'a'.localeCompare('b', 'en-US-')`), "RangeError: Invalid language tag: en-us-"},
+		{"valid tags", e(`for (const t of ['en-u-ca', 'art-lojban', 'und-x-a', 'zh-Hant-TW-u-nu-hanidec', 'en-t-en-us-h0-hybrid', 'qaa', 'de-1996']) 'a'.localeCompare('b', t)`), "ok"},
+		{"every tag of a list", e(`'a'.localeCompare('b', ['en', 'x-a'])`), incorrect},
+		{"every tag of a list is a string", e(`(1).toLocaleString(['en', 5])`), "TypeError: Language ID should be string or object."},
+		{"number is no list", e(`new Date(0).toLocaleDateString(123); (1).toLocaleString(true)`), "ok"},
+		{"null", e(`(1).toLocaleString(null)`), "TypeError: Cannot convert undefined or null to object"},
+	})
+}
+
 // TestStringFromOneCode checks String.fromCodePoint and String.fromCharCode with one numeric
 // argument, which return the shared string of an ASCII character, against node.
 func TestStringFromOneCode(t *testing.T) {

@@ -80,43 +80,73 @@ func stringToUpperCase(vm *VM, c NativeCall) Value {
 	return stringValue(vm.toUpperString(thisStr(vm, c, "toUpperCase")))
 }
 
-// localeArg reads the locales argument of toLocaleLowerCase/toLocaleUpperCase as
-// CanonicalizeLocaleList does (a string, or an array-like of strings and objects; null is a
-// TypeError). The interpreter has only the root locale, so the tags are otherwise ignored.
-func localeArg(vm *VM, v Value) {
-	switch v.kind {
-	case KindUndefined, KindString:
-		return
-	case KindNull:
-		vm.throwTypeError("Cannot convert undefined or null to object")
+// localeArg reads the locales argument of toLocaleLowerCase/toLocaleUpperCase as V8 does
+// (CanonicalizeLocaleList up to its first tag) and returns the language subtag of that tag
+// ("" when none is given).
+func localeArg(vm *VM, v Value) string {
+	tags := vm.localeList(v, true)
+	if len(tags) == 0 {
+		return ""
 	}
-	o := vm.toObject(v)
-	n := vm.lengthOfArrayLike(o)
-	for i := int64(0); i < n; i++ {
-		key := vm.indexToKey(i)
-		if !vm.hasProperty(o, key) {
-			continue
-		}
-		tag := vm.getProp(o, key)
-		if tag.kind != KindString && tag.kind != KindObject {
-			vm.throwTypeError("Language ID should be string or object.")
-		}
-		vm.toString(tag)
+	first := tags[0]
+	if i := strings.IndexByte(first, '-'); i >= 0 {
+		first = first[:i]
 	}
+	return first
 }
 
-// stringToLocaleLowerCase is String.prototype.toLocaleLowerCase (root locale).
+// caseLocale is the locale whose case mappings differ from the root's that lang names, as V8
+// picks it (Intl::StringLocaleConvertCase): Turkish and Azeri (dotted and dotless i),
+// Lithuanian (the dot above kept on i with accents) and Greek (upper case without accents);
+// ok is false for every other language.
+func caseLocale(lang string) (language.Tag, bool) {
+	switch lang {
+	case "tr", "az", "lt", "el":
+		return language.Make(lang), true
+	}
+	return language.Und, false
+}
+
+// stringToLocaleLowerCase is String.prototype.toLocaleLowerCase: the root mapping, or that
+// of Turkish, Azeri or Lithuanian when the first locale is one of them.
 func stringToLocaleLowerCase(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "toLocaleLowerCase")
-	localeArg(vm, c.Arg(0))
-	return stringValue(vm.toLowerString(s))
+	lang := localeArg(vm, c.Arg(0))
+	tag, ok := caseLocale(lang)
+	if !ok || lang == "el" {
+		return stringValue(vm.toLowerString(s))
+	}
+	lower := cases.Lower(tag)
+	out := mapWellFormed(s, func(t string) string {
+		if lang == "lt" {
+			// x/text's Lithuanian mapping adds a second dot above to İ, whose lower case is
+			// i and a dot above in every locale
+			t = strings.ReplaceAll(t, "İ", "i\u0307")
+		}
+		return lowerWithSigmaBy(lower, t)
+	})
+	vm.checkStringLength(int64(out.Len()))
+	vm.allocated += int64(out.Len()) * 2
+	return stringValue(out)
 }
 
-// stringToLocaleUpperCase is String.prototype.toLocaleUpperCase (root locale).
+// stringToLocaleUpperCase is String.prototype.toLocaleUpperCase: the root mapping, or that
+// of Turkish, Azeri, Lithuanian or Greek when the first locale is one of them.
 func stringToLocaleUpperCase(vm *VM, c NativeCall) Value {
 	s := thisStr(vm, c, "toLocaleUpperCase")
-	localeArg(vm, c.Arg(0))
-	return stringValue(vm.toUpperString(s))
+	lang := localeArg(vm, c.Arg(0))
+	tag, ok := caseLocale(lang)
+	if !ok {
+		return stringValue(vm.toUpperString(s))
+	}
+	upper := cases.Upper(tag).String
+	if lang == "el" {
+		upper = greekUpper
+	}
+	out := mapWellFormed(s, upper)
+	vm.checkStringLength(int64(out.Len()))
+	vm.allocated += int64(out.Len()) * 2
+	return stringValue(out)
 }
 
 // stringNormalize is String.prototype.normalize(form): NFC (default), NFD, NFKC or NFKD.
@@ -150,7 +180,11 @@ func stringNormalize(vm *VM, c NativeCall) Value {
 // a cased letter precedes it and none follows it, skipping case-ignorable characters in
 // both directions (so U+0345, which is both, is skipped).
 func lowerWithSigma(s string) string {
-	lower := cases.Lower(language.Und)
+	return lowerWithSigmaBy(cases.Lower(language.Und), s)
+}
+
+// lowerWithSigmaBy is lowerWithSigma with the lower-case mapping of lower.
+func lowerWithSigmaBy(lower cases.Caser, s string) string {
 	if !strings.ContainsRune(s, 'Σ') {
 		return lower.String(s)
 	}

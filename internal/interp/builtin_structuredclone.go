@@ -7,7 +7,7 @@ package interp
 // copied, and so are ArrayBuffers, typed arrays and DataViews (views of one buffer share its
 // copy), and shared or cyclic references stay shared in the copy. Symbols, functions and
 // objects with other internal state (Promise, WeakMap, iterators, URL, ...) throw a
-// DataCloneError. The transfer option is accepted and ignored (there is nothing to transfer).
+// DataCloneError. ArrayBuffers in the transfer option are moved into the copy and detached.
 
 func init() {
 	registerBuiltin("structuredClone", 50, func(r *Realm) {
@@ -28,13 +28,56 @@ type cloner struct {
 // globalStructuredClone is structuredClone(value, options).
 func globalStructuredClone(vm *VM, c NativeCall) Value {
 	if len(c.Args) == 0 {
-		vm.throwTypeError("The \"value\" argument must be specified")
-	}
-	if opts := c.Arg(1); !opts.IsNullish() && opts.kind != KindObject {
-		vm.throwTypeError("The \"options\" argument must be of type object.")
+		vm.throwTypeError("The value argument must be specified")
 	}
 	cl := &cloner{vm: vm, memo: map[*Object]*Object{}}
-	return cl.clone(c.Arg(0))
+	transferred := cl.transferList(c.Arg(1))
+	v := cl.clone(c.Arg(0))
+	for _, b := range transferred {
+		b.detach()
+	}
+	return v
+}
+
+// transferList reads the transfer option as node 20 does: options and its transfer list may be
+// null or undefined; a transfer list that is an object without an iterator is empty; each of
+// its values must be an ArrayBuffer, listed once. Each buffer's copy takes over its bytes (the
+// memo maps the buffer to it), and the buffers returned are detached once the clone is made,
+// so that a clone that fails leaves them as they were.
+func (cl *cloner) transferList(opts Value) []*arrayBuffer {
+	vm := cl.vm
+	if opts.IsNullish() {
+		return nil
+	}
+	if opts.kind != KindObject {
+		vm.throwTypeError("The options argument must be either an object or undefined")
+	}
+	list := vm.getProp(opts.obj(), strKey("transfer"))
+	if list.IsNullish() {
+		return nil
+	}
+	if list.kind != KindObject {
+		vm.throwTypeError("Optional transferList argument must be an iterable")
+	}
+	if m := vm.getProp(list.obj(), symKey(symIterator)); m.kind != KindObject || !m.obj().isCallable() {
+		return nil
+	}
+	var out []*arrayBuffer
+	for _, item := range vm.iterableToList(list) {
+		o := item.asObject()
+		if o == nil || o.class != ClassArrayBuffer {
+			vm.throwTypeError("Found invalid object in transferList")
+		}
+		if _, dup := cl.memo[o]; dup {
+			vm.throw(vm.newDOMException("DataCloneError", "Transfer list contains duplicate ArrayBuffer"))
+		}
+		b := o.slots.(*arrayBuffer)
+		nb := vm.newObject(vm.realm.Intrinsic("ArrayBuffer.prototype"), ClassArrayBuffer)
+		nb.slots = &arrayBuffer{data: b.data, max: b.max, detached: b.detached}
+		cl.memo[o] = nb
+		out = append(out, b)
+	}
+	return out
 }
 
 // fail throws the DataCloneError for v.
@@ -198,11 +241,17 @@ func (cl *cloner) cloneError(o *Object) *Object {
 	out := vm.newObject(vm.realm.Intrinsic(name+".prototype"), ClassError)
 	out.slots = &errorData{}
 	cl.memo[o] = out
-	if d, ok := vm.getOwnProperty(o, keyMessage); ok && d.HasValue {
-		out.props.add(keyMessage, Property{value: stringValue(vm.toString(d.Value)), flags: propHidden})
+	// V8 reads the message first but gives the copy its stack first, as its errors have it
+	msg, hasMsg := vm.getOwnProperty(o, keyMessage)
+	var msgText Value
+	if hasMsg && msg.HasValue {
+		msgText = stringValue(vm.toString(msg.Value))
 	}
 	if s := vm.getProp(o, keyStack); s.kind == KindString {
 		out.props.add(keyStack, Property{value: s, flags: propHidden})
+	}
+	if hasMsg && msg.HasValue {
+		out.props.add(keyMessage, Property{value: msgText, flags: propHidden})
 	}
 	if d, ok := vm.getOwnProperty(o, keyCause); ok && d.HasValue {
 		out.props.add(keyCause, Property{value: cl.clone(d.Value), flags: propHidden})

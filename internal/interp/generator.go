@@ -31,6 +31,22 @@ func setupGenerators(r *Realm) {
 	r.method(agp, "return", 1, asyncGeneratorReturn)
 	r.method(agp, "throw", 1, asyncGeneratorThrow)
 	r.value(agp, symKey(symToStringTag), asciiValue("AsyncGenerator"), propConfigurable)
+	// %GeneratorFunction%, %AsyncGeneratorFunction% and %AsyncFunction%: constructors that,
+	// like Function, cannot evaluate code (calling one throws an EvalError), there so that
+	// fn.constructor.name tells the kind of a function as in node.
+	fnCtor := r.Intrinsic("Function")
+	for _, k := range []struct {
+		name  string
+		proto *Object
+	}{{"GeneratorFunction", gfp}, {"AsyncGeneratorFunction", agfp}, {"AsyncFunction", afp}} {
+		c := r.newFunction("%"+k.name+"%", k.name, 1, functionKindConstructorAbsent)
+		c.flags |= objConstructor
+		if fnCtor != nil {
+			c.proto = fnCtor
+		}
+		c.props.add(keyPrototype, Property{value: objectValue(k.proto)})
+		r.value(k.proto, keyConstructor, objectValue(c), propConfigurable)
+	}
 	if r.AsyncIteratorPrototype.props.get(symKey(symAsyncIterator)) == nil {
 		r.symbolMethod(r.AsyncIteratorPrototype, symAsyncIterator, 0, func(vm *VM, c NativeCall) Value { return c.This }, propHidden)
 	}
@@ -206,7 +222,7 @@ func (vm *VM) yieldDelegate(f *frame, in bytecode.Instr) (bool, Value) {
 		m := vm.getMethod(it.Obj, strKey("throw"))
 		if m.IsUndefined() {
 			vm.iteratorClose(it, false)
-			vm.throwTypeError("The iterator does not provide a 'throw' method")
+			vm.throwTypeError("The iterator does not provide a 'throw' method.")
 		}
 		r = vm.Call(m, it.Obj, received)
 	case resumeReturn:

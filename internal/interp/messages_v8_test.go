@@ -20,6 +20,32 @@ func TestV8MessageForms(t *testing.T) {
 		{"Set of a boolean", c(`new Set(true)`), "TypeError: boolean true is not iterable (cannot read property Symbol(Symbol.iterator))"},
 		{"Map of an object", c(`new Map({})`), "TypeError: object is not iterable (cannot read property Symbol(Symbol.iterator))"},
 		{"WeakSet of a number", c(`new WeakSet(1)`), "TypeError: number 1 is not iterable (cannot read property Symbol(Symbol.iterator))"},
+		// super.x = v refused by the receiver
+		{"super set on an own getter", c(`const o = { m() { super.x = 2 } }; Object.defineProperty(o, "x", {get() {}, configurable: true}); o.m()`), "TypeError: Cannot redefine property: x"},
+		{"super set on an own read-only", c(`const o = { m() { super.x = 2 } }; Object.defineProperty(o, "x", {value: 1}); o.m()`), "TypeError: Cannot assign to read only property 'x' of object '#<Object>'"},
+		{"super set on a frozen receiver", c(`class A {}; class B extends A { m() { super.y = 3 } }; Object.freeze(new B()).m()`), "TypeError: Cannot add property y, object is not extensible"},
+		{"super set on an inherited getter", c(`const o = { __proto__: { get x() { return 1 } }, m() { super.x = 2 } }; o.m()`), "TypeError: Cannot set property x of #<Object> which has only a getter"},
+		// an array length that cannot shrink past an element that cannot be deleted
+		{"length past a non-configurable element", c(`const a = [1, 2, 3]; Object.defineProperty(a, 1, {configurable: false}); a.length = 0`), "TypeError: Cannot delete property '1' of [object Array]"},
+		// private names are printed once with their #
+		{"private field twice", c(`class A { constructor(o) { return o } }; class B extends A { #x = 1 }; const o = {}; new B(o); new B(o)`), "TypeError: Cannot initialize #x twice on the same object"},
+		// an iterator closed by break whose return() gives no object
+		{"return() of a primitive", c(`const it = {[Symbol.iterator]() { return {next() { return {value: 1, done: false} }, return() { return 5 }} }}; for (const x of it) break`), "TypeError: Iterator result 5 is not an object"},
+		{"return() of null in destructuring", c(`const it = {[Symbol.iterator]() { return {next() { return {value: 1, done: false} }, return() { return null }} }}; const [a] = it`), "TypeError: Iterator result null is not an object"},
+		// Date methods other than the getters name themselves and the receiver
+		{"Date getter on an object", c(`Date.prototype.getTime.call({})`), "TypeError: this is not a Date object."},
+		{"Date toISOString on an object", c(`Date.prototype.toISOString.call({})`), "TypeError: Method Date.prototype.toISOString called on incompatible receiver #<Object>"},
+		{"Date setDate on an array", c(`Date.prototype.setDate.call([], 1)`), "TypeError: Method Date.prototype.setDate called on incompatible receiver [object Array]"},
+		{"Date toGMTString", c(`Date.prototype.toGMTString.call(Object.create(null))`), "TypeError: Method Date.prototype.toUTCString called on incompatible receiver [object Object]"},
+		{"Date getYear", c(`Date.prototype.getYear.call(1)`), "TypeError: Method Date.prototype.getYear called on incompatible receiver 1"},
+		{"Date toPrimitive on a primitive", c(`Date.prototype[Symbol.toPrimitive].call("s", "number")`), "TypeError: Method Date.prototype [ @@toPrimitive ] called on incompatible receiver s"},
+		// incompatible receivers are printed as Object::NoSideEffectsToString prints them
+		{"Map get on an array", c(`Map.prototype.get.call([1], 1)`), "TypeError: Method Map.prototype.get called on incompatible receiver [object Array]"},
+		{"Map get on a function", c(`Map.prototype.get.call(function f() {}, 1)`), "TypeError: Method Map.prototype.get called on incompatible receiver function f() {}"},
+		{"Map get on an error", c(`Map.prototype.get.call(new RangeError("r"), 1)`), "TypeError: Method Map.prototype.get called on incompatible receiver RangeError: r"},
+		{"Map get on a symbol", c(`Map.prototype.get.call(Symbol("q"), 1)`), "TypeError: Method Map.prototype.get called on incompatible receiver Symbol(q)"},
+		{"DataView on a regexp", c(`DataView.prototype.getInt8.call(/a/, 0)`), "TypeError: Method DataView.prototype.getInt8 called on incompatible receiver undefined"},
+		{"DataView byteLength on an object", c(`Object.getOwnPropertyDescriptor(DataView.prototype, "byteLength").get.call({})`), "TypeError: Method get DataView.prototype.byte_length called on incompatible receiver undefined"},
 		// assignments refused by frozen, sealed and non-extensible objects
 		{"add to frozen", c(`const o = Object.freeze({}); o.x = 1`), "TypeError: Cannot add property x, object is not extensible"},
 		{"add to sealed", c(`const o = Object.seal({a: 1}); o.b = 1`), "TypeError: Cannot add property b, object is not extensible"},
@@ -29,6 +55,14 @@ func TestV8MessageForms(t *testing.T) {
 		{"change frozen array", c(`const a = Object.freeze([1]); a[0] = 2`), "TypeError: Cannot assign to read only property '0' of object '[object Array]'"},
 		{"change frozen instance", c(`class Foo { x = 1 }; const f = Object.freeze(new Foo()); f.x = 2`), "TypeError: Cannot assign to read only property 'x' of object '#<Foo>'"},
 		{"getter only", c(`const o = {get x() { return 1 }}; o.x = 2`), "TypeError: Cannot set property x of #<Object> which has only a getter"},
+		// the receiver is printed as Object::NoSideEffectsToString prints it, with its typeof
+		{"read-only lastIndex of a regexp", c(`const r = /b/g; Object.defineProperty(r, "lastIndex", {writable: false}); r.exec("abc")`), "TypeError: Cannot assign to read only property 'lastIndex' of object '[object RegExp]'"},
+		{"read-only of a function", c(`function f() {}; Object.defineProperty(f, "r", {value: 1}); f.r = 2`), "TypeError: Cannot assign to read only property 'r' of function 'function f() {}'"},
+		{"read-only of an error", c(`const e = new Error("x"); Object.freeze(e); e.message = "y"`), "TypeError: Cannot assign to read only property 'message' of object 'Error: x'"},
+		{"read-only of a date", c(`const d = new Date(0); Object.defineProperty(d, "r", {value: 1}); d.r = 2`), "TypeError: Cannot assign to read only property 'r' of object '[object Date]'"},
+		{"read-only of a null-prototype object", c(`const o = Object.freeze(Object.assign(Object.create(null), {x: 1})); o.x = 2`), "TypeError: Cannot assign to read only property 'x' of object '[object Object]'"},
+		{"read-only of a Map", c(`const m = new Map(); Object.defineProperty(m, "r", {value: 1}); m.r = 2`), "TypeError: Cannot assign to read only property 'r' of object '#<Map>'"},
+		{"getter only of a class", c(`class K { static get g() { return 1 } }; K.g = 2`), "TypeError: Cannot set property g of class K { static get g() { return 1 } } which has only a getter"},
 		{"define on frozen", c(`Object.defineProperty(Object.freeze({}), "x", {value: 1})`), "TypeError: Cannot define property x, object is not extensible"},
 		// delete refused: the object is printed as V8's NoSideEffectsToString prints it
 		{"delete frozen", c(`const o = Object.freeze({a: 1}); delete o.a`), "TypeError: Cannot delete property 'a' of #<Object>"},

@@ -390,6 +390,10 @@ func (vm *VM) throwSetRefused(o *Object, key PropertyKey) {
 	if o != nil && o.class == ClassProxy {
 		vm.throwTypeError("'set' on proxy: trap returned falsish for property '%s'", key)
 	}
+	if o != nil && o.class == ClassArray && key == keyLength && o.flags&objLengthReadOnly == 0 && o.length > 0 {
+		// a writable length that could not shrink past an element that cannot be deleted
+		vm.throwTypeError("Cannot delete property '%d' of %s", o.length-1, vm.describeObject(objectValue(o)))
+	}
 	if o != nil && o.class == ClassArray && o.flags&objLengthReadOnly != 0 && o.extensible() {
 		if idx, ok := key.arrayIndex(); ok && int64(idx) >= int64(o.length) {
 			key = keyLength // a new element would grow a length that is read-only: V8 names length
@@ -400,15 +404,52 @@ func (vm *VM) throwSetRefused(o *Object, key PropertyKey) {
 		if !ok {
 			continue
 		}
-		if p.isAccessor() {
-			vm.throwTypeError("Cannot set property %s of %s which has only a getter", key.String(), objectTag(o))
+		// V8 prints the receiver with Object::NoSideEffectsToString and its typeof
+		desc, kind := objectTag(o), "object"
+		if o != nil {
+			desc = vm.describeObject(objectValue(o))
+			if o.isCallable() {
+				kind = "function"
+			}
 		}
-		vm.throwTypeError("Cannot assign to read only property '%s' of object '%s'", key.String(), objectTag(o))
+		if p.isAccessor() {
+			vm.throwTypeError("Cannot set property %s of %s which has only a getter", key.String(), desc)
+		}
+		vm.throwTypeError("Cannot assign to read only property '%s' of %s '%s'", key.String(), kind, desc)
 	}
 	if o != nil && !o.extensible() {
 		vm.throwTypeError("Cannot add property %s, object is not extensible", key.String())
 	}
 	vm.throwTypeError("Cannot assign to read only property '%s' of object", key.String())
+}
+
+// throwSuperSetRefused throws the TypeError of a strict-mode super.key = v (the set started at
+// home, the method's home object's prototype, with this as the receiver) that was refused: an
+// inherited read-only property or getter is reported as for an ordinary assignment; otherwise
+// the receiver refused it, with V8's words: an own accessor ("Cannot redefine property: x"), an
+// own read-only property, or no room for a new one.
+func (vm *VM) throwSuperSetRefused(home *Object, key PropertyKey, this Value) {
+	recv := this.asObject()
+	if home == nil || home.class == ClassProxy || recv == nil {
+		vm.throwSetRefused(home, key)
+	}
+	for q := home; q != nil; q = q.proto {
+		if p, ok := q.getOwn(key); ok {
+			if p.isAccessor() && (p.setter() == nil) || !p.isAccessor() && !p.writable() {
+				vm.throwSetRefused(recv, key)
+			}
+			break
+		}
+	}
+	if recv.class != ClassProxy {
+		if p, ok := recv.getOwn(key); ok {
+			if p.isAccessor() {
+				vm.throwTypeError("Cannot redefine property: %s", key.String())
+			}
+			vm.throwSetRefused(recv, key)
+		}
+	}
+	vm.throwSetRefused(recv, key)
 }
 
 // objectTag names an object in a message as V8 does: '[object Array]' for an array,

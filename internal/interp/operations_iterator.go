@@ -83,7 +83,7 @@ func (vm *VM) iteratorClose(it *Iterator, thrown bool) {
 	}
 	r := vm.Call(ret, it.Obj)
 	if !thrown && r.kind != KindObject {
-		vm.throwTypeError("iterator.return() did not return an object")
+		vm.throwTypeError("Iterator result %s is not an object", r.String())
 	}
 }
 
