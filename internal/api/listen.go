@@ -16,12 +16,17 @@ func CheckListen(addr, token string) error {
 	if err != nil {
 		return fmt.Errorf("listen address %q: %w", addr, err)
 	}
-	if host == "localhost" {
-		return nil
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil || !ip.IsLoopback() {
+	if !loopbackName(host) {
 		return fmt.Errorf("%w (address %s)", ErrInsecureListen, addr)
 	}
 	return nil
+}
+
+// loopbackName reports whether host (no port) is "localhost" or a loopback address.
+func loopbackName(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }

@@ -9,7 +9,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"strings"
 )
@@ -80,11 +79,7 @@ func isLoopback(addr string) bool {
 	if err != nil {
 		host = strings.Trim(addr, "[]")
 	}
-	if host == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
+	return loopbackName(host)
 }
 
 // checkJSONRPC returns the error code (0: none) and message for a body that is not a JSON-RPC

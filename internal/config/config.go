@@ -246,7 +246,8 @@ func CheckDatabaseURL(s string) error {
 }
 
 // Validate checks the configuration for process p: the environment parsed, the log level is
-// known, what p needs is set, the database URL parses, and the API does not listen off loopback without a token.
+// known, what p needs is set, the database URL parses, and the API does not listen off
+// loopback without a token.
 func (c *Config) Validate(p Process) error {
 	if c.envErr != nil {
 		return c.envErr
