@@ -17,7 +17,11 @@ import (
 const (
 	jsonRPCParseError     = -32700 // the body is not JSON
 	jsonRPCInvalidRequest = -32600 // JSON, but not a message this server takes
+	jsonRPCMethodNotFound = -32601 // a request for a method the server does not have
 )
+
+// sdkNotHandled begins the SDK's plain-text refusal of a method it does not have.
+const sdkNotHandled = "JSON RPC not handled"
 
 // mcpNoBatchVersion is the first MCP protocol version without JSON-RPC batches; the SDK
 // serves batches of earlier versions (and of requests naming none, read as 2025-03-26).
@@ -33,7 +37,9 @@ const mcpNoBatchVersion = "2025-06-18"
 // the body as it was read. The body was bounded by limitBody; it is bounded here again
 // (maxBytes) for a handler mounted without it. With hostCheck (no token: the SDK checks the
 // Host), a request the SDK refuses for its Host (403) goes to it unread, so that the refusal
-// comes first as before.
+// comes first as before. A well-formed message the SDK still refuses with a plain-text 400
+// (a method it does not have, a request without an id, a notification with one, missing
+// params, an Accept header without both types) gets a JSON-RPC error too: see rpcRefusal.
 func jsonRPCShape(maxBytes int64, hostCheck bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil || (hostCheck && rebound(r)) {
@@ -57,12 +63,61 @@ func jsonRPCShape(maxBytes int64, hostCheck bool, next http.Handler) http.Handle
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if id, code, msg := checkJSONRPC(body, r.Header.Get("Mcp-Protocol-Version")); code != 0 {
+		id, code, msg := checkJSONRPC(body, r.Header.Get("Mcp-Protocol-Version"))
+		if code != 0 {
 			writeJSONRPCError(w, http.StatusBadRequest, id, code, msg)
 			return
 		}
-		next.ServeHTTP(w, r)
+		refusal := &rpcRefusal{ResponseWriter: w}
+		next.ServeHTTP(refusal, r)
+		refusal.answer(id)
 	})
+}
+
+// rpcRefusal passes a response through, except the SDK's plain-text 400, which it holds back
+// so that answer can send it as a JSON-RPC error: -32601 (404, as the SDK itself answers
+// under the newest protocol version) for a method the SDK does not have, -32600 (400) for the
+// rest, with the SDK's text as the message. Streams (SSE) and JSON answers pass unchanged; it
+// unwraps for http.ResponseController, through which the SDK flushes them.
+type rpcRefusal struct {
+	http.ResponseWriter
+	held bool         // a plain-text 400 is being held back
+	text bytes.Buffer // its body
+}
+
+func (w *rpcRefusal) WriteHeader(status int) {
+	if status == http.StatusBadRequest && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		w.held = true
+		return
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *rpcRefusal) Write(b []byte) (int, error) {
+	if w.held {
+		return w.text.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *rpcRefusal) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// answer sends the held refusal, if any, as a JSON-RPC error for the message with id (nil:
+// none, or a batch).
+func (w *rpcRefusal) answer(id json.RawMessage) {
+	if !w.held {
+		return
+	}
+	text := strings.TrimSpace(w.text.String())
+	h := w.ResponseWriter.Header()
+	h.Del("X-Content-Type-Options")
+	h.Del("Content-Length")
+	if strings.HasPrefix(text, sdkNotHandled) {
+		writeJSONRPCError(w.ResponseWriter, http.StatusNotFound, id, jsonRPCMethodNotFound,
+			"Method not found: "+strings.TrimPrefix(strings.TrimPrefix(text, sdkNotHandled), ": "))
+		return
+	}
+	writeJSONRPCError(w.ResponseWriter, http.StatusBadRequest, id, jsonRPCInvalidRequest, "Invalid Request: "+text)
 }
 
 // rebound reports a request the SDK's DNS rebinding check refuses: received on a loopback

@@ -417,7 +417,8 @@ func TestMCPToolCallEndsWithItsRequest(t *testing.T) {
 // A body that is not a well-formed JSON-RPC message is answered with a JSON-RPC error object
 // (application/json): -32700 when it is not JSON, -32600 when it is JSON but not a message the
 // endpoint takes, with the message's id when it has a valid one. The SDK answered them with a
-// plain-text 400, which a JSON-RPC client cannot read. Well-formed messages, notifications and
+// plain-text 400, which a JSON-RPC client cannot read; so did it a well-formed message it
+// refuses (a method it does not have: -32601, 404). Well-formed messages, notifications and
 // the batches of protocol versions that have them are served as before.
 func TestMCPMalformedMessagesGetJSONRPCErrors(t *testing.T) {
 	t.Parallel()
@@ -450,6 +451,13 @@ func TestMCPMalformedMessagesGetJSONRPCErrors(t *testing.T) {
 		{"method a number", "", `{"jsonrpc":"2.0","id":7,"method":7}`, 400, -32600, `7`, `"method" must be a string`},
 		{"neither request nor response", "", `{"jsonrpc":"2.0","id":1}`, 400, -32600, `1`, "neither a request"},
 		{"notification without jsonrpc", "", `{"method":"notifications/initialized"}`, 400, -32600, `null`, `"jsonrpc" must be "2.0"`},
+		{"unknown method", "2025-06-18", `{"jsonrpc":"2.0","id":2,"method":"foo/bar","params":{}}`, 404, -32601, `2`, `Method not found: "foo/bar" unsupported`},
+		{"unknown method naming no version", "", `{"jsonrpc":"2.0","id":"q","method":"foo/bar"}`, 404, -32601, `"q"`, `"foo/bar" unsupported`},
+		{"unknown notification", "2025-06-18", `{"jsonrpc":"2.0","method":"notifications/foo"}`, 404, -32601, `null`, `"notifications/foo" unsupported`},
+		{"request without an id", "2025-06-18", `{"jsonrpc":"2.0","method":"tools/list"}`, 400, -32600, `null`, `missing id for "tools/list"`},
+		{"notification with an id", "2025-06-18", `{"jsonrpc":"2.0","id":3,"method":"notifications/initialized"}`, 400, -32600, `3`, `unexpected id`},
+		{"call without params", "2025-06-18", `{"jsonrpc":"2.0","id":4,"method":"tools/call"}`, 400, -32600, `4`, `missing required "params"`},
+		{"unsupported protocol version", "1999-01-01", ping, 400, -32600, `1`, `Unsupported protocol version`},
 
 		{"request", "", ping, 200, 0, ``, `"result":{}`},
 		{"request in 2025-06-18", "2025-06-18", ping, 200, 0, ``, `"result":{}`},
@@ -512,6 +520,21 @@ func TestMCPMalformedMessagesGetJSONRPCErrors(t *testing.T) {
 		resp.Body.Close()
 		require.Equal(t, tc.want, resp.StatusCode, "%s %s", tc.method, tc.contentType)
 	}
+
+	// A message sent with an Accept header the transport refuses gets a JSON-RPC error too.
+	req, err := http.NewRequest(http.MethodPost, b.url+MCPPath, strings.NewReader(ping))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusBadRequest, resp.StatusCode, "%s", body)
+	require.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	require.JSONEq(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: Accept must contain both 'application/json' and 'text/event-stream'"}}`, string(body))
 }
 
 // Without a token, a request naming another host is refused (403, DNS rebinding) before its
