@@ -29,6 +29,8 @@ func TestRunLimitsOutsideTheCeilingsAreRefused(t *testing.T) {
 		{"tool calls above", fmt.Sprintf(`{"maxToolCalls": %d}`, ceil.MaxToolCalls+1), fmt.Sprintf("allowed range is 1 to %d", ceil.MaxToolCalls)},
 		{"output above", fmt.Sprintf(`{"maxOutputBytes": %d}`, ceil.MaxOutputBytes+1), fmt.Sprintf("allowed range is 1 to %d", ceil.MaxOutputBytes)},
 		{"beyond int64", `{"timeoutMs": 1e30}`, "timeoutMs"},
+		{"beyond float64", `{"timeoutMs": 1e400}`, "request body field /limits/timeoutMs: the number 1e400 is out of range"},
+		{"beyond float64, negative", `{"maxToolCalls": -1e999}`, "request body field /limits/maxToolCalls: the number -1e999 is out of range"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

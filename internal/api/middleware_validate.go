@@ -81,7 +81,13 @@ func validationMessage(err error) string {
 		if reqErr.Parameter != nil {
 			where = reqErr.Parameter.In + " parameter " + reqErr.Parameter.Name
 		}
-		return where + ": " + schemaErr.Reason
+		reason := schemaErr.Reason
+		// A number past float64's range (1e400) is refused by the validator in its own
+		// terms, which name no rule the client broke.
+		if n, ok := schemaErr.Value.(json.Number); ok && errors.Is(schemaErr.Origin, strconv.ErrRange) {
+			reason = fmt.Sprintf("the number %s is out of range", n)
+		}
+		return where + ": " + reason
 	}
 	if reqErr.Parameter != nil {
 		return fmt.Sprintf("%s parameter %s: %v", reqErr.Parameter.In, reqErr.Parameter.Name, reqErr.Err)
