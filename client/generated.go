@@ -772,6 +772,8 @@ type ScheduleCreateOverlap string
 
 // ScheduleList defines model for ScheduleList.
 type ScheduleList struct {
+	// Next The cursor of the next page (the cursor parameter); null on the last page.
+	Next      *string    `json:"next"`
 	Schedules []Schedule `json:"schedules"`
 }
 
@@ -1044,6 +1046,12 @@ type RetryRunParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListSchedulesParams defines parameters for ListSchedules.
+type ListSchedulesParams struct {
+	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // DeleteToolsetParams defines parameters for DeleteToolset.
 type DeleteToolsetParams struct {
 	// Force Delete even while runs not yet finished may call the toolset.
@@ -1290,10 +1298,13 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
 	RetryRun(ctx context.Context, id RunID, params *RetryRunParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ListSchedules List schedules, oldest first.
+	// ListSchedules List schedules, oldest first, a page at a time.
+	//
+	// A page holds at most limit schedules; next, when not null, is the cursor of the page
+	// after it. A schedule created while a client pages is found on a later page.
 	//
 	// Corresponds with GET /v1/schedules (the `ListSchedules` operationId).
-	ListSchedules(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListSchedules(ctx context.Context, params *ListSchedulesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateScheduleWithBody Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
 	//
@@ -1779,11 +1790,14 @@ func (c *Client) RetryRun(ctx context.Context, id RunID, params *RetryRunParams,
 	return c.Client.Do(req)
 }
 
-// ListSchedules List schedules, oldest first.
+// ListSchedules List schedules, oldest first, a page at a time.
+//
+// A page holds at most limit schedules; next, when not null, is the cursor of the page
+// after it. A schedule created while a client pages is found on a later page.
 //
 // Corresponds with GET /v1/schedules (the `ListSchedules` operationId).
-func (c *Client) ListSchedules(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListSchedulesRequest(c.Server)
+func (c *Client) ListSchedules(ctx context.Context, params *ListSchedulesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSchedulesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2992,7 +3006,7 @@ func NewRetryRunRequest(server string, id RunID, params *RetryRunParams) (*http.
 }
 
 // NewListSchedulesRequest constructs an http.Request for the ListSchedules method
-func NewListSchedulesRequest(server string) (*http.Request, error) {
+func NewListSchedulesRequest(server string, params *ListSchedulesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -3008,6 +3022,45 @@ func NewListSchedulesRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -3883,12 +3936,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/runs/{id}/retry (the `RetryRun` operationId).
 	RetryRunWithResponse(ctx context.Context, id RunID, params *RetryRunParams, reqEditors ...RequestEditorFn) (*RetryRunResponse, error)
 
-	// ListSchedulesWithResponse List schedules, oldest first.
+	// ListSchedulesWithResponse List schedules, oldest first, a page at a time.
+	//
+	// A page holds at most limit schedules; next, when not null, is the cursor of the page
+	// after it. A schedule created while a client pages is found on a later page.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/schedules (the `ListSchedules` operationId).
-	ListSchedulesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSchedulesResponse, error)
+	ListSchedulesWithResponse(ctx context.Context, params *ListSchedulesParams, reqEditors ...RequestEditorFn) (*ListSchedulesResponse, error)
 
 	// CreateScheduleWithBodyWithResponse Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
 	//
@@ -5181,6 +5237,8 @@ type ListSchedulesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ScheduleList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON421 the response for an HTTP 421 `application/json` response
@@ -5192,6 +5250,11 @@ type ListSchedulesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListSchedulesResponse) GetJSON200() *ScheduleList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSchedulesResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -6819,13 +6882,16 @@ func (c *ClientWithResponses) RetryRunWithResponse(ctx context.Context, id RunID
 	return ParseRetryRunResponse(rsp)
 }
 
-// ListSchedulesWithResponse List schedules, oldest first.
+// ListSchedulesWithResponse List schedules, oldest first, a page at a time.
+//
+// A page holds at most limit schedules; next, when not null, is the cursor of the page
+// after it. A schedule created while a client pages is found on a later page.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/schedules (the `ListSchedules` operationId).
-func (c *ClientWithResponses) ListSchedulesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSchedulesResponse, error) {
-	rsp, err := c.ListSchedules(ctx, reqEditors...)
+func (c *ClientWithResponses) ListSchedulesWithResponse(ctx context.Context, params *ListSchedulesParams, reqEditors ...RequestEditorFn) (*ListSchedulesResponse, error) {
+	rsp, err := c.ListSchedules(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -8062,6 +8128,13 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error

@@ -83,14 +83,24 @@ func (h *handlers) CreateSchedule(ctx context.Context, req gen.CreateScheduleReq
 }
 
 // ListSchedules implements gen.StrictServerInterface.
-func (h *handlers) ListSchedules(ctx context.Context, _ gen.ListSchedulesRequestObject) (gen.ListSchedulesResponseObject, error) {
-	all, err := h.store.ListSchedules(ctx)
+func (h *handlers) ListSchedules(ctx context.Context, req gen.ListSchedulesRequestObject) (gen.ListSchedulesResponseObject, error) {
+	limit, cursor := 0, ""
+	if req.Params.Limit != nil {
+		limit = *req.Params.Limit
+	}
+	if req.Params.Cursor != nil {
+		cursor = *req.Params.Cursor
+	}
+	page, next, err := h.store.ListSchedules(ctx, limit, cursor)
 	if err != nil {
 		return nil, err
 	}
-	out := gen.ScheduleList{Schedules: make([]gen.Schedule, 0, len(all))}
-	for _, sc := range all {
+	out := gen.ScheduleList{Schedules: make([]gen.Schedule, 0, len(page))}
+	for _, sc := range page {
 		out.Schedules = append(out.Schedules, toSchedule(sc))
+	}
+	if next != "" {
+		out.Next = &next
 	}
 	return gen.ListSchedules200JSONResponse(out), nil
 }

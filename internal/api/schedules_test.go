@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -68,9 +69,10 @@ func TestSchedules(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, resumed.JSON200.Paused)
 
-	list, err := b.client.ListSchedulesWithResponse(b.ctx)
+	list, err := b.client.ListSchedulesWithResponse(b.ctx, &client.ListSchedulesParams{})
 	require.NoError(t, err)
 	require.Len(t, list.JSON200.Schedules, 2)
+	require.Nil(t, list.JSON200.Next)
 
 	deleted, err := b.client.DeleteScheduleWithResponse(b.ctx, id)
 	require.NoError(t, err)
@@ -82,4 +84,49 @@ func TestSchedules(t *testing.T) {
 	run, err = b.client.GetRunWithResponse(b.ctx, runID, &client.GetRunParams{})
 	require.NoError(t, err)
 	require.Equal(t, id, *run.JSON200.Lineage.ScheduleId, "a run keeps its link to a deleted schedule")
+}
+
+// Schedules are listed a page at a time, oldest first: the pages of a listing hold every
+// schedule once, in creation order, and a cursor that is not one is refused with 400.
+func TestSchedulesAreListedInPages(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	var created []string
+	for i := range 7 {
+		sc, err := b.client.CreateScheduleWithResponse(b.ctx, client.ScheduleCreate{
+			Code: fmt.Sprintf("return %d", i), Every: ptr("1h")})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusCreated, sc.StatusCode(), string(sc.Body))
+		created = append(created, sc.JSON201.Id)
+	}
+	var listed []string
+	var cursor *string
+	pages := 0
+	for {
+		limit := 3
+		page, err := b.client.ListSchedulesWithResponse(b.ctx, &client.ListSchedulesParams{Limit: &limit, Cursor: cursor})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, page.StatusCode(), string(page.Body))
+		require.LessOrEqual(t, len(page.JSON200.Schedules), limit)
+		for _, sc := range page.JSON200.Schedules {
+			listed = append(listed, sc.Id)
+		}
+		pages++
+		if page.JSON200.Next == nil {
+			break
+		}
+		cursor = page.JSON200.Next
+	}
+	require.Equal(t, created, listed)
+	require.Equal(t, 3, pages)
+
+	all, err := b.client.ListSchedulesWithResponse(b.ctx, &client.ListSchedulesParams{})
+	require.NoError(t, err)
+	require.Len(t, all.JSON200.Schedules, 7, "the default page holds 50")
+	require.Nil(t, all.JSON200.Next)
+
+	for _, q := range []string{"?cursor=nope", "?limit=0", "?limit=501"} {
+		status, body := b.do(t, http.MethodGet, "/v1/schedules"+q, "")
+		require.Equal(t, http.StatusBadRequest, status, "%s: %s", q, body)
+	}
 }

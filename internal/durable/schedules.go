@@ -284,17 +284,38 @@ func (s *Store) GetSchedule(ctx context.Context, id string, ticks int) (Schedule
 	return sc, nil
 }
 
-// ListSchedules returns every schedule, oldest first.
-func (s *Store) ListSchedules(ctx context.Context) ([]Schedule, error) {
-	rows, err := s.pool.Query(ctx, q("ScheduleList"))
+// ListSchedules returns a page of at most limit schedules (default 50, at most 500), oldest
+// first, after cursor (a previous page's next; empty: from the oldest), and the cursor of the
+// page after it ("" when none). Errors: ErrInvalidCursor.
+func (s *Store) ListSchedules(ctx context.Context, limit int, cursor string) ([]Schedule, string, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	limit = min(limit, 500)
+	var curAt *time.Time
+	var curID *string
+	if cursor != "" {
+		at, id, err := decodeCursor(cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		curAt, curID = &at, &id
+	}
+	rows, err := s.pool.Query(ctx, q("ScheduleList"), curAt, curID, limit+1)
 	if err != nil {
-		return nil, fmt.Errorf("list schedules: %w", err)
+		return nil, "", fmt.Errorf("list schedules: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Schedule, error) { return scanSchedule(r) })
 	if err != nil {
-		return nil, fmt.Errorf("list schedules: %w", err)
+		return nil, "", fmt.Errorf("list schedules: %w", err)
 	}
-	return out, nil
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		last := out[len(out)-1]
+		next = encodeCursor(last.CreatedAt, last.ID)
+	}
+	return out, next, nil
 }
 
 // DeleteSchedule deletes a schedule and its ticks; the runs it started keep their link to

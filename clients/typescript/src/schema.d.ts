@@ -395,7 +395,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List schedules, oldest first. */
+        /**
+         * List schedules, oldest first, a page at a time.
+         * @description A page holds at most limit schedules; next, when not null, is the cursor of the page
+         *     after it. A schedule created while a client pages is found on a later page.
+         */
         get: operations["listSchedules"];
         put?: never;
         /**
@@ -1037,6 +1041,8 @@ export interface components {
         };
         ScheduleList: {
             schedules: components["schemas"]["Schedule"][];
+            /** @description The cursor of the next page (the cursor parameter); null on the last page. */
+            next: string | null;
         };
         CatalogTool: {
             /** @description Full path as programs call it (tools.<path>). */
@@ -1846,14 +1852,17 @@ export interface operations {
     };
     listSchedules: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The schedules. */
+            /** @description A page of schedules. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1862,6 +1871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleList"];
                 };
             };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             421: components["responses"]["Error"];
             500: components["responses"]["Error"];

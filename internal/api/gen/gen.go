@@ -779,6 +779,8 @@ type ScheduleCreateOverlap string
 
 // ScheduleList defines model for ScheduleList.
 type ScheduleList struct {
+	// Next The cursor of the next page (the cursor parameter); null on the last page.
+	Next      *string    `json:"next"`
 	Schedules []Schedule `json:"schedules"`
 }
 
@@ -1051,6 +1053,12 @@ type RetryRunParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListSchedulesParams defines parameters for ListSchedules.
+type ListSchedulesParams struct {
+	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // DeleteToolsetParams defines parameters for DeleteToolset.
 type DeleteToolsetParams struct {
 	// Force Delete even while runs not yet finished may call the toolset.
@@ -1130,9 +1138,9 @@ type ServerInterface interface {
 	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
 	// (POST /v1/runs/{id}/retry)
 	RetryRun(w http.ResponseWriter, r *http.Request, id RunID, params RetryRunParams)
-	// ListSchedules List schedules, oldest first.
+	// ListSchedules List schedules, oldest first, a page at a time.
 	// (GET /v1/schedules)
-	ListSchedules(w http.ResponseWriter, r *http.Request)
+	ListSchedules(w http.ResponseWriter, r *http.Request, params ListSchedulesParams)
 	// CreateSchedule Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
 	// (POST /v1/schedules)
 	CreateSchedule(w http.ResponseWriter, r *http.Request)
@@ -1274,9 +1282,9 @@ func (_ Unimplemented) RetryRun(w http.ResponseWriter, r *http.Request, id RunID
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// ListSchedules List schedules, oldest first.
+// ListSchedules List schedules, oldest first, a page at a time.
 // (GET /v1/schedules)
-func (_ Unimplemented) ListSchedules(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListSchedules(w http.ResponseWriter, r *http.Request, params ListSchedulesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1987,8 +1995,40 @@ func (siw *ServerInterfaceWrapper) RetryRun(w http.ResponseWriter, r *http.Reque
 // ListSchedules operation middleware
 func (siw *ServerInterfaceWrapper) ListSchedules(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSchedulesParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListSchedules(w, r)
+		siw.Handler.ListSchedules(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4008,6 +4048,7 @@ func (response RetryRun500JSONResponse) VisitRetryRunResponse(w http.ResponseWri
 }
 
 type ListSchedulesRequestObject struct {
+	Params ListSchedulesParams
 }
 
 type ListSchedulesResponseObject interface {
@@ -4028,7 +4069,21 @@ func (response ListSchedules200JSONResponse) VisitListSchedulesResponse(w http.R
 	return err
 }
 
-type ListSchedules401JSONResponse struct{ ErrorJSONResponse }
+type ListSchedules400JSONResponse struct{ ErrorJSONResponse }
+
+func (response ListSchedules400JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules401JSONResponse Error
 
 func (response ListSchedules401JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
 
@@ -5760,7 +5815,7 @@ type StrictServerInterface interface {
 	// RetryRun Start a new run with the code, input, toolsets and limits of a failed or cancelled run.
 	// (POST /v1/runs/{id}/retry)
 	RetryRun(ctx context.Context, request RetryRunRequestObject) (RetryRunResponseObject, error)
-	// ListSchedules List schedules, oldest first.
+	// ListSchedules List schedules, oldest first, a page at a time.
 	// (GET /v1/schedules)
 	ListSchedules(ctx context.Context, request ListSchedulesRequestObject) (ListSchedulesResponseObject, error)
 	// CreateSchedule Create a schedule that starts a run of a program at every tick of a cron expression or an interval.
@@ -6243,8 +6298,10 @@ func (sh *strictHandler) RetryRun(w http.ResponseWriter, r *http.Request, id Run
 }
 
 // ListSchedules operation middleware
-func (sh *strictHandler) ListSchedules(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListSchedules(w http.ResponseWriter, r *http.Request, params ListSchedulesParams) {
 	var request ListSchedulesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListSchedules(ctx, request.(ListSchedulesRequestObject))
@@ -6740,164 +6797,166 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H35chs3+uCroLi/KpNbLYqSj8RSbe14fEw848QuSalUbeiNoG6QxLAb4ABoUYxLVfs0+2D7JFv4PgB9",
-	"EM3DkZTE8fwxsdhoNPDhuy986qWyWEjBhNG9k0+9BVW0YIYp+OsVy/k1U6t3vODG/sBF76T3n5KpVS/p",
-	"CVqw3kkvh4dJT6czVlA7KmMTWuamd3I0GiW9gt7woizgL/snF+7PpGdWCzsDF4ZNmerd3ia9txkrFtIw",
-	"ka7+xVY4m04VXxgu7ce/p3OmiZkxoth/SqYN4f4Nc0o0Y/BMLpii9o1hL8FFzxjNmKpWXfvOgf1Qff0F",
-	"vXnHxNTMeifHT5/Ckv3f1aK1UVxMYc1npXj7an2pF3aRpXikCc8SQsmPP759RSgu/sWHt2SpuGGacEP6",
-	"j5+RdEYVTS3kB2HRC2pm1ZJ51kt6dtdcsax3YlTJOlb9+FlsmefpjGVlzrrWqt3zP8yCL6TMNTM/wGyf",
-	"Yl+A/2z6Ruek+g3PDVPrkHgpi4IeaGYpwbCMGBxP7Kd02GiLBtwg3dv87Z8oklHzi+cslSLTxEiypNyQ",
-	"iVSI4KWwv6UzKqaM9KkhhdSGPB6NBl3rsO+3URmp7XGD9kYB3KIsrhzp/cSuZlLOET32P872dm/tYL2Q",
-	"QjNgJq+VkgDvVApLrfafdLHIeQqUevhvbaHxqTbjfyk26Z30/tthxaMO8ak+xNngK01ovhCE2WdD2JMb",
-	"bmd7ISLs5IVYkX+ev/+BXNO8ZBasosxzepUz3OBt0ntJ8xxYo7JcxXDcDVVTvW2N9ou3SS+lef42q4Eo",
-	"8Lukl5UKPxYeXkmZMyrswxkVGT7b4Stz5JatU0h6sjSpLLbO8t4Nu03w1GNTaWZMzrIXcHQTqQpqeie9",
-	"jBp2YDgQ4vorhiqz9yum3ApbeyrnOBIxzaPlzx7eCJLEIzEcWAXw8J36Gj+G5cirf7PU9Nzxv+ParKOA",
-	"/Q78gxtW7LRgO5/7AFWKrqJL153LOA+QYcJS8c89VQphwZb0Fkxk+C9dpiljGbMQmFCewz9SKlKW239/",
-	"jID8JTU0l9P1LQJf22OLMI3lsFt3ijPHd1rNsragBvVGUHQjPXGxKJHtZBm3U9D8Q212ZGhr65Gl+ZzX",
-	"PBU1+c2bMs+JfWTl6kLJqaKFJvbYQawCVIbjcjR6nNpR8C8G7H6dTvhUUFMqFpHmqwU7h79JGEWW3MzI",
-	"P89fyTQhbDgdkjEewlAu9LCgZjakWdYHGJ2QT8Ph8HZwQj4oWXDNcEXwIy5p3IuuycnBuPSrH78jSj++",
-	"vpvqEGPY4VXS9U2/F4ywayYM0fb/jCRSWC0xZfaFU8KN1WsIR31micLugGcEVUMiJ/Z1tSLUGFYsjN1g",
-	"i+fjAx0RI+4J0VykqIJmbqFkSTVJFQNlQiqSU22IYu4xy2pwrMkF98I+fDPMuM9LALAL+DVCTTyL/my3",
-	"EKR5ExA/zVaw+5waq5s7iBHkQ6RPr+BspAVSWG8cve1HkOG9lBnr0K7d4T7SBLm5PcTI5/13lzMmLJ1l",
-	"PCNCGkKFXjI1iB9BOCPPC9dHlOJtHEJ6jVNX/Dnsu+LPMZ6sy6uwXfxKRGOvjTklbpNWfaQV+hnplclH",
-	"msil8JgfBXq5yPZFu1Ll28kdVUcAVx3n8O2aKA4U1gJ/nSDqq9zEIeJCu3mmO4m1wHK2ybTa3NGFcToV",
-	"UhuexvRQ1FpJXyqypMpK9YHFZmpP7pTkXDBCRUZSmZeFQEy256plqVJmuRq1ZFbmEb6F78RxeM5FBLk+",
-	"UKUZkHhCXt+wtLS/v6E8LxVLiBXN1R+8YLI0r29Q6UjI//s//zdKz1yw+BIKpjWdsi5CSucRMWpxXJBS",
-	"pLSczoyDnYWHk6mkoBk7gV8mylpuxMysAUUzRrhJCBeCKTCnJlxpK3lnDGdxVLKQGmQ9Ph8kVl5bCQIL",
-	"IjnXBuRIAZaYx6LdwT4pReqVmHW69k8faTA7G6Rd3yQ3muUTwAsqpFgVstThZT3c5xhaqAzDEr+FGDZv",
-	"pATAqupkY+8HAdIEGov/nEZlwLmxegIpaDrjgh0oRjP4wY4mfVByhDS/TGQpsoSkUkxynsLpX9OcZ784",
-	"F1JcAHWjZVtpt2vbtNnWeNxiFCbXzi5u6x0xQesYAKo8VsnQRjp9YkeFgRows6lYvZ/0Tn7eYnDb77yi",
-	"hr4uFsbywh2Hn6N1tfsL7+R098HOLNrvC/AS2rL7vfTBCfHdX5qxdL6Qlsr2+NR5qa26sM8rZxaTy/3e",
-	"yBS/ZmKfN3RZ7PcJo/g+L7zhguvZfqfi7drbj0mEkwJ1PNIkY4byXCeE5ku60lZ4INmhXTDhLM/sKAt3",
-	"IpGyLMGQvncph08St4gTUkdZ4M3jXi6n414CHFlbA2QwHIte0rs5mMoDR4AFXfyMRPjR4oWa0JR9ukX/",
-	"yn8aehcX5tmTqG5q4hp7i9HY+dxYR+1Ww+rmPG00X2M6sH05IWNwVAydTou24LpvpMvntZRqjp7XLXwV",
-	"59i6XE/K25br3Ffj3gmhaHKDIQirQc0A7QFrqOCvCbGmqJ3te42HiooGaF9ybrWuCc01GyQEFRLnbAN2",
-	"vJDamnx991+jSuawYXdQVZ/fETGC+Fz3A87jThFcXvzZnicFH9l+XI5dbz0uHLcvdnV6L/feDMy0ZTue",
-	"+2zcjBsU28lEyWKb/XFWig5PJ7y9eYV1AbRpkbVxsXVerUzEAYdGqKALPZOWy2r+KyNcEBhN+s6xAszQ",
-	"UMM6DG3H9jbPbOWbSBnBeEV8ol1P2H5wI9RQxen0+AHNJ92wRFO14SKLfCQIuw3HMnFjxr1Tx3qc+8rK",
-	"4hwEWzAqK5tQlcJ5XNYPMjCIjRZvZalGnRkRF3PMhbHzeeAHNh7JO7lRHoHcBb4uhZY5Q4PZeYOcuTQk",
-	"77hgoCcv0AVlZmxFaJaRckGMJIVU9jcqah6Tgt68Bwfw3y1OnzrvkjbgXDQW4jOqLXMXKfVsPsblc3bN",
-	"8joMczmFIN5E9pKetfh7nntbzLoq7VOjaMqioDXsxkS5HCj73daCtxyXShprCe9uLYQtxkRF23qEzbpV",
-	"ujVtPN2gjG44YuXGRAWConrW5abzPDbird6Om0aC8wmn37IHp4Jv3AOOie1hV2px47asBVX1jUuBIbGV",
-	"OC2mA5yOXf829ptUH9myETQhNm4EhsQ24tyJ8eV2qUq3m9azg/KyQW+pINR8+W3mWZXTRsFZhTQabPyI",
-	"k+IzMKOyLTdtwQ8a90B6j3srayA9vGqwqCyR4GTrsoa8K+rOMNR/vBOecQ8zHNbu3mX0+WxzqLlJY0v5",
-	"jtEcVd7mOiqx/dnSF/K+9J6KEL5EcrlkqobTjzRJGc+5mGrnx+QaNJX+1Yq4jDHy+NnI/o8UEMmhqeHX",
-	"jFjxkZAjeGCkzMF20wk5evbNN98cHz1zOCUnBEO1gFVPHz/79pvR86Pj6umM0cXgFIV+SgUR7JopoijX",
-	"DAJzfGLQpUteYDqInU/zjJEjH0VxO7BamGIWSizDuOqT0YgIWthndhzN7fYzoqiYsiH5UWhmvJPB0Dlr",
-	"wsXtXsf0hoLefM8KqVZ/92S2ZgVuyqiD9LuaAvN5E1xImb/02Q57vm4wPvD9/u/eRjFSMOeUXdNwFAva",
-	"b0oLRqzcR6vd/Qzee8ub4ZHTfloSY2KY8hk/6wwNvAZyYhF4zrI3dpblTGpG0LdQMGEIR28sDiHUkD4X",
-	"2jCaYTjH88QOjpcxq+RkndmEFvFA3lmUdd+A3QA9ScEaAYl1lafFKquNdH4xzFzflv1k1GtuH5y7LW4W",
-	"Ci04roNtlPiIizKdMdpFTlcsC8jZ/Nx3ckkKKlbNTz3ChAtNlhZlUrngkObnvD+BMT0KCRpd34Zz2BF2",
-	"ODoek/GJl51hXvcc1QKPw36dG6fM3sSi9K1sT8PTecWPORzCroZBjEh/oAXTC2u67J2/0+G9iWWPxATW",
-	"+yrZbaPE2inmtHMAaFOYq8vtBgJmp9S+1sc6XGxu5y/SlC2cgrq7z2yfRAbFUqnQ9M9KzN6MmaitVfvY",
-	"f3CubdA6PijplPbmDhbh9y3YgeNiU6PbJBJ+J97T4igfB54QOQeLHoV8zYB+pFFFAMevnKMbuBpVeWXQ",
-	"Y1D3SujEB/g1upRdmoZTbGJKwGc4bXI51TG1uVsUdGGqqQv/nVRary6cAarEvrXRmVAjjnW2VcFfMVMq",
-	"4TS1vjuoQULSEpK/mnpPNLPXH8PumSANEG9U2OW8VwddFBlL0R3oXjuuz8gI8zi9zzsdKV8hdbKzxEGA",
-	"5u3DHomLkTitYcqvGQiqeiDs31qK4Rldfu/YJ2QneINj0zE4s8RlMzgWvfkFHNZhUe6ftgup7Y6T0Dzf",
-	"IXzuOE88SlkhNQ5LgnsSJPLM6kWeP0FAEocNhruHFndKqq5FGpKqpmEvLrJ3BlksUyzkg8WzvhKfcuHQ",
-	"ZbOpflaKlzDNnlqBp8RamcrR6Mm3T795tqUiqJNamsUGpw2HrGI00+C/XoC6yo2vvJnm8orm5BImvSR9",
-	"K2RkaSCNyf/INSlFxiZcsGwwJP9iC0PYDU1NvmrQpJdPTm28Y2qsY8w6kvunrTStFSk18xmaiZOGik25",
-	"NhCKda8NNts1Bb15iw+h5qyNlS7ncdtWXAXMBVVTZuJ5Ph0Y9kaq+Z5+Ekj0kmpOIOyWkMu66XRp9YrL",
-	"YI1ekr4/TimskPNWrV3T3lYsB1NUVgESqfiUC5p7y8glztnFgbWhvYnJSCG9kevC6Wik+cA3rstaxG5q",
-	"tLTcWHLFJlIxQG4wtry/RLClx8nN3oS0MxfYY5SRaMVUNndzh/CN/Ul6d7t2PVpJuGiDeca1kWp1Skbg",
-	"DAt2bgMCo918ImeliHsihQsSNRWfyOZUKXZXgqzask37gQkTXEAHxawXs7jwSVKragmO6M+ra/EVj/er",
-	"ZqWqw5hlvlDhbrQs/Qi1rAfSrezhXfBY9u0FUOyNcY4DSSZcsd0jifKaqZwuGgHlOV/0EsSAXtID92n0",
-	"RBe01F1Wg11Nh+xx9QAwgvQx2ns8SizfYT4HeJBYOv3H6wtyeH106N0j+vATz24bwmcT+DzGAeBihg8v",
-	"2K9SsI545O+mcbUVqrDO6rgC8GuosU9evgfNQytjnjzbFr/9nbCbhWJacymASbtdn5AJv2beYd8vuCgN",
-	"IzNZKpLR1YGcHBRSmBnB/3c/LRmbDxKi+Q3qWdqV9QJyYYIY8WuQivT/ZufLVwn5W0Y5/NfOAP+AeeFf",
-	"K0ZxDOpFz0dYbN2oUN8OAhavmHpBJvyGZQRshWuaJ4QakjOqDTnSkPFOQwIc6T8f6YQ8LRJyNHs8Kgan",
-	"jppAMwAscOX2tbU9e3I3qnISU4RDvdb9KLM1LhX6GXg+1Q49UEMoMsNMMk2WM54zrNzAGg3vv/WuW2vQ",
-	"CWmCUXdC7MRe1xKowaBekBBgiv4ZN940pCZiG+KRLKjWVrMqGBW4lonM4Zgl4VDLYPlrbUoqVku6skDc",
-	"myHXGdo633374ocXQFXkV6duAtX1fbzvx4uXgwjObOSMWywLiJE8iFmxq3ngGV9cSQuCZmcFLGg127Sw",
-	"aupNy/Iyvrms4BKOxzVCIM1VpFjEiwci5nyxiMWzfpqtPKZj8QJO2Hd0BwwzFOUgvi8UhMEtx+qo2TBu",
-	"L58hBuHVKJxwB+99S5F1WMn6o1a7ktcX371/RQ59veua5s2ojmqPbXdi+ER4J7bWlud1QxBgh1zijbXU",
-	"d5iZ3NW5oLsPwf10CNgQkrBwfRVk95dQlr6tp81O4baLqty7nY/3GeXLm0E4o/pFGSup/2nGzIwpq4Nk",
-	"TBhOc02oYq4cCir7VvCDy/eAsEGz6rjRc0Ofs1Q1athrj325pJeTM2OsnJQLJuiCW0mWLqJyUrgmNtEH",
-	"ECzdXQBU8dVY8lMXw3VrJFLkK/Q9ZjItC6yPCfzFFUoCvKRBMYnupuVstbsZ1OaZMVNor94SLQqM2UG7",
-	"FCK7hkFYdlyHj19P3aLZgPIeFffw972s4+dikbusA6+ZYDMr565y2slpC2fXPX08InPogv+LrU7IMqTE",
-	"zNmKTCVGwQLm+oZY2EJoE87Gp7cT+9YJisAsJLQPg7rVmKUS4fJaL52wan7oimqe4nf8oNaMT0bPn0W1",
-	"xXkslfiKUcXUiQPwnIkdZ3O1Vh5wuP9e4uaz/7ALjUKw1EzFoVjbnB20O7w6YqP1U5mz1S5baytA9ukG",
-	"lN/Rbm+bmL5/lpFB/Sb9TKb60KvtwyIbDMllqfJLTKzDNRF2k7KF62cgiGdffj5we9kHXECu/6XnZpfI",
-	"3DRT15BhqpdM6XaCHpj2RFrBseQ65kJ3BL6NJ3lecAtowH5U+S6c1y2u0aoOpZZVTVhGpEjaLuwat8aa",
-	"dZyk4XcrFW/h0OjJtyD0DVN2Kf/bCiz9P08OD3eQwdtpw69pmxrSDY/GNkuVn9aO9P2CiRcf3pLHw5Fl",
-	"MY+HRwEI0dKaqpeBt9edeF7PCqsxWcQ5moIBvY6YdZa5r7BvmbW1Y/j5xcH/oge//vLR/WN08PyXj//9",
-	"v3rJAygIQb2pLe/p0XGX2X33Irp5HBaqJ+FAyEJJI1OZkx/P3pG+ZwaDU1Kkbtj3Lz843Ie+L4rRAqr+",
-	"v7u4+ECYyCCe1njVnVgQiZJMmElnDbKyiiLXFs/8L65a826IK6aHbGC2cV9B1EG8A4farRsXM3rTkn4E",
-	"7+6eftu9Ocr9YXsshrGE/lhWKOC4U8KKhVmBzCmFfcYyDGG2BOqD0sudYeDa0bqA92e55CN1DrW2dMN6",
-	"6M7+bQGQMxP+DiE8eBjCeEmjtDzKXQsuvFNuH+62xRF917Cuk5frcoRLSzYVc7gDiZO/y2LYHcPcbOe1",
-	"NlFbWUH4yIblNSaMhBXqfamG5K3RjrysqIUmsgdW9INVuc3ASaXQ0H/omrmWQxEn8KvQeAmt19BubGK1",
-	"TVfpz5XvB6YHtT5tLjQYunL5HPq76cnGtRVN2Vlw88XbpdUBZoHk36t1LuM5I0zAr3Hfp3sYaZYEuanY",
-	"c83Nm5CrFfnw4uLldxCXAjAZKTFZ3kGv6mZFuCCUKLmMu0wijGBr0LIjAH6v/ceQCt1qK3glURzbJ7LZ",
-	"TBvaj4vuoY3dN4fasLUdZX/BRf3XozWRUaHoTmj0VZ50ym5cWqm4WZ1bbu9qMdEl4bsos+D1qKYEIwb6",
-	"JkPt+TovRVc1Yb7tmzXM9EwqQ/5Jr6lrKxpalwK/hbKomdTOXzgkL0iac8u3vMmvxwLUc69oJuTD+/ML",
-	"TWjI24JosyoFOhsxHZIba5rpMjenLpy6pNxYdU0K4nzqUEY3FlyTgCFuBqhvrroi+BS1WqWtZbWYGzkc",
-	"i7F4Da64w+uj4I4TjGWaXFoLXyr+K9jpJ+TvAFKCTVHBk4RNUS9rbfnQwJ/BrnCI6L98/+r19+9fvf7l",
-	"xYe3v1y8/9frHwZDAn3Q0Pa//DTGMMm4d0I+jSGiOO4lZOwrTMa929tLtEoMN7k9TjumwOSNa6Y0nuFo",
-	"eDQcQZDAmaonvcfD0fCxi3UAqhzOoG70V/tvx7aCK+Jt1jvp/YOZ79yQVifv49Hozvp4u+rVWCNvK36G",
-	"DUzvnfz8MenpsiioWkGp6TUTTGty4JNKU/sXAF+DPYjvH1p0Wm3c6hmO+F12Ct8e2vN6OnrcNU1YV2h9",
-	"3g0XOyGvASajhl5RzYKrAwjHUomlsIJPGx6oUinwsADkro8O06o7dBf0fAPppHGBREdKfDXksNWM//bj",
-	"PcLfrzFyAFjaCY/hGJ7gZ3c6Bjv6aK/RT/YZfbzP3E/3WPdtHWHsOdSSkzRmMMXaSOukFaPQpG+5P3I+",
-	"/xPXrmXlYA2NDqsyri3Y5OrAfitOJW0J91obXri7HeZMaNJ/UrvMglj6gNar4I6qNk6MhL6fCUlnUjNB",
-	"lCxFdqDklVWPUyU1dutE7wX6ebnQRpWpIy5r7vgBBIFvtWtLdL7S3L50VWZTZobklUuSOR6NRl0XPuDY",
-	"C9hH/OIHqJvfevHKfRKeO8cOukN0+GuS3fcyY/nBhKbQU6COKy7ogUqY84xKHzII/ulAWz6BO0pR77g2",
-	"Z5iQ3aKkGEZV1yLsdLiN5mSfNl2OsvlulPir3gazBmrj/d0SfPa+sOhp/b6ip9uvK+pYdam0VBv3e5/0",
-	"5usBYjoVWdApqMAWY+6f6B6GjOxuYUPNhO6hb28YaRxMC0ZaV0BhMxr74EpmLpKKgTZXFe+dVKR/PBoN",
-	"hgQmmbsXqYBg4ljgy09Gz4fkJytErcWShDBko66vYbNIFfI4Q+4bXAfENVA+qv1Nyka/7Vkp9haSrWu2",
-	"uvqt1t6Au4sQb8E2+rvMVneJss4Hfdv0TLhK3fuklS7BBH1E3L0NjKqcM1UV0OkuBLLHD4h3jJRyn6tE",
-	"kGV/NNk5er7P6KPH98ZQnhwfPwT7gZ5gzj8BLV5C25C6eIY6ko0W6GeQcY0ofxcC+Wuqbf9gxt/LsFxn",
-	"8e6SkXAlCd7fpqM8HROg9jlxvGvw9mMbsw7DbVSdOiB2IrhXC9tdldVpYkMg9ctAgtfNth3eKgYPJhfu",
-	"N5XdwyEffsL85dv2hZ07T5xE7/cLWdEbrmzcYkN6bauJfB+kNr4zz/3oD+H2uofVHtpNdzrwHpSFemtw",
-	"30PH1UOfEqs8WhsQeUXmFIjjh1zomVvTaVBP0YOuv6oXv696gQfTDmFQ4kJaIQ4CHAdsmKpdmO/OgkcZ",
-	"UUgOMVL22Zykk+axNTrqNA+tnIS27MM/GDI+jGTC7ROKlYNZQlw9vdVAKnvTUriPAMRQScewpXl71iZv",
-	"06v65V37oVbz1ul71W4bd4V1cO9qz3/R2EB1W2I9J6TSdx5pbFCsSR8KTBvXzGFHENnIcNGDmKPmbjSk",
-	"KougEztf+wyQ1ifb10nmK78v0PLpWlsPeiWvGTZODBWto1N3AR8mpiahta0F1juqzQF8/uDtK1c84bJM",
-	"Y35E2u32XOufOoq7J9vXuk0ZdmJ2pwcl1jnXhotpgm1uj0ajUbUd+1fnbdPrjtS97nqPXurm4HbiouhN",
-	"gIfbHbVx915BixmfagCXQToFBqchlktwUTLtkpy4GRKL0PhXq2jFNdaAyoKELLnQtbNpXyDfOMvfcEj3",
-	"yd6qLtW37s4ApI8DhE5zosj93R33KWnn2rxEffKErM18SULVHf7AMmI5B6EuOq8ONBNmLDzjuOTZpb/b",
-	"onXqCbmEUZfhUqaEXGbU0MvqXiY7r8XlwViUwvA82jrtlFw2Du3Sa7g+AQ66q7YuGhmLiwqbuCZLOWeC",
-	"XK2acXXAG7cXu2maWRHbF5IsZJ7DXY6gmTGRaULHIpUF5JxDmQNWgB09DR0jMNmPZzncJPFXlTkoWQwv",
-	"mIUSGNV3bk9PXNuu36r7xnPLLQK6CJ4ml6nM2CVeNFlrBAWY42LlVZetKzbloLNVPdvGovaW6wMU4u0W",
-	"ubDBBbK3qq+YxVnGoUC26j2djEWr2xgs61Kz/1xuaA1WuyMoaUYu/PUAjp5Pych+t+re7NqfWL0yabY1",
-	"q/UUq1LJXLuwwSnw4rGo9T4j/SejUVW4NcD9Ypex+nrJjGZV27GVayCAlSEWpGNRW0ZS+zYXaV5mLBtg",
-	"MkzoDl1rUwa99lTQdOZspROiQfUZi3A3p66uE/PnWhDfvM9+yteiwSkSOqVcnDpmkFPLkHA9eizc5WRs",
-	"meAwbZoZGOBSCK0thFwOCTj7YAsFNVDbdLVyE2YniE9wS2ZRakMK35IePBUITNezDH0Xlu7cJTkVIIfk",
-	"yehJlfLmWpqNBeQ4EGF1vnRWa/etwnnAOvqY+m2oZajVQ0AVC1qvezHFxiJjkOtpN6GYFYxcioETQ1S0",
-	"IzFJtXSghD545fD08RLdjA3GohnNmbOVC/GFRiK1GKBFvdCj4ng0wosE4KVSYyOMsXBBwJA+yDUEAiOR",
-	"uzdSze8ibnd/8TjoaPjHisZ5+O8ejXOweaiA3EW9leFXr9kfISjnWTawYOp4gL9Xu2rEiF0sPWIhB1xj",
-	"31w5z23UN6KYwSZb96ZMPNLENTzGPLKmwOvXLiRwHUKvpJm5HVqTXQVP4ljkXMxJn4YJ0ZxyTN99L4GO",
-	"ZXAfRfO5/6aTvpWOMBbe7OfY4SqlCi+ruGbKyovnzVvq3ChXcSIt5L3rzvP2sVhj7hRuU1h5FQWoH5LD",
-	"d+fnY7EDQye78/Mzu6A7Y+hf2euXzV4fxohqs8Bwnlb9STbYEMgfI0TpIO9YX6NzWae37TyMukfMbrRY",
-	"64rC+YUM/9iJbGGdCZF5tks22z/4NSN1G8n32QvXSwzJa5rOsEWha/tHDSmkU2yB18/kEhTygorVWKCX",
-	"BrECL6oCLqqYtSlOa67fdYkU4k++STU0h+tMXwvt7O5HlW21Hd1Joz2686//idK3/vy6HwKW0NjFSTqS",
-	"qGVpwd3CYgkEHrW7w2I+tu+UGmGCIb8LTdV1ZvgKfm9gewPpnkTrmpl5iDDmw7A33E7tXE6rjp28uthq",
-	"ztjCqdugpUJQCWDQlTrXDdTRg1ByXbwMv6gkt0BBoDzAvY61Vtqf4Yr1YKz7Y5s0dAhtpvc3pBozd6Yi",
-	"2bn/COiCvbS/OKw5N3JRRxswnYGwuZgipffh/2kONZmB6KeSSDHo4quHGKm5J6TA25K/MpH7M0Fa2I5e",
-	"7MRfw+kbmoH0xVickMsKF+ptjzrtDF/2d5/HV2/O1HGCtdqsP3S1zFonbE2uVq4LYaehMeciIzNjFhi3",
-	"cUkCg6rKH4rdsauaXjA6r4c4qs5e1JBS5UNipxsL3w2uoHPmJ4Dm7tZi0eViIYFBhBMH/Uxsag6XjAX0",
-	"9/Kuu1Lldgh2DHS95agOw0/bffjWO6Dav8Yit5vMCBfENVkdElqaGZnJPNON/rO1q7yx1afGC0bDqh2U",
-	"HumxcEYPXrqzqreuZSJVq4VxDQ2anXJI3zXEJZquIIwIniow0cYCJpEFGwzJOYMeZ42udt3G2EWo1bsP",
-	"W6zZSfKBTbHQCy2W++qp4QGMsS/fEW9HH39usqtrEUqrHrhWQAQqhM4gteuoqOATq48iTyF9V2Xh6Sz0",
-	"8qsH2tcly+Eny/la5lsbRyYgw9x1388btzxYRrFipnYTw6bcywHcT5DSPB+LWhw38Q1KMdB6NMIAKlRq",
-	"ojd8IlXK/gdcSIpFJD4sihc4nLirt+wbYwEaFcYBgJXWYsrAaDDoa20rcPX5LDfhOu7XmqW6r4yFW2iM",
-	"faBtV7GPjbl1zhBklh8jGEEnXIOiB1M92t2VjAawidXchhZDEd/6Vpv7q4N5I7EW8hpIYE2b2Giu14XM",
-	"/WpqW7S0L0XNPrM8MXYMldmOjZn2t9cdIH+wRAYWFDXpLB6lDLyYa+L1L1D0K3bdF2w5sIwaS5wh9QMf",
-	"In+vd8jQY1FPx4R4Jkul9zIHDQriG6730ZCcWUbiy3bddYPeoTQWYYluPHJCvAfevWMhdupjJppMmQkh",
-	"USkYBjxhA66lIbU6bA0YoPCtqs7uFduFzikyz3BiI2WMj2KntQdRw1xTtwfO8dhAmbigrw7x310HO1DI",
-	"UCoa84STELnA9n/5CqvVoHWJ0Q2akIrUTrZSt+oNTDsN+Z/8oHtEwnqb1S5XTL1g4YvqlOFTNBo7bAYb",
-	"q1uG0Q+P56oHDd9AzH50gL0nxtVsV/zA9mO0me467rjnVw/Bx76ANC0PLUKh4bu7vdflfjav+GtzkVo1",
-	"2uEn9+/VW3AWu78i/uJI3XP16sba50gLn7iXrJHl5CeHZi+G53kotutfMfsf15PYWoX+IuBmM+Cx8F17",
-	"44lH7gt1ymtQwPGdV8vF0P61QIv3dG3Xfr+gCn5Ni/yd6Y2JDLL6Qrdr1er3vPLOeTAdJorpWeibHTI6",
-	"ICPM0eEBzyK0uVs0vBNp/zyG+QOHzmPCu7LyKo54GuhOCtdjUEhDnPur2zbvPJHRQwvSthL21zx4Z9pH",
-	"jz0oaTx02B98honvzsOHSOMG/hu8C9m1o7folLMJ1N35qMWQ1Nrwo6hrSTgylfVKGmsxjP0lGyE5ES7l",
-	"gL0MyaVrGH5CrDC+JIod4C9wM7Hvkd+ACZjjimEXUqNJKktM+F7ran9amx76l1/6Ke2b3bb5g6i4v49t",
-	"/pmUabGg3rnkq+1+l8lsAFhCGxB/5Oxtryd7Cw3cag6L7T8RwTF9Kiahd23o4BDja1OHL6nAtoVQFUh+",
-	"c3eGukRp9Smv7ij4+aPFApdnDE/gygS8D+zw8Oj4m+FoOBoenXw7+nYEGHNzUHcgNe51sIZe1Bj78P78",
-	"oirgxJTlVmuK9gUsEKuvz54QJ6SoJueGioyqjHg3FelXenASdGLDC6YNLRbVT6GTtGv8oAenxJXskFrR",
-	"OnYxqC4uPL65qQXxPQA6gvju8Uua5x8cZO5VTH2gq1zSbA85tdZ0Cno2kD4VK7vVweaG/+d4Fw4TVv43",
-	"+x65Wq3j0THpQ5fVhXO7D06hTh8Kcv2pvaKG1oCEH21eHHLnGNWY/k+HUmeleFm7VOWLxClfJba0+ozf",
-	"bAf21OFRQ59wKc39oI+f/k+JPvULe75U9PEVBVWalusCqss0ZSyDpgZdCPXG5T1U+OQuNboXZMK5/4yY",
-	"9CZc9fSloxE22HDtpzJOp0Jqw9OAVXiGe6FUdY/WvWBVmP7PiFjn9TvGvmQJV+88n8Qu1YIK+G60CoCy",
-	"H769/f8BAAD//w==",
+	"7H39chs38uCroHi/KpNXI4qSPxJLdXXr9cfGu07sspRK1YW+CJoBSaxmAC6AEc24VHVPcw92T3KFbgDz",
+	"QcyQdCQlcbx/bCwOBgM0+rsb3Z8GqSyWUjBh9ODk02BJFS2YYQr+esFyfs3U+g0vuLE/cDE4GfynZGo9",
+	"SAaCFmxwMsjhYTLQ6YIV1I7K2IyWuRmcHE0myaCgH3lRFvCX/ZML92cyMOulnYELw+ZMDW5uksHrjBVL",
+	"aZhI1/9ia5xNp4ovDZf249/TK6aJWTCi2H9Kpg3h/g1zSjRj8EwumaL2jfEgwUUvGM2YqlZd+86B/VB9",
+	"/QX9+IaJuVkMTo4fP4Yl+7+rRWujuJjDmt+X4vWLzaWe20WW4oEmPEsIJT/++PoFobj4Z+9ek5XihmnC",
+	"DRk+fELSBVU0tZAfhUUvqVlUS+bZIBnYXXPFssGJUSXrWPXDJ7FlnqULlpU561qrds//MAs+lzLXzPwA",
+	"s32KfQH+0/eNzkn1K54bpjYh8VwWBT3QzFKCYRkxOJ7YT+mw0RYNuEF60P/tnyiSUfOLZyyVItPESLKi",
+	"3JCZVIjgpbC/pQsq5owMqSGF1IY8nExGXeuw77dRGantYYP2JgHcoiwuHen9xC4XUl4heux/nO3t3tjB",
+	"eimFZsBMXiolAd6pFJZa7T/pcpnzFCj18N/aQuNTbcb/Umw2OBn8t8OKRx3iU32Is8FXmtB8Jgizz8aw",
+	"JzfczvZMRNjJM7Em/zx7+wO5pnnJLFhFmef0Mme4wZtk8JzmObBGZbmK4bgbquZ62xrtF2+SQUrz/HVW",
+	"A1Hgd8kgKxV+LDy8lDJnVNiHCyoyfLbDV66QW7ZOIRnI0qSy2DrLWzfsJsFTj02lmTE5y57B0c2kKqgZ",
+	"nAwyatiB4UCIm68Yqszer5hyK2ztqZzhSMQ0j5Y/e3gjSBKPxHBgFcDDd+pr/BCWIy//zVIzcMf/hmuz",
+	"iQL2O/APblix04LtfO4DVCm6ji5ddy7jLECGCUvFPw9UKYQFWzJYMpHhv3SZpoxlzEJgRnkO/0ipSFlu",
+	"//0hAvLn1NBczje3CHxtjy3CNJbDbt0pzhzfaTXLxoIa1BtB0V564mJZItvJMm6noPm72uzI0DbWI0vz",
+	"Oa95Kmrym1dlnhP7yMrVpZJzRQtN7LGDWAWojKflZPIwtaPgXwzY/Sad8LmgplQsIs3XS3YGf5Mwiqy4",
+	"WZB/nr2QaULYeD4mUzyEsVzqcUHNYkyzbAgwOiGfxuPxzeiEvFOy4JrhiuBHXNJ0EF2Tk4Nx6Vc/fkeU",
+	"fnx9N9UhxrDDq6Sbm34rGGHXTBii7f8ZSaSwWmLK7AunhBur1xCO+swKhd0BzwiqhkTO7OtqTagxrFga",
+	"u8EWz8cHOiJG3BOiuUhRBc3cQsmKapIqBsqEVCSn2hDF3GOW1eBYkwvuhX34Zphxn5cAYOfwa4SaeBb9",
+	"2W4hSPMmIH5arGH3OTVWN3cQI8iHyJBewtlIC6Sw3jh6248gw3suM9ahXbvDfaAJcnN7iJHP+++uFkxY",
+	"Ost4RoQ0hAq9YmoUP4JwRp4Xbo4oxes4hPQGp674c9h3xZ9jPFmXl2G7+JWIxl4bc0rcJq36SCv0M9Ir",
+	"kw80kSvhMT8K9HKZ7Yt2pcq3kzuqjgCuOs7h2zVRHCisBf46QdRX2cch4kK7eaY7ibXAcrbJtNrc0YVx",
+	"OhdSG57G9FDUWslQKrKiykr1kcVmak/ulORcMEJFRlKZl4VATLbnqmWpUma5GrVkVuYRvoXvxHH4iosI",
+	"cr2jSjMg8YS8/MjS0v7+ivK8VCwhVjRXf/CCydK8/IhKR0L+3//5v1F65oLFl1AwremcdRFSehURoxbH",
+	"BSlFSsv5wjjYWXg4mUoKmrET+GWmrOVGzMIaUDRjhJuEcCGYAnNqxpW2knfBcBZHJUupQdbj81Fi5bWV",
+	"ILAgknNtQI4UYIl5LNod7LNSpF6J2aRr//SBBrOzQdr1TXKjWT4DvKBCinUhSx1e1uN9jqGFyjAs8VuI",
+	"YXMvJQBWVScbez8IkCbQWPznNCoDzozVE0hB0wUX7EAxmsEPdjQZgpIjpPllJkuRJSSVYpbzFE7/muY8",
+	"+8W5kOICqBst20q7XVvfZlvjcYtRmFw7u7itd8QErWMAqPJYJUMb6fSJHRUGasDMpmL9djY4+XmLwW2/",
+	"84Ia+rJYGssLdxx+htbV7i+8kfPdBzuzaL8vwEtoy+730jsnxHd/acHSq6W0VLbHp85KbdWFfV55bzG5",
+	"3O+NTPFrJvZ5Q5fFfp8wiu/zwisuuF7sdyrerr35kEQ4KVDHA00yZijPdUJovqJrbYUHkh3aBTPO8syO",
+	"snAnEinLEgwZepdy+CRxizghdZQF3jwd5HI+HSTAkbU1QEbjqRgkg48Hc3ngCLCgy5+RCD9YvFAzmrJP",
+	"N+hf+U9D7+LCPHkU1U1NXGNvMRo7nxvrqN1qWN2cp43mG0wHti9nZAqOirHTadEW3PSNdPm8VlJdoed1",
+	"C1/FObYu15PytuU699V0cEIomtxgCMJqUDNAe8AaKvhrQqwpamf7XuOhoqIB2pe8slrXjOaajRKCColz",
+	"tgE7XkptTb6h+69RJXPYsDuoqs/viBhBfG76Aa/iThFcXvzZnicFH9l+XI5dbz0uHLcvdnV6L/feDMy0",
+	"ZTue+/Ruxg2K7WSmZLHN/nhfig5PJ7zdv8K6AOpbZG1cbJ2XaxNxwKERKuhSL6Tlspr/yggXBEaToXOs",
+	"ADM01LAOQ9uxvf6ZrXwTKSMYr4hPtOsJ2w/2Qg1VnE6PH9B80g1LNFUbLrLIR4Kw6zmWmRszHZw61uPc",
+	"V1YW5yDYglFZ2YSqFM7jsnmQgUH0WryVpRp1ZkRczDEXxs7ngR/oPZI3slcegdwFvi6FljlDg9l5g5y5",
+	"NCZvuGCgJy/RBWUWbE1olpFySYwkhVT2NypqHpOCfnwLDuC/W5w+dd4lbcC5aCzEF1Rb5i5S6tl8jMvn",
+	"7JrldRjmcg5BvJkcJANr8Q8897aYdVnap0bRlEVBa9hHE+VyoOx3WwveclwpaawlvLu1ELYYExVt6xE2",
+	"61bp1tR7ukEZ7Tli5cZEBYKietHlpvM8NuKt3o6bRoLzCaffsgengvfuAcfE9rArtbhxW9aCqnrvUmBI",
+	"bCVOi+kAp2PXv439JtVHtmwETYjejcCQ2EacOzG+3C5V6aZvPTsoLz16SwWh5suvM8+qnDYKziqk0WDj",
+	"R5wUn4EZlW3ZtwU/aDoA6T0drK2BdP+qwbKyRIKTrcsa8q6oW8NQ//FOeMY9zHBYu3uX0eezzaHmJo0t",
+	"5TtGc1R5m+uoxPZnS1/I+9J7KkL4EsnliqkaTj/QJGU852KunR+Ta9BUhpdr4jLGyMMnE/s/UkAkh6aG",
+	"XzNixUdCjuCBkTIH200n5OjJN998c3z0xOGUnBEM1QJWPX745NtvJk+PjqunC0aXo1MU+ikVRLBrpoii",
+	"XDMIzPGZQZcueYbpIHY+zTNGjnwUxe3AamGKWSixDOOqjyYTImhhn9lxNLfbz4iiYs7G5EehmfFOBkOv",
+	"WBMubvc6pjcU9OP3rJBq/XdPZhtWYF9GHaTf1RSYz5vgXMr8uc922PN1g/GB7/d/9yaKkYI5p+yGhqNY",
+	"0H5TWjBi5T5a7e5n8N5b3gyPnPbTkhgzw5TP+NlkaOA1kDOLwFcse2VnWS2kZgR9CwUThnD0xuIQQg0Z",
+	"cqENoxmGczxP7OB4GbNKTtaZTWgRD+SdRVn3DdgN0JMUrBGQ2FR5Wqyy2kjnF8PM9W3ZT0a95vbBmdti",
+	"v1BowXETbJPER1yU6YzRLnO6ZllAzubnvpMrUlCxbn7qASZcaLKyKJPKJYc0P+f9CYzpQUjQ6Po2nMOO",
+	"sMPR8ZiMT7zsDPO656gWeBz26+ydMnsVi9K3sj0NT68qfszhEHY1DGJE+gMtmF5a02Xv/J0O700seyQm",
+	"sN5WyW69EmunmNPOAaC+MFeX2w0EzE6pfa2PdbjY3M6fpSlbOgV1d5/ZPokMiqVSoemflZi9GTNRW6v2",
+	"sf/gXOvROt4p6ZT25g6W4fct2IHjYlOj2yQSfife0+IoHweeEHkFFj0K+ZoB/UCjigCOX3mFbuBqVOWV",
+	"QY9B3SuhEx/g1+hSdmkaTrGJKQGf4bTJ5VzH1OZuUdCFqaYu/HdSab268B5QJfatXmdCjTg22VYFf8VM",
+	"qYTT1IbuoEYJSUtI/mrqPdHMXn8Mu2eCNEDcq7DLq0EddFFkLEV3oHvjuD4jI8zj9D7vdKR8hdTJzisO",
+	"AjRvH/ZIXIzEaQ1zfs1AUNUDYf/WUozf09X3jn1CdoI3OPqOwZklLpvBsej+F3BYh0W5f9oupLY7TkLz",
+	"fIfwueM88ShlhdQ4LAnuSZDIC6sXef4EAUkcNhrvHlrcKam6FmlIqjsNe3GRvTPIYpliIR8snvWV+JQL",
+	"hy79pvr7UjyHafbUCjwl1q6pHE0effv4mydbbgR1UkvzssFpwyGrGM00+K+XoK5y42/ezHN5SXNyAZNe",
+	"kKEVMrI0kMbkf+SalCJjMy5YNhqTf7GlIewjTU2+btCkl09ObbxlaqxjzCaS+6etNK01KTXzGZqJk4aK",
+	"zbk2EIp1r4367ZqCfnyND+HOWRsrXc7jtq24GzDnVM2Zief5dGDYK6mu9vSTQKKXVFcEwm4JuaibThdW",
+	"r7gI1ugFGfrjlMIKOW/V2jXtbcVyMEVlFSCRis+5oLm3jFzinF0cWBvam5iMFNIbuS6cjkaaD3zjuqxF",
+	"7KZGS8uNJZdsJhUD5AZjy/tLBFt5nOz3JqSducAeo4xEK6ayuZs7hG/sT9K727Wb0UrCRRvMC66NVOtT",
+	"MgFnWLBzGxCY7OYTeV+KuCdSuCBRU/GJbE6VYnclyKot27QfmDDBBXRQzOZlFhc+SWq3WoIj+vPutfgb",
+	"j3erZqWqw5hl/qLC7WhZ+gFqWfekW9nDO+ex7NtzoNiPxjkOJJlxxXaPJMprpnK6bASUr/hykCAGDJIB",
+	"uE+jJ7qkpe6yGuxqOmSPuw8AI8gQo73Hk8TyHeZzgEeJpdN/vDwnh9dHh949og8/8eymIXz6wOcxDgAX",
+	"M3x4wX6VgnXEI383jautUIV1VscVgF9DjX3y8j1o7lsZ8+TZtvjt74R9XCqmNZcCmLTb9QmZ8WvmHfbD",
+	"govSMLKQpSIZXR/I2UEhhVkQ/H/304qxq1FCNP+IepZ213oBuTBBjPg1SEWGf7Pz5euE/C2jHP5rZ4B/",
+	"wLzwrzWjOAb1oqcTvGzduKG+HQQsfmPqGZnxjywjYCtc0zwh1JCcUW3IkYaMdxoS4Mjw6UQn5HGRkKPF",
+	"w0kxOnXUBJoBYIG7bl9b25NHt6MqJzFFONzXuhtltsalQj0Dz6faoQdqCEVmmEmmyWrBc4Y3N/COhvff",
+	"etetNeiENMGoOyF2Yq9rCdRgUC9ICDBF/4wbbxpSE7EN8UiWVGurWRWMClzLTOZwzJJwuMtg+WttSirW",
+	"K7q2QNybIdcZ2ibfff3sh2dAVeRXp24C1Q19vO/H8+ejCM70csYtlgXESO7FrNjVPPCMr19JiwSbSqWl",
+	"8hosCNwlnTO8q+Iehnodo1Ni1TyfuwwpSnb0puOrJ1qwuxIYNKttmmA1dY862JCaGxAK3ul4iCXE9Nzl",
+	"GEsD8ZjIFV8uY6G1nxZrT3R4jwInHDoWALw73A9C0lsqiMhb5tlxfcS4vXyGRIZXo3DCHbz11U02YSXr",
+	"j1qVU16ef/f2BTn0V283jABGdVSRbXs2wyfCO7G1tpzAPfGIHdKae69132KSdFcRhe6SCHdTrKAnOmLh",
+	"+iKoEV/CDflt5XV2ivydVzfP26mBn3GTuh+EC6qflbHb/T8tmFkwZdWhjAnDaa4JVczdzALGvYYfXOoJ",
+	"RDCaF6Ab5T/0GUtV4zp97bG/uelF9sIYK7Llkgm65FaopsuoyBaunk70AcRtd5cDVag3lofVxXDdGokU",
+	"+RrdoJlMywKv6gT+4u5sArykQYmNnq/VYr27RdbmmTGrbK8yFy0KjJlku9yJdrWL8AZ0HT5+PXXjqgfl",
+	"PSru4Xp8XsfP5TJ3CRBeScK6Wk7vcIrSaQtnN52OPCJz6JL/i61PyCpk51yxNZlLDMgFzPW1ubCaUR/O",
+	"xqe3E/sqDorALJVmBFdoY0ZThMtrvXLCqvmhS6p5it/xg1ozPpo8fRJVXK9iWc2XjCqmThyAr5jYcTZ3",
+	"7csDDvc/SNx89h92oVEIlpqpOBRrm7ODdodXR5i2fipXbL3L1toKkH3ag/I7uhDa1q4v5WVksATIMJOp",
+	"PvQWxLjIRmNyUar8AnP8cE2EfUzZ0pVWEMSzLz8feODsAy7g2sGF52YXyNw0U9eQ7KpXTOl2riB4GYi0",
+	"gmPFdcyb7wh8G0/yvOAG0ID9qPJdOK9bXKNqHkotq5qwjEiRtL3pNW6N1+dxkoYLsFS8hUOTR9+C0DdM",
+	"2aX8byuw9P88OTzcQQZvpw2/pm1qSDc8GtssVX5aO9K3SyaevXtNHo4nlsU8HB8FIERv+VRlFbzrwInn",
+	"zQS1GpNFnKMp2PKbiFlnmfsK+5aFXTuGn58d/C968OsvH9w/JgdPf/nw3/9rkNyDghDUm9ryHh8dd3kA",
+	"bl9EN4/DQvUkHAhZKmlkKnPy4/s3ZOiZweiUFKkb9v3zdw73oQSNYrSAAgTfnZ+/I0xkENprvOpOLIhE",
+	"SWbMpIsGWVlFkWuLZ/4Xd3H0dogrpof0MNu42yLqq96BQ+1WGIwZ3bekH8HRvKcLeW+OcnfYHgunrKBU",
+	"lxUKOO6UsGJp1iBzSmGfsQyjqS2Beq/0cmsYuHG0Lvb+WdGByJWLWoW8cT2KaP+2AMiZCX+HaCI8DBHF",
+	"pHHLPcpdCy68f3Af7rbFJ37bsK6Tlyu4hEtL+u6VuAOJk79LqNgdw9xsZ7WKVVtZQfhIz/IaE0YiHPUS",
+	"WWPy2mhHXlbUQj3bAyv6warcZuCkUmgohXTNXPWjiD/6RagBhdZrqHw2s9qmKzrAlS9Npke1knEuShkK",
+	"hPl0/tspD8e1FU3Z++Dmi1duqwPMAsm/VyuixnNGmIBf475P9zBStwnSZLH8m5s3IZdr8u7Z+fPvIEQG",
+	"YDJSYt6+g15VWItwQShRchV3mUQYwdb4aUcs/k5LoSEVutVW8EqiOLZPkLWZwbQfF91DG7trDtWztR1l",
+	"f8FF/dejDZFRoehOaPRVnnTKblxaqbhZn1lu766FokvCF3RmwetRTQlGDJRwhmvwm7wUXdWE+Qp01jDT",
+	"C6kM+Se9pq7CaaiiCvwWbmgtpHb+wjF5RtKcW77lTX49FaCee0UzIe/enp1rQkMKGQS+VSnQ2YiZmdxY",
+	"00yXuTl1kd0V5caqa1IQ51OHG31TwTUJGOJmgKvWVYEGny1Xu/RrWS2maY6nYipegivu8PoouOMEY5km",
+	"F9bCl4r/Cnb6Cfk7gJRgfVbwJGF91otahUA08BewKxwihs/fvnj5/dsXL3959u71L+dv//Xyh9GYQEk2",
+	"tP0vPk0xTDIdnJBPUwhuTgcJmfrLLtPBzc0FWiWGm9wepx1TYB7JNVMaz3AyPhpPIEjgTNWTwcPxZPzQ",
+	"xToAVQ4XcIX1V/tvx7aCK+J1NjgZ/IOZ79yQVlHx48nk1kqKu4u0sZriVvyMG5g+OPn5QzLQZVFQtYZb",
+	"r9dMMK3Jgc9vTe1fAHwN9iC+f2jRad271fc44nfZKXx7bM/r8eRh1zRhXaEKezdc7IS8BpiMGnpJNQuu",
+	"DiAcSyWWwgo+b3igSqXAwwKQuz46TKtC1V3Q87Wsk0Yvi47s/GrIYasvwM2HO4S/X2PkAPCWKTyGY3iE",
+	"n93pGOzoo71GP9pn9PE+cz/eY903dYSx51DLk9KYTBWraK2TVoxCk6Hl/sj5/E9cu+qZow00OqxulG3B",
+	"Jncl7bfiVNKWcC+14YVrM3HFhCbDR7W+GsTSB1SBBXdUtXFiJJQgTUi6kJoJomQpsgMlL616nCqpsXAo",
+	"ei/Qz8uFNqpMHXFZc8cPIAh8q11bovOX3u1Ll2U2Z2ZMXrh8nePJZNLVewLHnsM+4j0o4Ar/1h4wd0l4",
+	"7hw76A7R4a9Jdt/LjOUHM5pCeYM6rrigByphzjMqfcgg+KcDbflc8ihFveHavMfc8BYlxTCq6tCw0+E2",
+	"6qR96uvT0t+mJf6qt8Gsgdp4f7cEn717Jz2ut056vL1zUseqIU2sd793SW/+akJMp8JkNjmDjL27J7r7",
+	"ISO7W9hQM7d87CstRmoY04KRVjcqrItjH1zKzEVSMdDmLuh7JxUZHk8mozGBSa7ci1RAMHEq8OVHk6dj",
+	"8pMVotZiSUIYsnHFsGGzSBVSSkPuG3Qm4hooH9X+JmWj3/Z9KfYWkq2OX12lX2tvQBslxFuwjf4us/Vt",
+	"oqzzQd80PRPu0vBd0kqXYIKSJq6FBKMq50xVd/l0FwLZ4wfEO0ZKuctVIsiyP5rsnDzdZ/TRwztjKI+O",
+	"j++D/UB5MuefgGozoYJJXTzDlZZeC/QzyLhGlL8Lgfw11bZ/MONbRKw2WbzrdxK6o2ArOR3l6ZgAtc+J",
+	"Y9vDmw9tzDoMjbE6dUAsinCnFrbr2tVpYkMg9ctAgpfNCiLeKgYPJhfuN5XdwSEffsL85Zt279CdJ06i",
+	"rQZDVnRP98gtNqTXtprI905q44sE3Y3+EBrp3a/20K7/04H3oCzUq5T7cj7uavYpscqjtQGRV2ROgTi+",
+	"z4W+d2s6DeopetD1V/Xi91Uv8GDaIQxKXEgrxEGA44ANU1Uu84Vi8CgjCskhRso+m5N00jxWaUed5r6V",
+	"k1AhfvwHQ8b7kUy4fULxEmOWEHe132oglb1pKdxHAGKopGPY0mzk1edtelHvI7YfajUbYN+pdttoW9bB",
+	"vas9/0VjA1XjxnpOSKXvPNBYK1mTIdx1bXS8w+IkspHhokcxR83taEhVFkEndr70GSCtT7Y7W+Zrvy/Q",
+	"8ulGhRF6Ka8Z1nAMl2snp64XICamJqHKrgXWG6rNAXz+4PULd3nCZZnG/Ii02+25Ucp1EndPtjvMzRkW",
+	"hXanB7e9c64NF/MEK+4eTSaTajv2r87G15uO1L3azkf7yzm4nbgoehPgodGkNq4FF9zK9akG0JfSKTA4",
+	"DbFcgouSaZfkxM2YWITGv1qXVlyND7hZkJAVF7p2Nu1e9o2z/A2HdJfsrSqYfePaFyB9HCB0mhNFWol3",
+	"tHbSzrV5gfrkCdmY+YKEW3f4A8uI5RyEuui8OtBMmKnwjOOCZxe+zUbr1BNyAaMuQn+ohFxk1NCLqkWU",
+	"ndfi8mgqSmF4Hq3idkouGod24TVcnwAHhV5bPU+m4rzCJq7JSl4xQS7Xzbg64I3bi900zayIHQpJljLP",
+	"oa0kaGZMZJrQqUhlATnncM0Bb4AdPQ7FKzDZj2c5NLX4q8oclCyGF8xCCYzqW7enZ66C2G/VfeO55RYB",
+	"XQRPk4tUZuwC6wjUalIB5rhYeVXw65LNOehsVfm4qai95UoShXi7RS6stYHsrSpxZnGWcbggW5XBTqai",
+	"VfgMlnWh2X8ueqqU1doVJc3Ihe9U4Oj5lEzsd6tC0q4Si9Urk2aFtVp5syqVzFUuG50CL56KWhk2Mnw0",
+	"mVQXt0a4Xyx4Vl8vWdCsqoC2dgUE8GaIBelU1JaR1L7NRZqXGctGmAwTClXXKqZB2T8VNJ0rttYJ0aD6",
+	"TEVoE6qrzmb+XAvi6wjaT/m7aHCKhM4pF6eOGeTUMiRcj54K1yeNrRIcpk0zAwNcCqHKhpCrMQFnH2yh",
+	"oAbuNl2u3YTZCeITNOwsSm1I4avjg6cCgenKp6HvwtKd69dTAXJMHk0eVSlvrrraVECOAxFW50sXtcrj",
+	"KpwHrGOIqd+GWoZaPQRUsaD1uhdTbCoyBrmedhOKWcHIpRg5MURFOxKTVEsHShiCVw5PH/v5Zmw0Fc1o",
+	"zhVbuxBfqGlSiwFa1As1Ko4nE+xpAC+VGgthTIULAob0Qa4hEBiJ3L2S6uo24nZ3F4+D4op/rGich//u",
+	"0TgHm/sKyJ3Xqyp+9Zr9EYJynmUDC6aOB/gW31VNSCyo6RELOeAG++bKeW6jvhHFDNb7ujNl4oEmrvYy",
+	"5pE1Bd6w1hvBFSu9lGbhdmhNdhU8iVORc3FFhjRMiOaUY/ruewkUT4PWGM3n/ptO+lY6wlR4s59jsa2U",
+	"Kuybcc2UlRdPmw3z3Ch340RayHvXneftU7HB3Ck0dlh7FQWoH5LDd+fnU7EDQye78/P3dkG3xtC/stcv",
+	"m73ejxHVZoHhPK36k/TYEMgfI0TpIO9YX6OA2ZxFOzxAutlC5tbsNQR6/8M3QpBCn0KRNed6scxAlNZI",
+	"cL6AZjk2O9tUVJ6cZ1Wsw2fq+DKAzilk39DYXaXEJtPUKddQpy1CyW+4Nme1+mk7pEx+6QmFjVp6vVmF",
+	"4VS/qNTCsKuEyDwLbmsriGDjrhIlBNi6xPg/+DUjdTvWl2UM3UjG5CVNF1jR0lWJ9CQDvYysPF7IFRhN",
+	"BRXrqUBPGlIu9jUDolHM2n2nNff8ptYQ6MbXNIcCfp0phqHy4N2YG60qtTtZHUe3/vU/UYrdn18/R8AS",
+	"GuuzpSPJdJYWXNMeSyDwqF1MGHPmfWHdiKAKOXjoTtgMD72A3xvY3kC6R9G758zcR6j5fhgebqd2LqdV",
+	"gVde9UG7YmzpTCKwJCDwBzDoSm/sBurkXii53n5t/EUlIgYKAgUP2oDWKq9/hrvcg7HuM2/S0CFUJd/f",
+	"2G3M3JkuZuf+I6ALll7/4rDmzMhlHW3AvQGEzcUcKX0I/09zuDcbiH4uiRSjLr56iNG0O0IKbK79lYnc",
+	"nZnYwnaMNCS+a6svOgfSFy0wIVcVLtRLU3VmXvirmXd5fPUCWh0nWLs/94e+0bRROF2Ty7WrFNlpaFxx",
+	"kZGFMUuMrTlLdFRVYoCCBFj5Ti8ZvaqHoarqa9SQUuVjYqebCl+xr6BXzE8AvQCsxaLL5VICgwgnDvqZ",
+	"6Cvgl0wF1GDz7tVS5XYIVnV09f+oDsNP27USN6vU2r+mIrebzAgXxBXCHRNamoXzQdRrBNc6v2M5Vo39",
+	"aMOqHZQe6KlwRg/2aFrXywszkar10riiE81qRmToihYTTdcQ6gVvIphoUwGTyIKNxuSMQR26RuXBbmPs",
+	"PNynvAtbrFnt855NsVCvLpaf7KnhHoyxLz9YYkcff25CsivjSqs6xVZABCqE6i217mVU8JnVR5GnkKG7",
+	"CePpLNRbrCdDbEqWw0+W87XMtzaOzECGue7wTxtNQSyjWDNTa9zRlx87gnYWKc3zqajF2hNfRBaD4UcT",
+	"DHLDbVqMWMykStn/gP61eNHHh66x38eJ69Rm35gK0KgwVgOstBb3B0aDgXlrW4E71mciCtcVoVbQ1n1l",
+	"KtxCY+wDbbuKffTmPzpDkFl+jGAEnXADih5M9YyEroRBgE3MjRnKQEX8mFtt7q9BgF5iLeQ1kMCGNtFr",
+	"rteFzN1qalu0tC9FzX5veWLsGCqzHYtn7W+vO0D+YIkMLChq0kU8khx4MdfE61+g6FfseijYamQZNV5D",
+	"h/QcfIj8vV7FRE9FPWUWYs4sld7LHDQoiEG5+lRj8t4yEh+wcd0pvUNpKsIS3XjkhCumakEebhanPq6l",
+	"yZyZELaWgmFQGjbgyk5Sq8PWgAEK37qqvl+xXahuI/MMJzZSxvgoVsO7FzXMFd675zycHsrEBX11iP/u",
+	"OtiBQoZS0ZgnnITIJZZozNd4oxDKyxjdoAmpSO1kK3WrXmS205D/yQ+6QySsl8LtcsXUL5V8USFHn0bT",
+	"2GEz/Fg1pUY/PJ6rHjV8AzH70QH2jhhXs6T0PduP0YLHm7jjnl/eBx/7AlLpPLQIhaL8rtmzy89tdoRs",
+	"c5HajcHDT+7f69fgLHZ/RfzFkbvp1au999MjWRFxL1kjE81PDgV5DM/zcCFyeMnsf1zdaGsV+r7RzYLN",
+	"U+ErK8eTw9wX6pTXoIDjW7/RGEP7lwIt3tONXfv9gir4NXX1d6Y3JjLIvAwVyVWrJvfaO+fBdJgppheh",
+	"tnnI6ICsPUeHBzyL0OZu0fBOpP3zGOb3HDqPCe/Kyqs44mmgOylcHUghDXHur27bvPNEJvctSNtK2F/z",
+	"4J1pHz32oKTx0AVh9BkmvjsPHyKNG/ivsHW2axlg0SlnM7gb6aMWY1JrlYCiriXhyFzWbztZi2HqG6GE",
+	"BFJonAJ7GZMLV9T9hFhhfEEUO8BfoJG172PQgAmY44phpVijSSpLTMrf6DxwWpseasxf+Cntm922+b2o",
+	"uL+Pbf6ZlGmxoF5d5qvtfpvJbABYQhsQf+Dsba8newsN3GoOi+0/EcExfSomoXctuuEQ42vhjS/pEnQL",
+	"oSqQ/OYKGnWJ0qolX/WR+PmDxQKXZwxPoK0F9mw7PDw6/mY8GU/GRyffTr6dAMZ8PKg7kBq9N6yhFzXG",
+	"3r09O68u2WLKcqt8SLtJDsTq67MnxAkpqsmZoSKjKiPeTUWGlR6cBJ3Y8IJpQ4tl9VOo9u2Kc+jRKXHX",
+	"qkitsABWmqiaSx5//FgL4nsAdATx3ePnNM/fOcjcqZh6R9e5pNkecmqjMBjU1SBDKtZ2q6P+pgxn2K+I",
+	"CSv/m7Wp3H2648kxGUIl3KVzu49OoZYCXJr2p/aCGloDEn602dzl1jGqMf2fDqXel+J5rfHNF4lT/ibf",
+	"yuozfrMd2FOHRw19QuOgu0EfP/2fEn3qTZW+VPTxNwqqNC1XqVWXacpYBoUnuhDqlct7qPDJNZ66E2TC",
+	"uf+MmPQqtOP60tEIi6C4EmEZp3MhteFpwCo8w71Qqup1didYFab/MyLWWb0P3Jcs4erdAZJY4zOoUtCN",
+	"VgFQ9sM3N/8/AAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -8,8 +8,13 @@ SELECT id, code, input, toolsets, limits, cron, every_ms, timezone, overlap, pau
 FROM schedules WHERE id = $1;
 
 -- name: ScheduleList
+-- A page of $3 schedules, oldest first, after the one created at $1 with id $2 (NULL: from
+-- the oldest).
 SELECT id, code, input, toolsets, limits, cron, every_ms, timezone, overlap, paused, next_tick, created_at, updated_at
-FROM schedules ORDER BY created_at, id;
+FROM schedules
+WHERE $1::timestamptz IS NULL OR (created_at, id) > ($1, $2::uuid)
+ORDER BY created_at, id
+LIMIT $3;
 
 -- name: ScheduleDelete
 DELETE FROM schedules WHERE id = $1;
