@@ -229,6 +229,170 @@ func TestBrowser(t *testing.T) {
 	b.finish()
 }
 
+// TestBrowserSchedules drives the schedules' pages against a real service: a page of schedules
+// made through the API, one made in the console's form (after two refused attempts) that ticks
+// every second, its ticks' runs and back, pausing, resuming and deleting, from its page and from
+// the list.
+func TestBrowserSchedules(t *testing.T) {
+	chromium := chromiumPath(t)
+	const token = "console-test-token"
+	svc := startService(t, buildBinaries(t), token)
+	tools := toolsettest.New(t, toolsettest.Options{})
+	code, body := svc.do(t, "POST", "/v1/toolsets", map[string]any{"name": "ops", "url": tools.URL})
+	require.Equal(t, http.StatusCreated, code, "%s", body)
+	// More than a page of schedules that do not tick during the test (their tick is midnight on
+	// January 1st): the list is oldest first, so the one made in the console is on the second.
+	for i := range 51 {
+		code, body = svc.do(t, "POST", "/v1/schedules", map[string]any{"code": fmt.Sprintf("return %d", i), "cron": "0 0 1 1 *"})
+		require.Equal(t, http.StatusCreated, code, "%s", body)
+	}
+	countSchedules := func() int {
+		t.Helper()
+		code, body := svc.do(t, "GET", "/v1/schedules?limit=500", nil)
+		require.Equal(t, http.StatusOK, code, "%s", body)
+		var page struct{ Schedules []json.RawMessage }
+		require.NoError(t, json.Unmarshal(body, &page))
+		return len(page.Schedules)
+	}
+	getSchedule := func(id string) (int, map[string]any) {
+		t.Helper()
+		code, body := svc.do(t, "GET", "/v1/schedules/"+id, nil)
+		var sc map[string]any
+		require.NoError(t, json.Unmarshal(body, &sc), "%s", body)
+		return code, sc
+	}
+
+	shots := t.ArtifactDir()
+	t.Logf("screenshots go to %s (kept with go test -artifacts -outputdir DIR)", shots)
+	b := newBrowser(t, chromium, shots)
+	b.do(chromedp.Navigate(svc.base + "/"))
+	b.do(chromedp.WaitVisible(chromedp.CSS("#login-token")), chromedp.SetValue(chromedp.CSS("#login-token"), token),
+		chromedp.Click(chromedp.CSS("#login-form button")))
+	b.do(chromedp.WaitVisible(chromedp.CSS("#runs-table")))
+
+	// The first page of the list, and Show more for the rest.
+	b.do(chromedp.Click(chromedp.CSS(`nav a[data-nav="schedules"]`)))
+	b.waitJS(`document.querySelectorAll('#schedules-rows tr[data-schedule-id]').length === 50 && !document.querySelector('#schedules-more').hidden`)
+	require.Equal(t, "schedules", b.evalString(`document.querySelector('nav a.current')?.dataset.nav ?? ''`))
+	require.Equal(t, []any{"cron 0 0 1 1 *", "UTC", "skip", "active"},
+		b.evalList(`[...document.querySelector('#schedules-rows tr').children].slice(1, 5).map(td => td.textContent)`))
+
+	// The form refuses an input that is not JSON before posting anything.
+	program := "// " + hostile + "\nconst {sum} = await tools.ops.math.add({a: input.n, b: 1})\nreturn " + jsString(hostile) + " + sum"
+	b.do(chromedp.SetValue(chromedp.CSS("#schedule-code"), program), chromedp.SetValue(chromedp.CSS("#schedule-every"), "1s"),
+		chromedp.SetValue(chromedp.CSS("#schedule-toolsets"), "ops"), chromedp.SetValue(chromedp.CSS("#schedule-input"), `{"n": 41`),
+		chromedp.SetValue(chromedp.CSS("#schedule-timeout"), "30000"), chromedp.Click(chromedp.CSS("#schedule-submit")))
+	b.waitJS(`document.querySelector('#schedule-form-error .error')?.textContent.startsWith('Input is not JSON')`)
+	require.Equal(t, 51, countSchedules())
+	// Neither cron nor every: the API refuses, and the page shows its message.
+	// (SetValue cannot set an empty value.)
+	eval[chromedp.Void](b, `document.querySelector('#schedule-every').value = ''`)
+	b.do(chromedp.SetValue(chromedp.CSS("#schedule-input"), `{"n": 41}`), chromedp.Click(chromedp.CSS("#schedule-submit")))
+	b.waitJS(`document.querySelector('#schedule-form-error .error')?.textContent.includes('give exactly one of cron and every')`)
+	require.Equal(t, 51, countSchedules())
+	b.screenshot("s01-refused")
+
+	// Every second: created, it is on the second page of the list.
+	b.do(chromedp.SetValue(chromedp.CSS("#schedule-every"), "1s"), chromedp.Click(chromedp.CSS("#schedule-submit")))
+	b.waitJS(`!!document.querySelector('#schedule-created a')`)
+	require.Empty(t, b.evalString(`document.querySelector('#schedule-form-error').textContent`))
+	id := b.evalString(`document.querySelector('#schedule-created a').textContent`)
+	require.Equal(t, 52, countSchedules())
+	row := `#schedules-rows tr[data-schedule-id="` + id + `"]`
+	require.False(t, b.evalBool(`!!document.querySelector(`+jsString(row)+`)`))
+	b.do(chromedp.Click(chromedp.CSS("#schedules-more")))
+	b.waitJS(`!!document.querySelector(` + jsString(row) + `) && document.querySelector('#schedules-more').hidden`)
+	require.Equal(t, 52, eval[int](b, `document.querySelectorAll('#schedules-rows tr[data-schedule-id]').length`))
+	require.Equal(t, []any{"every 1s", "UTC", "skip", "active"},
+		b.evalList(`[...document.querySelector(`+jsString(row)+`).children].slice(1, 5).map(td => td.textContent)`))
+	require.Equal(t, "const {sum} = await tools.ops.math.add({a: input.n, b: 1})",
+		b.evalString(`document.querySelector(`+jsString(row)+` + ' td.code-summary').textContent`))
+	b.noHostileMarkup()
+	b.screenshot("s02-list")
+
+	// Its page: its fields, code and input, and a tick that started a run.
+	b.do(chromedp.Click(chromedp.CSS(row + " td:first-child a")))
+	b.waitJS(`location.hash === '#/schedules/` + id + `' && document.querySelector('#schedule-state')?.textContent === 'active'`)
+	require.Equal(t, "every 1s", b.evalString(`document.querySelector('#schedule-spec').textContent`))
+	meta := b.evalString(`document.querySelector('#schedule-meta').textContent`)
+	require.Contains(t, meta, "ops")
+	require.Contains(t, meta, `{"timeoutMs":30000}`)
+	require.Equal(t, "// "+hostile, b.evalString(`document.querySelector('#schedule-code-lines li[data-line="1"] .text').textContent`))
+	var input any
+	require.NoError(t, json.Unmarshal([]byte(b.evalString(`document.querySelector('#schedule-input-value').textContent`)), &input))
+	require.Equal(t, map[string]any{"n": float64(41)}, input)
+	b.waitJS(`!!document.querySelector('#schedule-tick-rows tr[data-run-id] a')`)
+	b.noHostileMarkup()
+	b.screenshot("s03-schedule")
+
+	// The tick's link opens its run, whose page links back to the schedule.
+	runID := b.evalString(`document.querySelector('#schedule-tick-rows tr[data-run-id]').dataset.runId`)
+	b.do(chromedp.Click(chromedp.CSS(`#schedule-tick-rows tr[data-run-id="` + runID + `"] a`)))
+	b.waitJS(`location.hash === '#/runs/` + runID + `' && document.querySelector('#run-status')?.textContent === 'succeeded' && !!document.querySelector('#result-value')`)
+	var value any
+	require.NoError(t, json.Unmarshal([]byte(b.evalString(`document.querySelector('#result-value').textContent`)), &value))
+	require.Equal(t, hostile+"42", value)
+	require.Equal(t, id, b.evalString(`document.querySelector('#run-schedule').textContent`))
+	require.Equal(t, "#/schedules/"+id, b.evalString(`document.querySelector('#run-schedule').getAttribute('href')`))
+	b.noHostileMarkup()
+	b.screenshot("s04-run")
+	b.do(chromedp.Click(chromedp.CSS("#run-schedule")))
+	b.waitJS(`location.hash === '#/schedules/` + id + `' && document.querySelector('#schedule-state')?.textContent === 'active'`)
+
+	// Paused, it starts no run; resumed, it ticks again.
+	b.do(chromedp.Click(chromedp.CSS("#schedule-pause")))
+	b.waitJS(`document.querySelector('#schedule-state')?.textContent === 'paused' && document.querySelector('#schedule-pause').textContent === 'Resume'`)
+	require.Equal(t, "none while paused", b.evalString(`document.querySelector('#schedule-next').textContent`))
+	code, sc := getSchedule(id)
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, true, sc["paused"])
+	time.Sleep(1500 * time.Millisecond) // a tick fired as it was paused is recorded
+	_, sc = getSchedule(id)
+	newest := sc["ticks"].([]any)[0].(map[string]any)["tick"].(string)
+	time.Sleep(2500 * time.Millisecond)
+	_, sc = getSchedule(id)
+	require.Equal(t, newest, sc["ticks"].([]any)[0].(map[string]any)["tick"], "a paused schedule ticked")
+	b.waitJS(`document.querySelector('#schedule-tick-rows tr')?.dataset.tick === ` + jsString(newest))
+	b.screenshot("s05-paused")
+	b.do(chromedp.Click(chromedp.CSS("#schedule-pause")))
+	b.waitJS(`document.querySelector('#schedule-state')?.textContent === 'active' && document.querySelector('#schedule-pause').textContent === 'Pause'`)
+	b.waitJS(`document.querySelector('#schedule-tick-rows tr')?.dataset.tick !== ` + jsString(newest))
+
+	// Deleting asks with a second click, then shows the list (its first page); the run keeps its
+	// link.
+	b.do(chromedp.Click(chromedp.CSS("#schedule-delete")))
+	require.Equal(t, "Really delete?", b.evalString(`document.querySelector('#schedule-delete').textContent`))
+	code, _ = getSchedule(id)
+	require.Equal(t, http.StatusOK, code)
+	b.do(chromedp.Click(chromedp.CSS("#schedule-delete")))
+	b.waitJS(`location.hash === '#/schedules' && document.querySelectorAll('#schedules-rows tr[data-schedule-id]').length === 50 && !document.querySelector('#schedules-more').hidden`)
+	code, _ = getSchedule(id)
+	require.Equal(t, http.StatusNotFound, code)
+	b.goTo("#/runs/" + runID)
+	b.waitJS(`document.querySelector('#run-schedule')?.textContent === ` + jsString(id))
+	b.do(chromedp.Click(chromedp.CSS("#run-schedule")))
+	b.waitJS(`!!document.querySelector('#schedule-error .error')`)
+
+	// Pause and delete from the list: the last schedule moves up from the second page.
+	b.do(chromedp.Click(chromedp.CSS(`nav a[data-nav="schedules"]`)))
+	b.waitJS(`document.querySelectorAll('#schedules-rows tr[data-schedule-id]').length === 50`)
+	first := b.evalString(`document.querySelector('#schedules-rows tr').dataset.scheduleId`)
+	b.do(chromedp.Click(chromedp.CSS(`#schedules-rows tr:first-child button.pause`)))
+	b.waitJS(`(() => { const tr = document.querySelector('#schedules-rows tr');
+		return tr.dataset.paused === 'true' && tr.children[4].textContent === 'paused' && tr.querySelector('button.pause').textContent === 'Resume' })()`)
+	_, sc = getSchedule(first)
+	require.Equal(t, true, sc["paused"])
+	b.do(chromedp.Click(chromedp.CSS(`#schedules-rows tr:first-child button.delete`)))
+	require.Equal(t, "Really delete?", b.evalString(`document.querySelector('#schedules-rows tr:first-child button.delete').textContent`))
+	b.do(chromedp.Click(chromedp.CSS(`#schedules-rows tr:first-child button.delete`)))
+	b.waitJS(`document.querySelectorAll('#schedules-rows tr[data-schedule-id]').length === 50 && document.querySelector('#schedules-more').hidden &&
+		!document.querySelector('#schedules-rows tr[data-schedule-id="` + first + `"]')`)
+	require.Equal(t, 50, countSchedules())
+	b.screenshot("s06-list")
+
+	b.finish()
+}
+
 // chromiumPath finds Chromium (or Chrome). Its absence fails the test: the console is only
 // tested in a browser, and CI installs one.
 func chromiumPath(t *testing.T) string {

@@ -93,6 +93,10 @@
     return h('a', {href: '#/runs/' + encodeURIComponent(id), class: 'mono'}, text || id);
   }
 
+  function scheduleLink(id, text, attrs) {
+    return h('a', Object.assign({href: '#/schedules/' + encodeURIComponent(id), class: 'mono'}, attrs || {}), text || id);
+  }
+
   function errorBox(err) {
     return h('p', {class: 'error', role: 'alert'}, err && err.message ? err.message : String(err));
   }
@@ -128,6 +132,40 @@
 
   function section(title, id, ...children) {
     return h('section', {id: id}, h('h2', null, title), children);
+  }
+
+  // codeList shows a program a line per item, numbered by the style sheet; decorate(li, n), when
+  // given, marks line n.
+  function codeList(code, id, decorate) {
+    return h('ol', {class: 'code', id: id}, code.split('\n').map((text, i) => {
+      const li = h('li', {class: 'line', 'data-line': i + 1}, h('span', {class: 'text'}, text === '' ? ' ' : text));
+      if (decorate) decorate(li, i + 1);
+      return li;
+    }));
+  }
+
+  // syncRows makes tbody show one row per item, in the items' order. A row is made once per key
+  // (make returns {tr, update}) and kept while its item is listed, update given each new version:
+  // a list refreshed every second does not replace the link being clicked or the button
+  // half-confirmed under the pointer.
+  function syncRows(tbody, rows, items, keyOf, make) {
+    const seen = new Set();
+    items.forEach((item, i) => {
+      const key = keyOf(item);
+      let row = rows.get(key);
+      if (!row) {
+        row = make(item);
+        rows.set(key, row);
+      }
+      if (row.update) row.update(item);
+      seen.add(key);
+      if (tbody.children[i] !== row.tr) tbody.insertBefore(row.tr, tbody.children[i] || null);
+    });
+    for (const [key, row] of rows) {
+      if (seen.has(key)) continue;
+      row.tr.remove();
+      rows.delete(key);
+    }
   }
 
   // ---- the API -----------------------------------------------------------------------------
@@ -402,6 +440,39 @@
     poll(load, signal);
   }
 
+  // programFields are the inputs a run and a schedule share (program, toolsets, input and
+  // timeout), their ids starting with prefix. read() gives what they hold as the fields of the
+  // body to post; it throws when the input is not JSON, so a bad input is never posted.
+  function programFields(prefix, draft) {
+    const code = h('textarea', {id: prefix + '-code', name: 'code', rows: 14, cols: 80, spellcheck: 'false', required: true,
+      value: draft.code});
+    const toolsets = h('input', {id: prefix + '-toolsets', name: 'toolsets', size: 40, placeholder: 'all toolsets', value: (draft.toolsets || []).join(', ')});
+    const input = h('textarea', {id: prefix + '-input', name: 'input', rows: 4, cols: 80, spellcheck: 'false', placeholder: 'none',
+      value: draft.input === undefined ? '' : json(draft.input)});
+    const timeout = h('input', {id: prefix + '-timeout', name: 'timeoutMs', type: 'number', min: 1, placeholder: 'worker default'});
+    return {
+      code: h('p', null, h('label', {for: code.id}, 'Program'), h('br'), code),
+      rest: [
+        h('p', null, h('label', {for: toolsets.id}, 'Toolsets (comma-separated) '), toolsets),
+        h('p', null, h('label', {for: input.id}, 'Input (JSON)'), h('br'), input),
+        h('p', null, h('label', {for: timeout.id}, 'Timeout (ms) '), timeout)],
+      read() {
+        const body = {code: code.value};
+        const names = toolsets.value.split(',').map((s) => s.trim()).filter(Boolean);
+        if (names.length) body.toolsets = names;
+        if (input.value.trim()) {
+          try {
+            body.input = JSON.parse(input.value);
+          } catch (e) {
+            throw new Error('Input is not JSON: ' + e.message);
+          }
+        }
+        if (timeout.value) body.limits = {timeoutMs: Number(timeout.value)};
+        return body;
+      },
+    };
+  }
+
   function newRunPage() {
     let draft = {};
     try {
@@ -410,28 +481,19 @@
       draft = {};
     }
     sessionStorage.removeItem(DRAFT_KEY);
-    const code = h('textarea', {id: 'new-code', name: 'code', rows: 14, cols: 80, spellcheck: 'false', required: true,
-      value: draft.code || 'const {sum} = await tools.ops.math.add({a: 2, b: 40})\nreturn sum'});
-    const toolsets = h('input', {id: 'new-toolsets', name: 'toolsets', size: 40, placeholder: 'all toolsets', value: (draft.toolsets || []).join(', ')});
-    const input = h('textarea', {id: 'new-input', name: 'input', rows: 4, cols: 80, spellcheck: 'false', placeholder: 'none',
-      value: draft.input === undefined ? '' : json(draft.input)});
-    const timeout = h('input', {id: 'new-timeout', name: 'timeoutMs', type: 'number', min: 1, placeholder: 'worker default'});
+    const fields = programFields('new', Object.assign({}, draft,
+      {code: draft.code || 'const {sum} = await tools.ops.math.add({a: 2, b: 40})\nreturn sum'}));
     const err = h('div');
     const form = h('form', {id: 'new-run-form', onsubmit: async (ev) => {
       ev.preventDefault();
       fill(err);
-      const body = {code: code.value};
-      const names = toolsets.value.split(',').map((s) => s.trim()).filter(Boolean);
-      if (names.length) body.toolsets = names;
-      if (input.value.trim()) {
-        try {
-          body.input = JSON.parse(input.value);
-        } catch (e) {
-          fill(err, errorBox(new Error('Input is not JSON: ' + e.message)));
-          return;
-        }
+      let body;
+      try {
+        body = fields.read();
+      } catch (e) {
+        fill(err, errorBox(e));
+        return;
       }
-      if (timeout.value) body.limits = {timeoutMs: Number(timeout.value)};
       try {
         const r = await api('POST', '/v1/runs', body);
         location.hash = '#/runs/' + encodeURIComponent(r.data.id);
@@ -439,10 +501,7 @@
         fill(err, errorBox(e));
       }
     }},
-    h('p', null, h('label', {for: 'new-code'}, 'Program'), h('br'), code),
-    h('p', null, h('label', {for: 'new-toolsets'}, 'Toolsets (comma-separated) '), toolsets),
-    h('p', null, h('label', {for: 'new-input'}, 'Input (JSON)'), h('br'), input),
-    h('p', null, h('label', {for: 'new-timeout'}, 'Timeout (ms) '), timeout),
+    fields.code, fields.rest,
     err,
     h('button', {type: 'submit', id: 'new-run-submit'}, 'Start run'));
     fill(main, h('h1', null, 'New run'), form);
@@ -490,6 +549,10 @@
         h('dl', {class: 'meta'},
           h('dt', null, 'Toolsets'), h('dd', null, run.toolsets ? run.toolsets.join(', ') : 'all'),
           h('dt', null, 'Limits'), h('dd', {class: 'mono'}, run.limits && Object.keys(run.limits).length ? compact(run.limits) : 'worker defaults'),
+          // The schedule may be deleted since: the link is kept (its page then says so).
+          run.lineage && run.lineage.scheduleId ? [h('dt', null, 'Schedule'), h('dd', null,
+            scheduleLink(run.lineage.scheduleId, null, {id: 'run-schedule'}),
+            run.lineage.scheduledFor ? ', tick ' + fmtTime(run.lineage.scheduledFor) : null)] : null,
           h('dt', null, 'Created'), h('dd', null, fmtTime(run.createdAt)),
           h('dt', null, 'Updated'), h('dd', null, fmtTime(run.updatedAt)),
           run.finishedAt ? [h('dt', null, 'Finished'), h('dd', null, fmtTime(run.finishedAt), ' (', fmtMs(new Date(run.finishedAt) - new Date(run.createdAt)), ' after creation)')] : null),
@@ -601,16 +664,14 @@
       const key = compact([diag, [...warnLines]]);
       if (key === st.codeKey) return;
       st.codeKey = key;
-      const lines = run.code.split('\n');
-      const ol = h('ol', {class: 'code', id: 'code-lines'}, lines.map((text, i) => {
-        const n = i + 1;
-        let cls = 'line';
-        if (diag && diag.line === n) cls += ' error-line';
-        else if (warnLines.has(n)) cls += ' warning-line';
-        const li = h('li', {class: cls, 'data-line': n}, h('span', {class: 'text'}, text === '' ? ' ' : text));
-        if (diag && diag.line === n) li.append(h('div', {class: 'line-diagnostic'}, (diag.column ? ' '.repeat(Math.max(0, diag.column - 1)) + '^ ' : '') + diag.kind + ': ' + diag.message));
-        return li;
-      }));
+      const ol = codeList(run.code, 'code-lines', (li, n) => {
+        if (diag && diag.line === n) {
+          li.classList.add('error-line');
+          li.append(h('div', {class: 'line-diagnostic'}, (diag.column ? ' '.repeat(Math.max(0, diag.column - 1)) + '^ ' : '') + diag.kind + ': ' + diag.message));
+        } else if (warnLines.has(n)) {
+          li.classList.add('warning-line');
+        }
+      });
       fill(code, h('h2', null, 'Code'), ol);
       if (diag && diag.line) {
         const li = ol.querySelector('li.error-line');
@@ -816,6 +877,244 @@
         renderTimeline();
       }
     }).catch(() => {});
+  }
+
+  // ---- schedules ---------------------------------------------------------------------------
+
+  function schedulePath(id) {
+    return '/v1/schedules/' + encodeURIComponent(id);
+  }
+
+  // tickSpec says when a schedule ticks, as it was given: a cron expression or an interval.
+  function tickSpec(sc) {
+    return sc.cron ? 'cron ' + sc.cron : 'every ' + sc.every;
+  }
+
+  function scheduleState(sc, attrs) {
+    return statusBadge(sc.paused ? 'paused' : 'active', attrs);
+  }
+
+  // nextTick is the time of a schedule's next tick; a paused schedule has none (resumed, it
+  // starts again from its first tick after then).
+  function nextTick(sc) {
+    return sc.paused ? h('span', {class: 'muted'}, 'none while paused') : fmtTime(sc.nextTick);
+  }
+
+  async function schedulesPage(params, signal) {
+    const rows = h('tbody', {id: 'schedules-rows'});
+    const table = h('table', {class: 'list', id: 'schedules-table', hidden: true},
+      h('thead', null, h('tr', null, ['Schedule', 'Ticks', 'Timezone', 'Overlap', 'State', 'Next tick', 'Code', ''].map((t) => h('th', null, t)))),
+      rows);
+    const none = h('p', {class: 'muted', id: 'schedules-none', hidden: true}, 'No schedules.');
+    const more = h('button', {type: 'button', id: 'schedules-more', hidden: true}, 'Show more');
+    const info = h('p', {class: 'muted', id: 'schedules-info'});
+    const err = h('div');
+
+    const fields = programFields('schedule', {code: 'return new Date().toISOString()'});
+    const cron = h('input', {id: 'schedule-cron', name: 'cron', size: 24, placeholder: '0 9 * * 1-5', spellcheck: 'false'});
+    const every = h('input', {id: 'schedule-every', name: 'every', size: 10, placeholder: '5m', spellcheck: 'false'});
+    const timezone = h('input', {id: 'schedule-timezone', name: 'timezone', size: 20, placeholder: 'UTC', spellcheck: 'false'});
+    const overlap = h('select', {id: 'schedule-overlap', name: 'overlap'},
+      [['skip', 'skip (no run while the last one runs)'], ['queue', 'queue (run once the last one finished)'], ['allow', 'allow (run anyway)']]
+        .map(([v, text]) => h('option', {value: v}, text)));
+    const formErr = h('div', {id: 'schedule-form-error'});
+    const created = h('p', {id: 'schedule-created', role: 'status'});
+    const form = h('form', {id: 'schedule-form', class: 'card', onsubmit: async (ev) => {
+      ev.preventDefault();
+      fill(formErr);
+      fill(created);
+      let body;
+      try {
+        body = fields.read();
+      } catch (e) {
+        fill(formErr, errorBox(e));
+        return;
+      }
+      // Empty fields are left out: the API then applies its defaults, and says which of cron
+      // and every it needs.
+      for (const [k, el] of [['cron', cron], ['every', every], ['timezone', timezone]]) {
+        if (el.value.trim()) body[k] = el.value.trim();
+      }
+      body.overlap = overlap.value;
+      try {
+        const r = await api('POST', '/v1/schedules', body);
+        // The list is oldest first: the new schedule may be on a page not shown yet.
+        fill(created, 'Created schedule ', scheduleLink(r.data.id), ', next tick ' + fmtTime(r.data.nextTick) + '.');
+        await load();
+      } catch (e) {
+        fill(formErr, errorBox(e));
+      }
+    }},
+    h('h2', null, 'New schedule'),
+    fields.code,
+    h('p', null, h('label', null, 'Cron ', cron), ' or ', h('label', null, 'every ', every), ' ',
+      h('label', null, 'Timezone ', timezone), ' ', h('label', null, 'Overlap ', overlap)),
+    fields.rest,
+    formErr,
+    h('button', {type: 'submit', id: 'schedule-submit'}, 'Create schedule'),
+    created);
+    fill(main, h('h1', null, 'Schedules'), err, table, none, more, info, form);
+
+    async function act(method, path) {
+      try {
+        await api(method, path);
+        await load();
+      } catch (e) {
+        fill(err, errorBox(e));
+      }
+    }
+
+    function scheduleRow(first) {
+      const id = first.id;
+      let sc = first;
+      const cells = [0, 1, 2, 3, 4].map(() => h('td'));
+      const code = h('td', {class: 'mono code-summary'});
+      const pause = h('button', {type: 'button', class: 'pause', onclick: () => act('POST', schedulePath(id) + (sc.paused ? '/resume' : '/pause'))});
+      const del = confirmButton({class: 'delete', title: 'The runs it started are kept'}, 'Delete', 'Really delete?',
+        () => act('DELETE', schedulePath(id)));
+      const tr = h('tr', {'data-schedule-id': id},
+        h('td', null, scheduleLink(id, id.slice(0, 8))), cells, code, h('td', {class: 'actions'}, pause, ' ', del));
+      return {tr: tr, update: (s) => {
+        sc = s;
+        tr.dataset.paused = String(s.paused);
+        fill(cells[0], h('span', {class: 'mono'}, tickSpec(s)));
+        fill(cells[1], s.timezone);
+        fill(cells[2], s.overlap);
+        fill(cells[3], scheduleState(s));
+        fill(cells[4], nextTick(s));
+        fill(code, summary(s.code));
+        pause.textContent = s.paused ? 'Resume' : 'Pause';
+      }};
+    }
+
+    // The pages shown so far are read again from the first at each refresh, following next:
+    // a schedule deleted or created meanwhile moves the others across pages.
+    let pages = 1;
+    let last = '';
+    const shown = new Map();
+    async function load() {
+      const list = [];
+      let cursor = null;
+      for (let i = 0; i < pages; i++) {
+        const q = new URLSearchParams({limit: '50'});
+        if (cursor) q.set('cursor', cursor);
+        let r;
+        try {
+          r = await api('GET', '/v1/schedules?' + q, undefined, signal);
+        } catch (e) {
+          if (!signal.aborted) fill(err, errorBox(e));
+          throw e;
+        }
+        list.push(...r.data.schedules);
+        cursor = r.data.next;
+        if (!cursor) break;
+      }
+      fill(err);
+      fill(info, 'Updated ' + fmtTime(new Date().toISOString()) + '; checked again while this page is open.');
+      more.hidden = !cursor;
+      const key = compact(list);
+      if (key === last) return false;
+      last = key;
+      table.hidden = list.length === 0;
+      none.hidden = list.length > 0;
+      syncRows(rows, shown, list, (sc) => sc.id, scheduleRow);
+      return true;
+    }
+    more.addEventListener('click', () => {
+      pages++;
+      load().catch(() => {});
+    });
+    await load().catch(() => {});
+    poll(load, signal);
+  }
+
+  async function schedulePage(id, signal) {
+    let sc = null;
+    const title = h('h1', null, 'Schedule ', h('span', {class: 'mono'}, id));
+    const meta = h('dl', {class: 'meta', id: 'schedule-meta'});
+    const err = h('div', {id: 'schedule-error'});
+    // The actions are made once and kept across refreshes (a half-confirmed Delete stays so).
+    const pause = h('button', {type: 'button', id: 'schedule-pause', onclick: async () => {
+      try {
+        await api('POST', schedulePath(id) + (sc.paused ? '/resume' : '/pause'));
+        await load();
+      } catch (e) {
+        fill(err, errorBox(e));
+      }
+    }});
+    const del = confirmButton({id: 'schedule-delete', title: 'The runs it started are kept'}, 'Delete schedule', 'Really delete?', async () => {
+      try {
+        await api('DELETE', schedulePath(id));
+        location.hash = '#/schedules';
+      } catch (e) {
+        fill(err, errorBox(e));
+      }
+    });
+    const actions = h('p', {class: 'actions', hidden: true}, pause, del);
+    const tickRows = h('tbody', {id: 'schedule-tick-rows'});
+    const noTicks = h('p', {class: 'muted', id: 'schedule-ticks-none'}, 'No ticks yet.');
+    const tickTable = h('table', {class: 'list', hidden: true},
+      h('thead', null, h('tr', null, ['Tick', 'Run'].map((t) => h('th', null, t)))), tickRows);
+    const ticks = h('section', {id: 'schedule-ticks'}, h('h2', null, 'Latest ticks'), noTicks, tickTable);
+    const code = section('Code', 'schedule-code');
+    const input = section('Input', 'schedule-input', h('p', {class: 'muted'}, 'none'));
+    fill(main, title, err, meta, actions, h('p', null, h('a', {href: '#/schedules'}, '← all schedules')), ticks, code, input);
+
+    // A tick, once recorded, does not change: its row is made once.
+    function tickRow(t) {
+      return {tr: h('tr', {'data-tick': t.tick, 'data-run-id': t.runId},
+        h('td', null, fmtTime(t.tick)),
+        h('td', null, t.runId ? runLink(t.runId) : h('span', {class: 'warning skipped'}, 'skipped: ' + (t.skipped || 'no run')))),
+      };
+    }
+
+    let last = '';
+    const tickShown = new Map();
+    async function load() {
+      const r = await api('GET', schedulePath(id), undefined, signal);
+      fill(err);
+      const key = compact(r.data);
+      if (key === last) return false;
+      last = key;
+      const first = sc === null;
+      sc = r.data;
+      document.title = 'Schedule ' + id.slice(0, 8) + ' · codemode';
+      fill(title, 'Schedule ', h('span', {class: 'mono'}, sc.id), ' ', scheduleState(sc, {id: 'schedule-state'}));
+      fill(meta,
+        h('dt', null, 'Ticks'), h('dd', {class: 'mono', id: 'schedule-spec'}, tickSpec(sc)),
+        h('dt', null, 'Timezone'), h('dd', null, sc.timezone),
+        h('dt', null, 'Overlap'), h('dd', null, sc.overlap),
+        h('dt', null, 'Next tick'), h('dd', {id: 'schedule-next'}, nextTick(sc)),
+        h('dt', null, 'Toolsets'), h('dd', null, sc.toolsets ? sc.toolsets.join(', ') : 'all'),
+        h('dt', null, 'Limits'), h('dd', {class: 'mono'}, sc.limits && Object.keys(sc.limits).length ? compact(sc.limits) : 'worker defaults'),
+        h('dt', null, 'Created'), h('dd', null, fmtTime(sc.createdAt)),
+        h('dt', null, 'Updated'), h('dd', null, fmtTime(sc.updatedAt)));
+      pause.textContent = sc.paused ? 'Resume' : 'Pause';
+      actions.hidden = false;
+      const tickList = sc.ticks || [];
+      noTicks.hidden = tickList.length > 0;
+      tickTable.hidden = tickList.length === 0;
+      syncRows(tickRows, tickShown, tickList, (t) => t.tick, tickRow);
+      // A schedule's program and input are fixed when it is created.
+      if (first) {
+        fill(code, h('h2', null, 'Code'), codeList(sc.code, 'schedule-code-lines'));
+        if (sc.input !== undefined) fill(input, h('h2', null, 'Input'), h('pre', {id: 'schedule-input-value'}, json(sc.input)));
+      }
+      return true;
+    }
+    try {
+      await load();
+    } catch (e) {
+      fill(err, errorBox(e));
+    }
+    poll(async () => {
+      try {
+        return await load();
+      } catch (e) {
+        if (!signal.aborted) fill(err, errorBox(e));
+        throw e;
+      }
+    }, signal);
   }
 
   // ---- toolsets ----------------------------------------------------------------------------
@@ -1063,6 +1362,12 @@
     } else if (parts[0] === 'runs' && parts.length === 2) {
       setNav('runs');
       p = runPage(parts[1], signal);
+    } else if (parts[0] === 'schedules' && parts.length === 1) {
+      setNav('schedules');
+      p = schedulesPage(params, signal);
+    } else if (parts[0] === 'schedules' && parts.length === 2) {
+      setNav('schedules');
+      p = schedulePage(parts[1], signal);
     } else if (parts[0] === 'toolsets' && parts.length === 1) {
       setNav('toolsets');
       p = toolsetsPage(params, signal);
