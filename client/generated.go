@@ -998,8 +998,11 @@ type ListRunsParams struct {
 	Status       *RunStatus `form:"status,omitempty" json:"status,omitempty"`
 	Toolset      *string    `form:"toolset,omitempty" json:"toolset,omitempty"`
 	CreatedAfter *time.Time `form:"createdAfter,omitempty" json:"createdAfter,omitempty"`
-	Limit        *int       `form:"limit,omitempty" json:"limit,omitempty"`
-	Cursor       *string    `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Schedule Only the runs this schedule started (its id), whether or not it still exists.
+	Schedule *string `form:"schedule,omitempty" json:"schedule,omitempty"`
+	Limit    *int    `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor   *string `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // CreateRunParams defines parameters for CreateRun.
@@ -2433,6 +2436,18 @@ func NewListRunsRequest(server string, params *ListRunsParams) (*http.Request, e
 		if params.CreatedAfter != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "createdAfter", *params.CreatedAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Schedule != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "schedule", *params.Schedule, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

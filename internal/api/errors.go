@@ -67,7 +67,7 @@ func statusOf(err error) (int, string) {
 		errors.Is(err, durable.ErrDeliveryInProgress), errors.Is(err, durable.ErrWebhookDisabled),
 		errors.Is(err, durable.ErrNotRetryable), errors.Is(err, errConflict):
 		return http.StatusConflict, CodeConflict
-	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, errBadRequest), errors.Is(err, durable.ErrInvalidSchedule),
+	case errors.Is(err, durable.ErrInvalidCursor), errors.Is(err, durable.ErrInvalidFilter), errors.Is(err, errBadRequest), errors.Is(err, durable.ErrInvalidSchedule),
 		errors.Is(err, toolcall.ErrInvalidOutcome):
 		return http.StatusBadRequest, CodeInvalidRequest
 	case errors.Is(err, durable.ErrUnstorable), errors.Is(err, durable.ErrNoSecretKey):

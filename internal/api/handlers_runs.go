@@ -166,6 +166,9 @@ func (h *handlers) ListRuns(ctx context.Context, req gen.ListRunsRequestObject) 
 	if p.Toolset != nil {
 		f.Toolset = *p.Toolset
 	}
+	if p.Schedule != nil {
+		f.Schedule = *p.Schedule
+	}
 	if p.Limit != nil {
 		f.Limit = *p.Limit
 	}

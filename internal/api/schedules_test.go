@@ -62,6 +62,27 @@ func TestSchedules(t *testing.T) {
 	require.Equal(t, id, *run.JSON200.Lineage.ScheduleId)
 	require.NotNil(t, run.JSON200.Lineage.ScheduledFor)
 
+	// The runs a schedule started are listed with ?schedule=, and only they.
+	other, err := b.client.CreateRunWithResponse(b.ctx, &client.CreateRunParams{}, client.RunCreate{Code: "return 0"})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, other.StatusCode(), string(other.Body))
+	started, err := b.client.ListRunsWithResponse(b.ctx, &client.ListRunsParams{Schedule: &id})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, started.StatusCode(), string(started.Body))
+	var listed []string
+	for _, r := range started.JSON200.Runs {
+		listed = append(listed, r.Id)
+		require.NotEqual(t, other.JSON201.Id, r.Id, "a run the schedule did not start")
+	}
+	require.Contains(t, listed, runID)
+	none := "00000000-0000-0000-0000-000000000000"
+	empty, err := b.client.ListRunsWithResponse(b.ctx, &client.ListRunsParams{Schedule: &none})
+	require.NoError(t, err)
+	require.Empty(t, empty.JSON200.Runs)
+	status, body := b.do(t, http.MethodGet, "/v1/runs?schedule=nope", "")
+	require.Equal(t, http.StatusBadRequest, status, string(body))
+	require.Contains(t, string(body), `schedule \"nope\" is not a schedule id`)
+
 	paused, err := b.client.PauseScheduleWithResponse(b.ctx, id)
 	require.NoError(t, err)
 	require.True(t, paused.JSON200.Paused)

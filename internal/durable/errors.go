@@ -26,6 +26,9 @@ var (
 	ErrLeaseLost = errors.New("run lease lost")
 	// ErrInvalidCursor: a list cursor could not be decoded.
 	ErrInvalidCursor = errors.New("invalid cursor")
+	// ErrInvalidFilter: a list filter names something that cannot exist (a schedule id that
+	// is not a UUID).
+	ErrInvalidFilter = errors.New("invalid filter")
 	// ErrWebhookNotFound: no webhook subscription has the given id.
 	ErrWebhookNotFound = errors.New("webhook subscription not found")
 	// ErrDeliveryNotFound: no webhook delivery has the given id.

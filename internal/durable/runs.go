@@ -668,6 +668,9 @@ type ListFilter struct {
 	Toolset string
 	// CreatedAfter keeps runs created after this time; nil: any.
 	CreatedAfter *time.Time
+	// Schedule keeps the runs this schedule started (its id); empty: any. An id that is not
+	// a UUID is ErrInvalidFilter.
+	Schedule string
 	// Limit is the page size; default 50, at most 500.
 	Limit int
 	// Cursor continues a previous listing (its next cursor); empty: from the newest.
@@ -689,14 +692,20 @@ func (s *Store) ListRuns(ctx context.Context, f ListFilter) ([]Run, string, erro
 		}
 		curAt, curID = &at, &id
 	}
-	var status, toolset *string
+	var status, toolset, schedule *string
 	if f.Status != "" {
 		status = &f.Status
 	}
 	if f.Toolset != "" {
 		toolset = &f.Toolset
 	}
-	rows, err := s.pool.Query(ctx, q("RunList"), status, toolset, f.CreatedAfter, curAt, curID, f.Limit+1)
+	if f.Schedule != "" {
+		if _, err := uuid.Parse(f.Schedule); err != nil {
+			return nil, "", fmt.Errorf("%w: schedule %q is not a schedule id", ErrInvalidFilter, f.Schedule)
+		}
+		schedule = &f.Schedule
+	}
+	rows, err := s.pool.Query(ctx, q("RunList"), status, toolset, f.CreatedAfter, curAt, curID, f.Limit+1, schedule)
 	if err != nil {
 		return nil, "", fmt.Errorf("list runs: %w", err)
 	}

@@ -1289,6 +1289,8 @@ export interface operations {
                 status?: components["schemas"]["RunStatus"];
                 toolset?: string;
                 createdAfter?: string;
+                /** @description Only the runs this schedule started (its id), whether or not it still exists. */
+                schedule?: string;
                 limit?: number;
                 cursor?: string;
             };

@@ -80,6 +80,8 @@ WHERE ($1::text IS NULL OR status = $1)
        OR (toolsets IS NULL AND EXISTS (SELECT 1 FROM calls c WHERE c.run_id = runs.id AND c.toolset = $2)))
   AND ($3::timestamptz IS NULL OR created_at > $3)
   AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5::uuid))
+  -- runs a schedule started (run_lineage_schedule_idx)
+  AND ($7::uuid IS NULL OR EXISTS (SELECT 1 FROM run_lineage l WHERE l.run_id = runs.id AND l.schedule_id = $7))
 ORDER BY created_at DESC, id DESC
 LIMIT $6;
 
