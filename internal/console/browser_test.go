@@ -339,6 +339,28 @@ func TestBrowserSchedules(t *testing.T) {
 	b.do(chromedp.Click(chromedp.CSS("#run-schedule")))
 	b.waitJS(`location.hash === '#/schedules/` + id + `' && document.querySelector('#schedule-state')?.textContent === 'active'`)
 
+	// All the runs it started: the runs page filtered on it lists them and no other run; the
+	// filter is kept with a status filter, and dropped with its own link.
+	code, body = svc.do(t, "POST", "/v1/runs", map[string]any{"code": "return 'not scheduled'"})
+	require.Equal(t, http.StatusCreated, code, "%s", body)
+	var unscheduled struct{ ID string }
+	require.NoError(t, json.Unmarshal(body, &unscheduled))
+	b.do(chromedp.Click(chromedp.CSS("#schedule-runs")))
+	b.waitJS(`location.hash === '#/runs?schedule=` + id + `' && !!document.querySelector('#runs-rows tr[data-run-id="` + runID + `"]')`)
+	require.Equal(t, id, b.evalString(`document.querySelector('#filter-schedule a').textContent`))
+	require.False(t, b.evalBool(`!!document.querySelector('#runs-rows tr[data-run-id="`+unscheduled.ID+`"]')`))
+	b.do(chromedp.SetValue(chromedp.CSS("#filter-status"), "succeeded"))
+	eval[chromedp.Void](b, `document.querySelector('#filter-status').dispatchEvent(new Event('change'))`)
+	b.waitJS(`location.hash === '#/runs?status=succeeded&schedule=` + id + `' && !!document.querySelector('#runs-rows tr[data-run-id="` + runID + `"]')`)
+	require.False(t, b.evalBool(`!!document.querySelector('#runs-rows tr[data-run-id="`+unscheduled.ID+`"]')`))
+	b.do(chromedp.Click(chromedp.CSS("#filter-schedule-clear")))
+	b.waitJS(`location.hash === '#/runs?status=succeeded' && !document.querySelector('#filter-schedule') && !!document.querySelector('#runs-rows tr[data-run-id="` + unscheduled.ID + `"]')`)
+	b.screenshot("s04-runs-of-schedule")
+	b.do(chromedp.Navigate(svc.base + "/ui/#/runs?schedule=" + id))
+	b.waitJS(`!!document.querySelector('#filter-schedule a')`)
+	b.do(chromedp.Click(chromedp.CSS("#filter-schedule a")))
+	b.waitJS(`location.hash === '#/schedules/` + id + `' && document.querySelector('#schedule-state')?.textContent === 'active'`)
+
 	// Paused, it starts no run; resumed, it ticks again.
 	b.do(chromedp.Click(chromedp.CSS("#schedule-pause")))
 	b.waitJS(`document.querySelector('#schedule-state')?.textContent === 'paused' && document.querySelector('#schedule-pause').textContent === 'Resume'`)

@@ -368,6 +368,9 @@
   async function runsPage(params, signal) {
     const status = params.get('status') || '';
     const toolset = params.get('toolset') || '';
+    // The runs a schedule started: set from a schedule's page, kept while the other filters
+    // change, dropped with its own link.
+    const schedule = params.get('schedule') || '';
     const statusSel = h('select', {id: 'filter-status', name: 'status'},
       h('option', {value: ''}, 'any status'),
       STATUSES.map((s) => h('option', {value: s, selected: s === status}, s)));
@@ -376,9 +379,19 @@
       const q = new URLSearchParams();
       if (statusSel.value) q.set('status', statusSel.value);
       if (toolsetSel.value) q.set('toolset', toolsetSel.value);
+      if (schedule) q.set('schedule', schedule);
       const s = q.toString();
       location.hash = '#/runs' + (s ? '?' + s : '');
     };
+    let scheduleFilter = null;
+    if (schedule) {
+      const q = new URLSearchParams();
+      if (status) q.set('status', status);
+      if (toolset) q.set('toolset', toolset);
+      const s = q.toString();
+      scheduleFilter = h('span', {id: 'filter-schedule'}, 'Started by schedule ', scheduleLink(schedule), ' ',
+        h('a', {href: '#/runs' + (s ? '?' + s : ''), id: 'filter-schedule-clear', title: 'Show the runs of every schedule and none'}, '(any)'), ' ');
+    }
     statusSel.addEventListener('change', applyFilters);
     toolsetSel.addEventListener('change', applyFilters);
     const rows = h('tbody', {id: 'runs-rows'});
@@ -389,7 +402,7 @@
       h('h1', null, 'Runs'),
       h('form', {class: 'filters', onsubmit: (e) => e.preventDefault()},
         h('label', null, 'Status ', statusSel), ' ', h('label', null, 'Toolset ', toolsetSel), ' ',
-        h('a', {href: '#/runs/new', class: 'button'}, 'New run')),
+        scheduleFilter, h('a', {href: '#/runs/new', class: 'button'}, 'New run')),
       err,
       h('table', {class: 'list', id: 'runs-table'},
         h('thead', null, h('tr', null, ['Run', 'Status', 'Code', 'Toolsets', 'Created', 'Finished'].map((t) => h('th', null, t)))),
@@ -410,6 +423,7 @@
       const q = new URLSearchParams({limit: String(limit)});
       if (status) q.set('status', status);
       if (toolset) q.set('toolset', toolset);
+      if (schedule) q.set('schedule', schedule);
       let r;
       try {
         r = await api('GET', '/v1/runs?' + q, undefined, signal);
@@ -1058,7 +1072,8 @@
     const ticks = h('section', {id: 'schedule-ticks'}, h('h2', null, 'Latest ticks'), noTicks, tickTable);
     const code = section('Code', 'schedule-code');
     const input = section('Input', 'schedule-input', h('p', {class: 'muted'}, 'none'));
-    fill(main, title, err, meta, actions, h('p', null, h('a', {href: '#/schedules'}, '← all schedules')), ticks, code, input);
+    const allRuns = h('a', {href: '#/runs?schedule=' + encodeURIComponent(id), id: 'schedule-runs'}, 'all the runs it started');
+    fill(main, title, err, meta, actions, h('p', null, h('a', {href: '#/schedules'}, '← all schedules'), ' · ', allRuns), ticks, code, input);
 
     // A tick, once recorded, does not change: its row is made once.
     function tickRow(t) {
