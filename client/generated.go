@@ -202,6 +202,27 @@ func (e ScheduleCreateOverlap) Valid() bool {
 	}
 }
 
+// Defines values for ScheduleUpdateOverlap.
+const (
+	ScheduleUpdateOverlapAllow ScheduleUpdateOverlap = "allow"
+	ScheduleUpdateOverlapQueue ScheduleUpdateOverlap = "queue"
+	ScheduleUpdateOverlapSkip  ScheduleUpdateOverlap = "skip"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleUpdateOverlap enum.
+func (e ScheduleUpdateOverlap) Valid() bool {
+	switch e {
+	case ScheduleUpdateOverlapAllow:
+		return true
+	case ScheduleUpdateOverlapQueue:
+		return true
+	case ScheduleUpdateOverlapSkip:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ToolsetKind.
 const (
 	ToolsetKindHttp    ToolsetKind = "http"
@@ -787,6 +808,33 @@ type ScheduleTick struct {
 	Tick    time.Time `json:"tick"`
 }
 
+// ScheduleUpdate defines model for ScheduleUpdate.
+type ScheduleUpdate struct {
+	Code *string `json:"code,omitempty"`
+
+	// Cron A cron expression in timezone, replacing the timing (as in ScheduleCreate).
+	Cron *string `json:"cron,omitempty"`
+
+	// Every A fixed interval, at least 1s, replacing the timing; ticks from the change.
+	Every *string `json:"every,omitempty"`
+
+	// Input Any JSON value, the global `input` of every later run (null leaves it as it is).
+	Input *json.RawMessage `json:"input,omitempty"`
+
+	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
+	Limits  *Limits                `json:"limits,omitempty"`
+	Overlap *ScheduleUpdateOverlap `json:"overlap,omitempty"`
+
+	// Timezone The IANA time zone of cron.
+	Timezone *string `json:"timezone,omitempty"`
+
+	// Toolsets The toolsets the runs may use, replacing the schedule's list.
+	Toolsets *[]string `json:"toolsets,omitempty"`
+}
+
+// ScheduleUpdateOverlap defines model for ScheduleUpdate.Overlap.
+type ScheduleUpdateOverlap string
+
 // SkippedOperation defines model for SkippedOperation.
 type SkippedOperation struct {
 	// Operation METHOD /path
@@ -1078,6 +1126,9 @@ type ForkRunJSONRequestBody = RunFork
 // CreateScheduleJSONRequestBody defines body for CreateSchedule for application/json ContentType.
 type CreateScheduleJSONRequestBody = ScheduleCreate
 
+// UpdateScheduleJSONRequestBody defines body for UpdateSchedule for application/json ContentType.
+type UpdateScheduleJSONRequestBody = ScheduleUpdate
+
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
 
@@ -1338,6 +1389,32 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/schedules/{id} (the `GetSchedule` operationId).
 	GetSchedule(ctx context.Context, id ScheduleID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateScheduleWithBody Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+	//
+	// Fields absent are left as they are. cron or every replaces the timing (the other is
+	// dropped); with cron, every or timezone the next tick becomes the first one after now
+	// under the new timing. The ticks already fired and the runs they started keep what they
+	// had; every later tick starts its run with the schedule as changed, a tick firing at
+	// the same moment included. Pausing stays pause's and resume's.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/schedules/{id} (the `UpdateSchedule` operationId).
+	UpdateScheduleWithBody(ctx context.Context, id ScheduleID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSchedule Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+	//
+	// Fields absent are left as they are. cron or every replaces the timing (the other is
+	// dropped); with cron, every or timezone the next tick becomes the first one after now
+	// under the new timing. The ticks already fired and the runs they started keep what they
+	// had; every later tick starts its run with the schedule as changed, a tick firing at
+	// the same moment included. Pausing stays pause's and resume's.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/schedules/{id} (the `UpdateSchedule` operationId).
+	UpdateSchedule(ctx context.Context, id ScheduleID, body UpdateScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PauseSchedule Stop a schedule from starting runs (runs already started go on).
 	//
@@ -1871,6 +1948,52 @@ func (c *Client) DeleteSchedule(ctx context.Context, id ScheduleID, reqEditors .
 // Corresponds with GET /v1/schedules/{id} (the `GetSchedule` operationId).
 func (c *Client) GetSchedule(ctx context.Context, id ScheduleID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetScheduleRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateScheduleWithBody Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+//
+// Fields absent are left as they are. cron or every replaces the timing (the other is
+// dropped); with cron, every or timezone the next tick becomes the first one after now
+// under the new timing. The ticks already fired and the runs they started keep what they
+// had; every later tick starts its run with the schedule as changed, a tick firing at
+// the same moment included. Pausing stays pause's and resume's.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/schedules/{id} (the `UpdateSchedule` operationId).
+func (c *Client) UpdateScheduleWithBody(ctx context.Context, id ScheduleID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateScheduleRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSchedule Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+//
+// Fields absent are left as they are. cron or every replaces the timing (the other is
+// dropped); with cron, every or timezone the next tick becomes the first one after now
+// under the new timing. The ticks already fired and the runs they started keep what they
+// had; every later tick starts its run with the schedule as changed, a tick firing at
+// the same moment included. Pausing stays pause's and resume's.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/schedules/{id} (the `UpdateSchedule` operationId).
+func (c *Client) UpdateSchedule(ctx context.Context, id ScheduleID, body UpdateScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateScheduleRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3194,6 +3317,53 @@ func NewGetScheduleRequest(server string, id ScheduleID) (*http.Request, error) 
 	return req, nil
 }
 
+// NewUpdateScheduleRequest calls the generic UpdateSchedule builder with application/json body
+func NewUpdateScheduleRequest(server string, id ScheduleID, body UpdateScheduleJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateScheduleRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateScheduleRequestWithBody constructs an http.Request for the UpdateSchedule method, with any body, and a specified content type
+func NewUpdateScheduleRequestWithBody(server string, id ScheduleID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/schedules/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPauseScheduleRequest constructs an http.Request for the PauseSchedule method
 func NewPauseScheduleRequest(server string, id ScheduleID) (*http.Request, error) {
 	var err error
@@ -3994,6 +4164,32 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/schedules/{id} (the `GetSchedule` operationId).
 	GetScheduleWithResponse(ctx context.Context, id ScheduleID, reqEditors ...RequestEditorFn) (*GetScheduleResponse, error)
+
+	// UpdateScheduleWithBodyWithResponse Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+	//
+	// Fields absent are left as they are. cron or every replaces the timing (the other is
+	// dropped); with cron, every or timezone the next tick becomes the first one after now
+	// under the new timing. The ticks already fired and the runs they started keep what they
+	// had; every later tick starts its run with the schedule as changed, a tick firing at
+	// the same moment included. Pausing stays pause's and resume's.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/schedules/{id} (the `UpdateSchedule` operationId).
+	UpdateScheduleWithBodyWithResponse(ctx context.Context, id ScheduleID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateScheduleResponse, error)
+
+	// UpdateScheduleWithResponse Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+	//
+	// Fields absent are left as they are. cron or every replaces the timing (the other is
+	// dropped); with cron, every or timezone the next tick becomes the first one after now
+	// under the new timing. The ticks already fired and the runs they started keep what they
+	// had; every later tick starts its run with the schedule as changed, a tick firing at
+	// the same moment included. Pausing stays pause's and resume's.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/schedules/{id} (the `UpdateSchedule` operationId).
+	UpdateScheduleWithResponse(ctx context.Context, id ScheduleID, body UpdateScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleResponse, error)
 
 	// PauseScheduleWithResponse Stop a schedule from starting runs (runs already started go on).
 	//
@@ -5537,6 +5733,96 @@ func (r GetScheduleResponse) ContentType() string {
 	return ""
 }
 
+type UpdateScheduleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Schedule
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateScheduleResponse) GetJSON200() *Schedule {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateScheduleResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateScheduleResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateScheduleResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateScheduleResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r UpdateScheduleResponse) GetJSON421() *Error {
+	return r.JSON421
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateScheduleResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateScheduleResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateScheduleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateScheduleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateScheduleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateScheduleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type PauseScheduleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6971,6 +7257,44 @@ func (c *ClientWithResponses) GetScheduleWithResponse(ctx context.Context, id Sc
 	return ParseGetScheduleResponse(rsp)
 }
 
+// UpdateScheduleWithBodyWithResponse Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+//
+// Fields absent are left as they are. cron or every replaces the timing (the other is
+// dropped); with cron, every or timezone the next tick becomes the first one after now
+// under the new timing. The ticks already fired and the runs they started keep what they
+// had; every later tick starts its run with the schedule as changed, a tick firing at
+// the same moment included. Pausing stays pause's and resume's.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/schedules/{id} (the `UpdateSchedule` operationId).
+func (c *ClientWithResponses) UpdateScheduleWithBodyWithResponse(ctx context.Context, id ScheduleID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateScheduleResponse, error) {
+	rsp, err := c.UpdateScheduleWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateScheduleResponse(rsp)
+}
+
+// UpdateScheduleWithResponse Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+//
+// Fields absent are left as they are. cron or every replaces the timing (the other is
+// dropped); with cron, every or timezone the next tick becomes the first one after now
+// under the new timing. The ticks already fired and the runs they started keep what they
+// had; every later tick starts its run with the schedule as changed, a tick firing at
+// the same moment included. Pausing stays pause's and resume's.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/schedules/{id} (the `UpdateSchedule` operationId).
+func (c *ClientWithResponses) UpdateScheduleWithResponse(ctx context.Context, id ScheduleID, body UpdateScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleResponse, error) {
+	rsp, err := c.UpdateSchedule(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateScheduleResponse(rsp)
+}
+
 // PauseScheduleWithResponse Stop a schedule from starting runs (runs already started go on).
 //
 // Returns a wrapper object for the known response body format(s).
@@ -8343,6 +8667,81 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 			return nil, err
 		}
 		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateScheduleResponse parses an HTTP response from a UpdateScheduleWithResponse call
+func ParseUpdateScheduleResponse(rsp *http.Response) (*UpdateScheduleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateScheduleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Schedule
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Error

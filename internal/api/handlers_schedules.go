@@ -20,18 +20,7 @@ func (h *handlers) CreateSchedule(ctx context.Context, req gen.CreateScheduleReq
 	if err := fewToolsets(body.Toolsets); err != nil {
 		return nil, err
 	}
-	text := []field{{"code", body.Code}}
-	if body.Toolsets != nil {
-		for _, name := range *body.Toolsets {
-			text = append(text, field{"toolsets", name})
-		}
-	}
-	for name, v := range map[string]*string{"cron": body.Cron, "every": body.Every, "timezone": body.Timezone} {
-		if v != nil {
-			text = append(text, field{name, *v})
-		}
-	}
-	if err := storableText(text...); err != nil {
+	if err := storableText(scheduleText(&body.Code, body.Toolsets, body.Cron, body.Every, body.Timezone)...); err != nil {
 		return nil, err
 	}
 	n := durable.NewSchedule{Code: body.Code}
@@ -48,28 +37,17 @@ func (h *handlers) CreateSchedule(ctx context.Context, req gen.CreateScheduleReq
 		}
 		n.Limits = raw
 	}
+	every, err := checkTiming(body.Cron, body.Every, body.Timezone)
+	if err != nil {
+		return nil, err
+	}
 	if body.Cron != nil {
-		// The cron library reads "@every" intervals under a second (negative ones included)
-		// as one second; refuse them as every is refused.
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(*body.Cron), "@every "); ok {
-			if every, err := time.ParseDuration(strings.TrimSpace(rest)); err == nil && every < durable.MinEvery {
-				return nil, fmt.Errorf("%w: cron %q: the interval must be at least %s", errBadRequest, *body.Cron, durable.MinEvery)
-			}
-		}
 		n.Cron = *body.Cron
 	}
-	if body.Every != nil {
-		every, err := time.ParseDuration(*body.Every)
-		if err != nil || every <= 0 {
-			return nil, fmt.Errorf("%w: every %q is not a duration such as 90s, 5m or 1h30m", errBadRequest, *body.Every)
-		}
-		n.Every = every
+	if every != nil {
+		n.Every = *every
 	}
 	if body.Timezone != nil {
-		// Go reads "Local" as the process's own zone, which differs from server to server.
-		if *body.Timezone == "Local" {
-			return nil, fmt.Errorf("%w: timezone \"Local\" is not an IANA time zone (such as Europe/Paris or UTC)", errBadRequest)
-		}
 		n.Timezone = *body.Timezone
 	}
 	if body.Overlap != nil {
@@ -80,6 +58,92 @@ func (h *handlers) CreateSchedule(ctx context.Context, req gen.CreateScheduleReq
 		return nil, err
 	}
 	return gen.CreateSchedule201JSONResponse(toSchedule(sc)), nil
+}
+
+// checkTiming refuses what the durable layer would read otherwise than meant in a schedule's
+// cron, every and timezone (nil: not given), and returns every parsed.
+func checkTiming(cron, every, timezone *string) (*time.Duration, error) {
+	if cron != nil {
+		// The cron library reads "@every" intervals under a second (negative ones included)
+		// as one second; refuse them as every is refused.
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(*cron), "@every "); ok {
+			if every, err := time.ParseDuration(strings.TrimSpace(rest)); err == nil && every < durable.MinEvery {
+				return nil, fmt.Errorf("%w: cron %q: the interval must be at least %s", errBadRequest, *cron, durable.MinEvery)
+			}
+		}
+	}
+	// Go reads "Local" as the process's own zone, which differs from server to server.
+	if timezone != nil && *timezone == "Local" {
+		return nil, fmt.Errorf("%w: timezone \"Local\" is not an IANA time zone (such as Europe/Paris or UTC)", errBadRequest)
+	}
+	if every == nil {
+		return nil, nil
+	}
+	d, err := time.ParseDuration(*every)
+	if err != nil || d <= 0 {
+		return nil, fmt.Errorf("%w: every %q is not a duration such as 90s, 5m or 1h30m", errBadRequest, *every)
+	}
+	return &d, nil
+}
+
+// scheduleText lists the text fields of a schedule's request, which must be storable.
+func scheduleText(code *string, toolsets *[]string, cron, every, timezone *string) []field {
+	var text []field
+	if code != nil {
+		text = append(text, field{"code", *code})
+	}
+	if toolsets != nil {
+		for _, name := range *toolsets {
+			text = append(text, field{"toolsets", name})
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"cron", cron}, {"every", every}, {"timezone", timezone}} {
+		if f.v != nil {
+			text = append(text, field{f.name, *f.v})
+		}
+	}
+	return text
+}
+
+// UpdateSchedule implements gen.StrictServerInterface.
+func (h *handlers) UpdateSchedule(ctx context.Context, req gen.UpdateScheduleRequestObject) (gen.UpdateScheduleResponseObject, error) {
+	body := req.Body
+	if err := fewToolsets(body.Toolsets); err != nil {
+		return nil, err
+	}
+	if err := storableText(scheduleText(body.Code, body.Toolsets, body.Cron, body.Every, body.Timezone)...); err != nil {
+		return nil, err
+	}
+	if body.Cron != nil && body.Every != nil {
+		return nil, fmt.Errorf("%w: give at most one of cron and every", errBadRequest)
+	}
+	every, err := checkTiming(body.Cron, body.Every, body.Timezone)
+	if err != nil {
+		return nil, err
+	}
+	ch := durable.ScheduleChange{Code: body.Code, Toolsets: body.Toolsets, Cron: body.Cron, Every: every, Timezone: body.Timezone}
+	if body.Input != nil {
+		ch.Input = *body.Input
+	}
+	if body.Limits != nil {
+		raw, err := h.limitsJSON(*body.Limits)
+		if err != nil {
+			return nil, err
+		}
+		ch.Limits = raw
+	}
+	if body.Overlap != nil {
+		o := string(*body.Overlap)
+		ch.Overlap = &o
+	}
+	sc, err := h.store.UpdateSchedule(ctx, req.Id, ch)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateSchedule200JSONResponse(toSchedule(sc)), nil
 }
 
 // ListSchedules implements gen.StrictServerInterface.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -150,4 +151,90 @@ func TestSchedulesAreListedInPages(t *testing.T) {
 		status, body := b.do(t, http.MethodGet, "/v1/schedules"+q, "")
 		require.Equal(t, http.StatusBadRequest, status, "%s: %s", q, body)
 	}
+}
+
+// PATCH /v1/schedules/{id} changes what later ticks start and, with cron, every or timezone,
+// when; a refused change (400, 404) leaves the schedule as it was.
+func TestScheduleUpdate(t *testing.T) {
+	t.Parallel()
+	b := setup(t, true)
+	created, err := b.client.CreateScheduleWithResponse(b.ctx, client.ScheduleCreate{Code: "return 1", Every: ptr("1h")})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, created.StatusCode(), string(created.Body))
+	id := created.JSON201.Id
+	path := "/v1/schedules/" + id
+
+	status, body := b.do(t, http.MethodPatch, path, `{"code": "return input.n * 2", "input": {"n": 21}, "overlap": "allow", "limits": {"timeoutMs": 5000}}`)
+	require.Equal(t, http.StatusOK, status, string(body))
+	var sc client.Schedule
+	require.NoError(t, json.Unmarshal(body, &sc))
+	require.Equal(t, "return input.n * 2", sc.Code)
+	require.Equal(t, client.ScheduleOverlap("allow"), sc.Overlap)
+	require.Equal(t, created.JSON201.NextTick, sc.NextTick, "no timing change: the next tick is kept")
+	require.Equal(t, "1h0m0s", *sc.Every)
+
+	// Every second from now: the next tick starts a run with the change.
+	status, body = b.do(t, http.MethodPatch, path, `{"every": "1s"}`)
+	require.Equal(t, http.StatusOK, status, string(body))
+	require.NoError(t, json.Unmarshal(body, &sc))
+	require.Equal(t, "1s", *sc.Every)
+	require.WithinDuration(t, time.Now(), sc.NextTick, 3*time.Second)
+	var runID string
+	require.Eventually(t, func() bool {
+		got, err := b.client.GetScheduleWithResponse(b.ctx, id)
+		require.NoError(t, err)
+		for _, tick := range *got.JSON200.Ticks {
+			if tick.RunId != nil {
+				runID = *tick.RunId
+				return true
+			}
+		}
+		return false
+	}, 30*time.Second, 100*time.Millisecond)
+	run, err := b.client.GetRunWithResponse(b.ctx, runID, &client.GetRunParams{})
+	require.NoError(t, err)
+	require.Equal(t, "return input.n * 2", run.JSON200.Code)
+	require.EqualValues(t, 5000, *run.JSON200.Limits.TimeoutMs)
+	require.JSONEq(t, `{"n": 21}`, string(*run.JSON200.Input))
+
+	// A cron in a time zone replaces every.
+	status, body = b.do(t, http.MethodPatch, path, `{"cron": "0 9 * * *", "timezone": "Europe/Paris"}`)
+	require.Equal(t, http.StatusOK, status, string(body))
+	sc = client.Schedule{}
+	require.NoError(t, json.Unmarshal(body, &sc))
+	require.Nil(t, sc.Every)
+	require.Equal(t, "0 9 * * *", *sc.Cron)
+	require.Equal(t, "Europe/Paris", sc.Timezone)
+	paris, err := time.LoadLocation("Europe/Paris")
+	require.NoError(t, err)
+	require.Equal(t, 9, sc.NextTick.In(paris).Hour())
+
+	for _, tt := range []struct {
+		name, path, body, want string
+		status                 int
+	}{
+		{"nothing to change", path, `{}`, "", http.StatusBadRequest},
+		{"both timings", path, `{"cron": "@hourly", "every": "1m"}`, "at most one of cron and every", http.StatusBadRequest},
+		{"every too short", path, `{"every": "10ms"}`, "every", http.StatusBadRequest},
+		{"every not a duration", path, `{"every": "soon"}`, "not a duration", http.StatusBadRequest},
+		{"bad cron", path, `{"cron": "every day"}`, "cron", http.StatusBadRequest},
+		{"@every under a second", path, `{"cron": "@every 10ms"}`, "at least 1s", http.StatusBadRequest},
+		{"Local", path, `{"timezone": "Local"}`, "not an IANA time zone", http.StatusBadRequest},
+		{"unknown zone", path, `{"timezone": "Mars/Olympus"}`, "timezone", http.StatusBadRequest},
+		{"bad overlap", path, `{"overlap": "sometimes"}`, "overlap", http.StatusBadRequest},
+		{"empty code", path, `{"code": ""}`, "code", http.StatusBadRequest},
+		{"unknown field", path, `{"paused": true}`, "paused", http.StatusBadRequest},
+		{"U+0000 in code", path, `{"code": "return 1\u0000"}`, "U+0000", http.StatusBadRequest},
+		{"limit above the ceiling", path, `{"limits": {"timeoutMs": 999999999999}}`, "timeoutMs", http.StatusBadRequest},
+		{"missing toolset", path, `{"toolsets": ["missing"]}`, "missing", http.StatusNotFound},
+		{"no such schedule", "/v1/schedules/00000000-0000-0000-0000-000000000000", `{"code": "return 0"}`, "schedule not found", http.StatusNotFound},
+	} {
+		status, body := b.do(t, http.MethodPatch, tt.path, tt.body)
+		require.Equal(t, tt.status, status, "%s: %s", tt.name, body)
+		require.Contains(t, string(body), tt.want, tt.name)
+	}
+	got, err := b.client.GetScheduleWithResponse(b.ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, sc.UpdatedAt, got.JSON200.UpdatedAt, "refused changes change nothing")
+	require.Equal(t, "0 9 * * *", *got.JSON200.Cron)
 }

@@ -235,6 +235,101 @@ func scanSchedule(r pgx.Row) (Schedule, error) {
 	return sc, nil
 }
 
+// ScheduleChange is a change to a schedule (UpdateSchedule): nil fields are left as they are.
+type ScheduleChange struct {
+	Code     *string
+	Input    json.RawMessage // nil: unchanged
+	Toolsets *[]string
+	Limits   json.RawMessage // nil: unchanged
+	// Cron or Every (at most one) replaces the timing, dropping the other.
+	Cron     *string
+	Every    *time.Duration
+	Timezone *string
+	Overlap  *string
+}
+
+// UpdateSchedule changes a schedule. With Cron, Every or Timezone its next tick becomes the
+// first after now under the new timing; otherwise it keeps its next tick. Its ticks and the
+// runs they started are kept; a pass firing a tick of the schedule as it was before does not
+// claim it (ScheduleClaimTick), so every tick after the change starts its run with the change.
+// Errors: ErrScheduleNotFound, ErrInvalidSchedule, ErrToolsetNotFound.
+func (s *Store) UpdateSchedule(ctx context.Context, id string, ch ScheduleChange) (Schedule, error) {
+	if _, err := uuid.Parse(id); err != nil {
+		return Schedule{}, fmt.Errorf("%w: %s", ErrScheduleNotFound, id)
+	}
+	if ch.Cron != nil && ch.Every != nil {
+		return Schedule{}, fmt.Errorf("%w: give at most one of cron and every", ErrInvalidSchedule)
+	}
+	var out Schedule
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		sc, err := scanSchedule(tx.QueryRow(ctx, q("ScheduleGetForUpdate"), id))
+		if isNoRows(err) {
+			return fmt.Errorf("%w: %s", ErrScheduleNotFound, id)
+		}
+		if err != nil {
+			return err
+		}
+		if ch.Code != nil {
+			sc.Code = *ch.Code
+		}
+		if ch.Input != nil {
+			sc.Input = ch.Input
+		}
+		if ch.Toolsets != nil {
+			if err := checkToolsets(ctx, tx, *ch.Toolsets); err != nil {
+				return err
+			}
+			sc.Toolsets = *ch.Toolsets
+		}
+		if ch.Limits != nil {
+			sc.Limits = ch.Limits
+		}
+		if ch.Cron != nil {
+			sc.Cron, sc.Every = *ch.Cron, 0
+		}
+		if ch.Every != nil {
+			sc.Cron, sc.Every = "", *ch.Every
+		}
+		if ch.Timezone != nil {
+			sc.Timezone = *ch.Timezone
+			if sc.Timezone == "" {
+				sc.Timezone = "UTC"
+			}
+		}
+		if ch.Overlap != nil {
+			switch *ch.Overlap {
+			case OverlapSkip, OverlapQueue, OverlapAllow:
+				sc.Overlap = *ch.Overlap
+			default:
+				return fmt.Errorf("%w: overlap %q (skip, queue or allow)", ErrInvalidSchedule, *ch.Overlap)
+			}
+		}
+		spec, err := parseTickSpec(sc.Cron, sc.Every, sc.Timezone)
+		if err != nil {
+			return err
+		}
+		if ch.Cron != nil || ch.Every != nil || ch.Timezone != nil {
+			sc.NextTick = spec.next(time.Now().UTC().Truncate(time.Millisecond))
+		}
+		var cronExpr *string
+		if sc.Cron != "" {
+			cronExpr = &sc.Cron
+		}
+		var everyMs *int64
+		if sc.Every != 0 {
+			ms := sc.Every.Milliseconds()
+			everyMs = &ms
+		}
+		out, err = scanSchedule(tx.QueryRow(ctx, q("ScheduleUpdate"), id, sc.Code, inputArg(sc.Input), sc.Toolsets,
+			sc.Limits, cronExpr, everyMs, sc.Timezone, sc.Overlap, sc.NextTick))
+		return err
+	})
+	if err != nil {
+		return Schedule{}, fmt.Errorf("update schedule %s: %w", id, unstorable(err))
+	}
+	return out, nil
+}
+
 // scheduleRow returns a schedule, or ErrScheduleNotFound.
 func (s *Store) scheduleRow(ctx context.Context, id string) (Schedule, error) {
 	if _, err := uuid.Parse(id); err != nil {
@@ -399,8 +494,7 @@ func (s *Store) fireSchedule(ctx context.Context, sc Schedule, now time.Time) (b
 	if err != nil {
 		return false, err
 	}
-	claimed := sc.NextTick
-	tick, next := spec.due(claimed, now)
+	tick, next := spec.due(sc.NextTick, now)
 	if sc.Overlap != OverlapAllow {
 		var active bool
 		if err := s.pool.QueryRow(ctx, q("ScheduleHasActiveRun"), sc.ID).Scan(&active); err != nil {
@@ -410,12 +504,12 @@ func (s *Store) fireSchedule(ctx context.Context, sc Schedule, now time.Time) (b
 			return false, nil // the tick waits for the active run to finish
 		}
 		if active {
-			return false, s.skipTick(ctx, sc.ID, claimed, tick, next, "overlap")
+			return false, s.skipTick(ctx, sc, tick, next, "overlap")
 		}
 	}
 	n := NewRun{Code: sc.Code, Toolsets: sc.Toolsets, Limits: sc.Limits, Input: sc.Input}
 	n.afterInsert = func(ctx context.Context, tx pgx.Tx, id string) error {
-		if err := s.claimTick(ctx, tx, sc.ID, claimed, tick, next, id, ""); err != nil {
+		if err := s.claimTick(ctx, tx, sc, tick, next, id, ""); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, q("LineageInsertScheduled"), id, sc.ID, tick); err != nil {
@@ -431,27 +525,29 @@ func (s *Store) fireSchedule(ctx context.Context, sc Schedule, now time.Time) (b
 		// The run cannot be created (a toolset it names was deleted, say): the tick is
 		// recorded with the reason rather than retried at every pass.
 		s.cfg.Logger.WarnContext(ctx, "scheduled run not started", "schedule_id", sc.ID, "tick", tick, "error", err)
-		return false, s.skipTick(ctx, sc.ID, claimed, tick, next, err.Error())
+		return false, s.skipTick(ctx, sc, tick, next, err.Error())
 	case err != nil:
 		return false, err
 	}
 	return true, nil
 }
 
-// skipTick records a tick that starts no run and moves the schedule on.
-func (s *Store) skipTick(ctx context.Context, id string, claimed, tick, next time.Time, why string) error {
-	err := s.inTx(ctx, func(tx pgx.Tx) error { return s.claimTick(ctx, tx, id, claimed, tick, next, "", why) })
+// skipTick records a tick of sc (as read) that starts no run and moves the schedule on.
+func (s *Store) skipTick(ctx context.Context, sc Schedule, tick, next time.Time, why string) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error { return s.claimTick(ctx, tx, sc, tick, next, "", why) })
 	if errors.Is(err, errTickTaken) {
 		return nil
 	}
 	return err
 }
 
-// claimTick takes the schedule's tick in tx: it fails with errTickTaken unless the schedule
-// still waits at claimed (locking it), records the tick and moves the schedule to next.
-func (s *Store) claimTick(ctx context.Context, tx pgx.Tx, id string, claimed, tick, next time.Time, runID, skipped string) error {
+// claimTick takes the tick of schedule sc, as the pass read it, in tx: it fails with
+// errTickTaken unless the schedule still waits at sc.NextTick unchanged since (locking it),
+// records the tick and moves the schedule to next.
+func (s *Store) claimTick(ctx context.Context, tx pgx.Tx, sc Schedule, tick, next time.Time, runID, skipped string) error {
+	id := sc.ID
 	var one int
-	if err := tx.QueryRow(ctx, q("ScheduleClaimTick"), id, claimed).Scan(&one); err != nil {
+	if err := tx.QueryRow(ctx, q("ScheduleClaimTick"), id, sc.NextTick, sc.UpdatedAt).Scan(&one); err != nil {
 		if isNoRows(err) {
 			return errTickTaken
 		}

@@ -1,6 +1,7 @@
 package durable
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -102,4 +103,88 @@ func TestPauseAndResumeSchedule(t *testing.T) {
 	require.ErrorIs(t, err, ErrScheduleNotFound)
 	_, err = s.PauseSchedule(ctx, sc.ID, true)
 	require.ErrorIs(t, err, ErrScheduleNotFound)
+}
+
+// A change to a schedule keeps its next tick unless it changes the timing, and a pass that
+// read the schedule before the change does not fire its tick with what it read: the next pass
+// fires it with the change.
+func TestUpdateSchedule(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	s, ctx := b.store, b.ctx
+	sc, err := s.CreateSchedule(ctx, NewSchedule{Code: "return 1", Every: time.Hour})
+	require.NoError(t, err)
+
+	code := "return 2"
+	changed, err := s.UpdateSchedule(ctx, sc.ID, ScheduleChange{Code: &code, Input: json.RawMessage(`{"n":5}`)})
+	require.NoError(t, err)
+	require.Equal(t, "return 2", changed.Code)
+	require.JSONEq(t, `{"n":5}`, string(changed.Input))
+	require.Equal(t, sc.NextTick, changed.NextTick, "no timing change: the next tick is kept")
+	require.True(t, changed.UpdatedAt.After(sc.UpdatedAt))
+
+	// The tick is due; a pass read the schedule, then it changed: that pass claims nothing.
+	_, err = s.pool.Exec(ctx, `UPDATE schedules SET next_tick = now() - interval '1 second' WHERE id = $1`, sc.ID)
+	require.NoError(t, err)
+	stale, err := s.scheduleRow(ctx, sc.ID)
+	require.NoError(t, err)
+	code = "return 3"
+	_, err = s.UpdateSchedule(ctx, sc.ID, ScheduleChange{Code: &code})
+	require.NoError(t, err)
+	started, err := s.fireSchedule(ctx, stale, time.Now())
+	require.NoError(t, err)
+	require.False(t, started, "a pass firing the schedule as it was before the change")
+	got, err := s.GetSchedule(ctx, sc.ID, 10)
+	require.NoError(t, err)
+	require.Empty(t, got.Ticks)
+	n, err := s.FireSchedules(ctx, time.Now())
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	got, err = s.GetSchedule(ctx, sc.ID, 10)
+	require.NoError(t, err)
+	require.Len(t, got.Ticks, 1)
+	run, err := s.GetRun(ctx, got.Ticks[0].RunID)
+	require.NoError(t, err)
+	require.Equal(t, "return 3", run.Code)
+	require.JSONEq(t, `{"n":5}`, string(run.Input))
+
+	// A new timing: the next tick is the first after now under it.
+	every := 90 * time.Minute
+	before := time.Now()
+	changed, err = s.UpdateSchedule(ctx, sc.ID, ScheduleChange{Every: &every})
+	require.NoError(t, err)
+	require.Equal(t, every, changed.Every)
+	require.WithinDuration(t, before.Add(every), changed.NextTick, 5*time.Second)
+	cronExpr, tz := "0 9 * * *", "Europe/Paris"
+	changed, err = s.UpdateSchedule(ctx, sc.ID, ScheduleChange{Cron: &cronExpr, Timezone: &tz})
+	require.NoError(t, err)
+	require.Zero(t, changed.Every, "cron replaces every")
+	require.Equal(t, cronExpr, changed.Cron)
+	paris, err := time.LoadLocation(tz)
+	require.NoError(t, err)
+	local := changed.NextTick.In(paris)
+	require.Equal(t, []int{9, 0, 0}, []int{local.Hour(), local.Minute(), local.Second()})
+	require.True(t, changed.NextTick.After(time.Now()))
+
+	// Refusals leave the schedule as it was.
+	bad := "nope"
+	for name, ch := range map[string]ScheduleChange{
+		"both timings": {Cron: &cronExpr, Every: &every},
+		"bad cron":     {Cron: &bad},
+		"bad timezone": {Timezone: &bad},
+		"bad overlap":  {Overlap: &bad},
+	} {
+		_, err := s.UpdateSchedule(ctx, sc.ID, ch)
+		require.ErrorIs(t, err, ErrInvalidSchedule, name)
+	}
+	_, err = s.UpdateSchedule(ctx, sc.ID, ScheduleChange{Toolsets: &[]string{"missing"}})
+	require.ErrorIs(t, err, ErrToolsetNotFound)
+	_, err = s.UpdateSchedule(ctx, "00000000-0000-0000-0000-000000000000", ScheduleChange{Code: &code})
+	require.ErrorIs(t, err, ErrScheduleNotFound)
+	_, err = s.UpdateSchedule(ctx, "nope", ScheduleChange{Code: &code})
+	require.ErrorIs(t, err, ErrScheduleNotFound)
+	after, err := s.scheduleRow(ctx, sc.ID)
+	require.NoError(t, err)
+	require.Equal(t, changed.UpdatedAt, after.UpdatedAt)
+	require.Equal(t, cronExpr, after.Cron)
 }

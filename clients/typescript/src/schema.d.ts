@@ -432,7 +432,15 @@ export interface paths {
         delete: operations["deleteSchedule"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+         * @description Fields absent are left as they are. cron or every replaces the timing (the other is
+         *     dropped); with cron, every or timezone the next tick becomes the first one after now
+         *     under the new timing. The ticks already fired and the runs they started keep what they
+         *     had; every later tick starts its run with the schedule as changed, a tick firing at
+         *     the same moment included. Pausing stays pause's and resume's.
+         */
+        patch: operations["updateSchedule"];
         trace?: never;
     };
     "/v1/schedules/{id}/pause": {
@@ -1005,6 +1013,22 @@ export interface components {
              * @enum {string}
              */
             overlap: "skip" | "queue" | "allow";
+        };
+        ScheduleUpdate: {
+            code?: string;
+            /** @description The toolsets the runs may use, replacing the schedule's list. */
+            toolsets?: string[];
+            limits?: components["schemas"]["Limits"];
+            /** @description Any JSON value, the global `input` of every later run (null leaves it as it is). */
+            input?: unknown;
+            /** @description A cron expression in timezone, replacing the timing (as in ScheduleCreate). */
+            cron?: string;
+            /** @description A fixed interval, at least 1s, replacing the timing; ticks from the change. */
+            every?: string;
+            /** @description The IANA time zone of cron. */
+            timezone?: string;
+            /** @enum {string} */
+            overlap?: "skip" | "queue" | "allow";
         };
         Schedule: {
             id: string;
@@ -1959,6 +1983,40 @@ export interface operations {
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             421: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id, a UUID as the API writes it (36 characters). */
+                id: components["parameters"]["ScheduleID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The changed schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            421: components["responses"]["Error"];
+            422: components["responses"]["Error"];
             500: components["responses"]["Error"];
         };
     };

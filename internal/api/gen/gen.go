@@ -209,6 +209,27 @@ func (e ScheduleCreateOverlap) Valid() bool {
 	}
 }
 
+// Defines values for ScheduleUpdateOverlap.
+const (
+	ScheduleUpdateOverlapAllow ScheduleUpdateOverlap = "allow"
+	ScheduleUpdateOverlapQueue ScheduleUpdateOverlap = "queue"
+	ScheduleUpdateOverlapSkip  ScheduleUpdateOverlap = "skip"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleUpdateOverlap enum.
+func (e ScheduleUpdateOverlap) Valid() bool {
+	switch e {
+	case ScheduleUpdateOverlapAllow:
+		return true
+	case ScheduleUpdateOverlapQueue:
+		return true
+	case ScheduleUpdateOverlapSkip:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ToolsetKind.
 const (
 	ToolsetKindHttp    ToolsetKind = "http"
@@ -794,6 +815,33 @@ type ScheduleTick struct {
 	Tick    time.Time `json:"tick"`
 }
 
+// ScheduleUpdate defines model for ScheduleUpdate.
+type ScheduleUpdate struct {
+	Code *string `json:"code,omitempty"`
+
+	// Cron A cron expression in timezone, replacing the timing (as in ScheduleCreate).
+	Cron *string `json:"cron,omitempty"`
+
+	// Every A fixed interval, at least 1s, replacing the timing; ticks from the change.
+	Every *string `json:"every,omitempty"`
+
+	// Input Any JSON value, the global `input` of every later run (null leaves it as it is).
+	Input *json.RawMessage `json:"input,omitempty"`
+
+	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
+	Limits  *Limits                `json:"limits,omitempty"`
+	Overlap *ScheduleUpdateOverlap `json:"overlap,omitempty"`
+
+	// Timezone The IANA time zone of cron.
+	Timezone *string `json:"timezone,omitempty"`
+
+	// Toolsets The toolsets the runs may use, replacing the schedule's list.
+	Toolsets *[]string `json:"toolsets,omitempty"`
+}
+
+// ScheduleUpdateOverlap defines model for ScheduleUpdate.Overlap.
+type ScheduleUpdateOverlap string
+
 // SkippedOperation defines model for SkippedOperation.
 type SkippedOperation struct {
 	// Operation METHOD /path
@@ -1085,6 +1133,9 @@ type ForkRunJSONRequestBody = RunFork
 // CreateScheduleJSONRequestBody defines body for CreateSchedule for application/json ContentType.
 type CreateScheduleJSONRequestBody = ScheduleCreate
 
+// UpdateScheduleJSONRequestBody defines body for UpdateSchedule for application/json ContentType.
+type UpdateScheduleJSONRequestBody = ScheduleUpdate
+
 // CreateToolsetJSONRequestBody defines body for CreateToolset for application/json ContentType.
 type CreateToolsetJSONRequestBody = ToolsetCreate
 
@@ -1153,6 +1204,9 @@ type ServerInterface interface {
 	// GetSchedule Get a schedule with its latest ticks.
 	// (GET /v1/schedules/{id})
 	GetSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
+	// UpdateSchedule Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+	// (PATCH /v1/schedules/{id})
+	UpdateSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
 	// PauseSchedule Stop a schedule from starting runs (runs already started go on).
 	// (POST /v1/schedules/{id}/pause)
 	PauseSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID)
@@ -1306,6 +1360,12 @@ func (_ Unimplemented) DeleteSchedule(w http.ResponseWriter, r *http.Request, id
 // GetSchedule Get a schedule with its latest ticks.
 // (GET /v1/schedules/{id})
 func (_ Unimplemented) GetSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateSchedule Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+// (PATCH /v1/schedules/{id})
+func (_ Unimplemented) UpdateSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2120,6 +2180,32 @@ func (siw *ServerInterfaceWrapper) GetSchedule(w http.ResponseWriter, r *http.Re
 	handler.ServeHTTP(w, r)
 }
 
+// UpdateSchedule operation middleware
+func (siw *ServerInterfaceWrapper) UpdateSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // PauseSchedule operation middleware
 func (siw *ServerInterfaceWrapper) PauseSchedule(w http.ResponseWriter, r *http.Request) {
 
@@ -2664,6 +2750,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/v1/schedules/{id}", wrapper.GetSchedule)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/v1/schedules/{id}", wrapper.UpdateSchedule)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/v1/schedules/{id}/pause", wrapper.PauseSchedule)
@@ -4411,6 +4500,127 @@ func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.Respo
 	return err
 }
 
+type UpdateScheduleRequestObject struct {
+	Id   ScheduleID `json:"id"`
+	Body *UpdateScheduleJSONRequestBody
+}
+
+type UpdateScheduleResponseObject interface {
+	VisitUpdateScheduleResponse(w http.ResponseWriter) error
+}
+
+type UpdateSchedule200JSONResponse Schedule
+
+func (response UpdateSchedule200JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSchedule400JSONResponse struct{ ErrorJSONResponse }
+
+func (response UpdateSchedule400JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSchedule401JSONResponse Error
+
+func (response UpdateSchedule401JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSchedule404JSONResponse Error
+
+func (response UpdateSchedule404JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSchedule413JSONResponse Error
+
+func (response UpdateSchedule413JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSchedule421JSONResponse Error
+
+func (response UpdateSchedule421JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(421)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSchedule422JSONResponse Error
+
+func (response UpdateSchedule422JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSchedule500JSONResponse Error
+
+func (response UpdateSchedule500JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PauseScheduleRequestObject struct {
 	Id ScheduleID `json:"id"`
 }
@@ -5843,6 +6053,9 @@ type StrictServerInterface interface {
 	// GetSchedule Get a schedule with its latest ticks.
 	// (GET /v1/schedules/{id})
 	GetSchedule(ctx context.Context, request GetScheduleRequestObject) (GetScheduleResponseObject, error)
+	// UpdateSchedule Change a schedule's program, input, toolsets, limits, timing or overlap policy.
+	// (PATCH /v1/schedules/{id})
+	UpdateSchedule(ctx context.Context, request UpdateScheduleRequestObject) (UpdateScheduleResponseObject, error)
 	// PauseSchedule Stop a schedule from starting runs (runs already started go on).
 	// (POST /v1/schedules/{id}/pause)
 	PauseSchedule(ctx context.Context, request PauseScheduleRequestObject) (PauseScheduleResponseObject, error)
@@ -6422,6 +6635,39 @@ func (sh *strictHandler) GetSchedule(w http.ResponseWriter, r *http.Request, id 
 	}
 }
 
+// UpdateSchedule operation middleware
+func (sh *strictHandler) UpdateSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
+	var request UpdateScheduleRequestObject
+
+	request.Id = id
+
+	var body UpdateScheduleJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSchedule(ctx, request.(UpdateScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateScheduleResponseObject); ok {
+		if err := validResponse.VisitUpdateScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // PauseSchedule operation middleware
 func (sh *strictHandler) PauseSchedule(w http.ResponseWriter, r *http.Request, id ScheduleID) {
 	var request PauseScheduleRequestObject
@@ -6813,166 +7059,171 @@ func (sh *strictHandler) ListWebhookDeliveries(w http.ResponseWriter, r *http.Re
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H39chs38uCroHi/KpNXI4qSP7KR6up+Xn9s/FsndllKpepCXwTNgCRWMwAXwIhiXKq6p7kHuye5QjeA",
-	"+SBmSDqSkjjePzYWB4MBGv3dje5Pg1QWSymYMHpw8mmwpIoWzDAFf71kOb9mav2WF9zYH7gYnAz+XTK1",
-	"HiQDQQs2OBnk8DAZ6HTBCmpHZWxGy9wMTo4mk2RQ0BtelAX8Zf/kwv2ZDMx6aWfgwrA5U4Pb22TwJmPF",
-	"Uhom0vU/2Rpn06niS8Ol/fj39IppYhaMKPbvkmlDuH/DnBLNGDyTS6aofWM8SHDRC0YzpqpV175zYD9U",
-	"X39Bb94yMTeLwcnx06ewZP93tWhtFBdzWPOHUrx5ubnUc7vIUjzShGcJoeTHH9+8JBQX//z9G7JS3DBN",
-	"uCHDx89IuqCKphbyo7DoJTWLask8GyQDu2uuWDY4MapkHat+/Cy2zLN0wbIyZ11r1e75H2bB51Lmmpkf",
-	"YLZPsS/Af/q+0Tmpfs1zw9QmJF7IoqAHmllKMCwjBscT+ykdNtqiATdID/q//RNFMmp+8YylUmSaGElW",
-	"lBsykwoRvBT2t3RBxZyRITWkkNqQx5PJqGsd9v02KiO1PW7Q3iSAW5TFpSO9n9jlQsorRI/9j7O93Vs7",
-	"WC+l0AyYySulJMA7lcJSq/0nXS5zngKlHv5LW2h8qs34H4rNBieD/3ZY8ahDfKoPcTb4ShOazwVh9tkY",
-	"9uSG29meiwg7eS7W5L/O3v1ArmleMgtWUeY5vcwZbvA2GbygeQ6sUVmuYjjuhqq53rZG+8XbZJDSPH+T",
-	"1UAU+F0yyEqFHwsPL6XMGRX24YKKDJ/t8JUr5JatU0gGsjSpLLbO8s4Nu03w1GNTaWZMzrLncHQzqQpq",
-	"BieDjBp2YDgQ4uYrhiqz9yum3ApbeypnOBIxzaPlzx7eCJLEIzEcWAXw8J36Gj+G5cjLf7HUDNzxv+Xa",
-	"bKKA/Q78gxtW7LRgO5/7AFWKrqNL153LOAuQYcJS8c8DVQphwZYMlkxk+C9dpiljGbMQmFGewz9SKlKW",
-	"239/jID8BTU0l/PNLQJf22OLMI3lsFt3ijPHd1rNsrGgBvVGULSXnrhYlsh2sozbKWj+vjY7MrSN9cjS",
-	"fM5rnoqa/OZ1mefEPrJydankXNFCE3vsIFYBKuNpOZk8Tu0o+BcDdr9JJ3wuqCkVi0jz9ZKdwd8kjCIr",
-	"bhbkv85eyjQhbDwfkykewlgu9bigZjGmWTYEGJ2QT+Px+HZ0Qt4rWXDNcEXwIy5pOoiuycnBuPSrH78j",
-	"Sj++vpvqEGPY4VXSzU2/E4ywayYM0fb/jCRSWC0xZfaFU8KN1WsIR31mhcLugGcEVUMiZ/Z1tSbUGFYs",
-	"jd1gi+fjAx0RI+4J0VykqIJmbqFkRTVJFQNlQiqSU22IYu4xy2pwrMkF98I+fDPMuM9LALBz+DVCTTyL",
-	"/my3EKR5ExA/Ldaw+5waq5s7iBHkQ2RIL+FspAVSWG8cve1HkOG9kBnr0K7d4T7SBLm5PcTI5/13Vwsm",
-	"LJ1lPCNCGkKFXjE1ih9BOCPPCzdHlOJNHEJ6g1NX/Dnsu+LPMZ6sy8uwXfxKRGOvjTklbpNWfaQV+hnp",
-	"lclHmsiV8JgfBXq5zPZFu1Ll28kdVUcAVx3n8O2aKA4U1gJ/nSDqq+zjEHGh3TzTncRaYDnbZFpt7ujC",
-	"OJ0LqQ1PY3ooaq1kKBVZUWWl+shiM7Und0pyLhihIiOpzMtCICbbc9WyVCmzXI1aMivzCN/Cd+I4fMVF",
-	"BLneU6UZkHhCXt2wtLS/v6Y8LxVLiBXN1R+8YLI0r25Q6UjI//s//zdKz1yw+BIKpjWdsy5CSq8iYtTi",
-	"uCClSGk5XxgHOwsPJ1NJQTN2Ar/MlLXciFlYA4pmjHCTEC4EU2BOzbjSVvIuGM7iqGQpNch6fD5KrLy2",
-	"EgQWRHKuDciRAiwxj0W7g31WitQrMZt07Z8+0mB2Nki7vkluNMtngBdUSLEuZKnDy3q8zzG0UBmGJX4L",
-	"MWzupQTAqupkY+8HAdIEGov/nEZlwJmxegIpaLrggh0oRjP4wY4mQ1ByhDS/zGQpsoSkUsxynsLpX9Oc",
-	"Z784F1JcAHWjZVtpt2vr22xrPG4xCpNrZxe39Y6YoHUMAFUeq2RoI50+saPCQA2Y2VSs380GJz9vMbjt",
-	"d15SQ18VS2N54Y7Dz9C62v2Ft3K++2BnFu33BXgJbdn9XnrvhPjuLy1YerWUlsr2+NRZqa26sM8rHywm",
-	"l/u9kSl+zcQ+b+iy2O8TRvF9XnjNBdeL/U7F27W3H5MIJwXqeKRJxgzluU4IzVd0ra3wQLJDu2DGWZ7Z",
-	"URbuRCJlWYIhQ+9SDp8kbhEnpI6ywJung1zOp4MEOLK2BshoPBWDZHBzMJcHjgALuvwZifCjxQs1oyn7",
-	"dIv+lX839C4uzLMnUd3UxDX2FqOx87mxjtqthtXNedpovsF0YPtyRqbgqBg7nRZtwU3fSJfPayXVFXpe",
-	"t/BVnGPrcj0pb1uuc19NByeEoskNhiCsBjUDtAesoYK/JsSaona27zUeKioaoH3JK6t1zWiu2SghqJA4",
-	"Zxuw46XU1uQbuv8aVTKHDbuDqvr8jogRxOemH/Aq7hTB5cWf7XlS8JHtx+XY9dbjwnH7Ylen93LvzcBM",
-	"W7bjuU/vZtyg2E5mShbb7I8PpejwdMLb/SusC6C+RdbGxdZ5uTYRBxwaoYIu9UJaLqv5r4xwQWA0GTrH",
-	"CjBDQw3rMLQd2+uf2co3kTKC8Yr4RLuesP1gL9RQxen0+AHNJ92wRFO14SKLfCQIu55jmbkx08GpYz3O",
-	"fWVlcQ6CLRiVlU2oSuE8LpsHGRhEr8VbWapRZ0bExRxzYex8HviB3iN5K3vlEchd4OtSaJkzNJidN8iZ",
-	"S2PylgsGevISXVBmwdaEZhkpl8RIUkhlf6Oi5jEp6M07cAD/3eL0qfMuaQPORWMhvqDaMneRUs/mY1w+",
-	"Z9csr8Mwl3MI4s3kIBlYi3/gubfFrMvSPjWKpiwKWsNuTJTLgbLfbS14y3GlpLGW8O7WQthiTFS0rUfY",
-	"rFulW1Pv6QZltOeIlRsTFQiK6kWXm87z2Ii3ejtuGgnOJ5x+yx6cCt67BxwT28Ou1OLGbVkLquq9S4Eh",
-	"sZU4LaYDnI5d/zb2m1Qf2bIRNCF6NwJDYhtx7sT4crtUpdu+9eygvPToLRWEmi+/yTyrctooOKuQRoON",
-	"H3FSfAZmVLZl3xb8oOkApPd0sLYG0sOrBsvKEglOti5ryLui7gxD/cc74Rn3MMNh7e5dRp/PNoeamzS2",
-	"lO8YzVHlba6jEtufLX0h70vvqQjhSySXK6ZqOP1Ik5TxnIu5dn5MrkFTGV6uicsYI4+fTez/SAGRHJoa",
-	"fs2IFR8JOYIHRsocbDedkKNn33zzzfHRM4dTckYwVAtY9fTxs799M/n26Lh6umB0OTpFoZ9SQQS7Zooo",
-	"yjWDwByfGXTpkueYDmLn0zxj5MhHUdwOrBammIUSyzCu+mQyIYIW9pkdR3O7/YwoKuZsTH4UmhnvZDD0",
-	"ijXh4navY3pDQW++Z4VU6797MtuwAvsy6iD9rqbAfN4E51LmL3y2w56vG4wPfL//u7dRjBTMOWU3NBzF",
-	"gvab0oIRK/fRanc/g/fe8mZ45LSflsSYGaZ8xs8mQwOvgZxZBL5i2Ws7y2ohNSPoWyiYMISjNxaHEGrI",
-	"kAttGM0wnON5YgfHy5hVcrLObEKLeCDvLMq6b8BugJ6kYI2AxKbK02KV1UY6vxhmrm/LfjLqNbcPztwW",
-	"+4VCC46bYJskPuKiTGeMdpnTNcsCcjY/951ckYKKdfNTjzDhQpOVRZlULjmk+TnvT2BMj0KCRte34Rx2",
-	"hB2OjsdkfOJlZ5jXPUe1wOOwX2fvlNnrWJS+le1peHpV8WMOh7CrYRAj0h9owfTSmi575+90eG9i2SMx",
-	"gfWuSnbrlVg7xZx2DgD1hbm63G4gYHZK7Wt9rMPF5nb+PE3Z0imou/vM9klkUCyVCk3/rMTszZiJ2lq1",
-	"j/0H51qP1vFeSae0N3ewDL9vwQ4cF5sa3SaR8DvxnhZH+TjwhMgrsOhRyNcM6EcaVQRw/MordANXoyqv",
-	"DHoM6l4JnfgAv0aXskvTcIpNTAn4DKdNLuc6pjZ3i4IuTDV14b+TSuvVhQ+AKrFv9ToTasSxybYq+Ctm",
-	"SiWcpjZ0BzVKSFpC8ldT74lm9vpj2D0TpAHiXoVdXg3qoIsiYym6A90bx/UZGWEep/d5pyPlK6ROdl5x",
-	"EKB5+7BH4mIkTmuY82sGgqoeCPuXlmL8ga6+d+wTshO8wdF3DM4scdkMjkX3v4DDOizK/dN2IbXdcRKa",
-	"5zuEzx3niUcpK6TGYUlwT4JEXli9yPMnCEjisNF499DiTknVtUhDUt1p2IuL7J1BFssUC/lg8ayvxKdc",
-	"OHTpN9U/lOIFTLOnVuApsXZN5Wjy5G9Pv3m25UZQJ7U0LxucNhyyitFMg/96CeoqN/7mzTyXlzQnFzDp",
-	"BRlaISNLA2lM/keuSSkyNuOCZaMx+SdbGsJuaGrydYMmvXxyauMdU2MdYzaR3D9tpWmtSamZz9BMnDRU",
-	"bM61gVCse23Ub9cU9OYNPoQ7Z22sdDmP27bibsCcUzVnJp7n04Fhr6W62tNPAoleUl0RCLsl5KJuOl1Y",
-	"veIiWKMXZOiPUwor5LxVa9e0txXLwRSVVYBEKj7ngubeMnKJc3ZxYG1ob2IyUkhv5LpwOhppPvCN67IW",
-	"sZsaLS03llyymVQMkBuMLe8vEWzlcbLfm5B25gJ7jDISrZjK5m7uEL6xP0nvbtduRisJF20wL7g2Uq1P",
-	"yQScYcHObUBgsptP5EMp4p5I4YJETcUnsjlVit2VIKu2bNN+YMIEF9BBMZuXWVz4JKndagmO6M+71+Jv",
-	"PN6vmpWqDmOW+YsKd6Nl6UeoZT2QbmUP75zHsm/PgWJvjHMcSDLjiu0eSZTXTOV02QgoX/HlIEEMGCQD",
-	"cJ9GT3RJS91lNdjVdMgedx8ARpAhRnuPJ4nlO8znAI8SS6f/eHVODq+PDr17RB9+4tltQ/j0gc9jHAAu",
-	"Zvjwgv0qBeuIR/5uGldboQrrrI4rAL+GGvvk5XvQPLQy5smzbfHb3wm7WSqmNZcCmLTb9QmZ8WvmHfbD",
-	"govSMLKQpSIZXR/I2UEhhVkQ/H/304qxq1FCNL9BPUu7a72AXJggRvwapCLD/7Tz5euE/GdGOfzXzgD/",
-	"gHnhX2tGcQzqRd9O8LJ144b6dhCw+I2p52TGb1hGwFa4pnlCqCE5o9qQIw0Z7zQkwJHhtxOdkKdFQo4W",
-	"jyfF6NRRE2gGgAXuun1tbc+e3I2qnMQU4XBf636U2RqXCvUMPJ9qhx6oIRSZYSaZJqsFzxne3MA7Gt5/",
-	"61231qAT0gSj7oTYib2uJVCDQb0gIcAU/TNuvGlITcQ2xCNZUq2tZlUwKnAtM5nDMUvC4S6D5a+1KalY",
-	"r+jaAnFvhlxnaJt8983zH54DVZFfnboJVDf08b4fz1+MIjjTyxm3WBYQI3kQs2JX88Azvn4lLRJsKpWW",
-	"ymuwIHCXdM7wrop7GOp1jE6JVfN87jKkKNnRm46vnmjB7kpg0Ky2aYLV1D3qYENqbkAoeKfjIZYQ03OX",
-	"YywNxGMiV3y5jIXWflqsPdHhPQqccOhYAPDucD8ISW+pICJvmWfH9RHj9vIZEhlejcIJd/DOVzfZhJWs",
-	"P2pVTnl1/t27l+TQX73dMAIY1VFFtu3ZDJ8I78TW2nIC98Qjdkhr7r3WfYdJ0l1FFLpLItxPsYKe6IiF",
-	"68ugRnwJN+S3ldfZKfJ3Xt08b6cGfsZN6n4QLqh+XsZu9/+0YGbBlFWHMiYMp7kmVDF3MwsY9xp+cKkn",
-	"EMFoXoBulP/QZyxVjev0tcf+5qYX2QtjrMiWSybokluhmi6jIlu4ejrRBxC33V0OVKHeWB5WF8N1ayRS",
-	"5Gt0g2YyLQu8qhP4i7uzCfCSBiU2er5Wi/XuFlmbZ8assr3KXLQoMGaS7XIn2tUuwhvQdfj49dSNqx6U",
-	"96i4h+vxRR0/l8vcJUB4JQnrajm9wylKpy2c3XQ68ojMoUv+T7Y+IauQnXPF1mQuMSAXMNfX5sJqRn04",
-	"G5/eTuyrOCgCs1SaEVyhjRlNES6v9coJq+aHLqnmKX7HD2rN+GTy7bOo4noVy2q+ZFQxdeIAfMXEjrO5",
-	"a18ecLj/QeLms/+wC41CsNRMxaFY25wdtDu8OsK09VO5YutdttZWgOzTHpTf0YXQtnZ9KS8jgyVAhplM",
-	"9aG3IMZFNhqTi1LlF5jjh2si7CZlS1daQRDPvvx84IGzD7iAawcXnptdIHPTTF1DsqteMaXbuYLgZSDS",
-	"Co4V1zFvviPwbTzJ84JbQAP2o8p34bxucY2qeSi1rGrCMiJF0vam17g1Xp/HSRouwFLxFg5NnvwNhL5h",
-	"yi7lf1uBpf/nyeHhDjJ4O234NW1TQ7rh0dhmqfLT2pG+WzLx/P0b8ng8sSzm8fgoACF6y6cqq+BdB048",
-	"byao1Zgs4hxNwZbfRMw6y9xX2Lcs7Nox/Pz84H/Rg19/+ej+MTn49peP//0/BskDKAhBvakt7+nRcZcH",
-	"4O5FdPM4LFRPwoGQpZJGpjInP354S4aeGYxOSZG6Yd+/eO9wH0rQKEYLKEDw3fn5e8JEBqG9xqvuxIJI",
-	"lGTGTLpokJVVFLm2eOZ/cRdH74a4YnpID7ONuy2ivuodONRuhcGY0X1L+hEczXu6kPfmKPeH7bFwygpK",
-	"dVmhgONOCSuWZg0ypxT2GcswmtoSqA9KL3eGgRtH62LvnxUdiFy5qFXIG9ejiPZvC4CcmfB3iCbCwxBR",
-	"TBq33KPcteDC+wf34W5bfOJ3Des6ebmCS7i0pO9eiTuQOPm7hIrdMczNdlarWLWVFYSP9CyvMWEkwlEv",
-	"kTUmb4x25GVFLdSzPbCiH6zKbQZOKoWGUkjXzFU/ivijX4YaUGi9hspnM6ttuqIDXPnSZHpUKxnnopSh",
-	"QJhP57+b8nBcW9GUfQhuvnjltjrALJD8e7UiajxnhAn4Ne77dA8jdZsgTRbLv7l5E3K5Ju+fn7/4DkJk",
-	"ACYjJebtO+hVhbUIF4QSJVdxl0mEEWyNn3bE4u+1FBpSoVttBa8kimP7BFmbGUz7cdE9tLH75lA9W9tR",
-	"9hdc1H892hAZFYruhEZf5Umn7MallYqb9Znl9u5aKLokfEFnFrwe1ZRgxEAJZ7gGv8lL0VVNmK9AZw0z",
-	"vZDKkP+i19RVOA1VVIHfwg2thdTOXzgmz0mac8u3vMmvpwLUc69oJuT9u7NzTWhIIYPAtyoFOhsxM5Mb",
-	"a5rpMjenLrK7otxYdU0K4nzqcKNvKrgmAUPcDHDVuirQ4LPlapd+LavFNM3xVEzFK3DFHV4fBXecYCzT",
-	"5MJa+FLxX8FOPyF/B5ASrM8KniSsz3pRqxCIBv4CdoVDxPDFu5evvn/38tUvz9+/+eX83T9f/TAaEyjJ",
-	"hrb/xacphkmmgxPyaQrBzekgIVN/2WU6uL29QKvEcJPb47RjCswjuWZK4xlOxkfjCQQJnKl6Mng8nowf",
-	"u1gHoMrhAq6w/mr/7dhWcEW8yQYng38w850b0ioqfjyZ3FlJcXeRNlZT3IqfcQPTByc/f0wGuiwKqtZw",
-	"6/WaCaY1OfD5ran9C4CvwR7E9w8tOq17t/oBR/wuO4Vvj+15PZ087pomrCtUYe+Gi52Q1wCTUUMvqWbB",
-	"1QGEY6nEUljB5w0PVKkUeFgActdHh2lVqLoLer6WddLoZdGRnV8NOWz1Bbj9eI/w92uMHADeMoXHcAxP",
-	"8LM7HYMdfbTX6Cf7jD7eZ+6ne6z7to4w9hxqeVIak6liFa110opRaDK03B85n/+Ja1c9c7SBRofVjbIt",
-	"2OSupP1WnEraEu6VNrxwbSaumNBk+KTWV4NY+oAqsOCOqjZOjIQSpAlJF1IzQZQsRXag5KVVj1MlNRYO",
-	"Re8F+nm50EaVqSMua+74AQSBb7VrS3T+0rt96bLM5syMyUuXr3M8mUy6ek/g2HPYR7wHBVzh39oD5j4J",
-	"z51jB90hOvw1ye57mbH8YEZTKG9QxxUX9EAlzHlGpQ8ZBP90oC2fSx6lqLdcmw+YG96ipBhGVR0adjrc",
-	"Rp20T319WvrbtMRf9TaYNVAb7++W4LNZrT5fV/lq4O/dSBMcYsn6ESR8Q2KBVBAK54Zow/OcsBuuTWdX",
-	"Gj/hYJ+uO3s3eXpa7/H0dHuLpw7wQj5b78HcJ2Pwdyhiyh9m3ckZHNX9c4eHoXe7W9hQMwl+7EtCRoot",
-	"04KRVtssLOBjH1zKzIV8MSLoKgl4bxoZHk8mozGBSa7ci1RA1HMq8OUnk2/H5Ccr7a1plYR4aeMuZMO4",
-	"kirkvoYkPWihxDWwKLRPmiwIHcwfSrG3NG+1JuuqUVt7A/o9Id6CEfd3ma3vEmWds/y26UJxt5vvk1a6",
-	"JCjUXnG9LhhVOWequnSouxDIHj8g3jFSyn2uEkGW/dGE/OTbfUYfPb43hvLk+Pgh2A/UUXOOFCiLE0qt",
-	"1PUIuHvTayp/BhnXiPJ3IZC/pn75D2Z8L4vVJot3jVlCGxfseaejPB0ztfY5cezPePuxjVmHoYNXp7KK",
-	"1Rvu1RXg2ot1+gIg4vtlIMGrZqkTb76Dq5UL95vK7uGQDz9hovVtu8npzhMn0Z6IIX27p83lFmPXa1tN",
-	"5HsvtfHVjO5Hfwgd/x5We2gXKurAe1AW6uXUfd0hd4f81BpCC2usIq/InAJx/JAL/eDWdBrUU3T166/q",
-	"xe+rXuDBtGMtlLjYWwjYAMcBG6YqseYr2uBRRhSSQwzpfTYn6aR5LCePOs1DKyehlP34D4aMDyOZcPuE",
-	"4m3LLCGuBoHVQCp701K4D1XEUEnHsKXZcazPLfay3vBsP9Rqduq+V+220V+tg3tXe/6LBjGqDpP15JVK",
-	"33mksaizJkO4lNtozYdVVGQjFUePYo6au9GQqnSHTux85VNVWp+MODXdvkDLpxulUOilvGbo7wy3gCen",
-	"rmkhZtAmoRywBdZbqs0BfP7gzUt3y8Olw8b8iLTbP7tRc3YSd0+2W+HNGVavdqcH19Jzrg0X8wRLAx9N",
-	"JpNqO/avzg7dm47UvfrjRxvhObiduHB/E+ChI6Y2rlcYXB/2ORHQQNMpMDgNsVyCi5Jpl43FzZhYhMa/",
-	"WrdrXDESuAKRkBUXunY27ab7jbP8DYd0n+ytqux96/osIH0cIHSaE0V6nnf0oNLOtXmB+uQJ2Zj5goTr",
-	"gfgDy4jlHIS6NAJ1oJkwU+EZxwXPLnw/kNapJ+QCRl2ERlYJuciooRdVLys7r8Xl0VSUwvA8Wm7ulFw0",
-	"Du3Ca7g+Uw8q0raas0zFeYVNXJOVvGKCXK6bCQCAN24vdtM0syJ2KCRZyjyH/pegmTGRaUKnIpUFJMfD",
-	"fQy8qnb0NFTZwKxEnuXQfeOvKnNQshheMAslMKrv3J6euVJnv1X3jSfBWwR0oUZNLlKZsQsseFArngWY",
-	"44L6VWWySzbnoLNVde6movaWq50UEgMscmFREGRvVS02i7OMQ8CtqtedTEWrQhss60Kzf1/0lFOr9VVK",
-	"mpEL31LB0fMpmdjvVhWvXckYq1cmzVJwtTpsVc6bK7E2OgVePBW1enFk+GQyqW6YjXC/WJmtvl6yoFlV",
-	"qm3tKh3gFRYL0qmoLSOpfZuLNC8zlo0waydU1K6VdoP6hCpoOldsrROiQfWZitDPVFct2Py5FsQXPLSf",
-	"8pfm4BQJnVMuTh0zyKllSLgePRWuoRtbJThMm2aqCLgUQjkQIVdjAs4+2EJBDVzCuly7CbMTxCfoLFqU",
-	"2pDCl/EHTwUC09V5Q9+FpTvXWKgC5Jg8mTypcvNcGbipgGQMIqzOly5qJdJVOA9YxxBz1A21DLV6CKhi",
-	"Qet1L6bYVGQMklLtJhSzgpFLMXJiiIp2JCaplg6UMASvHJ4+Nh7O2GgqmtGcK7Z2Ib5QfKUWA7SoF2LZ",
-	"x5MJNl+Al0qNFTumwgUBQ54j1xAIjETuXkt1dRdxu/uLx0EVyD9WNM7Df/donIPNQwXkzuvlH796zf4I",
-	"QTnPsoEFU8cDfC/yqnglVv70iIUccIN9c+U8t1HfiGIGC5PdmzLxSBNXJBoT3poCb1hr4uCqql5Ks3A7",
-	"tCa7Cp7Eqci5uCJDGiZEc8oxffe9BKq8QQ+P5nP/TSd9Kx1hKrzZz7EqWEoVNvi4ZsrKi2+bnf3cKHc1",
-	"RlrIe9ed5+1TscHcKXSgWHsVBagfsth35+dTsQNDJ7vz8w92QXfG0L+y1y+bvT6MEdVmgeE8rfqT9NgQ",
-	"yB8jROkg71hfo9LanEVbUUC62ULm1uw1pJDa4DdCkEKfQjU453qxzECU1khwvoBm3Tg721RUnpznVazD",
-	"Z+r4eoXOKWTf0NgGpsRu2NQp11BQLkLJb7k2Z7VCbzvkdn7pCYWNon+9WYXhVL+o1MKwq4TIPAtuayuI",
-	"YOOuZCYE2LrE+D/4NSN1O9bXjwxtU8bkFU0XWHrTlbP0JANNl6w8XsgVGE0FFeupQE8aUi42YAOiUcza",
-	"fac19/ym1hDoxhdfh0qDnSmGZ1X27X2YG61yujtZHUd3/vU/UYrdn18/R8ASGmsIpiPJdJYWXHchSyDw",
-	"qF31GJP7fQXgiKAKOXjoTtgMD72E3xvY3kC6J9FL8sw8RKj5YRgebqd2LqdVZj+vGrZdMbZ0JhFYEhD4",
-	"Axh0pTd2A3XyIJRc7xM3/qISEQMFgYIH/UprJeI/w13uwVj3mTdp6BDKp+9v7DZm7kwXs3P/EdAFa8R/",
-	"cVhzZuSyjjbg3gDC5mKOlD6E/6c5XPANRD+XRIpRF189xGjaPSEFdgH/ykTuz0xsYTtGGhLfXtZXxwPp",
-	"ixaYkKsKF+o1tDozL/wd0vs8vnqlr44TrF30+0PfaNqo8K7J5dqVtOw0NK64yMjCmCXG1pwlOqpKRkDl",
-	"BCzRp5eMXtXDUFWZOGpIqfIxsdNNhS8tWNAr5ieApgXWYtHlcimBQYQTB/1M9FUaTKYCisV592qpcjsE",
-	"y0+6QoVUh+Gn7aKOm+V07V9TkdtNZoQL4ir2jgktzcL5IOrFjGst6rFurMbGuWHVDkqP9FQ4owebSa3r",
-	"dZCZSNV6aVx1jGbZJTJ01ZWJpmsdLj6CiTYVMIks2GhMzhgUzGuUSOw2xs7Dxc/7sMWaZUkf2BQLhfVi",
-	"+cmeGh7AGPvygyV29PHnJiS7erO0KqhsBUSgQigzU2uzRgWfWX0UeQoZupswns5CYch6MsSmZDn8ZDlf",
-	"y3xr48gMZJhrY/9to3uJZRRrZmodRvryY0fQdyOleT4VtVh74qvdYjD8aIJBbrhNixGLmVQp+x/QaBcv",
-	"+vjQNTYmOXEt5ewbUwEaFcZqgJXW4v7AaDAwb20rcMf6TETh2jfUKu+6r0yFW2iMfaBtV7GP3vxHZwgy",
-	"y48RjKATbkDRg6mekdCVMAiwibkxQ72qiB9zq839NQjQS6yFvAYS2NAmes31upC5X01ti5b2pajZHyxP",
-	"jB1DZbZjla/97XUHyB8skYEFRU26iEeSAy/mmnj9CxT9il0PBVuNLKPGa+iQnoMPkb/Xy63oqainzELM",
-	"maXSe5mDBgUxKFdIa0w+WEbiAzaujaZ3KE1FWKIbj5xwxVQtyMPN4tTHtTSZMxPC1lIwDErDBlx9TGp1",
-	"2BowQOFbV20CKrYLZXhknrlSFlLG+CiW7XsQNcxVCHzgPJweysQFfXWI/+462IFChlLRmCechMgl1pLM",
-	"13ijEOrgGN2gCalI7WQrdateDbfTkP/JD7pHJKzX7O1yxdQvlXxRIUefRtPYYTP8WHXPRj88nqseNXwD",
-	"MfvRAfaeGFez9vUD24/RysybuOOeXz4EH/sCUuk8tAiF7gGuK7XLz222rmxzkdqNwcNP7t/rN+Asdn9F",
-	"/MWRu+nVq7330yNZEXEvWSMTzU8OBXmgFpW/EDm8ZPY/rsC1tQp9g+tmZemp8CWg48lh7gt1ymtQwPGd",
-	"32iMof0rgRbv6cau/X5BFfyauvo70xsTGWRehtLpqlU8fO2d82A6zBTTi1CEPWR0QNaeo8MDnkVoc7do",
-	"eCfS/nkM8wcOnceEd2XlVRzxNNCdFK5gpZCGOPdXt23eeSKThxakbSXsr3nwzrSPHntQ0nho1zD6DBPf",
-	"nYcPkcYN/NfY49v1NrDolLMZ3I30UYsxqfV0QFHXknBkLuu3nazFMPUdW0ICKXR4gb2MyYWrPn9CrDC+",
-	"IIod4C/Qcds3XGjABMxxxbCkrdEklSUm5W+0SDitTQ/F8C/8lPbNbtv8QVTc38c2/0zKtFhQry7z1Xa/",
-	"y2Q2ACyhDYg/cva215O9hQZuNYfF9p+I4Jg+FZPQuxbdcIjxtfDGl3QJuoVQFUh+cwWNukRpFb2vGl78",
-	"/NFigcszhifQfwObyx0eHh1/M56MJ+Ojk79N/jYBjLk5qDuQGk1CrKEXNcbevzs7ry7ZYspyq3xIu5sP",
-	"xOrrsyfECSmqyZmhIqMqI95NRYaVHpwEndjwgmlDi2X1UyhL7opz6NEpcdeqSK2wAFaaqLpgHt/c1IL4",
-	"HgAdQXz3+AXN8/cOMvcqpt7TdS5ptoec2igMBnU1yJCKtd3qqL97xBk2VmLCyv9mbSp3n+54ckyGUAl3",
-	"6dzuo1OopQCXpv2pvaSG1oCEH212oblzjGpM/6dDqQ+leFHr0PNF4pS/ybey+ozfbAf21OFRQ5/Q4eh+",
-	"0MdP/6dEn3r3py8VffyNgipNy1Vq1WWaMpZB4YkuhHrt8h4qfHIdsu4FmXDuPyMmvQ59w750NMIiKK5E",
-	"WMbpXEhteBqwCs9wL5SqmrLdC1aF6f+MiHVWb1j3JUu4eneAJNahDaoUdKNVAJT98O3t/w8AAP//",
+	"7H3rchs39ueroLj/KpNbLYqSL0mk2trx+DLxjBO7LKVStaE3grpBEqNugAOgRTMuVe3T7IPtk2zhHAB9",
+	"IbpJOpKcOJ4PE4uNRuNycO74nY+DVBZLKZgwenDycbCkihbMMAV/PWc5v2Zq/ZoX3NgfuBicDP5TMrUe",
+	"JANBCzY4GeTwMBnodMEKaltlbEbL3AxOjiaTZFDQD7woC/jL/smF+zMZmPXS9sCFYXOmBjc3yeBVxoql",
+	"NEyk63+xNfamU8WXhkv78R/oFdPELBhR7D8l04Zw/4Y5JZoxeCaXTFH7xniQ4KAXjGZMVaOufefAfqg+",
+	"/oJ+eM3E3CwGJ8ePH8OQ/d/VoLVRXMxhzO9K8er55lDP7SBL8UATniWEkp9+evWcUBz807evyEpxwzTh",
+	"hgwfPiHpgiqa2pUfhUEvqVlUQ+bZIBnYWXPFssGJUSXrGPXDJ7FhnqULlpU56xqrds//MAM+lzLXzPwI",
+	"vX2MfQH+0/eNzk71S54bpjZX4pksCnqgmT0JhmXEYHtiP6XDRFtnwDXSg/5v/0zxGDW/eMZSKTJNjCQr",
+	"yg2ZSYUEXgr7W7qgYs7IkBpSSG3Iw8lk1DUO+36blPG0PWycvUlYblEWl+7o/cwuF1JeIXnsv53t6d7Y",
+	"xnophWbATF4oJWG9UynsabX/pMtlzlM4qYf/1nY1PtZ6/C/FZoOTwX87rHjUIT7Vh9gbfKW5mk8FYfbZ",
+	"GObkmtvenooIO3kq1uSfZ29+JNc0L5ldVlHmOb3MGU7wJhk8o3kOrFFZrmI4zoaqud42RvvFm2SQ0jx/",
+	"ldWWKPC7ZJCVCj8WHl5KmTMq7MMFFRk+2+ErV8gtW7uQDGRpUlls7eWNa3aT4K7HutLMmJxlT2HrZlIV",
+	"1AxOBhk17MBwOIibrxiqzN6vmHLr2tpdOcOWSGmeLH/x641Lkngihg2rFjx8pz7G92E48vLfLDUDt/2v",
+	"uTabJGC/A//ghhU7Ddj25z5AlaLr6NB15zDOwsowYU/xLwNVCmGXLRksmcjwX7pMU8YyZldgRnkO/0ip",
+	"SFlu//0+suTPqKG5nG9OEfjaHlOEbiyH3TpT7Dk+06qXjQE1Tm+ERHvPExfLEtlOlnHbBc3f1npHhrYx",
+	"HlmaT3nNn6Imv3lZ5jmxj6xcXSo5V7TQxG47iFVYlfG0nEweprYV/IsBu988J3wuqCkVi0jz9ZKdwd8k",
+	"tCIrbhbkn2fPZZoQNp6PyRQ3YSyXelxQsxjTLBvCGp2Qj+Px+GZ0Qt4qWXDNcETwIw5pOoiOycnBuPSr",
+	"b787lL59fTbVJsaow6ukm5N+Ixhh10wYou3/GUmksFpiyuwLp4Qbq9cQjvrMCoXdAc8IqoZEzuzrak2o",
+	"MaxYGjvBFs/HBzoiRtwTorlIUQXN3EDJimqSKgbKhFQkp9oQxdxjltXWsSYX3Av78M3Q4z4vwYKdw6+R",
+	"08Sz6M92CkGaNxfi58UaZp9TY3Vzt2IE+RAZ0kvYG2kXKYw3Tt72I8jwnsmMdWjXbnMfaILc3G5i5PP+",
+	"u6sFE/acZTwjQhpChV4xNYpvQdgjzws3W5TiVXyF9AanrvhzmHfFn2M8WZeXYbr4lYjGXmtzStwkrfpI",
+	"K/Iz0iuTDzSRK+EpP7ro5TLbl+xKlW8/7qg6wnLVaQ7fronicMJay18/EPVR9nGIuNBu7ulOYi2wnG0y",
+	"rdZ3dGCczoXUhqcxPRS1VjKUiqyoslJ9ZKmZ2p07JTkXjFCRkVTmZSGQku2+almqlFmuRu0xK/MI38J3",
+	"4jR8xUWEuN5SpRkc8YS8+MDS0v7+kvK8VCwhVjRXf/CCydK8+IBKR0L+3//5v9HzzAWLD6FgWtM56zpI",
+	"6VVEjFoaF6QUKS3nC+PWzq6Hk6mkoBk7gV9mylpuxCysAUUzRrhJCBeCKTCnZlxpK3kXDHtxp2QpNch6",
+	"fD5KrLy2EgQGRHKuDciRAiwxT0W7L/usFKlXYjbPtX/6QIPZ2Tja9Ulyo1k+A7qgQop1IUsdXtbjfbah",
+	"RcrQLPFTiFFz70kAqqp2NvZ+ECDNRWPxn9OoDDgzVk8gBU0XXLADxWgGP9jWZAhKjpDm15ksRZaQVIpZ",
+	"zlPY/Wua8+xX50KKC6Busmwr7XZsfZNttccpRtfk2tnFbb0jJmgdA0CVxyoZ2kinT+yoMFADZjYV6zez",
+	"wckvWwxu+53n1NAXxdJYXrhj8zO0rnZ/4bWc797YmUX7fQFeQlt2v5feOiG++0sLll4tpT1le3zqrNRW",
+	"XdjnlXeWksv93sgUv2Zinzd0Wez3CaP4Pi+85ILrxX674u3am/dJhJPC6XigScYM5blOCM1XdK2t8MBj",
+	"h3bBjLM8s63suhOJJ8seGDL0LuXwSeIGcULqJAu8eTrI5Xw6SIAja2uAjMZTMUgGHw7m8sAdwIIuf8FD",
+	"+N7ShZrRlH28Qf/Kfxp6FxfmyaOobmriGnuL0dj+XFt32q2G1c152mS+wXRg+nJGpuCoGDudFm3BTd9I",
+	"l89rJdUVel638FXsY+tw/VHeNlznvpoOTghFkxsMQRgNagZoD1hDBX9NiDVFbW8/aNxUVDRA+5JXVuua",
+	"0VyzUUJQIXHONmDHS6mtyTd0/zWqZI4adl+q6vM7EkYQn5t+wKu4UwSHF3+2507BR7Zvl2PXW7cL2+1L",
+	"XZ3ey70nAz1tmY7nPr2TcY1iM5kpWWyzP96VosPTCW/3j7AugPoGWWsXG+fl2kQccGiECrrUC2m5rOa/",
+	"McIFgdZk6BwrwAwNNazD0HZsr79nK99EygjGK+Id7brD9oO9q4YqTqfHD8580r2WaKo2XGSRjwRh17Mt",
+	"M9dmOjh1rMe5r6wszkGwBaOysglVKZzHZXMjA4PotXgrSzXqzIi4mGMujJ33Az/QuyWvZa88ArkLfF0K",
+	"LXOGBrPzBjlzaUxec8FAT16iC8os2JrQLCPlkhhJCqnsb1TUPCYF/fAGHMB/tzR96rxL2oBz0dgVX1Bt",
+	"mbtIqWfzMS6fs2uW19cwl3MI4s3kIBlYi3/gubelrMvSPjWKpiy6tIZ9MFEuB8p+t7XgLceVksZawrtb",
+	"C2GKMVHRth5hsm6Ubky9uxuU0Z4tVq5NVCAoqhddbjrPYyPe6u20aSQ4n7D7LXNwKnjvHLBNbA67nhbX",
+	"bstYUFXvHQo0iY3EaTEdy+nY9e9jv0n1kS0TQROidyLQJDYR506MD7dLVbrpG88OykuP3lKtUPPlV5ln",
+	"VU4bBWcVntFg40ecFJ9AGZVt2TcF32g6AOk9HaytgXT/qsGyskSCk63LGvKuqFujUP/xzvWMe5hhs3b3",
+	"LqPPZ5tDzXUaG8r3jOao8jbHUYntT5a+kPel91SE8CWSyxVTNZp+oEnKeM7FXDs/JtegqQwv18RljJGH",
+	"Tyb2f6SASA5NDb9mxIqPhBzBAyNlDrabTsjRk2+++eb46ImjKTkjGKoFqnr88Mm330y+Ozquni4YXY5O",
+	"UeinVBDBrpkiinLNIDDHZwZduuQppoPY/jTPGDnyURQ3A6uFKWZXiWUYV300mRBBC/vMtqO5nX5GFBVz",
+	"NiY/Cc2MdzIYesWa6+Jmr2N6Q0E//MAKqdZ/98dswwrsy6iD9LuaAvNpHZxLmT/z2Q57vm4wPvDD/u/e",
+	"RClSMOeU3dBwFAvab0oLRqzcR6vd/Qzee8ub4ZHTfloSY2aY8hk/mwwNvAZyZgn4imUvbS+rhdSMoG+h",
+	"YMIQjt5YbEKoIUMutGE0w3CO54kdHC9jVsnJOrMJLeGBvLMk674Bs4HzJAVrBCQ2VZ4Wq6wm0vnF0HN9",
+	"WvaTUa+5fXDmptgvFFrruLlsk8RHXJTpjNEuc7pmWSDO5ue+lytSULFufuoBJlxosrIkk8olhzQ/5/0J",
+	"jOlBSNDo+jbsw45rh63jMRmfeNkZ5nXPUS3wNOzH2dtl9jIWpW9lexqeXlX8mMMm7GoYxA7pj7RgemlN",
+	"l73zdzq8N7HskZjAelMlu/VKrJ1iTjsHgPrCXF1uNxAwO6X2tT7W4WJzM3+apmzpFNTdfWb7JDIolkqF",
+	"pn9WYvZmzERtjdrH/oNzrUfreKukU9qbM1iG37dQB7aLdY1uk0j4nXhPizv52PCEyCuw6FHI1wzoBxpV",
+	"BHD8yit0A1etKq8MegzqXgmd+AC/RpeyS9Nwik1MCfgEp00u5zqmNneLgi5KNXXhv5NK69WFd0AqsW/1",
+	"OhNqh2OTbVXrr5gplXCa2tBt1CghaQnJX029J5rZ67dh90yQxhL3KuzyalBfuigxlqI70L2xXZ+QEeZp",
+	"ep93OlK+Qupk5xUHAZq3D3skLkbitIY5v2YgqOqBsH9rKcbv6OoHxz4hO8EbHH3b4MwSl83gWHT/C9is",
+	"w6LcP20XUtsdJ6F5vkP43HGeeJSyImpslgT3JEjkhdWLPH+CgCQ2G413Dy3ulFRdizQk1Z2GvbjI3hlk",
+	"sUyxkA8Wz/pKfMqFI5d+U/1dKZ5BN3tqBf4k1q6pHE0effv4mydbbgR1npbmZYPThkNWMZpp8F8vQV3l",
+	"xt+8mefykubkAjq9IEMrZGRpII3J/8g1KUXGZlywbDQm/2JLQ9gHmpp83TiTXj45tfGWT2OdYjaJ3D9t",
+	"pWmtSamZz9BMnDRUbM61gVCse23Ub9cU9MMrfAh3ztpU6XIet03F3YA5p2rOTDzPp4PCXkp1taefBBK9",
+	"pLoiEHZLyEXddLqwesVFsEYvyNBvpxRWyHmr1o5pbyuWgykqqwCJVHzOBc29ZeQS5+zgwNrQ3sRkpJDe",
+	"yHXhdDTSfOAbx2UtYtc1WlquLblkM6kYEDcYW95fItjK02S/NyHtzAX2FGUkWjGVzd2cIXxj/yO9u127",
+	"Ga0kXLSXecG1kWp9SibgDAt2bmMFJrv5RN6VIu6JFC5I1FR8IpNTpdhdCbJqyzbtBzpMcAAdJ2bzMosL",
+	"nyS1Wy3BEf1p91r8jce7VbNS1WHMMn9R4Xa0LP0Atax70q3s5p3zWPbtOZzYD8Y5DiSZccV2jyTKa6Zy",
+	"umwElK/4cpAgBQySAbhPozu6pKXushrsaDpkj7sPAC3IEKO9x5PE8h3mc4BHiT2n/3hxTg6vjw69e0Qf",
+	"fuTZTUP49C2fpzhYuJjhwwv2mxSsIx752TSutkIVxlltV1j8Gmnsk5fvl+a+lTF/PNsWv/2dsA9LxbTm",
+	"UgCTdrM+ITN+zbzDflhwURpGFrJUJKPrAzk7KKQwC4L/735aMXY1SojmH1DP0u5aLxAXJogRPwapyPBv",
+	"tr98nZC/ZZTDf20P8A/oF/61ZhTboF703QQvWzduqG9fAha/MfWUzPgHlhGwFa5pnhBqSM6oNuRIQ8Y7",
+	"DQlwZPjdRCfkcZGQo8XDSTE6dacJNAOgAnfdvja2J49uR1VOYopwuK91N8psjUsFPAPPp9qhB2oIRWaY",
+	"SabJasFzhjc38I6G999616016IQ0wag7IbZjr2sJ1GBQL0gIMEX/jBtvGlITsQ1xS5ZUa6tZFYwKHMtM",
+	"5rDNknC4y2D5a61LKtYruraLuDdDrjO0Tb776umPT+FUkd+cugmnbujjfT+dPxtFaKaXM26xLCBGci9m",
+	"xa7mgWd8/UpaJNhUKi2V12BB4C7pnOFdFfcw4HWMTolV83zuMqQo2dabjq+eaMHuSmDQrLZpglXXPepg",
+	"Q2purFDwTsdDLCGm5y7H2DMQj4lc8eUyFlr7ebH2hw7vUWCHQ8cCgHeH+0F49JYKIvKWeXZcHzFuLp8g",
+	"keHVvnX6CQTtVhFacFH/9ejzCtWEQLQu9Taf4RAuH1JtWzW1g/sTcrExNUQbHDaA4Pgsws1qrgrzJOB8",
+	"54xeIwYLXEgjXI/uVvjdi0S4QxnQ3uJa3DPn2vw+/r95QpHHvPH4Q5vcTNYftbCNXpx//+Y5OfSX4zfM",
+	"dEZ11NRsxx7CJ8I7MW7SCtP0RAx3uHjQC7xwi9cYumBOukFL7gZOpCd+adf1eVD0vwQMi20AWDvF5s8r",
+	"bIh28u4nYB30L+GC6qdlDH/j5wUzC6aswZIxYTjNNaGKubuToFqt4QeXHAYxxiZEQQOgR5+xVDUAL2qP",
+	"/d1qz0IXxlgWKpdM0CW3LC9dRlmocIhX0QeQWbG7plYlY8QyJbtUIjdGIkW+xkBFJtOywMt0gb+4W9Ww",
+	"XtIgD0bf9Gqx3t1n0uaZMb/JXkA0rRMYc5rsglrg0MUQo6C+Pn48dfdHD8l7UtwjOPCsTp/LZe5SlLwZ",
+	"g8h3zjJwou+0RbObYQEekTl0yf/F1idkFfLnrtiazCWGzAPlevQ8xBvro9l497Zjj7OiCPRS2S5wyT2m",
+	"8UW4vNYrJ6yaH7qkmqf4Hd+o1eOjyXdPomrFVezewSWjiqkTt8BXTOzYm7uY6RcO5z9IXH/2H3ag0RUs",
+	"NVPxVaxNzjbafb06Einqu3LF1rtMrW2i2Kc9JL+jk6+tqnuwPSODrU6GmUz1odfvxkU2GpOLUuUXmIWL",
+	"YyLsQ8qWDvxEEM++fH/gI7cPuICLQReem10gc9NMXUM6ul4xpdvZvOAHJNIKjhXXsXibO+DbeJLnBTdA",
+	"Buwnle/Ced3gGriWKLWsasIyIkXSjnfVuDUCXGAnDSd9qXiLhiaPvgWhb5iyQ/nfVmDp/3lyeLiDDN5+",
+	"NvyYtqkh3evRmGap8tPalr5ZMvH07SvycDyxLObh+CgsQvQeXgV84p17TjxvppDWmCzSHE3B27ZJmHWW",
+	"ua+wb9k/tW345enB/6IHv/363v1jcvDdr+//+38NkntQEIJ6Uxve46PjLvvs9kV0czvsqp6EDSFLJY1M",
+	"ZU5+eveaDD0zGJ2SInXNfnj21tE+gEQpRguACPn+/PwtYSKD4HvjVbdjQSRKMmMmXTSOlVUUubZ05n9x",
+	"V7tv53DF9JAeZht3LEajSTtwqN2g+5jRfUPa0UPVaxht5yh3R+2xgOcKwPSsUMB2p4QVS7MGmVMK+4xl",
+	"mO/QEqj3el5ujQI3ttZlx3xS/C5yKaqGYTmux/nt33YBcmbC3yHeDw9DzD9p4FBEuWvBhffg7MPdtjj2",
+	"bnut68fLQaLh0JK+m19uQ+LH36U87U5hrrezGqbcVlYQPtIzvEaHEfdsHcRuTF4Z7Y6XFbWAOH1gRT9Y",
+	"ldsMnFQKDWBl18zhk0W8hc8DShtarwGbcGa1TQcLwpUHD9SjGqijyyMIEH7+ws3tADhybUVT9i64+eLY",
+	"ivUFs4vk36vBHPKcESbg13h0wj2MIKtBIjsCNLp+E3K5Jm+fnj/7HoLYsExGSrxZ41avgr4jXBBKlFzF",
+	"XSYRRrA1w6EjW+ZOwQrxFLrRVuuVRGlsnzSIZo7hflx0D23srjlUz9RuKTpVI9GdyOirPOmU3Ti0UnGz",
+	"PrPc3l3cRpeEh1xnwetRdQlGDICsA1DFJi9FVzVhHiPSGmZ6IZUh/6TX1GEQB5xj4Ldwh3IhtfMXjslT",
+	"kubc8i1v8uupAPXcK5oJefvm7FwTGpI8ITVFlQKdjZg7zY01zXSZm1OXe7Gi3Fh1TQrifOpw53YquCaB",
+	"QlwPAIZQQaj4fNbatXzLajGRejwVU/ECXHGH10fBHScYyzS5sBa+VPw3sNNPyN9hSQkiKIMnCRGUL2oY",
+	"nmjgL2BW2EQMn715/uKHN89f/Pr07atfz9/868WPozEB0ES0/S8+TjFMMh2ckI9TCOZOBwmZ+uto08HN",
+	"zQVaJYab3G6nbVNgptc1Uxr3cDI+Gk8gSOBM1ZPBw/Fk/NDFOoBUDhdwyfw3+2/HtoIr4lU2OBn8g5nv",
+	"XZMW7P/xZHJroP/uqnsM9d+Kn3GD0gcnv7xPBrosCqrWcC/9mgmmNTnwGeip/QsWX4M9iO8fWnJa9071",
+	"Hbb4LDOFb4/tfj2ePOzqJowr1EnoXhfbIa8tTEYNvaSaBVcHHBx7SuwJK/i84YEqlQIPC6zc9dFhWkHJ",
+	"d62eR5tPGtVmOu7PVE0OW5U7bt7f4fr7MUY2AO+Bw2PYhkf42Z22wbY+2qv1o31aH+/T9+M9xn1TJxi7",
+	"D7VMRo3pjjHMeZ20YhSaDC33R87nf+La4duONsjosLrzuYWa3KXR30tTSVvCvdCGF64QzBUTmgwf1Srf",
+	"EHs+AKcZ3FHVxImRkF6QkHQhNRNEyVJkB0peWvU4VVIjtC96L9DPy4U2qkzd4bLmjm9AcPGtdm0PnYel",
+	"sC9dltmcmTF57jLqjieTSVd1GGx7DvOIV4kBkI2tVZru8uC5few4d0gOf81j94PMWH4ww0yWBq24oAcq",
+	"Yc4zKn3IIPinw9nytz2iJ+o11+Yd3t5onaQYRVU1VHba3AaS4ce+Skr9hZTir3obzBqojfd3S8HbrCeR",
+	"r6tsIvD3biTyDrGoxAiuZEBigVQQCueGaMPznLAPXJvOulG+w8E+dbH2LsP2uF6F7fH2ImwdywsZp70b",
+	"c5eMwd9yiil/mBcrZ7BVd88d7ue829nChJrXVMYetDUCh04LRlqF7RBiyz64lJkL+WJE0GF9eG8aGR5P",
+	"JqMxgU6u3ItUQNRzKvDlR5PvxuRnK+2taZWEeGnjtnLDuJIqZKeHNFoocsY1sCi0T5osCB3M70qxtzRv",
+	"FQ/sQpGuvQEV2ZBuwYj7u8zWt0myzll+03ShOPyBuzwrXRIU0JFcNRpGVc6Zqq4F6y4CstsPhHeMJ+Uu",
+	"R4lLlv3RhPzku31aHz28M4by6Pj4PtgPIB06RwoAVwUwpLoeAbfjek3lTzjGtUP5WQ7IX1O//AczvtrM",
+	"apPFu9JJodASpsTrKE/HTK19dhwrqN68b1PWYaix16msIr7KnboCXAHATl8ARHy/DCJ40QQj8uY7uFq5",
+	"cL+p7A42+fAjJlrftMsQ79xxEq1aGtK3ewrRbjF2vbbVJL63UhuPN3Y3+kOoyXm/2kMbSqyD7kFZqBc8",
+	"8MhgDuXh1BpCC2usIq/InAJxfJ8DfefGdBrUU3T166/qxedVL3Bj2rEWSlzsLQRsgOOADVOBIHrMKdzK",
+	"iEJyiCG9T+YknWceCz6gTnPfykkoNjH+gxHj/UgmnD6heB86S4hDCbEaSGVv2hPuQxUxUtIxamnWBOxz",
+	"iz2vlyTcj7SatfTvVLttVEDs4N7VnP+iQYyqBmw9eaXSdx5ohF3XZAjX5hvFMxHnSDZScfQo5qi5HQ2p",
+	"SnfopM4XPlWl9cmIU9PNC7R8ugFWRC/lNUN/Z7inPzl1ZUUxgzYJgN12sV5TbQ7g8wevnrtbHi4dNuZH",
+	"pN3+2Q1U6EncPdkuVjlniC/vdg/u1uZcGy7mCYJ3H00mk2o69q/OGvqbjtRGeGS78zRSqtKt24kL9zcX",
+	"PNSs1cZV84M7xz4nAkrcOgUGuyGWS3BRMu2ysbgZE0vQ+Ffrdo2DC4IrEAlZcaFrexMu9rjJN/byd2zS",
+	"XbK3Cnv/xlVCwfNxgKvT7Kjtor7prBKnnWvzAvXJE7LR8wUJ1wPxB5YRyzkIdWkE6kAzYabCM44Lnl34",
+	"ij2tXU/IBbS6CKXmEnKRUUMvqmpztl9Ly6OpKIXheRQQ8pRcNDbtwmu4PlMPMKNb5ZOm4ryiJq7JSl4x",
+	"QS7XzQQAoBs3FztpmlkROxSSLGWeQ4Va0MyYyDShU5HKApLj4T4GXlU7ehxwcDArkWc51Mf5q8oclCyG",
+	"F8yuEhjVt25PzxwY4e/VfeNJ8JYAXahRk4tUZuwCIUlq8HZAOS6oX8EoXLI5B52tQqKcitpbDt0sJAZY",
+	"4kLkAmRvFVqipVnGIeBWIeonU9HCUIRhXWj2n4sewMNa5bOkGbnwRU/ceT4lE/vdCpPegTpZvTJpgjXW",
+	"kBKrnDcHgjg6BV48FTVERzJ8NJlUN8xGOF/ETqyPlyxoVoEprh0WCV5hsUs6FbVhJLVvc5HmZcayEWbt",
+	"BMz7GvgiIIiqoOlcsbVOiAbVZypCxWFdFUn0+1oQD0lqPxWgNOwuEjqnXJw2sCxwPHoqXMlFtkqwmTbN",
+	"VBFwKQTAHiFXYwLOPphCQQ1cwrpcuw6zE6QnqP1blNqQwhfaAE8FLqZDYkTfhT13rvRXtZBj8mjyqMrN",
+	"c0CNUwHJGERYnS9d1IoYqLAfMI4h5qgbahlq9RBIxS6t172YYlORMUhKtZNQzApGLsXIiSEq2pGYpBo6",
+	"nIQheOVw97E0eMZGU9GM5lyxtQvxBWiMWgzQkl6IZR9PJlgeBV4qNWLqTIULAoY8R64hEBiJ3L2U6uo2",
+	"4nZ3F48DnNY/VjTOr//u0Ti3NvcVkDuvA7R+9Zr9EYJynmUDC6aOB4D/DPULx7UQm9cTFnLADfbNlfPc",
+	"Rn0jihlEVbozZQKAeACfHRPemgJvWCuz4nCPL6VZuBlak10FT+JU5FxckSENHaI55Zi++14COIxQZaf5",
+	"3H/TSd9KR5gKb/ZzxO1LqcISPNdMWXnxXbP2pmvlrsZIu/Leded5+1RsMHcKNWLWXkWB0w9Z7Lvz86nY",
+	"gaGT3fn5OzugW2PoX9nrl81e78eIarPAsJ9W/Ul6bAjkj5FD6Vbesb4GFuKcRYvFQLrZQubW7DWkkNrg",
+	"N0KQQp8CXqNzvVhmIEprJDhfQBPZ0fY2FZUn52kV6/CZOh5R1DmF7BsaCzWVWK+eOuUaIB8jJ/k11+as",
+	"BsW4Q27nl55Q2IDl7M0qDLv6RaUWhlklROZZcFtbQQQTd6C2EGDrEuP/4NeM1O1Yj/AaChuNyQuaLhAc",
+	"1wHO+iMDZdGsPF7IFRhNBRXrqUBPGp5cLJEIh0Yxa/ed1tzzm1pDODe+PAJggXamGJ5V2bd3YW60AK93",
+	"sjqObv3rf6IUuz+/fo4LS2isZJ+OJNPZs+Dqf9kDAo/aEKqY3O/hSyOCKuTgoTthMzz0HH5vUHuD6B5F",
+	"L8kzcx+h5vtheDid2r6cVpn9vCqpeMXY0plEYElA4A/WoCu9sXtRJ/dykuuVHMdfVCJiOEGg4EFF4VoR",
+	"h09wl/tl9HYpNWkEIPIlYv47JAWqGMnZzNdigtjPGE+oVAGNb5nT1EkgD2oM9iRYWVxPRabkcgmeX5iM",
+	"fd9DkksVAJIrmG9gBpcM6qO3vHWoJgq5mgr013rLFr+MpivCF9McbrJCdY6sWQcX5tKg+pXlU/bnqVjQ",
+	"rOmxrQtvuGXdsEqDzPVJoVni0fBnHCr8UDMVweLyBYScQ3pM3tIS0Oq1oWtNoMbEA127lf1AxyQ4ggzc",
+	"kwR3iAb37Dfcdu7darfP/1dxfnviHFa4xoyqmsAblmbizMzE8wBr4CGMNlnKnKfrLtF9CDS/v4+tzdDi",
+	"Waq27z+ClMLiMV+csDozclmXVuBVBV5paQCY7RD+33Njz3Xnkkgx6qQJ5H13RBTvoPOvusvdeada1I4B",
+	"zsTXnfegnCAkg0SvaKEO3deZ8OWvrt/l9tUBBjt2sHa/+A99kXKj9Isml2uHpNvp37jiIiMLY5ao0TkH",
+	"2KhCqgHAFkQG1UtGr+rR7wqdkhpSqnxMbHdT4RFNC3rFfAdQ8IGmC6LL5VICgwg7Dmah6AM4TaYCMCp9",
+	"VKdUuW2CqLcOH5Xq0Py0jSW7ieJt/5qK3E4yI1wQBxQ+JrQ0C+f6rGOoe5AcphxctcaK+mHUbpUe6Klw",
+	"mhpWmVzX4deZSNV6aZy22kR7I0MH6k601RP9fWvwDE0FdCILNhqTMwY4nQ1k1m4f0Hm4b34XCmQTDfme",
+	"PUABzzN2LcKfhntQGr/8GK1tffyp9yAczDWtcNytgAinENCtavVXqeAzawYjTyFDdwHPn7OAR1vPwdqU",
+	"LIcfLedreY3aNDIDGQaWHsY4q7JmllGsmamVHutLyx9BMZaU5jkagm4UiQfZxhycownm1sAlfgyUzqRK",
+	"2f+ACvx4v9BnzGDFshNXa9a+MRWgUWGIGFhpLd0IGA3mA0nb04zy3CdAC1fXqQb47b4yFW6gMfaBLqWK",
+	"ffSmXTv/E7P8GJcRdMKNVfTLVE+E6spThrWJRU8CTF4kfLLV1fc19th7WAt5DUdgQ5vo9RLWhczdampb",
+	"tLQvRc1+Z3libBsqbyGCC+7vJnQL+aM9ZD1+wvM6L+aaeP0LFP2KXQ8FW40so0b0C8gKxIfI3+soT3oq",
+	"6pn6kOpS8wEGDQrcfQ6/b0zeWUbi48Suvrb3Y09FGKJrj5xwxVQttszN4tSH0zWZMxN8ilIwdCjCBBws",
+	"L7U6bG0xQOFbV9VJKrYL6F8yz5zPUcpuR969qGGfx43XczJxQF/jcJ9dBztQyFCqM+YPTkLkEiFs8zV6",
+	"XAF+y+jGmZCK1Ha2UrfqINydhvzPvtEdEmEdKrzLFVO/y/ZFZTr47L3GDJtZD5g+L0vjwn+4r3rU8A3E",
+	"7Ee3sHfEuJqQ+/dsP0YB4Tdpxz2/vA8+9gVk8PrVIhSKlhisO+uuBTRrWre5SO2i8uFH9+/1K3AWu78i",
+	"/uIIJEb1ai8sRiQZK+4layTA+s4BBwwg8Pw97OElw2gg4Opbq9DdiWgB2k+FR56P56S6L9RPXuMEHN/6",
+	"ReoY2b8QaPGebszazxdUwa8Z85/5vDGRQcJ3qNigWjUL1t45D6bDTDG9CLUfQtQcQtfuHB7wLHI2d0vC",
+	"6STaP49hfs8ZOzHhXVl5FUc8DedOCoeTK6Qhzv3VbZt37sjkvgVpWwn7a268M+2j2x6UNB6qxIw+wcR3",
+	"+/H7E4FqpWRQ1LUkHJnL+iVLazFMfaGokEADhaVgLmNy4YpenBArjC+IYgf4i7Y8zNd5aawJmOOKIZK2",
+	"0SSVJd4F2qjMclrrHmpwXPgu7Zvdtvm9qLifxzb/xJNZy3X6arvfXdJNbcUfOHvb68neQgO3mqNiSMkD",
+	"AseszZiE3hXrxxHGV7yfLwl7oUVQ1ZL8buCeukRp1dqo6uz88t5SgbveAE+g7A/WtDw8PDr+ZjwZT8ZH",
+	"J99Ovp0AxXw4qDuQGrWJrKEXNcbevjk7r+72402JFmpRu4gYxOrrvSfECSmqyZmhIqMqI95NRYaVHpwE",
+	"ndjwgmlDi2X1U6iG4DCB9OiUuNucpIZnggA3VfHd4w8fakF8vwAdQXz3+BnN87duZe5UTL2l61zSbA85",
+	"tYFHCHA+ZEjF2k511F+05gzruTFh5X8TEs9d4z2eHJMhAHAvndt9dAoQLoDV4HftOTW0tkj40Wbxq1un",
+	"qEb3fzqSeleKZ7XCYF8kTfkLxCurz/jJdlBPfT1q5BMKq90N+fju/5TkUy8696WSj7/IVKVpOYBoXaYp",
+	"YxnceugiqJcu76GiJ1eY706ICfv+M1LSy1Cu8EsnI8RecsiEGadzIbXhaaAq3MO9SKqqBXknVBW6/zMS",
+	"1lm9TuaXLOHqRUmSWGFIAEfpJquwUPbDNzf/PwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -16,6 +16,18 @@ WHERE $1::timestamptz IS NULL OR (created_at, id) > ($1, $2::uuid)
 ORDER BY created_at, id
 LIMIT $3;
 
+-- name: ScheduleGetForUpdate
+SELECT id, code, input, toolsets, limits, cron, every_ms, timezone, overlap, paused, next_tick, created_at, updated_at
+FROM schedules WHERE id = $1 FOR UPDATE;
+
+-- name: ScheduleUpdate
+-- Stores a schedule as changed (UpdateSchedule); updated_at moves, so that a pass that read
+-- it before cannot claim its tick (ScheduleClaimTick).
+UPDATE schedules SET code = $2, input = $3, toolsets = $4, limits = $5, cron = $6, every_ms = $7,
+    timezone = $8, overlap = $9, next_tick = $10, updated_at = now()
+WHERE id = $1
+RETURNING id, code, input, toolsets, limits, cron, every_ms, timezone, overlap, paused, next_tick, created_at, updated_at;
+
 -- name: ScheduleDelete
 DELETE FROM schedules WHERE id = $1;
 
@@ -32,8 +44,10 @@ SELECT id, code, input, toolsets, limits, cron, every_ms, timezone, overlap, pau
 FROM schedules WHERE NOT paused AND next_tick <= $1 ORDER BY next_tick LIMIT $2;
 
 -- name: ScheduleClaimTick
--- Locks a schedule whose next tick is still $2: a pass that fired it first has moved it on.
-SELECT 1 FROM schedules WHERE id = $1 AND next_tick = $2 AND NOT paused FOR UPDATE;
+-- Locks a schedule whose next tick is still $2 and that is still as the pass read it (updated
+-- at $3): a pass that fired the tick first has moved it on, and a change made since
+-- (UpdateSchedule) is fired by the next pass, with what it changed.
+SELECT 1 FROM schedules WHERE id = $1 AND next_tick = $2 AND updated_at = $3 AND NOT paused FOR UPDATE;
 
 -- name: ScheduleAdvance
 UPDATE schedules SET next_tick = $2, updated_at = now() WHERE id = $1;
