@@ -38,34 +38,18 @@ func setupDate(r *Realm) {
 	r.method(ctor, "parse", 1, dateParse)
 	r.method(ctor, "UTC", 7, dateUTC)
 
-	getters := []struct {
-		name string
-		fn   func(t float64) float64
-	}{
-		{"getDate", func(t float64) float64 { return dateField(t, dfDate) }},
-		{"getDay", func(t float64) float64 { _, _, _, _, _, _, _, wd := jsdate.Fields(t); return float64(wd) }},
-		{"getFullYear", func(t float64) float64 { return dateField(t, dfYear) }},
-		{"getHours", func(t float64) float64 { return dateField(t, dfHours) }},
-		{"getMilliseconds", func(t float64) float64 { return dateField(t, dfMillis) }},
-		{"getMinutes", func(t float64) float64 { return dateField(t, dfMinutes) }},
-		{"getMonth", func(t float64) float64 { return dateField(t, dfMonth) }},
-		{"getSeconds", func(t float64) float64 { return dateField(t, dfSeconds) }},
-		{"getTime", func(t float64) float64 { return t }},
-		{"getTimezoneOffset", func(t float64) float64 { return t * 0 }},
-		{"getUTCDate", func(t float64) float64 { return dateField(t, dfDate) }},
-		{"getUTCDay", func(t float64) float64 { _, _, _, _, _, _, _, wd := jsdate.Fields(t); return float64(wd) }},
-		{"getUTCFullYear", func(t float64) float64 { return dateField(t, dfYear) }},
-		{"getUTCHours", func(t float64) float64 { return dateField(t, dfHours) }},
-		{"getUTCMilliseconds", func(t float64) float64 { return dateField(t, dfMillis) }},
-		{"getUTCMinutes", func(t float64) float64 { return dateField(t, dfMinutes) }},
-		{"getUTCMonth", func(t float64) float64 { return dateField(t, dfMonth) }},
-		{"getUTCSeconds", func(t float64) float64 { return dateField(t, dfSeconds) }},
-		{"getYear", func(t float64) float64 { return dateField(t, dfYear) - 1900 }},
-		{"valueOf", func(t float64) float64 { return t }},
+	// The methods are installed in V8's order, which Object.getOwnPropertyNames and for-in
+	// over Date.prototype show: the formats, then each field's getter and setter, local
+	// before UTC, then the Annex B and locale methods.
+	format := func(name string, fn func(float64) string) {
+		method := "Date.prototype." + name
+		r.method(proto, name, 0, func(vm *VM, c NativeCall) Value {
+			return asciiValue(fn(thisTimeValue(vm, c.This, method)))
+		})
 	}
-	for _, g := range getters {
-		fn, method := g.fn, "Date.prototype."+g.name
-		r.method(proto, g.name, 0, func(vm *VM, c NativeCall) Value {
+	getter := func(name string, fn func(t float64) float64) {
+		method := "Date.prototype." + name
+		r.method(proto, name, 0, func(vm *VM, c NativeCall) Value {
 			t := thisTimeValue(vm, c.This, method)
 			if t != t {
 				return Number(math.NaN())
@@ -73,53 +57,61 @@ func setupDate(r *Realm) {
 			return Number(fn(t))
 		})
 	}
-
-	setters := []struct {
-		name       string
-		first, max int
-	}{
-		{"setDate", dfDate, 1}, {"setFullYear", dfYear, 3}, {"setHours", dfHours, 4},
-		{"setMilliseconds", dfMillis, 1}, {"setMinutes", dfMinutes, 3}, {"setMonth", dfMonth, 2},
-		{"setSeconds", dfSeconds, 2},
-	}
-	for _, s := range setters {
-		for _, name := range []string{s.name, "setUTC" + s.name[3:]} {
-			first, max, method := s.first, s.max, "Date.prototype."+name
-			r.method(proto, name, max, func(vm *VM, c NativeCall) Value {
-				return dateSetFields(vm, c, method, first, max)
-			})
-		}
-	}
-	r.method(proto, "setTime", 1, dateSetTime)
-	r.method(proto, "setYear", 1, dateSetYear)
-
-	formats := []struct {
-		name string
-		fn   func(float64) string
-	}{
-		{"toDateString", jsdate.ToDateString},
-		{"toString", jsdate.ToString},
-		{"toTimeString", jsdate.ToTimeString},
-	}
-	for _, f := range formats {
-		fn, method := f.fn, "Date.prototype."+f.name
-		r.method(proto, f.name, 0, func(vm *VM, c NativeCall) Value {
-			return asciiValue(fn(thisTimeValue(vm, c.This, method)))
+	setter := func(name string, first, max int) {
+		method := "Date.prototype." + name
+		r.method(proto, name, max, func(vm *VM, c NativeCall) Value {
+			return dateSetFields(vm, c, method, first, max)
 		})
 	}
-	r.method(proto, "toLocaleDateString", 0, func(vm *VM, c NativeCall) Value {
-		return dateLocaleString(vm, c, "Date.prototype.toLocaleDateString", localeDate)
-	})
+	weekday := func(t float64) float64 { _, _, _, _, _, _, _, wd := jsdate.Fields(t); return float64(wd) }
+	// fields are the getter and setter pairs, for local time and then for UTC (the same, as
+	// local time is UTC); max is the number of fields the setter takes, 0 for no setter.
+	fields := []struct {
+		name       string
+		field, max int
+	}{
+		{"Date", dfDate, 1}, {"Day", -1, 0}, {"FullYear", dfYear, 3}, {"Hours", dfHours, 4},
+		{"Milliseconds", dfMillis, 1}, {"Minutes", dfMinutes, 3}, {"Month", dfMonth, 2},
+		{"Seconds", dfSeconds, 2},
+	}
+	accessors := func(utc string) {
+		for _, f := range fields {
+			field := f.field
+			if field < 0 {
+				getter("get"+utc+f.name, weekday)
+			} else {
+				getter("get"+utc+f.name, func(t float64) float64 { return dateField(t, field) })
+			}
+			if f.max > 0 {
+				setter("set"+utc+f.name, field, f.max)
+			}
+		}
+	}
+
+	format("toString", jsdate.ToString)
+	format("toDateString", jsdate.ToDateString)
+	format("toTimeString", jsdate.ToTimeString)
+	r.method(proto, "toISOString", 0, dateToISOString)
+	utc := r.method(proto, "toUTCString", 0, dateToUTCString)
+	r.value(proto, strKey("toGMTString"), objectValue(utc), propHidden)
+	accessors("")
+	getter("getTime", func(t float64) float64 { return t })
+	r.method(proto, "setTime", 1, dateSetTime)
+	getter("getTimezoneOffset", func(t float64) float64 { return t * 0 })
+	accessors("UTC")
+	getter("valueOf", func(t float64) float64 { return t })
+	getter("getYear", func(t float64) float64 { return dateField(t, dfYear) - 1900 })
+	r.method(proto, "setYear", 1, dateSetYear)
+	r.method(proto, "toJSON", 1, dateToJSON)
 	r.method(proto, "toLocaleString", 0, func(vm *VM, c NativeCall) Value {
 		return dateLocaleString(vm, c, "Date.prototype.toLocaleString", localeAny)
+	})
+	r.method(proto, "toLocaleDateString", 0, func(vm *VM, c NativeCall) Value {
+		return dateLocaleString(vm, c, "Date.prototype.toLocaleDateString", localeDate)
 	})
 	r.method(proto, "toLocaleTimeString", 0, func(vm *VM, c NativeCall) Value {
 		return dateLocaleString(vm, c, "Date.prototype.toLocaleTimeString", localeTime)
 	})
-	r.method(proto, "toISOString", 0, dateToISOString)
-	r.method(proto, "toJSON", 1, dateToJSON)
-	utc := r.method(proto, "toUTCString", 0, dateToUTCString)
-	r.value(proto, strKey("toGMTString"), objectValue(utc), propHidden)
 	r.symbolMethod(proto, symToPrimitive, 1, dateToPrimitive, propConfigurable)
 	r.defineGlobal("Date", objectValue(ctor))
 }

@@ -52,6 +52,15 @@ var dateCases = []jsCase{
 	{"toTimeString", `new Date(Date.UTC(2024, 1, 29, 12, 30)).toTimeString()`, "12:30:00 GMT+0000 (Coordinated Universal Time)"},
 	{"toUTCString", `new Date(Date.UTC(2024, 1, 29, 12, 30)).toUTCString()`, "Thu, 29 Feb 2024 12:30:00 GMT"},
 	{"toGMTString_same", `Date.prototype.toGMTString === Date.prototype.toUTCString`, "true"},
+	// the methods in V8's order, with their lengths
+	{"prototype_keys", `const p = Date.prototype; Reflect.ownKeys(p).map(k => String(k) + '/' + p[k].length).join()`,
+		"constructor/7,toString/0,toDateString/0,toTimeString/0,toISOString/0,toUTCString/0,toGMTString/0," +
+			"getDate/0,setDate/1,getDay/0,getFullYear/0,setFullYear/3,getHours/0,setHours/4,getMilliseconds/0," +
+			"setMilliseconds/1,getMinutes/0,setMinutes/3,getMonth/0,setMonth/2,getSeconds/0,setSeconds/2,getTime/0," +
+			"setTime/1,getTimezoneOffset/0,getUTCDate/0,setUTCDate/1,getUTCDay/0,getUTCFullYear/0,setUTCFullYear/3," +
+			"getUTCHours/0,setUTCHours/4,getUTCMilliseconds/0,setUTCMilliseconds/1,getUTCMinutes/0,setUTCMinutes/3," +
+			"getUTCMonth/0,setUTCMonth/2,getUTCSeconds/0,setUTCSeconds/2,valueOf/0,getYear/0,setYear/1,toJSON/1," +
+			"toLocaleString/0,toLocaleDateString/0,toLocaleTimeString/0,Symbol(Symbol.toPrimitive)/1"},
 	{"toLocaleString", `new Date(Date.UTC(2024, 1, 29, 15, 4, 5)).toLocaleString()`, "2/29/2024, 3:04:05 PM"},
 	{"toLocaleDateString", `new Date(Date.UTC(2024, 1, 29, 15, 4, 5)).toLocaleDateString()`, "2/29/2024"},
 	{"toLocaleTimeString", `new Date(Date.UTC(2024, 1, 29, 0, 4, 5)).toLocaleTimeString()`, "12:04:05 AM"},

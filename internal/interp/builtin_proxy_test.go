@@ -90,7 +90,7 @@ func TestProxyErrors(t *testing.T) {
 		{"delete non-extensible", `const t = {x: 1}; Object.preventExtensions(t); delete new Proxy(t, {deleteProperty() { return true }}).x`, "TypeError: 'deleteProperty' on proxy: trap returned truish for property 'x' but the proxy target is non-extensible"},
 		{"set frozen data", `const t = {}; Object.defineProperty(t, 'x', {value: 1}); new Proxy(t, {set() { return true }}).x = 2`, "TypeError: 'set' on proxy: trap returned truish for property 'x' which exists in the proxy target as a non-configurable and non-writable data property with a different value"},
 		{"set accessor without setter", `const t = {}; Object.defineProperty(t, 'x', {get() {}}); new Proxy(t, {set() { return true }}).x = 2`, "TypeError: 'set' on proxy: trap returned truish for property 'x' which exists in the proxy target as a non-configurable and non-writable accessor property without a setter"},
-		{"not callable", `new Proxy({}, {})()`, "TypeError: object is not a function"},
+		{"not callable", `new Proxy({}, {})()`, "TypeError: (intermediate value) is not a function"},
 		{"structuredClone of an object proxy", `structuredClone({a: new Proxy({}, {})})`, "DataCloneError: #<Object> could not be cloned."},
 		{"structuredClone of an array proxy", `structuredClone(new Proxy([1], {}))`, "DataCloneError: [object Array] could not be cloned."},
 	}

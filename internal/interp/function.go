@@ -138,13 +138,22 @@ type (
 	}
 )
 
+// throwClassCtorCall throws the TypeError of calling a class constructor without new, as V8
+// words it: by the class's own name, or for an anonymous class ((class {})()) in the plural.
+func (vm *VM) throwClassCtorCall(name string) {
+	if name == "" {
+		vm.throwTypeError("Class constructors cannot be invoked without 'new'")
+	}
+	vm.throwTypeError("Class constructor %s cannot be invoked without 'new'", name)
+}
+
 // callFunction implements functionSlots: natives calling back into JavaScript
 // run the closure in a nested dispatch loop.
 func (cl *closureSlots) callFunction(vm *VM, this Value, args []Value, newTarget *Object) Value {
 	ex := &vm.exec
 	if cl.code.Kind == bytecode.FuncClassCtor || cl.code.Kind == bytecode.FuncDerivedCtor {
 		if newTarget == nil {
-			vm.throwTypeError("Class constructor %s cannot be invoked without 'new'", cl.code.Name)
+			vm.throwClassCtorCall(cl.code.Name)
 		}
 	}
 	vm.ensureStack(len(args) + 2)
@@ -208,7 +217,7 @@ func (vm *VM) callValue(fo *Object, this Value, fnIdx, argc int, newTarget *Obje
 	switch s := fo.slots.(type) {
 	case *closureSlots:
 		if newTarget == nil && (s.code.Kind == bytecode.FuncClassCtor || s.code.Kind == bytecode.FuncDerivedCtor) {
-			vm.throwTypeError("Class constructor %s cannot be invoked without 'new'", s.code.Name)
+			vm.throwClassCtorCall(s.code.Name)
 		}
 		vm.enterClosure(s, fo, this, fnIdx, argc, newTarget, retPush)
 		return true

@@ -446,7 +446,7 @@ func (vm *VM) nullishCallee(code *FuncCode, in bytecode.Instr) {
 		return
 	}
 	if h, ok := vm.exec.cfg.Host.(NotCallableHost); ok {
-		if e, ok := h.NotCallable(vm, code.vals[in.B-1].String()); ok {
+		if e, ok := h.NotCallable(vm, hostCalleePath(code.vals[in.B-1].String())); ok {
 			vm.throw(e)
 		}
 	}
@@ -462,7 +462,7 @@ func (vm *VM) notCallable(f *frame, in bytecode.Instr, v Value) {
 			vm.throwTypeError("%s is not a function", msg) // a path with computed keys: no tool
 		}
 		if h, ok := vm.exec.cfg.Host.(NotCallableHost); ok {
-			if e, ok := h.NotCallable(vm, text); ok {
+			if e, ok := h.NotCallable(vm, hostCalleePath(text)); ok {
 				vm.throw(e)
 			}
 		}
@@ -472,7 +472,7 @@ func (vm *VM) notCallable(f *frame, in bytecode.Instr, v Value) {
 }
 
 // v8CalleeText writes a callee path as V8 prints it in messages: a string key in brackets
-// as a dotted name (o["a"].f and o['a-b'].f are o.a.f and o.a-b.f).
+// as a dotted name (o["a"].f and o['a-b'].f are o.a.f and o.a-b.f, o?.["a"] is o?.a).
 func v8CalleeText(text string) string {
 	if !strings.Contains(text, "[") {
 		return text
@@ -484,13 +484,50 @@ func v8CalleeText(text string) string {
 			if end := strings.IndexByte(text[i+2:], q); end >= 0 && i+2+end+1 < len(text) && text[i+2+end+1] == ']' {
 				key := text[i+2 : i+2+end]
 				if !strings.Contains(key, "\\") {
-					b.WriteString("." + key)
+					if !strings.HasSuffix(b.String(), "?.") {
+						b.WriteByte('.')
+					}
+					b.WriteString(key)
 					i += 2 + end + 1
 					continue
 				}
 			}
 		}
 		b.WriteByte(text[i])
+	}
+	return b.String()
+}
+
+// hostCalleePath is a callee path as the host's NotCallable hook reads it: without optional
+// links (tools.math?.add and tools?.["math"].add are tools.math.add and tools["math"].add), the
+// keys in brackets as written.
+func hostCalleePath(text string) string {
+	if !strings.Contains(text, "?.") {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		switch {
+		case text[i] == '[' && i+1 < len(text) && (text[i+1] == '"' || text[i+1] == '\''):
+			// a quoted key, copied whole: "?." inside it is part of the key
+			end := i + 2
+			for end < len(text) && text[end] != text[i+1] {
+				if text[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			end = min(end+1, len(text))
+			b.WriteString(text[i:end])
+			i = end - 1
+		case strings.HasPrefix(text[i:], "?.["):
+			i++ // the bracket follows
+		case strings.HasPrefix(text[i:], "?."):
+			b.WriteByte('.')
+			i++
+		default:
+			b.WriteByte(text[i])
+		}
 	}
 	return b.String()
 }

@@ -218,6 +218,10 @@ func utf16Bytes(u []uint16) []byte {
 // strConst returns the constant-pool index of a Go string.
 func (c *compiler) strConst(s string) int { return c.strConst16(goToUTF16(s)) }
 
+// textConst returns the constant-pool index of a message text, which may print a string
+// literal with lone surrogates (in WTF-8): "\ud800".f is not a function.
+func (c *compiler) textConst(s string) int { return c.strConst16(wtf8ToUTF16(s)) }
+
 func goToUTF16(s string) []uint16 {
 	u := make([]uint16, 0, len(s))
 	for _, r := range s {

@@ -2,11 +2,14 @@ package compiler
 
 import (
 	"bytes"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/codemode/codemode/internal/interp/bytecode"
+	"github.com/codemode/codemode/internal/interp/jsmath"
 	"github.com/codemode/codemode/internal/interp/numconv"
 )
 
@@ -451,19 +454,22 @@ func (c *compiler) chainPart(e js.IExpr, oc *optChain, method bool) {
 			c.optionalBelow(oc, 2, 1) // the function, under its this
 		}
 		c.mark(n)
-		c.args(n.Args.List, bytecode.OpCall, bytecode.OpCallSpread, c.calleeMessage(n.X, calleeB))
+		c.args(n.Args.List, bytecode.OpCall, bytecode.OpCallSpread, c.callMessage(n.X, calleeB))
 	case *js.TemplateExpr:
 		if n.Tag == nil {
 			c.template(n)
 			return
 		}
+		calleeB := c.calleeName(n.Tag)
+		start := c.pc()
 		c.callee(n.Tag, oc)
+		c.markCalleeReads(start, calleeB)
 		c.emit(bytecode.OpTemplate, c.templateSite(n), 0)
 		for _, p := range n.List {
 			c.expr(p.Expr)
 		}
 		c.mark(n)
-		c.emit(bytecode.OpCall, len(n.List)+1, 0)
+		c.emit(bytecode.OpCall, len(n.List)+1, c.callMessage(n.Tag, calleeB))
 	case *js.GroupExpr:
 		if method {
 			switch n.X.(type) {
@@ -499,8 +505,8 @@ func (c *compiler) callee(x js.IExpr, oc *optChain) {
 }
 
 // calleeName returns the operand B of a call: 1 + the constant index of the callee's text when
-// it is a static member path ("tools.math.add", `tools.x["a-b"]`), for the "is not a function"
-// error and the host's NotCallable hook; 0 otherwise.
+// it is a static member path ("tools.math.add", `tools.x["a-b"]`, "o?.f"), for the "is not a
+// function" error and the host's NotCallable hook; 0 otherwise.
 func (c *compiler) calleeName(x js.IExpr) int {
 	text, ok := staticPath(x)
 	if !ok || len(text) > 256 {
@@ -517,39 +523,57 @@ func (c *compiler) calleeMessage(x js.IExpr, calleeB int) int {
 	if calleeB != 0 {
 		return calleeB
 	}
-	if _, isNew := unparen(x).(*js.NewExpr); isNew {
-		// new X()(): V8 says "(intermediate value) is not a function"; the message keeps
-		// naming the value's type (builtin_proxy_test expects "object is not a function")
-		return 0
-	}
-	if literalReceiver(x) {
-		// "abc".x(): rare enough not to spend a constant on (the message names the value)
-		return 0
-	}
 	text, ok := v8Print(x)
 	if !ok || len(text) > 256 {
 		return 0
 	}
-	return c.strConst("\x00"+text) + 1
+	return c.textConst("\x00"+text) + 1
+}
+
+// callMessage is calleeMessage for a call: 0 for a built-in method read off a literal
+// ('.'.repeat(n), see BuiltinMethods), whose message then names the value.
+func (c *compiler) callMessage(x js.IExpr, calleeB int) int {
+	if literalBuiltinMethod(x) {
+		return 0
+	}
+	return c.calleeMessage(x, calleeB)
 }
 
 // v8Print renders an expression as V8's CallPrinter does in "x is not a function" and "x
 // is not a constructor": calls as f(...), keys that are string literals as dotted names,
-// operators in parentheses, values it cannot print (a function, a new, an await) as
-// (intermediate value). ok is false for what it does not render as V8 would; the message
-// then describes the value.
+// literals as their values ("abc", 5, /re/g, [1,2]), operators in parentheses, values it
+// cannot print (a function, a new, an await) as (intermediate value). ok is false for what
+// it does not render as V8 would; the message then describes the value.
+//
+// x itself is printed through: the optional chain that a callee belongs to (o?.a.f in
+// o?.a.f()) reads as written. An optional chain nested in x (in parentheses, an operand, an
+// element) is one value to V8, printed as (intermediate value): (o?.f)() is
+// "(intermediate value) is not a function".
 func v8Print(x js.IExpr) (string, bool) { return v8PrintMode(x, false) }
 
 // v8PrintIter is v8Print for V8's "x is not iterable", which prints calls without their
 // parentheses (t(a).b is "t.b").
 func v8PrintIter(x js.IExpr) (string, bool) { return v8PrintMode(x, true) }
 
+// v8Nested is v8Print of an expression inside the one printed: an optional chain there is
+// (intermediate value) (see v8Print).
+func v8Nested(x js.IExpr, iter bool) (string, bool) {
+	if hasOptional(x) {
+		return v8Intermediate, true
+	}
+	return v8PrintMode(x, iter)
+}
+
+// v8Intermediate is how V8's messages print a value they do not render.
+const v8Intermediate = "(intermediate value)"
+
 func v8PrintMode(x js.IExpr, iter bool) (string, bool) {
-	const intermediate = "(intermediate value)"
+	const intermediate = v8Intermediate
 	v8Print := func(x js.IExpr) (string, bool) { return v8PrintMode(x, iter) }
+	nested := func(x js.IExpr) (string, bool) { return v8Nested(x, iter) }
 	switch n := x.(type) {
 	case *js.GroupExpr:
-		return v8Print(n.X)
+		return nested(n.X)
 	case *js.Var:
 		return string(n.Data), true
 	case *js.LiteralExpr:
@@ -557,61 +581,89 @@ func v8PrintMode(x js.IExpr, iter bool) (string, bool) {
 		case n.TokenType == js.ThisToken || n.TokenType == js.NullToken || n.TokenType == js.TrueToken || n.TokenType == js.FalseToken:
 			return string(n.Data), true
 		case n.TokenType == js.StringToken:
-			if len(n.Data) >= 2 && !bytes.ContainsRune(n.Data, '\\') {
-				return "\"" + string(n.Data[1:len(n.Data)-1]) + "\"", true
+			// the string's value in double quotes, nothing escaped ('a"b' is "a"b")
+			if u, ok := decodeStringLiteral(n.Data); ok {
+				return "\"" + wtf8FromUTF16(u) + "\"", true
 			}
 		case js.IsNumeric(n.TokenType):
 			if f, ok := parseNumericLiteral(n.Data); ok {
 				return numconv.FormatNumber(f), true
 			}
 			return intermediate, true // a BigInt
+		case n.TokenType == js.RegExpToken:
+			body, flags := splitRegExp(n.Data)
+			return "/" + body + "/" + v8RegExpFlags(flags), true
 		}
 	case *js.TemplateExpr:
-		if n.Tag == nil && len(n.List) == 0 {
+		if n.Tag != nil {
+			// a tagged template is a call of its tag: fn`x`() is "fn(...) is not a function"
+			tag, ok := v8Print(n.Tag)
+			if !ok || iter {
+				return tag, ok
+			}
+			return tag + "(...)", true
+		}
+		if len(n.List) == 0 {
 			if u, ok := cookTemplate(n.Tail, true); ok {
 				return "\"" + wtf8FromUTF16(u) + "\"", true
 			}
+			break
 		}
+		// V8 prints a template with substitutions as its substitutions, one after
+		// another (`a${k}b${o}c` is "ko")
+		var b strings.Builder
+		for _, p := range n.List {
+			s, ok := nested(p.Expr)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(s)
+		}
+		return b.String(), true
 	case *js.ArrayExpr:
 		parts := make([]string, len(n.List))
 		for i, el := range n.List {
-			if el.Spread || el.Value == nil {
-				return "", false
+			if el.Value == nil {
+				parts[i] = intermediate // a hole
+				continue
 			}
-			p, ok := v8Print(el.Value)
+			p, ok := nested(el.Value)
 			if !ok {
 				return "", false
+			}
+			if el.Spread {
+				p = "(..." + p + ")"
 			}
 			parts[i] = p
 		}
 		return "[" + strings.Join(parts, ",") + "]", true
 	case *js.ObjectExpr:
-		if len(n.List) == 0 {
-			return "{}", true
-		}
+		// V8 prints no property of an object literal, one (intermediate value) for each
+		return "{" + strings.Repeat(intermediate, len(n.List)) + "}", true
 	case *js.FuncDecl, *js.ArrowFunc, *js.ClassDecl, *js.NewExpr:
 		return intermediate, true
 	case *js.DotExpr:
 		key, ok := dotKey(n)
-		if !ok || isSuper(n.X) {
+		if !ok {
+			return "", false
+		}
+		base, ok := v8Base(n.X, iter)
+		if !ok {
 			return "", false
 		}
 		if v, isVar := n.Y.(*js.Var); isVar && isPrivateName(v) {
-			return "", false
-		}
-		base, ok := v8Print(n.X)
-		if !ok {
-			return "", false
+			// V8 prints a private name in brackets: this[#x], this?.[#x]
+			if n.Optional {
+				return base + "?.[" + key + "]", true
+			}
+			return base + "[" + key + "]", true
 		}
 		if n.Optional {
 			return base + "?." + key, true
 		}
 		return base + "." + key, true
 	case *js.IndexExpr:
-		if isSuper(n.X) {
-			return "", false
-		}
-		base, ok := v8Print(n.X)
+		base, ok := v8Base(n.X, iter)
 		if !ok {
 			return "", false
 		}
@@ -619,22 +671,17 @@ func v8PrintMode(x js.IExpr, iter bool) (string, bool) {
 		if n.Optional {
 			dot, open = "?.", "?.["
 		}
-		if lit, isLit := n.Y.(*js.LiteralExpr); isLit && lit.TokenType == js.StringToken {
-			if len(lit.Data) < 2 || bytes.ContainsRune(lit.Data, '\\') {
-				return "", false
-			}
-			return base + dot + string(lit.Data[1:len(lit.Data)-1]), true
+		if key, isName := v8StringKey(n.Y); isName {
+			return base + dot + key, true // o["a b"] is o.a b
 		}
-		key, ok := v8Print(n.Y)
+		key, ok := nested(n.Y)
 		if !ok {
 			return "", false
 		}
-		if t, isTemplate := n.Y.(*js.TemplateExpr); isTemplate && t.Tag == nil {
-			return base + dot + key[1:len(key)-1], true
-		}
 		return base + open + key + "]", true
 	case *js.CallExpr:
-		if n.Optional || isSuper(n.X) || isImportCall(n.X) {
+		// an optional call prints as a call: o.f?.()() is "o.f(...) is not a function"
+		if isSuper(n.X) || isImportCall(n.X) {
 			return "", false
 		}
 		callee, ok := v8Print(n.X)
@@ -643,24 +690,22 @@ func v8PrintMode(x js.IExpr, iter bool) (string, bool) {
 		}
 		return callee + "(...)", true
 	case *js.UnaryExpr:
+		if f, ok := v8Fold(n); ok {
+			return numconv.FormatNumber(f), true
+		}
+		if n.Op == js.NotToken {
+			if t, ok := v8Truthy(n.X); ok {
+				// folded into a boolean by V8's parser: !1 is false
+				return strconv.FormatBool(!t), true
+			}
+		}
 		switch n.Op {
 		case js.AwaitToken:
 			return intermediate, true
-		case js.NegToken, js.PosToken:
-			if lit, isLit := n.X.(*js.LiteralExpr); isLit && js.IsNumeric(lit.TokenType) {
-				// folded into a number by V8's parser
-				if f, ok := parseNumericLiteral(lit.Data); ok {
-					if n.Op == js.NegToken {
-						f = -f
-					}
-					return numconv.FormatNumber(f), true
-				}
-				return "", false
-			}
 		case js.YieldToken:
 			return "", false
 		}
-		operand, ok := v8Print(n.X)
+		operand, ok := nested(n.X)
 		if !ok {
 			return "", false
 		}
@@ -676,7 +721,7 @@ func v8PrintMode(x js.IExpr, iter bool) (string, bool) {
 	case *js.CommaExpr:
 		parts := make([]string, len(n.List))
 		for i, e := range n.List {
-			p, ok := v8Print(e)
+			p, ok := nested(e)
 			if !ok {
 				return "", false
 			}
@@ -685,20 +730,16 @@ func v8PrintMode(x js.IExpr, iter bool) (string, bool) {
 		return "(" + strings.Join(parts, " , ") + ")", true
 	case *js.BinaryExpr:
 		if isAssignOp(n.Op) {
-			return v8Print(n.X) // an assignment is printed as its target
+			return nested(n.X) // an assignment is printed as its target
 		}
-		if js.IsNumeric(literalType(n.X)) && js.IsNumeric(literalType(n.Y)) {
-			switch n.Op {
-			case js.AddToken, js.SubToken, js.MulToken, js.DivToken, js.ModToken, js.ExpToken,
-				js.BitOrToken, js.BitAndToken, js.BitXorToken, js.LtLtToken, js.GtGtToken, js.GtGtGtToken:
-				return "", false // folded by V8's parser
-			}
+		if f, ok := v8Fold(n); ok {
+			return numconv.FormatNumber(f), true
 		}
-		l, ok := v8Print(n.X)
+		l, ok := nested(n.X)
 		if !ok {
 			return "", false
 		}
-		r, ok := v8Print(n.Y)
+		r, ok := nested(n.Y)
 		if !ok {
 			return "", false
 		}
@@ -707,27 +748,155 @@ func v8PrintMode(x js.IExpr, iter bool) (string, bool) {
 	return "", false
 }
 
-// literalReceiver reports whether a chain of member accesses and calls starts at a literal
-// (a string, number, template, array or object literal).
-func literalReceiver(x js.IExpr) bool {
-	for {
-		switch n := x.(type) {
-		case *js.GroupExpr:
-			x = n.X
-		case *js.DotExpr:
-			x = n.X
-		case *js.IndexExpr:
-			x = n.X
-		case *js.CallExpr:
-			x = n.X
-		case *js.LiteralExpr:
-			return n.TokenType == js.StringToken || js.IsNumeric(n.TokenType)
-		case *js.TemplateExpr, *js.ArrayExpr, *js.ObjectExpr:
-			return true
-		default:
-			return false
+// v8Base prints the object of a member access: super as (intermediate value)
+// (super.f() is "(intermediate value).f is not a function"), else as v8Print does.
+func v8Base(x js.IExpr, iter bool) (string, bool) {
+	if isSuper(x) {
+		return v8Intermediate, true
+	}
+	return v8PrintMode(x, iter)
+}
+
+// v8StringKey is the key of a computed member access whose key is a string, a literal or a
+// template without substitutions, which V8 prints as a name after a dot; ok is false for any
+// other key.
+func v8StringKey(key js.IExpr) (string, bool) {
+	switch k := key.(type) {
+	case *js.LiteralExpr:
+		if k.TokenType == js.StringToken {
+			if u, ok := decodeStringLiteral(k.Data); ok {
+				return wtf8FromUTF16(u), true
+			}
+		}
+	case *js.TemplateExpr:
+		if k.Tag == nil && len(k.List) == 0 {
+			if u, ok := cookTemplate(k.Tail, true); ok {
+				return wtf8FromUTF16(u), true
+			}
 		}
 	}
+	return "", false
+}
+
+// v8Fold evaluates what V8's parser folds into a number before its messages print it: a
+// number literal, a sign or ~ applied to one, and the arithmetic, bitwise and shift operators
+// between two (o[1+1] is o[2], -(1) is -1, (1+1)*2 is 4). ok is false for anything else, a
+// BigInt included.
+func v8Fold(x js.IExpr) (float64, bool) {
+	switch n := x.(type) {
+	case *js.GroupExpr:
+		return v8Fold(n.X)
+	case *js.LiteralExpr:
+		if js.IsNumeric(n.TokenType) {
+			return parseNumericLiteral(n.Data)
+		}
+	case *js.UnaryExpr:
+		switch n.Op {
+		case js.NegToken, js.PosToken, js.BitNotToken:
+			f, ok := v8Fold(n.X)
+			switch {
+			case !ok:
+				return 0, false
+			case n.Op == js.NegToken:
+				return -f, true
+			case n.Op == js.BitNotToken:
+				return float64(^foldInt32(f)), true
+			}
+			return f, true
+		}
+	case *js.BinaryExpr:
+		l, ok := v8Fold(n.X)
+		if !ok {
+			return 0, false
+		}
+		r, ok := v8Fold(n.Y)
+		if !ok {
+			return 0, false
+		}
+		switch n.Op {
+		case js.AddToken:
+			return l + r, true
+		case js.SubToken:
+			return l - r, true
+		case js.MulToken:
+			return l * r, true
+		case js.DivToken:
+			return l / r, true
+		case js.ModToken:
+			return math.Mod(l, r), true // the sign of the dividend, NaN for x % 0, as in JS
+		case js.ExpToken:
+			return jsmath.Pow(l, r), true
+		case js.BitOrToken:
+			return float64(foldInt32(l) | foldInt32(r)), true
+		case js.BitAndToken:
+			return float64(foldInt32(l) & foldInt32(r)), true
+		case js.BitXorToken:
+			return float64(foldInt32(l) ^ foldInt32(r)), true
+		case js.LtLtToken:
+			return float64(foldInt32(l) << (uint32(foldInt32(r)) & 31)), true
+		case js.GtGtToken:
+			return float64(foldInt32(l) >> (uint32(foldInt32(r)) & 31)), true
+		case js.GtGtGtToken:
+			return float64(uint32(foldInt32(l)) >> (uint32(foldInt32(r)) & 31)), true
+		}
+	}
+	return 0, false
+}
+
+// v8Truthy reports whether a literal V8's parser folds ! on is truthy (ok is false for any
+// other expression): a number as v8Fold folds it, a string or template without
+// substitutions, a BigInt, true, false, null, and ! of one of these.
+func v8Truthy(x js.IExpr) (truthy, ok bool) {
+	x = unparen(x)
+	if f, ok := v8Fold(x); ok {
+		return f == f && f != 0, true
+	}
+	switch n := x.(type) {
+	case *js.LiteralExpr:
+		switch {
+		case n.TokenType == js.StringToken:
+			u, ok := decodeStringLiteral(n.Data)
+			return len(u) > 0, ok
+		case js.IsNumeric(n.TokenType): // a BigInt
+			digits, ok := parseBigIntLiteral(n.Data)
+			return strings.Trim(digits, "0") != "", ok
+		case n.TokenType == js.TrueToken:
+			return true, true
+		case n.TokenType == js.FalseToken, n.TokenType == js.NullToken:
+			return false, true
+		}
+	case *js.TemplateExpr:
+		if n.Tag == nil && len(n.List) == 0 {
+			u, ok := cookTemplate(n.Tail, true)
+			return len(u) > 0, ok
+		}
+	case *js.UnaryExpr:
+		if n.Op == js.NotToken {
+			t, ok := v8Truthy(n.X)
+			return !t, ok
+		}
+	}
+	return false, false
+}
+
+// foldInt32 is ToInt32 of a number.
+func foldInt32(f float64) int32 {
+	if f != f || math.IsInf(f, 0) {
+		return 0
+	}
+	return int32(uint32(int64(math.Mod(math.Trunc(f), 1<<32))))
+}
+
+// v8RegExpFlags orders a regular expression literal's flags as V8 prints them (/x/yg is
+// /x/gy).
+func v8RegExpFlags(flags string) string {
+	var b strings.Builder
+	for _, f := range "dgilmsuvy" {
+		if strings.ContainsRune(flags, f) {
+			b.WriteRune(f)
+		}
+	}
+	return b.String()
 }
 
 // isAssignOp reports whether op is = or a compound or logical assignment.
@@ -740,46 +909,77 @@ func isAssignOp(op js.TokenType) bool {
 	return bytes.HasSuffix(b, []byte("="))
 }
 
-// literalType is the token type of a literal expression, 0 for any other expression.
-func literalType(x js.IExpr) js.TokenType {
-	if lit, ok := x.(*js.LiteralExpr); ok {
-		return lit.TokenType
-	}
-	return 0
-}
-
 // spreadArgText returns the operand A of a call's ArraySpread: 1 + the constant index of
 // "\x01" and the argument as V8 prints it, for its messages ("u is not iterable (cannot read
 // property undefined)", "Spread syntax requires ...iterable[Symbol.iterator] to be a
 // function"); 0 when V8's text is not known.
 func (c *compiler) spreadArgText(x js.IExpr) int {
-	text, ok := v8Print(x)
+	text, ok := v8Nested(x, false)
 	if !ok || len(text) > 256 {
 		return 0
 	}
-	return c.strConst("\x01"+text) + 1
+	return c.textConst("\x01"+text) + 1
 }
 
 // notIterableText returns the operand A of a for-of's GetIter or an array literal's
 // ArraySpread: 1 + the constant index of V8's message for an iterable expression that is not
 // iterable, naming it as written ("data.items is not iterable", "getItems is not a function
-// or its return value is not iterable") when it is a static path or a call of one; 0
-// otherwise (the message then describes the value).
+// or its return value is not iterable", also for new Items()) when it is a static path or a
+// call of one; 0 otherwise (the message then describes the value). A for await prints calls
+// in full ("getItems(...) is not a function or its return value is not async iterable").
 func (c *compiler) notIterableText(x js.IExpr, async bool) int {
 	what := " is not iterable"
 	if async {
 		what = " is not async iterable"
 	}
-	text, ok := v8PrintIter(x)
-	if call, isCall := unparen(x).(*js.CallExpr); isCall && !call.Optional {
-		if text, ok = v8PrintIter(call.X); ok {
-			what = " is not a function or its return value" + what
+	text, ok := v8Nested(x, !async)
+	callText := func(call, callee js.IExpr) {
+		if async {
+			text, ok = v8Print(call)
+		} else {
+			text, ok = v8PrintIter(callee)
 		}
+		what = " is not a function or its return value" + what
+	}
+	switch call := unparen(x).(type) {
+	case *js.CallExpr:
+		if !hasOptional(call) {
+			callText(call, call.X)
+		}
+	case *js.NewExpr:
+		callText(call, call.X)
 	}
 	if !ok || len(text) > 256 {
 		return 0
 	}
-	return c.strConst(text+what) + 1
+	return c.textConst(text+what) + 1
+}
+
+// forOfIterText is notIterableText for the iterable of a for-of. V8 finds no text for an
+// optional chain there: it describes the value ("object null is not iterable (cannot read
+// property Symbol(Symbol.iterator))"), and for a chain that ends in a call names the callee
+// in those words ("o?.f is not iterable (cannot read property Symbol(Symbol.iterator))"). A
+// for await reports the call of the missing method instead: "undefined is not a function",
+// "o?.f is not a function".
+func (c *compiler) forOfIterText(x js.IExpr, async bool) int {
+	chain := unparen(x)
+	if !hasOptional(chain) {
+		return c.notIterableText(x, async)
+	}
+	if call, isCall := chain.(*js.CallExpr); isCall {
+		text, ok := v8Print(call.X)
+		if !ok || len(text) > 256 {
+			return 0
+		}
+		if async {
+			return c.textConst(text+" is not a function") + 1
+		}
+		return c.textConst(text+" is not iterable (cannot read property Symbol(Symbol.iterator))") + 1
+	}
+	if async {
+		return c.strConst("undefined is not a function") + 1
+	}
+	return c.strConst("\x02") + 1
 }
 
 // dotKey is the property name of a dot access (o.name).
@@ -809,7 +1009,9 @@ func (c *compiler) markCalleeReads(start, calleeB int) {
 	}
 }
 
-// staticPath renders a callee made of a name and property accesses with literal keys.
+// staticPath renders a callee made of a name and property accesses with literal keys. An
+// optional link is written as such (o?.f, o?.["f"]): V8's messages name it so, and the VM
+// hands the host the path without them.
 func staticPath(x js.IExpr) (string, bool) {
 	switch n := x.(type) {
 	case *js.Var:
@@ -820,6 +1022,9 @@ func staticPath(x js.IExpr) (string, bool) {
 			return "", false
 		}
 		if key, ok := dotKey(n); ok {
+			if n.Optional {
+				return base + "?." + key, true
+			}
 			return base + "." + key, true
 		}
 	case *js.IndexExpr:
@@ -828,6 +1033,9 @@ func staticPath(x js.IExpr) (string, bool) {
 			return "", false
 		}
 		if lit, isLit := n.Y.(*js.LiteralExpr); isLit && lit.TokenType == js.StringToken {
+			if n.Optional {
+				return base + "?.[" + string(lit.Data) + "]", true
+			}
 			return base + "[" + string(lit.Data) + "]", true
 		}
 	}

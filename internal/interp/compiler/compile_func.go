@@ -631,11 +631,12 @@ func (c *compiler) targetRef(target js.IExpr) (store func(), ok bool) {
 }
 
 // patternIterText returns the operand A of an array pattern's GetIter, for V8's message when
-// the value is not iterable: a declaration's initializer that is a name, a literal or a call
-// of a name is named as written ("u is not iterable", see notIterableText); the value of an
-// assignment, a parameter, a nested pattern or another initializer is described
-// ("number 5 is not iterable (cannot read property Symbol(Symbol.iterator))", the text
-// "\x02"); 0 (a for-of or catch binding) leaves the message to GetIterator.
+// the value is not iterable: a declaration's initializer that is a name, a literal, a call of
+// a name (not an optional call) or a new is named as written ("u is not iterable", see
+// notIterableText); the value of an assignment, a parameter, a nested pattern or another
+// initializer is described ("number 5 is not iterable (cannot read property
+// Symbol(Symbol.iterator))", the text "\x02"); 0 (a for-of or catch binding) leaves the
+// message to GetIterator.
 func (c *compiler) patternIterText(ctx destructCtx, assign bool) int {
 	switch {
 	case ctx.nested || ctx.param || assign && ctx.source != nil:
@@ -649,6 +650,9 @@ func (c *compiler) patternIterText(ctx destructCtx, assign bool) int {
 		simple = true
 	case *js.CallExpr:
 		_, simple = unparen(x.X).(*js.Var)
+		simple = simple && !x.Optional
+	case *js.NewExpr:
+		simple = true
 	}
 	if simple {
 		if text := c.notIterableText(ctx.source, false); text != 0 {
@@ -799,7 +803,7 @@ func (c *compiler) destructText(ctx destructCtx, key string, ok bool) int {
 	if !ok {
 		return 0
 	}
-	return c.strConst("of\x00"+key+"\x00"+src) + 1
+	return c.textConst("of\x00"+key+"\x00"+src) + 1
 }
 
 // destructSourceText renders the expression a declaration or assignment destructures as

@@ -370,7 +370,7 @@ func (c *compiler) forOf(n *js.ForOfStmt, labels []string) {
 	if n.Await {
 		async = 1
 	}
-	c.emit(bytecode.OpGetIter, c.notIterableText(n.Value, n.Await), async)
+	c.emit(bytecode.OpGetIter, c.forOfIterText(n.Value, n.Await), async)
 	it := c.newReg()
 	c.emit(bytecode.OpPutReg, it, 0)
 	c.pushCtrl(&ctrlEntry{kind: ctrlIter, iterReg: it, async: n.Await})
