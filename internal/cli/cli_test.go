@@ -28,7 +28,11 @@ func TestHelpOnEveryCommand(t *testing.T) {
 	t.Parallel()
 	paths := commandPaths(newRootCmd(Env{Getenv: func(string) string { return "" }}), nil)
 	for _, want := range []string{"dev", "eval", "migrate", "runs list", "runs get", "runs create", "runs cancel",
-		"calls list", "calls complete", "toolsets list", "toolsets add"} {
+		"runs events", "runs retry", "runs fork", "runs deliveries",
+		"calls list", "calls complete", "toolsets list", "toolsets add", "toolsets get", "toolsets update", "toolsets delete",
+		"schedules create", "schedules list", "schedules get", "schedules update", "schedules pause", "schedules resume", "schedules delete",
+		"webhooks create", "webhooks list", "webhooks get", "webhooks update", "webhooks delete", "webhooks deliveries",
+		"webhooks redeliver", "catalog", "catalog prompt"} {
 		require.Contains(t, paths, strings.Fields(want), "command %q exists", want)
 	}
 	for _, path := range paths {

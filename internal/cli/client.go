@@ -46,8 +46,9 @@ type response interface{ StatusCode() int }
 // call is one request of a client verb: it returns the response and its body.
 type call func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error)
 
-// do sends the request and prints the service's JSON answer on stdout. An error status is a
-// failure (ExitFailed) with the answer on stderr, as is a request that gets no answer.
+// do sends the request and prints the service's JSON answer on stdout (nothing for an answer
+// without a body, such as a delete's 204). An error status is a failure (ExitFailed) with the
+// answer on stderr, as is a request that gets no answer.
 func (f *clientFlags) do(cmd *cobra.Command, env Env, send call) error {
 	c, err := f.client()
 	if err != nil {
@@ -55,15 +56,48 @@ func (f *clientFlags) do(cmd *cobra.Command, env Env, send call) error {
 	}
 	resp, body, err := send(cmd.Context(), c)
 	if err != nil {
-		if cmd.Context().Err() == nil {
-			err = fmt.Errorf("no answer from the service at %s (is it running? --url or CODEMODE_URL names it): %w", f.url, err)
-		}
-		return failed(err)
+		return f.noAnswer(cmd, err)
 	}
 	if resp.StatusCode() >= 300 {
-		return failed(fmt.Errorf("HTTP %d: %s", resp.StatusCode(), bytes.TrimSpace(body)))
+		return errorAnswer(resp.StatusCode(), body)
 	}
-	fmt.Fprintf(env.Stdout, "%s\n", bytes.TrimSpace(body))
+	if body = bytes.TrimSpace(body); len(body) > 0 {
+		fmt.Fprintf(env.Stdout, "%s\n", body)
+	}
+	return nil
+}
+
+// noAnswer is the failure of a request that got no answer: the service is down or the
+// command was interrupted.
+func (f *clientFlags) noAnswer(cmd *cobra.Command, err error) error {
+	if cmd.Context().Err() == nil {
+		err = fmt.Errorf("no answer from the service at %s (is it running? --url or CODEMODE_URL names it): %w", f.url, err)
+	}
+	return failed(err)
+}
+
+// errorAnswer is the failure of an answer with an error status, showing the answer.
+func errorAnswer(status int, body []byte) error {
+	return failed(fmt.Errorf("HTTP %d: %s", status, bytes.TrimSpace(body)))
+}
+
+// jsonFlag reads the value of a flag that holds JSON (--input, --tools, ...): nil when it was
+// left empty, a usage error when it does not parse.
+func jsonFlag(name, value string) (json.RawMessage, error) {
+	if value == "" {
+		return nil, nil
+	}
+	if !json.Valid([]byte(value)) {
+		return nil, fmt.Errorf("--%s is not JSON: %s", name, value)
+	}
+	return json.RawMessage(value), nil
+}
+
+// checkLimit refuses a negative --limit (0 leaves the page size to the service).
+func checkLimit(limit int) error {
+	if limit < 0 {
+		return fmt.Errorf("--limit %d: give a page size of 1 or more (0: the service's default)", limit)
+	}
 	return nil
 }
 
@@ -75,8 +109,8 @@ func envOr(env Env, name, def string) string {
 	return def
 }
 
-// newGroup returns the command of a noun (runs, calls, toolsets) whose verbs talk to the
-// service; they share --url and --token.
+// newGroup returns the command of a noun (runs, calls, toolsets, schedules, webhooks,
+// catalog) whose verbs talk to the service; they share --url and --token.
 func newGroup(name, short, example string, cf *clientFlags, env Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     name,
@@ -94,25 +128,34 @@ printed on stderr and exits 1; a wrong command line exits 2.`,
 	return cmd
 }
 
-// newClientCmds returns the client verbs: `codemode runs|calls|toolsets <verb> ...`.
+// newClientCmds returns the client verbs: `codemode runs|calls|toolsets|schedules|webhooks
+// <verb> ...` and `codemode catalog [prompt]`.
 func newClientCmds(env Env) []*cobra.Command {
 	cf := &clientFlags{}
-	runs := newGroup("runs", "List, get, create or cancel runs", `  codemode runs create prog.js --wait 5
+	runs := newGroup("runs", "Create, list, get, follow, cancel, retry or fork runs", `  codemode runs create prog.js --wait 5
   codemode runs get RUN --wait 5
+  codemode runs events RUN --follow
   codemode runs list --status suspended
-  codemode runs cancel RUN`, cf, env)
+  codemode runs cancel RUN
+  codemode runs retry RUN
+  codemode runs fork RUN --after-call 3 --code fixed.js`, cf, env)
 	calls := newGroup("calls", "List the calls of a run or complete a pending call", `  codemode calls list RUN
   codemode calls complete RUN 2 --value '{"approved":true}'`, cf, env)
-	toolsets := newGroup("toolsets", "List or register toolsets", `  codemode toolsets add ops http://127.0.0.1:8765
-  codemode toolsets list`, cf, env)
-	runs.AddCommand(runsList(cf, env), runsGet(cf, env), runsCreate(cf, env), runsCancel(cf, env))
+	toolsets := newGroup("toolsets", "Register, list, read, update or delete toolsets", `  codemode toolsets add ops http://127.0.0.1:8765
+  codemode toolsets list
+  codemode toolsets get ops
+  codemode toolsets update ops --description 'Deploys and approvals'
+  codemode toolsets delete ops`, cf, env)
+	runs.AddCommand(runsList(cf, env), runsGet(cf, env), runsCreate(cf, env), runsCancel(cf, env),
+		runsEvents(cf, env), runsRetry(cf, env), runsFork(cf, env), runsDeliveries(cf, env))
 	calls.AddCommand(callsList(cf, env), callsComplete(cf, env))
-	toolsets.AddCommand(toolsetsList(cf, env), toolsetsAdd(cf, env))
-	return []*cobra.Command{runs, calls, toolsets}
+	toolsets.AddCommand(toolsetsList(cf, env), toolsetsAdd(cf, env),
+		toolsetsGet(cf, env), toolsetsUpdate(cf, env), toolsetsDelete(cf, env))
+	return []*cobra.Command{runs, calls, toolsets, newSchedulesCmd(cf, env), newWebhooksCmd(cf, env), newCatalogCmd(cf, env)}
 }
 
 func runsList(cf *clientFlags, env Env) *cobra.Command {
-	var status, cursor string
+	var status, cursor, toolset, schedule, createdAfter string
 	var limit int
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -121,8 +164,8 @@ func runsList(cf *clientFlags, env Env) *cobra.Command {
   codemode runs list --status suspended --limit 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if limit < 0 {
-				return fmt.Errorf("--limit %d: give a page size of 1 or more (0: the service's default)", limit)
+			if err := checkLimit(limit); err != nil {
+				return err
 			}
 			p := &client.ListRunsParams{}
 			if status != "" {
@@ -134,6 +177,19 @@ func runsList(cf *clientFlags, env Env) *cobra.Command {
 			}
 			if cursor != "" {
 				p.Cursor = &cursor
+			}
+			if toolset != "" {
+				p.Toolset = &toolset
+			}
+			if schedule != "" {
+				p.Schedule = &schedule
+			}
+			if createdAfter != "" {
+				at, err := time.Parse(time.RFC3339, createdAfter)
+				if err != nil {
+					return fmt.Errorf("--created-after %q: give an RFC 3339 time such as 2026-01-02T15:04:05Z", createdAfter)
+				}
+				p.CreatedAfter = &at
 			}
 			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
 				r, err := c.ListRunsWithResponse(ctx, p)
@@ -147,7 +203,10 @@ func runsList(cf *clientFlags, env Env) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&status, "status", "", "only runs with this status (queued, running, suspended, succeeded, failed, cancelled)")
 	f.IntVar(&limit, "limit", 0, "page size (default: the service's)")
-	f.StringVar(&cursor, "cursor", "", "the page after this cursor (nextCursor of the previous page)")
+	f.StringVar(&cursor, "cursor", "", "the page after this cursor (next of the previous page)")
+	f.StringVar(&toolset, "toolset", "", "only runs that may use this toolset")
+	f.StringVar(&schedule, "schedule", "", "only runs this schedule started (its id)")
+	f.StringVar(&createdAfter, "created-after", "", "only runs created after this RFC 3339 time")
 	return cmd
 }
 
@@ -250,11 +309,12 @@ func runsCreate(cf *clientFlags, env Env) *cobra.Command {
 			if names := splitNames(toolsets); len(names) > 0 {
 				req["toolsets"] = names
 			}
-			if input != "" {
-				if !json.Valid([]byte(input)) {
-					return fmt.Errorf("--input is not JSON: %s", input)
-				}
-				req["input"] = json.RawMessage(input)
+			in, err := jsonFlag("input", input)
+			if err != nil {
+				return err
+			}
+			if in != nil {
+				req["input"] = in
 			}
 			payload, _ := json.Marshal(req)
 			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {

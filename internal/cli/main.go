@@ -78,7 +78,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if !errors.Is(err, errUsageShown) {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", cmd.CommandPath(), err)
 		use := cmd.UseLine()
-		if cmd.HasAvailableSubCommands() {
+		if cmd.HasAvailableSubCommands() && cmd.Annotations[annotationRunsItself] == "" {
 			use = cmd.CommandPath() + " <command> [flags]"
 		}
 		fmt.Fprintf(env.Stderr, "usage: %s\nRun '%s --help' for more.\n", use, cmd.CommandPath())
@@ -102,6 +102,10 @@ func (f *failure) Unwrap() error { return f.err }
 // failed wraps err as a failure (ExitFailed); every other error a command returns is a usage
 // error (ExitUsage).
 func failed(err error) error { return &failure{err: err} }
+
+// annotationRunsItself marks a command with subcommands that does work of its own (catalog,
+// with catalog prompt): its usage line is its own, not "<command>".
+const annotationRunsItself = "runsItself"
 
 // errUsageShown is a usage error whose explanation has been printed already.
 var errUsageShown = errors.New("usage error")
