@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,11 +12,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/codemode/codemode/internal/signing"
+	"github.com/codemode/codemode/internal/toolset/mcp/mcptest"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
@@ -22,7 +27,9 @@ func TestMoreUsageErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		args   []string
+		stdin  string
 		stderr []string
+		hides  string // stderr does not contain this (a credential)
 	}{
 		{args: []string{"runs", "events"}, stderr: []string{"accepts 1 arg(s), received 0", "usage: codemode runs events RUN"}},
 		{args: []string{"runs", "events", "RUN", "--after", "-1"}, stderr: []string{"--after -1"}},
@@ -38,6 +45,49 @@ func TestMoreUsageErrors(t *testing.T) {
 		{args: []string{"runs", "fork", "RUN", "--after-call", "two"}, stderr: []string{`invalid argument "two"`}},
 		{args: []string{"runs", "fork", "RUN", "--after-call", "2", "--code", "/nonexistent/fix.js"}, stderr: []string{"/nonexistent/fix.js"}},
 		{args: []string{"runs", "deliveries", "RUN", "--limit", "-1"}, stderr: []string{"--limit -1"}},
+		{args: []string{"runs", "create", "-", "--timeout-ms", "0"}, stderr: []string{"--timeout-ms 0: give 1 or more"}},
+		{args: []string{"runs", "create", "-", "--max-tool-calls", "-1"}, stderr: []string{"--max-tool-calls -1: give 1 or more"}},
+		{args: []string{"runs", "create", "-", "--max-output-bytes", "0"}, stderr: []string{"--max-output-bytes 0: give 1 or more"}},
+		{args: []string{"runs", "create", "-", "--max-memory-bytes", "-8"}, stderr: []string{"--max-memory-bytes -8: give 1 or more"}},
+		{args: []string{"runs", "create", "-", "--max-tool-calls", "many"}, stderr: []string{`invalid argument "many"`}},
+		{args: []string{"runs", "create", "-", "--webhook-secret", "s"}, stderr: []string{"give --webhook-url too"}},
+		{args: []string{"runs", "create", "-", "--webhook-url", "example.com/hooks"}, stderr: []string{`--webhook-url "example.com/hooks" is not an http(s) URL`}},
+		{args: []string{"runs", "create", "-", "--idempotency-key", ""}, stderr: []string{"--idempotency-key: give 1 to 255 characters"}},
+		{args: []string{"runs", "create", "-", "--idempotency-key", strings.Repeat("k", 256)}, stderr: []string{"--idempotency-key: give 1 to 255 characters"}},
+		{args: []string{"runs", "create", "-", "--idempotency-key", "deploy\n42"}, stderr: []string{"none of them control characters"}},
+		{args: []string{"runs", "retry", "RUN", "--idempotency-key", ""}, stderr: []string{"--idempotency-key: give 1 to 255 characters"}},
+		{args: []string{"runs", "fork", "RUN", "--after-call", "1", "--idempotency-key", ""}, stderr: []string{"--idempotency-key: give 1 to 255 characters"}},
+		{args: []string{"toolsets", "add"}, stderr: []string{"accepts between 1 and 2 arg(s), received 0", "usage: codemode toolsets add NAME [URL]"}},
+		{args: []string{"toolsets", "add", "ops", "http://a/", "extra"}, stderr: []string{"accepts between 1 and 2 arg(s), received 3"}},
+		{args: []string{"toolsets", "add", "ops", "http://a/", "--kind", "grpc"}, stderr: []string{`--kind "grpc": give http, openapi or mcp`}},
+		{args: []string{"toolsets", "add", "docs", "--kind", "mcp"}, stderr: []string{"give URL: a toolset of kind mcp is called there"}},
+		{args: []string{"toolsets", "add", "pets", "--kind", "openapi"}, stderr: []string{"give one of URL (where to fetch the OpenAPI document) and --document"}},
+		{args: []string{"toolsets", "add", "pets", "http://a/openapi.json", "--kind", "openapi", "--document", "-"}, stdin: "{}", stderr: []string{"give one of URL"}},
+		{args: []string{"toolsets", "add", "pets", "--kind", "openapi", "--document", "/nonexistent/pets.yaml"}, stderr: []string{"/nonexistent/pets.yaml"}},
+		{args: []string{"toolsets", "add", "pets", "--kind", "openapi", "--document", "-"}, stdin: "openapi: [3.0", stderr: []string{"--document - is neither JSON nor YAML"}},
+		{args: []string{"toolsets", "add", "pets", "--kind", "openapi", "--document", "-"}, stdin: `["openapi"]`, stderr: []string{"--document - is not an OpenAPI document: JSON, but not an object"}},
+		{args: []string{"toolsets", "add", "pets", "--kind", "openapi", "--document", "-"}, stdin: "- openapi", stderr: []string{"--document - is not an OpenAPI document"}},
+		{args: []string{"toolsets", "add", "pets", "--kind", "openapi", "--document", "-"}, stdin: "", stderr: []string{"--document - is not an OpenAPI document"}},
+		{args: []string{"toolsets", "add", "pets", "--kind", "openapi", "--document", "-"}, stdin: "x: .nan", stderr: []string{"--document - cannot be sent as JSON"}},
+		{args: []string{"toolsets", "add", "pets", "--document", "pets.yaml"}, stderr: []string{"--document is for --kind openapi"}},
+		{args: []string{"toolsets", "add", "docs", "http://a/", "--kind", "mcp", "--base-url", "http://b/"}, stderr: []string{"--base-url is for --kind openapi"}},
+		{args: []string{"toolsets", "add", "pets", "http://a/o.json", "--kind", "openapi", "--base-url", "b.example.com"}, stderr: []string{`--base-url "b.example.com" is not an http(s) URL`}},
+		{args: []string{"toolsets", "add", "ops", "http://a/", "--auth", `{"type": "bearer", "token": "t"}`}, stderr: []string{"--auth is for --kind openapi or mcp"}},
+		{args: []string{"toolsets", "add", "docs", "http://a/", "--kind", "mcp", "--auth", `{"type": "bearer", "token": "s3cret`},
+			stderr: []string{"--auth is not JSON"}, hides: "s3cret"},
+		{args: []string{"toolsets", "add", "docs", "http://a/", "--kind", "mcp", "--auth", `{"type": "bearer", "tokn": "s3cret"}`},
+			stderr: []string{"--auth is not credentials", `unknown field "tokn"`}, hides: "s3cret"},
+		{args: []string{"toolsets", "add", "docs", "http://a/", "--kind", "mcp", "--auth", `"s3cret"`}, stderr: []string{"--auth is not credentials"}, hides: "s3cret"},
+		{args: []string{"toolsets", "add", "docs", "http://a/", "--kind", "mcp", "--auth", `{"type": "oauth2", "token": "s3cret"}`},
+			stderr: []string{`--auth: type "oauth2": give apiKey, bearer or basic`}, hides: "s3cret"},
+		{args: []string{"toolsets", "add", "pets", "http://a/o.json", "--kind", "openapi", "--auth", `{"type": "apiKey", "in": "cookie", "name": "k", "value": "s3cret"}`},
+			stderr: []string{`--auth: in "cookie": give header or query`}, hides: "s3cret"},
+		{args: []string{"toolsets", "add", "docs", "http://a/", "--kind", "mcp", "--secret", "s"}, stderr: []string{"--secret is for --kind http"}},
+		{args: []string{"toolsets", "add", "pets", "--kind", "openapi", "--document", "-", "--tools", "[]"}, stderr: []string{"--tools is for --kind http"}},
+		{args: []string{"toolsets", "add", "docs", "http://a/", "--kind", "mcp", "--namespaces", "[]"}, stderr: []string{"--namespaces is for --kind http"}},
+		{args: []string{"toolsets", "add", "ops", "http://a/", "--tools", "[{nope"}, stderr: []string{"--tools is not JSON"}},
+		{args: []string{"toolsets", "add", "ops", "http://a/", "--tools", "[]", "--namespaces", "{"}, stderr: []string{"--namespaces is not JSON"}},
+		{args: []string{"toolsets", "add", "ops", "http://a/", "--namespaces", `[{"path": "math"}]`}, stderr: []string{"give --tools too"}},
 		{args: []string{"toolsets", "get"}, stderr: []string{"accepts 1 arg(s), received 0"}},
 		{args: []string{"toolsets", "update"}, stderr: []string{"accepts between 1 and 2 arg(s), received 0"}},
 		{args: []string{"toolsets", "update", "ops", "http://a/", "extra"}, stderr: []string{"accepts between 1 and 2 arg(s), received 3"}},
@@ -51,6 +101,9 @@ func TestMoreUsageErrors(t *testing.T) {
 		{args: []string{"schedules", "create", "-", "--every", "5m", "--overlap", "sometimes"}, stderr: []string{`--overlap "sometimes"`, "skip, queue or allow"}},
 		{args: []string{"schedules", "create", "-", "--every", "5m", "--input", "{nope"}, stderr: []string{"--input is not JSON: {nope"}},
 		{args: []string{"schedules", "create", "/nonexistent/prog.js", "--every", "5m"}, stderr: []string{"/nonexistent/prog.js"}},
+		{args: []string{"schedules", "create", "-", "--every", "5m", "--timeout-ms", "0"}, stderr: []string{"--timeout-ms 0: give 1 or more"}},
+		{args: []string{"schedules", "create", "-", "--every", "5m", "--max-memory-bytes", "-1"}, stderr: []string{"--max-memory-bytes -1: give 1 or more"}},
+		{args: []string{"schedules", "create", "-", "--every", "5m", "--max-output-bytes", "lots"}, stderr: []string{`invalid argument "lots"`}},
 		{args: []string{"schedules", "list", "--limit", "-3"}, stderr: []string{"--limit -3"}},
 		{args: []string{"runs", "list", "--created-after", "yesterday"}, stderr: []string{`--created-after "yesterday": give an RFC 3339 time`}},
 		{args: []string{"schedules", "list", "extra"}, stderr: []string{`unknown command "extra" for "codemode schedules list"`}},
@@ -60,6 +113,8 @@ func TestMoreUsageErrors(t *testing.T) {
 		{args: []string{"schedules", "update", "ID", "--input", "[1,"}, stderr: []string{"--input is not JSON: [1,"}},
 		{args: []string{"schedules", "update", "ID", "--toolsets", " , "}, stderr: []string{`--toolsets " , "`}},
 		{args: []string{"schedules", "update", "ID", "--code", "/nonexistent/prog.js"}, stderr: []string{"/nonexistent/prog.js"}},
+		{args: []string{"schedules", "update", "ID", "--max-tool-calls", "0"}, stderr: []string{"--max-tool-calls 0: give 1 or more"}},
+		{args: []string{"schedules", "update", "ID", "--timeout-ms", "-1000"}, stderr: []string{"--timeout-ms -1000: give 1 or more"}},
 		{args: []string{"schedules", "update"}, stderr: []string{"accepts 1 arg(s), received 0"}},
 		{args: []string{"schedules", "get"}, stderr: []string{"accepts 1 arg(s), received 0"}},
 		{args: []string{"schedules", "pause"}, stderr: []string{"accepts 1 arg(s), received 0"}},
@@ -89,11 +144,14 @@ func TestMoreUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			t.Parallel()
-			code, out, errOut := runCLI(t, "", tt.args...)
+			code, out, errOut := runCLI(t, tt.stdin, tt.args...)
 			require.Equal(t, ExitUsage, code, "stdout %s stderr %s", out, errOut)
 			require.Empty(t, out)
 			for _, s := range tt.stderr {
 				require.Contains(t, errOut, s)
+			}
+			if tt.hides != "" {
+				require.NotContains(t, errOut, tt.hides)
 			}
 		})
 	}
@@ -158,26 +216,105 @@ func expand(s string, vars map[string]string) string {
 	return s
 }
 
+// petsYAML describes the pets API of TestMoreClientVerbs in YAML as people write it: a status
+// code and a date unquoted, a server relative to the document's URL.
+const petsYAML = `openapi: 3.0.3
+info:
+  title: pets
+  version: 2024-01-01
+servers:
+  - url: /v1
+paths:
+  /pets/{id}:
+    get:
+      operationId: pets.get
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: integer}}
+      responses:
+        200:
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  id: {type: integer}
+                  name: {type: string}
+`
+
+// petsJSON is petsYAML in JSON.
+const petsJSON = `{"openapi": "3.0.3", "info": {"title": "pets", "version": "2024-01-01"}, "servers": [{"url": "/v1"}],
+  "paths": {"/pets/{id}": {"get": {"operationId": "pets.get",
+    "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+    "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object",
+      "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}}}}}}}}`
+
 // TestMoreClientVerbs runs every verb of the runs, toolsets, schedules, webhooks and catalog
 // groups against a real codemode dev, checking the printed answers and exit statuses.
 func TestMoreClientVerbs(t *testing.T) {
 	t.Parallel()
 	tools := toolsettest.New(t, toolsettest.Options{})
-	var received sync.Map // webhook-id -> times received
+	const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	key, err := signing.ParseSecret(secret)
+	require.NoError(t, err)
+	var received sync.Map      // webhook-id -> times received
+	var runSigned atomic.Int64 // deliveries to a run's own webhook (at /run) signed with secret
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, _ := received.LoadOrStore(r.Header.Get("webhook-id"), new(int))
 		*n.(*int)++
+		if r.URL.Path == "/run" {
+			body, _ := io.ReadAll(r.Body)
+			if key.Verify(r.Header, body) == nil {
+				runSigned.Add(1)
+			}
+		}
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(receiver.Close)
+	// The pets API of petsYAML, which answers only with its bearer token.
+	const petsToken = "pets-tok-5e5a8d1c"
+	pets := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/openapi.yaml":
+			w.Header().Set("Content-Type", "application/yaml")
+			_, _ = io.WriteString(w, petsYAML)
+		case r.Header.Get("Authorization") != "Bearer "+petsToken:
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = io.WriteString(w, `{"error":"who are you?"}`)
+		case r.Method == http.MethodGet && r.URL.Path == "/v1/pets/7":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"id":7,"name":"rex"}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(pets.Close)
+	const mcpToken = "mcp-tok-90b1e2f4"
+	mcpServer := httptest.NewServer(mcptest.Handler(mcpToken))
+	t.Cleanup(func() {
+		// A worker's MCP session may keep a stream open: cut it rather than wait for it.
+		mcpServer.CloseClientConnections()
+		mcpServer.Close()
+	})
 	d := startDev(t, clusterDir(t))
-	prog := filepath.Join(t.TempDir(), "ship.js")
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "ship.js")
 	require.NoError(t, os.WriteFile(prog, []byte(`const {sum} = await tools.ops.math.add({a: 2, b: 40});
 const ok = await tools.ops.approvals.request({reason: "ship " + sum + "?"});
 return ok.approved ? sum : -1`), 0o644))
-	const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	petsDoc := filepath.Join(dir, "pets.yaml")
+	require.NoError(t, os.WriteFile(petsDoc, []byte(petsYAML), 0o644))
 	const unknown = "00000000-0000-0000-0000-000000000000"
-	vars := map[string]string{"TOOLS": tools.URL, "RECEIVER": receiver.URL, "PROG": prog, "UNKNOWN": unknown}
+	vars := map[string]string{"TOOLS": tools.URL, "RECEIVER": receiver.URL, "PROG": prog, "UNKNOWN": unknown,
+		"PETS": pets.URL, "PETSDOC": petsDoc, "MCP": mcpServer.URL}
+	// differs checks that the answer's id is not the one saved under name.
+	differs := func(name string) func(t *testing.T, got map[string]any) {
+		return func(t *testing.T, got map[string]any) {
+			t.Helper()
+			require.NotEqual(t, vars[name], got["id"], "a new run, not %s", name)
+		}
+	}
 
 	steps := []step{
 		// toolsets get, update, delete
@@ -211,6 +348,39 @@ return ok.approved ? sum : -1`), 0o644))
 			out: []string{`{"prompt":"`, "tools.ops.math", "Call search"}},
 		{name: "catalog prompt unknown toolset", args: []string{"catalog", "prompt", "--toolsets", "nope"}, code: ExitFailed, stderr: "HTTP 404"},
 
+		// toolsets add of each kind
+		{name: "toolsets add --tools --namespaces", args: []string{"toolsets", "add", "inline", "{TOOLS}", "--description", "Inline",
+			"--tools", `[{"path": "math.add", "description": "Add"}]`, "--namespaces", `[{"path": "math", "description": "Arithmetic"}]`},
+			want:  `{"name":"inline","description":"Inline","tools":[{"path":"math.add","description":"Add"}],"namespaces":[{"path":"math","description":"Arithmetic"}]}`,
+			check: count("tools", 1)},
+		{name: "toolsets add --kind openapi --document FILE", args: []string{"toolsets", "add", "pets", "--kind", "openapi", "--document", "{PETSDOC}",
+			"--base-url", "{PETS}/v1", "--auth", `{"type": "bearer", "token": "` + petsToken + `"}`, "--description", "Pets"},
+			want: `{"name":"pets","kind":"openapi","hasAuth":true,"description":"Pets","tools":[{"path":"pets.get"}]}`,
+			check: func(t *testing.T, got map[string]any) {
+				require.NotContains(t, fmt.Sprint(got), petsToken, "auth is never shown")
+			}},
+		{name: "toolsets add --kind openapi --document -", stdin: petsJSON, args: []string{"toolsets", "add", "pets2", "--kind", "openapi", "--document", "-",
+			"--base-url", "{PETS}/v1"}, want: `{"name":"pets2","kind":"openapi","hasAuth":false,"tools":[{"path":"pets.get"}]}`},
+		{name: "toolsets add --kind openapi URL", args: []string{"toolsets", "add", "pets3", "{PETS}/openapi.yaml", "--kind", "openapi",
+			"--auth", `{"type": "bearer", "token": "` + petsToken + `"}`}, want: `{"name":"pets3","kind":"openapi","url":"{PETS}/openapi.yaml","hasAuth":true}`},
+		{name: "an inline document with a relative server needs --base-url", args: []string{"toolsets", "add", "pets4", "--kind", "openapi", "--document", "{PETSDOC}"},
+			code: ExitFailed, stderr: "HTTP 400"},
+		{name: "a run calls the OpenAPI toolsets", stdin: `const a = await tools.pets.pets.get({id: 7});
+const b = await tools.pets3.pets.get({id: 7});
+let refused = null;
+try { await tools.pets2.pets.get({id: 7}); } catch (e) { refused = e.message; }
+return {a: a.name, b: b.name, refused};`, args: []string{"runs", "create", "-", "--toolsets", "pets,pets2,pets3", "--wait", "10"},
+			want: `{"status":"succeeded","result":{"value":{"a":"rex","b":"rex"}}}`, out: []string{"answered 401"}},
+		{name: "toolsets add --kind mcp --auth", args: []string{"toolsets", "add", "m", "{MCP}", "--kind", "mcp", "--description", "Test MCP",
+			"--auth", `{"type": "bearer", "token": "` + mcpToken + `"}`},
+			want: `{"name":"m","kind":"mcp","hasAuth":true,"description":"Test MCP"}`, out: []string{`"path":"docs.search"`}},
+		{name: "an MCP server refuses no credentials", args: []string{"toolsets", "add", "m2", "{MCP}", "--kind", "mcp"}, code: ExitFailed, stderr: "HTTP 502"},
+		{name: "a run calls the MCP toolset", stdin: "return (await tools.m.add({a: 2, b: 40})).sum", args: []string{"runs", "create", "-", "--toolsets", "m", "--wait", "10"},
+			want: `{"status":"succeeded","result":{"value":42}}`},
+		{name: "catalog of every kind", args: []string{"catalog", "--toolsets", "inline,pets,m"},
+			out: []string{`"path":"inline.math.add"`, `"path":"pets.pets.get"`, `"path":"m.docs.search"`, `"signature":"tools.pets.pets.get(`}},
+		{name: "toolsets list of every kind", args: []string{"toolsets", "list"}, out: []string{`"name":"pets3"`, `"kind":"openapi"`, `"kind":"mcp"`}},
+
 		// webhooks
 		{name: "webhooks create", args: []string{"webhooks", "create", "{RECEIVER}", "--secret", secret, "--events", "run.completed, run.failed"},
 			want: `{"url":"{RECEIVER}","events":["run.completed","run.failed"],"enabled":true}`, save: map[string]string{"HOOK": "id"}},
@@ -223,6 +393,34 @@ return ok.approved ? sum : -1`), 0o644))
 			want: `{"enabled":true,"events":["run.completed","run.failed","run.suspended"]}`},
 		{name: "webhooks update URL --secret", args: []string{"webhooks", "update", "{HOOK}", "{RECEIVER}/v2", "--secret", "a new secret, as text"}, want: `{"url":"{RECEIVER}/v2","enabled":true}`},
 		{name: "webhooks update unknown", args: []string{"webhooks", "update", unknown, "--disable"}, code: ExitFailed, stderr: "HTTP 404"},
+
+		// runs create with limits, a webhook of its own and an idempotency key
+		{name: "runs create --timeout-ms ... --webhook-url --idempotency-key", stdin: "return input.n * 2", args: []string{"runs", "create", "-", "--input", `{"n": 21}`, "--timeout-ms", "5000", "--max-tool-calls", "3", "--max-output-bytes", "4096",
+			"--max-memory-bytes", "67108864", "--webhook-url", "{RECEIVER}/run", "--webhook-secret", secret, "--idempotency-key", "deploy-42", "--wait", "10"},
+			want: `{"status":"succeeded","limits":{"timeoutMs":5000,"maxToolCalls":3,"maxOutputBytes":4096,"maxMemoryBytes":67108864},"result":{"value":42}}`,
+			save: map[string]string{"LIMITED": "id"}},
+		{name: "the same run with the same key", stdin: "return input.n * 2", args: []string{"runs", "create", "-", "--input", `{"n": 21}`, "--timeout-ms", "5000", "--max-tool-calls", "3", "--max-output-bytes", "4096",
+			"--max-memory-bytes", "67108864", "--webhook-url", "{RECEIVER}/run", "--webhook-secret", secret, "--idempotency-key", "deploy-42", "--wait", "10"},
+			want: `{"id":"{LIMITED}","status":"succeeded"}`},
+		{name: "another run with the same key", stdin: "return input.n * 3", args: []string{"runs", "create", "-", "--input", `{"n": 21}`, "--timeout-ms", "5000", "--max-tool-calls", "3", "--max-output-bytes", "4096",
+			"--max-memory-bytes", "67108864", "--webhook-url", "{RECEIVER}/run", "--webhook-secret", secret, "--idempotency-key", "deploy-42", "--wait", "10"},
+			code: ExitFailed, stderr: "HTTP 409"},
+		{name: "the same run with another key", stdin: "return input.n * 2", args: []string{"runs", "create", "-", "--idempotency-key", "deploy-43", "--max-tool-calls", "3"},
+			want: `{"limits":{"maxToolCalls":3}}`, check: differs("LIMITED")},
+		{name: "a limit above the service's", stdin: "1", args: []string{"runs", "create", "-", "--max-tool-calls", "999999999"}, code: ExitFailed, stderr: "limits.maxToolCalls"},
+		{name: "the run's own webhook", args: []string{"runs", "deliveries", "{LIMITED}"},
+			until: func(got map[string]any, vars map[string]string) bool {
+				for _, d := range got["deliveries"].([]any) {
+					d := d.(map[string]any)
+					if _, sub := d["subscriptionId"]; !sub && d["url"] == vars["RECEIVER"]+"/run" && d["status"] == "delivered" {
+						return true
+					}
+				}
+				return false
+			},
+			check: func(t *testing.T, _ map[string]any) {
+				require.Positive(t, runSigned.Load(), "the run's deliveries are signed with --webhook-secret")
+			}},
 
 		// runs events, deliveries, fork, retry
 		{name: "a run", args: []string{"runs", "create", "{PROG}", "--toolsets", "ops", "--wait", "10"}, want: `{"status":"suspended"}`, save: map[string]string{"RUN": "id"}},
@@ -267,6 +465,15 @@ return ok.approved ? sum : -1`), 0o644))
 		{name: "runs retry", args: []string{"runs", "retry", "{FORK}"}, want: `{"lineage":{"retriedFrom":"{FORK}"}}`, save: map[string]string{"RETRY": "id"}},
 		{name: "the original lists its forks", args: []string{"runs", "get", "{RUN}"}, out: []string{`"{FORK}"`, `"{FORK2}"`}},
 		{name: "runs retry unknown", args: []string{"runs", "retry", unknown}, code: ExitFailed, stderr: "HTTP 404"},
+		{name: "runs retry --idempotency-key", args: []string{"runs", "retry", "{FORK}", "--idempotency-key", "retry-1"},
+			want: `{"lineage":{"retriedFrom":"{FORK}"}}`, save: map[string]string{"RETRY2": "id"}, check: differs("RETRY")},
+		{name: "runs retry with the same key", args: []string{"runs", "retry", "--idempotency-key", "retry-1", "{FORK}"}, want: `{"id":"{RETRY2}"}`},
+		{name: "runs fork --idempotency-key", args: []string{"runs", "fork", "{RUN}", "--from-snapshot", "0", "--idempotency-key", "fork-1"},
+			want: `{"lineage":{"forkedFrom":"{RUN}","fromSnapshot":0}}`, save: map[string]string{"FORK3": "id"}},
+		{name: "runs fork with the same key", args: []string{"runs", "fork", "{RUN}", "--from-snapshot", "0", "--idempotency-key", "fork-1"}, want: `{"id":"{FORK3}"}`},
+		{name: "runs fork another fork with the same key", args: []string{"runs", "fork", "{RUN}", "--after-call", "1", "--idempotency-key", "fork-1"},
+			code: ExitFailed, stderr: "HTTP 409"},
+		{name: "cancel the third fork", args: []string{"runs", "cancel", "{FORK3}"}, want: `{"status":"cancelled"}`},
 
 		// schedules
 		{name: "schedules create --every", stdin: "return input.n", args: []string{"schedules", "create", "-", "--every", "1h", "--overlap", "queue", "--toolsets", "ops", "--input", `{"n": 1}`},
@@ -297,6 +504,15 @@ return ok.approved ? sum : -1`), 0o644))
 		{name: "schedules delete", args: []string{"schedules", "delete", "{SCHED}"}, empty: true},
 		{name: "schedules get deleted", args: []string{"schedules", "get", "{SCHED}"}, code: ExitFailed, stderr: "HTTP 404"},
 		{name: "schedules delete unknown", args: []string{"schedules", "delete", "{SCHED}"}, code: ExitFailed, stderr: "HTTP 404"},
+		{name: "schedules create --timeout-ms --max-tool-calls", stdin: "return 1", args: []string{"schedules", "create", "-", "--every", "1h", "--timeout-ms", "5000", "--max-tool-calls", "10"},
+			want: `{"limits":{"timeoutMs":5000,"maxToolCalls":10}}`, save: map[string]string{"SCHED3": "id"}},
+		{name: "schedules update --max-output-bytes --max-memory-bytes", args: []string{"schedules", "update", "{SCHED3}", "--max-output-bytes", "4096", "--max-memory-bytes", "67108864"},
+			want: `{"id":"{SCHED3}","limits":{"maxOutputBytes":4096,"maxMemoryBytes":67108864}}`, out: []string{`"every":"1h`},
+			check: func(t *testing.T, got map[string]any) {
+				require.Len(t, got["limits"], 2, "the limits given replace the schedule's: %v", got["limits"])
+			}},
+		{name: "schedules update a limit above the service's", args: []string{"schedules", "update", "{SCHED3}", "--timeout-ms", "999999999999"}, code: ExitFailed, stderr: "limits.timeoutMs"},
+		{name: "schedules delete the limited", args: []string{"schedules", "delete", "{SCHED3}"}, empty: true},
 
 		// webhooks delete, last: the runs above deliver to it
 		{name: "webhooks delete", args: []string{"webhooks", "delete", "{HOOK}"}, empty: true},

@@ -98,7 +98,7 @@ func TestUsageErrors(t *testing.T) {
 		{args: []string{"calls", "complete", "RUN", "0", "--value", "1"}, stderr: []string{`CALL "0" is not a call id`}},
 		{args: []string{"calls", "complete", "RUN", "2", "--value", "{nope"}, stderr: []string{"--value is not valid JSON"}},
 		{args: []string{"calls", "list", "RUN", "--nope"}, stderr: []string{"unknown flag: --nope"}},
-		{args: []string{"toolsets", "add", "ops"}, stderr: []string{"accepts 2 arg(s), received 1"}},
+		{args: []string{"toolsets", "add", "ops"}, stderr: []string{"give URL: a toolset of kind http is called there"}},
 		{args: []string{"toolsets", "list", "--nope"}, stderr: []string{"unknown flag: --nope"}},
 		{args: []string{"eval", "-", "--nope"}, stderr: []string{"unknown flag: --nope", "usage: codemode eval FILE|-"}},
 		{args: []string{"eval", "-", "--timeout-ms", "soon"}, stderr: []string{`invalid argument "soon"`}},

@@ -182,15 +182,24 @@ func eventSeq(id, data []byte) (int64, bool) {
 }
 
 func runsRetry(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	var key string
+	cmd := &cobra.Command{
 		Use:   "retry RUN",
 		Short: "Start a new run with the code, input, toolsets and limits of a failed or cancelled run",
+		Long: `Start a new run with the code, input, toolsets and limits of a failed or cancelled run (not
+its webhook). With --idempotency-key, a retry of the same run with the same key answers the run
+the first one started; the key with another request is refused (HTTP 409).`,
 		Example: `  codemode runs retry 0b9e...
+  codemode runs retry 0b9e... --idempotency-key retry-0b9e-1
   codemode runs get "$(codemode runs retry 0b9e... | jq -r .id)" --wait 5`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			idem, err := idempotencyKey(cmd, key)
+			if err != nil {
+				return err
+			}
 			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.RetryRunWithResponse(ctx, client.RunID(args[0]), &client.RetryRunParams{})
+				r, err := c.RetryRunWithResponse(ctx, client.RunID(args[0]), &client.RetryRunParams{IdempotencyKey: idem})
 				if err != nil {
 					return nil, nil, err
 				}
@@ -198,28 +207,36 @@ func runsRetry(cf *clientFlags, env Env) *cobra.Command {
 			})
 		},
 	}
+	cmd.Flags().StringVar(&key, "idempotency-key", "", "the same retry again with this key answers the run the first started")
+	return cmd
 }
 
 func runsFork(cf *clientFlags, env Env) *cobra.Command {
 	var fromSnapshot int64
 	var afterCall int
-	var code string
+	var code, key string
 	cmd := &cobra.Command{
-		Use:   "fork RUN (--after-call CALL | --from-snapshot SEQ) [--code FILE|-]",
+		Use:   "fork RUN (--after-call CALL | --from-snapshot SEQ) [--code FILE|-] [--idempotency-key K]",
 		Short: "Start a new run from a point of a run's history, its earlier calls answered from their records",
 		Long: `Start a new run from a point of a run's history: the moment call CALL settled
 (--after-call), or the snapshot of event SEQ (--from-snapshot; 0 is the run's start). The new
 run executes the program of --code (a file, or stdin for -), or the original's, from the
 beginning, with the original's input, toolsets and limits; the calls the original had settled
-by that point are answered from their records, every later call is made anew.`,
+by that point are answered from their records, every later call is made anew. With
+--idempotency-key, the same fork (run, point and code) with the same key answers the run the
+first one started; the key with another request is refused (HTTP 409).`,
 		Example: `  codemode runs fork 0b9e... --after-call 3
   codemode runs fork 0b9e... --after-call 3 --code fixed.js
-  codemode runs fork 0b9e... --from-snapshot 0`,
+  codemode runs fork 0b9e... --from-snapshot 0 --idempotency-key replay-0b9e`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			snapshot, call := cmd.Flags().Changed("from-snapshot"), cmd.Flags().Changed("after-call")
 			if snapshot == call {
 				return errors.New("give exactly one of --after-call and --from-snapshot")
+			}
+			idem, err := idempotencyKey(cmd, key)
+			if err != nil {
+				return err
 			}
 			req := map[string]any{}
 			if snapshot {
@@ -243,7 +260,7 @@ by that point are answered from their records, every later call is made anew.`,
 			}
 			payload, _ := json.Marshal(req)
 			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.ForkRunWithBodyWithResponse(ctx, client.RunID(args[0]), &client.ForkRunParams{},
+				r, err := c.ForkRunWithBodyWithResponse(ctx, client.RunID(args[0]), &client.ForkRunParams{IdempotencyKey: idem},
 					"application/json", bytes.NewReader(payload))
 				if err != nil {
 					return nil, nil, err
@@ -256,6 +273,7 @@ by that point are answered from their records, every later call is made anew.`,
 	f.IntVar(&afterCall, "after-call", 0, "fork from the moment this call settled (a call id)")
 	f.Int64Var(&fromSnapshot, "from-snapshot", 0, "fork from this snapshot (the seq of a checkpointed, suspended or yielded event; 0: the start)")
 	f.StringVar(&code, "code", "", "run the program in this file (- for stdin) instead of the original's")
+	f.StringVar(&key, "idempotency-key", "", "the same fork again with this key answers the run the first started")
 	return cmd
 }
 

@@ -26,6 +26,7 @@ func newSchedulesCmd(cf *clientFlags, env Env) *cobra.Command {
 
 func schedulesCreate(cf *clientFlags, env Env) *cobra.Command {
 	var cron, every, timezone, overlap, toolsets, input string
+	var limits limitFlags
 	cmd := &cobra.Command{
 		Use:   "create FILE|- (--cron EXPR | --every DURATION)",
 		Short: "Create a schedule that starts a run of the program in FILE (or stdin for -) at every tick",
@@ -33,9 +34,11 @@ func schedulesCreate(cf *clientFlags, env Env) *cobra.Command {
 a cron expression (--cron, read in --timezone, default UTC) or of a fixed interval (--every,
 from now). Each tick starts at most one run; --overlap says what a tick does while a run the
 schedule started has not finished: skip (the default) starts none, queue starts it once that
-run has finished, allow starts it anyway.`,
+run has finished, allow starts it anyway. --timeout-ms, --max-tool-calls, --max-output-bytes
+and --max-memory-bytes lower the service's limits for every run (a limit left out is the
+service's).`,
 		Example: `  codemode schedules create report.js --cron '0 9 * * 1-5' --timezone Europe/Paris
-  codemode schedules create poll.js --every 5m --overlap queue --toolsets ops
+  codemode schedules create poll.js --every 5m --overlap queue --toolsets ops --timeout-ms 30000
   echo 'return input.n * 2' | codemode schedules create - --cron @hourly --input '{"n": 21}'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,6 +49,10 @@ run has finished, allow starts it anyway.`,
 				return fmt.Errorf("--overlap %q: give skip, queue or allow", overlap)
 			}
 			in, err := jsonFlag("input", input)
+			if err != nil {
+				return err
+			}
+			lim, err := limits.parse(cmd)
 			if err != nil {
 				return err
 			}
@@ -72,6 +79,9 @@ run has finished, allow starts it anyway.`,
 			if in != nil {
 				req["input"] = in
 			}
+			if lim != nil {
+				req["limits"] = lim
+			}
 			payload, _ := json.Marshal(req)
 			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
 				r, err := c.CreateScheduleWithBodyWithResponse(ctx, "application/json", bytes.NewReader(payload))
@@ -89,6 +99,7 @@ run has finished, allow starts it anyway.`,
 	f.StringVar(&overlap, "overlap", "", "skip, queue or allow: a tick while a run it started has not finished (default: skip)")
 	f.StringVar(&toolsets, "toolsets", "", "comma-separated toolset names (default: all)")
 	f.StringVar(&input, "input", "", "JSON every run reads as the global input")
+	limits.add(cmd)
 	return cmd
 }
 
@@ -147,15 +158,19 @@ func schedulesGet(cf *clientFlags, env Env) *cobra.Command {
 
 func schedulesUpdate(cf *clientFlags, env Env) *cobra.Command {
 	var code, cron, every, timezone, overlap, toolsets, input string
+	var limits limitFlags
 	cmd := &cobra.Command{
-		Use:   "update SCHEDULE [--code FILE|-] [--cron EXPR | --every DURATION] [--timezone TZ] [--overlap O] [--toolsets a,b] [--input JSON]",
-		Short: "Change a schedule's program, input, toolsets, timing or overlap",
+		Use:   "update SCHEDULE [--code FILE|-] [--cron EXPR | --every DURATION] [--timezone TZ] [--overlap O] [--toolsets a,b] [--input JSON] [--timeout-ms N ...]",
+		Short: "Change a schedule's program, input, toolsets, limits, timing or overlap",
 		Long: `Change a schedule: what is given replaces the schedule's, the rest is kept. --cron or --every
 replaces the timing (the other is dropped); with --cron, --every or --timezone the next tick
-becomes the first after now under the new timing. Every later tick starts its run with the
-change; the runs started before keep what they had.`,
+becomes the first after now under the new timing. The limits given (--timeout-ms,
+--max-tool-calls, --max-output-bytes, --max-memory-bytes) replace the schedule's limits
+together: one left out is then the service's. Every later tick starts its run with the change;
+the runs started before keep what they had.`,
 		Example: `  codemode schedules update 5c1d... --every 10m
   codemode schedules update 5c1d... --code report-v2.js --input '{"team": "ops"}'
+  codemode schedules update 5c1d... --timeout-ms 60000 --max-tool-calls 50
   codemode schedules update 5c1d... --cron '0 8 * * *' --timezone America/New_York --overlap queue`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -167,6 +182,10 @@ change; the runs started before keep what they had.`,
 				return fmt.Errorf("--overlap %q: give skip, queue or allow", overlap)
 			}
 			in, err := jsonFlag("input", input)
+			if err != nil {
+				return err
+			}
+			lim, err := limits.parse(cmd)
 			if err != nil {
 				return err
 			}
@@ -186,6 +205,9 @@ change; the runs started before keep what they had.`,
 			if in != nil {
 				req["input"] = in
 			}
+			if lim != nil {
+				req["limits"] = lim
+			}
 			if code != "" {
 				src, err := readSource(code, env.Stdin)
 				if err != nil {
@@ -194,7 +216,8 @@ change; the runs started before keep what they had.`,
 				req["code"] = src
 			}
 			if len(req) == 0 {
-				return errors.New("nothing to change: give --code, --cron, --every, --timezone, --overlap, --toolsets or --input")
+				return errors.New("nothing to change: give --code, --cron, --every, --timezone, --overlap, --toolsets, --input " +
+					"or limits (--timeout-ms, --max-tool-calls, --max-output-bytes, --max-memory-bytes)")
 			}
 			payload, _ := json.Marshal(req)
 			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
@@ -214,6 +237,7 @@ change; the runs started before keep what they had.`,
 	f.StringVar(&overlap, "overlap", "", "skip, queue or allow: a tick while a run it started has not finished")
 	f.StringVar(&toolsets, "toolsets", "", "comma-separated toolset names, replacing the schedule's")
 	f.StringVar(&input, "input", "", "JSON every later run reads as the global input")
+	limits.add(cmd)
 	return cmd
 }
 
