@@ -415,6 +415,153 @@ func TestBrowserSchedules(t *testing.T) {
 	b.finish()
 }
 
+// TestBrowserScheduleEdit edits a schedule on its page against a real service: the form holds
+// the schedule as it is and keeps what is typed while the page refreshes; Cancel, a form changing
+// nothing and an input that is not JSON send nothing; a change the API refuses shows its message
+// and changes nothing; a new input alone keeps the next tick; a new code and interval move it,
+// and the next tick's run runs the new code.
+func TestBrowserScheduleEdit(t *testing.T) {
+	chromium := chromiumPath(t)
+	const token = "console-test-token"
+	svc := startService(t, buildBinaries(t), token)
+	tools := toolsettest.New(t, toolsettest.Options{})
+	code, body := svc.do(t, "POST", "/v1/toolsets", map[string]any{"name": "ops", "url": tools.URL})
+	require.Equal(t, http.StatusCreated, code, "%s", body)
+	// Hourly, it does not tick before the edit makes it tick every second. maxToolCalls is not in
+	// the form: an edit of the schedule keeps it.
+	limits := map[string]any{"timeoutMs": float64(30000), "maxToolCalls": float64(5)}
+	program := "// " + hostile + "\nreturn 'before ' + input.n"
+	code, body = svc.do(t, "POST", "/v1/schedules", map[string]any{
+		"code": program, "every": "1h", "timezone": "Europe/Paris", "overlap": "queue",
+		"toolsets": []string{"ops"}, "input": map[string]any{"n": 1}, "limits": limits})
+	require.Equal(t, http.StatusCreated, code, "%s", body)
+	var created struct{ ID string }
+	require.NoError(t, json.Unmarshal(body, &created))
+	id := created.ID
+	getSchedule := func() map[string]any {
+		t.Helper()
+		code, body := svc.do(t, "GET", "/v1/schedules/"+id, nil)
+		require.Equal(t, http.StatusOK, code, "%s", body)
+		var sc map[string]any
+		require.NoError(t, json.Unmarshal(body, &sc), "%s", body)
+		return sc
+	}
+
+	shots := t.ArtifactDir()
+	t.Logf("screenshots go to %s (kept with go test -artifacts -outputdir DIR)", shots)
+	b := newBrowser(t, chromium, shots)
+	b.do(chromedp.Navigate(svc.base + "/"))
+	b.do(chromedp.WaitVisible(chromedp.CSS("#login-token")), chromedp.SetValue(chromedp.CSS("#login-token"), token),
+		chromedp.Click(chromedp.CSS("#login-form button")))
+	b.do(chromedp.WaitVisible(chromedp.CSS("#runs-table")))
+	b.goTo("#/schedules/" + id)
+	b.waitJS(`document.querySelector('#schedule-state')?.textContent === 'active' && !document.querySelector('#schedule-edit').hidden`)
+	require.Equal(t, "every 1h0m0s", b.evalString(`document.querySelector('#schedule-spec').textContent`))
+	require.False(t, b.evalBool(`!!document.querySelector('#schedule-edit-form')`))
+	// formValues are the edit form's fields, in the order fields lists them.
+	fields := `['code', 'cron', 'every', 'timezone', 'overlap', 'toolsets', 'input', 'timeout']`
+	formValues := func() []any {
+		t.Helper()
+		return b.evalList(fields + `.map(f => document.querySelector('#schedule-edit-' + f).value)`)
+	}
+	asIs := []any{program, "", "1h0m0s", "Europe/Paris", "queue", "ops", "{\n  \"n\": 1\n}", "30000"}
+
+	// Edit: the form holds the schedule as it is, and the Edit button is gone while it is open.
+	b.do(chromedp.Click(chromedp.CSS("#schedule-edit")))
+	b.do(chromedp.WaitVisible(chromedp.CSS("#schedule-edit-form")))
+	require.Equal(t, asIs, formValues())
+	require.True(t, b.evalBool(`document.querySelector('#schedule-edit').hidden`))
+	b.noHostileMarkup()
+	b.screenshot("e01-form")
+
+	// What is typed stays while the page refreshes: a pause and a resume made elsewhere show on
+	// the page, the form keeps the text.
+	b.do(chromedp.SetValue(chromedp.CSS("#schedule-edit-code"), "typed, not saved"))
+	code, body = svc.do(t, "POST", "/v1/schedules/"+id+"/pause", nil)
+	require.Equal(t, http.StatusOK, code, "%s", body)
+	b.waitJS(`document.querySelector('#schedule-state')?.textContent === 'paused'`)
+	code, body = svc.do(t, "POST", "/v1/schedules/"+id+"/resume", nil)
+	require.Equal(t, http.StatusOK, code, "%s", body)
+	b.waitJS(`document.querySelector('#schedule-state')?.textContent === 'active'`)
+	require.Equal(t, "typed, not saved", b.evalString(`document.querySelector('#schedule-edit-code').value`))
+
+	// Cancel closes the form and sends nothing.
+	asWas := getSchedule()
+	b.do(chromedp.Click(chromedp.CSS("#schedule-edit-cancel")))
+	b.waitJS(`!document.querySelector('#schedule-edit-form') && !document.querySelector('#schedule-edit').hidden`)
+	require.Equal(t, asWas, getSchedule())
+
+	// Opened again, the form holds the schedule, not what was typed; saved as it is, it sends
+	// nothing (the schedule's updatedAt stays), and says so.
+	b.do(chromedp.Click(chromedp.CSS("#schedule-edit")))
+	b.do(chromedp.WaitVisible(chromedp.CSS("#schedule-edit-form")))
+	require.Equal(t, asIs, formValues())
+	b.do(chromedp.Click(chromedp.CSS("#schedule-edit-save")))
+	b.waitJS(`document.querySelector('#schedule-edit-status')?.textContent === 'Nothing changed: nothing was sent.'`)
+	require.Equal(t, asWas, getSchedule())
+
+	// An input that is not JSON is refused before sending.
+	b.do(chromedp.SetValue(chromedp.CSS("#schedule-edit-input"), `{"n": `), chromedp.Click(chromedp.CSS("#schedule-edit-save")))
+	b.waitJS(`document.querySelector('#schedule-edit-error .error')?.textContent.startsWith('Input is not JSON')`)
+	require.Equal(t, asWas, getSchedule())
+
+	// A cron expression the API refuses: the form shows the API's message and stays as typed,
+	// and the schedule is as it was (its input too, sent with the cron).
+	b.do(chromedp.SetValue(chromedp.CSS("#schedule-edit-input"), `{"n": 2}`), chromedp.SetValue(chromedp.CSS("#schedule-edit-cron"), "not a cron"))
+	eval[chromedp.Void](b, `document.querySelector('#schedule-edit-every').value = ''`) // (SetValue cannot set an empty value.)
+	b.do(chromedp.Click(chromedp.CSS("#schedule-edit-save")))
+	b.waitJS(`document.querySelector('#schedule-edit-error .error')?.textContent.includes('not a cron')`)
+	require.Empty(t, b.evalString(`document.querySelector('#schedule-edit-status').textContent`))
+	require.Equal(t, "not a cron", b.evalString(`document.querySelector('#schedule-edit-cron').value`))
+	require.Equal(t, asWas, getSchedule())
+	b.screenshot("e02-refused")
+
+	// The input alone: only it is sent, and the schedule keeps its next tick.
+	eval[chromedp.Void](b, `document.querySelector('#schedule-edit-cron').value = ''`)
+	b.do(chromedp.SetValue(chromedp.CSS("#schedule-edit-every"), "1h0m0s"), chromedp.Click(chromedp.CSS("#schedule-edit-save")))
+	b.waitJS(`!document.querySelector('#schedule-edit-form') && document.querySelector('#schedule-edited')?.textContent === 'Changed input.'`)
+	b.waitJS(`document.querySelector('#schedule-input-value')?.textContent === '{\n  "n": 2\n}'`)
+	sc := getSchedule()
+	require.NotEqual(t, asWas["updatedAt"], sc["updatedAt"])
+	require.Equal(t, asWas["nextTick"], sc["nextTick"], "an edit leaving the timing as it was moved the next tick")
+	require.Equal(t, map[string]any{"n": float64(2)}, sc["input"])
+	for _, k := range []string{"code", "every", "timezone", "overlap", "toolsets", "limits"} {
+		require.Equal(t, asWas[k], sc[k], k)
+	}
+
+	// The code and the interval: every second from now, the tick's runs run the new code with
+	// the input as edited, the limits the form does not show kept.
+	b.do(chromedp.Click(chromedp.CSS("#schedule-edit")))
+	b.do(chromedp.WaitVisible(chromedp.CSS("#schedule-edit-form")))
+	require.Equal(t, "{\n  \"n\": 2\n}", b.evalString(`document.querySelector('#schedule-edit-input').value`))
+	edited := "// " + hostile + "\nreturn 'after ' + input.n"
+	b.do(chromedp.SetValue(chromedp.CSS("#schedule-edit-code"), edited), chromedp.SetValue(chromedp.CSS("#schedule-edit-every"), "1s"),
+		chromedp.Click(chromedp.CSS("#schedule-edit-save")))
+	b.waitJS(`!document.querySelector('#schedule-edit-form') && document.querySelector('#schedule-edited')?.textContent === 'Changed code, every.'`)
+	b.waitJS(`document.querySelector('#schedule-spec')?.textContent === 'every 1s' &&
+		document.querySelector('#schedule-code-lines li[data-line="2"] .text')?.textContent === "return 'after ' + input.n"`)
+	sc = getSchedule()
+	require.Equal(t, edited, sc["code"])
+	require.Equal(t, "1s", sc["every"])
+	require.Nil(t, sc["cron"])
+	require.Equal(t, limits, sc["limits"])
+	require.NotEqual(t, asWas["nextTick"], sc["nextTick"])
+	next, err := time.Parse(time.RFC3339Nano, sc["nextTick"].(string))
+	require.NoError(t, err)
+	require.WithinDuration(t, time.Now(), next, 5*time.Second, "the next tick is not the first after the edit")
+	b.waitJS(`!!document.querySelector('#schedule-tick-rows tr[data-run-id] a')`)
+	b.noHostileMarkup()
+	b.screenshot("e03-edited")
+	runID := b.evalString(`document.querySelector('#schedule-tick-rows tr[data-run-id]').dataset.runId`)
+	b.do(chromedp.Click(chromedp.CSS(`#schedule-tick-rows tr[data-run-id="` + runID + `"] a`)))
+	b.waitJS(`location.hash === '#/runs/` + runID + `' && document.querySelector('#run-status')?.textContent === 'succeeded' && !!document.querySelector('#result-value')`)
+	require.Equal(t, `"after 2"`, b.evalString(`document.querySelector('#result-value').textContent`))
+	require.Equal(t, "return 'after ' + input.n", b.evalString(`document.querySelector('#code-lines li[data-line="2"] .text').textContent`))
+	b.screenshot("e04-run")
+
+	b.finish()
+}
+
 // chromiumPath finds Chromium (or Chrome). Its absence fails the test: the console is only
 // tested in a browser, and CI installs one.
 func chromiumPath(t *testing.T) string {

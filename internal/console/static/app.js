@@ -455,15 +455,17 @@
   }
 
   // programFields are the inputs a run and a schedule share (program, toolsets, input and
-  // timeout), their ids starting with prefix. read() gives what they hold as the fields of the
-  // body to post; it throws when the input is not JSON, so a bad input is never posted.
+  // timeout), their ids starting with prefix and filled from draft (a run or schedule's fields).
+  // read() gives what they hold as the fields of the body to post; it throws when the input is
+  // not JSON, so a bad input is never posted.
   function programFields(prefix, draft) {
     const code = h('textarea', {id: prefix + '-code', name: 'code', rows: 14, cols: 80, spellcheck: 'false', required: true,
       value: draft.code});
     const toolsets = h('input', {id: prefix + '-toolsets', name: 'toolsets', size: 40, placeholder: 'all toolsets', value: (draft.toolsets || []).join(', ')});
     const input = h('textarea', {id: prefix + '-input', name: 'input', rows: 4, cols: 80, spellcheck: 'false', placeholder: 'none',
       value: draft.input === undefined ? '' : json(draft.input)});
-    const timeout = h('input', {id: prefix + '-timeout', name: 'timeoutMs', type: 'number', min: 1, placeholder: 'worker default'});
+    const timeout = h('input', {id: prefix + '-timeout', name: 'timeoutMs', type: 'number', min: 1, placeholder: 'worker default',
+      value: draft.limits && draft.limits.timeoutMs});
     return {
       code: h('p', null, h('label', {for: code.id}, 'Program'), h('br'), code),
       rest: [
@@ -914,6 +916,66 @@
     return sc.paused ? h('span', {class: 'muted'}, 'none while paused') : fmtTime(sc.nextTick);
   }
 
+  // timingFields are a schedule's timing inputs (cron or every, time zone, overlap), their ids
+  // starting with prefix and filled from sc: the new-schedule form starts them empty (sc {}), the
+  // edit form with the schedule's. read() gives what they hold, trimmed.
+  function timingFields(prefix, sc) {
+    const cron = h('input', {id: prefix + '-cron', name: 'cron', size: 24, placeholder: '0 9 * * 1-5', spellcheck: 'false', value: sc.cron});
+    const every = h('input', {id: prefix + '-every', name: 'every', size: 10, placeholder: '5m', spellcheck: 'false', value: sc.every});
+    const timezone = h('input', {id: prefix + '-timezone', name: 'timezone', size: 20, placeholder: 'UTC', spellcheck: 'false', value: sc.timezone});
+    const overlap = h('select', {id: prefix + '-overlap', name: 'overlap'},
+      [['skip', 'skip (no run while the last one runs)'], ['queue', 'queue (run once the last one finished)'], ['allow', 'allow (run anyway)']]
+        .map(([v, text]) => h('option', {value: v, selected: v === sc.overlap}, text)));
+    return {
+      row: h('p', null, h('label', null, 'Cron ', cron), ' or ', h('label', null, 'every ', every), ' ',
+        h('label', null, 'Timezone ', timezone), ' ', h('label', null, 'Overlap ', overlap)),
+      read() {
+        return {cron: cron.value.trim(), every: every.value.trim(), timezone: timezone.value.trim(), overlap: overlap.value};
+      },
+    };
+  }
+
+  // scheduleChange is the body of the PATCH that takes schedule sc to what the edit form holds
+  // (body from programFields, timing from timingFields): only the fields that differ, so that a
+  // timing left as it was keeps its next tick, and a change made elsewhere meanwhile to a field
+  // not touched here is not undone. It throws for what PATCH cannot express: an absent (or null)
+  // input and an absent toolsets list both mean "leave it as it is", so a schedule cannot go back
+  // to no input, nor to every toolset; and a schedule needs one of cron and every.
+  function scheduleChange(sc, body, timing) {
+    const change = {};
+    if (body.code !== sc.code) change.code = body.code;
+    const names = body.toolsets || [];
+    if (names.join(',') !== (sc.toolsets || []).join(',')) {
+      if (!names.length) throw new Error('A schedule limited to some toolsets cannot be given all of them again: name the toolsets it may use.');
+      change.toolsets = names;
+    }
+    const input = body.input === null ? undefined : body.input;
+    if (input === undefined) {
+      if (sc.input !== undefined && sc.input !== null) throw new Error('A schedule\'s input cannot be removed, only replaced.');
+    } else if (compact(input) !== compact(sc.input)) {
+      change.input = input;
+    }
+    // limits is replaced whole: the limits the form does not show (set through the API) are
+    // sent back as they are.
+    const timeoutMs = body.limits ? body.limits.timeoutMs : undefined;
+    const limits = Object.assign({}, sc.limits);
+    if (timeoutMs !== limits.timeoutMs) {
+      if (timeoutMs === undefined) delete limits.timeoutMs;
+      else limits.timeoutMs = timeoutMs;
+      change.limits = limits;
+    }
+    if (timing.cron !== (sc.cron || '') || timing.every !== (sc.every || '')) {
+      if (!timing.cron && !timing.every) throw new Error('A schedule needs a cron expression or an interval (every).');
+      // Both given: the API refuses, and the form shows its message.
+      if (timing.cron) change.cron = timing.cron;
+      if (timing.every) change.every = timing.every;
+    }
+    // An empty time zone is UTC, as when the schedule was created.
+    if ((timing.timezone || 'UTC') !== sc.timezone) change.timezone = timing.timezone || 'UTC';
+    if (timing.overlap !== sc.overlap) change.overlap = timing.overlap;
+    return change;
+  }
+
   async function schedulesPage(params, signal) {
     const rows = h('tbody', {id: 'schedules-rows'});
     const table = h('table', {class: 'list', id: 'schedules-table', hidden: true},
@@ -925,12 +987,7 @@
     const err = h('div');
 
     const fields = programFields('schedule', {code: 'return new Date().toISOString()'});
-    const cron = h('input', {id: 'schedule-cron', name: 'cron', size: 24, placeholder: '0 9 * * 1-5', spellcheck: 'false'});
-    const every = h('input', {id: 'schedule-every', name: 'every', size: 10, placeholder: '5m', spellcheck: 'false'});
-    const timezone = h('input', {id: 'schedule-timezone', name: 'timezone', size: 20, placeholder: 'UTC', spellcheck: 'false'});
-    const overlap = h('select', {id: 'schedule-overlap', name: 'overlap'},
-      [['skip', 'skip (no run while the last one runs)'], ['queue', 'queue (run once the last one finished)'], ['allow', 'allow (run anyway)']]
-        .map(([v, text]) => h('option', {value: v}, text)));
+    const timing = timingFields('schedule', {});
     const formErr = h('div', {id: 'schedule-form-error'});
     const created = h('p', {id: 'schedule-created', role: 'status'});
     const form = h('form', {id: 'schedule-form', class: 'card', onsubmit: async (ev) => {
@@ -946,10 +1003,11 @@
       }
       // Empty fields are left out: the API then applies its defaults, and says which of cron
       // and every it needs.
-      for (const [k, el] of [['cron', cron], ['every', every], ['timezone', timezone]]) {
-        if (el.value.trim()) body[k] = el.value.trim();
+      const t = timing.read();
+      for (const k of ['cron', 'every', 'timezone']) {
+        if (t[k]) body[k] = t[k];
       }
-      body.overlap = overlap.value;
+      body.overlap = t.overlap;
       try {
         const r = await api('POST', '/v1/schedules', body);
         // The list is oldest first: the new schedule may be on a page not shown yet.
@@ -961,8 +1019,7 @@
     }},
     h('h2', null, 'New schedule'),
     fields.code,
-    h('p', null, h('label', null, 'Cron ', cron), ' or ', h('label', null, 'every ', every), ' ',
-      h('label', null, 'Timezone ', timezone), ' ', h('label', null, 'Overlap ', overlap)),
+    timing.row,
     fields.rest,
     formErr,
     h('button', {type: 'submit', id: 'schedule-submit'}, 'Create schedule'),
@@ -1064,7 +1121,10 @@
         fill(err, errorBox(e));
       }
     });
-    const actions = h('p', {class: 'actions', hidden: true}, pause, del);
+    const edit = h('button', {type: 'button', id: 'schedule-edit', onclick: () => openEditor()}, 'Edit');
+    const actions = h('p', {class: 'actions', hidden: true}, edit, pause, del);
+    const editor = h('div', {id: 'schedule-editor'});
+    const edited = h('p', {id: 'schedule-edited', role: 'status'});
     const tickRows = h('tbody', {id: 'schedule-tick-rows'});
     const noTicks = h('p', {class: 'muted', id: 'schedule-ticks-none'}, 'No ticks yet.');
     const tickTable = h('table', {class: 'list', hidden: true},
@@ -1073,7 +1133,67 @@
     const code = section('Code', 'schedule-code');
     const input = section('Input', 'schedule-input', h('p', {class: 'muted'}, 'none'));
     const allRuns = h('a', {href: '#/runs?schedule=' + encodeURIComponent(id), id: 'schedule-runs'}, 'all the runs it started');
-    fill(main, title, err, meta, actions, h('p', null, h('a', {href: '#/schedules'}, '← all schedules'), ' · ', allRuns), ticks, code, input);
+    fill(main, title, err, meta, actions, edited, editor, h('p', null, h('a', {href: '#/schedules'}, '← all schedules'), ' · ', allRuns), ticks, code, input);
+
+    // The edit form is made from the schedule as it is when Edit is clicked and is left alone by
+    // the refreshes, which fill the rest of the page only: what is typed stays until it is saved
+    // or cancelled. It sends what differs from that schedule (scheduleChange), nothing when
+    // nothing does.
+    function openEditor() {
+      const base = sc;
+      fill(edited);
+      const fields = programFields('schedule-edit', base);
+      const timing = timingFields('schedule-edit', base);
+      const formErr = h('div', {id: 'schedule-edit-error'});
+      const status = h('p', {id: 'schedule-edit-status', role: 'status'});
+      const close = () => {
+        fill(editor);
+        edit.hidden = false;
+      };
+      const save = h('button', {type: 'submit', id: 'schedule-edit-save'}, 'Save changes');
+      const cancel = h('button', {type: 'button', id: 'schedule-edit-cancel', onclick: close}, 'Cancel');
+      const form = h('form', {id: 'schedule-edit-form', class: 'card', onsubmit: async (ev) => {
+        ev.preventDefault();
+        fill(formErr);
+        fill(status);
+        let change;
+        try {
+          change = scheduleChange(base, fields.read(), timing.read());
+        } catch (e) {
+          fill(formErr, errorBox(e));
+          return;
+        }
+        const names = Object.keys(change);
+        if (!names.length) {
+          fill(status, 'Nothing changed: nothing was sent.');
+          return;
+        }
+        save.disabled = true;
+        try {
+          await api('PATCH', schedulePath(id), change);
+        } catch (e) {
+          // Refused, the schedule is as it was: the form stays as typed, to be corrected.
+          fill(formErr, errorBox(e));
+          return;
+        } finally {
+          save.disabled = false;
+        }
+        close();
+        fill(edited, 'Changed ' + names.join(', ') + '.');
+        await load().catch((e) => {
+          if (!signal.aborted) fill(err, errorBox(e));
+        });
+      }},
+      h('h2', null, 'Edit schedule'),
+      fields.code,
+      timing.row,
+      fields.rest,
+      formErr,
+      h('p', {class: 'actions'}, save, cancel),
+      status);
+      fill(editor, form);
+      edit.hidden = true;
+    }
 
     // A tick, once recorded, does not change: its row is made once.
     function tickRow(t) {
@@ -1084,14 +1204,19 @@
     }
 
     let last = '';
+    let shownProgram = '';
     const tickShown = new Map();
+    // Loads may overlap (the periodic one, the one after an edit): only the latest one started
+    // is shown, not the schedule as it was before the edit.
+    let loadGen = 0;
     async function load() {
+      const gen = ++loadGen;
       const r = await api('GET', schedulePath(id), undefined, signal);
+      if (gen !== loadGen) return false;
       fill(err);
       const key = compact(r.data);
       if (key === last) return false;
       last = key;
-      const first = sc === null;
       sc = r.data;
       document.title = 'Schedule ' + id.slice(0, 8) + ' · codemode';
       fill(title, 'Schedule ', h('span', {class: 'mono'}, sc.id), ' ', scheduleState(sc, {id: 'schedule-state'}));
@@ -1110,10 +1235,12 @@
       noTicks.hidden = tickList.length > 0;
       tickTable.hidden = tickList.length === 0;
       syncRows(tickRows, tickShown, tickList, (t) => t.tick, tickRow);
-      // A schedule's program and input are fixed when it is created.
-      if (first) {
+      // The program and input change only when edited: redrawn then, not at every tick.
+      const programKey = compact([sc.code, sc.input]);
+      if (programKey !== shownProgram) {
+        shownProgram = programKey;
         fill(code, h('h2', null, 'Code'), codeList(sc.code, 'schedule-code-lines'));
-        if (sc.input !== undefined) fill(input, h('h2', null, 'Input'), h('pre', {id: 'schedule-input-value'}, json(sc.input)));
+        fill(input, h('h2', null, 'Input'), sc.input !== undefined ? h('pre', {id: 'schedule-input-value'}, json(sc.input)) : h('p', {class: 'muted'}, 'none'));
       }
       return true;
     }
