@@ -695,6 +695,11 @@ type Run struct {
 	Status    RunStatus               `json:"status"`
 	Toolsets  *[]string               `json:"toolsets,omitempty"`
 	UpdatedAt time.Time               `json:"updatedAt"`
+
+	// Webhook Where the run's events are delivered, when it was created with a webhook; its secret is never shown.
+	Webhook *struct {
+		Url string `json:"url"`
+	} `json:"webhook,omitempty"`
 }
 
 // RunCreate defines model for RunCreate.

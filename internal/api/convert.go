@@ -27,6 +27,11 @@ func toRun(r durable.Run) gen.Run {
 		in := json.RawMessage(r.Input)
 		out.Input = &in
 	}
+	if r.Webhook != nil && r.Webhook.URL != "" {
+		out.Webhook = &struct {
+			Url string `json:"url"`
+		}{Url: r.Webhook.URL}
+	}
 	if len(r.Result) > 0 {
 		var result map[string]any
 		if json.Unmarshal(r.Result, &result) == nil && result != nil {

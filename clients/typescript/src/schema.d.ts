@@ -702,6 +702,10 @@ export interface components {
             limits: components["schemas"]["Limits"];
             /** @description The run's input as posted, when one was given. */
             input?: unknown;
+            /** @description Where the run's events are delivered, when it was created with a webhook; its secret is never shown. */
+            webhook?: {
+                url: string;
+            };
             /** @description The program's Result, once the run has finished (see Result). */
             result?: components["schemas"]["Result"];
             pending: components["schemas"]["Call"][];
