@@ -175,6 +175,20 @@ func idempotencyKey(cmd *cobra.Command, key string) (*string, error) {
 	return &key, nil
 }
 
+// byArg completes cmd as a verb that sends one request about what its only argument names (a
+// run, a schedule, a webhook...): send makes the request, and its answer is printed as do
+// prints it.
+func byArg(cf *clientFlags, env Env, cmd *cobra.Command,
+	send func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error)) *cobra.Command {
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
+			return send(ctx, c, args[0])
+		})
+	}
+	return cmd
+}
+
 // envOr returns the variable name of env, or def when it is empty.
 func envOr(env Env, name, def string) string {
 	if v := env.Getenv(name); v != "" {
@@ -468,39 +482,31 @@ func splitNames(list string) []string {
 }
 
 func runsCancel(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:     "cancel RUN",
 		Short:   "Cancel a run",
 		Example: `  codemode runs cancel 0b9e...`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.CancelRunWithResponse(ctx, client.RunID(args[0]))
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.CancelRunWithResponse(ctx, client.RunID(arg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }
 
 func callsList(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:     "list RUN",
 		Short:   "List the tool calls of a run",
 		Example: `  codemode calls list 0b9e...`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.ListCallsWithResponse(ctx, client.RunID(args[0]))
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.ListCallsWithResponse(ctx, client.RunID(arg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }
 
 func callsComplete(cf *clientFlags, env Env) *cobra.Command {

@@ -307,21 +307,17 @@ func runsDeliveries(cf *clientFlags, env Env) *cobra.Command {
 }
 
 func toolsetsGet(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:     "get NAME",
 		Short:   "Print a registered toolset with its tools",
 		Example: `  codemode toolsets get ops`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.GetToolsetWithResponse(ctx, client.ToolsetName(args[0]))
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.GetToolsetWithResponse(ctx, client.ToolsetName(arg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }
 
 func toolsetsUpdate(cf *clientFlags, env Env) *cobra.Command {

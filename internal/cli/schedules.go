@@ -139,21 +139,17 @@ func schedulesList(cf *clientFlags, env Env) *cobra.Command {
 }
 
 func schedulesGet(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:     "get SCHEDULE",
 		Short:   "Print a schedule with its latest ticks",
 		Example: `  codemode schedules get 5c1d...`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.GetScheduleWithResponse(ctx, client.ScheduleID(args[0]))
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.GetScheduleWithResponse(ctx, client.ScheduleID(arg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }
 
 func schedulesUpdate(cf *clientFlags, env Env) *cobra.Command {
@@ -242,55 +238,43 @@ the runs started before keep what they had.`,
 }
 
 func schedulesPause(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:     "pause SCHEDULE",
 		Short:   "Stop a schedule from starting runs (runs already started go on)",
 		Example: `  codemode schedules pause 5c1d...`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.PauseScheduleWithResponse(ctx, client.ScheduleID(args[0]))
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.PauseScheduleWithResponse(ctx, client.ScheduleID(arg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }
 
 func schedulesResume(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:     "resume SCHEDULE",
 		Short:   "Start a paused schedule again, from its first tick after now",
 		Example: `  codemode schedules resume 5c1d...`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.ResumeScheduleWithResponse(ctx, client.ScheduleID(args[0]))
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.ResumeScheduleWithResponse(ctx, client.ScheduleID(arg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }
 
 func schedulesDelete(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:     "delete SCHEDULE",
 		Short:   "Delete a schedule (it prints nothing); the runs it started keep their link to it",
 		Example: `  codemode schedules delete 5c1d...`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.DeleteScheduleWithResponse(ctx, client.ScheduleID(args[0]))
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.DeleteScheduleWithResponse(ctx, client.ScheduleID(arg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }

@@ -103,21 +103,17 @@ func webhooksList(cf *clientFlags, env Env) *cobra.Command {
 }
 
 func webhooksGet(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:     "get HOOK",
 		Short:   "Print a webhook subscription",
 		Example: `  codemode webhooks get 7f3a...`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.GetWebhookWithResponse(ctx, client.WebhookID(args[0]))
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.GetWebhookWithResponse(ctx, client.WebhookID(arg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }
 
 func webhooksUpdate(cf *clientFlags, env Env) *cobra.Command {
@@ -181,21 +177,17 @@ secret.`,
 }
 
 func webhooksDelete(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:     "delete HOOK",
 		Short:   "Delete a webhook subscription and its deliveries (it prints nothing); pending ones are not sent",
 		Example: `  codemode webhooks delete 7f3a...`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.DeleteWebhookWithResponse(ctx, client.WebhookID(args[0]))
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.DeleteWebhookWithResponse(ctx, client.WebhookID(arg))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }
 
 func webhooksDeliveries(cf *clientFlags, env Env) *cobra.Command {
@@ -228,22 +220,18 @@ func webhooksDeliveries(cf *clientFlags, env Env) *cobra.Command {
 }
 
 func webhooksRedeliver(cf *clientFlags, env Env) *cobra.Command {
-	return &cobra.Command{
+	return byArg(cf, env, &cobra.Command{
 		Use:   "redeliver DELIVERY",
 		Short: "Send a delivered or failed delivery again, with fresh attempts and the same webhook-id",
 		Long: `Send a delivered or failed delivery again (its id, msg_..., as "webhooks deliveries" or
 "runs deliveries" list it), with fresh attempts and the same webhook-id, to its subscription's
 current URL. A delivery still pending, or of a disabled subscription, is refused.`,
 		Example: `  codemode webhooks redeliver msg_3f9c0a...`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.do(cmd, env, func(ctx context.Context, c *client.ClientWithResponses) (response, []byte, error) {
-				r, err := c.RedeliverWebhookWithResponse(ctx, args[0])
-				if err != nil {
-					return nil, nil, err
-				}
-				return r, r.Body, nil
-			})
-		},
-	}
+	}, func(ctx context.Context, c *client.ClientWithResponses, arg string) (response, []byte, error) {
+		r, err := c.RedeliverWebhookWithResponse(ctx, arg)
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Body, nil
+	})
 }

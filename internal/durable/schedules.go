@@ -171,25 +171,16 @@ func (s *Store) CreateSchedule(ctx context.Context, n NewSchedule) (Schedule, er
 	if n.Timezone == "" {
 		n.Timezone = "UTC"
 	}
-	switch n.Overlap {
-	case "":
+	if n.Overlap == "" {
 		n.Overlap = OverlapSkip
-	case OverlapSkip, OverlapQueue, OverlapAllow:
-	default:
-		return Schedule{}, fmt.Errorf("%w: overlap %q (skip, queue or allow)", ErrInvalidSchedule, n.Overlap)
+	}
+	if err := checkOverlap(n.Overlap); err != nil {
+		return Schedule{}, err
 	}
 	if len(n.Limits) == 0 {
 		n.Limits = json.RawMessage("{}")
 	}
-	var cronExpr *string
-	if n.Cron != "" {
-		cronExpr = &n.Cron
-	}
-	var everyMs *int64
-	if n.Every != 0 {
-		ms := n.Every.Milliseconds()
-		everyMs = &ms
-	}
+	cronExpr, everyMs := timingColumns(n.Cron, n.Every)
 	first := spec.next(time.Now().UTC().Truncate(time.Millisecond))
 	var out Schedule
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
@@ -207,6 +198,29 @@ func (s *Store) CreateSchedule(ctx context.Context, n NewSchedule) (Schedule, er
 		return Schedule{}, fmt.Errorf("create schedule: %w", unstorable(err))
 	}
 	return out, nil
+}
+
+// checkOverlap refuses an overlap policy the schedules do not have.
+func checkOverlap(overlap string) error {
+	switch overlap {
+	case OverlapSkip, OverlapQueue, OverlapAllow:
+		return nil
+	}
+	return fmt.Errorf("%w: overlap %q (skip, queue or allow)", ErrInvalidSchedule, overlap)
+}
+
+// timingColumns are a schedule's cron and every as stored: the one not used is NULL.
+func timingColumns(cronExpr string, every time.Duration) (*string, *int64) {
+	var c *string
+	if cronExpr != "" {
+		c = &cronExpr
+	}
+	var ms *int64
+	if every != 0 {
+		v := every.Milliseconds()
+		ms = &v
+	}
+	return c, ms
 }
 
 func scanSchedule(r pgx.Row) (Schedule, error) {
@@ -297,12 +311,10 @@ func (s *Store) UpdateSchedule(ctx context.Context, id string, ch ScheduleChange
 			}
 		}
 		if ch.Overlap != nil {
-			switch *ch.Overlap {
-			case OverlapSkip, OverlapQueue, OverlapAllow:
-				sc.Overlap = *ch.Overlap
-			default:
-				return fmt.Errorf("%w: overlap %q (skip, queue or allow)", ErrInvalidSchedule, *ch.Overlap)
+			if err := checkOverlap(*ch.Overlap); err != nil {
+				return err
 			}
+			sc.Overlap = *ch.Overlap
 		}
 		spec, err := parseTickSpec(sc.Cron, sc.Every, sc.Timezone)
 		if err != nil {
@@ -311,15 +323,7 @@ func (s *Store) UpdateSchedule(ctx context.Context, id string, ch ScheduleChange
 		if ch.Cron != nil || ch.Every != nil || ch.Timezone != nil {
 			sc.NextTick = spec.next(time.Now().UTC().Truncate(time.Millisecond))
 		}
-		var cronExpr *string
-		if sc.Cron != "" {
-			cronExpr = &sc.Cron
-		}
-		var everyMs *int64
-		if sc.Every != 0 {
-			ms := sc.Every.Milliseconds()
-			everyMs = &ms
-		}
+		cronExpr, everyMs := timingColumns(sc.Cron, sc.Every)
 		out, err = scanSchedule(tx.QueryRow(ctx, q("ScheduleUpdate"), id, sc.Code, inputArg(sc.Input), sc.Toolsets,
 			sc.Limits, cronExpr, everyMs, sc.Timezone, sc.Overlap, sc.NextTick))
 		return err
