@@ -291,6 +291,24 @@
     }
   }
 
+  // loadAndPoll shows a page's first load, then polls it (see poll); a load that fails shows
+  // its error in err.
+  async function loadAndPoll(load, err, signal) {
+    try {
+      await load();
+    } catch (e) {
+      fill(err, errorBox(e));
+    }
+    poll(async () => {
+      try {
+        return await load();
+      } catch (e) {
+        if (!signal.aborted) fill(err, errorBox(e));
+        throw e;
+      }
+    }, signal);
+  }
+
   // ---- login -------------------------------------------------------------------------------
 
   let loginMessage = '';
@@ -1244,19 +1262,7 @@
       }
       return true;
     }
-    try {
-      await load();
-    } catch (e) {
-      fill(err, errorBox(e));
-    }
-    poll(async () => {
-      try {
-        return await load();
-      } catch (e) {
-        if (!signal.aborted) fill(err, errorBox(e));
-        throw e;
-      }
-    }, signal);
+    await loadAndPoll(load, err, signal);
   }
 
   // ---- toolsets ----------------------------------------------------------------------------
@@ -1455,19 +1461,7 @@
       fill(list, deliveryTable(d.data.deliveries, load, true));
       return true;
     }
-    try {
-      await load();
-    } catch (e) {
-      fill(err, errorBox(e));
-    }
-    poll(async () => {
-      try {
-        return await load();
-      } catch (e) {
-        if (!signal.aborted) fill(err, errorBox(e));
-        throw e;
-      }
-    }, signal);
+    await loadAndPoll(load, err, signal);
   }
 
   // ---- routing -----------------------------------------------------------------------------
