@@ -949,6 +949,11 @@ type ToolsetList struct {
 
 // ToolsetUpdate defines model for ToolsetUpdate.
 type ToolsetUpdate struct {
+	// Auth New credentials (kinds openapi and mcp), replacing the stored ones for every later call, of old runs too.
+	Auth *ToolsetAuth `json:"auth,omitempty"`
+
+	// BaseUrl The server the operations are sent to (kind openapi), replacing the one given at registration or the document's.
+	BaseUrl     *string      `json:"baseUrl,omitempty"`
 	Description *string      `json:"description,omitempty"`
 	Namespaces  *[]Namespace `json:"namespaces,omitempty"`
 

@@ -234,9 +234,14 @@ func (h *handlers) DeleteToolset(ctx context.Context, req gen.DeleteToolsetReque
 // body's tools, or else fetched from the new or current url) and stored as a new version.
 func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetRequestObject) (gen.UpdateToolsetResponseObject, error) {
 	body := req.Body
-	var text []field
+	var text, urls []field
 	if body.Url != nil {
 		text = append(text, field{"url", *body.Url})
+		urls = append(urls, field{"url", *body.Url})
+	}
+	if body.BaseUrl != nil {
+		text = append(text, field{"baseUrl", *body.BaseUrl})
+		urls = append(urls, field{"baseUrl", *body.BaseUrl})
 	}
 	if body.Secret != nil {
 		text = append(text, field{"secret", *body.Secret})
@@ -247,22 +252,38 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 	if err := storableText(text...); err != nil {
 		return nil, err
 	}
-	if body.Url != nil {
-		if err := httpURLs(field{"url", *body.Url}); err != nil {
-			return nil, err
-		}
+	if err := httpURLs(urls...); err != nil {
+		return nil, err
 	}
 	if body.Secret != nil {
 		if err := usableSecret("secret", *body.Secret); err != nil {
 			return nil, err
 		}
 	}
+	newAuth, err := authOf(body.Auth)
+	if err != nil {
+		return nil, err
+	}
+	var authUpdate *json.RawMessage // the credentials to store; nil: kept
+	if newAuth != nil {
+		encoded, err := json.Marshal(newAuth)
+		if err != nil {
+			return nil, fmt.Errorf("encode auth: %w", err)
+		}
+		authUpdate = (*json.RawMessage)(&encoded)
+	}
 	current, err := h.store.GetToolset(ctx, req.Name)
 	if err != nil {
 		return nil, err
 	}
+	if newAuth != nil && current.Kind != durable.KindOpenAPI && current.Kind != durable.KindMCP {
+		return nil, fmt.Errorf("%w: auth is for toolsets of kind openapi or mcp; an http toolset signs its calls with secret", errBadRequest)
+	}
+	if body.BaseUrl != nil && current.Kind != durable.KindOpenAPI {
+		return nil, fmt.Errorf("%w: baseUrl is for toolsets of kind openapi", errBadRequest)
+	}
 	if current.Kind == durable.KindOpenAPI {
-		return h.updateOpenAPIToolset(ctx, current, body)
+		return h.updateOpenAPIToolset(ctx, current, body, authUpdate)
 	}
 	url := current.URL
 	if body.Url != nil {
@@ -273,9 +294,11 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 		if body.Tools != nil || body.Namespaces != nil || body.Secret != nil {
 			return nil, fmt.Errorf("%w: an mcp toolset's tools are listed from its server; tools, namespaces and secret are for kind http", errBadRequest)
 		}
-		auth, err := toolset.ParseAuth(current.Auth)
-		if err != nil {
-			return nil, err
+		auth := newAuth
+		if auth == nil {
+			if auth, err = toolset.ParseAuth(current.Auth); err != nil {
+				return nil, err
+			}
 		}
 		if raw, err = h.listMCP(ctx, url, auth); err != nil {
 			return nil, err
@@ -303,7 +326,7 @@ func (h *handlers) UpdateToolset(ctx context.Context, req gen.UpdateToolsetReque
 		return nil, err
 	}
 	updated, err := h.store.UpdateToolset(ctx, req.Name, durable.ToolsetUpdate{
-		URL: body.Url, Secret: body.Secret, Description: body.Description, Manifest: raw,
+		URL: body.Url, Secret: body.Secret, Description: body.Description, Manifest: raw, Auth: authUpdate,
 	})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/codemode/codemode/internal/api/gen"
 	"github.com/codemode/codemode/internal/durable"
@@ -86,7 +87,8 @@ func (h *handlers) createOpenAPIToolset(ctx context.Context, body *gen.CreateToo
 
 // updateOpenAPIToolset re-reads an OpenAPI toolset's document from the new or current url and
 // stores its tools as a new version.
-func (h *handlers) updateOpenAPIToolset(ctx context.Context, current durable.Toolset, body *gen.UpdateToolsetJSONRequestBody) (gen.UpdateToolsetResponseObject, error) {
+func (h *handlers) updateOpenAPIToolset(ctx context.Context, current durable.Toolset, body *gen.UpdateToolsetJSONRequestBody,
+	auth *json.RawMessage) (gen.UpdateToolsetResponseObject, error) {
 	if body.Tools != nil || body.Namespaces != nil || body.Secret != nil {
 		return nil, fmt.Errorf("%w: tools, namespaces and secret apply to kind http only", errBadRequest)
 	}
@@ -94,24 +96,44 @@ func (h *handlers) updateOpenAPIToolset(ctx context.Context, current durable.Too
 	if body.Url != nil {
 		url = *body.Url
 	}
-	if url == "" {
-		return nil, fmt.Errorf("%w: toolset %s was registered with an inline document: give a url to read it from, or register it again", errBadRequest, current.Name)
-	}
 	var src openapi.Source
 	if len(current.Source) > 0 {
 		if err := json.Unmarshal(current.Source, &src); err != nil {
 			return nil, fmt.Errorf("source of toolset %s: %w", current.Name, err)
 		}
 	}
-	manifest, source, err := h.readDocument(ctx, url, nil, src.Server)
-	if err != nil {
-		return nil, err
+	server := src.Server
+	if body.BaseUrl != nil {
+		server = *body.BaseUrl
+	}
+	var manifest, source json.RawMessage
+	if url != "" {
+		var err error
+		if manifest, source, err = h.readDocument(ctx, url, nil, server); err != nil {
+			return nil, err
+		}
+	} else {
+		// Registered with an inline document, which is not kept: its tools stay as they are,
+		// and a new server replaces the one they are sent to. With nothing else to change,
+		// there is nothing to read again.
+		if auth == nil && body.BaseUrl == nil && body.Description == nil {
+			return nil, fmt.Errorf("%w: toolset %s was registered with an inline document, which is not kept: give a url to read a document from, or change auth, baseUrl or description, or register it again", errBadRequest, current.Name)
+		}
+		manifest, source = current.Manifest, current.Source
+		if body.BaseUrl != nil {
+			src.BaseURL, src.Server = strings.TrimSuffix(server, "/"), server
+			encoded, err := json.Marshal(src)
+			if err != nil {
+				return nil, fmt.Errorf("encode source: %w", err)
+			}
+			source = encoded
+		}
 	}
 	if err := mountable(current.Name, manifest, false); err != nil {
 		return nil, err
 	}
 	updated, err := h.store.UpdateToolset(ctx, current.Name, durable.ToolsetUpdate{
-		URL: body.Url, Description: body.Description, Manifest: manifest, Source: source,
+		URL: body.Url, Description: body.Description, Manifest: manifest, Source: source, Auth: auth,
 	})
 	if err != nil {
 		return nil, err

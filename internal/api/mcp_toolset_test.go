@@ -77,6 +77,19 @@ func TestMCPToolsetRun(t *testing.T) {
 				require.Equal(t, http.StatusOK, status, "%s", body)
 				require.Contains(t, string(body), `"hasAuth":true`)
 				require.Contains(t, string(body), `"path":"docs.search"`)
+				// New credentials are used to list the tools: refused ones change nothing,
+				// accepted ones replace the stored ones.
+				status, body = s.rest(t, http.MethodPatch, "/v1/toolsets/m", map[string]any{"auth": map[string]any{"type": "bearer", "token": "rotated-wrong"}})
+				require.Equal(t, http.StatusBadGateway, status, "%s", body)
+				status, body = s.rest(t, http.MethodPatch, "/v1/toolsets/m", map[string]any{"description": "kept"})
+				require.Equal(t, http.StatusOK, status, "the stored credentials are kept: %s", body)
+				status, body = s.rest(t, http.MethodPatch, "/v1/toolsets/m", map[string]any{"auth": map[string]any{"type": "bearer", "token": "mcp-secret"}})
+				require.Equal(t, http.StatusOK, status, "%s", body)
+				require.NotContains(t, string(body), "mcp-secret")
+				require.Contains(t, string(body), `"hasAuth":true`)
+				status, body = s.rest(t, http.MethodPatch, "/v1/toolsets/m", map[string]any{"baseUrl": "http://127.0.0.1:1/"})
+				require.Equal(t, http.StatusBadRequest, status, "%s", body)
+				require.Contains(t, string(body), "baseUrl is for toolsets of kind openapi")
 				status, body = s.rest(t, http.MethodPatch, "/v1/toolsets/m", map[string]any{"tools": []any{}})
 				require.Equal(t, http.StatusBadRequest, status, "%s", body)
 

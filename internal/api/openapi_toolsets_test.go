@@ -337,3 +337,95 @@ func TestOpenAPIDocumentFetchObeysEgress(t *testing.T) {
 	_, msg := errorCode(t, body)
 	require.Contains(t, msg, "not allowed by the egress policy")
 }
+
+// An OpenAPI toolset's credentials are rotated, and its server moved, by an update: by URL
+// (the document read again) and inline (the tools kept, the new server used). A run made
+// before the rotation meets the new credentials too; an http toolset refuses auth and baseUrl.
+func TestOpenAPIToolsetUpdateRotatesCredentialsAndServer(t *testing.T) {
+	t.Parallel()
+	s := startFullStack(t, false)
+	const oldToken, newToken = "tok-old-1a2b", "tok-new-3c4d"
+	var mu sync.Mutex
+	accepted := oldToken
+	bearer := func(r *http.Request) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return r.Header.Get("Authorization") == "Bearer "+accepted
+	}
+	first := httptest.NewServer(&petAPI{authorized: bearer})
+	t.Cleanup(first.Close)
+	second := httptest.NewServer(&petAPI{authorized: bearer})
+	t.Cleanup(second.Close)
+	getPet := func(name string) string {
+		t.Helper()
+		req, err := json.Marshal(map[string]any{"toolsets": []string{name},
+			"code": fmt.Sprintf(`try { return (await tools.%s.pets.get({id: 7})).name } catch (e) { return e.message }`, name)})
+		require.NoError(t, err)
+		status, body := s.do(t, http.MethodPost, "/v1/runs?wait=30", string(req))
+		require.Equal(t, http.StatusCreated, status, "%s", body)
+		var run struct {
+			Status string
+			Result struct{ Value string }
+		}
+		require.NoError(t, json.Unmarshal(body, &run), "%s", body)
+		require.Equal(t, "succeeded", run.Status, "%s", body)
+		return run.Result.Value
+	}
+	auth := func(token string) string { return `{"type":"bearer","token":"` + token + `"}` }
+
+	for _, tc := range []struct {
+		name   string
+		source func(server string) string
+	}{
+		{"byurl", func(server string) string { return `"url": "` + server + `/openapi.json"` }},
+		{"inline", func(server string) string { return `"document": ` + petsDocument + `, "baseUrl": "` + server + `/v1"` }},
+	} {
+		mu.Lock()
+		accepted = oldToken
+		mu.Unlock()
+		status, body := s.do(t, http.MethodPost, "/v1/toolsets", `{"name": "`+tc.name+`", "kind": "openapi", `+tc.source(first.URL)+`, "auth": `+auth(oldToken)+`}`)
+		require.Equal(t, http.StatusCreated, status, "%s", body)
+		require.Equal(t, "rex", getPet(tc.name))
+
+		// The API now wants the new token: the old one is refused until the update.
+		mu.Lock()
+		accepted = newToken
+		mu.Unlock()
+		require.Contains(t, getPet(tc.name), "401")
+		status, body = s.do(t, http.MethodPatch, "/v1/toolsets/"+tc.name, `{"auth": `+auth(newToken)+`, "description": "rotated"}`)
+		require.Equal(t, http.StatusOK, status, "%s", body)
+		require.NotContains(t, string(body), newToken)
+		require.Contains(t, string(body), `"description":"rotated"`)
+		require.Equal(t, "rex", getPet(tc.name))
+
+		// Moved to another server.
+		first.Close()
+		status, body = s.do(t, http.MethodPatch, "/v1/toolsets/"+tc.name, `{"baseUrl": "`+second.URL+`/v1"}`)
+		if tc.name == "byurl" {
+			// The document is read again from its URL, which is gone with the first server.
+			require.Equal(t, http.StatusBadGateway, status, "%s", body)
+			status, body = s.do(t, http.MethodPatch, "/v1/toolsets/"+tc.name, `{"url": "`+second.URL+`/openapi.json", "baseUrl": "`+second.URL+`/v1"}`)
+		}
+		require.Equal(t, http.StatusOK, status, "%s", body)
+		require.Equal(t, "rex", getPet(tc.name))
+		first = httptest.NewServer(&petAPI{authorized: bearer})
+		t.Cleanup(first.Close)
+	}
+
+	var stored string
+	require.NoError(t, s.pool.QueryRow(s.ctx, `SELECT string_agg(manifest::text || coalesce(source::text, '') || url || coalesce(encode(auth_sealed, 'escape'), ''), ' ') FROM toolsets`).Scan(&stored))
+	require.NotContains(t, stored, newToken)
+
+	status, body := s.do(t, http.MethodPost, "/v1/toolsets", `{"name": "plain", "tools": [{"path": "echo", "description": "Echo"}], "url": "`+second.URL+`"}`)
+	require.Equal(t, http.StatusCreated, status, "%s", body)
+	for _, tc := range []struct{ body, want string }{
+		{`{"auth": ` + auth(newToken) + `, "tools": [{"path": "echo", "description": "Echo"}]}`, "auth is for toolsets of kind openapi or mcp"},
+		{`{"baseUrl": "` + second.URL + `", "tools": [{"path": "echo", "description": "Echo"}]}`, "baseUrl is for toolsets of kind openapi"},
+		{`{"auth": {"type": "bearer"}}`, "auth"},
+		{`{"baseUrl": "ftp://x"}`, "baseUrl"},
+	} {
+		status, body := s.do(t, http.MethodPatch, "/v1/toolsets/plain", tc.body)
+		require.Equal(t, http.StatusBadRequest, status, "%s: %s", tc.body, body)
+		require.Contains(t, string(body), tc.want, tc.body)
+	}
+}

@@ -568,6 +568,13 @@ export interface components {
             /** @description The new signing secret; empty for unsigned calls. */
             secret?: string;
             description?: string;
+            /** @description New credentials (kinds openapi and mcp), replacing the stored ones for every later call, of old runs too. */
+            auth?: components["schemas"]["ToolsetAuth"];
+            /**
+             * Format: uri
+             * @description The server the operations are sent to (kind openapi), replacing the one given at registration or the document's.
+             */
+            baseUrl?: string;
             tools?: components["schemas"]["ToolDescriptor"][];
             namespaces?: components["schemas"]["Namespace"][];
         };
