@@ -88,6 +88,8 @@ func TestMoreUsageErrors(t *testing.T) {
 		{args: []string{"toolsets", "add", "ops", "http://a/", "--tools", "[{nope"}, stderr: []string{"--tools is not JSON"}},
 		{args: []string{"toolsets", "add", "ops", "http://a/", "--tools", "[]", "--namespaces", "{"}, stderr: []string{"--namespaces is not JSON"}},
 		{args: []string{"toolsets", "add", "ops", "http://a/", "--namespaces", `[{"path": "math"}]`}, stderr: []string{"give --tools too"}},
+		{args: []string{"toolsets", "update", "pets", "--base-url", "b.example.com"}, stderr: []string{`--base-url "b.example.com" is not an http(s) URL`}},
+		{args: []string{"toolsets", "update", "pets", "--auth", `{"type": "oauth2", "token": "s3cret"}`}, stderr: []string{`--auth: type "oauth2"`}, hides: "s3cret"},
 		{args: []string{"toolsets", "get"}, stderr: []string{"accepts 1 arg(s), received 0"}},
 		{args: []string{"toolsets", "update"}, stderr: []string{"accepts between 1 and 2 arg(s), received 0"}},
 		{args: []string{"toolsets", "update", "ops", "http://a/", "extra"}, stderr: []string{"accepts between 1 and 2 arg(s), received 3"}},
@@ -371,6 +373,13 @@ let refused = null;
 try { await tools.pets2.pets.get({id: 7}); } catch (e) { refused = e.message; }
 return {a: a.name, b: b.name, refused};`, args: []string{"runs", "create", "-", "--toolsets", "pets,pets2,pets3", "--wait", "10"},
 			want: `{"status":"succeeded","result":{"value":{"a":"rex","b":"rex"}}}`, out: []string{"answered 401"}},
+		{name: "toolsets update --auth --base-url", args: []string{"toolsets", "update", "pets2", "--auth", `{"type": "bearer", "token": "` + petsToken + `"}`,
+			"--base-url", "{PETS}/v1"}, want: `{"name":"pets2","hasAuth":true}`,
+			check: func(t *testing.T, got map[string]any) {
+				require.NotContains(t, fmt.Sprint(got), petsToken, "auth is never shown")
+			}},
+		{name: "a run calls pets2 with its new credentials", stdin: `return (await tools.pets2.pets.get({id: 7})).name`,
+			args: []string{"runs", "create", "-", "--toolsets", "pets2", "--wait", "10"}, want: `{"status":"succeeded","result":{"value":"rex"}}`},
 		{name: "toolsets add --kind mcp --auth", args: []string{"toolsets", "add", "m", "{MCP}", "--kind", "mcp", "--description", "Test MCP",
 			"--auth", `{"type": "bearer", "token": "` + mcpToken + `"}`},
 			want: `{"name":"m","kind":"mcp","hasAuth":true,"description":"Test MCP"}`, out: []string{`"path":"docs.search"`}},

@@ -321,18 +321,20 @@ func toolsetsGet(cf *clientFlags, env Env) *cobra.Command {
 }
 
 func toolsetsUpdate(cf *clientFlags, env Env) *cobra.Command {
-	var secret, description, tools, namespaces string
+	var secret, description, tools, namespaces, auth, baseURL string
 	cmd := &cobra.Command{
 		Use:   "update NAME [URL]",
-		Short: "Read a toolset's manifest again (from URL when given), changing its secret or description",
+		Short: "Read a toolset's manifest again (from URL when given), changing its secret, description or credentials",
 		Long: `Read a toolset's manifest again and store it as the toolset's new version: from URL, which
 becomes the toolset's URL, or from the URL it has, or from --tools and --namespaces when given.
---secret (empty: unsigned calls) and --description are changed when given. Runs created before
-keep the manifest they were created with.`,
+--secret (empty: unsigned calls) and --description are changed when given; so are --auth, the
+credentials of an openapi or mcp toolset, and --base-url, the server of an openapi one. Runs
+created before keep the manifest they were created with.`,
 		Example: `  codemode toolsets update ops                            # read the manifest again
   codemode toolsets update ops http://127.0.0.1:8766
   codemode toolsets update ops --secret "$SECRET" --description 'Deploys and approvals'
-  codemode toolsets update ops --tools '[{"path": "math.add", "description": "Add two numbers"}]'`,
+  codemode toolsets update ops --tools '[{"path": "math.add", "description": "Add two numbers"}]'
+  codemode toolsets update pets --auth '{"type": "bearer", "token": "'"$NEW_TOKEN"'"}'`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := map[string]any{}
@@ -345,6 +347,19 @@ keep the manifest they were created with.`,
 			}
 			if f.Changed("description") {
 				req["description"] = description
+			}
+			if baseURL != "" {
+				if err := checkHTTPURL("base-url", baseURL); err != nil {
+					return err
+				}
+				req["baseUrl"] = baseURL
+			}
+			creds, err := authFlag(auth)
+			if err != nil {
+				return err
+			}
+			if creds != nil {
+				req["auth"] = creds
 			}
 			for _, j := range []struct{ name, value string }{{"tools", tools}, {"namespaces", namespaces}} {
 				v, err := jsonFlag(j.name, j.value)
@@ -370,6 +385,8 @@ keep the manifest they were created with.`,
 	f.StringVar(&description, "description", "", "new description of the toolset's namespace")
 	f.StringVar(&tools, "tools", "", "the manifest's tools inline (a JSON array); the URL is not read")
 	f.StringVar(&namespaces, "namespaces", "", "the manifest's namespaces inline (a JSON array)")
+	f.StringVar(&auth, "auth", "", `new credentials of an openapi or mcp toolset, as JSON: {"type": "bearer", "token": "..."}, apiKey (in, name, value) or basic (username, password)`)
+	f.StringVar(&baseURL, "base-url", "", "new server of an openapi toolset's operations")
 	return cmd
 }
 
