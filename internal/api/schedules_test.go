@@ -45,18 +45,7 @@ func TestSchedules(t *testing.T) {
 	id := every.JSON201.Id
 	require.Equal(t, "1s", *every.JSON201.Every)
 
-	var runID string
-	require.Eventually(t, func() bool {
-		got, err := b.client.GetScheduleWithResponse(b.ctx, id)
-		require.NoError(t, err)
-		for _, tick := range *got.JSON200.Ticks {
-			if tick.RunId != nil {
-				runID = *tick.RunId
-				return true
-			}
-		}
-		return false
-	}, 30*time.Second, 100*time.Millisecond)
+	runID := firstTickRun(t, b, id)
 	run, err := b.client.GetRunWithResponse(b.ctx, runID, &client.GetRunParams{})
 	require.NoError(t, err)
 	require.Equal(t, "plain", run.JSON200.Code)
@@ -179,18 +168,7 @@ func TestScheduleUpdate(t *testing.T) {
 	require.NoError(t, json.Unmarshal(body, &sc))
 	require.Equal(t, "1s", *sc.Every)
 	require.WithinDuration(t, time.Now(), sc.NextTick, 3*time.Second)
-	var runID string
-	require.Eventually(t, func() bool {
-		got, err := b.client.GetScheduleWithResponse(b.ctx, id)
-		require.NoError(t, err)
-		for _, tick := range *got.JSON200.Ticks {
-			if tick.RunId != nil {
-				runID = *tick.RunId
-				return true
-			}
-		}
-		return false
-	}, 30*time.Second, 100*time.Millisecond)
+	runID := firstTickRun(t, b, id)
 	run, err := b.client.GetRunWithResponse(b.ctx, runID, &client.GetRunParams{})
 	require.NoError(t, err)
 	require.Equal(t, "return input.n * 2", run.JSON200.Code)
@@ -237,4 +215,22 @@ func TestScheduleUpdate(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, sc.UpdatedAt, got.JSON200.UpdatedAt, "refused changes change nothing")
 	require.Equal(t, "0 9 * * *", *got.JSON200.Cron)
+}
+
+// firstTickRun waits for a tick of schedule id that started a run and returns the run's id.
+func firstTickRun(t *testing.T, b *testBundle, id string) string {
+	t.Helper()
+	var runID string
+	require.Eventually(t, func() bool {
+		got, err := b.client.GetScheduleWithResponse(b.ctx, id)
+		require.NoError(t, err)
+		for _, tick := range *got.JSON200.Ticks {
+			if tick.RunId != nil {
+				runID = *tick.RunId
+				return true
+			}
+		}
+		return false
+	}, 30*time.Second, 100*time.Millisecond)
+	return runID
 }

@@ -679,18 +679,9 @@ type ListFilter struct {
 
 // ListRuns returns runs newest first, and the cursor of the next page ("" when none).
 func (s *Store) ListRuns(ctx context.Context, f ListFilter) ([]Run, string, error) {
-	if f.Limit <= 0 {
-		f.Limit = 50
-	}
-	f.Limit = min(f.Limit, 500)
-	var curAt *time.Time
-	var curID *string
-	if f.Cursor != "" {
-		at, id, err := decodeCursor(f.Cursor)
-		if err != nil {
-			return nil, "", err
-		}
-		curAt, curID = &at, &id
+	pg, err := newPage(f.Limit, f.Cursor)
+	if err != nil {
+		return nil, "", err
 	}
 	var status, toolset, schedule *string
 	if f.Status != "" {
@@ -705,7 +696,7 @@ func (s *Store) ListRuns(ctx context.Context, f ListFilter) ([]Run, string, erro
 		}
 		schedule = &f.Schedule
 	}
-	rows, err := s.pool.Query(ctx, q("RunList"), status, toolset, f.CreatedAfter, curAt, curID, f.Limit+1, schedule)
+	rows, err := s.pool.Query(ctx, q("RunList"), status, toolset, f.CreatedAfter, pg.at, pg.id, pg.limit+1, schedule)
 	if err != nil {
 		return nil, "", fmt.Errorf("list runs: %w", err)
 	}
@@ -713,13 +704,43 @@ func (s *Store) ListRuns(ctx context.Context, f ListFilter) ([]Run, string, erro
 	if err != nil {
 		return nil, "", fmt.Errorf("list runs: %w", err)
 	}
-	next := ""
-	if len(runs) > f.Limit {
-		runs = runs[:f.Limit]
-		last := runs[len(runs)-1]
-		next = encodeCursor(last.CreatedAt, last.ID)
-	}
+	runs, next := cut(pg, runs, func(r Run) (time.Time, string) { return r.CreatedAt, r.ID })
 	return runs, next, nil
+}
+
+// page is where a listing by (created_at, id) starts and how many it holds.
+type page struct {
+	limit int        // default 50, at most 500
+	at    *time.Time // the cursor's created_at; nil: from the start
+	id    *string    // the cursor's id
+}
+
+// newPage reads a listing's limit (0: the default) and cursor (a previous page's next; empty:
+// from the start). Errors: ErrInvalidCursor.
+func newPage(limit int, cursor string) (page, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	p := page{limit: min(limit, 500)}
+	if cursor != "" {
+		at, id, err := decodeCursor(cursor)
+		if err != nil {
+			return page{}, err
+		}
+		p.at, p.id = &at, &id
+	}
+	return p, nil
+}
+
+// cut keeps the page's items of those read (its limit and one more, to know whether more
+// follow) and returns the cursor of the next page ("" when none), made of the last item's
+// created_at and id (key).
+func cut[T any](p page, items []T, key func(T) (time.Time, string)) ([]T, string) {
+	if len(items) <= p.limit {
+		return items, ""
+	}
+	items = items[:p.limit]
+	return items, encodeCursor(key(items[len(items)-1]))
 }
 
 func encodeCursor(at time.Time, id string) string {

@@ -387,20 +387,11 @@ func (s *Store) GetSchedule(ctx context.Context, id string, ticks int) (Schedule
 // first, after cursor (a previous page's next; empty: from the oldest), and the cursor of the
 // page after it ("" when none). Errors: ErrInvalidCursor.
 func (s *Store) ListSchedules(ctx context.Context, limit int, cursor string) ([]Schedule, string, error) {
-	if limit <= 0 {
-		limit = 50
+	pg, err := newPage(limit, cursor)
+	if err != nil {
+		return nil, "", err
 	}
-	limit = min(limit, 500)
-	var curAt *time.Time
-	var curID *string
-	if cursor != "" {
-		at, id, err := decodeCursor(cursor)
-		if err != nil {
-			return nil, "", err
-		}
-		curAt, curID = &at, &id
-	}
-	rows, err := s.pool.Query(ctx, q("ScheduleList"), curAt, curID, limit+1)
+	rows, err := s.pool.Query(ctx, q("ScheduleList"), pg.at, pg.id, pg.limit+1)
 	if err != nil {
 		return nil, "", fmt.Errorf("list schedules: %w", err)
 	}
@@ -408,12 +399,7 @@ func (s *Store) ListSchedules(ctx context.Context, limit int, cursor string) ([]
 	if err != nil {
 		return nil, "", fmt.Errorf("list schedules: %w", err)
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		last := out[len(out)-1]
-		next = encodeCursor(last.CreatedAt, last.ID)
-	}
+	out, next := cut(pg, out, func(sc Schedule) (time.Time, string) { return sc.CreatedAt, sc.ID })
 	return out, next, nil
 }
 
