@@ -297,3 +297,42 @@ func TestStoredSnapshotBytesFollowTheLatestState(t *testing.T) {
 			n, run.SnapshotSeq, stored, float64(stored)/float64(n), written)
 	}
 }
+
+// The documented way to drop finished runs (docs/operations.md, "Backups and data growth") is
+// a DELETE on runs: it takes the runs' calls, events and snapshots with them, and nothing of
+// the runs it keeps.
+func TestDeletingRunsDeletesTheirRecords(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t, newScriptEngine())
+
+	var ids []string
+	for range 3 {
+		run, _, err := b.store.CreateRun(b.ctx, NewRun{Code: scriptOf(2, 1, true)})
+		require.NoError(t, err)
+		b.waitStatus(t, run.ID, StatusSuspended)
+		ids = append(ids, run.ID)
+	}
+	records := func(runID string) (calls, events, snapshots int) {
+		require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT
+    (SELECT count(*) FROM calls WHERE run_id = $1),
+    (SELECT count(*) FROM run_events WHERE run_id = $1),
+    (SELECT count(*) FROM snapshots WHERE run_id = $1)`, runID).Scan(&calls, &events, &snapshots))
+		return calls, events, snapshots
+	}
+	kept := ids[2]
+	keptCalls, keptEvents, keptSnapshots := records(kept)
+	require.Equal(t, 3, keptCalls)
+	require.Positive(t, keptEvents)
+	require.Equal(t, 1, keptSnapshots)
+
+	tag, err := b.store.pool.Exec(b.ctx, "DELETE FROM runs WHERE id = ANY ($1::uuid[])", ids[:2])
+	require.NoError(t, err)
+	require.EqualValues(t, 2, tag.RowsAffected())
+	for _, id := range ids[:2] {
+		calls, events, snapshots := records(id)
+		require.Zero(t, calls+events+snapshots, "run %s left %d calls, %d events, %d snapshots", id, calls, events, snapshots)
+	}
+	calls, events, snapshots := records(kept)
+	require.Equal(t, []int{keptCalls, keptEvents, keptSnapshots}, []int{calls, events, snapshots})
+}

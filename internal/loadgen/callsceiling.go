@@ -80,9 +80,9 @@ RETURNING seq`, callsCeilingSchema)
 // journal does (with the worker's own group commit, which sends the records that arrive while
 // a batch is on its way as the next batch; committed without waiting for the disk unless
 // syncJournal), and finishes. The statements run on scratch copies of the service's runs,
-// run_events and calls (columns, constraints, indexes and foreign keys), dropped afterwards,
-// and every run is checked to have left its 10 calls and 23 events. The service's calls10 runs
-// are compared with it.
+// run_events and calls (columns, constraints and indexes), dropped afterwards, and every run is
+// checked to have left its 10 calls and 23 events. The service's calls10 runs are compared with
+// it.
 func CallsCeiling(ctx context.Context, dbURL string, concurrency int, duration, warmup time.Duration, syncJournal bool) (Result, error) {
 	res := Result{Scenario: CallsCeilingScenario, Concurrency: concurrency,
 		Measures: "10 x (toolset HTTP exchange, then its grouped journal write) between create and finish, no service"}
@@ -97,10 +97,6 @@ func CallsCeiling(ctx context.Context, dbURL string, concurrency int, duration, 
 	}
 	defer drop()
 	s := callsCeilingSchema
-	if _, err := conn.Exec(ctx, `ALTER TABLE `+s+`.run_events ADD FOREIGN KEY (run_id) REFERENCES `+s+`.runs (id) ON DELETE CASCADE;
-ALTER TABLE `+s+`.calls ADD FOREIGN KEY (run_id) REFERENCES `+s+`.runs (id) ON DELETE CASCADE;`); err != nil {
-		return res, fmt.Errorf("loadgen: calls ceiling: foreign keys: %w", err)
-	}
 
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
