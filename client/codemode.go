@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/codemode/codemode/internal/sse"
 )
 
 // Codemode is a client of one codemode service: the common flows as methods, and every
@@ -292,47 +293,14 @@ func (c *Codemode) Events(ctx context.Context, runID string, after int64) iter.S
 			yield(Event{}, apiError(resp.StatusCode, body))
 			return
 		}
-		for data, err := range sseData(resp.Body) {
+		for ev, err := range sse.Read(resp.Body) {
 			var e Event
 			if err == nil {
-				err = json.Unmarshal(data, &e)
+				err = json.Unmarshal(ev.Data, &e)
 			}
 			if !yield(e, err) || err != nil {
 				return
 			}
-		}
-	}
-}
-
-// sseData yields the data of each server-sent event of r (its data lines joined by newlines),
-// ignoring comments and the other fields.
-func sseData(r io.Reader) iter.Seq2[[]byte, error] {
-	return func(yield func([]byte, error) bool) {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), 16<<20)
-		var data []byte
-		has := false
-		for sc.Scan() {
-			line := sc.Text()
-			if line == "" {
-				if has && !yield(data, nil) {
-					return
-				}
-				data, has = nil, false
-				continue
-			}
-			field, value, _ := strings.Cut(line, ":")
-			value = strings.TrimPrefix(value, " ")
-			if field == "data" {
-				if has {
-					data = append(data, '\n')
-				}
-				data = append(data, value...)
-				has = true
-			}
-		}
-		if err := sc.Err(); err != nil {
-			yield(nil, err)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/codemode/codemode/client"
+	"github.com/codemode/codemode/internal/sse"
 )
 
 func runsEvents(cf *clientFlags, env Env) *cobra.Command {
@@ -137,39 +137,24 @@ func (f *clientFlags) followEvents(cmd *cobra.Command, env Env, id string, after
 // sequence number of the last one (after when there was none) with the error that broke the
 // stream, if any.
 func printEvents(r io.Reader, w io.Writer, after int64) (int64, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	var data, id []byte
-	for sc.Scan() {
-		line := sc.Bytes()
-		if len(line) == 0 {
-			if len(data) > 0 {
-				fmt.Fprintf(w, "%s\n", data)
-				if seq, ok := eventSeq(id, data); ok {
-					after = seq
-				}
-			}
-			data, id = nil, nil
+	for e, err := range sse.Read(r) {
+		if err != nil {
+			return after, err
+		}
+		if len(e.Data) == 0 {
 			continue
 		}
-		field, value, _ := bytes.Cut(line, []byte(":"))
-		value = bytes.TrimPrefix(value, []byte(" "))
-		switch string(field) {
-		case "data":
-			if len(data) > 0 {
-				data = append(data, '\n')
-			}
-			data = append(data, value...)
-		case "id":
-			id = append([]byte{}, value...)
+		fmt.Fprintf(w, "%s\n", e.Data)
+		if seq, ok := eventSeq(e.ID, e.Data); ok {
+			after = seq
 		}
 	}
-	return after, sc.Err()
+	return after, nil
 }
 
 // eventSeq is the sequence number of a streamed event: its id, or else the seq of its data.
-func eventSeq(id, data []byte) (int64, bool) {
-	if seq, err := strconv.ParseInt(string(id), 10, 64); err == nil {
+func eventSeq(id string, data []byte) (int64, bool) {
+	if seq, err := strconv.ParseInt(id, 10, 64); err == nil {
 		return seq, true
 	}
 	var e struct {
