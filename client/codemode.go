@@ -265,42 +265,88 @@ func (c *Codemode) postOutcome(ctx context.Context, runID string, callID int, o 
 	return nil, apiError(resp.StatusCode(), resp.Body)
 }
 
+// reconnectPause is how long Events waits before it opens the stream again when it ended while
+// the run had not finished.
+var reconnectPause = time.Second
+
 // Events streams the run's events with a sequence number above after, as the service
 // writes them (server-sent events), until the run has finished and its last event was
-// yielded. The stream ends early with an error when the request fails or ctx is done; stop
-// ranging to close it.
+// yielded. A stream that breaks or ends before that (a proxy's timeout, a restart of the
+// service) is opened again from the last event yielded, so no event is skipped or yielded
+// twice. It ends early with an error when a request fails or ctx is done; stop ranging to
+// close it.
 func (c *Codemode) Events(ctx context.Context, runID string, after int64) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
-		req, err := NewListEventsRequest(c.raw.Server, runID, &ListEventsParams{After: &after})
-		if err != nil {
-			yield(Event{}, err)
-			return
-		}
-		req = req.WithContext(ctx)
-		req.Header.Set("Accept", "text/event-stream")
-		if err := c.raw.applyEditors(ctx, req, nil); err != nil {
-			yield(Event{}, err)
-			return
-		}
-		resp, err := c.raw.Client.Do(req)
-		if err != nil {
-			yield(Event{}, err)
-			return
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			body, _ := io.ReadAll(resp.Body)
-			yield(Event{}, apiError(resp.StatusCode, body))
-			return
-		}
-		for ev, err := range sse.Read(resp.Body) {
-			var e Event
-			if err == nil {
-				err = json.Unmarshal(ev.Data, &e)
-			}
-			if !yield(e, err) || err != nil {
+		// The service ends a finished run's stream once every event was sent: a stream opened
+		// after the run was seen finished, and ended without breaking, had them all.
+		finishedSeen := false
+		for {
+			broken, stop := c.eventsPass(ctx, runID, &after, yield)
+			if stop || finishedSeen && !broken {
 				return
+			}
+			if err := ctx.Err(); err != nil {
+				yield(Event{}, err)
+				return
+			}
+			run, err := c.Get(ctx, runID)
+			if err != nil {
+				yield(Event{}, err)
+				return
+			}
+			if run.Finished() {
+				finishedSeen = true
+				continue
+			}
+			select {
+			case <-ctx.Done():
+				yield(Event{}, ctx.Err())
+				return
+			case <-time.After(reconnectPause):
 			}
 		}
 	}
+}
+
+// eventsPass opens the run's event stream once, from *after, and yields its events, moving
+// *after along. It returns whether the stream broke (a read error), and stop when the
+// iteration is over: the consumer stopped or an error was yielded.
+func (c *Codemode) eventsPass(ctx context.Context, runID string, after *int64, yield func(Event, error) bool) (broken, stop bool) {
+	req, err := NewListEventsRequest(c.raw.Server, runID, &ListEventsParams{After: after})
+	if err != nil {
+		yield(Event{}, err)
+		return false, true
+	}
+	req = req.WithContext(ctx)
+	req.Header.Set("Accept", "text/event-stream")
+	if err := c.raw.applyEditors(ctx, req, nil); err != nil {
+		yield(Event{}, err)
+		return false, true
+	}
+	resp, err := c.raw.Client.Do(req)
+	if err != nil {
+		yield(Event{}, err)
+		return false, true
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(resp.Body)
+		yield(Event{}, apiError(resp.StatusCode, body))
+		return false, true
+	}
+	for ev, err := range sse.Read(resp.Body) {
+		if err != nil {
+			return true, false
+		}
+		var e Event
+		if err := json.Unmarshal(ev.Data, &e); err != nil {
+			yield(Event{}, fmt.Errorf("event after %d: %w", *after, err))
+			return false, true
+		}
+		if !yield(e, nil) {
+			return false, true
+		}
+		*after = e.Seq
+	}
+	return false, false
 }

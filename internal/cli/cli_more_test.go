@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/signing"
+	"github.com/codemode/codemode/internal/sse/ssetest"
 	"github.com/codemode/codemode/internal/toolset/mcp/mcptest"
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
@@ -591,12 +592,18 @@ return {a: a.name, b: b.name, refused};`, args: []string{"runs", "create", "-", 
 	n, _ := received.Load(vars["DELIVERY"])
 	require.Equal(t, 2, *n.(*int), "delivered, then redelivered under the same webhook-id")
 
-	t.Run("follow", func(t *testing.T) { testFollow(t, d.url, prog) })
+	t.Run("follow", func(t *testing.T) { testFollow(t, d.url, d.url, prog) })
+	t.Run("follow across a cut stream", func(t *testing.T) {
+		proxy := ssetest.NewCuttingProxy(t, d.url)
+		testFollow(t, d.url, proxy.URL, prog)
+		require.GreaterOrEqual(t, proxy.Streams.Load(), int32(2), "the stream was not opened again after it was cut")
+	})
 }
 
-// testFollow runs `runs events --follow` on a run while it is suspended, resumes it and checks
-// that every event is printed, one a line, and that the command ends with the run.
-func testFollow(t *testing.T, url, prog string) {
+// testFollow runs `runs events --follow` on a run while it is suspended (through followURL,
+// the other commands through url), resumes it and checks that every event is printed, one a
+// line, and that the command ends with the run.
+func testFollow(t *testing.T, url, followURL, prog string) {
 	code, out, errOut := runCLI(t, "", "runs", "create", prog, "--toolsets", "ops", "--wait", "10", "--url", url)
 	require.Equal(t, ExitOK, code, errOut)
 	var run map[string]any
@@ -609,7 +616,7 @@ func testFollow(t *testing.T, url, prog string) {
 	stdout, stderr := &syncBuffer{}, &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(ctx, []string{"runs", "events", "--follow", id, "--url", url},
+		done <- Run(ctx, []string{"runs", "events", "--follow", id, "--url", followURL},
 			Env{Stdout: stdout, Stderr: stderr, Getenv: func(string) string { return "" }})
 	}()
 	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), `"type":"suspended"`) },

@@ -90,6 +90,9 @@ func (f *clientFlags) followEvents(cmd *cobra.Command, env Env, id string, after
 		req.Header.Set("Accept", "text/event-stream")
 		return nil
 	}
+	// The service ends a finished run's stream once every event was sent: a stream opened after
+	// the run was seen finished, and ended without breaking, had them all.
+	finishedSeen := false
 	for {
 		resp, err := c.ListEvents(ctx, client.RunID(id), &client.ListEventsParams{After: &after}, acceptStream)
 		if err != nil {
@@ -110,8 +113,10 @@ func (f *clientFlags) followEvents(cmd *cobra.Command, env Env, id string, after
 		if ctx.Err() != nil {
 			return failed(ctx.Err())
 		}
-		// The service ends the stream once the run has finished and every event was sent; a
-		// stream also ends when it breaks (a proxy, a restart).
+		if finishedSeen && broken == nil {
+			return nil
+		}
+		// A stream also ends when it breaks (a proxy, a restart).
 		r, err := c.GetRunWithResponse(ctx, client.RunID(id), &client.GetRunParams{})
 		if err != nil {
 			return f.noAnswer(cmd, err)
@@ -120,10 +125,8 @@ func (f *clientFlags) followEvents(cmd *cobra.Command, env Env, id string, after
 			return errorAnswer(r.StatusCode(), r.Body)
 		}
 		if r.JSON200.Finished() {
-			if broken == nil {
-				return nil
-			}
-			continue // the events after the break: a finished run's stream ends at once
+			finishedSeen = true
+			continue // the events not yet printed: a finished run's stream ends at once
 		}
 		select {
 		case <-ctx.Done():
