@@ -12,6 +12,7 @@
 Runs, calls and events are the API's JSON documents as dicts.
 """
 
+import http.client
 import json
 import math
 import os
@@ -71,6 +72,7 @@ class Codemode:
         self.base_url = (base_url or os.environ.get("CODEMODE_URL") or "http://127.0.0.1:8080").rstrip("/")
         self.token = token
         self.timeout = timeout  # seconds per HTTP request; above the longest wait
+        self.reconnect_pause = 1.0  # seconds events waits before it opens a stream again
 
     def request(self, method, path, body=None, query=None, headers=None):
         """Sends a request to the API and returns its decoded JSON answer (None when empty).
@@ -150,12 +152,29 @@ class Codemode:
 
     def events(self, run_id, after=0):
         """Yields the run's events with a sequence number above after, as the service writes them
-        (server-sent events), until the run has finished."""
+        (server-sent events), until the run has finished. A stream that breaks or ends before
+        that (a proxy's timeout, a restart of the service) is opened again after the last event
+        yielded, reconnect_pause seconds later: every event is yielded once, in order."""
         path = "/v1/runs/" + urllib.parse.quote(run_id, safe="") + "/events"
-        with self._open("GET", path, query={"after": after}, headers={"Accept": "text/event-stream"}) as resp:
-            for data in sse_data(resp):
-                yield json.loads(data)
-
+        # The service ends a finished run's stream once every event was sent: a stream opened
+        # after the run was seen finished, and ended without breaking, had them all.
+        finished_seen = False
+        while True:
+            broken = False
+            with self._open("GET", path, query={"after": after}, headers={"Accept": "text/event-stream"}) as resp:
+                try:
+                    for data in sse_data(resp):
+                        event = json.loads(data)
+                        yield event
+                        after = event["seq"]
+                except (OSError, http.client.HTTPException):
+                    broken = True
+            if finished_seen and not broken:
+                return
+            if finished(self.get(run_id)):
+                finished_seen = True
+                continue
+            time.sleep(self.reconnect_pause)
 
 def sse_data(lines):
     """Yields the data of each server-sent event of an iterable of lines (bytes or str): its data

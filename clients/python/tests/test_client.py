@@ -2,9 +2,13 @@
 CODEMODE_TOOLSET the name the test toolset (internal/toolset/toolsettest) is registered under
 (default "ops"). The flow tests are skipped without CODEMODE_URL."""
 
+import http.client
+import http.server
 import os
+import socket
 import threading
 import unittest
+import urllib.parse
 
 from codemode_client import ApiError, Codemode, WaitTimeout, finished, settled, sse_data
 
@@ -20,6 +24,78 @@ class SSETest(unittest.TestCase):
         lines = [b"id: 1\n", b"event: started\n", b'data: {"seq":1}\n', b"\n", b": comment\n", b"\n",
                  "data: a\r\n", "data:b\r\n", "\r\n", "data: unfinished\n"]
         self.assertEqual(list(sse_data(lines)), ['{"seq":1}', "a\nb"])
+
+
+class CuttingProxy(http.server.ThreadingHTTPServer):
+    """An HTTP proxy in front of the service that passes every request on, but cuts the first
+    event stream it relays abruptly after its first event, as a proxy's timeout or a restart of
+    the service would. streams counts the event streams relayed."""
+
+    daemon_threads = True
+
+    def __init__(self, upstream):
+        super().__init__(("127.0.0.1", 0), _ProxyHandler)
+        self.upstream = urllib.parse.urlsplit(upstream)
+        self.streams = 0
+        self.lock = threading.Lock()
+        self.url = f"http://127.0.0.1:{self.server_address[1]}"
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.shutdown()
+        self.server_close()
+
+
+class _ProxyHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def _relay(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else None
+        up = self.server.upstream
+        conn = http.client.HTTPConnection(up.hostname, up.port, timeout=60)
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+        conn.request(self.command, self.path, body=body, headers=headers)
+        resp = conn.getresponse()
+        if not resp.getheader("Content-Type", "").startswith("text/event-stream"):
+            data = resp.read()
+            self.send_response(resp.status)
+            for k, v in resp.getheaders():
+                if k.lower() not in ("content-length", "transfer-encoding", "connection"):
+                    self.send_header(k, v)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            conn.close()
+            return
+        with self.server.lock:
+            self.server.streams += 1
+            cut = self.server.streams == 1
+        self.send_response(resp.status)
+        self.send_header("Content-Type", resp.getheader("Content-Type"))
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        has_data = False
+        while True:
+            line = resp.readline()
+            if not line:
+                break
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+            self.wfile.flush()
+            has_data = has_data or line.startswith(b"data:")
+            if cut and has_data and line in (b"\n", b"\r\n"):
+                # The first event went through: the connection closes mid-stream.
+                self.connection.shutdown(socket.SHUT_RDWR)
+                self.close_connection = True
+                conn.close()
+                return
+        self.wfile.write(b"0\r\n\r\n")
+        conn.close()
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _relay
 
 
 @unittest.skipUnless(URL, "CODEMODE_URL is not set")
@@ -57,6 +133,30 @@ class FlowTest(unittest.TestCase):
         self.assertFalse(stream.is_alive(), "the event stream did not end after the run finished")
         self.assertIn("suspended", types)
         self.assertEqual(types[-1], "finished")
+
+    def test_events_follow_the_run_across_a_broken_stream(self):
+        proxy = CuttingProxy(URL)
+        self.addCleanup(proxy.stop)
+        cm = Codemode(proxy.url)
+        cm.reconnect_pause = 0.05
+        run = cm.create_and_wait(APPROVAL, toolsets=[OPS], timeout=30)
+        self.assertEqual(run["status"], "suspended")
+
+        events = []
+        stream = threading.Thread(target=lambda: events.extend(cm.events(run["id"])))
+        stream.start()
+        for _ in range(600):
+            if proxy.streams >= 2:
+                break
+            threading.Event().wait(0.05)
+        self.assertGreaterEqual(proxy.streams, 2, "the stream was not opened again after it was cut")
+        self.cm.complete(run["id"], run["pending"][0]["callId"], {"approved": True})
+
+        stream.join(30)
+        self.assertFalse(stream.is_alive(), "the events did not end after the run finished")
+        self.assertEqual([e["seq"] for e in events], list(range(1, len(events) + 1)))
+        self.assertEqual(events, list(self.cm.events(run["id"])))
+        self.assertEqual(events[-1]["type"], "finished")
 
     def test_failed_outcome_fails_the_run(self):
         cm = self.cm

@@ -103,6 +103,30 @@ function unwrap(answer) {
 }
 
 /**
+ * Resolves after ms, or rejects with the signal's reason when it aborts first.
+ * @param {number} ms
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<void>}
+ */
+function pause(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
  * A client of one codemode service.
  * @param {ClientOptions} [options]
  */
@@ -199,32 +223,57 @@ export function codemode(options = {}) {
 
   /**
    * The run's events with a sequence number above after, as the service writes them
-   * (server-sent events), until the run has finished. Breaking out of the loop closes the stream.
+   * (server-sent events), until the run has finished. A stream that breaks or ends before that
+   * (a proxy's timeout, a restart of the service) is opened again after the last event yielded,
+   * reconnectPauseMs (default 1000) later: every event is yielded once, in order. Breaking out
+   * of the loop closes the stream; options.signal aborts it.
    * @param {string} id
-   * @param {{after?: number, signal?: AbortSignal}} [options]
+   * @param {{after?: number, signal?: AbortSignal, reconnectPauseMs?: number}} [options]
    * @returns {AsyncGenerator<Event>}
    */
   async function* events(id, options = {}) {
-    const url = `${baseUrl}/v1/runs/${encodeURIComponent(id)}/events?after=${options.after ?? 0}`;
-    const controller = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const response = await fetchImpl(url, { headers: { ...headers, Accept: "text/event-stream" }, signal });
-    if (!response.ok || !response.body) {
-      const text = await response.text();
-      let body;
+    let after = options.after ?? 0;
+    // The service ends a finished run's stream once every event was sent: a stream opened after
+    // the run was seen finished, and ended without breaking, had them all.
+    let finishedSeen = false;
+    for (;;) {
+      const url = `${baseUrl}/v1/runs/${encodeURIComponent(id)}/events?after=${after}`;
+      const controller = new AbortController();
+      const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+      const response = await fetchImpl(url, { headers: { ...headers, Accept: "text/event-stream" }, signal });
+      if (!response.ok || !response.body) {
+        const text = await response.text();
+        let body;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+        throw new ApiError(response.status, body);
+      }
+      let broken = false;
       try {
-        body = JSON.parse(text);
-      } catch {
-        body = text;
+        for await (const data of sseData(response.body)) {
+          const event = /** @type {Event} */ (JSON.parse(data));
+          yield event;
+          after = event.seq;
+        }
+      } catch (err) {
+        if (options.signal?.aborted || err instanceof SyntaxError) {
+          throw err;
+        }
+        broken = true; // the stream broke: read on from the last event
+      } finally {
+        controller.abort();
       }
-      throw new ApiError(response.status, body);
-    }
-    try {
-      for await (const data of sseData(response.body)) {
-        yield /** @type {Event} */ (JSON.parse(data));
+      if (finishedSeen && !broken) {
+        return;
       }
-    } finally {
-      controller.abort();
+      if (finished(await get(id))) {
+        finishedSeen = true;
+        continue;
+      }
+      await pause(options.reconnectPauseMs ?? 1000, options.signal);
     }
   }
 
