@@ -45,6 +45,30 @@ func newClient(t *testing.T) *client.Codemode {
 	return c
 }
 
+// streamed is what an iteration of Events gave: its events, and the error that ended it.
+type streamed struct {
+	events []client.Event
+	err    error
+}
+
+// streamEvents follows the run's events from the start in a goroutine and sends what it got
+// once the iteration is over.
+func streamEvents(ctx context.Context, c *client.Codemode, runID string) <-chan streamed {
+	done := make(chan streamed, 1)
+	go func() {
+		var s streamed
+		for e, err := range c.Events(ctx, runID, 0) {
+			if err != nil {
+				s.err = err
+				break
+			}
+			s.events = append(s.events, e)
+		}
+		done <- s
+	}()
+	return done
+}
+
 // create → suspended on the approval → approve → 42, with the timeline streamed meanwhile.
 func TestApproveFlow(t *testing.T) {
 	t.Parallel()
@@ -63,22 +87,7 @@ func TestApproveFlow(t *testing.T) {
 	var sum int
 	require.ErrorContains(t, run.Decode(&sum), "not finished")
 
-	type streamed struct {
-		types []string
-		err   error
-	}
-	events := make(chan streamed, 1)
-	go func() {
-		var s streamed
-		for e, err := range c.Events(ctx, run.Id, 0) {
-			if err != nil {
-				s.err = err
-				break
-			}
-			s.types = append(s.types, e.Type)
-		}
-		events <- s
-	}()
+	events := streamEvents(ctx, c, run.Id)
 
 	accepted, err := c.Complete(ctx, run.Id, call.CallId, map[string]any{"approved": true})
 	require.NoError(t, err)
@@ -103,8 +112,12 @@ func TestApproveFlow(t *testing.T) {
 	select {
 	case s := <-events:
 		require.NoError(t, s.err)
-		require.Contains(t, s.types, "suspended")
-		require.Equal(t, "finished", s.types[len(s.types)-1], "events %v", s.types)
+		var types []string
+		for _, e := range s.events {
+			types = append(types, e.Type)
+		}
+		require.Contains(t, types, "suspended")
+		require.Equal(t, "finished", types[len(types)-1], "events %v", types)
 	case <-time.After(30 * time.Second):
 		t.Fatal("the event stream did not end after the run finished")
 	}

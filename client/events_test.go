@@ -24,22 +24,7 @@ func TestEventsFollowTheRunAcrossABrokenStream(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, client.RunStatusSuspended, run.Status)
 
-	type streamed struct {
-		events []client.Event
-		err    error
-	}
-	done := make(chan streamed, 1)
-	go func() {
-		var s streamed
-		for e, err := range c.Events(ctx, run.Id, 0) {
-			if err != nil {
-				s.err = err
-				break
-			}
-			s.events = append(s.events, e)
-		}
-		done <- s
-	}()
+	done := streamEvents(ctx, c, run.Id)
 	require.Eventually(t, func() bool { return proxy.Streams.Load() >= 2 }, 30*time.Second, 10*time.Millisecond,
 		"the stream was not opened again after it was cut")
 	_, err = newClient(t).Complete(ctx, run.Id, run.Pending[0].CallId, map[string]any{"approved": true})
