@@ -335,6 +335,10 @@ func (c *Codemode) eventsPass(ctx context.Context, runID string, after *int64, y
 		return false, true
 	}
 	for ev, err := range sse.Read(resp.Body) {
+		if errors.Is(err, sse.ErrLineTooLong) { // there again on the next stream
+			yield(Event{}, fmt.Errorf("event after %d: %w", *after, err))
+			return false, true
+		}
 		if err != nil {
 			return true, false
 		}
@@ -342,6 +346,9 @@ func (c *Codemode) eventsPass(ctx context.Context, runID string, after *int64, y
 		if err := json.Unmarshal(ev.Data, &e); err != nil {
 			yield(Event{}, fmt.Errorf("event after %d: %w", *after, err))
 			return false, true
+		}
+		if e.Seq <= *after {
+			continue // given already (a stream that repeats itself)
 		}
 		if !yield(e, nil) {
 			return false, true

@@ -2,12 +2,19 @@ package client_test
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/client"
+	"github.com/codemode/codemode/internal/sse"
 	"github.com/codemode/codemode/internal/sse/ssetest"
 )
 
@@ -47,4 +54,79 @@ func TestEventsFollowTheRunAcrossABrokenStream(t *testing.T) {
 		require.EqualValues(t, i+1, e.Seq)
 	}
 	require.Equal(t, "finished", s.events[len(s.events)-1].Type)
+}
+
+// A line too long to read is there again on every stream: Events reports it rather than
+// opening the stream again and again.
+func TestEventsReportALineTooLongToRead(t *testing.T) {
+	t.Parallel()
+	var streams atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/events") {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"id":"r1","status":"running","code":"1","limits":{},"pending":[],`+
+				`"createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"}`)
+			return
+		}
+		streams.Add(1)
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "id: 1\ndata: {\"seq\":1,\"type\":\"created\",\"data\":{},\"at\":\"2026-01-01T00:00:00Z\"}\n\n")
+		_, _ = io.WriteString(w, "data: "+strings.Repeat("x", 17<<20)+"\n\n")
+	}))
+	defer srv.Close()
+	defer client.SetReconnectPause(time.Millisecond)()
+	c, err := client.New(srv.URL, "")
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var seqs []int64
+	var last error
+	for e, err := range c.Events(ctx, "r1", 0) {
+		if err != nil {
+			last = err
+			break
+		}
+		seqs = append(seqs, e.Seq)
+	}
+	require.Equal(t, []int64{1}, seqs)
+	require.ErrorIs(t, last, sse.ErrLineTooLong)
+	require.EqualValues(t, 1, streams.Load())
+}
+
+// A stream opened again that repeats events given already (a server or proxy that ignores
+// after) does not make Events give them twice.
+func TestEventsGiveEachEventOnce(t *testing.T) {
+	t.Parallel()
+	var streams, gets atomic.Int32
+	event := func(seq int, typ string) string {
+		return fmt.Sprintf("id: %d\ndata: {\"seq\":%d,\"type\":%q,\"data\":{},\"at\":\"2026-01-01T00:00:00Z\"}\n\n", seq, seq, typ)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/events") {
+			status := "running"
+			if gets.Add(1) > 1 {
+				status = "succeeded"
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = fmt.Fprintf(w, `{"id":"r1","status":%q,"code":"1","limits":{},"pending":[],`+
+				`"createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"}`, status)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, event(1, "created"))
+		if streams.Add(1) > 1 {
+			_, _ = io.WriteString(w, event(2, "finished"))
+		}
+	}))
+	defer srv.Close()
+	defer client.SetReconnectPause(time.Millisecond)()
+	c, err := client.New(srv.URL, "")
+	require.NoError(t, err)
+	var seqs []int64
+	for e, err := range c.Events(context.Background(), "r1", 0) {
+		require.NoError(t, err)
+		seqs = append(seqs, e.Seq)
+	}
+	require.Equal(t, []int64{1, 2}, seqs)
+	require.EqualValues(t, 3, streams.Load())
 }

@@ -165,6 +165,8 @@ class Codemode:
                 try:
                     for data in sse_data(resp):
                         event = json.loads(data)
+                        if event["seq"] <= after:
+                            continue  # given already (a stream that repeats itself)
                         yield event
                         after = event["seq"]
                 except (OSError, http.client.HTTPException):

@@ -677,6 +677,8 @@ func TestPrintEvents(t *testing.T) {
 			out:    "{\"seq\":1}\n{\"seq\":2}\n"},
 		{name: "nothing new", after: 7, last: 7, stream: ": keep-alive\n\n", out: ""},
 		{name: "seq from the data without an id", after: 3, last: 4, stream: "data: {\"seq\":4}\n\n", out: "{\"seq\":4}\n"},
+		{name: "an event printed already is not printed again", after: 2, last: 3,
+			stream: "id: 2\ndata: {\"seq\":2}\n\nid: 3\ndata: {\"seq\":3}\n\n", out: "{\"seq\":3}\n"},
 		{name: "an event cut short is not printed", after: 1, last: 2,
 			stream: "id: 2\ndata: {\"seq\":2}\n\nid: 3\ndata: {\"se", out: "{\"seq\":2}\n"},
 	}

@@ -110,6 +110,9 @@ func (f *clientFlags) followEvents(cmd *cobra.Command, env Env, id string, after
 		var broken error
 		after, broken = printEvents(resp.Body, env.Stdout, after)
 		resp.Body.Close()
+		if errors.Is(broken, sse.ErrLineTooLong) { // there again on the next stream
+			return failed(fmt.Errorf("event after %d: %w", after, broken))
+		}
 		if ctx.Err() != nil {
 			return failed(ctx.Err())
 		}
@@ -147,8 +150,12 @@ func printEvents(r io.Reader, w io.Writer, after int64) (int64, error) {
 		if len(e.Data) == 0 {
 			continue
 		}
+		seq, ok := eventSeq(e.ID, e.Data)
+		if ok && seq <= after {
+			continue // printed already (a stream that repeats itself)
+		}
 		fmt.Fprintf(w, "%s\n", e.Data)
-		if seq, ok := eventSeq(e.ID, e.Data); ok {
+		if ok {
 			after = seq
 		}
 	}

@@ -94,7 +94,7 @@ func TestTypeScriptClient(t *testing.T) {
 	run(t, dir, node, "node_modules/typescript/bin/tsc", "-p", ".")
 
 	out := run(t, dir, node, "--test")
-	for _, want := range []string{"# pass 5", "# fail 0", "# skipped 0"} {
+	for _, want := range []string{"# pass 6", "# fail 0", "# skipped 0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("node --test: want %q in its output:\n%s", want, out)
 		}
@@ -111,8 +111,8 @@ func TestPythonClient(t *testing.T) {
 	dir := filepath.Join(root, "clients", "python")
 	python := lookPath(t, "python3", "the Python client (install Python 3.9 or later)")
 	out := run(t, dir, python, "-m", "unittest", "-v")
-	if !regexp.MustCompile(`(?m)^Ran 5 tests`).MatchString(out) || !regexp.MustCompile(`(?m)^OK$`).MatchString(out) {
-		t.Errorf("python3 -m unittest: want 5 tests run, none skipped:\n%s", out)
+	if !regexp.MustCompile(`(?m)^Ran 6 tests`).MatchString(out) || !regexp.MustCompile(`(?m)^OK$`).MatchString(out) {
+		t.Errorf("python3 -m unittest: want 6 tests run, none skipped:\n%s", out)
 	}
 	out = run(t, dir, python, "example.py")
 	checkExample(t, "example.py", out)

@@ -6,12 +6,18 @@ package sse
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"iter"
 )
 
 // maxLine bounds one line of a stream (an event's data is one line of JSON).
 const maxLine = 16 << 20
+
+// ErrLineTooLong is the error Read yields for a line above 16 MiB: reading the stream again
+// meets it again.
+var ErrLineTooLong = errors.New("sse: a line of the stream is above 16 MiB")
 
 // Event is one event of a stream.
 type Event struct {
@@ -26,8 +32,8 @@ type Event struct {
 
 // Read yields the events of r in order, as each blank line ends one. Comments and fields other
 // than id, event and data are skipped; a block without data is no event, and an event cut
-// short by the end of the stream is not yielded. A read error (a line above 16 MiB among them)
-// is yielded last.
+// short by the end of the stream is not yielded. A read error is yielded last (ErrLineTooLong
+// for a line above 16 MiB).
 func Read(r io.Reader) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		sc := bufio.NewScanner(r)
@@ -61,6 +67,9 @@ func Read(r io.Reader) iter.Seq2[Event, error] {
 			}
 		}
 		if err := sc.Err(); err != nil {
+			if errors.Is(err, bufio.ErrTooLong) {
+				err = fmt.Errorf("%w (%w)", ErrLineTooLong, err)
+			}
 			yield(Event{}, err)
 		}
 	}

@@ -87,3 +87,19 @@ func (f *failAfter) Read(p []byte) (int, error) {
 	}
 	return f.r.Read(p)
 }
+
+func TestReadRefusesALineAbove16MiB(t *testing.T) {
+	t.Parallel()
+	stream := "data: 1\n\ndata: " + strings.Repeat("x", maxLine) + "\n\n"
+	var data []string
+	var last error
+	for e, err := range Read(strings.NewReader(stream)) {
+		if err != nil {
+			last = err
+			continue
+		}
+		data = append(data, string(e.Data))
+	}
+	require.Equal(t, []string{"1"}, data)
+	require.ErrorIs(t, last, ErrLineTooLong)
+}

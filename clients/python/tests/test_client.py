@@ -2,6 +2,7 @@
 CODEMODE_TOOLSET the name the test toolset (internal/toolset/toolsettest) is registered under
 (default "ops"). The flow tests are skipped without CODEMODE_URL."""
 
+import contextlib
 import http.client
 import http.server
 import os
@@ -24,6 +25,30 @@ class SSETest(unittest.TestCase):
         lines = [b"id: 1\n", b"event: started\n", b'data: {"seq":1}\n', b"\n", b": comment\n", b"\n",
                  "data: a\r\n", "data:b\r\n", "\r\n", "data: unfinished\n"]
         self.assertEqual(list(sse_data(lines)), ['{"seq":1}', "a\nb"])
+
+    def test_events_give_each_event_once(self):
+        """A stream opened again that repeats events given already (a server or proxy that
+        ignores after) does not make events give them twice."""
+
+        def event(seq, type_):
+            return [f"id: {seq}\n".encode(), f'data: {{"seq":{seq},"type":"{type_}"}}\n'.encode(), b"\n"]
+
+        class Repeating(Codemode):
+            streams, gets = 0, 0
+
+            def _open(self, method, path, body=None, query=None, headers=None):
+                self.streams += 1
+                lines = event(1, "created") + (event(2, "finished") if self.streams > 1 else [])
+                return contextlib.nullcontext(lines)
+
+            def get(self, run_id, wait=0):
+                self.gets += 1
+                return {"id": run_id, "status": "succeeded" if self.gets > 1 else "running"}
+
+        cm = Repeating("http://127.0.0.1:1")
+        cm.reconnect_pause = 0
+        self.assertEqual([e["seq"] for e in cm.events("r1")], [1, 2])
+        self.assertEqual(cm.streams, 3)
 
 
 class CuttingProxy(http.server.ThreadingHTTPServer):

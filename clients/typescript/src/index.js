@@ -255,6 +255,9 @@ export function codemode(options = {}) {
       try {
         for await (const data of sseData(response.body)) {
           const event = /** @type {Event} */ (JSON.parse(data));
+          if (event.seq <= after) {
+            continue; // given already (a stream that repeats itself)
+          }
           yield event;
           after = event.seq;
         }
