@@ -7,7 +7,8 @@
 //     suspended on a durable call (an approval, a build) listed in Run.Pending.
 //   - Complete and Fail post the outcome of a pending call; the run resumes with it.
 //   - Wait waits for a run to settle again (long polling with ?wait=, at each status change).
-//   - Events streams a run's timeline as it is written (server-sent events).
+//   - Events streams a run's timeline as it is written (server-sent events), opening the
+//     stream again when it breaks before the run has finished.
 //   - Run.Decode reads the value a finished program returned; a failed run is a *RunError.
 //
 // Every operation of the API is also there, generated from the OpenAPI document by
