@@ -24,7 +24,7 @@ func TestEventsFollowTheRunAcrossABrokenStream(t *testing.T) {
 	t.Parallel()
 	defer client.SetReconnectPause(50 * time.Millisecond)()
 	ctx := context.Background()
-	proxy := ssetest.NewCuttingProxy(t, service.URL)
+	proxy := ssetest.NewCuttingProxy(t, service.URL, ssetest.Abruptly)
 	c, err := client.New(proxy.URL, "")
 	require.NoError(t, err)
 	run, err := c.CreateAndWait(ctx, approval, &client.RunOptions{Toolsets: []string{"ops"}, Timeout: 30 * time.Second})
@@ -129,4 +129,29 @@ func TestEventsGiveEachEventOnce(t *testing.T) {
 	}
 	require.Equal(t, []int64{1, 2}, seqs)
 	require.EqualValues(t, 3, streams.Load())
+}
+
+// A finished run's stream that ends early but cleanly (as a proxy's timeout may end it) is
+// read again: Events gives every event.
+func TestEventsReadAFinishedRunsStreamThatEndedEarlyAgain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	run, err := newClient(t).CreateAndWait(ctx, "1 + 1", &client.RunOptions{Timeout: 30 * time.Second})
+	require.NoError(t, err)
+	require.True(t, run.Finished())
+	proxy := ssetest.NewCuttingProxy(t, service.URL, ssetest.Cleanly)
+	c, err := client.New(proxy.URL, "")
+	require.NoError(t, err)
+	var got, all []client.Event
+	for e, err := range c.Events(ctx, run.Id, 0) {
+		require.NoError(t, err)
+		got = append(got, e)
+	}
+	for e, err := range newClient(t).Events(ctx, run.Id, 0) {
+		require.NoError(t, err)
+		all = append(all, e)
+	}
+	require.Greater(t, len(all), 1)
+	require.Equal(t, all, got)
+	require.EqualValues(t, 2, proxy.Streams.Load())
 }

@@ -594,9 +594,38 @@ return {a: a.name, b: b.name, refused};`, args: []string{"runs", "create", "-", 
 
 	t.Run("follow", func(t *testing.T) { testFollow(t, d.url, d.url, prog) })
 	t.Run("follow across a cut stream", func(t *testing.T) {
-		proxy := ssetest.NewCuttingProxy(t, d.url)
+		proxy := ssetest.NewCuttingProxy(t, d.url, ssetest.Abruptly)
 		testFollow(t, d.url, proxy.URL, prog)
 		require.GreaterOrEqual(t, proxy.Streams.Load(), int32(2), "the stream was not opened again after it was cut")
+	})
+	// A finished run's stream that ends early but cleanly (as a proxy's timeout may end it)
+	// is read again: every event is printed.
+	t.Run("follow a finished run across a stream that ends early", func(t *testing.T) {
+		code, out, errOut := runCLI(t, "1 + 1", "runs", "create", "-", "--wait", "10", "--url", d.url)
+		require.Equal(t, ExitOK, code, errOut)
+		var run struct{ ID, Status string }
+		require.NoError(t, json.Unmarshal([]byte(out), &run))
+		require.Equal(t, "succeeded", run.Status)
+		proxy := ssetest.NewCuttingProxy(t, d.url, ssetest.Cleanly)
+		code, out, errOut = runCLI(t, "", "runs", "events", run.ID, "--follow", "--url", proxy.URL)
+		require.Equal(t, ExitOK, code, errOut)
+		var seqs []float64
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			var e map[string]any
+			require.NoError(t, json.Unmarshal([]byte(line), &e), line)
+			seqs = append(seqs, e["seq"].(float64))
+		}
+		code, out, errOut = runCLI(t, "", "runs", "events", run.ID, "--url", d.url)
+		require.Equal(t, ExitOK, code, errOut)
+		var listed struct{ Events []struct{ Seq float64 } }
+		require.NoError(t, json.Unmarshal([]byte(out), &listed))
+		require.Greater(t, len(listed.Events), 1)
+		var want []float64
+		for _, e := range listed.Events {
+			want = append(want, e.Seq)
+		}
+		require.Equal(t, want, seqs)
+		require.EqualValues(t, 2, proxy.Streams.Load())
 	})
 }
 

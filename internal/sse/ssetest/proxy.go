@@ -12,17 +12,29 @@ import (
 	"testing"
 )
 
+// Cut says how a CuttingProxy ends the stream it cuts.
+type Cut int
+
+const (
+	// Abruptly closes the connection mid-response, as a crash or a reset would.
+	Abruptly Cut = iota
+	// Cleanly ends the response as if the stream were over, as a proxy's timeout may.
+	Cleanly
+)
+
 // CuttingProxy is an HTTP proxy in front of target that passes every request on, but cuts the
-// first event stream (text/event-stream) it relays abruptly after its first event, as a
-// proxy's timeout or a restart of the service would. Streams counts the event streams relayed.
+// first event stream (text/event-stream) it relays after its first event. Streams counts the
+// event streams relayed.
 type CuttingProxy struct {
 	URL     string
 	Streams atomic.Int32
+	how     Cut
 }
 
-// NewCuttingProxy starts a CuttingProxy in front of target, closed when t ends.
-func NewCuttingProxy(t testing.TB, target string) *CuttingProxy {
-	p := &CuttingProxy{}
+// NewCuttingProxy starts a CuttingProxy in front of target that cuts as how says, closed when
+// t ends.
+func NewCuttingProxy(t testing.TB, target string, how Cut) *CuttingProxy {
+	p := &CuttingProxy{how: how}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.relay(w, r, target)
 	}))
@@ -63,10 +75,13 @@ func (p *CuttingProxy) relay(w http.ResponseWriter, r *http.Request, target stri
 			if cut {
 				relayed = append(relayed, chunk...)
 				if end := bytes.Index(relayed, []byte("\n\n")); end >= 0 && bytes.Contains(relayed[:end], []byte("data:")) {
-					// Up to the end of the first event, then the connection closes mid-stream.
+					// Up to the end of the first event, then the cut.
 					_, _ = w.Write(chunk[:len(chunk)-(len(relayed)-end-2)])
 					_ = rc.Flush()
-					panic(http.ErrAbortHandler)
+					if p.how == Cleanly {
+						return
+					}
+					panic(http.ErrAbortHandler) // the connection closes mid-response
 				}
 			}
 			_, _ = w.Write(chunk)
