@@ -813,7 +813,7 @@ type ScheduleTick struct {
 	Tick    time.Time `json:"tick"`
 }
 
-// ScheduleUpdate defines model for ScheduleUpdate.
+// ScheduleUpdate The fields to change; an absent field is left as it is, and null removes the input or the toolset list (as JSON merge patch does).
 type ScheduleUpdate struct {
 	Code *string `json:"code,omitempty"`
 
@@ -823,7 +823,7 @@ type ScheduleUpdate struct {
 	// Every A fixed interval, at least 1s, replacing the timing; ticks from the change.
 	Every *string `json:"every,omitempty"`
 
-	// Input Any JSON value, the global `input` of every later run (null leaves it as it is).
+	// Input Any JSON value, the global `input` of every later run; null removes it (later runs get none).
 	Input *json.RawMessage `json:"input,omitempty"`
 
 	// Limits Limits lower the worker's ceilings for this run (by default 3600000 ms of active time, 10000 tool calls, 16777216 bytes of output and 536870912 bytes of heap); they can never raise or lift them. A value outside 1 to the ceiling is rejected with 400 naming the allowed range. Unset fields take the worker's defaults.
@@ -833,7 +833,7 @@ type ScheduleUpdate struct {
 	// Timezone The IANA time zone of cron.
 	Timezone *string `json:"timezone,omitempty"`
 
-	// Toolsets The toolsets the runs may use, replacing the schedule's list.
+	// Toolsets The toolsets the runs may use, replacing the schedule's list; null lets later runs use every registered toolset, as a schedule created without a list does.
 	Toolsets *[]string `json:"toolsets,omitempty"`
 }
 

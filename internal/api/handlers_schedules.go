@@ -124,7 +124,8 @@ func (h *handlers) UpdateSchedule(ctx context.Context, req gen.UpdateScheduleReq
 	if err != nil {
 		return nil, err
 	}
-	ch := durable.ScheduleChange{Code: body.Code, Toolsets: body.Toolsets, Cron: body.Cron, Every: every, Timezone: body.Timezone}
+	ch := durable.ScheduleChange{Code: body.Code, Toolsets: body.Toolsets, Cron: body.Cron, Every: every, Timezone: body.Timezone,
+		ClearInput: setToNull(ctx, "input"), AllToolsets: setToNull(ctx, "toolsets")}
 	if body.Input != nil {
 		ch.Input = *body.Input
 	}

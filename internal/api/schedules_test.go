@@ -217,6 +217,51 @@ func TestScheduleUpdate(t *testing.T) {
 	require.Equal(t, "0 9 * * *", *got.JSON200.Cron)
 }
 
+// In a PATCH, null removes a schedule's input (later runs get none) and its toolset list
+// (later runs may use every toolset), as JSON merge patch does; an absent field is kept.
+func TestScheduleUpdateRemovesInputAndToolsets(t *testing.T) {
+	t.Parallel()
+	b := setup(t, true)
+	status, body := b.do(t, http.MethodPost, "/v1/toolsets", `{"name":"ops","url":"http://127.0.0.1:1","tools":[{"path":"a.b"}]}`)
+	require.Equal(t, http.StatusCreated, status, string(body))
+	status, body = b.do(t, http.MethodPost, "/v1/schedules",
+		`{"code": "return input === undefined", "every": "1h", "input": {"n": 1}, "toolsets": ["ops"]}`)
+	require.Equal(t, http.StatusCreated, status, string(body))
+	var sc client.Schedule
+	require.NoError(t, json.Unmarshal(body, &sc))
+	path := "/v1/schedules/" + sc.Id
+
+	status, body = b.do(t, http.MethodPatch, path, `{"input": null}`)
+	require.Equal(t, http.StatusOK, status, string(body))
+	sc = client.Schedule{}
+	require.NoError(t, json.Unmarshal(body, &sc))
+	require.Nil(t, sc.Input, "input removed: %s", body)
+	require.Equal(t, []string{"ops"}, *sc.Toolsets, "toolsets kept")
+
+	status, body = b.do(t, http.MethodPatch, path, `{"toolsets": null, "every": "1s"}`)
+	require.Equal(t, http.StatusOK, status, string(body))
+	sc = client.Schedule{}
+	require.NoError(t, json.Unmarshal(body, &sc))
+	require.Nil(t, sc.Toolsets, "every toolset: %s", body)
+	require.Nil(t, sc.Input)
+
+	got, err := b.client.GetScheduleWithResponse(b.ctx, sc.Id)
+	require.NoError(t, err)
+	require.Nil(t, got.JSON200.Input)
+	require.Nil(t, got.JSON200.Toolsets)
+	run, err := b.client.GetRunWithResponse(b.ctx, firstTickRun(t, b, sc.Id), &client.GetRunParams{})
+	require.NoError(t, err)
+	require.Nil(t, run.JSON200.Input, "a later run gets no input")
+	require.Nil(t, run.JSON200.Toolsets, "a later run may use every toolset")
+
+	// Removing what is not there changes nothing; an empty list is a list (no toolsets at all).
+	status, body = b.do(t, http.MethodPatch, path, `{"input": null, "toolsets": null}`)
+	require.Equal(t, http.StatusOK, status, string(body))
+	status, body = b.do(t, http.MethodPatch, path, `{"toolsets": []}`)
+	require.Equal(t, http.StatusOK, status, string(body))
+	require.Contains(t, string(body), `"toolsets":[]`)
+}
+
 // firstTickRun waits for a tick of schedule id that started a run and returns the run's id.
 func firstTickRun(t *testing.T, b *testBundle, id string) string {
 	t.Helper()

@@ -112,7 +112,7 @@ func New(store *durable.Store, cfg Config) (http.Handler, error) {
 	h := &handlers{store: store, cfg: cfg}
 
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, m.instrument, headAsGet(r), requireLoopbackHost(cfg.Token), requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes, cfg.BodyReadTimeout), validate)
+	r.Use(middleware.Recoverer, m.instrument, headAsGet(r), requireLoopbackHost(cfg.Token), requireToken(cfg.Token), limitBody(cfg.MaxBodyBytes, cfg.BodyReadTimeout), validate, withNullFields)
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
 	if cfg.RiverUI != nil {
 		mountRiverUI(r, cfg.RiverUI, cfg.Token)

@@ -115,6 +115,7 @@ func TestMoreUsageErrors(t *testing.T) {
 		{args: []string{"schedules", "update", "ID", "--overlap", "never"}, stderr: []string{`--overlap "never"`}},
 		{args: []string{"schedules", "update", "ID", "--input", "[1,"}, stderr: []string{"--input is not JSON: [1,"}},
 		{args: []string{"schedules", "update", "ID", "--toolsets", " , "}, stderr: []string{`--toolsets " , "`}},
+		{args: []string{"schedules", "update", "ID", "--toolsets", "a", "--all-toolsets"}, stderr: []string{"at most one of --toolsets and --all-toolsets"}},
 		{args: []string{"schedules", "update", "ID", "--code", "/nonexistent/prog.js"}, stderr: []string{"/nonexistent/prog.js"}},
 		{args: []string{"schedules", "update", "ID", "--max-tool-calls", "0"}, stderr: []string{"--max-tool-calls 0: give 1 or more"}},
 		{args: []string{"schedules", "update", "ID", "--timeout-ms", "-1000"}, stderr: []string{"--timeout-ms -1000: give 1 or more"}},
@@ -499,6 +500,11 @@ return {a: a.name, b: b.name, refused};`, args: []string{"runs", "create", "-", 
 			want: `{"id":"{SCHED2}","overlap":"allow","input":{"n":2},"toolsets":["ops"],"timezone":"Europe/Paris"}`, out: []string{`"every":"2h`},
 			check: func(t *testing.T, got map[string]any) {
 				require.NotContains(t, got, "cron", "--every replaces the cron expression")
+			}},
+		{name: "schedules update removes input and toolsets", args: []string{"schedules", "update", "{SCHED2}", "--input", "null", "--all-toolsets"},
+			want: `{"id":"{SCHED2}","overlap":"allow"}`, check: func(t *testing.T, got map[string]any) {
+				require.NotContains(t, got, "input")
+				require.NotContains(t, got, "toolsets")
 			}},
 		{name: "schedules update --code", stdin: "return 2", args: []string{"schedules", "update", "--code", "-", "{SCHED2}"},
 			want: `{"id":"{SCHED2}","code":"return 2","overlap":"allow"}`},

@@ -154,18 +154,21 @@ func schedulesGet(cf *clientFlags, env Env) *cobra.Command {
 
 func schedulesUpdate(cf *clientFlags, env Env) *cobra.Command {
 	var code, cron, every, timezone, overlap, toolsets, input string
+	var allToolsets bool
 	var limits limitFlags
 	cmd := &cobra.Command{
-		Use:   "update SCHEDULE [--code FILE|-] [--cron EXPR | --every DURATION] [--timezone TZ] [--overlap O] [--toolsets a,b] [--input JSON] [--timeout-ms N ...]",
+		Use:   "update SCHEDULE [--code FILE|-] [--cron EXPR | --every DURATION] [--timezone TZ] [--overlap O] [--toolsets a,b | --all-toolsets] [--input JSON] [--timeout-ms N ...]",
 		Short: "Change a schedule's program, input, toolsets, limits, timing or overlap",
 		Long: `Change a schedule: what is given replaces the schedule's, the rest is kept. --cron or --every
 replaces the timing (the other is dropped); with --cron, --every or --timezone the next tick
 becomes the first after now under the new timing. The limits given (--timeout-ms,
 --max-tool-calls, --max-output-bytes, --max-memory-bytes) replace the schedule's limits
-together: one left out is then the service's. Every later tick starts its run with the change;
-the runs started before keep what they had.`,
+together: one left out is then the service's. --input null removes the input, and
+--all-toolsets the toolset list (later runs may use every toolset). Every later tick starts its
+run with the change; the runs started before keep what they had.`,
 		Example: `  codemode schedules update 5c1d... --every 10m
   codemode schedules update 5c1d... --code report-v2.js --input '{"team": "ops"}'
+  codemode schedules update 5c1d... --input null --all-toolsets
   codemode schedules update 5c1d... --timeout-ms 60000 --max-tool-calls 50
   codemode schedules update 5c1d... --cron '0 8 * * *' --timezone America/New_York --overlap queue`,
 		Args: cobra.ExactArgs(1),
@@ -191,12 +194,18 @@ the runs started before keep what they had.`,
 					req[s.field] = s.value
 				}
 			}
+			if f.Changed("toolsets") && allToolsets {
+				return errors.New("give at most one of --toolsets and --all-toolsets")
+			}
 			if f.Changed("toolsets") {
 				names := splitNames(toolsets)
 				if len(names) == 0 {
 					return fmt.Errorf("--toolsets %q: name one or more toolsets", toolsets)
 				}
 				req["toolsets"] = names
+			}
+			if allToolsets {
+				req["toolsets"] = nil // null: every toolset
 			}
 			if in != nil {
 				req["input"] = in
@@ -212,7 +221,7 @@ the runs started before keep what they had.`,
 				req["code"] = src
 			}
 			if len(req) == 0 {
-				return errors.New("nothing to change: give --code, --cron, --every, --timezone, --overlap, --toolsets, --input " +
+				return errors.New("nothing to change: give --code, --cron, --every, --timezone, --overlap, --toolsets, --all-toolsets, --input " +
 					"or limits (--timeout-ms, --max-tool-calls, --max-output-bytes, --max-memory-bytes)")
 			}
 			payload, _ := json.Marshal(req)
@@ -232,7 +241,8 @@ the runs started before keep what they had.`,
 	f.StringVar(&timezone, "timezone", "", "new IANA time zone of the cron expression")
 	f.StringVar(&overlap, "overlap", "", "skip, queue or allow: a tick while a run it started has not finished")
 	f.StringVar(&toolsets, "toolsets", "", "comma-separated toolset names, replacing the schedule's")
-	f.StringVar(&input, "input", "", "JSON every later run reads as the global input")
+	f.BoolVar(&allToolsets, "all-toolsets", false, "let later runs use every registered toolset (drops the schedule's list)")
+	f.StringVar(&input, "input", "", "JSON every later run reads as the global input (null: none)")
 	limits.add(cmd)
 	return cmd
 }

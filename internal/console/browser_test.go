@@ -559,6 +559,20 @@ func TestBrowserScheduleEdit(t *testing.T) {
 	require.Equal(t, "return 'after ' + input.n", b.evalString(`document.querySelector('#code-lines li[data-line="2"] .text').textContent`))
 	b.screenshot("e04-run")
 
+	// Emptied, the toolsets field and the input remove the schedule's list and its input.
+	b.goTo("#/schedules/" + id)
+	b.waitJS(`!document.querySelector('#schedule-edit').hidden`)
+	b.do(chromedp.Click(chromedp.CSS("#schedule-edit")))
+	b.do(chromedp.WaitVisible(chromedp.CSS("#schedule-edit-form")))
+	eval[chromedp.Void](b, `document.querySelector('#schedule-edit-toolsets').value = ''; document.querySelector('#schedule-edit-input').value = ''`)
+	b.do(chromedp.Click(chromedp.CSS("#schedule-edit-save")))
+	b.waitJS(`!document.querySelector('#schedule-edit-form') && document.querySelector('#schedule-edited')?.textContent === 'Changed toolsets, input.'`)
+	b.waitJS(`!document.querySelector('#schedule-input-value')`)
+	sc = getSchedule()
+	require.NotContains(t, sc, "input")
+	require.NotContains(t, sc, "toolsets")
+	require.Equal(t, edited, sc["code"])
+
 	b.finish()
 }
 

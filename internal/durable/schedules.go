@@ -260,6 +260,11 @@ type ScheduleChange struct {
 	Every    *time.Duration
 	Timezone *string
 	Overlap  *string
+	// ClearInput removes the input: later runs get none (Input must be nil).
+	ClearInput bool
+	// AllToolsets lets later runs use every registered toolset, as a schedule created without
+	// a list does (Toolsets must be nil).
+	AllToolsets bool
 }
 
 // UpdateSchedule changes a schedule. With Cron, Every or Timezone its next tick becomes the
@@ -273,6 +278,9 @@ func (s *Store) UpdateSchedule(ctx context.Context, id string, ch ScheduleChange
 	}
 	if ch.Cron != nil && ch.Every != nil {
 		return Schedule{}, fmt.Errorf("%w: give at most one of cron and every", ErrInvalidSchedule)
+	}
+	if ch.ClearInput && ch.Input != nil || ch.AllToolsets && ch.Toolsets != nil {
+		return Schedule{}, fmt.Errorf("%w: a field is both cleared and set", ErrInvalidSchedule)
 	}
 	var out Schedule
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -288,6 +296,12 @@ func (s *Store) UpdateSchedule(ctx context.Context, id string, ch ScheduleChange
 		}
 		if ch.Input != nil {
 			sc.Input = ch.Input
+		}
+		if ch.ClearInput {
+			sc.Input = nil
+		}
+		if ch.AllToolsets {
+			sc.Toolsets = nil
 		}
 		if ch.Toolsets != nil {
 			if err := checkToolsets(ctx, tx, *ch.Toolsets); err != nil {

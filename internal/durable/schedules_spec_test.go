@@ -169,10 +169,12 @@ func TestUpdateSchedule(t *testing.T) {
 	// Refusals leave the schedule as it was.
 	bad := "nope"
 	for name, ch := range map[string]ScheduleChange{
-		"both timings": {Cron: &cronExpr, Every: &every},
-		"bad cron":     {Cron: &bad},
-		"bad timezone": {Timezone: &bad},
-		"bad overlap":  {Overlap: &bad},
+		"both timings":             {Cron: &cronExpr, Every: &every},
+		"bad cron":                 {Cron: &bad},
+		"bad timezone":             {Timezone: &bad},
+		"bad overlap":              {Overlap: &bad},
+		"input cleared and set":    {ClearInput: true, Input: json.RawMessage(`1`)},
+		"toolsets cleared and set": {AllToolsets: true, Toolsets: &[]string{}},
 	} {
 		_, err := s.UpdateSchedule(ctx, sc.ID, ch)
 		require.ErrorIs(t, err, ErrInvalidSchedule, name)
@@ -187,4 +189,18 @@ func TestUpdateSchedule(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, changed.UpdatedAt, after.UpdatedAt)
 	require.Equal(t, cronExpr, after.Cron)
+
+	// The input and the toolset list removed: none, and every toolset.
+	listed, err := s.UpdateSchedule(ctx, sc.ID, ScheduleChange{Toolsets: &[]string{}})
+	require.NoError(t, err)
+	require.NotNil(t, listed.Toolsets, "a list of no toolsets")
+	require.NotNil(t, listed.Input)
+	cleared, err := s.UpdateSchedule(ctx, sc.ID, ScheduleChange{ClearInput: true, AllToolsets: true})
+	require.NoError(t, err)
+	require.Nil(t, cleared.Input)
+	require.Nil(t, cleared.Toolsets)
+	stored, err := s.scheduleRow(ctx, sc.ID)
+	require.NoError(t, err)
+	require.Nil(t, stored.Input)
+	require.Nil(t, stored.Toolsets)
 }

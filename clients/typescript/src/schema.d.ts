@@ -1025,12 +1025,13 @@ export interface components {
              */
             overlap: "skip" | "queue" | "allow";
         };
+        /** @description The fields to change; an absent field is left as it is, and null removes the input or the toolset list (as JSON merge patch does). */
         ScheduleUpdate: {
             code?: string;
-            /** @description The toolsets the runs may use, replacing the schedule's list. */
-            toolsets?: string[];
+            /** @description The toolsets the runs may use, replacing the schedule's list; null lets later runs use every registered toolset, as a schedule created without a list does. */
+            toolsets?: string[] | null;
             limits?: components["schemas"]["Limits"];
-            /** @description Any JSON value, the global `input` of every later run (null leaves it as it is). */
+            /** @description Any JSON value, the global `input` of every later run; null removes it (later runs get none). */
             input?: unknown;
             /** @description A cron expression in timezone, replacing the timing (as in ScheduleCreate). */
             cron?: string;

@@ -956,20 +956,17 @@
   // scheduleChange is the body of the PATCH that takes schedule sc to what the edit form holds
   // (body from programFields, timing from timingFields): only the fields that differ, so that a
   // timing left as it was keeps its next tick, and a change made elsewhere meanwhile to a field
-  // not touched here is not undone. It throws for what PATCH cannot express: an absent (or null)
-  // input and an absent toolsets list both mean "leave it as it is", so a schedule cannot go back
-  // to no input, nor to every toolset; and a schedule needs one of cron and every.
+  // not touched here is not undone. An emptied toolsets field or input (or an input of null) is
+  // sent as null, which removes the schedule's list (every toolset) or its input. It throws
+  // when neither cron nor every is left: a schedule needs one.
   function scheduleChange(sc, body, timing) {
     const change = {};
     if (body.code !== sc.code) change.code = body.code;
     const names = body.toolsets || [];
-    if (names.join(',') !== (sc.toolsets || []).join(',')) {
-      if (!names.length) throw new Error('A schedule limited to some toolsets cannot be given all of them again: name the toolsets it may use.');
-      change.toolsets = names;
-    }
+    if (names.join(',') !== (sc.toolsets || []).join(',')) change.toolsets = names.length ? names : null;
     const input = body.input === null ? undefined : body.input;
     if (input === undefined) {
-      if (sc.input !== undefined && sc.input !== null) throw new Error('A schedule\'s input cannot be removed, only replaced.');
+      if (sc.input !== undefined && sc.input !== null) change.input = null;
     } else if (compact(input) !== compact(sc.input)) {
       change.input = input;
     }
