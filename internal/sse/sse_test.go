@@ -2,6 +2,7 @@ package sse
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -49,16 +50,7 @@ func TestRead(t *testing.T) {
 func TestReadYieldsTheReadErrorLast(t *testing.T) {
 	t.Parallel()
 	broken := errors.New("connection reset")
-	r := &failAfter{r: strings.NewReader("data: 1\n\ndata: 2"), err: broken}
-	var data []string
-	var last error
-	for e, err := range Read(r) {
-		if err != nil {
-			last = err
-			continue
-		}
-		data = append(data, string(e.Data))
-	}
+	data, last := readAll(&failAfter{r: strings.NewReader("data: 1\n\ndata: 2"), err: broken})
 	require.Equal(t, []string{"1"}, data)
 	require.ErrorIs(t, last, broken)
 }
@@ -90,16 +82,19 @@ func (f *failAfter) Read(p []byte) (int, error) {
 
 func TestReadRefusesALineAbove16MiB(t *testing.T) {
 	t.Parallel()
-	stream := "data: 1\n\ndata: " + strings.Repeat("x", maxLine) + "\n\n"
-	var data []string
-	var last error
-	for e, err := range Read(strings.NewReader(stream)) {
+	data, last := readAll(strings.NewReader("data: 1\n\ndata: " + strings.Repeat("x", maxLine) + "\n\n"))
+	require.Equal(t, []string{"1"}, data)
+	require.ErrorIs(t, last, ErrLineTooLong)
+}
+
+// readAll reads the stream of r with Read: the events' data, and the last error yielded.
+func readAll(r io.Reader) (data []string, last error) {
+	for e, err := range Read(r) {
 		if err != nil {
 			last = err
 			continue
 		}
 		data = append(data, string(e.Data))
 	}
-	require.Equal(t, []string{"1"}, data)
-	require.ErrorIs(t, last, ErrLineTooLong)
+	return data, last
 }
