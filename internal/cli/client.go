@@ -653,18 +653,8 @@ func toolsetsAdd(cf *clientFlags, env Env) *cobra.Command {
 				}
 				req["document"] = doc
 			}
-			if baseURL != "" {
-				if err := checkHTTPURL("base-url", baseURL); err != nil {
-					return err
-				}
-				req["baseUrl"] = baseURL
-			}
-			creds, err := authFlag(auth)
-			if err != nil {
+			if err := serverFields(req, baseURL, auth); err != nil {
 				return err
-			}
-			if creds != nil {
-				req["auth"] = creds
 			}
 			if secret != "" {
 				req["secret"] = secret
@@ -775,4 +765,23 @@ func authFlag(value string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("--auth: in %q: give header or query", *a.In)
 	}
 	return json.RawMessage(value), nil
+}
+
+// serverFields sets the baseUrl and auth fields of a toolset request from --base-url and
+// --auth, when given.
+func serverFields(req map[string]any, baseURL, auth string) error {
+	if baseURL != "" {
+		if err := checkHTTPURL("base-url", baseURL); err != nil {
+			return err
+		}
+		req["baseUrl"] = baseURL
+	}
+	creds, err := authFlag(auth)
+	if err != nil {
+		return err
+	}
+	if creds != nil {
+		req["auth"] = creds
+	}
+	return nil
 }

@@ -343,18 +343,8 @@ created before keep the manifest they were created with.`,
 			if f.Changed("description") {
 				req["description"] = description
 			}
-			if baseURL != "" {
-				if err := checkHTTPURL("base-url", baseURL); err != nil {
-					return err
-				}
-				req["baseUrl"] = baseURL
-			}
-			creds, err := authFlag(auth)
-			if err != nil {
+			if err := serverFields(req, baseURL, auth); err != nil {
 				return err
-			}
-			if creds != nil {
-				req["auth"] = creds
 			}
 			for _, j := range []struct{ name, value string }{{"tools", tools}, {"namespaces", namespaces}} {
 				v, err := jsonFlag(j.name, j.value)
