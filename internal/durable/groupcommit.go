@@ -96,7 +96,11 @@ func (g *journalGroup) sendGroup(group []*journalWrite) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(group[0].ctx), groupSendTimeout)
 	defer cancel()
 	combined := &pgx.Batch{}
-	for _, w := range group {
+	merged, mergedWrites, rest := mergeSettledCalls(group)
+	if len(merged) > 0 {
+		queueMerged(combined, merged)
+	}
+	for _, w := range rest {
 		queueCopies(combined, w.batch)
 	}
 	conn, err := g.pool.Acquire(ctx)
@@ -109,10 +113,14 @@ func (g *journalGroup) sendGroup(group []*journalWrite) {
 	defer conn.Release()
 	br := conn.SendBatch(ctx, combined)
 	var failed error
-	for _, w := range group {
-		if w.locked, failed = readJournalWrite(br, len(w.batch.QueuedQueries)); failed != nil {
+	if len(merged) > 0 {
+		failed = readMerged(br, mergedWrites)
+	}
+	for _, w := range rest {
+		if failed != nil {
 			break
 		}
+		w.locked, failed = readJournalWrite(br, len(w.batch.QueuedQueries))
 	}
 	closeErr := br.Close()
 	var pgErr *pgconn.PgError
@@ -131,6 +139,47 @@ func (g *journalGroup) sendGroup(group []*journalWrite) {
 			w.locked, w.err = false, closeErr
 		}
 	}
+}
+
+// mergeSettledCalls picks the writes of group that are each one call's settled record
+// (settledCallOf) and can go in one statement together (see groupmerge.go): their records
+// (merged) and writes (mergedWrites), in the same order, and the other writes (rest), in the
+// group's order. Fewer than two such writes are left in rest.
+func mergeSettledCalls(group []*journalWrite) (merged []settledCallRecord, mergedWrites, rest []*journalWrite) {
+	for _, w := range group {
+		if len(w.batch.QueuedQueries) == 1 {
+			if rec, ok := settledCallOf(w.batch.QueuedQueries[0]); ok && rec.mergeable(merged) {
+				merged, mergedWrites = append(merged, rec), append(mergedWrites, w)
+				continue
+			}
+		}
+		rest = append(rest, w)
+	}
+	if len(merged) < 2 {
+		return nil, nil, group
+	}
+	return merged, mergedWrites, rest
+}
+
+// readMerged reads the rows of queueMerged's statement: the numbers of the writes whose lease
+// was found.
+func readMerged(br pgx.BatchResults, writes []*journalWrite) error {
+	rows, err := br.Query()
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&n); err != nil {
+			return err
+		}
+		if n < 1 || n > len(writes) {
+			return fmt.Errorf("merged records: record %d of %d", n, len(writes))
+		}
+		writes[n-1].locked = true
+	}
+	return rows.Err()
 }
 
 // queueCopies queues copies of the statements of from in to. Sending a batch records on its

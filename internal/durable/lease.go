@@ -671,7 +671,7 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o toolcall.Outcome)
 	if row != nil {
 		// The call's row, started and settled, is written by the statement of its events.
 		locking = func(args []any) (string, []any) {
-			return q("EventsInsertLockingCallSettled"), append(args, callID, toolcall.Key(l.runID, int64(callID)),
+			return settledCallStatement(args, callID, toolcall.Key(l.runID, int64(callID)),
 				row.start.Toolset, row.start.Path, row.args, row.start.Durable, row.at, status, encoded)
 		}
 	}

@@ -40,25 +40,6 @@ INSERT INTO %[1]s.run_events (run_id, seq, type, data)
 SELECT r.id, e.seq, e.type, '{}' FROM r, (VALUES (1, 'created'), (2, 'started')) AS e(seq, type)
 RETURNING run_id`, callsCeilingSchema)
 
-	// callsCeilingSettle records a settled call as the worker's journal does: the run's row
-	// under its fence, the call.started and call.settled events, and the call's row, with the
-	// journal's commit mode ($8: off, or NULL to wait for the disk).
-	callsCeilingSettle = fmt.Sprintf(`WITH s AS (
-    UPDATE %[1]s.runs SET event_seq = event_seq + cardinality($2::text[]), lease_expires_at = now() + interval '1 minute', updated_at = now()
-    FROM (SELECT set_config('synchronous_commit', coalesce($8::text, current_setting('synchronous_commit')), true) AS commit_mode) m
-    WHERE id = $1 AND fence = 1 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
-    RETURNING event_seq
-), events AS (
-    INSERT INTO %[1]s.run_events (run_id, seq, type, data)
-    SELECT $1, s.event_seq - cardinality($2::text[]) + e.n, e.type, e.data::json
-    FROM s, unnest($2::text[], $3::text[]) WITH ORDINALITY AS e(type, data, n)
-    RETURNING seq
-), call AS (
-    INSERT INTO %[1]s.calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, outcome, settled_at, applied)
-    SELECT $1, $4, $5, 'loadgen', 'echo', $6, false, now(), 'succeeded', $7, now(), true FROM s
-)
-SELECT seq FROM events ORDER BY seq LIMIT 1`, callsCeilingSchema)
-
 	// callsCeilingFinish stores the result and the finished event, and waits for the disk.
 	callsCeilingFinish = fmt.Sprintf(`WITH s AS (
     UPDATE %[1]s.runs SET status = 'succeeded', result = $2, finished_at = now(), updated_at = now(),
@@ -103,6 +84,9 @@ func CallsCeiling(ctx context.Context, dbURL string, concurrency int, duration, 
 		return res, fmt.Errorf("loadgen: calls ceiling: %w", err)
 	}
 	cfg.MaxConns = int32(concurrency + 1)
+	// The journal's records (durable.QueueSettledCall) name the service's tables unqualified:
+	// they find the scratch copies first.
+	cfg.ConnConfig.RuntimeParams["search_path"] = callsCeilingSchema
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return res, fmt.Errorf("loadgen: calls ceiling: %w", err)
@@ -165,6 +149,7 @@ func (r *ceilingRunner) run(ctx context.Context) (time.Duration, error) {
 	for callID := 1; callID <= callsPerRun; callID++ {
 		key := fmt.Sprintf("%s:%d", runID, callID)
 		input := fmt.Sprintf(`{"i":%d}`, callID)
+		callStart := time.Now()
 		answer, err := r.call(ctx, runID, key, input)
 		if err != nil {
 			return 0, fmt.Errorf("call %s: %w", key, err)
@@ -182,8 +167,10 @@ func (r *ceilingRunner) run(ctx context.Context) (time.Duration, error) {
 		started := fmt.Sprintf(`{"callId":%d,"path":"loadgen.echo","args":%s}`, callID, input)
 		settled := fmt.Sprintf(`{"callId":%d,"outcome":%s}`, callID, outcome)
 		record := &pgx.Batch{}
-		record.Queue(callsCeilingSettle, runID, []string{"call.started", "call.settled"}, []string{started, settled},
-			callID, key, input, outcome, r.commitMode)
+		durable.QueueSettledCall(record, durable.SettledCall{RunID: runID, Fence: 1, LeaseTTL: time.Minute, CommitMode: r.commitMode,
+			EventTypes: []string{"call.started", "call.settled"}, EventData: []string{started, settled},
+			CallID: callID, Key: key, Toolset: "loadgen", Path: "echo", Args: json.RawMessage(input), StartedAt: callStart,
+			Status: durable.CallSucceeded, Outcome: []byte(outcome)})
 		switch found, err := r.journal.Send(ctx, record); {
 		case err != nil:
 			return 0, fmt.Errorf("record call %s: %w", key, err)

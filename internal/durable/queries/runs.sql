@@ -422,6 +422,35 @@ WITH s AS (
 )
 SELECT seq FROM events ORDER BY seq LIMIT 1;
 
+-- name: EventsInsertLockingCallsSettled
+-- The records of settled calls of distinct runs, each written as EventsInsertLockingCallSettled
+-- writes one, in one statement (journalGroup merges the records of a group so). Per record,
+-- in parallel arrays: run $1, fence $2, its number of events $3, call $4 (key $5, toolset $6,
+-- path $7, args $8, durable $9) started at $10 with status $11 and outcome $12; the events of
+-- every record in parallel arrays: record number (1-based, in the order of $1) $13, place
+-- within the record's events (1-based) $14, type $15, data $16; lease extension $17 and commit
+-- mode $18 for all. Returns the number of each record whose lease was found (a record whose
+-- lease was lost writes nothing).
+WITH w AS (
+    SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[],
+        $8::text[], $9::boolean[], $10::timestamptz[], $11::text[], $12::text[])
+        WITH ORDINALITY AS w(run_id, fence, event_count, call_id, key, toolset, path, args, durable, started_at, status, outcome, n)
+), s AS (
+    UPDATE runs r SET event_seq = r.event_seq + w.event_count, lease_expires_at = now() + $17::interval, updated_at = now()
+    FROM w, (SELECT set_config('synchronous_commit', coalesce($18::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+    WHERE r.id = w.run_id AND r.fence = w.fence AND (r.status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
+    RETURNING w.n, r.id, r.event_seq, w.event_count
+), events AS (
+    INSERT INTO run_events (run_id, seq, type, data)
+    SELECT s.id, s.event_seq - s.event_count + e.place, e.type, e.data::json
+    FROM s JOIN unnest($13::bigint[], $14::int[], $15::text[], $16::text[]) AS e(record, place, type, data) ON e.record = s.n
+), call AS (
+    INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, outcome, settled_at, applied)
+    SELECT s.id, w.call_id, w.key, w.toolset, w.path, w.args::json, w.durable, w.started_at, w.status, w.outcome::json, now(), true
+    FROM s JOIN w ON w.n = s.n
+)
+SELECT n FROM s;
+
 -- name: EventList
 SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;
 
