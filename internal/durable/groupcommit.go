@@ -97,11 +97,11 @@ func (g *journalGroup) sendGroup(group []*journalWrite) {
 	defer cancel()
 	combined := &pgx.Batch{}
 	merged, mergedWrites, rest := mergeSettledCalls(group)
-	if len(merged) > 0 {
-		queueMerged(combined, merged)
-	}
 	for _, w := range rest {
 		queueCopies(combined, w.batch)
+	}
+	if len(merged) > 0 {
+		queueMerged(combined, merged) // last: see queueMerged
 	}
 	conn, err := g.pool.Acquire(ctx)
 	if err != nil {
@@ -113,14 +113,13 @@ func (g *journalGroup) sendGroup(group []*journalWrite) {
 	defer conn.Release()
 	br := conn.SendBatch(ctx, combined)
 	var failed error
-	if len(merged) > 0 {
-		failed = readMerged(br, mergedWrites)
-	}
 	for _, w := range rest {
-		if failed != nil {
+		if w.locked, failed = readJournalWrite(br, len(w.batch.QueuedQueries)); failed != nil {
 			break
 		}
-		w.locked, failed = readJournalWrite(br, len(w.batch.QueuedQueries))
+	}
+	if failed == nil && len(merged) > 0 {
+		failed = readMerged(br, mergedWrites)
 	}
 	closeErr := br.Close()
 	var pgErr *pgconn.PgError
@@ -161,9 +160,12 @@ func mergeSettledCalls(group []*journalWrite) (merged []settledCallRecord, merge
 	return merged, mergedWrites, rest
 }
 
-// readMerged reads the rows of queueMerged's statement: the numbers of the writes whose lease
-// was found.
+// readMerged reads the results of queueMerged's statements: the planner settings, then the
+// numbers of the writes whose lease was found.
 func readMerged(br pgx.BatchResults, writes []*journalWrite) error {
+	if _, err := br.Exec(); err != nil {
+		return err
+	}
 	rows, err := br.Query()
 	if err != nil {
 		return err

@@ -31,23 +31,16 @@ func TestRunLookupsUseThePrimaryKey(t *testing.T) {
 	_, err = conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan")
 	require.NoError(t, err)
 
-	names := make([]string, 0, len(queries))
-	for name, text := range queries {
-		if runByID.MatchString(text) {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	require.GreaterOrEqual(t, len(names), 10, "statements finding a run by id")
 	params := regexp.MustCompile(`\$(\d+)`)
-	for i, name := range names {
-		text := queries[name]
+	checked := 0
+	check := func(name, text string) {
 		n := 0
 		for _, m := range params.FindAllStringSubmatch(text, -1) {
 			k, _ := strconv.Atoi(m[1])
 			n = max(n, k)
 		}
-		stmt := fmt.Sprintf("plan_%d", i)
+		checked++
+		stmt := fmt.Sprintf("plan_%d", checked)
 		_, err := conn.Exec(ctx, "PREPARE "+stmt+" AS "+text)
 		require.NoError(t, err, name)
 		args := "("
@@ -69,6 +62,27 @@ func TestRunLookupsUseThePrimaryKey(t *testing.T) {
 			}
 		}
 	}
+	names := make([]string, 0, len(queries))
+	for name, text := range queries {
+		if runByID.MatchString(text) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	require.GreaterOrEqual(t, len(names), 10, "statements finding a run by id")
+	for _, name := range names {
+		check(name, queries[name])
+	}
+
+	// The merged records of a journal group join runs with a list of ids: they are sent after
+	// PlanJoinsByIndex, in its transaction.
+	_, err = conn.Exec(ctx, "BEGIN")
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, queries["PlanJoinsByIndex"])
+	require.NoError(t, err)
+	check("EventsInsertLockingCallsSettled", queries["EventsInsertLockingCallsSettled"])
+	_, err = conn.Exec(ctx, "ROLLBACK")
+	require.NoError(t, err)
 }
 
 // runScans lists how each node of plan that reads the runs table reads it ("Index Scan using

@@ -422,6 +422,14 @@ WITH s AS (
 )
 SELECT seq FROM events ORDER BY seq LIMIT 1;
 
+-- name: PlanJoinsByIndex
+-- Has the statements that follow in the transaction join by index lookups: a join of runs with
+-- a short list of ids (EventsInsertLockingCallsSettled) is otherwise planned as a sequential
+-- scan of runs and a hash join while the table is young (small, never analyzed), and a
+-- connection's cached plan keeps it until the table's statistics change.
+SELECT set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true),
+       set_config('enable_mergejoin', 'off', true);
+
 -- name: EventsInsertLockingCallsSettled
 -- The records of settled calls of distinct runs, each written as EventsInsertLockingCallSettled
 -- writes one, in one statement (journalGroup merges the records of a group so). Per record,
@@ -430,7 +438,8 @@ SELECT seq FROM events ORDER BY seq LIMIT 1;
 -- every record in parallel arrays: record number (1-based, in the order of $1) $13, place
 -- within the record's events (1-based) $14, type $15, data $16; lease extension $17 and commit
 -- mode $18 for all. Returns the number of each record whose lease was found (a record whose
--- lease was lost writes nothing).
+-- lease was lost writes nothing). Sent after PlanJoinsByIndex, so that each run is found by
+-- its primary key.
 WITH w AS (
     SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::boolean[], $10::timestamptz[], $11::text[], $12::text[])
