@@ -144,7 +144,7 @@ func (g *journalGroup) sendGroup(group []*journalWrite) {
 // (settledCallOf) and can go in one statement together (see groupmerge.go): their records
 // (merged) and writes (mergedWrites), in the same order, and the other writes (rest), in the
 // group's order. Fewer than two such writes are left in rest.
-func mergeSettledCalls(group []*journalWrite) (merged []settledCallRecord, mergedWrites, rest []*journalWrite) {
+func mergeSettledCalls(group []*journalWrite) (merged []SettledCall, mergedWrites, rest []*journalWrite) {
 	for _, w := range group {
 		if len(w.batch.QueuedQueries) == 1 {
 			if rec, ok := settledCallOf(w.batch.QueuedQueries[0]); ok && rec.mergeable(merged) {

@@ -16,25 +16,6 @@ import (
 // group, a pgbench of the two forms put PostgreSQL's CPU at 92–137 µs a record sent as four
 // statements and 66–77 µs merged.
 
-// settledCallRecord is one call's record, the arguments of EventsInsertLockingCallSettled in
-// order ($1–$15).
-type settledCallRecord struct {
-	runID        string
-	types, datas []string // the events appended, in order
-	fence        int64
-	leaseTTL     string // an interval
-	commitMode   *string
-	callID       int
-	key          string
-	toolset      string
-	path         string
-	args         json.RawMessage
-	durable      bool
-	startedAt    time.Time
-	status       string
-	outcome      []byte
-}
-
 // settledCallStatement returns EventsInsertLockingCallSettled and its arguments: lock, the
 // arguments EventsInsertLocking takes (run, types, datas, fence, lease extension, commit mode;
 // see Lease.oneShotWith), then the call's. It is the lock of Lease.CallSettled for a call
@@ -46,39 +27,46 @@ func settledCallStatement(lock []any, callID int, key, toolset, path string, arg
 
 // settledCallOf returns the record a queued statement of settledCallStatement writes, and
 // false for any other statement.
-func settledCallOf(qq *pgx.QueuedQuery) (rec settledCallRecord, ok bool) {
+func settledCallOf(qq *pgx.QueuedQuery) (rec SettledCall, ok bool) {
 	if qq.SQL != q("EventsInsertLockingCallSettled") || len(qq.Arguments) != 15 {
 		return rec, false
 	}
 	a := qq.Arguments
-	var oks [15]bool
-	rec.runID, oks[0] = a[0].(string)
-	rec.types, oks[1] = a[1].([]string)
-	rec.datas, oks[2] = a[2].([]string)
-	rec.fence, oks[3] = a[3].(int64)
-	rec.leaseTTL, oks[4] = a[4].(string)
-	rec.commitMode, oks[5] = a[5].(*string)
-	rec.callID, oks[6] = a[6].(int)
-	rec.key, oks[7] = a[7].(string)
-	rec.toolset, oks[8] = a[8].(string)
-	rec.path, oks[9] = a[9].(string)
-	rec.args, oks[10] = a[10].(json.RawMessage)
-	rec.durable, oks[11] = a[11].(bool)
-	rec.startedAt, oks[12] = a[12].(time.Time)
-	rec.status, oks[13] = a[13].(string)
-	rec.outcome, oks[14] = a[14].([]byte)
+	var (
+		oks [15]bool
+		ttl string
+	)
+	rec.RunID, oks[0] = a[0].(string)
+	rec.EventTypes, oks[1] = a[1].([]string)
+	rec.EventData, oks[2] = a[2].([]string)
+	rec.Fence, oks[3] = a[3].(int64)
+	ttl, oks[4] = a[4].(string)
+	rec.CommitMode, oks[5] = a[5].(*string)
+	rec.CallID, oks[6] = a[6].(int)
+	rec.Key, oks[7] = a[7].(string)
+	rec.Toolset, oks[8] = a[8].(string)
+	rec.Path, oks[9] = a[9].(string)
+	rec.Args, oks[10] = a[10].(json.RawMessage)
+	rec.Durable, oks[11] = a[11].(bool)
+	rec.StartedAt, oks[12] = a[12].(time.Time)
+	rec.Status, oks[13] = a[13].(string)
+	rec.Outcome, oks[14] = a[14].([]byte)
 	for _, ok := range oks {
 		if !ok {
-			return settledCallRecord{}, false
+			return SettledCall{}, false
 		}
 	}
-	return rec, len(rec.types) == len(rec.datas)
+	var err error
+	if rec.LeaseTTL, err = time.ParseDuration(ttl); err != nil {
+		return SettledCall{}, false
+	}
+	return rec, len(rec.EventTypes) == len(rec.EventData)
 }
 
 // mergeable reports whether rec can go in one statement with the records of merged: another
 // run's, with the same lease extension and commit mode (the statement takes one of each),
 // within maxMergedRecords.
-func (rec *settledCallRecord) mergeable(merged []settledCallRecord) bool {
+func (rec *SettledCall) mergeable(merged []SettledCall) bool {
 	if len(merged) == 0 {
 		return true
 	}
@@ -86,12 +74,12 @@ func (rec *settledCallRecord) mergeable(merged []settledCallRecord) bool {
 		return false
 	}
 	first := merged[0]
-	if rec.leaseTTL != first.leaseTTL || (rec.commitMode == nil) != (first.commitMode == nil) ||
-		(rec.commitMode != nil && *rec.commitMode != *first.commitMode) {
+	if rec.LeaseTTL != first.LeaseTTL || (rec.CommitMode == nil) != (first.CommitMode == nil) ||
+		(rec.CommitMode != nil && *rec.CommitMode != *first.CommitMode) {
 		return false
 	}
 	for _, m := range merged {
-		if m.runID == rec.runID {
+		if m.RunID == rec.RunID {
 			return false
 		}
 	}
@@ -106,7 +94,7 @@ const maxMergedRecords = 64
 // returns a row to skip), writing every record of recs; its rows are the 1-based numbers, in
 // recs, of the records whose lease was found. It must be the last statements of the batch:
 // the planner settings last until the end of its transaction.
-func queueMerged(b *pgx.Batch, recs []settledCallRecord) {
+func queueMerged(b *pgx.Batch, recs []SettledCall) {
 	n := len(recs)
 	var (
 		runIDs, keys, toolsets, paths = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
@@ -120,24 +108,25 @@ func queueMerged(b *pgx.Batch, recs []settledCallRecord) {
 		eventTypes, eventDatas        []string
 	)
 	for i, r := range recs {
-		runIDs[i], fences[i], eventCounts[i], callIDs[i] = r.runID, r.fence, int32(len(r.types)), int32(r.callID)
-		keys[i], toolsets[i], paths[i], args[i] = r.key, r.toolset, r.path, string(r.args)
-		durables[i], startedAts[i], statuses[i], outcomes[i] = r.durable, r.startedAt, r.status, string(r.outcome)
-		for j := range r.types {
+		runIDs[i], fences[i], eventCounts[i], callIDs[i] = r.RunID, r.Fence, int32(len(r.EventTypes)), int32(r.CallID)
+		keys[i], toolsets[i], paths[i], args[i] = r.Key, r.Toolset, r.Path, string(r.Args)
+		durables[i], startedAts[i], statuses[i], outcomes[i] = r.Durable, r.StartedAt, r.Status, string(r.Outcome)
+		for j := range r.EventTypes {
 			eventRecords = append(eventRecords, int64(i+1))
 			eventPlaces = append(eventPlaces, int32(j+1))
-			eventTypes = append(eventTypes, r.types[j])
-			eventDatas = append(eventDatas, r.datas[j])
+			eventTypes = append(eventTypes, r.EventTypes[j])
+			eventDatas = append(eventDatas, r.EventData[j])
 		}
 	}
 	b.Queue(q("PlanJoinsByIndex"))
 	b.Queue(q("EventsInsertLockingCallsSettled"), runIDs, fences, eventCounts, callIDs, keys, toolsets, paths,
 		args, durables, startedAts, statuses, outcomes, eventRecords, eventPlaces, eventTypes, eventDatas,
-		recs[0].leaseTTL, recs[0].commitMode)
+		recs[0].LeaseTTL.String(), recs[0].CommitMode)
 }
 
-// SettledCall is a lease's record of a call that settled before its start was written, for
-// QueueSettledCall.
+// SettledCall is a lease's record of a call that settled before its start was written: the
+// arguments of EventsInsertLockingCallSettled (see settledCallStatement), as QueueSettledCall
+// takes them and a journal group reads them back to merge (settledCallOf).
 type SettledCall struct {
 	RunID      string
 	Fence      int64
@@ -149,6 +138,7 @@ type SettledCall struct {
 	CallID                int
 	Key, Toolset, Path    string
 	Args                  json.RawMessage
+	Durable               bool
 	StartedAt             time.Time
 	Status                string // CallSucceeded or CallFailed
 	Outcome               []byte
@@ -160,6 +150,6 @@ type SettledCall struct {
 // points it at scratch copies).
 func QueueSettledCall(b *pgx.Batch, c SettledCall) {
 	sql, args := settledCallStatement([]any{c.RunID, c.EventTypes, c.EventData, c.Fence, c.LeaseTTL.String(), c.CommitMode},
-		c.CallID, c.Key, c.Toolset, c.Path, c.Args, false, c.StartedAt, c.Status, c.Outcome)
+		c.CallID, c.Key, c.Toolset, c.Path, c.Args, c.Durable, c.StartedAt, c.Status, c.Outcome)
 	b.Queue(sql, args...)
 }
