@@ -76,16 +76,40 @@ func (m *cpuMeter) sample() cpuSample {
 
 // postgres sums the postmaster's own time, the time of its children that ended (cutime and
 // cstime), and the time of the children alive now.
+//
+// A child that ends during the scan of /proc would be missed (its time joins cutime after the
+// postmaster was read and it is gone from /proc) or counted twice, and backends end in bursts
+// just when a sample is taken: when pgbench or the service's pool disconnects. So the scan is
+// repeated until the postmaster's reaped time is the same before and after it.
 func (m *cpuMeter) postgres() (time.Duration, bool) {
-	pm, err := readStat(m.postmaster)
-	if err != nil {
-		return 0, false
+	const attempts = 100
+	for range attempts {
+		pm, err := readStat(m.postmaster)
+		if err != nil {
+			return 0, false
+		}
+		alive, ok := m.children()
+		if !ok {
+			return 0, false
+		}
+		again, err := readStat(m.postmaster)
+		if err != nil {
+			return 0, false
+		}
+		if again.cutime+again.cstime == pm.cutime+pm.cstime {
+			return pm.utime + pm.stime + pm.cutime + pm.cstime + alive, true
+		}
 	}
-	total := pm.utime + pm.stime + pm.cutime + pm.cstime
+	return 0, false
+}
+
+// children sums the time of the postmaster's children alive now.
+func (m *cpuMeter) children() (time.Duration, bool) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return 0, false
 	}
+	var total time.Duration
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == m.postmaster {

@@ -3,10 +3,13 @@ package loadgen
 import (
 	"context"
 	"os"
+	"os/exec"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/durable"
@@ -223,4 +226,43 @@ func TestPerRun(t *testing.T) {
 	require.Equal(t, &CPUPerRun{Client: 100 * time.Millisecond, Postgres: 400 * time.Millisecond}, perRun(before, after, 10, true))
 	require.Nil(t, perRun(cpuSample{}, after, 10, false))
 	require.Nil(t, perRun(before, after, 0, false))
+}
+
+// TestPostgresTimeCountsChildrenThatEndDuringTheScan stands this test process in for a
+// postmaster whose children keep ending, as backends do when a client disconnects: every
+// sample counts each child once, alive or reaped, so samples never go down, and the last one
+// holds the time of every child.
+func TestPostgresTimeCountsChildrenThatEndDuringTheScan(t *testing.T) {
+	m := &cpuMeter{postmaster: os.Getpid()}
+	start, ok := m.postgres()
+	require.True(t, ok)
+
+	deadline := time.Now().Add(2 * time.Second)
+	var wg sync.WaitGroup
+	var childrenTime [2]time.Duration
+	for i := range childrenTime {
+		wg.Go(func() {
+			for time.Now().Before(deadline) {
+				cmd := exec.Command("sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done")
+				if !assert.NoError(t, cmd.Run()) {
+					return
+				}
+				childrenTime[i] += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			}
+		})
+	}
+	prev, samples := start, 0
+	for time.Now().Before(deadline) {
+		cur, ok := m.postgres()
+		require.True(t, ok)
+		require.GreaterOrEqual(t, cur, prev, "sample %d counts less than the one before it", samples)
+		prev = cur
+		samples++
+	}
+	wg.Wait()
+	end, ok := m.postgres()
+	require.True(t, ok)
+	// /proc counts whole ticks, the children's rusage nanoseconds.
+	require.Greater(t, end-start+5*clockTick, childrenTime[0]+childrenTime[1])
+	require.Greater(t, samples, 10)
 }
