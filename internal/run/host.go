@@ -175,6 +175,7 @@ func (h *host) execute(tool Tool, c *callState) {
 	input := c.input
 	call := c.Call
 	go func() {
+		growCallStack()
 		if tool.Durable == nil {
 			out, err := tool.Execute(ctx, input, call)
 			if err != nil {
@@ -194,6 +195,26 @@ func (h *host) execute(tool Tool, c *callState) {
 			e.settledCh <- settlement{call: c, pending: true, handle: st.Handle, attach: true, executed: true}
 		}
 	}()
+}
+
+// callStack is the stack a call's goroutine grows to first (see growCallStack): enough for a
+// toolset's HTTP exchange.
+const callStack = 12 << 10
+
+// growCallStackIndex is always 0: read through a variable, so that growCallStack's array is
+// kept.
+var growCallStackIndex int
+
+// growCallStack grows the calling goroutine's stack past callStack bytes at once. A call's
+// goroutine starts with the runtime's average stack; a tool's HTTP exchange goes deeper (the
+// toolset client, net/http, contexts and timers), and a stack grown at depth is copied with
+// every frame on it re-walked. Grown first, while the stack is shallow, it is copied with one
+// frame.
+//
+//go:noinline
+func growCallStack() byte {
+	var pad [callStack]byte
+	return pad[growCallStackIndex]
 }
 
 // search answers the search built-in synchronously.
