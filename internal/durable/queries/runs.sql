@@ -439,9 +439,10 @@ SELECT set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 
 -- within the record's events (1-based) $14, type $15, data $16; lease extension $17 and commit
 -- mode $18 for all. Returns the number of each record whose lease was found (a record whose
 -- lease was lost writes nothing). Sent after PlanJoinsByIndex, so that each run is found by
--- its primary key.
+-- its primary key. The run ids come as texts: pgx sends a list of strings as text[] at once,
+-- where as uuid[] it first tries, and fails, to encode them in binary.
 WITH w AS (
-    SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[],
+    SELECT * FROM unnest($1::text[]::uuid[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::boolean[], $10::timestamptz[], $11::text[], $12::text[])
         WITH ORDINALITY AS w(run_id, fence, event_count, call_id, key, toolset, path, args, durable, started_at, status, outcome, n)
 ), s AS (
