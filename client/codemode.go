@@ -235,9 +235,14 @@ func (c *Codemode) Wait(ctx context.Context, runID string, timeout time.Duration
 }
 
 // Complete posts the value as the successful outcome of the pending durable call callID of
-// the run, which then resumes with it.
+// the run, which then resumes with it. value is encoded with encoding/json; a json.RawMessage
+// is posted as it is, its key order and number digits kept.
 func (c *Codemode) Complete(ctx context.Context, runID string, callID int, value any) (*OutcomeAccepted, error) {
-	var v Any = value
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return nil, fmt.Errorf("codemode: encode the outcome's value: %w", err)
+	}
+	v := Any(raw)
 	return c.postOutcome(ctx, runID, callID, Outcome{Ok: true, Value: &v})
 }
 

@@ -358,17 +358,17 @@ func (e WebhookUpdateEvents) Valid() bool {
 	}
 }
 
-// Any Any JSON value.
-type Any = interface{}
+// Any Any JSON value, kept as its JSON text: objects keep their key order and numbers their digits.
+type Any = json.RawMessage
 
 // Call defines model for Call.
 type Call struct {
-	// Args Any JSON value.
+	// Args Any JSON value, kept as its JSON text: objects keep their key order and numbers their digits.
 	Args    *Any `json:"args"`
 	CallId  int  `json:"callId"`
 	Durable bool `json:"durable"`
 
-	// Handle Any JSON value.
+	// Handle Any JSON value, kept as its JSON text: objects keep their key order and numbers their digits.
 	Handle    *Any       `json:"handle,omitempty"`
 	Key       string     `json:"key"`
 	Outcome   *Outcome   `json:"outcome,omitempty"`
@@ -640,7 +640,7 @@ type Outcome struct {
 	} `json:"error,omitempty"`
 	Ok bool `json:"ok"`
 
-	// Value Any JSON value.
+	// Value Any JSON value, kept as its JSON text: objects keep their key order and numbers their digits.
 	Value *Any `json:"value,omitempty"`
 }
 

@@ -32,11 +32,8 @@ func toRun(r durable.Run) gen.Run {
 			Url string `json:"url"`
 		}{Url: r.Webhook.URL}
 	}
-	if len(r.Result) > 0 {
-		var result map[string]any
-		if json.Unmarshal(r.Result, &result) == nil && result != nil {
-			out.Result = &result
-		}
+	if result := rawObject(r.Result); result != nil {
+		out.Result = &result
 	}
 	for _, c := range r.Pending {
 		out.Pending = append(out.Pending, toCall(c))
@@ -95,13 +92,30 @@ func fromOutcome(o gen.Outcome) (toolcall.Outcome, error) {
 	return out, nil
 }
 
+// rawToAny is a stored JSON document as an Any the API writes back verbatim, so that every
+// object in it keeps the key order its program or toolset gave it (decoded into Go maps, the
+// keys would come back sorted); nil when raw is empty or not JSON.
 func rawToAny(raw json.RawMessage) *gen.Any {
-	var v any
-	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+	if len(raw) == 0 || !json.Valid(raw) {
 		return nil
 	}
-	a := gen.Any(v)
+	a := gen.Any(raw)
 	return &a
+}
+
+// rawObject is a stored JSON object as the map the generated types want, each of its values
+// kept as its JSON text, so that they are written back verbatim (see rawToAny): only the
+// object's own keys are sorted when it is written. nil when raw is not a JSON object.
+func rawObject(raw []byte) map[string]any {
+	var fields map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &fields) != nil || fields == nil {
+		return nil
+	}
+	out := make(map[string]any, len(fields))
+	for k, v := range fields {
+		out[k] = v
+	}
+	return out
 }
 
 // manifest is a toolset manifest (docs/tool-protocol.md).

@@ -101,8 +101,7 @@ func (s eventStream) VisitListEventsResponse(w http.ResponseWriter) error {
 
 // toEvent is the API form of a stored event; its data is always an object.
 func toEvent(e durable.Event) gen.Event {
-	data := map[string]any{}
-	_ = json.Unmarshal(e.Data, &data)
+	data := rawObject(e.Data)
 	if data == nil {
 		data = map[string]any{}
 	}

@@ -349,23 +349,31 @@ func runResult(r gen.Run) *mcp.CallToolResult {
 	failed := false
 	if r.Result != nil {
 		res := *r.Result
-		if ok, _ := res["ok"].(bool); ok {
+		var (
+			ok             bool
+			logs, warnings []json.RawMessage
+		)
+		resultField(res, "ok", &ok)
+		resultField(res, "logs", &logs)
+		resultField(res, "warnings", &warnings)
+		if ok {
 			fmt.Fprintf(&b, "Value: %s\n", compact(res["value"]))
 		} else {
 			failed = true
 			fmt.Fprintf(&b, "Error: %s\n", compact(res["error"]))
 		}
-		if logs, _ := res["logs"].([]any); len(logs) > 0 {
+		if len(logs) > 0 {
 			b.WriteString("Logs:\n")
 			for _, l := range logs {
-				if line, ok := l.(string); ok {
+				var line string
+				if json.Unmarshal(l, &line) == nil {
 					fmt.Fprintf(&b, "  %s\n", line)
 				} else {
 					fmt.Fprintf(&b, "  %s\n", compact(l))
 				}
 			}
 		}
-		if warnings, _ := res["warnings"].([]any); len(warnings) > 0 {
+		if len(warnings) > 0 {
 			b.WriteString("Warnings:\n")
 			for _, w := range warnings {
 				fmt.Fprintf(&b, "  %s\n", compact(w))
@@ -419,6 +427,15 @@ func (h *handlers) clientError(ctx context.Context, err error) (*mcp.CallToolRes
 	}
 	h.cfg.Logger.ErrorContext(ctx, "MCP request failed", "error", err)
 	return nil, errors.New("internal error")
+}
+
+// resultField decodes the field key of a run's result (as toRun makes it: each value a JSON
+// text) into dst; dst is left alone when the field is missing or of another type.
+func resultField(res map[string]any, key string, dst any) {
+	raw, err := json.Marshal(res[key])
+	if err == nil {
+		_ = json.Unmarshal(raw, dst)
+	}
 }
 
 func compact(v any) string {

@@ -36,7 +36,11 @@ func (waitEngine) Start(ctx context.Context, spec durable.RunSpec, host durable.
 	if spec.Code == "plain" {
 		return durable.Outcome{Kind: durable.Finished, OK: true, Result: json.RawMessage(`{"ok":true,"value":"plain"}`)}, nil
 	}
-	if _, err := host.CallStarted(ctx, durable.CallStart{CallID: 1, Toolset: "t", Path: "t.wait", Args: json.RawMessage(`{"q":1}`), Durable: true}); err != nil {
+	args := json.RawMessage(`{"q":1}`)
+	if spec.Code == "ordered" {
+		args = json.RawMessage(`{"zeta":1,"alpha":{"y":2,"b":3}}`)
+	}
+	if _, err := host.CallStarted(ctx, durable.CallStart{CallID: 1, Toolset: "t", Path: "t.wait", Args: args, Durable: true}); err != nil {
 		return durable.Outcome{}, err
 	}
 	if err := host.CallPending(ctx, 1, json.RawMessage(`"h1"`)); err != nil {
@@ -429,6 +433,41 @@ func TestOutcomeLifecycle(t *testing.T) {
 	cancel, err := b.client.CancelRunWithResponse(b.ctx, runID)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusConflict, cancel.StatusCode(), "a finished run cannot be cancelled")
+}
+
+// TestProgramDataKeepsItsKeyOrder reads a run whose call arguments, outcome and result hold
+// objects whose keys are not in alphabetical order, and a number beyond float64's digits: every
+// answer gives them as the program, the toolset or the client wrote them.
+func TestProgramDataKeepsItsKeyOrder(t *testing.T) {
+	t.Parallel()
+	b := setup(t, true)
+	status, body := b.do(t, "POST", "/v1/runs?wait=30", `{"code":"ordered"}`)
+	require.Equal(t, http.StatusCreated, status, string(body))
+	var run struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+	}
+	require.NoError(t, json.Unmarshal(body, &run))
+	require.Equal(t, "suspended", run.Status)
+	const args = `{"zeta":1,"alpha":{"y":2,"b":3}}`
+	require.Contains(t, string(body), `"args":`+args, "the pending call's arguments")
+
+	const value = `{"zeta":1,"alpha":{"y":2,"b":3},"mid":[{"q":1,"a":2}],"big":12345678901234567890}`
+	status, body = b.do(t, "POST", "/v1/runs/"+run.ID+"/calls/1", `{"ok":true,"value":`+value+`}`)
+	require.Equal(t, http.StatusAccepted, status, string(body))
+	deadline := time.Now().Add(30 * time.Second)
+	for run.Status != "succeeded" && time.Now().Before(deadline) {
+		status, body = b.do(t, "GET", "/v1/runs/"+run.ID+"?wait=30", "")
+		require.Equal(t, http.StatusOK, status, string(body))
+		require.NoError(t, json.Unmarshal(body, &run))
+	}
+	require.Equal(t, "succeeded", run.Status, string(body))
+	require.Contains(t, string(body), `"value":`+value, "the result")
+
+	status, body = b.do(t, "GET", "/v1/runs/"+run.ID+"/calls", "")
+	require.Equal(t, http.StatusOK, status, string(body))
+	require.Contains(t, string(body), `"args":`+args)
+	require.Contains(t, string(body), `"value":`+value, "the call's outcome")
 }
 
 func TestCancelAndList(t *testing.T) {

@@ -72,7 +72,7 @@ answer.approved`, toolset)
 	if len(run.Pending) != 1 {
 		return 0, fmt.Errorf("run %s is suspended on %d calls, want 1", run.Id, len(run.Pending))
 	}
-	var value client.Any = map[string]any{"approved": true}
+	value := client.Any(`{"approved":true}`)
 	start := time.Now()
 	resp, err := c.PostOutcomeWithResponse(ctx, run.Id, run.Pending[0].CallId, client.Outcome{Ok: true, Value: &value})
 	if err != nil {

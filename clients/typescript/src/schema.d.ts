@@ -531,7 +531,7 @@ export interface components {
         Health: {
             status: string;
         };
-        /** @description Any JSON value. */
+        /** @description Any JSON value, kept as its JSON text: objects keep their key order and numbers their digits. */
         Any: unknown;
         /** @description A toolset to register (docs/toolsets.md). `url` is required except for an openapi toolset given an inline `document`; the server answers 400 naming the field otherwise. */
         ToolsetCreate: {
