@@ -39,3 +39,34 @@ func BenchmarkExecuteTrivial(b *testing.B) {
 	}
 	cpu.ReportPerOp(b)
 }
+
+// BenchmarkExecuteCalls10 measures a run of 10 sequential tool calls to the test toolset over
+// HTTP (its echo tool), up to its result: the per-call cost of the runtime and the toolset
+// client, without a journal.
+func BenchmarkExecuteCalls10(b *testing.B) {
+	srv := toolsettest.New(b, toolsettest.Options{})
+	tools, namespaces, err := runtools.Load(context.Background(), toolset.Config{URL: srv.URL, Name: "loadgen"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const code = `let sum = 0;
+for (let i = 0; i < 10; i++) sum += (await tools.loadgen.echo({i})).i;
+sum`
+	ctx := context.Background()
+	b.ReportAllocs()
+	cpu := benchcpu.Start()
+	for b.Loop() {
+		e, err := rt.Execute(ctx, code, run.ExecOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res, ok := e.Result(); !ok || !res.OK || string(res.Value) != "45" {
+			b.Fatalf("run ended %v %+v", ok, res)
+		}
+	}
+	cpu.ReportPerOp(b)
+}
