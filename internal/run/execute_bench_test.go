@@ -11,11 +11,8 @@ import (
 	"github.com/codemode/codemode/internal/toolset/toolsettest"
 )
 
-// BenchmarkExecuteTrivial measures the fixed cost of a run: Execute of `1 + 1` on a runtime
-// with one tool protocol toolset (the test toolset, served over HTTP, as tools.loadgen.*), up
-// to its result. The program makes no call: what is measured is setting the run up, running
-// two instructions and building the result.
-func BenchmarkExecuteTrivial(b *testing.B) {
+// benchRuntime is a runtime with the test toolset, served over HTTP, as tools.loadgen.*.
+func benchRuntime(b *testing.B) *run.Runtime {
 	srv := toolsettest.New(b, toolsettest.Options{})
 	tools, namespaces, err := runtools.Load(context.Background(), toolset.Config{URL: srv.URL, Name: "loadgen"})
 	if err != nil {
@@ -25,6 +22,15 @@ func BenchmarkExecuteTrivial(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return rt
+}
+
+// BenchmarkExecuteTrivial measures the fixed cost of a run: Execute of `1 + 1` on a runtime
+// with one tool protocol toolset (the test toolset, served over HTTP, as tools.loadgen.*), up
+// to its result. The program makes no call: what is measured is setting the run up, running
+// two instructions and building the result.
+func BenchmarkExecuteTrivial(b *testing.B) {
+	rt := benchRuntime(b)
 	ctx := context.Background()
 	b.ReportAllocs()
 	cpu := benchcpu.Start()
@@ -44,15 +50,7 @@ func BenchmarkExecuteTrivial(b *testing.B) {
 // HTTP (its echo tool), up to its result: the per-call cost of the runtime and the toolset
 // client, without a journal.
 func BenchmarkExecuteCalls10(b *testing.B) {
-	srv := toolsettest.New(b, toolsettest.Options{})
-	tools, namespaces, err := runtools.Load(context.Background(), toolset.Config{URL: srv.URL, Name: "loadgen"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	rt, err := run.New(run.Options{Tools: tools, Namespaces: namespaces})
-	if err != nil {
-		b.Fatal(err)
-	}
+	rt := benchRuntime(b)
 	const code = `let sum = 0;
 for (let i = 0; i < 10; i++) sum += (await tools.loadgen.echo({i})).i;
 sum`
