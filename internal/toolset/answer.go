@@ -30,7 +30,113 @@ type answerError struct {
 // members decodes a JSON object into its members (encoding/json would silently keep the last of
 // a member named twice). A member named twice, a value that is not an object, and data after
 // the object are errors.
+//
+// Every tool call's answer goes through here: a well-formed object whose names are distinct is
+// split by scanMembers, anything else by decodeMembers, whose errors say what is wrong.
 func members(data []byte) (map[string]json.RawMessage, error) {
+	if json.Valid(data) {
+		if m, ok := scanMembers(data); ok {
+			return m, nil
+		}
+	}
+	return decodeMembers(data)
+}
+
+// scanMembers splits valid JSON data into the members of its object, as decodeMembers does;
+// ok is false when data is not an object or names a member twice. The values are slices of data.
+func scanMembers(data []byte) (m map[string]json.RawMessage, ok bool) {
+	i := skipJSONSpace(data, 0)
+	if data[i] != '{' {
+		return nil, false
+	}
+	m = make(map[string]json.RawMessage, 4)
+	if i = skipJSONSpace(data, i+1); data[i] == '}' {
+		return m, true
+	}
+	for {
+		end := jsonStringEnd(data, i)
+		var name string
+		if key := data[i:end]; bytes.IndexByte(key, '\\') < 0 && isASCII(key) {
+			name = string(key[1 : len(key)-1])
+		} else if json.Unmarshal(key, &name) != nil { // escapes, or invalid UTF-8 made U+FFFD
+			return nil, false
+		}
+		i = skipJSONSpace(data, skipJSONSpace(data, end)+1) // past the colon
+		valueEnd := jsonValueEnd(data, i)
+		if _, dup := m[name]; dup {
+			return nil, false
+		}
+		m[name] = data[i:valueEnd:valueEnd]
+		if i = skipJSONSpace(data, valueEnd); data[i] == '}' {
+			return m, true
+		}
+		i = skipJSONSpace(data, i+1) // past the comma
+	}
+}
+
+// skipJSONSpace returns the index of the first byte of data at or after i that is not JSON
+// white space.
+func skipJSONSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// jsonStringEnd returns the index just past the string of valid JSON that starts at i.
+func jsonStringEnd(data []byte, i int) int {
+	for j := i + 1; ; j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+}
+
+// jsonValueEnd returns the index just past the value of valid JSON that starts at i.
+func jsonValueEnd(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return jsonStringEnd(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; ; j++ {
+			switch data[j] {
+			case '"':
+				j = jsonStringEnd(data, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+	}
+	j := i // a number, true, false or null: up to the next delimiter
+	for j < len(data) {
+		switch data[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+		j++
+	}
+	return j
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeMembers is members by encoding/json's tokenizer.
+func decodeMembers(data []byte) (map[string]json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
