@@ -432,8 +432,7 @@ func (h *handlers) clientError(ctx context.Context, err error) (*mcp.CallToolRes
 // resultField decodes the field key of a run's result (as toRun makes it: each value a JSON
 // text) into dst; dst is left alone when the field is missing or of another type.
 func resultField(res map[string]any, key string, dst any) {
-	raw, err := json.Marshal(res[key])
-	if err == nil {
+	if raw, ok := res[key].(json.RawMessage); ok {
 		_ = json.Unmarshal(raw, dst)
 	}
 }
