@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -186,8 +187,10 @@ func serveToolset(host string) (string, func(), error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("loadgen: toolset listen: %w", err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
+	srv := &http.Server{Handler: echoFirst{next: h}, ReadHeaderTimeout: 10 * time.Second}
+	// Labelled so that a CPU profile (-cpuprofile) tells the toolset's own time from the
+	// service's: the connections' goroutines inherit the label.
+	go pprof.Do(context.Background(), pprof.Labels("part", "toolset"), func(context.Context) { _ = srv.Serve(ln) })
 	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
 }
 
@@ -279,7 +282,7 @@ func measure(ctx context.Context, concurrency int, duration, warmup time.Duratio
 	)
 	for range concurrency {
 		wg.Add(1)
-		go func() {
+		go pprof.Do(ctx, pprof.Labels("part", "client"), func(ctx context.Context) {
 			defer wg.Done()
 			for ctx.Err() == nil {
 				if !time.Now().Before(end) {
@@ -303,7 +306,7 @@ func measure(ctx context.Context, concurrency int, duration, warmup time.Duratio
 				}
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return w
