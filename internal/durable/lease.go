@@ -76,11 +76,11 @@ type Lease struct {
 // deferredEvent is an event waiting for the lease's next write.
 type deferredEvent struct {
 	typ  string
-	data map[string]any
+	data any // encoded as JSON when written: a map, or one of the event data types (eventdata.go)
 }
 
 // deferEvent queues an event for the lease's next fenced transaction.
-func (l *Lease) deferEvent(typ string, data map[string]any) {
+func (l *Lease) deferEvent(typ string, data any) {
 	l.mu.Lock()
 	l.deferred = append(l.deferred, deferredEvent{typ: typ, data: data})
 	l.mu.Unlock()
@@ -110,11 +110,8 @@ func (l *Lease) restoreDeferred(d []deferredEvent) {
 // trip of its own. Lines a drive writes after its last write before a crash are lost with it
 // (the re-drive runs that part of the program again and logs them anew).
 func (l *Lease) Log(line LogLine) {
-	data := map[string]any{"level": line.Level, "text": line.Text, "time": line.At.UTC().Format(time.RFC3339Nano)}
-	if line.Truncated {
-		data["truncated"] = true
-	}
-	l.deferEvent(EventLog, data)
+	l.deferEvent(EventLog, logData{Level: line.Level, Text: line.Text, Time: line.At.UTC().Format(time.RFC3339Nano),
+		Truncated: line.Truncated})
 }
 
 // withWorker adds the driving worker's id to an event's data.
@@ -584,7 +581,7 @@ func (l *Lease) CallStarted(ctx context.Context, c CallStart) (CallRecord, error
 	if len(args) == 0 {
 		args = json.RawMessage("null")
 	}
-	started := deferredEvent{typ: EventCallStarted, data: l.withWorker(map[string]any{"callId": c.CallID, "path": c.Path})}
+	started := deferredEvent{typ: EventCallStarted, data: callStartedData{CallID: c.CallID, Path: c.Path, Worker: l.worker}}
 	if l.store.cfg.CallStartDelay > 0 && plainText(c.Path) && plainText(c.Toolset) {
 		// The call.started event waits in the timeline's queue, in order with the console
 		// lines around it; the row waits for the call's settlement (deferCallRow). A start
@@ -655,15 +652,16 @@ func (l *Lease) CallSettled(ctx context.Context, callID int, o toolcall.Outcome)
 	if !o.OK {
 		status = CallFailed
 	}
-	data := l.withWorker(map[string]any{"callId": callID, "ok": o.OK})
+	data := callSettledData{CallID: callID, OK: o.OK, Worker: l.worker}
 	l.mu.Lock()
 	if at, ok := l.callStarts[callID]; ok {
-		data["durationMs"] = time.Since(at).Milliseconds()
+		ms := time.Since(at).Milliseconds()
+		data.DurationMs = &ms
 		delete(l.callStarts, callID)
 	}
 	l.mu.Unlock()
 	if !o.OK && o.Error != nil {
-		data["error"] = o.Error.Message
+		data.Error = &o.Error.Message
 	}
 	settled := deferredEvent{typ: EventCallSettled, data: data}
 	row := l.claimCallRow(callID)
