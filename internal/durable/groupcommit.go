@@ -71,6 +71,16 @@ func (g *journalGroup) send(ctx context.Context, batch *pgx.Batch) (locked bool,
 
 	g.sendGroup(group)
 
+	// The lead is handed on last. A goroutine woken by a channel send goes to the waker's
+	// processor as the goroutine it runs next, and each later wake-up takes that place and
+	// sends the one before to the back of the queue: woken before the group's writers, the
+	// next leader would wait behind all of them, and the writes queued meanwhile with it,
+	// while the database has no group to work on.
+	for _, m := range group {
+		if m != w {
+			m.wake <- true
+		}
+	}
 	g.mu.Lock()
 	if len(g.queue) > 0 {
 		g.queue[0].wake <- false // leads the next group
@@ -78,11 +88,6 @@ func (g *journalGroup) send(ctx context.Context, batch *pgx.Batch) (locked bool,
 		g.sending = false
 	}
 	g.mu.Unlock()
-	for _, m := range group {
-		if m != w {
-			m.wake <- true
-		}
-	}
 	return w.locked, w.err
 }
 
