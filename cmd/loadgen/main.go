@@ -185,6 +185,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *ceiling {
 		loadgen.RatiosTo(results, measured)
 	}
+	loadgen.PerCall(measured)
 	results = append(results, measured...)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -207,6 +208,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, r := range results {
+		if r.PerCallP50 != 0 {
+			fmt.Fprintf(stdout, "a call, %d in flight: (calls10 p50 - trivial p50) / 10 = %.2fms\n", r.Concurrency, float64(r.PerCallP50)/float64(time.Millisecond))
+		}
 	}
 	for _, r := range results {
 		if r.FirstError != "" {

@@ -82,6 +82,25 @@ type Result struct {
 	Counts *Counts `json:"counts,omitempty"`
 	// CPU is the processor time a run cost, when it could be measured (Config.DatabaseURL).
 	CPU *CPUPerRun `json:"cpuPerRun,omitempty"`
+	// PerCallP50 is, on calls10's results, what a call adds to a run's p50: calls10's p50 less
+	// trivial's at the same concurrency, divided by the calls of a run (PerCall). In ns.
+	PerCallP50 time.Duration `json:"perCallP50,omitempty"`
+}
+
+// PerCall sets the PerCallP50 of each calls10 result for which results holds a trivial one
+// measured with as many runs in flight.
+func PerCall(results []Result) {
+	trivial := map[int]time.Duration{}
+	for _, r := range results {
+		if r.Scenario == "trivial" && r.Runs > 0 {
+			trivial[r.Concurrency] = r.Latency.P50
+		}
+	}
+	for i, r := range results {
+		if t, ok := trivial[r.Concurrency]; ok && r.Scenario == "calls10" && r.Runs > 0 {
+			results[i].PerCallP50 = (r.Latency.P50 - t) / callsPerRun
+		}
+	}
 }
 
 // RatiosTo sets the CeilingRatio of each result measured with as many runs in flight as its

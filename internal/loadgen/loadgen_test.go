@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"sync"
@@ -265,4 +266,31 @@ func TestPostgresTimeCountsChildrenThatEndDuringTheScan(t *testing.T) {
 	// /proc counts whole ticks, the children's rusage nanoseconds.
 	require.Greater(t, end-start+5*clockTick, childrenTime[0]+childrenTime[1])
 	require.Greater(t, samples, 10)
+}
+
+func TestPerCall(t *testing.T) {
+	t.Parallel()
+	ms := func(n float64) time.Duration { return time.Duration(n * float64(time.Millisecond)) }
+	res := func(name string, concurrency, runs int, p50 time.Duration) Result {
+		return Result{Scenario: name, Concurrency: concurrency, Runs: runs, Latency: Latency{P50: p50}}
+	}
+	results := []Result{
+		res(CeilingScenario, 16, 100, ms(9)),
+		res("trivial", 16, 100, ms(6.6)),
+		res("calls10", 16, 100, ms(25.2)),
+		res("resume", 16, 100, ms(11)),
+		res("trivial", 1, 100, ms(1.1)),
+		res("calls10", 1, 100, ms(5.1)),
+		res("calls10", 4, 100, ms(9)), // no trivial at 4 in flight
+		res("trivial", 8, 0, 0),       // nothing measured at 8
+		res("calls10", 8, 100, ms(12)),
+	}
+	PerCall(results)
+	got := map[string]time.Duration{}
+	for _, r := range results {
+		if r.PerCallP50 != 0 {
+			got[fmt.Sprintf("%s/%d", r.Scenario, r.Concurrency)] = r.PerCallP50
+		}
+	}
+	assert.Equal(t, map[string]time.Duration{"calls10/16": ms(1.86), "calls10/1": ms(0.4)}, got)
 }
