@@ -22,7 +22,7 @@ const CallsCeilingScenario = "calls10-ceiling"
 // on; it is created and dropped by CallsCeiling, so the service's own tables are never touched.
 const callsCeilingSchema = "loadgen_calls_ceiling"
 
-// callsPerRun is how many sequential calls a run of the calls ceiling makes, as calls10 does.
+// callsPerRun is how many sequential calls a run of calls10, and of the calls ceiling, makes.
 const callsPerRun = 10
 
 // The statements of the calls ceiling: what the service writes for a run of calls at least,

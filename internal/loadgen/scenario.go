@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/codemode/codemode/client"
@@ -41,14 +42,14 @@ func runTrivial(ctx context.Context, c *client.ClientWithResponses, _ string) (t
 
 func runCalls10(ctx context.Context, c *client.ClientWithResponses, toolset string) (time.Duration, error) {
 	code := fmt.Sprintf(`let sum = 0;
-for (let i = 0; i < 10; i++) sum += (await tools.%s.echo({i})).i;
-sum`, toolset)
+for (let i = 0; i < %d; i++) sum += (await tools.%s.echo({i})).i;
+sum`, callsPerRun, toolset)
 	start := time.Now()
 	run, err := createRun(ctx, c, code, []string{toolset})
 	if err != nil {
 		return 0, err
 	}
-	if err := finish(ctx, c, run, "45"); err != nil {
+	if err := finish(ctx, c, run, strconv.Itoa(callsPerRun*(callsPerRun-1)/2)); err != nil { // 0 + 1 + ...
 		return 0, err
 	}
 	return time.Since(start), nil
