@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttpadaptor"
 
 	"github.com/codemode/codemode/client"
 	"github.com/codemode/codemode/internal/cli"
@@ -206,11 +208,17 @@ func serveToolset(host string) (string, func(), error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("loadgen: toolset listen: %w", err)
 	}
-	srv := &http.Server{Handler: echoFirst{next: h}, ReadHeaderTimeout: 10 * time.Second}
+	srv := &fasthttp.Server{
+		Handler:               echoFirst{next: fasthttpadaptor.NewFastHTTPHandler(h)}.serve,
+		ReadTimeout:           time.Minute,
+		MaxRequestBodySize:    maxToolsetRequest,
+		NoDefaultDate:         true,
+		NoDefaultServerHeader: true,
+	}
 	// Labelled so that a CPU profile (-cpuprofile) tells the toolset's own time from the
 	// service's: the connections' goroutines inherit the label.
 	go pprof.Do(context.Background(), pprof.Labels("part", "toolset"), func(context.Context) { _ = srv.Serve(ln) })
-	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+	return "http://" + ln.Addr().String(), func() { _ = srv.Shutdown() }, nil
 }
 
 // registerToolset registers (or re-registers, with the new URL) the generator's toolset.
