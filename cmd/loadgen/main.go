@@ -211,7 +211,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	for _, r := range results {
 		if r.PerCallP50 != 0 {
-			fmt.Fprintf(stdout, "a call, %d in flight: (calls10 p50 - trivial p50) / 10 = %.2fms\n", r.Concurrency, float64(r.PerCallP50)/float64(time.Millisecond))
+			fmt.Fprintf(stdout, "a call, %d in flight: (calls10 p50 - trivial p50) / 10 = %.2fms", r.Concurrency, float64(r.PerCallP50)/float64(time.Millisecond))
+			if r.CallTime > 0 {
+				fmt.Fprintf(stdout, "; its exchange with the toolset, as the service timed it (mean): %.2fms", float64(r.CallTime)/float64(time.Millisecond))
+			}
+			fmt.Fprintln(stdout)
 		}
 	}
 	for _, r := range results {

@@ -87,6 +87,11 @@ type Result struct {
 	// PerCallP50 is, on calls10's results, what a call adds to a run's p50: calls10's p50 less
 	// trivial's at the same concurrency, divided by the calls of a run (PerCall). In ns.
 	PerCallP50 time.Duration `json:"perCallP50,omitempty"`
+	// CallTime is the mean duration of the scenario's tool calls as the service timed them
+	// (codemode_worker_tool_call_duration_seconds: start to outcome, before the outcome is
+	// recorded), read from its /metrics before and after; 0 when it made none or does not
+	// serve the metric. In ns.
+	CallTime time.Duration `json:"callTime,omitempty"`
 }
 
 // PerCall sets the PerCallP50 of each calls10 result for which results holds a trivial one
@@ -242,6 +247,11 @@ func registerToolset(ctx context.Context, c *client.ClientWithResponses, url str
 // counters are read before the warm-up and after the last run, and divided by every run driven.
 func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg Config, counting *pgx.Conn, meter *cpuMeter) (Result, error) {
 	res := Result{Scenario: s.name, Measures: s.measures, Concurrency: cfg.Concurrency}
+	metrics := &http.Client{Timeout: 10 * time.Second}
+	callsBefore, timed, err := readCallTimes(ctx, metrics, cfg.URL, cfg.Token)
+	if err != nil {
+		return res, err
+	}
 	cpuBefore := meter.sample()
 	var before sample
 	if counting != nil {
@@ -257,6 +267,13 @@ func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg C
 		return res, err
 	}
 	w.report(&res, cfg.Duration, perRun(cpuBefore, meter.sample(), w.driven, false))
+	if timed {
+		callsAfter, _, err := readCallTimes(ctx, metrics, cfg.URL, cfg.Token)
+		if err != nil {
+			return res, err
+		}
+		res.CallTime = meanCallTime(callsBefore, callsAfter)
+	}
 	if counting != nil {
 		settle := cfg.Counter.Settle
 		if settle == 0 {

@@ -82,6 +82,15 @@ func TestRunAgainstDevService(t *testing.T) {
 		require.Positive(t, r.CPU.Client, r.Scenario)
 		require.Positive(t, r.CPU.Postgres, r.Scenario)
 		require.Less(t, r.CPU.Total(), time.Second, r.Scenario)
+		// The service's own timing of its tool calls, read from its /metrics: calls10's are
+		// timed, each shorter than the longest run of ten; a trivial run makes none.
+		switch r.Scenario {
+		case "trivial":
+			require.Zero(t, r.CallTime)
+		case "calls10":
+			require.Positive(t, r.CallTime)
+			require.Less(t, r.CallTime, r.Latency.Max)
+		}
 	}
 
 	_, err = Run(ctx, Config{URL: svc.URL, Scenarios: []string{"nope"}})
