@@ -28,8 +28,10 @@ import (
 // for a write sent alone.
 //
 // The first writer to find no group on its way leads: it sends what is queued, its own write
-// included, and then hands the lead to the first writer that queued meanwhile, so no
-// goroutine waits on another's later groups, and none is kept running between groups.
+// included, and reads the results. Before it wakes that group's writers, it sends the writes
+// that queued meanwhile, on the same connection, and then hands their results to the first of
+// them, who leads in turn; so no goroutine waits on another's later groups, none is kept
+// running between groups, and the database has the next group as soon as it is done with one.
 type journalGroup struct {
 	pool *pgxpool.Pool
 
@@ -46,6 +48,19 @@ type journalWrite struct {
 	err    error // set with locked before done is signalled
 	// wake receives true when the write is done, false when its writer leads the next group.
 	wake chan bool
+	// flight is the group this write's writer leads, already sent, when it is woken to lead.
+	flight *groupFlight
+}
+
+// groupFlight is a group sent to PostgreSQL whose results are still to be read.
+type groupFlight struct {
+	group        []*journalWrite
+	rest         []*journalWrite // sent statement by statement, in this order
+	mergedWrites []*journalWrite // sent as one merged statement, after rest
+	conn         *pgxpool.Conn
+	results      pgx.BatchResults
+	cancel       context.CancelFunc
+	err          error // the group could not be sent
 }
 
 // groupSendTimeout bounds a group's round trip, which does not end with the context of the
@@ -64,85 +79,122 @@ func (g *journalGroup) send(ctx context.Context, batch *pgx.Batch) (locked bool,
 	if !lead && <-w.wake {
 		return w.locked, w.err
 	}
-	g.mu.Lock()
-	group := g.queue // w among them
-	g.queue = nil
-	g.mu.Unlock()
+	f := w.flight // sent by the previous leader
+	if f == nil {
+		g.mu.Lock()
+		group := g.queue // w among them
+		g.queue = nil
+		g.mu.Unlock()
+		f = g.start(group, nil)
+	}
+	conn := g.finish(f)
 
-	g.sendGroup(group)
+	// The writes queued meanwhile are sent before this group's writers are woken, on the
+	// connection just read: the database works on them while the wake-ups run, instead of
+	// waiting for the next leader to be scheduled behind them.
+	g.mu.Lock()
+	next := g.queue
+	g.queue = nil
+	if len(next) == 0 {
+		g.sending = false
+	}
+	g.mu.Unlock()
+	var nextFlight *groupFlight
+	if len(next) > 0 {
+		nextFlight = g.start(next, conn)
+	} else if conn != nil {
+		conn.Release()
+	}
 
 	// The lead is handed on last. A goroutine woken by a channel send goes to the waker's
 	// processor as the goroutine it runs next, and each later wake-up takes that place and
 	// sends the one before to the back of the queue: woken before the group's writers, the
-	// next leader would wait behind all of them, and the writes queued meanwhile with it,
-	// while the database has no group to work on.
-	for _, m := range group {
+	// next leader would wait behind all of them to read its group's results.
+	for _, m := range f.group {
 		if m != w {
 			m.wake <- true
 		}
 	}
-	g.mu.Lock()
-	if len(g.queue) > 0 {
-		g.queue[0].wake <- false // leads the next group
-	} else {
-		g.sending = false
+	if nextFlight != nil {
+		next[0].flight = nextFlight
+		next[0].wake <- false // reads the group sent and leads the one after
 	}
-	g.mu.Unlock()
 	return w.locked, w.err
 }
 
-// sendGroup sends the writes of group as one batch and sets each one's outcome.
-func (g *journalGroup) sendGroup(group []*journalWrite) {
-	if len(group) == 1 {
-		w := group[0]
-		w.locked, w.err = g.sendAlone(w.ctx, w.batch)
-		return
+// start sends the writes of group as one batch on conn (nil: one from the pool), without
+// waiting for its results. A group of one write is sent under its writer's context; a larger
+// one under a context of its own (bounded by groupSendTimeout), which does not end with any
+// one writer's.
+func (g *journalGroup) start(group []*journalWrite, conn *pgxpool.Conn) *groupFlight {
+	f := &groupFlight{group: group, rest: group, cancel: func() {}}
+	ctx := group[0].ctx
+	var merged []SettledCall
+	if len(group) > 1 {
+		ctx, f.cancel = context.WithTimeout(context.WithoutCancel(ctx), groupSendTimeout)
+		merged, f.mergedWrites, f.rest = mergeSettledCalls(group)
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(group[0].ctx), groupSendTimeout)
-	defer cancel()
 	combined := &pgx.Batch{}
-	merged, mergedWrites, rest := mergeSettledCalls(group)
-	for _, w := range rest {
+	for _, w := range f.rest {
 		queueCopies(combined, w.batch)
 	}
 	if len(merged) > 0 {
 		queueMerged(combined, merged) // last: see queueMerged
 	}
-	conn, err := g.pool.Acquire(ctx)
-	if err != nil {
-		for _, w := range group {
-			w.err = err
+	if conn == nil {
+		var err error
+		if conn, err = g.pool.Acquire(ctx); err != nil {
+			f.err = err
+			return f
 		}
-		return
 	}
-	defer conn.Release()
-	br := conn.SendBatch(ctx, combined)
+	f.conn = conn
+	f.results = conn.SendBatch(ctx, combined)
+	return f
+}
+
+// finish reads the results of a group start sent and sets each write's outcome. It returns
+// the group's connection, for the next group, when the group went through; otherwise the
+// connection goes back to the pool and finish returns nil.
+func (g *journalGroup) finish(f *groupFlight) (reusable *pgxpool.Conn) {
+	defer f.cancel()
+	if f.err != nil {
+		for _, w := range f.group {
+			w.err = f.err
+		}
+		return nil
+	}
 	var failed error
-	for _, w := range rest {
-		if w.locked, failed = readJournalWrite(br, len(w.batch.QueuedQueries)); failed != nil {
+	for _, w := range f.rest {
+		if w.locked, failed = readJournalWrite(f.results, len(w.batch.QueuedQueries)); failed != nil {
 			break
 		}
 	}
-	if failed == nil && len(merged) > 0 {
-		failed = readMerged(br, mergedWrites)
+	if failed == nil && len(f.mergedWrites) > 0 {
+		failed = readMerged(f.results, f.mergedWrites)
 	}
-	closeErr := br.Close()
+	closeErr := f.results.Close()
+	if failed == nil && closeErr == nil {
+		return f.conn
+	}
+	f.conn.Release()
 	var pgErr *pgconn.PgError
 	switch {
-	case failed != nil && errors.As(failed, &pgErr):
+	case failed != nil && len(f.group) > 1 && errors.As(failed, &pgErr):
 		// A statement failed: the transaction wrote nothing. Each write goes on its own.
-		for _, w := range group {
+		for _, w := range f.group {
 			w.locked, w.err = g.sendAlone(w.ctx, w.batch)
 		}
 	case failed != nil:
-		for _, w := range group {
+		for _, w := range f.group {
 			w.locked, w.err = false, failed
 		}
 	case closeErr != nil:
-		for _, w := range group {
+		for _, w := range f.group {
 			w.locked, w.err = false, closeErr
 		}
 	}
+	return nil
 }
 
 // mergeSettledCalls picks the writes of group that are each one call's settled record

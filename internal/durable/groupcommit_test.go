@@ -60,6 +60,13 @@ func journalBatch(lease bool, statements ...string) *pgx.Batch {
 	return b
 }
 
+// sendGroupNow sends group as one group of g and waits for its outcomes.
+func sendGroupNow(g *journalGroup, group []*journalWrite) {
+	if conn := g.finish(g.start(group, nil)); conn != nil {
+		conn.Release()
+	}
+}
+
 func journalRows(t *testing.T, pool *pgxpool.Pool) []int {
 	t.Helper()
 	rows, err := pool.Query(context.Background(), "SELECT id FROM journal_rows ORDER BY id")
@@ -81,7 +88,7 @@ func TestJournalGroupIsolatesItsWrites(t *testing.T) {
 	lost := write(journalBatch(false, "INSERT INTO journal_rows SELECT 2 WHERE false"))
 	failing := write(journalBatch(true, "INSERT INTO journal_rows VALUES (3)", "INSERT INTO journal_rows VALUES (1)"))
 	last := write(journalBatch(true, "INSERT INTO journal_rows VALUES (4)"))
-	g.sendGroup([]*journalWrite{ok, lost, failing, last})
+	sendGroupNow(g, []*journalWrite{ok, lost, failing, last})
 
 	require.NoError(t, ok.err)
 	require.True(t, ok.locked)
@@ -96,7 +103,7 @@ func TestJournalGroupIsolatesItsWrites(t *testing.T) {
 }
 
 // Writes that arrive while a group is on its way go together in the next one: one batch
-// for all of them.
+// for all of them, sent before the first group's writer goes on.
 func TestJournalGroupSendsQueuedWritesTogether(t *testing.T) {
 	t.Parallel()
 	pool, counter := groupCommitPool(t)
@@ -105,8 +112,10 @@ func TestJournalGroupSendsQueuedWritesTogether(t *testing.T) {
 	const writers = 20
 
 	slow := make(chan error, 1)
+	batchesWhenSlowReturned := make(chan int64, 1)
 	go func() {
 		_, err := g.send(ctx, journalBatch(true, "SELECT pg_sleep(0.5)", "INSERT INTO journal_rows VALUES (0)"))
+		batchesWhenSlowReturned <- counter.n.Load()
 		slow <- err
 	}()
 	require.Eventually(t, func() bool { return counter.n.Load() == 1 }, 10*time.Second, time.Millisecond)
@@ -120,8 +129,15 @@ func TestJournalGroupSendsQueuedWritesTogether(t *testing.T) {
 			locked[i], errs[i] = g.send(ctx, b)
 		})
 	}
+	require.Eventually(t, func() bool {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return len(g.queue) == writers
+	}, 10*time.Second, time.Millisecond, "every writer queues behind the slow group")
 	wg.Wait()
 	require.NoError(t, <-slow)
+	require.Equal(t, int64(2), <-batchesWhenSlowReturned,
+		"the writes queued behind the first group are on their way before its writer goes on")
 	for i := range writers {
 		require.NoError(t, errs[i])
 		require.True(t, locked[i])
