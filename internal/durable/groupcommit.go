@@ -58,10 +58,15 @@ type groupFlight struct {
 	rest         []*journalWrite // sent statement by statement, in this order
 	mergedWrites []*journalWrite // sent as one merged statement, after rest
 	conn         *pgxpool.Conn
+	acquired     time.Time // when conn was taken from the pool, by this group or one before
 	results      pgx.BatchResults
 	cancel       context.CancelFunc
 	err          error // the group could not be sent
 }
+
+// groupConnHold is how long consecutive groups keep sending on one connection before it goes
+// back to the pool (which checks it against the pool's lifetimes there).
+const groupConnHold = time.Second
 
 // groupSendTimeout bounds a group's round trip, which does not end with the context of the
 // writer that leads it (its writes belong to other writers too).
@@ -87,7 +92,7 @@ func (g *journalGroup) send(ctx context.Context, batch *pgx.Batch) (locked bool,
 		g.mu.Unlock()
 		f = g.start(group, nil)
 	}
-	conn := g.finish(f)
+	reuse := g.finish(f)
 
 	// The writes queued meanwhile are sent before this group's writers are woken, on the
 	// connection just read: the database works on them while the wake-ups run, instead of
@@ -100,10 +105,13 @@ func (g *journalGroup) send(ctx context.Context, batch *pgx.Batch) (locked bool,
 	}
 	g.mu.Unlock()
 	var nextFlight *groupFlight
-	if len(next) > 0 {
-		nextFlight = g.start(next, conn)
-	} else if conn != nil {
-		conn.Release()
+	switch {
+	case len(next) > 0 && reuse:
+		nextFlight = g.start(next, f)
+	case len(next) > 0:
+		nextFlight = g.start(next, nil)
+	case reuse:
+		f.conn.Release()
 	}
 
 	// The lead is handed on last. A goroutine woken by a channel send goes to the waker's
@@ -122,11 +130,12 @@ func (g *journalGroup) send(ctx context.Context, batch *pgx.Batch) (locked bool,
 	return w.locked, w.err
 }
 
-// start sends the writes of group as one batch on conn (nil: one from the pool), without
-// waiting for its results. A group of one write is sent under its writer's context; a larger
-// one under a context of its own (bounded by groupSendTimeout), which does not end with any
-// one writer's.
-func (g *journalGroup) start(group []*journalWrite, conn *pgxpool.Conn) *groupFlight {
+// start sends the writes of group as one batch, on the connection of prev (a group whose
+// results were read, that finish let keep its connection) or, with prev nil, one from the
+// pool, without waiting for its results. A group of one write is sent under its writer's
+// context; a larger one under a context of its own (bounded by groupSendTimeout), which does
+// not end with any one writer's.
+func (g *journalGroup) start(group []*journalWrite, prev *groupFlight) *groupFlight {
 	f := &groupFlight{group: group, rest: group, cancel: func() {}}
 	ctx := group[0].ctx
 	var merged []SettledCall
@@ -141,28 +150,31 @@ func (g *journalGroup) start(group []*journalWrite, conn *pgxpool.Conn) *groupFl
 	if len(merged) > 0 {
 		queueMerged(combined, merged) // last: see queueMerged
 	}
-	if conn == nil {
-		var err error
-		if conn, err = g.pool.Acquire(ctx); err != nil {
+	if prev != nil {
+		f.conn, f.acquired = prev.conn, prev.acquired
+	} else {
+		conn, err := g.pool.Acquire(ctx)
+		if err != nil {
 			f.err = err
 			return f
 		}
+		f.conn, f.acquired = conn, time.Now()
 	}
-	f.conn = conn
-	f.results = conn.SendBatch(ctx, combined)
+	f.results = f.conn.SendBatch(ctx, combined)
 	return f
 }
 
-// finish reads the results of a group start sent and sets each write's outcome. It returns
-// the group's connection, for the next group, when the group went through; otherwise the
-// connection goes back to the pool and finish returns nil.
-func (g *journalGroup) finish(f *groupFlight) (reusable *pgxpool.Conn) {
+// finish reads the results of a group start sent and sets each write's outcome. It reports
+// whether the group's connection may carry the next group (the group went through, and the
+// connection has not been held for groupConnHold): the caller then sends on it or releases
+// it. Otherwise the connection is back in the pool.
+func (g *journalGroup) finish(f *groupFlight) (reuse bool) {
 	defer f.cancel()
 	if f.err != nil {
 		for _, w := range f.group {
 			w.err = f.err
 		}
-		return nil
+		return false
 	}
 	var failed error
 	for _, w := range f.rest {
@@ -175,7 +187,11 @@ func (g *journalGroup) finish(f *groupFlight) (reusable *pgxpool.Conn) {
 	}
 	closeErr := f.results.Close()
 	if failed == nil && closeErr == nil {
-		return f.conn
+		if time.Since(f.acquired) < groupConnHold {
+			return true
+		}
+		f.conn.Release()
+		return false
 	}
 	f.conn.Release()
 	var pgErr *pgconn.PgError
@@ -194,7 +210,7 @@ func (g *journalGroup) finish(f *groupFlight) (reusable *pgxpool.Conn) {
 			w.locked, w.err = false, closeErr
 		}
 	}
-	return nil
+	return false
 }
 
 // mergeSettledCalls picks the writes of group that are each one call's settled record

@@ -3,6 +3,7 @@ package durable
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -62,8 +63,8 @@ func journalBatch(lease bool, statements ...string) *pgx.Batch {
 
 // sendGroupNow sends group as one group of g and waits for its outcomes.
 func sendGroupNow(g *journalGroup, group []*journalWrite) {
-	if conn := g.finish(g.start(group, nil)); conn != nil {
-		conn.Release()
+	if f := g.start(group, nil); g.finish(f) {
+		f.conn.Release()
 	}
 }
 
@@ -144,4 +145,32 @@ func TestJournalGroupSendsQueuedWritesTogether(t *testing.T) {
 	}
 	require.Len(t, journalRows(t, pool), writers+1)
 	require.Equal(t, int64(2), counter.n.Load(), "the writes queued behind the first group went as one")
+}
+
+// A group that went through leaves its connection to the next group, until the connection has
+// been held for groupConnHold: then it goes back to the pool, which checks its lifetimes.
+func TestJournalGroupKeepsItsConnectionForAWhile(t *testing.T) {
+	t.Parallel()
+	pool, _ := groupCommitPool(t)
+	ctx := context.Background()
+	g := &journalGroup{pool: pool}
+	write := func(id int) []*journalWrite {
+		return []*journalWrite{{ctx: ctx, batch: journalBatch(true, fmt.Sprintf("INSERT INTO journal_rows VALUES (%d)", id))}}
+	}
+
+	first := g.start(write(1), nil)
+	require.True(t, g.finish(first), "a fresh connection carries the next group")
+	require.EqualValues(t, 1, pool.Stat().AcquiredConns())
+	second := g.start(write(2), first)
+	require.Same(t, first.conn, second.conn, "the next group is sent on the same connection")
+
+	second.acquired = time.Now().Add(-groupConnHold)
+	require.False(t, g.finish(second), "a connection held for groupConnHold goes back")
+	require.EqualValues(t, 0, pool.Stat().AcquiredConns())
+	require.Equal(t, []int{1, 2}, journalRows(t, pool))
+
+	failing := g.start(write(1), nil) // a duplicate key: the group fails
+	require.False(t, g.finish(failing), "a group that failed gives its connection back")
+	require.Error(t, failing.group[0].err)
+	require.EqualValues(t, 0, pool.Stat().AcquiredConns())
 }
