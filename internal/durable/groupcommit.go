@@ -105,12 +105,13 @@ func (g *journalGroup) send(ctx context.Context, batch *pgx.Batch) (locked bool,
 	}
 	g.mu.Unlock()
 	var nextFlight *groupFlight
-	switch {
-	case len(next) > 0 && reuse:
-		nextFlight = g.start(next, f)
-	case len(next) > 0:
-		nextFlight = g.start(next, nil)
-	case reuse:
+	if len(next) > 0 {
+		var prev *groupFlight
+		if reuse {
+			prev = f
+		}
+		nextFlight = g.start(next, prev)
+	} else if reuse {
 		f.conn.Release()
 	}
 
@@ -199,7 +200,7 @@ func (g *journalGroup) finish(f *groupFlight) (reuse bool) {
 	case failed != nil && len(f.group) > 1 && errors.As(failed, &pgErr):
 		// A statement failed: the transaction wrote nothing. Each write goes on its own.
 		for _, w := range f.group {
-			w.locked, w.err = g.sendAlone(w.ctx, w.batch)
+			g.sendNow([]*journalWrite{w})
 		}
 	case failed != nil:
 		for _, w := range f.group {
@@ -266,21 +267,11 @@ func queueCopies(to, from *pgx.Batch) {
 	}
 }
 
-// sendAlone sends one write as a batch of its own.
-func (g *journalGroup) sendAlone(ctx context.Context, write *pgx.Batch) (bool, error) {
-	conn, err := g.pool.Acquire(ctx)
-	if err != nil {
-		return false, err
+// sendNow sends group as one group, outside the queue, and waits for its outcomes.
+func (g *journalGroup) sendNow(group []*journalWrite) {
+	if f := g.start(group, nil); g.finish(f) {
+		f.conn.Release()
 	}
-	defer conn.Release()
-	batch := &pgx.Batch{}
-	queueCopies(batch, write)
-	br := conn.SendBatch(ctx, batch)
-	locked, err := readJournalWrite(br, len(batch.QueuedQueries))
-	if closeErr := br.Close(); err == nil {
-		err = closeErr
-	}
-	return locked, err
 }
 
 // readJournalWrite reads the results of one write's n statements from br: the lock's row

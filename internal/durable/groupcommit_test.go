@@ -61,13 +61,6 @@ func journalBatch(lease bool, statements ...string) *pgx.Batch {
 	return b
 }
 
-// sendGroupNow sends group as one group of g and waits for its outcomes.
-func sendGroupNow(g *journalGroup, group []*journalWrite) {
-	if f := g.start(group, nil); g.finish(f) {
-		f.conn.Release()
-	}
-}
-
 func journalRows(t *testing.T, pool *pgxpool.Pool) []int {
 	t.Helper()
 	rows, err := pool.Query(context.Background(), "SELECT id FROM journal_rows ORDER BY id")
@@ -89,7 +82,7 @@ func TestJournalGroupIsolatesItsWrites(t *testing.T) {
 	lost := write(journalBatch(false, "INSERT INTO journal_rows SELECT 2 WHERE false"))
 	failing := write(journalBatch(true, "INSERT INTO journal_rows VALUES (3)", "INSERT INTO journal_rows VALUES (1)"))
 	last := write(journalBatch(true, "INSERT INTO journal_rows VALUES (4)"))
-	sendGroupNow(g, []*journalWrite{ok, lost, failing, last})
+	g.sendNow([]*journalWrite{ok, lost, failing, last})
 
 	require.NoError(t, ok.err)
 	require.True(t, ok.locked)

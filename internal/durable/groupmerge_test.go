@@ -129,11 +129,11 @@ func TestMergedRecordThatFailsFailsAlone(t *testing.T) {
 	_, first := b.leasedRun(t)
 	_, second := b.leasedRun(t)
 	g := &b.store.journal
-	sendGroupNow(g, []*journalWrite{settled(first, 1)})
+	g.sendNow([]*journalWrite{settled(first, 1)})
 	group := []*journalWrite{settled(second, 1), settled(first, 1), settled(second, 2)}
 	merged, _, _ := mergeSettledCalls(group)
 	require.Len(t, merged, 2, "a second record of the same run is not merged")
-	sendGroupNow(g, group)
+	g.sendNow(group)
 
 	require.NoError(t, group[0].err)
 	require.True(t, group[0].locked)
