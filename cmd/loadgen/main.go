@@ -193,7 +193,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(results)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "scenario\tin flight\truns/s\t÷ ceiling\truns\terrors\tp50\tp90\tp99\tmax\tcpu/run client+pg\tlatency of")
+	fmt.Fprintln(tw, "scenario\tin flight\truns/s\t÷ ceiling\truns\terrors\tp50\tp90\tp99\tmax\tcpu/run client+pg\tothers+steal\tlatency of")
 	for _, r := range results {
 		ratio := "-"
 		if r.CeilingRatio > 0 {
@@ -203,8 +203,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if r.CPU != nil {
 			cpu = fmt.Sprintf("%.2f+%.2fms", float64(r.CPU.Client)/1e6, float64(r.CPU.Postgres)/1e6)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Scenario, r.Concurrency, r.RunsPerSec, ratio, r.Runs, r.Errors,
-			ms(r.Latency.P50), ms(r.Latency.P90), ms(r.Latency.P99), ms(r.Latency.Max), cpu, r.Measures)
+		others := "-"
+		if r.Machine != nil {
+			others = fmt.Sprintf("%.0f%%+%.0f%%", 100*r.Machine.Others, 100*r.Machine.Steal)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Scenario, r.Concurrency, r.RunsPerSec, ratio, r.Runs, r.Errors,
+			ms(r.Latency.P50), ms(r.Latency.P90), ms(r.Latency.P99), ms(r.Latency.Max), cpu, others, r.Measures)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

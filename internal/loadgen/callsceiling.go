@@ -112,7 +112,9 @@ func CallsCeiling(ctx context.Context, dbURL string, concurrency int, duration, 
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	w.report(&res, duration, perRun(cpuBefore, meter.sample(), w.driven, false))
+	cpuAfter := meter.sample()
+	w.report(&res, duration, perRun(cpuBefore, cpuAfter, w.driven, false))
+	res.Machine = machineLoad(cpuBefore, cpuAfter)
 
 	// Every run that finished left what the service's would: its calls and all its events.
 	var finished, wrong int

@@ -104,6 +104,7 @@ func Ceiling(ctx context.Context, dbURL string, concurrency int, duration time.D
 	res.RunsPerSec = float64(res.Runs) / float64(secs)
 	res.Latency = summarize(latencies)
 	res.CPU = perRun(cpuBefore, cpuAfter, res.Runs, true)
+	res.Machine = machineLoad(cpuBefore, cpuAfter)
 	return res, nil
 }
 

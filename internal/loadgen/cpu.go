@@ -37,8 +37,12 @@ type cpuMeter struct {
 
 // cpuSample is the processor time spent up to one moment.
 type cpuSample struct {
-	self, children, postgres time.Duration
-	ok                       bool
+	// self is this process's time, children its children's that ended and were waited for
+	// (pgbench), alive its children's still running (worker processes started with -workers).
+	self, children, alive, postgres time.Duration
+	// machine is the machine's time, from /proc/stat.
+	machine machineTimes
+	ok      bool
 }
 
 // clockTick is the unit of /proc/<pid>/stat times (USER_HZ, 100 on every Linux platform Go
@@ -71,7 +75,12 @@ func (m *cpuMeter) sample() cpuSample {
 	if !ok {
 		return cpuSample{}
 	}
-	return cpuSample{self: rusageTime(self), children: rusageTime(children), postgres: pg, ok: true}
+	alive, ok := childrenTime(os.Getpid())
+	if !ok {
+		return cpuSample{}
+	}
+	machine, _ := readMachineTimes()
+	return cpuSample{self: rusageTime(self), children: rusageTime(children), alive: alive, postgres: pg, machine: machine, ok: true}
 }
 
 // postgres sums the postmaster's own time, the time of its children that ended (cutime and
@@ -88,7 +97,7 @@ func (m *cpuMeter) postgres() (time.Duration, bool) {
 		if err != nil {
 			return 0, false
 		}
-		alive, ok := m.children()
+		alive, ok := childrenTime(m.postmaster)
 		if !ok {
 			return 0, false
 		}
@@ -103,8 +112,8 @@ func (m *cpuMeter) postgres() (time.Duration, bool) {
 	return 0, false
 }
 
-// children sums the time of the postmaster's children alive now.
-func (m *cpuMeter) children() (time.Duration, bool) {
+// childrenTime sums the time of the children of parent alive now.
+func childrenTime(parent int) (time.Duration, bool) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return 0, false
@@ -112,11 +121,11 @@ func (m *cpuMeter) children() (time.Duration, bool) {
 	var total time.Duration
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == m.postmaster {
+		if err != nil || pid == parent {
 			continue
 		}
 		st, err := readStat(pid)
-		if err != nil || st.ppid != m.postmaster {
+		if err != nil || st.ppid != parent {
 			continue
 		}
 		total += st.utime + st.stime

@@ -84,6 +84,9 @@ type Result struct {
 	Counts *Counts `json:"counts,omitempty"`
 	// CPU is the processor time a run cost, when it could be measured (Config.DatabaseURL).
 	CPU *CPUPerRun `json:"cpuPerRun,omitempty"`
+	// Machine is how the machine's processors were spent meanwhile, when it could be read
+	// (Linux, with the database on this machine): whether other work shared them.
+	Machine *MachineLoad `json:"machine,omitempty"`
 	// PerCallP50 is, on calls10's results, what a call adds to a run's p50: calls10's p50 less
 	// trivial's at the same concurrency, divided by the calls of a run (PerCall). In ns.
 	PerCallP50 time.Duration `json:"perCallP50,omitempty"`
@@ -266,7 +269,9 @@ func drive(ctx context.Context, c *client.ClientWithResponses, s scenario, cfg C
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	w.report(&res, cfg.Duration, perRun(cpuBefore, meter.sample(), w.driven, false))
+	cpuAfter := meter.sample()
+	w.report(&res, cfg.Duration, perRun(cpuBefore, cpuAfter, w.driven, false))
+	res.Machine = machineLoad(cpuBefore, cpuAfter)
 	if timed {
 		callsAfter, _, err := readCallTimes(ctx, metrics, cfg.URL, cfg.Token)
 		if err != nil {

@@ -82,6 +82,15 @@ func TestRunAgainstDevService(t *testing.T) {
 		require.Positive(t, r.CPU.Client, r.Scenario)
 		require.Positive(t, r.CPU.Postgres, r.Scenario)
 		require.Less(t, r.CPU.Total(), time.Second, r.Scenario)
+		// And the machine's time meanwhile: some of it was the measured processes', and the
+		// shares are of one whole.
+		require.NotNil(t, r.Machine, r.Scenario)
+		require.Positive(t, r.Machine.Measured, r.Scenario)
+		m := r.Machine
+		for _, share := range []float64{m.Measured, m.Others, m.Steal, m.Idle} {
+			require.GreaterOrEqual(t, share, 0.0, r.Scenario)
+		}
+		require.LessOrEqual(t, m.Measured+m.Others+m.Steal+m.Idle, 1.05, r.Scenario)
 		// The service's own timing of its tool calls, read from its /metrics: calls10's are
 		// timed, each shorter than the longest run of ten; a trivial run makes none.
 		switch r.Scenario {
@@ -155,6 +164,8 @@ func TestCeilingOnTheServiceDatabase(t *testing.T) {
 	require.NotNil(t, res.CPU, "pgbench and the cluster run on this machine")
 	require.Positive(t, res.CPU.Postgres)
 	require.Less(t, res.CPU.Total(), time.Second)
+	require.NotNil(t, res.Machine)
+	require.Positive(t, res.Machine.Measured, "pgbench, a child of this process, and the cluster are measured")
 
 	conn, err := pgx.Connect(ctx, svc.DatabaseURL)
 	require.NoError(t, err)
