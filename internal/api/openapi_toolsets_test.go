@@ -259,7 +259,7 @@ return {created, got, missing, invalid};`, c.name)
 	var versions string
 	require.NoError(t, s.pool.QueryRow(s.ctx, `SELECT string_agg(manifest::text, ' ') FROM toolset_manifests`).Scan(&versions))
 	var events string
-	require.NoError(t, s.pool.QueryRow(s.ctx, `SELECT coalesce(string_agg(data::text, ' '), '') FROM run_events`).Scan(&events))
+	require.NoError(t, s.pool.QueryRow(s.ctx, `SELECT coalesce(string_agg(data::text, ' '), '') FROM run_timeline`).Scan(&events))
 	for _, secret := range []string{apiKey, token, password} {
 		for i, r := range responses {
 			require.NotContains(t, r, secret, "API response %d", i)

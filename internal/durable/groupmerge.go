@@ -100,27 +100,22 @@ func queueMerged(b *pgx.Batch, recs []SettledCall) {
 		runIDs, keys, toolsets, paths = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 		args, statuses, outcomes      = make([]string, n), make([]string, n), make([]string, n)
 		fences                        = make([]int64, n)
-		eventCounts, callIDs          = make([]int32, n), make([]int32, n)
+		eventCounts, callIDs, firsts  = make([]int32, n), make([]int32, n), make([]int32, n)
 		durables                      = make([]bool, n)
 		startedAts                    = make([]time.Time, n)
-		eventRecords                  []int64
-		eventPlaces                   []int32
 		eventTypes, eventDatas        []string
 	)
 	for i, r := range recs {
 		runIDs[i], fences[i], eventCounts[i], callIDs[i] = r.RunID, r.Fence, int32(len(r.EventTypes)), int32(r.CallID)
 		keys[i], toolsets[i], paths[i], args[i] = r.Key, r.Toolset, r.Path, string(r.Args)
 		durables[i], startedAts[i], statuses[i], outcomes[i] = r.Durable, r.StartedAt, r.Status, string(r.Outcome)
-		for j := range r.EventTypes {
-			eventRecords = append(eventRecords, int64(i+1))
-			eventPlaces = append(eventPlaces, int32(j+1))
-			eventTypes = append(eventTypes, r.EventTypes[j])
-			eventDatas = append(eventDatas, r.EventData[j])
-		}
+		firsts[i] = int32(len(eventTypes) + 1) // PostgreSQL's arrays count from 1
+		eventTypes = append(eventTypes, r.EventTypes...)
+		eventDatas = append(eventDatas, r.EventData...)
 	}
 	b.Queue(q("PlanJoinsByIndex"))
 	b.Queue(q("EventsInsertLockingCallsSettled"), runIDs, fences, eventCounts, callIDs, keys, toolsets, paths,
-		args, durables, startedAts, statuses, outcomes, eventRecords, eventPlaces, eventTypes, eventDatas,
+		args, durables, startedAts, statuses, outcomes, firsts, eventTypes, eventDatas,
 		recs[0].LeaseTTL.String(), recs[0].CommitMode)
 }
 

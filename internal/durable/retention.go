@@ -27,9 +27,11 @@ func (RetentionArgs) Kind() string { return "retention.prune" }
 type PruneStats struct {
 	// Runs is how many runs were marked pruned (their data all deleted).
 	Runs int
-	// Snapshots, Events and Deliveries are the rows deleted.
+	// Snapshots and Deliveries are the rows deleted; Events the events, rows of run_events
+	// or kept in calls' rows (whose rows stay).
 	Snapshots, Events, Deliveries int64
-	// Statements is how many DELETE statements ran, each of at most the batch size.
+	// Statements is how many DELETE (or, for calls' events, UPDATE) statements ran, each of
+	// at most the batch size.
 	Statements int
 }
 
@@ -89,6 +91,17 @@ func (s *Store) PruneFinished(ctx context.Context, retention time.Duration, batc
 				if tag.RowsAffected() < int64(batch) {
 					break
 				}
+			}
+		}
+		for {
+			var rows, events int64
+			if err := s.pool.QueryRow(ctx, q("RetentionDeleteCallEvents"), ids, batch).Scan(&rows, &events); err != nil {
+				return stats, fmt.Errorf("prune finished runs (RetentionDeleteCallEvents): %w", err)
+			}
+			stats.Statements++
+			stats.Events += events
+			if rows < int64(batch) {
+				break
 			}
 		}
 		tag, err := s.pool.Exec(ctx, q("RetentionMarkPruned"), ids)

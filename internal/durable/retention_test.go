@@ -149,7 +149,7 @@ func (b *testBundle) exec(t *testing.T, sql string, args ...any) {
 func (b *testBundle) rowsOf(t *testing.T, runID string) (snapshots, events, deliveries, calls int) {
 	t.Helper()
 	require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT
-		(SELECT count(*) FROM snapshots WHERE run_id = $1), (SELECT count(*) FROM run_events WHERE run_id = $1),
+		(SELECT count(*) FROM snapshots WHERE run_id = $1), (SELECT count(*) FROM run_timeline WHERE run_id = $1),
 		(SELECT count(*) FROM webhook_deliveries WHERE run_id = $1), (SELECT count(*) FROM calls WHERE run_id = $1)`,
 		runID).Scan(&snapshots, &events, &deliveries, &calls))
 	return
@@ -169,6 +169,13 @@ func TestPruneFinishedDeletesOnlyOldFinishedRunsData(t *testing.T) {
 	suspendedBefore := [4]int{}
 	suspendedBefore[0], suspendedBefore[1], suspendedBefore[2], suspendedBefore[3] = b.rowsOf(t, suspended.ID)
 
+	callEvents := func() (n int) {
+		require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT coalesce(sum(cardinality(event_types)), 0) FROM calls
+			WHERE run_id = ANY ($1::uuid[])`, []string{old.ID, oldPending.ID}).Scan(&n))
+		return n
+	}
+	require.Equal(t, 4, callEvents(), "each call's record keeps its started and settled events in its row")
+
 	// A batch of 10: more events than one statement deletes, and runs taken two at a time.
 	stats, err := b.store.PruneFinished(b.ctx, 7*day, 10)
 	require.NoError(t, err)
@@ -185,7 +192,13 @@ func TestPruneFinishedDeletesOnlyOldFinishedRunsData(t *testing.T) {
 	require.Equal(t, 1, after[0])
 
 	require.Equal(t, PruneStats{Runs: 1, Snapshots: 2, Events: 30, Deliveries: 2, Statements: 6}, stats,
-		"events (old's 25 and oldPending's 5) in statements of 10, 10, 10 and 0, one for each other table")
+		"events (old's 25 and oldPending's 5): the 26 rows of run_events in statements of 10, 10 and 6, "+
+			"the 4 kept in the two calls' rows in one statement, one for each other table")
+	var keptInCalls int
+	require.NoError(t, b.store.pool.QueryRow(b.ctx, `SELECT count(*) FROM calls
+		WHERE run_id = ANY ($1::uuid[]) AND (event_types IS NOT NULL OR event_data IS NOT NULL OR events_end IS NOT NULL OR events_at IS NOT NULL)`,
+		[]string{old.ID, oldPending.ID}).Scan(&keptInCalls))
+	require.Zero(t, keptInCalls, "the pruned runs' calls keep no events")
 	for _, id := range []string{old.ID, oldPending.ID} {
 		run, err := b.store.GetRun(b.ctx, id)
 		require.NoError(t, err, "the run is kept")
@@ -206,7 +219,7 @@ func TestPruneFinishedDeletesOnlyOldFinishedRunsData(t *testing.T) {
 	b.exec(t, "UPDATE webhook_deliveries SET status = 'failed' WHERE run_id = $1", oldPending.ID)
 	stats, err = b.store.PruneFinished(b.ctx, 7*day, 10)
 	require.NoError(t, err)
-	require.Equal(t, PruneStats{Runs: 1, Deliveries: 1, Statements: 3}, stats)
+	require.Equal(t, PruneStats{Runs: 1, Deliveries: 1, Statements: 4}, stats)
 	stats, err = b.store.PruneFinished(b.ctx, 7*day, 10)
 	require.NoError(t, err)
 	require.Equal(t, PruneStats{}, stats, "pruned runs are not visited again")

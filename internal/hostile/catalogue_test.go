@@ -183,7 +183,7 @@ func (s *stack) attempts(t *testing.T, id string) (maxAttempt, retryable, retrie
 	t.Helper()
 	require.NoError(t, s.pool.QueryRow(s.ctx,
 		`SELECT coalesce(max(attempt), 0), count(*) FILTER (WHERE state = 'retryable'),
-		        (SELECT count(*) FROM run_events WHERE run_id = $1::text::uuid AND type IN ('retried', 'requeued'))
+		        (SELECT count(*) FROM run_timeline WHERE run_id = $1::text::uuid AND type IN ('retried', 'requeued'))
 		 FROM river_job WHERE args->>'run_id' = $1::text AND kind IN ('run.execute', 'run.resume', 'run.redrive')`, id).
 		Scan(&maxAttempt, &retryable, &retried))
 	return maxAttempt, retryable, retried

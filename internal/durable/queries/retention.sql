@@ -20,6 +20,18 @@ DELETE FROM run_events WHERE (run_id, seq) IN (
     SELECT run_id, seq FROM run_events WHERE run_id = ANY ($1::uuid[]) LIMIT $2
 );
 
+-- name: RetentionDeleteCallEvents
+-- Deletes the events kept in the rows of up to $2 calls of runs $1 (migration 00027), keeping
+-- the calls. Returns how many calls' rows it cleared and how many events they held.
+WITH cleared AS (
+    UPDATE calls c SET event_types = NULL, event_data = NULL, events_end = NULL, events_at = NULL
+    FROM (SELECT run_id, call_id, cardinality(event_types) AS events FROM calls
+          WHERE run_id = ANY ($1::uuid[]) AND events_end IS NOT NULL LIMIT $2 FOR UPDATE) x
+    WHERE c.run_id = x.run_id AND c.call_id = x.call_id
+    RETURNING x.events
+)
+SELECT count(*), coalesce(sum(events), 0) FROM cleared;
+
 -- name: RetentionDeleteDeliveries
 -- Deletes up to $2 webhook deliveries of runs $1 that are no longer being attempted.
 DELETE FROM webhook_deliveries WHERE id IN (

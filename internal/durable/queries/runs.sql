@@ -404,23 +404,21 @@ RETURNING seq;
 -- EventsInsertLocking ($1–$6), also inserting a settled call's row: call $7 (key $8, toolset
 -- $9, path $10, args $11, durable $12) started at $13, whose start was not written before it
 -- settled with status $14 and outcome $15 (see Lease.CallStarted), the lock standing for the
--- fence check. Returns the first event's sequence number, no row when the lease was
--- lost (then nothing is written).
+-- fence check. The events are kept in the call's row (event_types, event_data, events_end,
+-- events_at; migration 00027), not as rows of run_events. Returns the first event's sequence
+-- number, no row when the lease was lost (then nothing is written).
 WITH s AS (
     UPDATE runs SET event_seq = event_seq + cardinality($2::text[]), lease_expires_at = now() + $5::interval, updated_at = now()
     FROM (SELECT set_config('synchronous_commit', coalesce($6::text, current_setting('synchronous_commit')), true) AS commit_mode) m
     WHERE id = $1 AND fence = $4 AND (status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
     RETURNING event_seq
-), events AS (
-    INSERT INTO run_events (run_id, seq, type, data)
-    SELECT $1, s.event_seq - cardinality($2::text[]) + e.n, e.type, e.data::json
-    FROM s, unnest($2::text[], $3::text[]) WITH ORDINALITY AS e(type, data, n)
-    RETURNING seq
 ), call AS (
-    INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, outcome, settled_at, applied)
-    SELECT $1, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(), true FROM s
+    INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, outcome, settled_at, applied,
+                       event_types, event_data, events_end, events_at)
+    SELECT $1, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(), true, $2::text[], $3::text[], s.event_seq, clock_timestamp()
+    FROM s
 )
-SELECT seq FROM events ORDER BY seq LIMIT 1;
+SELECT event_seq - cardinality($2::text[]) + 1 FROM s;
 
 -- name: PlanJoinsByIndex
 -- Has the statements that follow in the transaction join by index lookups: a join of runs with
@@ -434,35 +432,42 @@ SELECT set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 
 -- The records of settled calls of distinct runs, each written as EventsInsertLockingCallSettled
 -- writes one, in one statement (journalGroup merges the records of a group so). Per record,
 -- in parallel arrays: run $1, fence $2, its number of events $3, call $4 (key $5, toolset $6,
--- path $7, args $8, durable $9) started at $10 with status $11 and outcome $12; the events of
--- every record in parallel arrays: record number (1-based, in the order of $1) $13, place
--- within the record's events (1-based) $14, type $15, data $16; lease extension $17 and commit
--- mode $18 for all. Returns the number of each record whose lease was found (a record whose
--- lease was lost writes nothing). Sent after PlanJoinsByIndex, so that each run is found by
--- its primary key. The run ids come as texts: pgx sends a list of strings as text[] at once,
--- where as uuid[] it first tries, and fails, to encode them in binary.
+-- path $7, args $8, durable $9) started at $10 with status $11 and outcome $12, and the index
+-- $13 of its first event in the events of every record, in order: types $14, data $15; lease
+-- extension $16 and commit mode $17 for all. Returns the number of each record whose lease
+-- was found (a record whose lease was lost writes nothing). Sent after PlanJoinsByIndex, so
+-- that each run is found by its primary key. The run ids come as texts: pgx sends a list of
+-- strings as text[] at once, where as uuid[] it first tries, and fails, to encode them in
+-- binary.
 WITH w AS (
     SELECT * FROM unnest($1::text[]::uuid[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[],
-        $8::text[], $9::boolean[], $10::timestamptz[], $11::text[], $12::text[])
-        WITH ORDINALITY AS w(run_id, fence, event_count, call_id, key, toolset, path, args, durable, started_at, status, outcome, n)
+        $8::text[], $9::boolean[], $10::timestamptz[], $11::text[], $12::text[], $13::int[])
+        WITH ORDINALITY AS w(run_id, fence, event_count, call_id, key, toolset, path, args, durable, started_at, status, outcome,
+                             first_event, n)
 ), s AS (
-    UPDATE runs r SET event_seq = r.event_seq + w.event_count, lease_expires_at = now() + $17::interval, updated_at = now()
-    FROM w, (SELECT set_config('synchronous_commit', coalesce($18::text, current_setting('synchronous_commit')), true) AS commit_mode) m
+    UPDATE runs r SET event_seq = r.event_seq + w.event_count, lease_expires_at = now() + $16::interval, updated_at = now()
+    FROM w, (SELECT set_config('synchronous_commit', coalesce($17::text, current_setting('synchronous_commit')), true) AS commit_mode) m
     WHERE r.id = w.run_id AND r.fence = w.fence AND (r.status = 'running') IS TRUE AND m.commit_mode IS NOT NULL
-    RETURNING w.n, r.id, r.event_seq, w.event_count
-), events AS (
-    INSERT INTO run_events (run_id, seq, type, data)
-    SELECT s.id, s.event_seq - s.event_count + e.place, e.type, e.data::json
-    FROM s JOIN unnest($13::bigint[], $14::int[], $15::text[], $16::text[]) AS e(record, place, type, data) ON e.record = s.n
+    RETURNING w.n, r.id, r.event_seq
 ), call AS (
-    INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, outcome, settled_at, applied)
-    SELECT s.id, w.call_id, w.key, w.toolset, w.path, w.args::json, w.durable, w.started_at, w.status, w.outcome::json, now(), true
+    INSERT INTO calls (run_id, call_id, key, toolset, path, args, durable, started_at, status, outcome, settled_at, applied,
+                       event_types, event_data, events_end, events_at)
+    SELECT s.id, w.call_id, w.key, w.toolset, w.path, w.args::json, w.durable, w.started_at, w.status, w.outcome::json, now(), true,
+           ($14::text[])[w.first_event : w.first_event + w.event_count - 1],
+           ($15::text[])[w.first_event : w.first_event + w.event_count - 1], s.event_seq, clock_timestamp()
     FROM s JOIN w ON w.n = s.n
 )
 SELECT n FROM s;
 
 -- name: EventList
-SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;
+-- Up to $3 events of run $1 numbered above $2, in order: its rows of run_events and the events
+-- kept in its calls' rows (migration 00027).
+SELECT seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2
+UNION ALL
+SELECT c.events_end - cardinality(c.event_types) + e.n, e.type, e.data::json, c.events_at
+FROM calls c CROSS JOIN LATERAL unnest(c.event_types, c.event_data) WITH ORDINALITY AS e(type, data, n)
+WHERE c.run_id = $1 AND c.events_end > $2 AND c.events_end - cardinality(c.event_types) + e.n > $2
+ORDER BY seq LIMIT $3;
 
 
 -- name: RunDriveInput

@@ -153,7 +153,7 @@ func waitRunInFlight(t *testing.T, b *testBundle, ids []string, since time.Time,
 		err := b.store.Pool().QueryRow(b.ctx, `
 SELECT r.id::text FROM runs r
 WHERE r.id = ANY($1::uuid[]) AND r.status = 'running'
-  AND EXISTS (SELECT 1 FROM run_events e
+  AND EXISTS (SELECT 1 FROM run_timeline e
               WHERE e.run_id = r.id AND e.type IN ('started', 'resumed') AND e.at > $2)
   AND (SELECT count(*) FROM calls c WHERE c.run_id = r.id) <= $3
 LIMIT 1`, ids, since, maxCalls).Scan(&id)

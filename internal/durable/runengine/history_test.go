@@ -224,3 +224,67 @@ return (await tools.ops.math.add({a: 2, b: 2})).sum;
 	require.Contains(t, message, `toolset "ops" was deleted`)
 	require.Zero(t, b.tools.Handler.Executions(toolcall.Key(run.ID, 2)), "the deleted toolset was not called")
 }
+
+// A call whose start and settlement are written together keeps its record's events (its
+// started and settled events and the lines queued before them) in its calls row, not as rows
+// of run_events: the run's timeline reads the same, numbered without gaps, page by page.
+func TestCallRecordsKeepTheirEventsInTheirRow(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.startWorker(t)
+	run, _, err := b.store.CreateRun(b.ctx, durable.NewRun{Code: `
+let sum = 0;
+for (let i = 0; i < 3; i++) {
+  console.log("call", i, "\u0000");
+  const r = await tools.ops.math.add({a: i, b: 1});
+  sum += r.sum;
+}
+try { await tools.ops.fail({message: "no\u0000way"}); } catch (e) { console.log("caught"); }
+return sum;
+`})
+	require.NoError(t, err)
+	b.waitStatus(t, run.ID, durable.StatusSucceeded)
+
+	var rowEvents, callRows, keptEvents int
+	require.NoError(t, b.store.Pool().QueryRow(b.ctx, `SELECT
+    (SELECT count(*) FROM run_events WHERE run_id = $1 AND type IN ('call.started', 'call.settled')),
+    (SELECT count(*) FROM calls WHERE run_id = $1 AND events_end IS NOT NULL),
+    (SELECT coalesce(sum(cardinality(event_types)), 0) FROM calls WHERE run_id = $1)`, run.ID).Scan(&rowEvents, &callRows, &keptEvents))
+	require.Zero(t, rowEvents, "no call event is a row of run_events")
+	require.Equal(t, 4, callRows)
+	require.GreaterOrEqual(t, keptEvents, 8)
+
+	all, err := b.store.ListEvents(b.ctx, run.ID, 0, 1000)
+	require.NoError(t, err)
+	var types []string
+	for i, e := range all {
+		require.EqualValues(t, i+1, e.Seq, "events are numbered without gaps")
+		if i > 0 {
+			require.False(t, e.At.Before(all[i-1].At), "event %d is not older than the one before it", e.Seq)
+		}
+		if e.Type != durable.EventLog {
+			types = append(types, e.Type)
+		}
+	}
+	require.Equal(t, []string{durable.EventCreated, durable.EventStarted,
+		durable.EventCallStarted, durable.EventCallSettled, durable.EventCallStarted, durable.EventCallSettled,
+		durable.EventCallStarted, durable.EventCallSettled, durable.EventCallStarted, durable.EventCallSettled,
+		durable.EventFinished}, types)
+	history := b.history(t, run.ID)
+	logs := ofType(history, durable.EventLog)
+	require.Len(t, logs, 4)
+	require.Equal(t, "call 0 \u0000", logs[0].Data["text"], "a line with U+0000 reads back as written")
+	settled := ofType(history, durable.EventCallSettled)
+	require.Equal(t, "no\u0000way", settled[3].Data["error"], "a failed call's message with U+0000 reads back as written")
+	for i, e := range settled {
+		require.EqualValues(t, i+1, e.Data["callId"])
+		require.Less(t, ofType(history, durable.EventCallStarted)[i].Seq, e.Seq)
+	}
+
+	// Any page reads what the whole list says, whether it starts inside a call's record or not.
+	for after := 0; after <= len(all); after++ {
+		page, err := b.store.ListEvents(b.ctx, run.ID, int64(after), 3)
+		require.NoError(t, err)
+		require.Equal(t, all[after:min(after+3, len(all))], page, "page after %d", after)
+	}
+}
