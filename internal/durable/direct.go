@@ -203,8 +203,8 @@ func (w *Worker) resumeDirect(runID string, r directResume) {
 }
 
 // insertRunDirect stores run n as id leased to worker w, in a slot reserveDirect took, and
-// starts its drive; the slot is given back when the run could not be stored. One round trip:
-// the insert and the read of the run's toolsets, in one implicit transaction. The returned
+// starts its drive; the slot is given back when the run could not be stored. One statement
+// inserts the run and returns it with its toolsets (RunInsertLeased). The returned
 // channel receives the run as it is once the drive stored its end (without reading it back)
 // or its suspension of one round trip (read in the suspension's transaction), and is closed
 // when the drive is over.
@@ -219,27 +219,10 @@ func (s *Store) insertRunDirect(ctx context.Context, id string, n NewRun, w *Wor
 	if err != nil {
 		return Run{}, nil, err
 	}
-	b := &pgx.Batch{}
-	b.Queue(q("RunInsertLeased"), n.Code, n.Limits, n.Toolsets, whURL, whSecret, n.hash(), inputArg(n.Input), id,
-		w.id, s.cfg.LeaseTTL.String())
-	b.Queue(q("ToolsetListOfRun"), id)
-	br := s.pool.SendBatch(ctx, b)
-	run, err := scanRun(br.QueryRow())
+	run, found, err := scanRunInsertLeased(s.pool.Query(ctx, q("RunInsertLeased"), n.Code, n.Limits, n.Toolsets, whURL, whSecret,
+		n.hash(), inputArg(n.Input), id, w.id, s.cfg.LeaseTTL.String()))
 	if isNoRows(err) {
-		_ = br.Close()
 		return Run{}, nil, s.missingToolset(ctx, n.Toolsets)
-	}
-	if err != nil {
-		_ = br.Close()
-		return Run{}, nil, err
-	}
-	rows, err := br.Query()
-	var found []toolsetRow
-	if err == nil {
-		found, err = pgx.CollectRows(rows, scanRunToolset)
-	}
-	if cerr := br.Close(); err == nil {
-		err = cerr
 	}
 	if err != nil {
 		// Whether the insert committed is unknown: a stored run is leased to this worker,
@@ -275,6 +258,44 @@ func (s *Store) insertRunDirect(ctx context.Context, id string, n NewRun, w *Wor
 	}
 	go w.driveDirect(lease, ended)
 	return run, ended, nil
+}
+
+// scanRunInsertLeased reads the rows of RunInsertLeased: the run, and the toolsets it may use
+// (as scanRunToolset reads them). pgx.ErrNoRows when there is none: nothing was stored.
+func scanRunInsertLeased(rows pgx.Rows, err error) (Run, []toolsetRow, error) {
+	if err != nil {
+		return Run{}, nil, err
+	}
+	defer rows.Close()
+	var (
+		run   Run
+		found []toolsetRow
+		read  bool
+	)
+	for rows.Next() {
+		var (
+			c   runColumns
+			has bool
+			t   toolsetRow
+		)
+		if err := rows.Scan(append(c.dest(), &has, &t.Name, &t.URL, &t.plain, &t.sealed, &t.Description,
+			(*[]byte)(&t.Manifest), &t.CreatedAt, &t.Kind, &t.Source, &t.authSealed, &t.Deleted)...); err != nil {
+			return Run{}, nil, err
+		}
+		if !read {
+			run, read = c.run(), true
+		}
+		if has {
+			found = append(found, t)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return Run{}, nil, err
+	}
+	if !read {
+		return Run{}, nil, pgx.ErrNoRows
+	}
+	return run, found, nil
 }
 
 // waitEnded waits for the run a direct drive ended or suspended (insertRunDirect's channel)

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/codemode/codemode/internal/toolcall"
@@ -106,7 +108,7 @@ func TestDirectRunOfALostProcessIsRedriven(t *testing.T) {
 	// What insertRunDirect stores, for a worker that dies before driving it.
 	id := "6c1f1ad2-3f0c-4a53-9f4c-0d3a6c1d2e01"
 	n := NewRun{Code: `{"steps":[{"tool":"t.a","args":7}]}`, Limits: json.RawMessage(`{}`)}
-	stored, err := scanRun(pool.QueryRow(b.ctx, q("RunInsertLeased"), n.Code, n.Limits, n.Toolsets, nil, nil, n.hash(), nil, id,
+	stored, _, err := scanRunInsertLeased(pool.Query(b.ctx, q("RunInsertLeased"), n.Code, n.Limits, n.Toolsets, nil, nil, n.hash(), nil, id,
 		"lost-worker", store.cfg.LeaseTTL.String()))
 	require.NoError(t, err)
 	require.Equal(t, "running", stored.Status)
@@ -657,4 +659,54 @@ func TestDirectSuspensionIsHandedToTheCreationsWait(t *testing.T) {
 	require.Equal(t, stored, parked)
 	require.Len(t, parked.Pending, 1)
 	require.Equal(t, toolcall.Key(run.ID, 1), parked.Pending[0].Key)
+}
+
+// The insert of a directly driven run reads the toolsets the run may use as ToolsetListOfRun
+// reads them for any later drive: the same rows, in the same order, with no toolset, all of
+// them (a run naming none) or the named ones.
+func TestRunInsertLeasedReadsTheToolsetsAsTheListDoes(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	store, pool := b.store, b.store.pool
+	insert := func(names []string) []toolsetRow {
+		t.Helper()
+		id := uuid.NewString()
+		n := NewRun{Code: "1", Limits: json.RawMessage(`{}`), Toolsets: names}
+		stored, found, err := scanRunInsertLeased(pool.Query(b.ctx, q("RunInsertLeased"), n.Code, n.Limits, n.Toolsets, nil, nil,
+			n.hash(), nil, id, "a-worker", store.cfg.LeaseTTL.String()))
+		require.NoError(t, err)
+		require.Equal(t, id, stored.ID)
+		rows, err := pool.Query(b.ctx, q("ToolsetListOfRun"), id)
+		require.NoError(t, err)
+		listed, err := pgx.CollectRows(rows, scanRunToolset)
+		require.NoError(t, err)
+		if len(listed) == 0 {
+			require.Empty(t, found, "toolsets of a run naming %v", names)
+		} else {
+			require.Equal(t, listed, found, "toolsets of a run naming %v", names)
+		}
+		return found
+	}
+	require.Empty(t, insert(nil), "no toolset yet")
+
+	for _, ts := range []Toolset{
+		{Name: "zeta", URL: "http://127.0.0.1:1/z", Secret: "s", Manifest: json.RawMessage(`{"tools":[{"path":"a"}]}`)},
+		{Name: "al", URL: "http://127.0.0.1:1/a", Description: "short name"},
+		{Name: "beta", URL: "http://127.0.0.1:1/b", Manifest: json.RawMessage(`{"tools":[{"path":"b"}]}`)},
+	} {
+		_, err := store.CreateToolset(b.ctx, ts)
+		require.NoError(t, err)
+	}
+	all := insert(nil)
+	require.Len(t, all, 3)
+	require.ElementsMatch(t, []string{"zeta", "al", "beta"}, []string{all[0].Name, all[1].Name, all[2].Name})
+	named := insert([]string{"zeta", "beta"})
+	require.Len(t, named, 2)
+	require.JSONEq(t, `{"tools":[{"path":"a"}]}`, string(named[slices.IndexFunc(named, func(r toolsetRow) bool { return r.Name == "zeta" })].Manifest))
+	require.Empty(t, insert([]string{}), "a run naming an empty list may use no toolset")
+
+	_, found, err := scanRunInsertLeased(pool.Query(b.ctx, q("RunInsertLeased"), "1", json.RawMessage(`{}`), []string{"zeta", "gone"},
+		nil, nil, "h", nil, uuid.NewString(), "a-worker", store.cfg.LeaseTTL.String()))
+	require.ErrorIs(t, err, pgx.ErrNoRows, "a missing toolset stores nothing")
+	require.Nil(t, found)
 }

@@ -28,8 +28,12 @@ LEFT JOIN LATERAL (SELECT pg_notify(current_schema() || '.river_insert', $14::te
 -- name: RunInsertLeased
 -- Inserts run $8 as RunInsert does (no idempotency key), already leased to worker $9 for $10
 -- under fence 1, to be driven at once by that worker (see direct.go): status running, its
--- "created" event, no River job (lease_owner NULL). Returns it as RunGet does; no row (and
--- nothing stored) when a toolset named in $3 does not exist.
+-- "created" event, no River job (lease_owner NULL). Returns it as RunGet does, followed by the
+-- toolsets it may use as ToolsetListOfRun reads them (in its order, by name) after a column saying
+-- whether the row has one: a row per toolset, or one row with none (false, then empty
+-- columns) when the run may use no toolset. No row (and nothing stored) when a toolset named
+-- in $3 does not exist. ToolsetListOfRun cannot be in the same statement: the run it reads is
+-- inserted here, and a statement's parts do not see each other's writes.
 WITH versions AS (
     SELECT coalesce(jsonb_object_agg(name, version), '{}') AS versions, count(*) AS found
     FROM toolsets WHERE $3::text[] IS NULL OR name = ANY ($3::text[])
@@ -44,7 +48,14 @@ WITH versions AS (
 ), created AS (
     INSERT INTO run_events (run_id, seq, type) SELECT id, 1, 'created' FROM run
 )
-SELECT * FROM run;
+SELECT run.*, v.key IS NOT NULL, coalesce(v.key, ''), coalesce(t.url, ''), t.secret, t.secret_sealed,
+       coalesce(t.description, ''), coalesce(m.manifest, t.manifest, '{"tools":[]}'), coalesce(t.created_at, now()),
+       coalesce(t.kind, 'http'), t.source, t.auth_sealed, t.name IS NULL
+FROM run CROSS JOIN versions vs
+LEFT JOIN LATERAL jsonb_each_text(vs.versions) v ON true
+LEFT JOIN toolsets t ON t.name = v.key
+LEFT JOIN toolset_manifests m ON m.name = v.key AND m.version = v.value::bigint
+ORDER BY v.key;
 
 -- name: RunByIdempotencyKey
 SELECT id, request_hash FROM runs WHERE idempotency_key = $1;
