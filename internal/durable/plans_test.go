@@ -89,28 +89,7 @@ func TestRunLookupsUseThePrimaryKey(t *testing.T) {
 // runs_pkey", "Seq Scan", "Bitmap Heap Scan"...).
 func runScans(t *testing.T, plan json.RawMessage) []string {
 	t.Helper()
-	var doc []struct {
-		Plan planNode `json:"Plan"`
-	}
-	require.NoError(t, json.Unmarshal(plan, &doc))
-	var out []string
-	var walk func(n planNode)
-	walk = func(n planNode) {
-		if n.Relation == "runs" && n.Type != "ModifyTable" {
-			s := n.Type
-			if n.Index != "" {
-				s += " using " + n.Index
-			}
-			out = append(out, s)
-		}
-		for _, c := range n.Plans {
-			walk(c)
-		}
-	}
-	for _, d := range doc {
-		walk(d.Plan)
-	}
-	return out
+	return scansOf(t, plan, "runs")
 }
 
 type planNode struct {
@@ -162,4 +141,84 @@ func freshConn(t *testing.T) (context.Context, *pgxpool.Conn) {
 	require.NoError(t, err)
 	t.Cleanup(conn.Release)
 	return ctx, conn
+}
+
+// TestEventPagesReachCallsByTheirEventsEnd checks that a page of a run's events finds the
+// calls whose kept events end after the page's start through calls_events_end_idx, with a
+// generic plan, instead of visiting every call of the run: a live stream of a run of
+// thousands of calls reads a page after each of them.
+func TestEventPagesReachCallsByTheirEventsEnd(t *testing.T) {
+	t.Parallel()
+	ctx, conn := freshConn(t)
+	_, err := conn.Exec(ctx, `WITH r AS (INSERT INTO runs (code, status) SELECT '1', 'running' FROM generate_series(1, 20) RETURNING id)
+		INSERT INTO calls (run_id, call_id, key, path, status, event_types, event_data, events_end, events_at)
+		SELECT r.id, c, r.id || ':' || c, 't.a', 'succeeded', ARRAY['call.started', 'call.settled'], ARRAY['{}', '{}'], 2 * c + 1, now()
+		FROM r, generate_series(1, 200) c`)
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "ANALYZE calls")
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan")
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "PREPARE page AS "+queries["EventList"])
+	require.NoError(t, err)
+	var runID string
+	require.NoError(t, conn.QueryRow(ctx, "SELECT run_id::text FROM calls LIMIT 1").Scan(&runID))
+	var plan json.RawMessage
+	require.NoError(t, conn.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE page('"+runID+"', 390, 100)").Scan(&plan))
+	calls := scansOf(t, plan, "calls")
+	require.NotEmpty(t, calls, "%s", plan)
+	for _, scan := range calls {
+		require.Contains(t, []string{"Index Scan using calls_events_end_idx", "Bitmap Heap Scan"}, scan, "%s", plan)
+	}
+	require.Contains(t, indexesOf(t, plan), "calls_events_end_idx", "%s", plan)
+}
+
+// indexesOf lists the indexes the nodes of plan read.
+func indexesOf(t *testing.T, plan json.RawMessage) []string {
+	t.Helper()
+	var out []string
+	for _, n := range planNodes(t, plan) {
+		if n.Index != "" {
+			out = append(out, n.Index)
+		}
+	}
+	return out
+}
+
+// scansOf lists how each node of plan that reads table reads it ("Index Scan using
+// runs_pkey", "Seq Scan", "Bitmap Heap Scan"...).
+func scansOf(t *testing.T, plan json.RawMessage, table string) []string {
+	t.Helper()
+	var out []string
+	for _, n := range planNodes(t, plan) {
+		if n.Relation == table && n.Type != "ModifyTable" {
+			s := n.Type
+			if n.Index != "" {
+				s += " using " + n.Index
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// planNodes lists the nodes of plan, every level.
+func planNodes(t *testing.T, plan json.RawMessage) []planNode {
+	t.Helper()
+	var doc []struct {
+		Plan planNode `json:"Plan"`
+	}
+	require.NoError(t, json.Unmarshal(plan, &doc))
+	var out []planNode
+	var walk func(n planNode)
+	walk = func(n planNode) {
+		out = append(out, n)
+		for _, c := range n.Plans {
+			walk(c)
+		}
+	}
+	for _, d := range doc {
+		walk(d.Plan)
+	}
+	return out
 }
