@@ -56,7 +56,7 @@ func TestRunLookupsUseThePrimaryKey(t *testing.T) {
 		}
 		var plan json.RawMessage
 		require.NoError(t, conn.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE "+stmt+args).Scan(&plan), name)
-		for _, scan := range runScans(t, plan) {
+		for _, scan := range scansOf(t, plan, "runs") {
 			if scan != "Index Scan using runs_pkey" && scan != "Index Only Scan using runs_pkey" {
 				t.Errorf("%s: reaches runs by %s, want the primary key\n%s", name, scan, plan)
 			}
@@ -83,13 +83,6 @@ func TestRunLookupsUseThePrimaryKey(t *testing.T) {
 	check("EventsInsertLockingCallsSettled", queries["EventsInsertLockingCallsSettled"])
 	_, err = conn.Exec(ctx, "ROLLBACK")
 	require.NoError(t, err)
-}
-
-// runScans lists how each node of plan that reads the runs table reads it ("Index Scan using
-// runs_pkey", "Seq Scan", "Bitmap Heap Scan"...).
-func runScans(t *testing.T, plan json.RawMessage) []string {
-	t.Helper()
-	return scansOf(t, plan, "runs")
 }
 
 type planNode struct {
@@ -123,7 +116,7 @@ func TestIdempotencyKeyIndexHoldsKeyedRunsOnly(t *testing.T) {
 	require.NoError(t, err)
 	var plan json.RawMessage
 	require.NoError(t, conn.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE by_key('key-10')").Scan(&plan))
-	require.Equal(t, []string{"Index Scan using runs_idempotency_key_idx"}, runScans(t, plan))
+	require.Equal(t, []string{"Index Scan using runs_idempotency_key_idx"}, scansOf(t, plan, "runs"))
 	var id string
 	require.NoError(t, conn.QueryRow(ctx, "EXECUTE by_key('key-10')").Scan(&id, new([]byte)))
 

@@ -74,34 +74,25 @@ func (s *Store) PruneFinished(ctx context.Context, retention time.Duration, batc
 			return stats, nil
 		}
 		for _, step := range []struct {
-			query string
-			count *int64
+			query  string
+			count  *int64
+			counts bool // the statement answers the rows it changed and what they held
 		}{
-			{"RetentionDeleteSnapshots", &stats.Snapshots},
-			{"RetentionDeleteEvents", &stats.Events},
-			{"RetentionDeleteDeliveries", &stats.Deliveries},
+			{"RetentionDeleteSnapshots", &stats.Snapshots, false},
+			{"RetentionDeleteEvents", &stats.Events, false},
+			{"RetentionDeleteCallEvents", &stats.Events, true},
+			{"RetentionDeleteDeliveries", &stats.Deliveries, false},
 		} {
 			for {
-				tag, err := s.pool.Exec(ctx, q(step.query), ids, batch)
+				rows, deleted, err := s.pruneBatch(ctx, step.query, step.counts, ids, batch)
 				if err != nil {
 					return stats, fmt.Errorf("prune finished runs (%s): %w", step.query, err)
 				}
 				stats.Statements++
-				*step.count += tag.RowsAffected()
-				if tag.RowsAffected() < int64(batch) {
+				*step.count += deleted
+				if rows < int64(batch) {
 					break
 				}
-			}
-		}
-		for {
-			var rows, events int64
-			if err := s.pool.QueryRow(ctx, q("RetentionDeleteCallEvents"), ids, batch).Scan(&rows, &events); err != nil {
-				return stats, fmt.Errorf("prune finished runs (RetentionDeleteCallEvents): %w", err)
-			}
-			stats.Statements++
-			stats.Events += events
-			if rows < int64(batch) {
-				break
 			}
 		}
 		tag, err := s.pool.Exec(ctx, q("RetentionMarkPruned"), ids)
@@ -134,4 +125,17 @@ func retentionJob(cfg WorkerConfig) *river.PeriodicJob {
 			}
 		},
 		&river.PeriodicJobOpts{ID: RetentionArgs{}.Kind(), RunOnStart: true})
+}
+
+// pruneBatch runs one statement of a retention pass on runs ids: rows is how many rows it
+// deleted or changed (a full batch means more may be left), deleted what it deleted. A
+// statement that counts answers both (the calls' rows it cleared and the events they held);
+// for any other, both are its rows.
+func (s *Store) pruneBatch(ctx context.Context, query string, counts bool, ids []string, batch int) (rows, deleted int64, err error) {
+	if counts {
+		err = s.pool.QueryRow(ctx, q(query), ids, batch).Scan(&rows, &deleted)
+		return rows, deleted, err
+	}
+	tag, err := s.pool.Exec(ctx, q(query), ids, batch)
+	return tag.RowsAffected(), tag.RowsAffected(), err
 }
