@@ -213,11 +213,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	floorExchange := map[int]time.Duration{} // calls10-ceiling's exchange with the toolset, by runs in flight
+	for _, r := range results {
+		if r.Scenario == loadgen.CallsCeilingScenario && r.CallTime > 0 {
+			floorExchange[r.Concurrency] = r.CallTime
+		}
+	}
 	for _, r := range results {
 		if r.PerCallP50 != 0 {
 			fmt.Fprintf(stdout, "a call, %d in flight: (calls10 p50 - trivial p50) / 10 = %.2fms", r.Concurrency, float64(r.PerCallP50)/float64(time.Millisecond))
 			if r.CallTime > 0 {
 				fmt.Fprintf(stdout, "; its exchange with the toolset, as the service timed it (mean): %.2fms", float64(r.CallTime)/float64(time.Millisecond))
+			}
+			if t, ok := floorExchange[r.Concurrency]; ok {
+				fmt.Fprintf(stdout, ", with no service (calls10-ceiling's client): %.2fms", float64(t)/float64(time.Millisecond))
 			}
 			fmt.Fprintln(stdout)
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -116,6 +117,9 @@ func CallsCeiling(ctx context.Context, dbURL string, concurrency int, duration, 
 	cpuAfter := meter.sample()
 	w.report(&res, duration, perRun(cpuBefore, cpuAfter, w.driven, false))
 	res.Machine = machineLoad(cpuBefore, cpuAfter)
+	if n := r.exchanges.Load(); n > 0 {
+		res.CallTime = time.Duration(r.exchangeTime.Load() / n)
+	}
 
 	// Every run that finished left what the service's would: its calls and all its events.
 	var finished, wrong int
@@ -141,6 +145,10 @@ type ceilingRunner struct {
 	http       *http.Client
 	journal    *durable.JournalGroup // the worker's group commit
 	commitMode *string               // the journal's synchronous_commit: off, or nil for the server's
+	// exchanges counts the runs' exchanges with the toolset (warm-up included, as the
+	// service's own timing of its calls does), exchangeTime sums their durations in ns: from
+	// the request's start to its answer read.
+	exchanges, exchangeTime atomic.Int64
 }
 
 // run drives one run from its creation to its end and returns its latency.
@@ -159,6 +167,8 @@ func (r *ceilingRunner) run(ctx context.Context) (time.Duration, error) {
 		if err != nil {
 			return 0, fmt.Errorf("call %s: %w", key, err)
 		}
+		r.exchanges.Add(1)
+		r.exchangeTime.Add(int64(time.Since(callStart)))
 		var answered struct {
 			Output struct {
 				I int `json:"i"`

@@ -93,7 +93,9 @@ type Result struct {
 	// CallTime is the mean duration of the scenario's tool calls as the service timed them
 	// (codemode_worker_tool_call_duration_seconds: start to outcome, before the outcome is
 	// recorded), read from its /metrics before and after; 0 when it made none or does not
-	// serve the metric. In ns.
+	// serve the metric. For CallsCeilingScenario, the mean of its exchanges with the toolset
+	// as its own client timed them (request to answer read), with no service on the way. In
+	// ns.
 	CallTime time.Duration `json:"callTime,omitempty"`
 }
 

@@ -196,6 +196,8 @@ func TestCallsCeilingOnTheServiceDatabase(t *testing.T) {
 		require.Positive(t, res.Runs)
 		require.InDelta(t, float64(res.Runs), res.RunsPerSec, 0.001)
 		require.Positive(t, res.Latency.P50)
+		require.Positive(t, res.CallTime, "the floor times its exchanges with the toolset")
+		require.Less(t, res.CallTime, res.Latency.Max, "an exchange is a part of a run")
 		require.NotNil(t, res.CPU)
 		require.Positive(t, res.CPU.Postgres)
 	}
