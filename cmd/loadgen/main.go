@@ -226,7 +226,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stdout, "; its exchange with the toolset, as the service timed it (mean): %.2fms", float64(r.CallTime)/float64(time.Millisecond))
 			}
 			if t, ok := floorExchange[r.Concurrency]; ok {
-				fmt.Fprintf(stdout, ", with no service (calls10-ceiling's client): %.2fms", float64(t)/float64(time.Millisecond))
+				label := ", with no service"
+				if r.CallTime == 0 {
+					label = "; its exchange with the toolset with no service"
+				}
+				fmt.Fprintf(stdout, "%s (calls10-ceiling's client): %.2fms", label, float64(t)/float64(time.Millisecond))
 			}
 			fmt.Fprintln(stdout)
 		}
