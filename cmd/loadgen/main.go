@@ -187,6 +187,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	loadgen.PerCall(measured)
 	results = append(results, measured...)
+	loadgen.BeyondToolset(results)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -213,26 +214,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	floorExchange := map[int]time.Duration{} // calls10-ceiling's exchange with the toolset, by runs in flight
-	for _, r := range results {
-		if r.Scenario == loadgen.CallsCeilingScenario && r.CallTime > 0 {
-			floorExchange[r.Concurrency] = r.CallTime
-		}
-	}
 	for _, r := range results {
 		if r.PerCallP50 != 0 {
-			fmt.Fprintf(stdout, "a call, %d in flight: (calls10 p50 - trivial p50) / 10 = %.2fms", r.Concurrency, float64(r.PerCallP50)/float64(time.Millisecond))
+			fmt.Fprintf(stdout, "a call, %d in flight: (calls10 p50 - trivial p50) / 10 = %s", r.Concurrency, ms2(r.PerCallP50))
 			if r.CallTime > 0 {
-				fmt.Fprintf(stdout, "; its exchange with the toolset, as the service timed it (mean): %.2fms", float64(r.CallTime)/float64(time.Millisecond))
+				fmt.Fprintf(stdout, "; its exchange with the toolset, as the service timed it (mean): %s", ms2(r.CallTime))
 			}
-			if t, ok := floorExchange[r.Concurrency]; ok {
+			if r.ToolsetTime > 0 {
 				label := ", with no service"
 				if r.CallTime == 0 {
 					label = "; its exchange with the toolset with no service"
 				}
-				fmt.Fprintf(stdout, "%s (calls10-ceiling's client): %.2fms", label, float64(t)/float64(time.Millisecond))
+				fmt.Fprintf(stdout, "%s (calls10-ceiling's client): %s", label, ms2(r.ToolsetTime))
 			}
 			fmt.Fprintln(stdout)
+		}
+		if r.ToolsetTime > 0 {
+			fmt.Fprintf(stdout, "beyond the toolset's own time (its exchange with no service), %d in flight:", r.Concurrency)
+			if r.PerCallBeyondToolset != 0 {
+				fmt.Fprintf(stdout, " a call %s,", ms2(r.PerCallBeyondToolset))
+			}
+			fmt.Fprintf(stdout, " calls10 p50 %s (%s less 10 x %s)\n", ms2(r.P50BeyondToolset), ms2(r.Latency.P50), ms2(r.ToolsetTime))
 		}
 	}
 	for _, r := range results {
@@ -328,3 +330,6 @@ func devFlags(syncJournal bool, inFlight int) []string {
 	}
 	return flags
 }
+
+// ms2 prints d in milliseconds to two decimals, for the parts of a run a call's figures are.
+func ms2(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }

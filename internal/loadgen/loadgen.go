@@ -97,6 +97,39 @@ type Result struct {
 	// as its own client timed them (request to answer read), with no service on the way. In
 	// ns.
 	CallTime time.Duration `json:"callTime,omitempty"`
+	// ToolsetTime is, on calls10's results, the toolset's own time for a call at the same
+	// concurrency: the mean exchange with it of CallsCeilingScenario, whose client has no
+	// service on the way (BeyondToolset). In ns.
+	ToolsetTime time.Duration `json:"toolsetTime,omitempty"`
+	// P50BeyondToolset is calls10's p50 less the toolset's own time for its calls
+	// (ToolsetTime times the calls of a run), and PerCallBeyondToolset its PerCallP50 less
+	// ToolsetTime: what the service adds to a run, and to each call, beyond the time the
+	// toolset takes to answer. In ns.
+	P50BeyondToolset     time.Duration `json:"p50BeyondToolset,omitempty"`
+	PerCallBeyondToolset time.Duration `json:"perCallBeyondToolset,omitempty"`
+}
+
+// BeyondToolset sets ToolsetTime, P50BeyondToolset and (after PerCall) PerCallBeyondToolset on
+// each calls10 result for which results holds a CallsCeilingScenario result with as many runs
+// in flight that timed its exchanges.
+func BeyondToolset(results []Result) {
+	exchange := map[int]time.Duration{}
+	for _, r := range results {
+		if r.Scenario == CallsCeilingScenario && r.CallTime > 0 {
+			exchange[r.Concurrency] = r.CallTime
+		}
+	}
+	for i, r := range results {
+		t, ok := exchange[r.Concurrency]
+		if !ok || r.Scenario != "calls10" || r.Runs == 0 {
+			continue
+		}
+		results[i].ToolsetTime = t
+		results[i].P50BeyondToolset = r.Latency.P50 - callsPerRun*t
+		if r.PerCallP50 != 0 {
+			results[i].PerCallBeyondToolset = r.PerCallP50 - t
+		}
+	}
 }
 
 // PerCall sets the PerCallP50 of each calls10 result for which results holds a trivial one

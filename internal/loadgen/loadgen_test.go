@@ -316,3 +316,31 @@ func TestPerCall(t *testing.T) {
 	}
 	assert.Equal(t, map[string]time.Duration{"calls10/16": ms(1.86), "calls10/1": ms(0.4)}, got)
 }
+
+func TestBeyondToolset(t *testing.T) {
+	t.Parallel()
+	ms := func(n float64) time.Duration { return time.Duration(n * float64(time.Millisecond)) }
+	res := func(name string, concurrency int, p50, callTime time.Duration) Result {
+		return Result{Scenario: name, Concurrency: concurrency, Runs: 100, Latency: Latency{P50: p50}, CallTime: callTime}
+	}
+	results := []Result{
+		res(CallsCeilingScenario, 16, ms(17), ms(0.35)),
+		res(CallsCeilingScenario, 4, ms(9), 0), // exchanges not timed
+		res("trivial", 16, ms(7), 0),
+		res("calls10", 16, ms(27), ms(0.6)),
+		res("trivial", 1, ms(1.3), 0),
+		res("calls10", 1, ms(6.8), ms(0.16)), // no floor at 1 in flight
+		res("calls10", 4, ms(12), 0),
+	}
+	PerCall(results)
+	BeyondToolset(results)
+	type beyond struct{ toolset, p50, perCall time.Duration }
+	got := map[string]beyond{}
+	for _, r := range results {
+		if r.ToolsetTime != 0 || r.P50BeyondToolset != 0 || r.PerCallBeyondToolset != 0 {
+			got[fmt.Sprintf("%s/%d", r.Scenario, r.Concurrency)] = beyond{r.ToolsetTime, r.P50BeyondToolset, r.PerCallBeyondToolset}
+		}
+	}
+	// 27 ms less 10 x 0.35; (27 - 7) / 10 = 2 ms a call, less 0.35.
+	assert.Equal(t, map[string]beyond{"calls10/16": {ms(0.35), ms(23.5), ms(1.65)}}, got)
+}
