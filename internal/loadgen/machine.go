@@ -103,11 +103,11 @@ func parseMachineTimes(stat []byte) (machineTimes, error) {
 //
 // The whole is the time between the samples times the processors, and Others what is left of
 // it once the measured processes', the hypervisor's and the idle time are taken out. The sum
-// of /proc/stat's columns is not that whole: where the kernel samples busy time by ticks, a
-// processor busy in bursts shorter than a tick (a service's many short wake-ups) has ticks
-// that land on neither its bursts nor its idle time, which it measures apart. Under calls10
-// the columns summed to about 5% less than the elapsed time, so that shares of their sum
-// added up to more than the whole.
+// of /proc/stat's columns is not that whole: where the kernel samples busy time by ticks
+// while it measures idle time (its tick stops while a processor idles), the columns need not
+// add up to the elapsed time. Under calls10 they summed to about 5% less, so that shares of
+// their sum added up to more than the whole, while the processes' own times plus the idle
+// time made it up to within 1%.
 func machineLoad(before, after cpuSample) *MachineLoad {
 	if !before.ok || !after.ok || !before.machine.ok || !after.machine.ok {
 		return nil
