@@ -5,7 +5,7 @@
 -- queued before them (console lines, the drive's started or resumed event). Those are the
 -- events numbered events_end - cardinality(event_types) + 1 to events_end, in order: types
 -- event_types, data event_data (JSON texts, like run_events.data) and time events_at. The
--- record then writes one row and two index entries where it wrote three rows and three: the
+-- record then writes one row and one index entry where it wrote three rows and three: the
 -- events' rows and their primary key entries were more than half of a call's writes.
 --
 -- A run's timeline is run_events and these, merged by sequence number: the view run_timeline
@@ -19,11 +19,6 @@ ALTER TABLE calls
     ADD COLUMN events_end bigint,
     ADD COLUMN events_at timestamptz;
 
--- A page of a run's events reads the calls whose events end after the page's start through
--- this index, not by visiting every call of the run: a live stream of a run of thousands of
--- calls reads a page after each of them.
-CREATE INDEX calls_events_end_idx ON calls (run_id, events_end) WHERE events_end IS NOT NULL;
-
 CREATE VIEW run_timeline AS
 SELECT run_id, seq, type, data, at FROM run_events
 UNION ALL
@@ -33,7 +28,6 @@ WHERE c.events_end IS NOT NULL;
 
 -- +goose Down
 DROP VIEW run_timeline;
-DROP INDEX calls_events_end_idx;
 INSERT INTO run_events (run_id, seq, type, data, at)
 SELECT c.run_id, c.events_end - cardinality(c.event_types) + e.n, e.type, e.data::json, c.events_at
 FROM calls c CROSS JOIN LATERAL unnest(c.event_types, c.event_data) WITH ORDINALITY AS e(type, data, n)
